@@ -1,0 +1,222 @@
+/* homg.h -- the one public header of homg.
+ *
+ * homg solves Poisson-type elliptic problems on the GPU fast enough for a frame
+ * loop: structured power-of-two grids (high-occupancy multigrid and a fused
+ * geometric multigrid), and P1 triangle/tetrahedron meshes (GPU assembly,
+ * AMG-preconditioned CG).  Valid C99 and C++.
+ *
+ * Conventions (see README.md):
+ *  - every option travels in a *_desc struct that the caller zero-initialises;
+ *    a zero field means "the default"; *_desc_defaults() fills them in;
+ *  - every call that can fail returns homg_status; homg_ctx_last_error() gives
+ *    the message of the last failure on that context;
+ *  - data pointers live in the context's memory space: device pointers for the
+ *    CUDA backend, host pointers for the CPU backend (homg_copy_* move data);
+ *  - the context adopts the caller's CUDA device, stream and allocator and never
+ *    changes the calling thread's current device behind its back;
+ *  - thread safety: different handles may be used on different threads; one
+ *    handle (and the context it was made from) by one thread at a time.
+ */
+#ifndef HOMG_H
+#define HOMG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HOMG_VERSION_MAJOR 0
+#define HOMG_VERSION_MINOR 1
+#define HOMG_VERSION_PATCH 0
+#define HOMG_VERSION ((HOMG_VERSION_MAJOR * 10000) + (HOMG_VERSION_MINOR * 100) + HOMG_VERSION_PATCH)
+
+/* Runtime version, HOMG_VERSION of the library actually linked. */
+int homg_version(void);
+const char *homg_version_string(void);
+
+/* ---------------------------------------------------------------- status */
+
+typedef enum homg_status {
+    HOMG_OK = 0,
+    HOMG_ERROR_INVALID_ARGUMENT, /* a bad argument: NULL, wrong size, NaN input ... */
+    HOMG_ERROR_OUT_OF_MEMORY,    /* host or device allocation failed, or size too large */
+    HOMG_ERROR_UNSUPPORTED,      /* valid request this build or backend cannot do */
+    HOMG_ERROR_NO_DEVICE,        /* CUDA backend asked for but no usable device */
+    HOMG_ERROR_BACKEND,          /* a CUDA/library call failed; the device is still usable */
+    HOMG_ERROR_DEVICE_LOST,      /* illegal address, launch failure ...: the device is unusable */
+    HOMG_ERROR_IO,               /* a file could not be opened, read or written */
+    HOMG_ERROR_PARSE,            /* a file is malformed (the message names the line) */
+    HOMG_ERROR_NUMERIC,          /* breakdown: not SPD, zero pivot, NaN produced */
+    HOMG_ERROR_NOT_CONVERGED     /* iteration limit reached before the tolerance */
+} homg_status;
+
+/* A short constant name of a status ("HOMG_ERROR_PARSE"). */
+const char *homg_status_string(homg_status status);
+
+/* --------------------------------------------------------------- context */
+
+typedef struct homg_ctx homg_ctx;
+
+typedef enum homg_backend {
+    HOMG_BACKEND_AUTO = 0, /* CUDA when a device is present, CPU otherwise */
+    HOMG_BACKEND_CPU,
+    HOMG_BACKEND_CUDA
+} homg_backend;
+
+typedef enum homg_log_level {
+    HOMG_LOG_DEFAULT = 0, /* in a desc: WARN */
+    HOMG_LOG_ERROR,
+    HOMG_LOG_WARN,
+    HOMG_LOG_INFO,
+    HOMG_LOG_DEBUG
+} homg_log_level;
+
+typedef void (*homg_log_fn)(homg_log_level level, const char *message, void *user);
+
+/* Memory in the context's space: device memory for CUDA (the callback may call
+ * cudaMalloc, cudaMallocAsync on the caller's pool, ...), host memory for CPU.
+ * Both callbacks set, or neither.  Allocation happens only in create/setup
+ * calls, never inside a solve, so a pool is safe with captured graphs. */
+typedef struct homg_allocator {
+    void *(*alloc)(size_t bytes, void *user);
+    void (*free)(void *ptr, void *user);
+    void *user;
+} homg_allocator;
+
+typedef struct homg_ctx_desc {
+    homg_backend backend;    /* AUTO (default), CPU or CUDA */
+    int device;              /* CUDA device ordinal (default 0) */
+    int device_set;          /* non-zero: use `device` even when it is 0; zero: the
+                                calling thread's current device */
+    void *stream;            /* the caller's cudaStream_t; NULL = the legacy default stream */
+    homg_allocator allocator;
+    homg_log_fn log;         /* diagnostics; NULL = silent */
+    void *log_user;
+    homg_log_level log_level;/* most verbose level passed to `log` (default WARN) */
+    int cpu_threads;         /* CPU backend OpenMP threads (0 = OpenMP's default) */
+} homg_ctx_desc;
+
+homg_ctx_desc homg_ctx_desc_defaults(const homg_ctx_desc *desc);
+homg_status homg_ctx_create(const homg_ctx_desc *desc, homg_ctx **out);
+void homg_ctx_destroy(homg_ctx *ctx);
+
+/* The backend actually chosen (never AUTO). */
+homg_backend homg_ctx_backend(const homg_ctx *ctx);
+/* "cpu" or "cuda:0 NVIDIA H100 80GB HBM3" and the like. */
+const char *homg_ctx_device_name(const homg_ctx *ctx);
+/* Message of the last failure on this context ("" if none).  Valid until the next call. */
+const char *homg_ctx_last_error(const homg_ctx *ctx);
+/* Status of a context creation that failed (no context to ask): the message is
+ * written to buf. */
+homg_status homg_ctx_create_msg(const homg_ctx_desc *desc, homg_ctx **out, char *buf, size_t buflen);
+/* Waits until all work the context queued on its stream is done. */
+homg_status homg_ctx_synchronize(homg_ctx *ctx);
+/* Non-zero where a CUDA device is usable from this process (independent of any context). */
+int homg_cuda_available(void);
+
+/* ------------------------------------------------- memory in the ctx's space */
+
+homg_status homg_alloc(homg_ctx *ctx, size_t bytes, void **ptr);
+void homg_free(homg_ctx *ctx, void *ptr);
+/* Blocking copies between host memory and the context's space (ordered on its stream). */
+homg_status homg_copy_from_host(homg_ctx *ctx, void *dst, const void *host_src, size_t bytes);
+homg_status homg_copy_to_host(homg_ctx *ctx, void *host_dst, const void *src, size_t bytes);
+
+typedef enum homg_precision {
+    HOMG_FLOAT32 = 0, /* default */
+    HOMG_FLOAT64
+} homg_precision;
+
+/* ================================================================ structured grids
+ *
+ * Problem: -div(grad u) + lambda u = f on the rectangle [0, nx h] x [0, ny h],
+ * discretised cell-centred: unknown (i,j) sits at ((i+1/2) h, (j+1/2) h),
+ * i = 0..nx-1, j = 0..ny-1, stored row-major (i fastest, index i + nx*j).
+ * 5-point stencil; the Dirichlet value g is prescribed on the domain edge (the
+ * cell faces), entering through the ghost value 2g - u.  nx, ny are powers of
+ * two.  lib/grid.c documents the operators of every method in detail.
+ */
+
+typedef struct homg_grid homg_grid;
+
+typedef enum homg_method {
+    HOMG_METHOD_DEFAULT = 0, /* the fastest to accuracy on the GPU (FMG; see README) */
+    HOMG_METHOD_HOMG,        /* seed 003: whole-grid relax+interpolate, MFMG, restarts */
+    HOMG_METHOD_VCYCLE,      /* textbook V-cycles: red-black Gauss-Seidel, unfused kernels */
+    HOMG_METHOD_FCYCLE,      /* textbook F-cycles */
+    HOMG_METHOD_FMG          /* full multigrid, then V-cycles, with fused whole-level kernels */
+} homg_method;
+
+typedef struct homg_grid_desc {
+    int nx, ny;               /* points per side, powers of two >= 4 (ny = 0: ny = nx) */
+    double h;                 /* mesh width (default 1/max(nx,ny)) */
+    double lambda;            /* >= 0 (default 0: Poisson) */
+    homg_precision precision; /* storage of u and f (default float32) */
+    homg_method method;
+    int maxi;                 /* HOMG: MaxI, iterations on the finest levels (default 4) */
+    double omega;             /* HOMG: damped-Jacobi weight (default 0.8) */
+    int pre, post;            /* multigrid smoothing sweeps (default 2, 2) */
+} homg_grid_desc;
+
+homg_grid_desc homg_grid_desc_defaults(const homg_grid_desc *desc);
+homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_grid **out);
+void homg_grid_destroy(homg_grid *grid);
+/* The desc with defaults resolved, as the grid uses it. */
+homg_grid_desc homg_grid_get_desc(const homg_grid *grid);
+
+/* Dirichlet values on the four edges, in the context's memory space and the
+ * grid's precision; a NULL pointer means zero on that edge.  west/east hold ny
+ * values (x = 0 and x = nx h, bottom to top), south/north nx values. */
+typedef struct homg_boundary {
+    const void *west, *east, *south, *north;
+} homg_boundary;
+
+typedef struct homg_solve_desc {
+    int max_cycles;       /* restarts (HOMG) or cycles (multigrid) at most (default 50) */
+    double tol;           /* stop when the monitored norm <= tol; 0 = run exactly max_cycles,
+                             with no host synchronisation at all (frame loops) */
+    int warm_start;       /* non-zero: u holds the initial guess; zero: start from u = 0 */
+    const void *u_ref;    /* optional reference solution (ctx space): monitor the error
+                             ||u - u_ref|| / ||u_ref|| instead of the residual */
+    int skip_input_check; /* non-zero: do not scan f, boundary and warm-start u for NaN/Inf
+                             (saves one pass and one host sync) */
+} homg_solve_desc;
+
+typedef struct homg_solve_info {
+    int cycles;          /* restarts or cycles done */
+    double work_units;   /* relaxation sweeps over the finest grid, counted as DESIGN.md says */
+    long launches;       /* kernel launches queued (graph nodes count one each) */
+    double norm;         /* last monitored norm (relative residual, or error if u_ref); -1 if
+                            not measured (tol = 0 without u_ref) */
+    int converged;       /* norm <= tol */
+    double time_ms;      /* wall time of the call (for tol = 0 on CUDA: time to queue) */
+} homg_solve_info;
+
+/* Solves A u = f.  f, u (nx*ny values) and the boundary in the ctx's space. The
+ * monitored norm per cycle stays in device memory; homg_grid_history copies it. */
+homg_status homg_grid_solve(homg_grid *grid, const void *f, const homg_boundary *bc, void *u,
+                            const homg_solve_desc *desc, homg_solve_info *info);
+/* Copies up to `max` monitored norms of the last solve to host memory; returns how many. */
+int homg_grid_history(homg_grid *grid, double *host_out, int max);
+/* r = f - A u in the grid's precision (computed in double), for callers and tests. */
+homg_status homg_grid_residual(homg_grid *grid, const void *f, const homg_boundary *bc,
+                               const void *u, void *r);
+
+/* ================================================================ meshes (P1) */
+/* (reserved for the unstructured path: homg_mesh, mesh I/O) */
+
+/* ================================================================ FEM assembly */
+/* (reserved: homg_fem) */
+
+/* ================================================================ sparse / AMG / CG */
+/* (reserved: homg_csr, homg_amg, homg_pcg) */
+
+/* ================================================================ images and GL views */
+/* (reserved: homg_image, homg_view) */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* HOMG_H */

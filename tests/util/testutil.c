@@ -1,0 +1,55 @@
+/* testutil.c -- helpers shared by the test programs. */
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void homg_test_require_gpu(const char *program)
+{
+    if (!homg_cuda_available()) {
+        printf("SKIP %s: no CUDA device (GPU tests run on the GPU machine)\n", program);
+        fflush(stdout);
+        exit(HOMG_TEST_SKIP);
+    }
+}
+
+homg_ctx *homg_test_ctx(homg_backend backend)
+{
+    homg_ctx_desc d = {0};
+    homg_ctx *ctx = NULL;
+    char msg[512];
+    d.backend = backend;
+    if (homg_ctx_create_msg(&d, &ctx, msg, sizeof msg) != HOMG_OK) {
+        fprintf(stderr, "cannot create a context: %s\n", msg);
+        abort();
+    }
+    return ctx;
+}
+
+homg_rng homg_rng_seed(uint64_t seed)
+{
+    homg_rng r;
+    r.s = seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull;
+    if (!r.s)
+        r.s = 1;
+    return r;
+}
+
+double homg_rng_uniform(homg_rng *r)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    return (double)((r->s * 0x2545F4914F6CDD1Dull) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+double homg_rel_diff(const double *a, const double *b, size_t n)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        num += (a[i] - b[i]) * (a[i] - b[i]);
+        den += b[i] * b[i];
+    }
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}

@@ -1,0 +1,42 @@
+/* homg.c -- the `homg` command line: dispatches to one subcommand per file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "homg.h"
+#include "tool.h"
+
+static const homg_tool_command commands[] = {
+    {"version", "print the version and the backend that would be used", homg_cmd_version},
+    /* {"solve", ...} lands with the structured solver */
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "homg %s -- real-time Poisson solvers on the GPU\n\n"
+               "usage: homg COMMAND [options]   (homg COMMAND --help for its options)\n\ncommands:\n",
+            homg_version_string());
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("homg %s\n", homg_version_string());
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "homg: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
