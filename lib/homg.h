@@ -204,14 +204,56 @@ int homg_grid_history(homg_grid *grid, double *host_out, int max);
 homg_status homg_grid_residual(homg_grid *grid, const void *f, const homg_boundary *bc,
                                const void *u, void *r);
 
+/* ================================================================ sparse matrices
+ *
+ * A CSR matrix is passed around as a non-owning view.  Indices are 0-based
+ * int32, column indices sorted within each row, no duplicates.
+ */
+
+typedef enum homg_memory {
+    HOMG_MEMORY_CONTEXT = 0, /* the context's space (device memory for CUDA) */
+    HOMG_MEMORY_HOST         /* host memory, whatever the backend */
+} homg_memory;
+
+typedef struct homg_csr {
+    int32_t nrows, ncols, nnz;
+    const int32_t *row_ptr;   /* nrows + 1 */
+    const int32_t *col_idx;   /* nnz */
+    const void *values;       /* nnz values, float or double as `precision` says */
+    homg_precision precision;
+    homg_memory memory;       /* where the three arrays live */
+} homg_csr;
+
+/* A matrix that owns its host arrays (what the Matrix Market reader returns). */
+typedef struct homg_host_csr {
+    int32_t nrows, ncols, nnz;
+    int32_t *row_ptr, *col_idx;
+    double *values;
+} homg_host_csr;
+
+void homg_host_csr_free(homg_host_csr *m);
+/* A view of a host matrix (precision float64, memory HOST). */
+homg_csr homg_host_csr_view(const homg_host_csr *m);
+
+/* Matrix Market (coordinate real/integer/pattern, general/symmetric, 1-based).
+ * A symmetric file is expanded to both triangles; duplicates are an error.  A
+ * vector file (array format, or coordinate with one column) reads into `vec`.
+ * Errors name the line: "A.mtx:12: column index 0 out of range 1..100". */
+homg_status homg_mtx_read(homg_ctx *ctx, const char *path, homg_host_csr *out);
+homg_status homg_mtx_read_vector(homg_ctx *ctx, const char *path, double **vec, int32_t *n);
+/* Writes `coordinate real general` (or `symmetric` when symmetric != 0: lower triangle only). */
+homg_status homg_mtx_write(homg_ctx *ctx, const char *path, const homg_csr *a, int symmetric);
+/* Writes a dense vector as `array real general`. */
+homg_status homg_mtx_write_vector(homg_ctx *ctx, const char *path, const double *host_vec, int32_t n);
+
 /* ================================================================ meshes (P1) */
 /* (reserved for the unstructured path: homg_mesh, mesh I/O) */
 
 /* ================================================================ FEM assembly */
 /* (reserved: homg_fem) */
 
-/* ================================================================ sparse / AMG / CG */
-/* (reserved: homg_csr, homg_amg, homg_pcg) */
+/* ================================================================ AMG / CG */
+/* (reserved: homg_amg, homg_pcg) */
 
 /* ================================================================ images and GL views */
 /* (reserved: homg_image, homg_view) */
