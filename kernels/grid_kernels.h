@@ -65,6 +65,9 @@ typedef struct homg_grid_kernels {
     /* The coarsest level: u = 0, then `sweeps` RBGS sweeps (one thread block on CUDA). */
     homg_status (*coarse_solve)(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
                                 const void *f, int sweeps);
+    /* The Dirichlet data of level L restricted to the next coarser level: out[s][J] = mean of
+     * L->bc[s][2J], L->bc[s][2J+1]; sides whose L->bc[s] is NULL are skipped. */
+    homg_status (*restrict_boundary)(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4]);
     /* y += x over n values */
     homg_status (*add)(homg_exec *ex, homg_precision p, size_t n, const void *x, void *y);
 

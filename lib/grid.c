@@ -75,6 +75,8 @@ static void free_arrays(homg_grid *g)
         homg__free(g->ctx, g->u[k]);
         homg__free(g->ctx, g->f[k]);
         homg__free(g->ctx, g->fm[k]);
+        for (int s = 0; s < 4; s++)
+            homg__free(g->ctx, g->gbc[k][s]);
     }
     homg__free(g->ctx, g->r);
     homg__free(g->ctx, g->ea);
@@ -115,6 +117,9 @@ static homg_status alloc_arrays(homg_grid *g)
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u[k], "multigrid level"));
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->f[k], "multigrid level"));
+            for (int s = 0; s < 4; s++)
+                HOMG_TRY(homg__alloc(g->ctx, (size_t)(s < 2 ? g->lv[k].ny : g->lv[k].nx) * g->elem, &g->gbc[k][s],
+                                     "multigrid level boundary"));
         }
     else
         HOMG_TRY(homg__homg_alloc(g));
@@ -132,7 +137,6 @@ homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_gri
     int saved;
     if (!ctx)
         return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
     if (!out)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_grid_create: out is NULL");
     *out = NULL;

@@ -15,6 +15,8 @@
  * passes it replaces. */
 #include "grid_internal.h"
 
+#include <string.h>
+
 static double level_share(const homg_grid *g, int k)
 {
     return 1.0 / (double)(1ull << (2 * k));
@@ -32,46 +34,47 @@ homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what)
             return homg__k_fail((g), st_, (what));         \
     } while (0)
 
-/* Level k's arrays: level 0 is the caller's. */
-typedef struct level_view {
-    const homg_level *L;
-    void *u;
-    const void *f;
-} level_view;
+/* One cycle's view of the hierarchy: level 0 is the caller's arrays and data,
+ * coarser levels the grid's own, with homogeneous data unless FMG sets some. */
+typedef struct cycle {
+    homg_grid *g;
+    homg_level lev[HOMG_GRID_MAX_LEVELS];
+    void *u0;
+    const void *f0;
+} cycle;
 
-static level_view view(homg_grid *g, int k, const homg_level *L0, const void *f0, void *u0)
-{
-    level_view v;
-    v.L = k == 0 ? L0 : &g->lv[k];
-    v.u = k == 0 ? u0 : g->u[k];
-    v.f = k == 0 ? f0 : g->f[k];
-    return v;
-}
+static void *u_of(cycle *c, int k) { return k == 0 ? c->u0 : c->g->u[k]; }
+static const void *f_of(cycle *c, int k) { return k == 0 ? c->f0 : c->g->f[k]; }
 
-static homg_status coarse(homg_grid *g, int k, level_view v)
+static homg_status coarse(cycle *c, int k)
 {
-    QUEUE(g, g->k->coarse_solve(&g->ctx->ex, g->desc.precision, v.L, v.u, v.f, HOMG_COARSE_SWEEPS),
+    homg_grid *g = c->g;
+    QUEUE(g, g->k->coarse_solve(&g->ctx->ex, g->desc.precision, &c->lev[k], u_of(c, k), f_of(c, k),
+                                HOMG_COARSE_SWEEPS),
           "coarse solve");
     g->launches += 1;
     g->wu += HOMG_COARSE_SWEEPS * level_share(g, k);
     return HOMG_OK;
 }
 
-static homg_status down(homg_grid *g, int k, level_view v, int init)
+static homg_status down(cycle *c, int k, int init)
 {
+    homg_grid *g = c->g;
     int pre = g->desc.pre;
-    QUEUE(g, g->k->smooth_restrict(&g->ctx->ex, g->desc.precision, v.L, v.u, v.f, g->f[k + 1], pre, init,
-                                   g->u[k + 1]),
+    QUEUE(g, g->k->smooth_restrict(&g->ctx->ex, g->desc.precision, &c->lev[k], u_of(c, k), f_of(c, k), g->f[k + 1],
+                                   pre, init, g->u[k + 1]),
           "smoothing and restriction");
     g->launches += 1;
     g->wu += (pre + 1 + (init == HOMG_INIT_PROLONG)) * level_share(g, k);
     return HOMG_OK;
 }
 
-static homg_status up(homg_grid *g, int k, level_view v)
+static homg_status up(cycle *c, int k)
 {
+    homg_grid *g = c->g;
     int post = g->desc.post;
-    QUEUE(g, g->k->prolong_smooth(&g->ctx->ex, g->desc.precision, v.L, g->u[k + 1], v.u, v.f, post, 0),
+    QUEUE(g, g->k->prolong_smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], g->u[k + 1], u_of(c, k), f_of(c, k),
+                                  post, 0),
           "prolongation and smoothing");
     g->launches += 1;
     g->wu += (post + 1) * level_share(g, k);
@@ -80,49 +83,71 @@ static homg_status up(homg_grid *g, int k, level_view v)
 
 /* Improves u_k for A_k u_k = f_k by one V- or F-cycle (u_k starts at 0 when init is
  * HOMG_INIT_ZERO). */
-static homg_status visit(homg_grid *g, int k, int init, int fcycle, const homg_level *L0, const void *f0, void *u0)
+static homg_status visit(cycle *c, int k, int init, int fcycle)
 {
-    level_view v = view(g, k, L0, f0, u0);
-    if (k == g->nlevels - 1)
-        return coarse(g, k, v);
-    HOMG_TRY(down(g, k, v, init));
+    if (k == c->g->nlevels - 1)
+        return coarse(c, k);
+    HOMG_TRY(down(c, k, init));
     if (fcycle) {
-        HOMG_TRY(visit(g, k + 1, HOMG_INIT_ZERO, 1, L0, f0, u0));
-        HOMG_TRY(visit(g, k + 1, HOMG_INIT_KEEP, 0, L0, f0, u0));
+        HOMG_TRY(visit(c, k + 1, HOMG_INIT_ZERO, 1));
+        HOMG_TRY(visit(c, k + 1, HOMG_INIT_KEEP, 0));
     } else {
-        HOMG_TRY(visit(g, k + 1, HOMG_INIT_ZERO, 0, L0, f0, u0));
+        HOMG_TRY(visit(c, k + 1, HOMG_INIT_ZERO, 0));
     }
-    return up(g, k, v);
+    return up(c, k);
 }
 
-/* Full multigrid from u = 0: the right-hand side restricted to every level, the
- * coarsest solved, then on each finer level the coarser solution interpolated
- * (fused into the first smoothing pass) and improved by one V-cycle. */
-static homg_status fmg(homg_grid *g, const homg_level *L0, const void *f0, void *u0)
+/* Full multigrid from u = 0.  The right-hand side and the Dirichlet data are
+ * restricted separately to every level (restricting f + boundary terms would
+ * double the data's weight on coarse edges: 2g/h^2 averaged over two children
+ * is g/h^2 = 4g/(2h)^2, not 2g/(2h)^2), each level is a rediscretisation of the
+ * whole problem; the coarsest is solved, then on each finer level the coarser
+ * solution is interpolated (fused into the first smoothing pass) and improved by
+ * one V-cycle on the correction equation. */
+static homg_status fmg(cycle *c)
 {
-    int last = g->nlevels - 1;
+    homg_grid *g = c->g;
+    homg_exec *ex = &g->ctx->ex;
+    const int last = g->nlevels - 1;
+    homg_level plain;
+    int has_bc = 0;
+    for (int s = 0; s < 4; s++)
+        has_bc |= c->lev[0].bc[s] != NULL;
     for (int k = 0; k < last; k++) {
-        level_view v = view(g, k, L0, f0, u0);
-        QUEUE(g, g->k->residual_restrict(&g->ctx->ex, g->desc.precision, v.L, NULL, v.f, g->f[k + 1]),
+        plain = c->lev[k];
+        plain.bc[0] = plain.bc[1] = plain.bc[2] = plain.bc[3] = NULL;
+        QUEUE(g, g->k->residual_restrict(ex, g->desc.precision, &plain, NULL, f_of(c, k), g->f[k + 1]),
               "restriction of the right-hand side");
         g->launches += 1;
         g->wu += level_share(g, k);
+        if (has_bc) {
+            void *const *out = g->gbc[k + 1];
+            QUEUE(g, g->k->restrict_boundary(ex, g->desc.precision, &c->lev[k], out), "restriction of the boundary");
+            g->launches += 1;
+            for (int s = 0; s < 4; s++)
+                c->lev[k + 1].bc[s] = c->lev[0].bc[s] ? out[s] : NULL;
+        }
     }
-    HOMG_TRY(coarse(g, last, view(g, last, L0, f0, u0)));
+    HOMG_TRY(coarse(c, last));
     for (int k = last - 1; k >= 0; k--) {
-        level_view v = view(g, k, L0, f0, u0);
-        HOMG_TRY(down(g, k, v, HOMG_INIT_PROLONG));
-        HOMG_TRY(visit(g, k + 1, HOMG_INIT_ZERO, 0, L0, f0, u0));
-        HOMG_TRY(up(g, k, v));
+        for (int j = k + 1; j <= last; j++) /* coarser levels now hold corrections */
+            c->lev[j].bc[0] = c->lev[j].bc[1] = c->lev[j].bc[2] = c->lev[j].bc[3] = NULL;
+        HOMG_TRY(down(c, k, HOMG_INIT_PROLONG));
+        HOMG_TRY(visit(c, k + 1, HOMG_INIT_ZERO, 0));
+        HOMG_TRY(up(c, k));
     }
     return HOMG_OK;
 }
 
 homg_status homg__mg_cycle(homg_grid *g, const homg_level *L0, const void *f, void *u, int kind)
 {
-    if (g->nlevels == 1)
-        return coarse(g, 0, view(g, 0, L0, f, u));
+    cycle c;
+    c.g = g;
+    c.u0 = u;
+    c.f0 = f;
+    memcpy(c.lev, g->lv, sizeof c.lev);
+    c.lev[0] = *L0;
     if (kind == HOMG_CYCLE_FMG)
-        return fmg(g, L0, f, u);
-    return visit(g, 0, HOMG_INIT_KEEP, g->desc.method == HOMG_METHOD_FCYCLE, L0, f, u);
+        return fmg(&c);
+    return visit(&c, 0, HOMG_INIT_KEEP, g->desc.method == HOMG_METHOD_FCYCLE);
 }

@@ -26,7 +26,6 @@ void homg__log(homg_ctx *ctx, homg_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-void homg__clear_error(homg_ctx *ctx);
 
 /* Around every public entry that touches the device: makes the ctx's device
  * current and restores the caller's afterwards. */

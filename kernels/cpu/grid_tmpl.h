@@ -110,6 +110,18 @@ static void FN(smooth)(const homg_level *L, T *u, const T *f, int sweeps)
     }
 }
 
+static void FN(restrict_boundary)(const homg_level *L, void *const out[4])
+{
+    for (int s = 0; s < 4; s++) {
+        const T *g = (const T *)L->bc[s];
+        int nc = (s < 2 ? L->ny : L->nx) / 2;
+        if (!g)
+            continue;
+        for (int J = 0; J < nc; J++)
+            ((T *)out[s])[J] = (T)(0.5 * ((double)g[2 * J] + (double)g[2 * J + 1]));
+    }
+}
+
 static void FN(add)(size_t n, const T *x, T *y)
 {
 #pragma omp parallel for schedule(static)

@@ -74,6 +74,23 @@ __global__ void coarse_solve_kernel(homg_level L, T *__restrict__ u, const T *__
     }
 }
 
+/* All four sides in one launch: thread k walks the concatenated coarse sides. */
+template <typename T>
+__global__ void restrict_boundary_kernel(homg_level L, T *o0, T *o1, T *o2, T *o3)
+{
+    const int ncy = L.ny / 2, ncx = L.nx / 2;
+    int k = blockIdx.x * blockDim.x + threadIdx.x, s = 0;
+    T *out[4] = {o0, o1, o2, o3};
+    while (s < 4 && k >= (s < 2 ? ncy : ncx)) {
+        k -= s < 2 ? ncy : ncx;
+        s++;
+    }
+    if (s == 4 || !L.bc[s])
+        return;
+    const T *g = (const T *)L.bc[s];
+    out[s][k] = (T)(0.5 * ((double)g[2 * k] + (double)g[2 * k + 1]));
+}
+
 template <typename T>
 __global__ void add_kernel(size_t n, const T *__restrict__ x, T *__restrict__ y)
 {
@@ -286,6 +303,20 @@ static unsigned grid_stride_blocks(homg_exec *ex, size_t n)
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
 }
 
+static homg_status cu_restrict_boundary(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4])
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int total = L->nx + L->ny, blocks = (total + 255) / 256;
+    if (p == HOMG_FLOAT64)
+        restrict_boundary_kernel<double><<<blocks, 256, 0, s>>>(*L, (double *)out[0], (double *)out[1],
+                                                                (double *)out[2], (double *)out[3]);
+    else
+        restrict_boundary_kernel<float><<<blocks, 256, 0, s>>>(*L, (float *)out[0], (float *)out[1], (float *)out[2],
+                                                               (float *)out[3]);
+    HOMG_CUDA_LAUNCHED(ex, "restrict_boundary_kernel");
+    return HOMG_OK;
+}
+
 static homg_status cu_add(homg_exec *ex, homg_precision p, size_t n, const void *x, void *y)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -369,7 +400,7 @@ static homg_status cu_homg_iterate(homg_exec *ex, homg_precision p, const homg_l
 
 extern "C" const homg_grid_kernels homg_cuda_grid_kernels = {
     cu_residual, cu_residual_restrict, cu_prolong, cu_smooth,
-    homg_cuda_grid_smooth_restrict, homg_cuda_grid_prolong_smooth, cu_coarse_solve, cu_add,
+    homg_cuda_grid_smooth_restrict, homg_cuda_grid_prolong_smooth, cu_coarse_solve, cu_restrict_boundary, cu_add,
     cu_monitor, cu_find_nonfinite,
     cu_homg_filter, cu_homg_gather, cu_homg_iterate,
 };

@@ -8,6 +8,14 @@
 
 static const double PI = 3.14159265358979323846;
 
+/* The smooth part of u*: zero on the edge of the unit square without boundary
+ * data, a general smooth function with it (its face values are then the data). */
+static double smooth_part(double x, double y, int with_bc)
+{
+    double s = sin(PI * x) * sin(2 * PI * y);
+    return with_bc ? s + x * y + 0.5 * cos(2 * x + y) : s;
+}
+
 homg_p2 *homg_p2_exact(int nx, int ny, double lambda, double noise, int with_bc, uint64_t seed)
 {
     homg_p2 *p = (homg_p2 *)calloc(1, sizeof *p);
@@ -22,15 +30,17 @@ homg_p2 *homg_p2_exact(int nx, int ny, double lambda, double noise, int with_bc,
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             double x = (i + 0.5) * p->h, y = (j + 0.5) * p->h;
-            p->u_star[(size_t)j * nx + i] =
-                sin(PI * x) * sin(2 * PI * y) + x * y + noise * (2 * homg_rng_uniform(&rng) - 1);
+            p->u_star[(size_t)j * nx + i] = smooth_part(x, y, with_bc) + noise * (2 * homg_rng_uniform(&rng) - 1);
         }
     if (with_bc)
         for (int s = 0; s < 4; s++) {
             int len = s < 2 ? ny : nx;
             p->g[s] = (double *)malloc((size_t)len * sizeof(double));
-            for (int k = 0; k < len; k++)
-                p->g[s][k] = cos(3.0 * (k + 0.5) * p->h + s) + 0.1 * homg_rng_uniform(&rng);
+            for (int k = 0; k < len; k++) {
+                double t = (k + 0.5) * p->h;
+                double x = s == 0 ? 0 : s == 1 ? nx * p->h : t, y = s == 2 ? 0 : s == 3 ? ny * p->h : t;
+                p->g[s][k] = smooth_part(x, y, 1);
+            }
         }
     homg_p2_apply(p, p->u_star, p->f);
     return p;

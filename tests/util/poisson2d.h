@@ -14,7 +14,8 @@ typedef struct homg_p2 {
     double *g[4];    /* W, E (ny values), S, N (nx values); NULL = zero */
 } homg_p2;
 
-/* u* = sin(pi x) sin(2 pi y) + x y + noise * U(-1,1); with_bc: non-zero Dirichlet data. */
+/* u* = a smooth function + noise * U(-1,1); with_bc: the smooth part is non-zero on the
+ * edge and its face values are the Dirichlet data, else it vanishes there. */
 homg_p2 *homg_p2_exact(int nx, int ny, double lambda, double noise, int with_bc, uint64_t seed);
 void homg_p2_free(homg_p2 *p);
 /* Au = A u in double (cell-centred 5-point, ghost 2g - u beyond the faces). */
