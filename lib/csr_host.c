@@ -115,8 +115,9 @@ homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int3
         ptr[r] = ptr[r - 1];
     ptr[0] = 0;
 
-    /* Rows filled in input order are often sorted already (files in column order). */
-    for (int32_t r = 0; r < nrows; r++) {
+    /* Rows filled in input order are often sorted already (files in column
+     * order).  No entries: no array to point into. */
+    for (int32_t r = 0; total > 0 && r < nrows; r++) {
         row_entry *e = ent + ptr[r];
         int32_t len = ptr[r + 1] - ptr[r];
         for (int32_t i = 1; i < len; i++)
