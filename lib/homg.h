@@ -242,7 +242,8 @@ homg_csr homg_host_csr_view(const homg_host_csr *m);
  * and a count that disagrees with the size line are HOMG_ERROR_PARSE, named by
  * line: "A.mtx:12: column index 0 out of range 1..100".  complex, hermitian and
  * skew-symmetric files are HOMG_ERROR_UNSUPPORTED; a file that cannot be opened or
- * read is HOMG_ERROR_IO.  Release the matrix with homg_host_csr_free. */
+ * read is HOMG_ERROR_IO.  Numbers go through strtod/printf: LC_NUMERIC must
+ * use '.' (the default "C" locale).  Release the matrix with homg_host_csr_free. */
 homg_status homg_mtx_read(homg_ctx *ctx, const char *path, homg_host_csr *out);
 /* A vector file (array n x 1, or coordinate with one column) into a host array
  * of *n doubles that the caller releases with free(). */

@@ -208,6 +208,8 @@ static homg_status read_banner(mm_reader *r, mm_header *h)
     else if (!word_is(b[2], e[2], "coordinate"))
         return fail(r, "unknown format '%s' (expected 'coordinate' or 'array')", show(b[2], e[2], s));
 
+    /* "double" is what some writers put for real; array files hold values, and
+     * are read as general vectors only. */
     if (word_is(b[3], e[3], "real") || word_is(b[3], e[3], "double"))
         h->field = FIELD_REAL;
     else if (word_is(b[3], e[3], "integer"))
