@@ -96,7 +96,12 @@ $(TOOL): $(TOOL_OBJ) $(LIB)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_UTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(TEST_UTIL_OBJ) $(LIB) $(CUDA_LIBS) -lcmocka $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIB) $(CUDA_LIBS) -lcmocka $(LDLIBS) -o $@
+
+# Tests of the bench baselines link the bench objects they check (extra .o prerequisites).
+$(BUILD)/tests/test_fft_baseline: $(BUILD)/obj/bench/fft_poisson_ref.o
+$(BUILD)/tests/test_fft_baseline_gpu: $(BUILD)/obj/bench/fft_poisson_ref.o \
+    $(if $(filter 1,$(CUDA)),$(BUILD)/obj/bench/fft_poisson.o)
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/replay_main.o $(LIB)
 	@mkdir -p $(dir $@)
