@@ -98,10 +98,11 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_UTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIB) $(CUDA_LIBS) -lcmocka $(LDLIBS) -o $@
 
-# Tests of the bench baselines link the bench objects they check (extra .o prerequisites).
-$(BUILD)/tests/test_fft_baseline: $(BUILD)/obj/bench/fft_poisson_ref.o
-$(BUILD)/tests/test_fft_baseline_gpu: $(BUILD)/obj/bench/fft_poisson_ref.o \
-    $(if $(filter 1,$(CUDA)),$(BUILD)/obj/bench/fft_poisson.o)
+# Tests of the bench baselines link the bench objects they check (extra .o prerequisites;
+# the .cu one is in BENCH_HELPER_OBJ only when CUDA=1).
+FFT_REF_OBJ := $(filter $(BUILD)/obj/bench/fft_poisson_ref.%,$(BENCH_HELPER_OBJ))
+$(BUILD)/tests/test_fft_baseline: $(FFT_REF_OBJ)
+$(BUILD)/tests/test_fft_baseline_gpu: $(FFT_REF_OBJ) $(filter $(BUILD)/obj/bench/fft_poisson.%,$(BENCH_HELPER_OBJ))
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/replay_main.o $(LIB)
 	@mkdir -p $(dir $@)
