@@ -96,7 +96,13 @@ $(TOOL): $(TOOL_OBJ) $(LIB)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.c.o $(TEST_UTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(TEST_UTIL_OBJ) $(LIB) $(CUDA_LIBS) -lcmocka $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIB) $(CUDA_LIBS) -lcmocka $(LDLIBS) -o $@
+
+# Tests of the bench baselines link the bench objects they check (extra .o prerequisites;
+# the .cu one is in BENCH_HELPER_OBJ only when CUDA=1).
+FFT_REF_OBJ := $(filter $(BUILD)/obj/bench/fft_poisson_ref.%,$(BENCH_HELPER_OBJ))
+$(BUILD)/tests/test_fft_baseline: $(FFT_REF_OBJ)
+$(BUILD)/tests/test_fft_baseline_gpu: $(FFT_REF_OBJ) $(filter $(BUILD)/obj/bench/fft_poisson.%,$(BENCH_HELPER_OBJ))
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.c.o $(BUILD)/obj/tests/fuzz/replay_main.c.o $(LIB)
 	@mkdir -p $(dir $@)
