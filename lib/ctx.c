@@ -93,6 +93,12 @@ homg_status homg__fail(homg_ctx *ctx, homg_status st, const char *fmt, ...)
     return st;
 }
 
+void homg__clear_error(homg_ctx *ctx)
+{
+    ctx->msg[0] = 0;
+    ctx->ex.msg[0] = 0;
+}
+
 homg_status homg__backend_fail(homg_ctx *ctx, homg_status st, const char *what)
 {
     return homg__fail(ctx, st, "%s: %s", what, ctx->ex.msg[0] ? ctx->ex.msg : homg_status_string(st));

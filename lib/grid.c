@@ -137,6 +137,7 @@ homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_gri
     int saved;
     if (!ctx)
         return HOMG_ERROR_INVALID_ARGUMENT;
+    homg__clear_error(ctx);
     if (!out)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_grid_create: out is NULL");
     *out = NULL;
@@ -415,6 +416,7 @@ homg_status homg_grid_solve(homg_grid *g, const void *f, const homg_boundary *bc
         memset(&sd, 0, sizeof sd);
     if (info)
         memset(info, 0, sizeof *info);
+    homg__clear_error(g->ctx);
     HOMG_TRY(homg__enter(g->ctx, &saved));
     g->launches = 0;
     g->wu = 0;

@@ -106,7 +106,8 @@ void homg_ctx_destroy(homg_ctx *ctx);
 homg_backend homg_ctx_backend(const homg_ctx *ctx);
 /* "cpu" or "cuda:0 NVIDIA H100 80GB HBM3" and the like. */
 const char *homg_ctx_device_name(const homg_ctx *ctx);
-/* Message of the last failure on this context ("" if none); kept until the next failure. */
+/* Message of the last failure on this context ("" if none).  Calls that can fail clear it
+ * when they start; queries (homg_grid_history, ...) leave it alone. */
 const char *homg_ctx_last_error(const homg_ctx *ctx);
 /* Status of a context creation that failed (no context to ask): the message is
  * written to buf. */
