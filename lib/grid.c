@@ -127,6 +127,8 @@ static homg_status alloc_arrays(homg_grid *g)
     HOMG_TRY(homg__alloc(g->ctx, sizeof(int), (void **)&g->hist_count, "history"));
     HOMG_TRY(homg__alloc(g->ctx, 2 * sizeof(double), (void **)&g->scratch, "norms"));
     HOMG_TRY(homg__alloc(g->ctx, 6 * sizeof(long long), (void **)&g->flags, "input check"));
+    /* the monitor accumulates into scratch and resets it after each use */
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->scratch, 2 * sizeof(double)), "zeroing norms");
     return HOMG_OK;
 }
 
