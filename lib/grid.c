@@ -82,6 +82,9 @@ static void free_arrays(homg_grid *g)
     homg__free(g->ctx, g->ea);
     homg__free(g->ctx, g->eb);
     homg__free(g->ctx, g->ta);
+    homg__free(g->ctx, g->coarse_qx);
+    homg__free(g->ctx, g->coarse_qy);
+    homg__free(g->ctx, g->coarse_inv_eig);
     homg__free(g->ctx, g->hist);
     homg__free(g->ctx, g->hist_count);
     homg__free(g->ctx, g->scratch);
@@ -91,13 +94,69 @@ static void free_arrays(homg_grid *g)
             g->ctx->mem->graph_destroy(g->graphs[i].graph);
 }
 
+/* Orthonormal sine basis of the cell-centred Dirichlet operator on n cells,
+ * q[i*n + k] = c_k sin(pi (k+1) (i+1/2) / n), and its eigenvalues (4/h^2) sin^2(pi (k+1) / (2n)). */
+static void sine_basis(int n, double h, double *q, double *eig)
+{
+    const double pi = 3.14159265358979323846;
+    for (int k = 0; k < n; k++) {
+        double c = sqrt((k == n - 1 ? 1.0 : 2.0) / n), sk = sin(pi * (k + 1) / (2.0 * n));
+        eig[k] = 4.0 / (h * h) * sk * sk;
+        for (int i = 0; i < n; i++)
+            q[i * n + k] = c * sin(pi * (k + 1) * (i + 0.5) / n);
+    }
+}
+
+/* Uploads n doubles in the grid's precision. */
+static homg_status upload(homg_grid *g, const double *x, size_t n, void **out, const char *what)
+{
+    void *host = homg__host_alloc(g->ctx, n * g->elem, what);
+    homg_status st;
+    if (!host)
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    for (size_t k = 0; k < n; k++) {
+        if (g->elem == sizeof(double))
+            ((double *)host)[k] = x[k];
+        else
+            ((float *)host)[k] = (float)x[k];
+    }
+    st = homg__alloc(g->ctx, n * g->elem, out, what);
+    if (st == HOMG_OK) {
+        st = g->ctx->mem->copy(&g->ctx->ex, *out, host, n * g->elem, HOMG_H2D);
+        if (st != HOMG_OK)
+            homg__backend_fail(g->ctx, st, what);
+    }
+    free(host);
+    return st;
+}
+
+/* The exact solver of the coarsest level (kernels/grid_kernels.h, coarse_exact). */
+static homg_status setup_coarse_exact(homg_grid *g)
+{
+    const homg_level *L = &g->lv[g->nlevels - 1];
+    const int nx = L->nx, ny = L->ny;
+    double h = 1.0 / sqrt(L->inv_h2);
+    double qx[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], qy[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
+    double ex[HOMG_COARSE_EXACT_MAX], ey[HOMG_COARSE_EXACT_MAX];
+    double inv[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
+    sine_basis(nx, h, qx, ex);
+    sine_basis(ny, h, qy, ey);
+    for (int ky = 0; ky < ny; ky++)
+        for (int kx = 0; kx < nx; kx++)
+            inv[ky * nx + kx] = 1.0 / (ex[kx] + ey[ky] + L->lambda);
+    HOMG_TRY(upload(g, qx, (size_t)nx * nx, &g->coarse_qx, "coarse solver"));
+    HOMG_TRY(upload(g, qy, (size_t)ny * ny, &g->coarse_qy, "coarse solver"));
+    return upload(g, inv, (size_t)nx * ny, &g->coarse_inv_eig, "coarse solver");
+}
+
 static homg_status alloc_arrays(homg_grid *g)
 {
     const homg_grid_desc *d = &g->desc;
     double h = d->h;
     int nx = d->nx, ny = d->ny;
 
-    /* the multigrid hierarchy down to a smallest side of 2 */
+    /* the multigrid hierarchy down to a level the exact solver takes (both sides
+     * <= HOMG_COARSE_EXACT_MAX), or to a smallest side of 2 for long rectangles */
     g->nlevels = 0;
     for (;;) {
         homg_level *L = &g->lv[g->nlevels];
@@ -106,13 +165,14 @@ static homg_status alloc_arrays(homg_grid *g)
         L->inv_h2 = 1.0 / (h * h);
         L->lambda = d->lambda;
         g->nlevels++;
-        if (nx == 2 || ny == 2 || g->nlevels == HOMG_GRID_MAX_LEVELS)
+        if ((nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX) || nx == 2 || ny == 2 ||
+            g->nlevels == HOMG_GRID_MAX_LEVELS)
             break;
         nx /= 2;
         ny /= 2;
         h *= 2;
     }
-    if (d->method != HOMG_METHOD_HOMG)
+    if (d->method != HOMG_METHOD_HOMG) {
         for (int k = 1; k < g->nlevels; k++) {
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u[k], "multigrid level"));
@@ -121,8 +181,11 @@ static homg_status alloc_arrays(homg_grid *g)
                 HOMG_TRY(homg__alloc(g->ctx, (size_t)(s < 2 ? g->lv[k].ny : g->lv[k].nx) * g->elem, &g->gbc[k][s],
                                      "multigrid level boundary"));
         }
-    else
+        if (nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
+            HOMG_TRY(setup_coarse_exact(g));
+    } else {
         HOMG_TRY(homg__homg_alloc(g));
+    }
     HOMG_TRY(homg__alloc(g->ctx, HOMG_GRID_HIST_MAX * sizeof(double), (void **)&g->hist, "history"));
     HOMG_TRY(homg__alloc(g->ctx, sizeof(int), (void **)&g->hist_count, "history"));
     HOMG_TRY(homg__alloc(g->ctx, 2 * sizeof(double), (void **)&g->scratch, "norms"));

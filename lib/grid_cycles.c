@@ -6,8 +6,10 @@
  * The pieces: a down-leg step (optional initialisation, `pre` red-black
  * Gauss-Seidel sweeps, residual, restriction to the next level), an up-leg step
  * (prolongate and add the correction, `post` sweeps), and the coarsest level
- * solved by HOMG_COARSE_SWEEPS sweeps (min side 2, where Gauss-Seidel contracts
- * by about 1/9 per sweep because every cell touches a Dirichlet edge).
+ * (at most 32 x 32) solved exactly by a dense sine transform in one thread
+ * block -- or, for long thin rectangles that reach a side of 2 first, by
+ * HOMG_COARSE_SWEEPS sweeps, which contract by about 1/9 each because every
+ * cell then touches a Dirichlet edge.
  * VCYCLE and FCYCLE are the textbook cycles, one kernel per operation (a
  * colour of a sweep, residual + restriction, prolongation): the conventional
  * GPU multigrid homg is compared with.  FMG uses the fused steps, each one pass
@@ -59,9 +61,18 @@ static const void *f_of(cycle *c, int k) { return k == 0 ? c->f0 : c->g->f[k]; }
 
 static double level_values(const cycle *c, int k) { return (double)c->lev[k].nx * c->lev[k].ny; }
 
+/* The coarsest level: exactly by the sine transform when it is small enough,
+ * else by sweeps (long thin rectangles, where every cell is near an edge). */
 static homg_status coarse(cycle *c, int k)
 {
     homg_grid *g = c->g;
+    if (g->coarse_qx) {
+        QUEUE(g, g->k->coarse_exact(&g->ctx->ex, g->desc.precision, &c->lev[k], u_of(c, k), f_of(c, k), g->coarse_qx,
+                                    g->coarse_qy, g->coarse_inv_eig),
+              "coarse solve");
+        homg__account(g, 1, 2 * level_share(g, k), 3 * level_values(c, k));
+        return HOMG_OK;
+    }
     QUEUE(g, g->k->coarse_solve(&g->ctx->ex, g->desc.precision, &c->lev[k], u_of(c, k), f_of(c, k),
                                 HOMG_COARSE_SWEEPS),
           "coarse solve");

@@ -37,6 +37,7 @@ struct homg_grid {
     homg_level lv[HOMG_GRID_MAX_LEVELS];
     void *u[HOMG_GRID_MAX_LEVELS], *f[HOMG_GRID_MAX_LEVELS]; /* levels >= 1 */
     void *gbc[HOMG_GRID_MAX_LEVELS][4]; /* FMG: Dirichlet data restricted to levels >= 1 */
+    void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
 
     /* HOMG (seed 003) */
     int homg_m;                  /* coarsest HOMG level M */

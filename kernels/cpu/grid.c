@@ -88,6 +88,14 @@ static homg_status cpu_coarse_solve(homg_exec *ex, homg_precision p, const homg_
     return cpu_smooth(ex, p, L, u, f, sweeps);
 }
 
+static homg_status cpu_coarse_exact(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+                                    const void *qx, const void *qy, const void *inv_eig)
+{
+    (void)ex;
+    DISPATCH(p, coarse_exact_f(L, u, f, qx, qy, inv_eig), coarse_exact_d(L, u, f, qx, qy, inv_eig));
+    return HOMG_OK;
+}
+
 static homg_status cpu_restrict_boundary(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4])
 {
     (void)ex;
@@ -144,7 +152,7 @@ static homg_status cpu_homg_iterate(homg_exec *ex, homg_precision p, const homg_
 
 const homg_grid_kernels homg_cpu_grid_kernels = {
     cpu_residual, cpu_residual_restrict, cpu_prolong, cpu_smooth,
-    cpu_smooth_restrict, cpu_prolong_smooth, cpu_coarse_solve, cpu_restrict_boundary, cpu_add,
+    cpu_smooth_restrict, cpu_prolong_smooth, cpu_coarse_solve, cpu_coarse_exact, cpu_restrict_boundary, cpu_add,
     cpu_monitor, cpu_find_nonfinite,
     cpu_homg_filter, cpu_homg_gather, cpu_homg_iterate,
 };

@@ -91,6 +91,46 @@ __global__ void restrict_boundary_kernel(homg_level L, T *o0, T *o1, T *o2, T *o
     out[s][k] = (T)(0.5 * ((double)g[2 * k] + (double)g[2 * k + 1]));
 }
 
+/* c = op(a) op(b), shared memory, one block (see the CPU twin's matmul). */
+template <typename T>
+__device__ void block_matmul(int m, int n, int q, const T *a, int ta, const T *b, int tb, T *c)
+{
+    for (int o = threadIdx.x; o < m * q; o += blockDim.x) {
+        int i = o / q, j = o % q;
+        double s = 0;
+        for (int k = 0; k < n; k++)
+            s += (double)(ta ? a[k * m + i] : a[i * n + k]) * (double)(tb ? b[j * n + k] : b[k * q + j]);
+        c[o] = (T)s;
+    }
+    __syncthreads();
+}
+
+/* The coarsest level solved exactly by the dense sine transform. */
+template <typename T>
+__global__ void coarse_exact_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f, const T *__restrict__ qx,
+                                    const T *__restrict__ qy, const T *__restrict__ inv_eig)
+{
+    __shared__ T sx[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], sy[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
+    __shared__ T a[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], b[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
+    const int nx = L.nx, ny = L.ny;
+    for (int k = threadIdx.x; k < nx * nx; k += blockDim.x)
+        sx[k] = qx[k];
+    for (int k = threadIdx.x; k < ny * ny; k += blockDim.x)
+        sy[k] = qy[k];
+    for (int k = threadIdx.x; k < nx * ny; k += blockDim.x)
+        a[k] = (T)((double)f[k] + bterm_at<T>(L, k % nx, k / nx));
+    __syncthreads();
+    block_matmul<T>(ny, ny, nx, sy, 1, a, 0, b);
+    block_matmul<T>(ny, nx, nx, b, 0, sx, 0, a);
+    for (int k = threadIdx.x; k < nx * ny; k += blockDim.x)
+        a[k] = (T)((double)a[k] * (double)inv_eig[k]);
+    __syncthreads();
+    block_matmul<T>(ny, ny, nx, sy, 0, a, 0, b);
+    block_matmul<T>(ny, nx, nx, b, 0, sx, 1, a);
+    for (int k = threadIdx.x; k < nx * ny; k += blockDim.x)
+        u[k] = a[k];
+}
+
 template <typename T>
 __global__ void add_kernel(size_t n, const T *__restrict__ x, T *__restrict__ y)
 {
@@ -303,6 +343,24 @@ static unsigned grid_stride_blocks(homg_exec *ex, size_t n)
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
 }
 
+static homg_status cu_coarse_exact(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+                                   const void *qx, const void *qy, const void *inv_eig)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int n = L->nx * L->ny, threads = n < 1024 ? ((n + 31) / 32) * 32 : 1024;
+    if (L->nx > HOMG_COARSE_EXACT_MAX || L->ny > HOMG_COARSE_EXACT_MAX)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "coarse_exact: %d x %d is larger than %d", L->nx, L->ny,
+                              HOMG_COARSE_EXACT_MAX);
+    if (p == HOMG_FLOAT64)
+        coarse_exact_kernel<double><<<1, threads, 0, s>>>(*L, (double *)u, (const double *)f, (const double *)qx,
+                                                          (const double *)qy, (const double *)inv_eig);
+    else
+        coarse_exact_kernel<float><<<1, threads, 0, s>>>(*L, (float *)u, (const float *)f, (const float *)qx,
+                                                         (const float *)qy, (const float *)inv_eig);
+    HOMG_CUDA_LAUNCHED(ex, "coarse_exact_kernel");
+    return HOMG_OK;
+}
+
 static homg_status cu_restrict_boundary(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4])
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -400,7 +458,7 @@ static homg_status cu_homg_iterate(homg_exec *ex, homg_precision p, const homg_l
 
 extern "C" const homg_grid_kernels homg_cuda_grid_kernels = {
     cu_residual, cu_residual_restrict, cu_prolong, cu_smooth,
-    homg_cuda_grid_smooth_restrict, homg_cuda_grid_prolong_smooth, cu_coarse_solve, cu_restrict_boundary, cu_add,
+    homg_cuda_grid_smooth_restrict, homg_cuda_grid_prolong_smooth, cu_coarse_solve, cu_coarse_exact, cu_restrict_boundary, cu_add,
     cu_monitor, cu_find_nonfinite,
     cu_homg_filter, cu_homg_gather, cu_homg_iterate,
 };
