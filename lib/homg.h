@@ -394,8 +394,8 @@ typedef struct homg_fem_desc {
                                       (default double; element matrices are computed in double) */
     const int32_t *dirichlet_tags; /* host array of boundary tags with Dirichlet conditions */
     int num_dirichlet_tags;        /* 0: no Dirichlet boundary (pure Neumann) */
-    int patch_nnz;                 /* PATCH: most matrix entries per patch (default: what fits
-                                      in 64 KiB of shared memory next to the patch's rows) */
+    int patch_nnz;                 /* PATCH: most matrix entries per patch (default 4096: 48 KiB
+                                      of shared memory for double values and their columns) */
 } homg_fem_desc;
 
 homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc);
@@ -438,7 +438,8 @@ homg_status homg_fem_assemble(homg_fem *fem, const homg_fem_coeffs *coeffs);
 /* The matrix and right-hand side of the last assembly, in the context's space. */
 homg_csr homg_fem_matrix(const homg_fem *fem);
 const void *homg_fem_rhs(const homg_fem *fem);   /* num_nodes values, the matrix's precision */
-/* 1 for Dirichlet nodes, 0 elsewhere: num_nodes bytes in the context's space. */
+/* num_nodes bytes in the context's space: 1 for Dirichlet nodes, 2 for nodes in
+ * no element (their rows are unit rows with b = 0, so A stays non-singular), 0 else. */
 const uint8_t *homg_fem_dirichlet_mask(const homg_fem *fem);
 
 /* ================================================================ AMG / CG */
