@@ -31,11 +31,11 @@ HOMG_HD int32_t homg_fem_find(const int32_t *cols, int32_t lo, int32_t hi, int32
 }
 
 /* Sigma g (dim components) for element e. */
-HOMG_HD void homg_fem_sigma_apply(const homg_fem_problem *p, int32_t e, const double *g, double *out)
+HOMG_HD void homg_fem_sigma_apply(const homg_fem_problem *p, int dim, int32_t e, const double *g, double *out)
 {
     if (p->sigma_tensor) {
-        const double *s = p->sigma_tensor + (size_t)e * (p->dim == 2 ? 3 : 6);
-        if (p->dim == 2) {
+        const double *s = p->sigma_tensor + (size_t)e * (dim == 2 ? 3 : 6);
+        if (dim == 2) {
             out[0] = s[0] * g[0] + s[1] * g[1];
             out[1] = s[1] * g[0] + s[2] * g[1];
         } else {
@@ -45,18 +45,20 @@ HOMG_HD void homg_fem_sigma_apply(const homg_fem_problem *p, int32_t e, const do
         }
     } else {
         double sg = p->sigma_elem ? p->sigma_elem[e] : p->sigma;
-        for (int k = 0; k < p->dim; k++)
+        for (int k = 0; k < dim; k++)
             out[k] = sg * g[k];
     }
 }
 
-/* Element matrix A (row-major, (dim+1)^2) and load F (dim+1) of element e with nodes v. */
-HOMG_HD void homg_fem_element(const homg_fem_problem *p, int32_t e, const int32_t *v, double *A, double *F)
+/* Element matrix A (row-major, (dim+1)^2) and load F (dim+1) of element e with
+ * nodes v.  dim equals the problem's dim; CUDA kernels pass a compile-time
+ * constant so that the loops unroll and A stays in registers. */
+HOMG_HD void homg_fem_element(const homg_fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
 {
     double g[4][3], vol, mass, src;
-    int nv = p->dim + 1;
+    int nv = dim + 1;
     const double *x = p->coords;
-    if (p->dim == 2) {
+    if (dim == 2) {
         double ax = x[2 * v[1]] - x[2 * v[0]], ay = x[2 * v[1] + 1] - x[2 * v[0] + 1];
         double bx = x[2 * v[2]] - x[2 * v[0]], by = x[2 * v[2] + 1] - x[2 * v[0] + 1];
         double det = ax * by - ay * bx, inv = 1.0 / det;
@@ -94,11 +96,11 @@ HOMG_HD void homg_fem_element(const homg_fem_problem *p, int32_t e, const int32_
     src = (p->f + (p->f_elem ? p->f_elem[e] : 0.0)) * vol / nv;
     for (int a = 0; a < nv; a++) {
         double sg[3];
-        homg_fem_sigma_apply(p, e, g[a], sg);
+        homg_fem_sigma_apply(p, dim, e, g[a], sg);
         F[a] = src;
         for (int b = 0; b < nv; b++) {
             double m = a == b ? 2.0 * mass : mass, k = 0;
-            for (int q = 0; q < p->dim; q++)
+            for (int q = 0; q < dim; q++)
                 k += sg[q] * g[b][q];
             A[a * nv + b] = vol * k + p->lambda * m;
             if (p->f_node)

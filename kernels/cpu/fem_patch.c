@@ -55,7 +55,7 @@ static void one_patch(const homg_fem_problem *p, const homg_fem_system *s, const
         int32_t e = q->elems[i];
         const int32_t *v = p->elements + (size_t)e * nv;
         double A[16], F[4];
-        homg_fem_element(p, e, v, A, F);
+        homg_fem_element(p, p->dim, e, v, A, F);
         for (int a = 0; a < nv; a++) {
             int32_t row = v[a];
             if (q->node_patch[row] == pt) {

@@ -10,7 +10,7 @@ homg_status homg_cpu_fem_numeric_serial(homg_exec *ex, const homg_fem_problem *p
     for (int32_t e = 0; e < p->num_elements; e++) {
         const int32_t *v = p->elements + (size_t)e * nv;
         double A[16], F[4];
-        homg_fem_element(p, e, v, A, F);
+        homg_fem_element(p, p->dim, e, v, A, F);
         for (int a = 0; a < nv; a++) {
             int32_t row = v[a], lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
             for (int b = 0; b < nv; b++) {

@@ -15,7 +15,7 @@ static size_t shared_bytes(const homg_fem_patches *q, size_t vb)
            ((size_t)q->max_nodes + 1) * sizeof(int32_t);
 }
 
-template <typename T>
+template <typename T, int DIM>
 __global__ void fem_patch_kernel(homg_fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
                                  homg_fem_patches q)
 {
@@ -28,7 +28,7 @@ __global__ void fem_patch_kernel(homg_fem_problem p, const int32_t *row_ptr, con
     int32_t pt = blockIdx.x;
     int32_t e0 = q.entry_ptr[pt], ne = q.entry_ptr[pt + 1] - e0;
     int32_t n0 = q.node_ptr[pt], nn = q.node_ptr[pt + 1] - n0;
-    int nv = p.dim + 1;
+    const int nv = DIM + 1;
     if (ne > q.max_nnz || nn > q.max_nodes) /* cannot happen with a consistent partition */
         return;
     /* 1. the patch's rows into shared memory */
@@ -48,7 +48,7 @@ __global__ void fem_patch_kernel(homg_fem_problem p, const int32_t *row_ptr, con
         double A[16], F[4];
         for (int a = 0; a < nv; a++)
             v[a] = p.elements[(int64_t)e * nv + a];
-        homg_fem_element(&p, e, v, A, F);
+        homg_fem_element(&p, DIM, e, v, A, F);
         for (int a = 0; a < nv; a++) {
             int32_t row = v[a];
             if (q.node_patch[row] == pt) {
@@ -93,12 +93,21 @@ static homg_status run(homg_exec *ex, const homg_fem_problem *p, const homg_fem_
     if (smem > ex->shared_per_block)
         return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "patch needs %zu bytes of shared memory, %zu available",
                               smem, ex->shared_per_block);
-    HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    if (p->dim == 2)
+        HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)smem));
+    else
+        HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)smem));
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->values_B, 0, (size_t)s->nnz * sizeof(T), st));
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->rhs_B, 0, (size_t)s->num_rows * sizeof(T), st));
     if (q->num_patches > 0) {
-        fem_patch_kernel<T><<<(unsigned)q->num_patches, THREADS, smem, st>>>(*p, s->row_ptr, s->col_idx, (T *)s->values,
-                                                                             (T *)s->rhs, *q);
+        if (p->dim == 2)
+            fem_patch_kernel<T, 2><<<(unsigned)q->num_patches, THREADS, smem, st>>>(
+                *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
+        else
+            fem_patch_kernel<T, 3><<<(unsigned)q->num_patches, THREADS, smem, st>>>(
+                *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
         HOMG_CUDA_LAUNCHED(ex, "fem_patch_kernel");
     }
     if (s->nnz > 0) {
