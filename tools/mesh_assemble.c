@@ -6,12 +6,6 @@
 
 #include "tool.h"
 
-/* The Matrix Market writer comes from branch mtx; until main has it these are
- * weak references and the command says so.  Remove the two pragmas once
- * lib/mtx.c is merged (a weak reference does not pull it from libhomg.a). */
-#pragma weak homg_mtx_write
-#pragma weak homg_mtx_write_vector
-
 #define MAX_TAGS 64
 
 typedef struct options {
@@ -173,15 +167,6 @@ static int run(homg_ctx *ctx, const options *o)
     }
     for (int32_t i = 0; i < n; i++)
         b[i] = o->float32 ? ((float *)rhs)[i] : ((double *)rhs)[i];
-    {
-        /* through variables: no -Waddress warning once the references are strong */
-        homg_status (*volatile write_a)(homg_ctx *, const char *, const homg_csr *, int) = homg_mtx_write;
-        homg_status (*volatile write_b)(homg_ctx *, const char *, const double *, int32_t) = homg_mtx_write_vector;
-        if (!write_a || !write_b) {
-            fprintf(stderr, "homg mesh assemble: this build has no Matrix Market writer (homg_mtx_write)\n");
-            goto done;
-        }
-    }
     if (homg_mtx_write(ctx, o->out_a, &a, 0) != HOMG_OK || homg_mtx_write_vector(ctx, o->out_b, b, n) != HOMG_OK) {
         rc = fail(ctx, "writing");
         goto done;
