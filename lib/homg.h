@@ -444,7 +444,8 @@ typedef struct homg_fem_info {
     double prepare_ms;        /* colouring or patch partition (host) and its upload */
 } homg_fem_info;
 
-/* Builds the pattern and the scheme's data for `mesh` (uploading the mesh). */
+/* Builds the pattern and the scheme's data for `mesh` (uploading the mesh; the
+ * mesh must outlive the fem).  Synchronises the context's stream (set-up only). */
 homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out);
 void homg_fem_destroy(homg_fem *fem);
 homg_fem_desc homg_fem_get_desc(const homg_fem *fem);
