@@ -267,8 +267,7 @@ static homg_status queue_cycles(homg_grid *g, const homg_seq_key *key, const hom
                              g->k->monitor(&g->ctx->ex, g->desc.precision, L0, key->u, key->f, key->u_ref,
                                            g->scratch, g->hist, g->hist_count),
                              "monitor");
-            g->launches += 2;
-            g->wu += 1;
+            homg__account(g, 2, 1, 2.0 * L0->nx * L0->ny);
         }
     }
     return HOMG_OK;
@@ -281,7 +280,7 @@ static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const hom
     homg_exec *ex = &g->ctx->ex;
     homg_graph_entry *e = NULL, *victim = &g->graphs[0];
     long launches0 = g->launches;
-    double wu0 = g->wu;
+    double wu0 = g->wu, values0 = g->values_moved;
     homg_status st;
 
     if (ex->backend != HOMG_BACKEND_CUDA)
@@ -310,13 +309,14 @@ static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const hom
         e->key = *key;
         e->launches = g->launches - launches0;
         e->wu = g->wu - wu0;
+        e->values_moved = g->values_moved - values0;
         g->launches = launches0;
         g->wu = wu0;
+        g->values_moved = values0;
     }
     e->used = ++g->graph_clock;
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->graph_launch(ex, e->graph), "graph launch");
-    g->launches += e->launches;
-    g->wu += e->wu;
+    homg__account(g, e->launches, e->wu, e->values_moved);
     return HOMG_OK;
 }
 
@@ -355,7 +355,7 @@ static homg_status solve(homg_grid *g, const void *f, const homg_boundary *bc, v
         HOMG_TRY(check_inputs(g, f, bc, u, sd->warm_start));
     if (!sd->warm_start && g->desc.method != HOMG_METHOD_FMG) {
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, u, (size_t)g->desc.nx * g->desc.ny * g->elem), "zeroing u");
-        g->launches += 1;
+        homg__account(g, 1, 0, (double)g->desc.nx * g->desc.ny);
     }
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, g->hist_count, sizeof(int)), "history");
 
@@ -420,11 +420,13 @@ homg_status homg_grid_solve(homg_grid *g, const void *f, const homg_boundary *bc
     HOMG_TRY(homg__enter(g->ctx, &saved));
     g->launches = 0;
     g->wu = 0;
+    g->values_moved = 0;
     st = solve(g, f, bc, u, &sd, info);
     homg__leave(g->ctx, saved);
     if (info) {
         info->launches = g->launches;
         info->work_units = g->wu;
+        info->bytes = g->values_moved * g->elem;
         info->time_ms = now_ms() - t0;
         if (st != HOMG_OK && st != HOMG_ERROR_NOT_CONVERGED)
             info->norm = -1;

@@ -8,7 +8,7 @@
 
 #define HOMG_GRID_MAX_LEVELS 16
 #define HOMG_GRID_HIST_MAX 1000
-#define HOMG_GRID_GRAPHS 4
+#define HOMG_GRID_GRAPHS 16
 #define HOMG_COARSE_SWEEPS 16
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
@@ -22,7 +22,7 @@ typedef struct homg_graph_entry {
     homg_seq_key key;
     void *graph;
     long launches;
-    double wu;
+    double wu, values_moved;
     unsigned long long used;
 } homg_graph_entry;
 
@@ -53,6 +53,7 @@ struct homg_grid {
     /* accounting of what is queued */
     long launches;
     double wu;
+    double values_moved;         /* ideal device-memory traffic, in values */
 
     homg_graph_entry graphs[HOMG_GRID_GRAPHS];
     unsigned long long graph_clock;
@@ -65,7 +66,8 @@ homg_status homg__homg_restart(homg_grid *g, const homg_level *L0, const void *f
 homg_status homg__homg_alloc(homg_grid *g);
 int homg__homg_iterations(const homg_grid *g, int m);
 
-/* Wrappers that queue a kernel and account for its launches and work units. */
 homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what);
+/* Adds a queued kernel's launches, work units and ideal traffic (values). */
+void homg__account(homg_grid *g, long launches, double wu, double values);
 
 #endif

@@ -189,6 +189,8 @@ typedef struct homg_solve_info {
     int cycles;          /* restarts or cycles done */
     double work_units;   /* relaxation sweeps over the finest grid, counted as DESIGN.md says */
     long launches;       /* kernel launches queued (graph nodes count one each) */
+    double bytes;        /* ideal device-memory traffic queued: every array a kernel touches read
+                            or written once (achieved bandwidth = bytes / time) */
     double norm;         /* last monitored norm (relative residual, or error if u_ref); -1 if
                             not measured (tol = 0 without u_ref) */
     int converged;       /* norm <= tol */
