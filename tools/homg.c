@@ -7,6 +7,7 @@
 
 static const homg_tool_command commands[] = {
     {"version", "print the version and the backend that would be used", homg_cmd_version},
+    {"mesh", "mesh info, generate (cube, square), assemble (P1 FEM to Matrix Market)", homg_cmd_mesh},
     /* {"solve", ...} lands with the structured solver */
 };
 
