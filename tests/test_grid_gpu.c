@@ -93,13 +93,17 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         assert_int_equal(call_c, HOMG_OK);        \
         assert_int_equal(homg_ctx_synchronize(gpu), HOMG_OK); \
     } while (0)
-#define SAME(t, what)                                                                          \
+/* Residuals after float sweeps lose digits to cancellation (f - A u is small next to f):
+ * their GPU/CPU difference is judged with a looser bound; an indexing or barrier bug
+ * still shows as an O(1) difference. */
+#define SAME(t, what) SAME_TOL(t, what, tol)
+#define SAME_TOL(t, what, tol_)                                                                \
     do {                                                                                       \
         double d_ = twin_diff(&(t));                                                           \
-        if (!(d_ <= tol))                                                                      \
+        if (!(d_ <= (tol_)))                                                                   \
             printf("  %d x %d %s bc=%d: %s differs by %.2e\n", nx, ny,                         \
                    p == HOMG_FLOAT64 ? "double" : "float", with_bc, what, d_);                 \
-        assert_true(d_ <= tol);                                                                \
+        assert_true(d_ <= (tol_));                                                             \
     } while (0)
 
     BOTH(G()->residual(xg, p, &Lg, u.on_gpu, f.on_gpu, r.on_gpu), C()->residual(xc, p, &Lc, u.on_cpu, f.on_cpu, r.on_cpu));
@@ -118,7 +122,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
             BOTH(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, f.on_gpu, fc.on_gpu, sweeps, init, ec.on_gpu),
                  C()->smooth_restrict(xc, p, &Lc, u.on_cpu, f.on_cpu, fc.on_cpu, sweeps, init, ec.on_cpu));
             SAME(u, "smooth_restrict u");
-            SAME(fc, "smooth_restrict fc");
+            SAME_TOL(fc, "smooth_restrict fc", sweeps && p == HOMG_FLOAT32 ? 1e-4 : tol);
         }
     for (int assign = 0; assign <= 1; assign++)
         for (int sweeps = 0; sweeps <= 3; sweeps++) {
