@@ -91,45 +91,52 @@ __global__ void restrict_boundary_kernel(homg_level L, T *o0, T *o1, T *o2, T *o
     out[s][k] = (T)(0.5 * ((double)g[2 * k] + (double)g[2 * k + 1]));
 }
 
-/* c = op(a) op(b), shared memory, one block (see the CPU twin's matmul). */
+/* The coarsest level solved exactly by the dense sine transform (twin:
+ * coarse_exact in kernels/cpu/grid_tmpl.h).  A 32 x 32 block, thread (x, y) owns
+ * entry (row y, column x) of every product; rows are padded to 33 so column reads
+ * do not collide in a shared-memory bank. */
+#define CE HOMG_COARSE_EXACT_MAX
 template <typename T>
-__device__ void block_matmul(int m, int n, int q, const T *a, int ta, const T *b, int tb, T *c)
+__global__ void __launch_bounds__(CE *CE) coarse_exact_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f,
+                                                               const T *__restrict__ qx, const T *__restrict__ qy,
+                                                               const T *__restrict__ inv_eig)
 {
-    for (int o = threadIdx.x; o < m * q; o += blockDim.x) {
-        int i = o / q, j = o % q;
-        double s = 0;
-        for (int k = 0; k < n; k++)
-            s += (double)(ta ? a[k * m + i] : a[i * n + k]) * (double)(tb ? b[j * n + k] : b[k * q + j]);
-        c[o] = (T)s;
+    __shared__ T sx[CE][CE + 1], sy[CE][CE + 1], a[CE][CE + 1], b[CE][CE + 1];
+    const int nx = L.nx, ny = L.ny, x = threadIdx.x, y = threadIdx.y;
+    const bool in = x < nx && y < ny;
+    if (x < nx && y < nx)
+        sx[y][x] = qx[y * nx + x];
+    if (x < ny && y < ny)
+        sy[y][x] = qy[y * ny + x];
+    if (in)
+        a[y][x] = (T)((double)f[y * nx + x] + bterm_at<T>(L, x, y));
+    __syncthreads();
+    T s = 0;
+    if (in) /* b = Qy^T F */
+        for (int j = 0; j < ny; j++)
+            s += sy[j][y] * a[j][x];
+    b[y][x] = s;
+    __syncthreads();
+    s = 0;
+    if (in) /* a = (b Qx) ./ eig */
+        for (int i = 0; i < nx; i++)
+            s += b[y][i] * sx[i][x];
+    a[y][x] = in ? s * inv_eig[y * nx + x] : (T)0;
+    __syncthreads();
+    s = 0;
+    if (in) /* b = Qy a */
+        for (int k = 0; k < ny; k++)
+            s += sy[y][k] * a[k][x];
+    b[y][x] = s;
+    __syncthreads();
+    s = 0;
+    if (in) { /* u = b Qx^T */
+        for (int k = 0; k < nx; k++)
+            s += b[y][k] * sx[x][k];
+        u[y * nx + x] = s;
     }
-    __syncthreads();
 }
-
-/* The coarsest level solved exactly by the dense sine transform. */
-template <typename T>
-__global__ void coarse_exact_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f, const T *__restrict__ qx,
-                                    const T *__restrict__ qy, const T *__restrict__ inv_eig)
-{
-    __shared__ T sx[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], sy[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
-    __shared__ T a[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], b[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
-    const int nx = L.nx, ny = L.ny;
-    for (int k = threadIdx.x; k < nx * nx; k += blockDim.x)
-        sx[k] = qx[k];
-    for (int k = threadIdx.x; k < ny * ny; k += blockDim.x)
-        sy[k] = qy[k];
-    for (int k = threadIdx.x; k < nx * ny; k += blockDim.x)
-        a[k] = (T)((double)f[k] + bterm_at<T>(L, k % nx, k / nx));
-    __syncthreads();
-    block_matmul<T>(ny, ny, nx, sy, 1, a, 0, b);
-    block_matmul<T>(ny, nx, nx, b, 0, sx, 0, a);
-    for (int k = threadIdx.x; k < nx * ny; k += blockDim.x)
-        a[k] = (T)((double)a[k] * (double)inv_eig[k]);
-    __syncthreads();
-    block_matmul<T>(ny, ny, nx, sy, 0, a, 0, b);
-    block_matmul<T>(ny, nx, nx, b, 0, sx, 1, a);
-    for (int k = threadIdx.x; k < nx * ny; k += blockDim.x)
-        u[k] = a[k];
-}
+#undef CE
 
 template <typename T>
 __global__ void add_kernel(size_t n, const T *__restrict__ x, T *__restrict__ y)
@@ -347,7 +354,7 @@ static homg_status cu_coarse_exact(homg_exec *ex, homg_precision p, const homg_l
                                    const void *qx, const void *qy, const void *inv_eig)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int n = L->nx * L->ny, threads = n < 1024 ? ((n + 31) / 32) * 32 : 1024;
+    dim3 threads(HOMG_COARSE_EXACT_MAX, HOMG_COARSE_EXACT_MAX);
     if (L->nx > HOMG_COARSE_EXACT_MAX || L->ny > HOMG_COARSE_EXACT_MAX)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "coarse_exact: %d x %d is larger than %d", L->nx, L->ny,
                               HOMG_COARSE_EXACT_MAX);

@@ -7,21 +7,24 @@
  * Half-sweep t (t = 1..2S) of red-black Gauss-Seidel updates the region grown by
  * H - t cells, so after 2S half-sweeps the tile grown by one cell holds exactly
  * what global sweeps give; the down step then needs H = 2S + 1 for the residual,
- * the up step H = 2S.  Halo cells are recomputed by neighbouring blocks (about
- * 1.5x the arithmetic for S = 2), but device memory sees each array once:
+ * the up step H = 2S.  Halo cells are recomputed by neighbouring blocks (1.25x
+ * the updates for S = 2), but device memory sees each array once:
  *   down: read u (not for INIT_ZERO; INIT_PROLONG reads the quarter-size coarse
  *         array instead), read f, write u, write the quarter-size fc;
  *   up:   read u, the coarse correction, f; write u.
+ * S is a template parameter, so the box has a compile-time shape: each thread
+ * issues all its loads of a row band before storing to shared memory.
  *
  * Boundary handling: cells outside the domain hold 0 in shared memory, so the
  * stencil sum needs no tests; a cell on the domain edge has the larger diagonal
- * (4 + edges)/h^2 + lambda and the data term 2g/h^2 (read from the boundary
- * arrays, edge cells only).  Blocks whose region touches no domain edge take a
- * branch-free path.
+ * (4 + edges)/h^2 + lambda and the data term 2g/h^2 (edge cells only).  Blocks
+ * whose box touches no domain edge take a branch-free path.
  *
- * Arithmetic: the sweeps in the storage type (their rounding does not move the
- * fixed point); the residual in double, because f - A u cancels (kernels/
- * grid_kernels.h). */
+ * Arithmetic is in the storage type.  The residual is formed from neighbour
+ * differences, f + (sum (u_nb - u_c)) / h^2 - lambda u_c: a difference of two
+ * nearby floats is exact, so the cancellation that makes f - A u inaccurate in
+ * float32 (kernels/grid_kernels.h) happens where it costs nothing.  The CPU twin
+ * computes in double; the two agree to float rounding. */
 #include "check.h"
 #include "grid_point.cuh"
 
@@ -32,190 +35,239 @@
 /* Tile height: shared memory stays under the 48 KB default for both precisions. */
 template <typename T> struct tile_h { enum { value = sizeof(T) == 4 ? 32 : 16 }; };
 
-template <typename T>
-struct tile {
-    int x0, y0;       /* global coordinates of local (0, 0) */
-    int w, h;         /* loaded box (halo included) */
-    int i0, i1, j0, j1; /* the part of the box inside the domain: [i0, i1) x [j0, j1) */
-    int H;            /* halo */
-    bool interior;    /* no cell of the box is on the domain edge */
-    T *u, *f;         /* shared, w*h each */
+/* The box of halo H: compile-time sizes. */
+template <typename T, int H>
+struct box {
+    enum { W = TW + 2 * H, HT = tile_h<T>::value + 2 * H, ROWS = (HT + BY - 1) / BY, COLS = (W + BX - 1) / BX };
 };
 
-template <typename T>
-__device__ __forceinline__ void tile_setup(tile<T> &t, const homg_level &L, int H, unsigned char *smem)
+struct tile_pos {
+    int x0, y0;         /* global coordinates of local (0, 0) */
+    int i0, i1, j0, j1; /* the part of the box inside the domain: [i0, i1) x [j0, j1) */
+    bool interior;      /* no cell of the box is on the domain edge */
+};
+
+template <typename T, int H>
+__device__ __forceinline__ tile_pos tile_setup(const homg_level &L)
 {
-    const int th = tile_h<T>::value;
-    t.H = H;
-    t.w = TW + 2 * H;
-    t.h = th + 2 * H;
+    typedef box<T, H> B;
+    tile_pos t;
     t.x0 = blockIdx.x * TW - H;
-    t.y0 = blockIdx.y * th - H;
+    t.y0 = blockIdx.y * tile_h<T>::value - H;
     t.i0 = max(0, -t.x0);
     t.j0 = max(0, -t.y0);
-    t.i1 = min(t.w, L.nx - t.x0);
-    t.j1 = min(t.h, L.ny - t.y0);
-    t.interior = t.x0 >= 1 && t.y0 >= 1 && t.x0 + t.w <= L.nx - 1 && t.y0 + t.h <= L.ny - 1;
-    t.u = (T *)smem;
-    t.f = t.u + t.w * t.h;
+    t.i1 = min((int)B::W, L.nx - t.x0);
+    t.j1 = min((int)B::HT, L.ny - t.y0);
+    t.interior = t.x0 >= 1 && t.y0 >= 1 && t.x0 + B::W <= L.nx - 1 && t.y0 + B::HT <= L.ny - 1;
+    return t;
+}
+
+/* Bilinear cell-centred prolongation in T (the CPU twin uses double). */
+template <typename T>
+__device__ __forceinline__ T prolong_t(const T *__restrict__ ec, int i, int j, int ncx, int ncy)
+{
+    int I = i >> 1, J = j >> 1, I2 = I + ((i & 1) ? 1 : -1), J2 = J + ((j & 1) ? 1 : -1);
+    int a = I2, b = J2;
+    T sx = (T)homg_reflect(&a, ncx), sy = (T)homg_reflect(&b, ncy);
+    const T *r0 = ec + (size_t)J * ncx, *r1 = ec + (size_t)b * ncx;
+    return (T)0.5625 * r0[I] + (T)0.1875 * (sx * r0[a] + sy * r1[I]) + (T)0.0625 * (sx * sy * r1[a]);
 }
 
 /* init: HOMG_INIT_KEEP (u), _ZERO, _PROLONG (P ec); add_ec: u += P add_ec. */
-template <typename T>
-__device__ void load_tile(const homg_level &L, tile<T> &t, const T *__restrict__ u, const T *__restrict__ f,
-                          int init, const T *__restrict__ ec, const T *__restrict__ add_ec)
+template <typename T, int H>
+__device__ __forceinline__ void load_tile(const homg_level &L, const tile_pos &t, T *su, T *sf,
+                                          const T *__restrict__ u, const T *__restrict__ f, int init,
+                                          const T *__restrict__ ec, const T *__restrict__ add_ec)
 {
+    typedef box<T, H> B;
     const int ncx = L.nx / 2, ncy = L.ny / 2;
-    for (int lj = threadIdx.y; lj < t.h; lj += BY)
-        for (int li = threadIdx.x; li < t.w; li += BX) {
-            const int gi = t.x0 + li, gj = t.y0 + lj, k = lj * t.w + li;
-            T uv = 0, fv = 0;
-            if (li >= t.i0 && li < t.i1 && lj >= t.j0 && lj < t.j1) {
+#pragma unroll
+    for (int r = 0; r < B::ROWS; r++) {
+        const int lj = threadIdx.y + BY * r;
+        T uv[B::COLS], fv[B::COLS];
+#pragma unroll
+        for (int c = 0; c < B::COLS; c++) {
+            const int li = threadIdx.x + BX * c, gi = t.x0 + li, gj = t.y0 + lj;
+            uv[c] = 0;
+            fv[c] = 0;
+            if (li < B::W && lj < B::HT && li >= t.i0 && li < t.i1 && lj >= t.j0 && lj < t.j1) {
                 const size_t g = (size_t)gj * L.nx + gi;
-                fv = f[g];
+                fv[c] = f[g];
                 if (init == HOMG_INIT_KEEP)
-                    uv = u[g];
+                    uv[c] = u[g];
                 else if (init == HOMG_INIT_PROLONG)
-                    uv = (T)prolong_at<T>(ec, gi, gj, ncx, ncy);
+                    uv[c] = prolong_t<T>(ec, gi, gj, ncx, ncy);
                 if (add_ec)
-                    uv = (T)((double)uv + prolong_at<T>(add_ec, gi, gj, ncx, ncy));
+                    uv[c] += prolong_t<T>(add_ec, gi, gj, ncx, ncy);
             }
-            t.u[k] = uv;
-            t.f[k] = fv;
         }
+#pragma unroll
+        for (int c = 0; c < B::COLS; c++) {
+            const int li = threadIdx.x + BX * c;
+            if (li < B::W && lj < B::HT) {
+                su[lj * B::W + li] = uv[c];
+                sf[lj * B::W + li] = fv[c];
+            }
+        }
+    }
     __syncthreads();
 }
 
-/* One Gauss-Seidel update at local (li, lj); INTERIOR: no edge cell in the box. */
-template <typename T, bool INTERIOR>
-__device__ __forceinline__ void update(const homg_level &L, const tile<T> &t, int li, int lj, T ih2, T idiag)
-{
-    const int k = lj * t.w + li;
-    const T *p = t.u + k;
-    T rhs = t.f[k] + ih2 * ((p[-1] + p[1]) + (p[-t.w] + p[t.w]));
-    if (!INTERIOR) {
-        const int gi = t.x0 + li, gj = t.y0 + lj;
-        const int e = homg_edges_touched(gi, gj, L.nx, L.ny);
-        if (e) {
-            rhs += (T)bterm_at<T>(L, gi, gj);
-            idiag = (T)(1.0 / ((4 + e) * L.inv_h2 + L.lambda));
-        }
-    }
-    t.u[k] = rhs * idiag;
-}
-
 /* Half-sweeps 1..2S on the shrinking region, clipped to the domain. */
-template <typename T, bool INTERIOR>
-__device__ void sweep_tile(const homg_level &L, tile<T> &t, int sweeps)
+template <typename T, int H, int S, bool INTERIOR>
+__device__ __forceinline__ void sweep_tile(const homg_level &L, const tile_pos &t, T *su, const T *sf)
 {
+    typedef box<T, H> B;
     const T ih2 = (T)L.inv_h2, idiag = (T)(1.0 / (4 * L.inv_h2 + L.lambda));
     const int par = (t.x0 + t.y0) & 1;
-    for (int s = 1; s <= 2 * sweeps; s++) {
+#pragma unroll
+    for (int s = 1; s <= 2 * S; s++) {
         const int colour = (s - 1) & 1;
-        const int a = max(s, t.i0), b = min(t.w - s, t.i1);
-        const int c = max(s, t.j0), d = min(t.h - s, t.j1);
+        const int a = INTERIOR ? s : max(s, t.i0), b = INTERIOR ? B::W - s : min(B::W - s, t.i1);
+        const int c = INTERIOR ? s : max(s, t.j0), d = INTERIOR ? B::HT - s : min(B::HT - s, t.j1);
         for (int lj = c + threadIdx.y; lj < d; lj += BY) {
             const int li0 = a + ((a + lj + par + colour) & 1);
-            for (int li = li0 + 2 * threadIdx.x; li < b; li += 2 * BX)
-                update<T, INTERIOR>(L, t, li, lj, ih2, idiag);
+            for (int li = li0 + 2 * threadIdx.x; li < b; li += 2 * BX) {
+                const int k = lj * B::W + li;
+                T rhs = sf[k] + ih2 * ((su[k - 1] + su[k + 1]) + (su[k - B::W] + su[k + B::W]));
+                T id = idiag;
+                if (!INTERIOR) {
+                    const int gi = t.x0 + li, gj = t.y0 + lj;
+                    const int e = homg_edges_touched(gi, gj, L.nx, L.ny);
+                    if (e) {
+                        rhs += (T)bterm_at<T>(L, gi, gj);
+                        id = (T)(1.0 / ((4 + e) * L.inv_h2 + L.lambda));
+                    }
+                }
+                su[k] = rhs * id;
+            }
         }
         __syncthreads();
     }
 }
 
-template <typename T>
-__device__ void store_tile(const homg_level &L, const tile<T> &t, T *__restrict__ u)
+template <typename T, int H>
+__device__ __forceinline__ void store_tile(const homg_level &L, const tile_pos &t, const T *su, T *__restrict__ u)
 {
+    typedef box<T, H> B;
     const int th = tile_h<T>::value;
-    for (int lj = t.H + threadIdx.y; lj < t.H + th; lj += BY)
-        for (int li = t.H + threadIdx.x; li < t.H + TW; li += BX) {
+#pragma unroll
+    for (int r = 0; r < th / BY; r++)
+#pragma unroll
+        for (int c = 0; c < TW / BX; c++) {
+            const int li = H + threadIdx.x + BX * c, lj = H + threadIdx.y + BY * r;
             const int gi = t.x0 + li, gj = t.y0 + lj;
             if (gi < L.nx && gj < L.ny)
-                u[(size_t)gj * L.nx + gi] = t.u[lj * t.w + li];
+                u[(size_t)gj * L.nx + gi] = su[lj * B::W + li];
         }
 }
 
-/* f + bterm - A u at local (li, lj), in double. */
-template <typename T>
-__device__ __forceinline__ double tile_residual(const homg_level &L, const tile<T> &t, int li, int lj)
+/* f + bterm - A u at local (li, lj), from exact neighbour differences. */
+template <typename T, int H>
+__device__ __forceinline__ T tile_residual(const homg_level &L, const tile_pos &t, const T *su, const T *sf, int li,
+                                           int lj)
 {
-    const int k = lj * t.w + li, gi = t.x0 + li, gj = t.y0 + lj;
-    const T *p = t.u + k;
-    const double nb = ((double)p[-1] + (double)p[1]) + ((double)p[-t.w] + (double)p[t.w]);
-    double r = (double)t.f[k] + L.inv_h2 * nb - diag_at(L, gi, gj) * (double)p[0];
-    if (!t.interior && homg_edges_touched(gi, gj, L.nx, L.ny))
-        r += bterm_at<T>(L, gi, gj);
+    typedef box<T, H> B;
+    const int k = lj * B::W + li;
+    const T c = su[k], ih2 = (T)L.inv_h2;
+    if (t.interior)
+        return sf[k] + ih2 * (((su[k - 1] - c) + (su[k + 1] - c)) + ((su[k - B::W] - c) + (su[k + B::W] - c))) -
+               (T)L.lambda * c;
+    /* at the domain edge an outside neighbour is the ghost -c (homogeneous part) */
+    const int gi = t.x0 + li, gj = t.y0 + lj;
+    T d = (gi > 0 ? su[k - 1] - c : -2 * c) + (gi < L.nx - 1 ? su[k + 1] - c : -2 * c) +
+          (gj > 0 ? su[k - B::W] - c : -2 * c) + (gj < L.ny - 1 ? su[k + B::W] - c : -2 * c);
+    T r = sf[k] + ih2 * d - (T)L.lambda * c;
+    if (homg_edges_touched(gi, gj, L.nx, L.ny))
+        r += (T)bterm_at<T>(L, gi, gj);
     return r;
 }
 
-template <typename T>
+template <typename T, int S>
 __global__ void __launch_bounds__(BX *BY) smooth_restrict_kernel(homg_level L, T *__restrict__ u,
-                                                                 const T *__restrict__ f, T *__restrict__ fc,
-                                                                 int sweeps, int init, const T *__restrict__ ec)
+                                                                 const T *__restrict__ f, T *__restrict__ fc, int init,
+                                                                 const T *__restrict__ ec)
 {
-    extern __shared__ __align__(16) unsigned char smem_raw[];
+    enum { H = 2 * S + 1 };
+    typedef box<T, H> B;
+    __shared__ T su[B::W * B::HT], sf[B::W * B::HT];
     const int th = tile_h<T>::value;
-    tile<T> t;
-    tile_setup<T>(t, L, 2 * sweeps + 1, smem_raw);
-    load_tile<T>(L, t, u, f, init, ec, (const T *)NULL);
+    const tile_pos t = tile_setup<T, H>(L);
+    load_tile<T, H>(L, t, su, sf, u, f, init, ec, (const T *)NULL);
     if (t.interior)
-        sweep_tile<T, true>(L, t, sweeps);
+        sweep_tile<T, H, S, true>(L, t, su, sf);
     else
-        sweep_tile<T, false>(L, t, sweeps);
+        sweep_tile<T, H, S, false>(L, t, su, sf);
 
     /* residual of the tile averaged over 2x2 children: thread (x, y) owns coarse
      * cells (x, y + 8b) of the tile */
     const int ncx = L.nx / 2, ncy = L.ny / 2;
+#pragma unroll
     for (int cj = threadIdx.y; cj < th / 2; cj += BY) {
         const int ci = threadIdx.x;
         const int I = blockIdx.x * (TW / 2) + ci, J = blockIdx.y * (th / 2) + cj;
         if (I >= ncx || J >= ncy)
             continue;
-        const int li = t.H + 2 * ci, lj = t.H + 2 * cj;
-        double s = tile_residual<T>(L, t, li, lj) + tile_residual<T>(L, t, li + 1, lj) +
-                   tile_residual<T>(L, t, li, lj + 1) + tile_residual<T>(L, t, li + 1, lj + 1);
-        fc[(size_t)J * ncx + I] = (T)(0.25 * s);
+        const int li = H + 2 * ci, lj = H + 2 * cj;
+        T s = (tile_residual<T, H>(L, t, su, sf, li, lj) + tile_residual<T, H>(L, t, su, sf, li + 1, lj)) +
+              (tile_residual<T, H>(L, t, su, sf, li, lj + 1) + tile_residual<T, H>(L, t, su, sf, li + 1, lj + 1));
+        fc[(size_t)J * ncx + I] = (T)0.25 * s;
     }
-    store_tile<T>(L, t, u);
+    store_tile<T, H>(L, t, su, u);
 }
 
-template <typename T>
+template <typename T, int S>
 __global__ void __launch_bounds__(BX *BY) prolong_smooth_kernel(homg_level L, const T *__restrict__ ec,
-                                                                T *__restrict__ u, const T *__restrict__ f,
-                                                                int sweeps, int assign)
+                                                                T *__restrict__ u, const T *__restrict__ f, int assign)
 {
-    extern __shared__ __align__(16) unsigned char smem_raw[];
-    tile<T> t;
-    tile_setup<T>(t, L, 2 * sweeps, smem_raw);
+    enum { H = 2 * S };
+    typedef box<T, H> B;
+    __shared__ T su[B::W * B::HT], sf[B::W * B::HT];
+    const tile_pos t = tile_setup<T, H>(L);
     if (assign)
-        load_tile<T>(L, t, u, f, HOMG_INIT_PROLONG, ec, (const T *)NULL);
+        load_tile<T, H>(L, t, su, sf, u, f, HOMG_INIT_PROLONG, ec, (const T *)NULL);
     else
-        load_tile<T>(L, t, u, f, HOMG_INIT_KEEP, (const T *)NULL, ec);
+        load_tile<T, H>(L, t, su, sf, u, f, HOMG_INIT_KEEP, (const T *)NULL, ec);
     if (t.interior)
-        sweep_tile<T, true>(L, t, sweeps);
+        sweep_tile<T, H, S, true>(L, t, su, sf);
     else
-        sweep_tile<T, false>(L, t, sweeps);
-    store_tile<T>(L, t, u);
+        sweep_tile<T, H, S, false>(L, t, su, sf);
+    store_tile<T, H>(L, t, su, u);
 }
 
-template <typename T>
-static size_t tile_bytes(int H)
+template <typename T, int S>
+static void launch_down_s(cudaStream_t st, const homg_level *L, void *u, const void *f, void *fc, int init,
+                          const void *ec)
 {
-    return 2 * sizeof(T) * (size_t)(TW + 2 * H) * (tile_h<T>::value + 2 * H);
+    dim3 grid((L->nx + TW - 1) / TW, (L->ny + tile_h<T>::value - 1) / tile_h<T>::value);
+    smooth_restrict_kernel<T, S><<<grid, dim3(BX, BY), 0, st>>>(*L, (T *)u, (const T *)f, (T *)fc, init,
+                                                               (const T *)ec);
 }
+
+template <typename T, int S>
+static void launch_up_s(cudaStream_t st, const homg_level *L, const void *ec, void *u, const void *f, int assign)
+{
+    dim3 grid((L->nx + TW - 1) / TW, (L->ny + tile_h<T>::value - 1) / tile_h<T>::value);
+    prolong_smooth_kernel<T, S><<<grid, dim3(BX, BY), 0, st>>>(*L, (const T *)ec, (T *)u, (const T *)f, assign);
+}
+
+/* Sweeps 0..3 are compiled in (shared memory bounds the halo). */
+#define HOMG_FUSED_MAX_SWEEPS 3
 
 template <typename T>
 static homg_status launch_down(homg_exec *ex, const homg_level *L, void *u, const void *f, void *fc, int sweeps,
                                int init, const void *ec)
 {
-    const int th = tile_h<T>::value;
-    size_t smem = tile_bytes<T>(2 * sweeps + 1);
-    dim3 grid((L->nx + TW - 1) / TW, (L->ny + th - 1) / th);
-    if (smem > 48 * 1024)
-        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "%d pre-smoothing sweeps need too much shared memory",
-                              sweeps);
-    smooth_restrict_kernel<T><<<grid, dim3(BX, BY), smem, homg_cuda_stream(ex)>>>(*L, (T *)u, (const T *)f, (T *)fc,
-                                                                               sweeps, init, (const T *)ec);
+    cudaStream_t st = homg_cuda_stream(ex);
+    switch (sweeps) {
+    case 0: launch_down_s<T, 0>(st, L, u, f, fc, init, ec); break;
+    case 1: launch_down_s<T, 1>(st, L, u, f, fc, init, ec); break;
+    case 2: launch_down_s<T, 2>(st, L, u, f, fc, init, ec); break;
+    case 3: launch_down_s<T, 3>(st, L, u, f, fc, init, ec); break;
+    default:
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "fused steps take at most %d sweeps, not %d",
+                              HOMG_FUSED_MAX_SWEEPS, sweeps);
+    }
     HOMG_CUDA_LAUNCHED(ex, "smooth_restrict_kernel");
     return HOMG_OK;
 }
@@ -224,14 +276,16 @@ template <typename T>
 static homg_status launch_up(homg_exec *ex, const homg_level *L, const void *ec, void *u, const void *f, int sweeps,
                              int assign)
 {
-    const int th = tile_h<T>::value;
-    size_t smem = tile_bytes<T>(2 * sweeps);
-    dim3 grid((L->nx + TW - 1) / TW, (L->ny + th - 1) / th);
-    if (smem > 48 * 1024)
-        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "%d post-smoothing sweeps need too much shared memory",
-                              sweeps);
-    prolong_smooth_kernel<T><<<grid, dim3(BX, BY), smem, homg_cuda_stream(ex)>>>(*L, (const T *)ec, (T *)u,
-                                                                              (const T *)f, sweeps, assign);
+    cudaStream_t st = homg_cuda_stream(ex);
+    switch (sweeps) {
+    case 0: launch_up_s<T, 0>(st, L, ec, u, f, assign); break;
+    case 1: launch_up_s<T, 1>(st, L, ec, u, f, assign); break;
+    case 2: launch_up_s<T, 2>(st, L, ec, u, f, assign); break;
+    case 3: launch_up_s<T, 3>(st, L, ec, u, f, assign); break;
+    default:
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "fused steps take at most %d sweeps, not %d",
+                              HOMG_FUSED_MAX_SWEEPS, sweeps);
+    }
     HOMG_CUDA_LAUNCHED(ex, "prolong_smooth_kernel");
     return HOMG_OK;
 }
