@@ -11,6 +11,7 @@
 #include "grid_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -301,6 +302,10 @@ static homg_status check_pointers(homg_grid *g, const void *f, const homg_bounda
     HOMG_TRY(homg__check_pointer(g->ctx, u, "u"));
     if (f == u)
         return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "f and u are the same array");
+    /* the CUDA kernels move pairs of values: cudaMalloc'd pointers always qualify */
+    if (((uintptr_t)f | (uintptr_t)u) % (2 * g->elem))
+        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "f and u must be aligned to %zu bytes (f = %p, u = %p)",
+                          2 * g->elem, f, u);
     if (bc) {
         const void *b[4] = {bc->west, bc->east, bc->south, bc->north};
         static const char *const names[4] = {"bc.west", "bc.east", "bc.south", "bc.north"};

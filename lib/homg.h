@@ -197,7 +197,8 @@ typedef struct homg_solve_info {
     double time_ms;      /* wall time of the call (for tol = 0 on CUDA: time to queue) */
 } homg_solve_info;
 
-/* Solves A u = f.  f, u (nx*ny values) and the boundary in the ctx's space. The
+/* Solves A u = f.  f, u (nx*ny values, aligned to two values: 8 bytes for float32, 16 for
+ * float64, as every allocation is) and the boundary in the ctx's space. The
  * monitored norm per cycle stays in device memory; homg_grid_history copies it. */
 homg_status homg_grid_solve(homg_grid *grid, const void *f, const homg_boundary *bc, void *u,
                             const homg_solve_desc *desc, homg_solve_info *info);
