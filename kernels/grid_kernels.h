@@ -56,13 +56,16 @@ typedef struct homg_grid_kernels {
     /* `sweeps` red-black Gauss-Seidel sweeps (red: (i+j) even first) */
     homg_status (*smooth)(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
                           int sweeps);
-    /* Fused down-leg step: initialise u (HOMG_INIT_KEEP: as is, _ZERO: 0, _PROLONG: P ec, ec
-     * on the next coarser level), `sweeps` RBGS sweeps, then fc = R(f + bterm - A u). */
-    homg_status (*smooth_restrict)(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
-                                   const void *f, void *fc, int sweeps, int init, const void *ec);
-    /* Fused up-leg step: u (+)= P ec, then `sweeps` RBGS sweeps. */
+    /* Fused down-leg step, out of place (blocks read halos of u_in while others write
+     * u_out, so the two must differ): u_out = initial u (HOMG_INIT_KEEP: u_in, _ZERO: 0,
+     * _PROLONG: P ec, ec on the next coarser level) after `sweeps` RBGS sweeps, and
+     * fc = R(f + bterm - A u_out). */
+    homg_status (*smooth_restrict)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+                                   void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
+    /* Fused up-leg step, out of place: u_out = (u_in + P ec, or P ec when assign) after
+     * `sweeps` RBGS sweeps. */
     homg_status (*prolong_smooth)(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
-                                  void *u, const void *f, int sweeps, int assign);
+                                  const void *u_in, void *u_out, const void *f, int sweeps, int assign);
     /* The coarsest level: u = 0, then `sweeps` RBGS sweeps (one thread block on CUDA). */
     homg_status (*coarse_solve)(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
                                 const void *f, int sweeps);

@@ -79,6 +79,7 @@ static void free_arrays(homg_grid *g)
         homg__free(g->ctx, g->u[k]);
         homg__free(g->ctx, g->f[k]);
         homg__free(g->ctx, g->fm[k]);
+        homg__free(g->ctx, g->u2[k]);
         for (int s = 0; s < 4; s++)
             homg__free(g->ctx, g->gbc[k][s]);
     }
@@ -86,6 +87,7 @@ static void free_arrays(homg_grid *g)
     homg__free(g->ctx, g->ea);
     homg__free(g->ctx, g->eb);
     homg__free(g->ctx, g->ta);
+    homg__free(g->ctx, g->u0_scratch);
     homg__free(g->ctx, g->coarse_qx);
     homg__free(g->ctx, g->coarse_qy);
     homg__free(g->ctx, g->coarse_inv_eig);
@@ -181,10 +183,14 @@ static homg_status alloc_arrays(homg_grid *g)
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u[k], "multigrid level"));
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->f[k], "multigrid level"));
+            if (d->method == HOMG_METHOD_FMG)
+                HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u2[k], "multigrid level"));
             for (int s = 0; s < 4; s++)
                 HOMG_TRY(homg__alloc(g->ctx, (size_t)(s < 2 ? g->lv[k].ny : g->lv[k].nx) * g->elem, &g->gbc[k][s],
                                      "multigrid level boundary"));
         }
+        if (d->method == HOMG_METHOD_FMG)
+            HOMG_TRY(homg__alloc(g->ctx, (size_t)d->nx * d->ny * g->elem, &g->u0_scratch, "finest level"));
         if (nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
             HOMG_TRY(setup_coarse_exact(g));
     } else {

@@ -36,6 +36,8 @@ struct homg_grid {
     int nlevels;                 /* multigrid levels, 0 = finest */
     homg_level lv[HOMG_GRID_MAX_LEVELS];
     void *u[HOMG_GRID_MAX_LEVELS], *f[HOMG_GRID_MAX_LEVELS]; /* levels >= 1 */
+    void *u2[HOMG_GRID_MAX_LEVELS];  /* FMG: the second buffer of levels >= 1 (out-of-place steps) */
+    void *u0_scratch;                /* FMG: the finest level's second buffer */
     void *gbc[HOMG_GRID_MAX_LEVELS][4]; /* FMG: Dirichlet data restricted to levels >= 1 */
     void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
 

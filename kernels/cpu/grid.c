@@ -61,23 +61,28 @@ static homg_status cpu_smooth(homg_exec *ex, homg_precision p, const homg_level 
 
 /* The fused steps are, by definition, the composition of the plain ones; the
  * CUDA backend fuses them into one pass over memory. */
-static homg_status cpu_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
-                                       const void *f, void *fc, int sweeps, int init, const void *ec)
+static homg_status cpu_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+                                       void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec)
 {
     size_t bytes = (size_t)L->nx * L->ny * (p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float));
     if (init == HOMG_INIT_ZERO)
-        homg_cpu_memory_kernels.zero(ex, u, bytes);
+        homg_cpu_memory_kernels.zero(ex, u_out, bytes);
     else if (init == HOMG_INIT_PROLONG)
-        cpu_prolong(ex, p, L, ec, u, 1);
-    cpu_smooth(ex, p, L, u, f, sweeps);
-    return cpu_residual_restrict(ex, p, L, u, f, fc);
+        cpu_prolong(ex, p, L, ec, u_out, 1);
+    else
+        homg_cpu_memory_kernels.copy(ex, u_out, u_in, bytes, HOMG_D2D);
+    cpu_smooth(ex, p, L, u_out, f, sweeps);
+    return cpu_residual_restrict(ex, p, L, u_out, f, fc);
 }
 
 static homg_status cpu_prolong_smooth(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
-                                      void *u, const void *f, int sweeps, int assign)
+                                      const void *u_in, void *u_out, const void *f, int sweeps, int assign)
 {
-    cpu_prolong(ex, p, L, ec, u, assign);
-    return cpu_smooth(ex, p, L, u, f, sweeps);
+    size_t bytes = (size_t)L->nx * L->ny * (p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float));
+    if (!assign)
+        homg_cpu_memory_kernels.copy(ex, u_out, u_in, bytes, HOMG_D2D);
+    cpu_prolong(ex, p, L, ec, u_out, assign);
+    return cpu_smooth(ex, p, L, u_out, f, sweeps);
 }
 
 static homg_status cpu_coarse_solve(homg_exec *ex, homg_precision p, const homg_level *L, void *u,

@@ -326,10 +326,10 @@ static homg_status cu_smooth(homg_exec *ex, homg_precision p, const homg_level *
     return HOMG_OK;
 }
 
-homg_status homg_cuda_grid_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
-                                           const void *f, void *fc, int sweeps, int init, const void *ec);
+homg_status homg_cuda_grid_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+                                           void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
 homg_status homg_cuda_grid_prolong_smooth(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
-                                          void *u, const void *f, int sweeps, int assign);
+                                          const void *u_in, void *u_out, const void *f, int sweeps, int assign);
 
 static homg_status cu_coarse_solve(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
                                    int sweeps)

@@ -10,7 +10,8 @@
  * (down step) the residual of row s - 2S, summed over 2x2 children into the
  * coarse right-hand side, and stores the row that just became final.  Rows live
  * in a ring of registers; the east/west neighbours come from the next lanes by
- * shuffle.  No shared memory, no barriers.
+ * shuffle.  No shared memory, no barriers.  Out of place: warps read their halos
+ * from u_in while others write u_out.
  *
  * Halo: results are exact where the 2S half-sweeps (and the residual) saw only
  * exact inputs, i.e. at least H = 2S (+1 for the residual) rows/columns inside
@@ -110,10 +111,12 @@ __device__ __forceinline__ T residual_pair(const homg_level &L, const lane_cols<
     T da = (c.ea ? -2 * a : w - a) + (b - a) + (nedge ? -2 * a : ua[kn] - a) + (sedge ? -2 * a : ua[ks] - a);
     T db = (a - b) + (c.eb ? -2 * b : e - b) + (nedge ? -2 * b : ub[kn] - b) + (sedge ? -2 * b : ub[ks] - b);
     T ra = fa[k] + ih2 * da - lam * a, rb = fb[k] + ih2 * db - lam * b;
-    if (c.ea || nedge || sedge)
-        ra += (T)bterm_at<T>(L, c.c0, gj);
-    if (c.eb || nedge || sedge)
-        rb += (T)bterm_at<T>(L, c.c0 + 1, gj);
+    if (c.in && gj >= 0 && gj < L.ny) {
+        if (c.ea || nedge || sedge)
+            ra += (T)bterm_at<T>(L, c.c0, gj);
+        if (c.eb || nedge || sedge)
+            rb += (T)bterm_at<T>(L, c.c0 + 1, gj);
+    }
     return ra + rb;
 }
 
@@ -142,7 +145,8 @@ __device__ __forceinline__ void prolong_pair(const homg_level &L, const lane_col
 /* One pass: DOWN = smooth + residual + restriction, else prolongation + smooth.
  * init (DOWN): HOMG_INIT_KEEP / _ZERO / _PROLONG from ec; !DOWN: u (+)= P ec. */
 template <typename T, int S, bool DOWN>
-__global__ void __launch_bounds__(32 * WARPS) fused_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f,
+__global__ void __launch_bounds__(32 * WARPS) fused_kernel(homg_level L, const T *__restrict__ u,
+                                                           T *__restrict__ u_out, const T *__restrict__ f,
                                                            T *__restrict__ fc, int init, const T *__restrict__ ec,
                                                            int band)
 {
@@ -243,7 +247,7 @@ __global__ void __launch_bounds__(32 * WARPS) fused_kernel(homg_level L, T *__re
                     T2 v;
                     v.x = ua[k];
                     v.y = ub[k];
-                    *(T2 *)(u + (size_t)gj * L.nx + c.c0) = v;
+                    *(T2 *)(u_out + (size_t)gj * L.nx + c.c0) = v;
                 }
             }
             /* residual of row s - 2S, restricted in pairs of rows */
@@ -277,46 +281,48 @@ static int band_rows(homg_exec *ex, const homg_level *L, int ow)
 }
 
 template <typename T, int S, bool DOWN>
-static homg_status launch_s(homg_exec *ex, const homg_level *L, void *u, const void *f, void *fc, int init,
-                            const void *ec)
+static homg_status launch_s(homg_exec *ex, const homg_level *L, const void *u, void *u_out, const void *f, void *fc,
+                            int init, const void *ec)
 {
     typedef shape<S, DOWN> P;
     const int band = band_rows(ex, L, P::OW);
     const int warps_y = (L->ny + band - 1) / band;
     dim3 grid((L->nx + P::OW - 1) / P::OW, (warps_y + WARPS - 1) / WARPS);
-    fused_kernel<T, S, DOWN><<<grid, dim3(32, WARPS), 0, homg_cuda_stream(ex)>>>(*L, (T *)u, (const T *)f, (T *)fc,
-                                                                                init, (const T *)ec, band);
+    fused_kernel<T, S, DOWN><<<grid, dim3(32, WARPS), 0, homg_cuda_stream(ex)>>>(
+        *L, (const T *)u, (T *)u_out, (const T *)f, (T *)fc, init, (const T *)ec, band);
     HOMG_CUDA_LAUNCHED(ex, DOWN ? "fused down-step kernel" : "fused up-step kernel");
     return HOMG_OK;
 }
 
 template <typename T, bool DOWN>
-static homg_status launch(homg_exec *ex, const homg_level *L, void *u, const void *f, void *fc, int sweeps, int init,
-                          const void *ec)
+static homg_status launch(homg_exec *ex, const homg_level *L, const void *u, void *u_out, const void *f, void *fc,
+                          int sweeps, int init, const void *ec)
 {
+    if (u == u_out)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "fused steps are out of place: u_in == u_out");
     switch (sweeps) {
-    case 0: return launch_s<T, 0, DOWN>(ex, L, u, f, fc, init, ec);
-    case 1: return launch_s<T, 1, DOWN>(ex, L, u, f, fc, init, ec);
-    case 2: return launch_s<T, 2, DOWN>(ex, L, u, f, fc, init, ec);
-    case 3: return launch_s<T, 3, DOWN>(ex, L, u, f, fc, init, ec);
+    case 0: return launch_s<T, 0, DOWN>(ex, L, u, u_out, f, fc, init, ec);
+    case 1: return launch_s<T, 1, DOWN>(ex, L, u, u_out, f, fc, init, ec);
+    case 2: return launch_s<T, 2, DOWN>(ex, L, u, u_out, f, fc, init, ec);
+    case 3: return launch_s<T, 3, DOWN>(ex, L, u, u_out, f, fc, init, ec);
     default:
         return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "fused steps take at most %d sweeps, not %d",
                               HOMG_FUSED_MAX_SWEEPS, sweeps);
     }
 }
 
-homg_status homg_cuda_grid_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
-                                           const void *f, void *fc, int sweeps, int init, const void *ec)
+homg_status homg_cuda_grid_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+                                           void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec)
 {
-    return p == HOMG_FLOAT64 ? launch<double, true>(ex, L, u, f, fc, sweeps, init, ec)
-                             : launch<float, true>(ex, L, u, f, fc, sweeps, init, ec);
+    return p == HOMG_FLOAT64 ? launch<double, true>(ex, L, u_in, u_out, f, fc, sweeps, init, ec)
+                             : launch<float, true>(ex, L, u_in, u_out, f, fc, sweeps, init, ec);
 }
 
-/* assign: u = P ec then sweeps (FMG's interpolation); else u += P ec. */
+/* assign: u_out = P ec then sweeps (FMG's interpolation); else u_in + P ec. */
 homg_status homg_cuda_grid_prolong_smooth(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
-                                          void *u, const void *f, int sweeps, int assign)
+                                          const void *u_in, void *u_out, const void *f, int sweeps, int assign)
 {
     const int init = assign ? HOMG_INIT_PROLONG : HOMG_INIT_KEEP;
-    return p == HOMG_FLOAT64 ? launch<double, false>(ex, L, u, f, NULL, sweeps, init, ec)
-                             : launch<float, false>(ex, L, u, f, NULL, sweeps, init, ec);
+    return p == HOMG_FLOAT64 ? launch<double, false>(ex, L, u_in, u_out, f, NULL, sweeps, init, ec)
+                             : launch<float, false>(ex, L, u_in, u_out, f, NULL, sweeps, init, ec);
 }
