@@ -44,10 +44,13 @@ template <> struct vec2<double> { typedef double2 t; };
 template <int S, bool DOWN>
 struct shape {
     enum {
-        H = DOWN ? 2 * S + 1 : (S ? 2 * S : 1), /* rows/columns of halo the result needs */
-        HX = (H + 1) & ~1,            /* column halo, even so column pairs stay aligned */
+        H = DOWN ? 2 * S + 1 : (S ? 2 * S : 1), /* rows of halo the result needs */
+        /* columns: one more, because the prolongation at the strip's outer lanes reads
+         * a shuffled neighbour that is not there; even, so column pairs stay aligned */
+        HX = (H + 2) & ~1,
         OW = 64 - 2 * HX,             /* output columns per warp */
-        R = 2 * S + 3,                /* ring of rows */
+        D = 3,                        /* rows loaded ahead of use */
+        R = 2 * S + 3 + D,            /* ring of rows: 2S + 3 in use, D in flight */
         UNROLL = 2 * R                /* steps per unrolled block: row slots and parities are constants */
     };
 };
@@ -120,28 +123,6 @@ __device__ __forceinline__ T residual_pair(const homg_level &L, const lane_cols<
     return ra + rb;
 }
 
-/* Bilinear prolongation of the coarse array at the lane's two cells of row gj. */
-template <typename T>
-__device__ __forceinline__ void prolong_pair(const homg_level &L, const lane_cols<T> &c, const T *__restrict__ ec,
-                                             int gj, T &pa, T &pb)
-{
-    const unsigned full = 0xffffffffu;
-    const int ncx = L.nx / 2, ncy = L.ny / 2, I = c.c0 >> 1, J = gj >> 1;
-    int J2 = J + ((gj & 1) ? 1 : -1);
-    const T sy = (T)homg_reflect(&J2, ncy);
-    T v0 = 0, v1 = 0;
-    if (c.in && gj >= 0 && gj < L.ny) {
-        v0 = ec[(size_t)J * ncx + I];
-        v1 = sy * ec[(size_t)J2 * ncx + I];
-    }
-    T w0 = __shfl_up_sync(full, v0, 1), w1 = __shfl_up_sync(full, v1, 1);
-    T e0 = __shfl_down_sync(full, v0, 1), e1 = __shfl_down_sync(full, v1, 1);
-    if (I == 0) { w0 = -v0; w1 = -v1; }
-    if (I == ncx - 1) { e0 = -v0; e1 = -v1; }
-    pa = (T)0.5625 * v0 + (T)0.1875 * (w0 + v1) + (T)0.0625 * w1;
-    pb = (T)0.5625 * v0 + (T)0.1875 * (e0 + v1) + (T)0.0625 * e1;
-}
-
 /* One pass: DOWN = smooth + residual + restriction, else prolongation + smooth.
  * init (DOWN): HOMG_INIT_KEEP / _ZERO / _PROLONG from ec; !DOWN: u (+)= P ec. */
 template <typename T, int S, bool DOWN>
@@ -174,47 +155,65 @@ __global__ void __launch_bounds__(32 * WARPS) fused_kernel(homg_level L, const T
     idiag.d2 = (T)(1.0 / (6 * L.inv_h2 + L.lambda));
     idiag.d3 = (T)(1.0 / (7 * L.inv_h2 + L.lambda));
 
-    T ua[P::R], ub[P::R], fa[P::R], fb[P::R];
+    /* ring slot k holds row k mod R: u, f, and for the prolongation the two coarse
+     * values (rows J, J2 at the lane's coarse column), raw until the row is taken in */
+    T ua[P::R], ub[P::R], fa[P::R], fb[P::R], va[P::R], vb[P::R];
 #pragma unroll
     for (int k = 0; k < P::R; k++)
-        ua[k] = ub[k] = fa[k] = fb[k] = 0;
+        ua[k] = ub[k] = fa[k] = fb[k] = va[k] = vb[k] = 0;
     T racc = 0; /* residual sum of the first row of a coarse pair */
 
-    /* Loads ring row `row` (global top + row) into registers: u unless it starts at
-     * zero or at the prolongation, plus P ec where asked (down: INIT_PROLONG; up:
-     * always, added to u, or alone when init is INIT_PROLONG = assign). */
+    /* Issues the loads of ring row `row` (global top + row) into slot k: u unless
+     * it starts at zero or at the prolongation, f, and the coarse values when the
+     * prolongation is wanted (down: INIT_PROLONG; up: always, added to u, or alone
+     * when init is INIT_PROLONG = assign). */
     const bool load_u = init == HOMG_INIT_KEEP, add_p = DOWN ? init == HOMG_INIT_PROLONG : true;
-    auto fetch = [&](int row, T &xa, T &xb, T &ya, T &yb) {
+    const int ncy = L.ny / 2;
+    auto issue = [&](int row, T &xa, T &xb, T &ya, T &yb, T &za, T &zb) {
         const int gj = top + row;
-        xa = xb = ya = yb = 0;
-        if (row >= band + 2 * P::H) /* beyond the band: uniform across the warp */
+        xa = xb = ya = yb = za = zb = 0;
+        if (row >= band + 2 * P::H || !c.in || gj < 0 || gj >= L.ny)
             return;
-        const bool here = c.in && gj >= 0 && gj < L.ny;
-        if (here) {
-            const size_t g = (size_t)gj * L.nx + c.c0;
-            const T2 fv = *(const T2 *)(f + g);
-            ya = fv.x;
-            yb = fv.y;
-            if (load_u) {
-                const T2 uv = *(const T2 *)(u + g);
-                xa = uv.x;
-                xb = uv.y;
-            }
+        const size_t g = (size_t)gj * L.nx + c.c0;
+        const T2 fv = *(const T2 *)(f + g);
+        ya = fv.x;
+        yb = fv.y;
+        if (load_u) {
+            const T2 uv = *(const T2 *)(u + g);
+            xa = uv.x;
+            xb = uv.y;
         }
         if (add_p) {
-            T pa, pb;
-            prolong_pair<T>(L, c, ec, gj, pa, pb); /* all lanes: it shuffles */
-            if (here) {
-                xa += pa;
-                xb += pb;
-            }
+            const int I = c.c0 >> 1, J = gj >> 1;
+            int J2 = J + ((gj & 1) ? 1 : -1);
+            const T sy = (T)homg_reflect(&J2, ncy);
+            za = ec[(size_t)J * ncx + I];
+            zb = sy * ec[(size_t)J2 * ncx + I];
+        }
+    };
+    /* Takes in the row in slot k (global row gj): adds the prolongation. */
+    auto take_in = [&](int k, int gj) {
+        if (!add_p)
+            return;
+        const unsigned full = 0xffffffffu;
+        const T v0 = va[k], v1 = vb[k];
+        T w0 = __shfl_up_sync(full, v0, 1), w1 = __shfl_up_sync(full, v1, 1);
+        T e0 = __shfl_down_sync(full, v0, 1), e1 = __shfl_down_sync(full, v1, 1);
+        const int I = c.c0 >> 1;
+        if (I == 0) { w0 = -v0; w1 = -v1; }
+        if (I == ncx - 1) { e0 = -v0; e1 = -v1; }
+        if (c.in && gj >= 0 && gj < L.ny) {
+            ua[k] += (T)0.5625 * v0 + (T)0.1875 * (w0 + v1) + (T)0.0625 * w1;
+            ub[k] += (T)0.5625 * v0 + (T)0.1875 * (e0 + v1) + (T)0.0625 * e1;
         }
     };
 
-    /* ring row 0, then row 1 in flight */
-    fetch(0, ua[0], ub[0], fa[0], fb[0]);
-    T nua, nub, nfa, nfb;
-    fetch(1, nua, nub, nfa, nfb);
+    /* ring row 0 taken in, rows 1..D in flight */
+    issue(0, ua[0], ub[0], fa[0], fb[0], va[0], vb[0]);
+    take_in(0, top);
+#pragma unroll
+    for (int d = 1; d <= P::D; d++)
+        issue(d, ua[d], ub[d], fa[d], fb[d], va[d], vb[d]);
 
     for (int s0 = 0; s0 < nsteps; s0 += P::UNROLL) {
 #pragma unroll
@@ -222,13 +221,12 @@ __global__ void __launch_bounds__(32 * WARPS) fused_kernel(homg_level L, const T
             const int s = s0 + q;
             if (s >= nsteps)
                 break;
-            /* take in row s + 1, start loading row s + 2 */
-            const int kin = (q + 1) % P::R;
-            ua[kin] = nua;
-            ub[kin] = nub;
-            fa[kin] = nfa;
-            fb[kin] = nfb;
-            fetch(s + 2, nua, nub, nfa, nfb);
+            /* take in row s + 1, start loading row s + 1 + D */
+            take_in((q + 1) % P::R, top + s + 1);
+            {
+                const int kl = (q + 1 + P::D) % P::R;
+                issue(s + 1 + P::D, ua[kl], ub[kl], fa[kl], fb[kl], va[kl], vb[kl]);
+            }
             /* half-sweep t on row s - t + 1 */
 #pragma unroll
             for (int t = 1; t <= 2 * S; t++) {
