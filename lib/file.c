@@ -1,0 +1,18 @@
+/* file.c -- files the library writes: closing them and cleaning up after a failed write. */
+#include "internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+homg_status homg__finish_file(homg_ctx *ctx, const char *path, FILE *f)
+{
+    int bad = ferror(f), err = errno;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        err = errno;
+    }
+    if (!bad)
+        return HOMG_OK;
+    remove(path);
+    return homg__fail(ctx, HOMG_ERROR_IO, "%s: write failed: %s", path, strerror(err));
+}
