@@ -3,6 +3,14 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+
+void homg__remove_partial(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode)) /* never a device such as /dev/full */
+        remove(path);
+}
 
 homg_status homg__finish_file(homg_ctx *ctx, const char *path, FILE *f)
 {
@@ -13,6 +21,6 @@ homg_status homg__finish_file(homg_ctx *ctx, const char *path, FILE *f)
     }
     if (!bad)
         return HOMG_OK;
-    remove(path);
+    homg__remove_partial(path);
     return homg__fail(ctx, HOMG_ERROR_IO, "%s: write failed: %s", path, strerror(err));
 }
