@@ -6,9 +6,9 @@
 #include "tool.h"
 
 static const homg_tool_command commands[] = {
-    {"version", "print the version and the backend that would be used", homg_cmd_version},
+    {"solve", "seed 003's test problem on an N x N grid, step by step; the solution as a PNG", homg_cmd_solve},
     {"mesh", "mesh info, generate (cube, square), assemble (P1 FEM to Matrix Market)", homg_cmd_mesh},
-    /* {"solve", ...} lands with the structured solver */
+    {"version", "print the version and the backend that would be used", homg_cmd_version},
 };
 
 static void usage(FILE *f)
