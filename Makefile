@@ -44,13 +44,13 @@ endif
 # --------------------------------------------------------------- sources
 LIB_C := $(wildcard lib/*.c) $(wildcard kernels/*.c) $(wildcard kernels/cpu/*.c)
 LIB_CU := $(if $(filter 1,$(CUDA)),$(wildcard kernels/cuda/*.cu),)
-LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o)
+LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.c.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.cu.o)
 LIB := $(BUILD)/libhomg.a
 
-TOOL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tools/*.c))
+TOOL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard tools/*.c))
 TOOL := $(BUILD)/homg
 
-TEST_UTIL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard tests/util/*.c))
+TEST_UTIL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard tests/util/*.c))
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
@@ -59,8 +59,8 @@ FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 BENCH_SRC := $(wildcard bench/bench_*.c)
 BENCH_CU := $(if $(filter 1,$(CUDA)),$(wildcard bench/*.cu),)
-BENCH_HELPER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(filter-out bench/bench_%,$(wildcard bench/*.c))) \
-                    $(BENCH_CU:%.cu=$(BUILD)/obj/%.o)
+BENCH_HELPER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(filter-out bench/bench_%,$(wildcard bench/*.c))) \
+                    $(BENCH_CU:%.cu=$(BUILD)/obj/%.cu.o)
 BENCHES := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 DEMO_SRC := $(wildcard demo/*.c)
@@ -77,11 +77,11 @@ deps-build:
 deps:
 	@tools/install-deps.sh test
 
-$(BUILD)/obj/%.o: %.c
+$(BUILD)/obj/%.c.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/%.o: %.cu
+$(BUILD)/obj/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
 
@@ -94,19 +94,25 @@ $(LIB): $(LIB_OBJ)
 $(TOOL): $(TOOL_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) $(TOOL_OBJ) $(LIB) $(CUDA_LIBS) $(LDLIBS) -o $@
 
-$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(TEST_UTIL_OBJ) $(LIB)
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.c.o $(TEST_UTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(TEST_UTIL_OBJ) $(LIB) $(CUDA_LIBS) -lcmocka $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $(filter %.o,$^) $(LIB) $(CUDA_LIBS) -lcmocka $(LDLIBS) -o $@
 
-$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.o $(BUILD)/obj/tests/fuzz/replay_main.o $(LIB)
+# Tests of the bench baselines link the bench objects they check (extra .o prerequisites;
+# the .cu one is in BENCH_HELPER_OBJ only when CUDA=1).
+FFT_REF_OBJ := $(filter $(BUILD)/obj/bench/fft_poisson_ref.%,$(BENCH_HELPER_OBJ))
+$(BUILD)/tests/test_fft_baseline: $(FFT_REF_OBJ)
+$(BUILD)/tests/test_fft_baseline_gpu: $(FFT_REF_OBJ) $(filter $(BUILD)/obj/bench/fft_poisson.%,$(BENCH_HELPER_OBJ))
+
+$(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.c.o $(BUILD)/obj/tests/fuzz/replay_main.c.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $^ $(CUDA_LIBS) $(LDLIBS) -o $@
 
-$(BUILD)/bench/%: $(BUILD)/obj/bench/%.o $(BENCH_HELPER_OBJ) $(TEST_UTIL_OBJ) $(LIB)
+$(BUILD)/bench/%: $(BUILD)/obj/bench/%.c.o $(BENCH_HELPER_OBJ) $(TEST_UTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $< $(BENCH_HELPER_OBJ) $(TEST_UTIL_OBJ) $(LIB) $(CUDA_LIBS) $(LDLIBS) -o $@
 
-$(BUILD)/demo/%: $(BUILD)/obj/demo/%.o $(LIB)
+$(BUILD)/demo/%: $(BUILD)/obj/demo/%.c.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $< $(LIB) $(CUDA_LIBS) $(GL_LIBS) $(LDLIBS) -o $@
 

@@ -93,12 +93,16 @@ homg_status homg__fail(homg_ctx *ctx, homg_status st, const char *fmt, ...)
     return st;
 }
 
+void homg__clear_error(homg_ctx *ctx)
+{
+    ctx->msg[0] = 0;
+    ctx->ex.msg[0] = 0;
+}
+
 homg_status homg__backend_fail(homg_ctx *ctx, homg_status st, const char *what)
 {
     return homg__fail(ctx, st, "%s: %s", what, ctx->ex.msg[0] ? ctx->ex.msg : homg_status_string(st));
 }
-
-void homg__clear_error(homg_ctx *ctx) { ctx->msg[0] = 0; ctx->ex.msg[0] = 0; }
 
 static homg_status create(const homg_ctx_desc *desc, homg_ctx **out, char *buf, size_t buflen)
 {
@@ -180,7 +184,6 @@ const char *homg_ctx_last_error(const homg_ctx *ctx) { return ctx ? ctx->msg : "
 
 homg_status homg__enter(homg_ctx *ctx, int *saved)
 {
-    homg__clear_error(ctx);
     HOMG_TRY_BACKEND(ctx, ctx->mem->enter(&ctx->ex, saved), "selecting the context's device");
     return HOMG_OK;
 }

@@ -106,7 +106,8 @@ void homg_ctx_destroy(homg_ctx *ctx);
 homg_backend homg_ctx_backend(const homg_ctx *ctx);
 /* "cpu" or "cuda:0 NVIDIA H100 80GB HBM3" and the like. */
 const char *homg_ctx_device_name(const homg_ctx *ctx);
-/* Message of the last failure on this context ("" if none).  Valid until the next call. */
+/* Message of the last failure on this context ("" if none).  Calls that can fail clear it
+ * when they start; queries (homg_grid_history, ...) leave it alone. */
 const char *homg_ctx_last_error(const homg_ctx *ctx);
 /* Status of a context creation that failed (no context to ask): the message is
  * written to buf. */
@@ -235,15 +236,31 @@ void homg_host_csr_free(homg_host_csr *m);
 /* A view of a host matrix (precision float64, memory HOST). */
 homg_csr homg_host_csr_view(const homg_host_csr *m);
 
-/* Matrix Market (coordinate real/integer/pattern, general/symmetric, 1-based).
- * A symmetric file is expanded to both triangles; duplicates are an error.  A
- * vector file (array format, or coordinate with one column) reads into `vec`.
- * Errors name the line: "A.mtx:12: column index 0 out of range 1..100". */
+/* Matrix Market (coordinate real/integer/pattern, general/symmetric, 1-based;
+ * banner words in any case, % comments, blank lines and CRLF allowed).  A
+ * symmetric file stores the lower triangle and is expanded to both; an entry
+ * above its diagonal, a duplicate, an index out of range, a NaN or infinite value
+ * and a count that disagrees with the size line are HOMG_ERROR_PARSE, named by
+ * line: "A.mtx:12: column index 0 out of range 1..100".  complex, hermitian and
+ * skew-symmetric files are HOMG_ERROR_UNSUPPORTED; a file that cannot be opened or
+ * read is HOMG_ERROR_IO.  Numbers go through strtod/printf: LC_NUMERIC must
+ * use '.' (the default "C" locale).  Release the matrix with homg_host_csr_free. */
 homg_status homg_mtx_read(homg_ctx *ctx, const char *path, homg_host_csr *out);
+/* A vector file (array n x 1, or coordinate with one column) into a host array
+ * of *n doubles that the caller releases with free(). */
 homg_status homg_mtx_read_vector(homg_ctx *ctx, const char *path, double **vec, int32_t *n);
-/* Writes `coordinate real general` (or `symmetric` when symmetric != 0: lower triangle only). */
+/* The same readers on text in memory (not NUL-terminated); `name` stands for the
+ * path in messages. */
+homg_status homg_mtx_parse(homg_ctx *ctx, const char *name, const char *text, size_t len, homg_host_csr *out);
+homg_status homg_mtx_parse_vector(homg_ctx *ctx, const char *name, const char *text, size_t len, double **vec,
+                                  int32_t *n);
+/* Writes `coordinate real general`, or `symmetric` when symmetric != 0 (lower
+ * triangle only; a matrix that is not exactly symmetric is refused with
+ * HOMG_ERROR_INVALID_ARGUMENT).  `a` may be in host or ctx memory, float or
+ * double; values are written with 17 significant digits, so doubles read back
+ * exactly. */
 homg_status homg_mtx_write(homg_ctx *ctx, const char *path, const homg_csr *a, int symmetric);
-/* Writes a dense vector as `array real general`. */
+/* Writes a dense host vector as `array real general` (n x 1). */
 homg_status homg_mtx_write_vector(homg_ctx *ctx, const char *path, const double *host_vec, int32_t n);
 
 /* ================================================================ meshes (P1) */

@@ -21,12 +21,13 @@ homg_status homg__fail(homg_ctx *ctx, homg_status st, const char *fmt, ...)
     ;
 /* Passes a backend failure (message in ctx->ex.msg) on to the ctx, prefixed by `what`. */
 homg_status homg__backend_fail(homg_ctx *ctx, homg_status st, const char *what);
+/* Called first by public entries that can fail, so the message is this call's. */
+void homg__clear_error(homg_ctx *ctx);
 void homg__log(homg_ctx *ctx, homg_log_level level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-void homg__clear_error(homg_ctx *ctx);
 
 /* Around every public entry that touches the device: makes the ctx's device
  * current and restores the caller's afterwards. */

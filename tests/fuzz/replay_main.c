@@ -2,7 +2,7 @@
  * folders (or files) to a libFuzzer target, so corpora replay under gcc and
  * the sanitizers in `make test`.  The libFuzzer build (`make fuzz`) does not
  * use this file. */
-#define _DEFAULT_SOURCE
+
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>

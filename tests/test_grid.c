@@ -1,0 +1,447 @@
+/* test_grid.c -- the structured solvers on the CPU backend, checked against
+ * exact discrete solutions (f = A u* computed independently in double, see
+ * tests/util/poisson2d.c), an analytic solution (seed 003's problem) and its
+ * O(h^2) convergence, and bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "homg.h"
+#include "poisson2d.h"
+#include "testutil.h"
+
+static homg_ctx *ctx;
+
+/* Solves p with `method` from u = 0 until the error against u* stops improving
+ * (or max_cycles); returns the final error. */
+static double solve_exact(const homg_p2 *p, homg_method method, homg_precision prec, int max_cycles, int *cycles)
+{
+    size_t n = (size_t)p->nx * p->ny;
+    void *f = homg_test_upload(ctx, p->f, n, prec), *ur = homg_test_upload(ctx, p->u_star, n, prec), *u = NULL;
+    homg_boundary bc = homg_test_boundary(ctx, p, prec);
+    homg_grid_desc gd = {0};
+    homg_grid *g = NULL;
+    homg_solve_desc sd = {0};
+    homg_solve_info info;
+    double err;
+    gd.nx = p->nx;
+    gd.ny = p->ny;
+    gd.lambda = p->lambda;
+    gd.method = method;
+    gd.precision = prec;
+    assert_int_equal(homg_alloc(ctx, n * (prec == HOMG_FLOAT64 ? 8 : 4), &u), HOMG_OK);
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    sd.max_cycles = max_cycles;
+    sd.u_ref = ur;
+    /* stop a decade below the bound the test asserts */
+    sd.tol = prec == HOMG_FLOAT64 ? 1e-11 : (p->nx * p->ny > (1 << 20) ? 5e-6 : 1e-6);
+    homg_status st = homg_grid_solve(g, f, &bc, u, &sd, &info);
+    assert_true(st == HOMG_OK || st == HOMG_ERROR_NOT_CONVERGED);
+    err = info.norm;
+    if (cycles)
+        *cycles = info.cycles;
+    homg_grid_destroy(g);
+    homg_free(ctx, f);
+    homg_free(ctx, ur);
+    homg_free(ctx, u);
+    homg_test_free_boundary(ctx, &bc);
+    return err;
+}
+
+static void exact_discrete_solutions(homg_method method, const char *name, int nmax, int homg_cycles)
+{
+    for (int e = 2; e <= nmax; e++) {
+        int N = 1 << e, c32 = 0, c64 = 0;
+        homg_p2 *p = homg_p2_exact(N, N, 0, 0.1, 1, 1000 + e);
+        int cyc = method == HOMG_METHOD_HOMG ? homg_cycles : 30;
+        double e32 = solve_exact(p, method, HOMG_FLOAT32, cyc, &c32);
+        double e64 = solve_exact(p, method, HOMG_FLOAT64, cyc, &c64);
+        printf("  %-6s %5d^2: float32 error %.2e (%d cycles), float64 %.2e (%d cycles)\n", name, N, e32, c32, e64,
+               c64);
+        assert_true(e32 <= (e <= 10 ? 1e-5 : 5e-5));
+        assert_true(e64 <= 1e-10);
+        homg_p2_free(p);
+    }
+}
+
+/* n = 2..11 for every method runs in tests/test_grid_gpu.c; the CPU keeps CI short. */
+static void fmg_exact_solutions(void **state) { (void)state; exact_discrete_solutions(HOMG_METHOD_FMG, "fmg", 10, 0); }
+static void vcycle_exact_solutions(void **state) { (void)state; exact_discrete_solutions(HOMG_METHOD_VCYCLE, "vcycle", 9, 0); }
+static void fcycle_exact_solutions(void **state) { (void)state; exact_discrete_solutions(HOMG_METHOD_FCYCLE, "fcycle", 8, 0); }
+static void homg_exact_solutions(void **state) { (void)state; exact_discrete_solutions(HOMG_METHOD_HOMG, "homg", 9, 100); }
+
+/* Rectangles and lambda > 0 go through the same code paths. */
+static void rectangles_and_lambda(void **state)
+{
+    (void)state;
+    const int shapes[3][2] = {{64, 16}, {32, 128}, {256, 64}};
+    for (int s = 0; s < 3; s++)
+        for (int m = HOMG_METHOD_HOMG; m <= HOMG_METHOD_FMG; m++) {
+            homg_p2 *p = homg_p2_exact(shapes[s][0], shapes[s][1], s == 1 ? 0 : 5.0, 0.1, 1, 77 + s);
+            double e = solve_exact(p, (homg_method)m, HOMG_FLOAT64, m == HOMG_METHOD_HOMG ? 300 : 40, NULL);
+            printf("  %3d x %3d lambda %g method %d: float64 error %.2e\n", p->nx, p->ny, p->lambda, m, e);
+            assert_true(e <= 1e-10);
+            homg_p2_free(p);
+        }
+}
+
+/* ---- seed 003's problem: eqs. 4-7 ---- */
+
+static double seed003_u(double x, double y) { return -x * x * y * y * (1 - x * x) * (1 - y * y); }
+/* eq. 6 is lap(u); homg solves -lap(u) = f, so f = -(eq. 6). */
+static double seed003_f(double x, double y)
+{
+    return 2 * (y * y * (1 - 6 * x * x) * (1 - y * y) + x * x * (1 - 6 * y * y) * (1 - x * x));
+}
+
+/* Normalised L1 error (eq. 7) of u (host, N^2) against the analytic solution. */
+static double seed003_l1(const double *u, int N)
+{
+    double num = 0, den = 0, h = 1.0 / N;
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++) {
+            double ue = seed003_u((i + 0.5) * h, (j + 0.5) * h);
+            num += fabs(ue - u[(size_t)j * N + i]);
+            den += fabs(ue);
+        }
+    return num / den;
+}
+
+static double seed003_solve(int N, homg_method method, int maxi, int cycles, int *out_its)
+{
+    size_t n = (size_t)N * N;
+    double *fh = (double *)malloc(n * sizeof(double)), *uh = (double *)malloc(n * sizeof(double)), l1;
+    homg_grid_desc gd = {0};
+    homg_solve_desc sd = {0};
+    homg_solve_info info;
+    homg_grid *g = NULL;
+    void *f, *u = NULL;
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++)
+            fh[(size_t)j * N + i] = seed003_f((i + 0.5) / N, (j + 0.5) / N);
+    f = homg_test_upload(ctx, fh, n, HOMG_FLOAT64);
+    assert_int_equal(homg_alloc(ctx, n * sizeof(double), &u), HOMG_OK);
+    gd.nx = N;
+    gd.method = method;
+    gd.maxi = maxi;
+    gd.precision = HOMG_FLOAT64;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    sd.max_cycles = cycles;
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, &info), HOMG_OK);
+    homg_test_download(ctx, u, n, HOMG_FLOAT64, uh);
+    l1 = seed003_l1(uh, N);
+    if (out_its)
+        *out_its = (int)info.work_units;
+    homg_grid_destroy(g);
+    homg_free(ctx, f);
+    homg_free(ctx, u);
+    free(fh);
+    free(uh);
+    return l1;
+}
+
+/* One MFMG cycle's L1 error, next to seed 003's figure 4.  Our reading of the
+ * paper (lib/homg_method.c) gives larger errors than the paper's 5% and 1.6%:
+ * an MFMG cycle is nested iteration with damped Jacobi only, and its coarse
+ * levels never correct the fine-level error; DESIGN.md's independent float64
+ * reading found 23-29% at MaxI = 4.  The bounds below pin our measured values
+ * (printed) so a change of the algorithm shows up. */
+static void seed003_one_mfmg_cycle(void **state)
+{
+    (void)state;
+    const int sizes[2] = {128, 512}, maxis[2] = {4, 32};
+    const double paper[2] = {0.05, 0.016};
+    double l1[2][2];
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 2; b++) {
+            int wu = 0;
+            l1[a][b] = seed003_solve(sizes[a], HOMG_METHOD_HOMG, maxis[b], 1, &wu);
+            printf("  seed 003, %d^2, MaxI = %2d: one MFMG cycle, L1 error %5.1f%% (paper: %.1f%%), %d WU\n",
+                   sizes[a], maxis[b], 100 * l1[a][b], 100 * paper[b], wu);
+        }
+    /* larger MaxI reaches a lower error, and the error is resolution-independent
+     * to within a factor of 2 (the paper's "same convergence path") */
+    for (int a = 0; a < 2; a++)
+        assert_true(l1[a][1] < l1[a][0]);
+    for (int b = 0; b < 2; b++)
+        assert_true(l1[1][b] < 2 * l1[0][b] && l1[0][b] < 2 * l1[1][b]);
+    /* the values measured with this reading (see the printout) */
+    assert_true(l1[0][0] > 0.20 && l1[0][0] < 0.35);
+    assert_true(l1[1][0] > 0.20 && l1[1][0] < 0.35);
+    assert_true(l1[0][1] > 0.10 && l1[0][1] < 0.25);
+    assert_true(l1[1][1] > 0.10 && l1[1][1] < 0.25);
+}
+
+/* Restarted to convergence, every method's error against the analytic solution
+ * falls as O(h^2). */
+static void seed003_second_order(void **state)
+{
+    (void)state;
+    for (int m = HOMG_METHOD_HOMG; m <= HOMG_METHOD_FMG; m += 3) {
+        double prev = 0;
+        for (int N = 32; N <= 256; N *= 2) {
+            double e = seed003_solve(N, (homg_method)m, 4, m == HOMG_METHOD_HOMG ? 150 : 12, NULL);
+            printf("  method %d, %3d^2: L1 error vs analytic %.3e%s", m, N, e, prev ? "" : "\n");
+            if (prev) {
+                printf(", ratio %.2f\n", prev / e);
+                assert_true(prev / e > 3.6 && prev / e < 4.4);
+            }
+            prev = e;
+        }
+    }
+}
+
+/* Warm start: the previous solution of a slightly changed problem needs fewer
+ * cycles than a cold start to the same error. */
+static void warm_start_helps(void **state)
+{
+    (void)state;
+    const int N = 256;
+    size_t n = (size_t)N * N;
+    homg_p2 *p = homg_p2_exact(N, N, 0, 0.1, 1, 5);
+    homg_grid_desc gd = {0};
+    homg_grid *g = NULL;
+    homg_solve_desc sd = {0};
+    homg_solve_info cold, warm;
+    homg_boundary bc = homg_test_boundary(ctx, p, HOMG_FLOAT64);
+    double *f2 = (double *)malloc(n * sizeof(double));
+    void *f, *f2d, *u = NULL;
+    gd.nx = N;
+    gd.precision = HOMG_FLOAT64;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    f = homg_test_upload(ctx, p->f, n, HOMG_FLOAT64);
+    assert_int_equal(homg_alloc(ctx, n * sizeof(double), &u), HOMG_OK);
+    sd.max_cycles = 20;
+    sd.tol = 1e-12;
+    assert_int_equal(homg_grid_solve(g, f, &bc, u, &sd, NULL), HOMG_OK);
+    /* the next "frame": f changed by 1% of a smooth field */
+    for (size_t k = 0; k < n; k++)
+        f2[k] = p->f[k] * 1.01;
+    f2d = homg_test_upload(ctx, f2, n, HOMG_FLOAT64);
+    sd.tol = 1e-6;
+    sd.warm_start = 1;
+    assert_int_equal(homg_grid_solve(g, f2d, &bc, u, &sd, &warm), HOMG_OK);
+    sd.warm_start = 0;
+    assert_int_equal(homg_grid_solve(g, f2d, &bc, u, &sd, &cold), HOMG_OK);
+    printf("  cycles to relative residual 1e-6: warm %d, cold %d\n", warm.cycles, cold.cycles);
+    assert_true(warm.cycles < cold.cycles);
+    homg_grid_destroy(g);
+    homg_free(ctx, f);
+    homg_free(ctx, f2d);
+    homg_free(ctx, u);
+    homg_test_free_boundary(ctx, &bc);
+    free(f2);
+    homg_p2_free(p);
+}
+
+/* The info struct and the device history agree and make sense. */
+static void info_and_history(void **state)
+{
+    (void)state;
+    homg_p2 *p = homg_p2_exact(64, 64, 0, 0.1, 0, 9);
+    size_t n = 64 * 64;
+    void *f = homg_test_upload(ctx, p->f, n, HOMG_FLOAT32), *u = NULL;
+    homg_grid_desc gd = {0};
+    homg_grid *g = NULL;
+    homg_solve_desc sd = {0};
+    homg_solve_info info;
+    double hist[16];
+    gd.nx = 64;
+    gd.method = HOMG_METHOD_VCYCLE;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    assert_int_equal(homg_alloc(ctx, n * 4, &u), HOMG_OK);
+    sd.max_cycles = 5;
+    sd.tol = 1e-30; /* never reached: runs all 5 cycles and says so */
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, &info), HOMG_ERROR_NOT_CONVERGED);
+    assert_int_equal(info.cycles, 5);
+    assert_int_equal(homg_grid_history(g, hist, 16), 5);
+    for (int c = 1; c < 5; c++)
+        assert_true(hist[c] < hist[c - 1] || hist[c] < 1e-6);
+    assert_true(fabs(hist[4] - info.norm) <= 1e-15 * info.norm);
+    /* V(2,2) on 64^2: 6 levels; per cycle (2+1)+(2+1) WU on each level but the coarsest,
+     * which takes 16 sweeps, plus one monitor pass; in fine-grid shares */
+    double per = 0;
+    for (int k = 0; k < 5; k++)
+        per += 6.0 / (double)(1 << (2 * k));
+    per += 16.0 / (double)(1 << 10) + 1;
+    assert_true(fabs(info.work_units - 5 * per) < 1e-9);
+    assert_true(info.launches >= 5 * 11);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "not converged"));
+    homg_grid_destroy(g);
+    homg_free(ctx, f);
+    homg_free(ctx, u);
+    homg_p2_free(p);
+}
+
+/* ---- bad input: a clear status and message, nothing written to u ---- */
+
+static void bad_descs(void **state)
+{
+    (void)state;
+    homg_grid *g = (homg_grid *)0x1;
+    homg_grid_desc gd = {0};
+    const int bad_sizes[] = {0, 3, 100, 1000, 2, -8};
+    for (size_t k = 0; k < sizeof bad_sizes / sizeof bad_sizes[0]; k++) {
+        gd.nx = bad_sizes[k];
+        assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_ERROR_INVALID_ARGUMENT);
+        assert_null(g);
+        assert_non_null(strstr(homg_ctx_last_error(ctx), "power of two"));
+    }
+    gd.nx = 64;
+    gd.ny = 48;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "desc.ny = 48"));
+    gd.ny = 0;
+    gd.lambda = -1;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "lambda"));
+    gd.lambda = NAN;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    gd.lambda = 0;
+    gd.method = (homg_method)99;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    gd.method = HOMG_METHOD_DEFAULT;
+    gd.h = -1;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(homg_grid_create(ctx, NULL, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(homg_grid_create(NULL, &gd, &g), HOMG_ERROR_INVALID_ARGUMENT);
+}
+
+/* A grid too large for memory fails with OUT_OF_MEMORY, not a crash. */
+static void too_large_for_memory(void **state)
+{
+    (void)state;
+    homg_ctx_desc cd = {0};
+    homg_ctx *small = NULL;
+    homg_grid *g = NULL;
+    homg_grid_desc gd = {0};
+    cd.backend = HOMG_BACKEND_CPU;
+    assert_int_equal(homg_ctx_create(&cd, &small), HOMG_OK);
+    gd.nx = 65536; /* 16 GiB per float64 array */
+    gd.precision = HOMG_FLOAT64;
+    homg_status st = homg_grid_create(small, &gd, &g);
+    if (st == HOMG_OK) { /* this machine could: nothing to test */
+        homg_grid_destroy(g);
+    } else {
+        assert_int_equal(st, HOMG_ERROR_OUT_OF_MEMORY);
+        assert_null(g);
+        assert_non_null(strstr(homg_ctx_last_error(small), "65536 x 65536"));
+    }
+    gd.nx = 1 << 17;
+    assert_int_equal(homg_grid_create(small, &gd, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    homg_ctx_destroy(small);
+}
+
+static void bad_solve_arguments(void **state)
+{
+    (void)state;
+    const int N = 32;
+    size_t n = (size_t)N * N;
+    homg_grid_desc gd = {0};
+    homg_grid *g = NULL;
+    homg_solve_desc sd = {0};
+    double *fh = (double *)calloc(n, sizeof(double)), *uh = (double *)malloc(n * sizeof(double));
+    double bad_bc[32];
+    void *f, *u, *bcd;
+    homg_boundary bc = {0};
+    gd.nx = N;
+    gd.precision = HOMG_FLOAT64;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    for (size_t k = 0; k < n; k++)
+        fh[k] = 1.0;
+    for (int k = 0; k < 32; k++)
+        bad_bc[k] = 0;
+    f = homg_test_upload(ctx, fh, n, HOMG_FLOAT64);
+    for (size_t k = 0; k < n; k++)
+        uh[k] = 42.0; /* poison: must survive every failed call */
+    u = homg_test_upload(ctx, uh, n, HOMG_FLOAT64);
+
+    assert_int_equal(homg_grid_solve(g, NULL, NULL, u, &sd, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "f is NULL"));
+    assert_int_equal(homg_grid_solve(g, f, NULL, NULL, &sd, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "u is NULL"));
+    assert_int_equal(homg_grid_solve(g, f, NULL, f, &sd, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    sd.max_cycles = -1;
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    sd.max_cycles = 0;
+    sd.tol = NAN;
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    sd.tol = 0;
+
+    /* NaN / Inf in f, named with its (i, j) */
+    fh[5 + 7 * N] = NAN;
+    homg_copy_from_host(ctx, f, fh, n * sizeof(double));
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "f is not finite at (i, j) = (5, 7)"));
+    fh[5 + 7 * N] = INFINITY;
+    homg_copy_from_host(ctx, f, fh, n * sizeof(double));
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    fh[5 + 7 * N] = 1;
+    homg_copy_from_host(ctx, f, fh, n * sizeof(double));
+
+    /* Inf in the boundary values */
+    bad_bc[3] = -INFINITY;
+    bcd = homg_test_upload(ctx, bad_bc, 32, HOMG_FLOAT64);
+    bc.north = bcd;
+    assert_int_equal(homg_grid_solve(g, f, &bc, u, &sd, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "bc.north is not finite at index 3"));
+
+    /* NaN in the warm-start guess */
+    uh[0] = NAN;
+    homg_copy_from_host(ctx, u, uh, n * sizeof(double));
+    sd.warm_start = 1;
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "u (warm start)"));
+    uh[0] = 42.0;
+    homg_copy_from_host(ctx, u, uh, n * sizeof(double));
+
+    /* nothing was written */
+    homg_test_download(ctx, u, n, HOMG_FLOAT64, uh);
+    for (size_t k = 0; k < n; k++)
+        assert_true(uh[k] == 42.0);
+
+    homg_free(ctx, bcd);
+    homg_free(ctx, f);
+    homg_free(ctx, u);
+    homg_grid_destroy(g);
+    free(fh);
+    free(uh);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    homg_ctx_destroy(ctx);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_descs),
+        cmocka_unit_test(too_large_for_memory),
+        cmocka_unit_test(bad_solve_arguments),
+        cmocka_unit_test(info_and_history),
+        cmocka_unit_test(fmg_exact_solutions),
+        cmocka_unit_test(vcycle_exact_solutions),
+        cmocka_unit_test(fcycle_exact_solutions),
+        cmocka_unit_test(homg_exact_solutions),
+        cmocka_unit_test(rectangles_and_lambda),
+        cmocka_unit_test(warm_start_helps),
+        cmocka_unit_test(seed003_one_mfmg_cycle),
+        cmocka_unit_test(seed003_second_order),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
