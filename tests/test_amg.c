@@ -57,7 +57,7 @@ typedef struct solve_result {
 static solve_result solve(const homg_host_csr *m, const homg_amg_desc *ad, const homg_pcg_desc *pd)
 {
     homg_ctx *ctx = cpu_ctx();
-    homg_csr v = homg_gen_view(m);
+    homg_csr v = homg_host_csr_view(m);
     homg_amg *amg = NULL;
     homg_pcg *pcg = NULL;
     homg_amg_info info;
@@ -126,7 +126,7 @@ static void converges_on_generated_problems(void **state)
                 assert_true(r.levels >= 2);
                 assert_true(r.iterations <= 60);
             }
-        homg_gen_free(&m);
+        homg_host_csr_free(&m);
     }
 }
 
@@ -154,7 +154,7 @@ static void iterations_stay_flat_under_refinement(void **state)
         }
         printf("  %6d  %8d  %11d  %3d  %5.3f   %17d  %3d  %5.3f   %14d\n", k, (int)m.nrows, r[0].levels,
                r[0].iterations, r[0].opc, r[1].levels, r[1].iterations, r[1].opc, r[2].iterations);
-        homg_gen_free(&m);
+        homg_host_csr_free(&m);
     }
     assert_true(its[0][2] <= 20 && its[0][2] - its[0][0] <= 6);
     assert_true(its[1][2] <= 30);
@@ -178,7 +178,7 @@ static void two_materials_converge(void **state)
             assert_int_equal(r.st, HOMG_OK);
             assert_true(r.true_rel <= 2e-8);
             its[i] = r.iterations;
-            homg_gen_free(&m);
+            homg_host_csr_free(&m);
         }
         printf("  %-40s %4d  %4d  %4d\n", c ? "matching, iterations:" : "smoothed aggregation, iterations:", its[0],
                its[1], its[2]);
@@ -211,7 +211,7 @@ static void cycles_and_cg_variants_converge(void **state)
     assert_int_equal(c.st, HOMG_OK);
     assert_true(w.iterations <= v.iterations);
     assert_true(f.true_rel <= 2e-8 && c.true_rel <= 2e-8 && w.true_rel <= 2e-8);
-    homg_gen_free(&m);
+    homg_host_csr_free(&m);
 }
 
 static void jacobi_and_plain_cg_need_more_iterations(void **state)
@@ -227,7 +227,7 @@ static void jacobi_and_plain_cg_need_more_iterations(void **state)
     homg_amg_desc ad = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH);
     (void)state;
     assert_int_equal(homg_gen_p1_cube(12, 1, 1, 1, &m), 0);
-    v = homg_gen_view(&m);
+    v = homg_host_csr_view(&m);
     b = malloc(sizeof(double) * m.nrows);
     x = malloc(sizeof(double) * m.nrows);
     for (int32_t i = 0; i < m.nrows; i++)
@@ -245,7 +245,7 @@ static void jacobi_and_plain_cg_need_more_iterations(void **state)
     assert_true(amg.iterations * 3 < info[0].iterations);
     free(b);
     free(x);
-    homg_gen_free(&m);
+    homg_host_csr_free(&m);
     homg_ctx_destroy(ctx);
 }
 
@@ -265,7 +265,7 @@ static void iteration_limit_is_not_converged_with_history(void **state)
     char text[4096];
     (void)state;
     assert_int_equal(homg_gen_poisson3d(12, &m), 0);
-    v = homg_gen_view(&m);
+    v = homg_host_csr_view(&m);
     b = malloc(sizeof(double) * m.nrows);
     x = malloc(sizeof(double) * m.nrows);
     for (int32_t i = 0; i < m.nrows; i++)
@@ -292,7 +292,7 @@ static void iteration_limit_is_not_converged_with_history(void **state)
     homg_ctx_destroy(ctx);
     free(b);
     free(x);
-    homg_gen_free(&m);
+    homg_host_csr_free(&m);
 }
 
 /* A small SPD matrix the bad-input tests spoil one way each. */
@@ -472,7 +472,7 @@ static void preconditioner_is_symmetric(void **state)
     homg_rng rng = homg_rng_seed(7);
     (void)state;
     assert_int_equal(homg_gen_p1_cube(10, 1, 1, 1, &m), 0);
-    v = homg_gen_view(&m);
+    v = homg_host_csr_view(&m);
     for (int s = 1; s <= 3; s++) {
         homg_amg_desc d = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, (homg_amg_smoother)s);
         double *r1 = malloc(sizeof(double) * m.nrows), *r2 = malloc(sizeof(double) * m.nrows);
@@ -500,7 +500,7 @@ static void preconditioner_is_symmetric(void **state)
         free(z1);
         free(z2);
     }
-    homg_gen_free(&m);
+    homg_host_csr_free(&m);
     homg_ctx_destroy(ctx);
 }
 
@@ -521,9 +521,9 @@ static void resetup_reuses_the_hierarchy(void **state)
     assert_int_equal(homg_gen_p1_cube(12, 1, 1, 1, &m1), 0);
     assert_int_equal(homg_gen_p1_cube(12, 1, 10, 1, &m10), 0);
     assert_int_equal(homg_gen_poisson3d(13, &other), 0);
-    v1 = homg_gen_view(&m1);
-    v10 = homg_gen_view(&m10);
-    vo = homg_gen_view(&other);
+    v1 = homg_host_csr_view(&m1);
+    v10 = homg_host_csr_view(&m10);
+    vo = homg_host_csr_view(&other);
     b = malloc(sizeof(double) * m1.nrows);
     x = malloc(sizeof(double) * m1.nrows);
     for (int32_t i = 0; i < m1.nrows; i++)
@@ -553,9 +553,9 @@ static void resetup_reuses_the_hierarchy(void **state)
     }
     free(b);
     free(x);
-    homg_gen_free(&m1);
-    homg_gen_free(&m10);
-    homg_gen_free(&other);
+    homg_host_csr_free(&m1);
+    homg_host_csr_free(&m10);
+    homg_host_csr_free(&other);
     homg_ctx_destroy(ctx);
 }
 
@@ -638,7 +638,7 @@ static void mis_is_a_maximal_distance_2_independent_set(void **state)
     free(k2);
     free(flag);
     free(dist);
-    homg_gen_free(&m);
+    homg_host_csr_free(&m);
 }
 
 typedef struct edge {
@@ -742,7 +742,7 @@ static void suitor_finds_the_greedy_matching(void **state)
     free(flag);
     free(greedy);
     free(edges);
-    homg_gen_free(&m);
+    homg_host_csr_free(&m);
 }
 
 static homg_status kalloc_test_alloc(void *user, size_t bytes, void **p)

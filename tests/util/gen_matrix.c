@@ -16,35 +16,10 @@ static int alloc(int32_t n, int64_t nnz, homg_host_csr *m)
     m->col_idx = (int32_t *)malloc((size_t)(nnz > 0 ? nnz : 1) * sizeof *m->col_idx);
     m->values = (double *)calloc((size_t)(nnz > 0 ? nnz : 1), sizeof *m->values);
     if (!m->row_ptr || !m->col_idx || !m->values) {
-        homg_gen_free(m);
+        homg_host_csr_free(m);
         return -1;
     }
     return 0;
-}
-
-void homg_gen_free(homg_host_csr *m)
-{
-    if (!m)
-        return;
-    free(m->row_ptr);
-    free(m->col_idx);
-    free(m->values);
-    memset(m, 0, sizeof *m);
-}
-
-homg_csr homg_gen_view(const homg_host_csr *m)
-{
-    homg_csr v;
-    memset(&v, 0, sizeof v);
-    v.nrows = m->nrows;
-    v.ncols = m->ncols;
-    v.nnz = m->nnz;
-    v.row_ptr = m->row_ptr;
-    v.col_idx = m->col_idx;
-    v.values = m->values;
-    v.precision = HOMG_FLOAT64;
-    v.memory = HOMG_MEMORY_HOST;
-    return v;
 }
 
 /* Finite differences on an n^dim grid: 2 dim on the diagonal, -1 to each neighbour. */

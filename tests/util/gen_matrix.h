@@ -20,8 +20,6 @@ int homg_gen_poisson3d(int n, homg_host_csr *out);
  * nodes, seed 000's Regular mesh.  Returns 0, or -1 when out of memory. */
 int homg_gen_p1_cube(int k, double sigma_out, double sigma_in, double lambda, homg_host_csr *out);
 
-/* A view of the matrix (host memory, double). */
-homg_csr homg_gen_view(const homg_host_csr *m);
-void homg_gen_free(homg_host_csr *m);
+/* Free with homg_host_csr_free; view with homg_host_csr_view. */
 
 #endif
