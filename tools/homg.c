@@ -7,6 +7,7 @@
 
 static const homg_tool_command commands[] = {
     {"version", "print the version and the backend that would be used", homg_cmd_version},
+    {"mtx", "Matrix Market tools: mtx solve A.mtx [b.mtx] (AMG-preconditioned CG)", homg_cmd_mtx},
     /* {"solve", ...} lands with the structured solver */
 };
 

@@ -12,6 +12,8 @@ typedef struct homg_tool_command {
 
 int homg_cmd_solve(int argc, char **argv);
 int homg_cmd_version(int argc, char **argv);
+int homg_cmd_mtx(int argc, char **argv);
+int homg_cmd_mtx_solve(int argc, char **argv);
 
 /* A context for --backend cpu|cuda|auto; prints the reason and returns NULL on failure. */
 homg_ctx *homg_tool_ctx(const char *backend_name);
