@@ -8,14 +8,16 @@
  * with cuSPARSE SpMV + cuBLAS, in the same process on the same matrices; the
  * median of --reps runs after a warm-up (CUDA events); the true residual of the
  * solution recomputed on the host in double; iterations, operator complexity,
- * memory.  Writes a markdown table (--out, default bench/results/h100_amg.md)
- * and prints it last.
+ * memory.  homg allocates through a cudaMallocAsync pool given as the ctx
+ * allocator (--no-pool: cudaMalloc, whose implicit synchronisations show in
+ * the set-up time).  Writes a markdown table (--out, default
+ * bench/results/h100_amg.md) and prints it last.
  *
  * --cpu: the CPU comparison, homg's CPU backend against hypre BoomerAMG-PCG
  * (serial, PMIS coarsening, hybrid Gauss-Seidel as seed 000 ran it; built in
  * when libhypre-dev is installed), default output bench/results/cpu_amg.md.
  *
- *   bench_amg [--cpu] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre]
+ *   bench_amg [--cpu] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] [--no-pool]
  *             [--out FILE] [--write-mtx DIR]
  *
  * The matrices come from tests/util/gen_matrix.c until the FEM module (issue
@@ -257,6 +259,37 @@ static void summary(FILE *f, int cpu)
     fprintf(f, "\n");
 }
 
+#if HOMG_HAVE_CUDA
+/* The ctx allocator of the GPU runs: cudaMallocAsync from the device's default
+ * pool on the legacy stream (the ctx's), the pool keeping its memory between
+ * set-ups, as an application that sets up every frame would configure it. */
+static void *pool_alloc(size_t bytes, void *user)
+{
+    void *p = NULL;
+    (void)user;
+    return cudaMallocAsync(&p, bytes, 0) == cudaSuccess ? p : NULL;
+}
+
+static void pool_free(void *p, void *user)
+{
+    (void)user;
+    cudaFreeAsync(p, 0);
+}
+
+static int use_pool(homg_ctx_desc *cd)
+{
+    cudaMemPool_t pool;
+    uint64_t keep = UINT64_MAX;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess ||
+        cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep) != cudaSuccess)
+        return 0;
+    cd->allocator.alloc = pool_alloc;
+    cd->allocator.free = pool_free;
+    return 1;
+}
+#endif
+
 static int parse_sizes(const char *s, int *k, int max)
 {
     int n = 0;
@@ -271,7 +304,7 @@ static int parse_sizes(const char *s, int *k, int max)
 
 int main(int argc, char **argv)
 {
-    int cpu = 0, reps = 20, threads = 1, with_hypre = 0, sizes[8], nsizes;
+    int cpu = 0, reps = 20, threads = 1, with_hypre = 0, sizes[8], nsizes, pool = 0, no_pool = 0;
     const char *size_arg = "64,128", *out = NULL, *mtx_dir = NULL;
     char device[256], title[128];
     homg_ctx_desc cd = {0};
@@ -282,6 +315,8 @@ int main(int argc, char **argv)
             cpu = 1;
         else if (!strcmp(argv[i], "--hypre"))
             with_hypre = 1;
+        else if (!strcmp(argv[i], "--no-pool"))
+            no_pool = 1;
         else if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
             size_arg = argv[++i];
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
@@ -294,7 +329,7 @@ int main(int argc, char **argv)
             mtx_dir = argv[++i];
         else {
             fprintf(stderr, "usage: bench_amg [--cpu] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] "
-                            "[--out FILE] [--write-mtx DIR]\n");
+                            "[--no-pool] [--out FILE] [--write-mtx DIR]\n");
             return 2;
         }
     }
@@ -308,6 +343,11 @@ int main(int argc, char **argv)
     }
     cd.backend = cpu || mtx_dir ? HOMG_BACKEND_CPU : HOMG_BACKEND_CUDA;
     cd.cpu_threads = threads;
+#if HOMG_HAVE_CUDA
+    if (cd.backend == HOMG_BACKEND_CUDA && !no_pool)
+        pool = use_pool(&cd);
+#endif
+    (void)no_pool;
     if (homg_ctx_create_msg(&cd, &ctx, device, sizeof device) != HOMG_OK) {
         fprintf(stderr, "bench_amg: %s\n", device);
         return 1;
@@ -320,7 +360,8 @@ int main(int argc, char **argv)
             reps = 3;
         with_hypre = 1;
     } else {
-        snprintf(device, sizeof device, "%s", homg_ctx_device_name(ctx));
+        snprintf(device, sizeof device, "%s; allocations: %s", homg_ctx_device_name(ctx),
+                 pool ? "cudaMallocAsync pool (the ctx allocator)" : "cudaMalloc");
         snprintf(title, sizeof title, "AMG-PCG on the GPU: homg and cuSPARSE baselines");
     }
     for (int s = 0; s < nsizes; s++) {

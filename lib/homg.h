@@ -383,6 +383,8 @@ typedef struct homg_pcg_desc {
     homg_pcg_precond precond;
     int check_every;          /* read the device's convergence flag every this many iterations (1) */
     int warm_start;           /* non-zero: x holds the initial guess; zero: start from x = 0 */
+    int no_graph;             /* CUDA: non-zero launches one iteration's kernels one by one instead of
+                                 replaying them as a captured CUDA graph */
 } homg_pcg_desc;
 
 typedef struct homg_pcg_info {

@@ -11,6 +11,13 @@
  * iterations queued after convergence change nothing.  Flexible CG takes the
  * Polak-Ribiere beta = -alpha (z.q) / (r.z)_old, which tolerates a
  * preconditioner that is not exactly symmetric (float rounding, W-cycles).
+ *
+ * On CUDA one iteration (cycle and CG kernels, some 30 launches) is captured
+ * once as a graph and replayed, which takes the launch overhead of the small
+ * coarse-level kernels off the host; if capturing fails the kernels run one by
+ * one (and desc.no_graph asks for that).  The graph holds pointers to x and the
+ * level arrays, so it is captured again for another x; re-setup keeps every
+ * array in place.
  */
 #include "amg_internal.h"
 
@@ -34,6 +41,9 @@ struct homg_pcg {
     double *host_history;
     int nhistory;
     homg_pcg_info last;
+    void *graph;            /* captured iteration (CUDA), for x == graph_x */
+    double *graph_x;
+    int graph_failed;
 };
 
 homg_pcg_desc homg_pcg_desc_defaults(const homg_pcg_desc *desc)
@@ -64,6 +74,8 @@ static void pcg_free(homg_pcg *s)
     homg__free(ctx, s->state);
     homg__free(ctx, s->history);
     free(s->host_history);
+    if (s->graph)
+        ctx->mem->graph_destroy(s->graph);
     if (s->handle)
         HOMG_KERNELS(&ctx->ex, sparse)->handle_destroy(&ctx->ex, s->handle);
     free(s);
@@ -173,13 +185,57 @@ static homg_status precondition(homg_pcg *s)
     }
 }
 
-static homg_status iterate(homg_pcg *s, const double *b, double *x, homg_cg_state *hs)
+/* One iteration: z = M r, direction, A p, update. */
+static homg_status body(homg_pcg *s, double *x)
 {
     homg_ctx *ctx = s->ctx;
     homg_exec *ex = &ctx->ex;
     const homg_sparse_kernels *sk = HOMG_KERNELS(ex, sparse);
     double *z = s->desc.precond == HOMG_PCG_PRECOND_NONE ? s->r : s->z;
     int32_t n = s->a->nrows;
+    HOMG_TRY(precondition(s));
+    HOMG_TRY_BACKEND(ctx, sk->cg_direction(ex, s->handle, s->r, z, s->q, s->p, n, s->state), "CG direction");
+    HOMG_TRY_BACKEND(ctx, sk->cg_spmv_dot(ex, s->handle, s->a, s->p, s->q, s->state), "CG product");
+    HOMG_TRY_BACKEND(ctx, sk->cg_update(ex, s->handle, x, s->r, s->p, s->q, n, s->state, s->history), "CG update");
+    return HOMG_OK;
+}
+
+/* Captures body(x) as a graph once per x; on any failure the solve runs without. */
+static void capture(homg_pcg *s, double *x)
+{
+    homg_ctx *ctx = s->ctx;
+    void *g = NULL;
+    homg_status st, end;
+    if (s->desc.no_graph || s->graph_failed || ctx->ex.backend != HOMG_BACKEND_CUDA || (s->graph && s->graph_x == x))
+        return;
+    if (s->graph) {
+        ctx->mem->graph_destroy(s->graph);
+        s->graph = NULL;
+    }
+    if (ctx->mem->capture_begin(&ctx->ex) != HOMG_OK) {
+        s->graph_failed = 1;
+        return;
+    }
+    st = body(s, x);
+    end = ctx->mem->capture_end(&ctx->ex, &g);
+    if (st != HOMG_OK || end != HOMG_OK || !g) {
+        homg__log(ctx, HOMG_LOG_WARN, "CG: capturing a CUDA graph failed (%s); launching kernels one by one",
+                  ctx->ex.msg);
+        if (g)
+            ctx->mem->graph_destroy(g);
+        s->graph_failed = 1;
+        homg__clear_error(ctx);
+        return;
+    }
+    s->graph = g;
+    s->graph_x = x;
+}
+
+static homg_status iterate(homg_pcg *s, const double *b, double *x, homg_cg_state *hs)
+{
+    homg_ctx *ctx = s->ctx;
+    homg_exec *ex = &ctx->ex;
+    const homg_sparse_kernels *sk = HOMG_KERNELS(ex, sparse);
     memset(hs, 0, sizeof *hs);
     hs->tol2 = s->desc.tol * s->desc.tol;
     hs->flexible = s->desc.flexible != 0;
@@ -188,12 +244,13 @@ static homg_status iterate(homg_pcg *s, const double *b, double *x, homg_cg_stat
     HOMG_TRY_BACKEND(ctx, sk->cg_start(ex, s->handle, s->a, b, x, s->r, s->desc.warm_start, s->state, s->history),
                      "CG start");
     HOMG_TRY(homg__read(ctx, hs, s->state, sizeof *hs));
+    if (!hs->done)
+        capture(s, x);
     for (int it = 0; !hs->done && it < s->desc.max_iter; it++) {
-        HOMG_TRY(precondition(s));
-        HOMG_TRY_BACKEND(ctx, sk->cg_direction(ex, s->handle, s->r, z, s->q, s->p, n, s->state), "CG direction");
-        HOMG_TRY_BACKEND(ctx, sk->cg_spmv_dot(ex, s->handle, s->a, s->p, s->q, s->state), "CG product");
-        HOMG_TRY_BACKEND(ctx, sk->cg_update(ex, s->handle, x, s->r, s->p, s->q, n, s->state, s->history),
-                         "CG update");
+        if (s->graph)
+            HOMG_TRY_BACKEND(ctx, ctx->mem->graph_launch(ex, s->graph), "CG iteration graph");
+        else
+            HOMG_TRY(body(s, x));
         if ((it + 1) % s->desc.check_every == 0 || it + 1 == s->desc.max_iter)
             HOMG_TRY(homg__read(ctx, &hs->done, &s->state->done, sizeof hs->done));
     }

@@ -259,14 +259,16 @@ homg_status homg__mat_import_values(homg_ctx *ctx, void *handle, const homg_csr 
                           "%s has %d rows and %d entries, the matrix of the set-up %d and %d: re-setup needs the "
                           "same pattern",
                           what, (int)a->nrows, (int)a->nnz, (int)m->nrows, (int)m->nnz);
-    /* Import beside the old matrix, so a refused matrix leaves the set-up intact. */
+    /* Import beside the old matrix, so a refused matrix leaves the set-up intact;
+     * then copy the values over, so m's arrays stay where they are (captured
+     * CUDA graphs and SpGEMM plans point at them). */
     HOMG_TRY(homg__mat_import(ctx, handle, a, 1, &fresh, what));
     st = skip_check ? HOMG_OK : check_matrix(ctx, handle, &fresh, m, what);
     if (st == HOMG_OK) {
-        homg__mat_free(ctx, m);
-        *m = fresh;
-    } else {
-        homg__mat_free(ctx, &fresh);
+        st = ctx->mem->copy(&ctx->ex, m->val, fresh.val, (size_t)m->nnz * sizeof(double), HOMG_D2D);
+        if (st != HOMG_OK)
+            st = homg__backend_fail(ctx, st, what);
     }
+    homg__mat_free(ctx, &fresh);
     return st;
 }
