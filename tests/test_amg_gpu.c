@@ -404,16 +404,17 @@ static void hierarchies_and_iterations_match_the_cpu(void **state)
                                    : homg_gen_p1_cube(24, 1, pb == 3 ? 100 : 1, 1, &m),
                          0);
         for (int c = 0; c < 2; c++)
-            for (int s = 1; s <= 3; s++) {
+            for (int s = 1; s <= 4; s++) { /* s = 4: patch smoother, W-cycle */
                 homg_amg_desc ad;
                 run rc, rg;
                 memset(&ad, 0, sizeof ad);
                 ad.coarsening = c ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION;
-                ad.smoother = (homg_amg_smoother)s;
+                ad.smoother = (homg_amg_smoother)(s < 4 ? s : 3);
+                ad.cycle = s < 4 ? HOMG_AMG_CYCLE_V : HOMG_AMG_CYCLE_W;
                 rc = solve_on(HOMG_BACKEND_CPU, &m, &ad, 0);
                 rg = solve_on(HOMG_BACKEND_CUDA, &m, &ad, pb == 2 && s == 3);
                 printf("  %-22s  %-10s  %-8s  %6d/%-6d  %5d/%-5d  %.2e\n", names[pb], c ? "matching" : "SA",
-                       s == 1 ? "jacobi" : s == 2 ? "l1" : "patch", rc.info.levels, rg.info.levels, rc.pi.iterations,
+                       s == 1 ? "jacobi" : s == 2 ? "l1" : s == 3 ? "patch" : "patch W", rc.info.levels, rg.info.levels, rc.pi.iterations,
                        rg.pi.iterations, rg.true_rel);
                 assert_int_equal(rg.st, HOMG_OK);
                 assert_true(rg.true_rel <= 2e-8);
@@ -466,6 +467,20 @@ static void resetup_and_statuses_on_the_gpu(void **state)
     down(g, x, dx, 8 * (size_t)m1.nrows);
     assert_true(true_residual(&m10, b, x) <= 2e-8);
     homg_pcg_destroy(pcg);
+    /* kernels one by one instead of the captured graph: the same iterations and solution */
+    {
+        homg_pcg_info direct;
+        double *x2 = malloc(8 * m1.nrows);
+        pd.no_graph = 1;
+        assert_int_equal(homg_pcg_create(g, NULL, amg, &pd, &pcg), HOMG_OK);
+        assert_int_equal(homg_pcg_solve(pcg, db, dx, &direct), HOMG_OK);
+        down(g, x2, dx, 8 * (size_t)m1.nrows);
+        assert_int_equal(direct.iterations, info.iterations);
+        assert_true(homg_rel_diff(x2, x, (size_t)m1.nrows) < 1e-12);
+        homg_pcg_destroy(pcg);
+        free(x2);
+        pd.no_graph = 0;
+    }
     /* the iteration limit: NOT_CONVERGED with the history */
     pd.max_iter = 2;
     pd.check_every = 4;

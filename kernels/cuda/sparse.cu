@@ -127,13 +127,15 @@ static homg_status cu_scan_i32(homg_exec *ex, void *handle, const int32_t *in, i
 
 __global__ static void check_row_ptr_kernel(const int32_t *rp, int32_t n, int32_t nnz, int32_t *bad)
 {
-    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i == 0 && rp[0] != 0)
-        atomicMin(bad, 0);
-    if (i < n && (rp[i] > rp[i + 1] || rp[i + 1] > nnz || rp[i] < 0))
-        atomicMin(bad, i);
-    if (i == 0 && rp[n] != nnz)
-        atomicMin(bad, n);
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        if (rp[0] != 0)
+            atomicMin(bad, 0);
+        if (rp[n] != nnz)
+            atomicMin(bad, n);
+    }
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        if (rp[i] > rp[i + 1] || rp[i + 1] > nnz || rp[i] < 0)
+            atomicMin(bad, i);
 }
 
 static homg_status cu_check_row_ptr(homg_exec *ex, const homg_mat *a, homg_csr_report *rep)
@@ -147,25 +149,24 @@ static homg_status cu_check_row_ptr(homg_exec *ex, const homg_mat *a, homg_csr_r
 __global__ static void check_rows_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
                                          int32_t ncols, homg_csr_report *rep)
 {
-    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    int diag_ok = 0, col_bad = 0, nonfinite = 0;
-    if (i >= n)
-        return;
-    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-        int32_t j = ci[k];
-        if (j < 0 || j >= ncols || (k > rp[i] && j <= ci[k - 1]))
-            col_bad = 1;
-        if (!isfinite(v[k]))
-            nonfinite = 1;
-        if (j == i && v[k] > 0)
-            diag_ok = 1;
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        int diag_ok = 0, col_bad = 0, nonfinite = 0;
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+            int32_t j = ci[k];
+            if (j < 0 || j >= ncols || (k > rp[i] && j <= ci[k - 1]))
+                col_bad = 1;
+            if (!isfinite(v[k]))
+                nonfinite = 1;
+            if (j == i && v[k] > 0)
+                diag_ok = 1;
+        }
+        if (col_bad)
+            atomicMin(&rep->column, i);
+        if (nonfinite)
+            atomicMin(&rep->nonfinite, i);
+        if (!diag_ok)
+            atomicMin(&rep->diagonal, i);
     }
-    if (col_bad)
-        atomicMin(&rep->column, i);
-    if (nonfinite)
-        atomicMin(&rep->nonfinite, i);
-    if (!diag_ok)
-        atomicMin(&rep->diagonal, i);
 }
 
 static homg_status cu_check_rows(homg_exec *ex, const homg_mat *a, homg_csr_report *rep)
@@ -193,20 +194,20 @@ __global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t 
                                               const int32_t *trp, const int32_t *tci, const double *tv, int32_t n,
                                               double rtol, int32_t *bad)
 {
-    int32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n)
-        return;
-    int32_t k0 = arp[i], k1 = arp[i + 1];
-    if (k0 != trp[i] || k1 != trp[i + 1]) {
-        atomicMin(bad, i);
-        return;
-    }
-    double di = fabs(diag_of(arp, aci, av, i));
-    for (int32_t k = k0; k < k1; k++) {
-        int32_t j = aci[k];
-        if (j != tci[k] || fabs(av[k] - tv[k]) > rtol * sqrt(di * fabs(diag_of(arp, aci, av, j)))) {
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        int32_t k0 = arp[i], k1 = arp[i + 1];
+        double di;
+        if (k0 != trp[i] || k1 != trp[i + 1]) {
             atomicMin(bad, i);
-            return;
+            continue;
+        }
+        di = fabs(diag_of(arp, aci, av, i));
+        for (int32_t k = k0; k < k1; k++) {
+            int32_t j = aci[k];
+            if (j != tci[k] || fabs(av[k] - tv[k]) > rtol * sqrt(di * fabs(diag_of(arp, aci, av, j)))) {
+                atomicMin(bad, i);
+                break;
+            }
         }
     }
 }
