@@ -433,7 +433,8 @@ static void hierarchies_and_iterations_match_the_cpu(void **state)
                     }
                 }
                 assert_true(abs(rc.pi.iterations - rg.pi.iterations) <= 2);
-                assert_true(homg_rel_diff(rg.x, rc.x, (size_t)m.nrows) < 1e-6);
+                /* both solve to 1e-8: their difference is bounded by cond(A) 2e-8 */
+                assert_true(homg_rel_diff(rg.x, rc.x, (size_t)m.nrows) < 1e-4);
                 free(rc.x);
                 free(rg.x);
             }
