@@ -124,6 +124,10 @@ typedef struct homg_amg_kernels {
     /* From x = 0: x = omega dinv .* b and r = b - A x in one pass. */
     homg_status (*jacobi_zero_residual)(homg_exec *ex, const homg_mat *a, const float *dinv, double omega,
                                         const float *b, float *x, float *r);
+    /* One Chebyshev step: d = c_d d + c_r dinv .* r (first: d = c_r dinv .* r),
+     * then x += d (first and zero_x: x = d). */
+    homg_status (*cheb_step)(homg_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+                             double c_d, double c_r, int first, int zero_x);
     /* out = in - boundary * x (in may equal out). */
     homg_status (*patch_boundary)(homg_exec *ex, const homg_patches *pt, const float *x, const float *in,
                                   float *out);

@@ -70,6 +70,10 @@ homg_amg_desc homg_amg_desc_defaults(const homg_amg_desc *desc)
         d.patch_inner_weight = 1.0;
     if (d.patch_weight == 0)
         d.patch_weight = 1.0;
+    if (d.chebyshev_degree == 0)
+        d.chebyshev_degree = 3;
+    if (d.chebyshev_ratio == 0)
+        d.chebyshev_ratio = 20;
     if (d.seed == 0)
         d.seed = 1;
     return d;
@@ -82,7 +86,7 @@ static homg_status check_desc(homg_ctx *ctx, const homg_amg_desc *d)
     const char *bad = NULL;
     if (d->coarsening != HOMG_AMG_SMOOTHED_AGGREGATION && d->coarsening != HOMG_AMG_MATCHING)
         bad = "coarsening is not a homg_amg_coarsening";
-    else if (d->smoother < HOMG_AMG_SMOOTHER_JACOBI || d->smoother > HOMG_AMG_SMOOTHER_PATCH)
+    else if (d->smoother < HOMG_AMG_SMOOTHER_JACOBI || d->smoother > HOMG_AMG_SMOOTHER_CHEBYSHEV)
         bad = "smoother is not a homg_amg_smoother";
     else if (d->cycle != HOMG_AMG_CYCLE_V && d->cycle != HOMG_AMG_CYCLE_W)
         bad = "cycle is not a homg_amg_cycle";
@@ -105,6 +109,9 @@ static homg_status check_desc(homg_ctx *ctx, const homg_amg_desc *d)
         bad = "patch_size must be 1..1024";
     else if (d->patch_inner < 1 || d->patch_inner > 100)
         bad = "patch_inner must be 1..100";
+    else if (d->chebyshev_degree < 1 || d->chebyshev_degree > 20 || !(d->chebyshev_ratio > 1) ||
+             !isfinite(d->chebyshev_ratio))
+        bad = "chebyshev_degree must be 1..20 and chebyshev_ratio above 1";
     if (bad)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_amg_desc: %s", bad);
     return HOMG_OK;
@@ -408,7 +415,7 @@ static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
 int homg_amg_format_info(const homg_amg_info *info, char *buf, size_t len)
 {
     static const char *coarsening[] = {"", "smoothed aggregation", "compatible weighted matching"};
-    static const char *smoother[] = {"", "damped Jacobi", "l1 Jacobi", "patch block Jacobi"};
+    static const char *smoother[] = {"", "damped Jacobi", "l1 Jacobi", "patch block Jacobi", "Chebyshev"};
     size_t used = 0;
     const homg_amg_desc *d;
     if (buf && len)
@@ -418,7 +425,7 @@ int homg_amg_format_info(const homg_amg_info *info, char *buf, size_t len)
     d = &info->desc;
     append(buf, len, &used, "AMG grid: %s, %s smoother, %s(%d,%d) cycle\n",
            coarsening[d->coarsening == HOMG_AMG_MATCHING ? 2 : 1],
-           smoother[d->smoother >= 1 && d->smoother <= 3 ? d->smoother : 3], d->cycle == HOMG_AMG_CYCLE_W ? "W" : "V",
+           smoother[d->smoother >= 1 && d->smoother <= 4 ? d->smoother : 3], d->cycle == HOMG_AMG_CYCLE_W ? "W" : "V",
            d->pre, d->post);
     append(buf, len, &used, "  Number of levels: %d\n", info->levels);
     append(buf, len, &used, "     LVL        ROWS           NNZ   NNZ/ROW   PATCHES\n");

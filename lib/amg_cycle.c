@@ -12,7 +12,10 @@
  *    Jacobi sweeps (w_in) on A_pp g = (b - A x)_p started at 0, each patch in
  *    one block with its vectors in shared memory.  The prerelax-residual
  *    fusion: the patch kernel also leaves r = b - (inner + diag) x, and a
- *    boundary pass subtracts the boundary part (seed 000, algorithm 5.3).
+ *    boundary pass subtracts the boundary part (seed 000, algorithm 5.3);
+ *  - Chebyshev: a polynomial of degree chebyshev_degree in D^-1 A that is
+ *    smallest on [rho / chebyshev_ratio, rho], rho the Gershgorin bound (read
+ *    to the host once per set-up), one residual per degree.
  * Pre- and post-smoothing are the same symmetric operator, so the cycle is a
  * symmetric preconditioner up to float rounding.  The coarsest level is solved
  * with a dense inverse from a Cholesky factorisation (or l1-Jacobi sweeps).
@@ -39,14 +42,21 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
             HOMG_TRY(homg__amg_array(amg, (void **)&lv->b, (size_t)n, sizeof(float), "cycle vectors"));
             HOMG_TRY(homg__amg_array(amg, (void **)&lv->x, (size_t)n, sizeof(float), "cycle vectors"));
             HOMG_TRY(homg__amg_array(amg, (void **)&lv->t, (size_t)n, sizeof(float), "cycle vectors"));
-            if (l < last && sm == HOMG_AMG_SMOOTHER_PATCH)
+            if (l < last && (sm == HOMG_AMG_SMOOTHER_PATCH || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV))
                 HOMG_TRY(homg__amg_array(amg, (void **)&lv->u, (size_t)n, sizeof(float), "cycle vectors"));
             if (need_dinv)
                 HOMG_TRY(homg__amg_array(amg, (void **)&lv->dinv, (size_t)n, sizeof(float), "smoother"));
         }
         if (need_dinv)
-            AMG_RUN(amg, ak->diag(ex, &lv->a, sm == HOMG_AMG_SMOOTHER_JACOBI && l < last ? 1 : 2, lv->dinv),
+            AMG_RUN(amg,
+                    ak->diag(ex, &lv->a,
+                             (sm == HOMG_AMG_SMOOTHER_JACOBI || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) && l < last ? 1 : 2,
+                             lv->dinv),
                     "smoother diagonal");
+        if (l < last && sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
+            AMG_RUN(amg, ak->gershgorin(ex, &lv->a, amg->rho), "Chebyshev interval");
+            HOMG_TRY(homg__read(amg->ctx, &lv->cheb_max, amg->rho, sizeof lv->cheb_max));
+        }
     }
 
     if (amg->desc.coarse_solver == HOMG_AMG_COARSE_CHOLESKY) {
@@ -72,6 +82,29 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
     return HOMG_OK;
 }
 
+/* One Chebyshev polynomial in D^-1 A on [rho / ratio, rho] (Saad, Iterative
+ * Methods, algorithm 12.1, preconditioned by the diagonal); u holds the step. */
+static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
+{
+    homg_exec *ex = &amg->ctx->ex;
+    const homg_amg_kernels *ak = AMG_AK(amg);
+    double hi = lv->cheb_max, lo = hi / amg->desc.chebyshev_ratio;
+    double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), sigma = theta / delta, rho0 = 1.0 / sigma;
+    int32_t n = lv->a.nrows;
+    if (!zero_x)
+        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Chebyshev");
+    AMG_RUN(amg, ak->cheb_step(ex, n, lv->dinv, zero_x ? lv->b : lv->t, lv->u, lv->x, 0.0, 1.0 / theta, 1, zero_x),
+            "Chebyshev");
+    for (int k = 1; k < amg->desc.chebyshev_degree; k++) {
+        double rho1 = 1.0 / (2.0 * sigma - rho0);
+        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Chebyshev");
+        AMG_RUN(amg, ak->cheb_step(ex, n, lv->dinv, lv->t, lv->u, lv->x, rho1 * rho0, 2.0 * rho1 / delta, 0, 0),
+                "Chebyshev");
+        rho0 = rho1;
+    }
+    return HOMG_OK;
+}
+
 /* Pre-smoothing of level l; leaves the residual in t. */
 static homg_status presmooth(homg_amg *amg, amg_level *lv, int warm)
 {
@@ -90,6 +123,10 @@ static homg_status presmooth(homg_amg *amg, amg_level *lv, int warm)
             if (final)
                 AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->t, lv->t), "patch residual");
         }
+    } else if (d->smoother == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
+        for (int s = 0; s < pre; s++)
+            HOMG_TRY(chebyshev(amg, lv, !warm && s == 0));
+        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "residual");
     } else {
         double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight : 1.0;
         int s = 0;
@@ -116,7 +153,9 @@ static homg_status postsmooth(homg_amg *amg, amg_level *lv)
     const homg_amg_kernels *ak = AMG_AK(amg);
     const homg_amg_desc *d = &amg->desc;
     for (int s = 0; s < d->post; s++) {
-        if (d->smoother == HOMG_AMG_SMOOTHER_PATCH) {
+        if (d->smoother == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
+            HOMG_TRY(chebyshev(amg, lv, 0));
+        } else if (d->smoother == HOMG_AMG_SMOOTHER_PATCH) {
             AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->b, lv->u), "patch smoother");
             AMG_RUN(amg, ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, NULL, 0, d->patch_inner,
                                           d->patch_inner_weight, d->patch_weight),

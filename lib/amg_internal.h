@@ -16,6 +16,7 @@ typedef struct amg_level {
     homg_patches pt;        /* patch smoother */
     float *b, *x, *t, *u;   /* cycle: right-hand side, iterate, residual, patch right-hand side */
     float *inv;             /* coarsest level, Cholesky: dense inverse */
+    float cheb_max;         /* Chebyshev: Gershgorin bound of rho(D^-1 A) (host copy) */
 } amg_level;
 
 struct homg_amg {

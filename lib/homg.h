@@ -302,8 +302,10 @@ typedef enum homg_amg_smoother {
     HOMG_AMG_SMOOTHER_DEFAULT = 0, /* patch block Jacobi */
     HOMG_AMG_SMOOTHER_JACOBI,      /* damped Jacobi, weight `jacobi_weight` */
     HOMG_AMG_SMOOTHER_L1_JACOBI,   /* l1 Jacobi: D_ii = sum_j |a_ij| (parameter free) */
-    HOMG_AMG_SMOOTHER_PATCH        /* seed 000: block Jacobi over patches of aggregates, inner
+    HOMG_AMG_SMOOTHER_PATCH,       /* seed 000: block Jacobi over patches of aggregates, inner
                                       Jacobi sweeps per patch */
+    HOMG_AMG_SMOOTHER_CHEBYSHEV    /* Chebyshev polynomial in D^-1 A of degree chebyshev_degree on
+                                      [rho / chebyshev_ratio, rho], rho the Gershgorin bound */
 } homg_amg_smoother;
 
 typedef enum homg_amg_cycle {
@@ -339,6 +341,8 @@ typedef struct homg_amg_desc {
     int patch_inner;                /* patch smoother: inner Jacobi sweeps (default 3) */
     double patch_inner_weight;      /* patch smoother: inner Jacobi weight (default 1) */
     double patch_weight;            /* patch smoother: outer block-Jacobi weight (default 1) */
+    int chebyshev_degree;           /* Chebyshev smoother: degree (default 3) */
+    double chebyshev_ratio;         /* Chebyshev smoother: rho over the interval's lower end (default 20) */
     unsigned seed;                  /* random priorities of the independent sets (default 1) */
     int skip_input_check;           /* non-zero: trust the matrix (no symmetry, diagonal, NaN scan) */
 } homg_amg_desc;

@@ -105,7 +105,7 @@ static void converges_on_generated_problems(void **state)
 {
     static const homg_amg_coarsening co[] = {HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_MATCHING};
     static const homg_amg_smoother sm[] = {HOMG_AMG_SMOOTHER_JACOBI, HOMG_AMG_SMOOTHER_L1_JACOBI,
-                                           HOMG_AMG_SMOOTHER_PATCH};
+                                           HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_SMOOTHER_CHEBYSHEV};
     static const char *names[] = {"5-point 64^2", "7-point 20^3", "P1 cube 16^3"};
     (void)state;
     printf("  problem         coarsening  smoother  levels  iterations  rel. residual (recursive, true)\n");
@@ -115,11 +115,11 @@ static void converges_on_generated_problems(void **state)
                                                                        : homg_gen_p1_cube(16, 1, 1, 1, &m),
                          0);
         for (int c = 0; c < 2; c++)
-            for (int s = 0; s < 3; s++) {
+            for (int s = 0; s < 4; s++) {
                 homg_amg_desc ad = amg_desc(co[c], sm[s]);
                 solve_result r = solve(&m, &ad, NULL);
                 printf("  %-14s  %-10s  %-8s  %6d  %10d  %.2e  %.2e\n", names[p], c ? "matching" : "SA",
-                       s == 0 ? "jacobi" : s == 1 ? "l1" : "patch", r.levels, r.iterations, r.rel, r.true_rel);
+                       s == 0 ? "jacobi" : s == 1 ? "l1" : s == 2 ? "patch" : "cheby", r.levels, r.iterations, r.rel, r.true_rel);
                 assert_int_equal(r.st, HOMG_OK);
                 assert_true(r.rel <= 1e-8);
                 assert_true(r.true_rel <= 2e-8); /* the recursive residual drifts a little */
@@ -473,7 +473,7 @@ static void preconditioner_is_symmetric(void **state)
     (void)state;
     assert_int_equal(homg_gen_p1_cube(10, 1, 1, 1, &m), 0);
     v = homg_host_csr_view(&m);
-    for (int s = 1; s <= 3; s++) {
+    for (int s = 1; s <= 4; s++) {
         homg_amg_desc d = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, (homg_amg_smoother)s);
         double *r1 = malloc(sizeof(double) * m.nrows), *r2 = malloc(sizeof(double) * m.nrows);
         double *z1 = malloc(sizeof(double) * m.nrows), *z2 = malloc(sizeof(double) * m.nrows);

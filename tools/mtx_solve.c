@@ -22,7 +22,7 @@ static void usage(FILE *f)
             "  --tol T                   relative residual to reach (1e-8)\n"
             "  --max-iter N              (1000)\n"
             "  --coarsening sa|matching  smoothed aggregation or compatible weighted matching (sa)\n"
-            "  --smoother patch|jacobi|l1 (patch)\n"
+            "  --smoother patch|jacobi|l1|chebyshev (patch)\n"
             "  --cycle v|w               (v)\n"
             "  --precond amg|jacobi|none (amg)\n"
             "  --flexible                flexible CG\n"
@@ -62,7 +62,7 @@ typedef struct options {
 /* 0 ok, 1 help shown, 2 bad usage. */
 static int parse(int argc, char **argv, options *o)
 {
-    static const char *const coarsening[] = {"sa", "matching"}, *const smoother[] = {"jacobi", "l1", "patch"},
+    static const char *const coarsening[] = {"sa", "matching"}, *const smoother[] = {"jacobi", "l1", "patch", "chebyshev"},
                              *const cycle[] = {"v", "w"}, *const precond[] = {"amg", "jacobi", "none"};
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
@@ -91,7 +91,7 @@ static int parse(int argc, char **argv, options *o)
                 o->pcg.max_iter = atoi(val);
             else if (!strcmp(arg, "--coarsening") && (k = pick(val, coarsening, 2)) >= 0)
                 o->amg.coarsening = k ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION;
-            else if (!strcmp(arg, "--smoother") && (k = pick(val, smoother, 3)) >= 0)
+            else if (!strcmp(arg, "--smoother") && (k = pick(val, smoother, 4)) >= 0)
                 o->amg.smoother = (homg_amg_smoother)(k + 1);
             else if (!strcmp(arg, "--cycle") && (k = pick(val, cycle, 2)) >= 0)
                 o->amg.cycle = k ? HOMG_AMG_CYCLE_W : HOMG_AMG_CYCLE_V;

@@ -26,6 +26,7 @@ const homg_amg_kernels homg_cpu_amg_kernels = {
     homg_cpu_residual,
     homg_cpu_jacobi_correct,
     homg_cpu_jacobi_zero_residual,
+    homg_cpu_cheb_step,
     homg_cpu_patch_boundary,
     homg_cpu_patch_smooth,
     homg_cpu_patch_sort,

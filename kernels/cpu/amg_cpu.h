@@ -49,6 +49,8 @@ homg_status homg_cpu_jacobi_correct(homg_exec *ex, int32_t n, const float *dinv,
                                     float *x, int zero);
 homg_status homg_cpu_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, const float *dinv, double omega,
                                           const float *b, float *x, float *r);
+homg_status homg_cpu_cheb_step(homg_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+                                   double c_d, double c_r, int first, int zero_x);
 homg_status homg_cpu_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in,
                                     float *out);
 homg_status homg_cpu_patch_smooth(homg_exec *ex, const homg_patches *pt, const float *b, const float *rhs, float *x,

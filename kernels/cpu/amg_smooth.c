@@ -66,6 +66,20 @@ homg_status homg_cpu_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, cons
     return HOMG_OK;
 }
 
+homg_status homg_cpu_cheb_step(homg_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+                               double c_d, double c_r, int first, int zero_x)
+{
+    float cd = (float)c_d, cr = (float)c_r;
+    (void)ex;
+#pragma omp parallel for schedule(static) if(n > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < n; i++) {
+        float di = (first ? 0.0f : cd * d[i]) + cr * dinv[i] * r[i];
+        d[i] = di;
+        x[i] = (first && zero_x ? 0.0f : x[i]) + di;
+    }
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in,
                                     float *out)
 {

@@ -26,6 +26,7 @@ extern "C" const homg_amg_kernels homg_cuda_amg_kernels = {
     homg_cuda_residual,
     homg_cuda_jacobi_correct,
     homg_cuda_jacobi_zero_residual,
+    homg_cuda_cheb_step,
     homg_cuda_patch_boundary,
     homg_cuda_patch_smooth,
     homg_cuda_patch_sort,

@@ -114,6 +114,26 @@ homg_status homg_cuda_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, con
     return HOMG_OK;
 }
 
+__global__ static void cheb_kernel(int32_t n, const float *dinv, const float *r, float *d, float *x, float cd,
+                                   float cr, int first, int zero_x)
+{
+    FOR_ROWS(i, n)
+    {
+        float di = (first ? 0.0f : cd * d[i]) + cr * dinv[i] * r[i];
+        d[i] = di;
+        x[i] = (first && zero_x ? 0.0f : x[i]) + di;
+    }
+}
+
+homg_status homg_cuda_cheb_step(homg_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+                                double c_d, double c_r, int first, int zero_x)
+{
+    cheb_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, r, d, x, (float)c_d, (float)c_r,
+                                                                            first, zero_x);
+    HOMG_CUDA_LAUNCHED(ex, "chebyshev");
+    return HOMG_OK;
+}
+
 template <int G>
 __global__ static void boundary_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
                                        const float *x, const float *in, float *out)
