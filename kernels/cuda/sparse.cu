@@ -3,6 +3,7 @@
  * reuse (cuSPARSE SpGEMMreuse: the symbolic phase once, the numeric phase on
  * every re-setup).  Twin of kernels/cpu/sparse.c. */
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,11 +303,40 @@ static homg_status cu_spmv(homg_exec *ex, const homg_mat *a, const void *x, void
 
 /* ------------------------------------------------------------ SpGEMM */
 
+/* When cuSPARSE leaves a row's columns unsorted (the library and its binary
+ * searches need them sorted), C's descriptor keeps cuSPARSE's raw arrays and
+ * every numeric phase gathers the values into the sorted order: val[k] =
+ * raw_val[perm[k]]. */
 typedef struct spgemm_plan {
     cusparseSpMatDescr_t a, b, c;
     cusparseSpGEMMDescr_t desc;
     void *buf4, *buf5; /* kept for the numeric phase */
+    int32_t *raw_col, *perm;
+    float *raw_val, *sorted_val;
+    int32_t nnz;
 } spgemm_plan;
+
+__global__ static void unsorted_kernel(const int32_t *rp, const int32_t *ci, int32_t n, int32_t *flag)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        for (int32_t k = rp[i] + 1; k < rp[i + 1]; k++)
+            if (ci[k] <= ci[k - 1]) {
+                atomicOr(flag, 1);
+                break;
+            }
+}
+
+__global__ static void iota_kernel(int32_t *p, int32_t n)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        p[i] = i;
+}
+
+__global__ static void gather_kernel(const float *raw, const int32_t *perm, float *out, int32_t n)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        out[i] = raw[perm[i]];
+}
 
 static void plan_free(homg_cuda_handle *h, spgemm_plan *p)
 {
@@ -322,6 +352,9 @@ static void plan_free(homg_cuda_handle *h, spgemm_plan *p)
         cusparseSpGEMM_destroyDescr(p->desc);
     homg_cuda_free(h, p->buf4);
     homg_cuda_free(h, p->buf5);
+    homg_cuda_free(h, p->raw_col);
+    homg_cuda_free(h, p->raw_val);
+    homg_cuda_free(h, p->perm);
     free(p);
 }
 
@@ -340,7 +373,73 @@ static homg_status numeric(homg_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
     HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_compute(h->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                       CUSPARSE_OPERATION_NON_TRANSPOSE, &one, p->a, p->b, &zero, p->c,
                                                       CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, p->desc));
+    if (p->perm) {
+        gather_kernel<<<homg_blocks(p->nnz, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p->raw_val, p->perm,
+                                                                                           p->sorted_val, p->nnz);
+        HOMG_CUDA_LAUNCHED(ex, "SpGEMM sorted values");
+    }
     return HOMG_OK;
+}
+
+/* Checks C's rows; unsorted ones are sorted once here (columns, and the
+ * permutation the numeric phase applies to the values). */
+static homg_status sort_columns(homg_exec *ex, homg_cuda_handle *h, homg_mat *c, spgemm_plan *p)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int32_t *flag = NULL, *iota = NULL, host_flag = 0;
+    size_t bytes = 0;
+    void *tmp = NULL;
+    cudaError_t e;
+    homg_status st;
+    if (c->nnz == 0)
+        return HOMG_OK;
+    HOMG_KTRY(homg_cuda_alloc(ex, h, sizeof(int32_t), (void **)&flag, "SpGEMM column check"));
+    e = cudaMemsetAsync(flag, 0, sizeof(int32_t), s);
+    if (e == cudaSuccess) {
+        unsorted_kernel<<<homg_blocks(c->nrows), HOMG_THREADS, 0, s>>>(c->row_ptr, c->col_idx, c->nrows, flag);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&host_flag, flag, sizeof host_flag, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    homg_cuda_free(h, flag);
+    if (e != cudaSuccess)
+        return homg_cuda_fail(ex, e, "SpGEMM column check");
+    if (!host_flag)
+        return HOMG_OK;
+    /* C keeps cuSPARSE's arrays as raw_*; c gets sorted copies. */
+    p->raw_col = c->col_idx;
+    p->raw_val = (float *)c->val;
+    p->nnz = c->nnz;
+    c->col_idx = NULL;
+    c->val = NULL;
+    st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM sorted columns");
+    if (st == HOMG_OK)
+        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(float), &c->val, "SpGEMM sorted values");
+    if (st == HOMG_OK)
+        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&p->perm, "SpGEMM permutation");
+    if (st == HOMG_OK)
+        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&iota, "SpGEMM permutation");
+    if (st != HOMG_OK)
+        return st;
+    p->sorted_val = (float *)c->val;
+    iota_kernel<<<homg_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(iota, c->nnz);
+    e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cub::DeviceSegmentedSort::SortPairs(NULL, bytes, p->raw_col, c->col_idx, iota, p->perm, c->nnz, c->nrows,
+                                                c->row_ptr, c->row_ptr + 1, s);
+    if (e == cudaSuccess && (st = homg_cuda_scratch(ex, h, bytes, &tmp)) == HOMG_OK)
+        e = cub::DeviceSegmentedSort::SortPairs(tmp, bytes, p->raw_col, c->col_idx, iota, p->perm, c->nnz, c->nrows,
+                                                c->row_ptr, c->row_ptr + 1, s);
+    if (e == cudaSuccess && st == HOMG_OK) {
+        gather_kernel<<<homg_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(p->raw_val, p->perm, p->sorted_val, c->nnz);
+        e = cudaGetLastError();
+    }
+    homg_cuda_free(h, iota);
+    if (e != cudaSuccess)
+        return homg_cuda_fail(ex, e, "sorting SpGEMM columns");
+    return st;
 }
 
 /* The symbolic phase: buffers 1-3 are freed here, 4 and 5 stay with the plan. */
@@ -428,6 +527,8 @@ static homg_status cu_spgemm(homg_exec *ex, void *handle, const homg_mat *a, con
         st = symbolic(ex, h, a, b, c, p);
     if (st == HOMG_OK)
         st = numeric(ex, h, p);
+    if (st == HOMG_OK)
+        st = sort_columns(ex, h, c, p);
     if (st != HOMG_OK) {
         plan_free(h, p);
         homg_cuda_free(h, c->row_ptr);
