@@ -118,6 +118,9 @@ $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.c.o $(BUILD)/obj/tests/fuzz/replay_ma
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $^ $(CUDA_LIBS) $(LDLIBS) -o $@
 
+HOMG_BUILD_ID ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+$(BUILD)/obj/bench/%.c.o: CPPFLAGS += -DHOMG_BUILD_ID='"$(HOMG_BUILD_ID)"'
+
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.c.o $(BENCH_HELPER_OBJ) $(TEST_UTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $< $(BENCH_HELPER_OBJ) $(TEST_UTIL_OBJ) $(LIB) $(CUDA_LIBS) $(LDLIBS) -o $@

@@ -32,6 +32,7 @@ typedef struct homg_level {
 
 enum { HOMG_W = 0, HOMG_E, HOMG_S, HOMG_N };
 enum { HOMG_INIT_KEEP = 0, HOMG_INIT_ZERO, HOMG_INIT_PROLONG };
+#define HOMG_COARSE_EXACT_MAX 32
 
 /* What homg_iterate needs to find the marked points of HOMG level m (lib/homg_method.c). */
 typedef struct homg_homg_level {
@@ -55,16 +56,25 @@ typedef struct homg_grid_kernels {
     /* `sweeps` red-black Gauss-Seidel sweeps (red: (i+j) even first) */
     homg_status (*smooth)(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
                           int sweeps);
-    /* Fused down-leg step: initialise u (HOMG_INIT_KEEP: as is, _ZERO: 0, _PROLONG: P ec, ec
-     * on the next coarser level), `sweeps` RBGS sweeps, then fc = R(f + bterm - A u). */
-    homg_status (*smooth_restrict)(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
-                                   const void *f, void *fc, int sweeps, int init, const void *ec);
-    /* Fused up-leg step: u (+)= P ec, then `sweeps` RBGS sweeps. */
+    /* Fused down-leg step, out of place (blocks read halos of u_in while others write
+     * u_out, so the two must differ): u_out = initial u (HOMG_INIT_KEEP: u_in, _ZERO: 0,
+     * _PROLONG: P ec, ec on the next coarser level) after `sweeps` RBGS sweeps, and
+     * fc = R(f + bterm - A u_out). */
+    homg_status (*smooth_restrict)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+                                   void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
+    /* Fused up-leg step, out of place: u_out = (u_in + P ec, or P ec when assign) after
+     * `sweeps` RBGS sweeps. */
     homg_status (*prolong_smooth)(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
-                                  void *u, const void *f, int sweeps, int assign);
+                                  const void *u_in, void *u_out, const void *f, int sweeps, int assign);
     /* The coarsest level: u = 0, then `sweeps` RBGS sweeps (one thread block on CUDA). */
     homg_status (*coarse_solve)(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
                                 const void *f, int sweeps);
+    /* The coarsest level solved exactly: u = Qy [(Qy^T (f + bterm) Qx) ./ eig] Qx^T with the
+     * orthonormal sine bases qx (nx*nx, qx[i*nx+k] = basis k at cell i), qy (ny*ny) and
+     * inv_eig (nx*ny, 1 / eigenvalue, index kx + nx*ky) of the cell-centred Dirichlet
+     * operator.  One thread block on CUDA; nx, ny <= HOMG_COARSE_EXACT_MAX. */
+    homg_status (*coarse_exact)(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+                                const void *qx, const void *qy, const void *inv_eig);
     /* The Dirichlet data of level L restricted to the next coarser level: out[s][J] = mean of
      * L->bc[s][2J], L->bc[s][2J+1]; sides whose L->bc[s] is NULL are skipped. */
     homg_status (*restrict_boundary)(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4]);

@@ -11,6 +11,7 @@
 #include "grid_internal.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -66,6 +67,9 @@ static homg_status check_desc(homg_ctx *ctx, const homg_grid_desc *d)
     if (d->pre < 0 || d->pre > 16 || d->post < 0 || d->post > 16)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.pre = %d, desc.post = %d: must be 0..16", d->pre,
                           d->post);
+    if (d->method == HOMG_METHOD_FMG && (d->pre > 3 || d->post > 3))
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "desc.pre = %d, desc.post = %d: the fused FMG steps take 0..3 sweeps each", d->pre, d->post);
     return HOMG_OK;
 }
 
@@ -75,6 +79,7 @@ static void free_arrays(homg_grid *g)
         homg__free(g->ctx, g->u[k]);
         homg__free(g->ctx, g->f[k]);
         homg__free(g->ctx, g->fm[k]);
+        homg__free(g->ctx, g->u2[k]);
         for (int s = 0; s < 4; s++)
             homg__free(g->ctx, g->gbc[k][s]);
     }
@@ -82,6 +87,10 @@ static void free_arrays(homg_grid *g)
     homg__free(g->ctx, g->ea);
     homg__free(g->ctx, g->eb);
     homg__free(g->ctx, g->ta);
+    homg__free(g->ctx, g->u0_scratch);
+    homg__free(g->ctx, g->coarse_qx);
+    homg__free(g->ctx, g->coarse_qy);
+    homg__free(g->ctx, g->coarse_inv_eig);
     homg__free(g->ctx, g->hist);
     homg__free(g->ctx, g->hist_count);
     homg__free(g->ctx, g->scratch);
@@ -91,13 +100,69 @@ static void free_arrays(homg_grid *g)
             g->ctx->mem->graph_destroy(g->graphs[i].graph);
 }
 
+/* Orthonormal sine basis of the cell-centred Dirichlet operator on n cells,
+ * q[i*n + k] = c_k sin(pi (k+1) (i+1/2) / n), and its eigenvalues (4/h^2) sin^2(pi (k+1) / (2n)). */
+static void sine_basis(int n, double h, double *q, double *eig)
+{
+    const double pi = 3.14159265358979323846;
+    for (int k = 0; k < n; k++) {
+        double c = sqrt((k == n - 1 ? 1.0 : 2.0) / n), sk = sin(pi * (k + 1) / (2.0 * n));
+        eig[k] = 4.0 / (h * h) * sk * sk;
+        for (int i = 0; i < n; i++)
+            q[i * n + k] = c * sin(pi * (k + 1) * (i + 0.5) / n);
+    }
+}
+
+/* Uploads n doubles in the grid's precision. */
+static homg_status upload(homg_grid *g, const double *x, size_t n, void **out, const char *what)
+{
+    void *host = homg__host_alloc(g->ctx, n * g->elem, what);
+    homg_status st;
+    if (!host)
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    for (size_t k = 0; k < n; k++) {
+        if (g->elem == sizeof(double))
+            ((double *)host)[k] = x[k];
+        else
+            ((float *)host)[k] = (float)x[k];
+    }
+    st = homg__alloc(g->ctx, n * g->elem, out, what);
+    if (st == HOMG_OK) {
+        st = g->ctx->mem->copy(&g->ctx->ex, *out, host, n * g->elem, HOMG_H2D);
+        if (st != HOMG_OK)
+            homg__backend_fail(g->ctx, st, what);
+    }
+    free(host);
+    return st;
+}
+
+/* The exact solver of the coarsest level (kernels/grid_kernels.h, coarse_exact). */
+static homg_status setup_coarse_exact(homg_grid *g)
+{
+    const homg_level *L = &g->lv[g->nlevels - 1];
+    const int nx = L->nx, ny = L->ny;
+    double h = 1.0 / sqrt(L->inv_h2);
+    double qx[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], qy[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
+    double ex[HOMG_COARSE_EXACT_MAX], ey[HOMG_COARSE_EXACT_MAX];
+    double inv[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
+    sine_basis(nx, h, qx, ex);
+    sine_basis(ny, h, qy, ey);
+    for (int ky = 0; ky < ny; ky++)
+        for (int kx = 0; kx < nx; kx++)
+            inv[ky * nx + kx] = 1.0 / (ex[kx] + ey[ky] + L->lambda);
+    HOMG_TRY(upload(g, qx, (size_t)nx * nx, &g->coarse_qx, "coarse solver"));
+    HOMG_TRY(upload(g, qy, (size_t)ny * ny, &g->coarse_qy, "coarse solver"));
+    return upload(g, inv, (size_t)nx * ny, &g->coarse_inv_eig, "coarse solver");
+}
+
 static homg_status alloc_arrays(homg_grid *g)
 {
     const homg_grid_desc *d = &g->desc;
     double h = d->h;
     int nx = d->nx, ny = d->ny;
 
-    /* the multigrid hierarchy down to a smallest side of 2 */
+    /* the multigrid hierarchy down to a level the exact solver takes (both sides
+     * <= HOMG_COARSE_EXACT_MAX), or to a smallest side of 2 for long rectangles */
     g->nlevels = 0;
     for (;;) {
         homg_level *L = &g->lv[g->nlevels];
@@ -106,27 +171,37 @@ static homg_status alloc_arrays(homg_grid *g)
         L->inv_h2 = 1.0 / (h * h);
         L->lambda = d->lambda;
         g->nlevels++;
-        if (nx == 2 || ny == 2 || g->nlevels == HOMG_GRID_MAX_LEVELS)
+        if ((nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX) || nx == 2 || ny == 2 ||
+            g->nlevels == HOMG_GRID_MAX_LEVELS)
             break;
         nx /= 2;
         ny /= 2;
         h *= 2;
     }
-    if (d->method != HOMG_METHOD_HOMG)
+    if (d->method != HOMG_METHOD_HOMG) {
         for (int k = 1; k < g->nlevels; k++) {
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u[k], "multigrid level"));
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->f[k], "multigrid level"));
+            if (d->method == HOMG_METHOD_FMG)
+                HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u2[k], "multigrid level"));
             for (int s = 0; s < 4; s++)
                 HOMG_TRY(homg__alloc(g->ctx, (size_t)(s < 2 ? g->lv[k].ny : g->lv[k].nx) * g->elem, &g->gbc[k][s],
                                      "multigrid level boundary"));
         }
-    else
+        if (d->method == HOMG_METHOD_FMG)
+            HOMG_TRY(homg__alloc(g->ctx, (size_t)d->nx * d->ny * g->elem, &g->u0_scratch, "finest level"));
+        if (nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
+            HOMG_TRY(setup_coarse_exact(g));
+    } else {
         HOMG_TRY(homg__homg_alloc(g));
+    }
     HOMG_TRY(homg__alloc(g->ctx, HOMG_GRID_HIST_MAX * sizeof(double), (void **)&g->hist, "history"));
     HOMG_TRY(homg__alloc(g->ctx, sizeof(int), (void **)&g->hist_count, "history"));
     HOMG_TRY(homg__alloc(g->ctx, 2 * sizeof(double), (void **)&g->scratch, "norms"));
     HOMG_TRY(homg__alloc(g->ctx, 6 * sizeof(long long), (void **)&g->flags, "input check"));
+    /* the monitor accumulates into scratch and resets it after each use */
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->scratch, 2 * sizeof(double)), "zeroing norms");
     return HOMG_OK;
 }
 
@@ -233,6 +308,10 @@ static homg_status check_pointers(homg_grid *g, const void *f, const homg_bounda
     HOMG_TRY(homg__check_pointer(g->ctx, u, "u"));
     if (f == u)
         return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "f and u are the same array");
+    /* the CUDA kernels move pairs of values: cudaMalloc'd pointers always qualify */
+    if (((uintptr_t)f | (uintptr_t)u) % (2 * g->elem))
+        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "f and u must be aligned to %zu bytes (f = %p, u = %p)",
+                          2 * g->elem, f, u);
     if (bc) {
         const void *b[4] = {bc->west, bc->east, bc->south, bc->north};
         static const char *const names[4] = {"bc.west", "bc.east", "bc.south", "bc.north"};
@@ -267,8 +346,7 @@ static homg_status queue_cycles(homg_grid *g, const homg_seq_key *key, const hom
                              g->k->monitor(&g->ctx->ex, g->desc.precision, L0, key->u, key->f, key->u_ref,
                                            g->scratch, g->hist, g->hist_count),
                              "monitor");
-            g->launches += 2;
-            g->wu += 1;
+            homg__account(g, 2, 1, 2.0 * L0->nx * L0->ny);
         }
     }
     return HOMG_OK;
@@ -281,7 +359,7 @@ static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const hom
     homg_exec *ex = &g->ctx->ex;
     homg_graph_entry *e = NULL, *victim = &g->graphs[0];
     long launches0 = g->launches;
-    double wu0 = g->wu;
+    double wu0 = g->wu, values0 = g->values_moved;
     homg_status st;
 
     if (ex->backend != HOMG_BACKEND_CUDA)
@@ -310,13 +388,14 @@ static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const hom
         e->key = *key;
         e->launches = g->launches - launches0;
         e->wu = g->wu - wu0;
+        e->values_moved = g->values_moved - values0;
         g->launches = launches0;
         g->wu = wu0;
+        g->values_moved = values0;
     }
     e->used = ++g->graph_clock;
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->graph_launch(ex, e->graph), "graph launch");
-    g->launches += e->launches;
-    g->wu += e->wu;
+    homg__account(g, e->launches, e->wu, e->values_moved);
     return HOMG_OK;
 }
 
@@ -355,7 +434,7 @@ static homg_status solve(homg_grid *g, const void *f, const homg_boundary *bc, v
         HOMG_TRY(check_inputs(g, f, bc, u, sd->warm_start));
     if (!sd->warm_start && g->desc.method != HOMG_METHOD_FMG) {
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, u, (size_t)g->desc.nx * g->desc.ny * g->elem), "zeroing u");
-        g->launches += 1;
+        homg__account(g, 1, 0, (double)g->desc.nx * g->desc.ny);
     }
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, g->hist_count, sizeof(int)), "history");
 
@@ -420,11 +499,13 @@ homg_status homg_grid_solve(homg_grid *g, const void *f, const homg_boundary *bc
     HOMG_TRY(homg__enter(g->ctx, &saved));
     g->launches = 0;
     g->wu = 0;
+    g->values_moved = 0;
     st = solve(g, f, bc, u, &sd, info);
     homg__leave(g->ctx, saved);
     if (info) {
         info->launches = g->launches;
         info->work_units = g->wu;
+        info->bytes = g->values_moved * g->elem;
         info->time_ms = now_ms() - t0;
         if (st != HOMG_OK && st != HOMG_ERROR_NOT_CONVERGED)
             info->norm = -1;

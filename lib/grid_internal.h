@@ -8,7 +8,7 @@
 
 #define HOMG_GRID_MAX_LEVELS 16
 #define HOMG_GRID_HIST_MAX 1000
-#define HOMG_GRID_GRAPHS 4
+#define HOMG_GRID_GRAPHS 16
 #define HOMG_COARSE_SWEEPS 16
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
@@ -22,7 +22,7 @@ typedef struct homg_graph_entry {
     homg_seq_key key;
     void *graph;
     long launches;
-    double wu;
+    double wu, values_moved;
     unsigned long long used;
 } homg_graph_entry;
 
@@ -36,7 +36,10 @@ struct homg_grid {
     int nlevels;                 /* multigrid levels, 0 = finest */
     homg_level lv[HOMG_GRID_MAX_LEVELS];
     void *u[HOMG_GRID_MAX_LEVELS], *f[HOMG_GRID_MAX_LEVELS]; /* levels >= 1 */
+    void *u2[HOMG_GRID_MAX_LEVELS];  /* FMG: the second buffer of levels >= 1 (out-of-place steps) */
+    void *u0_scratch;                /* FMG: the finest level's second buffer */
     void *gbc[HOMG_GRID_MAX_LEVELS][4]; /* FMG: Dirichlet data restricted to levels >= 1 */
+    void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
 
     /* HOMG (seed 003) */
     int homg_m;                  /* coarsest HOMG level M */
@@ -53,6 +56,7 @@ struct homg_grid {
     /* accounting of what is queued */
     long launches;
     double wu;
+    double values_moved;         /* ideal device-memory traffic, in values */
 
     homg_graph_entry graphs[HOMG_GRID_GRAPHS];
     unsigned long long graph_clock;
@@ -65,7 +69,8 @@ homg_status homg__homg_restart(homg_grid *g, const homg_level *L0, const void *f
 homg_status homg__homg_alloc(homg_grid *g);
 int homg__homg_iterations(const homg_grid *g, int m);
 
-/* Wrappers that queue a kernel and account for its launches and work units. */
 homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what);
+/* Adds a queued kernel's launches, work units and ideal traffic (values). */
+void homg__account(homg_grid *g, long launches, double wu, double values);
 
 #endif

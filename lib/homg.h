@@ -189,13 +189,16 @@ typedef struct homg_solve_info {
     int cycles;          /* restarts or cycles done */
     double work_units;   /* relaxation sweeps over the finest grid, counted as DESIGN.md says */
     long launches;       /* kernel launches queued (graph nodes count one each) */
+    double bytes;        /* ideal device-memory traffic queued: every array a kernel touches read
+                            or written once (achieved bandwidth = bytes / time) */
     double norm;         /* last monitored norm (relative residual, or error if u_ref); -1 if
                             not measured (tol = 0 without u_ref) */
     int converged;       /* norm <= tol */
     double time_ms;      /* wall time of the call (for tol = 0 on CUDA: time to queue) */
 } homg_solve_info;
 
-/* Solves A u = f.  f, u (nx*ny values) and the boundary in the ctx's space. The
+/* Solves A u = f.  f, u (nx*ny values, aligned to two values: 8 bytes for float32, 16 for
+ * float64, as every allocation is) and the boundary in the ctx's space. The
  * monitored norm per cycle stays in device memory; homg_grid_history copies it. */
 homg_status homg_grid_solve(homg_grid *grid, const void *f, const homg_boundary *bc, void *u,
                             const homg_solve_desc *desc, homg_solve_info *info);
@@ -263,11 +266,202 @@ homg_status homg_mtx_write(homg_ctx *ctx, const char *path, const homg_csr *a, i
 /* Writes a dense host vector as `array real general` (n x 1). */
 homg_status homg_mtx_write_vector(homg_ctx *ctx, const char *path, const double *host_vec, int32_t n);
 
-/* ================================================================ meshes (P1) */
-/* (reserved for the unstructured path: homg_mesh, mesh I/O) */
+/* ================================================================ meshes (P1)
+ *
+ * A homg_mesh holds, in host memory: node coordinates (double, `dim` per node),
+ * elements (int32, dim+1 node indices each, 0-based: P1 triangles in 2D, P1
+ * tetrahedra in 3D, positively oriented), an element tag per element (the
+ * physical region, 0 if none), boundary facets (dim node indices each: edges in
+ * 2D, triangles in 3D) with a tag each, and a boundary marker per node (the
+ * file's marker where the format has one, otherwise the largest tag of the
+ * facets that contain the node, 0 for none).
+ *
+ * Readers: Gmsh .msh ASCII 2.2 and 4.1 (also gzip-compressed, .msh.gz), and
+ * Triangle/TetGen .node + .ele (+ .edge in 2D / .face in 3D for boundary tags).
+ * Inverted elements are re-oriented on load and counted; zero-volume elements,
+ * malformed files and counts the file size cannot hold are HOMG_ERROR_PARSE with
+ * "path:line: what is wrong" as the message.  A mesh is used by one thread at a
+ * time; it remembers the context it was made with.
+ */
 
-/* ================================================================ FEM assembly */
-/* (reserved: homg_fem) */
+typedef struct homg_mesh homg_mesh;
+
+/* Host arrays a mesh is made from (homg_mesh_create copies them). */
+typedef struct homg_mesh_data {
+    int dim;                     /* 2 (triangles) or 3 (tetrahedra) */
+    int32_t num_nodes, num_elements, num_facets;
+    const double *coords;        /* num_nodes * dim */
+    const int32_t *elements;     /* num_elements * (dim + 1) node indices */
+    const int32_t *element_tags; /* num_elements, NULL: all 0 */
+    const int32_t *facets;       /* num_facets * dim node indices (NULL when num_facets = 0) */
+    const int32_t *facet_tags;   /* num_facets, NULL: all 0 */
+    const int32_t *node_markers; /* num_nodes, NULL: derived from the facets */
+} homg_mesh_data;
+
+homg_status homg_mesh_create(homg_ctx *ctx, const homg_mesh_data *data, homg_mesh **out);
+/* Reads FILE.msh, FILE.msh.gz, or FILE.node/FILE.ele (either name; the .ele, and
+ * the .edge (2D) or .face (3D) when present, are found beside it). */
+homg_status homg_mesh_read(homg_ctx *ctx, const char *path, homg_mesh **out);
+void homg_mesh_destroy(homg_mesh *mesh);
+
+int homg_mesh_dim(const homg_mesh *mesh);
+int32_t homg_mesh_num_nodes(const homg_mesh *mesh);
+int32_t homg_mesh_num_elements(const homg_mesh *mesh);
+int32_t homg_mesh_num_facets(const homg_mesh *mesh);
+/* Host arrays owned by the mesh, laid out as in homg_mesh_data. */
+const double *homg_mesh_coords(const homg_mesh *mesh);
+const int32_t *homg_mesh_elements(const homg_mesh *mesh);
+const int32_t *homg_mesh_element_tags(const homg_mesh *mesh);
+const int32_t *homg_mesh_facets(const homg_mesh *mesh);
+const int32_t *homg_mesh_facet_tags(const homg_mesh *mesh);
+const int32_t *homg_mesh_node_markers(const homg_mesh *mesh);
+/* Elements whose node order was reversed on load because they were inverted. */
+int32_t homg_mesh_num_reoriented(const homg_mesh *mesh);
+homg_ctx *homg_mesh_ctx(const homg_mesh *mesh);
+
+/* What assembly needs, in the context's space (device memory for CUDA). */
+typedef struct homg_mesh_view {
+    int dim;
+    int32_t num_nodes, num_elements;
+    const double *coords;        /* num_nodes * dim */
+    const int32_t *elements;     /* num_elements * (dim + 1) */
+    const int32_t *element_tags; /* num_elements */
+    homg_memory memory;          /* HOMG_MEMORY_CONTEXT */
+} homg_mesh_view;
+
+/* Copies coordinates, elements and tags to the context's space (first call
+ * only; the copies live as long as the mesh) and describes them. */
+homg_status homg_mesh_upload(homg_mesh *mesh, homg_mesh_view *view);
+
+/* Generated meshes: [0,size]^dim cut into cells^dim squares of 2 triangles or
+ * cubes of 6 tetrahedra (the conforming Kuhn split along each cube's main
+ * diagonal), then `refine` midpoint subdivisions.  Nodes are numbered x fastest.
+ * Element tag 1; facet tags 1..2*dim for the sides x=0, x=size, y=0, y=size,
+ * z=0, z=size.  cells = 64, size = 4 gives seed 000's "Regular" mesh: 274,625
+ * nodes and 1,572,864 tetrahedra. */
+typedef struct homg_mesh_generate_desc {
+    int cells;   /* cells per side (default 8) */
+    double size; /* side length (default 1) */
+    int refine;  /* midpoint subdivisions afterwards (default 0) */
+} homg_mesh_generate_desc;
+
+homg_mesh_generate_desc homg_mesh_generate_desc_defaults(const homg_mesh_generate_desc *desc);
+homg_status homg_mesh_generate_square(homg_ctx *ctx, const homg_mesh_generate_desc *desc, homg_mesh **out);
+homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc *desc, homg_mesh **out);
+/* Midpoint subdivision: every triangle into 4, every tetrahedron into 8 (the
+ * inner octahedron cut along its shortest diagonal); facets are split to match
+ * and tags are kept.  New nodes follow the old ones. */
+homg_status homg_mesh_refine(const homg_mesh *mesh, homg_mesh **out);
+
+typedef struct homg_mesh_quality {
+    double min_angle, max_angle;   /* degrees: triangle angles (2D), dihedral angles (3D) */
+    double min_aspect, max_aspect, mean_aspect; /* longest edge / inradius, scaled so that
+                                                   the equilateral element has 1 */
+    int32_t min_valence, max_valence; /* nodes joined to a node by an element edge */
+    double mean_valence;
+    double min_volume, max_volume, total_volume; /* areas in 2D */
+} homg_mesh_quality;
+
+homg_status homg_mesh_get_quality(const homg_mesh *mesh, homg_mesh_quality *q);
+
+/* A field written with the mesh: one double per node or per element (host). */
+typedef struct homg_mesh_field {
+    const char *name;      /* letters, digits, '_' and '-' */
+    const double *values;
+    int per_element;       /* 0: per node (POINT_DATA), non-zero: per element (CELL_DATA) */
+} homg_mesh_field;
+
+/* Legacy VTK (ASCII UNSTRUCTURED_GRID) with the element tags ("tag") and node
+ * markers ("marker") and the given fields; opens in ParaView. */
+homg_status homg_mesh_write_vtk(const homg_mesh *mesh, const char *path, const homg_mesh_field *fields,
+                                int num_fields);
+/* Gmsh .msh ASCII 2.2: the facets and elements with their tags as physical and
+ * elementary tags (homg_mesh_read reads it back). */
+homg_status homg_mesh_write_msh(const homg_mesh *mesh, const char *path);
+
+/* ================================================================ FEM assembly
+ *
+ * P1 finite elements for -div(sigma grad u) + lambda u = f on a homg_mesh, with
+ * u = g on the nodes of the Dirichlet boundary (facets or node markers with one
+ * of the given tags) and the natural (zero Neumann) condition elsewhere:
+ *
+ *   A = S + lambda M,  S_ij = (sigma grad phi_i, grad phi_j),  M_ij = (phi_i, phi_j)
+ *   b_i = (phi_i, f),  f = f_const + f_elem (per element) + the P1 interpolant of f_node
+ *
+ * (M is the consistent mass matrix; b from f_node is M f_node.)  Dirichlet rows
+ * become unit rows with b_i = g_i, and their columns are moved to the right-hand
+ * side (b_j -= A_ji g_i, A_ji = 0), so A stays symmetric; the eliminated entries
+ * stay in the pattern as explicit zeros.  A is a full (both triangles) CSR matrix
+ * in the context's space; its pattern (node adjacency, diagonal included) is
+ * built once in homg_fem_create, and homg_fem_assemble runs only the numeric pass
+ * (element matrices accumulated without races by the chosen scheme) and the
+ * Dirichlet elimination, queued on the context's stream without synchronising.
+ */
+
+typedef struct homg_fem homg_fem;
+
+typedef enum homg_fem_scheme {
+    HOMG_FEM_SCHEME_DEFAULT = 0, /* PATCH on CUDA, SERIAL on CPU */
+    HOMG_FEM_SCHEME_SERIAL,      /* CPU only: seed 002's Algorithm 1, one thread, element order */
+    HOMG_FEM_SCHEME_COLOR,       /* element colouring: elements of one colour share no node */
+    HOMG_FEM_SCHEME_PATCH        /* seed 000: node patches, patch rows accumulated in shared
+                                    memory, patch-boundary contributions in a second pass */
+} homg_fem_scheme;
+
+typedef struct homg_fem_desc {
+    homg_fem_scheme scheme;
+    int float32;                   /* non-zero: float matrix values and right-hand side
+                                      (default double; element matrices are computed in double) */
+    const int32_t *dirichlet_tags; /* host array of boundary tags with Dirichlet conditions */
+    int num_dirichlet_tags;        /* 0: no Dirichlet boundary (pure Neumann) */
+    int patch_nnz;                 /* PATCH: most matrix entries per patch (default 4096: 48 KiB
+                                      of shared memory for double values and their columns) */
+} homg_fem_desc;
+
+homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc);
+
+/* Coefficients of one assembly.  Arrays are in the context's space (NULL: not
+ * used); zero scalars mean the default. */
+typedef struct homg_fem_coeffs {
+    double sigma;                /* constant sigma (default 1) where sigma_elem is NULL */
+    const double *sigma_elem;    /* per element, > 0 */
+    const double *sigma_tensor;  /* per element, symmetric: xx xy yy (2D), xx xy xz yy yz zz
+                                    (3D); replaces sigma and sigma_elem when set */
+    double lambda;               /* >= 0 (default 0) */
+    double f;                    /* constant source (default 0) */
+    const double *f_elem;        /* source per element, added */
+    const double *f_node;        /* source per node (P1 interpolant), added */
+    double dirichlet_value;      /* g on Dirichlet nodes where dirichlet_values is NULL (default 0) */
+    const double *dirichlet_values; /* g per node (only Dirichlet nodes are read) */
+} homg_fem_coeffs;
+
+/* Setup timings and sizes (homg_fem_get_info). */
+typedef struct homg_fem_info {
+    homg_fem_scheme scheme;   /* resolved */
+    int32_t nnz;
+    int32_t num_dirichlet;    /* Dirichlet nodes */
+    int32_t num_colors;       /* COLOR */
+    int32_t num_patches, max_patch_nnz, max_patch_nodes; /* PATCH */
+    double boundary_fraction; /* PATCH: share of element rows that fall outside their patch */
+    double pattern_ms;        /* building the CSR pattern on the context's device */
+    double prepare_ms;        /* colouring or patch partition (host) and its upload */
+} homg_fem_info;
+
+/* Builds the pattern and the scheme's data for `mesh` (uploading the mesh; the
+ * mesh must outlive the fem).  Synchronises the context's stream (set-up only). */
+homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out);
+void homg_fem_destroy(homg_fem *fem);
+homg_fem_desc homg_fem_get_desc(const homg_fem *fem);
+homg_fem_info homg_fem_get_info(const homg_fem *fem);
+
+/* Numeric pass + Dirichlet elimination with these coefficients (queued, no sync). */
+homg_status homg_fem_assemble(homg_fem *fem, const homg_fem_coeffs *coeffs);
+/* The matrix and right-hand side of the last assembly, in the context's space. */
+homg_csr homg_fem_matrix(const homg_fem *fem);
+const void *homg_fem_rhs(const homg_fem *fem);   /* num_nodes values, the matrix's precision */
+/* num_nodes bytes in the context's space: 1 for Dirichlet nodes, 2 for nodes in
+ * no element (their rows are unit rows with b = 0, so A stays non-singular), 0 else. */
+const uint8_t *homg_fem_dirichlet_mask(const homg_fem *fem);
 
 /* ================================================================ AMG / CG
  *

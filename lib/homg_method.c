@@ -91,13 +91,13 @@ homg_status homg__homg_restart(homg_grid *g, const homg_level *L0, const void *f
     homg_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
     const int nx = g->desc.nx, ny = g->desc.ny;
+    const double n = (double)nx * ny;
     homg_level Lh = *L0; /* the residual equation has homogeneous data */
     void *src, *dst, *in, *out, *tmp;
 
     Lh.bc[0] = Lh.bc[1] = Lh.bc[2] = Lh.bc[3] = NULL;
     QUEUE(g, g->k->residual(ex, p, L0, u, f, g->r), "HOMG residual");
-    g->launches += 1;
-    g->wu += 1;
+    homg__account(g, 1, 1, 3 * n);
 
     /* nested partial reductions: level m's filter applied to level m-1's result;
      * ea/eb are free until the iterations start */
@@ -106,8 +106,7 @@ homg_status homg__homg_restart(homg_grid *g, const homg_level *L0, const void *f
     for (int m = 1; m <= g->homg_m; m++) {
         QUEUE(g, g->k->homg_filter(ex, p, nx, ny, 1 << (m - 1), src, dst), "HOMG restriction");
         QUEUE(g, g->k->homg_gather(ex, p, nx, ny, &g->hl[m], dst, g->fm[m]), "HOMG restriction");
-        g->launches += 2;
-        g->wu += 1;
+        homg__account(g, 2, 1, 2 * n + 2.0 * g->hl[m].cx * g->hl[m].cy);
         src = dst;
         dst = dst == g->ea ? g->eb : g->ea;
     }
@@ -116,21 +115,19 @@ homg_status homg__homg_restart(homg_grid *g, const homg_level *L0, const void *f
     in = g->ea;
     out = g->eb;
     QUEUE(g, g->ctx->mem->zero(ex, in, (size_t)nx * ny * g->elem), "HOMG initial guess");
-    g->launches += 1;
+    homg__account(g, 1, 0, n);
     for (int m = g->homg_m; m >= 0; m--) {
         int its = homg__homg_iterations(g, m);
         const void *fm = m == 0 ? g->r : g->fm[m];
         for (int it = 0; it < its; it++) {
             QUEUE(g, g->k->homg_iterate(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
-            g->launches += 1;
-            g->wu += 1;
+            homg__account(g, 1, 1, 2 * n + (m ? (double)g->hl[m].cx * g->hl[m].cy : n));
             tmp = in;
             in = out;
             out = tmp;
         }
     }
     QUEUE(g, g->k->add(ex, p, (size_t)nx * ny, in, u), "HOMG correction");
-    g->launches += 1;
-    g->wu += 1;
+    homg__account(g, 1, 1, 3 * n);
     return HOMG_OK;
 }

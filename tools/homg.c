@@ -8,6 +8,7 @@
 static const homg_tool_command commands[] = {
     {"version", "print the version and the backend that would be used", homg_cmd_version},
     {"mtx", "Matrix Market tools: mtx solve A.mtx [b.mtx] (AMG-preconditioned CG)", homg_cmd_mtx},
+    {"mesh", "mesh info, generate (cube, square), assemble (P1 FEM to Matrix Market)", homg_cmd_mesh},
     /* {"solve", ...} lands with the structured solver */
 };
 

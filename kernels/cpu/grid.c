@@ -61,23 +61,28 @@ static homg_status cpu_smooth(homg_exec *ex, homg_precision p, const homg_level 
 
 /* The fused steps are, by definition, the composition of the plain ones; the
  * CUDA backend fuses them into one pass over memory. */
-static homg_status cpu_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
-                                       const void *f, void *fc, int sweeps, int init, const void *ec)
+static homg_status cpu_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+                                       void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec)
 {
     size_t bytes = (size_t)L->nx * L->ny * (p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float));
     if (init == HOMG_INIT_ZERO)
-        homg_cpu_memory_kernels.zero(ex, u, bytes);
+        homg_cpu_memory_kernels.zero(ex, u_out, bytes);
     else if (init == HOMG_INIT_PROLONG)
-        cpu_prolong(ex, p, L, ec, u, 1);
-    cpu_smooth(ex, p, L, u, f, sweeps);
-    return cpu_residual_restrict(ex, p, L, u, f, fc);
+        cpu_prolong(ex, p, L, ec, u_out, 1);
+    else
+        homg_cpu_memory_kernels.copy(ex, u_out, u_in, bytes, HOMG_D2D);
+    cpu_smooth(ex, p, L, u_out, f, sweeps);
+    return cpu_residual_restrict(ex, p, L, u_out, f, fc);
 }
 
 static homg_status cpu_prolong_smooth(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
-                                      void *u, const void *f, int sweeps, int assign)
+                                      const void *u_in, void *u_out, const void *f, int sweeps, int assign)
 {
-    cpu_prolong(ex, p, L, ec, u, assign);
-    return cpu_smooth(ex, p, L, u, f, sweeps);
+    size_t bytes = (size_t)L->nx * L->ny * (p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float));
+    if (!assign)
+        homg_cpu_memory_kernels.copy(ex, u_out, u_in, bytes, HOMG_D2D);
+    cpu_prolong(ex, p, L, ec, u_out, assign);
+    return cpu_smooth(ex, p, L, u_out, f, sweeps);
 }
 
 static homg_status cpu_coarse_solve(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
@@ -86,6 +91,14 @@ static homg_status cpu_coarse_solve(homg_exec *ex, homg_precision p, const homg_
     size_t bytes = (size_t)L->nx * L->ny * (p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float));
     homg_cpu_memory_kernels.zero(ex, u, bytes);
     return cpu_smooth(ex, p, L, u, f, sweeps);
+}
+
+static homg_status cpu_coarse_exact(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+                                    const void *qx, const void *qy, const void *inv_eig)
+{
+    (void)ex;
+    DISPATCH(p, coarse_exact_f(L, u, f, qx, qy, inv_eig), coarse_exact_d(L, u, f, qx, qy, inv_eig));
+    return HOMG_OK;
 }
 
 static homg_status cpu_restrict_boundary(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4])
@@ -144,7 +157,7 @@ static homg_status cpu_homg_iterate(homg_exec *ex, homg_precision p, const homg_
 
 const homg_grid_kernels homg_cpu_grid_kernels = {
     cpu_residual, cpu_residual_restrict, cpu_prolong, cpu_smooth,
-    cpu_smooth_restrict, cpu_prolong_smooth, cpu_coarse_solve, cpu_restrict_boundary, cpu_add,
+    cpu_smooth_restrict, cpu_prolong_smooth, cpu_coarse_solve, cpu_coarse_exact, cpu_restrict_boundary, cpu_add,
     cpu_monitor, cpu_find_nonfinite,
     cpu_homg_filter, cpu_homg_gather, cpu_homg_iterate,
 };

@@ -110,6 +110,35 @@ static void FN(smooth)(const homg_level *L, T *u, const T *f, int sweeps)
     }
 }
 
+/* c = a^T b (ta) or a b, all n x n row-major, accumulated in double. */
+static void FN(matmul)(int m, int n, int q, const T *a, int ta, const T *b, int tb, T *c)
+{
+    /* c (m x q) = op(a) (m x n) * op(b) (n x q); op = transpose when ta/tb */
+    for (int i = 0; i < m; i++)
+        for (int j = 0; j < q; j++) {
+            double s = 0;
+            for (int k = 0; k < n; k++)
+                s += (double)(ta ? a[k * m + i] : a[i * n + k]) * (double)(tb ? b[j * n + k] : b[k * q + j]);
+            c[i * q + j] = (T)s;
+        }
+}
+
+static void FN(coarse_exact)(const homg_level *L, T *u, const T *f, const T *qx, const T *qy, const T *inv_eig)
+{
+    const int nx = L->nx, ny = L->ny;
+    T rhs[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], t1[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
+    /* arrays are row-major with rows = y: F is ny x nx */
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+            rhs[j * nx + i] = (T)((double)f[j * nx + i] + FN(bterm)(L, i, j));
+    FN(matmul)(ny, ny, nx, qy, 1, rhs, 0, t1);  /* Qy^T F */
+    FN(matmul)(ny, nx, nx, t1, 0, qx, 0, rhs);  /* (Qy^T F) Qx */
+    for (int k = 0; k < nx * ny; k++)
+        rhs[k] = (T)((double)rhs[k] * (double)inv_eig[k]);
+    FN(matmul)(ny, ny, nx, qy, 0, rhs, 0, t1);  /* Qy G */
+    FN(matmul)(ny, nx, nx, t1, 0, qx, 1, u);    /* (Qy G) Qx^T */
+}
+
 static void FN(restrict_boundary)(const homg_level *L, void *const out[4])
 {
     for (int s = 0; s < 4; s++) {

@@ -91,6 +91,53 @@ __global__ void restrict_boundary_kernel(homg_level L, T *o0, T *o1, T *o2, T *o
     out[s][k] = (T)(0.5 * ((double)g[2 * k] + (double)g[2 * k + 1]));
 }
 
+/* The coarsest level solved exactly by the dense sine transform (twin:
+ * coarse_exact in kernels/cpu/grid_tmpl.h).  A 32 x 32 block, thread (x, y) owns
+ * entry (row y, column x) of every product; rows are padded to 33 so column reads
+ * do not collide in a shared-memory bank. */
+#define CE HOMG_COARSE_EXACT_MAX
+template <typename T>
+__global__ void __launch_bounds__(CE *CE) coarse_exact_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f,
+                                                               const T *__restrict__ qx, const T *__restrict__ qy,
+                                                               const T *__restrict__ inv_eig)
+{
+    __shared__ T sx[CE][CE + 1], sy[CE][CE + 1], a[CE][CE + 1], b[CE][CE + 1];
+    const int nx = L.nx, ny = L.ny, x = threadIdx.x, y = threadIdx.y;
+    const bool in = x < nx && y < ny;
+    if (x < nx && y < nx)
+        sx[y][x] = qx[y * nx + x];
+    if (x < ny && y < ny)
+        sy[y][x] = qy[y * ny + x];
+    if (in)
+        a[y][x] = (T)((double)f[y * nx + x] + bterm_at<T>(L, x, y));
+    __syncthreads();
+    T s = 0;
+    if (in) /* b = Qy^T F */
+        for (int j = 0; j < ny; j++)
+            s += sy[j][y] * a[j][x];
+    b[y][x] = s;
+    __syncthreads();
+    s = 0;
+    if (in) /* a = (b Qx) ./ eig */
+        for (int i = 0; i < nx; i++)
+            s += b[y][i] * sx[i][x];
+    a[y][x] = in ? s * inv_eig[y * nx + x] : (T)0;
+    __syncthreads();
+    s = 0;
+    if (in) /* b = Qy a */
+        for (int k = 0; k < ny; k++)
+            s += sy[y][k] * a[k][x];
+    b[y][x] = s;
+    __syncthreads();
+    s = 0;
+    if (in) { /* u = b Qx^T */
+        for (int k = 0; k < nx; k++)
+            s += b[y][k] * sx[x][k];
+        u[y * nx + x] = s;
+    }
+}
+#undef CE
+
 template <typename T>
 __global__ void add_kernel(size_t n, const T *__restrict__ x, T *__restrict__ y)
 {
@@ -279,10 +326,10 @@ static homg_status cu_smooth(homg_exec *ex, homg_precision p, const homg_level *
     return HOMG_OK;
 }
 
-homg_status homg_cuda_grid_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
-                                           const void *f, void *fc, int sweeps, int init, const void *ec);
+homg_status homg_cuda_grid_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+                                           void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
 homg_status homg_cuda_grid_prolong_smooth(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
-                                          void *u, const void *f, int sweeps, int assign);
+                                          const void *u_in, void *u_out, const void *f, int sweeps, int assign);
 
 static homg_status cu_coarse_solve(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
                                    int sweeps)
@@ -301,6 +348,24 @@ static unsigned grid_stride_blocks(homg_exec *ex, size_t n)
 {
     size_t b = (n + 255) / 256, cap = (size_t)ex->sm_count * 8;
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
+}
+
+static homg_status cu_coarse_exact(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+                                   const void *qx, const void *qy, const void *inv_eig)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    dim3 threads(HOMG_COARSE_EXACT_MAX, HOMG_COARSE_EXACT_MAX);
+    if (L->nx > HOMG_COARSE_EXACT_MAX || L->ny > HOMG_COARSE_EXACT_MAX)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "coarse_exact: %d x %d is larger than %d", L->nx, L->ny,
+                              HOMG_COARSE_EXACT_MAX);
+    if (p == HOMG_FLOAT64)
+        coarse_exact_kernel<double><<<1, threads, 0, s>>>(*L, (double *)u, (const double *)f, (const double *)qx,
+                                                          (const double *)qy, (const double *)inv_eig);
+    else
+        coarse_exact_kernel<float><<<1, threads, 0, s>>>(*L, (float *)u, (const float *)f, (const float *)qx,
+                                                         (const float *)qy, (const float *)inv_eig);
+    HOMG_CUDA_LAUNCHED(ex, "coarse_exact_kernel");
+    return HOMG_OK;
 }
 
 static homg_status cu_restrict_boundary(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4])
@@ -400,7 +465,7 @@ static homg_status cu_homg_iterate(homg_exec *ex, homg_precision p, const homg_l
 
 extern "C" const homg_grid_kernels homg_cuda_grid_kernels = {
     cu_residual, cu_residual_restrict, cu_prolong, cu_smooth,
-    homg_cuda_grid_smooth_restrict, homg_cuda_grid_prolong_smooth, cu_coarse_solve, cu_restrict_boundary, cu_add,
+    homg_cuda_grid_smooth_restrict, homg_cuda_grid_prolong_smooth, cu_coarse_solve, cu_coarse_exact, cu_restrict_boundary, cu_add,
     cu_monitor, cu_find_nonfinite,
     cu_homg_filter, cu_homg_gather, cu_homg_iterate,
 };

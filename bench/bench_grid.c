@@ -1,0 +1,465 @@
+/* bench_grid.c -- the structured-grid benchmark (issue 2): 2D Poisson with an
+ * exact discrete solution (smooth part + noise, non-zero Dirichlet data), from
+ * u = 0 to error <= 1e-4 (float32) and <= 1e-8 (float64), for
+ *   fmg     homg's default: full multigrid with fused whole-level kernels
+ *   vcycle  the textbook GPU multigrid: red-black Gauss-Seidel V(2,2), one kernel per
+ *           colour sweep / residual-restriction / prolongation, CUDA graph
+ *   fcycle  the same with F-cycles
+ *   homg    seed 003's algorithm as read in lib/homg_method.c
+ *   fft     the cuFFT sine-transform direct solve (bench/fft_poisson.cu)
+ * and a warm-started solve (1024^2, previous solution of a changed right-hand
+ * side, to error <= 1e-3).
+ *
+ * Each multigrid method first finds the fewest cycles that reach the accuracy
+ * (monitoring the error on the device), then times that fixed number of cycles
+ * as one graph launch: CUDA events, warm-up, median of >= 21 runs, inputs
+ * rotated over enough buffers to leave the L2 cache.  The error printed is the
+ * one the timed configuration reaches.
+ *
+ *   build/bench/bench_grid [--sizes 256,512,...] [--reps R] [--out FILE]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "homg.h"
+#include "poisson2d.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "fft_poisson.h"
+
+#define MAX_ROT 8
+#define L2_BYTES (50.0 * 1024 * 1024)
+
+typedef struct row {
+    int n;
+    const char *prec, *method;
+    int cycles;
+    double ms, err, wu, gbs, pct, vs_fft;
+    long launches;
+} row;
+
+static row rows[256];
+static int nrows;
+static double copy_gbs;
+
+static void die(const char *what, homg_ctx *ctx)
+{
+    fprintf(stderr, "bench_grid: %s: %s\n", what, ctx ? homg_ctx_last_error(ctx) : "");
+    exit(1);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Device-to-device copy bandwidth, bytes read + written per second. */
+static double measure_copy_bandwidth(void)
+{
+    size_t bytes = (size_t)1 << 30;
+    void *a, *b;
+    cudaEvent_t e0, e1;
+    double t[11];
+    cudaMalloc(&a, bytes);
+    cudaMalloc(&b, bytes);
+    cudaMemset(a, 1, bytes);
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (int r = 0; r < 12; r++) {
+        float ms;
+        cudaEventRecord(e0, 0);
+        cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0);
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r)
+            t[r - 1] = ms;
+    }
+    cudaFree(a);
+    cudaFree(b);
+    return 2.0 * bytes / (median(t, 11) * 1e-3) / 1e9;
+}
+
+/* Rotated copies of one problem's f (and a u per copy) in the ctx's space. */
+typedef struct inputs {
+    int nrot;
+    void *f[MAX_ROT], *u[MAX_ROT];
+    void *u_ref;
+    homg_boundary bc;
+} inputs;
+
+static inputs make_inputs(homg_ctx *ctx, const homg_p2 *p, homg_precision prec)
+{
+    inputs in;
+    size_t n = (size_t)p->nx * p->ny, elem = prec == HOMG_FLOAT64 ? 8 : 4;
+    double footprint = 2.0 * n * elem;
+    in.nrot = (int)ceil(2 * L2_BYTES / footprint);
+    if (in.nrot < 1)
+        in.nrot = 1;
+    if (in.nrot > MAX_ROT)
+        in.nrot = MAX_ROT;
+    for (int r = 0; r < in.nrot; r++) {
+        in.f[r] = homg_test_upload(ctx, p->f, n, prec);
+        if (homg_alloc(ctx, n * elem, &in.u[r]) != HOMG_OK)
+            die("alloc", ctx);
+    }
+    in.u_ref = homg_test_upload(ctx, p->u_star, n, prec);
+    in.bc = homg_test_boundary(ctx, p, prec);
+    return in;
+}
+
+static void free_inputs(homg_ctx *ctx, inputs *in)
+{
+    for (int r = 0; r < in->nrot; r++) {
+        homg_free(ctx, in->f[r]);
+        homg_free(ctx, in->u[r]);
+    }
+    homg_free(ctx, in->u_ref);
+    homg_test_free_boundary(ctx, &in->bc);
+}
+
+/* Times `cycles` cycles from u = 0 (or warm) on rotated inputs; median ms. */
+static double time_solve(homg_ctx *ctx, homg_grid *g, inputs *in, int cycles, int warm, int reps,
+                         homg_solve_info *info)
+{
+    cudaEvent_t e0, e1;
+    double *t = (double *)malloc((size_t)reps * sizeof(double));
+    homg_solve_desc sd = {0};
+    sd.max_cycles = cycles;
+    sd.skip_input_check = 1;
+    sd.warm_start = warm;
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (int r = -3 - in->nrot; r < reps; r++) { /* warm-up captures a graph per buffer */
+        int k = (r + 3 * MAX_ROT) % in->nrot;
+        float ms;
+        cudaEventRecord(e0, 0);
+        if (homg_grid_solve(g, in->f[k], &in->bc, in->u[k], &sd, info) != HOMG_OK)
+            die("solve", ctx);
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r >= 0)
+            t[r] = ms;
+    }
+    double m = median(t, reps);
+    free(t);
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    return m;
+}
+
+static void add_row(int n, homg_precision prec, const char *method, int cycles, double ms, double err, double wu,
+                    long launches, double bytes)
+{
+    row *r = &rows[nrows++];
+    r->n = n;
+    r->prec = prec == HOMG_FLOAT64 ? "float64" : "float32";
+    r->method = method;
+    r->cycles = cycles;
+    r->ms = ms;
+    r->err = err;
+    r->wu = wu;
+    r->launches = launches;
+    r->gbs = bytes / (ms * 1e-3) / 1e9;
+    r->pct = 100 * r->gbs / copy_gbs;
+    r->vs_fft = 0;
+}
+
+/* One multigrid method at one size and precision. */
+static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_precision prec, homg_method m,
+                         const char *name, double target, int reps)
+{
+    homg_grid_desc gd = {0};
+    homg_grid *g = NULL;
+    homg_solve_desc sd = {0};
+    homg_solve_info info;
+    double err;
+    int max = m == HOMG_METHOD_HOMG ? 200 : 30;
+    gd.nx = p->nx;
+    gd.ny = p->ny;
+    gd.method = m;
+    gd.precision = prec;
+    if (homg_grid_create(ctx, &gd, &g) != HOMG_OK)
+        die("grid", ctx);
+    /* fewest cycles to the target, measured on the device */
+    sd.max_cycles = max;
+    sd.tol = target;
+    sd.u_ref = in->u_ref;
+    homg_status st = homg_grid_solve(g, in->f[0], &in->bc, in->u[0], &sd, &info);
+    if (st != HOMG_OK && st != HOMG_ERROR_NOT_CONVERGED)
+        die("solve", ctx);
+    if (!info.converged) {
+        printf("  %-7s %s %5d^2: did not reach %.0e in %d cycles (%.2e)\n", name, prec ? "float64" : "float32", p->nx,
+               target, max, info.norm);
+        homg_grid_destroy(g);
+        return;
+    }
+    int cycles = info.cycles;
+    /* the error of exactly that configuration, without monitoring in between */
+    memset(&sd, 0, sizeof sd);
+    sd.max_cycles = cycles;
+    sd.u_ref = in->u_ref;
+    homg_grid_solve(g, in->f[0], &in->bc, in->u[0], &sd, NULL);
+    homg_grid_solve(g, in->f[0], &in->bc, in->u[0], &sd, &info);
+    err = info.norm;
+    double ms = time_solve(ctx, g, in, cycles, 0, reps, &info);
+    add_row(p->nx, prec, name, cycles, ms, err, info.work_units, info.launches, info.bytes);
+    printf("  %-7s %s %5d^2: %2d cycles  %8.4f ms  error %.2e  %6.1f WU  %4ld launches  %6.0f GB/s\n", name,
+           prec ? "float64" : "float32", p->nx, cycles, ms, err, info.work_units, info.launches, rows[nrows - 1].gbs);
+    homg_grid_destroy(g);
+}
+
+/* The FFT baseline on the same problem: the Dirichlet data folded into f. */
+static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
+{
+    size_t n = (size_t)p->nx * p->ny, elem = prec == HOMG_FLOAT64 ? 8 : 4;
+    double *rhs = (double *)malloc(n * sizeof(double)), ih2 = 1.0 / (p->h * p->h);
+    void *hbuf = malloc(n * elem), *f[MAX_ROT], *u[MAX_ROT];
+    int nrot = (int)ceil(2 * L2_BYTES / (2.0 * n * elem));
+    fft_poisson *fp = NULL;
+    fft_poisson_cost cost;
+    cudaEvent_t e0, e1;
+    double *t = (double *)malloc((size_t)reps * sizeof(double)), *uh = (double *)malloc(n * sizeof(double));
+    nrot = nrot < 1 ? 1 : nrot > MAX_ROT ? MAX_ROT : nrot;
+    for (int j = 0; j < p->ny; j++)
+        for (int i = 0; i < p->nx; i++) {
+            double b = 0;
+            if (i == 0 && p->g[0]) b += p->g[0][j];
+            if (i == p->nx - 1 && p->g[1]) b += p->g[1][j];
+            if (j == 0 && p->g[2]) b += p->g[2][i];
+            if (j == p->ny - 1 && p->g[3]) b += p->g[3][i];
+            rhs[(size_t)j * p->nx + i] = p->f[(size_t)j * p->nx + i] + 2 * b * ih2;
+        }
+    for (size_t k = 0; k < n; k++) {
+        if (prec == HOMG_FLOAT64)
+            ((double *)hbuf)[k] = rhs[k];
+        else
+            ((float *)hbuf)[k] = (float)rhs[k];
+    }
+    for (int r = 0; r < nrot; r++) {
+        cudaMalloc(&f[r], n * elem);
+        cudaMalloc(&u[r], n * elem);
+        cudaMemcpy(f[r], hbuf, n * elem, cudaMemcpyHostToDevice);
+    }
+    if (fft_poisson_create(p->nx, p->ny, p->h, p->lambda, prec == HOMG_FLOAT64, NULL, &fp) != FFT_POISSON_OK) {
+        fprintf(stderr, "bench_grid: fft_poisson_create failed\n");
+        exit(1);
+    }
+    fft_poisson_get_cost(fp, &cost);
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (int r = -3 - nrot; r < reps; r++) {
+        int k = (r + 3 * MAX_ROT) % nrot;
+        float ms;
+        cudaEventRecord(e0, 0);
+        fft_poisson_solve(fp, f[k], u[k]);
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r >= 0)
+            t[r] = ms;
+    }
+    cudaMemcpy(hbuf, u[0], n * elem, cudaMemcpyDeviceToHost);
+    for (size_t k = 0; k < n; k++)
+        uh[k] = prec == HOMG_FLOAT64 ? ((double *)hbuf)[k] : ((float *)hbuf)[k];
+    double ms = median(t, reps), err = homg_rel_diff(uh, p->u_star, n);
+    add_row(p->nx, prec, "fft", 1, ms, err, 0, cost.launches, cost.bytes);
+    printf("  %-7s %s %5d^2:            %8.4f ms  error %.2e             %4d launches  %6.0f GB/s\n", "fft",
+           prec ? "float64" : "float32", p->nx, ms, err, cost.launches, rows[nrows - 1].gbs);
+    fft_poisson_destroy(fp);
+    for (int r = 0; r < nrot; r++) {
+        cudaFree(f[r]);
+        cudaFree(u[r]);
+    }
+    free(rhs);
+    free(hbuf);
+    free(t);
+    free(uh);
+}
+
+/* Warm start: solve problem 1 to convergence, then problem 2 (u* changed by a
+ * smooth 1% field) from that solution to error <= 1e-3. */
+static void bench_warm(homg_ctx *ctx, int N, int reps)
+{
+    homg_p2 *p1 = homg_p2_exact(N, N, 0, 0.1, 1, 11), *p2 = homg_p2_exact(N, N, 0, 0.1, 1, 11);
+    size_t n = (size_t)N * N;
+    const double PI = 3.14159265358979323846;
+    homg_grid_desc gd = {0};
+    homg_grid *g = NULL;
+    homg_solve_desc sd = {0};
+    homg_solve_info info;
+    for (int j = 0; j < N; j++)
+        for (int i = 0; i < N; i++)
+            p2->u_star[(size_t)j * N + i] += 0.01 * sin(2 * PI * (i + 0.5) / N) * sin(3 * PI * (j + 0.5) / N);
+    homg_p2_apply(p2, p2->u_star, p2->f);
+    void *f2 = homg_test_upload(ctx, p2->f, n, HOMG_FLOAT32), *ur2 = homg_test_upload(ctx, p2->u_star, n, HOMG_FLOAT32);
+    void *u1 = homg_test_upload(ctx, p1->u_star, n, HOMG_FLOAT32), *u = NULL;
+    homg_boundary bc = homg_test_boundary(ctx, p1, HOMG_FLOAT32);
+    homg_alloc(ctx, n * 4, &u);
+    gd.nx = N;
+    homg_grid_create(ctx, &gd, &g);
+    /* cycles needed from the previous solution */
+    int cycles = 0;
+    double err = 1;
+    while (err > 1e-3 && cycles < 10) {
+        cycles++;
+        cudaMemcpy(u, u1, n * 4, cudaMemcpyDeviceToDevice);
+        sd.max_cycles = cycles;
+        sd.warm_start = 1;
+        sd.u_ref = ur2;
+        homg_grid_solve(g, f2, &bc, u, &sd, &info);
+        err = info.norm;
+    }
+    /* time it: each run starts from the previous frame's solution */
+    cudaEvent_t e0, e1;
+    double *t = (double *)malloc((size_t)reps * sizeof(double));
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    memset(&sd, 0, sizeof sd);
+    sd.max_cycles = cycles;
+    sd.warm_start = 1;
+    sd.skip_input_check = 1;
+    for (int r = -3; r < reps; r++) {
+        float ms;
+        cudaMemcpy(u, u1, n * 4, cudaMemcpyDeviceToDevice);
+        cudaEventRecord(e0, 0);
+        homg_grid_solve(g, f2, &bc, u, &sd, &info);
+        cudaEventRecord(e1, 0);
+        cudaEventSynchronize(e1);
+        cudaEventElapsedTime(&ms, e0, e1);
+        if (r >= 0)
+            t[r] = ms;
+    }
+    double ms = median(t, reps);
+    add_row(N, HOMG_FLOAT32, "fmg-warm", cycles, ms, err, info.work_units, info.launches, info.bytes);
+    printf("  warm    float32 %5d^2: %2d cycles  %8.4f ms  error %.2e (from %.1e)  %.1f WU  %ld launches\n", N, cycles,
+           ms, err, homg_rel_diff(p1->u_star, p2->u_star, n), info.work_units, info.launches);
+    homg_grid_destroy(g);
+    homg_free(ctx, f2);
+    homg_free(ctx, ur2);
+    homg_free(ctx, u1);
+    homg_free(ctx, u);
+    homg_test_free_boundary(ctx, &bc);
+    homg_p2_free(p1);
+    homg_p2_free(p2);
+    free(t);
+}
+
+static void write_table(FILE *o, const char *device, const char *date)
+{
+    fprintf(o, "# homg structured benchmark\n\n");
+    fprintf(o, "Device: %s. Date: %s. Build: homg %s, %s.\n", device, date, homg_version_string(),
+#ifdef HOMG_BUILD_ID
+            HOMG_BUILD_ID
+#else
+            "unknown commit"
+#endif
+    );
+    fprintf(o, "Measured device-to-device copy bandwidth: %.0f GB/s (bytes read + written).\n\n", copy_gbs);
+    fprintf(o, "2D Poisson, cell-centred 5-point, exact discrete solution (smooth + noise, Dirichlet data), from u = 0\n"
+               "to the error target (||u-u*||/||u*||): 1e-4 in float32, 1e-8 in float64. Time: median of the runs,\n"
+               "CUDA events around one graph launch, inputs rotated beyond L2. GB/s: ideal traffic / time.\n\n");
+    fprintf(o, "| N | precision | method | cycles | time (ms) | error | WU | launches | GB/s | %% of copy | vs FFT |\n");
+    fprintf(o, "|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < nrows; i++) {
+        row *r = &rows[i];
+        char vs[32] = "";
+        if (r->vs_fft > 0)
+            snprintf(vs, sizeof vs, "%.2fx", r->vs_fft);
+        fprintf(o, "| %d^2 | %s | %s | %d | %.4f | %.1e | %.1f | %ld | %.0f | %.0f%% | %s |\n", r->n, r->prec, r->method,
+                r->cycles, r->ms, r->err, r->wu, r->launches, r->gbs, r->pct, vs);
+    }
+    fprintf(o, "\nvs FFT: the FFT solve's time divided by the method's (above 1: faster than the FFT).\n");
+}
+
+int main(int argc, char **argv)
+{
+    int sizes[8] = {256, 512, 1024, 2048, 4096}, nsizes = 5, reps = 21;
+    const char *out = NULL;
+    char device[256], date[64], path[512];
+    for (int a = 1; a < argc; a++) {
+        if (!strcmp(argv[a], "--sizes") && a + 1 < argc) {
+            char *s = argv[++a];
+            nsizes = 0;
+            for (char *tok = strtok(s, ","); tok && nsizes < 8; tok = strtok(NULL, ","))
+                sizes[nsizes++] = atoi(tok);
+        } else if (!strcmp(argv[a], "--reps") && a + 1 < argc) {
+            reps = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--out") && a + 1 < argc) {
+            out = argv[++a];
+        } else {
+            fprintf(stderr, "usage: bench_grid [--sizes 256,512,...] [--reps R] [--out FILE]\n");
+            return 2;
+        }
+    }
+    if (!homg_cuda_available()) {
+        printf("bench_grid: needs a CUDA device (none found); nothing measured\n");
+        return 0;
+    }
+    homg_ctx *ctx = homg_test_ctx(HOMG_BACKEND_CUDA);
+    snprintf(device, sizeof device, "%s", homg_ctx_device_name(ctx));
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    copy_gbs = measure_copy_bandwidth();
+    printf("bench_grid on %s, %s; copy bandwidth %.0f GB/s\n", device, date, copy_gbs);
+
+    for (int s = 0; s < nsizes; s++) {
+        int N = sizes[s];
+        homg_p2 *p = homg_p2_exact(N, N, 0, 0.1, 1, 2026);
+        for (int pr = HOMG_FLOAT32; pr <= HOMG_FLOAT64; pr++) {
+            homg_precision prec = (homg_precision)pr;
+            double target = prec == HOMG_FLOAT64 ? 1e-8 : 1e-4;
+            inputs in = make_inputs(ctx, p, prec);
+            int first = nrows;
+            bench_fft(p, prec, reps);
+            double fft_ms = rows[first].ms;
+            bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fmg", target, reps);
+            bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps);
+            bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps);
+            if (N <= 2048 || prec == HOMG_FLOAT32)
+                bench_method(ctx, p, &in, prec, HOMG_METHOD_HOMG, "homg", target, N >= 2048 ? 5 : reps);
+            for (int i = first + 1; i < nrows; i++)
+                rows[i].vs_fft = fft_ms / rows[i].ms;
+            free_inputs(ctx, &in);
+        }
+        homg_p2_free(p);
+        if (N == 1024)
+            bench_warm(ctx, 1024, reps);
+    }
+
+    if (!out) {
+        const char *dev = strstr(device, "H100") ? "h100" : strstr(device, "H200") ? "h200" : "gpu";
+        snprintf(path, sizeof path, "bench/results/%s.md", dev);
+        out = path;
+    }
+    FILE *o = fopen(out, "w");
+    if (o) {
+        write_table(o, device, date);
+        fclose(o);
+        printf("\nwrote %s\n\n", out);
+    }
+    write_table(stdout, device, date);
+    homg_ctx_destroy(ctx);
+    return 0;
+}
+#else
+int main(void)
+{
+    printf("bench_grid: built without CUDA (CUDA=0); nothing measured\n");
+    return 0;
+}
+#endif

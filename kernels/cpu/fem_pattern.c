@@ -1,0 +1,60 @@
+/* fem_pattern.c -- CPU twin of the CSR pattern build: element node-pair keys,
+ * radix sort, unique, row pointers by binary search. */
+#include "fem_element.h"
+
+homg_status homg_cpu_fem_pattern_temp_bytes(homg_exec *ex, size_t num_keys, int bits, size_t *bytes)
+{
+    (void)ex;
+    (void)num_keys;
+    (void)bits;
+    *bytes = 0;
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_fem_pattern_keys(homg_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
+                                      uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
+{
+    int nv = p->dim + 1;
+    int64_t per = (int64_t)nv * nv, pairs = (int64_t)p->num_elements * per, n = pairs + p->num_nodes;
+    (void)ex;
+    (void)temp;
+    (void)temp_bytes;
+#pragma omp parallel for schedule(static)
+    for (int64_t e = 0; e < p->num_elements; e++) {
+        const int32_t *v = p->elements + e * nv;
+        for (int a = 0; a < nv; a++)
+            for (int b = 0; b < nv; b++)
+                keys[e * per + a * nv + b] = ((uint64_t)v[a] << shift) | (uint64_t)v[b];
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < p->num_nodes; i++)
+        keys[pairs + i] = ((uint64_t)i << shift) | (uint64_t)i;
+    homg_sort_u64(keys, keys_alt, (size_t)n, 2 * shift);
+    *nnz = (int32_t)homg_unique_u64(keys, (size_t)n);
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_fem_pattern_csr(homg_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
+                                     int32_t *row_ptr, int32_t *col_idx)
+{
+    uint64_t mask = ((uint64_t)1 << shift) - 1;
+    (void)ex;
+#pragma omp parallel for schedule(static)
+    for (int32_t k = 0; k < nnz; k++)
+        col_idx[k] = (int32_t)(keys[k] & mask);
+#pragma omp parallel for schedule(static)
+    for (int32_t r = 0; r <= num_rows; r++) {
+        /* first key of row r or later */
+        uint64_t key = (uint64_t)r << shift;
+        int32_t lo = 0, hi = nnz;
+        while (lo < hi) {
+            int32_t mid = lo + ((hi - lo) >> 1);
+            if (keys[mid] < key)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        row_ptr[r] = lo;
+    }
+    return HOMG_OK;
+}

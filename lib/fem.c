@@ -1,0 +1,439 @@
+/* fem.c -- the homg_fem object: pattern on the device, scheme preparation,
+ * numeric passes and Dirichlet elimination through the backend's fem table. */
+#include "fem_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DEFAULT_PATCH_NNZ 4096
+
+homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc)
+{
+    homg_fem_desc d;
+    if (desc)
+        d = *desc;
+    else
+        memset(&d, 0, sizeof d);
+    if (d.patch_nnz == 0)
+        d.patch_nnz = DEFAULT_PATCH_NNZ;
+    return d;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+static size_t value_bytes(const homg_fem *fem) { return fem->desc.float32 ? sizeof(float) : sizeof(double); }
+
+void homg_fem_destroy(homg_fem *fem)
+{
+    int saved;
+    if (!fem)
+        return;
+    if (homg__enter(fem->ctx, &saved) == HOMG_OK) {
+        homg__free(fem->ctx, fem->row_ptr);
+        homg__free(fem->ctx, fem->col_idx);
+        homg__free(fem->ctx, fem->values);
+        homg__free(fem->ctx, fem->rhs);
+        homg__free(fem->ctx, fem->mask);
+        homg__free(fem->ctx, fem->color_elems);
+        for (int i = 0; i < 9; i++)
+            homg__free(fem->ctx, fem->patch_arrays[i]);
+        homg__free(fem->ctx, fem->patches.values_B);
+        homg__free(fem->ctx, fem->patches.rhs_B);
+        homg__free(fem->ctx, fem->patches.scratch);
+        homg__leave(fem->ctx, saved);
+    }
+    free(fem->color_ptr);
+    free(fem);
+}
+
+static homg_fem_problem geometry(const homg_fem *fem)
+{
+    homg_fem_problem p;
+    memset(&p, 0, sizeof p);
+    p.dim = fem->view.dim;
+    p.num_nodes = fem->view.num_nodes;
+    p.num_elements = fem->view.num_elements;
+    p.coords = fem->view.coords;
+    p.elements = fem->view.elements;
+    p.sigma = 1;
+    return p;
+}
+
+static homg_fem_system system_of(const homg_fem *fem)
+{
+    homg_fem_system s;
+    s.num_rows = fem->view.num_nodes;
+    s.nnz = fem->info.nnz;
+    s.row_ptr = fem->row_ptr;
+    s.col_idx = fem->col_idx;
+    s.values = fem->values;
+    s.rhs = fem->rhs;
+    s.float32 = fem->desc.float32 != 0;
+    return s;
+}
+
+/* Sorted unique node pairs on the device, then row pointers and columns. */
+static homg_status build_pattern(homg_fem *fem)
+{
+    homg_ctx *ctx = fem->ctx;
+    homg_exec *ex = &ctx->ex;
+    homg_fem_problem p = geometry(fem);
+    int nv = p.dim + 1, shift = homg_bits_for((uint64_t)(p.num_nodes > 1 ? p.num_nodes - 1 : 1));
+    size_t nkeys = (size_t)p.num_elements * nv * nv + (size_t)p.num_nodes, temp_bytes = 0;
+    uint64_t *keys = NULL, *alt = NULL;
+    void *temp = NULL, *ev[2] = {NULL, NULL};
+    int32_t nnz = 0;
+    homg_status st;
+    float ms = 0;
+    if (ctx->mem->event_create(&ev[0]) != HOMG_OK || ctx->mem->event_create(&ev[1]) != HOMG_OK) {
+        ctx->mem->event_destroy(ev[0]);
+        return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_fem_create: cannot create timing events");
+    }
+    st = fem->k->pattern_temp_bytes(ex, nkeys, 2 * shift, &temp_bytes);
+    if (st != HOMG_OK)
+        st = homg__backend_fail(ctx, st, "homg_fem_create: pattern");
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, nkeys * sizeof(uint64_t), (void **)&keys, "homg_fem_create: pattern keys");
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, nkeys * sizeof(uint64_t), (void **)&alt, "homg_fem_create: pattern keys");
+    if (st == HOMG_OK && temp_bytes)
+        st = homg__alloc(ctx, temp_bytes, &temp, "homg_fem_create: sort workspace");
+    if (st == HOMG_OK && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: event");
+    if (st == HOMG_OK && (st = fem->k->pattern_keys(ex, &p, shift, keys, alt, temp, temp_bytes, &nnz)) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: pattern");
+    if (st == HOMG_OK) {
+        fem->info.nnz = nnz;
+        st = homg__alloc(ctx, ((size_t)p.num_nodes + 1) * sizeof(int32_t), (void **)&fem->row_ptr,
+                         "homg_fem_create: row pointers");
+    }
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, (size_t)nnz * sizeof(int32_t), (void **)&fem->col_idx, "homg_fem_create: columns");
+    if (st == HOMG_OK &&
+        (st = fem->k->pattern_csr(ex, keys, nnz, shift, p.num_nodes, fem->row_ptr, fem->col_idx)) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: pattern");
+    if (st == HOMG_OK && (st = ctx->mem->event_record(ex, ev[1])) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: event");
+    if (st == HOMG_OK && ctx->mem->event_elapsed_ms(ev[0], ev[1], &ms) == HOMG_OK)
+        fem->info.pattern_ms = ms;
+    homg__free(ctx, keys);
+    homg__free(ctx, alt);
+    homg__free(ctx, temp);
+    ctx->mem->event_destroy(ev[0]);
+    ctx->mem->event_destroy(ev[1]);
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, (size_t)nnz * value_bytes(fem), &fem->values, "homg_fem_create: values");
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, (size_t)p.num_nodes * value_bytes(fem), &fem->rhs, "homg_fem_create: right-hand side");
+    return st;
+}
+
+/* 1: Dirichlet node (a facet or marker with one of the tags), 2: in no element. */
+static homg_status build_mask(homg_fem *fem)
+{
+    const homg_mesh *m = fem->mesh;
+    homg_ctx *ctx = fem->ctx;
+    int32_t n = m->num_nodes;
+    uint8_t *mask = (uint8_t *)homg__host_alloc(ctx, (size_t)n, "homg_fem_create: Dirichlet mask");
+    homg_status st;
+    if (!mask)
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    memset(mask, 2, (size_t)n);
+    for (size_t i = 0; i < (size_t)m->num_elements * (m->dim + 1); i++)
+        mask[m->elements[i]] = 0;
+    for (int t = 0; t < fem->desc.num_dirichlet_tags; t++) {
+        int32_t tag = fem->desc.dirichlet_tags[t];
+        for (int32_t f = 0; f < m->num_facets; f++)
+            if (m->facet_tags[f] == tag)
+                for (int k = 0; k < m->dim; k++)
+                    mask[m->facets[(size_t)f * m->dim + k]] = 1;
+        for (int32_t i = 0; i < n; i++)
+            if (m->node_markers[i] == tag)
+                mask[i] = 1;
+    }
+    for (int32_t i = 0; i < n; i++) {
+        fem->info.num_dirichlet += mask[i] == 1;
+        fem->num_masked += mask[i] != 0;
+    }
+    st = homg__alloc(ctx, (size_t)n, (void **)&fem->mask, "homg_fem_create: Dirichlet mask");
+    if (st == HOMG_OK && (st = ctx->mem->copy(&ctx->ex, fem->mask, mask, (size_t)n, HOMG_H2D)) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: Dirichlet mask");
+    free(mask);
+    return st;
+}
+
+static homg_status upload_i32(homg_ctx *ctx, int32_t **dst, const int32_t *src, size_t n, const char *what)
+{
+    HOMG_TRY(homg__alloc(ctx, n * sizeof(int32_t), (void **)dst, what));
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, *dst, src, n * sizeof(int32_t), HOMG_H2D), what);
+    return HOMG_OK;
+}
+
+static homg_status prepare_color(homg_fem *fem)
+{
+    int32_t *order = NULL;
+    homg_status st = homg__fem_color(fem->ctx, fem->mesh, &order, &fem->color_ptr, &fem->info.num_colors);
+    if (st == HOMG_OK)
+        st = upload_i32(fem->ctx, &fem->color_elems, order, (size_t)fem->mesh->num_elements,
+                        "homg_fem_create: coloured elements");
+    free(order);
+    return st;
+}
+
+static homg_status prepare_patches(homg_fem *fem)
+{
+    homg_ctx *ctx = fem->ctx;
+    int32_t n = fem->mesh->num_nodes, nnz = fem->info.nnz;
+    int32_t *row_ptr = (int32_t *)homg__host_alloc(ctx, ((size_t)n + 1) * sizeof(int32_t), "homg_fem_create");
+    int32_t *col_idx = (int32_t *)homg__host_alloc(ctx, (size_t)nnz * sizeof(int32_t), "homg_fem_create");
+    homg__patch_host h;
+    homg_fem_patches *q = &fem->patches;
+    homg_status st = row_ptr && col_idx ? HOMG_OK : HOMG_ERROR_OUT_OF_MEMORY;
+    size_t vb = value_bytes(fem);
+    memset(&h, 0, sizeof h);
+    if (st == HOMG_OK &&
+        ((st = ctx->mem->copy(&ctx->ex, row_ptr, fem->row_ptr, ((size_t)n + 1) * sizeof(int32_t), HOMG_D2H)) !=
+             HOMG_OK ||
+         (st = ctx->mem->copy(&ctx->ex, col_idx, fem->col_idx, (size_t)nnz * sizeof(int32_t), HOMG_D2H)) != HOMG_OK))
+        homg__backend_fail(ctx, st, "homg_fem_create: reading the pattern back");
+    if (st == HOMG_OK)
+        st = homg__fem_patches(ctx, fem->mesh, row_ptr, col_idx, fem->desc.patch_nnz, &h);
+    free(row_ptr);
+    free(col_idx);
+    if (st == HOMG_OK && ctx->ex.backend == HOMG_BACKEND_CUDA) {
+        size_t shared = (size_t)h.max_nnz * (sizeof(int32_t) + vb) + (size_t)h.max_nodes * vb +
+                        ((size_t)h.max_nodes + 1) * sizeof(int32_t);
+        if (shared > ctx->ex.shared_per_block)
+            st = homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
+                            "homg_fem_create: a patch needs %zu bytes of shared memory, the device has %zu per "
+                            "block: lower desc.patch_nnz (%d)",
+                            shared, ctx->ex.shared_per_block, fem->desc.patch_nnz);
+    }
+    if (st == HOMG_OK) {
+        int32_t np = h.num_patches;
+        const int32_t *src[9] = {h.node_ptr, h.nodes, h.row_off, h.entry_ptr, h.entry_src,
+                                 h.node_patch, h.node_local, h.elem_ptr, h.elems};
+        size_t len[9] = {(size_t)np + 1, (size_t)n, (size_t)n + np, (size_t)np + 1, (size_t)nnz,
+                         (size_t)n, (size_t)n, (size_t)np + 1, (size_t)fem->mesh->num_elements};
+        for (int i = 0; i < 9 && st == HOMG_OK; i++)
+            st = upload_i32(ctx, &fem->patch_arrays[i], src[i], len[i], "homg_fem_create: patches");
+        q->num_patches = np;
+        q->max_nnz = h.max_nnz;
+        q->max_nodes = h.max_nodes;
+        q->node_ptr = fem->patch_arrays[0];
+        q->nodes = fem->patch_arrays[1];
+        q->row_off = fem->patch_arrays[2];
+        q->entry_ptr = fem->patch_arrays[3];
+        q->entry_src = fem->patch_arrays[4];
+        q->node_patch = fem->patch_arrays[5];
+        q->node_local = fem->patch_arrays[6];
+        q->elem_ptr = fem->patch_arrays[7];
+        q->elems = fem->patch_arrays[8];
+        fem->info.num_patches = np;
+        fem->info.max_patch_nnz = h.max_nnz;
+        fem->info.max_patch_nodes = h.max_nodes;
+        fem->info.boundary_fraction = h.boundary_fraction;
+    }
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, (size_t)nnz * vb, &q->values_B, "homg_fem_create: values_B");
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, (size_t)n * vb, &q->rhs_B, "homg_fem_create: rhs_B");
+    if (st == HOMG_OK) {
+        q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, h.max_nnz, h.max_nodes, fem->desc.float32 != 0) *
+                           (size_t)(ctx->ex.sm_count > 0 ? ctx->ex.sm_count : 1);
+        if (ctx->ex.backend == HOMG_BACKEND_CUDA)
+            q->scratch_bytes = 0;
+        if (q->scratch_bytes)
+            st = homg__alloc(ctx, q->scratch_bytes, &q->scratch, "homg_fem_create: patch scratch");
+    }
+    homg__patch_host_free(&h);
+    return st;
+}
+
+static homg_status create(homg_fem *fem)
+{
+    homg_ctx *ctx = fem->ctx;
+    double t0;
+    HOMG_TRY(homg_mesh_upload(fem->mesh, &fem->view));
+    HOMG_TRY(build_pattern(fem));
+    HOMG_TRY(build_mask(fem));
+    t0 = now_ms();
+    if (fem->desc.scheme == HOMG_FEM_SCHEME_COLOR)
+        HOMG_TRY(prepare_color(fem));
+    else if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
+        HOMG_TRY(prepare_patches(fem));
+    HOMG_TRY_BACKEND(ctx, ctx->mem->sync(&ctx->ex), "homg_fem_create");
+    fem->info.prepare_ms = now_ms() - t0;
+    return HOMG_OK;
+}
+
+homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
+{
+    homg_ctx *ctx;
+    homg_fem *fem;
+    homg_fem_desc d;
+    homg_status st;
+    int saved;
+    if (!mesh)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    ctx = mesh->ctx;
+    homg__clear_error(ctx);
+    if (!out)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_create: out is NULL");
+    *out = NULL;
+    d = homg_fem_desc_defaults(desc);
+    if (d.scheme == HOMG_FEM_SCHEME_DEFAULT)
+        d.scheme = ctx->ex.backend == HOMG_BACKEND_CUDA ? HOMG_FEM_SCHEME_PATCH : HOMG_FEM_SCHEME_SERIAL;
+    if (d.scheme < HOMG_FEM_SCHEME_SERIAL || d.scheme > HOMG_FEM_SCHEME_PATCH)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_create: desc.scheme = %d is not a homg_fem_scheme",
+                          (int)d.scheme);
+    if (d.scheme == HOMG_FEM_SCHEME_SERIAL && ctx->ex.backend != HOMG_BACKEND_CPU)
+        return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
+                          "homg_fem_create: the SERIAL scheme runs on the CPU backend only");
+    if (d.num_dirichlet_tags < 0 || (d.num_dirichlet_tags > 0 && !d.dirichlet_tags))
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_fem_create: desc.num_dirichlet_tags = %d with dirichlet_tags %s",
+                          d.num_dirichlet_tags, d.dirichlet_tags ? "set" : "NULL");
+    if (d.patch_nnz < 16)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_create: desc.patch_nnz = %d; at least 16",
+                          d.patch_nnz);
+    /* the pattern sorts one key per element node pair (CUB counts items in int) */
+    if ((double)mesh->num_elements * (mesh->dim + 1) * (mesh->dim + 1) + mesh->num_nodes > 2147483647.0)
+        return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY,
+                          "homg_fem_create: %d elements are too many for the pattern build (2^31 node pairs)",
+                          (int)mesh->num_elements);
+    fem = (homg_fem *)calloc(1, sizeof *fem);
+    if (!fem)
+        return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_fem_create: out of host memory");
+    fem->ctx = ctx;
+    fem->mesh = mesh;
+    fem->desc = d;
+    fem->desc.dirichlet_tags = NULL; /* the caller's array is read here only */
+    fem->info.scheme = d.scheme;
+    fem->k = HOMG_KERNELS(&ctx->ex, fem);
+    st = homg__enter(ctx, &saved);
+    if (st == HOMG_OK) {
+        fem->desc.dirichlet_tags = d.dirichlet_tags;
+        st = create(fem);
+        fem->desc.dirichlet_tags = NULL;
+        fem->desc.num_dirichlet_tags = d.num_dirichlet_tags;
+        homg__leave(ctx, saved);
+    }
+    if (st != HOMG_OK) {
+        homg_fem_destroy(fem);
+        return st;
+    }
+    *out = fem;
+    return HOMG_OK;
+}
+
+homg_fem_desc homg_fem_get_desc(const homg_fem *fem)
+{
+    homg_fem_desc d;
+    memset(&d, 0, sizeof d);
+    return fem ? fem->desc : d;
+}
+
+homg_fem_info homg_fem_get_info(const homg_fem *fem)
+{
+    homg_fem_info i;
+    memset(&i, 0, sizeof i);
+    return fem ? fem->info : i;
+}
+
+static homg_status check_scalar(homg_ctx *ctx, const char *name, double v, int positive)
+{
+    if (!isfinite(v) || (positive ? !(v > 0) : v < 0))
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_assemble: coeffs.%s = %g must be %s", name, v,
+                          positive ? "positive and finite" : "finite and >= 0");
+    return HOMG_OK;
+}
+
+static homg_status check_array(homg_ctx *ctx, const void *p, const char *name)
+{
+    return p ? homg__check_pointer(ctx, p, name) : HOMG_OK;
+}
+
+static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
+{
+    homg_ctx *ctx = fem->ctx;
+    homg_exec *ex = &ctx->ex;
+    homg_fem_problem p = geometry(fem);
+    homg_fem_system s = system_of(fem);
+    homg_status st = HOMG_OK;
+    p.sigma = c->sigma == 0 ? 1.0 : c->sigma;
+    p.sigma_elem = c->sigma_elem;
+    p.sigma_tensor = c->sigma_tensor;
+    p.lambda = c->lambda;
+    p.f = c->f;
+    p.f_elem = c->f_elem;
+    p.f_node = c->f_node;
+    HOMG_TRY(check_scalar(ctx, "sigma", p.sigma, 1));
+    HOMG_TRY(check_scalar(ctx, "lambda", p.lambda, 0));
+    if (!isfinite(c->f) || !isfinite(c->dirichlet_value))
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_assemble: coeffs.%s is not finite",
+                          isfinite(c->f) ? "dirichlet_value" : "f");
+    HOMG_TRY(check_array(ctx, c->sigma_elem, "coeffs.sigma_elem"));
+    HOMG_TRY(check_array(ctx, c->sigma_tensor, "coeffs.sigma_tensor"));
+    HOMG_TRY(check_array(ctx, c->f_elem, "coeffs.f_elem"));
+    HOMG_TRY(check_array(ctx, c->f_node, "coeffs.f_node"));
+    HOMG_TRY(check_array(ctx, c->dirichlet_values, "coeffs.dirichlet_values"));
+    if (fem->desc.scheme != HOMG_FEM_SCHEME_PATCH) {
+        HOMG_TRY_BACKEND(ctx, ctx->mem->zero(ex, fem->values, (size_t)s.nnz * value_bytes(fem)), "homg_fem_assemble");
+        HOMG_TRY_BACKEND(ctx, ctx->mem->zero(ex, fem->rhs, (size_t)s.num_rows * value_bytes(fem)), "homg_fem_assemble");
+    }
+    if (fem->desc.scheme == HOMG_FEM_SCHEME_SERIAL)
+        st = fem->k->numeric_serial(ex, &p, &s);
+    else if (fem->desc.scheme == HOMG_FEM_SCHEME_COLOR)
+        st = fem->k->numeric_color(ex, &p, &s, fem->color_elems, fem->color_ptr, fem->info.num_colors);
+    else
+        st = fem->k->numeric_patch(ex, &p, &s, &fem->patches);
+    if (st != HOMG_OK)
+        return homg__backend_fail(ctx, st, "homg_fem_assemble");
+    if (fem->num_masked && (st = fem->k->dirichlet(ex, &s, fem->mask, c->dirichlet_value, c->dirichlet_values)) != HOMG_OK)
+        return homg__backend_fail(ctx, st, "homg_fem_assemble: Dirichlet");
+    return HOMG_OK;
+}
+
+homg_status homg_fem_assemble(homg_fem *fem, const homg_fem_coeffs *coeffs)
+{
+    homg_fem_coeffs zero;
+    homg_status st;
+    int saved;
+    if (!fem)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    if (!coeffs) {
+        memset(&zero, 0, sizeof zero);
+        coeffs = &zero;
+    }
+    HOMG_TRY(homg__enter(fem->ctx, &saved));
+    st = assemble(fem, coeffs);
+    homg__leave(fem->ctx, saved);
+    return st;
+}
+
+homg_csr homg_fem_matrix(const homg_fem *fem)
+{
+    homg_csr a;
+    memset(&a, 0, sizeof a);
+    if (!fem)
+        return a;
+    a.nrows = a.ncols = fem->view.num_nodes;
+    a.nnz = fem->info.nnz;
+    a.row_ptr = fem->row_ptr;
+    a.col_idx = fem->col_idx;
+    a.values = fem->values;
+    a.precision = fem->desc.float32 ? HOMG_FLOAT32 : HOMG_FLOAT64;
+    a.memory = HOMG_MEMORY_CONTEXT;
+    return a;
+}
+
+const void *homg_fem_rhs(const homg_fem *fem) { return fem ? fem->rhs : NULL; }
+const uint8_t *homg_fem_dirichlet_mask(const homg_fem *fem) { return fem ? fem->mask : NULL; }

@@ -1,0 +1,657 @@
+/* test_fem.c -- P1 assembly on the CPU backend: exact element matrices, the
+ * three schemes against each other, symmetry, vanishing stiffness row sums, the
+ * mass matrix's total, Dirichlet elimination, and O(h^2) L2 convergence of a
+ * manufactured solution (solved with a plain CG written here). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "homg.h"
+#include "testutil.h"
+
+static homg_ctx *ctx;
+
+static int setup(void **state)
+{
+    (void)state;
+    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    homg_ctx_destroy(ctx);
+    return 0;
+}
+
+/* The assembled system copied to host doubles. */
+typedef struct sys {
+    int32_t n, nnz;
+    int32_t *row_ptr, *col_idx;
+    double *val, *rhs;
+} sys;
+
+static sys fetch(const homg_fem *fem)
+{
+    homg_csr a = homg_fem_matrix(fem);
+    size_t vb = a.precision == HOMG_FLOAT32 ? 4 : 8;
+    void *tv = malloc((size_t)a.nnz * vb), *tr = malloc((size_t)a.nrows * vb);
+    sys s;
+    s.n = a.nrows;
+    s.nnz = a.nnz;
+    s.row_ptr = (int32_t *)malloc(((size_t)s.n + 1) * sizeof(int32_t));
+    s.col_idx = (int32_t *)malloc((size_t)s.nnz * sizeof(int32_t));
+    s.val = (double *)malloc((size_t)s.nnz * sizeof(double));
+    s.rhs = (double *)malloc((size_t)s.n * sizeof(double));
+    assert_int_equal(homg_ctx_synchronize(ctx), HOMG_OK);
+    assert_int_equal(homg_copy_to_host(ctx, s.row_ptr, a.row_ptr, ((size_t)s.n + 1) * 4), HOMG_OK);
+    assert_int_equal(homg_copy_to_host(ctx, s.col_idx, a.col_idx, (size_t)s.nnz * 4), HOMG_OK);
+    assert_int_equal(homg_copy_to_host(ctx, tv, a.values, (size_t)s.nnz * vb), HOMG_OK);
+    assert_int_equal(homg_copy_to_host(ctx, tr, homg_fem_rhs(fem), (size_t)s.n * vb), HOMG_OK);
+    for (int32_t k = 0; k < s.nnz; k++)
+        s.val[k] = vb == 4 ? ((float *)tv)[k] : ((double *)tv)[k];
+    for (int32_t i = 0; i < s.n; i++)
+        s.rhs[i] = vb == 4 ? ((float *)tr)[i] : ((double *)tr)[i];
+    free(tv);
+    free(tr);
+    return s;
+}
+
+static void sys_free(sys *s)
+{
+    free(s->row_ptr);
+    free(s->col_idx);
+    free(s->val);
+    free(s->rhs);
+}
+
+static double entry(const sys *s, int32_t i, int32_t j)
+{
+    for (int32_t k = s->row_ptr[i]; k < s->row_ptr[i + 1]; k++)
+        if (s->col_idx[k] == j)
+            return s->val[k];
+    return 0;
+}
+
+static homg_fem *make_fem(homg_mesh *m, homg_fem_scheme scheme, int float32, const int32_t *tags, int ntags,
+                          int patch_nnz)
+{
+    homg_fem_desc d = {0};
+    homg_fem *fem = NULL;
+    d.scheme = scheme;
+    d.float32 = float32;
+    d.dirichlet_tags = tags;
+    d.num_dirichlet_tags = ntags;
+    d.patch_nnz = patch_nnz;
+    if (homg_fem_create(m, &d, &fem) != HOMG_OK)
+        fail_msg("homg_fem_create: %s", homg_ctx_last_error(ctx));
+    return fem;
+}
+
+static void assemble(homg_fem *fem, const homg_fem_coeffs *c)
+{
+    if (homg_fem_assemble(fem, c) != HOMG_OK)
+        fail_msg("homg_fem_assemble: %s", homg_ctx_last_error(ctx));
+}
+
+static homg_mesh *one_element(int dim)
+{
+    static const double tri[] = {0, 0, 1, 0, 0, 1}, tet[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
+    static const int32_t e[] = {0, 1, 2, 3};
+    homg_mesh_data d = {0};
+    homg_mesh *m = NULL;
+    d.dim = dim;
+    d.num_nodes = dim + 1;
+    d.num_elements = 1;
+    d.coords = dim == 2 ? tri : tet;
+    d.elements = e;
+    assert_int_equal(homg_mesh_create(ctx, &d, &m), HOMG_OK);
+    return m;
+}
+
+static homg_mesh *read_asset(const char *path)
+{
+    homg_mesh *m = NULL;
+    if (homg_mesh_read(ctx, path, &m) != HOMG_OK)
+        fail_msg("%s", homg_ctx_last_error(ctx));
+    return m;
+}
+
+static const homg_fem_scheme schemes[3] = {HOMG_FEM_SCHEME_SERIAL, HOMG_FEM_SCHEME_COLOR, HOMG_FEM_SCHEME_PATCH};
+
+/* ------------------------------------------------------------ element matrices */
+
+static void reference_element_matrices_are_exact(void **state)
+{
+    /* stiffness and mass of the reference triangle and tetrahedron, by hand */
+    static const double K2[9] = {1, -0.5, -0.5, -0.5, 0.5, 0, -0.5, 0, 0.5};
+    static const double K3[16] = {0.5, -1.0 / 6, -1.0 / 6, -1.0 / 6, -1.0 / 6, 1.0 / 6, 0, 0,
+                                  -1.0 / 6, 0, 1.0 / 6, 0, -1.0 / 6, 0, 0, 1.0 / 6};
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++)
+        for (int s = 0; s < 3; s++) {
+            homg_mesh *m = one_element(dim);
+            homg_fem *fem = make_fem(m, schemes[s], 0, NULL, 0, 0);
+            homg_fem_coeffs c = {0};
+            int nv = dim + 1;
+            double vol = dim == 2 ? 0.5 : 1.0 / 6, mdiag = dim == 2 ? 1.0 / 12 : 1.0 / 60;
+            sys a, b;
+            c.sigma = 3;
+            c.f = 2;
+            assemble(fem, &c);
+            a = fetch(fem);
+            c.lambda = 5;
+            c.f = 0;
+            {
+                /* f per node = 1: b = M 1 = |e| / (d+1) per node */
+                double ones[4] = {1, 1, 1, 1};
+                c.f_node = ones;
+                assemble(fem, &c);
+            }
+            b = fetch(fem);
+            assert_int_equal(a.nnz, nv * nv);
+            for (int i = 0; i < nv; i++) {
+                assert_true(fabs(a.rhs[i] - 2 * vol / nv) < 1e-15);
+                assert_true(fabs(b.rhs[i] - vol / nv) < 1e-15);
+                for (int j = 0; j < nv; j++) {
+                    double k = 3 * (dim == 2 ? K2[i * 3 + j] : K3[i * 4 + j]);
+                    double mass = (i == j ? mdiag : mdiag / 2);
+                    assert_true(fabs(entry(&a, i, j) - k) < 1e-14);
+                    assert_true(fabs(entry(&b, i, j) - k - 5 * mass) < 1e-14);
+                }
+            }
+            sys_free(&a);
+            sys_free(&b);
+            homg_fem_destroy(fem);
+            homg_mesh_destroy(m);
+        }
+}
+
+static void tensor_sigma_matches_scalar_and_rotates(void **state)
+{
+    homg_mesh *m = one_element(3);
+    homg_fem *fem = make_fem(m, HOMG_FEM_SCHEME_SERIAL, 0, NULL, 0, 0);
+    homg_fem_coeffs c = {0};
+    double t[6] = {2, 0, 0, 2, 0, 2}, z[6] = {0, 0, 0, 0, 0, 1}; /* 2 I, and sigma only along z */
+    sys a, b;
+    (void)state;
+    c.sigma = 2;
+    assemble(fem, &c);
+    a = fetch(fem);
+    c.sigma_tensor = t;
+    assemble(fem, &c);
+    b = fetch(fem);
+    for (int k = 0; k < a.nnz; k++)
+        assert_true(fabs(a.val[k] - b.val[k]) < 1e-15);
+    sys_free(&b);
+    c.sigma_tensor = z;
+    assemble(fem, &c);
+    b = fetch(fem);
+    /* only phi_0 and phi_3 vary along z: grad = -e_z and e_z */
+    assert_true(fabs(entry(&b, 0, 0) - 1.0 / 6) < 1e-15 && fabs(entry(&b, 0, 3) + 1.0 / 6) < 1e-15);
+    assert_true(fabs(entry(&b, 1, 1)) < 1e-15 && fabs(entry(&b, 1, 2)) < 1e-15);
+    sys_free(&a);
+    sys_free(&b);
+    homg_fem_destroy(fem);
+    homg_mesh_destroy(m);
+}
+
+/* ------------------------------------------------------------ global properties */
+
+static void check_global_properties(homg_mesh *m, const char *name)
+{
+    homg_mesh_quality q;
+    int32_t ne = homg_mesh_num_elements(m);
+    double *sigma = (double *)malloc((size_t)ne * sizeof(double));
+    homg_rng rng = homg_rng_seed(7);
+    sys ref = {0};
+    assert_int_equal(homg_mesh_get_quality(m, &q), HOMG_OK);
+    for (int32_t e = 0; e < ne; e++)
+        sigma[e] = 0.5 + homg_rng_uniform(&rng) * (homg_mesh_element_tags(m)[e] == 2 ? 100 : 1);
+    for (int s = 0; s < 3; s++) {
+        homg_fem *fem = make_fem(m, schemes[s], 0, NULL, 0, 256);
+        homg_fem_info info = homg_fem_get_info(fem);
+        homg_fem_coeffs c = {0};
+        double scale = 0, total = 0;
+        sys a;
+        c.sigma_elem = sigma;
+        assemble(fem, &c);
+        a = fetch(fem);
+        if (s == 2)
+            assert_true(info.num_patches > 1 && info.boundary_fraction > 0);
+        for (int32_t k = 0; k < a.nnz; k++)
+            scale = fmax(scale, fabs(a.val[k]));
+        for (int32_t i = 0; i < a.n; i++) {
+            double row = 0;
+            for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; k++) {
+                int32_t j = a.col_idx[k];
+                row += a.val[k];
+                if (fabs(a.val[k] - entry(&a, j, i)) > 1e-13 * scale)
+                    fail_msg("%s: A(%d,%d) = %.17g but A(%d,%d) = %.17g", name, i, j, a.val[k], j, i, entry(&a, j, i));
+            }
+            if (fabs(row) > 1e-12 * scale)
+                fail_msg("%s: stiffness row %d sums to %g", name, i, row);
+        }
+        if (s == 0)
+            ref = a;
+        else {
+            /* the schemes agree to rounding */
+            assert_int_equal(a.nnz, ref.nnz);
+            assert_memory_equal(a.col_idx, ref.col_idx, (size_t)a.nnz * 4);
+            assert_true(homg_rel_diff(a.val, ref.val, (size_t)a.nnz) < 1e-14);
+            sys_free(&a);
+        }
+        /* mass: the sum of all entries of A(lambda) - S is lambda |Omega| */
+        c.sigma_elem = NULL;
+        c.sigma = 1e-3;
+        c.lambda = 2.5;
+        assemble(fem, &c);
+        a = fetch(fem);
+        for (int32_t k = 0; k < a.nnz; k++)
+            total += a.val[k];
+        if (fabs(total - 2.5 * q.total_volume) > 1e-11 * q.total_volume)
+            fail_msg("%s: mass total %.17g, volume %.17g", name, total / 2.5, q.total_volume);
+        sys_free(&a);
+        homg_fem_destroy(fem);
+    }
+    sys_free(&ref);
+    free(sigma);
+}
+
+static void symmetric_rowsums_mass_on_assets(void **state)
+{
+    const char *assets[] = {"assets/hole2d.msh", "assets/blobs.msh.gz"};
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        homg_mesh *m = read_asset(assets[i]);
+        check_global_properties(m, assets[i]);
+        homg_mesh_destroy(m);
+    }
+}
+
+static void blobs_asset_has_two_materials(void **state)
+{
+    homg_mesh *m = read_asset("assets/blobs.msh.gz");
+    const double *x = homg_mesh_coords(m);
+    double in = 0, all = 0;
+    (void)state;
+    for (int32_t e = 0; e < homg_mesh_num_elements(m); e++) {
+        const int32_t *v = homg_mesh_elements(m) + 4 * (size_t)e;
+        double a[3], b[3], c[3], vol;
+        for (int k = 0; k < 3; k++) {
+            a[k] = x[3 * v[1] + k] - x[3 * v[0] + k];
+            b[k] = x[3 * v[2] + k] - x[3 * v[0] + k];
+            c[k] = x[3 * v[3] + k] - x[3 * v[0] + k];
+        }
+        vol = (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+               a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+        all += vol;
+        in += homg_mesh_element_tags(m)[e] == 2 ? vol : 0;
+    }
+    assert_true(in / all > 0.17 && in / all < 0.23);
+    homg_mesh_destroy(m);
+}
+
+static void float32_matches_double(void **state)
+{
+    homg_mesh_generate_desc g = {0};
+    homg_mesh *m = NULL;
+    homg_fem_coeffs c = {0};
+    sys a, b;
+    (void)state;
+    g.cells = 5;
+    assert_int_equal(homg_mesh_generate_cube(ctx, &g, &m), HOMG_OK);
+    c.lambda = 1;
+    c.f = 1;
+    for (int s = 0; s < 3; s++) {
+        homg_fem *fd = make_fem(m, schemes[s], 0, NULL, 0, 128), *ff = make_fem(m, schemes[s], 1, NULL, 0, 128);
+        assert_int_equal(homg_fem_matrix(ff).precision, HOMG_FLOAT32);
+        assemble(fd, &c);
+        assemble(ff, &c);
+        a = fetch(fd);
+        b = fetch(ff);
+        assert_true(homg_rel_diff(b.val, a.val, (size_t)a.nnz) < 1e-6);
+        assert_true(homg_rel_diff(b.rhs, a.rhs, (size_t)a.n) < 1e-6);
+        sys_free(&a);
+        sys_free(&b);
+        homg_fem_destroy(fd);
+        homg_fem_destroy(ff);
+    }
+    homg_mesh_destroy(m);
+}
+
+/* ------------------------------------------------------------ Dirichlet */
+
+static void dirichlet_rows_are_unit_and_columns_move(void **state)
+{
+    homg_mesh_generate_desc g = {0};
+    homg_mesh *m = NULL;
+    homg_fem_coeffs c = {0};
+    const int32_t tags[2] = {1, 3}; /* x = 0 and y = 0 */
+    int32_t n;
+    double *gv;
+    (void)state;
+    g.cells = 4;
+    assert_int_equal(homg_mesh_generate_square(ctx, &g, &m), HOMG_OK);
+    n = homg_mesh_num_nodes(m);
+    gv = (double *)malloc((size_t)n * sizeof(double));
+    for (int32_t i = 0; i < n; i++)
+        gv[i] = 1 + homg_mesh_coords(m)[2 * i] + 2 * homg_mesh_coords(m)[2 * i + 1];
+    c.lambda = 1;
+    c.f = 3;
+    for (int s = 0; s < 3; s++) {
+        homg_fem *plain = make_fem(m, schemes[s], 0, NULL, 0, 32);
+        homg_fem *fem = make_fem(m, schemes[s], 0, tags, 2, 32);
+        uint8_t *mask = (uint8_t *)malloc((size_t)n);
+        sys a, r;
+        assert_int_equal(homg_fem_get_info(fem).num_dirichlet, 9);
+        assemble(plain, &c);
+        c.dirichlet_values = gv;
+        assemble(fem, &c);
+        c.dirichlet_values = NULL;
+        r = fetch(plain);
+        a = fetch(fem);
+        assert_int_equal(homg_copy_to_host(ctx, mask, homg_fem_dirichlet_mask(fem), (size_t)n), HOMG_OK);
+        for (int32_t i = 0; i < n; i++) {
+            const double *x = homg_mesh_coords(m) + 2 * i;
+            int on = x[0] == 0 || x[1] == 0;
+            assert_int_equal(mask[i], on);
+            if (on) {
+                assert_true(a.rhs[i] == gv[i]);
+                for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; k++)
+                    assert_true(a.val[k] == (a.col_idx[k] == i ? 1.0 : 0.0));
+            } else {
+                double moved = 0;
+                for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; k++) {
+                    int32_t j = a.col_idx[k];
+                    if (mask[j]) {
+                        assert_true(a.val[k] == 0);
+                        moved += r.val[k] * gv[j];
+                    } else
+                        assert_true(a.val[k] == r.val[k]);
+                }
+                assert_true(fabs(a.rhs[i] - (r.rhs[i] - moved)) < 1e-14);
+            }
+        }
+        free(mask);
+        sys_free(&a);
+        sys_free(&r);
+        homg_fem_destroy(plain);
+        homg_fem_destroy(fem);
+    }
+    free(gv);
+    homg_mesh_destroy(m);
+}
+
+static void node_in_no_element_gets_a_unit_row(void **state)
+{
+    static const double x[] = {0, 0, 1, 0, 0, 1, 5, 5};
+    static const int32_t e[] = {0, 1, 2};
+    homg_mesh_data d = {0};
+    homg_mesh *m = NULL;
+    homg_fem *fem;
+    homg_fem_coeffs c = {0};
+    sys a;
+    (void)state;
+    d.dim = 2;
+    d.num_nodes = 4;
+    d.num_elements = 1;
+    d.coords = x;
+    d.elements = e;
+    assert_int_equal(homg_mesh_create(ctx, &d, &m), HOMG_OK);
+    fem = make_fem(m, HOMG_FEM_SCHEME_PATCH, 0, NULL, 0, 0);
+    c.f = 1;
+    assemble(fem, &c);
+    a = fetch(fem);
+    assert_true(entry(&a, 3, 3) == 1 && a.rhs[3] == 0 && a.row_ptr[4] - a.row_ptr[3] == 1);
+    sys_free(&a);
+    homg_fem_destroy(fem);
+    homg_mesh_destroy(m);
+}
+
+/* ------------------------------------------------------------ convergence */
+
+static const double PI = 3.14159265358979323846;
+
+/* u = sin(pi x) sin(pi y) [sin(pi z)] + x + 2y: -lap u + u = f */
+static double exact(int dim, const double *x)
+{
+    double s = sin(PI * x[0]) * sin(PI * x[1]) * (dim == 3 ? sin(PI * x[2]) : 1.0);
+    return s + x[0] + 2 * x[1];
+}
+
+static double source(int dim, const double *x)
+{
+    double s = sin(PI * x[0]) * sin(PI * x[1]) * (dim == 3 ? sin(PI * x[2]) : 1.0);
+    return dim * PI * PI * s + exact(dim, x);
+}
+
+/* Plain CG on the host; returns the iterations. */
+static int cg(const sys *a, const double *b, double *u)
+{
+    int32_t n = a->n;
+    double *r = (double *)malloc((size_t)n * 8), *p = (double *)malloc((size_t)n * 8), *q = (double *)malloc((size_t)n * 8);
+    double rr = 0, bb = 0;
+    int it = 0;
+    for (int32_t i = 0; i < n; i++) {
+        u[i] = 0;
+        r[i] = p[i] = b[i];
+        rr += b[i] * b[i];
+    }
+    bb = rr;
+    while (rr > 1e-26 * bb && it < 10 * n) {
+        double pq = 0, rr2 = 0, alpha;
+        for (int32_t i = 0; i < n; i++) {
+            double s = 0;
+            for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+                s += a->val[k] * p[a->col_idx[k]];
+            q[i] = s;
+            pq += p[i] * s;
+        }
+        alpha = rr / pq;
+        for (int32_t i = 0; i < n; i++) {
+            u[i] += alpha * p[i];
+            r[i] -= alpha * q[i];
+            rr2 += r[i] * r[i];
+        }
+        for (int32_t i = 0; i < n; i++)
+            p[i] = r[i] + rr2 / rr * p[i];
+        rr = rr2;
+        it++;
+    }
+    free(r);
+    free(p);
+    free(q);
+    return it;
+}
+
+/* ||u_h - u||_L2 with a degree-2 rule per element (edge midpoints in 2D, the 4-point rule in 3D). */
+static double l2_error(const homg_mesh *m, const double *uh)
+{
+    int dim = homg_mesh_dim(m), nv = dim + 1;
+    const double *x = homg_mesh_coords(m);
+    double sum = 0;
+    for (int32_t e = 0; e < homg_mesh_num_elements(m); e++) {
+        const int32_t *v = homg_mesh_elements(m) + (size_t)e * nv;
+        double w[4][4], vol;
+        int npts = dim == 2 ? 3 : 4;
+        if (dim == 2) {
+            double det = (x[2 * v[1]] - x[2 * v[0]]) * (x[2 * v[2] + 1] - x[2 * v[0] + 1]) -
+                         (x[2 * v[2]] - x[2 * v[0]]) * (x[2 * v[1] + 1] - x[2 * v[0] + 1]);
+            vol = fabs(det) / 2;
+            for (int q = 0; q < 3; q++)
+                for (int a = 0; a < 3; a++)
+                    w[q][a] = a == q ? 0 : 0.5;
+        } else {
+            double d[3][3], det;
+            const double al = 0.5854101966249685, be = 0.1381966011250105;
+            for (int i = 0; i < 3; i++)
+                for (int k = 0; k < 3; k++)
+                    d[i][k] = x[3 * v[i + 1] + k] - x[3 * v[0] + k];
+            det = d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
+                  d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
+            vol = fabs(det) / 6;
+            for (int q = 0; q < 4; q++)
+                for (int a = 0; a < 4; a++)
+                    w[q][a] = a == q ? al : be;
+        }
+        for (int q = 0; q < npts; q++) {
+            double p[3] = {0, 0, 0}, u = 0, err;
+            for (int a = 0; a < nv; a++) {
+                for (int k = 0; k < dim; k++)
+                    p[k] += w[q][a] * x[(size_t)dim * v[a] + k];
+                u += w[q][a] * uh[v[a]];
+            }
+            err = u - exact(dim, p);
+            sum += vol / npts * err * err;
+        }
+    }
+    return sqrt(sum);
+}
+
+static void converges_at_second_order(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_mesh_generate_desc g = {0};
+        const int32_t tags[6] = {1, 2, 3, 4, 5, 6};
+        double err[5];
+        int levels = 4;
+        g.cells = dim == 2 ? 4 : 4;
+        for (int l = 0; l < levels; l++) {
+            homg_mesh *m = NULL;
+            homg_fem *fem;
+            homg_fem_coeffs c = {0};
+            int32_t n;
+            double *f, *gv, *u;
+            sys a;
+            g.refine = l;
+            assert_int_equal(dim == 2 ? homg_mesh_generate_square(ctx, &g, &m) : homg_mesh_generate_cube(ctx, &g, &m),
+                             HOMG_OK);
+            n = homg_mesh_num_nodes(m);
+            f = (double *)malloc((size_t)n * 8);
+            gv = (double *)malloc((size_t)n * 8);
+            u = (double *)malloc((size_t)n * 8);
+            for (int32_t i = 0; i < n; i++) {
+                f[i] = source(dim, homg_mesh_coords(m) + (size_t)dim * i);
+                gv[i] = exact(dim, homg_mesh_coords(m) + (size_t)dim * i);
+            }
+            /* Dirichlet (u) on every side */
+            fem = make_fem(m, l % 2 ? HOMG_FEM_SCHEME_PATCH : HOMG_FEM_SCHEME_COLOR, 0, tags, 2 * dim, 256);
+            c.lambda = 1;
+            c.f_node = f;
+            c.dirichlet_values = gv;
+            assemble(fem, &c);
+            a = fetch(fem);
+            cg(&a, a.rhs, u);
+            err[l] = l2_error(m, u);
+            sys_free(&a);
+            homg_fem_destroy(fem);
+            homg_mesh_destroy(m);
+            free(f);
+            free(gv);
+            free(u);
+        }
+        for (int l = 1; l < levels; l++) {
+            double rate = log2(err[l - 1] / err[l]);
+            print_message("%dD level %d: L2 error %.3e, rate %.2f\n", dim, l, err[l], rate);
+            if (l >= levels - 2 && !(rate > 1.85 && rate < 2.3))
+                fail_msg("%dD: L2 rate %.2f between levels %d and %d", dim, rate, l - 1, l);
+        }
+    }
+}
+
+/* ------------------------------------------------------------ linear solutions */
+
+static void linear_solution_is_reproduced_exactly(void **state)
+{
+    /* -lap u + u = u for u = 1 + x + 2y + 3z: P1 holds u, and f_node = u is the exact
+     * source, so with u on the boundary the discrete solution is u at the nodes */
+    homg_mesh *m = read_asset("assets/irregular3d.msh.gz");
+    const int32_t tags[7] = {1, 2, 3, 4, 5, 6, 7};
+    homg_fem *fem = make_fem(m, HOMG_FEM_SCHEME_PATCH, 0, tags, 7, 0);
+    homg_fem_coeffs c = {0};
+    int32_t n = homg_mesh_num_nodes(m);
+    double *gv = (double *)malloc((size_t)n * 8), *u = (double *)malloc((size_t)n * 8);
+    sys a;
+    (void)state;
+    for (int32_t i = 0; i < n; i++) {
+        const double *x = homg_mesh_coords(m) + 3 * i;
+        gv[i] = 1 + x[0] + 2 * x[1] + 3 * x[2];
+    }
+    c.lambda = 1;
+    c.f_node = gv; /* f = u, exactly representable */
+    c.dirichlet_values = gv;
+    assemble(fem, &c);
+    a = fetch(fem);
+    cg(&a, a.rhs, u);
+    assert_true(homg_rel_diff(u, gv, (size_t)n) < 1e-10);
+    sys_free(&a);
+    free(gv);
+    free(u);
+    homg_fem_destroy(fem);
+    homg_mesh_destroy(m);
+}
+
+/* ------------------------------------------------------------ bad input */
+
+static void bad_arguments_are_refused(void **state)
+{
+    homg_mesh *m = one_element(2);
+    homg_fem_desc d = {0};
+    homg_fem *fem = (homg_fem *)1;
+    homg_fem_coeffs c = {0};
+    double nan = NAN;
+    (void)state;
+    d.scheme = (homg_fem_scheme)9;
+    assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_null(fem);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "scheme"));
+    d.scheme = HOMG_FEM_SCHEME_DEFAULT;
+    d.num_dirichlet_tags = 2;
+    assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_INVALID_ARGUMENT);
+    d.num_dirichlet_tags = 0;
+    d.patch_nnz = 3;
+    assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_INVALID_ARGUMENT);
+    d.patch_nnz = 0;
+    assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_OK);
+    assert_int_equal(homg_fem_get_info(fem).scheme, HOMG_FEM_SCHEME_SERIAL);
+    c.lambda = -1;
+    assert_int_equal(homg_fem_assemble(fem, &c), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "lambda"));
+    c.lambda = 0;
+    c.sigma = nan;
+    assert_int_equal(homg_fem_assemble(fem, &c), HOMG_ERROR_INVALID_ARGUMENT);
+    c.sigma = -2;
+    assert_int_equal(homg_fem_assemble(fem, &c), HOMG_ERROR_INVALID_ARGUMENT);
+    c.sigma = 0;
+    c.f = nan;
+    assert_int_equal(homg_fem_assemble(fem, &c), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(homg_fem_assemble(fem, NULL), HOMG_OK);
+    assert_int_equal(homg_fem_create(NULL, &d, &fem), HOMG_ERROR_INVALID_ARGUMENT);
+    homg_fem_destroy(fem);
+    homg_mesh_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(reference_element_matrices_are_exact),
+        cmocka_unit_test(tensor_sigma_matches_scalar_and_rotates),
+        cmocka_unit_test(symmetric_rowsums_mass_on_assets),
+        cmocka_unit_test(blobs_asset_has_two_materials),
+        cmocka_unit_test(float32_matches_double),
+        cmocka_unit_test(dirichlet_rows_are_unit_and_columns_move),
+        cmocka_unit_test(node_in_no_element_gets_a_unit_row),
+        cmocka_unit_test(converges_at_second_order),
+        cmocka_unit_test(linear_solution_is_reproduced_exactly),
+        cmocka_unit_test(bad_arguments_are_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

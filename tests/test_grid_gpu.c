@@ -1,0 +1,508 @@
+/* test_grid_gpu.c -- the CUDA structured solvers: every grid kernel against its
+ * CPU twin on random inputs, full solves against exact discrete solutions for
+ * n = 2..11 and every method, graph reuse, the caller's stream, bad input.
+ * Skips (exit 77) without a CUDA device. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grid_kernels.h"
+#include "internal.h"
+#include "poisson2d.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+static homg_ctx *gpu, *cpu;
+
+/* A random array of n values (host doubles) and its copies in both contexts. */
+typedef struct twin {
+    size_t n;
+    homg_precision p;
+    double *host;
+    void *on_gpu, *on_cpu;
+} twin;
+
+static twin twin_make(size_t n, homg_precision p, homg_rng *rng, double scale)
+{
+    twin t;
+    t.n = n;
+    t.p = p;
+    t.host = (double *)malloc((n ? n : 1) * sizeof(double));
+    for (size_t k = 0; k < n; k++)
+        t.host[k] = scale * (2 * homg_rng_uniform(rng) - 1);
+    t.on_gpu = homg_test_upload(gpu, t.host, n, p);
+    t.on_cpu = homg_test_upload(cpu, t.host, n, p);
+    return t;
+}
+
+static void twin_free(twin *t)
+{
+    homg_free(gpu, t->on_gpu);
+    homg_free(cpu, t->on_cpu);
+    free(t->host);
+}
+
+/* Relative difference of the GPU and CPU copies after the kernels ran. */
+static double twin_diff(const twin *t)
+{
+    double *a = (double *)malloc(t->n * sizeof(double)), *b = (double *)malloc(t->n * sizeof(double)), d;
+    homg_test_download(gpu, t->on_gpu, t->n, t->p, a);
+    homg_test_download(cpu, t->on_cpu, t->n, t->p, b);
+    d = homg_rel_diff(a, b, t->n);
+    for (size_t k = 0; k < t->n; k++)
+        assert_true(isfinite(a[k]));
+    free(a);
+    free(b);
+    return d;
+}
+
+static const homg_grid_kernels *G(void) { return &homg_cuda_grid_kernels; }
+
+/* Every mismatch is printed; the test fails at the end (kernels_match_cpu). */
+static int mismatches;
+static const homg_grid_kernels *C(void) { return &homg_cpu_grid_kernels; }
+
+static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_t seed)
+{
+    homg_rng rng = homg_rng_seed(seed);
+    const double tol = p == HOMG_FLOAT64 ? 1e-12 : 2e-6;
+    const size_t n = (size_t)nx * ny, nc = n / 4;
+    twin u = twin_make(n, p, &rng, 1), f = twin_make(n, p, &rng, 100), r = twin_make(n, p, &rng, 1);
+    twin fc = twin_make(nc, p, &rng, 1), ec = twin_make(nc, p, &rng, 1);
+    twin bc[4];
+    homg_level Lg = {0}, Lc;
+    homg_exec *xg = &gpu->ex, *xc = &cpu->ex;
+    Lg.nx = nx;
+    Lg.ny = ny;
+    Lg.inv_h2 = (double)nx * nx;
+    Lg.lambda = 0.5;
+    for (int s = 0; s < 4; s++)
+        bc[s] = twin_make(s < 2 ? (size_t)ny : (size_t)nx, p, &rng, with_bc ? 1 : 0);
+    Lc = Lg;
+    for (int s = 0; s < 4; s++) {
+        Lg.bc[s] = with_bc ? bc[s].on_gpu : NULL;
+        Lc.bc[s] = with_bc ? bc[s].on_cpu : NULL;
+    }
+#define BOTH(call_g, call_c)                      \
+    do {                                          \
+        assert_int_equal(call_g, HOMG_OK);        \
+        assert_int_equal(call_c, HOMG_OK);        \
+        assert_int_equal(homg_ctx_synchronize(gpu), HOMG_OK); \
+    } while (0)
+/* Residuals after float sweeps lose digits to cancellation (f - A u is small next to f):
+ * their GPU/CPU difference is judged with a looser bound; an indexing or barrier bug
+ * still shows as an O(1) difference. */
+#define SAME(t, what) SAME_TOL(t, what, tol)
+#define SAME_TOL(t, what, tol_)                                                                \
+    do {                                                                                       \
+        double d_ = twin_diff(&(t));                                                           \
+        if (!(d_ <= (tol_))) {                                                                 \
+            printf("  %d x %d %s bc=%d: %s differs by %.2e\n", nx, ny,                         \
+                   p == HOMG_FLOAT64 ? "double" : "float", with_bc, what, d_);                 \
+            mismatches++;                                                                      \
+        }                                                                                      \
+    } while (0)
+
+    BOTH(G()->residual(xg, p, &Lg, u.on_gpu, f.on_gpu, r.on_gpu), C()->residual(xc, p, &Lc, u.on_cpu, f.on_cpu, r.on_cpu));
+    SAME(r, "residual");
+    BOTH(G()->residual_restrict(xg, p, &Lg, u.on_gpu, f.on_gpu, fc.on_gpu),
+         C()->residual_restrict(xc, p, &Lc, u.on_cpu, f.on_cpu, fc.on_cpu));
+    SAME(fc, "residual_restrict");
+    BOTH(G()->prolong(xg, p, &Lg, ec.on_gpu, r.on_gpu, 0), C()->prolong(xc, p, &Lc, ec.on_cpu, r.on_cpu, 0));
+    SAME(r, "prolong (add)");
+    BOTH(G()->prolong(xg, p, &Lg, ec.on_gpu, r.on_gpu, 1), C()->prolong(xc, p, &Lc, ec.on_cpu, r.on_cpu, 1));
+    SAME(r, "prolong (assign)");
+    BOTH(G()->smooth(xg, p, &Lg, u.on_gpu, f.on_gpu, 3), C()->smooth(xc, p, &Lc, u.on_cpu, f.on_cpu, 3));
+    SAME(u, "smooth");
+    /* the fused steps, out of place: u -> r */
+    for (int init = HOMG_INIT_KEEP; init <= HOMG_INIT_PROLONG; init++)
+        for (int sweeps = 0; sweeps <= 3; sweeps++) {
+            char what[64];
+            BOTH(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, r.on_gpu, f.on_gpu, fc.on_gpu, sweeps, init, ec.on_gpu),
+                 C()->smooth_restrict(xc, p, &Lc, u.on_cpu, r.on_cpu, f.on_cpu, fc.on_cpu, sweeps, init, ec.on_cpu));
+            snprintf(what, sizeof what, "smooth_restrict init %d sweeps %d u", init, sweeps);
+            SAME(r, what);
+            snprintf(what, sizeof what, "smooth_restrict init %d sweeps %d fc", init, sweeps);
+            SAME_TOL(fc, what, p == HOMG_FLOAT32 ? 1e-3 : tol);
+        }
+    for (int assign = 0; assign <= 1; assign++)
+        for (int sweeps = 0; sweeps <= 3; sweeps++) {
+            char what[64];
+            BOTH(G()->prolong_smooth(xg, p, &Lg, ec.on_gpu, u.on_gpu, r.on_gpu, f.on_gpu, sweeps, assign),
+                 C()->prolong_smooth(xc, p, &Lc, ec.on_cpu, u.on_cpu, r.on_cpu, f.on_cpu, sweeps, assign));
+            snprintf(what, sizeof what, "prolong_smooth assign %d sweeps %d", assign, sweeps);
+            SAME(r, what);
+        }
+    assert_int_equal(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, u.on_gpu, f.on_gpu, fc.on_gpu, 2, 0, ec.on_gpu),
+                     HOMG_ERROR_INVALID_ARGUMENT); /* in place would race */
+    if (n <= 4096) {
+        BOTH(G()->coarse_solve(xg, p, &Lg, u.on_gpu, f.on_gpu, 16), C()->coarse_solve(xc, p, &Lc, u.on_cpu, f.on_cpu, 16));
+        SAME(u, "coarse_solve");
+    }
+    {
+        void *og[4] = {ec.on_gpu, (char *)ec.on_gpu + 0, fc.on_gpu, r.on_gpu};
+        void *oc[4] = {ec.on_cpu, (char *)ec.on_cpu + 0, fc.on_cpu, r.on_cpu};
+        homg_level Lg1 = Lg, Lc1 = Lc; /* east skipped: west and east would share ec */
+        Lg1.bc[HOMG_E] = Lc1.bc[HOMG_E] = NULL;
+        BOTH(G()->restrict_boundary(xg, p, &Lg1, og), C()->restrict_boundary(xc, p, &Lc1, oc));
+        SAME(ec, "restrict_boundary");
+        SAME(fc, "restrict_boundary");
+    }
+    BOTH(G()->add(xg, p, n, f.on_gpu, u.on_gpu), C()->add(xc, p, n, f.on_cpu, u.on_cpu));
+    SAME(u, "add");
+
+    /* HOMG: filters at every spacing, gathers and iterations at every level */
+    {
+        int minside = nx < ny ? nx : ny;
+        homg_level Lh = Lg, Lhc = Lc;
+        for (int s = 0; s < 4; s++)
+            Lh.bc[s] = Lhc.bc[s] = NULL;
+        for (int m = 0; (2 << m) <= minside; m++) {
+            homg_homg_level H;
+            H.m = m;
+            H.l = 1 << m;
+            H.cx = 2 * (nx / (2 * H.l) + 1);
+            H.cy = 2 * (ny / (2 * H.l) + 1);
+            H.omega = 0.8;
+            twin fm = twin_make((size_t)H.cx * H.cy, p, &rng, 1);
+            BOTH(G()->homg_filter(xg, p, nx, ny, H.l, f.on_gpu, r.on_gpu), C()->homg_filter(xc, p, nx, ny, H.l, f.on_cpu, r.on_cpu));
+            SAME(r, "homg_filter");
+            BOTH(G()->homg_gather(xg, p, nx, ny, &H, r.on_gpu, fm.on_gpu), C()->homg_gather(xc, p, nx, ny, &H, r.on_cpu, fm.on_cpu));
+            SAME(fm, "homg_gather");
+            BOTH(G()->homg_iterate(xg, p, &Lh, &H, m ? fm.on_gpu : f.on_gpu, u.on_gpu, r.on_gpu),
+                 C()->homg_iterate(xc, p, &Lhc, &H, m ? fm.on_cpu : f.on_cpu, u.on_cpu, r.on_cpu));
+            SAME(r, "homg_iterate");
+            twin_free(&fm);
+        }
+    }
+
+    /* monitoring: both norms, appended to the history */
+    {
+        double *sg = NULL, *sc = NULL, hg[2], hc[2];
+        int *cg = NULL, *cc = NULL, zero = 0;
+        assert_int_equal(homg_alloc(gpu, 4 * sizeof(double), (void **)&sg), HOMG_OK);
+        assert_int_equal(homg_alloc(cpu, 4 * sizeof(double), (void **)&sc), HOMG_OK);
+        assert_int_equal(homg_alloc(gpu, sizeof(int), (void **)&cg), HOMG_OK);
+        assert_int_equal(homg_alloc(cpu, sizeof(int), (void **)&cc), HOMG_OK);
+        double z[4] = {0, 0, 0, 0};
+        homg_copy_from_host(gpu, sg, z, sizeof z);
+        homg_copy_from_host(gpu, cg, &zero, sizeof zero);
+        *cc = 0;
+        BOTH(G()->monitor(xg, p, &Lg, u.on_gpu, f.on_gpu, NULL, sg, sg + 2, cg),
+             C()->monitor(xc, p, &Lc, u.on_cpu, f.on_cpu, NULL, sc, sc + 2, cc));
+        BOTH(G()->monitor(xg, p, &Lg, u.on_gpu, f.on_gpu, r.on_gpu, sg, sg + 2, cg),
+             C()->monitor(xc, p, &Lc, u.on_cpu, f.on_cpu, r.on_cpu, sc, sc + 2, cc));
+        homg_copy_to_host(gpu, hg, sg + 2, sizeof hg);
+        homg_copy_to_host(cpu, hc, sc + 2, sizeof hc);
+        for (int k = 0; k < 2; k++)
+            assert_true(fabs(hg[k] - hc[k]) <= 1e-10 * hc[k]);
+        homg_free(gpu, sg);
+        homg_free(cpu, sc);
+        homg_free(gpu, cg);
+        homg_free(cpu, cc);
+    }
+    twin_free(&u);
+    twin_free(&f);
+    twin_free(&r);
+    twin_free(&fc);
+    twin_free(&ec);
+    for (int s = 0; s < 4; s++)
+        twin_free(&bc[s]);
+}
+
+static void kernels_match_cpu(void **state)
+{
+    (void)state;
+    const int shapes[][2] = {{4, 4}, {8, 64}, {64, 32}, {128, 128}, {256, 512}, {1024, 64}};
+    mismatches = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int p = HOMG_FLOAT32; p <= HOMG_FLOAT64; p++)
+            for (int bc = 0; bc <= 1; bc++)
+                check_kernels(shapes[s][0], shapes[s][1], (homg_precision)p, bc, 100 * s + 10 * p + bc);
+    assert_int_equal(mismatches, 0);
+}
+
+/* Full solves on the GPU against exact discrete solutions. */
+static double solve_gpu(const homg_p2 *p, homg_method m, homg_precision prec, homg_solve_info *info, double *uh)
+{
+    size_t n = (size_t)p->nx * p->ny;
+    void *f = homg_test_upload(gpu, p->f, n, prec), *ur = homg_test_upload(gpu, p->u_star, n, prec), *u = NULL;
+    homg_boundary bc = homg_test_boundary(gpu, p, prec);
+    homg_grid_desc gd = {0};
+    homg_grid *g = NULL;
+    homg_solve_desc sd = {0};
+    gd.nx = p->nx;
+    gd.ny = p->ny;
+    gd.method = m;
+    gd.precision = prec;
+    assert_int_equal(homg_alloc(gpu, n * (prec == HOMG_FLOAT64 ? 8 : 4), &u), HOMG_OK);
+    assert_int_equal(homg_grid_create(gpu, &gd, &g), HOMG_OK);
+    sd.max_cycles = m == HOMG_METHOD_HOMG ? 300 : 40;
+    sd.u_ref = ur;
+    sd.tol = prec == HOMG_FLOAT64 ? 1e-11 : (n > (1u << 20) ? 5e-6 : 1e-6);
+    homg_status st = homg_grid_solve(g, f, &bc, u, &sd, info);
+    if (st != HOMG_OK)
+        printf("  solve: %s\n", homg_ctx_last_error(gpu));
+    if (uh)
+        homg_test_download(gpu, u, n, prec, uh);
+    homg_grid_destroy(g);
+    homg_free(gpu, f);
+    homg_free(gpu, ur);
+    homg_free(gpu, u);
+    homg_test_free_boundary(gpu, &bc);
+    return info->norm;
+}
+
+static void exact_solutions_all_methods(void **state)
+{
+    (void)state;
+    static const char *names[] = {"", "homg", "vcycle", "fcycle", "fmg"};
+    for (int m = HOMG_METHOD_HOMG; m <= HOMG_METHOD_FMG; m++)
+        for (int e = 2; e <= 11; e++) {
+            int N = 1 << e;
+            homg_p2 *p = homg_p2_exact(N, N, 0, 0.1, 1, 500 + e);
+            homg_solve_info i32, i64;
+            double e32 = solve_gpu(p, (homg_method)m, HOMG_FLOAT32, &i32, NULL);
+            double e64 = solve_gpu(p, (homg_method)m, HOMG_FLOAT64, &i64, NULL);
+            printf("  %-6s %5d^2: float32 %.2e (%d cycles, %.0f WU)  float64 %.2e (%d cycles)\n", names[m], N, e32,
+                   i32.cycles, i32.work_units, e64, i64.cycles);
+            assert_true(e32 >= 0 && e32 <= (e <= 10 ? 1e-5 : 5e-5));
+            assert_true(e64 >= 0 && e64 <= 1e-10);
+            homg_p2_free(p);
+        }
+}
+
+/* The same solve on both backends gives the same iterates (within rounding). */
+static void gpu_solve_equals_cpu_solve(void **state)
+{
+    (void)state;
+    const int N = 256;
+    size_t n = (size_t)N * N;
+    homg_p2 *p = homg_p2_exact(N, N, 0, 0.1, 1, 4242);
+    for (int m = HOMG_METHOD_HOMG; m <= HOMG_METHOD_FMG; m++) {
+        double *ug = (double *)malloc(n * sizeof(double)), *uc = (double *)malloc(n * sizeof(double));
+        void *f = homg_test_upload(cpu, p->f, n, HOMG_FLOAT64), *u = NULL;
+        homg_boundary bc = homg_test_boundary(cpu, p, HOMG_FLOAT64);
+        homg_grid_desc gd = {0};
+        homg_grid *g = NULL;
+        homg_solve_desc sd = {0};
+        homg_solve_info info;
+        double dg, diff;
+        gd.nx = N;
+        gd.method = (homg_method)m;
+        gd.precision = HOMG_FLOAT64;
+        sd.max_cycles = 2;
+        assert_int_equal(homg_alloc(cpu, n * 8, &u), HOMG_OK);
+        assert_int_equal(homg_grid_create(cpu, &gd, &g), HOMG_OK);
+        assert_int_equal(homg_grid_solve(g, f, &bc, u, &sd, &info), HOMG_OK);
+        homg_test_download(cpu, u, n, HOMG_FLOAT64, uc);
+        homg_grid_destroy(g);
+        homg_free(cpu, f);
+        homg_free(cpu, u);
+        homg_test_free_boundary(cpu, &bc);
+        {
+            void *fg = homg_test_upload(gpu, p->f, n, HOMG_FLOAT64), *ugd = NULL;
+            homg_boundary bg = homg_test_boundary(gpu, p, HOMG_FLOAT64);
+            homg_solve_info gi;
+            assert_int_equal(homg_alloc(gpu, n * 8, &ugd), HOMG_OK);
+            assert_int_equal(homg_grid_create(gpu, &gd, &g), HOMG_OK);
+            assert_int_equal(homg_grid_solve(g, fg, &bg, ugd, &sd, &gi), HOMG_OK);
+            homg_test_download(gpu, ugd, n, HOMG_FLOAT64, ug);
+            assert_int_equal((int)gi.launches, (int)info.launches);
+            assert_true(fabs(gi.work_units - info.work_units) < 1e-9);
+            homg_grid_destroy(g);
+            homg_free(gpu, fg);
+            homg_free(gpu, ugd);
+            homg_test_free_boundary(gpu, &bg);
+        }
+        diff = homg_rel_diff(ug, uc, n);
+        dg = homg_rel_diff(ug, p->u_star, n);
+        printf("  method %d: 2 cycles, GPU vs CPU %.2e, error %.2e\n", m, diff, dg);
+        assert_true(diff <= 1e-12);
+        free(ug);
+        free(uc);
+    }
+    homg_p2_free(p);
+}
+
+/* A graph is captured once per sequence and replayed; new pointers capture anew. */
+static void graphs_are_reused(void **state)
+{
+    (void)state;
+    const int N = 512;
+    size_t n = (size_t)N * N;
+    homg_p2 *p = homg_p2_exact(N, N, 0, 0.1, 0, 7);
+    void *f = homg_test_upload(gpu, p->f, n, HOMG_FLOAT32), *u1 = NULL, *u2 = NULL, *ur;
+    double *a = (double *)malloc(n * sizeof(double)), *b = (double *)malloc(n * sizeof(double));
+    homg_grid_desc gd = {0};
+    homg_grid *g = NULL;
+    homg_solve_desc sd = {0};
+    homg_solve_info i1, i2, i3;
+    ur = homg_test_upload(gpu, p->u_star, n, HOMG_FLOAT32);
+    gd.nx = N;
+    assert_int_equal(homg_grid_create(gpu, &gd, &g), HOMG_OK);
+    assert_int_equal(homg_alloc(gpu, n * 4, &u1), HOMG_OK);
+    assert_int_equal(homg_alloc(gpu, n * 4, &u2), HOMG_OK);
+    sd.max_cycles = 3;
+    assert_int_equal(homg_grid_solve(g, f, NULL, u1, &sd, &i1), HOMG_OK);
+    homg_ctx_synchronize(gpu);
+    assert_int_equal(homg_grid_solve(g, f, NULL, u1, &sd, &i2), HOMG_OK); /* replay */
+    homg_test_download(gpu, u1, n, HOMG_FLOAT32, a);
+    assert_int_equal(homg_grid_solve(g, f, NULL, u2, &sd, &i3), HOMG_OK); /* new capture */
+    homg_test_download(gpu, u2, n, HOMG_FLOAT32, b);
+    assert_true(homg_rel_diff(a, b, n) == 0); /* deterministic: same kernels, same order */
+    assert_true(homg_rel_diff(a, p->u_star, n) < 1e-4);
+    assert_int_equal((int)i1.launches, (int)i2.launches);
+    printf("  3 cycles at 512^2: %ld launches, %.1f WU; capture+launch %.3f ms, replay %.3f ms (queue time)\n",
+           i1.launches, i1.work_units, i1.time_ms, i2.time_ms);
+    homg_grid_destroy(g);
+    homg_free(gpu, f);
+    homg_free(gpu, u1);
+    homg_free(gpu, u2);
+    homg_free(gpu, ur);
+    free(a);
+    free(b);
+    homg_p2_free(p);
+}
+
+/* The caller's stream and device: work is queued on the stream, the current
+ * device is left as it was. */
+static void callers_stream_is_used(void **state)
+{
+    (void)state;
+    cudaStream_t stream = NULL;
+    homg_ctx_desc cd = {0};
+    homg_ctx *c = NULL;
+    assert_int_equal(cudaStreamCreate(&stream), 0);
+    cd.backend = HOMG_BACKEND_CUDA;
+    cd.stream = stream;
+    assert_int_equal(homg_ctx_create(&cd, &c), HOMG_OK);
+    assert_true(c->ex.stream == stream);
+    {
+        const int N = 1024;
+        size_t n = (size_t)N * N;
+        homg_p2 *p = homg_p2_exact(N, N, 0, 0.1, 0, 3);
+        void *f = homg_test_upload(c, p->f, n, HOMG_FLOAT32), *u = NULL;
+        homg_grid_desc gd = {0};
+        homg_grid *g = NULL;
+        homg_solve_desc sd = {0};
+        gd.nx = N;
+        assert_int_equal(homg_grid_create(c, &gd, &g), HOMG_OK);
+        assert_int_equal(homg_alloc(c, n * 4, &u), HOMG_OK);
+        sd.max_cycles = 20;
+        sd.skip_input_check = 1;
+        assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, NULL), HOMG_OK);
+        /* 20 cycles at 1024^2 are still running on the caller's stream */
+        int busy = cudaStreamQuery(stream);
+        assert_int_equal(homg_ctx_synchronize(c), HOMG_OK);
+        assert_int_equal(cudaStreamQuery(stream), 0);
+        printf("  stream busy right after the solve call: %s\n", busy ? "yes" : "no (finished already)");
+        homg_grid_destroy(g);
+        homg_free(c, f);
+        homg_free(c, u);
+        homg_p2_free(p);
+    }
+    homg_ctx_destroy(c);
+    cudaStreamDestroy(stream);
+}
+
+static void host_pointer_to_cuda_is_refused(void **state)
+{
+    (void)state;
+    const int N = 64;
+    size_t n = (size_t)N * N;
+    float *host_f = (float *)calloc(n, sizeof(float)), *host_u = (float *)calloc(n, sizeof(float));
+    void *dev_u = NULL;
+    homg_grid_desc gd = {0};
+    homg_grid *g = NULL;
+    gd.nx = N;
+    assert_int_equal(homg_grid_create(gpu, &gd, &g), HOMG_OK);
+    assert_int_equal(homg_alloc(gpu, n * 4, &dev_u), HOMG_OK);
+    assert_int_equal(homg_grid_solve(g, host_f, NULL, dev_u, NULL, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(gpu), "f is not in the CUDA backend's memory space"));
+    assert_int_equal(homg_grid_solve(g, dev_u, NULL, host_u, NULL, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    homg_grid_destroy(g);
+    homg_free(gpu, dev_u);
+    free(host_f);
+    free(host_u);
+}
+
+static void nan_input_on_gpu(void **state)
+{
+    (void)state;
+    const int N = 128;
+    size_t n = (size_t)N * N;
+    double *fh = (double *)calloc(n, sizeof(double)), *uh = (double *)malloc(n * sizeof(double));
+    homg_grid_desc gd = {0};
+    homg_grid *g = NULL;
+    void *f, *u;
+    for (size_t k = 0; k < n; k++)
+        uh[k] = 7.0;
+    fh[3 + 100 * N] = NAN;
+    f = homg_test_upload(gpu, fh, n, HOMG_FLOAT32);
+    u = homg_test_upload(gpu, uh, n, HOMG_FLOAT32);
+    gd.nx = N;
+    assert_int_equal(homg_grid_create(gpu, &gd, &g), HOMG_OK);
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, NULL, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(gpu), "(3, 100)"));
+    homg_test_download(gpu, u, n, HOMG_FLOAT32, uh);
+    for (size_t k = 0; k < n; k++)
+        assert_true(uh[k] == 7.0);
+    homg_grid_destroy(g);
+    homg_free(gpu, f);
+    homg_free(gpu, u);
+    free(fh);
+    free(uh);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
+    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    homg_ctx_destroy(gpu);
+    homg_ctx_destroy(cpu);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest quick[] = {
+        cmocka_unit_test(kernels_match_cpu),
+        cmocka_unit_test(gpu_solve_equals_cpu_solve),
+    };
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kernels_match_cpu),
+        cmocka_unit_test(gpu_solve_equals_cpu_solve),
+        cmocka_unit_test(graphs_are_reused),
+        cmocka_unit_test(callers_stream_is_used),
+        cmocka_unit_test(host_pointer_to_cuda_is_refused),
+        cmocka_unit_test(nan_input_on_gpu),
+        cmocka_unit_test(exact_solutions_all_methods),
+    };
+    homg_test_require_gpu("test_grid_gpu");
+    /* "quick": the kernel comparisons only (for compute-sanitizer runs) */
+    if (argc > 1 && !strcmp(argv[1], "quick"))
+        return cmocka_run_group_tests(quick, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
+#else
+int main(void)
+{
+    homg_test_require_gpu("test_grid_gpu (built without CUDA)");
+    return HOMG_TEST_SKIP;
+}
+#endif

@@ -1,0 +1,47 @@
+#!/bin/bash
+# device-check.sh -- run on the GPU machine (after tools/device-prep.sh here,
+# with carry: ["build", ".devlibs"]): every test program, compute-sanitizer
+# (memcheck, racecheck) on the small GPU tests, then the benchmarks.  Logs go to
+# $OUT; the last lines are a short summary.
+#   tools/device-check.sh [tests|sanitize|bench]...   (default: all three)
+set -u
+export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
+OUT=${OUT:-/tmp/homg-out}
+mkdir -p "$OUT"
+steps=${*:-tests sanitize bench}
+summary=""
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$OUT/gpu.txt"
+
+for step in $steps; do
+case $step in
+tests)
+    pass=0; fail=0; skip=0; failed=""
+    for t in build/tests/test_*; do
+        echo "=== $t" >> "$OUT/tests.log"
+        timeout 300 "$t" >> "$OUT/tests.log" 2>&1; rc=$?
+        case $rc in 0) pass=$((pass+1));; 77) skip=$((skip+1));; *) fail=$((fail+1)); failed="$failed $(basename $t)($rc)";; esac
+    done
+    summary="$summary\ntests: $pass passed, $skip skipped, $fail failed$failed"
+    ;;
+sanitize)
+    for tool in memcheck racecheck; do
+        for t in build/tests/test_*_gpu; do
+            log="$OUT/sanitize-$tool.log"
+            echo "=== $tool $t" >> "$log"
+            timeout 400 compute-sanitizer --tool "$tool" --error-exitcode 99 "$t" quick >> "$log" 2>&1; rc=$?
+            summary="$summary\n$tool $(basename $t): rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+        done
+    done
+    ;;
+bench)
+    for b in build/bench/bench_*; do
+        timeout 500 "$b" > "$OUT/$(basename $b).log" 2>&1; rc=$?
+        summary="$summary\n$(basename $b): rc=$rc"
+    done
+    cp bench/results/*.md "$OUT/" 2>/dev/null
+    ;;
+esac
+done
+echo "----- last lines of the logs"
+for f in "$OUT"/*.log; do echo "== $f"; tail -n 40 "$f"; done
+printf "%b\n" "----- summary$summary"
