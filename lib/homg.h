@@ -463,8 +463,152 @@ const void *homg_fem_rhs(const homg_fem *fem);   /* num_nodes values, the matrix
  * no element (their rows are unit rows with b = 0, so A stays non-singular), 0 else. */
 const uint8_t *homg_fem_dirichlet_mask(const homg_fem *fem);
 
-/* ================================================================ AMG / CG */
-/* (reserved: homg_amg, homg_pcg) */
+/* ================================================================ AMG / CG
+ *
+ * homg_amg: an algebraic multigrid hierarchy of a symmetric positive definite
+ * CSR matrix, built and applied on the context's backend (seed 000's smoothed
+ * aggregation, or seed 001's compatible weighted matching).  homg_pcg: the
+ * conjugate gradient method preconditioned by one AMG cycle (or by Jacobi, or
+ * by nothing).  Mixed precision as seed 000: the hierarchy and the cycle are
+ * float; CG, its vectors and the fine matrix are double.  lib/amg.c documents
+ * the algorithms and their defaults.
+ *
+ * The matrix is copied at set-up (the caller may free it afterwards).  Bad
+ * input -- not square, not symmetric, a missing, zero or negative diagonal,
+ * NaN or Inf, a malformed CSR -- is INVALID_ARGUMENT with a message naming the
+ * first offending row.
+ */
+
+typedef struct homg_amg homg_amg;
+typedef struct homg_pcg homg_pcg;
+
+#define HOMG_AMG_MAX_LEVELS 24
+
+typedef enum homg_amg_coarsening {
+    HOMG_AMG_COARSEN_DEFAULT = 0,  /* smoothed aggregation */
+    HOMG_AMG_SMOOTHED_AGGREGATION, /* seed 000: aggregates from a distance-2 maximal independent
+                                      set, prolongator smoothed by one damped Jacobi step */
+    HOMG_AMG_MATCHING              /* seed 001: double pairwise aggregates from Suitor matchings,
+                                      unsmoothed prolongator */
+} homg_amg_coarsening;
+
+typedef enum homg_amg_smoother {
+    HOMG_AMG_SMOOTHER_DEFAULT = 0, /* patch block Jacobi */
+    HOMG_AMG_SMOOTHER_JACOBI,      /* damped Jacobi, weight `jacobi_weight` */
+    HOMG_AMG_SMOOTHER_L1_JACOBI,   /* l1 Jacobi: D_ii = sum_j |a_ij| (parameter free) */
+    HOMG_AMG_SMOOTHER_PATCH,       /* seed 000: block Jacobi over patches of aggregates, inner
+                                      Jacobi sweeps per patch */
+    HOMG_AMG_SMOOTHER_CHEBYSHEV    /* Chebyshev polynomial in D^-1 A of degree chebyshev_degree on
+                                      [rho / chebyshev_ratio, rho], rho the Gershgorin bound */
+} homg_amg_smoother;
+
+typedef enum homg_amg_cycle {
+    HOMG_AMG_CYCLE_DEFAULT = 0, /* V */
+    HOMG_AMG_CYCLE_V,
+    HOMG_AMG_CYCLE_W
+} homg_amg_cycle;
+
+typedef enum homg_amg_coarse_solver {
+    HOMG_AMG_COARSE_DEFAULT = 0, /* dense Cholesky */
+    HOMG_AMG_COARSE_CHOLESKY,    /* dense inverse from a Cholesky factorisation (SPD coarse matrix) */
+    HOMG_AMG_COARSE_JACOBI       /* `coarse_sweeps` l1-Jacobi sweeps (singular coarse matrices) */
+} homg_amg_coarse_solver;
+
+typedef struct homg_amg_desc {
+    homg_amg_coarsening coarsening;
+    homg_amg_smoother smoother;
+    homg_amg_cycle cycle;
+    int pre, post;                  /* smoothing sweeps before / after the coarse correction (1, 1) */
+    double jacobi_weight;           /* damped Jacobi weight (default 2/3) */
+    double prolong_weight;          /* smoothed aggregation: P = (I - w / rho(D^-1 A) D^-1 A) P_tent,
+                                       rho bounded by Gershgorin (default 1.5) */
+    int max_levels;                 /* levels at most (default and limit HOMG_AMG_MAX_LEVELS) */
+    int coarse_size;                /* coarsen until a level has at most this many rows (default 256) */
+    homg_amg_coarse_solver coarse_solver;
+    int coarse_sweeps;              /* JACOBI coarse solver sweeps (default 20) */
+    int mis_distance;               /* smoothed aggregation: distance of the independent set of roots
+                                       on the finest level (default 2) */
+    int mis_distance_coarse;        /* ... on the coarser levels (default 1) */
+    int min_aggregate;              /* smoothed aggregation: aggregates with fewer rows are dissolved
+                                       into their neighbours (default 0: a third of the mean size) */
+    int patch_size;                 /* patch smoother: rows per patch at most (default 256, <= 1024) */
+    int patch_inner;                /* patch smoother: inner Jacobi sweeps (default 3) */
+    double patch_inner_weight;      /* patch smoother: inner Jacobi weight (default 1) */
+    double patch_weight;            /* patch smoother: outer block-Jacobi weight (default 1) */
+    int chebyshev_degree;           /* Chebyshev smoother: degree (default 3) */
+    double chebyshev_ratio;         /* Chebyshev smoother: rho over the interval's lower end (default 20) */
+    unsigned seed;                  /* random priorities of the independent sets (default 1) */
+    int skip_input_check;           /* non-zero: trust the matrix (no symmetry, diagonal, NaN scan) */
+} homg_amg_desc;
+
+typedef struct homg_amg_info {
+    int levels;
+    int32_t rows[HOMG_AMG_MAX_LEVELS];
+    int64_t nnz[HOMG_AMG_MAX_LEVELS];
+    int32_t patches[HOMG_AMG_MAX_LEVELS]; /* patch smoother: patches per level (0 otherwise) */
+    double grid_complexity;               /* sum of rows / fine rows */
+    double operator_complexity;           /* sum of nnz / fine nnz */
+    double setup_ms;                      /* last set-up (or re-setup) */
+    size_t memory_bytes;                  /* memory the hierarchy holds in the ctx's space */
+    homg_amg_desc desc;                   /* with defaults resolved */
+} homg_amg_info;
+
+homg_amg_desc homg_amg_desc_defaults(const homg_amg_desc *desc);
+/* Builds the hierarchy of `a` (host or ctx memory, float or double values). */
+homg_status homg_amg_create(homg_ctx *ctx, const homg_csr *a, const homg_amg_desc *desc, homg_amg **out);
+/* New values, same pattern: keeps aggregates, prolongators and patches and
+ * recomputes only the Galerkin products, smoother and coarse-solver data. */
+homg_status homg_amg_resetup(homg_amg *amg, const homg_csr *a);
+/* z = M^-1 r, one cycle; r and z are double vectors in the ctx's space. */
+homg_status homg_amg_apply(homg_amg *amg, const double *r, double *z);
+homg_status homg_amg_get_info(const homg_amg *amg, homg_amg_info *info);
+/* The grid table as AmgX prints it (levels, rows, nonzeros, complexities,
+ * memory).  Returns the length the whole text needs, like snprintf. */
+int homg_amg_format_info(const homg_amg_info *info, char *buf, size_t len);
+void homg_amg_destroy(homg_amg *amg);
+
+typedef enum homg_pcg_precond {
+    HOMG_PCG_PRECOND_DEFAULT = 0, /* AMG when an amg is given, otherwise JACOBI */
+    HOMG_PCG_PRECOND_AMG,
+    HOMG_PCG_PRECOND_JACOBI,
+    HOMG_PCG_PRECOND_NONE
+} homg_pcg_precond;
+
+typedef struct homg_pcg_desc {
+    double tol;               /* stop when ||r|| <= tol ||b|| (recursive residual; default 1e-8) */
+    int max_iter;             /* iterations at most (default 1000) */
+    int flexible;             /* non-zero: flexible CG (Polak-Ribiere beta), for varying preconditioners */
+    homg_pcg_precond precond;
+    int check_every;          /* read the device's convergence flag every this many iterations (1) */
+    int warm_start;           /* non-zero: x holds the initial guess; zero: start from x = 0 */
+    int no_graph;             /* CUDA: non-zero launches one iteration's kernels one by one instead of
+                                 replaying them as a captured CUDA graph */
+} homg_pcg_desc;
+
+typedef struct homg_pcg_info {
+    int iterations;
+    int converged;
+    double rel_residual;      /* ||r|| / ||b|| of the last iterate (recursive residual) */
+    double rate;              /* average residual reduction per iteration */
+    double solve_ms;
+} homg_pcg_info;
+
+homg_pcg_desc homg_pcg_desc_defaults(const homg_pcg_desc *desc);
+/* A solver for `a` (copied; NULL: the amg's matrix).  amg may be NULL for
+ * JACOBI and NONE; it is used, not owned, and must outlive the solver. */
+homg_status homg_pcg_create(homg_ctx *ctx, const homg_csr *a, homg_amg *amg, const homg_pcg_desc *desc,
+                            homg_pcg **out);
+/* Solves A x = b (double vectors in the ctx's space).  NOT_CONVERGED at the
+ * iteration limit, NUMERIC on breakdown (p.Ap <= 0: A or M not SPD); the
+ * history and info are valid in both cases. */
+homg_status homg_pcg_solve(homg_pcg *pcg, const double *b, double *x, homg_pcg_info *info);
+/* Copies up to `max` relative residuals of the last solve (entry 0: the start)
+ * to host memory; returns how many there are. */
+int homg_pcg_history(const homg_pcg *pcg, double *host_out, int max);
+/* Per-iteration residual and convergence rate as AmgX prints them, and the
+ * totals; returns the length the whole text needs, like snprintf. */
+int homg_pcg_format_history(const homg_pcg *pcg, char *buf, size_t len);
+void homg_pcg_destroy(homg_pcg *pcg);
 
 /* ================================================================ images and GL views */
 

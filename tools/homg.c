@@ -7,6 +7,7 @@
 
 static const homg_tool_command commands[] = {
     {"solve", "seed 003's test problem on an N x N grid, step by step; the solution as a PNG", homg_cmd_solve},
+    {"mtx", "Matrix Market tools: mtx solve A.mtx [b.mtx] (AMG-preconditioned CG)", homg_cmd_mtx},
     {"mesh", "mesh info, generate (cube, square), assemble (P1 FEM to Matrix Market)", homg_cmd_mesh},
     {"version", "print the version and the backend that would be used", homg_cmd_version},
 };

@@ -1,0 +1,130 @@
+/* amg_patch.c -- CPU backend: the patch partition of a level (patches are
+ * groups of aggregates, seed 000 5.2.1) and its patchSPM parts. */
+#include <stdlib.h>
+
+#include "amg_common.h"
+#include "amg_cpu.h"
+
+typedef struct sort_item {
+    uint64_t key;
+    int32_t row;
+} sort_item;
+
+static int by_key_then_row(const void *pa, const void *pb)
+{
+    const sort_item *a = (const sort_item *)pa, *b = (const sort_item *)pb;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->row > b->row) - (a->row < b->row);
+}
+
+homg_status homg_cpu_patch_sort(homg_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
+                                int32_t *perm)
+{
+    sort_item *items = (sort_item *)malloc((size_t)(n > 0 ? n : 1) * sizeof *items);
+    (void)handle;
+    if (!items)
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "patch sort: out of host memory");
+    for (int32_t i = 0; i < n; i++) {
+        items[i].key = ((uint64_t)(uint32_t)group[i] << 32) | (uint32_t)agg[i];
+        items[i].row = i;
+    }
+    qsort(items, (size_t)n, sizeof *items, by_key_then_row);
+    for (int32_t i = 0; i < n; i++)
+        perm[i] = items[i].row;
+    free(items);
+    return HOMG_OK;
+}
+
+/* First position q in [0, n) with group[perm[q]] > g (strict) or >= g. */
+static int32_t bound(int32_t n, const int32_t *group, const int32_t *perm, int32_t g, int strict)
+{
+    int32_t lo = 0, hi = n;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2, v = group[perm[mid]];
+        if (strict ? v <= g : v < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+homg_status homg_cpu_patch_heads(homg_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
+                                 int32_t max_size, int32_t *head)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if(n > HOMG_OMP_MIN)
+    for (int32_t p = 0; p < n; p++) {
+        int32_t g = group[perm[p]];
+        int32_t s = bound(n, group, perm, g, 0), e = bound(n, group, perm, g, 1);
+        int32_t size = e - s, chunks = (size + max_size - 1) / max_size;
+        int32_t chunk = (size + chunks - 1) / chunks;
+        head[p] = (p - s) % chunk == 0;
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_patch_index(homg_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
+                                 const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
+{
+    (void)ex;
+    for (int32_t p = 0; p < n; p++) {
+        int32_t patch = id[p] + head[p] - 1;
+        if (head[p])
+            start[id[p]] = p;
+        patch_of[perm[p]] = patch;
+        pos[perm[p]] = p;
+    }
+    start[count] = n;
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_patch_count(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos,
+                                 int32_t *inner_cnt, int32_t *boundary_cnt)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        int32_t in = 0, bd = 0;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            int32_t j = a->col_idx[k];
+            if (j == i)
+                continue;
+            if (patch_of[j] == patch_of[i])
+                in++;
+            else
+                bd++;
+        }
+        inner_cnt[pos[i]] = in;
+        boundary_cnt[i] = bd;
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_patch_fill(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos,
+                                homg_patches *pt)
+{
+    const float *v = (const float *)a->val;
+    float *bv = (float *)pt->boundary.val;
+    (void)ex;
+#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        int32_t p = pos[i], base = pt->start[patch_of[i]];
+        int32_t ki = pt->inner_ptr[p], kb = pt->boundary.row_ptr[i];
+        pt->diag[p] = 0;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            int32_t j = a->col_idx[k];
+            if (j == i) {
+                pt->diag[p] = v[k];
+            } else if (patch_of[j] == patch_of[i]) {
+                pt->inner_col[ki] = pos[j] - base;
+                pt->inner_val[ki++] = v[k];
+            } else {
+                pt->boundary.col_idx[kb] = j;
+                bv[kb++] = v[k];
+            }
+        }
+    }
+    return HOMG_OK;
+}

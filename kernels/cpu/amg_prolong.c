@@ -1,0 +1,55 @@
+/* amg_prolong.c -- CPU backend: tentative prolongators and their damped-Jacobi
+ * smoothing (seed 000, eqs. 5 and 6). */
+#include "amg_common.h"
+#include "amg_cpu.h"
+
+homg_status homg_cpu_prolong_tentative(homg_exec *ex, int32_t n, const int32_t *agg, const float *w, homg_mat *p)
+{
+    float *v = (float *)p->val;
+    (void)ex;
+    for (int32_t i = 0; i < n; i++) {
+        p->row_ptr[i] = i;
+        p->col_idx[i] = agg[i];
+        v[i] = w ? w[i] : 1.0f;
+    }
+    p->row_ptr[n] = n;
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gershgorin(homg_exec *ex, const homg_mat *a, float *out)
+{
+    const float *v = (const float *)a->val;
+    float m = 0;
+    (void)ex;
+    for (int32_t i = 0; i < a->nrows; i++) {
+        float s = 0, d = 0;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            s += fabsf(v[k]);
+            if (a->col_idx[k] == i)
+                d = v[k];
+        }
+        if (d > 0 && s / d > m)
+            m = s / d;
+    }
+    *out = m > 0 ? m : 1.0f;
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_prolong_smooth(homg_exec *ex, const homg_mat *a, const int32_t *agg, double omega,
+                                    const float *rho, homg_mat *ap)
+{
+    const float *av = (const float *)a->val;
+    float *pv = (float *)ap->val;
+    (void)ex;
+#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        float d = 0, f;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            if (a->col_idx[k] == i)
+                d = av[k];
+        f = d > 0 ? (float)(omega / (double)*rho) / d : 0.0f;
+        for (int32_t k = ap->row_ptr[i]; k < ap->row_ptr[i + 1]; k++)
+            pv[k] = (ap->col_idx[k] == agg[i] ? 1.0f : 0.0f) - f * pv[k];
+    }
+    return HOMG_OK;
+}

@@ -1,0 +1,158 @@
+/* amg_smooth.c -- CPU backend: damped and l1 Jacobi, and the patch block
+ * Jacobi smoother of seed 000 (5.1.2, 5.2.2) on the patchSPM parts. */
+#include <math.h>
+
+#include "amg_common.h"
+#include "amg_cpu.h"
+
+homg_status homg_cpu_diag(homg_exec *ex, const homg_mat *a, int kind, float *d)
+{
+    const float *v = (const float *)a->val;
+    (void)ex;
+#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        float dii = 0, l1 = 0;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            l1 += fabsf(v[k]);
+            if (a->col_idx[k] == i)
+                dii = v[k];
+        }
+        d[i] = kind == 0 ? dii : kind == 1 ? (dii != 0 ? 1.0f / dii : 0.0f) : (l1 != 0 ? 1.0f / l1 : 0.0f);
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_residual(homg_exec *ex, const homg_mat *a, const float *b, const float *x, float *r)
+{
+    const float *v = (const float *)a->val;
+    (void)ex;
+#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        float s = 0;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            s += v[k] * x[a->col_idx[k]];
+        r[i] = b[i] - s;
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_jacobi_correct(homg_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
+                                    float *x, int zero)
+{
+    float w = (float)omega;
+    (void)ex;
+#pragma omp parallel for schedule(static) if(n > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < n; i++)
+        x[i] = (zero ? 0.0f : x[i]) + w * dinv[i] * r[i];
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, const float *dinv, double omega,
+                                          const float *b, float *x, float *r)
+{
+    const float *v = (const float *)a->val;
+    float w = (float)omega;
+    (void)ex;
+#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        float s = 0;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            int32_t j = a->col_idx[k];
+            s += v[k] * (w * dinv[j] * b[j]);
+        }
+        x[i] = w * dinv[i] * b[i];
+        r[i] = b[i] - s;
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_cheb_step(homg_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+                               double c_d, double c_r, int first, int zero_x)
+{
+    float cd = (float)c_d, cr = (float)c_r;
+    (void)ex;
+#pragma omp parallel for schedule(static) if(n > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < n; i++) {
+        float di = (first ? 0.0f : cd * d[i]) + cr * dinv[i] * r[i];
+        d[i] = di;
+        x[i] = (first && zero_x ? 0.0f : x[i]) + di;
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in,
+                                    float *out)
+{
+    const homg_mat *bd = &pt->boundary;
+    const float *v = (const float *)bd->val;
+    (void)ex;
+#pragma omp parallel for schedule(static) if(bd->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < bd->nrows; i++) {
+        float s = 0;
+        for (int32_t k = bd->row_ptr[i]; k < bd->row_ptr[i + 1]; k++)
+            s += v[k] * x[bd->col_idx[k]];
+        out[i] = in[i] - s;
+    }
+    return HOMG_OK;
+}
+
+/* One patch, as one CUDA block does it: rows t of the patch own rhs[t], g[t]. */
+static void smooth_patch(const homg_patches *pt, int32_t p, const float *b, const float *rhs_in, float *x, float *r,
+                         int zero, int inner, float w_in, float w_out, float *rhs, float *g, float *gn)
+{
+    int32_t s0 = pt->start[p], m = pt->start[p + 1] - s0;
+    for (int32_t t = 0; t < m; t++) {
+        int32_t pos = s0 + t, i = pt->perm[pos];
+        float s = zero ? b[i] : rhs_in[i];
+        if (!zero) {
+            for (int32_t k = pt->inner_ptr[pos]; k < pt->inner_ptr[pos + 1]; k++)
+                s -= pt->inner_val[k] * x[pt->perm[s0 + pt->inner_col[k]]];
+            s -= pt->diag[pos] * x[i];
+        }
+        rhs[t] = s;
+        g[t] = 0;
+    }
+    for (int it = 0; it < inner; it++) {
+        for (int32_t t = 0; t < m; t++) {
+            int32_t pos = s0 + t;
+            float s = rhs[t];
+            for (int32_t k = pt->inner_ptr[pos]; k < pt->inner_ptr[pos + 1]; k++)
+                s -= pt->inner_val[k] * g[pt->inner_col[k]];
+            s -= pt->diag[pos] * g[t];
+            gn[t] = g[t] + w_in * s / pt->diag[pos];
+        }
+        for (int32_t t = 0; t < m; t++)
+            g[t] = gn[t];
+    }
+    /* g now holds the update; gn becomes the patch's new x. */
+    for (int32_t t = 0; t < m; t++) {
+        int32_t i = pt->perm[s0 + t];
+        gn[t] = (zero ? 0.0f : x[i]) + w_out * g[t];
+    }
+    for (int32_t t = 0; t < m; t++)
+        x[pt->perm[s0 + t]] = gn[t];
+    if (r)
+        for (int32_t t = 0; t < m; t++) {
+            int32_t pos = s0 + t, i = pt->perm[pos];
+            float s = b[i];
+            for (int32_t k = pt->inner_ptr[pos]; k < pt->inner_ptr[pos + 1]; k++)
+                s -= pt->inner_val[k] * gn[pt->inner_col[k]];
+            s -= pt->diag[pos] * gn[t];
+            r[i] = s;
+        }
+}
+
+homg_status homg_cpu_patch_smooth(homg_exec *ex, const homg_patches *pt, const float *b, const float *rhs, float *x,
+                                  float *r, int zero, int inner, double w_in, double w_out)
+{
+    if (pt->max_size > HOMG_PATCH_MAX)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "patch of %d rows exceeds %d", pt->max_size,
+                              HOMG_PATCH_MAX);
+#pragma omp parallel for schedule(dynamic, 16) if(pt->count > 64)
+    for (int32_t p = 0; p < pt->count; p++) {
+        float buf[3 * HOMG_PATCH_MAX];
+        smooth_patch(pt, p, b, rhs, x, r, zero, inner, (float)w_in, (float)w_out, buf, buf + HOMG_PATCH_MAX,
+                     buf + 2 * HOMG_PATCH_MAX);
+    }
+    return HOMG_OK;
+}

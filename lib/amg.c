@@ -1,0 +1,459 @@
+/* amg.c -- algebraic multigrid: the public entry points and the set-up loop.
+ *
+ * Set-up of a symmetric positive definite matrix A (copied to the ctx's space
+ * in double and checked, then a float copy for the hierarchy):
+ *   level l -> l+1 while the level has more than coarse_size rows:
+ *     smoothed aggregation (default, seed 000): aggregates from a distance-2
+ *       MIS (amg_aggregate.c), P = damped-Jacobi-smoothed tentative prolongator;
+ *     or compatible weighted matching (seed 001): double pairwise aggregates,
+ *       unsmoothed P (amg_matching.c);
+ *     A_{l+1} = P^T A_l P by two SpGEMMs (amg_galerkin.c);
+ *   smoothers and the dense coarse inverse (amg_cycle.c), patches (amg_patch.c).
+ * Coarsening stops early when a step keeps more than 90% of the rows.  Every
+ * step runs on the ctx's backend; the host reads only sizes and round counts.
+ *
+ * Defaults (homg_amg_desc_defaults): smoothed aggregation, patch block-Jacobi
+ * smoother (3 inner sweeps, inner weight 1, patches <= 256 rows), V(1,1)
+ * cycle, coarsest level <= 256 rows by dense Cholesky, prolongator weight 1.5
+ * over the Gershgorin bound of rho(D^-1 A) (the textbook 4/3 over rho itself,
+ * raised because the bound overestimates rho; 1.5 took one to two fewer
+ * iterations on the P1 cubes).
+ */
+#include "amg_internal.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STALL_RATIO 0.9 /* a coarsening step that keeps more rows than this stops the hierarchy */
+
+homg_amg_desc homg_amg_desc_defaults(const homg_amg_desc *desc)
+{
+    homg_amg_desc d;
+    if (desc)
+        d = *desc;
+    else
+        memset(&d, 0, sizeof d);
+    if (d.coarsening == HOMG_AMG_COARSEN_DEFAULT)
+        d.coarsening = HOMG_AMG_SMOOTHED_AGGREGATION;
+    if (d.smoother == HOMG_AMG_SMOOTHER_DEFAULT)
+        d.smoother = HOMG_AMG_SMOOTHER_PATCH;
+    if (d.cycle == HOMG_AMG_CYCLE_DEFAULT)
+        d.cycle = HOMG_AMG_CYCLE_V;
+    if (d.pre == 0)
+        d.pre = 1;
+    if (d.post == 0)
+        d.post = 1;
+    if (d.jacobi_weight == 0)
+        d.jacobi_weight = 2.0 / 3.0;
+    if (d.prolong_weight == 0)
+        d.prolong_weight = 1.5;
+    if (d.max_levels == 0)
+        d.max_levels = HOMG_AMG_MAX_LEVELS;
+    if (d.coarse_size == 0)
+        d.coarse_size = 256;
+    if (d.coarse_solver == HOMG_AMG_COARSE_DEFAULT)
+        d.coarse_solver = HOMG_AMG_COARSE_CHOLESKY;
+    if (d.coarse_sweeps == 0)
+        d.coarse_sweeps = 20;
+    if (d.mis_distance == 0)
+        d.mis_distance = 2;
+    if (d.mis_distance_coarse == 0)
+        d.mis_distance_coarse = 1;
+    if (d.patch_size == 0)
+        d.patch_size = 256;
+    if (d.patch_inner == 0)
+        d.patch_inner = 3;
+    if (d.patch_inner_weight == 0)
+        d.patch_inner_weight = 1.0;
+    if (d.patch_weight == 0)
+        d.patch_weight = 1.0;
+    if (d.chebyshev_degree == 0)
+        d.chebyshev_degree = 3;
+    if (d.chebyshev_ratio == 0)
+        d.chebyshev_ratio = 20;
+    if (d.seed == 0)
+        d.seed = 1;
+    return d;
+}
+
+static int weight_ok(double w) { return w > 0 && w < 2 && isfinite(w); }
+
+static homg_status check_desc(homg_ctx *ctx, const homg_amg_desc *d)
+{
+    const char *bad = NULL;
+    if (d->coarsening != HOMG_AMG_SMOOTHED_AGGREGATION && d->coarsening != HOMG_AMG_MATCHING)
+        bad = "coarsening is not a homg_amg_coarsening";
+    else if (d->smoother < HOMG_AMG_SMOOTHER_JACOBI || d->smoother > HOMG_AMG_SMOOTHER_CHEBYSHEV)
+        bad = "smoother is not a homg_amg_smoother";
+    else if (d->cycle != HOMG_AMG_CYCLE_V && d->cycle != HOMG_AMG_CYCLE_W)
+        bad = "cycle is not a homg_amg_cycle";
+    else if (d->coarse_solver != HOMG_AMG_COARSE_CHOLESKY && d->coarse_solver != HOMG_AMG_COARSE_JACOBI)
+        bad = "coarse_solver is not a homg_amg_coarse_solver";
+    else if (d->pre < 1 || d->pre > 100 || d->post < 1 || d->post > 100)
+        bad = "pre and post must be 1..100 sweeps";
+    else if (!weight_ok(d->jacobi_weight) || !weight_ok(d->prolong_weight) || !weight_ok(d->patch_inner_weight) ||
+             !weight_ok(d->patch_weight))
+        bad = "weights must lie in (0, 2)";
+    else if (d->max_levels < 1 || d->max_levels > HOMG_AMG_MAX_LEVELS)
+        bad = "max_levels must be 1..HOMG_AMG_MAX_LEVELS";
+    else if (d->coarse_size < 1 || d->coarse_sweeps < 1 || d->coarse_sweeps > 10000)
+        bad = "coarse_size and coarse_sweeps must be positive (sweeps <= 10000)";
+    else if (d->mis_distance < 1 || d->mis_distance > 4 || d->mis_distance_coarse < 1 || d->mis_distance_coarse > 4)
+        bad = "mis_distance and mis_distance_coarse must be 1..4";
+    else if (d->min_aggregate < 0)
+        bad = "min_aggregate must not be negative";
+    else if (d->patch_size < 1 || d->patch_size > HOMG_PATCH_MAX)
+        bad = "patch_size must be 1..1024";
+    else if (d->patch_inner < 1 || d->patch_inner > 100)
+        bad = "patch_inner must be 1..100";
+    else if (d->chebyshev_degree < 1 || d->chebyshev_degree > 20 || !(d->chebyshev_ratio > 1) ||
+             !isfinite(d->chebyshev_ratio))
+        bad = "chebyshev_degree must be 1..20 and chebyshev_ratio above 1";
+    if (bad)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_amg_desc: %s", bad);
+    return HOMG_OK;
+}
+
+homg_status homg__amg_array(homg_amg *amg, void **p, size_t n, size_t size, const char *what)
+{
+    if (size && n > SIZE_MAX / size)
+        return homg__fail(amg->ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: %zu elements overflow", what, n);
+    return homg__alloc(amg->ctx, n * size, p, what);
+}
+
+homg_status homg__amg_read_count(homg_amg *amg, int32_t *host) { return homg__read(amg->ctx, host, amg->count, sizeof *host); }
+
+static void level_free(homg_amg *amg, amg_level *lv)
+{
+    homg_ctx *ctx = amg->ctx;
+    const homg_sparse_kernels *sk = AMG_SK(amg);
+    homg__mat_free(ctx, &lv->a);
+    homg__mat_free(ctx, &lv->p);
+    homg__mat_free(ctx, &lv->r);
+    homg__mat_free(ctx, &lv->ap);
+    if (amg->handle) {
+        sk->spgemm_free(&ctx->ex, amg->handle, lv->plan_ap);
+        sk->spgemm_free(&ctx->ex, amg->handle, lv->plan_rap);
+    }
+    homg__free(ctx, lv->agg);
+    homg__free(ctx, lv->v);
+    homg__free(ctx, lv->dinv);
+    homg__amg_patches_free(amg, &lv->pt);
+    homg__free(ctx, lv->b);
+    homg__free(ctx, lv->x);
+    homg__free(ctx, lv->t);
+    homg__free(ctx, lv->u);
+    homg__free(ctx, lv->inv);
+    memset(lv, 0, sizeof *lv);
+}
+
+static void amg_free(homg_amg *amg)
+{
+    for (int l = 0; l < HOMG_AMG_MAX_LEVELS; l++)
+        level_free(amg, &amg->lv[l]);
+    homg__mat_free(amg->ctx, &amg->a);
+    homg__free(amg->ctx, amg->count);
+    homg__free(amg->ctx, amg->rho);
+    if (amg->handle)
+        AMG_SK(amg)->handle_destroy(&amg->ctx->ex, amg->handle);
+    free(amg);
+}
+
+/* Level 0's float matrix from the double fine matrix (pattern copied once). */
+static homg_status fine_level(homg_amg *amg, int values_only)
+{
+    homg_ctx *ctx = amg->ctx;
+    homg_mat *f = &amg->lv[0].a;
+    const homg_mat *a = &amg->a;
+    if (!values_only) {
+        HOMG_TRY(homg__mat_alloc(ctx, a->nrows, a->ncols, a->nnz, HOMG_FLOAT32, f, "fine level"));
+        HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, f->row_ptr, a->row_ptr, ((size_t)a->nrows + 1) * sizeof(int32_t),
+                                             HOMG_D2D), "fine level");
+        HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, f->col_idx, a->col_idx, (size_t)a->nnz * sizeof(int32_t),
+                                             HOMG_D2D), "fine level");
+    }
+    AMG_RUN(amg, AMG_SK(amg)->convert(&ctx->ex, a->val, HOMG_FLOAT64, f->val, HOMG_FLOAT32, (size_t)a->nnz),
+            "fine level in float");
+    return HOMG_OK;
+}
+
+static homg_status build(homg_amg *amg)
+{
+    homg_ctx *ctx = amg->ctx;
+    int l;
+    HOMG_TRY(fine_level(amg, 0));
+    if (amg->desc.coarsening == HOMG_AMG_MATCHING) {
+        /* The smooth vector of the fine level: ones (the bits of 1.0f). */
+        HOMG_TRY(homg__amg_array(amg, (void **)&amg->lv[0].v, (size_t)amg->a.nrows, sizeof(float), "smooth vector"));
+        AMG_RUN(amg, AMG_SK(amg)->fill_i32(&ctx->ex, (int32_t *)amg->lv[0].v, amg->a.nrows, 0x3F800000),
+                "smooth vector");
+    }
+    for (l = 0;; l++) {
+        amg_level *lv = &amg->lv[l];
+        int32_t n = lv->a.nrows, nagg = 0;
+        if (n <= amg->desc.coarse_size || l + 1 >= amg->desc.max_levels)
+            break;
+        HOMG_TRY(homg__amg_array(amg, (void **)&lv->agg, (size_t)n, sizeof(int32_t), "aggregates"));
+        if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION)
+            HOMG_TRY(homg__amg_aggregate(amg, l, lv->agg, &nagg));
+        else
+            HOMG_TRY(homg__amg_match(amg, l, &nagg));
+        if (nagg <= 0 || nagg > STALL_RATIO * n) {
+            homg__log(ctx, HOMG_LOG_INFO, "AMG: level %d keeps %d of %d rows: coarsening stops", l, (int)nagg, (int)n);
+            homg__mat_free(ctx, &lv->p);
+            homg__free(ctx, lv->agg);
+            lv->agg = NULL;
+            homg__free(ctx, amg->lv[l + 1].v);
+            amg->lv[l + 1].v = NULL;
+            break;
+        }
+        if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION)
+            HOMG_TRY(homg__amg_smoothed_prolongator(amg, l, nagg));
+        HOMG_TRY(homg__amg_galerkin(amg, l));
+    }
+    amg->nlevels = l + 1;
+    return homg__amg_smoother_setup(amg, 0);
+}
+
+/* Runs fn(amg) between two events on the ctx's stream; the time goes to setup_ms. */
+static homg_status timed(homg_amg *amg, homg_status (*fn)(homg_amg *, const void *), const void *arg)
+{
+    homg_ctx *ctx = amg->ctx;
+    void *e0 = NULL, *e1 = NULL;
+    float ms = 0;
+    homg_status st;
+    if (ctx->mem->event_create(&e0) != HOMG_OK || ctx->mem->event_create(&e1) != HOMG_OK) {
+        ctx->mem->event_destroy(e0);
+        return homg__fail(ctx, HOMG_ERROR_BACKEND, "cannot create timing events");
+    }
+    st = ctx->mem->event_record(&ctx->ex, e0);
+    if (st == HOMG_OK)
+        st = fn(amg, arg);
+    else
+        homg__backend_fail(ctx, st, "recording an event");
+    if (st == HOMG_OK && ctx->mem->event_record(&ctx->ex, e1) == HOMG_OK &&
+        ctx->mem->event_elapsed_ms(e0, e1, &ms) == HOMG_OK)
+        amg->setup_ms = ms;
+    ctx->mem->event_destroy(e0);
+    ctx->mem->event_destroy(e1);
+    return st;
+}
+
+static homg_status create_body(homg_amg *amg, const void *arg)
+{
+    HOMG_TRY(homg__mat_import(amg->ctx, amg->handle, (const homg_csr *)arg, amg->desc.skip_input_check, &amg->a,
+                              "homg_amg_create: A"));
+    return build(amg);
+}
+
+homg_status homg_amg_create(homg_ctx *ctx, const homg_csr *a, const homg_amg_desc *desc, homg_amg **out)
+{
+    homg_amg *amg;
+    homg_kalloc ka;
+    homg_status st;
+    int saved;
+    if (!ctx)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    if (!out)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_amg_create: out is NULL");
+    *out = NULL;
+    HOMG_TRY(homg__enter(ctx, &saved));
+    amg = (homg_amg *)calloc(1, sizeof *amg);
+    if (!amg) {
+        homg__leave(ctx, saved);
+        return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_amg_create: out of host memory");
+    }
+    amg->ctx = ctx;
+    amg->desc = homg_amg_desc_defaults(desc);
+    st = check_desc(ctx, &amg->desc);
+    if (st == HOMG_OK) {
+        ka = homg__kalloc(ctx);
+        st = AMG_SK(amg)->handle_create(&ctx->ex, &ka, &amg->handle);
+        if (st != HOMG_OK)
+            st = homg__backend_fail(ctx, st, "homg_amg_create: sparse library handles");
+    }
+    if (st == HOMG_OK)
+        st = homg__amg_array(amg, (void **)&amg->count, 4, sizeof(int32_t), "counters");
+    if (st == HOMG_OK)
+        st = homg__amg_array(amg, (void **)&amg->rho, 4, sizeof(float), "counters");
+    if (st == HOMG_OK)
+        st = timed(amg, create_body, a);
+    if (st == HOMG_OK && ctx->mem->sync(&ctx->ex) != HOMG_OK)
+        st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "homg_amg_create");
+    if (st != HOMG_OK) {
+        amg_free(amg);
+        homg__leave(ctx, saved);
+        return st;
+    }
+    homg__leave(ctx, saved);
+    *out = amg;
+    return HOMG_OK;
+}
+
+static homg_status resetup_body(homg_amg *amg, const void *arg)
+{
+    HOMG_TRY(homg__mat_import_values(amg->ctx, amg->handle, (const homg_csr *)arg, amg->desc.skip_input_check, &amg->a,
+                                     "homg_amg_resetup: A"));
+    HOMG_TRY(fine_level(amg, 1));
+    for (int l = 0; l + 1 < amg->nlevels; l++)
+        HOMG_TRY(homg__amg_galerkin_values(amg, l));
+    return homg__amg_smoother_setup(amg, 1);
+}
+
+homg_status homg_amg_resetup(homg_amg *amg, const homg_csr *a)
+{
+    int saved;
+    homg_status st;
+    if (!amg)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    HOMG_TRY(homg__enter(amg->ctx, &saved));
+    st = timed(amg, resetup_body, a);
+    homg__leave(amg->ctx, saved);
+    return st;
+}
+
+homg_status homg_amg_apply(homg_amg *amg, const double *r, double *z)
+{
+    homg_ctx *ctx;
+    const homg_sparse_kernels *sk;
+    int saved;
+    homg_status st;
+    if (!amg)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    ctx = amg->ctx;
+    sk = AMG_SK(amg);
+    HOMG_TRY(homg__enter(ctx, &saved));
+    st = homg__check_pointer(ctx, r, "homg_amg_apply: r");
+    if (st == HOMG_OK)
+        st = homg__check_pointer(ctx, z, "homg_amg_apply: z");
+    if (st == HOMG_OK && (st = sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32,
+                                           (size_t)amg->a.nrows)) != HOMG_OK)
+        st = homg__backend_fail(ctx, st, "homg_amg_apply");
+    if (st == HOMG_OK)
+        st = homg__amg_cycle(amg);
+    if (st == HOMG_OK && (st = sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64,
+                                           (size_t)amg->a.nrows)) != HOMG_OK)
+        st = homg__backend_fail(ctx, st, "homg_amg_apply");
+    homg__leave(ctx, saved);
+    return st;
+}
+
+
+const homg_mat *homg__amg_matrix(const homg_amg *amg) { return &amg->a; }
+homg_ctx *homg__amg_ctx(const homg_amg *amg) { return amg->ctx; }
+
+homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z)
+{
+    homg_ctx *ctx = amg->ctx;
+    const homg_sparse_kernels *sk = AMG_SK(amg);
+    AMG_RUN(amg, sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows),
+            "AMG cycle");
+    HOMG_TRY(homg__amg_cycle(amg));
+    AMG_RUN(amg, sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows),
+            "AMG cycle");
+    return HOMG_OK;
+}
+
+static size_t level_bytes(const amg_level *lv)
+{
+    size_t n = (size_t)lv->a.nrows, b = 0;
+    const homg_patches *pt = &lv->pt;
+    b += homg__mat_bytes(&lv->a) + homg__mat_bytes(&lv->p) + homg__mat_bytes(&lv->r) + homg__mat_bytes(&lv->ap);
+    b += (lv->agg ? n * 4 : 0) + (lv->v ? n * 4 : 0) + (lv->dinv ? n * 4 : 0);
+    b += ((lv->b ? 1 : 0) + (lv->x ? 1 : 0) + (lv->t ? 1 : 0) + (lv->u ? 1 : 0)) * n * 4;
+    b += lv->inv ? n * n * 4 : 0;
+    if (pt->perm) {
+        b += ((size_t)pt->count + 1) * 4 + n * 4 * 4 /* perm, diag, patch_of, pos */ + (n + 1) * 4;
+        b += (size_t)pt->inner_nnz * 8 + homg__mat_bytes(&pt->boundary);
+    }
+    return b;
+}
+
+homg_status homg_amg_get_info(const homg_amg *amg, homg_amg_info *info)
+{
+    double rows = 0, nnz = 0;
+    if (!amg || !info)
+        return amg ? homg__fail(amg->ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_amg_get_info: info is NULL")
+                   : HOMG_ERROR_INVALID_ARGUMENT;
+    memset(info, 0, sizeof *info);
+    info->levels = amg->nlevels;
+    info->desc = amg->desc;
+    info->setup_ms = amg->setup_ms;
+    info->memory_bytes = homg__mat_bytes(&amg->a);
+    for (int l = 0; l < amg->nlevels; l++) {
+        const amg_level *lv = &amg->lv[l];
+        info->rows[l] = lv->a.nrows;
+        info->nnz[l] = lv->a.nnz;
+        info->patches[l] = lv->pt.count;
+        rows += lv->a.nrows;
+        nnz += lv->a.nnz;
+        info->memory_bytes += level_bytes(lv);
+    }
+    info->grid_complexity = rows / amg->lv[0].a.nrows;
+    info->operator_complexity = amg->lv[0].a.nnz > 0 ? nnz / amg->lv[0].a.nnz : 1.0;
+    return HOMG_OK;
+}
+
+/* snprintf into buf at *used, counting what would have been written. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 4, 5)))
+#endif
+static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(buf && *used < len ? buf + *used : NULL, buf && *used < len ? len - *used : 0, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *used += (size_t)n;
+}
+
+int homg_amg_format_info(const homg_amg_info *info, char *buf, size_t len)
+{
+    static const char *coarsening[] = {"", "smoothed aggregation", "compatible weighted matching"};
+    static const char *smoother[] = {"", "damped Jacobi", "l1 Jacobi", "patch block Jacobi", "Chebyshev"};
+    size_t used = 0;
+    const homg_amg_desc *d;
+    if (buf && len)
+        buf[0] = 0;
+    if (!info)
+        return 0;
+    d = &info->desc;
+    append(buf, len, &used, "AMG grid: %s, %s smoother, %s(%d,%d) cycle\n",
+           coarsening[d->coarsening == HOMG_AMG_MATCHING ? 2 : 1],
+           smoother[d->smoother >= 1 && d->smoother <= 4 ? d->smoother : 3], d->cycle == HOMG_AMG_CYCLE_W ? "W" : "V",
+           d->pre, d->post);
+    append(buf, len, &used, "  Number of levels: %d\n", info->levels);
+    append(buf, len, &used, "     LVL        ROWS           NNZ   NNZ/ROW   PATCHES\n");
+    append(buf, len, &used, "  ----------------------------------------------------\n");
+    for (int l = 0; l < info->levels; l++)
+        append(buf, len, &used, "  %4d%s %10d %13lld %9.2f %9d\n", l,
+               l == info->levels - 1 ? (d->coarse_solver == HOMG_AMG_COARSE_JACOBI ? "(J)" : "(C)") : "   ",
+               (int)info->rows[l], (long long)info->nnz[l],
+               info->rows[l] > 0 ? (double)info->nnz[l] / info->rows[l] : 0.0, (int)info->patches[l]);
+    append(buf, len, &used, "  ----------------------------------------------------\n");
+    append(buf, len, &used, "  Grid complexity:     %.4f\n", info->grid_complexity);
+    append(buf, len, &used, "  Operator complexity: %.4f\n", info->operator_complexity);
+    append(buf, len, &used, "  Memory:              %.1f MB\n", info->memory_bytes / 1e6);
+    append(buf, len, &used, "  Setup time:          %.2f ms\n", info->setup_ms);
+    return (int)used;
+}
+
+void homg_amg_destroy(homg_amg *amg)
+{
+    homg_ctx *ctx;
+    int saved;
+    if (!amg)
+        return;
+    ctx = amg->ctx;
+    if (homg__enter(ctx, &saved) != HOMG_OK) {
+        amg_free(amg);
+        return;
+    }
+    amg_free(amg);
+    homg__leave(ctx, saved);
+}

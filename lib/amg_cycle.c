@@ -1,0 +1,206 @@
+/* amg_cycle.c -- the multigrid cycle (seed 000, algorithms 5.2 and 5.3) and
+ * the data of its smoothers and coarse solver.
+ *
+ * Every level but the coarsest: pre-smoothing from x = 0 fused with the
+ * residual, restriction by R = P^T, the coarser level (twice in a W-cycle, the
+ * second time from its first result), prolongation and correction x += P x_c,
+ * post-smoothing.  Smoothers:
+ *  - damped Jacobi x += w D^-1 (b - A x); the first sweep from x = 0 and the
+ *    residual after it are one pass (x = w D^-1 b, r = b - A x);
+ *  - l1 Jacobi, the same with D_ii = sum_j |a_ij| and w = 1;
+ *  - patch block Jacobi: x_p += w_out g_p, g_p from `patch_inner` weighted
+ *    Jacobi sweeps (w_in) on A_pp g = (b - A x)_p started at 0, each patch in
+ *    one block with its vectors in shared memory.  The prerelax-residual
+ *    fusion: the patch kernel also leaves r = b - (inner + diag) x, and a
+ *    boundary pass subtracts the boundary part (seed 000, algorithm 5.3);
+ *  - Chebyshev: a polynomial of degree chebyshev_degree in D^-1 A that is
+ *    smallest on [rho / chebyshev_ratio, rho], rho the Gershgorin bound (read
+ *    to the host once per set-up), one residual per degree.
+ * Pre- and post-smoothing are the same symmetric operator, so the cycle is a
+ * symmetric preconditioner up to float rounding.  The coarsest level is solved
+ * with a dense inverse from a Cholesky factorisation (or l1-Jacobi sweeps).
+ */
+#include "amg_internal.h"
+
+#include <string.h>
+
+#define DENSE_MAX 4096 /* largest coarsest level the dense inverse takes */
+
+homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
+{
+    homg_ctx *ctx = amg->ctx;
+    homg_exec *ex = &ctx->ex;
+    const homg_amg_kernels *ak = AMG_AK(amg);
+    int last = amg->nlevels - 1;
+    homg_amg_smoother sm = amg->desc.smoother;
+
+    for (int l = 0; l <= last; l++) {
+        amg_level *lv = &amg->lv[l];
+        int32_t n = lv->a.nrows;
+        int need_dinv = l < last ? sm != HOMG_AMG_SMOOTHER_PATCH : amg->desc.coarse_solver == HOMG_AMG_COARSE_JACOBI;
+        if (!values_only) {
+            HOMG_TRY(homg__amg_array(amg, (void **)&lv->b, (size_t)n, sizeof(float), "cycle vectors"));
+            HOMG_TRY(homg__amg_array(amg, (void **)&lv->x, (size_t)n, sizeof(float), "cycle vectors"));
+            HOMG_TRY(homg__amg_array(amg, (void **)&lv->t, (size_t)n, sizeof(float), "cycle vectors"));
+            if (l < last && (sm == HOMG_AMG_SMOOTHER_PATCH || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV))
+                HOMG_TRY(homg__amg_array(amg, (void **)&lv->u, (size_t)n, sizeof(float), "cycle vectors"));
+            if (need_dinv)
+                HOMG_TRY(homg__amg_array(amg, (void **)&lv->dinv, (size_t)n, sizeof(float), "smoother"));
+        }
+        if (need_dinv)
+            AMG_RUN(amg,
+                    ak->diag(ex, &lv->a,
+                             (sm == HOMG_AMG_SMOOTHER_JACOBI || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) && l < last ? 1 : 2,
+                             lv->dinv),
+                    "smoother diagonal");
+        if (l < last && sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
+            AMG_RUN(amg, ak->gershgorin(ex, &lv->a, amg->rho), "Chebyshev interval");
+            HOMG_TRY(homg__read(amg->ctx, &lv->cheb_max, amg->rho, sizeof lv->cheb_max));
+        }
+    }
+
+    if (amg->desc.coarse_solver == HOMG_AMG_COARSE_CHOLESKY) {
+        amg_level *lv = &amg->lv[last];
+        int32_t n = lv->a.nrows;
+        int pivot = 0;
+        if (n > DENSE_MAX)
+            return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
+                              "the coarsest level has %d rows, more than the dense solver's %d (the coarsening "
+                              "stalled): use coarse_solver = HOMG_AMG_COARSE_JACOBI or more levels",
+                              (int)n, DENSE_MAX);
+        if (!values_only)
+            HOMG_TRY(homg__amg_array(amg, (void **)&lv->inv, (size_t)n * (size_t)n, sizeof(float), "coarse solver"));
+        AMG_RUN(amg, ak->dense_inverse(ex, amg->handle, &lv->a, lv->inv, &pivot), "coarse Cholesky factorisation");
+        if (pivot)
+            return homg__fail(ctx, HOMG_ERROR_NUMERIC,
+                              "the coarsest matrix (%d rows) is not positive definite at column %d: is the problem "
+                              "singular (pure Neumann)? use coarse_solver = HOMG_AMG_COARSE_JACOBI",
+                              (int)n, pivot);
+    }
+    if (sm == HOMG_AMG_SMOOTHER_PATCH)
+        HOMG_TRY(values_only ? homg__amg_patch_values(amg) : homg__amg_patches(amg));
+    return HOMG_OK;
+}
+
+/* One Chebyshev polynomial in D^-1 A on [rho / ratio, rho] (Saad, Iterative
+ * Methods, algorithm 12.1, preconditioned by the diagonal); u holds the step. */
+static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
+{
+    homg_exec *ex = &amg->ctx->ex;
+    const homg_amg_kernels *ak = AMG_AK(amg);
+    double hi = lv->cheb_max, lo = hi / amg->desc.chebyshev_ratio;
+    double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), sigma = theta / delta, rho0 = 1.0 / sigma;
+    int32_t n = lv->a.nrows;
+    if (!zero_x)
+        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Chebyshev");
+    AMG_RUN(amg, ak->cheb_step(ex, n, lv->dinv, zero_x ? lv->b : lv->t, lv->u, lv->x, 0.0, 1.0 / theta, 1, zero_x),
+            "Chebyshev");
+    for (int k = 1; k < amg->desc.chebyshev_degree; k++) {
+        double rho1 = 1.0 / (2.0 * sigma - rho0);
+        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Chebyshev");
+        AMG_RUN(amg, ak->cheb_step(ex, n, lv->dinv, lv->t, lv->u, lv->x, rho1 * rho0, 2.0 * rho1 / delta, 0, 0),
+                "Chebyshev");
+        rho0 = rho1;
+    }
+    return HOMG_OK;
+}
+
+/* Pre-smoothing of level l; leaves the residual in t. */
+static homg_status presmooth(homg_amg *amg, amg_level *lv, int warm)
+{
+    homg_exec *ex = &amg->ctx->ex;
+    const homg_amg_kernels *ak = AMG_AK(amg);
+    const homg_amg_desc *d = &amg->desc;
+    int pre = d->pre;
+    if (d->smoother == HOMG_AMG_SMOOTHER_PATCH) {
+        for (int s = 0; s < pre; s++) {
+            int zero = !warm && s == 0, final = s == pre - 1;
+            if (!zero)
+                AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->b, lv->u), "patch smoother");
+            AMG_RUN(amg, ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, final ? lv->t : NULL, zero,
+                                          d->patch_inner, d->patch_inner_weight, d->patch_weight),
+                    "patch smoother");
+            if (final)
+                AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->t, lv->t), "patch residual");
+        }
+    } else if (d->smoother == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
+        for (int s = 0; s < pre; s++)
+            HOMG_TRY(chebyshev(amg, lv, !warm && s == 0));
+        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "residual");
+    } else {
+        double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight : 1.0;
+        int s = 0;
+        if (!warm && pre == 1)
+            AMG_RUN(amg, ak->jacobi_zero_residual(ex, &lv->a, lv->dinv, w, lv->b, lv->x, lv->t), "Jacobi");
+        else {
+            if (!warm) {
+                AMG_RUN(amg, ak->jacobi_correct(ex, lv->a.nrows, lv->dinv, w, lv->b, lv->x, 1), "Jacobi");
+                s = 1;
+            }
+            for (; s < pre; s++) {
+                AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Jacobi");
+                AMG_RUN(amg, ak->jacobi_correct(ex, lv->a.nrows, lv->dinv, w, lv->t, lv->x, 0), "Jacobi");
+            }
+            AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "residual");
+        }
+    }
+    return HOMG_OK;
+}
+
+static homg_status postsmooth(homg_amg *amg, amg_level *lv)
+{
+    homg_exec *ex = &amg->ctx->ex;
+    const homg_amg_kernels *ak = AMG_AK(amg);
+    const homg_amg_desc *d = &amg->desc;
+    for (int s = 0; s < d->post; s++) {
+        if (d->smoother == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
+            HOMG_TRY(chebyshev(amg, lv, 0));
+        } else if (d->smoother == HOMG_AMG_SMOOTHER_PATCH) {
+            AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->b, lv->u), "patch smoother");
+            AMG_RUN(amg, ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, NULL, 0, d->patch_inner,
+                                          d->patch_inner_weight, d->patch_weight),
+                    "patch smoother");
+        } else {
+            double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight : 1.0;
+            AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Jacobi");
+            AMG_RUN(amg, ak->jacobi_correct(ex, lv->a.nrows, lv->dinv, w, lv->t, lv->x, 0), "Jacobi");
+        }
+    }
+    return HOMG_OK;
+}
+
+static homg_status coarse_solve(homg_amg *amg, amg_level *lv)
+{
+    homg_exec *ex = &amg->ctx->ex;
+    const homg_amg_kernels *ak = AMG_AK(amg);
+    int32_t n = lv->a.nrows;
+    if (amg->desc.coarse_solver == HOMG_AMG_COARSE_CHOLESKY) {
+        AMG_RUN(amg, ak->dense_apply(ex, n, lv->inv, lv->b, lv->x), "coarse solve");
+        return HOMG_OK;
+    }
+    AMG_RUN(amg, ak->jacobi_correct(ex, n, lv->dinv, 1.0, lv->b, lv->x, 1), "coarse Jacobi");
+    for (int s = 1; s < amg->desc.coarse_sweeps; s++) {
+        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "coarse Jacobi");
+        AMG_RUN(amg, ak->jacobi_correct(ex, n, lv->dinv, 1.0, lv->t, lv->x, 0), "coarse Jacobi");
+    }
+    return HOMG_OK;
+}
+
+static homg_status cycle(homg_amg *amg, int l, int warm)
+{
+    homg_exec *ex = &amg->ctx->ex;
+    const homg_sparse_kernels *sk = AMG_SK(amg);
+    amg_level *lv = &amg->lv[l];
+    int visits;
+    if (l == amg->nlevels - 1)
+        return coarse_solve(amg, lv);
+    HOMG_TRY(presmooth(amg, lv, warm));
+    AMG_RUN(amg, sk->spmv(ex, &lv->r, lv->t, amg->lv[l + 1].b, 1.0, 0.0), "restriction");
+    visits = amg->desc.cycle == HOMG_AMG_CYCLE_W && l + 1 < amg->nlevels - 1 ? 2 : 1;
+    for (int v = 0; v < visits; v++)
+        HOMG_TRY(cycle(amg, l + 1, v > 0));
+    AMG_RUN(amg, sk->spmv(ex, &lv->p, amg->lv[l + 1].x, lv->x, 1.0, 1.0), "prolongation");
+    return postsmooth(amg, lv);
+}
+
+homg_status homg__amg_cycle(homg_amg *amg) { return cycle(amg, 0, 0); }

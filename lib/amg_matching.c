@@ -1,0 +1,187 @@
+/* amg_matching.c -- coarsening by compatible weighted matching (seed 001, 2.2
+ * and 3.1).
+ *
+ * Edge weights w_ij = 1 - 2 a_ij v_i v_j / (a_ii v_i^2 + a_jj v_j^2) with the
+ * level's smooth vector v (ones on the fine level, its restriction below); an
+ * approximate maximum-weight matching by Suitor in synchronous rounds (every
+ * unmatched vertex proposes to its heaviest neighbour whose held proposal it
+ * beats; the best proposal per vertex wins; beaten vertices propose again);
+ * matched pairs and unmatched singletons are the aggregates, with the
+ * prolongator weights v_i / ||v_pair|| (orthonormal projection of v).  Two such
+ * pairwise steps, the second on the Galerkin matrix of the first, compose into
+ * double pairwise aggregates of up to four rows; the prolongator is not
+ * smoothed.  Weights are rounded the same way on both backends and proposals
+ * resolved by maximum, so the CPU and CUDA builds match the same pairs on the
+ * same values.
+ */
+#include "amg_internal.h"
+
+#include <string.h>
+
+#define SUITOR_ROUNDS_MAX 100
+
+/* One pairwise matching of a (n rows): agg (n), pw (n) and the coarse smooth
+ * vector *vc (allocated here, *nc values). */
+static homg_status match_once(homg_amg *amg, const homg_mat *a, const float *v, int32_t *agg, float *pw, float **vc,
+                              int32_t *nc)
+{
+    homg_ctx *ctx = amg->ctx;
+    homg_exec *ex = &ctx->ex;
+    const homg_amg_kernels *ak = AMG_AK(amg);
+    const homg_sparse_kernels *sk = AMG_SK(amg);
+    int32_t n = a->nrows, proposals = 1;
+    int rounds;
+    float *d = NULL, *w = NULL;
+    uint64_t *suitor = NULL;
+    int32_t *target = NULL, *cand = NULL, *mate = NULL, *flag = NULL, *id = NULL;
+    homg_status st;
+
+    *vc = NULL;
+    st = homg__amg_array(amg, (void **)&d, (size_t)n, sizeof(float), "matching");
+    if (st == HOMG_OK)
+        st = homg__amg_array(amg, (void **)&w, (size_t)a->nnz, sizeof(float), "matching weights");
+    if (st == HOMG_OK)
+        st = homg__amg_array(amg, (void **)&suitor, (size_t)n, sizeof(uint64_t), "matching");
+    {
+        int32_t **ints[] = {&target, &cand, &mate, &flag, &id};
+        for (size_t i = 0; st == HOMG_OK && i < sizeof ints / sizeof ints[0]; i++)
+            st = homg__amg_array(amg, (void **)ints[i], (size_t)n + 1, sizeof(int32_t), "matching");
+    }
+    if (st != HOMG_OK)
+        goto done;
+#define RUN(call, what)                                                  \
+    do {                                                                 \
+        st = (call);                                                     \
+        if (st != HOMG_OK) {                                             \
+            st = homg__backend_fail(ctx, st, (what));                    \
+            goto done;                                                   \
+        }                                                                \
+    } while (0)
+    RUN(ak->diag(ex, a, 0, d), "matching weights");
+    RUN(ak->match_weights(ex, a, d, v, w), "matching weights");
+    RUN(ctx->mem->zero(ex, suitor, (size_t)n * sizeof(uint64_t)), "matching");
+    RUN(sk->fill_i32(ex, target, n, -1), "matching");
+    for (rounds = 0; rounds < SUITOR_ROUNDS_MAX && proposals > 0; rounds++) {
+        RUN(ak->suitor_round(ex, a, w, suitor, target, cand, amg->count), "Suitor matching");
+        st = homg__amg_read_count(amg, &proposals);
+        if (st != HOMG_OK)
+            goto done;
+    }
+    RUN(ak->match_pairs(ex, a, w, suitor, target, mate, flag), "matching");
+    RUN(sk->scan_i32(ex, amg->handle, flag, id, n, amg->count), "matching");
+    st = homg__amg_read_count(amg, nc);
+    if (st != HOMG_OK)
+        goto done;
+    homg__log(ctx, HOMG_LOG_DEBUG, "matching: %d rows, %d rounds (%d proposals open), %d aggregates", (int)n, rounds,
+              (int)proposals, (int)*nc);
+    RUN(ak->match_agg(ex, n, mate, id, agg), "matching");
+    st = homg__amg_array(amg, (void **)vc, (size_t)*nc, sizeof(float), "matching");
+    if (st != HOMG_OK)
+        goto done;
+    RUN(ak->match_weights_p(ex, n, mate, agg, v, pw, *vc), "matching");
+#undef RUN
+done:
+    homg__free(ctx, d);
+    homg__free(ctx, w);
+    homg__free(ctx, suitor);
+    homg__free(ctx, target);
+    homg__free(ctx, cand);
+    homg__free(ctx, mate);
+    homg__free(ctx, flag);
+    homg__free(ctx, id);
+    if (st != HOMG_OK) {
+        homg__free(ctx, *vc);
+        *vc = NULL;
+    }
+    return st;
+}
+
+/* t = P^T a P for a tentative P (one entry per row). */
+static homg_status galerkin_once(homg_amg *amg, const homg_mat *a, const homg_mat *p, homg_mat *t)
+{
+    homg_ctx *ctx = amg->ctx;
+    const homg_sparse_kernels *sk = AMG_SK(amg);
+    homg_mat r, ap;
+    void *plan1 = NULL, *plan2 = NULL;
+    homg_status st;
+    memset(&ap, 0, sizeof ap);
+    memset(t, 0, sizeof *t);
+    HOMG_TRY(homg__mat_alloc(ctx, p->ncols, p->nrows, p->nnz, HOMG_FLOAT32, &r, "restriction"));
+    st = sk->transpose(&ctx->ex, amg->handle, p, &r);
+    if (st == HOMG_OK)
+        st = sk->spgemm(&ctx->ex, amg->handle, a, p, &ap, &plan1);
+    if (st == HOMG_OK)
+        st = sk->spgemm(&ctx->ex, amg->handle, &r, &ap, t, &plan2);
+    if (st != HOMG_OK)
+        st = homg__backend_fail(ctx, st, "Galerkin product of the first pairwise step");
+    sk->spgemm_free(&ctx->ex, amg->handle, plan1);
+    sk->spgemm_free(&ctx->ex, amg->handle, plan2);
+    homg__mat_free(ctx, &r);
+    homg__mat_free(ctx, &ap);
+    return st;
+}
+
+homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg)
+{
+    homg_ctx *ctx = amg->ctx;
+    homg_exec *ex = &ctx->ex;
+    const homg_amg_kernels *ak = AMG_AK(amg);
+    amg_level *lv = &amg->lv[l];
+    int32_t n = lv->a.nrows, n1 = 0, n2 = 0;
+    int32_t *agg1 = NULL, *agg2 = NULL;
+    float *pw1 = NULL, *pw2 = NULL, *v1 = NULL, *v2 = NULL, *pw = NULL;
+    homg_mat p1, a1;
+    homg_status st;
+    memset(&p1, 0, sizeof p1);
+    memset(&a1, 0, sizeof a1);
+
+    st = homg__amg_array(amg, (void **)&agg1, (size_t)n, sizeof(int32_t), "matching");
+    if (st == HOMG_OK)
+        st = homg__amg_array(amg, (void **)&pw1, (size_t)n, sizeof(float), "matching");
+    if (st == HOMG_OK)
+        st = match_once(amg, &lv->a, lv->v, agg1, pw1, &v1, &n1);
+    if (st == HOMG_OK)
+        st = homg__mat_alloc(ctx, n, n1, n, HOMG_FLOAT32, &p1, "pairwise prolongator");
+    if (st == HOMG_OK) {
+        st = ak->prolong_tentative(ex, n, agg1, pw1, &p1);
+        if (st != HOMG_OK)
+            st = homg__backend_fail(ctx, st, "pairwise prolongator");
+    }
+    if (st == HOMG_OK)
+        st = galerkin_once(amg, &lv->a, &p1, &a1);
+    /* Second pairwise step on the first one's coarse matrix. */
+    if (st == HOMG_OK)
+        st = homg__amg_array(amg, (void **)&agg2, (size_t)n1, sizeof(int32_t), "matching");
+    if (st == HOMG_OK)
+        st = homg__amg_array(amg, (void **)&pw2, (size_t)n1, sizeof(float), "matching");
+    if (st == HOMG_OK)
+        st = match_once(amg, &a1, v1, agg2, pw2, &v2, &n2);
+    if (st == HOMG_OK)
+        st = homg__amg_array(amg, (void **)&pw, (size_t)n, sizeof(float), "matching");
+    if (st == HOMG_OK)
+        st = homg__mat_alloc(ctx, n, n2, n, HOMG_FLOAT32, &lv->p, "prolongator");
+    if (st == HOMG_OK) {
+        st = ak->agg_compose(ex, n, agg1, agg2, lv->agg);
+        if (st == HOMG_OK)
+            st = ak->weight_compose(ex, n, pw1, agg1, pw2, pw);
+        if (st == HOMG_OK)
+            st = ak->prolong_tentative(ex, n, lv->agg, pw, &lv->p);
+        if (st != HOMG_OK)
+            st = homg__backend_fail(ctx, st, "double pairwise prolongator");
+    }
+    if (st == HOMG_OK) {
+        amg->lv[l + 1].v = v2;
+        v2 = NULL;
+        *nagg = n2;
+    }
+    homg__free(ctx, agg1);
+    homg__free(ctx, agg2);
+    homg__free(ctx, pw1);
+    homg__free(ctx, pw2);
+    homg__free(ctx, pw);
+    homg__free(ctx, v1);
+    homg__free(ctx, v2);
+    homg__mat_free(ctx, &p1);
+    homg__mat_free(ctx, &a1);
+    return st;
+}

@@ -1,0 +1,274 @@
+/* sparse.c -- matrices in the ctx's space: allocation, importing a caller's CSR
+ * view (host or ctx memory, float or double) and checking that it is what AMG
+ * and CG need: a well-formed, square, symmetric matrix with finite values and a
+ * positive diagonal.  The checks run as kernels on the ctx's backend; only the
+ * first offending row of each kind comes back to the host. */
+#include "sparse.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* |a_ij - a_ji| <= SYM_RTOL sqrt(a_ii a_jj): rounding noise of an assembly passes. */
+#define SYM_RTOL 1e-10
+
+static homg_status kalloc_alloc(void *user, size_t bytes, void **ptr)
+{
+    homg_ctx *ctx = (homg_ctx *)user;
+    homg_status st = homg__alloc(ctx, bytes, ptr, "sparse kernels");
+    if (st != HOMG_OK)
+        snprintf(ctx->ex.msg, sizeof ctx->ex.msg, "%.500s", ctx->msg);
+    return st;
+}
+
+static void kalloc_free(void *user, void *ptr) { homg__free((homg_ctx *)user, ptr); }
+
+homg_kalloc homg__kalloc(homg_ctx *ctx)
+{
+    homg_kalloc k;
+    k.alloc = kalloc_alloc;
+    k.free = kalloc_free;
+    k.user = ctx;
+    return k;
+}
+
+static size_t prec_size(homg_precision p) { return p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float); }
+
+homg_status homg__mat_alloc(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t nnz, homg_precision prec,
+                            homg_mat *m, const char *what)
+{
+    homg_status st;
+    memset(m, 0, sizeof *m);
+    m->nrows = nrows;
+    m->ncols = ncols;
+    m->nnz = nnz;
+    m->prec = prec;
+    st = homg__alloc(ctx, ((size_t)nrows + 1) * sizeof(int32_t), (void **)&m->row_ptr, what);
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, (size_t)nnz * sizeof(int32_t), (void **)&m->col_idx, what);
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, (size_t)nnz * prec_size(prec), &m->val, what);
+    if (st != HOMG_OK)
+        homg__mat_free(ctx, m);
+    return st;
+}
+
+void homg__mat_free(homg_ctx *ctx, homg_mat *m)
+{
+    if (!m)
+        return;
+    homg__free(ctx, m->row_ptr);
+    homg__free(ctx, m->col_idx);
+    homg__free(ctx, m->val);
+    memset(m, 0, sizeof *m);
+}
+
+size_t homg__mat_bytes(const homg_mat *m)
+{
+    if (!m->row_ptr)
+        return 0;
+    return ((size_t)m->nrows + 1) * sizeof(int32_t) + (size_t)m->nnz * (sizeof(int32_t) + prec_size(m->prec));
+}
+
+homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
+{
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, host, dev, bytes, HOMG_D2H), "reading a device value");
+    return HOMG_OK;
+}
+
+homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes)
+{
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, dev, host, bytes, HOMG_H2D), "writing a device value");
+    return HOMG_OK;
+}
+
+/* The view's fields, before any of its memory is touched. */
+static homg_status check_view(homg_ctx *ctx, const homg_csr *a, const char *what)
+{
+    if (!a)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s is NULL", what);
+    if (a->nrows <= 0 || a->ncols <= 0)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s has %d x %d entries: it must have rows", what,
+                          (int)a->nrows, (int)a->ncols);
+    if (a->nrows != a->ncols)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s is not square (%d x %d): AMG and CG need a symmetric positive definite matrix", what,
+                          (int)a->nrows, (int)a->ncols);
+    if (a->nnz < 0)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s has nnz = %d", what, (int)a->nnz);
+    if (a->precision != HOMG_FLOAT32 && a->precision != HOMG_FLOAT64)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s.precision = %d is not a homg_precision", what,
+                          (int)a->precision);
+    if (a->memory != HOMG_MEMORY_CONTEXT && a->memory != HOMG_MEMORY_HOST)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s.memory = %d is not a homg_memory", what,
+                          (int)a->memory);
+    if (!a->row_ptr || (a->nnz > 0 && (!a->col_idx || !a->values)))
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what,
+                          !a->row_ptr ? "row_ptr" : !a->col_idx ? "col_idx" : "values");
+    if (a->memory == HOMG_MEMORY_CONTEXT) {
+        char arg[96];
+        snprintf(arg, sizeof arg, "%s.row_ptr", what);
+        HOMG_TRY(homg__check_pointer(ctx, a->row_ptr, arg));
+        if (a->nnz > 0) {
+            snprintf(arg, sizeof arg, "%s.col_idx", what);
+            HOMG_TRY(homg__check_pointer(ctx, a->col_idx, arg));
+            snprintf(arg, sizeof arg, "%s.values", what);
+            HOMG_TRY(homg__check_pointer(ctx, a->values, arg));
+        }
+    }
+    return HOMG_OK;
+}
+
+static homg_status copy_in(homg_ctx *ctx, void *dst, const void *src, size_t bytes, homg_memory memory)
+{
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, dst, src, bytes, memory == HOMG_MEMORY_HOST ? HOMG_H2D : HOMG_D2D),
+                     "copying the matrix");
+    return HOMG_OK;
+}
+
+/* Values of the view into m->val as double. */
+static homg_status copy_values(homg_ctx *ctx, const homg_csr *a, homg_mat *m)
+{
+    const homg_sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
+    void *tmp = NULL;
+    homg_status st;
+    if (a->precision == HOMG_FLOAT64)
+        return copy_in(ctx, m->val, a->values, (size_t)a->nnz * sizeof(double), a->memory);
+    HOMG_TRY(homg__alloc(ctx, (size_t)a->nnz * sizeof(float), &tmp, "matrix values"));
+    st = copy_in(ctx, tmp, a->values, (size_t)a->nnz * sizeof(float), a->memory);
+    if (st == HOMG_OK) {
+        st = sk->convert(&ctx->ex, tmp, HOMG_FLOAT32, m->val, HOMG_FLOAT64, (size_t)a->nnz);
+        if (st != HOMG_OK)
+            homg__backend_fail(ctx, st, "converting the matrix to double");
+    }
+    homg__free(ctx, tmp);
+    return st;
+}
+
+static homg_status report_new(homg_ctx *ctx, homg_csr_report **rep)
+{
+    homg_csr_report init = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
+    HOMG_TRY(homg__alloc(ctx, sizeof init, (void **)rep, "matrix check"));
+    return homg__write(ctx, *rep, &init, sizeof init);
+}
+
+/* Runs the checks on m (double, in the ctx's space); `pattern` non-NULL also
+ * checks that m's pattern is pattern's. */
+static homg_status check_matrix(homg_ctx *ctx, void *handle, const homg_mat *m, const homg_mat *pattern,
+                                const char *what)
+{
+    const homg_sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
+    homg_csr_report *dev = NULL, r;
+    homg_mat t;
+    homg_status st;
+    memset(&t, 0, sizeof t);
+    HOMG_TRY(report_new(ctx, &dev));
+    st = sk->check_row_ptr(&ctx->ex, m, dev);
+    if (st != HOMG_OK)
+        st = homg__backend_fail(ctx, st, "checking the matrix");
+    if (st == HOMG_OK)
+        st = homg__read(ctx, &r, dev, sizeof r);
+    if (st == HOMG_OK && r.row_ptr != INT32_MAX)
+        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                        "%s: row_ptr is malformed at row %d (must rise from 0 to nnz = %d)", what, (int)r.row_ptr,
+                        (int)m->nnz);
+    if (st == HOMG_OK) {
+        st = sk->check_rows(&ctx->ex, m, dev);
+        if (st != HOMG_OK)
+            st = homg__backend_fail(ctx, st, "checking the matrix");
+    }
+    if (st == HOMG_OK)
+        st = homg__read(ctx, &r, dev, sizeof r);
+    if (st == HOMG_OK && r.column != INT32_MAX)
+        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                        "%s: row %d has a column index out of range 0..%d or not strictly increasing", what,
+                        (int)r.column, (int)m->ncols - 1);
+    else if (st == HOMG_OK && r.nonfinite != INT32_MAX)
+        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: row %d holds a NaN or infinite value", what,
+                        (int)r.nonfinite);
+    else if (st == HOMG_OK && r.diagonal != INT32_MAX)
+        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                        "%s: the diagonal of row %d is missing, zero or negative: AMG and CG need a symmetric "
+                        "positive definite matrix",
+                        what, (int)r.diagonal);
+    if (st == HOMG_OK && pattern) {
+        /* Same pattern: compare with the old matrix, values ignored (infinite tolerance). */
+        st = sk->check_symmetric(&ctx->ex, m, pattern, INFINITY, dev);
+        if (st != HOMG_OK)
+            st = homg__backend_fail(ctx, st, "comparing the pattern");
+        if (st == HOMG_OK)
+            st = homg__read(ctx, &r, dev, sizeof r);
+        if (st == HOMG_OK && r.symmetry != INT32_MAX)
+            st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                            "%s: row %d has another pattern than the matrix of the set-up (re-setup needs the same "
+                            "pattern)",
+                            what, (int)r.symmetry);
+    }
+    if (st == HOMG_OK)
+        st = homg__mat_alloc(ctx, m->ncols, m->nrows, m->nnz, HOMG_FLOAT64, &t, "transpose for the symmetry check");
+    if (st == HOMG_OK) {
+        st = sk->transpose(&ctx->ex, handle, m, &t);
+        if (st != HOMG_OK)
+            st = homg__backend_fail(ctx, st, "transposing the matrix");
+    }
+    if (st == HOMG_OK) {
+        st = sk->check_symmetric(&ctx->ex, m, &t, SYM_RTOL, dev);
+        if (st != HOMG_OK)
+            st = homg__backend_fail(ctx, st, "checking symmetry");
+    }
+    if (st == HOMG_OK)
+        st = homg__read(ctx, &r, dev, sizeof r);
+    if (st == HOMG_OK && r.symmetry != INT32_MAX)
+        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                        "%s is not symmetric: row %d differs from column %d (AMG and CG need a symmetric positive "
+                        "definite matrix)",
+                        what, (int)r.symmetry, (int)r.symmetry);
+    homg__mat_free(ctx, &t);
+    homg__free(ctx, dev);
+    return st;
+}
+
+homg_status homg__mat_import(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, homg_mat *out,
+                             const char *what)
+{
+    homg_status st;
+    memset(out, 0, sizeof *out);
+    HOMG_TRY(check_view(ctx, a, what));
+    HOMG_TRY(homg__mat_alloc(ctx, a->nrows, a->ncols, a->nnz, HOMG_FLOAT64, out, what));
+    st = copy_in(ctx, out->row_ptr, a->row_ptr, ((size_t)a->nrows + 1) * sizeof(int32_t), a->memory);
+    if (st == HOMG_OK)
+        st = copy_in(ctx, out->col_idx, a->col_idx, (size_t)a->nnz * sizeof(int32_t), a->memory);
+    if (st == HOMG_OK)
+        st = copy_values(ctx, a, out);
+    if (st == HOMG_OK && !skip_check)
+        st = check_matrix(ctx, handle, out, NULL, what);
+    if (st != HOMG_OK)
+        homg__mat_free(ctx, out);
+    return st;
+}
+
+homg_status homg__mat_import_values(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, homg_mat *m,
+                                    const char *what)
+{
+    homg_mat fresh;
+    homg_status st;
+    HOMG_TRY(check_view(ctx, a, what));
+    if (a->nrows != m->nrows || a->nnz != m->nnz)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s has %d rows and %d entries, the matrix of the set-up %d and %d: re-setup needs the "
+                          "same pattern",
+                          what, (int)a->nrows, (int)a->nnz, (int)m->nrows, (int)m->nnz);
+    /* Import beside the old matrix, so a refused matrix leaves the set-up intact;
+     * then copy the values over, so m's arrays stay where they are (captured
+     * CUDA graphs and SpGEMM plans point at them). */
+    HOMG_TRY(homg__mat_import(ctx, handle, a, 1, &fresh, what));
+    st = skip_check ? HOMG_OK : check_matrix(ctx, handle, &fresh, m, what);
+    if (st == HOMG_OK) {
+        st = ctx->mem->copy(&ctx->ex, m->val, fresh.val, (size_t)m->nnz * sizeof(double), HOMG_D2D);
+        if (st != HOMG_OK)
+            st = homg__backend_fail(ctx, st, what);
+    }
+    homg__mat_free(ctx, &fresh);
+    return st;
+}

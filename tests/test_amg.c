@@ -1,0 +1,860 @@
+/* test_amg.c -- AMG-preconditioned CG on the CPU backend (the reference the
+ * CUDA backend is compared with in test_amg_gpu.c).
+ *
+ * Independent checks: the true residual ||b - A x|| / ||b|| recomputed here in
+ * double from the host matrix; the distance-2 independent set and the Suitor
+ * matching checked by brute force (greedy matching by weight is the matching
+ * Suitor must find); SpGEMM and transpose against dense products; symmetry of
+ * the preconditioner; iteration counts under refinement and for two materials
+ * (seed 000, tables 4 and 5) printed as tables. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amg_common.h"
+#include "amg_kernels.h"
+#include "gen_matrix.h"
+#include "homg.h"
+#include "testutil.h"
+
+static homg_ctx *cpu_ctx(void)
+{
+    homg_ctx_desc d = {0};
+    homg_ctx *ctx = NULL;
+    d.backend = HOMG_BACKEND_CPU;
+    d.cpu_threads = 1; /* CI has two loaded cores: threads only cost there */
+    assert_int_equal(homg_ctx_create(&d, &ctx), HOMG_OK);
+    return ctx;
+}
+
+/* ||b - A x|| / ||b|| in double, straight from the host CSR. */
+static double true_residual(const homg_host_csr *m, const double *b, const double *x)
+{
+    double rr = 0, bb = 0;
+    for (int32_t i = 0; i < m->nrows; i++) {
+        double s = b[i];
+        for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++)
+            s -= m->values[k] * x[m->col_idx[k]];
+        rr += s * s;
+        bb += b[i] * b[i];
+    }
+    return sqrt(rr / bb);
+}
+
+typedef struct solve_result {
+    homg_status st;
+    int iterations, levels;
+    double rel, true_rel, opc;
+    int32_t rows[HOMG_AMG_MAX_LEVELS];
+} solve_result;
+
+/* Set-up and PCG with b = ones to 1e-8, as seed 000 measures. */
+static solve_result solve(const homg_host_csr *m, const homg_amg_desc *ad, const homg_pcg_desc *pd)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_csr v = homg_host_csr_view(m);
+    homg_amg *amg = NULL;
+    homg_pcg *pcg = NULL;
+    homg_amg_info info;
+    homg_pcg_info pi;
+    solve_result r;
+    double *b = malloc(sizeof(double) * m->nrows), *x = calloc((size_t)m->nrows, sizeof(double));
+    memset(&r, 0, sizeof r);
+    assert_non_null(b);
+    assert_non_null(x);
+    for (int32_t i = 0; i < m->nrows; i++)
+        b[i] = 1.0;
+    r.st = homg_amg_create(ctx, &v, ad, &amg);
+    if (r.st != HOMG_OK)
+        fprintf(stderr, "%s\n", homg_ctx_last_error(ctx));
+    assert_int_equal(r.st, HOMG_OK);
+    assert_int_equal(homg_amg_get_info(amg, &info), HOMG_OK);
+    r.levels = info.levels;
+    r.opc = info.operator_complexity;
+    memcpy(r.rows, info.rows, sizeof r.rows);
+    assert_int_equal(homg_pcg_create(ctx, NULL, amg, pd, &pcg), HOMG_OK);
+    r.st = homg_pcg_solve(pcg, b, x, &pi);
+    r.iterations = pi.iterations;
+    r.rel = pi.rel_residual;
+    r.true_rel = true_residual(m, b, x);
+    homg_pcg_destroy(pcg);
+    homg_amg_destroy(amg);
+    homg_ctx_destroy(ctx);
+    free(b);
+    free(x);
+    return r;
+}
+
+static homg_amg_desc amg_desc(homg_amg_coarsening c, homg_amg_smoother s)
+{
+    homg_amg_desc d;
+    memset(&d, 0, sizeof d);
+    d.coarsening = c;
+    d.smoother = s;
+    return d;
+}
+
+/* ------------------------------------------------------------ convergence */
+
+static void converges_on_generated_problems(void **state)
+{
+    static const homg_amg_coarsening co[] = {HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_MATCHING};
+    static const homg_amg_smoother sm[] = {HOMG_AMG_SMOOTHER_JACOBI, HOMG_AMG_SMOOTHER_L1_JACOBI,
+                                           HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_SMOOTHER_CHEBYSHEV};
+    static const char *names[] = {"5-point 64^2", "7-point 20^3", "P1 cube 16^3"};
+    (void)state;
+    printf("  problem         coarsening  smoother  levels  iterations  rel. residual (recursive, true)\n");
+    for (int p = 0; p < 3; p++) {
+        homg_host_csr m;
+        assert_int_equal(p == 0 ? homg_gen_poisson2d(64, &m) : p == 1 ? homg_gen_poisson3d(20, &m)
+                                                                       : homg_gen_p1_cube(16, 1, 1, 1, &m),
+                         0);
+        for (int c = 0; c < 2; c++)
+            for (int s = 0; s < 4; s++) {
+                homg_amg_desc ad = amg_desc(co[c], sm[s]);
+                solve_result r = solve(&m, &ad, NULL);
+                printf("  %-14s  %-10s  %-8s  %6d  %10d  %.2e  %.2e\n", names[p], c ? "matching" : "SA",
+                       s == 0 ? "jacobi" : s == 1 ? "l1" : s == 2 ? "patch" : "cheby", r.levels, r.iterations, r.rel, r.true_rel);
+                assert_int_equal(r.st, HOMG_OK);
+                assert_true(r.rel <= 1e-8);
+                assert_true(r.true_rel <= 2e-8); /* the recursive residual drifts a little */
+                assert_true(r.levels >= 2);
+                assert_true(r.iterations <= 60);
+            }
+        homg_host_csr_free(&m);
+    }
+}
+
+/* Seed 000, figure 6 / table 5: iterations nearly constant under refinement.
+ * Unsmoothed (matching) aggregation loses a little per level in a V-cycle, as
+ * seed 001 reports; its W-cycle stays flat. */
+static void iterations_stay_flat_under_refinement(void **state)
+{
+    int its[3][3];
+    (void)state;
+    printf("  P1 cube, sigma = lambda = 1, b = ones, tol 1e-8, patch smoother\n");
+    printf("       k     nodes  SA-V levels  its  op.cx   matching-V levels  its  op.cx   matching-W its\n");
+    for (int i = 0; i < 3; i++) {
+        int k = 12 << i;
+        homg_host_csr m;
+        solve_result r[3];
+        assert_int_equal(homg_gen_p1_cube(k, 1, 1, 1, &m), 0);
+        for (int c = 0; c < 3; c++) {
+            homg_amg_desc ad = amg_desc(c ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH);
+            ad.cycle = c == 2 ? HOMG_AMG_CYCLE_W : HOMG_AMG_CYCLE_V;
+            r[c] = solve(&m, &ad, NULL);
+            assert_int_equal(r[c].st, HOMG_OK);
+            assert_true(r[c].true_rel <= 2e-8);
+            its[c][i] = r[c].iterations;
+        }
+        printf("  %6d  %8d  %11d  %3d  %5.3f   %17d  %3d  %5.3f   %14d\n", k, (int)m.nrows, r[0].levels,
+               r[0].iterations, r[0].opc, r[1].levels, r[1].iterations, r[1].opc, r[2].iterations);
+        homg_host_csr_free(&m);
+    }
+    assert_true(its[0][2] <= 20 && its[0][2] - its[0][0] <= 6);
+    assert_true(its[1][2] <= 30);
+    assert_true(its[2][2] <= 20 && its[2][2] - its[2][0] <= 6);
+}
+
+/* Seed 000, table 4: an inner block [1,3]^3 with sigma 1, 10, 100. */
+static void two_materials_converge(void **state)
+{
+    static const double ratio[] = {1, 10, 100};
+    (void)state;
+    printf("  P1 cube 16^3, inner block sigma ratio:    1    10   100\n");
+    for (int c = 0; c < 2; c++) {
+        int its[3];
+        for (int i = 0; i < 3; i++) {
+            homg_host_csr m;
+            homg_amg_desc ad = amg_desc(c ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH);
+            solve_result r;
+            assert_int_equal(homg_gen_p1_cube(16, 1, ratio[i], 1, &m), 0);
+            r = solve(&m, &ad, NULL);
+            assert_int_equal(r.st, HOMG_OK);
+            assert_true(r.true_rel <= 2e-8);
+            its[i] = r.iterations;
+            homg_host_csr_free(&m);
+        }
+        printf("  %-40s %4d  %4d  %4d\n", c ? "matching, iterations:" : "smoothed aggregation, iterations:", its[0],
+               its[1], its[2]);
+        assert_true(its[2] <= 60);
+    }
+}
+
+static void cycles_and_cg_variants_converge(void **state)
+{
+    homg_host_csr m;
+    homg_amg_desc ad = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_JACOBI);
+    homg_pcg_desc pd = {0};
+    solve_result v, w, f, c;
+    (void)state;
+    assert_int_equal(homg_gen_poisson3d(16, &m), 0);
+    ad.coarse_size = 40; /* at least three levels */
+    v = solve(&m, &ad, NULL);
+    ad.cycle = HOMG_AMG_CYCLE_W;
+    w = solve(&m, &ad, NULL);
+    pd.flexible = 1;
+    f = solve(&m, &ad, &pd);
+    ad.cycle = HOMG_AMG_CYCLE_V;
+    ad.coarse_solver = HOMG_AMG_COARSE_JACOBI;
+    ad.pre = ad.post = 2;
+    c = solve(&m, &ad, NULL);
+    assert_true(v.levels >= 3);
+    assert_int_equal(v.st, HOMG_OK);
+    assert_int_equal(w.st, HOMG_OK);
+    assert_int_equal(f.st, HOMG_OK);
+    assert_int_equal(c.st, HOMG_OK);
+    assert_true(w.iterations <= v.iterations);
+    assert_true(f.true_rel <= 2e-8 && c.true_rel <= 2e-8 && w.true_rel <= 2e-8);
+    homg_host_csr_free(&m);
+}
+
+static void jacobi_and_plain_cg_need_more_iterations(void **state)
+{
+    homg_host_csr m;
+    homg_ctx *ctx = cpu_ctx();
+    homg_csr v;
+    homg_pcg *pcg = NULL;
+    homg_pcg_desc pd = {0};
+    homg_pcg_info info[2];
+    double *b, *x;
+    solve_result amg;
+    homg_amg_desc ad = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH);
+    (void)state;
+    assert_int_equal(homg_gen_p1_cube(12, 1, 1, 1, &m), 0);
+    v = homg_host_csr_view(&m);
+    b = malloc(sizeof(double) * m.nrows);
+    x = malloc(sizeof(double) * m.nrows);
+    for (int32_t i = 0; i < m.nrows; i++)
+        b[i] = 1;
+    for (int p = 0; p < 2; p++) {
+        pd.precond = p ? HOMG_PCG_PRECOND_NONE : HOMG_PCG_PRECOND_JACOBI;
+        assert_int_equal(homg_pcg_create(ctx, &v, NULL, &pd, &pcg), HOMG_OK);
+        assert_int_equal(homg_pcg_solve(pcg, b, x, &info[p]), HOMG_OK);
+        assert_true(true_residual(&m, b, x) <= 2e-8);
+        homg_pcg_destroy(pcg);
+    }
+    amg = solve(&m, &ad, NULL);
+    printf("  P1 cube 12^3: CG %d, Jacobi-PCG %d, AMG-PCG %d iterations\n", info[1].iterations, info[0].iterations,
+           amg.iterations);
+    assert_true(amg.iterations * 3 < info[0].iterations);
+    free(b);
+    free(x);
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(ctx);
+}
+
+/* ------------------------------------------------------------ statuses */
+
+static void iteration_limit_is_not_converged_with_history(void **state)
+{
+    homg_host_csr m;
+    homg_amg_desc ad = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_JACOBI);
+    homg_pcg_desc pd = {0};
+    homg_ctx *ctx = cpu_ctx();
+    homg_amg *amg;
+    homg_pcg *pcg;
+    homg_pcg_info info;
+    homg_csr v;
+    double hist[16], *b, *x;
+    char text[4096];
+    (void)state;
+    assert_int_equal(homg_gen_poisson3d(12, &m), 0);
+    v = homg_host_csr_view(&m);
+    b = malloc(sizeof(double) * m.nrows);
+    x = malloc(sizeof(double) * m.nrows);
+    for (int32_t i = 0; i < m.nrows; i++)
+        b[i] = 1;
+    pd.max_iter = 3;
+    assert_int_equal(homg_amg_create(ctx, &v, &ad, &amg), HOMG_OK);
+    assert_int_equal(homg_pcg_create(ctx, NULL, amg, &pd, &pcg), HOMG_OK);
+    assert_int_equal(homg_pcg_solve(pcg, b, x, &info), HOMG_ERROR_NOT_CONVERGED);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "not converged in 3 iterations"));
+    assert_int_equal(info.iterations, 3);
+    assert_false(info.converged);
+    assert_int_equal(homg_pcg_history(pcg, hist, 16), 4);
+    assert_true(hist[0] == 1.0);
+    assert_true(hist[3] < hist[0] && hist[3] == info.rel_residual);
+    assert_true(homg_pcg_format_history(pcg, text, sizeof text) > 0);
+    assert_non_null(strstr(text, "NOT converged"));
+    /* b = 0: converged at once with x = 0. */
+    memset(b, 0, sizeof(double) * m.nrows);
+    assert_int_equal(homg_pcg_solve(pcg, b, x, &info), HOMG_OK);
+    assert_int_equal(info.iterations, 0);
+    assert_true(x[0] == 0.0);
+    homg_pcg_destroy(pcg);
+    homg_amg_destroy(amg);
+    homg_ctx_destroy(ctx);
+    free(b);
+    free(x);
+    homg_host_csr_free(&m);
+}
+
+/* A small SPD matrix the bad-input tests spoil one way each. */
+typedef struct small {
+    int32_t rp[5], ci[12];
+    double v[12];
+    homg_csr view;
+} small;
+
+static void small_init(small *s)
+{
+    static const int32_t rp[5] = {0, 2, 5, 8, 10};
+    static const int32_t ci[10] = {0, 1, 0, 1, 2, 1, 2, 3, 2, 3};
+    static const double v[10] = {2, -1, -1, 2, -1, -1, 2, -1, -1, 2};
+    memcpy(s->rp, rp, sizeof rp);
+    memcpy(s->ci, ci, sizeof ci);
+    memcpy(s->v, v, sizeof v);
+    memset(&s->view, 0, sizeof s->view);
+    s->view.nrows = s->view.ncols = 4;
+    s->view.nnz = 10;
+    s->view.row_ptr = s->rp;
+    s->view.col_idx = s->ci;
+    s->view.values = s->v;
+    s->view.precision = HOMG_FLOAT64;
+    s->view.memory = HOMG_MEMORY_HOST;
+}
+
+static void expect_refused(homg_ctx *ctx, const homg_csr *a, const char *words)
+{
+    homg_amg *amg = (homg_amg *)0x1;
+    homg_pcg *pcg = (homg_pcg *)0x1;
+    assert_int_equal(homg_amg_create(ctx, a, NULL, &amg), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_null(amg);
+    if (!strstr(homg_ctx_last_error(ctx), words))
+        fail_msg("message '%s' lacks '%s'", homg_ctx_last_error(ctx), words);
+    assert_int_equal(homg_pcg_create(ctx, a, NULL, NULL, &pcg), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_null(pcg);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), words));
+}
+
+static void bad_matrices_are_refused(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    small s;
+    (void)state;
+    small_init(&s);
+    s.view.ncols = 5;
+    expect_refused(ctx, &s.view, "not square");
+    small_init(&s);
+    s.v[1] = -1.5; /* a_01 != a_10 */
+    expect_refused(ctx, &s.view, "not symmetric: row 0");
+    small_init(&s);
+    s.ci[7] = 2;   /* pattern: row 2 has (2,2) twice */
+    expect_refused(ctx, &s.view, "row 2 has a column index");
+    small_init(&s);
+    s.ci[9] = 4;
+    expect_refused(ctx, &s.view, "out of range");
+    small_init(&s);
+    s.v[6] = 0;
+    expect_refused(ctx, &s.view, "diagonal of row 2");
+    small_init(&s);
+    s.v[0] = -2;
+    expect_refused(ctx, &s.view, "diagonal of row 0");
+    small_init(&s);
+    s.v[4] = NAN;
+    expect_refused(ctx, &s.view, "row 1 holds a NaN");
+    small_init(&s);
+    s.v[4] = INFINITY;
+    s.v[6] = INFINITY;
+    expect_refused(ctx, &s.view, "NaN or infinite");
+    small_init(&s);
+    s.rp[2] = 11;
+    expect_refused(ctx, &s.view, "row_ptr is malformed");
+    small_init(&s);
+    s.rp[4] = 9;
+    expect_refused(ctx, &s.view, "row_ptr is malformed");
+    small_init(&s);
+    s.view.col_idx = NULL;
+    expect_refused(ctx, &s.view, "col_idx is NULL");
+    small_init(&s);
+    s.view.nrows = s.view.ncols = 0;
+    expect_refused(ctx, &s.view, "must have rows");
+    small_init(&s);
+    s.view.precision = (homg_precision)7;
+    expect_refused(ctx, &s.view, "precision");
+    /* A non-symmetric pattern (0,3) without (3,0). */
+    small_init(&s);
+    {
+        static const int32_t rp[5] = {0, 3, 6, 9, 11};
+        static const int32_t ci[11] = {0, 1, 3, 0, 1, 2, 1, 2, 3, 2, 3};
+        static const double v[11] = {2, -1, -0.1, -1, 2, -1, -1, 2, -1, -1, 2};
+        homg_csr a = s.view;
+        a.nnz = 11;
+        a.row_ptr = rp;
+        a.col_idx = ci;
+        a.values = v;
+        expect_refused(ctx, &a, "not symmetric: row 0");
+    }
+    assert_int_equal(homg_amg_create(ctx, NULL, NULL, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(homg_amg_create(NULL, &s.view, NULL, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    homg_ctx_destroy(ctx);
+}
+
+static void bad_descs_are_refused(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    small s;
+    homg_amg *amg = NULL;
+    homg_pcg *pcg = NULL;
+    homg_amg_desc d;
+    homg_pcg_desc pd;
+    (void)state;
+    small_init(&s);
+    d = homg_amg_desc_defaults(NULL);
+    assert_int_equal(d.coarsening, HOMG_AMG_SMOOTHED_AGGREGATION);
+    assert_int_equal(d.smoother, HOMG_AMG_SMOOTHER_PATCH);
+    assert_int_equal(d.pre, 1);
+    memset(&d, 0, sizeof d);
+    d.smoother = (homg_amg_smoother)9;
+    assert_int_equal(homg_amg_create(ctx, &s.view, &d, &amg), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "smoother"));
+    memset(&d, 0, sizeof d);
+    d.patch_size = 5000;
+    assert_int_equal(homg_amg_create(ctx, &s.view, &d, &amg), HOMG_ERROR_INVALID_ARGUMENT);
+    memset(&d, 0, sizeof d);
+    d.jacobi_weight = NAN;
+    assert_int_equal(homg_amg_create(ctx, &s.view, &d, &amg), HOMG_ERROR_INVALID_ARGUMENT);
+    memset(&pd, 0, sizeof pd);
+    pd.tol = -1;
+    assert_int_equal(homg_pcg_create(ctx, &s.view, NULL, &pd, &pcg), HOMG_ERROR_INVALID_ARGUMENT);
+    memset(&pd, 0, sizeof pd);
+    pd.precond = HOMG_PCG_PRECOND_AMG;
+    assert_int_equal(homg_pcg_create(ctx, &s.view, NULL, &pd, &pcg), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "needs an amg"));
+    assert_null(pcg);
+    homg_ctx_destroy(ctx);
+}
+
+/* ------------------------------------------------------------ properties */
+
+static void float_input_and_tiny_matrix_work(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    small s;
+    float fv[10];
+    homg_amg *amg = NULL;
+    homg_pcg *pcg = NULL;
+    homg_pcg_info info;
+    homg_amg_info ai;
+    double b[4] = {1, 1, 1, 1}, x[4];
+    (void)state;
+    small_init(&s);
+    for (int k = 0; k < 10; k++)
+        fv[k] = (float)s.v[k];
+    s.view.values = fv;
+    s.view.precision = HOMG_FLOAT32;
+    assert_int_equal(homg_amg_create(ctx, &s.view, NULL, &amg), HOMG_OK);
+    assert_int_equal(homg_amg_get_info(amg, &ai), HOMG_OK);
+    assert_int_equal(ai.levels, 1); /* the coarse solver alone */
+    assert_int_equal(homg_pcg_create(ctx, NULL, amg, NULL, &pcg), HOMG_OK);
+    assert_int_equal(homg_pcg_solve(pcg, b, x, &info), HOMG_OK);
+    assert_true(info.iterations <= 2);
+    /* The exact solution of the 1D Laplacian with b = ones: x = (2, 3, 3, 2). */
+    assert_true(fabs(x[0] - 2) < 1e-6 && fabs(x[1] - 3) < 1e-6);
+    homg_pcg_destroy(pcg);
+    homg_amg_destroy(amg);
+    homg_ctx_destroy(ctx);
+}
+
+/* r2.M r1 = r1.M r2 up to float rounding: a symmetric preconditioner. */
+static void preconditioner_is_symmetric(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_host_csr m;
+    homg_csr v;
+    homg_amg *amg;
+    homg_rng rng = homg_rng_seed(7);
+    (void)state;
+    assert_int_equal(homg_gen_p1_cube(10, 1, 1, 1, &m), 0);
+    v = homg_host_csr_view(&m);
+    for (int s = 1; s <= 4; s++) {
+        homg_amg_desc d = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, (homg_amg_smoother)s);
+        double *r1 = malloc(sizeof(double) * m.nrows), *r2 = malloc(sizeof(double) * m.nrows);
+        double *z1 = malloc(sizeof(double) * m.nrows), *z2 = malloc(sizeof(double) * m.nrows);
+        double a = 0, b = 0, n1 = 0, n2 = 0;
+        d.coarse_size = 50;
+        assert_int_equal(homg_amg_create(ctx, &v, &d, &amg), HOMG_OK);
+        for (int32_t i = 0; i < m.nrows; i++) {
+            r1[i] = homg_rng_uniform(&rng) - 0.5;
+            r2[i] = homg_rng_uniform(&rng) - 0.5;
+        }
+        assert_int_equal(homg_amg_apply(amg, r1, z1), HOMG_OK);
+        assert_int_equal(homg_amg_apply(amg, r2, z2), HOMG_OK);
+        for (int32_t i = 0; i < m.nrows; i++) {
+            a += r2[i] * z1[i];
+            b += r1[i] * z2[i];
+            n1 += r1[i] * z1[i];
+            n2 += r2[i] * z2[i];
+        }
+        assert_true(n1 > 0 && n2 > 0); /* positive definite on these vectors */
+        assert_true(fabs(a - b) <= 1e-4 * sqrt(n1 * n2));
+        homg_amg_destroy(amg);
+        free(r1);
+        free(r2);
+        free(z1);
+        free(z2);
+    }
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(ctx);
+}
+
+/* Re-setup with new values keeps the hierarchy and converges like a fresh set-up. */
+static void resetup_reuses_the_hierarchy(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_host_csr m1, m10, other;
+    homg_csr v1, v10, vo;
+    homg_amg *amg;
+    homg_pcg *pcg;
+    homg_amg_info before, after;
+    homg_pcg_info info;
+    solve_result fresh;
+    homg_amg_desc d = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH);
+    double *b, *x;
+    (void)state;
+    assert_int_equal(homg_gen_p1_cube(12, 1, 1, 1, &m1), 0);
+    assert_int_equal(homg_gen_p1_cube(12, 1, 10, 1, &m10), 0);
+    assert_int_equal(homg_gen_poisson3d(13, &other), 0);
+    v1 = homg_host_csr_view(&m1);
+    v10 = homg_host_csr_view(&m10);
+    vo = homg_host_csr_view(&other);
+    b = malloc(sizeof(double) * m1.nrows);
+    x = malloc(sizeof(double) * m1.nrows);
+    for (int32_t i = 0; i < m1.nrows; i++)
+        b[i] = 1;
+    for (int c = 0; c < 2; c++) {
+        d.coarsening = c ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION;
+        assert_int_equal(homg_amg_create(ctx, &v1, &d, &amg), HOMG_OK);
+        assert_int_equal(homg_amg_get_info(amg, &before), HOMG_OK);
+        assert_int_equal(homg_amg_resetup(amg, &v10), HOMG_OK);
+        assert_int_equal(homg_amg_get_info(amg, &after), HOMG_OK);
+        assert_int_equal(before.levels, after.levels);
+        assert_memory_equal(before.rows, after.rows, sizeof before.rows);
+        assert_memory_equal(before.nnz, after.nnz, sizeof before.nnz);
+        assert_int_equal(homg_pcg_create(ctx, &v10, amg, NULL, &pcg), HOMG_OK);
+        assert_int_equal(homg_pcg_solve(pcg, b, x, &info), HOMG_OK);
+        assert_true(true_residual(&m10, b, x) <= 2e-8);
+        fresh = solve(&m10, &d, NULL);
+        printf("  re-setup to sigma ratio 10 (%s): %d iterations, fresh set-up %d\n", c ? "matching" : "SA",
+               info.iterations, fresh.iterations);
+        assert_true(info.iterations <= fresh.iterations + 3);
+        /* Another pattern is refused and leaves the hierarchy usable. */
+        assert_int_equal(homg_amg_resetup(amg, &vo), HOMG_ERROR_INVALID_ARGUMENT);
+        assert_non_null(strstr(homg_ctx_last_error(ctx), "same pattern"));
+        assert_int_equal(homg_pcg_solve(pcg, b, x, &info), HOMG_OK);
+        homg_pcg_destroy(pcg);
+        homg_amg_destroy(amg);
+    }
+    free(b);
+    free(x);
+    homg_host_csr_free(&m1);
+    homg_host_csr_free(&m10);
+    homg_host_csr_free(&other);
+    homg_ctx_destroy(ctx);
+}
+
+/* ------------------------------------------------------------ kernels, by brute force */
+
+static homg_mat mat_of(const homg_host_csr *m, float *fval)
+{
+    homg_mat a;
+    a.nrows = m->nrows;
+    a.ncols = m->ncols;
+    a.nnz = m->nnz;
+    a.row_ptr = m->row_ptr;
+    a.col_idx = m->col_idx;
+    for (int32_t k = 0; k < m->nnz; k++)
+        fval[k] = (float)m->values[k];
+    a.val = fval;
+    a.prec = HOMG_FLOAT32;
+    return a;
+}
+
+static int adjacent(const homg_host_csr *m, int32_t i, int32_t j)
+{
+    for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++)
+        if (m->col_idx[k] == j)
+            return 1;
+    return 0;
+}
+
+/* The MIS kernels give a distance-2 independent set that is maximal. */
+static void mis_is_a_maximal_distance_2_independent_set(void **state)
+{
+    const homg_amg_kernels *ak = &homg_cpu_amg_kernels;
+    homg_exec ex;
+    homg_host_csr m;
+    float *fv;
+    uint64_t *key, *k1, *k2;
+    int32_t *flag, undecided = 1, *dist;
+    homg_mat a;
+    (void)state;
+    memset(&ex, 0, sizeof ex);
+    assert_int_equal(homg_gen_p1_cube(6, 1, 1, 1, &m), 0);
+    fv = malloc(sizeof(float) * m.nnz);
+    a = mat_of(&m, fv);
+    key = malloc(8 * m.nrows);
+    k1 = malloc(8 * m.nrows);
+    k2 = malloc(8 * m.nrows);
+    flag = malloc(4 * m.nrows);
+    dist = malloc(4 * m.nrows);
+    assert_int_equal(ak->mis_init(&ex, m.nrows, 99, key), HOMG_OK);
+    for (int round = 0; undecided && round < 100; round++) {
+        ak->mis_max(&ex, &a, key, k1);
+        ak->mis_max(&ex, &a, k1, k2);
+        ak->mis_update(&ex, m.nrows, key, k2, &undecided);
+    }
+    assert_int_equal(undecided, 0);
+    ak->mis_flags(&ex, m.nrows, key, flag);
+    /* Breadth-first distances from the set: members at 0, everyone within 2,
+     * and no member within 2 of another (independence). */
+    for (int32_t i = 0; i < m.nrows; i++)
+        dist[i] = flag[i] ? 0 : 99;
+    for (int pass = 0; pass < 2; pass++)
+        for (int32_t i = 0; i < m.nrows; i++)
+            for (int32_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; k++)
+                if (dist[m.col_idx[k]] == pass && dist[i] > pass + 1)
+                    dist[i] = pass + 1;
+    for (int32_t i = 0; i < m.nrows; i++) {
+        assert_true(dist[i] <= 2);
+        if (!flag[i])
+            continue;
+        for (int32_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; k++) {
+            int32_t j = m.col_idx[k];
+            assert_true(j == i || !flag[j]);
+            for (int32_t q = m.row_ptr[j]; q < m.row_ptr[j + 1]; q++)
+                assert_true(m.col_idx[q] == i || !flag[m.col_idx[q]]);
+        }
+    }
+    free(fv);
+    free(key);
+    free(k1);
+    free(k2);
+    free(flag);
+    free(dist);
+    homg_host_csr_free(&m);
+}
+
+typedef struct edge {
+    float w;
+    int32_t i, j;
+} edge;
+
+/* Heaviest first; ties as Suitor's keys break them: by the larger, then the
+ * smaller random label of the two ends. */
+static int by_weight(const void *pa, const void *pb)
+{
+    const edge *a = (const edge *)pa, *b = (const edge *)pb;
+    uint32_t ai = homg_hash32((uint32_t)a->i, HOMG_SUITOR_SEED), aj = homg_hash32((uint32_t)a->j, HOMG_SUITOR_SEED);
+    uint32_t bi = homg_hash32((uint32_t)b->i, HOMG_SUITOR_SEED), bj = homg_hash32((uint32_t)b->j, HOMG_SUITOR_SEED);
+    uint32_t amax = ai > aj ? ai : aj, amin = ai > aj ? aj : ai, bmax = bi > bj ? bi : bj, bmin = bi > bj ? bj : bi;
+    if (a->w != b->w)
+        return a->w < b->w ? 1 : -1;
+    if (amax != bmax)
+        return amax < bmax ? 1 : -1;
+    return amin < bmin ? 1 : amin > bmin ? -1 : 0;
+}
+
+/* Suitor's matching is the greedy one: heaviest edge first, distinct weights. */
+static void suitor_finds_the_greedy_matching(void **state)
+{
+    const homg_amg_kernels *ak = &homg_cpu_amg_kernels;
+    homg_exec ex;
+    homg_host_csr m;
+    homg_rng rng = homg_rng_seed(3);
+    float *fv, *w, *d, *v;
+    uint64_t *suitor;
+    int32_t *target, *cand, *mate, *flag, *greedy, props = 1, nedges = 0;
+    edge *edges;
+    homg_mat a;
+    (void)state;
+    memset(&ex, 0, sizeof ex);
+    assert_int_equal(homg_gen_poisson2d(12, &m), 0);
+    /* Random symmetric off-diagonal values make the weights distinct. */
+    for (int32_t i = 0; i < m.nrows; i++)
+        for (int32_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; k++) {
+            int32_t j = m.col_idx[k];
+            if (j > i) {
+                double val = -0.2 - homg_rng_uniform(&rng);
+                m.values[k] = val;
+                for (int32_t q = m.row_ptr[j]; q < m.row_ptr[j + 1]; q++)
+                    if (m.col_idx[q] == i)
+                        m.values[q] = val;
+            }
+        }
+    fv = malloc(sizeof(float) * m.nnz);
+    w = malloc(sizeof(float) * m.nnz);
+    a = mat_of(&m, fv);
+    d = malloc(sizeof(float) * m.nrows);
+    v = malloc(sizeof(float) * m.nrows);
+    suitor = calloc((size_t)m.nrows, 8);
+    target = malloc(4 * m.nrows);
+    cand = malloc(4 * m.nrows);
+    mate = malloc(4 * m.nrows);
+    flag = malloc(4 * m.nrows);
+    greedy = malloc(4 * m.nrows);
+    edges = malloc(sizeof(edge) * m.nnz);
+    for (int32_t i = 0; i < m.nrows; i++) {
+        v[i] = 1;
+        target[i] = -1;
+        greedy[i] = -1;
+    }
+    ak->diag(&ex, &a, 0, d);
+    ak->match_weights(&ex, &a, d, v, w);
+    for (int round = 0; props && round < 200; round++)
+        ak->suitor_round(&ex, &a, w, suitor, target, cand, &props);
+    assert_int_equal(props, 0);
+    ak->match_pairs(&ex, &a, w, suitor, target, mate, flag);
+    for (int32_t i = 0; i < m.nrows; i++)
+        for (int32_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; k++)
+            if (m.col_idx[k] > i && w[k] > 0) {
+                edges[nedges].w = w[k];
+                edges[nedges].i = i;
+                edges[nedges++].j = m.col_idx[k];
+            }
+    qsort(edges, (size_t)nedges, sizeof *edges, by_weight);
+    for (int32_t e = 0; e < nedges; e++)
+        if (greedy[edges[e].i] < 0 && greedy[edges[e].j] < 0) {
+            greedy[edges[e].i] = edges[e].j;
+            greedy[edges[e].j] = edges[e].i;
+        }
+    for (int32_t i = 0; i < m.nrows; i++) {
+        assert_int_equal(mate[i], greedy[i]);
+        if (mate[i] >= 0) {
+            assert_int_equal(mate[mate[i]], i);
+            assert_true(adjacent(&m, i, mate[i]));
+        }
+    }
+    free(fv);
+    free(w);
+    free(d);
+    free(v);
+    free(suitor);
+    free(target);
+    free(cand);
+    free(mate);
+    free(flag);
+    free(greedy);
+    free(edges);
+    homg_host_csr_free(&m);
+}
+
+static homg_status kalloc_test_alloc(void *user, size_t bytes, void **p)
+{
+    (void)user;
+    *p = malloc(bytes ? bytes : 1);
+    return *p ? HOMG_OK : HOMG_ERROR_OUT_OF_MEMORY;
+}
+
+static void kalloc_test_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+
+/* C = A B and T = A^T of random sparse matrices against dense products. */
+static void spgemm_and_transpose_match_dense_products(void **state)
+{
+    const homg_sparse_kernels *sk = &homg_cpu_sparse_kernels;
+    homg_kalloc ka = {kalloc_test_alloc, kalloc_test_free, NULL};
+    homg_exec ex;
+    homg_rng rng = homg_rng_seed(11);
+    void *h = NULL, *plan = NULL;
+    enum { R = 23, K = 17, C = 19 };
+    float da[R][K], db[K][C], dc[R][C];
+    int32_t arp[R + 1], aci[R * K], brp[K + 1], bci[K * C], trp[K + 1], tci[R * K];
+    float av[R * K], bv[K * C], tv[R * K];
+    homg_mat a = {R, K, 0, arp, aci, av, HOMG_FLOAT32}, b = {K, C, 0, brp, bci, bv, HOMG_FLOAT32}, c, t;
+    (void)state;
+    memset(&ex, 0, sizeof ex);
+    memset(dc, 0, sizeof dc);
+    for (int i = 0; i < R; i++) {
+        arp[i] = a.nnz;
+        for (int j = 0; j < K; j++) {
+            da[i][j] = homg_rng_uniform(&rng) < 0.25 ? (float)(homg_rng_uniform(&rng) - 0.5) : 0.0f;
+            if (da[i][j] != 0) {
+                aci[a.nnz] = j;
+                av[a.nnz++] = da[i][j];
+            }
+        }
+    }
+    arp[R] = a.nnz;
+    for (int i = 0; i < K; i++) {
+        brp[i] = b.nnz;
+        for (int j = 0; j < C; j++) {
+            db[i][j] = homg_rng_uniform(&rng) < 0.3 ? (float)(homg_rng_uniform(&rng) - 0.5) : 0.0f;
+            if (db[i][j] != 0) {
+                bci[b.nnz] = j;
+                bv[b.nnz++] = db[i][j];
+            }
+        }
+    }
+    brp[K] = b.nnz;
+    for (int i = 0; i < R; i++)
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < C; j++)
+                dc[i][j] += da[i][k] * db[k][j];
+    assert_int_equal(sk->handle_create(&ex, &ka, &h), HOMG_OK);
+    assert_int_equal(sk->spgemm(&ex, h, &a, &b, &c, &plan), HOMG_OK);
+    for (int i = 0; i < R; i++) {
+        float row[C] = {0};
+        for (int32_t k = c.row_ptr[i]; k < c.row_ptr[i + 1]; k++) {
+            if (k > c.row_ptr[i])
+                assert_true(c.col_idx[k] > c.col_idx[k - 1]);
+            row[c.col_idx[k]] = ((float *)c.val)[k];
+        }
+        for (int j = 0; j < C; j++)
+            assert_true(fabsf(row[j] - dc[i][j]) <= 1e-5f);
+    }
+    /* New values, same patterns: the numeric phase alone. */
+    for (int32_t k = 0; k < a.nnz; k++)
+        av[k] *= 2;
+    assert_int_equal(sk->spgemm_values(&ex, h, plan, &a, &b, &c), HOMG_OK);
+    for (int i = 0; i < R; i++)
+        for (int32_t k = c.row_ptr[i]; k < c.row_ptr[i + 1]; k++)
+            assert_true(fabsf(((float *)c.val)[k] - 2 * dc[i][c.col_idx[k]]) <= 2e-5f);
+    t.nrows = K;
+    t.ncols = R;
+    t.nnz = a.nnz;
+    t.row_ptr = trp;
+    t.col_idx = tci;
+    t.val = tv;
+    t.prec = HOMG_FLOAT32;
+    assert_int_equal(sk->transpose(&ex, h, &a, &t), HOMG_OK);
+    for (int j = 0; j < K; j++)
+        for (int32_t k = trp[j]; k < trp[j + 1]; k++)
+            assert_true(tv[k] == 2 * da[tci[k]][j]);
+    assert_int_equal(trp[K], a.nnz);
+    sk->spgemm_free(&ex, h, plan);
+    free(c.row_ptr);
+    free(c.col_idx);
+    free(c.val);
+    sk->handle_destroy(&ex, h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(bad_matrices_are_refused),
+        cmocka_unit_test(bad_descs_are_refused),
+        cmocka_unit_test(float_input_and_tiny_matrix_work),
+        cmocka_unit_test(mis_is_a_maximal_distance_2_independent_set),
+        cmocka_unit_test(suitor_finds_the_greedy_matching),
+        cmocka_unit_test(spgemm_and_transpose_match_dense_products),
+        cmocka_unit_test(iteration_limit_is_not_converged_with_history),
+        cmocka_unit_test(preconditioner_is_symmetric),
+        cmocka_unit_test(converges_on_generated_problems),
+        cmocka_unit_test(cycles_and_cg_variants_converge),
+        cmocka_unit_test(jacobi_and_plain_cg_need_more_iterations),
+        cmocka_unit_test(resetup_reuses_the_hierarchy),
+        cmocka_unit_test(two_materials_converge),
+        cmocka_unit_test(iterations_stay_flat_under_refinement),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

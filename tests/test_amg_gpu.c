@@ -1,0 +1,544 @@
+/* test_amg_gpu.c -- the CUDA backend of AMG and CG against the CPU backend (the
+ * reference of test_amg.c), on the same matrices and random inputs:
+ *  - kernels one by one: bit-equal where the result decides the hierarchy
+ *    (MIS keys, aggregates, Suitor proposals, matching weights, patch
+ *    partition), within float rounding where it is arithmetic (SpMV, SpGEMM,
+ *    transpose, smoothers, the dense inverse);
+ *  - whole set-ups and solves: the same hierarchy sizes (smoothed aggregation:
+ *    identical, it depends on the pattern only; matching: the first pairwise
+ *    step is identical, later ones within 2%, their weights come from float
+ *    Galerkin values summed in another order), nearly the same iteration
+ *    counts, and the
+ *    true residual of the GPU solution recomputed on the host;
+ *  - device-memory input, re-setup, statuses.
+ * Without a CUDA device it prints one SKIP line and exits 77. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amg_common.h"
+#include "amg_kernels.h"
+#include "gen_matrix.h"
+#include "homg.h"
+#include "internal.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_CUDA
+
+static homg_ctx *ctx_of(homg_backend b)
+{
+    homg_ctx_desc d = {0};
+    homg_ctx *ctx = NULL;
+    d.backend = b;
+    d.cpu_threads = 1;
+    assert_int_equal(homg_ctx_create(&d, &ctx), HOMG_OK);
+    return ctx;
+}
+
+/* ------------------------------------------------------------ device helpers */
+
+static void *up(homg_ctx *ctx, const void *host, size_t bytes)
+{
+    void *d = NULL;
+    assert_int_equal(homg_alloc(ctx, bytes ? bytes : 8, &d), HOMG_OK);
+    if (bytes)
+        assert_int_equal(homg_copy_from_host(ctx, d, host, bytes), HOMG_OK);
+    return d;
+}
+
+static void down(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
+{
+    assert_int_equal(homg_ctx_synchronize(ctx), HOMG_OK);
+    if (bytes)
+        assert_int_equal(homg_copy_to_host(ctx, host, dev, bytes), HOMG_OK);
+}
+
+static homg_status k_alloc(void *user, size_t bytes, void **p) { return homg_alloc((homg_ctx *)user, bytes, p); }
+static void k_free(void *user, void *p) { homg_free((homg_ctx *)user, p); }
+
+/* A float copy of a host matrix, in host memory and on the device. */
+typedef struct pair {
+    homg_mat h, d;
+    float *hv;
+} pair;
+
+static pair pair_of(homg_ctx *g, const homg_host_csr *m)
+{
+    pair p;
+    p.hv = malloc(sizeof(float) * (m->nnz ? m->nnz : 1));
+    for (int32_t k = 0; k < m->nnz; k++)
+        p.hv[k] = (float)m->values[k];
+    p.h.nrows = m->nrows;
+    p.h.ncols = m->ncols;
+    p.h.nnz = m->nnz;
+    p.h.row_ptr = m->row_ptr;
+    p.h.col_idx = m->col_idx;
+    p.h.val = p.hv;
+    p.h.prec = HOMG_FLOAT32;
+    p.d = p.h;
+    p.d.row_ptr = up(g, m->row_ptr, sizeof(int32_t) * (m->nrows + 1));
+    p.d.col_idx = up(g, m->col_idx, sizeof(int32_t) * m->nnz);
+    p.d.val = up(g, p.hv, sizeof(float) * m->nnz);
+    return p;
+}
+
+static void pair_free(homg_ctx *g, pair *p)
+{
+    homg_free(g, p->d.row_ptr);
+    homg_free(g, p->d.col_idx);
+    homg_free(g, p->d.val);
+    free(p->hv);
+}
+
+static double rel_diff_f(const float *a, const float *b, size_t n)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < n; i++) {
+        num += ((double)a[i] - b[i]) * ((double)a[i] - b[i]);
+        den += (double)b[i] * b[i];
+    }
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+static double true_residual(const homg_host_csr *m, const double *b, const double *x)
+{
+    double rr = 0, bb = 0;
+    for (int32_t i = 0; i < m->nrows; i++) {
+        double s = b[i];
+        for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++)
+            s -= m->values[k] * x[m->col_idx[k]];
+        rr += s * s;
+        bb += b[i] * b[i];
+    }
+    return sqrt(rr / bb);
+}
+
+/* ------------------------------------------------------------ kernels */
+
+/* MIS rounds, aggregates and one Suitor matching: bit for bit. */
+static void aggregation_kernels_match_bit_for_bit(void **state)
+{
+    homg_ctx *g = ctx_of(HOMG_BACKEND_CUDA);
+    homg_exec cx;
+    const homg_amg_kernels *ca = &homg_cpu_amg_kernels, *ga = &homg_cuda_amg_kernels;
+    homg_host_csr m;
+    pair p;
+    int32_t n, *dcount;
+    (void)state;
+    memset(&cx, 0, sizeof cx);
+    assert_int_equal(homg_gen_p1_cube(20, 1, 10, 1, &m), 0);
+    p = pair_of(g, &m);
+    n = m.nrows;
+    dcount = up(g, &n, sizeof n);
+    {
+        uint64_t *hk = malloc(8 * n), *hk1 = malloc(8 * n), *back = malloc(8 * n);
+        uint64_t *dk = NULL, *dk1 = NULL;
+        int32_t left_c = 1, left_g = 1;
+        assert_int_equal(homg_alloc(g, 8 * (size_t)n, (void **)&dk), HOMG_OK);
+        assert_int_equal(homg_alloc(g, 8 * (size_t)n, (void **)&dk1), HOMG_OK);
+        ca->mis_init(&cx, n, 1234, hk);
+        assert_int_equal(ga->mis_init(&g->ex, n, 1234, dk), HOMG_OK);
+        for (int round = 0; round < 50 && left_c; round++) {
+            ca->mis_max(&cx, &p.h, hk, hk1);
+            ca->mis_update(&cx, n, hk, hk1, &left_c);
+            assert_int_equal(ga->mis_max(&g->ex, &p.d, dk, dk1), HOMG_OK);
+            assert_int_equal(ga->mis_update(&g->ex, n, dk, dk1, dcount), HOMG_OK);
+            down(g, &left_g, dcount, sizeof left_g);
+            assert_int_equal(left_c, left_g);
+            down(g, back, dk, 8 * (size_t)n);
+            assert_memory_equal(back, hk, 8 * (size_t)n);
+        }
+        free(hk);
+        free(hk1);
+        free(back);
+        homg_free(g, dk);
+        homg_free(g, dk1);
+    }
+    {
+        /* Matching weights and Suitor rounds on the fine matrix. */
+        float *hd = malloc(4 * n), *hv = malloc(4 * n), *hw = malloc(4 * m.nnz), *wback = malloc(4 * m.nnz);
+        uint64_t *hs = calloc((size_t)n, 8), *sback = malloc(8 * n);
+        int32_t *ht = malloc(4 * n), *hc = malloc(4 * n), *tback = malloc(4 * n), props_c = 1, props_g = 1;
+        float *dd, *dv, *dw;
+        uint64_t *ds;
+        int32_t *dt, *dc;
+        for (int32_t i = 0; i < n; i++) {
+            hv[i] = 1;
+            ht[i] = -1;
+        }
+        ca->diag(&cx, &p.h, 0, hd);
+        ca->match_weights(&cx, &p.h, hd, hv, hw);
+        dd = up(g, hd, 4 * (size_t)n);
+        dv = up(g, hv, 4 * (size_t)n);
+        dw = up(g, hw, 4 * (size_t)m.nnz);
+        assert_int_equal(ga->match_weights(&g->ex, &p.d, dd, dv, dw), HOMG_OK);
+        down(g, wback, dw, 4 * (size_t)m.nnz);
+        assert_memory_equal(wback, hw, 4 * (size_t)m.nnz);
+        ds = up(g, hs, 8 * (size_t)n);
+        dt = up(g, ht, 4 * (size_t)n);
+        dc = up(g, hc, 4 * (size_t)n);
+        for (int round = 0; round < 100 && props_c; round++) {
+            ca->suitor_round(&cx, &p.h, hw, hs, ht, hc, &props_c);
+            assert_int_equal(ga->suitor_round(&g->ex, &p.d, dw, ds, dt, dc, dcount), HOMG_OK);
+            down(g, &props_g, dcount, sizeof props_g);
+            assert_int_equal(props_c, props_g);
+        }
+        down(g, sback, ds, 8 * (size_t)n);
+        down(g, tback, dt, 4 * (size_t)n);
+        assert_memory_equal(sback, hs, 8 * (size_t)n);
+        assert_memory_equal(tback, ht, 4 * (size_t)n);
+        free(hd);
+        free(hv);
+        free(hw);
+        free(wback);
+        free(hs);
+        free(sback);
+        free(ht);
+        free(hc);
+        free(tback);
+        homg_free(g, dd);
+        homg_free(g, dv);
+        homg_free(g, dw);
+        homg_free(g, ds);
+        homg_free(g, dt);
+        homg_free(g, dc);
+    }
+    homg_free(g, dcount);
+    pair_free(g, &p);
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(g);
+}
+
+/* SpMV, transpose, SpGEMM (and its numeric phase again) against the CPU. */
+static void products_match_the_cpu(void **state)
+{
+    homg_ctx *g = ctx_of(HOMG_BACKEND_CUDA);
+    homg_exec cx;
+    const homg_sparse_kernels *cs = &homg_cpu_sparse_kernels, *gs = &homg_cuda_sparse_kernels;
+    homg_kalloc gk = {k_alloc, k_free, NULL};
+    void *ch = NULL, *gh = NULL, *cplan = NULL, *gplan = NULL;
+    homg_host_csr m;
+    homg_rng rng = homg_rng_seed(5);
+    pair p;
+    homg_mat cc, gc, ct, gt;
+    float *x, *y, *yg;
+    (void)state;
+    memset(&cx, 0, sizeof cx);
+    gk.user = g;
+    assert_int_equal(homg_gen_p1_cube(14, 1, 1, 1, &m), 0);
+    for (int32_t k = 0; k < m.nnz; k++) /* random values, symmetric pattern */
+        m.values[k] = homg_rng_uniform(&rng) - 0.3;
+    p = pair_of(g, &m);
+    x = malloc(4 * m.nrows);
+    y = malloc(4 * m.nrows);
+    yg = malloc(4 * m.nrows);
+    for (int32_t i = 0; i < m.nrows; i++)
+        x[i] = (float)(homg_rng_uniform(&rng) - 0.5);
+    {
+        float *dx = up(g, x, 4 * (size_t)m.nrows), *dy = up(g, y, 4 * (size_t)m.nrows);
+        cs->spmv(&cx, &p.h, x, y, 1.0, 0.0);
+        assert_int_equal(gs->spmv(&g->ex, &p.d, dx, dy, 1.0, 0.0), HOMG_OK);
+        down(g, yg, dy, 4 * (size_t)m.nrows);
+        assert_true(rel_diff_f(yg, y, (size_t)m.nrows) < 1e-5);
+        homg_free(g, dx);
+        homg_free(g, dy);
+    }
+    {
+        homg_ctx *c = ctx_of(HOMG_BACKEND_CPU); /* the CPU handle allocates through it */
+        homg_kalloc ck = {k_alloc, k_free, c};
+        assert_int_equal(cs->handle_create(&cx, &ck, &ch), HOMG_OK);
+        assert_int_equal(gs->handle_create(&g->ex, &gk, &gh), HOMG_OK);
+        /* transpose */
+        ct = p.h;
+        ct.row_ptr = malloc(4 * (m.ncols + 1));
+        ct.col_idx = malloc(4 * m.nnz);
+        ct.val = malloc(4 * m.nnz);
+        gt = p.d;
+        assert_int_equal(homg_alloc(g, 4 * (m.ncols + 1), (void **)&gt.row_ptr), HOMG_OK);
+        assert_int_equal(homg_alloc(g, 4 * m.nnz, (void **)&gt.col_idx), HOMG_OK);
+        assert_int_equal(homg_alloc(g, 4 * m.nnz, &gt.val), HOMG_OK);
+        cs->transpose(&cx, ch, &p.h, &ct);
+        assert_int_equal(gs->transpose(&g->ex, gh, &p.d, &gt), HOMG_OK);
+        {
+            int32_t *rp = malloc(4 * (m.ncols + 1)), *ci = malloc(4 * m.nnz);
+            float *v = malloc(4 * m.nnz);
+            down(g, rp, gt.row_ptr, 4 * (size_t)(m.ncols + 1));
+            down(g, ci, gt.col_idx, 4 * (size_t)m.nnz);
+            down(g, v, gt.val, 4 * (size_t)m.nnz);
+            assert_memory_equal(rp, ct.row_ptr, 4 * (size_t)(m.ncols + 1));
+            assert_memory_equal(ci, ct.col_idx, 4 * (size_t)m.nnz);
+            assert_memory_equal(v, ct.val, 4 * (size_t)m.nnz);
+            free(rp);
+            free(ci);
+            free(v);
+        }
+        /* C = A A^T, then again after scaling A's values */
+        for (int pass = 0; pass < 2; pass++) {
+            int32_t *rp, *ci;
+            float *v;
+            if (pass == 0) {
+                assert_int_equal(cs->spgemm(&cx, ch, &p.h, &ct, &cc, &cplan), HOMG_OK);
+                assert_int_equal(gs->spgemm(&g->ex, gh, &p.d, &gt, &gc, &gplan), HOMG_OK);
+            } else {
+                for (int32_t k = 0; k < m.nnz; k++)
+                    p.hv[k] *= -2.0f;
+                assert_int_equal(homg_copy_from_host(g, p.d.val, p.hv, 4 * (size_t)m.nnz), HOMG_OK);
+                assert_int_equal(cs->spgemm_values(&cx, ch, cplan, &p.h, &ct, &cc), HOMG_OK);
+                assert_int_equal(gs->spgemm_values(&g->ex, gh, gplan, &p.d, &gt, &gc), HOMG_OK);
+            }
+            assert_int_equal(gc.nnz, cc.nnz);
+            rp = malloc(4 * (cc.nrows + 1));
+            ci = malloc(4 * cc.nnz);
+            v = malloc(4 * cc.nnz);
+            down(g, rp, gc.row_ptr, 4 * (size_t)(cc.nrows + 1));
+            down(g, ci, gc.col_idx, 4 * (size_t)cc.nnz);
+            down(g, v, gc.val, 4 * (size_t)cc.nnz);
+            assert_memory_equal(rp, cc.row_ptr, 4 * (size_t)(cc.nrows + 1));
+            assert_memory_equal(ci, cc.col_idx, 4 * (size_t)cc.nnz);
+            assert_true(rel_diff_f(v, (const float *)cc.val, (size_t)cc.nnz) < 1e-5);
+            free(rp);
+            free(ci);
+            free(v);
+        }
+        cs->spgemm_free(&cx, ch, cplan);
+        gs->spgemm_free(&g->ex, gh, gplan);
+        homg_free(c, cc.row_ptr);
+        homg_free(c, cc.col_idx);
+        homg_free(c, cc.val);
+        homg_free(g, gc.row_ptr);
+        homg_free(g, gc.col_idx);
+        homg_free(g, gc.val);
+        homg_free(g, gt.row_ptr);
+        homg_free(g, gt.col_idx);
+        homg_free(g, gt.val);
+        free(ct.row_ptr);
+        free(ct.col_idx);
+        free(ct.val);
+        cs->handle_destroy(&cx, ch);
+        gs->handle_destroy(&g->ex, gh);
+        homg_ctx_destroy(c);
+    }
+    free(x);
+    free(y);
+    free(yg);
+    pair_free(g, &p);
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(g);
+}
+
+/* ------------------------------------------------------------ whole solves */
+
+typedef struct run {
+    homg_amg_info info;
+    homg_pcg_info pi;
+    homg_status st;
+    double true_rel;
+    double *x;
+} run;
+
+static run solve_on(homg_backend backend, const homg_host_csr *m, const homg_amg_desc *ad, int device_input)
+{
+    homg_ctx *ctx = ctx_of(backend);
+    homg_csr v = homg_host_csr_view(m);
+    homg_amg *amg = NULL;
+    homg_pcg *pcg = NULL;
+    run r;
+    size_t n = (size_t)m->nrows;
+    double *b = malloc(8 * n);
+    void *db, *dx, *drp = NULL, *dci = NULL, *dval = NULL;
+    float *fv = NULL;
+    memset(&r, 0, sizeof r);
+    r.x = malloc(8 * n);
+    for (size_t i = 0; i < n; i++)
+        b[i] = 1;
+    if (device_input) { /* the matrix in ctx memory, float values */
+        fv = malloc(4 * (size_t)m->nnz);
+        for (int32_t k = 0; k < m->nnz; k++)
+            fv[k] = (float)m->values[k];
+        drp = up(ctx, m->row_ptr, 4 * (n + 1));
+        dci = up(ctx, m->col_idx, 4 * (size_t)m->nnz);
+        dval = up(ctx, fv, 4 * (size_t)m->nnz);
+        v.row_ptr = drp;
+        v.col_idx = dci;
+        v.values = dval;
+        v.precision = HOMG_FLOAT32;
+        v.memory = HOMG_MEMORY_CONTEXT;
+    }
+    r.st = homg_amg_create(ctx, &v, ad, &amg);
+    if (r.st != HOMG_OK)
+        fprintf(stderr, "%s: %s\n", homg_status_string(r.st), homg_ctx_last_error(ctx));
+    assert_int_equal(r.st, HOMG_OK);
+    assert_int_equal(homg_amg_get_info(amg, &r.info), HOMG_OK);
+    assert_int_equal(homg_pcg_create(ctx, NULL, amg, NULL, &pcg), HOMG_OK);
+    db = up(ctx, b, 8 * n);
+    dx = up(ctx, r.x, 8 * n);
+    r.st = homg_pcg_solve(pcg, db, dx, &r.pi);
+    down(ctx, r.x, dx, 8 * n);
+    r.true_rel = true_residual(m, b, r.x);
+    homg_free(ctx, db);
+    homg_free(ctx, dx);
+    homg_free(ctx, drp);
+    homg_free(ctx, dci);
+    homg_free(ctx, dval);
+    homg_pcg_destroy(pcg);
+    homg_amg_destroy(amg);
+    homg_ctx_destroy(ctx);
+    free(b);
+    free(fv);
+    return r;
+}
+
+static void hierarchies_and_iterations_match_the_cpu(void **state)
+{
+    static const char *names[] = {"5-point 96^2", "7-point 24^3", "P1 cube 24^3", "P1 cube 24^3 sigma 100"};
+    (void)state;
+    printf("  problem                 coarsening  smoother  levels cpu/gpu  its cpu/gpu  true residual gpu\n");
+    for (int pb = 0; pb < 4; pb++) {
+        homg_host_csr m;
+        assert_int_equal(pb == 0   ? homg_gen_poisson2d(96, &m)
+                         : pb == 1 ? homg_gen_poisson3d(24, &m)
+                                   : homg_gen_p1_cube(24, 1, pb == 3 ? 100 : 1, 1, &m),
+                         0);
+        for (int c = 0; c < 2; c++)
+            for (int s = 1; s <= 5; s++) { /* s = 5: patch smoother, W-cycle */
+                homg_amg_desc ad;
+                run rc, rg;
+                memset(&ad, 0, sizeof ad);
+                ad.coarsening = c ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION;
+                ad.smoother = (homg_amg_smoother)(s < 5 ? s : 3);
+                ad.cycle = s < 5 ? HOMG_AMG_CYCLE_V : HOMG_AMG_CYCLE_W;
+                rc = solve_on(HOMG_BACKEND_CPU, &m, &ad, 0);
+                rg = solve_on(HOMG_BACKEND_CUDA, &m, &ad, pb == 2 && s == 3);
+                printf("  %-22s  %-10s  %-8s  %6d/%-6d  %5d/%-5d  %.2e\n", names[pb], c ? "matching" : "SA",
+                       s == 1 ? "jacobi" : s == 2 ? "l1" : s == 3 ? "patch" : s == 4 ? "cheby" : "patch W",
+                       rc.info.levels, rg.info.levels, rc.pi.iterations,
+                       rg.pi.iterations, rg.true_rel);
+                assert_int_equal(rg.st, HOMG_OK);
+                assert_true(rg.true_rel <= 2e-8);
+                if (!c)
+                    assert_int_equal(rc.info.levels, rg.info.levels);
+                else
+                    assert_true(abs(rc.info.levels - rg.info.levels) <= 1);
+                for (int l = 0; l < rc.info.levels && l < rg.info.levels; l++) {
+                    if (!c) {
+                        assert_int_equal(rc.info.rows[l], rg.info.rows[l]);
+                        assert_true(rc.info.nnz[l] == rg.info.nnz[l]);
+                        assert_int_equal(rc.info.patches[l], rg.info.patches[l]);
+                    } else {
+                        assert_true(fabs((double)rc.info.rows[l] - rg.info.rows[l]) <= 0.02 * rc.info.rows[l] + 1);
+                    }
+                }
+                assert_true(abs(rc.pi.iterations - rg.pi.iterations) <= 2);
+                /* both solve to 1e-8: their difference is bounded by cond(A) 2e-8 */
+                assert_true(homg_rel_diff(rg.x, rc.x, (size_t)m.nrows) < 1e-4);
+                free(rc.x);
+                free(rg.x);
+            }
+        homg_host_csr_free(&m);
+    }
+}
+
+static void resetup_and_statuses_on_the_gpu(void **state)
+{
+    homg_ctx *g = ctx_of(HOMG_BACKEND_CUDA);
+    homg_host_csr m1, m10;
+    homg_csr v1, v10;
+    homg_amg *amg;
+    homg_pcg *pcg;
+    homg_pcg_desc pd = {0};
+    homg_pcg_info info;
+    double *b, *x, hist[8];
+    void *db, *dx;
+    (void)state;
+    assert_int_equal(homg_gen_p1_cube(16, 1, 1, 1, &m1), 0);
+    assert_int_equal(homg_gen_p1_cube(16, 1, 10, 1, &m10), 0);
+    v1 = homg_host_csr_view(&m1);
+    v10 = homg_host_csr_view(&m10);
+    b = malloc(8 * m1.nrows);
+    x = malloc(8 * m1.nrows);
+    for (int32_t i = 0; i < m1.nrows; i++)
+        b[i] = 1;
+    db = up(g, b, 8 * (size_t)m1.nrows);
+    dx = up(g, b, 8 * (size_t)m1.nrows);
+    assert_int_equal(homg_amg_create(g, &v1, NULL, &amg), HOMG_OK);
+    assert_int_equal(homg_amg_resetup(amg, &v10), HOMG_OK);
+    assert_int_equal(homg_pcg_create(g, &v10, amg, NULL, &pcg), HOMG_OK);
+    assert_int_equal(homg_pcg_solve(pcg, db, dx, &info), HOMG_OK);
+    down(g, x, dx, 8 * (size_t)m1.nrows);
+    assert_true(true_residual(&m10, b, x) <= 2e-8);
+    homg_pcg_destroy(pcg);
+    /* kernels one by one instead of the captured graph: the same iterations and solution */
+    {
+        homg_pcg_info direct;
+        double *x2 = malloc(8 * m1.nrows);
+        pd.no_graph = 1;
+        assert_int_equal(homg_pcg_create(g, NULL, amg, &pd, &pcg), HOMG_OK);
+        assert_int_equal(homg_pcg_solve(pcg, db, dx, &direct), HOMG_OK);
+        down(g, x2, dx, 8 * (size_t)m1.nrows);
+        assert_int_equal(direct.iterations, info.iterations);
+        assert_true(homg_rel_diff(x2, x, (size_t)m1.nrows) < 1e-12);
+        homg_pcg_destroy(pcg);
+        free(x2);
+        pd.no_graph = 0;
+    }
+    /* the iteration limit: NOT_CONVERGED with the history */
+    pd.max_iter = 2;
+    pd.check_every = 4;
+    assert_int_equal(homg_pcg_create(g, NULL, amg, &pd, &pcg), HOMG_OK);
+    assert_int_equal(homg_pcg_solve(pcg, db, dx, &info), HOMG_ERROR_NOT_CONVERGED);
+    assert_int_equal(info.iterations, 2);
+    assert_int_equal(homg_pcg_history(pcg, hist, 8), 3);
+    /* a host pointer where a device pointer belongs */
+    assert_int_equal(homg_pcg_solve(pcg, b, dx, &info), HOMG_ERROR_INVALID_ARGUMENT);
+    homg_pcg_destroy(pcg);
+    /* bad input from device memory: NaN */
+    {
+        void *dval;
+        m1.values[5] = NAN;
+        dval = up(g, m1.values, 8 * (size_t)m1.nnz);
+        v1.values = dval;
+        v1.row_ptr = up(g, m1.row_ptr, 4 * (size_t)(m1.nrows + 1));
+        v1.col_idx = up(g, m1.col_idx, 4 * (size_t)m1.nnz);
+        v1.memory = HOMG_MEMORY_CONTEXT;
+        assert_int_equal(homg_amg_resetup(amg, &v1), HOMG_ERROR_INVALID_ARGUMENT);
+        assert_non_null(strstr(homg_ctx_last_error(g), "NaN"));
+        homg_free(g, dval);
+        homg_free(g, (void *)v1.row_ptr);
+        homg_free(g, (void *)v1.col_idx);
+    }
+    homg_amg_destroy(amg);
+    homg_free(g, db);
+    homg_free(g, dx);
+    free(b);
+    free(x);
+    homg_host_csr_free(&m1);
+    homg_host_csr_free(&m10);
+    homg_ctx_destroy(g);
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(aggregation_kernels_match_bit_for_bit),
+        cmocka_unit_test(products_match_the_cpu),
+        cmocka_unit_test(hierarchies_and_iterations_match_the_cpu),
+        cmocka_unit_test(resetup_and_statuses_on_the_gpu),
+    };
+    (void)argc;
+    homg_test_require_gpu(argv[0]);
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+#else
+int main(int argc, char **argv)
+{
+    (void)argc;
+    homg_test_require_gpu(argv[0]);
+    return HOMG_TEST_SKIP;
+}
+#endif
