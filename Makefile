@@ -65,7 +65,8 @@ BENCHES := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 # hypre (Debian's libhypre-dev, optional): bench/hypre_pcg.c runs BoomerAMG-PCG when it is
 # installed and compiles to a stub that says so when not.
-HYPRE_H := $(wildcard /usr/include/hypre/HYPRE.h)
+HYPRE ?= 1
+HYPRE_H := $(if $(filter 1,$(HYPRE)),$(wildcard /usr/include/hypre/HYPRE.h),)
 ifneq ($(HYPRE_H),)
   HYPRE_CPPFLAGS := -DHOMG_HAVE_HYPRE=1 -I/usr/include/hypre $(shell mpicc --showme:compile 2>/dev/null)
   HYPRE_LIBS := -lHYPRE $(shell mpicc --showme:link 2>/dev/null)

@@ -8,8 +8,8 @@ set -u
 export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
 B=.devbuild
 [ -d "$B" ] || B=build
-# test_tool_solve runs the tool at build/homg
-[ -e build/homg ] || { mkdir -p build && ln -s "../$B/homg" build/homg; }
+# test_tool_solve runs the tool of its build (build-dev/homg from tools/device-prep.sh)
+for d in build build-dev; do [ -e $d/homg ] || { mkdir -p $d && ln -s "../$B/homg" $d/homg; }; done
 OUT=${OUT:-/tmp/homg-out}
 mkdir -p "$OUT"
 steps=${*:-tests sanitize bench}
@@ -35,7 +35,7 @@ sanitize)
         for t in $B/tests/test_*_gpu; do
             log="$OUT/sanitize-$tool.log"
             echo "=== $tool $t" >> "$log"
-            timeout 400 compute-sanitizer --tool "$tool" --error-exitcode 99 "$t" quick >> "$log" 2>&1; rc=$?
+            timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 99 "$t" quick >> "$log" 2>&1; rc=$?
             summary="$summary\n$tool $(basename $t): rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
         done
     done

@@ -9,10 +9,11 @@ cd "$(git rev-parse --show-toplevel)"
 ex=$(git rev-parse --git-path info/exclude); mkdir -p "$(dirname "$ex")"
 grep -qx '/.devlibs/' "$ex" 2>/dev/null || echo '/.devlibs/' >> "$ex"
 grep -qx '/.devbuild/' "$ex" 2>/dev/null || echo '/.devbuild/' >> "$ex"
-make -j2 CUDA=1 all >/dev/null
+# its own build folder: no hypre (the GPU machine has no MPI or hypre libraries)
+make -j2 CUDA=1 HYPRE=0 BUILD=build-dev all >/dev/null
 rm -rf .devbuild && mkdir -p .devbuild/tests .devbuild/bench
-for f in build/tests/* build/bench/*; do strip --strip-debug -o ".devbuild/${f#build/}" "$f"; done
-strip --strip-debug -o .devbuild/homg build/homg
+for f in build-dev/tests/* build-dev/bench/*; do strip --strip-debug -o ".devbuild/${f#build-dev/}" "$f"; done
+strip --strip-debug -o .devbuild/homg build-dev/homg
 mkdir -p .devlibs
 for lib in libcmocka.so.0 libstb.so.0 libgomp.so.1 libz.so.1 libglfw.so.3 libGLEW.so.2.2; do
     p=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
