@@ -405,17 +405,19 @@ static void hierarchies_and_iterations_match_the_cpu(void **state)
                                    : homg_gen_p1_cube(24, 1, pb == 3 ? 100 : 1, 1, &m),
                          0);
         for (int c = 0; c < 2; c++)
-            for (int s = 1; s <= 5; s++) { /* s = 5: patch smoother, W-cycle */
+            for (int s = 1; s <= 6; s++) { /* s = 5: patch smoother, W-cycle; 6: l1 patches */
                 homg_amg_desc ad;
                 run rc, rg;
                 memset(&ad, 0, sizeof ad);
                 ad.coarsening = c ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION;
                 ad.smoother = (homg_amg_smoother)(s < 5 ? s : 3);
-                ad.cycle = s < 5 ? HOMG_AMG_CYCLE_V : HOMG_AMG_CYCLE_W;
+                ad.cycle = s == 5 ? HOMG_AMG_CYCLE_W : HOMG_AMG_CYCLE_V;
+                ad.patch_l1 = s == 6;
                 rc = solve_on(HOMG_BACKEND_CPU, &m, &ad, 0);
                 rg = solve_on(HOMG_BACKEND_CUDA, &m, &ad, pb == 2 && s == 3);
                 printf("  %-22s  %-10s  %-8s  %6d/%-6d  %5d/%-5d  %.2e\n", names[pb], c ? "matching" : "SA",
-                       s == 1 ? "jacobi" : s == 2 ? "l1" : s == 3 ? "patch" : s == 4 ? "cheby" : "patch W",
+                       s == 1 ? "jacobi" : s == 2 ? "l1" : s == 3 ? "patch" : s == 4 ? "cheby" : s == 5 ? "patch W"
+                                                                                                    : "patch l1",
                        rc.info.levels, rg.info.levels, rc.pi.iterations,
                        rg.pi.iterations, rg.true_rel);
                 assert_int_equal(rg.st, HOMG_OK);
