@@ -114,6 +114,10 @@ FFT_REF_OBJ := $(filter $(BUILD)/obj/bench/fft_poisson_ref.%,$(BENCH_HELPER_OBJ)
 $(BUILD)/tests/test_fft_baseline: $(FFT_REF_OBJ)
 $(BUILD)/tests/test_fft_baseline_gpu: $(FFT_REF_OBJ) $(filter $(BUILD)/obj/bench/fft_poisson.%,$(BENCH_HELPER_OBJ))
 
+# test_tool_solve runs the tool of the same build (its path relative to the repository root).
+$(BUILD)/tests/test_tool_solve: $(TOOL)
+$(BUILD)/obj/tests/test_tool_solve.c.o: CPPFLAGS += -DHOMG_TOOL_PATH='"$(TOOL)"'
+
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.c.o $(BUILD)/obj/tests/fuzz/replay_main.c.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $^ $(CUDA_LIBS) $(LDLIBS) -o $@

@@ -614,7 +614,24 @@ int homg_pcg_format_history(const homg_pcg *pcg, char *buf, size_t len);
 void homg_pcg_destroy(homg_pcg *pcg);
 
 /* ================================================================ images and GL views */
-/* (reserved: homg_image, homg_view) */
+
+/* Writes a scalar field as an 8-bit RGB PNG (stb_image_write) through a
+ * perceptual colour map: viridis-like, linear between nine control points, from
+ * (68, 1, 84) at the low end through (33, 144, 140) in the middle to (253, 231, 37)
+ * at the high end.
+ *   host_values: nx*ny doubles in host memory, laid out like a grid (row-major, i
+ *     fastest, row 0 at the bottom of the domain); the image's first row is the
+ *     top of the domain (row ny-1), so the picture is upright.
+ *   lo, hi: the values mapped to the two ends, beyond them clamped (lo > hi
+ *     reverses the map); lo == hi: the range of the finite values, and a
+ *     constant field maps to the middle colour.
+ *   NaN pixels are black; +-Inf take the colour of the end they lie beyond.
+ * nx, ny >= 1, each at most 65536, nx*ny at most 2^28.  A file that cannot be
+ * created or written is HOMG_ERROR_IO naming the path (a partial file is removed). */
+homg_status homg_write_png(homg_ctx *ctx, const char *path, const double *host_values, int nx, int ny, double lo,
+                           double hi);
+
+/* (reserved: homg_view) */
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,8 @@
 #include "homg.h"
 #include "kernels.h"
 
+#include <stdio.h>
+
 struct homg_ctx {
     homg_ctx_desc desc;
     homg_exec ex;
@@ -39,6 +41,12 @@ homg_status homg__alloc(homg_ctx *ctx, size_t bytes, void **ptr, const char *wha
 void homg__free(homg_ctx *ctx, void *ptr);
 /* Host allocation (plain malloc; returns NULL and sets the ctx message on failure). */
 void *homg__host_alloc(homg_ctx *ctx, size_t bytes, const char *what);
+
+/* Closes a file the library wrote; when writing or closing failed, removes it and
+ * records HOMG_ERROR_IO naming the path (lib/file.c). */
+homg_status homg__finish_file(homg_ctx *ctx, const char *path, FILE *f);
+/* Removes what a failed write left at path, if it is a regular file. */
+void homg__remove_partial(const char *path);
 
 /* Checks that ptr (named `arg`) is usable by the ctx's backend. */
 homg_status homg__check_pointer(homg_ctx *ctx, const void *ptr, const char *arg);

@@ -17,14 +17,6 @@ static int field_name_ok(const char *s)
     return 1;
 }
 
-static homg_status finish_file(homg_ctx *ctx, FILE *f, const char *path)
-{
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return homg__fail(ctx, HOMG_ERROR_IO, "%s: write failed: %s", path, strerror(errno));
-    return HOMG_OK;
-}
-
 static void write_ints(FILE *f, const int32_t *v, int32_t n)
 {
     for (int32_t i = 0; i < n; i++)
@@ -89,7 +81,7 @@ homg_status homg_mesh_write_vtk(const homg_mesh *m, const char *path, const homg
             for (int32_t n = 0; n < m->num_nodes; n++)
                 fprintf(f, "%.17g\n", fields[i].values[n]);
         }
-    return finish_file(ctx, f, path);
+    return homg__finish_file(ctx, path, f);
 }
 
 homg_status homg_mesh_write_msh(const homg_mesh *m, const char *path)
@@ -132,5 +124,5 @@ homg_status homg_mesh_write_msh(const homg_mesh *m, const char *path)
                     (int)n[3] + 1);
     }
     fprintf(f, "$EndElements\n");
-    return finish_file(ctx, f, path);
+    return homg__finish_file(ctx, path, f);
 }

@@ -633,20 +633,6 @@ static homg_status check_writable(homg_ctx *ctx, const homg_host_csr *m, int sym
     return HOMG_OK;
 }
 
-/* Closes a file being written; on any failure removes it and records an IO error. */
-static homg_status finish_file(homg_ctx *ctx, const char *path, FILE *f)
-{
-    int bad = ferror(f), err = errno;
-    if (fclose(f) != 0 && !bad) {
-        bad = 1;
-        err = errno;
-    }
-    if (!bad)
-        return HOMG_OK;
-    remove(path);
-    return homg__fail(ctx, HOMG_ERROR_IO, "%s: write failed: %s", path, strerror(err));
-}
-
 homg_status homg_mtx_write(homg_ctx *ctx, const char *path, const homg_csr *a, int symmetric)
 {
     homg_host_csr m;
@@ -674,7 +660,7 @@ homg_status homg_mtx_write(homg_ctx *ctx, const char *path, const homg_csr *a, i
             for (int32_t i = m.row_ptr[r]; i < m.row_ptr[r + 1]; i++)
                 if (!symmetric || m.col_idx[i] <= r)
                     fprintf(f, "%d %d %.17g\n", (int)r + 1, (int)m.col_idx[i] + 1, m.values[i]);
-        st = finish_file(ctx, path, f);
+        st = homg__finish_file(ctx, path, f);
     }
     homg_host_csr_free(&m);
     return st;
@@ -702,5 +688,5 @@ homg_status homg_mtx_write_vector(homg_ctx *ctx, const char *path, const double 
             (int)n);
     for (int32_t i = 0; i < n; i++)
         fprintf(f, "%.17g\n", host_vec[i]);
-    return finish_file(ctx, path, f);
+    return homg__finish_file(ctx, path, f);
 }

@@ -6,10 +6,10 @@
 #include "tool.h"
 
 static const homg_tool_command commands[] = {
-    {"version", "print the version and the backend that would be used", homg_cmd_version},
+    {"solve", "seed 003's test problem on an N x N grid, step by step; the solution as a PNG", homg_cmd_solve},
     {"mtx", "Matrix Market tools: mtx solve A.mtx [b.mtx] (AMG-preconditioned CG)", homg_cmd_mtx},
     {"mesh", "mesh info, generate (cube, square), assemble (P1 FEM to Matrix Market)", homg_cmd_mesh},
-    /* {"solve", ...} lands with the structured solver */
+    {"version", "print the version and the backend that would be used", homg_cmd_version},
 };
 
 static void usage(FILE *f)
