@@ -27,6 +27,11 @@ extern "C" {
 /* Largest patch: one CUDA block of threads, its vectors in shared memory. */
 #define HOMG_PATCH_MAX 1024
 
+/* The inner Jacobi divisor of a patch row is at least this fraction of the
+ * row's l1 norm inside the block, so rho(D^-1 B) <= 1 / 0.55 < 2 and the
+ * inexact block solve stays symmetric positive definite (see lib/amg_cycle.c). */
+#define HOMG_PATCH_L1_FRACTION 0.55f
+
 typedef struct homg_patches {
     int32_t count;        /* patches */
     int32_t max_size;     /* rows of the largest patch */
@@ -36,7 +41,9 @@ typedef struct homg_patches {
     int32_t *inner_ptr;   /* n + 1, by position */
     int32_t *inner_col;   /* local column (position - start[p]) */
     float *inner_val;
-    float *diag;          /* n, by position */
+    float *diag;          /* n, by position: a_ii */
+    float *block_diag;    /* n, by position: a_ii (+ sum_j |a_ij| over the boundary entries: l1 block) */
+    float *jac_inv;       /* n, by position: 1 / max(block_diag, 0.55 (block_diag + sum |inner a_ij|)) */
     homg_mat boundary;    /* n x n, level order */
     int32_t *patch_of;    /* n: patch of each row (set-up and re-setup only) */
     int32_t *pos;         /* n: position of each row */
@@ -132,10 +139,11 @@ typedef struct homg_amg_kernels {
     homg_status (*patch_boundary)(homg_exec *ex, const homg_patches *pt, const float *x, const float *in,
                                   float *out);
     /* Block Jacobi over patches: per patch, `inner` weighted Jacobi sweeps
-     * (weight w_in) on A_pp g = rhs_p from g = 0, then x_p = (zero ? 0 : x_p) +
-     * w_out g, where rhs = b (zero) or rhs - (inner + diag) x (not zero; rhs =
-     * b - boundary x from patch_boundary).  r non-NULL: r = b - (inner + diag) x
-     * afterwards (the caller subtracts boundary * x). */
+     * (weight w_in, divisors 1/jac_inv) on B_p g = rhs_p from g = 0, B_p = inner
+     * + block_diag, then x_p = (zero ? 0 : x_p) + w_out g, where rhs = b (zero)
+     * or rhs - (inner + diag) x (not zero; rhs = b - boundary x from
+     * patch_boundary).  r non-NULL: r = b - (inner + diag) x afterwards (the
+     * caller subtracts boundary * x). */
     homg_status (*patch_smooth)(homg_exec *ex, const homg_patches *pt, const float *b, const float *rhs,
                                 float *x, float *r, int zero, int inner, double w_in, double w_out);
 
@@ -155,8 +163,9 @@ typedef struct homg_amg_kernels {
      * boundary_cnt[i] (other patches). */
     homg_status (*patch_count)(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos,
                                int32_t *inner_cnt, int32_t *boundary_cnt);
-    /* Fills the inner, diagonal and boundary parts (pointers from scans of the counts). */
-    homg_status (*patch_fill)(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos,
+    /* Fills the inner, diagonal and boundary parts (pointers from scans of the
+     * counts); l1 != 0 adds the boundary |a_ij| of a row to its block diagonal. */
+    homg_status (*patch_fill)(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos, int l1,
                               homg_patches *pt);
 
     /* ---- coarsest level: dense Cholesky ---- */

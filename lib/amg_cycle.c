@@ -10,7 +10,15 @@
  *  - l1 Jacobi, the same with D_ii = sum_j |a_ij| and w = 1;
  *  - patch block Jacobi: x_p += w_out g_p, g_p from `patch_inner` weighted
  *    Jacobi sweeps (w_in) on A_pp g = (b - A x)_p started at 0, each patch in
- *    one block with its vectors in shared memory.  The prerelax-residual
+ *    one block with its vectors in shared memory.  The Jacobi divisor of a row
+ *    is a_ii, but at least 0.55 of the row's l1 norm inside the patch, so
+ *    rho(D^-1 A_pp) < 2: the inner sweeps converge and the block solve is a
+ *    positive definite approximation of A_pp^-1 on every mesh (with plain a_ii
+ *    they diverge on the irregular and Blobs meshes of assets/, where P1 rows
+ *    have positive off-diagonals, and CG breaks down).  patch_l1 adds the
+ *    boundary |a_ij| to the block diagonal: then 2 M - A > 0 is guaranteed (l1
+ *    block Jacobi); without it the outer block Jacobi has converged on every
+ *    matrix tried, at fewer iterations.  The prerelax-residual
  *    fusion: the patch kernel also leaves r = b - (inner + diag) x, and a
  *    boundary pass subtracts the boundary part (seed 000, algorithm 5.3);
  *  - Chebyshev: a polynomial of degree chebyshev_degree in D^-1 A that is

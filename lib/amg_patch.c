@@ -22,6 +22,8 @@ void homg__amg_patches_free(homg_amg *amg, homg_patches *pt)
     homg__free(ctx, pt->inner_col);
     homg__free(ctx, pt->inner_val);
     homg__free(ctx, pt->diag);
+    homg__free(ctx, pt->block_diag);
+    homg__free(ctx, pt->jac_inv);
     homg__free(ctx, pt->patch_of);
     homg__free(ctx, pt->pos);
     homg__mat_free(ctx, &pt->boundary);
@@ -74,9 +76,11 @@ static homg_status level_patches(homg_amg *amg, int l, int32_t *group, int32_t *
     HOMG_TRY(homg__amg_array(amg, (void **)&pt->inner_col, (size_t)inner, sizeof(int32_t), "patch matrix"));
     HOMG_TRY(homg__amg_array(amg, (void **)&pt->inner_val, (size_t)inner, sizeof(float), "patch matrix"));
     HOMG_TRY(homg__amg_array(amg, (void **)&pt->diag, (size_t)n, sizeof(float), "patch matrix"));
+    HOMG_TRY(homg__amg_array(amg, (void **)&pt->block_diag, (size_t)n, sizeof(float), "patch matrix"));
+    HOMG_TRY(homg__amg_array(amg, (void **)&pt->jac_inv, (size_t)n, sizeof(float), "patch matrix"));
     HOMG_TRY(homg__amg_array(amg, (void **)&pt->boundary.col_idx, (size_t)boundary, sizeof(int32_t), "patch matrix"));
     HOMG_TRY(homg__amg_array(amg, &pt->boundary.val, (size_t)boundary, sizeof(float), "patch matrix"));
-    AMG_RUN(amg, ak->patch_fill(ex, &lv->a, pt->patch_of, pt->pos, pt), "patch matrix");
+    AMG_RUN(amg, ak->patch_fill(ex, &lv->a, pt->patch_of, pt->pos, amg->desc.patch_l1, pt), "patch matrix");
     return HOMG_OK;
 }
 
@@ -104,7 +108,8 @@ homg_status homg__amg_patch_values(homg_amg *amg)
 {
     for (int l = 0; l < amg->nlevels - 1; l++) {
         amg_level *lv = &amg->lv[l];
-        AMG_RUN(amg, AMG_AK(amg)->patch_fill(&amg->ctx->ex, &lv->a, lv->pt.patch_of, lv->pt.pos, &lv->pt),
+        AMG_RUN(amg, AMG_AK(amg)->patch_fill(&amg->ctx->ex, &lv->a, lv->pt.patch_of, lv->pt.pos, amg->desc.patch_l1,
+                                             &lv->pt),
                 "patch matrix");
     }
     return HOMG_OK;

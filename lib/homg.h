@@ -535,6 +535,9 @@ typedef struct homg_amg_desc {
     int patch_inner;                /* patch smoother: inner Jacobi sweeps (default 3) */
     double patch_inner_weight;      /* patch smoother: inner Jacobi weight (default 1) */
     double patch_weight;            /* patch smoother: outer block-Jacobi weight (default 1) */
+    int patch_l1;                   /* patch smoother: non-zero adds each row's |a_ij| outside its patch
+                                       to the block diagonal (l1 block Jacobi: a convergent smoother
+                                       for every SPD matrix, at a few more iterations) */
     int chebyshev_degree;           /* Chebyshev smoother: degree (default 3) */
     double chebyshev_ratio;         /* Chebyshev smoother: rho over the interval's lower end (default 20) */
     unsigned seed;                  /* random priorities of the independent sets (default 1) */

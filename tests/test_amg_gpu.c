@@ -11,7 +11,8 @@
  *    counts, and the
  *    true residual of the GPU solution recomputed on the host;
  *  - device-memory input, re-setup, statuses.
- * Without a CUDA device it prints one SKIP line and exits 77. */
+ * Without a CUDA device it prints one SKIP line and exits 77.  `quick` as the
+ * argument (compute-sanitizer runs) takes small matrices and fewer cases. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +30,8 @@
 #include "testutil.h"
 
 #if HOMG_HAVE_CUDA
+
+static int quick; /* small problems for compute-sanitizer */
 
 static homg_ctx *ctx_of(homg_backend b)
 {
@@ -131,7 +134,7 @@ static void aggregation_kernels_match_bit_for_bit(void **state)
     int32_t n, *dcount;
     (void)state;
     memset(&cx, 0, sizeof cx);
-    assert_int_equal(homg_gen_p1_cube(20, 1, 10, 1, &m), 0);
+    assert_int_equal(homg_gen_p1_cube(quick ? 6 : 20, 1, 10, 1, &m), 0);
     p = pair_of(g, &m);
     n = m.nrows;
     dcount = up(g, &n, sizeof n);
@@ -230,7 +233,7 @@ static void products_match_the_cpu(void **state)
     (void)state;
     memset(&cx, 0, sizeof cx);
     gk.user = g;
-    assert_int_equal(homg_gen_p1_cube(14, 1, 1, 1, &m), 0);
+    assert_int_equal(homg_gen_p1_cube(quick ? 5 : 14, 1, 1, 1, &m), 0);
     for (int32_t k = 0; k < m.nnz; k++) /* random values, symmetric pattern */
         m.values[k] = homg_rng_uniform(&rng) - 0.3;
     p = pair_of(g, &m);
@@ -398,24 +401,29 @@ static void hierarchies_and_iterations_match_the_cpu(void **state)
     static const char *names[] = {"5-point 96^2", "7-point 24^3", "P1 cube 24^3", "P1 cube 24^3 sigma 100"};
     (void)state;
     printf("  problem                 coarsening  smoother  levels cpu/gpu  its cpu/gpu  true residual gpu\n");
-    for (int pb = 0; pb < 4; pb++) {
+    for (int pb = quick ? 2 : 0; pb < 4; pb++) {
         homg_host_csr m;
+        int k = quick ? 10 : 24;
         assert_int_equal(pb == 0   ? homg_gen_poisson2d(96, &m)
                          : pb == 1 ? homg_gen_poisson3d(24, &m)
-                                   : homg_gen_p1_cube(24, 1, pb == 3 ? 100 : 1, 1, &m),
+                                   : homg_gen_p1_cube(k, 1, pb == 3 ? 100 : 1, 1, &m),
                          0);
         for (int c = 0; c < 2; c++)
-            for (int s = 1; s <= 5; s++) { /* s = 5: patch smoother, W-cycle */
+            for (int s = 1; s <= 6; s++) { /* s = 5: patch smoother, W-cycle; 6: l1 patches */
+                if (quick && (pb == 3 || (s != 3 && s != 4)))
+                    continue;
                 homg_amg_desc ad;
                 run rc, rg;
                 memset(&ad, 0, sizeof ad);
                 ad.coarsening = c ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION;
                 ad.smoother = (homg_amg_smoother)(s < 5 ? s : 3);
-                ad.cycle = s < 5 ? HOMG_AMG_CYCLE_V : HOMG_AMG_CYCLE_W;
+                ad.cycle = s == 5 ? HOMG_AMG_CYCLE_W : HOMG_AMG_CYCLE_V;
+                ad.patch_l1 = s == 6;
                 rc = solve_on(HOMG_BACKEND_CPU, &m, &ad, 0);
                 rg = solve_on(HOMG_BACKEND_CUDA, &m, &ad, pb == 2 && s == 3);
                 printf("  %-22s  %-10s  %-8s  %6d/%-6d  %5d/%-5d  %.2e\n", names[pb], c ? "matching" : "SA",
-                       s == 1 ? "jacobi" : s == 2 ? "l1" : s == 3 ? "patch" : s == 4 ? "cheby" : "patch W",
+                       s == 1 ? "jacobi" : s == 2 ? "l1" : s == 3 ? "patch" : s == 4 ? "cheby" : s == 5 ? "patch W"
+                                                                                                    : "patch l1",
                        rc.info.levels, rg.info.levels, rc.pi.iterations,
                        rg.pi.iterations, rg.true_rel);
                 assert_int_equal(rg.st, HOMG_OK);
@@ -455,8 +463,8 @@ static void resetup_and_statuses_on_the_gpu(void **state)
     double *b, *x, hist[8];
     void *db, *dx;
     (void)state;
-    assert_int_equal(homg_gen_p1_cube(16, 1, 1, 1, &m1), 0);
-    assert_int_equal(homg_gen_p1_cube(16, 1, 10, 1, &m10), 0);
+    assert_int_equal(homg_gen_p1_cube(quick ? 8 : 16, 1, 1, 1, &m1), 0);
+    assert_int_equal(homg_gen_p1_cube(quick ? 8 : 16, 1, 10, 1, &m10), 0);
     v1 = homg_host_csr_view(&m1);
     v10 = homg_host_csr_view(&m10);
     b = malloc(8 * m1.nrows);
@@ -529,8 +537,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(hierarchies_and_iterations_match_the_cpu),
         cmocka_unit_test(resetup_and_statuses_on_the_gpu),
     };
-    (void)argc;
     homg_test_require_gpu(argv[0]);
+    quick = argc > 1 && !strcmp(argv[1], "quick");
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
 

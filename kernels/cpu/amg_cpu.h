@@ -65,7 +65,7 @@ homg_status homg_cpu_patch_index(homg_exec *ex, int32_t n, const int32_t *perm, 
                                  const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos);
 homg_status homg_cpu_patch_count(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos,
                                  int32_t *inner_cnt, int32_t *boundary_cnt);
-homg_status homg_cpu_patch_fill(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos,
+homg_status homg_cpu_patch_fill(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos, int l1,
                                 homg_patches *pt);
 
 /* amg_coarse.c */

@@ -1,5 +1,6 @@
 /* amg_patch.c -- CPU backend: the patch partition of a level (patches are
  * groups of aggregates, seed 000 5.2.1) and its patchSPM parts. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "amg_common.h"
@@ -102,9 +103,10 @@ homg_status homg_cpu_patch_count(homg_exec *ex, const homg_mat *a, const int32_t
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_fill(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos,
+homg_status homg_cpu_patch_fill(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos, int l1,
                                 homg_patches *pt)
 {
+    const int32_t *rp = a->row_ptr, *ci = a->col_idx;
     const float *v = (const float *)a->val;
     float *bv = (float *)pt->boundary.val;
     (void)ex;
@@ -112,19 +114,27 @@ homg_status homg_cpu_patch_fill(homg_exec *ex, const homg_mat *a, const int32_t 
     for (int32_t i = 0; i < a->nrows; i++) {
         int32_t p = pos[i], base = pt->start[patch_of[i]];
         int32_t ki = pt->inner_ptr[p], kb = pt->boundary.row_ptr[i];
-        pt->diag[p] = 0;
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            int32_t j = a->col_idx[k];
+        float d = 0, l1_inner = 0, l1_boundary = 0, bd, jac;
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+            int32_t j = ci[k];
             if (j == i) {
-                pt->diag[p] = v[k];
+                d = v[k];
             } else if (patch_of[j] == patch_of[i]) {
                 pt->inner_col[ki] = pos[j] - base;
                 pt->inner_val[ki++] = v[k];
+                l1_inner += fabsf(v[k]);
             } else {
                 pt->boundary.col_idx[kb] = j;
                 bv[kb++] = v[k];
+                l1_boundary += fabsf(v[k]);
             }
         }
+        bd = l1 ? d + l1_boundary : d;
+        jac = HOMG_PATCH_L1_FRACTION * (bd + l1_inner);
+        jac = bd > jac ? bd : jac;
+        pt->diag[p] = d;
+        pt->block_diag[p] = bd;
+        pt->jac_inv[p] = jac > 0 ? 1.0f / jac : 0.0f;
     }
     return HOMG_OK;
 }

@@ -118,8 +118,8 @@ static void smooth_patch(const homg_patches *pt, int32_t p, const float *b, cons
             float s = rhs[t];
             for (int32_t k = pt->inner_ptr[pos]; k < pt->inner_ptr[pos + 1]; k++)
                 s -= pt->inner_val[k] * g[pt->inner_col[k]];
-            s -= pt->diag[pos] * g[t];
-            gn[t] = g[t] + w_in * s / pt->diag[pos];
+            s -= pt->block_diag[pos] * g[t];
+            gn[t] = g[t] + w_in * s * pt->jac_inv[pos];
         }
         for (int32_t t = 0; t < m; t++)
             g[t] = gn[t];

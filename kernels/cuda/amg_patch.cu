@@ -145,34 +145,42 @@ homg_status homg_cuda_patch_count(homg_exec *ex, const homg_mat *a, const int32_
 }
 
 __global__ static void fill_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
-                                   const int32_t *patch_of, const int32_t *pos, homg_patches pt)
+                                   const int32_t *patch_of, const int32_t *pos, int l1, homg_patches pt)
 {
     float *bv = (float *)pt.boundary.val;
     FOR_ROWS(i, n)
     {
         int32_t p = pos[i], base = pt.start[patch_of[i]];
         int32_t ki = pt.inner_ptr[p], kb = pt.boundary.row_ptr[i];
-        pt.diag[p] = 0;
+        float d = 0, l1_inner = 0, l1_boundary = 0, bd, jac;
         for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
             int32_t j = ci[k];
             if (j == i) {
-                pt.diag[p] = v[k];
+                d = v[k];
             } else if (patch_of[j] == patch_of[i]) {
                 pt.inner_col[ki] = pos[j] - base;
                 pt.inner_val[ki++] = v[k];
+                l1_inner += fabsf(v[k]);
             } else {
                 pt.boundary.col_idx[kb] = j;
                 bv[kb++] = v[k];
+                l1_boundary += fabsf(v[k]);
             }
         }
+        bd = l1 ? d + l1_boundary : d;
+        jac = HOMG_PATCH_L1_FRACTION * (bd + l1_inner);
+        jac = bd > jac ? bd : jac;
+        pt.diag[p] = d;
+        pt.block_diag[p] = bd;
+        pt.jac_inv[p] = jac > 0 ? 1.0f / jac : 0.0f;
     }
 }
 
 homg_status homg_cuda_patch_fill(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos,
-                                 homg_patches *pt)
+                                 int l1, homg_patches *pt)
 {
     fill_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, patch_of, pos, *pt);
+        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, patch_of, pos, l1, *pt);
     HOMG_CUDA_LAUNCHED(ex, "patch_fill");
     return HOMG_OK;
 }

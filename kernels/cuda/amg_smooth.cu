@@ -189,8 +189,8 @@ __global__ static void patch_smooth_kernel(homg_patches pt, const float *b, cons
             float s = rhs[t];
             for (int32_t k = pt.inner_ptr[pos]; k < pt.inner_ptr[pos + 1]; k++)
                 s -= pt.inner_val[k] * g[pt.inner_col[k]];
-            s -= pt.diag[pos] * g[t];
-            gn[t] = g[t] + w_in * s / pt.diag[pos];
+            s -= pt.block_diag[pos] * g[t];
+            gn[t] = g[t] + w_in * s * pt.jac_inv[pos];
         }
         __syncthreads();
         for (int32_t t = threadIdx.x; t < m; t += blockDim.x)
