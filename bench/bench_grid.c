@@ -345,7 +345,7 @@ static void bench_warm(homg_ctx *ctx, int N, int reps)
             t[r] = ms;
     }
     double ms = median(t, reps);
-    add_row(N, HOMG_FLOAT32, "fmg-warm", cycles, ms, err, info.work_units, info.launches, info.bytes);
+    add_row(N, HOMG_FLOAT32, "default, warm", cycles, ms, err, info.work_units, info.launches, info.bytes);
     printf("  warm    float32 %5d^2: %2d cycles  %8.4f ms  error %.2e (from %.1e)  %.1f WU  %ld launches\n", N, cycles,
            ms, err, homg_rel_diff(p1->u_star, p2->u_star, n), info.work_units, info.launches);
     homg_grid_destroy(g);

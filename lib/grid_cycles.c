@@ -1,6 +1,6 @@
 /* grid_cycles.c -- geometric multigrid cycles on the cell-centred hierarchy:
  * V- and F-cycles (HOMG_METHOD_VCYCLE / FCYCLE) and full multigrid
- * (HOMG_METHOD_FMG, the default).  Each cycle is a fixed sequence of kernel-table
+ * (HOMG_METHOD_FMG).  Each cycle is a fixed sequence of kernel-table
  * calls, so the CUDA backend captures it once into a graph.
  *
  * The pieces: a down-leg step (optional initialisation, `pre` red-black
