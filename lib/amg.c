@@ -397,21 +397,6 @@ homg_status homg_amg_get_info(const homg_amg *amg, homg_amg_info *info)
     return HOMG_OK;
 }
 
-/* snprintf into buf at *used, counting what would have been written. */
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    va_start(ap, fmt);
-    n = vsnprintf(buf && *used < len ? buf + *used : NULL, buf && *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        *used += (size_t)n;
-}
-
 int homg_amg_format_info(const homg_amg_info *info, char *buf, size_t len)
 {
     static const char *coarsening[] = {"", "smoothed aggregation", "compatible weighted matching"};
@@ -423,23 +408,23 @@ int homg_amg_format_info(const homg_amg_info *info, char *buf, size_t len)
     if (!info)
         return 0;
     d = &info->desc;
-    append(buf, len, &used, "AMG grid: %s, %s smoother, %s(%d,%d) cycle\n",
+    homg__append(buf, len, &used, "AMG grid: %s, %s smoother, %s(%d,%d) cycle\n",
            coarsening[d->coarsening == HOMG_AMG_MATCHING ? 2 : 1],
            smoother[d->smoother >= 1 && d->smoother <= 4 ? d->smoother : 3], d->cycle == HOMG_AMG_CYCLE_W ? "W" : "V",
            d->pre, d->post);
-    append(buf, len, &used, "  Number of levels: %d\n", info->levels);
-    append(buf, len, &used, "     LVL        ROWS           NNZ   NNZ/ROW   PATCHES\n");
-    append(buf, len, &used, "  ----------------------------------------------------\n");
+    homg__append(buf, len, &used, "  Number of levels: %d\n", info->levels);
+    homg__append(buf, len, &used, "     LVL        ROWS           NNZ   NNZ/ROW   PATCHES\n");
+    homg__append(buf, len, &used, "  ----------------------------------------------------\n");
     for (int l = 0; l < info->levels; l++)
-        append(buf, len, &used, "  %4d%s %10d %13lld %9.2f %9d\n", l,
+        homg__append(buf, len, &used, "  %4d%s %10d %13lld %9.2f %9d\n", l,
                l == info->levels - 1 ? (d->coarse_solver == HOMG_AMG_COARSE_JACOBI ? "(J)" : "(C)") : "   ",
                (int)info->rows[l], (long long)info->nnz[l],
                info->rows[l] > 0 ? (double)info->nnz[l] / info->rows[l] : 0.0, (int)info->patches[l]);
-    append(buf, len, &used, "  ----------------------------------------------------\n");
-    append(buf, len, &used, "  Grid complexity:     %.4f\n", info->grid_complexity);
-    append(buf, len, &used, "  Operator complexity: %.4f\n", info->operator_complexity);
-    append(buf, len, &used, "  Memory:              %.1f MB\n", info->memory_bytes / 1e6);
-    append(buf, len, &used, "  Setup time:          %.2f ms\n", info->setup_ms);
+    homg__append(buf, len, &used, "  ----------------------------------------------------\n");
+    homg__append(buf, len, &used, "  Grid complexity:     %.4f\n", info->grid_complexity);
+    homg__append(buf, len, &used, "  Operator complexity: %.4f\n", info->operator_complexity);
+    homg__append(buf, len, &used, "  Memory:              %.1f MB\n", info->memory_bytes / 1e6);
+    homg__append(buf, len, &used, "  Setup time:          %.2f ms\n", info->setup_ms);
     return (int)used;
 }
 

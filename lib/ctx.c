@@ -93,6 +93,17 @@ homg_status homg__fail(homg_ctx *ctx, homg_status st, const char *fmt, ...)
     return st;
 }
 
+void homg__append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(buf && *used < len ? buf + *used : NULL, buf && *used < len ? len - *used : 0, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        *used += (size_t)n;
+}
+
 void homg__clear_error(homg_ctx *ctx)
 {
     ctx->msg[0] = 0;

@@ -31,6 +31,14 @@ void homg__log(homg_ctx *ctx, homg_log_level level, const char *fmt, ...)
 #endif
     ;
 
+/* snprintf into buf at *used, counting what would have been written (the
+ * homg_*_format_* functions). */
+void homg__append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 /* Around every public entry that touches the device: makes the ctx's device
  * current and restores the caller's afterwards. */
 homg_status homg__enter(homg_ctx *ctx, int *saved);

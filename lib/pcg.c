@@ -322,20 +322,6 @@ int homg_pcg_history(const homg_pcg *s, double *host_out, int max)
     return s->nhistory;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static void append(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    int n;
-    va_start(ap, fmt);
-    n = vsnprintf(buf && *used < len ? buf + *used : NULL, buf && *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        *used += (size_t)n;
-}
-
 int homg_pcg_format_history(const homg_pcg *s, char *buf, size_t len)
 {
     size_t used = 0;
@@ -343,18 +329,18 @@ int homg_pcg_format_history(const homg_pcg *s, char *buf, size_t len)
         buf[0] = 0;
     if (!s || s->nhistory == 0)
         return 0;
-    append(buf, len, &used, "      iter   rel. residual       rate\n");
-    append(buf, len, &used, "  ----------------------------------------\n");
-    append(buf, len, &used, "       Ini   %13.6e\n", s->host_history[0]);
+    homg__append(buf, len, &used, "      iter   rel. residual       rate\n");
+    homg__append(buf, len, &used, "  ----------------------------------------\n");
+    homg__append(buf, len, &used, "       Ini   %13.6e\n", s->host_history[0]);
     for (int i = 1; i < s->nhistory; i++)
-        append(buf, len, &used, "  %8d   %13.6e   %8.4f\n", i - 1, s->host_history[i],
+        homg__append(buf, len, &used, "  %8d   %13.6e   %8.4f\n", i - 1, s->host_history[i],
                s->host_history[i - 1] > 0 ? s->host_history[i] / s->host_history[i - 1] : 0.0);
-    append(buf, len, &used, "  ----------------------------------------\n");
-    append(buf, len, &used, "  Total iterations: %d (%s)\n", s->last.iterations,
+    homg__append(buf, len, &used, "  ----------------------------------------\n");
+    homg__append(buf, len, &used, "  Total iterations: %d (%s)\n", s->last.iterations,
            s->last.converged ? "converged" : "NOT converged");
-    append(buf, len, &used, "  Avg convergence rate: %.4f\n", s->last.rate);
-    append(buf, len, &used, "  Final relative residual: %.6e\n", s->last.rel_residual);
-    append(buf, len, &used, "  Solve time: %.3f ms (%.3f ms per iteration)\n", s->last.solve_ms,
+    homg__append(buf, len, &used, "  Avg convergence rate: %.4f\n", s->last.rate);
+    homg__append(buf, len, &used, "  Final relative residual: %.6e\n", s->last.rel_residual);
+    homg__append(buf, len, &used, "  Solve time: %.3f ms (%.3f ms per iteration)\n", s->last.solve_ms,
            s->last.iterations > 0 ? s->last.solve_ms / s->last.iterations : 0.0);
     return (int)used;
 }

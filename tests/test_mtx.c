@@ -26,8 +26,7 @@ static int setup(void **state)
 {
     (void)state;
     ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    strcpy(dir, "/tmp/homg_test_mtx_XXXXXX");
-    return mkdtemp(dir) ? 0 : -1;
+    return homg_test_mkdtemp(dir, sizeof dir, "test_mtx");
 }
 
 static int teardown(void **state)
@@ -37,12 +36,7 @@ static int teardown(void **state)
     return rmdir(dir);
 }
 
-static const char *tmp_path(const char *name)
-{
-    static char p[128];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return p;
-}
+static const char *tmp_path(const char *name) { return homg_test_path(dir, name); }
 
 static homg_status parse(const char *text, homg_host_csr *m)
 {

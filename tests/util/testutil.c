@@ -44,6 +44,20 @@ double homg_rng_uniform(homg_rng *r)
     return (double)((r->s * 0x2545F4914F6CDD1Dull) >> 11) * (1.0 / 9007199254740992.0);
 }
 
+int homg_test_mkdtemp(char *dir, size_t len, const char *tag)
+{
+    if (snprintf(dir, len, "/tmp/homg_%s_XXXXXX", tag) >= (int)len)
+        return -1;
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+const char *homg_test_path(const char *dir, const char *name)
+{
+    static char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return p;
+}
+
 double homg_rel_diff(const double *a, const double *b, size_t n)
 {
     double num = 0, den = 0;

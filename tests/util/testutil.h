@@ -19,6 +19,11 @@ typedef struct homg_rng { uint64_t s; } homg_rng;
 homg_rng homg_rng_seed(uint64_t seed);
 double homg_rng_uniform(homg_rng *r);
 
+/* A fresh directory /tmp/homg_<tag>_XXXXXX written into dir (at least 64 bytes);
+ * 0 on success.  homg_test_path gives dir/name in a static buffer. */
+int homg_test_mkdtemp(char *dir, size_t len, const char *tag);
+const char *homg_test_path(const char *dir, const char *name);
+
 /* Relative 2-norm difference ||a-b||/||b|| of two host arrays of doubles. */
 double homg_rel_diff(const double *a, const double *b, size_t n);
 
