@@ -42,8 +42,8 @@ ifeq ($(CUDA),1)
 endif
 
 # --------------------------------------------------------------- sources
-LIB_C := $(wildcard lib/*.c) $(wildcard kernels/*.c) $(wildcard kernels/cpu/*.c)
-LIB_CU := $(if $(filter 1,$(CUDA)),$(wildcard kernels/cuda/*.cu),)
+LIB_C := $(wildcard lib/*/*.c) $(wildcard kernels/*/*.c)
+LIB_CU := $(if $(filter 1,$(CUDA)),$(wildcard kernels/*/*.cu),)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.c.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.cu.o)
 LIB := $(BUILD)/libhomg.a
 
@@ -80,13 +80,13 @@ GL_LIBS := -lglfw -lGLEW -lGL -lEGL
 
 ALL := $(LIB) $(TOOL) $(TESTS) $(FUZZ_REPLAY) $(BENCHES) $(DEMOS)
 
-.PHONY: all deps run test test-only bench fuzz clean
+.PHONY: all deps deps-build run test test-only bench fuzz clean
 all: deps-build $(ALL)
 
 deps-build:
-	@tools/install-deps.sh build
+	@tools/dev/install-deps.sh build
 deps:
-	@tools/install-deps.sh test
+	@tools/dev/install-deps.sh test
 
 $(BUILD)/obj/%.c.o: %.c
 	@mkdir -p $(dir $@)
@@ -168,7 +168,7 @@ fuzz:
 	@mkdir -p $(BUILD)/libfuzzer
 	@for s in $(FUZZ_SRC); do n=$$(basename $$s .c); \
 	  echo "clang $$n"; \
-	  clang $(FUZZ_CFLAGS) $$s $(filter-out kernels/cuda/%,$(LIB_C)) -lstb -lz -lm -o $(BUILD)/libfuzzer/$$n || exit 1; \
+	  clang $(FUZZ_CFLAGS) $$s $(LIB_C) -lstb -lz -lm -o $(BUILD)/libfuzzer/$$n || exit 1; \
 	done
 
 clean:

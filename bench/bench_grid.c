@@ -5,7 +5,7 @@
  *   vcycle  the textbook GPU multigrid: red-black Gauss-Seidel V(2,2), one kernel per
  *           colour sweep / residual-restriction / prolongation, CUDA graph
  *   fcycle  the same with F-cycles
- *   homg    seed 003's algorithm as read in lib/homg_method.c
+ *   homg    seed 003's algorithm as read in lib/grid/mfmg.c
  *   fft     the cuFFT sine-transform direct solve (bench/fft_poisson.cu)
  * and a warm-started solve (1024^2, previous solution of a changed right-hand
  * side, to error <= 1e-3).

@@ -14,8 +14,8 @@
 #if HOMG_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-#include "grid_kernels.h"
-#include "internal.h"
+#include "grid/grid_kernels.h"
+#include "core/internal.h"
 
 #define REPS 20
 

@@ -1,8 +1,8 @@
 /* kernels.h -- the backend table the library calls.
  *
- * Two implementations of one interface: kernels/cuda (the product) and
- * kernels/cpu (plain C, the test oracle and the fallback).  A CUDA file and its
- * CPU twin carry the same name.  Nothing here knows about files, meshes or
+ * Two implementations of one interface, side by side in each component's
+ * folder (kernels/grid, kernels/amg, ...): name.cu (CUDA, the product) and
+ * name.c (plain C, the test oracle and the fallback) carry the same name.  Nothing here knows about files, meshes or
  * windows; nothing in lib/ launches a CUDA kernel directly.
  *
  * Every entry takes a homg_exec: where to queue work (the ctx's stream) and

@@ -137,7 +137,7 @@ typedef enum homg_precision {
  * i = 0..nx-1, j = 0..ny-1, stored row-major (i fastest, index i + nx*j).
  * 5-point stencil; the Dirichlet value g is prescribed on the domain edge (the
  * cell faces), entering through the ghost value 2g - u.  nx, ny are powers of
- * two.  lib/grid.c documents the operators of every method in detail.
+ * two.  lib/grid/grid.c documents the operators of every method in detail.
  */
 
 typedef struct homg_grid homg_grid;
@@ -471,7 +471,7 @@ const uint8_t *homg_fem_dirichlet_mask(const homg_fem *fem);
  * aggregation, or seed 001's compatible weighted matching).  homg_pcg: the
  * conjugate gradient method preconditioned by one AMG cycle (or by Jacobi, or
  * by nothing).  Mixed precision as seed 000: the hierarchy and the cycle are
- * float; CG, its vectors and the fine matrix are double.  lib/amg.c documents
+ * float; CG, its vectors and the fine matrix are double.  lib/amg/amg.c documents
  * the algorithms and their defaults.
  *
  * The matrix is copied at set-up (the caller may free it afterwards).  Bad

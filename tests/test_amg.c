@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amg_common.h"
-#include "amg_kernels.h"
+#include "amg/amg_common.h"
+#include "amg/amg_kernels.h"
 #include "gen_matrix.h"
 #include "homg.h"
 #include "testutil.h"

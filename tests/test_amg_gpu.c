@@ -22,11 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amg_common.h"
-#include "amg_kernels.h"
+#include "amg/amg_common.h"
+#include "amg/amg_kernels.h"
 #include "gen_matrix.h"
 #include "homg.h"
-#include "internal.h"
+#include "core/internal.h"
 #include "testutil.h"
 
 #if HOMG_HAVE_CUDA

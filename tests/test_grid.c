@@ -146,7 +146,7 @@ static double seed003_solve(int N, homg_method method, int maxi, int cycles, int
 }
 
 /* One MFMG cycle's L1 error, next to seed 003's figure 4.  Our reading of the
- * paper (lib/homg_method.c) gives larger errors than the paper's 5% and 1.6%:
+ * paper (lib/grid/mfmg.c) gives larger errors than the paper's 5% and 1.6%:
  * an MFMG cycle is nested iteration with damped Jacobi only, and its coarse
  * levels never correct the fine-level error; DESIGN.md's independent float64
  * reading found 23-29% at MaxI = 4.  The bounds below pin our measured values

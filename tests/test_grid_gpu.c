@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "grid_kernels.h"
-#include "internal.h"
+#include "grid/grid_kernels.h"
+#include "core/internal.h"
 #include "poisson2d.h"
 #include "testutil.h"
 

@@ -11,7 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "csr_host.h"
+#include "sparse/csr_host.h"
 #include "homg.h"
 #include "testutil.h"
 

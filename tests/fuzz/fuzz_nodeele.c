@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "mesh_internal.h"
+#include "mesh/mesh_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,0 +1,178 @@
+/* amg_common.h -- small inline functions the CPU and CUDA kernels of AMG and CG
+ * share word for word, so both backends make the same decisions: random
+ * priorities, packed keys, matching weights, the CG scalar recurrences. */
+#ifndef HOMG_AMG_COMMON_H
+#define HOMG_AMG_COMMON_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sparse/sparse_kernels.h"
+
+#if defined(__CUDACC__)
+#define HOMG_HD __host__ __device__
+#else
+#define HOMG_HD
+#endif
+
+/* ---- distance-k MIS keys: state in bits 62-63, priority in 32-61, row in 0-31 ---- */
+#define HOMG_MIS_OUT 0u
+#define HOMG_MIS_UNDECIDED 1u
+#define HOMG_MIS_IN 2u
+
+/* A well-mixed 32-bit hash (the murmur3 finaliser) of a row and a seed. */
+HOMG_HD static inline uint32_t homg_hash32(uint32_t x, uint32_t seed)
+{
+    x ^= seed * 0x9E3779B9u;
+    x ^= x >> 16;
+    x *= 0x85EBCA6Bu;
+    x ^= x >> 13;
+    x *= 0xC2B2AE35u;
+    x ^= x >> 16;
+    return x;
+}
+
+HOMG_HD static inline uint64_t homg_mis_key(uint32_t state, uint32_t row, uint32_t seed)
+{
+    return ((uint64_t)state << 62) | ((uint64_t)(homg_hash32(row, seed) & 0x3FFFFFFFu) << 32) | row;
+}
+
+HOMG_HD static inline uint32_t homg_mis_state(uint64_t key) { return (uint32_t)(key >> 62); }
+
+HOMG_HD static inline uint64_t homg_mis_with_state(uint64_t key, uint32_t state)
+{
+    return (key & 0x3FFFFFFFFFFFFFFFull) | ((uint64_t)state << 62);
+}
+
+/* ---- Suitor: a proposal packs a positive float weight (its bits order like
+ * the values) above a random label of the proposer (a bijection of the row),
+ * so the best proposal is the maximum and ties fall in random order rather
+ * than row order (row order makes long chains of displaced proposals on
+ * regular meshes, whose weights are nearly all equal). ---- */
+#define HOMG_SUITOR_SEED 0x5BD1E995u
+
+HOMG_HD static inline uint32_t homg_float_bits(float w)
+{
+    uint32_t u;
+    memcpy(&u, &w, sizeof u);
+    return u;
+}
+
+HOMG_HD static inline uint64_t homg_suitor_key(float w, int32_t row)
+{
+    return ((uint64_t)homg_float_bits(w) << 32) | homg_hash32((uint32_t)row, HOMG_SUITOR_SEED);
+}
+
+/* w[k] of entry (u, v) of a, found by binary search in row u (0 if absent). */
+HOMG_HD static inline float homg_entry_weight(const int32_t *row_ptr, const int32_t *col_idx, const float *w,
+                                              int32_t u, int32_t v)
+{
+    int32_t lo = row_ptr[u], hi = row_ptr[u + 1];
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (col_idx[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < row_ptr[u + 1] && col_idx[lo] == v ? w[lo] : 0.0f;
+}
+
+/* Weight of edge (i, j) of compatible weighted matching (seed 001, 2.2), from
+ * a_ij + a_ji (so w_ij = w_ji bit for bit even when rounding left the coarse
+ * matrix slightly unsymmetric), in double with explicit rounding (no fused
+ * multiply-add on either backend), so both backends get the same float;
+ * non-positive weights are no edges. */
+HOMG_HD static inline float homg_match_weight(float aij, float aji, float aii, float ajj, float vi, float vj)
+{
+#if defined(__CUDA_ARCH__)
+    double num = __dmul_rn(__dmul_rn(__dadd_rn((double)aij, (double)aji), (double)vi), (double)vj);
+    double den = __dadd_rn(__dmul_rn(__dmul_rn((double)aii, (double)vi), (double)vi),
+                           __dmul_rn(__dmul_rn((double)ajj, (double)vj), (double)vj));
+    double w = den > 0 ? __dadd_rn(1.0, -__ddiv_rn(num, den)) : 0.0;
+#else
+    double num = ((double)aij + (double)aji) * (double)vi * (double)vj;
+    double den = (double)aii * (double)vi * (double)vi + (double)ajj * (double)vj * (double)vj;
+    double w = den > 0 ? 1.0 - num / den : 0.0;
+#endif
+    float f = (float)w;
+    return f > 0 && f < 3.0e38f ? f : 0.0f;
+}
+
+/* sqrt(a^2 + b^2) in float with explicit rounding (same on both backends). */
+HOMG_HD static inline float homg_pair_norm(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+    return sqrtf(__fadd_rn(__fmul_rn(a, a), __fmul_rn(b, b)));
+#else
+    float s = a * a;
+    s += b * b;
+    return sqrtf(s);
+#endif
+}
+
+/* ---- CG scalar recurrences (one thread runs them on the device) ---- */
+
+static inline HOMG_HD int homg_cg_finite(double v) { return v == v && v - v == 0.0; }
+
+/* After cg_start's reductions. */
+HOMG_HD static inline void homg_cg_after_start(homg_cg_state *s, double bb, double rr, double *history)
+{
+    s->bb = bb;
+    s->rr = rr;
+    s->tol2 *= bb;
+    s->iter = 0;
+    s->done = HOMG_CG_RUNNING;
+    s->rz = s->rz_old = s->alpha = s->beta = s->pq = s->zq = 0;
+    if (history)
+        history[0] = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+    if (!homg_cg_finite(rr))
+        s->done = HOMG_CG_BREAKDOWN;
+    else if (rr <= s->tol2)
+        s->done = HOMG_CG_CONVERGED;
+}
+
+/* After r.z and z.q: the new search direction's beta (0 on the first iteration). */
+HOMG_HD static inline void homg_cg_after_dots(homg_cg_state *s, double rz, double zq)
+{
+    s->rz_old = s->rz;
+    s->rz = rz;
+    s->zq = zq;
+    if (!homg_cg_finite(rz) || rz <= 0) {
+        s->done = HOMG_CG_BREAKDOWN;
+        s->beta = 0;
+        return;
+    }
+    if (s->iter == 0)
+        s->beta = 0;
+    else if (s->flexible) /* Polak-Ribiere: z.(r_new - r_old) / rz_old, r_new - r_old = -alpha q */
+        s->beta = -s->alpha * zq / s->rz_old;
+    else
+        s->beta = rz / s->rz_old;
+}
+
+HOMG_HD static inline void homg_cg_after_pq(homg_cg_state *s, double pq)
+{
+    s->pq = pq;
+    if (!homg_cg_finite(pq) || pq <= 0) {
+        s->done = HOMG_CG_BREAKDOWN;
+        s->alpha = 0;
+        return;
+    }
+    s->alpha = s->rz / pq;
+}
+
+HOMG_HD static inline void homg_cg_after_update(homg_cg_state *s, double rr, double *history)
+{
+    s->rr = rr;
+    s->iter++;
+    if (history)
+        history[s->iter] = s->bb > 0 ? sqrt(rr / s->bb) : sqrt(rr);
+    if (!homg_cg_finite(rr))
+        s->done = HOMG_CG_BREAKDOWN;
+    else if (rr <= s->tol2)
+        s->done = HOMG_CG_CONVERGED;
+}
+
+#endif

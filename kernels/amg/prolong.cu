@@ -1,0 +1,89 @@
+/* amg_prolong.cu -- CUDA backend: tentative prolongators and their damped-Jacobi
+ * smoothing (twin of kernels/amg/prolong.c). */
+#include "amg_common.h"
+#include "amg_cuda.h"
+#include "sparse/sparse_util.cuh"
+
+#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
+
+__global__ static void tentative_kernel(int32_t n, const int32_t *agg, const float *w, int32_t *rp, int32_t *ci,
+                                        float *v)
+{
+    FOR_ROWS(i, n)
+    {
+        rp[i] = i;
+        ci[i] = agg[i];
+        v[i] = w ? w[i] : 1.0f;
+        if (i == n - 1)
+            rp[n] = n;
+    }
+}
+
+homg_status homg_cuda_prolong_tentative(homg_exec *ex, int32_t n, const int32_t *agg, const float *w, homg_mat *p)
+{
+    tentative_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, w, p->row_ptr, p->col_idx,
+                                                                                 (float *)p->val);
+    HOMG_CUDA_LAUNCHED(ex, "prolong_tentative");
+    return HOMG_OK;
+}
+
+/* Positive floats order like their bits: atomicMax on the bits. */
+__global__ static void gershgorin_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
+                                         unsigned *out)
+{
+    FOR_ROWS(i, n)
+    {
+        float s = 0, d = 0;
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+            s += fabsf(v[k]);
+            if (ci[k] == i)
+                d = v[k];
+        }
+        if (d > 0 && s / d > 0)
+            atomicMax(out, __float_as_uint(s / d));
+    }
+}
+
+__global__ static void gershgorin_default_kernel(float *out)
+{
+    if (threadIdx.x == 0 && blockIdx.x == 0 && !(*out > 0))
+        *out = 1.0f;
+}
+
+homg_status homg_cuda_gershgorin(homg_exec *ex, const homg_mat *a, float *out)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(out, 0, sizeof *out, s));
+    gershgorin_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->val,
+                                                                      a->nrows, (unsigned *)out);
+    HOMG_CUDA_LAUNCHED(ex, "gershgorin");
+    gershgorin_default_kernel<<<1, 32, 0, s>>>(out);
+    HOMG_CUDA_LAUNCHED(ex, "gershgorin");
+    return HOMG_OK;
+}
+
+__global__ static void prolong_smooth_kernel(const int32_t *rp, const int32_t *ci, const float *av, int32_t n,
+                                             const int32_t *agg, double omega, const float *rho, const int32_t *prp,
+                                             const int32_t *pci, float *pv)
+{
+    FOR_ROWS(i, n)
+    {
+        float d = 0, f;
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+            if (ci[k] == i)
+                d = av[k];
+        f = d > 0 ? (float)(omega / (double)*rho) / d : 0.0f;
+        for (int32_t k = prp[i]; k < prp[i + 1]; k++)
+            pv[k] = (pci[k] == agg[i] ? 1.0f : 0.0f) - f * pv[k];
+    }
+}
+
+homg_status homg_cuda_prolong_smooth(homg_exec *ex, const homg_mat *a, const int32_t *agg, double omega,
+                                     const float *rho, homg_mat *ap)
+{
+    prolong_smooth_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, agg, omega, rho, ap->row_ptr, ap->col_idx,
+        (float *)ap->val);
+    HOMG_CUDA_LAUNCHED(ex, "prolong_smooth");
+    return HOMG_OK;
+}

@@ -1,0 +1,199 @@
+/* memory.cu -- CUDA backend: device memory, the caller's stream, graphs, events. */
+#include "cuda_check.h"
+
+#include <stdio.h>
+
+extern "C" int homg_cuda_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+static homg_status cu_init(homg_exec *ex, int device, void *stream, char *name, size_t namelen)
+{
+    int n = 0, saved = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        cudaGetLastError();
+        return homg_exec_fail(ex, HOMG_ERROR_NO_DEVICE, "no CUDA device: %s",
+                              e == cudaSuccess ? "cudaGetDeviceCount found 0 devices" : cudaGetErrorString(e));
+    }
+    HOMG_CUDA_TRY(ex, cudaGetDevice(&saved));
+    if (device < 0)
+        device = saved;
+    if (device >= n)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "desc.device = %d but only %d CUDA device%s",
+                              device, n, n == 1 ? "" : "s");
+    cudaDeviceProp p;
+    HOMG_CUDA_TRY(ex, cudaGetDeviceProperties(&p, device));
+    ex->backend = HOMG_BACKEND_CUDA;
+    ex->device = device;
+    ex->stream = stream;
+    ex->sm_count = p.multiProcessorCount;
+    ex->shared_per_block = p.sharedMemPerBlockOptin;
+    if (name && namelen)
+        snprintf(name, namelen, "cuda:%d %s (sm_%d%d, %d SMs)", device, p.name, p.major, p.minor,
+                 p.multiProcessorCount);
+    /* The capture stream is created on the context's device without leaving it current. */
+    HOMG_CUDA_TRY(ex, cudaSetDevice(device));
+    cudaStream_t cs;
+    e = cudaStreamCreateWithFlags(&cs, cudaStreamNonBlocking);
+    cudaSetDevice(saved);
+    if (e != cudaSuccess)
+        return homg_cuda_fail(ex, e, "cudaStreamCreateWithFlags");
+    ex->capture_stream = cs;
+    return HOMG_OK;
+}
+
+static void cu_shutdown(homg_exec *ex)
+{
+    if (ex->capture_stream) {
+        cudaStreamDestroy((cudaStream_t)ex->capture_stream);
+        ex->capture_stream = NULL;
+    }
+}
+
+static homg_status cu_enter(homg_exec *ex, int *saved)
+{
+    HOMG_CUDA_TRY(ex, cudaGetDevice(saved));
+    if (*saved != ex->device)
+        HOMG_CUDA_TRY(ex, cudaSetDevice(ex->device));
+    return HOMG_OK;
+}
+
+static void cu_leave(homg_exec *ex, int saved)
+{
+    if (saved != ex->device)
+        cudaSetDevice(saved);
+}
+
+static homg_status cu_alloc(homg_exec *ex, size_t bytes, void **ptr)
+{
+    *ptr = NULL;
+    if (!bytes)
+        return HOMG_OK;
+    HOMG_CUDA_TRY(ex, cudaMalloc(ptr, bytes));
+    return HOMG_OK;
+}
+
+static void cu_free(homg_exec *ex, void *ptr)
+{
+    (void)ex;
+    if (ptr)
+        cudaFree(ptr);
+}
+
+static homg_status cu_copy(homg_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)
+{
+    if (!bytes)
+        return HOMG_OK;
+    cudaMemcpyKind k = kind == HOMG_H2D ? cudaMemcpyHostToDevice
+                     : kind == HOMG_D2H ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice;
+    cudaStream_t s = homg_cuda_stream(ex);
+    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(dst, src, bytes, k, s));
+    if (kind != HOMG_D2D)
+        HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
+    return HOMG_OK;
+}
+
+static homg_status cu_zero(homg_exec *ex, void *ptr, size_t bytes)
+{
+    if (bytes)
+        HOMG_CUDA_TRY(ex, cudaMemsetAsync(ptr, 0, bytes, homg_cuda_stream(ex)));
+    return HOMG_OK;
+}
+
+static homg_status cu_sync(homg_exec *ex)
+{
+    HOMG_CUDA_TRY(ex, cudaStreamSynchronize((cudaStream_t)ex->stream));
+    return HOMG_OK;
+}
+
+static int cu_pointer_ok(homg_exec *ex, const void *ptr)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+    }
+    if (a.type == cudaMemoryTypeDevice)
+        return a.device == ex->device ? 1 : 0;
+    return a.type == cudaMemoryTypeManaged ? 1 : 0;
+}
+
+static homg_status cu_capture_begin(homg_exec *ex)
+{
+    /* Capture on the private stream, ordered after the caller's stream. */
+    cudaStream_t cs = (cudaStream_t)ex->capture_stream;
+    HOMG_CUDA_TRY(ex, cudaStreamBeginCapture(cs, cudaStreamCaptureModeThreadLocal));
+    ex->capturing = 1;
+    return HOMG_OK;
+}
+
+static homg_status cu_capture_end(homg_exec *ex, void **graph)
+{
+    cudaGraph_t g = NULL;
+    cudaGraphExec_t ge = NULL;
+    ex->capturing = 0;
+    *graph = NULL;
+    HOMG_CUDA_TRY(ex, cudaStreamEndCapture((cudaStream_t)ex->capture_stream, &g));
+    cudaError_t e = cudaGraphInstantiate(&ge, g, 0);
+    cudaGraphDestroy(g);
+    if (e != cudaSuccess)
+        return homg_cuda_fail(ex, e, "cudaGraphInstantiate");
+    *graph = ge;
+    return HOMG_OK;
+}
+
+static homg_status cu_graph_launch(homg_exec *ex, void *graph)
+{
+    HOMG_CUDA_TRY(ex, cudaGraphLaunch((cudaGraphExec_t)graph, (cudaStream_t)ex->stream));
+    return HOMG_OK;
+}
+
+static void cu_graph_destroy(void *graph)
+{
+    if (graph)
+        cudaGraphExecDestroy((cudaGraphExec_t)graph);
+}
+
+static homg_status cu_event_create(void **ev)
+{
+    cudaEvent_t e;
+    if (cudaEventCreate(&e) != cudaSuccess)
+        return HOMG_ERROR_BACKEND;
+    *ev = e;
+    return HOMG_OK;
+}
+
+static void cu_event_destroy(void *ev)
+{
+    if (ev)
+        cudaEventDestroy((cudaEvent_t)ev);
+}
+
+static homg_status cu_event_record(homg_exec *ex, void *ev)
+{
+    HOMG_CUDA_TRY(ex, cudaEventRecord((cudaEvent_t)ev, (cudaStream_t)ex->stream));
+    return HOMG_OK;
+}
+
+static homg_status cu_event_elapsed_ms(void *start, void *stop, float *ms)
+{
+    if (cudaEventSynchronize((cudaEvent_t)stop) != cudaSuccess ||
+        cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)stop) != cudaSuccess)
+        return HOMG_ERROR_BACKEND;
+    return HOMG_OK;
+}
+
+extern "C" const homg_memory_kernels homg_cuda_memory_kernels = {
+    "cuda",
+    cu_init, cu_shutdown, cu_enter, cu_leave,
+    cu_alloc, cu_free, cu_copy, cu_zero, cu_sync, cu_pointer_ok,
+    cu_capture_begin, cu_capture_end, cu_graph_launch, cu_graph_destroy,
+    cu_event_create, cu_event_destroy, cu_event_record, cu_event_elapsed_ms,
+};

@@ -1,0 +1,139 @@
+/* fem_patch.cu -- seed 000's patch-based assembly: one block per patch; the
+ * patch's column indices and values sit in shared memory, element entries of
+ * rows in the patch are found by binary search there and added with shared
+ * atomics; entries of rows outside the patch go to values_B / rhs_B with global
+ * atomics; the block writes its rows back, and a second kernel adds the
+ * boundary arrays.  CPU twin: patch.c beside it. */
+#include "core/cuda_check.h"
+#include "fem_element.h"
+
+#define THREADS 256
+
+static size_t shared_bytes(const homg_fem_patches *q, size_t vb)
+{
+    return (size_t)q->max_nnz * vb + (size_t)q->max_nodes * vb + (size_t)q->max_nnz * sizeof(int32_t) +
+           ((size_t)q->max_nodes + 1) * sizeof(int32_t);
+}
+
+template <typename T, int DIM>
+__global__ void fem_patch_kernel(homg_fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
+                                 homg_fem_patches q)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    T *sval = (T *)smem;                                  /* max_nnz */
+    T *srhs = sval + q.max_nnz;                           /* max_nodes */
+    int32_t *scol = (int32_t *)(srhs + q.max_nodes);      /* max_nnz */
+    int32_t *srow = scol + q.max_nnz;                     /* max_nodes + 1 */
+    T *values_B = (T *)q.values_B, *rhs_B = (T *)q.rhs_B;
+    int32_t pt = blockIdx.x;
+    int32_t e0 = q.entry_ptr[pt], ne = q.entry_ptr[pt + 1] - e0;
+    int32_t n0 = q.node_ptr[pt], nn = q.node_ptr[pt + 1] - n0;
+    const int nv = DIM + 1;
+    if (ne > q.max_nnz || nn > q.max_nodes) /* cannot happen with a consistent partition */
+        return;
+    /* 1. the patch's rows into shared memory */
+    for (int32_t t = threadIdx.x; t < ne; t += blockDim.x) {
+        scol[t] = col_idx[q.entry_src[e0 + t]];
+        sval[t] = 0;
+    }
+    for (int32_t l = threadIdx.x; l <= nn; l += blockDim.x) {
+        srow[l] = q.row_off[n0 + pt + l];
+        if (l < nn)
+            srhs[l] = 0;
+    }
+    __syncthreads();
+    /* 2. one element per thread */
+    for (int32_t i = q.elem_ptr[pt] + threadIdx.x; i < q.elem_ptr[pt + 1]; i += blockDim.x) {
+        int32_t e = q.elems[i], v[4];
+        double A[16], F[4];
+        for (int a = 0; a < nv; a++)
+            v[a] = p.elements[(int64_t)e * nv + a];
+        homg_fem_element(&p, DIM, e, v, A, F);
+        for (int a = 0; a < nv; a++) {
+            int32_t row = v[a];
+            if (q.node_patch[row] == pt) {
+                int32_t l = q.node_local[row];
+                for (int b = 0; b < nv; b++) {
+                    int32_t k = homg_fem_find(scol, srow[l], srow[l + 1], v[b]);
+                    if (k >= 0)
+                        atomicAdd(&sval[k], (T)A[a * nv + b]);
+                }
+                atomicAdd(&srhs[l], (T)F[a]);
+            } else {
+                int32_t lo = row_ptr[row], hi = row_ptr[row + 1];
+                for (int b = 0; b < nv; b++) {
+                    int32_t k = homg_fem_find(col_idx, lo, hi, v[b]);
+                    if (k >= 0)
+                        atomicAdd(&values_B[k], (T)A[a * nv + b]);
+                }
+                atomicAdd(&rhs_B[row], (T)F[a]);
+            }
+        }
+    }
+    __syncthreads();
+    /* 3. the patch owns its rows: plain stores */
+    for (int32_t t = threadIdx.x; t < ne; t += blockDim.x)
+        values[q.entry_src[e0 + t]] = sval[t];
+    for (int32_t l = threadIdx.x; l < nn; l += blockDim.x)
+        rhs[q.nodes[n0 + l]] = srhs[l];
+}
+
+template <typename T> __global__ void fem_patch_add_kernel(T *dst, const T *src, int32_t n)
+{
+    int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n)
+        dst[k] += src[k];
+}
+
+template <typename T>
+static homg_status run(homg_exec *ex, const homg_fem_problem *p, const homg_fem_system *s, const homg_fem_patches *q)
+{
+    cudaStream_t st = homg_cuda_stream(ex);
+    size_t smem = shared_bytes(q, sizeof(T));
+    if (smem > ex->shared_per_block)
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "patch needs %zu bytes of shared memory, %zu available",
+                              smem, ex->shared_per_block);
+    if (p->dim == 2)
+        HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)smem));
+    else
+        HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               (int)smem));
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->values_B, 0, (size_t)s->nnz * sizeof(T), st));
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->rhs_B, 0, (size_t)s->num_rows * sizeof(T), st));
+    if (q->num_patches > 0) {
+        if (p->dim == 2)
+            fem_patch_kernel<T, 2><<<(unsigned)q->num_patches, THREADS, smem, st>>>(
+                *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
+        else
+            fem_patch_kernel<T, 3><<<(unsigned)q->num_patches, THREADS, smem, st>>>(
+                *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
+        HOMG_CUDA_LAUNCHED(ex, "fem_patch_kernel");
+    }
+    if (s->nnz > 0) {
+        fem_patch_add_kernel<T><<<(unsigned)((s->nnz + THREADS - 1) / THREADS), THREADS, 0, st>>>(
+            (T *)s->values, (const T *)q->values_B, s->nnz);
+        HOMG_CUDA_LAUNCHED(ex, "fem_patch_add_kernel");
+    }
+    if (s->num_rows > 0) {
+        fem_patch_add_kernel<T><<<(unsigned)((s->num_rows + THREADS - 1) / THREADS), THREADS, 0, st>>>(
+            (T *)s->rhs, (const T *)q->rhs_B, s->num_rows);
+        HOMG_CUDA_LAUNCHED(ex, "fem_patch_add_kernel");
+    }
+    return HOMG_OK;
+}
+
+extern "C" size_t homg_cuda_fem_patch_scratch_bytes(homg_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32)
+{
+    (void)ex;
+    (void)max_nnz;
+    (void)max_nodes;
+    (void)float32;
+    return 0; /* shared memory stands in for the CPU's scratch */
+}
+
+extern "C" homg_status homg_cuda_fem_numeric_patch(homg_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
+                                                   const homg_fem_patches *q)
+{
+    return s->float32 ? run<float>(ex, p, s, q) : run<double>(ex, p, s, q);
+}

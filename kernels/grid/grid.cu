@@ -1,0 +1,471 @@
+/* grid.cu -- CUDA structured-grid primitives (twin: kernels/grid/grid.c): one
+ * thread per point, the same per-point formulas as the CPU (grid_point.cuh).
+ * The fused down/up steps of the multigrid cycles live in grid_fused.cu. */
+#include "core/cuda_check.h"
+#include "grid_point.cuh"
+
+#define BX 32
+#define BY 8
+
+static dim3 blocks_for(int nx, int ny) { return dim3((nx + BX - 1) / BX, (ny + BY - 1) / BY); }
+
+template <typename T>
+__global__ void residual_kernel(homg_level L, const T *__restrict__ u, const T *__restrict__ f, T *__restrict__ r)
+{
+    int i = blockIdx.x * BX + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
+    if (i < L.nx && j < L.ny)
+        r[(size_t)j * L.nx + i] = (T)res_at<T>(L, u, f, i, j);
+}
+
+template <typename T>
+__global__ void residual_restrict_kernel(homg_level L, const T *__restrict__ u, const T *__restrict__ f,
+                                         T *__restrict__ fc)
+{
+    int I = blockIdx.x * BX + threadIdx.x, J = blockIdx.y * BY + threadIdx.y;
+    int ncx = L.nx / 2, ncy = L.ny / 2;
+    if (I >= ncx || J >= ncy)
+        return;
+    double s = res_at<T>(L, u, f, 2 * I, 2 * J) + res_at<T>(L, u, f, 2 * I + 1, 2 * J) +
+               res_at<T>(L, u, f, 2 * I, 2 * J + 1) + res_at<T>(L, u, f, 2 * I + 1, 2 * J + 1);
+    fc[(size_t)J * ncx + I] = (T)(0.25 * s);
+}
+
+template <typename T>
+__global__ void prolong_kernel(homg_level L, const T *__restrict__ ec, T *__restrict__ u, int assign)
+{
+    int i = blockIdx.x * BX + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
+    if (i >= L.nx || j >= L.ny)
+        return;
+    double e = prolong_at<T>(ec, i, j, L.nx / 2, L.ny / 2);
+    T *p = u + (size_t)j * L.nx + i;
+    *p = (T)(assign ? e : (double)*p + e);
+}
+
+/* One colour of a Gauss-Seidel sweep; thread (ii, j) updates i = 2 ii + ((j + colour) & 1). */
+template <typename T>
+__global__ void smooth_colour_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f, int colour)
+{
+    int ii = blockIdx.x * BX + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
+    int i = 2 * ii + ((j + colour) & 1);
+    if (i >= L.nx || j >= L.ny)
+        return;
+    double rhs = (double)f[(size_t)j * L.nx + i] + bterm_at<T>(L, i, j) + L.inv_h2 * nbsum_at<T>(L, u, i, j);
+    u[(size_t)j * L.nx + i] = (T)(rhs / diag_at(L, i, j));
+}
+
+/* The coarsest level in one block: zero, then `sweeps` red-black sweeps. */
+template <typename T>
+__global__ void coarse_solve_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f, int sweeps)
+{
+    const int n = L.nx * L.ny;
+    for (int k = threadIdx.x; k < n; k += blockDim.x)
+        u[k] = (T)0;
+    __syncthreads();
+    for (int s = 0; s < 2 * sweeps; s++) {
+        int colour = s & 1;
+        for (int k = threadIdx.x; k < n; k += blockDim.x) {
+            int i = k % L.nx, j = k / L.nx;
+            if (((i + j) & 1) != colour)
+                continue;
+            double rhs = (double)f[k] + bterm_at<T>(L, i, j) + L.inv_h2 * nbsum_at<T>(L, u, i, j);
+            u[k] = (T)(rhs / diag_at(L, i, j));
+        }
+        __syncthreads();
+    }
+}
+
+/* All four sides in one launch: thread k walks the concatenated coarse sides. */
+template <typename T>
+__global__ void restrict_boundary_kernel(homg_level L, T *o0, T *o1, T *o2, T *o3)
+{
+    const int ncy = L.ny / 2, ncx = L.nx / 2;
+    int k = blockIdx.x * blockDim.x + threadIdx.x, s = 0;
+    T *out[4] = {o0, o1, o2, o3};
+    while (s < 4 && k >= (s < 2 ? ncy : ncx)) {
+        k -= s < 2 ? ncy : ncx;
+        s++;
+    }
+    if (s == 4 || !L.bc[s])
+        return;
+    const T *g = (const T *)L.bc[s];
+    out[s][k] = (T)(0.5 * ((double)g[2 * k] + (double)g[2 * k + 1]));
+}
+
+/* The coarsest level solved exactly by the dense sine transform (twin:
+ * coarse_exact in kernels/grid/grid_tmpl.h).  A 32 x 32 block, thread (x, y) owns
+ * entry (row y, column x) of every product; rows are padded to 33 so column reads
+ * do not collide in a shared-memory bank. */
+#define CE HOMG_COARSE_EXACT_MAX
+template <typename T>
+__global__ void __launch_bounds__(CE *CE) coarse_exact_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f,
+                                                               const T *__restrict__ qx, const T *__restrict__ qy,
+                                                               const T *__restrict__ inv_eig)
+{
+    __shared__ T sx[CE][CE + 1], sy[CE][CE + 1], a[CE][CE + 1], b[CE][CE + 1];
+    const int nx = L.nx, ny = L.ny, x = threadIdx.x, y = threadIdx.y;
+    const bool in = x < nx && y < ny;
+    if (x < nx && y < nx)
+        sx[y][x] = qx[y * nx + x];
+    if (x < ny && y < ny)
+        sy[y][x] = qy[y * ny + x];
+    if (in)
+        a[y][x] = (T)((double)f[y * nx + x] + bterm_at<T>(L, x, y));
+    __syncthreads();
+    T s = 0;
+    if (in) /* b = Qy^T F */
+        for (int j = 0; j < ny; j++)
+            s += sy[j][y] * a[j][x];
+    b[y][x] = s;
+    __syncthreads();
+    s = 0;
+    if (in) /* a = (b Qx) ./ eig */
+        for (int i = 0; i < nx; i++)
+            s += b[y][i] * sx[i][x];
+    a[y][x] = in ? s * inv_eig[y * nx + x] : (T)0;
+    __syncthreads();
+    s = 0;
+    if (in) /* b = Qy a */
+        for (int k = 0; k < ny; k++)
+            s += sy[y][k] * a[k][x];
+    b[y][x] = s;
+    __syncthreads();
+    s = 0;
+    if (in) { /* u = b Qx^T */
+        for (int k = 0; k < nx; k++)
+            s += b[y][k] * sx[x][k];
+        u[y * nx + x] = s;
+    }
+}
+#undef CE
+
+template <typename T>
+__global__ void add_kernel(size_t n, const T *__restrict__ x, T *__restrict__ y)
+{
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n; k += (size_t)gridDim.x * blockDim.x)
+        y[k] = (T)((double)y[k] + (double)x[k]);
+}
+
+/* Partial sums of the monitored norm into scratch[0] (numerator) and scratch[1]. */
+template <typename T>
+__global__ void monitor_sum_kernel(homg_level L, const T *__restrict__ u, const T *__restrict__ f,
+                                   const T *__restrict__ u_ref, double *scratch)
+{
+    __shared__ double sn[BX * BY], sd[BX * BY];
+    int i = blockIdx.x * BX + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
+    int t = threadIdx.y * BX + threadIdx.x;
+    double num = 0, den = 0;
+    if (i < L.nx && j < L.ny) {
+        size_t k = (size_t)j * L.nx + i;
+        if (u_ref) {
+            double d = (double)u[k] - (double)u_ref[k];
+            num = d * d;
+            den = (double)u_ref[k] * (double)u_ref[k];
+        } else {
+            double r = res_at<T>(L, u, f, i, j), b = res_at<T>(L, (const T *)NULL, f, i, j);
+            num = r * r;
+            den = b * b;
+        }
+    }
+    sn[t] = num;
+    sd[t] = den;
+    __syncthreads();
+    for (int s = BX * BY / 2; s > 0; s >>= 1) {
+        if (t < s) {
+            sn[t] += sn[t + s];
+            sd[t] += sd[t + s];
+        }
+        __syncthreads();
+    }
+    if (t == 0) {
+        atomicAdd(&scratch[0], sn[0]);
+        atomicAdd(&scratch[1], sd[0]);
+    }
+}
+
+__global__ void monitor_finish_kernel(double *scratch, double *hist, int *count)
+{
+    double num = scratch[0], den = scratch[1];
+    hist[*count] = den > 0 ? sqrt(num / den) : sqrt(num);
+    *count += 1;
+    scratch[0] = 0;
+    scratch[1] = 0;
+}
+
+template <typename T>
+__global__ void find_nonfinite_kernel(size_t n, const T *__restrict__ x, unsigned long long *flag)
+{
+    for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n; k += (size_t)gridDim.x * blockDim.x)
+        if (!isfinite((double)x[k]))
+            atomicCAS(flag, 0ull, (unsigned long long)k + 1);
+}
+
+/* ---- HOMG ---- */
+
+template <typename T>
+__global__ void homg_filter_kernel(int nx, int ny, int s, const T *__restrict__ src, T *__restrict__ dst)
+{
+    int i = blockIdx.x * BX + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
+    if (i >= nx || j >= ny)
+        return;
+    const double w[3] = {1, 2, 1};
+    double acc = 0, wsum = 0;
+    for (int b = -1; b <= 1; b++) {
+        int jj = j + b * s;
+        if (jj < 0 || jj >= ny)
+            continue;
+        for (int a = -1; a <= 1; a++) {
+            int ii = i + a * s;
+            if (ii < 0 || ii >= nx)
+                continue;
+            acc += w[a + 1] * w[b + 1] * (double)src[(size_t)jj * nx + ii];
+            wsum += w[a + 1] * w[b + 1];
+        }
+    }
+    dst[(size_t)j * nx + i] = (T)(acc / wsum);
+}
+
+template <typename T>
+__global__ void homg_gather_kernel(int nx, int ny, homg_homg_level H, const T *__restrict__ src, T *__restrict__ compact)
+{
+    int a = blockIdx.x * BX + threadIdx.x, b = blockIdx.y * BY + threadIdx.y;
+    if (a >= H.cx || b >= H.cy)
+        return;
+    int x = homg_marked_coord(a, nx, H.l), y = homg_marked_coord(b, ny, H.l);
+    compact[(size_t)b * H.cx + a] = src[(size_t)y * nx + x];
+}
+
+template <typename T>
+__global__ void homg_iterate_kernel(homg_level L, homg_homg_level H, const T *__restrict__ fm, const T *__restrict__ u,
+                                    T *__restrict__ u_out)
+{
+    const int x = blockIdx.x * BX + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
+    const int nx = L.nx, ny = L.ny, l = H.l;
+    if (x >= nx || y >= ny)
+        return;
+    int ax = homg_marked_index(x, nx, l), ay = homg_marked_index(y, ny, l);
+    double out;
+    if (ax >= 0 && ay >= 0) {
+        double up = u[(size_t)y * nx + x], nb = 0, extra = 0, c;
+        double inv = L.inv_h2 / ((double)l * l);
+        if (x - l >= 0) nb += u[(size_t)y * nx + x - l]; else { c = homg_ghost_factor(x, nx, l, -1); nb -= c * up; extra += c; }
+        if (x + l < nx) nb += u[(size_t)y * nx + x + l]; else { c = homg_ghost_factor(x, nx, l, 1); nb -= c * up; extra += c; }
+        if (y - l >= 0) nb += u[(size_t)(y - l) * nx + x]; else { c = homg_ghost_factor(y, ny, l, -1); nb -= c * up; extra += c; }
+        if (y + l < ny) nb += u[(size_t)(y + l) * nx + x]; else { c = homg_ghost_factor(y, ny, l, 1); nb -= c * up; extra += c; }
+        double rhs = H.m == 0 ? (double)fm[(size_t)y * nx + x] : (double)fm[(size_t)ay * H.cx + ax];
+        double Au = (4 * up - nb) * inv + L.lambda * up;
+        double diag = (4 + extra) * inv + L.lambda;
+        out = up + H.omega * (rhs - Au) / diag;
+    } else {
+        int x0, x1, y0, y1;
+        double tx, ty;
+        homg_bracket(x, nx, l, &x0, &x1, &tx);
+        homg_bracket(y, ny, l, &y0, &y1, &ty);
+        out = (1 - ty) * ((1 - tx) * (double)u[(size_t)y0 * nx + x0] + tx * (double)u[(size_t)y0 * nx + x1]) +
+              ty * ((1 - tx) * (double)u[(size_t)y1 * nx + x0] + tx * (double)u[(size_t)y1 * nx + x1]);
+    }
+    u_out[(size_t)y * nx + x] = (T)out;
+}
+
+/* ------------------------------------------------------------ launchers */
+
+static homg_status cu_residual(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+                               void *r)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (p == HOMG_FLOAT64)
+        residual_kernel<double><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const double *)u,
+                                                                                   (const double *)f, (double *)r);
+    else
+        residual_kernel<float><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const float *)u,
+                                                                                 (const float *)f, (float *)r);
+    HOMG_CUDA_LAUNCHED(ex, "residual_kernel");
+    return HOMG_OK;
+}
+
+static homg_status cu_residual_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u,
+                                        const void *f, void *fc)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    dim3 g = blocks_for(L->nx / 2, L->ny / 2);
+    if (p == HOMG_FLOAT64)
+        residual_restrict_kernel<double><<<g, dim3(BX, BY), 0, s>>>(*L, (const double *)u, (const double *)f,
+                                                                    (double *)fc);
+    else
+        residual_restrict_kernel<float><<<g, dim3(BX, BY), 0, s>>>(*L, (const float *)u, (const float *)f,
+                                                                   (float *)fc);
+    HOMG_CUDA_LAUNCHED(ex, "residual_restrict_kernel");
+    return HOMG_OK;
+}
+
+static homg_status cu_prolong(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec, void *u,
+                              int assign)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (p == HOMG_FLOAT64)
+        prolong_kernel<double><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const double *)ec,
+                                                                                  (double *)u, assign);
+    else
+        prolong_kernel<float><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const float *)ec, (float *)u,
+                                                                                 assign);
+    HOMG_CUDA_LAUNCHED(ex, "prolong_kernel");
+    return HOMG_OK;
+}
+
+static homg_status cu_smooth(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+                             int sweeps)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    dim3 g = blocks_for((L->nx + 1) / 2, L->ny);
+    for (int k = 0; k < 2 * sweeps; k++) {
+        if (p == HOMG_FLOAT64)
+            smooth_colour_kernel<double><<<g, dim3(BX, BY), 0, s>>>(*L, (double *)u, (const double *)f, k & 1);
+        else
+            smooth_colour_kernel<float><<<g, dim3(BX, BY), 0, s>>>(*L, (float *)u, (const float *)f, k & 1);
+        HOMG_CUDA_LAUNCHED(ex, "smooth_colour_kernel");
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cuda_grid_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+                                           void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
+homg_status homg_cuda_grid_prolong_smooth(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
+                                          const void *u_in, void *u_out, const void *f, int sweeps, int assign);
+
+static homg_status cu_coarse_solve(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+                                   int sweeps)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int n = L->nx * L->ny, threads = n < 1024 ? ((n + 31) / 32) * 32 : 1024;
+    if (p == HOMG_FLOAT64)
+        coarse_solve_kernel<double><<<1, threads, 0, s>>>(*L, (double *)u, (const double *)f, sweeps);
+    else
+        coarse_solve_kernel<float><<<1, threads, 0, s>>>(*L, (float *)u, (const float *)f, sweeps);
+    HOMG_CUDA_LAUNCHED(ex, "coarse_solve_kernel");
+    return HOMG_OK;
+}
+
+static unsigned grid_stride_blocks(homg_exec *ex, size_t n)
+{
+    size_t b = (n + 255) / 256, cap = (size_t)ex->sm_count * 8;
+    return (unsigned)(b < cap ? (b ? b : 1) : cap);
+}
+
+static homg_status cu_coarse_exact(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+                                   const void *qx, const void *qy, const void *inv_eig)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    dim3 threads(HOMG_COARSE_EXACT_MAX, HOMG_COARSE_EXACT_MAX);
+    if (L->nx > HOMG_COARSE_EXACT_MAX || L->ny > HOMG_COARSE_EXACT_MAX)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "coarse_exact: %d x %d is larger than %d", L->nx, L->ny,
+                              HOMG_COARSE_EXACT_MAX);
+    if (p == HOMG_FLOAT64)
+        coarse_exact_kernel<double><<<1, threads, 0, s>>>(*L, (double *)u, (const double *)f, (const double *)qx,
+                                                          (const double *)qy, (const double *)inv_eig);
+    else
+        coarse_exact_kernel<float><<<1, threads, 0, s>>>(*L, (float *)u, (const float *)f, (const float *)qx,
+                                                         (const float *)qy, (const float *)inv_eig);
+    HOMG_CUDA_LAUNCHED(ex, "coarse_exact_kernel");
+    return HOMG_OK;
+}
+
+static homg_status cu_restrict_boundary(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4])
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int total = L->nx + L->ny, blocks = (total + 255) / 256;
+    if (p == HOMG_FLOAT64)
+        restrict_boundary_kernel<double><<<blocks, 256, 0, s>>>(*L, (double *)out[0], (double *)out[1],
+                                                                (double *)out[2], (double *)out[3]);
+    else
+        restrict_boundary_kernel<float><<<blocks, 256, 0, s>>>(*L, (float *)out[0], (float *)out[1], (float *)out[2],
+                                                               (float *)out[3]);
+    HOMG_CUDA_LAUNCHED(ex, "restrict_boundary_kernel");
+    return HOMG_OK;
+}
+
+static homg_status cu_add(homg_exec *ex, homg_precision p, size_t n, const void *x, void *y)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (p == HOMG_FLOAT64)
+        add_kernel<double><<<grid_stride_blocks(ex, n), 256, 0, s>>>(n, (const double *)x, (double *)y);
+    else
+        add_kernel<float><<<grid_stride_blocks(ex, n), 256, 0, s>>>(n, (const float *)x, (float *)y);
+    HOMG_CUDA_LAUNCHED(ex, "add_kernel");
+    return HOMG_OK;
+}
+
+static homg_status cu_monitor(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+                              const void *u_ref, double *scratch, double *hist, int *count)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (p == HOMG_FLOAT64)
+        monitor_sum_kernel<double><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
+            *L, (const double *)u, (const double *)f, (const double *)u_ref, scratch);
+    else
+        monitor_sum_kernel<float><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
+            *L, (const float *)u, (const float *)f, (const float *)u_ref, scratch);
+    HOMG_CUDA_LAUNCHED(ex, "monitor_sum_kernel");
+    monitor_finish_kernel<<<1, 1, 0, s>>>(scratch, hist, count);
+    HOMG_CUDA_LAUNCHED(ex, "monitor_finish_kernel");
+    return HOMG_OK;
+}
+
+static homg_status cu_find_nonfinite(homg_exec *ex, homg_precision p, size_t n, const void *x, long long *flag)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (p == HOMG_FLOAT64)
+        find_nonfinite_kernel<double><<<grid_stride_blocks(ex, n), 256, 0, s>>>(n, (const double *)x,
+                                                                                (unsigned long long *)flag);
+    else
+        find_nonfinite_kernel<float><<<grid_stride_blocks(ex, n), 256, 0, s>>>(n, (const float *)x,
+                                                                               (unsigned long long *)flag);
+    HOMG_CUDA_LAUNCHED(ex, "find_nonfinite_kernel");
+    return HOMG_OK;
+}
+
+static homg_status cu_homg_filter(homg_exec *ex, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (p == HOMG_FLOAT64)
+        homg_filter_kernel<double><<<blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const double *)src,
+                                                                                (double *)dst);
+    else
+        homg_filter_kernel<float><<<blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const float *)src,
+                                                                               (float *)dst);
+    HOMG_CUDA_LAUNCHED(ex, "homg_filter_kernel");
+    return HOMG_OK;
+}
+
+static homg_status cu_homg_gather(homg_exec *ex, homg_precision p, int nx, int ny, const homg_homg_level *H,
+                                  const void *src, void *compact)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (p == HOMG_FLOAT64)
+        homg_gather_kernel<double><<<blocks_for(H->cx, H->cy), dim3(BX, BY), 0, s>>>(nx, ny, *H, (const double *)src,
+                                                                                      (double *)compact);
+    else
+        homg_gather_kernel<float><<<blocks_for(H->cx, H->cy), dim3(BX, BY), 0, s>>>(nx, ny, *H, (const float *)src,
+                                                                                     (float *)compact);
+    HOMG_CUDA_LAUNCHED(ex, "homg_gather_kernel");
+    return HOMG_OK;
+}
+
+static homg_status cu_homg_iterate(homg_exec *ex, homg_precision p, const homg_level *L, const homg_homg_level *H,
+                                   const void *fm, const void *u_in, void *u_out)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (p == HOMG_FLOAT64)
+        homg_iterate_kernel<double><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
+            *L, *H, (const double *)fm, (const double *)u_in, (double *)u_out);
+    else
+        homg_iterate_kernel<float><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
+            *L, *H, (const float *)fm, (const float *)u_in, (float *)u_out);
+    HOMG_CUDA_LAUNCHED(ex, "homg_iterate_kernel");
+    return HOMG_OK;
+}
+
+extern "C" const homg_grid_kernels homg_cuda_grid_kernels = {
+    cu_residual, cu_residual_restrict, cu_prolong, cu_smooth,
+    homg_cuda_grid_smooth_restrict, homg_cuda_grid_prolong_smooth, cu_coarse_solve, cu_coarse_exact, cu_restrict_boundary, cu_add,
+    cu_monitor, cu_find_nonfinite,
+    cu_homg_filter, cu_homg_gather, cu_homg_iterate,
+};

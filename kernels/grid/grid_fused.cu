@@ -1,0 +1,314 @@
+/* grid_fused.cu -- the multigrid down and up steps, each one pass over memory
+ * (twin: the compositions in kernels/grid/grid.c's cpu_smooth_restrict and
+ * cpu_prolong_smooth).
+ *
+ * Temporal blocking: a block owns an output tile of TW x TH cells and loads the
+ * tile plus a halo of H cells (clipped to the domain) into shared memory.
+ * Half-sweep t (t = 1..2S) of red-black Gauss-Seidel updates the region grown by
+ * H - t cells, so after 2S half-sweeps the tile grown by one cell holds exactly
+ * what global sweeps give; the down step then needs H = 2S + 1 for the residual,
+ * the up step H = 2S.  Halo cells are recomputed by neighbouring blocks (1.25x
+ * the updates for S = 2), but device memory sees each array once.  The steps
+ * are out of place (u_in -> u_out): a block reads its halo from u_in while its
+ * neighbours write their tiles, so an in-place update would race.
+ *   down: read u (not for INIT_ZERO; INIT_PROLONG reads the quarter-size coarse
+ *         array instead), read f, write u, write the quarter-size fc;
+ *   up:   read u, the coarse correction, f; write u.
+ * S is a template parameter, so the box has a compile-time shape: each thread
+ * issues all its loads of a row band before storing to shared memory.
+ *
+ * Boundary handling: cells outside the domain hold 0 in shared memory, so the
+ * stencil sum needs no tests; a cell on the domain edge has the larger diagonal
+ * (4 + edges)/h^2 + lambda and the data term 2g/h^2 (edge cells only).  Blocks
+ * whose box touches no domain edge take a branch-free path.
+ *
+ * Arithmetic is in the storage type.  The residual is formed from neighbour
+ * differences, f + (sum (u_nb - u_c)) / h^2 - lambda u_c: a difference of two
+ * nearby floats is exact, so the cancellation that makes f - A u inaccurate in
+ * float32 (kernels/grid/grid_kernels.h) happens where it costs nothing.  The CPU twin
+ * computes in double; the two agree to float rounding. */
+#include "core/cuda_check.h"
+#include "grid_point.cuh"
+
+#define TW 64
+#define BX 32
+#define BY 8
+
+/* Tile height: shared memory stays under the 48 KB default for both precisions. */
+template <typename T> struct tile_h { enum { value = sizeof(T) == 4 ? 32 : 16 }; };
+
+/* The box of halo H: compile-time sizes. */
+template <typename T, int H>
+struct box {
+    enum { W = TW + 2 * H, HT = tile_h<T>::value + 2 * H, ROWS = (HT + BY - 1) / BY, COLS = (W + BX - 1) / BX };
+};
+
+struct tile_pos {
+    int x0, y0;         /* global coordinates of local (0, 0) */
+    int i0, i1, j0, j1; /* the part of the box inside the domain: [i0, i1) x [j0, j1) */
+    bool interior;      /* no cell of the box is on the domain edge */
+};
+
+template <typename T, int H>
+__device__ __forceinline__ tile_pos tile_setup(const homg_level &L)
+{
+    typedef box<T, H> B;
+    tile_pos t;
+    t.x0 = blockIdx.x * TW - H;
+    t.y0 = blockIdx.y * tile_h<T>::value - H;
+    t.i0 = max(0, -t.x0);
+    t.j0 = max(0, -t.y0);
+    t.i1 = min((int)B::W, L.nx - t.x0);
+    t.j1 = min((int)B::HT, L.ny - t.y0);
+    t.interior = t.x0 >= 1 && t.y0 >= 1 && t.x0 + B::W <= L.nx - 1 && t.y0 + B::HT <= L.ny - 1;
+    return t;
+}
+
+/* Bilinear cell-centred prolongation in T (the CPU twin uses double). */
+template <typename T>
+__device__ __forceinline__ T prolong_t(const T *__restrict__ ec, int i, int j, int ncx, int ncy)
+{
+    int I = i >> 1, J = j >> 1, I2 = I + ((i & 1) ? 1 : -1), J2 = J + ((j & 1) ? 1 : -1);
+    int a = I2, b = J2;
+    T sx = (T)homg_reflect(&a, ncx), sy = (T)homg_reflect(&b, ncy);
+    const T *r0 = ec + (size_t)J * ncx, *r1 = ec + (size_t)b * ncx;
+    return (T)0.5625 * r0[I] + (T)0.1875 * (sx * r0[a] + sy * r1[I]) + (T)0.0625 * (sx * sy * r1[a]);
+}
+
+/* init: HOMG_INIT_KEEP (u), _ZERO, _PROLONG (P ec); add_ec: u += P add_ec. */
+template <typename T, int H>
+__device__ __forceinline__ void load_tile(const homg_level &L, const tile_pos &t, T *su, T *sf,
+                                          const T *__restrict__ u, const T *__restrict__ f, int init,
+                                          const T *__restrict__ ec, const T *__restrict__ add_ec)
+{
+    typedef box<T, H> B;
+    const int ncx = L.nx / 2, ncy = L.ny / 2;
+#pragma unroll
+    for (int r = 0; r < B::ROWS; r++) {
+        const int lj = threadIdx.y + BY * r;
+        T uv[B::COLS], fv[B::COLS];
+#pragma unroll
+        for (int c = 0; c < B::COLS; c++) {
+            const int li = threadIdx.x + BX * c, gi = t.x0 + li, gj = t.y0 + lj;
+            uv[c] = 0;
+            fv[c] = 0;
+            if (li < B::W && lj < B::HT && li >= t.i0 && li < t.i1 && lj >= t.j0 && lj < t.j1) {
+                const size_t g = (size_t)gj * L.nx + gi;
+                fv[c] = f[g];
+                if (init == HOMG_INIT_KEEP)
+                    uv[c] = u[g];
+                else if (init == HOMG_INIT_PROLONG)
+                    uv[c] = prolong_t<T>(ec, gi, gj, ncx, ncy);
+                if (add_ec)
+                    uv[c] += prolong_t<T>(add_ec, gi, gj, ncx, ncy);
+            }
+        }
+#pragma unroll
+        for (int c = 0; c < B::COLS; c++) {
+            const int li = threadIdx.x + BX * c;
+            if (li < B::W && lj < B::HT) {
+                su[lj * B::W + li] = uv[c];
+                sf[lj * B::W + li] = fv[c];
+            }
+        }
+    }
+    __syncthreads();
+}
+
+/* Half-sweeps 1..2S on the shrinking region, clipped to the domain. */
+template <typename T, int H, int S, bool INTERIOR>
+__device__ __forceinline__ void sweep_tile(const homg_level &L, const tile_pos &t, T *su, const T *sf)
+{
+    typedef box<T, H> B;
+    const T ih2 = (T)L.inv_h2, idiag = (T)(1.0 / (4 * L.inv_h2 + L.lambda));
+    const int par = (t.x0 + t.y0) & 1;
+#pragma unroll
+    for (int s = 1; s <= 2 * S; s++) {
+        const int colour = (s - 1) & 1;
+        const int a = INTERIOR ? s : max(s, t.i0), b = INTERIOR ? B::W - s : min(B::W - s, t.i1);
+        const int c = INTERIOR ? s : max(s, t.j0), d = INTERIOR ? B::HT - s : min(B::HT - s, t.j1);
+        for (int lj = c + threadIdx.y; lj < d; lj += BY) {
+            const int li0 = a + ((a + lj + par + colour) & 1);
+            for (int li = li0 + 2 * threadIdx.x; li < b; li += 2 * BX) {
+                const int k = lj * B::W + li;
+                T rhs = sf[k] + ih2 * ((su[k - 1] + su[k + 1]) + (su[k - B::W] + su[k + B::W]));
+                T id = idiag;
+                if (!INTERIOR) {
+                    const int gi = t.x0 + li, gj = t.y0 + lj;
+                    const int e = homg_edges_touched(gi, gj, L.nx, L.ny);
+                    if (e) {
+                        rhs += (T)bterm_at<T>(L, gi, gj);
+                        id = (T)(1.0 / ((4 + e) * L.inv_h2 + L.lambda));
+                    }
+                }
+                su[k] = rhs * id;
+            }
+        }
+        __syncthreads();
+    }
+}
+
+template <typename T, int H>
+__device__ __forceinline__ void store_tile(const homg_level &L, const tile_pos &t, const T *su, T *__restrict__ u)
+{
+    typedef box<T, H> B;
+    const int th = tile_h<T>::value;
+#pragma unroll
+    for (int r = 0; r < th / BY; r++)
+#pragma unroll
+        for (int c = 0; c < TW / BX; c++) {
+            const int li = H + threadIdx.x + BX * c, lj = H + threadIdx.y + BY * r;
+            const int gi = t.x0 + li, gj = t.y0 + lj;
+            if (gi < L.nx && gj < L.ny)
+                u[(size_t)gj * L.nx + gi] = su[lj * B::W + li];
+        }
+}
+
+/* f + bterm - A u at local (li, lj), from exact neighbour differences. */
+template <typename T, int H>
+__device__ __forceinline__ T tile_residual(const homg_level &L, const tile_pos &t, const T *su, const T *sf, int li,
+                                           int lj)
+{
+    typedef box<T, H> B;
+    const int k = lj * B::W + li;
+    const T c = su[k], ih2 = (T)L.inv_h2;
+    if (t.interior)
+        return sf[k] + ih2 * (((su[k - 1] - c) + (su[k + 1] - c)) + ((su[k - B::W] - c) + (su[k + B::W] - c))) -
+               (T)L.lambda * c;
+    /* at the domain edge an outside neighbour is the ghost -c (homogeneous part) */
+    const int gi = t.x0 + li, gj = t.y0 + lj;
+    T d = (gi > 0 ? su[k - 1] - c : -2 * c) + (gi < L.nx - 1 ? su[k + 1] - c : -2 * c) +
+          (gj > 0 ? su[k - B::W] - c : -2 * c) + (gj < L.ny - 1 ? su[k + B::W] - c : -2 * c);
+    T r = sf[k] + ih2 * d - (T)L.lambda * c;
+    if (homg_edges_touched(gi, gj, L.nx, L.ny))
+        r += (T)bterm_at<T>(L, gi, gj);
+    return r;
+}
+
+template <typename T, int S>
+__global__ void __launch_bounds__(BX *BY) smooth_restrict_kernel(homg_level L, const T *__restrict__ u,
+                                                                 T *__restrict__ u_out, const T *__restrict__ f,
+                                                                 T *__restrict__ fc, int init, const T *__restrict__ ec)
+{
+    enum { H = 2 * S + 1 };
+    typedef box<T, H> B;
+    __shared__ T su[B::W * B::HT], sf[B::W * B::HT];
+    const int th = tile_h<T>::value;
+    const tile_pos t = tile_setup<T, H>(L);
+    load_tile<T, H>(L, t, su, sf, u, f, init, ec, (const T *)NULL);
+    if (t.interior)
+        sweep_tile<T, H, S, true>(L, t, su, sf);
+    else
+        sweep_tile<T, H, S, false>(L, t, su, sf);
+
+    /* residual of the tile averaged over 2x2 children: thread (x, y) owns coarse
+     * cells (x, y + 8b) of the tile */
+    const int ncx = L.nx / 2, ncy = L.ny / 2;
+#pragma unroll
+    for (int cj = threadIdx.y; cj < th / 2; cj += BY) {
+        const int ci = threadIdx.x;
+        const int I = blockIdx.x * (TW / 2) + ci, J = blockIdx.y * (th / 2) + cj;
+        if (I >= ncx || J >= ncy)
+            continue;
+        const int li = H + 2 * ci, lj = H + 2 * cj;
+        T s = (tile_residual<T, H>(L, t, su, sf, li, lj) + tile_residual<T, H>(L, t, su, sf, li + 1, lj)) +
+              (tile_residual<T, H>(L, t, su, sf, li, lj + 1) + tile_residual<T, H>(L, t, su, sf, li + 1, lj + 1));
+        fc[(size_t)J * ncx + I] = (T)0.25 * s;
+    }
+    store_tile<T, H>(L, t, su, u_out);
+}
+
+template <typename T, int S>
+__global__ void __launch_bounds__(BX *BY) prolong_smooth_kernel(homg_level L, const T *__restrict__ ec,
+                                                                const T *__restrict__ u, T *__restrict__ u_out,
+                                                                const T *__restrict__ f, int assign)
+{
+    enum { H = 2 * S };
+    typedef box<T, H> B;
+    __shared__ T su[B::W * B::HT], sf[B::W * B::HT];
+    const tile_pos t = tile_setup<T, H>(L);
+    if (assign)
+        load_tile<T, H>(L, t, su, sf, u, f, HOMG_INIT_PROLONG, ec, (const T *)NULL);
+    else
+        load_tile<T, H>(L, t, su, sf, u, f, HOMG_INIT_KEEP, (const T *)NULL, ec);
+    if (t.interior)
+        sweep_tile<T, H, S, true>(L, t, su, sf);
+    else
+        sweep_tile<T, H, S, false>(L, t, su, sf);
+    store_tile<T, H>(L, t, su, u_out);
+}
+
+template <typename T, int S>
+static void launch_down_s(cudaStream_t st, const homg_level *L, const void *u, void *u_out, const void *f, void *fc,
+                          int init, const void *ec)
+{
+    dim3 grid((L->nx + TW - 1) / TW, (L->ny + tile_h<T>::value - 1) / tile_h<T>::value);
+    smooth_restrict_kernel<T, S><<<grid, dim3(BX, BY), 0, st>>>(*L, (const T *)u, (T *)u_out, (const T *)f, (T *)fc,
+                                                               init, (const T *)ec);
+}
+
+template <typename T, int S>
+static void launch_up_s(cudaStream_t st, const homg_level *L, const void *ec, const void *u, void *u_out,
+                        const void *f, int assign)
+{
+    dim3 grid((L->nx + TW - 1) / TW, (L->ny + tile_h<T>::value - 1) / tile_h<T>::value);
+    prolong_smooth_kernel<T, S><<<grid, dim3(BX, BY), 0, st>>>(*L, (const T *)ec, (const T *)u, (T *)u_out,
+                                                              (const T *)f, assign);
+}
+
+/* Sweeps 0..3 are compiled in (shared memory bounds the halo). */
+#define HOMG_FUSED_MAX_SWEEPS 3
+
+template <typename T>
+static homg_status launch_down(homg_exec *ex, const homg_level *L, const void *u, void *u_out, const void *f, void *fc,
+                               int sweeps, int init, const void *ec)
+{
+    cudaStream_t st = homg_cuda_stream(ex);
+    if (u == u_out)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "fused steps are out of place: u_in == u_out");
+    switch (sweeps) {
+    case 0: launch_down_s<T, 0>(st, L, u, u_out, f, fc, init, ec); break;
+    case 1: launch_down_s<T, 1>(st, L, u, u_out, f, fc, init, ec); break;
+    case 2: launch_down_s<T, 2>(st, L, u, u_out, f, fc, init, ec); break;
+    case 3: launch_down_s<T, 3>(st, L, u, u_out, f, fc, init, ec); break;
+    default:
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "fused steps take at most %d sweeps, not %d",
+                              HOMG_FUSED_MAX_SWEEPS, sweeps);
+    }
+    HOMG_CUDA_LAUNCHED(ex, "smooth_restrict_kernel");
+    return HOMG_OK;
+}
+
+template <typename T>
+static homg_status launch_up(homg_exec *ex, const homg_level *L, const void *ec, const void *u, void *u_out,
+                             const void *f, int sweeps, int assign)
+{
+    cudaStream_t st = homg_cuda_stream(ex);
+    if (u == u_out)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "fused steps are out of place: u_in == u_out");
+    switch (sweeps) {
+    case 0: launch_up_s<T, 0>(st, L, ec, u, u_out, f, assign); break;
+    case 1: launch_up_s<T, 1>(st, L, ec, u, u_out, f, assign); break;
+    case 2: launch_up_s<T, 2>(st, L, ec, u, u_out, f, assign); break;
+    case 3: launch_up_s<T, 3>(st, L, ec, u, u_out, f, assign); break;
+    default:
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "fused steps take at most %d sweeps, not %d",
+                              HOMG_FUSED_MAX_SWEEPS, sweeps);
+    }
+    HOMG_CUDA_LAUNCHED(ex, "prolong_smooth_kernel");
+    return HOMG_OK;
+}
+
+homg_status homg_cuda_grid_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+                                           void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec)
+{
+    return p == HOMG_FLOAT64 ? launch_down<double>(ex, L, u_in, u_out, f, fc, sweeps, init, ec)
+                             : launch_down<float>(ex, L, u_in, u_out, f, fc, sweeps, init, ec);
+}
+
+homg_status homg_cuda_grid_prolong_smooth(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
+                                          const void *u_in, void *u_out, const void *f, int sweeps, int assign)
+{
+    return p == HOMG_FLOAT64 ? launch_up<double>(ex, L, ec, u_in, u_out, f, sweeps, assign)
+                             : launch_up<float>(ex, L, ec, u_in, u_out, f, sweeps, assign);
+}

@@ -1,0 +1,85 @@
+/* grid_point.h -- per-point index arithmetic shared by the CPU and CUDA grid
+ * kernels, so that both backends place boundaries and HOMG's marked points the
+ * same way.  Everything here is integer or double arithmetic on scalars. */
+#ifndef HOMG_GRID_POINT_H
+#define HOMG_GRID_POINT_H
+
+#ifdef __CUDACC__
+#define HOMG_HD __host__ __device__ __forceinline__
+#else
+#define HOMG_HD static inline
+#endif
+
+/* Number of domain edges cell (i,j) touches (0..4 on tiny grids). */
+HOMG_HD int homg_edges_touched(int i, int j, int nx, int ny)
+{
+    return (i == 0) + (i == nx - 1) + (j == 0) + (j == ny - 1);
+}
+
+/* Reflection of a coarse index one step beyond the edge onto the edge cell; returns
+ * the sign of the homogeneous-Dirichlet ghost (-1 when reflected). */
+HOMG_HD int homg_reflect(int *I, int n)
+{
+    if (*I < 0) {
+        *I = -1 - *I;
+        return -1;
+    }
+    if (*I >= n) {
+        *I = 2 * n - 1 - *I;
+        return -1;
+    }
+    return 1;
+}
+
+/* ---- HOMG marked points (seed 003, section 3; lib/grid/mfmg.c explains) ----
+ * Per axis of n points and spacing l, the low half's coarse points are
+ * 0, l, 2l, ..., n/2 (the last one just outside the half), the high half's
+ * n-1, n-1-l, ..., n/2-1.  Compact index: low k in 0..n/(2l), high k after them. */
+
+/* Compact index of coordinate x at spacing l, or -1 when x is not a coarse point. */
+HOMG_HD int homg_marked_index(int x, int n, int l)
+{
+    int half = n / (2 * l);
+    int xr = n - 1 - x;
+    if (x % l == 0 && x <= n / 2)
+        return x / l;
+    if (xr % l == 0 && xr <= n / 2)
+        return half + 1 + xr / l;
+    return -1;
+}
+
+/* Coordinate of compact index a (inverse of homg_marked_index). */
+HOMG_HD int homg_marked_coord(int a, int n, int l)
+{
+    int half = n / (2 * l);
+    return a <= half ? a * l : n - 1 - (a - half - 1) * l;
+}
+
+/* The two coarse coordinates of x's own half that bracket it, and the weight of
+ * the second (x = (1-t) x0 + t x1). */
+HOMG_HD void homg_bracket(int x, int n, int l, int *x0, int *x1, double *t)
+{
+    if (x < n / 2) {
+        *x0 = (x / l) * l;
+        *x1 = *x0 + l;
+        *t = (double)(x - *x0) / l;
+    } else {
+        int xr = n - 1 - x;
+        int r0 = (xr / l) * l;
+        *x0 = n - 1 - r0;
+        *x1 = *x0 - l;
+        *t = (double)(xr - r0) / l;
+    }
+}
+
+/* Homogeneous-Dirichlet arm of the spacing-l stencil at x (n points): returns the
+ * factor c with ghost = -c * u_x when x-l (side < 0) or x+l (side > 0) lies beyond
+ * the face, else 0.  The ghost extrapolates linearly through 0 at the face, which
+ * is at distance d = x + 1/2 (low side) or n - 1/2 - x (high side). */
+HOMG_HD double homg_ghost_factor(int x, int n, int l, int side)
+{
+    double d = side < 0 ? x + 0.5 : n - 0.5 - x;
+    return l > d ? (l - d) / d : 0.0;
+}
+
+#endif

@@ -1,0 +1,581 @@
+/* sparse.cu -- CUDA backend of the sparse table: checks, conversion, scans
+ * (cub), transpose (cuSPARSE csr2csc), miniwarp SpMV, SpGEMM with structure
+ * reuse (cuSPARSE SpGEMMreuse: the symbolic phase once, the numeric phase on
+ * every re-setup).  Twin of sparse.c beside it. */
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amg/amg_cuda.h"
+#include "sparse_util.cuh"
+
+/* ------------------------------------------------------------ handle */
+
+static homg_status cu_handle_create(homg_exec *ex, const homg_kalloc *alloc, void **handle)
+{
+    homg_cuda_handle *h = (homg_cuda_handle *)calloc(1, sizeof *h);
+    homg_status st;
+    *handle = NULL;
+    if (!h)
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "sparse handle: out of host memory");
+    h->alloc = *alloc;
+    cusparseStatus_t ss = cusparseCreate(&h->sparse);
+    if (ss != CUSPARSE_STATUS_SUCCESS) {
+        free(h);
+        return homg_cusparse_fail(ex, ss, "cusparseCreate");
+    }
+    if (cusolverDnCreate(&h->solver) != CUSOLVER_STATUS_SUCCESS) {
+        cusparseDestroy(h->sparse);
+        free(h);
+        return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "cusolverDnCreate failed");
+    }
+    st = homg_cuda_alloc(ex, h, sizeof(double) * HOMG_MAX_BLOCKS * HOMG_PARTIALS, (void **)&h->partials,
+                         "reduction partials");
+    if (st != HOMG_OK) {
+        cusolverDnDestroy(h->solver);
+        cusparseDestroy(h->sparse);
+        free(h);
+        return st;
+    }
+    *handle = h;
+    return HOMG_OK;
+}
+
+static void cu_handle_destroy(homg_exec *ex, void *handle)
+{
+    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    (void)ex;
+    if (!h)
+        return;
+    homg_cuda_free(h, h->partials);
+    homg_cuda_free(h, h->scratch);
+    cusolverDnDestroy(h->solver);
+    cusparseDestroy(h->sparse);
+    free(h);
+}
+
+/* ------------------------------------------------------------ elementwise */
+
+__global__ static void fill_kernel(int32_t *p, int32_t n, int32_t value)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        p[i] = value;
+}
+
+static homg_status cu_fill_i32(homg_exec *ex, int32_t *p, int32_t n, int32_t value)
+{
+    if (n <= 0)
+        return HOMG_OK;
+    fill_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p, n, value);
+    HOMG_CUDA_LAUNCHED(ex, "fill");
+    return HOMG_OK;
+}
+
+template <typename S, typename D>
+__global__ static void convert_kernel(const S *src, D *dst, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        dst[i] = (D)src[i];
+}
+
+static homg_status cu_convert(homg_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
+                              size_t n)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    unsigned b = homg_blocks((int64_t)n, 65536);
+    if (!n)
+        return HOMG_OK;
+    if (sprec == dprec) {
+        if (src != dst)
+            HOMG_CUDA_TRY(ex, cudaMemcpyAsync(dst, src, n * (sprec == HOMG_FLOAT64 ? 8 : 4), cudaMemcpyDeviceToDevice, s));
+        return HOMG_OK;
+    }
+    if (src == dst)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "convert: in place between precisions");
+    if (sprec == HOMG_FLOAT64)
+        convert_kernel<double, float><<<b, HOMG_THREADS, 0, s>>>((const double *)src, (float *)dst, n);
+    else
+        convert_kernel<float, double><<<b, HOMG_THREADS, 0, s>>>((const float *)src, (double *)dst, n);
+    HOMG_CUDA_LAUNCHED(ex, "convert");
+    return HOMG_OK;
+}
+
+__global__ static void scan_total_kernel(const int32_t *in, const int32_t *out, int32_t n, int32_t *total)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *total = n > 0 ? out[n - 1] + in[n - 1] : 0;
+}
+
+static homg_status cu_scan_i32(homg_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n, int32_t *total)
+{
+    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    cudaStream_t s = homg_cuda_stream(ex);
+    size_t bytes = 0;
+    void *tmp = NULL;
+    if (n > 0) {
+        HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, n, s));
+        HOMG_KTRY(homg_cuda_scratch(ex, h, bytes, &tmp));
+        HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, n, s));
+    }
+    scan_total_kernel<<<1, 32, 0, s>>>(in, out, n, total);
+    HOMG_CUDA_LAUNCHED(ex, "scan total");
+    return HOMG_OK;
+}
+
+/* ------------------------------------------------------------ checks */
+
+__global__ static void check_row_ptr_kernel(const int32_t *rp, int32_t n, int32_t nnz, int32_t *bad)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        if (rp[0] != 0)
+            atomicMin(bad, 0);
+        if (rp[n] != nnz)
+            atomicMin(bad, n);
+    }
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        if (rp[i] > rp[i + 1] || rp[i + 1] > nnz || rp[i] < 0)
+            atomicMin(bad, i);
+}
+
+static homg_status cu_check_row_ptr(homg_exec *ex, const homg_mat *a, homg_csr_report *rep)
+{
+    check_row_ptr_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->nrows,
+                                                                                            a->nnz, &rep->row_ptr);
+    HOMG_CUDA_LAUNCHED(ex, "check_row_ptr");
+    return HOMG_OK;
+}
+
+__global__ static void check_rows_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
+                                         int32_t ncols, homg_csr_report *rep)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        int diag_ok = 0, col_bad = 0, nonfinite = 0;
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+            int32_t j = ci[k];
+            if (j < 0 || j >= ncols || (k > rp[i] && j <= ci[k - 1]))
+                col_bad = 1;
+            if (!isfinite(v[k]))
+                nonfinite = 1;
+            if (j == i && v[k] > 0)
+                diag_ok = 1;
+        }
+        if (col_bad)
+            atomicMin(&rep->column, i);
+        if (nonfinite)
+            atomicMin(&rep->nonfinite, i);
+        if (!diag_ok)
+            atomicMin(&rep->diagonal, i);
+    }
+}
+
+static homg_status cu_check_rows(homg_exec *ex, const homg_mat *a, homg_csr_report *rep)
+{
+    check_rows_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, a->ncols, rep);
+    HOMG_CUDA_LAUNCHED(ex, "check_rows");
+    return HOMG_OK;
+}
+
+__device__ static double diag_of(const int32_t *rp, const int32_t *ci, const double *v, int32_t i)
+{
+    int32_t lo = rp[i], hi = rp[i + 1];
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        if (ci[mid] < i)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < rp[i + 1] && ci[lo] == i ? v[lo] : 0.0;
+}
+
+__global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t *aci, const double *av,
+                                              const int32_t *trp, const int32_t *tci, const double *tv, int32_t n,
+                                              double rtol, int32_t *bad)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        int32_t k0 = arp[i], k1 = arp[i + 1];
+        double di;
+        if (k0 != trp[i] || k1 != trp[i + 1]) {
+            atomicMin(bad, i);
+            continue;
+        }
+        di = fabs(diag_of(arp, aci, av, i));
+        for (int32_t k = k0; k < k1; k++) {
+            int32_t j = aci[k];
+            if (j != tci[k] || fabs(av[k] - tv[k]) > rtol * sqrt(di * fabs(diag_of(arp, aci, av, j)))) {
+                atomicMin(bad, i);
+                break;
+            }
+        }
+    }
+}
+
+static homg_status cu_check_symmetric(homg_exec *ex, const homg_mat *a, const homg_mat *t, double rtol,
+                                      homg_csr_report *rep)
+{
+    check_symmetric_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const double *)a->val, t->row_ptr, t->col_idx, (const double *)t->val, a->nrows,
+        rtol, &rep->symmetry);
+    HOMG_CUDA_LAUNCHED(ex, "check_symmetric");
+    return HOMG_OK;
+}
+
+__global__ static void inv_diag_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n, double *dinv)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        double d = diag_of(rp, ci, v, i);
+        dinv[i] = d != 0 ? 1.0 / d : 0.0;
+    }
+}
+
+static homg_status cu_inv_diag(homg_exec *ex, const homg_mat *a, double *dinv)
+{
+    inv_diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, dinv);
+    HOMG_CUDA_LAUNCHED(ex, "inv_diag");
+    return HOMG_OK;
+}
+
+/* ------------------------------------------------------------ transpose, SpMV */
+
+static cudaDataType val_type(homg_precision p) { return p == HOMG_FLOAT64 ? CUDA_R_64F : CUDA_R_32F; }
+
+static homg_status cu_transpose(homg_exec *ex, void *handle, const homg_mat *a, homg_mat *t)
+{
+    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    size_t bytes = 0;
+    void *buf = NULL;
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (a->nnz == 0) {
+        HOMG_CUDA_TRY(ex, cudaMemsetAsync(t->row_ptr, 0, ((size_t)a->ncols + 1) * sizeof(int32_t), s));
+        return HOMG_OK;
+    }
+    HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, s));
+    HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2_bufferSize(h->sparse, a->nrows, a->ncols, a->nnz, a->val, a->row_ptr,
+                                                        a->col_idx, t->val, t->row_ptr, t->col_idx,
+                                                        val_type(a->prec), CUSPARSE_ACTION_NUMERIC,
+                                                        CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
+    HOMG_KTRY(homg_cuda_scratch(ex, h, bytes, &buf));
+    HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2(h->sparse, a->nrows, a->ncols, a->nnz, a->val, a->row_ptr, a->col_idx,
+                                             t->val, t->row_ptr, t->col_idx, val_type(a->prec),
+                                             CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+                                             CUSPARSE_CSR2CSC_ALG1, buf));
+    return HOMG_OK;
+}
+
+template <int G, typename T>
+__global__ static void spmv_kernel(const int32_t *rp, const int32_t *ci, const T *v, int32_t n, const T *x, T *y,
+                                   T alpha, T beta)
+{
+    int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
+    int lane = threadIdx.x & (G - 1);
+    T s = homg_row_dot<G, T, T>(rp, ci, v, x, row, n, lane);
+    if (row < n && lane == 0)
+        y[row] = beta != (T)0 ? alpha * s + beta * y[row] : alpha * s;
+}
+
+static homg_status cu_spmv(homg_exec *ex, const homg_mat *a, const void *x, void *y, double alpha, double beta)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int g = homg_group_size(a->nnz, a->nrows);
+    if (a->nrows <= 0)
+        return HOMG_OK;
+    if (a->prec == HOMG_FLOAT64) {
+#define LAUNCH(G)                                                                                               \
+    spmv_kernel<G, double><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                             \
+        a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, (const double *)x, (double *)y, alpha, beta)
+        HOMG_GROUP_SWITCH(g, LAUNCH);
+#undef LAUNCH
+    } else {
+#define LAUNCH(G)                                                                                               \
+    spmv_kernel<G, float><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                              \
+        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, (const float *)x, (float *)y, (float)alpha,    \
+        (float)beta)
+        HOMG_GROUP_SWITCH(g, LAUNCH);
+#undef LAUNCH
+    }
+    HOMG_CUDA_LAUNCHED(ex, "spmv");
+    return HOMG_OK;
+}
+
+/* ------------------------------------------------------------ SpGEMM */
+
+/* When cuSPARSE leaves a row's columns unsorted (the library and its binary
+ * searches need them sorted), C's descriptor keeps cuSPARSE's raw arrays and
+ * every numeric phase gathers the values into the sorted order: val[k] =
+ * raw_val[perm[k]]. */
+typedef struct spgemm_plan {
+    cusparseSpMatDescr_t a, b, c;
+    cusparseSpGEMMDescr_t desc;
+    void *buf4, *buf5; /* kept for the numeric phase */
+    int32_t *raw_col, *perm;
+    float *raw_val, *sorted_val;
+    int32_t nnz;
+} spgemm_plan;
+
+__global__ static void unsorted_kernel(const int32_t *rp, const int32_t *ci, int32_t n, int32_t *flag)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        for (int32_t k = rp[i] + 1; k < rp[i + 1]; k++)
+            if (ci[k] <= ci[k - 1]) {
+                atomicOr(flag, 1);
+                break;
+            }
+}
+
+__global__ static void iota_kernel(int32_t *p, int32_t n)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        p[i] = i;
+}
+
+__global__ static void gather_kernel(const float *raw, const int32_t *perm, float *out, int32_t n)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        out[i] = raw[perm[i]];
+}
+
+static void plan_free(homg_cuda_handle *h, spgemm_plan *p)
+{
+    if (!p)
+        return;
+    if (p->a)
+        cusparseDestroySpMat(p->a);
+    if (p->b)
+        cusparseDestroySpMat(p->b);
+    if (p->c)
+        cusparseDestroySpMat(p->c);
+    if (p->desc)
+        cusparseSpGEMM_destroyDescr(p->desc);
+    homg_cuda_free(h, p->buf4);
+    homg_cuda_free(h, p->buf5);
+    homg_cuda_free(h, p->raw_col);
+    homg_cuda_free(h, p->raw_val);
+    homg_cuda_free(h, p->perm);
+    free(p);
+}
+
+static homg_status csr_descr(homg_exec *ex, const homg_mat *m, cusparseSpMatDescr_t *d)
+{
+    HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(d, m->nrows, m->ncols, m->nnz, m->row_ptr, m->col_idx, m->val,
+                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
+                                            CUDA_R_32F));
+    return HOMG_OK;
+}
+
+static homg_status numeric(homg_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
+{
+    float one = 1.0f, zero = 0.0f;
+    HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_compute(h->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE,
+                                                      CUSPARSE_OPERATION_NON_TRANSPOSE, &one, p->a, p->b, &zero, p->c,
+                                                      CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, p->desc));
+    if (p->perm) {
+        gather_kernel<<<homg_blocks(p->nnz, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p->raw_val, p->perm,
+                                                                                           p->sorted_val, p->nnz);
+        HOMG_CUDA_LAUNCHED(ex, "SpGEMM sorted values");
+    }
+    return HOMG_OK;
+}
+
+/* Checks C's rows; unsorted ones are sorted once here (columns, and the
+ * permutation the numeric phase applies to the values). */
+static homg_status sort_columns(homg_exec *ex, homg_cuda_handle *h, homg_mat *c, spgemm_plan *p)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int32_t *flag = NULL, *iota = NULL, host_flag = 0;
+    size_t bytes = 0;
+    void *tmp = NULL;
+    cudaError_t e;
+    homg_status st;
+    if (c->nnz == 0)
+        return HOMG_OK;
+    HOMG_KTRY(homg_cuda_alloc(ex, h, sizeof(int32_t), (void **)&flag, "SpGEMM column check"));
+    e = cudaMemsetAsync(flag, 0, sizeof(int32_t), s);
+    if (e == cudaSuccess) {
+        unsorted_kernel<<<homg_blocks(c->nrows), HOMG_THREADS, 0, s>>>(c->row_ptr, c->col_idx, c->nrows, flag);
+        e = cudaGetLastError();
+    }
+    if (e == cudaSuccess)
+        e = cudaMemcpyAsync(&host_flag, flag, sizeof host_flag, cudaMemcpyDeviceToHost, s);
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(s);
+    homg_cuda_free(h, flag);
+    if (e != cudaSuccess)
+        return homg_cuda_fail(ex, e, "SpGEMM column check");
+    if (!host_flag)
+        return HOMG_OK;
+    /* C keeps cuSPARSE's arrays as raw_*; c gets sorted copies. */
+    p->raw_col = c->col_idx;
+    p->raw_val = (float *)c->val;
+    p->nnz = c->nnz;
+    c->col_idx = NULL;
+    c->val = NULL;
+    st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM sorted columns");
+    if (st == HOMG_OK)
+        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(float), &c->val, "SpGEMM sorted values");
+    if (st == HOMG_OK)
+        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&p->perm, "SpGEMM permutation");
+    if (st == HOMG_OK)
+        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&iota, "SpGEMM permutation");
+    if (st != HOMG_OK)
+        return st;
+    p->sorted_val = (float *)c->val;
+    iota_kernel<<<homg_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(iota, c->nnz);
+    e = cudaGetLastError();
+    if (e == cudaSuccess)
+        e = cub::DeviceSegmentedSort::SortPairs(NULL, bytes, p->raw_col, c->col_idx, iota, p->perm, c->nnz, c->nrows,
+                                                c->row_ptr, c->row_ptr + 1, s);
+    if (e == cudaSuccess && (st = homg_cuda_scratch(ex, h, bytes, &tmp)) == HOMG_OK)
+        e = cub::DeviceSegmentedSort::SortPairs(tmp, bytes, p->raw_col, c->col_idx, iota, p->perm, c->nnz, c->nrows,
+                                                c->row_ptr, c->row_ptr + 1, s);
+    if (e == cudaSuccess && st == HOMG_OK) {
+        gather_kernel<<<homg_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(p->raw_val, p->perm, p->sorted_val, c->nnz);
+        e = cudaGetLastError();
+    }
+    homg_cuda_free(h, iota);
+    if (e != cudaSuccess)
+        return homg_cuda_fail(ex, e, "sorting SpGEMM columns");
+    return st;
+}
+
+/* The symbolic phase: buffers 1-3 are freed here, 4 and 5 stay with the plan. */
+static homg_status symbolic(homg_exec *ex, homg_cuda_handle *h, const homg_mat *a, const homg_mat *b, homg_mat *c,
+                            spgemm_plan *p)
+{
+    cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    size_t s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0;
+    void *b1 = NULL, *b2 = NULL, *b3 = NULL;
+    int64_t rows = 0, cols = 0, nnz = 0;
+    homg_status st = HOMG_OK;
+    HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
+    HOMG_KTRY(csr_descr(ex, a, &p->a));
+    HOMG_KTRY(csr_descr(ex, b, &p->b));
+    HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(&p->c, a->nrows, b->ncols, 0, c->row_ptr, NULL, NULL, CUSPARSE_INDEX_32I,
+                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMM_createDescr(&p->desc));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c,
+                                                             CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1, NULL));
+    HOMG_KTRY(homg_cuda_alloc(ex, h, s1, &b1, "SpGEMM work estimation"));
+#define STEP(call)                                                  \
+    do {                                                            \
+        cusparseStatus_t ss_ = (call);                              \
+        if (ss_ != CUSPARSE_STATUS_SUCCESS) {                       \
+            st = homg_cusparse_fail(ex, ss_, #call);                \
+            goto done;                                              \
+        }                                                           \
+    } while (0)
+    STEP(cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc,
+                                            &s1, b1));
+    STEP(cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s2, NULL,
+                                 &s3, NULL, &s4, NULL));
+    if ((st = homg_cuda_alloc(ex, h, s2, &b2, "SpGEMM")) != HOMG_OK ||
+        (st = homg_cuda_alloc(ex, h, s3, &b3, "SpGEMM")) != HOMG_OK ||
+        (st = homg_cuda_alloc(ex, h, s4, &p->buf4, "SpGEMM")) != HOMG_OK)
+        goto done;
+    STEP(cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s2, b2, &s3,
+                                 b3, &s4, p->buf4));
+    homg_cuda_free(h, b1);
+    homg_cuda_free(h, b2);
+    b1 = b2 = NULL;
+    STEP(cusparseSpMatGetSize(p->c, &rows, &cols, &nnz));
+    if (nnz > INT32_MAX) {
+        st = homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "SpGEMM: product has %lld entries (more than int32)",
+                            (long long)nnz);
+        goto done;
+    }
+    c->nnz = (int32_t)nnz;
+    if ((st = homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result")) != HOMG_OK ||
+        (st = homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(float), &c->val, "SpGEMM result")) != HOMG_OK)
+        goto done;
+    STEP(cusparseCsrSetPointers(p->c, c->row_ptr, c->col_idx, c->val));
+    STEP(cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, NULL));
+    if ((st = homg_cuda_alloc(ex, h, s5, &p->buf5, "SpGEMM")) != HOMG_OK)
+        goto done;
+    STEP(cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5,
+                                  p->buf5));
+#undef STEP
+done:
+    homg_cuda_free(h, b1);
+    homg_cuda_free(h, b2);
+    homg_cuda_free(h, b3);
+    return st;
+}
+
+static homg_status cu_spgemm(homg_exec *ex, void *handle, const homg_mat *a, const homg_mat *b, homg_mat *c,
+                             void **plan)
+{
+    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    spgemm_plan *p;
+    homg_status st;
+    *plan = NULL;
+    memset(c, 0, sizeof *c);
+    c->nrows = a->nrows;
+    c->ncols = b->ncols;
+    c->prec = HOMG_FLOAT32;
+    if (a->ncols != b->nrows || a->prec != HOMG_FLOAT32 || b->prec != HOMG_FLOAT32)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows (float only)",
+                              a->ncols, b->nrows);
+    p = (spgemm_plan *)calloc(1, sizeof *p);
+    if (!p)
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: out of host memory");
+    st = homg_cuda_alloc(ex, h, ((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr, "SpGEMM result");
+    if (st == HOMG_OK)
+        st = symbolic(ex, h, a, b, c, p);
+    if (st == HOMG_OK)
+        st = numeric(ex, h, p);
+    if (st == HOMG_OK)
+        st = sort_columns(ex, h, c, p);
+    if (st != HOMG_OK) {
+        plan_free(h, p);
+        homg_cuda_free(h, c->row_ptr);
+        homg_cuda_free(h, c->col_idx);
+        homg_cuda_free(h, c->val);
+        memset(c, 0, sizeof *c);
+        return st;
+    }
+    *plan = p;
+    return HOMG_OK;
+}
+
+static homg_status cu_spgemm_values(homg_exec *ex, void *handle, void *plan, const homg_mat *a, const homg_mat *b,
+                                    homg_mat *c)
+{
+    (void)a;
+    (void)b;
+    (void)c; /* the plan's descriptors point at the same arrays */
+    if (!plan)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm_values: no plan");
+    return numeric(ex, (homg_cuda_handle *)handle, (spgemm_plan *)plan);
+}
+
+static void cu_spgemm_free(homg_exec *ex, void *handle, void *plan)
+{
+    (void)ex;
+    plan_free((homg_cuda_handle *)handle, (spgemm_plan *)plan);
+}
+
+extern "C" const homg_sparse_kernels homg_cuda_sparse_kernels = {
+    cu_handle_create,
+    cu_handle_destroy,
+    cu_fill_i32,
+    cu_convert,
+    cu_scan_i32,
+    cu_check_row_ptr,
+    cu_check_rows,
+    cu_check_symmetric,
+    cu_transpose,
+    cu_spmv,
+    cu_spgemm,
+    cu_spgemm_values,
+    cu_spgemm_free,
+    cu_inv_diag,
+    homg_cuda_cg_start,
+    homg_cuda_cg_diag_precond,
+    homg_cuda_cg_direction,
+    homg_cuda_cg_spmv_dot,
+    homg_cuda_cg_update,
+};

@@ -1,0 +1,71 @@
+/* amg_internal.h -- what the AMG files share: the hierarchy and its set-up steps. */
+#ifndef HOMG_AMG_INTERNAL_H
+#define HOMG_AMG_INTERNAL_H
+
+#include "amg/amg_kernels.h"
+#include "sparse/sparse.h"
+
+typedef struct amg_level {
+    homg_mat a;             /* float; level 0: float copy of the fine matrix */
+    homg_mat p, r;          /* prolongator (n x nc) and restriction P^T (none on the coarsest) */
+    homg_mat ap;            /* A P, kept for re-setup */
+    void *plan_ap, *plan_rap; /* SpGEMM symbolic phases of A P and R (A P) */
+    int32_t *agg;           /* n: the row of the next level each row belongs to */
+    float *v;               /* matching: the level's smooth vector */
+    float *dinv;            /* Jacobi: 1 / a_ii; l1 Jacobi: 1 / sum_j |a_ij| */
+    homg_patches pt;        /* patch smoother */
+    float *b, *x, *t, *u;   /* cycle: right-hand side, iterate, residual, patch right-hand side */
+    float *inv;             /* coarsest level, Cholesky: dense inverse */
+    float cheb_max;         /* Chebyshev: Gershgorin bound of rho(D^-1 A) (host copy) */
+} amg_level;
+
+struct homg_amg {
+    homg_ctx *ctx;
+    homg_amg_desc desc;
+    void *handle;           /* sparse kernels' handle */
+    homg_mat a;             /* the fine matrix, double */
+    int nlevels;
+    amg_level lv[HOMG_AMG_MAX_LEVELS];
+    int32_t *count;         /* device scalars for counts read by the host */
+    float *rho;             /* device scalar: Gershgorin bound of rho(D^-1 A) */
+    double setup_ms;
+};
+
+#define AMG_SK(amg) HOMG_KERNELS(&(amg)->ctx->ex, sparse)
+#define AMG_AK(amg) HOMG_KERNELS(&(amg)->ctx->ex, amg)
+
+/* Runs a kernel-table call; on failure passes the backend's message on. */
+#define AMG_RUN(amg, call, what)                                           \
+    do {                                                                   \
+        homg_status amg_st_ = (call);                                      \
+        if (amg_st_ != HOMG_OK)                                            \
+            return homg__backend_fail((amg)->ctx, amg_st_, (what));        \
+    } while (0)
+
+/* amg_aggregate.c: smoothed-aggregation aggregates of level l (agg: n rows). */
+homg_status homg__amg_aggregate(homg_amg *amg, int l, int32_t *agg, int32_t *nagg);
+/* amg_matching.c: the double-pairwise prolongator of level l and the next level's smooth vector. */
+homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg);
+/* amg_galerkin.c: level l+1 from level l (agg, and for smoothed aggregation P). */
+homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg);
+homg_status homg__amg_galerkin(homg_amg *amg, int l);
+homg_status homg__amg_galerkin_values(homg_amg *amg, int l);
+/* amg_patch.c: patch partition of every smoothed level; values only on re-setup. */
+homg_status homg__amg_patches(homg_amg *amg);
+homg_status homg__amg_patch_values(homg_amg *amg);
+void homg__amg_patches_free(homg_amg *amg, homg_patches *pt);
+/* amg_cycle.c: smoother and coarse-solver data, cycle vectors, the cycle. */
+homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only);
+/* One cycle on the level vectors: lv[0].b in, lv[0].x out (from x = 0). */
+homg_status homg__amg_cycle(homg_amg *amg);
+
+/* For pcg.c: the fine matrix, the ctx, one cycle without the entry checks. */
+const homg_mat *homg__amg_matrix(const homg_amg *amg);
+homg_ctx *homg__amg_ctx(const homg_amg *amg);
+homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z);
+
+/* A device array of n elements of `size` bytes (freed with homg__free). */
+homg_status homg__amg_array(homg_amg *amg, void **p, size_t n, size_t size, const char *what);
+homg_status homg__amg_read_count(homg_amg *amg, int32_t *host);
+
+#endif

@@ -1,0 +1,77 @@
+/* internal.h -- what the library's own files share: the context and error helpers. */
+#ifndef HOMG_INTERNAL_H
+#define HOMG_INTERNAL_H
+
+#include "homg.h"
+#include "kernels.h"
+
+#include <stdio.h>
+
+struct homg_ctx {
+    homg_ctx_desc desc;
+    homg_exec ex;
+    const homg_memory_kernels *mem;
+    char device_name[160];
+    char msg[1024];
+};
+
+/* Records a failure on ctx (message + log callback) and returns st. */
+homg_status homg__fail(homg_ctx *ctx, homg_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Passes a backend failure (message in ctx->ex.msg) on to the ctx, prefixed by `what`. */
+homg_status homg__backend_fail(homg_ctx *ctx, homg_status st, const char *what);
+/* Called first by public entries that can fail, so the message is this call's. */
+void homg__clear_error(homg_ctx *ctx);
+void homg__log(homg_ctx *ctx, homg_log_level level, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* snprintf into buf at *used, counting what would have been written (the
+ * homg_*_format_* functions). */
+void homg__append(char *buf, size_t len, size_t *used, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Around every public entry that touches the device: makes the ctx's device
+ * current and restores the caller's afterwards. */
+homg_status homg__enter(homg_ctx *ctx, int *saved);
+void homg__leave(homg_ctx *ctx, int saved);
+
+/* Allocation in the ctx's space through the caller's allocator or the backend. */
+homg_status homg__alloc(homg_ctx *ctx, size_t bytes, void **ptr, const char *what);
+void homg__free(homg_ctx *ctx, void *ptr);
+/* Host allocation (plain malloc; returns NULL and sets the ctx message on failure). */
+void *homg__host_alloc(homg_ctx *ctx, size_t bytes, const char *what);
+
+/* Closes a file the library wrote; when writing or closing failed, removes it and
+ * records HOMG_ERROR_IO naming the path (lib/core/file.c). */
+homg_status homg__finish_file(homg_ctx *ctx, const char *path, FILE *f);
+/* Removes what a failed write left at path, if it is a regular file. */
+void homg__remove_partial(const char *path);
+
+/* Checks that ptr (named `arg`) is usable by the ctx's backend. */
+homg_status homg__check_pointer(homg_ctx *ctx, const void *ptr, const char *arg);
+
+/* Runs a backend call and turns its failure into a ctx failure. */
+#define HOMG_TRY_BACKEND(ctx, call, what)                          \
+    do {                                                           \
+        homg_status homg_st_ = (call);                             \
+        if (homg_st_ != HOMG_OK)                                   \
+            return homg__backend_fail((ctx), homg_st_, (what));    \
+    } while (0)
+
+#define HOMG_TRY(call)                                             \
+    do {                                                           \
+        homg_status homg_st_ = (call);                             \
+        if (homg_st_ != HOMG_OK)                                   \
+            return homg_st_;                                       \
+    } while (0)
+
+#endif

@@ -1,0 +1,214 @@
+/* grid_cycles.c -- geometric multigrid cycles on the cell-centred hierarchy:
+ * V- and F-cycles (HOMG_METHOD_VCYCLE / FCYCLE) and full multigrid
+ * (HOMG_METHOD_FMG).  Each cycle is a fixed sequence of kernel-table
+ * calls, so the CUDA backend captures it once into a graph.
+ *
+ * The pieces: a down-leg step (optional initialisation, `pre` red-black
+ * Gauss-Seidel sweeps, residual, restriction to the next level), an up-leg step
+ * (prolongate and add the correction, `post` sweeps), and the coarsest level
+ * (at most 32 x 32) solved exactly by a dense sine transform in one thread
+ * block -- or, for long thin rectangles that reach a side of 2 first, by
+ * HOMG_COARSE_SWEEPS sweeps, which contract by about 1/9 each because every
+ * cell then touches a Dirichlet edge.
+ * VCYCLE and FCYCLE are the textbook cycles, one kernel per operation (a
+ * colour of a sweep, residual + restriction, prolongation): the conventional
+ * GPU multigrid homg is compared with.  FMG uses the fused steps, each one pass
+ * over memory on the CUDA backend (kernels/grid/grid_fused.cu).
+ *
+ * Work units: every whole-level pass (sweep, residual, prolongation) counts its
+ * level's share of the finest grid (1/4 per level down); a fused step counts the
+ * passes it replaces.  Bytes: the ideal traffic, each array read or written once
+ * per kernel that touches it. */
+#include "grid_internal.h"
+
+#include <string.h>
+
+static double level_share(const homg_grid *g, int k)
+{
+    return 1.0 / (double)(1ull << (2 * k));
+}
+
+void homg__account(homg_grid *g, long launches, double wu, double values)
+{
+    g->launches += launches;
+    g->wu += wu;
+    g->values_moved += values;
+}
+
+homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what)
+{
+    return homg__backend_fail(g->ctx, st, what);
+}
+
+#define QUEUE(g, call, what)                               \
+    do {                                                   \
+        homg_status st_ = (call);                          \
+        if (st_ != HOMG_OK)                                \
+            return homg__k_fail((g), st_, (what));         \
+    } while (0)
+
+/* One cycle's view of the hierarchy: level 0 is the caller's arrays and data,
+ * coarser levels the grid's own, with homogeneous data unless FMG sets some.
+ * The fused steps are out of place: on each level the down step writes x[k]
+ * (from y[k] when it keeps the current value) and the up step reads x[k] and
+ * writes y[k], which is where a level's result lives (the caller's u on level
+ * 0).  The textbook steps work in place, so for them x[k] == y[k]. */
+typedef struct cycle {
+    homg_grid *g;
+    homg_level lev[HOMG_GRID_MAX_LEVELS];
+    void *x[HOMG_GRID_MAX_LEVELS], *y[HOMG_GRID_MAX_LEVELS];
+    const void *f0;
+} cycle;
+
+static const void *f_of(cycle *c, int k) { return k == 0 ? c->f0 : c->g->f[k]; }
+
+static double level_values(const cycle *c, int k) { return (double)c->lev[k].nx * c->lev[k].ny; }
+
+/* The coarsest level: exactly by the sine transform when it is small enough,
+ * else by sweeps (long thin rectangles, where every cell is near an edge). */
+static homg_status coarse(cycle *c, int k)
+{
+    homg_grid *g = c->g;
+    if (g->coarse_qx) {
+        QUEUE(g, g->k->coarse_exact(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), g->coarse_qx,
+                                    g->coarse_qy, g->coarse_inv_eig),
+              "coarse solve");
+        homg__account(g, 1, 2 * level_share(g, k), 3 * level_values(c, k));
+        return HOMG_OK;
+    }
+    QUEUE(g, g->k->coarse_solve(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k),
+                                HOMG_COARSE_SWEEPS),
+          "coarse solve");
+    homg__account(g, 1, HOMG_COARSE_SWEEPS * level_share(g, k), 2 * level_values(c, k));
+    return HOMG_OK;
+}
+
+/* Textbook steps (VCYCLE, FCYCLE): one kernel per colour sweep, residual and
+ * restriction, prolongation; fused steps (FMG): one pass each. Ideal traffic in
+ * values: a colour half-sweep reads u and half of f and writes half of u. */
+static homg_status smooth(cycle *c, int k, int sweeps)
+{
+    homg_grid *g = c->g;
+    QUEUE(g, g->k->smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), sweeps), "smoothing");
+    homg__account(g, 2 * sweeps, sweeps * level_share(g, k), 4.0 * sweeps * level_values(c, k));
+    return HOMG_OK;
+}
+
+static homg_status down(cycle *c, int k, int init)
+{
+    homg_grid *g = c->g;
+    homg_exec *ex = &g->ctx->ex;
+    const int pre = g->desc.pre;
+    const double n = level_values(c, k);
+    if (g->desc.method == HOMG_METHOD_FMG) {
+        QUEUE(g, g->k->smooth_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], c->x[k], f_of(c, k), g->f[k + 1],
+                                       pre, init, c->y[k + 1]),
+              "smoothing and restriction");
+        homg__account(g, 1, (pre + 1 + (init == HOMG_INIT_PROLONG)) * level_share(g, k),
+                      n * (2.25 + (init == HOMG_INIT_KEEP) + 0.25 * (init == HOMG_INIT_PROLONG)));
+        return HOMG_OK;
+    }
+    if (init == HOMG_INIT_ZERO) {
+        QUEUE(g, g->ctx->mem->zero(ex, c->y[k], (size_t)n * g->elem), "zeroing a level");
+        homg__account(g, 1, 0, n);
+    } else if (init == HOMG_INIT_PROLONG) {
+        QUEUE(g, g->k->prolong(ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->y[k], 1), "interpolation");
+        homg__account(g, 1, level_share(g, k), 1.25 * n);
+    }
+    HOMG_TRY(smooth(c, k, pre));
+    QUEUE(g, g->k->residual_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), g->f[k + 1]),
+          "residual and restriction");
+    homg__account(g, 1, level_share(g, k), 2.25 * n);
+    return HOMG_OK;
+}
+
+static homg_status up(cycle *c, int k)
+{
+    homg_grid *g = c->g;
+    const int post = g->desc.post;
+    const double n = level_values(c, k);
+    if (g->desc.method == HOMG_METHOD_FMG) {
+        QUEUE(g, g->k->prolong_smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->x[k], c->y[k],
+                                      f_of(c, k), post, 0),
+              "prolongation and smoothing");
+        homg__account(g, 1, (post + 1) * level_share(g, k), 3.25 * n);
+        return HOMG_OK;
+    }
+    QUEUE(g, g->k->prolong(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->y[k], 0), "prolongation");
+    homg__account(g, 1, level_share(g, k), 2.25 * n);
+    return smooth(c, k, post);
+}
+
+/* Improves u_k for A_k u_k = f_k by one V- or F-cycle (u_k starts at 0 when init is
+ * HOMG_INIT_ZERO). */
+static homg_status visit(cycle *c, int k, int init, int fcycle)
+{
+    if (k == c->g->nlevels - 1)
+        return coarse(c, k);
+    HOMG_TRY(down(c, k, init));
+    if (fcycle) {
+        HOMG_TRY(visit(c, k + 1, HOMG_INIT_ZERO, 1));
+        HOMG_TRY(visit(c, k + 1, HOMG_INIT_KEEP, 0));
+    } else {
+        HOMG_TRY(visit(c, k + 1, HOMG_INIT_ZERO, 0));
+    }
+    return up(c, k);
+}
+
+/* Full multigrid from u = 0.  The right-hand side and the Dirichlet data are
+ * restricted separately to every level (restricting f + boundary terms would
+ * double the data's weight on coarse edges: 2g/h^2 averaged over two children
+ * is g/h^2 = 4g/(2h)^2, not 2g/(2h)^2), each level is a rediscretisation of the
+ * whole problem; the coarsest is solved, then on each finer level the coarser
+ * solution is interpolated (fused into the first smoothing pass) and improved by
+ * one V-cycle on the correction equation. */
+static homg_status fmg(cycle *c)
+{
+    homg_grid *g = c->g;
+    homg_exec *ex = &g->ctx->ex;
+    const int last = g->nlevels - 1;
+    homg_level plain;
+    int has_bc = 0;
+    for (int s = 0; s < 4; s++)
+        has_bc |= c->lev[0].bc[s] != NULL;
+    for (int k = 0; k < last; k++) {
+        plain = c->lev[k];
+        plain.bc[0] = plain.bc[1] = plain.bc[2] = plain.bc[3] = NULL;
+        QUEUE(g, g->k->residual_restrict(ex, g->desc.precision, &plain, NULL, f_of(c, k), g->f[k + 1]),
+              "restriction of the right-hand side");
+        homg__account(g, 1, level_share(g, k), 1.25 * level_values(c, k));
+        if (has_bc) {
+            void *const *out = g->gbc[k + 1];
+            QUEUE(g, g->k->restrict_boundary(ex, g->desc.precision, &c->lev[k], out), "restriction of the boundary");
+            homg__account(g, 1, 0, 1.5 * (c->lev[k].nx + c->lev[k].ny));
+            for (int s = 0; s < 4; s++)
+                c->lev[k + 1].bc[s] = c->lev[0].bc[s] ? out[s] : NULL;
+        }
+    }
+    HOMG_TRY(coarse(c, last));
+    for (int k = last - 1; k >= 0; k--) {
+        for (int j = k + 1; j <= last; j++) /* coarser levels now hold corrections */
+            c->lev[j].bc[0] = c->lev[j].bc[1] = c->lev[j].bc[2] = c->lev[j].bc[3] = NULL;
+        HOMG_TRY(down(c, k, HOMG_INIT_PROLONG));
+        HOMG_TRY(visit(c, k + 1, HOMG_INIT_ZERO, 0));
+        HOMG_TRY(up(c, k));
+    }
+    return HOMG_OK;
+}
+
+homg_status homg__mg_cycle(homg_grid *g, const homg_level *L0, const void *f, void *u, int kind)
+{
+    cycle c;
+    const int fused = g->desc.method == HOMG_METHOD_FMG;
+    c.g = g;
+    c.f0 = f;
+    memcpy(c.lev, g->lv, sizeof c.lev);
+    c.lev[0] = *L0;
+    for (int k = 0; k < g->nlevels; k++) {
+        c.y[k] = k == 0 ? u : g->u[k];
+        c.x[k] = !fused ? c.y[k] : k == 0 ? g->u0_scratch : g->u2[k];
+    }
+    if (kind == HOMG_CYCLE_FMG)
+        return fmg(&c);
+    return visit(&c, 0, HOMG_INIT_KEEP, g->desc.method == HOMG_METHOD_FCYCLE);
+}

@@ -1,0 +1,109 @@
+/* mesh_internal.h -- what the mesh files (mesh.c, readers, writers, generators) share. */
+#ifndef HOMG_MESH_INTERNAL_H
+#define HOMG_MESH_INTERNAL_H
+
+#include "core/internal.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+struct homg_mesh {
+    homg_ctx *ctx;
+    int dim;
+    int32_t num_nodes, num_elements, num_facets;
+    double *coords;        /* num_nodes * dim */
+    int32_t *elements;     /* num_elements * (dim + 1) */
+    int32_t *element_tags; /* num_elements */
+    int32_t *facets;       /* num_facets * dim */
+    int32_t *facet_tags;   /* num_facets */
+    int32_t *node_markers; /* num_nodes */
+    int32_t num_reoriented;
+    /* copies in the context's space (homg_mesh_upload) */
+    double *ctx_coords;
+    int32_t *ctx_elements, *ctx_element_tags;
+};
+
+/* Host arrays being turned into a mesh; all malloc'd (or NULL), owned by the struct. */
+typedef struct homg__mesh_arrays {
+    int dim;
+    int32_t num_nodes, num_elements, num_facets;
+    double *coords;
+    int32_t *elements, *element_tags, *facets, *facet_tags, *node_markers;
+    int32_t *element_lines; /* optional: the file line of each element, for messages */
+} homg__mesh_arrays;
+
+void homg__mesh_arrays_free(homg__mesh_arrays *a);
+
+/* Checks the arrays (indices in range, finite coordinates, no zero-volume
+ * element), re-orients inverted elements (counted), derives missing tags and
+ * markers, and wraps them in a mesh that takes them over.  `source` names the
+ * file for messages ("path:line: ...", or "path: element 7: ..." without lines);
+ * NULL for arrays from the caller.  On failure the arrays are freed. */
+homg_status homg__mesh_finish(homg_ctx *ctx, homg__mesh_arrays *a, const char *source, homg_mesh **out);
+
+/* Signed measure times dim!: twice the area (2D) or six times the volume (3D). */
+double homg__element_det(int dim, const double *coords, const int32_t *nodes);
+/* Longest edge of the element. */
+double homg__element_longest_edge(int dim, const double *coords, const int32_t *nodes);
+
+/* Sorted unique edges (min << 32 | max) of all elements; *out malloc'd. */
+homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *mesh, uint64_t **out, size_t *count);
+
+/* ------------------------------------------------ reading text files line by line */
+
+/* A line source over a (possibly gzip-compressed) file or a memory buffer. */
+typedef struct homg__lines {
+    homg_ctx *ctx;
+    const char *path;     /* for messages */
+    void *gz;             /* gzFile, or NULL for memory */
+    void *chunk;          /* read-ahead buffer of a file source */
+    const char *mem;
+    size_t mem_size, mem_pos;
+    char *buf;
+    size_t cap;
+    long line;            /* number of the line last returned (1-based) */
+    double bytes_bound;   /* most bytes the file can hold (decompressed), for count checks */
+    int eof;
+} homg__lines;
+
+homg_status homg__lines_open(homg_ctx *ctx, homg__lines *r, const char *path);
+void homg__lines_open_memory(homg_ctx *ctx, homg__lines *r, const char *name, const void *data, size_t size);
+void homg__lines_close(homg__lines *r);
+/* Next line (trailing newline, CR and '#' comments kept); *line = NULL at the end. */
+homg_status homg__lines_next(homg__lines *r, char **line);
+/* Next line that is not blank (after removing a '#' comment when strip_comments). */
+homg_status homg__lines_next_content(homg__lines *r, char **line, int strip_comments);
+/* HOMG_ERROR_PARSE with "path:line: what". */
+homg_status homg__lines_fail(homg__lines *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Refuses a claimed count of records of at least min_bytes each that the file cannot hold. */
+homg_status homg__lines_check_count(homg__lines *r, long long count, int min_bytes, const char *what);
+
+/* The readers (mesh_msh.c, mesh_nodeele.c), also the entry points of the fuzz
+ * targets, which read from memory.  `edges` (read for a 2D mesh) and `faces`
+ * (3D) may be NULL. */
+homg_status homg__read_msh(homg__lines *r, homg_mesh **out);
+homg_status homg__read_nodeele(homg_ctx *ctx, homg__lines *nodes, homg__lines *eles, homg__lines *edges,
+                               homg__lines *faces, homg_mesh **out);
+
+/* Tokens: skip blanks, parse one number; 0 when there is none or it is malformed. */
+int homg__tok_ll(char **p, long long *v);
+int homg__tok_double(char **p, double *v);
+/* Non-zero when only blanks remain. */
+int homg__tok_end(const char *p);
+
+/* A growable host array of fixed-size items. */
+typedef struct homg__vec {
+    unsigned char *data;
+    size_t count, cap, item;
+} homg__vec;
+
+void homg__vec_init(homg__vec *v, size_t item);
+/* Appends one item (copied); 0 when out of memory. */
+int homg__vec_push(homg__vec *v, const void *item);
+void homg__vec_free(homg__vec *v);
+
+#endif

@@ -1,0 +1,54 @@
+#!/bin/bash
+# device-check.sh -- run on the GPU machine (after tools/dev/device-prep.sh here,
+# with carry: [".devbuild", ".devlibs"]): every test program, compute-sanitizer
+# (memcheck, racecheck) on the small GPU tests, then the benchmarks.  Logs go to
+# $OUT; the last lines are a short summary.
+#   tools/dev/device-check.sh [tests|sanitize|bench]...   (default: all three)
+set -u
+export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
+B=.devbuild
+[ -d "$B" ] || B=build
+# test_tool_solve runs the tool of its build (build-dev/homg from tools/dev/device-prep.sh)
+for d in build build-dev; do [ -e $d/homg ] || { mkdir -p $d && ln -s "../$B/homg" $d/homg; }; done
+OUT=${OUT:-/tmp/homg-out}
+mkdir -p "$OUT"
+steps=${*:-tests sanitize bench}
+summary=""
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$OUT/gpu.txt"
+
+for step in $steps; do
+case $step in
+tests)
+    pass=0; fail=0; skip=0; failed=""
+    for t in $B/tests/test_*; do
+        echo "=== $t" >> "$OUT/tests.log"
+        timeout 300 "$t" >> "$OUT/tests.log" 2>&1; rc=$?
+        case $rc in 0) pass=$((pass+1));; 77) skip=$((skip+1));; *) fail=$((fail+1)); failed="$failed $(basename $t)($rc)";; esac
+    done
+    summary="$summary\ntests: $pass passed, $skip skipped, $fail failed$failed"
+    # the tool's GPU path, on its default problem
+    $B/homg solve --backend cuda --png "$OUT/solution.png" > "$OUT/tool-solve.log" 2>&1
+    summary="$summary\nhomg solve --backend cuda: rc=$? $(tail -1 "$OUT/tool-solve.log")"
+    ;;
+sanitize)
+    for tool in memcheck racecheck; do
+        for t in $B/tests/test_*_gpu; do
+            log="$OUT/sanitize-$tool.log"
+            echo "=== $tool $t" >> "$log"
+            timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 99 "$t" quick >> "$log" 2>&1; rc=$?
+            summary="$summary\n$tool $(basename $t): rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
+        done
+    done
+    ;;
+bench)
+    for b in $B/bench/bench_grid $B/bench/bench_fem $B/bench/bench_amg; do
+        timeout 500 "$b" > "$OUT/$(basename $b).log" 2>&1; rc=$?
+        summary="$summary\n$(basename $b): rc=$rc"
+    done
+    cp bench/results/*.md "$OUT/" 2>/dev/null
+    ;;
+esac
+done
+echo "----- last lines of the logs"
+for f in "$OUT"/*.log; do echo "== $f"; tail -n 40 "$f"; done
+printf "%b\n" "----- summary$summary"
