@@ -97,16 +97,16 @@ typedef struct config {
 } config;
 
 static const config configs[] = {
-    {"homg AMG-PCG, SA + patch Jacobi", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_V},
-    {"homg AMG-PCG, SA + l1 Jacobi", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_L1_JACOBI, HOMG_AMG_CYCLE_V},
-    {"homg AMG-PCG, SA + Chebyshev(3)", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_CHEBYSHEV, HOMG_AMG_CYCLE_V},
-    {"homg AMG-PCG, matching + patch, V", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_V},
-    {"homg AMG-PCG, matching + patch, W", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_W},
+    { "homg AMG-PCG, SA + patch Jacobi", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_V },
+    { "homg AMG-PCG, SA + l1 Jacobi", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_L1_JACOBI, HOMG_AMG_CYCLE_V },
+    { "homg AMG-PCG, SA + Chebyshev(3)", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_CHEBYSHEV, HOMG_AMG_CYCLE_V },
+    { "homg AMG-PCG, matching + patch, V", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_V },
+    { "homg AMG-PCG, matching + patch, W", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_W },
 };
 
 /* homg set-up `reps` times (the median), then `reps` solves with the last set-up. */
-static void run_homg(homg_ctx *ctx, const homg_host_csr *m, const homg_csr *view, const void *db, void *dx,
-                     double *x, const double *b, const config *c, int reps, result *r)
+static void run_homg(homg_ctx *ctx, const homg_host_csr *m, const homg_csr *view, const void *db, void *dx, double *x,
+                     const double *b, const config *c, int reps, result *r)
 {
     homg_amg_desc ad;
     homg_amg *amg = NULL;
@@ -204,9 +204,10 @@ static void table(FILE *f, const char *title, const char *device, int reps, int 
         fprintf(f, ", CUDA runtime %d.%d", rt / 1000, (rt % 1000) / 10);
     }
 #endif
-    fprintf(f, "  \nProblem: seed 000's Regular cube, P1, sigma = lambda = 1, natural boundaries, b = ones, "
-               "to ||r||/||b|| <= 1e-8 from x = 0; %s of %d runs after a warm-up (hypre: one run).  "
-               "Residual: ||b - A x|| / ||b|| recomputed on the host in double.\n\n",
+    fprintf(f,
+            "  \nProblem: seed 000's Regular cube, P1, sigma = lambda = 1, natural boundaries, b = ones, "
+            "to ||r||/||b|| <= 1e-8 from x = 0; %s of %d runs after a warm-up (hypre: one run).  "
+            "Residual: ||b - A x|| / ||b|| recomputed on the host in double.\n\n",
             cpu ? "median" : "median (CUDA events)", reps);
     fprintf(f, "| problem | method | iterations | set-up ms | solve ms | total ms | residual | levels | op. cx | "
                "memory MB |\n");
@@ -223,8 +224,8 @@ static void table(FILE *f, const char *title, const char *device, int reps, int 
         if (!isnan(r->mem_mb))
             snprintf(mem, sizeof mem, "%.1f", r->mem_mb);
         fprintf(f, "| %s | %s | %d%s | %s | %.2f | %.2f | %.1e | %s | %s | %s |\n", r->problem, r->method, r->its,
-                r->ok ? "" : " (not converged)", setup, r->solve_ms, (isnan(r->setup_ms) ? 0 : r->setup_ms) + r->solve_ms,
-                r->rel, levels, opc, mem);
+                r->ok ? "" : " (not converged)", setup, r->solve_ms,
+                (isnan(r->setup_ms) ? 0 : r->setup_ms) + r->solve_ms, r->rel, levels, opc, mem);
     }
     fprintf(f, "\n");
 }
@@ -240,16 +241,17 @@ static void summary(FILE *f, int cpu)
             const result *b = &rows[j];
             if (j == i || strcmp(a->problem, b->problem) || !strncmp(b->method, "homg", 4) || isnan(b->solve_ms))
                 continue;
-            fprintf(f, "- %s: %s / homg SA + patch: solve %.2fx, set-up + solve %.2fx\n",
-                    a->problem, b->method, b->solve_ms / a->solve_ms,
+            fprintf(f, "- %s: %s / homg SA + patch: solve %.2fx, set-up + solve %.2fx\n", a->problem, b->method,
+                    b->solve_ms / a->solve_ms,
                     ((isnan(b->setup_ms) ? 0 : b->setup_ms) + b->solve_ms) / (a->setup_ms + a->solve_ms));
         }
         if (!cpu) {
             int k64 = strstr(a->problem, "64^3") != NULL, k128 = strstr(a->problem, "128^3") != NULL;
             double ts = k64 ? 15 : 60, tu = k64 ? 20 : 40;
             if (k64 || k128)
-                fprintf(f, "- %s targets: solve %.2f ms (<= %.0f: %s), set-up %.2f ms (<= %.0f: %s), iterations %d "
-                           "(<= 19: %s)\n",
+                fprintf(f,
+                        "- %s targets: solve %.2f ms (<= %.0f: %s), set-up %.2f ms (<= %.0f: %s), iterations %d "
+                        "(<= 19: %s)\n",
                         a->problem, a->solve_ms, ts, a->solve_ms <= ts ? "met" : "MISSED", a->setup_ms, tu,
                         a->setup_ms <= tu ? "met" : "MISSED", a->its, a->its <= 19 ? "met" : "MISSED");
         }
@@ -308,7 +310,7 @@ int main(int argc, char **argv)
     int cpu = 0, reps = 20, threads = 1, with_hypre = 0, sizes[8], nsizes, pool = 0, no_pool = 0;
     const char *size_arg = "64,128", *out = NULL, *mtx_dir = NULL;
     char device[256], title[128];
-    homg_ctx_desc cd = {0};
+    homg_ctx_desc cd = { 0 };
     homg_ctx *ctx = NULL;
     FILE *f;
     for (int i = 1; i < argc; i++) {

@@ -87,7 +87,7 @@ static homg_mesh *make_mesh(homg_ctx *ctx, const char *asset, int cells)
         homg_mesh_destroy(m);
         return fine;
     } else {
-        homg_mesh_generate_desc d = {0};
+        homg_mesh_generate_desc d = { 0 };
         d.cells = cells;
         d.size = 4;
         if (homg_mesh_generate_cube(ctx, &d, &m) != HOMG_OK)
@@ -153,18 +153,18 @@ static double time_assemble(homg_ctx *ctx, homg_fem *fem, const homg_fem_coeffs 
 static double compulsory_bytes(const homg_mesh *m, const homg_csr *a)
 {
     int d = homg_mesh_dim(m);
-    return (double)homg_mesh_num_elements(m) * ((d + 1) * 4.0 + 8.0) + (double)homg_mesh_num_nodes(m) * (d * 8.0 + 4 + 8) +
-           (double)a->nnz * (4.0 + 8.0);
+    return (double)homg_mesh_num_elements(m) * ((d + 1) * 4.0 + 8.0) +
+           (double)homg_mesh_num_nodes(m) * (d * 8.0 + 4 + 8) + (double)a->nnz * (4.0 + 8.0);
 }
 
 static void bench_mesh(homg_ctx *cpu, homg_ctx *gpu, const char *name, const char *asset, int cells)
 {
-    static const homg_fem_scheme schemes[2] = {HOMG_FEM_SCHEME_COLOR, HOMG_FEM_SCHEME_PATCH};
+    static const homg_fem_scheme schemes[2] = { HOMG_FEM_SCHEME_COLOR, HOMG_FEM_SCHEME_PATCH };
     homg_mesh *mc = make_mesh(cpu, asset, cells), *mg = make_mesh(gpu, asset, cells);
     double *sigma_c = sigma_for(cpu, mc), *sigma_g = sigma_for(gpu, mg), *ref, cpu_ms;
-    homg_fem_desc d = {0};
+    homg_fem_desc d = { 0 };
     homg_fem *fc = NULL;
-    homg_fem_coeffs c = {0};
+    homg_fem_coeffs c = { 0 };
     homg_csr a;
     c.lambda = 1;
     c.f = 1;
@@ -188,7 +188,7 @@ static void bench_mesh(homg_ctx *cpu, homg_ctx *gpu, const char *name, const cha
         /* pattern: the median over fresh creations */
         for (int i = 0; i < GPU_REPS; i++) {
             homg_fem *tmp = NULL;
-            homg_fem_desc pd = {0};
+            homg_fem_desc pd = { 0 };
             pd.scheme = HOMG_FEM_SCHEME_PATCH;
             if (homg_fem_create(mg, &pd, &tmp) != HOMG_OK)
                 die(gpu, "GPU setup");
@@ -289,20 +289,21 @@ int main(void)
     bench_mesh(cpu, gpu, "irregular3d refined", "assets/irregular3d.msh.gz", 0);
     bench_mesh(cpu, gpu, "blobs refined", "assets/blobs.msh.gz", 0);
 
-    len += (size_t)snprintf(table + len, sizeof table - len,
-                            "# P1 assembly on %s\n\n%s, homg %s, %s, `bench/bench_fem`. Helmholtz (lambda = 1, sigma 1, "
-                            "10 in the blobs), double values, natural boundary. Pattern: CSR build on the GPU (median "
-                            "of %d). Numeric: `homg_fem_assemble` (median of %d after 3 warm-ups, CUDA events). CPU: "
-                            "the serial loop of seed 002 Algorithm 1, one thread, same process (median of %d). "
-                            "GB/s: compulsory bytes (elements, coordinates, sigma, CSR structure read once, values "
-                            "and rhs written once) / numeric time; device copy bandwidth %.0f GB/s. Targets: numeric "
-                            "<= 1 ms on the 1.5M-element cube, >= 100x over the CPU loop.\n\n",
-                            homg_ctx_device_name(gpu), date, homg_version_string(), HOMG_BUILD_ID, GPU_REPS, GPU_REPS,
-                            CPU_REPS, bw);
-    len += (size_t)snprintf(table + len, sizeof table - len,
-                            "| mesh | nodes | elements | nnz | scheme | layout | pattern ms | numeric ms | Melem/s | GB/s "
-                            "| CPU serial ms | speedup | rel diff vs CPU |\n"
-                            "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    len += (size_t)snprintf(
+        table + len, sizeof table - len,
+        "# P1 assembly on %s\n\n%s, homg %s, %s, `bench/bench_fem`. Helmholtz (lambda = 1, sigma 1, "
+        "10 in the blobs), double values, natural boundary. Pattern: CSR build on the GPU (median "
+        "of %d). Numeric: `homg_fem_assemble` (median of %d after 3 warm-ups, CUDA events). CPU: "
+        "the serial loop of seed 002 Algorithm 1, one thread, same process (median of %d). "
+        "GB/s: compulsory bytes (elements, coordinates, sigma, CSR structure read once, values "
+        "and rhs written once) / numeric time; device copy bandwidth %.0f GB/s. Targets: numeric "
+        "<= 1 ms on the 1.5M-element cube, >= 100x over the CPU loop.\n\n",
+        homg_ctx_device_name(gpu), date, homg_version_string(), HOMG_BUILD_ID, GPU_REPS, GPU_REPS, CPU_REPS, bw);
+    len +=
+        (size_t)snprintf(table + len, sizeof table - len,
+                         "| mesh | nodes | elements | nnz | scheme | layout | pattern ms | numeric ms | Melem/s | GB/s "
+                         "| CPU serial ms | speedup | rel diff vs CPU |\n"
+                         "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < nrows; i++) {
         row *r = &rows[i];
         len += (size_t)snprintf(table + len, sizeof table - len,

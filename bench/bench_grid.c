@@ -33,7 +33,7 @@
 
 #include "fft_poisson.h"
 
-#define MAX_ROT 8
+#define MAX_ROT  8
 #define L2_BYTES (50.0 * 1024 * 1024)
 
 typedef struct row {
@@ -132,12 +132,11 @@ static void free_inputs(homg_ctx *ctx, inputs *in)
 }
 
 /* Times `cycles` cycles from u = 0 (or warm) on rotated inputs; median ms. */
-static double time_solve(homg_ctx *ctx, homg_grid *g, inputs *in, int cycles, int warm, int reps,
-                         homg_solve_info *info)
+static double time_solve(homg_ctx *ctx, homg_grid *g, inputs *in, int cycles, int warm, int reps, homg_solve_info *info)
 {
     cudaEvent_t e0, e1;
     double *t = (double *)malloc((size_t)reps * sizeof(double));
-    homg_solve_desc sd = {0};
+    homg_solve_desc sd = { 0 };
     sd.max_cycles = cycles;
     sd.skip_input_check = 1;
     sd.warm_start = warm;
@@ -183,9 +182,9 @@ static void add_row(int n, homg_precision prec, const char *method, int cycles, 
 static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_precision prec, homg_method m,
                          const char *name, double target, int reps)
 {
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
-    homg_solve_desc sd = {0};
+    homg_solve_desc sd = { 0 };
     homg_solve_info info;
     double err;
     int max = m == HOMG_METHOD_HOMG ? 200 : 30;
@@ -238,10 +237,14 @@ static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
     for (int j = 0; j < p->ny; j++)
         for (int i = 0; i < p->nx; i++) {
             double b = 0;
-            if (i == 0 && p->g[0]) b += p->g[0][j];
-            if (i == p->nx - 1 && p->g[1]) b += p->g[1][j];
-            if (j == 0 && p->g[2]) b += p->g[2][i];
-            if (j == p->ny - 1 && p->g[3]) b += p->g[3][i];
+            if (i == 0 && p->g[0])
+                b += p->g[0][j];
+            if (i == p->nx - 1 && p->g[1])
+                b += p->g[1][j];
+            if (j == 0 && p->g[2])
+                b += p->g[2][i];
+            if (j == p->ny - 1 && p->g[3])
+                b += p->g[3][i];
             rhs[(size_t)j * p->nx + i] = p->f[(size_t)j * p->nx + i] + 2 * b * ih2;
         }
     for (size_t k = 0; k < n; k++) {
@@ -298,9 +301,9 @@ static void bench_warm(homg_ctx *ctx, int N, int reps)
     homg_p2 *p1 = homg_p2_exact(N, N, 0, 0.1, 1, 11), *p2 = homg_p2_exact(N, N, 0, 0.1, 1, 11);
     size_t n = (size_t)N * N;
     const double PI = 3.14159265358979323846;
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
-    homg_solve_desc sd = {0};
+    homg_solve_desc sd = { 0 };
     homg_solve_info info;
     for (int j = 0; j < N; j++)
         for (int i = 0; i < N; i++)
@@ -370,25 +373,27 @@ static void write_table(FILE *o, const char *device, const char *date)
 #endif
     );
     fprintf(o, "Measured device-to-device copy bandwidth: %.0f GB/s (bytes read + written).\n\n", copy_gbs);
-    fprintf(o, "2D Poisson, cell-centred 5-point, exact discrete solution (smooth + noise, Dirichlet data), from u = 0\n"
-               "to the error target (||u-u*||/||u*||): 1e-4 in float32, 1e-8 in float64. Time: median of the runs,\n"
-               "CUDA events around one graph launch, inputs rotated beyond L2. GB/s: ideal traffic / time.\n\n");
-    fprintf(o, "| N | precision | method | cycles | time (ms) | error | WU | launches | GB/s | %% of copy | vs FFT |\n");
+    fprintf(o,
+            "2D Poisson, cell-centred 5-point, exact discrete solution (smooth + noise, Dirichlet data), from u = 0\n"
+            "to the error target (||u-u*||/||u*||): 1e-4 in float32, 1e-8 in float64. Time: median of the runs,\n"
+            "CUDA events around one graph launch, inputs rotated beyond L2. GB/s: ideal traffic / time.\n\n");
+    fprintf(o,
+            "| N | precision | method | cycles | time (ms) | error | WU | launches | GB/s | %% of copy | vs FFT |\n");
     fprintf(o, "|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < nrows; i++) {
         row *r = &rows[i];
         char vs[32] = "";
         if (r->vs_fft > 0)
             snprintf(vs, sizeof vs, "%.2fx", r->vs_fft);
-        fprintf(o, "| %d^2 | %s | %s | %d | %.4f | %.1e | %.1f | %ld | %.0f | %.0f%% | %s |\n", r->n, r->prec, r->method,
-                r->cycles, r->ms, r->err, r->wu, r->launches, r->gbs, r->pct, vs);
+        fprintf(o, "| %d^2 | %s | %s | %d | %.4f | %.1e | %.1f | %ld | %.0f | %.0f%% | %s |\n", r->n, r->prec,
+                r->method, r->cycles, r->ms, r->err, r->wu, r->launches, r->gbs, r->pct, vs);
     }
     fprintf(o, "\nvs FFT: the FFT solve's time divided by the method's (above 1: faster than the FFT).\n");
 }
 
 int main(int argc, char **argv)
 {
-    int sizes[8] = {256, 512, 1024, 2048, 4096}, nsizes = 5, reps = 21;
+    int sizes[8] = { 256, 512, 1024, 2048, 4096 }, nsizes = 5, reps = 21;
     const char *out = NULL;
     char device[256], date[64], path[512];
     for (int a = 1; a < argc; a++) {

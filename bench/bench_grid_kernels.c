@@ -55,8 +55,7 @@ typedef struct args {
 static homg_status k_down(void *a_)
 {
     args *a = (args *)a_;
-    return homg_cuda_grid_kernels.smooth_restrict(ex, a->p, &a->L, a->u, a->u2, a->f, a->fc, a->sweeps, a->init,
-                                                  a->ec);
+    return homg_cuda_grid_kernels.smooth_restrict(ex, a->p, &a->L, a->u, a->u2, a->f, a->fc, a->sweeps, a->init, a->ec);
 }
 static homg_status k_up(void *a_)
 {
@@ -86,7 +85,7 @@ static homg_status k_coarse(void *a_)
 
 int main(int argc, char **argv)
 {
-    int sizes[8] = {256, 1024, 4096}, ns = 3;
+    int sizes[8] = { 256, 1024, 4096 }, ns = 3;
     if (argc > 1) {
         ns = 0;
         for (int a = 1; a < argc && ns < 8; a++)
@@ -103,7 +102,7 @@ int main(int argc, char **argv)
         for (int p = 0; p < 2; p++) {
             int N = sizes[s];
             size_t e = p ? 8 : 4, n = (size_t)N * N;
-            args a = {0};
+            args a = { 0 };
             a.p = (homg_precision)p;
             a.L.nx = a.L.ny = N;
             a.L.inv_h2 = (double)N * N;
@@ -118,7 +117,7 @@ int main(int argc, char **argv)
             cudaMemset(a.ec, 0, n * e / 4);
             const char *pn = p ? "float64" : "float32";
             double gb = (double)n * e / 1e3; /* bytes per us -> GB/s factor */
-            static const char *init_names[3] = {"down keep S=2", "down zero S=2", "down prolong S=2"};
+            static const char *init_names[3] = { "down keep S=2", "down zero S=2", "down prolong S=2" };
             for (int init = 0; init < 3; init++) {
                 a.init = init;
                 a.sweeps = 2;
@@ -147,7 +146,7 @@ int main(int argc, char **argv)
             cudaFree(a.ec);
         }
     for (int p = 0; p < 2; p++) {
-        args a = {0};
+        args a = { 0 };
         size_t e = p ? 8 : 4;
         a.p = (homg_precision)p;
         a.L.nx = a.L.ny = 32;

@@ -10,12 +10,12 @@
 
 #include "cusparse_cg.h"
 
-#define CHECK(ok, what)                                                  \
-    do {                                                                 \
-        if (!(ok)) {                                                     \
-            snprintf(why, whylen, "%s failed", what);                    \
-            goto done;                                                   \
-        }                                                                \
+#define CHECK(ok, what)                               \
+    do {                                              \
+        if (!(ok)) {                                  \
+            snprintf(why, whylen, "%s failed", what); \
+            goto done;                                \
+        }                                             \
     } while (0)
 
 __global__ static void jacobi_kernel(const double *dinv, const double *r, double *z, int n)
@@ -37,8 +37,8 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-extern "C" int homg_cusparse_cg(const homg_host_csr *a, const double *b, double tol, int max_iter, int jacobi,
-                                int reps, double *x, homg_cusparse_cg_result *out, char *why, size_t whylen)
+extern "C" int homg_cusparse_cg(const homg_host_csr *a, const double *b, double tol, int max_iter, int jacobi, int reps,
+                                double *x, homg_cusparse_cg_result *out, char *why, size_t whylen)
 {
     int n = a->nrows, rc = -1, blocks = (n + 255) / 256 > 4096 ? 4096 : (n + 255) / 256;
     int *drp = NULL, *dci = NULL;
@@ -64,24 +64,30 @@ extern "C" int homg_cusparse_cg(const homg_host_csr *a, const double *b, double 
             if (a->col_idx[k] == i && a->values[k] != 0)
                 dinv[i] = 1.0 / a->values[k];
     }
-    CHECK(cudaMalloc(&drp, sizeof(int) * (n + 1)) == cudaSuccess && cudaMalloc(&dci, sizeof(int) * a->nnz) == cudaSuccess &&
-              cudaMalloc(&dval, sizeof(double) * a->nnz) == cudaSuccess, "cudaMalloc");
+    CHECK(cudaMalloc(&drp, sizeof(int) * (n + 1)) == cudaSuccess &&
+              cudaMalloc(&dci, sizeof(int) * a->nnz) == cudaSuccess &&
+              cudaMalloc(&dval, sizeof(double) * a->nnz) == cudaSuccess,
+          "cudaMalloc");
     CHECK(cudaMalloc(&db, 8 * n) == cudaSuccess && cudaMalloc(&dx, 8 * n) == cudaSuccess &&
               cudaMalloc(&dr, 8 * n) == cudaSuccess && cudaMalloc(&dz, 8 * n) == cudaSuccess &&
               cudaMalloc(&dp, 8 * n) == cudaSuccess && cudaMalloc(&dq, 8 * n) == cudaSuccess &&
-              cudaMalloc(&ddinv, 8 * n) == cudaSuccess, "cudaMalloc");
+              cudaMalloc(&ddinv, 8 * n) == cudaSuccess,
+          "cudaMalloc");
     CHECK(cudaMemcpy(drp, a->row_ptr, sizeof(int) * (n + 1), cudaMemcpyHostToDevice) == cudaSuccess &&
               cudaMemcpy(dci, a->col_idx, sizeof(int) * a->nnz, cudaMemcpyHostToDevice) == cudaSuccess &&
               cudaMemcpy(dval, a->values, sizeof(double) * a->nnz, cudaMemcpyHostToDevice) == cudaSuccess &&
               cudaMemcpy(db, b, 8 * n, cudaMemcpyHostToDevice) == cudaSuccess &&
-              cudaMemcpy(ddinv, dinv, 8 * n, cudaMemcpyHostToDevice) == cudaSuccess, "upload");
+              cudaMemcpy(ddinv, dinv, 8 * n, cudaMemcpyHostToDevice) == cudaSuccess,
+          "upload");
     CHECK(cusparseCreate(&sp) == CUSPARSE_STATUS_SUCCESS && cublasCreate(&bl) == CUBLAS_STATUS_SUCCESS, "handles");
     CHECK(cusparseCreateCsr(&ma, n, n, a->nnz, drp, dci, dval, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
                             CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F) == CUSPARSE_STATUS_SUCCESS &&
               cusparseCreateDnVec(&vp, n, dp, CUDA_R_64F) == CUSPARSE_STATUS_SUCCESS &&
-              cusparseCreateDnVec(&vq, n, dq, CUDA_R_64F) == CUSPARSE_STATUS_SUCCESS, "descriptors");
+              cusparseCreateDnVec(&vq, n, dq, CUDA_R_64F) == CUSPARSE_STATUS_SUCCESS,
+          "descriptors");
     CHECK(cusparseSpMV_bufferSize(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ma, vp, &zero, vq, CUDA_R_64F,
-                                  CUSPARSE_SPMV_ALG_DEFAULT, &bytes) == CUSPARSE_STATUS_SUCCESS, "SpMV buffer");
+                                  CUSPARSE_SPMV_ALG_DEFAULT, &bytes) == CUSPARSE_STATUS_SUCCESS,
+          "SpMV buffer");
     CHECK(cudaMalloc(&buf, bytes ? bytes : 8) == cudaSuccess, "cudaMalloc");
     CHECK(cudaEventCreate(&e0) == cudaSuccess && cudaEventCreate(&e1) == cudaSuccess, "events");
     for (int rep = 0; rep <= reps; rep++) { /* rep 0 warms up */

@@ -20,8 +20,8 @@ typedef struct homg_cusparse_cg_result {
 /* Solves a x = b (host arrays, uploaded once) `reps` times from x = 0 to
  * ||r|| / ||b|| <= tol; jacobi != 0: Jacobi-preconditioned.  x receives the
  * last solution.  Returns 0, or -1 with a message in `why`. */
-int homg_cusparse_cg(const homg_host_csr *a, const double *b, double tol, int max_iter, int jacobi, int reps,
-                     double *x, homg_cusparse_cg_result *out, char *why, size_t whylen);
+int homg_cusparse_cg(const homg_host_csr *a, const double *b, double tol, int max_iter, int jacobi, int reps, double *x,
+                     homg_cusparse_cg_result *out, char *why, size_t whylen);
 
 #ifdef __cplusplus
 }

@@ -49,8 +49,12 @@
 /* ------------------------------------------------------------------ kernels */
 
 template <typename T> struct cpx_of;
-template <> struct cpx_of<float> { typedef float2 type; };
-template <> struct cpx_of<double> { typedef double2 type; };
+template <> struct cpx_of<float> {
+    typedef float2 type;
+};
+template <> struct cpx_of<double> {
+    typedef double2 type;
+};
 
 __device__ __forceinline__ float2 cmake(float x, float y) { return make_float2(x, y); }
 __device__ __forceinline__ double2 cmake(double x, double y) { return make_double2(x, y); }
@@ -100,8 +104,7 @@ __global__ void __launch_bounds__(256) reorder_out(const T *__restrict__ v, T *_
 
 /* 2D post-twiddle: from A = V(m1, m2), B = V(m1, -m2 mod ny) to t = 2 C at the cosine
  * modes (m1, m2), (nx-m1, m2), (m1, ny-m2), (nx-m1, ny-m2).  w1 = twx[m1], w2 = twy[m2]. */
-template <typename T, typename C>
-__device__ __forceinline__ void spec_to_dct(C A, C B, C w1, C w2, T t[4])
+template <typename T, typename C> __device__ __forceinline__ void spec_to_dct(C A, C B, C w1, C w2, T t[4])
 {
     C a = cmul(w2, A), b = cmul(cconj(w2), B);
     C z1 = cmul(w1, cadd(a, b)), z2 = cmul(w1, csub(a, b));
@@ -112,8 +115,7 @@ __device__ __forceinline__ void spec_to_dct(C A, C B, C w1, C w2, T t[4])
 }
 
 /* Its exact inverse: cosine coefficients d (order as t) back to A and B. */
-template <typename T, typename C>
-__device__ __forceinline__ void dct_to_spec(const T d[4], C w1, C w2, C *A, C *B)
+template <typename T, typename C> __device__ __forceinline__ void dct_to_spec(const T d[4], C w1, C w2, C *A, C *B)
 {
     C p = cmake(d[0] - d[3], -(d[1] + d[2])), q = cmake(d[0] + d[3], d[2] - d[1]);
     *A = cmul(cmul(cconj(w1), cconj(w2)), p);
@@ -128,7 +130,8 @@ __device__ __forceinline__ void dct_to_spec(const T d[4], C w1, C w2, C *A, C *B
 template <typename T>
 __global__ void __launch_bounds__(256)
     spectral(typename cpx_of<T>::type *__restrict__ V, int nx, int ny, const typename cpx_of<T>::type *__restrict__ twx,
-             const typename cpx_of<T>::type *__restrict__ twy, const T *__restrict__ ex, const T *__restrict__ ey, T lam)
+             const typename cpx_of<T>::type *__restrict__ twy, const T *__restrict__ ex, const T *__restrict__ ey,
+             T lam)
 {
     typedef typename cpx_of<T>::type C;
     int m1 = blockIdx.x * blockDim.x + threadIdx.x;
@@ -203,11 +206,11 @@ static int cufft_check(const fft_poisson *p, cufftResult r, const char *what)
     return FFT_POISSON_ECUFFT;
 }
 
-#define TRY(expr)              \
-    do {                       \
-        int rc_ = (expr);      \
-        if (rc_)               \
-            return rc_;        \
+#define TRY(expr)         \
+    do {                  \
+        int rc_ = (expr); \
+        if (rc_)          \
+            return rc_;   \
     } while (0)
 
 static cufftResult exec_r2c(cufftHandle h, float *in, float2 *out) { return cufftExecR2C(h, in, out); }
@@ -360,8 +363,10 @@ static int setup(fft_poisson *p, double h, double lambda)
     TRY(cufft_check(p, cufftSetAutoAllocation(p->fwd, 0), "cufftSetAutoAllocation"));
     TRY(cufft_check(p, cufftSetAutoAllocation(p->inv, 0), "cufftSetAutoAllocation"));
     /* cuFFT lists dimensions slowest first: ny rows of nx. */
-    TRY(cufft_check(p, cufftMakePlan2d(p->fwd, ny, nx, p->use_double ? CUFFT_D2Z : CUFFT_R2C, &w1), "cufftMakePlan2d (R2C)"));
-    TRY(cufft_check(p, cufftMakePlan2d(p->inv, ny, nx, p->use_double ? CUFFT_Z2D : CUFFT_C2R, &w2), "cufftMakePlan2d (C2R)"));
+    TRY(cufft_check(p, cufftMakePlan2d(p->fwd, ny, nx, p->use_double ? CUFFT_D2Z : CUFFT_R2C, &w1),
+                    "cufftMakePlan2d (R2C)"));
+    TRY(cufft_check(p, cufftMakePlan2d(p->inv, ny, nx, p->use_double ? CUFFT_Z2D : CUFFT_C2R, &w2),
+                    "cufftMakePlan2d (C2R)"));
     if (w1 || w2) {
         TRY(cuda_check(p, cudaMalloc(&p->work, w1 > w2 ? w1 : w2), "cudaMalloc (cuFFT work area)"));
         TRY(cufft_check(p, cufftSetWorkArea(p->fwd, p->work), "cufftSetWorkArea"));
@@ -404,8 +409,10 @@ extern "C" int fft_poisson_create(int nx, int ny, double h, double lambda, int u
         return FFT_POISSON_EINVAL;
     *out = NULL;
     if (!pow2(nx) || !pow2(ny) || !(h > 0) || !isfinite(h) || !(lambda >= 0) || !isfinite(lambda)) {
-        fprintf(stderr, "fft_poisson: bad problem: nx = %d, ny = %d (powers of two, 2..%d), h = %g (> 0), "
-                        "lambda = %g (>= 0)\n", nx, ny, FFT_REF_MAX, h, lambda);
+        fprintf(stderr,
+                "fft_poisson: bad problem: nx = %d, ny = %d (powers of two, 2..%d), h = %g (> 0), "
+                "lambda = %g (>= 0)\n",
+                nx, ny, FFT_REF_MAX, h, lambda);
         return FFT_POISSON_EINVAL;
     }
     fft_poisson *p = (fft_poisson *)calloc(1, sizeof *p);

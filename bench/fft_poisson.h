@@ -33,8 +33,7 @@ enum {
 /* nx, ny: powers of two in 2..16384; h > 0; lambda >= 0 (both finite); use_double:
  * 0 = float32 data, 1 = float64 data; stream: a cudaStream_t (NULL = legacy default).
  * On failure *out is NULL. */
-int fft_poisson_create(int nx, int ny, double h, double lambda, int use_double, void *stream,
-                       fft_poisson **out);
+int fft_poisson_create(int nx, int ny, double h, double lambda, int use_double, void *stream, fft_poisson **out);
 
 /* u = A^-1 f.  f and u: device arrays of nx*ny floats or doubles (as created);
  * u == f is allowed.  Queues 3 kernels and 2 cuFFT executions on the stream: no

@@ -10,18 +10,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct cplx { double x, y; } cplx;
+typedef struct cplx {
+    double x, y;
+} cplx;
 
-static cplx cmul(cplx a, cplx b) { cplx r = {a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x}; return r; }
-static cplx cconj(cplx a) { cplx r = {a.x, -a.y}; return r; }
-static cplx cadd(cplx a, cplx b) { cplx r = {a.x + b.x, a.y + b.y}; return r; }
-static cplx csub(cplx a, cplx b) { cplx r = {a.x - b.x, a.y - b.y}; return r; }
+static cplx cmul(cplx a, cplx b)
+{
+    cplx r = { a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x };
+    return r;
+}
+static cplx cconj(cplx a)
+{
+    cplx r = { a.x, -a.y };
+    return r;
+}
+static cplx cadd(cplx a, cplx b)
+{
+    cplx r = { a.x + b.x, a.y + b.y };
+    return r;
+}
+static cplx csub(cplx a, cplx b)
+{
+    cplx r = { a.x - b.x, a.y - b.y };
+    return r;
+}
 
 static int pow2(int n) { return n > 0 && n <= FFT_REF_MAX && (n & (n - 1)) == 0; }
 static int sizes_ok(int nx, int ny) { return pow2(nx) && nx >= 2 && pow2(ny); }
 
-int fft_ref_tables(int nx, int ny, double h, double lambda, double *twx, double *twy,
-                   double *ex, double *ey, double *lam)
+int fft_ref_tables(int nx, int ny, double h, double lambda, double *twx, double *twy, double *ex, double *ey,
+                   double *lam)
 {
     if (!sizes_ok(nx, ny) || !(h > 0) || !isfinite(h) || !(lambda >= 0) || !isfinite(lambda))
         return -1;
@@ -203,7 +221,7 @@ static void spec_to_dct(cplx A, cplx B, cplx w1, cplx w2, double t[4])
 /* Its exact inverse: the cosine coefficients d (order as t) back to A and B. */
 static void dct_to_spec(const double d[4], cplx w1, cplx w2, cplx *A, cplx *B)
 {
-    cplx p = {d[0] - d[3], -(d[1] + d[2])}, q = {d[0] + d[3], d[2] - d[1]};
+    cplx p = { d[0] - d[3], -(d[1] + d[2]) }, q = { d[0] + d[3], d[2] - d[1] };
     *A = cmul(cmul(cconj(w1), cconj(w2)), p);
     *B = cmul(cmul(cconj(w1), w2), q);
 }
@@ -212,8 +230,8 @@ static void dct_to_spec(const double d[4], cplx w1, cplx w2, cplx *A, cplx *B)
  * inverse, in place on the half spectrum.  One thread per (m1, m2) in
  * [0, nx/2] x [0, ny/2]: it owns rows m2 and ny-m2 of column m1 (rows 0 and ny/2 pair
  * with themselves).  Cosine mode nx (or ny) does not exist: its coefficient is 0. */
-static void spectral(cplx *V, int nx, int ny, const cplx *twx, const cplx *twy,
-                     const double *ex, const double *ey, double lam)
+static void spectral(cplx *V, int nx, int ny, const cplx *twx, const cplx *twy, const double *ex, const double *ey,
+                     double lam)
 {
     int hx = nx / 2, hy = ny / 2;
     size_t ld = (size_t)hx + 1;
@@ -273,8 +291,8 @@ static int bufs_init(bufs *b, int nx, int ny, double h, double lambda, double *l
     b->ey = malloc(sizeof(double) * ((size_t)ny + 1));
     double *tx = malloc(sizeof(double) * 2 * ((size_t)nx / 2 + 1));
     double *ty = malloc(sizeof(double) * 2 * ((size_t)ny / 2 + 1));
-    int bad = work_init(&b->w, nx, ny) || !b->v || !b->V || !b->twx || !b->twy || !b->ex || !b->ey ||
-              !tx || !ty || fft_ref_tables(nx, ny, h, lambda, tx, ty, b->ex, b->ey, lam);
+    int bad = work_init(&b->w, nx, ny) || !b->v || !b->V || !b->twx || !b->twy || !b->ex || !b->ey || !tx || !ty ||
+              fft_ref_tables(nx, ny, h, lambda, tx, ty, b->ex, b->ey, lam);
     for (int m = 0; !bad && m <= nx / 2; m++) {
         b->twx[m].x = tx[2 * m];
         b->twx[m].y = tx[2 * m + 1];

@@ -26,8 +26,8 @@ extern "C" {
  *            (that mode does not exist and is never divided by); ey likewise for ny;
  *   *lam   = 2 nx ny lambda.
  * Sizes: twx 2*(nx/2+1), twy 2*(ny/2+1), ex nx+1, ey ny+1 doubles. */
-int fft_ref_tables(int nx, int ny, double h, double lambda, double *twx, double *twy,
-                   double *ex, double *ey, double *lam);
+int fft_ref_tables(int nx, int ny, double h, double lambda, double *twx, double *twy, double *ex, double *ey,
+                   double *lam);
 
 /* Solves -Laplace(u) + lambda u = f (homg's cell-centred 5-point operator, homogeneous
  * Dirichlet on the cell faces) exactly up to rounding; h > 0, lambda >= 0; f == u allowed. */

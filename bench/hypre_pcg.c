@@ -70,14 +70,14 @@ static struct {
 } H;
 
 /* dlsym into a function pointer of any type (the POSIX way around ISO C's rule). */
-#define SYM(lib, field, name)                                                    \
-    do {                                                                         \
-        void *s_ = dlsym(lib, name);                                             \
-        if (!s_) {                                                               \
-            snprintf(H.why, sizeof H.why, "%s not found in the library", name);  \
-            return -1;                                                           \
-        }                                                                        \
-        memcpy(&H.field, &s_, sizeof s_);                                        \
+#define SYM(lib, field, name)                                                   \
+    do {                                                                        \
+        void *s_ = dlsym(lib, name);                                            \
+        if (!s_) {                                                              \
+            snprintf(H.why, sizeof H.why, "%s not found in the library", name); \
+            return -1;                                                          \
+        }                                                                       \
+        memcpy(&H.field, &s_, sizeof s_);                                       \
     } while (0)
 
 static void *open_first(const char *const *names, int flags)
@@ -92,8 +92,8 @@ static void *open_first(const char *const *names, int flags)
 
 static int load(void)
 {
-    static const char *const mpi_names[] = {"libmpi.so.40", "libmpi.so", "libmpi.so.12", NULL};
-    static const char *const hypre_names[] = {"libHYPRE.so", "libHYPRE-" HYPRE_RELEASE_VERSION ".so", NULL};
+    static const char *const mpi_names[] = { "libmpi.so.40", "libmpi.so", "libmpi.so.12", NULL };
+    static const char *const hypre_names[] = { "libHYPRE.so", "libHYPRE-" HYPRE_RELEASE_VERSION ".so", NULL };
     if (H.loaded)
         return H.loaded > 0 ? 0 : -1;
     H.loaded = -1;

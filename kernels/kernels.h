@@ -22,14 +22,14 @@ extern "C" {
 #endif
 
 typedef struct homg_exec {
-    homg_backend backend;  /* CPU or CUDA, never AUTO */
-    int device;            /* CUDA ordinal */
-    void *stream;          /* cudaStream_t the work is queued on */
-    void *capture_stream;  /* private stream used to capture graphs when `stream` is legacy */
-    int sm_count;          /* multiprocessors (CUDA), threads (CPU) */
+    homg_backend backend;    /* CPU or CUDA, never AUTO */
+    int device;              /* CUDA ordinal */
+    void *stream;            /* cudaStream_t the work is queued on */
+    void *capture_stream;    /* private stream used to capture graphs when `stream` is legacy */
+    int sm_count;            /* multiprocessors (CUDA), threads (CPU) */
     size_t shared_per_block; /* largest opt-in shared memory per block (CUDA) */
-    int capturing;         /* non-zero while a graph is being captured */
-    char msg[512];         /* message of the last failure */
+    int capturing;           /* non-zero while a graph is being captured */
+    char msg[512];           /* message of the last failure */
 } homg_exec;
 
 /* Selects area table `name` (e.g. grid) of the exec's backend: declares nothing,

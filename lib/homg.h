@@ -30,7 +30,7 @@ extern "C" {
 #define HOMG_VERSION_MAJOR 0
 #define HOMG_VERSION_MINOR 1
 #define HOMG_VERSION_PATCH 0
-#define HOMG_VERSION ((HOMG_VERSION_MAJOR * 10000) + (HOMG_VERSION_MINOR * 100) + HOMG_VERSION_PATCH)
+#define HOMG_VERSION       ((HOMG_VERSION_MAJOR * 10000) + (HOMG_VERSION_MINOR * 100) + HOMG_VERSION_PATCH)
 
 /* Runtime version, HOMG_VERSION of the library actually linked. */
 int homg_version(void);
@@ -86,16 +86,16 @@ typedef struct homg_allocator {
 } homg_allocator;
 
 typedef struct homg_ctx_desc {
-    homg_backend backend;    /* AUTO (default), CPU or CUDA */
-    int device;              /* CUDA device ordinal (default 0) */
-    int device_set;          /* non-zero: use `device` even when it is 0; zero: the
+    homg_backend backend; /* AUTO (default), CPU or CUDA */
+    int device;           /* CUDA device ordinal (default 0) */
+    int device_set;       /* non-zero: use `device` even when it is 0; zero: the
                                 calling thread's current device */
-    void *stream;            /* the caller's cudaStream_t; NULL = the legacy default stream */
+    void *stream;         /* the caller's cudaStream_t; NULL = the legacy default stream */
     homg_allocator allocator;
-    homg_log_fn log;         /* diagnostics; NULL = silent */
+    homg_log_fn log; /* diagnostics; NULL = silent */
     void *log_user;
-    homg_log_level log_level;/* most verbose level passed to `log` (default WARN) */
-    int cpu_threads;         /* CPU backend OpenMP threads (0 = OpenMP's default) */
+    homg_log_level log_level; /* most verbose level passed to `log` (default WARN) */
+    int cpu_threads;          /* CPU backend OpenMP threads (0 = OpenMP's default) */
 } homg_ctx_desc;
 
 homg_ctx_desc homg_ctx_desc_defaults(const homg_ctx_desc *desc);
@@ -157,9 +157,9 @@ typedef struct homg_grid_desc {
     double lambda;            /* >= 0 (default 0: Poisson) */
     homg_precision precision; /* storage of u and f (default float32) */
     homg_method method;
-    int maxi;                 /* HOMG: MaxI, iterations on the finest levels (default 4) */
-    double omega;             /* HOMG: damped-Jacobi weight (default 0.8) */
-    int pre, post;            /* multigrid smoothing sweeps (default 2, 2) */
+    int maxi;      /* HOMG: MaxI, iterations on the finest levels (default 4) */
+    double omega;  /* HOMG: damped-Jacobi weight (default 0.8) */
+    int pre, post; /* multigrid smoothing sweeps (default 2, 2) */
 } homg_grid_desc;
 
 homg_grid_desc homg_grid_desc_defaults(const homg_grid_desc *desc);
@@ -187,15 +187,15 @@ typedef struct homg_solve_desc {
 } homg_solve_desc;
 
 typedef struct homg_solve_info {
-    int cycles;          /* restarts or cycles done */
-    double work_units;   /* relaxation sweeps over the finest grid, counted as DESIGN.md says */
-    long launches;       /* kernel launches queued (graph nodes count one each) */
-    double bytes;        /* ideal device-memory traffic queued: every array a kernel touches read
+    int cycles;        /* restarts or cycles done */
+    double work_units; /* relaxation sweeps over the finest grid, counted as DESIGN.md says */
+    long launches;     /* kernel launches queued (graph nodes count one each) */
+    double bytes;      /* ideal device-memory traffic queued: every array a kernel touches read
                             or written once (achieved bandwidth = bytes / time) */
-    double norm;         /* last monitored norm (relative residual, or error if u_ref); -1 if
+    double norm;       /* last monitored norm (relative residual, or error if u_ref); -1 if
                             not measured (tol = 0 without u_ref) */
-    int converged;       /* norm <= tol */
-    double time_ms;      /* wall time of the call (for tol = 0 on CUDA: time to queue) */
+    int converged;     /* norm <= tol */
+    double time_ms;    /* wall time of the call (for tol = 0 on CUDA: time to queue) */
 } homg_solve_info;
 
 /* Solves A u = f.  f, u (nx*ny values, aligned to two values: 8 bytes for float32, 16 for
@@ -206,8 +206,7 @@ homg_status homg_grid_solve(homg_grid *grid, const void *f, const homg_boundary 
 /* Copies up to `max` monitored norms of the last solve to host memory; returns how many. */
 int homg_grid_history(homg_grid *grid, double *host_out, int max);
 /* r = f - A u in the grid's precision (computed in double), for callers and tests. */
-homg_status homg_grid_residual(homg_grid *grid, const void *f, const homg_boundary *bc,
-                               const void *u, void *r);
+homg_status homg_grid_residual(homg_grid *grid, const void *f, const homg_boundary *bc, const void *u, void *r);
 
 /* ================================================================ sparse matrices
  *
@@ -222,11 +221,11 @@ typedef enum homg_memory {
 
 typedef struct homg_csr {
     int32_t nrows, ncols, nnz;
-    const int32_t *row_ptr;   /* nrows + 1 */
-    const int32_t *col_idx;   /* nnz */
-    const void *values;       /* nnz values, float or double as `precision` says */
+    const int32_t *row_ptr; /* nrows + 1 */
+    const int32_t *col_idx; /* nnz */
+    const void *values;     /* nnz values, float or double as `precision` says */
     homg_precision precision;
-    homg_memory memory;       /* where the three arrays live */
+    homg_memory memory; /* where the three arrays live */
 } homg_csr;
 
 /* A matrix that owns its host arrays (what the Matrix Market reader returns). */
@@ -289,7 +288,7 @@ typedef struct homg_mesh homg_mesh;
 
 /* Host arrays a mesh is made from (homg_mesh_create copies them). */
 typedef struct homg_mesh_data {
-    int dim;                     /* 2 (triangles) or 3 (tetrahedra) */
+    int dim; /* 2 (triangles) or 3 (tetrahedra) */
     int32_t num_nodes, num_elements, num_facets;
     const double *coords;        /* num_nodes * dim */
     const int32_t *elements;     /* num_elements * (dim + 1) node indices */
@@ -355,10 +354,10 @@ homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc
 homg_status homg_mesh_refine(const homg_mesh *mesh, homg_mesh **out);
 
 typedef struct homg_mesh_quality {
-    double min_angle, max_angle;   /* degrees: triangle angles (2D), dihedral angles (3D) */
+    double min_angle, max_angle;                /* degrees: triangle angles (2D), dihedral angles (3D) */
     double min_aspect, max_aspect, mean_aspect; /* longest edge / inradius, scaled so that
                                                    the equilateral element has 1 */
-    int32_t min_valence, max_valence; /* nodes joined to a node by an element edge */
+    int32_t min_valence, max_valence;           /* nodes joined to a node by an element edge */
     double mean_valence;
     double min_volume, max_volume, total_volume; /* areas in 2D */
 } homg_mesh_quality;
@@ -367,15 +366,14 @@ homg_status homg_mesh_get_quality(const homg_mesh *mesh, homg_mesh_quality *q);
 
 /* A field written with the mesh: one double per node or per element (host). */
 typedef struct homg_mesh_field {
-    const char *name;      /* letters, digits, '_' and '-' */
+    const char *name; /* letters, digits, '_' and '-' */
     const double *values;
-    int per_element;       /* 0: per node (POINT_DATA), non-zero: per element (CELL_DATA) */
+    int per_element; /* 0: per node (POINT_DATA), non-zero: per element (CELL_DATA) */
 } homg_mesh_field;
 
 /* Legacy VTK (ASCII UNSTRUCTURED_GRID) with the element tags ("tag") and node
  * markers ("marker") and the given fields; opens in ParaView. */
-homg_status homg_mesh_write_vtk(const homg_mesh *mesh, const char *path, const homg_mesh_field *fields,
-                                int num_fields);
+homg_status homg_mesh_write_vtk(const homg_mesh *mesh, const char *path, const homg_mesh_field *fields, int num_fields);
 /* Gmsh .msh ASCII 2.2: the facets and elements with their tags as physical and
  * elementary tags (homg_mesh_read reads it back). */
 homg_status homg_mesh_write_msh(const homg_mesh *mesh, const char *path);
@@ -424,24 +422,24 @@ homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc);
 /* Coefficients of one assembly.  Arrays are in the context's space (NULL: not
  * used); zero scalars mean the default. */
 typedef struct homg_fem_coeffs {
-    double sigma;                /* constant sigma (default 1) where sigma_elem is NULL */
-    const double *sigma_elem;    /* per element, > 0 */
-    const double *sigma_tensor;  /* per element, symmetric: xx xy yy (2D), xx xy xz yy yz zz
+    double sigma;                   /* constant sigma (default 1) where sigma_elem is NULL */
+    const double *sigma_elem;       /* per element, > 0 */
+    const double *sigma_tensor;     /* per element, symmetric: xx xy yy (2D), xx xy xz yy yz zz
                                     (3D); replaces sigma and sigma_elem when set */
-    double lambda;               /* >= 0 (default 0) */
-    double f;                    /* constant source (default 0) */
-    const double *f_elem;        /* source per element, added */
-    const double *f_node;        /* source per node (P1 interpolant), added */
-    double dirichlet_value;      /* g on Dirichlet nodes where dirichlet_values is NULL (default 0) */
+    double lambda;                  /* >= 0 (default 0) */
+    double f;                       /* constant source (default 0) */
+    const double *f_elem;           /* source per element, added */
+    const double *f_node;           /* source per node (P1 interpolant), added */
+    double dirichlet_value;         /* g on Dirichlet nodes where dirichlet_values is NULL (default 0) */
     const double *dirichlet_values; /* g per node (only Dirichlet nodes are read) */
 } homg_fem_coeffs;
 
 /* Setup timings and sizes (homg_fem_get_info). */
 typedef struct homg_fem_info {
-    homg_fem_scheme scheme;   /* resolved */
+    homg_fem_scheme scheme; /* resolved */
     int32_t nnz;
-    int32_t num_dirichlet;    /* Dirichlet nodes */
-    int32_t num_colors;       /* COLOR */
+    int32_t num_dirichlet;                               /* Dirichlet nodes */
+    int32_t num_colors;                                  /* COLOR */
     int32_t num_patches, max_patch_nnz, max_patch_nodes; /* PATCH */
     double boundary_fraction; /* PATCH: share of element rows that fall outside their patch */
     double pattern_ms;        /* building the CSR pattern on the context's device */
@@ -459,7 +457,7 @@ homg_fem_info homg_fem_get_info(const homg_fem *fem);
 homg_status homg_fem_assemble(homg_fem *fem, const homg_fem_coeffs *coeffs);
 /* The matrix and right-hand side of the last assembly, in the context's space. */
 homg_csr homg_fem_matrix(const homg_fem *fem);
-const void *homg_fem_rhs(const homg_fem *fem);   /* num_nodes values, the matrix's precision */
+const void *homg_fem_rhs(const homg_fem *fem); /* num_nodes values, the matrix's precision */
 /* num_nodes bytes in the context's space: 1 for Dirichlet nodes, 2 for nodes in
  * no element (their rows are unit rows with b = 0, so A stays non-singular), 0 else. */
 const uint8_t *homg_fem_dirichlet_mask(const homg_fem *fem);
@@ -519,30 +517,30 @@ typedef struct homg_amg_desc {
     homg_amg_coarsening coarsening;
     homg_amg_smoother smoother;
     homg_amg_cycle cycle;
-    int pre, post;                  /* smoothing sweeps before / after the coarse correction (1, 1) */
-    double jacobi_weight;           /* damped Jacobi weight (default 2/3) */
-    double prolong_weight;          /* smoothed aggregation: P = (I - w / rho(D^-1 A) D^-1 A) P_tent,
+    int pre, post;         /* smoothing sweeps before / after the coarse correction (1, 1) */
+    double jacobi_weight;  /* damped Jacobi weight (default 2/3) */
+    double prolong_weight; /* smoothed aggregation: P = (I - w / rho(D^-1 A) D^-1 A) P_tent,
                                        rho bounded by Gershgorin (default 1.5) */
-    int max_levels;                 /* levels at most (default and limit HOMG_AMG_MAX_LEVELS) */
-    int coarse_size;                /* coarsen until a level has at most this many rows (default 256) */
+    int max_levels;        /* levels at most (default and limit HOMG_AMG_MAX_LEVELS) */
+    int coarse_size;       /* coarsen until a level has at most this many rows (default 256) */
     homg_amg_coarse_solver coarse_solver;
-    int coarse_sweeps;              /* JACOBI coarse solver sweeps (default 20) */
-    int mis_distance;               /* smoothed aggregation: distance of the independent set of roots
+    int coarse_sweeps;         /* JACOBI coarse solver sweeps (default 20) */
+    int mis_distance;          /* smoothed aggregation: distance of the independent set of roots
                                        on the finest level (default 2) */
-    int mis_distance_coarse;        /* ... on the coarser levels (default 1) */
-    int min_aggregate;              /* smoothed aggregation: aggregates with fewer rows are dissolved
+    int mis_distance_coarse;   /* ... on the coarser levels (default 1) */
+    int min_aggregate;         /* smoothed aggregation: aggregates with fewer rows are dissolved
                                        into their neighbours (default 0: a third of the mean size) */
-    int patch_size;                 /* patch smoother: rows per patch at most (default 256, <= 1024) */
-    int patch_inner;                /* patch smoother: inner Jacobi sweeps (default 3) */
-    double patch_inner_weight;      /* patch smoother: inner Jacobi weight (default 1) */
-    double patch_weight;            /* patch smoother: outer block-Jacobi weight (default 1) */
-    int patch_l1;                   /* patch smoother: non-zero adds each row's |a_ij| outside its patch
+    int patch_size;            /* patch smoother: rows per patch at most (default 256, <= 1024) */
+    int patch_inner;           /* patch smoother: inner Jacobi sweeps (default 3) */
+    double patch_inner_weight; /* patch smoother: inner Jacobi weight (default 1) */
+    double patch_weight;       /* patch smoother: outer block-Jacobi weight (default 1) */
+    int patch_l1;              /* patch smoother: non-zero adds each row's |a_ij| outside its patch
                                        to the block diagonal (l1 block Jacobi: a convergent smoother
                                        for every SPD matrix, at a few more iterations) */
-    int chebyshev_degree;           /* Chebyshev smoother: degree (default 3) */
-    double chebyshev_ratio;         /* Chebyshev smoother: rho over the interval's lower end (default 20) */
-    unsigned seed;                  /* random priorities of the independent sets (default 1) */
-    int skip_input_check;           /* non-zero: trust the matrix (no symmetry, diagonal, NaN scan) */
+    int chebyshev_degree;      /* Chebyshev smoother: degree (default 3) */
+    double chebyshev_ratio;    /* Chebyshev smoother: rho over the interval's lower end (default 20) */
+    unsigned seed;             /* random priorities of the independent sets (default 1) */
+    int skip_input_check;      /* non-zero: trust the matrix (no symmetry, diagonal, NaN scan) */
 } homg_amg_desc;
 
 typedef struct homg_amg_info {
@@ -579,29 +577,28 @@ typedef enum homg_pcg_precond {
 } homg_pcg_precond;
 
 typedef struct homg_pcg_desc {
-    double tol;               /* stop when ||r|| <= tol ||b|| (recursive residual; default 1e-8) */
-    int max_iter;             /* iterations at most (default 1000) */
-    int flexible;             /* non-zero: flexible CG (Polak-Ribiere beta), for varying preconditioners */
+    double tol;   /* stop when ||r|| <= tol ||b|| (recursive residual; default 1e-8) */
+    int max_iter; /* iterations at most (default 1000) */
+    int flexible; /* non-zero: flexible CG (Polak-Ribiere beta), for varying preconditioners */
     homg_pcg_precond precond;
-    int check_every;          /* read the device's convergence flag every this many iterations (1) */
-    int warm_start;           /* non-zero: x holds the initial guess; zero: start from x = 0 */
-    int no_graph;             /* CUDA: non-zero launches one iteration's kernels one by one instead of
+    int check_every; /* read the device's convergence flag every this many iterations (1) */
+    int warm_start;  /* non-zero: x holds the initial guess; zero: start from x = 0 */
+    int no_graph;    /* CUDA: non-zero launches one iteration's kernels one by one instead of
                                  replaying them as a captured CUDA graph */
 } homg_pcg_desc;
 
 typedef struct homg_pcg_info {
     int iterations;
     int converged;
-    double rel_residual;      /* ||r|| / ||b|| of the last iterate (recursive residual) */
-    double rate;              /* average residual reduction per iteration */
+    double rel_residual; /* ||r|| / ||b|| of the last iterate (recursive residual) */
+    double rate;         /* average residual reduction per iteration */
     double solve_ms;
 } homg_pcg_info;
 
 homg_pcg_desc homg_pcg_desc_defaults(const homg_pcg_desc *desc);
 /* A solver for `a` (copied; NULL: the amg's matrix).  amg may be NULL for
  * JACOBI and NONE; it is used, not owned, and must outlive the solver. */
-homg_status homg_pcg_create(homg_ctx *ctx, const homg_csr *a, homg_amg *amg, const homg_pcg_desc *desc,
-                            homg_pcg **out);
+homg_status homg_pcg_create(homg_ctx *ctx, const homg_csr *a, homg_amg *amg, const homg_pcg_desc *desc, homg_pcg **out);
 /* Solves A x = b (double vectors in the ctx's space).  NOT_CONVERGED at the
  * iteration limit, NUMERIC on breakdown (p.Ap <= 0: A or M not SPD); the
  * history and info are valid in both cases. */

@@ -24,7 +24,7 @@
 
 static homg_ctx *cpu_ctx(void)
 {
-    homg_ctx_desc d = {0};
+    homg_ctx_desc d = { 0 };
     homg_ctx *ctx = NULL;
     d.backend = HOMG_BACKEND_CPU;
     d.cpu_threads = 1; /* CI has two loaded cores: threads only cost there */
@@ -103,23 +103,28 @@ static homg_amg_desc amg_desc(homg_amg_coarsening c, homg_amg_smoother s)
 
 static void converges_on_generated_problems(void **state)
 {
-    static const homg_amg_coarsening co[] = {HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_MATCHING};
-    static const homg_amg_smoother sm[] = {HOMG_AMG_SMOOTHER_JACOBI, HOMG_AMG_SMOOTHER_L1_JACOBI,
-                                           HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_SMOOTHER_CHEBYSHEV};
-    static const char *names[] = {"5-point 64^2", "7-point 20^3", "P1 cube 16^3"};
+    static const homg_amg_coarsening co[] = { HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_MATCHING };
+    static const homg_amg_smoother sm[] = { HOMG_AMG_SMOOTHER_JACOBI, HOMG_AMG_SMOOTHER_L1_JACOBI,
+                                            HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_SMOOTHER_CHEBYSHEV };
+    static const char *names[] = { "5-point 64^2", "7-point 20^3", "P1 cube 16^3" };
     (void)state;
     printf("  problem         coarsening  smoother  levels  iterations  rel. residual (recursive, true)\n");
     for (int p = 0; p < 3; p++) {
         homg_host_csr m;
-        assert_int_equal(p == 0 ? homg_gen_poisson2d(64, &m) : p == 1 ? homg_gen_poisson3d(20, &m)
-                                                                       : homg_gen_p1_cube(16, 1, 1, 1, &m),
+        assert_int_equal(p == 0   ? homg_gen_poisson2d(64, &m)
+                         : p == 1 ? homg_gen_poisson3d(20, &m)
+                                  : homg_gen_p1_cube(16, 1, 1, 1, &m),
                          0);
         for (int c = 0; c < 2; c++)
             for (int s = 0; s < 4; s++) {
                 homg_amg_desc ad = amg_desc(co[c], sm[s]);
                 solve_result r = solve(&m, &ad, NULL);
                 printf("  %-14s  %-10s  %-8s  %6d  %10d  %.2e  %.2e\n", names[p], c ? "matching" : "SA",
-                       s == 0 ? "jacobi" : s == 1 ? "l1" : s == 2 ? "patch" : "cheby", r.levels, r.iterations, r.rel, r.true_rel);
+                       s == 0   ? "jacobi"
+                       : s == 1 ? "l1"
+                       : s == 2 ? "patch"
+                                : "cheby",
+                       r.levels, r.iterations, r.rel, r.true_rel);
                 assert_int_equal(r.st, HOMG_OK);
                 assert_true(r.rel <= 1e-8);
                 assert_true(r.true_rel <= 2e-8); /* the recursive residual drifts a little */
@@ -164,7 +169,7 @@ static void iterations_stay_flat_under_refinement(void **state)
 /* Seed 000, table 4: an inner block [1,3]^3 with sigma 1, 10, 100. */
 static void two_materials_converge(void **state)
 {
-    static const double ratio[] = {1, 10, 100};
+    static const double ratio[] = { 1, 10, 100 };
     (void)state;
     printf("  P1 cube 16^3, inner block sigma ratio:    1    10   100\n");
     for (int c = 0; c < 2; c++) {
@@ -190,7 +195,7 @@ static void cycles_and_cg_variants_converge(void **state)
 {
     homg_host_csr m;
     homg_amg_desc ad = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_JACOBI);
-    homg_pcg_desc pd = {0};
+    homg_pcg_desc pd = { 0 };
     solve_result v, w, f, c;
     (void)state;
     assert_int_equal(homg_gen_poisson3d(16, &m), 0);
@@ -220,7 +225,7 @@ static void jacobi_and_plain_cg_need_more_iterations(void **state)
     homg_ctx *ctx = cpu_ctx();
     homg_csr v;
     homg_pcg *pcg = NULL;
-    homg_pcg_desc pd = {0};
+    homg_pcg_desc pd = { 0 };
     homg_pcg_info info[2];
     double *b, *x;
     solve_result amg;
@@ -326,8 +331,8 @@ static void fem_cube_matches_the_generator(void **state)
  * materials of "Blobs" with sigma ratios 1, 10, 100 (table 4). */
 static void fem_meshes_converge(void **state)
 {
-    static const char *files[] = {"assets/irregular3d.msh.gz", "assets/blobs.msh.gz"};
-    static const double ratios[] = {1, 10, 100};
+    static const char *files[] = { "assets/irregular3d.msh.gz", "assets/blobs.msh.gz" };
+    static const double ratios[] = { 1, 10, 100 };
     homg_ctx *ctx = cpu_ctx();
     (void)state;
     printf("  FEM mesh (sigma = 1 / ratio in tag 2, lambda = 1, b = ones)   SA its   matching its\n");
@@ -343,8 +348,8 @@ static void fem_meshes_converge(void **state)
             a = homg_fem_matrix(fem);
             m = host_copy(&a);
             for (int c = 0; c < 2; c++) {
-                homg_amg_desc ad = amg_desc(c ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION,
-                                            HOMG_AMG_SMOOTHER_PATCH);
+                homg_amg_desc ad =
+                    amg_desc(c ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH);
                 solve_result s = solve(&m, &ad, NULL);
                 assert_int_equal(s.st, HOMG_OK);
                 assert_true(s.true_rel <= 2e-8);
@@ -373,7 +378,7 @@ static void iteration_limit_is_not_converged_with_history(void **state)
 {
     homg_host_csr m;
     homg_amg_desc ad = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_JACOBI);
-    homg_pcg_desc pd = {0};
+    homg_pcg_desc pd = { 0 };
     homg_ctx *ctx = cpu_ctx();
     homg_amg *amg;
     homg_pcg *pcg;
@@ -422,9 +427,9 @@ typedef struct small {
 
 static void small_init(small *s)
 {
-    static const int32_t rp[5] = {0, 2, 5, 8, 10};
-    static const int32_t ci[10] = {0, 1, 0, 1, 2, 1, 2, 3, 2, 3};
-    static const double v[10] = {2, -1, -1, 2, -1, -1, 2, -1, -1, 2};
+    static const int32_t rp[5] = { 0, 2, 5, 8, 10 };
+    static const int32_t ci[10] = { 0, 1, 0, 1, 2, 1, 2, 3, 2, 3 };
+    static const double v[10] = { 2, -1, -1, 2, -1, -1, 2, -1, -1, 2 };
     memcpy(s->rp, rp, sizeof rp);
     memcpy(s->ci, ci, sizeof ci);
     memcpy(s->v, v, sizeof v);
@@ -463,7 +468,7 @@ static void bad_matrices_are_refused(void **state)
     s.v[1] = -1.5; /* a_01 != a_10 */
     expect_refused(ctx, &s.view, "not symmetric: row 0");
     small_init(&s);
-    s.ci[7] = 2;   /* pattern: row 2 has (2,2) twice */
+    s.ci[7] = 2; /* pattern: row 2 has (2,2) twice */
     expect_refused(ctx, &s.view, "row 2 has a column index");
     small_init(&s);
     s.ci[9] = 4;
@@ -499,9 +504,9 @@ static void bad_matrices_are_refused(void **state)
     /* A non-symmetric pattern (0,3) without (3,0). */
     small_init(&s);
     {
-        static const int32_t rp[5] = {0, 3, 6, 9, 11};
-        static const int32_t ci[11] = {0, 1, 3, 0, 1, 2, 1, 2, 3, 2, 3};
-        static const double v[11] = {2, -1, -0.1, -1, 2, -1, -1, 2, -1, -1, 2};
+        static const int32_t rp[5] = { 0, 3, 6, 9, 11 };
+        static const int32_t ci[11] = { 0, 1, 3, 0, 1, 2, 1, 2, 3, 2, 3 };
+        static const double v[11] = { 2, -1, -0.1, -1, 2, -1, -1, 2, -1, -1, 2 };
         homg_csr a = s.view;
         a.nnz = 11;
         a.row_ptr = rp;
@@ -560,7 +565,7 @@ static void float_input_and_tiny_matrix_work(void **state)
     homg_pcg *pcg = NULL;
     homg_pcg_info info;
     homg_amg_info ai;
-    double b[4] = {1, 1, 1, 1}, x[4];
+    double b[4] = { 1, 1, 1, 1 }, x[4];
     (void)state;
     small_init(&s);
     for (int k = 0; k < 10; k++)
@@ -880,7 +885,7 @@ static void kalloc_test_free(void *user, void *p)
 static void spgemm_and_transpose_match_dense_products(void **state)
 {
     const homg_sparse_kernels *sk = &homg_cpu_sparse_kernels;
-    homg_kalloc ka = {kalloc_test_alloc, kalloc_test_free, NULL};
+    homg_kalloc ka = { kalloc_test_alloc, kalloc_test_free, NULL };
     homg_exec ex;
     homg_rng rng = homg_rng_seed(11);
     void *h = NULL, *plan = NULL;
@@ -888,7 +893,7 @@ static void spgemm_and_transpose_match_dense_products(void **state)
     float da[R][K], db[K][C], dc[R][C];
     int32_t arp[R + 1], aci[R * K], brp[K + 1], bci[K * C], trp[K + 1], tci[R * K];
     float av[R * K], bv[K * C], tv[R * K];
-    homg_mat a = {R, K, 0, arp, aci, av, HOMG_FLOAT32}, b = {K, C, 0, brp, bci, bv, HOMG_FLOAT32}, c, t;
+    homg_mat a = { R, K, 0, arp, aci, av, HOMG_FLOAT32 }, b = { K, C, 0, brp, bci, bv, HOMG_FLOAT32 }, c, t;
     (void)state;
     memset(&ex, 0, sizeof ex);
     memset(dc, 0, sizeof dc);
@@ -921,7 +926,7 @@ static void spgemm_and_transpose_match_dense_products(void **state)
     assert_int_equal(sk->handle_create(&ex, &ka, &h), HOMG_OK);
     assert_int_equal(sk->spgemm(&ex, h, &a, &b, &c, &plan), HOMG_OK);
     for (int i = 0; i < R; i++) {
-        float row[C] = {0};
+        float row[C] = { 0 };
         for (int32_t k = c.row_ptr[i]; k < c.row_ptr[i + 1]; k++) {
             if (k > c.row_ptr[i])
                 assert_true(c.col_idx[k] > c.col_idx[k - 1]);

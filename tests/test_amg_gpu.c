@@ -35,7 +35,7 @@ static int quick; /* small problems for compute-sanitizer */
 
 static homg_ctx *ctx_of(homg_backend b)
 {
-    homg_ctx_desc d = {0};
+    homg_ctx_desc d = { 0 };
     homg_ctx *ctx = NULL;
     d.backend = b;
     d.cpu_threads = 1;
@@ -223,7 +223,7 @@ static void products_match_the_cpu(void **state)
     homg_ctx *g = ctx_of(HOMG_BACKEND_CUDA);
     homg_exec cx;
     const homg_sparse_kernels *cs = &homg_cpu_sparse_kernels, *gs = &homg_cuda_sparse_kernels;
-    homg_kalloc gk = {k_alloc, k_free, NULL};
+    homg_kalloc gk = { k_alloc, k_free, NULL };
     void *ch = NULL, *gh = NULL, *cplan = NULL, *gplan = NULL;
     homg_host_csr m;
     homg_rng rng = homg_rng_seed(5);
@@ -253,7 +253,7 @@ static void products_match_the_cpu(void **state)
     }
     {
         homg_ctx *c = ctx_of(HOMG_BACKEND_CPU); /* the CPU handle allocates through it */
-        homg_kalloc ck = {k_alloc, k_free, c};
+        homg_kalloc ck = { k_alloc, k_free, c };
         assert_int_equal(cs->handle_create(&cx, &ck, &ch), HOMG_OK);
         assert_int_equal(gs->handle_create(&g->ex, &gk, &gh), HOMG_OK);
         /* transpose */
@@ -408,7 +408,7 @@ static run solve_on(homg_backend backend, const homg_host_csr *m, const homg_amg
 
 static void hierarchies_and_iterations_match_the_cpu(void **state)
 {
-    static const char *names[] = {"5-point 96^2", "7-point 24^3", "P1 cube 24^3", "P1 cube 24^3 sigma 100"};
+    static const char *names[] = { "5-point 96^2", "7-point 24^3", "P1 cube 24^3", "P1 cube 24^3 sigma 100" };
     (void)state;
     printf("  problem                 coarsening  smoother  levels cpu/gpu  its cpu/gpu  true residual gpu\n");
     for (int pb = quick ? 2 : 0; pb < 4; pb++) {
@@ -432,10 +432,13 @@ static void hierarchies_and_iterations_match_the_cpu(void **state)
                 rc = solve_on(HOMG_BACKEND_CPU, &m, &ad, 0);
                 rg = solve_on(HOMG_BACKEND_CUDA, &m, &ad, pb == 2 && s == 3);
                 printf("  %-22s  %-10s  %-8s  %6d/%-6d  %5d/%-5d  %.2e\n", names[pb], c ? "matching" : "SA",
-                       s == 1 ? "jacobi" : s == 2 ? "l1" : s == 3 ? "patch" : s == 4 ? "cheby" : s == 5 ? "patch W"
-                                                                                                    : "patch l1",
-                       rc.info.levels, rg.info.levels, rc.pi.iterations,
-                       rg.pi.iterations, rg.true_rel);
+                       s == 1   ? "jacobi"
+                       : s == 2 ? "l1"
+                       : s == 3 ? "patch"
+                       : s == 4 ? "cheby"
+                       : s == 5 ? "patch W"
+                                : "patch l1",
+                       rc.info.levels, rg.info.levels, rc.pi.iterations, rg.pi.iterations, rg.true_rel);
                 assert_int_equal(rg.st, HOMG_OK);
                 assert_true(rg.true_rel <= 2e-8);
                 if (!c)
@@ -474,7 +477,7 @@ static void resetup_and_statuses_on_the_gpu(void **state)
     homg_csr v1, v10;
     homg_amg *amg;
     homg_pcg *pcg;
-    homg_pcg_desc pd = {0};
+    homg_pcg_desc pd = { 0 };
     homg_pcg_info info;
     double *b, *x, hist[8];
     void *db, *dx;

@@ -20,7 +20,7 @@ static void cpu_context_roundtrip(void **state)
 {
     (void)state;
     homg_ctx *ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    double host[5] = {1, 2, 3, 4, 5}, back[5] = {0};
+    double host[5] = { 1, 2, 3, 4, 5 }, back[5] = { 0 };
     void *p = NULL;
     assert_int_equal(homg_ctx_backend(ctx), HOMG_BACKEND_CPU);
     assert_int_equal(homg_alloc(ctx, sizeof host, &p), HOMG_OK);
@@ -37,7 +37,7 @@ static void bad_descs_are_refused_with_a_message(void **state)
     (void)state;
     homg_ctx *ctx = (homg_ctx *)0x1;
     char msg[256];
-    homg_ctx_desc d = {0};
+    homg_ctx_desc d = { 0 };
     d.backend = (homg_backend)42;
     assert_int_equal(homg_ctx_create_msg(&d, &ctx, msg, sizeof msg), HOMG_ERROR_INVALID_ARGUMENT);
     assert_null(ctx);
@@ -61,7 +61,7 @@ static void cuda_without_device_says_so(void **state)
     (void)state;
     homg_ctx *ctx = NULL;
     char msg[256];
-    homg_ctx_desc d = {0};
+    homg_ctx_desc d = { 0 };
     if (homg_cuda_available())
         skip();
     d.backend = HOMG_BACKEND_CUDA;
@@ -72,13 +72,23 @@ static void cuda_without_device_says_so(void **state)
 }
 
 static int allocs, frees;
-static void *count_alloc(size_t n, void *user) { (void)user; allocs++; return malloc(n); }
-static void count_free(void *p, void *user) { (void)user; frees++; free(p); }
+static void *count_alloc(size_t n, void *user)
+{
+    (void)user;
+    allocs++;
+    return malloc(n);
+}
+static void count_free(void *p, void *user)
+{
+    (void)user;
+    frees++;
+    free(p);
+}
 
 static void callers_allocator_is_used(void **state)
 {
     (void)state;
-    homg_ctx_desc d = {0};
+    homg_ctx_desc d = { 0 };
     homg_ctx *ctx = NULL;
     void *p = NULL;
     d.backend = HOMG_BACKEND_CPU;
@@ -93,12 +103,18 @@ static void callers_allocator_is_used(void **state)
 }
 
 static int logged;
-static void count_log(homg_log_level l, const char *m, void *u) { (void)l; (void)m; (void)u; logged++; }
+static void count_log(homg_log_level l, const char *m, void *u)
+{
+    (void)l;
+    (void)m;
+    (void)u;
+    logged++;
+}
 
 static void errors_reach_the_log_and_message(void **state)
 {
     (void)state;
-    homg_ctx_desc d = {0};
+    homg_ctx_desc d = { 0 };
     homg_ctx *ctx = NULL;
     d.backend = HOMG_BACKEND_CPU;
     d.log = count_log;

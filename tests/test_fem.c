@@ -82,7 +82,7 @@ static double entry(const sys *s, int32_t i, int32_t j)
 static homg_fem *make_fem(homg_mesh *m, homg_fem_scheme scheme, int float32, const int32_t *tags, int ntags,
                           int patch_nnz)
 {
-    homg_fem_desc d = {0};
+    homg_fem_desc d = { 0 };
     homg_fem *fem = NULL;
     d.scheme = scheme;
     d.float32 = float32;
@@ -102,9 +102,9 @@ static void assemble(homg_fem *fem, const homg_fem_coeffs *c)
 
 static homg_mesh *one_element(int dim)
 {
-    static const double tri[] = {0, 0, 1, 0, 0, 1}, tet[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
-    static const int32_t e[] = {0, 1, 2, 3};
-    homg_mesh_data d = {0};
+    static const double tri[] = { 0, 0, 1, 0, 0, 1 }, tet[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    static const int32_t e[] = { 0, 1, 2, 3 };
+    homg_mesh_data d = { 0 };
     homg_mesh *m = NULL;
     d.dim = dim;
     d.num_nodes = dim + 1;
@@ -123,22 +123,22 @@ static homg_mesh *read_asset(const char *path)
     return m;
 }
 
-static const homg_fem_scheme schemes[3] = {HOMG_FEM_SCHEME_SERIAL, HOMG_FEM_SCHEME_COLOR, HOMG_FEM_SCHEME_PATCH};
+static const homg_fem_scheme schemes[3] = { HOMG_FEM_SCHEME_SERIAL, HOMG_FEM_SCHEME_COLOR, HOMG_FEM_SCHEME_PATCH };
 
 /* ------------------------------------------------------------ element matrices */
 
 static void reference_element_matrices_are_exact(void **state)
 {
     /* stiffness and mass of the reference triangle and tetrahedron, by hand */
-    static const double K2[9] = {1, -0.5, -0.5, -0.5, 0.5, 0, -0.5, 0, 0.5};
-    static const double K3[16] = {0.5, -1.0 / 6, -1.0 / 6, -1.0 / 6, -1.0 / 6, 1.0 / 6, 0, 0,
-                                  -1.0 / 6, 0, 1.0 / 6, 0, -1.0 / 6, 0, 0, 1.0 / 6};
+    static const double K2[9] = { 1, -0.5, -0.5, -0.5, 0.5, 0, -0.5, 0, 0.5 };
+    static const double K3[16] = { 0.5,      -1.0 / 6, -1.0 / 6, -1.0 / 6, -1.0 / 6, 1.0 / 6, 0, 0,
+                                   -1.0 / 6, 0,        1.0 / 6,  0,        -1.0 / 6, 0,       0, 1.0 / 6 };
     (void)state;
     for (int dim = 2; dim <= 3; dim++)
         for (int s = 0; s < 3; s++) {
             homg_mesh *m = one_element(dim);
             homg_fem *fem = make_fem(m, schemes[s], 0, NULL, 0, 0);
-            homg_fem_coeffs c = {0};
+            homg_fem_coeffs c = { 0 };
             int nv = dim + 1;
             double vol = dim == 2 ? 0.5 : 1.0 / 6, mdiag = dim == 2 ? 1.0 / 12 : 1.0 / 60;
             sys a, b;
@@ -150,7 +150,7 @@ static void reference_element_matrices_are_exact(void **state)
             c.f = 0;
             {
                 /* f per node = 1: b = M 1 = |e| / (d+1) per node */
-                double ones[4] = {1, 1, 1, 1};
+                double ones[4] = { 1, 1, 1, 1 };
                 c.f_node = ones;
                 assemble(fem, &c);
             }
@@ -177,8 +177,8 @@ static void tensor_sigma_matches_scalar_and_rotates(void **state)
 {
     homg_mesh *m = one_element(3);
     homg_fem *fem = make_fem(m, HOMG_FEM_SCHEME_SERIAL, 0, NULL, 0, 0);
-    homg_fem_coeffs c = {0};
-    double t[6] = {2, 0, 0, 2, 0, 2}, z[6] = {0, 0, 0, 0, 0, 1}; /* 2 I, and sigma only along z */
+    homg_fem_coeffs c = { 0 };
+    double t[6] = { 2, 0, 0, 2, 0, 2 }, z[6] = { 0, 0, 0, 0, 0, 1 }; /* 2 I, and sigma only along z */
     sys a, b;
     (void)state;
     c.sigma = 2;
@@ -210,14 +210,14 @@ static void check_global_properties(homg_mesh *m, const char *name)
     int32_t ne = homg_mesh_num_elements(m);
     double *sigma = (double *)malloc((size_t)ne * sizeof(double));
     homg_rng rng = homg_rng_seed(7);
-    sys ref = {0};
+    sys ref = { 0 };
     assert_int_equal(homg_mesh_get_quality(m, &q), HOMG_OK);
     for (int32_t e = 0; e < ne; e++)
         sigma[e] = 0.5 + homg_rng_uniform(&rng) * (homg_mesh_element_tags(m)[e] == 2 ? 100 : 1);
     for (int s = 0; s < 3; s++) {
         homg_fem *fem = make_fem(m, schemes[s], 0, NULL, 0, 256);
         homg_fem_info info = homg_fem_get_info(fem);
-        homg_fem_coeffs c = {0};
+        homg_fem_coeffs c = { 0 };
         double scale = 0, total = 0;
         sys a;
         c.sigma_elem = sigma;
@@ -266,7 +266,7 @@ static void check_global_properties(homg_mesh *m, const char *name)
 
 static void symmetric_rowsums_mass_on_assets(void **state)
 {
-    const char *assets[] = {"assets/hole2d.msh", "assets/blobs.msh.gz"};
+    const char *assets[] = { "assets/hole2d.msh", "assets/blobs.msh.gz" };
     (void)state;
     for (int i = 0; i < 2; i++) {
         homg_mesh *m = read_asset(assets[i]);
@@ -290,7 +290,8 @@ static void blobs_asset_has_two_materials(void **state)
             c[k] = x[3 * v[3] + k] - x[3 * v[0] + k];
         }
         vol = (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-               a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+               a[2] * (b[0] * c[1] - b[1] * c[0])) /
+              6;
         all += vol;
         in += homg_mesh_element_tags(m)[e] == 2 ? vol : 0;
     }
@@ -300,9 +301,9 @@ static void blobs_asset_has_two_materials(void **state)
 
 static void float32_matches_double(void **state)
 {
-    homg_mesh_generate_desc g = {0};
+    homg_mesh_generate_desc g = { 0 };
     homg_mesh *m = NULL;
-    homg_fem_coeffs c = {0};
+    homg_fem_coeffs c = { 0 };
     sys a, b;
     (void)state;
     g.cells = 5;
@@ -330,10 +331,10 @@ static void float32_matches_double(void **state)
 
 static void dirichlet_rows_are_unit_and_columns_move(void **state)
 {
-    homg_mesh_generate_desc g = {0};
+    homg_mesh_generate_desc g = { 0 };
     homg_mesh *m = NULL;
-    homg_fem_coeffs c = {0};
-    const int32_t tags[2] = {1, 3}; /* x = 0 and y = 0 */
+    homg_fem_coeffs c = { 0 };
+    const int32_t tags[2] = { 1, 3 }; /* x = 0 and y = 0 */
     int32_t n;
     double *gv;
     (void)state;
@@ -391,12 +392,12 @@ static void dirichlet_rows_are_unit_and_columns_move(void **state)
 
 static void node_in_no_element_gets_a_unit_row(void **state)
 {
-    static const double x[] = {0, 0, 1, 0, 0, 1, 5, 5};
-    static const int32_t e[] = {0, 1, 2};
-    homg_mesh_data d = {0};
+    static const double x[] = { 0, 0, 1, 0, 0, 1, 5, 5 };
+    static const int32_t e[] = { 0, 1, 2 };
+    homg_mesh_data d = { 0 };
     homg_mesh *m = NULL;
     homg_fem *fem;
-    homg_fem_coeffs c = {0};
+    homg_fem_coeffs c = { 0 };
     sys a;
     (void)state;
     d.dim = 2;
@@ -436,7 +437,8 @@ static double source(int dim, const double *x)
 static int cg(const sys *a, const double *b, double *u)
 {
     int32_t n = a->n;
-    double *r = (double *)malloc((size_t)n * 8), *p = (double *)malloc((size_t)n * 8), *q = (double *)malloc((size_t)n * 8);
+    double *r = (double *)malloc((size_t)n * 8), *p = (double *)malloc((size_t)n * 8),
+           *q = (double *)malloc((size_t)n * 8);
     double rr = 0, bb = 0;
     int it = 0;
     for (int32_t i = 0; i < n; i++) {
@@ -494,15 +496,15 @@ static double l2_error(const homg_mesh *m, const double *uh)
             for (int i = 0; i < 3; i++)
                 for (int k = 0; k < 3; k++)
                     d[i][k] = x[3 * v[i + 1] + k] - x[3 * v[0] + k];
-            det = d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
-                  d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
+            det = d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) -
+                  d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) + d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0]);
             vol = fabs(det) / 6;
             for (int q = 0; q < 4; q++)
                 for (int a = 0; a < 4; a++)
                     w[q][a] = a == q ? al : be;
         }
         for (int q = 0; q < npts; q++) {
-            double p[3] = {0, 0, 0}, u = 0, err;
+            double p[3] = { 0, 0, 0 }, u = 0, err;
             for (int a = 0; a < nv; a++) {
                 for (int k = 0; k < dim; k++)
                     p[k] += w[q][a] * x[(size_t)dim * v[a] + k];
@@ -519,15 +521,15 @@ static void converges_at_second_order(void **state)
 {
     (void)state;
     for (int dim = 2; dim <= 3; dim++) {
-        homg_mesh_generate_desc g = {0};
-        const int32_t tags[6] = {1, 2, 3, 4, 5, 6};
+        homg_mesh_generate_desc g = { 0 };
+        const int32_t tags[6] = { 1, 2, 3, 4, 5, 6 };
         double err[5];
         int levels = 4;
         g.cells = dim == 2 ? 4 : 4;
         for (int l = 0; l < levels; l++) {
             homg_mesh *m = NULL;
             homg_fem *fem;
-            homg_fem_coeffs c = {0};
+            homg_fem_coeffs c = { 0 };
             int32_t n;
             double *f, *gv, *u;
             sys a;
@@ -574,9 +576,9 @@ static void linear_solution_is_reproduced_exactly(void **state)
     /* -lap u + u = u for u = 1 + x + 2y + 3z: P1 holds u, and f_node = u is the exact
      * source, so with u on the boundary the discrete solution is u at the nodes */
     homg_mesh *m = read_asset("assets/irregular3d.msh.gz");
-    const int32_t tags[7] = {1, 2, 3, 4, 5, 6, 7};
+    const int32_t tags[7] = { 1, 2, 3, 4, 5, 6, 7 };
     homg_fem *fem = make_fem(m, HOMG_FEM_SCHEME_PATCH, 0, tags, 7, 0);
-    homg_fem_coeffs c = {0};
+    homg_fem_coeffs c = { 0 };
     int32_t n = homg_mesh_num_nodes(m);
     double *gv = (double *)malloc((size_t)n * 8), *u = (double *)malloc((size_t)n * 8);
     sys a;
@@ -604,9 +606,9 @@ static void linear_solution_is_reproduced_exactly(void **state)
 static void bad_arguments_are_refused(void **state)
 {
     homg_mesh *m = one_element(2);
-    homg_fem_desc d = {0};
+    homg_fem_desc d = { 0 };
     homg_fem *fem = (homg_fem *)1;
-    homg_fem_coeffs c = {0};
+    homg_fem_coeffs c = { 0 };
     double nan = NAN;
     (void)state;
     d.scheme = (homg_fem_scheme)9;

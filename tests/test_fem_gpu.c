@@ -119,8 +119,8 @@ static void free_coeffs(coeffs *c)
 
 static homg_fem *create(homg_ctx *ctx, homg_mesh *m, homg_fem_scheme scheme, int float32)
 {
-    static const int32_t tags[3] = {1, 2, 4};
-    homg_fem_desc d = {0};
+    static const int32_t tags[3] = { 1, 2, 4 };
+    homg_fem_desc d = { 0 };
     homg_fem *fem = NULL;
     d.scheme = scheme;
     d.float32 = float32;
@@ -133,7 +133,7 @@ static homg_fem *create(homg_ctx *ctx, homg_mesh *m, homg_fem_scheme scheme, int
 
 static void assemble(homg_ctx *ctx, homg_fem *fem, const double *sigma, const double *f, const double *g, double lambda)
 {
-    homg_fem_coeffs c = {0};
+    homg_fem_coeffs c = { 0 };
     c.sigma_elem = sigma;
     c.f_node = f;
     c.f = 0.25;
@@ -145,7 +145,7 @@ static void assemble(homg_ctx *ctx, homg_fem *fem, const double *sigma, const do
 
 static void compare_on(const char *name, homg_mesh *mc, homg_mesh *mg)
 {
-    static const homg_fem_scheme gpu_schemes[2] = {HOMG_FEM_SCHEME_COLOR, HOMG_FEM_SCHEME_PATCH};
+    static const homg_fem_scheme gpu_schemes[2] = { HOMG_FEM_SCHEME_COLOR, HOMG_FEM_SCHEME_PATCH };
     coeffs c = make_coeffs(mc, 11);
     homg_fem *ref = create(cpu, mc, HOMG_FEM_SCHEME_SERIAL, 0);
     host_sys r;
@@ -182,7 +182,7 @@ static void compare_on(const char *name, homg_mesh *mc, homg_mesh *mg)
 
 static void gpu_matches_cpu_on_assets(void **state)
 {
-    const char *assets[] = {"assets/hole2d.msh", "assets/irregular3d.msh.gz", "assets/blobs.msh.gz"};
+    const char *assets[] = { "assets/hole2d.msh", "assets/irregular3d.msh.gz", "assets/blobs.msh.gz" };
     (void)state;
     for (int i = 0; i < (quick ? 1 : 3); i++) {
         homg_mesh *mc = NULL, *mg = NULL;
@@ -196,7 +196,7 @@ static void gpu_matches_cpu_on_assets(void **state)
 
 static void gpu_matches_cpu_on_generated_meshes(void **state)
 {
-    homg_mesh_generate_desc g = {0};
+    homg_mesh_generate_desc g = { 0 };
     homg_mesh *mc = NULL, *mg = NULL;
     (void)state;
     g.cells = quick ? 5 : 24;
@@ -217,12 +217,12 @@ static void gpu_matches_cpu_on_generated_meshes(void **state)
 
 static void gpu_errors_are_reported(void **state)
 {
-    homg_mesh_generate_desc g = {0};
+    homg_mesh_generate_desc g = { 0 };
     homg_mesh *m = NULL;
-    homg_fem_desc d = {0};
+    homg_fem_desc d = { 0 };
     homg_fem *fem = (homg_fem *)1;
-    homg_fem_coeffs c = {0};
-    double host_sigma[6 * 8] = {0};
+    homg_fem_coeffs c = { 0 };
+    double host_sigma[6 * 8] = { 0 };
     (void)state;
     g.cells = 2;
     assert_int_equal(homg_mesh_generate_cube(gpu, &g, &m), HOMG_OK);

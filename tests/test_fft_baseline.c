@@ -60,7 +60,7 @@ static void naive_dst3(int nx, int ny, int dir, const double *s, double *x)
 static void dst_1d_matches_naive_sums(void **state)
 {
     (void)state;
-    const int sizes[] = {2, 4, 8, 16, 64, 256, 1024};
+    const int sizes[] = { 2, 4, 8, 16, 64, 256, 1024 };
     for (size_t c = 0; c < sizeof sizes / sizeof *sizes; c++) {
         int n = sizes[c];
         double *x = vec(n), *s = vec(n), *ref = vec(n), *back = vec(n);
@@ -80,7 +80,7 @@ static void dst_1d_matches_naive_sums(void **state)
 static void dst_2d_matches_naive_sums(void **state)
 {
     (void)state;
-    const int sizes[][2] = {{2, 2}, {4, 8}, {16, 4}, {2, 32}, {32, 32}, {128, 16}, {8, 1}};
+    const int sizes[][2] = { { 2, 2 }, { 4, 8 }, { 16, 4 }, { 2, 32 }, { 32, 32 }, { 128, 16 }, { 8, 1 } };
     for (size_t c = 0; c < sizeof sizes / sizeof *sizes; c++) {
         int nx = sizes[c][0], ny = sizes[c][1];
         size_t n = (size_t)nx * ny;
@@ -103,7 +103,7 @@ static void dst_2d_matches_naive_sums(void **state)
 /* f = A u in double: homg's cell-centred 5-point operator with homogeneous walls. */
 static void apply_operator(int nx, int ny, double h, double lambda, const double *u, double *f)
 {
-    homg_p2 p = {0};
+    homg_p2 p = { 0 };
     p.nx = nx;
     p.ny = ny;
     p.h = h;
@@ -118,17 +118,20 @@ static void exact_solution(int nx, int ny, double *u, uint64_t seed)
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             double x = (i + 0.5) / nx, y = (j + 0.5) / ny;
-            u[i + (size_t)nx * j] = sin(pi * x) * y * (1 - y) * 4 + 0.3 * cos(5 * x + 2 * y) +
-                                    0.1 * (homg_rng_uniform(&r) - 0.5);
+            u[i + (size_t)nx * j] =
+                sin(pi * x) * y * (1 - y) * 4 + 0.3 * cos(5 * x + 2 * y) + 0.1 * (homg_rng_uniform(&r) - 0.5);
         }
 }
 
 static void solve_recovers_exact_discrete_solutions(void **state)
 {
     (void)state;
-    const struct { int nx, ny; double h, lambda; } cases[] = {
-        {2, 2, 0.5, 0}, {4, 4, 0.25, 0}, {8, 32, 1.0 / 32, 0}, {64, 16, 0.01, 3.5},
-        {128, 128, 1.0 / 128, 0}, {256, 64, 0.3, 100}, {512, 512, 1.0 / 512, 0}, {32, 1024, 1e-3, 0.25},
+    const struct {
+        int nx, ny;
+        double h, lambda;
+    } cases[] = {
+        { 2, 2, 0.5, 0 },           { 4, 4, 0.25, 0 },     { 8, 32, 1.0 / 32, 0 },     { 64, 16, 0.01, 3.5 },
+        { 128, 128, 1.0 / 128, 0 }, { 256, 64, 0.3, 100 }, { 512, 512, 1.0 / 512, 0 }, { 32, 1024, 1e-3, 0.25 },
     };
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         int nx = cases[c].nx, ny = cases[c].ny;
@@ -150,7 +153,7 @@ static void solve_recovers_exact_discrete_solutions(void **state)
 static void bad_arguments_are_refused(void **state)
 {
     (void)state;
-    double a[64] = {0}, b[64];
+    double a[64] = { 0 }, b[64];
     assert_int_equal(fft_ref_solve(3, 4, 1, 0, a, b), -1);
     assert_int_equal(fft_ref_solve(4, 6, 1, 0, a, b), -1);
     assert_int_equal(fft_ref_solve(1, 4, 1, 0, a, b), -1);

@@ -23,7 +23,7 @@ static const double pi = 3.14159265358979323846;
 /* f = A u in double: homg's cell-centred 5-point operator with homogeneous walls. */
 static void apply_operator(int nx, int ny, double h, double lambda, const double *u, double *f)
 {
-    homg_p2 p = {0};
+    homg_p2 p = { 0 };
     p.nx = nx;
     p.ny = ny;
     p.h = h;
@@ -38,8 +38,8 @@ static void exact_solution(int nx, int ny, double *u, uint64_t seed)
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
             double x = (i + 0.5) / nx, y = (j + 0.5) / ny;
-            u[i + (size_t)nx * j] = sin(pi * x) * y * (1 - y) * 4 + 0.3 * cos(5 * x + 2 * y) +
-                                    0.1 * (homg_rng_uniform(&r) - 0.5);
+            u[i + (size_t)nx * j] =
+                sin(pi * x) * y * (1 - y) * 4 + 0.3 * cos(5 * x + 2 * y) + 0.1 * (homg_rng_uniform(&r) - 0.5);
         }
 }
 
@@ -117,9 +117,12 @@ static void check_case(int nx, int ny, double h, double lambda, int use_double, 
     free(ustar), free(f), free(u), free(u2);
 }
 
-static const struct { int nx, ny; double h, lambda; } cases[] = {
-    {8, 8, 1.0 / 8, 0},       {16, 256, 0.01, 2},        {256, 256, 1.0 / 256, 0}, {512, 128, 0.3, 10},
-    {1024, 1024, 1.0 / 1024, 0}, {256, 2048, 1.0 / 2048, 1}, {2048, 2048, 1.0 / 2048, 0},
+static const struct {
+    int nx, ny;
+    double h, lambda;
+} cases[] = {
+    { 8, 8, 1.0 / 8, 0 },          { 16, 256, 0.01, 2 },         { 256, 256, 1.0 / 256, 0 },    { 512, 128, 0.3, 10 },
+    { 1024, 1024, 1.0 / 1024, 0 }, { 256, 2048, 1.0 / 2048, 1 }, { 2048, 2048, 1.0 / 2048, 0 },
 };
 
 static void float_solves_are_exact_to_rounding(void **state)

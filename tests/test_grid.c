@@ -24,9 +24,9 @@ static double solve_exact(const homg_p2 *p, homg_method method, homg_precision p
     size_t n = (size_t)p->nx * p->ny;
     void *f = homg_test_upload(ctx, p->f, n, prec), *ur = homg_test_upload(ctx, p->u_star, n, prec), *u = NULL;
     homg_boundary bc = homg_test_boundary(ctx, p, prec);
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
-    homg_solve_desc sd = {0};
+    homg_solve_desc sd = { 0 };
     homg_solve_info info;
     double err;
     gd.nx = p->nx;
@@ -61,8 +61,7 @@ static void exact_discrete_solutions(homg_method method, const char *name, int n
         int cyc = method == HOMG_METHOD_HOMG ? homg_cycles : 30;
         double e32 = solve_exact(p, method, HOMG_FLOAT32, cyc, &c32);
         double e64 = solve_exact(p, method, HOMG_FLOAT64, cyc, &c64);
-        printf("  %-6s %5d^2: float32 error %.2e (%d cycles), float64 %.2e (%d cycles)\n", name, N, e32, c32, e64,
-               c64);
+        printf("  %-6s %5d^2: float32 error %.2e (%d cycles), float64 %.2e (%d cycles)\n", name, N, e32, c32, e64, c64);
         assert_true(e32 <= (e <= 10 ? 1e-5 : 5e-5));
         assert_true(e64 <= 1e-10);
         homg_p2_free(p);
@@ -70,16 +69,32 @@ static void exact_discrete_solutions(homg_method method, const char *name, int n
 }
 
 /* n = 2..11 for every method runs in tests/test_grid_gpu.c; the CPU keeps CI short. */
-static void fmg_exact_solutions(void **state) { (void)state; exact_discrete_solutions(HOMG_METHOD_FMG, "fmg", 10, 0); }
-static void vcycle_exact_solutions(void **state) { (void)state; exact_discrete_solutions(HOMG_METHOD_VCYCLE, "vcycle", 9, 0); }
-static void fcycle_exact_solutions(void **state) { (void)state; exact_discrete_solutions(HOMG_METHOD_FCYCLE, "fcycle", 8, 0); }
-static void homg_exact_solutions(void **state) { (void)state; exact_discrete_solutions(HOMG_METHOD_HOMG, "homg", 9, 100); }
+static void fmg_exact_solutions(void **state)
+{
+    (void)state;
+    exact_discrete_solutions(HOMG_METHOD_FMG, "fmg", 10, 0);
+}
+static void vcycle_exact_solutions(void **state)
+{
+    (void)state;
+    exact_discrete_solutions(HOMG_METHOD_VCYCLE, "vcycle", 9, 0);
+}
+static void fcycle_exact_solutions(void **state)
+{
+    (void)state;
+    exact_discrete_solutions(HOMG_METHOD_FCYCLE, "fcycle", 8, 0);
+}
+static void homg_exact_solutions(void **state)
+{
+    (void)state;
+    exact_discrete_solutions(HOMG_METHOD_HOMG, "homg", 9, 100);
+}
 
 /* Rectangles and lambda > 0 go through the same code paths. */
 static void rectangles_and_lambda(void **state)
 {
     (void)state;
-    const int shapes[3][2] = {{64, 16}, {32, 128}, {256, 64}};
+    const int shapes[3][2] = { { 64, 16 }, { 32, 128 }, { 256, 64 } };
     for (int s = 0; s < 3; s++)
         for (int m = HOMG_METHOD_HOMG; m <= HOMG_METHOD_FMG; m++) {
             homg_p2 *p = homg_p2_exact(shapes[s][0], shapes[s][1], s == 1 ? 0 : 5.0, 0.1, 1, 77 + s);
@@ -116,8 +131,8 @@ static double seed003_solve(int N, homg_method method, int maxi, int cycles, int
 {
     size_t n = (size_t)N * N;
     double *fh = (double *)malloc(n * sizeof(double)), *uh = (double *)malloc(n * sizeof(double)), l1;
-    homg_grid_desc gd = {0};
-    homg_solve_desc sd = {0};
+    homg_grid_desc gd = { 0 };
+    homg_solve_desc sd = { 0 };
     homg_solve_info info;
     homg_grid *g = NULL;
     void *f, *u = NULL;
@@ -154,15 +169,15 @@ static double seed003_solve(int N, homg_method method, int maxi, int cycles, int
 static void seed003_one_mfmg_cycle(void **state)
 {
     (void)state;
-    const int sizes[2] = {128, 512}, maxis[2] = {4, 32};
-    const double paper[2] = {0.05, 0.016};
+    const int sizes[2] = { 128, 512 }, maxis[2] = { 4, 32 };
+    const double paper[2] = { 0.05, 0.016 };
     double l1[2][2];
     for (int a = 0; a < 2; a++)
         for (int b = 0; b < 2; b++) {
             int wu = 0;
             l1[a][b] = seed003_solve(sizes[a], HOMG_METHOD_HOMG, maxis[b], 1, &wu);
-            printf("  seed 003, %d^2, MaxI = %2d: one MFMG cycle, L1 error %5.1f%% (paper: %.1f%%), %d WU\n",
-                   sizes[a], maxis[b], 100 * l1[a][b], 100 * paper[b], wu);
+            printf("  seed 003, %d^2, MaxI = %2d: one MFMG cycle, L1 error %5.1f%% (paper: %.1f%%), %d WU\n", sizes[a],
+                   maxis[b], 100 * l1[a][b], 100 * paper[b], wu);
         }
     /* larger MaxI reaches a lower error, and the error is resolution-independent
      * to within a factor of 2 (the paper's "same convergence path") */
@@ -204,9 +219,9 @@ static void warm_start_helps(void **state)
     const int N = 256;
     size_t n = (size_t)N * N;
     homg_p2 *p = homg_p2_exact(N, N, 0, 0.1, 1, 5);
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
-    homg_solve_desc sd = {0};
+    homg_solve_desc sd = { 0 };
     homg_solve_info cold, warm;
     homg_boundary bc = homg_test_boundary(ctx, p, HOMG_FLOAT64);
     double *f2 = (double *)malloc(n * sizeof(double));
@@ -246,9 +261,9 @@ static void info_and_history(void **state)
     homg_p2 *p = homg_p2_exact(64, 64, 0, 0.1, 0, 9);
     size_t n = 64 * 64;
     void *f = homg_test_upload(ctx, p->f, n, HOMG_FLOAT32), *u = NULL;
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
-    homg_solve_desc sd = {0};
+    homg_solve_desc sd = { 0 };
     homg_solve_info info;
     double hist[16];
     gd.nx = 64;
@@ -281,8 +296,8 @@ static void bad_descs(void **state)
 {
     (void)state;
     homg_grid *g = (homg_grid *)0x1;
-    homg_grid_desc gd = {0};
-    const int bad_sizes[] = {0, 3, 100, 1000, 2, -8};
+    homg_grid_desc gd = { 0 };
+    const int bad_sizes[] = { 0, 3, 100, 1000, 2, -8 };
     for (size_t k = 0; k < sizeof bad_sizes / sizeof bad_sizes[0]; k++) {
         gd.nx = bad_sizes[k];
         assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_ERROR_INVALID_ARGUMENT);
@@ -313,10 +328,10 @@ static void bad_descs(void **state)
 static void too_large_for_memory(void **state)
 {
     (void)state;
-    homg_ctx_desc cd = {0};
+    homg_ctx_desc cd = { 0 };
     homg_ctx *small = NULL;
     homg_grid *g = NULL;
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     cd.backend = HOMG_BACKEND_CPU;
     assert_int_equal(homg_ctx_create(&cd, &small), HOMG_OK);
     gd.nx = 65536; /* 16 GiB per float64 array */
@@ -339,13 +354,13 @@ static void bad_solve_arguments(void **state)
     (void)state;
     const int N = 32;
     size_t n = (size_t)N * N;
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
-    homg_solve_desc sd = {0};
+    homg_solve_desc sd = { 0 };
     double *fh = (double *)calloc(n, sizeof(double)), *uh = (double *)malloc(n * sizeof(double));
     double bad_bc[32];
     void *f, *u, *bcd;
-    homg_boundary bc = {0};
+    homg_boundary bc = { 0 };
     gd.nx = N;
     gd.precision = HOMG_FLOAT64;
     assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);

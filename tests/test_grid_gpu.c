@@ -77,7 +77,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     twin u = twin_make(n, p, &rng, 1), f = twin_make(n, p, &rng, 100), r = twin_make(n, p, &rng, 1);
     twin fc = twin_make(nc, p, &rng, 1), ec = twin_make(nc, p, &rng, 1);
     twin bc[4];
-    homg_level Lg = {0}, Lc;
+    homg_level Lg = { 0 }, Lc;
     homg_exec *xg = &gpu->ex, *xc = &cpu->ex;
     Lg.nx = nx;
     Lg.ny = ny;
@@ -90,27 +90,28 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         Lg.bc[s] = with_bc ? bc[s].on_gpu : NULL;
         Lc.bc[s] = with_bc ? bc[s].on_cpu : NULL;
     }
-#define BOTH(call_g, call_c)                      \
-    do {                                          \
-        assert_int_equal(call_g, HOMG_OK);        \
-        assert_int_equal(call_c, HOMG_OK);        \
+#define BOTH(call_g, call_c)                                  \
+    do {                                                      \
+        assert_int_equal(call_g, HOMG_OK);                    \
+        assert_int_equal(call_c, HOMG_OK);                    \
         assert_int_equal(homg_ctx_synchronize(gpu), HOMG_OK); \
     } while (0)
 /* Residuals after float sweeps lose digits to cancellation (f - A u is small next to f):
  * their GPU/CPU difference is judged with a looser bound; an indexing or barrier bug
  * still shows as an O(1) difference. */
 #define SAME(t, what) SAME_TOL(t, what, tol)
-#define SAME_TOL(t, what, tol_)                                                                \
-    do {                                                                                       \
-        double d_ = twin_diff(&(t));                                                           \
-        if (!(d_ <= (tol_))) {                                                                 \
-            printf("  %d x %d %s bc=%d: %s differs by %.2e\n", nx, ny,                         \
-                   p == HOMG_FLOAT64 ? "double" : "float", with_bc, what, d_);                 \
-            mismatches++;                                                                      \
-        }                                                                                      \
+#define SAME_TOL(t, what, tol_)                                                                                \
+    do {                                                                                                       \
+        double d_ = twin_diff(&(t));                                                                           \
+        if (!(d_ <= (tol_))) {                                                                                 \
+            printf("  %d x %d %s bc=%d: %s differs by %.2e\n", nx, ny, p == HOMG_FLOAT64 ? "double" : "float", \
+                   with_bc, what, d_);                                                                         \
+            mismatches++;                                                                                      \
+        }                                                                                                      \
     } while (0)
 
-    BOTH(G()->residual(xg, p, &Lg, u.on_gpu, f.on_gpu, r.on_gpu), C()->residual(xc, p, &Lc, u.on_cpu, f.on_cpu, r.on_cpu));
+    BOTH(G()->residual(xg, p, &Lg, u.on_gpu, f.on_gpu, r.on_gpu),
+         C()->residual(xc, p, &Lc, u.on_cpu, f.on_cpu, r.on_cpu));
     SAME(r, "residual");
     BOTH(G()->residual_restrict(xg, p, &Lg, u.on_gpu, f.on_gpu, fc.on_gpu),
          C()->residual_restrict(xc, p, &Lc, u.on_cpu, f.on_cpu, fc.on_cpu));
@@ -143,12 +144,13 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     assert_int_equal(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, u.on_gpu, f.on_gpu, fc.on_gpu, 2, 0, ec.on_gpu),
                      HOMG_ERROR_INVALID_ARGUMENT); /* in place would race */
     if (n <= 4096) {
-        BOTH(G()->coarse_solve(xg, p, &Lg, u.on_gpu, f.on_gpu, 16), C()->coarse_solve(xc, p, &Lc, u.on_cpu, f.on_cpu, 16));
+        BOTH(G()->coarse_solve(xg, p, &Lg, u.on_gpu, f.on_gpu, 16),
+             C()->coarse_solve(xc, p, &Lc, u.on_cpu, f.on_cpu, 16));
         SAME(u, "coarse_solve");
     }
     {
-        void *og[4] = {ec.on_gpu, (char *)ec.on_gpu + 0, fc.on_gpu, r.on_gpu};
-        void *oc[4] = {ec.on_cpu, (char *)ec.on_cpu + 0, fc.on_cpu, r.on_cpu};
+        void *og[4] = { ec.on_gpu, (char *)ec.on_gpu + 0, fc.on_gpu, r.on_gpu };
+        void *oc[4] = { ec.on_cpu, (char *)ec.on_cpu + 0, fc.on_cpu, r.on_cpu };
         homg_level Lg1 = Lg, Lc1 = Lc; /* east skipped: west and east would share ec */
         Lg1.bc[HOMG_E] = Lc1.bc[HOMG_E] = NULL;
         BOTH(G()->restrict_boundary(xg, p, &Lg1, og), C()->restrict_boundary(xc, p, &Lc1, oc));
@@ -172,9 +174,11 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
             H.cy = 2 * (ny / (2 * H.l) + 1);
             H.omega = 0.8;
             twin fm = twin_make((size_t)H.cx * H.cy, p, &rng, 1);
-            BOTH(G()->homg_filter(xg, p, nx, ny, H.l, f.on_gpu, r.on_gpu), C()->homg_filter(xc, p, nx, ny, H.l, f.on_cpu, r.on_cpu));
+            BOTH(G()->homg_filter(xg, p, nx, ny, H.l, f.on_gpu, r.on_gpu),
+                 C()->homg_filter(xc, p, nx, ny, H.l, f.on_cpu, r.on_cpu));
             SAME(r, "homg_filter");
-            BOTH(G()->homg_gather(xg, p, nx, ny, &H, r.on_gpu, fm.on_gpu), C()->homg_gather(xc, p, nx, ny, &H, r.on_cpu, fm.on_cpu));
+            BOTH(G()->homg_gather(xg, p, nx, ny, &H, r.on_gpu, fm.on_gpu),
+                 C()->homg_gather(xc, p, nx, ny, &H, r.on_cpu, fm.on_cpu));
             SAME(fm, "homg_gather");
             BOTH(G()->homg_iterate(xg, p, &Lh, &H, m ? fm.on_gpu : f.on_gpu, u.on_gpu, r.on_gpu),
                  C()->homg_iterate(xc, p, &Lhc, &H, m ? fm.on_cpu : f.on_cpu, u.on_cpu, r.on_cpu));
@@ -191,7 +195,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         assert_int_equal(homg_alloc(cpu, 4 * sizeof(double), (void **)&sc), HOMG_OK);
         assert_int_equal(homg_alloc(gpu, sizeof(int), (void **)&cg), HOMG_OK);
         assert_int_equal(homg_alloc(cpu, sizeof(int), (void **)&cc), HOMG_OK);
-        double z[4] = {0, 0, 0, 0};
+        double z[4] = { 0, 0, 0, 0 };
         homg_copy_from_host(gpu, sg, z, sizeof z);
         homg_copy_from_host(gpu, cg, &zero, sizeof zero);
         *cc = 0;
@@ -220,7 +224,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
 static void kernels_match_cpu(void **state)
 {
     (void)state;
-    const int shapes[][2] = {{4, 4}, {8, 64}, {64, 32}, {128, 128}, {256, 512}, {1024, 64}};
+    const int shapes[][2] = { { 4, 4 }, { 8, 64 }, { 64, 32 }, { 128, 128 }, { 256, 512 }, { 1024, 64 } };
     mismatches = 0;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int p = HOMG_FLOAT32; p <= HOMG_FLOAT64; p++)
@@ -235,9 +239,9 @@ static double solve_gpu(const homg_p2 *p, homg_method m, homg_precision prec, ho
     size_t n = (size_t)p->nx * p->ny;
     void *f = homg_test_upload(gpu, p->f, n, prec), *ur = homg_test_upload(gpu, p->u_star, n, prec), *u = NULL;
     homg_boundary bc = homg_test_boundary(gpu, p, prec);
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
-    homg_solve_desc sd = {0};
+    homg_solve_desc sd = { 0 };
     gd.nx = p->nx;
     gd.ny = p->ny;
     gd.method = m;
@@ -263,7 +267,7 @@ static double solve_gpu(const homg_p2 *p, homg_method m, homg_precision prec, ho
 static void exact_solutions_all_methods(void **state)
 {
     (void)state;
-    static const char *names[] = {"", "homg", "vcycle", "fcycle", "fmg"};
+    static const char *names[] = { "", "homg", "vcycle", "fcycle", "fmg" };
     for (int m = HOMG_METHOD_HOMG; m <= HOMG_METHOD_FMG; m++)
         for (int e = 2; e <= 11; e++) {
             int N = 1 << e;
@@ -290,9 +294,9 @@ static void gpu_solve_equals_cpu_solve(void **state)
         double *ug = (double *)malloc(n * sizeof(double)), *uc = (double *)malloc(n * sizeof(double));
         void *f = homg_test_upload(cpu, p->f, n, HOMG_FLOAT64), *u = NULL;
         homg_boundary bc = homg_test_boundary(cpu, p, HOMG_FLOAT64);
-        homg_grid_desc gd = {0};
+        homg_grid_desc gd = { 0 };
         homg_grid *g = NULL;
-        homg_solve_desc sd = {0};
+        homg_solve_desc sd = { 0 };
         homg_solve_info info;
         double dg, diff;
         gd.nx = N;
@@ -341,9 +345,9 @@ static void graphs_are_reused(void **state)
     homg_p2 *p = homg_p2_exact(N, N, 0, 0.1, 0, 7);
     void *f = homg_test_upload(gpu, p->f, n, HOMG_FLOAT32), *u1 = NULL, *u2 = NULL, *ur;
     double *a = (double *)malloc(n * sizeof(double)), *b = (double *)malloc(n * sizeof(double));
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
-    homg_solve_desc sd = {0};
+    homg_solve_desc sd = { 0 };
     homg_solve_info i1, i2, i3;
     ur = homg_test_upload(gpu, p->u_star, n, HOMG_FLOAT32);
     gd.nx = N;
@@ -378,7 +382,7 @@ static void callers_stream_is_used(void **state)
 {
     (void)state;
     cudaStream_t stream = NULL;
-    homg_ctx_desc cd = {0};
+    homg_ctx_desc cd = { 0 };
     homg_ctx *c = NULL;
     assert_int_equal(cudaStreamCreate(&stream), 0);
     cd.backend = HOMG_BACKEND_CUDA;
@@ -390,9 +394,9 @@ static void callers_stream_is_used(void **state)
         size_t n = (size_t)N * N;
         homg_p2 *p = homg_p2_exact(N, N, 0, 0.1, 0, 3);
         void *f = homg_test_upload(c, p->f, n, HOMG_FLOAT32), *u = NULL;
-        homg_grid_desc gd = {0};
+        homg_grid_desc gd = { 0 };
         homg_grid *g = NULL;
-        homg_solve_desc sd = {0};
+        homg_solve_desc sd = { 0 };
         gd.nx = N;
         assert_int_equal(homg_grid_create(c, &gd, &g), HOMG_OK);
         assert_int_equal(homg_alloc(c, n * 4, &u), HOMG_OK);
@@ -420,7 +424,7 @@ static void host_pointer_to_cuda_is_refused(void **state)
     size_t n = (size_t)N * N;
     float *host_f = (float *)calloc(n, sizeof(float)), *host_u = (float *)calloc(n, sizeof(float));
     void *dev_u = NULL;
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
     gd.nx = N;
     assert_int_equal(homg_grid_create(gpu, &gd, &g), HOMG_OK);
@@ -440,7 +444,7 @@ static void nan_input_on_gpu(void **state)
     const int N = 128;
     size_t n = (size_t)N * N;
     double *fh = (double *)calloc(n, sizeof(double)), *uh = (double *)malloc(n * sizeof(double));
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
     void *f, *u;
     for (size_t k = 0; k < n; k++)

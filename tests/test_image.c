@@ -18,8 +18,8 @@
 #include "testutil.h"
 
 /* The three colours homg.h promises: low end, middle, high end. */
-static const unsigned char LOW[3] = {68, 1, 84}, MID[3] = {33, 144, 140}, HIGH[3] = {253, 231, 37},
-                           BLACK[3] = {0, 0, 0};
+static const unsigned char LOW[3] = { 68, 1, 84 }, MID[3] = { 33, 144, 140 }, HIGH[3] = { 253, 231, 37 },
+                           BLACK[3] = { 0, 0, 0 };
 
 static homg_ctx *ctx;
 static char dir[64];
@@ -101,7 +101,7 @@ static void gradient_end_points_and_middle(void **state)
 /* Row j = 0 is the bottom of the domain: the image's first row is the top (j = ny-1). */
 static void rows_are_flipped(void **state)
 {
-    const double v[2 * 3] = {0, 0, 1, 1, 2, 2}; /* v = j */
+    const double v[2 * 3] = { 0, 0, 1, 1, 2, 2 }; /* v = j */
     unsigned char *img;
     (void)state;
     img = write_and_read(v, 2, 3, 0, 2);
@@ -116,7 +116,7 @@ static void rows_are_flipped(void **state)
 /* lo == hi: the range of the finite values; NaN and Inf neither widen it nor break it. */
 static void auto_range_ignores_non_finite(void **state)
 {
-    const double v[7] = {-3, NAN, 1, INFINITY, 5, -INFINITY, 5};
+    const double v[7] = { -3, NAN, 1, INFINITY, 5, -INFINITY, 5 };
     unsigned char *img;
     (void)state;
     img = write_and_read(v, 7, 1, 0, 0);
@@ -139,7 +139,7 @@ static void auto_range_ignores_non_finite(void **state)
 /* A constant field maps to the middle; an all-NaN field is black; a 1 x 1 picture works. */
 static void constant_and_nan_fields(void **state)
 {
-    const double c[6] = {2.5, 2.5, 2.5, 2.5, 2.5, 2.5}, n[4] = {NAN, NAN, NAN, NAN}, one = -7;
+    const double c[6] = { 2.5, 2.5, 2.5, 2.5, 2.5, 2.5 }, n[4] = { NAN, NAN, NAN, NAN }, one = -7;
     unsigned char *img;
     (void)state;
     img = write_and_read(c, 3, 2, 0, 0);
@@ -158,7 +158,7 @@ static void constant_and_nan_fields(void **state)
 /* Values beyond an explicit range clamp to its ends; lo > hi reverses the map. */
 static void explicit_range_clamps_and_reverses(void **state)
 {
-    const double v[4] = {-100, 0, 1, 100};
+    const double v[4] = { -100, 0, 1, 100 };
     unsigned char *img;
     (void)state;
     img = write_and_read(v, 4, 1, 0, 1);
@@ -186,7 +186,7 @@ static void expect_error(homg_status got, homg_status want, const char *msg_part
 
 static void bad_input(void **state)
 {
-    const double v[4] = {0, 1, 2, 3};
+    const double v[4] = { 0, 1, 2, 3 };
     const char *path = tmp_path("bad.png");
     (void)state;
     assert_int_equal(homg_write_png(NULL, path, v, 2, 2, 0, 0), HOMG_ERROR_INVALID_ARGUMENT);
@@ -205,7 +205,7 @@ static void bad_input(void **state)
 
 static void unwritable_paths(void **state)
 {
-    const double v[4] = {0, 1, 2, 3};
+    const double v[4] = { 0, 1, 2, 3 };
     char missing[160];
     (void)state;
     snprintf(missing, sizeof missing, "%s/no/such/dir/x.png", dir);

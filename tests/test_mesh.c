@@ -87,7 +87,7 @@ static void all_elements_positive(const homg_mesh *m)
 
 static void cube_counts_match_seed_000(void **state)
 {
-    homg_mesh_generate_desc d = {0};
+    homg_mesh_generate_desc d = { 0 };
     homg_mesh *m = NULL;
     (void)state;
     d.cells = 64;
@@ -103,10 +103,10 @@ static void cube_counts_match_seed_000(void **state)
 
 static void small_cube_is_conforming_and_tagged(void **state)
 {
-    homg_mesh_generate_desc d = {0};
+    homg_mesh_generate_desc d = { 0 };
     homg_mesh *m = NULL;
     homg_mesh_quality q;
-    int tags[7] = {0};
+    int tags[7] = { 0 };
     (void)state;
     d.cells = 3;
     d.size = 2;
@@ -140,7 +140,7 @@ static void small_cube_is_conforming_and_tagged(void **state)
 
 static void square_and_refinement(void **state)
 {
-    homg_mesh_generate_desc d = {0};
+    homg_mesh_generate_desc d = { 0 };
     homg_mesh *m = NULL, *r = NULL;
     homg_mesh_quality q;
     (void)state;
@@ -184,7 +184,7 @@ static void square_and_refinement(void **state)
 
 static void generator_arguments_are_checked(void **state)
 {
-    homg_mesh_generate_desc d = {0};
+    homg_mesh_generate_desc d = { 0 };
     homg_mesh *m = (homg_mesh *)1;
     (void)state;
     d.cells = -1;
@@ -205,10 +205,10 @@ static void generator_arguments_are_checked(void **state)
 
 static void quality_of_reference_elements(void **state)
 {
-    const double tri[] = {0, 0, 2, 0, 1, sqrt(3.0)};
-    const double tet[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
-    const int32_t e3[] = {0, 1, 2}, e4[] = {0, 1, 2, 3};
-    homg_mesh_data d = {0};
+    const double tri[] = { 0, 0, 2, 0, 1, sqrt(3.0) };
+    const double tet[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    const int32_t e3[] = { 0, 1, 2 }, e4[] = { 0, 1, 2, 3 };
+    homg_mesh_data d = { 0 };
     homg_mesh *m = NULL;
     homg_mesh_quality q;
     (void)state;
@@ -242,21 +242,20 @@ static void quality_of_reference_elements(void **state)
 
 /* ------------------------------------------------------------ readers */
 
-static const char *msh22 =
-    "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
-    "$PhysicalNames\n2\n1 7 \"wall\"\n2 3 \"inside\"\n$EndPhysicalNames\n"
-    "$Nodes\n5\n"
-    "10 0 0 0\n11 1 0 0\n12 1 1 0\n13 0 1 0\n14 0.5 0.5 0\n"
-    "$EndNodes\n"
-    "$Elements\n7\n"
-    "1 15 2 0 1 10\n"
-    "2 1 2 7 1 10 11\n"
-    "3 1 2 7 1 11 12\n"
-    "4 2 2 3 1 10 11 14\n"
-    "5 2 2 3 1 11 12 14\n"
-    "6 2 2 3 1 12 13 14\n"
-    "7 2 2 4 1 13 14 10\n" /* clockwise: re-oriented */
-    "$EndElements\n";
+static const char *msh22 = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+                           "$PhysicalNames\n2\n1 7 \"wall\"\n2 3 \"inside\"\n$EndPhysicalNames\n"
+                           "$Nodes\n5\n"
+                           "10 0 0 0\n11 1 0 0\n12 1 1 0\n13 0 1 0\n14 0.5 0.5 0\n"
+                           "$EndNodes\n"
+                           "$Elements\n7\n"
+                           "1 15 2 0 1 10\n"
+                           "2 1 2 7 1 10 11\n"
+                           "3 1 2 7 1 11 12\n"
+                           "4 2 2 3 1 10 11 14\n"
+                           "5 2 2 3 1 11 12 14\n"
+                           "6 2 2 3 1 12 13 14\n"
+                           "7 2 2 4 1 13 14 10\n" /* clockwise: re-oriented */
+                           "$EndElements\n";
 
 static void reads_msh22(void **state)
 {
@@ -280,20 +279,19 @@ static void reads_msh22(void **state)
     homg_mesh_destroy(m);
 }
 
-static const char *msh41 =
-    "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
-    "$Entities\n0 0 1 1\n"
-    "5 0 0 0 1 1 0 1 21 3 1 2 3\n"
-    "1 0 0 0 1 1 1 2 8 9 4 1 2 3 4\n"
-    "$EndEntities\n"
-    "$Nodes\n2 5 1 9\n"
-    "3 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n0 1 0\n"
-    "3 1 0 2\n7\n9\n0 0 1\n1 1 1\n"
-    "$EndNodes\n"
-    "$Elements\n2 3 1 3\n"
-    "2 5 2 1\n1 1 2 3\n"
-    "3 1 4 2\n2 1 2 3 7\n3 2 3 9 7\n"
-    "$EndElements\n";
+static const char *msh41 = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
+                           "$Entities\n0 0 1 1\n"
+                           "5 0 0 0 1 1 0 1 21 3 1 2 3\n"
+                           "1 0 0 0 1 1 1 2 8 9 4 1 2 3 4\n"
+                           "$EndEntities\n"
+                           "$Nodes\n2 5 1 9\n"
+                           "3 1 0 3\n1\n2\n3\n0 0 0\n1 0 0\n0 1 0\n"
+                           "3 1 0 2\n7\n9\n0 0 1\n1 1 1\n"
+                           "$EndNodes\n"
+                           "$Elements\n2 3 1 3\n"
+                           "2 5 2 1\n1 1 2 3\n"
+                           "3 1 4 2\n2 1 2 3 7\n3 2 3 9 7\n"
+                           "$EndElements\n";
 
 static void reads_msh41_with_entities_and_sparse_tags(void **state)
 {
@@ -339,7 +337,7 @@ static void reads_node_ele_2d_and_3d(void **state)
     put("t.ele", "2 3 1\n1 1 2 3 5\n2 1 4 3 6 # clockwise\n");
     put("t.edge", "5 1\n1 1 2 4\n2 2 3 4\n3 3 4 0\n4 4 1 0\n5 1 3 0\n");
     assert_int_equal(homg_mesh_read(ctx, put("dummy", ""), &m), HOMG_ERROR_PARSE); /* empty .msh */
-    assert_int_equal(homg_mesh_read(ctx, strcat(strcpy((char[256]){0}, dir), "/t.node"), &m), HOMG_OK);
+    assert_int_equal(homg_mesh_read(ctx, strcat(strcpy((char[256]){ 0 }, dir), "/t.node"), &m), HOMG_OK);
     assert_int_equal(homg_mesh_dim(m), 2);
     assert_int_equal(homg_mesh_num_nodes(m), 4);
     assert_int_equal(homg_mesh_num_elements(m), 2);
@@ -354,7 +352,7 @@ static void reads_node_ele_2d_and_3d(void **state)
     put("u.ele", "2 4 0\n0 0 1 2 3\n1 1 3 2 4\n");
     put("u.face", "2 1\n0 0 1 2 3\n1 1 2 4 9\n");
     put("u.edge", "1 1\n0 0 1 5\n"); /* ignored: a 3D mesh takes .face */
-    assert_int_equal(homg_mesh_read(ctx, strcat(strcpy((char[256]){0}, dir), "/u.ele"), &m), HOMG_OK);
+    assert_int_equal(homg_mesh_read(ctx, strcat(strcpy((char[256]){ 0 }, dir), "/u.ele"), &m), HOMG_OK);
     assert_int_equal(homg_mesh_dim(m), 3);
     assert_int_equal(homg_mesh_num_elements(m), 2);
     assert_int_equal(homg_mesh_num_facets(m), 2);
@@ -369,7 +367,7 @@ static void reads_node_ele_2d_and_3d(void **state)
 
 static void msh_roundtrip_and_vtk(void **state)
 {
-    homg_mesh_generate_desc d = {0};
+    homg_mesh_generate_desc d = { 0 };
     homg_mesh *m = NULL, *back = NULL;
     char path[256], line[256];
     double field[64];
@@ -425,42 +423,47 @@ typedef struct bad_case {
     const char *name, *text, *where, *what;
 } bad_case;
 
-#define HEAD22 "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
+#define HEAD22  "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n"
 #define NODES22 "$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 0 0 1\n$EndNodes\n"
 
 static void bad_msh_files_name_the_line(void **state)
 {
     static const bad_case cases[] = {
-        {"truncated", HEAD22 "$Nodes\n4\n1 0 0 0\n2 1 0 0\n", ":7:", "end of file"},
-        {"fewer nodes", HEAD22 "$Nodes\n4\n1 0 0 0\n2 1 0 0\n$EndNodes\n", ":8:", "announced"},
-        {"more nodes", HEAD22 "$Nodes\n1\n1 0 0 0\n2 1 0 0\n$EndNodes\n", ":7:", "$EndNodes"},
-        {"index range", HEAD22 NODES22 "$Elements\n1\n1 4 0 1 2 3 5\n$EndElements\n", ":13:", "node 5"},
-        {"nan", HEAD22 "$Nodes\n1\n1 0 nan 0\n$EndNodes\n", ":6:", "finite"},
-        {"inf", HEAD22 "$Nodes\n1\n1 0 1e999 0\n$EndNodes\n", ":6:", "finite"},
-        {"elem type", HEAD22 NODES22 "$Elements\n1\n1 5 0 1 2 3 4 1 2 3 4\n$EndElements\n", ":13:", "type 5"},
-        {"version", "$MeshFormat\n4.0 0 8\n$EndMeshFormat\n", ":2:", "version 4"},
-        {"version3", "$MeshFormat\n3 0 8\n$EndMeshFormat\n", ":2:", "version 3"},
-        {"binary", "$MeshFormat\n4.1 1 8\n$EndMeshFormat\n", ":2:", "binary"},
-        {"billions", HEAD22 "$Nodes\n2000000000\n1 0 0 0\n$EndNodes\n", ":5:", "2000000000"},
-        {"huge elems", HEAD22 NODES22 "$Elements\n99999999\n", ":12:", "99999999"},
-        {"negative", HEAD22 "$Nodes\n-3\n$EndNodes\n", ":5:", "out of range"},
-        {"flat tet", HEAD22 "$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 1 1 0\n$EndNodes\n"
-                     "$Elements\n1\n1 4 0 1 2 3 4\n$EndElements\n", ":13:", "zero-volume"},
-        {"repeated node", HEAD22 NODES22 "$Elements\n1\n1 4 0 1 2 2 4\n$EndElements\n", ":13:", "zero-volume"},
-        {"not msh", "hello\n", ":1:", "not a Gmsh"},
-        {"no elements", HEAD22 NODES22, ":", "without a $Elements"},
-        {"only lines", HEAD22 NODES22 "$Elements\n1\n1 1 0 1 2\n$EndElements\n", ":", "no triangles"},
-        {"dup tag", HEAD22 "$Nodes\n3\n1 0 0 0\n5 1 0 0\n5 0 1 0\n$EndNodes\n$Elements\n1\n1 2 0 1 5 5\n$EndElements\n",
-         ":8:", "twice"},
-        {"garbage", HEAD22 "$Nodes\n1\n1 0 zero 0\n$EndNodes\n", ":6:", "x y z"},
-        {"surface", HEAD22 "$Nodes\n3\n1 0 0 0\n2 1 0 0\n3 0 1 1\n$EndNodes\n"
-                    "$Elements\n1\n1 2 0 1 2 3\n$EndElements\n", ":8:", "plane"},
-        {"41 block", "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 2 1 2\n3 1 0 5\n", ":6:", "numNodesInBlock"},
-        {"41 count", "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 2 1 2\n3 1 0 1\n1\n0 0 0\n$EndNodes\n", ":8:",
-         "announced 2"},
-        {"nul", HEAD22 "$No\0des\n", ":4:", "NUL"},
-        {"stray end", HEAD22 "$EndNodes\n", ":4:", "without"},
-        {"unterminated", HEAD22 "$Comments\nabc\n", ":5:", "$EndComments"},
+        { "truncated", HEAD22 "$Nodes\n4\n1 0 0 0\n2 1 0 0\n", ":7:", "end of file" },
+        { "fewer nodes", HEAD22 "$Nodes\n4\n1 0 0 0\n2 1 0 0\n$EndNodes\n", ":8:", "announced" },
+        { "more nodes", HEAD22 "$Nodes\n1\n1 0 0 0\n2 1 0 0\n$EndNodes\n", ":7:", "$EndNodes" },
+        { "index range", HEAD22 NODES22 "$Elements\n1\n1 4 0 1 2 3 5\n$EndElements\n", ":13:", "node 5" },
+        { "nan", HEAD22 "$Nodes\n1\n1 0 nan 0\n$EndNodes\n", ":6:", "finite" },
+        { "inf", HEAD22 "$Nodes\n1\n1 0 1e999 0\n$EndNodes\n", ":6:", "finite" },
+        { "elem type", HEAD22 NODES22 "$Elements\n1\n1 5 0 1 2 3 4 1 2 3 4\n$EndElements\n", ":13:", "type 5" },
+        { "version", "$MeshFormat\n4.0 0 8\n$EndMeshFormat\n", ":2:", "version 4" },
+        { "version3", "$MeshFormat\n3 0 8\n$EndMeshFormat\n", ":2:", "version 3" },
+        { "binary", "$MeshFormat\n4.1 1 8\n$EndMeshFormat\n", ":2:", "binary" },
+        { "billions", HEAD22 "$Nodes\n2000000000\n1 0 0 0\n$EndNodes\n", ":5:", "2000000000" },
+        { "huge elems", HEAD22 NODES22 "$Elements\n99999999\n", ":12:", "99999999" },
+        { "negative", HEAD22 "$Nodes\n-3\n$EndNodes\n", ":5:", "out of range" },
+        { "flat tet",
+          HEAD22 "$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 1 1 0\n$EndNodes\n"
+                 "$Elements\n1\n1 4 0 1 2 3 4\n$EndElements\n",
+          ":13:", "zero-volume" },
+        { "repeated node", HEAD22 NODES22 "$Elements\n1\n1 4 0 1 2 2 4\n$EndElements\n", ":13:", "zero-volume" },
+        { "not msh", "hello\n", ":1:", "not a Gmsh" },
+        { "no elements", HEAD22 NODES22, ":", "without a $Elements" },
+        { "only lines", HEAD22 NODES22 "$Elements\n1\n1 1 0 1 2\n$EndElements\n", ":", "no triangles" },
+        { "dup tag",
+          HEAD22 "$Nodes\n3\n1 0 0 0\n5 1 0 0\n5 0 1 0\n$EndNodes\n$Elements\n1\n1 2 0 1 5 5\n$EndElements\n",
+          ":8:", "twice" },
+        { "garbage", HEAD22 "$Nodes\n1\n1 0 zero 0\n$EndNodes\n", ":6:", "x y z" },
+        { "surface",
+          HEAD22 "$Nodes\n3\n1 0 0 0\n2 1 0 0\n3 0 1 1\n$EndNodes\n"
+                 "$Elements\n1\n1 2 0 1 2 3\n$EndElements\n",
+          ":8:", "plane" },
+        { "41 block", "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 2 1 2\n3 1 0 5\n", ":6:", "numNodesInBlock" },
+        { "41 count", "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n$Nodes\n1 2 1 2\n3 1 0 1\n1\n0 0 0\n$EndNodes\n",
+          ":8:", "announced 2" },
+        { "nul", HEAD22 "$No\0des\n", ":4:", "NUL" },
+        { "stray end", HEAD22 "$EndNodes\n", ":4:", "without" },
+        { "unterminated", HEAD22 "$Comments\nabc\n", ":5:", "$EndComments" },
     };
     int failures = 0;
     (void)state;
@@ -483,8 +486,7 @@ static void bad_msh_files_name_the_line(void **state)
             st = homg_mesh_read(ctx, path, &m);
         }
         if (st != HOMG_ERROR_PARSE || !strstr(homg_ctx_last_error(ctx), cases[i].where) ||
-            !strstr(homg_ctx_last_error(ctx), cases[i].what) || !strstr(homg_ctx_last_error(ctx), name))
-        {
+            !strstr(homg_ctx_last_error(ctx), cases[i].what) || !strstr(homg_ctx_last_error(ctx), name)) {
             print_error("case '%s': status %s, message '%s'\n", cases[i].name, homg_status_string(st),
                         homg_ctx_last_error(ctx));
             failures++;
@@ -499,18 +501,18 @@ static void bad_node_ele_files_name_the_line(void **state)
     static const struct {
         const char *name, *node, *ele, *where, *what;
     } cases[] = {
-        {"range", "3 2 0 0\n1 0 0\n2 1 0\n3 0 1\n", "1 3 0\n1 1 2 4\n", ".ele:2:", "vertex 4 out of range"},
-        {"nan", "3 2 0 0\n1 0 0\n2 nan 0\n3 0 1\n", "1 3 0\n1 1 2 3\n", ".node:3:", "finite"},
-        {"billions", "3000000000 2 0 0\n1 0 0\n", "1 3 0\n1 1 2 3\n", ".node:1:", "3000000000"},
-        {"huge", "3 2 0 0\n1 0 0\n2 1 0\n3 0 1\n", "50000000 3 0\n1 1 2 3\n", ".ele:1:", "50000000"},
-        {"truncated", "3 2 0 0\n1 0 0\n2 1 0\n", "1 3 0\n1 1 2 3\n", ".node:3:", "ends after 2"},
-        {"order2", "3 2 0 0\n1 0 0\n2 1 0\n3 0 1\n", "1 6 0\n1 1 2 3 1 2 3\n", ".ele:1:", "6 nodes per element"},
-        {"dim", "3 4 0 0\n1 0 0\n", "1 3 0\n", ".node:1:", "dimension 4"},
-        {"numbering", "3 2 0 0\n1 0 0\n3 1 0\n2 0 1\n", "1 3 0\n1 1 2 3\n", ".node:3:", "consecutive"},
-        {"degenerate", "3 2 0 0\n1 0 0\n2 1 0\n3 2 0\n", "1 3 0\n1 1 2 3\n", ".ele:2:", "zero-volume"},
-        {"tag", "3 2 0 0\n1 0 0\n2 1 0\n3 0 1\n", "1 3 1\n1 1 2 3 2.5\n", ".ele:2:", "not an int32"},
-        {"extra", "3 2 0 0\n1 0 0 7\n2 1 0\n3 0 1\n", "1 3 0\n1 1 2 3\n", ".node:2:", "unexpected text"},
-        {"empty", "", "1 3 0\n1 1 2 3\n", ".node:0:", "empty"},
+        { "range", "3 2 0 0\n1 0 0\n2 1 0\n3 0 1\n", "1 3 0\n1 1 2 4\n", ".ele:2:", "vertex 4 out of range" },
+        { "nan", "3 2 0 0\n1 0 0\n2 nan 0\n3 0 1\n", "1 3 0\n1 1 2 3\n", ".node:3:", "finite" },
+        { "billions", "3000000000 2 0 0\n1 0 0\n", "1 3 0\n1 1 2 3\n", ".node:1:", "3000000000" },
+        { "huge", "3 2 0 0\n1 0 0\n2 1 0\n3 0 1\n", "50000000 3 0\n1 1 2 3\n", ".ele:1:", "50000000" },
+        { "truncated", "3 2 0 0\n1 0 0\n2 1 0\n", "1 3 0\n1 1 2 3\n", ".node:3:", "ends after 2" },
+        { "order2", "3 2 0 0\n1 0 0\n2 1 0\n3 0 1\n", "1 6 0\n1 1 2 3 1 2 3\n", ".ele:1:", "6 nodes per element" },
+        { "dim", "3 4 0 0\n1 0 0\n", "1 3 0\n", ".node:1:", "dimension 4" },
+        { "numbering", "3 2 0 0\n1 0 0\n3 1 0\n2 0 1\n", "1 3 0\n1 1 2 3\n", ".node:3:", "consecutive" },
+        { "degenerate", "3 2 0 0\n1 0 0\n2 1 0\n3 2 0\n", "1 3 0\n1 1 2 3\n", ".ele:2:", "zero-volume" },
+        { "tag", "3 2 0 0\n1 0 0\n2 1 0\n3 0 1\n", "1 3 1\n1 1 2 3 2.5\n", ".ele:2:", "not an int32" },
+        { "extra", "3 2 0 0\n1 0 0 7\n2 1 0\n3 0 1\n", "1 3 0\n1 1 2 3\n", ".node:2:", "unexpected text" },
+        { "empty", "", "1 3 0\n1 1 2 3\n", ".node:0:", "empty" },
     };
     (void)state;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -533,9 +535,9 @@ static void bad_node_ele_files_name_the_line(void **state)
 static void missing_files_and_bad_arguments(void **state)
 {
     homg_mesh *m = (homg_mesh *)1;
-    homg_mesh_data d = {0};
-    const double x[] = {0, 0, 1, 0, 0, 1};
-    const int32_t e[] = {0, 1, 5};
+    homg_mesh_data d = { 0 };
+    const double x[] = { 0, 0, 1, 0, 0, 1 };
+    const int32_t e[] = { 0, 1, 5 };
     (void)state;
     assert_int_equal(homg_mesh_read(ctx, "/nonexistent/x.msh", &m), HOMG_ERROR_IO);
     assert_non_null(strstr(homg_ctx_last_error(ctx), "/nonexistent/x.msh"));
@@ -557,7 +559,7 @@ static void missing_files_and_bad_arguments(void **state)
 
 static void upload_gives_a_view(void **state)
 {
-    homg_mesh_generate_desc d = {0};
+    homg_mesh_generate_desc d = { 0 };
     homg_mesh *m = NULL;
     homg_mesh_view v;
     int32_t back[12];

@@ -93,8 +93,8 @@ static void general_with_comments_blank_lines_and_crlf(void **state)
                        "% another comment\r\n"
                        "1 3 7\r\n"
                        "3 1 .5"; /* no newline at the end */
-    const int32_t rp[] = {0, 2, 3, 5}, ci[] = {0, 2, 2, 0, 3};
-    const double v[] = {10, 7, 0.25, 0.5, -2.5};
+    const int32_t rp[] = { 0, 2, 3, 5 }, ci[] = { 0, 2, 2, 0, 3 };
+    const double v[] = { 10, 7, 0.25, 0.5, -2.5 };
     assert_int_equal(parse(text, &m), HOMG_OK);
     assert_csr(&m, 3, 4, 5, rp, ci, v);
     homg_host_csr_free(&m);
@@ -107,8 +107,8 @@ static void symmetric_is_expanded(void **state)
     (void)state;
     homg_host_csr m;
     const char *text = SYM "3 3 5\n1 1 4\n2 1 -1\n3 2 -2\n2 2 5\n3 3 6\n";
-    const int32_t rp[] = {0, 2, 5, 7}, ci[] = {0, 1, 0, 1, 2, 1, 2};
-    const double v[] = {4, -1, -1, 5, -2, -2, 6};
+    const int32_t rp[] = { 0, 2, 5, 7 }, ci[] = { 0, 1, 0, 1, 2, 1, 2 };
+    const double v[] = { 4, -1, -1, 5, -2, -2, 6 };
     assert_int_equal(parse(text, &m), HOMG_OK);
     assert_csr(&m, 3, 3, 7, rp, ci, v);
     homg_host_csr_free(&m);
@@ -118,18 +118,17 @@ static void pattern_integer_and_banner_case(void **state)
 {
     (void)state;
     homg_host_csr m;
-    const int32_t rp1[] = {0, 1, 2}, ci1[] = {1, 0};
-    const double v1[] = {1, 1};
-    const int32_t rp2[] = {0, 2, 3}, ci2[] = {0, 1, 0};
-    const double v2[] = {-3, 7, 7};
-    const int32_t rp3[] = {0, 0, 0};
+    const int32_t rp1[] = { 0, 1, 2 }, ci1[] = { 1, 0 };
+    const double v1[] = { 1, 1 };
+    const int32_t rp2[] = { 0, 2, 3 }, ci2[] = { 0, 1, 0 };
+    const double v2[] = { -3, 7, 7 };
+    const int32_t rp3[] = { 0, 0, 0 };
 
     assert_int_equal(parse("%%matrixmarket MATRIX Coordinate Pattern GENERAL\n2 2 2\n2 1\n1 2\n", &m), HOMG_OK);
     assert_csr(&m, 2, 2, 2, rp1, ci1, v1);
     homg_host_csr_free(&m);
 
-    assert_int_equal(parse("%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n1 1 -3\n2 1 +7\n", &m),
-                     HOMG_OK);
+    assert_int_equal(parse("%%MatrixMarket matrix coordinate integer symmetric\n2 2 2\n1 1 -3\n2 1 +7\n", &m), HOMG_OK);
     assert_csr(&m, 2, 2, 3, rp2, ci2, v2);
     homg_host_csr_free(&m);
 
@@ -143,7 +142,7 @@ static void vectors_array_and_coordinate(void **state)
     (void)state;
     double *v = NULL;
     int32_t n = 0;
-    const double a[] = {1.5, -2, 0.125}, c[] = {-1, 0, 7, 0};
+    const double a[] = { 1.5, -2, 0.125 }, c[] = { -1, 0, 7, 0 };
     const char *arr = ARR "% comment\n3 1\n1.5\n-2\n\n0.125\n";
     const char *coo = GEN "4 1 2\n3 1 7\n1 1 -1\n";
 
@@ -168,97 +167,97 @@ typedef struct bad_case {
 
 static const bad_case bad_cases[] = {
     /* banner */
-    {"", 0, HOMG_ERROR_PARSE, "t.mtx:1: empty file (a Matrix Market file starts with %%MatrixMarket)"},
-    {"hello\n1 1 1\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:1: not a Matrix Market file: the first line must start with %%MatrixMarket"},
-    {"%%MatrixMarket matrix coordinate real\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:1: incomplete banner: expected '%%MatrixMarket matrix coordinate|array real|integer|pattern "
-     "general|symmetric'"},
-    {"%%MatrixMarket matrix coordinate real general extra\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:1: junk after the banner: 'extra'"},
-    {"%%MatrixMarket tensor coordinate real general\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:1: unknown object 'tensor' (expected 'matrix')"},
-    {"%%MatrixMarket matrix sparse real general\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:1: unknown format 'sparse' (expected 'coordinate' or 'array')"},
-    {"%%MatrixMarket matrix coordinate float general\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:1: unknown field 'float' (expected real, integer or pattern)"},
-    {"%%MatrixMarket matrix coordinate real upper\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:1: unknown symmetry 'upper' (expected general or symmetric)"},
-    {"%%MatrixMarket matrix array pattern general\n", 1, HOMG_ERROR_PARSE,
-     "t.mtx:1: unknown field 'pattern' (expected real, integer; array files have values)"},
-    {"%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 0, HOMG_ERROR_UNSUPPORTED,
-     "t.mtx:1: complex matrices are not supported (only real, integer and pattern)"},
-    {"%%MatrixMarket matrix coordinate real hermitian\n", 0, HOMG_ERROR_UNSUPPORTED,
-     "t.mtx:1: 'coordinate hermitian' files are not supported (only coordinate general/symmetric and array "
-     "general)"},
-    {"%%MatrixMarket matrix coordinate real Skew-Symmetric\n", 0, HOMG_ERROR_UNSUPPORTED,
-     "t.mtx:1: 'coordinate Skew-Symmetric' files are not supported (only coordinate general/symmetric and "
-     "array general)"},
-    {"%%MatrixMarket matrix array real symmetric\n", 1, HOMG_ERROR_UNSUPPORTED,
-     "t.mtx:1: 'array symmetric' files are not supported (only coordinate general/symmetric and array general)"},
-    {ARR "2 2\n1\n2\n3\n4\n", 0, HOMG_ERROR_UNSUPPORTED,
-     "t.mtx:1: dense 'array' matrices are not read as CSR (homg_mtx_read_vector reads array vectors)"},
+    { "", 0, HOMG_ERROR_PARSE, "t.mtx:1: empty file (a Matrix Market file starts with %%MatrixMarket)" },
+    { "hello\n1 1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:1: not a Matrix Market file: the first line must start with %%MatrixMarket" },
+    { "%%MatrixMarket matrix coordinate real\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:1: incomplete banner: expected '%%MatrixMarket matrix coordinate|array real|integer|pattern "
+      "general|symmetric'" },
+    { "%%MatrixMarket matrix coordinate real general extra\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:1: junk after the banner: 'extra'" },
+    { "%%MatrixMarket tensor coordinate real general\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:1: unknown object 'tensor' (expected 'matrix')" },
+    { "%%MatrixMarket matrix sparse real general\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:1: unknown format 'sparse' (expected 'coordinate' or 'array')" },
+    { "%%MatrixMarket matrix coordinate float general\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:1: unknown field 'float' (expected real, integer or pattern)" },
+    { "%%MatrixMarket matrix coordinate real upper\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:1: unknown symmetry 'upper' (expected general or symmetric)" },
+    { "%%MatrixMarket matrix array pattern general\n", 1, HOMG_ERROR_PARSE,
+      "t.mtx:1: unknown field 'pattern' (expected real, integer; array files have values)" },
+    { "%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", 0, HOMG_ERROR_UNSUPPORTED,
+      "t.mtx:1: complex matrices are not supported (only real, integer and pattern)" },
+    { "%%MatrixMarket matrix coordinate real hermitian\n", 0, HOMG_ERROR_UNSUPPORTED,
+      "t.mtx:1: 'coordinate hermitian' files are not supported (only coordinate general/symmetric and array "
+      "general)" },
+    { "%%MatrixMarket matrix coordinate real Skew-Symmetric\n", 0, HOMG_ERROR_UNSUPPORTED,
+      "t.mtx:1: 'coordinate Skew-Symmetric' files are not supported (only coordinate general/symmetric and "
+      "array general)" },
+    { "%%MatrixMarket matrix array real symmetric\n", 1, HOMG_ERROR_UNSUPPORTED,
+      "t.mtx:1: 'array symmetric' files are not supported (only coordinate general/symmetric and array general)" },
+    { ARR "2 2\n1\n2\n3\n4\n", 0, HOMG_ERROR_UNSUPPORTED,
+      "t.mtx:1: dense 'array' matrices are not read as CSR (homg_mtx_read_vector reads array vectors)" },
     /* size line */
-    {GEN "% only a comment\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: the size line is missing"},
-    {GEN "% c\n3 3\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: size line: the number of entries is missing"},
-    {GEN "3 x 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: columns 'x' is not an integer"},
-    {GEN "-3 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: rows -3 is negative"},
-    {GEN "3 3 -1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: entries -1 is negative"},
-    {GEN "0 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: rows must be positive"},
-    {GEN "3 0 0\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: columns must be positive"},
-    {GEN "2147483648 1 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: rows 2147483648 is above 2147483647"},
-    {GEN "1 1 99999999999999999999999\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:2: size line: entries 99999999999999999999999 is above 2147483647"},
-    {GEN "3 3 1 4\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: junk after the size line: '4'"},
-    {GEN "2 2 5\n1 1 1\n1 2 1\n2 1 1\n2 2 1\n1 1 1\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:2: 5 entries do not fit in a 2 x 2 matrix"},
-    {SYM "2 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: a symmetric matrix must be square, not 2 x 3"},
-    {SYM "2 2 4\n1 1 1\n2 1 1\n2 2 1\n2 2 1\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:2: 4 entries do not fit in a 2 x 2 matrix's lower triangle"},
-    {GEN "3 3 4\n1 1 1\n2 2 1\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:2: the size line declares 4 entries, but the 12 bytes after it hold 2 at most (truncated file?)"},
-    {ARR "3 2\n1\n2\n3\n4\n5\n6\n", 1, HOMG_ERROR_PARSE, "t.mtx:2: not a vector: 2 columns (a vector file has 1)"},
-    {GEN "3 2 1\n1 1 1\n", 1, HOMG_ERROR_PARSE, "t.mtx:2: not a vector: 2 columns (a vector file has 1)"},
+    { GEN "% only a comment\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: the size line is missing" },
+    { GEN "% c\n3 3\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: size line: the number of entries is missing" },
+    { GEN "3 x 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: columns 'x' is not an integer" },
+    { GEN "-3 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: rows -3 is negative" },
+    { GEN "3 3 -1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: entries -1 is negative" },
+    { GEN "0 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: rows must be positive" },
+    { GEN "3 0 0\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: columns must be positive" },
+    { GEN "2147483648 1 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: rows 2147483648 is above 2147483647" },
+    { GEN "1 1 99999999999999999999999\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: size line: entries 99999999999999999999999 is above 2147483647" },
+    { GEN "3 3 1 4\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: junk after the size line: '4'" },
+    { GEN "2 2 5\n1 1 1\n1 2 1\n2 1 1\n2 2 1\n1 1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: 5 entries do not fit in a 2 x 2 matrix" },
+    { SYM "2 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: a symmetric matrix must be square, not 2 x 3" },
+    { SYM "2 2 4\n1 1 1\n2 1 1\n2 2 1\n2 2 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: 4 entries do not fit in a 2 x 2 matrix's lower triangle" },
+    { GEN "3 3 4\n1 1 1\n2 2 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: the size line declares 4 entries, but the 12 bytes after it hold 2 at most (truncated file?)" },
+    { ARR "3 2\n1\n2\n3\n4\n5\n6\n", 1, HOMG_ERROR_PARSE, "t.mtx:2: not a vector: 2 columns (a vector file has 1)" },
+    { GEN "3 2 1\n1 1 1\n", 1, HOMG_ERROR_PARSE, "t.mtx:2: not a vector: 2 columns (a vector file has 1)" },
     /* counts */
-    {GEN "3 3 3\n1 1 1\n2 2 1\n% a comment long enough\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:5: the file ends after 2 of the 3 entries the size line declares"},
-    {GEN "3 3 1\n1 1 1\n\n2 2 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:5: more entries than the 1 the size line declares"},
-    {ARR "3 1\n1\n2\n% comment\n", 1, HOMG_ERROR_PARSE,
-     "t.mtx:5: the file ends after 2 of the 3 values the size line declares"},
-    {ARR "2 1\n1\n2\n3\n", 1, HOMG_ERROR_PARSE, "t.mtx:5: more values than the 2 the size line declares"},
+    { GEN "3 3 3\n1 1 1\n2 2 1\n% a comment long enough\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:5: the file ends after 2 of the 3 entries the size line declares" },
+    { GEN "3 3 1\n1 1 1\n\n2 2 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:5: more entries than the 1 the size line declares" },
+    { ARR "3 1\n1\n2\n% comment\n", 1, HOMG_ERROR_PARSE,
+      "t.mtx:5: the file ends after 2 of the 3 values the size line declares" },
+    { ARR "2 1\n1\n2\n3\n", 1, HOMG_ERROR_PARSE, "t.mtx:5: more values than the 2 the size line declares" },
     /* entries */
-    {GEN "3 3 1\n0 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: row index 0 out of range 1..3"},
-    {GEN "3 3 1\n4 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: row index 4 out of range 1..3"},
-    {GEN "3 5 1\n1 -1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: column index -1 out of range 1..5"},
-    {"%%MatrixMarket matrix coordinate real general\r\n3 3 1\r\n1 4 1\r\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:3: column index 4 out of range 1..3"},
-    {GEN "3 3 1\n1 99999999999999999999999 1\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:3: column index 99999999999999999999999 out of range 1..3"},
-    {GEN "3 3 1\n1 x 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: column index 'x' is not an integer"},
-    {GEN "3 3 1\n1\n% pad\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: the column index is missing"},
-    {GEN "3 3 1\n1 1\n\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: the value is missing"},
-    {GEN "3 3 1\n1 1 abc\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: value 'abc' is not a number"},
-    {GEN "3 3 1\n1 1 1.5x\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: value '1.5x' is not a number"},
-    {GEN "3 3 1\n1 1 nan\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: value 'nan' is NaN"},
-    {GEN "3 3 1\n1 1 -inf\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:3: value '-inf' is infinite or beyond the range of a double"},
-    {GEN "3 3 1\n1 1 1e999\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:3: value '1e999' is infinite or beyond the range of a double"},
-    {ARR "2 1\n1\nNaN\n", 1, HOMG_ERROR_PARSE, "t.mtx:4: value 'NaN' is NaN"},
-    {GEN "3 3 1\n1 1 1 2\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: junk after the numbers: '2'"},
-    {"%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:3: junk after the numbers: '1'"},
-    {"%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 1.5\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:3: value '1.5' is not an integer"},
-    {"%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 9007199254740993\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:3: integer value 9007199254740993 is beyond 2^53 (not exact as a double)"},
-    {SYM "3 3 2\n1 1 1\n1 2 1\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:4: entry (1, 2) is above the diagonal: a symmetric file stores the lower triangle"},
-    {GEN "3 3 3\n1 1 1\n2 2 1\n1 1 5\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:5: duplicate entry (1, 1), first given on line 3"},
-    {SYM "3 3 3\n2 1 1\n% c\n3 3 1\n2 1 2\n", 0, HOMG_ERROR_PARSE,
-     "t.mtx:6: duplicate entry (2, 1), first given on line 3"},
-    {GEN "3 1 2\n2 1 1\n2 1 1\n", 1, HOMG_ERROR_PARSE, "t.mtx:4: duplicate entry (2, 1), first given on line 3"},
+    { GEN "3 3 1\n0 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: row index 0 out of range 1..3" },
+    { GEN "3 3 1\n4 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: row index 4 out of range 1..3" },
+    { GEN "3 5 1\n1 -1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: column index -1 out of range 1..5" },
+    { "%%MatrixMarket matrix coordinate real general\r\n3 3 1\r\n1 4 1\r\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: column index 4 out of range 1..3" },
+    { GEN "3 3 1\n1 99999999999999999999999 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: column index 99999999999999999999999 out of range 1..3" },
+    { GEN "3 3 1\n1 x 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: column index 'x' is not an integer" },
+    { GEN "3 3 1\n1\n% pad\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: the column index is missing" },
+    { GEN "3 3 1\n1 1\n\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: the value is missing" },
+    { GEN "3 3 1\n1 1 abc\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: value 'abc' is not a number" },
+    { GEN "3 3 1\n1 1 1.5x\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: value '1.5x' is not a number" },
+    { GEN "3 3 1\n1 1 nan\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: value 'nan' is NaN" },
+    { GEN "3 3 1\n1 1 -inf\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: value '-inf' is infinite or beyond the range of a double" },
+    { GEN "3 3 1\n1 1 1e999\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: value '1e999' is infinite or beyond the range of a double" },
+    { ARR "2 1\n1\nNaN\n", 1, HOMG_ERROR_PARSE, "t.mtx:4: value 'NaN' is NaN" },
+    { GEN "3 3 1\n1 1 1 2\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: junk after the numbers: '2'" },
+    { "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: junk after the numbers: '1'" },
+    { "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 1.5\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: value '1.5' is not an integer" },
+    { "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 9007199254740993\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: integer value 9007199254740993 is beyond 2^53 (not exact as a double)" },
+    { SYM "3 3 2\n1 1 1\n1 2 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:4: entry (1, 2) is above the diagonal: a symmetric file stores the lower triangle" },
+    { GEN "3 3 3\n1 1 1\n2 2 1\n1 1 5\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:5: duplicate entry (1, 1), first given on line 3" },
+    { SYM "3 3 3\n2 1 1\n% c\n3 3 1\n2 1 2\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:6: duplicate entry (2, 1), first given on line 3" },
+    { GEN "3 1 2\n2 1 1\n2 1 1\n", 1, HOMG_ERROR_PARSE, "t.mtx:4: duplicate entry (2, 1), first given on line 3" },
 };
 
 static void bad_input_names_the_line(void **state)
@@ -332,8 +331,10 @@ static void huge_claim_in_a_small_file_fails_fast(void **state)
     text[len] = 0;
     assert_int_equal(len, 100);
     write_text(path, text, len);
-    snprintf(want, sizeof want, "%s:2: the size line declares 2000000000 entries, but the 21 bytes after it hold 3 "
-             "at most (truncated file?)", path);
+    snprintf(want, sizeof want,
+             "%s:2: the size line declares 2000000000 entries, but the 21 bytes after it hold 3 "
+             "at most (truncated file?)",
+             path);
 
     /* With the address space capped 256 MiB above its use, allocating for the
      * claim would be OUT_OF_MEMORY, not the PARSE error of the size line. */
@@ -377,9 +378,9 @@ static void files_that_cannot_be_read(void **state)
 static void write_then_read_general_exactly(void **state)
 {
     (void)state;
-    const int32_t rp[] = {0, 2, 2, 5}, ci[] = {1, 3, 0, 2, 3};
-    const double v[] = {0.1, 1.0 / 3.0, -1e-300, 6.02214076e23, -4.9406564584124654e-324};
-    homg_host_csr a = {3, 4, 5, (int32_t *)rp, (int32_t *)ci, (double *)v}, b;
+    const int32_t rp[] = { 0, 2, 2, 5 }, ci[] = { 1, 3, 0, 2, 3 };
+    const double v[] = { 0.1, 1.0 / 3.0, -1e-300, 6.02214076e23, -4.9406564584124654e-324 };
+    homg_host_csr a = { 3, 4, 5, (int32_t *)rp, (int32_t *)ci, (double *)v }, b;
     homg_csr view = homg_host_csr_view(&a);
     const char *path = tmp_path("general.mtx");
     assert_int_equal(view.precision, HOMG_FLOAT64);
@@ -394,9 +395,9 @@ static void write_then_read_general_exactly(void **state)
 static void write_symmetric_stores_the_lower_triangle(void **state)
 {
     (void)state;
-    const int32_t rp[] = {0, 2, 5, 7}, ci[] = {0, 1, 0, 1, 2, 1, 2};
-    const double v[] = {4, -1, -1, 5, -0.1, -0.1, 6};
-    homg_host_csr a = {3, 3, 7, (int32_t *)rp, (int32_t *)ci, (double *)v}, b;
+    const int32_t rp[] = { 0, 2, 5, 7 }, ci[] = { 0, 1, 0, 1, 2, 1, 2 };
+    const double v[] = { 4, -1, -1, 5, -0.1, -0.1, 6 };
+    homg_host_csr a = { 3, 3, 7, (int32_t *)rp, (int32_t *)ci, (double *)v }, b;
     homg_csr view = homg_host_csr_view(&a);
     const char *path = tmp_path("sym.mtx");
     char want[512];
@@ -416,9 +417,9 @@ static void write_symmetric_stores_the_lower_triangle(void **state)
 static void write_float_matrix_from_ctx_memory(void **state)
 {
     (void)state;
-    const int32_t rp[] = {0, 1, 3}, ci[] = {0, 0, 1};
-    const float f[] = {0.1f, -3.25f, 1e-20f};
-    const double want[] = {0.1f, -3.25f, 1e-20f};
+    const int32_t rp[] = { 0, 1, 3 }, ci[] = { 0, 0, 1 };
+    const float f[] = { 0.1f, -3.25f, 1e-20f };
+    const double want[] = { 0.1f, -3.25f, 1e-20f };
     void *d_rp = NULL, *d_ci = NULL, *d_v = NULL;
     homg_csr view;
     homg_host_csr b;
@@ -451,9 +452,9 @@ static void write_float_matrix_from_ctx_memory(void **state)
 static void write_refuses_bad_matrices(void **state)
 {
     (void)state;
-    int32_t rp[] = {0, 2, 3}, ci[] = {0, 1, 0};
-    double v[] = {1, 2, 3};
-    homg_host_csr a = {2, 2, 3, rp, ci, v};
+    int32_t rp[] = { 0, 2, 3 }, ci[] = { 0, 1, 0 };
+    double v[] = { 1, 2, 3 };
+    homg_host_csr a = { 2, 2, 3, rp, ci, v };
     homg_csr view = homg_host_csr_view(&a);
     const char *path = tmp_path("bad.mtx");
     char want[256], nodir[128];
@@ -506,8 +507,8 @@ static void write_refuses_bad_matrices(void **state)
 static void vectors_round_trip(void **state)
 {
     (void)state;
-    const double x[] = {0.1, 1.0 / 3.0, -5e-324, 1e300, 0};
-    double *y = NULL, bad[2] = {1, INFINITY};
+    const double x[] = { 0.1, 1.0 / 3.0, -5e-324, 1e300, 0 };
+    double *y = NULL, bad[2] = { 1, INFINITY };
     int32_t n = 0;
     const char *path = tmp_path("x.mtx");
     homg_host_csr m;
@@ -597,8 +598,8 @@ static void triplets_build_sorted_rows(void **state)
 static void triplets_duplicates_and_range(void **state)
 {
     (void)state;
-    const int32_t row[] = {1, 0, 1, 0, 0}, col[] = {1, 2, 1, 2, 0};
-    homg_coo_dup dup = {-1, -1, -1, -1};
+    const int32_t row[] = { 1, 0, 1, 0, 0 }, col[] = { 1, 2, 1, 2, 0 };
+    homg_coo_dup dup = { -1, -1, -1, -1 };
     homg_host_csr m;
     /* (0,2) repeats at 1 and 3, (1,1) at 0 and 2: the one met first in the input is reported. */
     assert_int_equal(homg__csr_from_coo(ctx, 2, 3, 5, row, col, NULL, 0, &m, &dup), HOMG_ERROR_INVALID_ARGUMENT);

@@ -91,7 +91,7 @@ static int count_lines(void)
 
 static void size_must_be_a_power_of_two(void **state)
 {
-    const char *bad[] = {"1000", "0", "abc", "-64", "2", "1024x", "1e3", "''"};
+    const char *bad[] = { "1000", "0", "abc", "-64", "2", "1024x", "1e3", "''" };
     char args[256];
     (void)state;
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
@@ -118,7 +118,7 @@ static int near(const unsigned char *img, int w, int x, int row, const unsigned 
  * x = y = 1/sqrt(2), cell (45, 45), so in the upper right (image row 63 - 45). */
 static void converges_and_writes_the_picture(void **state)
 {
-    const unsigned char low[3] = {68, 1, 84}, high[3] = {253, 231, 37};
+    const unsigned char low[3] = { 68, 1, 84 }, high[3] = { 253, 231, 37 };
     const char *png = tmp_path("solution.png"), *summary;
     char args[256];
     double l1 = -1;
@@ -171,9 +171,21 @@ static void not_converged_exits_1(void **state)
 
 static void help_lists_every_option(void **state)
 {
-    const char *options[] = {"--size", "--method", "--maxi", "--tol", "--cycles", "--precision",
-                             "--backend", "--png", "--quiet", "--help", "default|fmg|vcycle|fcycle|homg",
-                             "float32", "float64", "auto|cpu|cuda", "seed 003"};
+    const char *options[] = { "--size",
+                              "--method",
+                              "--maxi",
+                              "--tol",
+                              "--cycles",
+                              "--precision",
+                              "--backend",
+                              "--png",
+                              "--quiet",
+                              "--help",
+                              "default|fmg|vcycle|fcycle|homg",
+                              "float32",
+                              "float64",
+                              "auto|cpu|cuda",
+                              "seed 003" };
     (void)state;
     assert_int_equal(homg("solve --help"), 0);
     for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
@@ -185,11 +197,16 @@ static void help_lists_every_option(void **state)
 static void bad_options_exit_2(void **state)
 {
     const char *cases[][2] = {
-        {"solve --frobnicate 3", "--frobnicate"},  {"solve --size", "--size"},
-        {"solve --method best", "--method"},       {"solve --maxi 0", "--maxi"},
-        {"solve --tol -1", "--tol"},               {"solve --tol nan", "--tol"},
-        {"solve --cycles 0", "--cycles"},          {"solve --precision half", "--precision"},
-        {"solve --backend opencl", "--backend"},   {"solve stray", "stray"},
+        { "solve --frobnicate 3", "--frobnicate" },
+        { "solve --size", "--size" },
+        { "solve --method best", "--method" },
+        { "solve --maxi 0", "--maxi" },
+        { "solve --tol -1", "--tol" },
+        { "solve --tol nan", "--tol" },
+        { "solve --cycles 0", "--cycles" },
+        { "solve --precision half", "--precision" },
+        { "solve --backend opencl", "--backend" },
+        { "solve stray", "stray" },
     };
     (void)state;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
@@ -201,12 +218,9 @@ static void bad_options_exit_2(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(size_must_be_a_power_of_two),
-        cmocka_unit_test(converges_and_writes_the_picture),
-        cmocka_unit_test(fixed_cycles_quiet_and_no_picture),
-        cmocka_unit_test(not_converged_exits_1),
-        cmocka_unit_test(help_lists_every_option),
-        cmocka_unit_test(bad_options_exit_2),
+        cmocka_unit_test(size_must_be_a_power_of_two),       cmocka_unit_test(converges_and_writes_the_picture),
+        cmocka_unit_test(fixed_cycles_quiet_and_no_picture), cmocka_unit_test(not_converged_exits_1),
+        cmocka_unit_test(help_lists_every_option),           cmocka_unit_test(bad_options_exit_2),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -6,7 +6,7 @@
 
 homg_ctx *homg_tool_ctx(const char *backend_name)
 {
-    homg_ctx_desc d = {0};
+    homg_ctx_desc d = { 0 };
     homg_ctx *ctx = NULL;
     char msg[512];
     if (!backend_name || !strcmp(backend_name, "auto"))

@@ -6,16 +6,17 @@
 #include "tool.h"
 
 static const homg_tool_command commands[] = {
-    {"solve", "seed 003's test problem on an N x N grid, step by step; the solution as a PNG", homg_cmd_solve},
-    {"mtx", "Matrix Market tools: mtx solve A.mtx [b.mtx] (AMG-preconditioned CG)", homg_cmd_mtx},
-    {"mesh", "mesh info, generate (cube, square), assemble (P1 FEM to Matrix Market)", homg_cmd_mesh},
-    {"version", "print the version and the backend that would be used", homg_cmd_version},
+    { "solve", "seed 003's test problem on an N x N grid, step by step; the solution as a PNG", homg_cmd_solve },
+    { "mtx", "Matrix Market tools: mtx solve A.mtx [b.mtx] (AMG-preconditioned CG)", homg_cmd_mtx },
+    { "mesh", "mesh info, generate (cube, square), assemble (P1 FEM to Matrix Market)", homg_cmd_mesh },
+    { "version", "print the version and the backend that would be used", homg_cmd_version },
 };
 
 static void usage(FILE *f)
 {
-    fprintf(f, "homg %s -- real-time Poisson solvers on the GPU\n\n"
-               "usage: homg COMMAND [options]   (homg COMMAND --help for its options)\n\ncommands:\n",
+    fprintf(f,
+            "homg %s -- real-time Poisson solvers on the GPU\n\n"
+            "usage: homg COMMAND [options]   (homg COMMAND --help for its options)\n\ncommands:\n",
             homg_version_string());
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);

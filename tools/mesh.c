@@ -92,7 +92,7 @@ static int info(int argc, char **argv)
 
 static int generate(int argc, char **argv)
 {
-    homg_mesh_generate_desc d = {0};
+    homg_mesh_generate_desc d = { 0 };
     const char *out = NULL;
     homg_ctx *ctx;
     homg_mesh *m = NULL;

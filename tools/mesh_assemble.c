@@ -65,9 +65,10 @@ static int parse(int argc, char **argv, options *o)
             o->backend = argv[++i];
         else if (!strcmp(a, "--scheme")) {
             i++;
-            o->scheme = !strcmp(v, "serial") ? HOMG_FEM_SCHEME_SERIAL
-                      : !strcmp(v, "color") ? HOMG_FEM_SCHEME_COLOR
-                      : !strcmp(v, "patch") ? HOMG_FEM_SCHEME_PATCH : (homg_fem_scheme)-1;
+            o->scheme = !strcmp(v, "serial")  ? HOMG_FEM_SCHEME_SERIAL
+                        : !strcmp(v, "color") ? HOMG_FEM_SCHEME_COLOR
+                        : !strcmp(v, "patch") ? HOMG_FEM_SCHEME_PATCH
+                                              : (homg_fem_scheme)-1;
             if ((int)o->scheme < 0)
                 return 0;
         } else if (!strcmp(a, "--tag-sigma")) {
@@ -112,8 +113,8 @@ static int run(homg_ctx *ctx, const options *o)
 {
     homg_mesh *m = NULL;
     homg_fem *fem = NULL;
-    homg_fem_desc d = {0};
-    homg_fem_coeffs c = {0};
+    homg_fem_desc d = { 0 };
+    homg_fem_coeffs c = { 0 };
     double *sigma = NULL, *b = NULL;
     void *d_sigma = NULL, *rhs = NULL;
     int rc = 1;
@@ -175,8 +176,9 @@ static int run(homg_ctx *ctx, const options *o)
         homg_fem_info info = homg_fem_get_info(fem);
         printf("%s: %d x %d, %d entries, %d Dirichlet nodes -> %s, %s (%s on %s)\n", o->mesh, (int)n, (int)n,
                (int)a.nnz, (int)info.num_dirichlet, o->out_a, o->out_b,
-               info.scheme == HOMG_FEM_SCHEME_SERIAL ? "serial" : info.scheme == HOMG_FEM_SCHEME_COLOR ? "color"
-                                                                                                      : "patch",
+               info.scheme == HOMG_FEM_SCHEME_SERIAL  ? "serial"
+               : info.scheme == HOMG_FEM_SCHEME_COLOR ? "color"
+                                                      : "patch",
                homg_ctx_device_name(ctx));
     }
     rc = 0;

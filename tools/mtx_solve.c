@@ -13,21 +13,20 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: homg mtx solve A.mtx [b.mtx] [options]\n\n"
-            "Solves A x = b (b = ones without b.mtx) for a symmetric positive definite A by CG\n"
-            "preconditioned with algebraic multigrid.\n\n"
-            "options:\n"
-            "  --backend cpu|cuda|auto   (auto)\n"
-            "  --tol T                   relative residual to reach (1e-8)\n"
-            "  --max-iter N              (1000)\n"
-            "  --coarsening sa|matching  smoothed aggregation or compatible weighted matching (sa)\n"
-            "  --smoother patch|jacobi|l1|chebyshev (patch)\n"
-            "  --cycle v|w               (v)\n"
-            "  --precond amg|jacobi|none (amg)\n"
-            "  --flexible                flexible CG\n"
-            "  --x FILE                  write the solution as a Matrix Market vector\n"
-            "  --quiet                   the summary line only\n");
+    fprintf(f, "usage: homg mtx solve A.mtx [b.mtx] [options]\n\n"
+               "Solves A x = b (b = ones without b.mtx) for a symmetric positive definite A by CG\n"
+               "preconditioned with algebraic multigrid.\n\n"
+               "options:\n"
+               "  --backend cpu|cuda|auto   (auto)\n"
+               "  --tol T                   relative residual to reach (1e-8)\n"
+               "  --max-iter N              (1000)\n"
+               "  --coarsening sa|matching  smoothed aggregation or compatible weighted matching (sa)\n"
+               "  --smoother patch|jacobi|l1|chebyshev (patch)\n"
+               "  --cycle v|w               (v)\n"
+               "  --precond amg|jacobi|none (amg)\n"
+               "  --flexible                flexible CG\n"
+               "  --x FILE                  write the solution as a Matrix Market vector\n"
+               "  --quiet                   the summary line only\n");
 }
 
 static int pick(const char *s, const char *const *names, int n)
@@ -62,8 +61,9 @@ typedef struct options {
 /* 0 ok, 1 help shown, 2 bad usage. */
 static int parse(int argc, char **argv, options *o)
 {
-    static const char *const coarsening[] = {"sa", "matching"}, *const smoother[] = {"jacobi", "l1", "patch", "chebyshev"},
-                             *const cycle[] = {"v", "w"}, *const precond[] = {"amg", "jacobi", "none"};
+    static const char *const coarsening[] = { "sa", "matching" },
+                             *const smoother[] = { "jacobi", "l1", "patch", "chebyshev" },
+                             *const cycle[] = { "v", "w" }, *const precond[] = { "amg", "jacobi", "none" };
     memset(o, 0, sizeof *o);
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -177,8 +177,7 @@ int homg_cmd_mtx_solve(int argc, char **argv)
         if (homg_mtx_read_vector(s.ctx, o.b_path, &s.b, &nb) != HOMG_OK)
             return fail(&s, "reading the right-hand side");
         if ((size_t)nb != n) {
-            fprintf(stderr, "homg mtx solve: %s has %d values, %s has %d rows\n", o.b_path, (int)nb, o.a_path,
-                    (int)n);
+            fprintf(stderr, "homg mtx solve: %s has %d values, %s has %d rows\n", o.b_path, (int)nb, o.a_path, (int)n);
             release(&s);
             return 1;
         }
@@ -203,7 +202,8 @@ int homg_cmd_mtx_solve(int argc, char **argv)
     }
     if (homg_pcg_create(s.ctx, s.amg ? NULL : &view, s.amg, &o.pcg, &s.pcg) != HOMG_OK)
         return fail(&s, "CG set-up");
-    if (homg_alloc(s.ctx, n * sizeof(double), &s.db) != HOMG_OK || homg_alloc(s.ctx, n * sizeof(double), &s.dx) != HOMG_OK ||
+    if (homg_alloc(s.ctx, n * sizeof(double), &s.db) != HOMG_OK ||
+        homg_alloc(s.ctx, n * sizeof(double), &s.dx) != HOMG_OK ||
         homg_copy_from_host(s.ctx, s.db, s.b, n * sizeof(double)) != HOMG_OK)
         return fail(&s, "device memory");
     st = homg_pcg_solve(s.pcg, s.db, s.dx, &pi);

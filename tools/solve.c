@@ -19,40 +19,39 @@ typedef struct options {
     const char *backend, *png;
 } options;
 
-static const char *const method_names[] = {"default", "homg", "vcycle", "fcycle", "fmg"}; /* by homg_method */
+static const char *const method_names[] = { "default", "homg", "vcycle", "fcycle", "fmg" }; /* by homg_method */
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: homg solve [options]\n"
-            "\n"
-            "Solves seed 003's test problem (eqs. 4-6): -lap(u) = f on the unit square, u = 0 on the\n"
-            "edge, with the analytic solution u = -x^2 y^2 (1-x^2)(1-y^2), on N x N cell-centred\n"
-            "unknowns (5-point stencil).  It runs one cycle (HOMG: one restart) per step and prints,\n"
-            "per step, the relative residual ||f - A u|| / ||f|| (2-norms, in double on the host),\n"
-            "the normalised L1 error against the analytic solution (seed 003's eq. 7), the work\n"
-            "units so far (relaxation sweeps over the finest grid) and the time of the step (wall\n"
-            "clock around the solve call and a synchronisation; the first steps include one-time\n"
-            "set-up: the NaN/Inf check of f and, on CUDA, the capture of the launch graphs).  Then\n"
-            "a summary line and the solution as a PNG (u's minimum violet, its maximum yellow).\n"
-            "Exit status: 0 when the residual reached --tol (or --tol 0), 1 when not or on a\n"
-            "failure, 2 for bad options.\n"
-            "\n"
-            "options:\n"
-            "  --size N          points per side, a power of two >= 4 (default 1024)\n"
-            "  --method M        default|fmg|vcycle|fcycle|homg (default: the library's default)\n"
-            "  --maxi M          HOMG's MaxI, iterations on the finest levels (default 4; homg only)\n"
-            "  --tol T           stop when the relative residual <= T (default 1e-6);\n"
-            "                    0: run exactly --cycles steps\n"
-            "  --cycles C        at most C cycles or restarts (default 50)\n"
-            "  --precision P     storage of u and f: float64 (or double, the default here) or float32\n"
-            "                    (or float, the library's default).  In float32 the residual stalls\n"
-            "                    near eps * cond(A), about 1e-5 at 64^2 and 2e-3 at 1024^2, so pair\n"
-            "                    it with --tol 0 or a looser --tol and watch the L1 error\n"
-            "  --backend B       auto|cpu|cuda (default auto: CUDA when a device is present)\n"
-            "  --png FILE        write the solution there (default solution.png); none: no picture\n"
-            "  --quiet           print only the summary line\n"
-            "  --help            this text\n");
+    fprintf(f, "usage: homg solve [options]\n"
+               "\n"
+               "Solves seed 003's test problem (eqs. 4-6): -lap(u) = f on the unit square, u = 0 on the\n"
+               "edge, with the analytic solution u = -x^2 y^2 (1-x^2)(1-y^2), on N x N cell-centred\n"
+               "unknowns (5-point stencil).  It runs one cycle (HOMG: one restart) per step and prints,\n"
+               "per step, the relative residual ||f - A u|| / ||f|| (2-norms, in double on the host),\n"
+               "the normalised L1 error against the analytic solution (seed 003's eq. 7), the work\n"
+               "units so far (relaxation sweeps over the finest grid) and the time of the step (wall\n"
+               "clock around the solve call and a synchronisation; the first steps include one-time\n"
+               "set-up: the NaN/Inf check of f and, on CUDA, the capture of the launch graphs).  Then\n"
+               "a summary line and the solution as a PNG (u's minimum violet, its maximum yellow).\n"
+               "Exit status: 0 when the residual reached --tol (or --tol 0), 1 when not or on a\n"
+               "failure, 2 for bad options.\n"
+               "\n"
+               "options:\n"
+               "  --size N          points per side, a power of two >= 4 (default 1024)\n"
+               "  --method M        default|fmg|vcycle|fcycle|homg (default: the library's default)\n"
+               "  --maxi M          HOMG's MaxI, iterations on the finest levels (default 4; homg only)\n"
+               "  --tol T           stop when the relative residual <= T (default 1e-6);\n"
+               "                    0: run exactly --cycles steps\n"
+               "  --cycles C        at most C cycles or restarts (default 50)\n"
+               "  --precision P     storage of u and f: float64 (or double, the default here) or float32\n"
+               "                    (or float, the library's default).  In float32 the residual stalls\n"
+               "                    near eps * cond(A), about 1e-5 at 64^2 and 2e-3 at 1024^2, so pair\n"
+               "                    it with --tol 0 or a looser --tol and watch the L1 error\n"
+               "  --backend B       auto|cpu|cuda (default auto: CUDA when a device is present)\n"
+               "  --png FILE        write the solution there (default solution.png); none: no picture\n"
+               "  --quiet           print only the summary line\n"
+               "  --help            this text\n");
 }
 
 /* ------------------------------------------------------------ options */
@@ -190,9 +189,9 @@ typedef struct run_state {
     homg_grid *grid;
     homg_precision precision;
     size_t n, elem;
-    void *f, *u, *r;  /* ctx space */
-    void *buf;        /* host, n values of the grid's precision */
-    double *fh, *uh;  /* host doubles */
+    void *f, *u, *r; /* ctx space */
+    void *buf;       /* host, n values of the grid's precision */
+    double *fh, *uh; /* host doubles */
 } run_state;
 
 static double now_ms(void)
@@ -252,7 +251,7 @@ static int fail(homg_ctx *ctx, const char *what)
  * done, else the exit status (the reason printed). */
 static int setup(run_state *s, const options *o, double *f_norm)
 {
-    homg_grid_desc gd = {0};
+    homg_grid_desc gd = { 0 };
     const int N = o->size;
     gd.nx = N;
     gd.method = o->method;
@@ -309,7 +308,7 @@ static int run(homg_ctx *ctx, const options *o)
 {
     run_state s;
     homg_grid_desc gd;
-    homg_solve_desc sd = {0};
+    homg_solve_desc sd = { 0 };
     double f_norm = 0, res = -1, l1 = -1, wu = 0, total_ms = 0;
     int cycle = 0, converged = 0, rc;
 

@@ -15,7 +15,7 @@ homg_status homg_cpu_mis_init(homg_exec *ex, int32_t n, uint32_t seed, uint64_t 
 homg_status homg_cpu_mis_max(homg_exec *ex, const homg_mat *a, const uint64_t *in, uint64_t *out)
 {
     (void)ex;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         uint64_t m = in[i];
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
@@ -56,7 +56,7 @@ homg_status homg_cpu_agg_from_roots(homg_exec *ex, const homg_mat *a, const int3
                                     int32_t *agg)
 {
     (void)ex;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         int32_t best = -1;
         if (flag[i])
@@ -76,7 +76,7 @@ homg_status homg_cpu_agg_grow(homg_exec *ex, const homg_mat *a, const int32_t *i
 {
     int32_t left = 0;
     (void)ex;
-#pragma omp parallel for schedule(dynamic, 512) reduction(+ : left) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(dynamic, 512) reduction(+ : left) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         int32_t best = -1, best_count = 0;
         int32_t k0 = a->row_ptr[i], k1 = a->row_ptr[i + 1];

@@ -44,8 +44,8 @@ __global__ static void mis_max_kernel(const int32_t *rp, const int32_t *ci, int3
 
 homg_status homg_cuda_mis_max(homg_exec *ex, const homg_mat *a, const uint64_t *in, uint64_t *out)
 {
-    mis_max_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->col_idx,
-                                                                                      a->nrows, in, out);
+    mis_max_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->col_idx, a->nrows,
+                                                                                     in, out);
     HOMG_CUDA_LAUNCHED(ex, "mis_max");
     return HOMG_OK;
 }
@@ -117,8 +117,8 @@ homg_status homg_cuda_agg_from_roots(homg_exec *ex, const homg_mat *a, const int
     return HOMG_OK;
 }
 
-__global__ static void agg_grow_kernel(const int32_t *rp, const int32_t *ci, int32_t n, const int32_t *in,
-                                       int32_t *out, int32_t *unassigned)
+__global__ static void agg_grow_kernel(const int32_t *rp, const int32_t *ci, int32_t n, const int32_t *in, int32_t *out,
+                                       int32_t *unassigned)
 {
     int left = 0;
     FOR_ROWS(i, n)

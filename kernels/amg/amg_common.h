@@ -17,9 +17,9 @@
 #endif
 
 /* ---- distance-k MIS keys: state in bits 62-63, priority in 32-61, row in 0-31 ---- */
-#define HOMG_MIS_OUT 0u
+#define HOMG_MIS_OUT       0u
 #define HOMG_MIS_UNDECIDED 1u
-#define HOMG_MIS_IN 2u
+#define HOMG_MIS_IN        2u
 
 /* A well-mixed 32-bit hash (the murmur3 finaliser) of a row and a seed. */
 HOMG_HD static inline uint32_t homg_hash32(uint32_t x, uint32_t seed)
@@ -65,8 +65,8 @@ HOMG_HD static inline uint64_t homg_suitor_key(float w, int32_t row)
 }
 
 /* w[k] of entry (u, v) of a, found by binary search in row u (0 if absent). */
-HOMG_HD static inline float homg_entry_weight(const int32_t *row_ptr, const int32_t *col_idx, const float *w,
-                                              int32_t u, int32_t v)
+HOMG_HD static inline float homg_entry_weight(const int32_t *row_ptr, const int32_t *col_idx, const float *w, int32_t u,
+                                              int32_t v)
 {
     int32_t lo = row_ptr[u], hi = row_ptr[u + 1];
     while (lo < hi) {

@@ -26,15 +26,15 @@ homg_status homg_cpu_agg_compose(homg_exec *ex, int32_t n, const int32_t *inner,
 
 /* amg_matching.c */
 homg_status homg_cpu_match_weights(homg_exec *ex, const homg_mat *a, const float *diag, const float *v, float *w);
-homg_status homg_cpu_suitor_round(homg_exec *ex, const homg_mat *a, const float *w, uint64_t *suitor,
-                                  int32_t *target, int32_t *cand, int32_t *proposals);
+homg_status homg_cpu_suitor_round(homg_exec *ex, const homg_mat *a, const float *w, uint64_t *suitor, int32_t *target,
+                                  int32_t *cand, int32_t *proposals);
 homg_status homg_cpu_match_pairs(homg_exec *ex, const homg_mat *a, const float *w, const uint64_t *suitor,
                                  const int32_t *target, int32_t *mate, int32_t *flag);
 homg_status homg_cpu_match_agg(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg);
-homg_status homg_cpu_match_weights_p(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg,
-                                     const float *v, float *pw, float *vc);
-homg_status homg_cpu_weight_compose(homg_exec *ex, int32_t n, const float *pw, const int32_t *agg,
-                                    const float *pw2, float *out);
+homg_status homg_cpu_match_weights_p(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg, const float *v,
+                                     float *pw, float *vc);
+homg_status homg_cpu_weight_compose(homg_exec *ex, int32_t n, const float *pw, const int32_t *agg, const float *pw2,
+                                    float *out);
 
 /* amg_prolong.c */
 homg_status homg_cpu_prolong_tentative(homg_exec *ex, int32_t n, const int32_t *agg, const float *w, homg_mat *p);
@@ -45,24 +45,23 @@ homg_status homg_cpu_prolong_smooth(homg_exec *ex, const homg_mat *a, const int3
 /* amg_smooth.c */
 homg_status homg_cpu_diag(homg_exec *ex, const homg_mat *a, int kind, float *d);
 homg_status homg_cpu_residual(homg_exec *ex, const homg_mat *a, const float *b, const float *x, float *r);
-homg_status homg_cpu_jacobi_correct(homg_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
-                                    float *x, int zero);
+homg_status homg_cpu_jacobi_correct(homg_exec *ex, int32_t n, const float *dinv, double omega, const float *r, float *x,
+                                    int zero);
 homg_status homg_cpu_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, const float *dinv, double omega,
                                           const float *b, float *x, float *r);
 homg_status homg_cpu_cheb_step(homg_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
-                                   double c_d, double c_r, int first, int zero_x);
-homg_status homg_cpu_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in,
-                                    float *out);
+                               double c_d, double c_r, int first, int zero_x);
+homg_status homg_cpu_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in, float *out);
 homg_status homg_cpu_patch_smooth(homg_exec *ex, const homg_patches *pt, const float *b, const float *rhs, float *x,
                                   float *r, int zero, int inner, double w_in, double w_out);
 
 /* amg_patch.c */
 homg_status homg_cpu_patch_sort(homg_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
                                 int32_t *perm);
-homg_status homg_cpu_patch_heads(homg_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
-                                 int32_t max_size, int32_t *head);
-homg_status homg_cpu_patch_index(homg_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
-                                 const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos);
+homg_status homg_cpu_patch_heads(homg_exec *ex, int32_t n, const int32_t *group, const int32_t *perm, int32_t max_size,
+                                 int32_t *head);
+homg_status homg_cpu_patch_index(homg_exec *ex, int32_t n, const int32_t *perm, const int32_t *head, const int32_t *id,
+                                 int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos);
 homg_status homg_cpu_patch_count(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos,
                                  int32_t *inner_cnt, int32_t *boundary_cnt);
 homg_status homg_cpu_patch_fill(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos, int l1,
@@ -73,8 +72,8 @@ homg_status homg_cpu_dense_inverse(homg_exec *ex, void *handle, const homg_mat *
 homg_status homg_cpu_dense_apply(homg_exec *ex, int32_t n, const float *inv, const float *b, float *x);
 
 /* krylov.c */
-homg_status homg_cpu_cg_start(homg_exec *ex, void *handle, const homg_mat *a, const double *b, double *x,
-                              double *r, int warm, homg_cg_state *state, double *history);
+homg_status homg_cpu_cg_start(homg_exec *ex, void *handle, const homg_mat *a, const double *b, double *x, double *r,
+                              int warm, homg_cg_state *state, double *history);
 homg_status homg_cpu_cg_diag_precond(homg_exec *ex, const double *dinv, const double *r, double *z, int32_t n);
 homg_status homg_cpu_cg_direction(homg_exec *ex, void *handle, const double *r, const double *z, const double *q,
                                   double *p, int32_t n, homg_cg_state *state);

@@ -67,7 +67,7 @@ homg_status homg_cpu_dense_inverse(homg_exec *ex, void *handle, const homg_mat *
 homg_status homg_cpu_dense_apply(homg_exec *ex, int32_t n, const float *inv, const float *b, float *x)
 {
     (void)ex;
-#pragma omp parallel for schedule(static) if(n > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (int32_t i = 0; i < n; i++) {
         float s = 0;
         for (int32_t j = 0; j < n; j++)

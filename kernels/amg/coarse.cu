@@ -47,17 +47,17 @@ homg_status homg_cuda_dense_inverse(homg_exec *ex, void *handle, const homg_mat 
         st = homg_cuda_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&id, "coarse solver");
     if (st == HOMG_OK)
         st = homg_cuda_alloc(ex, h, sizeof(int), (void **)&info, "coarse solver");
-#define STEP(call, what)                                                                                     \
-    do {                                                                                                     \
-        if (st == HOMG_OK) {                                                                                 \
-            cusolverStatus_t cs_ = (call);                                                                   \
-            if (cs_ != CUSOLVER_STATUS_SUCCESS)                                                              \
-                st = homg_exec_fail(ex, HOMG_ERROR_BACKEND, "%s: cuSOLVER status %d", (what), (int)cs_);     \
-        }                                                                                                    \
+#define STEP(call, what)                                                                                 \
+    do {                                                                                                 \
+        if (st == HOMG_OK) {                                                                             \
+            cusolverStatus_t cs_ = (call);                                                               \
+            if (cs_ != CUSOLVER_STATUS_SUCCESS)                                                          \
+                st = homg_exec_fail(ex, HOMG_ERROR_BACKEND, "%s: cuSOLVER status %d", (what), (int)cs_); \
+        }                                                                                                \
     } while (0)
     if (st == HOMG_OK) {
-        dense_kernel<<<homg_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->val,
-                                                                     n, da, id);
+        dense_kernel<<<homg_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->val, n,
+                                                                     da, id);
         scatter_kernel<<<homg_blocks(n), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->val, n, da);
         cudaError_t e = cudaGetLastError();
         if (e != cudaSuccess)
@@ -113,7 +113,8 @@ __global__ static void dense_apply_kernel(int32_t n, const float *inv, const flo
 homg_status homg_cuda_dense_apply(homg_exec *ex, int32_t n, const float *inv, const float *b, float *x)
 {
     /* Small blocks: a coarsest level of a few hundred rows still spreads over SMs. */
-    dense_apply_kernel<<<(n + 63) / 64 > 0 ? (n + 63) / 64 : 1, 64, 0, homg_cuda_stream(ex)>>>(n, inv, b, x);
+    int blocks = n > 0 ? (n + 63) / 64 : 1;
+    dense_apply_kernel<<<blocks, 64, 0, homg_cuda_stream(ex)>>>(n, inv, b, x);
     HOMG_CUDA_LAUNCHED(ex, "dense_apply");
     return HOMG_OK;
 }

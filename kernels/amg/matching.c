@@ -7,7 +7,7 @@ homg_status homg_cpu_match_weights(homg_exec *ex, const homg_mat *a, const float
 {
     const float *av = (const float *)a->val;
     (void)ex;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++)
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
             int32_t j = a->col_idx[k];
@@ -24,15 +24,15 @@ static int holds(const homg_mat *a, const float *w, const uint64_t *suitor, cons
     return t >= 0 && suitor[t] == homg_suitor_key(homg_entry_weight(a->row_ptr, a->col_idx, w, u, t), u);
 }
 
-homg_status homg_cpu_suitor_round(homg_exec *ex, const homg_mat *a, const float *w, uint64_t *suitor,
-                                  int32_t *target, int32_t *cand, int32_t *proposals)
+homg_status homg_cpu_suitor_round(homg_exec *ex, const homg_mat *a, const float *w, uint64_t *suitor, int32_t *target,
+                                  int32_t *cand, int32_t *proposals)
 {
     int32_t count = 0;
     (void)ex;
     /* Phase 1: every active vertex picks, from the state at the round's start,
      * its heaviest neighbour whose held proposal it beats (ties: the larger
      * random label, as the keys order them). */
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t u = 0; u < a->nrows; u++) {
         uint64_t best = 0;
         int32_t best_v = -2;
@@ -93,8 +93,8 @@ homg_status homg_cpu_match_agg(homg_exec *ex, int32_t n, const int32_t *mate, co
     return HOMG_OK;
 }
 
-homg_status homg_cpu_match_weights_p(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg,
-                                     const float *v, float *pw, float *vc)
+homg_status homg_cpu_match_weights_p(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg, const float *v,
+                                     float *pw, float *vc)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++) {

@@ -62,8 +62,7 @@ __global__ static void suitor_pick_kernel(const int32_t *rp, const int32_t *ci, 
 }
 
 __global__ static void suitor_propose_kernel(const int32_t *rp, const int32_t *ci, int32_t n, const float *w,
-                                             uint64_t *suitor, int32_t *target, const int32_t *cand,
-                                             int32_t *proposals)
+                                             uint64_t *suitor, int32_t *target, const int32_t *cand, int32_t *proposals)
 {
     int count = 0;
     FOR_ROWS(u, n)
@@ -83,13 +82,13 @@ __global__ static void suitor_propose_kernel(const int32_t *rp, const int32_t *c
         atomicAdd(proposals, count);
 }
 
-homg_status homg_cuda_suitor_round(homg_exec *ex, const homg_mat *a, const float *w, uint64_t *suitor,
-                                   int32_t *target, int32_t *cand, int32_t *proposals)
+homg_status homg_cuda_suitor_round(homg_exec *ex, const homg_mat *a, const float *w, uint64_t *suitor, int32_t *target,
+                                   int32_t *cand, int32_t *proposals)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(proposals, 0, sizeof *proposals, s));
     suitor_pick_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows, w, suitor,
-                                                                       target, cand);
+                                                                      target, cand);
     HOMG_CUDA_LAUNCHED(ex, "Suitor round");
     suitor_propose_kernel<<<homg_blocks(a->nrows, 4096), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows, w,
                                                                                suitor, target, cand, proposals);
@@ -144,8 +143,8 @@ __global__ static void match_weights_p_kernel(int32_t n, const int32_t *mate, co
     }
 }
 
-homg_status homg_cuda_match_weights_p(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg,
-                                      const float *v, float *pw, float *vc)
+homg_status homg_cuda_match_weights_p(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg, const float *v,
+                                      float *pw, float *vc)
 {
     match_weights_p_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, mate, agg, v, pw, vc);
     HOMG_CUDA_LAUNCHED(ex, "match_weights_p");

@@ -51,11 +51,11 @@ static int32_t bound(int32_t n, const int32_t *group, const int32_t *perm, int32
     return lo;
 }
 
-homg_status homg_cpu_patch_heads(homg_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
-                                 int32_t max_size, int32_t *head)
+homg_status homg_cpu_patch_heads(homg_exec *ex, int32_t n, const int32_t *group, const int32_t *perm, int32_t max_size,
+                                 int32_t *head)
 {
     (void)ex;
-#pragma omp parallel for schedule(static) if(n > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (int32_t p = 0; p < n; p++) {
         int32_t g = group[perm[p]];
         int32_t s = bound(n, group, perm, g, 0), e = bound(n, group, perm, g, 1);
@@ -66,8 +66,8 @@ homg_status homg_cpu_patch_heads(homg_exec *ex, int32_t n, const int32_t *group,
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_index(homg_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
-                                 const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
+homg_status homg_cpu_patch_index(homg_exec *ex, int32_t n, const int32_t *perm, const int32_t *head, const int32_t *id,
+                                 int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
 {
     (void)ex;
     for (int32_t p = 0; p < n; p++) {
@@ -85,7 +85,7 @@ homg_status homg_cpu_patch_count(homg_exec *ex, const homg_mat *a, const int32_t
                                  int32_t *inner_cnt, int32_t *boundary_cnt)
 {
     (void)ex;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         int32_t in = 0, bd = 0;
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
@@ -110,7 +110,7 @@ homg_status homg_cpu_patch_fill(homg_exec *ex, const homg_mat *a, const int32_t 
     const float *v = (const float *)a->val;
     float *bv = (float *)pt->boundary.val;
     (void)ex;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         int32_t p = pos[i], base = pt->start[patch_of[i]];
         int32_t ki = pt->inner_ptr[p], kb = pt->boundary.row_ptr[i];

@@ -41,7 +41,7 @@ homg_status homg_cpu_prolong_smooth(homg_exec *ex, const homg_mat *a, const int3
     const float *av = (const float *)a->val;
     float *pv = (float *)ap->val;
     (void)ex;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         float d = 0, f;
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)

@@ -22,14 +22,13 @@ __global__ static void tentative_kernel(int32_t n, const int32_t *agg, const flo
 homg_status homg_cuda_prolong_tentative(homg_exec *ex, int32_t n, const int32_t *agg, const float *w, homg_mat *p)
 {
     tentative_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, w, p->row_ptr, p->col_idx,
-                                                                                 (float *)p->val);
+                                                                                (float *)p->val);
     HOMG_CUDA_LAUNCHED(ex, "prolong_tentative");
     return HOMG_OK;
 }
 
 /* Positive floats order like their bits: atomicMax on the bits. */
-__global__ static void gershgorin_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
-                                         unsigned *out)
+__global__ static void gershgorin_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, unsigned *out)
 {
     FOR_ROWS(i, n)
     {
@@ -55,7 +54,7 @@ homg_status homg_cuda_gershgorin(homg_exec *ex, const homg_mat *a, float *out)
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(out, 0, sizeof *out, s));
     gershgorin_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->val,
-                                                                      a->nrows, (unsigned *)out);
+                                                                     a->nrows, (unsigned *)out);
     HOMG_CUDA_LAUNCHED(ex, "gershgorin");
     gershgorin_default_kernel<<<1, 32, 0, s>>>(out);
     HOMG_CUDA_LAUNCHED(ex, "gershgorin");

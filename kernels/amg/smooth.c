@@ -9,7 +9,7 @@ homg_status homg_cpu_diag(homg_exec *ex, const homg_mat *a, int kind, float *d)
 {
     const float *v = (const float *)a->val;
     (void)ex;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         float dii = 0, l1 = 0;
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
@@ -26,7 +26,7 @@ homg_status homg_cpu_residual(homg_exec *ex, const homg_mat *a, const float *b, 
 {
     const float *v = (const float *)a->val;
     (void)ex;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         float s = 0;
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
@@ -36,12 +36,12 @@ homg_status homg_cpu_residual(homg_exec *ex, const homg_mat *a, const float *b, 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_jacobi_correct(homg_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
-                                    float *x, int zero)
+homg_status homg_cpu_jacobi_correct(homg_exec *ex, int32_t n, const float *dinv, double omega, const float *r, float *x,
+                                    int zero)
 {
     float w = (float)omega;
     (void)ex;
-#pragma omp parallel for schedule(static) if(n > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (int32_t i = 0; i < n; i++)
         x[i] = (zero ? 0.0f : x[i]) + w * dinv[i] * r[i];
     return HOMG_OK;
@@ -53,7 +53,7 @@ homg_status homg_cpu_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, cons
     const float *v = (const float *)a->val;
     float w = (float)omega;
     (void)ex;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         float s = 0;
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
@@ -71,7 +71,7 @@ homg_status homg_cpu_cheb_step(homg_exec *ex, int32_t n, const float *dinv, cons
 {
     float cd = (float)c_d, cr = (float)c_r;
     (void)ex;
-#pragma omp parallel for schedule(static) if(n > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (int32_t i = 0; i < n; i++) {
         float di = (first ? 0.0f : cd * d[i]) + cr * dinv[i] * r[i];
         d[i] = di;
@@ -80,13 +80,12 @@ homg_status homg_cpu_cheb_step(homg_exec *ex, int32_t n, const float *dinv, cons
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in,
-                                    float *out)
+homg_status homg_cpu_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in, float *out)
 {
     const homg_mat *bd = &pt->boundary;
     const float *v = (const float *)bd->val;
     (void)ex;
-#pragma omp parallel for schedule(static) if(bd->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (bd->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < bd->nrows; i++) {
         float s = 0;
         for (int32_t k = bd->row_ptr[i]; k < bd->row_ptr[i + 1]; k++)
@@ -148,7 +147,7 @@ homg_status homg_cpu_patch_smooth(homg_exec *ex, const homg_patches *pt, const f
     if (pt->max_size > HOMG_PATCH_MAX)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "patch of %d rows exceeds %d", pt->max_size,
                               HOMG_PATCH_MAX);
-#pragma omp parallel for schedule(dynamic, 16) if(pt->count > 64)
+#pragma omp parallel for schedule(dynamic, 16) if (pt->count > 64)
     for (int32_t p = 0; p < pt->count; p++) {
         float buf[3 * HOMG_PATCH_MAX];
         smooth_patch(pt, p, b, rhs, x, r, zero, inner, (float)w_in, (float)w_out, buf, buf + HOMG_PATCH_MAX,

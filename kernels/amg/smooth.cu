@@ -25,16 +25,15 @@ __global__ static void diag_kernel(const int32_t *rp, const int32_t *ci, const f
 
 homg_status homg_cuda_diag(homg_exec *ex, const homg_mat *a, int kind, float *d)
 {
-    diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->col_idx,
-                                                                                   (const float *)a->val, a->nrows,
-                                                                                   kind, d);
+    diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, kind, d);
     HOMG_CUDA_LAUNCHED(ex, "diag");
     return HOMG_OK;
 }
 
 template <int G>
-__global__ static void residual_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
-                                       const float *b, const float *x, float *r)
+__global__ static void residual_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, const float *b,
+                                       const float *x, float *r)
 {
     int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
     int lane = threadIdx.x & (G - 1);
@@ -47,10 +46,9 @@ static homg_status residual(homg_exec *ex, const homg_mat *a, const float *b, co
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int g = homg_group_size(a->nnz, a->nrows);
-#define LAUNCH(G)                                                                                               \
-    residual_kernel<G><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx,         \
-                                                                               (const float *)a->val, a->nrows, \
-                                                                               b, x, r)
+#define LAUNCH(G)                                                               \
+    residual_kernel<G><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, b, x, r)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     HOMG_CUDA_LAUNCHED(ex, "residual");
@@ -62,8 +60,7 @@ homg_status homg_cuda_residual(homg_exec *ex, const homg_mat *a, const float *b,
     return residual(ex, a, b, x, r);
 }
 
-__global__ static void jacobi_correct_kernel(int32_t n, const float *dinv, float w, const float *r, float *x,
-                                             int zero)
+__global__ static void jacobi_correct_kernel(int32_t n, const float *dinv, float w, const float *r, float *x, int zero)
 {
     FOR_ROWS(i, n)
     x[i] = (zero ? 0.0f : x[i]) + w * dinv[i] * r[i];
@@ -72,8 +69,7 @@ __global__ static void jacobi_correct_kernel(int32_t n, const float *dinv, float
 homg_status homg_cuda_jacobi_correct(homg_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
                                      float *x, int zero)
 {
-    jacobi_correct_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, (float)omega, r, x,
-                                                                                      zero);
+    jacobi_correct_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, (float)omega, r, x, zero);
     HOMG_CUDA_LAUNCHED(ex, "jacobi_correct");
     return HOMG_OK;
 }
@@ -105,8 +101,8 @@ homg_status homg_cuda_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, con
     cudaStream_t s = homg_cuda_stream(ex);
     int g = homg_group_size(a->nnz, a->nrows);
     float w = (float)omega;
-#define LAUNCH(G)                                                                                              \
-    jacobi_zero_residual_kernel<G><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                    \
+#define LAUNCH(G)                                                                           \
+    jacobi_zero_residual_kernel<G><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
         a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, dinv, w, b, x, r)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
@@ -114,8 +110,8 @@ homg_status homg_cuda_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, con
     return HOMG_OK;
 }
 
-__global__ static void cheb_kernel(int32_t n, const float *dinv, const float *r, float *d, float *x, float cd,
-                                   float cr, int first, int zero_x)
+__global__ static void cheb_kernel(int32_t n, const float *dinv, const float *r, float *d, float *x, float cd, float cr,
+                                   int first, int zero_x)
 {
     FOR_ROWS(i, n)
     {
@@ -129,14 +125,14 @@ homg_status homg_cuda_cheb_step(homg_exec *ex, int32_t n, const float *dinv, con
                                 double c_d, double c_r, int first, int zero_x)
 {
     cheb_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, r, d, x, (float)c_d, (float)c_r,
-                                                                            first, zero_x);
+                                                                           first, zero_x);
     HOMG_CUDA_LAUNCHED(ex, "chebyshev");
     return HOMG_OK;
 }
 
 template <int G>
-__global__ static void boundary_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
-                                       const float *x, const float *in, float *out)
+__global__ static void boundary_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, const float *x,
+                                       const float *in, float *out)
 {
     int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
     int lane = threadIdx.x & (G - 1);
@@ -145,14 +141,13 @@ __global__ static void boundary_kernel(const int32_t *rp, const int32_t *ci, con
         out[row] = in[row] - s;
 }
 
-homg_status homg_cuda_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in,
-                                     float *out)
+homg_status homg_cuda_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in, float *out)
 {
     const homg_mat *bd = &pt->boundary;
     cudaStream_t s = homg_cuda_stream(ex);
     int g = homg_group_size(bd->nnz, bd->nrows);
-#define LAUNCH(G)                                                                                              \
-    boundary_kernel<G><<<homg_group_blocks(bd->nrows, G), HOMG_THREADS, 0, s>>>(                                \
+#define LAUNCH(G)                                                                \
+    boundary_kernel<G><<<homg_group_blocks(bd->nrows, G), HOMG_THREADS, 0, s>>>( \
         bd->row_ptr, bd->col_idx, (const float *)bd->val, bd->nrows, x, in, out)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH

@@ -9,39 +9,45 @@
 static inline int homg_cuda_sticky(cudaError_t e)
 {
     switch (e) {
-    case cudaErrorIllegalAddress: case cudaErrorLaunchFailure: case cudaErrorHardwareStackError:
-    case cudaErrorIllegalInstruction: case cudaErrorMisalignedAddress: case cudaErrorInvalidAddressSpace:
-    case cudaErrorInvalidPc: case cudaErrorAssert: case cudaErrorECCUncorrectable:
-    case cudaErrorLaunchTimeout: case cudaErrorContextIsDestroyed: case cudaErrorDevicesUnavailable:
-        return 1;
-    default:
-        return 0;
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorHardwareStackError:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorAssert:
+    case cudaErrorECCUncorrectable:
+    case cudaErrorLaunchTimeout:
+    case cudaErrorContextIsDestroyed:
+    case cudaErrorDevicesUnavailable: return 1;
+    default: return 0;
     }
 }
 
 static inline homg_status homg_cuda_fail(homg_exec *ex, cudaError_t e, const char *what)
 {
-    homg_status st = homg_cuda_sticky(e) ? HOMG_ERROR_DEVICE_LOST
-                   : e == cudaErrorMemoryAllocation ? HOMG_ERROR_OUT_OF_MEMORY
-                   : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? HOMG_ERROR_NO_DEVICE
-                   : HOMG_ERROR_BACKEND;
+    homg_status st = homg_cuda_sticky(e)                                            ? HOMG_ERROR_DEVICE_LOST
+                     : e == cudaErrorMemoryAllocation                               ? HOMG_ERROR_OUT_OF_MEMORY
+                     : (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver) ? HOMG_ERROR_NO_DEVICE
+                                                                                    : HOMG_ERROR_BACKEND;
     return homg_exec_fail(ex, st, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
 }
 
 /* Return from the calling function on a CUDA error. */
-#define HOMG_CUDA_TRY(ex, call)                                \
-    do {                                                       \
-        cudaError_t homg_e_ = (call);                          \
-        if (homg_e_ != cudaSuccess)                            \
-            return homg_cuda_fail((ex), homg_e_, #call);       \
+#define HOMG_CUDA_TRY(ex, call)                          \
+    do {                                                 \
+        cudaError_t homg_e_ = (call);                    \
+        if (homg_e_ != cudaSuccess)                      \
+            return homg_cuda_fail((ex), homg_e_, #call); \
     } while (0)
 
 /* After a launch: configuration errors are reported, execution errors surface later. */
-#define HOMG_CUDA_LAUNCHED(ex, what)                           \
-    do {                                                       \
-        cudaError_t homg_e_ = cudaGetLastError();              \
-        if (homg_e_ != cudaSuccess)                            \
-            return homg_cuda_fail((ex), homg_e_, what);        \
+#define HOMG_CUDA_LAUNCHED(ex, what)                    \
+    do {                                                \
+        cudaError_t homg_e_ = cudaGetLastError();       \
+        if (homg_e_ != cudaSuccess)                     \
+            return homg_cuda_fail((ex), homg_e_, what); \
     } while (0)
 
 /* The stream kernels are queued on: the private capture stream while capturing. */

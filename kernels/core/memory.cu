@@ -26,8 +26,8 @@ static homg_status cu_init(homg_exec *ex, int device, void *stream, char *name, 
     if (device < 0)
         device = saved;
     if (device >= n)
-        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "desc.device = %d but only %d CUDA device%s",
-                              device, n, n == 1 ? "" : "s");
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "desc.device = %d but only %d CUDA device%s", device, n,
+                              n == 1 ? "" : "s");
     cudaDeviceProp p;
     HOMG_CUDA_TRY(ex, cudaGetDeviceProperties(&p, device));
     ex->backend = HOMG_BACKEND_CUDA;
@@ -91,8 +91,9 @@ static homg_status cu_copy(homg_exec *ex, void *dst, const void *src, size_t byt
 {
     if (!bytes)
         return HOMG_OK;
-    cudaMemcpyKind k = kind == HOMG_H2D ? cudaMemcpyHostToDevice
-                     : kind == HOMG_D2H ? cudaMemcpyDeviceToHost : cudaMemcpyDeviceToDevice;
+    cudaMemcpyKind k = kind == HOMG_H2D   ? cudaMemcpyHostToDevice
+                       : kind == HOMG_D2H ? cudaMemcpyDeviceToHost
+                                          : cudaMemcpyDeviceToDevice;
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(dst, src, bytes, k, s));
     if (kind != HOMG_D2D)
@@ -192,8 +193,22 @@ static homg_status cu_event_elapsed_ms(void *start, void *stop, float *ms)
 
 extern "C" const homg_memory_kernels homg_cuda_memory_kernels = {
     "cuda",
-    cu_init, cu_shutdown, cu_enter, cu_leave,
-    cu_alloc, cu_free, cu_copy, cu_zero, cu_sync, cu_pointer_ok,
-    cu_capture_begin, cu_capture_end, cu_graph_launch, cu_graph_destroy,
-    cu_event_create, cu_event_destroy, cu_event_record, cu_event_elapsed_ms,
+    cu_init,
+    cu_shutdown,
+    cu_enter,
+    cu_leave,
+    cu_alloc,
+    cu_free,
+    cu_copy,
+    cu_zero,
+    cu_sync,
+    cu_pointer_ok,
+    cu_capture_begin,
+    cu_capture_end,
+    cu_graph_launch,
+    cu_graph_destroy,
+    cu_event_create,
+    cu_event_destroy,
+    cu_event_record,
+    cu_event_elapsed_ms,
 };

@@ -7,8 +7,8 @@
 #define THREADS 128
 
 template <typename T, int DIM>
-__global__ void fem_color_kernel(homg_fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values,
-                                 T *rhs, const int32_t *elems, int32_t begin, int32_t end)
+__global__ void fem_color_kernel(homg_fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
+                                 const int32_t *elems, int32_t begin, int32_t end)
 {
     int64_t i = begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= end)
@@ -41,11 +41,11 @@ static homg_status run(homg_exec *ex, const homg_fem_problem *p, const homg_fem_
             continue;
         unsigned blocks = (unsigned)((n + THREADS - 1) / THREADS);
         if (p->dim == 2)
-            fem_color_kernel<T, 2><<<blocks, THREADS, 0, st>>>(*p, s->row_ptr, s->col_idx, (T *)s->values,
-                                                               (T *)s->rhs, elems, color_ptr[c], color_ptr[c + 1]);
+            fem_color_kernel<T, 2><<<blocks, THREADS, 0, st>>>(*p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs,
+                                                               elems, color_ptr[c], color_ptr[c + 1]);
         else
-            fem_color_kernel<T, 3><<<blocks, THREADS, 0, st>>>(*p, s->row_ptr, s->col_idx, (T *)s->values,
-                                                               (T *)s->rhs, elems, color_ptr[c], color_ptr[c + 1]);
+            fem_color_kernel<T, 3><<<blocks, THREADS, 0, st>>>(*p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs,
+                                                               elems, color_ptr[c], color_ptr[c + 1]);
         HOMG_CUDA_LAUNCHED(ex, "fem_color_kernel");
     }
     return HOMG_OK;

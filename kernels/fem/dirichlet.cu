@@ -6,8 +6,8 @@
 #define THREADS 256
 
 template <typename T>
-__global__ void fem_dirichlet_kernel(int32_t num_rows, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
-                                     const uint8_t *mask, double g, const double *g_node)
+__global__ void fem_dirichlet_kernel(int32_t num_rows, const int32_t *row_ptr, const int32_t *col_idx, T *values,
+                                     T *rhs, const uint8_t *mask, double g, const double *g_node)
 {
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= num_rows)

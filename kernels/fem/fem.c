@@ -16,7 +16,7 @@ homg_status homg_cpu_fem_dirichlet(homg_exec *ex, const homg_fem_system *s, cons
                                    const double *g_node);
 
 const homg_fem_kernels homg_cpu_fem_kernels = {
-    homg_cpu_fem_pattern_temp_bytes, homg_cpu_fem_pattern_keys, homg_cpu_fem_pattern_csr,
-    homg_cpu_fem_numeric_serial,     homg_cpu_fem_numeric_color, homg_cpu_fem_numeric_patch,
+    homg_cpu_fem_pattern_temp_bytes,  homg_cpu_fem_pattern_keys,  homg_cpu_fem_pattern_csr,
+    homg_cpu_fem_numeric_serial,      homg_cpu_fem_numeric_color, homg_cpu_fem_numeric_patch,
     homg_cpu_fem_patch_scratch_bytes, homg_cpu_fem_dirichlet,
 };

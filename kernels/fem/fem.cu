@@ -17,8 +17,8 @@ homg_status homg_cuda_fem_dirichlet(homg_exec *ex, const homg_fem_system *s, con
                                     const double *g_node);
 
 const homg_fem_kernels homg_cuda_fem_kernels = {
-    homg_cuda_fem_pattern_temp_bytes, homg_cuda_fem_pattern_keys, homg_cuda_fem_pattern_csr,
-    NULL /* serial: CPU only */,      homg_cuda_fem_numeric_color, homg_cuda_fem_numeric_patch,
+    homg_cuda_fem_pattern_temp_bytes,  homg_cuda_fem_pattern_keys,  homg_cuda_fem_pattern_csr,
+    NULL /* serial: CPU only */,       homg_cuda_fem_numeric_color, homg_cuda_fem_numeric_patch,
     homg_cuda_fem_patch_scratch_bytes, homg_cuda_fem_dirichlet,
 };
 }

@@ -17,9 +17,9 @@ extern "C" {
 typedef struct homg_fem_problem {
     int dim;
     int32_t num_nodes, num_elements;
-    const double *coords;       /* num_nodes * dim */
-    const int32_t *elements;    /* num_elements * (dim + 1) */
-    double sigma;               /* where sigma_elem and sigma_tensor are NULL */
+    const double *coords;    /* num_nodes * dim */
+    const int32_t *elements; /* num_elements * (dim + 1) */
+    double sigma;            /* where sigma_elem and sigma_tensor are NULL */
     const double *sigma_elem;
     const double *sigma_tensor; /* dim*(dim+1)/2 per element: xx xy yy | xx xy xz yy yz zz */
     double lambda, f;
@@ -30,7 +30,7 @@ typedef struct homg_fem_problem {
 typedef struct homg_fem_system {
     int32_t num_rows, nnz;
     const int32_t *row_ptr, *col_idx;
-    void *values, *rhs;         /* float or double */
+    void *values, *rhs; /* float or double */
     int float32;
 } homg_fem_system;
 
@@ -38,19 +38,19 @@ typedef struct homg_fem_system {
  * element belongs to the patch of its first node. */
 typedef struct homg_fem_patches {
     int32_t num_patches;
-    int32_t max_nnz, max_nodes;  /* largest patch: matrix entries of its rows, nodes */
-    const int32_t *node_ptr;     /* num_patches + 1: the patch's nodes are nodes[node_ptr[p] ..] */
-    const int32_t *nodes;        /* num_nodes */
-    const int32_t *row_off;      /* num_nodes + num_patches: patch p's local row offsets into its
+    int32_t max_nnz, max_nodes; /* largest patch: matrix entries of its rows, nodes */
+    const int32_t *node_ptr;    /* num_patches + 1: the patch's nodes are nodes[node_ptr[p] ..] */
+    const int32_t *nodes;       /* num_nodes */
+    const int32_t *row_off;     /* num_nodes + num_patches: patch p's local row offsets into its
                                     entries (nodes + 1 of them) start at node_ptr[p] + p */
-    const int32_t *entry_ptr;    /* num_patches + 1 */
-    const int32_t *entry_src;    /* nnz: the CSR index of each patch entry */
-    const int32_t *node_patch;   /* num_nodes: owning patch */
-    const int32_t *node_local;   /* num_nodes: index within the owning patch */
-    const int32_t *elem_ptr;     /* num_patches + 1 */
-    const int32_t *elems;        /* num_elements, grouped by patch */
-    void *values_B, *rhs_B;      /* nnz and num_rows: patch-boundary contributions */
-    void *scratch;               /* CPU: per-thread stand-in for shared memory */
+    const int32_t *entry_ptr;   /* num_patches + 1 */
+    const int32_t *entry_src;   /* nnz: the CSR index of each patch entry */
+    const int32_t *node_patch;  /* num_nodes: owning patch */
+    const int32_t *node_local;  /* num_nodes: index within the owning patch */
+    const int32_t *elem_ptr;    /* num_patches + 1 */
+    const int32_t *elems;       /* num_elements, grouped by patch */
+    void *values_B, *rhs_B;     /* nnz and num_rows: patch-boundary contributions */
+    void *scratch;              /* CPU: per-thread stand-in for shared memory */
     size_t scratch_bytes;
 } homg_fem_patches;
 
@@ -58,8 +58,8 @@ typedef struct homg_fem_kernels {
     /* Pattern: sorted unique keys row << shift | col of all element node pairs and
      * every diagonal, left in keys[0 .. *nnz) (*nnz is read back to the host). */
     homg_status (*pattern_temp_bytes)(homg_exec *ex, size_t num_keys, int bits, size_t *bytes);
-    homg_status (*pattern_keys)(homg_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
-                                uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz);
+    homg_status (*pattern_keys)(homg_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys, uint64_t *keys_alt,
+                                void *temp, size_t temp_bytes, int32_t *nnz);
     /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */
     homg_status (*pattern_csr)(homg_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
                                int32_t *row_ptr, int32_t *col_idx);

@@ -20,10 +20,10 @@ __global__ void fem_patch_kernel(homg_fem_problem p, const int32_t *row_ptr, con
                                  homg_fem_patches q)
 {
     extern __shared__ __align__(16) unsigned char smem[];
-    T *sval = (T *)smem;                                  /* max_nnz */
-    T *srhs = sval + q.max_nnz;                           /* max_nodes */
-    int32_t *scol = (int32_t *)(srhs + q.max_nodes);      /* max_nnz */
-    int32_t *srow = scol + q.max_nnz;                     /* max_nodes + 1 */
+    T *sval = (T *)smem;                             /* max_nnz */
+    T *srhs = sval + q.max_nnz;                      /* max_nodes */
+    int32_t *scol = (int32_t *)(srhs + q.max_nodes); /* max_nnz */
+    int32_t *srow = scol + q.max_nnz;                /* max_nodes + 1 */
     T *values_B = (T *)q.values_B, *rhs_B = (T *)q.rhs_B;
     int32_t pt = blockIdx.x;
     int32_t e0 = q.entry_ptr[pt], ne = q.entry_ptr[pt + 1] - e0;
@@ -91,23 +91,23 @@ static homg_status run(homg_exec *ex, const homg_fem_problem *p, const homg_fem_
     cudaStream_t st = homg_cuda_stream(ex);
     size_t smem = shared_bytes(q, sizeof(T));
     if (smem > ex->shared_per_block)
-        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "patch needs %zu bytes of shared memory, %zu available",
-                              smem, ex->shared_per_block);
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "patch needs %zu bytes of shared memory, %zu available", smem,
+                              ex->shared_per_block);
     if (p->dim == 2)
-        HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               (int)smem));
+        HOMG_CUDA_TRY(
+            ex, cudaFuncSetAttribute(fem_patch_kernel<T, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     else
-        HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               (int)smem));
+        HOMG_CUDA_TRY(
+            ex, cudaFuncSetAttribute(fem_patch_kernel<T, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->values_B, 0, (size_t)s->nnz * sizeof(T), st));
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->rhs_B, 0, (size_t)s->num_rows * sizeof(T), st));
     if (q->num_patches > 0) {
         if (p->dim == 2)
-            fem_patch_kernel<T, 2><<<(unsigned)q->num_patches, THREADS, smem, st>>>(
-                *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
+            fem_patch_kernel<T, 2><<<(unsigned)q->num_patches, THREADS, smem, st>>>(*p, s->row_ptr, s->col_idx,
+                                                                                    (T *)s->values, (T *)s->rhs, *q);
         else
-            fem_patch_kernel<T, 3><<<(unsigned)q->num_patches, THREADS, smem, st>>>(
-                *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
+            fem_patch_kernel<T, 3><<<(unsigned)q->num_patches, THREADS, smem, st>>>(*p, s->row_ptr, s->col_idx,
+                                                                                    (T *)s->values, (T *)s->rhs, *q);
         HOMG_CUDA_LAUNCHED(ex, "fem_patch_kernel");
     }
     if (s->nnz > 0) {

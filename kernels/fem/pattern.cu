@@ -7,7 +7,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
 
-#define THREADS 256
+#define THREADS     256
 #define COUNT_BYTES 256 /* the selected count lives at the start of the workspace */
 
 static unsigned blocks_for(int64_t n) { return (unsigned)((n + THREADS - 1) / THREADS); }
@@ -59,8 +59,8 @@ extern "C" homg_status homg_cuda_fem_pattern_temp_bytes(homg_exec *ex, size_t nu
     cub::DoubleBuffer<uint64_t> db(NULL, NULL);
     if (num_keys > 0x7fffffff)
         return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "pattern: %zu keys exceed CUB's int item count", num_keys);
-    HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(NULL, sort_bytes, db, (int)num_keys, 0, bits,
-                                                     homg_cuda_stream(ex)));
+    HOMG_CUDA_TRY(ex,
+                  cub::DeviceRadixSort::SortKeys(NULL, sort_bytes, db, (int)num_keys, 0, bits, homg_cuda_stream(ex)));
     HOMG_CUDA_TRY(ex, cub::DeviceSelect::Unique(NULL, unique_bytes, (const uint64_t *)NULL, (uint64_t *)NULL,
                                                 (int *)NULL, (int)num_keys, homg_cuda_stream(ex)));
     *bytes = COUNT_BYTES + (sort_bytes > unique_bytes ? sort_bytes : unique_bytes);
@@ -85,7 +85,8 @@ extern "C" homg_status homg_cuda_fem_pattern_keys(homg_exec *ex, const homg_fem_
     cub::DoubleBuffer<uint64_t> db(keys, keys_alt);
     HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, (int)n, 0, 2 * shift, s));
     uint64_t *sorted = db.Current(), *unique = db.Alternate();
-    HOMG_CUDA_TRY(ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)sorted, unique, d_count, (int)n, s));
+    HOMG_CUDA_TRY(ex,
+                  cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)sorted, unique, d_count, (int)n, s));
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&count, d_count, sizeof count, cudaMemcpyDeviceToHost, s));
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
     if (count <= 0 || count > n)

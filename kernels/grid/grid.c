@@ -7,12 +7,12 @@
 #include "grid_kernels.h"
 #include "grid_point.h"
 
-#define T float
+#define T      float
 #define SUFFIX f
 #include "grid_tmpl.h"
 #undef T
 #undef SUFFIX
-#define T double
+#define T      double
 #define SUFFIX d
 #include "grid_tmpl.h"
 #undef T
@@ -27,8 +27,8 @@
             call_f;                 \
     } while (0)
 
-static homg_status cpu_residual(homg_exec *ex, homg_precision p, const homg_level *L, const void *u,
-                                const void *f, void *r)
+static homg_status cpu_residual(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+                                void *r)
 {
     (void)ex;
     DISPATCH(p, residual_f(L, u, f, r), residual_d(L, u, f, r));
@@ -51,8 +51,7 @@ static homg_status cpu_prolong(homg_exec *ex, homg_precision p, const homg_level
     return HOMG_OK;
 }
 
-static homg_status cpu_smooth(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
-                              int sweeps)
+static homg_status cpu_smooth(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f, int sweeps)
 {
     (void)ex;
     DISPATCH(p, smooth_f(L, u, f, sweeps), smooth_d(L, u, f, sweeps));
@@ -85,8 +84,8 @@ static homg_status cpu_prolong_smooth(homg_exec *ex, homg_precision p, const hom
     return cpu_smooth(ex, p, L, u_out, f, sweeps);
 }
 
-static homg_status cpu_coarse_solve(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
-                                    const void *f, int sweeps)
+static homg_status cpu_coarse_solve(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+                                    int sweeps)
 {
     size_t bytes = (size_t)L->nx * L->ny * (p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float));
     homg_cpu_memory_kernels.zero(ex, u, bytes);
@@ -115,8 +114,8 @@ static homg_status cpu_add(homg_exec *ex, homg_precision p, size_t n, const void
     return HOMG_OK;
 }
 
-static homg_status cpu_monitor(homg_exec *ex, homg_precision p, const homg_level *L, const void *u,
-                               const void *f, const void *u_ref, double *scratch, double *hist, int *count)
+static homg_status cpu_monitor(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+                               const void *u_ref, double *scratch, double *hist, int *count)
 {
     (void)ex;
     (void)scratch;
@@ -131,8 +130,7 @@ static homg_status cpu_find_nonfinite(homg_exec *ex, homg_precision p, size_t n,
     return HOMG_OK;
 }
 
-static homg_status cpu_homg_filter(homg_exec *ex, homg_precision p, int nx, int ny, int s, const void *src,
-                                   void *dst)
+static homg_status cpu_homg_filter(homg_exec *ex, homg_precision p, int nx, int ny, int s, const void *src, void *dst)
 {
     (void)ex;
     DISPATCH(p, homg_filter_f(nx, ny, s, src, dst), homg_filter_d(nx, ny, s, src, dst));
@@ -147,8 +145,8 @@ static homg_status cpu_homg_gather(homg_exec *ex, homg_precision p, int nx, int 
     return HOMG_OK;
 }
 
-static homg_status cpu_homg_iterate(homg_exec *ex, homg_precision p, const homg_level *L,
-                                    const homg_homg_level *H, const void *fm, const void *u_in, void *u_out)
+static homg_status cpu_homg_iterate(homg_exec *ex, homg_precision p, const homg_level *L, const homg_homg_level *H,
+                                    const void *fm, const void *u_in, void *u_out)
 {
     (void)ex;
     DISPATCH(p, homg_iterate_f(L, H, fm, u_in, u_out), homg_iterate_d(L, H, fm, u_in, u_out));
@@ -156,8 +154,7 @@ static homg_status cpu_homg_iterate(homg_exec *ex, homg_precision p, const homg_
 }
 
 const homg_grid_kernels homg_cpu_grid_kernels = {
-    cpu_residual, cpu_residual_restrict, cpu_prolong, cpu_smooth,
-    cpu_smooth_restrict, cpu_prolong_smooth, cpu_coarse_solve, cpu_coarse_exact, cpu_restrict_boundary, cpu_add,
-    cpu_monitor, cpu_find_nonfinite,
-    cpu_homg_filter, cpu_homg_gather, cpu_homg_iterate,
+    cpu_residual,     cpu_residual_restrict, cpu_prolong,           cpu_smooth, cpu_smooth_restrict, cpu_prolong_smooth,
+    cpu_coarse_solve, cpu_coarse_exact,      cpu_restrict_boundary, cpu_add,    cpu_monitor,         cpu_find_nonfinite,
+    cpu_homg_filter,  cpu_homg_gather,       cpu_homg_iterate,
 };

@@ -75,12 +75,11 @@ __global__ void coarse_solve_kernel(homg_level L, T *__restrict__ u, const T *__
 }
 
 /* All four sides in one launch: thread k walks the concatenated coarse sides. */
-template <typename T>
-__global__ void restrict_boundary_kernel(homg_level L, T *o0, T *o1, T *o2, T *o3)
+template <typename T> __global__ void restrict_boundary_kernel(homg_level L, T *o0, T *o1, T *o2, T *o3)
 {
     const int ncy = L.ny / 2, ncx = L.nx / 2;
     int k = blockIdx.x * blockDim.x + threadIdx.x, s = 0;
-    T *out[4] = {o0, o1, o2, o3};
+    T *out[4] = { o0, o1, o2, o3 };
     while (s < 4 && k >= (s < 2 ? ncy : ncx)) {
         k -= s < 2 ? ncy : ncx;
         s++;
@@ -97,9 +96,9 @@ __global__ void restrict_boundary_kernel(homg_level L, T *o0, T *o1, T *o2, T *o
  * do not collide in a shared-memory bank. */
 #define CE HOMG_COARSE_EXACT_MAX
 template <typename T>
-__global__ void __launch_bounds__(CE *CE) coarse_exact_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f,
-                                                               const T *__restrict__ qx, const T *__restrict__ qy,
-                                                               const T *__restrict__ inv_eig)
+__global__ void __launch_bounds__(CE *CE)
+    coarse_exact_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f, const T *__restrict__ qx,
+                        const T *__restrict__ qy, const T *__restrict__ inv_eig)
 {
     __shared__ T sx[CE][CE + 1], sy[CE][CE + 1], a[CE][CE + 1], b[CE][CE + 1];
     const int nx = L.nx, ny = L.ny, x = threadIdx.x, y = threadIdx.y;
@@ -138,8 +137,7 @@ __global__ void __launch_bounds__(CE *CE) coarse_exact_kernel(homg_level L, T *_
 }
 #undef CE
 
-template <typename T>
-__global__ void add_kernel(size_t n, const T *__restrict__ x, T *__restrict__ y)
+template <typename T> __global__ void add_kernel(size_t n, const T *__restrict__ x, T *__restrict__ y)
 {
     for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n; k += (size_t)gridDim.x * blockDim.x)
         y[k] = (T)((double)y[k] + (double)x[k]);
@@ -191,8 +189,7 @@ __global__ void monitor_finish_kernel(double *scratch, double *hist, int *count)
     scratch[1] = 0;
 }
 
-template <typename T>
-__global__ void find_nonfinite_kernel(size_t n, const T *__restrict__ x, unsigned long long *flag)
+template <typename T> __global__ void find_nonfinite_kernel(size_t n, const T *__restrict__ x, unsigned long long *flag)
 {
     for (size_t k = blockIdx.x * (size_t)blockDim.x + threadIdx.x; k < n; k += (size_t)gridDim.x * blockDim.x)
         if (!isfinite((double)x[k]))
@@ -207,7 +204,7 @@ __global__ void homg_filter_kernel(int nx, int ny, int s, const T *__restrict__ 
     int i = blockIdx.x * BX + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
     if (i >= nx || j >= ny)
         return;
-    const double w[3] = {1, 2, 1};
+    const double w[3] = { 1, 2, 1 };
     double acc = 0, wsum = 0;
     for (int b = -1; b <= 1; b++) {
         int jj = j + b * s;
@@ -225,7 +222,8 @@ __global__ void homg_filter_kernel(int nx, int ny, int s, const T *__restrict__ 
 }
 
 template <typename T>
-__global__ void homg_gather_kernel(int nx, int ny, homg_homg_level H, const T *__restrict__ src, T *__restrict__ compact)
+__global__ void homg_gather_kernel(int nx, int ny, homg_homg_level H, const T *__restrict__ src,
+                                   T *__restrict__ compact)
 {
     int a = blockIdx.x * BX + threadIdx.x, b = blockIdx.y * BY + threadIdx.y;
     if (a >= H.cx || b >= H.cy)
@@ -247,10 +245,34 @@ __global__ void homg_iterate_kernel(homg_level L, homg_homg_level H, const T *__
     if (ax >= 0 && ay >= 0) {
         double up = u[(size_t)y * nx + x], nb = 0, extra = 0, c;
         double inv = L.inv_h2 / ((double)l * l);
-        if (x - l >= 0) nb += u[(size_t)y * nx + x - l]; else { c = homg_ghost_factor(x, nx, l, -1); nb -= c * up; extra += c; }
-        if (x + l < nx) nb += u[(size_t)y * nx + x + l]; else { c = homg_ghost_factor(x, nx, l, 1); nb -= c * up; extra += c; }
-        if (y - l >= 0) nb += u[(size_t)(y - l) * nx + x]; else { c = homg_ghost_factor(y, ny, l, -1); nb -= c * up; extra += c; }
-        if (y + l < ny) nb += u[(size_t)(y + l) * nx + x]; else { c = homg_ghost_factor(y, ny, l, 1); nb -= c * up; extra += c; }
+        if (x - l >= 0)
+            nb += u[(size_t)y * nx + x - l];
+        else {
+            c = homg_ghost_factor(x, nx, l, -1);
+            nb -= c * up;
+            extra += c;
+        }
+        if (x + l < nx)
+            nb += u[(size_t)y * nx + x + l];
+        else {
+            c = homg_ghost_factor(x, nx, l, 1);
+            nb -= c * up;
+            extra += c;
+        }
+        if (y - l >= 0)
+            nb += u[(size_t)(y - l) * nx + x];
+        else {
+            c = homg_ghost_factor(y, ny, l, -1);
+            nb -= c * up;
+            extra += c;
+        }
+        if (y + l < ny)
+            nb += u[(size_t)(y + l) * nx + x];
+        else {
+            c = homg_ghost_factor(y, ny, l, 1);
+            nb -= c * up;
+            extra += c;
+        }
         double rhs = H.m == 0 ? (double)fm[(size_t)y * nx + x] : (double)fm[(size_t)ay * H.cx + ax];
         double Au = (4 * up - nb) * inv + L.lambda * up;
         double diag = (4 + extra) * inv + L.lambda;
@@ -273,11 +295,11 @@ static homg_status cu_residual(homg_exec *ex, homg_precision p, const homg_level
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
-        residual_kernel<double><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const double *)u,
-                                                                                   (const double *)f, (double *)r);
+        residual_kernel<double>
+            <<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const double *)u, (const double *)f, (double *)r);
     else
-        residual_kernel<float><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const float *)u,
-                                                                                 (const float *)f, (float *)r);
+        residual_kernel<float>
+            <<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const float *)u, (const float *)f, (float *)r);
     HOMG_CUDA_LAUNCHED(ex, "residual_kernel");
     return HOMG_OK;
 }
@@ -288,31 +310,28 @@ static homg_status cu_residual_restrict(homg_exec *ex, homg_precision p, const h
     cudaStream_t s = homg_cuda_stream(ex);
     dim3 g = blocks_for(L->nx / 2, L->ny / 2);
     if (p == HOMG_FLOAT64)
-        residual_restrict_kernel<double><<<g, dim3(BX, BY), 0, s>>>(*L, (const double *)u, (const double *)f,
-                                                                    (double *)fc);
+        residual_restrict_kernel<double>
+            <<<g, dim3(BX, BY), 0, s>>>(*L, (const double *)u, (const double *)f, (double *)fc);
     else
-        residual_restrict_kernel<float><<<g, dim3(BX, BY), 0, s>>>(*L, (const float *)u, (const float *)f,
-                                                                   (float *)fc);
+        residual_restrict_kernel<float><<<g, dim3(BX, BY), 0, s>>>(*L, (const float *)u, (const float *)f, (float *)fc);
     HOMG_CUDA_LAUNCHED(ex, "residual_restrict_kernel");
     return HOMG_OK;
 }
 
-static homg_status cu_prolong(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec, void *u,
-                              int assign)
+static homg_status cu_prolong(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec, void *u, int assign)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
-        prolong_kernel<double><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const double *)ec,
-                                                                                  (double *)u, assign);
+        prolong_kernel<double>
+            <<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const double *)ec, (double *)u, assign);
     else
-        prolong_kernel<float><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const float *)ec, (float *)u,
-                                                                                 assign);
+        prolong_kernel<float>
+            <<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(*L, (const float *)ec, (float *)u, assign);
     HOMG_CUDA_LAUNCHED(ex, "prolong_kernel");
     return HOMG_OK;
 }
 
-static homg_status cu_smooth(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
-                             int sweeps)
+static homg_status cu_smooth(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f, int sweeps)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     dim3 g = blocks_for((L->nx + 1) / 2, L->ny);
@@ -373,11 +392,11 @@ static homg_status cu_restrict_boundary(homg_exec *ex, homg_precision p, const h
     cudaStream_t s = homg_cuda_stream(ex);
     int total = L->nx + L->ny, blocks = (total + 255) / 256;
     if (p == HOMG_FLOAT64)
-        restrict_boundary_kernel<double><<<blocks, 256, 0, s>>>(*L, (double *)out[0], (double *)out[1],
-                                                                (double *)out[2], (double *)out[3]);
+        restrict_boundary_kernel<double>
+            <<<blocks, 256, 0, s>>>(*L, (double *)out[0], (double *)out[1], (double *)out[2], (double *)out[3]);
     else
-        restrict_boundary_kernel<float><<<blocks, 256, 0, s>>>(*L, (float *)out[0], (float *)out[1], (float *)out[2],
-                                                               (float *)out[3]);
+        restrict_boundary_kernel<float>
+            <<<blocks, 256, 0, s>>>(*L, (float *)out[0], (float *)out[1], (float *)out[2], (float *)out[3]);
     HOMG_CUDA_LAUNCHED(ex, "restrict_boundary_kernel");
     return HOMG_OK;
 }
@@ -413,11 +432,11 @@ static homg_status cu_find_nonfinite(homg_exec *ex, homg_precision p, size_t n, 
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
-        find_nonfinite_kernel<double><<<grid_stride_blocks(ex, n), 256, 0, s>>>(n, (const double *)x,
-                                                                                (unsigned long long *)flag);
+        find_nonfinite_kernel<double>
+            <<<grid_stride_blocks(ex, n), 256, 0, s>>>(n, (const double *)x, (unsigned long long *)flag);
     else
-        find_nonfinite_kernel<float><<<grid_stride_blocks(ex, n), 256, 0, s>>>(n, (const float *)x,
-                                                                               (unsigned long long *)flag);
+        find_nonfinite_kernel<float>
+            <<<grid_stride_blocks(ex, n), 256, 0, s>>>(n, (const float *)x, (unsigned long long *)flag);
     HOMG_CUDA_LAUNCHED(ex, "find_nonfinite_kernel");
     return HOMG_OK;
 }
@@ -426,11 +445,11 @@ static homg_status cu_homg_filter(homg_exec *ex, homg_precision p, int nx, int n
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
-        homg_filter_kernel<double><<<blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const double *)src,
-                                                                                (double *)dst);
+        homg_filter_kernel<double>
+            <<<blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const double *)src, (double *)dst);
     else
-        homg_filter_kernel<float><<<blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const float *)src,
-                                                                               (float *)dst);
+        homg_filter_kernel<float>
+            <<<blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const float *)src, (float *)dst);
     HOMG_CUDA_LAUNCHED(ex, "homg_filter_kernel");
     return HOMG_OK;
 }
@@ -440,11 +459,11 @@ static homg_status cu_homg_gather(homg_exec *ex, homg_precision p, int nx, int n
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
-        homg_gather_kernel<double><<<blocks_for(H->cx, H->cy), dim3(BX, BY), 0, s>>>(nx, ny, *H, (const double *)src,
-                                                                                      (double *)compact);
+        homg_gather_kernel<double>
+            <<<blocks_for(H->cx, H->cy), dim3(BX, BY), 0, s>>>(nx, ny, *H, (const double *)src, (double *)compact);
     else
-        homg_gather_kernel<float><<<blocks_for(H->cx, H->cy), dim3(BX, BY), 0, s>>>(nx, ny, *H, (const float *)src,
-                                                                                     (float *)compact);
+        homg_gather_kernel<float>
+            <<<blocks_for(H->cx, H->cy), dim3(BX, BY), 0, s>>>(nx, ny, *H, (const float *)src, (float *)compact);
     HOMG_CUDA_LAUNCHED(ex, "homg_gather_kernel");
     return HOMG_OK;
 }
@@ -464,8 +483,19 @@ static homg_status cu_homg_iterate(homg_exec *ex, homg_precision p, const homg_l
 }
 
 extern "C" const homg_grid_kernels homg_cuda_grid_kernels = {
-    cu_residual, cu_residual_restrict, cu_prolong, cu_smooth,
-    homg_cuda_grid_smooth_restrict, homg_cuda_grid_prolong_smooth, cu_coarse_solve, cu_coarse_exact, cu_restrict_boundary, cu_add,
-    cu_monitor, cu_find_nonfinite,
-    cu_homg_filter, cu_homg_gather, cu_homg_iterate,
+    cu_residual,
+    cu_residual_restrict,
+    cu_prolong,
+    cu_smooth,
+    homg_cuda_grid_smooth_restrict,
+    homg_cuda_grid_prolong_smooth,
+    cu_coarse_solve,
+    cu_coarse_exact,
+    cu_restrict_boundary,
+    cu_add,
+    cu_monitor,
+    cu_find_nonfinite,
+    cu_homg_filter,
+    cu_homg_gather,
+    cu_homg_iterate,
 };

@@ -35,11 +35,12 @@
 #define BY 8
 
 /* Tile height: shared memory stays under the 48 KB default for both precisions. */
-template <typename T> struct tile_h { enum { value = sizeof(T) == 4 ? 32 : 16 }; };
+template <typename T> struct tile_h {
+    enum { value = sizeof(T) == 4 ? 32 : 16 };
+};
 
 /* The box of halo H: compile-time sizes. */
-template <typename T, int H>
-struct box {
+template <typename T, int H> struct box {
     enum { W = TW + 2 * H, HT = tile_h<T>::value + 2 * H, ROWS = (HT + BY - 1) / BY, COLS = (W + BX - 1) / BX };
 };
 
@@ -49,8 +50,7 @@ struct tile_pos {
     bool interior;      /* no cell of the box is on the domain edge */
 };
 
-template <typename T, int H>
-__device__ __forceinline__ tile_pos tile_setup(const homg_level &L)
+template <typename T, int H> __device__ __forceinline__ tile_pos tile_setup(const homg_level &L)
 {
     typedef box<T, H> B;
     tile_pos t;
@@ -65,8 +65,7 @@ __device__ __forceinline__ tile_pos tile_setup(const homg_level &L)
 }
 
 /* Bilinear cell-centred prolongation in T (the CPU twin uses double). */
-template <typename T>
-__device__ __forceinline__ T prolong_t(const T *__restrict__ ec, int i, int j, int ncx, int ncy)
+template <typename T> __device__ __forceinline__ T prolong_t(const T *__restrict__ ec, int i, int j, int ncx, int ncy)
 {
     int I = i >> 1, J = j >> 1, I2 = I + ((i & 1) ? 1 : -1), J2 = J + ((j & 1) ? 1 : -1);
     int a = I2, b = J2;
@@ -77,9 +76,9 @@ __device__ __forceinline__ T prolong_t(const T *__restrict__ ec, int i, int j, i
 
 /* init: HOMG_INIT_KEEP (u), _ZERO, _PROLONG (P ec); add_ec: u += P add_ec. */
 template <typename T, int H>
-__device__ __forceinline__ void load_tile(const homg_level &L, const tile_pos &t, T *su, T *sf,
-                                          const T *__restrict__ u, const T *__restrict__ f, int init,
-                                          const T *__restrict__ ec, const T *__restrict__ add_ec)
+__device__ __forceinline__ void load_tile(const homg_level &L, const tile_pos &t, T *su, T *sf, const T *__restrict__ u,
+                                          const T *__restrict__ f, int init, const T *__restrict__ ec,
+                                          const T *__restrict__ add_ec)
 {
     typedef box<T, H> B;
     const int ncx = L.nx / 2, ncy = L.ny / 2;
@@ -186,9 +185,9 @@ __device__ __forceinline__ T tile_residual(const homg_level &L, const tile_pos &
 }
 
 template <typename T, int S>
-__global__ void __launch_bounds__(BX *BY) smooth_restrict_kernel(homg_level L, const T *__restrict__ u,
-                                                                 T *__restrict__ u_out, const T *__restrict__ f,
-                                                                 T *__restrict__ fc, int init, const T *__restrict__ ec)
+__global__ void __launch_bounds__(BX *BY)
+    smooth_restrict_kernel(homg_level L, const T *__restrict__ u, T *__restrict__ u_out, const T *__restrict__ f,
+                           T *__restrict__ fc, int init, const T *__restrict__ ec)
 {
     enum { H = 2 * S + 1 };
     typedef box<T, H> B;
@@ -219,9 +218,9 @@ __global__ void __launch_bounds__(BX *BY) smooth_restrict_kernel(homg_level L, c
 }
 
 template <typename T, int S>
-__global__ void __launch_bounds__(BX *BY) prolong_smooth_kernel(homg_level L, const T *__restrict__ ec,
-                                                                const T *__restrict__ u, T *__restrict__ u_out,
-                                                                const T *__restrict__ f, int assign)
+__global__ void __launch_bounds__(BX *BY)
+    prolong_smooth_kernel(homg_level L, const T *__restrict__ ec, const T *__restrict__ u, T *__restrict__ u_out,
+                          const T *__restrict__ f, int assign)
 {
     enum { H = 2 * S };
     typedef box<T, H> B;
@@ -243,17 +242,17 @@ static void launch_down_s(cudaStream_t st, const homg_level *L, const void *u, v
                           int init, const void *ec)
 {
     dim3 grid((L->nx + TW - 1) / TW, (L->ny + tile_h<T>::value - 1) / tile_h<T>::value);
-    smooth_restrict_kernel<T, S><<<grid, dim3(BX, BY), 0, st>>>(*L, (const T *)u, (T *)u_out, (const T *)f, (T *)fc,
-                                                               init, (const T *)ec);
+    smooth_restrict_kernel<T, S>
+        <<<grid, dim3(BX, BY), 0, st>>>(*L, (const T *)u, (T *)u_out, (const T *)f, (T *)fc, init, (const T *)ec);
 }
 
 template <typename T, int S>
-static void launch_up_s(cudaStream_t st, const homg_level *L, const void *ec, const void *u, void *u_out,
-                        const void *f, int assign)
+static void launch_up_s(cudaStream_t st, const homg_level *L, const void *ec, const void *u, void *u_out, const void *f,
+                        int assign)
 {
     dim3 grid((L->nx + TW - 1) / TW, (L->ny + tile_h<T>::value - 1) / tile_h<T>::value);
-    prolong_smooth_kernel<T, S><<<grid, dim3(BX, BY), 0, st>>>(*L, (const T *)ec, (const T *)u, (T *)u_out,
-                                                              (const T *)f, assign);
+    prolong_smooth_kernel<T, S>
+        <<<grid, dim3(BX, BY), 0, st>>>(*L, (const T *)ec, (const T *)u, (T *)u_out, (const T *)f, assign);
 }
 
 /* Sweeps 0..3 are compiled in (shared memory bounds the halo). */

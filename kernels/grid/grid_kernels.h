@@ -25,9 +25,9 @@ extern "C" {
 
 typedef struct homg_level {
     int nx, ny;
-    double inv_h2;      /* 1/h^2 of this level */
+    double inv_h2; /* 1/h^2 of this level */
     double lambda;
-    const void *bc[4];  /* Dirichlet values on the W, E (ny each), S, N (nx each) faces; NULL = 0 */
+    const void *bc[4]; /* Dirichlet values on the W, E (ny each), S, N (nx each) faces; NULL = 0 */
 } homg_level;
 
 enum { HOMG_W = 0, HOMG_E, HOMG_S, HOMG_N };
@@ -36,39 +36,37 @@ enum { HOMG_INIT_KEEP = 0, HOMG_INIT_ZERO, HOMG_INIT_PROLONG };
 
 /* What homg_iterate needs to find the marked points of HOMG level m (lib/grid/mfmg.c). */
 typedef struct homg_homg_level {
-    int m;              /* level; stencil spacing l = 2^m */
+    int m; /* level; stencil spacing l = 2^m */
     int l;
-    int cx;             /* entries per axis of the compact f_m array: 2 * (n/(2l) + 1) (x) */
+    int cx; /* entries per axis of the compact f_m array: 2 * (n/(2l) + 1) (x) */
     int cy;
-    double omega;       /* damped-Jacobi weight */
+    double omega; /* damped-Jacobi weight */
 } homg_homg_level;
 
 typedef struct homg_grid_kernels {
     /* r = f + bterm - A u  (u == NULL: u = 0) */
-    homg_status (*residual)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u,
-                            const void *f, void *r);
+    homg_status (*residual)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+                            void *r);
     /* fc = R (f + bterm - A u) on the next coarser level (u == NULL: u = 0) */
-    homg_status (*residual_restrict)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u,
-                                     const void *f, void *fc);
+    homg_status (*residual_restrict)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+                                     void *fc);
     /* u (+)= P ec; ec lives on the level coarser than L */
-    homg_status (*prolong)(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec, void *u,
-                           int assign);
+    homg_status (*prolong)(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec, void *u, int assign);
     /* `sweeps` red-black Gauss-Seidel sweeps (red: (i+j) even first) */
-    homg_status (*smooth)(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
-                          int sweeps);
+    homg_status (*smooth)(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f, int sweeps);
     /* Fused down-leg step, out of place (blocks read halos of u_in while others write
      * u_out, so the two must differ): u_out = initial u (HOMG_INIT_KEEP: u_in, _ZERO: 0,
      * _PROLONG: P ec, ec on the next coarser level) after `sweeps` RBGS sweeps, and
      * fc = R(f + bterm - A u_out). */
-    homg_status (*smooth_restrict)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
-                                   void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
+    homg_status (*smooth_restrict)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in, void *u_out,
+                                   const void *f, void *fc, int sweeps, int init, const void *ec);
     /* Fused up-leg step, out of place: u_out = (u_in + P ec, or P ec when assign) after
      * `sweeps` RBGS sweeps. */
     homg_status (*prolong_smooth)(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
                                   const void *u_in, void *u_out, const void *f, int sweeps, int assign);
     /* The coarsest level: u = 0, then `sweeps` RBGS sweeps (one thread block on CUDA). */
-    homg_status (*coarse_solve)(homg_exec *ex, homg_precision p, const homg_level *L, void *u,
-                                const void *f, int sweeps);
+    homg_status (*coarse_solve)(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+                                int sweeps);
     /* The coarsest level solved exactly: u = Qy [(Qy^T (f + bterm) Qx) ./ eig] Qx^T with the
      * orthonormal sine bases qx (nx*nx, qx[i*nx+k] = basis k at cell i), qy (ny*ny) and
      * inv_eig (nx*ny, 1 / eigenvalue, index kx + nx*ky) of the cell-centred Dirichlet
@@ -84,8 +82,8 @@ typedef struct homg_grid_kernels {
     /* Monitoring: appends to hist[*count] and increments *count (both backend memory):
      *   u_ref != NULL: ||u - u_ref|| / ||u_ref||;  else ||f + bterm - A u|| / ||f + bterm||.
      * scratch: 2 doubles of backend memory.  Two launches on CUDA. */
-    homg_status (*monitor)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u,
-                           const void *f, const void *u_ref, double *scratch, double *hist, int *count);
+    homg_status (*monitor)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+                           const void *u_ref, double *scratch, double *hist, int *count);
     /* flag[0] = 1 + index of the first non-finite value among n (0 if all finite); flag is
      * backend memory; the call ORs into an already set flag, so several arrays can share one. */
     homg_status (*find_nonfinite)(homg_exec *ex, homg_precision p, size_t n, const void *x, long long *flag);
@@ -93,8 +91,7 @@ typedef struct homg_grid_kernels {
     /* ---- HOMG (seed 003) ---- */
     /* dst = (1,2,1)/4 x (1,2,1)/4 filter of src with stencil spacing s (whole grid), taps outside
      * the grid dropped and the weights renormalised. */
-    homg_status (*homg_filter)(homg_exec *ex, homg_precision p, int nx, int ny, int s, const void *src,
-                               void *dst);
+    homg_status (*homg_filter)(homg_exec *ex, homg_precision p, int nx, int ny, int s, const void *src, void *dst);
     /* Compact copy of src at the marked points of a level (see lib/grid/mfmg.c). */
     homg_status (*homg_gather)(homg_exec *ex, homg_precision p, int nx, int ny, const homg_homg_level *H,
                                const void *src, void *compact);

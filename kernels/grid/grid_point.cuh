@@ -6,14 +6,17 @@
 #include "grid_kernels.h"
 #include "grid_point.h"
 
-template <typename T>
-__device__ __forceinline__ double bterm_at(const homg_level &L, int i, int j)
+template <typename T> __device__ __forceinline__ double bterm_at(const homg_level &L, int i, int j)
 {
     double s = 0;
-    if (i == 0 && L.bc[HOMG_W]) s += ((const T *)L.bc[HOMG_W])[j];
-    if (i == L.nx - 1 && L.bc[HOMG_E]) s += ((const T *)L.bc[HOMG_E])[j];
-    if (j == 0 && L.bc[HOMG_S]) s += ((const T *)L.bc[HOMG_S])[i];
-    if (j == L.ny - 1 && L.bc[HOMG_N]) s += ((const T *)L.bc[HOMG_N])[i];
+    if (i == 0 && L.bc[HOMG_W])
+        s += ((const T *)L.bc[HOMG_W])[j];
+    if (i == L.nx - 1 && L.bc[HOMG_E])
+        s += ((const T *)L.bc[HOMG_E])[j];
+    if (j == 0 && L.bc[HOMG_S])
+        s += ((const T *)L.bc[HOMG_S])[i];
+    if (j == L.ny - 1 && L.bc[HOMG_N])
+        s += ((const T *)L.bc[HOMG_N])[i];
     return 2.0 * s * L.inv_h2;
 }
 
@@ -22,16 +25,19 @@ __device__ __forceinline__ double diag_at(const homg_level &L, int i, int j)
     return (4 + homg_edges_touched(i, j, L.nx, L.ny)) * L.inv_h2 + L.lambda;
 }
 
-template <typename T>
-__device__ __forceinline__ double nbsum_at(const homg_level &L, const T *u, int i, int j)
+template <typename T> __device__ __forceinline__ double nbsum_at(const homg_level &L, const T *u, int i, int j)
 {
     const int nx = L.nx;
     const T *p = u + (size_t)j * nx + i;
     double s = 0;
-    if (i > 0) s += p[-1];
-    if (i < nx - 1) s += p[1];
-    if (j > 0) s += p[-nx];
-    if (j < L.ny - 1) s += p[nx];
+    if (i > 0)
+        s += p[-1];
+    if (i < nx - 1)
+        s += p[1];
+    if (j > 0)
+        s += p[-nx];
+    if (j < L.ny - 1)
+        s += p[nx];
     return s;
 }
 
@@ -45,16 +51,14 @@ __device__ __forceinline__ double res_at(const homg_level &L, const T *u, const 
     return r;
 }
 
-template <typename T>
-__device__ __forceinline__ double coarse_at(const T *ec, int I, int J, int ncx, int ncy)
+template <typename T> __device__ __forceinline__ double coarse_at(const T *ec, int I, int J, int ncx, int ncy)
 {
     int s = homg_reflect(&I, ncx) * homg_reflect(&J, ncy);
     return s * (double)ec[(size_t)J * ncx + I];
 }
 
 /* Bilinear cell-centred prolongation of ec (ncx x ncy) at fine cell (i,j). */
-template <typename T>
-__device__ __forceinline__ double prolong_at(const T *ec, int i, int j, int ncx, int ncy)
+template <typename T> __device__ __forceinline__ double prolong_at(const T *ec, int i, int j, int ncx, int ncy)
 {
     int I = i >> 1, J = j >> 1;
     int I2 = I + ((i & 1) ? 1 : -1), J2 = J + ((j & 1) ? 1 : -1);

@@ -3,17 +3,21 @@
  * function mirrors its CUDA twin in grid.cu. */
 
 #define CAT2(a, b) a##_##b
-#define CAT(a, b) CAT2(a, b)
-#define FN(name) CAT(name, SUFFIX)
+#define CAT(a, b)  CAT2(a, b)
+#define FN(name)   CAT(name, SUFFIX)
 
 /* Boundary term 2 g / h^2 summed over the edges cell (i,j) touches. */
 static double FN(bterm)(const homg_level *L, int i, int j)
 {
     double s = 0;
-    if (i == 0 && L->bc[HOMG_W]) s += ((const T *)L->bc[HOMG_W])[j];
-    if (i == L->nx - 1 && L->bc[HOMG_E]) s += ((const T *)L->bc[HOMG_E])[j];
-    if (j == 0 && L->bc[HOMG_S]) s += ((const T *)L->bc[HOMG_S])[i];
-    if (j == L->ny - 1 && L->bc[HOMG_N]) s += ((const T *)L->bc[HOMG_N])[i];
+    if (i == 0 && L->bc[HOMG_W])
+        s += ((const T *)L->bc[HOMG_W])[j];
+    if (i == L->nx - 1 && L->bc[HOMG_E])
+        s += ((const T *)L->bc[HOMG_E])[j];
+    if (j == 0 && L->bc[HOMG_S])
+        s += ((const T *)L->bc[HOMG_S])[i];
+    if (j == L->ny - 1 && L->bc[HOMG_N])
+        s += ((const T *)L->bc[HOMG_N])[i];
     return 2.0 * s * L->inv_h2;
 }
 
@@ -28,10 +32,14 @@ static double FN(nbsum)(const homg_level *L, const T *u, int i, int j)
     const int nx = L->nx;
     const T *p = u + (size_t)j * nx + i;
     double s = 0;
-    if (i > 0) s += p[-1];
-    if (i < nx - 1) s += p[1];
-    if (j > 0) s += p[-nx];
-    if (j < L->ny - 1) s += p[nx];
+    if (i > 0)
+        s += p[-1];
+    if (i < nx - 1)
+        s += p[1];
+    if (j > 0)
+        s += p[-nx];
+    if (j < L->ny - 1)
+        s += p[nx];
     return s;
 }
 
@@ -131,12 +139,12 @@ static void FN(coarse_exact)(const homg_level *L, T *u, const T *f, const T *qx,
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++)
             rhs[j * nx + i] = (T)((double)f[j * nx + i] + FN(bterm)(L, i, j));
-    FN(matmul)(ny, ny, nx, qy, 1, rhs, 0, t1);  /* Qy^T F */
-    FN(matmul)(ny, nx, nx, t1, 0, qx, 0, rhs);  /* (Qy^T F) Qx */
+    FN(matmul)(ny, ny, nx, qy, 1, rhs, 0, t1); /* Qy^T F */
+    FN(matmul)(ny, nx, nx, t1, 0, qx, 0, rhs); /* (Qy^T F) Qx */
     for (int k = 0; k < nx * ny; k++)
         rhs[k] = (T)((double)rhs[k] * (double)inv_eig[k]);
-    FN(matmul)(ny, ny, nx, qy, 0, rhs, 0, t1);  /* Qy G */
-    FN(matmul)(ny, nx, nx, t1, 0, qx, 1, u);    /* (Qy G) Qx^T */
+    FN(matmul)(ny, ny, nx, qy, 0, rhs, 0, t1); /* Qy G */
+    FN(matmul)(ny, nx, nx, t1, 0, qx, 1, u);   /* (Qy G) Qx^T */
 }
 
 static void FN(restrict_boundary)(const homg_level *L, void *const out[4])
@@ -197,7 +205,7 @@ static void FN(find_nonfinite)(size_t n, const T *x, long long *flag)
 
 static void FN(homg_filter)(int nx, int ny, int s, const T *src, T *dst)
 {
-    static const double w[3] = {1, 2, 1};
+    static const double w[3] = { 1, 2, 1 };
 #pragma omp parallel for schedule(static)
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++) {
@@ -236,10 +244,34 @@ static double FN(homg_point)(const homg_level *L, const homg_homg_level *H, cons
         /* relax: damped Jacobi with the spacing-l stencil */
         double up = u[(size_t)y * nx + x], nb = 0, extra = 0, c;
         double inv = L->inv_h2 / ((double)l * l);
-        if (x - l >= 0) nb += u[(size_t)y * nx + x - l]; else { c = homg_ghost_factor(x, nx, l, -1); nb -= c * up; extra += c; }
-        if (x + l < nx) nb += u[(size_t)y * nx + x + l]; else { c = homg_ghost_factor(x, nx, l, 1); nb -= c * up; extra += c; }
-        if (y - l >= 0) nb += u[(size_t)(y - l) * nx + x]; else { c = homg_ghost_factor(y, ny, l, -1); nb -= c * up; extra += c; }
-        if (y + l < ny) nb += u[(size_t)(y + l) * nx + x]; else { c = homg_ghost_factor(y, ny, l, 1); nb -= c * up; extra += c; }
+        if (x - l >= 0)
+            nb += u[(size_t)y * nx + x - l];
+        else {
+            c = homg_ghost_factor(x, nx, l, -1);
+            nb -= c * up;
+            extra += c;
+        }
+        if (x + l < nx)
+            nb += u[(size_t)y * nx + x + l];
+        else {
+            c = homg_ghost_factor(x, nx, l, 1);
+            nb -= c * up;
+            extra += c;
+        }
+        if (y - l >= 0)
+            nb += u[(size_t)(y - l) * nx + x];
+        else {
+            c = homg_ghost_factor(y, ny, l, -1);
+            nb -= c * up;
+            extra += c;
+        }
+        if (y + l < ny)
+            nb += u[(size_t)(y + l) * nx + x];
+        else {
+            c = homg_ghost_factor(y, ny, l, 1);
+            nb -= c * up;
+            extra += c;
+        }
         double rhs = H->m == 0 ? (double)fm[(size_t)y * nx + x] : (double)fm[(size_t)ay * H->cx + ax];
         double Au = (4 * up - nb) * inv + L->lambda * up;
         double diag = (4 + extra) * inv + L->lambda;

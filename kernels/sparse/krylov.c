@@ -3,14 +3,14 @@
 #include "amg/amg_common.h"
 #include "amg/amg_cpu.h"
 
-homg_status homg_cpu_cg_start(homg_exec *ex, void *handle, const homg_mat *a, const double *b, double *x,
-                              double *r, int warm, homg_cg_state *state, double *history)
+homg_status homg_cpu_cg_start(homg_exec *ex, void *handle, const homg_mat *a, const double *b, double *x, double *r,
+                              int warm, homg_cg_state *state, double *history)
 {
     const double *v = (const double *)a->val;
     double bb = 0, rr = 0;
     (void)ex;
     (void)handle;
-#pragma omp parallel for schedule(static) reduction(+ : bb, rr) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) reduction(+ : bb, rr) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         double s = b[i];
         if (warm)
@@ -30,7 +30,7 @@ homg_status homg_cpu_cg_start(homg_exec *ex, void *handle, const homg_mat *a, co
 homg_status homg_cpu_cg_diag_precond(homg_exec *ex, const double *dinv, const double *r, double *z, int32_t n)
 {
     (void)ex;
-#pragma omp parallel for schedule(static) if(n > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (int32_t i = 0; i < n; i++)
         z[i] = dinv ? dinv[i] * r[i] : r[i];
     return HOMG_OK;
@@ -45,7 +45,7 @@ homg_status homg_cpu_cg_direction(homg_exec *ex, void *handle, const double *r, 
     (void)handle;
     if (state->done)
         return HOMG_OK;
-#pragma omp parallel for schedule(static) reduction(+ : rz, zq) if(n > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) reduction(+ : rz, zq) if (n > HOMG_OMP_MIN)
     for (int32_t i = 0; i < n; i++) {
         rz += r[i] * z[i];
         if (!first)
@@ -55,7 +55,7 @@ homg_status homg_cpu_cg_direction(homg_exec *ex, void *handle, const double *r, 
     if (state->done)
         return HOMG_OK;
     beta = state->beta;
-#pragma omp parallel for schedule(static) if(n > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (int32_t i = 0; i < n; i++)
         p[i] = first ? z[i] : z[i] + beta * p[i];
     return HOMG_OK;
@@ -70,7 +70,7 @@ homg_status homg_cpu_cg_spmv_dot(homg_exec *ex, void *handle, const homg_mat *a,
     (void)handle;
     if (state->done)
         return HOMG_OK;
-#pragma omp parallel for schedule(static) reduction(+ : pq) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) reduction(+ : pq) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         double s = 0;
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
@@ -90,7 +90,7 @@ homg_status homg_cpu_cg_update(homg_exec *ex, void *handle, double *x, double *r
     (void)handle;
     if (state->done)
         return HOMG_OK;
-#pragma omp parallel for schedule(static) reduction(+ : rr) if(n > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) reduction(+ : rr) if (n > HOMG_OMP_MIN)
     for (int32_t i = 0; i < n; i++) {
         x[i] += alpha * p[i];
         r[i] -= alpha * q[i];

@@ -35,8 +35,7 @@ __global__ static void finish_kernel(const double *partials, int nb, int which, 
     }
 }
 
-static homg_status finish(homg_exec *ex, homg_cuda_handle *h, int nb, int which, homg_cg_state *state,
-                          double *history)
+static homg_status finish(homg_exec *ex, homg_cuda_handle *h, int nb, int which, homg_cg_state *state, double *history)
 {
     finish_kernel<<<1, FINISH_THREADS, 0, homg_cuda_stream(ex)>>>(h->partials, nb, which, state, history);
     HOMG_CUDA_LAUNCHED(ex, "CG scalars");
@@ -51,12 +50,12 @@ static int reduction_blocks(int64_t n)
 
 /* Rows handled by a group of G lanes in a grid-stride loop whose trip count is
  * the same for the whole warp (the row products shuffle across it). */
-#define GROUP_ROWS_BEGIN(G, n)                                                                        \
-    const int64_t homg_stride_ = (int64_t)gridDim.x * blockDim.x / (G);                               \
-    const int64_t homg_first_ = ((int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31)) / (G);       \
-    for (int64_t homg_base_ = homg_first_; homg_base_ < (n); homg_base_ += homg_stride_) {           \
-        const int32_t row = (int32_t)(homg_base_ + (threadIdx.x & 31) / (G));                         \
-        const int lane = threadIdx.x & ((G) - 1);
+#define GROUP_ROWS_BEGIN(G, n)                                                                  \
+    const int64_t homg_stride_ = (int64_t)gridDim.x * blockDim.x / (G);                         \
+    const int64_t homg_first_ = ((int64_t)blockIdx.x * blockDim.x + (threadIdx.x & ~31)) / (G); \
+    for (int64_t homg_base_ = homg_first_; homg_base_ < (n); homg_base_ += homg_stride_) {      \
+        const int32_t row = (int32_t)(homg_base_ + (threadIdx.x & 31) / (G));                   \
+        const int lane = threadIdx.x & ((G)-1);
 #define GROUP_ROWS_END }
 
 template <int G>
@@ -94,7 +93,7 @@ homg_status homg_cuda_cg_start(homg_exec *ex, void *handle, const homg_mat *a, c
     cudaStream_t s = homg_cuda_stream(ex);
     int g = warm ? homg_group_size(a->nnz, a->nrows) : 1;
     int nb = reduction_blocks((int64_t)a->nrows * g);
-#define LAUNCH(G)                                                                                         \
+#define LAUNCH(G)                                                                                                  \
     start_kernel<G><<<nb, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, b, x, r, \
                                                 warm, h->partials)
     HOMG_GROUP_SWITCH(g, LAUNCH);
@@ -195,7 +194,7 @@ homg_status homg_cuda_cg_spmv_dot(homg_exec *ex, void *handle, const homg_mat *a
     cudaStream_t s = homg_cuda_stream(ex);
     int g = homg_group_size(a->nnz, a->nrows);
     int nb = reduction_blocks((int64_t)a->nrows * g);
-#define LAUNCH(G)                                                                                                 \
+#define LAUNCH(G)                                                                                                  \
     spmv_dot_kernel<G><<<nb, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, p, q, \
                                                    state, h->partials)
     HOMG_GROUP_SWITCH(g, LAUNCH);

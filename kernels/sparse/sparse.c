@@ -35,8 +35,8 @@ static homg_status cpu_fill_i32(homg_exec *ex, int32_t *p, int32_t n, int32_t va
     return HOMG_OK;
 }
 
-static homg_status cpu_convert(homg_exec *ex, const void *src, homg_precision sprec, void *dst,
-                               homg_precision dprec, size_t n)
+static homg_status cpu_convert(homg_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
+                               size_t n)
 {
     (void)ex;
     if (sprec == dprec) {
@@ -56,8 +56,7 @@ static homg_status cpu_convert(homg_exec *ex, const void *src, homg_precision sp
     return HOMG_OK;
 }
 
-static homg_status cpu_scan_i32(homg_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
-                                int32_t *total)
+static homg_status cpu_scan_i32(homg_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n, int32_t *total)
 {
     int64_t s = 0;
     (void)handle;
@@ -183,7 +182,7 @@ static homg_status cpu_spmv(homg_exec *ex, const homg_mat *a, const void *x, voi
     if (a->prec == HOMG_FLOAT64) {
         const double *v = (const double *)a->val, *xv = (const double *)x;
         double *yv = (double *)y;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
         for (int32_t i = 0; i < a->nrows; i++) {
             double s = 0;
             for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
@@ -194,7 +193,7 @@ static homg_status cpu_spmv(homg_exec *ex, const homg_mat *a, const void *x, voi
         const float *v = (const float *)a->val, *xv = (const float *)x;
         float *yv = (float *)y;
         float fa = (float)alpha, fb = (float)beta;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
         for (int32_t i = 0; i < a->nrows; i++) {
             float s = 0;
             for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
@@ -208,7 +207,7 @@ static homg_status cpu_spmv(homg_exec *ex, const homg_mat *a, const void *x, voi
 static homg_status cpu_inv_diag(homg_exec *ex, const homg_mat *a, double *dinv)
 {
     (void)ex;
-#pragma omp parallel for schedule(static) if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         double d = diag_of(a, i);
         dinv[i] = d != 0 ? 1.0 / d : 0.0;
@@ -228,7 +227,7 @@ static homg_status spgemm_numeric(homg_exec *ex, const homg_mat *a, const homg_m
     homg_status st = HOMG_OK;
     const float *av = (const float *)a->val, *bv = (const float *)b->val;
     float *cv = (float *)c->val;
-#pragma omp parallel if(a->nrows > HOMG_OMP_MIN)
+#pragma omp parallel if (a->nrows > HOMG_OMP_MIN)
     {
         float *acc = (float *)calloc((size_t)b->ncols + 1, sizeof *acc);
         if (!acc) {
@@ -270,8 +269,7 @@ static homg_status cpu_spgemm(homg_exec *ex, void *handle, const homg_mat *a, co
     c->ncols = b->ncols;
     c->prec = HOMG_FLOAT32;
     if (a->ncols != b->nrows)
-        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows", a->ncols,
-                              b->nrows);
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows", a->ncols, b->nrows);
     st = h->alloc.alloc(h->alloc.user, ((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr);
     if (st != HOMG_OK)
         return homg_exec_fail(ex, st, "spgemm: allocating the row pointers");

@@ -73,8 +73,7 @@ static homg_status cu_fill_i32(homg_exec *ex, int32_t *p, int32_t n, int32_t val
     return HOMG_OK;
 }
 
-template <typename S, typename D>
-__global__ static void convert_kernel(const S *src, D *dst, size_t n)
+template <typename S, typename D> __global__ static void convert_kernel(const S *src, D *dst, size_t n)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
         dst[i] = (D)src[i];
@@ -89,7 +88,8 @@ static homg_status cu_convert(homg_exec *ex, const void *src, homg_precision spr
         return HOMG_OK;
     if (sprec == dprec) {
         if (src != dst)
-            HOMG_CUDA_TRY(ex, cudaMemcpyAsync(dst, src, n * (sprec == HOMG_FLOAT64 ? 8 : 4), cudaMemcpyDeviceToDevice, s));
+            HOMG_CUDA_TRY(ex,
+                          cudaMemcpyAsync(dst, src, n * (sprec == HOMG_FLOAT64 ? 8 : 4), cudaMemcpyDeviceToDevice, s));
         return HOMG_OK;
     }
     if (src == dst)
@@ -141,8 +141,8 @@ __global__ static void check_row_ptr_kernel(const int32_t *rp, int32_t n, int32_
 
 static homg_status cu_check_row_ptr(homg_exec *ex, const homg_mat *a, homg_csr_report *rep)
 {
-    check_row_ptr_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->nrows,
-                                                                                            a->nnz, &rep->row_ptr);
+    check_row_ptr_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->nrows, a->nnz,
+                                                                                           &rep->row_ptr);
     HOMG_CUDA_LAUNCHED(ex, "check_row_ptr");
     return HOMG_OK;
 }
@@ -217,8 +217,8 @@ static homg_status cu_check_symmetric(homg_exec *ex, const homg_mat *a, const ho
                                       homg_csr_report *rep)
 {
     check_symmetric_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const double *)a->val, t->row_ptr, t->col_idx, (const double *)t->val, a->nrows,
-        rtol, &rep->symmetry);
+        a->row_ptr, a->col_idx, (const double *)a->val, t->row_ptr, t->col_idx, (const double *)t->val, a->nrows, rtol,
+        &rep->symmetry);
     HOMG_CUDA_LAUNCHED(ex, "check_symmetric");
     return HOMG_OK;
 }
@@ -255,14 +255,13 @@ static homg_status cu_transpose(homg_exec *ex, void *handle, const homg_mat *a, 
     }
     HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, s));
     HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2_bufferSize(h->sparse, a->nrows, a->ncols, a->nnz, a->val, a->row_ptr,
-                                                        a->col_idx, t->val, t->row_ptr, t->col_idx,
-                                                        val_type(a->prec), CUSPARSE_ACTION_NUMERIC,
-                                                        CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
+                                                        a->col_idx, t->val, t->row_ptr, t->col_idx, val_type(a->prec),
+                                                        CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
+                                                        CUSPARSE_CSR2CSC_ALG1, &bytes));
     HOMG_KTRY(homg_cuda_scratch(ex, h, bytes, &buf));
     HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2(h->sparse, a->nrows, a->ncols, a->nnz, a->val, a->row_ptr, a->col_idx,
-                                             t->val, t->row_ptr, t->col_idx, val_type(a->prec),
-                                             CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-                                             CUSPARSE_CSR2CSC_ALG1, buf));
+                                             t->val, t->row_ptr, t->col_idx, val_type(a->prec), CUSPARSE_ACTION_NUMERIC,
+                                             CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buf));
     return HOMG_OK;
 }
 
@@ -284,15 +283,15 @@ static homg_status cu_spmv(homg_exec *ex, const homg_mat *a, const void *x, void
     if (a->nrows <= 0)
         return HOMG_OK;
     if (a->prec == HOMG_FLOAT64) {
-#define LAUNCH(G)                                                                                               \
-    spmv_kernel<G, double><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                             \
+#define LAUNCH(G)                                                                   \
+    spmv_kernel<G, double><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
         a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, (const double *)x, (double *)y, alpha, beta)
         HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     } else {
-#define LAUNCH(G)                                                                                               \
-    spmv_kernel<G, float><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                              \
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, (const float *)x, (float *)y, (float)alpha,    \
+#define LAUNCH(G)                                                                                            \
+    spmv_kernel<G, float><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                           \
+        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, (const float *)x, (float *)y, (float)alpha, \
         (float)beta)
         HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
@@ -360,9 +359,9 @@ static void plan_free(homg_cuda_handle *h, spgemm_plan *p)
 
 static homg_status csr_descr(homg_exec *ex, const homg_mat *m, cusparseSpMatDescr_t *d)
 {
-    HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(d, m->nrows, m->ncols, m->nnz, m->row_ptr, m->col_idx, m->val,
-                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO,
-                                            CUDA_R_32F));
+    HOMG_CUSPARSE_TRY(ex,
+                      cusparseCreateCsr(d, m->nrows, m->ncols, m->nnz, m->row_ptr, m->col_idx, m->val,
+                                        CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     return HOMG_OK;
 }
 
@@ -375,7 +374,7 @@ static homg_status numeric(homg_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
                                                       CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, p->desc));
     if (p->perm) {
         gather_kernel<<<homg_blocks(p->nnz, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p->raw_val, p->perm,
-                                                                                           p->sorted_val, p->nnz);
+                                                                                             p->sorted_val, p->nnz);
         HOMG_CUDA_LAUNCHED(ex, "SpGEMM sorted values");
     }
     return HOMG_OK;
@@ -460,18 +459,18 @@ static homg_status symbolic(homg_exec *ex, homg_cuda_handle *h, const homg_mat *
     HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c,
                                                              CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1, NULL));
     HOMG_KTRY(homg_cuda_alloc(ex, h, s1, &b1, "SpGEMM work estimation"));
-#define STEP(call)                                                  \
-    do {                                                            \
-        cusparseStatus_t ss_ = (call);                              \
-        if (ss_ != CUSPARSE_STATUS_SUCCESS) {                       \
-            st = homg_cusparse_fail(ex, ss_, #call);                \
-            goto done;                                              \
-        }                                                           \
+#define STEP(call)                                   \
+    do {                                             \
+        cusparseStatus_t ss_ = (call);               \
+        if (ss_ != CUSPARSE_STATUS_SUCCESS) {        \
+            st = homg_cusparse_fail(ex, ss_, #call); \
+            goto done;                               \
+        }                                            \
     } while (0)
-    STEP(cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc,
-                                            &s1, b1));
-    STEP(cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s2, NULL,
-                                 &s3, NULL, &s4, NULL));
+    STEP(cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1,
+                                            b1));
+    STEP(cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s2, NULL, &s3,
+                                 NULL, &s4, NULL));
     if ((st = homg_cuda_alloc(ex, h, s2, &b2, "SpGEMM")) != HOMG_OK ||
         (st = homg_cuda_alloc(ex, h, s3, &b3, "SpGEMM")) != HOMG_OK ||
         (st = homg_cuda_alloc(ex, h, s4, &p->buf4, "SpGEMM")) != HOMG_OK)
@@ -488,15 +487,15 @@ static homg_status symbolic(homg_exec *ex, homg_cuda_handle *h, const homg_mat *
         goto done;
     }
     c->nnz = (int32_t)nnz;
-    if ((st = homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result")) != HOMG_OK ||
+    if ((st = homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result")) !=
+            HOMG_OK ||
         (st = homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(float), &c->val, "SpGEMM result")) != HOMG_OK)
         goto done;
     STEP(cusparseCsrSetPointers(p->c, c->row_ptr, c->col_idx, c->val));
     STEP(cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, NULL));
     if ((st = homg_cuda_alloc(ex, h, s5, &p->buf5, "SpGEMM")) != HOMG_OK)
         goto done;
-    STEP(cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5,
-                                  p->buf5));
+    STEP(cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, p->buf5));
 #undef STEP
 done:
     homg_cuda_free(h, b1);

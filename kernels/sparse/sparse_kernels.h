@@ -39,21 +39,21 @@ typedef struct homg_kalloc {
 /* Device-resident scalars of one CG solve.  Written by the kernels below; the
  * host reads `done` (and the rest once the solve has ended). */
 typedef struct homg_cg_state {
-    double bb;      /* b.b */
-    double rr;      /* r.r of the current residual */
-    double rz;      /* r.z of the current iterate */
-    double rz_old;  /* r.z of the previous iterate */
-    double pq;      /* p.A p */
-    double zq;      /* z.A p (flexible CG) */
+    double bb;     /* b.b */
+    double rr;     /* r.r of the current residual */
+    double rz;     /* r.z of the current iterate */
+    double rz_old; /* r.z of the previous iterate */
+    double pq;     /* p.A p */
+    double zq;     /* z.A p (flexible CG) */
     double alpha, beta;
-    double tol2;    /* (tol * ||b||)^2 once bb is known; input: tol^2 */
-    int32_t iter;   /* iterations done */
-    int32_t done;   /* 0 running, 1 converged, 2 breakdown (p.Ap <= 0 or NaN) */
+    double tol2;  /* (tol * ||b||)^2 once bb is known; input: tol^2 */
+    int32_t iter; /* iterations done */
+    int32_t done; /* 0 running, 1 converged, 2 breakdown (p.Ap <= 0 or NaN) */
     int32_t flexible;
     int32_t max_iter;
 } homg_cg_state;
 
-#define HOMG_CG_RUNNING 0
+#define HOMG_CG_RUNNING   0
 #define HOMG_CG_CONVERGED 1
 #define HOMG_CG_BREAKDOWN 2
 
@@ -75,11 +75,10 @@ typedef struct homg_sparse_kernels {
     /* p[0..n) = value. */
     homg_status (*fill_i32)(homg_exec *ex, int32_t *p, int32_t n, int32_t value);
     /* dst = (dst precision) src, n values. */
-    homg_status (*convert)(homg_exec *ex, const void *src, homg_precision sprec, void *dst,
-                           homg_precision dprec, size_t n);
+    homg_status (*convert)(homg_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
+                           size_t n);
     /* Exclusive prefix sum of n values; the total goes to *total (device). */
-    homg_status (*scan_i32)(homg_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
-                            int32_t *total);
+    homg_status (*scan_i32)(homg_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n, int32_t *total);
 
     /* Checks of a CSR whose values are double; each writes the first offending
      * row into its field of the device report (atomic min; the caller fills the
@@ -99,11 +98,10 @@ typedef struct homg_sparse_kernels {
     homg_status (*spmv)(homg_exec *ex, const homg_mat *a, const void *x, void *y, double alpha, double beta);
     /* c = a * b (float): allocates c's arrays through the handle's allocator and
      * keeps the symbolic phase in *plan for spgemm_values. */
-    homg_status (*spgemm)(homg_exec *ex, void *handle, const homg_mat *a, const homg_mat *b, homg_mat *c,
-                          void **plan);
+    homg_status (*spgemm)(homg_exec *ex, void *handle, const homg_mat *a, const homg_mat *b, homg_mat *c, void **plan);
     /* Recomputes c's values after a's or b's values changed (same patterns). */
-    homg_status (*spgemm_values)(homg_exec *ex, void *handle, void *plan, const homg_mat *a,
-                                 const homg_mat *b, homg_mat *c);
+    homg_status (*spgemm_values)(homg_exec *ex, void *handle, void *plan, const homg_mat *a, const homg_mat *b,
+                                 homg_mat *c);
     void (*spgemm_free)(homg_exec *ex, void *handle, void *plan);
 
     /* dinv[i] = 1 / a_ii of a double matrix (0 where the diagonal is missing). */
@@ -113,23 +111,23 @@ typedef struct homg_sparse_kernels {
     /* state->tol2 holds tol^2 on entry.  r = b - A x (x = 0 first unless warm);
      * state: bb, rr, tol2 *= bb, iter = 0, done = converged if rr <= tol2;
      * history[0] = sqrt(rr / bb). */
-    homg_status (*cg_start)(homg_exec *ex, void *handle, const homg_mat *a, const double *b, double *x,
-                            double *r, int warm, homg_cg_state *state, double *history);
+    homg_status (*cg_start)(homg_exec *ex, void *handle, const homg_mat *a, const double *b, double *x, double *r,
+                            int warm, homg_cg_state *state, double *history);
     /* z = dinv .* r (dinv NULL: z = r). */
     homg_status (*cg_diag_precond)(homg_exec *ex, const double *dinv, const double *r, double *z, int32_t n);
     /* rz = r.z, zq = z.q; on the first iteration (state->iter == 0) p = z,
      * otherwise beta from the (flexible) formula and p = z + beta p.  Does
      * nothing once state->done. */
-    homg_status (*cg_direction)(homg_exec *ex, void *handle, const double *r, const double *z,
-                                const double *q, double *p, int32_t n, homg_cg_state *state);
+    homg_status (*cg_direction)(homg_exec *ex, void *handle, const double *r, const double *z, const double *q,
+                                double *p, int32_t n, homg_cg_state *state);
     /* q = A p, pq = p.q, alpha = rz / pq (breakdown when pq <= 0 or not finite). */
     homg_status (*cg_spmv_dot)(homg_exec *ex, void *handle, const homg_mat *a, const double *p, double *q,
                                homg_cg_state *state);
     /* x += alpha p, r -= alpha q, rr = r.r, iter++, history[iter] =
      * sqrt(rr / bb), done when rr <= tol2 (or iter == max_iter stops nothing:
      * the host loop ends there).  Does nothing once state->done. */
-    homg_status (*cg_update)(homg_exec *ex, void *handle, double *x, double *r, const double *p,
-                             const double *q, int32_t n, homg_cg_state *state, double *history);
+    homg_status (*cg_update)(homg_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
+                             int32_t n, homg_cg_state *state, double *history);
 } homg_sparse_kernels;
 
 extern const homg_sparse_kernels homg_cpu_sparse_kernels;

@@ -13,16 +13,16 @@
 #include "sparse_kernels.h"
 
 /* Return a failed homg_status (the message is already in ex). */
-#define HOMG_KTRY(call)                                \
-    do {                                               \
-        homg_status homg_ks_ = (call);                 \
-        if (homg_ks_ != HOMG_OK)                       \
-            return homg_ks_;                           \
+#define HOMG_KTRY(call)                \
+    do {                               \
+        homg_status homg_ks_ = (call); \
+        if (homg_ks_ != HOMG_OK)       \
+            return homg_ks_;           \
     } while (0)
 
-#define HOMG_THREADS 256
+#define HOMG_THREADS    256
 #define HOMG_MAX_BLOCKS 1024 /* grid-stride kernels with reductions: partial sums per block */
-#define HOMG_PARTIALS 4      /* values a reduction kernel leaves per block */
+#define HOMG_PARTIALS   4    /* values a reduction kernel leaves per block */
 
 /* cuSPARSE, cuSOLVER, a scratch area (cub temporaries) and the partial sums of
  * the CG reductions; all memory through the ctx's allocator. */
@@ -41,21 +41,20 @@ static inline homg_status homg_cusparse_fail(homg_exec *ex, cusparseStatus_t s, 
     return homg_exec_fail(ex, st, "%s: %s", what, cusparseGetErrorString(s));
 }
 
-#define HOMG_CUSPARSE_TRY(ex, call)                                   \
-    do {                                                              \
-        cusparseStatus_t homg_s_ = (call);                            \
-        if (homg_s_ != CUSPARSE_STATUS_SUCCESS)                       \
-            return homg_cusparse_fail((ex), homg_s_, #call);          \
+#define HOMG_CUSPARSE_TRY(ex, call)                          \
+    do {                                                     \
+        cusparseStatus_t homg_s_ = (call);                   \
+        if (homg_s_ != CUSPARSE_STATUS_SUCCESS)              \
+            return homg_cusparse_fail((ex), homg_s_, #call); \
     } while (0)
 
-#define HOMG_CUSOLVER_TRY(ex, call)                                                        \
-    do {                                                                                   \
-        cusolverStatus_t homg_s_ = (call);                                                 \
-        if (homg_s_ != CUSOLVER_STATUS_SUCCESS)                                            \
-            return homg_exec_fail((ex),                                                    \
-                                  homg_s_ == CUSOLVER_STATUS_ALLOC_FAILED ? HOMG_ERROR_OUT_OF_MEMORY \
-                                                                          : HOMG_ERROR_BACKEND,       \
-                                  "%s: cuSOLVER status %d", #call, (int)homg_s_);                     \
+#define HOMG_CUSOLVER_TRY(ex, call)                                                                            \
+    do {                                                                                                       \
+        cusolverStatus_t homg_s_ = (call);                                                                     \
+        if (homg_s_ != CUSOLVER_STATUS_SUCCESS)                                                                \
+            return homg_exec_fail(                                                                             \
+                (ex), homg_s_ == CUSOLVER_STATUS_ALLOC_FAILED ? HOMG_ERROR_OUT_OF_MEMORY : HOMG_ERROR_BACKEND, \
+                "%s: cuSOLVER status %d", #call, (int)homg_s_);                                                \
     } while (0)
 
 /* Blocks for n elements, one per thread (grid-stride beyond `cap` blocks). */
@@ -68,8 +67,7 @@ static inline unsigned homg_blocks(int64_t n, int64_t cap = 1 << 20)
 }
 
 /* Memory through the handle's allocator, message in ex on failure. */
-static inline homg_status homg_cuda_alloc(homg_exec *ex, homg_cuda_handle *h, size_t bytes, void **p,
-                                          const char *what)
+static inline homg_status homg_cuda_alloc(homg_exec *ex, homg_cuda_handle *h, size_t bytes, void **p, const char *what)
 {
     homg_status st;
     *p = NULL;
@@ -123,10 +121,7 @@ __device__ static inline double homg_block_sum(double v)
     return v;
 }
 
-__device__ static inline int homg_block_count(int v)
-{
-    return (int)homg_block_sum((double)v);
-}
+__device__ static inline int homg_block_count(int v) { return (int)homg_block_sum((double)v); }
 
 /* Sum of a_row . x over one CSR row by a group of G lanes (G a power of two
  * <= 32, groups aligned in the warp); every lane of the group gets the sum.
@@ -163,16 +158,16 @@ static inline unsigned homg_group_blocks(int64_t rows, int g)
 
 /* Runs LAUNCH(G) for G = g, one of the six compiled group sizes; the caller
  * defines LAUNCH(G) as its kernel<G, ...><<<...>>>(...) launch. */
-#define HOMG_GROUP_SWITCH(g, LAUNCH)    \
-    do {                                \
-        switch (g) {                    \
-        case 1: LAUNCH(1); break;       \
-        case 2: LAUNCH(2); break;       \
-        case 4: LAUNCH(4); break;       \
-        case 8: LAUNCH(8); break;       \
-        case 16: LAUNCH(16); break;     \
-        default: LAUNCH(32); break;     \
-        }                               \
+#define HOMG_GROUP_SWITCH(g, LAUNCH) \
+    do {                             \
+        switch (g) {                 \
+        case 1: LAUNCH(1); break;    \
+        case 2: LAUNCH(2); break;    \
+        case 4: LAUNCH(4); break;    \
+        case 8: LAUNCH(8); break;    \
+        case 16: LAUNCH(16); break;  \
+        default: LAUNCH(32); break;  \
+        }                            \
     } while (0)
 
 #endif

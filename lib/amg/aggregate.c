@@ -23,7 +23,7 @@
 
 #include <string.h>
 
-#define MIS_ROUNDS_MAX 200
+#define MIS_ROUNDS_MAX  200
 #define GROW_ROUNDS_MAX 100
 
 typedef struct work {
@@ -82,8 +82,8 @@ static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_
         HOMG_TRY(homg__amg_read_count(amg, &undecided));
     }
     if (undecided > 0)
-        return homg__fail(amg->ctx, HOMG_ERROR_NUMERIC, "level %d: the independent set did not settle in %d rounds",
-                          l, MIS_ROUNDS_MAX);
+        return homg__fail(amg->ctx, HOMG_ERROR_NUMERIC, "level %d: the independent set did not settle in %d rounds", l,
+                          MIS_ROUNDS_MAX);
 
     /* 2. roots and their neighbours */
     AMG_RUN(amg, ak->mis_flags(ex, n, w->key, w->flag), "aggregates");
@@ -142,7 +142,7 @@ homg_status homg__amg_aggregate(homg_amg *amg, int l, int32_t *agg, int32_t *nag
     if (st == HOMG_OK)
         st = homg__amg_array(amg, (void **)&w.k2, (size_t)n, sizeof(uint64_t), "MIS");
     {
-        int32_t **ints[] = {&w.flag, &w.id, &w.cur, &w.next, &w.size, &w.keep};
+        int32_t **ints[] = { &w.flag, &w.id, &w.cur, &w.next, &w.size, &w.keep };
         for (size_t i = 0; st == HOMG_OK && i < sizeof ints / sizeof ints[0]; i++)
             st = homg__amg_array(amg, (void **)ints[i], (size_t)n + 1, sizeof(int32_t), "aggregates");
     }

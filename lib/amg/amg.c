@@ -124,7 +124,10 @@ homg_status homg__amg_array(homg_amg *amg, void **p, size_t n, size_t size, cons
     return homg__alloc(amg->ctx, n * size, p, what);
 }
 
-homg_status homg__amg_read_count(homg_amg *amg, int32_t *host) { return homg__read(amg->ctx, host, amg->count, sizeof *host); }
+homg_status homg__amg_read_count(homg_amg *amg, int32_t *host)
+{
+    return homg__read(amg->ctx, host, amg->count, sizeof *host);
+}
 
 static void level_free(homg_amg *amg, amg_level *lv)
 {
@@ -170,10 +173,12 @@ static homg_status fine_level(homg_amg *amg, int values_only)
     const homg_mat *a = &amg->a;
     if (!values_only) {
         HOMG_TRY(homg__mat_alloc(ctx, a->nrows, a->ncols, a->nnz, HOMG_FLOAT32, f, "fine level"));
-        HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, f->row_ptr, a->row_ptr, ((size_t)a->nrows + 1) * sizeof(int32_t),
-                                             HOMG_D2D), "fine level");
-        HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, f->col_idx, a->col_idx, (size_t)a->nnz * sizeof(int32_t),
-                                             HOMG_D2D), "fine level");
+        HOMG_TRY_BACKEND(
+            ctx, ctx->mem->copy(&ctx->ex, f->row_ptr, a->row_ptr, ((size_t)a->nrows + 1) * sizeof(int32_t), HOMG_D2D),
+            "fine level");
+        HOMG_TRY_BACKEND(ctx,
+                         ctx->mem->copy(&ctx->ex, f->col_idx, a->col_idx, (size_t)a->nnz * sizeof(int32_t), HOMG_D2D),
+                         "fine level");
     }
     AMG_RUN(amg, AMG_SK(amg)->convert(&ctx->ex, a->val, HOMG_FLOAT64, f->val, HOMG_FLOAT32, (size_t)a->nnz),
             "fine level in float");
@@ -329,18 +334,17 @@ homg_status homg_amg_apply(homg_amg *amg, const double *r, double *z)
     st = homg__check_pointer(ctx, r, "homg_amg_apply: r");
     if (st == HOMG_OK)
         st = homg__check_pointer(ctx, z, "homg_amg_apply: z");
-    if (st == HOMG_OK && (st = sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32,
-                                           (size_t)amg->a.nrows)) != HOMG_OK)
+    if (st == HOMG_OK &&
+        (st = sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows)) != HOMG_OK)
         st = homg__backend_fail(ctx, st, "homg_amg_apply");
     if (st == HOMG_OK)
         st = homg__amg_cycle(amg);
-    if (st == HOMG_OK && (st = sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64,
-                                           (size_t)amg->a.nrows)) != HOMG_OK)
+    if (st == HOMG_OK &&
+        (st = sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows)) != HOMG_OK)
         st = homg__backend_fail(ctx, st, "homg_amg_apply");
     homg__leave(ctx, saved);
     return st;
 }
-
 
 const homg_mat *homg__amg_matrix(const homg_amg *amg) { return &amg->a; }
 homg_ctx *homg__amg_ctx(const homg_amg *amg) { return amg->ctx; }
@@ -349,11 +353,9 @@ homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z)
 {
     homg_ctx *ctx = amg->ctx;
     const homg_sparse_kernels *sk = AMG_SK(amg);
-    AMG_RUN(amg, sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows),
-            "AMG cycle");
+    AMG_RUN(amg, sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows), "AMG cycle");
     HOMG_TRY(homg__amg_cycle(amg));
-    AMG_RUN(amg, sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows),
-            "AMG cycle");
+    AMG_RUN(amg, sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows), "AMG cycle");
     return HOMG_OK;
 }
 
@@ -399,8 +401,8 @@ homg_status homg_amg_get_info(const homg_amg *amg, homg_amg_info *info)
 
 int homg_amg_format_info(const homg_amg_info *info, char *buf, size_t len)
 {
-    static const char *coarsening[] = {"", "smoothed aggregation", "compatible weighted matching"};
-    static const char *smoother[] = {"", "damped Jacobi", "l1 Jacobi", "patch block Jacobi", "Chebyshev"};
+    static const char *coarsening[] = { "", "smoothed aggregation", "compatible weighted matching" };
+    static const char *smoother[] = { "", "damped Jacobi", "l1 Jacobi", "patch block Jacobi", "Chebyshev" };
     size_t used = 0;
     const homg_amg_desc *d;
     if (buf && len)
@@ -409,17 +411,17 @@ int homg_amg_format_info(const homg_amg_info *info, char *buf, size_t len)
         return 0;
     d = &info->desc;
     homg__append(buf, len, &used, "AMG grid: %s, %s smoother, %s(%d,%d) cycle\n",
-           coarsening[d->coarsening == HOMG_AMG_MATCHING ? 2 : 1],
-           smoother[d->smoother >= 1 && d->smoother <= 4 ? d->smoother : 3], d->cycle == HOMG_AMG_CYCLE_W ? "W" : "V",
-           d->pre, d->post);
+                 coarsening[d->coarsening == HOMG_AMG_MATCHING ? 2 : 1],
+                 smoother[d->smoother >= 1 && d->smoother <= 4 ? d->smoother : 3],
+                 d->cycle == HOMG_AMG_CYCLE_W ? "W" : "V", d->pre, d->post);
     homg__append(buf, len, &used, "  Number of levels: %d\n", info->levels);
     homg__append(buf, len, &used, "     LVL        ROWS           NNZ   NNZ/ROW   PATCHES\n");
     homg__append(buf, len, &used, "  ----------------------------------------------------\n");
     for (int l = 0; l < info->levels; l++)
         homg__append(buf, len, &used, "  %4d%s %10d %13lld %9.2f %9d\n", l,
-               l == info->levels - 1 ? (d->coarse_solver == HOMG_AMG_COARSE_JACOBI ? "(J)" : "(C)") : "   ",
-               (int)info->rows[l], (long long)info->nnz[l],
-               info->rows[l] > 0 ? (double)info->nnz[l] / info->rows[l] : 0.0, (int)info->patches[l]);
+                     l == info->levels - 1 ? (d->coarse_solver == HOMG_AMG_COARSE_JACOBI ? "(J)" : "(C)") : "   ",
+                     (int)info->rows[l], (long long)info->nnz[l],
+                     info->rows[l] > 0 ? (double)info->nnz[l] / info->rows[l] : 0.0, (int)info->patches[l]);
     homg__append(buf, len, &used, "  ----------------------------------------------------\n");
     homg__append(buf, len, &used, "  Grid complexity:     %.4f\n", info->grid_complexity);
     homg__append(buf, len, &used, "  Operator complexity: %.4f\n", info->operator_complexity);

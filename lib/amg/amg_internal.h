@@ -6,28 +6,28 @@
 #include "sparse/sparse.h"
 
 typedef struct amg_level {
-    homg_mat a;             /* float; level 0: float copy of the fine matrix */
-    homg_mat p, r;          /* prolongator (n x nc) and restriction P^T (none on the coarsest) */
-    homg_mat ap;            /* A P, kept for re-setup */
+    homg_mat a;               /* float; level 0: float copy of the fine matrix */
+    homg_mat p, r;            /* prolongator (n x nc) and restriction P^T (none on the coarsest) */
+    homg_mat ap;              /* A P, kept for re-setup */
     void *plan_ap, *plan_rap; /* SpGEMM symbolic phases of A P and R (A P) */
-    int32_t *agg;           /* n: the row of the next level each row belongs to */
-    float *v;               /* matching: the level's smooth vector */
-    float *dinv;            /* Jacobi: 1 / a_ii; l1 Jacobi: 1 / sum_j |a_ij| */
-    homg_patches pt;        /* patch smoother */
-    float *b, *x, *t, *u;   /* cycle: right-hand side, iterate, residual, patch right-hand side */
-    float *inv;             /* coarsest level, Cholesky: dense inverse */
-    float cheb_max;         /* Chebyshev: Gershgorin bound of rho(D^-1 A) (host copy) */
+    int32_t *agg;             /* n: the row of the next level each row belongs to */
+    float *v;                 /* matching: the level's smooth vector */
+    float *dinv;              /* Jacobi: 1 / a_ii; l1 Jacobi: 1 / sum_j |a_ij| */
+    homg_patches pt;          /* patch smoother */
+    float *b, *x, *t, *u;     /* cycle: right-hand side, iterate, residual, patch right-hand side */
+    float *inv;               /* coarsest level, Cholesky: dense inverse */
+    float cheb_max;           /* Chebyshev: Gershgorin bound of rho(D^-1 A) (host copy) */
 } amg_level;
 
 struct homg_amg {
     homg_ctx *ctx;
     homg_amg_desc desc;
-    void *handle;           /* sparse kernels' handle */
-    homg_mat a;             /* the fine matrix, double */
+    void *handle; /* sparse kernels' handle */
+    homg_mat a;   /* the fine matrix, double */
     int nlevels;
     amg_level lv[HOMG_AMG_MAX_LEVELS];
-    int32_t *count;         /* device scalars for counts read by the host */
-    float *rho;             /* device scalar: Gershgorin bound of rho(D^-1 A) */
+    int32_t *count; /* device scalars for counts read by the host */
+    float *rho;     /* device scalar: Gershgorin bound of rho(D^-1 A) */
     double setup_ms;
 };
 
@@ -35,11 +35,11 @@ struct homg_amg {
 #define AMG_AK(amg) HOMG_KERNELS(&(amg)->ctx->ex, amg)
 
 /* Runs a kernel-table call; on failure passes the backend's message on. */
-#define AMG_RUN(amg, call, what)                                           \
-    do {                                                                   \
-        homg_status amg_st_ = (call);                                      \
-        if (amg_st_ != HOMG_OK)                                            \
-            return homg__backend_fail((amg)->ctx, amg_st_, (what));        \
+#define AMG_RUN(amg, call, what)                                    \
+    do {                                                            \
+        homg_status amg_st_ = (call);                               \
+        if (amg_st_ != HOMG_OK)                                     \
+            return homg__backend_fail((amg)->ctx, amg_st_, (what)); \
     } while (0)
 
 /* amg_aggregate.c: smoothed-aggregation aggregates of level l (agg: n rows). */

@@ -125,8 +125,9 @@ static homg_status presmooth(homg_amg *amg, amg_level *lv, int warm)
             int zero = !warm && s == 0, final = s == pre - 1;
             if (!zero)
                 AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->b, lv->u), "patch smoother");
-            AMG_RUN(amg, ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, final ? lv->t : NULL, zero,
-                                          d->patch_inner, d->patch_inner_weight, d->patch_weight),
+            AMG_RUN(amg,
+                    ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, final ? lv->t : NULL, zero, d->patch_inner,
+                                     d->patch_inner_weight, d->patch_weight),
                     "patch smoother");
             if (final)
                 AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->t, lv->t), "patch residual");
@@ -165,8 +166,9 @@ static homg_status postsmooth(homg_amg *amg, amg_level *lv)
             HOMG_TRY(chebyshev(amg, lv, 0));
         } else if (d->smoother == HOMG_AMG_SMOOTHER_PATCH) {
             AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->b, lv->u), "patch smoother");
-            AMG_RUN(amg, ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, NULL, 0, d->patch_inner,
-                                          d->patch_inner_weight, d->patch_weight),
+            AMG_RUN(amg,
+                    ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, NULL, 0, d->patch_inner, d->patch_inner_weight,
+                                     d->patch_weight),
                     "patch smoother");
         } else {
             double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight : 1.0;

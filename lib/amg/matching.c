@@ -43,19 +43,19 @@ static homg_status match_once(homg_amg *amg, const homg_mat *a, const float *v, 
     if (st == HOMG_OK)
         st = homg__amg_array(amg, (void **)&suitor, (size_t)n, sizeof(uint64_t), "matching");
     {
-        int32_t **ints[] = {&target, &cand, &mate, &flag, &id};
+        int32_t **ints[] = { &target, &cand, &mate, &flag, &id };
         for (size_t i = 0; st == HOMG_OK && i < sizeof ints / sizeof ints[0]; i++)
             st = homg__amg_array(amg, (void **)ints[i], (size_t)n + 1, sizeof(int32_t), "matching");
     }
     if (st != HOMG_OK)
         goto done;
-#define RUN(call, what)                                                  \
-    do {                                                                 \
-        st = (call);                                                     \
-        if (st != HOMG_OK) {                                             \
-            st = homg__backend_fail(ctx, st, (what));                    \
-            goto done;                                                   \
-        }                                                                \
+#define RUN(call, what)                               \
+    do {                                              \
+        st = (call);                                  \
+        if (st != HOMG_OK) {                          \
+            st = homg__backend_fail(ctx, st, (what)); \
+            goto done;                                \
+        }                                             \
     } while (0)
     RUN(ak->diag(ex, a, 0, d), "matching weights");
     RUN(ak->match_weights(ex, a, d, v, w), "matching weights");

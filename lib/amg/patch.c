@@ -108,9 +108,10 @@ homg_status homg__amg_patch_values(homg_amg *amg)
 {
     for (int l = 0; l < amg->nlevels - 1; l++) {
         amg_level *lv = &amg->lv[l];
-        AMG_RUN(amg, AMG_AK(amg)->patch_fill(&amg->ctx->ex, &lv->a, lv->pt.patch_of, lv->pt.pos, amg->desc.patch_l1,
-                                             &lv->pt),
-                "patch matrix");
+        AMG_RUN(
+            amg,
+            AMG_AK(amg)->patch_fill(&amg->ctx->ex, &lv->a, lv->pt.patch_of, lv->pt.pos, amg->desc.patch_l1, &lv->pt),
+            "patch matrix");
     }
     return HOMG_OK;
 }

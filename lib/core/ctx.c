@@ -11,7 +11,7 @@
 #endif
 
 #define STR2(x) #x
-#define STR(x) STR2(x)
+#define STR(x)  STR2(x)
 
 int homg_version(void) { return HOMG_VERSION; }
 
@@ -139,8 +139,7 @@ static homg_status create(const homg_ctx_desc *desc, homg_ctx **out, char *buf, 
         st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.backend = %d is not a homg_backend",
                         (int)ctx->desc.backend);
     else if ((ctx->desc.allocator.alloc == NULL) != (ctx->desc.allocator.free == NULL))
-        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                        "desc.allocator: set both alloc and free, or neither");
+        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.allocator: set both alloc and free, or neither");
     else if (ctx->desc.device < 0)
         st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.device = %d is negative", ctx->desc.device);
     if (st == HOMG_OK && ctx->desc.backend == HOMG_BACKEND_CUDA) {
@@ -284,8 +283,7 @@ void homg_free(homg_ctx *ctx, void *ptr)
     homg__leave(ctx, saved);
 }
 
-static homg_status copy(homg_ctx *ctx, void *dst, const void *src, size_t bytes, homg_copy_kind kind,
-                        const char *what)
+static homg_status copy(homg_ctx *ctx, void *dst, const void *src, size_t bytes, homg_copy_kind kind, const char *what)
 {
     int saved;
     homg_status st;

@@ -60,18 +60,18 @@ void homg__remove_partial(const char *path);
 homg_status homg__check_pointer(homg_ctx *ctx, const void *ptr, const char *arg);
 
 /* Runs a backend call and turns its failure into a ctx failure. */
-#define HOMG_TRY_BACKEND(ctx, call, what)                          \
-    do {                                                           \
-        homg_status homg_st_ = (call);                             \
-        if (homg_st_ != HOMG_OK)                                   \
-            return homg__backend_fail((ctx), homg_st_, (what));    \
+#define HOMG_TRY_BACKEND(ctx, call, what)                       \
+    do {                                                        \
+        homg_status homg_st_ = (call);                          \
+        if (homg_st_ != HOMG_OK)                                \
+            return homg__backend_fail((ctx), homg_st_, (what)); \
     } while (0)
 
-#define HOMG_TRY(call)                                             \
-    do {                                                           \
-        homg_status homg_st_ = (call);                             \
-        if (homg_st_ != HOMG_OK)                                   \
-            return homg_st_;                                       \
+#define HOMG_TRY(call)                 \
+    do {                               \
+        homg_status homg_st_ = (call); \
+        if (homg_st_ != HOMG_OK)       \
+            return homg_st_;           \
     } while (0)
 
 #endif

@@ -88,7 +88,7 @@ static homg_status build_pattern(homg_fem *fem)
     int nv = p.dim + 1, shift = homg_bits_for((uint64_t)(p.num_nodes > 1 ? p.num_nodes - 1 : 1));
     size_t nkeys = (size_t)p.num_elements * nv * nv + (size_t)p.num_nodes, temp_bytes = 0;
     uint64_t *keys = NULL, *alt = NULL;
-    void *temp = NULL, *ev[2] = {NULL, NULL};
+    void *temp = NULL, *ev[2] = { NULL, NULL };
     int32_t nnz = 0;
     homg_status st;
     float ms = 0;
@@ -218,10 +218,11 @@ static homg_status prepare_patches(homg_fem *fem)
     }
     if (st == HOMG_OK) {
         int32_t np = h.num_patches;
-        const int32_t *src[9] = {h.node_ptr, h.nodes, h.row_off, h.entry_ptr, h.entry_src,
-                                 h.node_patch, h.node_local, h.elem_ptr, h.elems};
-        size_t len[9] = {(size_t)np + 1, (size_t)n, (size_t)n + np, (size_t)np + 1, (size_t)nnz,
-                         (size_t)n, (size_t)n, (size_t)np + 1, (size_t)fem->mesh->num_elements};
+        const int32_t *src[9] = { h.node_ptr,   h.nodes,      h.row_off,  h.entry_ptr, h.entry_src,
+                                  h.node_patch, h.node_local, h.elem_ptr, h.elems };
+        size_t len[9] = { (size_t)np + 1, (size_t)n,      (size_t)n + np,
+                          (size_t)np + 1, (size_t)nnz,    (size_t)n,
+                          (size_t)n,      (size_t)np + 1, (size_t)fem->mesh->num_elements };
         for (int i = 0; i < 9 && st == HOMG_OK; i++)
             st = upload_i32(ctx, &fem->patch_arrays[i], src[i], len[i], "homg_fem_create: patches");
         q->num_patches = np;
@@ -292,15 +293,15 @@ homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem
     if (d.scheme == HOMG_FEM_SCHEME_DEFAULT)
         d.scheme = ctx->ex.backend == HOMG_BACKEND_CUDA ? HOMG_FEM_SCHEME_PATCH : HOMG_FEM_SCHEME_SERIAL;
     if (d.scheme < HOMG_FEM_SCHEME_SERIAL || d.scheme > HOMG_FEM_SCHEME_PATCH)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_create: desc.scheme = %d is not a homg_fem_scheme",
-                          (int)d.scheme);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_fem_create: desc.scheme = %d is not a homg_fem_scheme", (int)d.scheme);
     if (d.scheme == HOMG_FEM_SCHEME_SERIAL && ctx->ex.backend != HOMG_BACKEND_CPU)
         return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
                           "homg_fem_create: the SERIAL scheme runs on the CPU backend only");
     if (d.num_dirichlet_tags < 0 || (d.num_dirichlet_tags > 0 && !d.dirichlet_tags))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                          "homg_fem_create: desc.num_dirichlet_tags = %d with dirichlet_tags %s",
-                          d.num_dirichlet_tags, d.dirichlet_tags ? "set" : "NULL");
+                          "homg_fem_create: desc.num_dirichlet_tags = %d with dirichlet_tags %s", d.num_dirichlet_tags,
+                          d.dirichlet_tags ? "set" : "NULL");
     if (d.patch_nnz < 16)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_create: desc.patch_nnz = %d; at least 16",
                           d.patch_nnz);
@@ -397,7 +398,8 @@ static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
         st = fem->k->numeric_patch(ex, &p, &s, &fem->patches);
     if (st != HOMG_OK)
         return homg__backend_fail(ctx, st, "homg_fem_assemble");
-    if (fem->num_masked && (st = fem->k->dirichlet(ex, &s, fem->mask, c->dirichlet_value, c->dirichlet_values)) != HOMG_OK)
+    if (fem->num_masked &&
+        (st = fem->k->dirichlet(ex, &s, fem->mask, c->dirichlet_value, c->dirichlet_values)) != HOMG_OK)
         return homg__backend_fail(ctx, st, "homg_fem_assemble: Dirichlet");
     return HOMG_OK;
 }

@@ -12,14 +12,14 @@ struct homg_fem {
     homg_fem_desc desc;
     homg_fem_info info;
     const homg_fem_kernels *k;
-    int32_t num_masked;       /* Dirichlet + element-less rows */
+    int32_t num_masked; /* Dirichlet + element-less rows */
     /* in the context's space */
     int32_t *row_ptr, *col_idx;
     void *values, *rhs;
     uint8_t *mask;
     /* COLOR */
-    int32_t *color_ptr;       /* host, num_colors + 1 */
-    int32_t *color_elems;     /* ctx */
+    int32_t *color_ptr;   /* host, num_colors + 1 */
+    int32_t *color_elems; /* ctx */
     /* PATCH: arrays in ctx space, described by `patches` */
     homg_fem_patches patches;
     int32_t *patch_arrays[9];

@@ -23,10 +23,7 @@
 
 #include <string.h>
 
-static double level_share(const homg_grid *g, int k)
-{
-    return 1.0 / (double)(1ull << (2 * k));
-}
+static double level_share(const homg_grid *g, int k) { return 1.0 / (double)(1ull << (2 * k)); }
 
 void homg__account(homg_grid *g, long launches, double wu, double values)
 {
@@ -40,11 +37,11 @@ homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what)
     return homg__backend_fail(g->ctx, st, what);
 }
 
-#define QUEUE(g, call, what)                               \
-    do {                                                   \
-        homg_status st_ = (call);                          \
-        if (st_ != HOMG_OK)                                \
-            return homg__k_fail((g), st_, (what));         \
+#define QUEUE(g, call, what)                       \
+    do {                                           \
+        homg_status st_ = (call);                  \
+        if (st_ != HOMG_OK)                        \
+            return homg__k_fail((g), st_, (what)); \
     } while (0)
 
 /* One cycle's view of the hierarchy: level 0 is the caller's arrays and data,
@@ -70,14 +67,14 @@ static homg_status coarse(cycle *c, int k)
 {
     homg_grid *g = c->g;
     if (g->coarse_qx) {
-        QUEUE(g, g->k->coarse_exact(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), g->coarse_qx,
-                                    g->coarse_qy, g->coarse_inv_eig),
+        QUEUE(g,
+              g->k->coarse_exact(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), g->coarse_qx,
+                                 g->coarse_qy, g->coarse_inv_eig),
               "coarse solve");
         homg__account(g, 1, 2 * level_share(g, k), 3 * level_values(c, k));
         return HOMG_OK;
     }
-    QUEUE(g, g->k->coarse_solve(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k),
-                                HOMG_COARSE_SWEEPS),
+    QUEUE(g, g->k->coarse_solve(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), HOMG_COARSE_SWEEPS),
           "coarse solve");
     homg__account(g, 1, HOMG_COARSE_SWEEPS * level_share(g, k), 2 * level_values(c, k));
     return HOMG_OK;
@@ -101,8 +98,9 @@ static homg_status down(cycle *c, int k, int init)
     const int pre = g->desc.pre;
     const double n = level_values(c, k);
     if (g->desc.method == HOMG_METHOD_FMG) {
-        QUEUE(g, g->k->smooth_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], c->x[k], f_of(c, k), g->f[k + 1],
-                                       pre, init, c->y[k + 1]),
+        QUEUE(g,
+              g->k->smooth_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], c->x[k], f_of(c, k), g->f[k + 1], pre,
+                                    init, c->y[k + 1]),
               "smoothing and restriction");
         homg__account(g, 1, (pre + 1 + (init == HOMG_INIT_PROLONG)) * level_share(g, k),
                       n * (2.25 + (init == HOMG_INIT_KEEP) + 0.25 * (init == HOMG_INIT_PROLONG)));
@@ -128,8 +126,9 @@ static homg_status up(cycle *c, int k)
     const int post = g->desc.post;
     const double n = level_values(c, k);
     if (g->desc.method == HOMG_METHOD_FMG) {
-        QUEUE(g, g->k->prolong_smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->x[k], c->y[k],
-                                      f_of(c, k), post, 0),
+        QUEUE(g,
+              g->k->prolong_smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->x[k], c->y[k],
+                                   f_of(c, k), post, 0),
               "prolongation and smoothing");
         homg__account(g, 1, (post + 1) * level_share(g, k), 3.25 * n);
         return HOMG_OK;

@@ -282,16 +282,16 @@ homg_grid_desc homg_grid_get_desc(const homg_grid *g)
 
 /* ------------------------------------------------------------ input checks */
 
-static homg_status check_inputs(homg_grid *g, const void *f, const homg_boundary *bc, const void *u,
-                                int check_u)
+static homg_status check_inputs(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, int check_u)
 {
     homg_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
     const int nx = g->desc.nx, ny = g->desc.ny;
-    static const char *const names[6] = {"f", "u (warm start)", "bc.west", "bc.east", "bc.south", "bc.north"};
-    const void *arr[6] = {f, check_u ? u : NULL, bc ? bc->west : NULL, bc ? bc->east : NULL,
-                          bc ? bc->south : NULL, bc ? bc->north : NULL};
-    const size_t len[6] = {(size_t)nx * ny, (size_t)nx * ny, (size_t)ny, (size_t)ny, (size_t)nx, (size_t)nx};
+    static const char *const names[6] = { "f", "u (warm start)", "bc.west", "bc.east", "bc.south", "bc.north" };
+    const void *arr[6] = {
+        f, check_u ? u : NULL, bc ? bc->west : NULL, bc ? bc->east : NULL, bc ? bc->south : NULL, bc ? bc->north : NULL
+    };
+    const size_t len[6] = { (size_t)nx * ny, (size_t)nx * ny, (size_t)ny, (size_t)ny, (size_t)nx, (size_t)nx };
     long long flags[6];
 
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, g->flags, sizeof flags), "input check");
@@ -304,7 +304,8 @@ static homg_status check_inputs(homg_grid *g, const void *f, const homg_boundary
             long long k = flags[a] - 1;
             if (a < 2)
                 return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                                  "%s is not finite at (i, j) = (%lld, %lld) (index %lld)", names[a], k % nx, k / nx, k);
+                                  "%s is not finite at (i, j) = (%lld, %lld) (index %lld)", names[a], k % nx, k / nx,
+                                  k);
             return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s is not finite at index %lld", names[a], k);
         }
     return HOMG_OK;
@@ -322,8 +323,8 @@ static homg_status check_pointers(homg_grid *g, const void *f, const homg_bounda
         return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "f and u must be aligned to %zu bytes (f = %p, u = %p)",
                           2 * g->elem, f, u);
     if (bc) {
-        const void *b[4] = {bc->west, bc->east, bc->south, bc->north};
-        static const char *const names[4] = {"bc.west", "bc.east", "bc.south", "bc.north"};
+        const void *b[4] = { bc->west, bc->east, bc->south, bc->north };
+        static const char *const names[4] = { "bc.west", "bc.east", "bc.south", "bc.north" };
         for (int s = 0; s < 4; s++)
             if (b[s])
                 HOMG_TRY(homg__check_pointer(g->ctx, b[s], names[s]));
@@ -352,8 +353,8 @@ static homg_status queue_cycles(homg_grid *g, const homg_seq_key *key, const hom
             HOMG_TRY(homg__mg_cycle(g, L0, key->f, (void *)key->u, kind));
         if (key->monitor) {
             HOMG_TRY_BACKEND(g->ctx,
-                             g->k->monitor(&g->ctx->ex, g->desc.precision, L0, key->u, key->f, key->u_ref,
-                                           g->scratch, g->hist, g->hist_count),
+                             g->k->monitor(&g->ctx->ex, g->desc.precision, L0, key->u, key->f, key->u_ref, g->scratch,
+                                           g->hist, g->hist_count),
                              "monitor");
             homg__account(g, 2, 1, 2.0 * L0->nx * L0->ny);
         }
@@ -484,13 +485,13 @@ static homg_status solve(homg_grid *g, const void *f, const homg_boundary *bc, v
         info->converged = converged;
     }
     if (sd->tol > 0 && !converged)
-        return homg__fail(g->ctx, HOMG_ERROR_NOT_CONVERGED, "not converged: norm %.3e > tol %.3e after %d cycles",
-                          norm, sd->tol, cycles);
+        return homg__fail(g->ctx, HOMG_ERROR_NOT_CONVERGED, "not converged: norm %.3e > tol %.3e after %d cycles", norm,
+                          sd->tol, cycles);
     return HOMG_OK;
 }
 
-homg_status homg_grid_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u,
-                            const homg_solve_desc *desc, homg_solve_info *info)
+homg_status homg_grid_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *desc,
+                            homg_solve_info *info)
 {
     homg_solve_desc sd;
     homg_status st;
@@ -554,7 +555,8 @@ homg_status homg_grid_residual(homg_grid *g, const void *f, const homg_boundary 
         L0.bc[HOMG_S] = bc->south;
         L0.bc[HOMG_N] = bc->north;
     }
-    if ((st = homg__check_pointer(g->ctx, f, "f")) == HOMG_OK && (st = homg__check_pointer(g->ctx, u, "u")) == HOMG_OK &&
+    if ((st = homg__check_pointer(g->ctx, f, "f")) == HOMG_OK &&
+        (st = homg__check_pointer(g->ctx, u, "u")) == HOMG_OK &&
         (st = homg__check_pointer(g->ctx, r, "r")) == HOMG_OK) {
         st = g->k->residual(&g->ctx->ex, g->desc.precision, &L0, u, f, r);
         if (st != HOMG_OK)

@@ -7,9 +7,9 @@
 #include "core/internal.h"
 
 #define HOMG_GRID_MAX_LEVELS 16
-#define HOMG_GRID_HIST_MAX 1000
-#define HOMG_GRID_GRAPHS 16
-#define HOMG_COARSE_SWEEPS 16
+#define HOMG_GRID_HIST_MAX   1000
+#define HOMG_GRID_GRAPHS     16
+#define HOMG_COARSE_SWEEPS   16
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
  * while the key matches. */
@@ -32,31 +32,31 @@ struct homg_grid {
     homg_ctx *ctx;
     const homg_grid_kernels *k;
     homg_grid_desc desc;
-    size_t elem;                 /* bytes per value */
-    int nlevels;                 /* multigrid levels, 0 = finest */
+    size_t elem; /* bytes per value */
+    int nlevels; /* multigrid levels, 0 = finest */
     homg_level lv[HOMG_GRID_MAX_LEVELS];
     void *u[HOMG_GRID_MAX_LEVELS], *f[HOMG_GRID_MAX_LEVELS]; /* levels >= 1 */
-    void *u2[HOMG_GRID_MAX_LEVELS];  /* FMG: the second buffer of levels >= 1 (out-of-place steps) */
-    void *u0_scratch;                /* FMG: the finest level's second buffer */
-    void *gbc[HOMG_GRID_MAX_LEVELS][4]; /* FMG: Dirichlet data restricted to levels >= 1 */
+    void *u2[HOMG_GRID_MAX_LEVELS];               /* FMG: the second buffer of levels >= 1 (out-of-place steps) */
+    void *u0_scratch;                             /* FMG: the finest level's second buffer */
+    void *gbc[HOMG_GRID_MAX_LEVELS][4];           /* FMG: Dirichlet data restricted to levels >= 1 */
     void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
 
     /* HOMG (seed 003) */
-    int homg_m;                  /* coarsest HOMG level M */
+    int homg_m; /* coarsest HOMG level M */
     homg_homg_level hl[HOMG_GRID_MAX_LEVELS];
     void *fm[HOMG_GRID_MAX_LEVELS]; /* compact restricted rhs, m >= 1 */
-    void *r, *ea, *eb, *ta;      /* full-size work arrays */
+    void *r, *ea, *eb, *ta;         /* full-size work arrays */
 
     /* monitoring */
-    double *hist;                /* HOMG_GRID_HIST_MAX doubles, backend memory */
-    int *hist_count;             /* backend memory */
-    double *scratch;             /* 2 doubles, backend memory */
-    long long *flags;            /* 6 input-check flags, backend memory */
+    double *hist;     /* HOMG_GRID_HIST_MAX doubles, backend memory */
+    int *hist_count;  /* backend memory */
+    double *scratch;  /* 2 doubles, backend memory */
+    long long *flags; /* 6 input-check flags, backend memory */
 
     /* accounting of what is queued */
     long launches;
     double wu;
-    double values_moved;         /* ideal device-memory traffic, in values */
+    double values_moved; /* ideal device-memory traffic, in values */
 
     homg_graph_entry graphs[HOMG_GRID_GRAPHS];
     unsigned long long graph_clock;

@@ -79,11 +79,11 @@ homg_status homg__homg_alloc(homg_grid *g)
     return HOMG_OK;
 }
 
-#define QUEUE(g, call, what)                               \
-    do {                                                   \
-        homg_status st_ = (call);                          \
-        if (st_ != HOMG_OK)                                \
-            return homg__k_fail((g), st_, (what));         \
+#define QUEUE(g, call, what)                       \
+    do {                                           \
+        homg_status st_ = (call);                  \
+        if (st_ != HOMG_OK)                        \
+            return homg__k_fail((g), st_, (what)); \
     } while (0)
 
 homg_status homg__homg_restart(homg_grid *g, const homg_level *L0, const void *f, void *u)

@@ -10,15 +10,15 @@
 
 #include <stb/stb_image_write.h>
 
-#define MAX_SIDE 65536
+#define MAX_SIDE   65536
 #define MAX_PIXELS ((size_t)1 << 28) /* keeps stb's int arithmetic ((3 nx + 1) ny bytes) far from overflow */
 
 /* Viridis-like: samples of matplotlib's viridis map (public domain, CC0) at
  * t = 0, 1/8, ..., 1; the map is linear in between. */
 enum { NUM_STOPS = 9 };
 static const unsigned char stops[NUM_STOPS][3] = {
-    {68, 1, 84},    {71, 45, 123},  {59, 82, 139},  {44, 114, 142}, {33, 144, 140},
-    {39, 173, 129}, {93, 200, 99},  {170, 220, 50}, {253, 231, 37},
+    { 68, 1, 84 },    { 71, 45, 123 }, { 59, 82, 139 },  { 44, 114, 142 }, { 33, 144, 140 },
+    { 39, 173, 129 }, { 93, 200, 99 }, { 170, 220, 50 }, { 253, 231, 37 },
 };
 
 /* Position of v on the map, in [0, 1]. */
@@ -93,8 +93,7 @@ homg_status homg_write_png(homg_ctx *ctx, const char *path, const double *host_v
                           "homg_write_png: %d x %d pixels: each side must be 1..%d and nx*ny at most 2^28", nx, ny,
                           MAX_SIDE);
     if (!isfinite(lo) || !isfinite(hi))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_write_png: lo = %g, hi = %g: must be finite", lo,
-                          hi);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_write_png: lo = %g, hi = %g: must be finite", lo, hi);
     if (lo == hi)
         finite_range(host_values, (size_t)nx * (size_t)ny, &lo, &hi);
     rgb = (unsigned char *)homg__host_alloc(ctx, (size_t)3 * nx * ny, "homg_write_png");

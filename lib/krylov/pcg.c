@@ -27,21 +27,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 struct homg_pcg {
     homg_ctx *ctx;
     homg_pcg_desc desc;
     void *handle;
     homg_amg *amg;
-    homg_mat own;           /* the copy of `a`, when one was given */
+    homg_mat own; /* the copy of `a`, when one was given */
     const homg_mat *a;
     double *r, *z, *p, *q, *dinv;
-    homg_cg_state *state;   /* device */
-    double *history;        /* device, max_iter + 1 */
+    homg_cg_state *state; /* device */
+    double *history;      /* device, max_iter + 1 */
     double *host_history;
     int nhistory;
     homg_pcg_info last;
-    void *graph;            /* captured iteration (CUDA), for x == graph_x */
+    void *graph; /* captured iteration (CUDA), for x == graph_x */
     double *graph_x;
     int graph_failed;
 };
@@ -136,8 +135,7 @@ static homg_status create(homg_pcg *s, const homg_csr *a)
     return HOMG_OK;
 }
 
-homg_status homg_pcg_create(homg_ctx *ctx, const homg_csr *a, homg_amg *amg, const homg_pcg_desc *desc,
-                            homg_pcg **out)
+homg_status homg_pcg_create(homg_ctx *ctx, const homg_csr *a, homg_amg *amg, const homg_pcg_desc *desc, homg_pcg **out)
 {
     homg_pcg *s;
     homg_status st;
@@ -173,15 +171,13 @@ static homg_status precondition(homg_pcg *s)
 {
     homg_ctx *ctx = s->ctx;
     switch (s->desc.precond) {
-    case HOMG_PCG_PRECOND_AMG:
-        return homg__amg_apply_raw(s->amg, s->r, s->z);
+    case HOMG_PCG_PRECOND_AMG: return homg__amg_apply_raw(s->amg, s->r, s->z);
     case HOMG_PCG_PRECOND_JACOBI:
-        HOMG_TRY_BACKEND(ctx, HOMG_KERNELS(&ctx->ex, sparse)->cg_diag_precond(&ctx->ex, s->dinv, s->r, s->z,
-                                                                                s->a->nrows),
+        HOMG_TRY_BACKEND(ctx,
+                         HOMG_KERNELS(&ctx->ex, sparse)->cg_diag_precond(&ctx->ex, s->dinv, s->r, s->z, s->a->nrows),
                          "Jacobi preconditioner");
         return HOMG_OK;
-    default:
-        return HOMG_OK; /* z is r */
+    default: return HOMG_OK; /* z is r */
     }
 }
 
@@ -280,7 +276,7 @@ homg_status homg_pcg_solve(homg_pcg *s, const double *b, double *x, homg_pcg_inf
         st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_pcg_solve: cannot create timing events");
     if (st == HOMG_OK)
         st = ctx->mem->event_record(&ctx->ex, e0) == HOMG_OK ? iterate(s, b, x, &hs)
-                                                            : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "event");
+                                                             : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "event");
     if (st == HOMG_OK && ctx->mem->event_record(&ctx->ex, e1) == HOMG_OK)
         ctx->mem->event_elapsed_ms(e0, e1, &ms);
     ctx->mem->event_destroy(e0);
@@ -293,9 +289,8 @@ homg_status homg_pcg_solve(homg_pcg *s, const double *b, double *x, homg_pcg_inf
         s->last.iterations = hs.iter;
         s->last.converged = hs.done == HOMG_CG_CONVERGED;
         s->last.rel_residual = s->host_history[hs.iter];
-        s->last.rate = hs.iter > 0 && s->host_history[0] > 0
-                           ? pow(s->last.rel_residual / s->host_history[0], 1.0 / hs.iter)
-                           : 0.0;
+        s->last.rate =
+            hs.iter > 0 && s->host_history[0] > 0 ? pow(s->last.rel_residual / s->host_history[0], 1.0 / hs.iter) : 0.0;
         s->last.solve_ms = ms;
         if (info)
             *info = s->last;
@@ -334,14 +329,14 @@ int homg_pcg_format_history(const homg_pcg *s, char *buf, size_t len)
     homg__append(buf, len, &used, "       Ini   %13.6e\n", s->host_history[0]);
     for (int i = 1; i < s->nhistory; i++)
         homg__append(buf, len, &used, "  %8d   %13.6e   %8.4f\n", i - 1, s->host_history[i],
-               s->host_history[i - 1] > 0 ? s->host_history[i] / s->host_history[i - 1] : 0.0);
+                     s->host_history[i - 1] > 0 ? s->host_history[i] / s->host_history[i - 1] : 0.0);
     homg__append(buf, len, &used, "  ----------------------------------------\n");
     homg__append(buf, len, &used, "  Total iterations: %d (%s)\n", s->last.iterations,
-           s->last.converged ? "converged" : "NOT converged");
+                 s->last.converged ? "converged" : "NOT converged");
     homg__append(buf, len, &used, "  Avg convergence rate: %.4f\n", s->last.rate);
     homg__append(buf, len, &used, "  Final relative residual: %.6e\n", s->last.rel_residual);
     homg__append(buf, len, &used, "  Solve time: %.3f ms (%.3f ms per iteration)\n", s->last.solve_ms,
-           s->last.iterations > 0 ? s->last.solve_ms / s->last.iterations : 0.0);
+                 s->last.iterations > 0 ? s->last.solve_ms / s->last.iterations : 0.0);
     return (int)used;
 }
 

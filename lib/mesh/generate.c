@@ -31,11 +31,10 @@ static homg_status check_desc(homg_ctx *ctx, const homg_mesh_generate_desc *d, i
     if (!(d->size > 0) || !isfinite(d->size))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: desc.size = %g must be positive", fn, d->size);
     if (d->refine < 0 || d->refine > 30)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: desc.refine = %d out of range 0..30", fn,
-                          d->refine);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: desc.refine = %d out of range 0..30", fn, d->refine);
     if (elems > INT32_MAX || nodes > INT32_MAX)
-        return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: %.3g elements and %.3g nodes exceed the int32 limit",
-                          fn, elems, nodes);
+        return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: %.3g elements and %.3g nodes exceed the int32 limit", fn,
+                          elems, nodes);
     return HOMG_OK;
 }
 
@@ -98,16 +97,16 @@ homg_status homg_mesh_generate_square(homg_ctx *ctx, const homg_mesh_generate_de
     for (int32_t j = 0; j < k; j++)
         for (int32_t i = 0; i < k; i++) {
             int32_t v0 = j * p + i, v1 = v0 + 1, v2 = v0 + p, v3 = v2 + 1;
-            int32_t t[6] = {v0, v1, v3, v0, v3, v2}; /* counter-clockwise */
+            int32_t t[6] = { v0, v1, v3, v0, v3, v2 }; /* counter-clockwise */
             memcpy(a.elements + 3 * (size_t)e, t, sizeof t);
             a.element_tags[e] = a.element_tags[e + 1] = 1;
             e += 2;
         }
     for (int32_t i = 0; i < k; i++) {
-        int32_t s[4][2] = {{i * p, (i + 1) * p},                   /* x = 0 */
-                           {i * p + k, (i + 1) * p + k},           /* x = size */
-                           {i, i + 1},                             /* y = 0 */
-                           {k * p + i, k * p + i + 1}};            /* y = size */
+        int32_t s[4][2] = { { i * p, (i + 1) * p },         /* x = 0 */
+                            { i * p + k, (i + 1) * p + k }, /* x = size */
+                            { i, i + 1 },                   /* y = 0 */
+                            { k * p + i, k * p + i + 1 } }; /* y = size */
         for (int t = 0; t < 4; t++) {
             a.facets[2 * (size_t)f] = s[t][0];
             a.facets[2 * (size_t)f + 1] = s[t][1];
@@ -122,7 +121,8 @@ homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc
 {
     /* the six Kuhn tetrahedra of a cube: paths from corner 0 to corner 7 along
      * the axes in each order (corner bits: x = 1, y = 2, z = 4) */
-    static const int kuhn[6][4] = {{0, 1, 3, 7}, {0, 1, 5, 7}, {0, 2, 3, 7}, {0, 2, 6, 7}, {0, 4, 5, 7}, {0, 4, 6, 7}};
+    static const int kuhn[6][4] = { { 0, 1, 3, 7 }, { 0, 1, 5, 7 }, { 0, 2, 3, 7 },
+                                    { 0, 2, 6, 7 }, { 0, 4, 5, 7 }, { 0, 4, 6, 7 } };
     int tet[6][4];
     homg_mesh_generate_desc d;
     homg__mesh_arrays a;
@@ -143,7 +143,7 @@ homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc
     /* orient the templates positively: odd axis orders come out inverted */
     for (int t = 0; t < 6; t++) {
         double x[12];
-        int32_t n[4] = {0, 1, 2, 3};
+        int32_t n[4] = { 0, 1, 2, 3 };
         for (int v = 0; v < 4; v++)
             for (int c = 0; c < 3; c++)
                 x[3 * v + c] = (kuhn[t][v] >> c) & 1;
@@ -193,7 +193,7 @@ homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc
                     q[w] = j + (b >> 1);
                     c[b] = (q[2] * p + q[1]) * p + q[0];
                 }
-                int32_t tri[6] = {c[0], c[1], c[3], c[0], c[2], c[3]};
+                int32_t tri[6] = { c[0], c[1], c[3], c[0], c[2], c[3] };
                 memcpy(a.facets + 3 * f, tri, sizeof tri);
                 a.facet_tags[f] = a.facet_tags[f + 1] = side + 1;
                 f += 2;
@@ -287,8 +287,7 @@ homg_status homg_mesh_refine(const homg_mesh *m, homg_mesh **out)
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_mesh_refine: the refined mesh exceeds the int32 limit");
     }
     st = alloc_arrays(ctx, &a, dim, nn, ne, nf);
-    if (st == HOMG_OK && m->num_facets == 0 &&
-        !(a.node_markers = (int32_t *)malloc((size_t)nn * sizeof(int32_t))))
+    if (st == HOMG_OK && m->num_facets == 0 && !(a.node_markers = (int32_t *)malloc((size_t)nn * sizeof(int32_t))))
         st = homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_mesh_refine: out of host memory");
     if (st != HOMG_OK) {
         homg__mesh_arrays_free(&a);
@@ -319,18 +318,19 @@ homg_status homg_mesh_refine(const homg_mesh *m, homg_mesh **out)
         for (int t = 0; t < children; t++)
             a.element_tags[(size_t)e * children + t] = m->element_tags[e];
         if (dim == 2) {
-            int32_t t[12] = {v[0], mid[0][1], mid[0][2], mid[0][1], v[1], mid[1][2],
-                             mid[0][2], mid[1][2], v[2], mid[0][1], mid[1][2], mid[0][2]};
+            int32_t t[12] = { v[0],      mid[0][1], mid[0][2], mid[0][1], v[1],      mid[1][2],
+                              mid[0][2], mid[1][2], v[2],      mid[0][1], mid[1][2], mid[0][2] };
             memcpy(c, t, sizeof t);
         } else {
             /* four corner tetrahedra (scaled copies), then the octahedron cut along its
              * shortest diagonal into four tetrahedra around it */
-            int32_t corner[16] = {v[0], mid[0][1], mid[0][2], mid[0][3], mid[0][1], v[1], mid[1][2], mid[1][3],
-                                  mid[0][2], mid[1][2], v[2], mid[2][3], mid[0][3], mid[1][3], mid[2][3], v[3]};
-            int32_t ring[3][4] = {{mid[0][2], mid[0][3], mid[1][3], mid[1][2]},  /* around m01-m23 */
-                                  {mid[0][1], mid[0][3], mid[2][3], mid[1][2]},  /* around m02-m13 */
-                                  {mid[0][1], mid[0][2], mid[2][3], mid[1][3]}}; /* around m03-m12 */
-            int32_t ends[3][2] = {{mid[0][1], mid[2][3]}, {mid[0][2], mid[1][3]}, {mid[0][3], mid[1][2]}};
+            int32_t corner[16] = { v[0],      mid[0][1], mid[0][2], mid[0][3], mid[0][1], v[1],
+                                   mid[1][2], mid[1][3], mid[0][2], mid[1][2], v[2],      mid[2][3],
+                                   mid[0][3], mid[1][3], mid[2][3], v[3] };
+            int32_t ring[3][4] = { { mid[0][2], mid[0][3], mid[1][3], mid[1][2] },   /* around m01-m23 */
+                                   { mid[0][1], mid[0][3], mid[2][3], mid[1][2] },   /* around m02-m13 */
+                                   { mid[0][1], mid[0][2], mid[2][3], mid[1][3] } }; /* around m03-m12 */
+            int32_t ends[3][2] = { { mid[0][1], mid[2][3] }, { mid[0][2], mid[1][3] }, { mid[0][3], mid[1][2] } };
             int best = 0;
             double len[3];
             for (int dgl = 0; dgl < 3; dgl++)
@@ -367,11 +367,11 @@ homg_status homg_mesh_refine(const homg_mesh *m, homg_mesh **out)
             mm[k] = m->num_nodes + i; /* midpoints of the facet's edges v0v1, v1v2, v2v0 */
         }
         if (dim == 2) {
-            int32_t t[4] = {v[0], mm[0], mm[0], v[1]};
+            int32_t t[4] = { v[0], mm[0], mm[0], v[1] };
             memcpy(a.facets + 4 * (size_t)f, t, sizeof t);
             a.facet_tags[2 * (size_t)f] = a.facet_tags[2 * (size_t)f + 1] = m->facet_tags[f];
         } else {
-            int32_t t[12] = {v[0], mm[0], mm[2], mm[0], v[1], mm[1], mm[2], mm[1], v[2], mm[0], mm[1], mm[2]};
+            int32_t t[12] = { v[0], mm[0], mm[2], mm[0], v[1], mm[1], mm[2], mm[1], v[2], mm[0], mm[1], mm[2] };
             memcpy(a.facets + 12 * (size_t)f, t, sizeof t);
             for (int s = 0; s < 4; s++)
                 a.facet_tags[4 * (size_t)f + s] = m->facet_tags[f];

@@ -11,7 +11,7 @@
 #include <zlib.h>
 
 #define MAX_LINE (1 << 20) /* longer lines are malformed for every format read here */
-#define CHUNK (1 << 16)
+#define CHUNK    (1 << 16)
 
 typedef struct chunk {
     unsigned char data[CHUNK];
@@ -21,7 +21,7 @@ typedef struct chunk {
 homg_status homg__lines_open(homg_ctx *ctx, homg__lines *r, const char *path)
 {
     struct stat st;
-    unsigned char magic[2] = {0, 0};
+    unsigned char magic[2] = { 0, 0 };
     FILE *f;
     memset(r, 0, sizeof *r);
     r->ctx = ctx;
@@ -37,8 +37,7 @@ homg_status homg__lines_open(homg_ctx *ctx, homg__lines *r, const char *path)
         magic[0] = 0;
     fclose(f);
     /* gzip cannot expand more than ~1032:1; plain files hold what they hold */
-    r->bytes_bound = (magic[0] == 0x1f && magic[1] == 0x8b) ? (double)st.st_size * 1032.0 + 4096.0
-                                                            : (double)st.st_size;
+    r->bytes_bound = (magic[0] == 0x1f && magic[1] == 0x8b) ? (double)st.st_size * 1032.0 + 4096.0 : (double)st.st_size;
     r->gz = gzopen(path, "rb");
     if (!r->gz)
         return homg__fail(ctx, HOMG_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));

@@ -72,8 +72,9 @@ static homg_status check_arrays(homg_ctx *ctx, homg__mesh_arrays *a, const char 
     if (a->dim != 2 && a->dim != 3)
         return homg__fail(ctx, bad, "%s: dim = %d; meshes are 2D (triangles) or 3D (tetrahedra)", src, a->dim);
     if (a->num_nodes < nv || a->num_elements < 1 || a->num_facets < 0)
-        return homg__fail(ctx, bad, "%s: a %dD mesh needs at least %d nodes and one element (has %d nodes, %d elements)",
-                          src, a->dim, nv, (int)a->num_nodes, (int)a->num_elements);
+        return homg__fail(ctx, bad,
+                          "%s: a %dD mesh needs at least %d nodes and one element (has %d nodes, %d elements)", src,
+                          a->dim, nv, (int)a->num_nodes, (int)a->num_elements);
     for (int32_t i = 0; i < a->num_nodes * a->dim; i++)
         if (!isfinite(a->coords[i]))
             return homg__fail(ctx, bad, "%s: node %d has a coordinate that is not finite", src, (int)(i / a->dim));
@@ -205,7 +206,9 @@ homg_status homg_mesh_create(homg_ctx *ctx, const homg_mesh_data *d, homg_mesh *
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_create: a count is negative");
     if (!d->coords || !d->elements || (d->num_facets > 0 && !d->facets))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_create: data.%s is NULL",
-                          !d->coords ? "coords" : !d->elements ? "elements" : "facets");
+                          !d->coords     ? "coords"
+                          : !d->elements ? "elements"
+                                         : "facets");
     memset(&a, 0, sizeof a);
     a.dim = d->dim;
     a.num_nodes = d->num_nodes;

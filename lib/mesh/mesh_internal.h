@@ -54,15 +54,15 @@ homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *mesh, uint64_t **ou
 /* A line source over a (possibly gzip-compressed) file or a memory buffer. */
 typedef struct homg__lines {
     homg_ctx *ctx;
-    const char *path;     /* for messages */
-    void *gz;             /* gzFile, or NULL for memory */
-    void *chunk;          /* read-ahead buffer of a file source */
+    const char *path; /* for messages */
+    void *gz;         /* gzFile, or NULL for memory */
+    void *chunk;      /* read-ahead buffer of a file source */
     const char *mem;
     size_t mem_size, mem_pos;
     char *buf;
     size_t cap;
-    long line;            /* number of the line last returned (1-based) */
-    double bytes_bound;   /* most bytes the file can hold (decompressed), for count checks */
+    long line;          /* number of the line last returned (1-based) */
+    double bytes_bound; /* most bytes the file can hold (decompressed), for count checks */
     int eof;
 } homg__lines;
 

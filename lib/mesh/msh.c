@@ -35,7 +35,10 @@ typedef struct msh {
     homg__vec entities;  /* msh_entity (4.1) */
 } msh;
 
-static homg_status oom(msh *m) { return homg__fail(m->r->ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", m->r->path); }
+static homg_status oom(msh *m)
+{
+    return homg__fail(m->r->ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: out of host memory", m->r->path);
+}
 
 static homg_status content(msh *m, char **line, const char *section)
 {
@@ -149,7 +152,7 @@ static homg_status parse_nodes4(msh *m)
         HOMG_TRY(tok_count(m, &p, &nb, 0, n - done, "numNodesInBlock (beyond the announced node count)"));
         for (long long i = 0; i < nb; i++) {
             long long tag;
-            static const double zero[3] = {0, 0, 0};
+            static const double zero[3] = { 0, 0, 0 };
             HOMG_TRY(content(m, &line, "$Nodes"));
             p = line;
             if (!homg__tok_ll(&p, &tag) || !homg__tok_end(p))
@@ -188,8 +191,9 @@ static int type_nodes(long long type)
 
 static homg_status unsupported_type(msh *m, long long type)
 {
-    return homg__lines_fail(m->r, "element type %lld is not supported (homg reads P1 triangles (2), tetrahedra "
-                                  "(4), lines (1) and points (15))",
+    return homg__lines_fail(m->r,
+                            "element type %lld is not supported (homg reads P1 triangles (2), tetrahedra "
+                            "(4), lines (1) and points (15))",
                             type);
 }
 
@@ -369,7 +373,7 @@ static int cmp_tag(const void *a, const void *b)
 }
 
 typedef struct node_map {
-    long long first;   /* contiguous tags first, first+1, ...: index = tag - first */
+    long long first; /* contiguous tags first, first+1, ...: index = tag - first */
     int contiguous;
     tag_index *sorted; /* otherwise */
     size_t n;
@@ -440,8 +444,8 @@ static homg_status resolve(msh *m, const node_map *map, const homg__vec *v, int 
         for (int k = 0; k < nv; k++) {
             int32_t idx = map_find(map, e[i].node[k]);
             if (idx < 0)
-                return homg__fail(m->r->ctx, HOMG_ERROR_PARSE, "%s:%d: node %lld is not defined in $Nodes",
-                                  m->r->path, (int)e[i].line, e[i].node[k]);
+                return homg__fail(m->r->ctx, HOMG_ERROR_PARSE, "%s:%d: node %lld is not defined in $Nodes", m->r->path,
+                                  (int)e[i].line, e[i].node[k]);
             (*nodes)[i * nv + k] = idx;
         }
         (*tags)[i] = e[i].tag;
@@ -526,11 +530,13 @@ homg_status homg__read_msh(homg__lines *r, homg_mesh **out)
         if (!strcmp(name, "$MeshFormat"))
             st = m.have_format ? homg__lines_fail(r, "a second $MeshFormat") : parse_format(&m);
         else if (!strcmp(name, "$Nodes"))
-            st = m.have_nodes++ ? homg__lines_fail(r, "a second $Nodes section")
-                 : m.version == 2 ? parse_nodes2(&m) : parse_nodes4(&m);
+            st = m.have_nodes++   ? homg__lines_fail(r, "a second $Nodes section")
+                 : m.version == 2 ? parse_nodes2(&m)
+                                  : parse_nodes4(&m);
         else if (!strcmp(name, "$Elements"))
             st = m.have_elements++ ? homg__lines_fail(r, "a second $Elements section")
-                 : m.version == 2 ? parse_elements2(&m) : parse_elements4(&m);
+                 : m.version == 2  ? parse_elements2(&m)
+                                   : parse_elements4(&m);
         else if (!strcmp(name, "$Entities") && m.version == 4)
             st = m.entities.count ? homg__lines_fail(r, "a second $Entities section") : parse_entities(&m);
         else if (!strncmp(name, "$End", 4))

@@ -28,8 +28,7 @@ static homg_status header(homg__lines *r, long long *v, int count, int min_field
     return HOMG_OK;
 }
 
-static homg_status record(homg__lines *r, char **p, long long expected_id, const char *what, long long i,
-                          long long n)
+static homg_status record(homg__lines *r, char **p, long long expected_id, const char *what, long long i, long long n)
 {
     char *line;
     long long id;
@@ -40,8 +39,8 @@ static homg_status record(homg__lines *r, char **p, long long expected_id, const
     if (!homg__tok_ll(p, &id))
         return homg__lines_fail(r, "expected a %s number", what);
     if (id != expected_id)
-        return homg__lines_fail(r, "%s number %lld where %lld was expected (numbers must be consecutive)", what,
-                                id, expected_id);
+        return homg__lines_fail(r, "%s number %lld where %lld was expected (numbers must be consecutive)", what, id,
+                                expected_id);
     return HOMG_OK;
 }
 

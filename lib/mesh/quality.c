@@ -56,8 +56,8 @@ static double element_quality(int dim, const double *x, const int32_t *n, double
         /* inradius r = 2A / perimeter; equilateral: longest / r = 2 sqrt(3) */
         return longest / (2 * *vol / perimeter) / (2 * sqrt(3.0));
     } else {
-        static const int edge[6][4] = {{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2},
-                                       {1, 2, 0, 3}, {1, 3, 0, 2}, {2, 3, 0, 1}};
+        static const int edge[6][4] = { { 0, 1, 2, 3 }, { 0, 2, 1, 3 }, { 0, 3, 1, 2 },
+                                        { 1, 2, 0, 3 }, { 1, 3, 0, 2 }, { 2, 3, 0, 1 } };
         for (int e = 0; e < 6; e++) {
             /* dihedral angle along edge (i,j) between faces (i,j,k) and (i,j,l) */
             double t[3], u[3], v[3], nu[3], nv[3], a;

@@ -14,10 +14,10 @@ static int ends_with(const char *s, const char *suffix)
 /* BASE.node + BASE.ele, and BASE.edge / BASE.face where they exist. */
 static homg_status read_nodeele(homg_ctx *ctx, const char *path, size_t base_len, homg_mesh **out)
 {
-    static const char *const ext[4] = {".node", ".ele", ".edge", ".face"};
-    char *name[4] = {NULL, NULL, NULL, NULL};
+    static const char *const ext[4] = { ".node", ".ele", ".edge", ".face" };
+    char *name[4] = { NULL, NULL, NULL, NULL };
     homg__lines r[4];
-    int open[4] = {0, 0, 0, 0};
+    int open[4] = { 0, 0, 0, 0 };
     homg_status st = HOMG_OK;
     memset(r, 0, sizeof r);
     for (int k = 0; k < 4 && st == HOMG_OK; k++) {

@@ -35,8 +35,8 @@ homg_status homg_mesh_write_vtk(const homg_mesh *m, const char *path, const homg
     if (!path)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_write_vtk: path is NULL");
     if (nfields < 0 || (nfields > 0 && !fields))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_write_vtk: %d fields but fields is %s",
-                          nfields, fields ? "set" : "NULL");
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_write_vtk: %d fields but fields is %s", nfields,
+                          fields ? "set" : "NULL");
     for (int i = 0; i < nfields; i++) {
         if (!field_name_ok(fields[i].name))
             return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,

@@ -65,7 +65,7 @@ homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int3
     int64_t total = 0;
     int32_t *ptr = NULL;
     row_entry *ent = NULL;
-    homg_coo_dup d = {-1, -1, 0, 0};
+    homg_coo_dup d = { -1, -1, 0, 0 };
     homg_status st = HOMG_OK;
 
     memset(out, 0, sizeof *out);
@@ -73,17 +73,18 @@ homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int3
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: bad arguments (%d x %d, %d triplets)", what,
                           (int)nrows, (int)ncols, (int)n);
     if (symmetric && nrows != ncols)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: a symmetric matrix must be square, not %d x %d",
-                          what, (int)nrows, (int)ncols);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: a symmetric matrix must be square, not %d x %d", what,
+                          (int)nrows, (int)ncols);
     for (int32_t k = 0; k < n; k++) {
         if (row[k] < 0 || row[k] >= nrows || col[k] < 0 || col[k] >= ncols)
-            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: triplet %d at (%d, %d) is outside the %d x %d matrix",
-                              what, (int)k, (int)row[k], (int)col[k], (int)nrows, (int)ncols);
+            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                              "%s: triplet %d at (%d, %d) is outside the %d x %d matrix", what, (int)k, (int)row[k],
+                              (int)col[k], (int)nrows, (int)ncols);
         total += (symmetric && row[k] != col[k]) ? 2 : 1;
     }
     if (total > INT32_MAX)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %lld entries are more than int32 indices allow",
-                          what, (long long)total);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %lld entries are more than int32 indices allow", what,
+                          (long long)total);
 
     ptr = (int32_t *)calloc((size_t)nrows + 1, sizeof *ptr);
     ent = (row_entry *)homg__host_array(ctx, (size_t)total, sizeof *ent, what);
@@ -104,10 +105,10 @@ homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int3
         ptr[r + 1] += ptr[r];
     for (int32_t k = 0; k < n; k++) {
         double v = val ? val[k] : 1.0;
-        row_entry e = {col[k], k, v};
+        row_entry e = { col[k], k, v };
         ent[ptr[row[k]]++] = e;
         if (symmetric && row[k] != col[k]) {
-            row_entry m = {row[k], k, v};
+            row_entry m = { row[k], k, v };
             ent[ptr[col[k]]++] = m;
         }
     }
@@ -174,8 +175,8 @@ static homg_status check_view(homg_ctx *ctx, const homg_csr *a, const char *what
     if (!a)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: the matrix is NULL", what);
     if (a->nrows < 0 || a->ncols < 0 || a->nnz < 0)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: negative size (%d x %d, nnz %d)", what,
-                          (int)a->nrows, (int)a->ncols, (int)a->nnz);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: negative size (%d x %d, nnz %d)", what, (int)a->nrows,
+                          (int)a->ncols, (int)a->nnz);
     if (a->precision != HOMG_FLOAT32 && a->precision != HOMG_FLOAT64)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: precision = %d is not a homg_precision", what,
                           (int)a->precision);
@@ -184,7 +185,9 @@ static homg_status check_view(homg_ctx *ctx, const homg_csr *a, const char *what
                           (int)a->memory);
     if (!a->row_ptr || (a->nnz > 0 && (!a->col_idx || !a->values)))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what,
-                          !a->row_ptr ? "row_ptr" : !a->col_idx ? "col_idx" : "values");
+                          !a->row_ptr   ? "row_ptr"
+                          : !a->col_idx ? "col_idx"
+                                        : "values");
     return HOMG_OK;
 }
 
@@ -227,8 +230,8 @@ static homg_status check_structure(homg_ctx *ctx, const homg_host_csr *m, const 
             return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: row_ptr[%d] = %d is not in %d..%d (nnz)", what,
                               (int)r + 1, (int)m->row_ptr[r + 1], (int)m->row_ptr[r], (int)m->nnz);
     if (m->row_ptr[m->nrows] != m->nnz)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: row_ptr[%d] = %d, not nnz = %d", what,
-                          (int)m->nrows, (int)m->row_ptr[m->nrows], (int)m->nnz);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: row_ptr[%d] = %d, not nnz = %d", what, (int)m->nrows,
+                          (int)m->row_ptr[m->nrows], (int)m->nnz);
     for (int32_t r = 0; r < m->nrows; r++)
         for (int32_t i = m->row_ptr[r]; i < m->row_ptr[r + 1]; i++) {
             int32_t c = m->col_idx[i];

@@ -217,8 +217,9 @@ static homg_status read_banner(mm_reader *r, mm_header *h)
     else if (word_is(b[3], e[3], "pattern") && !h->array)
         h->field = FIELD_PATTERN;
     else if (word_is(b[3], e[3], "complex"))
-        return fail_at(r, r->line, HOMG_ERROR_UNSUPPORTED, "complex matrices are not supported (only real, "
-                                                           "integer and pattern)");
+        return fail_at(r, r->line, HOMG_ERROR_UNSUPPORTED,
+                       "complex matrices are not supported (only real, "
+                       "integer and pattern)");
     else
         return fail(r, "unknown field '%s' (expected real, integer%s)", show(b[3], e[3], s),
                     h->array ? "; array files have values" : " or pattern");
@@ -227,8 +228,10 @@ static homg_status read_banner(mm_reader *r, mm_header *h)
         h->symmetric = 1;
     else if (word_is(b[4], e[4], "skew-symmetric") || word_is(b[4], e[4], "hermitian") ||
              word_is(b[4], e[4], "symmetric"))
-        return fail_at(r, r->line, HOMG_ERROR_UNSUPPORTED, "'%s %s' files are not supported (only coordinate "
-                       "general/symmetric and array general)", h->array ? "array" : "coordinate", show(b[4], e[4], s));
+        return fail_at(r, r->line, HOMG_ERROR_UNSUPPORTED,
+                       "'%s %s' files are not supported (only coordinate "
+                       "general/symmetric and array general)",
+                       h->array ? "array" : "coordinate", show(b[4], e[4], s));
     else if (!word_is(b[4], e[4], "general"))
         return fail(r, "unknown symmetry '%s' (expected general or symmetric)", show(b[4], e[4], s));
     return HOMG_OK;
@@ -271,8 +274,7 @@ static homg_status read_size(mm_reader *r, mm_header *h, int vector)
     if (vector && h->ncols != 1)
         return fail(r, "not a vector: %lld columns (a vector file has 1)", (long long)h->ncols);
     if (h->symmetric && h->nrows != h->ncols)
-        return fail(r, "a symmetric matrix must be square, not %lld x %lld", (long long)h->nrows,
-                    (long long)h->ncols);
+        return fail(r, "a symmetric matrix must be square, not %lld x %lld", (long long)h->nrows, (long long)h->ncols);
     cells = h->symmetric ? h->nrows * (h->nrows + 1) / 2 : h->nrows * h->ncols;
     if (h->array) {
         if (cells > INT32_MAX)
@@ -287,8 +289,10 @@ static homg_status read_size(mm_reader *r, mm_header *h, int vector)
     min_bytes = h->array ? 2 : h->field == FIELD_PATTERN ? 4 : 6;
     room = ((int64_t)(r->end - r->p) + 1) / min_bytes;
     if (h->count > room)
-        return fail(r, "the size line declares %lld entries, but the %lld bytes after it hold %lld at most "
-                       "(truncated file?)", (long long)h->count, (long long)(r->end - r->p), (long long)room);
+        return fail(r,
+                    "the size line declares %lld entries, but the %lld bytes after it hold %lld at most "
+                    "(truncated file?)",
+                    (long long)h->count, (long long)(r->end - r->p), (long long)room);
     return HOMG_OK;
 }
 
@@ -374,7 +378,7 @@ static homg_status read_coordinate(mm_reader *r, const mm_header *h, homg_host_c
     int32_t *row, *col;
     double *val = NULL;
     int64_t total = 0;
-    homg_coo_dup dup = {-1, -1, 0, 0};
+    homg_coo_dup dup = { -1, -1, 0, 0 };
     homg_status st = HOMG_OK;
 
     memset(out, 0, sizeof *out);
@@ -407,11 +411,13 @@ static homg_status read_coordinate(mm_reader *r, const mm_header *h, homg_host_c
     if (st == HOMG_OK && next_data_line(r))
         st = fail(r, "more entries than the %d the size line declares", (int)n);
     if (st == HOMG_OK && total > INT32_MAX)
-        st = fail_at(r, r->line, HOMG_ERROR_UNSUPPORTED, "the symmetric matrix has %lld entries, more than "
-                     "int32 indices allow", (long long)total);
+        st = fail_at(r, r->line, HOMG_ERROR_UNSUPPORTED,
+                     "the symmetric matrix has %lld entries, more than "
+                     "int32 indices allow",
+                     (long long)total);
     if (st == HOMG_OK) {
-        st = homg__csr_from_coo(r->ctx, (int32_t)h->nrows, (int32_t)h->ncols, n, row, col, val, h->symmetric, out,
-                                &dup);
+        st =
+            homg__csr_from_coo(r->ctx, (int32_t)h->nrows, (int32_t)h->ncols, n, row, col, val, h->symmetric, out, &dup);
         if (st != HOMG_OK && dup.second >= 0) {
             /* Name it as the file does: the lower triangle of a symmetric file. */
             int32_t i = dup.row, j = dup.col;
@@ -419,8 +425,10 @@ static homg_status read_coordinate(mm_reader *r, const mm_header *h, homg_host_c
                 i = dup.col;
                 j = dup.row;
             }
-            st = fail_at(r, line_of_entry(r, dup.second), HOMG_ERROR_PARSE, "duplicate entry (%d, %d), first given on "
-                         "line %ld", (int)i + 1, (int)j + 1, line_of_entry(r, dup.first));
+            st = fail_at(r, line_of_entry(r, dup.second), HOMG_ERROR_PARSE,
+                         "duplicate entry (%d, %d), first given on "
+                         "line %ld",
+                         (int)i + 1, (int)j + 1, line_of_entry(r, dup.first));
         }
     }
 done:
@@ -453,14 +461,14 @@ static homg_status parse_matrix(homg_ctx *ctx, const char *name, const char *tex
     reader_init(&r, ctx, name, text, len);
     HOMG_TRY(read_banner(&r, &h));
     if (h.array)
-        return fail_at(&r, r.line, HOMG_ERROR_UNSUPPORTED, "dense 'array' matrices are not read as CSR "
+        return fail_at(&r, r.line, HOMG_ERROR_UNSUPPORTED,
+                       "dense 'array' matrices are not read as CSR "
                        "(homg_mtx_read_vector reads array vectors)");
     HOMG_TRY(read_size(&r, &h, 0));
     return read_coordinate(&r, &h, out);
 }
 
-static homg_status parse_vector(homg_ctx *ctx, const char *name, const char *text, size_t len, double **vec,
-                                int32_t *n)
+static homg_status parse_vector(homg_ctx *ctx, const char *name, const char *text, size_t len, double **vec, int32_t *n)
 {
     mm_reader r;
     mm_header h;
@@ -512,7 +520,9 @@ homg_status homg_mtx_parse_vector(homg_ctx *ctx, const char *name, const char *t
     homg__clear_error(ctx);
     if (!vec || !n || (!text && len))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_parse_vector: %s is NULL",
-                          !vec ? "vec" : !n ? "n" : "text");
+                          !vec ? "vec"
+                          : !n ? "n"
+                               : "text");
     *vec = NULL;
     *n = 0;
     return parse_vector(ctx, name, text ? text : "", len, vec, n);
@@ -584,7 +594,9 @@ homg_status homg_mtx_read_vector(homg_ctx *ctx, const char *path, double **vec, 
     homg__clear_error(ctx);
     if (!path || !vec || !n)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_read_vector: %s is NULL",
-                          !path ? "path" : !vec ? "vec" : "n");
+                          !path  ? "path"
+                          : !vec ? "vec"
+                                 : "n");
     *vec = NULL;
     *n = 0;
     HOMG_TRY(slurp(ctx, path, &text, &len));
@@ -613,8 +625,10 @@ static double entry(const homg_host_csr *m, int32_t r, int32_t c)
 static homg_status check_writable(homg_ctx *ctx, const homg_host_csr *m, int symmetric)
 {
     if (m->nrows < 1 || m->ncols < 1)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_write: a %d x %d matrix: Matrix Market needs "
-                          "at least one row and one column", (int)m->nrows, (int)m->ncols);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_mtx_write: a %d x %d matrix: Matrix Market needs "
+                          "at least one row and one column",
+                          (int)m->nrows, (int)m->ncols);
     if (symmetric && m->nrows != m->ncols)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_write: a %d x %d matrix is not symmetric",
                           (int)m->nrows, (int)m->ncols);
@@ -623,12 +637,15 @@ static homg_status check_writable(homg_ctx *ctx, const homg_host_csr *m, int sym
             int32_t c = m->col_idx[i];
             double v = m->values[i], t;
             if (!isfinite(v))
-                return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_write: a(%d, %d) = %g is not finite "
-                                  "(1-based)", (int)r + 1, (int)c + 1, v);
+                return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                                  "homg_mtx_write: a(%d, %d) = %g is not finite "
+                                  "(1-based)",
+                                  (int)r + 1, (int)c + 1, v);
             if (symmetric && c != r && (t = entry(m, c, r)) != v)
-                return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_write: the matrix is not symmetric: "
-                                  "a(%d, %d) = %.17g but a(%d, %d) = %.17g (1-based)", (int)r + 1, (int)c + 1, v,
-                                  (int)c + 1, (int)r + 1, t);
+                return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                                  "homg_mtx_write: the matrix is not symmetric: "
+                                  "a(%d, %d) = %.17g but a(%d, %d) = %.17g (1-based)",
+                                  (int)r + 1, (int)c + 1, v, (int)c + 1, (int)r + 1, t);
         }
     return HOMG_OK;
 }
@@ -679,8 +696,10 @@ homg_status homg_mtx_write_vector(homg_ctx *ctx, const char *path, const double 
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_write_vector: n = %d (at least 1)", (int)n);
     for (int32_t i = 0; i < n; i++)
         if (!isfinite(host_vec[i]))
-            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_write_vector: value %d (0-based) = %g is "
-                              "not finite", (int)i, host_vec[i]);
+            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                              "homg_mtx_write_vector: value %d (0-based) = %g is "
+                              "not finite",
+                              (int)i, host_vec[i]);
     f = fopen(path, "wb");
     if (!f)
         return homg__fail(ctx, HOMG_ERROR_IO, "%s: cannot create: %s", path, strerror(errno));

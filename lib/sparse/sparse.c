@@ -35,8 +35,8 @@ homg_kalloc homg__kalloc(homg_ctx *ctx)
 
 static size_t prec_size(homg_precision p) { return p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float); }
 
-homg_status homg__mat_alloc(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t nnz, homg_precision prec,
-                            homg_mat *m, const char *what)
+homg_status homg__mat_alloc(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t nnz, homg_precision prec, homg_mat *m,
+                            const char *what)
 {
     homg_status st;
     memset(m, 0, sizeof *m);
@@ -105,7 +105,9 @@ static homg_status check_view(homg_ctx *ctx, const homg_csr *a, const char *what
                           (int)a->memory);
     if (!a->row_ptr || (a->nnz > 0 && (!a->col_idx || !a->values)))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what,
-                          !a->row_ptr ? "row_ptr" : !a->col_idx ? "col_idx" : "values");
+                          !a->row_ptr   ? "row_ptr"
+                          : !a->col_idx ? "col_idx"
+                                        : "values");
     if (a->memory == HOMG_MEMORY_CONTEXT) {
         char arg[96];
         snprintf(arg, sizeof arg, "%s.row_ptr", what);
@@ -148,7 +150,7 @@ static homg_status copy_values(homg_ctx *ctx, const homg_csr *a, homg_mat *m)
 
 static homg_status report_new(homg_ctx *ctx, homg_csr_report **rep)
 {
-    homg_csr_report init = {INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX};
+    homg_csr_report init = { INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX };
     HOMG_TRY(homg__alloc(ctx, sizeof init, (void **)rep, "matrix check"));
     return homg__write(ctx, *rep, &init, sizeof init);
 }

@@ -10,8 +10,8 @@
 homg_kalloc homg__kalloc(homg_ctx *ctx);
 
 /* Allocates a matrix's arrays (row_ptr nrows+1, col_idx and val nnz). */
-homg_status homg__mat_alloc(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t nnz, homg_precision prec,
-                            homg_mat *m, const char *what);
+homg_status homg__mat_alloc(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t nnz, homg_precision prec, homg_mat *m,
+                            const char *what);
 void homg__mat_free(homg_ctx *ctx, homg_mat *m);
 size_t homg__mat_bytes(const homg_mat *m);
 

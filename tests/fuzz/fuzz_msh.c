@@ -6,7 +6,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    homg_ctx_desc d = {0};
+    homg_ctx_desc d = { 0 };
     homg_ctx *ctx = NULL;
     homg__lines r;
     homg_mesh *m = NULL;

@@ -29,8 +29,8 @@ static int poisson(int n, int dim, homg_host_csr *m)
     if (n < 1 || alloc(rows, (int64_t)rows * (2 * dim + 1), m))
         return -1;
     for (int32_t r = 0; r < rows; r++) {
-        int c[3] = {r % n, (r / n) % n, dim == 3 ? r / (n * n) : 0};
-        int32_t stride[3] = {1, n, n * n};
+        int c[3] = { r % n, (r / n) % n, dim == 3 ? r / (n * n) : 0 };
+        int32_t stride[3] = { 1, n, n * n };
         m->row_ptr[r] = k;
         /* Columns in increasing order: -z, -y, -x, self, +x, +y, +z. */
         for (int d = dim - 1; d >= 0; d--)
@@ -56,9 +56,9 @@ int homg_gen_poisson3d(int n, homg_host_csr *out) { return poisson(n, 3, out); }
 
 /* Neighbour offsets of the Kuhn triangulation: the node itself and both
  * directions of the cube edges and diagonals the tetrahedra share. */
-static const int nb[15][3] = {{0, 0, 0},  {1, 0, 0},   {-1, 0, 0}, {0, 1, 0},  {0, -1, 0},
-                              {0, 0, 1},  {0, 0, -1},  {1, 1, 0},  {-1, -1, 0}, {1, 0, 1},
-                              {-1, 0, -1}, {0, 1, 1},  {0, -1, -1}, {1, 1, 1}, {-1, -1, -1}};
+static const int nb[15][3] = { { 0, 0, 0 },   { 1, 0, 0 },  { -1, 0, 0 },  { 0, 1, 0 },   { 0, -1, 0 },
+                               { 0, 0, 1 },   { 0, 0, -1 }, { 1, 1, 0 },   { -1, -1, 0 }, { 1, 0, 1 },
+                               { -1, 0, -1 }, { 0, 1, 1 },  { 0, -1, -1 }, { 1, 1, 1 },   { -1, -1, -1 } };
 
 /* 3x3 inverse-transpose rows: gradients of the barycentric functions 1..3. */
 static double grads(const double x[4][3], double g[4][3])
@@ -95,12 +95,12 @@ int homg_gen_p1_cube(int k, double sigma_out, double sigma_in, double lambda, ho
     int32_t n = s * s * s, pos = 0;
     double h = 4.0 / k;
     /* The 6 tetrahedra of a cube: the paths (0,0,0) -> e_a -> e_a + e_b -> (1,1,1). */
-    static const int perm[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    static const int perm[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
     if (k < 1 || alloc(n, (int64_t)n * 15, out))
         return -1;
     /* Pattern: every offset that stays inside the cube of nodes, in sorted order. */
     for (int32_t r = 0; r < n; r++) {
-        int c[3] = {r % s, (r / s) % s, r / (s * s)};
+        int c[3] = { r % s, (r / s) % s, r / (s * s) };
         int32_t cols[15];
         int m = 0;
         out->row_ptr[r] = pos;
@@ -126,8 +126,8 @@ int homg_gen_p1_cube(int k, double sigma_out, double sigma_in, double lambda, ho
         for (int cy = 0; cy < k; cy++)
             for (int cx = 0; cx < k; cx++)
                 for (int t = 0; t < 6; t++) {
-                    int v[4][3] = {{cx, cy, cz}};
-                    double x[4][3], g[4][3], vol, cen[3] = {0, 0, 0}, sigma;
+                    int v[4][3] = { { cx, cy, cz } };
+                    double x[4][3], g[4][3], vol, cen[3] = { 0, 0, 0 }, sigma;
                     int32_t node[4];
                     for (int a = 1; a < 4; a++) {
                         memcpy(v[a], v[a - 1], sizeof v[a]);

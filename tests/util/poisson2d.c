@@ -106,8 +106,8 @@ void homg_test_download(homg_ctx *ctx, const void *x, size_t n, homg_precision p
 
 homg_boundary homg_test_boundary(homg_ctx *ctx, const homg_p2 *p, homg_precision prec)
 {
-    homg_boundary bc = {0};
-    const void **side[4] = {&bc.west, &bc.east, &bc.south, &bc.north};
+    homg_boundary bc = { 0 };
+    const void **side[4] = { &bc.west, &bc.east, &bc.south, &bc.north };
     for (int s = 0; s < 4; s++)
         if (p->g[s])
             *side[s] = homg_test_upload(ctx, p->g[s], s < 2 ? (size_t)p->ny : (size_t)p->nx, prec);

@@ -9,9 +9,9 @@
 typedef struct homg_p2 {
     int nx, ny;
     double h, lambda;
-    double *u_star;  /* nx*ny: a smooth part plus uniform noise, so every mode is present */
-    double *f;       /* f = A u_star, with the Dirichlet data below */
-    double *g[4];    /* W, E (ny values), S, N (nx values); NULL = zero */
+    double *u_star; /* nx*ny: a smooth part plus uniform noise, so every mode is present */
+    double *f;      /* f = A u_star, with the Dirichlet data below */
+    double *g[4];   /* W, E (ny values), S, N (nx values); NULL = zero */
 } homg_p2;
 
 /* u* = a smooth function + noise * U(-1,1); with_bc: the smooth part is non-zero on the

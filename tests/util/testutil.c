@@ -16,7 +16,7 @@ void homg_test_require_gpu(const char *program)
 
 homg_ctx *homg_test_ctx(homg_backend backend)
 {
-    homg_ctx_desc d = {0};
+    homg_ctx_desc d = { 0 };
     homg_ctx *ctx = NULL;
     char msg[512];
     d.backend = backend;

@@ -15,7 +15,9 @@ void homg_test_require_gpu(const char *program);
 homg_ctx *homg_test_ctx(homg_backend backend);
 
 /* Deterministic random numbers (xorshift64*), uniform in [0,1). */
-typedef struct homg_rng { uint64_t s; } homg_rng;
+typedef struct homg_rng {
+    uint64_t s;
+} homg_rng;
 homg_rng homg_rng_seed(uint64_t seed);
 double homg_rng_uniform(homg_rng *r);
 
