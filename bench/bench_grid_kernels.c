@@ -19,7 +19,7 @@
 
 #define REPS 20
 
-static homg_exec *ex;
+static kernel_exec *ex;
 
 typedef homg_status (*launch_fn)(void *arg);
 
@@ -47,7 +47,7 @@ static double time_us(launch_fn fn, void *arg)
 
 typedef struct args {
     homg_precision p;
-    homg_level L;
+    grid_level L;
     void *u, *u2, *f, *fc, *ec, *qx, *qy, *ie;
     int init, sweeps;
 } args;

@@ -684,9 +684,9 @@ static void resetup_reuses_the_hierarchy(void **state)
 
 /* ------------------------------------------------------------ kernels, by brute force */
 
-static homg_mat mat_of(const homg_host_csr *m, float *fval)
+static csr_matrix mat_of(const homg_host_csr *m, float *fval)
 {
-    homg_mat a;
+    csr_matrix a;
     a.nrows = m->nrows;
     a.ncols = m->ncols;
     a.nnz = m->nnz;
@@ -710,13 +710,13 @@ static int adjacent(const homg_host_csr *m, int32_t i, int32_t j)
 /* The MIS kernels give a distance-2 independent set that is maximal. */
 static void mis_is_a_maximal_distance_2_independent_set(void **state)
 {
-    const homg_amg_kernels *ak = &homg_cpu_amg_kernels;
-    homg_exec ex;
+    const amg_kernels *ak = &homg_cpu_amg_kernels;
+    kernel_exec ex;
     homg_host_csr m;
     float *fv;
     uint64_t *key, *k1, *k2;
     int32_t *flag, undecided = 1, *dist;
-    homg_mat a;
+    csr_matrix a;
     (void)state;
     memset(&ex, 0, sizeof ex);
     assert_int_equal(homg_gen_p1_cube(6, 1, 1, 1, &m), 0);
@@ -787,15 +787,15 @@ static int by_weight(const void *pa, const void *pb)
 /* Suitor's matching is the greedy one: heaviest edge first, distinct weights. */
 static void suitor_finds_the_greedy_matching(void **state)
 {
-    const homg_amg_kernels *ak = &homg_cpu_amg_kernels;
-    homg_exec ex;
+    const amg_kernels *ak = &homg_cpu_amg_kernels;
+    kernel_exec ex;
     homg_host_csr m;
     homg_rng rng = homg_rng_seed(3);
     float *fv, *w, *d, *v;
     uint64_t *suitor;
     int32_t *target, *cand, *mate, *flag, *greedy, props = 1, nedges = 0;
     edge *edges;
-    homg_mat a;
+    csr_matrix a;
     (void)state;
     memset(&ex, 0, sizeof ex);
     assert_int_equal(homg_gen_poisson2d(12, &m), 0);
@@ -884,16 +884,16 @@ static void kalloc_test_free(void *user, void *p)
 /* C = A B and T = A^T of random sparse matrices against dense products. */
 static void spgemm_and_transpose_match_dense_products(void **state)
 {
-    const homg_sparse_kernels *sk = &homg_cpu_sparse_kernels;
-    homg_kalloc ka = { kalloc_test_alloc, kalloc_test_free, NULL };
-    homg_exec ex;
+    const sparse_kernels *sk = &homg_cpu_sparse_kernels;
+    kernel_alloc ka = { kalloc_test_alloc, kalloc_test_free, NULL };
+    kernel_exec ex;
     homg_rng rng = homg_rng_seed(11);
     void *h = NULL, *plan = NULL;
     enum { R = 23, K = 17, C = 19 };
     float da[R][K], db[K][C], dc[R][C];
     int32_t arp[R + 1], aci[R * K], brp[K + 1], bci[K * C], trp[K + 1], tci[R * K];
     float av[R * K], bv[K * C], tv[R * K];
-    homg_mat a = { R, K, 0, arp, aci, av, HOMG_FLOAT32 }, b = { K, C, 0, brp, bci, bv, HOMG_FLOAT32 }, c, t;
+    csr_matrix a = { R, K, 0, arp, aci, av, HOMG_FLOAT32 }, b = { K, C, 0, brp, bci, bv, HOMG_FLOAT32 }, c, t;
     (void)state;
     memset(&ex, 0, sizeof ex);
     memset(dc, 0, sizeof dc);

@@ -66,7 +66,7 @@ static void k_free(void *user, void *p) { homg_free((homg_ctx *)user, p); }
 
 /* A float copy of a host matrix, in host memory and on the device. */
 typedef struct pair {
-    homg_mat h, d;
+    csr_matrix h, d;
     float *hv;
 } pair;
 
@@ -127,8 +127,8 @@ static double true_residual(const homg_host_csr *m, const double *b, const doubl
 static void aggregation_kernels_match_bit_for_bit(void **state)
 {
     homg_ctx *g = ctx_of(HOMG_BACKEND_CUDA);
-    homg_exec cx;
-    const homg_amg_kernels *ca = &homg_cpu_amg_kernels, *ga = &homg_cuda_amg_kernels;
+    kernel_exec cx;
+    const amg_kernels *ca = &homg_cpu_amg_kernels, *ga = &homg_cuda_amg_kernels;
     homg_host_csr m;
     pair p;
     int32_t n, *dcount;
@@ -221,14 +221,14 @@ static void aggregation_kernels_match_bit_for_bit(void **state)
 static void products_match_the_cpu(void **state)
 {
     homg_ctx *g = ctx_of(HOMG_BACKEND_CUDA);
-    homg_exec cx;
-    const homg_sparse_kernels *cs = &homg_cpu_sparse_kernels, *gs = &homg_cuda_sparse_kernels;
-    homg_kalloc gk = { k_alloc, k_free, NULL };
+    kernel_exec cx;
+    const sparse_kernels *cs = &homg_cpu_sparse_kernels, *gs = &homg_cuda_sparse_kernels;
+    kernel_alloc gk = { k_alloc, k_free, NULL };
     void *ch = NULL, *gh = NULL, *cplan = NULL, *gplan = NULL;
     homg_host_csr m;
     homg_rng rng = homg_rng_seed(5);
     pair p;
-    homg_mat cc, gc, ct, gt;
+    csr_matrix cc, gc, ct, gt;
     float *x, *y, *yg;
     (void)state;
     memset(&cx, 0, sizeof cx);
@@ -253,7 +253,7 @@ static void products_match_the_cpu(void **state)
     }
     {
         homg_ctx *c = ctx_of(HOMG_BACKEND_CPU); /* the CPU handle allocates through it */
-        homg_kalloc ck = { k_alloc, k_free, c };
+        kernel_alloc ck = { k_alloc, k_free, c };
         assert_int_equal(cs->handle_create(&cx, &ck, &ch), HOMG_OK);
         assert_int_equal(gs->handle_create(&g->ex, &gk, &gh), HOMG_OK);
         /* transpose */

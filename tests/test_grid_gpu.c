@@ -63,11 +63,11 @@ static double twin_diff(const twin *t)
     return d;
 }
 
-static const homg_grid_kernels *G(void) { return &homg_cuda_grid_kernels; }
+static const grid_kernels *G(void) { return &homg_cuda_grid_kernels; }
 
 /* Every mismatch is printed; the test fails at the end (kernels_match_cpu). */
 static int mismatches;
-static const homg_grid_kernels *C(void) { return &homg_cpu_grid_kernels; }
+static const grid_kernels *C(void) { return &homg_cpu_grid_kernels; }
 
 static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_t seed)
 {
@@ -77,8 +77,8 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     twin u = twin_make(n, p, &rng, 1), f = twin_make(n, p, &rng, 100), r = twin_make(n, p, &rng, 1);
     twin fc = twin_make(nc, p, &rng, 1), ec = twin_make(nc, p, &rng, 1);
     twin bc[4];
-    homg_level Lg = { 0 }, Lc;
-    homg_exec *xg = &gpu->ex, *xc = &cpu->ex;
+    grid_level Lg = { 0 }, Lc;
+    kernel_exec *xg = &gpu->ex, *xc = &cpu->ex;
     Lg.nx = nx;
     Lg.ny = ny;
     Lg.inv_h2 = (double)nx * nx;
@@ -151,7 +151,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     {
         void *og[4] = { ec.on_gpu, (char *)ec.on_gpu + 0, fc.on_gpu, r.on_gpu };
         void *oc[4] = { ec.on_cpu, (char *)ec.on_cpu + 0, fc.on_cpu, r.on_cpu };
-        homg_level Lg1 = Lg, Lc1 = Lc; /* east skipped: west and east would share ec */
+        grid_level Lg1 = Lg, Lc1 = Lc; /* east skipped: west and east would share ec */
         Lg1.bc[HOMG_E] = Lc1.bc[HOMG_E] = NULL;
         BOTH(G()->restrict_boundary(xg, p, &Lg1, og), C()->restrict_boundary(xc, p, &Lc1, oc));
         SAME(ec, "restrict_boundary");
@@ -163,11 +163,11 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     /* HOMG: filters at every spacing, gathers and iterations at every level */
     {
         int minside = nx < ny ? nx : ny;
-        homg_level Lh = Lg, Lhc = Lc;
+        grid_level Lh = Lg, Lhc = Lc;
         for (int s = 0; s < 4; s++)
             Lh.bc[s] = Lhc.bc[s] = NULL;
         for (int m = 0; (2 << m) <= minside; m++) {
-            homg_homg_level H;
+            mfmg_level H;
             H.m = m;
             H.l = 1 << m;
             H.cx = 2 * (nx / (2 * H.l) + 1);

@@ -599,7 +599,7 @@ static void triplets_duplicates_and_range(void **state)
 {
     (void)state;
     const int32_t row[] = { 1, 0, 1, 0, 0 }, col[] = { 1, 2, 1, 2, 0 };
-    homg_coo_dup dup = { -1, -1, -1, -1 };
+    coo_dup dup = { -1, -1, -1, -1 };
     homg_host_csr m;
     /* (0,2) repeats at 1 and 3, (1,1) at 0 and 2: the one met first in the input is reported. */
     assert_int_equal(homg__csr_from_coo(ctx, 2, 3, 5, row, col, NULL, 0, &m, &dup), HOMG_ERROR_INVALID_ARGUMENT);

@@ -4,7 +4,7 @@
 #include "amg_common.h"
 #include "amg_cpu.h"
 
-homg_status homg_cpu_mis_init(homg_exec *ex, int32_t n, uint32_t seed, uint64_t *key)
+homg_status homg_cpu_mis_init(kernel_exec *ex, int32_t n, uint32_t seed, uint64_t *key)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
@@ -12,7 +12,7 @@ homg_status homg_cpu_mis_init(homg_exec *ex, int32_t n, uint32_t seed, uint64_t 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_mis_max(homg_exec *ex, const homg_mat *a, const uint64_t *in, uint64_t *out)
+homg_status homg_cpu_mis_max(kernel_exec *ex, const csr_matrix *a, const uint64_t *in, uint64_t *out)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -26,7 +26,7 @@ homg_status homg_cpu_mis_max(homg_exec *ex, const homg_mat *a, const uint64_t *i
     return HOMG_OK;
 }
 
-homg_status homg_cpu_mis_update(homg_exec *ex, int32_t n, uint64_t *key, const uint64_t *kmax, int32_t *undecided)
+homg_status homg_cpu_mis_update(kernel_exec *ex, int32_t n, uint64_t *key, const uint64_t *kmax, int32_t *undecided)
 {
     int32_t left = 0;
     (void)ex;
@@ -44,7 +44,7 @@ homg_status homg_cpu_mis_update(homg_exec *ex, int32_t n, uint64_t *key, const u
     return HOMG_OK;
 }
 
-homg_status homg_cpu_mis_flags(homg_exec *ex, int32_t n, const uint64_t *key, int32_t *flag)
+homg_status homg_cpu_mis_flags(kernel_exec *ex, int32_t n, const uint64_t *key, int32_t *flag)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
@@ -52,7 +52,7 @@ homg_status homg_cpu_mis_flags(homg_exec *ex, int32_t n, const uint64_t *key, in
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_from_roots(homg_exec *ex, const homg_mat *a, const int32_t *flag, const int32_t *root_id,
+homg_status homg_cpu_agg_from_roots(kernel_exec *ex, const csr_matrix *a, const int32_t *flag, const int32_t *root_id,
                                     int32_t *agg)
 {
     (void)ex;
@@ -72,7 +72,8 @@ homg_status homg_cpu_agg_from_roots(homg_exec *ex, const homg_mat *a, const int3
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_grow(homg_exec *ex, const homg_mat *a, const int32_t *in, int32_t *out, int32_t *unassigned)
+homg_status homg_cpu_agg_grow(kernel_exec *ex, const csr_matrix *a, const int32_t *in, int32_t *out,
+                              int32_t *unassigned)
 {
     int32_t left = 0;
     (void)ex;
@@ -103,7 +104,7 @@ homg_status homg_cpu_agg_grow(homg_exec *ex, const homg_mat *a, const int32_t *i
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_sizes(homg_exec *ex, int32_t n, const int32_t *agg, int32_t nagg, int32_t *size)
+homg_status homg_cpu_agg_sizes(kernel_exec *ex, int32_t n, const int32_t *agg, int32_t nagg, int32_t *size)
 {
     (void)ex;
     for (int32_t a = 0; a < nagg; a++)
@@ -114,7 +115,7 @@ homg_status homg_cpu_agg_sizes(homg_exec *ex, int32_t n, const int32_t *agg, int
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_keep(homg_exec *ex, int32_t nagg, const int32_t *size, int32_t min_size, int32_t *keep)
+homg_status homg_cpu_agg_keep(kernel_exec *ex, int32_t nagg, const int32_t *size, int32_t min_size, int32_t *keep)
 {
     (void)ex;
     for (int32_t a = 0; a < nagg; a++)
@@ -122,7 +123,7 @@ homg_status homg_cpu_agg_keep(homg_exec *ex, int32_t nagg, const int32_t *size, 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_relabel(homg_exec *ex, int32_t n, const int32_t *agg, const int32_t *keep,
+homg_status homg_cpu_agg_relabel(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *keep,
                                  const int32_t *new_id, int32_t *out)
 {
     (void)ex;
@@ -131,7 +132,7 @@ homg_status homg_cpu_agg_relabel(homg_exec *ex, int32_t n, const int32_t *agg, c
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_restore(homg_exec *ex, int32_t n, const int32_t *agg, const int32_t *cur, int32_t *keep)
+homg_status homg_cpu_agg_restore(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *cur, int32_t *keep)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
@@ -140,7 +141,7 @@ homg_status homg_cpu_agg_restore(homg_exec *ex, int32_t n, const int32_t *agg, c
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_compose(homg_exec *ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out)
+homg_status homg_cpu_agg_compose(kernel_exec *ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)

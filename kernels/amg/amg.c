@@ -1,7 +1,7 @@
 /* amg.c -- the CPU backend's AMG table. */
 #include "amg_cpu.h"
 
-const homg_amg_kernels homg_cpu_amg_kernels = {
+const amg_kernels homg_cpu_amg_kernels = {
     homg_cpu_mis_init,       homg_cpu_mis_max,           homg_cpu_mis_update,     homg_cpu_mis_flags,
     homg_cpu_agg_from_roots, homg_cpu_agg_grow,          homg_cpu_agg_sizes,      homg_cpu_agg_keep,
     homg_cpu_agg_relabel,    homg_cpu_agg_restore,       homg_cpu_agg_compose,    homg_cpu_match_weights,

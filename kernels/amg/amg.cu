@@ -1,7 +1,7 @@
 /* amg.cu -- the CUDA backend's AMG table. */
 #include "amg_cuda.h"
 
-extern "C" const homg_amg_kernels homg_cuda_amg_kernels = {
+extern "C" const amg_kernels homg_cuda_amg_kernels = {
     homg_cuda_mis_init,       homg_cuda_mis_max,           homg_cuda_mis_update,     homg_cuda_mis_flags,
     homg_cuda_agg_from_roots, homg_cuda_agg_grow,          homg_cuda_agg_sizes,      homg_cuda_agg_keep,
     homg_cuda_agg_relabel,    homg_cuda_agg_restore,       homg_cuda_agg_compose,    homg_cuda_match_weights,

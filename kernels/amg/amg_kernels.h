@@ -32,7 +32,7 @@ extern "C" {
  * inexact block solve stays symmetric positive definite (see lib/amg/cycle.c). */
 #define HOMG_PATCH_L1_FRACTION 0.55f
 
-typedef struct homg_patches {
+typedef struct amg_patches {
     int32_t count;      /* patches */
     int32_t max_size;   /* rows of the largest patch */
     int32_t inner_nnz;  /* entries of the inner part */
@@ -41,140 +41,140 @@ typedef struct homg_patches {
     int32_t *inner_ptr; /* n + 1, by position */
     int32_t *inner_col; /* local column (position - start[p]) */
     float *inner_val;
-    float *diag;       /* n, by position: a_ii */
-    float *block_diag; /* n, by position: a_ii (+ sum_j |a_ij| over the boundary entries: l1 block) */
-    float *jac_inv;    /* n, by position: 1 / max(block_diag, 0.55 (block_diag + sum |inner a_ij|)) */
-    homg_mat boundary; /* n x n, level order */
-    int32_t *patch_of; /* n: patch of each row (set-up and re-setup only) */
-    int32_t *pos;      /* n: position of each row */
-} homg_patches;
+    float *diag;         /* n, by position: a_ii */
+    float *block_diag;   /* n, by position: a_ii (+ sum_j |a_ij| over the boundary entries: l1 block) */
+    float *jac_inv;      /* n, by position: 1 / max(block_diag, 0.55 (block_diag + sum |inner a_ij|)) */
+    csr_matrix boundary; /* n x n, level order */
+    int32_t *patch_of;   /* n: patch of each row (set-up and re-setup only) */
+    int32_t *pos;        /* n: position of each row */
+} amg_patches;
 
-typedef struct homg_amg_kernels {
+typedef struct amg_kernels {
     /* ---- distance-k maximal independent set (Bell, Dalton, Olson) ----
      * key[i] packs (state, random priority, i): state undecided/in/out. */
-    homg_status (*mis_init)(homg_exec *ex, int32_t n, uint32_t seed, uint64_t *key);
+    homg_status (*mis_init)(kernel_exec *ex, int32_t n, uint32_t seed, uint64_t *key);
     /* out[i] = max of in[j] over j = i and the neighbours of i in a. */
-    homg_status (*mis_max)(homg_exec *ex, const homg_mat *a, const uint64_t *in, uint64_t *out);
+    homg_status (*mis_max)(kernel_exec *ex, const csr_matrix *a, const uint64_t *in, uint64_t *out);
     /* Undecided i whose k-neighbourhood maximum is itself joins the set, one
      * whose maximum is in the set leaves; *undecided (device) counts the rest. */
-    homg_status (*mis_update)(homg_exec *ex, int32_t n, uint64_t *key, const uint64_t *kmax, int32_t *undecided);
+    homg_status (*mis_update)(kernel_exec *ex, int32_t n, uint64_t *key, const uint64_t *kmax, int32_t *undecided);
     /* flag[i] = 1 for set members, else 0. */
-    homg_status (*mis_flags)(homg_exec *ex, int32_t n, const uint64_t *key, int32_t *flag);
+    homg_status (*mis_flags)(kernel_exec *ex, int32_t n, const uint64_t *key, int32_t *flag);
 
     /* ---- aggregates ---- */
     /* agg[i] = root_id[i] for roots, root_id[j] for a neighbour j of a root
      * (unique for a distance-2 set), -1 otherwise. */
-    homg_status (*agg_from_roots)(homg_exec *ex, const homg_mat *a, const int32_t *flag, const int32_t *root_id,
+    homg_status (*agg_from_roots)(kernel_exec *ex, const csr_matrix *a, const int32_t *flag, const int32_t *root_id,
                                   int32_t *agg);
     /* One round: unassigned i joins the aggregate most of its assigned
      * neighbours (in `in`) belong to (ties: smallest id); *unassigned (device)
      * counts rows still without one. */
-    homg_status (*agg_grow)(homg_exec *ex, const homg_mat *a, const int32_t *in, int32_t *out, int32_t *unassigned);
+    homg_status (*agg_grow)(kernel_exec *ex, const csr_matrix *a, const int32_t *in, int32_t *out, int32_t *unassigned);
     /* size[a] = rows in aggregate a (size zeroed by the kernel). */
-    homg_status (*agg_sizes)(homg_exec *ex, int32_t n, const int32_t *agg, int32_t nagg, int32_t *size);
+    homg_status (*agg_sizes)(kernel_exec *ex, int32_t n, const int32_t *agg, int32_t nagg, int32_t *size);
     /* keep[a] = size[a] >= min_size. */
-    homg_status (*agg_keep)(homg_exec *ex, int32_t nagg, const int32_t *size, int32_t min_size, int32_t *keep);
+    homg_status (*agg_keep)(kernel_exec *ex, int32_t nagg, const int32_t *size, int32_t min_size, int32_t *keep);
     /* out[i] = keep[agg[i]] ? new_id[agg[i]] : -1. */
-    homg_status (*agg_relabel)(homg_exec *ex, int32_t n, const int32_t *agg, const int32_t *keep, const int32_t *new_id,
-                               int32_t *out);
+    homg_status (*agg_relabel)(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *keep,
+                               const int32_t *new_id, int32_t *out);
     /* keep[agg[i]] = 1 for every i with cur[i] < 0 (aggregates that cannot merge). */
-    homg_status (*agg_restore)(homg_exec *ex, int32_t n, const int32_t *agg, const int32_t *cur, int32_t *keep);
+    homg_status (*agg_restore)(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *cur, int32_t *keep);
     /* out[i] = outer[inner[i]] (composition of two aggregations). */
-    homg_status (*agg_compose)(homg_exec *ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out);
+    homg_status (*agg_compose)(kernel_exec *ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out);
 
     /* ---- compatible weighted matching (seed 001) ---- */
     /* w[k] for each entry k = (i, j) of a: 1 - (a_ij + a_ji) v_i v_j / (a_ii v_i^2 + a_jj v_j^2)
      * off the diagonal when positive, else 0; diag (n) holds a_ii. */
-    homg_status (*match_weights)(homg_exec *ex, const homg_mat *a, const float *diag, const float *v, float *w);
+    homg_status (*match_weights)(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *v, float *w);
     /* One synchronous Suitor round: every active vertex (no proposal yet, or
      * its proposal beaten) proposes to its heaviest neighbour whose held
      * proposal it beats; the best proposal per vertex wins (suitor[v] holds
      * homg_suitor_key of it, 0 none).  target[u]: u's proposal (-1 none yet,
      * -2 none possible); cand: scratch.  *proposals (device) counts. */
-    homg_status (*suitor_round)(homg_exec *ex, const homg_mat *a, const float *w, uint64_t *suitor, int32_t *target,
+    homg_status (*suitor_round)(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor, int32_t *target,
                                 int32_t *cand, int32_t *proposals);
     /* mate[i] = j when i and j hold each other's proposals, else -1; flag[i] =
      * 1 when i leads its aggregate (unmatched, or the smaller of a pair). */
-    homg_status (*match_pairs)(homg_exec *ex, const homg_mat *a, const float *w, const uint64_t *suitor,
+    homg_status (*match_pairs)(kernel_exec *ex, const csr_matrix *a, const float *w, const uint64_t *suitor,
                                const int32_t *target, int32_t *mate, int32_t *flag);
     /* agg[i] = id[min(i, mate[i])]. */
-    homg_status (*match_agg)(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg);
+    homg_status (*match_agg)(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg);
     /* Pairwise prolongator weights: pw[i] = v_i / sqrt(v_i^2 + v_mate^2) (1 for
      * singletons); vc[agg[i]] = sqrt(v_i^2 + v_mate^2) (the coarse smooth vector). */
-    homg_status (*match_weights_p)(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg, const float *v,
+    homg_status (*match_weights_p)(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg, const float *v,
                                    float *pw, float *vc);
     /* out[i] = pw[i] * pw2[agg[i]]. */
-    homg_status (*weight_compose)(homg_exec *ex, int32_t n, const float *pw, const int32_t *agg, const float *pw2,
+    homg_status (*weight_compose)(kernel_exec *ex, int32_t n, const float *pw, const int32_t *agg, const float *pw2,
                                   float *out);
 
     /* ---- prolongators ---- */
     /* P (n x nagg, arrays n+1, n, n): row i holds w[i] (1 when w is NULL) at agg[i]. */
-    homg_status (*prolong_tentative)(homg_exec *ex, int32_t n, const int32_t *agg, const float *w, homg_mat *p);
+    homg_status (*prolong_tentative)(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w, csr_matrix *p);
     /* *out (device) = max_i sum_j |a_ij| / a_ii (Gershgorin bound of rho(D^-1 A)). */
-    homg_status (*gershgorin)(homg_exec *ex, const homg_mat *a, float *out);
+    homg_status (*gershgorin)(kernel_exec *ex, const csr_matrix *a, float *out);
     /* In place on ap = A * P_tentative: P = P_tent - (omega / *rho) D^-1 A P_tent
      * (ap's pattern holds P_tent's: a_ii != 0). */
-    homg_status (*prolong_smooth)(homg_exec *ex, const homg_mat *a, const int32_t *agg, double omega, const float *rho,
-                                  homg_mat *ap);
+    homg_status (*prolong_smooth)(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
+                                  const float *rho, csr_matrix *ap);
 
     /* ---- smoothers (float vectors) ---- */
     /* d[i] = a_ii (kind 0), 1 / a_ii (kind 1), 1 / sum_j |a_ij| (kind 2, l1 Jacobi). */
-    homg_status (*diag)(homg_exec *ex, const homg_mat *a, int kind, float *d);
+    homg_status (*diag)(kernel_exec *ex, const csr_matrix *a, int kind, float *d);
     /* r = b - A x. */
-    homg_status (*residual)(homg_exec *ex, const homg_mat *a, const float *b, const float *x, float *r);
+    homg_status (*residual)(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r);
     /* x += omega dinv .* r (zero: x = omega dinv .* r). */
-    homg_status (*jacobi_correct)(homg_exec *ex, int32_t n, const float *dinv, double omega, const float *r, float *x,
+    homg_status (*jacobi_correct)(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r, float *x,
                                   int zero);
     /* From x = 0: x = omega dinv .* b and r = b - A x in one pass. */
-    homg_status (*jacobi_zero_residual)(homg_exec *ex, const homg_mat *a, const float *dinv, double omega,
+    homg_status (*jacobi_zero_residual)(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
                                         const float *b, float *x, float *r);
     /* One Chebyshev step: d = c_d d + c_r dinv .* r (first: d = c_r dinv .* r),
      * then x += d (first and zero_x: x = d). */
-    homg_status (*cheb_step)(homg_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+    homg_status (*cheb_step)(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
                              double c_d, double c_r, int first, int zero_x);
     /* out = in - boundary * x (in may equal out). */
-    homg_status (*patch_boundary)(homg_exec *ex, const homg_patches *pt, const float *x, const float *in, float *out);
+    homg_status (*patch_boundary)(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in, float *out);
     /* Block Jacobi over patches: per patch, `inner` weighted Jacobi sweeps
      * (weight w_in, divisors 1/jac_inv) on B_p g = rhs_p from g = 0, B_p = inner
      * + block_diag, then x_p = (zero ? 0 : x_p) + w_out g, where rhs = b (zero)
      * or rhs - (inner + diag) x (not zero; rhs = b - boundary x from
      * patch_boundary).  r non-NULL: r = b - (inner + diag) x afterwards (the
      * caller subtracts boundary * x). */
-    homg_status (*patch_smooth)(homg_exec *ex, const homg_patches *pt, const float *b, const float *rhs, float *x,
+    homg_status (*patch_smooth)(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs, float *x,
                                 float *r, int zero, int inner, double w_in, double w_out);
 
     /* ---- patch partition ---- */
     /* Sort rows by (group[i], agg[i], i) into perm. */
-    homg_status (*patch_sort)(homg_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
+    homg_status (*patch_sort)(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
                               int32_t *perm);
     /* head[p] = 1 where a patch starts at position p: a new group, or every
      * chunk of a group split into ceil(size / max_size) near-equal chunks. */
-    homg_status (*patch_heads)(homg_exec *ex, int32_t n, const int32_t *group, const int32_t *perm, int32_t max_size,
+    homg_status (*patch_heads)(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm, int32_t max_size,
                                int32_t *head);
     /* From head and its exclusive scan `id`: start[id] = p at heads, start[count]
      * = n, patch_of[perm[p]] = patch, pos[perm[p]] = p. */
-    homg_status (*patch_index)(homg_exec *ex, int32_t n, const int32_t *perm, const int32_t *head, const int32_t *id,
+    homg_status (*patch_index)(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head, const int32_t *id,
                                int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos);
     /* Counts per row: inner_cnt[pos[i]] (same patch, off the diagonal) and
      * boundary_cnt[i] (other patches). */
-    homg_status (*patch_count)(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos,
+    homg_status (*patch_count)(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
                                int32_t *inner_cnt, int32_t *boundary_cnt);
     /* Fills the inner, diagonal and boundary parts (pointers from scans of the
      * counts); l1 != 0 adds the boundary |a_ij| of a row to its block diagonal. */
-    homg_status (*patch_fill)(homg_exec *ex, const homg_mat *a, const int32_t *patch_of, const int32_t *pos, int l1,
-                              homg_patches *pt);
+    homg_status (*patch_fill)(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos, int l1,
+                              amg_patches *pt);
 
     /* ---- coarsest level: dense Cholesky ---- */
     /* inv (n*n floats, column-major) = A^-1 via a double Cholesky factorisation;
      * *pivot (host) = 0, or the 1-based column where A is not positive definite. */
-    homg_status (*dense_inverse)(homg_exec *ex, void *handle, const homg_mat *a, float *inv, int *pivot);
+    homg_status (*dense_inverse)(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot);
     /* x = inv * b. */
-    homg_status (*dense_apply)(homg_exec *ex, int32_t n, const float *inv, const float *b, float *x);
-} homg_amg_kernels;
+    homg_status (*dense_apply)(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x);
+} amg_kernels;
 
-extern const homg_amg_kernels homg_cpu_amg_kernels;
+extern const amg_kernels homg_cpu_amg_kernels;
 #if HOMG_HAVE_CUDA
-extern const homg_amg_kernels homg_cuda_amg_kernels;
+extern const amg_kernels homg_cuda_amg_kernels;
 #endif
 
 #ifdef __cplusplus

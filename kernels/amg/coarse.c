@@ -7,7 +7,7 @@
 #include "amg_common.h"
 #include "amg_cpu.h"
 
-homg_status homg_cpu_dense_inverse(homg_exec *ex, void *handle, const homg_mat *a, float *inv, int *pivot)
+homg_status homg_cpu_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
 {
     int32_t n = a->nrows;
     const float *v = (const float *)a->val;
@@ -64,7 +64,7 @@ homg_status homg_cpu_dense_inverse(homg_exec *ex, void *handle, const homg_mat *
     return HOMG_OK;
 }
 
-homg_status homg_cpu_dense_apply(homg_exec *ex, int32_t n, const float *inv, const float *b, float *x)
+homg_status homg_cpu_dense_apply(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)

@@ -3,7 +3,7 @@
 #include "amg_common.h"
 #include "amg_cpu.h"
 
-homg_status homg_cpu_match_weights(homg_exec *ex, const homg_mat *a, const float *diag, const float *v, float *w)
+homg_status homg_cpu_match_weights(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *v, float *w)
 {
     const float *av = (const float *)a->val;
     (void)ex;
@@ -18,14 +18,14 @@ homg_status homg_cpu_match_weights(homg_exec *ex, const homg_mat *a, const float
 }
 
 /* u's proposal to target[u] is the one v holds. */
-static int holds(const homg_mat *a, const float *w, const uint64_t *suitor, const int32_t *target, int32_t u)
+static int holds(const csr_matrix *a, const float *w, const uint64_t *suitor, const int32_t *target, int32_t u)
 {
     int32_t t = target[u];
     return t >= 0 && suitor[t] == homg_suitor_key(homg_entry_weight(a->row_ptr, a->col_idx, w, u, t), u);
 }
 
-homg_status homg_cpu_suitor_round(homg_exec *ex, const homg_mat *a, const float *w, uint64_t *suitor, int32_t *target,
-                                  int32_t *cand, int32_t *proposals)
+homg_status homg_cpu_suitor_round(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor,
+                                  int32_t *target, int32_t *cand, int32_t *proposals)
 {
     int32_t count = 0;
     (void)ex;
@@ -71,7 +71,7 @@ homg_status homg_cpu_suitor_round(homg_exec *ex, const homg_mat *a, const float 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_match_pairs(homg_exec *ex, const homg_mat *a, const float *w, const uint64_t *suitor,
+homg_status homg_cpu_match_pairs(kernel_exec *ex, const csr_matrix *a, const float *w, const uint64_t *suitor,
                                  const int32_t *target, int32_t *mate, int32_t *flag)
 {
     (void)ex;
@@ -85,7 +85,7 @@ homg_status homg_cpu_match_pairs(homg_exec *ex, const homg_mat *a, const float *
     return HOMG_OK;
 }
 
-homg_status homg_cpu_match_agg(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg)
+homg_status homg_cpu_match_agg(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
@@ -93,8 +93,8 @@ homg_status homg_cpu_match_agg(homg_exec *ex, int32_t n, const int32_t *mate, co
     return HOMG_OK;
 }
 
-homg_status homg_cpu_match_weights_p(homg_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg, const float *v,
-                                     float *pw, float *vc)
+homg_status homg_cpu_match_weights_p(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg,
+                                     const float *v, float *pw, float *vc)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++) {
@@ -105,7 +105,7 @@ homg_status homg_cpu_match_weights_p(homg_exec *ex, int32_t n, const int32_t *ma
     return HOMG_OK;
 }
 
-homg_status homg_cpu_weight_compose(homg_exec *ex, int32_t n, const float *pw, const int32_t *agg, const float *pw2,
+homg_status homg_cpu_weight_compose(kernel_exec *ex, int32_t n, const float *pw, const int32_t *agg, const float *pw2,
                                     float *out)
 {
     (void)ex;

@@ -3,7 +3,7 @@
 #include "amg_common.h"
 #include "amg_cpu.h"
 
-homg_status homg_cpu_prolong_tentative(homg_exec *ex, int32_t n, const int32_t *agg, const float *w, homg_mat *p)
+homg_status homg_cpu_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w, csr_matrix *p)
 {
     float *v = (float *)p->val;
     (void)ex;
@@ -16,7 +16,7 @@ homg_status homg_cpu_prolong_tentative(homg_exec *ex, int32_t n, const int32_t *
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gershgorin(homg_exec *ex, const homg_mat *a, float *out)
+homg_status homg_cpu_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
 {
     const float *v = (const float *)a->val;
     float m = 0;
@@ -35,8 +35,8 @@ homg_status homg_cpu_gershgorin(homg_exec *ex, const homg_mat *a, float *out)
     return HOMG_OK;
 }
 
-homg_status homg_cpu_prolong_smooth(homg_exec *ex, const homg_mat *a, const int32_t *agg, double omega,
-                                    const float *rho, homg_mat *ap)
+homg_status homg_cpu_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
+                                    const float *rho, csr_matrix *ap)
 {
     const float *av = (const float *)a->val;
     float *pv = (float *)ap->val;

@@ -19,7 +19,7 @@ __global__ static void tentative_kernel(int32_t n, const int32_t *agg, const flo
     }
 }
 
-homg_status homg_cuda_prolong_tentative(homg_exec *ex, int32_t n, const int32_t *agg, const float *w, homg_mat *p)
+homg_status homg_cuda_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w, csr_matrix *p)
 {
     tentative_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, w, p->row_ptr, p->col_idx,
                                                                                 (float *)p->val);
@@ -49,7 +49,7 @@ __global__ static void gershgorin_default_kernel(float *out)
         *out = 1.0f;
 }
 
-homg_status homg_cuda_gershgorin(homg_exec *ex, const homg_mat *a, float *out)
+homg_status homg_cuda_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(out, 0, sizeof *out, s));
@@ -77,8 +77,8 @@ __global__ static void prolong_smooth_kernel(const int32_t *rp, const int32_t *c
     }
 }
 
-homg_status homg_cuda_prolong_smooth(homg_exec *ex, const homg_mat *a, const int32_t *agg, double omega,
-                                     const float *rho, homg_mat *ap)
+homg_status homg_cuda_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
+                                     const float *rho, csr_matrix *ap)
 {
     prolong_smooth_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, agg, omega, rho, ap->row_ptr, ap->col_idx,

@@ -5,7 +5,7 @@
 #include "amg_common.h"
 #include "amg_cpu.h"
 
-homg_status homg_cpu_diag(homg_exec *ex, const homg_mat *a, int kind, float *d)
+homg_status homg_cpu_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
 {
     const float *v = (const float *)a->val;
     (void)ex;
@@ -22,7 +22,7 @@ homg_status homg_cpu_diag(homg_exec *ex, const homg_mat *a, int kind, float *d)
     return HOMG_OK;
 }
 
-homg_status homg_cpu_residual(homg_exec *ex, const homg_mat *a, const float *b, const float *x, float *r)
+homg_status homg_cpu_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
 {
     const float *v = (const float *)a->val;
     (void)ex;
@@ -36,8 +36,8 @@ homg_status homg_cpu_residual(homg_exec *ex, const homg_mat *a, const float *b, 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_jacobi_correct(homg_exec *ex, int32_t n, const float *dinv, double omega, const float *r, float *x,
-                                    int zero)
+homg_status homg_cpu_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
+                                    float *x, int zero)
 {
     float w = (float)omega;
     (void)ex;
@@ -47,7 +47,7 @@ homg_status homg_cpu_jacobi_correct(homg_exec *ex, int32_t n, const float *dinv,
     return HOMG_OK;
 }
 
-homg_status homg_cpu_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, const float *dinv, double omega,
+homg_status homg_cpu_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
                                           const float *b, float *x, float *r)
 {
     const float *v = (const float *)a->val;
@@ -66,7 +66,7 @@ homg_status homg_cpu_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, cons
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cheb_step(homg_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+homg_status homg_cpu_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
                                double c_d, double c_r, int first, int zero_x)
 {
     float cd = (float)c_d, cr = (float)c_r;
@@ -80,9 +80,9 @@ homg_status homg_cpu_cheb_step(homg_exec *ex, int32_t n, const float *dinv, cons
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in, float *out)
+homg_status homg_cpu_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in, float *out)
 {
-    const homg_mat *bd = &pt->boundary;
+    const csr_matrix *bd = &pt->boundary;
     const float *v = (const float *)bd->val;
     (void)ex;
 #pragma omp parallel for schedule(static) if (bd->nrows > HOMG_OMP_MIN)
@@ -96,7 +96,7 @@ homg_status homg_cpu_patch_boundary(homg_exec *ex, const homg_patches *pt, const
 }
 
 /* One patch, as one CUDA block does it: rows t of the patch own rhs[t], g[t]. */
-static void smooth_patch(const homg_patches *pt, int32_t p, const float *b, const float *rhs_in, float *x, float *r,
+static void smooth_patch(const amg_patches *pt, int32_t p, const float *b, const float *rhs_in, float *x, float *r,
                          int zero, int inner, float w_in, float w_out, float *rhs, float *g, float *gn)
 {
     int32_t s0 = pt->start[p], m = pt->start[p + 1] - s0;
@@ -141,7 +141,7 @@ static void smooth_patch(const homg_patches *pt, int32_t p, const float *b, cons
         }
 }
 
-homg_status homg_cpu_patch_smooth(homg_exec *ex, const homg_patches *pt, const float *b, const float *rhs, float *x,
+homg_status homg_cpu_patch_smooth(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs, float *x,
                                   float *r, int zero, int inner, double w_in, double w_out)
 {
     if (pt->max_size > HOMG_PATCH_MAX)

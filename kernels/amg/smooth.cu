@@ -23,7 +23,7 @@ __global__ static void diag_kernel(const int32_t *rp, const int32_t *ci, const f
     }
 }
 
-homg_status homg_cuda_diag(homg_exec *ex, const homg_mat *a, int kind, float *d)
+homg_status homg_cuda_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
 {
     diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, kind, d);
@@ -42,7 +42,7 @@ __global__ static void residual_kernel(const int32_t *rp, const int32_t *ci, con
         r[row] = b[row] - s;
 }
 
-static homg_status residual(homg_exec *ex, const homg_mat *a, const float *b, const float *x, float *r)
+static homg_status residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int g = homg_group_size(a->nnz, a->nrows);
@@ -55,7 +55,7 @@ static homg_status residual(homg_exec *ex, const homg_mat *a, const float *b, co
     return HOMG_OK;
 }
 
-homg_status homg_cuda_residual(homg_exec *ex, const homg_mat *a, const float *b, const float *x, float *r)
+homg_status homg_cuda_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
 {
     return residual(ex, a, b, x, r);
 }
@@ -66,7 +66,7 @@ __global__ static void jacobi_correct_kernel(int32_t n, const float *dinv, float
     x[i] = (zero ? 0.0f : x[i]) + w * dinv[i] * r[i];
 }
 
-homg_status homg_cuda_jacobi_correct(homg_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
+homg_status homg_cuda_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
                                      float *x, int zero)
 {
     jacobi_correct_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, (float)omega, r, x, zero);
@@ -95,7 +95,7 @@ __global__ static void jacobi_zero_residual_kernel(const int32_t *rp, const int3
     }
 }
 
-homg_status homg_cuda_jacobi_zero_residual(homg_exec *ex, const homg_mat *a, const float *dinv, double omega,
+homg_status homg_cuda_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
                                            const float *b, float *x, float *r)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -121,7 +121,7 @@ __global__ static void cheb_kernel(int32_t n, const float *dinv, const float *r,
     }
 }
 
-homg_status homg_cuda_cheb_step(homg_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+homg_status homg_cuda_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
                                 double c_d, double c_r, int first, int zero_x)
 {
     cheb_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, r, d, x, (float)c_d, (float)c_r,
@@ -141,9 +141,10 @@ __global__ static void boundary_kernel(const int32_t *rp, const int32_t *ci, con
         out[row] = in[row] - s;
 }
 
-homg_status homg_cuda_patch_boundary(homg_exec *ex, const homg_patches *pt, const float *x, const float *in, float *out)
+homg_status homg_cuda_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in,
+                                     float *out)
 {
-    const homg_mat *bd = &pt->boundary;
+    const csr_matrix *bd = &pt->boundary;
     cudaStream_t s = homg_cuda_stream(ex);
     int g = homg_group_size(bd->nnz, bd->nrows);
 #define LAUNCH(G)                                                                \
@@ -157,7 +158,7 @@ homg_status homg_cuda_patch_boundary(homg_exec *ex, const homg_patches *pt, cons
 
 /* One block per patch; thread t owns rows t, t + blockDim, ... of the patch.
  * Shared: rhs, g, gn (3 * max_size floats). */
-__global__ static void patch_smooth_kernel(homg_patches pt, const float *b, const float *rhs_in, float *x, float *r,
+__global__ static void patch_smooth_kernel(amg_patches pt, const float *b, const float *rhs_in, float *x, float *r,
                                            int zero, int inner, float w_in, float w_out)
 {
     extern __shared__ float sh[];
@@ -211,7 +212,7 @@ __global__ static void patch_smooth_kernel(homg_patches pt, const float *b, cons
         }
 }
 
-homg_status homg_cuda_patch_smooth(homg_exec *ex, const homg_patches *pt, const float *b, const float *rhs, float *x,
+homg_status homg_cuda_patch_smooth(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs, float *x,
                                    float *r, int zero, int inner, double w_in, double w_out)
 {
     int threads;

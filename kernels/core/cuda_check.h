@@ -25,7 +25,7 @@ static inline int homg_cuda_sticky(cudaError_t e)
     }
 }
 
-static inline homg_status homg_cuda_fail(homg_exec *ex, cudaError_t e, const char *what)
+static inline homg_status homg_cuda_fail(kernel_exec *ex, cudaError_t e, const char *what)
 {
     homg_status st = homg_cuda_sticky(e)                                            ? HOMG_ERROR_DEVICE_LOST
                      : e == cudaErrorMemoryAllocation                               ? HOMG_ERROR_OUT_OF_MEMORY
@@ -51,7 +51,7 @@ static inline homg_status homg_cuda_fail(homg_exec *ex, cudaError_t e, const cha
     } while (0)
 
 /* The stream kernels are queued on: the private capture stream while capturing. */
-static inline cudaStream_t homg_cuda_stream(const homg_exec *ex)
+static inline cudaStream_t homg_cuda_stream(const kernel_exec *ex)
 {
     return (cudaStream_t)(ex->capturing ? ex->capture_stream : ex->stream);
 }

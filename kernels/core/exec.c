@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-homg_status homg_exec_fail(homg_exec *ex, homg_status st, const char *fmt, ...)
+homg_status homg_exec_fail(kernel_exec *ex, homg_status st, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -13,7 +13,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
-static homg_status cpu_init(homg_exec *ex, int device, void *stream, char *name, size_t namelen)
+static homg_status cpu_init(kernel_exec *ex, int device, void *stream, char *name, size_t namelen)
 {
     (void)device;
     (void)stream;
@@ -28,22 +28,22 @@ static homg_status cpu_init(homg_exec *ex, int device, void *stream, char *name,
     return HOMG_OK;
 }
 
-static void cpu_shutdown(homg_exec *ex) { (void)ex; }
+static void cpu_shutdown(kernel_exec *ex) { (void)ex; }
 
-static homg_status cpu_enter(homg_exec *ex, int *saved)
+static homg_status cpu_enter(kernel_exec *ex, int *saved)
 {
     (void)ex;
     *saved = 0;
     return HOMG_OK;
 }
 
-static void cpu_leave(homg_exec *ex, int saved)
+static void cpu_leave(kernel_exec *ex, int saved)
 {
     (void)ex;
     (void)saved;
 }
 
-static homg_status cpu_alloc(homg_exec *ex, size_t bytes, void **ptr)
+static homg_status cpu_alloc(kernel_exec *ex, size_t bytes, void **ptr)
 {
     /* 64-byte alignment keeps vector loads and OpenMP chunks tidy. */
     size_t rounded = (bytes + 63) / 64 * 64;
@@ -55,13 +55,13 @@ static homg_status cpu_alloc(homg_exec *ex, size_t bytes, void **ptr)
     return HOMG_OK;
 }
 
-static void cpu_free(homg_exec *ex, void *ptr)
+static void cpu_free(kernel_exec *ex, void *ptr)
 {
     (void)ex;
     free(ptr);
 }
 
-static homg_status cpu_copy(homg_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)
+static homg_status cpu_copy(kernel_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)
 {
     (void)ex;
     (void)kind;
@@ -70,7 +70,7 @@ static homg_status cpu_copy(homg_exec *ex, void *dst, const void *src, size_t by
     return HOMG_OK;
 }
 
-static homg_status cpu_zero(homg_exec *ex, void *ptr, size_t bytes)
+static homg_status cpu_zero(kernel_exec *ex, void *ptr, size_t bytes)
 {
     (void)ex;
     if (bytes)
@@ -78,13 +78,13 @@ static homg_status cpu_zero(homg_exec *ex, void *ptr, size_t bytes)
     return HOMG_OK;
 }
 
-static homg_status cpu_sync(homg_exec *ex)
+static homg_status cpu_sync(kernel_exec *ex)
 {
     (void)ex;
     return HOMG_OK;
 }
 
-static int cpu_pointer_ok(homg_exec *ex, const void *ptr)
+static int cpu_pointer_ok(kernel_exec *ex, const void *ptr)
 {
     (void)ex;
 #if HOMG_HAVE_CUDA
@@ -100,18 +100,18 @@ static int cpu_pointer_ok(homg_exec *ex, const void *ptr)
     return -1;
 }
 
-static homg_status cpu_capture_begin(homg_exec *ex)
+static homg_status cpu_capture_begin(kernel_exec *ex)
 {
     return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "the CPU backend has no graphs");
 }
 
-static homg_status cpu_capture_end(homg_exec *ex, void **graph)
+static homg_status cpu_capture_end(kernel_exec *ex, void **graph)
 {
     *graph = NULL;
     return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "the CPU backend has no graphs");
 }
 
-static homg_status cpu_graph_launch(homg_exec *ex, void *graph)
+static homg_status cpu_graph_launch(kernel_exec *ex, void *graph)
 {
     (void)graph;
     return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "the CPU backend has no graphs");
@@ -127,7 +127,7 @@ static homg_status cpu_event_create(void **ev)
 
 static void cpu_event_destroy(void *ev) { free(ev); }
 
-static homg_status cpu_event_record(homg_exec *ex, void *ev)
+static homg_status cpu_event_record(kernel_exec *ex, void *ev)
 {
     (void)ex;
     clock_gettime(CLOCK_MONOTONIC, (struct timespec *)ev);
@@ -141,7 +141,7 @@ static homg_status cpu_event_elapsed_ms(void *start, void *stop, float *ms)
     return HOMG_OK;
 }
 
-const homg_memory_kernels homg_cpu_memory_kernels = {
+const memory_kernels homg_cpu_memory_kernels = {
     "cpu",
     cpu_init,
     cpu_shutdown,

@@ -13,7 +13,7 @@ extern "C" int homg_cuda_device_count(void)
     return n;
 }
 
-static homg_status cu_init(homg_exec *ex, int device, void *stream, char *name, size_t namelen)
+static homg_status cu_init(kernel_exec *ex, int device, void *stream, char *name, size_t namelen)
 {
     int n = 0, saved = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
@@ -49,7 +49,7 @@ static homg_status cu_init(homg_exec *ex, int device, void *stream, char *name, 
     return HOMG_OK;
 }
 
-static void cu_shutdown(homg_exec *ex)
+static void cu_shutdown(kernel_exec *ex)
 {
     if (ex->capture_stream) {
         cudaStreamDestroy((cudaStream_t)ex->capture_stream);
@@ -57,7 +57,7 @@ static void cu_shutdown(homg_exec *ex)
     }
 }
 
-static homg_status cu_enter(homg_exec *ex, int *saved)
+static homg_status cu_enter(kernel_exec *ex, int *saved)
 {
     HOMG_CUDA_TRY(ex, cudaGetDevice(saved));
     if (*saved != ex->device)
@@ -65,13 +65,13 @@ static homg_status cu_enter(homg_exec *ex, int *saved)
     return HOMG_OK;
 }
 
-static void cu_leave(homg_exec *ex, int saved)
+static void cu_leave(kernel_exec *ex, int saved)
 {
     if (saved != ex->device)
         cudaSetDevice(saved);
 }
 
-static homg_status cu_alloc(homg_exec *ex, size_t bytes, void **ptr)
+static homg_status cu_alloc(kernel_exec *ex, size_t bytes, void **ptr)
 {
     *ptr = NULL;
     if (!bytes)
@@ -80,14 +80,14 @@ static homg_status cu_alloc(homg_exec *ex, size_t bytes, void **ptr)
     return HOMG_OK;
 }
 
-static void cu_free(homg_exec *ex, void *ptr)
+static void cu_free(kernel_exec *ex, void *ptr)
 {
     (void)ex;
     if (ptr)
         cudaFree(ptr);
 }
 
-static homg_status cu_copy(homg_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)
+static homg_status cu_copy(kernel_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)
 {
     if (!bytes)
         return HOMG_OK;
@@ -101,20 +101,20 @@ static homg_status cu_copy(homg_exec *ex, void *dst, const void *src, size_t byt
     return HOMG_OK;
 }
 
-static homg_status cu_zero(homg_exec *ex, void *ptr, size_t bytes)
+static homg_status cu_zero(kernel_exec *ex, void *ptr, size_t bytes)
 {
     if (bytes)
         HOMG_CUDA_TRY(ex, cudaMemsetAsync(ptr, 0, bytes, homg_cuda_stream(ex)));
     return HOMG_OK;
 }
 
-static homg_status cu_sync(homg_exec *ex)
+static homg_status cu_sync(kernel_exec *ex)
 {
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize((cudaStream_t)ex->stream));
     return HOMG_OK;
 }
 
-static int cu_pointer_ok(homg_exec *ex, const void *ptr)
+static int cu_pointer_ok(kernel_exec *ex, const void *ptr)
 {
     cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
@@ -126,7 +126,7 @@ static int cu_pointer_ok(homg_exec *ex, const void *ptr)
     return a.type == cudaMemoryTypeManaged ? 1 : 0;
 }
 
-static homg_status cu_capture_begin(homg_exec *ex)
+static homg_status cu_capture_begin(kernel_exec *ex)
 {
     /* Capture on the private stream, ordered after the caller's stream. */
     cudaStream_t cs = (cudaStream_t)ex->capture_stream;
@@ -135,7 +135,7 @@ static homg_status cu_capture_begin(homg_exec *ex)
     return HOMG_OK;
 }
 
-static homg_status cu_capture_end(homg_exec *ex, void **graph)
+static homg_status cu_capture_end(kernel_exec *ex, void **graph)
 {
     cudaGraph_t g = NULL;
     cudaGraphExec_t ge = NULL;
@@ -150,7 +150,7 @@ static homg_status cu_capture_end(homg_exec *ex, void **graph)
     return HOMG_OK;
 }
 
-static homg_status cu_graph_launch(homg_exec *ex, void *graph)
+static homg_status cu_graph_launch(kernel_exec *ex, void *graph)
 {
     HOMG_CUDA_TRY(ex, cudaGraphLaunch((cudaGraphExec_t)graph, (cudaStream_t)ex->stream));
     return HOMG_OK;
@@ -177,7 +177,7 @@ static void cu_event_destroy(void *ev)
         cudaEventDestroy((cudaEvent_t)ev);
 }
 
-static homg_status cu_event_record(homg_exec *ex, void *ev)
+static homg_status cu_event_record(kernel_exec *ex, void *ev)
 {
     HOMG_CUDA_TRY(ex, cudaEventRecord((cudaEvent_t)ev, (cudaStream_t)ex->stream));
     return HOMG_OK;
@@ -191,7 +191,7 @@ static homg_status cu_event_elapsed_ms(void *start, void *stop, float *ms)
     return HOMG_OK;
 }
 
-extern "C" const homg_memory_kernels homg_cuda_memory_kernels = {
+extern "C" const memory_kernels homg_cuda_memory_kernels = {
     "cuda",
     cu_init,
     cu_shutdown,

@@ -31,7 +31,7 @@ __global__ void fem_color_kernel(homg_fem_problem p, const int32_t *row_ptr, con
 }
 
 template <typename T>
-static homg_status run(homg_exec *ex, const homg_fem_problem *p, const homg_fem_system *s, const int32_t *elems,
+static homg_status run(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s, const int32_t *elems,
                        const int32_t *color_ptr, int32_t num_colors)
 {
     cudaStream_t st = homg_cuda_stream(ex);
@@ -51,7 +51,7 @@ static homg_status run(homg_exec *ex, const homg_fem_problem *p, const homg_fem_
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_fem_numeric_color(homg_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
+extern "C" homg_status homg_cuda_fem_numeric_color(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
                                                    const int32_t *elems, const int32_t *color_ptr, int32_t num_colors)
 {
     return s->float32 ? run<float>(ex, p, s, elems, color_ptr, num_colors)

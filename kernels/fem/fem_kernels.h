@@ -54,35 +54,35 @@ typedef struct homg_fem_patches {
     size_t scratch_bytes;
 } homg_fem_patches;
 
-typedef struct homg_fem_kernels {
+typedef struct fem_kernels {
     /* Pattern: sorted unique keys row << shift | col of all element node pairs and
      * every diagonal, left in keys[0 .. *nnz) (*nnz is read back to the host). */
-    homg_status (*pattern_temp_bytes)(homg_exec *ex, size_t num_keys, int bits, size_t *bytes);
-    homg_status (*pattern_keys)(homg_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys, uint64_t *keys_alt,
-                                void *temp, size_t temp_bytes, int32_t *nnz);
+    homg_status (*pattern_temp_bytes)(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes);
+    homg_status (*pattern_keys)(kernel_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
+                                uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz);
     /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */
-    homg_status (*pattern_csr)(homg_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
+    homg_status (*pattern_csr)(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
                                int32_t *row_ptr, int32_t *col_idx);
     /* Seed 002's Algorithm 1, one thread (CPU only; NULL on CUDA).  Values and rhs zeroed before. */
-    homg_status (*numeric_serial)(homg_exec *ex, const homg_fem_problem *p, const homg_fem_system *s);
+    homg_status (*numeric_serial)(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s);
     /* Element colouring: colour c is elems[color_ptr[c] .. color_ptr[c+1]) (color_ptr on the host).
      * Values and rhs zeroed before. */
-    homg_status (*numeric_color)(homg_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
+    homg_status (*numeric_color)(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
                                  const int32_t *elems, const int32_t *color_ptr, int32_t num_colors);
     /* Patches: writes every value and rhs entry (no zeroing needed). */
-    homg_status (*numeric_patch)(homg_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
+    homg_status (*numeric_patch)(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
                                  const homg_fem_patches *patches);
     /* Per-thread scratch the patch pass needs (0 on CUDA, which uses shared memory). */
-    size_t (*patch_scratch_bytes)(homg_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32);
+    size_t (*patch_scratch_bytes)(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32);
     /* Dirichlet: mask 1 rows become unit rows with rhs g, mask 2 (no element) unit rows with
      * rhs 0; other rows move their mask columns times g to the rhs and zero them. */
-    homg_status (*dirichlet)(homg_exec *ex, const homg_fem_system *s, const uint8_t *mask, double g,
+    homg_status (*dirichlet)(kernel_exec *ex, const homg_fem_system *s, const uint8_t *mask, double g,
                              const double *g_node);
-} homg_fem_kernels;
+} fem_kernels;
 
-extern const homg_fem_kernels homg_cpu_fem_kernels;
+extern const fem_kernels homg_cpu_fem_kernels;
 #if HOMG_HAVE_CUDA
-extern const homg_fem_kernels homg_cuda_fem_kernels;
+extern const fem_kernels homg_cuda_fem_kernels;
 #endif
 
 /* Host LSD radix sort of the low `bits` bits of 64-bit keys (tmp: n keys). */

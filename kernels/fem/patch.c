@@ -11,7 +11,7 @@
 
 static size_t align64(size_t n) { return (n + 63) / 64 * 64; }
 
-size_t homg_cpu_fem_patch_scratch_bytes(homg_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32)
+size_t homg_cpu_fem_patch_scratch_bytes(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32)
 {
     size_t vb = float32 ? sizeof(float) : sizeof(double);
     (void)ex;
@@ -94,7 +94,7 @@ static void one_patch(const homg_fem_problem *p, const homg_fem_system *s, const
     }
 }
 
-homg_status homg_cpu_fem_numeric_patch(homg_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
+homg_status homg_cpu_fem_numeric_patch(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
                                        const homg_fem_patches *q)
 {
     size_t per_thread = homg_cpu_fem_patch_scratch_bytes(ex, q->max_nnz, q->max_nodes, s->float32);

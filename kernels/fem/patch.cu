@@ -86,7 +86,7 @@ template <typename T> __global__ void fem_patch_add_kernel(T *dst, const T *src,
 }
 
 template <typename T>
-static homg_status run(homg_exec *ex, const homg_fem_problem *p, const homg_fem_system *s, const homg_fem_patches *q)
+static homg_status run(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s, const homg_fem_patches *q)
 {
     cudaStream_t st = homg_cuda_stream(ex);
     size_t smem = shared_bytes(q, sizeof(T));
@@ -123,7 +123,7 @@ static homg_status run(homg_exec *ex, const homg_fem_problem *p, const homg_fem_
     return HOMG_OK;
 }
 
-extern "C" size_t homg_cuda_fem_patch_scratch_bytes(homg_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32)
+extern "C" size_t homg_cuda_fem_patch_scratch_bytes(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32)
 {
     (void)ex;
     (void)max_nnz;
@@ -132,7 +132,7 @@ extern "C" size_t homg_cuda_fem_patch_scratch_bytes(homg_exec *ex, int32_t max_n
     return 0; /* shared memory stands in for the CPU's scratch */
 }
 
-extern "C" homg_status homg_cuda_fem_numeric_patch(homg_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
+extern "C" homg_status homg_cuda_fem_numeric_patch(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
                                                    const homg_fem_patches *q)
 {
     return s->float32 ? run<float>(ex, p, s, q) : run<double>(ex, p, s, q);

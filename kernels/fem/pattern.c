@@ -2,7 +2,7 @@
  * radix sort, unique, row pointers by binary search. */
 #include "fem_element.h"
 
-homg_status homg_cpu_fem_pattern_temp_bytes(homg_exec *ex, size_t num_keys, int bits, size_t *bytes)
+homg_status homg_cpu_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes)
 {
     (void)ex;
     (void)num_keys;
@@ -11,7 +11,7 @@ homg_status homg_cpu_fem_pattern_temp_bytes(homg_exec *ex, size_t num_keys, int 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_fem_pattern_keys(homg_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
+homg_status homg_cpu_fem_pattern_keys(kernel_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
                                       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     int nv = p->dim + 1;
@@ -34,7 +34,7 @@ homg_status homg_cpu_fem_pattern_keys(homg_exec *ex, const homg_fem_problem *p, 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_fem_pattern_csr(homg_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
+homg_status homg_cpu_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
                                      int32_t *row_ptr, int32_t *col_idx)
 {
     uint64_t mask = ((uint64_t)1 << shift) - 1;

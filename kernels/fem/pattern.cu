@@ -53,7 +53,7 @@ __global__ void fem_pattern_rows_kernel(const uint64_t *keys, int32_t nnz, int s
     row_ptr[r] = lo;
 }
 
-extern "C" homg_status homg_cuda_fem_pattern_temp_bytes(homg_exec *ex, size_t num_keys, int bits, size_t *bytes)
+extern "C" homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes)
 {
     size_t sort_bytes = 0, unique_bytes = 0;
     cub::DoubleBuffer<uint64_t> db(NULL, NULL);
@@ -67,7 +67,7 @@ extern "C" homg_status homg_cuda_fem_pattern_temp_bytes(homg_exec *ex, size_t nu
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_fem_pattern_keys(homg_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
+extern "C" homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
                                                   uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -97,7 +97,7 @@ extern "C" homg_status homg_cuda_fem_pattern_keys(homg_exec *ex, const homg_fem_
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_fem_pattern_csr(homg_exec *ex, const uint64_t *keys, int32_t nnz, int shift,
+extern "C" homg_status homg_cuda_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift,
                                                  int32_t num_rows, int32_t *row_ptr, int32_t *col_idx)
 {
     cudaStream_t s = homg_cuda_stream(ex);

@@ -27,7 +27,7 @@
             call_f;                 \
     } while (0)
 
-static homg_status cpu_residual(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+static homg_status cpu_residual(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
                                 void *r)
 {
     (void)ex;
@@ -35,7 +35,7 @@ static homg_status cpu_residual(homg_exec *ex, homg_precision p, const homg_leve
     return HOMG_OK;
 }
 
-static homg_status cpu_residual_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u,
+static homg_status cpu_residual_restrict(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u,
                                          const void *f, void *fc)
 {
     (void)ex;
@@ -43,7 +43,7 @@ static homg_status cpu_residual_restrict(homg_exec *ex, homg_precision p, const 
     return HOMG_OK;
 }
 
-static homg_status cpu_prolong(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec, void *u,
+static homg_status cpu_prolong(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec, void *u,
                                int assign)
 {
     (void)ex;
@@ -51,7 +51,8 @@ static homg_status cpu_prolong(homg_exec *ex, homg_precision p, const homg_level
     return HOMG_OK;
 }
 
-static homg_status cpu_smooth(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f, int sweeps)
+static homg_status cpu_smooth(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
+                              int sweeps)
 {
     (void)ex;
     DISPATCH(p, smooth_f(L, u, f, sweeps), smooth_d(L, u, f, sweeps));
@@ -60,7 +61,7 @@ static homg_status cpu_smooth(homg_exec *ex, homg_precision p, const homg_level 
 
 /* The fused steps are, by definition, the composition of the plain ones; the
  * CUDA backend fuses them into one pass over memory. */
-static homg_status cpu_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+static homg_status cpu_smooth_restrict(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u_in,
                                        void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec)
 {
     size_t bytes = (size_t)L->nx * L->ny * (p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float));
@@ -74,7 +75,7 @@ static homg_status cpu_smooth_restrict(homg_exec *ex, homg_precision p, const ho
     return cpu_residual_restrict(ex, p, L, u_out, f, fc);
 }
 
-static homg_status cpu_prolong_smooth(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
+static homg_status cpu_prolong_smooth(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
                                       const void *u_in, void *u_out, const void *f, int sweeps, int assign)
 {
     size_t bytes = (size_t)L->nx * L->ny * (p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float));
@@ -84,7 +85,7 @@ static homg_status cpu_prolong_smooth(homg_exec *ex, homg_precision p, const hom
     return cpu_smooth(ex, p, L, u_out, f, sweeps);
 }
 
-static homg_status cpu_coarse_solve(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+static homg_status cpu_coarse_solve(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                     int sweeps)
 {
     size_t bytes = (size_t)L->nx * L->ny * (p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float));
@@ -92,7 +93,7 @@ static homg_status cpu_coarse_solve(homg_exec *ex, homg_precision p, const homg_
     return cpu_smooth(ex, p, L, u, f, sweeps);
 }
 
-static homg_status cpu_coarse_exact(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+static homg_status cpu_coarse_exact(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                     const void *qx, const void *qy, const void *inv_eig)
 {
     (void)ex;
@@ -100,21 +101,21 @@ static homg_status cpu_coarse_exact(homg_exec *ex, homg_precision p, const homg_
     return HOMG_OK;
 }
 
-static homg_status cpu_restrict_boundary(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4])
+static homg_status cpu_restrict_boundary(kernel_exec *ex, homg_precision p, const grid_level *L, void *const out[4])
 {
     (void)ex;
     DISPATCH(p, restrict_boundary_f(L, out), restrict_boundary_d(L, out));
     return HOMG_OK;
 }
 
-static homg_status cpu_add(homg_exec *ex, homg_precision p, size_t n, const void *x, void *y)
+static homg_status cpu_add(kernel_exec *ex, homg_precision p, size_t n, const void *x, void *y)
 {
     (void)ex;
     DISPATCH(p, add_f(n, x, y), add_d(n, x, y));
     return HOMG_OK;
 }
 
-static homg_status cpu_monitor(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+static homg_status cpu_monitor(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
                                const void *u_ref, double *scratch, double *hist, int *count)
 {
     (void)ex;
@@ -123,21 +124,21 @@ static homg_status cpu_monitor(homg_exec *ex, homg_precision p, const homg_level
     return HOMG_OK;
 }
 
-static homg_status cpu_find_nonfinite(homg_exec *ex, homg_precision p, size_t n, const void *x, long long *flag)
+static homg_status cpu_find_nonfinite(kernel_exec *ex, homg_precision p, size_t n, const void *x, long long *flag)
 {
     (void)ex;
     DISPATCH(p, find_nonfinite_f(n, x, flag), find_nonfinite_d(n, x, flag));
     return HOMG_OK;
 }
 
-static homg_status cpu_homg_filter(homg_exec *ex, homg_precision p, int nx, int ny, int s, const void *src, void *dst)
+static homg_status cpu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int ny, int s, const void *src, void *dst)
 {
     (void)ex;
     DISPATCH(p, homg_filter_f(nx, ny, s, src, dst), homg_filter_d(nx, ny, s, src, dst));
     return HOMG_OK;
 }
 
-static homg_status cpu_homg_gather(homg_exec *ex, homg_precision p, int nx, int ny, const homg_homg_level *H,
+static homg_status cpu_homg_gather(kernel_exec *ex, homg_precision p, int nx, int ny, const mfmg_level *H,
                                    const void *src, void *compact)
 {
     (void)ex;
@@ -145,7 +146,7 @@ static homg_status cpu_homg_gather(homg_exec *ex, homg_precision p, int nx, int 
     return HOMG_OK;
 }
 
-static homg_status cpu_homg_iterate(homg_exec *ex, homg_precision p, const homg_level *L, const homg_homg_level *H,
+static homg_status cpu_homg_iterate(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
                                     const void *fm, const void *u_in, void *u_out)
 {
     (void)ex;
@@ -153,7 +154,7 @@ static homg_status cpu_homg_iterate(homg_exec *ex, homg_precision p, const homg_
     return HOMG_OK;
 }
 
-const homg_grid_kernels homg_cpu_grid_kernels = {
+const grid_kernels homg_cpu_grid_kernels = {
     cpu_residual,     cpu_residual_restrict, cpu_prolong,           cpu_smooth, cpu_smooth_restrict, cpu_prolong_smooth,
     cpu_coarse_solve, cpu_coarse_exact,      cpu_restrict_boundary, cpu_add,    cpu_monitor,         cpu_find_nonfinite,
     cpu_homg_filter,  cpu_homg_gather,       cpu_homg_iterate,

@@ -10,7 +10,7 @@
 static dim3 blocks_for(int nx, int ny) { return dim3((nx + BX - 1) / BX, (ny + BY - 1) / BY); }
 
 template <typename T>
-__global__ void residual_kernel(homg_level L, const T *__restrict__ u, const T *__restrict__ f, T *__restrict__ r)
+__global__ void residual_kernel(grid_level L, const T *__restrict__ u, const T *__restrict__ f, T *__restrict__ r)
 {
     int i = blockIdx.x * BX + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
     if (i < L.nx && j < L.ny)
@@ -18,7 +18,7 @@ __global__ void residual_kernel(homg_level L, const T *__restrict__ u, const T *
 }
 
 template <typename T>
-__global__ void residual_restrict_kernel(homg_level L, const T *__restrict__ u, const T *__restrict__ f,
+__global__ void residual_restrict_kernel(grid_level L, const T *__restrict__ u, const T *__restrict__ f,
                                          T *__restrict__ fc)
 {
     int I = blockIdx.x * BX + threadIdx.x, J = blockIdx.y * BY + threadIdx.y;
@@ -31,7 +31,7 @@ __global__ void residual_restrict_kernel(homg_level L, const T *__restrict__ u, 
 }
 
 template <typename T>
-__global__ void prolong_kernel(homg_level L, const T *__restrict__ ec, T *__restrict__ u, int assign)
+__global__ void prolong_kernel(grid_level L, const T *__restrict__ ec, T *__restrict__ u, int assign)
 {
     int i = blockIdx.x * BX + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
     if (i >= L.nx || j >= L.ny)
@@ -43,7 +43,7 @@ __global__ void prolong_kernel(homg_level L, const T *__restrict__ ec, T *__rest
 
 /* One colour of a Gauss-Seidel sweep; thread (ii, j) updates i = 2 ii + ((j + colour) & 1). */
 template <typename T>
-__global__ void smooth_colour_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f, int colour)
+__global__ void smooth_colour_kernel(grid_level L, T *__restrict__ u, const T *__restrict__ f, int colour)
 {
     int ii = blockIdx.x * BX + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
     int i = 2 * ii + ((j + colour) & 1);
@@ -55,7 +55,7 @@ __global__ void smooth_colour_kernel(homg_level L, T *__restrict__ u, const T *_
 
 /* The coarsest level in one block: zero, then `sweeps` red-black sweeps. */
 template <typename T>
-__global__ void coarse_solve_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f, int sweeps)
+__global__ void coarse_solve_kernel(grid_level L, T *__restrict__ u, const T *__restrict__ f, int sweeps)
 {
     const int n = L.nx * L.ny;
     for (int k = threadIdx.x; k < n; k += blockDim.x)
@@ -75,7 +75,7 @@ __global__ void coarse_solve_kernel(homg_level L, T *__restrict__ u, const T *__
 }
 
 /* All four sides in one launch: thread k walks the concatenated coarse sides. */
-template <typename T> __global__ void restrict_boundary_kernel(homg_level L, T *o0, T *o1, T *o2, T *o3)
+template <typename T> __global__ void restrict_boundary_kernel(grid_level L, T *o0, T *o1, T *o2, T *o3)
 {
     const int ncy = L.ny / 2, ncx = L.nx / 2;
     int k = blockIdx.x * blockDim.x + threadIdx.x, s = 0;
@@ -97,7 +97,7 @@ template <typename T> __global__ void restrict_boundary_kernel(homg_level L, T *
 #define CE HOMG_COARSE_EXACT_MAX
 template <typename T>
 __global__ void __launch_bounds__(CE *CE)
-    coarse_exact_kernel(homg_level L, T *__restrict__ u, const T *__restrict__ f, const T *__restrict__ qx,
+    coarse_exact_kernel(grid_level L, T *__restrict__ u, const T *__restrict__ f, const T *__restrict__ qx,
                         const T *__restrict__ qy, const T *__restrict__ inv_eig)
 {
     __shared__ T sx[CE][CE + 1], sy[CE][CE + 1], a[CE][CE + 1], b[CE][CE + 1];
@@ -145,7 +145,7 @@ template <typename T> __global__ void add_kernel(size_t n, const T *__restrict__
 
 /* Partial sums of the monitored norm into scratch[0] (numerator) and scratch[1]. */
 template <typename T>
-__global__ void monitor_sum_kernel(homg_level L, const T *__restrict__ u, const T *__restrict__ f,
+__global__ void monitor_sum_kernel(grid_level L, const T *__restrict__ u, const T *__restrict__ f,
                                    const T *__restrict__ u_ref, double *scratch)
 {
     __shared__ double sn[BX * BY], sd[BX * BY];
@@ -222,8 +222,7 @@ __global__ void homg_filter_kernel(int nx, int ny, int s, const T *__restrict__ 
 }
 
 template <typename T>
-__global__ void homg_gather_kernel(int nx, int ny, homg_homg_level H, const T *__restrict__ src,
-                                   T *__restrict__ compact)
+__global__ void homg_gather_kernel(int nx, int ny, mfmg_level H, const T *__restrict__ src, T *__restrict__ compact)
 {
     int a = blockIdx.x * BX + threadIdx.x, b = blockIdx.y * BY + threadIdx.y;
     if (a >= H.cx || b >= H.cy)
@@ -233,7 +232,7 @@ __global__ void homg_gather_kernel(int nx, int ny, homg_homg_level H, const T *_
 }
 
 template <typename T>
-__global__ void homg_iterate_kernel(homg_level L, homg_homg_level H, const T *__restrict__ fm, const T *__restrict__ u,
+__global__ void homg_iterate_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
                                     T *__restrict__ u_out)
 {
     const int x = blockIdx.x * BX + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
@@ -290,7 +289,7 @@ __global__ void homg_iterate_kernel(homg_level L, homg_homg_level H, const T *__
 
 /* ------------------------------------------------------------ launchers */
 
-static homg_status cu_residual(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+static homg_status cu_residual(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
                                void *r)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -304,7 +303,7 @@ static homg_status cu_residual(homg_exec *ex, homg_precision p, const homg_level
     return HOMG_OK;
 }
 
-static homg_status cu_residual_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u,
+static homg_status cu_residual_restrict(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u,
                                         const void *f, void *fc)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -318,7 +317,8 @@ static homg_status cu_residual_restrict(homg_exec *ex, homg_precision p, const h
     return HOMG_OK;
 }
 
-static homg_status cu_prolong(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec, void *u, int assign)
+static homg_status cu_prolong(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec, void *u,
+                              int assign)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
@@ -331,7 +331,7 @@ static homg_status cu_prolong(homg_exec *ex, homg_precision p, const homg_level 
     return HOMG_OK;
 }
 
-static homg_status cu_smooth(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f, int sweeps)
+static homg_status cu_smooth(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f, int sweeps)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     dim3 g = blocks_for((L->nx + 1) / 2, L->ny);
@@ -345,12 +345,12 @@ static homg_status cu_smooth(homg_exec *ex, homg_precision p, const homg_level *
     return HOMG_OK;
 }
 
-homg_status homg_cuda_grid_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+homg_status homg_cuda_grid_smooth_restrict(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u_in,
                                            void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
-homg_status homg_cuda_grid_prolong_smooth(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
+homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
                                           const void *u_in, void *u_out, const void *f, int sweeps, int assign);
 
-static homg_status cu_coarse_solve(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+static homg_status cu_coarse_solve(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                    int sweeps)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -363,13 +363,13 @@ static homg_status cu_coarse_solve(homg_exec *ex, homg_precision p, const homg_l
     return HOMG_OK;
 }
 
-static unsigned grid_stride_blocks(homg_exec *ex, size_t n)
+static unsigned grid_stride_blocks(kernel_exec *ex, size_t n)
 {
     size_t b = (n + 255) / 256, cap = (size_t)ex->sm_count * 8;
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
 }
 
-static homg_status cu_coarse_exact(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+static homg_status cu_coarse_exact(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                    const void *qx, const void *qy, const void *inv_eig)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -387,7 +387,7 @@ static homg_status cu_coarse_exact(homg_exec *ex, homg_precision p, const homg_l
     return HOMG_OK;
 }
 
-static homg_status cu_restrict_boundary(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4])
+static homg_status cu_restrict_boundary(kernel_exec *ex, homg_precision p, const grid_level *L, void *const out[4])
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int total = L->nx + L->ny, blocks = (total + 255) / 256;
@@ -401,7 +401,7 @@ static homg_status cu_restrict_boundary(homg_exec *ex, homg_precision p, const h
     return HOMG_OK;
 }
 
-static homg_status cu_add(homg_exec *ex, homg_precision p, size_t n, const void *x, void *y)
+static homg_status cu_add(kernel_exec *ex, homg_precision p, size_t n, const void *x, void *y)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
@@ -412,7 +412,7 @@ static homg_status cu_add(homg_exec *ex, homg_precision p, size_t n, const void 
     return HOMG_OK;
 }
 
-static homg_status cu_monitor(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+static homg_status cu_monitor(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
                               const void *u_ref, double *scratch, double *hist, int *count)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -428,7 +428,7 @@ static homg_status cu_monitor(homg_exec *ex, homg_precision p, const homg_level 
     return HOMG_OK;
 }
 
-static homg_status cu_find_nonfinite(homg_exec *ex, homg_precision p, size_t n, const void *x, long long *flag)
+static homg_status cu_find_nonfinite(kernel_exec *ex, homg_precision p, size_t n, const void *x, long long *flag)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
@@ -441,7 +441,7 @@ static homg_status cu_find_nonfinite(homg_exec *ex, homg_precision p, size_t n, 
     return HOMG_OK;
 }
 
-static homg_status cu_homg_filter(homg_exec *ex, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
+static homg_status cu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
@@ -454,7 +454,7 @@ static homg_status cu_homg_filter(homg_exec *ex, homg_precision p, int nx, int n
     return HOMG_OK;
 }
 
-static homg_status cu_homg_gather(homg_exec *ex, homg_precision p, int nx, int ny, const homg_homg_level *H,
+static homg_status cu_homg_gather(kernel_exec *ex, homg_precision p, int nx, int ny, const mfmg_level *H,
                                   const void *src, void *compact)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -468,7 +468,7 @@ static homg_status cu_homg_gather(homg_exec *ex, homg_precision p, int nx, int n
     return HOMG_OK;
 }
 
-static homg_status cu_homg_iterate(homg_exec *ex, homg_precision p, const homg_level *L, const homg_homg_level *H,
+static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
                                    const void *fm, const void *u_in, void *u_out)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -482,7 +482,7 @@ static homg_status cu_homg_iterate(homg_exec *ex, homg_precision p, const homg_l
     return HOMG_OK;
 }
 
-extern "C" const homg_grid_kernels homg_cuda_grid_kernels = {
+extern "C" const grid_kernels homg_cuda_grid_kernels = {
     cu_residual,
     cu_residual_restrict,
     cu_prolong,

@@ -50,7 +50,7 @@ struct tile_pos {
     bool interior;      /* no cell of the box is on the domain edge */
 };
 
-template <typename T, int H> __device__ __forceinline__ tile_pos tile_setup(const homg_level &L)
+template <typename T, int H> __device__ __forceinline__ tile_pos tile_setup(const grid_level &L)
 {
     typedef box<T, H> B;
     tile_pos t;
@@ -76,7 +76,7 @@ template <typename T> __device__ __forceinline__ T prolong_t(const T *__restrict
 
 /* init: HOMG_INIT_KEEP (u), _ZERO, _PROLONG (P ec); add_ec: u += P add_ec. */
 template <typename T, int H>
-__device__ __forceinline__ void load_tile(const homg_level &L, const tile_pos &t, T *su, T *sf, const T *__restrict__ u,
+__device__ __forceinline__ void load_tile(const grid_level &L, const tile_pos &t, T *su, T *sf, const T *__restrict__ u,
                                           const T *__restrict__ f, int init, const T *__restrict__ ec,
                                           const T *__restrict__ add_ec)
 {
@@ -116,7 +116,7 @@ __device__ __forceinline__ void load_tile(const homg_level &L, const tile_pos &t
 
 /* Half-sweeps 1..2S on the shrinking region, clipped to the domain. */
 template <typename T, int H, int S, bool INTERIOR>
-__device__ __forceinline__ void sweep_tile(const homg_level &L, const tile_pos &t, T *su, const T *sf)
+__device__ __forceinline__ void sweep_tile(const grid_level &L, const tile_pos &t, T *su, const T *sf)
 {
     typedef box<T, H> B;
     const T ih2 = (T)L.inv_h2, idiag = (T)(1.0 / (4 * L.inv_h2 + L.lambda));
@@ -148,7 +148,7 @@ __device__ __forceinline__ void sweep_tile(const homg_level &L, const tile_pos &
 }
 
 template <typename T, int H>
-__device__ __forceinline__ void store_tile(const homg_level &L, const tile_pos &t, const T *su, T *__restrict__ u)
+__device__ __forceinline__ void store_tile(const grid_level &L, const tile_pos &t, const T *su, T *__restrict__ u)
 {
     typedef box<T, H> B;
     const int th = tile_h<T>::value;
@@ -165,7 +165,7 @@ __device__ __forceinline__ void store_tile(const homg_level &L, const tile_pos &
 
 /* f + bterm - A u at local (li, lj), from exact neighbour differences. */
 template <typename T, int H>
-__device__ __forceinline__ T tile_residual(const homg_level &L, const tile_pos &t, const T *su, const T *sf, int li,
+__device__ __forceinline__ T tile_residual(const grid_level &L, const tile_pos &t, const T *su, const T *sf, int li,
                                            int lj)
 {
     typedef box<T, H> B;
@@ -186,7 +186,7 @@ __device__ __forceinline__ T tile_residual(const homg_level &L, const tile_pos &
 
 template <typename T, int S>
 __global__ void __launch_bounds__(BX *BY)
-    smooth_restrict_kernel(homg_level L, const T *__restrict__ u, T *__restrict__ u_out, const T *__restrict__ f,
+    smooth_restrict_kernel(grid_level L, const T *__restrict__ u, T *__restrict__ u_out, const T *__restrict__ f,
                            T *__restrict__ fc, int init, const T *__restrict__ ec)
 {
     enum { H = 2 * S + 1 };
@@ -219,7 +219,7 @@ __global__ void __launch_bounds__(BX *BY)
 
 template <typename T, int S>
 __global__ void __launch_bounds__(BX *BY)
-    prolong_smooth_kernel(homg_level L, const T *__restrict__ ec, const T *__restrict__ u, T *__restrict__ u_out,
+    prolong_smooth_kernel(grid_level L, const T *__restrict__ ec, const T *__restrict__ u, T *__restrict__ u_out,
                           const T *__restrict__ f, int assign)
 {
     enum { H = 2 * S };
@@ -238,7 +238,7 @@ __global__ void __launch_bounds__(BX *BY)
 }
 
 template <typename T, int S>
-static void launch_down_s(cudaStream_t st, const homg_level *L, const void *u, void *u_out, const void *f, void *fc,
+static void launch_down_s(cudaStream_t st, const grid_level *L, const void *u, void *u_out, const void *f, void *fc,
                           int init, const void *ec)
 {
     dim3 grid((L->nx + TW - 1) / TW, (L->ny + tile_h<T>::value - 1) / tile_h<T>::value);
@@ -247,7 +247,7 @@ static void launch_down_s(cudaStream_t st, const homg_level *L, const void *u, v
 }
 
 template <typename T, int S>
-static void launch_up_s(cudaStream_t st, const homg_level *L, const void *ec, const void *u, void *u_out, const void *f,
+static void launch_up_s(cudaStream_t st, const grid_level *L, const void *ec, const void *u, void *u_out, const void *f,
                         int assign)
 {
     dim3 grid((L->nx + TW - 1) / TW, (L->ny + tile_h<T>::value - 1) / tile_h<T>::value);
@@ -259,8 +259,8 @@ static void launch_up_s(cudaStream_t st, const homg_level *L, const void *ec, co
 #define HOMG_FUSED_MAX_SWEEPS 3
 
 template <typename T>
-static homg_status launch_down(homg_exec *ex, const homg_level *L, const void *u, void *u_out, const void *f, void *fc,
-                               int sweeps, int init, const void *ec)
+static homg_status launch_down(kernel_exec *ex, const grid_level *L, const void *u, void *u_out, const void *f,
+                               void *fc, int sweeps, int init, const void *ec)
 {
     cudaStream_t st = homg_cuda_stream(ex);
     if (u == u_out)
@@ -279,7 +279,7 @@ static homg_status launch_down(homg_exec *ex, const homg_level *L, const void *u
 }
 
 template <typename T>
-static homg_status launch_up(homg_exec *ex, const homg_level *L, const void *ec, const void *u, void *u_out,
+static homg_status launch_up(kernel_exec *ex, const grid_level *L, const void *ec, const void *u, void *u_out,
                              const void *f, int sweeps, int assign)
 {
     cudaStream_t st = homg_cuda_stream(ex);
@@ -298,14 +298,14 @@ static homg_status launch_up(homg_exec *ex, const homg_level *L, const void *ec,
     return HOMG_OK;
 }
 
-homg_status homg_cuda_grid_smooth_restrict(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in,
+homg_status homg_cuda_grid_smooth_restrict(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u_in,
                                            void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec)
 {
     return p == HOMG_FLOAT64 ? launch_down<double>(ex, L, u_in, u_out, f, fc, sweeps, init, ec)
                              : launch_down<float>(ex, L, u_in, u_out, f, fc, sweeps, init, ec);
 }
 
-homg_status homg_cuda_grid_prolong_smooth(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
+homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
                                           const void *u_in, void *u_out, const void *f, int sweeps, int assign)
 {
     return p == HOMG_FLOAT64 ? launch_up<double>(ex, L, ec, u_in, u_out, f, sweeps, assign)

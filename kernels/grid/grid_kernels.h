@@ -23,89 +23,89 @@
 extern "C" {
 #endif
 
-typedef struct homg_level {
+typedef struct grid_level {
     int nx, ny;
     double inv_h2; /* 1/h^2 of this level */
     double lambda;
     const void *bc[4]; /* Dirichlet values on the W, E (ny each), S, N (nx each) faces; NULL = 0 */
-} homg_level;
+} grid_level;
 
 enum { HOMG_W = 0, HOMG_E, HOMG_S, HOMG_N };
 enum { HOMG_INIT_KEEP = 0, HOMG_INIT_ZERO, HOMG_INIT_PROLONG };
 #define HOMG_COARSE_EXACT_MAX 32
 
 /* What homg_iterate needs to find the marked points of HOMG level m (lib/grid/mfmg.c). */
-typedef struct homg_homg_level {
+typedef struct mfmg_level {
     int m; /* level; stencil spacing l = 2^m */
     int l;
     int cx; /* entries per axis of the compact f_m array: 2 * (n/(2l) + 1) (x) */
     int cy;
     double omega; /* damped-Jacobi weight */
-} homg_homg_level;
+} mfmg_level;
 
-typedef struct homg_grid_kernels {
+typedef struct grid_kernels {
     /* r = f + bterm - A u  (u == NULL: u = 0) */
-    homg_status (*residual)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+    homg_status (*residual)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
                             void *r);
     /* fc = R (f + bterm - A u) on the next coarser level (u == NULL: u = 0) */
-    homg_status (*residual_restrict)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
-                                     void *fc);
+    homg_status (*residual_restrict)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u,
+                                     const void *f, void *fc);
     /* u (+)= P ec; ec lives on the level coarser than L */
-    homg_status (*prolong)(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec, void *u, int assign);
+    homg_status (*prolong)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec, void *u, int assign);
     /* `sweeps` red-black Gauss-Seidel sweeps (red: (i+j) even first) */
-    homg_status (*smooth)(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f, int sweeps);
+    homg_status (*smooth)(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f, int sweeps);
     /* Fused down-leg step, out of place (blocks read halos of u_in while others write
      * u_out, so the two must differ): u_out = initial u (HOMG_INIT_KEEP: u_in, _ZERO: 0,
      * _PROLONG: P ec, ec on the next coarser level) after `sweeps` RBGS sweeps, and
      * fc = R(f + bterm - A u_out). */
-    homg_status (*smooth_restrict)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u_in, void *u_out,
-                                   const void *f, void *fc, int sweeps, int init, const void *ec);
+    homg_status (*smooth_restrict)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u_in,
+                                   void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
     /* Fused up-leg step, out of place: u_out = (u_in + P ec, or P ec when assign) after
      * `sweeps` RBGS sweeps. */
-    homg_status (*prolong_smooth)(homg_exec *ex, homg_precision p, const homg_level *L, const void *ec,
+    homg_status (*prolong_smooth)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
                                   const void *u_in, void *u_out, const void *f, int sweeps, int assign);
     /* The coarsest level: u = 0, then `sweeps` RBGS sweeps (one thread block on CUDA). */
-    homg_status (*coarse_solve)(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+    homg_status (*coarse_solve)(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                 int sweeps);
     /* The coarsest level solved exactly: u = Qy [(Qy^T (f + bterm) Qx) ./ eig] Qx^T with the
      * orthonormal sine bases qx (nx*nx, qx[i*nx+k] = basis k at cell i), qy (ny*ny) and
      * inv_eig (nx*ny, 1 / eigenvalue, index kx + nx*ky) of the cell-centred Dirichlet
      * operator.  One thread block on CUDA; nx, ny <= HOMG_COARSE_EXACT_MAX. */
-    homg_status (*coarse_exact)(homg_exec *ex, homg_precision p, const homg_level *L, void *u, const void *f,
+    homg_status (*coarse_exact)(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                 const void *qx, const void *qy, const void *inv_eig);
     /* The Dirichlet data of level L restricted to the next coarser level: out[s][J] = mean of
      * L->bc[s][2J], L->bc[s][2J+1]; sides whose L->bc[s] is NULL are skipped. */
-    homg_status (*restrict_boundary)(homg_exec *ex, homg_precision p, const homg_level *L, void *const out[4]);
+    homg_status (*restrict_boundary)(kernel_exec *ex, homg_precision p, const grid_level *L, void *const out[4]);
     /* y += x over n values */
-    homg_status (*add)(homg_exec *ex, homg_precision p, size_t n, const void *x, void *y);
+    homg_status (*add)(kernel_exec *ex, homg_precision p, size_t n, const void *x, void *y);
 
     /* Monitoring: appends to hist[*count] and increments *count (both backend memory):
      *   u_ref != NULL: ||u - u_ref|| / ||u_ref||;  else ||f + bterm - A u|| / ||f + bterm||.
      * scratch: 2 doubles of backend memory.  Two launches on CUDA. */
-    homg_status (*monitor)(homg_exec *ex, homg_precision p, const homg_level *L, const void *u, const void *f,
+    homg_status (*monitor)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
                            const void *u_ref, double *scratch, double *hist, int *count);
     /* flag[0] = 1 + index of the first non-finite value among n (0 if all finite); flag is
      * backend memory; the call ORs into an already set flag, so several arrays can share one. */
-    homg_status (*find_nonfinite)(homg_exec *ex, homg_precision p, size_t n, const void *x, long long *flag);
+    homg_status (*find_nonfinite)(kernel_exec *ex, homg_precision p, size_t n, const void *x, long long *flag);
 
     /* ---- HOMG (seed 003) ---- */
     /* dst = (1,2,1)/4 x (1,2,1)/4 filter of src with stencil spacing s (whole grid), taps outside
      * the grid dropped and the weights renormalised. */
-    homg_status (*homg_filter)(homg_exec *ex, homg_precision p, int nx, int ny, int s, const void *src, void *dst);
+    homg_status (*homg_filter)(kernel_exec *ex, homg_precision p, int nx, int ny, int s, const void *src, void *dst);
     /* Compact copy of src at the marked points of a level (see lib/grid/mfmg.c). */
-    homg_status (*homg_gather)(homg_exec *ex, homg_precision p, int nx, int ny, const homg_homg_level *H,
-                               const void *src, void *compact);
+    homg_status (*homg_gather)(kernel_exec *ex, homg_precision p, int nx, int ny, const mfmg_level *H, const void *src,
+                               void *compact);
     /* One whole-grid HOMG iteration on the residual equation (homogeneous Dirichlet):
      * marked points of level H relax (damped Jacobi, spacing l, rhs fm), the others interpolate
      * bilinearly from the marked points of their quadrant; reads u_in, writes u_out. fm is the
      * compact restricted right-hand side (for m = 0: the full-grid rhs). */
-    homg_status (*homg_iterate)(homg_exec *ex, homg_precision p, const homg_level *L, const homg_homg_level *H,
+    homg_status (*homg_iterate)(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
                                 const void *fm, const void *u_in, void *u_out);
-} homg_grid_kernels;
+} grid_kernels;
 
-extern const homg_grid_kernels homg_cpu_grid_kernels;
+extern const grid_kernels homg_cpu_grid_kernels;
 #if HOMG_HAVE_CUDA
-extern const homg_grid_kernels homg_cuda_grid_kernels;
+extern const grid_kernels homg_cuda_grid_kernels;
 #endif
 
 #ifdef __cplusplus

@@ -6,7 +6,7 @@
 #include "grid_kernels.h"
 #include "grid_point.h"
 
-template <typename T> __device__ __forceinline__ double bterm_at(const homg_level &L, int i, int j)
+template <typename T> __device__ __forceinline__ double bterm_at(const grid_level &L, int i, int j)
 {
     double s = 0;
     if (i == 0 && L.bc[HOMG_W])
@@ -20,12 +20,12 @@ template <typename T> __device__ __forceinline__ double bterm_at(const homg_leve
     return 2.0 * s * L.inv_h2;
 }
 
-__device__ __forceinline__ double diag_at(const homg_level &L, int i, int j)
+__device__ __forceinline__ double diag_at(const grid_level &L, int i, int j)
 {
     return (4 + homg_edges_touched(i, j, L.nx, L.ny)) * L.inv_h2 + L.lambda;
 }
 
-template <typename T> __device__ __forceinline__ double nbsum_at(const homg_level &L, const T *u, int i, int j)
+template <typename T> __device__ __forceinline__ double nbsum_at(const grid_level &L, const T *u, int i, int j)
 {
     const int nx = L.nx;
     const T *p = u + (size_t)j * nx + i;
@@ -43,7 +43,7 @@ template <typename T> __device__ __forceinline__ double nbsum_at(const homg_leve
 
 /* f + bterm - A u at (i,j), in double; u may be NULL (zero). */
 template <typename T>
-__device__ __forceinline__ double res_at(const homg_level &L, const T *u, const T *f, int i, int j)
+__device__ __forceinline__ double res_at(const grid_level &L, const T *u, const T *f, int i, int j)
 {
     double r = (double)f[(size_t)j * L.nx + i] + bterm_at<T>(L, i, j);
     if (u)

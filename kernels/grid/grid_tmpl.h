@@ -7,7 +7,7 @@
 #define FN(name)   CAT(name, SUFFIX)
 
 /* Boundary term 2 g / h^2 summed over the edges cell (i,j) touches. */
-static double FN(bterm)(const homg_level *L, int i, int j)
+static double FN(bterm)(const grid_level *L, int i, int j)
 {
     double s = 0;
     if (i == 0 && L->bc[HOMG_W])
@@ -21,13 +21,13 @@ static double FN(bterm)(const homg_level *L, int i, int j)
     return 2.0 * s * L->inv_h2;
 }
 
-static double FN(diag)(const homg_level *L, int i, int j)
+static double FN(diag)(const grid_level *L, int i, int j)
 {
     return (4 + homg_edges_touched(i, j, L->nx, L->ny)) * L->inv_h2 + L->lambda;
 }
 
 /* Sum of the in-grid neighbours of (i,j). */
-static double FN(nbsum)(const homg_level *L, const T *u, int i, int j)
+static double FN(nbsum)(const grid_level *L, const T *u, int i, int j)
 {
     const int nx = L->nx;
     const T *p = u + (size_t)j * nx + i;
@@ -44,7 +44,7 @@ static double FN(nbsum)(const homg_level *L, const T *u, int i, int j)
 }
 
 /* f + bterm - A u at (i,j) in double (u may be NULL: zero). */
-static double FN(res_at)(const homg_level *L, const T *u, const T *f, int i, int j)
+static double FN(res_at)(const grid_level *L, const T *u, const T *f, int i, int j)
 {
     double r = (double)f[(size_t)j * L->nx + i] + FN(bterm)(L, i, j);
     if (u)
@@ -52,7 +52,7 @@ static double FN(res_at)(const homg_level *L, const T *u, const T *f, int i, int
     return r;
 }
 
-static void FN(residual)(const homg_level *L, const T *u, const T *f, T *r)
+static void FN(residual)(const grid_level *L, const T *u, const T *f, T *r)
 {
 #pragma omp parallel for schedule(static)
     for (int j = 0; j < L->ny; j++)
@@ -60,7 +60,7 @@ static void FN(residual)(const homg_level *L, const T *u, const T *f, T *r)
             r[(size_t)j * L->nx + i] = (T)FN(res_at)(L, u, f, i, j);
 }
 
-static void FN(residual_restrict)(const homg_level *L, const T *u, const T *f, T *fc)
+static void FN(residual_restrict)(const grid_level *L, const T *u, const T *f, T *fc)
 {
     const int ncx = L->nx / 2, ncy = L->ny / 2;
 #pragma omp parallel for schedule(static)
@@ -87,7 +87,7 @@ static double FN(prolong_at)(const T *ec, int i, int j, int ncx, int ncy)
            0.1875 * FN(coarse_at)(ec, I, J2, ncx, ncy) + 0.0625 * FN(coarse_at)(ec, I2, J2, ncx, ncy);
 }
 
-static void FN(prolong)(const homg_level *L, const T *ec, T *u, int assign)
+static void FN(prolong)(const grid_level *L, const T *ec, T *u, int assign)
 {
     const int ncx = L->nx / 2, ncy = L->ny / 2;
 #pragma omp parallel for schedule(static)
@@ -100,7 +100,7 @@ static void FN(prolong)(const homg_level *L, const T *ec, T *u, int assign)
 }
 
 /* One colour of a Gauss-Seidel sweep: cells with (i+j) % 2 == colour. */
-static void FN(smooth_colour)(const homg_level *L, T *u, const T *f, int colour)
+static void FN(smooth_colour)(const grid_level *L, T *u, const T *f, int colour)
 {
 #pragma omp parallel for schedule(static)
     for (int j = 0; j < L->ny; j++)
@@ -110,7 +110,7 @@ static void FN(smooth_colour)(const homg_level *L, T *u, const T *f, int colour)
         }
 }
 
-static void FN(smooth)(const homg_level *L, T *u, const T *f, int sweeps)
+static void FN(smooth)(const grid_level *L, T *u, const T *f, int sweeps)
 {
     for (int s = 0; s < sweeps; s++) {
         FN(smooth_colour)(L, u, f, 0);
@@ -131,7 +131,7 @@ static void FN(matmul)(int m, int n, int q, const T *a, int ta, const T *b, int 
         }
 }
 
-static void FN(coarse_exact)(const homg_level *L, T *u, const T *f, const T *qx, const T *qy, const T *inv_eig)
+static void FN(coarse_exact)(const grid_level *L, T *u, const T *f, const T *qx, const T *qy, const T *inv_eig)
 {
     const int nx = L->nx, ny = L->ny;
     T rhs[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], t1[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
@@ -147,7 +147,7 @@ static void FN(coarse_exact)(const homg_level *L, T *u, const T *f, const T *qx,
     FN(matmul)(ny, nx, nx, t1, 0, qx, 1, u);   /* (Qy G) Qx^T */
 }
 
-static void FN(restrict_boundary)(const homg_level *L, void *const out[4])
+static void FN(restrict_boundary)(const grid_level *L, void *const out[4])
 {
     for (int s = 0; s < 4; s++) {
         const T *g = (const T *)L->bc[s];
@@ -166,7 +166,7 @@ static void FN(add)(size_t n, const T *x, T *y)
         y[k] = (T)((double)y[k] + (double)x[k]);
 }
 
-static void FN(monitor)(const homg_level *L, const T *u, const T *f, const T *u_ref, double *hist, int *count)
+static void FN(monitor)(const grid_level *L, const T *u, const T *f, const T *u_ref, double *hist, int *count)
 {
     double num = 0, den = 0;
     const size_t n = (size_t)L->nx * L->ny;
@@ -226,7 +226,7 @@ static void FN(homg_filter)(int nx, int ny, int s, const T *src, T *dst)
         }
 }
 
-static void FN(homg_gather)(int nx, int ny, const homg_homg_level *H, const T *src, T *compact)
+static void FN(homg_gather)(int nx, int ny, const mfmg_level *H, const T *src, T *compact)
 {
 #pragma omp parallel for schedule(static)
     for (int b = 0; b < H->cy; b++)
@@ -236,7 +236,7 @@ static void FN(homg_gather)(int nx, int ny, const homg_homg_level *H, const T *s
         }
 }
 
-static double FN(homg_point)(const homg_level *L, const homg_homg_level *H, const T *fm, const T *u, int x, int y)
+static double FN(homg_point)(const grid_level *L, const mfmg_level *H, const T *fm, const T *u, int x, int y)
 {
     const int nx = L->nx, ny = L->ny, l = H->l;
     int ax = homg_marked_index(x, nx, l), ay = homg_marked_index(y, ny, l);
@@ -286,7 +286,7 @@ static double FN(homg_point)(const homg_level *L, const homg_homg_level *H, cons
            ty * ((1 - tx) * (double)u[(size_t)y1 * nx + x0] + tx * (double)u[(size_t)y1 * nx + x1]);
 }
 
-static void FN(homg_iterate)(const homg_level *L, const homg_homg_level *H, const T *fm, const T *u_in, T *u_out)
+static void FN(homg_iterate)(const grid_level *L, const mfmg_level *H, const T *fm, const T *u_in, T *u_out)
 {
 #pragma omp parallel for schedule(static)
     for (int y = 0; y < L->ny; y++)

@@ -3,7 +3,7 @@
 #include "amg/amg_common.h"
 #include "amg/amg_cpu.h"
 
-homg_status homg_cpu_cg_start(homg_exec *ex, void *handle, const homg_mat *a, const double *b, double *x, double *r,
+homg_status homg_cpu_cg_start(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x, double *r,
                               int warm, homg_cg_state *state, double *history)
 {
     const double *v = (const double *)a->val;
@@ -27,7 +27,7 @@ homg_status homg_cpu_cg_start(homg_exec *ex, void *handle, const homg_mat *a, co
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cg_diag_precond(homg_exec *ex, const double *dinv, const double *r, double *z, int32_t n)
+homg_status homg_cpu_cg_diag_precond(kernel_exec *ex, const double *dinv, const double *r, double *z, int32_t n)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
@@ -36,7 +36,7 @@ homg_status homg_cpu_cg_diag_precond(homg_exec *ex, const double *dinv, const do
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cg_direction(homg_exec *ex, void *handle, const double *r, const double *z, const double *q,
+homg_status homg_cpu_cg_direction(kernel_exec *ex, void *handle, const double *r, const double *z, const double *q,
                                   double *p, int32_t n, homg_cg_state *state)
 {
     double rz = 0, zq = 0, beta;
@@ -61,7 +61,7 @@ homg_status homg_cpu_cg_direction(homg_exec *ex, void *handle, const double *r, 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cg_spmv_dot(homg_exec *ex, void *handle, const homg_mat *a, const double *p, double *q,
+homg_status homg_cpu_cg_spmv_dot(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
                                  homg_cg_state *state)
 {
     const double *v = (const double *)a->val;
@@ -82,7 +82,7 @@ homg_status homg_cpu_cg_spmv_dot(homg_exec *ex, void *handle, const homg_mat *a,
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cg_update(homg_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
+homg_status homg_cpu_cg_update(kernel_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
                                int32_t n, homg_cg_state *state, double *history)
 {
     double alpha = state->alpha, rr = 0;

@@ -35,7 +35,8 @@ __global__ static void finish_kernel(const double *partials, int nb, int which, 
     }
 }
 
-static homg_status finish(homg_exec *ex, homg_cuda_handle *h, int nb, int which, homg_cg_state *state, double *history)
+static homg_status finish(kernel_exec *ex, homg_cuda_handle *h, int nb, int which, homg_cg_state *state,
+                          double *history)
 {
     finish_kernel<<<1, FINISH_THREADS, 0, homg_cuda_stream(ex)>>>(h->partials, nb, which, state, history);
     HOMG_CUDA_LAUNCHED(ex, "CG scalars");
@@ -86,8 +87,8 @@ __global__ static void zero_kernel(double *x, int32_t n)
         x[i] = 0;
 }
 
-homg_status homg_cuda_cg_start(homg_exec *ex, void *handle, const homg_mat *a, const double *b, double *x, double *r,
-                               int warm, homg_cg_state *state, double *history)
+homg_status homg_cuda_cg_start(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x,
+                               double *r, int warm, homg_cg_state *state, double *history)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -112,7 +113,7 @@ __global__ static void diag_precond_kernel(const double *dinv, const double *r, 
         z[i] = dinv ? dinv[i] * r[i] : r[i];
 }
 
-homg_status homg_cuda_cg_diag_precond(homg_exec *ex, const double *dinv, const double *r, double *z, int32_t n)
+homg_status homg_cuda_cg_diag_precond(kernel_exec *ex, const double *dinv, const double *r, double *z, int32_t n)
 {
     diag_precond_kernel<<<homg_blocks(n, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(dinv, r, z, n);
     HOMG_CUDA_LAUNCHED(ex, "Jacobi preconditioner");
@@ -154,7 +155,7 @@ __global__ static void direction_kernel(const double *z, double *p, int32_t n, c
         p[i] = first ? z[i] : z[i] + beta * p[i];
 }
 
-homg_status homg_cuda_cg_direction(homg_exec *ex, void *handle, const double *r, const double *z, const double *q,
+homg_status homg_cuda_cg_direction(kernel_exec *ex, void *handle, const double *r, const double *z, const double *q,
                                    double *p, int32_t n, homg_cg_state *state)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
@@ -187,7 +188,7 @@ __global__ static void spmv_dot_kernel(const int32_t *rp, const int32_t *ci, con
         partials[blockIdx.x * HOMG_PARTIALS + 0] = pq;
 }
 
-homg_status homg_cuda_cg_spmv_dot(homg_exec *ex, void *handle, const homg_mat *a, const double *p, double *q,
+homg_status homg_cuda_cg_spmv_dot(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
                                   homg_cg_state *state)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
@@ -221,7 +222,7 @@ __global__ static void update_kernel(double *x, double *r, const double *p, cons
         partials[blockIdx.x * HOMG_PARTIALS + 0] = rr;
 }
 
-homg_status homg_cuda_cg_update(homg_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
+homg_status homg_cuda_cg_update(kernel_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
                                 int32_t n, homg_cg_state *state, double *history)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;

@@ -8,10 +8,10 @@
 #include <string.h>
 
 typedef struct cpu_handle {
-    homg_kalloc alloc;
+    kernel_alloc alloc;
 } cpu_handle;
 
-static homg_status cpu_handle_create(homg_exec *ex, const homg_kalloc *alloc, void **handle)
+static homg_status cpu_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
 {
     cpu_handle *h = (cpu_handle *)calloc(1, sizeof *h);
     if (!h)
@@ -21,13 +21,13 @@ static homg_status cpu_handle_create(homg_exec *ex, const homg_kalloc *alloc, vo
     return HOMG_OK;
 }
 
-static void cpu_handle_destroy(homg_exec *ex, void *handle)
+static void cpu_handle_destroy(kernel_exec *ex, void *handle)
 {
     (void)ex;
     free(handle);
 }
 
-static homg_status cpu_fill_i32(homg_exec *ex, int32_t *p, int32_t n, int32_t value)
+static homg_status cpu_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t value)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
@@ -35,7 +35,7 @@ static homg_status cpu_fill_i32(homg_exec *ex, int32_t *p, int32_t n, int32_t va
     return HOMG_OK;
 }
 
-static homg_status cpu_convert(homg_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
+static homg_status cpu_convert(kernel_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
                                size_t n)
 {
     (void)ex;
@@ -56,7 +56,8 @@ static homg_status cpu_convert(homg_exec *ex, const void *src, homg_precision sp
     return HOMG_OK;
 }
 
-static homg_status cpu_scan_i32(homg_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n, int32_t *total)
+static homg_status cpu_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
+                                int32_t *total)
 {
     int64_t s = 0;
     (void)handle;
@@ -77,7 +78,7 @@ static void first_bad(int32_t *field, int32_t row)
         *field = row;
 }
 
-static homg_status cpu_check_row_ptr(homg_exec *ex, const homg_mat *a, homg_csr_report *rep)
+static homg_status cpu_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
 {
     (void)ex;
     if (a->row_ptr[0] != 0)
@@ -92,7 +93,7 @@ static homg_status cpu_check_row_ptr(homg_exec *ex, const homg_mat *a, homg_csr_
     return HOMG_OK;
 }
 
-static homg_status cpu_check_rows(homg_exec *ex, const homg_mat *a, homg_csr_report *rep)
+static homg_status cpu_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
 {
     const double *v = (const double *)a->val;
     (void)ex;
@@ -114,7 +115,7 @@ static homg_status cpu_check_rows(homg_exec *ex, const homg_mat *a, homg_csr_rep
 }
 
 /* a_ii by binary search in row i (columns are sorted); 0 when missing. */
-static double diag_of(const homg_mat *a, int32_t i)
+static double diag_of(const csr_matrix *a, int32_t i)
 {
     const double *v = (const double *)a->val;
     int32_t lo = a->row_ptr[i], hi = a->row_ptr[i + 1];
@@ -128,7 +129,7 @@ static double diag_of(const homg_mat *a, int32_t i)
     return lo < a->row_ptr[i + 1] && a->col_idx[lo] == i ? v[lo] : 0.0;
 }
 
-static homg_status cpu_check_symmetric(homg_exec *ex, const homg_mat *a, const homg_mat *t, double rtol,
+static homg_status cpu_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
                                        homg_csr_report *rep)
 {
     const double *va = (const double *)a->val, *vt = (const double *)t->val;
@@ -153,7 +154,7 @@ static homg_status cpu_check_symmetric(homg_exec *ex, const homg_mat *a, const h
 
 static size_t val_size(homg_precision p) { return p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float); }
 
-static homg_status cpu_transpose(homg_exec *ex, void *handle, const homg_mat *a, homg_mat *t)
+static homg_status cpu_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
 {
     size_t vs = val_size(a->prec);
     int32_t *next = (int32_t *)malloc(((size_t)a->ncols + 1) * sizeof *next);
@@ -176,7 +177,7 @@ static homg_status cpu_transpose(homg_exec *ex, void *handle, const homg_mat *a,
     return HOMG_OK;
 }
 
-static homg_status cpu_spmv(homg_exec *ex, const homg_mat *a, const void *x, void *y, double alpha, double beta)
+static homg_status cpu_spmv(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha, double beta)
 {
     (void)ex;
     if (a->prec == HOMG_FLOAT64) {
@@ -204,7 +205,7 @@ static homg_status cpu_spmv(homg_exec *ex, const homg_mat *a, const void *x, voi
     return HOMG_OK;
 }
 
-static homg_status cpu_inv_diag(homg_exec *ex, const homg_mat *a, double *dinv)
+static homg_status cpu_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -222,7 +223,7 @@ static int cmp_i32(const void *pa, const void *pb)
 }
 
 /* Numeric phase: c's pattern is known; a dense accumulator per row. */
-static homg_status spgemm_numeric(homg_exec *ex, const homg_mat *a, const homg_mat *b, homg_mat *c)
+static homg_status spgemm_numeric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *b, csr_matrix *c)
 {
     homg_status st = HOMG_OK;
     const float *av = (const float *)a->val, *bv = (const float *)b->val;
@@ -256,7 +257,7 @@ static homg_status spgemm_numeric(homg_exec *ex, const homg_mat *a, const homg_m
     return HOMG_OK;
 }
 
-static homg_status cpu_spgemm(homg_exec *ex, void *handle, const homg_mat *a, const homg_mat *b, homg_mat *c,
+static homg_status cpu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
                               void **plan)
 {
     cpu_handle *h = (cpu_handle *)handle;
@@ -336,22 +337,22 @@ fail:
     return st;
 }
 
-static homg_status cpu_spgemm_values(homg_exec *ex, void *handle, void *plan, const homg_mat *a, const homg_mat *b,
-                                     homg_mat *c)
+static homg_status cpu_spgemm_values(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a,
+                                     const csr_matrix *b, csr_matrix *c)
 {
     (void)handle;
     (void)plan;
     return spgemm_numeric(ex, a, b, c);
 }
 
-static void cpu_spgemm_free(homg_exec *ex, void *handle, void *plan)
+static void cpu_spgemm_free(kernel_exec *ex, void *handle, void *plan)
 {
     (void)ex;
     (void)handle;
     (void)plan;
 }
 
-const homg_sparse_kernels homg_cpu_sparse_kernels = {
+const sparse_kernels homg_cpu_sparse_kernels = {
     cpu_handle_create,
     cpu_handle_destroy,
     cpu_fill_i32,

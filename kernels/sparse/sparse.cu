@@ -13,7 +13,7 @@
 
 /* ------------------------------------------------------------ handle */
 
-static homg_status cu_handle_create(homg_exec *ex, const homg_kalloc *alloc, void **handle)
+static homg_status cu_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)calloc(1, sizeof *h);
     homg_status st;
@@ -43,7 +43,7 @@ static homg_status cu_handle_create(homg_exec *ex, const homg_kalloc *alloc, voi
     return HOMG_OK;
 }
 
-static void cu_handle_destroy(homg_exec *ex, void *handle)
+static void cu_handle_destroy(kernel_exec *ex, void *handle)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     (void)ex;
@@ -64,7 +64,7 @@ __global__ static void fill_kernel(int32_t *p, int32_t n, int32_t value)
         p[i] = value;
 }
 
-static homg_status cu_fill_i32(homg_exec *ex, int32_t *p, int32_t n, int32_t value)
+static homg_status cu_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t value)
 {
     if (n <= 0)
         return HOMG_OK;
@@ -79,7 +79,7 @@ template <typename S, typename D> __global__ static void convert_kernel(const S 
         dst[i] = (D)src[i];
 }
 
-static homg_status cu_convert(homg_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
+static homg_status cu_convert(kernel_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
                               size_t n)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -108,7 +108,8 @@ __global__ static void scan_total_kernel(const int32_t *in, const int32_t *out, 
         *total = n > 0 ? out[n - 1] + in[n - 1] : 0;
 }
 
-static homg_status cu_scan_i32(homg_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n, int32_t *total)
+static homg_status cu_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
+                               int32_t *total)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -139,7 +140,7 @@ __global__ static void check_row_ptr_kernel(const int32_t *rp, int32_t n, int32_
             atomicMin(bad, i);
 }
 
-static homg_status cu_check_row_ptr(homg_exec *ex, const homg_mat *a, homg_csr_report *rep)
+static homg_status cu_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
 {
     check_row_ptr_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->nrows, a->nnz,
                                                                                            &rep->row_ptr);
@@ -170,7 +171,7 @@ __global__ static void check_rows_kernel(const int32_t *rp, const int32_t *ci, c
     }
 }
 
-static homg_status cu_check_rows(homg_exec *ex, const homg_mat *a, homg_csr_report *rep)
+static homg_status cu_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
 {
     check_rows_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, a->ncols, rep);
@@ -213,7 +214,7 @@ __global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t 
     }
 }
 
-static homg_status cu_check_symmetric(homg_exec *ex, const homg_mat *a, const homg_mat *t, double rtol,
+static homg_status cu_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
                                       homg_csr_report *rep)
 {
     check_symmetric_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
@@ -231,7 +232,7 @@ __global__ static void inv_diag_kernel(const int32_t *rp, const int32_t *ci, con
     }
 }
 
-static homg_status cu_inv_diag(homg_exec *ex, const homg_mat *a, double *dinv)
+static homg_status cu_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
 {
     inv_diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, dinv);
@@ -243,7 +244,7 @@ static homg_status cu_inv_diag(homg_exec *ex, const homg_mat *a, double *dinv)
 
 static cudaDataType val_type(homg_precision p) { return p == HOMG_FLOAT64 ? CUDA_R_64F : CUDA_R_32F; }
 
-static homg_status cu_transpose(homg_exec *ex, void *handle, const homg_mat *a, homg_mat *t)
+static homg_status cu_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     size_t bytes = 0;
@@ -276,7 +277,7 @@ __global__ static void spmv_kernel(const int32_t *rp, const int32_t *ci, const T
         y[row] = beta != (T)0 ? alpha * s + beta * y[row] : alpha * s;
 }
 
-static homg_status cu_spmv(homg_exec *ex, const homg_mat *a, const void *x, void *y, double alpha, double beta)
+static homg_status cu_spmv(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha, double beta)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int g = homg_group_size(a->nnz, a->nrows);
@@ -357,7 +358,7 @@ static void plan_free(homg_cuda_handle *h, spgemm_plan *p)
     free(p);
 }
 
-static homg_status csr_descr(homg_exec *ex, const homg_mat *m, cusparseSpMatDescr_t *d)
+static homg_status csr_descr(kernel_exec *ex, const csr_matrix *m, cusparseSpMatDescr_t *d)
 {
     HOMG_CUSPARSE_TRY(ex,
                       cusparseCreateCsr(d, m->nrows, m->ncols, m->nnz, m->row_ptr, m->col_idx, m->val,
@@ -365,7 +366,7 @@ static homg_status csr_descr(homg_exec *ex, const homg_mat *m, cusparseSpMatDesc
     return HOMG_OK;
 }
 
-static homg_status numeric(homg_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
+static homg_status numeric(kernel_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
 {
     float one = 1.0f, zero = 0.0f;
     HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
@@ -382,7 +383,7 @@ static homg_status numeric(homg_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
 
 /* Checks C's rows; unsorted ones are sorted once here (columns, and the
  * permutation the numeric phase applies to the values). */
-static homg_status sort_columns(homg_exec *ex, homg_cuda_handle *h, homg_mat *c, spgemm_plan *p)
+static homg_status sort_columns(kernel_exec *ex, homg_cuda_handle *h, csr_matrix *c, spgemm_plan *p)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int32_t *flag = NULL, *iota = NULL, host_flag = 0;
@@ -442,8 +443,8 @@ static homg_status sort_columns(homg_exec *ex, homg_cuda_handle *h, homg_mat *c,
 }
 
 /* The symbolic phase: buffers 1-3 are freed here, 4 and 5 stay with the plan. */
-static homg_status symbolic(homg_exec *ex, homg_cuda_handle *h, const homg_mat *a, const homg_mat *b, homg_mat *c,
-                            spgemm_plan *p)
+static homg_status symbolic(kernel_exec *ex, homg_cuda_handle *h, const csr_matrix *a, const csr_matrix *b,
+                            csr_matrix *c, spgemm_plan *p)
 {
     cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
     size_t s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0;
@@ -504,7 +505,7 @@ done:
     return st;
 }
 
-static homg_status cu_spgemm(homg_exec *ex, void *handle, const homg_mat *a, const homg_mat *b, homg_mat *c,
+static homg_status cu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
                              void **plan)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
@@ -540,8 +541,8 @@ static homg_status cu_spgemm(homg_exec *ex, void *handle, const homg_mat *a, con
     return HOMG_OK;
 }
 
-static homg_status cu_spgemm_values(homg_exec *ex, void *handle, void *plan, const homg_mat *a, const homg_mat *b,
-                                    homg_mat *c)
+static homg_status cu_spgemm_values(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a, const csr_matrix *b,
+                                    csr_matrix *c)
 {
     (void)a;
     (void)b;
@@ -551,13 +552,13 @@ static homg_status cu_spgemm_values(homg_exec *ex, void *handle, void *plan, con
     return numeric(ex, (homg_cuda_handle *)handle, (spgemm_plan *)plan);
 }
 
-static void cu_spgemm_free(homg_exec *ex, void *handle, void *plan)
+static void cu_spgemm_free(kernel_exec *ex, void *handle, void *plan)
 {
     (void)ex;
     plan_free((homg_cuda_handle *)handle, (spgemm_plan *)plan);
 }
 
-extern "C" const homg_sparse_kernels homg_cuda_sparse_kernels = {
+extern "C" const sparse_kernels homg_cuda_sparse_kernels = {
     cu_handle_create,
     cu_handle_destroy,
     cu_fill_i32,

@@ -1,6 +1,6 @@
 /* sparse_kernels.h -- sparse matrices and Krylov vectors: the backend table.
  *
- * CSR matrices in the context's memory space (homg_mat), their checks,
+ * CSR matrices in the context's memory space (csr_matrix), their checks,
  * products (SpMV, SpGEMM with a reusable symbolic phase, transpose), scans, and
  * the fused vector kernels of the conjugate gradient method.  Scalars of a CG
  * solve stay in device memory (homg_cg_state), so a solve needs no host round
@@ -20,21 +20,21 @@ extern "C" {
 
 /* A CSR matrix whose arrays live in the context's space: 0-based int32
  * indices, columns sorted and unique within each row, values float or double. */
-typedef struct homg_mat {
+typedef struct csr_matrix {
     int32_t nrows, ncols, nnz;
     int32_t *row_ptr; /* nrows + 1 */
     int32_t *col_idx; /* nnz */
     void *val;        /* nnz values in `prec` */
     homg_precision prec;
-} homg_mat;
+} csr_matrix;
 
 /* Allocation in the context's space for kernels that need buffers (cuSPARSE
  * work areas, SpGEMM results); the library passes the ctx's allocator. */
-typedef struct homg_kalloc {
+typedef struct kernel_alloc {
     homg_status (*alloc)(void *user, size_t bytes, void **ptr);
     void (*free)(void *user, void *ptr);
     void *user;
-} homg_kalloc;
+} kernel_alloc;
 
 /* Device-resident scalars of one CG solve.  Written by the kernels below; the
  * host reads `done` (and the rest once the solve has ended). */
@@ -66,73 +66,74 @@ typedef struct homg_csr_report {
     int32_t symmetry;  /* pattern or value differs from the transpose */
 } homg_csr_report;
 
-typedef struct homg_sparse_kernels {
+typedef struct sparse_kernels {
     /* Backend handles (cuSPARSE, cuSOLVER, a scratch area grown through `alloc`);
      * the CPU backend keeps only the allocator. */
-    homg_status (*handle_create)(homg_exec *ex, const homg_kalloc *alloc, void **handle);
-    void (*handle_destroy)(homg_exec *ex, void *handle);
+    homg_status (*handle_create)(kernel_exec *ex, const kernel_alloc *alloc, void **handle);
+    void (*handle_destroy)(kernel_exec *ex, void *handle);
 
     /* p[0..n) = value. */
-    homg_status (*fill_i32)(homg_exec *ex, int32_t *p, int32_t n, int32_t value);
+    homg_status (*fill_i32)(kernel_exec *ex, int32_t *p, int32_t n, int32_t value);
     /* dst = (dst precision) src, n values. */
-    homg_status (*convert)(homg_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
+    homg_status (*convert)(kernel_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
                            size_t n);
     /* Exclusive prefix sum of n values; the total goes to *total (device). */
-    homg_status (*scan_i32)(homg_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n, int32_t *total);
+    homg_status (*scan_i32)(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n, int32_t *total);
 
     /* Checks of a CSR whose values are double; each writes the first offending
      * row into its field of the device report (atomic min; the caller fills the
      * report with INT32_MAX first).  check_rows assumes check_row_ptr passed;
      * check_symmetric compares A with T (its transpose; or another matrix, to
      * compare patterns): same pattern and |a_k - t_k| <= rtol sqrt(a_ii a_jj). */
-    homg_status (*check_row_ptr)(homg_exec *ex, const homg_mat *a, homg_csr_report *report);
-    homg_status (*check_rows)(homg_exec *ex, const homg_mat *a, homg_csr_report *report);
-    homg_status (*check_symmetric)(homg_exec *ex, const homg_mat *a, const homg_mat *t, double rtol,
+    homg_status (*check_row_ptr)(kernel_exec *ex, const csr_matrix *a, homg_csr_report *report);
+    homg_status (*check_rows)(kernel_exec *ex, const csr_matrix *a, homg_csr_report *report);
+    homg_status (*check_symmetric)(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
                                    homg_csr_report *report);
 
     /* t = transpose(a): t's arrays are allocated by the caller (ncols+1, nnz,
      * nnz) and t's sizes set; columns come out sorted. */
-    homg_status (*transpose)(homg_exec *ex, void *handle, const homg_mat *a, homg_mat *t);
+    homg_status (*transpose)(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t);
     /* y = alpha A x + beta y in A's precision (vectors in the same precision;
      * beta = 0: y is not read). */
-    homg_status (*spmv)(homg_exec *ex, const homg_mat *a, const void *x, void *y, double alpha, double beta);
+    homg_status (*spmv)(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha, double beta);
     /* c = a * b (float): allocates c's arrays through the handle's allocator and
      * keeps the symbolic phase in *plan for spgemm_values. */
-    homg_status (*spgemm)(homg_exec *ex, void *handle, const homg_mat *a, const homg_mat *b, homg_mat *c, void **plan);
+    homg_status (*spgemm)(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
+                          void **plan);
     /* Recomputes c's values after a's or b's values changed (same patterns). */
-    homg_status (*spgemm_values)(homg_exec *ex, void *handle, void *plan, const homg_mat *a, const homg_mat *b,
-                                 homg_mat *c);
-    void (*spgemm_free)(homg_exec *ex, void *handle, void *plan);
+    homg_status (*spgemm_values)(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a, const csr_matrix *b,
+                                 csr_matrix *c);
+    void (*spgemm_free)(kernel_exec *ex, void *handle, void *plan);
 
     /* dinv[i] = 1 / a_ii of a double matrix (0 where the diagonal is missing). */
-    homg_status (*inv_diag)(homg_exec *ex, const homg_mat *a, double *dinv);
+    homg_status (*inv_diag)(kernel_exec *ex, const csr_matrix *a, double *dinv);
 
     /* ---- conjugate gradients, double vectors of length a->nrows ---- */
     /* state->tol2 holds tol^2 on entry.  r = b - A x (x = 0 first unless warm);
      * state: bb, rr, tol2 *= bb, iter = 0, done = converged if rr <= tol2;
      * history[0] = sqrt(rr / bb). */
-    homg_status (*cg_start)(homg_exec *ex, void *handle, const homg_mat *a, const double *b, double *x, double *r,
+    homg_status (*cg_start)(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x, double *r,
                             int warm, homg_cg_state *state, double *history);
     /* z = dinv .* r (dinv NULL: z = r). */
-    homg_status (*cg_diag_precond)(homg_exec *ex, const double *dinv, const double *r, double *z, int32_t n);
+    homg_status (*cg_diag_precond)(kernel_exec *ex, const double *dinv, const double *r, double *z, int32_t n);
     /* rz = r.z, zq = z.q; on the first iteration (state->iter == 0) p = z,
      * otherwise beta from the (flexible) formula and p = z + beta p.  Does
      * nothing once state->done. */
-    homg_status (*cg_direction)(homg_exec *ex, void *handle, const double *r, const double *z, const double *q,
+    homg_status (*cg_direction)(kernel_exec *ex, void *handle, const double *r, const double *z, const double *q,
                                 double *p, int32_t n, homg_cg_state *state);
     /* q = A p, pq = p.q, alpha = rz / pq (breakdown when pq <= 0 or not finite). */
-    homg_status (*cg_spmv_dot)(homg_exec *ex, void *handle, const homg_mat *a, const double *p, double *q,
+    homg_status (*cg_spmv_dot)(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
                                homg_cg_state *state);
     /* x += alpha p, r -= alpha q, rr = r.r, iter++, history[iter] =
      * sqrt(rr / bb), done when rr <= tol2 (or iter == max_iter stops nothing:
      * the host loop ends there).  Does nothing once state->done. */
-    homg_status (*cg_update)(homg_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
+    homg_status (*cg_update)(kernel_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
                              int32_t n, homg_cg_state *state, double *history);
-} homg_sparse_kernels;
+} sparse_kernels;
 
-extern const homg_sparse_kernels homg_cpu_sparse_kernels;
+extern const sparse_kernels homg_cpu_sparse_kernels;
 #if HOMG_HAVE_CUDA
-extern const homg_sparse_kernels homg_cuda_sparse_kernels;
+extern const sparse_kernels homg_cuda_sparse_kernels;
 #endif
 
 #ifdef __cplusplus

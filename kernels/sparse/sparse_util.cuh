@@ -27,7 +27,7 @@
 /* cuSPARSE, cuSOLVER, a scratch area (cub temporaries) and the partial sums of
  * the CG reductions; all memory through the ctx's allocator. */
 typedef struct homg_cuda_handle {
-    homg_kalloc alloc;
+    kernel_alloc alloc;
     cusparseHandle_t sparse;
     cusolverDnHandle_t solver;
     void *scratch;
@@ -35,7 +35,7 @@ typedef struct homg_cuda_handle {
     double *partials; /* HOMG_MAX_BLOCKS * HOMG_PARTIALS */
 } homg_cuda_handle;
 
-static inline homg_status homg_cusparse_fail(homg_exec *ex, cusparseStatus_t s, const char *what)
+static inline homg_status homg_cusparse_fail(kernel_exec *ex, cusparseStatus_t s, const char *what)
 {
     homg_status st = s == CUSPARSE_STATUS_ALLOC_FAILED ? HOMG_ERROR_OUT_OF_MEMORY : HOMG_ERROR_BACKEND;
     return homg_exec_fail(ex, st, "%s: %s", what, cusparseGetErrorString(s));
@@ -67,7 +67,8 @@ static inline unsigned homg_blocks(int64_t n, int64_t cap = 1 << 20)
 }
 
 /* Memory through the handle's allocator, message in ex on failure. */
-static inline homg_status homg_cuda_alloc(homg_exec *ex, homg_cuda_handle *h, size_t bytes, void **p, const char *what)
+static inline homg_status homg_cuda_alloc(kernel_exec *ex, homg_cuda_handle *h, size_t bytes, void **p,
+                                          const char *what)
 {
     homg_status st;
     *p = NULL;
@@ -86,7 +87,7 @@ static inline void homg_cuda_free(homg_cuda_handle *h, void *p)
 }
 
 /* The scratch area, at least `bytes` large (set-up only: it may reallocate). */
-static inline homg_status homg_cuda_scratch(homg_exec *ex, homg_cuda_handle *h, size_t bytes, void **p)
+static inline homg_status homg_cuda_scratch(kernel_exec *ex, homg_cuda_handle *h, size_t bytes, void **p)
 {
     if (bytes > h->scratch_bytes) {
         homg_cuda_free(h, h->scratch);

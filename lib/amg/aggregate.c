@@ -40,7 +40,7 @@ static void work_free(homg_amg *amg, work *w)
 
 /* Rounds of agg_grow from cur until every row has an aggregate or no round
  * helps; returns the rows left without one in *left.  The result is in *cur. */
-static homg_status grow(homg_amg *amg, const homg_mat *a, int32_t **cur, int32_t **next, int32_t *left)
+static homg_status grow(homg_amg *amg, const csr_matrix *a, int32_t **cur, int32_t **next, int32_t *left)
 {
     int32_t before = -1;
     for (int round = 0; round < GROW_ROUNDS_MAX; round++) {
@@ -59,10 +59,10 @@ static homg_status grow(homg_amg *amg, const homg_mat *a, int32_t **cur, int32_t
 
 static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_t *nagg)
 {
-    homg_exec *ex = &amg->ctx->ex;
-    const homg_amg_kernels *ak = AMG_AK(amg);
-    const homg_sparse_kernels *sk = AMG_SK(amg);
-    const homg_mat *a = &amg->lv[l].a;
+    kernel_exec *ex = &amg->ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
+    const sparse_kernels *sk = AMG_SK(amg);
+    const csr_matrix *a = &amg->lv[l].a;
     int32_t n = a->nrows, undecided = n, roots = 0, left = 0, kept = 0, min_size;
     uint32_t seed = amg->desc.seed * 0x9E3779B9u + (uint32_t)l * 0x85EBCA6Bu;
     int dist = l == 0 ? amg->desc.mis_distance : amg->desc.mis_distance_coarse;

@@ -132,7 +132,7 @@ homg_status homg__amg_read_count(homg_amg *amg, int32_t *host)
 static void level_free(homg_amg *amg, amg_level *lv)
 {
     homg_ctx *ctx = amg->ctx;
-    const homg_sparse_kernels *sk = AMG_SK(amg);
+    const sparse_kernels *sk = AMG_SK(amg);
     homg__mat_free(ctx, &lv->a);
     homg__mat_free(ctx, &lv->p);
     homg__mat_free(ctx, &lv->r);
@@ -169,8 +169,8 @@ static void amg_free(homg_amg *amg)
 static homg_status fine_level(homg_amg *amg, int values_only)
 {
     homg_ctx *ctx = amg->ctx;
-    homg_mat *f = &amg->lv[0].a;
-    const homg_mat *a = &amg->a;
+    csr_matrix *f = &amg->lv[0].a;
+    const csr_matrix *a = &amg->a;
     if (!values_only) {
         HOMG_TRY(homg__mat_alloc(ctx, a->nrows, a->ncols, a->nnz, HOMG_FLOAT32, f, "fine level"));
         HOMG_TRY_BACKEND(
@@ -257,7 +257,7 @@ static homg_status create_body(homg_amg *amg, const void *arg)
 homg_status homg_amg_create(homg_ctx *ctx, const homg_csr *a, const homg_amg_desc *desc, homg_amg **out)
 {
     homg_amg *amg;
-    homg_kalloc ka;
+    kernel_alloc ka;
     homg_status st;
     int saved;
     if (!ctx)
@@ -323,7 +323,7 @@ homg_status homg_amg_resetup(homg_amg *amg, const homg_csr *a)
 homg_status homg_amg_apply(homg_amg *amg, const double *r, double *z)
 {
     homg_ctx *ctx;
-    const homg_sparse_kernels *sk;
+    const sparse_kernels *sk;
     int saved;
     homg_status st;
     if (!amg)
@@ -346,13 +346,13 @@ homg_status homg_amg_apply(homg_amg *amg, const double *r, double *z)
     return st;
 }
 
-const homg_mat *homg__amg_matrix(const homg_amg *amg) { return &amg->a; }
+const csr_matrix *homg__amg_matrix(const homg_amg *amg) { return &amg->a; }
 homg_ctx *homg__amg_ctx(const homg_amg *amg) { return amg->ctx; }
 
 homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z)
 {
     homg_ctx *ctx = amg->ctx;
-    const homg_sparse_kernels *sk = AMG_SK(amg);
+    const sparse_kernels *sk = AMG_SK(amg);
     AMG_RUN(amg, sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows), "AMG cycle");
     HOMG_TRY(homg__amg_cycle(amg));
     AMG_RUN(amg, sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows), "AMG cycle");
@@ -362,7 +362,7 @@ homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z)
 static size_t level_bytes(const amg_level *lv)
 {
     size_t n = (size_t)lv->a.nrows, b = 0;
-    const homg_patches *pt = &lv->pt;
+    const amg_patches *pt = &lv->pt;
     b += homg__mat_bytes(&lv->a) + homg__mat_bytes(&lv->p) + homg__mat_bytes(&lv->r) + homg__mat_bytes(&lv->ap);
     b += (lv->agg ? n * 4 : 0) + (lv->v ? n * 4 : 0) + (lv->dinv ? n * 4 : 0);
     b += ((lv->b ? 1 : 0) + (lv->x ? 1 : 0) + (lv->t ? 1 : 0) + (lv->u ? 1 : 0)) * n * 4;

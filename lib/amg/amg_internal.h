@@ -6,14 +6,14 @@
 #include "sparse/sparse.h"
 
 typedef struct amg_level {
-    homg_mat a;               /* float; level 0: float copy of the fine matrix */
-    homg_mat p, r;            /* prolongator (n x nc) and restriction P^T (none on the coarsest) */
-    homg_mat ap;              /* A P, kept for re-setup */
+    csr_matrix a;             /* float; level 0: float copy of the fine matrix */
+    csr_matrix p, r;          /* prolongator (n x nc) and restriction P^T (none on the coarsest) */
+    csr_matrix ap;            /* A P, kept for re-setup */
     void *plan_ap, *plan_rap; /* SpGEMM symbolic phases of A P and R (A P) */
     int32_t *agg;             /* n: the row of the next level each row belongs to */
     float *v;                 /* matching: the level's smooth vector */
     float *dinv;              /* Jacobi: 1 / a_ii; l1 Jacobi: 1 / sum_j |a_ij| */
-    homg_patches pt;          /* patch smoother */
+    amg_patches pt;           /* patch smoother */
     float *b, *x, *t, *u;     /* cycle: right-hand side, iterate, residual, patch right-hand side */
     float *inv;               /* coarsest level, Cholesky: dense inverse */
     float cheb_max;           /* Chebyshev: Gershgorin bound of rho(D^-1 A) (host copy) */
@@ -23,7 +23,7 @@ struct homg_amg {
     homg_ctx *ctx;
     homg_amg_desc desc;
     void *handle; /* sparse kernels' handle */
-    homg_mat a;   /* the fine matrix, double */
+    csr_matrix a; /* the fine matrix, double */
     int nlevels;
     amg_level lv[HOMG_AMG_MAX_LEVELS];
     int32_t *count; /* device scalars for counts read by the host */
@@ -53,14 +53,14 @@ homg_status homg__amg_galerkin_values(homg_amg *amg, int l);
 /* amg_patch.c: patch partition of every smoothed level; values only on re-setup. */
 homg_status homg__amg_patches(homg_amg *amg);
 homg_status homg__amg_patch_values(homg_amg *amg);
-void homg__amg_patches_free(homg_amg *amg, homg_patches *pt);
+void homg__amg_patches_free(homg_amg *amg, amg_patches *pt);
 /* amg_cycle.c: smoother and coarse-solver data, cycle vectors, the cycle. */
 homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only);
 /* One cycle on the level vectors: lv[0].b in, lv[0].x out (from x = 0). */
 homg_status homg__amg_cycle(homg_amg *amg);
 
 /* For pcg.c: the fine matrix, the ctx, one cycle without the entry checks. */
-const homg_mat *homg__amg_matrix(const homg_amg *amg);
+const csr_matrix *homg__amg_matrix(const homg_amg *amg);
 homg_ctx *homg__amg_ctx(const homg_amg *amg);
 homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z);
 

@@ -37,8 +37,8 @@
 homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
 {
     homg_ctx *ctx = amg->ctx;
-    homg_exec *ex = &ctx->ex;
-    const homg_amg_kernels *ak = AMG_AK(amg);
+    kernel_exec *ex = &ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
     int last = amg->nlevels - 1;
     homg_amg_smoother sm = amg->desc.smoother;
 
@@ -94,8 +94,8 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
  * Methods, algorithm 12.1, preconditioned by the diagonal); u holds the step. */
 static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
 {
-    homg_exec *ex = &amg->ctx->ex;
-    const homg_amg_kernels *ak = AMG_AK(amg);
+    kernel_exec *ex = &amg->ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
     double hi = lv->cheb_max, lo = hi / amg->desc.chebyshev_ratio;
     double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), sigma = theta / delta, rho0 = 1.0 / sigma;
     int32_t n = lv->a.nrows;
@@ -116,8 +116,8 @@ static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
 /* Pre-smoothing of level l; leaves the residual in t. */
 static homg_status presmooth(homg_amg *amg, amg_level *lv, int warm)
 {
-    homg_exec *ex = &amg->ctx->ex;
-    const homg_amg_kernels *ak = AMG_AK(amg);
+    kernel_exec *ex = &amg->ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
     const homg_amg_desc *d = &amg->desc;
     int pre = d->pre;
     if (d->smoother == HOMG_AMG_SMOOTHER_PATCH) {
@@ -158,8 +158,8 @@ static homg_status presmooth(homg_amg *amg, amg_level *lv, int warm)
 
 static homg_status postsmooth(homg_amg *amg, amg_level *lv)
 {
-    homg_exec *ex = &amg->ctx->ex;
-    const homg_amg_kernels *ak = AMG_AK(amg);
+    kernel_exec *ex = &amg->ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
     const homg_amg_desc *d = &amg->desc;
     for (int s = 0; s < d->post; s++) {
         if (d->smoother == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
@@ -181,8 +181,8 @@ static homg_status postsmooth(homg_amg *amg, amg_level *lv)
 
 static homg_status coarse_solve(homg_amg *amg, amg_level *lv)
 {
-    homg_exec *ex = &amg->ctx->ex;
-    const homg_amg_kernels *ak = AMG_AK(amg);
+    kernel_exec *ex = &amg->ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
     int32_t n = lv->a.nrows;
     if (amg->desc.coarse_solver == HOMG_AMG_COARSE_CHOLESKY) {
         AMG_RUN(amg, ak->dense_apply(ex, n, lv->inv, lv->b, lv->x), "coarse solve");
@@ -198,8 +198,8 @@ static homg_status coarse_solve(homg_amg *amg, amg_level *lv)
 
 static homg_status cycle(homg_amg *amg, int l, int warm)
 {
-    homg_exec *ex = &amg->ctx->ex;
-    const homg_sparse_kernels *sk = AMG_SK(amg);
+    kernel_exec *ex = &amg->ctx->ex;
+    const sparse_kernels *sk = AMG_SK(amg);
     amg_level *lv = &amg->lv[l];
     int visits;
     if (l == amg->nlevels - 1)

@@ -14,12 +14,12 @@
 homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg)
 {
     homg_ctx *ctx = amg->ctx;
-    homg_exec *ex = &ctx->ex;
-    const homg_sparse_kernels *sk = AMG_SK(amg);
-    const homg_amg_kernels *ak = AMG_AK(amg);
+    kernel_exec *ex = &ctx->ex;
+    const sparse_kernels *sk = AMG_SK(amg);
+    const amg_kernels *ak = AMG_AK(amg);
     amg_level *lv = &amg->lv[l];
     int32_t n = lv->a.nrows;
-    homg_mat pt, ap;
+    csr_matrix pt, ap;
     void *plan = NULL;
     homg_status st;
     memset(&ap, 0, sizeof ap);
@@ -45,8 +45,8 @@ homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg)
 homg_status homg__amg_galerkin(homg_amg *amg, int l)
 {
     homg_ctx *ctx = amg->ctx;
-    homg_exec *ex = &ctx->ex;
-    const homg_sparse_kernels *sk = AMG_SK(amg);
+    kernel_exec *ex = &ctx->ex;
+    const sparse_kernels *sk = AMG_SK(amg);
     amg_level *lv = &amg->lv[l];
     HOMG_TRY(homg__mat_alloc(ctx, lv->p.ncols, lv->p.nrows, lv->p.nnz, HOMG_FLOAT32, &lv->r, "restriction"));
     AMG_RUN(amg, sk->transpose(ex, amg->handle, &lv->p, &lv->r), "restriction");
@@ -58,8 +58,8 @@ homg_status homg__amg_galerkin(homg_amg *amg, int l)
 
 homg_status homg__amg_galerkin_values(homg_amg *amg, int l)
 {
-    homg_exec *ex = &amg->ctx->ex;
-    const homg_sparse_kernels *sk = AMG_SK(amg);
+    kernel_exec *ex = &amg->ctx->ex;
+    const sparse_kernels *sk = AMG_SK(amg);
     amg_level *lv = &amg->lv[l];
     AMG_RUN(amg, sk->spgemm_values(ex, amg->handle, lv->plan_ap, &lv->a, &lv->p, &lv->ap), "Galerkin values A P");
     AMG_RUN(amg, sk->spgemm_values(ex, amg->handle, lv->plan_rap, &lv->r, &lv->ap, &amg->lv[l + 1].a),

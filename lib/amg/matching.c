@@ -22,13 +22,13 @@
 
 /* One pairwise matching of a (n rows): agg (n), pw (n) and the coarse smooth
  * vector *vc (allocated here, *nc values). */
-static homg_status match_once(homg_amg *amg, const homg_mat *a, const float *v, int32_t *agg, float *pw, float **vc,
+static homg_status match_once(homg_amg *amg, const csr_matrix *a, const float *v, int32_t *agg, float *pw, float **vc,
                               int32_t *nc)
 {
     homg_ctx *ctx = amg->ctx;
-    homg_exec *ex = &ctx->ex;
-    const homg_amg_kernels *ak = AMG_AK(amg);
-    const homg_sparse_kernels *sk = AMG_SK(amg);
+    kernel_exec *ex = &ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
+    const sparse_kernels *sk = AMG_SK(amg);
     int32_t n = a->nrows, proposals = 1;
     int rounds;
     float *d = NULL, *w = NULL;
@@ -97,11 +97,11 @@ done:
 }
 
 /* t = P^T a P for a tentative P (one entry per row). */
-static homg_status galerkin_once(homg_amg *amg, const homg_mat *a, const homg_mat *p, homg_mat *t)
+static homg_status galerkin_once(homg_amg *amg, const csr_matrix *a, const csr_matrix *p, csr_matrix *t)
 {
     homg_ctx *ctx = amg->ctx;
-    const homg_sparse_kernels *sk = AMG_SK(amg);
-    homg_mat r, ap;
+    const sparse_kernels *sk = AMG_SK(amg);
+    csr_matrix r, ap;
     void *plan1 = NULL, *plan2 = NULL;
     homg_status st;
     memset(&ap, 0, sizeof ap);
@@ -124,13 +124,13 @@ static homg_status galerkin_once(homg_amg *amg, const homg_mat *a, const homg_ma
 homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg)
 {
     homg_ctx *ctx = amg->ctx;
-    homg_exec *ex = &ctx->ex;
-    const homg_amg_kernels *ak = AMG_AK(amg);
+    kernel_exec *ex = &ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
     amg_level *lv = &amg->lv[l];
     int32_t n = lv->a.nrows, n1 = 0, n2 = 0;
     int32_t *agg1 = NULL, *agg2 = NULL;
     float *pw1 = NULL, *pw2 = NULL, *v1 = NULL, *v2 = NULL, *pw = NULL;
-    homg_mat p1, a1;
+    csr_matrix p1, a1;
     homg_status st;
     memset(&p1, 0, sizeof p1);
     memset(&a1, 0, sizeof a1);

@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-void homg__amg_patches_free(homg_amg *amg, homg_patches *pt)
+void homg__amg_patches_free(homg_amg *amg, amg_patches *pt)
 {
     homg_ctx *ctx = amg->ctx;
     homg__free(ctx, pt->start);
@@ -33,11 +33,11 @@ void homg__amg_patches_free(homg_amg *amg, homg_patches *pt)
 static homg_status level_patches(homg_amg *amg, int l, int32_t *group, int32_t *head, int32_t *id, int32_t *cnt)
 {
     homg_ctx *ctx = amg->ctx;
-    homg_exec *ex = &ctx->ex;
-    const homg_sparse_kernels *sk = AMG_SK(amg);
-    const homg_amg_kernels *ak = AMG_AK(amg);
+    kernel_exec *ex = &ctx->ex;
+    const sparse_kernels *sk = AMG_SK(amg);
+    const amg_kernels *ak = AMG_AK(amg);
     amg_level *lv = &amg->lv[l];
-    homg_patches *pt = &lv->pt;
+    amg_patches *pt = &lv->pt;
     int32_t n = lv->a.nrows, count = 0, inner = 0, boundary = 0;
     int j = 1;
 

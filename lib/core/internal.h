@@ -9,8 +9,8 @@
 
 struct homg_ctx {
     homg_ctx_desc desc;
-    homg_exec ex;
-    const homg_memory_kernels *mem;
+    kernel_exec ex;
+    const memory_kernels *mem;
     char device_name[160];
     char msg[1024];
 };

@@ -83,7 +83,7 @@ static homg_fem_system system_of(const homg_fem *fem)
 static homg_status build_pattern(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
-    homg_exec *ex = &ctx->ex;
+    kernel_exec *ex = &ctx->ex;
     homg_fem_problem p = geometry(fem);
     int nv = p.dim + 1, shift = homg_bits_for((uint64_t)(p.num_nodes > 1 ? p.num_nodes - 1 : 1));
     size_t nkeys = (size_t)p.num_elements * nv * nv + (size_t)p.num_nodes, temp_bytes = 0;
@@ -365,7 +365,7 @@ static homg_status check_array(homg_ctx *ctx, const void *p, const char *name)
 static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
 {
     homg_ctx *ctx = fem->ctx;
-    homg_exec *ex = &ctx->ex;
+    kernel_exec *ex = &ctx->ex;
     homg_fem_problem p = geometry(fem);
     homg_fem_system s = system_of(fem);
     homg_status st = HOMG_OK;

@@ -11,7 +11,7 @@ struct homg_fem {
     homg_mesh_view view;
     homg_fem_desc desc;
     homg_fem_info info;
-    const homg_fem_kernels *k;
+    const fem_kernels *k;
     int32_t num_masked; /* Dirichlet + element-less rows */
     /* in the context's space */
     int32_t *row_ptr, *col_idx;

@@ -52,7 +52,7 @@ homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what)
  * 0).  The textbook steps work in place, so for them x[k] == y[k]. */
 typedef struct cycle {
     homg_grid *g;
-    homg_level lev[HOMG_GRID_MAX_LEVELS];
+    grid_level lev[HOMG_GRID_MAX_LEVELS];
     void *x[HOMG_GRID_MAX_LEVELS], *y[HOMG_GRID_MAX_LEVELS];
     const void *f0;
 } cycle;
@@ -94,7 +94,7 @@ static homg_status smooth(cycle *c, int k, int sweeps)
 static homg_status down(cycle *c, int k, int init)
 {
     homg_grid *g = c->g;
-    homg_exec *ex = &g->ctx->ex;
+    kernel_exec *ex = &g->ctx->ex;
     const int pre = g->desc.pre;
     const double n = level_values(c, k);
     if (g->desc.method == HOMG_METHOD_FMG) {
@@ -164,9 +164,9 @@ static homg_status visit(cycle *c, int k, int init, int fcycle)
 static homg_status fmg(cycle *c)
 {
     homg_grid *g = c->g;
-    homg_exec *ex = &g->ctx->ex;
+    kernel_exec *ex = &g->ctx->ex;
     const int last = g->nlevels - 1;
-    homg_level plain;
+    grid_level plain;
     int has_bc = 0;
     for (int s = 0; s < 4; s++)
         has_bc |= c->lev[0].bc[s] != NULL;
@@ -195,7 +195,7 @@ static homg_status fmg(cycle *c)
     return HOMG_OK;
 }
 
-homg_status homg__mg_cycle(homg_grid *g, const homg_level *L0, const void *f, void *u, int kind)
+homg_status homg__mg_cycle(homg_grid *g, const grid_level *L0, const void *f, void *u, int kind)
 {
     cycle c;
     const int fused = g->desc.method == HOMG_METHOD_FMG;

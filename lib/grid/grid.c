@@ -148,7 +148,7 @@ static homg_status upload(homg_grid *g, const double *x, size_t n, void **out, c
 /* The exact solver of the coarsest level (kernels/grid/grid_kernels.h, coarse_exact). */
 static homg_status setup_coarse_exact(homg_grid *g)
 {
-    const homg_level *L = &g->lv[g->nlevels - 1];
+    const grid_level *L = &g->lv[g->nlevels - 1];
     const int nx = L->nx, ny = L->ny;
     double h = 1.0 / sqrt(L->inv_h2);
     double qx[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], qy[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
@@ -174,7 +174,7 @@ static homg_status alloc_arrays(homg_grid *g)
      * <= HOMG_COARSE_EXACT_MAX), or to a smallest side of 2 for long rectangles */
     g->nlevels = 0;
     for (;;) {
-        homg_level *L = &g->lv[g->nlevels];
+        grid_level *L = &g->lv[g->nlevels];
         L->nx = nx;
         L->ny = ny;
         L->inv_h2 = 1.0 / (h * h);
@@ -284,7 +284,7 @@ homg_grid_desc homg_grid_get_desc(const homg_grid *g)
 
 static homg_status check_inputs(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, int check_u)
 {
-    homg_exec *ex = &g->ctx->ex;
+    kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
     const int nx = g->desc.nx, ny = g->desc.ny;
     static const char *const names[6] = { "f", "u (warm start)", "bc.west", "bc.east", "bc.south", "bc.north" };
@@ -343,7 +343,7 @@ static homg_status check_pointers(homg_grid *g, const void *f, const homg_bounda
 
 /* Queues `count` cycles (the first of kind first_kind), each followed by the
  * monitor when asked. */
-static homg_status queue_cycles(homg_grid *g, const homg_seq_key *key, const homg_level *L0)
+static homg_status queue_cycles(homg_grid *g, const homg_seq_key *key, const grid_level *L0)
 {
     for (int c = 0; c < key->count; c++) {
         int kind = c == 0 ? key->first_kind : HOMG_CYCLE_NORMAL;
@@ -364,9 +364,9 @@ static homg_status queue_cycles(homg_grid *g, const homg_seq_key *key, const hom
 
 /* Runs a sequence: replays its graph when one was captured for the same key,
  * captures one on the CUDA backend, runs it directly on the CPU. */
-static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const homg_level *L0)
+static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const grid_level *L0)
 {
-    homg_exec *ex = &g->ctx->ex;
+    kernel_exec *ex = &g->ctx->ex;
     homg_graph_entry *e = NULL, *victim = &g->graphs[0];
     long launches0 = g->launches;
     double wu0 = g->wu, values0 = g->values_moved;
@@ -425,8 +425,8 @@ static double now_ms(void)
 static homg_status solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
                          homg_solve_info *info)
 {
-    homg_exec *ex = &g->ctx->ex;
-    homg_level L0 = g->lv[0];
+    kernel_exec *ex = &g->ctx->ex;
+    grid_level L0 = g->lv[0];
     homg_seq_key key;
     const int max_cycles = sd->max_cycles ? sd->max_cycles : 50;
     const int monitor = sd->tol > 0 || sd->u_ref != NULL;
@@ -542,7 +542,7 @@ int homg_grid_history(homg_grid *g, double *host_out, int max)
 
 homg_status homg_grid_residual(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, void *r)
 {
-    homg_level L0;
+    grid_level L0;
     homg_status st = HOMG_OK;
     int saved;
     if (!g)

@@ -30,11 +30,11 @@ enum { HOMG_CYCLE_NORMAL = 0, HOMG_CYCLE_FMG };
 
 struct homg_grid {
     homg_ctx *ctx;
-    const homg_grid_kernels *k;
+    const grid_kernels *k;
     homg_grid_desc desc;
     size_t elem; /* bytes per value */
     int nlevels; /* multigrid levels, 0 = finest */
-    homg_level lv[HOMG_GRID_MAX_LEVELS];
+    grid_level lv[HOMG_GRID_MAX_LEVELS];
     void *u[HOMG_GRID_MAX_LEVELS], *f[HOMG_GRID_MAX_LEVELS]; /* levels >= 1 */
     void *u2[HOMG_GRID_MAX_LEVELS];               /* FMG: the second buffer of levels >= 1 (out-of-place steps) */
     void *u0_scratch;                             /* FMG: the finest level's second buffer */
@@ -43,7 +43,7 @@ struct homg_grid {
 
     /* HOMG (seed 003) */
     int homg_m; /* coarsest HOMG level M */
-    homg_homg_level hl[HOMG_GRID_MAX_LEVELS];
+    mfmg_level hl[HOMG_GRID_MAX_LEVELS];
     void *fm[HOMG_GRID_MAX_LEVELS]; /* compact restricted rhs, m >= 1 */
     void *r, *ea, *eb, *ta;         /* full-size work arrays */
 
@@ -63,9 +63,9 @@ struct homg_grid {
 };
 
 /* Multigrid (grid_cycles.c): queue one cycle of the grid's method on level 0. */
-homg_status homg__mg_cycle(homg_grid *g, const homg_level *L0, const void *f, void *u, int kind);
+homg_status homg__mg_cycle(homg_grid *g, const grid_level *L0, const void *f, void *u, int kind);
 /* HOMG (homg_method.c): queue one MFMG restart on the residual equation. */
-homg_status homg__homg_restart(homg_grid *g, const homg_level *L0, const void *f, void *u);
+homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f, void *u);
 homg_status homg__homg_alloc(homg_grid *g);
 int homg__homg_iterations(const homg_grid *g, int m);
 

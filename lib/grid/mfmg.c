@@ -64,7 +64,7 @@ homg_status homg__homg_alloc(homg_grid *g)
         M++;
     g->homg_m = M; /* 2^M = minside / 2 */
     for (int m = 0; m <= M; m++) {
-        homg_homg_level *H = &g->hl[m];
+        mfmg_level *H = &g->hl[m];
         H->m = m;
         H->l = 1 << m;
         H->cx = 2 * (nx / (2 * H->l) + 1);
@@ -86,13 +86,13 @@ homg_status homg__homg_alloc(homg_grid *g)
             return homg__k_fail((g), st_, (what)); \
     } while (0)
 
-homg_status homg__homg_restart(homg_grid *g, const homg_level *L0, const void *f, void *u)
+homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f, void *u)
 {
-    homg_exec *ex = &g->ctx->ex;
+    kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
     const int nx = g->desc.nx, ny = g->desc.ny;
     const double n = (double)nx * ny;
-    homg_level Lh = *L0; /* the residual equation has homogeneous data */
+    grid_level Lh = *L0; /* the residual equation has homogeneous data */
     void *src, *dst, *in, *out, *tmp;
 
     Lh.bc[0] = Lh.bc[1] = Lh.bc[2] = Lh.bc[3] = NULL;

@@ -32,8 +32,8 @@ struct homg_pcg {
     homg_pcg_desc desc;
     void *handle;
     homg_amg *amg;
-    homg_mat own; /* the copy of `a`, when one was given */
-    const homg_mat *a;
+    csr_matrix own; /* the copy of `a`, when one was given */
+    const csr_matrix *a;
     double *r, *z, *p, *q, *dinv;
     homg_cg_state *state; /* device */
     double *history;      /* device, max_iter + 1 */
@@ -102,8 +102,8 @@ static homg_status check_desc(homg_ctx *ctx, homg_pcg_desc *d, homg_amg *amg)
 static homg_status create(homg_pcg *s, const homg_csr *a)
 {
     homg_ctx *ctx = s->ctx;
-    const homg_sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
-    homg_kalloc ka = homg__kalloc(ctx);
+    const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
+    kernel_alloc ka = homg__kalloc(ctx);
     size_t n;
     HOMG_TRY_BACKEND(ctx, sk->handle_create(&ctx->ex, &ka, &s->handle), "homg_pcg_create: sparse library handles");
     if (a) {
@@ -185,8 +185,8 @@ static homg_status precondition(homg_pcg *s)
 static homg_status body(homg_pcg *s, double *x)
 {
     homg_ctx *ctx = s->ctx;
-    homg_exec *ex = &ctx->ex;
-    const homg_sparse_kernels *sk = HOMG_KERNELS(ex, sparse);
+    kernel_exec *ex = &ctx->ex;
+    const sparse_kernels *sk = HOMG_KERNELS(ex, sparse);
     double *z = s->desc.precond == HOMG_PCG_PRECOND_NONE ? s->r : s->z;
     int32_t n = s->a->nrows;
     HOMG_TRY(precondition(s));
@@ -230,8 +230,8 @@ static void capture(homg_pcg *s, double *x)
 static homg_status iterate(homg_pcg *s, const double *b, double *x, homg_cg_state *hs)
 {
     homg_ctx *ctx = s->ctx;
-    homg_exec *ex = &ctx->ex;
-    const homg_sparse_kernels *sk = HOMG_KERNELS(ex, sparse);
+    kernel_exec *ex = &ctx->ex;
+    const sparse_kernels *sk = HOMG_KERNELS(ex, sparse);
     memset(hs, 0, sizeof *hs);
     hs->tol2 = s->desc.tol * s->desc.tol;
     hs->flexible = s->desc.flexible != 0;

@@ -58,14 +58,13 @@ static int by_col_then_src(const void *pa, const void *pb)
 }
 
 homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t n, const int32_t *row,
-                               const int32_t *col, const double *val, int symmetric, homg_host_csr *out,
-                               homg_coo_dup *dup)
+                               const int32_t *col, const double *val, int symmetric, homg_host_csr *out, coo_dup *dup)
 {
     const char *what = "building a CSR matrix from triplets";
     int64_t total = 0;
     int32_t *ptr = NULL;
     row_entry *ent = NULL;
-    homg_coo_dup d = { -1, -1, 0, 0 };
+    coo_dup d = { -1, -1, 0, 0 };
     homg_status st = HOMG_OK;
 
     memset(out, 0, sizeof *out);

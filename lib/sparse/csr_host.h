@@ -10,10 +10,10 @@
 void *homg__host_array(homg_ctx *ctx, size_t count, size_t size, const char *what);
 
 /* Two triplets with the same (row, col): their indices first < second in the input. */
-typedef struct homg_coo_dup {
+typedef struct coo_dup {
     int32_t first, second;
     int32_t row, col;
-} homg_coo_dup;
+} coo_dup;
 
 /* Builds an owning host CSR, columns sorted within each row, from n 0-based
  * triplets.  val NULL: every value is 1.  symmetric: each off-diagonal triplet
@@ -22,8 +22,7 @@ typedef struct homg_coo_dup {
  * duplicate with dup != NULL the pair goes to *dup and no message is recorded
  * (the caller knows better words, e.g. file lines).  *out is zeroed on failure. */
 homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t n, const int32_t *row,
-                               const int32_t *col, const double *val, int symmetric, homg_host_csr *out,
-                               homg_coo_dup *dup);
+                               const int32_t *col, const double *val, int symmetric, homg_host_csr *out, coo_dup *dup);
 
 /* Copies a CSR view (host or ctx memory, float or double) into an owning host
  * matrix with double values and checks it: sizes, row_ptr rising from 0 to nnz,

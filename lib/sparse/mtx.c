@@ -378,7 +378,7 @@ static homg_status read_coordinate(mm_reader *r, const mm_header *h, homg_host_c
     int32_t *row, *col;
     double *val = NULL;
     int64_t total = 0;
-    homg_coo_dup dup = { -1, -1, 0, 0 };
+    coo_dup dup = { -1, -1, 0, 0 };
     homg_status st = HOMG_OK;
 
     memset(out, 0, sizeof *out);

@@ -24,9 +24,9 @@ static homg_status kalloc_alloc(void *user, size_t bytes, void **ptr)
 
 static void kalloc_free(void *user, void *ptr) { homg__free((homg_ctx *)user, ptr); }
 
-homg_kalloc homg__kalloc(homg_ctx *ctx)
+kernel_alloc homg__kalloc(homg_ctx *ctx)
 {
-    homg_kalloc k;
+    kernel_alloc k;
     k.alloc = kalloc_alloc;
     k.free = kalloc_free;
     k.user = ctx;
@@ -35,8 +35,8 @@ homg_kalloc homg__kalloc(homg_ctx *ctx)
 
 static size_t prec_size(homg_precision p) { return p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float); }
 
-homg_status homg__mat_alloc(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t nnz, homg_precision prec, homg_mat *m,
-                            const char *what)
+homg_status homg__mat_alloc(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t nnz, homg_precision prec,
+                            csr_matrix *m, const char *what)
 {
     homg_status st;
     memset(m, 0, sizeof *m);
@@ -54,7 +54,7 @@ homg_status homg__mat_alloc(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t
     return st;
 }
 
-void homg__mat_free(homg_ctx *ctx, homg_mat *m)
+void homg__mat_free(homg_ctx *ctx, csr_matrix *m)
 {
     if (!m)
         return;
@@ -64,7 +64,7 @@ void homg__mat_free(homg_ctx *ctx, homg_mat *m)
     memset(m, 0, sizeof *m);
 }
 
-size_t homg__mat_bytes(const homg_mat *m)
+size_t homg__mat_bytes(const csr_matrix *m)
 {
     if (!m->row_ptr)
         return 0;
@@ -130,9 +130,9 @@ static homg_status copy_in(homg_ctx *ctx, void *dst, const void *src, size_t byt
 }
 
 /* Values of the view into m->val as double. */
-static homg_status copy_values(homg_ctx *ctx, const homg_csr *a, homg_mat *m)
+static homg_status copy_values(homg_ctx *ctx, const homg_csr *a, csr_matrix *m)
 {
-    const homg_sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
+    const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
     void *tmp = NULL;
     homg_status st;
     if (a->precision == HOMG_FLOAT64)
@@ -157,12 +157,12 @@ static homg_status report_new(homg_ctx *ctx, homg_csr_report **rep)
 
 /* Runs the checks on m (double, in the ctx's space); `pattern` non-NULL also
  * checks that m's pattern is pattern's. */
-static homg_status check_matrix(homg_ctx *ctx, void *handle, const homg_mat *m, const homg_mat *pattern,
+static homg_status check_matrix(homg_ctx *ctx, void *handle, const csr_matrix *m, const csr_matrix *pattern,
                                 const char *what)
 {
-    const homg_sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
+    const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
     homg_csr_report *dev = NULL, r;
-    homg_mat t;
+    csr_matrix t;
     homg_status st;
     memset(&t, 0, sizeof t);
     HOMG_TRY(report_new(ctx, &dev));
@@ -231,7 +231,7 @@ static homg_status check_matrix(homg_ctx *ctx, void *handle, const homg_mat *m, 
     return st;
 }
 
-homg_status homg__mat_import(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, homg_mat *out,
+homg_status homg__mat_import(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, csr_matrix *out,
                              const char *what)
 {
     homg_status st;
@@ -250,10 +250,10 @@ homg_status homg__mat_import(homg_ctx *ctx, void *handle, const homg_csr *a, int
     return st;
 }
 
-homg_status homg__mat_import_values(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, homg_mat *m,
+homg_status homg__mat_import_values(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, csr_matrix *m,
                                     const char *what)
 {
-    homg_mat fresh;
+    csr_matrix fresh;
     homg_status st;
     HOMG_TRY(check_view(ctx, a, what));
     if (a->nrows != m->nrows || a->nnz != m->nnz)
