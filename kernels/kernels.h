@@ -43,36 +43,58 @@ typedef struct kernel_exec {
 
 typedef enum homg_copy_kind { HOMG_H2D = 0, HOMG_D2H, HOMG_D2D } homg_copy_kind;
 
+/* ---- Kernel tables ------------------------------------------------------
+ * Each area's table comes from one list, AREA_KERNELS(X), with one entry
+ *     X(return type, area, name, (parameters))
+ * per primitive.  From that list alone come the table type (HOMG_KERNEL_MEMBER),
+ * the prototypes of both backends, homg_cpu_<area>_<name> and
+ * homg_cuda_<area>_<name> (HOMG_KERNEL_CPU_PROTO / _CUDA_PROTO, seen by the files
+ * that define them), and each backend's table (HOMG_KERNEL_CPU_INIT / _CUDA_INIT,
+ * designated initialisers): a primitive missing from a backend fails to link, a
+ * changed signature fails to compile. */
+#define HOMG_KERNEL_MEMBER(ret, area, name, params)     ret(*name) params;
+#define HOMG_KERNEL_CPU_PROTO(ret, area, name, params)  ret homg_cpu_##area##_##name params;
+#define HOMG_KERNEL_CUDA_PROTO(ret, area, name, params) ret homg_cuda_##area##_##name params;
+#define HOMG_KERNEL_CPU_INIT(ret, area, name, params)   .name = homg_cpu_##area##_##name,
+#define HOMG_KERNEL_CUDA_INIT(ret, area, name, params)  .name = homg_cuda_##area##_##name,
+
 /* Memory, streams, graphs and timers of one backend. */
+#define MEMORY_KERNELS(X)                                                                                           \
+    /* Probes the device (ordinal < 0: the thread's current one), fills ex, writes a name. */                       \
+    X(homg_status, memory, init, (kernel_exec * ex, int device, void *stream, char *name, size_t namelen))          \
+    X(void, memory, shutdown, (kernel_exec * ex))                                                                   \
+    /* Make ex's device current for the calling thread; leave restores the previous one. */                         \
+    X(homg_status, memory, enter, (kernel_exec * ex, int *saved))                                                   \
+    X(void, memory, leave, (kernel_exec * ex, int saved))                                                           \
+    X(homg_status, memory, alloc, (kernel_exec * ex, size_t bytes, void **ptr))                                     \
+    X(void, memory, free, (kernel_exec * ex, void *ptr))                                                            \
+    /* Ordered on the stream; D2H and H2D block until done. */                                                      \
+    X(homg_status, memory, copy, (kernel_exec * ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)) \
+    X(homg_status, memory, zero, (kernel_exec * ex, void *ptr, size_t bytes))                                       \
+    X(homg_status, memory, sync, (kernel_exec * ex))                                                                \
+    /* 1: ptr is usable by this backend, 0: it is not (host pointer given to CUDA,                           \
+     * device pointer given to CPU), -1: cannot tell. */      \
+    X(int, memory, pointer_ok, (kernel_exec * ex, const void *ptr))                                                 \
+    /* Graph capture of everything queued between begin and end (CUDA); the CPU                              \
+     * backend returns UNSUPPORTED and callers run the sequence directly. */      \
+    X(homg_status, memory, capture_begin, (kernel_exec * ex))                                                       \
+    X(homg_status, memory, capture_end, (kernel_exec * ex, void **graph))                                           \
+    X(homg_status, memory, graph_launch, (kernel_exec * ex, void *graph))                                           \
+    X(void, memory, graph_destroy, (void *graph))                                                                   \
+    /* Events on the stream (CPU: host clock). */                                                                   \
+    X(homg_status, memory, event_create, (void **ev))                                                               \
+    X(void, memory, event_destroy, (void *ev))                                                                      \
+    X(homg_status, memory, event_record, (kernel_exec * ex, void *ev))                                              \
+    X(homg_status, memory, event_elapsed_ms, (void *start, void *stop, float *ms))
+
 typedef struct memory_kernels {
     const char *name;
-    /* Probes the device (ordinal < 0: the thread's current one), fills ex, writes a name. */
-    homg_status (*init)(kernel_exec *ex, int device, void *stream, char *name, size_t namelen);
-    void (*shutdown)(kernel_exec *ex);
-    /* Make ex's device current for the calling thread; leave restores the previous one. */
-    homg_status (*enter)(kernel_exec *ex, int *saved);
-    void (*leave)(kernel_exec *ex, int saved);
-    homg_status (*alloc)(kernel_exec *ex, size_t bytes, void **ptr);
-    void (*free)(kernel_exec *ex, void *ptr);
-    /* Ordered on the stream; D2H and H2D block until done. */
-    homg_status (*copy)(kernel_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind);
-    homg_status (*zero)(kernel_exec *ex, void *ptr, size_t bytes);
-    homg_status (*sync)(kernel_exec *ex);
-    /* 1: ptr is usable by this backend, 0: it is not (host pointer given to CUDA,
-     * device pointer given to CPU), -1: cannot tell. */
-    int (*pointer_ok)(kernel_exec *ex, const void *ptr);
-    /* Graph capture of everything queued between begin and end (CUDA); the CPU
-     * backend returns UNSUPPORTED and callers run the sequence directly. */
-    homg_status (*capture_begin)(kernel_exec *ex);
-    homg_status (*capture_end)(kernel_exec *ex, void **graph);
-    homg_status (*graph_launch)(kernel_exec *ex, void *graph);
-    void (*graph_destroy)(void *graph);
-    /* Events on the stream (CPU: host clock). */
-    homg_status (*event_create)(void **ev);
-    void (*event_destroy)(void *ev);
-    homg_status (*event_record)(kernel_exec *ex, void *ev);
-    homg_status (*event_elapsed_ms)(void *start, void *stop, float *ms);
+    MEMORY_KERNELS(HOMG_KERNEL_MEMBER)
 } memory_kernels;
+MEMORY_KERNELS(HOMG_KERNEL_CPU_PROTO)
+#if HOMG_HAVE_CUDA
+MEMORY_KERNELS(HOMG_KERNEL_CUDA_PROTO)
+#endif
 
 extern const memory_kernels homg_cpu_memory_kernels;
 #if HOMG_HAVE_CUDA

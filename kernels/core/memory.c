@@ -13,7 +13,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
-static homg_status cpu_init(kernel_exec *ex, int device, void *stream, char *name, size_t namelen)
+homg_status homg_cpu_memory_init(kernel_exec *ex, int device, void *stream, char *name, size_t namelen)
 {
     (void)device;
     (void)stream;
@@ -28,22 +28,22 @@ static homg_status cpu_init(kernel_exec *ex, int device, void *stream, char *nam
     return HOMG_OK;
 }
 
-static void cpu_shutdown(kernel_exec *ex) { (void)ex; }
+void homg_cpu_memory_shutdown(kernel_exec *ex) { (void)ex; }
 
-static homg_status cpu_enter(kernel_exec *ex, int *saved)
+homg_status homg_cpu_memory_enter(kernel_exec *ex, int *saved)
 {
     (void)ex;
     *saved = 0;
     return HOMG_OK;
 }
 
-static void cpu_leave(kernel_exec *ex, int saved)
+void homg_cpu_memory_leave(kernel_exec *ex, int saved)
 {
     (void)ex;
     (void)saved;
 }
 
-static homg_status cpu_alloc(kernel_exec *ex, size_t bytes, void **ptr)
+homg_status homg_cpu_memory_alloc(kernel_exec *ex, size_t bytes, void **ptr)
 {
     /* 64-byte alignment keeps vector loads and OpenMP chunks tidy. */
     size_t rounded = (bytes + 63) / 64 * 64;
@@ -55,13 +55,13 @@ static homg_status cpu_alloc(kernel_exec *ex, size_t bytes, void **ptr)
     return HOMG_OK;
 }
 
-static void cpu_free(kernel_exec *ex, void *ptr)
+void homg_cpu_memory_free(kernel_exec *ex, void *ptr)
 {
     (void)ex;
     free(ptr);
 }
 
-static homg_status cpu_copy(kernel_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)
+homg_status homg_cpu_memory_copy(kernel_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)
 {
     (void)ex;
     (void)kind;
@@ -70,7 +70,7 @@ static homg_status cpu_copy(kernel_exec *ex, void *dst, const void *src, size_t 
     return HOMG_OK;
 }
 
-static homg_status cpu_zero(kernel_exec *ex, void *ptr, size_t bytes)
+homg_status homg_cpu_memory_zero(kernel_exec *ex, void *ptr, size_t bytes)
 {
     (void)ex;
     if (bytes)
@@ -78,13 +78,13 @@ static homg_status cpu_zero(kernel_exec *ex, void *ptr, size_t bytes)
     return HOMG_OK;
 }
 
-static homg_status cpu_sync(kernel_exec *ex)
+homg_status homg_cpu_memory_sync(kernel_exec *ex)
 {
     (void)ex;
     return HOMG_OK;
 }
 
-static int cpu_pointer_ok(kernel_exec *ex, const void *ptr)
+int homg_cpu_memory_pointer_ok(kernel_exec *ex, const void *ptr)
 {
     (void)ex;
 #if HOMG_HAVE_CUDA
@@ -100,65 +100,45 @@ static int cpu_pointer_ok(kernel_exec *ex, const void *ptr)
     return -1;
 }
 
-static homg_status cpu_capture_begin(kernel_exec *ex)
+homg_status homg_cpu_memory_capture_begin(kernel_exec *ex)
 {
     return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "the CPU backend has no graphs");
 }
 
-static homg_status cpu_capture_end(kernel_exec *ex, void **graph)
+homg_status homg_cpu_memory_capture_end(kernel_exec *ex, void **graph)
 {
     *graph = NULL;
     return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "the CPU backend has no graphs");
 }
 
-static homg_status cpu_graph_launch(kernel_exec *ex, void *graph)
+homg_status homg_cpu_memory_graph_launch(kernel_exec *ex, void *graph)
 {
     (void)graph;
     return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "the CPU backend has no graphs");
 }
 
-static void cpu_graph_destroy(void *graph) { (void)graph; }
+void homg_cpu_memory_graph_destroy(void *graph) { (void)graph; }
 
-static homg_status cpu_event_create(void **ev)
+homg_status homg_cpu_memory_event_create(void **ev)
 {
     *ev = calloc(1, sizeof(struct timespec));
     return *ev ? HOMG_OK : HOMG_ERROR_OUT_OF_MEMORY;
 }
 
-static void cpu_event_destroy(void *ev) { free(ev); }
+void homg_cpu_memory_event_destroy(void *ev) { free(ev); }
 
-static homg_status cpu_event_record(kernel_exec *ex, void *ev)
+homg_status homg_cpu_memory_event_record(kernel_exec *ex, void *ev)
 {
     (void)ex;
     clock_gettime(CLOCK_MONOTONIC, (struct timespec *)ev);
     return HOMG_OK;
 }
 
-static homg_status cpu_event_elapsed_ms(void *start, void *stop, float *ms)
+homg_status homg_cpu_memory_event_elapsed_ms(void *start, void *stop, float *ms)
 {
     const struct timespec *a = (const struct timespec *)start, *b = (const struct timespec *)stop;
     *ms = (float)((double)(b->tv_sec - a->tv_sec) * 1e3 + (double)(b->tv_nsec - a->tv_nsec) * 1e-6);
     return HOMG_OK;
 }
 
-const memory_kernels homg_cpu_memory_kernels = {
-    "cpu",
-    cpu_init,
-    cpu_shutdown,
-    cpu_enter,
-    cpu_leave,
-    cpu_alloc,
-    cpu_free,
-    cpu_copy,
-    cpu_zero,
-    cpu_sync,
-    cpu_pointer_ok,
-    cpu_capture_begin,
-    cpu_capture_end,
-    cpu_graph_launch,
-    cpu_graph_destroy,
-    cpu_event_create,
-    cpu_event_destroy,
-    cpu_event_record,
-    cpu_event_elapsed_ms,
-};
+const memory_kernels homg_cpu_memory_kernels = { .name = "cpu", MEMORY_KERNELS(HOMG_KERNEL_CPU_INIT) };

@@ -13,7 +13,7 @@ extern "C" int homg_cuda_device_count(void)
     return n;
 }
 
-static homg_status cu_init(kernel_exec *ex, int device, void *stream, char *name, size_t namelen)
+homg_status homg_cuda_memory_init(kernel_exec *ex, int device, void *stream, char *name, size_t namelen)
 {
     int n = 0, saved = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
@@ -49,7 +49,7 @@ static homg_status cu_init(kernel_exec *ex, int device, void *stream, char *name
     return HOMG_OK;
 }
 
-static void cu_shutdown(kernel_exec *ex)
+void homg_cuda_memory_shutdown(kernel_exec *ex)
 {
     if (ex->capture_stream) {
         cudaStreamDestroy((cudaStream_t)ex->capture_stream);
@@ -57,7 +57,7 @@ static void cu_shutdown(kernel_exec *ex)
     }
 }
 
-static homg_status cu_enter(kernel_exec *ex, int *saved)
+homg_status homg_cuda_memory_enter(kernel_exec *ex, int *saved)
 {
     HOMG_CUDA_TRY(ex, cudaGetDevice(saved));
     if (*saved != ex->device)
@@ -65,13 +65,13 @@ static homg_status cu_enter(kernel_exec *ex, int *saved)
     return HOMG_OK;
 }
 
-static void cu_leave(kernel_exec *ex, int saved)
+void homg_cuda_memory_leave(kernel_exec *ex, int saved)
 {
     if (saved != ex->device)
         cudaSetDevice(saved);
 }
 
-static homg_status cu_alloc(kernel_exec *ex, size_t bytes, void **ptr)
+homg_status homg_cuda_memory_alloc(kernel_exec *ex, size_t bytes, void **ptr)
 {
     *ptr = NULL;
     if (!bytes)
@@ -80,14 +80,14 @@ static homg_status cu_alloc(kernel_exec *ex, size_t bytes, void **ptr)
     return HOMG_OK;
 }
 
-static void cu_free(kernel_exec *ex, void *ptr)
+void homg_cuda_memory_free(kernel_exec *ex, void *ptr)
 {
     (void)ex;
     if (ptr)
         cudaFree(ptr);
 }
 
-static homg_status cu_copy(kernel_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)
+homg_status homg_cuda_memory_copy(kernel_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)
 {
     if (!bytes)
         return HOMG_OK;
@@ -101,20 +101,20 @@ static homg_status cu_copy(kernel_exec *ex, void *dst, const void *src, size_t b
     return HOMG_OK;
 }
 
-static homg_status cu_zero(kernel_exec *ex, void *ptr, size_t bytes)
+homg_status homg_cuda_memory_zero(kernel_exec *ex, void *ptr, size_t bytes)
 {
     if (bytes)
         HOMG_CUDA_TRY(ex, cudaMemsetAsync(ptr, 0, bytes, homg_cuda_stream(ex)));
     return HOMG_OK;
 }
 
-static homg_status cu_sync(kernel_exec *ex)
+homg_status homg_cuda_memory_sync(kernel_exec *ex)
 {
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize((cudaStream_t)ex->stream));
     return HOMG_OK;
 }
 
-static int cu_pointer_ok(kernel_exec *ex, const void *ptr)
+int homg_cuda_memory_pointer_ok(kernel_exec *ex, const void *ptr)
 {
     cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
@@ -126,7 +126,7 @@ static int cu_pointer_ok(kernel_exec *ex, const void *ptr)
     return a.type == cudaMemoryTypeManaged ? 1 : 0;
 }
 
-static homg_status cu_capture_begin(kernel_exec *ex)
+homg_status homg_cuda_memory_capture_begin(kernel_exec *ex)
 {
     /* Capture on the private stream, ordered after the caller's stream. */
     cudaStream_t cs = (cudaStream_t)ex->capture_stream;
@@ -135,7 +135,7 @@ static homg_status cu_capture_begin(kernel_exec *ex)
     return HOMG_OK;
 }
 
-static homg_status cu_capture_end(kernel_exec *ex, void **graph)
+homg_status homg_cuda_memory_capture_end(kernel_exec *ex, void **graph)
 {
     cudaGraph_t g = NULL;
     cudaGraphExec_t ge = NULL;
@@ -150,19 +150,19 @@ static homg_status cu_capture_end(kernel_exec *ex, void **graph)
     return HOMG_OK;
 }
 
-static homg_status cu_graph_launch(kernel_exec *ex, void *graph)
+homg_status homg_cuda_memory_graph_launch(kernel_exec *ex, void *graph)
 {
     HOMG_CUDA_TRY(ex, cudaGraphLaunch((cudaGraphExec_t)graph, (cudaStream_t)ex->stream));
     return HOMG_OK;
 }
 
-static void cu_graph_destroy(void *graph)
+void homg_cuda_memory_graph_destroy(void *graph)
 {
     if (graph)
         cudaGraphExecDestroy((cudaGraphExec_t)graph);
 }
 
-static homg_status cu_event_create(void **ev)
+homg_status homg_cuda_memory_event_create(void **ev)
 {
     cudaEvent_t e;
     if (cudaEventCreate(&e) != cudaSuccess)
@@ -171,19 +171,19 @@ static homg_status cu_event_create(void **ev)
     return HOMG_OK;
 }
 
-static void cu_event_destroy(void *ev)
+void homg_cuda_memory_event_destroy(void *ev)
 {
     if (ev)
         cudaEventDestroy((cudaEvent_t)ev);
 }
 
-static homg_status cu_event_record(kernel_exec *ex, void *ev)
+homg_status homg_cuda_memory_event_record(kernel_exec *ex, void *ev)
 {
     HOMG_CUDA_TRY(ex, cudaEventRecord((cudaEvent_t)ev, (cudaStream_t)ex->stream));
     return HOMG_OK;
 }
 
-static homg_status cu_event_elapsed_ms(void *start, void *stop, float *ms)
+homg_status homg_cuda_memory_event_elapsed_ms(void *start, void *stop, float *ms)
 {
     if (cudaEventSynchronize((cudaEvent_t)stop) != cudaSuccess ||
         cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)stop) != cudaSuccess)
@@ -191,24 +191,4 @@ static homg_status cu_event_elapsed_ms(void *start, void *stop, float *ms)
     return HOMG_OK;
 }
 
-extern "C" const memory_kernels homg_cuda_memory_kernels = {
-    "cuda",
-    cu_init,
-    cu_shutdown,
-    cu_enter,
-    cu_leave,
-    cu_alloc,
-    cu_free,
-    cu_copy,
-    cu_zero,
-    cu_sync,
-    cu_pointer_ok,
-    cu_capture_begin,
-    cu_capture_end,
-    cu_graph_launch,
-    cu_graph_destroy,
-    cu_event_create,
-    cu_event_destroy,
-    cu_event_record,
-    cu_event_elapsed_ms,
-};
+extern "C" const memory_kernels homg_cuda_memory_kernels = { .name = "cuda", MEMORY_KERNELS(HOMG_KERNEL_CUDA_INIT) };
