@@ -31,7 +31,7 @@ CPPFLAGS += -Ilib -Ikernels -Itests/util -DHOMG_HAVE_CUDA=$(CUDA) -D_DEFAULT_SOU
 CFLAGS ?= $(OPT) -g
 CFLAGS += -std=c99 -Wall -Wextra -Wno-unused-parameter $(OMPFLAGS) $(SANFLAGS)
 LDFLAGS += $(OMPFLAGS) $(SANFLAGS)
-LDLIBS += -lstb -lz -lm
+LDLIBS += -lstb -lz -lfftw3 -lfftw3f -lm
 
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 NVCCFLAGS ?= -O3 -g -lineinfo
@@ -168,7 +168,7 @@ fuzz:
 	@mkdir -p $(BUILD)/libfuzzer
 	@for s in $(FUZZ_SRC); do n=$$(basename $$s .c); \
 	  echo "clang $$n"; \
-	  clang $(FUZZ_CFLAGS) $$s $(LIB_C) -lstb -lz -lm -o $(BUILD)/libfuzzer/$$n || exit 1; \
+	  clang $(FUZZ_CFLAGS) $$s $(LIB_C) -lstb -lz -lfftw3 -lfftw3f -lm -o $(BUILD)/libfuzzer/$$n || exit 1; \
 	done
 
 clean:
