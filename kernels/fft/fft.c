@@ -37,8 +37,8 @@ static pthread_mutex_t planner_lock = PTHREAD_MUTEX_INITIALIZER;
 struct fft_exec {
     fft_geom g;
     int dbl;
-    void *fwd, *inv;               /* fftw_plan / fftwf_plan */
-    size_t o_tw, o_eig, o_v, o_V;  /* workspace offsets (the means are first) */
+    void *fwd, *inv;              /* fftw_plan / fftwf_plan */
+    size_t o_tw, o_eig, o_v, o_V; /* workspace offsets (the means are first) */
     double *mean;
     void *tw, *eig, *v, *V;
 };
@@ -262,14 +262,15 @@ static void r2r_solve(fft_exec *e, const fft_faces *fc, const void *f, void *u)
             for (int a = 0; a < 3; a++)
                 k[a] = a < g->rank ? i[g->act[a]] : 0;
             if (e->dbl) {
-                double den = ed[g->eig_off[0] + k[0]] + ed[g->eig_off[1] + k[1]] + ed[g->eig_off[2] + k[2]] + g->lam_scaled;
+                double den =
+                    ed[g->eig_off[0] + k[0]] + ed[g->eig_off[1] + k[1]] + ed[g->eig_off[2] + k[2]] + g->lam_scaled;
                 size_t c = i0 + (size_t)n0 * row;
                 if (i0 == 0 && i1 == 0 && i2 == 0)
                     e->mean[r] = g->singular ? vd[c] * g->inv_norm : 0.0;
                 vd[c] = den != 0 ? vd[c] / den : 0;
             } else {
-                float den =
-                    ef[g->eig_off[0] + k[0]] + ef[g->eig_off[1] + k[1]] + ef[g->eig_off[2] + k[2]] + (float)g->lam_scaled;
+                float den = ef[g->eig_off[0] + k[0]] + ef[g->eig_off[1] + k[1]] + ef[g->eig_off[2] + k[2]] +
+                            (float)g->lam_scaled;
                 size_t c = i0 + (size_t)n0 * row;
                 if (i0 == 0 && i1 == 0 && i2 == 0)
                     e->mean[r] = g->singular ? (double)vf[c] * g->inv_norm : 0.0;

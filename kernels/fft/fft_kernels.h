@@ -65,18 +65,18 @@ typedef struct fft_geom {
     homg_precision precision;
     int algorithm; /* FFT_R2R or FFT_MAKHOUL */
     /* derived */
-    double bcoef[6]; /* face term factor: 2 sigma/h^2 (Dirichlet), 1/h (Neumann), 0 */
-    double lam_eff;  /* lambda + (sigma/h^2) * eigenvalues of the squeezed axes */
-    int singular;    /* lambda_eff = 0 and no Dirichlet side */
-    int rank;        /* transform axes: the axes with n > 1, in order x, y, z */
-    int act[3];      /* original axis of transform axis a (a < rank) */
-    int t[3];        /* transform length of axis a: n, or 2n for a mixed axis (Makhoul); 1 for a >= rank */
-    int tcos[3];     /* Makhoul: transform axis a is a cosine axis (else a DFT axis) */
-    int ext[3];      /* Makhoul, per original axis: 0, 1 (DN: data then its mirror), 2 (ND: mirror then data) */
-    int flip[3];     /* Makhoul, per original axis: multiply by (-1)^i (Dirichlet-Dirichlet) */
-    size_t ncell;    /* cells per field */
-    size_t nt;       /* transform array per field: t0 t1 t2 */
-    size_t nc;       /* Makhoul half spectrum per field: (t0/2+1) t1 t2 complex */
+    double bcoef[6];   /* face term factor: 2 sigma/h^2 (Dirichlet), 1/h (Neumann), 0 */
+    double lam_eff;    /* lambda + (sigma/h^2) * eigenvalues of the squeezed axes */
+    int singular;      /* lambda_eff = 0 and no Dirichlet side */
+    int rank;          /* transform axes: the axes with n > 1, in order x, y, z */
+    int act[3];        /* original axis of transform axis a (a < rank) */
+    int t[3];          /* transform length of axis a: n, or 2n for a mixed axis (Makhoul); 1 for a >= rank */
+    int tcos[3];       /* Makhoul: transform axis a is a cosine axis (else a DFT axis) */
+    int ext[3];        /* Makhoul, per original axis: 0, 1 (DN: data then its mirror), 2 (ND: mirror then data) */
+    int flip[3];       /* Makhoul, per original axis: multiply by (-1)^i (Dirichlet-Dirichlet) */
+    size_t ncell;      /* cells per field */
+    size_t nt;         /* transform array per field: t0 t1 t2 */
+    size_t nc;         /* Makhoul half spectrum per field: (t0/2+1) t1 t2 complex */
     size_t face_n[3];  /* values per face of axis a (per field) */
     int tw_off[3];     /* Makhoul twiddles of transform axis a: t/2+1 complex from tw[tw_off[a]] */
     int eig_off[3];    /* eigenvalue sums' terms of transform axis a: t values from eig[eig_off[a]] */
@@ -100,7 +100,7 @@ typedef struct fft_faces {
 typedef struct fft_exec fft_exec; /* a backend's plan */
 
 #define FFT_KERNELS(X)                                                                                              \
-    /* Plans the transforms of g (host work only); *work_bytes: the ctx memory it needs. */                          \
+    /* Plans the transforms of g (host work only); *work_bytes: the ctx memory it needs. */                         \
     X(homg_status, fft, plan, (kernel_exec * ex, const fft_geom *g, fft_exec **out, size_t *work_bytes))            \
     /* Gives the plan its workspace of work_bytes (uploads the tables; may synchronise). */                         \
     X(homg_status, fft, bind, (kernel_exec * ex, fft_exec * e, void *work))                                         \

@@ -47,8 +47,8 @@ void homg_fft_geom_init(fft_geom *g)
             g->n[ax] = 1;
             g->axis[ax] = FFT_AXIS_PER; /* no neighbours: eigenvalue 0 */
         } else
-            g->axis[ax] = lo == FFT_SIDE_P  ? FFT_AXIS_PER
-                          : lo == hi        ? (lo == FFT_SIDE_D ? FFT_AXIS_DD : FFT_AXIS_NN)
+            g->axis[ax] = lo == FFT_SIDE_P   ? FFT_AXIS_PER
+                          : lo == hi         ? (lo == FFT_SIDE_D ? FFT_AXIS_DD : FFT_AXIS_NN)
                           : lo == FFT_SIDE_D ? FFT_AXIS_DN
                                              : FFT_AXIS_ND;
         if (has_dirichlet(g->axis[ax]))

@@ -81,7 +81,8 @@ static homg_status check_problem(homg_ctx *ctx, fft_problem *p)
 static homg_status check_size(homg_ctx *ctx, const fft_problem *p)
 {
     double cells = (double)p->nx * p->ny * p->nz, es = p->precision == HOMG_FLOAT64 ? 8 : 4;
-    double bytes = es * p->nrhs * cells * 8; /* transform array, spectrum, FFT work: at most 8 per cell (mirrored axes) */
+    double bytes =
+        es * p->nrhs * cells * 8; /* transform array, spectrum, FFT work: at most 8 per cell (mirrored axes) */
     double longest = 2.0 * (p->nx > p->ny ? (p->nx > p->nz ? p->nx : p->nz) : (p->ny > p->nz ? p->ny : p->nz));
     if (bytes < (double)SIZE_MAX / 4 && cells * p->nrhs < 9e18 && longest < INT32_MAX)
         return HOMG_OK;
