@@ -52,8 +52,9 @@ static int assemble(const fft_case *c, double *A, double *b)
                         int nb[3] = { i, j, k }, side = 2 * a + (dir > 0);
                         nb[a] += dir;
                         if (nb[a] < 0 || nb[a] >= n[a]) {
-                            size_t fi = a == 0 ? j + (size_t)n[1] * k : a == 1 ? i + (size_t)n[0] * k
-                                                                                : i + (size_t)n[0] * j;
+                            size_t fi = a == 0   ? j + (size_t)n[1] * k
+                                        : a == 1 ? i + (size_t)n[0] * k
+                                                 : i + (size_t)n[0] * j;
                             if (p->side[side] == FFT_PERIODIC) {
                                 nb[a] = (nb[a] + n[a]) % n[a];
                             } else {
@@ -254,33 +255,6 @@ static void many_right_hand_sides(void **state)
 
 /* ------------------------------------------- larger grids: exact discrete solutions */
 
-/* A u in double for the operator of lib/fft/fft.h with zero face data, by stencil. */
-static void apply(const fft_problem *p, const double *u, double *out)
-{
-    const int n[3] = { p->nx, p->ny, p->nz };
-    double s = p->sigma / (p->h * p->h);
-    for (int k = 0; k < n[2]; k++)
-        for (int j = 0; j < n[1]; j++)
-            for (int i = 0; i < n[0]; i++) {
-                size_t c = i + (size_t)n[0] * (j + (size_t)n[1] * k);
-                double acc = p->lambda * u[c];
-                for (int a = 0; a < p->dim; a++)
-                    for (int dir = -1; dir <= 1; dir += 2) {
-                        int nb[3] = { i, j, k }, side = 2 * a + (dir > 0);
-                        nb[a] += dir;
-                        if (nb[a] < 0 || nb[a] >= n[a]) {
-                            if (p->side[side] == FFT_DIRICHLET)
-                                acc += 2 * s * u[c];
-                            if (p->side[side] != FFT_PERIODIC)
-                                continue;
-                            nb[a] = (nb[a] + n[a]) % n[a];
-                        }
-                        acc += s * (u[c] - u[nb[0] + (size_t)n[0] * (nb[1] + (size_t)n[1] * nb[2])]);
-                    }
-                out[c] = acc;
-            }
-}
-
 static void exact_discrete_solutions(void **state)
 {
     (void)state;
@@ -289,8 +263,12 @@ static void exact_discrete_solutions(void **state)
         const char *sides;
         double lambda;
     } cases[] = {
-        { 2, 100, 100, 1, "DDDD", 0 },      { 2, 127, 64, 1, "NDPPxx", 0.5 }, { 2, 96, 33, 1, "NNNN", 0 },
-        { 3, 64, 48, 40, "DDDDDD", 0 },     { 3, 33, 17, 9, "DNNDPP", 0 },  { 3, 20, 30, 25, "NNPPNN", 0 },
+        { 2, 100, 100, 1, "DDDD", 0 },
+        { 2, 127, 64, 1, "NDPPxx", 0.5 },
+        { 2, 96, 33, 1, "NNNN", 0 },
+        { 3, 64, 48, 40, "DDDDDD", 0 },
+        { 3, 33, 17, 9, "DNNDPP", 0 },
+        { 3, 20, 30, 25, "NNPPNN", 0 },
         { 2, 1920 / 8, 1080 / 8, 1, "DDDD", 1e-3 },
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
@@ -313,7 +291,7 @@ static void exact_discrete_solutions(void **state)
         if (singular) /* the solution of mean zero */
             for (size_t q = 0; q < c.ncell; q++)
                 ustar[q] -= sum / c.ncell;
-        apply(&c.p, ustar, c.f);
+        fft_case_apply(&c.p, ustar, c.f);
         for (int algo = FFT_ALGO_R2R; algo <= FFT_ALGO_MAKHOUL; algo++) {
             assert_int_equal(fft_case_solve(ctx, &c, (fft_algorithm)algo, u, &mean), HOMG_OK);
             double err = homg_rel_diff(u, ustar, c.ncell);
@@ -337,7 +315,10 @@ static void algorithms_agree(void **state)
         int dim, nx, ny, nz;
         const char *sides;
     } cases[] = {
-        { 2, 257, 130, 1, "DNND" }, { 3, 31, 16, 17, "PPDDNN" }, { 3, 18, 11, 24, "DDPPND" }, { 2, 64, 64, 1, "PPPP" },
+        { 2, 257, 130, 1, "DNND" },
+        { 3, 31, 16, 17, "PPDDNN" },
+        { 3, 18, 11, 24, "DDPPND" },
+        { 2, 64, 64, 1, "PPPP" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         fft_case c;
@@ -471,12 +452,9 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_side_pair_2d),
-        cmocka_unit_test(every_side_pair_3d),
-        cmocka_unit_test(many_right_hand_sides),
-        cmocka_unit_test(exact_discrete_solutions),
-        cmocka_unit_test(algorithms_agree),
-        cmocka_unit_test(in_place_and_repeatable),
+        cmocka_unit_test(every_side_pair_2d),    cmocka_unit_test(every_side_pair_3d),
+        cmocka_unit_test(many_right_hand_sides), cmocka_unit_test(exact_discrete_solutions),
+        cmocka_unit_test(algorithms_agree),      cmocka_unit_test(in_place_and_repeatable),
         cmocka_unit_test(bad_input_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -5,7 +5,17 @@
  *   CPX     a struct of two T named x and y (float2 / double2 in CUDA)
  *   SUFFIX  f or d
  *   FFT_FN  the qualifiers (static inline, or static __device__ __forceinline__)
- * and includes this file once per type.  fft_kernels.h explains the algorithm. */
+ * and includes this file once per type.  fft_kernels.h explains the algorithm.
+ * Loops over axes are unrolled and cells are picked with selects rather than by a
+ * runtime array index, so that CUDA keeps the small arrays in registers. */
+
+#ifndef FFT_UNROLL
+#ifdef __CUDACC__
+#define FFT_UNROLL _Pragma("unroll")
+#else
+#define FFT_UNROLL
+#endif
+#endif
 
 #define FFT_CAT2(a, b) a##_##b
 #define FFT_CAT(a, b)  FFT_CAT2(a, b)
@@ -27,10 +37,11 @@ FFT_FN double FN(rhs_at)(const fft_geom *g, const fft_faces *fc, const T *f, int
 {
     const int i[3] = { i0, i1, i2 };
     double v = f[(size_t)i0 + (size_t)g->n[0] * ((size_t)i1 + (size_t)g->n[1] * i2) + (size_t)r * g->ncell];
-    for (int a = 0; a < g->dim; a++) {
+    FFT_UNROLL
+    for (int a = 0; a < 3; a++) {
         const void *lo = fc->p[2 * a], *hi = fc->p[2 * a + 1];
         size_t k;
-        if (!((i[a] == 0 && lo) || (i[a] == g->n[a] - 1 && hi)))
+        if (a >= g->dim || !((i[a] == 0 && lo) || (i[a] == g->n[a] - 1 && hi)))
             continue;
         k = a == 0   ? (size_t)i1 + (size_t)g->n[1] * i2
             : a == 1 ? (size_t)i0 + (size_t)g->n[0] * i2
@@ -50,25 +61,33 @@ FFT_FN double FN(rhs_at)(const fft_geom *g, const fft_faces *fc, const T *f, int
 FFT_FN T FN(gather_in)(const fft_geom *g, const fft_faces *fc, const T *f, int p0, int p1, int p2, int r)
 {
     const int p[3] = { p0, p1, p2 };
-    int i[3] = { 0, 0, 0 }, neg = 0;
-    for (int a = 0; a < g->rank; a++) {
-        int ax = g->act[a], t = g->t[a], n = g->n[ax], q = p[a];
+    int i0 = 0, i1 = 0, i2 = 0, neg = 0;
+    FFT_UNROLL
+    for (int a = 0; a < 3; a++) {
+        if (a >= g->rank)
+            break;
+        int ax = g->act[a], t = g->t[a], n = g->n[ax], q = p[a], c;
         if (g->tcos[a])
             q = 2 * q < t ? 2 * q : 2 * (t - 1 - q) + 1;
         neg ^= g->flip[ax] & q;
-        i[ax] = g->ext[ax] == 1 ? (q < n ? q : 2 * n - 1 - q) : g->ext[ax] == 2 ? (q < n ? n - 1 - q : q - n) : q;
+        c = g->ext[ax] == 1 ? (q < n ? q : 2 * n - 1 - q) : g->ext[ax] == 2 ? (q < n ? n - 1 - q : q - n) : q;
+        i0 = ax == 0 ? c : i0;
+        i1 = ax == 1 ? c : i1;
+        i2 = ax == 2 ? c : i2;
     }
-    double v = FN(rhs_at)(g, fc, f, i[0], i[1], i[2], r);
+    double v = FN(rhs_at)(g, fc, f, i0, i1, i2, r);
     return (T)((neg & 1) ? -v : v);
 }
 
 /* reorder_out: the solution at cell (i0, i1, i2) of field r from the transform array. */
 FFT_FN T FN(gather_out)(const fft_geom *g, const T *v, int i0, int i1, int i2, int r)
 {
-    const int i[3] = { i0, i1, i2 };
     int p[3] = { 0, 0, 0 }, neg = 0;
-    for (int a = 0; a < g->rank; a++) {
-        int ax = g->act[a], t = g->t[a], q = i[ax] + (g->ext[ax] == 2 ? g->n[ax] : 0);
+    FFT_UNROLL
+    for (int a = 0; a < 3; a++) {
+        if (a >= g->rank)
+            break;
+        int ax = g->act[a], t = g->t[a], q = (ax == 0 ? i0 : ax == 1 ? i1 : i2) + (g->ext[ax] == 2 ? g->n[ax] : 0);
         neg ^= g->flip[ax] & q;
         p[a] = !g->tcos[a] ? q : (q & 1) ? t - 1 - q / 2 : q / 2;
     }
@@ -88,6 +107,7 @@ FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, do
     T e[3][2];
     size_t off[4];
     CPX *Vr = V + (size_t)r * g->nc;
+    FFT_UNROLL
     for (int a = 0; a < 3; a++) {
         int t = g->t[a];
         const T *ea = eig + g->eig_off[a];
@@ -97,6 +117,7 @@ FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, do
         ok2[a] = !g->tcos[a] || m[a] > 0; /* cosine mode t does not exist */
         e[a][1] = g->tcos[a] ? (m[a] > 0 ? ea[t - m[a]] : (T)0) : ea[mb[a]];
     }
+    FFT_UNROLL
     for (int s = 0; s < 4; s++) {
         int s1 = s & 1, s2 = s >> 1;
         CPX G;
@@ -107,10 +128,12 @@ FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, do
         F[1 + 2 * (1 - s1) + 4 * (1 - s2)] = FN(cx)(G.x, -G.y); /* Hermitian mirror */
     }
     /* to coefficients, axis by axis */
+    FFT_UNROLL
     for (int a = 0; a < 3; a++) {
         int st = 1 << a;
         if (!g->tcos[a])
             continue;
+        FFT_UNROLL
         for (int b = 0; b < 8; b++) {
             if (b & st)
                 continue;
@@ -121,6 +144,7 @@ FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, do
     }
     if (m0 == 0 && m1 == 0 && m2 == 0)
         mean[r] = g->singular ? (double)F[0].x * g->inv_norm : 0.0;
+    FFT_UNROLL
     for (int b = 0; b < 8; b++) {
         int c0 = b & 1, c1 = (b >> 1) & 1, c2 = b >> 2;
         T den = e[0][c0] + e[1][c1] + e[2][c2] + (T)g->lam_scaled;
@@ -128,10 +152,12 @@ FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, do
         F[b] = ok ? FN(cx)(F[b].x / den, F[b].y / den) : FN(cx)((T)0, (T)0);
     }
     /* back to the spectrum */
+    FFT_UNROLL
     for (int a = 0; a < 3; a++) {
         int st = 1 << a;
         if (!g->tcos[a])
             continue;
+        FFT_UNROLL
         for (int b = 0; b < 8; b++) {
             if (b & st)
                 continue;
@@ -140,6 +166,7 @@ FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, do
             F[b + st] = FN(cmul)(w[a], FN(cx)(D1.x - D2.y, D1.y + D2.x));
         }
     }
+    FFT_UNROLL
     for (int s = 0; s < 4; s++)
         Vr[off[s]] = F[2 * (s & 1) + 4 * (s >> 1)];
 }

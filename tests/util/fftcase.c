@@ -76,3 +76,30 @@ homg_status fft_case_solve(homg_ctx *ctx, const fft_case *c, fft_algorithm algo,
         homg_free(ctx, dface[s]);
     return st;
 }
+
+void fft_case_apply(const fft_problem *p, const double *u, double *out)
+{
+    const int n[3] = { p->nx, p->ny, p->nz };
+    double s = p->sigma / (p->h * p->h);
+#pragma omp parallel for schedule(static) if (n[2] > 8)
+    for (int k = 0; k < n[2]; k++)
+        for (int j = 0; j < n[1]; j++)
+            for (int i = 0; i < n[0]; i++) {
+                size_t c = i + (size_t)n[0] * (j + (size_t)n[1] * k);
+                double acc = p->lambda * u[c];
+                for (int a = 0; a < p->dim; a++)
+                    for (int dir = -1; dir <= 1; dir += 2) {
+                        int nb[3] = { i, j, k }, side = 2 * a + (dir > 0);
+                        nb[a] += dir;
+                        if (nb[a] < 0 || nb[a] >= n[a]) {
+                            if (p->side[side] == FFT_DIRICHLET)
+                                acc += 2 * s * u[c];
+                            if (p->side[side] != FFT_PERIODIC)
+                                continue;
+                            nb[a] = (nb[a] + n[a]) % n[a];
+                        }
+                        acc += s * (u[c] - u[nb[0] + (size_t)n[0] * (nb[1] + (size_t)n[1] * nb[2])]);
+                    }
+                out[c] = acc;
+            }
+}

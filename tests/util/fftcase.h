@@ -25,5 +25,8 @@ size_t fft_case_face_n(const fft_problem *p, int s);
  * when mean is not NULL, the nrhs projected means.  The plan's status (ctx message on
  * failure). */
 homg_status fft_case_solve(homg_ctx *ctx, const fft_case *c, fft_algorithm algo, double *u, double *mean);
+/* out = A u in double for the operator of lib/fft/fft.h with zero face data, by its
+ * stencil written out here (one field). */
+void fft_case_apply(const fft_problem *p, const double *u, double *out);
 
 #endif
