@@ -208,8 +208,8 @@ static double error_of(const problem *pb, const void *du)
     return e;
 }
 
-static row *bench_library(const char *name, int dim, int nx, int ny, int nz, const char *sides, double lambda,
-                          int nrhs, homg_precision prec, problem *keep)
+static row *bench_library(const char *name, int dim, int nx, int ny, int nz, const char *sides, double lambda, int nrhs,
+                          homg_precision prec, problem *keep)
 {
     problem pb;
     fft_cost cost;
@@ -265,8 +265,8 @@ static void baseline_dst(row *rw, problem *pb)
     double ms = time_median(run_fft_poisson, &s, pb->nrot), err = error_of(pb, pb->du[0]);
     snprintf(rw->ref, sizeof rw->ref, "fft_poisson.cu (err %.0e)", err);
     rw->ref_ms = ms;
-    printf("  %-22s %-16s float32   : %8.4f ms  error %.1e  (homg / baseline %.2f)\n", "  fft_poisson.cu", rw->size,
-           ms, err, rw->ms / ms);
+    printf("  %-22s %-16s float32   : %8.4f ms  error %.1e  (homg / baseline %.2f)\n", "  fft_poisson.cu", rw->size, ms,
+           err, rw->ms / ms);
     fft_poisson_destroy(s.fp);
 }
 
@@ -308,17 +308,19 @@ static void write_table(const char *path, const char *device)
         return;
     }
     fprintf(f, "# FFT direct solves (lib/fft), %s\n\n", device);
-    fprintf(f,
-            "Date %s, build %s, `build/bench/bench_fft` (bench/bench_fft.c).  Exact discrete problems (f = A u*, "
-            "u* smooth + noise, zero face data), from nothing: one direct solve.  Time: median of %d solves timed "
-            "with CUDA events, inputs rotated beyond L2.  GB/s: modelled bytes of one solve (each own kernel reads "
-            "and writes its arrays once, each cuFFT kernel the half spectrum) over the time; copy bandwidth "
-            "measured here %.0f GB/s.  Workspace: bytes the plan allocates per unknown (f and u not included).  "
-            "Baselines in the same process on the same inputs: bench/fft_poisson.cu (2D Dirichlet sine-transform "
-            "solve) and a periodic cuFFT solve of the same box (R2C, scale, C2R), with the time to copy n^3 floats.\n\n",
-            date, HOMG_BUILD_ID, reps, copy_gbs);
-    fprintf(f, "| case | size | precision | rhs | homg FFT ms | error | launches | GB/s (%% of copy) | workspace B/unknown "
-               "| baseline | baseline ms | homg / baseline |\n");
+    fprintf(
+        f,
+        "Date %s, build %s, `build/bench/bench_fft` (bench/bench_fft.c).  Exact discrete problems (f = A u*, "
+        "u* smooth + noise, zero face data), from nothing: one direct solve.  Time: median of %d solves timed "
+        "with CUDA events, inputs rotated beyond L2.  GB/s: modelled bytes of one solve (each own kernel reads "
+        "and writes its arrays once, each cuFFT kernel the half spectrum) over the time; copy bandwidth "
+        "measured here %.0f GB/s.  Workspace: bytes the plan allocates per unknown (f and u not included).  "
+        "Baselines in the same process on the same inputs: bench/fft_poisson.cu (2D Dirichlet sine-transform "
+        "solve) and a periodic cuFFT solve of the same box (R2C, scale, C2R), with the time to copy n^3 floats.\n\n",
+        date, HOMG_BUILD_ID, reps, copy_gbs);
+    fprintf(
+        f, "| case | size | precision | rhs | homg FFT ms | error | launches | GB/s (%% of copy) | workspace B/unknown "
+           "| baseline | baseline ms | homg / baseline |\n");
     fprintf(f, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int k = 0; k < nrows; k++) {
         row *r = &rows[k];

@@ -49,8 +49,8 @@ __device__ __forceinline__ void orbit(const fft_geom *g, float2 *V, const float2
 {
     orbit_f(g, V, tw, eig, mean, m0, m1, m2, r);
 }
-__device__ __forceinline__ void orbit(const fft_geom *g, double2 *V, const double2 *tw, const double *eig,
-                                      double *mean, int m0, int m1, int m2, int r)
+__device__ __forceinline__ void orbit(const fft_geom *g, double2 *V, const double2 *tw, const double *eig, double *mean,
+                                      int m0, int m1, int m2, int r)
 {
     orbit_d(g, V, tw, eig, mean, m0, m1, m2, r);
 }
