@@ -51,7 +51,7 @@ homg_status homg_cpu_fft_plan(kernel_exec *ex, const fft_geom *g, fft_exec **out
     size_t es = g->precision == HOMG_FLOAT64 ? sizeof(double) : sizeof(float), b;
     *out = NULL;
     if (!e)
-        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "fft plan: host allocation failed");
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "host allocation failed");
     e->g = *g;
     e->dbl = g->precision == HOMG_FLOAT64;
     b = up64(sizeof(double) * g->nrhs);
@@ -140,7 +140,7 @@ homg_status homg_cpu_fft_bind(kernel_exec *ex, fft_exec *e, void *work)
     unsigned char *base = (unsigned char *)work;
     double *tw = (double *)malloc(sizeof(double) * (2 * (size_t)g->ntw + g->neig + 1)), *eig = tw + 2 * g->ntw;
     if (!tw)
-        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "fft plan: host allocation failed");
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "host allocation failed");
     e->mean = (double *)base;
     e->tw = base + e->o_tw;
     e->eig = base + e->o_eig;
@@ -213,9 +213,11 @@ static void makhoul_solve(fft_exec *e, const fft_faces *fc, const void *f, void 
         row_index(row, h1, h2, &m1, &m2, &r);
         for (int m0 = 0; m0 <= h0; m0++) {
             if (e->dbl)
-                orbit_d(g, (fft_cd *)e->V, (const fft_cd *)e->tw, (const double *)e->eig, e->mean, m0, m1, m2, r);
+                orbit_d(g, (fft_cd *)e->V, (const fft_cd *)e->tw, (const double *)e->eig, e->mean, m0, m1, m2, r,
+                        g->t[2] > 1);
             else
-                orbit_f(g, (fft_cf *)e->V, (const fft_cf *)e->tw, (const float *)e->eig, e->mean, m0, m1, m2, r);
+                orbit_f(g, (fft_cf *)e->V, (const fft_cf *)e->tw, (const float *)e->eig, e->mean, m0, m1, m2, r,
+                        g->t[2] > 1);
         }
     }
     execute(e, e->inv);

@@ -45,14 +45,14 @@ __device__ __forceinline__ double gather_out(const fft_geom *g, const double *v,
     return gather_out_d(g, v, i0, i1, i2, r);
 }
 __device__ __forceinline__ void orbit(const fft_geom *g, float2 *V, const float2 *tw, const float *eig, double *mean,
-                                      int m0, int m1, int m2, int r)
+                                      int m0, int m1, int m2, int r, int three)
 {
-    orbit_f(g, V, tw, eig, mean, m0, m1, m2, r);
+    orbit_f(g, V, tw, eig, mean, m0, m1, m2, r, three);
 }
 __device__ __forceinline__ void orbit(const fft_geom *g, double2 *V, const double2 *tw, const double *eig, double *mean,
-                                      int m0, int m1, int m2, int r)
+                                      int m0, int m1, int m2, int r, int three)
 {
-    orbit_d(g, V, tw, eig, mean, m0, m1, m2, r);
+    orbit_d(g, V, tw, eig, mean, m0, m1, m2, r, three);
 }
 __device__ __forceinline__ float single(const fft_geom *g, const fft_faces *fc, const float *f, double *mean, int r)
 {
@@ -65,9 +65,10 @@ __device__ __forceinline__ double single(const fft_geom *g, const fft_faces *fc,
 
 /* ------------------------------------------------------------------ kernels
  * 2D launches: x runs along the fastest axis (n0 threads), y over the rows
- * (k1, k2, rhs) with a grid-stride loop, so any size and nrhs fit. */
+ * (k1, k2, rhs) with a grid-stride loop, so any size and nrhs fit (rows < 2^32,
+ * checked at plan time: 32-bit division). */
 
-__device__ __forceinline__ void split_row(long row, int n1, int n2, int *k1, int *k2, int *r)
+__device__ __forceinline__ void split_row(unsigned row, unsigned n1, unsigned n2, int *k1, int *k2, int *r)
 {
     *k1 = (int)(row % n1);
     row /= n1;
@@ -75,19 +76,23 @@ __device__ __forceinline__ void split_row(long row, int n1, int n2, int *k1, int
     *r = (int)(row / n2);
 }
 
+/* Thread x takes the value that comes from unpermuted index x along axis 0 and
+ * writes it at its permuted place: consecutive threads read consecutive cells, and
+ * write two contiguous runs (Makhoul's even indices ascending, odd descending). */
 template <typename Tr>
 __global__ void __launch_bounds__(256)
     k_reorder_in(const __grid_constant__ fft_geom g, const __grid_constant__ fft_faces fc, const Tr *__restrict__ f,
                  Tr *__restrict__ v)
 {
-    const int p0 = blockIdx.x * blockDim.x + threadIdx.x;
-    const long rows = (long)g.t[1] * g.t[2] * g.nrhs;
-    if (p0 >= g.t[0])
+    const int q = blockIdx.x * blockDim.x + threadIdx.x, t0 = g.t[0];
+    const unsigned rows = (unsigned)g.t[1] * g.t[2] * g.nrhs;
+    if (q >= t0)
         return;
-    for (long row = (long)blockIdx.y * blockDim.y + threadIdx.y; row < rows; row += (long)gridDim.y * blockDim.y) {
+    const int p0 = !g.tcos[0] ? q : (q & 1) ? t0 - 1 - q / 2 : q / 2;
+    for (unsigned row = blockIdx.y * blockDim.y + threadIdx.y; row < rows; row += gridDim.y * blockDim.y) {
         int p1, p2, r;
         split_row(row, g.t[1], g.t[2], &p1, &p2, &r);
-        v[p0 + (size_t)g.t[0] * row] = gather_in(&g, &fc, f, p0, p1, p2, r);
+        v[p0 + (size_t)t0 * row] = gather_in(&g, &fc, f, p0, p1, p2, r);
     }
 }
 
@@ -96,29 +101,30 @@ __global__ void __launch_bounds__(256)
     k_reorder_out(const __grid_constant__ fft_geom g, const Tr *__restrict__ v, Tr *__restrict__ u)
 {
     const int i0 = blockIdx.x * blockDim.x + threadIdx.x;
-    const long rows = (long)g.n[1] * g.n[2] * g.nrhs;
+    const unsigned rows = (unsigned)g.n[1] * g.n[2] * g.nrhs;
     if (i0 >= g.n[0])
         return;
-    for (long row = (long)blockIdx.y * blockDim.y + threadIdx.y; row < rows; row += (long)gridDim.y * blockDim.y) {
+    for (unsigned row = blockIdx.y * blockDim.y + threadIdx.y; row < rows; row += gridDim.y * blockDim.y) {
         int i1, i2, r;
         split_row(row, g.n[1], g.n[2], &i1, &i2, &r);
         u[i0 + (size_t)g.n[0] * row] = gather_out(&g, v, i0, i1, i2, r);
     }
 }
 
-template <typename Tr, typename C>
+/* THREE: a 3D transform (t2 > 1), orbits of 8 values; else of 4. */
+template <typename Tr, typename C, bool THREE>
 __global__ void __launch_bounds__(256)
     k_spectral(const __grid_constant__ fft_geom g, C *__restrict__ V, const C *__restrict__ tw,
                const Tr *__restrict__ eig, double *__restrict__ mean)
 {
     const int m0 = blockIdx.x * blockDim.x + threadIdx.x, h1 = g.t[1] / 2 + 1, h2 = g.t[2] / 2 + 1;
-    const long rows = (long)h1 * h2 * g.nrhs;
+    const unsigned rows = (unsigned)h1 * h2 * g.nrhs;
     if (m0 > g.t[0] / 2)
         return;
-    for (long row = (long)blockIdx.y * blockDim.y + threadIdx.y; row < rows; row += (long)gridDim.y * blockDim.y) {
+    for (unsigned row = blockIdx.y * blockDim.y + threadIdx.y; row < rows; row += gridDim.y * blockDim.y) {
         int m1, m2, r;
         split_row(row, h1, h2, &m1, &m2, &r);
-        orbit(&g, V, tw, eig, mean, m0, m1, m2, r);
+        orbit(&g, V, tw, eig, mean, m0, m1, m2, r, THREE);
     }
 }
 
@@ -218,7 +224,12 @@ homg_status homg_cuda_fft_plan(kernel_exec *ex, const fft_geom *g, fft_exec **ou
     fft_exec *e = (fft_exec *)calloc(1, sizeof *e);
     *out = NULL;
     if (!e)
-        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "fft plan: host allocation failed");
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "host allocation failed");
+    if ((double)g->t[1] * g->t[2] * g->nrhs >= 4294967295.0 || (double)g->n[1] * g->n[2] * g->nrhs >= 4294967295.0) {
+        free(e);
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "%d x %d rows of %d right-hand sides: more than 2^32 rows",
+                              g->t[1], g->t[2], g->nrhs);
+    }
     e->g = *g;
     e->dbl = g->precision == HOMG_FLOAT64;
     b = up256(sizeof(double) * g->nrhs);
@@ -237,7 +248,7 @@ homg_status homg_cuda_fft_plan(kernel_exec *ex, const fft_geom *g, fft_exec **ou
     if (cudaMemGetInfo(&avail, &total) == cudaSuccess && b > avail) {
         release(e);
         return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY,
-                              "fft plan: %zu bytes of arrays needed (%.1f per cell), %zu of %zu free on the device", b,
+                              "%zu bytes of arrays needed (%.1f per cell), %zu of %zu free on the device", b,
                               (double)b / ((double)g->ncell * g->nrhs), avail, total);
     }
     cudaGetLastError();
@@ -264,7 +275,7 @@ template <typename Tr> static homg_status upload_tables(kernel_exec *ex, const f
     if (!d || !h) {
         free(d);
         free(h);
-        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "fft plan: host allocation failed");
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "host allocation failed");
     }
     homg_fft_tables(g, d, d + 2 * g->ntw);
     for (size_t k = 0; k < nd; k++)
@@ -277,7 +288,7 @@ template <typename Tr> static homg_status upload_tables(kernel_exec *ex, const f
     free(d);
     free(h);
     if (err != cudaSuccess)
-        return homg_cuda_fail(ex, err, "fft plan: uploading the tables");
+        return homg_cuda_fail(ex, err, "uploading the tables");
     return HOMG_OK;
 }
 
@@ -344,7 +355,10 @@ static homg_status launch(kernel_exec *ex, fft_exec *e, const fft_faces *fc, con
     if (r != CUFFT_SUCCESS)
         return cufft_fail(ex, r, "cuFFT R2C");
     shape(g->t[0] / 2 + 1, (long)(g->t[1] / 2 + 1) * (g->t[2] / 2 + 1) * g->nrhs, &grid, &block);
-    k_spectral<Tr, C><<<grid, block, 0, s>>>(*g, V, (const C *)e->tw, (const Tr *)e->eig, e->mean);
+    if (g->t[2] > 1)
+        k_spectral<Tr, C, true><<<grid, block, 0, s>>>(*g, V, (const C *)e->tw, (const Tr *)e->eig, e->mean);
+    else
+        k_spectral<Tr, C, false><<<grid, block, 0, s>>>(*g, V, (const C *)e->tw, (const Tr *)e->eig, e->mean);
     HOMG_CUDA_LAUNCHED(ex, "fft spectral");
     r = e->dbl ? cufftExecZ2D(e->inv, (cufftDoubleComplex *)V, (double *)v)
                : cufftExecC2R(e->inv, (cufftComplex *)V, (float *)v);

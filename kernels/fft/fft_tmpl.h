@@ -99,8 +99,11 @@ FFT_FN T FN(gather_out)(const fft_geom *g, const T *v, int i0, int i1, int i2, i
  * place in the half spectrum V (fft_kernels.h).  F[s0 + 2 s1 + 4 s2] is the full
  * spectrum value at (+-m0, +-m1, +-m2), s_a = 1 for the negative index. */
 FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, double *mean, int m0, int m1, int m2,
-                      int r)
+                      int r, int three)
 {
+    /* three = 0 (t2 = 1, a 2D transform): axis 2 is degenerate, the orbit has 4 values
+     * (CUDA passes a constant, so the loops below have constant bounds). */
+    const int nb = three ? 8 : 4, na = three ? 3 : 2, ns = three ? 4 : 2;
     const int m[3] = { m0, m1, m2 };
     int mb[3], ok2[3];
     CPX w[3], F[8];
@@ -118,23 +121,23 @@ FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, do
         e[a][1] = g->tcos[a] ? (m[a] > 0 ? ea[t - m[a]] : (T)0) : ea[mb[a]];
     }
     FFT_UNROLL
-    for (int s = 0; s < 4; s++) {
+    for (int s = 0; s < ns; s++) {
         int s1 = s & 1, s2 = s >> 1;
         CPX G;
         off[s] = (size_t)m0 +
                  ((size_t)g->t[0] / 2 + 1) * ((size_t)(s1 ? mb[1] : m1) + (size_t)g->t[1] * (size_t)(s2 ? mb[2] : m2));
         G = Vr[off[s]];
         F[2 * s1 + 4 * s2] = G;
-        F[1 + 2 * (1 - s1) + 4 * (1 - s2)] = FN(cx)(G.x, -G.y); /* Hermitian mirror */
+        F[1 + 2 * (1 - s1) + (three ? 4 * (1 - s2) : 0)] = FN(cx)(G.x, -G.y); /* Hermitian mirror */
     }
     /* to coefficients, axis by axis */
     FFT_UNROLL
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < na; a++) {
         int st = 1 << a;
         if (!g->tcos[a])
             continue;
         FFT_UNROLL
-        for (int b = 0; b < 8; b++) {
+        for (int b = 0; b < nb; b++) {
             if (b & st)
                 continue;
             CPX A = FN(cmul)(w[a], F[b]), B = FN(cmulc)(w[a], F[b + st]);
@@ -145,7 +148,7 @@ FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, do
     if (m0 == 0 && m1 == 0 && m2 == 0)
         mean[r] = g->singular ? (double)F[0].x * g->inv_norm : 0.0;
     FFT_UNROLL
-    for (int b = 0; b < 8; b++) {
+    for (int b = 0; b < nb; b++) {
         int c0 = b & 1, c1 = (b >> 1) & 1, c2 = b >> 2;
         T den = e[0][c0] + e[1][c1] + e[2][c2] + (T)g->lam_scaled;
         int ok = (!c0 || ok2[0]) && (!c1 || ok2[1]) && (!c2 || ok2[2]) && den != (T)0;
@@ -153,12 +156,12 @@ FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, do
     }
     /* back to the spectrum */
     FFT_UNROLL
-    for (int a = 0; a < 3; a++) {
+    for (int a = 0; a < na; a++) {
         int st = 1 << a;
         if (!g->tcos[a])
             continue;
         FFT_UNROLL
-        for (int b = 0; b < 8; b++) {
+        for (int b = 0; b < nb; b++) {
             if (b & st)
                 continue;
             CPX D1 = F[b], D2 = F[b + st];
@@ -167,7 +170,7 @@ FFT_FN void FN(orbit)(const fft_geom *g, CPX *V, const CPX *tw, const T *eig, do
         }
     }
     FFT_UNROLL
-    for (int s = 0; s < 4; s++)
+    for (int s = 0; s < ns; s++)
         Vr[off[s]] = F[2 * (s & 1) + 4 * (s >> 1)];
 }
 
