@@ -306,6 +306,44 @@ static void exact_discrete_solutions(void **state)
     }
 }
 
+/* Exact discrete solutions of tests/util/poisson2d.c (its own operator, with non-zero
+ * Dirichlet face data): what the benchmark's FFT baseline was checked against. */
+static void poisson2d_exact_solutions(void **state)
+{
+    (void)state;
+    static const struct {
+        int nx, ny;
+        double lambda;
+    } cases[] = { { 8, 8, 0 }, { 100, 37, 0 }, { 256, 64, 3.5 }, { 480, 270, 0 }, { 1, 9, 0.25 } };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        homg_p2 *p2 = homg_p2_exact(cases[k].nx, cases[k].ny, cases[k].lambda, 0.1, 1, 31 + k);
+        fft_case c;
+        size_t n = (size_t)p2->nx * p2->ny;
+        double *u = malloc(sizeof(double) * n);
+        fft_case_init(&c, 2, p2->nx, p2->ny, 1, "DDDD", p2->h, 1, p2->lambda, 1, HOMG_FLOAT64, 1);
+        memcpy(c.f, p2->f, sizeof(double) * n);
+        for (int s = 0; s < 4; s++) {
+            free(c.face[s]);
+            c.face[s] = NULL;
+            if (p2->g[s]) {
+                size_t m = s < 2 ? (size_t)p2->ny : (size_t)p2->nx;
+                c.face[s] = malloc(sizeof(double) * m);
+                memcpy(c.face[s], p2->g[s], sizeof(double) * m);
+            }
+        }
+        for (int algo = FFT_ALGO_R2R; algo <= FFT_ALGO_MAKHOUL; algo++) {
+            assert_int_equal(fft_case_solve(ctx, &c, (fft_algorithm)algo, u, NULL), HOMG_OK);
+            double err = homg_rel_diff(u, p2->u_star, n);
+            printf("  %4d x %-4d lambda %-4g %-7s: error %.2e\n", p2->nx, p2->ny, p2->lambda,
+                   algo == FFT_ALGO_R2R ? "r2r" : "makhoul", err);
+            assert_true(err < 1e-11);
+        }
+        free(u);
+        fft_case_free(&c);
+        homg_p2_free(p2);
+    }
+}
+
 /* In float32 the two algorithms are as accurate as each other on odd and even sizes
  * (against the float64 solve; the GPU test compares CUDA with both). */
 static void algorithms_agree(void **state)
@@ -452,10 +490,10 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(every_side_pair_2d),    cmocka_unit_test(every_side_pair_3d),
-        cmocka_unit_test(many_right_hand_sides), cmocka_unit_test(exact_discrete_solutions),
-        cmocka_unit_test(algorithms_agree),      cmocka_unit_test(in_place_and_repeatable),
-        cmocka_unit_test(bad_input_is_refused),
+        cmocka_unit_test(every_side_pair_2d),        cmocka_unit_test(every_side_pair_3d),
+        cmocka_unit_test(many_right_hand_sides),     cmocka_unit_test(exact_discrete_solutions),
+        cmocka_unit_test(algorithms_agree),          cmocka_unit_test(in_place_and_repeatable),
+        cmocka_unit_test(poisson2d_exact_solutions), cmocka_unit_test(bad_input_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
