@@ -12,7 +12,8 @@
  * sine-transform solve this replaced, bench/fft_poisson.cu, now calls the library;
  * its last numbers are kept in bench/results/h100_fft.md.)
  *
- *   build/bench/bench_fft [--reps R] [--out FILE] [--quick]
+ *   build/bench/bench_fft [--reps R] [--out FILE] [--quick] [--profile]
+ * --profile: only 2D 2048^2 and 3D 256^3 Dirichlet, no table (for ncu's per-kernel times).
  */
 #include <math.h>
 #include <stdio.h>
@@ -315,7 +316,7 @@ static void write_table(const char *path, const char *device)
 int main(int argc, char **argv)
 {
     const char *out = "bench/results/h100_fft.md";
-    int quick = 0;
+    int quick = 0, profile = 0;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--reps") && k + 1 < argc)
             reps = atoi(argv[++k]);
@@ -323,6 +324,8 @@ int main(int argc, char **argv)
             out = argv[++k];
         else if (!strcmp(argv[k], "--quick"))
             quick = 1;
+        else if (!strcmp(argv[k], "--profile"))
+            profile = 1;
     }
     if (reps < 21)
         reps = 21;
@@ -335,6 +338,12 @@ int main(int argc, char **argv)
     printf("bench_fft: %s, build %s, copy bandwidth %.0f GB/s, median of %d\n", homg_ctx_device_name(ctx),
            HOMG_BUILD_ID, copy_gbs, reps);
 
+    if (profile) {
+        bench_library("2D Dirichlet", 2, 2048, 2048, 1, "DDDD", 0, 1, HOMG_FLOAT32, NULL);
+        bench_library("3D Dirichlet", 3, 256, 256, 256, "DDDDDD", 0, 1, HOMG_FLOAT32, NULL);
+        homg_ctx_destroy(ctx);
+        return 0;
+    }
     static const int n2[] = { 256, 512, 1024, 2048, 4096 };
     for (int k = 0; k < 5 && !(quick && k > 2); k++) {
         problem pb;
