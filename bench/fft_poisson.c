@@ -33,8 +33,8 @@ int fft_poisson_create(int nx, int ny, double h, double lambda, int use_double, 
         return FFT_POISSON_EINVAL;
     *out = NULL;
     if (nx < 1 || ny < 1 || !(h > 0) || !isfinite(h) || !(lambda >= 0) || !isfinite(lambda)) {
-        fprintf(stderr, "fft_poisson: bad problem: nx = %d, ny = %d (>= 1), h = %g (> 0), lambda = %g (>= 0)\n", nx,
-                ny, h, lambda);
+        fprintf(stderr, "fft_poisson: bad problem: nx = %d, ny = %d (>= 1), h = %g (> 0), lambda = %g (>= 0)\n", nx, ny,
+                h, lambda);
         return FFT_POISSON_EINVAL;
     }
     p = (fft_poisson *)calloc(1, sizeof *p);
