@@ -6,7 +6,7 @@
  *           colour sweep / residual-restriction / prolongation, CUDA graph
  *   fcycle  the same with F-cycles
  *   homg    seed 003's algorithm as read in lib/grid/mfmg.c
- *   fft     the cuFFT sine-transform direct solve (bench/fft_poisson.cu)
+ *   fft     the FFT direct solve (lib/fft through bench/fft_poisson.c)
  * and a warm-started solve (1024^2, previous solution of a changed right-hand
  * side, to error <= 1e-3).
  *

@@ -1,7 +1,9 @@
-/* test_fft_baseline_gpu.c -- the cuFFT baseline (bench/fft_poisson.cu) on the GPU:
- * exact discrete solutions of homg's structured operator in float and double,
- * squares and rectangles up to 2048^2, in place, repeatability, bad arguments.
- * Skips (exit 77) where no CUDA device is usable. */
+/* test_fft_baseline_gpu.c -- the benchmark's FFT baseline (bench/fft_poisson.c, now
+ * the library's FFT solve behind the old interface) on the GPU: exact discrete
+ * solutions of the structured operator as tests/util/poisson2d.c applies it (written
+ * independently of lib/fft), float and double, squares and rectangles up to 2048^2,
+ * in place, repeatability, bad arguments.  Skips (exit 77) where no CUDA device is
+ * usable. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -121,8 +123,11 @@ static const struct {
     int nx, ny;
     double h, lambda;
 } cases[] = {
-    { 8, 8, 1.0 / 8, 0 },          { 16, 256, 0.01, 2 },         { 256, 256, 1.0 / 256, 0 },    { 512, 128, 0.3, 10 },
-    { 1024, 1024, 1.0 / 1024, 0 }, { 256, 2048, 1.0 / 2048, 1 }, { 2048, 2048, 1.0 / 2048, 0 },
+    { 8, 8, 1.0 / 8, 0 },          { 16, 256, 0.01, 2 },
+    { 256, 256, 1.0 / 256, 0 },    { 512, 128, 0.3, 10 },
+    { 1024, 1024, 1.0 / 1024, 0 }, { 256, 2048, 1.0 / 2048, 1 },
+    { 2048, 2048, 1.0 / 2048, 0 }, { 300, 201, 1.0 / 300, 0 },
+    { 1920, 1080, 1.0 / 1920, 0 }, { 7, 1, 0.5, 0.5 },
 };
 
 static void float_solves_are_exact_to_rounding(void **state)
@@ -153,10 +158,9 @@ static void bad_arguments_are_refused(void **state)
 {
     (void)state;
     fft_poisson *p = (fft_poisson *)0x1;
-    assert_int_equal(fft_poisson_create(300, 256, 1, 0, 0, NULL, &p), FFT_POISSON_EINVAL);
+    assert_int_equal(fft_poisson_create(0, 256, 1, 0, 0, NULL, &p), FFT_POISSON_EINVAL);
     assert_null(p);
-    assert_int_equal(fft_poisson_create(256, 1, 1, 0, 0, NULL, &p), FFT_POISSON_EINVAL);
-    assert_int_equal(fft_poisson_create(256, 65536, 1, 0, 0, NULL, &p), FFT_POISSON_EINVAL);
+    assert_int_equal(fft_poisson_create(256, -1, 1, 0, 0, NULL, &p), FFT_POISSON_EINVAL);
     assert_int_equal(fft_poisson_create(256, 256, 0, 0, 0, NULL, &p), FFT_POISSON_EINVAL);
     assert_int_equal(fft_poisson_create(256, 256, 1, -1, 0, NULL, &p), FFT_POISSON_EINVAL);
     assert_int_equal(fft_poisson_create(256, 256, 1, NAN, 0, NULL, &p), FFT_POISSON_EINVAL);

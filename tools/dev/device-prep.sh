@@ -15,7 +15,7 @@ rm -rf .devbuild && mkdir -p .devbuild/tests .devbuild/bench
 for f in build-dev/tests/* build-dev/bench/*; do strip --strip-debug -o ".devbuild/${f#build-dev/}" "$f"; done
 strip --strip-debug -o .devbuild/homg build-dev/homg
 mkdir -p .devlibs
-for lib in libcmocka.so.0 libstb.so.0 libgomp.so.1 libz.so.1 libglfw.so.3 libGLEW.so.2.2; do
+for lib in libcmocka.so.0 libstb.so.0 libgomp.so.1 libz.so.1 libfftw3.so.3 libfftw3f.so.3 libglfw.so.3 libGLEW.so.2.2; do
     p=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
     [ -n "$p" ] && cp -L "$p" .devlibs/
 done
