@@ -88,7 +88,7 @@ $(BUILD)/obj/bench/hypre_pcg.c.o: CPPFLAGS += $(HYPRE_CPPFLAGS)
 DEMO_SRC := $(if $(filter 1,$(HAVE_DEMO)),$(wildcard demo/*.c),)
 DEMOS := $(DEMO_SRC:demo/%.c=$(BUILD)/demo/%)
 DEMO_HARNESS_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard demo/harness/*.c))
-EGL_OBJ := $(BUILD)/obj/demo/harness/egl.c.o
+EGL_OBJ := $(BUILD)/obj/demo/harness/egl.c.o $(BUILD)/obj/demo/harness/program.c.o
 GL_LIBS := -lglfw -lGLEW -lGL -lEGL
 
 ALL := $(LIB) $(TOOL) $(TESTS) $(FUZZ_REPLAY) $(BENCHES) $(DEMOS)

@@ -20,84 +20,18 @@
 #include "homg.h"
 #include "testutil.h"
 #include "view/view_internal.h"
+#include "view_ref.h"
 
 static homg_ctx *ctx;
 
-/* ---------------------------------------------------------------- references */
-
-/* matplotlib's viridis at t = 0, 1/8, ..., 1 (homg_write_png documents the ends). */
-static const double viridis[9][3] = {
-    { 68, 1, 84 },    { 71, 45, 123 }, { 59, 82, 139 },  { 44, 114, 142 }, { 33, 144, 140 },
-    { 39, 173, 129 }, { 93, 200, 99 }, { 170, 220, 50 }, { 253, 231, 37 },
-};
-
-static void ref_colour(double v, double lo, double hi, unsigned char out[4])
-{
-    double t, x;
-    int k;
-    out[3] = 255;
-    if (isnan(v)) {
-        out[0] = out[1] = out[2] = 0;
-        return;
-    }
-    t = lo == hi ? (v > hi ? 1 : v < lo ? 0 : 0.5) : (v - lo) / (hi - lo);
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    x = t * 8;
-    k = x >= 8 ? 7 : (int)x;
-    for (int c = 0; c < 3; c++)
-        out[c] = (unsigned char)floor(viridis[k][c] + (x - k) * (viridis[k + 1][c] - viridis[k][c]) + 0.5);
-}
-
-/* Within one step of the map: every channel within 1. */
 static void assert_colours(const unsigned char *got, const double *v, size_t n, double lo, double hi)
 {
-    for (size_t k = 0; k < n; k++) {
-        unsigned char want[4];
-        ref_colour((float)v[k], lo, hi, want);
-        for (int c = 0; c < 4; c++)
-            if (abs((int)got[4 * k + c] - (int)want[c]) > 1) {
-                print_error("value %zu = %g: channel %d is %d, want %d (range %g..%g)\n", k, v[k], c, got[4 * k + c],
-                            want[c], lo, hi);
-                fail();
-            }
-    }
+    assert_int_equal(view_ref_colour_errors(got, v, n, lo, hi), 0);
 }
 
 static void assert_floats(const float *got, const double *v, size_t n)
 {
-    for (size_t k = 0; k < n; k++) {
-        float want = (float)v[k];
-        if (isnan(want) ? !isnan(got[k]) : memcmp(&got[k], &want, 4) != 0) {
-            print_error("value %zu: read back %.9g, wrote %.9g\n", k, got[k], want);
-            fail();
-        }
-    }
-}
-
-/* A random field with a NaN and both infinities in it. */
-static double *field(size_t n, uint64_t seed)
-{
-    homg_rng r = homg_rng_seed(seed);
-    double *v = malloc(n * sizeof *v);
-    for (size_t k = 0; k < n; k++)
-        v[k] = 4 * homg_rng_uniform(&r) - 1.5;
-    if (n > 10) {
-        v[3] = NAN;
-        v[5] = INFINITY;
-        v[7] = -INFINITY;
-    }
-    return v;
-}
-
-static void finite_range(const double *v, size_t n, double *lo, double *hi)
-{
-    *lo = INFINITY;
-    *hi = -INFINITY;
-    for (size_t k = 0; k < n; k++)
-        if (isfinite(v[k])) {
-            *lo = fmin(*lo, (float)v[k]);
-            *hi = fmax(*hi, (float)v[k]);
-        }
+    assert_int_equal(view_ref_float_errors(got, v, n), 0);
 }
 
 /* ---------------------------------------------------------------- GL helpers */
@@ -200,7 +134,7 @@ static int teardown(void **state)
 static void r32f_texture_exact(void **state)
 {
     int w = 37, h = 23;
-    double *v = field((size_t)w * h, 1);
+    double *v = view_ref_field((size_t)w * h, 1);
     GLuint t = texture(GL_R32F, w, h);
     homg_view *view = view_of(HOMG_VIEW_TEXTURE_2D, t, 0);
     homg_view_info info;
@@ -241,7 +175,7 @@ static void rgba8_texture_within_one_step(void **state)
 {
     int w = 64, h = 50;
     size_t n = (size_t)w * h;
-    double *v = field(n, 2), lo, hi, glo, ghi;
+    double *v = view_ref_field(n, 2), lo, hi, glo, ghi;
     GLuint t = texture(GL_RGBA8, w, h);
     homg_view *view = view_of(HOMG_VIEW_TEXTURE_2D, t, 0);
     homg_view_write_desc d = wd2(w, h);
@@ -249,7 +183,7 @@ static void rgba8_texture_within_one_step(void **state)
     (void)state;
     /* the range found where the values are */
     assert_int_equal(homg_view_write(view, v, &d), HOMG_OK);
-    finite_range(v, n, &lo, &hi);
+    view_ref_range(v, n, &lo, &hi);
     assert_int_equal(homg_view_range_to_host(view, &glo, &ghi), HOMG_OK);
     assert_true(glo == lo && ghi == hi);
     back = read_texture(t, w, h, 1);
@@ -317,7 +251,7 @@ static void planes_of_a_3d_field(void **state)
 static void buffers(void **state)
 {
     int n = 1000;
-    double *v = field((size_t)n, 3), lo, hi;
+    double *v = view_ref_field((size_t)n, 3), lo, hi;
     GLuint b = buffer((size_t)n * 4 + 64); /* larger than needed: the first n values are written */
     homg_view_write_desc d = wd2(n, 1);
     homg_view *view = view_of(HOMG_VIEW_BUFFER, b, 0);
@@ -340,7 +274,7 @@ static void buffers(void **state)
         assert_int_equal(homg_view_create(ctx, &vd, &cv), HOMG_OK);
         d = wd2(40, 25);
         assert_int_equal(homg_view_write(cv, v, &d), HOMG_OK);
-        finite_range(v, (size_t)n, &lo, &hi);
+        view_ref_range(v, (size_t)n, &lo, &hi);
         back = read_buffer(b, (size_t)n * 4);
         assert_colours(back, v, (size_t)n, lo, hi);
         free(back);
@@ -368,7 +302,7 @@ static void buffers(void **state)
 static void gl_state_restored(void **state)
 {
     int w = 16, h = 16;
-    double *v = field((size_t)w * h, 4);
+    double *v = view_ref_field((size_t)w * h, 4);
     GLuint t = texture(GL_R32F, w, h), other = texture(GL_RGBA8, 4, 4), pbo = buffer(64), cr = buffer(16),
            cw = buffer(16);
     homg_view *view = view_of(HOMG_VIEW_TEXTURE_2D, t, 0);
@@ -444,7 +378,7 @@ static void bad_input(void **state)
     homg_view *v = NULL;
     GLuint r32 = texture(GL_R32F, 8, 8), rgb8 = texture(GL_RGB8, 8, 8), tex3d, bare, gone = texture(GL_R32F, 8, 8),
            b = buffer(40);
-    double *f = field(100, 5);
+    double *f = view_ref_field(100, 5);
     homg_view_write_desc w = wd2(8, 8);
     (void)state;
     glGenTextures(1, &tex3d);
