@@ -297,9 +297,9 @@ static void heat_frames(void)
     check(homg_alloc(gpu, 4 * (size_t)N * N, &colours), "homg_alloc");
     check(homg_alloc(gpu, 8, (void **)&range), "homg_alloc");
     check(homg_timer_create(gpu, &t), "homg_timer_create");
-    sd.max_cycles = 30;
-    sd.tol = 1e-8;
-    check(homg_grid_solve(grid, f[0], &bc, u, &sd, &info), "cold solve"); /* converged start */
+    sd.max_cycles = 10; /* float32 residuals stall near 5e-4 at 1024^2: ten cycles, no check */
+    sd.tol = 0;
+    check(homg_grid_solve(grid, f[0], &bc, u, &sd, &info), "cold solve");
     sd.warm_start = 1;
     sd.skip_input_check = 1;
     for (int r = 0; r < FRAMES; r++) {
@@ -334,8 +334,8 @@ static void heat_frames(void)
     ROW("| 1 cycle, no host wait (pipelined) | 1 | - | %.3f | |\n\n", median(gpu1_ms, FRAMES));
 
     /* frame loops with a view and a draw */
-    ROW("Frame loop with the view (RGBA8 texture 1024^2, range found) and a %dx%d draw, mean of %d frames:\n\n", FB,
-        FB, FRAMES);
+    ROW("Frame loop with the view (RGBA8 texture 1024^2, range found) and a %dx%d draw, mean of %d frames:\n\n", FB, FB,
+        FRAMES);
     ROW("| view path | serial: solve to 1e-3, write, draw, glFinish (ms) | pipelined: write, 1 cycle queued, draw "
         "(ms) |\n|---|---|---|\n");
     for (int p = 0; p < 3; p++) {
@@ -382,8 +382,7 @@ static void heat_frames(void)
         check(homg_ctx_synchronize(gpu), "sync");
         piped = (now_ms() - t0) / FRAMES;
         ROW("| %s%s%s | %.3f | %.3f |\n", p == 2 ? "auto -> " : "", homg_view_path_name(vi.path),
-            vi.path == HOMG_VIEW_PATH_SHARED ? (vi.semaphores ? " + semaphores" : " + host order") : "", serial,
-            piped);
+            vi.path == HOMG_VIEW_PATH_SHARED ? (vi.semaphores ? " + semaphores" : " + host order") : "", serial, piped);
         homg_view_destroy(v);
         glDeleteTextures(1, &tex);
     }
@@ -519,7 +518,9 @@ int main(int argc, char **argv)
     time_t now = time(NULL);
     FILE *md;
     const char *renderer;
-    static const target targets[] = { { "texture R32F", 0, 0 }, { "texture RGBA8", 0, 1 }, { "view's buffer RGBA8", 1, 1 } };
+    static const target targets[] = { { "texture R32F", 0, 0 },
+                                      { "texture RGBA8", 0, 1 },
+                                      { "view's buffer RGBA8", 1, 1 } };
     static const int sizes[] = { 1024, 2048 };
     (void)argc;
     (void)argv;

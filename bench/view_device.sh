@@ -51,17 +51,31 @@ run() {
     return $rc
 }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$OUT/gpu.txt" 2>&1
+for p in map-twice shared-host shared-sem vk-teardown; do run probe-$p 30 $B/tests/test_view_gpu probe $p; done
 run test_view_gpu 120 $B/tests/test_view_gpu
 run bench_view 200 $B/bench/bench_view
 cp bench/results/h100_view.md "$OUT/" 2>/dev/null
-run heat 60 $B/demo/heat --frames 90 --png "$OUT/heat.png" || run heat_map 40 $B/demo/heat --frames 90 --path map --png "$OUT/heat.png"
-run heat_pipelined 40 $B/demo/heat --frames 90 --path shared --png "$OUT/heat_shared.png"
-run mesh 60 $B/demo/mesh --size 3 --frames 60 --png "$OUT/mesh.png" || run mesh_map 40 $B/demo/mesh --size 3 --frames 60 --path map --png "$OUT/mesh.png"
+run heat 60 $B/demo/heat --frames 90 --png "$OUT/heat.png"
+run heat_map 40 $B/demo/heat --frames 90 --path map --png "$OUT/heat_map.png"
+run heat_shared 40 $B/demo/heat --frames 90 --path shared --png "$OUT/heat_shared.png"
+run mesh 60 $B/demo/mesh --size 3 --frames 60 --png "$OUT/mesh.png"
+run mesh_1m 60 $B/demo/mesh --size 4 --frames 30 --png "$OUT/mesh_1m.png"
 run heat_cpu 60 $B/demo/heat --backend cpu --frames 40 --png "$OUT/heat_cpu.png"
 run mesh_cpu 60 $B/demo/mesh --backend cpu --size 3 --frames 20 --png "$OUT/mesh_cpu.png"
 run test_view 60 $B/tests/test_view
 run memcheck 120 compute-sanitizer --tool memcheck --error-exitcode 99 $B/tests/test_view_gpu quick
 run racecheck 90 compute-sanitizer --tool racecheck --error-exitcode 99 $B/tests/test_view_gpu quick
+# few files come back: the logs and every picture in one archive, the main pictures beside it
+printf "%b\n" "----- summary$summary" > "$OUT/summary.txt"
+tar czf "$OUT/all.tgz" -C "$OUT" $(cd "$OUT" && ls *.log *.png *.txt 2>/dev/null)
+mkdir -p "$OUT/keep" && mv "$OUT/all.tgz" "$OUT/summary.txt" "$OUT/keep/" && cp "$OUT/h100_view.md" "$OUT/keep/" 2>/dev/null
+for f in heat.png mesh.png; do [ -e "$OUT/$f" ] && cp "$OUT/$f" "$OUT/keep/"; done
+find "$OUT" -maxdepth 1 -type f -delete
+mv "$OUT"/keep/* "$OUT/" && rmdir "$OUT/keep"
 echo "----- logs"
-for f in "$OUT"/*.log; do echo "== $f"; grep -v '^\s*$' "$f" | tail -n 25 | cut -c1-400; done
-printf "%b\n" "----- summary$summary"
+tar xzf "$OUT/all.tgz" -C /tmp 2>/dev/null
+for f in /tmp/probe-*.log /tmp/test_view_gpu.log /tmp/bench_view.log /tmp/heat*.log /tmp/mesh*.log /tmp/test_view.log /tmp/memcheck.log /tmp/racecheck.log; do
+    [ -e "$f" ] || continue
+    echo "== $f"; grep -v '^\s*$' "$f" | grep -v '^\[ *\(RUN\|OK\) *\]' | tail -n 14 | cut -c1-300
+done
+cat "$OUT/summary.txt"

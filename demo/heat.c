@@ -27,11 +27,11 @@ static const homg_method methods[] = { HOMG_METHOD_DEFAULT, HOMG_METHOD_VCYCLE, 
 static const char *method_names[] = { "default (vcycle)", "vcycle", "fcycle", "fmg", "homg (seed 003)" };
 
 typedef struct heat {
-    int n;                /* grid side */
+    int n; /* grid side */
     int method, pipelined;
     homg_grid *grid;
-    float *f_host;        /* the source, painted on the host */
-    void *f, *u;          /* source and solution in the context's memory */
+    float *f_host;          /* the source, painted on the host */
+    void *f, *u;            /* source and solution in the context's memory */
     int dirty_lo, dirty_hi; /* rows of f_host not yet copied (lo > hi: none) */
     GLuint texture, program, vao;
     homg_view *view;

@@ -92,8 +92,7 @@ static void compare(const char *png, const char *ref, int update)
     failed = 1;
     assert_non_null(got);
     variety(got, w * h, &sd, &colours);
-    printf("  %s: %d x %d, luminance spread %.1f, %d%s colours\n", png, w, h, sd, colours,
-           colours >= 1000 ? "+" : "");
+    printf("  %s: %d x %d, luminance spread %.1f, %d%s colours\n", png, w, h, sd, colours, colours >= 1000 ? "+" : "");
     if (sd < 10 || colours < 50) {
         print_error("%s is (nearly) one colour: not a picture of the demo\n", png);
         fail();
@@ -116,8 +115,8 @@ static void compare(const char *png, const char *ref, int update)
         for (int k = 0; k < w * h; k++) {
             int worst = 0;
             for (int ch = 0; ch < 3; ch++)
-                worst = abs(got[3 * k + ch] - want[3 * k + ch]) > worst ? abs(got[3 * k + ch] - want[3 * k + ch])
-                                                                           : worst;
+                worst =
+                    abs(got[3 * k + ch] - want[3 * k + ch]) > worst ? abs(got[3 * k + ch] - want[3 * k + ch]) : worst;
             outliers += worst > TOL;
             for (int ch = 0; ch < 3; ch++)
                 diff[3 * k + ch] = worst > TOL ? (ch == 0 ? 255 : 0) : (unsigned char)(want[3 * k + 1] / 3);

@@ -432,6 +432,124 @@ static void bad_input_on_cuda(void **state)
     assert_int_equal(glGetError(), GL_NO_ERROR);
 }
 
+/* ---------------------------------------------------------------- probes
+ * `test_view_gpu probe NAME`, each in its own process: does the GL context still
+ * take a MAP view (register, write, read back) after NAME?  They tell which
+ * teardown breaks NVIDIA's GL-CUDA interop. */
+
+static int probe_map(const char *when)
+{
+    int n = 64, devs[4], count = 0;
+    GLuint t = texture(GL_R32F, n, n);
+    homg_view_desc d = { 0 };
+    homg_view_write_desc wd = { 0 };
+    homg_view *v = NULL;
+    double *v64 = view_ref_field((size_t)n * n, 5);
+    void *dev = up(gpu, v64, (size_t)n * n * 8), *back;
+    size_t bad;
+    homg_cuda_view_kernels.gl_devices(&gpu->ex, devs, 4, &count);
+    d.get_proc_address = demo_egl_proc;
+    d.gl_name = t;
+    d.path = HOMG_VIEW_PATH_MAP;
+    if (homg_view_create(gpu, &d, &v) != HOMG_OK) {
+        printf("  %s: cudaGLGetDevices %d; MAP view: %s\n", when, count, homg_ctx_last_error(gpu));
+        return 1;
+    }
+    wd.precision = HOMG_FLOAT64;
+    wd.nx = wd.ny = n;
+    if (homg_view_write(v, dev, &wd) != HOMG_OK) {
+        printf("  %s: write: %s\n", when, homg_ctx_last_error(gpu));
+        return 1;
+    }
+    back = read_texture(t, n, n, 0);
+    bad = view_ref_float_errors(back, v64, (size_t)n * n);
+    printf("  %s: cudaGLGetDevices %d; MAP view written and read back, %zu wrong\n", when, count, bad);
+    homg_view_destroy(v);
+    glDeleteTextures(1, &t);
+    homg_free(gpu, dev);
+    free(back);
+    free(v64);
+    return bad != 0;
+}
+
+static int probe_view(homg_view_path path, int no_sem)
+{
+    int n = 64;
+    GLuint t = texture(GL_RGBA8, n, n);
+    homg_view_desc d = { 0 };
+    homg_view_write_desc wd = { 0 };
+    homg_view *v = NULL;
+    homg_view_info info;
+    void *dev = NULL;
+    d.get_proc_address = demo_egl_proc;
+    d.gl_name = t;
+    d.path = path;
+    d.no_semaphores = no_sem;
+    if (homg_view_create(gpu, &d, &v) != HOMG_OK) {
+        printf("  %s view: %s\n", homg_view_path_name(path), homg_ctx_last_error(gpu));
+        return 1;
+    }
+    homg_view_get_info(v, &info);
+    homg_alloc(gpu, (size_t)n * n * 4, &dev);
+    homg_ctx_synchronize(gpu);
+    wd.nx = wd.ny = n;
+    if (homg_view_write(v, dev, &wd) != HOMG_OK)
+        printf("  write: %s\n", homg_ctx_last_error(gpu));
+    printf("  %s view made (semaphores %d), written, destroyed\n", homg_view_path_name(info.path), info.semaphores);
+    homg_view_destroy(v);
+    homg_free(gpu, dev);
+    glDeleteTextures(1, &t);
+    return 0;
+}
+
+#if HOMG_HAVE_VULKAN
+#define VK_NO_PROTOTYPES
+#include <dlfcn.h>
+#include <vulkan/vulkan.h>
+/* What vulkan.c did before: an instance made and destroyed, the loader closed. */
+static int vk_teardown(void)
+{
+    void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    PFN_vkGetInstanceProcAddr gipa = lib ? (PFN_vkGetInstanceProcAddr)dlsym(lib, "vkGetInstanceProcAddr") : NULL;
+    PFN_vkCreateInstance create = gipa ? (PFN_vkCreateInstance)gipa(NULL, "vkCreateInstance") : NULL;
+    VkInstanceCreateInfo ci;
+    VkInstance inst;
+    memset(&ci, 0, sizeof ci);
+    ci.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+    if (!create || create(&ci, NULL, &inst) != VK_SUCCESS) {
+        printf("  no Vulkan instance\n");
+        return 1;
+    }
+    ((PFN_vkDestroyInstance)gipa(inst, "vkDestroyInstance"))(inst, NULL);
+    dlclose(lib);
+    printf("  a Vulkan instance made and destroyed, libvulkan closed\n");
+    return 0;
+}
+#else
+static int vk_teardown(void) { return 1; }
+#endif
+
+static int probe(const char *name)
+{
+    int rc;
+    if (setup(NULL) != 0)
+        return 1;
+    printf("PROBE %s\n", name);
+    rc = probe_map("before");
+    if (!strcmp(name, "map-twice"))
+        rc |= probe_view(HOMG_VIEW_PATH_MAP, 0);
+    else if (!strcmp(name, "shared-host"))
+        rc |= probe_view(HOMG_VIEW_PATH_SHARED, 1);
+    else if (!strcmp(name, "shared-sem"))
+        rc |= probe_view(HOMG_VIEW_PATH_SHARED, 0);
+    else if (!strcmp(name, "vk-teardown"))
+        rc |= vk_teardown();
+    rc |= probe_map("after");
+    printf("PROBE %s: %s\n", name, rc ? "FAIL" : "OK");
+    teardown(NULL);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -440,6 +558,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(device_check),      cmocka_unit_test(bad_input_on_cuda),
     };
     quick = argc > 1 && !strcmp(argv[1], "quick");
+    if (argc > 2 && !strcmp(argv[1], "probe"))
+        return probe(argv[2]);
     return cmocka_run_group_tests(tests, setup, teardown);
 }
 #else

@@ -64,7 +64,9 @@ static int parse(int argc, char **argv, const demo_app *app)
         else if (!v)
             return fprintf(stderr, "%s: %s needs a value (--help)\n", app->name, a), -1;
         else if (!strcmp(a, "--backend"))
-            D.backend = !strcmp(v, "cpu") ? HOMG_BACKEND_CPU : !strcmp(v, "cuda") ? HOMG_BACKEND_CUDA : HOMG_BACKEND_AUTO;
+            D.backend = !strcmp(v, "cpu")    ? HOMG_BACKEND_CPU
+                        : !strcmp(v, "cuda") ? HOMG_BACKEND_CUDA
+                                             : HOMG_BACKEND_AUTO;
         else if (!strcmp(a, "--size"))
             D.size = atoi(v);
         else if (!strcmp(a, "--frames"))
@@ -192,7 +194,7 @@ static void poll_mouse(void)
     D.mouse_y = 1 - y / (h > 0 ? h : 1);
     D.mouse_button = glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS    ? 1
                      : glfwGetMouseButton(window, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS ? 2
-                                                                                          : 0;
+                                                                                         : 0;
 }
 
 /* ---------------------------------------------------------------- GL context */
@@ -268,8 +270,8 @@ static void overlay(void)
         snprintf(t_res, sizeof t_res, "-");
     else
         snprintf(t_res, sizeof t_res, "%.1e", D.residual);
-    snprintf(text, sizeof text, "homg %s   %s\n%s\nframe %s   solve %s\n%s: %d it, residual %s%s\n[h] help", D.app->name,
-             D.detail, homg_ctx_device_name(D.ctx), t_frame, t_solve, D.method, D.iterations, t_res,
+    snprintf(text, sizeof text, "homg %s   %s\n%s\nframe %s   solve %s\n%s: %d it, residual %s%s\n[h] help",
+             D.app->name, D.detail, homg_ctx_device_name(D.ctx), t_frame, t_solve, D.method, D.iterations, t_res,
              D.paused ? "   PAUSED" : "");
     demo_overlay_draw(text, D.fb_width, D.fb_height);
 }
@@ -339,8 +341,8 @@ int demo_run(int argc, char **argv, const demo_app *app)
             glFinish();
             rc = write_png(O.png);
             printf("%s: %d frames on %s: frame %.2f ms, solve %.3f ms (%s, %d it, residual %.1e); %s\n", app->name,
-                   D.frame + 1, homg_ctx_device_name(D.ctx), D.frame_ms, D.solve_ms, D.method, D.iterations,
-                   D.residual, O.png);
+                   D.frame + 1, homg_ctx_device_name(D.ctx), D.frame_ms, D.solve_ms, D.method, D.iterations, D.residual,
+                   O.png);
             break;
         }
         if (window)

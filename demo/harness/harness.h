@@ -20,10 +20,10 @@
 typedef struct demo demo;
 
 typedef struct demo_app {
-    const char *name;    /* "heat" */
-    const char *summary; /* one line for --help */
-    const char *keys;    /* the demo's own keys and mouse, for --help and h */
-    int width, height;   /* default window size */
+    const char *name;             /* "heat" */
+    const char *summary;          /* one line for --help */
+    const char *keys;             /* the demo's own keys and mouse, for --help and h */
+    int width, height;            /* default window size */
     int size, min_size, max_size; /* problem size: + doubles it, - halves it (or +-1 when step1) */
     int step1;
     /* Makes the homg objects and GL objects for d->size on d->ctx; 0 on success
@@ -50,12 +50,12 @@ struct demo {
     double mouse_x, mouse_y;
     int mouse_button;
     /* what the overlay prints; the demo fills these each frame */
-    double solve_ms;  /* GPU time of the solve (homg_timer), -1 unknown */
-    int iterations;   /* cycles or CG iterations */
-    double residual;  /* relative residual, -1 unknown */
-    char method[48];  /* "vcycle", "AMG-PCG" ... */
-    char detail[96];  /* size, view path ... */
-    double frame_ms;  /* wall time per frame, filled by the harness */
+    double solve_ms; /* GPU time of the solve (homg_timer), -1 unknown */
+    int iterations;  /* cycles or CG iterations */
+    double residual; /* relative residual, -1 unknown */
+    char method[48]; /* "vcycle", "AMG-PCG" ... */
+    char detail[96]; /* size, view path ... */
+    double frame_ms; /* wall time per frame, filled by the harness */
     void *user;
 };
 

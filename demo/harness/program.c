@@ -36,4 +36,3 @@ GLuint demo_program(const char *vertex, const char *fragment)
     }
     return p;
 }
-

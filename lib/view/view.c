@@ -138,17 +138,30 @@ static homg_status calibrate(homg_view *v)
     for (int c = 0; best >= 0 && c < 2; c++)
         if (ms[c] >= 0 && waits[best] && !waits[c] && ms[c] <= 1.1 * ms[best])
             best = c;
-    if (best < 0) {
-        snprintf(v->info.reason, sizeof v->info.reason, "no interop path worked (map: %.100s; shared: %.100s)", why[0],
-                 why[1]);
-        return path_init(v, HOMG_VIEW_PATH_UPLOAD);
-    }
     snprintf(v->info.reason, sizeof v->info.reason,
              "measured per frame (write + hand-over + glFinish): map %.3f ms, shared %.3f ms%s%.80s", ms[0], ms[1],
              ms[1] < 0 ? " (unavailable: " : "", ms[1] < 0 ? why[1] : "");
     if (ms[1] < 0)
         strncat(v->info.reason, ")", sizeof v->info.reason - strlen(v->info.reason) - 1);
-    return path_init(v, cand[best]);
+    /* the best, else the other, else through the host: a second set-up can fail where the first did not */
+    for (int c = 0; best >= 0 && c < 2; c++) {
+        int p = c ? 1 - best : best;
+        if (ms[p] < 0)
+            continue;
+        if (path_init(v, cand[p]) == HOMG_OK)
+            return HOMG_OK;
+        homg__log(ctx, HOMG_LOG_WARN, "homg_view: setting up %s again failed: %s", homg_view_path_name(cand[p]),
+                  ctx->msg);
+        path_fini(v);
+        homg__clear_error(ctx);
+    }
+    if (best < 0)
+        snprintf(v->info.reason, sizeof v->info.reason, "no interop path worked (map: %.100s; shared: %.100s)", why[0],
+                 why[1]);
+    else
+        strncat(v->info.reason, "; neither could be set up again: uploading through the host",
+                sizeof v->info.reason - strlen(v->info.reason) - 1);
+    return path_init(v, HOMG_VIEW_PATH_UPLOAD);
 }
 
 static homg_status choose_path(homg_view *v)

@@ -2,7 +2,8 @@
  * made with Vulkan because neither CUDA nor GL can make exportable ones (both
  * only import).  libvulkan.so.1 is opened at run time, so homg links no Vulkan;
  * the Vulkan device is the one whose UUID is the CUDA device's.  Built only
- * with Vulkan's headers (libvulkan-dev); without them SHARED orders by the host. */
+ * with Vulkan's headers (libvulkan-dev); without them SHARED orders by the host.
+ * The only process-wide state of the library lives here (see below). */
 #include "view/view_internal.h"
 
 #include <stdlib.h>
@@ -11,17 +12,34 @@
 #if HOMG_HAVE_GL && HOMG_HAVE_VULKAN
 #define VK_NO_PROTOTYPES
 #include <dlfcn.h>
+#include <pthread.h>
 #include <vulkan/vulkan.h>
 
-struct view_vk {
-    void *lib;
-    VkInstance instance;
+/* The Vulkan instance and the devices stay for the process's life, and
+ * libvulkan is never unloaded: destroying the instance unloads NVIDIA's Vulkan
+ * driver library, which takes the GL context's CUDA interop down with it (seen
+ * on the H100: after one SHARED view was destroyed, registering a texture with
+ * CUDA failed and cudaGLGetDevices found no device).  Per view there are only
+ * the two semaphores. */
+enum { MAX_DEVICES = 16 };
+
+typedef struct vk_device {
+    unsigned char uuid[16];
     VkDevice device;
-    VkSemaphore sem[2];
-    PFN_vkDestroyInstance destroy_instance;
-    PFN_vkDestroyDevice destroy_device;
+    PFN_vkCreateSemaphore create_semaphore;
     PFN_vkDestroySemaphore destroy_semaphore;
     PFN_vkGetSemaphoreFdKHR get_fd;
+} vk_device;
+
+static pthread_mutex_t vk_lock = PTHREAD_MUTEX_INITIALIZER;
+static PFN_vkGetInstanceProcAddr gipa;
+static VkInstance instance;
+static vk_device devices[MAX_DEVICES];
+static int num_devices;
+
+struct view_vk {
+    vk_device *dev;
+    VkSemaphore sem[2];
 };
 
 static homg_status vk_fail(homg_view *v, const char *what, VkResult r)
@@ -29,17 +47,21 @@ static homg_status vk_fail(homg_view *v, const char *what, VkResult r)
     return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: %s failed (VkResult %d)", what, (int)r);
 }
 
-static homg_status open_instance(homg_view *v, view_vk *vk, PFN_vkGetInstanceProcAddr *gipa)
+/* Once per process (vk_lock held). */
+static homg_status open_instance(homg_view *v)
 {
     VkApplicationInfo app;
     VkInstanceCreateInfo ci;
     PFN_vkCreateInstance create;
+    void *lib;
     VkResult r;
-    vk->lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!vk->lib)
+    if (instance)
+        return HOMG_OK;
+    lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (!lib)
         return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: libvulkan.so.1 cannot be opened");
-    *gipa = (PFN_vkGetInstanceProcAddr)dlsym(vk->lib, "vkGetInstanceProcAddr");
-    create = *gipa ? (PFN_vkCreateInstance)(*gipa)(NULL, "vkCreateInstance") : NULL;
+    gipa = (PFN_vkGetInstanceProcAddr)dlsym(lib, "vkGetInstanceProcAddr");
+    create = gipa ? (PFN_vkCreateInstance)gipa(NULL, "vkCreateInstance") : NULL;
     if (!create)
         return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: no vkCreateInstance");
     memset(&app, 0, sizeof app);
@@ -49,27 +71,27 @@ static homg_status open_instance(homg_view *v, view_vk *vk, PFN_vkGetInstancePro
     memset(&ci, 0, sizeof ci);
     ci.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
     ci.pApplicationInfo = &app;
-    if ((r = create(&ci, NULL, &vk->instance)) != VK_SUCCESS)
+    if ((r = create(&ci, NULL, &instance)) != VK_SUCCESS) {
+        instance = NULL;
         return vk_fail(v, "vkCreateInstance", r);
-    vk->destroy_instance = (PFN_vkDestroyInstance)(*gipa)(vk->instance, "vkDestroyInstance");
+    }
     return HOMG_OK;
 }
 
 /* The physical device whose UUID is the CUDA device's, and that can export
  * binary semaphores as opaque file descriptors. */
-static homg_status find_device(homg_view *v, view_vk *vk, PFN_vkGetInstanceProcAddr gipa, const unsigned char uuid[16],
-                               VkPhysicalDevice *out)
+static homg_status find_physical(homg_view *v, const unsigned char uuid[16], VkPhysicalDevice *out)
 {
     PFN_vkEnumeratePhysicalDevices enumerate =
-        (PFN_vkEnumeratePhysicalDevices)gipa(vk->instance, "vkEnumeratePhysicalDevices");
+        (PFN_vkEnumeratePhysicalDevices)gipa(instance, "vkEnumeratePhysicalDevices");
     PFN_vkGetPhysicalDeviceProperties2 props2 =
-        (PFN_vkGetPhysicalDeviceProperties2)gipa(vk->instance, "vkGetPhysicalDeviceProperties2");
+        (PFN_vkGetPhysicalDeviceProperties2)gipa(instance, "vkGetPhysicalDeviceProperties2");
     PFN_vkGetPhysicalDeviceExternalSemaphoreProperties semprops =
-        (PFN_vkGetPhysicalDeviceExternalSemaphoreProperties)gipa(vk->instance,
+        (PFN_vkGetPhysicalDeviceExternalSemaphoreProperties)gipa(instance,
                                                                  "vkGetPhysicalDeviceExternalSemaphoreProperties");
     VkPhysicalDevice devs[16];
     uint32_t n = 16;
-    if (!enumerate || !props2 || !semprops || enumerate(vk->instance, &n, devs) < 0)
+    if (!enumerate || !props2 || !semprops || enumerate(instance, &n, devs) < 0)
         return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: cannot list the physical devices");
     for (uint32_t k = 0; k < n; k++) {
         VkPhysicalDeviceIDProperties id;
@@ -98,15 +120,30 @@ static homg_status find_device(homg_view *v, view_vk *vk, PFN_vkGetInstanceProcA
     return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: none of %u devices is the CUDA device", n);
 }
 
-static homg_status open_device(homg_view *v, view_vk *vk, PFN_vkGetInstanceProcAddr gipa, VkPhysicalDevice pd)
+/* The logical device of `uuid`, made on first use (vk_lock held). */
+static homg_status open_device(homg_view *v, const unsigned char uuid[16], vk_device **out)
 {
     static const char *ext[] = { "VK_KHR_external_semaphore_fd" };
     float prio = 1;
     VkDeviceQueueCreateInfo q;
     VkDeviceCreateInfo dc;
-    PFN_vkCreateDevice create = (PFN_vkCreateDevice)gipa(vk->instance, "vkCreateDevice");
-    PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)gipa(vk->instance, "vkGetDeviceProcAddr");
+    VkPhysicalDevice pd = VK_NULL_HANDLE;
+    PFN_vkCreateDevice create;
+    PFN_vkGetDeviceProcAddr gdpa;
+    vk_device *d;
     VkResult r;
+    for (int k = 0; k < num_devices; k++)
+        if (!memcmp(devices[k].uuid, uuid, 16)) {
+            *out = &devices[k];
+            return HOMG_OK;
+        }
+    if (num_devices == MAX_DEVICES)
+        return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: more than %d devices", MAX_DEVICES);
+    HOMG_TRY(find_physical(v, uuid, &pd));
+    create = (PFN_vkCreateDevice)gipa(instance, "vkCreateDevice");
+    gdpa = (PFN_vkGetDeviceProcAddr)gipa(instance, "vkGetDeviceProcAddr");
+    if (!create || !gdpa)
+        return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: no vkCreateDevice");
     memset(&q, 0, sizeof q);
     q.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO;
     q.queueFamilyIndex = 0;
@@ -118,26 +155,34 @@ static homg_status open_device(homg_view *v, view_vk *vk, PFN_vkGetInstanceProcA
     dc.pQueueCreateInfos = &q;
     dc.enabledExtensionCount = 1;
     dc.ppEnabledExtensionNames = ext;
-    if (!create || !gdpa)
-        return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: no vkCreateDevice");
-    if ((r = create(pd, &dc, NULL, &vk->device)) != VK_SUCCESS)
+    d = &devices[num_devices];
+    memset(d, 0, sizeof *d);
+    if ((r = create(pd, &dc, NULL, &d->device)) != VK_SUCCESS)
         return vk_fail(v, "vkCreateDevice (VK_KHR_external_semaphore_fd)", r);
-    vk->destroy_device = (PFN_vkDestroyDevice)gdpa(vk->device, "vkDestroyDevice");
-    vk->destroy_semaphore = (PFN_vkDestroySemaphore)gdpa(vk->device, "vkDestroySemaphore");
-    vk->get_fd = (PFN_vkGetSemaphoreFdKHR)gdpa(vk->device, "vkGetSemaphoreFdKHR");
-    PFN_vkCreateSemaphore create_sem = (PFN_vkCreateSemaphore)gdpa(vk->device, "vkCreateSemaphore");
-    if (!vk->destroy_device || !vk->destroy_semaphore || !vk->get_fd || !create_sem)
+    memcpy(d->uuid, uuid, 16);
+    d->create_semaphore = (PFN_vkCreateSemaphore)gdpa(d->device, "vkCreateSemaphore");
+    d->destroy_semaphore = (PFN_vkDestroySemaphore)gdpa(d->device, "vkDestroySemaphore");
+    d->get_fd = (PFN_vkGetSemaphoreFdKHR)gdpa(d->device, "vkGetSemaphoreFdKHR");
+    num_devices++; /* kept even when incomplete: a device is never destroyed */
+    if (!d->create_semaphore || !d->destroy_semaphore || !d->get_fd)
         return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: the device lacks vkGetSemaphoreFdKHR");
+    *out = d;
+    return HOMG_OK;
+}
+
+static homg_status make_semaphores(homg_view *v, view_vk *vk)
+{
     for (int k = 0; k < 2; k++) {
         VkExportSemaphoreCreateInfo e;
         VkSemaphoreCreateInfo sc;
+        VkResult r;
         memset(&e, 0, sizeof e);
         e.sType = VK_STRUCTURE_TYPE_EXPORT_SEMAPHORE_CREATE_INFO;
         e.handleTypes = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
         memset(&sc, 0, sizeof sc);
         sc.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO;
         sc.pNext = &e;
-        if ((r = create_sem(vk->device, &sc, NULL, &vk->sem[k])) != VK_SUCCESS)
+        if ((r = vk->dev->create_semaphore(vk->dev->device, &sc, NULL, &vk->sem[k])) != VK_SUCCESS)
             return vk_fail(v, "vkCreateSemaphore (exportable)", r);
     }
     return HOMG_OK;
@@ -145,18 +190,18 @@ static homg_status open_device(homg_view *v, view_vk *vk, PFN_vkGetInstanceProcA
 
 homg_status homg__view_vk_create(homg_view *v, const unsigned char uuid[16], view_vk **out)
 {
-    PFN_vkGetInstanceProcAddr gipa = NULL;
-    VkPhysicalDevice pd;
     homg_status st;
     view_vk *vk = (view_vk *)calloc(1, sizeof *vk);
     *out = vk;
     if (!vk)
         return homg__fail(v->ctx, HOMG_ERROR_OUT_OF_MEMORY, "Vulkan: out of host memory");
-    st = open_instance(v, vk, &gipa);
+    pthread_mutex_lock(&vk_lock);
+    st = open_instance(v);
     if (st == HOMG_OK)
-        st = find_device(v, vk, gipa, uuid, &pd);
+        st = open_device(v, uuid, &vk->dev);
+    pthread_mutex_unlock(&vk_lock);
     if (st == HOMG_OK)
-        st = open_device(v, vk, gipa, pd);
+        st = make_semaphores(v, vk);
     return st; /* on failure the caller destroys what was made */
 }
 
@@ -168,7 +213,7 @@ int homg__view_vk_fd(view_vk *vk, int k)
     gi.sType = VK_STRUCTURE_TYPE_SEMAPHORE_GET_FD_INFO_KHR;
     gi.semaphore = vk->sem[k];
     gi.handleType = VK_EXTERNAL_SEMAPHORE_HANDLE_TYPE_OPAQUE_FD_BIT;
-    return vk->get_fd(vk->device, &gi, &fd) == VK_SUCCESS ? fd : -1;
+    return vk->dev->get_fd(vk->dev->device, &gi, &fd) == VK_SUCCESS ? fd : -1;
 }
 
 void homg__view_vk_destroy(view_vk *vk)
@@ -177,13 +222,7 @@ void homg__view_vk_destroy(view_vk *vk)
         return;
     for (int k = 0; k < 2; k++)
         if (vk->sem[k])
-            vk->destroy_semaphore(vk->device, vk->sem[k], NULL);
-    if (vk->device)
-        vk->destroy_device(vk->device, NULL);
-    if (vk->instance && vk->destroy_instance)
-        vk->destroy_instance(vk->instance, NULL);
-    if (vk->lib)
-        dlclose(vk->lib);
+            vk->dev->destroy_semaphore(vk->dev->device, vk->sem[k], NULL);
     free(vk);
 }
 
