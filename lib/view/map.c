@@ -31,11 +31,8 @@ homg_status homg__view_map_write(homg_view *v, const view_src *src, view_dst *ds
         st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                         "homg_view_write: the mapped buffer holds %zu bytes, %zu needed (was it re-specified?)", bytes,
                         (size_t)src->w * src->h * v->elem);
-    else {
-        st = v->k->write(&ctx->ex, src, dst);
-        if (st != HOMG_OK)
-            homg__backend_fail(ctx, st, "homg_view_write");
-    }
+    else
+        st = homg__view_run(v, src, dst);
     if (v->k->gl_unmap(&ctx->ex, v->resource, dst) != HOMG_OK && st == HOMG_OK)
         st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: unmapping");
     return st;

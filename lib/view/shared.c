@@ -164,12 +164,11 @@ static homg_status cuda_to_gl(homg_view *v)
 
 homg_status homg__view_shared_write(homg_view *v, const view_src *src, view_dst *dst)
 {
-    homg_ctx *ctx = v->ctx;
     view_gl *gl = &v->gl;
     view_gl_state s;
     HOMG_TRY(gl_to_cuda(v));
     dst->ptr = v->sh.ptr;
-    HOMG_TRY_BACKEND(ctx, v->k->write(&ctx->ex, src, dst), "homg_view_write");
+    HOMG_TRY(homg__view_run(v, src, dst));
     HOMG_TRY(cuda_to_gl(v));
     if (!v->owned) {
         homg__view_gl_save(v, &s);

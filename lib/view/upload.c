@@ -29,7 +29,7 @@ homg_status homg__view_upload_write(homg_view *v, const view_src *src, view_dst 
     view_gl_state s;
     size_t bytes = (size_t)src->w * src->h * v->elem;
     dst->ptr = ctx->ex.backend == HOMG_BACKEND_CUDA ? v->staging_dev : v->staging_host;
-    HOMG_TRY_BACKEND(ctx, v->k->write(&ctx->ex, src, dst), "homg_view_write");
+    HOMG_TRY(homg__view_run(v, src, dst));
     if (dst->ptr != v->staging_host)
         HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, v->staging_host, dst->ptr, bytes, HOMG_D2H),
                          "homg_view_write: copying to the host");

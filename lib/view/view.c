@@ -36,6 +36,15 @@ homg_view_desc homg_view_desc_defaults(const homg_view_desc *desc)
 
 #if HOMG_HAVE_GL
 
+homg_status homg__view_run(homg_view *v, const view_src *src, const view_dst *dst)
+{
+    homg_ctx *ctx = v->ctx;
+    if (dst->range)
+        HOMG_TRY_BACKEND(ctx, v->k->range(&ctx->ex, src, v->range), "homg_view_write: the colour range");
+    HOMG_TRY_BACKEND(ctx, v->k->write(&ctx->ex, src, dst), "homg_view_write");
+    return HOMG_OK;
+}
+
 static homg_status path_init(homg_view *v, homg_view_path p)
 {
     v->path = p;
@@ -365,12 +374,8 @@ homg_status homg_view_write(homg_view *v, const void *values, const homg_view_wr
     v->range_found = v->rgba8 && d->lo == d->hi;
     v->lo = dst.lo;
     v->hi = dst.hi;
-    if (st == HOMG_OK && v->range_found) {
-        dst.range = v->range;
-        st = v->k->range(&ctx->ex, &src, v->range);
-        if (st != HOMG_OK)
-            homg__backend_fail(ctx, st, "homg_view_write: the colour range");
-    }
+    if (v->range_found)
+        dst.range = v->range; /* found by the path once the memory is CUDA's (homg__view_run) */
     if (st == HOMG_OK)
         st = path_write(v, &src, &dst);
     homg__leave(ctx, saved);

@@ -118,6 +118,11 @@ void homg__view_gl_tex_upload(homg_view *v, GLuint unpack_buffer, const void *da
 /* device.c: is the ctx's CUDA device among the GL context's?  Writes why not. */
 int homg__view_device_match(int ctx_device, const int *gl_devices, int count, char *why, size_t len);
 
+/* The kernels of a write, queued once the memory is CUDA's (after the map or the
+ * GL -> CUDA hand-over, so CUDA's work of a frame is one stretch): the colour
+ * range when dst->range is set, then the write. */
+homg_status homg__view_run(homg_view *v, const view_src *src, const view_dst *dst);
+
 /* The paths: init (set-up, object checked), write (src and dst prepared), fini. */
 homg_status homg__view_map_init(homg_view *v);
 homg_status homg__view_map_write(homg_view *v, const view_src *src, view_dst *dst);
