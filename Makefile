@@ -39,7 +39,7 @@ have_header = $(shell printf '$(foreach h,$(1),\043include <$(h)>\n)' | $(CC) -E
 HAVE_GL := $(call have_header,GL/gl.h GL/glext.h)
 HAVE_VULKAN := $(if $(filter 1,$(HAVE_GL)),$(call have_header,vulkan/vulkan.h),0)
 HAVE_DEMO := $(if $(filter 1,$(HAVE_GL)),$(call have_header,GL/glew.h GLFW/glfw3.h EGL/egl.h stb/stb_easy_font.h),0)
-CPPFLAGS += -DHOMG_HAVE_GL=$(HAVE_GL) -DHOMG_HAVE_VULKAN=$(HAVE_VULKAN)
+CPPFLAGS += -DHOMG_HAVE_GL=$(HAVE_GL) -DHOMG_HAVE_VULKAN=$(HAVE_VULKAN) -DHOMG_HAVE_DEMO_GL=$(HAVE_DEMO)
 
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 NVCCFLAGS ?= -O3 -g -lineinfo

@@ -21,20 +21,20 @@
 #include <string.h>
 #include <time.h>
 
-#include <GL/glew.h>
-
-#include "core/internal.h"
-#include "harness/egl.h"
-#include "harness/harness.h"
 #include "homg.h"
 #include "testutil.h"
-#include "view/view_internal.h"
 
 #ifndef HOMG_BUILD_ID
 #define HOMG_BUILD_ID "unknown commit"
 #endif
 
-#if HOMG_HAVE_CUDA && HOMG_HAVE_GL
+#if HOMG_HAVE_CUDA && HOMG_HAVE_DEMO_GL
+#include <GL/glew.h>
+
+#include "core/internal.h"
+#include "harness/egl.h"
+#include "harness/harness.h"
+#include "view/view_internal.h"
 
 enum { REPS = 50, WARM = 5, FB = 1024 };
 
@@ -621,7 +621,7 @@ int main(int argc, char **argv)
 #else
 int main(void)
 {
-    homg_test_require_gpu("bench_view (built without CUDA or GL)");
+    homg_test_require_gpu("bench_view (built without CUDA, or without OpenGL, GLEW or EGL headers)");
     return HOMG_TEST_SKIP;
 }
 #endif

@@ -14,11 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "homg.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_DEMO_GL
 #include <GL/glew.h>
 
 #include "harness/egl.h"
-#include "homg.h"
-#include "testutil.h"
 #include "view/view_internal.h"
 #include "view_ref.h"
 
@@ -524,3 +526,10 @@ int main(void)
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
+#else
+int main(void)
+{
+    printf("SKIP test_view: built without OpenGL, GLEW or EGL headers\n");
+    return HOMG_TEST_SKIP;
+}
+#endif

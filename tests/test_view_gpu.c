@@ -15,16 +15,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "homg.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_CUDA && HOMG_HAVE_DEMO_GL
 #include <GL/glew.h>
 
 #include "core/internal.h"
 #include "harness/egl.h"
-#include "homg.h"
-#include "testutil.h"
 #include "view/view_internal.h"
 #include "view_ref.h"
 
-#if HOMG_HAVE_CUDA && HOMG_HAVE_GL
 static homg_ctx *gpu, *cpu;
 static int quick;
 
@@ -565,7 +566,7 @@ int main(int argc, char **argv)
 #else
 int main(void)
 {
-    homg_test_require_gpu("test_view_gpu (built without CUDA or GL)");
+    homg_test_require_gpu("test_view_gpu (built without CUDA, or without OpenGL, GLEW or EGL headers)");
     return HOMG_TEST_SKIP;
 }
 #endif
