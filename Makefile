@@ -58,7 +58,7 @@ LIB := $(BUILD)/libhomg.a
 TOOL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard tools/*.c))
 TOOL := $(BUILD)/homg
 
-TEST_UTIL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard tests/util/*.c))
+TEST_UTIL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(filter-out tests/util/view_gl.c,$(wildcard tests/util/*.c)))
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
@@ -155,6 +155,7 @@ $(BUILD)/demo/%: $(BUILD)/obj/demo/%.c.o $(DEMO_HARNESS_OBJ) $(LIB)
 ifeq ($(HAVE_DEMO),1)
 VIEW_GL_TESTS := $(filter $(BUILD)/tests/test_view%,$(TESTS))
 $(VIEW_GL_TESTS) $(BUILD)/bench/bench_view: $(EGL_OBJ)
+$(VIEW_GL_TESTS): $(BUILD)/obj/tests/util/view_gl.c.o
 $(VIEW_GL_TESTS): LDLIBS += -lGLEW -lGL -lEGL
 $(BUILD)/bench/bench_view: LDLIBS += $(EGL_OBJ) -lGLEW -lGL -lEGL
 $(BUILD)/obj/tests/test_view%: CPPFLAGS += -Idemo

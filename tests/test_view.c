@@ -22,6 +22,7 @@
 
 #include "harness/egl.h"
 #include "view/view_internal.h"
+#include "view_gl.h"
 #include "view_ref.h"
 
 static homg_ctx *ctx;
@@ -37,49 +38,6 @@ static void assert_floats(const float *got, const double *v, size_t n)
 }
 
 /* ---------------------------------------------------------------- GL helpers */
-
-static GLuint texture(GLenum internal, int w, int h)
-{
-    GLuint t;
-    glGenTextures(1, &t);
-    glBindTexture(GL_TEXTURE_2D, t);
-    glTexImage2D(GL_TEXTURE_2D, 0, (GLint)internal, w, h, 0, internal == GL_R32F ? GL_RED : GL_RGBA,
-                 internal == GL_R32F ? GL_FLOAT : GL_UNSIGNED_BYTE, NULL);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    assert_int_equal(glGetError(), GL_NO_ERROR);
-    return t;
-}
-
-static GLuint buffer(size_t bytes)
-{
-    GLuint b;
-    glGenBuffers(1, &b);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, b);
-    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_DRAW);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    return b;
-}
-
-static void *read_texture(GLuint t, int w, int h, int rgba8)
-{
-    void *p = malloc((size_t)w * h * 4);
-    glBindTexture(GL_TEXTURE_2D, t);
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glGetTexImage(GL_TEXTURE_2D, 0, rgba8 ? GL_RGBA : GL_RED, rgba8 ? GL_UNSIGNED_BYTE : GL_FLOAT, p);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    assert_int_equal(glGetError(), GL_NO_ERROR);
-    return p;
-}
-
-static void *read_buffer(GLuint b, size_t bytes)
-{
-    void *p = malloc(bytes);
-    glBindBuffer(GL_COPY_READ_BUFFER, b);
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)bytes, p);
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    assert_int_equal(glGetError(), GL_NO_ERROR);
-    return p;
-}
 
 static homg_view *view_of(homg_view_target target, GLuint name, int count)
 {
@@ -137,7 +95,7 @@ static void r32f_texture_exact(void **state)
 {
     int w = 37, h = 23;
     double *v = view_ref_field((size_t)w * h, 1);
-    GLuint t = texture(GL_R32F, w, h);
+    GLuint t = view_gl_texture(GL_R32F, w, h);
     homg_view *view = view_of(HOMG_VIEW_TEXTURE_2D, t, 0);
     homg_view_info info;
     homg_view_write_desc d = wd2(w, h);
@@ -151,7 +109,7 @@ static void r32f_texture_exact(void **state)
     assert_non_null(strstr(info.reason, "CPU"));
     assert_int_equal(homg_view_write(view, v, &d), HOMG_OK);
     assert_int_equal(glGetError(), GL_NO_ERROR);
-    back = read_texture(t, w, h, 0);
+    back = view_gl_read_texture(t, w, h, 0);
     assert_floats(back, v, (size_t)w * h);
     /* float input too */
     {
@@ -161,7 +119,7 @@ static void r32f_texture_exact(void **state)
         d.precision = HOMG_FLOAT32;
         assert_int_equal(homg_view_write(view, f, &d), HOMG_OK);
         free(back);
-        back = read_texture(t, w, h, 0);
+        back = view_gl_read_texture(t, w, h, 0);
         for (int k = 0; k < w * h; k++)
             v[k] = f[k];
         assert_floats(back, v, (size_t)w * h);
@@ -178,7 +136,7 @@ static void rgba8_texture_within_one_step(void **state)
     int w = 64, h = 50;
     size_t n = (size_t)w * h;
     double *v = view_ref_field(n, 2), lo, hi, glo, ghi;
-    GLuint t = texture(GL_RGBA8, w, h);
+    GLuint t = view_gl_texture(GL_RGBA8, w, h);
     homg_view *view = view_of(HOMG_VIEW_TEXTURE_2D, t, 0);
     homg_view_write_desc d = wd2(w, h);
     unsigned char *back;
@@ -188,14 +146,14 @@ static void rgba8_texture_within_one_step(void **state)
     view_ref_range(v, n, &lo, &hi);
     assert_int_equal(homg_view_range_to_host(view, &glo, &ghi), HOMG_OK);
     assert_true(glo == lo && ghi == hi);
-    back = read_texture(t, w, h, 1);
+    back = view_gl_read_texture(t, w, h, 1);
     assert_colours(back, v, n, lo, hi);
     free(back);
     /* a given range, reversed */
     d.lo = 1.5;
     d.hi = -0.5;
     assert_int_equal(homg_view_write(view, v, &d), HOMG_OK);
-    back = read_texture(t, w, h, 1);
+    back = view_gl_read_texture(t, w, h, 1);
     assert_colours(back, v, n, 1.5, -0.5);
     free(back);
     /* a constant field maps to the middle colour */
@@ -203,7 +161,7 @@ static void rgba8_texture_within_one_step(void **state)
         v[k] = 0.25;
     d.lo = d.hi = 0;
     assert_int_equal(homg_view_write(view, v, &d), HOMG_OK);
-    back = read_texture(t, w, h, 1);
+    back = view_gl_read_texture(t, w, h, 1);
     assert_colours(back, v, n, 0.25, 0.25);
     assert_int_equal(back[0], 33);
     assert_int_equal(back[1], 144);
@@ -227,7 +185,7 @@ static void planes_of_a_3d_field(void **state)
     for (int axis = 0; axis < 3; axis++) {
         int w = axis == HOMG_VIEW_SLICE_X ? ny : nx, h = axis == HOMG_VIEW_SLICE_Z ? ny : nz;
         int slice = axis == HOMG_VIEW_SLICE_Z ? 4 : axis == HOMG_VIEW_SLICE_Y ? 2 : 3;
-        GLuint t = texture(GL_R32F, w, h);
+        GLuint t = view_gl_texture(GL_R32F, w, h);
         homg_view *view = view_of(HOMG_VIEW_TEXTURE_2D, t, 0);
         homg_view_write_desc d = wd2(nx, ny);
         float *back;
@@ -235,7 +193,7 @@ static void planes_of_a_3d_field(void **state)
         d.slice_axis = (homg_view_axis)axis;
         d.slice = slice;
         assert_int_equal(homg_view_write(view, v, &d), HOMG_OK);
-        back = read_texture(t, w, h, 0);
+        back = view_gl_read_texture(t, w, h, 0);
         for (int j = 0; j < h; j++)
             for (int i = 0; i < w; i++) {
                 double want = axis == HOMG_VIEW_SLICE_Z   ? i + 10 * j + 100 * slice
@@ -254,14 +212,14 @@ static void buffers(void **state)
 {
     int n = 1000;
     double *v = view_ref_field((size_t)n, 3), lo, hi;
-    GLuint b = buffer((size_t)n * 4 + 64); /* larger than needed: the first n values are written */
+    GLuint b = view_gl_buffer((size_t)n * 4 + 64); /* larger than needed: the first n values are written */
     homg_view_write_desc d = wd2(n, 1);
     homg_view *view = view_of(HOMG_VIEW_BUFFER, b, 0);
     void *back;
     (void)state;
     assert_int_equal(homg_view_gl_name(view), b);
     assert_int_equal(homg_view_write(view, v, &d), HOMG_OK);
-    back = read_buffer(b, (size_t)n * 4);
+    back = view_gl_read_buffer(b, (size_t)n * 4);
     assert_floats(back, v, (size_t)n);
     free(back);
     homg_view_destroy(view);
@@ -277,7 +235,7 @@ static void buffers(void **state)
         d = wd2(40, 25);
         assert_int_equal(homg_view_write(cv, v, &d), HOMG_OK);
         view_ref_range(v, (size_t)n, &lo, &hi);
-        back = read_buffer(b, (size_t)n * 4);
+        back = view_gl_read_buffer(b, (size_t)n * 4);
         assert_colours(back, v, (size_t)n, lo, hi);
         free(back);
         homg_view_destroy(cv);
@@ -289,7 +247,7 @@ static void buffers(void **state)
     assert_true(glIsBuffer(homg_view_gl_name(view)));
     d = wd2(n, 1);
     assert_int_equal(homg_view_write(view, v, &d), HOMG_OK);
-    back = read_buffer(homg_view_gl_name(view), (size_t)n * 4);
+    back = view_gl_read_buffer(homg_view_gl_name(view), (size_t)n * 4);
     assert_colours(back, v, (size_t)n, lo, hi);
     free(back);
     {
@@ -305,8 +263,8 @@ static void gl_state_restored(void **state)
 {
     int w = 16, h = 16;
     double *v = view_ref_field((size_t)w * h, 4);
-    GLuint t = texture(GL_R32F, w, h), other = texture(GL_RGBA8, 4, 4), pbo = buffer(64), cr = buffer(16),
-           cw = buffer(16);
+    GLuint t = view_gl_texture(GL_R32F, w, h), other = view_gl_texture(GL_RGBA8, 4, 4), pbo = view_gl_buffer(64),
+           cr = view_gl_buffer(16), cw = view_gl_buffer(16);
     homg_view *view = view_of(HOMG_VIEW_TEXTURE_2D, t, 0);
     homg_view_write_desc d = wd2(w, h);
     GLint got;
@@ -378,8 +336,8 @@ static void bad_input(void **state)
 {
     homg_view_desc d = { 0 };
     homg_view *v = NULL;
-    GLuint r32 = texture(GL_R32F, 8, 8), rgb8 = texture(GL_RGB8, 8, 8), tex3d, bare, gone = texture(GL_R32F, 8, 8),
-           b = buffer(40);
+    GLuint r32 = view_gl_texture(GL_R32F, 8, 8), rgb8 = view_gl_texture(GL_RGB8, 8, 8), tex3d, bare,
+           gone = view_gl_texture(GL_R32F, 8, 8), b = view_gl_buffer(40);
     double *f = view_ref_field(100, 5);
     homg_view_write_desc w = wd2(8, 8);
     (void)state;
@@ -465,7 +423,7 @@ static void bad_input(void **state)
 
     /* a colour range that is not finite; a buffer too small */
     {
-        GLuint t = texture(GL_RGBA8, 8, 8);
+        GLuint t = view_gl_texture(GL_RGBA8, 8, 8);
         d.target = HOMG_VIEW_TEXTURE_2D;
         d.gl_name = t;
         assert_int_equal(homg_view_create(ctx, &d, &v), HOMG_OK);

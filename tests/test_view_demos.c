@@ -136,16 +136,22 @@ static void compare(const char *png, const char *ref, int update)
     failed = 0;
 }
 
+/* Every demo through one way of making the context: its picture against the reference. */
+static void every_demo(const char *prefix, const char *extra, const char *suffix, int update)
+{
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char png[256], ref[128];
+        snprintf(png, sizeof png, "%s/%s%s.png", dir, cases[k].name, suffix);
+        snprintf(ref, sizeof ref, "tests/ref/%s.png", cases[k].name);
+        assert_int_equal(run(prefix, &cases[k], png, extra), 0);
+        compare(png, ref, update);
+    }
+}
+
 static void demo_through_egl(void **state)
 {
     (void)state;
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        char png[256], ref[128];
-        snprintf(png, sizeof png, "%s/%s.png", dir, cases[k].name);
-        snprintf(ref, sizeof ref, "tests/ref/%s.png", cases[k].name);
-        assert_int_equal(run("", &cases[k], png, ""), 0);
-        compare(png, ref, 1);
-    }
+    every_demo("", "", "", 1);
 }
 
 static void demo_through_glfw_under_xvfb(void **state)
@@ -155,13 +161,7 @@ static void demo_through_glfw_under_xvfb(void **state)
         printf("  (xvfb-run is not installed: skipped)\n");
         skip();
     }
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        char png[256], ref[128];
-        snprintf(png, sizeof png, "%s/%s-glfw.png", dir, cases[k].name);
-        snprintf(ref, sizeof ref, "tests/ref/%s.png", cases[k].name);
-        assert_int_equal(run("xvfb-run -a -s '-screen 0 640x480x24' ", &cases[k], png, "--glfw"), 0);
-        compare(png, ref, 0);
-    }
+    every_demo("xvfb-run -a -s '-screen 0 640x480x24' ", "--glfw", "-glfw", 0);
 }
 
 static int teardown(void **state)

@@ -24,6 +24,7 @@
 #include "core/internal.h"
 #include "harness/egl.h"
 #include "view/view_internal.h"
+#include "view_gl.h"
 #include "view_ref.h"
 
 static homg_ctx *gpu, *cpu;
@@ -68,55 +69,6 @@ static void down(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
 {
     assert_int_equal(homg_ctx_synchronize(ctx), HOMG_OK);
     assert_int_equal(homg_copy_to_host(ctx, host, dev, bytes), HOMG_OK);
-}
-
-static GLuint texture(GLenum internal, int w, int h)
-{
-    GLuint t;
-    glGenTextures(1, &t);
-    glBindTexture(GL_TEXTURE_2D, t);
-    glTexStorage2D(GL_TEXTURE_2D, 1, internal, w, h);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    assert_int_equal(glGetError(), GL_NO_ERROR);
-    return t;
-}
-
-static GLuint buffer(size_t bytes)
-{
-    GLuint b;
-    glGenBuffers(1, &b);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, b);
-    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_DRAW);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    return b;
-}
-
-static void *read_texture(GLuint t, int w, int h, int rgba8)
-{
-    void *p = malloc((size_t)w * h * 4);
-    glBindTexture(GL_TEXTURE_2D, t);
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glGetTexImage(GL_TEXTURE_2D, 0, rgba8 ? GL_RGBA : GL_RED, rgba8 ? GL_UNSIGNED_BYTE : GL_FLOAT, p);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    assert_int_equal(glGetError(), GL_NO_ERROR);
-    return p;
-}
-
-/* GL's own copy into a plain buffer first: a buffer on imported memory is read as GL reads it. */
-static void *read_buffer(GLuint b, size_t bytes)
-{
-    void *p = malloc(bytes);
-    GLuint tmp = buffer(bytes);
-    glBindBuffer(GL_COPY_READ_BUFFER, b);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, tmp);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)bytes);
-    glBindBuffer(GL_COPY_READ_BUFFER, tmp);
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)bytes, p);
-    glBindBuffer(GL_COPY_READ_BUFFER, 0);
-    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
-    glDeleteBuffers(1, &tmp);
-    assert_int_equal(glGetError(), GL_NO_ERROR);
-    return p;
 }
 
 /* ---------------------------------------------------------------- kernels against the CPU twins */
@@ -237,9 +189,9 @@ static void one(const path_case *p, const target_case *t, int w, int h)
     int rgba8 = t->internal == GL_RGBA8 || t->format == HOMG_VIEW_RGBA8;
     homg_status st;
     if (t->target == HOMG_VIEW_TEXTURE_2D)
-        name = texture(t->internal, w, h);
+        name = view_gl_texture(t->internal, w, h);
     else if (!t->owned)
-        name = buffer(n * 4);
+        name = view_gl_buffer(n * 4);
     d.get_proc_address = demo_egl_proc;
     d.target = t->target;
     d.gl_name = name;
@@ -269,8 +221,8 @@ static void one(const path_case *p, const target_case *t, int w, int h)
             wd.lo = -0.5, wd.hi = 1.0; /* a given range on the second frame */
         assert_int_equal(homg_view_write(v, dev, &wd), HOMG_OK);
         assert_int_equal(glGetError(), GL_NO_ERROR);
-        back = t->target == HOMG_VIEW_TEXTURE_2D ? read_texture(name, w, h, rgba8)
-                                                 : read_buffer(homg_view_gl_name(v), n * 4);
+        back = t->target == HOMG_VIEW_TEXTURE_2D ? view_gl_read_texture(name, w, h, rgba8)
+                                                 : view_gl_read_buffer(homg_view_gl_name(v), n * 4);
         if (rgba8) {
             view_ref_range(v64, n, &lo, &hi);
             if (frame == 1)
@@ -320,7 +272,7 @@ static void planes_on_the_gpu(void **state)
     for (int p = 0; p < 2; p++)
         for (int axis = 0; axis < 3; axis++) {
             int w = axis == HOMG_VIEW_SLICE_X ? ny : nx, h = axis == HOMG_VIEW_SLICE_Z ? ny : nz, slice = 5;
-            GLuint t = texture(GL_R32F, w, h);
+            GLuint t = view_gl_texture(GL_R32F, w, h);
             homg_view_desc d = { 0 };
             homg_view_write_desc wd = { 0 };
             homg_view *view = NULL;
@@ -335,7 +287,7 @@ static void planes_on_the_gpu(void **state)
             wd.slice_axis = (homg_view_axis)axis;
             wd.slice = slice;
             assert_int_equal(homg_view_write(view, dev, &wd), HOMG_OK);
-            back = read_texture(t, w, h, 0);
+            back = view_gl_read_texture(t, w, h, 0);
             for (int j = 0; j < h; j++)
                 for (int i = 0; i < w; i++) {
                     float want = axis == HOMG_VIEW_SLICE_Z   ? (float)(i + 10 * j + 100 * slice)
@@ -355,7 +307,7 @@ static void planes_on_the_gpu(void **state)
 static void auto_measures(void **state)
 {
     int w = quick ? 64 : 1024;
-    GLuint t = texture(GL_RGBA8, w, w);
+    GLuint t = view_gl_texture(GL_RGBA8, w, w);
     homg_view_desc d = { 0 };
     homg_view *v = NULL;
     homg_view_info info;
@@ -393,7 +345,7 @@ static void device_check(void **state)
 
 static void bad_input_on_cuda(void **state)
 {
-    GLuint t = texture(GL_R32F, 16, 16);
+    GLuint t = view_gl_texture(GL_R32F, 16, 16);
     homg_view_desc d = { 0 };
     homg_view *v = NULL;
     homg_view_write_desc wd = { 0 };
@@ -424,7 +376,7 @@ static void bad_input_on_cuda(void **state)
     glDeleteTextures(1, &t);
     assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_ERROR_INVALID_ARGUMENT);
     printf("  %s\n", homg_ctx_last_error(gpu));
-    t = texture(GL_RGBA16F, 16, 16);
+    t = view_gl_texture(GL_RGBA16F, 16, 16);
     d.gl_name = t;
     assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_ERROR_INVALID_ARGUMENT);
     printf("  %s\n", homg_ctx_last_error(gpu));
@@ -441,7 +393,7 @@ static void bad_input_on_cuda(void **state)
 static int probe_map(const char *when)
 {
     int n = 64, devs[4], count = 0;
-    GLuint t = texture(GL_R32F, n, n);
+    GLuint t = view_gl_texture(GL_R32F, n, n);
     homg_view_desc d = { 0 };
     homg_view_write_desc wd = { 0 };
     homg_view *v = NULL;
@@ -462,7 +414,7 @@ static int probe_map(const char *when)
         printf("  %s: write: %s\n", when, homg_ctx_last_error(gpu));
         return 1;
     }
-    back = read_texture(t, n, n, 0);
+    back = view_gl_read_texture(t, n, n, 0);
     bad = view_ref_float_errors(back, v64, (size_t)n * n);
     printf("  %s: cudaGLGetDevices %d; MAP view written and read back, %zu wrong\n", when, count, bad);
     homg_view_destroy(v);
@@ -476,7 +428,7 @@ static int probe_map(const char *when)
 static int probe_view(homg_view_path path, int no_sem)
 {
     int n = 64;
-    GLuint t = texture(GL_RGBA8, n, n);
+    GLuint t = view_gl_texture(GL_RGBA8, n, n);
     homg_view_desc d = { 0 };
     homg_view_write_desc wd = { 0 };
     homg_view *v = NULL;

@@ -22,6 +22,9 @@ const char *demo_egl_vendor(void);
  * "no current context"). */
 void demo_egl_release(void);
 void demo_egl_make_current(void);
+/* Sanitizer builds: keeps the GL driver's libraries loaded to the end, so leak
+ * reports name them (and the suppressions in egl.c apply); nothing otherwise. */
+void demo_pin_libraries(void);
 /* glewInit for the current context (GLEW's GLX build answers "no GLX display"
  * under EGL after loading every function: that counts as success). */
 int demo_glew_init(char *err, size_t len);

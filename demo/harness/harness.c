@@ -225,6 +225,7 @@ static int open_gl(void)
             return -1;
         }
         glfwMakeContextCurrent(window);
+        demo_pin_libraries();
         glfwSwapInterval(O.vsync);
         glfwSetKeyCallback(window, on_key);
         D.gl_loader = glfw_proc;
