@@ -646,7 +646,8 @@ homg_status homg_write_png(homg_ctx *ctx, const char *path, const double *host_v
  *   MAP     the GL object registered with CUDA once (cudaGraphicsGLRegister*);
  *           each write maps it on the context's stream, runs the write kernel
  *           into it (textures through a surface object), unmaps it.  Works with
- *           every object; the map/unmap pair waits on the host for GL.
+ *           every object; the map may wait on the host for GL's work on the
+ *           object (0.02-0.05 ms per write on the H100).
  *   SHARED  device memory shared with GL for the view's life: a CUDA virtual-
  *           memory allocation exported as a file descriptor and imported into
  *           GL (GL_EXT_memory_object_fd) as a buffer.  CUDA writes it directly;
@@ -665,7 +666,10 @@ homg_status homg_write_png(homg_ctx *ctx, const char *path, const double *host_v
  * the GL context is not on the context's CUDA device (cudaGLGetDevices; info
  * says so); otherwise it measures MAP and SHARED at create (a few frames of
  * write + hand-over + glFinish, on the object itself) and keeps the faster,
- * preferring one that does not block the host when it is within 10%.  Asking
+ * preferring one that does not block the host when it is within 10% (on the
+ * H100: MAP for textures, SHARED for view-owned buffers; bench/results/h100_view.md).
+ * Every hand-over between CUDA and GL costs ~0.4 ms of GPU time there whatever
+ * the path: the GPU switches between them, it does not overlap them.  Asking
  * for MAP or SHARED where the GL context is on another device is
  * HOMG_ERROR_UNSUPPORTED, naming both devices.
  *
@@ -749,7 +753,7 @@ typedef struct homg_view_info {
     int width, height;       /* the object's size in values (a buffer: its capacity x 1) */
     unsigned gl_name;        /* the object written: desc.gl_name or the view's own buffer */
     int semaphores;          /* SHARED: 1 ordered on the GPU by semaphores, 0 by the host */
-    int host_waits;          /* 1 when each write waits on the host for GPU work */
+    int host_waits;          /* 1 when a write may wait on the host for GPU work */
     double measured_ms[4];   /* AUTO: median ms of write + hand-over + glFinish per path
                                 (index: homg_view_path); 0 = not measured */
     char reason[256];        /* why this path ("fastest measured ...", "CPU backend", ...) */
