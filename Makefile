@@ -33,9 +33,17 @@ CFLAGS += -std=c99 -Wall -Wextra -Wno-unused-parameter $(OMPFLAGS) $(SANFLAGS)
 LDFLAGS += $(OMPFLAGS) $(SANFLAGS)
 LDLIBS += -lstb -lz -lfftw3 -lfftw3f -lm
 
+# OpenGL headers: without them homg_view is left out (its calls return UNSUPPORTED) and the
+# demos are not built.  Vulkan's headers only add GPU semaphores to the view's SHARED path.
+have_header = $(shell printf '$(foreach h,$(1),\043include <$(h)>\n)' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1 || echo 0)
+HAVE_GL := $(call have_header,GL/gl.h GL/glext.h)
+HAVE_VULKAN := $(if $(filter 1,$(HAVE_GL)),$(call have_header,vulkan/vulkan.h),0)
+HAVE_DEMO := $(if $(filter 1,$(HAVE_GL)),$(call have_header,GL/glew.h GLFW/glfw3.h EGL/egl.h stb/stb_easy_font.h),0)
+CPPFLAGS += -DHOMG_HAVE_GL=$(HAVE_GL) -DHOMG_HAVE_VULKAN=$(HAVE_VULKAN) -DHOMG_HAVE_DEMO_GL=$(HAVE_DEMO)
+
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 NVCCFLAGS ?= -O3 -g -lineinfo
-NVCCFLAGS += -std=c++17 $(CUDA_ARCH) -Ilib -Ikernels -DHOMG_HAVE_CUDA=1 -Xcompiler -Wall,-fopenmp
+NVCCFLAGS += -std=c++17 $(CUDA_ARCH) -Ilib -Ikernels -DHOMG_HAVE_CUDA=1 -Xcompiler -Wall,-fopenmp -DHOMG_HAVE_GL=$(HAVE_GL)
 ifeq ($(CUDA),1)
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcublas -lcusolver -lcufft -lcudart -lstdc++
   CPPFLAGS += -I$(CUDA_HOME)/include
@@ -50,7 +58,7 @@ LIB := $(BUILD)/libhomg.a
 TOOL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard tools/*.c))
 TOOL := $(BUILD)/homg
 
-TEST_UTIL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard tests/util/*.c))
+TEST_UTIL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(filter-out tests/util/view_gl.c,$(wildcard tests/util/*.c)))
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
@@ -74,8 +82,13 @@ ifneq ($(HYPRE_H),)
 endif
 $(BUILD)/obj/bench/hypre_pcg.c.o: CPPFLAGS += $(HYPRE_CPPFLAGS)
 
-DEMO_SRC := $(wildcard demo/*.c)
+# Demos: one program per demo/*.c, each linked with the harness in demo/harness/ (window or
+# headless EGL context, text overlay, keys, scripted runs).  demo/harness/egl.c (a headless
+# EGL context) also serves the view's tests and benchmark.
+DEMO_SRC := $(if $(filter 1,$(HAVE_DEMO)),$(wildcard demo/*.c),)
 DEMOS := $(DEMO_SRC:demo/%.c=$(BUILD)/demo/%)
+DEMO_HARNESS_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard demo/harness/*.c))
+EGL_OBJ := $(BUILD)/obj/demo/harness/egl.c.o $(BUILD)/obj/demo/harness/program.c.o
 GL_LIBS := -lglfw -lGLEW -lGL -lEGL
 
 ALL := $(LIB) $(TOOL) $(TESTS) $(FUZZ_REPLAY) $(BENCHES) $(DEMOS)
@@ -101,6 +114,8 @@ $(LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 	@$(if $(filter 1,$(CUDA)),,echo "homg: nvcc not found or CUDA=0: building the CPU backend only")
+	@$(if $(filter 1,$(HAVE_GL)),,echo "homg: no OpenGL headers (GL/gl.h, GL/glext.h): building without homg_view and the demos")
+	@$(if $(filter 1,$(HAVE_GL)),$(if $(filter 1,$(HAVE_DEMO)),,echo "homg: no GLFW/GLEW/EGL/stb_easy_font headers: the demos are not built"),)
 
 $(TOOL): $(TOOL_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) $(TOOL_OBJ) $(LIB) $(CUDA_LIBS) $(LDLIBS) -o $@
@@ -127,9 +142,24 @@ $(BUILD)/bench/%: $(BUILD)/obj/bench/%.c.o $(BENCH_HELPER_OBJ) $(TEST_UTIL_OBJ) 
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) $< $(BENCH_HELPER_OBJ) $(TEST_UTIL_OBJ) $(LIB) $(CUDA_LIBS) $(LDLIBS) -o $@
 
-$(BUILD)/demo/%: $(BUILD)/obj/demo/%.c.o $(LIB)
+$(BUILD)/obj/demo/%.c.o: CPPFLAGS += -Idemo
+$(BUILD)/demo/%: $(BUILD)/obj/demo/%.c.o $(DEMO_HARNESS_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) $< $(LIB) $(CUDA_LIBS) $(GL_LIBS) $(LDLIBS) -o $@
+	$(CC) $(LDFLAGS) $< $(DEMO_HARNESS_OBJ) $(LIB) $(CUDA_LIBS) $(GL_LIBS) $(LDLIBS) -o $@
+
+# The view's tests and benchmark make their own GL context through EGL (demo/harness/egl.c);
+# test_view_demos runs the demos of the same build and compares their pictures with tests/ref/.
+ifeq ($(HAVE_DEMO),1)
+VIEW_GL_TESTS := $(filter $(BUILD)/tests/test_view%,$(TESTS))
+$(VIEW_GL_TESTS) $(BUILD)/bench/bench_view: $(EGL_OBJ)
+$(VIEW_GL_TESTS): $(BUILD)/obj/tests/util/view_gl.c.o
+$(VIEW_GL_TESTS): LDLIBS += -lGLEW -lGL -lEGL
+$(BUILD)/bench/bench_view: LDLIBS += $(EGL_OBJ) -lGLEW -lGL -lEGL
+$(BUILD)/obj/tests/test_view%: CPPFLAGS += -Idemo
+$(BUILD)/obj/bench/bench_view.c.o: CPPFLAGS += -Idemo
+$(BUILD)/tests/test_view_demos: $(DEMOS)
+$(BUILD)/obj/tests/test_view_demos.c.o: CPPFLAGS += -DHOMG_DEMO_DIR='"$(BUILD)/demo"'
+endif
 
 # ----------------------------------------------------------------- jobs
 run: deps-build $(TOOL)

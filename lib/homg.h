@@ -611,7 +611,7 @@ int homg_pcg_history(const homg_pcg *pcg, double *host_out, int max);
 int homg_pcg_format_history(const homg_pcg *pcg, char *buf, size_t len);
 void homg_pcg_destroy(homg_pcg *pcg);
 
-/* ================================================================ images and GL views */
+/* ================================================================ images */
 
 /* Writes a scalar field as an 8-bit RGB PNG (stb_image_write) through a
  * perceptual colour map: viridis-like, linear between nine control points, from
@@ -629,7 +629,165 @@ void homg_pcg_destroy(homg_pcg *pcg);
 homg_status homg_write_png(homg_ctx *ctx, const char *path, const double *host_values, int nx, int ny, double lo,
                            double hi);
 
-/* (reserved: homg_view) */
+/* ================================================================ GL views
+ *
+ * A homg_view shares one OpenGL object of the application with the context and
+ * writes a field into it every frame, so a solution reaches the screen without
+ * leaving the GPU:
+ *   - a GL_TEXTURE_2D with internal format GL_R32F (the raw values, as float)
+ *     or GL_RGBA8 (colours through the colour map of homg_write_png), written
+ *     from a 2D field or from one plane of a 3D field;
+ *   - a buffer object (one float, or 4 RGBA8 bytes, per value: vertex values or
+ *     colours of a mesh, or anything a shader reads as a texture buffer or
+ *     storage buffer); the application's own, or one the view creates and owns
+ *     (gl_name = 0; homg_view_gl_name gives it).
+ *
+ * Three paths behind one call (homg_view_info says which one runs and why):
+ *   MAP     the GL object registered with CUDA once (cudaGraphicsGLRegister*);
+ *           each write maps it on the context's stream, runs the write kernel
+ *           into it (textures through a surface object), unmaps it.  Works with
+ *           every object; the map may wait on the host for GL's work on the
+ *           object (0.02-0.05 ms per write on the H100).
+ *   SHARED  device memory shared with GL for the view's life: a CUDA virtual-
+ *           memory allocation exported as a file descriptor and imported into
+ *           GL (GL_EXT_memory_object_fd) as a buffer.  CUDA writes it directly;
+ *           GL reads it directly (a view-owned buffer: no copy at all) or copies
+ *           it on the GPU into the application's object (glTexSubImage2D from it
+ *           as a pixel-unpack buffer, glCopyBufferSubData).  The hand-over is
+ *           ordered by two semaphores (GL_EXT_semaphore_fd, created exportable
+ *           through Vulkan's libvulkan.so.1, imported into CUDA and GL): no host
+ *           waits.  Where semaphores cannot be had, by the host (a GL fence
+ *           waited on, then the stream synchronised): info.semaphores = 0.
+ *   UPLOAD  through host memory: the write kernel's output reaches GL with
+ *           glTexSubImage2D / glBufferSubData.  What the CPU backend always
+ *           does, and the CUDA backend where interop is impossible (the GL
+ *           context on another GPU, on Mesa, on another vendor's driver).
+ * HOMG_VIEW_PATH_AUTO (the default) takes UPLOAD on the CPU backend and where
+ * the GL context is not on the context's CUDA device (cudaGLGetDevices; info
+ * says so); otherwise it measures MAP and SHARED at create (a few frames of
+ * write + hand-over + glFinish, on the object itself) and keeps the faster,
+ * preferring one that does not block the host when it is within 10% (on the
+ * H100: MAP for textures, SHARED for view-owned buffers; bench/results/h100_view.md).
+ * Every hand-over between CUDA and GL costs ~0.4 ms of GPU time there whatever
+ * the path: the GPU switches between them, it does not overlap them.  Asking
+ * for MAP or SHARED where the GL context is on another device is
+ * HOMG_ERROR_UNSUPPORTED, naming both devices.
+ *
+ * GL: the library links no GL library and creates no window or context.  It
+ * uses the context current on the calling thread (current for create, write and
+ * destroy) and finds every GL function through desc.get_proc_address (pass
+ * glfwGetProcAddress, eglGetProcAddress, SDL_GL_GetProcAddress ...).  It calls
+ * glGetError, glGetString(i), glGetIntegerv, glIsTexture, glIsBuffer,
+ * glBindTexture, glGetTexLevelParameteriv, glTexSubImage2D, glPixelStorei,
+ * glBindBuffer, glGetBufferParameteriv, glGenBuffers, glDeleteBuffers,
+ * glBufferData, glBufferSubData, glCopyBufferSubData, glFlush, glFinish,
+ * glFenceSync, glClientWaitSync, glDeleteSync (GL 3.2), and, for SHARED, the
+ * GL_EXT_memory_object(_fd) and GL_EXT_semaphore(_fd) functions and
+ * glGetUnsignedBytei_vEXT.  It restores every binding and pixel-store setting
+ * it changes, and leaves no GL error behind: a GL error its own calls raise is
+ * read and reported (HOMG_ERROR_BACKEND).
+ *
+ * Bad input is a clear status with the ctx message naming it: no current GL
+ * context, a name that is not a texture or buffer (never made, deleted, or of
+ * another target), a texture format other than GL_R32F / GL_RGBA8, a field whose
+ * size differs from the texture's (or exceeds the buffer's), a colour range that
+ * is not finite.  A build of homg without GL headers has no views: every call
+ * returns HOMG_ERROR_UNSUPPORTED and says so.
+ */
+
+typedef struct homg_view homg_view;
+
+/* glfwGetProcAddress and eglGetProcAddress have this type. */
+typedef void (*homg_gl_proc)(void);
+typedef homg_gl_proc (*homg_gl_loader)(const char *name);
+
+typedef enum homg_view_target {
+    HOMG_VIEW_TEXTURE_2D = 0, /* a GL_TEXTURE_2D (default) */
+    HOMG_VIEW_BUFFER          /* a buffer object */
+} homg_view_target;
+
+typedef enum homg_view_format {
+    HOMG_VIEW_FORMAT_DEFAULT = 0, /* a texture's own internal format; R32F for buffers */
+    HOMG_VIEW_R32F,               /* the values as float */
+    HOMG_VIEW_RGBA8               /* colours through the colour map, 4 bytes R G B A */
+} homg_view_format;
+
+typedef enum homg_view_path {
+    HOMG_VIEW_PATH_AUTO = 0, /* measured at create, as above */
+    HOMG_VIEW_PATH_MAP,
+    HOMG_VIEW_PATH_SHARED,
+    HOMG_VIEW_PATH_UPLOAD
+} homg_view_path;
+
+typedef struct homg_view_desc {
+    homg_gl_loader get_proc_address; /* required */
+    homg_view_target target;
+    unsigned gl_name;        /* the texture or buffer; 0 with BUFFER: the view makes one of `count` values */
+    homg_view_format format; /* must agree with a texture's internal format */
+    int count;               /* BUFFER with gl_name = 0: values in the view's buffer */
+    homg_view_path path;
+    int no_semaphores; /* SHARED: order by the host even where semaphores are available */
+} homg_view_desc;
+
+/* A field to write: `values` (homg_view_write's argument) holds nx*ny (2D) or
+ * nx*ny*nz (3D) values in the ctx's space, x fastest, like a homg_grid; a
+ * vector (a mesh's nodes) is nx values with ny = 1.  A 2D field fills the
+ * picture as is: value (i, j) goes to texel (i, j), row j = 0 first, i.e. at
+ * the bottom in GL's texture coordinates (a buffer: value i + nx*j at index
+ * i + nx*j).  A 3D field writes the plane `slice` across `slice_axis`: Z gives
+ * an nx x ny picture, Y nx x nz (x across, z up), X ny x nz (y across, z up). */
+typedef enum homg_view_axis { HOMG_VIEW_SLICE_Z = 0, HOMG_VIEW_SLICE_Y, HOMG_VIEW_SLICE_X } homg_view_axis;
+
+typedef struct homg_view_write_desc {
+    homg_precision precision;
+    int nx, ny, nz; /* ny = 0: 1; nz = 0: a 2D field */
+    homg_view_axis slice_axis;
+    int slice;
+    double lo, hi; /* RGBA8: the values at the two ends of the map (lo > hi reverses it); lo == hi:
+                      the range of the finite values written, found on the device each write */
+} homg_view_write_desc;
+
+typedef struct homg_view_info {
+    homg_view_path path;     /* the one that runs (never AUTO) */
+    homg_view_format format; /* resolved */
+    int width, height;       /* the object's size in values (a buffer: its capacity x 1) */
+    unsigned gl_name;        /* the object written: desc.gl_name or the view's own buffer */
+    int semaphores;          /* SHARED: 1 ordered on the GPU by semaphores, 0 by the host */
+    int host_waits;          /* 1 when a write may wait on the host for GPU work */
+    double measured_ms[4];   /* AUTO: median ms of write + hand-over + glFinish per path
+                                (index: homg_view_path); 0 = not measured */
+    char reason[256];        /* why this path ("fastest measured ...", "CPU backend", ...) */
+    char gl_renderer[128];   /* GL_RENDERER of the context at create */
+} homg_view_info;
+
+homg_view_desc homg_view_desc_defaults(const homg_view_desc *desc);
+/* Checks the GL object and the GL context's device, sets up the path (AUTO: by
+ * measuring, which writes a few frames of zeros into the object).  Synchronises
+ * the ctx's stream (set-up only). */
+homg_status homg_view_create(homg_ctx *ctx, const homg_view_desc *desc, homg_view **out);
+/* Needs the GL context current (GL objects are deleted); waits for queued work. */
+void homg_view_destroy(homg_view *view);
+/* Writes `values` (ctx space) into the GL object, queued on the ctx's stream
+ * where the path allows: GL commands issued after this call see the new values. */
+homg_status homg_view_write(homg_view *view, const void *values, const homg_view_write_desc *desc);
+homg_status homg_view_get_info(const homg_view *view, homg_view_info *info);
+unsigned homg_view_gl_name(const homg_view *view);
+/* The colour range of the last write (found or given); copies from the device
+ * (a host synchronisation, as the name says). */
+homg_status homg_view_range_to_host(homg_view *view, double *lo, double *hi);
+/* "map", "shared", "upload", "auto". */
+const char *homg_view_path_name(homg_view_path path);
+
+/* Frame timers: events on the ctx's stream (host clock on the CPU backend), for
+ * the "solver ms" of a frame loop without including CUDA headers. */
+typedef struct homg_timer homg_timer;
+homg_status homg_timer_create(homg_ctx *ctx, homg_timer **out);
+void homg_timer_destroy(homg_timer *timer);
+homg_status homg_timer_start(homg_timer *timer);
+homg_status homg_timer_stop(homg_timer *timer);
+/* ms between the last start and stop; waits until stop has passed (read it a
+ * frame later to keep the loop free of host waits). */
+homg_status homg_timer_ms(homg_timer *timer, double *ms);
 
 #ifdef __cplusplus
 }

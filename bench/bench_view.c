@@ -1,0 +1,627 @@
+/* bench_view.c -- what drawing a solution in place costs, on the GPU machine
+ * (headless EGL on the NVIDIA GPU, the CUDA backend):
+ *   A. the bare write kernel (GPU time, CUDA events): raw float, colours with a
+ *      given range, colours with the range found on the device;
+ *   B. the hand-over floor: a cudaGraphicsMapResources + Unmap pair, nothing written;
+ *   C. every path x target at 1024^2 and 2048^2: the write + hand-over + GL's
+ *      first use (a draw sampling the object) with glFinish, per frame (median);
+ *      the host time inside homg_view_write; frames queued back to back (mean);
+ *      and what AUTO picks;
+ *   D. a `heat` frame at 1024^2 (a source moving each frame, warm V-cycles to a
+ *      relative residual of 1e-3, colour map): GPU time, and the frame loop serial
+ *      (solve, write, draw, glFinish) against pipelined (write, the next solve
+ *      queued without host waits, draw);
+ *   E. a `mesh` frame on hole2d refined to 1.24M triangles (source at the nodes
+ *      copied, re-assembly, warm AMG-PCG to 1e-6, vertex colours, draw).
+ * Writes bench/results/h100_view.md and prints it last. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "homg.h"
+#include "testutil.h"
+
+#ifndef HOMG_BUILD_ID
+#define HOMG_BUILD_ID "unknown commit"
+#endif
+
+#if HOMG_HAVE_CUDA && HOMG_HAVE_DEMO_GL
+#include <GL/glew.h>
+
+#include "core/internal.h"
+#include "harness/egl.h"
+#include "harness/harness.h"
+#include "view/view_internal.h"
+
+enum { REPS = 50, WARM = 5, FB = 1024 };
+
+static homg_ctx *gpu;
+static char table[1 << 16];
+static size_t used;
+
+#define ROW(...) homg__append(table, sizeof table, &used, __VA_ARGS__)
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void check(homg_status st, const char *what)
+{
+    if (st != HOMG_OK) {
+        fprintf(stderr, "bench_view: %s: %s: %s\n", what, homg_status_string(st), homg_ctx_last_error(gpu));
+        exit(1);
+    }
+}
+
+/* ---------------------------------------------------------------- GL: the "first use" */
+
+static GLuint prog_tex, prog_buf, vao, tbo_tex;
+
+static const char *vs = "#version 330 core\n"
+                        "out vec2 uv;\n"
+                        "void main() { vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1); uv = p;\n"
+                        "              gl_Position = vec4(2.0 * p - 1.0, 0, 1); }\n";
+static const char *fs_tex = "#version 330 core\n"
+                            "in vec2 uv; uniform sampler2D t; out vec4 c;\n"
+                            "void main() { c = vec4(texture(t, uv).rgb, 1); }\n";
+static const char *fs_buf = "#version 330 core\n"
+                            "in vec2 uv; uniform samplerBuffer t; uniform int n; out vec4 c;\n"
+                            "void main() { int i = int(gl_FragCoord.x) + 1024 * int(gl_FragCoord.y);\n"
+                            "              c = vec4(texelFetch(t, i % n).rgb, 1); }\n";
+
+static void gl_setup(void)
+{
+    prog_tex = demo_program(vs, fs_tex);
+    prog_buf = demo_program(vs, fs_buf);
+    glGenVertexArrays(1, &vao);
+    glGenTextures(1, &tbo_tex);
+    glViewport(0, 0, FB, FB);
+}
+
+/* A draw over the whole pbuffer that samples the object (texture, or buffer as a texture buffer). */
+static void first_use(GLuint name, int is_buffer, int rgba8, int n)
+{
+    glBindVertexArray(vao);
+    if (is_buffer) {
+        glUseProgram(prog_buf);
+        glUniform1i(glGetUniformLocation(prog_buf, "n"), n);
+        glBindTexture(GL_TEXTURE_BUFFER, tbo_tex);
+        glTexBuffer(GL_TEXTURE_BUFFER, rgba8 ? GL_RGBA8 : GL_R32F, name);
+    } else {
+        glUseProgram(prog_tex);
+        glBindTexture(GL_TEXTURE_2D, name);
+    }
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+/* ---------------------------------------------------------------- fields */
+
+static void *device_field(int n, uint64_t seed)
+{
+    size_t m = (size_t)n * n;
+    float *h = malloc(m * sizeof *h);
+    void *d = NULL;
+    homg_rng r = homg_rng_seed(seed);
+    for (size_t k = 0; k < m; k++)
+        h[k] = (float)homg_rng_uniform(&r);
+    check(homg_alloc(gpu, m * 4, &d), "homg_alloc");
+    check(homg_copy_from_host(gpu, d, h, m * 4), "homg_copy_from_host");
+    free(h);
+    return d;
+}
+
+/* ---------------------------------------------------------------- A, B */
+
+static void bare_kernel(int n)
+{
+    const view_kernels *k = &homg_cuda_view_kernels;
+    void *src = device_field(n, 1), *dst = NULL;
+    int32_t *range = NULL;
+    homg_timer *t;
+    double ms[3][REPS];
+    view_src s = { src, HOMG_FLOAT32, 0, 1, n, n, n };
+    check(homg_alloc(gpu, (size_t)n * n * 4, &dst), "homg_alloc");
+    check(homg_alloc(gpu, 8, (void **)&range), "homg_alloc");
+    check(homg_timer_create(gpu, &t), "homg_timer_create");
+    for (int v = 0; v < 3; v++)
+        for (int r = -WARM; r < REPS; r++) {
+            view_dst d = { v > 0, dst, 0, 0.0f, 1.0f, NULL };
+            homg_timer_start(t);
+            if (v == 2) {
+                k->range(&gpu->ex, &s, range);
+                d.range = range;
+            }
+            k->write(&gpu->ex, &s, &d);
+            homg_timer_stop(t);
+            if (r >= 0)
+                check(homg_timer_ms(t, &ms[v][r]), "homg_timer_ms");
+        }
+    ROW("| %d^2 | %.4f | %.4f | %.4f | %.0f |\n", n, median(ms[0], REPS), median(ms[1], REPS), median(ms[2], REPS),
+        2.0 * n * n * 4 / (median(ms[0], REPS) * 1e6));
+    homg_timer_destroy(t);
+    homg_free(gpu, src);
+    homg_free(gpu, dst);
+    homg_free(gpu, range);
+}
+
+static void handover_floor(int n)
+{
+    const view_kernels *k = &homg_cuda_view_kernels;
+    GLuint tex;
+    void *res = NULL;
+    double host[REPS], total[REPS];
+    glGenTextures(1, &tex);
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, n, n);
+    check(k->gl_register(&gpu->ex, tex, 1, &res), "register");
+    for (int r = -WARM; r < REPS; r++) {
+        view_dst d = { 1, NULL, 0, 0, 1, NULL };
+        size_t bytes;
+        double t0 = now_ms(), t1;
+        check(k->gl_map(&gpu->ex, res, 1, &d, &bytes), "map");
+        check(k->gl_unmap(&gpu->ex, res, &d), "unmap");
+        t1 = now_ms();
+        first_use(tex, 0, 1, 0);
+        glFinish();
+        check(homg_ctx_synchronize(gpu), "sync");
+        if (r >= 0) {
+            host[r] = t1 - t0;
+            total[r] = now_ms() - t0;
+        }
+    }
+    ROW("| %d^2 | %.3f | %.3f |\n", n, median(host, REPS), median(total, REPS));
+    k->gl_unregister(res);
+    glDeleteTextures(1, &tex);
+}
+
+/* ---------------------------------------------------------------- C */
+
+typedef struct target {
+    const char *name;
+    int is_buffer, rgba8;
+} target;
+
+static void path_case(int n, homg_view_path path, int no_sem, const target *tg, void *field)
+{
+    homg_view_desc d = { 0 };
+    homg_view_write_desc wd = { 0 };
+    homg_view *v = NULL;
+    homg_view_info info;
+    GLuint tex = 0, name;
+    double serial[REPS], host[REPS], t0, queued_host = 0;
+    const char *pname = path == HOMG_VIEW_PATH_AUTO ? "auto" : homg_view_path_name(path);
+    homg_status st;
+    if (!tg->is_buffer) {
+        glGenTextures(1, &tex);
+        glBindTexture(GL_TEXTURE_2D, tex);
+        glTexStorage2D(GL_TEXTURE_2D, 1, tg->rgba8 ? GL_RGBA8 : GL_R32F, n, n);
+        glBindTexture(GL_TEXTURE_2D, 0);
+    }
+    d.get_proc_address = demo_egl_proc;
+    d.target = tg->is_buffer ? HOMG_VIEW_BUFFER : HOMG_VIEW_TEXTURE_2D;
+    d.gl_name = tex;
+    d.format = tg->rgba8 ? HOMG_VIEW_RGBA8 : HOMG_VIEW_R32F;
+    d.count = tg->is_buffer ? n * n : 0;
+    d.path = path;
+    d.no_semaphores = no_sem;
+    st = homg_view_create(gpu, &d, &v);
+    if (st != HOMG_OK) {
+        ROW("| %d^2 | %s | %s%s | unavailable: %s | | | | | |\n", n, tg->name, pname, no_sem ? " (host-ordered)" : "",
+            homg_ctx_last_error(gpu));
+        if (tex)
+            glDeleteTextures(1, &tex);
+        return;
+    }
+    homg_view_get_info(v, &info);
+    name = homg_view_gl_name(v);
+    wd.nx = wd.ny = n; /* float32, range found on the device for RGBA8 */
+    for (int r = -WARM; r < REPS; r++) {
+        double t1;
+        t0 = now_ms();
+        check(homg_view_write(v, field, &wd), "homg_view_write");
+        t1 = now_ms();
+        first_use(name, tg->is_buffer, tg->rgba8, n * n);
+        glFinish();
+        check(homg_ctx_synchronize(gpu), "sync");
+        if (r >= 0) {
+            host[r] = t1 - t0;
+            serial[r] = now_ms() - t0;
+        }
+    }
+    t0 = now_ms();
+    for (int r = 0; r < REPS; r++) {
+        double w0 = now_ms();
+        check(homg_view_write(v, field, &wd), "homg_view_write");
+        queued_host += now_ms() - w0;
+        first_use(name, tg->is_buffer, tg->rgba8, n * n);
+    }
+    glFinish();
+    check(homg_ctx_synchronize(gpu), "sync");
+    ROW("| %d^2 | %s | %s%s | %s%s | %.3f | %.3f | %.3f | %.3f | %s |\n", n, tg->name, pname,
+        no_sem ? " (host-ordered)" : "", homg_view_path_name(info.path),
+        info.path == HOMG_VIEW_PATH_SHARED ? (info.semaphores ? " + semaphores" : " + host order") : "",
+        median(serial, REPS), median(host, REPS), (now_ms() - t0) / REPS, queued_host / REPS,
+        path == HOMG_VIEW_PATH_AUTO ? info.reason : "");
+    homg_view_destroy(v);
+    if (tex)
+        glDeleteTextures(1, &tex);
+}
+
+/* ---------------------------------------------------------------- D: heat */
+
+/* The source of frame r (one of SOURCES precomputed, a Gaussian a few cells further
+ * round a circle each frame) copied into the one f the grid sees: a solve's graph is
+ * kept for its arrays, as in the demo. */
+enum { HEAT_N = 1024, SOURCES = 16, FRAMES = 100 };
+
+static void *heat_f[SOURCES], *heat_ref[SOURCES], *heat_fcur, *heat_u;
+
+static void heat_source(int r)
+{
+    check(gpu->mem->copy(&gpu->ex, heat_fcur, heat_f[r % SOURCES], sizeof(float) * HEAT_N * HEAT_N, HOMG_D2D), "copy");
+}
+
+/* Sources and their solutions (ten V-cycles from zero: error about 1e-6, the reference
+ * the frames' error is measured against). */
+static void heat_setup(homg_grid *grid)
+{
+    float *h = malloc(sizeof *h * HEAT_N * HEAT_N);
+    homg_boundary bc = { 0 };
+    homg_solve_desc sd = { 0 };
+    homg_solve_info info;
+    size_t bytes = sizeof *h * HEAT_N * HEAT_N;
+    for (int s = 0; s < SOURCES; s++) {
+        double cx = 0.5 + 0.25 * cos(0.05 * s), cy = 0.5 + 0.25 * sin(0.05 * s);
+        for (int j = 0; j < HEAT_N; j++)
+            for (int i = 0; i < HEAT_N; i++) {
+                double dx = (i + 0.5) / HEAT_N - cx, dy = (j + 0.5) / HEAT_N - cy;
+                h[i + HEAT_N * j] = (float)(1000 * exp(-(dx * dx + dy * dy) / (2 * 0.02 * 0.02)));
+            }
+        check(homg_alloc(gpu, bytes, &heat_f[s]), "homg_alloc");
+        check(homg_alloc(gpu, bytes, &heat_ref[s]), "homg_alloc");
+        check(homg_copy_from_host(gpu, heat_f[s], h, bytes), "copy");
+        sd.max_cycles = 10;
+        check(homg_grid_solve(grid, heat_f[s], &bc, heat_ref[s], &sd, &info), "reference solve");
+    }
+    check(homg_alloc(gpu, bytes, &heat_fcur), "homg_alloc");
+    check(homg_alloc(gpu, bytes, &heat_u), "homg_alloc");
+    check(gpu->mem->copy(&gpu->ex, heat_u, heat_ref[0], bytes, HOMG_D2D), "copy");
+    free(h);
+}
+
+static void heat_frames(void)
+{
+    homg_grid_desc gd = { 0 };
+    homg_grid *grid;
+    homg_boundary bc = { 0 };
+    homg_solve_desc sd = { 0 };
+    homg_solve_info info;
+    void *colours;
+    int32_t *range;
+    homg_timer *t;
+    double gpu_ms[FRAMES], gpu1_ms[FRAMES], cycles = 0, worst = 0, worst1 = 0;
+    const view_kernels *k = &homg_cuda_view_kernels;
+    view_src s;
+    view_dst d = { 1, NULL, 0, 0, 0, NULL };
+    gd.nx = gd.ny = HEAT_N;
+    gd.method = HOMG_METHOD_VCYCLE;
+    check(homg_grid_create(gpu, &gd, &grid), "homg_grid_create");
+    heat_setup(grid);
+    check(homg_alloc(gpu, 4 * (size_t)HEAT_N * HEAT_N, &colours), "homg_alloc");
+    check(homg_alloc(gpu, 8, (void **)&range), "homg_alloc");
+    check(homg_timer_create(gpu, &t), "homg_timer_create");
+    s = (view_src){ heat_u, HOMG_FLOAT32, 0, 1, HEAT_N, HEAT_N, HEAT_N };
+    d.ptr = colours;
+    d.range = range;
+    sd.warm_start = 1;
+    sd.skip_input_check = 1;
+    /* (a) to an error of 1e-3 against the source's reference, (b) one cycle */
+    for (int r = 0; r < 2 * FRAMES; r++) {
+        int one = r >= FRAMES, src = (r + 1) % SOURCES;
+        heat_source(src);
+        sd.u_ref = heat_ref[src];
+        sd.tol = one ? 0 : 1e-3;
+        sd.max_cycles = one ? 1 : 10;
+        homg_timer_start(t);
+        check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, &sd, &info), "solve");
+        k->range(&gpu->ex, &s, range);
+        k->write(&gpu->ex, &s, &d);
+        homg_timer_stop(t);
+        check(homg_timer_ms(t, one ? &gpu1_ms[r - FRAMES] : &gpu_ms[r]), "timer");
+        if (one)
+            worst1 = fmax(worst1, info.norm);
+        else {
+            cycles += info.cycles;
+            worst = fmax(worst, info.norm);
+        }
+    }
+    ROW("\n## D. `heat` frame at 1024^2 (V-cycle, warm start, the source moving 0.0125 each frame)\n\n");
+    ROW("GPU time (CUDA events) of the solve + the colour map (range found + write kernel), median of %d frames; "
+        "error = ||u - u*|| / ||u*|| against ten cycles from zero (float32 residuals stall near 6e-4 at this "
+        "size, so the error is monitored, one norm per cycle, each read by the host):\n\n",
+        FRAMES);
+    ROW("| solve | cycles per frame (mean) | worst error | GPU ms per frame | target |\n|---|---|---|---|---|\n");
+    ROW("| to error 1e-3 | %.2f | %.1e | %.3f | <= 0.3 ms |\n", cycles / FRAMES, worst, median(gpu_ms, FRAMES));
+    ROW("| 1 cycle, error measured after it | 1 | %.1e | %.3f | |\n\n", worst1, median(gpu1_ms, FRAMES));
+
+    /* frame loops with a view and a draw */
+    ROW("Frame loop with the view (RGBA8 texture 1024^2, range found) and a %dx%d draw, mean of %d frames; host = "
+        "time inside homg_view_write:\n\n",
+        FB, FB, FRAMES);
+    ROW("| view path | serial: solve to error 1e-3, write, draw, glFinish (ms) | pipelined: write, 1 cycle queued, "
+        "draw, no glFinish (ms) | pipelined host ms in write |\n|---|---|---|---|\n");
+    for (int p = 0; p < 3; p++) {
+        homg_view_path path = p == 0 ? HOMG_VIEW_PATH_MAP : p == 1 ? HOMG_VIEW_PATH_SHARED : HOMG_VIEW_PATH_AUTO;
+        homg_view_desc vd = { 0 };
+        homg_view_write_desc wd = { 0 };
+        homg_view *v = NULL;
+        homg_view_info vi;
+        GLuint tex;
+        double t0, serial, piped, host = 0;
+        glGenTextures(1, &tex);
+        glBindTexture(GL_TEXTURE_2D, tex);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, HEAT_N, HEAT_N);
+        vd.get_proc_address = demo_egl_proc;
+        vd.gl_name = tex;
+        vd.path = path;
+        if (homg_view_create(gpu, &vd, &v) != HOMG_OK) {
+            ROW("| %s | unavailable: %s | | |\n", homg_view_path_name(path), homg_ctx_last_error(gpu));
+            glDeleteTextures(1, &tex);
+            continue;
+        }
+        homg_view_get_info(v, &vi);
+        wd.nx = wd.ny = HEAT_N;
+        t0 = now_ms();
+        for (int r = 0; r < FRAMES; r++) {
+            heat_source(r);
+            sd.u_ref = heat_ref[r % SOURCES];
+            sd.tol = 1e-3;
+            sd.max_cycles = 10;
+            check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, &sd, &info), "solve");
+            check(homg_view_write(v, heat_u, &wd), "write");
+            first_use(tex, 0, 1, 0);
+            glFinish();
+        }
+        serial = (now_ms() - t0) / FRAMES;
+        sd.u_ref = NULL;
+        sd.tol = 0;
+        sd.max_cycles = 1;
+        t0 = now_ms();
+        for (int r = 0; r < FRAMES; r++) {
+            double w0 = now_ms();
+            check(homg_view_write(v, heat_u, &wd), "write");
+            host += now_ms() - w0;
+            heat_source(r);
+            check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, &sd, &info), "solve");
+            first_use(tex, 0, 1, 0);
+            glFlush();
+        }
+        glFinish();
+        check(homg_ctx_synchronize(gpu), "sync");
+        piped = (now_ms() - t0) / FRAMES;
+        ROW("| %s%s%s | %.3f | %.3f | %.3f |\n", p == 2 ? "auto -> " : "", homg_view_path_name(vi.path),
+            vi.path == HOMG_VIEW_PATH_SHARED ? (vi.semaphores ? " + semaphores" : " + host order") : "", serial, piped,
+            host / FRAMES);
+        homg_view_destroy(v);
+        glDeleteTextures(1, &tex);
+    }
+    homg_timer_destroy(t);
+    for (int i = 0; i < SOURCES; i++) {
+        homg_free(gpu, heat_f[i]);
+        homg_free(gpu, heat_ref[i]);
+    }
+    homg_free(gpu, heat_fcur);
+    homg_free(gpu, heat_u);
+    homg_free(gpu, colours);
+    homg_free(gpu, range);
+    homg_grid_destroy(grid);
+}
+
+/* ---------------------------------------------------------------- E: mesh */
+
+static void mesh_frames(const char *path, int refine)
+{
+    enum { MESH_FRAMES = 20 };
+    homg_mesh *mesh;
+    homg_fem *fem;
+    homg_amg *amg;
+    homg_pcg *pcg;
+    homg_fem_desc fd = { 0 };
+    homg_amg_desc ad = { 0 };
+    homg_pcg_desc pd = { 0 };
+    homg_view_desc vd = { 0 };
+    homg_view *v;
+    homg_view_info vi;
+    homg_timer *t;
+    static const int32_t cold[] = { 1, 2, 4 };
+    double host_src[MESH_FRAMES], copy_ms[MESH_FRAMES], solve_gpu[MESH_FRAMES], wall[MESH_FRAMES], its = 0, worst = 0;
+    double *fh, setup_t0;
+    void *f, *x;
+    int32_t nn, ne;
+    const double *xy;
+    check(homg_mesh_read(gpu, path, &mesh), path);
+    for (int k = 0; k < refine; k++) {
+        homg_mesh *fine;
+        check(homg_mesh_refine(mesh, &fine), "refine");
+        homg_mesh_destroy(mesh);
+        mesh = fine;
+    }
+    nn = homg_mesh_num_nodes(mesh);
+    ne = homg_mesh_num_elements(mesh);
+    xy = homg_mesh_coords(mesh);
+    fh = calloc((size_t)nn, sizeof *fh);
+    check(homg_alloc(gpu, (size_t)nn * 8, &f), "alloc");
+    check(homg_alloc(gpu, (size_t)nn * 8, &x), "alloc");
+    check(homg_copy_from_host(gpu, x, fh, (size_t)nn * 8), "zero x");
+    check(homg_copy_from_host(gpu, f, fh, (size_t)nn * 8), "zero f");
+    setup_t0 = now_ms();
+    fd.dirichlet_tags = cold;
+    fd.num_dirichlet_tags = 3;
+    check(homg_fem_create(mesh, &fd, &fem), "homg_fem_create");
+    {
+        homg_fem_coeffs c = { 0 };
+        homg_csr a;
+        c.f_node = f;
+        check(homg_fem_assemble(fem, &c), "assemble");
+        a = homg_fem_matrix(fem);
+        check(homg_amg_create(gpu, &a, &ad, &amg), "amg");
+    }
+    pd.tol = 1e-6;
+    pd.warm_start = 1;
+    check(homg_pcg_create(gpu, NULL, amg, &pd, &pcg), "pcg");
+    vd.get_proc_address = demo_egl_proc;
+    vd.target = HOMG_VIEW_BUFFER;
+    vd.format = HOMG_VIEW_RGBA8;
+    vd.count = nn;
+    check(homg_view_create(gpu, &vd, &v), "view");
+    homg_view_get_info(v, &vi);
+    check(homg_timer_create(gpu, &t), "timer");
+    check(homg_ctx_synchronize(gpu), "sync");
+    double setup_ms = now_ms() - setup_t0;
+    for (int r = -3; r < MESH_FRAMES; r++) {
+        double a = 0.06 * r, sx = 1.35 + 0.35 * cos(a), sy = 0.5 + 0.28 * sin(a), t0 = now_ms(), t1, t2;
+        homg_fem_coeffs c = { 0 };
+        homg_pcg_info pi;
+        homg_view_write_desc wd = { 0 };
+        homg_status st;
+        for (int32_t k = 0; k < nn; k++) {
+            double dx = xy[2 * k] - sx, dy = xy[2 * k + 1] - sy, r2 = dx * dx + dy * dy;
+            fh[k] = r2 < 0.09 ? 400.0 * exp(-r2 / (2 * 0.05 * 0.05)) : 0.0;
+        }
+        t1 = now_ms();
+        check(homg_copy_from_host(gpu, f, fh, (size_t)nn * 8), "copy f");
+        t2 = now_ms();
+        c.f_node = f;
+        homg_timer_start(t);
+        check(homg_fem_assemble(fem, &c), "assemble");
+        st = homg_pcg_solve(pcg, homg_fem_rhs(fem), x, &pi);
+        if (st != HOMG_OK && st != HOMG_ERROR_NOT_CONVERGED)
+            check(st, "pcg");
+        wd.precision = HOMG_FLOAT64;
+        wd.nx = nn;
+        check(homg_view_write(v, x, &wd), "write");
+        homg_timer_stop(t);
+        first_use(homg_view_gl_name(v), 1, 1, nn);
+        glFinish();
+        if (r >= 0) {
+            check(homg_timer_ms(t, &solve_gpu[r]), "timer");
+            host_src[r] = t1 - t0;
+            copy_ms[r] = t2 - t1;
+            wall[r] = now_ms() - t0;
+            its += pi.iterations;
+            worst = fmax(worst, pi.rel_residual);
+        }
+    }
+    ROW("\n## E. `mesh` frame: %s refined %d times, %d nodes, %d triangles\n\n", path, refine, nn, ne);
+    ROW("Set-up (pattern, first assembly, AMG, CG, view) %.1f ms. Per frame (median of %d; the source moves 0.02 "
+        "each frame, a quick drag): the Gaussian source at the nodes on the host, its copy, then re-assembly + AMG-PCG "
+        "warm to "
+        "1e-6 + vertex colours (CUDA events, host waits of CG's convergence checks included), then the draw and "
+        "glFinish. View path: %s (%s).\n\n",
+        setup_ms, MESH_FRAMES, homg_view_path_name(vi.path), vi.reason);
+    ROW("| host source ms | copy ms | assemble + PCG + colours (GPU ms) | CG iterations (mean) | worst residual | "
+        "whole frame ms | target |\n|---|---|---|---|---|---|---|\n");
+    ROW("| %.3f | %.3f | %.3f | %.1f | %.1e | %.3f | <= 5 ms |\n", median(host_src, MESH_FRAMES),
+        median(copy_ms, MESH_FRAMES), median(solve_gpu, MESH_FRAMES), its / MESH_FRAMES, worst,
+        median(wall, MESH_FRAMES));
+    homg_timer_destroy(t);
+    homg_view_destroy(v);
+    homg_pcg_destroy(pcg);
+    homg_amg_destroy(amg);
+    homg_fem_destroy(fem);
+    homg_mesh_destroy(mesh);
+    homg_free(gpu, f);
+    homg_free(gpu, x);
+    free(fh);
+}
+
+int main(int argc, char **argv)
+{
+    char err[256], date[64];
+    time_t now = time(NULL);
+    FILE *md;
+    const char *renderer;
+    static const target targets[] = { { "texture R32F", 0, 0 },
+                                      { "texture RGBA8", 0, 1 },
+                                      { "view's buffer RGBA8", 1, 1 } };
+    static const int sizes[] = { 1024, 2048 };
+    (void)argc;
+    (void)argv;
+    homg_test_require_gpu("bench_view");
+    if (demo_egl_begin(FB, FB, 1, err, sizeof err) != 0 || demo_glew_init(err, sizeof err) != 0) {
+        fprintf(stderr, "bench_view: no headless GL context: %s\n", err);
+        return 1;
+    }
+    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
+    gl_setup();
+    renderer = (const char *)glGetString(GL_RENDERER);
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    ROW("# GL views on %s\n\n%s, homg %s, %s, `bench/bench_view`; GL: %s (%s) through headless EGL, a %dx%d "
+        "pbuffer. Medians of %d frames after %d warm-ups unless a table says otherwise.\n\n",
+        homg_ctx_device_name(gpu), date, homg_version_string(), HOMG_BUILD_ID, renderer, glGetString(GL_VERSION), FB,
+        FB, REPS, WARM);
+    ROW("## A. The bare write kernel (GPU ms, CUDA events)\n\n| size | R32F | RGBA8, range given | RGBA8, range found "
+        "(2 more launches) | R32F GB/s |\n|---|---|---|---|---|\n");
+    for (int s = 0; s < 2; s++)
+        bare_kernel(sizes[s]);
+    ROW("\n## B. The hand-over floor: cudaGraphicsMapResources + Unmap of an RGBA8 texture, nothing written\n\n"
+        "| size | host ms in map + unmap | with a draw sampling it + glFinish |\n|---|---|---|\n");
+    for (int s = 0; s < 2; s++)
+        handover_floor(sizes[s]);
+    ROW("\n## C. Every path: homg_view_write of a float field + a draw sampling the object\n\n"
+        "serial = write + hand-over + the draw + glFinish, per frame; host = time inside homg_view_write then; "
+        "queued = %d frames of write + draw back to back, then one glFinish, per frame, and the mean time inside "
+        "homg_view_write there.\n\n"
+        "| size | target | asked | runs | serial ms | host ms | queued ms/frame | queued host ms | AUTO's reason |\n"
+        "|---|---|---|---|---|---|---|---|---|\n",
+        REPS);
+    for (int s = 0; s < 2; s++) {
+        void *field = device_field(sizes[s], 7);
+        for (int t = 0; t < 3; t++) {
+            path_case(sizes[s], HOMG_VIEW_PATH_MAP, 0, &targets[t], field);
+            path_case(sizes[s], HOMG_VIEW_PATH_SHARED, 0, &targets[t], field);
+            path_case(sizes[s], HOMG_VIEW_PATH_SHARED, 1, &targets[t], field);
+            path_case(sizes[s], HOMG_VIEW_PATH_UPLOAD, 0, &targets[t], field);
+            path_case(sizes[s], HOMG_VIEW_PATH_AUTO, 0, &targets[t], field);
+        }
+        homg_free(gpu, field);
+    }
+    heat_frames();
+    mesh_frames("assets/hole2d.msh", 4);
+    md = fopen("bench/results/h100_view.md", "w");
+    if (md) {
+        fputs(table, md);
+        fclose(md);
+    } else
+        fprintf(stderr, "bench_view: cannot write bench/results/h100_view.md\n");
+    fputs(table, stdout);
+    homg_ctx_destroy(gpu);
+    demo_egl_end();
+    return 0;
+}
+
+#else
+int main(void)
+{
+    homg_test_require_gpu("bench_view (built without CUDA, or without OpenGL, GLEW or EGL headers)");
+    return HOMG_TEST_SKIP;
+}
+#endif

@@ -1,0 +1,143 @@
+/* view_internal.h -- what the view's files share: the GL functions the view
+ * calls (found through the application's loader), the view object, and the
+ * three paths (map.c, shared.c, upload.c). */
+#ifndef HOMG_VIEW_INTERNAL_H
+#define HOMG_VIEW_INTERNAL_H
+
+#include "core/internal.h"
+#include "view/view_kernels.h"
+
+#if HOMG_HAVE_GL
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+/* GL functions every path needs (GL 3.2), X(return type, name without "gl", parameters). */
+#define VIEW_GL_CORE(X)                                                                                   \
+    X(GLenum, GetError, (void))                                                                           \
+    X(const GLubyte *, GetString, (GLenum))                                                               \
+    X(const GLubyte *, GetStringi, (GLenum, GLuint))                                                      \
+    X(void, GetIntegerv, (GLenum, GLint *))                                                               \
+    X(GLboolean, IsTexture, (GLuint))                                                                     \
+    X(GLboolean, IsBuffer, (GLuint))                                                                      \
+    X(void, BindTexture, (GLenum, GLuint))                                                                \
+    X(void, GetTexLevelParameteriv, (GLenum, GLint, GLenum, GLint *))                                     \
+    X(void, TexSubImage2D, (GLenum, GLint, GLint, GLint, GLsizei, GLsizei, GLenum, GLenum, const void *)) \
+    X(void, PixelStorei, (GLenum, GLint))                                                                 \
+    X(void, BindBuffer, (GLenum, GLuint))                                                                 \
+    X(void, GetBufferParameteriv, (GLenum, GLenum, GLint *))                                              \
+    X(void, GenBuffers, (GLsizei, GLuint *))                                                              \
+    X(void, DeleteBuffers, (GLsizei, const GLuint *))                                                     \
+    X(void, BufferData, (GLenum, GLsizeiptr, const void *, GLenum))                                       \
+    X(void, BufferSubData, (GLenum, GLintptr, GLsizeiptr, const void *))                                  \
+    X(void, CopyBufferSubData, (GLenum, GLenum, GLintptr, GLintptr, GLsizeiptr))                          \
+    X(void, Flush, (void))                                                                                \
+    X(void, Finish, (void))                                                                               \
+    X(GLsync, FenceSync, (GLenum, GLbitfield))                                                            \
+    X(GLenum, ClientWaitSync, (GLsync, GLbitfield, GLuint64))                                             \
+    X(void, DeleteSync, (GLsync))
+
+/* GL_EXT_memory_object(_fd) and GL_EXT_semaphore(_fd): SHARED only. */
+#define VIEW_GL_EXT(X)                                                                                  \
+    X(void, CreateMemoryObjectsEXT, (GLsizei, GLuint *))                                                \
+    X(void, DeleteMemoryObjectsEXT, (GLsizei, const GLuint *))                                          \
+    X(void, ImportMemoryFdEXT, (GLuint, GLuint64, GLenum, GLint))                                       \
+    X(void, BufferStorageMemEXT, (GLenum, GLsizeiptr, GLuint, GLuint64))                                \
+    X(void, GetUnsignedBytei_vEXT, (GLenum, GLuint, GLubyte *))                                         \
+    X(void, GenSemaphoresEXT, (GLsizei, GLuint *))                                                      \
+    X(void, DeleteSemaphoresEXT, (GLsizei, const GLuint *))                                             \
+    X(void, ImportSemaphoreFdEXT, (GLuint, GLenum, GLint))                                              \
+    X(void, WaitSemaphoreEXT, (GLuint, GLuint, const GLuint *, GLuint, const GLuint *, const GLenum *)) \
+    X(void, SignalSemaphoreEXT, (GLuint, GLuint, const GLuint *, GLuint, const GLuint *, const GLenum *))
+
+#define VIEW_GL_MEMBER(ret, name, params) ret(*name) params;
+typedef struct view_gl {
+    VIEW_GL_CORE(VIEW_GL_MEMBER)
+    VIEW_GL_EXT(VIEW_GL_MEMBER)
+    int memory_fd;    /* GL_EXT_memory_object + _fd */
+    int semaphore_fd; /* GL_EXT_semaphore + _fd */
+} view_gl;
+
+/* The bindings and pixel-store settings the view changes, to put them back. */
+typedef struct view_gl_state {
+    GLint texture, unpack_buffer, copy_read, copy_write;
+    GLint alignment, row_length, skip_rows, skip_pixels;
+} view_gl_state;
+#else
+typedef struct view_gl {
+    int unused;
+} view_gl;
+typedef unsigned GLuint;
+typedef void *GLsync;
+#endif
+
+/* Exportable semaphores made with Vulkan (vulkan.c). */
+typedef struct view_vk view_vk;
+
+struct homg_view {
+    homg_ctx *ctx;
+    homg_view_desc desc; /* defaults resolved */
+    const view_kernels *k;
+    view_gl gl;
+    int width, height; /* the object's size in values */
+    int rgba8;
+    size_t elem;   /* bytes per value: 4 */
+    GLuint object; /* the GL object written: desc.gl_name, or the view's own buffer */
+    int owned;     /* the view created `object` (BUFFER with gl_name = 0) */
+    homg_view_path path;
+    int32_t *range; /* 2 ordered ints (ctx space): the range of the last write */
+    float lo, hi;   /* the given range of the last write, when not found */
+    int range_found;
+    /* MAP */
+    void *resource;
+    /* SHARED */
+    view_shared sh;
+    GLuint memory, shared_buffer, sem_gl[2]; /* semaphores: 0 CUDA -> GL (ready), 1 GL -> CUDA (done) */
+    void *sem_cuda[2];
+    view_vk *vk;
+    int semaphores;
+    /* UPLOAD */
+    void *staging_dev, *staging_host;
+    homg_view_info info;
+};
+
+/* gl.c */
+homg_status homg__view_gl_load(homg_view *v);
+homg_status homg__view_gl_current(homg_view *v, const char *what);
+/* Checks the desc's object (kind, format, size) and fills width, height, rgba8. */
+homg_status homg__view_gl_object(homg_view *v);
+homg_status homg__view_gl_check(homg_view *v, const char *what);
+void homg__view_gl_drain(homg_view *v);
+homg_status homg__view_gl_new_buffer(homg_view *v, size_t bytes, GLuint *name);
+#if HOMG_HAVE_GL
+void homg__view_gl_save(homg_view *v, view_gl_state *s);
+void homg__view_gl_restore(homg_view *v, const view_gl_state *s);
+/* Puts w x h values from a pixel-unpack buffer (offset) or host memory into the texture. */
+void homg__view_gl_tex_upload(homg_view *v, GLuint unpack_buffer, const void *data, int w, int h);
+#endif
+
+/* device.c: is the ctx's CUDA device among the GL context's?  Writes why not. */
+int homg__view_device_match(int ctx_device, const int *gl_devices, int count, char *why, size_t len);
+
+/* The kernels of a write, queued once the memory is CUDA's (after the map or the
+ * GL -> CUDA hand-over, so CUDA's work of a frame is one stretch): the colour
+ * range when dst->range is set, then the write. */
+homg_status homg__view_run(homg_view *v, const view_src *src, const view_dst *dst);
+
+/* The paths: init (set-up, object checked), write (src and dst prepared), fini. */
+homg_status homg__view_map_init(homg_view *v);
+homg_status homg__view_map_write(homg_view *v, const view_src *src, view_dst *dst);
+void homg__view_map_fini(homg_view *v);
+homg_status homg__view_shared_init(homg_view *v);
+homg_status homg__view_shared_write(homg_view *v, const view_src *src, view_dst *dst);
+void homg__view_shared_fini(homg_view *v);
+homg_status homg__view_upload_init(homg_view *v);
+homg_status homg__view_upload_write(homg_view *v, const view_src *src, view_dst *dst);
+void homg__view_upload_fini(homg_view *v);
+
+/* vulkan.c: two exportable binary semaphores on the Vulkan device whose UUID is
+ * `uuid`, and a fresh file descriptor of semaphore k for each importer. */
+homg_status homg__view_vk_create(homg_view *v, const unsigned char uuid[16], view_vk **out);
+int homg__view_vk_fd(view_vk *vk, int k);
+void homg__view_vk_destroy(view_vk *vk);
+
+#endif

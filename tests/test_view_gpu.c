@@ -1,0 +1,524 @@
+/* test_view_gpu.c -- homg_view on the CUDA backend in a headless EGL context on
+ * the NVIDIA GPU (SKIP without a GPU): the write and range kernels against their
+ * CPU twins on random fields; every path (MAP, SHARED with semaphores, SHARED
+ * ordered by the host, UPLOAD) into an R32F texture, an RGBA8 texture, the
+ * application's buffers and a view-owned buffer, each read back through GL
+ * (exact for R32F, within one colour-map step for RGBA8), two frames in a row;
+ * AUTO's measurement; the device check; bad input with a CUDA context.
+ * "quick" (compute-sanitizer runs): small pictures. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "homg.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_CUDA && HOMG_HAVE_DEMO_GL
+#include <GL/glew.h>
+
+#include "core/internal.h"
+#include "harness/egl.h"
+#include "view/view_internal.h"
+#include "view_gl.h"
+#include "view_ref.h"
+
+static homg_ctx *gpu, *cpu;
+static int quick;
+
+static int setup(void **state)
+{
+    char err[256];
+    (void)state;
+    homg_test_require_gpu("test_view_gpu");
+    if (demo_egl_begin(64, 64, 1, err, sizeof err) != 0 || demo_glew_init(err, sizeof err) != 0) {
+        fprintf(stderr, "test_view_gpu: no headless GL context: %s\n", err);
+        return -1;
+    }
+    printf("GL: %s | %s | EGL vendor %s\n", glGetString(GL_VERSION), glGetString(GL_RENDERER), demo_egl_vendor());
+    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
+    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    printf("CUDA: %s\n", homg_ctx_device_name(gpu));
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    homg_ctx_destroy(gpu);
+    homg_ctx_destroy(cpu);
+    demo_egl_end();
+    return 0;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static void *up(homg_ctx *ctx, const void *host, size_t bytes)
+{
+    void *d = NULL;
+    assert_int_equal(homg_alloc(ctx, bytes, &d), HOMG_OK);
+    assert_int_equal(homg_copy_from_host(ctx, d, host, bytes), HOMG_OK);
+    return d;
+}
+
+static void down(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
+{
+    assert_int_equal(homg_ctx_synchronize(ctx), HOMG_OK);
+    assert_int_equal(homg_copy_to_host(ctx, host, dev, bytes), HOMG_OK);
+}
+
+/* ---------------------------------------------------------------- kernels against the CPU twins */
+
+static void kernels_match_cpu(void **state)
+{
+    const view_kernels *ck = &homg_cpu_view_kernels, *gk = &homg_cuda_view_kernels;
+    int w = quick ? 61 : 1000, h = quick ? 17 : 333, nz = 3;
+    size_t n = (size_t)w * h * nz;
+    (void)state;
+    for (int prec = 0; prec < 2; prec++)
+        for (int axis = 0; axis < 3; axis++) {
+            double *v = view_ref_field(n, 10 + prec + 2 * axis);
+            float *vf = malloc(n * sizeof *vf);
+            void *host = prec ? (void *)v : (void *)vf, *dev;
+            size_t vb = prec ? 8 : 4;
+            /* a plane of a w x h x nz field: Z, then Y, then X */
+            view_src s = { NULL, prec ? HOMG_FLOAT64 : HOMG_FLOAT32, 0, 1, w, w, h };
+            if (axis == 1)
+                s.offset = (int64_t)w * 5, s.sy = (int64_t)w * h, s.h = nz;
+            if (axis == 2)
+                s.offset = 7, s.sx = w, s.sy = (int64_t)w * h, s.w = h, s.h = nz;
+            if (axis == 0)
+                s.offset = (int64_t)w * h;
+            for (size_t k = 0; k < n; k++)
+                vf[k] = (float)v[k];
+            dev = up(gpu, host, n * vb);
+            {
+                size_t m = (size_t)s.w * s.h;
+                int32_t crange[2], grange[2], *drange = up(gpu, crange, sizeof crange);
+                float *cout = malloc(m * 4), *gout = malloc(m * 4), *dout;
+                view_src cs = s, gs = s;
+                view_dst cd = { 0, cout, 0, 0, 0, NULL }, gd = { 0, NULL, 0, 0, 0, NULL };
+                size_t bad = 0;
+                cs.values = host;
+                gs.values = dev;
+                assert_int_equal(homg_alloc(gpu, m * 4, (void **)&dout), HOMG_OK);
+                assert_int_equal(ck->range(&cpu->ex, &cs, crange), HOMG_OK);
+                assert_int_equal(gk->range(&gpu->ex, &gs, drange), HOMG_OK);
+                down(gpu, grange, drange, sizeof grange);
+                assert_memory_equal(crange, grange, sizeof crange);
+                /* raw: bit for bit */
+                gd.ptr = dout;
+                assert_int_equal(ck->write(&cpu->ex, &cs, &cd), HOMG_OK);
+                assert_int_equal(gk->write(&gpu->ex, &gs, &gd), HOMG_OK);
+                down(gpu, gout, dout, m * 4);
+                assert_memory_equal(cout, gout, m * 4);
+                /* colours: the found range (device) and a given one; within one step */
+                cd.rgba8 = gd.rgba8 = 1;
+                cd.range = crange;
+                gd.range = drange;
+                assert_int_equal(ck->write(&cpu->ex, &cs, &cd), HOMG_OK);
+                assert_int_equal(gk->write(&gpu->ex, &gs, &gd), HOMG_OK);
+                down(gpu, gout, dout, m * 4);
+                for (size_t k = 0; k < 4 * m; k++)
+                    bad += abs(((unsigned char *)cout)[k] - ((unsigned char *)gout)[k]) > 1;
+                assert_int_equal(bad, 0);
+                cd.range = gd.range = NULL;
+                cd.lo = gd.lo = 2.0f;
+                cd.hi = gd.hi = -1.0f;
+                assert_int_equal(ck->write(&cpu->ex, &cs, &cd), HOMG_OK);
+                assert_int_equal(gk->write(&gpu->ex, &gs, &gd), HOMG_OK);
+                down(gpu, gout, dout, m * 4);
+                for (size_t k = 0; k < 4 * m; k++)
+                    bad += abs(((unsigned char *)cout)[k] - ((unsigned char *)gout)[k]) > 1;
+                assert_int_equal(bad, 0);
+                homg_free(gpu, dout);
+                homg_free(gpu, drange);
+                free(cout);
+                free(gout);
+            }
+            homg_free(gpu, dev);
+            free(v);
+            free(vf);
+        }
+}
+
+/* ---------------------------------------------------------------- every path, every target */
+
+typedef struct target_case {
+    const char *name;
+    homg_view_target target;
+    GLenum internal; /* textures */
+    homg_view_format format;
+    int owned; /* buffer made by the view */
+} target_case;
+
+static const target_case targets[] = {
+    { "texture R32F", HOMG_VIEW_TEXTURE_2D, GL_R32F, HOMG_VIEW_FORMAT_DEFAULT, 0 },
+    { "texture RGBA8", HOMG_VIEW_TEXTURE_2D, GL_RGBA8, HOMG_VIEW_FORMAT_DEFAULT, 0 },
+    { "buffer R32F", HOMG_VIEW_BUFFER, 0, HOMG_VIEW_R32F, 0 },
+    { "buffer RGBA8", HOMG_VIEW_BUFFER, 0, HOMG_VIEW_RGBA8, 0 },
+    { "view's buffer R32F", HOMG_VIEW_BUFFER, 0, HOMG_VIEW_R32F, 1 },
+    { "view's buffer RGBA8", HOMG_VIEW_BUFFER, 0, HOMG_VIEW_RGBA8, 1 },
+};
+
+typedef struct path_case {
+    const char *name;
+    homg_view_path path;
+    int no_semaphores;
+} path_case;
+
+static const path_case paths[] = {
+    { "map", HOMG_VIEW_PATH_MAP, 0 },
+    { "shared", HOMG_VIEW_PATH_SHARED, 0 },
+    { "shared, host-ordered", HOMG_VIEW_PATH_SHARED, 1 },
+    { "upload", HOMG_VIEW_PATH_UPLOAD, 0 },
+};
+
+/* One path, one target: two frames of different fields, each read back. */
+static void one(const path_case *p, const target_case *t, int w, int h)
+{
+    size_t n = (size_t)w * h;
+    homg_view_desc d = { 0 };
+    homg_view *v = NULL;
+    homg_view_info info;
+    GLuint name = 0;
+    int rgba8 = t->internal == GL_RGBA8 || t->format == HOMG_VIEW_RGBA8;
+    homg_status st;
+    if (t->target == HOMG_VIEW_TEXTURE_2D)
+        name = view_gl_texture(t->internal, w, h);
+    else if (!t->owned)
+        name = view_gl_buffer(n * 4);
+    d.get_proc_address = demo_egl_proc;
+    d.target = t->target;
+    d.gl_name = name;
+    d.format = t->format;
+    d.count = t->owned ? (int)n : 0;
+    d.path = p->path;
+    d.no_semaphores = p->no_semaphores;
+    st = homg_view_create(gpu, &d, &v);
+    if (st != HOMG_OK) {
+        print_error("%s into %s: %s: %s\n", p->name, t->name, homg_status_string(st), homg_ctx_last_error(gpu));
+        fail();
+    }
+    homg_view_get_info(v, &info);
+    printf("  %-22s %-20s path %s, semaphores %d, host waits %d (%s)\n", p->name, t->name,
+           homg_view_path_name(info.path), info.semaphores, info.host_waits, info.reason);
+    assert_int_equal(info.path, p->path);
+    for (int frame = 0; frame < 2; frame++) {
+        double *v64 = view_ref_field(n, 100 + frame), lo, hi, glo, ghi;
+        void *dev = up(gpu, v64, n * 8);
+        homg_view_write_desc wd = { 0 };
+        void *back;
+        size_t bad;
+        wd.precision = HOMG_FLOAT64;
+        wd.nx = w;
+        wd.ny = h;
+        if (frame == 1 && rgba8)
+            wd.lo = -0.5, wd.hi = 1.0; /* a given range on the second frame */
+        assert_int_equal(homg_view_write(v, dev, &wd), HOMG_OK);
+        assert_int_equal(glGetError(), GL_NO_ERROR);
+        back = t->target == HOMG_VIEW_TEXTURE_2D ? view_gl_read_texture(name, w, h, rgba8)
+                                                 : view_gl_read_buffer(homg_view_gl_name(v), n * 4);
+        if (rgba8) {
+            view_ref_range(v64, n, &lo, &hi);
+            if (frame == 1)
+                lo = -0.5, hi = 1.0;
+            assert_int_equal(homg_view_range_to_host(v, &glo, &ghi), HOMG_OK);
+            assert_true(glo == lo && ghi == hi);
+            bad = view_ref_colour_errors(back, v64, n, lo, hi);
+        } else
+            bad = view_ref_float_errors(back, v64, n);
+        if (bad) {
+            print_error("%s into %s, frame %d: %zu of %zu values wrong\n", p->name, t->name, frame, bad, n);
+            fail();
+        }
+        free(back);
+        homg_free(gpu, dev);
+        free(v64);
+    }
+    homg_view_destroy(v);
+    if (t->target == HOMG_VIEW_TEXTURE_2D)
+        glDeleteTextures(1, &name);
+    else if (name)
+        glDeleteBuffers(1, &name);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+}
+
+static void every_path_every_target(void **state)
+{
+    int w = quick ? 40 : 1024, h = quick ? 24 : 512;
+    (void)state;
+    for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++)
+        for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++)
+            one(&paths[p], &targets[t], w, h);
+}
+
+/* A plane of a 3D field through MAP and SHARED into an R32F texture: x + 10 y + 100 z. */
+static void planes_on_the_gpu(void **state)
+{
+    int nx = 24, ny = 20, nz = 16;
+    float *v = malloc(sizeof *v * nx * ny * nz);
+    void *dev;
+    (void)state;
+    for (int z = 0; z < nz; z++)
+        for (int y = 0; y < ny; y++)
+            for (int x = 0; x < nx; x++)
+                v[x + nx * (y + ny * z)] = (float)(x + 10 * y + 100 * z);
+    dev = up(gpu, v, sizeof *v * nx * ny * nz);
+    for (int p = 0; p < 2; p++)
+        for (int axis = 0; axis < 3; axis++) {
+            int w = axis == HOMG_VIEW_SLICE_X ? ny : nx, h = axis == HOMG_VIEW_SLICE_Z ? ny : nz, slice = 5;
+            GLuint t = view_gl_texture(GL_R32F, w, h);
+            homg_view_desc d = { 0 };
+            homg_view_write_desc wd = { 0 };
+            homg_view *view = NULL;
+            float *back;
+            d.get_proc_address = demo_egl_proc;
+            d.gl_name = t;
+            d.path = p ? HOMG_VIEW_PATH_SHARED : HOMG_VIEW_PATH_MAP;
+            assert_int_equal(homg_view_create(gpu, &d, &view), HOMG_OK);
+            wd.nx = nx;
+            wd.ny = ny;
+            wd.nz = nz;
+            wd.slice_axis = (homg_view_axis)axis;
+            wd.slice = slice;
+            assert_int_equal(homg_view_write(view, dev, &wd), HOMG_OK);
+            back = view_gl_read_texture(t, w, h, 0);
+            for (int j = 0; j < h; j++)
+                for (int i = 0; i < w; i++) {
+                    float want = axis == HOMG_VIEW_SLICE_Z   ? (float)(i + 10 * j + 100 * slice)
+                                 : axis == HOMG_VIEW_SLICE_Y ? (float)(i + 10 * slice + 100 * j)
+                                                             : (float)(slice + 10 * i + 100 * j);
+                    assert_true(back[i + w * j] == want);
+                }
+            free(back);
+            homg_view_destroy(view);
+            glDeleteTextures(1, &t);
+        }
+    homg_free(gpu, dev);
+    free(v);
+}
+
+/* AUTO measures MAP and SHARED and keeps an interop path. */
+static void auto_measures(void **state)
+{
+    int w = quick ? 64 : 1024;
+    GLuint t = view_gl_texture(GL_RGBA8, w, w);
+    homg_view_desc d = { 0 };
+    homg_view *v = NULL;
+    homg_view_info info;
+    (void)state;
+    d.get_proc_address = demo_egl_proc;
+    d.gl_name = t;
+    assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
+    homg_view_get_info(v, &info);
+    printf("  AUTO at %d^2 RGBA8: %s (%s); renderer %s\n", w, homg_view_path_name(info.path), info.reason,
+           info.gl_renderer);
+    assert_true(info.path == HOMG_VIEW_PATH_MAP || info.path == HOMG_VIEW_PATH_SHARED);
+    assert_true(info.measured_ms[HOMG_VIEW_PATH_MAP] > 0);
+    homg_view_destroy(v);
+    glDeleteTextures(1, &t);
+}
+
+/* The GL context's CUDA devices as cudaGLGetDevices sees them, and the rule applied to
+ * them; a context on another GPU cannot be made with one GPU (test_view checks the rule
+ * on made-up device lists). */
+static void device_check(void **state)
+{
+    int devs[8], count = 0;
+    char why[200];
+    (void)state;
+    assert_int_equal(homg_cuda_view_kernels.gl_devices(&gpu->ex, devs, 8, &count), HOMG_OK);
+    printf("  cudaGLGetDevices: %d device(s), first %d; ctx on %d\n", count, count ? devs[0] : -1, gpu->ex.device);
+    assert_true(count >= 1);
+    assert_true(homg__view_device_match(gpu->ex.device, devs, count, why, sizeof why));
+    {
+        int other = gpu->ex.device + 1;
+        assert_false(homg__view_device_match(gpu->ex.device, &other, 1, why, sizeof why));
+        printf("  a context on CUDA device %d would read: %s\n", other, why);
+    }
+}
+
+static void bad_input_on_cuda(void **state)
+{
+    GLuint t = view_gl_texture(GL_R32F, 16, 16);
+    homg_view_desc d = { 0 };
+    homg_view *v = NULL;
+    homg_view_write_desc wd = { 0 };
+    float host[256] = { 0 };
+    void *dev = up(gpu, host, sizeof host);
+    (void)state;
+    d.get_proc_address = demo_egl_proc;
+    d.gl_name = t;
+    d.path = HOMG_VIEW_PATH_MAP;
+    assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
+    wd.nx = wd.ny = 16;
+    assert_int_equal(homg_view_write(v, host, &wd), HOMG_ERROR_INVALID_ARGUMENT); /* a host pointer */
+    printf("  %s\n", homg_ctx_last_error(gpu));
+    wd.nx = 8;
+    assert_int_equal(homg_view_write(v, dev, &wd), HOMG_ERROR_INVALID_ARGUMENT);
+    printf("  %s\n", homg_ctx_last_error(gpu));
+    wd.nx = 16;
+    demo_egl_release();
+    assert_int_equal(homg_view_write(v, dev, &wd), HOMG_ERROR_INVALID_ARGUMENT);
+    printf("  %s\n", homg_ctx_last_error(gpu));
+    demo_egl_make_current();
+    assert_int_equal(homg_view_write(v, dev, &wd), HOMG_OK);
+    homg_view_destroy(v);
+    demo_egl_release();
+    assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_ERROR_INVALID_ARGUMENT);
+    printf("  %s\n", homg_ctx_last_error(gpu));
+    demo_egl_make_current();
+    glDeleteTextures(1, &t);
+    assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_ERROR_INVALID_ARGUMENT);
+    printf("  %s\n", homg_ctx_last_error(gpu));
+    t = view_gl_texture(GL_RGBA16F, 16, 16);
+    d.gl_name = t;
+    assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_ERROR_INVALID_ARGUMENT);
+    printf("  %s\n", homg_ctx_last_error(gpu));
+    glDeleteTextures(1, &t);
+    homg_free(gpu, dev);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+}
+
+/* ---------------------------------------------------------------- probes
+ * `test_view_gpu probe NAME`, each in its own process: does the GL context still
+ * take a MAP view (register, write, read back) after NAME?  They tell which
+ * teardown breaks NVIDIA's GL-CUDA interop. */
+
+static int probe_map(const char *when)
+{
+    int n = 64, devs[4], count = 0;
+    GLuint t = view_gl_texture(GL_R32F, n, n);
+    homg_view_desc d = { 0 };
+    homg_view_write_desc wd = { 0 };
+    homg_view *v = NULL;
+    double *v64 = view_ref_field((size_t)n * n, 5);
+    void *dev = up(gpu, v64, (size_t)n * n * 8), *back;
+    size_t bad;
+    homg_cuda_view_kernels.gl_devices(&gpu->ex, devs, 4, &count);
+    d.get_proc_address = demo_egl_proc;
+    d.gl_name = t;
+    d.path = HOMG_VIEW_PATH_MAP;
+    if (homg_view_create(gpu, &d, &v) != HOMG_OK) {
+        printf("  %s: cudaGLGetDevices %d; MAP view: %s\n", when, count, homg_ctx_last_error(gpu));
+        return 1;
+    }
+    wd.precision = HOMG_FLOAT64;
+    wd.nx = wd.ny = n;
+    if (homg_view_write(v, dev, &wd) != HOMG_OK) {
+        printf("  %s: write: %s\n", when, homg_ctx_last_error(gpu));
+        return 1;
+    }
+    back = view_gl_read_texture(t, n, n, 0);
+    bad = view_ref_float_errors(back, v64, (size_t)n * n);
+    printf("  %s: cudaGLGetDevices %d; MAP view written and read back, %zu wrong\n", when, count, bad);
+    homg_view_destroy(v);
+    glDeleteTextures(1, &t);
+    homg_free(gpu, dev);
+    free(back);
+    free(v64);
+    return bad != 0;
+}
+
+static int probe_view(homg_view_path path, int no_sem)
+{
+    int n = 64;
+    GLuint t = view_gl_texture(GL_RGBA8, n, n);
+    homg_view_desc d = { 0 };
+    homg_view_write_desc wd = { 0 };
+    homg_view *v = NULL;
+    homg_view_info info;
+    void *dev = NULL;
+    d.get_proc_address = demo_egl_proc;
+    d.gl_name = t;
+    d.path = path;
+    d.no_semaphores = no_sem;
+    if (homg_view_create(gpu, &d, &v) != HOMG_OK) {
+        printf("  %s view: %s\n", homg_view_path_name(path), homg_ctx_last_error(gpu));
+        return 1;
+    }
+    homg_view_get_info(v, &info);
+    homg_alloc(gpu, (size_t)n * n * 4, &dev);
+    homg_ctx_synchronize(gpu);
+    wd.nx = wd.ny = n;
+    if (homg_view_write(v, dev, &wd) != HOMG_OK)
+        printf("  write: %s\n", homg_ctx_last_error(gpu));
+    printf("  %s view made (semaphores %d), written, destroyed\n", homg_view_path_name(info.path), info.semaphores);
+    homg_view_destroy(v);
+    homg_free(gpu, dev);
+    glDeleteTextures(1, &t);
+    return 0;
+}
+
+#if HOMG_HAVE_VULKAN
+#define VK_NO_PROTOTYPES
+#include <dlfcn.h>
+#include <vulkan/vulkan.h>
+/* What vulkan.c did before: an instance made and destroyed, the loader closed. */
+static int vk_teardown(void)
+{
+    void *lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    PFN_vkGetInstanceProcAddr gipa = lib ? (PFN_vkGetInstanceProcAddr)dlsym(lib, "vkGetInstanceProcAddr") : NULL;
+    PFN_vkCreateInstance create = gipa ? (PFN_vkCreateInstance)gipa(NULL, "vkCreateInstance") : NULL;
+    VkInstanceCreateInfo ci;
+    VkInstance inst;
+    memset(&ci, 0, sizeof ci);
+    ci.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO;
+    if (!create || create(&ci, NULL, &inst) != VK_SUCCESS) {
+        printf("  no Vulkan instance\n");
+        return 1;
+    }
+    ((PFN_vkDestroyInstance)gipa(inst, "vkDestroyInstance"))(inst, NULL);
+    dlclose(lib);
+    printf("  a Vulkan instance made and destroyed, libvulkan closed\n");
+    return 0;
+}
+#else
+static int vk_teardown(void) { return 1; }
+#endif
+
+static int probe(const char *name)
+{
+    int rc;
+    if (setup(NULL) != 0)
+        return 1;
+    printf("PROBE %s\n", name);
+    rc = probe_map("before");
+    if (!strcmp(name, "map-twice"))
+        rc |= probe_view(HOMG_VIEW_PATH_MAP, 0);
+    else if (!strcmp(name, "shared-host"))
+        rc |= probe_view(HOMG_VIEW_PATH_SHARED, 1);
+    else if (!strcmp(name, "shared-sem"))
+        rc |= probe_view(HOMG_VIEW_PATH_SHARED, 0);
+    else if (!strcmp(name, "vk-teardown"))
+        rc |= vk_teardown();
+    rc |= probe_map("after");
+    printf("PROBE %s: %s\n", name, rc ? "FAIL" : "OK");
+    teardown(NULL);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kernels_match_cpu), cmocka_unit_test(every_path_every_target),
+        cmocka_unit_test(planes_on_the_gpu), cmocka_unit_test(auto_measures),
+        cmocka_unit_test(device_check),      cmocka_unit_test(bad_input_on_cuda),
+    };
+    quick = argc > 1 && !strcmp(argv[1], "quick");
+    if (argc > 2 && !strcmp(argv[1], "probe"))
+        return probe(argv[2]);
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
+#else
+int main(void)
+{
+    homg_test_require_gpu("test_view_gpu (built without CUDA, or without OpenGL, GLEW or EGL headers)");
+    return HOMG_TEST_SKIP;
+}
+#endif
