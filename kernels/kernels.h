@@ -41,6 +41,20 @@ typedef struct kernel_exec {
 #define HOMG_KERNELS(ex, name) (&homg_cpu_##name##_kernels)
 #endif
 
+/* Functions the CPU and CUDA kernels share word for word (grid_point.h,
+ * amg_common.h, fem_element.h ...): one source, so both backends run the same
+ * arithmetic. */
+#if defined(__CUDACC__)
+#define HOMG_HD static __host__ __device__ __forceinline__
+#else
+#define HOMG_HD static inline
+#endif
+
+/* Loops shorter than this run on one thread in the CPU kernels: OpenMP's fork
+ * and barrier cost more than they save on coarse levels (and on a loaded
+ * two-core machine). */
+#define HOMG_OMP_MIN 50000
+
 typedef enum homg_copy_kind { HOMG_H2D = 0, HOMG_D2H, HOMG_D2D } homg_copy_kind;
 
 /* ---- Kernel tables ------------------------------------------------------

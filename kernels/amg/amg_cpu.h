@@ -5,10 +5,6 @@
 
 #include "amg_kernels.h"
 
-/* Loops shorter than this run on one thread: OpenMP's fork and barrier cost
- * more than they save on coarse levels (and on a loaded two-core machine). */
-#define HOMG_OMP_MIN 50000
-
 /* amg_aggregate.c */
 homg_status homg_cpu_mis_init(kernel_exec *ex, int32_t n, uint32_t seed, uint64_t *key);
 homg_status homg_cpu_mis_max(kernel_exec *ex, const csr_matrix *a, const uint64_t *in, uint64_t *out);

@@ -10,12 +10,6 @@
 
 #include "fem_kernels.h"
 
-#ifdef __CUDACC__
-#define HOMG_HD static __host__ __device__ __forceinline__
-#else
-#define HOMG_HD static inline
-#endif
-
 /* Index of column c in cols[lo .. hi) (sorted), or -1. */
 HOMG_HD int32_t homg_fem_find(const int32_t *cols, int32_t lo, int32_t hi, int32_t c)
 {
