@@ -86,11 +86,11 @@ typedef enum homg_copy_kind { HOMG_H2D = 0, HOMG_D2H, HOMG_D2D } homg_copy_kind;
     X(homg_status, memory, copy, (kernel_exec * ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)) \
     X(homg_status, memory, zero, (kernel_exec * ex, void *ptr, size_t bytes))                                       \
     X(homg_status, memory, sync, (kernel_exec * ex))                                                                \
-    /* 1: ptr is usable by this backend, 0: it is not (host pointer given to CUDA,                           \
-     * device pointer given to CPU), -1: cannot tell. */      \
+    /* 1: ptr is usable by this backend, 0: it is not (host pointer given to CUDA, */                               \
+    /* device pointer given to CPU), -1: cannot tell. */                                                            \
     X(int, memory, pointer_ok, (kernel_exec * ex, const void *ptr))                                                 \
-    /* Graph capture of everything queued between begin and end (CUDA); the CPU                              \
-     * backend returns UNSUPPORTED and callers run the sequence directly. */      \
+    /* Graph capture of everything queued between begin and end (CUDA); the CPU */                                  \
+    /* backend returns UNSUPPORTED and callers run the sequence directly. */                                        \
     X(homg_status, memory, capture_begin, (kernel_exec * ex))                                                       \
     X(homg_status, memory, capture_end, (kernel_exec * ex, void **graph))                                           \
     X(homg_status, memory, graph_launch, (kernel_exec * ex, void *graph))                                           \

@@ -1,6 +1,6 @@
-/* amg_common.h -- small inline functions the CPU and CUDA kernels of AMG and CG
- * share word for word, so both backends make the same decisions: random
- * priorities, packed keys, matching weights, the CG scalar recurrences. */
+/* amg_common.h -- small inline functions the CPU and CUDA kernels of AMG share
+ * word for word, so both backends make the same decisions: random priorities,
+ * packed keys, matching weights. */
 #ifndef HOMG_AMG_COMMON_H
 #define HOMG_AMG_COMMON_H
 
@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sparse/sparse_kernels.h"
+#include "amg_kernels.h"
 
 /* ---- distance-k MIS keys: state in bits 62-63, priority in 32-61, row in 0-31 ---- */
 #define HOMG_MIS_OUT       0u
@@ -103,69 +103,6 @@ HOMG_HD float homg_pair_norm(float a, float b)
     s += b * b;
     return sqrtf(s);
 #endif
-}
-
-/* ---- CG scalar recurrences (one thread runs them on the device) ---- */
-
-HOMG_HD int homg_cg_finite(double v) { return v == v && v - v == 0.0; }
-
-/* After cg_start's reductions. */
-HOMG_HD void homg_cg_after_start(homg_cg_state *s, double bb, double rr, double *history)
-{
-    s->bb = bb;
-    s->rr = rr;
-    s->tol2 *= bb;
-    s->iter = 0;
-    s->done = HOMG_CG_RUNNING;
-    s->rz = s->rz_old = s->alpha = s->beta = s->pq = s->zq = 0;
-    if (history)
-        history[0] = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
-    if (!homg_cg_finite(rr))
-        s->done = HOMG_CG_BREAKDOWN;
-    else if (rr <= s->tol2)
-        s->done = HOMG_CG_CONVERGED;
-}
-
-/* After r.z and z.q: the new search direction's beta (0 on the first iteration). */
-HOMG_HD void homg_cg_after_dots(homg_cg_state *s, double rz, double zq)
-{
-    s->rz_old = s->rz;
-    s->rz = rz;
-    s->zq = zq;
-    if (!homg_cg_finite(rz) || rz <= 0) {
-        s->done = HOMG_CG_BREAKDOWN;
-        s->beta = 0;
-        return;
-    }
-    if (s->iter == 0)
-        s->beta = 0;
-    else if (s->flexible) /* Polak-Ribiere: z.(r_new - r_old) / rz_old, r_new - r_old = -alpha q */
-        s->beta = -s->alpha * zq / s->rz_old;
-    else
-        s->beta = rz / s->rz_old;
-}
-
-HOMG_HD void homg_cg_after_pq(homg_cg_state *s, double pq)
-{
-    s->pq = pq;
-    if (!homg_cg_finite(pq) || pq <= 0) {
-        s->done = HOMG_CG_BREAKDOWN;
-        s->alpha = 0;
-        return;
-    }
-    s->alpha = s->rz / pq;
-}
-
-HOMG_HD void homg_cg_after_update(homg_cg_state *s, double rr, double *history)
-{
-    s->rr = rr;
-    s->iter++;
-    if (history)
-        history[s->iter] = s->bb > 0 ? sqrt(rr / s->bb) : sqrt(rr);
-    if (!homg_cg_finite(rr))
-        s->done = HOMG_CG_BREAKDOWN;
-    else if (rr <= s->tol2)
-        s->done = HOMG_CG_CONVERGED;
 }
 
 #endif

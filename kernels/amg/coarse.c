@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "amg_common.h"
-#include "amg_cpu.h"
+#include "amg_kernels.h"
 
-homg_status homg_cpu_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
+homg_status homg_cpu_amg_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
 {
     int32_t n = a->nrows;
     const float *v = (const float *)a->val;
@@ -64,7 +64,7 @@ homg_status homg_cpu_dense_inverse(kernel_exec *ex, void *handle, const csr_matr
     return HOMG_OK;
 }
 
-homg_status homg_cpu_dense_apply(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x)
+homg_status homg_cpu_amg_dense_apply(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)

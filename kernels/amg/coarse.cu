@@ -3,7 +3,7 @@
  * thread per row, coalesced over the column-major inverse).  Twin of
  * coarse.c beside it. */
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
 __global__ static void dense_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, double *a,
@@ -30,7 +30,7 @@ __global__ static void to_float_kernel(const double *src, float *dst, int64_t co
         dst[e] = (float)src[e];
 }
 
-homg_status homg_cuda_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
+homg_status homg_cuda_amg_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -110,7 +110,7 @@ __global__ static void dense_apply_kernel(int32_t n, const float *inv, const flo
     }
 }
 
-homg_status homg_cuda_dense_apply(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x)
+homg_status homg_cuda_amg_dense_apply(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x)
 {
     /* Small blocks: a coarsest level of a few hundred rows still spreads over SMs. */
     int blocks = n > 0 ? (n + 63) / 64 : 1;

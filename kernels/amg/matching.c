@@ -1,9 +1,10 @@
 /* amg_matching.c -- CPU backend: compatible weighted matching (seed 001): edge
  * weights, synchronous Suitor rounds, pairs and their prolongator weights. */
 #include "amg_common.h"
-#include "amg_cpu.h"
+#include "amg_kernels.h"
 
-homg_status homg_cpu_match_weights(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *v, float *w)
+homg_status homg_cpu_amg_match_weights(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *v,
+                                       float *w)
 {
     const float *av = (const float *)a->val;
     (void)ex;
@@ -24,8 +25,8 @@ static int holds(const csr_matrix *a, const float *w, const uint64_t *suitor, co
     return t >= 0 && suitor[t] == homg_suitor_key(homg_entry_weight(a->row_ptr, a->col_idx, w, u, t), u);
 }
 
-homg_status homg_cpu_suitor_round(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor,
-                                  int32_t *target, int32_t *cand, int32_t *proposals)
+homg_status homg_cpu_amg_suitor_round(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor,
+                                      int32_t *target, int32_t *cand, int32_t *proposals)
 {
     int32_t count = 0;
     (void)ex;
@@ -71,8 +72,8 @@ homg_status homg_cpu_suitor_round(kernel_exec *ex, const csr_matrix *a, const fl
     return HOMG_OK;
 }
 
-homg_status homg_cpu_match_pairs(kernel_exec *ex, const csr_matrix *a, const float *w, const uint64_t *suitor,
-                                 const int32_t *target, int32_t *mate, int32_t *flag)
+homg_status homg_cpu_amg_match_pairs(kernel_exec *ex, const csr_matrix *a, const float *w, const uint64_t *suitor,
+                                     const int32_t *target, int32_t *mate, int32_t *flag)
 {
     (void)ex;
     for (int32_t i = 0; i < a->nrows; i++) {
@@ -85,7 +86,7 @@ homg_status homg_cpu_match_pairs(kernel_exec *ex, const csr_matrix *a, const flo
     return HOMG_OK;
 }
 
-homg_status homg_cpu_match_agg(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg)
+homg_status homg_cpu_amg_match_agg(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
@@ -93,8 +94,8 @@ homg_status homg_cpu_match_agg(kernel_exec *ex, int32_t n, const int32_t *mate, 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_match_weights_p(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg,
-                                     const float *v, float *pw, float *vc)
+homg_status homg_cpu_amg_match_weights_p(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg,
+                                         const float *v, float *pw, float *vc)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++) {
@@ -105,8 +106,8 @@ homg_status homg_cpu_match_weights_p(kernel_exec *ex, int32_t n, const int32_t *
     return HOMG_OK;
 }
 
-homg_status homg_cpu_weight_compose(kernel_exec *ex, int32_t n, const float *pw, const int32_t *agg, const float *pw2,
-                                    float *out)
+homg_status homg_cpu_amg_weight_compose(kernel_exec *ex, int32_t n, const float *pw, const int32_t *agg,
+                                        const float *pw2, float *out)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)

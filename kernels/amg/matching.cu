@@ -4,7 +4,7 @@
  * proposals land with atomicMax on the packed (weight, label) keys, so the
  * result does not depend on thread order. */
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
 #define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
@@ -20,7 +20,8 @@ __global__ static void match_weights_kernel(const int32_t *rp, const int32_t *ci
     }
 }
 
-homg_status homg_cuda_match_weights(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *v, float *w)
+homg_status homg_cuda_amg_match_weights(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *v,
+                                        float *w)
 {
     match_weights_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, diag, v, w);
@@ -82,8 +83,8 @@ __global__ static void suitor_propose_kernel(const int32_t *rp, const int32_t *c
         atomicAdd(proposals, count);
 }
 
-homg_status homg_cuda_suitor_round(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor,
-                                   int32_t *target, int32_t *cand, int32_t *proposals)
+homg_status homg_cuda_amg_suitor_round(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor,
+                                       int32_t *target, int32_t *cand, int32_t *proposals)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(proposals, 0, sizeof *proposals, s));
@@ -110,8 +111,8 @@ __global__ static void match_pairs_kernel(const int32_t *rp, const int32_t *ci, 
     }
 }
 
-homg_status homg_cuda_match_pairs(kernel_exec *ex, const csr_matrix *a, const float *w, const uint64_t *suitor,
-                                  const int32_t *target, int32_t *mate, int32_t *flag)
+homg_status homg_cuda_amg_match_pairs(kernel_exec *ex, const csr_matrix *a, const float *w, const uint64_t *suitor,
+                                      const int32_t *target, int32_t *mate, int32_t *flag)
 {
     match_pairs_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, a->nrows, w, suitor, target, mate, flag);
@@ -125,7 +126,7 @@ __global__ static void match_agg_kernel(int32_t n, const int32_t *mate, const in
     agg[i] = id[mate[i] >= 0 && mate[i] < i ? mate[i] : i];
 }
 
-homg_status homg_cuda_match_agg(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg)
+homg_status homg_cuda_amg_match_agg(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg)
 {
     match_agg_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, mate, id, agg);
     HOMG_CUDA_LAUNCHED(ex, "match_agg");
@@ -143,8 +144,8 @@ __global__ static void match_weights_p_kernel(int32_t n, const int32_t *mate, co
     }
 }
 
-homg_status homg_cuda_match_weights_p(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg,
-                                      const float *v, float *pw, float *vc)
+homg_status homg_cuda_amg_match_weights_p(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg,
+                                          const float *v, float *pw, float *vc)
 {
     match_weights_p_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, mate, agg, v, pw, vc);
     HOMG_CUDA_LAUNCHED(ex, "match_weights_p");
@@ -158,8 +159,8 @@ __global__ static void weight_compose_kernel(int32_t n, const float *pw, const i
     out[i] = __fmul_rn(pw[i], pw2[agg[i]]);
 }
 
-homg_status homg_cuda_weight_compose(kernel_exec *ex, int32_t n, const float *pw, const int32_t *agg, const float *pw2,
-                                     float *out)
+homg_status homg_cuda_amg_weight_compose(kernel_exec *ex, int32_t n, const float *pw, const int32_t *agg,
+                                         const float *pw2, float *out)
 {
     weight_compose_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, pw, agg, pw2, out);
     HOMG_CUDA_LAUNCHED(ex, "weight_compose");

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "amg_common.h"
-#include "amg_cpu.h"
+#include "amg_kernels.h"
 
 typedef struct sort_item {
     uint64_t key;
@@ -19,8 +19,8 @@ static int by_key_then_row(const void *pa, const void *pb)
     return (a->row > b->row) - (a->row < b->row);
 }
 
-homg_status homg_cpu_patch_sort(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
-                                int32_t *perm)
+homg_status homg_cpu_amg_patch_sort(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
+                                    int32_t *perm)
 {
     sort_item *items = (sort_item *)malloc((size_t)(n > 0 ? n : 1) * sizeof *items);
     (void)handle;
@@ -51,8 +51,8 @@ static int32_t bound(int32_t n, const int32_t *group, const int32_t *perm, int32
     return lo;
 }
 
-homg_status homg_cpu_patch_heads(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
-                                 int32_t max_size, int32_t *head)
+homg_status homg_cpu_amg_patch_heads(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
+                                     int32_t max_size, int32_t *head)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
@@ -66,8 +66,8 @@ homg_status homg_cpu_patch_heads(kernel_exec *ex, int32_t n, const int32_t *grou
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
-                                 const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
+homg_status homg_cpu_amg_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
+                                     const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
 {
     (void)ex;
     for (int32_t p = 0; p < n; p++) {
@@ -81,8 +81,8 @@ homg_status homg_cpu_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_count(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
-                                 int32_t *inner_cnt, int32_t *boundary_cnt)
+homg_status homg_cpu_amg_patch_count(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
+                                     int32_t *inner_cnt, int32_t *boundary_cnt)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -103,8 +103,8 @@ homg_status homg_cpu_patch_count(kernel_exec *ex, const csr_matrix *a, const int
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
-                                int l1, amg_patches *pt)
+homg_status homg_cpu_amg_patch_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
+                                    int l1, amg_patches *pt)
 {
     const int32_t *rp = a->row_ptr, *ci = a->col_idx;
     const float *v = (const float *)a->val;

@@ -5,7 +5,7 @@
 #include <cub/device/device_radix_sort.cuh>
 
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
 #define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
@@ -20,8 +20,8 @@ __global__ static void sort_keys_kernel(int32_t n, const int32_t *group, const i
     }
 }
 
-homg_status homg_cuda_patch_sort(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
-                                 int32_t *perm)
+homg_status homg_cuda_amg_patch_sort(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
+                                     int32_t *perm)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -81,8 +81,8 @@ __global__ static void heads_kernel(int32_t n, const int32_t *group, const int32
     }
 }
 
-homg_status homg_cuda_patch_heads(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
-                                  int32_t max_size, int32_t *head)
+homg_status homg_cuda_amg_patch_heads(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
+                                      int32_t max_size, int32_t *head)
 {
     if (max_size < 1)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "patch size %d", max_size);
@@ -105,8 +105,8 @@ __global__ static void index_kernel(int32_t n, const int32_t *perm, const int32_
     }
 }
 
-homg_status homg_cuda_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
-                                  const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
+homg_status homg_cuda_amg_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
+                                      const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
 {
     index_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, perm, head, id, count, start, patch_of,
                                                                             pos);
@@ -134,8 +134,8 @@ __global__ static void count_kernel(const int32_t *rp, const int32_t *ci, int32_
     }
 }
 
-homg_status homg_cuda_patch_count(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
-                                  int32_t *inner_cnt, int32_t *boundary_cnt)
+homg_status homg_cuda_amg_patch_count(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
+                                      int32_t *inner_cnt, int32_t *boundary_cnt)
 {
     count_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, a->nrows, patch_of, pos, inner_cnt, boundary_cnt);
@@ -175,8 +175,8 @@ __global__ static void fill_kernel(const int32_t *rp, const int32_t *ci, const f
     }
 }
 
-homg_status homg_cuda_patch_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
-                                 int l1, amg_patches *pt)
+homg_status homg_cuda_amg_patch_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
+                                     int l1, amg_patches *pt)
 {
     fill_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, patch_of, pos, l1, *pt);

@@ -1,9 +1,10 @@
 /* amg_prolong.c -- CPU backend: tentative prolongators and their damped-Jacobi
  * smoothing (seed 000, eqs. 5 and 6). */
 #include "amg_common.h"
-#include "amg_cpu.h"
+#include "amg_kernels.h"
 
-homg_status homg_cpu_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w, csr_matrix *p)
+homg_status homg_cpu_amg_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w,
+                                           csr_matrix *p)
 {
     float *v = (float *)p->val;
     (void)ex;
@@ -16,7 +17,7 @@ homg_status homg_cpu_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
+homg_status homg_cpu_amg_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
 {
     const float *v = (const float *)a->val;
     float m = 0;
@@ -35,8 +36,8 @@ homg_status homg_cpu_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out
     return HOMG_OK;
 }
 
-homg_status homg_cpu_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
-                                    const float *rho, csr_matrix *ap)
+homg_status homg_cpu_amg_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
+                                        const float *rho, csr_matrix *ap)
 {
     const float *av = (const float *)a->val;
     float *pv = (float *)ap->val;

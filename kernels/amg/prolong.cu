@@ -1,7 +1,7 @@
 /* amg_prolong.cu -- CUDA backend: tentative prolongators and their damped-Jacobi
  * smoothing (twin of kernels/amg/prolong.c). */
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
 #define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
@@ -19,7 +19,8 @@ __global__ static void tentative_kernel(int32_t n, const int32_t *agg, const flo
     }
 }
 
-homg_status homg_cuda_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w, csr_matrix *p)
+homg_status homg_cuda_amg_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w,
+                                            csr_matrix *p)
 {
     tentative_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, w, p->row_ptr, p->col_idx,
                                                                                 (float *)p->val);
@@ -49,7 +50,7 @@ __global__ static void gershgorin_default_kernel(float *out)
         *out = 1.0f;
 }
 
-homg_status homg_cuda_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
+homg_status homg_cuda_amg_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(out, 0, sizeof *out, s));
@@ -77,8 +78,8 @@ __global__ static void prolong_smooth_kernel(const int32_t *rp, const int32_t *c
     }
 }
 
-homg_status homg_cuda_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
-                                     const float *rho, csr_matrix *ap)
+homg_status homg_cuda_amg_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
+                                         const float *rho, csr_matrix *ap)
 {
     prolong_smooth_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, agg, omega, rho, ap->row_ptr, ap->col_idx,

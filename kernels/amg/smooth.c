@@ -3,9 +3,9 @@
 #include <math.h>
 
 #include "amg_common.h"
-#include "amg_cpu.h"
+#include "amg_kernels.h"
 
-homg_status homg_cpu_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
+homg_status homg_cpu_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
 {
     const float *v = (const float *)a->val;
     (void)ex;
@@ -22,7 +22,7 @@ homg_status homg_cpu_diag(kernel_exec *ex, const csr_matrix *a, int kind, float 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
+homg_status homg_cpu_amg_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
 {
     const float *v = (const float *)a->val;
     (void)ex;
@@ -36,8 +36,8 @@ homg_status homg_cpu_residual(kernel_exec *ex, const csr_matrix *a, const float 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
-                                    float *x, int zero)
+homg_status homg_cpu_amg_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
+                                        float *x, int zero)
 {
     float w = (float)omega;
     (void)ex;
@@ -47,8 +47,8 @@ homg_status homg_cpu_jacobi_correct(kernel_exec *ex, int32_t n, const float *din
     return HOMG_OK;
 }
 
-homg_status homg_cpu_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
-                                          const float *b, float *x, float *r)
+homg_status homg_cpu_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
+                                              const float *b, float *x, float *r)
 {
     const float *v = (const float *)a->val;
     float w = (float)omega;
@@ -66,8 +66,8 @@ homg_status homg_cpu_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
-                               double c_d, double c_r, int first, int zero_x)
+homg_status homg_cpu_amg_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+                                   double c_d, double c_r, int first, int zero_x)
 {
     float cd = (float)c_d, cr = (float)c_r;
     (void)ex;
@@ -80,7 +80,8 @@ homg_status homg_cpu_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, co
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in, float *out)
+homg_status homg_cpu_amg_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in,
+                                        float *out)
 {
     const csr_matrix *bd = &pt->boundary;
     const float *v = (const float *)bd->val;
@@ -141,8 +142,8 @@ static void smooth_patch(const amg_patches *pt, int32_t p, const float *b, const
         }
 }
 
-homg_status homg_cpu_patch_smooth(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs, float *x,
-                                  float *r, int zero, int inner, double w_in, double w_out)
+homg_status homg_cpu_amg_patch_smooth(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs,
+                                      float *x, float *r, int zero, int inner, double w_in, double w_out)
 {
     if (pt->max_size > HOMG_PATCH_MAX)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "patch of %d rows exceeds %d", pt->max_size,

@@ -4,7 +4,7 @@
  * of patchSPM read from global memory (cached), the prerelax-residual fusion.
  * Twin of smooth.c beside it. */
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
 #define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
@@ -23,7 +23,7 @@ __global__ static void diag_kernel(const int32_t *rp, const int32_t *ci, const f
     }
 }
 
-homg_status homg_cuda_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
+homg_status homg_cuda_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
 {
     diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, kind, d);
@@ -55,7 +55,7 @@ static homg_status residual(kernel_exec *ex, const csr_matrix *a, const float *b
     return HOMG_OK;
 }
 
-homg_status homg_cuda_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
+homg_status homg_cuda_amg_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
 {
     return residual(ex, a, b, x, r);
 }
@@ -66,8 +66,8 @@ __global__ static void jacobi_correct_kernel(int32_t n, const float *dinv, float
     x[i] = (zero ? 0.0f : x[i]) + w * dinv[i] * r[i];
 }
 
-homg_status homg_cuda_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
-                                     float *x, int zero)
+homg_status homg_cuda_amg_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
+                                         float *x, int zero)
 {
     jacobi_correct_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, (float)omega, r, x, zero);
     HOMG_CUDA_LAUNCHED(ex, "jacobi_correct");
@@ -95,8 +95,8 @@ __global__ static void jacobi_zero_residual_kernel(const int32_t *rp, const int3
     }
 }
 
-homg_status homg_cuda_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
-                                           const float *b, float *x, float *r)
+homg_status homg_cuda_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
+                                               const float *b, float *x, float *r)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int g = homg_group_size(a->nnz, a->nrows);
@@ -121,8 +121,8 @@ __global__ static void cheb_kernel(int32_t n, const float *dinv, const float *r,
     }
 }
 
-homg_status homg_cuda_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
-                                double c_d, double c_r, int first, int zero_x)
+homg_status homg_cuda_amg_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+                                    double c_d, double c_r, int first, int zero_x)
 {
     cheb_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, r, d, x, (float)c_d, (float)c_r,
                                                                            first, zero_x);
@@ -141,8 +141,8 @@ __global__ static void boundary_kernel(const int32_t *rp, const int32_t *ci, con
         out[row] = in[row] - s;
 }
 
-homg_status homg_cuda_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in,
-                                     float *out)
+homg_status homg_cuda_amg_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in,
+                                         float *out)
 {
     const csr_matrix *bd = &pt->boundary;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -212,8 +212,8 @@ __global__ static void patch_smooth_kernel(amg_patches pt, const float *b, const
         }
 }
 
-homg_status homg_cuda_patch_smooth(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs, float *x,
-                                   float *r, int zero, int inner, double w_in, double w_out)
+homg_status homg_cuda_amg_patch_smooth(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs,
+                                       float *x, float *r, int zero, int inner, double w_in, double w_out)
 {
     int threads;
     size_t shared;

@@ -1,6 +1,6 @@
 /* sparse.c -- CPU backend of the sparse table: checks, conversion, scans,
  * transpose, SpMV and SpGEMM (Gustavson, symbolic then numeric phase). */
-#include "amg/amg_cpu.h"
+#include "sparse_kernels.h"
 
 #include <limits.h>
 #include <math.h>
@@ -353,23 +353,7 @@ static void cpu_spgemm_free(kernel_exec *ex, void *handle, void *plan)
 }
 
 const sparse_kernels homg_cpu_sparse_kernels = {
-    cpu_handle_create,
-    cpu_handle_destroy,
-    cpu_fill_i32,
-    cpu_convert,
-    cpu_scan_i32,
-    cpu_check_row_ptr,
-    cpu_check_rows,
-    cpu_check_symmetric,
-    cpu_transpose,
-    cpu_spmv,
-    cpu_spgemm,
-    cpu_spgemm_values,
-    cpu_spgemm_free,
-    cpu_inv_diag,
-    homg_cpu_cg_start,
-    homg_cpu_cg_diag_precond,
-    homg_cpu_cg_direction,
-    homg_cpu_cg_spmv_dot,
-    homg_cpu_cg_update,
+    cpu_handle_create, cpu_handle_destroy, cpu_fill_i32,        cpu_convert,   cpu_scan_i32,
+    cpu_check_row_ptr, cpu_check_rows,     cpu_check_symmetric, cpu_transpose, cpu_spmv,
+    cpu_spgemm,        cpu_spgemm_values,  cpu_spgemm_free,     cpu_inv_diag,
 };

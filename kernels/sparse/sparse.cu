@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amg/amg_cuda.h"
 #include "sparse_util.cuh"
 
 /* ------------------------------------------------------------ handle */
@@ -559,23 +558,6 @@ static void cu_spgemm_free(kernel_exec *ex, void *handle, void *plan)
 }
 
 extern "C" const sparse_kernels homg_cuda_sparse_kernels = {
-    cu_handle_create,
-    cu_handle_destroy,
-    cu_fill_i32,
-    cu_convert,
-    cu_scan_i32,
-    cu_check_row_ptr,
-    cu_check_rows,
-    cu_check_symmetric,
-    cu_transpose,
-    cu_spmv,
-    cu_spgemm,
-    cu_spgemm_values,
-    cu_spgemm_free,
-    cu_inv_diag,
-    homg_cuda_cg_start,
-    homg_cuda_cg_diag_precond,
-    homg_cuda_cg_direction,
-    homg_cuda_cg_spmv_dot,
-    homg_cuda_cg_update,
+    cu_handle_create,   cu_handle_destroy, cu_fill_i32, cu_convert, cu_scan_i32,      cu_check_row_ptr, cu_check_rows,
+    cu_check_symmetric, cu_transpose,      cu_spmv,     cu_spgemm,  cu_spgemm_values, cu_spgemm_free,   cu_inv_diag,
 };

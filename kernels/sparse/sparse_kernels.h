@@ -1,13 +1,11 @@
-/* sparse_kernels.h -- sparse matrices and Krylov vectors: the backend table.
+/* sparse_kernels.h -- sparse matrices: the backend table.
  *
  * CSR matrices in the context's memory space (csr_matrix), their checks,
  * products (SpMV, SpGEMM with a reusable symbolic phase, transpose), scans, and
- * the fused vector kernels of the conjugate gradient method.  Scalars of a CG
- * solve stay in device memory (homg_cg_state), so a solve needs no host round
- * trip per iteration beyond the convergence flag.
+ * the handles the sparse and Krylov kernels share (kernels/krylov).
  *
- * Implementations: kernels/sparse/sparse.c + krylov.c, kernels/sparse/sparse.cu +
- * krylov.cu.  Picked with HOMG_KERNELS(ex, sparse).
+ * Implementations: kernels/sparse/sparse.c, kernels/sparse/sparse.cu.  Picked
+ * with HOMG_KERNELS(ex, sparse).
  */
 #ifndef HOMG_SPARSE_KERNELS_H
 #define HOMG_SPARSE_KERNELS_H
@@ -35,27 +33,6 @@ typedef struct kernel_alloc {
     void (*free)(void *user, void *ptr);
     void *user;
 } kernel_alloc;
-
-/* Device-resident scalars of one CG solve.  Written by the kernels below; the
- * host reads `done` (and the rest once the solve has ended). */
-typedef struct homg_cg_state {
-    double bb;     /* b.b */
-    double rr;     /* r.r of the current residual */
-    double rz;     /* r.z of the current iterate */
-    double rz_old; /* r.z of the previous iterate */
-    double pq;     /* p.A p */
-    double zq;     /* z.A p (flexible CG) */
-    double alpha, beta;
-    double tol2;  /* (tol * ||b||)^2 once bb is known; input: tol^2 */
-    int32_t iter; /* iterations done */
-    int32_t done; /* 0 running, 1 converged, 2 breakdown (p.Ap <= 0 or NaN) */
-    int32_t flexible;
-    int32_t max_iter;
-} homg_cg_state;
-
-#define HOMG_CG_RUNNING   0
-#define HOMG_CG_CONVERGED 1
-#define HOMG_CG_BREAKDOWN 2
 
 /* First offending rows found by the CSR checks (INT32_MAX: none). */
 typedef struct homg_csr_report {
@@ -107,28 +84,6 @@ typedef struct sparse_kernels {
 
     /* dinv[i] = 1 / a_ii of a double matrix (0 where the diagonal is missing). */
     homg_status (*inv_diag)(kernel_exec *ex, const csr_matrix *a, double *dinv);
-
-    /* ---- conjugate gradients, double vectors of length a->nrows ---- */
-    /* state->tol2 holds tol^2 on entry.  r = b - A x (x = 0 first unless warm);
-     * state: bb, rr, tol2 *= bb, iter = 0, done = converged if rr <= tol2;
-     * history[0] = sqrt(rr / bb). */
-    homg_status (*cg_start)(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x, double *r,
-                            int warm, homg_cg_state *state, double *history);
-    /* z = dinv .* r (dinv NULL: z = r). */
-    homg_status (*cg_diag_precond)(kernel_exec *ex, const double *dinv, const double *r, double *z, int32_t n);
-    /* rz = r.z, zq = z.q; on the first iteration (state->iter == 0) p = z,
-     * otherwise beta from the (flexible) formula and p = z + beta p.  Does
-     * nothing once state->done. */
-    homg_status (*cg_direction)(kernel_exec *ex, void *handle, const double *r, const double *z, const double *q,
-                                double *p, int32_t n, homg_cg_state *state);
-    /* q = A p, pq = p.q, alpha = rz / pq (breakdown when pq <= 0 or not finite). */
-    homg_status (*cg_spmv_dot)(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
-                               homg_cg_state *state);
-    /* x += alpha p, r -= alpha q, rr = r.r, iter++, history[iter] =
-     * sqrt(rr / bb), done when rr <= tol2 (or iter == max_iter stops nothing:
-     * the host loop ends there).  Does nothing once state->done. */
-    homg_status (*cg_update)(kernel_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
-                             int32_t n, homg_cg_state *state, double *history);
 } sparse_kernels;
 
 extern const sparse_kernels homg_cpu_sparse_kernels;

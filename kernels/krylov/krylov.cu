@@ -1,12 +1,11 @@
 /* krylov.cu -- CUDA backend of the fused conjugate-gradient kernels (twin of
- * kernels/sparse/krylov.c).  Each fused kernel leaves per-block partial sums in
+ * krylov.c).  Each fused kernel leaves per-block partial sums in
  * the handle; a one-block "finish" kernel adds them in a fixed order and runs
- * the shared scalar recurrence of amg_common.h on the device-resident state,
+ * the shared scalar recurrence of krylov_common.h on the device-resident state,
  * so no scalar comes to the host.  Kernels return at once when the state says
  * the solve is done, so iterations queued after convergence change nothing. */
-#include "amg/amg_common.h"
-#include "amg/amg_cuda.h"
-#include "sparse_util.cuh"
+#include "krylov_common.h"
+#include "sparse/sparse_util.cuh"
 
 #define FINISH_THREADS 1024
 
@@ -14,7 +13,7 @@ enum { FIN_START, FIN_DOTS, FIN_PQ, FIN_UPDATE };
 
 /* Sums the first `nb` blocks' partials (k values each) in a fixed order and
  * runs the recurrence of `which`. */
-__global__ static void finish_kernel(const double *partials, int nb, int which, homg_cg_state *state, double *history)
+__global__ static void finish_kernel(const double *partials, int nb, int which, cg_state *state, double *history)
 {
     double s[2];
     if (which != FIN_START && state->done)
@@ -28,15 +27,14 @@ __global__ static void finish_kernel(const double *partials, int nb, int which, 
     if (threadIdx.x != 0)
         return;
     switch (which) {
-    case FIN_START: homg_cg_after_start(state, s[0], s[1], history); break;
-    case FIN_DOTS: homg_cg_after_dots(state, s[0], s[1]); break;
-    case FIN_PQ: homg_cg_after_pq(state, s[0]); break;
-    default: homg_cg_after_update(state, s[0], history); break;
+    case FIN_START: cg_after_start(state, s[0], s[1], history); break;
+    case FIN_DOTS: cg_after_dots(state, s[0], s[1]); break;
+    case FIN_PQ: cg_after_pq(state, s[0]); break;
+    default: cg_after_update(state, s[0], history); break;
     }
 }
 
-static homg_status finish(kernel_exec *ex, homg_cuda_handle *h, int nb, int which, homg_cg_state *state,
-                          double *history)
+static homg_status finish(kernel_exec *ex, homg_cuda_handle *h, int nb, int which, cg_state *state, double *history)
 {
     finish_kernel<<<1, FINISH_THREADS, 0, homg_cuda_stream(ex)>>>(h->partials, nb, which, state, history);
     HOMG_CUDA_LAUNCHED(ex, "CG scalars");
@@ -87,8 +85,8 @@ __global__ static void zero_kernel(double *x, int32_t n)
         x[i] = 0;
 }
 
-homg_status homg_cuda_cg_start(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x,
-                               double *r, int warm, homg_cg_state *state, double *history)
+homg_status homg_cuda_krylov_cg_start(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x,
+                                      double *r, int warm, cg_state *state, double *history)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -113,7 +111,7 @@ __global__ static void diag_precond_kernel(const double *dinv, const double *r, 
         z[i] = dinv ? dinv[i] * r[i] : r[i];
 }
 
-homg_status homg_cuda_cg_diag_precond(kernel_exec *ex, const double *dinv, const double *r, double *z, int32_t n)
+homg_status homg_cuda_krylov_cg_diag_precond(kernel_exec *ex, const double *dinv, const double *r, double *z, int32_t n)
 {
     diag_precond_kernel<<<homg_blocks(n, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(dinv, r, z, n);
     HOMG_CUDA_LAUNCHED(ex, "Jacobi preconditioner");
@@ -121,8 +119,8 @@ homg_status homg_cuda_cg_diag_precond(kernel_exec *ex, const double *dinv, const
 }
 
 /* r.z and z.q (q is the previous A p; not read on the first iteration). */
-__global__ static void dots_kernel(const double *r, const double *z, const double *q, int32_t n,
-                                   const homg_cg_state *state, double *partials)
+__global__ static void dots_kernel(const double *r, const double *z, const double *q, int32_t n, const cg_state *state,
+                                   double *partials)
 {
     double rz = 0, zq = 0;
     int first;
@@ -143,7 +141,7 @@ __global__ static void dots_kernel(const double *r, const double *z, const doubl
     }
 }
 
-__global__ static void direction_kernel(const double *z, double *p, int32_t n, const homg_cg_state *state)
+__global__ static void direction_kernel(const double *z, double *p, int32_t n, const cg_state *state)
 {
     double beta;
     int first;
@@ -155,8 +153,8 @@ __global__ static void direction_kernel(const double *z, double *p, int32_t n, c
         p[i] = first ? z[i] : z[i] + beta * p[i];
 }
 
-homg_status homg_cuda_cg_direction(kernel_exec *ex, void *handle, const double *r, const double *z, const double *q,
-                                   double *p, int32_t n, homg_cg_state *state)
+homg_status homg_cuda_krylov_cg_direction(kernel_exec *ex, void *handle, const double *r, const double *z,
+                                          const double *q, double *p, int32_t n, cg_state *state)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -171,7 +169,7 @@ homg_status homg_cuda_cg_direction(kernel_exec *ex, void *handle, const double *
 
 template <int G>
 __global__ static void spmv_dot_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
-                                       const double *p, double *q, const homg_cg_state *state, double *partials)
+                                       const double *p, double *q, const cg_state *state, double *partials)
 {
     double pq = 0;
     if (state->done)
@@ -188,8 +186,8 @@ __global__ static void spmv_dot_kernel(const int32_t *rp, const int32_t *ci, con
         partials[blockIdx.x * HOMG_PARTIALS + 0] = pq;
 }
 
-homg_status homg_cuda_cg_spmv_dot(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
-                                  homg_cg_state *state)
+homg_status homg_cuda_krylov_cg_spmv_dot(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
+                                         cg_state *state)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -205,7 +203,7 @@ homg_status homg_cuda_cg_spmv_dot(kernel_exec *ex, void *handle, const csr_matri
 }
 
 __global__ static void update_kernel(double *x, double *r, const double *p, const double *q, int32_t n,
-                                     const homg_cg_state *state, double *partials)
+                                     const cg_state *state, double *partials)
 {
     double alpha, rr = 0;
     if (state->done)
@@ -222,8 +220,8 @@ __global__ static void update_kernel(double *x, double *r, const double *p, cons
         partials[blockIdx.x * HOMG_PARTIALS + 0] = rr;
 }
 
-homg_status homg_cuda_cg_update(kernel_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
-                                int32_t n, homg_cg_state *state, double *history)
+homg_status homg_cuda_krylov_cg_update(kernel_exec *ex, void *handle, double *x, double *r, const double *p,
+                                       const double *q, int32_t n, cg_state *state, double *history)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     int nb = reduction_blocks(n);
@@ -231,3 +229,5 @@ homg_status homg_cuda_cg_update(kernel_exec *ex, void *handle, double *x, double
     HOMG_CUDA_LAUNCHED(ex, "CG update");
     return finish(ex, h, nb, FIN_UPDATE, state, history);
 }
+
+extern "C" const krylov_kernels homg_cuda_krylov_kernels = { KRYLOV_KERNELS(HOMG_KERNEL_CUDA_INIT) };
