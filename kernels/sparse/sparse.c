@@ -11,7 +11,7 @@ typedef struct cpu_handle {
     kernel_alloc alloc;
 } cpu_handle;
 
-static homg_status cpu_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
+homg_status homg_cpu_sparse_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
 {
     cpu_handle *h = (cpu_handle *)calloc(1, sizeof *h);
     if (!h)
@@ -21,13 +21,13 @@ static homg_status cpu_handle_create(kernel_exec *ex, const kernel_alloc *alloc,
     return HOMG_OK;
 }
 
-static void cpu_handle_destroy(kernel_exec *ex, void *handle)
+void homg_cpu_sparse_handle_destroy(kernel_exec *ex, void *handle)
 {
     (void)ex;
     free(handle);
 }
 
-static homg_status cpu_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t value)
+homg_status homg_cpu_sparse_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t value)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
@@ -35,8 +35,8 @@ static homg_status cpu_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t 
     return HOMG_OK;
 }
 
-static homg_status cpu_convert(kernel_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
-                               size_t n)
+homg_status homg_cpu_sparse_convert(kernel_exec *ex, const void *src, homg_precision sprec, void *dst,
+                                    homg_precision dprec, size_t n)
 {
     (void)ex;
     if (sprec == dprec) {
@@ -56,8 +56,8 @@ static homg_status cpu_convert(kernel_exec *ex, const void *src, homg_precision 
     return HOMG_OK;
 }
 
-static homg_status cpu_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
-                                int32_t *total)
+homg_status homg_cpu_sparse_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
+                                     int32_t *total)
 {
     int64_t s = 0;
     (void)handle;
@@ -78,7 +78,7 @@ static void first_bad(int32_t *field, int32_t row)
         *field = row;
 }
 
-static homg_status cpu_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cpu_sparse_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
 {
     (void)ex;
     if (a->row_ptr[0] != 0)
@@ -93,7 +93,7 @@ static homg_status cpu_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_
     return HOMG_OK;
 }
 
-static homg_status cpu_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cpu_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
 {
     const double *v = (const double *)a->val;
     (void)ex;
@@ -129,8 +129,8 @@ static double diag_of(const csr_matrix *a, int32_t i)
     return lo < a->row_ptr[i + 1] && a->col_idx[lo] == i ? v[lo] : 0.0;
 }
 
-static homg_status cpu_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
-                                       homg_csr_report *rep)
+homg_status homg_cpu_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
+                                            homg_csr_report *rep)
 {
     const double *va = (const double *)a->val, *vt = (const double *)t->val;
     (void)ex;
@@ -154,7 +154,7 @@ static homg_status cpu_check_symmetric(kernel_exec *ex, const csr_matrix *a, con
 
 static size_t val_size(homg_precision p) { return p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float); }
 
-static homg_status cpu_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
+homg_status homg_cpu_sparse_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
 {
     size_t vs = val_size(a->prec);
     int32_t *next = (int32_t *)malloc(((size_t)a->ncols + 1) * sizeof *next);
@@ -177,7 +177,8 @@ static homg_status cpu_transpose(kernel_exec *ex, void *handle, const csr_matrix
     return HOMG_OK;
 }
 
-static homg_status cpu_spmv(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha, double beta)
+homg_status homg_cpu_sparse_spmv(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha,
+                                 double beta)
 {
     (void)ex;
     if (a->prec == HOMG_FLOAT64) {
@@ -205,7 +206,7 @@ static homg_status cpu_spmv(kernel_exec *ex, const csr_matrix *a, const void *x,
     return HOMG_OK;
 }
 
-static homg_status cpu_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
+homg_status homg_cpu_sparse_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -257,8 +258,8 @@ static homg_status spgemm_numeric(kernel_exec *ex, const csr_matrix *a, const cs
     return HOMG_OK;
 }
 
-static homg_status cpu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
-                              void **plan)
+homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b,
+                                   csr_matrix *c, void **plan)
 {
     cpu_handle *h = (cpu_handle *)handle;
     int32_t *mark = NULL;
@@ -337,23 +338,19 @@ fail:
     return st;
 }
 
-static homg_status cpu_spgemm_values(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a,
-                                     const csr_matrix *b, csr_matrix *c)
+homg_status homg_cpu_sparse_spgemm_values(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a,
+                                          const csr_matrix *b, csr_matrix *c)
 {
     (void)handle;
     (void)plan;
     return spgemm_numeric(ex, a, b, c);
 }
 
-static void cpu_spgemm_free(kernel_exec *ex, void *handle, void *plan)
+void homg_cpu_sparse_spgemm_free(kernel_exec *ex, void *handle, void *plan)
 {
     (void)ex;
     (void)handle;
     (void)plan;
 }
 
-const sparse_kernels homg_cpu_sparse_kernels = {
-    cpu_handle_create, cpu_handle_destroy, cpu_fill_i32,        cpu_convert,   cpu_scan_i32,
-    cpu_check_row_ptr, cpu_check_rows,     cpu_check_symmetric, cpu_transpose, cpu_spmv,
-    cpu_spgemm,        cpu_spgemm_values,  cpu_spgemm_free,     cpu_inv_diag,
-};
+const sparse_kernels homg_cpu_sparse_kernels = { SPARSE_KERNELS(HOMG_KERNEL_CPU_INIT) };

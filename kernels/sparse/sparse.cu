@@ -12,7 +12,7 @@
 
 /* ------------------------------------------------------------ handle */
 
-static homg_status cu_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
+homg_status homg_cuda_sparse_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)calloc(1, sizeof *h);
     homg_status st;
@@ -42,7 +42,7 @@ static homg_status cu_handle_create(kernel_exec *ex, const kernel_alloc *alloc, 
     return HOMG_OK;
 }
 
-static void cu_handle_destroy(kernel_exec *ex, void *handle)
+void homg_cuda_sparse_handle_destroy(kernel_exec *ex, void *handle)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     (void)ex;
@@ -63,7 +63,7 @@ __global__ static void fill_kernel(int32_t *p, int32_t n, int32_t value)
         p[i] = value;
 }
 
-static homg_status cu_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t value)
+homg_status homg_cuda_sparse_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t value)
 {
     if (n <= 0)
         return HOMG_OK;
@@ -78,8 +78,8 @@ template <typename S, typename D> __global__ static void convert_kernel(const S 
         dst[i] = (D)src[i];
 }
 
-static homg_status cu_convert(kernel_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
-                              size_t n)
+homg_status homg_cuda_sparse_convert(kernel_exec *ex, const void *src, homg_precision sprec, void *dst,
+                                     homg_precision dprec, size_t n)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     unsigned b = homg_blocks((int64_t)n, 65536);
@@ -107,8 +107,8 @@ __global__ static void scan_total_kernel(const int32_t *in, const int32_t *out, 
         *total = n > 0 ? out[n - 1] + in[n - 1] : 0;
 }
 
-static homg_status cu_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
-                               int32_t *total)
+homg_status homg_cuda_sparse_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
+                                      int32_t *total)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -139,7 +139,7 @@ __global__ static void check_row_ptr_kernel(const int32_t *rp, int32_t n, int32_
             atomicMin(bad, i);
 }
 
-static homg_status cu_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cuda_sparse_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
 {
     check_row_ptr_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->nrows, a->nnz,
                                                                                            &rep->row_ptr);
@@ -170,7 +170,7 @@ __global__ static void check_rows_kernel(const int32_t *rp, const int32_t *ci, c
     }
 }
 
-static homg_status cu_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cuda_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
 {
     check_rows_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, a->ncols, rep);
@@ -213,8 +213,8 @@ __global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t 
     }
 }
 
-static homg_status cu_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
-                                      homg_csr_report *rep)
+homg_status homg_cuda_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
+                                             homg_csr_report *rep)
 {
     check_symmetric_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const double *)a->val, t->row_ptr, t->col_idx, (const double *)t->val, a->nrows, rtol,
@@ -231,7 +231,7 @@ __global__ static void inv_diag_kernel(const int32_t *rp, const int32_t *ci, con
     }
 }
 
-static homg_status cu_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
+homg_status homg_cuda_sparse_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
 {
     inv_diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, dinv);
@@ -243,7 +243,7 @@ static homg_status cu_inv_diag(kernel_exec *ex, const csr_matrix *a, double *din
 
 static cudaDataType val_type(homg_precision p) { return p == HOMG_FLOAT64 ? CUDA_R_64F : CUDA_R_32F; }
 
-static homg_status cu_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
+homg_status homg_cuda_sparse_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     size_t bytes = 0;
@@ -276,7 +276,8 @@ __global__ static void spmv_kernel(const int32_t *rp, const int32_t *ci, const T
         y[row] = beta != (T)0 ? alpha * s + beta * y[row] : alpha * s;
 }
 
-static homg_status cu_spmv(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha, double beta)
+homg_status homg_cuda_sparse_spmv(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha,
+                                  double beta)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int g = homg_group_size(a->nnz, a->nrows);
@@ -504,8 +505,8 @@ done:
     return st;
 }
 
-static homg_status cu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
-                             void **plan)
+homg_status homg_cuda_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b,
+                                    csr_matrix *c, void **plan)
 {
     homg_cuda_handle *h = (homg_cuda_handle *)handle;
     spgemm_plan *p;
@@ -540,8 +541,8 @@ static homg_status cu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a,
     return HOMG_OK;
 }
 
-static homg_status cu_spgemm_values(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a, const csr_matrix *b,
-                                    csr_matrix *c)
+homg_status homg_cuda_sparse_spgemm_values(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a,
+                                           const csr_matrix *b, csr_matrix *c)
 {
     (void)a;
     (void)b;
@@ -551,13 +552,10 @@ static homg_status cu_spgemm_values(kernel_exec *ex, void *handle, void *plan, c
     return numeric(ex, (homg_cuda_handle *)handle, (spgemm_plan *)plan);
 }
 
-static void cu_spgemm_free(kernel_exec *ex, void *handle, void *plan)
+void homg_cuda_sparse_spgemm_free(kernel_exec *ex, void *handle, void *plan)
 {
     (void)ex;
     plan_free((homg_cuda_handle *)handle, (spgemm_plan *)plan);
 }
 
-extern "C" const sparse_kernels homg_cuda_sparse_kernels = {
-    cu_handle_create,   cu_handle_destroy, cu_fill_i32, cu_convert, cu_scan_i32,      cu_check_row_ptr, cu_check_rows,
-    cu_check_symmetric, cu_transpose,      cu_spmv,     cu_spgemm,  cu_spgemm_values, cu_spgemm_free,   cu_inv_diag,
-};
+extern "C" const sparse_kernels homg_cuda_sparse_kernels = { SPARSE_KERNELS(HOMG_KERNEL_CUDA_INIT) };
