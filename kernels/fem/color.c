@@ -2,8 +2,8 @@
  * colour share no node, so they add into A and b without races. */
 #include "fem_element.h"
 
-homg_status homg_cpu_fem_numeric_color(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                       const int32_t *elems, const int32_t *color_ptr, int32_t num_colors)
+homg_status homg_cpu_fem_numeric_color(kernel_exec *ex, const fem_problem *p, const fem_system *s, const int32_t *elems,
+                                       const int32_t *color_ptr, int32_t num_colors)
 {
     int nv = p->dim + 1;
     (void)ex;

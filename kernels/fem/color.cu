@@ -7,7 +7,7 @@
 #define THREADS 128
 
 template <typename T, int DIM>
-__global__ void fem_color_kernel(homg_fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
+__global__ void fem_color_kernel(fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
                                  const int32_t *elems, int32_t begin, int32_t end)
 {
     int64_t i = begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -31,7 +31,7 @@ __global__ void fem_color_kernel(homg_fem_problem p, const int32_t *row_ptr, con
 }
 
 template <typename T>
-static homg_status run(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s, const int32_t *elems,
+static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *s, const int32_t *elems,
                        const int32_t *color_ptr, int32_t num_colors)
 {
     cudaStream_t st = homg_cuda_stream(ex);
@@ -51,8 +51,8 @@ static homg_status run(kernel_exec *ex, const homg_fem_problem *p, const homg_fe
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_fem_numeric_color(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                                   const int32_t *elems, const int32_t *color_ptr, int32_t num_colors)
+homg_status homg_cuda_fem_numeric_color(kernel_exec *ex, const fem_problem *p, const fem_system *s,
+                                        const int32_t *elems, const int32_t *color_ptr, int32_t num_colors)
 {
     return s->float32 ? run<float>(ex, p, s, elems, color_ptr, num_colors)
                       : run<double>(ex, p, s, elems, color_ptr, num_colors);

@@ -1,7 +1,7 @@
 /* fem_dirichlet.c -- CPU twin of the symmetric Dirichlet elimination, row by row. */
 #include "fem_element.h"
 
-homg_status homg_cpu_fem_dirichlet(kernel_exec *ex, const homg_fem_system *s, const uint8_t *mask, double g,
+homg_status homg_cpu_fem_dirichlet(kernel_exec *ex, const fem_system *s, const uint8_t *mask, double g,
                                    const double *g_node)
 {
     (void)ex;

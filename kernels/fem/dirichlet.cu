@@ -32,8 +32,8 @@ __global__ void fem_dirichlet_kernel(int32_t num_rows, const int32_t *row_ptr, c
     }
 }
 
-extern "C" homg_status homg_cuda_fem_dirichlet(kernel_exec *ex, const homg_fem_system *s, const uint8_t *mask, double g,
-                                               const double *g_node)
+homg_status homg_cuda_fem_dirichlet(kernel_exec *ex, const fem_system *s, const uint8_t *mask, double g,
+                                    const double *g_node)
 {
     unsigned blocks = (unsigned)((s->num_rows + THREADS - 1) / THREADS);
     if (s->num_rows <= 0)

@@ -25,7 +25,7 @@ HOMG_HD int32_t homg_fem_find(const int32_t *cols, int32_t lo, int32_t hi, int32
 }
 
 /* Sigma g (dim components) for element e. */
-HOMG_HD void homg_fem_sigma_apply(const homg_fem_problem *p, int dim, int32_t e, const double *g, double *out)
+HOMG_HD void homg_fem_sigma_apply(const fem_problem *p, int dim, int32_t e, const double *g, double *out)
 {
     if (p->sigma_tensor) {
         const double *s = p->sigma_tensor + (size_t)e * (dim == 2 ? 3 : 6);
@@ -47,7 +47,7 @@ HOMG_HD void homg_fem_sigma_apply(const homg_fem_problem *p, int dim, int32_t e,
 /* Element matrix A (row-major, (dim+1)^2) and load F (dim+1) of element e with
  * nodes v.  dim equals the problem's dim; CUDA kernels pass a compile-time
  * constant so that the loops unroll and A stays in registers. */
-HOMG_HD void homg_fem_element(const homg_fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
+HOMG_HD void homg_fem_element(const fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
 {
     double g[4][3], vol, mass, src;
     int nv = dim + 1;

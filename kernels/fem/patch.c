@@ -32,7 +32,7 @@ static void add_atomic(void *values, int float32, int64_t k, double x)
     }
 }
 
-static void one_patch(const homg_fem_problem *p, const homg_fem_system *s, const homg_fem_patches *q, int32_t pt,
+static void one_patch(const fem_problem *p, const fem_system *s, const fem_patches *q, int32_t pt,
                       unsigned char *scratch)
 {
     int nv = p->dim + 1, f32 = s->float32;
@@ -94,8 +94,7 @@ static void one_patch(const homg_fem_problem *p, const homg_fem_system *s, const
     }
 }
 
-homg_status homg_cpu_fem_numeric_patch(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                       const homg_fem_patches *q)
+homg_status homg_cpu_fem_numeric_patch(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q)
 {
     size_t per_thread = homg_cpu_fem_patch_scratch_bytes(ex, q->max_nnz, q->max_nodes, s->float32);
     size_t vb = s->float32 ? sizeof(float) : sizeof(double);

@@ -9,15 +9,15 @@
 
 #define THREADS 256
 
-static size_t shared_bytes(const homg_fem_patches *q, size_t vb)
+static size_t shared_bytes(const fem_patches *q, size_t vb)
 {
     return (size_t)q->max_nnz * vb + (size_t)q->max_nodes * vb + (size_t)q->max_nnz * sizeof(int32_t) +
            ((size_t)q->max_nodes + 1) * sizeof(int32_t);
 }
 
 template <typename T, int DIM>
-__global__ void fem_patch_kernel(homg_fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
-                                 homg_fem_patches q)
+__global__ void fem_patch_kernel(fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
+                                 fem_patches q)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     T *sval = (T *)smem;                             /* max_nnz */
@@ -86,7 +86,7 @@ template <typename T> __global__ void fem_patch_add_kernel(T *dst, const T *src,
 }
 
 template <typename T>
-static homg_status run(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s, const homg_fem_patches *q)
+static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q)
 {
     cudaStream_t st = homg_cuda_stream(ex);
     size_t smem = shared_bytes(q, sizeof(T));
@@ -123,7 +123,7 @@ static homg_status run(kernel_exec *ex, const homg_fem_problem *p, const homg_fe
     return HOMG_OK;
 }
 
-extern "C" size_t homg_cuda_fem_patch_scratch_bytes(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32)
+size_t homg_cuda_fem_patch_scratch_bytes(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32)
 {
     (void)ex;
     (void)max_nnz;
@@ -132,8 +132,8 @@ extern "C" size_t homg_cuda_fem_patch_scratch_bytes(kernel_exec *ex, int32_t max
     return 0; /* shared memory stands in for the CPU's scratch */
 }
 
-extern "C" homg_status homg_cuda_fem_numeric_patch(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                                   const homg_fem_patches *q)
+homg_status homg_cuda_fem_numeric_patch(kernel_exec *ex, const fem_problem *p, const fem_system *s,
+                                        const fem_patches *q)
 {
     return s->float32 ? run<float>(ex, p, s, q) : run<double>(ex, p, s, q);
 }

@@ -11,7 +11,7 @@ homg_status homg_cpu_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, in
     return HOMG_OK;
 }
 
-homg_status homg_cpu_fem_pattern_keys(kernel_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
+homg_status homg_cpu_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys,
                                       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     int nv = p->dim + 1;

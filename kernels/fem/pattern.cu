@@ -12,7 +12,7 @@
 
 static unsigned blocks_for(int64_t n) { return (unsigned)((n + THREADS - 1) / THREADS); }
 
-__global__ void fem_pattern_keys_kernel(homg_fem_problem p, int shift, uint64_t *keys)
+__global__ void fem_pattern_keys_kernel(fem_problem p, int shift, uint64_t *keys)
 {
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     int nv = p.dim + 1;
@@ -53,7 +53,7 @@ __global__ void fem_pattern_rows_kernel(const uint64_t *keys, int32_t nnz, int s
     row_ptr[r] = lo;
 }
 
-extern "C" homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes)
+homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes)
 {
     size_t sort_bytes = 0, unique_bytes = 0;
     cub::DoubleBuffer<uint64_t> db(NULL, NULL);
@@ -67,8 +67,8 @@ extern "C" homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t 
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
-                                                  uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
+homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys,
+                                       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int nv = p->dim + 1;
@@ -97,8 +97,8 @@ extern "C" homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const homg_fe
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift,
-                                                 int32_t num_rows, int32_t *row_ptr, int32_t *col_idx)
+homg_status homg_cuda_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
+                                      int32_t *row_ptr, int32_t *col_idx)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     uint64_t mask = ((uint64_t)1 << shift) - 1;

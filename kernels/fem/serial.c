@@ -3,7 +3,7 @@
  * row.  The CPU baseline of the GPU speed-ups; it has no CUDA twin. */
 #include "fem_element.h"
 
-homg_status homg_cpu_fem_numeric_serial(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s)
+homg_status homg_cpu_fem_numeric_serial(kernel_exec *ex, const fem_problem *p, const fem_system *s)
 {
     int nv = p->dim + 1;
     (void)ex;

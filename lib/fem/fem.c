@@ -53,9 +53,9 @@ void homg_fem_destroy(homg_fem *fem)
     free(fem);
 }
 
-static homg_fem_problem geometry(const homg_fem *fem)
+static fem_problem geometry(const homg_fem *fem)
 {
-    homg_fem_problem p;
+    fem_problem p;
     memset(&p, 0, sizeof p);
     p.dim = fem->view.dim;
     p.num_nodes = fem->view.num_nodes;
@@ -66,9 +66,9 @@ static homg_fem_problem geometry(const homg_fem *fem)
     return p;
 }
 
-static homg_fem_system system_of(const homg_fem *fem)
+static fem_system system_of(const homg_fem *fem)
 {
-    homg_fem_system s;
+    fem_system s;
     s.num_rows = fem->view.num_nodes;
     s.nnz = fem->info.nnz;
     s.row_ptr = fem->row_ptr;
@@ -84,7 +84,7 @@ static homg_status build_pattern(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
     kernel_exec *ex = &ctx->ex;
-    homg_fem_problem p = geometry(fem);
+    fem_problem p = geometry(fem);
     int nv = p.dim + 1, shift = homg_bits_for((uint64_t)(p.num_nodes > 1 ? p.num_nodes - 1 : 1));
     size_t nkeys = (size_t)p.num_elements * nv * nv + (size_t)p.num_nodes, temp_bytes = 0;
     uint64_t *keys = NULL, *alt = NULL;
@@ -194,7 +194,7 @@ static homg_status prepare_patches(homg_fem *fem)
     int32_t *row_ptr = (int32_t *)homg__host_alloc(ctx, ((size_t)n + 1) * sizeof(int32_t), "homg_fem_create");
     int32_t *col_idx = (int32_t *)homg__host_alloc(ctx, (size_t)nnz * sizeof(int32_t), "homg_fem_create");
     homg__patch_host h;
-    homg_fem_patches *q = &fem->patches;
+    fem_patches *q = &fem->patches;
     homg_status st = row_ptr && col_idx ? HOMG_OK : HOMG_ERROR_OUT_OF_MEMORY;
     size_t vb = value_bytes(fem);
     memset(&h, 0, sizeof h);
@@ -366,8 +366,8 @@ static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
 {
     homg_ctx *ctx = fem->ctx;
     kernel_exec *ex = &ctx->ex;
-    homg_fem_problem p = geometry(fem);
-    homg_fem_system s = system_of(fem);
+    fem_problem p = geometry(fem);
+    fem_system s = system_of(fem);
     homg_status st = HOMG_OK;
     p.sigma = c->sigma == 0 ? 1.0 : c->sigma;
     p.sigma_elem = c->sigma_elem;
