@@ -101,7 +101,7 @@ static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_
     w->base = w->cur; /* the aggregates before merging */
     w->cur = w->next;
     w->next = NULL;
-    HOMG_TRY(homg__amg_array(amg, (void **)&w->next, (size_t)n, sizeof(int32_t), "aggregates"));
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&w->next, "aggregates"));
     if (min_size > 1) {
         AMG_RUN(amg, ak->agg_sizes(ex, n, w->base, roots, w->size), "aggregate sizes");
         AMG_RUN(amg, ak->agg_keep(ex, roots, w->size, min_size, w->keep), "aggregate sizes");
@@ -136,15 +136,15 @@ homg_status homg__amg_aggregate(homg_amg *amg, int l, int32_t *agg, int32_t *nag
     work w;
     homg_status st = HOMG_OK;
     memset(&w, 0, sizeof w);
-    st = homg__amg_array(amg, (void **)&w.key, (size_t)n, sizeof(uint64_t), "MIS");
+    st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(uint64_t), (void **)&w.key, "MIS");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&w.k1, (size_t)n, sizeof(uint64_t), "MIS");
+        st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(uint64_t), (void **)&w.k1, "MIS");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&w.k2, (size_t)n, sizeof(uint64_t), "MIS");
+        st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(uint64_t), (void **)&w.k2, "MIS");
     {
         int32_t **ints[] = { &w.flag, &w.id, &w.cur, &w.next, &w.size, &w.keep };
         for (size_t i = 0; st == HOMG_OK && i < sizeof ints / sizeof ints[0]; i++)
-            st = homg__amg_array(amg, (void **)ints[i], (size_t)n + 1, sizeof(int32_t), "aggregates");
+            st = homg__alloc_array(amg->ctx, (size_t)n + 1, sizeof(int32_t), (void **)ints[i], "aggregates");
     }
     if (st == HOMG_OK)
         st = aggregate(amg, l, &w, agg, nagg);

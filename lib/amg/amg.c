@@ -117,18 +117,6 @@ static homg_status check_desc(homg_ctx *ctx, const homg_amg_desc *d)
     return HOMG_OK;
 }
 
-homg_status homg__amg_array(homg_amg *amg, void **p, size_t n, size_t size, const char *what)
-{
-    if (size && n > SIZE_MAX / size)
-        return homg__fail(amg->ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: %zu elements overflow", what, n);
-    return homg__alloc(amg->ctx, n * size, p, what);
-}
-
-homg_status homg__amg_read_count(homg_amg *amg, int32_t *host)
-{
-    return homg__read(amg->ctx, host, amg->count, sizeof *host);
-}
-
 static void level_free(homg_amg *amg, amg_level *lv)
 {
     homg_ctx *ctx = amg->ctx;
@@ -192,7 +180,8 @@ static homg_status build(homg_amg *amg)
     HOMG_TRY(fine_level(amg, 0));
     if (amg->desc.coarsening == HOMG_AMG_MATCHING) {
         /* The smooth vector of the fine level: ones (the bits of 1.0f). */
-        HOMG_TRY(homg__amg_array(amg, (void **)&amg->lv[0].v, (size_t)amg->a.nrows, sizeof(float), "smooth vector"));
+        HOMG_TRY(
+            homg__alloc_array(amg->ctx, (size_t)amg->a.nrows, sizeof(float), (void **)&amg->lv[0].v, "smooth vector"));
         AMG_RUN(amg, AMG_SK(amg)->fill_i32(&ctx->ex, (int32_t *)amg->lv[0].v, amg->a.nrows, 0x3F800000),
                 "smooth vector");
     }
@@ -201,7 +190,7 @@ static homg_status build(homg_amg *amg)
         int32_t n = lv->a.nrows, nagg = 0;
         if (n <= amg->desc.coarse_size || l + 1 >= amg->desc.max_levels)
             break;
-        HOMG_TRY(homg__amg_array(amg, (void **)&lv->agg, (size_t)n, sizeof(int32_t), "aggregates"));
+        HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&lv->agg, "aggregates"));
         if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION)
             HOMG_TRY(homg__amg_aggregate(amg, l, lv->agg, &nagg));
         else
@@ -281,9 +270,9 @@ homg_status homg_amg_create(homg_ctx *ctx, const homg_csr *a, const homg_amg_des
             st = homg__backend_fail(ctx, st, "homg_amg_create: sparse library handles");
     }
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&amg->count, 4, sizeof(int32_t), "counters");
+        st = homg__alloc_array(amg->ctx, 4, sizeof(int32_t), (void **)&amg->count, "counters");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&amg->rho, 4, sizeof(float), "counters");
+        st = homg__alloc_array(amg->ctx, 4, sizeof(float), (void **)&amg->rho, "counters");
     if (st == HOMG_OK)
         st = timed(amg, create_body, a);
     if (st == HOMG_OK && ctx->mem->sync(&ctx->ex) != HOMG_OK)

@@ -64,8 +64,10 @@ const csr_matrix *homg__amg_matrix(const homg_amg *amg);
 homg_ctx *homg__amg_ctx(const homg_amg *amg);
 homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z);
 
-/* A device array of n elements of `size` bytes (freed with homg__free). */
-homg_status homg__amg_array(homg_amg *amg, void **p, size_t n, size_t size, const char *what);
-homg_status homg__amg_read_count(homg_amg *amg, int32_t *host);
+/* Reads the device counter amg->count (rows, rounds ... a step counted). */
+static inline homg_status homg__amg_read_count(homg_amg *amg, int32_t *host)
+{
+    return homg__read(amg->ctx, host, amg->count, sizeof *host);
+}
 
 #endif

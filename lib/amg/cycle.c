@@ -47,13 +47,13 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
         int32_t n = lv->a.nrows;
         int need_dinv = l < last ? sm != HOMG_AMG_SMOOTHER_PATCH : amg->desc.coarse_solver == HOMG_AMG_COARSE_JACOBI;
         if (!values_only) {
-            HOMG_TRY(homg__amg_array(amg, (void **)&lv->b, (size_t)n, sizeof(float), "cycle vectors"));
-            HOMG_TRY(homg__amg_array(amg, (void **)&lv->x, (size_t)n, sizeof(float), "cycle vectors"));
-            HOMG_TRY(homg__amg_array(amg, (void **)&lv->t, (size_t)n, sizeof(float), "cycle vectors"));
+            HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->b, "cycle vectors"));
+            HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->x, "cycle vectors"));
+            HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->t, "cycle vectors"));
             if (l < last && (sm == HOMG_AMG_SMOOTHER_PATCH || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV))
-                HOMG_TRY(homg__amg_array(amg, (void **)&lv->u, (size_t)n, sizeof(float), "cycle vectors"));
+                HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->u, "cycle vectors"));
             if (need_dinv)
-                HOMG_TRY(homg__amg_array(amg, (void **)&lv->dinv, (size_t)n, sizeof(float), "smoother"));
+                HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->dinv, "smoother"));
         }
         if (need_dinv)
             AMG_RUN(amg,
@@ -77,7 +77,8 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
                               "stalled): use coarse_solver = HOMG_AMG_COARSE_JACOBI or more levels",
                               (int)n, DENSE_MAX);
         if (!values_only)
-            HOMG_TRY(homg__amg_array(amg, (void **)&lv->inv, (size_t)n * (size_t)n, sizeof(float), "coarse solver"));
+            HOMG_TRY(
+                homg__alloc_array(amg->ctx, (size_t)n * (size_t)n, sizeof(float), (void **)&lv->inv, "coarse solver"));
         AMG_RUN(amg, ak->dense_inverse(ex, amg->handle, &lv->a, lv->inv, &pivot), "coarse Cholesky factorisation");
         if (pivot)
             return homg__fail(ctx, HOMG_ERROR_NUMERIC,

@@ -37,15 +37,15 @@ static homg_status match_once(homg_amg *amg, const csr_matrix *a, const float *v
     homg_status st;
 
     *vc = NULL;
-    st = homg__amg_array(amg, (void **)&d, (size_t)n, sizeof(float), "matching");
+    st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&d, "matching");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&w, (size_t)a->nnz, sizeof(float), "matching weights");
+        st = homg__alloc_array(amg->ctx, (size_t)a->nnz, sizeof(float), (void **)&w, "matching weights");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&suitor, (size_t)n, sizeof(uint64_t), "matching");
+        st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(uint64_t), (void **)&suitor, "matching");
     {
         int32_t **ints[] = { &target, &cand, &mate, &flag, &id };
         for (size_t i = 0; st == HOMG_OK && i < sizeof ints / sizeof ints[0]; i++)
-            st = homg__amg_array(amg, (void **)ints[i], (size_t)n + 1, sizeof(int32_t), "matching");
+            st = homg__alloc_array(amg->ctx, (size_t)n + 1, sizeof(int32_t), (void **)ints[i], "matching");
     }
     if (st != HOMG_OK)
         goto done;
@@ -75,7 +75,7 @@ static homg_status match_once(homg_amg *amg, const csr_matrix *a, const float *v
     homg__log(ctx, HOMG_LOG_DEBUG, "matching: %d rows, %d rounds (%d proposals open), %d aggregates", (int)n, rounds,
               (int)proposals, (int)*nc);
     RUN(ak->match_agg(ex, n, mate, id, agg), "matching");
-    st = homg__amg_array(amg, (void **)vc, (size_t)*nc, sizeof(float), "matching");
+    st = homg__alloc_array(amg->ctx, (size_t)*nc, sizeof(float), (void **)vc, "matching");
     if (st != HOMG_OK)
         goto done;
     RUN(ak->match_weights_p(ex, n, mate, agg, v, pw, *vc), "matching");
@@ -135,9 +135,9 @@ homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg)
     memset(&p1, 0, sizeof p1);
     memset(&a1, 0, sizeof a1);
 
-    st = homg__amg_array(amg, (void **)&agg1, (size_t)n, sizeof(int32_t), "matching");
+    st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&agg1, "matching");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&pw1, (size_t)n, sizeof(float), "matching");
+        st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&pw1, "matching");
     if (st == HOMG_OK)
         st = match_once(amg, &lv->a, lv->v, agg1, pw1, &v1, &n1);
     if (st == HOMG_OK)
@@ -151,13 +151,13 @@ homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg)
         st = galerkin_once(amg, &lv->a, &p1, &a1);
     /* Second pairwise step on the first one's coarse matrix. */
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&agg2, (size_t)n1, sizeof(int32_t), "matching");
+        st = homg__alloc_array(amg->ctx, (size_t)n1, sizeof(int32_t), (void **)&agg2, "matching");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&pw2, (size_t)n1, sizeof(float), "matching");
+        st = homg__alloc_array(amg->ctx, (size_t)n1, sizeof(float), (void **)&pw2, "matching");
     if (st == HOMG_OK)
         st = match_once(amg, &a1, v1, agg2, pw2, &v2, &n2);
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&pw, (size_t)n, sizeof(float), "matching");
+        st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&pw, "matching");
     if (st == HOMG_OK)
         st = homg__mat_alloc(ctx, n, n2, n, HOMG_FLOAT32, &lv->p, "prolongator");
     if (st == HOMG_OK) {

@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,6 +239,32 @@ void homg__free(homg_ctx *ctx, void *ptr)
         ctx->desc.allocator.free(ptr, ctx->desc.allocator.user);
     else
         ctx->mem->free(&ctx->ex, ptr);
+}
+
+/* The bytes of an array, or 0 with the ctx message when they overflow. */
+static int array_bytes(homg_ctx *ctx, size_t count, size_t size, const char *what, size_t *bytes)
+{
+    if (size && count > SIZE_MAX / size) {
+        homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: %zu elements of %zu bytes overflow size_t", what, count, size);
+        return 0;
+    }
+    *bytes = count * size;
+    return 1;
+}
+
+homg_status homg__alloc_array(homg_ctx *ctx, size_t n, size_t size, void **ptr, const char *what)
+{
+    size_t bytes;
+    *ptr = NULL;
+    if (!array_bytes(ctx, n, size, what, &bytes))
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    return homg__alloc(ctx, bytes, ptr, what);
+}
+
+void *homg__host_array(homg_ctx *ctx, size_t count, size_t size, const char *what)
+{
+    size_t bytes;
+    return array_bytes(ctx, count, size, what, &bytes) ? homg__host_alloc(ctx, bytes, what) : NULL;
 }
 
 void *homg__host_alloc(homg_ctx *ctx, size_t bytes, const char *what)

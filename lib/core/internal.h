@@ -47,8 +47,13 @@ void homg__leave(homg_ctx *ctx, int saved);
 /* Allocation in the ctx's space through the caller's allocator or the backend. */
 homg_status homg__alloc(homg_ctx *ctx, size_t bytes, void **ptr, const char *what);
 void homg__free(homg_ctx *ctx, void *ptr);
+/* n elements of `size` bytes in the ctx's space (an overflowing size is OUT_OF_MEMORY). */
+homg_status homg__alloc_array(homg_ctx *ctx, size_t n, size_t size, void **ptr, const char *what);
 /* Host allocation (plain malloc; returns NULL and sets the ctx message on failure). */
 void *homg__host_alloc(homg_ctx *ctx, size_t bytes, const char *what);
+/* Host array of count elements of `size` bytes (malloc; NULL for count 0).
+ * Returns NULL and sets the ctx message when the size overflows or malloc fails. */
+void *homg__host_array(homg_ctx *ctx, size_t count, size_t size, const char *what);
 
 /* Closes a file the library wrote; when writing or closing failed, removes it and
  * records HOMG_ERROR_IO naming the path (lib/core/file.c). */

@@ -6,15 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *homg__host_array(homg_ctx *ctx, size_t count, size_t size, const char *what)
-{
-    if (size && count > SIZE_MAX / size) {
-        homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: %zu elements of %zu bytes overflow size_t", what, count, size);
-        return NULL;
-    }
-    return homg__host_alloc(ctx, count * size, what);
-}
-
 void homg_host_csr_free(homg_host_csr *m)
 {
     if (!m)

@@ -5,10 +5,6 @@
 
 #include "core/internal.h"
 
-/* Host array of count elements of `size` bytes (malloc; NULL for count 0).
- * Returns NULL and sets the ctx message when the size overflows or malloc fails. */
-void *homg__host_array(homg_ctx *ctx, size_t count, size_t size, const char *what);
-
 /* Two triplets with the same (row, col): their indices first < second in the input. */
 typedef struct coo_dup {
     int32_t first, second;
