@@ -117,6 +117,17 @@ extern const memory_kernels homg_cuda_memory_kernels;
 int homg_cuda_device_count(void);
 #endif
 
+/* Returns a failed homg_status from the calling function (the message is
+ * already where it belongs: ex->msg in kernels, the ctx in lib/).  The rest of
+ * the family: HOMG_TRY_BACKEND (lib/core/internal.h), HOMG_CUDA_TRY,
+ * HOMG_CUDA_LAUNCHED, HOMG_CUSPARSE_TRY, HOMG_CUSOLVER_TRY (core/cuda_check.h). */
+#define HOMG_TRY(call)                 \
+    do {                               \
+        homg_status homg_st_ = (call); \
+        if (homg_st_ != HOMG_OK)       \
+            return homg_st_;           \
+    } while (0)
+
 /* Write a formatted message into ex->msg and return st. */
 homg_status homg_exec_fail(kernel_exec *ex, homg_status st, const char *fmt, ...)
 #if defined(__GNUC__)

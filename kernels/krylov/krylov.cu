@@ -161,7 +161,7 @@ homg_status homg_cuda_krylov_cg_direction(kernel_exec *ex, void *handle, const d
     int nb = reduction_blocks(n);
     dots_kernel<<<nb, HOMG_THREADS, 0, s>>>(r, z, q, n, state, h->partials);
     HOMG_CUDA_LAUNCHED(ex, "CG dots");
-    HOMG_KTRY(finish(ex, h, nb, FIN_DOTS, state, NULL));
+    HOMG_TRY(finish(ex, h, nb, FIN_DOTS, state, NULL));
     direction_kernel<<<homg_blocks(n, 65536), HOMG_THREADS, 0, s>>>(z, p, n, state);
     HOMG_CUDA_LAUNCHED(ex, "CG direction");
     return HOMG_OK;

@@ -116,7 +116,7 @@ homg_status homg_cuda_sparse_scan_i32(kernel_exec *ex, void *handle, const int32
     void *tmp = NULL;
     if (n > 0) {
         HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, n, s));
-        HOMG_KTRY(homg_cuda_scratch(ex, h, bytes, &tmp));
+        HOMG_TRY(homg_cuda_scratch(ex, h, bytes, &tmp));
         HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, n, s));
     }
     scan_total_kernel<<<1, 32, 0, s>>>(in, out, n, total);
@@ -258,7 +258,7 @@ homg_status homg_cuda_sparse_transpose(kernel_exec *ex, void *handle, const csr_
                                                         a->col_idx, t->val, t->row_ptr, t->col_idx, val_type(a->prec),
                                                         CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
                                                         CUSPARSE_CSR2CSC_ALG1, &bytes));
-    HOMG_KTRY(homg_cuda_scratch(ex, h, bytes, &buf));
+    HOMG_TRY(homg_cuda_scratch(ex, h, bytes, &buf));
     HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2(h->sparse, a->nrows, a->ncols, a->nnz, a->val, a->row_ptr, a->col_idx,
                                              t->val, t->row_ptr, t->col_idx, val_type(a->prec), CUSPARSE_ACTION_NUMERIC,
                                              CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buf));
@@ -393,7 +393,7 @@ static homg_status sort_columns(kernel_exec *ex, homg_cuda_handle *h, csr_matrix
     homg_status st;
     if (c->nnz == 0)
         return HOMG_OK;
-    HOMG_KTRY(homg_cuda_alloc(ex, h, sizeof(int32_t), (void **)&flag, "SpGEMM column check"));
+    HOMG_TRY(homg_cuda_alloc(ex, h, sizeof(int32_t), (void **)&flag, "SpGEMM column check"));
     e = cudaMemsetAsync(flag, 0, sizeof(int32_t), s);
     if (e == cudaSuccess) {
         unsorted_kernel<<<homg_blocks(c->nrows), HOMG_THREADS, 0, s>>>(c->row_ptr, c->col_idx, c->nrows, flag);
@@ -442,66 +442,74 @@ static homg_status sort_columns(kernel_exec *ex, homg_cuda_handle *h, csr_matrix
     return st;
 }
 
+/* The symbolic phase's own buffers (4 and 5 stay with the plan). */
+typedef struct spgemm_temp {
+    void *b1, *b2, *b3;
+} spgemm_temp;
+
+/* Work estimation and the size of the product (buffers 1 and 2 freed once used). */
+static homg_status symbolic_nnz(kernel_exec *ex, homg_cuda_handle *h, spgemm_plan *p, spgemm_temp *t)
+{
+    cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    size_t s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c,
+                                                             CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1, NULL));
+    HOMG_TRY(homg_cuda_alloc(ex, h, s1, &t->b1, "SpGEMM work estimation"));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c,
+                                                             CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1, t->b1));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc,
+                                                  &s2, NULL, &s3, NULL, &s4, NULL));
+    HOMG_TRY(homg_cuda_alloc(ex, h, s2, &t->b2, "SpGEMM"));
+    HOMG_TRY(homg_cuda_alloc(ex, h, s3, &t->b3, "SpGEMM"));
+    HOMG_TRY(homg_cuda_alloc(ex, h, s4, &p->buf4, "SpGEMM"));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc,
+                                                  &s2, t->b2, &s3, t->b3, &s4, p->buf4));
+    homg_cuda_free(h, t->b1);
+    homg_cuda_free(h, t->b2);
+    t->b1 = t->b2 = NULL;
+    return HOMG_OK;
+}
+
+/* C's column and value arrays, and the copy of the pattern into them. */
+static homg_status symbolic_copy(kernel_exec *ex, homg_cuda_handle *h, csr_matrix *c, spgemm_plan *p)
+{
+    cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    size_t s5 = 0;
+    int64_t rows = 0, cols = 0, nnz = 0;
+    HOMG_CUSPARSE_TRY(ex, cusparseSpMatGetSize(p->c, &rows, &cols, &nnz));
+    if (nnz > INT32_MAX)
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "SpGEMM: product has %lld entries (more than int32)",
+                              (long long)nnz);
+    c->nnz = (int32_t)nnz;
+    HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result"));
+    HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(float), &c->val, "SpGEMM result"));
+    HOMG_CUSPARSE_TRY(ex, cusparseCsrSetPointers(p->c, c->row_ptr, c->col_idx, c->val));
+    HOMG_CUSPARSE_TRY(
+        ex, cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, NULL));
+    HOMG_TRY(homg_cuda_alloc(ex, h, s5, &p->buf5, "SpGEMM"));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT,
+                                                   p->desc, &s5, p->buf5));
+    return HOMG_OK;
+}
+
 /* The symbolic phase: buffers 1-3 are freed here, 4 and 5 stay with the plan. */
 static homg_status symbolic(kernel_exec *ex, homg_cuda_handle *h, const csr_matrix *a, const csr_matrix *b,
                             csr_matrix *c, spgemm_plan *p)
 {
-    cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
-    size_t s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0;
-    void *b1 = NULL, *b2 = NULL, *b3 = NULL;
-    int64_t rows = 0, cols = 0, nnz = 0;
-    homg_status st = HOMG_OK;
+    spgemm_temp t = { NULL, NULL, NULL };
+    homg_status st;
     HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
-    HOMG_KTRY(csr_descr(ex, a, &p->a));
-    HOMG_KTRY(csr_descr(ex, b, &p->b));
+    HOMG_TRY(csr_descr(ex, a, &p->a));
+    HOMG_TRY(csr_descr(ex, b, &p->b));
     HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(&p->c, a->nrows, b->ncols, 0, c->row_ptr, NULL, NULL, CUSPARSE_INDEX_32I,
                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     HOMG_CUSPARSE_TRY(ex, cusparseSpGEMM_createDescr(&p->desc));
-    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c,
-                                                             CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1, NULL));
-    HOMG_KTRY(homg_cuda_alloc(ex, h, s1, &b1, "SpGEMM work estimation"));
-#define STEP(call)                                   \
-    do {                                             \
-        cusparseStatus_t ss_ = (call);               \
-        if (ss_ != CUSPARSE_STATUS_SUCCESS) {        \
-            st = homg_cusparse_fail(ex, ss_, #call); \
-            goto done;                               \
-        }                                            \
-    } while (0)
-    STEP(cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1,
-                                            b1));
-    STEP(cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s2, NULL, &s3,
-                                 NULL, &s4, NULL));
-    if ((st = homg_cuda_alloc(ex, h, s2, &b2, "SpGEMM")) != HOMG_OK ||
-        (st = homg_cuda_alloc(ex, h, s3, &b3, "SpGEMM")) != HOMG_OK ||
-        (st = homg_cuda_alloc(ex, h, s4, &p->buf4, "SpGEMM")) != HOMG_OK)
-        goto done;
-    STEP(cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s2, b2, &s3,
-                                 b3, &s4, p->buf4));
-    homg_cuda_free(h, b1);
-    homg_cuda_free(h, b2);
-    b1 = b2 = NULL;
-    STEP(cusparseSpMatGetSize(p->c, &rows, &cols, &nnz));
-    if (nnz > INT32_MAX) {
-        st = homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "SpGEMM: product has %lld entries (more than int32)",
-                            (long long)nnz);
-        goto done;
-    }
-    c->nnz = (int32_t)nnz;
-    if ((st = homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result")) !=
-            HOMG_OK ||
-        (st = homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(float), &c->val, "SpGEMM result")) != HOMG_OK)
-        goto done;
-    STEP(cusparseCsrSetPointers(p->c, c->row_ptr, c->col_idx, c->val));
-    STEP(cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, NULL));
-    if ((st = homg_cuda_alloc(ex, h, s5, &p->buf5, "SpGEMM")) != HOMG_OK)
-        goto done;
-    STEP(cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, p->buf5));
-#undef STEP
-done:
-    homg_cuda_free(h, b1);
-    homg_cuda_free(h, b2);
-    homg_cuda_free(h, b3);
+    st = symbolic_nnz(ex, h, p, &t);
+    if (st == HOMG_OK)
+        st = symbolic_copy(ex, h, c, p);
+    homg_cuda_free(h, t.b1);
+    homg_cuda_free(h, t.b2);
+    homg_cuda_free(h, t.b3);
     return st;
 }
 

@@ -1,24 +1,13 @@
 /* sparse_util.cuh -- what the CUDA files of the sparse, Krylov and AMG tables
- * share: the library handles, launch sizes, error mapping of cuSPARSE and
- * cuSOLVER, block reductions and the "miniwarp" row products of seed 001
+ * share: the library handles, launch sizes, block reductions and the "miniwarp" row products of seed 001
  * (a group of G lanes per CSR row, G near the mean row length). */
 #ifndef HOMG_SPARSE_UTIL_CUH
 #define HOMG_SPARSE_UTIL_CUH
 
-#include <cusolverDn.h>
-#include <cusparse.h>
 #include <stdint.h>
 
 #include "core/cuda_check.h"
 #include "sparse_kernels.h"
-
-/* Return a failed homg_status (the message is already in ex). */
-#define HOMG_KTRY(call)                \
-    do {                               \
-        homg_status homg_ks_ = (call); \
-        if (homg_ks_ != HOMG_OK)       \
-            return homg_ks_;           \
-    } while (0)
 
 #define HOMG_THREADS    256
 #define HOMG_MAX_BLOCKS 1024 /* grid-stride kernels with reductions: partial sums per block */
@@ -34,28 +23,6 @@ typedef struct homg_cuda_handle {
     size_t scratch_bytes;
     double *partials; /* HOMG_MAX_BLOCKS * HOMG_PARTIALS */
 } homg_cuda_handle;
-
-static inline homg_status homg_cusparse_fail(kernel_exec *ex, cusparseStatus_t s, const char *what)
-{
-    homg_status st = s == CUSPARSE_STATUS_ALLOC_FAILED ? HOMG_ERROR_OUT_OF_MEMORY : HOMG_ERROR_BACKEND;
-    return homg_exec_fail(ex, st, "%s: %s", what, cusparseGetErrorString(s));
-}
-
-#define HOMG_CUSPARSE_TRY(ex, call)                          \
-    do {                                                     \
-        cusparseStatus_t homg_s_ = (call);                   \
-        if (homg_s_ != CUSPARSE_STATUS_SUCCESS)              \
-            return homg_cusparse_fail((ex), homg_s_, #call); \
-    } while (0)
-
-#define HOMG_CUSOLVER_TRY(ex, call)                                                                            \
-    do {                                                                                                       \
-        cusolverStatus_t homg_s_ = (call);                                                                     \
-        if (homg_s_ != CUSOLVER_STATUS_SUCCESS)                                                                \
-            return homg_exec_fail(                                                                             \
-                (ex), homg_s_ == CUSOLVER_STATUS_ALLOC_FAILED ? HOMG_ERROR_OUT_OF_MEMORY : HOMG_ERROR_BACKEND, \
-                "%s: cuSOLVER status %d", #call, (int)homg_s_);                                                \
-    } while (0)
 
 /* Blocks for n elements, one per thread (grid-stride beyond `cap` blocks). */
 static inline unsigned homg_blocks(int64_t n, int64_t cap = 1 << 20)
@@ -93,7 +60,7 @@ static inline homg_status homg_cuda_scratch(kernel_exec *ex, homg_cuda_handle *h
         homg_cuda_free(h, h->scratch);
         h->scratch = NULL;
         h->scratch_bytes = 0;
-        HOMG_KTRY(homg_cuda_alloc(ex, h, bytes, &h->scratch, "scratch"));
+        HOMG_TRY(homg_cuda_alloc(ex, h, bytes, &h->scratch, "scratch"));
         h->scratch_bytes = bytes;
     }
     *p = h->scratch;

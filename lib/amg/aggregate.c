@@ -45,7 +45,8 @@ static homg_status grow(homg_amg *amg, const csr_matrix *a, int32_t **cur, int32
     int32_t before = -1;
     for (int round = 0; round < GROW_ROUNDS_MAX; round++) {
         int32_t *t;
-        AMG_RUN(amg, AMG_AK(amg)->agg_grow(&amg->ctx->ex, a, *cur, *next, amg->count), "growing aggregates");
+        HOMG_TRY_BACKEND(amg->ctx, AMG_AK(amg)->agg_grow(&amg->ctx->ex, a, *cur, *next, amg->count),
+                         "growing aggregates");
         HOMG_TRY(homg__amg_read_count(amg, left));
         t = *cur;
         *cur = *next;
@@ -69,16 +70,16 @@ static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_
     int round;
 
     /* 1. distance-2 MIS */
-    AMG_RUN(amg, ak->mis_init(ex, n, seed, w->key), "MIS");
+    HOMG_TRY_BACKEND(amg->ctx, ak->mis_init(ex, n, seed, w->key), "MIS");
     for (round = 0; round < MIS_ROUNDS_MAX && undecided > 0; round++) {
         const uint64_t *in = w->key;
         uint64_t *out = w->k1;
         for (int hop = 0; hop < dist; hop++) { /* the maximum over the dist-neighbourhood */
-            AMG_RUN(amg, ak->mis_max(ex, a, in, out), "MIS");
+            HOMG_TRY_BACKEND(amg->ctx, ak->mis_max(ex, a, in, out), "MIS");
             in = out;
             out = out == w->k1 ? w->k2 : w->k1;
         }
-        AMG_RUN(amg, ak->mis_update(ex, n, w->key, in, amg->count), "MIS");
+        HOMG_TRY_BACKEND(amg->ctx, ak->mis_update(ex, n, w->key, in, amg->count), "MIS");
         HOMG_TRY(homg__amg_read_count(amg, &undecided));
     }
     if (undecided > 0)
@@ -86,10 +87,10 @@ static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_
                           MIS_ROUNDS_MAX);
 
     /* 2. roots and their neighbours */
-    AMG_RUN(amg, ak->mis_flags(ex, n, w->key, w->flag), "aggregates");
-    AMG_RUN(amg, sk->scan_i32(ex, amg->handle, w->flag, w->id, n, amg->count), "aggregates");
+    HOMG_TRY_BACKEND(amg->ctx, ak->mis_flags(ex, n, w->key, w->flag), "aggregates");
+    HOMG_TRY_BACKEND(amg->ctx, sk->scan_i32(ex, amg->handle, w->flag, w->id, n, amg->count), "aggregates");
     HOMG_TRY(homg__amg_read_count(amg, &roots));
-    AMG_RUN(amg, ak->agg_from_roots(ex, a, w->flag, w->id, w->cur), "aggregates");
+    HOMG_TRY_BACKEND(amg->ctx, ak->agg_from_roots(ex, a, w->flag, w->id, w->cur), "aggregates");
 
     /* 3. the rest joins neighbouring aggregates */
     HOMG_TRY(grow(amg, a, &w->cur, &w->next, &left));
@@ -103,24 +104,24 @@ static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_
     w->next = NULL;
     HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&w->next, "aggregates"));
     if (min_size > 1) {
-        AMG_RUN(amg, ak->agg_sizes(ex, n, w->base, roots, w->size), "aggregate sizes");
-        AMG_RUN(amg, ak->agg_keep(ex, roots, w->size, min_size, w->keep), "aggregate sizes");
+        HOMG_TRY_BACKEND(amg->ctx, ak->agg_sizes(ex, n, w->base, roots, w->size), "aggregate sizes");
+        HOMG_TRY_BACKEND(amg->ctx, ak->agg_keep(ex, roots, w->size, min_size, w->keep), "aggregate sizes");
     } else {
-        AMG_RUN(amg, sk->fill_i32(ex, w->keep, roots, 1), "aggregate sizes");
+        HOMG_TRY_BACKEND(amg->ctx, sk->fill_i32(ex, w->keep, roots, 1), "aggregate sizes");
     }
     for (int attempt = 0; attempt < 2; attempt++) {
-        AMG_RUN(amg, sk->scan_i32(ex, amg->handle, w->keep, w->id, roots, amg->count), "aggregates");
+        HOMG_TRY_BACKEND(amg->ctx, sk->scan_i32(ex, amg->handle, w->keep, w->id, roots, amg->count), "aggregates");
         HOMG_TRY(homg__amg_read_count(amg, &kept));
         if (kept == 0) { /* every aggregate is small: keep them all */
-            AMG_RUN(amg, sk->fill_i32(ex, w->keep, roots, 1), "aggregates");
+            HOMG_TRY_BACKEND(amg->ctx, sk->fill_i32(ex, w->keep, roots, 1), "aggregates");
             continue;
         }
-        AMG_RUN(amg, ak->agg_relabel(ex, n, w->base, w->keep, w->id, w->cur), "aggregates");
+        HOMG_TRY_BACKEND(amg->ctx, ak->agg_relabel(ex, n, w->base, w->keep, w->id, w->cur), "aggregates");
         HOMG_TRY(grow(amg, a, &w->cur, &w->next, &left));
         if (left == 0)
             break;
         /* Some small aggregates have no kept neighbour: keep them too. */
-        AMG_RUN(amg, ak->agg_restore(ex, n, w->base, w->cur, w->keep), "aggregates");
+        HOMG_TRY_BACKEND(amg->ctx, ak->agg_restore(ex, n, w->base, w->cur, w->keep), "aggregates");
     }
     if (left > 0 || kept == 0)
         return homg__fail(amg->ctx, HOMG_ERROR_NUMERIC, "level %d: merging small aggregates left %d rows", l, left);

@@ -168,8 +168,9 @@ static homg_status fine_level(homg_amg *amg, int values_only)
                          ctx->mem->copy(&ctx->ex, f->col_idx, a->col_idx, (size_t)a->nnz * sizeof(int32_t), HOMG_D2D),
                          "fine level");
     }
-    AMG_RUN(amg, AMG_SK(amg)->convert(&ctx->ex, a->val, HOMG_FLOAT64, f->val, HOMG_FLOAT32, (size_t)a->nnz),
-            "fine level in float");
+    HOMG_TRY_BACKEND(amg->ctx,
+                     AMG_SK(amg)->convert(&ctx->ex, a->val, HOMG_FLOAT64, f->val, HOMG_FLOAT32, (size_t)a->nnz),
+                     "fine level in float");
     return HOMG_OK;
 }
 
@@ -182,8 +183,8 @@ static homg_status build(homg_amg *amg)
         /* The smooth vector of the fine level: ones (the bits of 1.0f). */
         HOMG_TRY(
             homg__alloc_array(amg->ctx, (size_t)amg->a.nrows, sizeof(float), (void **)&amg->lv[0].v, "smooth vector"));
-        AMG_RUN(amg, AMG_SK(amg)->fill_i32(&ctx->ex, (int32_t *)amg->lv[0].v, amg->a.nrows, 0x3F800000),
-                "smooth vector");
+        HOMG_TRY_BACKEND(amg->ctx, AMG_SK(amg)->fill_i32(&ctx->ex, (int32_t *)amg->lv[0].v, amg->a.nrows, 0x3F800000),
+                         "smooth vector");
     }
     for (l = 0;; l++) {
         amg_level *lv = &amg->lv[l];
@@ -342,9 +343,11 @@ homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z)
 {
     homg_ctx *ctx = amg->ctx;
     const sparse_kernels *sk = AMG_SK(amg);
-    AMG_RUN(amg, sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows), "AMG cycle");
+    HOMG_TRY_BACKEND(amg->ctx, sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows),
+                     "AMG cycle");
     HOMG_TRY(homg__amg_cycle(amg));
-    AMG_RUN(amg, sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows), "AMG cycle");
+    HOMG_TRY_BACKEND(amg->ctx, sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows),
+                     "AMG cycle");
     return HOMG_OK;
 }
 

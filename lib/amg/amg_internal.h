@@ -34,14 +34,6 @@ struct homg_amg {
 #define AMG_SK(amg) HOMG_KERNELS(&(amg)->ctx->ex, sparse)
 #define AMG_AK(amg) HOMG_KERNELS(&(amg)->ctx->ex, amg)
 
-/* Runs a kernel-table call; on failure passes the backend's message on. */
-#define AMG_RUN(amg, call, what)                                    \
-    do {                                                            \
-        homg_status amg_st_ = (call);                               \
-        if (amg_st_ != HOMG_OK)                                     \
-            return homg__backend_fail((amg)->ctx, amg_st_, (what)); \
-    } while (0)
-
 /* amg_aggregate.c: smoothed-aggregation aggregates of level l (agg: n rows). */
 homg_status homg__amg_aggregate(homg_amg *amg, int l, int32_t *agg, int32_t *nagg);
 /* amg_matching.c: the double-pairwise prolongator of level l and the next level's smooth vector. */

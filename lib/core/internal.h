@@ -71,12 +71,6 @@ homg_status homg__check_pointer(homg_ctx *ctx, const void *ptr, const char *arg)
         if (homg_st_ != HOMG_OK)                                \
             return homg__backend_fail((ctx), homg_st_, (what)); \
     } while (0)
-
-#define HOMG_TRY(call)                 \
-    do {                               \
-        homg_status homg_st_ = (call); \
-        if (homg_st_ != HOMG_OK)       \
-            return homg_st_;           \
-    } while (0)
+/* HOMG_TRY(call), which returns a failure as it is, comes from kernels.h. */
 
 #endif
