@@ -32,50 +32,27 @@
 homg_amg_desc homg_amg_desc_defaults(const homg_amg_desc *desc)
 {
     homg_amg_desc d;
-    if (desc)
-        d = *desc;
-    else
-        memset(&d, 0, sizeof d);
-    if (d.coarsening == HOMG_AMG_COARSEN_DEFAULT)
-        d.coarsening = HOMG_AMG_SMOOTHED_AGGREGATION;
-    if (d.smoother == HOMG_AMG_SMOOTHER_DEFAULT)
-        d.smoother = HOMG_AMG_SMOOTHER_PATCH;
-    if (d.cycle == HOMG_AMG_CYCLE_DEFAULT)
-        d.cycle = HOMG_AMG_CYCLE_V;
-    if (d.pre == 0)
-        d.pre = 1;
-    if (d.post == 0)
-        d.post = 1;
-    if (d.jacobi_weight == 0)
-        d.jacobi_weight = 2.0 / 3.0;
-    if (d.prolong_weight == 0)
-        d.prolong_weight = 1.5;
-    if (d.max_levels == 0)
-        d.max_levels = HOMG_AMG_MAX_LEVELS;
-    if (d.coarse_size == 0)
-        d.coarse_size = 256;
-    if (d.coarse_solver == HOMG_AMG_COARSE_DEFAULT)
-        d.coarse_solver = HOMG_AMG_COARSE_CHOLESKY;
-    if (d.coarse_sweeps == 0)
-        d.coarse_sweeps = 20;
-    if (d.mis_distance == 0)
-        d.mis_distance = 2;
-    if (d.mis_distance_coarse == 0)
-        d.mis_distance_coarse = 1;
-    if (d.patch_size == 0)
-        d.patch_size = 256;
-    if (d.patch_inner == 0)
-        d.patch_inner = 3;
-    if (d.patch_inner_weight == 0)
-        d.patch_inner_weight = 1.0;
-    if (d.patch_weight == 0)
-        d.patch_weight = 1.0;
-    if (d.chebyshev_degree == 0)
-        d.chebyshev_degree = 3;
-    if (d.chebyshev_ratio == 0)
-        d.chebyshev_ratio = 20;
-    if (d.seed == 0)
-        d.seed = 1;
+    homg__desc_start(&d, desc, sizeof d);
+    HOMG_DEFAULT(d.coarsening, HOMG_AMG_SMOOTHED_AGGREGATION);
+    HOMG_DEFAULT(d.smoother, HOMG_AMG_SMOOTHER_PATCH);
+    HOMG_DEFAULT(d.cycle, HOMG_AMG_CYCLE_V);
+    HOMG_DEFAULT(d.pre, 1);
+    HOMG_DEFAULT(d.post, 1);
+    HOMG_DEFAULT(d.jacobi_weight, 2.0 / 3.0);
+    HOMG_DEFAULT(d.prolong_weight, 1.5);
+    HOMG_DEFAULT(d.max_levels, HOMG_AMG_MAX_LEVELS);
+    HOMG_DEFAULT(d.coarse_size, 256);
+    HOMG_DEFAULT(d.coarse_solver, HOMG_AMG_COARSE_CHOLESKY);
+    HOMG_DEFAULT(d.coarse_sweeps, 20);
+    HOMG_DEFAULT(d.mis_distance, 2);
+    HOMG_DEFAULT(d.mis_distance_coarse, 1);
+    HOMG_DEFAULT(d.patch_size, 256);
+    HOMG_DEFAULT(d.patch_inner, 3);
+    HOMG_DEFAULT(d.patch_inner_weight, 1.0);
+    HOMG_DEFAULT(d.patch_weight, 1.0);
+    HOMG_DEFAULT(d.chebyshev_degree, 3);
+    HOMG_DEFAULT(d.chebyshev_ratio, 20);
+    HOMG_DEFAULT(d.seed, 1);
     return d;
 }
 

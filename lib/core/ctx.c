@@ -53,17 +53,20 @@ int homg_cuda_available(void)
 #endif
 }
 
+void homg__desc_start(void *d, const void *desc, size_t size)
+{
+    if (desc)
+        memcpy(d, desc, size);
+    else
+        memset(d, 0, size);
+}
+
 homg_ctx_desc homg_ctx_desc_defaults(const homg_ctx_desc *desc)
 {
     homg_ctx_desc d;
-    if (desc)
-        d = *desc;
-    else
-        memset(&d, 0, sizeof d);
-    if (d.backend == HOMG_BACKEND_AUTO)
-        d.backend = homg_cuda_available() ? HOMG_BACKEND_CUDA : HOMG_BACKEND_CPU;
-    if (d.log_level == HOMG_LOG_DEFAULT)
-        d.log_level = HOMG_LOG_WARN;
+    homg__desc_start(&d, desc, sizeof d);
+    HOMG_DEFAULT(d.backend, homg_cuda_available() ? HOMG_BACKEND_CUDA : HOMG_BACKEND_CPU);
+    HOMG_DEFAULT(d.log_level, HOMG_LOG_WARN);
     return d;
 }
 

@@ -23,6 +23,15 @@ homg_status homg__fail(homg_ctx *ctx, homg_status st, const char *fmt, ...)
     ;
 /* Passes a backend failure (message in ctx->ex.msg) on to the ctx, prefixed by `what`. */
 homg_status homg__backend_fail(homg_ctx *ctx, homg_status st, const char *what);
+/* Every homg_*_desc_defaults: start from the caller's desc (or a zeroed one),
+ * then give each zero field its default with HOMG_DEFAULT. */
+void homg__desc_start(void *d, const void *desc, size_t size);
+#define HOMG_DEFAULT(field, value) \
+    do {                           \
+        if ((field) == 0)          \
+            (field) = (value);     \
+    } while (0)
+
 /* Called first by public entries that can fail, so the message is this call's. */
 void homg__clear_error(homg_ctx *ctx);
 void homg__log(homg_ctx *ctx, homg_log_level level, const char *fmt, ...)

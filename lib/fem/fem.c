@@ -12,12 +12,8 @@
 homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc)
 {
     homg_fem_desc d;
-    if (desc)
-        d = *desc;
-    else
-        memset(&d, 0, sizeof d);
-    if (d.patch_nnz == 0)
-        d.patch_nnz = DEFAULT_PATCH_NNZ;
+    homg__desc_start(&d, desc, sizeof d);
+    HOMG_DEFAULT(d.patch_nnz, DEFAULT_PATCH_NNZ);
     return d;
 }
 

@@ -49,16 +49,10 @@ struct homg_pcg {
 homg_pcg_desc homg_pcg_desc_defaults(const homg_pcg_desc *desc)
 {
     homg_pcg_desc d;
-    if (desc)
-        d = *desc;
-    else
-        memset(&d, 0, sizeof d);
-    if (d.tol == 0)
-        d.tol = 1e-8;
-    if (d.max_iter == 0)
-        d.max_iter = 1000;
-    if (d.check_every == 0)
-        d.check_every = 1;
+    homg__desc_start(&d, desc, sizeof d);
+    HOMG_DEFAULT(d.tol, 1e-8);
+    HOMG_DEFAULT(d.max_iter, 1000);
+    HOMG_DEFAULT(d.check_every, 1);
     return d;
 }
 

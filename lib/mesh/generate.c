@@ -10,14 +10,9 @@
 homg_mesh_generate_desc homg_mesh_generate_desc_defaults(const homg_mesh_generate_desc *desc)
 {
     homg_mesh_generate_desc d;
-    if (desc)
-        d = *desc;
-    else
-        memset(&d, 0, sizeof d);
-    if (d.cells == 0)
-        d.cells = 8;
-    if (d.size == 0)
-        d.size = 1;
+    homg__desc_start(&d, desc, sizeof d);
+    HOMG_DEFAULT(d.cells, 8);
+    HOMG_DEFAULT(d.size, 1);
     return d;
 }
 
