@@ -694,8 +694,8 @@ static csr_matrix mat_of(const homg_host_csr *m, float *fval)
     a.col_idx = m->col_idx;
     for (int32_t k = 0; k < m->nnz; k++)
         fval[k] = (float)m->values[k];
-    a.val = fval;
-    a.prec = HOMG_FLOAT32;
+    a.values = fval;
+    a.precision = HOMG_FLOAT32;
     return a;
 }
 
@@ -930,7 +930,7 @@ static void spgemm_and_transpose_match_dense_products(void **state)
         for (int32_t k = c.row_ptr[i]; k < c.row_ptr[i + 1]; k++) {
             if (k > c.row_ptr[i])
                 assert_true(c.col_idx[k] > c.col_idx[k - 1]);
-            row[c.col_idx[k]] = ((float *)c.val)[k];
+            row[c.col_idx[k]] = ((float *)c.values)[k];
         }
         for (int j = 0; j < C; j++)
             assert_true(fabsf(row[j] - dc[i][j]) <= 1e-5f);
@@ -941,14 +941,14 @@ static void spgemm_and_transpose_match_dense_products(void **state)
     assert_int_equal(sk->spgemm_values(&ex, h, plan, &a, &b, &c), HOMG_OK);
     for (int i = 0; i < R; i++)
         for (int32_t k = c.row_ptr[i]; k < c.row_ptr[i + 1]; k++)
-            assert_true(fabsf(((float *)c.val)[k] - 2 * dc[i][c.col_idx[k]]) <= 2e-5f);
+            assert_true(fabsf(((float *)c.values)[k] - 2 * dc[i][c.col_idx[k]]) <= 2e-5f);
     t.nrows = K;
     t.ncols = R;
     t.nnz = a.nnz;
     t.row_ptr = trp;
     t.col_idx = tci;
-    t.val = tv;
-    t.prec = HOMG_FLOAT32;
+    t.values = tv;
+    t.precision = HOMG_FLOAT32;
     assert_int_equal(sk->transpose(&ex, h, &a, &t), HOMG_OK);
     for (int j = 0; j < K; j++)
         for (int32_t k = trp[j]; k < trp[j + 1]; k++)
@@ -957,7 +957,7 @@ static void spgemm_and_transpose_match_dense_products(void **state)
     sk->spgemm_free(&ex, h, plan);
     free(c.row_ptr);
     free(c.col_idx);
-    free(c.val);
+    free(c.values);
     sk->handle_destroy(&ex, h);
 }
 

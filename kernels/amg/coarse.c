@@ -10,7 +10,7 @@
 homg_status homg_cpu_amg_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
 {
     int32_t n = a->nrows;
-    const float *v = (const float *)a->val;
+    const float *v = (const float *)a->values;
     double *l = (double *)calloc((size_t)n * (size_t)n + 1, sizeof *l), *y;
     (void)handle;
     *pivot = 0;

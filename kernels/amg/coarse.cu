@@ -61,9 +61,9 @@ static homg_status dense_invert(kernel_exec *ex, homg_cuda_handle *h, const csr_
     HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&w->a, "coarse solver"));
     HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&w->id, "coarse solver"));
     HOMG_TRY(homg_cuda_alloc(ex, h, sizeof(int), (void **)&w->info, "coarse solver"));
-    dense_kernel<<<homg_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->val, n, w->a,
-                                                                 w->id);
-    scatter_kernel<<<homg_blocks(n), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->val, n, w->a);
+    dense_kernel<<<homg_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values, n,
+                                                                 w->a, w->id);
+    scatter_kernel<<<homg_blocks(n), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values, n, w->a);
     HOMG_CUDA_LAUNCHED(ex, "coarse matrix");
     HOMG_CUSOLVER_TRY(ex, cusolverDnSetStream(h->solver, s));
     HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrf_bufferSize(h->solver, CUBLAS_FILL_MODE_LOWER, n, w->a, n, &lwork));

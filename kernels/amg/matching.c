@@ -6,7 +6,7 @@
 homg_status homg_cpu_amg_match_weights(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *v,
                                        float *w)
 {
-    const float *av = (const float *)a->val;
+    const float *av = (const float *)a->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++)

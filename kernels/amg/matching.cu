@@ -24,7 +24,7 @@ homg_status homg_cuda_amg_match_weights(kernel_exec *ex, const csr_matrix *a, co
                                         float *w)
 {
     match_weights_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, diag, v, w);
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, diag, v, w);
     HOMG_CUDA_LAUNCHED(ex, "match_weights");
     return HOMG_OK;
 }

@@ -107,8 +107,8 @@ homg_status homg_cpu_amg_patch_fill(kernel_exec *ex, const csr_matrix *a, const 
                                     int l1, amg_patches *pt)
 {
     const int32_t *rp = a->row_ptr, *ci = a->col_idx;
-    const float *v = (const float *)a->val;
-    float *bv = (float *)pt->boundary.val;
+    const float *v = (const float *)a->values;
+    float *bv = (float *)pt->boundary.values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {

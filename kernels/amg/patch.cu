@@ -146,7 +146,7 @@ homg_status homg_cuda_amg_patch_count(kernel_exec *ex, const csr_matrix *a, cons
 __global__ static void fill_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
                                    const int32_t *patch_of, const int32_t *pos, int l1, amg_patches pt)
 {
-    float *bv = (float *)pt.boundary.val;
+    float *bv = (float *)pt.boundary.values;
     FOR_ROWS(i, n)
     {
         int32_t p = pos[i], base = pt.start[patch_of[i]];
@@ -179,7 +179,7 @@ homg_status homg_cuda_amg_patch_fill(kernel_exec *ex, const csr_matrix *a, const
                                      int l1, amg_patches *pt)
 {
     fill_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, patch_of, pos, l1, *pt);
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, patch_of, pos, l1, *pt);
     HOMG_CUDA_LAUNCHED(ex, "patch_fill");
     return HOMG_OK;
 }

@@ -6,7 +6,7 @@
 homg_status homg_cpu_amg_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w,
                                            csr_matrix *p)
 {
-    float *v = (float *)p->val;
+    float *v = (float *)p->values;
     (void)ex;
     for (int32_t i = 0; i < n; i++) {
         p->row_ptr[i] = i;
@@ -19,7 +19,7 @@ homg_status homg_cpu_amg_prolong_tentative(kernel_exec *ex, int32_t n, const int
 
 homg_status homg_cpu_amg_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
 {
-    const float *v = (const float *)a->val;
+    const float *v = (const float *)a->values;
     float m = 0;
     (void)ex;
     for (int32_t i = 0; i < a->nrows; i++) {
@@ -39,8 +39,8 @@ homg_status homg_cpu_amg_gershgorin(kernel_exec *ex, const csr_matrix *a, float 
 homg_status homg_cpu_amg_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
                                         const float *rho, csr_matrix *ap)
 {
-    const float *av = (const float *)a->val;
-    float *pv = (float *)ap->val;
+    const float *av = (const float *)a->values;
+    float *pv = (float *)ap->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {

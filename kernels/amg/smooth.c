@@ -7,7 +7,7 @@
 
 homg_status homg_cpu_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
 {
-    const float *v = (const float *)a->val;
+    const float *v = (const float *)a->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
@@ -24,7 +24,7 @@ homg_status homg_cpu_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, fl
 
 homg_status homg_cpu_amg_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
 {
-    const float *v = (const float *)a->val;
+    const float *v = (const float *)a->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
@@ -50,7 +50,7 @@ homg_status homg_cpu_amg_jacobi_correct(kernel_exec *ex, int32_t n, const float 
 homg_status homg_cpu_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
                                               const float *b, float *x, float *r)
 {
-    const float *v = (const float *)a->val;
+    const float *v = (const float *)a->values;
     float w = (float)omega;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -84,7 +84,7 @@ homg_status homg_cpu_amg_patch_boundary(kernel_exec *ex, const amg_patches *pt, 
                                         float *out)
 {
     const csr_matrix *bd = &pt->boundary;
-    const float *v = (const float *)bd->val;
+    const float *v = (const float *)bd->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (bd->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < bd->nrows; i++) {

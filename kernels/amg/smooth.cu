@@ -26,7 +26,7 @@ __global__ static void diag_kernel(const int32_t *rp, const int32_t *ci, const f
 homg_status homg_cuda_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
 {
     diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, kind, d);
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, kind, d);
     HOMG_CUDA_LAUNCHED(ex, "diag");
     return HOMG_OK;
 }
@@ -48,7 +48,7 @@ static homg_status residual(kernel_exec *ex, const csr_matrix *a, const float *b
     int g = homg_group_size(a->nnz, a->nrows);
 #define LAUNCH(G)                                                               \
     residual_kernel<G><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, b, x, r)
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, b, x, r)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     HOMG_CUDA_LAUNCHED(ex, "residual");
@@ -103,7 +103,7 @@ homg_status homg_cuda_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix
     float w = (float)omega;
 #define LAUNCH(G)                                                                           \
     jacobi_zero_residual_kernel<G><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, dinv, w, b, x, r)
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, dinv, w, b, x, r)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     HOMG_CUDA_LAUNCHED(ex, "jacobi_zero_residual");
@@ -149,7 +149,7 @@ homg_status homg_cuda_amg_patch_boundary(kernel_exec *ex, const amg_patches *pt,
     int g = homg_group_size(bd->nnz, bd->nrows);
 #define LAUNCH(G)                                                                \
     boundary_kernel<G><<<homg_group_blocks(bd->nrows, G), HOMG_THREADS, 0, s>>>( \
-        bd->row_ptr, bd->col_idx, (const float *)bd->val, bd->nrows, x, in, out)
+        bd->row_ptr, bd->col_idx, (const float *)bd->values, bd->nrows, x, in, out)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     HOMG_CUDA_LAUNCHED(ex, "patch_boundary");

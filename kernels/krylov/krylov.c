@@ -5,7 +5,7 @@
 homg_status homg_cpu_krylov_cg_start(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x,
                                      double *r, int warm, cg_state *state, double *history)
 {
-    const double *v = (const double *)a->val;
+    const double *v = (const double *)a->values;
     double bb = 0, rr = 0;
     (void)ex;
     (void)handle;
@@ -63,7 +63,7 @@ homg_status homg_cpu_krylov_cg_direction(kernel_exec *ex, void *handle, const do
 homg_status homg_cpu_krylov_cg_spmv_dot(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
                                         cg_state *state)
 {
-    const double *v = (const double *)a->val;
+    const double *v = (const double *)a->values;
     double pq = 0;
     (void)ex;
     (void)handle;

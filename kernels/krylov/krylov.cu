@@ -92,8 +92,8 @@ homg_status homg_cuda_krylov_cg_start(kernel_exec *ex, void *handle, const csr_m
     cudaStream_t s = homg_cuda_stream(ex);
     int g = warm ? homg_group_size(a->nnz, a->nrows) : 1;
     int nb = reduction_blocks((int64_t)a->nrows * g);
-#define LAUNCH(G)                                                                                                  \
-    start_kernel<G><<<nb, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, b, x, r, \
+#define LAUNCH(G)                                                                                                     \
+    start_kernel<G><<<nb, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, b, x, r, \
                                                 warm, h->partials)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
@@ -193,8 +193,8 @@ homg_status homg_cuda_krylov_cg_spmv_dot(kernel_exec *ex, void *handle, const cs
     cudaStream_t s = homg_cuda_stream(ex);
     int g = homg_group_size(a->nnz, a->nrows);
     int nb = reduction_blocks((int64_t)a->nrows * g);
-#define LAUNCH(G)                                                                                                  \
-    spmv_dot_kernel<G><<<nb, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, p, q, \
+#define LAUNCH(G)                                                                                                     \
+    spmv_dot_kernel<G><<<nb, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, p, q, \
                                                    state, h->partials)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH

@@ -95,7 +95,7 @@ homg_status homg_cpu_sparse_check_row_ptr(kernel_exec *ex, const csr_matrix *a, 
 
 homg_status homg_cpu_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
 {
-    const double *v = (const double *)a->val;
+    const double *v = (const double *)a->values;
     (void)ex;
     for (int32_t i = 0; i < a->nrows; i++) {
         int diag_ok = 0;
@@ -117,7 +117,7 @@ homg_status homg_cpu_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, hom
 /* a_ii by binary search in row i (columns are sorted); 0 when missing. */
 static double diag_of(const csr_matrix *a, int32_t i)
 {
-    const double *v = (const double *)a->val;
+    const double *v = (const double *)a->values;
     int32_t lo = a->row_ptr[i], hi = a->row_ptr[i + 1];
     while (lo < hi) {
         int32_t mid = lo + (hi - lo) / 2;
@@ -132,7 +132,7 @@ static double diag_of(const csr_matrix *a, int32_t i)
 homg_status homg_cpu_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
                                             homg_csr_report *rep)
 {
-    const double *va = (const double *)a->val, *vt = (const double *)t->val;
+    const double *va = (const double *)a->values, *vt = (const double *)t->values;
     (void)ex;
     for (int32_t i = 0; i < a->nrows; i++) {
         int32_t k0 = a->row_ptr[i], k1 = a->row_ptr[i + 1];
@@ -156,7 +156,7 @@ static size_t val_size(homg_precision p) { return p == HOMG_FLOAT64 ? sizeof(dou
 
 homg_status homg_cpu_sparse_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
 {
-    size_t vs = val_size(a->prec);
+    size_t vs = val_size(a->precision);
     int32_t *next = (int32_t *)malloc(((size_t)a->ncols + 1) * sizeof *next);
     (void)handle;
     if (!next)
@@ -171,7 +171,7 @@ homg_status homg_cpu_sparse_transpose(kernel_exec *ex, void *handle, const csr_m
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
             int32_t dst = next[a->col_idx[k]]++;
             t->col_idx[dst] = i;
-            memcpy((char *)t->val + (size_t)dst * vs, (const char *)a->val + (size_t)k * vs, vs);
+            memcpy((char *)t->values + (size_t)dst * vs, (const char *)a->values + (size_t)k * vs, vs);
         }
     free(next);
     return HOMG_OK;
@@ -181,8 +181,8 @@ homg_status homg_cpu_sparse_spmv(kernel_exec *ex, const csr_matrix *a, const voi
                                  double beta)
 {
     (void)ex;
-    if (a->prec == HOMG_FLOAT64) {
-        const double *v = (const double *)a->val, *xv = (const double *)x;
+    if (a->precision == HOMG_FLOAT64) {
+        const double *v = (const double *)a->values, *xv = (const double *)x;
         double *yv = (double *)y;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
         for (int32_t i = 0; i < a->nrows; i++) {
@@ -192,7 +192,7 @@ homg_status homg_cpu_sparse_spmv(kernel_exec *ex, const csr_matrix *a, const voi
             yv[i] = beta != 0 ? alpha * s + beta * yv[i] : alpha * s;
         }
     } else {
-        const float *v = (const float *)a->val, *xv = (const float *)x;
+        const float *v = (const float *)a->values, *xv = (const float *)x;
         float *yv = (float *)y;
         float fa = (float)alpha, fb = (float)beta;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -227,8 +227,8 @@ static int cmp_i32(const void *pa, const void *pb)
 static homg_status spgemm_numeric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *b, csr_matrix *c)
 {
     homg_status st = HOMG_OK;
-    const float *av = (const float *)a->val, *bv = (const float *)b->val;
-    float *cv = (float *)c->val;
+    const float *av = (const float *)a->values, *bv = (const float *)b->values;
+    float *cv = (float *)c->values;
 #pragma omp parallel if (a->nrows > HOMG_OMP_MIN)
     {
         float *acc = (float *)calloc((size_t)b->ncols + 1, sizeof *acc);
@@ -269,7 +269,7 @@ homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matr
     memset(c, 0, sizeof *c);
     c->nrows = a->nrows;
     c->ncols = b->ncols;
-    c->prec = HOMG_FLOAT32;
+    c->precision = HOMG_FLOAT32;
     if (a->ncols != b->nrows)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows", a->ncols, b->nrows);
     st = h->alloc.alloc(h->alloc.user, ((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr);
@@ -304,7 +304,7 @@ homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matr
     c->nnz = (int32_t)total;
     st = h->alloc.alloc(h->alloc.user, (size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx);
     if (st == HOMG_OK)
-        st = h->alloc.alloc(h->alloc.user, (size_t)c->nnz * sizeof(float), &c->val);
+        st = h->alloc.alloc(h->alloc.user, (size_t)c->nnz * sizeof(float), &c->values);
     if (st != HOMG_OK) {
         st = homg_exec_fail(ex, st, "spgemm: allocating %d entries", c->nnz);
         goto fail;
@@ -333,7 +333,7 @@ fail:
     free(mark);
     h->alloc.free(h->alloc.user, c->row_ptr);
     h->alloc.free(h->alloc.user, c->col_idx);
-    h->alloc.free(h->alloc.user, c->val);
+    h->alloc.free(h->alloc.user, c->values);
     memset(c, 0, sizeof *c);
     return st;
 }

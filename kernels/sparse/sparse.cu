@@ -173,7 +173,7 @@ __global__ static void check_rows_kernel(const int32_t *rp, const int32_t *ci, c
 homg_status homg_cuda_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
 {
     check_rows_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, a->ncols, rep);
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, a->ncols, rep);
     HOMG_CUDA_LAUNCHED(ex, "check_rows");
     return HOMG_OK;
 }
@@ -217,8 +217,8 @@ homg_status homg_cuda_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *
                                              homg_csr_report *rep)
 {
     check_symmetric_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const double *)a->val, t->row_ptr, t->col_idx, (const double *)t->val, a->nrows, rtol,
-        &rep->symmetry);
+        a->row_ptr, a->col_idx, (const double *)a->values, t->row_ptr, t->col_idx, (const double *)t->values, a->nrows,
+        rtol, &rep->symmetry);
     HOMG_CUDA_LAUNCHED(ex, "check_symmetric");
     return HOMG_OK;
 }
@@ -234,7 +234,7 @@ __global__ static void inv_diag_kernel(const int32_t *rp, const int32_t *ci, con
 homg_status homg_cuda_sparse_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
 {
     inv_diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, dinv);
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, dinv);
     HOMG_CUDA_LAUNCHED(ex, "inv_diag");
     return HOMG_OK;
 }
@@ -254,14 +254,15 @@ homg_status homg_cuda_sparse_transpose(kernel_exec *ex, void *handle, const csr_
         return HOMG_OK;
     }
     HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, s));
-    HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2_bufferSize(h->sparse, a->nrows, a->ncols, a->nnz, a->val, a->row_ptr,
-                                                        a->col_idx, t->val, t->row_ptr, t->col_idx, val_type(a->prec),
-                                                        CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-                                                        CUSPARSE_CSR2CSC_ALG1, &bytes));
+    HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2_bufferSize(h->sparse, a->nrows, a->ncols, a->nnz, a->values, a->row_ptr,
+                                                        a->col_idx, t->values, t->row_ptr, t->col_idx,
+                                                        val_type(a->precision), CUSPARSE_ACTION_NUMERIC,
+                                                        CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
     HOMG_TRY(homg_cuda_scratch(ex, h, bytes, &buf));
-    HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2(h->sparse, a->nrows, a->ncols, a->nnz, a->val, a->row_ptr, a->col_idx,
-                                             t->val, t->row_ptr, t->col_idx, val_type(a->prec), CUSPARSE_ACTION_NUMERIC,
-                                             CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buf));
+    HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2(h->sparse, a->nrows, a->ncols, a->nnz, a->values, a->row_ptr, a->col_idx,
+                                             t->values, t->row_ptr, t->col_idx, val_type(a->precision),
+                                             CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
+                                             buf));
     return HOMG_OK;
 }
 
@@ -283,16 +284,16 @@ homg_status homg_cuda_sparse_spmv(kernel_exec *ex, const csr_matrix *a, const vo
     int g = homg_group_size(a->nnz, a->nrows);
     if (a->nrows <= 0)
         return HOMG_OK;
-    if (a->prec == HOMG_FLOAT64) {
+    if (a->precision == HOMG_FLOAT64) {
 #define LAUNCH(G)                                                                   \
     spmv_kernel<G, double><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
-        a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, (const double *)x, (double *)y, alpha, beta)
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, (const double *)x, (double *)y, alpha, beta)
         HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     } else {
-#define LAUNCH(G)                                                                                            \
-    spmv_kernel<G, float><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                           \
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, (const float *)x, (float *)y, (float)alpha, \
+#define LAUNCH(G)                                                                                               \
+    spmv_kernel<G, float><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                              \
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, (const float *)x, (float *)y, (float)alpha, \
         (float)beta)
         HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
@@ -361,7 +362,7 @@ static void plan_free(homg_cuda_handle *h, spgemm_plan *p)
 static homg_status csr_descr(kernel_exec *ex, const csr_matrix *m, cusparseSpMatDescr_t *d)
 {
     HOMG_CUSPARSE_TRY(ex,
-                      cusparseCreateCsr(d, m->nrows, m->ncols, m->nnz, m->row_ptr, m->col_idx, m->val,
+                      cusparseCreateCsr(d, m->nrows, m->ncols, m->nnz, m->row_ptr, m->col_idx, m->values,
                                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     return HOMG_OK;
 }
@@ -410,20 +411,20 @@ static homg_status sort_columns(kernel_exec *ex, homg_cuda_handle *h, csr_matrix
         return HOMG_OK;
     /* C keeps cuSPARSE's arrays as raw_*; c gets sorted copies. */
     p->raw_col = c->col_idx;
-    p->raw_val = (float *)c->val;
+    p->raw_val = (float *)c->values;
     p->nnz = c->nnz;
     c->col_idx = NULL;
-    c->val = NULL;
+    c->values = NULL;
     st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM sorted columns");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(float), &c->val, "SpGEMM sorted values");
+        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(float), &c->values, "SpGEMM sorted values");
     if (st == HOMG_OK)
         st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&p->perm, "SpGEMM permutation");
     if (st == HOMG_OK)
         st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&iota, "SpGEMM permutation");
     if (st != HOMG_OK)
         return st;
-    p->sorted_val = (float *)c->val;
+    p->sorted_val = (float *)c->values;
     iota_kernel<<<homg_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(iota, c->nnz);
     e = cudaGetLastError();
     if (e == cudaSuccess)
@@ -482,8 +483,8 @@ static homg_status symbolic_copy(kernel_exec *ex, homg_cuda_handle *h, csr_matri
                               (long long)nnz);
     c->nnz = (int32_t)nnz;
     HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result"));
-    HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(float), &c->val, "SpGEMM result"));
-    HOMG_CUSPARSE_TRY(ex, cusparseCsrSetPointers(p->c, c->row_ptr, c->col_idx, c->val));
+    HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(float), &c->values, "SpGEMM result"));
+    HOMG_CUSPARSE_TRY(ex, cusparseCsrSetPointers(p->c, c->row_ptr, c->col_idx, c->values));
     HOMG_CUSPARSE_TRY(
         ex, cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, NULL));
     HOMG_TRY(homg_cuda_alloc(ex, h, s5, &p->buf5, "SpGEMM"));
@@ -523,8 +524,8 @@ homg_status homg_cuda_sparse_spgemm(kernel_exec *ex, void *handle, const csr_mat
     memset(c, 0, sizeof *c);
     c->nrows = a->nrows;
     c->ncols = b->ncols;
-    c->prec = HOMG_FLOAT32;
-    if (a->ncols != b->nrows || a->prec != HOMG_FLOAT32 || b->prec != HOMG_FLOAT32)
+    c->precision = HOMG_FLOAT32;
+    if (a->ncols != b->nrows || a->precision != HOMG_FLOAT32 || b->precision != HOMG_FLOAT32)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows (float only)",
                               a->ncols, b->nrows);
     p = (spgemm_plan *)calloc(1, sizeof *p);
@@ -541,7 +542,7 @@ homg_status homg_cuda_sparse_spgemm(kernel_exec *ex, void *handle, const csr_mat
         plan_free(h, p);
         homg_cuda_free(h, c->row_ptr);
         homg_cuda_free(h, c->col_idx);
-        homg_cuda_free(h, c->val);
+        homg_cuda_free(h, c->values);
         memset(c, 0, sizeof *c);
         return st;
     }

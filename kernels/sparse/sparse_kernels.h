@@ -22,8 +22,8 @@ typedef struct csr_matrix {
     int32_t nrows, ncols, nnz;
     int32_t *row_ptr; /* nrows + 1 */
     int32_t *col_idx; /* nnz */
-    void *val;        /* nnz values in `prec` */
-    homg_precision prec;
+    void *values;     /* nnz values in `precision` */
+    homg_precision precision;
 } csr_matrix;
 
 /* Allocation in the context's space for kernels that need buffers (cuSPARSE

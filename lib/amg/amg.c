@@ -146,7 +146,7 @@ static homg_status fine_level(homg_amg *amg, int values_only)
                          "fine level");
     }
     HOMG_TRY_BACKEND(amg->ctx,
-                     AMG_SK(amg)->convert(&ctx->ex, a->val, HOMG_FLOAT64, f->val, HOMG_FLOAT32, (size_t)a->nnz),
+                     AMG_SK(amg)->convert(&ctx->ex, a->values, HOMG_FLOAT64, f->values, HOMG_FLOAT32, (size_t)a->nnz),
                      "fine level in float");
     return HOMG_OK;
 }

@@ -75,7 +75,7 @@ static homg_status level_patches(homg_amg *amg, int l, int32_t *group, int32_t *
     pt->inner_nnz = inner;
     pt->boundary.nrows = pt->boundary.ncols = n;
     pt->boundary.nnz = boundary;
-    pt->boundary.prec = HOMG_FLOAT32;
+    pt->boundary.precision = HOMG_FLOAT32;
     HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)inner, sizeof(int32_t), (void **)&pt->inner_col, "patch matrix"));
     HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)inner, sizeof(float), (void **)&pt->inner_val, "patch matrix"));
     HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&pt->diag, "patch matrix"));
@@ -83,7 +83,7 @@ static homg_status level_patches(homg_amg *amg, int l, int32_t *group, int32_t *
     HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&pt->jac_inv, "patch matrix"));
     HOMG_TRY(
         homg__alloc_array(amg->ctx, (size_t)boundary, sizeof(int32_t), (void **)&pt->boundary.col_idx, "patch matrix"));
-    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)boundary, sizeof(float), &pt->boundary.val, "patch matrix"));
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)boundary, sizeof(float), &pt->boundary.values, "patch matrix"));
     HOMG_TRY_BACKEND(amg->ctx, ak->patch_fill(ex, &lv->a, pt->patch_of, pt->pos, amg->desc.patch_l1, pt),
                      "patch matrix");
     return HOMG_OK;

@@ -43,12 +43,12 @@ homg_status homg__mat_alloc(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t
     m->nrows = nrows;
     m->ncols = ncols;
     m->nnz = nnz;
-    m->prec = prec;
+    m->precision = prec;
     st = homg__alloc(ctx, ((size_t)nrows + 1) * sizeof(int32_t), (void **)&m->row_ptr, what);
     if (st == HOMG_OK)
         st = homg__alloc(ctx, (size_t)nnz * sizeof(int32_t), (void **)&m->col_idx, what);
     if (st == HOMG_OK)
-        st = homg__alloc(ctx, (size_t)nnz * prec_size(prec), &m->val, what);
+        st = homg__alloc(ctx, (size_t)nnz * prec_size(prec), &m->values, what);
     if (st != HOMG_OK)
         homg__mat_free(ctx, m);
     return st;
@@ -60,7 +60,7 @@ void homg__mat_free(homg_ctx *ctx, csr_matrix *m)
         return;
     homg__free(ctx, m->row_ptr);
     homg__free(ctx, m->col_idx);
-    homg__free(ctx, m->val);
+    homg__free(ctx, m->values);
     memset(m, 0, sizeof *m);
 }
 
@@ -68,7 +68,7 @@ size_t homg__mat_bytes(const csr_matrix *m)
 {
     if (!m->row_ptr)
         return 0;
-    return ((size_t)m->nrows + 1) * sizeof(int32_t) + (size_t)m->nnz * (sizeof(int32_t) + prec_size(m->prec));
+    return ((size_t)m->nrows + 1) * sizeof(int32_t) + (size_t)m->nnz * (sizeof(int32_t) + prec_size(m->precision));
 }
 
 homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
@@ -129,18 +129,18 @@ static homg_status copy_in(homg_ctx *ctx, void *dst, const void *src, size_t byt
     return HOMG_OK;
 }
 
-/* Values of the view into m->val as double. */
+/* Values of the view into m->values as double. */
 static homg_status copy_values(homg_ctx *ctx, const homg_csr *a, csr_matrix *m)
 {
     const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
     void *tmp = NULL;
     homg_status st;
     if (a->precision == HOMG_FLOAT64)
-        return copy_in(ctx, m->val, a->values, (size_t)a->nnz * sizeof(double), a->memory);
+        return copy_in(ctx, m->values, a->values, (size_t)a->nnz * sizeof(double), a->memory);
     HOMG_TRY(homg__alloc(ctx, (size_t)a->nnz * sizeof(float), &tmp, "matrix values"));
     st = copy_in(ctx, tmp, a->values, (size_t)a->nnz * sizeof(float), a->memory);
     if (st == HOMG_OK) {
-        st = sk->convert(&ctx->ex, tmp, HOMG_FLOAT32, m->val, HOMG_FLOAT64, (size_t)a->nnz);
+        st = sk->convert(&ctx->ex, tmp, HOMG_FLOAT32, m->values, HOMG_FLOAT64, (size_t)a->nnz);
         if (st != HOMG_OK)
             homg__backend_fail(ctx, st, "converting the matrix to double");
     }
@@ -267,7 +267,7 @@ homg_status homg__mat_import_values(homg_ctx *ctx, void *handle, const homg_csr 
     HOMG_TRY(homg__mat_import(ctx, handle, a, 1, &fresh, what));
     st = skip_check ? HOMG_OK : check_matrix(ctx, handle, &fresh, m, what);
     if (st == HOMG_OK) {
-        st = ctx->mem->copy(&ctx->ex, m->val, fresh.val, (size_t)m->nnz * sizeof(double), HOMG_D2D);
+        st = ctx->mem->copy(&ctx->ex, m->values, fresh.values, (size_t)m->nnz * sizeof(double), HOMG_D2D);
         if (st != HOMG_OK)
             st = homg__backend_fail(ctx, st, what);
     }
