@@ -166,6 +166,7 @@ static void bench_mesh(homg_ctx *cpu, homg_ctx *gpu, const char *name, const cha
     homg_fem *fc = NULL;
     homg_fem_coeffs c = { 0 };
     homg_csr a;
+    d.precision = HOMG_FLOAT64;
     c.lambda = 1;
     c.f = 1;
     printf("%s: %d nodes, %d elements\n", name, (int)homg_mesh_num_nodes(mc), (int)homg_mesh_num_elements(mc));
@@ -190,6 +191,7 @@ static void bench_mesh(homg_ctx *cpu, homg_ctx *gpu, const char *name, const cha
             homg_fem *tmp = NULL;
             homg_fem_desc pd = { 0 };
             pd.scheme = HOMG_FEM_SCHEME_PATCH;
+            pd.precision = HOMG_FLOAT64;
             if (homg_fem_create(mg, &pd, &tmp) != HOMG_OK)
                 die(gpu, "GPU setup");
             pt[i] = homg_fem_get_info(tmp).pattern_ms;

@@ -261,6 +261,7 @@ static void jacobi_and_plain_cg_need_more_iterations(void **state)
 static homg_fem *assemble(homg_mesh *mesh, double sigma2)
 {
     homg_fem *fem = NULL;
+    homg_fem_desc fd = { 0 };
     homg_fem_coeffs c;
     int32_t ne = homg_mesh_num_elements(mesh);
     const int32_t *tag = homg_mesh_element_tags(mesh);
@@ -270,7 +271,8 @@ static homg_fem *assemble(homg_mesh *mesh, double sigma2)
     memset(&c, 0, sizeof c);
     c.sigma_elem = sigma;
     c.lambda = 1;
-    assert_int_equal(homg_fem_create(mesh, NULL, &fem), HOMG_OK);
+    fd.precision = HOMG_FLOAT64;
+    assert_int_equal(homg_fem_create(mesh, &fd, &fem), HOMG_OK);
     assert_int_equal(homg_fem_assemble(fem, &c), HOMG_OK);
     free(sigma);
     return fem;

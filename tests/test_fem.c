@@ -85,7 +85,7 @@ static homg_fem *make_fem(homg_mesh *m, homg_fem_scheme scheme, int float32, con
     homg_fem_desc d = { 0 };
     homg_fem *fem = NULL;
     d.scheme = scheme;
-    d.float32 = float32;
+    d.precision = float32 ? HOMG_FLOAT32 : HOMG_FLOAT64;
     d.dirichlet_tags = tags;
     d.num_dirichlet_tags = ntags;
     d.patch_nnz = patch_nnz;
@@ -611,11 +611,16 @@ static void bad_arguments_are_refused(void **state)
     homg_fem_coeffs c = { 0 };
     double nan = NAN;
     (void)state;
+    d.precision = HOMG_FLOAT64;
     d.scheme = (homg_fem_scheme)9;
     assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_INVALID_ARGUMENT);
     assert_null(fem);
     assert_non_null(strstr(homg_ctx_last_error(ctx), "scheme"));
     d.scheme = HOMG_FEM_SCHEME_DEFAULT;
+    d.precision = (homg_precision)7;
+    assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "precision"));
+    d.precision = HOMG_FLOAT64;
     d.num_dirichlet_tags = 2;
     assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_INVALID_ARGUMENT);
     d.num_dirichlet_tags = 0;

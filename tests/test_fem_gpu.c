@@ -123,7 +123,7 @@ static homg_fem *create(homg_ctx *ctx, homg_mesh *m, homg_fem_scheme scheme, int
     homg_fem_desc d = { 0 };
     homg_fem *fem = NULL;
     d.scheme = scheme;
-    d.float32 = float32;
+    d.precision = float32 ? HOMG_FLOAT32 : HOMG_FLOAT64;
     d.dirichlet_tags = tags;
     d.num_dirichlet_tags = 3;
     if (homg_fem_create(m, &d, &fem) != HOMG_OK)
@@ -226,6 +226,7 @@ static void gpu_errors_are_reported(void **state)
     (void)state;
     g.cells = 2;
     assert_int_equal(homg_mesh_generate_cube(gpu, &g, &m), HOMG_OK);
+    d.precision = HOMG_FLOAT64;
     d.scheme = HOMG_FEM_SCHEME_SERIAL;
     assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_UNSUPPORTED);
     assert_null(fem);

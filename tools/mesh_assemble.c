@@ -17,7 +17,7 @@ typedef struct options {
     int32_t dirichlet[MAX_TAGS];
     int num_dirichlet;
     homg_fem_scheme scheme;
-    int float32;
+    homg_precision precision;
 } options;
 
 static int usage(void)
@@ -40,6 +40,7 @@ static int parse_number(const char *s, double *v)
 static int parse(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
+    o->precision = HOMG_FLOAT64; /* --float32 asks for float */
     o->sigma = 1;
     o->backend = "auto";
     if (argc < 1 || argv[0][0] == '-')
@@ -48,7 +49,7 @@ static int parse(int argc, char **argv, options *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--float")) {
-            o->float32 = 1;
+            o->precision = HOMG_FLOAT32;
             continue;
         }
         if (!v)
@@ -123,7 +124,7 @@ static int run(homg_ctx *ctx, const options *o)
     if (homg_mesh_read(ctx, o->mesh, &m) != HOMG_OK)
         return fail(ctx, "reading the mesh");
     d.scheme = o->scheme;
-    d.float32 = o->float32;
+    d.precision = o->precision;
     d.dirichlet_tags = o->dirichlet;
     d.num_dirichlet_tags = o->num_dirichlet;
     if (homg_fem_create(m, &d, &fem) != HOMG_OK) {
@@ -159,15 +160,15 @@ static int run(homg_ctx *ctx, const options *o)
     a = homg_fem_matrix(fem);
     n = a.nrows;
     b = (double *)malloc((size_t)n * sizeof *b);
-    rhs = malloc((size_t)n * (o->float32 ? sizeof(float) : sizeof(double)));
+    rhs = malloc((size_t)n * (o->precision == HOMG_FLOAT32 ? sizeof(float) : sizeof(double)));
     if (!b || !rhs)
         goto done;
-    if (homg_copy_to_host(ctx, rhs, homg_fem_rhs(fem), (size_t)n * (o->float32 ? 4 : 8)) != HOMG_OK) {
+    if (homg_copy_to_host(ctx, rhs, homg_fem_rhs(fem), (size_t)n * (o->precision == HOMG_FLOAT32 ? 4 : 8)) != HOMG_OK) {
         rc = fail(ctx, "reading the right-hand side");
         goto done;
     }
     for (int32_t i = 0; i < n; i++)
-        b[i] = o->float32 ? ((float *)rhs)[i] : ((double *)rhs)[i];
+        b[i] = o->precision == HOMG_FLOAT32 ? ((float *)rhs)[i] : ((double *)rhs)[i];
     if (homg_mtx_write(ctx, o->out_a, &a, 0) != HOMG_OK || homg_mtx_write_vector(ctx, o->out_b, b, n) != HOMG_OK) {
         rc = fail(ctx, "writing");
         goto done;

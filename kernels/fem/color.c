@@ -19,9 +19,9 @@ homg_status homg_cpu_fem_numeric_color(kernel_exec *ex, const fem_problem *p, co
                 for (int b = 0; b < nv; b++) {
                     int32_t k = homg_fem_find(s->col_idx, lo, hi, v[b]);
                     if (k >= 0)
-                        homg_fem_add(s->values, s->float32, k, A[a * nv + b]);
+                        homg_fem_add(s->values, s->precision, k, A[a * nv + b]);
                 }
-                homg_fem_add(s->rhs, s->float32, row, F[a]);
+                homg_fem_add(s->rhs, s->precision, row, F[a]);
             }
         }
     }

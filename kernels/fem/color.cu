@@ -54,6 +54,6 @@ static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *
 homg_status homg_cuda_fem_numeric_color(kernel_exec *ex, const fem_problem *p, const fem_system *s,
                                         const int32_t *elems, const int32_t *color_ptr, int32_t num_colors)
 {
-    return s->float32 ? run<float>(ex, p, s, elems, color_ptr, num_colors)
-                      : run<double>(ex, p, s, elems, color_ptr, num_colors);
+    return s->precision == HOMG_FLOAT32 ? run<float>(ex, p, s, elems, color_ptr, num_colors)
+                                        : run<double>(ex, p, s, elems, color_ptr, num_colors);
 }

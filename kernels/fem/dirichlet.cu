@@ -38,7 +38,7 @@ homg_status homg_cuda_fem_dirichlet(kernel_exec *ex, const fem_system *s, const 
     unsigned blocks = (unsigned)((s->num_rows + THREADS - 1) / THREADS);
     if (s->num_rows <= 0)
         return HOMG_OK;
-    if (s->float32)
+    if (s->precision == HOMG_FLOAT32)
         fem_dirichlet_kernel<float><<<blocks, THREADS, 0, homg_cuda_stream(ex)>>>(
             s->num_rows, s->row_ptr, s->col_idx, (float *)s->values, (float *)s->rhs, mask, g, g_node);
     else

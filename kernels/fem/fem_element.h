@@ -105,9 +105,9 @@ HOMG_HD void homg_fem_element(const fem_problem *p, int dim, int32_t e, const in
 
 #ifndef __CUDACC__
 /* values[k] += x in the system's precision (CPU backend). */
-static inline void homg_fem_add(void *values, int float32, int64_t k, double x)
+static inline void homg_fem_add(void *values, homg_precision precision, int64_t k, double x)
 {
-    if (float32)
+    if (precision == HOMG_FLOAT32)
         ((float *)values)[k] += (float)x;
     else
         ((double *)values)[k] += x;

@@ -30,8 +30,8 @@ typedef struct fem_problem {
 typedef struct fem_system {
     int32_t num_rows, nnz;
     const int32_t *row_ptr, *col_idx;
-    void *values, *rhs; /* float or double */
-    int float32;
+    void *values, *rhs; /* in `precision` */
+    homg_precision precision;
 } fem_system;
 
 /* The patch scheme's data (seed 000): nodes partitioned into patches, each
@@ -76,7 +76,8 @@ typedef struct fem_patches {
     X(homg_status, fem, numeric_patch,                                                                              \
       (kernel_exec * ex, const fem_problem *p, const fem_system *s, const fem_patches *patches))                    \
     /* Per-thread scratch the patch pass needs (0 on CUDA, which uses shared memory). */                            \
-    X(size_t, fem, patch_scratch_bytes, (kernel_exec * ex, int32_t max_nnz, int32_t max_nodes, int float32))        \
+    X(size_t, fem, patch_scratch_bytes,                                                                             \
+      (kernel_exec * ex, int32_t max_nnz, int32_t max_nodes, homg_precision precision))                             \
     /* Dirichlet: mask 1 rows become unit rows with rhs g, mask 2 (no element) unit rows with */                    \
     /* rhs 0; other rows move their mask columns times g to the rhs and zero them. */                               \
     X(homg_status, fem, dirichlet,                                                                                  \

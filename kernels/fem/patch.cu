@@ -123,17 +123,17 @@ static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *
     return HOMG_OK;
 }
 
-size_t homg_cuda_fem_patch_scratch_bytes(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32)
+size_t homg_cuda_fem_patch_scratch_bytes(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, homg_precision precision)
 {
     (void)ex;
     (void)max_nnz;
     (void)max_nodes;
-    (void)float32;
+    (void)precision;
     return 0; /* shared memory stands in for the CPU's scratch */
 }
 
 homg_status homg_cuda_fem_numeric_patch(kernel_exec *ex, const fem_problem *p, const fem_system *s,
                                         const fem_patches *q)
 {
-    return s->float32 ? run<float>(ex, p, s, q) : run<double>(ex, p, s, q);
+    return s->precision == HOMG_FLOAT32 ? run<float>(ex, p, s, q) : run<double>(ex, p, s, q);
 }

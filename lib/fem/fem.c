@@ -24,7 +24,10 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-static size_t value_bytes(const homg_fem *fem) { return fem->desc.float32 ? sizeof(float) : sizeof(double); }
+static size_t value_bytes(const homg_fem *fem)
+{
+    return fem->desc.precision == HOMG_FLOAT32 ? sizeof(float) : sizeof(double);
+}
 
 void homg_fem_destroy(homg_fem *fem)
 {
@@ -71,7 +74,7 @@ static fem_system system_of(const homg_fem *fem)
     s.col_idx = fem->col_idx;
     s.values = fem->values;
     s.rhs = fem->rhs;
-    s.float32 = fem->desc.float32 != 0;
+    s.precision = fem->desc.precision;
     return s;
 }
 
@@ -243,7 +246,7 @@ static homg_status prepare_patches(homg_fem *fem)
     if (st == HOMG_OK)
         st = homg__alloc(ctx, (size_t)n * vb, &q->rhs_B, "homg_fem_create: rhs_B");
     if (st == HOMG_OK) {
-        q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, h.max_nnz, h.max_nodes, fem->desc.float32 != 0) *
+        q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, h.max_nnz, h.max_nodes, fem->desc.precision) *
                            (size_t)(ctx->ex.sm_count > 0 ? ctx->ex.sm_count : 1);
         if (ctx->ex.backend == HOMG_BACKEND_CUDA)
             q->scratch_bytes = 0;
@@ -294,6 +297,9 @@ homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem
     if (d.scheme == HOMG_FEM_SCHEME_SERIAL && ctx->ex.backend != HOMG_BACKEND_CPU)
         return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
                           "homg_fem_create: the SERIAL scheme runs on the CPU backend only");
+    if (d.precision != HOMG_FLOAT32 && d.precision != HOMG_FLOAT64)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_fem_create: desc.precision = %d is not a homg_precision", (int)d.precision);
     if (d.num_dirichlet_tags < 0 || (d.num_dirichlet_tags > 0 && !d.dirichlet_tags))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_fem_create: desc.num_dirichlet_tags = %d with dirichlet_tags %s", d.num_dirichlet_tags,
@@ -428,7 +434,7 @@ homg_csr homg_fem_matrix(const homg_fem *fem)
     a.row_ptr = fem->row_ptr;
     a.col_idx = fem->col_idx;
     a.values = fem->values;
-    a.precision = fem->desc.float32 ? HOMG_FLOAT32 : HOMG_FLOAT64;
+    a.precision = fem->desc.precision;
     a.memory = HOMG_MEMORY_CONTEXT;
     return a;
 }
