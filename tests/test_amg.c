@@ -870,14 +870,14 @@ static void suitor_finds_the_greedy_matching(void **state)
     homg_host_csr_free(&m);
 }
 
-static homg_status kalloc_test_alloc(void *user, size_t bytes, void **p)
+static homg_status kalloc_test_alloc(size_t bytes, void **p, void *user)
 {
     (void)user;
     *p = malloc(bytes ? bytes : 1);
     return *p ? HOMG_OK : HOMG_ERROR_OUT_OF_MEMORY;
 }
 
-static void kalloc_test_free(void *user, void *p)
+static void kalloc_test_free(void *p, void *user)
 {
     (void)user;
     free(p);

@@ -61,8 +61,8 @@ static void down(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
         assert_int_equal(homg_copy_to_host(ctx, host, dev, bytes), HOMG_OK);
 }
 
-static homg_status k_alloc(void *user, size_t bytes, void **p) { return homg_alloc((homg_ctx *)user, bytes, p); }
-static void k_free(void *user, void *p) { homg_free((homg_ctx *)user, p); }
+static homg_status k_alloc(size_t bytes, void **p, void *user) { return homg_alloc((homg_ctx *)user, bytes, p); }
+static void k_free(void *p, void *user) { homg_free((homg_ctx *)user, p); }
 
 /* A float copy of a host matrix, in host memory and on the device. */
 typedef struct pair {

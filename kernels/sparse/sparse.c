@@ -272,7 +272,7 @@ homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matr
     c->precision = HOMG_FLOAT32;
     if (a->ncols != b->nrows)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows", a->ncols, b->nrows);
-    st = h->alloc.alloc(h->alloc.user, ((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr);
+    st = h->alloc.alloc(((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr, h->alloc.user);
     if (st != HOMG_OK)
         return homg_exec_fail(ex, st, "spgemm: allocating the row pointers");
     mark = (int32_t *)malloc(((size_t)b->ncols + 1) * sizeof *mark);
@@ -302,9 +302,9 @@ homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matr
         c->row_ptr[i + 1] = (int32_t)total;
     }
     c->nnz = (int32_t)total;
-    st = h->alloc.alloc(h->alloc.user, (size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx);
+    st = h->alloc.alloc((size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, h->alloc.user);
     if (st == HOMG_OK)
-        st = h->alloc.alloc(h->alloc.user, (size_t)c->nnz * sizeof(float), &c->values);
+        st = h->alloc.alloc((size_t)c->nnz * sizeof(float), &c->values, h->alloc.user);
     if (st != HOMG_OK) {
         st = homg_exec_fail(ex, st, "spgemm: allocating %d entries", c->nnz);
         goto fail;
@@ -331,9 +331,9 @@ homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matr
     return HOMG_OK;
 fail:
     free(mark);
-    h->alloc.free(h->alloc.user, c->row_ptr);
-    h->alloc.free(h->alloc.user, c->col_idx);
-    h->alloc.free(h->alloc.user, c->values);
+    h->alloc.free(c->row_ptr, h->alloc.user);
+    h->alloc.free(c->col_idx, h->alloc.user);
+    h->alloc.free(c->values, h->alloc.user);
     memset(c, 0, sizeof *c);
     return st;
 }

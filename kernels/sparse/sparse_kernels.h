@@ -29,8 +29,8 @@ typedef struct csr_matrix {
 /* Allocation in the context's space for kernels that need buffers (cuSPARSE
  * work areas, SpGEMM results); the library passes the ctx's allocator. */
 typedef struct kernel_alloc {
-    homg_status (*alloc)(void *user, size_t bytes, void **ptr);
-    void (*free)(void *user, void *ptr);
+    homg_status (*alloc)(size_t bytes, void **ptr, void *user); /* user last, as in homg_allocator */
+    void (*free)(void *ptr, void *user);
     void *user;
 } kernel_alloc;
 

@@ -41,7 +41,7 @@ static inline homg_status homg_cuda_alloc(kernel_exec *ex, homg_cuda_handle *h, 
     *p = NULL;
     if (!bytes)
         return HOMG_OK;
-    st = h->alloc.alloc(h->alloc.user, bytes, p);
+    st = h->alloc.alloc(bytes, p, h->alloc.user);
     if (st != HOMG_OK)
         return homg_exec_fail(ex, st, "%s: allocating %zu bytes of device memory", what, bytes);
     return HOMG_OK;
@@ -50,7 +50,7 @@ static inline homg_status homg_cuda_alloc(kernel_exec *ex, homg_cuda_handle *h, 
 static inline void homg_cuda_free(homg_cuda_handle *h, void *p)
 {
     if (p)
-        h->alloc.free(h->alloc.user, p);
+        h->alloc.free(p, h->alloc.user);
 }
 
 /* The scratch area, at least `bytes` large (set-up only: it may reallocate). */

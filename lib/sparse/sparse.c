@@ -13,7 +13,7 @@
 /* |a_ij - a_ji| <= SYM_RTOL sqrt(a_ii a_jj): rounding noise of an assembly passes. */
 #define SYM_RTOL 1e-10
 
-static homg_status kalloc_alloc(void *user, size_t bytes, void **ptr)
+static homg_status kalloc_alloc(size_t bytes, void **ptr, void *user)
 {
     homg_ctx *ctx = (homg_ctx *)user;
     homg_status st = homg__alloc(ctx, bytes, ptr, "sparse kernels");
@@ -22,7 +22,7 @@ static homg_status kalloc_alloc(void *user, size_t bytes, void **ptr)
     return st;
 }
 
-static void kalloc_free(void *user, void *ptr) { homg__free((homg_ctx *)user, ptr); }
+static void kalloc_free(void *ptr, void *user) { homg__free((homg_ctx *)user, ptr); }
 
 kernel_alloc homg__kalloc(homg_ctx *ctx)
 {
