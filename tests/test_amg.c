@@ -776,8 +776,8 @@ typedef struct edge {
 static int by_weight(const void *pa, const void *pb)
 {
     const edge *a = (const edge *)pa, *b = (const edge *)pb;
-    uint32_t ai = homg_hash32((uint32_t)a->i, HOMG_SUITOR_SEED), aj = homg_hash32((uint32_t)a->j, HOMG_SUITOR_SEED);
-    uint32_t bi = homg_hash32((uint32_t)b->i, HOMG_SUITOR_SEED), bj = homg_hash32((uint32_t)b->j, HOMG_SUITOR_SEED);
+    uint32_t ai = amg_hash32((uint32_t)a->i, HOMG_SUITOR_SEED), aj = amg_hash32((uint32_t)a->j, HOMG_SUITOR_SEED);
+    uint32_t bi = amg_hash32((uint32_t)b->i, HOMG_SUITOR_SEED), bj = amg_hash32((uint32_t)b->j, HOMG_SUITOR_SEED);
     uint32_t amax = ai > aj ? ai : aj, amin = ai > aj ? aj : ai, bmax = bi > bj ? bi : bj, bmin = bi > bj ? bj : bi;
     if (a->w != b->w)
         return a->w < b->w ? 1 : -1;

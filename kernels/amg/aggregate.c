@@ -8,7 +8,7 @@ homg_status homg_cpu_amg_mis_init(kernel_exec *ex, int32_t n, uint32_t seed, uin
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
-        key[i] = homg_mis_key(HOMG_MIS_UNDECIDED, (uint32_t)i, seed);
+        key[i] = amg_mis_key(HOMG_MIS_UNDECIDED, (uint32_t)i, seed);
     return HOMG_OK;
 }
 
@@ -31,12 +31,12 @@ homg_status homg_cpu_amg_mis_update(kernel_exec *ex, int32_t n, uint64_t *key, c
     int32_t left = 0;
     (void)ex;
     for (int32_t i = 0; i < n; i++) {
-        if (homg_mis_state(key[i]) != HOMG_MIS_UNDECIDED)
+        if (amg_mis_state(key[i]) != HOMG_MIS_UNDECIDED)
             continue;
         if (kmax[i] == key[i])
-            key[i] = homg_mis_with_state(key[i], HOMG_MIS_IN);
-        else if (homg_mis_state(kmax[i]) == HOMG_MIS_IN)
-            key[i] = homg_mis_with_state(key[i], HOMG_MIS_OUT);
+            key[i] = amg_mis_with_state(key[i], HOMG_MIS_IN);
+        else if (amg_mis_state(kmax[i]) == HOMG_MIS_IN)
+            key[i] = amg_mis_with_state(key[i], HOMG_MIS_OUT);
         else
             left++;
     }
@@ -48,7 +48,7 @@ homg_status homg_cpu_amg_mis_flags(kernel_exec *ex, int32_t n, const uint64_t *k
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
-        flag[i] = homg_mis_state(key[i]) == HOMG_MIS_IN;
+        flag[i] = amg_mis_state(key[i]) == HOMG_MIS_IN;
     return HOMG_OK;
 }
 

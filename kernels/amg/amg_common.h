@@ -16,7 +16,7 @@
 #define HOMG_MIS_IN        2u
 
 /* A well-mixed 32-bit hash (the murmur3 finaliser) of a row and a seed. */
-HOMG_HD uint32_t homg_hash32(uint32_t x, uint32_t seed)
+HOMG_HD uint32_t amg_hash32(uint32_t x, uint32_t seed)
 {
     x ^= seed * 0x9E3779B9u;
     x ^= x >> 16;
@@ -27,14 +27,14 @@ HOMG_HD uint32_t homg_hash32(uint32_t x, uint32_t seed)
     return x;
 }
 
-HOMG_HD uint64_t homg_mis_key(uint32_t state, uint32_t row, uint32_t seed)
+HOMG_HD uint64_t amg_mis_key(uint32_t state, uint32_t row, uint32_t seed)
 {
-    return ((uint64_t)state << 62) | ((uint64_t)(homg_hash32(row, seed) & 0x3FFFFFFFu) << 32) | row;
+    return ((uint64_t)state << 62) | ((uint64_t)(amg_hash32(row, seed) & 0x3FFFFFFFu) << 32) | row;
 }
 
-HOMG_HD uint32_t homg_mis_state(uint64_t key) { return (uint32_t)(key >> 62); }
+HOMG_HD uint32_t amg_mis_state(uint64_t key) { return (uint32_t)(key >> 62); }
 
-HOMG_HD uint64_t homg_mis_with_state(uint64_t key, uint32_t state)
+HOMG_HD uint64_t amg_mis_with_state(uint64_t key, uint32_t state)
 {
     return (key & 0x3FFFFFFFFFFFFFFFull) | ((uint64_t)state << 62);
 }
@@ -46,20 +46,20 @@ HOMG_HD uint64_t homg_mis_with_state(uint64_t key, uint32_t state)
  * regular meshes, whose weights are nearly all equal). ---- */
 #define HOMG_SUITOR_SEED 0x5BD1E995u
 
-HOMG_HD uint32_t homg_float_bits(float w)
+HOMG_HD uint32_t amg_float_bits(float w)
 {
     uint32_t u;
     memcpy(&u, &w, sizeof u);
     return u;
 }
 
-HOMG_HD uint64_t homg_suitor_key(float w, int32_t row)
+HOMG_HD uint64_t amg_suitor_key(float w, int32_t row)
 {
-    return ((uint64_t)homg_float_bits(w) << 32) | homg_hash32((uint32_t)row, HOMG_SUITOR_SEED);
+    return ((uint64_t)amg_float_bits(w) << 32) | amg_hash32((uint32_t)row, HOMG_SUITOR_SEED);
 }
 
 /* w[k] of entry (u, v) of a, found by binary search in row u (0 if absent). */
-HOMG_HD float homg_entry_weight(const int32_t *row_ptr, const int32_t *col_idx, const float *w, int32_t u, int32_t v)
+HOMG_HD float amg_entry_weight(const int32_t *row_ptr, const int32_t *col_idx, const float *w, int32_t u, int32_t v)
 {
     int32_t lo = row_ptr[u], hi = row_ptr[u + 1];
     while (lo < hi) {
@@ -77,7 +77,7 @@ HOMG_HD float homg_entry_weight(const int32_t *row_ptr, const int32_t *col_idx, 
  * matrix slightly unsymmetric), in double with explicit rounding (no fused
  * multiply-add on either backend), so both backends get the same float;
  * non-positive weights are no edges. */
-HOMG_HD float homg_match_weight(float aij, float aji, float aii, float ajj, float vi, float vj)
+HOMG_HD float amg_match_weight(float aij, float aji, float aii, float ajj, float vi, float vj)
 {
 #if defined(__CUDA_ARCH__)
     double num = __dmul_rn(__dmul_rn(__dadd_rn((double)aij, (double)aji), (double)vi), (double)vj);
@@ -94,7 +94,7 @@ HOMG_HD float homg_match_weight(float aij, float aji, float aii, float ajj, floa
 }
 
 /* sqrt(a^2 + b^2) in float with explicit rounding (same on both backends). */
-HOMG_HD float homg_pair_norm(float a, float b)
+HOMG_HD float amg_pair_norm(float a, float b)
 {
 #if defined(__CUDA_ARCH__)
     return sqrtf(__fadd_rn(__fmul_rn(a, a), __fmul_rn(b, b)));

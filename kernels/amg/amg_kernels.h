@@ -93,7 +93,7 @@ typedef struct amg_patches {
     /* One synchronous Suitor round: every active vertex (no proposal yet, or */                                      \
     /* its proposal beaten) proposes to its heaviest neighbour whose held */                                          \
     /* proposal it beats; the best proposal per vertex wins (suitor[v] holds */                                       \
-    /* homg_suitor_key of it, 0 none).  target[u]: u's proposal (-1 none yet, */                                      \
+    /* amg_suitor_key of it, 0 none).  target[u]: u's proposal (-1 none yet, */                                       \
     /* -2 none possible); cand: scratch.  *proposals (device) counts. */                                              \
     X(homg_status, amg, suitor_round,                                                                                 \
       (kernel_exec * ex, const csr_matrix *a, const float *w, uint64_t *suitor, int32_t *target, int32_t *cand,       \

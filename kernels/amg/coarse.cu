@@ -51,37 +51,36 @@ static homg_status cholesky_info(kernel_exec *ex, const int *info, int *pivot)
 }
 
 /* A in double, its Cholesky factor, then A^-1 = potrs(identity) in float. */
-static homg_status dense_invert(kernel_exec *ex, homg_cuda_handle *h, const csr_matrix *a, float *inv, int *pivot,
+static homg_status dense_invert(kernel_exec *ex, sparse_handle *h, const csr_matrix *a, float *inv, int *pivot,
                                 dense_work *w)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int32_t n = a->nrows;
     int64_t nn = (int64_t)n * n;
     int lwork = 0;
-    HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&w->a, "coarse solver"));
-    HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&w->id, "coarse solver"));
-    HOMG_TRY(homg_cuda_alloc(ex, h, sizeof(int), (void **)&w->info, "coarse solver"));
-    dense_kernel<<<homg_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values, n,
-                                                                 w->a, w->id);
-    scatter_kernel<<<homg_blocks(n), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values, n, w->a);
+    HOMG_TRY(handle_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&w->a, "coarse solver"));
+    HOMG_TRY(handle_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&w->id, "coarse solver"));
+    HOMG_TRY(handle_alloc(ex, h, sizeof(int), (void **)&w->info, "coarse solver"));
+    dense_kernel<<<launch_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values, n,
+                                                                   w->a, w->id);
+    scatter_kernel<<<launch_blocks(n), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values, n, w->a);
     HOMG_CUDA_LAUNCHED(ex, "coarse matrix");
     HOMG_CUSOLVER_TRY(ex, cusolverDnSetStream(h->solver, s));
     HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrf_bufferSize(h->solver, CUBLAS_FILL_MODE_LOWER, n, w->a, n, &lwork));
-    HOMG_TRY(
-        homg_cuda_alloc(ex, h, (size_t)(lwork > 0 ? lwork : 1) * sizeof(double), (void **)&w->work, "coarse solver"));
+    HOMG_TRY(handle_alloc(ex, h, (size_t)(lwork > 0 ? lwork : 1) * sizeof(double), (void **)&w->work, "coarse solver"));
     HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrf(h->solver, CUBLAS_FILL_MODE_LOWER, n, w->a, n, w->work, lwork, w->info));
     HOMG_TRY(cholesky_info(ex, w->info, pivot));
     if (*pivot)
         return HOMG_OK; /* the leading minor of this order is not positive definite */
     HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrs(h->solver, CUBLAS_FILL_MODE_LOWER, n, n, w->a, n, w->id, n, w->info));
-    to_float_kernel<<<homg_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(w->id, inv, nn);
+    to_float_kernel<<<launch_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(w->id, inv, nn);
     HOMG_CUDA_LAUNCHED(ex, "coarse inverse");
     return HOMG_OK;
 }
 
 homg_status homg_cuda_amg_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     dense_work w = { NULL, NULL, NULL, NULL };
     homg_status st;
     *pivot = 0;
@@ -91,10 +90,10 @@ homg_status homg_cuda_amg_dense_inverse(kernel_exec *ex, void *handle, const csr
     /* The frees are ordered after the work on the stream only through this sync. */
     if (cudaStreamSynchronize(homg_cuda_stream(ex)) != cudaSuccess && st == HOMG_OK)
         st = homg_exec_fail(ex, HOMG_ERROR_BACKEND, "coarse solver: stream failed");
-    homg_cuda_free(h, w.a);
-    homg_cuda_free(h, w.id);
-    homg_cuda_free(h, w.work);
-    homg_cuda_free(h, w.info);
+    handle_free(h, w.a);
+    handle_free(h, w.id);
+    handle_free(h, w.work);
+    handle_free(h, w.info);
     return st;
 }
 

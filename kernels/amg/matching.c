@@ -12,8 +12,8 @@ homg_status homg_cpu_amg_match_weights(kernel_exec *ex, const csr_matrix *a, con
     for (int32_t i = 0; i < a->nrows; i++)
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
             int32_t j = a->col_idx[k];
-            float aji = homg_entry_weight(a->row_ptr, a->col_idx, av, j, i);
-            w[k] = j == i ? 0.0f : homg_match_weight(av[k], aji, diag[i], diag[j], v[i], v[j]);
+            float aji = amg_entry_weight(a->row_ptr, a->col_idx, av, j, i);
+            w[k] = j == i ? 0.0f : amg_match_weight(av[k], aji, diag[i], diag[j], v[i], v[j]);
         }
     return HOMG_OK;
 }
@@ -22,7 +22,7 @@ homg_status homg_cpu_amg_match_weights(kernel_exec *ex, const csr_matrix *a, con
 static int holds(const csr_matrix *a, const float *w, const uint64_t *suitor, const int32_t *target, int32_t u)
 {
     int32_t t = target[u];
-    return t >= 0 && suitor[t] == homg_suitor_key(homg_entry_weight(a->row_ptr, a->col_idx, w, u, t), u);
+    return t >= 0 && suitor[t] == amg_suitor_key(amg_entry_weight(a->row_ptr, a->col_idx, w, u, t), u);
 }
 
 homg_status homg_cpu_amg_suitor_round(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor,
@@ -44,9 +44,9 @@ homg_status homg_cpu_amg_suitor_round(kernel_exec *ex, const csr_matrix *a, cons
         for (int32_t k = a->row_ptr[u]; k < a->row_ptr[u + 1]; k++) {
             int32_t v = a->col_idx[k];
             uint64_t choice;
-            if (w[k] <= 0 || v == u || homg_suitor_key(w[k], u) <= suitor[v])
+            if (w[k] <= 0 || v == u || amg_suitor_key(w[k], u) <= suitor[v])
                 continue;
-            choice = homg_suitor_key(w[k], v);
+            choice = amg_suitor_key(w[k], v);
             if (choice > best) {
                 best = choice;
                 best_v = v;
@@ -62,7 +62,7 @@ homg_status homg_cpu_amg_suitor_round(kernel_exec *ex, const csr_matrix *a, cons
             target[u] = -2;
         if (v < 0)
             continue;
-        mine = homg_suitor_key(homg_entry_weight(a->row_ptr, a->col_idx, w, u, v), u);
+        mine = amg_suitor_key(amg_entry_weight(a->row_ptr, a->col_idx, w, u, v), u);
         if (mine > suitor[v])
             suitor[v] = mine;
         target[u] = v;
@@ -99,7 +99,7 @@ homg_status homg_cpu_amg_match_weights_p(kernel_exec *ex, int32_t n, const int32
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++) {
-        float s = homg_pair_norm(v[i], mate[i] >= 0 ? v[mate[i]] : 0.0f);
+        float s = amg_pair_norm(v[i], mate[i] >= 0 ? v[mate[i]] : 0.0f);
         pw[i] = s > 0 ? v[i] / s : 1.0f;
         vc[agg[i]] = s > 0 ? s : 1.0f;
     }

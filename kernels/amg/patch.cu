@@ -23,7 +23,7 @@ __global__ static void sort_keys_kernel(int32_t n, const int32_t *group, const i
 homg_status homg_cuda_amg_patch_sort(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
                                      int32_t *perm)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
     uint64_t *kin = NULL, *kout = NULL;
     int32_t *rows = NULL;
@@ -33,24 +33,24 @@ homg_status homg_cuda_amg_patch_sort(kernel_exec *ex, void *handle, int32_t n, c
     cudaError_t e;
     if (n <= 0)
         return HOMG_OK;
-    st = homg_cuda_alloc(ex, h, (size_t)n * sizeof(uint64_t), (void **)&kin, "patch sort");
+    st = handle_alloc(ex, h, (size_t)n * sizeof(uint64_t), (void **)&kin, "patch sort");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)n * sizeof(uint64_t), (void **)&kout, "patch sort");
+        st = handle_alloc(ex, h, (size_t)n * sizeof(uint64_t), (void **)&kout, "patch sort");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)n * sizeof(int32_t), (void **)&rows, "patch sort");
+        st = handle_alloc(ex, h, (size_t)n * sizeof(int32_t), (void **)&rows, "patch sort");
     if (st == HOMG_OK) {
-        sort_keys_kernel<<<homg_blocks(n), HOMG_THREADS, 0, s>>>(n, group, agg, kin, rows);
+        sort_keys_kernel<<<launch_blocks(n), HOMG_THREADS, 0, s>>>(n, group, agg, kin, rows);
         e = cudaGetLastError();
         if (e == cudaSuccess)
             e = cub::DeviceRadixSort::SortPairs(NULL, bytes, kin, kout, rows, perm, n, 0, 64, s);
-        if (e == cudaSuccess && (st = homg_cuda_scratch(ex, h, bytes, &tmp)) == HOMG_OK)
+        if (e == cudaSuccess && (st = handle_scratch(ex, h, bytes, &tmp)) == HOMG_OK)
             e = cub::DeviceRadixSort::SortPairs(tmp, bytes, kin, kout, rows, perm, n, 0, 64, s);
         if (e != cudaSuccess)
             st = homg_cuda_fail(ex, e, "patch sort");
     }
-    homg_cuda_free(h, kin);
-    homg_cuda_free(h, kout);
-    homg_cuda_free(h, rows);
+    handle_free(h, kin);
+    handle_free(h, kout);
+    handle_free(h, rows);
     return st;
 }
 
@@ -86,7 +86,7 @@ homg_status homg_cuda_amg_patch_heads(kernel_exec *ex, int32_t n, const int32_t 
 {
     if (max_size < 1)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "patch size %d", max_size);
-    heads_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, group, perm, max_size, head);
+    heads_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, group, perm, max_size, head);
     HOMG_CUDA_LAUNCHED(ex, "patch_heads");
     return HOMG_OK;
 }
@@ -108,8 +108,8 @@ __global__ static void index_kernel(int32_t n, const int32_t *perm, const int32_
 homg_status homg_cuda_amg_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
                                       const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
 {
-    index_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, perm, head, id, count, start, patch_of,
-                                                                            pos);
+    index_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, perm, head, id, count, start, patch_of,
+                                                                              pos);
     HOMG_CUDA_LAUNCHED(ex, "patch_index");
     return HOMG_OK;
 }
@@ -137,7 +137,7 @@ __global__ static void count_kernel(const int32_t *rp, const int32_t *ci, int32_
 homg_status homg_cuda_amg_patch_count(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
                                       int32_t *inner_cnt, int32_t *boundary_cnt)
 {
-    count_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+    count_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, a->nrows, patch_of, pos, inner_cnt, boundary_cnt);
     HOMG_CUDA_LAUNCHED(ex, "patch_count");
     return HOMG_OK;
@@ -178,7 +178,7 @@ __global__ static void fill_kernel(const int32_t *rp, const int32_t *ci, const f
 homg_status homg_cuda_amg_patch_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
                                      int l1, amg_patches *pt)
 {
-    fill_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+    fill_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, patch_of, pos, l1, *pt);
     HOMG_CUDA_LAUNCHED(ex, "patch_fill");
     return HOMG_OK;

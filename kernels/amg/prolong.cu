@@ -22,8 +22,8 @@ __global__ static void tentative_kernel(int32_t n, const int32_t *agg, const flo
 homg_status homg_cuda_amg_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w,
                                             csr_matrix *p)
 {
-    tentative_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, w, p->row_ptr, p->col_idx,
-                                                                                (float *)p->values);
+    tentative_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, w, p->row_ptr, p->col_idx,
+                                                                                  (float *)p->values);
     HOMG_CUDA_LAUNCHED(ex, "prolong_tentative");
     return HOMG_OK;
 }
@@ -54,8 +54,8 @@ homg_status homg_cuda_amg_gershgorin(kernel_exec *ex, const csr_matrix *a, float
 {
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(out, 0, sizeof *out, s));
-    gershgorin_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values,
-                                                                     a->nrows, (unsigned *)out);
+    gershgorin_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values,
+                                                                       a->nrows, (unsigned *)out);
     HOMG_CUDA_LAUNCHED(ex, "gershgorin");
     gershgorin_default_kernel<<<1, 32, 0, s>>>(out);
     HOMG_CUDA_LAUNCHED(ex, "gershgorin");
@@ -81,7 +81,7 @@ __global__ static void prolong_smooth_kernel(const int32_t *rp, const int32_t *c
 homg_status homg_cuda_amg_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
                                          const float *rho, csr_matrix *ap)
 {
-    prolong_smooth_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+    prolong_smooth_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, agg, omega, rho, ap->row_ptr, ap->col_idx,
         (float *)ap->values);
     HOMG_CUDA_LAUNCHED(ex, "prolong_smooth");

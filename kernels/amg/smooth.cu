@@ -25,7 +25,7 @@ __global__ static void diag_kernel(const int32_t *rp, const int32_t *ci, const f
 
 homg_status homg_cuda_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
 {
-    diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+    diag_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, kind, d);
     HOMG_CUDA_LAUNCHED(ex, "diag");
     return HOMG_OK;
@@ -37,7 +37,7 @@ __global__ static void residual_kernel(const int32_t *rp, const int32_t *ci, con
 {
     int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
     int lane = threadIdx.x & (G - 1);
-    float s = homg_row_dot<G, float, float>(rp, ci, v, x, row, n, lane);
+    float s = row_dot<G, float, float>(rp, ci, v, x, row, n, lane);
     if (row < n && lane == 0)
         r[row] = b[row] - s;
 }
@@ -45,9 +45,9 @@ __global__ static void residual_kernel(const int32_t *rp, const int32_t *ci, con
 static homg_status residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = homg_group_size(a->nnz, a->nrows);
-#define LAUNCH(G)                                                               \
-    residual_kernel<G><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+    int g = row_group_size(a->nnz, a->nrows);
+#define LAUNCH(G)                                                              \
+    residual_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
         a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, b, x, r)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
@@ -69,7 +69,8 @@ __global__ static void jacobi_correct_kernel(int32_t n, const float *dinv, float
 homg_status homg_cuda_amg_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
                                          float *x, int zero)
 {
-    jacobi_correct_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, (float)omega, r, x, zero);
+    jacobi_correct_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, (float)omega, r, x,
+                                                                                       zero);
     HOMG_CUDA_LAUNCHED(ex, "jacobi_correct");
     return HOMG_OK;
 }
@@ -99,10 +100,10 @@ homg_status homg_cuda_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix
                                                const float *b, float *x, float *r)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = homg_group_size(a->nnz, a->nrows);
+    int g = row_group_size(a->nnz, a->nrows);
     float w = (float)omega;
-#define LAUNCH(G)                                                                           \
-    jacobi_zero_residual_kernel<G><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+#define LAUNCH(G)                                                                          \
+    jacobi_zero_residual_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
         a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, dinv, w, b, x, r)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
@@ -124,8 +125,8 @@ __global__ static void cheb_kernel(int32_t n, const float *dinv, const float *r,
 homg_status homg_cuda_amg_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
                                     double c_d, double c_r, int first, int zero_x)
 {
-    cheb_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, r, d, x, (float)c_d, (float)c_r,
-                                                                           first, zero_x);
+    cheb_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, r, d, x, (float)c_d, (float)c_r,
+                                                                             first, zero_x);
     HOMG_CUDA_LAUNCHED(ex, "chebyshev");
     return HOMG_OK;
 }
@@ -136,7 +137,7 @@ __global__ static void boundary_kernel(const int32_t *rp, const int32_t *ci, con
 {
     int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
     int lane = threadIdx.x & (G - 1);
-    float s = homg_row_dot<G, float, float>(rp, ci, v, x, row, n, lane);
+    float s = row_dot<G, float, float>(rp, ci, v, x, row, n, lane);
     if (row < n && lane == 0)
         out[row] = in[row] - s;
 }
@@ -146,9 +147,9 @@ homg_status homg_cuda_amg_patch_boundary(kernel_exec *ex, const amg_patches *pt,
 {
     const csr_matrix *bd = &pt->boundary;
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = homg_group_size(bd->nnz, bd->nrows);
-#define LAUNCH(G)                                                                \
-    boundary_kernel<G><<<homg_group_blocks(bd->nrows, G), HOMG_THREADS, 0, s>>>( \
+    int g = row_group_size(bd->nnz, bd->nrows);
+#define LAUNCH(G)                                                               \
+    boundary_kernel<G><<<row_group_blocks(bd->nrows, G), HOMG_THREADS, 0, s>>>( \
         bd->row_ptr, bd->col_idx, (const float *)bd->values, bd->nrows, x, in, out)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH

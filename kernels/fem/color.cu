@@ -18,11 +18,11 @@ __global__ void fem_color_kernel(fem_problem p, const int32_t *row_ptr, const in
     double A[16], F[4];
     for (int a = 0; a < nv; a++)
         v[a] = p.elements[(int64_t)e * nv + a];
-    homg_fem_element(&p, DIM, e, v, A, F);
+    fem_element(&p, DIM, e, v, A, F);
     for (int a = 0; a < nv; a++) {
         int32_t row = v[a], lo = row_ptr[row], hi = row_ptr[row + 1];
         for (int b = 0; b < nv; b++) {
-            int32_t k = homg_fem_find(col_idx, lo, hi, v[b]);
+            int32_t k = fem_find(col_idx, lo, hi, v[b]);
             if (k >= 0)
                 values[k] += (T)A[a * nv + b];
         }

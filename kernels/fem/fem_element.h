@@ -11,7 +11,7 @@
 #include "fem_kernels.h"
 
 /* Index of column c in cols[lo .. hi) (sorted), or -1. */
-HOMG_HD int32_t homg_fem_find(const int32_t *cols, int32_t lo, int32_t hi, int32_t c)
+HOMG_HD int32_t fem_find(const int32_t *cols, int32_t lo, int32_t hi, int32_t c)
 {
     int32_t end = hi;
     while (lo < hi) {
@@ -25,7 +25,7 @@ HOMG_HD int32_t homg_fem_find(const int32_t *cols, int32_t lo, int32_t hi, int32
 }
 
 /* Sigma g (dim components) for element e. */
-HOMG_HD void homg_fem_sigma_apply(const fem_problem *p, int dim, int32_t e, const double *g, double *out)
+HOMG_HD void fem_sigma_apply(const fem_problem *p, int dim, int32_t e, const double *g, double *out)
 {
     if (p->sigma_tensor) {
         const double *s = p->sigma_tensor + (size_t)e * (dim == 2 ? 3 : 6);
@@ -47,7 +47,7 @@ HOMG_HD void homg_fem_sigma_apply(const fem_problem *p, int dim, int32_t e, cons
 /* Element matrix A (row-major, (dim+1)^2) and load F (dim+1) of element e with
  * nodes v.  dim equals the problem's dim; CUDA kernels pass a compile-time
  * constant so that the loops unroll and A stays in registers. */
-HOMG_HD void homg_fem_element(const fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
+HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
 {
     double g[4][3], vol, mass, src;
     int nv = dim + 1;
@@ -90,7 +90,7 @@ HOMG_HD void homg_fem_element(const fem_problem *p, int dim, int32_t e, const in
     src = (p->f + (p->f_elem ? p->f_elem[e] : 0.0)) * vol / nv;
     for (int a = 0; a < nv; a++) {
         double sg[3];
-        homg_fem_sigma_apply(p, dim, e, g[a], sg);
+        fem_sigma_apply(p, dim, e, g[a], sg);
         F[a] = src;
         for (int b = 0; b < nv; b++) {
             double m = a == b ? 2.0 * mass : mass, k = 0;
@@ -105,7 +105,7 @@ HOMG_HD void homg_fem_element(const fem_problem *p, int dim, int32_t e, const in
 
 #ifndef __CUDACC__
 /* values[k] += x in the system's precision (CPU backend). */
-static inline void homg_fem_add(void *values, homg_precision precision, int64_t k, double x)
+static inline void fem_add(void *values, homg_precision precision, int64_t k, double x)
 {
     if (precision == HOMG_FLOAT32)
         ((float *)values)[k] += (float)x;

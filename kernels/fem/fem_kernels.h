@@ -1,8 +1,8 @@
-/* fem_kernels.h -- the FEM assembly table (pattern, numeric passes, Dirichlet)
- * and the host helpers the mesh code shares with the CPU backend. */
+/* fem_kernels.h -- the FEM assembly table (pattern, numeric passes, Dirichlet). */
 #ifndef HOMG_FEM_KERNELS_H
 #define HOMG_FEM_KERNELS_H
 
+#include "core/sort.h"
 #include "kernels.h"
 
 #include <stddef.h>
@@ -95,13 +95,6 @@ extern const fem_kernels homg_cpu_fem_kernels;
 #if HOMG_HAVE_CUDA
 extern const fem_kernels homg_cuda_fem_kernels;
 #endif
-
-/* Host LSD radix sort of the low `bits` bits of 64-bit keys (tmp: n keys). */
-void homg_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n, int bits);
-/* Removes adjacent duplicates of sorted keys; returns the new count. */
-size_t homg_unique_u64(uint64_t *keys, size_t n);
-/* Bits needed to hold max_value. */
-int homg_bits_for(uint64_t max_value);
 
 #ifdef __cplusplus
 }

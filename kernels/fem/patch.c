@@ -56,21 +56,21 @@ static void one_patch(const fem_problem *p, const fem_system *s, const fem_patch
         int32_t e = q->elems[i];
         const int32_t *v = p->elements + (size_t)e * nv;
         double A[16], F[4];
-        homg_fem_element(p, p->dim, e, v, A, F);
+        fem_element(p, p->dim, e, v, A, F);
         for (int a = 0; a < nv; a++) {
             int32_t row = v[a];
             if (q->node_patch[row] == pt) {
                 int32_t l = q->node_local[row];
                 for (int b = 0; b < nv; b++) {
-                    int32_t k = homg_fem_find(scol, srow[l], srow[l + 1], v[b]);
+                    int32_t k = fem_find(scol, srow[l], srow[l + 1], v[b]);
                     if (k >= 0)
-                        homg_fem_add(sval, prec, k, A[a * nv + b]);
+                        fem_add(sval, prec, k, A[a * nv + b]);
                 }
-                homg_fem_add(srhs, prec, l, F[a]);
+                fem_add(srhs, prec, l, F[a]);
             } else {
                 int32_t lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
                 for (int b = 0; b < nv; b++) {
-                    int32_t k = homg_fem_find(s->col_idx, lo, hi, v[b]);
+                    int32_t k = fem_find(s->col_idx, lo, hi, v[b]);
                     if (k >= 0)
                         add_atomic(q->values_B, prec, k, A[a * nv + b]);
                 }

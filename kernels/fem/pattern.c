@@ -29,8 +29,8 @@ homg_status homg_cpu_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, int
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < p->num_nodes; i++)
         keys[pairs + i] = ((uint64_t)i << shift) | (uint64_t)i;
-    homg_sort_u64(keys, keys_alt, (size_t)n, 2 * shift);
-    *nnz = (int32_t)homg_unique_u64(keys, (size_t)n);
+    homg_cpu_sort_u64(keys, keys_alt, (size_t)n, 2 * shift);
+    *nnz = (int32_t)homg_cpu_sort_unique_u64(keys, (size_t)n);
     return HOMG_OK;
 }
 

@@ -10,15 +10,15 @@ homg_status homg_cpu_fem_numeric_serial(kernel_exec *ex, const fem_problem *p, c
     for (int32_t e = 0; e < p->num_elements; e++) {
         const int32_t *v = p->elements + (size_t)e * nv;
         double A[16], F[4];
-        homg_fem_element(p, p->dim, e, v, A, F);
+        fem_element(p, p->dim, e, v, A, F);
         for (int a = 0; a < nv; a++) {
             int32_t row = v[a], lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
             for (int b = 0; b < nv; b++) {
-                int32_t k = homg_fem_find(s->col_idx, lo, hi, v[b]);
+                int32_t k = fem_find(s->col_idx, lo, hi, v[b]);
                 if (k >= 0)
-                    homg_fem_add(s->values, s->precision, k, A[a * nv + b]);
+                    fem_add(s->values, s->precision, k, A[a * nv + b]);
             }
-            homg_fem_add(s->rhs, s->precision, row, F[a]);
+            fem_add(s->rhs, s->precision, row, F[a]);
         }
     }
     return HOMG_OK;

@@ -22,7 +22,7 @@ __global__ static void finish_kernel(const double *partials, int nb, int which, 
         double v = 0;
         for (int b = threadIdx.x; b < nb; b += blockDim.x)
             v += partials[b * HOMG_PARTIALS + j];
-        s[j] = homg_block_sum(v);
+        s[j] = block_sum(v);
     }
     if (threadIdx.x != 0)
         return;
@@ -34,7 +34,7 @@ __global__ static void finish_kernel(const double *partials, int nb, int which, 
     }
 }
 
-static homg_status finish(kernel_exec *ex, homg_cuda_handle *h, int nb, int which, cg_state *state, double *history)
+static homg_status finish(kernel_exec *ex, sparse_handle *h, int nb, int which, cg_state *state, double *history)
 {
     finish_kernel<<<1, FINISH_THREADS, 0, homg_cuda_stream(ex)>>>(h->partials, nb, which, state, history);
     HOMG_CUDA_LAUNCHED(ex, "CG scalars");
@@ -63,7 +63,7 @@ __global__ static void start_kernel(const int32_t *rp, const int32_t *ci, const 
 {
     double bb = 0, rr = 0;
     GROUP_ROWS_BEGIN(G, n)
-    double ax = warm ? homg_row_dot<G, double, double>(rp, ci, v, x, row, n, lane) : 0.0;
+    double ax = warm ? row_dot<G, double, double>(rp, ci, v, x, row, n, lane) : 0.0;
     if (row < n && lane == 0) {
         double s = b[row] - ax;
         r[row] = s;
@@ -71,8 +71,8 @@ __global__ static void start_kernel(const int32_t *rp, const int32_t *ci, const 
         rr += s * s;
     }
     GROUP_ROWS_END
-    bb = homg_block_sum(bb);
-    rr = homg_block_sum(rr);
+    bb = block_sum(bb);
+    rr = block_sum(rr);
     if (threadIdx.x == 0) {
         partials[blockIdx.x * HOMG_PARTIALS + 0] = bb;
         partials[blockIdx.x * HOMG_PARTIALS + 1] = rr;
@@ -88,9 +88,9 @@ __global__ static void zero_kernel(double *x, int32_t n)
 homg_status homg_cuda_krylov_cg_start(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x,
                                       double *r, int warm, cg_state *state, double *history)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = warm ? homg_group_size(a->nnz, a->nrows) : 1;
+    int g = warm ? row_group_size(a->nnz, a->nrows) : 1;
     int nb = reduction_blocks((int64_t)a->nrows * g);
 #define LAUNCH(G)                                                                                                     \
     start_kernel<G><<<nb, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, b, x, r, \
@@ -99,7 +99,7 @@ homg_status homg_cuda_krylov_cg_start(kernel_exec *ex, void *handle, const csr_m
 #undef LAUNCH
     HOMG_CUDA_LAUNCHED(ex, "CG start");
     if (!warm) {
-        zero_kernel<<<homg_blocks(a->nrows, 65536), HOMG_THREADS, 0, s>>>(x, a->nrows);
+        zero_kernel<<<launch_blocks(a->nrows, 65536), HOMG_THREADS, 0, s>>>(x, a->nrows);
         HOMG_CUDA_LAUNCHED(ex, "CG start");
     }
     return finish(ex, h, nb, FIN_START, state, history);
@@ -113,7 +113,7 @@ __global__ static void diag_precond_kernel(const double *dinv, const double *r, 
 
 homg_status homg_cuda_krylov_cg_diag_precond(kernel_exec *ex, const double *dinv, const double *r, double *z, int32_t n)
 {
-    diag_precond_kernel<<<homg_blocks(n, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(dinv, r, z, n);
+    diag_precond_kernel<<<launch_blocks(n, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(dinv, r, z, n);
     HOMG_CUDA_LAUNCHED(ex, "Jacobi preconditioner");
     return HOMG_OK;
 }
@@ -133,8 +133,8 @@ __global__ static void dots_kernel(const double *r, const double *z, const doubl
         if (!first)
             zq += zi * q[i];
     }
-    rz = homg_block_sum(rz);
-    zq = homg_block_sum(zq);
+    rz = block_sum(rz);
+    zq = block_sum(zq);
     if (threadIdx.x == 0) {
         partials[blockIdx.x * HOMG_PARTIALS + 0] = rz;
         partials[blockIdx.x * HOMG_PARTIALS + 1] = zq;
@@ -156,13 +156,13 @@ __global__ static void direction_kernel(const double *z, double *p, int32_t n, c
 homg_status homg_cuda_krylov_cg_direction(kernel_exec *ex, void *handle, const double *r, const double *z,
                                           const double *q, double *p, int32_t n, cg_state *state)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
     int nb = reduction_blocks(n);
     dots_kernel<<<nb, HOMG_THREADS, 0, s>>>(r, z, q, n, state, h->partials);
     HOMG_CUDA_LAUNCHED(ex, "CG dots");
     HOMG_TRY(finish(ex, h, nb, FIN_DOTS, state, NULL));
-    direction_kernel<<<homg_blocks(n, 65536), HOMG_THREADS, 0, s>>>(z, p, n, state);
+    direction_kernel<<<launch_blocks(n, 65536), HOMG_THREADS, 0, s>>>(z, p, n, state);
     HOMG_CUDA_LAUNCHED(ex, "CG direction");
     return HOMG_OK;
 }
@@ -175,13 +175,13 @@ __global__ static void spmv_dot_kernel(const int32_t *rp, const int32_t *ci, con
     if (state->done)
         return;
     GROUP_ROWS_BEGIN(G, n)
-    double s = homg_row_dot<G, double, double>(rp, ci, v, p, row, n, lane);
+    double s = row_dot<G, double, double>(rp, ci, v, p, row, n, lane);
     if (row < n && lane == 0) {
         q[row] = s;
         pq += p[row] * s;
     }
     GROUP_ROWS_END
-    pq = homg_block_sum(pq);
+    pq = block_sum(pq);
     if (threadIdx.x == 0)
         partials[blockIdx.x * HOMG_PARTIALS + 0] = pq;
 }
@@ -189,9 +189,9 @@ __global__ static void spmv_dot_kernel(const int32_t *rp, const int32_t *ci, con
 homg_status homg_cuda_krylov_cg_spmv_dot(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
                                          cg_state *state)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = homg_group_size(a->nnz, a->nrows);
+    int g = row_group_size(a->nnz, a->nrows);
     int nb = reduction_blocks((int64_t)a->nrows * g);
 #define LAUNCH(G)                                                                                                     \
     spmv_dot_kernel<G><<<nb, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, p, q, \
@@ -215,7 +215,7 @@ __global__ static void update_kernel(double *x, double *r, const double *p, cons
         r[i] = ri;
         rr += ri * ri;
     }
-    rr = homg_block_sum(rr);
+    rr = block_sum(rr);
     if (threadIdx.x == 0)
         partials[blockIdx.x * HOMG_PARTIALS + 0] = rr;
 }
@@ -223,7 +223,7 @@ __global__ static void update_kernel(double *x, double *r, const double *p, cons
 homg_status homg_cuda_krylov_cg_update(kernel_exec *ex, void *handle, double *x, double *r, const double *p,
                                        const double *q, int32_t n, cg_state *state, double *history)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     int nb = reduction_blocks(n);
     update_kernel<<<nb, HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(x, r, p, q, n, state, h->partials);
     HOMG_CUDA_LAUNCHED(ex, "CG update");

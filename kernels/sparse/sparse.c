@@ -78,7 +78,7 @@ static void first_bad(int32_t *field, int32_t row)
         *field = row;
 }
 
-homg_status homg_cpu_sparse_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cpu_sparse_check_row_ptr(kernel_exec *ex, const csr_matrix *a, csr_report *rep)
 {
     (void)ex;
     if (a->row_ptr[0] != 0)
@@ -93,7 +93,7 @@ homg_status homg_cpu_sparse_check_row_ptr(kernel_exec *ex, const csr_matrix *a, 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cpu_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, csr_report *rep)
 {
     const double *v = (const double *)a->values;
     (void)ex;
@@ -130,7 +130,7 @@ static double diag_of(const csr_matrix *a, int32_t i)
 }
 
 homg_status homg_cpu_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
-                                            homg_csr_report *rep)
+                                            csr_report *rep)
 {
     const double *va = (const double *)a->values, *vt = (const double *)t->values;
     (void)ex;

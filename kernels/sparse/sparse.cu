@@ -14,7 +14,7 @@
 
 homg_status homg_cuda_sparse_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)calloc(1, sizeof *h);
+    sparse_handle *h = (sparse_handle *)calloc(1, sizeof *h);
     homg_status st;
     *handle = NULL;
     if (!h)
@@ -30,8 +30,8 @@ homg_status homg_cuda_sparse_handle_create(kernel_exec *ex, const kernel_alloc *
         free(h);
         return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "cusolverDnCreate failed");
     }
-    st = homg_cuda_alloc(ex, h, sizeof(double) * HOMG_MAX_BLOCKS * HOMG_PARTIALS, (void **)&h->partials,
-                         "reduction partials");
+    st = handle_alloc(ex, h, sizeof(double) * HOMG_MAX_BLOCKS * HOMG_PARTIALS, (void **)&h->partials,
+                      "reduction partials");
     if (st != HOMG_OK) {
         cusolverDnDestroy(h->solver);
         cusparseDestroy(h->sparse);
@@ -44,12 +44,12 @@ homg_status homg_cuda_sparse_handle_create(kernel_exec *ex, const kernel_alloc *
 
 void homg_cuda_sparse_handle_destroy(kernel_exec *ex, void *handle)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     (void)ex;
     if (!h)
         return;
-    homg_cuda_free(h, h->partials);
-    homg_cuda_free(h, h->scratch);
+    handle_free(h, h->partials);
+    handle_free(h, h->scratch);
     cusolverDnDestroy(h->solver);
     cusparseDestroy(h->sparse);
     free(h);
@@ -67,7 +67,7 @@ homg_status homg_cuda_sparse_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, in
 {
     if (n <= 0)
         return HOMG_OK;
-    fill_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p, n, value);
+    fill_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p, n, value);
     HOMG_CUDA_LAUNCHED(ex, "fill");
     return HOMG_OK;
 }
@@ -82,7 +82,7 @@ homg_status homg_cuda_sparse_convert(kernel_exec *ex, const void *src, homg_prec
                                      homg_precision dprec, size_t n)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    unsigned b = homg_blocks((int64_t)n, 65536);
+    unsigned b = launch_blocks((int64_t)n, 65536);
     if (!n)
         return HOMG_OK;
     if (sprec == dprec) {
@@ -110,13 +110,13 @@ __global__ static void scan_total_kernel(const int32_t *in, const int32_t *out, 
 homg_status homg_cuda_sparse_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
                                       int32_t *total)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
     size_t bytes = 0;
     void *tmp = NULL;
     if (n > 0) {
         HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, n, s));
-        HOMG_TRY(homg_cuda_scratch(ex, h, bytes, &tmp));
+        HOMG_TRY(handle_scratch(ex, h, bytes, &tmp));
         HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, n, s));
     }
     scan_total_kernel<<<1, 32, 0, s>>>(in, out, n, total);
@@ -139,16 +139,16 @@ __global__ static void check_row_ptr_kernel(const int32_t *rp, int32_t n, int32_
             atomicMin(bad, i);
 }
 
-homg_status homg_cuda_sparse_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cuda_sparse_check_row_ptr(kernel_exec *ex, const csr_matrix *a, csr_report *rep)
 {
-    check_row_ptr_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->nrows, a->nnz,
-                                                                                           &rep->row_ptr);
+    check_row_ptr_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->nrows,
+                                                                                             a->nnz, &rep->row_ptr);
     HOMG_CUDA_LAUNCHED(ex, "check_row_ptr");
     return HOMG_OK;
 }
 
 __global__ static void check_rows_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
-                                         int32_t ncols, homg_csr_report *rep)
+                                         int32_t ncols, csr_report *rep)
 {
     for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         int diag_ok = 0, col_bad = 0, nonfinite = 0;
@@ -170,9 +170,9 @@ __global__ static void check_rows_kernel(const int32_t *rp, const int32_t *ci, c
     }
 }
 
-homg_status homg_cuda_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cuda_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, csr_report *rep)
 {
-    check_rows_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+    check_rows_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, a->ncols, rep);
     HOMG_CUDA_LAUNCHED(ex, "check_rows");
     return HOMG_OK;
@@ -214,9 +214,9 @@ __global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t 
 }
 
 homg_status homg_cuda_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
-                                             homg_csr_report *rep)
+                                             csr_report *rep)
 {
-    check_symmetric_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+    check_symmetric_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const double *)a->values, t->row_ptr, t->col_idx, (const double *)t->values, a->nrows,
         rtol, &rep->symmetry);
     HOMG_CUDA_LAUNCHED(ex, "check_symmetric");
@@ -233,7 +233,7 @@ __global__ static void inv_diag_kernel(const int32_t *rp, const int32_t *ci, con
 
 homg_status homg_cuda_sparse_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
 {
-    inv_diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+    inv_diag_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, dinv);
     HOMG_CUDA_LAUNCHED(ex, "inv_diag");
     return HOMG_OK;
@@ -245,7 +245,7 @@ static cudaDataType val_type(homg_precision p) { return p == HOMG_FLOAT64 ? CUDA
 
 homg_status homg_cuda_sparse_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     size_t bytes = 0;
     void *buf = NULL;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -258,7 +258,7 @@ homg_status homg_cuda_sparse_transpose(kernel_exec *ex, void *handle, const csr_
                                                         a->col_idx, t->values, t->row_ptr, t->col_idx,
                                                         val_type(a->precision), CUSPARSE_ACTION_NUMERIC,
                                                         CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
-    HOMG_TRY(homg_cuda_scratch(ex, h, bytes, &buf));
+    HOMG_TRY(handle_scratch(ex, h, bytes, &buf));
     HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2(h->sparse, a->nrows, a->ncols, a->nnz, a->values, a->row_ptr, a->col_idx,
                                              t->values, t->row_ptr, t->col_idx, val_type(a->precision),
                                              CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
@@ -272,7 +272,7 @@ __global__ static void spmv_kernel(const int32_t *rp, const int32_t *ci, const T
 {
     int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
     int lane = threadIdx.x & (G - 1);
-    T s = homg_row_dot<G, T, T>(rp, ci, v, x, row, n, lane);
+    T s = row_dot<G, T, T>(rp, ci, v, x, row, n, lane);
     if (row < n && lane == 0)
         y[row] = beta != (T)0 ? alpha * s + beta * y[row] : alpha * s;
 }
@@ -281,18 +281,18 @@ homg_status homg_cuda_sparse_spmv(kernel_exec *ex, const csr_matrix *a, const vo
                                   double beta)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = homg_group_size(a->nnz, a->nrows);
+    int g = row_group_size(a->nnz, a->nrows);
     if (a->nrows <= 0)
         return HOMG_OK;
     if (a->precision == HOMG_FLOAT64) {
-#define LAUNCH(G)                                                                   \
-    spmv_kernel<G, double><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+#define LAUNCH(G)                                                                  \
+    spmv_kernel<G, double><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
         a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, (const double *)x, (double *)y, alpha, beta)
         HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     } else {
 #define LAUNCH(G)                                                                                               \
-    spmv_kernel<G, float><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                              \
+    spmv_kernel<G, float><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                               \
         a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, (const float *)x, (float *)y, (float)alpha, \
         (float)beta)
         HOMG_GROUP_SWITCH(g, LAUNCH);
@@ -339,7 +339,7 @@ __global__ static void gather_kernel(const float *raw, const int32_t *perm, floa
         out[i] = raw[perm[i]];
 }
 
-static void plan_free(homg_cuda_handle *h, spgemm_plan *p)
+static void plan_free(sparse_handle *h, spgemm_plan *p)
 {
     if (!p)
         return;
@@ -351,11 +351,11 @@ static void plan_free(homg_cuda_handle *h, spgemm_plan *p)
         cusparseDestroySpMat(p->c);
     if (p->desc)
         cusparseSpGEMM_destroyDescr(p->desc);
-    homg_cuda_free(h, p->buf4);
-    homg_cuda_free(h, p->buf5);
-    homg_cuda_free(h, p->raw_col);
-    homg_cuda_free(h, p->raw_val);
-    homg_cuda_free(h, p->perm);
+    handle_free(h, p->buf4);
+    handle_free(h, p->buf5);
+    handle_free(h, p->raw_col);
+    handle_free(h, p->raw_val);
+    handle_free(h, p->perm);
     free(p);
 }
 
@@ -367,7 +367,7 @@ static homg_status csr_descr(kernel_exec *ex, const csr_matrix *m, cusparseSpMat
     return HOMG_OK;
 }
 
-static homg_status numeric(kernel_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
+static homg_status numeric(kernel_exec *ex, sparse_handle *h, spgemm_plan *p)
 {
     float one = 1.0f, zero = 0.0f;
     HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
@@ -375,8 +375,8 @@ static homg_status numeric(kernel_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
                                                       CUSPARSE_OPERATION_NON_TRANSPOSE, &one, p->a, p->b, &zero, p->c,
                                                       CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, p->desc));
     if (p->perm) {
-        gather_kernel<<<homg_blocks(p->nnz, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p->raw_val, p->perm,
-                                                                                             p->sorted_val, p->nnz);
+        gather_kernel<<<launch_blocks(p->nnz, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p->raw_val, p->perm,
+                                                                                               p->sorted_val, p->nnz);
         HOMG_CUDA_LAUNCHED(ex, "SpGEMM sorted values");
     }
     return HOMG_OK;
@@ -384,7 +384,7 @@ static homg_status numeric(kernel_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
 
 /* Checks C's rows; unsorted ones are sorted once here (columns, and the
  * permutation the numeric phase applies to the values). */
-static homg_status sort_columns(kernel_exec *ex, homg_cuda_handle *h, csr_matrix *c, spgemm_plan *p)
+static homg_status sort_columns(kernel_exec *ex, sparse_handle *h, csr_matrix *c, spgemm_plan *p)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int32_t *flag = NULL, *iota = NULL, host_flag = 0;
@@ -394,17 +394,17 @@ static homg_status sort_columns(kernel_exec *ex, homg_cuda_handle *h, csr_matrix
     homg_status st;
     if (c->nnz == 0)
         return HOMG_OK;
-    HOMG_TRY(homg_cuda_alloc(ex, h, sizeof(int32_t), (void **)&flag, "SpGEMM column check"));
+    HOMG_TRY(handle_alloc(ex, h, sizeof(int32_t), (void **)&flag, "SpGEMM column check"));
     e = cudaMemsetAsync(flag, 0, sizeof(int32_t), s);
     if (e == cudaSuccess) {
-        unsorted_kernel<<<homg_blocks(c->nrows), HOMG_THREADS, 0, s>>>(c->row_ptr, c->col_idx, c->nrows, flag);
+        unsorted_kernel<<<launch_blocks(c->nrows), HOMG_THREADS, 0, s>>>(c->row_ptr, c->col_idx, c->nrows, flag);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(&host_flag, flag, sizeof host_flag, cudaMemcpyDeviceToHost, s);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s);
-    homg_cuda_free(h, flag);
+    handle_free(h, flag);
     if (e != cudaSuccess)
         return homg_cuda_fail(ex, e, "SpGEMM column check");
     if (!host_flag)
@@ -415,29 +415,29 @@ static homg_status sort_columns(kernel_exec *ex, homg_cuda_handle *h, csr_matrix
     p->nnz = c->nnz;
     c->col_idx = NULL;
     c->values = NULL;
-    st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM sorted columns");
+    st = handle_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM sorted columns");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(float), &c->values, "SpGEMM sorted values");
+        st = handle_alloc(ex, h, (size_t)c->nnz * sizeof(float), &c->values, "SpGEMM sorted values");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&p->perm, "SpGEMM permutation");
+        st = handle_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&p->perm, "SpGEMM permutation");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&iota, "SpGEMM permutation");
+        st = handle_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&iota, "SpGEMM permutation");
     if (st != HOMG_OK)
         return st;
     p->sorted_val = (float *)c->values;
-    iota_kernel<<<homg_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(iota, c->nnz);
+    iota_kernel<<<launch_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(iota, c->nnz);
     e = cudaGetLastError();
     if (e == cudaSuccess)
         e = cub::DeviceSegmentedSort::SortPairs(NULL, bytes, p->raw_col, c->col_idx, iota, p->perm, c->nnz, c->nrows,
                                                 c->row_ptr, c->row_ptr + 1, s);
-    if (e == cudaSuccess && (st = homg_cuda_scratch(ex, h, bytes, &tmp)) == HOMG_OK)
+    if (e == cudaSuccess && (st = handle_scratch(ex, h, bytes, &tmp)) == HOMG_OK)
         e = cub::DeviceSegmentedSort::SortPairs(tmp, bytes, p->raw_col, c->col_idx, iota, p->perm, c->nnz, c->nrows,
                                                 c->row_ptr, c->row_ptr + 1, s);
     if (e == cudaSuccess && st == HOMG_OK) {
-        gather_kernel<<<homg_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(p->raw_val, p->perm, p->sorted_val, c->nnz);
+        gather_kernel<<<launch_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(p->raw_val, p->perm, p->sorted_val, c->nnz);
         e = cudaGetLastError();
     }
-    homg_cuda_free(h, iota);
+    handle_free(h, iota);
     if (e != cudaSuccess)
         return homg_cuda_fail(ex, e, "sorting SpGEMM columns");
     return st;
@@ -449,30 +449,30 @@ typedef struct spgemm_temp {
 } spgemm_temp;
 
 /* Work estimation and the size of the product (buffers 1 and 2 freed once used). */
-static homg_status symbolic_nnz(kernel_exec *ex, homg_cuda_handle *h, spgemm_plan *p, spgemm_temp *t)
+static homg_status symbolic_nnz(kernel_exec *ex, sparse_handle *h, spgemm_plan *p, spgemm_temp *t)
 {
     cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
     size_t s1 = 0, s2 = 0, s3 = 0, s4 = 0;
     HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c,
                                                              CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1, NULL));
-    HOMG_TRY(homg_cuda_alloc(ex, h, s1, &t->b1, "SpGEMM work estimation"));
+    HOMG_TRY(handle_alloc(ex, h, s1, &t->b1, "SpGEMM work estimation"));
     HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c,
                                                              CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1, t->b1));
     HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc,
                                                   &s2, NULL, &s3, NULL, &s4, NULL));
-    HOMG_TRY(homg_cuda_alloc(ex, h, s2, &t->b2, "SpGEMM"));
-    HOMG_TRY(homg_cuda_alloc(ex, h, s3, &t->b3, "SpGEMM"));
-    HOMG_TRY(homg_cuda_alloc(ex, h, s4, &p->buf4, "SpGEMM"));
+    HOMG_TRY(handle_alloc(ex, h, s2, &t->b2, "SpGEMM"));
+    HOMG_TRY(handle_alloc(ex, h, s3, &t->b3, "SpGEMM"));
+    HOMG_TRY(handle_alloc(ex, h, s4, &p->buf4, "SpGEMM"));
     HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc,
                                                   &s2, t->b2, &s3, t->b3, &s4, p->buf4));
-    homg_cuda_free(h, t->b1);
-    homg_cuda_free(h, t->b2);
+    handle_free(h, t->b1);
+    handle_free(h, t->b2);
     t->b1 = t->b2 = NULL;
     return HOMG_OK;
 }
 
 /* C's column and value arrays, and the copy of the pattern into them. */
-static homg_status symbolic_copy(kernel_exec *ex, homg_cuda_handle *h, csr_matrix *c, spgemm_plan *p)
+static homg_status symbolic_copy(kernel_exec *ex, sparse_handle *h, csr_matrix *c, spgemm_plan *p)
 {
     cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
     size_t s5 = 0;
@@ -482,20 +482,20 @@ static homg_status symbolic_copy(kernel_exec *ex, homg_cuda_handle *h, csr_matri
         return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "SpGEMM: product has %lld entries (more than int32)",
                               (long long)nnz);
     c->nnz = (int32_t)nnz;
-    HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result"));
-    HOMG_TRY(homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(float), &c->values, "SpGEMM result"));
+    HOMG_TRY(handle_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result"));
+    HOMG_TRY(handle_alloc(ex, h, (size_t)nnz * sizeof(float), &c->values, "SpGEMM result"));
     HOMG_CUSPARSE_TRY(ex, cusparseCsrSetPointers(p->c, c->row_ptr, c->col_idx, c->values));
     HOMG_CUSPARSE_TRY(
         ex, cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, NULL));
-    HOMG_TRY(homg_cuda_alloc(ex, h, s5, &p->buf5, "SpGEMM"));
+    HOMG_TRY(handle_alloc(ex, h, s5, &p->buf5, "SpGEMM"));
     HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT,
                                                    p->desc, &s5, p->buf5));
     return HOMG_OK;
 }
 
 /* The symbolic phase: buffers 1-3 are freed here, 4 and 5 stay with the plan. */
-static homg_status symbolic(kernel_exec *ex, homg_cuda_handle *h, const csr_matrix *a, const csr_matrix *b,
-                            csr_matrix *c, spgemm_plan *p)
+static homg_status symbolic(kernel_exec *ex, sparse_handle *h, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
+                            spgemm_plan *p)
 {
     spgemm_temp t = { NULL, NULL, NULL };
     homg_status st;
@@ -508,16 +508,16 @@ static homg_status symbolic(kernel_exec *ex, homg_cuda_handle *h, const csr_matr
     st = symbolic_nnz(ex, h, p, &t);
     if (st == HOMG_OK)
         st = symbolic_copy(ex, h, c, p);
-    homg_cuda_free(h, t.b1);
-    homg_cuda_free(h, t.b2);
-    homg_cuda_free(h, t.b3);
+    handle_free(h, t.b1);
+    handle_free(h, t.b2);
+    handle_free(h, t.b3);
     return st;
 }
 
 homg_status homg_cuda_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b,
                                     csr_matrix *c, void **plan)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     spgemm_plan *p;
     homg_status st;
     *plan = NULL;
@@ -531,7 +531,7 @@ homg_status homg_cuda_sparse_spgemm(kernel_exec *ex, void *handle, const csr_mat
     p = (spgemm_plan *)calloc(1, sizeof *p);
     if (!p)
         return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: out of host memory");
-    st = homg_cuda_alloc(ex, h, ((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr, "SpGEMM result");
+    st = handle_alloc(ex, h, ((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr, "SpGEMM result");
     if (st == HOMG_OK)
         st = symbolic(ex, h, a, b, c, p);
     if (st == HOMG_OK)
@@ -540,9 +540,9 @@ homg_status homg_cuda_sparse_spgemm(kernel_exec *ex, void *handle, const csr_mat
         st = sort_columns(ex, h, c, p);
     if (st != HOMG_OK) {
         plan_free(h, p);
-        homg_cuda_free(h, c->row_ptr);
-        homg_cuda_free(h, c->col_idx);
-        homg_cuda_free(h, c->values);
+        handle_free(h, c->row_ptr);
+        handle_free(h, c->col_idx);
+        handle_free(h, c->values);
         memset(c, 0, sizeof *c);
         return st;
     }
@@ -558,13 +558,13 @@ homg_status homg_cuda_sparse_spgemm_values(kernel_exec *ex, void *handle, void *
     (void)c; /* the plan's descriptors point at the same arrays */
     if (!plan)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm_values: no plan");
-    return numeric(ex, (homg_cuda_handle *)handle, (spgemm_plan *)plan);
+    return numeric(ex, (sparse_handle *)handle, (spgemm_plan *)plan);
 }
 
 void homg_cuda_sparse_spgemm_free(kernel_exec *ex, void *handle, void *plan)
 {
     (void)ex;
-    plan_free((homg_cuda_handle *)handle, (spgemm_plan *)plan);
+    plan_free((sparse_handle *)handle, (spgemm_plan *)plan);
 }
 
 extern "C" const sparse_kernels homg_cuda_sparse_kernels = { SPARSE_KERNELS(HOMG_KERNEL_CUDA_INIT) };

@@ -35,13 +35,13 @@ typedef struct kernel_alloc {
 } kernel_alloc;
 
 /* First offending rows found by the CSR checks (INT32_MAX: none). */
-typedef struct homg_csr_report {
+typedef struct csr_report {
     int32_t row_ptr;   /* row_ptr[i] > row_ptr[i+1], or row_ptr[0] != 0, row_ptr[n] != nnz */
     int32_t column;    /* column out of range or not strictly increasing */
     int32_t nonfinite; /* NaN or Inf value */
     int32_t diagonal;  /* diagonal missing, zero or negative */
     int32_t symmetry;  /* pattern or value differs from the transpose */
-} homg_csr_report;
+} csr_report;
 
 #define SPARSE_KERNELS(X)                                                                                     \
     /* Backend handles (cuSPARSE, cuSOLVER, a scratch area grown through `alloc`); */                         \
@@ -61,10 +61,10 @@ typedef struct homg_csr_report {
     /* report with INT32_MAX first).  check_rows assumes check_row_ptr passed; */                             \
     /* check_symmetric compares A with T (its transpose; or another matrix, to */                             \
     /* compare patterns): same pattern and |a_k - t_k| <= rtol sqrt(a_ii a_jj). */                            \
-    X(homg_status, sparse, check_row_ptr, (kernel_exec * ex, const csr_matrix *a, homg_csr_report *report))   \
-    X(homg_status, sparse, check_rows, (kernel_exec * ex, const csr_matrix *a, homg_csr_report *report))      \
+    X(homg_status, sparse, check_row_ptr, (kernel_exec * ex, const csr_matrix *a, csr_report *report))        \
+    X(homg_status, sparse, check_rows, (kernel_exec * ex, const csr_matrix *a, csr_report *report))           \
     X(homg_status, sparse, check_symmetric,                                                                   \
-      (kernel_exec * ex, const csr_matrix *a, const csr_matrix *t, double rtol, homg_csr_report *report))     \
+      (kernel_exec * ex, const csr_matrix *a, const csr_matrix *t, double rtol, csr_report *report))          \
     /* t = transpose(a): t's arrays are allocated by the caller (ncols+1, nnz, */                             \
     /* nnz) and t's sizes set; columns come out sorted. */                                                    \
     X(homg_status, sparse, transpose, (kernel_exec * ex, void *handle, const csr_matrix *a, csr_matrix *t))   \

@@ -15,17 +15,17 @@
 
 /* cuSPARSE, cuSOLVER, a scratch area (cub temporaries) and the partial sums of
  * the CG reductions; all memory through the ctx's allocator. */
-typedef struct homg_cuda_handle {
+typedef struct sparse_handle {
     kernel_alloc alloc;
     cusparseHandle_t sparse;
     cusolverDnHandle_t solver;
     void *scratch;
     size_t scratch_bytes;
     double *partials; /* HOMG_MAX_BLOCKS * HOMG_PARTIALS */
-} homg_cuda_handle;
+} sparse_handle;
 
 /* Blocks for n elements, one per thread (grid-stride beyond `cap` blocks). */
-static inline unsigned homg_blocks(int64_t n, int64_t cap = 1 << 20)
+static inline unsigned launch_blocks(int64_t n, int64_t cap = 1 << 20)
 {
     int64_t b = (n + HOMG_THREADS - 1) / HOMG_THREADS;
     if (b < 1)
@@ -34,8 +34,7 @@ static inline unsigned homg_blocks(int64_t n, int64_t cap = 1 << 20)
 }
 
 /* Memory through the handle's allocator, message in ex on failure. */
-static inline homg_status homg_cuda_alloc(kernel_exec *ex, homg_cuda_handle *h, size_t bytes, void **p,
-                                          const char *what)
+static inline homg_status handle_alloc(kernel_exec *ex, sparse_handle *h, size_t bytes, void **p, const char *what)
 {
     homg_status st;
     *p = NULL;
@@ -47,20 +46,20 @@ static inline homg_status homg_cuda_alloc(kernel_exec *ex, homg_cuda_handle *h, 
     return HOMG_OK;
 }
 
-static inline void homg_cuda_free(homg_cuda_handle *h, void *p)
+static inline void handle_free(sparse_handle *h, void *p)
 {
     if (p)
         h->alloc.free(p, h->alloc.user);
 }
 
 /* The scratch area, at least `bytes` large (set-up only: it may reallocate). */
-static inline homg_status homg_cuda_scratch(kernel_exec *ex, homg_cuda_handle *h, size_t bytes, void **p)
+static inline homg_status handle_scratch(kernel_exec *ex, sparse_handle *h, size_t bytes, void **p)
 {
     if (bytes > h->scratch_bytes) {
-        homg_cuda_free(h, h->scratch);
+        handle_free(h, h->scratch);
         h->scratch = NULL;
         h->scratch_bytes = 0;
-        HOMG_TRY(homg_cuda_alloc(ex, h, bytes, &h->scratch, "scratch"));
+        HOMG_TRY(handle_alloc(ex, h, bytes, &h->scratch, "scratch"));
         h->scratch_bytes = bytes;
     }
     *p = h->scratch;
@@ -69,7 +68,7 @@ static inline homg_status homg_cuda_scratch(kernel_exec *ex, homg_cuda_handle *h
 
 /* Sum over a block (blockDim.x a multiple of 32, at most 1024); the result in
  * thread 0.  Deterministic: a fixed tree. */
-__device__ static inline double homg_block_sum(double v)
+__device__ static inline double block_sum(double v)
 {
     __shared__ double warp_sums[32];
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -89,14 +88,14 @@ __device__ static inline double homg_block_sum(double v)
     return v;
 }
 
-__device__ static inline int homg_block_count(int v) { return (int)homg_block_sum((double)v); }
+__device__ static inline int block_count(int v) { return (int)block_sum((double)v); }
 
 /* Sum of a_row . x over one CSR row by a group of G lanes (G a power of two
  * <= 32, groups aligned in the warp); every lane of the group gets the sum.
  * Every lane of the warp must call it (the shuffles); rows >= nrows give 0. */
 template <int G, typename T, typename V>
-__device__ static inline T homg_row_dot(const int32_t *row_ptr, const int32_t *col, const T *val, const V *x,
-                                        int32_t row, int32_t nrows, int lane)
+__device__ static inline T row_dot(const int32_t *row_ptr, const int32_t *col, const T *val, const V *x, int32_t row,
+                                   int32_t nrows, int lane)
 {
     T s = 0;
     if (row < nrows)
@@ -108,7 +107,7 @@ __device__ static inline T homg_row_dot(const int32_t *row_ptr, const int32_t *c
 }
 
 /* Lanes per row for a matrix of this mean row length. */
-static inline int homg_group_size(int64_t nnz, int64_t rows)
+static inline int row_group_size(int64_t nnz, int64_t rows)
 {
     int64_t mean = rows > 0 ? nnz / rows : 1;
     int g = 1;
@@ -118,7 +117,7 @@ static inline int homg_group_size(int64_t nnz, int64_t rows)
 }
 
 /* Blocks of HOMG_THREADS for `rows` rows, G lanes each. */
-static inline unsigned homg_group_blocks(int64_t rows, int g)
+static inline unsigned row_group_blocks(int64_t rows, int g)
 {
     int64_t b = (rows * g + HOMG_THREADS - 1) / HOMG_THREADS;
     return (unsigned)(b < 1 ? 1 : b);

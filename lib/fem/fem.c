@@ -84,7 +84,7 @@ static homg_status build_pattern(homg_fem *fem)
     homg_ctx *ctx = fem->ctx;
     kernel_exec *ex = &ctx->ex;
     fem_problem p = geometry(fem);
-    int nv = p.dim + 1, shift = homg_bits_for((uint64_t)(p.num_nodes > 1 ? p.num_nodes - 1 : 1));
+    int nv = p.dim + 1, shift = homg_cpu_sort_bits_for((uint64_t)(p.num_nodes > 1 ? p.num_nodes - 1 : 1));
     size_t nkeys = (size_t)p.num_elements * nv * nv + (size_t)p.num_nodes, temp_bytes = 0;
     uint64_t *keys = NULL, *alt = NULL;
     void *temp = NULL, *ev[2] = { NULL, NULL };
@@ -192,7 +192,7 @@ static homg_status prepare_patches(homg_fem *fem)
     int32_t n = fem->mesh->num_nodes, nnz = fem->info.nnz;
     int32_t *row_ptr = (int32_t *)homg__host_alloc(ctx, ((size_t)n + 1) * sizeof(int32_t), "homg_fem_create");
     int32_t *col_idx = (int32_t *)homg__host_alloc(ctx, (size_t)nnz * sizeof(int32_t), "homg_fem_create");
-    homg__patch_host h;
+    fem_patch_host h;
     fem_patches *q = &fem->patches;
     homg_status st = row_ptr && col_idx ? HOMG_OK : HOMG_ERROR_OUT_OF_MEMORY;
     size_t vb = value_bytes(fem);

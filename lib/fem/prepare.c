@@ -97,7 +97,7 @@ done:
     return st;
 }
 
-void homg__patch_host_free(homg__patch_host *p)
+void homg__patch_host_free(fem_patch_host *p)
 {
     free(p->node_ptr);
     free(p->nodes);
@@ -112,7 +112,7 @@ void homg__patch_host_free(homg__patch_host *p)
 }
 
 homg_status homg__fem_patches(homg_ctx *ctx, const homg_mesh *m, const int32_t *row_ptr, const int32_t *col_idx,
-                              int32_t patch_nnz, homg__patch_host *q)
+                              int32_t patch_nnz, fem_patch_host *q)
 {
     int nv = m->dim + 1;
     int32_t n = m->num_nodes, ne = m->num_elements, nnz = row_ptr[n];

@@ -1,7 +1,7 @@
 /* mesh_generate.c -- generated meshes (the unit square in triangles, the cube in
  * Kuhn tetrahedra) and midpoint refinement. */
 #include "mesh_internal.h"
-#include "fem/fem_kernels.h"
+#include "core/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -33,7 +33,7 @@ static homg_status check_desc(homg_ctx *ctx, const homg_mesh_generate_desc *d, i
     return HOMG_OK;
 }
 
-static homg_status alloc_arrays(homg_ctx *ctx, homg__mesh_arrays *a, int dim, int64_t nn, int64_t ne, int64_t nf)
+static homg_status alloc_arrays(homg_ctx *ctx, mesh_arrays *a, int dim, int64_t nn, int64_t ne, int64_t nf)
 {
     memset(a, 0, sizeof *a);
     a->dim = dim;
@@ -69,7 +69,7 @@ static homg_status refine_times(homg_mesh **m, int times)
 homg_status homg_mesh_generate_square(homg_ctx *ctx, const homg_mesh_generate_desc *desc, homg_mesh **out)
 {
     homg_mesh_generate_desc d;
-    homg__mesh_arrays a;
+    mesh_arrays a;
     int32_t k, p, e = 0, f = 0;
     double h;
     if (!ctx)
@@ -120,7 +120,7 @@ homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc
                                     { 0, 2, 6, 7 }, { 0, 4, 5, 7 }, { 0, 4, 6, 7 } };
     int tet[6][4];
     homg_mesh_generate_desc d;
-    homg__mesh_arrays a;
+    mesh_arrays a;
     int32_t k, p;
     int64_t e = 0, f = 0;
     double h;
@@ -223,9 +223,9 @@ homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *m, uint64_t **out, 
             for (int j = i + 1; j < nv; j++)
                 keys[c++] = edge_key(v[i], v[j]);
     }
-    homg_sort_u64(keys, tmp, n, 32 + homg_bits_for((uint64_t)m->num_nodes));
+    homg_cpu_sort_u64(keys, tmp, n, 32 + homg_cpu_sort_bits_for((uint64_t)m->num_nodes));
     free(tmp);
-    *count = homg_unique_u64(keys, n);
+    *count = homg_cpu_sort_unique_u64(keys, n);
     *out = keys;
     return HOMG_OK;
 }
@@ -257,7 +257,7 @@ static double dist2(const double *x, int dim, int32_t a, int32_t b)
 homg_status homg_mesh_refine(const homg_mesh *m, homg_mesh **out)
 {
     homg_ctx *ctx;
-    homg__mesh_arrays a;
+    mesh_arrays a;
     uint64_t *edges = NULL;
     size_t ne_u = 0;
     int dim, nv, children;

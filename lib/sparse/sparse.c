@@ -148,9 +148,9 @@ static homg_status copy_values(homg_ctx *ctx, const homg_csr *a, csr_matrix *m)
     return st;
 }
 
-static homg_status report_new(homg_ctx *ctx, homg_csr_report **rep)
+static homg_status report_new(homg_ctx *ctx, csr_report **rep)
 {
-    homg_csr_report init = { INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX };
+    csr_report init = { INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX };
     HOMG_TRY(homg__alloc(ctx, sizeof init, (void **)rep, "matrix check"));
     return homg__write(ctx, *rep, &init, sizeof init);
 }
@@ -161,7 +161,7 @@ static homg_status check_matrix(homg_ctx *ctx, void *handle, const csr_matrix *m
                                 const char *what)
 {
     const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
-    homg_csr_report *dev = NULL, r;
+    csr_report *dev = NULL, r;
     csr_matrix t;
     homg_status st;
     memset(&t, 0, sizeof t);

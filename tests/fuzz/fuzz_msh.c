@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     homg_ctx_desc d = { 0 };
     homg_ctx *ctx = NULL;
-    homg__lines r;
+    line_reader r;
     homg_mesh *m = NULL;
     d.backend = HOMG_BACKEND_CPU;
     if (homg_ctx_create(&d, &ctx) != HOMG_OK)
