@@ -1,4 +1,5 @@
 /* fuzz_msh.c -- libFuzzer target for the Gmsh .msh reader (reads from memory). */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stddef.h>
 

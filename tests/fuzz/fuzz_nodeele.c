@@ -1,6 +1,7 @@
 /* fuzz_nodeele.c -- libFuzzer target for the Triangle/TetGen reader.  The input
  * holds the .node, .ele and (optional) .edge/.face texts separated by lines
  * "%%"; the third part is offered as both .edge and .face. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
