@@ -258,29 +258,12 @@ static homg_status spgemm_numeric(kernel_exec *ex, const csr_matrix *a, const cs
     return HOMG_OK;
 }
 
-homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b,
-                                   csr_matrix *c, void **plan)
+/* Symbolic phase, first pass: c->row_ptr from the distinct columns per row
+ * (mark[j] == i: column j already counted in row i). */
+static homg_status count_columns(kernel_exec *ex, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
+                                 int32_t *mark)
 {
-    cpu_handle *h = (cpu_handle *)handle;
-    int32_t *mark = NULL;
     int64_t total = 0;
-    homg_status st;
-    *plan = NULL;
-    memset(c, 0, sizeof *c);
-    c->nrows = a->nrows;
-    c->ncols = b->ncols;
-    c->precision = HOMG_FLOAT32;
-    if (a->ncols != b->nrows)
-        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows", a->ncols, b->nrows);
-    st = h->alloc.alloc(((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr, h->alloc.user);
-    if (st != HOMG_OK)
-        return homg_exec_fail(ex, st, "spgemm: allocating the row pointers");
-    mark = (int32_t *)malloc(((size_t)b->ncols + 1) * sizeof *mark);
-    if (!mark) {
-        st = homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: out of host memory");
-        goto fail;
-    }
-    /* Symbolic: distinct columns per row, marked with the row's index. */
     for (int32_t j = 0; j < b->ncols; j++)
         mark[j] = -1;
     c->row_ptr[0] = 0;
@@ -295,20 +278,17 @@ homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matr
                 }
         }
         total += n;
-        if (total > INT32_MAX) {
-            st = homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: product has more than 2^31 entries");
-            goto fail;
-        }
+        if (total > INT32_MAX)
+            return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: product has more than 2^31 entries");
         c->row_ptr[i + 1] = (int32_t)total;
     }
     c->nnz = (int32_t)total;
-    st = h->alloc.alloc((size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, h->alloc.user);
-    if (st == HOMG_OK)
-        st = h->alloc.alloc((size_t)c->nnz * sizeof(float), &c->values, h->alloc.user);
-    if (st != HOMG_OK) {
-        st = homg_exec_fail(ex, st, "spgemm: allocating %d entries", c->nnz);
-        goto fail;
-    }
+    return HOMG_OK;
+}
+
+/* Symbolic phase, second pass: each row's distinct columns, sorted. */
+static void fill_columns(const csr_matrix *a, const csr_matrix *b, csr_matrix *c, int32_t *mark)
+{
     for (int32_t j = 0; j < b->ncols; j++)
         mark[j] = -1;
     for (int32_t i = 0; i < a->nrows; i++) {
@@ -323,18 +303,51 @@ homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matr
         }
         qsort(c->col_idx + c->row_ptr[i], (size_t)(n - c->row_ptr[i]), sizeof(int32_t), cmp_i32);
     }
+}
+
+/* C's pattern (row_ptr allocated by the caller; columns and values here). */
+static homg_status spgemm_pattern(kernel_exec *ex, cpu_handle *h, const csr_matrix *a, const csr_matrix *b,
+                                  csr_matrix *c)
+{
+    int32_t *mark = (int32_t *)malloc(((size_t)b->ncols + 1) * sizeof *mark);
+    homg_status st;
+    if (!mark)
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: out of host memory");
+    st = count_columns(ex, a, b, c, mark);
+    if (st == HOMG_OK &&
+        ((st = h->alloc.alloc((size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, h->alloc.user)) != HOMG_OK ||
+         (st = h->alloc.alloc((size_t)c->nnz * sizeof(float), &c->values, h->alloc.user)) != HOMG_OK))
+        st = homg_exec_fail(ex, st, "spgemm: allocating %d entries", c->nnz);
+    if (st == HOMG_OK)
+        fill_columns(a, b, c, mark);
     free(mark);
-    mark = NULL;
-    st = spgemm_numeric(ex, a, b, c);
-    if (st != HOMG_OK)
-        goto fail;
-    return HOMG_OK;
-fail:
-    free(mark);
-    h->alloc.free(c->row_ptr, h->alloc.user);
-    h->alloc.free(c->col_idx, h->alloc.user);
-    h->alloc.free(c->values, h->alloc.user);
+    return st;
+}
+
+homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b,
+                                   csr_matrix *c, void **plan)
+{
+    cpu_handle *h = (cpu_handle *)handle;
+    homg_status st;
+    *plan = NULL;
     memset(c, 0, sizeof *c);
+    c->nrows = a->nrows;
+    c->ncols = b->ncols;
+    c->precision = HOMG_FLOAT32;
+    if (a->ncols != b->nrows)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows", a->ncols, b->nrows);
+    st = h->alloc.alloc(((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr, h->alloc.user);
+    if (st != HOMG_OK)
+        return homg_exec_fail(ex, st, "spgemm: allocating the row pointers");
+    st = spgemm_pattern(ex, h, a, b, c);
+    if (st == HOMG_OK)
+        st = spgemm_numeric(ex, a, b, c);
+    if (st != HOMG_OK) {
+        h->alloc.free(c->row_ptr, h->alloc.user);
+        h->alloc.free(c->col_idx, h->alloc.user);
+        h->alloc.free(c->values, h->alloc.user);
+        memset(c, 0, sizeof *c);
+    }
     return st;
 }
 
