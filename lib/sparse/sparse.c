@@ -155,78 +155,91 @@ static homg_status report_new(homg_ctx *ctx, csr_report **rep)
     return homg__write(ctx, *rep, &init, sizeof init);
 }
 
-/* Runs the checks on m (double, in the ctx's space); `pattern` non-NULL also
- * checks that m's pattern is pattern's. */
-static homg_status check_matrix(homg_ctx *ctx, void *handle, const csr_matrix *m, const csr_matrix *pattern,
-                                const char *what)
+/* The outcome of one check kernel: its report back in *r. */
+static homg_status check_result(homg_ctx *ctx, homg_status st, const csr_report *dev, csr_report *r, const char *what)
+{
+    if (st != HOMG_OK)
+        return homg__backend_fail(ctx, st, what);
+    return homg__read(ctx, r, dev, sizeof *r);
+}
+
+/* Row pointers, then columns, finite values and the diagonal. */
+static homg_status check_structure(homg_ctx *ctx, const csr_matrix *m, csr_report *dev, const char *what)
 {
     const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
-    csr_report *dev = NULL, r;
+    csr_report r;
+    HOMG_TRY(check_result(ctx, sk->check_row_ptr(&ctx->ex, m, dev), dev, &r, "checking the matrix"));
+    if (r.row_ptr != INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: row_ptr is malformed at row %d (must rise from 0 to nnz = %d)", what, (int)r.row_ptr,
+                          (int)m->nnz);
+    HOMG_TRY(check_result(ctx, sk->check_rows(&ctx->ex, m, dev), dev, &r, "checking the matrix"));
+    if (r.column != INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: row %d has a column index out of range 0..%d or not strictly increasing", what,
+                          (int)r.column, (int)m->ncols - 1);
+    if (r.nonfinite != INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: row %d holds a NaN or infinite value", what,
+                          (int)r.nonfinite);
+    if (r.diagonal != INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: the diagonal of row %d is missing, zero or negative: AMG and CG need a symmetric "
+                          "positive definite matrix",
+                          what, (int)r.diagonal);
+    return HOMG_OK;
+}
+
+/* Same pattern as the matrix of the set-up: values ignored (infinite tolerance). */
+static homg_status check_pattern(homg_ctx *ctx, const csr_matrix *m, const csr_matrix *pattern, csr_report *dev,
+                                 const char *what)
+{
+    const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
+    csr_report r;
+    HOMG_TRY(
+        check_result(ctx, sk->check_symmetric(&ctx->ex, m, pattern, INFINITY, dev), dev, &r, "comparing the pattern"));
+    if (r.symmetry != INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: row %d has another pattern than the matrix of the set-up (re-setup needs the same "
+                          "pattern)",
+                          what, (int)r.symmetry);
+    return HOMG_OK;
+}
+
+/* m against its transpose, within SYM_RTOL. */
+static homg_status check_symmetry(homg_ctx *ctx, void *handle, const csr_matrix *m, csr_report *dev, const char *what)
+{
+    const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
+    csr_report r;
     csr_matrix t;
     homg_status st;
-    memset(&t, 0, sizeof t);
-    HOMG_TRY(report_new(ctx, &dev));
-    st = sk->check_row_ptr(&ctx->ex, m, dev);
+    HOMG_TRY(homg__mat_alloc(ctx, m->ncols, m->nrows, m->nnz, HOMG_FLOAT64, &t, "transpose for the symmetry check"));
+    st = sk->transpose(&ctx->ex, handle, m, &t);
     if (st != HOMG_OK)
-        st = homg__backend_fail(ctx, st, "checking the matrix");
-    if (st == HOMG_OK)
-        st = homg__read(ctx, &r, dev, sizeof r);
-    if (st == HOMG_OK && r.row_ptr != INT32_MAX)
-        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                        "%s: row_ptr is malformed at row %d (must rise from 0 to nnz = %d)", what, (int)r.row_ptr,
-                        (int)m->nnz);
-    if (st == HOMG_OK) {
-        st = sk->check_rows(&ctx->ex, m, dev);
-        if (st != HOMG_OK)
-            st = homg__backend_fail(ctx, st, "checking the matrix");
-    }
-    if (st == HOMG_OK)
-        st = homg__read(ctx, &r, dev, sizeof r);
-    if (st == HOMG_OK && r.column != INT32_MAX)
-        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                        "%s: row %d has a column index out of range 0..%d or not strictly increasing", what,
-                        (int)r.column, (int)m->ncols - 1);
-    else if (st == HOMG_OK && r.nonfinite != INT32_MAX)
-        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: row %d holds a NaN or infinite value", what,
-                        (int)r.nonfinite);
-    else if (st == HOMG_OK && r.diagonal != INT32_MAX)
-        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                        "%s: the diagonal of row %d is missing, zero or negative: AMG and CG need a symmetric "
-                        "positive definite matrix",
-                        what, (int)r.diagonal);
-    if (st == HOMG_OK && pattern) {
-        /* Same pattern: compare with the old matrix, values ignored (infinite tolerance). */
-        st = sk->check_symmetric(&ctx->ex, m, pattern, INFINITY, dev);
-        if (st != HOMG_OK)
-            st = homg__backend_fail(ctx, st, "comparing the pattern");
-        if (st == HOMG_OK)
-            st = homg__read(ctx, &r, dev, sizeof r);
-        if (st == HOMG_OK && r.symmetry != INT32_MAX)
-            st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                            "%s: row %d has another pattern than the matrix of the set-up (re-setup needs the same "
-                            "pattern)",
-                            what, (int)r.symmetry);
-    }
-    if (st == HOMG_OK)
-        st = homg__mat_alloc(ctx, m->ncols, m->nrows, m->nnz, HOMG_FLOAT64, &t, "transpose for the symmetry check");
-    if (st == HOMG_OK) {
-        st = sk->transpose(&ctx->ex, handle, m, &t);
-        if (st != HOMG_OK)
-            st = homg__backend_fail(ctx, st, "transposing the matrix");
-    }
-    if (st == HOMG_OK) {
-        st = sk->check_symmetric(&ctx->ex, m, &t, SYM_RTOL, dev);
-        if (st != HOMG_OK)
-            st = homg__backend_fail(ctx, st, "checking symmetry");
-    }
-    if (st == HOMG_OK)
-        st = homg__read(ctx, &r, dev, sizeof r);
+        st = homg__backend_fail(ctx, st, "transposing the matrix");
+    else
+        st = check_result(ctx, sk->check_symmetric(&ctx->ex, m, &t, SYM_RTOL, dev), dev, &r, "checking symmetry");
     if (st == HOMG_OK && r.symmetry != INT32_MAX)
         st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                         "%s is not symmetric: row %d differs from column %d (AMG and CG need a symmetric positive "
                         "definite matrix)",
                         what, (int)r.symmetry, (int)r.symmetry);
     homg__mat_free(ctx, &t);
+    return st;
+}
+
+/* Runs the checks on m (double, in the ctx's space); `pattern` non-NULL also
+ * checks that m's pattern is pattern's. */
+static homg_status check_matrix(homg_ctx *ctx, void *handle, const csr_matrix *m, const csr_matrix *pattern,
+                                const char *what)
+{
+    csr_report *dev = NULL;
+    homg_status st;
+    HOMG_TRY(report_new(ctx, &dev));
+    st = check_structure(ctx, m, dev, what);
+    if (st == HOMG_OK && pattern)
+        st = check_pattern(ctx, m, pattern, dev, what);
+    if (st == HOMG_OK)
+        st = check_symmetry(ctx, handle, m, dev, what);
     homg__free(ctx, dev);
     return st;
 }
