@@ -58,20 +58,16 @@ static homg_status grow(homg_amg *amg, const csr_matrix *a, int32_t **cur, int32
     return HOMG_OK;
 }
 
-static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_t *nagg)
+/* Step 1: the distance-`dist` maximal independent set of level l in w->key. */
+static homg_status independent_set(homg_amg *amg, int l, const csr_matrix *a, work *w)
 {
     kernel_exec *ex = &amg->ctx->ex;
     const amg_kernels *ak = AMG_AK(amg);
-    const sparse_kernels *sk = AMG_SK(amg);
-    const csr_matrix *a = &amg->lv[l].a;
-    int32_t n = a->nrows, undecided = n, roots = 0, left = 0, kept = 0, min_size;
+    int32_t n = a->nrows, undecided = n;
     uint32_t seed = amg->desc.seed * 0x9E3779B9u + (uint32_t)l * 0x85EBCA6Bu;
     int dist = l == 0 ? amg->desc.mis_distance : amg->desc.mis_distance_coarse;
-    int round;
-
-    /* 1. distance-2 MIS */
     HOMG_TRY_BACKEND(amg->ctx, ak->mis_init(ex, n, seed, w->key), "MIS");
-    for (round = 0; round < MIS_ROUNDS_MAX && undecided > 0; round++) {
+    for (int round = 0; round < MIS_ROUNDS_MAX && undecided > 0; round++) {
         const uint64_t *in = w->key;
         uint64_t *out = w->k1;
         for (int hop = 0; hop < dist; hop++) { /* the maximum over the dist-neighbourhood */
@@ -85,21 +81,36 @@ static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_
     if (undecided > 0)
         return homg__fail(amg->ctx, HOMG_ERROR_NUMERIC, "level %d: the independent set did not settle in %d rounds", l,
                           MIS_ROUNDS_MAX);
+    return HOMG_OK;
+}
 
-    /* 2. roots and their neighbours */
+/* Steps 2 and 3: an aggregate per root with its neighbours, then the rest
+ * joins neighbouring aggregates (in w->cur); *roots aggregates. */
+static homg_status roots_and_growth(homg_amg *amg, int l, const csr_matrix *a, work *w, int32_t *roots)
+{
+    kernel_exec *ex = &amg->ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
+    int32_t n = a->nrows, left = 0;
     HOMG_TRY_BACKEND(amg->ctx, ak->mis_flags(ex, n, w->key, w->flag), "aggregates");
-    HOMG_TRY_BACKEND(amg->ctx, sk->scan_i32(ex, amg->handle, w->flag, w->id, n, amg->count), "aggregates");
-    HOMG_TRY(homg__amg_read_count(amg, &roots));
+    HOMG_TRY_BACKEND(amg->ctx, AMG_SK(amg)->scan_i32(ex, amg->handle, w->flag, w->id, n, amg->count), "aggregates");
+    HOMG_TRY(homg__amg_read_count(amg, roots));
     HOMG_TRY_BACKEND(amg->ctx, ak->agg_from_roots(ex, a, w->flag, w->id, w->cur), "aggregates");
-
-    /* 3. the rest joins neighbouring aggregates */
     HOMG_TRY(grow(amg, a, &w->cur, &w->next, &left));
     if (left > 0)
         return homg__fail(amg->ctx, HOMG_ERROR_NUMERIC, "level %d: %d rows found no aggregate", l, left);
+    return HOMG_OK;
+}
 
-    /* 4. dissolve small aggregates */
-    min_size = amg->desc.min_aggregate > 0 ? amg->desc.min_aggregate : (n / (roots > 0 ? roots : 1)) / 3;
-    w->base = w->cur; /* the aggregates before merging */
+/* Step 4: aggregates below min_size rows dissolve into their neighbours (in
+ * w->cur; w->base keeps the aggregates before); *kept aggregates remain. */
+static homg_status dissolve_small(homg_amg *amg, int l, const csr_matrix *a, work *w, int32_t roots, int32_t *kept)
+{
+    kernel_exec *ex = &amg->ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
+    const sparse_kernels *sk = AMG_SK(amg);
+    int32_t n = a->nrows, left = 0;
+    int32_t min_size = amg->desc.min_aggregate > 0 ? amg->desc.min_aggregate : (n / (roots > 0 ? roots : 1)) / 3;
+    w->base = w->cur;
     w->cur = w->next;
     w->next = NULL;
     HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&w->next, "aggregates"));
@@ -109,10 +120,11 @@ static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_
     } else {
         HOMG_TRY_BACKEND(amg->ctx, sk->fill_i32(ex, w->keep, roots, 1), "aggregate sizes");
     }
+    *kept = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
         HOMG_TRY_BACKEND(amg->ctx, sk->scan_i32(ex, amg->handle, w->keep, w->id, roots, amg->count), "aggregates");
-        HOMG_TRY(homg__amg_read_count(amg, &kept));
-        if (kept == 0) { /* every aggregate is small: keep them all */
+        HOMG_TRY(homg__amg_read_count(amg, kept));
+        if (*kept == 0) { /* every aggregate is small: keep them all */
             HOMG_TRY_BACKEND(amg->ctx, sk->fill_i32(ex, w->keep, roots, 1), "aggregates");
             continue;
         }
@@ -123,9 +135,20 @@ static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_
         /* Some small aggregates have no kept neighbour: keep them too. */
         HOMG_TRY_BACKEND(amg->ctx, ak->agg_restore(ex, n, w->base, w->cur, w->keep), "aggregates");
     }
-    if (left > 0 || kept == 0)
+    if (left > 0 || *kept == 0)
         return homg__fail(amg->ctx, HOMG_ERROR_NUMERIC, "level %d: merging small aggregates left %d rows", l, left);
-    HOMG_TRY_BACKEND(amg->ctx, amg->ctx->mem->copy(ex, agg, w->cur, (size_t)n * sizeof(int32_t), HOMG_D2D),
+    return HOMG_OK;
+}
+
+static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_t *nagg)
+{
+    const csr_matrix *a = &amg->lv[l].a;
+    int32_t roots = 0, kept = 0;
+    HOMG_TRY(independent_set(amg, l, a, w));
+    HOMG_TRY(roots_and_growth(amg, l, a, w, &roots));
+    HOMG_TRY(dissolve_small(amg, l, a, w, roots, &kept));
+    HOMG_TRY_BACKEND(amg->ctx,
+                     amg->ctx->mem->copy(&amg->ctx->ex, agg, w->cur, (size_t)a->nrows * sizeof(int32_t), HOMG_D2D),
                      "aggregates");
     *nagg = kept;
     return HOMG_OK;
