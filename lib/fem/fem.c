@@ -186,73 +186,108 @@ static homg_status prepare_color(homg_fem *fem)
     return st;
 }
 
-static homg_status prepare_patches(homg_fem *fem)
+/* The patches on the host, from the pattern read back. */
+static homg_status host_patches(homg_fem *fem, fem_patch_host *h)
 {
     homg_ctx *ctx = fem->ctx;
     int32_t n = fem->mesh->num_nodes, nnz = fem->info.nnz;
     int32_t *row_ptr = (int32_t *)homg__host_alloc(ctx, ((size_t)n + 1) * sizeof(int32_t), "homg_fem_create");
     int32_t *col_idx = (int32_t *)homg__host_alloc(ctx, (size_t)nnz * sizeof(int32_t), "homg_fem_create");
-    fem_patch_host h;
-    fem_patches *q = &fem->patches;
     homg_status st = row_ptr && col_idx ? HOMG_OK : HOMG_ERROR_OUT_OF_MEMORY;
-    size_t vb = value_bytes(fem);
-    memset(&h, 0, sizeof h);
     if (st == HOMG_OK &&
         ((st = ctx->mem->copy(&ctx->ex, row_ptr, fem->row_ptr, ((size_t)n + 1) * sizeof(int32_t), HOMG_D2H)) !=
              HOMG_OK ||
          (st = ctx->mem->copy(&ctx->ex, col_idx, fem->col_idx, (size_t)nnz * sizeof(int32_t), HOMG_D2H)) != HOMG_OK))
         homg__backend_fail(ctx, st, "homg_fem_create: reading the pattern back");
     if (st == HOMG_OK)
-        st = homg__fem_patches(ctx, fem->mesh, row_ptr, col_idx, fem->desc.patch_nnz, &h);
+        st = homg__fem_patches(ctx, fem->mesh, row_ptr, col_idx, fem->desc.patch_nnz, h);
     free(row_ptr);
     free(col_idx);
-    if (st == HOMG_OK && ctx->ex.backend == HOMG_BACKEND_CUDA) {
-        size_t shared = (size_t)h.max_nnz * (sizeof(int32_t) + vb) + (size_t)h.max_nodes * vb +
-                        ((size_t)h.max_nodes + 1) * sizeof(int32_t);
-        if (shared > ctx->ex.shared_per_block)
-            st = homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
-                            "homg_fem_create: a patch needs %zu bytes of shared memory, the device has %zu per "
-                            "block: lower desc.patch_nnz (%d)",
-                            shared, ctx->ex.shared_per_block, fem->desc.patch_nnz);
-    }
-    if (st == HOMG_OK) {
-        int32_t np = h.num_patches;
-        const int32_t *src[9] = { h.node_ptr,   h.nodes,      h.row_off,  h.entry_ptr, h.entry_src,
-                                  h.node_patch, h.node_local, h.elem_ptr, h.elems };
-        size_t len[9] = { (size_t)np + 1, (size_t)n,      (size_t)n + np,
-                          (size_t)np + 1, (size_t)nnz,    (size_t)n,
-                          (size_t)n,      (size_t)np + 1, (size_t)fem->mesh->num_elements };
-        for (int i = 0; i < 9 && st == HOMG_OK; i++)
-            st = upload_i32(ctx, &fem->patch_arrays[i], src[i], len[i], "homg_fem_create: patches");
-        q->num_patches = np;
-        q->max_nnz = h.max_nnz;
-        q->max_nodes = h.max_nodes;
-        q->node_ptr = fem->patch_arrays[0];
-        q->nodes = fem->patch_arrays[1];
-        q->row_off = fem->patch_arrays[2];
-        q->entry_ptr = fem->patch_arrays[3];
-        q->entry_src = fem->patch_arrays[4];
-        q->node_patch = fem->patch_arrays[5];
-        q->node_local = fem->patch_arrays[6];
-        q->elem_ptr = fem->patch_arrays[7];
-        q->elems = fem->patch_arrays[8];
-        fem->info.num_patches = np;
-        fem->info.max_patch_nnz = h.max_nnz;
-        fem->info.max_patch_nodes = h.max_nodes;
-        fem->info.boundary_fraction = h.boundary_fraction;
-    }
+    return st;
+}
+
+/* On CUDA a patch's rows, values and columns must fit one block's shared memory. */
+static homg_status check_shared(const homg_fem *fem, const fem_patch_host *h)
+{
+    homg_ctx *ctx = fem->ctx;
+    size_t vb = value_bytes(fem);
+    size_t shared = (size_t)h->max_nnz * (sizeof(int32_t) + vb) + (size_t)h->max_nodes * vb +
+                    ((size_t)h->max_nodes + 1) * sizeof(int32_t);
+    if (ctx->ex.backend == HOMG_BACKEND_CUDA && shared > ctx->ex.shared_per_block)
+        return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
+                          "homg_fem_create: a patch needs %zu bytes of shared memory, the device has %zu per "
+                          "block: lower desc.patch_nnz (%d)",
+                          shared, ctx->ex.shared_per_block, fem->desc.patch_nnz);
+    return HOMG_OK;
+}
+
+/* The host patches into the ctx's space, described by fem->patches. */
+static homg_status upload_patches(homg_fem *fem, const fem_patch_host *h)
+{
+    int32_t n = fem->mesh->num_nodes, np = h->num_patches;
+    fem_patches *q = &fem->patches;
+    const int32_t *src[9] = { h->node_ptr,   h->nodes,      h->row_off,  h->entry_ptr, h->entry_src,
+                              h->node_patch, h->node_local, h->elem_ptr, h->elems };
+    size_t len[9] = { (size_t)np + 1,
+                      (size_t)n,
+                      (size_t)n + np,
+                      (size_t)np + 1,
+                      (size_t)fem->info.nnz,
+                      (size_t)n,
+                      (size_t)n,
+                      (size_t)np + 1,
+                      (size_t)fem->mesh->num_elements };
+    homg_status st = HOMG_OK;
+    for (int i = 0; i < 9 && st == HOMG_OK; i++)
+        st = upload_i32(fem->ctx, &fem->patch_arrays[i], src[i], len[i], "homg_fem_create: patches");
+    q->num_patches = np;
+    q->max_nnz = h->max_nnz;
+    q->max_nodes = h->max_nodes;
+    q->node_ptr = fem->patch_arrays[0];
+    q->nodes = fem->patch_arrays[1];
+    q->row_off = fem->patch_arrays[2];
+    q->entry_ptr = fem->patch_arrays[3];
+    q->entry_src = fem->patch_arrays[4];
+    q->node_patch = fem->patch_arrays[5];
+    q->node_local = fem->patch_arrays[6];
+    q->elem_ptr = fem->patch_arrays[7];
+    q->elems = fem->patch_arrays[8];
+    fem->info.num_patches = np;
+    fem->info.max_patch_nnz = h->max_nnz;
+    fem->info.max_patch_nodes = h->max_nodes;
+    fem->info.boundary_fraction = h->boundary_fraction;
+    return st;
+}
+
+/* The patch-boundary contributions and, on the CPU, the per-thread scratch. */
+static homg_status patch_buffers(homg_fem *fem, const fem_patch_host *h)
+{
+    homg_ctx *ctx = fem->ctx;
+    fem_patches *q = &fem->patches;
+    size_t vb = value_bytes(fem);
+    HOMG_TRY(homg__alloc(ctx, (size_t)fem->info.nnz * vb, &q->values_B, "homg_fem_create: values_B"));
+    HOMG_TRY(homg__alloc(ctx, (size_t)fem->mesh->num_nodes * vb, &q->rhs_B, "homg_fem_create: rhs_B"));
+    q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, h->max_nnz, h->max_nodes, fem->desc.precision) *
+                       (size_t)(ctx->ex.sm_count > 0 ? ctx->ex.sm_count : 1);
+    if (ctx->ex.backend == HOMG_BACKEND_CUDA)
+        q->scratch_bytes = 0;
+    if (q->scratch_bytes)
+        HOMG_TRY(homg__alloc(ctx, q->scratch_bytes, &q->scratch, "homg_fem_create: patch scratch"));
+    return HOMG_OK;
+}
+
+static homg_status prepare_patches(homg_fem *fem)
+{
+    fem_patch_host h;
+    homg_status st;
+    memset(&h, 0, sizeof h);
+    st = host_patches(fem, &h);
     if (st == HOMG_OK)
-        st = homg__alloc(ctx, (size_t)nnz * vb, &q->values_B, "homg_fem_create: values_B");
+        st = check_shared(fem, &h);
     if (st == HOMG_OK)
-        st = homg__alloc(ctx, (size_t)n * vb, &q->rhs_B, "homg_fem_create: rhs_B");
-    if (st == HOMG_OK) {
-        q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, h.max_nnz, h.max_nodes, fem->desc.precision) *
-                           (size_t)(ctx->ex.sm_count > 0 ? ctx->ex.sm_count : 1);
-        if (ctx->ex.backend == HOMG_BACKEND_CUDA)
-            q->scratch_bytes = 0;
-        if (q->scratch_bytes)
-            st = homg__alloc(ctx, q->scratch_bytes, &q->scratch, "homg_fem_create: patch scratch");
-    }
+        st = upload_patches(fem, &h);
+    if (st == HOMG_OK)
+        st = patch_buffers(fem, &h);
     homg__patch_host_free(&h);
     return st;
 }
