@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "amg_kernels.h"
+#include "core/search.h"
 
 /* ---- distance-k MIS keys: state in bits 62-63, priority in 32-61, row in 0-31 ---- */
 #define HOMG_MIS_OUT       0u
@@ -61,15 +62,8 @@ HOMG_HD uint64_t amg_suitor_key(float w, int32_t row)
 /* w[k] of entry (u, v) of a, found by binary search in row u (0 if absent). */
 HOMG_HD float amg_entry_weight(const int32_t *row_ptr, const int32_t *col_idx, const float *w, int32_t u, int32_t v)
 {
-    int32_t lo = row_ptr[u], hi = row_ptr[u + 1];
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (col_idx[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < row_ptr[u + 1] && col_idx[lo] == v ? w[lo] : 0.0f;
+    int32_t k = sorted_find_i32(col_idx, row_ptr[u], row_ptr[u + 1], v);
+    return k >= 0 ? w[k] : 0.0f;
 }
 
 /* Weight of edge (i, j) of compatible weighted matching (seed 001, 2.2), from
@@ -103,6 +97,33 @@ HOMG_HD float amg_pair_norm(float a, float b)
     s += b * b;
     return sqrtf(s);
 #endif
+}
+
+/* ---- patches: rows sorted by group, each group cut into near-equal chunks ---- */
+
+/* First position q in [0, n) with group[perm[q]] > g (strict) or >= g. */
+HOMG_HD int32_t amg_group_bound(int32_t n, const int32_t *group, const int32_t *perm, int32_t g, int strict)
+{
+    int32_t lo = 0, hi = n;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2, v = group[perm[mid]];
+        if (strict ? v <= g : v < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* 1 where a patch starts at position p: a new group, or every chunk of a
+ * group split into ceil(size / max_size) near-equal chunks. */
+HOMG_HD int32_t amg_patch_head(int32_t n, const int32_t *group, const int32_t *perm, int32_t max_size, int32_t p)
+{
+    int32_t g = group[perm[p]];
+    int32_t s = amg_group_bound(n, group, perm, g, 0), e = amg_group_bound(n, group, perm, g, 1);
+    int32_t size = e - s, chunks = (size + max_size - 1) / max_size;
+    int32_t chunk = (size + chunks - 1) / chunks;
+    return (p - s) % chunk == 0;
 }
 
 #endif

@@ -37,31 +37,13 @@ homg_status homg_cpu_amg_patch_sort(kernel_exec *ex, void *handle, int32_t n, co
     return HOMG_OK;
 }
 
-/* First position q in [0, n) with group[perm[q]] > g (strict) or >= g. */
-static int32_t bound(int32_t n, const int32_t *group, const int32_t *perm, int32_t g, int strict)
-{
-    int32_t lo = 0, hi = n;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2, v = group[perm[mid]];
-        if (strict ? v <= g : v < g)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 homg_status homg_cpu_amg_patch_heads(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
                                      int32_t max_size, int32_t *head)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (int32_t p = 0; p < n; p++) {
-        int32_t g = group[perm[p]];
-        int32_t s = bound(n, group, perm, g, 0), e = bound(n, group, perm, g, 1);
-        int32_t size = e - s, chunks = (size + max_size - 1) / max_size;
-        int32_t chunk = (size + chunks - 1) / chunks;
-        head[p] = (p - s) % chunk == 0;
+        head[p] = amg_patch_head(n, group, perm, max_size, p);
     }
     return HOMG_OK;
 }

@@ -54,31 +54,10 @@ homg_status homg_cuda_amg_patch_sort(kernel_exec *ex, void *handle, int32_t n, c
     return st;
 }
 
-/* First position q with group[perm[q]] > g (strict) or >= g. */
-__device__ static int32_t bound(int32_t n, const int32_t *group, const int32_t *perm, int32_t g, int strict)
-{
-    int32_t lo = 0, hi = n;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2, v = group[perm[mid]];
-        if (strict ? v <= g : v < g)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 __global__ static void heads_kernel(int32_t n, const int32_t *group, const int32_t *perm, int32_t max_size,
                                     int32_t *head)
 {
-    FOR_ROWS(p, n)
-    {
-        int32_t g = group[perm[p]];
-        int32_t s = bound(n, group, perm, g, 0), e = bound(n, group, perm, g, 1);
-        int32_t size = e - s, chunks = (size + max_size - 1) / max_size;
-        int32_t chunk = (size + chunks - 1) / chunks;
-        head[p] = (p - s) % chunk == 0;
-    }
+    FOR_ROWS(p, n) { head[p] = amg_patch_head(n, group, perm, max_size, p); }
 }
 
 homg_status homg_cuda_amg_patch_heads(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,

@@ -22,7 +22,7 @@ __global__ void fem_color_kernel(fem_problem p, const int32_t *row_ptr, const in
     for (int a = 0; a < nv; a++) {
         int32_t row = v[a], lo = row_ptr[row], hi = row_ptr[row + 1];
         for (int b = 0; b < nv; b++) {
-            int32_t k = fem_find(col_idx, lo, hi, v[b]);
+            int32_t k = sorted_find_i32(col_idx, lo, hi, v[b]);
             if (k >= 0)
                 values[k] += (T)A[a * nv + b];
         }

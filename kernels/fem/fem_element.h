@@ -8,21 +8,8 @@
 #ifndef HOMG_FEM_ELEMENT_H
 #define HOMG_FEM_ELEMENT_H
 
+#include "core/search.h"
 #include "fem_kernels.h"
-
-/* Index of column c in cols[lo .. hi) (sorted), or -1. */
-HOMG_HD int32_t fem_find(const int32_t *cols, int32_t lo, int32_t hi, int32_t c)
-{
-    int32_t end = hi;
-    while (lo < hi) {
-        int32_t mid = lo + ((hi - lo) >> 1);
-        if (cols[mid] < c)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < end && cols[lo] == c ? lo : -1;
-}
 
 /* Sigma g (dim components) for element e. */
 HOMG_HD void fem_sigma_apply(const fem_problem *p, int dim, int32_t e, const double *g, double *out)

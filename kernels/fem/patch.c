@@ -62,7 +62,7 @@ static void one_patch(const fem_problem *p, const fem_system *s, const fem_patch
             if (q->node_patch[row] == pt) {
                 int32_t l = q->node_local[row];
                 for (int b = 0; b < nv; b++) {
-                    int32_t k = fem_find(scol, srow[l], srow[l + 1], v[b]);
+                    int32_t k = sorted_find_i32(scol, srow[l], srow[l + 1], v[b]);
                     if (k >= 0)
                         fem_add(sval, prec, k, A[a * nv + b]);
                 }
@@ -70,7 +70,7 @@ static void one_patch(const fem_problem *p, const fem_system *s, const fem_patch
             } else {
                 int32_t lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
                 for (int b = 0; b < nv; b++) {
-                    int32_t k = fem_find(s->col_idx, lo, hi, v[b]);
+                    int32_t k = sorted_find_i32(s->col_idx, lo, hi, v[b]);
                     if (k >= 0)
                         add_atomic(q->values_B, prec, k, A[a * nv + b]);
                 }

@@ -54,7 +54,7 @@ __global__ void fem_patch_kernel(fem_problem p, const int32_t *row_ptr, const in
             if (q.node_patch[row] == pt) {
                 int32_t l = q.node_local[row];
                 for (int b = 0; b < nv; b++) {
-                    int32_t k = fem_find(scol, srow[l], srow[l + 1], v[b]);
+                    int32_t k = sorted_find_i32(scol, srow[l], srow[l + 1], v[b]);
                     if (k >= 0)
                         atomicAdd(&sval[k], (T)A[a * nv + b]);
                 }
@@ -62,7 +62,7 @@ __global__ void fem_patch_kernel(fem_problem p, const int32_t *row_ptr, const in
             } else {
                 int32_t lo = row_ptr[row], hi = row_ptr[row + 1];
                 for (int b = 0; b < nv; b++) {
-                    int32_t k = fem_find(col_idx, lo, hi, v[b]);
+                    int32_t k = sorted_find_i32(col_idx, lo, hi, v[b]);
                     if (k >= 0)
                         atomicAdd(&values_B[k], (T)A[a * nv + b]);
                 }

@@ -45,16 +45,7 @@ homg_status homg_cpu_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int3
 #pragma omp parallel for schedule(static)
     for (int32_t r = 0; r <= num_rows; r++) {
         /* first key of row r or later */
-        uint64_t key = (uint64_t)r << shift;
-        int32_t lo = 0, hi = nnz;
-        while (lo < hi) {
-            int32_t mid = lo + ((hi - lo) >> 1);
-            if (keys[mid] < key)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        row_ptr[r] = lo;
+        row_ptr[r] = sorted_lower_u64(keys, 0, nnz, (uint64_t)r << shift);
     }
     return HOMG_OK;
 }

@@ -41,16 +41,7 @@ __global__ void fem_pattern_rows_kernel(const uint64_t *keys, int32_t nnz, int s
     int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (r > num_rows)
         return;
-    uint64_t key = (uint64_t)r << shift;
-    int32_t lo = 0, hi = nnz;
-    while (lo < hi) {
-        int32_t mid = lo + ((hi - lo) >> 1);
-        if (keys[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    row_ptr[r] = lo;
+    row_ptr[r] = sorted_lower_u64(keys, 0, nnz, (uint64_t)r << shift); /* first key of row r or later */
 }
 
 homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes)

@@ -14,7 +14,7 @@ homg_status homg_cpu_fem_numeric_serial(kernel_exec *ex, const fem_problem *p, c
         for (int a = 0; a < nv; a++) {
             int32_t row = v[a], lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
             for (int b = 0; b < nv; b++) {
-                int32_t k = fem_find(s->col_idx, lo, hi, v[b]);
+                int32_t k = sorted_find_i32(s->col_idx, lo, hi, v[b]);
                 if (k >= 0)
                     fem_add(s->values, s->precision, k, A[a * nv + b]);
             }

@@ -1,5 +1,6 @@
 /* sparse.c -- CPU backend of the sparse table: checks, conversion, scans,
  * transpose, SpMV and SpGEMM (Gustavson, symbolic then numeric phase). */
+#include "core/search.h"
 #include "sparse_kernels.h"
 
 #include <limits.h>
@@ -117,16 +118,8 @@ homg_status homg_cpu_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, csr
 /* a_ii by binary search in row i (columns are sorted); 0 when missing. */
 static double diag_of(const csr_matrix *a, int32_t i)
 {
-    const double *v = (const double *)a->values;
-    int32_t lo = a->row_ptr[i], hi = a->row_ptr[i + 1];
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (a->col_idx[mid] < i)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < a->row_ptr[i + 1] && a->col_idx[lo] == i ? v[lo] : 0.0;
+    int32_t k = sorted_find_i32(a->col_idx, a->row_ptr[i], a->row_ptr[i + 1], i);
+    return k >= 0 ? ((const double *)a->values)[k] : 0.0;
 }
 
 homg_status homg_cpu_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,

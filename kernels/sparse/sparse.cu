@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/search.h"
 #include "sparse_util.cuh"
 
 /* ------------------------------------------------------------ handle */
@@ -180,15 +181,8 @@ homg_status homg_cuda_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, cs
 
 __device__ static double diag_of(const int32_t *rp, const int32_t *ci, const double *v, int32_t i)
 {
-    int32_t lo = rp[i], hi = rp[i + 1];
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (ci[mid] < i)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < rp[i + 1] && ci[lo] == i ? v[lo] : 0.0;
+    int32_t k = sorted_find_i32(ci, rp[i], rp[i + 1], i);
+    return k >= 0 ? v[k] : 0.0;
 }
 
 __global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t *aci, const double *av,

@@ -1,6 +1,7 @@
 /* mesh_generate.c -- generated meshes (the unit square in triangles, the cube in
  * Kuhn tetrahedra) and midpoint refinement. */
 #include "mesh_internal.h"
+#include "core/search.h"
 #include "core/sort.h"
 
 #include <math.h>
@@ -256,15 +257,8 @@ homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *m, uint64_t **out, 
 static int32_t edge_index(const uint64_t *edges, size_t n, int32_t a, int32_t b)
 {
     uint64_t key = edge_key(a, b);
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (edges[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && edges[lo] == key ? (int32_t)lo : -1;
+    int32_t k = sorted_lower_u64(edges, 0, (int32_t)n, key); /* n < 2^31: refine_alloc checked */
+    return k < (int32_t)n && edges[k] == key ? k : -1;
 }
 
 static double dist2(const double *x, int dim, int32_t a, int32_t b)
