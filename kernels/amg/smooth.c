@@ -80,20 +80,11 @@ homg_status homg_cpu_amg_cheb_step(kernel_exec *ex, int32_t n, const float *dinv
     return HOMG_OK;
 }
 
+/* out = in - boundary * x is the residual of the boundary part. */
 homg_status homg_cpu_amg_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in,
                                         float *out)
 {
-    const csr_matrix *bd = &pt->boundary;
-    const float *v = (const float *)bd->values;
-    (void)ex;
-#pragma omp parallel for schedule(static) if (bd->nrows > HOMG_OMP_MIN)
-    for (int32_t i = 0; i < bd->nrows; i++) {
-        float s = 0;
-        for (int32_t k = bd->row_ptr[i]; k < bd->row_ptr[i + 1]; k++)
-            s += v[k] * x[bd->col_idx[k]];
-        out[i] = in[i] - s;
-    }
-    return HOMG_OK;
+    return homg_cpu_amg_residual(ex, &pt->boundary, in, x, out);
 }
 
 /* One patch, as one CUDA block does it: rows t of the patch own rhs[t], g[t]. */

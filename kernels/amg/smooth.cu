@@ -131,30 +131,11 @@ homg_status homg_cuda_amg_cheb_step(kernel_exec *ex, int32_t n, const float *din
     return HOMG_OK;
 }
 
-template <int G>
-__global__ static void boundary_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, const float *x,
-                                       const float *in, float *out)
-{
-    int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
-    int lane = threadIdx.x & (G - 1);
-    float s = row_dot<G, float, float>(rp, ci, v, x, row, n, lane);
-    if (row < n && lane == 0)
-        out[row] = in[row] - s;
-}
-
+/* out = in - boundary * x is the residual of the boundary part. */
 homg_status homg_cuda_amg_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in,
                                          float *out)
 {
-    const csr_matrix *bd = &pt->boundary;
-    cudaStream_t s = homg_cuda_stream(ex);
-    int g = row_group_size(bd->nnz, bd->nrows);
-#define LAUNCH(G)                                                               \
-    boundary_kernel<G><<<row_group_blocks(bd->nrows, G), HOMG_THREADS, 0, s>>>( \
-        bd->row_ptr, bd->col_idx, (const float *)bd->values, bd->nrows, x, in, out)
-    HOMG_GROUP_SWITCH(g, LAUNCH);
-#undef LAUNCH
-    HOMG_CUDA_LAUNCHED(ex, "patch_boundary");
-    return HOMG_OK;
+    return residual(ex, &pt->boundary, in, x, out);
 }
 
 /* One block per patch; thread t owns rows t, t + blockDim, ... of the patch.
