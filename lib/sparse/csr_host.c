@@ -202,6 +202,11 @@ static homg_status check_view(homg_ctx *ctx, const homg_csr *a, const char *what
     if (a->nrows < 0 || a->ncols < 0 || a->nnz < 0)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: negative size (%d x %d, nnz %d)", what, (int)a->nrows,
                           (int)a->ncols, (int)a->nnz);
+    return homg__csr_check_fields(ctx, a, what);
+}
+
+homg_status homg__csr_check_fields(homg_ctx *ctx, const homg_csr *a, const char *what)
+{
     if (a->precision != HOMG_FLOAT32 && a->precision != HOMG_FLOAT64)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: precision = %d is not a homg_precision", what,
                           (int)a->precision);

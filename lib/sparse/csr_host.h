@@ -20,6 +20,10 @@ typedef struct coo_dup {
 homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t n, const int32_t *row,
                                const int32_t *col, const double *val, int symmetric, homg_host_csr *out, coo_dup *dup);
 
+/* The precision, memory and array pointers of a view (not its sizes):
+ * INVALID_ARGUMENT with a message prefixed by `what`. */
+homg_status homg__csr_check_fields(homg_ctx *ctx, const homg_csr *a, const char *what);
+
 /* Copies a CSR view (host or ctx memory, float or double) into an owning host
  * matrix with double values and checks it: sizes, row_ptr rising from 0 to nnz,
  * columns in range and strictly increasing within each row.  Bad views are

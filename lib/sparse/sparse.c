@@ -3,6 +3,7 @@
  * and CG need: a well-formed, square, symmetric matrix with finite values and a
  * positive diagonal.  The checks run as kernels on the ctx's backend; only the
  * first offending row of each kind comes back to the host. */
+#include "csr_host.h"
 #include "sparse.h"
 
 #include <limits.h>
@@ -97,17 +98,7 @@ static homg_status check_view(homg_ctx *ctx, const homg_csr *a, const char *what
                           (int)a->nrows, (int)a->ncols);
     if (a->nnz < 0)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s has nnz = %d", what, (int)a->nnz);
-    if (a->precision != HOMG_FLOAT32 && a->precision != HOMG_FLOAT64)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s.precision = %d is not a homg_precision", what,
-                          (int)a->precision);
-    if (a->memory != HOMG_MEMORY_CONTEXT && a->memory != HOMG_MEMORY_HOST)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s.memory = %d is not a homg_memory", what,
-                          (int)a->memory);
-    if (!a->row_ptr || (a->nnz > 0 && (!a->col_idx || !a->values)))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what,
-                          !a->row_ptr   ? "row_ptr"
-                          : !a->col_idx ? "col_idx"
-                                        : "values");
+    HOMG_TRY(homg__csr_check_fields(ctx, a, what));
     if (a->memory == HOMG_MEMORY_CONTEXT) {
         char arg[96];
         snprintf(arg, sizeof arg, "%s.row_ptr", what);
