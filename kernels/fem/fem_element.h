@@ -99,6 +99,25 @@ static inline void fem_add(void *values, homg_precision precision, int64_t k, do
     else
         ((double *)values)[k] += x;
 }
+
+/* Adds element e's matrix and load into the system, each entry found by
+ * binary search in its CSR row (the serial and colour schemes on the CPU). */
+static inline void fem_scatter_element(const fem_problem *p, const fem_system *s, int32_t e)
+{
+    int nv = p->dim + 1;
+    const int32_t *v = p->elements + (size_t)e * nv;
+    double A[16], F[4];
+    fem_element(p, p->dim, e, v, A, F);
+    for (int a = 0; a < nv; a++) {
+        int32_t row = v[a], lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
+        for (int b = 0; b < nv; b++) {
+            int32_t k = sorted_find_i32(s->col_idx, lo, hi, v[b]);
+            if (k >= 0)
+                fem_add(s->values, s->precision, k, A[a * nv + b]);
+        }
+        fem_add(s->rhs, s->precision, row, F[a]);
+    }
+}
 #endif
 
 #endif
