@@ -114,6 +114,16 @@ void homg__clear_error(homg_ctx *ctx)
     ctx->ex.msg[0] = 0;
 }
 
+homg_status homg__begin(homg_ctx *ctx, const char *fn, const char *missing)
+{
+    if (!ctx)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    homg__clear_error(ctx);
+    if (missing)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, missing);
+    return HOMG_OK;
+}
+
 homg_status homg__backend_fail(homg_ctx *ctx, homg_status st, const char *what)
 {
     return homg__fail(ctx, st, "%s: %s", what, ctx->ex.msg[0] ? ctx->ex.msg : homg_status_string(st));

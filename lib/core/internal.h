@@ -34,6 +34,10 @@ void homg__desc_start(void *d, const void *desc, size_t size);
 
 /* Called first by public entries that can fail, so the message is this call's. */
 void homg__clear_error(homg_ctx *ctx);
+/* The start of such an entry: NULL ctx is INVALID_ARGUMENT (nowhere to say
+ * more); clears the ctx's message; `missing` (the name of the first NULL
+ * argument, or NULL when there is none) fails with "<fn>: <missing> is NULL". */
+homg_status homg__begin(homg_ctx *ctx, const char *fn, const char *missing);
 void homg__log(homg_ctx *ctx, homg_log_level level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

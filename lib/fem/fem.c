@@ -319,9 +319,7 @@ homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem
     if (!mesh)
         return HOMG_ERROR_INVALID_ARGUMENT;
     ctx = mesh->ctx;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_create: out is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_fem_create", out ? NULL : "out"));
     *out = NULL;
     d = homg_fem_desc_defaults(desc);
     if (d.scheme == HOMG_FEM_SCHEME_DEFAULT)

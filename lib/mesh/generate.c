@@ -72,11 +72,7 @@ static homg_status refine_times(homg_mesh **m, int times)
 static homg_status start(homg_ctx *ctx, const homg_mesh_generate_desc *desc, int dim, const char *fn, homg_mesh **out,
                          homg_mesh_generate_desc *d)
 {
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: out is NULL", fn);
+    HOMG_TRY(homg__begin(ctx, fn, out ? NULL : "out"));
     *out = NULL;
     *d = homg_mesh_generate_desc_defaults(desc);
     return check_desc(ctx, d, dim, fn);
@@ -400,9 +396,7 @@ homg_status homg_mesh_refine(const homg_mesh *m, homg_mesh **out)
     if (!m)
         return HOMG_ERROR_INVALID_ARGUMENT;
     ctx = m->ctx;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_refine: out is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_mesh_refine", out ? NULL : "out"));
     *out = NULL;
     HOMG_TRY(homg__mesh_edges(ctx, m, &edges, &ne_u));
     st = refine_alloc(m, ne_u, &a);

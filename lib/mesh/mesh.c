@@ -192,11 +192,7 @@ homg_status homg_mesh_create(homg_ctx *ctx, const homg_mesh_data *d, homg_mesh *
 {
     mesh_arrays a;
     int failed = 0;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_create: out is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_mesh_create", out ? NULL : "out"));
     *out = NULL;
     if (!d)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_create: data is NULL");

@@ -47,11 +47,7 @@ homg_status homg_mesh_read(homg_ctx *ctx, const char *path, homg_mesh **out)
 {
     line_reader r;
     homg_status st;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_read: out is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_mesh_read", out ? NULL : "out"));
     *out = NULL;
     if (!path)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_read: path is NULL");
