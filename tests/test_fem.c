@@ -17,20 +17,6 @@
 
 static homg_ctx *ctx;
 
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return 0;
-}
-
 static double entry(const homg_host_csr *s, int32_t i, int32_t j)
 {
     for (int32_t k = s->row_ptr[i]; k < s->row_ptr[i + 1]; k++)
@@ -621,5 +607,9 @@ int main(void)
         cmocka_unit_test(linear_solution_is_reproduced_exactly),
         cmocka_unit_test(bad_arguments_are_refused),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    int rc;
+    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
+    rc = cmocka_run_group_tests(tests, NULL, NULL);
+    homg_ctx_destroy(ctx);
+    return rc;
 }

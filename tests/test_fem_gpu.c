@@ -18,22 +18,6 @@
 static homg_ctx *cpu, *gpu;
 static int quick; /* "quick": the smallest meshes only (compute-sanitizer runs) */
 
-static int setup(void **state)
-{
-    (void)state;
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(gpu);
-    homg_ctx_destroy(cpu);
-    return 0;
-}
-
 static void *to_device(const void *host, size_t bytes)
 {
     void *d = NULL;
@@ -215,7 +199,13 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_matches_cpu_on_generated_meshes),
         cmocka_unit_test(gpu_errors_are_reported),
     };
+    int rc;
     homg_test_require_gpu("test_fem_gpu");
     quick = argc > 1 && !strcmp(argv[1], "quick");
-    return cmocka_run_group_tests(tests, setup, teardown);
+    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
+    rc = cmocka_run_group_tests(tests, NULL, NULL);
+    homg_ctx_destroy(gpu);
+    homg_ctx_destroy(cpu);
+    return rc;
 }

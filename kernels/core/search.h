@@ -7,37 +7,28 @@
 
 #include "kernels.h" /* HOMG_HD */
 
-/* The first index in [lo, hi) whose value is not below v (hi when none is). */
-HOMG_HD int32_t sorted_lower_i32(const int32_t *a, int32_t lo, int32_t hi, int32_t v)
-{
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (a[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
+/* sorted_lower_<T>(a, lo, hi, v): the first index in [lo, hi) whose value is
+ * not below v (hi when none is), for int32 columns and uint64 keys. */
+#define HOMG_SORTED_LOWER(T, name)                                \
+    HOMG_HD int32_t name(const T *a, int32_t lo, int32_t hi, T v) \
+    {                                                             \
+        while (lo < hi) {                                         \
+            int32_t mid = lo + (hi - lo) / 2;                     \
+            if (a[mid] < v)                                       \
+                lo = mid + 1;                                     \
+            else                                                  \
+                hi = mid;                                         \
+        }                                                         \
+        return lo;                                                \
     }
-    return lo;
-}
+HOMG_SORTED_LOWER(int32_t, sorted_lower_i32)
+HOMG_SORTED_LOWER(uint64_t, sorted_lower_u64)
 
 /* The index of v in the sorted a[lo, hi), or -1. */
 HOMG_HD int32_t sorted_find_i32(const int32_t *a, int32_t lo, int32_t hi, int32_t v)
 {
     int32_t k = sorted_lower_i32(a, lo, hi, v);
     return k < hi && a[k] == v ? k : -1;
-}
-
-/* The first index in [lo, hi) whose key is not below v (hi when none is). */
-HOMG_HD int32_t sorted_lower_u64(const uint64_t *a, int32_t lo, int32_t hi, uint64_t v)
-{
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (a[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 #endif
