@@ -5,8 +5,6 @@
 #include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
-#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
-
 /* Adds a block's count to *counter (zeroed before the kernel). */
 __device__ static void add_count(int v, int32_t *counter)
 {

@@ -40,6 +40,19 @@ HOMG_HD uint64_t amg_mis_with_state(uint64_t key, uint32_t state)
     return (key & 0x3FFFFFFFFFFFFFFFull) | ((uint64_t)state << 62);
 }
 
+/* Row i's diagonal a_ii (0 when missing) and, in *l1, sum_j |a_ij|. */
+HOMG_HD float amg_row_diag_l1(const int32_t *rp, const int32_t *ci, const float *v, int32_t i, float *l1)
+{
+    float d = 0, s = 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+        s += fabsf(v[k]);
+        if (ci[k] == i)
+            d = v[k];
+    }
+    *l1 = s;
+    return d;
+}
+
 /* ---- Suitor: a proposal packs a positive float weight (its bits order like
  * the values) above a random label of the proposer (a bijection of the row),
  * so the best proposal is the maximum and ties fall in random order rather

@@ -7,8 +7,6 @@
 #include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
-#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
-
 __global__ static void match_weights_kernel(const int32_t *rp, const int32_t *ci, const float *av, int32_t n,
                                             const float *diag, const float *v, float *w)
 {

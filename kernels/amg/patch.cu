@@ -8,8 +8,6 @@
 #include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
-#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
-
 __global__ static void sort_keys_kernel(int32_t n, const int32_t *group, const int32_t *agg, uint64_t *key,
                                         int32_t *row)
 {

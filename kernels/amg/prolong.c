@@ -23,12 +23,7 @@ homg_status homg_cpu_amg_gershgorin(kernel_exec *ex, const csr_matrix *a, float 
     float m = 0;
     (void)ex;
     for (int32_t i = 0; i < a->nrows; i++) {
-        float s = 0, d = 0;
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            s += fabsf(v[k]);
-            if (a->col_idx[k] == i)
-                d = v[k];
-        }
+        float s, d = amg_row_diag_l1(a->row_ptr, a->col_idx, v, i, &s);
         if (d > 0 && s / d > m)
             m = s / d;
     }

@@ -4,8 +4,6 @@
 #include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
-#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
-
 __global__ static void tentative_kernel(int32_t n, const int32_t *agg, const float *w, int32_t *rp, int32_t *ci,
                                         float *v)
 {
@@ -33,12 +31,7 @@ __global__ static void gershgorin_kernel(const int32_t *rp, const int32_t *ci, c
 {
     FOR_ROWS(i, n)
     {
-        float s = 0, d = 0;
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-            s += fabsf(v[k]);
-            if (ci[k] == i)
-                d = v[k];
-        }
+        float s, d = amg_row_diag_l1(rp, ci, v, i, &s);
         if (d > 0 && s / d > 0)
             atomicMax(out, __float_as_uint(s / d));
     }

@@ -11,12 +11,7 @@ homg_status homg_cpu_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, fl
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
-        float dii = 0, l1 = 0;
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            l1 += fabsf(v[k]);
-            if (a->col_idx[k] == i)
-                dii = v[k];
-        }
+        float l1, dii = amg_row_diag_l1(a->row_ptr, a->col_idx, v, i, &l1);
         d[i] = kind == 0 ? dii : kind == 1 ? (dii != 0 ? 1.0f / dii : 0.0f) : (l1 != 0 ? 1.0f / l1 : 0.0f);
     }
     return HOMG_OK;

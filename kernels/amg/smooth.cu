@@ -7,18 +7,11 @@
 #include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
-#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
-
 __global__ static void diag_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, int kind, float *d)
 {
     FOR_ROWS(i, n)
     {
-        float dii = 0, l1 = 0;
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-            l1 += fabsf(v[k]);
-            if (ci[k] == i)
-                dii = v[k];
-        }
+        float l1, dii = amg_row_diag_l1(rp, ci, v, i, &l1);
         d[i] = kind == 0 ? dii : kind == 1 ? (dii != 0 ? 1.0f / dii : 0.0f) : (l1 != 0 ? 1.0f / l1 : 0.0f);
     }
 }

@@ -24,6 +24,9 @@ typedef struct sparse_handle {
     double *partials; /* HOMG_MAX_BLOCKS * HOMG_PARTIALS */
 } sparse_handle;
 
+/* Grid-stride loop over rows 0 .. n-1, one thread per row. */
+#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
+
 /* Blocks for n elements, one per thread (grid-stride beyond `cap` blocks). */
 static inline unsigned launch_blocks(int64_t n, int64_t cap = 1 << 20)
 {
