@@ -79,6 +79,39 @@ HOMG_HD float amg_entry_weight(const int32_t *row_ptr, const int32_t *col_idx, c
     return k >= 0 ? w[k] : 0.0f;
 }
 
+/* u's proposal to target[u] is the one its target holds. */
+HOMG_HD int amg_suitor_holds(const int32_t *rp, const int32_t *ci, const float *w, const uint64_t *suitor,
+                             const int32_t *target, int32_t u)
+{
+    int32_t t = target[u];
+    return t >= 0 && suitor[t] == amg_suitor_key(amg_entry_weight(rp, ci, w, u, t), u);
+}
+
+/* Suitor's first phase for vertex u, from the state at the round's start: -3
+ * when u has nothing to do (no proposal possible, or its proposal holds),
+ * else its heaviest neighbour whose held proposal it beats (ties: the larger
+ * random label, as the keys order them), -2 when there is none. */
+HOMG_HD int32_t amg_suitor_pick(const int32_t *rp, const int32_t *ci, const float *w, const uint64_t *suitor,
+                                const int32_t *target, int32_t u)
+{
+    uint64_t best = 0;
+    int32_t best_v = -2;
+    if (target[u] == -2 || amg_suitor_holds(rp, ci, w, suitor, target, u))
+        return -3;
+    for (int32_t k = rp[u]; k < rp[u + 1]; k++) {
+        int32_t v = ci[k];
+        uint64_t choice;
+        if (w[k] <= 0 || v == u || amg_suitor_key(w[k], u) <= suitor[v])
+            continue;
+        choice = amg_suitor_key(w[k], v);
+        if (choice > best) {
+            best = choice;
+            best_v = v;
+        }
+    }
+    return best_v;
+}
+
 /* Weight of edge (i, j) of compatible weighted matching (seed 001, 2.2), from
  * a_ij + a_ji (so w_ij = w_ji bit for bit even when rounding left the coarse
  * matrix slightly unsymmetric), in double with explicit rounding (no fused
@@ -137,6 +170,24 @@ HOMG_HD int32_t amg_patch_head(int32_t n, const int32_t *group, const int32_t *p
     int32_t size = e - s, chunks = (size + max_size - 1) / max_size;
     int32_t chunk = (size + chunks - 1) / chunks;
     return (p - s) % chunk == 0;
+}
+
+/* Row i's entries off the diagonal inside its patch (*inner) and in other patches (*boundary). */
+HOMG_HD void amg_patch_row_count(const int32_t *rp, const int32_t *ci, int32_t i, const int32_t *patch_of,
+                                 int32_t *inner, int32_t *boundary)
+{
+    int32_t in = 0, bd = 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+        int32_t j = ci[k];
+        if (j == i)
+            continue;
+        if (patch_of[j] == patch_of[i])
+            in++;
+        else
+            bd++;
+    }
+    *inner = in;
+    *boundary = bd;
 }
 
 #endif

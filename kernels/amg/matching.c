@@ -18,13 +18,6 @@ homg_status homg_cpu_amg_match_weights(kernel_exec *ex, const csr_matrix *a, con
     return HOMG_OK;
 }
 
-/* u's proposal to target[u] is the one v holds. */
-static int holds(const csr_matrix *a, const float *w, const uint64_t *suitor, const int32_t *target, int32_t u)
-{
-    int32_t t = target[u];
-    return t >= 0 && suitor[t] == amg_suitor_key(amg_entry_weight(a->row_ptr, a->col_idx, w, u, t), u);
-}
-
 homg_status homg_cpu_amg_suitor_round(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor,
                                       int32_t *target, int32_t *cand, int32_t *proposals)
 {
@@ -34,26 +27,8 @@ homg_status homg_cpu_amg_suitor_round(kernel_exec *ex, const csr_matrix *a, cons
      * its heaviest neighbour whose held proposal it beats (ties: the larger
      * random label, as the keys order them). */
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
-    for (int32_t u = 0; u < a->nrows; u++) {
-        uint64_t best = 0;
-        int32_t best_v = -2;
-        if (target[u] == -2 || holds(a, w, suitor, target, u)) {
-            cand[u] = -3; /* nothing to do */
-            continue;
-        }
-        for (int32_t k = a->row_ptr[u]; k < a->row_ptr[u + 1]; k++) {
-            int32_t v = a->col_idx[k];
-            uint64_t choice;
-            if (w[k] <= 0 || v == u || amg_suitor_key(w[k], u) <= suitor[v])
-                continue;
-            choice = amg_suitor_key(w[k], v);
-            if (choice > best) {
-                best = choice;
-                best_v = v;
-            }
-        }
-        cand[u] = best_v;
-    }
+    for (int32_t u = 0; u < a->nrows; u++)
+        cand[u] = amg_suitor_pick(a->row_ptr, a->col_idx, w, suitor, target, u);
     /* Phase 2: the best proposal per vertex wins (the CUDA twin: atomicMax). */
     for (int32_t u = 0; u < a->nrows; u++) {
         int32_t v = cand[u];
@@ -78,7 +53,8 @@ homg_status homg_cpu_amg_match_pairs(kernel_exec *ex, const csr_matrix *a, const
     (void)ex;
     for (int32_t i = 0; i < a->nrows; i++) {
         int32_t t = target[i], m = -1;
-        if (t >= 0 && target[t] == i && holds(a, w, suitor, target, i) && holds(a, w, suitor, target, t))
+        if (t >= 0 && target[t] == i && amg_suitor_holds(a->row_ptr, a->col_idx, w, suitor, target, i) &&
+            amg_suitor_holds(a->row_ptr, a->col_idx, w, suitor, target, t))
             m = t;
         mate[i] = m;
         flag[i] = m < 0 || i < m;

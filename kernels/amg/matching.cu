@@ -27,37 +27,11 @@ homg_status homg_cuda_amg_match_weights(kernel_exec *ex, const csr_matrix *a, co
     return HOMG_OK;
 }
 
-__device__ static int holds(const int32_t *rp, const int32_t *ci, const float *w, const uint64_t *suitor,
-                            const int32_t *target, int32_t u)
-{
-    int32_t t = target[u];
-    return t >= 0 && suitor[t] == amg_suitor_key(amg_entry_weight(rp, ci, w, u, t), u);
-}
-
 __global__ static void suitor_pick_kernel(const int32_t *rp, const int32_t *ci, int32_t n, const float *w,
                                           const uint64_t *suitor, const int32_t *target, int32_t *cand)
 {
     FOR_ROWS(u, n)
-    {
-        uint64_t best = 0;
-        int32_t best_v = -2;
-        if (target[u] == -2 || holds(rp, ci, w, suitor, target, u)) {
-            cand[u] = -3;
-            continue;
-        }
-        for (int32_t k = rp[u]; k < rp[u + 1]; k++) {
-            int32_t v = ci[k];
-            uint64_t choice;
-            if (w[k] <= 0 || v == u || amg_suitor_key(w[k], u) <= suitor[v])
-                continue;
-            choice = amg_suitor_key(w[k], v);
-            if (choice > best) {
-                best = choice;
-                best_v = v;
-            }
-        }
-        cand[u] = best_v;
-    }
+    cand[u] = amg_suitor_pick(rp, ci, w, suitor, target, u);
 }
 
 __global__ static void suitor_propose_kernel(const int32_t *rp, const int32_t *ci, int32_t n, const float *w,
@@ -101,8 +75,8 @@ __global__ static void match_pairs_kernel(const int32_t *rp, const int32_t *ci, 
     FOR_ROWS(i, n)
     {
         int32_t t = target[i], m = -1;
-        if (t >= 0 && t < n && target[t] == i && holds(rp, ci, w, suitor, target, i) &&
-            holds(rp, ci, w, suitor, target, t))
+        if (t >= 0 && t < n && target[t] == i && amg_suitor_holds(rp, ci, w, suitor, target, i) &&
+            amg_suitor_holds(rp, ci, w, suitor, target, t))
             m = t;
         mate[i] = m;
         flag[i] = m < 0 || i < m;

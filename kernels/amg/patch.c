@@ -69,16 +69,8 @@ homg_status homg_cpu_amg_patch_count(kernel_exec *ex, const csr_matrix *a, const
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
-        int32_t in = 0, bd = 0;
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            int32_t j = a->col_idx[k];
-            if (j == i)
-                continue;
-            if (patch_of[j] == patch_of[i])
-                in++;
-            else
-                bd++;
-        }
+        int32_t in, bd;
+        amg_patch_row_count(a->row_ptr, a->col_idx, i, patch_of, &in, &bd);
         inner_cnt[pos[i]] = in;
         boundary_cnt[i] = bd;
     }

@@ -96,16 +96,8 @@ __global__ static void count_kernel(const int32_t *rp, const int32_t *ci, int32_
 {
     FOR_ROWS(i, n)
     {
-        int32_t in = 0, bd = 0;
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-            int32_t j = ci[k];
-            if (j == i)
-                continue;
-            if (patch_of[j] == patch_of[i])
-                in++;
-            else
-                bd++;
-        }
+        int32_t in, bd;
+        amg_patch_row_count(rp, ci, i, patch_of, &in, &bd);
         inner_cnt[pos[i]] = in;
         boundary_cnt[i] = bd;
     }
