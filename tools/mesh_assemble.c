@@ -210,35 +210,27 @@ static int write_system(homg_ctx *ctx, const options *o, const job *j)
     return 0;
 }
 
-static int run(homg_ctx *ctx, const options *o)
-{
-    job j;
-    int rc;
-    memset(&j, 0, sizeof j);
-    rc = set_up(ctx, o, &j);
-    if (rc == 0 && o->num_tag_sigma)
-        rc = upload_sigma(ctx, o, &j);
-    if (rc == 0)
-        rc = assemble(ctx, o, &j);
-    if (rc == 0)
-        rc = read_rhs(ctx, o, &j);
-    if (rc == 0)
-        rc = write_system(ctx, o, &j);
-    release(ctx, &j);
-    return rc;
-}
-
 int homg_tool_mesh_assemble(int argc, char **argv)
 {
     options o;
     homg_ctx *ctx;
+    job j;
     int rc;
     if (!parse(argc, argv, &o))
         return usage();
-    ctx = homg_tool_ctx(o.backend);
-    if (!ctx)
+    if (!(ctx = homg_tool_ctx(o.backend)))
         return 1;
-    rc = run(ctx, &o);
+    memset(&j, 0, sizeof j);
+    rc = set_up(ctx, &o, &j);
+    if (rc == 0 && o.num_tag_sigma)
+        rc = upload_sigma(ctx, &o, &j);
+    if (rc == 0)
+        rc = assemble(ctx, &o, &j);
+    if (rc == 0)
+        rc = read_rhs(ctx, &o, &j);
+    if (rc == 0)
+        rc = write_system(ctx, &o, &j);
+    release(ctx, &j);
     homg_ctx_destroy(ctx);
     return rc;
 }
