@@ -1,4 +1,4 @@
-/* amg_aggregate.c -- CPU backend: distance-k maximal independent sets and the
+/* aggregate.c -- CPU backend: distance-k maximal independent sets and the
  * aggregates grown from them (seed 000, 5.2.1).  Every step reads one array and
  * writes another, as the CUDA twin does, so the result is the same. */
 #include "amg_common.h"

@@ -1,4 +1,4 @@
-/* amg_aggregate.cu -- CUDA backend: distance-k maximal independent sets and
+/* aggregate.cu -- CUDA backend: distance-k maximal independent sets and
  * aggregates (twin of kernels/amg/aggregate.c: one thread per row, each
  * kernel reads one array and writes another, counts by atomics). */
 #include "amg_common.h"

@@ -1,4 +1,4 @@
-/* amg_coarse.c -- CPU backend: the coarsest level's dense inverse (a double
+/* coarse.c -- CPU backend: the coarsest level's dense inverse (a double
  * Cholesky factorisation, then L L^T X = I) and its application. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* amg_coarse.cu -- CUDA backend: the coarsest level's dense inverse (cuSOLVER
+/* coarse.cu -- CUDA backend: the coarsest level's dense inverse (cuSOLVER
  * double Cholesky, potrf, then potrs on the identity) and its application (one
  * thread per row, coalesced over the column-major inverse).  Twin of
  * coarse.c beside it. */

@@ -1,4 +1,4 @@
-/* amg_matching.c -- CPU backend: compatible weighted matching (seed 001): edge
+/* matching.c -- CPU backend: compatible weighted matching (seed 001): edge
  * weights, synchronous Suitor rounds, pairs and their prolongator weights. */
 #include "amg_common.h"
 #include "amg_kernels.h"

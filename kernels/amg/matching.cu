@@ -1,4 +1,4 @@
-/* amg_matching.cu -- CUDA backend: compatible weighted matching (twin of
+/* matching.cu -- CUDA backend: compatible weighted matching (twin of
  * kernels/amg/matching.c).  A Suitor round is two kernels: every active
  * vertex picks its candidate from the state of the round's start, then the
  * proposals land with atomicMax on the packed (weight, label) keys, so the

@@ -1,4 +1,4 @@
-/* amg_patch.c -- CPU backend: the patch partition of a level (patches are
+/* patch.c -- CPU backend: the patch partition of a level (patches are
  * groups of aggregates, seed 000 5.2.1) and its patchSPM parts. */
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* amg_patch.cu -- CUDA backend: the patch partition of a level and its patchSPM
+/* patch.cu -- CUDA backend: the patch partition of a level and its patchSPM
  * parts (twin of kernels/amg/patch.c; the sort is cub's stable radix sort
  * on (group, aggregate) keys of rows in row order, so ties keep row order as
  * the CPU's comparison sort does). */

@@ -1,4 +1,4 @@
-/* amg_prolong.c -- CPU backend: tentative prolongators and their damped-Jacobi
+/* prolong.c -- CPU backend: tentative prolongators and their damped-Jacobi
  * smoothing (seed 000, eqs. 5 and 6). */
 #include "amg_common.h"
 #include "amg_kernels.h"

@@ -1,4 +1,4 @@
-/* amg_prolong.cu -- CUDA backend: tentative prolongators and their damped-Jacobi
+/* prolong.cu -- CUDA backend: tentative prolongators and their damped-Jacobi
  * smoothing (twin of kernels/amg/prolong.c). */
 #include "amg_common.h"
 #include "amg_kernels.h"

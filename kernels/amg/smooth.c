@@ -1,4 +1,4 @@
-/* amg_smooth.c -- CPU backend: damped and l1 Jacobi, and the patch block
+/* smooth.c -- CPU backend: damped and l1 Jacobi, and the patch block
  * Jacobi smoother of seed 000 (5.1.2, 5.2.2) on the patchSPM parts. */
 #include <math.h>
 

@@ -1,4 +1,4 @@
-/* amg_smooth.cu -- CUDA backend: damped and l1 Jacobi (miniwarp row products),
+/* smooth.cu -- CUDA backend: damped and l1 Jacobi (miniwarp row products),
  * and the patch block-Jacobi smoother of seed 000: one block per patch, the
  * patch's right-hand side and inner iterates in shared memory, the inner part
  * of patchSPM read from global memory (cached), the prerelax-residual fusion.

@@ -1,4 +1,4 @@
-/* fem_color.c -- CPU twin of the colour-by-colour assembly: elements of one
+/* color.c -- CPU twin of the colour-by-colour assembly: elements of one
  * colour share no node, so they add into A and b without races. */
 #include "fem_element.h"
 

@@ -1,4 +1,4 @@
-/* fem_color.cu -- colour-by-colour assembly: one launch per colour, one thread
+/* color.cu -- colour-by-colour assembly: one launch per colour, one thread
  * per element; elements of a colour share no node, so plain adds are race free.
  * CPU twin: color.c beside it. */
 #include "core/cuda_check.h"

@@ -1,4 +1,4 @@
-/* fem_dirichlet.c -- CPU twin of the symmetric Dirichlet elimination, row by row. */
+/* dirichlet.c -- CPU twin of the symmetric Dirichlet elimination, row by row. */
 #include "fem_element.h"
 
 homg_status homg_cpu_fem_dirichlet(kernel_exec *ex, const fem_system *s, const uint8_t *mask, double g,

@@ -1,4 +1,4 @@
-/* fem_dirichlet.cu -- symmetric Dirichlet elimination, one thread per row.
+/* dirichlet.cu -- symmetric Dirichlet elimination, one thread per row.
  * CPU twin: dirichlet.c beside it. */
 #include "core/cuda_check.h"
 #include "fem_element.h"

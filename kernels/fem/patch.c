@@ -1,4 +1,4 @@
-/* fem_patch.c -- CPU twin of seed 000's patch-based assembly.  One patch at a
+/* patch.c -- CPU twin of seed 000's patch-based assembly.  One patch at a
  * time per thread; the thread's scratch plays the CUDA block's shared memory:
  * the patch's column indices and values, accumulated by binary search; rows
  * outside the patch go to values_B / rhs_B (atomically), added in a second pass. */

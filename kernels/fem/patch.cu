@@ -1,4 +1,4 @@
-/* fem_patch.cu -- seed 000's patch-based assembly: one block per patch; the
+/* patch.cu -- seed 000's patch-based assembly: one block per patch; the
  * patch's column indices and values sit in shared memory, element entries of
  * rows in the patch are found by binary search there and added with shared
  * atomics; entries of rows outside the patch go to values_B / rhs_B with global

@@ -1,4 +1,4 @@
-/* fem_pattern.c -- CPU twin of the CSR pattern build: element node-pair keys,
+/* pattern.c -- CPU twin of the CSR pattern build: element node-pair keys,
  * radix sort, unique, row pointers by binary search. */
 #include "fem_element.h"
 

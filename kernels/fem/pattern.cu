@@ -1,4 +1,4 @@
-/* fem_pattern.cu -- the CSR pattern on the device: a key row << shift | col for
+/* pattern.cu -- the CSR pattern on the device: a key row << shift | col for
  * every element node pair and every diagonal, CUB radix sort, CUB unique, then
  * row pointers by binary search.  CPU twin: pattern.c beside it. */
 #include "core/cuda_check.h"

@@ -1,4 +1,4 @@
-/* fem_serial.c -- the serial direct-stiffness assembly (seed 002, Algorithm 1):
+/* serial.c -- the serial direct-stiffness assembly (seed 002, Algorithm 1):
  * one thread, elements in order, each entry found by binary search in its CSR
  * row.  The CPU baseline of the GPU speed-ups; it has no CUDA twin. */
 #include "fem_element.h"

@@ -1,4 +1,4 @@
-/* amg_aggregate.c -- smoothed-aggregation aggregates (seed 000, 5.2.1).
+/* aggregate.c -- smoothed-aggregation aggregates (seed 000, 5.2.1).
  *
  * 1. A distance-k maximal independent set of the level's matrix graph, with
  *    random priorities (Bell, Dalton, Olson: every round takes the maximum of

@@ -4,11 +4,11 @@
  * in double and checked, then a float copy for the hierarchy):
  *   level l -> l+1 while the level has more than coarse_size rows:
  *     smoothed aggregation (default, seed 000): aggregates from a distance-2
- *       MIS (amg_aggregate.c), P = damped-Jacobi-smoothed tentative prolongator;
+ *       MIS (aggregate.c), P = damped-Jacobi-smoothed tentative prolongator;
  *     or compatible weighted matching (seed 001): double pairwise aggregates,
- *       unsmoothed P (amg_matching.c);
- *     A_{l+1} = P^T A_l P by two SpGEMMs (amg_galerkin.c);
- *   smoothers and the dense coarse inverse (amg_cycle.c), patches (amg_patch.c).
+ *       unsmoothed P (matching.c);
+ *     A_{l+1} = P^T A_l P by two SpGEMMs (galerkin.c);
+ *   smoothers and the dense coarse inverse (cycle.c), patches (patch.c).
  * Coarsening stops early when a step keeps more than 90% of the rows.  Every
  * step runs on the ctx's backend; the host reads only sizes and round counts.
  *

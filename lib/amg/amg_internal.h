@@ -34,19 +34,19 @@ struct homg_amg {
 #define AMG_SK(amg) HOMG_KERNELS(&(amg)->ctx->ex, sparse)
 #define AMG_AK(amg) HOMG_KERNELS(&(amg)->ctx->ex, amg)
 
-/* amg_aggregate.c: smoothed-aggregation aggregates of level l (agg: n rows). */
+/* aggregate.c: smoothed-aggregation aggregates of level l (agg: n rows). */
 homg_status homg__amg_aggregate(homg_amg *amg, int l, int32_t *agg, int32_t *nagg);
-/* amg_matching.c: the double-pairwise prolongator of level l and the next level's smooth vector. */
+/* matching.c: the double-pairwise prolongator of level l and the next level's smooth vector. */
 homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg);
-/* amg_galerkin.c: level l+1 from level l (agg, and for smoothed aggregation P). */
+/* galerkin.c: level l+1 from level l (agg, and for smoothed aggregation P). */
 homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg);
 homg_status homg__amg_galerkin(homg_amg *amg, int l);
 homg_status homg__amg_galerkin_values(homg_amg *amg, int l);
-/* amg_patch.c: patch partition of every smoothed level; values only on re-setup. */
+/* patch.c: patch partition of every smoothed level; values only on re-setup. */
 homg_status homg__amg_patches(homg_amg *amg);
 homg_status homg__amg_patch_values(homg_amg *amg);
 void homg__amg_patches_free(homg_amg *amg, amg_patches *pt);
-/* amg_cycle.c: smoother and coarse-solver data, cycle vectors, the cycle. */
+/* cycle.c: smoother and coarse-solver data, cycle vectors, the cycle. */
 homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only);
 /* One cycle on the level vectors: lv[0].b in, lv[0].x out (from x = 0). */
 homg_status homg__amg_cycle(homg_amg *amg);

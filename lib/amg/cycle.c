@@ -1,4 +1,4 @@
-/* amg_cycle.c -- the multigrid cycle (seed 000, algorithms 5.2 and 5.3) and
+/* cycle.c -- the multigrid cycle (seed 000, algorithms 5.2 and 5.3) and
  * the data of its smoothers and coarse solver.
  *
  * Every level but the coarsest: pre-smoothing from x = 0 fused with the

@@ -1,4 +1,4 @@
-/* amg_galerkin.c -- prolongators and coarse matrices.
+/* galerkin.c -- prolongators and coarse matrices.
  *
  * Smoothed aggregation (seed 000, eqs. 5 and 6): the tentative prolongator has
  * a single 1 per row, in the column of the row's aggregate; it is smoothed by

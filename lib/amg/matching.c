@@ -1,4 +1,4 @@
-/* amg_matching.c -- coarsening by compatible weighted matching (seed 001, 2.2
+/* matching.c -- coarsening by compatible weighted matching (seed 001, 2.2
  * and 3.1).
  *
  * Edge weights w_ij = 1 - 2 a_ij v_i v_j / (a_ii v_i^2 + a_jj v_j^2) with the

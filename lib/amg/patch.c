@@ -1,4 +1,4 @@
-/* amg_patch.c -- the patch partition of the patch block-Jacobi smoother (seed
+/* patch.c -- the patch partition of the patch block-Jacobi smoother (seed
  * 000, 5.2.1: "patches from the aggregates").
  *
  * A level's patches are the groups of its rows that share an ancestor a few

@@ -1,4 +1,4 @@
-/* fem_prepare.c -- host-side preparation of the assembly schemes: the element
+/* prepare.c -- host-side preparation of the assembly schemes: the element
  * colouring and the node patches (the same on every backend). */
 #include "fem_internal.h"
 

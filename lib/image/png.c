@@ -1,4 +1,4 @@
-/* image.c -- scalar fields as PNG pictures: a perceptual colour map, the flip
+/* png.c -- scalar fields as PNG pictures: a perceptual colour map, the flip
  * from grid rows (bottom first) to image rows (top first), and stb_image_write
  * (Debian's libstb-dev; the implementation is compiled into libstb). */
 #include "core/internal.h"

@@ -1,4 +1,4 @@
-/* mesh_generate.c -- generated meshes (the unit square in triangles, the cube in
+/* generate.c -- generated meshes (the unit square in triangles, the cube in
  * Kuhn tetrahedra) and midpoint refinement. */
 #include "mesh_internal.h"
 #include "core/search.h"

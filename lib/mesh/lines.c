@@ -1,4 +1,4 @@
-/* mesh_lines.c -- reading mesh text files line by line (plain, gzip, or memory),
+/* lines.c -- reading mesh text files line by line (plain, gzip, or memory),
  * number tokens, count checks against the file size, and growable arrays. */
 #include "mesh_internal.h"
 

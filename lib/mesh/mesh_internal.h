@@ -82,7 +82,7 @@ homg_status homg__lines_fail(line_reader *r, const char *fmt, ...)
 /* Refuses a claimed count of records of at least min_bytes each that the file cannot hold. */
 homg_status homg__lines_check_count(line_reader *r, long long count, int min_bytes, const char *what);
 
-/* The readers (mesh_msh.c, mesh_nodeele.c), also the entry points of the fuzz
+/* The readers (msh.c, nodeele.c), also the entry points of the fuzz
  * targets, which read from memory.  `edges` (read for a 2D mesh) and `faces`
  * (3D) may be NULL. */
 homg_status homg__read_msh(line_reader *r, homg_mesh **out);

@@ -1,4 +1,4 @@
-/* mesh_msh.c -- Gmsh .msh reader, ASCII formats 2.2 and 4.1 (plain or gzip).
+/* msh.c -- Gmsh .msh reader, ASCII formats 2.2 and 4.1 (plain or gzip).
  *
  * Triangles (type 2) and tetrahedra (type 4) become the elements or the
  * boundary facets: a file with tetrahedra is a 3D mesh whose triangles are

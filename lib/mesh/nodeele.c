@@ -1,4 +1,4 @@
-/* mesh_nodeele.c -- Triangle (2D) and TetGen (3D) .node + .ele readers, with
+/* nodeele.c -- Triangle (2D) and TetGen (3D) .node + .ele readers, with
  * boundary tags from .edge (2D) or .face (3D) when present.
  *
  * .node: "n dim attributes markers(0|1)", then "i x y [z] [attributes] [marker]";

@@ -1,4 +1,4 @@
-/* mesh_quality.c -- angles, aspect ratios, valences and volumes of a mesh. */
+/* quality.c -- angles, aspect ratios, valences and volumes of a mesh. */
 #include "mesh_internal.h"
 
 #include <math.h>

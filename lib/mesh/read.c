@@ -1,4 +1,4 @@
-/* mesh_read.c -- homg_mesh_read: picks the reader from the file name. */
+/* read.c -- homg_mesh_read: picks the reader from the file name. */
 #include "mesh_internal.h"
 
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* mesh_write.c -- writing meshes: legacy VTK (for ParaView) and Gmsh .msh 2.2. */
+/* write.c -- writing meshes: legacy VTK (for ParaView) and Gmsh .msh 2.2. */
 #include "mesh_internal.h"
 
 #include <errno.h>
