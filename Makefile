@@ -29,7 +29,7 @@ OPT ?= $(if $(filter 1,$(SAN)),-O1,-O2)
 OMPFLAGS := $(if $(filter 1,$(OMP)),-fopenmp,)
 CPPFLAGS += -Ilib -Ikernels -Itests/util -DHOMG_HAVE_CUDA=$(CUDA) -D_DEFAULT_SOURCE
 CFLAGS ?= $(OPT) -g
-CFLAGS += -std=c99 -Wall -Wextra -Wno-unused-parameter $(OMPFLAGS) $(SANFLAGS)
+CFLAGS += -std=c99 -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter $(OMPFLAGS) $(SANFLAGS)
 LDFLAGS += $(OMPFLAGS) $(SANFLAGS)
 LDLIBS += -lstb -lz -lfftw3 -lfftw3f -lm
 
@@ -60,7 +60,7 @@ TOOL := $(BUILD)/homg
 
 TEST_UTIL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(filter-out tests/util/view_gl.c,$(wildcard tests/util/*.c)))
 TEST_SRC := $(wildcard tests/test_*.c)
-TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TESTS := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%) $(BUILD)/tests/test_cxx_header
 
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_REPLAY := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
@@ -126,6 +126,13 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.c.o $(TEST_UTIL_OBJ) $(LIB)
 
 # The test of the bench's FFT baseline links the bench object it checks (an extra .o prerequisite).
 $(BUILD)/tests/test_fft_baseline_gpu: $(BUILD)/obj/bench/fft_poisson.c.o
+
+# The public header compiled as C++ (g++) and linked against the C library.
+CXXFLAGS_HEADER := -std=c++11 -Wall -Wextra -pedantic -Werror
+$(BUILD)/tests/test_cxx_header: tests/test_cxx_header.cpp lib/homg.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_HEADER) $(SANFLAGS) -Ilib $< $(LDFLAGS) $(LIB) $(CUDA_LIBS) $(LDLIBS) -o $@
+
 
 # test_tool_solve runs the tool of the same build (its path relative to the repository root).
 $(BUILD)/tests/test_tool_solve: $(TOOL)

@@ -42,25 +42,6 @@ static row rows[MAX_ROWS];
 static int nrows;
 static char table[16384];
 
-static double wall_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static void die(homg_ctx *ctx, const char *what)
 {
     fprintf(stderr, "bench_fem: %s: %s\n", what, ctx ? homg_ctx_last_error(ctx) : "");
@@ -139,13 +120,13 @@ static double time_assemble(homg_ctx *ctx, homg_fem *fem, const homg_fem_coeffs 
         }
 #endif
         {
-            double t0 = wall_ms();
+            double t0 = homg_test_now_ms();
             if (homg_fem_assemble(fem, c) != HOMG_OK || homg_ctx_synchronize(ctx) != HOMG_OK)
                 die(ctx, "assembling");
-            t[i] = wall_ms() - t0;
+            t[i] = homg_test_now_ms() - t0;
         }
     }
-    return median(t, reps);
+    return homg_test_median(t, reps);
 }
 
 /* Bytes every scheme must move at least: elements, coordinates, sigma, the CSR
@@ -166,6 +147,7 @@ static void bench_mesh(homg_ctx *cpu, homg_ctx *gpu, const char *name, const cha
     homg_fem *fc = NULL;
     homg_fem_coeffs c = { 0 };
     homg_csr a;
+    d.precision = HOMG_FLOAT64;
     c.lambda = 1;
     c.f = 1;
     printf("%s: %d nodes, %d elements\n", name, (int)homg_mesh_num_nodes(mc), (int)homg_mesh_num_elements(mc));
@@ -190,6 +172,7 @@ static void bench_mesh(homg_ctx *cpu, homg_ctx *gpu, const char *name, const cha
             homg_fem *tmp = NULL;
             homg_fem_desc pd = { 0 };
             pd.scheme = HOMG_FEM_SCHEME_PATCH;
+            pd.precision = HOMG_FLOAT64;
             if (homg_fem_create(mg, &pd, &tmp) != HOMG_OK)
                 die(gpu, "GPU setup");
             pt[i] = homg_fem_get_info(tmp).pattern_ms;
@@ -210,7 +193,7 @@ static void bench_mesh(homg_ctx *cpu, homg_ctx *gpu, const char *name, const cha
         r->nodes = homg_mesh_num_nodes(mg);
         r->elements = homg_mesh_num_elements(mg);
         r->nnz = info.nnz;
-        r->pattern_ms = median(pt, GPU_REPS);
+        r->pattern_ms = homg_test_median(pt, GPU_REPS);
         r->numeric_ms = time_assemble(gpu, fg, &c, GPU_REPS, 3);
         r->cpu_ms = cpu_ms;
         r->gbs = compulsory_bytes(mg, &a) / (r->numeric_ms * 1e-3) * 1e-9;
@@ -260,7 +243,7 @@ static double copy_bandwidth(void)
     cudaEventDestroy(e1);
     cudaFree(a);
     cudaFree(b);
-    return 2.0 * (double)bytes / (median(t, GPU_REPS) * 1e-3) * 1e-9;
+    return 2.0 * (double)bytes / (homg_test_median(t, GPU_REPS) * 1e-3) * 1e-9;
 #else
     return 0;
 #endif

@@ -41,6 +41,20 @@ typedef struct kernel_exec {
 #define HOMG_KERNELS(ex, name) (&homg_cpu_##name##_kernels)
 #endif
 
+/* Functions the CPU and CUDA kernels share word for word (grid_point.h,
+ * amg_common.h, fem_element.h ...): one source, so both backends run the same
+ * arithmetic. */
+#if defined(__CUDACC__)
+#define HOMG_HD static __host__ __device__ __forceinline__
+#else
+#define HOMG_HD static inline
+#endif
+
+/* Loops shorter than this run on one thread in the CPU kernels: OpenMP's fork
+ * and barrier cost more than they save on coarse levels (and on a loaded
+ * two-core machine). */
+#define HOMG_OMP_MIN 50000
+
 typedef enum homg_copy_kind { HOMG_H2D = 0, HOMG_D2H, HOMG_D2D } homg_copy_kind;
 
 /* ---- Kernel tables ------------------------------------------------------
@@ -72,11 +86,11 @@ typedef enum homg_copy_kind { HOMG_H2D = 0, HOMG_D2H, HOMG_D2D } homg_copy_kind;
     X(homg_status, memory, copy, (kernel_exec * ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)) \
     X(homg_status, memory, zero, (kernel_exec * ex, void *ptr, size_t bytes))                                       \
     X(homg_status, memory, sync, (kernel_exec * ex))                                                                \
-    /* 1: ptr is usable by this backend, 0: it is not (host pointer given to CUDA,                           \
-     * device pointer given to CPU), -1: cannot tell. */      \
+    /* 1: ptr is usable by this backend, 0: it is not (host pointer given to CUDA, */                               \
+    /* device pointer given to CPU), -1: cannot tell. */                                                            \
     X(int, memory, pointer_ok, (kernel_exec * ex, const void *ptr))                                                 \
-    /* Graph capture of everything queued between begin and end (CUDA); the CPU                              \
-     * backend returns UNSUPPORTED and callers run the sequence directly. */      \
+    /* Graph capture of everything queued between begin and end (CUDA); the CPU */                                  \
+    /* backend returns UNSUPPORTED and callers run the sequence directly. */                                        \
     X(homg_status, memory, capture_begin, (kernel_exec * ex))                                                       \
     X(homg_status, memory, capture_end, (kernel_exec * ex, void **graph))                                           \
     X(homg_status, memory, graph_launch, (kernel_exec * ex, void *graph))                                           \
@@ -102,6 +116,17 @@ extern const memory_kernels homg_cuda_memory_kernels;
 /* Non-zero when cudaGetDeviceCount finds a device. */
 int homg_cuda_device_count(void);
 #endif
+
+/* Returns a failed homg_status from the calling function (the message is
+ * already where it belongs: ex->msg in kernels, the ctx in lib/).  The rest of
+ * the family: HOMG_TRY_BACKEND (lib/core/internal.h), HOMG_CUDA_TRY,
+ * HOMG_CUDA_LAUNCHED, HOMG_CUSPARSE_TRY, HOMG_CUSOLVER_TRY (core/cuda_check.h). */
+#define HOMG_TRY(call)                 \
+    do {                               \
+        homg_status homg_st_ = (call); \
+        if (homg_st_ != HOMG_OK)       \
+            return homg_st_;           \
+    } while (0)
 
 /* Write a formatted message into ex->msg and return st. */
 homg_status homg_exec_fail(kernel_exec *ex, homg_status st, const char *fmt, ...)

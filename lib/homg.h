@@ -409,8 +409,8 @@ typedef enum homg_fem_scheme {
 
 typedef struct homg_fem_desc {
     homg_fem_scheme scheme;
-    int float32;                   /* non-zero: float matrix values and right-hand side
-                                      (default double; element matrices are computed in double) */
+    homg_precision precision;      /* of the matrix values and right-hand side (default float32,
+                                      as everywhere; element matrices are computed in double) */
     const int32_t *dirichlet_tags; /* host array of boundary tags with Dirichlet conditions */
     int num_dirichlet_tags;        /* 0: no Dirichlet boundary (pure Neumann) */
     int patch_nnz;                 /* PATCH: most matrix entries per patch (default 4096: 48 KiB

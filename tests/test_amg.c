@@ -18,6 +18,7 @@
 
 #include "amg/amg_common.h"
 #include "amg/amg_kernels.h"
+#include "host_system.h"
 #include "gen_matrix.h"
 #include "homg.h"
 #include "testutil.h"
@@ -30,20 +31,6 @@ static homg_ctx *cpu_ctx(void)
     d.cpu_threads = 1; /* CI has two loaded cores: threads only cost there */
     assert_int_equal(homg_ctx_create(&d, &ctx), HOMG_OK);
     return ctx;
-}
-
-/* ||b - A x|| / ||b|| in double, straight from the host CSR. */
-static double true_residual(const homg_host_csr *m, const double *b, const double *x)
-{
-    double rr = 0, bb = 0;
-    for (int32_t i = 0; i < m->nrows; i++) {
-        double s = b[i];
-        for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++)
-            s -= m->values[k] * x[m->col_idx[k]];
-        rr += s * s;
-        bb += b[i] * b[i];
-    }
-    return sqrt(rr / bb);
 }
 
 typedef struct solve_result {
@@ -81,7 +68,7 @@ static solve_result solve(const homg_host_csr *m, const homg_amg_desc *ad, const
     r.st = homg_pcg_solve(pcg, b, x, &pi);
     r.iterations = pi.iterations;
     r.rel = pi.rel_residual;
-    r.true_rel = true_residual(m, b, x);
+    r.true_rel = homg_test_residual(m, b, x);
     homg_pcg_destroy(pcg);
     homg_amg_destroy(amg);
     homg_ctx_destroy(ctx);
@@ -241,7 +228,7 @@ static void jacobi_and_plain_cg_need_more_iterations(void **state)
         pd.precond = p ? HOMG_PCG_PRECOND_NONE : HOMG_PCG_PRECOND_JACOBI;
         assert_int_equal(homg_pcg_create(ctx, &v, NULL, &pd, &pcg), HOMG_OK);
         assert_int_equal(homg_pcg_solve(pcg, b, x, &info[p]), HOMG_OK);
-        assert_true(true_residual(&m, b, x) <= 2e-8);
+        assert_true(homg_test_residual(&m, b, x) <= 2e-8);
         homg_pcg_destroy(pcg);
     }
     amg = solve(&m, &ad, NULL);
@@ -261,6 +248,7 @@ static void jacobi_and_plain_cg_need_more_iterations(void **state)
 static homg_fem *assemble(homg_mesh *mesh, double sigma2)
 {
     homg_fem *fem = NULL;
+    homg_fem_desc fd = { 0 };
     homg_fem_coeffs c;
     int32_t ne = homg_mesh_num_elements(mesh);
     const int32_t *tag = homg_mesh_element_tags(mesh);
@@ -270,27 +258,11 @@ static homg_fem *assemble(homg_mesh *mesh, double sigma2)
     memset(&c, 0, sizeof c);
     c.sigma_elem = sigma;
     c.lambda = 1;
-    assert_int_equal(homg_fem_create(mesh, NULL, &fem), HOMG_OK);
+    fd.precision = HOMG_FLOAT64;
+    assert_int_equal(homg_fem_create(mesh, &fd, &fem), HOMG_OK);
     assert_int_equal(homg_fem_assemble(fem, &c), HOMG_OK);
     free(sigma);
     return fem;
-}
-
-/* Copy of an assembled matrix as a host CSR (for the residual check). */
-static homg_host_csr host_copy(const homg_csr *a)
-{
-    homg_host_csr m;
-    m.nrows = a->nrows;
-    m.ncols = a->ncols;
-    m.nnz = a->nnz;
-    m.row_ptr = malloc(sizeof(int32_t) * (a->nrows + 1));
-    m.col_idx = malloc(sizeof(int32_t) * a->nnz);
-    m.values = malloc(sizeof(double) * a->nnz);
-    memcpy(m.row_ptr, a->row_ptr, sizeof(int32_t) * (a->nrows + 1));
-    memcpy(m.col_idx, a->col_idx, sizeof(int32_t) * a->nnz);
-    for (int32_t k = 0; k < a->nnz; k++)
-        m.values[k] = a->precision == HOMG_FLOAT64 ? ((const double *)a->values)[k] : ((const float *)a->values)[k];
-    return m;
 }
 
 /* Two independent codes build the Regular cube: the FEM module and gen_matrix. */
@@ -340,17 +312,15 @@ static void fem_meshes_converge(void **state)
         for (int r = 0; r < (f ? 3 : 1); r++) {
             homg_mesh *mesh = NULL;
             homg_fem *fem;
-            homg_csr a;
-            homg_host_csr m;
+            homg_test_system sys;
             int its[2];
             assert_int_equal(homg_mesh_read(ctx, files[f], &mesh), HOMG_OK);
             fem = assemble(mesh, ratios[r]);
-            a = homg_fem_matrix(fem);
-            m = host_copy(&a);
+            sys = homg_test_fetch(ctx, fem);
             for (int c = 0; c < 2; c++) {
                 homg_amg_desc ad =
                     amg_desc(c ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH);
-                solve_result s = solve(&m, &ad, NULL);
+                solve_result s = solve(&sys.m, &ad, NULL);
                 assert_int_equal(s.st, HOMG_OK);
                 assert_true(s.true_rel <= 2e-8);
                 its[c] = s.iterations;
@@ -361,11 +331,11 @@ static void fem_meshes_converge(void **state)
                 homg_amg_desc ad = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH);
                 solve_result s;
                 ad.patch_l1 = 1;
-                s = solve(&m, &ad, NULL);
+                s = solve(&sys.m, &ad, NULL);
                 assert_int_equal(s.st, HOMG_OK);
                 assert_true(s.true_rel <= 2e-8 && s.iterations <= 40);
             }
-            homg_host_csr_free(&m);
+            homg_test_system_free(&sys);
             homg_fem_destroy(fem);
             homg_mesh_destroy(mesh);
         }
@@ -662,7 +632,7 @@ static void resetup_reuses_the_hierarchy(void **state)
         assert_memory_equal(before.nnz, after.nnz, sizeof before.nnz);
         assert_int_equal(homg_pcg_create(ctx, &v10, amg, NULL, &pcg), HOMG_OK);
         assert_int_equal(homg_pcg_solve(pcg, b, x, &info), HOMG_OK);
-        assert_true(true_residual(&m10, b, x) <= 2e-8);
+        assert_true(homg_test_residual(&m10, b, x) <= 2e-8);
         fresh = solve(&m10, &d, NULL);
         printf("  re-setup to sigma ratio 10 (%s): %d iterations, fresh set-up %d\n", c ? "matching" : "SA",
                info.iterations, fresh.iterations);
@@ -694,8 +664,8 @@ static csr_matrix mat_of(const homg_host_csr *m, float *fval)
     a.col_idx = m->col_idx;
     for (int32_t k = 0; k < m->nnz; k++)
         fval[k] = (float)m->values[k];
-    a.val = fval;
-    a.prec = HOMG_FLOAT32;
+    a.values = fval;
+    a.precision = HOMG_FLOAT32;
     return a;
 }
 
@@ -774,8 +744,8 @@ typedef struct edge {
 static int by_weight(const void *pa, const void *pb)
 {
     const edge *a = (const edge *)pa, *b = (const edge *)pb;
-    uint32_t ai = homg_hash32((uint32_t)a->i, HOMG_SUITOR_SEED), aj = homg_hash32((uint32_t)a->j, HOMG_SUITOR_SEED);
-    uint32_t bi = homg_hash32((uint32_t)b->i, HOMG_SUITOR_SEED), bj = homg_hash32((uint32_t)b->j, HOMG_SUITOR_SEED);
+    uint32_t ai = amg_hash32((uint32_t)a->i, HOMG_SUITOR_SEED), aj = amg_hash32((uint32_t)a->j, HOMG_SUITOR_SEED);
+    uint32_t bi = amg_hash32((uint32_t)b->i, HOMG_SUITOR_SEED), bj = amg_hash32((uint32_t)b->j, HOMG_SUITOR_SEED);
     uint32_t amax = ai > aj ? ai : aj, amin = ai > aj ? aj : ai, bmax = bi > bj ? bi : bj, bmin = bi > bj ? bj : bi;
     if (a->w != b->w)
         return a->w < b->w ? 1 : -1;
@@ -868,14 +838,14 @@ static void suitor_finds_the_greedy_matching(void **state)
     homg_host_csr_free(&m);
 }
 
-static homg_status kalloc_test_alloc(void *user, size_t bytes, void **p)
+static homg_status kalloc_test_alloc(size_t bytes, void **p, void *user)
 {
     (void)user;
     *p = malloc(bytes ? bytes : 1);
     return *p ? HOMG_OK : HOMG_ERROR_OUT_OF_MEMORY;
 }
 
-static void kalloc_test_free(void *user, void *p)
+static void kalloc_test_free(void *p, void *user)
 {
     (void)user;
     free(p);
@@ -930,7 +900,7 @@ static void spgemm_and_transpose_match_dense_products(void **state)
         for (int32_t k = c.row_ptr[i]; k < c.row_ptr[i + 1]; k++) {
             if (k > c.row_ptr[i])
                 assert_true(c.col_idx[k] > c.col_idx[k - 1]);
-            row[c.col_idx[k]] = ((float *)c.val)[k];
+            row[c.col_idx[k]] = ((float *)c.values)[k];
         }
         for (int j = 0; j < C; j++)
             assert_true(fabsf(row[j] - dc[i][j]) <= 1e-5f);
@@ -941,14 +911,14 @@ static void spgemm_and_transpose_match_dense_products(void **state)
     assert_int_equal(sk->spgemm_values(&ex, h, plan, &a, &b, &c), HOMG_OK);
     for (int i = 0; i < R; i++)
         for (int32_t k = c.row_ptr[i]; k < c.row_ptr[i + 1]; k++)
-            assert_true(fabsf(((float *)c.val)[k] - 2 * dc[i][c.col_idx[k]]) <= 2e-5f);
+            assert_true(fabsf(((float *)c.values)[k] - 2 * dc[i][c.col_idx[k]]) <= 2e-5f);
     t.nrows = K;
     t.ncols = R;
     t.nnz = a.nnz;
     t.row_ptr = trp;
     t.col_idx = tci;
-    t.val = tv;
-    t.prec = HOMG_FLOAT32;
+    t.values = tv;
+    t.precision = HOMG_FLOAT32;
     assert_int_equal(sk->transpose(&ex, h, &a, &t), HOMG_OK);
     for (int j = 0; j < K; j++)
         for (int32_t k = trp[j]; k < trp[j + 1]; k++)
@@ -957,7 +927,7 @@ static void spgemm_and_transpose_match_dense_products(void **state)
     sk->spgemm_free(&ex, h, plan);
     free(c.row_ptr);
     free(c.col_idx);
-    free(c.val);
+    free(c.values);
     sk->handle_destroy(&ex, h);
 }
 

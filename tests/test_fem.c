@@ -12,70 +12,16 @@
 #include <string.h>
 
 #include "homg.h"
+#include "host_system.h"
 #include "testutil.h"
 
 static homg_ctx *ctx;
 
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return 0;
-}
-
-/* The assembled system copied to host doubles. */
-typedef struct sys {
-    int32_t n, nnz;
-    int32_t *row_ptr, *col_idx;
-    double *val, *rhs;
-} sys;
-
-static sys fetch(const homg_fem *fem)
-{
-    homg_csr a = homg_fem_matrix(fem);
-    size_t vb = a.precision == HOMG_FLOAT32 ? 4 : 8;
-    void *tv = malloc((size_t)a.nnz * vb), *tr = malloc((size_t)a.nrows * vb);
-    sys s;
-    s.n = a.nrows;
-    s.nnz = a.nnz;
-    s.row_ptr = (int32_t *)malloc(((size_t)s.n + 1) * sizeof(int32_t));
-    s.col_idx = (int32_t *)malloc((size_t)s.nnz * sizeof(int32_t));
-    s.val = (double *)malloc((size_t)s.nnz * sizeof(double));
-    s.rhs = (double *)malloc((size_t)s.n * sizeof(double));
-    assert_int_equal(homg_ctx_synchronize(ctx), HOMG_OK);
-    assert_int_equal(homg_copy_to_host(ctx, s.row_ptr, a.row_ptr, ((size_t)s.n + 1) * 4), HOMG_OK);
-    assert_int_equal(homg_copy_to_host(ctx, s.col_idx, a.col_idx, (size_t)s.nnz * 4), HOMG_OK);
-    assert_int_equal(homg_copy_to_host(ctx, tv, a.values, (size_t)s.nnz * vb), HOMG_OK);
-    assert_int_equal(homg_copy_to_host(ctx, tr, homg_fem_rhs(fem), (size_t)s.n * vb), HOMG_OK);
-    for (int32_t k = 0; k < s.nnz; k++)
-        s.val[k] = vb == 4 ? ((float *)tv)[k] : ((double *)tv)[k];
-    for (int32_t i = 0; i < s.n; i++)
-        s.rhs[i] = vb == 4 ? ((float *)tr)[i] : ((double *)tr)[i];
-    free(tv);
-    free(tr);
-    return s;
-}
-
-static void sys_free(sys *s)
-{
-    free(s->row_ptr);
-    free(s->col_idx);
-    free(s->val);
-    free(s->rhs);
-}
-
-static double entry(const sys *s, int32_t i, int32_t j)
+static double entry(const homg_host_csr *s, int32_t i, int32_t j)
 {
     for (int32_t k = s->row_ptr[i]; k < s->row_ptr[i + 1]; k++)
         if (s->col_idx[k] == j)
-            return s->val[k];
+            return s->values[k];
     return 0;
 }
 
@@ -85,7 +31,7 @@ static homg_fem *make_fem(homg_mesh *m, homg_fem_scheme scheme, int float32, con
     homg_fem_desc d = { 0 };
     homg_fem *fem = NULL;
     d.scheme = scheme;
-    d.float32 = float32;
+    d.precision = float32 ? HOMG_FLOAT32 : HOMG_FLOAT64;
     d.dirichlet_tags = tags;
     d.num_dirichlet_tags = ntags;
     d.patch_nnz = patch_nnz;
@@ -141,11 +87,11 @@ static void reference_element_matrices_are_exact(void **state)
             homg_fem_coeffs c = { 0 };
             int nv = dim + 1;
             double vol = dim == 2 ? 0.5 : 1.0 / 6, mdiag = dim == 2 ? 1.0 / 12 : 1.0 / 60;
-            sys a, b;
+            homg_test_system a, b;
             c.sigma = 3;
             c.f = 2;
             assemble(fem, &c);
-            a = fetch(fem);
+            a = homg_test_fetch(ctx, fem);
             c.lambda = 5;
             c.f = 0;
             {
@@ -154,20 +100,20 @@ static void reference_element_matrices_are_exact(void **state)
                 c.f_node = ones;
                 assemble(fem, &c);
             }
-            b = fetch(fem);
-            assert_int_equal(a.nnz, nv * nv);
+            b = homg_test_fetch(ctx, fem);
+            assert_int_equal(a.m.nnz, nv * nv);
             for (int i = 0; i < nv; i++) {
                 assert_true(fabs(a.rhs[i] - 2 * vol / nv) < 1e-15);
                 assert_true(fabs(b.rhs[i] - vol / nv) < 1e-15);
                 for (int j = 0; j < nv; j++) {
                     double k = 3 * (dim == 2 ? K2[i * 3 + j] : K3[i * 4 + j]);
                     double mass = (i == j ? mdiag : mdiag / 2);
-                    assert_true(fabs(entry(&a, i, j) - k) < 1e-14);
-                    assert_true(fabs(entry(&b, i, j) - k - 5 * mass) < 1e-14);
+                    assert_true(fabs(entry(&a.m, i, j) - k) < 1e-14);
+                    assert_true(fabs(entry(&b.m, i, j) - k - 5 * mass) < 1e-14);
                 }
             }
-            sys_free(&a);
-            sys_free(&b);
+            homg_test_system_free(&a);
+            homg_test_system_free(&b);
             homg_fem_destroy(fem);
             homg_mesh_destroy(m);
         }
@@ -179,25 +125,25 @@ static void tensor_sigma_matches_scalar_and_rotates(void **state)
     homg_fem *fem = make_fem(m, HOMG_FEM_SCHEME_SERIAL, 0, NULL, 0, 0);
     homg_fem_coeffs c = { 0 };
     double t[6] = { 2, 0, 0, 2, 0, 2 }, z[6] = { 0, 0, 0, 0, 0, 1 }; /* 2 I, and sigma only along z */
-    sys a, b;
+    homg_test_system a, b;
     (void)state;
     c.sigma = 2;
     assemble(fem, &c);
-    a = fetch(fem);
+    a = homg_test_fetch(ctx, fem);
     c.sigma_tensor = t;
     assemble(fem, &c);
-    b = fetch(fem);
-    for (int k = 0; k < a.nnz; k++)
-        assert_true(fabs(a.val[k] - b.val[k]) < 1e-15);
-    sys_free(&b);
+    b = homg_test_fetch(ctx, fem);
+    for (int k = 0; k < a.m.nnz; k++)
+        assert_true(fabs(a.m.values[k] - b.m.values[k]) < 1e-15);
+    homg_test_system_free(&b);
     c.sigma_tensor = z;
     assemble(fem, &c);
-    b = fetch(fem);
+    b = homg_test_fetch(ctx, fem);
     /* only phi_0 and phi_3 vary along z: grad = -e_z and e_z */
-    assert_true(fabs(entry(&b, 0, 0) - 1.0 / 6) < 1e-15 && fabs(entry(&b, 0, 3) + 1.0 / 6) < 1e-15);
-    assert_true(fabs(entry(&b, 1, 1)) < 1e-15 && fabs(entry(&b, 1, 2)) < 1e-15);
-    sys_free(&a);
-    sys_free(&b);
+    assert_true(fabs(entry(&b.m, 0, 0) - 1.0 / 6) < 1e-15 && fabs(entry(&b.m, 0, 3) + 1.0 / 6) < 1e-15);
+    assert_true(fabs(entry(&b.m, 1, 1)) < 1e-15 && fabs(entry(&b.m, 1, 2)) < 1e-15);
+    homg_test_system_free(&a);
+    homg_test_system_free(&b);
     homg_fem_destroy(fem);
     homg_mesh_destroy(m);
 }
@@ -210,7 +156,7 @@ static void check_global_properties(homg_mesh *m, const char *name)
     int32_t ne = homg_mesh_num_elements(m);
     double *sigma = (double *)malloc((size_t)ne * sizeof(double));
     homg_rng rng = homg_rng_seed(7);
-    sys ref = { 0 };
+    homg_test_system ref = { 0 };
     assert_int_equal(homg_mesh_get_quality(m, &q), HOMG_OK);
     for (int32_t e = 0; e < ne; e++)
         sigma[e] = 0.5 + homg_rng_uniform(&rng) * (homg_mesh_element_tags(m)[e] == 2 ? 100 : 1);
@@ -219,21 +165,22 @@ static void check_global_properties(homg_mesh *m, const char *name)
         homg_fem_info info = homg_fem_get_info(fem);
         homg_fem_coeffs c = { 0 };
         double scale = 0, total = 0;
-        sys a;
+        homg_test_system a;
         c.sigma_elem = sigma;
         assemble(fem, &c);
-        a = fetch(fem);
+        a = homg_test_fetch(ctx, fem);
         if (s == 2)
             assert_true(info.num_patches > 1 && info.boundary_fraction > 0);
-        for (int32_t k = 0; k < a.nnz; k++)
-            scale = fmax(scale, fabs(a.val[k]));
-        for (int32_t i = 0; i < a.n; i++) {
+        for (int32_t k = 0; k < a.m.nnz; k++)
+            scale = fmax(scale, fabs(a.m.values[k]));
+        for (int32_t i = 0; i < a.m.nrows; i++) {
             double row = 0;
-            for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; k++) {
-                int32_t j = a.col_idx[k];
-                row += a.val[k];
-                if (fabs(a.val[k] - entry(&a, j, i)) > 1e-13 * scale)
-                    fail_msg("%s: A(%d,%d) = %.17g but A(%d,%d) = %.17g", name, i, j, a.val[k], j, i, entry(&a, j, i));
+            for (int32_t k = a.m.row_ptr[i]; k < a.m.row_ptr[i + 1]; k++) {
+                int32_t j = a.m.col_idx[k];
+                row += a.m.values[k];
+                if (fabs(a.m.values[k] - entry(&a.m, j, i)) > 1e-13 * scale)
+                    fail_msg("%s: A(%d,%d) = %.17g but A(%d,%d) = %.17g", name, i, j, a.m.values[k], j, i,
+                             entry(&a.m, j, i));
             }
             if (fabs(row) > 1e-12 * scale)
                 fail_msg("%s: stiffness row %d sums to %g", name, i, row);
@@ -242,25 +189,25 @@ static void check_global_properties(homg_mesh *m, const char *name)
             ref = a;
         else {
             /* the schemes agree to rounding */
-            assert_int_equal(a.nnz, ref.nnz);
-            assert_memory_equal(a.col_idx, ref.col_idx, (size_t)a.nnz * 4);
-            assert_true(homg_rel_diff(a.val, ref.val, (size_t)a.nnz) < 1e-14);
-            sys_free(&a);
+            assert_int_equal(a.m.nnz, ref.m.nnz);
+            assert_memory_equal(a.m.col_idx, ref.m.col_idx, (size_t)a.m.nnz * 4);
+            assert_true(homg_rel_diff(a.m.values, ref.m.values, (size_t)a.m.nnz) < 1e-14);
+            homg_test_system_free(&a);
         }
         /* mass: the sum of all entries of A(lambda) - S is lambda |Omega| */
         c.sigma_elem = NULL;
         c.sigma = 1e-3;
         c.lambda = 2.5;
         assemble(fem, &c);
-        a = fetch(fem);
-        for (int32_t k = 0; k < a.nnz; k++)
-            total += a.val[k];
+        a = homg_test_fetch(ctx, fem);
+        for (int32_t k = 0; k < a.m.nnz; k++)
+            total += a.m.values[k];
         if (fabs(total - 2.5 * q.total_volume) > 1e-11 * q.total_volume)
             fail_msg("%s: mass total %.17g, volume %.17g", name, total / 2.5, q.total_volume);
-        sys_free(&a);
+        homg_test_system_free(&a);
         homg_fem_destroy(fem);
     }
-    sys_free(&ref);
+    homg_test_system_free(&ref);
     free(sigma);
 }
 
@@ -304,7 +251,7 @@ static void float32_matches_double(void **state)
     homg_mesh_generate_desc g = { 0 };
     homg_mesh *m = NULL;
     homg_fem_coeffs c = { 0 };
-    sys a, b;
+    homg_test_system a, b;
     (void)state;
     g.cells = 5;
     assert_int_equal(homg_mesh_generate_cube(ctx, &g, &m), HOMG_OK);
@@ -315,12 +262,12 @@ static void float32_matches_double(void **state)
         assert_int_equal(homg_fem_matrix(ff).precision, HOMG_FLOAT32);
         assemble(fd, &c);
         assemble(ff, &c);
-        a = fetch(fd);
-        b = fetch(ff);
-        assert_true(homg_rel_diff(b.val, a.val, (size_t)a.nnz) < 1e-6);
-        assert_true(homg_rel_diff(b.rhs, a.rhs, (size_t)a.n) < 1e-6);
-        sys_free(&a);
-        sys_free(&b);
+        a = homg_test_fetch(ctx, fd);
+        b = homg_test_fetch(ctx, ff);
+        assert_true(homg_rel_diff(b.m.values, a.m.values, (size_t)a.m.nnz) < 1e-6);
+        assert_true(homg_rel_diff(b.rhs, a.rhs, (size_t)a.m.nrows) < 1e-6);
+        homg_test_system_free(&a);
+        homg_test_system_free(&b);
         homg_fem_destroy(fd);
         homg_fem_destroy(ff);
     }
@@ -350,14 +297,14 @@ static void dirichlet_rows_are_unit_and_columns_move(void **state)
         homg_fem *plain = make_fem(m, schemes[s], 0, NULL, 0, 32);
         homg_fem *fem = make_fem(m, schemes[s], 0, tags, 2, 32);
         uint8_t *mask = (uint8_t *)malloc((size_t)n);
-        sys a, r;
+        homg_test_system a, r;
         assert_int_equal(homg_fem_get_info(fem).num_dirichlet, 9);
         assemble(plain, &c);
         c.dirichlet_values = gv;
         assemble(fem, &c);
         c.dirichlet_values = NULL;
-        r = fetch(plain);
-        a = fetch(fem);
+        r = homg_test_fetch(ctx, plain);
+        a = homg_test_fetch(ctx, fem);
         assert_int_equal(homg_copy_to_host(ctx, mask, homg_fem_dirichlet_mask(fem), (size_t)n), HOMG_OK);
         for (int32_t i = 0; i < n; i++) {
             const double *x = homg_mesh_coords(m) + 2 * i;
@@ -365,24 +312,24 @@ static void dirichlet_rows_are_unit_and_columns_move(void **state)
             assert_int_equal(mask[i], on);
             if (on) {
                 assert_true(a.rhs[i] == gv[i]);
-                for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; k++)
-                    assert_true(a.val[k] == (a.col_idx[k] == i ? 1.0 : 0.0));
+                for (int32_t k = a.m.row_ptr[i]; k < a.m.row_ptr[i + 1]; k++)
+                    assert_true(a.m.values[k] == (a.m.col_idx[k] == i ? 1.0 : 0.0));
             } else {
                 double moved = 0;
-                for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; k++) {
-                    int32_t j = a.col_idx[k];
+                for (int32_t k = a.m.row_ptr[i]; k < a.m.row_ptr[i + 1]; k++) {
+                    int32_t j = a.m.col_idx[k];
                     if (mask[j]) {
-                        assert_true(a.val[k] == 0);
-                        moved += r.val[k] * gv[j];
+                        assert_true(a.m.values[k] == 0);
+                        moved += r.m.values[k] * gv[j];
                     } else
-                        assert_true(a.val[k] == r.val[k]);
+                        assert_true(a.m.values[k] == r.m.values[k]);
                 }
                 assert_true(fabs(a.rhs[i] - (r.rhs[i] - moved)) < 1e-14);
             }
         }
         free(mask);
-        sys_free(&a);
-        sys_free(&r);
+        homg_test_system_free(&a);
+        homg_test_system_free(&r);
         homg_fem_destroy(plain);
         homg_fem_destroy(fem);
     }
@@ -398,7 +345,7 @@ static void node_in_no_element_gets_a_unit_row(void **state)
     homg_mesh *m = NULL;
     homg_fem *fem;
     homg_fem_coeffs c = { 0 };
-    sys a;
+    homg_test_system a;
     (void)state;
     d.dim = 2;
     d.num_nodes = 4;
@@ -409,9 +356,9 @@ static void node_in_no_element_gets_a_unit_row(void **state)
     fem = make_fem(m, HOMG_FEM_SCHEME_PATCH, 0, NULL, 0, 0);
     c.f = 1;
     assemble(fem, &c);
-    a = fetch(fem);
-    assert_true(entry(&a, 3, 3) == 1 && a.rhs[3] == 0 && a.row_ptr[4] - a.row_ptr[3] == 1);
-    sys_free(&a);
+    a = homg_test_fetch(ctx, fem);
+    assert_true(entry(&a.m, 3, 3) == 1 && a.rhs[3] == 0 && a.m.row_ptr[4] - a.m.row_ptr[3] == 1);
+    homg_test_system_free(&a);
     homg_fem_destroy(fem);
     homg_mesh_destroy(m);
 }
@@ -434,9 +381,9 @@ static double source(int dim, const double *x)
 }
 
 /* Plain CG on the host; returns the iterations. */
-static int cg(const sys *a, const double *b, double *u)
+static int cg(const homg_host_csr *a, const double *b, double *u)
 {
-    int32_t n = a->n;
+    int32_t n = a->nrows;
     double *r = (double *)malloc((size_t)n * 8), *p = (double *)malloc((size_t)n * 8),
            *q = (double *)malloc((size_t)n * 8);
     double rr = 0, bb = 0;
@@ -452,7 +399,7 @@ static int cg(const sys *a, const double *b, double *u)
         for (int32_t i = 0; i < n; i++) {
             double s = 0;
             for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
-                s += a->val[k] * p[a->col_idx[k]];
+                s += a->values[k] * p[a->col_idx[k]];
             q[i] = s;
             pq += p[i] * s;
         }
@@ -532,7 +479,7 @@ static void converges_at_second_order(void **state)
             homg_fem_coeffs c = { 0 };
             int32_t n;
             double *f, *gv, *u;
-            sys a;
+            homg_test_system a;
             g.refine = l;
             assert_int_equal(dim == 2 ? homg_mesh_generate_square(ctx, &g, &m) : homg_mesh_generate_cube(ctx, &g, &m),
                              HOMG_OK);
@@ -550,10 +497,10 @@ static void converges_at_second_order(void **state)
             c.f_node = f;
             c.dirichlet_values = gv;
             assemble(fem, &c);
-            a = fetch(fem);
-            cg(&a, a.rhs, u);
+            a = homg_test_fetch(ctx, fem);
+            cg(&a.m, a.rhs, u);
             err[l] = l2_error(m, u);
-            sys_free(&a);
+            homg_test_system_free(&a);
             homg_fem_destroy(fem);
             homg_mesh_destroy(m);
             free(f);
@@ -581,7 +528,7 @@ static void linear_solution_is_reproduced_exactly(void **state)
     homg_fem_coeffs c = { 0 };
     int32_t n = homg_mesh_num_nodes(m);
     double *gv = (double *)malloc((size_t)n * 8), *u = (double *)malloc((size_t)n * 8);
-    sys a;
+    homg_test_system a;
     (void)state;
     for (int32_t i = 0; i < n; i++) {
         const double *x = homg_mesh_coords(m) + 3 * i;
@@ -591,10 +538,10 @@ static void linear_solution_is_reproduced_exactly(void **state)
     c.f_node = gv; /* f = u, exactly representable */
     c.dirichlet_values = gv;
     assemble(fem, &c);
-    a = fetch(fem);
-    cg(&a, a.rhs, u);
+    a = homg_test_fetch(ctx, fem);
+    cg(&a.m, a.rhs, u);
     assert_true(homg_rel_diff(u, gv, (size_t)n) < 1e-10);
-    sys_free(&a);
+    homg_test_system_free(&a);
     free(gv);
     free(u);
     homg_fem_destroy(fem);
@@ -611,11 +558,16 @@ static void bad_arguments_are_refused(void **state)
     homg_fem_coeffs c = { 0 };
     double nan = NAN;
     (void)state;
+    d.precision = HOMG_FLOAT64;
     d.scheme = (homg_fem_scheme)9;
     assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_INVALID_ARGUMENT);
     assert_null(fem);
     assert_non_null(strstr(homg_ctx_last_error(ctx), "scheme"));
     d.scheme = HOMG_FEM_SCHEME_DEFAULT;
+    d.precision = (homg_precision)7;
+    assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "precision"));
+    d.precision = HOMG_FLOAT64;
     d.num_dirichlet_tags = 2;
     assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_INVALID_ARGUMENT);
     d.num_dirichlet_tags = 0;
@@ -655,5 +607,9 @@ int main(void)
         cmocka_unit_test(linear_solution_is_reproduced_exactly),
         cmocka_unit_test(bad_arguments_are_refused),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    int rc;
+    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
+    rc = cmocka_run_group_tests(tests, NULL, NULL);
+    homg_ctx_destroy(ctx);
+    return rc;
 }

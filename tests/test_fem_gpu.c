@@ -12,66 +12,11 @@
 #include <string.h>
 
 #include "homg.h"
+#include "host_system.h"
 #include "testutil.h"
 
 static homg_ctx *cpu, *gpu;
 static int quick; /* "quick": the smallest meshes only (compute-sanitizer runs) */
-
-static int setup(void **state)
-{
-    (void)state;
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(gpu);
-    homg_ctx_destroy(cpu);
-    return 0;
-}
-
-typedef struct host_sys {
-    int32_t n, nnz;
-    int32_t *row_ptr, *col_idx;
-    double *val, *rhs;
-} host_sys;
-
-static host_sys fetch(homg_ctx *ctx, const homg_fem *fem)
-{
-    homg_csr a = homg_fem_matrix(fem);
-    size_t vb = a.precision == HOMG_FLOAT32 ? 4 : 8;
-    void *tv = malloc((size_t)a.nnz * vb), *tr = malloc((size_t)a.nrows * vb);
-    host_sys s;
-    s.n = a.nrows;
-    s.nnz = a.nnz;
-    s.row_ptr = (int32_t *)malloc(((size_t)s.n + 1) * 4);
-    s.col_idx = (int32_t *)malloc((size_t)s.nnz * 4);
-    s.val = (double *)malloc((size_t)s.nnz * 8);
-    s.rhs = (double *)malloc((size_t)s.n * 8);
-    assert_int_equal(homg_ctx_synchronize(ctx), HOMG_OK);
-    assert_int_equal(homg_copy_to_host(ctx, s.row_ptr, a.row_ptr, ((size_t)s.n + 1) * 4), HOMG_OK);
-    assert_int_equal(homg_copy_to_host(ctx, s.col_idx, a.col_idx, (size_t)s.nnz * 4), HOMG_OK);
-    assert_int_equal(homg_copy_to_host(ctx, tv, a.values, (size_t)s.nnz * vb), HOMG_OK);
-    assert_int_equal(homg_copy_to_host(ctx, tr, homg_fem_rhs(fem), (size_t)s.n * vb), HOMG_OK);
-    for (int32_t k = 0; k < s.nnz; k++)
-        s.val[k] = vb == 4 ? ((float *)tv)[k] : ((double *)tv)[k];
-    for (int32_t i = 0; i < s.n; i++)
-        s.rhs[i] = vb == 4 ? ((float *)tr)[i] : ((double *)tr)[i];
-    free(tv);
-    free(tr);
-    return s;
-}
-
-static void host_sys_free(host_sys *s)
-{
-    free(s->row_ptr);
-    free(s->col_idx);
-    free(s->val);
-    free(s->rhs);
-}
 
 static void *to_device(const void *host, size_t bytes)
 {
@@ -123,7 +68,7 @@ static homg_fem *create(homg_ctx *ctx, homg_mesh *m, homg_fem_scheme scheme, int
     homg_fem_desc d = { 0 };
     homg_fem *fem = NULL;
     d.scheme = scheme;
-    d.float32 = float32;
+    d.precision = float32 ? HOMG_FLOAT32 : HOMG_FLOAT64;
     d.dirichlet_tags = tags;
     d.num_dirichlet_tags = 3;
     if (homg_fem_create(m, &d, &fem) != HOMG_OK)
@@ -148,34 +93,34 @@ static void compare_on(const char *name, homg_mesh *mc, homg_mesh *mg)
     static const homg_fem_scheme gpu_schemes[2] = { HOMG_FEM_SCHEME_COLOR, HOMG_FEM_SCHEME_PATCH };
     coeffs c = make_coeffs(mc, 11);
     homg_fem *ref = create(cpu, mc, HOMG_FEM_SCHEME_SERIAL, 0);
-    host_sys r;
+    homg_test_system r;
     assemble(cpu, ref, c.sigma, c.f, c.g, 1.0);
-    r = fetch(cpu, ref);
+    r = homg_test_fetch(cpu, ref);
     for (int s = 0; s < 2; s++)
         for (int f32 = 0; f32 <= 1; f32++) {
             homg_fem *fem = create(gpu, mg, gpu_schemes[s], f32);
             homg_fem_info info = homg_fem_get_info(fem);
             double dv, db, tol = f32 ? 1e-5 : 1e-12;
-            host_sys a;
+            homg_test_system a;
             /* a first assembly with other coefficients, then the compared one: re-assembly reuses the pattern */
             assemble(gpu, fem, NULL, NULL, NULL, 3.0);
             assemble(gpu, fem, (const double *)c.d_sigma, (const double *)c.d_f, (const double *)c.d_g, 1.0);
-            a = fetch(gpu, fem);
-            assert_int_equal(a.nnz, r.nnz);
-            assert_memory_equal(a.row_ptr, r.row_ptr, ((size_t)r.n + 1) * 4);
-            assert_memory_equal(a.col_idx, r.col_idx, (size_t)r.nnz * 4);
-            dv = homg_rel_diff(a.val, r.val, (size_t)r.nnz);
-            db = homg_rel_diff(a.rhs, r.rhs, (size_t)r.n);
+            a = homg_test_fetch(gpu, fem);
+            assert_int_equal(a.m.nnz, r.m.nnz);
+            assert_memory_equal(a.m.row_ptr, r.m.row_ptr, ((size_t)r.m.nrows + 1) * 4);
+            assert_memory_equal(a.m.col_idx, r.m.col_idx, (size_t)r.m.nnz * 4);
+            dv = homg_rel_diff(a.m.values, r.m.values, (size_t)r.m.nnz);
+            db = homg_rel_diff(a.rhs, r.rhs, (size_t)r.m.nrows);
             print_message("%-22s %-5s %s: nnz %d, colours %d, patches %d (boundary rows %.0f%%), "
                           "rel diff A %.1e b %.1e\n",
-                          name, s ? "patch" : "color", f32 ? "float " : "double", (int)r.nnz, (int)info.num_colors,
+                          name, s ? "patch" : "color", f32 ? "float " : "double", (int)r.m.nnz, (int)info.num_colors,
                           (int)info.num_patches, 100 * info.boundary_fraction, dv, db);
             if (!(dv <= tol && db <= tol))
                 fail_msg("%s: GPU and CPU differ: %.3e (A), %.3e (b)", name, dv, db);
-            host_sys_free(&a);
+            homg_test_system_free(&a);
             homg_fem_destroy(fem);
         }
-    host_sys_free(&r);
+    homg_test_system_free(&r);
     homg_fem_destroy(ref);
     free_coeffs(&c);
 }
@@ -226,6 +171,7 @@ static void gpu_errors_are_reported(void **state)
     (void)state;
     g.cells = 2;
     assert_int_equal(homg_mesh_generate_cube(gpu, &g, &m), HOMG_OK);
+    d.precision = HOMG_FLOAT64;
     d.scheme = HOMG_FEM_SCHEME_SERIAL;
     assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_ERROR_UNSUPPORTED);
     assert_null(fem);
@@ -253,7 +199,13 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_matches_cpu_on_generated_meshes),
         cmocka_unit_test(gpu_errors_are_reported),
     };
+    int rc;
     homg_test_require_gpu("test_fem_gpu");
     quick = argc > 1 && !strcmp(argv[1], "quick");
-    return cmocka_run_group_tests(tests, setup, teardown);
+    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
+    rc = cmocka_run_group_tests(tests, NULL, NULL);
+    homg_ctx_destroy(gpu);
+    homg_ctx_destroy(cpu);
+    return rc;
 }

@@ -1,4 +1,4 @@
-/* tool_ctx.c -- the context every subcommand makes from its --backend option. */
+/* ctx.c -- the context every subcommand makes from its --backend option. */
 #include <stdio.h>
 #include <string.h>
 

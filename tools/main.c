@@ -1,4 +1,4 @@
-/* homg.c -- the `homg` command line: dispatches to one subcommand per file. */
+/* main.c -- the `homg` command line: dispatches to one subcommand per file. */
 #include <stdio.h>
 #include <string.h>
 
@@ -24,22 +24,13 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    if (argc >= 2 && !strcmp(argv[1], "help")) {
         usage(stdout);
         return 0;
     }
-    if (!strcmp(argv[1], "--version")) {
+    if (argc >= 2 && !strcmp(argv[1], "--version")) {
         printf("homg %s\n", homg_version_string());
         return 0;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (!strcmp(argv[1], commands[i].name))
-            return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "homg: unknown command '%s'\n\n", argv[1]);
-    usage(stderr);
-    return 2;
+    return homg_tool_dispatch("homg", "command", commands, sizeof commands / sizeof commands[0], usage, argc, argv);
 }

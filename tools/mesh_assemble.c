@@ -17,7 +17,7 @@ typedef struct options {
     int32_t dirichlet[MAX_TAGS];
     int num_dirichlet;
     homg_fem_scheme scheme;
-    int float32;
+    homg_precision precision;
 } options;
 
 static int usage(void)
@@ -40,6 +40,7 @@ static int parse_number(const char *s, double *v)
 static int parse(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
+    o->precision = HOMG_FLOAT64; /* --float32 asks for float */
     o->sigma = 1;
     o->backend = "auto";
     if (argc < 1 || argv[0][0] == '-')
@@ -48,7 +49,7 @@ static int parse(int argc, char **argv, options *o)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--float")) {
-            o->float32 = 1;
+            o->precision = HOMG_FLOAT32;
             continue;
         }
         if (!v)
@@ -109,100 +110,127 @@ static int fail(homg_ctx *ctx, const char *what)
     return 1;
 }
 
-static int run(homg_ctx *ctx, const options *o)
+/* What one assembly owns, released in one place. */
+typedef struct job {
+    homg_mesh *m;
+    homg_fem *fem;
+    void *d_sigma; /* per-element sigma in the ctx's memory (--tag-sigma) */
+    double *b;     /* the right-hand side in host doubles */
+} job;
+
+static void release(homg_ctx *ctx, job *j)
 {
-    homg_mesh *m = NULL;
-    homg_fem *fem = NULL;
+    homg_free(ctx, j->d_sigma);
+    free(j->b);
+    homg_fem_destroy(j->fem);
+    homg_mesh_destroy(j->m);
+}
+
+/* The mesh and its assembly set-up; non-zero: failed. */
+static int set_up(homg_ctx *ctx, const options *o, job *j)
+{
     homg_fem_desc d = { 0 };
-    homg_fem_coeffs c = { 0 };
-    double *sigma = NULL, *b = NULL;
-    void *d_sigma = NULL, *rhs = NULL;
-    int rc = 1;
-    homg_csr a;
-    int32_t n;
-    if (homg_mesh_read(ctx, o->mesh, &m) != HOMG_OK)
+    if (homg_mesh_read(ctx, o->mesh, &j->m) != HOMG_OK)
         return fail(ctx, "reading the mesh");
     d.scheme = o->scheme;
-    d.float32 = o->float32;
+    d.precision = o->precision;
     d.dirichlet_tags = o->dirichlet;
     d.num_dirichlet_tags = o->num_dirichlet;
-    if (homg_fem_create(m, &d, &fem) != HOMG_OK) {
-        rc = fail(ctx, "setting up the assembly");
-        goto done;
+    if (homg_fem_create(j->m, &d, &j->fem) != HOMG_OK)
+        return fail(ctx, "setting up the assembly");
+    return 0;
+}
+
+/* sigma per element: the --tag-sigma value of its tag, else --sigma. */
+static int upload_sigma(homg_ctx *ctx, const options *o, job *j)
+{
+    int32_t ne = homg_mesh_num_elements(j->m);
+    double *sigma = (double *)malloc((size_t)ne * sizeof *sigma);
+    int rc = 0;
+    if (!sigma)
+        return 1;
+    for (int32_t e = 0; e < ne; e++) {
+        sigma[e] = o->sigma;
+        for (int t = 0; t < o->num_tag_sigma; t++)
+            if (homg_mesh_element_tags(j->m)[e] == o->tag[t])
+                sigma[e] = o->tag_sigma[t];
     }
+    if (homg_alloc(ctx, (size_t)ne * sizeof *sigma, &j->d_sigma) != HOMG_OK ||
+        homg_copy_from_host(ctx, j->d_sigma, sigma, (size_t)ne * sizeof *sigma) != HOMG_OK)
+        rc = fail(ctx, "uploading sigma");
+    free(sigma);
+    return rc;
+}
+
+static int assemble(homg_ctx *ctx, const options *o, job *j)
+{
+    homg_fem_coeffs c = { 0 };
     c.sigma = o->sigma;
     c.lambda = o->lambda;
     c.f = o->f;
     c.dirichlet_value = o->g;
-    if (o->num_tag_sigma) {
-        int32_t ne = homg_mesh_num_elements(m);
-        sigma = (double *)malloc((size_t)ne * sizeof *sigma);
-        if (!sigma)
-            goto done;
-        for (int32_t e = 0; e < ne; e++) {
-            sigma[e] = o->sigma;
-            for (int t = 0; t < o->num_tag_sigma; t++)
-                if (homg_mesh_element_tags(m)[e] == o->tag[t])
-                    sigma[e] = o->tag_sigma[t];
-        }
-        if (homg_alloc(ctx, (size_t)ne * sizeof *sigma, &d_sigma) != HOMG_OK ||
-            homg_copy_from_host(ctx, d_sigma, sigma, (size_t)ne * sizeof *sigma) != HOMG_OK) {
-            rc = fail(ctx, "uploading sigma");
-            goto done;
-        }
-        c.sigma_elem = (const double *)d_sigma;
-    }
-    if (homg_fem_assemble(fem, &c) != HOMG_OK || homg_ctx_synchronize(ctx) != HOMG_OK) {
-        rc = fail(ctx, "assembling");
-        goto done;
-    }
-    a = homg_fem_matrix(fem);
-    n = a.nrows;
-    b = (double *)malloc((size_t)n * sizeof *b);
-    rhs = malloc((size_t)n * (o->float32 ? sizeof(float) : sizeof(double)));
-    if (!b || !rhs)
-        goto done;
-    if (homg_copy_to_host(ctx, rhs, homg_fem_rhs(fem), (size_t)n * (o->float32 ? 4 : 8)) != HOMG_OK) {
+    c.sigma_elem = (const double *)j->d_sigma;
+    if (homg_fem_assemble(j->fem, &c) != HOMG_OK || homg_ctx_synchronize(ctx) != HOMG_OK)
+        return fail(ctx, "assembling");
+    return 0;
+}
+
+/* The right-hand side (float or double in the ctx's memory) as host doubles. */
+static int read_rhs(homg_ctx *ctx, const options *o, job *j)
+{
+    int32_t n = homg_fem_matrix(j->fem).nrows;
+    size_t vb = o->precision == HOMG_FLOAT32 ? sizeof(float) : sizeof(double);
+    void *rhs = malloc((size_t)n * vb);
+    int rc = 0;
+    j->b = (double *)malloc((size_t)n * sizeof *j->b);
+    if (!j->b || !rhs)
+        rc = 1;
+    else if (homg_copy_to_host(ctx, rhs, homg_fem_rhs(j->fem), (size_t)n * vb) != HOMG_OK)
         rc = fail(ctx, "reading the right-hand side");
-        goto done;
-    }
-    for (int32_t i = 0; i < n; i++)
-        b[i] = o->float32 ? ((float *)rhs)[i] : ((double *)rhs)[i];
-    if (homg_mtx_write(ctx, o->out_a, &a, 0) != HOMG_OK || homg_mtx_write_vector(ctx, o->out_b, b, n) != HOMG_OK) {
-        rc = fail(ctx, "writing");
-        goto done;
-    }
-    {
-        homg_fem_info info = homg_fem_get_info(fem);
-        printf("%s: %d x %d, %d entries, %d Dirichlet nodes -> %s, %s (%s on %s)\n", o->mesh, (int)n, (int)n,
-               (int)a.nnz, (int)info.num_dirichlet, o->out_a, o->out_b,
-               info.scheme == HOMG_FEM_SCHEME_SERIAL  ? "serial"
-               : info.scheme == HOMG_FEM_SCHEME_COLOR ? "color"
-                                                      : "patch",
-               homg_ctx_device_name(ctx));
-    }
-    rc = 0;
-done:
-    homg_free(ctx, d_sigma);
-    free(sigma);
-    free(b);
+    for (int32_t i = 0; rc == 0 && i < n; i++)
+        j->b[i] = vb == sizeof(float) ? ((float *)rhs)[i] : ((double *)rhs)[i];
     free(rhs);
-    homg_fem_destroy(fem);
-    homg_mesh_destroy(m);
     return rc;
+}
+
+/* A and b as Matrix Market files, and one line that says what was written. */
+static int write_system(homg_ctx *ctx, const options *o, const job *j)
+{
+    homg_csr a = homg_fem_matrix(j->fem);
+    homg_fem_info info = homg_fem_get_info(j->fem);
+    if (homg_mtx_write(ctx, o->out_a, &a, 0) != HOMG_OK ||
+        homg_mtx_write_vector(ctx, o->out_b, j->b, a.nrows) != HOMG_OK)
+        return fail(ctx, "writing");
+    printf("%s: %d x %d, %d entries, %d Dirichlet nodes -> %s, %s (%s on %s)\n", o->mesh, (int)a.nrows, (int)a.nrows,
+           (int)a.nnz, (int)info.num_dirichlet, o->out_a, o->out_b,
+           info.scheme == HOMG_FEM_SCHEME_SERIAL  ? "serial"
+           : info.scheme == HOMG_FEM_SCHEME_COLOR ? "color"
+                                                  : "patch",
+           homg_ctx_device_name(ctx));
+    return 0;
 }
 
 int homg_tool_mesh_assemble(int argc, char **argv)
 {
     options o;
     homg_ctx *ctx;
+    job j;
     int rc;
     if (!parse(argc, argv, &o))
         return usage();
-    ctx = homg_tool_ctx(o.backend);
-    if (!ctx)
+    if (!(ctx = homg_tool_ctx(o.backend)))
         return 1;
-    rc = run(ctx, &o);
+    memset(&j, 0, sizeof j);
+    rc = set_up(ctx, &o, &j);
+    if (rc == 0 && o.num_tag_sigma)
+        rc = upload_sigma(ctx, &o, &j);
+    if (rc == 0)
+        rc = assemble(ctx, &o, &j);
+    if (rc == 0)
+        rc = read_rhs(ctx, &o, &j);
+    if (rc == 0)
+        rc = write_system(ctx, &o, &j);
+    release(ctx, &j);
     homg_ctx_destroy(ctx);
     return rc;
 }

@@ -17,18 +17,6 @@ static void usage(FILE *f)
 
 int homg_cmd_mtx(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-        usage(stdout);
-        return 0;
-    }
-    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-        if (!strcmp(argv[1], subcommands[i].name))
-            return subcommands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "homg mtx: unknown subcommand '%s'\n\n", argv[1]);
-    usage(stderr);
-    return 2;
+    return homg_tool_dispatch("homg mtx", "subcommand", subcommands, sizeof subcommands / sizeof subcommands[0], usage,
+                              argc, argv);
 }

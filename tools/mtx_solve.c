@@ -152,88 +152,111 @@ static int fail(state *s, const char *what)
     return 1;
 }
 
+/* A, b (ones without a file) and x = 0 on the host; non-zero: failed (released). */
+static int load(const options *o, state *s)
+{
+    size_t n;
+    if (homg_mtx_read(s->ctx, o->a_path, &s->a) != HOMG_OK)
+        return fail(s, "reading the matrix");
+    n = (size_t)s->a.nrows;
+    if (o->b_path) {
+        int32_t nb = 0;
+        if (homg_mtx_read_vector(s->ctx, o->b_path, &s->b, &nb) != HOMG_OK)
+            return fail(s, "reading the right-hand side");
+        if ((size_t)nb != n) {
+            fprintf(stderr, "homg mtx solve: %s has %d values, %s has %d rows\n", o->b_path, (int)nb, o->a_path,
+                    (int)n);
+            release(s);
+            return 1;
+        }
+    } else {
+        s->b = (double *)malloc(n * sizeof *s->b);
+        for (size_t i = 0; s->b && i < n; i++)
+            s->b[i] = 1.0;
+    }
+    s->x = (double *)calloc(n ? n : 1, sizeof *s->x);
+    if (!s->b || !s->x) {
+        fprintf(stderr, "homg mtx solve: out of memory\n");
+        release(s);
+        return 1;
+    }
+    return 0;
+}
+
+/* The AMG (unless another preconditioner is asked for) and the CG solver. */
+static int set_up(const options *o, state *s, homg_amg_info *info)
+{
+    homg_csr view = homg_host_csr_view(&s->a);
+    memset(info, 0, sizeof *info);
+    if (o->pcg.precond == HOMG_PCG_PRECOND_DEFAULT || o->pcg.precond == HOMG_PCG_PRECOND_AMG) {
+        if (homg_amg_create(s->ctx, &view, &o->amg, &s->amg) != HOMG_OK)
+            return fail(s, "AMG set-up");
+        homg_amg_get_info(s->amg, info);
+    }
+    if (homg_pcg_create(s->ctx, s->amg ? NULL : &view, s->amg, &o->pcg, &s->pcg) != HOMG_OK)
+        return fail(s, "CG set-up");
+    return 0;
+}
+
+/* b to the ctx's memory, the solve (*st: converged or not), x back. */
+static int solve(state *s, homg_pcg_info *pi, homg_status *st)
+{
+    size_t n = (size_t)s->a.nrows;
+    if (homg_alloc(s->ctx, n * sizeof(double), &s->db) != HOMG_OK ||
+        homg_alloc(s->ctx, n * sizeof(double), &s->dx) != HOMG_OK ||
+        homg_copy_from_host(s->ctx, s->db, s->b, n * sizeof(double)) != HOMG_OK)
+        return fail(s, "device memory");
+    *st = homg_pcg_solve(s->pcg, s->db, s->dx, pi);
+    if (*st != HOMG_OK && *st != HOMG_ERROR_NOT_CONVERGED)
+        return fail(s, "CG");
+    if (homg_copy_to_host(s->ctx, s->x, s->dx, n * sizeof(double)) != HOMG_OK)
+        return fail(s, "copying the solution");
+    return 0;
+}
+
+/* The matrix, the AMG grid table and the convergence history. */
+static void report(const options *o, const state *s, const homg_amg_info *info)
+{
+    char *text;
+    int len;
+    printf("%s: %d rows, %d entries, backend %s\n", o->a_path, (int)s->a.nrows, (int)s->a.nnz,
+           homg_ctx_device_name(s->ctx));
+    if (s->amg) {
+        len = homg_amg_format_info(info, NULL, 0);
+        if ((text = (char *)malloc((size_t)len + 1)) != NULL) {
+            homg_amg_format_info(info, text, (size_t)len + 1);
+            fputs(text, stdout);
+        }
+        free(text);
+    }
+    len = homg_pcg_format_history(s->pcg, NULL, 0);
+    if ((text = (char *)malloc((size_t)len + 1)) != NULL) {
+        homg_pcg_format_history(s->pcg, text, (size_t)len + 1);
+        fputs(text, stdout);
+    }
+    free(text);
+}
+
 int homg_cmd_mtx_solve(int argc, char **argv)
 {
     options o;
     state s;
     homg_amg_info info;
     homg_pcg_info pi;
-    homg_csr view;
-    homg_status st;
-    size_t n;
+    homg_status st = HOMG_OK;
     int rc = parse(argc, argv, &o);
-    char *text;
-    int len;
     if (rc)
         return rc == 1 ? 0 : 2;
     memset(&s, 0, sizeof s);
     if (!(s.ctx = homg_tool_ctx(o.backend)))
         return 1;
-    if (homg_mtx_read(s.ctx, o.a_path, &s.a) != HOMG_OK)
-        return fail(&s, "reading the matrix");
-    n = (size_t)s.a.nrows;
-    if (o.b_path) {
-        int32_t nb = 0;
-        if (homg_mtx_read_vector(s.ctx, o.b_path, &s.b, &nb) != HOMG_OK)
-            return fail(&s, "reading the right-hand side");
-        if ((size_t)nb != n) {
-            fprintf(stderr, "homg mtx solve: %s has %d values, %s has %d rows\n", o.b_path, (int)nb, o.a_path, (int)n);
-            release(&s);
-            return 1;
-        }
-    } else {
-        s.b = (double *)malloc(n * sizeof *s.b);
-        for (size_t i = 0; s.b && i < n; i++)
-            s.b[i] = 1.0;
-    }
-    s.x = (double *)calloc(n ? n : 1, sizeof *s.x);
-    if (!s.b || !s.x) {
-        fprintf(stderr, "homg mtx solve: out of memory\n");
-        release(&s);
+    if (load(&o, &s) || set_up(&o, &s, &info) || solve(&s, &pi, &st))
         return 1;
-    }
-    view = homg_host_csr_view(&s.a);
-    if (o.pcg.precond == HOMG_PCG_PRECOND_DEFAULT || o.pcg.precond == HOMG_PCG_PRECOND_AMG) {
-        if (homg_amg_create(s.ctx, &view, &o.amg, &s.amg) != HOMG_OK)
-            return fail(&s, "AMG set-up");
-        homg_amg_get_info(s.amg, &info);
-    } else {
-        memset(&info, 0, sizeof info);
-    }
-    if (homg_pcg_create(s.ctx, s.amg ? NULL : &view, s.amg, &o.pcg, &s.pcg) != HOMG_OK)
-        return fail(&s, "CG set-up");
-    if (homg_alloc(s.ctx, n * sizeof(double), &s.db) != HOMG_OK ||
-        homg_alloc(s.ctx, n * sizeof(double), &s.dx) != HOMG_OK ||
-        homg_copy_from_host(s.ctx, s.db, s.b, n * sizeof(double)) != HOMG_OK)
-        return fail(&s, "device memory");
-    st = homg_pcg_solve(s.pcg, s.db, s.dx, &pi);
-    if (st != HOMG_OK && st != HOMG_ERROR_NOT_CONVERGED)
-        return fail(&s, "CG");
-    if (homg_copy_to_host(s.ctx, s.x, s.dx, n * sizeof(double)) != HOMG_OK)
-        return fail(&s, "copying the solution");
-    if (!o.quiet) {
-        printf("%s: %d rows, %d entries, backend %s\n", o.a_path, (int)s.a.nrows, (int)s.a.nnz,
-               homg_ctx_device_name(s.ctx));
-        if (s.amg) {
-            len = homg_amg_format_info(&info, NULL, 0);
-            text = (char *)malloc((size_t)len + 1);
-            if (text) {
-                homg_amg_format_info(&info, text, (size_t)len + 1);
-                fputs(text, stdout);
-            }
-            free(text);
-        }
-        len = homg_pcg_format_history(s.pcg, NULL, 0);
-        text = (char *)malloc((size_t)len + 1);
-        if (text) {
-            homg_pcg_format_history(s.pcg, text, (size_t)len + 1);
-            fputs(text, stdout);
-        }
-        free(text);
-    }
+    if (!o.quiet)
+        report(&o, &s, &info);
     if (st == HOMG_ERROR_NOT_CONVERGED)
         fprintf(stderr, "homg mtx solve: %s\n", homg_ctx_last_error(s.ctx));
-    if (o.x_path && homg_mtx_write_vector(s.ctx, o.x_path, s.x, (int32_t)n) != HOMG_OK)
+    if (o.x_path && homg_mtx_write_vector(s.ctx, o.x_path, s.x, s.a.nrows) != HOMG_OK)
         return fail(&s, "writing the solution");
     printf("iterations: %d, relative residual: %.3e, setup: %.3f ms, solve: %.3f ms\n", pi.iterations,
            residual(&s.a, s.b, s.x), info.setup_ms, pi.solve_ms);

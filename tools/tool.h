@@ -2,6 +2,9 @@
 #ifndef HOMG_TOOL_H
 #define HOMG_TOOL_H
 
+#include <stddef.h>
+#include <stdio.h>
+
 #include "homg.h"
 
 typedef struct homg_tool_command {
@@ -17,6 +20,12 @@ int homg_cmd_mtx_solve(int argc, char **argv);
 int homg_cmd_mesh(int argc, char **argv);
 /* `homg mesh assemble` (tools/mesh_assemble.c); argv[0] is the mesh file. */
 int homg_tool_mesh_assemble(int argc, char **argv);
+
+/* Runs the command of `cmds` that argv[1] names with argv + 1; --help and -h
+ * print `usage` to stdout; no or an unknown name print it to stderr (status 2),
+ * an unknown one after "<who>: unknown <kind> 'NAME'". */
+int homg_tool_dispatch(const char *who, const char *kind, const homg_tool_command *cmds, size_t n,
+                       void (*usage)(FILE *), int argc, char **argv);
 
 /* A context for --backend cpu|cuda|auto; prints the reason and returns NULL on failure. */
 homg_ctx *homg_tool_ctx(const char *backend_name);

@@ -1,18 +1,18 @@
-/* amg_aggregate.c -- CPU backend: distance-k maximal independent sets and the
+/* aggregate.c -- CPU backend: distance-k maximal independent sets and the
  * aggregates grown from them (seed 000, 5.2.1).  Every step reads one array and
  * writes another, as the CUDA twin does, so the result is the same. */
 #include "amg_common.h"
-#include "amg_cpu.h"
+#include "amg_kernels.h"
 
-homg_status homg_cpu_mis_init(kernel_exec *ex, int32_t n, uint32_t seed, uint64_t *key)
+homg_status homg_cpu_amg_mis_init(kernel_exec *ex, int32_t n, uint32_t seed, uint64_t *key)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
-        key[i] = homg_mis_key(HOMG_MIS_UNDECIDED, (uint32_t)i, seed);
+        key[i] = amg_mis_key(HOMG_MIS_UNDECIDED, (uint32_t)i, seed);
     return HOMG_OK;
 }
 
-homg_status homg_cpu_mis_max(kernel_exec *ex, const csr_matrix *a, const uint64_t *in, uint64_t *out)
+homg_status homg_cpu_amg_mis_max(kernel_exec *ex, const csr_matrix *a, const uint64_t *in, uint64_t *out)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -26,17 +26,17 @@ homg_status homg_cpu_mis_max(kernel_exec *ex, const csr_matrix *a, const uint64_
     return HOMG_OK;
 }
 
-homg_status homg_cpu_mis_update(kernel_exec *ex, int32_t n, uint64_t *key, const uint64_t *kmax, int32_t *undecided)
+homg_status homg_cpu_amg_mis_update(kernel_exec *ex, int32_t n, uint64_t *key, const uint64_t *kmax, int32_t *undecided)
 {
     int32_t left = 0;
     (void)ex;
     for (int32_t i = 0; i < n; i++) {
-        if (homg_mis_state(key[i]) != HOMG_MIS_UNDECIDED)
+        if (amg_mis_state(key[i]) != HOMG_MIS_UNDECIDED)
             continue;
         if (kmax[i] == key[i])
-            key[i] = homg_mis_with_state(key[i], HOMG_MIS_IN);
-        else if (homg_mis_state(kmax[i]) == HOMG_MIS_IN)
-            key[i] = homg_mis_with_state(key[i], HOMG_MIS_OUT);
+            key[i] = amg_mis_with_state(key[i], HOMG_MIS_IN);
+        else if (amg_mis_state(kmax[i]) == HOMG_MIS_IN)
+            key[i] = amg_mis_with_state(key[i], HOMG_MIS_OUT);
         else
             left++;
     }
@@ -44,16 +44,16 @@ homg_status homg_cpu_mis_update(kernel_exec *ex, int32_t n, uint64_t *key, const
     return HOMG_OK;
 }
 
-homg_status homg_cpu_mis_flags(kernel_exec *ex, int32_t n, const uint64_t *key, int32_t *flag)
+homg_status homg_cpu_amg_mis_flags(kernel_exec *ex, int32_t n, const uint64_t *key, int32_t *flag)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
-        flag[i] = homg_mis_state(key[i]) == HOMG_MIS_IN;
+        flag[i] = amg_mis_state(key[i]) == HOMG_MIS_IN;
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_from_roots(kernel_exec *ex, const csr_matrix *a, const int32_t *flag, const int32_t *root_id,
-                                    int32_t *agg)
+homg_status homg_cpu_amg_agg_from_roots(kernel_exec *ex, const csr_matrix *a, const int32_t *flag,
+                                        const int32_t *root_id, int32_t *agg)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -72,8 +72,8 @@ homg_status homg_cpu_agg_from_roots(kernel_exec *ex, const csr_matrix *a, const 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_grow(kernel_exec *ex, const csr_matrix *a, const int32_t *in, int32_t *out,
-                              int32_t *unassigned)
+homg_status homg_cpu_amg_agg_grow(kernel_exec *ex, const csr_matrix *a, const int32_t *in, int32_t *out,
+                                  int32_t *unassigned)
 {
     int32_t left = 0;
     (void)ex;
@@ -104,7 +104,7 @@ homg_status homg_cpu_agg_grow(kernel_exec *ex, const csr_matrix *a, const int32_
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_sizes(kernel_exec *ex, int32_t n, const int32_t *agg, int32_t nagg, int32_t *size)
+homg_status homg_cpu_amg_agg_sizes(kernel_exec *ex, int32_t n, const int32_t *agg, int32_t nagg, int32_t *size)
 {
     (void)ex;
     for (int32_t a = 0; a < nagg; a++)
@@ -115,7 +115,7 @@ homg_status homg_cpu_agg_sizes(kernel_exec *ex, int32_t n, const int32_t *agg, i
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_keep(kernel_exec *ex, int32_t nagg, const int32_t *size, int32_t min_size, int32_t *keep)
+homg_status homg_cpu_amg_agg_keep(kernel_exec *ex, int32_t nagg, const int32_t *size, int32_t min_size, int32_t *keep)
 {
     (void)ex;
     for (int32_t a = 0; a < nagg; a++)
@@ -123,8 +123,8 @@ homg_status homg_cpu_agg_keep(kernel_exec *ex, int32_t nagg, const int32_t *size
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_relabel(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *keep,
-                                 const int32_t *new_id, int32_t *out)
+homg_status homg_cpu_amg_agg_relabel(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *keep,
+                                     const int32_t *new_id, int32_t *out)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
@@ -132,7 +132,7 @@ homg_status homg_cpu_agg_relabel(kernel_exec *ex, int32_t n, const int32_t *agg,
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_restore(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *cur, int32_t *keep)
+homg_status homg_cpu_amg_agg_restore(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *cur, int32_t *keep)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
@@ -141,7 +141,8 @@ homg_status homg_cpu_agg_restore(kernel_exec *ex, int32_t n, const int32_t *agg,
     return HOMG_OK;
 }
 
-homg_status homg_cpu_agg_compose(kernel_exec *ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out)
+homg_status homg_cpu_amg_agg_compose(kernel_exec *ex, int32_t n, const int32_t *inner, const int32_t *outer,
+                                     int32_t *out)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)

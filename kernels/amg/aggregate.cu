@@ -1,16 +1,14 @@
-/* amg_aggregate.cu -- CUDA backend: distance-k maximal independent sets and
+/* aggregate.cu -- CUDA backend: distance-k maximal independent sets and
  * aggregates (twin of kernels/amg/aggregate.c: one thread per row, each
  * kernel reads one array and writes another, counts by atomics). */
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
-
-#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
 
 /* Adds a block's count to *counter (zeroed before the kernel). */
 __device__ static void add_count(int v, int32_t *counter)
 {
-    int s = homg_block_count(v);
+    int s = block_count(v);
     if (threadIdx.x == 0 && s)
         atomicAdd(counter, s);
 }
@@ -18,12 +16,12 @@ __device__ static void add_count(int v, int32_t *counter)
 __global__ static void mis_init_kernel(int32_t n, uint32_t seed, uint64_t *key)
 {
     FOR_ROWS(i, n)
-    key[i] = homg_mis_key(HOMG_MIS_UNDECIDED, (uint32_t)i, seed);
+    key[i] = amg_mis_key(HOMG_MIS_UNDECIDED, (uint32_t)i, seed);
 }
 
-homg_status homg_cuda_mis_init(kernel_exec *ex, int32_t n, uint32_t seed, uint64_t *key)
+homg_status homg_cuda_amg_mis_init(kernel_exec *ex, int32_t n, uint32_t seed, uint64_t *key)
 {
-    mis_init_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, seed, key);
+    mis_init_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, seed, key);
     HOMG_CUDA_LAUNCHED(ex, "mis_init");
     return HOMG_OK;
 }
@@ -42,10 +40,10 @@ __global__ static void mis_max_kernel(const int32_t *rp, const int32_t *ci, int3
     }
 }
 
-homg_status homg_cuda_mis_max(kernel_exec *ex, const csr_matrix *a, const uint64_t *in, uint64_t *out)
+homg_status homg_cuda_amg_mis_max(kernel_exec *ex, const csr_matrix *a, const uint64_t *in, uint64_t *out)
 {
-    mis_max_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->col_idx, a->nrows,
-                                                                                     in, out);
+    mis_max_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->col_idx, a->nrows,
+                                                                                       in, out);
     HOMG_CUDA_LAUNCHED(ex, "mis_max");
     return HOMG_OK;
 }
@@ -56,23 +54,24 @@ __global__ static void mis_update_kernel(int32_t n, uint64_t *key, const uint64_
     FOR_ROWS(i, n)
     {
         uint64_t k = key[i];
-        if (homg_mis_state(k) != HOMG_MIS_UNDECIDED)
+        if (amg_mis_state(k) != HOMG_MIS_UNDECIDED)
             continue;
         if (kmax[i] == k)
-            key[i] = homg_mis_with_state(k, HOMG_MIS_IN);
-        else if (homg_mis_state(kmax[i]) == HOMG_MIS_IN)
-            key[i] = homg_mis_with_state(k, HOMG_MIS_OUT);
+            key[i] = amg_mis_with_state(k, HOMG_MIS_IN);
+        else if (amg_mis_state(kmax[i]) == HOMG_MIS_IN)
+            key[i] = amg_mis_with_state(k, HOMG_MIS_OUT);
         else
             left++;
     }
     add_count(left, undecided);
 }
 
-homg_status homg_cuda_mis_update(kernel_exec *ex, int32_t n, uint64_t *key, const uint64_t *kmax, int32_t *undecided)
+homg_status homg_cuda_amg_mis_update(kernel_exec *ex, int32_t n, uint64_t *key, const uint64_t *kmax,
+                                     int32_t *undecided)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(undecided, 0, sizeof *undecided, s));
-    mis_update_kernel<<<homg_blocks(n, 4096), HOMG_THREADS, 0, s>>>(n, key, kmax, undecided);
+    mis_update_kernel<<<launch_blocks(n, 4096), HOMG_THREADS, 0, s>>>(n, key, kmax, undecided);
     HOMG_CUDA_LAUNCHED(ex, "mis_update");
     return HOMG_OK;
 }
@@ -80,12 +79,12 @@ homg_status homg_cuda_mis_update(kernel_exec *ex, int32_t n, uint64_t *key, cons
 __global__ static void mis_flags_kernel(int32_t n, const uint64_t *key, int32_t *flag)
 {
     FOR_ROWS(i, n)
-    flag[i] = homg_mis_state(key[i]) == HOMG_MIS_IN;
+    flag[i] = amg_mis_state(key[i]) == HOMG_MIS_IN;
 }
 
-homg_status homg_cuda_mis_flags(kernel_exec *ex, int32_t n, const uint64_t *key, int32_t *flag)
+homg_status homg_cuda_amg_mis_flags(kernel_exec *ex, int32_t n, const uint64_t *key, int32_t *flag)
 {
-    mis_flags_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, key, flag);
+    mis_flags_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, key, flag);
     HOMG_CUDA_LAUNCHED(ex, "mis_flags");
     return HOMG_OK;
 }
@@ -108,10 +107,10 @@ __global__ static void agg_from_roots_kernel(const int32_t *rp, const int32_t *c
     }
 }
 
-homg_status homg_cuda_agg_from_roots(kernel_exec *ex, const csr_matrix *a, const int32_t *flag, const int32_t *root_id,
-                                     int32_t *agg)
+homg_status homg_cuda_amg_agg_from_roots(kernel_exec *ex, const csr_matrix *a, const int32_t *flag,
+                                         const int32_t *root_id, int32_t *agg)
 {
-    agg_from_roots_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+    agg_from_roots_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, a->nrows, flag, root_id, agg);
     HOMG_CUDA_LAUNCHED(ex, "agg_from_roots");
     return HOMG_OK;
@@ -146,13 +145,13 @@ __global__ static void agg_grow_kernel(const int32_t *rp, const int32_t *ci, int
     add_count(left, unassigned);
 }
 
-homg_status homg_cuda_agg_grow(kernel_exec *ex, const csr_matrix *a, const int32_t *in, int32_t *out,
-                               int32_t *unassigned)
+homg_status homg_cuda_amg_agg_grow(kernel_exec *ex, const csr_matrix *a, const int32_t *in, int32_t *out,
+                                   int32_t *unassigned)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(unassigned, 0, sizeof *unassigned, s));
-    agg_grow_kernel<<<homg_blocks(a->nrows, 4096), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows, in, out,
-                                                                         unassigned);
+    agg_grow_kernel<<<launch_blocks(a->nrows, 4096), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows, in, out,
+                                                                           unassigned);
     HOMG_CUDA_LAUNCHED(ex, "agg_grow");
     return HOMG_OK;
 }
@@ -164,12 +163,12 @@ __global__ static void agg_sizes_kernel(int32_t n, const int32_t *agg, int32_t n
         atomicAdd(&size[agg[i]], 1);
 }
 
-homg_status homg_cuda_agg_sizes(kernel_exec *ex, int32_t n, const int32_t *agg, int32_t nagg, int32_t *size)
+homg_status homg_cuda_amg_agg_sizes(kernel_exec *ex, int32_t n, const int32_t *agg, int32_t nagg, int32_t *size)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (nagg > 0)
         HOMG_CUDA_TRY(ex, cudaMemsetAsync(size, 0, (size_t)nagg * sizeof *size, s));
-    agg_sizes_kernel<<<homg_blocks(n), HOMG_THREADS, 0, s>>>(n, agg, nagg, size);
+    agg_sizes_kernel<<<launch_blocks(n), HOMG_THREADS, 0, s>>>(n, agg, nagg, size);
     HOMG_CUDA_LAUNCHED(ex, "agg_sizes");
     return HOMG_OK;
 }
@@ -180,9 +179,9 @@ __global__ static void agg_keep_kernel(int32_t nagg, const int32_t *size, int32_
     keep[a] = size[a] >= min_size;
 }
 
-homg_status homg_cuda_agg_keep(kernel_exec *ex, int32_t nagg, const int32_t *size, int32_t min_size, int32_t *keep)
+homg_status homg_cuda_amg_agg_keep(kernel_exec *ex, int32_t nagg, const int32_t *size, int32_t min_size, int32_t *keep)
 {
-    agg_keep_kernel<<<homg_blocks(nagg), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(nagg, size, min_size, keep);
+    agg_keep_kernel<<<launch_blocks(nagg), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(nagg, size, min_size, keep);
     HOMG_CUDA_LAUNCHED(ex, "agg_keep");
     return HOMG_OK;
 }
@@ -194,10 +193,10 @@ __global__ static void agg_relabel_kernel(int32_t n, const int32_t *agg, const i
     out[i] = agg[i] >= 0 && keep[agg[i]] ? new_id[agg[i]] : -1;
 }
 
-homg_status homg_cuda_agg_relabel(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *keep,
-                                  const int32_t *new_id, int32_t *out)
+homg_status homg_cuda_amg_agg_relabel(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *keep,
+                                      const int32_t *new_id, int32_t *out)
 {
-    agg_relabel_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, keep, new_id, out);
+    agg_relabel_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, keep, new_id, out);
     HOMG_CUDA_LAUNCHED(ex, "agg_relabel");
     return HOMG_OK;
 }
@@ -209,9 +208,9 @@ __global__ static void agg_restore_kernel(int32_t n, const int32_t *agg, const i
         keep[agg[i]] = 1; /* every writer writes 1 */
 }
 
-homg_status homg_cuda_agg_restore(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *cur, int32_t *keep)
+homg_status homg_cuda_amg_agg_restore(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *cur, int32_t *keep)
 {
-    agg_restore_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, cur, keep);
+    agg_restore_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, cur, keep);
     HOMG_CUDA_LAUNCHED(ex, "agg_restore");
     return HOMG_OK;
 }
@@ -222,9 +221,10 @@ __global__ static void agg_compose_kernel(int32_t n, const int32_t *inner, const
     out[i] = outer[inner[i]];
 }
 
-homg_status homg_cuda_agg_compose(kernel_exec *ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out)
+homg_status homg_cuda_amg_agg_compose(kernel_exec *ex, int32_t n, const int32_t *inner, const int32_t *outer,
+                                      int32_t *out)
 {
-    agg_compose_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, inner, outer, out);
+    agg_compose_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, inner, outer, out);
     HOMG_CUDA_LAUNCHED(ex, "agg_compose");
     return HOMG_OK;
 }

@@ -1,6 +1,6 @@
-/* amg_common.h -- small inline functions the CPU and CUDA kernels of AMG and CG
- * share word for word, so both backends make the same decisions: random
- * priorities, packed keys, matching weights, the CG scalar recurrences. */
+/* amg_common.h -- small inline functions the CPU and CUDA kernels of AMG share
+ * word for word, so both backends make the same decisions: random priorities,
+ * packed keys, matching weights. */
 #ifndef HOMG_AMG_COMMON_H
 #define HOMG_AMG_COMMON_H
 
@@ -8,13 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sparse/sparse_kernels.h"
-
-#if defined(__CUDACC__)
-#define HOMG_HD __host__ __device__
-#else
-#define HOMG_HD
-#endif
+#include "amg_kernels.h"
+#include "core/search.h"
 
 /* ---- distance-k MIS keys: state in bits 62-63, priority in 32-61, row in 0-31 ---- */
 #define HOMG_MIS_OUT       0u
@@ -22,7 +17,7 @@
 #define HOMG_MIS_IN        2u
 
 /* A well-mixed 32-bit hash (the murmur3 finaliser) of a row and a seed. */
-HOMG_HD static inline uint32_t homg_hash32(uint32_t x, uint32_t seed)
+HOMG_HD uint32_t amg_hash32(uint32_t x, uint32_t seed)
 {
     x ^= seed * 0x9E3779B9u;
     x ^= x >> 16;
@@ -33,16 +28,29 @@ HOMG_HD static inline uint32_t homg_hash32(uint32_t x, uint32_t seed)
     return x;
 }
 
-HOMG_HD static inline uint64_t homg_mis_key(uint32_t state, uint32_t row, uint32_t seed)
+HOMG_HD uint64_t amg_mis_key(uint32_t state, uint32_t row, uint32_t seed)
 {
-    return ((uint64_t)state << 62) | ((uint64_t)(homg_hash32(row, seed) & 0x3FFFFFFFu) << 32) | row;
+    return ((uint64_t)state << 62) | ((uint64_t)(amg_hash32(row, seed) & 0x3FFFFFFFu) << 32) | row;
 }
 
-HOMG_HD static inline uint32_t homg_mis_state(uint64_t key) { return (uint32_t)(key >> 62); }
+HOMG_HD uint32_t amg_mis_state(uint64_t key) { return (uint32_t)(key >> 62); }
 
-HOMG_HD static inline uint64_t homg_mis_with_state(uint64_t key, uint32_t state)
+HOMG_HD uint64_t amg_mis_with_state(uint64_t key, uint32_t state)
 {
     return (key & 0x3FFFFFFFFFFFFFFFull) | ((uint64_t)state << 62);
+}
+
+/* Row i's diagonal a_ii (0 when missing) and, in *l1, sum_j |a_ij|. */
+HOMG_HD float amg_row_diag_l1(const int32_t *rp, const int32_t *ci, const float *v, int32_t i, float *l1)
+{
+    float d = 0, s = 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+        s += fabsf(v[k]);
+        if (ci[k] == i)
+            d = v[k];
+    }
+    *l1 = s;
+    return d;
 }
 
 /* ---- Suitor: a proposal packs a positive float weight (its bits order like
@@ -52,31 +60,56 @@ HOMG_HD static inline uint64_t homg_mis_with_state(uint64_t key, uint32_t state)
  * regular meshes, whose weights are nearly all equal). ---- */
 #define HOMG_SUITOR_SEED 0x5BD1E995u
 
-HOMG_HD static inline uint32_t homg_float_bits(float w)
+HOMG_HD uint32_t amg_float_bits(float w)
 {
     uint32_t u;
     memcpy(&u, &w, sizeof u);
     return u;
 }
 
-HOMG_HD static inline uint64_t homg_suitor_key(float w, int32_t row)
+HOMG_HD uint64_t amg_suitor_key(float w, int32_t row)
 {
-    return ((uint64_t)homg_float_bits(w) << 32) | homg_hash32((uint32_t)row, HOMG_SUITOR_SEED);
+    return ((uint64_t)amg_float_bits(w) << 32) | amg_hash32((uint32_t)row, HOMG_SUITOR_SEED);
 }
 
 /* w[k] of entry (u, v) of a, found by binary search in row u (0 if absent). */
-HOMG_HD static inline float homg_entry_weight(const int32_t *row_ptr, const int32_t *col_idx, const float *w, int32_t u,
-                                              int32_t v)
+HOMG_HD float amg_entry_weight(const int32_t *row_ptr, const int32_t *col_idx, const float *w, int32_t u, int32_t v)
 {
-    int32_t lo = row_ptr[u], hi = row_ptr[u + 1];
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (col_idx[mid] < v)
-            lo = mid + 1;
-        else
-            hi = mid;
+    int32_t k = sorted_find_i32(col_idx, row_ptr[u], row_ptr[u + 1], v);
+    return k >= 0 ? w[k] : 0.0f;
+}
+
+/* u's proposal to target[u] is the one its target holds. */
+HOMG_HD int amg_suitor_holds(const int32_t *rp, const int32_t *ci, const float *w, const uint64_t *suitor,
+                             const int32_t *target, int32_t u)
+{
+    int32_t t = target[u];
+    return t >= 0 && suitor[t] == amg_suitor_key(amg_entry_weight(rp, ci, w, u, t), u);
+}
+
+/* Suitor's first phase for vertex u, from the state at the round's start: -3
+ * when u has nothing to do (no proposal possible, or its proposal holds),
+ * else its heaviest neighbour whose held proposal it beats (ties: the larger
+ * random label, as the keys order them), -2 when there is none. */
+HOMG_HD int32_t amg_suitor_pick(const int32_t *rp, const int32_t *ci, const float *w, const uint64_t *suitor,
+                                const int32_t *target, int32_t u)
+{
+    uint64_t best = 0;
+    int32_t best_v = -2;
+    if (target[u] == -2 || amg_suitor_holds(rp, ci, w, suitor, target, u))
+        return -3;
+    for (int32_t k = rp[u]; k < rp[u + 1]; k++) {
+        int32_t v = ci[k];
+        uint64_t choice;
+        if (w[k] <= 0 || v == u || amg_suitor_key(w[k], u) <= suitor[v])
+            continue;
+        choice = amg_suitor_key(w[k], v);
+        if (choice > best) {
+            best = choice;
+            best_v = v;
+        }
     }
-    return lo < row_ptr[u + 1] && col_idx[lo] == v ? w[lo] : 0.0f;
+    return best_v;
 }
 
 /* Weight of edge (i, j) of compatible weighted matching (seed 001, 2.2), from
@@ -84,7 +117,7 @@ HOMG_HD static inline float homg_entry_weight(const int32_t *row_ptr, const int3
  * matrix slightly unsymmetric), in double with explicit rounding (no fused
  * multiply-add on either backend), so both backends get the same float;
  * non-positive weights are no edges. */
-HOMG_HD static inline float homg_match_weight(float aij, float aji, float aii, float ajj, float vi, float vj)
+HOMG_HD float amg_match_weight(float aij, float aji, float aii, float ajj, float vi, float vj)
 {
 #if defined(__CUDA_ARCH__)
     double num = __dmul_rn(__dmul_rn(__dadd_rn((double)aij, (double)aji), (double)vi), (double)vj);
@@ -101,7 +134,7 @@ HOMG_HD static inline float homg_match_weight(float aij, float aji, float aii, f
 }
 
 /* sqrt(a^2 + b^2) in float with explicit rounding (same on both backends). */
-HOMG_HD static inline float homg_pair_norm(float a, float b)
+HOMG_HD float amg_pair_norm(float a, float b)
 {
 #if defined(__CUDA_ARCH__)
     return sqrtf(__fadd_rn(__fmul_rn(a, a), __fmul_rn(b, b)));
@@ -112,67 +145,49 @@ HOMG_HD static inline float homg_pair_norm(float a, float b)
 #endif
 }
 
-/* ---- CG scalar recurrences (one thread runs them on the device) ---- */
+/* ---- patches: rows sorted by group, each group cut into near-equal chunks ---- */
 
-static inline HOMG_HD int homg_cg_finite(double v) { return v == v && v - v == 0.0; }
-
-/* After cg_start's reductions. */
-HOMG_HD static inline void homg_cg_after_start(homg_cg_state *s, double bb, double rr, double *history)
+/* First position q in [0, n) with group[perm[q]] > g (strict) or >= g. */
+HOMG_HD int32_t amg_group_bound(int32_t n, const int32_t *group, const int32_t *perm, int32_t g, int strict)
 {
-    s->bb = bb;
-    s->rr = rr;
-    s->tol2 *= bb;
-    s->iter = 0;
-    s->done = HOMG_CG_RUNNING;
-    s->rz = s->rz_old = s->alpha = s->beta = s->pq = s->zq = 0;
-    if (history)
-        history[0] = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
-    if (!homg_cg_finite(rr))
-        s->done = HOMG_CG_BREAKDOWN;
-    else if (rr <= s->tol2)
-        s->done = HOMG_CG_CONVERGED;
-}
-
-/* After r.z and z.q: the new search direction's beta (0 on the first iteration). */
-HOMG_HD static inline void homg_cg_after_dots(homg_cg_state *s, double rz, double zq)
-{
-    s->rz_old = s->rz;
-    s->rz = rz;
-    s->zq = zq;
-    if (!homg_cg_finite(rz) || rz <= 0) {
-        s->done = HOMG_CG_BREAKDOWN;
-        s->beta = 0;
-        return;
+    int32_t lo = 0, hi = n;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2, v = group[perm[mid]];
+        if (strict ? v <= g : v < g)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
-    if (s->iter == 0)
-        s->beta = 0;
-    else if (s->flexible) /* Polak-Ribiere: z.(r_new - r_old) / rz_old, r_new - r_old = -alpha q */
-        s->beta = -s->alpha * zq / s->rz_old;
-    else
-        s->beta = rz / s->rz_old;
+    return lo;
 }
 
-HOMG_HD static inline void homg_cg_after_pq(homg_cg_state *s, double pq)
+/* 1 where a patch starts at position p: a new group, or every chunk of a
+ * group split into ceil(size / max_size) near-equal chunks. */
+HOMG_HD int32_t amg_patch_head(int32_t n, const int32_t *group, const int32_t *perm, int32_t max_size, int32_t p)
 {
-    s->pq = pq;
-    if (!homg_cg_finite(pq) || pq <= 0) {
-        s->done = HOMG_CG_BREAKDOWN;
-        s->alpha = 0;
-        return;
+    int32_t g = group[perm[p]];
+    int32_t s = amg_group_bound(n, group, perm, g, 0), e = amg_group_bound(n, group, perm, g, 1);
+    int32_t size = e - s, chunks = (size + max_size - 1) / max_size;
+    int32_t chunk = (size + chunks - 1) / chunks;
+    return (p - s) % chunk == 0;
+}
+
+/* Row i's entries off the diagonal inside its patch (*inner) and in other patches (*boundary). */
+HOMG_HD void amg_patch_row_count(const int32_t *rp, const int32_t *ci, int32_t i, const int32_t *patch_of,
+                                 int32_t *inner, int32_t *boundary)
+{
+    int32_t in = 0, bd = 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+        int32_t j = ci[k];
+        if (j == i)
+            continue;
+        if (patch_of[j] == patch_of[i])
+            in++;
+        else
+            bd++;
     }
-    s->alpha = s->rz / pq;
-}
-
-HOMG_HD static inline void homg_cg_after_update(homg_cg_state *s, double rr, double *history)
-{
-    s->rr = rr;
-    s->iter++;
-    if (history)
-        history[s->iter] = s->bb > 0 ? sqrt(rr / s->bb) : sqrt(rr);
-    if (!homg_cg_finite(rr))
-        s->done = HOMG_CG_BREAKDOWN;
-    else if (rr <= s->tol2)
-        s->done = HOMG_CG_CONVERGED;
+    *inner = in;
+    *boundary = bd;
 }
 
 #endif

@@ -49,128 +49,144 @@ typedef struct amg_patches {
     int32_t *pos;        /* n: position of each row */
 } amg_patches;
 
+#define AMG_KERNELS(X)                                                                                                \
+    /* ---- distance-k maximal independent set (Bell, Dalton, Olson) ---- */                                          \
+    /* key[i] packs (state, random priority, i): state undecided/in/out. */                                           \
+    X(homg_status, amg, mis_init, (kernel_exec * ex, int32_t n, uint32_t seed, uint64_t * key))                       \
+    /* out[i] = max of in[j] over j = i and the neighbours of i in a. */                                              \
+    X(homg_status, amg, mis_max, (kernel_exec * ex, const csr_matrix *a, const uint64_t *in, uint64_t *out))          \
+    /* Undecided i whose k-neighbourhood maximum is itself joins the set, one */                                      \
+    /* whose maximum is in the set leaves; *undecided (device) counts the rest. */                                    \
+    X(homg_status, amg, mis_update,                                                                                   \
+      (kernel_exec * ex, int32_t n, uint64_t * key, const uint64_t *kmax, int32_t *undecided))                        \
+    /* flag[i] = 1 for set members, else 0. */                                                                        \
+    X(homg_status, amg, mis_flags, (kernel_exec * ex, int32_t n, const uint64_t *key, int32_t *flag))                 \
+    /* ---- aggregates ---- */                                                                                        \
+    /* agg[i] = root_id[i] for roots, root_id[j] for a neighbour j of a root */                                       \
+    /* (unique for a distance-2 set), -1 otherwise. */                                                                \
+    X(homg_status, amg, agg_from_roots,                                                                               \
+      (kernel_exec * ex, const csr_matrix *a, const int32_t *flag, const int32_t *root_id, int32_t *agg))             \
+    /* One round: unassigned i joins the aggregate most of its assigned */                                            \
+    /* neighbours (in `in`) belong to (ties: smallest id); *unassigned (device) */                                    \
+    /* counts rows still without one. */                                                                              \
+    X(homg_status, amg, agg_grow,                                                                                     \
+      (kernel_exec * ex, const csr_matrix *a, const int32_t *in, int32_t *out, int32_t *unassigned))                  \
+    /* size[a] = rows in aggregate a (size zeroed by the kernel). */                                                  \
+    X(homg_status, amg, agg_sizes, (kernel_exec * ex, int32_t n, const int32_t *agg, int32_t nagg, int32_t *size))    \
+    /* keep[a] = size[a] >= min_size. */                                                                              \
+    X(homg_status, amg, agg_keep,                                                                                     \
+      (kernel_exec * ex, int32_t nagg, const int32_t *size, int32_t min_size, int32_t *keep))                         \
+    /* out[i] = keep[agg[i]] ? new_id[agg[i]] : -1. */                                                                \
+    X(homg_status, amg, agg_relabel,                                                                                  \
+      (kernel_exec * ex, int32_t n, const int32_t *agg, const int32_t *keep, const int32_t *new_id, int32_t *out))    \
+    /* keep[agg[i]] = 1 for every i with cur[i] < 0 (aggregates that cannot merge). */                                \
+    X(homg_status, amg, agg_restore,                                                                                  \
+      (kernel_exec * ex, int32_t n, const int32_t *agg, const int32_t *cur, int32_t *keep))                           \
+    /* out[i] = outer[inner[i]] (composition of two aggregations). */                                                 \
+    X(homg_status, amg, agg_compose,                                                                                  \
+      (kernel_exec * ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out))                        \
+    /* ---- compatible weighted matching (seed 001) ---- */                                                           \
+    /* w[k] for each entry k = (i, j) of a: 1 - (a_ij + a_ji) v_i v_j / (a_ii v_i^2 + a_jj v_j^2) */                  \
+    /* off the diagonal when positive, else 0; diag (n) holds a_ii. */                                                \
+    X(homg_status, amg, match_weights,                                                                                \
+      (kernel_exec * ex, const csr_matrix *a, const float *diag, const float *v, float *w))                           \
+    /* One synchronous Suitor round: every active vertex (no proposal yet, or */                                      \
+    /* its proposal beaten) proposes to its heaviest neighbour whose held */                                          \
+    /* proposal it beats; the best proposal per vertex wins (suitor[v] holds */                                       \
+    /* amg_suitor_key of it, 0 none).  target[u]: u's proposal (-1 none yet, */                                       \
+    /* -2 none possible); cand: scratch.  *proposals (device) counts. */                                              \
+    X(homg_status, amg, suitor_round,                                                                                 \
+      (kernel_exec * ex, const csr_matrix *a, const float *w, uint64_t *suitor, int32_t *target, int32_t *cand,       \
+       int32_t *proposals))                                                                                           \
+    /* mate[i] = j when i and j hold each other's proposals, else -1; flag[i] = */                                    \
+    /* 1 when i leads its aggregate (unmatched, or the smaller of a pair). */                                         \
+    X(homg_status, amg, match_pairs,                                                                                  \
+      (kernel_exec * ex, const csr_matrix *a, const float *w, const uint64_t *suitor, const int32_t *target,          \
+       int32_t *mate, int32_t *flag))                                                                                 \
+    /* agg[i] = id[min(i, mate[i])]. */                                                                               \
+    X(homg_status, amg, match_agg,                                                                                    \
+      (kernel_exec * ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg))                            \
+    /* Pairwise prolongator weights: pw[i] = v_i / sqrt(v_i^2 + v_mate^2) (1 for */                                   \
+    /* singletons); vc[agg[i]] = sqrt(v_i^2 + v_mate^2) (the coarse smooth vector). */                                \
+    X(homg_status, amg, match_weights_p,                                                                              \
+      (kernel_exec * ex, int32_t n, const int32_t *mate, const int32_t *agg, const float *v, float *pw, float *vc))   \
+    /* out[i] = pw[i] * pw2[agg[i]]. */                                                                               \
+    X(homg_status, amg, weight_compose,                                                                               \
+      (kernel_exec * ex, int32_t n, const float *pw, const int32_t *agg, const float *pw2, float *out))               \
+    /* ---- prolongators ---- */                                                                                      \
+    /* P (n x nagg, arrays n+1, n, n): row i holds w[i] (1 when w is NULL) at agg[i]. */                              \
+    X(homg_status, amg, prolong_tentative,                                                                            \
+      (kernel_exec * ex, int32_t n, const int32_t *agg, const float *w, csr_matrix *p))                               \
+    /* *out (device) = max_i sum_j |a_ij| / a_ii (Gershgorin bound of rho(D^-1 A)). */                                \
+    X(homg_status, amg, gershgorin, (kernel_exec * ex, const csr_matrix *a, float *out))                              \
+    /* In place on ap = A * P_tentative: P = P_tent - (omega / *rho) D^-1 A P_tent */                                 \
+    /* (ap's pattern holds P_tent's: a_ii != 0). */                                                                   \
+    X(homg_status, amg, prolong_smooth,                                                                               \
+      (kernel_exec * ex, const csr_matrix *a, const int32_t *agg, double omega, const float *rho, csr_matrix *ap))    \
+    /* ---- smoothers (float vectors) ---- */                                                                         \
+    /* d[i] = a_ii (kind 0), 1 / a_ii (kind 1), 1 / sum_j |a_ij| (kind 2, l1 Jacobi). */                              \
+    X(homg_status, amg, diag, (kernel_exec * ex, const csr_matrix *a, int kind, float *d))                            \
+    /* r = b - A x. */                                                                                                \
+    X(homg_status, amg, residual, (kernel_exec * ex, const csr_matrix *a, const float *b, const float *x, float *r))  \
+    /* x += omega dinv .* r (zero: x = omega dinv .* r). */                                                           \
+    X(homg_status, amg, jacobi_correct,                                                                               \
+      (kernel_exec * ex, int32_t n, const float *dinv, double omega, const float *r, float *x, int zero))             \
+    /* From x = 0: x = omega dinv .* b and r = b - A x in one pass. */                                                \
+    X(homg_status, amg, jacobi_zero_residual,                                                                         \
+      (kernel_exec * ex, const csr_matrix *a, const float *dinv, double omega, const float *b, float *x, float *r))   \
+    /* One Chebyshev step: d = c_d d + c_r dinv .* r (first: d = c_r dinv .* r), */                                   \
+    /* then x += d (first and zero_x: x = d). */                                                                      \
+    X(homg_status, amg, cheb_step,                                                                                    \
+      (kernel_exec * ex, int32_t n, const float *dinv, const float *r, float *d, float *x, double c_d, double c_r,    \
+       int first, int zero_x))                                                                                        \
+    /* out = in - boundary * x (in may equal out). */                                                                 \
+    X(homg_status, amg, patch_boundary,                                                                               \
+      (kernel_exec * ex, const amg_patches *pt, const float *x, const float *in, float *out))                         \
+    /* Block Jacobi over patches: per patch, `inner` weighted Jacobi sweeps */                                        \
+    /* (weight w_in, divisors 1/jac_inv) on B_p g = rhs_p from g = 0, B_p = inner */                                  \
+    /* + block_diag, then x_p = (zero ? 0 : x_p) + w_out g, where rhs = b (zero) */                                   \
+    /* or rhs - (inner + diag) x (not zero; rhs = b - boundary x from */                                              \
+    /* patch_boundary).  r non-NULL: r = b - (inner + diag) x afterwards (the */                                      \
+    /* caller subtracts boundary * x). */                                                                             \
+    X(homg_status, amg, patch_smooth,                                                                                 \
+      (kernel_exec * ex, const amg_patches *pt, const float *b, const float *rhs, float *x, float *r, int zero,       \
+       int inner, double w_in, double w_out))                                                                         \
+    /* ---- patch partition ---- */                                                                                   \
+    /* Sort rows by (group[i], agg[i], i) into perm. */                                                               \
+    X(homg_status, amg, patch_sort,                                                                                   \
+      (kernel_exec * ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg, int32_t *perm))           \
+    /* head[p] = 1 where a patch starts at position p: a new group, or every */                                       \
+    /* chunk of a group split into ceil(size / max_size) near-equal chunks. */                                        \
+    X(homg_status, amg, patch_heads,                                                                                  \
+      (kernel_exec * ex, int32_t n, const int32_t *group, const int32_t *perm, int32_t max_size, int32_t *head))      \
+    /* From head and its exclusive scan `id`: start[id] = p at heads, start[count] */                                 \
+    /* = n, patch_of[perm[p]] = patch, pos[perm[p]] = p. */                                                           \
+    X(homg_status, amg, patch_index,                                                                                  \
+      (kernel_exec * ex, int32_t n, const int32_t *perm, const int32_t *head, const int32_t *id, int32_t count,       \
+       int32_t *start, int32_t *patch_of, int32_t *pos))                                                              \
+    /* Counts per row: inner_cnt[pos[i]] (same patch, off the diagonal) and */                                        \
+    /* boundary_cnt[i] (other patches). */                                                                            \
+    X(homg_status, amg, patch_count,                                                                                  \
+      (kernel_exec * ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos, int32_t *inner_cnt,        \
+       int32_t *boundary_cnt))                                                                                        \
+    /* Fills the inner, diagonal and boundary parts (pointers from scans of the */                                    \
+    /* counts); l1 != 0 adds the boundary |a_ij| of a row to its block diagonal. */                                   \
+    X(homg_status, amg, patch_fill,                                                                                   \
+      (kernel_exec * ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos, int l1, amg_patches *pt))  \
+    /* ---- coarsest level: dense Cholesky ---- */                                                                    \
+    /* inv (n*n floats, column-major) = A^-1 via a double Cholesky factorisation; */                                  \
+    /* *pivot (host) = 0, or the 1-based column where A is not positive definite. */                                  \
+    X(homg_status, amg, dense_inverse, (kernel_exec * ex, void *handle, const csr_matrix *a, float *inv, int *pivot)) \
+    /* x = inv * b. */                                                                                                \
+    X(homg_status, amg, dense_apply, (kernel_exec * ex, int32_t n, const float *inv, const float *b, float *x))
+
 typedef struct amg_kernels {
-    /* ---- distance-k maximal independent set (Bell, Dalton, Olson) ----
-     * key[i] packs (state, random priority, i): state undecided/in/out. */
-    homg_status (*mis_init)(kernel_exec *ex, int32_t n, uint32_t seed, uint64_t *key);
-    /* out[i] = max of in[j] over j = i and the neighbours of i in a. */
-    homg_status (*mis_max)(kernel_exec *ex, const csr_matrix *a, const uint64_t *in, uint64_t *out);
-    /* Undecided i whose k-neighbourhood maximum is itself joins the set, one
-     * whose maximum is in the set leaves; *undecided (device) counts the rest. */
-    homg_status (*mis_update)(kernel_exec *ex, int32_t n, uint64_t *key, const uint64_t *kmax, int32_t *undecided);
-    /* flag[i] = 1 for set members, else 0. */
-    homg_status (*mis_flags)(kernel_exec *ex, int32_t n, const uint64_t *key, int32_t *flag);
-
-    /* ---- aggregates ---- */
-    /* agg[i] = root_id[i] for roots, root_id[j] for a neighbour j of a root
-     * (unique for a distance-2 set), -1 otherwise. */
-    homg_status (*agg_from_roots)(kernel_exec *ex, const csr_matrix *a, const int32_t *flag, const int32_t *root_id,
-                                  int32_t *agg);
-    /* One round: unassigned i joins the aggregate most of its assigned
-     * neighbours (in `in`) belong to (ties: smallest id); *unassigned (device)
-     * counts rows still without one. */
-    homg_status (*agg_grow)(kernel_exec *ex, const csr_matrix *a, const int32_t *in, int32_t *out, int32_t *unassigned);
-    /* size[a] = rows in aggregate a (size zeroed by the kernel). */
-    homg_status (*agg_sizes)(kernel_exec *ex, int32_t n, const int32_t *agg, int32_t nagg, int32_t *size);
-    /* keep[a] = size[a] >= min_size. */
-    homg_status (*agg_keep)(kernel_exec *ex, int32_t nagg, const int32_t *size, int32_t min_size, int32_t *keep);
-    /* out[i] = keep[agg[i]] ? new_id[agg[i]] : -1. */
-    homg_status (*agg_relabel)(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *keep,
-                               const int32_t *new_id, int32_t *out);
-    /* keep[agg[i]] = 1 for every i with cur[i] < 0 (aggregates that cannot merge). */
-    homg_status (*agg_restore)(kernel_exec *ex, int32_t n, const int32_t *agg, const int32_t *cur, int32_t *keep);
-    /* out[i] = outer[inner[i]] (composition of two aggregations). */
-    homg_status (*agg_compose)(kernel_exec *ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out);
-
-    /* ---- compatible weighted matching (seed 001) ---- */
-    /* w[k] for each entry k = (i, j) of a: 1 - (a_ij + a_ji) v_i v_j / (a_ii v_i^2 + a_jj v_j^2)
-     * off the diagonal when positive, else 0; diag (n) holds a_ii. */
-    homg_status (*match_weights)(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *v, float *w);
-    /* One synchronous Suitor round: every active vertex (no proposal yet, or
-     * its proposal beaten) proposes to its heaviest neighbour whose held
-     * proposal it beats; the best proposal per vertex wins (suitor[v] holds
-     * homg_suitor_key of it, 0 none).  target[u]: u's proposal (-1 none yet,
-     * -2 none possible); cand: scratch.  *proposals (device) counts. */
-    homg_status (*suitor_round)(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor, int32_t *target,
-                                int32_t *cand, int32_t *proposals);
-    /* mate[i] = j when i and j hold each other's proposals, else -1; flag[i] =
-     * 1 when i leads its aggregate (unmatched, or the smaller of a pair). */
-    homg_status (*match_pairs)(kernel_exec *ex, const csr_matrix *a, const float *w, const uint64_t *suitor,
-                               const int32_t *target, int32_t *mate, int32_t *flag);
-    /* agg[i] = id[min(i, mate[i])]. */
-    homg_status (*match_agg)(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg);
-    /* Pairwise prolongator weights: pw[i] = v_i / sqrt(v_i^2 + v_mate^2) (1 for
-     * singletons); vc[agg[i]] = sqrt(v_i^2 + v_mate^2) (the coarse smooth vector). */
-    homg_status (*match_weights_p)(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg, const float *v,
-                                   float *pw, float *vc);
-    /* out[i] = pw[i] * pw2[agg[i]]. */
-    homg_status (*weight_compose)(kernel_exec *ex, int32_t n, const float *pw, const int32_t *agg, const float *pw2,
-                                  float *out);
-
-    /* ---- prolongators ---- */
-    /* P (n x nagg, arrays n+1, n, n): row i holds w[i] (1 when w is NULL) at agg[i]. */
-    homg_status (*prolong_tentative)(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w, csr_matrix *p);
-    /* *out (device) = max_i sum_j |a_ij| / a_ii (Gershgorin bound of rho(D^-1 A)). */
-    homg_status (*gershgorin)(kernel_exec *ex, const csr_matrix *a, float *out);
-    /* In place on ap = A * P_tentative: P = P_tent - (omega / *rho) D^-1 A P_tent
-     * (ap's pattern holds P_tent's: a_ii != 0). */
-    homg_status (*prolong_smooth)(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
-                                  const float *rho, csr_matrix *ap);
-
-    /* ---- smoothers (float vectors) ---- */
-    /* d[i] = a_ii (kind 0), 1 / a_ii (kind 1), 1 / sum_j |a_ij| (kind 2, l1 Jacobi). */
-    homg_status (*diag)(kernel_exec *ex, const csr_matrix *a, int kind, float *d);
-    /* r = b - A x. */
-    homg_status (*residual)(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r);
-    /* x += omega dinv .* r (zero: x = omega dinv .* r). */
-    homg_status (*jacobi_correct)(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r, float *x,
-                                  int zero);
-    /* From x = 0: x = omega dinv .* b and r = b - A x in one pass. */
-    homg_status (*jacobi_zero_residual)(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
-                                        const float *b, float *x, float *r);
-    /* One Chebyshev step: d = c_d d + c_r dinv .* r (first: d = c_r dinv .* r),
-     * then x += d (first and zero_x: x = d). */
-    homg_status (*cheb_step)(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
-                             double c_d, double c_r, int first, int zero_x);
-    /* out = in - boundary * x (in may equal out). */
-    homg_status (*patch_boundary)(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in, float *out);
-    /* Block Jacobi over patches: per patch, `inner` weighted Jacobi sweeps
-     * (weight w_in, divisors 1/jac_inv) on B_p g = rhs_p from g = 0, B_p = inner
-     * + block_diag, then x_p = (zero ? 0 : x_p) + w_out g, where rhs = b (zero)
-     * or rhs - (inner + diag) x (not zero; rhs = b - boundary x from
-     * patch_boundary).  r non-NULL: r = b - (inner + diag) x afterwards (the
-     * caller subtracts boundary * x). */
-    homg_status (*patch_smooth)(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs, float *x,
-                                float *r, int zero, int inner, double w_in, double w_out);
-
-    /* ---- patch partition ---- */
-    /* Sort rows by (group[i], agg[i], i) into perm. */
-    homg_status (*patch_sort)(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
-                              int32_t *perm);
-    /* head[p] = 1 where a patch starts at position p: a new group, or every
-     * chunk of a group split into ceil(size / max_size) near-equal chunks. */
-    homg_status (*patch_heads)(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm, int32_t max_size,
-                               int32_t *head);
-    /* From head and its exclusive scan `id`: start[id] = p at heads, start[count]
-     * = n, patch_of[perm[p]] = patch, pos[perm[p]] = p. */
-    homg_status (*patch_index)(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head, const int32_t *id,
-                               int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos);
-    /* Counts per row: inner_cnt[pos[i]] (same patch, off the diagonal) and
-     * boundary_cnt[i] (other patches). */
-    homg_status (*patch_count)(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
-                               int32_t *inner_cnt, int32_t *boundary_cnt);
-    /* Fills the inner, diagonal and boundary parts (pointers from scans of the
-     * counts); l1 != 0 adds the boundary |a_ij| of a row to its block diagonal. */
-    homg_status (*patch_fill)(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos, int l1,
-                              amg_patches *pt);
-
-    /* ---- coarsest level: dense Cholesky ---- */
-    /* inv (n*n floats, column-major) = A^-1 via a double Cholesky factorisation;
-     * *pivot (host) = 0, or the 1-based column where A is not positive definite. */
-    homg_status (*dense_inverse)(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot);
-    /* x = inv * b. */
-    homg_status (*dense_apply)(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x);
+    AMG_KERNELS(HOMG_KERNEL_MEMBER)
 } amg_kernels;
+AMG_KERNELS(HOMG_KERNEL_CPU_PROTO)
+#if HOMG_HAVE_CUDA
+AMG_KERNELS(HOMG_KERNEL_CUDA_PROTO)
+#endif
 
 extern const amg_kernels homg_cpu_amg_kernels;
 #if HOMG_HAVE_CUDA

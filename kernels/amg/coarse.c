@@ -1,16 +1,16 @@
-/* amg_coarse.c -- CPU backend: the coarsest level's dense inverse (a double
+/* coarse.c -- CPU backend: the coarsest level's dense inverse (a double
  * Cholesky factorisation, then L L^T X = I) and its application. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "amg_common.h"
-#include "amg_cpu.h"
+#include "amg_kernels.h"
 
-homg_status homg_cpu_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
+homg_status homg_cpu_amg_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
 {
     int32_t n = a->nrows;
-    const float *v = (const float *)a->val;
+    const float *v = (const float *)a->values;
     double *l = (double *)calloc((size_t)n * (size_t)n + 1, sizeof *l), *y;
     (void)handle;
     *pivot = 0;
@@ -64,7 +64,7 @@ homg_status homg_cpu_dense_inverse(kernel_exec *ex, void *handle, const csr_matr
     return HOMG_OK;
 }
 
-homg_status homg_cpu_dense_apply(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x)
+homg_status homg_cpu_amg_dense_apply(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)

@@ -1,9 +1,9 @@
-/* amg_coarse.cu -- CUDA backend: the coarsest level's dense inverse (cuSOLVER
+/* coarse.cu -- CUDA backend: the coarsest level's dense inverse (cuSOLVER
  * double Cholesky, potrf, then potrs on the identity) and its application (one
  * thread per row, coalesced over the column-major inverse).  Twin of
  * coarse.c beside it. */
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
 __global__ static void dense_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, double *a,
@@ -30,73 +30,70 @@ __global__ static void to_float_kernel(const double *src, float *dst, int64_t co
         dst[e] = (float)src[e];
 }
 
-homg_status homg_cuda_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
+/* Device work of the factorisation (freed after the stream's sync). */
+typedef struct dense_work {
+    double *a, *id, *work; /* A and the identity (n*n, column-major), potrf's workspace */
+    int *info;
+} dense_work;
+
+/* Status of potrf: *pivot = the order of the first leading minor that is not
+ * positive definite, or 0. */
+static homg_status cholesky_info(kernel_exec *ex, const int *info, int *pivot)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    cudaStream_t s = homg_cuda_stream(ex);
+    int host_info = 0;
+    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&host_info, info, sizeof host_info, cudaMemcpyDeviceToHost, s));
+    HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
+    if (host_info < 0)
+        return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "cusolverDnDpotrf: parameter %d is wrong", -host_info);
+    *pivot = host_info;
+    return HOMG_OK;
+}
+
+/* A in double, its Cholesky factor, then A^-1 = potrs(identity) in float. */
+static homg_status dense_invert(kernel_exec *ex, sparse_handle *h, const csr_matrix *a, float *inv, int *pivot,
+                                dense_work *w)
+{
     cudaStream_t s = homg_cuda_stream(ex);
     int32_t n = a->nrows;
     int64_t nn = (int64_t)n * n;
-    double *da = NULL, *id = NULL, *work = NULL;
-    int *info = NULL, lwork = 0;
-    homg_status st = HOMG_OK;
+    int lwork = 0;
+    HOMG_TRY(handle_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&w->a, "coarse solver"));
+    HOMG_TRY(handle_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&w->id, "coarse solver"));
+    HOMG_TRY(handle_alloc(ex, h, sizeof(int), (void **)&w->info, "coarse solver"));
+    dense_kernel<<<launch_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values, n,
+                                                                   w->a, w->id);
+    scatter_kernel<<<launch_blocks(n), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values, n, w->a);
+    HOMG_CUDA_LAUNCHED(ex, "coarse matrix");
+    HOMG_CUSOLVER_TRY(ex, cusolverDnSetStream(h->solver, s));
+    HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrf_bufferSize(h->solver, CUBLAS_FILL_MODE_LOWER, n, w->a, n, &lwork));
+    HOMG_TRY(handle_alloc(ex, h, (size_t)(lwork > 0 ? lwork : 1) * sizeof(double), (void **)&w->work, "coarse solver"));
+    HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrf(h->solver, CUBLAS_FILL_MODE_LOWER, n, w->a, n, w->work, lwork, w->info));
+    HOMG_TRY(cholesky_info(ex, w->info, pivot));
+    if (*pivot)
+        return HOMG_OK; /* the leading minor of this order is not positive definite */
+    HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrs(h->solver, CUBLAS_FILL_MODE_LOWER, n, n, w->a, n, w->id, n, w->info));
+    to_float_kernel<<<launch_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(w->id, inv, nn);
+    HOMG_CUDA_LAUNCHED(ex, "coarse inverse");
+    return HOMG_OK;
+}
+
+homg_status homg_cuda_amg_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
+{
+    sparse_handle *h = (sparse_handle *)handle;
+    dense_work w = { NULL, NULL, NULL, NULL };
+    homg_status st;
     *pivot = 0;
-    if (n <= 0)
+    if (a->nrows <= 0)
         return HOMG_OK;
-    st = homg_cuda_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&da, "coarse solver");
-    if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&id, "coarse solver");
-    if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, sizeof(int), (void **)&info, "coarse solver");
-#define STEP(call, what)                                                                                 \
-    do {                                                                                                 \
-        if (st == HOMG_OK) {                                                                             \
-            cusolverStatus_t cs_ = (call);                                                               \
-            if (cs_ != CUSOLVER_STATUS_SUCCESS)                                                          \
-                st = homg_exec_fail(ex, HOMG_ERROR_BACKEND, "%s: cuSOLVER status %d", (what), (int)cs_); \
-        }                                                                                                \
-    } while (0)
-    if (st == HOMG_OK) {
-        dense_kernel<<<homg_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->val, n,
-                                                                     da, id);
-        scatter_kernel<<<homg_blocks(n), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->val, n, da);
-        cudaError_t e = cudaGetLastError();
-        if (e != cudaSuccess)
-            st = homg_cuda_fail(ex, e, "coarse matrix");
-    }
-    STEP(cusolverDnSetStream(h->solver, s), "cusolverDnSetStream");
-    STEP(cusolverDnDpotrf_bufferSize(h->solver, CUBLAS_FILL_MODE_LOWER, n, da, n, &lwork), "potrf buffer size");
-    if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)(lwork > 0 ? lwork : 1) * sizeof(double), (void **)&work, "coarse solver");
-    STEP(cusolverDnDpotrf(h->solver, CUBLAS_FILL_MODE_LOWER, n, da, n, work, lwork, info), "cusolverDnDpotrf");
-    if (st == HOMG_OK) {
-        int host_info = 0;
-        cudaError_t e = cudaMemcpyAsync(&host_info, info, sizeof host_info, cudaMemcpyDeviceToHost, s);
-        if (e == cudaSuccess)
-            e = cudaStreamSynchronize(s);
-        if (e != cudaSuccess)
-            st = homg_cuda_fail(ex, e, "coarse Cholesky status");
-        else if (host_info > 0)
-            *pivot = host_info; /* the leading minor of this order is not positive definite */
-        else if (host_info < 0)
-            st = homg_exec_fail(ex, HOMG_ERROR_BACKEND, "cusolverDnDpotrf: parameter %d is wrong", -host_info);
-    }
-    if (st == HOMG_OK && !*pivot) {
-        STEP(cusolverDnDpotrs(h->solver, CUBLAS_FILL_MODE_LOWER, n, n, da, n, id, n, info), "cusolverDnDpotrs");
-        if (st == HOMG_OK) {
-            to_float_kernel<<<homg_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(id, inv, nn);
-            cudaError_t e = cudaGetLastError();
-            if (e != cudaSuccess)
-                st = homg_cuda_fail(ex, e, "coarse inverse");
-        }
-    }
-#undef STEP
+    st = dense_invert(ex, h, a, inv, pivot, &w);
     /* The frees are ordered after the work on the stream only through this sync. */
-    if (cudaStreamSynchronize(s) != cudaSuccess && st == HOMG_OK)
+    if (cudaStreamSynchronize(homg_cuda_stream(ex)) != cudaSuccess && st == HOMG_OK)
         st = homg_exec_fail(ex, HOMG_ERROR_BACKEND, "coarse solver: stream failed");
-    homg_cuda_free(h, da);
-    homg_cuda_free(h, id);
-    homg_cuda_free(h, work);
-    homg_cuda_free(h, info);
+    handle_free(h, w.a);
+    handle_free(h, w.id);
+    handle_free(h, w.work);
+    handle_free(h, w.info);
     return st;
 }
 
@@ -110,7 +107,7 @@ __global__ static void dense_apply_kernel(int32_t n, const float *inv, const flo
     }
 }
 
-homg_status homg_cuda_dense_apply(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x)
+homg_status homg_cuda_amg_dense_apply(kernel_exec *ex, int32_t n, const float *inv, const float *b, float *x)
 {
     /* Small blocks: a coarsest level of a few hundred rows still spreads over SMs. */
     int blocks = n > 0 ? (n + 63) / 64 : 1;

@@ -1,13 +1,11 @@
-/* amg_matching.cu -- CUDA backend: compatible weighted matching (twin of
+/* matching.cu -- CUDA backend: compatible weighted matching (twin of
  * kernels/amg/matching.c).  A Suitor round is two kernels: every active
  * vertex picks its candidate from the state of the round's start, then the
  * proposals land with atomicMax on the packed (weight, label) keys, so the
  * result does not depend on thread order. */
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
-
-#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
 
 __global__ static void match_weights_kernel(const int32_t *rp, const int32_t *ci, const float *av, int32_t n,
                                             const float *diag, const float *v, float *w)
@@ -15,50 +13,25 @@ __global__ static void match_weights_kernel(const int32_t *rp, const int32_t *ci
     FOR_ROWS(i, n)
     for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
         int32_t j = ci[k];
-        float aji = homg_entry_weight(rp, ci, av, j, i);
-        w[k] = j == i ? 0.0f : homg_match_weight(av[k], aji, diag[i], diag[j], v[i], v[j]);
+        float aji = amg_entry_weight(rp, ci, av, j, i);
+        w[k] = j == i ? 0.0f : amg_match_weight(av[k], aji, diag[i], diag[j], v[i], v[j]);
     }
 }
 
-homg_status homg_cuda_match_weights(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *v, float *w)
+homg_status homg_cuda_amg_match_weights(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *v,
+                                        float *w)
 {
-    match_weights_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, diag, v, w);
+    match_weights_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, diag, v, w);
     HOMG_CUDA_LAUNCHED(ex, "match_weights");
     return HOMG_OK;
-}
-
-__device__ static int holds(const int32_t *rp, const int32_t *ci, const float *w, const uint64_t *suitor,
-                            const int32_t *target, int32_t u)
-{
-    int32_t t = target[u];
-    return t >= 0 && suitor[t] == homg_suitor_key(homg_entry_weight(rp, ci, w, u, t), u);
 }
 
 __global__ static void suitor_pick_kernel(const int32_t *rp, const int32_t *ci, int32_t n, const float *w,
                                           const uint64_t *suitor, const int32_t *target, int32_t *cand)
 {
     FOR_ROWS(u, n)
-    {
-        uint64_t best = 0;
-        int32_t best_v = -2;
-        if (target[u] == -2 || holds(rp, ci, w, suitor, target, u)) {
-            cand[u] = -3;
-            continue;
-        }
-        for (int32_t k = rp[u]; k < rp[u + 1]; k++) {
-            int32_t v = ci[k];
-            uint64_t choice;
-            if (w[k] <= 0 || v == u || homg_suitor_key(w[k], u) <= suitor[v])
-                continue;
-            choice = homg_suitor_key(w[k], v);
-            if (choice > best) {
-                best = choice;
-                best_v = v;
-            }
-        }
-        cand[u] = best_v;
-    }
+    cand[u] = amg_suitor_pick(rp, ci, w, suitor, target, u);
 }
 
 __global__ static void suitor_propose_kernel(const int32_t *rp, const int32_t *ci, int32_t n, const float *w,
@@ -73,25 +46,25 @@ __global__ static void suitor_propose_kernel(const int32_t *rp, const int32_t *c
         if (v < 0 || v >= n)
             continue;
         atomicMax((unsigned long long *)&suitor[v],
-                  (unsigned long long)homg_suitor_key(homg_entry_weight(rp, ci, w, u, v), u));
+                  (unsigned long long)amg_suitor_key(amg_entry_weight(rp, ci, w, u, v), u));
         target[u] = v;
         count++;
     }
-    count = homg_block_count(count);
+    count = block_count(count);
     if (threadIdx.x == 0 && count)
         atomicAdd(proposals, count);
 }
 
-homg_status homg_cuda_suitor_round(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor,
-                                   int32_t *target, int32_t *cand, int32_t *proposals)
+homg_status homg_cuda_amg_suitor_round(kernel_exec *ex, const csr_matrix *a, const float *w, uint64_t *suitor,
+                                       int32_t *target, int32_t *cand, int32_t *proposals)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(proposals, 0, sizeof *proposals, s));
-    suitor_pick_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows, w, suitor,
-                                                                      target, cand);
+    suitor_pick_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows, w, suitor,
+                                                                        target, cand);
     HOMG_CUDA_LAUNCHED(ex, "Suitor round");
-    suitor_propose_kernel<<<homg_blocks(a->nrows, 4096), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows, w,
-                                                                               suitor, target, cand, proposals);
+    suitor_propose_kernel<<<launch_blocks(a->nrows, 4096), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows, w,
+                                                                                 suitor, target, cand, proposals);
     HOMG_CUDA_LAUNCHED(ex, "Suitor round");
     return HOMG_OK;
 }
@@ -102,18 +75,18 @@ __global__ static void match_pairs_kernel(const int32_t *rp, const int32_t *ci, 
     FOR_ROWS(i, n)
     {
         int32_t t = target[i], m = -1;
-        if (t >= 0 && t < n && target[t] == i && holds(rp, ci, w, suitor, target, i) &&
-            holds(rp, ci, w, suitor, target, t))
+        if (t >= 0 && t < n && target[t] == i && amg_suitor_holds(rp, ci, w, suitor, target, i) &&
+            amg_suitor_holds(rp, ci, w, suitor, target, t))
             m = t;
         mate[i] = m;
         flag[i] = m < 0 || i < m;
     }
 }
 
-homg_status homg_cuda_match_pairs(kernel_exec *ex, const csr_matrix *a, const float *w, const uint64_t *suitor,
-                                  const int32_t *target, int32_t *mate, int32_t *flag)
+homg_status homg_cuda_amg_match_pairs(kernel_exec *ex, const csr_matrix *a, const float *w, const uint64_t *suitor,
+                                      const int32_t *target, int32_t *mate, int32_t *flag)
 {
-    match_pairs_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+    match_pairs_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, a->nrows, w, suitor, target, mate, flag);
     HOMG_CUDA_LAUNCHED(ex, "match_pairs");
     return HOMG_OK;
@@ -125,9 +98,9 @@ __global__ static void match_agg_kernel(int32_t n, const int32_t *mate, const in
     agg[i] = id[mate[i] >= 0 && mate[i] < i ? mate[i] : i];
 }
 
-homg_status homg_cuda_match_agg(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg)
+homg_status homg_cuda_amg_match_agg(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *id, int32_t *agg)
 {
-    match_agg_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, mate, id, agg);
+    match_agg_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, mate, id, agg);
     HOMG_CUDA_LAUNCHED(ex, "match_agg");
     return HOMG_OK;
 }
@@ -137,16 +110,16 @@ __global__ static void match_weights_p_kernel(int32_t n, const int32_t *mate, co
 {
     FOR_ROWS(i, n)
     {
-        float s = homg_pair_norm(v[i], mate[i] >= 0 ? v[mate[i]] : 0.0f);
+        float s = amg_pair_norm(v[i], mate[i] >= 0 ? v[mate[i]] : 0.0f);
         pw[i] = s > 0 ? v[i] / s : 1.0f;
         vc[agg[i]] = s > 0 ? s : 1.0f; /* both rows of a pair write the same value */
     }
 }
 
-homg_status homg_cuda_match_weights_p(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg,
-                                      const float *v, float *pw, float *vc)
+homg_status homg_cuda_amg_match_weights_p(kernel_exec *ex, int32_t n, const int32_t *mate, const int32_t *agg,
+                                          const float *v, float *pw, float *vc)
 {
-    match_weights_p_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, mate, agg, v, pw, vc);
+    match_weights_p_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, mate, agg, v, pw, vc);
     HOMG_CUDA_LAUNCHED(ex, "match_weights_p");
     return HOMG_OK;
 }
@@ -158,10 +131,10 @@ __global__ static void weight_compose_kernel(int32_t n, const float *pw, const i
     out[i] = __fmul_rn(pw[i], pw2[agg[i]]);
 }
 
-homg_status homg_cuda_weight_compose(kernel_exec *ex, int32_t n, const float *pw, const int32_t *agg, const float *pw2,
-                                     float *out)
+homg_status homg_cuda_amg_weight_compose(kernel_exec *ex, int32_t n, const float *pw, const int32_t *agg,
+                                         const float *pw2, float *out)
 {
-    weight_compose_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, pw, agg, pw2, out);
+    weight_compose_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, pw, agg, pw2, out);
     HOMG_CUDA_LAUNCHED(ex, "weight_compose");
     return HOMG_OK;
 }

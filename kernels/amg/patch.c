@@ -1,10 +1,10 @@
-/* amg_patch.c -- CPU backend: the patch partition of a level (patches are
+/* patch.c -- CPU backend: the patch partition of a level (patches are
  * groups of aggregates, seed 000 5.2.1) and its patchSPM parts. */
 #include <math.h>
 #include <stdlib.h>
 
 #include "amg_common.h"
-#include "amg_cpu.h"
+#include "amg_kernels.h"
 
 typedef struct sort_item {
     uint64_t key;
@@ -19,8 +19,8 @@ static int by_key_then_row(const void *pa, const void *pb)
     return (a->row > b->row) - (a->row < b->row);
 }
 
-homg_status homg_cpu_patch_sort(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
-                                int32_t *perm)
+homg_status homg_cpu_amg_patch_sort(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
+                                    int32_t *perm)
 {
     sort_item *items = (sort_item *)malloc((size_t)(n > 0 ? n : 1) * sizeof *items);
     (void)handle;
@@ -37,37 +37,19 @@ homg_status homg_cpu_patch_sort(kernel_exec *ex, void *handle, int32_t n, const 
     return HOMG_OK;
 }
 
-/* First position q in [0, n) with group[perm[q]] > g (strict) or >= g. */
-static int32_t bound(int32_t n, const int32_t *group, const int32_t *perm, int32_t g, int strict)
-{
-    int32_t lo = 0, hi = n;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2, v = group[perm[mid]];
-        if (strict ? v <= g : v < g)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-homg_status homg_cpu_patch_heads(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
-                                 int32_t max_size, int32_t *head)
+homg_status homg_cpu_amg_patch_heads(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
+                                     int32_t max_size, int32_t *head)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (int32_t p = 0; p < n; p++) {
-        int32_t g = group[perm[p]];
-        int32_t s = bound(n, group, perm, g, 0), e = bound(n, group, perm, g, 1);
-        int32_t size = e - s, chunks = (size + max_size - 1) / max_size;
-        int32_t chunk = (size + chunks - 1) / chunks;
-        head[p] = (p - s) % chunk == 0;
+        head[p] = amg_patch_head(n, group, perm, max_size, p);
     }
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
-                                 const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
+homg_status homg_cpu_amg_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
+                                     const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
 {
     (void)ex;
     for (int32_t p = 0; p < n; p++) {
@@ -81,34 +63,26 @@ homg_status homg_cpu_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_count(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
-                                 int32_t *inner_cnt, int32_t *boundary_cnt)
+homg_status homg_cpu_amg_patch_count(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
+                                     int32_t *inner_cnt, int32_t *boundary_cnt)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
-        int32_t in = 0, bd = 0;
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            int32_t j = a->col_idx[k];
-            if (j == i)
-                continue;
-            if (patch_of[j] == patch_of[i])
-                in++;
-            else
-                bd++;
-        }
+        int32_t in, bd;
+        amg_patch_row_count(a->row_ptr, a->col_idx, i, patch_of, &in, &bd);
         inner_cnt[pos[i]] = in;
         boundary_cnt[i] = bd;
     }
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
-                                int l1, amg_patches *pt)
+homg_status homg_cpu_amg_patch_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
+                                    int l1, amg_patches *pt)
 {
     const int32_t *rp = a->row_ptr, *ci = a->col_idx;
-    const float *v = (const float *)a->val;
-    float *bv = (float *)pt->boundary.val;
+    const float *v = (const float *)a->values;
+    float *bv = (float *)pt->boundary.values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {

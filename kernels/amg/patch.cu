@@ -1,14 +1,12 @@
-/* amg_patch.cu -- CUDA backend: the patch partition of a level and its patchSPM
+/* patch.cu -- CUDA backend: the patch partition of a level and its patchSPM
  * parts (twin of kernels/amg/patch.c; the sort is cub's stable radix sort
  * on (group, aggregate) keys of rows in row order, so ties keep row order as
  * the CPU's comparison sort does). */
 #include <cub/device/device_radix_sort.cuh>
 
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
-
-#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
 
 __global__ static void sort_keys_kernel(int32_t n, const int32_t *group, const int32_t *agg, uint64_t *key,
                                         int32_t *row)
@@ -20,10 +18,10 @@ __global__ static void sort_keys_kernel(int32_t n, const int32_t *group, const i
     }
 }
 
-homg_status homg_cuda_patch_sort(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
-                                 int32_t *perm)
+homg_status homg_cuda_amg_patch_sort(kernel_exec *ex, void *handle, int32_t n, const int32_t *group, const int32_t *agg,
+                                     int32_t *perm)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
     uint64_t *kin = NULL, *kout = NULL;
     int32_t *rows = NULL;
@@ -33,60 +31,39 @@ homg_status homg_cuda_patch_sort(kernel_exec *ex, void *handle, int32_t n, const
     cudaError_t e;
     if (n <= 0)
         return HOMG_OK;
-    st = homg_cuda_alloc(ex, h, (size_t)n * sizeof(uint64_t), (void **)&kin, "patch sort");
+    st = handle_alloc(ex, h, (size_t)n * sizeof(uint64_t), (void **)&kin, "patch sort");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)n * sizeof(uint64_t), (void **)&kout, "patch sort");
+        st = handle_alloc(ex, h, (size_t)n * sizeof(uint64_t), (void **)&kout, "patch sort");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)n * sizeof(int32_t), (void **)&rows, "patch sort");
+        st = handle_alloc(ex, h, (size_t)n * sizeof(int32_t), (void **)&rows, "patch sort");
     if (st == HOMG_OK) {
-        sort_keys_kernel<<<homg_blocks(n), HOMG_THREADS, 0, s>>>(n, group, agg, kin, rows);
+        sort_keys_kernel<<<launch_blocks(n), HOMG_THREADS, 0, s>>>(n, group, agg, kin, rows);
         e = cudaGetLastError();
         if (e == cudaSuccess)
             e = cub::DeviceRadixSort::SortPairs(NULL, bytes, kin, kout, rows, perm, n, 0, 64, s);
-        if (e == cudaSuccess && (st = homg_cuda_scratch(ex, h, bytes, &tmp)) == HOMG_OK)
+        if (e == cudaSuccess && (st = handle_scratch(ex, h, bytes, &tmp)) == HOMG_OK)
             e = cub::DeviceRadixSort::SortPairs(tmp, bytes, kin, kout, rows, perm, n, 0, 64, s);
         if (e != cudaSuccess)
             st = homg_cuda_fail(ex, e, "patch sort");
     }
-    homg_cuda_free(h, kin);
-    homg_cuda_free(h, kout);
-    homg_cuda_free(h, rows);
+    handle_free(h, kin);
+    handle_free(h, kout);
+    handle_free(h, rows);
     return st;
-}
-
-/* First position q with group[perm[q]] > g (strict) or >= g. */
-__device__ static int32_t bound(int32_t n, const int32_t *group, const int32_t *perm, int32_t g, int strict)
-{
-    int32_t lo = 0, hi = n;
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2, v = group[perm[mid]];
-        if (strict ? v <= g : v < g)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
 }
 
 __global__ static void heads_kernel(int32_t n, const int32_t *group, const int32_t *perm, int32_t max_size,
                                     int32_t *head)
 {
-    FOR_ROWS(p, n)
-    {
-        int32_t g = group[perm[p]];
-        int32_t s = bound(n, group, perm, g, 0), e = bound(n, group, perm, g, 1);
-        int32_t size = e - s, chunks = (size + max_size - 1) / max_size;
-        int32_t chunk = (size + chunks - 1) / chunks;
-        head[p] = (p - s) % chunk == 0;
-    }
+    FOR_ROWS(p, n) { head[p] = amg_patch_head(n, group, perm, max_size, p); }
 }
 
-homg_status homg_cuda_patch_heads(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
-                                  int32_t max_size, int32_t *head)
+homg_status homg_cuda_amg_patch_heads(kernel_exec *ex, int32_t n, const int32_t *group, const int32_t *perm,
+                                      int32_t max_size, int32_t *head)
 {
     if (max_size < 1)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "patch size %d", max_size);
-    heads_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, group, perm, max_size, head);
+    heads_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, group, perm, max_size, head);
     HOMG_CUDA_LAUNCHED(ex, "patch_heads");
     return HOMG_OK;
 }
@@ -105,11 +82,11 @@ __global__ static void index_kernel(int32_t n, const int32_t *perm, const int32_
     }
 }
 
-homg_status homg_cuda_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
-                                  const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
+homg_status homg_cuda_amg_patch_index(kernel_exec *ex, int32_t n, const int32_t *perm, const int32_t *head,
+                                      const int32_t *id, int32_t count, int32_t *start, int32_t *patch_of, int32_t *pos)
 {
-    index_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, perm, head, id, count, start, patch_of,
-                                                                            pos);
+    index_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, perm, head, id, count, start, patch_of,
+                                                                              pos);
     HOMG_CUDA_LAUNCHED(ex, "patch_index");
     return HOMG_OK;
 }
@@ -119,25 +96,17 @@ __global__ static void count_kernel(const int32_t *rp, const int32_t *ci, int32_
 {
     FOR_ROWS(i, n)
     {
-        int32_t in = 0, bd = 0;
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-            int32_t j = ci[k];
-            if (j == i)
-                continue;
-            if (patch_of[j] == patch_of[i])
-                in++;
-            else
-                bd++;
-        }
+        int32_t in, bd;
+        amg_patch_row_count(rp, ci, i, patch_of, &in, &bd);
         inner_cnt[pos[i]] = in;
         boundary_cnt[i] = bd;
     }
 }
 
-homg_status homg_cuda_patch_count(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
-                                  int32_t *inner_cnt, int32_t *boundary_cnt)
+homg_status homg_cuda_amg_patch_count(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
+                                      int32_t *inner_cnt, int32_t *boundary_cnt)
 {
-    count_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+    count_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, a->nrows, patch_of, pos, inner_cnt, boundary_cnt);
     HOMG_CUDA_LAUNCHED(ex, "patch_count");
     return HOMG_OK;
@@ -146,7 +115,7 @@ homg_status homg_cuda_patch_count(kernel_exec *ex, const csr_matrix *a, const in
 __global__ static void fill_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
                                    const int32_t *patch_of, const int32_t *pos, int l1, amg_patches pt)
 {
-    float *bv = (float *)pt.boundary.val;
+    float *bv = (float *)pt.boundary.values;
     FOR_ROWS(i, n)
     {
         int32_t p = pos[i], base = pt.start[patch_of[i]];
@@ -175,11 +144,11 @@ __global__ static void fill_kernel(const int32_t *rp, const int32_t *ci, const f
     }
 }
 
-homg_status homg_cuda_patch_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
-                                 int l1, amg_patches *pt)
+homg_status homg_cuda_amg_patch_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos,
+                                     int l1, amg_patches *pt)
 {
-    fill_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, patch_of, pos, l1, *pt);
+    fill_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, patch_of, pos, l1, *pt);
     HOMG_CUDA_LAUNCHED(ex, "patch_fill");
     return HOMG_OK;
 }

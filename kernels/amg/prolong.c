@@ -1,11 +1,12 @@
-/* amg_prolong.c -- CPU backend: tentative prolongators and their damped-Jacobi
+/* prolong.c -- CPU backend: tentative prolongators and their damped-Jacobi
  * smoothing (seed 000, eqs. 5 and 6). */
 #include "amg_common.h"
-#include "amg_cpu.h"
+#include "amg_kernels.h"
 
-homg_status homg_cpu_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w, csr_matrix *p)
+homg_status homg_cpu_amg_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w,
+                                           csr_matrix *p)
 {
-    float *v = (float *)p->val;
+    float *v = (float *)p->values;
     (void)ex;
     for (int32_t i = 0; i < n; i++) {
         p->row_ptr[i] = i;
@@ -16,18 +17,13 @@ homg_status homg_cpu_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
+homg_status homg_cpu_amg_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
 {
-    const float *v = (const float *)a->val;
+    const float *v = (const float *)a->values;
     float m = 0;
     (void)ex;
     for (int32_t i = 0; i < a->nrows; i++) {
-        float s = 0, d = 0;
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            s += fabsf(v[k]);
-            if (a->col_idx[k] == i)
-                d = v[k];
-        }
+        float s, d = amg_row_diag_l1(a->row_ptr, a->col_idx, v, i, &s);
         if (d > 0 && s / d > m)
             m = s / d;
     }
@@ -35,11 +31,11 @@ homg_status homg_cpu_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out
     return HOMG_OK;
 }
 
-homg_status homg_cpu_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
-                                    const float *rho, csr_matrix *ap)
+homg_status homg_cpu_amg_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
+                                        const float *rho, csr_matrix *ap)
 {
-    const float *av = (const float *)a->val;
-    float *pv = (float *)ap->val;
+    const float *av = (const float *)a->values;
+    float *pv = (float *)ap->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {

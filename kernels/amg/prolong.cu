@@ -1,10 +1,8 @@
-/* amg_prolong.cu -- CUDA backend: tentative prolongators and their damped-Jacobi
+/* prolong.cu -- CUDA backend: tentative prolongators and their damped-Jacobi
  * smoothing (twin of kernels/amg/prolong.c). */
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
-
-#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
 
 __global__ static void tentative_kernel(int32_t n, const int32_t *agg, const float *w, int32_t *rp, int32_t *ci,
                                         float *v)
@@ -19,10 +17,11 @@ __global__ static void tentative_kernel(int32_t n, const int32_t *agg, const flo
     }
 }
 
-homg_status homg_cuda_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w, csr_matrix *p)
+homg_status homg_cuda_amg_prolong_tentative(kernel_exec *ex, int32_t n, const int32_t *agg, const float *w,
+                                            csr_matrix *p)
 {
-    tentative_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, w, p->row_ptr, p->col_idx,
-                                                                                (float *)p->val);
+    tentative_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, agg, w, p->row_ptr, p->col_idx,
+                                                                                  (float *)p->values);
     HOMG_CUDA_LAUNCHED(ex, "prolong_tentative");
     return HOMG_OK;
 }
@@ -32,12 +31,7 @@ __global__ static void gershgorin_kernel(const int32_t *rp, const int32_t *ci, c
 {
     FOR_ROWS(i, n)
     {
-        float s = 0, d = 0;
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-            s += fabsf(v[k]);
-            if (ci[k] == i)
-                d = v[k];
-        }
+        float s, d = amg_row_diag_l1(rp, ci, v, i, &s);
         if (d > 0 && s / d > 0)
             atomicMax(out, __float_as_uint(s / d));
     }
@@ -49,12 +43,12 @@ __global__ static void gershgorin_default_kernel(float *out)
         *out = 1.0f;
 }
 
-homg_status homg_cuda_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
+homg_status homg_cuda_amg_gershgorin(kernel_exec *ex, const csr_matrix *a, float *out)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(out, 0, sizeof *out, s));
-    gershgorin_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->val,
-                                                                     a->nrows, (unsigned *)out);
+    gershgorin_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values,
+                                                                       a->nrows, (unsigned *)out);
     HOMG_CUDA_LAUNCHED(ex, "gershgorin");
     gershgorin_default_kernel<<<1, 32, 0, s>>>(out);
     HOMG_CUDA_LAUNCHED(ex, "gershgorin");
@@ -77,12 +71,12 @@ __global__ static void prolong_smooth_kernel(const int32_t *rp, const int32_t *c
     }
 }
 
-homg_status homg_cuda_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
-                                     const float *rho, csr_matrix *ap)
+homg_status homg_cuda_amg_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
+                                         const float *rho, csr_matrix *ap)
 {
-    prolong_smooth_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, agg, omega, rho, ap->row_ptr, ap->col_idx,
-        (float *)ap->val);
+    prolong_smooth_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, agg, omega, rho, ap->row_ptr, ap->col_idx,
+        (float *)ap->values);
     HOMG_CUDA_LAUNCHED(ex, "prolong_smooth");
     return HOMG_OK;
 }

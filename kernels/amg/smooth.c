@@ -1,30 +1,25 @@
-/* amg_smooth.c -- CPU backend: damped and l1 Jacobi, and the patch block
+/* smooth.c -- CPU backend: damped and l1 Jacobi, and the patch block
  * Jacobi smoother of seed 000 (5.1.2, 5.2.2) on the patchSPM parts. */
 #include <math.h>
 
 #include "amg_common.h"
-#include "amg_cpu.h"
+#include "amg_kernels.h"
 
-homg_status homg_cpu_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
+homg_status homg_cpu_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
 {
-    const float *v = (const float *)a->val;
+    const float *v = (const float *)a->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
-        float dii = 0, l1 = 0;
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            l1 += fabsf(v[k]);
-            if (a->col_idx[k] == i)
-                dii = v[k];
-        }
+        float l1, dii = amg_row_diag_l1(a->row_ptr, a->col_idx, v, i, &l1);
         d[i] = kind == 0 ? dii : kind == 1 ? (dii != 0 ? 1.0f / dii : 0.0f) : (l1 != 0 ? 1.0f / l1 : 0.0f);
     }
     return HOMG_OK;
 }
 
-homg_status homg_cpu_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
+homg_status homg_cpu_amg_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
 {
-    const float *v = (const float *)a->val;
+    const float *v = (const float *)a->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
@@ -36,8 +31,8 @@ homg_status homg_cpu_residual(kernel_exec *ex, const csr_matrix *a, const float 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
-                                    float *x, int zero)
+homg_status homg_cpu_amg_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
+                                        float *x, int zero)
 {
     float w = (float)omega;
     (void)ex;
@@ -47,10 +42,10 @@ homg_status homg_cpu_jacobi_correct(kernel_exec *ex, int32_t n, const float *din
     return HOMG_OK;
 }
 
-homg_status homg_cpu_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
-                                          const float *b, float *x, float *r)
+homg_status homg_cpu_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
+                                              const float *b, float *x, float *r)
 {
-    const float *v = (const float *)a->val;
+    const float *v = (const float *)a->values;
     float w = (float)omega;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -66,8 +61,8 @@ homg_status homg_cpu_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
-                               double c_d, double c_r, int first, int zero_x)
+homg_status homg_cpu_amg_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+                                   double c_d, double c_r, int first, int zero_x)
 {
     float cd = (float)c_d, cr = (float)c_r;
     (void)ex;
@@ -80,19 +75,11 @@ homg_status homg_cpu_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, co
     return HOMG_OK;
 }
 
-homg_status homg_cpu_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in, float *out)
+/* out = in - boundary * x is the residual of the boundary part. */
+homg_status homg_cpu_amg_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in,
+                                        float *out)
 {
-    const csr_matrix *bd = &pt->boundary;
-    const float *v = (const float *)bd->val;
-    (void)ex;
-#pragma omp parallel for schedule(static) if (bd->nrows > HOMG_OMP_MIN)
-    for (int32_t i = 0; i < bd->nrows; i++) {
-        float s = 0;
-        for (int32_t k = bd->row_ptr[i]; k < bd->row_ptr[i + 1]; k++)
-            s += v[k] * x[bd->col_idx[k]];
-        out[i] = in[i] - s;
-    }
-    return HOMG_OK;
+    return homg_cpu_amg_residual(ex, &pt->boundary, in, x, out);
 }
 
 /* One patch, as one CUDA block does it: rows t of the patch own rhs[t], g[t]. */
@@ -141,8 +128,8 @@ static void smooth_patch(const amg_patches *pt, int32_t p, const float *b, const
         }
 }
 
-homg_status homg_cpu_patch_smooth(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs, float *x,
-                                  float *r, int zero, int inner, double w_in, double w_out)
+homg_status homg_cpu_amg_patch_smooth(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs,
+                                      float *x, float *r, int zero, int inner, double w_in, double w_out)
 {
     if (pt->max_size > HOMG_PATCH_MAX)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "patch of %d rows exceeds %d", pt->max_size,

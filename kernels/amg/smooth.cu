@@ -1,32 +1,25 @@
-/* amg_smooth.cu -- CUDA backend: damped and l1 Jacobi (miniwarp row products),
+/* smooth.cu -- CUDA backend: damped and l1 Jacobi (miniwarp row products),
  * and the patch block-Jacobi smoother of seed 000: one block per patch, the
  * patch's right-hand side and inner iterates in shared memory, the inner part
  * of patchSPM read from global memory (cached), the prerelax-residual fusion.
  * Twin of smooth.c beside it. */
 #include "amg_common.h"
-#include "amg_cuda.h"
+#include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
-
-#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
 
 __global__ static void diag_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, int kind, float *d)
 {
     FOR_ROWS(i, n)
     {
-        float dii = 0, l1 = 0;
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-            l1 += fabsf(v[k]);
-            if (ci[k] == i)
-                dii = v[k];
-        }
+        float l1, dii = amg_row_diag_l1(rp, ci, v, i, &l1);
         d[i] = kind == 0 ? dii : kind == 1 ? (dii != 0 ? 1.0f / dii : 0.0f) : (l1 != 0 ? 1.0f / l1 : 0.0f);
     }
 }
 
-homg_status homg_cuda_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
+homg_status homg_cuda_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, float *d)
 {
-    diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, kind, d);
+    diag_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, kind, d);
     HOMG_CUDA_LAUNCHED(ex, "diag");
     return HOMG_OK;
 }
@@ -37,7 +30,7 @@ __global__ static void residual_kernel(const int32_t *rp, const int32_t *ci, con
 {
     int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
     int lane = threadIdx.x & (G - 1);
-    float s = homg_row_dot<G, float, float>(rp, ci, v, x, row, n, lane);
+    float s = row_dot<G, float, float>(rp, ci, v, x, row, n, lane);
     if (row < n && lane == 0)
         r[row] = b[row] - s;
 }
@@ -45,17 +38,17 @@ __global__ static void residual_kernel(const int32_t *rp, const int32_t *ci, con
 static homg_status residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = homg_group_size(a->nnz, a->nrows);
-#define LAUNCH(G)                                                               \
-    residual_kernel<G><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, b, x, r)
+    int g = row_group_size(a->nnz, a->nrows);
+#define LAUNCH(G)                                                              \
+    residual_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, b, x, r)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     HOMG_CUDA_LAUNCHED(ex, "residual");
     return HOMG_OK;
 }
 
-homg_status homg_cuda_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
+homg_status homg_cuda_amg_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
 {
     return residual(ex, a, b, x, r);
 }
@@ -66,10 +59,11 @@ __global__ static void jacobi_correct_kernel(int32_t n, const float *dinv, float
     x[i] = (zero ? 0.0f : x[i]) + w * dinv[i] * r[i];
 }
 
-homg_status homg_cuda_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
-                                     float *x, int zero)
+homg_status homg_cuda_amg_jacobi_correct(kernel_exec *ex, int32_t n, const float *dinv, double omega, const float *r,
+                                         float *x, int zero)
 {
-    jacobi_correct_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, (float)omega, r, x, zero);
+    jacobi_correct_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, (float)omega, r, x,
+                                                                                       zero);
     HOMG_CUDA_LAUNCHED(ex, "jacobi_correct");
     return HOMG_OK;
 }
@@ -95,15 +89,15 @@ __global__ static void jacobi_zero_residual_kernel(const int32_t *rp, const int3
     }
 }
 
-homg_status homg_cuda_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
-                                           const float *b, float *x, float *r)
+homg_status homg_cuda_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, double omega,
+                                               const float *b, float *x, float *r)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = homg_group_size(a->nnz, a->nrows);
+    int g = row_group_size(a->nnz, a->nrows);
     float w = (float)omega;
-#define LAUNCH(G)                                                                           \
-    jacobi_zero_residual_kernel<G><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, dinv, w, b, x, r)
+#define LAUNCH(G)                                                                          \
+    jacobi_zero_residual_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, dinv, w, b, x, r)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     HOMG_CUDA_LAUNCHED(ex, "jacobi_zero_residual");
@@ -121,39 +115,20 @@ __global__ static void cheb_kernel(int32_t n, const float *dinv, const float *r,
     }
 }
 
-homg_status homg_cuda_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
-                                double c_d, double c_r, int first, int zero_x)
+homg_status homg_cuda_amg_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
+                                    double c_d, double c_r, int first, int zero_x)
 {
-    cheb_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, r, d, x, (float)c_d, (float)c_r,
-                                                                           first, zero_x);
+    cheb_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, r, d, x, (float)c_d, (float)c_r,
+                                                                             first, zero_x);
     HOMG_CUDA_LAUNCHED(ex, "chebyshev");
     return HOMG_OK;
 }
 
-template <int G>
-__global__ static void boundary_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, const float *x,
-                                       const float *in, float *out)
+/* out = in - boundary * x is the residual of the boundary part. */
+homg_status homg_cuda_amg_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in,
+                                         float *out)
 {
-    int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
-    int lane = threadIdx.x & (G - 1);
-    float s = homg_row_dot<G, float, float>(rp, ci, v, x, row, n, lane);
-    if (row < n && lane == 0)
-        out[row] = in[row] - s;
-}
-
-homg_status homg_cuda_patch_boundary(kernel_exec *ex, const amg_patches *pt, const float *x, const float *in,
-                                     float *out)
-{
-    const csr_matrix *bd = &pt->boundary;
-    cudaStream_t s = homg_cuda_stream(ex);
-    int g = homg_group_size(bd->nnz, bd->nrows);
-#define LAUNCH(G)                                                                \
-    boundary_kernel<G><<<homg_group_blocks(bd->nrows, G), HOMG_THREADS, 0, s>>>( \
-        bd->row_ptr, bd->col_idx, (const float *)bd->val, bd->nrows, x, in, out)
-    HOMG_GROUP_SWITCH(g, LAUNCH);
-#undef LAUNCH
-    HOMG_CUDA_LAUNCHED(ex, "patch_boundary");
-    return HOMG_OK;
+    return residual(ex, &pt->boundary, in, x, out);
 }
 
 /* One block per patch; thread t owns rows t, t + blockDim, ... of the patch.
@@ -212,8 +187,8 @@ __global__ static void patch_smooth_kernel(amg_patches pt, const float *b, const
         }
 }
 
-homg_status homg_cuda_patch_smooth(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs, float *x,
-                                   float *r, int zero, int inner, double w_in, double w_out)
+homg_status homg_cuda_amg_patch_smooth(kernel_exec *ex, const amg_patches *pt, const float *b, const float *rhs,
+                                       float *x, float *r, int zero, int inner, double w_in, double w_out)
 {
     int threads;
     size_t shared;

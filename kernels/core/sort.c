@@ -1,10 +1,10 @@
 /* sort.c -- host LSD radix sort of 64-bit keys, shared by the mesh code and the
  * CPU backend's pattern build (the twin of CUB's device radix sort). */
-#include "fem/fem_kernels.h"
+#include "sort.h"
 
 #include <string.h>
 
-void homg_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n, int bits)
+void homg_cpu_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n, int bits)
 {
     uint64_t *src = keys, *dst = tmp;
     size_t count[256];
@@ -29,7 +29,7 @@ void homg_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n, int bits)
         memcpy(keys, src, n * sizeof *keys);
 }
 
-size_t homg_unique_u64(uint64_t *keys, size_t n)
+size_t homg_cpu_sort_unique_u64(uint64_t *keys, size_t n)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
@@ -38,7 +38,7 @@ size_t homg_unique_u64(uint64_t *keys, size_t n)
     return m;
 }
 
-int homg_bits_for(uint64_t max_value)
+int homg_cpu_sort_bits_for(uint64_t max_value)
 {
     int b = 0;
     while (b < 64 && (max_value >> b))

@@ -1,29 +1,15 @@
-/* fem_color.c -- CPU twin of the colour-by-colour assembly: elements of one
+/* color.c -- CPU twin of the colour-by-colour assembly: elements of one
  * colour share no node, so they add into A and b without races. */
 #include "fem_element.h"
 
-homg_status homg_cpu_fem_numeric_color(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                       const int32_t *elems, const int32_t *color_ptr, int32_t num_colors)
+homg_status homg_cpu_fem_numeric_color(kernel_exec *ex, const fem_problem *p, const fem_system *s, const int32_t *elems,
+                                       const int32_t *color_ptr, int32_t num_colors)
 {
-    int nv = p->dim + 1;
     (void)ex;
     for (int32_t c = 0; c < num_colors; c++) {
 #pragma omp parallel for schedule(static)
-        for (int32_t i = color_ptr[c]; i < color_ptr[c + 1]; i++) {
-            int32_t e = elems[i];
-            const int32_t *v = p->elements + (size_t)e * nv;
-            double A[16], F[4];
-            homg_fem_element(p, p->dim, e, v, A, F);
-            for (int a = 0; a < nv; a++) {
-                int32_t row = v[a], lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
-                for (int b = 0; b < nv; b++) {
-                    int32_t k = homg_fem_find(s->col_idx, lo, hi, v[b]);
-                    if (k >= 0)
-                        homg_fem_add(s->values, s->float32, k, A[a * nv + b]);
-                }
-                homg_fem_add(s->rhs, s->float32, row, F[a]);
-            }
-        }
+        for (int32_t i = color_ptr[c]; i < color_ptr[c + 1]; i++)
+            fem_scatter_element(p, s, elems[i]);
     }
     return HOMG_OK;
 }

@@ -1,4 +1,4 @@
-/* fem_color.cu -- colour-by-colour assembly: one launch per colour, one thread
+/* color.cu -- colour-by-colour assembly: one launch per colour, one thread
  * per element; elements of a colour share no node, so plain adds are race free.
  * CPU twin: color.c beside it. */
 #include "core/cuda_check.h"
@@ -7,7 +7,7 @@
 #define THREADS 128
 
 template <typename T, int DIM>
-__global__ void fem_color_kernel(homg_fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
+__global__ void fem_color_kernel(fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
                                  const int32_t *elems, int32_t begin, int32_t end)
 {
     int64_t i = begin + (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -18,11 +18,11 @@ __global__ void fem_color_kernel(homg_fem_problem p, const int32_t *row_ptr, con
     double A[16], F[4];
     for (int a = 0; a < nv; a++)
         v[a] = p.elements[(int64_t)e * nv + a];
-    homg_fem_element(&p, DIM, e, v, A, F);
+    fem_element(&p, DIM, e, v, A, F);
     for (int a = 0; a < nv; a++) {
         int32_t row = v[a], lo = row_ptr[row], hi = row_ptr[row + 1];
         for (int b = 0; b < nv; b++) {
-            int32_t k = homg_fem_find(col_idx, lo, hi, v[b]);
+            int32_t k = sorted_find_i32(col_idx, lo, hi, v[b]);
             if (k >= 0)
                 values[k] += (T)A[a * nv + b];
         }
@@ -31,7 +31,7 @@ __global__ void fem_color_kernel(homg_fem_problem p, const int32_t *row_ptr, con
 }
 
 template <typename T>
-static homg_status run(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s, const int32_t *elems,
+static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *s, const int32_t *elems,
                        const int32_t *color_ptr, int32_t num_colors)
 {
     cudaStream_t st = homg_cuda_stream(ex);
@@ -51,9 +51,9 @@ static homg_status run(kernel_exec *ex, const homg_fem_problem *p, const homg_fe
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_fem_numeric_color(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                                   const int32_t *elems, const int32_t *color_ptr, int32_t num_colors)
+homg_status homg_cuda_fem_numeric_color(kernel_exec *ex, const fem_problem *p, const fem_system *s,
+                                        const int32_t *elems, const int32_t *color_ptr, int32_t num_colors)
 {
-    return s->float32 ? run<float>(ex, p, s, elems, color_ptr, num_colors)
-                      : run<double>(ex, p, s, elems, color_ptr, num_colors);
+    return s->precision == HOMG_FLOAT32 ? run<float>(ex, p, s, elems, color_ptr, num_colors)
+                                        : run<double>(ex, p, s, elems, color_ptr, num_colors);
 }

@@ -1,7 +1,7 @@
-/* fem_dirichlet.c -- CPU twin of the symmetric Dirichlet elimination, row by row. */
+/* dirichlet.c -- CPU twin of the symmetric Dirichlet elimination, row by row. */
 #include "fem_element.h"
 
-homg_status homg_cpu_fem_dirichlet(kernel_exec *ex, const homg_fem_system *s, const uint8_t *mask, double g,
+homg_status homg_cpu_fem_dirichlet(kernel_exec *ex, const fem_system *s, const uint8_t *mask, double g,
                                    const double *g_node)
 {
     (void)ex;
@@ -12,12 +12,12 @@ homg_status homg_cpu_fem_dirichlet(kernel_exec *ex, const homg_fem_system *s, co
             double gi = mask[i] == 1 ? (g_node ? g_node[i] : g) : 0.0;
             for (int32_t k = lo; k < hi; k++) {
                 double v = s->col_idx[k] == i ? 1.0 : 0.0;
-                if (s->float32)
+                if (s->precision == HOMG_FLOAT32)
                     ((float *)s->values)[k] = (float)v;
                 else
                     ((double *)s->values)[k] = v;
             }
-            if (s->float32)
+            if (s->precision == HOMG_FLOAT32)
                 ((float *)s->rhs)[i] = (float)gi;
             else
                 ((double *)s->rhs)[i] = gi;
@@ -27,7 +27,7 @@ homg_status homg_cpu_fem_dirichlet(kernel_exec *ex, const homg_fem_system *s, co
                 int32_t j = s->col_idx[k];
                 if (mask[j]) {
                     double gj = mask[j] == 1 ? (g_node ? g_node[j] : g) : 0.0;
-                    if (s->float32) {
+                    if (s->precision == HOMG_FLOAT32) {
                         moved += (double)((float *)s->values)[k] * gj;
                         ((float *)s->values)[k] = 0;
                     } else {
@@ -36,7 +36,7 @@ homg_status homg_cpu_fem_dirichlet(kernel_exec *ex, const homg_fem_system *s, co
                     }
                 }
             }
-            if (s->float32)
+            if (s->precision == HOMG_FLOAT32)
                 ((float *)s->rhs)[i] = (float)((double)((float *)s->rhs)[i] - moved);
             else
                 ((double *)s->rhs)[i] -= moved;

@@ -1,4 +1,4 @@
-/* fem_dirichlet.cu -- symmetric Dirichlet elimination, one thread per row.
+/* dirichlet.cu -- symmetric Dirichlet elimination, one thread per row.
  * CPU twin: dirichlet.c beside it. */
 #include "core/cuda_check.h"
 #include "fem_element.h"
@@ -32,13 +32,13 @@ __global__ void fem_dirichlet_kernel(int32_t num_rows, const int32_t *row_ptr, c
     }
 }
 
-extern "C" homg_status homg_cuda_fem_dirichlet(kernel_exec *ex, const homg_fem_system *s, const uint8_t *mask, double g,
-                                               const double *g_node)
+homg_status homg_cuda_fem_dirichlet(kernel_exec *ex, const fem_system *s, const uint8_t *mask, double g,
+                                    const double *g_node)
 {
     unsigned blocks = (unsigned)((s->num_rows + THREADS - 1) / THREADS);
     if (s->num_rows <= 0)
         return HOMG_OK;
-    if (s->float32)
+    if (s->precision == HOMG_FLOAT32)
         fem_dirichlet_kernel<float><<<blocks, THREADS, 0, homg_cuda_stream(ex)>>>(
             s->num_rows, s->row_ptr, s->col_idx, (float *)s->values, (float *)s->rhs, mask, g, g_node);
     else

@@ -1,24 +1,11 @@
-/* fem.cu -- the CUDA backend's FEM assembly table (no serial scheme on the GPU). */
-#include "core/cuda_check.h"
+/* fem.cu -- the CUDA backend's FEM assembly table (the functions: pattern.cu,
+ * color.cu, patch.cu, dirichlet.cu; no serial scheme on the GPU). */
 #include "fem_kernels.h"
 
-extern "C" {
-homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes);
-homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
-                                       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz);
-homg_status homg_cuda_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
-                                      int32_t *row_ptr, int32_t *col_idx);
-homg_status homg_cuda_fem_numeric_color(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                        const int32_t *elems, const int32_t *color_ptr, int32_t num_colors);
-homg_status homg_cuda_fem_numeric_patch(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                        const homg_fem_patches *q);
-size_t homg_cuda_fem_patch_scratch_bytes(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32);
-homg_status homg_cuda_fem_dirichlet(kernel_exec *ex, const homg_fem_system *s, const uint8_t *mask, double g,
-                                    const double *g_node);
-
-const fem_kernels homg_cuda_fem_kernels = {
-    homg_cuda_fem_pattern_temp_bytes,  homg_cuda_fem_pattern_keys,  homg_cuda_fem_pattern_csr,
-    NULL /* serial: CPU only */,       homg_cuda_fem_numeric_color, homg_cuda_fem_numeric_patch,
-    homg_cuda_fem_patch_scratch_bytes, homg_cuda_fem_dirichlet,
-};
+/* homg_fem_create refuses the serial scheme on CUDA; this only keeps the table whole. */
+homg_status homg_cuda_fem_numeric_serial(kernel_exec *ex, const fem_problem *p, const fem_system *s)
+{
+    return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "FEM: the serial scheme runs on the CPU backend only");
 }
+
+extern "C" const fem_kernels homg_cuda_fem_kernels = { FEM_KERNELS(HOMG_KERNEL_CUDA_INIT) };

@@ -8,30 +8,11 @@
 #ifndef HOMG_FEM_ELEMENT_H
 #define HOMG_FEM_ELEMENT_H
 
+#include "core/search.h"
 #include "fem_kernels.h"
 
-#ifdef __CUDACC__
-#define HOMG_HD static __host__ __device__ __forceinline__
-#else
-#define HOMG_HD static inline
-#endif
-
-/* Index of column c in cols[lo .. hi) (sorted), or -1. */
-HOMG_HD int32_t homg_fem_find(const int32_t *cols, int32_t lo, int32_t hi, int32_t c)
-{
-    int32_t end = hi;
-    while (lo < hi) {
-        int32_t mid = lo + ((hi - lo) >> 1);
-        if (cols[mid] < c)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < end && cols[lo] == c ? lo : -1;
-}
-
 /* Sigma g (dim components) for element e. */
-HOMG_HD void homg_fem_sigma_apply(const homg_fem_problem *p, int dim, int32_t e, const double *g, double *out)
+HOMG_HD void fem_sigma_apply(const fem_problem *p, int dim, int32_t e, const double *g, double *out)
 {
     if (p->sigma_tensor) {
         const double *s = p->sigma_tensor + (size_t)e * (dim == 2 ? 3 : 6);
@@ -53,7 +34,7 @@ HOMG_HD void homg_fem_sigma_apply(const homg_fem_problem *p, int dim, int32_t e,
 /* Element matrix A (row-major, (dim+1)^2) and load F (dim+1) of element e with
  * nodes v.  dim equals the problem's dim; CUDA kernels pass a compile-time
  * constant so that the loops unroll and A stays in registers. */
-HOMG_HD void homg_fem_element(const homg_fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
+HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
 {
     double g[4][3], vol, mass, src;
     int nv = dim + 1;
@@ -96,7 +77,7 @@ HOMG_HD void homg_fem_element(const homg_fem_problem *p, int dim, int32_t e, con
     src = (p->f + (p->f_elem ? p->f_elem[e] : 0.0)) * vol / nv;
     for (int a = 0; a < nv; a++) {
         double sg[3];
-        homg_fem_sigma_apply(p, dim, e, g[a], sg);
+        fem_sigma_apply(p, dim, e, g[a], sg);
         F[a] = src;
         for (int b = 0; b < nv; b++) {
             double m = a == b ? 2.0 * mass : mass, k = 0;
@@ -111,12 +92,31 @@ HOMG_HD void homg_fem_element(const homg_fem_problem *p, int dim, int32_t e, con
 
 #ifndef __CUDACC__
 /* values[k] += x in the system's precision (CPU backend). */
-static inline void homg_fem_add(void *values, int float32, int64_t k, double x)
+static inline void fem_add(void *values, homg_precision precision, int64_t k, double x)
 {
-    if (float32)
+    if (precision == HOMG_FLOAT32)
         ((float *)values)[k] += (float)x;
     else
         ((double *)values)[k] += x;
+}
+
+/* Adds element e's matrix and load into the system, each entry found by
+ * binary search in its CSR row (the serial and colour schemes on the CPU). */
+static inline void fem_scatter_element(const fem_problem *p, const fem_system *s, int32_t e)
+{
+    int nv = p->dim + 1;
+    const int32_t *v = p->elements + (size_t)e * nv;
+    double A[16], F[4];
+    fem_element(p, p->dim, e, v, A, F);
+    for (int a = 0; a < nv; a++) {
+        int32_t row = v[a], lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
+        for (int b = 0; b < nv; b++) {
+            int32_t k = sorted_find_i32(s->col_idx, lo, hi, v[b]);
+            if (k >= 0)
+                fem_add(s->values, s->precision, k, A[a * nv + b]);
+        }
+        fem_add(s->rhs, s->precision, row, F[a]);
+    }
 }
 #endif
 

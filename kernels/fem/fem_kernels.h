@@ -1,8 +1,8 @@
-/* fem_kernels.h -- the FEM assembly table (pattern, numeric passes, Dirichlet)
- * and the host helpers the mesh code shares with the CPU backend. */
+/* fem_kernels.h -- the FEM assembly table (pattern, numeric passes, Dirichlet). */
 #ifndef HOMG_FEM_KERNELS_H
 #define HOMG_FEM_KERNELS_H
 
+#include "core/sort.h"
 #include "kernels.h"
 
 #include <stddef.h>
@@ -14,7 +14,7 @@ extern "C" {
 
 /* What the element routine reads: the mesh and the coefficients, in the
  * exec's memory space (NULL arrays: not used). */
-typedef struct homg_fem_problem {
+typedef struct fem_problem {
     int dim;
     int32_t num_nodes, num_elements;
     const double *coords;    /* num_nodes * dim */
@@ -24,19 +24,19 @@ typedef struct homg_fem_problem {
     const double *sigma_tensor; /* dim*(dim+1)/2 per element: xx xy yy | xx xy xz yy yz zz */
     double lambda, f;
     const double *f_elem, *f_node;
-} homg_fem_problem;
+} fem_problem;
 
 /* The CSR system being assembled (exec's memory space). */
-typedef struct homg_fem_system {
+typedef struct fem_system {
     int32_t num_rows, nnz;
     const int32_t *row_ptr, *col_idx;
-    void *values, *rhs; /* float or double */
-    int float32;
-} homg_fem_system;
+    void *values, *rhs; /* in `precision` */
+    homg_precision precision;
+} fem_system;
 
 /* The patch scheme's data (seed 000): nodes partitioned into patches, each
  * element belongs to the patch of its first node. */
-typedef struct homg_fem_patches {
+typedef struct fem_patches {
     int32_t num_patches;
     int32_t max_nnz, max_nodes; /* largest patch: matrix entries of its rows, nodes */
     const int32_t *node_ptr;    /* num_patches + 1: the patch's nodes are nodes[node_ptr[p] ..] */
@@ -52,45 +52,49 @@ typedef struct homg_fem_patches {
     void *values_B, *rhs_B;     /* nnz and num_rows: patch-boundary contributions */
     void *scratch;              /* CPU: per-thread stand-in for shared memory */
     size_t scratch_bytes;
-} homg_fem_patches;
+} fem_patches;
+
+#define FEM_KERNELS(X)                                                                                              \
+    /* Pattern: sorted unique keys row << shift | col of all element node pairs and */                              \
+    /* every diagonal, left in keys[0 .. *nnz) (*nnz is read back to the host). */                                  \
+    X(homg_status, fem, pattern_temp_bytes, (kernel_exec * ex, size_t num_keys, int bits, size_t *bytes))           \
+    X(homg_status, fem, pattern_keys,                                                                               \
+      (kernel_exec * ex, const fem_problem *p, int shift, uint64_t *keys, uint64_t *keys_alt, void *temp,           \
+       size_t temp_bytes, int32_t *nnz))                                                                            \
+    /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */                                            \
+    X(homg_status, fem, pattern_csr,                                                                                \
+      (kernel_exec * ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows, int32_t *row_ptr,          \
+       int32_t *col_idx))                                                                                           \
+    /* Seed 002's Algorithm 1, one thread (CPU only: UNSUPPORTED on CUDA).  Values and rhs zeroed before. */        \
+    X(homg_status, fem, numeric_serial, (kernel_exec * ex, const fem_problem *p, const fem_system *s))              \
+    /* Element colouring: colour c is elems[color_ptr[c] .. color_ptr[c+1]) (color_ptr on the host). */             \
+    /* Values and rhs zeroed before. */                                                                             \
+    X(homg_status, fem, numeric_color,                                                                              \
+      (kernel_exec * ex, const fem_problem *p, const fem_system *s, const int32_t *elems, const int32_t *color_ptr, \
+       int32_t num_colors))                                                                                         \
+    /* Patches: writes every value and rhs entry (no zeroing needed). */                                            \
+    X(homg_status, fem, numeric_patch,                                                                              \
+      (kernel_exec * ex, const fem_problem *p, const fem_system *s, const fem_patches *patches))                    \
+    /* Per-thread scratch the patch pass needs (0 on CUDA, which uses shared memory). */                            \
+    X(size_t, fem, patch_scratch_bytes,                                                                             \
+      (kernel_exec * ex, int32_t max_nnz, int32_t max_nodes, homg_precision precision))                             \
+    /* Dirichlet: mask 1 rows become unit rows with rhs g, mask 2 (no element) unit rows with */                    \
+    /* rhs 0; other rows move their mask columns times g to the rhs and zero them. */                               \
+    X(homg_status, fem, dirichlet,                                                                                  \
+      (kernel_exec * ex, const fem_system *s, const uint8_t *mask, double g, const double *g_node))
 
 typedef struct fem_kernels {
-    /* Pattern: sorted unique keys row << shift | col of all element node pairs and
-     * every diagonal, left in keys[0 .. *nnz) (*nnz is read back to the host). */
-    homg_status (*pattern_temp_bytes)(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes);
-    homg_status (*pattern_keys)(kernel_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
-                                uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz);
-    /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */
-    homg_status (*pattern_csr)(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
-                               int32_t *row_ptr, int32_t *col_idx);
-    /* Seed 002's Algorithm 1, one thread (CPU only; NULL on CUDA).  Values and rhs zeroed before. */
-    homg_status (*numeric_serial)(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s);
-    /* Element colouring: colour c is elems[color_ptr[c] .. color_ptr[c+1]) (color_ptr on the host).
-     * Values and rhs zeroed before. */
-    homg_status (*numeric_color)(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                 const int32_t *elems, const int32_t *color_ptr, int32_t num_colors);
-    /* Patches: writes every value and rhs entry (no zeroing needed). */
-    homg_status (*numeric_patch)(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                 const homg_fem_patches *patches);
-    /* Per-thread scratch the patch pass needs (0 on CUDA, which uses shared memory). */
-    size_t (*patch_scratch_bytes)(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32);
-    /* Dirichlet: mask 1 rows become unit rows with rhs g, mask 2 (no element) unit rows with
-     * rhs 0; other rows move their mask columns times g to the rhs and zero them. */
-    homg_status (*dirichlet)(kernel_exec *ex, const homg_fem_system *s, const uint8_t *mask, double g,
-                             const double *g_node);
+    FEM_KERNELS(HOMG_KERNEL_MEMBER)
 } fem_kernels;
+FEM_KERNELS(HOMG_KERNEL_CPU_PROTO)
+#if HOMG_HAVE_CUDA
+FEM_KERNELS(HOMG_KERNEL_CUDA_PROTO)
+#endif
 
 extern const fem_kernels homg_cpu_fem_kernels;
 #if HOMG_HAVE_CUDA
 extern const fem_kernels homg_cuda_fem_kernels;
 #endif
-
-/* Host LSD radix sort of the low `bits` bits of 64-bit keys (tmp: n keys). */
-void homg_sort_u64(uint64_t *keys, uint64_t *tmp, size_t n, int bits);
-/* Removes adjacent duplicates of sorted keys; returns the new count. */
-size_t homg_unique_u64(uint64_t *keys, size_t n);
-/* Bits needed to hold max_value. */
-int homg_bits_for(uint64_t max_value);
 
 #ifdef __cplusplus
 }

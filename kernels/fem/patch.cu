@@ -1,4 +1,4 @@
-/* fem_patch.cu -- seed 000's patch-based assembly: one block per patch; the
+/* patch.cu -- seed 000's patch-based assembly: one block per patch; the
  * patch's column indices and values sit in shared memory, element entries of
  * rows in the patch are found by binary search there and added with shared
  * atomics; entries of rows outside the patch go to values_B / rhs_B with global
@@ -9,15 +9,15 @@
 
 #define THREADS 256
 
-static size_t shared_bytes(const homg_fem_patches *q, size_t vb)
+static size_t shared_bytes(const fem_patches *q, size_t vb)
 {
     return (size_t)q->max_nnz * vb + (size_t)q->max_nodes * vb + (size_t)q->max_nnz * sizeof(int32_t) +
            ((size_t)q->max_nodes + 1) * sizeof(int32_t);
 }
 
 template <typename T, int DIM>
-__global__ void fem_patch_kernel(homg_fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
-                                 homg_fem_patches q)
+__global__ void fem_patch_kernel(fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
+                                 fem_patches q)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     T *sval = (T *)smem;                             /* max_nnz */
@@ -48,13 +48,13 @@ __global__ void fem_patch_kernel(homg_fem_problem p, const int32_t *row_ptr, con
         double A[16], F[4];
         for (int a = 0; a < nv; a++)
             v[a] = p.elements[(int64_t)e * nv + a];
-        homg_fem_element(&p, DIM, e, v, A, F);
+        fem_element(&p, DIM, e, v, A, F);
         for (int a = 0; a < nv; a++) {
             int32_t row = v[a];
             if (q.node_patch[row] == pt) {
                 int32_t l = q.node_local[row];
                 for (int b = 0; b < nv; b++) {
-                    int32_t k = homg_fem_find(scol, srow[l], srow[l + 1], v[b]);
+                    int32_t k = sorted_find_i32(scol, srow[l], srow[l + 1], v[b]);
                     if (k >= 0)
                         atomicAdd(&sval[k], (T)A[a * nv + b]);
                 }
@@ -62,7 +62,7 @@ __global__ void fem_patch_kernel(homg_fem_problem p, const int32_t *row_ptr, con
             } else {
                 int32_t lo = row_ptr[row], hi = row_ptr[row + 1];
                 for (int b = 0; b < nv; b++) {
-                    int32_t k = homg_fem_find(col_idx, lo, hi, v[b]);
+                    int32_t k = sorted_find_i32(col_idx, lo, hi, v[b]);
                     if (k >= 0)
                         atomicAdd(&values_B[k], (T)A[a * nv + b]);
                 }
@@ -86,7 +86,7 @@ template <typename T> __global__ void fem_patch_add_kernel(T *dst, const T *src,
 }
 
 template <typename T>
-static homg_status run(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s, const homg_fem_patches *q)
+static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q)
 {
     cudaStream_t st = homg_cuda_stream(ex);
     size_t smem = shared_bytes(q, sizeof(T));
@@ -123,17 +123,17 @@ static homg_status run(kernel_exec *ex, const homg_fem_problem *p, const homg_fe
     return HOMG_OK;
 }
 
-extern "C" size_t homg_cuda_fem_patch_scratch_bytes(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, int float32)
+size_t homg_cuda_fem_patch_scratch_bytes(kernel_exec *ex, int32_t max_nnz, int32_t max_nodes, homg_precision precision)
 {
     (void)ex;
     (void)max_nnz;
     (void)max_nodes;
-    (void)float32;
+    (void)precision;
     return 0; /* shared memory stands in for the CPU's scratch */
 }
 
-extern "C" homg_status homg_cuda_fem_numeric_patch(kernel_exec *ex, const homg_fem_problem *p, const homg_fem_system *s,
-                                                   const homg_fem_patches *q)
+homg_status homg_cuda_fem_numeric_patch(kernel_exec *ex, const fem_problem *p, const fem_system *s,
+                                        const fem_patches *q)
 {
-    return s->float32 ? run<float>(ex, p, s, q) : run<double>(ex, p, s, q);
+    return s->precision == HOMG_FLOAT32 ? run<float>(ex, p, s, q) : run<double>(ex, p, s, q);
 }

@@ -1,4 +1,4 @@
-/* fem_pattern.c -- CPU twin of the CSR pattern build: element node-pair keys,
+/* pattern.c -- CPU twin of the CSR pattern build: element node-pair keys,
  * radix sort, unique, row pointers by binary search. */
 #include "fem_element.h"
 
@@ -11,7 +11,7 @@ homg_status homg_cpu_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, in
     return HOMG_OK;
 }
 
-homg_status homg_cpu_fem_pattern_keys(kernel_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
+homg_status homg_cpu_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys,
                                       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     int nv = p->dim + 1;
@@ -29,8 +29,8 @@ homg_status homg_cpu_fem_pattern_keys(kernel_exec *ex, const homg_fem_problem *p
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < p->num_nodes; i++)
         keys[pairs + i] = ((uint64_t)i << shift) | (uint64_t)i;
-    homg_sort_u64(keys, keys_alt, (size_t)n, 2 * shift);
-    *nnz = (int32_t)homg_unique_u64(keys, (size_t)n);
+    homg_cpu_sort_u64(keys, keys_alt, (size_t)n, 2 * shift);
+    *nnz = (int32_t)homg_cpu_sort_unique_u64(keys, (size_t)n);
     return HOMG_OK;
 }
 
@@ -45,16 +45,7 @@ homg_status homg_cpu_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int3
 #pragma omp parallel for schedule(static)
     for (int32_t r = 0; r <= num_rows; r++) {
         /* first key of row r or later */
-        uint64_t key = (uint64_t)r << shift;
-        int32_t lo = 0, hi = nnz;
-        while (lo < hi) {
-            int32_t mid = lo + ((hi - lo) >> 1);
-            if (keys[mid] < key)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        row_ptr[r] = lo;
+        row_ptr[r] = sorted_lower_u64(keys, 0, nnz, (uint64_t)r << shift);
     }
     return HOMG_OK;
 }

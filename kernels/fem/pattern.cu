@@ -1,4 +1,4 @@
-/* fem_pattern.cu -- the CSR pattern on the device: a key row << shift | col for
+/* pattern.cu -- the CSR pattern on the device: a key row << shift | col for
  * every element node pair and every diagonal, CUB radix sort, CUB unique, then
  * row pointers by binary search.  CPU twin: pattern.c beside it. */
 #include "core/cuda_check.h"
@@ -12,7 +12,7 @@
 
 static unsigned blocks_for(int64_t n) { return (unsigned)((n + THREADS - 1) / THREADS); }
 
-__global__ void fem_pattern_keys_kernel(homg_fem_problem p, int shift, uint64_t *keys)
+__global__ void fem_pattern_keys_kernel(fem_problem p, int shift, uint64_t *keys)
 {
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     int nv = p.dim + 1;
@@ -41,19 +41,10 @@ __global__ void fem_pattern_rows_kernel(const uint64_t *keys, int32_t nnz, int s
     int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (r > num_rows)
         return;
-    uint64_t key = (uint64_t)r << shift;
-    int32_t lo = 0, hi = nnz;
-    while (lo < hi) {
-        int32_t mid = lo + ((hi - lo) >> 1);
-        if (keys[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    row_ptr[r] = lo;
+    row_ptr[r] = sorted_lower_u64(keys, 0, nnz, (uint64_t)r << shift); /* first key of row r or later */
 }
 
-extern "C" homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes)
+homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes)
 {
     size_t sort_bytes = 0, unique_bytes = 0;
     cub::DoubleBuffer<uint64_t> db(NULL, NULL);
@@ -67,8 +58,8 @@ extern "C" homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t 
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const homg_fem_problem *p, int shift, uint64_t *keys,
-                                                  uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
+homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys,
+                                       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int nv = p->dim + 1;
@@ -97,8 +88,8 @@ extern "C" homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const homg_fe
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift,
-                                                 int32_t num_rows, int32_t *row_ptr, int32_t *col_idx)
+homg_status homg_cuda_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
+                                      int32_t *row_ptr, int32_t *col_idx)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     uint64_t mask = ((uint64_t)1 << shift) - 1;

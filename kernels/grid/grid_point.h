@@ -4,11 +4,7 @@
 #ifndef HOMG_GRID_POINT_H
 #define HOMG_GRID_POINT_H
 
-#ifdef __CUDACC__
-#define HOMG_HD __host__ __device__ __forceinline__
-#else
-#define HOMG_HD static inline
-#endif
+#include "kernels.h" /* HOMG_HD */
 
 /* Number of domain edges cell (i,j) touches (0..4 on tiny grids). */
 HOMG_HD int homg_edges_touched(int i, int j, int nx, int ny)

@@ -1,6 +1,7 @@
 /* sparse.c -- CPU backend of the sparse table: checks, conversion, scans,
  * transpose, SpMV and SpGEMM (Gustavson, symbolic then numeric phase). */
-#include "amg/amg_cpu.h"
+#include "core/search.h"
+#include "sparse_kernels.h"
 
 #include <limits.h>
 #include <math.h>
@@ -11,7 +12,7 @@ typedef struct cpu_handle {
     kernel_alloc alloc;
 } cpu_handle;
 
-static homg_status cpu_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
+homg_status homg_cpu_sparse_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
 {
     cpu_handle *h = (cpu_handle *)calloc(1, sizeof *h);
     if (!h)
@@ -21,13 +22,13 @@ static homg_status cpu_handle_create(kernel_exec *ex, const kernel_alloc *alloc,
     return HOMG_OK;
 }
 
-static void cpu_handle_destroy(kernel_exec *ex, void *handle)
+void homg_cpu_sparse_handle_destroy(kernel_exec *ex, void *handle)
 {
     (void)ex;
     free(handle);
 }
 
-static homg_status cpu_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t value)
+homg_status homg_cpu_sparse_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t value)
 {
     (void)ex;
     for (int32_t i = 0; i < n; i++)
@@ -35,8 +36,8 @@ static homg_status cpu_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t 
     return HOMG_OK;
 }
 
-static homg_status cpu_convert(kernel_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
-                               size_t n)
+homg_status homg_cpu_sparse_convert(kernel_exec *ex, const void *src, homg_precision sprec, void *dst,
+                                    homg_precision dprec, size_t n)
 {
     (void)ex;
     if (sprec == dprec) {
@@ -56,8 +57,8 @@ static homg_status cpu_convert(kernel_exec *ex, const void *src, homg_precision 
     return HOMG_OK;
 }
 
-static homg_status cpu_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
-                                int32_t *total)
+homg_status homg_cpu_sparse_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
+                                     int32_t *total)
 {
     int64_t s = 0;
     (void)handle;
@@ -78,7 +79,7 @@ static void first_bad(int32_t *field, int32_t row)
         *field = row;
 }
 
-static homg_status cpu_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cpu_sparse_check_row_ptr(kernel_exec *ex, const csr_matrix *a, csr_report *rep)
 {
     (void)ex;
     if (a->row_ptr[0] != 0)
@@ -93,9 +94,9 @@ static homg_status cpu_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_
     return HOMG_OK;
 }
 
-static homg_status cpu_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cpu_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, csr_report *rep)
 {
-    const double *v = (const double *)a->val;
+    const double *v = (const double *)a->values;
     (void)ex;
     for (int32_t i = 0; i < a->nrows; i++) {
         int diag_ok = 0;
@@ -117,22 +118,14 @@ static homg_status cpu_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr
 /* a_ii by binary search in row i (columns are sorted); 0 when missing. */
 static double diag_of(const csr_matrix *a, int32_t i)
 {
-    const double *v = (const double *)a->val;
-    int32_t lo = a->row_ptr[i], hi = a->row_ptr[i + 1];
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (a->col_idx[mid] < i)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < a->row_ptr[i + 1] && a->col_idx[lo] == i ? v[lo] : 0.0;
+    int32_t k = sorted_find_i32(a->col_idx, a->row_ptr[i], a->row_ptr[i + 1], i);
+    return k >= 0 ? ((const double *)a->values)[k] : 0.0;
 }
 
-static homg_status cpu_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
-                                       homg_csr_report *rep)
+homg_status homg_cpu_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
+                                            csr_report *rep)
 {
-    const double *va = (const double *)a->val, *vt = (const double *)t->val;
+    const double *va = (const double *)a->values, *vt = (const double *)t->values;
     (void)ex;
     for (int32_t i = 0; i < a->nrows; i++) {
         int32_t k0 = a->row_ptr[i], k1 = a->row_ptr[i + 1];
@@ -154,9 +147,9 @@ static homg_status cpu_check_symmetric(kernel_exec *ex, const csr_matrix *a, con
 
 static size_t val_size(homg_precision p) { return p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float); }
 
-static homg_status cpu_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
+homg_status homg_cpu_sparse_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
 {
-    size_t vs = val_size(a->prec);
+    size_t vs = val_size(a->precision);
     int32_t *next = (int32_t *)malloc(((size_t)a->ncols + 1) * sizeof *next);
     (void)handle;
     if (!next)
@@ -171,17 +164,18 @@ static homg_status cpu_transpose(kernel_exec *ex, void *handle, const csr_matrix
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
             int32_t dst = next[a->col_idx[k]]++;
             t->col_idx[dst] = i;
-            memcpy((char *)t->val + (size_t)dst * vs, (const char *)a->val + (size_t)k * vs, vs);
+            memcpy((char *)t->values + (size_t)dst * vs, (const char *)a->values + (size_t)k * vs, vs);
         }
     free(next);
     return HOMG_OK;
 }
 
-static homg_status cpu_spmv(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha, double beta)
+homg_status homg_cpu_sparse_spmv(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha,
+                                 double beta)
 {
     (void)ex;
-    if (a->prec == HOMG_FLOAT64) {
-        const double *v = (const double *)a->val, *xv = (const double *)x;
+    if (a->precision == HOMG_FLOAT64) {
+        const double *v = (const double *)a->values, *xv = (const double *)x;
         double *yv = (double *)y;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
         for (int32_t i = 0; i < a->nrows; i++) {
@@ -191,7 +185,7 @@ static homg_status cpu_spmv(kernel_exec *ex, const csr_matrix *a, const void *x,
             yv[i] = beta != 0 ? alpha * s + beta * yv[i] : alpha * s;
         }
     } else {
-        const float *v = (const float *)a->val, *xv = (const float *)x;
+        const float *v = (const float *)a->values, *xv = (const float *)x;
         float *yv = (float *)y;
         float fa = (float)alpha, fb = (float)beta;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -205,7 +199,7 @@ static homg_status cpu_spmv(kernel_exec *ex, const csr_matrix *a, const void *x,
     return HOMG_OK;
 }
 
-static homg_status cpu_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
+homg_status homg_cpu_sparse_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
@@ -226,8 +220,8 @@ static int cmp_i32(const void *pa, const void *pb)
 static homg_status spgemm_numeric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *b, csr_matrix *c)
 {
     homg_status st = HOMG_OK;
-    const float *av = (const float *)a->val, *bv = (const float *)b->val;
-    float *cv = (float *)c->val;
+    const float *av = (const float *)a->values, *bv = (const float *)b->values;
+    float *cv = (float *)c->values;
 #pragma omp parallel if (a->nrows > HOMG_OMP_MIN)
     {
         float *acc = (float *)calloc((size_t)b->ncols + 1, sizeof *acc);
@@ -257,29 +251,12 @@ static homg_status spgemm_numeric(kernel_exec *ex, const csr_matrix *a, const cs
     return HOMG_OK;
 }
 
-static homg_status cpu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
-                              void **plan)
+/* Symbolic phase, first pass: c->row_ptr from the distinct columns per row
+ * (mark[j] == i: column j already counted in row i). */
+static homg_status count_columns(kernel_exec *ex, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
+                                 int32_t *mark)
 {
-    cpu_handle *h = (cpu_handle *)handle;
-    int32_t *mark = NULL;
     int64_t total = 0;
-    homg_status st;
-    *plan = NULL;
-    memset(c, 0, sizeof *c);
-    c->nrows = a->nrows;
-    c->ncols = b->ncols;
-    c->prec = HOMG_FLOAT32;
-    if (a->ncols != b->nrows)
-        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows", a->ncols, b->nrows);
-    st = h->alloc.alloc(h->alloc.user, ((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr);
-    if (st != HOMG_OK)
-        return homg_exec_fail(ex, st, "spgemm: allocating the row pointers");
-    mark = (int32_t *)malloc(((size_t)b->ncols + 1) * sizeof *mark);
-    if (!mark) {
-        st = homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: out of host memory");
-        goto fail;
-    }
-    /* Symbolic: distinct columns per row, marked with the row's index. */
     for (int32_t j = 0; j < b->ncols; j++)
         mark[j] = -1;
     c->row_ptr[0] = 0;
@@ -294,20 +271,17 @@ static homg_status cpu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a
                 }
         }
         total += n;
-        if (total > INT32_MAX) {
-            st = homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: product has more than 2^31 entries");
-            goto fail;
-        }
+        if (total > INT32_MAX)
+            return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: product has more than 2^31 entries");
         c->row_ptr[i + 1] = (int32_t)total;
     }
     c->nnz = (int32_t)total;
-    st = h->alloc.alloc(h->alloc.user, (size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx);
-    if (st == HOMG_OK)
-        st = h->alloc.alloc(h->alloc.user, (size_t)c->nnz * sizeof(float), &c->val);
-    if (st != HOMG_OK) {
-        st = homg_exec_fail(ex, st, "spgemm: allocating %d entries", c->nnz);
-        goto fail;
-    }
+    return HOMG_OK;
+}
+
+/* Symbolic phase, second pass: each row's distinct columns, sorted. */
+static void fill_columns(const csr_matrix *a, const csr_matrix *b, csr_matrix *c, int32_t *mark)
+{
     for (int32_t j = 0; j < b->ncols; j++)
         mark[j] = -1;
     for (int32_t i = 0; i < a->nrows; i++) {
@@ -322,54 +296,67 @@ static homg_status cpu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a
         }
         qsort(c->col_idx + c->row_ptr[i], (size_t)(n - c->row_ptr[i]), sizeof(int32_t), cmp_i32);
     }
+}
+
+/* C's pattern (row_ptr allocated by the caller; columns and values here). */
+static homg_status spgemm_pattern(kernel_exec *ex, cpu_handle *h, const csr_matrix *a, const csr_matrix *b,
+                                  csr_matrix *c)
+{
+    int32_t *mark = (int32_t *)malloc(((size_t)b->ncols + 1) * sizeof *mark);
+    homg_status st;
+    if (!mark)
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: out of host memory");
+    st = count_columns(ex, a, b, c, mark);
+    if (st == HOMG_OK &&
+        ((st = h->alloc.alloc((size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, h->alloc.user)) != HOMG_OK ||
+         (st = h->alloc.alloc((size_t)c->nnz * sizeof(float), &c->values, h->alloc.user)) != HOMG_OK))
+        st = homg_exec_fail(ex, st, "spgemm: allocating %d entries", c->nnz);
+    if (st == HOMG_OK)
+        fill_columns(a, b, c, mark);
     free(mark);
-    mark = NULL;
-    st = spgemm_numeric(ex, a, b, c);
-    if (st != HOMG_OK)
-        goto fail;
-    return HOMG_OK;
-fail:
-    free(mark);
-    h->alloc.free(h->alloc.user, c->row_ptr);
-    h->alloc.free(h->alloc.user, c->col_idx);
-    h->alloc.free(h->alloc.user, c->val);
-    memset(c, 0, sizeof *c);
     return st;
 }
 
-static homg_status cpu_spgemm_values(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a,
-                                     const csr_matrix *b, csr_matrix *c)
+homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b,
+                                   csr_matrix *c, void **plan)
+{
+    cpu_handle *h = (cpu_handle *)handle;
+    homg_status st;
+    *plan = NULL;
+    memset(c, 0, sizeof *c);
+    c->nrows = a->nrows;
+    c->ncols = b->ncols;
+    c->precision = HOMG_FLOAT32;
+    if (a->ncols != b->nrows)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows", a->ncols, b->nrows);
+    st = h->alloc.alloc(((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr, h->alloc.user);
+    if (st != HOMG_OK)
+        return homg_exec_fail(ex, st, "spgemm: allocating the row pointers");
+    st = spgemm_pattern(ex, h, a, b, c);
+    if (st == HOMG_OK)
+        st = spgemm_numeric(ex, a, b, c);
+    if (st != HOMG_OK) {
+        h->alloc.free(c->row_ptr, h->alloc.user);
+        h->alloc.free(c->col_idx, h->alloc.user);
+        h->alloc.free(c->values, h->alloc.user);
+        memset(c, 0, sizeof *c);
+    }
+    return st;
+}
+
+homg_status homg_cpu_sparse_spgemm_values(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a,
+                                          const csr_matrix *b, csr_matrix *c)
 {
     (void)handle;
     (void)plan;
     return spgemm_numeric(ex, a, b, c);
 }
 
-static void cpu_spgemm_free(kernel_exec *ex, void *handle, void *plan)
+void homg_cpu_sparse_spgemm_free(kernel_exec *ex, void *handle, void *plan)
 {
     (void)ex;
     (void)handle;
     (void)plan;
 }
 
-const sparse_kernels homg_cpu_sparse_kernels = {
-    cpu_handle_create,
-    cpu_handle_destroy,
-    cpu_fill_i32,
-    cpu_convert,
-    cpu_scan_i32,
-    cpu_check_row_ptr,
-    cpu_check_rows,
-    cpu_check_symmetric,
-    cpu_transpose,
-    cpu_spmv,
-    cpu_spgemm,
-    cpu_spgemm_values,
-    cpu_spgemm_free,
-    cpu_inv_diag,
-    homg_cpu_cg_start,
-    homg_cpu_cg_diag_precond,
-    homg_cpu_cg_direction,
-    homg_cpu_cg_spmv_dot,
-    homg_cpu_cg_update,
-};
+const sparse_kernels homg_cpu_sparse_kernels = { SPARSE_KERNELS(HOMG_KERNEL_CPU_INIT) };

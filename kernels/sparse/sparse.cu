@@ -8,14 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amg/amg_cuda.h"
+#include "core/search.h"
 #include "sparse_util.cuh"
 
 /* ------------------------------------------------------------ handle */
 
-static homg_status cu_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
+homg_status homg_cuda_sparse_handle_create(kernel_exec *ex, const kernel_alloc *alloc, void **handle)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)calloc(1, sizeof *h);
+    sparse_handle *h = (sparse_handle *)calloc(1, sizeof *h);
     homg_status st;
     *handle = NULL;
     if (!h)
@@ -31,8 +31,8 @@ static homg_status cu_handle_create(kernel_exec *ex, const kernel_alloc *alloc, 
         free(h);
         return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "cusolverDnCreate failed");
     }
-    st = homg_cuda_alloc(ex, h, sizeof(double) * HOMG_MAX_BLOCKS * HOMG_PARTIALS, (void **)&h->partials,
-                         "reduction partials");
+    st = handle_alloc(ex, h, sizeof(double) * HOMG_MAX_BLOCKS * HOMG_PARTIALS, (void **)&h->partials,
+                      "reduction partials");
     if (st != HOMG_OK) {
         cusolverDnDestroy(h->solver);
         cusparseDestroy(h->sparse);
@@ -43,14 +43,14 @@ static homg_status cu_handle_create(kernel_exec *ex, const kernel_alloc *alloc, 
     return HOMG_OK;
 }
 
-static void cu_handle_destroy(kernel_exec *ex, void *handle)
+void homg_cuda_sparse_handle_destroy(kernel_exec *ex, void *handle)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     (void)ex;
     if (!h)
         return;
-    homg_cuda_free(h, h->partials);
-    homg_cuda_free(h, h->scratch);
+    handle_free(h, h->partials);
+    handle_free(h, h->scratch);
     cusolverDnDestroy(h->solver);
     cusparseDestroy(h->sparse);
     free(h);
@@ -64,11 +64,11 @@ __global__ static void fill_kernel(int32_t *p, int32_t n, int32_t value)
         p[i] = value;
 }
 
-static homg_status cu_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t value)
+homg_status homg_cuda_sparse_fill_i32(kernel_exec *ex, int32_t *p, int32_t n, int32_t value)
 {
     if (n <= 0)
         return HOMG_OK;
-    fill_kernel<<<homg_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p, n, value);
+    fill_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p, n, value);
     HOMG_CUDA_LAUNCHED(ex, "fill");
     return HOMG_OK;
 }
@@ -79,11 +79,11 @@ template <typename S, typename D> __global__ static void convert_kernel(const S 
         dst[i] = (D)src[i];
 }
 
-static homg_status cu_convert(kernel_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
-                              size_t n)
+homg_status homg_cuda_sparse_convert(kernel_exec *ex, const void *src, homg_precision sprec, void *dst,
+                                     homg_precision dprec, size_t n)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    unsigned b = homg_blocks((int64_t)n, 65536);
+    unsigned b = launch_blocks((int64_t)n, 65536);
     if (!n)
         return HOMG_OK;
     if (sprec == dprec) {
@@ -108,16 +108,16 @@ __global__ static void scan_total_kernel(const int32_t *in, const int32_t *out, 
         *total = n > 0 ? out[n - 1] + in[n - 1] : 0;
 }
 
-static homg_status cu_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
-                               int32_t *total)
+homg_status homg_cuda_sparse_scan_i32(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n,
+                                      int32_t *total)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     cudaStream_t s = homg_cuda_stream(ex);
     size_t bytes = 0;
     void *tmp = NULL;
     if (n > 0) {
         HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(NULL, bytes, in, out, n, s));
-        HOMG_KTRY(homg_cuda_scratch(ex, h, bytes, &tmp));
+        HOMG_TRY(handle_scratch(ex, h, bytes, &tmp));
         HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(tmp, bytes, in, out, n, s));
     }
     scan_total_kernel<<<1, 32, 0, s>>>(in, out, n, total);
@@ -140,16 +140,16 @@ __global__ static void check_row_ptr_kernel(const int32_t *rp, int32_t n, int32_
             atomicMin(bad, i);
 }
 
-static homg_status cu_check_row_ptr(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cuda_sparse_check_row_ptr(kernel_exec *ex, const csr_matrix *a, csr_report *rep)
 {
-    check_row_ptr_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->nrows, a->nnz,
-                                                                                           &rep->row_ptr);
+    check_row_ptr_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->nrows,
+                                                                                             a->nnz, &rep->row_ptr);
     HOMG_CUDA_LAUNCHED(ex, "check_row_ptr");
     return HOMG_OK;
 }
 
 __global__ static void check_rows_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
-                                         int32_t ncols, homg_csr_report *rep)
+                                         int32_t ncols, csr_report *rep)
 {
     for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         int diag_ok = 0, col_bad = 0, nonfinite = 0;
@@ -171,25 +171,18 @@ __global__ static void check_rows_kernel(const int32_t *rp, const int32_t *ci, c
     }
 }
 
-static homg_status cu_check_rows(kernel_exec *ex, const csr_matrix *a, homg_csr_report *rep)
+homg_status homg_cuda_sparse_check_rows(kernel_exec *ex, const csr_matrix *a, csr_report *rep)
 {
-    check_rows_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, a->ncols, rep);
+    check_rows_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, a->ncols, rep);
     HOMG_CUDA_LAUNCHED(ex, "check_rows");
     return HOMG_OK;
 }
 
 __device__ static double diag_of(const int32_t *rp, const int32_t *ci, const double *v, int32_t i)
 {
-    int32_t lo = rp[i], hi = rp[i + 1];
-    while (lo < hi) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (ci[mid] < i)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < rp[i + 1] && ci[lo] == i ? v[lo] : 0.0;
+    int32_t k = sorted_find_i32(ci, rp[i], rp[i + 1], i);
+    return k >= 0 ? v[k] : 0.0;
 }
 
 __global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t *aci, const double *av,
@@ -214,12 +207,12 @@ __global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t 
     }
 }
 
-static homg_status cu_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
-                                      homg_csr_report *rep)
+homg_status homg_cuda_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
+                                             csr_report *rep)
 {
-    check_symmetric_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const double *)a->val, t->row_ptr, t->col_idx, (const double *)t->val, a->nrows, rtol,
-        &rep->symmetry);
+    check_symmetric_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const double *)a->values, t->row_ptr, t->col_idx, (const double *)t->values, a->nrows,
+        rtol, &rep->symmetry);
     HOMG_CUDA_LAUNCHED(ex, "check_symmetric");
     return HOMG_OK;
 }
@@ -232,10 +225,10 @@ __global__ static void inv_diag_kernel(const int32_t *rp, const int32_t *ci, con
     }
 }
 
-static homg_status cu_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
+homg_status homg_cuda_sparse_inv_diag(kernel_exec *ex, const csr_matrix *a, double *dinv)
 {
-    inv_diag_kernel<<<homg_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, dinv);
+    inv_diag_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, dinv);
     HOMG_CUDA_LAUNCHED(ex, "inv_diag");
     return HOMG_OK;
 }
@@ -244,9 +237,9 @@ static homg_status cu_inv_diag(kernel_exec *ex, const csr_matrix *a, double *din
 
 static cudaDataType val_type(homg_precision p) { return p == HOMG_FLOAT64 ? CUDA_R_64F : CUDA_R_32F; }
 
-static homg_status cu_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
+homg_status homg_cuda_sparse_transpose(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     size_t bytes = 0;
     void *buf = NULL;
     cudaStream_t s = homg_cuda_stream(ex);
@@ -255,14 +248,15 @@ static homg_status cu_transpose(kernel_exec *ex, void *handle, const csr_matrix 
         return HOMG_OK;
     }
     HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, s));
-    HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2_bufferSize(h->sparse, a->nrows, a->ncols, a->nnz, a->val, a->row_ptr,
-                                                        a->col_idx, t->val, t->row_ptr, t->col_idx, val_type(a->prec),
-                                                        CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-                                                        CUSPARSE_CSR2CSC_ALG1, &bytes));
-    HOMG_KTRY(homg_cuda_scratch(ex, h, bytes, &buf));
-    HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2(h->sparse, a->nrows, a->ncols, a->nnz, a->val, a->row_ptr, a->col_idx,
-                                             t->val, t->row_ptr, t->col_idx, val_type(a->prec), CUSPARSE_ACTION_NUMERIC,
-                                             CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buf));
+    HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2_bufferSize(h->sparse, a->nrows, a->ncols, a->nnz, a->values, a->row_ptr,
+                                                        a->col_idx, t->values, t->row_ptr, t->col_idx,
+                                                        val_type(a->precision), CUSPARSE_ACTION_NUMERIC,
+                                                        CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
+    HOMG_TRY(handle_scratch(ex, h, bytes, &buf));
+    HOMG_CUSPARSE_TRY(ex, cusparseCsr2cscEx2(h->sparse, a->nrows, a->ncols, a->nnz, a->values, a->row_ptr, a->col_idx,
+                                             t->values, t->row_ptr, t->col_idx, val_type(a->precision),
+                                             CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1,
+                                             buf));
     return HOMG_OK;
 }
 
@@ -272,27 +266,28 @@ __global__ static void spmv_kernel(const int32_t *rp, const int32_t *ci, const T
 {
     int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
     int lane = threadIdx.x & (G - 1);
-    T s = homg_row_dot<G, T, T>(rp, ci, v, x, row, n, lane);
+    T s = row_dot<G, T, T>(rp, ci, v, x, row, n, lane);
     if (row < n && lane == 0)
         y[row] = beta != (T)0 ? alpha * s + beta * y[row] : alpha * s;
 }
 
-static homg_status cu_spmv(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha, double beta)
+homg_status homg_cuda_sparse_spmv(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha,
+                                  double beta)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = homg_group_size(a->nnz, a->nrows);
+    int g = row_group_size(a->nnz, a->nrows);
     if (a->nrows <= 0)
         return HOMG_OK;
-    if (a->prec == HOMG_FLOAT64) {
-#define LAUNCH(G)                                                                   \
-    spmv_kernel<G, double><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
-        a->row_ptr, a->col_idx, (const double *)a->val, a->nrows, (const double *)x, (double *)y, alpha, beta)
+    if (a->precision == HOMG_FLOAT64) {
+#define LAUNCH(G)                                                                  \
+    spmv_kernel<G, double><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, (const double *)x, (double *)y, alpha, beta)
         HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     } else {
-#define LAUNCH(G)                                                                                            \
-    spmv_kernel<G, float><<<homg_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                           \
-        a->row_ptr, a->col_idx, (const float *)a->val, a->nrows, (const float *)x, (float *)y, (float)alpha, \
+#define LAUNCH(G)                                                                                               \
+    spmv_kernel<G, float><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(                               \
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, (const float *)x, (float *)y, (float)alpha, \
         (float)beta)
         HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
@@ -338,7 +333,7 @@ __global__ static void gather_kernel(const float *raw, const int32_t *perm, floa
         out[i] = raw[perm[i]];
 }
 
-static void plan_free(homg_cuda_handle *h, spgemm_plan *p)
+static void plan_free(sparse_handle *h, spgemm_plan *p)
 {
     if (!p)
         return;
@@ -350,23 +345,23 @@ static void plan_free(homg_cuda_handle *h, spgemm_plan *p)
         cusparseDestroySpMat(p->c);
     if (p->desc)
         cusparseSpGEMM_destroyDescr(p->desc);
-    homg_cuda_free(h, p->buf4);
-    homg_cuda_free(h, p->buf5);
-    homg_cuda_free(h, p->raw_col);
-    homg_cuda_free(h, p->raw_val);
-    homg_cuda_free(h, p->perm);
+    handle_free(h, p->buf4);
+    handle_free(h, p->buf5);
+    handle_free(h, p->raw_col);
+    handle_free(h, p->raw_val);
+    handle_free(h, p->perm);
     free(p);
 }
 
 static homg_status csr_descr(kernel_exec *ex, const csr_matrix *m, cusparseSpMatDescr_t *d)
 {
     HOMG_CUSPARSE_TRY(ex,
-                      cusparseCreateCsr(d, m->nrows, m->ncols, m->nnz, m->row_ptr, m->col_idx, m->val,
+                      cusparseCreateCsr(d, m->nrows, m->ncols, m->nnz, m->row_ptr, m->col_idx, m->values,
                                         CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     return HOMG_OK;
 }
 
-static homg_status numeric(kernel_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
+static homg_status numeric(kernel_exec *ex, sparse_handle *h, spgemm_plan *p)
 {
     float one = 1.0f, zero = 0.0f;
     HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
@@ -374,8 +369,8 @@ static homg_status numeric(kernel_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
                                                       CUSPARSE_OPERATION_NON_TRANSPOSE, &one, p->a, p->b, &zero, p->c,
                                                       CUDA_R_32F, CUSPARSE_SPGEMM_DEFAULT, p->desc));
     if (p->perm) {
-        gather_kernel<<<homg_blocks(p->nnz, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p->raw_val, p->perm,
-                                                                                             p->sorted_val, p->nnz);
+        gather_kernel<<<launch_blocks(p->nnz, 65536), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(p->raw_val, p->perm,
+                                                                                               p->sorted_val, p->nnz);
         HOMG_CUDA_LAUNCHED(ex, "SpGEMM sorted values");
     }
     return HOMG_OK;
@@ -383,7 +378,7 @@ static homg_status numeric(kernel_exec *ex, homg_cuda_handle *h, spgemm_plan *p)
 
 /* Checks C's rows; unsorted ones are sorted once here (columns, and the
  * permutation the numeric phase applies to the values). */
-static homg_status sort_columns(kernel_exec *ex, homg_cuda_handle *h, csr_matrix *c, spgemm_plan *p)
+static homg_status sort_columns(kernel_exec *ex, sparse_handle *h, csr_matrix *c, spgemm_plan *p)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int32_t *flag = NULL, *iota = NULL, host_flag = 0;
@@ -393,136 +388,144 @@ static homg_status sort_columns(kernel_exec *ex, homg_cuda_handle *h, csr_matrix
     homg_status st;
     if (c->nnz == 0)
         return HOMG_OK;
-    HOMG_KTRY(homg_cuda_alloc(ex, h, sizeof(int32_t), (void **)&flag, "SpGEMM column check"));
+    HOMG_TRY(handle_alloc(ex, h, sizeof(int32_t), (void **)&flag, "SpGEMM column check"));
     e = cudaMemsetAsync(flag, 0, sizeof(int32_t), s);
     if (e == cudaSuccess) {
-        unsorted_kernel<<<homg_blocks(c->nrows), HOMG_THREADS, 0, s>>>(c->row_ptr, c->col_idx, c->nrows, flag);
+        unsorted_kernel<<<launch_blocks(c->nrows), HOMG_THREADS, 0, s>>>(c->row_ptr, c->col_idx, c->nrows, flag);
         e = cudaGetLastError();
     }
     if (e == cudaSuccess)
         e = cudaMemcpyAsync(&host_flag, flag, sizeof host_flag, cudaMemcpyDeviceToHost, s);
     if (e == cudaSuccess)
         e = cudaStreamSynchronize(s);
-    homg_cuda_free(h, flag);
+    handle_free(h, flag);
     if (e != cudaSuccess)
         return homg_cuda_fail(ex, e, "SpGEMM column check");
     if (!host_flag)
         return HOMG_OK;
     /* C keeps cuSPARSE's arrays as raw_*; c gets sorted copies. */
     p->raw_col = c->col_idx;
-    p->raw_val = (float *)c->val;
+    p->raw_val = (float *)c->values;
     p->nnz = c->nnz;
     c->col_idx = NULL;
-    c->val = NULL;
-    st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM sorted columns");
+    c->values = NULL;
+    st = handle_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM sorted columns");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(float), &c->val, "SpGEMM sorted values");
+        st = handle_alloc(ex, h, (size_t)c->nnz * sizeof(float), &c->values, "SpGEMM sorted values");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&p->perm, "SpGEMM permutation");
+        st = handle_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&p->perm, "SpGEMM permutation");
     if (st == HOMG_OK)
-        st = homg_cuda_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&iota, "SpGEMM permutation");
+        st = handle_alloc(ex, h, (size_t)c->nnz * sizeof(int32_t), (void **)&iota, "SpGEMM permutation");
     if (st != HOMG_OK)
         return st;
-    p->sorted_val = (float *)c->val;
-    iota_kernel<<<homg_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(iota, c->nnz);
+    p->sorted_val = (float *)c->values;
+    iota_kernel<<<launch_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(iota, c->nnz);
     e = cudaGetLastError();
     if (e == cudaSuccess)
         e = cub::DeviceSegmentedSort::SortPairs(NULL, bytes, p->raw_col, c->col_idx, iota, p->perm, c->nnz, c->nrows,
                                                 c->row_ptr, c->row_ptr + 1, s);
-    if (e == cudaSuccess && (st = homg_cuda_scratch(ex, h, bytes, &tmp)) == HOMG_OK)
+    if (e == cudaSuccess && (st = handle_scratch(ex, h, bytes, &tmp)) == HOMG_OK)
         e = cub::DeviceSegmentedSort::SortPairs(tmp, bytes, p->raw_col, c->col_idx, iota, p->perm, c->nnz, c->nrows,
                                                 c->row_ptr, c->row_ptr + 1, s);
     if (e == cudaSuccess && st == HOMG_OK) {
-        gather_kernel<<<homg_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(p->raw_val, p->perm, p->sorted_val, c->nnz);
+        gather_kernel<<<launch_blocks(c->nnz, 65536), HOMG_THREADS, 0, s>>>(p->raw_val, p->perm, p->sorted_val, c->nnz);
         e = cudaGetLastError();
     }
-    homg_cuda_free(h, iota);
+    handle_free(h, iota);
     if (e != cudaSuccess)
         return homg_cuda_fail(ex, e, "sorting SpGEMM columns");
     return st;
 }
 
-/* The symbolic phase: buffers 1-3 are freed here, 4 and 5 stay with the plan. */
-static homg_status symbolic(kernel_exec *ex, homg_cuda_handle *h, const csr_matrix *a, const csr_matrix *b,
-                            csr_matrix *c, spgemm_plan *p)
+/* The symbolic phase's own buffers (4 and 5 stay with the plan). */
+typedef struct spgemm_temp {
+    void *b1, *b2, *b3;
+} spgemm_temp;
+
+/* Work estimation and the size of the product (buffers 1 and 2 freed once used). */
+static homg_status symbolic_nnz(kernel_exec *ex, sparse_handle *h, spgemm_plan *p, spgemm_temp *t)
 {
     cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
-    size_t s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0;
-    void *b1 = NULL, *b2 = NULL, *b3 = NULL;
+    size_t s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c,
+                                                             CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1, NULL));
+    HOMG_TRY(handle_alloc(ex, h, s1, &t->b1, "SpGEMM work estimation"));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c,
+                                                             CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1, t->b1));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc,
+                                                  &s2, NULL, &s3, NULL, &s4, NULL));
+    HOMG_TRY(handle_alloc(ex, h, s2, &t->b2, "SpGEMM"));
+    HOMG_TRY(handle_alloc(ex, h, s3, &t->b3, "SpGEMM"));
+    HOMG_TRY(handle_alloc(ex, h, s4, &p->buf4, "SpGEMM"));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc,
+                                                  &s2, t->b2, &s3, t->b3, &s4, p->buf4));
+    handle_free(h, t->b1);
+    handle_free(h, t->b2);
+    t->b1 = t->b2 = NULL;
+    return HOMG_OK;
+}
+
+/* C's column and value arrays, and the copy of the pattern into them. */
+static homg_status symbolic_copy(kernel_exec *ex, sparse_handle *h, csr_matrix *c, spgemm_plan *p)
+{
+    cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    size_t s5 = 0;
     int64_t rows = 0, cols = 0, nnz = 0;
-    homg_status st = HOMG_OK;
+    HOMG_CUSPARSE_TRY(ex, cusparseSpMatGetSize(p->c, &rows, &cols, &nnz));
+    if (nnz > INT32_MAX)
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "SpGEMM: product has %lld entries (more than int32)",
+                              (long long)nnz);
+    c->nnz = (int32_t)nnz;
+    HOMG_TRY(handle_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result"));
+    HOMG_TRY(handle_alloc(ex, h, (size_t)nnz * sizeof(float), &c->values, "SpGEMM result"));
+    HOMG_CUSPARSE_TRY(ex, cusparseCsrSetPointers(p->c, c->row_ptr, c->col_idx, c->values));
+    HOMG_CUSPARSE_TRY(
+        ex, cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, NULL));
+    HOMG_TRY(handle_alloc(ex, h, s5, &p->buf5, "SpGEMM"));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT,
+                                                   p->desc, &s5, p->buf5));
+    return HOMG_OK;
+}
+
+/* The symbolic phase: buffers 1-3 are freed here, 4 and 5 stay with the plan. */
+static homg_status symbolic(kernel_exec *ex, sparse_handle *h, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
+                            spgemm_plan *p)
+{
+    spgemm_temp t = { NULL, NULL, NULL };
+    homg_status st;
     HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
-    HOMG_KTRY(csr_descr(ex, a, &p->a));
-    HOMG_KTRY(csr_descr(ex, b, &p->b));
+    HOMG_TRY(csr_descr(ex, a, &p->a));
+    HOMG_TRY(csr_descr(ex, b, &p->b));
     HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(&p->c, a->nrows, b->ncols, 0, c->row_ptr, NULL, NULL, CUSPARSE_INDEX_32I,
                                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
     HOMG_CUSPARSE_TRY(ex, cusparseSpGEMM_createDescr(&p->desc));
-    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c,
-                                                             CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1, NULL));
-    HOMG_KTRY(homg_cuda_alloc(ex, h, s1, &b1, "SpGEMM work estimation"));
-#define STEP(call)                                   \
-    do {                                             \
-        cusparseStatus_t ss_ = (call);               \
-        if (ss_ != CUSPARSE_STATUS_SUCCESS) {        \
-            st = homg_cusparse_fail(ex, ss_, #call); \
-            goto done;                               \
-        }                                            \
-    } while (0)
-    STEP(cusparseSpGEMMreuse_workEstimation(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s1,
-                                            b1));
-    STEP(cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s2, NULL, &s3,
-                                 NULL, &s4, NULL));
-    if ((st = homg_cuda_alloc(ex, h, s2, &b2, "SpGEMM")) != HOMG_OK ||
-        (st = homg_cuda_alloc(ex, h, s3, &b3, "SpGEMM")) != HOMG_OK ||
-        (st = homg_cuda_alloc(ex, h, s4, &p->buf4, "SpGEMM")) != HOMG_OK)
-        goto done;
-    STEP(cusparseSpGEMMreuse_nnz(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s2, b2, &s3,
-                                 b3, &s4, p->buf4));
-    homg_cuda_free(h, b1);
-    homg_cuda_free(h, b2);
-    b1 = b2 = NULL;
-    STEP(cusparseSpMatGetSize(p->c, &rows, &cols, &nnz));
-    if (nnz > INT32_MAX) {
-        st = homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "SpGEMM: product has %lld entries (more than int32)",
-                            (long long)nnz);
-        goto done;
-    }
-    c->nnz = (int32_t)nnz;
-    if ((st = homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result")) !=
-            HOMG_OK ||
-        (st = homg_cuda_alloc(ex, h, (size_t)nnz * sizeof(float), &c->val, "SpGEMM result")) != HOMG_OK)
-        goto done;
-    STEP(cusparseCsrSetPointers(p->c, c->row_ptr, c->col_idx, c->val));
-    STEP(cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, NULL));
-    if ((st = homg_cuda_alloc(ex, h, s5, &p->buf5, "SpGEMM")) != HOMG_OK)
-        goto done;
-    STEP(cusparseSpGEMMreuse_copy(h->sparse, nt, nt, p->a, p->b, p->c, CUSPARSE_SPGEMM_DEFAULT, p->desc, &s5, p->buf5));
-#undef STEP
-done:
-    homg_cuda_free(h, b1);
-    homg_cuda_free(h, b2);
-    homg_cuda_free(h, b3);
+    st = symbolic_nnz(ex, h, p, &t);
+    if (st == HOMG_OK)
+        st = symbolic_copy(ex, h, c, p);
+    handle_free(h, t.b1);
+    handle_free(h, t.b2);
+    handle_free(h, t.b3);
     return st;
 }
 
-static homg_status cu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
-                             void **plan)
+homg_status homg_cuda_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b,
+                                    csr_matrix *c, void **plan)
 {
-    homg_cuda_handle *h = (homg_cuda_handle *)handle;
+    sparse_handle *h = (sparse_handle *)handle;
     spgemm_plan *p;
     homg_status st;
     *plan = NULL;
     memset(c, 0, sizeof *c);
     c->nrows = a->nrows;
     c->ncols = b->ncols;
-    c->prec = HOMG_FLOAT32;
-    if (a->ncols != b->nrows || a->prec != HOMG_FLOAT32 || b->prec != HOMG_FLOAT32)
+    c->precision = HOMG_FLOAT32;
+    if (a->ncols != b->nrows || a->precision != HOMG_FLOAT32 || b->precision != HOMG_FLOAT32)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm: %d columns times %d rows (float only)",
                               a->ncols, b->nrows);
     p = (spgemm_plan *)calloc(1, sizeof *p);
     if (!p)
         return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: out of host memory");
-    st = homg_cuda_alloc(ex, h, ((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr, "SpGEMM result");
+    st = handle_alloc(ex, h, ((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr, "SpGEMM result");
     if (st == HOMG_OK)
         st = symbolic(ex, h, a, b, c, p);
     if (st == HOMG_OK)
@@ -531,9 +534,9 @@ static homg_status cu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a,
         st = sort_columns(ex, h, c, p);
     if (st != HOMG_OK) {
         plan_free(h, p);
-        homg_cuda_free(h, c->row_ptr);
-        homg_cuda_free(h, c->col_idx);
-        homg_cuda_free(h, c->val);
+        handle_free(h, c->row_ptr);
+        handle_free(h, c->col_idx);
+        handle_free(h, c->values);
         memset(c, 0, sizeof *c);
         return st;
     }
@@ -541,41 +544,21 @@ static homg_status cu_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a,
     return HOMG_OK;
 }
 
-static homg_status cu_spgemm_values(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a, const csr_matrix *b,
-                                    csr_matrix *c)
+homg_status homg_cuda_sparse_spgemm_values(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a,
+                                           const csr_matrix *b, csr_matrix *c)
 {
     (void)a;
     (void)b;
     (void)c; /* the plan's descriptors point at the same arrays */
     if (!plan)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "spgemm_values: no plan");
-    return numeric(ex, (homg_cuda_handle *)handle, (spgemm_plan *)plan);
+    return numeric(ex, (sparse_handle *)handle, (spgemm_plan *)plan);
 }
 
-static void cu_spgemm_free(kernel_exec *ex, void *handle, void *plan)
+void homg_cuda_sparse_spgemm_free(kernel_exec *ex, void *handle, void *plan)
 {
     (void)ex;
-    plan_free((homg_cuda_handle *)handle, (spgemm_plan *)plan);
+    plan_free((sparse_handle *)handle, (spgemm_plan *)plan);
 }
 
-extern "C" const sparse_kernels homg_cuda_sparse_kernels = {
-    cu_handle_create,
-    cu_handle_destroy,
-    cu_fill_i32,
-    cu_convert,
-    cu_scan_i32,
-    cu_check_row_ptr,
-    cu_check_rows,
-    cu_check_symmetric,
-    cu_transpose,
-    cu_spmv,
-    cu_spgemm,
-    cu_spgemm_values,
-    cu_spgemm_free,
-    cu_inv_diag,
-    homg_cuda_cg_start,
-    homg_cuda_cg_diag_precond,
-    homg_cuda_cg_direction,
-    homg_cuda_cg_spmv_dot,
-    homg_cuda_cg_update,
-};
+extern "C" const sparse_kernels homg_cuda_sparse_kernels = { SPARSE_KERNELS(HOMG_KERNEL_CUDA_INIT) };

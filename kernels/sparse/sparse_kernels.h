@@ -1,13 +1,11 @@
-/* sparse_kernels.h -- sparse matrices and Krylov vectors: the backend table.
+/* sparse_kernels.h -- sparse matrices: the backend table.
  *
  * CSR matrices in the context's memory space (csr_matrix), their checks,
  * products (SpMV, SpGEMM with a reusable symbolic phase, transpose), scans, and
- * the fused vector kernels of the conjugate gradient method.  Scalars of a CG
- * solve stay in device memory (homg_cg_state), so a solve needs no host round
- * trip per iteration beyond the convergence flag.
+ * the handles the sparse and Krylov kernels share (kernels/krylov).
  *
- * Implementations: kernels/sparse/sparse.c + krylov.c, kernels/sparse/sparse.cu +
- * krylov.cu.  Picked with HOMG_KERNELS(ex, sparse).
+ * Implementations: kernels/sparse/sparse.c, kernels/sparse/sparse.cu.  Picked
+ * with HOMG_KERNELS(ex, sparse).
  */
 #ifndef HOMG_SPARSE_KERNELS_H
 #define HOMG_SPARSE_KERNELS_H
@@ -24,112 +22,74 @@ typedef struct csr_matrix {
     int32_t nrows, ncols, nnz;
     int32_t *row_ptr; /* nrows + 1 */
     int32_t *col_idx; /* nnz */
-    void *val;        /* nnz values in `prec` */
-    homg_precision prec;
+    void *values;     /* nnz values in `precision` */
+    homg_precision precision;
 } csr_matrix;
 
 /* Allocation in the context's space for kernels that need buffers (cuSPARSE
  * work areas, SpGEMM results); the library passes the ctx's allocator. */
 typedef struct kernel_alloc {
-    homg_status (*alloc)(void *user, size_t bytes, void **ptr);
-    void (*free)(void *user, void *ptr);
+    homg_status (*alloc)(size_t bytes, void **ptr, void *user); /* user last, as in homg_allocator */
+    void (*free)(void *ptr, void *user);
     void *user;
 } kernel_alloc;
 
-/* Device-resident scalars of one CG solve.  Written by the kernels below; the
- * host reads `done` (and the rest once the solve has ended). */
-typedef struct homg_cg_state {
-    double bb;     /* b.b */
-    double rr;     /* r.r of the current residual */
-    double rz;     /* r.z of the current iterate */
-    double rz_old; /* r.z of the previous iterate */
-    double pq;     /* p.A p */
-    double zq;     /* z.A p (flexible CG) */
-    double alpha, beta;
-    double tol2;  /* (tol * ||b||)^2 once bb is known; input: tol^2 */
-    int32_t iter; /* iterations done */
-    int32_t done; /* 0 running, 1 converged, 2 breakdown (p.Ap <= 0 or NaN) */
-    int32_t flexible;
-    int32_t max_iter;
-} homg_cg_state;
-
-#define HOMG_CG_RUNNING   0
-#define HOMG_CG_CONVERGED 1
-#define HOMG_CG_BREAKDOWN 2
-
 /* First offending rows found by the CSR checks (INT32_MAX: none). */
-typedef struct homg_csr_report {
+typedef struct csr_report {
     int32_t row_ptr;   /* row_ptr[i] > row_ptr[i+1], or row_ptr[0] != 0, row_ptr[n] != nnz */
     int32_t column;    /* column out of range or not strictly increasing */
     int32_t nonfinite; /* NaN or Inf value */
     int32_t diagonal;  /* diagonal missing, zero or negative */
     int32_t symmetry;  /* pattern or value differs from the transpose */
-} homg_csr_report;
+} csr_report;
+
+#define SPARSE_KERNELS(X)                                                                                     \
+    /* Backend handles (cuSPARSE, cuSOLVER, a scratch area grown through `alloc`); */                         \
+    /* the CPU backend keeps only the allocator. */                                                           \
+    X(homg_status, sparse, handle_create, (kernel_exec * ex, const kernel_alloc *alloc, void **handle))       \
+    X(void, sparse, handle_destroy, (kernel_exec * ex, void *handle))                                         \
+    /* p[0..n) = value. */                                                                                    \
+    X(homg_status, sparse, fill_i32, (kernel_exec * ex, int32_t * p, int32_t n, int32_t value))               \
+    /* dst = (dst precision) src, n values. */                                                                \
+    X(homg_status, sparse, convert,                                                                           \
+      (kernel_exec * ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec, size_t n))   \
+    /* Exclusive prefix sum of n values; the total goes to *total (device). */                                \
+    X(homg_status, sparse, scan_i32,                                                                          \
+      (kernel_exec * ex, void *handle, const int32_t *in, int32_t *out, int32_t n, int32_t *total))           \
+    /* Checks of a CSR whose values are double; each writes the first offending */                            \
+    /* row into its field of the device report (atomic min; the caller fills the */                           \
+    /* report with INT32_MAX first).  check_rows assumes check_row_ptr passed; */                             \
+    /* check_symmetric compares A with T (its transpose; or another matrix, to */                             \
+    /* compare patterns): same pattern and |a_k - t_k| <= rtol sqrt(a_ii a_jj). */                            \
+    X(homg_status, sparse, check_row_ptr, (kernel_exec * ex, const csr_matrix *a, csr_report *report))        \
+    X(homg_status, sparse, check_rows, (kernel_exec * ex, const csr_matrix *a, csr_report *report))           \
+    X(homg_status, sparse, check_symmetric,                                                                   \
+      (kernel_exec * ex, const csr_matrix *a, const csr_matrix *t, double rtol, csr_report *report))          \
+    /* t = transpose(a): t's arrays are allocated by the caller (ncols+1, nnz, */                             \
+    /* nnz) and t's sizes set; columns come out sorted. */                                                    \
+    X(homg_status, sparse, transpose, (kernel_exec * ex, void *handle, const csr_matrix *a, csr_matrix *t))   \
+    /* y = alpha A x + beta y in A's precision (vectors in the same precision; */                             \
+    /* beta = 0: y is not read). */                                                                           \
+    X(homg_status, sparse, spmv,                                                                              \
+      (kernel_exec * ex, const csr_matrix *a, const void *x, void *y, double alpha, double beta))             \
+    /* c = a * b (float): allocates c's arrays through the handle's allocator and */                          \
+    /* keeps the symbolic phase in *plan for spgemm_values. */                                                \
+    X(homg_status, sparse, spgemm,                                                                            \
+      (kernel_exec * ex, void *handle, const csr_matrix *a, const csr_matrix *b, csr_matrix *c, void **plan)) \
+    /* Recomputes c's values after a's or b's values changed (same patterns). */                              \
+    X(homg_status, sparse, spgemm_values,                                                                     \
+      (kernel_exec * ex, void *handle, void *plan, const csr_matrix *a, const csr_matrix *b, csr_matrix *c))  \
+    X(void, sparse, spgemm_free, (kernel_exec * ex, void *handle, void *plan))                                \
+    /* dinv[i] = 1 / a_ii of a double matrix (0 where the diagonal is missing). */                            \
+    X(homg_status, sparse, inv_diag, (kernel_exec * ex, const csr_matrix *a, double *dinv))
 
 typedef struct sparse_kernels {
-    /* Backend handles (cuSPARSE, cuSOLVER, a scratch area grown through `alloc`);
-     * the CPU backend keeps only the allocator. */
-    homg_status (*handle_create)(kernel_exec *ex, const kernel_alloc *alloc, void **handle);
-    void (*handle_destroy)(kernel_exec *ex, void *handle);
-
-    /* p[0..n) = value. */
-    homg_status (*fill_i32)(kernel_exec *ex, int32_t *p, int32_t n, int32_t value);
-    /* dst = (dst precision) src, n values. */
-    homg_status (*convert)(kernel_exec *ex, const void *src, homg_precision sprec, void *dst, homg_precision dprec,
-                           size_t n);
-    /* Exclusive prefix sum of n values; the total goes to *total (device). */
-    homg_status (*scan_i32)(kernel_exec *ex, void *handle, const int32_t *in, int32_t *out, int32_t n, int32_t *total);
-
-    /* Checks of a CSR whose values are double; each writes the first offending
-     * row into its field of the device report (atomic min; the caller fills the
-     * report with INT32_MAX first).  check_rows assumes check_row_ptr passed;
-     * check_symmetric compares A with T (its transpose; or another matrix, to
-     * compare patterns): same pattern and |a_k - t_k| <= rtol sqrt(a_ii a_jj). */
-    homg_status (*check_row_ptr)(kernel_exec *ex, const csr_matrix *a, homg_csr_report *report);
-    homg_status (*check_rows)(kernel_exec *ex, const csr_matrix *a, homg_csr_report *report);
-    homg_status (*check_symmetric)(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
-                                   homg_csr_report *report);
-
-    /* t = transpose(a): t's arrays are allocated by the caller (ncols+1, nnz,
-     * nnz) and t's sizes set; columns come out sorted. */
-    homg_status (*transpose)(kernel_exec *ex, void *handle, const csr_matrix *a, csr_matrix *t);
-    /* y = alpha A x + beta y in A's precision (vectors in the same precision;
-     * beta = 0: y is not read). */
-    homg_status (*spmv)(kernel_exec *ex, const csr_matrix *a, const void *x, void *y, double alpha, double beta);
-    /* c = a * b (float): allocates c's arrays through the handle's allocator and
-     * keeps the symbolic phase in *plan for spgemm_values. */
-    homg_status (*spgemm)(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
-                          void **plan);
-    /* Recomputes c's values after a's or b's values changed (same patterns). */
-    homg_status (*spgemm_values)(kernel_exec *ex, void *handle, void *plan, const csr_matrix *a, const csr_matrix *b,
-                                 csr_matrix *c);
-    void (*spgemm_free)(kernel_exec *ex, void *handle, void *plan);
-
-    /* dinv[i] = 1 / a_ii of a double matrix (0 where the diagonal is missing). */
-    homg_status (*inv_diag)(kernel_exec *ex, const csr_matrix *a, double *dinv);
-
-    /* ---- conjugate gradients, double vectors of length a->nrows ---- */
-    /* state->tol2 holds tol^2 on entry.  r = b - A x (x = 0 first unless warm);
-     * state: bb, rr, tol2 *= bb, iter = 0, done = converged if rr <= tol2;
-     * history[0] = sqrt(rr / bb). */
-    homg_status (*cg_start)(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x, double *r,
-                            int warm, homg_cg_state *state, double *history);
-    /* z = dinv .* r (dinv NULL: z = r). */
-    homg_status (*cg_diag_precond)(kernel_exec *ex, const double *dinv, const double *r, double *z, int32_t n);
-    /* rz = r.z, zq = z.q; on the first iteration (state->iter == 0) p = z,
-     * otherwise beta from the (flexible) formula and p = z + beta p.  Does
-     * nothing once state->done. */
-    homg_status (*cg_direction)(kernel_exec *ex, void *handle, const double *r, const double *z, const double *q,
-                                double *p, int32_t n, homg_cg_state *state);
-    /* q = A p, pq = p.q, alpha = rz / pq (breakdown when pq <= 0 or not finite). */
-    homg_status (*cg_spmv_dot)(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
-                               homg_cg_state *state);
-    /* x += alpha p, r -= alpha q, rr = r.r, iter++, history[iter] =
-     * sqrt(rr / bb), done when rr <= tol2 (or iter == max_iter stops nothing:
-     * the host loop ends there).  Does nothing once state->done. */
-    homg_status (*cg_update)(kernel_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
-                             int32_t n, homg_cg_state *state, double *history);
+    SPARSE_KERNELS(HOMG_KERNEL_MEMBER)
 } sparse_kernels;
+SPARSE_KERNELS(HOMG_KERNEL_CPU_PROTO)
+#if HOMG_HAVE_CUDA
+SPARSE_KERNELS(HOMG_KERNEL_CUDA_PROTO)
+#endif
 
 extern const sparse_kernels homg_cpu_sparse_kernels;
 #if HOMG_HAVE_CUDA

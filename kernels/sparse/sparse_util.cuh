@@ -1,24 +1,13 @@
 /* sparse_util.cuh -- what the CUDA files of the sparse, Krylov and AMG tables
- * share: the library handles, launch sizes, error mapping of cuSPARSE and
- * cuSOLVER, block reductions and the "miniwarp" row products of seed 001
+ * share: the library handles, launch sizes, block reductions and the "miniwarp" row products of seed 001
  * (a group of G lanes per CSR row, G near the mean row length). */
 #ifndef HOMG_SPARSE_UTIL_CUH
 #define HOMG_SPARSE_UTIL_CUH
 
-#include <cusolverDn.h>
-#include <cusparse.h>
 #include <stdint.h>
 
 #include "core/cuda_check.h"
 #include "sparse_kernels.h"
-
-/* Return a failed homg_status (the message is already in ex). */
-#define HOMG_KTRY(call)                \
-    do {                               \
-        homg_status homg_ks_ = (call); \
-        if (homg_ks_ != HOMG_OK)       \
-            return homg_ks_;           \
-    } while (0)
 
 #define HOMG_THREADS    256
 #define HOMG_MAX_BLOCKS 1024 /* grid-stride kernels with reductions: partial sums per block */
@@ -26,39 +15,20 @@
 
 /* cuSPARSE, cuSOLVER, a scratch area (cub temporaries) and the partial sums of
  * the CG reductions; all memory through the ctx's allocator. */
-typedef struct homg_cuda_handle {
+typedef struct sparse_handle {
     kernel_alloc alloc;
     cusparseHandle_t sparse;
     cusolverDnHandle_t solver;
     void *scratch;
     size_t scratch_bytes;
     double *partials; /* HOMG_MAX_BLOCKS * HOMG_PARTIALS */
-} homg_cuda_handle;
+} sparse_handle;
 
-static inline homg_status homg_cusparse_fail(kernel_exec *ex, cusparseStatus_t s, const char *what)
-{
-    homg_status st = s == CUSPARSE_STATUS_ALLOC_FAILED ? HOMG_ERROR_OUT_OF_MEMORY : HOMG_ERROR_BACKEND;
-    return homg_exec_fail(ex, st, "%s: %s", what, cusparseGetErrorString(s));
-}
-
-#define HOMG_CUSPARSE_TRY(ex, call)                          \
-    do {                                                     \
-        cusparseStatus_t homg_s_ = (call);                   \
-        if (homg_s_ != CUSPARSE_STATUS_SUCCESS)              \
-            return homg_cusparse_fail((ex), homg_s_, #call); \
-    } while (0)
-
-#define HOMG_CUSOLVER_TRY(ex, call)                                                                            \
-    do {                                                                                                       \
-        cusolverStatus_t homg_s_ = (call);                                                                     \
-        if (homg_s_ != CUSOLVER_STATUS_SUCCESS)                                                                \
-            return homg_exec_fail(                                                                             \
-                (ex), homg_s_ == CUSOLVER_STATUS_ALLOC_FAILED ? HOMG_ERROR_OUT_OF_MEMORY : HOMG_ERROR_BACKEND, \
-                "%s: cuSOLVER status %d", #call, (int)homg_s_);                                                \
-    } while (0)
+/* Grid-stride loop over rows 0 .. n-1, one thread per row. */
+#define FOR_ROWS(i, n) for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += gridDim.x * blockDim.x)
 
 /* Blocks for n elements, one per thread (grid-stride beyond `cap` blocks). */
-static inline unsigned homg_blocks(int64_t n, int64_t cap = 1 << 20)
+static inline unsigned launch_blocks(int64_t n, int64_t cap = 1 << 20)
 {
     int64_t b = (n + HOMG_THREADS - 1) / HOMG_THREADS;
     if (b < 1)
@@ -67,33 +37,32 @@ static inline unsigned homg_blocks(int64_t n, int64_t cap = 1 << 20)
 }
 
 /* Memory through the handle's allocator, message in ex on failure. */
-static inline homg_status homg_cuda_alloc(kernel_exec *ex, homg_cuda_handle *h, size_t bytes, void **p,
-                                          const char *what)
+static inline homg_status handle_alloc(kernel_exec *ex, sparse_handle *h, size_t bytes, void **p, const char *what)
 {
     homg_status st;
     *p = NULL;
     if (!bytes)
         return HOMG_OK;
-    st = h->alloc.alloc(h->alloc.user, bytes, p);
+    st = h->alloc.alloc(bytes, p, h->alloc.user);
     if (st != HOMG_OK)
         return homg_exec_fail(ex, st, "%s: allocating %zu bytes of device memory", what, bytes);
     return HOMG_OK;
 }
 
-static inline void homg_cuda_free(homg_cuda_handle *h, void *p)
+static inline void handle_free(sparse_handle *h, void *p)
 {
     if (p)
-        h->alloc.free(h->alloc.user, p);
+        h->alloc.free(p, h->alloc.user);
 }
 
 /* The scratch area, at least `bytes` large (set-up only: it may reallocate). */
-static inline homg_status homg_cuda_scratch(kernel_exec *ex, homg_cuda_handle *h, size_t bytes, void **p)
+static inline homg_status handle_scratch(kernel_exec *ex, sparse_handle *h, size_t bytes, void **p)
 {
     if (bytes > h->scratch_bytes) {
-        homg_cuda_free(h, h->scratch);
+        handle_free(h, h->scratch);
         h->scratch = NULL;
         h->scratch_bytes = 0;
-        HOMG_KTRY(homg_cuda_alloc(ex, h, bytes, &h->scratch, "scratch"));
+        HOMG_TRY(handle_alloc(ex, h, bytes, &h->scratch, "scratch"));
         h->scratch_bytes = bytes;
     }
     *p = h->scratch;
@@ -102,7 +71,7 @@ static inline homg_status homg_cuda_scratch(kernel_exec *ex, homg_cuda_handle *h
 
 /* Sum over a block (blockDim.x a multiple of 32, at most 1024); the result in
  * thread 0.  Deterministic: a fixed tree. */
-__device__ static inline double homg_block_sum(double v)
+__device__ static inline double block_sum(double v)
 {
     __shared__ double warp_sums[32];
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -122,14 +91,14 @@ __device__ static inline double homg_block_sum(double v)
     return v;
 }
 
-__device__ static inline int homg_block_count(int v) { return (int)homg_block_sum((double)v); }
+__device__ static inline int block_count(int v) { return (int)block_sum((double)v); }
 
 /* Sum of a_row . x over one CSR row by a group of G lanes (G a power of two
  * <= 32, groups aligned in the warp); every lane of the group gets the sum.
  * Every lane of the warp must call it (the shuffles); rows >= nrows give 0. */
 template <int G, typename T, typename V>
-__device__ static inline T homg_row_dot(const int32_t *row_ptr, const int32_t *col, const T *val, const V *x,
-                                        int32_t row, int32_t nrows, int lane)
+__device__ static inline T row_dot(const int32_t *row_ptr, const int32_t *col, const T *val, const V *x, int32_t row,
+                                   int32_t nrows, int lane)
 {
     T s = 0;
     if (row < nrows)
@@ -141,7 +110,7 @@ __device__ static inline T homg_row_dot(const int32_t *row_ptr, const int32_t *c
 }
 
 /* Lanes per row for a matrix of this mean row length. */
-static inline int homg_group_size(int64_t nnz, int64_t rows)
+static inline int row_group_size(int64_t nnz, int64_t rows)
 {
     int64_t mean = rows > 0 ? nnz / rows : 1;
     int g = 1;
@@ -151,7 +120,7 @@ static inline int homg_group_size(int64_t nnz, int64_t rows)
 }
 
 /* Blocks of HOMG_THREADS for `rows` rows, G lanes each. */
-static inline unsigned homg_group_blocks(int64_t rows, int g)
+static inline unsigned row_group_blocks(int64_t rows, int g)
 {
     int64_t b = (rows * g + HOMG_THREADS - 1) / HOMG_THREADS;
     return (unsigned)(b < 1 ? 1 : b);

@@ -1,4 +1,4 @@
-/* amg_aggregate.c -- smoothed-aggregation aggregates (seed 000, 5.2.1).
+/* aggregate.c -- smoothed-aggregation aggregates (seed 000, 5.2.1).
  *
  * 1. A distance-k maximal independent set of the level's matrix graph, with
  *    random priorities (Bell, Dalton, Olson: every round takes the maximum of
@@ -45,7 +45,8 @@ static homg_status grow(homg_amg *amg, const csr_matrix *a, int32_t **cur, int32
     int32_t before = -1;
     for (int round = 0; round < GROW_ROUNDS_MAX; round++) {
         int32_t *t;
-        AMG_RUN(amg, AMG_AK(amg)->agg_grow(&amg->ctx->ex, a, *cur, *next, amg->count), "growing aggregates");
+        HOMG_TRY_BACKEND(amg->ctx, AMG_AK(amg)->agg_grow(&amg->ctx->ex, a, *cur, *next, amg->count),
+                         "growing aggregates");
         HOMG_TRY(homg__amg_read_count(amg, left));
         t = *cur;
         *cur = *next;
@@ -57,74 +58,97 @@ static homg_status grow(homg_amg *amg, const csr_matrix *a, int32_t **cur, int32
     return HOMG_OK;
 }
 
-static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_t *nagg)
+/* Step 1: the distance-`dist` maximal independent set of level l in w->key. */
+static homg_status independent_set(homg_amg *amg, int l, const csr_matrix *a, work *w)
 {
     kernel_exec *ex = &amg->ctx->ex;
     const amg_kernels *ak = AMG_AK(amg);
-    const sparse_kernels *sk = AMG_SK(amg);
-    const csr_matrix *a = &amg->lv[l].a;
-    int32_t n = a->nrows, undecided = n, roots = 0, left = 0, kept = 0, min_size;
+    int32_t n = a->nrows, undecided = n;
     uint32_t seed = amg->desc.seed * 0x9E3779B9u + (uint32_t)l * 0x85EBCA6Bu;
     int dist = l == 0 ? amg->desc.mis_distance : amg->desc.mis_distance_coarse;
-    int round;
-
-    /* 1. distance-2 MIS */
-    AMG_RUN(amg, ak->mis_init(ex, n, seed, w->key), "MIS");
-    for (round = 0; round < MIS_ROUNDS_MAX && undecided > 0; round++) {
+    HOMG_TRY_BACKEND(amg->ctx, ak->mis_init(ex, n, seed, w->key), "MIS");
+    for (int round = 0; round < MIS_ROUNDS_MAX && undecided > 0; round++) {
         const uint64_t *in = w->key;
         uint64_t *out = w->k1;
         for (int hop = 0; hop < dist; hop++) { /* the maximum over the dist-neighbourhood */
-            AMG_RUN(amg, ak->mis_max(ex, a, in, out), "MIS");
+            HOMG_TRY_BACKEND(amg->ctx, ak->mis_max(ex, a, in, out), "MIS");
             in = out;
             out = out == w->k1 ? w->k2 : w->k1;
         }
-        AMG_RUN(amg, ak->mis_update(ex, n, w->key, in, amg->count), "MIS");
+        HOMG_TRY_BACKEND(amg->ctx, ak->mis_update(ex, n, w->key, in, amg->count), "MIS");
         HOMG_TRY(homg__amg_read_count(amg, &undecided));
     }
     if (undecided > 0)
         return homg__fail(amg->ctx, HOMG_ERROR_NUMERIC, "level %d: the independent set did not settle in %d rounds", l,
                           MIS_ROUNDS_MAX);
+    return HOMG_OK;
+}
 
-    /* 2. roots and their neighbours */
-    AMG_RUN(amg, ak->mis_flags(ex, n, w->key, w->flag), "aggregates");
-    AMG_RUN(amg, sk->scan_i32(ex, amg->handle, w->flag, w->id, n, amg->count), "aggregates");
-    HOMG_TRY(homg__amg_read_count(amg, &roots));
-    AMG_RUN(amg, ak->agg_from_roots(ex, a, w->flag, w->id, w->cur), "aggregates");
-
-    /* 3. the rest joins neighbouring aggregates */
+/* Steps 2 and 3: an aggregate per root with its neighbours, then the rest
+ * joins neighbouring aggregates (in w->cur); *roots aggregates. */
+static homg_status roots_and_growth(homg_amg *amg, int l, const csr_matrix *a, work *w, int32_t *roots)
+{
+    kernel_exec *ex = &amg->ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
+    int32_t n = a->nrows, left = 0;
+    HOMG_TRY_BACKEND(amg->ctx, ak->mis_flags(ex, n, w->key, w->flag), "aggregates");
+    HOMG_TRY_BACKEND(amg->ctx, AMG_SK(amg)->scan_i32(ex, amg->handle, w->flag, w->id, n, amg->count), "aggregates");
+    HOMG_TRY(homg__amg_read_count(amg, roots));
+    HOMG_TRY_BACKEND(amg->ctx, ak->agg_from_roots(ex, a, w->flag, w->id, w->cur), "aggregates");
     HOMG_TRY(grow(amg, a, &w->cur, &w->next, &left));
     if (left > 0)
         return homg__fail(amg->ctx, HOMG_ERROR_NUMERIC, "level %d: %d rows found no aggregate", l, left);
+    return HOMG_OK;
+}
 
-    /* 4. dissolve small aggregates */
-    min_size = amg->desc.min_aggregate > 0 ? amg->desc.min_aggregate : (n / (roots > 0 ? roots : 1)) / 3;
-    w->base = w->cur; /* the aggregates before merging */
+/* Step 4: aggregates below min_size rows dissolve into their neighbours (in
+ * w->cur; w->base keeps the aggregates before); *kept aggregates remain. */
+static homg_status dissolve_small(homg_amg *amg, int l, const csr_matrix *a, work *w, int32_t roots, int32_t *kept)
+{
+    kernel_exec *ex = &amg->ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
+    const sparse_kernels *sk = AMG_SK(amg);
+    int32_t n = a->nrows, left = 0;
+    int32_t min_size = amg->desc.min_aggregate > 0 ? amg->desc.min_aggregate : (n / (roots > 0 ? roots : 1)) / 3;
+    w->base = w->cur;
     w->cur = w->next;
     w->next = NULL;
-    HOMG_TRY(homg__amg_array(amg, (void **)&w->next, (size_t)n, sizeof(int32_t), "aggregates"));
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&w->next, "aggregates"));
     if (min_size > 1) {
-        AMG_RUN(amg, ak->agg_sizes(ex, n, w->base, roots, w->size), "aggregate sizes");
-        AMG_RUN(amg, ak->agg_keep(ex, roots, w->size, min_size, w->keep), "aggregate sizes");
+        HOMG_TRY_BACKEND(amg->ctx, ak->agg_sizes(ex, n, w->base, roots, w->size), "aggregate sizes");
+        HOMG_TRY_BACKEND(amg->ctx, ak->agg_keep(ex, roots, w->size, min_size, w->keep), "aggregate sizes");
     } else {
-        AMG_RUN(amg, sk->fill_i32(ex, w->keep, roots, 1), "aggregate sizes");
+        HOMG_TRY_BACKEND(amg->ctx, sk->fill_i32(ex, w->keep, roots, 1), "aggregate sizes");
     }
+    *kept = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
-        AMG_RUN(amg, sk->scan_i32(ex, amg->handle, w->keep, w->id, roots, amg->count), "aggregates");
-        HOMG_TRY(homg__amg_read_count(amg, &kept));
-        if (kept == 0) { /* every aggregate is small: keep them all */
-            AMG_RUN(amg, sk->fill_i32(ex, w->keep, roots, 1), "aggregates");
+        HOMG_TRY_BACKEND(amg->ctx, sk->scan_i32(ex, amg->handle, w->keep, w->id, roots, amg->count), "aggregates");
+        HOMG_TRY(homg__amg_read_count(amg, kept));
+        if (*kept == 0) { /* every aggregate is small: keep them all */
+            HOMG_TRY_BACKEND(amg->ctx, sk->fill_i32(ex, w->keep, roots, 1), "aggregates");
             continue;
         }
-        AMG_RUN(amg, ak->agg_relabel(ex, n, w->base, w->keep, w->id, w->cur), "aggregates");
+        HOMG_TRY_BACKEND(amg->ctx, ak->agg_relabel(ex, n, w->base, w->keep, w->id, w->cur), "aggregates");
         HOMG_TRY(grow(amg, a, &w->cur, &w->next, &left));
         if (left == 0)
             break;
         /* Some small aggregates have no kept neighbour: keep them too. */
-        AMG_RUN(amg, ak->agg_restore(ex, n, w->base, w->cur, w->keep), "aggregates");
+        HOMG_TRY_BACKEND(amg->ctx, ak->agg_restore(ex, n, w->base, w->cur, w->keep), "aggregates");
     }
-    if (left > 0 || kept == 0)
+    if (left > 0 || *kept == 0)
         return homg__fail(amg->ctx, HOMG_ERROR_NUMERIC, "level %d: merging small aggregates left %d rows", l, left);
-    HOMG_TRY_BACKEND(amg->ctx, amg->ctx->mem->copy(ex, agg, w->cur, (size_t)n * sizeof(int32_t), HOMG_D2D),
+    return HOMG_OK;
+}
+
+static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_t *nagg)
+{
+    const csr_matrix *a = &amg->lv[l].a;
+    int32_t roots = 0, kept = 0;
+    HOMG_TRY(independent_set(amg, l, a, w));
+    HOMG_TRY(roots_and_growth(amg, l, a, w, &roots));
+    HOMG_TRY(dissolve_small(amg, l, a, w, roots, &kept));
+    HOMG_TRY_BACKEND(amg->ctx,
+                     amg->ctx->mem->copy(&amg->ctx->ex, agg, w->cur, (size_t)a->nrows * sizeof(int32_t), HOMG_D2D),
                      "aggregates");
     *nagg = kept;
     return HOMG_OK;
@@ -136,15 +160,15 @@ homg_status homg__amg_aggregate(homg_amg *amg, int l, int32_t *agg, int32_t *nag
     work w;
     homg_status st = HOMG_OK;
     memset(&w, 0, sizeof w);
-    st = homg__amg_array(amg, (void **)&w.key, (size_t)n, sizeof(uint64_t), "MIS");
+    st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(uint64_t), (void **)&w.key, "MIS");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&w.k1, (size_t)n, sizeof(uint64_t), "MIS");
+        st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(uint64_t), (void **)&w.k1, "MIS");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&w.k2, (size_t)n, sizeof(uint64_t), "MIS");
+        st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(uint64_t), (void **)&w.k2, "MIS");
     {
         int32_t **ints[] = { &w.flag, &w.id, &w.cur, &w.next, &w.size, &w.keep };
         for (size_t i = 0; st == HOMG_OK && i < sizeof ints / sizeof ints[0]; i++)
-            st = homg__amg_array(amg, (void **)ints[i], (size_t)n + 1, sizeof(int32_t), "aggregates");
+            st = homg__alloc_array(amg->ctx, (size_t)n + 1, sizeof(int32_t), (void **)ints[i], "aggregates");
     }
     if (st == HOMG_OK)
         st = aggregate(amg, l, &w, agg, nagg);

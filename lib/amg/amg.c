@@ -4,11 +4,11 @@
  * in double and checked, then a float copy for the hierarchy):
  *   level l -> l+1 while the level has more than coarse_size rows:
  *     smoothed aggregation (default, seed 000): aggregates from a distance-2
- *       MIS (amg_aggregate.c), P = damped-Jacobi-smoothed tentative prolongator;
+ *       MIS (aggregate.c), P = damped-Jacobi-smoothed tentative prolongator;
  *     or compatible weighted matching (seed 001): double pairwise aggregates,
- *       unsmoothed P (amg_matching.c);
- *     A_{l+1} = P^T A_l P by two SpGEMMs (amg_galerkin.c);
- *   smoothers and the dense coarse inverse (amg_cycle.c), patches (amg_patch.c).
+ *       unsmoothed P (matching.c);
+ *     A_{l+1} = P^T A_l P by two SpGEMMs (galerkin.c);
+ *   smoothers and the dense coarse inverse (cycle.c), patches (patch.c).
  * Coarsening stops early when a step keeps more than 90% of the rows.  Every
  * step runs on the ctx's backend; the host reads only sizes and round counts.
  *
@@ -32,50 +32,27 @@
 homg_amg_desc homg_amg_desc_defaults(const homg_amg_desc *desc)
 {
     homg_amg_desc d;
-    if (desc)
-        d = *desc;
-    else
-        memset(&d, 0, sizeof d);
-    if (d.coarsening == HOMG_AMG_COARSEN_DEFAULT)
-        d.coarsening = HOMG_AMG_SMOOTHED_AGGREGATION;
-    if (d.smoother == HOMG_AMG_SMOOTHER_DEFAULT)
-        d.smoother = HOMG_AMG_SMOOTHER_PATCH;
-    if (d.cycle == HOMG_AMG_CYCLE_DEFAULT)
-        d.cycle = HOMG_AMG_CYCLE_V;
-    if (d.pre == 0)
-        d.pre = 1;
-    if (d.post == 0)
-        d.post = 1;
-    if (d.jacobi_weight == 0)
-        d.jacobi_weight = 2.0 / 3.0;
-    if (d.prolong_weight == 0)
-        d.prolong_weight = 1.5;
-    if (d.max_levels == 0)
-        d.max_levels = HOMG_AMG_MAX_LEVELS;
-    if (d.coarse_size == 0)
-        d.coarse_size = 256;
-    if (d.coarse_solver == HOMG_AMG_COARSE_DEFAULT)
-        d.coarse_solver = HOMG_AMG_COARSE_CHOLESKY;
-    if (d.coarse_sweeps == 0)
-        d.coarse_sweeps = 20;
-    if (d.mis_distance == 0)
-        d.mis_distance = 2;
-    if (d.mis_distance_coarse == 0)
-        d.mis_distance_coarse = 1;
-    if (d.patch_size == 0)
-        d.patch_size = 256;
-    if (d.patch_inner == 0)
-        d.patch_inner = 3;
-    if (d.patch_inner_weight == 0)
-        d.patch_inner_weight = 1.0;
-    if (d.patch_weight == 0)
-        d.patch_weight = 1.0;
-    if (d.chebyshev_degree == 0)
-        d.chebyshev_degree = 3;
-    if (d.chebyshev_ratio == 0)
-        d.chebyshev_ratio = 20;
-    if (d.seed == 0)
-        d.seed = 1;
+    homg__desc_start(&d, desc, sizeof d);
+    HOMG_DEFAULT(d.coarsening, HOMG_AMG_SMOOTHED_AGGREGATION);
+    HOMG_DEFAULT(d.smoother, HOMG_AMG_SMOOTHER_PATCH);
+    HOMG_DEFAULT(d.cycle, HOMG_AMG_CYCLE_V);
+    HOMG_DEFAULT(d.pre, 1);
+    HOMG_DEFAULT(d.post, 1);
+    HOMG_DEFAULT(d.jacobi_weight, 2.0 / 3.0);
+    HOMG_DEFAULT(d.prolong_weight, 1.5);
+    HOMG_DEFAULT(d.max_levels, HOMG_AMG_MAX_LEVELS);
+    HOMG_DEFAULT(d.coarse_size, 256);
+    HOMG_DEFAULT(d.coarse_solver, HOMG_AMG_COARSE_CHOLESKY);
+    HOMG_DEFAULT(d.coarse_sweeps, 20);
+    HOMG_DEFAULT(d.mis_distance, 2);
+    HOMG_DEFAULT(d.mis_distance_coarse, 1);
+    HOMG_DEFAULT(d.patch_size, 256);
+    HOMG_DEFAULT(d.patch_inner, 3);
+    HOMG_DEFAULT(d.patch_inner_weight, 1.0);
+    HOMG_DEFAULT(d.patch_weight, 1.0);
+    HOMG_DEFAULT(d.chebyshev_degree, 3);
+    HOMG_DEFAULT(d.chebyshev_ratio, 20);
+    HOMG_DEFAULT(d.seed, 1);
     return d;
 }
 
@@ -115,18 +92,6 @@ static homg_status check_desc(homg_ctx *ctx, const homg_amg_desc *d)
     if (bad)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_amg_desc: %s", bad);
     return HOMG_OK;
-}
-
-homg_status homg__amg_array(homg_amg *amg, void **p, size_t n, size_t size, const char *what)
-{
-    if (size && n > SIZE_MAX / size)
-        return homg__fail(amg->ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: %zu elements overflow", what, n);
-    return homg__alloc(amg->ctx, n * size, p, what);
-}
-
-homg_status homg__amg_read_count(homg_amg *amg, int32_t *host)
-{
-    return homg__read(amg->ctx, host, amg->count, sizeof *host);
 }
 
 static void level_free(homg_amg *amg, amg_level *lv)
@@ -180,8 +145,9 @@ static homg_status fine_level(homg_amg *amg, int values_only)
                          ctx->mem->copy(&ctx->ex, f->col_idx, a->col_idx, (size_t)a->nnz * sizeof(int32_t), HOMG_D2D),
                          "fine level");
     }
-    AMG_RUN(amg, AMG_SK(amg)->convert(&ctx->ex, a->val, HOMG_FLOAT64, f->val, HOMG_FLOAT32, (size_t)a->nnz),
-            "fine level in float");
+    HOMG_TRY_BACKEND(amg->ctx,
+                     AMG_SK(amg)->convert(&ctx->ex, a->values, HOMG_FLOAT64, f->values, HOMG_FLOAT32, (size_t)a->nnz),
+                     "fine level in float");
     return HOMG_OK;
 }
 
@@ -192,16 +158,17 @@ static homg_status build(homg_amg *amg)
     HOMG_TRY(fine_level(amg, 0));
     if (amg->desc.coarsening == HOMG_AMG_MATCHING) {
         /* The smooth vector of the fine level: ones (the bits of 1.0f). */
-        HOMG_TRY(homg__amg_array(amg, (void **)&amg->lv[0].v, (size_t)amg->a.nrows, sizeof(float), "smooth vector"));
-        AMG_RUN(amg, AMG_SK(amg)->fill_i32(&ctx->ex, (int32_t *)amg->lv[0].v, amg->a.nrows, 0x3F800000),
-                "smooth vector");
+        HOMG_TRY(
+            homg__alloc_array(amg->ctx, (size_t)amg->a.nrows, sizeof(float), (void **)&amg->lv[0].v, "smooth vector"));
+        HOMG_TRY_BACKEND(amg->ctx, AMG_SK(amg)->fill_i32(&ctx->ex, (int32_t *)amg->lv[0].v, amg->a.nrows, 0x3F800000),
+                         "smooth vector");
     }
     for (l = 0;; l++) {
         amg_level *lv = &amg->lv[l];
         int32_t n = lv->a.nrows, nagg = 0;
         if (n <= amg->desc.coarse_size || l + 1 >= amg->desc.max_levels)
             break;
-        HOMG_TRY(homg__amg_array(amg, (void **)&lv->agg, (size_t)n, sizeof(int32_t), "aggregates"));
+        HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&lv->agg, "aggregates"));
         if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION)
             HOMG_TRY(homg__amg_aggregate(amg, l, lv->agg, &nagg));
         else
@@ -281,9 +248,9 @@ homg_status homg_amg_create(homg_ctx *ctx, const homg_csr *a, const homg_amg_des
             st = homg__backend_fail(ctx, st, "homg_amg_create: sparse library handles");
     }
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&amg->count, 4, sizeof(int32_t), "counters");
+        st = homg__alloc_array(amg->ctx, 4, sizeof(int32_t), (void **)&amg->count, "counters");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&amg->rho, 4, sizeof(float), "counters");
+        st = homg__alloc_array(amg->ctx, 4, sizeof(float), (void **)&amg->rho, "counters");
     if (st == HOMG_OK)
         st = timed(amg, create_body, a);
     if (st == HOMG_OK && ctx->mem->sync(&ctx->ex) != HOMG_OK)
@@ -353,9 +320,11 @@ homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z)
 {
     homg_ctx *ctx = amg->ctx;
     const sparse_kernels *sk = AMG_SK(amg);
-    AMG_RUN(amg, sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows), "AMG cycle");
+    HOMG_TRY_BACKEND(amg->ctx, sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows),
+                     "AMG cycle");
     HOMG_TRY(homg__amg_cycle(amg));
-    AMG_RUN(amg, sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows), "AMG cycle");
+    HOMG_TRY_BACKEND(amg->ctx, sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows),
+                     "AMG cycle");
     return HOMG_OK;
 }
 

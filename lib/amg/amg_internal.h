@@ -34,27 +34,19 @@ struct homg_amg {
 #define AMG_SK(amg) HOMG_KERNELS(&(amg)->ctx->ex, sparse)
 #define AMG_AK(amg) HOMG_KERNELS(&(amg)->ctx->ex, amg)
 
-/* Runs a kernel-table call; on failure passes the backend's message on. */
-#define AMG_RUN(amg, call, what)                                    \
-    do {                                                            \
-        homg_status amg_st_ = (call);                               \
-        if (amg_st_ != HOMG_OK)                                     \
-            return homg__backend_fail((amg)->ctx, amg_st_, (what)); \
-    } while (0)
-
-/* amg_aggregate.c: smoothed-aggregation aggregates of level l (agg: n rows). */
+/* aggregate.c: smoothed-aggregation aggregates of level l (agg: n rows). */
 homg_status homg__amg_aggregate(homg_amg *amg, int l, int32_t *agg, int32_t *nagg);
-/* amg_matching.c: the double-pairwise prolongator of level l and the next level's smooth vector. */
+/* matching.c: the double-pairwise prolongator of level l and the next level's smooth vector. */
 homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg);
-/* amg_galerkin.c: level l+1 from level l (agg, and for smoothed aggregation P). */
+/* galerkin.c: level l+1 from level l (agg, and for smoothed aggregation P). */
 homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg);
 homg_status homg__amg_galerkin(homg_amg *amg, int l);
 homg_status homg__amg_galerkin_values(homg_amg *amg, int l);
-/* amg_patch.c: patch partition of every smoothed level; values only on re-setup. */
+/* patch.c: patch partition of every smoothed level; values only on re-setup. */
 homg_status homg__amg_patches(homg_amg *amg);
 homg_status homg__amg_patch_values(homg_amg *amg);
 void homg__amg_patches_free(homg_amg *amg, amg_patches *pt);
-/* amg_cycle.c: smoother and coarse-solver data, cycle vectors, the cycle. */
+/* cycle.c: smoother and coarse-solver data, cycle vectors, the cycle. */
 homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only);
 /* One cycle on the level vectors: lv[0].b in, lv[0].x out (from x = 0). */
 homg_status homg__amg_cycle(homg_amg *amg);
@@ -64,8 +56,10 @@ const csr_matrix *homg__amg_matrix(const homg_amg *amg);
 homg_ctx *homg__amg_ctx(const homg_amg *amg);
 homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z);
 
-/* A device array of n elements of `size` bytes (freed with homg__free). */
-homg_status homg__amg_array(homg_amg *amg, void **p, size_t n, size_t size, const char *what);
-homg_status homg__amg_read_count(homg_amg *amg, int32_t *host);
+/* Reads the device counter amg->count (rows, rounds ... a step counted). */
+static inline homg_status homg__amg_read_count(homg_amg *amg, int32_t *host)
+{
+    return homg__read(amg->ctx, host, amg->count, sizeof *host);
+}
 
 #endif

@@ -1,4 +1,4 @@
-/* amg_cycle.c -- the multigrid cycle (seed 000, algorithms 5.2 and 5.3) and
+/* cycle.c -- the multigrid cycle (seed 000, algorithms 5.2 and 5.3) and
  * the data of its smoothers and coarse solver.
  *
  * Every level but the coarsest: pre-smoothing from x = 0 fused with the
@@ -47,22 +47,23 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
         int32_t n = lv->a.nrows;
         int need_dinv = l < last ? sm != HOMG_AMG_SMOOTHER_PATCH : amg->desc.coarse_solver == HOMG_AMG_COARSE_JACOBI;
         if (!values_only) {
-            HOMG_TRY(homg__amg_array(amg, (void **)&lv->b, (size_t)n, sizeof(float), "cycle vectors"));
-            HOMG_TRY(homg__amg_array(amg, (void **)&lv->x, (size_t)n, sizeof(float), "cycle vectors"));
-            HOMG_TRY(homg__amg_array(amg, (void **)&lv->t, (size_t)n, sizeof(float), "cycle vectors"));
+            HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->b, "cycle vectors"));
+            HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->x, "cycle vectors"));
+            HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->t, "cycle vectors"));
             if (l < last && (sm == HOMG_AMG_SMOOTHER_PATCH || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV))
-                HOMG_TRY(homg__amg_array(amg, (void **)&lv->u, (size_t)n, sizeof(float), "cycle vectors"));
+                HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->u, "cycle vectors"));
             if (need_dinv)
-                HOMG_TRY(homg__amg_array(amg, (void **)&lv->dinv, (size_t)n, sizeof(float), "smoother"));
+                HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->dinv, "smoother"));
         }
         if (need_dinv)
-            AMG_RUN(amg,
-                    ak->diag(ex, &lv->a,
-                             (sm == HOMG_AMG_SMOOTHER_JACOBI || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) && l < last ? 1 : 2,
-                             lv->dinv),
-                    "smoother diagonal");
+            HOMG_TRY_BACKEND(
+                amg->ctx,
+                ak->diag(ex, &lv->a,
+                         (sm == HOMG_AMG_SMOOTHER_JACOBI || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) && l < last ? 1 : 2,
+                         lv->dinv),
+                "smoother diagonal");
         if (l < last && sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
-            AMG_RUN(amg, ak->gershgorin(ex, &lv->a, amg->rho), "Chebyshev interval");
+            HOMG_TRY_BACKEND(amg->ctx, ak->gershgorin(ex, &lv->a, amg->rho), "Chebyshev interval");
             HOMG_TRY(homg__read(amg->ctx, &lv->cheb_max, amg->rho, sizeof lv->cheb_max));
         }
     }
@@ -77,8 +78,10 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
                               "stalled): use coarse_solver = HOMG_AMG_COARSE_JACOBI or more levels",
                               (int)n, DENSE_MAX);
         if (!values_only)
-            HOMG_TRY(homg__amg_array(amg, (void **)&lv->inv, (size_t)n * (size_t)n, sizeof(float), "coarse solver"));
-        AMG_RUN(amg, ak->dense_inverse(ex, amg->handle, &lv->a, lv->inv, &pivot), "coarse Cholesky factorisation");
+            HOMG_TRY(
+                homg__alloc_array(amg->ctx, (size_t)n * (size_t)n, sizeof(float), (void **)&lv->inv, "coarse solver"));
+        HOMG_TRY_BACKEND(amg->ctx, ak->dense_inverse(ex, amg->handle, &lv->a, lv->inv, &pivot),
+                         "coarse Cholesky factorisation");
         if (pivot)
             return homg__fail(ctx, HOMG_ERROR_NUMERIC,
                               "the coarsest matrix (%d rows) is not positive definite at column %d: is the problem "
@@ -100,14 +103,16 @@ static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
     double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), sigma = theta / delta, rho0 = 1.0 / sigma;
     int32_t n = lv->a.nrows;
     if (!zero_x)
-        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Chebyshev");
-    AMG_RUN(amg, ak->cheb_step(ex, n, lv->dinv, zero_x ? lv->b : lv->t, lv->u, lv->x, 0.0, 1.0 / theta, 1, zero_x),
-            "Chebyshev");
+        HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Chebyshev");
+    HOMG_TRY_BACKEND(amg->ctx,
+                     ak->cheb_step(ex, n, lv->dinv, zero_x ? lv->b : lv->t, lv->u, lv->x, 0.0, 1.0 / theta, 1, zero_x),
+                     "Chebyshev");
     for (int k = 1; k < amg->desc.chebyshev_degree; k++) {
         double rho1 = 1.0 / (2.0 * sigma - rho0);
-        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Chebyshev");
-        AMG_RUN(amg, ak->cheb_step(ex, n, lv->dinv, lv->t, lv->u, lv->x, rho1 * rho0, 2.0 * rho1 / delta, 0, 0),
-                "Chebyshev");
+        HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Chebyshev");
+        HOMG_TRY_BACKEND(amg->ctx,
+                         ak->cheb_step(ex, n, lv->dinv, lv->t, lv->u, lv->x, rho1 * rho0, 2.0 * rho1 / delta, 0, 0),
+                         "Chebyshev");
         rho0 = rho1;
     }
     return HOMG_OK;
@@ -124,33 +129,34 @@ static homg_status presmooth(homg_amg *amg, amg_level *lv, int warm)
         for (int s = 0; s < pre; s++) {
             int zero = !warm && s == 0, final = s == pre - 1;
             if (!zero)
-                AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->b, lv->u), "patch smoother");
-            AMG_RUN(amg,
-                    ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, final ? lv->t : NULL, zero, d->patch_inner,
-                                     d->patch_inner_weight, d->patch_weight),
-                    "patch smoother");
+                HOMG_TRY_BACKEND(amg->ctx, ak->patch_boundary(ex, &lv->pt, lv->x, lv->b, lv->u), "patch smoother");
+            HOMG_TRY_BACKEND(amg->ctx,
+                             ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, final ? lv->t : NULL, zero,
+                                              d->patch_inner, d->patch_inner_weight, d->patch_weight),
+                             "patch smoother");
             if (final)
-                AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->t, lv->t), "patch residual");
+                HOMG_TRY_BACKEND(amg->ctx, ak->patch_boundary(ex, &lv->pt, lv->x, lv->t, lv->t), "patch residual");
         }
     } else if (d->smoother == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
         for (int s = 0; s < pre; s++)
             HOMG_TRY(chebyshev(amg, lv, !warm && s == 0));
-        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "residual");
+        HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "residual");
     } else {
         double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight : 1.0;
         int s = 0;
         if (!warm && pre == 1)
-            AMG_RUN(amg, ak->jacobi_zero_residual(ex, &lv->a, lv->dinv, w, lv->b, lv->x, lv->t), "Jacobi");
+            HOMG_TRY_BACKEND(amg->ctx, ak->jacobi_zero_residual(ex, &lv->a, lv->dinv, w, lv->b, lv->x, lv->t),
+                             "Jacobi");
         else {
             if (!warm) {
-                AMG_RUN(amg, ak->jacobi_correct(ex, lv->a.nrows, lv->dinv, w, lv->b, lv->x, 1), "Jacobi");
+                HOMG_TRY_BACKEND(amg->ctx, ak->jacobi_correct(ex, lv->a.nrows, lv->dinv, w, lv->b, lv->x, 1), "Jacobi");
                 s = 1;
             }
             for (; s < pre; s++) {
-                AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Jacobi");
-                AMG_RUN(amg, ak->jacobi_correct(ex, lv->a.nrows, lv->dinv, w, lv->t, lv->x, 0), "Jacobi");
+                HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Jacobi");
+                HOMG_TRY_BACKEND(amg->ctx, ak->jacobi_correct(ex, lv->a.nrows, lv->dinv, w, lv->t, lv->x, 0), "Jacobi");
             }
-            AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "residual");
+            HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "residual");
         }
     }
     return HOMG_OK;
@@ -165,15 +171,15 @@ static homg_status postsmooth(homg_amg *amg, amg_level *lv)
         if (d->smoother == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
             HOMG_TRY(chebyshev(amg, lv, 0));
         } else if (d->smoother == HOMG_AMG_SMOOTHER_PATCH) {
-            AMG_RUN(amg, ak->patch_boundary(ex, &lv->pt, lv->x, lv->b, lv->u), "patch smoother");
-            AMG_RUN(amg,
-                    ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, NULL, 0, d->patch_inner, d->patch_inner_weight,
-                                     d->patch_weight),
-                    "patch smoother");
+            HOMG_TRY_BACKEND(amg->ctx, ak->patch_boundary(ex, &lv->pt, lv->x, lv->b, lv->u), "patch smoother");
+            HOMG_TRY_BACKEND(amg->ctx,
+                             ak->patch_smooth(ex, &lv->pt, lv->b, lv->u, lv->x, NULL, 0, d->patch_inner,
+                                              d->patch_inner_weight, d->patch_weight),
+                             "patch smoother");
         } else {
             double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight : 1.0;
-            AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Jacobi");
-            AMG_RUN(amg, ak->jacobi_correct(ex, lv->a.nrows, lv->dinv, w, lv->t, lv->x, 0), "Jacobi");
+            HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Jacobi");
+            HOMG_TRY_BACKEND(amg->ctx, ak->jacobi_correct(ex, lv->a.nrows, lv->dinv, w, lv->t, lv->x, 0), "Jacobi");
         }
     }
     return HOMG_OK;
@@ -185,13 +191,13 @@ static homg_status coarse_solve(homg_amg *amg, amg_level *lv)
     const amg_kernels *ak = AMG_AK(amg);
     int32_t n = lv->a.nrows;
     if (amg->desc.coarse_solver == HOMG_AMG_COARSE_CHOLESKY) {
-        AMG_RUN(amg, ak->dense_apply(ex, n, lv->inv, lv->b, lv->x), "coarse solve");
+        HOMG_TRY_BACKEND(amg->ctx, ak->dense_apply(ex, n, lv->inv, lv->b, lv->x), "coarse solve");
         return HOMG_OK;
     }
-    AMG_RUN(amg, ak->jacobi_correct(ex, n, lv->dinv, 1.0, lv->b, lv->x, 1), "coarse Jacobi");
+    HOMG_TRY_BACKEND(amg->ctx, ak->jacobi_correct(ex, n, lv->dinv, 1.0, lv->b, lv->x, 1), "coarse Jacobi");
     for (int s = 1; s < amg->desc.coarse_sweeps; s++) {
-        AMG_RUN(amg, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "coarse Jacobi");
-        AMG_RUN(amg, ak->jacobi_correct(ex, n, lv->dinv, 1.0, lv->t, lv->x, 0), "coarse Jacobi");
+        HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "coarse Jacobi");
+        HOMG_TRY_BACKEND(amg->ctx, ak->jacobi_correct(ex, n, lv->dinv, 1.0, lv->t, lv->x, 0), "coarse Jacobi");
     }
     return HOMG_OK;
 }
@@ -205,11 +211,11 @@ static homg_status cycle(homg_amg *amg, int l, int warm)
     if (l == amg->nlevels - 1)
         return coarse_solve(amg, lv);
     HOMG_TRY(presmooth(amg, lv, warm));
-    AMG_RUN(amg, sk->spmv(ex, &lv->r, lv->t, amg->lv[l + 1].b, 1.0, 0.0), "restriction");
+    HOMG_TRY_BACKEND(amg->ctx, sk->spmv(ex, &lv->r, lv->t, amg->lv[l + 1].b, 1.0, 0.0), "restriction");
     visits = amg->desc.cycle == HOMG_AMG_CYCLE_W && l + 1 < amg->nlevels - 1 ? 2 : 1;
     for (int v = 0; v < visits; v++)
         HOMG_TRY(cycle(amg, l + 1, v > 0));
-    AMG_RUN(amg, sk->spmv(ex, &lv->p, amg->lv[l + 1].x, lv->x, 1.0, 1.0), "prolongation");
+    HOMG_TRY_BACKEND(amg->ctx, sk->spmv(ex, &lv->p, amg->lv[l + 1].x, lv->x, 1.0, 1.0), "prolongation");
     return postsmooth(amg, lv);
 }
 

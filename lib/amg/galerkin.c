@@ -1,4 +1,4 @@
-/* amg_galerkin.c -- prolongators and coarse matrices.
+/* galerkin.c -- prolongators and coarse matrices.
  *
  * Smoothed aggregation (seed 000, eqs. 5 and 6): the tentative prolongator has
  * a single 1 per row, in the column of the row's aggregate; it is smoothed by
@@ -49,10 +49,11 @@ homg_status homg__amg_galerkin(homg_amg *amg, int l)
     const sparse_kernels *sk = AMG_SK(amg);
     amg_level *lv = &amg->lv[l];
     HOMG_TRY(homg__mat_alloc(ctx, lv->p.ncols, lv->p.nrows, lv->p.nnz, HOMG_FLOAT32, &lv->r, "restriction"));
-    AMG_RUN(amg, sk->transpose(ex, amg->handle, &lv->p, &lv->r), "restriction");
-    AMG_RUN(amg, sk->spgemm(ex, amg->handle, &lv->a, &lv->p, &lv->ap, &lv->plan_ap), "Galerkin product A P");
-    AMG_RUN(amg, sk->spgemm(ex, amg->handle, &lv->r, &lv->ap, &amg->lv[l + 1].a, &lv->plan_rap),
-            "Galerkin product R (A P)");
+    HOMG_TRY_BACKEND(amg->ctx, sk->transpose(ex, amg->handle, &lv->p, &lv->r), "restriction");
+    HOMG_TRY_BACKEND(amg->ctx, sk->spgemm(ex, amg->handle, &lv->a, &lv->p, &lv->ap, &lv->plan_ap),
+                     "Galerkin product A P");
+    HOMG_TRY_BACKEND(amg->ctx, sk->spgemm(ex, amg->handle, &lv->r, &lv->ap, &amg->lv[l + 1].a, &lv->plan_rap),
+                     "Galerkin product R (A P)");
     return HOMG_OK;
 }
 
@@ -61,8 +62,9 @@ homg_status homg__amg_galerkin_values(homg_amg *amg, int l)
     kernel_exec *ex = &amg->ctx->ex;
     const sparse_kernels *sk = AMG_SK(amg);
     amg_level *lv = &amg->lv[l];
-    AMG_RUN(amg, sk->spgemm_values(ex, amg->handle, lv->plan_ap, &lv->a, &lv->p, &lv->ap), "Galerkin values A P");
-    AMG_RUN(amg, sk->spgemm_values(ex, amg->handle, lv->plan_rap, &lv->r, &lv->ap, &amg->lv[l + 1].a),
-            "Galerkin values R (A P)");
+    HOMG_TRY_BACKEND(amg->ctx, sk->spgemm_values(ex, amg->handle, lv->plan_ap, &lv->a, &lv->p, &lv->ap),
+                     "Galerkin values A P");
+    HOMG_TRY_BACKEND(amg->ctx, sk->spgemm_values(ex, amg->handle, lv->plan_rap, &lv->r, &lv->ap, &amg->lv[l + 1].a),
+                     "Galerkin values R (A P)");
     return HOMG_OK;
 }

@@ -1,4 +1,4 @@
-/* amg_matching.c -- coarsening by compatible weighted matching (seed 001, 2.2
+/* matching.c -- coarsening by compatible weighted matching (seed 001, 2.2
  * and 3.1).
  *
  * Edge weights w_ij = 1 - 2 a_ij v_i v_j / (a_ii v_i^2 + a_jj v_j^2) with the
@@ -20,77 +20,93 @@
 
 #define SUITOR_ROUNDS_MAX 100
 
+/* Scratch of one pairwise matching of n rows. */
+typedef struct match_scratch {
+    float *d, *w; /* diagonal, edge weights */
+    uint64_t *suitor;
+    int32_t *target, *cand, *mate, *flag, *id;
+} match_scratch;
+
+static homg_status scratch_alloc(homg_ctx *ctx, const csr_matrix *a, match_scratch *m)
+{
+    int32_t **ints[] = { &m->target, &m->cand, &m->mate, &m->flag, &m->id };
+    size_t n = (size_t)a->nrows;
+    HOMG_TRY(homg__alloc_array(ctx, n, sizeof(float), (void **)&m->d, "matching"));
+    HOMG_TRY(homg__alloc_array(ctx, (size_t)a->nnz, sizeof(float), (void **)&m->w, "matching weights"));
+    HOMG_TRY(homg__alloc_array(ctx, n, sizeof(uint64_t), (void **)&m->suitor, "matching"));
+    for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+        HOMG_TRY(homg__alloc_array(ctx, n + 1, sizeof(int32_t), (void **)ints[i], "matching"));
+    return HOMG_OK;
+}
+
+static void scratch_free(homg_ctx *ctx, match_scratch *m)
+{
+    homg__free(ctx, m->d);
+    homg__free(ctx, m->w);
+    homg__free(ctx, m->suitor);
+    homg__free(ctx, m->target);
+    homg__free(ctx, m->cand);
+    homg__free(ctx, m->mate);
+    homg__free(ctx, m->flag);
+    homg__free(ctx, m->id);
+}
+
+/* Suitor rounds until no proposal is open (at most SUITOR_ROUNDS_MAX). */
+static homg_status suitor(homg_amg *amg, const csr_matrix *a, const float *v, match_scratch *m, int *rounds,
+                          int32_t *proposals)
+{
+    homg_ctx *ctx = amg->ctx;
+    kernel_exec *ex = &ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
+    HOMG_TRY_BACKEND(ctx, ak->diag(ex, a, 0, m->d), "matching weights");
+    HOMG_TRY_BACKEND(ctx, ak->match_weights(ex, a, m->d, v, m->w), "matching weights");
+    HOMG_TRY_BACKEND(ctx, ctx->mem->zero(ex, m->suitor, (size_t)a->nrows * sizeof(uint64_t)), "matching");
+    HOMG_TRY_BACKEND(ctx, AMG_SK(amg)->fill_i32(ex, m->target, a->nrows, -1), "matching");
+    *proposals = 1;
+    for (*rounds = 0; *rounds<SUITOR_ROUNDS_MAX && * proposals> 0; ++*rounds) {
+        HOMG_TRY_BACKEND(ctx, ak->suitor_round(ex, a, m->w, m->suitor, m->target, m->cand, amg->count),
+                         "Suitor matching");
+        HOMG_TRY(homg__amg_read_count(amg, proposals));
+    }
+    return HOMG_OK;
+}
+
+/* Pairs and singletons from the proposals: agg, pw and the coarse smooth vector. */
+static homg_status match_steps(homg_amg *amg, const csr_matrix *a, const float *v, match_scratch *m, int32_t *agg,
+                               float *pw, float **vc, int32_t *nc)
+{
+    homg_ctx *ctx = amg->ctx;
+    kernel_exec *ex = &ctx->ex;
+    const amg_kernels *ak = AMG_AK(amg);
+    int32_t n = a->nrows, proposals = 0;
+    int rounds = 0;
+    HOMG_TRY(suitor(amg, a, v, m, &rounds, &proposals));
+    HOMG_TRY_BACKEND(ctx, ak->match_pairs(ex, a, m->w, m->suitor, m->target, m->mate, m->flag), "matching");
+    HOMG_TRY_BACKEND(ctx, AMG_SK(amg)->scan_i32(ex, amg->handle, m->flag, m->id, n, amg->count), "matching");
+    HOMG_TRY(homg__amg_read_count(amg, nc));
+    homg__log(ctx, HOMG_LOG_DEBUG, "matching: %d rows, %d rounds (%d proposals open), %d aggregates", (int)n, rounds,
+              (int)proposals, (int)*nc);
+    HOMG_TRY_BACKEND(ctx, ak->match_agg(ex, n, m->mate, m->id, agg), "matching");
+    HOMG_TRY(homg__alloc_array(ctx, (size_t)*nc, sizeof(float), (void **)vc, "matching"));
+    HOMG_TRY_BACKEND(ctx, ak->match_weights_p(ex, n, m->mate, agg, v, pw, *vc), "matching");
+    return HOMG_OK;
+}
+
 /* One pairwise matching of a (n rows): agg (n), pw (n) and the coarse smooth
  * vector *vc (allocated here, *nc values). */
 static homg_status match_once(homg_amg *amg, const csr_matrix *a, const float *v, int32_t *agg, float *pw, float **vc,
                               int32_t *nc)
 {
-    homg_ctx *ctx = amg->ctx;
-    kernel_exec *ex = &ctx->ex;
-    const amg_kernels *ak = AMG_AK(amg);
-    const sparse_kernels *sk = AMG_SK(amg);
-    int32_t n = a->nrows, proposals = 1;
-    int rounds;
-    float *d = NULL, *w = NULL;
-    uint64_t *suitor = NULL;
-    int32_t *target = NULL, *cand = NULL, *mate = NULL, *flag = NULL, *id = NULL;
+    match_scratch m;
     homg_status st;
-
+    memset(&m, 0, sizeof m);
     *vc = NULL;
-    st = homg__amg_array(amg, (void **)&d, (size_t)n, sizeof(float), "matching");
+    st = scratch_alloc(amg->ctx, a, &m);
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&w, (size_t)a->nnz, sizeof(float), "matching weights");
-    if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&suitor, (size_t)n, sizeof(uint64_t), "matching");
-    {
-        int32_t **ints[] = { &target, &cand, &mate, &flag, &id };
-        for (size_t i = 0; st == HOMG_OK && i < sizeof ints / sizeof ints[0]; i++)
-            st = homg__amg_array(amg, (void **)ints[i], (size_t)n + 1, sizeof(int32_t), "matching");
-    }
-    if (st != HOMG_OK)
-        goto done;
-#define RUN(call, what)                               \
-    do {                                              \
-        st = (call);                                  \
-        if (st != HOMG_OK) {                          \
-            st = homg__backend_fail(ctx, st, (what)); \
-            goto done;                                \
-        }                                             \
-    } while (0)
-    RUN(ak->diag(ex, a, 0, d), "matching weights");
-    RUN(ak->match_weights(ex, a, d, v, w), "matching weights");
-    RUN(ctx->mem->zero(ex, suitor, (size_t)n * sizeof(uint64_t)), "matching");
-    RUN(sk->fill_i32(ex, target, n, -1), "matching");
-    for (rounds = 0; rounds < SUITOR_ROUNDS_MAX && proposals > 0; rounds++) {
-        RUN(ak->suitor_round(ex, a, w, suitor, target, cand, amg->count), "Suitor matching");
-        st = homg__amg_read_count(amg, &proposals);
-        if (st != HOMG_OK)
-            goto done;
-    }
-    RUN(ak->match_pairs(ex, a, w, suitor, target, mate, flag), "matching");
-    RUN(sk->scan_i32(ex, amg->handle, flag, id, n, amg->count), "matching");
-    st = homg__amg_read_count(amg, nc);
-    if (st != HOMG_OK)
-        goto done;
-    homg__log(ctx, HOMG_LOG_DEBUG, "matching: %d rows, %d rounds (%d proposals open), %d aggregates", (int)n, rounds,
-              (int)proposals, (int)*nc);
-    RUN(ak->match_agg(ex, n, mate, id, agg), "matching");
-    st = homg__amg_array(amg, (void **)vc, (size_t)*nc, sizeof(float), "matching");
-    if (st != HOMG_OK)
-        goto done;
-    RUN(ak->match_weights_p(ex, n, mate, agg, v, pw, *vc), "matching");
-#undef RUN
-done:
-    homg__free(ctx, d);
-    homg__free(ctx, w);
-    homg__free(ctx, suitor);
-    homg__free(ctx, target);
-    homg__free(ctx, cand);
-    homg__free(ctx, mate);
-    homg__free(ctx, flag);
-    homg__free(ctx, id);
+        st = match_steps(amg, a, v, &m, agg, pw, vc, nc);
+    scratch_free(amg->ctx, &m);
     if (st != HOMG_OK) {
-        homg__free(ctx, *vc);
+        homg__free(amg->ctx, *vc);
         *vc = NULL;
     }
     return st;
@@ -135,9 +151,9 @@ homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg)
     memset(&p1, 0, sizeof p1);
     memset(&a1, 0, sizeof a1);
 
-    st = homg__amg_array(amg, (void **)&agg1, (size_t)n, sizeof(int32_t), "matching");
+    st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&agg1, "matching");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&pw1, (size_t)n, sizeof(float), "matching");
+        st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&pw1, "matching");
     if (st == HOMG_OK)
         st = match_once(amg, &lv->a, lv->v, agg1, pw1, &v1, &n1);
     if (st == HOMG_OK)
@@ -151,13 +167,13 @@ homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg)
         st = galerkin_once(amg, &lv->a, &p1, &a1);
     /* Second pairwise step on the first one's coarse matrix. */
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&agg2, (size_t)n1, sizeof(int32_t), "matching");
+        st = homg__alloc_array(amg->ctx, (size_t)n1, sizeof(int32_t), (void **)&agg2, "matching");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&pw2, (size_t)n1, sizeof(float), "matching");
+        st = homg__alloc_array(amg->ctx, (size_t)n1, sizeof(float), (void **)&pw2, "matching");
     if (st == HOMG_OK)
         st = match_once(amg, &a1, v1, agg2, pw2, &v2, &n2);
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&pw, (size_t)n, sizeof(float), "matching");
+        st = homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&pw, "matching");
     if (st == HOMG_OK)
         st = homg__mat_alloc(ctx, n, n2, n, HOMG_FLOAT32, &lv->p, "prolongator");
     if (st == HOMG_OK) {

@@ -1,4 +1,4 @@
-/* amg_patch.c -- the patch partition of the patch block-Jacobi smoother (seed
+/* patch.c -- the patch partition of the patch block-Jacobi smoother (seed
  * 000, 5.2.1: "patches from the aggregates").
  *
  * A level's patches are the groups of its rows that share an ancestor a few
@@ -46,41 +46,46 @@ static homg_status level_patches(homg_amg *amg, int l, int32_t *group, int32_t *
         j++;
     HOMG_TRY_BACKEND(ctx, ctx->mem->copy(ex, group, lv->agg, (size_t)n * sizeof(int32_t), HOMG_D2D), "patches");
     for (int m = 1; m < j; m++)
-        AMG_RUN(amg, ak->agg_compose(ex, n, group, amg->lv[l + m].agg, group), "patches");
+        HOMG_TRY_BACKEND(amg->ctx, ak->agg_compose(ex, n, group, amg->lv[l + m].agg, group), "patches");
 
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->perm, (size_t)n, sizeof(int32_t), "patches"));
-    AMG_RUN(amg, ak->patch_sort(ex, amg->handle, n, group, lv->agg, pt->perm), "sorting rows into patches");
-    AMG_RUN(amg, ak->patch_heads(ex, n, group, pt->perm, amg->desc.patch_size, head), "patches");
-    AMG_RUN(amg, sk->scan_i32(ex, amg->handle, head, id, n, amg->count), "patches");
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&pt->perm, "patches"));
+    HOMG_TRY_BACKEND(amg->ctx, ak->patch_sort(ex, amg->handle, n, group, lv->agg, pt->perm),
+                     "sorting rows into patches");
+    HOMG_TRY_BACKEND(amg->ctx, ak->patch_heads(ex, n, group, pt->perm, amg->desc.patch_size, head), "patches");
+    HOMG_TRY_BACKEND(amg->ctx, sk->scan_i32(ex, amg->handle, head, id, n, amg->count), "patches");
     HOMG_TRY(homg__amg_read_count(amg, &count));
     pt->count = count;
     pt->max_size = amg->desc.patch_size;
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->start, (size_t)count + 1, sizeof(int32_t), "patches"));
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->patch_of, (size_t)n, sizeof(int32_t), "patches"));
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->pos, (size_t)n, sizeof(int32_t), "patches"));
-    AMG_RUN(amg, ak->patch_index(ex, n, pt->perm, head, id, count, pt->start, pt->patch_of, pt->pos), "patches");
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)count + 1, sizeof(int32_t), (void **)&pt->start, "patches"));
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&pt->patch_of, "patches"));
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&pt->pos, "patches"));
+    HOMG_TRY_BACKEND(amg->ctx, ak->patch_index(ex, n, pt->perm, head, id, count, pt->start, pt->patch_of, pt->pos),
+                     "patches");
 
     /* patchSPM: counts, pointers, entries */
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->inner_ptr, (size_t)n + 1, sizeof(int32_t), "patch matrix"));
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->boundary.row_ptr, (size_t)n + 1, sizeof(int32_t), "patch matrix"));
-    AMG_RUN(amg, ak->patch_count(ex, &lv->a, pt->patch_of, pt->pos, cnt, head), "patch matrix");
-    AMG_RUN(amg, sk->scan_i32(ex, amg->handle, cnt, pt->inner_ptr, n, pt->inner_ptr + n), "patch matrix");
-    AMG_RUN(amg, sk->scan_i32(ex, amg->handle, head, pt->boundary.row_ptr, n, pt->boundary.row_ptr + n),
-            "patch matrix");
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n + 1, sizeof(int32_t), (void **)&pt->inner_ptr, "patch matrix"));
+    HOMG_TRY(
+        homg__alloc_array(amg->ctx, (size_t)n + 1, sizeof(int32_t), (void **)&pt->boundary.row_ptr, "patch matrix"));
+    HOMG_TRY_BACKEND(amg->ctx, ak->patch_count(ex, &lv->a, pt->patch_of, pt->pos, cnt, head), "patch matrix");
+    HOMG_TRY_BACKEND(amg->ctx, sk->scan_i32(ex, amg->handle, cnt, pt->inner_ptr, n, pt->inner_ptr + n), "patch matrix");
+    HOMG_TRY_BACKEND(amg->ctx, sk->scan_i32(ex, amg->handle, head, pt->boundary.row_ptr, n, pt->boundary.row_ptr + n),
+                     "patch matrix");
     HOMG_TRY(homg__read(ctx, &inner, pt->inner_ptr + n, sizeof inner));
     HOMG_TRY(homg__read(ctx, &boundary, pt->boundary.row_ptr + n, sizeof boundary));
     pt->inner_nnz = inner;
     pt->boundary.nrows = pt->boundary.ncols = n;
     pt->boundary.nnz = boundary;
-    pt->boundary.prec = HOMG_FLOAT32;
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->inner_col, (size_t)inner, sizeof(int32_t), "patch matrix"));
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->inner_val, (size_t)inner, sizeof(float), "patch matrix"));
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->diag, (size_t)n, sizeof(float), "patch matrix"));
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->block_diag, (size_t)n, sizeof(float), "patch matrix"));
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->jac_inv, (size_t)n, sizeof(float), "patch matrix"));
-    HOMG_TRY(homg__amg_array(amg, (void **)&pt->boundary.col_idx, (size_t)boundary, sizeof(int32_t), "patch matrix"));
-    HOMG_TRY(homg__amg_array(amg, &pt->boundary.val, (size_t)boundary, sizeof(float), "patch matrix"));
-    AMG_RUN(amg, ak->patch_fill(ex, &lv->a, pt->patch_of, pt->pos, amg->desc.patch_l1, pt), "patch matrix");
+    pt->boundary.precision = HOMG_FLOAT32;
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)inner, sizeof(int32_t), (void **)&pt->inner_col, "patch matrix"));
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)inner, sizeof(float), (void **)&pt->inner_val, "patch matrix"));
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&pt->diag, "patch matrix"));
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&pt->block_diag, "patch matrix"));
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&pt->jac_inv, "patch matrix"));
+    HOMG_TRY(
+        homg__alloc_array(amg->ctx, (size_t)boundary, sizeof(int32_t), (void **)&pt->boundary.col_idx, "patch matrix"));
+    HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)boundary, sizeof(float), &pt->boundary.values, "patch matrix"));
+    HOMG_TRY_BACKEND(amg->ctx, ak->patch_fill(ex, &lv->a, pt->patch_of, pt->pos, amg->desc.patch_l1, pt),
+                     "patch matrix");
     return HOMG_OK;
 }
 
@@ -88,13 +93,13 @@ homg_status homg__amg_patches(homg_amg *amg)
 {
     int32_t n = amg->lv[0].a.nrows;
     int32_t *group = NULL, *head = NULL, *id = NULL, *cnt = NULL;
-    homg_status st = homg__amg_array(amg, (void **)&group, (size_t)n + 1, sizeof(int32_t), "patches");
+    homg_status st = homg__alloc_array(amg->ctx, (size_t)n + 1, sizeof(int32_t), (void **)&group, "patches");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&head, (size_t)n + 1, sizeof(int32_t), "patches");
+        st = homg__alloc_array(amg->ctx, (size_t)n + 1, sizeof(int32_t), (void **)&head, "patches");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&id, (size_t)n + 1, sizeof(int32_t), "patches");
+        st = homg__alloc_array(amg->ctx, (size_t)n + 1, sizeof(int32_t), (void **)&id, "patches");
     if (st == HOMG_OK)
-        st = homg__amg_array(amg, (void **)&cnt, (size_t)n + 1, sizeof(int32_t), "patches");
+        st = homg__alloc_array(amg->ctx, (size_t)n + 1, sizeof(int32_t), (void **)&cnt, "patches");
     for (int l = 0; st == HOMG_OK && l < amg->nlevels - 1; l++)
         st = level_patches(amg, l, group, head, id, cnt);
     homg__free(amg->ctx, group);
@@ -108,8 +113,8 @@ homg_status homg__amg_patch_values(homg_amg *amg)
 {
     for (int l = 0; l < amg->nlevels - 1; l++) {
         amg_level *lv = &amg->lv[l];
-        AMG_RUN(
-            amg,
+        HOMG_TRY_BACKEND(
+            amg->ctx,
             AMG_AK(amg)->patch_fill(&amg->ctx->ex, &lv->a, lv->pt.patch_of, lv->pt.pos, amg->desc.patch_l1, &lv->pt),
             "patch matrix");
     }

@@ -3,6 +3,7 @@
 #include "internal.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,17 +53,20 @@ int homg_cuda_available(void)
 #endif
 }
 
+void homg__desc_start(void *d, const void *desc, size_t size)
+{
+    if (desc)
+        memcpy(d, desc, size);
+    else
+        memset(d, 0, size);
+}
+
 homg_ctx_desc homg_ctx_desc_defaults(const homg_ctx_desc *desc)
 {
     homg_ctx_desc d;
-    if (desc)
-        d = *desc;
-    else
-        memset(&d, 0, sizeof d);
-    if (d.backend == HOMG_BACKEND_AUTO)
-        d.backend = homg_cuda_available() ? HOMG_BACKEND_CUDA : HOMG_BACKEND_CPU;
-    if (d.log_level == HOMG_LOG_DEFAULT)
-        d.log_level = HOMG_LOG_WARN;
+    homg__desc_start(&d, desc, sizeof d);
+    HOMG_DEFAULT(d.backend, homg_cuda_available() ? HOMG_BACKEND_CUDA : HOMG_BACKEND_CPU);
+    HOMG_DEFAULT(d.log_level, HOMG_LOG_WARN);
     return d;
 }
 
@@ -108,6 +112,16 @@ void homg__clear_error(homg_ctx *ctx)
 {
     ctx->msg[0] = 0;
     ctx->ex.msg[0] = 0;
+}
+
+homg_status homg__begin(homg_ctx *ctx, const char *fn, const char *missing)
+{
+    if (!ctx)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    homg__clear_error(ctx);
+    if (missing)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", fn, missing);
+    return HOMG_OK;
 }
 
 homg_status homg__backend_fail(homg_ctx *ctx, homg_status st, const char *what)
@@ -238,6 +252,32 @@ void homg__free(homg_ctx *ctx, void *ptr)
         ctx->desc.allocator.free(ptr, ctx->desc.allocator.user);
     else
         ctx->mem->free(&ctx->ex, ptr);
+}
+
+/* The bytes of an array, or 0 with the ctx message when they overflow. */
+static int array_bytes(homg_ctx *ctx, size_t count, size_t size, const char *what, size_t *bytes)
+{
+    if (size && count > SIZE_MAX / size) {
+        homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: %zu elements of %zu bytes overflow size_t", what, count, size);
+        return 0;
+    }
+    *bytes = count * size;
+    return 1;
+}
+
+homg_status homg__alloc_array(homg_ctx *ctx, size_t n, size_t size, void **ptr, const char *what)
+{
+    size_t bytes;
+    *ptr = NULL;
+    if (!array_bytes(ctx, n, size, what, &bytes))
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    return homg__alloc(ctx, bytes, ptr, what);
+}
+
+void *homg__host_array(homg_ctx *ctx, size_t count, size_t size, const char *what)
+{
+    size_t bytes;
+    return array_bytes(ctx, count, size, what, &bytes) ? homg__host_alloc(ctx, bytes, what) : NULL;
 }
 
 void *homg__host_alloc(homg_ctx *ctx, size_t bytes, const char *what)

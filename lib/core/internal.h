@@ -23,8 +23,21 @@ homg_status homg__fail(homg_ctx *ctx, homg_status st, const char *fmt, ...)
     ;
 /* Passes a backend failure (message in ctx->ex.msg) on to the ctx, prefixed by `what`. */
 homg_status homg__backend_fail(homg_ctx *ctx, homg_status st, const char *what);
+/* Every homg_*_desc_defaults: start from the caller's desc (or a zeroed one),
+ * then give each zero field its default with HOMG_DEFAULT. */
+void homg__desc_start(void *d, const void *desc, size_t size);
+#define HOMG_DEFAULT(field, value) \
+    do {                           \
+        if ((field) == 0)          \
+            (field) = (value);     \
+    } while (0)
+
 /* Called first by public entries that can fail, so the message is this call's. */
 void homg__clear_error(homg_ctx *ctx);
+/* The start of such an entry: NULL ctx is INVALID_ARGUMENT (nowhere to say
+ * more); clears the ctx's message; `missing` (the name of the first NULL
+ * argument, or NULL when there is none) fails with "<fn>: <missing> is NULL". */
+homg_status homg__begin(homg_ctx *ctx, const char *fn, const char *missing);
 void homg__log(homg_ctx *ctx, homg_log_level level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -47,8 +60,13 @@ void homg__leave(homg_ctx *ctx, int saved);
 /* Allocation in the ctx's space through the caller's allocator or the backend. */
 homg_status homg__alloc(homg_ctx *ctx, size_t bytes, void **ptr, const char *what);
 void homg__free(homg_ctx *ctx, void *ptr);
+/* n elements of `size` bytes in the ctx's space (an overflowing size is OUT_OF_MEMORY). */
+homg_status homg__alloc_array(homg_ctx *ctx, size_t n, size_t size, void **ptr, const char *what);
 /* Host allocation (plain malloc; returns NULL and sets the ctx message on failure). */
 void *homg__host_alloc(homg_ctx *ctx, size_t bytes, const char *what);
+/* Host array of count elements of `size` bytes (malloc; NULL for count 0).
+ * Returns NULL and sets the ctx message when the size overflows or malloc fails. */
+void *homg__host_array(homg_ctx *ctx, size_t count, size_t size, const char *what);
 
 /* Closes a file the library wrote; when writing or closing failed, removes it and
  * records HOMG_ERROR_IO naming the path (lib/core/file.c). */
@@ -66,12 +84,6 @@ homg_status homg__check_pointer(homg_ctx *ctx, const void *ptr, const char *arg)
         if (homg_st_ != HOMG_OK)                                \
             return homg__backend_fail((ctx), homg_st_, (what)); \
     } while (0)
-
-#define HOMG_TRY(call)                 \
-    do {                               \
-        homg_status homg_st_ = (call); \
-        if (homg_st_ != HOMG_OK)       \
-            return homg_st_;           \
-    } while (0)
+/* HOMG_TRY(call), which returns a failure as it is, comes from kernels.h. */
 
 #endif

@@ -12,12 +12,8 @@
 homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc)
 {
     homg_fem_desc d;
-    if (desc)
-        d = *desc;
-    else
-        memset(&d, 0, sizeof d);
-    if (d.patch_nnz == 0)
-        d.patch_nnz = DEFAULT_PATCH_NNZ;
+    homg__desc_start(&d, desc, sizeof d);
+    HOMG_DEFAULT(d.patch_nnz, DEFAULT_PATCH_NNZ);
     return d;
 }
 
@@ -28,7 +24,10 @@ static double now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-static size_t value_bytes(const homg_fem *fem) { return fem->desc.float32 ? sizeof(float) : sizeof(double); }
+static size_t value_bytes(const homg_fem *fem)
+{
+    return fem->desc.precision == HOMG_FLOAT32 ? sizeof(float) : sizeof(double);
+}
 
 void homg_fem_destroy(homg_fem *fem)
 {
@@ -53,9 +52,9 @@ void homg_fem_destroy(homg_fem *fem)
     free(fem);
 }
 
-static homg_fem_problem geometry(const homg_fem *fem)
+static fem_problem geometry(const homg_fem *fem)
 {
-    homg_fem_problem p;
+    fem_problem p;
     memset(&p, 0, sizeof p);
     p.dim = fem->view.dim;
     p.num_nodes = fem->view.num_nodes;
@@ -66,16 +65,16 @@ static homg_fem_problem geometry(const homg_fem *fem)
     return p;
 }
 
-static homg_fem_system system_of(const homg_fem *fem)
+static fem_system system_of(const homg_fem *fem)
 {
-    homg_fem_system s;
+    fem_system s;
     s.num_rows = fem->view.num_nodes;
     s.nnz = fem->info.nnz;
     s.row_ptr = fem->row_ptr;
     s.col_idx = fem->col_idx;
     s.values = fem->values;
     s.rhs = fem->rhs;
-    s.float32 = fem->desc.float32 != 0;
+    s.precision = fem->desc.precision;
     return s;
 }
 
@@ -84,8 +83,8 @@ static homg_status build_pattern(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
     kernel_exec *ex = &ctx->ex;
-    homg_fem_problem p = geometry(fem);
-    int nv = p.dim + 1, shift = homg_bits_for((uint64_t)(p.num_nodes > 1 ? p.num_nodes - 1 : 1));
+    fem_problem p = geometry(fem);
+    int nv = p.dim + 1, shift = homg_cpu_sort_bits_for((uint64_t)(p.num_nodes > 1 ? p.num_nodes - 1 : 1));
     size_t nkeys = (size_t)p.num_elements * nv * nv + (size_t)p.num_nodes, temp_bytes = 0;
     uint64_t *keys = NULL, *alt = NULL;
     void *temp = NULL, *ev[2] = { NULL, NULL };
@@ -187,73 +186,108 @@ static homg_status prepare_color(homg_fem *fem)
     return st;
 }
 
-static homg_status prepare_patches(homg_fem *fem)
+/* The patches on the host, from the pattern read back. */
+static homg_status host_patches(homg_fem *fem, fem_patch_host *h)
 {
     homg_ctx *ctx = fem->ctx;
     int32_t n = fem->mesh->num_nodes, nnz = fem->info.nnz;
     int32_t *row_ptr = (int32_t *)homg__host_alloc(ctx, ((size_t)n + 1) * sizeof(int32_t), "homg_fem_create");
     int32_t *col_idx = (int32_t *)homg__host_alloc(ctx, (size_t)nnz * sizeof(int32_t), "homg_fem_create");
-    homg__patch_host h;
-    homg_fem_patches *q = &fem->patches;
     homg_status st = row_ptr && col_idx ? HOMG_OK : HOMG_ERROR_OUT_OF_MEMORY;
-    size_t vb = value_bytes(fem);
-    memset(&h, 0, sizeof h);
     if (st == HOMG_OK &&
         ((st = ctx->mem->copy(&ctx->ex, row_ptr, fem->row_ptr, ((size_t)n + 1) * sizeof(int32_t), HOMG_D2H)) !=
              HOMG_OK ||
          (st = ctx->mem->copy(&ctx->ex, col_idx, fem->col_idx, (size_t)nnz * sizeof(int32_t), HOMG_D2H)) != HOMG_OK))
         homg__backend_fail(ctx, st, "homg_fem_create: reading the pattern back");
     if (st == HOMG_OK)
-        st = homg__fem_patches(ctx, fem->mesh, row_ptr, col_idx, fem->desc.patch_nnz, &h);
+        st = homg__fem_patches(ctx, fem->mesh, row_ptr, col_idx, fem->desc.patch_nnz, h);
     free(row_ptr);
     free(col_idx);
-    if (st == HOMG_OK && ctx->ex.backend == HOMG_BACKEND_CUDA) {
-        size_t shared = (size_t)h.max_nnz * (sizeof(int32_t) + vb) + (size_t)h.max_nodes * vb +
-                        ((size_t)h.max_nodes + 1) * sizeof(int32_t);
-        if (shared > ctx->ex.shared_per_block)
-            st = homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
-                            "homg_fem_create: a patch needs %zu bytes of shared memory, the device has %zu per "
-                            "block: lower desc.patch_nnz (%d)",
-                            shared, ctx->ex.shared_per_block, fem->desc.patch_nnz);
-    }
-    if (st == HOMG_OK) {
-        int32_t np = h.num_patches;
-        const int32_t *src[9] = { h.node_ptr,   h.nodes,      h.row_off,  h.entry_ptr, h.entry_src,
-                                  h.node_patch, h.node_local, h.elem_ptr, h.elems };
-        size_t len[9] = { (size_t)np + 1, (size_t)n,      (size_t)n + np,
-                          (size_t)np + 1, (size_t)nnz,    (size_t)n,
-                          (size_t)n,      (size_t)np + 1, (size_t)fem->mesh->num_elements };
-        for (int i = 0; i < 9 && st == HOMG_OK; i++)
-            st = upload_i32(ctx, &fem->patch_arrays[i], src[i], len[i], "homg_fem_create: patches");
-        q->num_patches = np;
-        q->max_nnz = h.max_nnz;
-        q->max_nodes = h.max_nodes;
-        q->node_ptr = fem->patch_arrays[0];
-        q->nodes = fem->patch_arrays[1];
-        q->row_off = fem->patch_arrays[2];
-        q->entry_ptr = fem->patch_arrays[3];
-        q->entry_src = fem->patch_arrays[4];
-        q->node_patch = fem->patch_arrays[5];
-        q->node_local = fem->patch_arrays[6];
-        q->elem_ptr = fem->patch_arrays[7];
-        q->elems = fem->patch_arrays[8];
-        fem->info.num_patches = np;
-        fem->info.max_patch_nnz = h.max_nnz;
-        fem->info.max_patch_nodes = h.max_nodes;
-        fem->info.boundary_fraction = h.boundary_fraction;
-    }
+    return st;
+}
+
+/* On CUDA a patch's rows, values and columns must fit one block's shared memory. */
+static homg_status check_shared(const homg_fem *fem, const fem_patch_host *h)
+{
+    homg_ctx *ctx = fem->ctx;
+    size_t vb = value_bytes(fem);
+    size_t shared = (size_t)h->max_nnz * (sizeof(int32_t) + vb) + (size_t)h->max_nodes * vb +
+                    ((size_t)h->max_nodes + 1) * sizeof(int32_t);
+    if (ctx->ex.backend == HOMG_BACKEND_CUDA && shared > ctx->ex.shared_per_block)
+        return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
+                          "homg_fem_create: a patch needs %zu bytes of shared memory, the device has %zu per "
+                          "block: lower desc.patch_nnz (%d)",
+                          shared, ctx->ex.shared_per_block, fem->desc.patch_nnz);
+    return HOMG_OK;
+}
+
+/* The host patches into the ctx's space, described by fem->patches. */
+static homg_status upload_patches(homg_fem *fem, const fem_patch_host *h)
+{
+    int32_t n = fem->mesh->num_nodes, np = h->num_patches;
+    fem_patches *q = &fem->patches;
+    const int32_t *src[9] = { h->node_ptr,   h->nodes,      h->row_off,  h->entry_ptr, h->entry_src,
+                              h->node_patch, h->node_local, h->elem_ptr, h->elems };
+    size_t len[9] = { (size_t)np + 1,
+                      (size_t)n,
+                      (size_t)n + np,
+                      (size_t)np + 1,
+                      (size_t)fem->info.nnz,
+                      (size_t)n,
+                      (size_t)n,
+                      (size_t)np + 1,
+                      (size_t)fem->mesh->num_elements };
+    homg_status st = HOMG_OK;
+    for (int i = 0; i < 9 && st == HOMG_OK; i++)
+        st = upload_i32(fem->ctx, &fem->patch_arrays[i], src[i], len[i], "homg_fem_create: patches");
+    q->num_patches = np;
+    q->max_nnz = h->max_nnz;
+    q->max_nodes = h->max_nodes;
+    q->node_ptr = fem->patch_arrays[0];
+    q->nodes = fem->patch_arrays[1];
+    q->row_off = fem->patch_arrays[2];
+    q->entry_ptr = fem->patch_arrays[3];
+    q->entry_src = fem->patch_arrays[4];
+    q->node_patch = fem->patch_arrays[5];
+    q->node_local = fem->patch_arrays[6];
+    q->elem_ptr = fem->patch_arrays[7];
+    q->elems = fem->patch_arrays[8];
+    fem->info.num_patches = np;
+    fem->info.max_patch_nnz = h->max_nnz;
+    fem->info.max_patch_nodes = h->max_nodes;
+    fem->info.boundary_fraction = h->boundary_fraction;
+    return st;
+}
+
+/* The patch-boundary contributions and, on the CPU, the per-thread scratch. */
+static homg_status patch_buffers(homg_fem *fem, const fem_patch_host *h)
+{
+    homg_ctx *ctx = fem->ctx;
+    fem_patches *q = &fem->patches;
+    size_t vb = value_bytes(fem);
+    HOMG_TRY(homg__alloc(ctx, (size_t)fem->info.nnz * vb, &q->values_B, "homg_fem_create: values_B"));
+    HOMG_TRY(homg__alloc(ctx, (size_t)fem->mesh->num_nodes * vb, &q->rhs_B, "homg_fem_create: rhs_B"));
+    q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, h->max_nnz, h->max_nodes, fem->desc.precision) *
+                       (size_t)(ctx->ex.sm_count > 0 ? ctx->ex.sm_count : 1);
+    if (ctx->ex.backend == HOMG_BACKEND_CUDA)
+        q->scratch_bytes = 0;
+    if (q->scratch_bytes)
+        HOMG_TRY(homg__alloc(ctx, q->scratch_bytes, &q->scratch, "homg_fem_create: patch scratch"));
+    return HOMG_OK;
+}
+
+static homg_status prepare_patches(homg_fem *fem)
+{
+    fem_patch_host h;
+    homg_status st;
+    memset(&h, 0, sizeof h);
+    st = host_patches(fem, &h);
     if (st == HOMG_OK)
-        st = homg__alloc(ctx, (size_t)nnz * vb, &q->values_B, "homg_fem_create: values_B");
+        st = check_shared(fem, &h);
     if (st == HOMG_OK)
-        st = homg__alloc(ctx, (size_t)n * vb, &q->rhs_B, "homg_fem_create: rhs_B");
-    if (st == HOMG_OK) {
-        q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, h.max_nnz, h.max_nodes, fem->desc.float32 != 0) *
-                           (size_t)(ctx->ex.sm_count > 0 ? ctx->ex.sm_count : 1);
-        if (ctx->ex.backend == HOMG_BACKEND_CUDA)
-            q->scratch_bytes = 0;
-        if (q->scratch_bytes)
-            st = homg__alloc(ctx, q->scratch_bytes, &q->scratch, "homg_fem_create: patch scratch");
-    }
+        st = upload_patches(fem, &h);
+    if (st == HOMG_OK)
+        st = patch_buffers(fem, &h);
     homg__patch_host_free(&h);
     return st;
 }
@@ -285,9 +319,7 @@ homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem
     if (!mesh)
         return HOMG_ERROR_INVALID_ARGUMENT;
     ctx = mesh->ctx;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_create: out is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_fem_create", out ? NULL : "out"));
     *out = NULL;
     d = homg_fem_desc_defaults(desc);
     if (d.scheme == HOMG_FEM_SCHEME_DEFAULT)
@@ -298,6 +330,9 @@ homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem
     if (d.scheme == HOMG_FEM_SCHEME_SERIAL && ctx->ex.backend != HOMG_BACKEND_CPU)
         return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
                           "homg_fem_create: the SERIAL scheme runs on the CPU backend only");
+    if (d.precision != HOMG_FLOAT32 && d.precision != HOMG_FLOAT64)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_fem_create: desc.precision = %d is not a homg_precision", (int)d.precision);
     if (d.num_dirichlet_tags < 0 || (d.num_dirichlet_tags > 0 && !d.dirichlet_tags))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_fem_create: desc.num_dirichlet_tags = %d with dirichlet_tags %s", d.num_dirichlet_tags,
@@ -366,8 +401,8 @@ static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
 {
     homg_ctx *ctx = fem->ctx;
     kernel_exec *ex = &ctx->ex;
-    homg_fem_problem p = geometry(fem);
-    homg_fem_system s = system_of(fem);
+    fem_problem p = geometry(fem);
+    fem_system s = system_of(fem);
     homg_status st = HOMG_OK;
     p.sigma = c->sigma == 0 ? 1.0 : c->sigma;
     p.sigma_elem = c->sigma_elem;
@@ -432,7 +467,7 @@ homg_csr homg_fem_matrix(const homg_fem *fem)
     a.row_ptr = fem->row_ptr;
     a.col_idx = fem->col_idx;
     a.values = fem->values;
-    a.precision = fem->desc.float32 ? HOMG_FLOAT32 : HOMG_FLOAT64;
+    a.precision = fem->desc.precision;
     a.memory = HOMG_MEMORY_CONTEXT;
     return a;
 }

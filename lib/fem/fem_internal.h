@@ -21,7 +21,7 @@ struct homg_fem {
     int32_t *color_ptr;   /* host, num_colors + 1 */
     int32_t *color_elems; /* ctx */
     /* PATCH: arrays in ctx space, described by `patches` */
-    homg_fem_patches patches;
+    fem_patches patches;
     int32_t *patch_arrays[9];
 };
 
@@ -29,17 +29,17 @@ struct homg_fem {
  * *order (num_elements) lists the elements colour by colour; *ptr (colours + 1). */
 homg_status homg__fem_color(homg_ctx *ctx, const homg_mesh *mesh, int32_t **order, int32_t **ptr, int32_t *colors);
 
-/* Host arrays of the patch scheme (see homg_fem_patches). */
-typedef struct homg__patch_host {
+/* Host arrays of the patch scheme (see fem_patches). */
+typedef struct fem_patch_host {
     int32_t num_patches, max_nnz, max_nodes;
     int32_t *node_ptr, *nodes, *row_off, *entry_ptr, *entry_src, *node_patch, *node_local, *elem_ptr, *elems;
     double boundary_fraction;
-} homg__patch_host;
+} fem_patch_host;
 
 /* Grows patches breadth-first over the matrix graph until a patch's rows hold
  * `patch_nnz` entries; elements go to the patch of their first node. */
 homg_status homg__fem_patches(homg_ctx *ctx, const homg_mesh *mesh, const int32_t *row_ptr, const int32_t *col_idx,
-                              int32_t patch_nnz, homg__patch_host *out);
-void homg__patch_host_free(homg__patch_host *p);
+                              int32_t patch_nnz, fem_patch_host *out);
+void homg__patch_host_free(fem_patch_host *p);
 
 #endif

@@ -1,4 +1,4 @@
-/* image.c -- scalar fields as PNG pictures: a perceptual colour map, the flip
+/* png.c -- scalar fields as PNG pictures: a perceptual colour map, the flip
  * from grid rows (bottom first) to image rows (top first), and stb_image_write
  * (Debian's libstb-dev; the implementation is compiled into libstb). */
 #include "core/internal.h"
@@ -80,12 +80,7 @@ homg_status homg_write_png(homg_ctx *ctx, const char *path, const double *host_v
     unsigned char *rgb;
     FILE *f;
     int encoded;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!path || !host_values)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_write_png: %s is NULL",
-                          path ? "host_values" : "path");
+    HOMG_TRY(homg__begin(ctx, "homg_write_png", !path ? "path" : !host_values ? "host_values" : NULL));
     if (!path[0])
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_write_png: path is empty");
     if (nx < 1 || ny < 1 || nx > MAX_SIDE || ny > MAX_SIDE || (size_t)nx * (size_t)ny > MAX_PIXELS)

@@ -5,7 +5,7 @@
  * One iteration is four fused kernels around the preconditioner:
  *   z = M r;  (r.z, z.q, p = z + beta p);  (q = A p, p.q, alpha);
  *   (x += alpha p, r -= alpha q, r.r, history, convergence flag).
- * Scalars stay on the device (homg_cg_state); the host reads only the
+ * Scalars stay on the device (cg_state); the host reads only the
  * convergence flag, every check_every iterations, and the whole state once at
  * the end.  Once converged, the kernels leave x, r and the state alone, so
  * iterations queued after convergence change nothing.  Flexible CG takes the
@@ -20,6 +20,7 @@
  * array in place.
  */
 #include "amg/amg_internal.h"
+#include "krylov/krylov_kernels.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -35,8 +36,8 @@ struct homg_pcg {
     csr_matrix own; /* the copy of `a`, when one was given */
     const csr_matrix *a;
     double *r, *z, *p, *q, *dinv;
-    homg_cg_state *state; /* device */
-    double *history;      /* device, max_iter + 1 */
+    cg_state *state; /* device */
+    double *history; /* device, max_iter + 1 */
     double *host_history;
     int nhistory;
     homg_pcg_info last;
@@ -48,16 +49,10 @@ struct homg_pcg {
 homg_pcg_desc homg_pcg_desc_defaults(const homg_pcg_desc *desc)
 {
     homg_pcg_desc d;
-    if (desc)
-        d = *desc;
-    else
-        memset(&d, 0, sizeof d);
-    if (d.tol == 0)
-        d.tol = 1e-8;
-    if (d.max_iter == 0)
-        d.max_iter = 1000;
-    if (d.check_every == 0)
-        d.check_every = 1;
+    homg__desc_start(&d, desc, sizeof d);
+    HOMG_DEFAULT(d.tol, 1e-8);
+    HOMG_DEFAULT(d.max_iter, 1000);
+    HOMG_DEFAULT(d.check_every, 1);
     return d;
 }
 
@@ -127,7 +122,7 @@ static homg_status create(homg_pcg *s, const homg_csr *a)
         HOMG_TRY(homg__alloc(ctx, n * sizeof(double), (void **)&s->dinv, "Jacobi preconditioner"));
         HOMG_TRY_BACKEND(ctx, sk->inv_diag(&ctx->ex, s->a, s->dinv), "Jacobi preconditioner");
     }
-    HOMG_TRY(homg__alloc(ctx, sizeof(homg_cg_state), (void **)&s->state, "CG state"));
+    HOMG_TRY(homg__alloc(ctx, sizeof(cg_state), (void **)&s->state, "CG state"));
     HOMG_TRY(homg__alloc(ctx, ((size_t)s->desc.max_iter + 1) * sizeof(double), (void **)&s->history, "CG history"));
     s->host_history = (double *)homg__host_alloc(ctx, ((size_t)s->desc.max_iter + 1) * sizeof(double), "CG history");
     if (!s->host_history)
@@ -174,7 +169,7 @@ static homg_status precondition(homg_pcg *s)
     case HOMG_PCG_PRECOND_AMG: return homg__amg_apply_raw(s->amg, s->r, s->z);
     case HOMG_PCG_PRECOND_JACOBI:
         HOMG_TRY_BACKEND(ctx,
-                         HOMG_KERNELS(&ctx->ex, sparse)->cg_diag_precond(&ctx->ex, s->dinv, s->r, s->z, s->a->nrows),
+                         HOMG_KERNELS(&ctx->ex, krylov)->cg_diag_precond(&ctx->ex, s->dinv, s->r, s->z, s->a->nrows),
                          "Jacobi preconditioner");
         return HOMG_OK;
     default: return HOMG_OK; /* z is r */
@@ -186,13 +181,13 @@ static homg_status body(homg_pcg *s, double *x)
 {
     homg_ctx *ctx = s->ctx;
     kernel_exec *ex = &ctx->ex;
-    const sparse_kernels *sk = HOMG_KERNELS(ex, sparse);
+    const krylov_kernels *kk = HOMG_KERNELS(ex, krylov);
     double *z = s->desc.precond == HOMG_PCG_PRECOND_NONE ? s->r : s->z;
     int32_t n = s->a->nrows;
     HOMG_TRY(precondition(s));
-    HOMG_TRY_BACKEND(ctx, sk->cg_direction(ex, s->handle, s->r, z, s->q, s->p, n, s->state), "CG direction");
-    HOMG_TRY_BACKEND(ctx, sk->cg_spmv_dot(ex, s->handle, s->a, s->p, s->q, s->state), "CG product");
-    HOMG_TRY_BACKEND(ctx, sk->cg_update(ex, s->handle, x, s->r, s->p, s->q, n, s->state, s->history), "CG update");
+    HOMG_TRY_BACKEND(ctx, kk->cg_direction(ex, s->handle, s->r, z, s->q, s->p, n, s->state), "CG direction");
+    HOMG_TRY_BACKEND(ctx, kk->cg_spmv_dot(ex, s->handle, s->a, s->p, s->q, s->state), "CG product");
+    HOMG_TRY_BACKEND(ctx, kk->cg_update(ex, s->handle, x, s->r, s->p, s->q, n, s->state, s->history), "CG update");
     return HOMG_OK;
 }
 
@@ -227,17 +222,17 @@ static void capture(homg_pcg *s, double *x)
     s->graph_x = x;
 }
 
-static homg_status iterate(homg_pcg *s, const double *b, double *x, homg_cg_state *hs)
+static homg_status iterate(homg_pcg *s, const double *b, double *x, cg_state *hs)
 {
     homg_ctx *ctx = s->ctx;
     kernel_exec *ex = &ctx->ex;
-    const sparse_kernels *sk = HOMG_KERNELS(ex, sparse);
+    const krylov_kernels *kk = HOMG_KERNELS(ex, krylov);
     memset(hs, 0, sizeof *hs);
     hs->tol2 = s->desc.tol * s->desc.tol;
     hs->flexible = s->desc.flexible != 0;
     hs->max_iter = s->desc.max_iter;
     HOMG_TRY(homg__write(ctx, s->state, hs, sizeof *hs));
-    HOMG_TRY_BACKEND(ctx, sk->cg_start(ex, s->handle, s->a, b, x, s->r, s->desc.warm_start, s->state, s->history),
+    HOMG_TRY_BACKEND(ctx, kk->cg_start(ex, s->handle, s->a, b, x, s->r, s->desc.warm_start, s->state, s->history),
                      "CG start");
     HOMG_TRY(homg__read(ctx, hs, s->state, sizeof *hs));
     if (!hs->done)
@@ -256,7 +251,7 @@ static homg_status iterate(homg_pcg *s, const double *b, double *x, homg_cg_stat
 homg_status homg_pcg_solve(homg_pcg *s, const double *b, double *x, homg_pcg_info *info)
 {
     homg_ctx *ctx;
-    homg_cg_state hs;
+    cg_state hs;
     homg_status st;
     void *e0 = NULL, *e1 = NULL;
     float ms = 0;

@@ -1,7 +1,8 @@
-/* mesh_generate.c -- generated meshes (the unit square in triangles, the cube in
+/* generate.c -- generated meshes (the unit square in triangles, the cube in
  * Kuhn tetrahedra) and midpoint refinement. */
 #include "mesh_internal.h"
-#include "fem/fem_kernels.h"
+#include "core/search.h"
+#include "core/sort.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,14 +11,9 @@
 homg_mesh_generate_desc homg_mesh_generate_desc_defaults(const homg_mesh_generate_desc *desc)
 {
     homg_mesh_generate_desc d;
-    if (desc)
-        d = *desc;
-    else
-        memset(&d, 0, sizeof d);
-    if (d.cells == 0)
-        d.cells = 8;
-    if (d.size == 0)
-        d.size = 1;
+    homg__desc_start(&d, desc, sizeof d);
+    HOMG_DEFAULT(d.cells, 8);
+    HOMG_DEFAULT(d.size, 1);
     return d;
 }
 
@@ -38,7 +34,7 @@ static homg_status check_desc(homg_ctx *ctx, const homg_mesh_generate_desc *d, i
     return HOMG_OK;
 }
 
-static homg_status alloc_arrays(homg_ctx *ctx, homg__mesh_arrays *a, int dim, int64_t nn, int64_t ne, int64_t nf)
+static homg_status alloc_arrays(homg_ctx *ctx, mesh_arrays *a, int dim, int64_t nn, int64_t ne, int64_t nf)
 {
     memset(a, 0, sizeof *a);
     a->dim = dim;
@@ -71,28 +67,35 @@ static homg_status refine_times(homg_mesh **m, int times)
     return HOMG_OK;
 }
 
+/* The checks and sizes both generators start with: the desc with its
+ * defaults, cells per side k and the spacing h. */
+static homg_status start(homg_ctx *ctx, const homg_mesh_generate_desc *desc, int dim, const char *fn, homg_mesh **out,
+                         homg_mesh_generate_desc *d)
+{
+    HOMG_TRY(homg__begin(ctx, fn, out ? NULL : "out"));
+    *out = NULL;
+    *d = homg_mesh_generate_desc_defaults(desc);
+    return check_desc(ctx, d, dim, fn);
+}
+
+/* Node (i, j[, l]) of a grid of k cells per side at i h, the last one exactly at size. */
+static double grid_coord(int32_t i, int32_t k, double h, double size) { return i == k ? size : i * h; }
+
 homg_status homg_mesh_generate_square(homg_ctx *ctx, const homg_mesh_generate_desc *desc, homg_mesh **out)
 {
     homg_mesh_generate_desc d;
-    homg__mesh_arrays a;
+    mesh_arrays a;
     int32_t k, p, e = 0, f = 0;
     double h;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_generate_square: out is NULL");
-    *out = NULL;
-    d = homg_mesh_generate_desc_defaults(desc);
-    HOMG_TRY(check_desc(ctx, &d, 2, "homg_mesh_generate_square"));
+    HOMG_TRY(start(ctx, desc, 2, "homg_mesh_generate_square", out, &d));
     k = d.cells;
     p = k + 1;
     h = d.size / k;
     HOMG_TRY(alloc_arrays(ctx, &a, 2, (int64_t)p * p, 2 * (int64_t)k * k, 4 * (int64_t)k));
     for (int32_t j = 0; j < p; j++)
         for (int32_t i = 0; i < p; i++) {
-            a.coords[2 * ((size_t)j * p + i)] = i == k ? d.size : i * h;
-            a.coords[2 * ((size_t)j * p + i) + 1] = j == k ? d.size : j * h;
+            a.coords[2 * ((size_t)j * p + i)] = grid_coord(i, k, h, d.size);
+            a.coords[2 * ((size_t)j * p + i) + 1] = grid_coord(j, k, h, d.size);
         }
     for (int32_t j = 0; j < k; j++)
         for (int32_t i = 0; i < k; i++) {
@@ -117,30 +120,13 @@ homg_status homg_mesh_generate_square(homg_ctx *ctx, const homg_mesh_generate_de
     return refine_times(out, d.refine);
 }
 
-homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc *desc, homg_mesh **out)
+/* The six Kuhn tetrahedra of a cube, positively oriented: paths from corner 0
+ * to corner 7 along the axes in each order (corner bits: x = 1, y = 2, z = 4);
+ * odd axis orders come out inverted and get two corners swapped. */
+static void kuhn_tetrahedra(int tet[6][4])
 {
-    /* the six Kuhn tetrahedra of a cube: paths from corner 0 to corner 7 along
-     * the axes in each order (corner bits: x = 1, y = 2, z = 4) */
     static const int kuhn[6][4] = { { 0, 1, 3, 7 }, { 0, 1, 5, 7 }, { 0, 2, 3, 7 },
                                     { 0, 2, 6, 7 }, { 0, 4, 5, 7 }, { 0, 4, 6, 7 } };
-    int tet[6][4];
-    homg_mesh_generate_desc d;
-    homg__mesh_arrays a;
-    int32_t k, p;
-    int64_t e = 0, f = 0;
-    double h;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_generate_cube: out is NULL");
-    *out = NULL;
-    d = homg_mesh_generate_desc_defaults(desc);
-    HOMG_TRY(check_desc(ctx, &d, 3, "homg_mesh_generate_cube"));
-    k = d.cells;
-    p = k + 1;
-    h = d.size / k;
-    /* orient the templates positively: odd axis orders come out inverted */
     for (int t = 0; t < 6; t++) {
         double x[12];
         int32_t n[4] = { 0, 1, 2, 3 };
@@ -153,14 +139,23 @@ homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc
             tet[t][3] = kuhn[t][2];
         }
     }
-    HOMG_TRY(alloc_arrays(ctx, &a, 3, (int64_t)p * p * p, 6 * (int64_t)k * k * k, 12 * (int64_t)k * k));
+}
+
+/* Nodes and the six tetrahedra of every cell of a k^3 cube of side `size`. */
+static void cube_volume(mesh_arrays *a, int32_t k, double size)
+{
+    int32_t p = k + 1;
+    double h = size / k;
+    int tet[6][4];
+    int64_t e = 0;
+    kuhn_tetrahedra(tet);
     for (int32_t z = 0; z < p; z++)
         for (int32_t y = 0; y < p; y++)
             for (int32_t x = 0; x < p; x++) {
-                double *c = a.coords + 3 * (((size_t)z * p + y) * p + x);
-                c[0] = x == k ? d.size : x * h;
-                c[1] = y == k ? d.size : y * h;
-                c[2] = z == k ? d.size : z * h;
+                double *c = a->coords + 3 * (((size_t)z * p + y) * p + x);
+                c[0] = grid_coord(x, k, h, size);
+                c[1] = grid_coord(y, k, h, size);
+                c[2] = grid_coord(z, k, h, size);
             }
     for (int32_t z = 0; z < k; z++)
         for (int32_t y = 0; y < k; y++)
@@ -170,11 +165,18 @@ homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc
                     v[b] = ((z + ((b >> 2) & 1)) * p + y + ((b >> 1) & 1)) * p + x + (b & 1);
                 for (int t = 0; t < 6; t++, e++) {
                     for (int c = 0; c < 4; c++)
-                        a.elements[4 * e + c] = v[tet[t][c]];
-                    a.element_tags[e] = 1;
+                        a->elements[4 * e + c] = v[tet[t][c]];
+                    a->element_tags[e] = 1;
                 }
             }
-    /* boundary: each cell face in two triangles along its min-max diagonal (as the Kuhn split cuts it) */
+}
+
+/* Boundary: each cell face in two triangles along its min-max diagonal (as the
+ * Kuhn split cuts it), tagged by side 1..6 (x = 0, x = size, y = 0 ...). */
+static void cube_boundary(mesh_arrays *a, int32_t k)
+{
+    int32_t p = k + 1;
+    int64_t f = 0;
     for (int side = 0; side < 6; side++) {
         int axis = side / 2, u = (axis + 1) % 3, w = (axis + 2) % 3;
         int32_t fixed = (side & 1) ? k : 0;
@@ -194,11 +196,24 @@ homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc
                     c[b] = (q[2] * p + q[1]) * p + q[0];
                 }
                 int32_t tri[6] = { c[0], c[1], c[3], c[0], c[2], c[3] };
-                memcpy(a.facets + 3 * f, tri, sizeof tri);
-                a.facet_tags[f] = a.facet_tags[f + 1] = side + 1;
+                memcpy(a->facets + 3 * f, tri, sizeof tri);
+                a->facet_tags[f] = a->facet_tags[f + 1] = side + 1;
                 f += 2;
             }
     }
+}
+
+homg_status homg_mesh_generate_cube(homg_ctx *ctx, const homg_mesh_generate_desc *desc, homg_mesh **out)
+{
+    homg_mesh_generate_desc d;
+    mesh_arrays a;
+    int32_t k, p;
+    HOMG_TRY(start(ctx, desc, 3, "homg_mesh_generate_cube", out, &d));
+    k = d.cells;
+    p = k + 1;
+    HOMG_TRY(alloc_arrays(ctx, &a, 3, (int64_t)p * p * p, 6 * (int64_t)k * k * k, 12 * (int64_t)k * k));
+    cube_volume(&a, k, d.size);
+    cube_boundary(&a, k);
     HOMG_TRY(homg__mesh_finish(ctx, &a, NULL, out));
     return refine_times(out, d.refine);
 }
@@ -228,9 +243,9 @@ homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *m, uint64_t **out, 
             for (int j = i + 1; j < nv; j++)
                 keys[c++] = edge_key(v[i], v[j]);
     }
-    homg_sort_u64(keys, tmp, n, 32 + homg_bits_for((uint64_t)m->num_nodes));
+    homg_cpu_sort_u64(keys, tmp, n, 32 + homg_cpu_sort_bits_for((uint64_t)m->num_nodes));
     free(tmp);
-    *count = homg_unique_u64(keys, n);
+    *count = homg_cpu_sort_unique_u64(keys, n);
     *out = keys;
     return HOMG_OK;
 }
@@ -238,15 +253,8 @@ homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *m, uint64_t **out, 
 static int32_t edge_index(const uint64_t *edges, size_t n, int32_t a, int32_t b)
 {
     uint64_t key = edge_key(a, b);
-    size_t lo = 0, hi = n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (edges[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && edges[lo] == key ? (int32_t)lo : -1;
+    int32_t k = sorted_lower_u64(edges, 0, (int32_t)n, key); /* n < 2^31: refine_alloc checked */
+    return k < (int32_t)n && edges[k] == key ? k : -1;
 }
 
 static double dist2(const double *x, int dim, int32_t a, int32_t b)
@@ -259,124 +267,149 @@ static double dist2(const double *x, int dim, int32_t a, int32_t b)
     return s;
 }
 
-homg_status homg_mesh_refine(const homg_mesh *m, homg_mesh **out)
+/* New nodes: the old ones, then the midpoint of each edge (edges[i] gives
+ * node num_nodes + i).  Without facets, a midpoint is marked where both ends
+ * are (the smaller marker). */
+static void refine_nodes(const homg_mesh *m, const uint64_t *edges, size_t ne_u, mesh_arrays *a)
 {
-    homg_ctx *ctx;
-    homg__mesh_arrays a;
-    uint64_t *edges = NULL;
-    size_t ne_u = 0;
-    int dim, nv, children;
-    int64_t nn, ne, nf;
-    homg_status st;
-    if (!m)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    ctx = m->ctx;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_refine: out is NULL");
-    *out = NULL;
-    dim = m->dim;
-    nv = dim + 1;
-    children = dim == 2 ? 4 : 8;
-    HOMG_TRY(homg__mesh_edges(ctx, m, &edges, &ne_u));
-    nn = (int64_t)m->num_nodes + (int64_t)ne_u;
-    ne = (int64_t)m->num_elements * children;
-    nf = (int64_t)m->num_facets * (dim == 2 ? 2 : 4);
-    if (nn > INT32_MAX || ne > INT32_MAX || nf > INT32_MAX) {
-        free(edges);
-        return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_mesh_refine: the refined mesh exceeds the int32 limit");
-    }
-    st = alloc_arrays(ctx, &a, dim, nn, ne, nf);
-    if (st == HOMG_OK && m->num_facets == 0 && !(a.node_markers = (int32_t *)malloc((size_t)nn * sizeof(int32_t))))
-        st = homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_mesh_refine: out of host memory");
-    if (st != HOMG_OK) {
-        homg__mesh_arrays_free(&a);
-        free(edges);
-        return st;
-    }
-    memcpy(a.coords, m->coords, (size_t)m->num_nodes * dim * sizeof(double));
+    int dim = m->dim;
+    memcpy(a->coords, m->coords, (size_t)m->num_nodes * dim * sizeof(double));
     for (size_t i = 0; i < ne_u; i++) {
         int32_t p = (int32_t)(edges[i] >> 32), q = (int32_t)(edges[i] & 0xffffffffu);
         for (int k = 0; k < dim; k++)
-            a.coords[(size_t)dim * (m->num_nodes + i) + k] =
+            a->coords[(size_t)dim * (m->num_nodes + i) + k] =
                 0.5 * (m->coords[(size_t)dim * p + k] + m->coords[(size_t)dim * q + k]);
-        if (a.node_markers) {
-            /* without facets: a midpoint is marked where both ends are (the smaller marker) */
+        if (a->node_markers) {
             int32_t mp = m->node_markers[p], mq = m->node_markers[q];
-            a.node_markers[m->num_nodes + i] = (mp && mq) ? (mp < mq ? mp : mq) : 0;
+            a->node_markers[m->num_nodes + i] = (mp && mq) ? (mp < mq ? mp : mq) : 0;
         }
     }
-    if (a.node_markers)
-        memcpy(a.node_markers, m->node_markers, (size_t)m->num_nodes * sizeof(int32_t));
-    for (int32_t e = 0; e < m->num_elements; e++) {
-        const int32_t *v = m->elements + (size_t)e * nv;
-        int32_t *c = a.elements + (size_t)e * children * nv;
-        int32_t mid[4][4];
-        for (int i = 0; i < nv; i++)
-            for (int j = i + 1; j < nv; j++)
-                mid[i][j] = mid[j][i] = m->num_nodes + edge_index(edges, ne_u, v[i], v[j]);
-        for (int t = 0; t < children; t++)
-            a.element_tags[(size_t)e * children + t] = m->element_tags[e];
-        if (dim == 2) {
-            int32_t t[12] = { v[0],      mid[0][1], mid[0][2], mid[0][1], v[1],      mid[1][2],
-                              mid[0][2], mid[1][2], v[2],      mid[0][1], mid[1][2], mid[0][2] };
-            memcpy(c, t, sizeof t);
-        } else {
-            /* four corner tetrahedra (scaled copies), then the octahedron cut along its
-             * shortest diagonal into four tetrahedra around it */
-            int32_t corner[16] = { v[0],      mid[0][1], mid[0][2], mid[0][3], mid[0][1], v[1],
-                                   mid[1][2], mid[1][3], mid[0][2], mid[1][2], v[2],      mid[2][3],
-                                   mid[0][3], mid[1][3], mid[2][3], v[3] };
-            int32_t ring[3][4] = { { mid[0][2], mid[0][3], mid[1][3], mid[1][2] },   /* around m01-m23 */
-                                   { mid[0][1], mid[0][3], mid[2][3], mid[1][2] },   /* around m02-m13 */
-                                   { mid[0][1], mid[0][2], mid[2][3], mid[1][3] } }; /* around m03-m12 */
-            int32_t ends[3][2] = { { mid[0][1], mid[2][3] }, { mid[0][2], mid[1][3] }, { mid[0][3], mid[1][2] } };
-            int best = 0;
-            double len[3];
-            for (int dgl = 0; dgl < 3; dgl++)
-                len[dgl] = dist2(a.coords, 3, ends[dgl][0], ends[dgl][1]);
-            if (len[1] < len[best])
-                best = 1;
-            if (len[2] < len[best])
-                best = 2;
-            memcpy(c, corner, sizeof corner);
-            for (int r = 0; r < 4; r++) {
-                int32_t *t = c + 16 + 4 * r;
-                t[0] = ends[best][0];
-                t[1] = ends[best][1];
-                t[2] = ring[best][r];
-                t[3] = ring[best][(r + 1) % 4];
-                if (homg__element_det(3, a.coords, t) < 0) {
-                    t[2] = ring[best][(r + 1) % 4];
-                    t[3] = ring[best][r];
-                }
-            }
+    if (a->node_markers)
+        memcpy(a->node_markers, m->node_markers, (size_t)m->num_nodes * sizeof(int32_t));
+}
+
+/* The eight children of tetrahedron v (mid: its edge midpoints) into c: four
+ * corner tetrahedra (scaled copies), then the octahedron cut along its
+ * shortest diagonal into four tetrahedra around it, each oriented positively. */
+static void split_tetrahedron(const int32_t *v, int32_t mid[4][4], const double *coords, int32_t *c)
+{
+    int32_t corner[16] = { v[0],      mid[0][1], mid[0][2], mid[0][3], mid[0][1], v[1],      mid[1][2], mid[1][3],
+                           mid[0][2], mid[1][2], v[2],      mid[2][3], mid[0][3], mid[1][3], mid[2][3], v[3] };
+    int32_t ring[3][4] = { { mid[0][2], mid[0][3], mid[1][3], mid[1][2] },   /* around m01-m23 */
+                           { mid[0][1], mid[0][3], mid[2][3], mid[1][2] },   /* around m02-m13 */
+                           { mid[0][1], mid[0][2], mid[2][3], mid[1][3] } }; /* around m03-m12 */
+    int32_t ends[3][2] = { { mid[0][1], mid[2][3] }, { mid[0][2], mid[1][3] }, { mid[0][3], mid[1][2] } };
+    int best = 0;
+    double len[3];
+    for (int dgl = 0; dgl < 3; dgl++)
+        len[dgl] = dist2(coords, 3, ends[dgl][0], ends[dgl][1]);
+    if (len[1] < len[best])
+        best = 1;
+    if (len[2] < len[best])
+        best = 2;
+    memcpy(c, corner, sizeof corner);
+    for (int r = 0; r < 4; r++) {
+        int32_t *t = c + 16 + 4 * r;
+        t[0] = ends[best][0];
+        t[1] = ends[best][1];
+        t[2] = ring[best][r];
+        t[3] = ring[best][(r + 1) % 4];
+        if (homg__element_det(3, coords, t) < 0) {
+            t[2] = ring[best][(r + 1) % 4];
+            t[3] = ring[best][r];
         }
     }
+}
+
+/* The children of element e (4 triangles or 8 tetrahedra) with its tag. */
+static void refine_element(const homg_mesh *m, const uint64_t *edges, size_t ne_u, int32_t e, mesh_arrays *a)
+{
+    int nv = m->dim + 1, children = m->dim == 2 ? 4 : 8;
+    const int32_t *v = m->elements + (size_t)e * nv;
+    int32_t *c = a->elements + (size_t)e * children * nv;
+    int32_t mid[4][4];
+    for (int i = 0; i < nv; i++)
+        for (int j = i + 1; j < nv; j++)
+            mid[i][j] = mid[j][i] = m->num_nodes + edge_index(edges, ne_u, v[i], v[j]);
+    for (int t = 0; t < children; t++)
+        a->element_tags[(size_t)e * children + t] = m->element_tags[e];
+    if (m->dim == 2) {
+        int32_t t[12] = { v[0],      mid[0][1], mid[0][2], mid[0][1], v[1],      mid[1][2],
+                          mid[0][2], mid[1][2], v[2],      mid[0][1], mid[1][2], mid[0][2] };
+        memcpy(c, t, sizeof t);
+    } else {
+        split_tetrahedron(v, mid, a->coords, c);
+    }
+}
+
+/* The children of every boundary facet (2 segments or 4 triangles), with its tag. */
+static homg_status refine_facets(homg_ctx *ctx, const homg_mesh *m, const uint64_t *edges, size_t ne_u, mesh_arrays *a)
+{
+    int dim = m->dim;
     for (int32_t f = 0; f < m->num_facets; f++) {
         const int32_t *v = m->facets + (size_t)f * dim;
         int32_t mm[3];
         for (int k = 0; k < (dim == 2 ? 1 : 3); k++) {
             int32_t i = edge_index(edges, ne_u, v[k], v[(k + 1) % dim]);
-            if (i < 0) {
-                free(edges);
-                homg__mesh_arrays_free(&a);
+            if (i < 0)
                 return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                                   "homg_mesh_refine: boundary facet %d is not a face of any element", (int)f);
-            }
             mm[k] = m->num_nodes + i; /* midpoints of the facet's edges v0v1, v1v2, v2v0 */
         }
         if (dim == 2) {
             int32_t t[4] = { v[0], mm[0], mm[0], v[1] };
-            memcpy(a.facets + 4 * (size_t)f, t, sizeof t);
-            a.facet_tags[2 * (size_t)f] = a.facet_tags[2 * (size_t)f + 1] = m->facet_tags[f];
+            memcpy(a->facets + 4 * (size_t)f, t, sizeof t);
+            a->facet_tags[2 * (size_t)f] = a->facet_tags[2 * (size_t)f + 1] = m->facet_tags[f];
         } else {
             int32_t t[12] = { v[0], mm[0], mm[2], mm[0], v[1], mm[1], mm[2], mm[1], v[2], mm[0], mm[1], mm[2] };
-            memcpy(a.facets + 12 * (size_t)f, t, sizeof t);
+            memcpy(a->facets + 12 * (size_t)f, t, sizeof t);
             for (int s = 0; s < 4; s++)
-                a.facet_tags[4 * (size_t)f + s] = m->facet_tags[f];
+                a->facet_tags[4 * (size_t)f + s] = m->facet_tags[f];
         }
     }
+    return HOMG_OK;
+}
+
+/* The arrays of the refined mesh: nodes plus edge midpoints, children counts. */
+static homg_status refine_alloc(const homg_mesh *m, size_t ne_u, mesh_arrays *a)
+{
+    homg_ctx *ctx = m->ctx;
+    int64_t nn = (int64_t)m->num_nodes + (int64_t)ne_u;
+    int64_t ne = (int64_t)m->num_elements * (m->dim == 2 ? 4 : 8);
+    int64_t nf = (int64_t)m->num_facets * (m->dim == 2 ? 2 : 4);
+    memset(a, 0, sizeof *a);
+    if (nn > INT32_MAX || ne > INT32_MAX || nf > INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_mesh_refine: the refined mesh exceeds the int32 limit");
+    HOMG_TRY(alloc_arrays(ctx, a, m->dim, nn, ne, nf));
+    if (m->num_facets == 0 && !(a->node_markers = (int32_t *)malloc((size_t)nn * sizeof(int32_t))))
+        return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_mesh_refine: out of host memory");
+    return HOMG_OK;
+}
+
+homg_status homg_mesh_refine(const homg_mesh *m, homg_mesh **out)
+{
+    homg_ctx *ctx;
+    mesh_arrays a;
+    uint64_t *edges = NULL;
+    size_t ne_u = 0;
+    homg_status st;
+    if (!m)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    ctx = m->ctx;
+    HOMG_TRY(homg__begin(ctx, "homg_mesh_refine", out ? NULL : "out"));
+    *out = NULL;
+    HOMG_TRY(homg__mesh_edges(ctx, m, &edges, &ne_u));
+    st = refine_alloc(m, ne_u, &a);
+    if (st == HOMG_OK) {
+        refine_nodes(m, edges, ne_u, &a);
+        for (int32_t e = 0; e < m->num_elements; e++)
+            refine_element(m, edges, ne_u, e, &a);
+        st = refine_facets(ctx, m, edges, ne_u, &a);
+    }
     free(edges);
+    if (st != HOMG_OK) {
+        homg__mesh_arrays_free(&a);
+        return st;
+    }
     return homg__mesh_finish(ctx, &a, NULL, out);
 }

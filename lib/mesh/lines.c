@@ -1,4 +1,4 @@
-/* mesh_lines.c -- reading mesh text files line by line (plain, gzip, or memory),
+/* lines.c -- reading mesh text files line by line (plain, gzip, or memory),
  * number tokens, count checks against the file size, and growable arrays. */
 #include "mesh_internal.h"
 
@@ -18,7 +18,7 @@ typedef struct chunk {
     size_t len, pos;
 } chunk;
 
-homg_status homg__lines_open(homg_ctx *ctx, homg__lines *r, const char *path)
+homg_status homg__lines_open(homg_ctx *ctx, line_reader *r, const char *path)
 {
     struct stat st;
     unsigned char magic[2] = { 0, 0 };
@@ -51,7 +51,7 @@ homg_status homg__lines_open(homg_ctx *ctx, homg__lines *r, const char *path)
     return HOMG_OK;
 }
 
-void homg__lines_open_memory(homg_ctx *ctx, homg__lines *r, const char *name, const void *data, size_t size)
+void homg__lines_open_memory(homg_ctx *ctx, line_reader *r, const char *name, const void *data, size_t size)
 {
     memset(r, 0, sizeof *r);
     r->ctx = ctx;
@@ -61,7 +61,7 @@ void homg__lines_open_memory(homg_ctx *ctx, homg__lines *r, const char *name, co
     r->bytes_bound = (double)size;
 }
 
-void homg__lines_close(homg__lines *r)
+void homg__lines_close(line_reader *r)
 {
     if (r->gz) {
         gzclose((gzFile)r->gz);
@@ -72,7 +72,7 @@ void homg__lines_close(homg__lines *r)
 }
 
 /* Next byte of the source: 0..255, -1 at the end, -2 on a read error. */
-static int next_byte(homg__lines *r)
+static int next_byte(line_reader *r)
 {
     if (r->gz) {
         chunk *c = (chunk *)r->chunk;
@@ -92,7 +92,7 @@ static int next_byte(homg__lines *r)
     return (unsigned char)r->mem[r->mem_pos++];
 }
 
-homg_status homg__lines_fail(homg__lines *r, const char *fmt, ...)
+homg_status homg__lines_fail(line_reader *r, const char *fmt, ...)
 {
     char what[768];
     va_list ap;
@@ -102,7 +102,7 @@ homg_status homg__lines_fail(homg__lines *r, const char *fmt, ...)
     return homg__fail(r->ctx, HOMG_ERROR_PARSE, "%s:%ld: %s", r->path, r->line, what);
 }
 
-homg_status homg__lines_next(homg__lines *r, char **line)
+homg_status homg__lines_next(line_reader *r, char **line)
 {
     size_t n = 0;
     int c;
@@ -152,7 +152,7 @@ homg_status homg__lines_next(homg__lines *r, char **line)
     return HOMG_OK;
 }
 
-homg_status homg__lines_next_content(homg__lines *r, char **line, int strip_comments)
+homg_status homg__lines_next_content(line_reader *r, char **line, int strip_comments)
 {
     for (;;) {
         char *l;
@@ -170,7 +170,7 @@ homg_status homg__lines_next_content(homg__lines *r, char **line, int strip_comm
     }
 }
 
-homg_status homg__lines_check_count(homg__lines *r, long long count, int min_bytes, const char *what)
+homg_status homg__lines_check_count(line_reader *r, long long count, int min_bytes, const char *what)
 {
     if (count < 0)
         return homg__lines_fail(r, "negative number of %s (%lld)", what, count);
@@ -220,13 +220,13 @@ int homg__tok_double(char **p, double *v)
     return 1;
 }
 
-void homg__vec_init(homg__vec *v, size_t item)
+void homg__vec_init(host_vec *v, size_t item)
 {
     memset(v, 0, sizeof *v);
     v->item = item;
 }
 
-int homg__vec_push(homg__vec *v, const void *item)
+int homg__vec_push(host_vec *v, const void *item)
 {
     if (v->count == v->cap) {
         size_t cap = v->cap ? v->cap * 2 : 1024;
@@ -241,7 +241,7 @@ int homg__vec_push(homg__vec *v, const void *item)
     return 1;
 }
 
-void homg__vec_free(homg__vec *v)
+void homg__vec_free(host_vec *v)
 {
     free(v->data);
     memset(v, 0, sizeof *v);

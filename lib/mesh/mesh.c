@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void homg__mesh_arrays_free(homg__mesh_arrays *a)
+void homg__mesh_arrays_free(mesh_arrays *a)
 {
     free(a->coords);
     free(a->elements);
@@ -53,7 +53,7 @@ double homg__element_longest_edge(int dim, const double *x, const int32_t *n)
 }
 
 /* "path:12: " or "path: element 7: " or "element 7: " in front of an element's message. */
-static void element_where(char *buf, size_t len, const homg__mesh_arrays *a, const char *source, int32_t e)
+static void element_where(char *buf, size_t len, const mesh_arrays *a, const char *source, int32_t e)
 {
     if (source && a->element_lines)
         snprintf(buf, len, "%s:%d: ", source, (int)a->element_lines[e]);
@@ -63,7 +63,7 @@ static void element_where(char *buf, size_t len, const homg__mesh_arrays *a, con
         snprintf(buf, len, "element %d: ", (int)e);
 }
 
-static homg_status check_arrays(homg_ctx *ctx, homg__mesh_arrays *a, const char *source)
+static homg_status check_arrays(homg_ctx *ctx, mesh_arrays *a, const char *source)
 {
     homg_status bad = source ? HOMG_ERROR_PARSE : HOMG_ERROR_INVALID_ARGUMENT;
     const char *src = source ? source : "homg_mesh_create";
@@ -97,7 +97,7 @@ static homg_status check_arrays(homg_ctx *ctx, homg__mesh_arrays *a, const char 
 }
 
 /* Reverses inverted elements (swapping their last two nodes); zero volume is an error. */
-static homg_status orient(homg_ctx *ctx, homg__mesh_arrays *a, const char *source, int32_t *reoriented)
+static homg_status orient(homg_ctx *ctx, mesh_arrays *a, const char *source, int32_t *reoriented)
 {
     int nv = a->dim + 1;
     int32_t count = 0;
@@ -123,7 +123,7 @@ static homg_status orient(homg_ctx *ctx, homg__mesh_arrays *a, const char *sourc
     return HOMG_OK;
 }
 
-homg_status homg__mesh_finish(homg_ctx *ctx, homg__mesh_arrays *a, const char *source, homg_mesh **out)
+homg_status homg__mesh_finish(homg_ctx *ctx, mesh_arrays *a, const char *source, homg_mesh **out)
 {
     homg_status st;
     homg_mesh *m;
@@ -190,13 +190,9 @@ static void *dup_array(const void *src, size_t count, size_t item, int *failed)
 
 homg_status homg_mesh_create(homg_ctx *ctx, const homg_mesh_data *d, homg_mesh **out)
 {
-    homg__mesh_arrays a;
+    mesh_arrays a;
     int failed = 0;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_create: out is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_mesh_create", out ? NULL : "out"));
     *out = NULL;
     if (!d)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_create: data is NULL");

@@ -24,22 +24,22 @@ struct homg_mesh {
 };
 
 /* Host arrays being turned into a mesh; all malloc'd (or NULL), owned by the struct. */
-typedef struct homg__mesh_arrays {
+typedef struct mesh_arrays {
     int dim;
     int32_t num_nodes, num_elements, num_facets;
     double *coords;
     int32_t *elements, *element_tags, *facets, *facet_tags, *node_markers;
     int32_t *element_lines; /* optional: the file line of each element, for messages */
-} homg__mesh_arrays;
+} mesh_arrays;
 
-void homg__mesh_arrays_free(homg__mesh_arrays *a);
+void homg__mesh_arrays_free(mesh_arrays *a);
 
 /* Checks the arrays (indices in range, finite coordinates, no zero-volume
  * element), re-orients inverted elements (counted), derives missing tags and
  * markers, and wraps them in a mesh that takes them over.  `source` names the
  * file for messages ("path:line: ...", or "path: element 7: ..." without lines);
  * NULL for arrays from the caller.  On failure the arrays are freed. */
-homg_status homg__mesh_finish(homg_ctx *ctx, homg__mesh_arrays *a, const char *source, homg_mesh **out);
+homg_status homg__mesh_finish(homg_ctx *ctx, mesh_arrays *a, const char *source, homg_mesh **out);
 
 /* Signed measure times dim!: twice the area (2D) or six times the volume (3D). */
 double homg__element_det(int dim, const double *coords, const int32_t *nodes);
@@ -52,7 +52,7 @@ homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *mesh, uint64_t **ou
 /* ------------------------------------------------ reading text files line by line */
 
 /* A line source over a (possibly gzip-compressed) file or a memory buffer. */
-typedef struct homg__lines {
+typedef struct line_reader {
     homg_ctx *ctx;
     const char *path; /* for messages */
     void *gz;         /* gzFile, or NULL for memory */
@@ -64,30 +64,30 @@ typedef struct homg__lines {
     long line;          /* number of the line last returned (1-based) */
     double bytes_bound; /* most bytes the file can hold (decompressed), for count checks */
     int eof;
-} homg__lines;
+} line_reader;
 
-homg_status homg__lines_open(homg_ctx *ctx, homg__lines *r, const char *path);
-void homg__lines_open_memory(homg_ctx *ctx, homg__lines *r, const char *name, const void *data, size_t size);
-void homg__lines_close(homg__lines *r);
+homg_status homg__lines_open(homg_ctx *ctx, line_reader *r, const char *path);
+void homg__lines_open_memory(homg_ctx *ctx, line_reader *r, const char *name, const void *data, size_t size);
+void homg__lines_close(line_reader *r);
 /* Next line (trailing newline, CR and '#' comments kept); *line = NULL at the end. */
-homg_status homg__lines_next(homg__lines *r, char **line);
+homg_status homg__lines_next(line_reader *r, char **line);
 /* Next line that is not blank (after removing a '#' comment when strip_comments). */
-homg_status homg__lines_next_content(homg__lines *r, char **line, int strip_comments);
+homg_status homg__lines_next_content(line_reader *r, char **line, int strip_comments);
 /* HOMG_ERROR_PARSE with "path:line: what". */
-homg_status homg__lines_fail(homg__lines *r, const char *fmt, ...)
+homg_status homg__lines_fail(line_reader *r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* Refuses a claimed count of records of at least min_bytes each that the file cannot hold. */
-homg_status homg__lines_check_count(homg__lines *r, long long count, int min_bytes, const char *what);
+homg_status homg__lines_check_count(line_reader *r, long long count, int min_bytes, const char *what);
 
-/* The readers (mesh_msh.c, mesh_nodeele.c), also the entry points of the fuzz
+/* The readers (msh.c, nodeele.c), also the entry points of the fuzz
  * targets, which read from memory.  `edges` (read for a 2D mesh) and `faces`
  * (3D) may be NULL. */
-homg_status homg__read_msh(homg__lines *r, homg_mesh **out);
-homg_status homg__read_nodeele(homg_ctx *ctx, homg__lines *nodes, homg__lines *eles, homg__lines *edges,
-                               homg__lines *faces, homg_mesh **out);
+homg_status homg__read_msh(line_reader *r, homg_mesh **out);
+homg_status homg__read_nodeele(homg_ctx *ctx, line_reader *nodes, line_reader *eles, line_reader *edges,
+                               line_reader *faces, homg_mesh **out);
 
 /* Tokens: skip blanks, parse one number; 0 when there is none or it is malformed. */
 int homg__tok_ll(char **p, long long *v);
@@ -96,14 +96,14 @@ int homg__tok_double(char **p, double *v);
 int homg__tok_end(const char *p);
 
 /* A growable host array of fixed-size items. */
-typedef struct homg__vec {
+typedef struct host_vec {
     unsigned char *data;
     size_t count, cap, item;
-} homg__vec;
+} host_vec;
 
-void homg__vec_init(homg__vec *v, size_t item);
+void homg__vec_init(host_vec *v, size_t item);
 /* Appends one item (copied); 0 when out of memory. */
-int homg__vec_push(homg__vec *v, const void *item);
-void homg__vec_free(homg__vec *v);
+int homg__vec_push(host_vec *v, const void *item);
+void homg__vec_free(host_vec *v);
 
 #endif

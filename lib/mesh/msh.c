@@ -1,4 +1,4 @@
-/* mesh_msh.c -- Gmsh .msh reader, ASCII formats 2.2 and 4.1 (plain or gzip).
+/* msh.c -- Gmsh .msh reader, ASCII formats 2.2 and 4.1 (plain or gzip).
  *
  * Triangles (type 2) and tetrahedra (type 4) become the elements or the
  * boundary facets: a file with tetrahedra is a 3D mesh whose triangles are
@@ -25,14 +25,14 @@ typedef struct msh_entity {
 } msh_entity;
 
 typedef struct msh {
-    homg__lines *r;
+    line_reader *r;
     int version; /* 2 or 4 */
     int have_format, have_nodes, have_elements;
-    homg__vec xyz;       /* double[3] per node */
-    homg__vec node_tag;  /* long long per node */
-    homg__vec node_line; /* int32_t per node */
-    homg__vec elems[3];  /* msh_elem: lines, triangles, tetrahedra */
-    homg__vec entities;  /* msh_entity (4.1) */
+    host_vec xyz;       /* double[3] per node */
+    host_vec node_tag;  /* long long per node */
+    host_vec node_line; /* int32_t per node */
+    host_vec elems[3];  /* msh_elem: lines, triangles, tetrahedra */
+    host_vec entities;  /* msh_entity (4.1) */
 } msh;
 
 static homg_status oom(msh *m)
@@ -429,7 +429,7 @@ static int32_t map_find(const node_map *map, long long tag)
 }
 
 /* Resolves one list of msh elements into index arrays. */
-static homg_status resolve(msh *m, const node_map *map, const homg__vec *v, int nv, int32_t **nodes, int32_t **tags,
+static homg_status resolve(msh *m, const node_map *map, const host_vec *v, int nv, int32_t **nodes, int32_t **tags,
                            int32_t **lines)
 {
     const msh_elem *e = (const msh_elem *)v->data;
@@ -457,7 +457,7 @@ static homg_status resolve(msh *m, const node_map *map, const homg__vec *v, int 
 
 static homg_status build(msh *m, homg_mesh **out)
 {
-    homg__mesh_arrays a;
+    mesh_arrays a;
     node_map map;
     homg_status st;
     int dim = m->elems[2].count ? 3 : 2;
@@ -496,7 +496,7 @@ static homg_status build(msh *m, homg_mesh **out)
     return homg__mesh_finish(m->r->ctx, &a, m->r->path, out);
 }
 
-homg_status homg__read_msh(homg__lines *r, homg_mesh **out)
+homg_status homg__read_msh(line_reader *r, homg_mesh **out)
 {
     msh m;
     homg_status st = HOMG_OK;

@@ -1,4 +1,4 @@
-/* mesh_nodeele.c -- Triangle (2D) and TetGen (3D) .node + .ele readers, with
+/* nodeele.c -- Triangle (2D) and TetGen (3D) .node + .ele readers, with
  * boundary tags from .edge (2D) or .face (3D) when present.
  *
  * .node: "n dim attributes markers(0|1)", then "i x y [z] [attributes] [marker]";
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static homg_status header(homg__lines *r, long long *v, int count, int min_fields, const char *what)
+static homg_status header(line_reader *r, long long *v, int count, int min_fields, const char *what)
 {
     char *line, *p;
     HOMG_TRY(homg__lines_next_content(r, &line, 1));
@@ -28,7 +28,7 @@ static homg_status header(homg__lines *r, long long *v, int count, int min_field
     return HOMG_OK;
 }
 
-static homg_status record(homg__lines *r, char **p, long long expected_id, const char *what, long long i, long long n)
+static homg_status record(line_reader *r, char **p, long long expected_id, const char *what, long long i, long long n)
 {
     char *line;
     long long id;
@@ -44,7 +44,7 @@ static homg_status record(homg__lines *r, char **p, long long expected_id, const
     return HOMG_OK;
 }
 
-static homg_status index_tok(homg__lines *r, char **p, long long first, int32_t n, int32_t *out)
+static homg_status index_tok(line_reader *r, char **p, long long first, int32_t n, int32_t *out)
 {
     long long v;
     if (!homg__tok_ll(p, &v))
@@ -55,7 +55,7 @@ static homg_status index_tok(homg__lines *r, char **p, long long first, int32_t 
     return HOMG_OK;
 }
 
-static homg_status tag_tok(homg__lines *r, char **p, int32_t *tag, const char *what)
+static homg_status tag_tok(line_reader *r, char **p, int32_t *tag, const char *what)
 {
     double v;
     if (!homg__tok_double(p, &v))
@@ -66,7 +66,7 @@ static homg_status tag_tok(homg__lines *r, char **p, int32_t *tag, const char *w
     return HOMG_OK;
 }
 
-static homg_status read_nodes(homg__lines *r, homg__mesh_arrays *a, long long *first)
+static homg_status read_nodes(line_reader *r, mesh_arrays *a, long long *first)
 {
     long long h[4];
     char *p;
@@ -112,7 +112,7 @@ static homg_status read_nodes(homg__lines *r, homg__mesh_arrays *a, long long *f
     return HOMG_OK;
 }
 
-static homg_status read_elements(homg__lines *r, homg__mesh_arrays *a, long long first)
+static homg_status read_elements(line_reader *r, mesh_arrays *a, long long first)
 {
     long long h[3];
     int nv = a->dim + 1;
@@ -147,7 +147,7 @@ static homg_status read_elements(homg__lines *r, homg__mesh_arrays *a, long long
     return HOMG_OK;
 }
 
-static homg_status read_facets(homg__lines *r, homg__mesh_arrays *a, long long first)
+static homg_status read_facets(line_reader *r, mesh_arrays *a, long long first)
 {
     long long h[2];
     int nv = a->dim;
@@ -178,11 +178,11 @@ static homg_status read_facets(homg__lines *r, homg__mesh_arrays *a, long long f
     return HOMG_OK;
 }
 
-homg_status homg__read_nodeele(homg_ctx *ctx, homg__lines *nodes, homg__lines *eles, homg__lines *edges,
-                               homg__lines *faces, homg_mesh **out)
+homg_status homg__read_nodeele(homg_ctx *ctx, line_reader *nodes, line_reader *eles, line_reader *edges,
+                               line_reader *faces, homg_mesh **out)
 {
-    homg__lines *facets;
-    homg__mesh_arrays a;
+    line_reader *facets;
+    mesh_arrays a;
     long long first = 0;
     homg_status st;
     memset(&a, 0, sizeof a);

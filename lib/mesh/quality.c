@@ -1,4 +1,4 @@
-/* mesh_quality.c -- angles, aspect ratios, valences and volumes of a mesh. */
+/* quality.c -- angles, aspect ratios, valences and volumes of a mesh. */
 #include "mesh_internal.h"
 
 #include <math.h>
@@ -97,9 +97,7 @@ homg_status homg_mesh_get_quality(const homg_mesh *m, homg_mesh_quality *q)
     if (!m)
         return HOMG_ERROR_INVALID_ARGUMENT;
     ctx = m->ctx;
-    homg__clear_error(ctx);
-    if (!q)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_get_quality: q is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_mesh_get_quality", q ? NULL : "q"));
     memset(q, 0, sizeof *q);
     q->min_angle = 360;
     q->min_aspect = q->min_volume = INFINITY;

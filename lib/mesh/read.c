@@ -1,4 +1,4 @@
-/* mesh_read.c -- homg_mesh_read: picks the reader from the file name. */
+/* read.c -- homg_mesh_read: picks the reader from the file name. */
 #include "mesh_internal.h"
 
 #include <stdlib.h>
@@ -16,7 +16,7 @@ static homg_status read_nodeele(homg_ctx *ctx, const char *path, size_t base_len
 {
     static const char *const ext[4] = { ".node", ".ele", ".edge", ".face" };
     char *name[4] = { NULL, NULL, NULL, NULL };
-    homg__lines r[4];
+    line_reader r[4];
     int open[4] = { 0, 0, 0, 0 };
     homg_status st = HOMG_OK;
     memset(r, 0, sizeof r);
@@ -45,13 +45,9 @@ static homg_status read_nodeele(homg_ctx *ctx, const char *path, size_t base_len
 
 homg_status homg_mesh_read(homg_ctx *ctx, const char *path, homg_mesh **out)
 {
-    homg__lines r;
+    line_reader r;
     homg_status st;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_read: out is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_mesh_read", out ? NULL : "out"));
     *out = NULL;
     if (!path)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_read: path is NULL");

@@ -1,4 +1,4 @@
-/* mesh_write.c -- writing meshes: legacy VTK (for ParaView) and Gmsh .msh 2.2. */
+/* write.c -- writing meshes: legacy VTK (for ParaView) and Gmsh .msh 2.2. */
 #include "mesh_internal.h"
 
 #include <errno.h>
@@ -31,9 +31,7 @@ homg_status homg_mesh_write_vtk(const homg_mesh *m, const char *path, const homg
     if (!m)
         return HOMG_ERROR_INVALID_ARGUMENT;
     ctx = m->ctx;
-    homg__clear_error(ctx);
-    if (!path)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_write_vtk: path is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_mesh_write_vtk", path ? NULL : "path"));
     if (nfields < 0 || (nfields > 0 && !fields))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_write_vtk: %d fields but fields is %s", nfields,
                           fields ? "set" : "NULL");
@@ -93,9 +91,7 @@ homg_status homg_mesh_write_msh(const homg_mesh *m, const char *path)
     if (!m)
         return HOMG_ERROR_INVALID_ARGUMENT;
     ctx = m->ctx;
-    homg__clear_error(ctx);
-    if (!path)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mesh_write_msh: path is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_mesh_write_msh", path ? NULL : "path"));
     f = fopen(path, "w");
     if (!f)
         return homg__fail(ctx, HOMG_ERROR_IO, "%s: cannot open for writing: %s", path, strerror(errno));

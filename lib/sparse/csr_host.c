@@ -6,15 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *homg__host_array(homg_ctx *ctx, size_t count, size_t size, const char *what)
-{
-    if (size && count > SIZE_MAX / size) {
-        homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: %zu elements of %zu bytes overflow size_t", what, count, size);
-        return NULL;
-    }
-    return homg__host_alloc(ctx, count * size, what);
-}
-
 void homg_host_csr_free(homg_host_csr *m)
 {
     if (!m)
@@ -57,66 +48,71 @@ static int by_col_then_src(const void *pa, const void *pb)
     return a->src < b->src ? -1 : a->src > b->src;
 }
 
-homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t n, const int32_t *row,
-                               const int32_t *col, const double *val, int symmetric, homg_host_csr *out, coo_dup *dup)
+/* The triplets of homg__csr_from_coo. */
+typedef struct coo_in {
+    int32_t nrows, ncols, n;
+    const int32_t *row, *col;
+    const double *val; /* NULL: every value is 1 */
+    int symmetric;
+} coo_in;
+
+#define COO_WHAT "building a CSR matrix from triplets"
+
+/* Sizes and indices in range; *total = the entries (mirrors included). */
+static homg_status check_triplets(homg_ctx *ctx, const coo_in *c, int64_t *total)
 {
-    const char *what = "building a CSR matrix from triplets";
-    int64_t total = 0;
-    int32_t *ptr = NULL;
-    row_entry *ent = NULL;
-    coo_dup d = { -1, -1, 0, 0 };
-    homg_status st = HOMG_OK;
-
-    memset(out, 0, sizeof *out);
-    if (nrows < 0 || ncols < 0 || n < 0 || (n > 0 && (!row || !col)))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: bad arguments (%d x %d, %d triplets)", what,
-                          (int)nrows, (int)ncols, (int)n);
-    if (symmetric && nrows != ncols)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: a symmetric matrix must be square, not %d x %d", what,
-                          (int)nrows, (int)ncols);
-    for (int32_t k = 0; k < n; k++) {
-        if (row[k] < 0 || row[k] >= nrows || col[k] < 0 || col[k] >= ncols)
+    *total = 0;
+    if (c->nrows < 0 || c->ncols < 0 || c->n < 0 || (c->n > 0 && (!c->row || !c->col)))
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: bad arguments (%d x %d, %d triplets)", COO_WHAT,
+                          (int)c->nrows, (int)c->ncols, (int)c->n);
+    if (c->symmetric && c->nrows != c->ncols)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: a symmetric matrix must be square, not %d x %d",
+                          COO_WHAT, (int)c->nrows, (int)c->ncols);
+    for (int32_t k = 0; k < c->n; k++) {
+        if (c->row[k] < 0 || c->row[k] >= c->nrows || c->col[k] < 0 || c->col[k] >= c->ncols)
             return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                              "%s: triplet %d at (%d, %d) is outside the %d x %d matrix", what, (int)k, (int)row[k],
-                              (int)col[k], (int)nrows, (int)ncols);
-        total += (symmetric && row[k] != col[k]) ? 2 : 1;
+                              "%s: triplet %d at (%d, %d) is outside the %d x %d matrix", COO_WHAT, (int)k,
+                              (int)c->row[k], (int)c->col[k], (int)c->nrows, (int)c->ncols);
+        *total += (c->symmetric && c->row[k] != c->col[k]) ? 2 : 1;
     }
-    if (total > INT32_MAX)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %lld entries are more than int32 indices allow", what,
-                          (long long)total);
+    if (*total > INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %lld entries are more than int32 indices allow",
+                          COO_WHAT, (long long)*total);
+    return HOMG_OK;
+}
 
-    ptr = (int32_t *)calloc((size_t)nrows + 1, sizeof *ptr);
-    ent = (row_entry *)homg__host_array(ctx, (size_t)total, sizeof *ent, what);
-    if (!ptr || (total && !ent)) {
-        st = ptr ? HOMG_ERROR_OUT_OF_MEMORY
-                 : homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: no memory for %d row pointers", what, (int)nrows);
-        goto done;
+/* Counting sort by row into ent: ptr[r + 1] counts row r, then ptr[r] is
+ * where row r starts; filling advances ptr[r] to the start of row r + 1, and
+ * a shift puts the row starts back. */
+static void bucket_rows(const coo_in *c, int32_t *ptr, row_entry *ent)
+{
+    for (int32_t k = 0; k < c->n; k++) {
+        ptr[c->row[k] + 1]++;
+        if (c->symmetric && c->row[k] != c->col[k])
+            ptr[c->col[k] + 1]++;
     }
-
-    /* Counting sort by row: ptr[r + 1] counts row r, then ptr[r] is where row r
-     * starts; filling advances ptr[r] to the start of row r + 1. */
-    for (int32_t k = 0; k < n; k++) {
-        ptr[row[k] + 1]++;
-        if (symmetric && row[k] != col[k])
-            ptr[col[k] + 1]++;
-    }
-    for (int32_t r = 0; r < nrows; r++)
+    for (int32_t r = 0; r < c->nrows; r++)
         ptr[r + 1] += ptr[r];
-    for (int32_t k = 0; k < n; k++) {
-        double v = val ? val[k] : 1.0;
-        row_entry e = { col[k], k, v };
-        ent[ptr[row[k]]++] = e;
-        if (symmetric && row[k] != col[k]) {
-            row_entry m = { row[k], k, v };
-            ent[ptr[col[k]]++] = m;
+    for (int32_t k = 0; k < c->n; k++) {
+        double v = c->val ? c->val[k] : 1.0;
+        row_entry e = { c->col[k], k, v };
+        ent[ptr[c->row[k]]++] = e;
+        if (c->symmetric && c->row[k] != c->col[k]) {
+            row_entry m = { c->row[k], k, v };
+            ent[ptr[c->col[k]]++] = m;
         }
     }
-    for (int32_t r = nrows; r > 0; r--)
+    for (int32_t r = c->nrows; r > 0; r--)
         ptr[r] = ptr[r - 1];
     ptr[0] = 0;
+}
 
-    /* Rows filled in input order are often sorted already (files in column
-     * order).  No entries: no array to point into. */
+/* Sorts every row by column (rows filled in input order are often sorted
+ * already: files in column order) and returns the duplicate met first in the
+ * input (second < 0: none).  No entries: no array to point into. */
+static coo_dup sort_rows(int32_t nrows, const int32_t *ptr, row_entry *ent, int64_t total)
+{
+    coo_dup d = { -1, -1, 0, 0 };
     for (int32_t r = 0; total > 0 && r < nrows; r++) {
         row_entry *e = ent + ptr[r];
         int32_t len = ptr[r + 1] - ptr[r];
@@ -125,7 +121,6 @@ homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int3
                 qsort(e, (size_t)len, sizeof *e, by_col_then_src);
                 break;
             }
-        /* The duplicate reported is the one met first in the input. */
         for (int32_t i = 1; i < len; i++)
             if (e[i].col == e[i - 1].col && (d.second < 0 || e[i].src < d.second)) {
                 d.first = e[i - 1].src;
@@ -134,33 +129,64 @@ homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int3
                 d.col = e[i].col;
             }
     }
-    if (d.second >= 0) {
-        if (dup)
-            *dup = d;
-        else
-            homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: triplets %d and %d both give entry (%d, %d)", what,
-                       (int)d.first, (int)d.second, (int)d.row, (int)d.col);
-        st = HOMG_ERROR_INVALID_ARGUMENT;
-        goto done;
-    }
+    return d;
+}
 
-    out->col_idx = (int32_t *)homg__host_array(ctx, (size_t)total, sizeof *out->col_idx, what);
-    out->values = (double *)homg__host_array(ctx, (size_t)total, sizeof *out->values, what);
-    if (total && (!out->col_idx || !out->values)) {
-        st = HOMG_ERROR_OUT_OF_MEMORY;
-        goto done;
-    }
+/* The sorted entries as an owning host CSR (takes *ptr over). */
+static homg_status fill_csr(homg_ctx *ctx, const coo_in *c, int32_t **ptr, const row_entry *ent, int64_t total,
+                            homg_host_csr *out)
+{
+    out->col_idx = (int32_t *)homg__host_array(ctx, (size_t)total, sizeof *out->col_idx, COO_WHAT);
+    out->values = (double *)homg__host_array(ctx, (size_t)total, sizeof *out->values, COO_WHAT);
+    if (total && (!out->col_idx || !out->values))
+        return HOMG_ERROR_OUT_OF_MEMORY;
     for (int64_t i = 0; i < total; i++) {
         out->col_idx[i] = ent[i].col;
         out->values[i] = ent[i].val;
     }
-    out->nrows = nrows;
-    out->ncols = ncols;
+    out->nrows = c->nrows;
+    out->ncols = c->ncols;
     out->nnz = (int32_t)total;
-    out->row_ptr = ptr;
-    ptr = NULL;
+    out->row_ptr = *ptr;
+    *ptr = NULL;
+    return HOMG_OK;
+}
 
-done:
+/* Bucketing, sorting, the duplicate check and the copy into out. */
+static homg_status build(homg_ctx *ctx, const coo_in *c, int64_t total, int32_t **ptr, row_entry *ent,
+                         homg_host_csr *out, coo_dup *dup)
+{
+    coo_dup d;
+    bucket_rows(c, *ptr, ent);
+    d = sort_rows(c->nrows, *ptr, ent, total);
+    if (d.second >= 0) {
+        if (dup)
+            *dup = d;
+        else
+            homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: triplets %d and %d both give entry (%d, %d)", COO_WHAT,
+                       (int)d.first, (int)d.second, (int)d.row, (int)d.col);
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    }
+    return fill_csr(ctx, c, ptr, ent, total, out);
+}
+
+homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t n, const int32_t *row,
+                               const int32_t *col, const double *val, int symmetric, homg_host_csr *out, coo_dup *dup)
+{
+    coo_in c = { nrows, ncols, n, row, col, val, symmetric };
+    int64_t total;
+    int32_t *ptr;
+    row_entry *ent;
+    homg_status st;
+    memset(out, 0, sizeof *out);
+    HOMG_TRY(check_triplets(ctx, &c, &total));
+    ptr = (int32_t *)calloc((size_t)nrows + 1, sizeof *ptr);
+    ent = (row_entry *)homg__host_array(ctx, (size_t)total, sizeof *ent, COO_WHAT);
+    if (!ptr || (total && !ent))
+        st = ptr ? HOMG_ERROR_OUT_OF_MEMORY
+                 : homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: no memory for %d row pointers", COO_WHAT, (int)nrows);
+    else
+        st = build(ctx, &c, total, &ptr, ent, out, dup);
     free(ptr);
     free(ent);
     if (st != HOMG_OK)
@@ -176,6 +202,11 @@ static homg_status check_view(homg_ctx *ctx, const homg_csr *a, const char *what
     if (a->nrows < 0 || a->ncols < 0 || a->nnz < 0)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: negative size (%d x %d, nnz %d)", what, (int)a->nrows,
                           (int)a->ncols, (int)a->nnz);
+    return homg__csr_check_fields(ctx, a, what);
+}
+
+homg_status homg__csr_check_fields(homg_ctx *ctx, const homg_csr *a, const char *what)
+{
     if (a->precision != HOMG_FLOAT32 && a->precision != HOMG_FLOAT64)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: precision = %d is not a homg_precision", what,
                           (int)a->precision);

@@ -5,10 +5,6 @@
 
 #include "core/internal.h"
 
-/* Host array of count elements of `size` bytes (malloc; NULL for count 0).
- * Returns NULL and sets the ctx message when the size overflows or malloc fails. */
-void *homg__host_array(homg_ctx *ctx, size_t count, size_t size, const char *what);
-
 /* Two triplets with the same (row, col): their indices first < second in the input. */
 typedef struct coo_dup {
     int32_t first, second;
@@ -23,6 +19,10 @@ typedef struct coo_dup {
  * (the caller knows better words, e.g. file lines).  *out is zeroed on failure. */
 homg_status homg__csr_from_coo(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t n, const int32_t *row,
                                const int32_t *col, const double *val, int symmetric, homg_host_csr *out, coo_dup *dup);
+
+/* The precision, memory and array pointers of a view (not its sizes):
+ * INVALID_ARGUMENT with a message prefixed by `what`. */
+homg_status homg__csr_check_fields(homg_ctx *ctx, const homg_csr *a, const char *what);
 
 /* Copies a CSR view (host or ctx memory, float or double) into an owning host
  * matrix with double values and checks it: sizes, row_ptr rising from 0 to nnz,

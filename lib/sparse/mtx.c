@@ -503,11 +503,7 @@ static homg_status parse_vector(homg_ctx *ctx, const char *name, const char *tex
 
 homg_status homg_mtx_parse(homg_ctx *ctx, const char *name, const char *text, size_t len, homg_host_csr *out)
 {
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!out || (!text && len))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_parse: %s is NULL", out ? "text" : "out");
+    HOMG_TRY(homg__begin(ctx, "homg_mtx_parse", !out ? "out" : !text && len ? "text" : NULL));
     memset(out, 0, sizeof *out);
     return parse_matrix(ctx, name, text ? text : "", len, out);
 }
@@ -515,14 +511,7 @@ homg_status homg_mtx_parse(homg_ctx *ctx, const char *name, const char *text, si
 homg_status homg_mtx_parse_vector(homg_ctx *ctx, const char *name, const char *text, size_t len, double **vec,
                                   int32_t *n)
 {
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!vec || !n || (!text && len))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_parse_vector: %s is NULL",
-                          !vec ? "vec"
-                          : !n ? "n"
-                               : "text");
+    HOMG_TRY(homg__begin(ctx, "homg_mtx_parse_vector", !vec ? "vec" : !n ? "n" : !text && len ? "text" : NULL));
     *vec = NULL;
     *n = 0;
     return parse_vector(ctx, name, text ? text : "", len, vec, n);
@@ -572,11 +561,7 @@ homg_status homg_mtx_read(homg_ctx *ctx, const char *path, homg_host_csr *out)
     char *text;
     size_t len;
     homg_status st;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!path || !out)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_read: %s is NULL", path ? "out" : "path");
+    HOMG_TRY(homg__begin(ctx, "homg_mtx_read", !path ? "path" : !out ? "out" : NULL));
     memset(out, 0, sizeof *out);
     HOMG_TRY(slurp(ctx, path, &text, &len));
     st = parse_matrix(ctx, path, text, len, out);
@@ -589,14 +574,7 @@ homg_status homg_mtx_read_vector(homg_ctx *ctx, const char *path, double **vec, 
     char *text;
     size_t len;
     homg_status st;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!path || !vec || !n)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_read_vector: %s is NULL",
-                          !path  ? "path"
-                          : !vec ? "vec"
-                                 : "n");
+    HOMG_TRY(homg__begin(ctx, "homg_mtx_read_vector", !path ? "path" : !vec ? "vec" : !n ? "n" : NULL));
     *vec = NULL;
     *n = 0;
     HOMG_TRY(slurp(ctx, path, &text, &len));
@@ -656,11 +634,7 @@ homg_status homg_mtx_write(homg_ctx *ctx, const char *path, const homg_csr *a, i
     homg_status st;
     FILE *f;
     int64_t count = 0;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!path)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_write: path is NULL");
+    HOMG_TRY(homg__begin(ctx, "homg_mtx_write", path ? NULL : "path"));
     HOMG_TRY(homg__csr_to_host(ctx, a, &m, "homg_mtx_write"));
     st = check_writable(ctx, &m, symmetric);
     f = st == HOMG_OK ? fopen(path, "wb") : NULL;
@@ -686,12 +660,7 @@ homg_status homg_mtx_write(homg_ctx *ctx, const char *path, const homg_csr *a, i
 homg_status homg_mtx_write_vector(homg_ctx *ctx, const char *path, const double *host_vec, int32_t n)
 {
     FILE *f;
-    if (!ctx)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    homg__clear_error(ctx);
-    if (!path || !host_vec)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_write_vector: %s is NULL",
-                          path ? "host_vec" : "path");
+    HOMG_TRY(homg__begin(ctx, "homg_mtx_write_vector", !path ? "path" : !host_vec ? "host_vec" : NULL));
     if (n < 1)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_mtx_write_vector: n = %d (at least 1)", (int)n);
     for (int32_t i = 0; i < n; i++)

@@ -3,6 +3,7 @@
  * and CG need: a well-formed, square, symmetric matrix with finite values and a
  * positive diagonal.  The checks run as kernels on the ctx's backend; only the
  * first offending row of each kind comes back to the host. */
+#include "csr_host.h"
 #include "sparse.h"
 
 #include <limits.h>
@@ -13,7 +14,7 @@
 /* |a_ij - a_ji| <= SYM_RTOL sqrt(a_ii a_jj): rounding noise of an assembly passes. */
 #define SYM_RTOL 1e-10
 
-static homg_status kalloc_alloc(void *user, size_t bytes, void **ptr)
+static homg_status kalloc_alloc(size_t bytes, void **ptr, void *user)
 {
     homg_ctx *ctx = (homg_ctx *)user;
     homg_status st = homg__alloc(ctx, bytes, ptr, "sparse kernels");
@@ -22,7 +23,7 @@ static homg_status kalloc_alloc(void *user, size_t bytes, void **ptr)
     return st;
 }
 
-static void kalloc_free(void *user, void *ptr) { homg__free((homg_ctx *)user, ptr); }
+static void kalloc_free(void *ptr, void *user) { homg__free((homg_ctx *)user, ptr); }
 
 kernel_alloc homg__kalloc(homg_ctx *ctx)
 {
@@ -43,12 +44,12 @@ homg_status homg__mat_alloc(homg_ctx *ctx, int32_t nrows, int32_t ncols, int32_t
     m->nrows = nrows;
     m->ncols = ncols;
     m->nnz = nnz;
-    m->prec = prec;
+    m->precision = prec;
     st = homg__alloc(ctx, ((size_t)nrows + 1) * sizeof(int32_t), (void **)&m->row_ptr, what);
     if (st == HOMG_OK)
         st = homg__alloc(ctx, (size_t)nnz * sizeof(int32_t), (void **)&m->col_idx, what);
     if (st == HOMG_OK)
-        st = homg__alloc(ctx, (size_t)nnz * prec_size(prec), &m->val, what);
+        st = homg__alloc(ctx, (size_t)nnz * prec_size(prec), &m->values, what);
     if (st != HOMG_OK)
         homg__mat_free(ctx, m);
     return st;
@@ -60,7 +61,7 @@ void homg__mat_free(homg_ctx *ctx, csr_matrix *m)
         return;
     homg__free(ctx, m->row_ptr);
     homg__free(ctx, m->col_idx);
-    homg__free(ctx, m->val);
+    homg__free(ctx, m->values);
     memset(m, 0, sizeof *m);
 }
 
@@ -68,7 +69,7 @@ size_t homg__mat_bytes(const csr_matrix *m)
 {
     if (!m->row_ptr)
         return 0;
-    return ((size_t)m->nrows + 1) * sizeof(int32_t) + (size_t)m->nnz * (sizeof(int32_t) + prec_size(m->prec));
+    return ((size_t)m->nrows + 1) * sizeof(int32_t) + (size_t)m->nnz * (sizeof(int32_t) + prec_size(m->precision));
 }
 
 homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
@@ -97,17 +98,7 @@ static homg_status check_view(homg_ctx *ctx, const homg_csr *a, const char *what
                           (int)a->nrows, (int)a->ncols);
     if (a->nnz < 0)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s has nnz = %d", what, (int)a->nnz);
-    if (a->precision != HOMG_FLOAT32 && a->precision != HOMG_FLOAT64)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s.precision = %d is not a homg_precision", what,
-                          (int)a->precision);
-    if (a->memory != HOMG_MEMORY_CONTEXT && a->memory != HOMG_MEMORY_HOST)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s.memory = %d is not a homg_memory", what,
-                          (int)a->memory);
-    if (!a->row_ptr || (a->nnz > 0 && (!a->col_idx || !a->values)))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s is NULL", what,
-                          !a->row_ptr   ? "row_ptr"
-                          : !a->col_idx ? "col_idx"
-                                        : "values");
+    HOMG_TRY(homg__csr_check_fields(ctx, a, what));
     if (a->memory == HOMG_MEMORY_CONTEXT) {
         char arg[96];
         snprintf(arg, sizeof arg, "%s.row_ptr", what);
@@ -129,18 +120,18 @@ static homg_status copy_in(homg_ctx *ctx, void *dst, const void *src, size_t byt
     return HOMG_OK;
 }
 
-/* Values of the view into m->val as double. */
+/* Values of the view into m->values as double. */
 static homg_status copy_values(homg_ctx *ctx, const homg_csr *a, csr_matrix *m)
 {
     const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
     void *tmp = NULL;
     homg_status st;
     if (a->precision == HOMG_FLOAT64)
-        return copy_in(ctx, m->val, a->values, (size_t)a->nnz * sizeof(double), a->memory);
+        return copy_in(ctx, m->values, a->values, (size_t)a->nnz * sizeof(double), a->memory);
     HOMG_TRY(homg__alloc(ctx, (size_t)a->nnz * sizeof(float), &tmp, "matrix values"));
     st = copy_in(ctx, tmp, a->values, (size_t)a->nnz * sizeof(float), a->memory);
     if (st == HOMG_OK) {
-        st = sk->convert(&ctx->ex, tmp, HOMG_FLOAT32, m->val, HOMG_FLOAT64, (size_t)a->nnz);
+        st = sk->convert(&ctx->ex, tmp, HOMG_FLOAT32, m->values, HOMG_FLOAT64, (size_t)a->nnz);
         if (st != HOMG_OK)
             homg__backend_fail(ctx, st, "converting the matrix to double");
     }
@@ -148,11 +139,83 @@ static homg_status copy_values(homg_ctx *ctx, const homg_csr *a, csr_matrix *m)
     return st;
 }
 
-static homg_status report_new(homg_ctx *ctx, homg_csr_report **rep)
+static homg_status report_new(homg_ctx *ctx, csr_report **rep)
 {
-    homg_csr_report init = { INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX };
+    csr_report init = { INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX, INT32_MAX };
     HOMG_TRY(homg__alloc(ctx, sizeof init, (void **)rep, "matrix check"));
     return homg__write(ctx, *rep, &init, sizeof init);
+}
+
+/* The outcome of one check kernel: its report back in *r. */
+static homg_status check_result(homg_ctx *ctx, homg_status st, const csr_report *dev, csr_report *r, const char *what)
+{
+    if (st != HOMG_OK)
+        return homg__backend_fail(ctx, st, what);
+    return homg__read(ctx, r, dev, sizeof *r);
+}
+
+/* Row pointers, then columns, finite values and the diagonal. */
+static homg_status check_structure(homg_ctx *ctx, const csr_matrix *m, csr_report *dev, const char *what)
+{
+    const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
+    csr_report r;
+    HOMG_TRY(check_result(ctx, sk->check_row_ptr(&ctx->ex, m, dev), dev, &r, "checking the matrix"));
+    if (r.row_ptr != INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: row_ptr is malformed at row %d (must rise from 0 to nnz = %d)", what, (int)r.row_ptr,
+                          (int)m->nnz);
+    HOMG_TRY(check_result(ctx, sk->check_rows(&ctx->ex, m, dev), dev, &r, "checking the matrix"));
+    if (r.column != INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: row %d has a column index out of range 0..%d or not strictly increasing", what,
+                          (int)r.column, (int)m->ncols - 1);
+    if (r.nonfinite != INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: row %d holds a NaN or infinite value", what,
+                          (int)r.nonfinite);
+    if (r.diagonal != INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: the diagonal of row %d is missing, zero or negative: AMG and CG need a symmetric "
+                          "positive definite matrix",
+                          what, (int)r.diagonal);
+    return HOMG_OK;
+}
+
+/* Same pattern as the matrix of the set-up: values ignored (infinite tolerance). */
+static homg_status check_pattern(homg_ctx *ctx, const csr_matrix *m, const csr_matrix *pattern, csr_report *dev,
+                                 const char *what)
+{
+    const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
+    csr_report r;
+    HOMG_TRY(
+        check_result(ctx, sk->check_symmetric(&ctx->ex, m, pattern, INFINITY, dev), dev, &r, "comparing the pattern"));
+    if (r.symmetry != INT32_MAX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: row %d has another pattern than the matrix of the set-up (re-setup needs the same "
+                          "pattern)",
+                          what, (int)r.symmetry);
+    return HOMG_OK;
+}
+
+/* m against its transpose, within SYM_RTOL. */
+static homg_status check_symmetry(homg_ctx *ctx, void *handle, const csr_matrix *m, csr_report *dev, const char *what)
+{
+    const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
+    csr_report r;
+    csr_matrix t;
+    homg_status st;
+    HOMG_TRY(homg__mat_alloc(ctx, m->ncols, m->nrows, m->nnz, HOMG_FLOAT64, &t, "transpose for the symmetry check"));
+    st = sk->transpose(&ctx->ex, handle, m, &t);
+    if (st != HOMG_OK)
+        st = homg__backend_fail(ctx, st, "transposing the matrix");
+    else
+        st = check_result(ctx, sk->check_symmetric(&ctx->ex, m, &t, SYM_RTOL, dev), dev, &r, "checking symmetry");
+    if (st == HOMG_OK && r.symmetry != INT32_MAX)
+        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                        "%s is not symmetric: row %d differs from column %d (AMG and CG need a symmetric positive "
+                        "definite matrix)",
+                        what, (int)r.symmetry, (int)r.symmetry);
+    homg__mat_free(ctx, &t);
+    return st;
 }
 
 /* Runs the checks on m (double, in the ctx's space); `pattern` non-NULL also
@@ -160,73 +223,14 @@ static homg_status report_new(homg_ctx *ctx, homg_csr_report **rep)
 static homg_status check_matrix(homg_ctx *ctx, void *handle, const csr_matrix *m, const csr_matrix *pattern,
                                 const char *what)
 {
-    const sparse_kernels *sk = HOMG_KERNELS(&ctx->ex, sparse);
-    homg_csr_report *dev = NULL, r;
-    csr_matrix t;
+    csr_report *dev = NULL;
     homg_status st;
-    memset(&t, 0, sizeof t);
     HOMG_TRY(report_new(ctx, &dev));
-    st = sk->check_row_ptr(&ctx->ex, m, dev);
-    if (st != HOMG_OK)
-        st = homg__backend_fail(ctx, st, "checking the matrix");
+    st = check_structure(ctx, m, dev, what);
+    if (st == HOMG_OK && pattern)
+        st = check_pattern(ctx, m, pattern, dev, what);
     if (st == HOMG_OK)
-        st = homg__read(ctx, &r, dev, sizeof r);
-    if (st == HOMG_OK && r.row_ptr != INT32_MAX)
-        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                        "%s: row_ptr is malformed at row %d (must rise from 0 to nnz = %d)", what, (int)r.row_ptr,
-                        (int)m->nnz);
-    if (st == HOMG_OK) {
-        st = sk->check_rows(&ctx->ex, m, dev);
-        if (st != HOMG_OK)
-            st = homg__backend_fail(ctx, st, "checking the matrix");
-    }
-    if (st == HOMG_OK)
-        st = homg__read(ctx, &r, dev, sizeof r);
-    if (st == HOMG_OK && r.column != INT32_MAX)
-        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                        "%s: row %d has a column index out of range 0..%d or not strictly increasing", what,
-                        (int)r.column, (int)m->ncols - 1);
-    else if (st == HOMG_OK && r.nonfinite != INT32_MAX)
-        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: row %d holds a NaN or infinite value", what,
-                        (int)r.nonfinite);
-    else if (st == HOMG_OK && r.diagonal != INT32_MAX)
-        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                        "%s: the diagonal of row %d is missing, zero or negative: AMG and CG need a symmetric "
-                        "positive definite matrix",
-                        what, (int)r.diagonal);
-    if (st == HOMG_OK && pattern) {
-        /* Same pattern: compare with the old matrix, values ignored (infinite tolerance). */
-        st = sk->check_symmetric(&ctx->ex, m, pattern, INFINITY, dev);
-        if (st != HOMG_OK)
-            st = homg__backend_fail(ctx, st, "comparing the pattern");
-        if (st == HOMG_OK)
-            st = homg__read(ctx, &r, dev, sizeof r);
-        if (st == HOMG_OK && r.symmetry != INT32_MAX)
-            st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                            "%s: row %d has another pattern than the matrix of the set-up (re-setup needs the same "
-                            "pattern)",
-                            what, (int)r.symmetry);
-    }
-    if (st == HOMG_OK)
-        st = homg__mat_alloc(ctx, m->ncols, m->nrows, m->nnz, HOMG_FLOAT64, &t, "transpose for the symmetry check");
-    if (st == HOMG_OK) {
-        st = sk->transpose(&ctx->ex, handle, m, &t);
-        if (st != HOMG_OK)
-            st = homg__backend_fail(ctx, st, "transposing the matrix");
-    }
-    if (st == HOMG_OK) {
-        st = sk->check_symmetric(&ctx->ex, m, &t, SYM_RTOL, dev);
-        if (st != HOMG_OK)
-            st = homg__backend_fail(ctx, st, "checking symmetry");
-    }
-    if (st == HOMG_OK)
-        st = homg__read(ctx, &r, dev, sizeof r);
-    if (st == HOMG_OK && r.symmetry != INT32_MAX)
-        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                        "%s is not symmetric: row %d differs from column %d (AMG and CG need a symmetric positive "
-                        "definite matrix)",
-                        what, (int)r.symmetry, (int)r.symmetry);
-    homg__mat_free(ctx, &t);
+        st = check_symmetry(ctx, handle, m, dev, what);
     homg__free(ctx, dev);
     return st;
 }
@@ -267,7 +271,7 @@ homg_status homg__mat_import_values(homg_ctx *ctx, void *handle, const homg_csr 
     HOMG_TRY(homg__mat_import(ctx, handle, a, 1, &fresh, what));
     st = skip_check ? HOMG_OK : check_matrix(ctx, handle, &fresh, m, what);
     if (st == HOMG_OK) {
-        st = ctx->mem->copy(&ctx->ex, m->val, fresh.val, (size_t)m->nnz * sizeof(double), HOMG_D2D);
+        st = ctx->mem->copy(&ctx->ex, m->values, fresh.values, (size_t)m->nnz * sizeof(double), HOMG_D2D);
         if (st != HOMG_OK)
             st = homg__backend_fail(ctx, st, what);
     }

@@ -1,4 +1,5 @@
 /* fuzz_msh.c -- libFuzzer target for the Gmsh .msh reader (reads from memory). */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stddef.h>
 
@@ -8,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     homg_ctx_desc d = { 0 };
     homg_ctx *ctx = NULL;
-    homg__lines r;
+    line_reader r;
     homg_mesh *m = NULL;
     d.backend = HOMG_BACKEND_CPU;
     if (homg_ctx_create(&d, &ctx) != HOMG_OK)

@@ -2,6 +2,7 @@
  * homg_mtx_parse_vector).  Any input must end in a status with a message, never
  * a crash or a leak; what is accepted must be a valid sorted CSR with finite
  * values, and must read back the same after homg_mtx_write. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* fuzz_nodeele.c -- libFuzzer target for the Triangle/TetGen reader.  The input
  * holds the .node, .ele and (optional) .edge/.face texts separated by lines
  * "%%"; the third part is offered as both .edge and .face. */
+#include "fuzz.h"
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
@@ -11,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     homg_ctx_desc d = { 0 };
     homg_ctx *ctx = NULL;
-    homg__lines r[4];
+    line_reader r[4];
     homg_mesh *m = NULL;
     const uint8_t *part[3] = { data, NULL, NULL };
     size_t len[3] = { size, 0, 0 };

@@ -26,6 +26,12 @@ double homg_rng_uniform(homg_rng *r);
 int homg_test_mkdtemp(char *dir, size_t len, const char *tag);
 const char *homg_test_path(const char *dir, const char *name);
 
+/* Milliseconds on the monotonic clock (benchmarks' host timings). */
+double homg_test_now_ms(void);
+
+/* The median of n values (the mean of the middle two for even n); sorts v. */
+double homg_test_median(double *v, int n);
+
 /* Relative 2-norm difference ||a-b||/||b|| of two host arrays of doubles. */
 double homg_rel_diff(const double *a, const double *b, size_t n);
 

@@ -7,7 +7,7 @@ if ! command -v clang-format >/dev/null 2>&1; then
     echo "format: SKIP (clang-format not installed; apt-get install clang-format)"
     exit 0
 fi
-files=$(git ls-files '*.c' '*.h' '*.cu' '*.cuh')
+files=$(git ls-files '*.c' '*.h' '*.cu' '*.cuh' '*.cpp')
 if [ "${1:-}" = --check ]; then
     bad=""
     for f in $files; do

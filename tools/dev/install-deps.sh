@@ -9,7 +9,7 @@ set -u
 what=${1:-test}
 
 # package  file-or-header-it-provides
-build_deps="libstb-dev:stb/stb_image_write.h zlib1g-dev:zlib.h libfftw3-dev:fftw3.h"
+build_deps="libstb-dev:stb/stb_image_write.h zlib1g-dev:zlib.h libfftw3-dev:fftw3.h g++:/usr/bin/g++"
 test_deps="libcmocka-dev:cmocka.h libglfw3-dev:GLFW/glfw3.h libglew-dev:GL/glew.h xvfb:/usr/bin/Xvfb xauth:/usr/bin/xauth libgl1-mesa-dri:/usr/lib/x86_64-linux-gnu/dri/swrast_dri.so libegl-dev:EGL/egl.h libegl-mesa0:/usr/share/glvnd/egl_vendor.d/50_mesa.json libvulkan-dev:vulkan/vulkan.h"
 deps=$build_deps
 [ "$what" = test ] && deps="$build_deps $test_deps"

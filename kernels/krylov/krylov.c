@@ -1,12 +1,11 @@
 /* krylov.c -- CPU backend of the fused conjugate-gradient vector kernels.  The
- * scalar recurrences are the shared ones of amg_common.h. */
-#include "amg/amg_common.h"
-#include "amg/amg_cpu.h"
+ * scalar recurrences are the shared ones of krylov_common.h. */
+#include "krylov_common.h"
 
-homg_status homg_cpu_cg_start(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x, double *r,
-                              int warm, homg_cg_state *state, double *history)
+homg_status homg_cpu_krylov_cg_start(kernel_exec *ex, void *handle, const csr_matrix *a, const double *b, double *x,
+                                     double *r, int warm, cg_state *state, double *history)
 {
-    const double *v = (const double *)a->val;
+    const double *v = (const double *)a->values;
     double bb = 0, rr = 0;
     (void)ex;
     (void)handle;
@@ -23,11 +22,11 @@ homg_status homg_cpu_cg_start(kernel_exec *ex, void *handle, const csr_matrix *a
     if (!warm)
         for (int32_t i = 0; i < a->nrows; i++)
             x[i] = 0;
-    homg_cg_after_start(state, bb, rr, history);
+    cg_after_start(state, bb, rr, history);
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cg_diag_precond(kernel_exec *ex, const double *dinv, const double *r, double *z, int32_t n)
+homg_status homg_cpu_krylov_cg_diag_precond(kernel_exec *ex, const double *dinv, const double *r, double *z, int32_t n)
 {
     (void)ex;
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
@@ -36,8 +35,8 @@ homg_status homg_cpu_cg_diag_precond(kernel_exec *ex, const double *dinv, const 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cg_direction(kernel_exec *ex, void *handle, const double *r, const double *z, const double *q,
-                                  double *p, int32_t n, homg_cg_state *state)
+homg_status homg_cpu_krylov_cg_direction(kernel_exec *ex, void *handle, const double *r, const double *z,
+                                         const double *q, double *p, int32_t n, cg_state *state)
 {
     double rz = 0, zq = 0, beta;
     int first = state->iter == 0;
@@ -51,7 +50,7 @@ homg_status homg_cpu_cg_direction(kernel_exec *ex, void *handle, const double *r
         if (!first)
             zq += z[i] * q[i];
     }
-    homg_cg_after_dots(state, rz, zq);
+    cg_after_dots(state, rz, zq);
     if (state->done)
         return HOMG_OK;
     beta = state->beta;
@@ -61,10 +60,10 @@ homg_status homg_cpu_cg_direction(kernel_exec *ex, void *handle, const double *r
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cg_spmv_dot(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
-                                 homg_cg_state *state)
+homg_status homg_cpu_krylov_cg_spmv_dot(kernel_exec *ex, void *handle, const csr_matrix *a, const double *p, double *q,
+                                        cg_state *state)
 {
-    const double *v = (const double *)a->val;
+    const double *v = (const double *)a->values;
     double pq = 0;
     (void)ex;
     (void)handle;
@@ -78,12 +77,12 @@ homg_status homg_cpu_cg_spmv_dot(kernel_exec *ex, void *handle, const csr_matrix
         q[i] = s;
         pq += p[i] * s;
     }
-    homg_cg_after_pq(state, pq);
+    cg_after_pq(state, pq);
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cg_update(kernel_exec *ex, void *handle, double *x, double *r, const double *p, const double *q,
-                               int32_t n, homg_cg_state *state, double *history)
+homg_status homg_cpu_krylov_cg_update(kernel_exec *ex, void *handle, double *x, double *r, const double *p,
+                                      const double *q, int32_t n, cg_state *state, double *history)
 {
     double alpha = state->alpha, rr = 0;
     (void)ex;
@@ -96,6 +95,8 @@ homg_status homg_cpu_cg_update(kernel_exec *ex, void *handle, double *x, double 
         r[i] -= alpha * q[i];
         rr += r[i] * r[i];
     }
-    homg_cg_after_update(state, rr, history);
+    cg_after_update(state, rr, history);
     return HOMG_OK;
 }
+
+const krylov_kernels homg_cpu_krylov_kernels = { KRYLOV_KERNELS(HOMG_KERNEL_CPU_INIT) };
