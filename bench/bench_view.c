@@ -473,6 +473,7 @@ static void mesh_frames(const char *path, int refine)
     check(homg_copy_from_host(gpu, x, fh, (size_t)nn * 8), "zero x");
     check(homg_copy_from_host(gpu, f, fh, (size_t)nn * 8), "zero f");
     setup_t0 = now_ms();
+    fd.precision = HOMG_FLOAT64;
     fd.dirichlet_tags = cold;
     fd.num_dirichlet_tags = 3;
     check(homg_fem_create(mesh, &fd, &fem), "homg_fem_create");

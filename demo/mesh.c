@@ -170,6 +170,7 @@ static int mesh_init(demo *d)
     demo_check(d, homg_alloc(d->ctx, (size_t)M.nodes * sizeof(double), &M.f), "homg_alloc f");
     demo_check(d, homg_alloc(d->ctx, (size_t)M.nodes * sizeof(double), &M.x), "homg_alloc x");
     demo_check(d, homg_copy_from_host(d->ctx, M.x, M.f_host, (size_t)M.nodes * sizeof(double)), "zeroing x");
+    fd.precision = HOMG_FLOAT64; /* homg_pcg_solve takes double vectors */
     fd.dirichlet_tags = cold;
     fd.num_dirichlet_tags = 3;
     demo_check(d, homg_fem_create(M.mesh, &fd, &M.fem), "homg_fem_create");
