@@ -1,6 +1,6 @@
 #!/bin/bash
 # device-check.sh -- run on the GPU machine (after tools/dev/device-prep.sh here,
-# with carry: [".devbuild", ".devlibs"]): every test program, compute-sanitizer
+# with carry: [".carry-dev"], unpacked first with `tar xJf .carry-dev/dev.tar.xz`): every test program, compute-sanitizer
 # (memcheck, racecheck) on the small GPU tests, then the benchmarks.  Logs go to
 # $OUT; the last lines are a short summary.
 #   tools/dev/device-check.sh [tests|sanitize|bench]...   (default: all three)
