@@ -8,7 +8,8 @@
  * Gaussian around the source.  Set-up: the mesh is read and refined
  * (homg_mesh_refine, --size times), homg_fem builds the matrix pattern on the
  * device, the AMG hierarchy and the CG solver are made once.  Each frame:
- *   1. f at the nodes is computed for the source's position and copied;
+ *   1. f at the nodes is the Gaussian at the source's position, computed on the
+ *      device (homg_mesh_splat: no host loop, no copy);
  *   2. homg_fem_assemble re-assembles the right-hand side (and the matrix) on
  *      the device;
  *   3. homg_view_write turns the last solution into per-vertex RGBA8 colours in
@@ -35,7 +36,6 @@ typedef struct mesh_demo {
     homg_amg *amg;
     homg_pcg *pcg;
     int32_t nodes, triangles;
-    double *f_host;
     void *f, *x;
     double src_x, src_y; /* the source, in mesh coordinates */
     double lo[2], hi[2]; /* the mesh's bounding box */
@@ -101,15 +101,11 @@ static void drop_solver(void)
     M.amg = NULL;
 }
 
-/* f at the nodes: a Gaussian of width 0.05 around the source. */
+/* f at the nodes: a Gaussian of width 0.05 around the source, on the device. */
 static void source(demo *d)
 {
-    const double *xy = homg_mesh_coords(M.mesh);
-    for (int32_t k = 0; k < M.nodes; k++) {
-        double dx = xy[2 * k] - M.src_x, dy = xy[2 * k + 1] - M.src_y, r2 = dx * dx + dy * dy;
-        M.f_host[k] = r2 < 0.09 ? 400.0 * exp(-r2 / (2 * 0.05 * 0.05)) : 0.0;
-    }
-    demo_check(d, homg_copy_from_host(d->ctx, M.f, M.f_host, (size_t)M.nodes * sizeof(double)), "copying f");
+    homg_splat s = { { M.src_x, M.src_y, 0 }, 0.05, 400.0 };
+    demo_check(d, homg_mesh_splat(M.mesh, &s, 1, HOMG_FLOAT64, 0, M.f), "homg_mesh_splat");
 }
 
 static void assemble(demo *d)
@@ -166,10 +162,9 @@ static int mesh_init(demo *d)
     homg_view_info info;
     static const int32_t cold[] = { 1, 2, 4 }; /* left, right, the hole */
     load_mesh(d, d->size);
-    M.f_host = calloc((size_t)M.nodes, sizeof(double));
     demo_check(d, homg_alloc(d->ctx, (size_t)M.nodes * sizeof(double), &M.f), "homg_alloc f");
     demo_check(d, homg_alloc(d->ctx, (size_t)M.nodes * sizeof(double), &M.x), "homg_alloc x");
-    demo_check(d, homg_copy_from_host(d->ctx, M.x, M.f_host, (size_t)M.nodes * sizeof(double)), "zeroing x");
+    demo_check(d, homg_mesh_splat(M.mesh, NULL, 0, HOMG_FLOAT64, 0, M.x), "zeroing x");
     fd.precision = HOMG_FLOAT64; /* homg_pcg_solve takes double vectors */
     fd.dirichlet_tags = cold;
     fd.num_dirichlet_tags = 3;
@@ -208,7 +203,6 @@ static void mesh_fini(demo *d)
     homg_mesh_destroy(M.mesh);
     homg_free(d->ctx, M.f);
     homg_free(d->ctx, M.x);
-    free(M.f_host);
     glDeleteBuffers(1, &M.positions);
     glDeleteBuffers(1, &M.indices);
     glDeleteVertexArrays(1, &M.vao);

@@ -333,6 +333,21 @@ typedef struct homg_mesh_view {
  * only; the copies live as long as the mesh) and describes them. */
 homg_status homg_mesh_upload(homg_mesh *mesh, homg_mesh_view *view);
 
+/* A Gaussian source: amount * exp(-|x - center|^2 / (2 width^2)); the heat or
+ * load a demo moves with the mouse every frame, evaluated where it is needed. */
+typedef struct homg_splat {
+    double center[3]; /* coordinates past the mesh's dimension are not read */
+    double width;     /* > 0 */
+    double amount;    /* the value at the centre */
+} homg_splat;
+
+/* f[k] = (accumulate ? f[k] : 0) + the sum of the splats at node k, for the
+ * mesh's num_nodes nodes; f holds values of `precision` in the context's space
+ * (as homg_fem_coeffs.f_node wants them).  Queued on the context's stream; the
+ * first call uploads the mesh (homg_mesh_upload). */
+homg_status homg_mesh_splat(homg_mesh *mesh, const homg_splat *splats, int num_splats, homg_precision precision,
+                            int accumulate, void *f);
+
 /* Generated meshes: [0,size]^dim cut into cells^dim squares of 2 triangles or
  * cubes of 6 tetrahedra (the conforming Kuhn split along each cube's main
  * diagonal), then `refine` midpoint subdivisions.  Nodes are numbered x fastest.
