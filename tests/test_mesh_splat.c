@@ -103,7 +103,7 @@ static void bad_input(void **state)
     struct {
         int which; /* 0 width, 1 centre, 2 amount, 3 count, 4 NULL splats, 5 precision */
         const char *says;
-    } cases[] = { { 0, "splats[1].width" },   { 1, "splats[1].center[1]" }, { 2, "splats[1].amount" },
+    } cases[] = { { 0, "splats[1].width" },  { 1, "splats[1].center[1]" }, { 2, "splats[1].amount" },
                   { 3, "num_splats is -1" }, { 4, "splats NULL" },         { 5, "precision 7" } };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         homg_splat t[2] = { s[0], s[1] };

@@ -3,6 +3,7 @@
 #ifndef HOMG_MESH_KERNELS_H
 #define HOMG_MESH_KERNELS_H
 
+#include "core/splat_batch.h"
 #include "kernels.h"
 
 #include <math.h>
@@ -12,34 +13,11 @@
 extern "C" {
 #endif
 
-/* Splats per launch: they travel by value as a kernel argument (lib/mesh loops
- * over batches of this many, accumulating after the first). */
-#define MESH_SPLAT_BATCH 16
-
-typedef struct mesh_splats {
-    int count; /* <= MESH_SPLAT_BATCH */
-    homg_splat s[MESH_SPLAT_BATCH];
-} mesh_splats;
-
-/* The value the splats give at point x (dim coordinates); shared by both backends. */
-HOMG_HD double mesh_splat_value(int dim, const double *x, const mesh_splats *sp)
-{
-    double v = 0;
-    for (int k = 0; k < sp->count; k++) {
-        const homg_splat *s = &sp->s[k];
-        double r2 = 0;
-        for (int c = 0; c < dim; c++)
-            r2 += (x[c] - s->center[c]) * (x[c] - s->center[c]);
-        v += s->amount * exp(-r2 / (2 * s->width * s->width));
-    }
-    return v;
-}
-
-#define MESH_KERNELS(X)                                                                                     \
-    /* f[k] = (accumulate ? f[k] : 0) + the splats at node k (coords: num_nodes * dim, the */              \
-    /* exec's space; f: num_nodes values of `precision`). */                                               \
-    X(homg_status, mesh, splat,                                                                             \
-      (kernel_exec * ex, int dim, int32_t num_nodes, const double *coords, const mesh_splats *splats,      \
+#define MESH_KERNELS(X)                                                                               \
+    /* f[k] = (accumulate ? f[k] : 0) + the splats at node k (coords: num_nodes * dim, the */         \
+    /* exec's space; f: num_nodes values of `precision`). */                                          \
+    X(homg_status, mesh, splat,                                                                       \
+      (kernel_exec * ex, int dim, int32_t num_nodes, const double *coords, const splat_batch *splats, \
        homg_precision precision, int accumulate, void *f))
 
 typedef struct mesh_kernels {

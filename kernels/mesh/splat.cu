@@ -4,17 +4,17 @@
 #include "mesh/mesh_kernels.h"
 
 template <typename T>
-__global__ void mesh_splat_kernel(int dim, int32_t n, const double *coords, mesh_splats sp, int accumulate, T *f)
+__global__ void mesh_splat_kernel(int dim, int32_t n, const double *coords, splat_batch sp, int accumulate, T *f)
 {
     int32_t k = (int32_t)(blockIdx.x * blockDim.x + threadIdx.x);
     if (k >= n)
         return;
-    double v = mesh_splat_value(dim, coords + (size_t)dim * k, &sp);
+    double v = splat_value(dim, coords + (size_t)dim * k, &sp);
     f[k] = (T)((accumulate ? (double)f[k] : 0.0) + v);
 }
 
 extern "C" homg_status homg_cuda_mesh_splat(kernel_exec *ex, int dim, int32_t num_nodes, const double *coords,
-                                            const mesh_splats *splats, homg_precision precision, int accumulate,
+                                            const splat_batch *splats, homg_precision precision, int accumulate,
                                             void *f)
 {
     cudaStream_t st = homg_cuda_stream(ex);

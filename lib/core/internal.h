@@ -77,6 +77,11 @@ void homg__remove_partial(const char *path);
 /* Checks that ptr (named `arg`) is usable by the ctx's backend. */
 homg_status homg__check_pointer(homg_ctx *ctx, const void *ptr, const char *arg);
 
+/* splats[0 .. n) finite with positive widths (centre coordinates up to dim),
+ * splats not NULL when n > 0: else INVALID_ARGUMENT naming fn and the entry
+ * (lib/core/splat.c). */
+homg_status homg__check_splats(homg_ctx *ctx, const char *fn, int dim, const homg_splat *splats, int n);
+
 /* Runs a backend call and turns its failure into a ctx failure. */
 #define HOMG_TRY_BACKEND(ctx, call, what)                       \
     do {                                                        \
