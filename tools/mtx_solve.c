@@ -75,7 +75,11 @@ static int parse(int argc, char **argv, options *o)
             o->pcg.flexible = 1;
         } else if (!strcmp(arg, "--quiet")) {
             o->quiet = 1;
-        } else if (arg[0] == '-' && arg[1] == '-') {
+        } else if (arg[0] == '-' && arg[1] != 0) {
+            static const char *const valued[] = { "--backend",    "--x",        "--tol",   "--max-iter",
+                                                  "--coarsening", "--smoother", "--cycle", "--precond" };
+            if (pick(arg, valued, 8) < 0)
+                return homg_tool_unknown_option("homg mtx solve", arg);
             if (!val) {
                 fprintf(stderr, "homg mtx solve: %s needs a value\n", arg);
                 return 2;
@@ -98,7 +102,7 @@ static int parse(int argc, char **argv, options *o)
             else if (!strcmp(arg, "--precond") && (k = pick(val, precond, 3)) >= 0)
                 o->pcg.precond = (homg_pcg_precond)(k + 1);
             else {
-                fprintf(stderr, "homg mtx solve: bad option %s %s\n", arg, val);
+                fprintf(stderr, "homg mtx solve: %s: bad value '%s' (homg mtx solve --help lists them)\n", arg, val);
                 return 2;
             }
         } else if (!o->a_path) {
