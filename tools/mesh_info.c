@@ -64,8 +64,8 @@ static int by_tag(const void *a, const void *b)
 }
 
 /* One line per distinct tag of `n` simplices of `nv` nodes each (sorted by tag). */
-static int print_tag_table(const homg_mesh *m, const char *what, const int32_t *nodes, const int32_t *tags,
-                           int32_t n, int nv, const char *noun, const char *measure)
+static int print_tag_table(const homg_mesh *m, const char *what, const int32_t *nodes, const int32_t *tags, int32_t n,
+                           int nv, const char *noun, const char *measure)
 {
     tag_sum *s = (tag_sum *)malloc((size_t)(n > 0 ? n : 1) * sizeof *s);
     int32_t k = 0;
@@ -143,8 +143,7 @@ static void print_info(const char *path, const homg_mesh *m, const homg_mesh_qua
                     "facets", dim == 2 ? "length" : "area");
     print_values("node markers", homg_mesh_node_markers(m), homg_mesh_num_nodes(m));
     printf("%-14s%.4g .. %.4g degrees\n", dim == 2 ? "angles" : "dihedral", q->min_angle, q->max_angle);
-    printf("aspect ratio  %.4g .. %.4g (mean %.4g; 1 = equilateral)\n", q->min_aspect, q->max_aspect,
-           q->mean_aspect);
+    printf("aspect ratio  %.4g .. %.4g (mean %.4g; 1 = equilateral)\n", q->min_aspect, q->max_aspect, q->mean_aspect);
     printf("valence       %d .. %d (mean %.3g)\n", (int)q->min_valence, (int)q->max_valence, q->mean_valence);
     printf("%-14s%.6g (elements %.4g .. %.4g)\n", dim == 2 ? "area" : "volume", q->total_volume, q->min_volume,
            q->max_volume);

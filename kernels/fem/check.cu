@@ -16,7 +16,7 @@ __global__ void fem_check_kernel(const double *x, int64_t n, int rule, const uin
 }
 
 homg_status homg_cuda_fem_check_values(kernel_exec *ex, const double *x, int64_t n, int rule, const uint8_t *mask,
-                                      uint64_t *first)
+                                       uint64_t *first)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int64_t blocks = (n + THREADS - 1) / THREADS, cap = (int64_t)(ex->sm_count > 0 ? ex->sm_count : 1) * 8;
@@ -24,7 +24,7 @@ homg_status homg_cuda_fem_check_values(kernel_exec *ex, const double *x, int64_t
     if (n <= 0)
         return HOMG_OK;
     fem_check_kernel<<<(unsigned)(blocks < cap ? blocks : cap), THREADS, 0, s>>>(x, n, rule, mask,
-                                                                             (unsigned long long *)first);
+                                                                                 (unsigned long long *)first);
     HOMG_CUDA_LAUNCHED(ex, "fem_check_kernel");
     return HOMG_OK;
 }

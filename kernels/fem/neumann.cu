@@ -27,11 +27,11 @@ homg_status homg_cuda_fem_neumann(kernel_exec *ex, const fem_problem *p, const f
     if (num_facets <= 0 || t->n == 0)
         return HOMG_OK;
     if (s->precision == HOMG_FLOAT32)
-        fem_neumann_kernel<float><<<blocks, THREADS, 0, homg_cuda_stream(ex)>>>(*p, (float *)s->rhs, num_facets,
-                                                                                facets, facet_tags, *t);
+        fem_neumann_kernel<float>
+            <<<blocks, THREADS, 0, homg_cuda_stream(ex)>>>(*p, (float *)s->rhs, num_facets, facets, facet_tags, *t);
     else
-        fem_neumann_kernel<double><<<blocks, THREADS, 0, homg_cuda_stream(ex)>>>(*p, (double *)s->rhs, num_facets,
-                                                                                 facets, facet_tags, *t);
+        fem_neumann_kernel<double>
+            <<<blocks, THREADS, 0, homg_cuda_stream(ex)>>>(*p, (double *)s->rhs, num_facets, facets, facet_tags, *t);
     HOMG_CUDA_LAUNCHED(ex, "fem_neumann_kernel");
     return HOMG_OK;
 }

@@ -109,10 +109,10 @@ static homg_status scan_arrays(homg_fem *fem, const homg_fem_coeffs *c)
     for (int k = 0; k < 6; k++)
         if (all[k].x) {
             used[n] = all[k];
-            HOMG_TRY_BACKEND(ctx,
-                             fem->k->check_values(&ctx->ex, used[n].x, used[n].n, used[n].rule, used[n].mask,
-                                                  fem->check_slots + n),
-                             "homg_fem_assemble: checking the coefficients");
+            HOMG_TRY_BACKEND(
+                ctx,
+                fem->k->check_values(&ctx->ex, used[n].x, used[n].n, used[n].rule, used[n].mask, fem->check_slots + n),
+                "homg_fem_assemble: checking the coefficients");
             n++;
         }
     if (n == 0)
