@@ -134,9 +134,9 @@ $(BUILD)/tests/test_cxx_header: tests/test_cxx_header.cpp lib/homg.h $(LIB)
 	$(CXX) $(CXXFLAGS_HEADER) $(SANFLAGS) -Ilib $< $(LDFLAGS) $(LIB) $(CUDA_LIBS) $(LDLIBS) -o $@
 
 
-# test_tool_solve runs the tool of the same build (its path relative to the repository root).
-$(BUILD)/tests/test_tool_solve: $(TOOL)
-$(BUILD)/obj/tests/test_tool_solve.c.o: CPPFLAGS += -DHOMG_TOOL_PATH='"$(TOOL)"'
+# The tool's tests (test_tool_*) run the tool of the same build (its path relative to the repository root).
+$(filter $(BUILD)/tests/test_tool_%,$(TESTS)): $(TOOL)
+$(BUILD)/obj/tests/test_tool_%.c.o: CPPFLAGS += -DHOMG_TOOL_PATH='"$(TOOL)"'
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.c.o $(BUILD)/obj/tests/fuzz/replay_main.c.o $(LIB)
 	@mkdir -p $(dir $@)
