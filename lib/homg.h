@@ -240,14 +240,21 @@ void homg_host_csr_free(homg_host_csr *m);
 homg_csr homg_host_csr_view(const homg_host_csr *m);
 
 /* Matrix Market (coordinate real/integer/pattern, general/symmetric, 1-based;
- * banner words in any case, % comments, blank lines and CRLF allowed).  A
- * symmetric file stores the lower triangle and is expanded to both; an entry
+ * banner words in any case, % comments, blank lines and CRLF allowed), plain or
+ * gzip-compressed (.mtx.gz, the form most collections ship in: the reader looks
+ * at the bytes, not the name).  A `pattern` file lists positions without values:
+ * every stored entry is read as 1.0 (as SciPy's and MATLAB's readers do), so a
+ * pattern matrix comes back as its 0/1 adjacency (diagonal included where listed).
+ * A symmetric file stores the lower triangle and is expanded to both; an entry
  * above its diagonal, a duplicate, an index out of range, a NaN or infinite value
  * and a count that disagrees with the size line are HOMG_ERROR_PARSE, named by
- * line: "A.mtx:12: column index 0 out of range 1..100".  complex, hermitian and
+ * line and by the banner's format, field and symmetry as the file gives them:
+ * "A.mtx:12: column index 0 out of range 1..100 (coordinate pattern symmetric:
+ * entries 'row column', no value, lower triangle)".  complex, hermitian and
  * skew-symmetric files are HOMG_ERROR_UNSUPPORTED; a file that cannot be opened or
- * read is HOMG_ERROR_IO.  Numbers go through strtod/printf: LC_NUMERIC must
- * use '.' (the default "C" locale).  Release the matrix with homg_host_csr_free. */
+ * read (a truncated or corrupt gzip stream included) is HOMG_ERROR_IO.  Numbers go
+ * through strtod/printf: LC_NUMERIC must use '.' (the default "C" locale).
+ * Release the matrix with homg_host_csr_free. */
 homg_status homg_mtx_read(homg_ctx *ctx, const char *path, homg_host_csr *out);
 /* A vector file (array n x 1, or coordinate with one column) into a host array
  * of *n doubles that the caller releases with free(). */

@@ -82,15 +82,24 @@ static void unknown_option_is_named_with_status_2(void **state)
 /* Unknown command and subcommand names, missing values, missing arguments: status 2 with a message. */
 static void other_usage_errors_are_status_2(void **state)
 {
-    static const char *const lines[] = { "frobnicate",        "mtx frobnicate",       "mesh frobnicate",
-                                         "mesh info",         "mesh info a.msh b.msh", "mesh generate",
-                                         "mesh generate cube", "mesh generate cube --cells",
-                                         "mesh assemble",     "mesh assemble a.msh --out A.mtx",
+    static const char *const lines[] = { "frobnicate",
+                                         "mtx frobnicate",
+                                         "mesh frobnicate",
+                                         "mesh info",
+                                         "mesh info a.msh b.msh",
+                                         "mesh generate",
+                                         "mesh generate cube",
+                                         "mesh generate cube --cells",
+                                         "mesh assemble",
+                                         "mesh assemble a.msh --out A.mtx",
                                          "mesh assemble a.msh --dirichlet 1=x --out A.mtx b.mtx",
                                          "mesh assemble a.msh --neumann 2 --out A.mtx b.mtx",
-                                         "mesh assemble a.msh --sigma --out A.mtx b.mtx", "mtx solve",
-                                         "mtx solve A.mtx --tol", "mtx solve A.mtx --smoother none",
-                                         "version extra",     "solve --size" };
+                                         "mesh assemble a.msh --sigma --out A.mtx b.mtx",
+                                         "mtx solve",
+                                         "mtx solve A.mtx --tol",
+                                         "mtx solve A.mtx --smoother none",
+                                         "version extra",
+                                         "solve --size" };
     (void)state;
     for (size_t k = 0; k < sizeof lines / sizeof lines[0]; k++) {
         homg_test_tool(HOMG_TOOL_PATH, lines[k], &r);

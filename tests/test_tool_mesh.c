@@ -95,8 +95,7 @@ static void info_without_boundary_facets(void **state)
     has("tag 7: 1 elements, area 0.5\n");
     run("mesh assemble %s --f 1 --out %s %s", path("tri.node"), path("A.mtx"), path("b.mtx"));
     assert_int_equal(r.status, 0);
-    run("mesh assemble %s --neumann 1=2 --dirichlet 1=1 --out %s %s", path("tri.node"), path("A.mtx"),
-        path("b.mtx"));
+    run("mesh assemble %s --neumann 1=2 --dirichlet 1=1 --out %s %s", path("tri.node"), path("A.mtx"), path("b.mtx"));
     assert_int_equal(r.status, 0);
     remove(path("tri.node"));
     remove(path("tri.ele"));

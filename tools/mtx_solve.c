@@ -13,9 +13,12 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: homg mtx solve A.mtx [b.mtx] [options]\n\n"
+    fprintf(f, "usage: homg mtx solve A.mtx[.gz] [b.mtx[.gz]] [options]\n\n"
                "Solves A x = b (b = ones without b.mtx) for a symmetric positive definite A by CG\n"
                "preconditioned with algebraic multigrid.\n\n"
+               "A.mtx, b.mtx: Matrix Market coordinate (real, integer or pattern; general or\n"
+               "symmetric) or array files, plain or gzip-compressed (.mtx.gz).  A pattern file's\n"
+               "entries have no values and are read as 1 (its 0/1 matrix: rarely positive definite).\n\n"
                "options:\n"
                "  --backend cpu|cuda|auto   (auto)\n"
                "  --tol T                   relative residual to reach (1e-8)\n"

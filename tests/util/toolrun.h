@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 typedef struct homg_tool_run {
-    int status;       /* exit status; -1 when it did not exit normally (a signal, a sanitizer abort) */
+    int status;        /* exit status; -1 when it did not exit normally (a signal, a sanitizer abort) */
     char out[1 << 16]; /* stdout (truncated beyond) */
     char err[1 << 14]; /* stderr */
 } homg_tool_run;
