@@ -234,13 +234,35 @@ bench: deps-build
 	@$(MAKE) --no-print-directory $(BENCHES)
 	@for b in $(BENCHES); do echo "=== $$b"; $$b || exit 1; done
 
-# libFuzzer builds (clang), one binary per target in $(BUILD)/libfuzzer/.
+# libFuzzer (clang): one binary per target in $(BUILD)/libfuzzer/, each run FUZZ_SECONDS on a
+# working corpus ($(BUILD)/fuzz-corpus/NAME, seeded from tests/fuzz/corpus/NAME); findings land
+# in $(BUILD)/fuzz-artifacts/, logs in $(BUILD)/fuzz-logs/ and one summary line per target
+# (runs, corpus size) in $(BUILD)/fuzz-logs/summary.txt.  `make -j5 fuzz` runs the targets side
+# by side.  `make fuzz-merge` minimises the working corpora into tests/fuzz/corpus/.
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS := $(FUZZ_SRC:tests/fuzz/%.c=%)
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/libfuzzer/%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -Ilib -Ikernels -DHOMG_HAVE_CUDA=0 -D_DEFAULT_SOURCE -std=c99
-fuzz:
-	@mkdir -p $(BUILD)/libfuzzer
-	@for s in $(FUZZ_SRC); do n=$$(basename $$s .c); \
-	  echo "clang $$n"; \
-	  clang $(FUZZ_CFLAGS) $$s $(LIB_C) -lstb -lz -lfftw3 -lfftw3f -lm -o $(BUILD)/libfuzzer/$$n || exit 1; \
+.PHONY: fuzz-merge $(FUZZ_TARGETS:%=fuzz-run-%)
+fuzz: $(FUZZ_TARGETS:%=fuzz-run-%)
+	@cat $(BUILD)/fuzz-logs/summary.txt
+
+$(BUILD)/libfuzzer/%: tests/fuzz/%.c $(LIB_C) $(wildcard tests/fuzz/*.h)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) $< $(LIB_C) $(DEP_LIBS) -o $@
+
+fuzz-run-%: $(BUILD)/libfuzzer/fuzz_%
+	@mkdir -p $(BUILD)/fuzz-corpus/$* $(BUILD)/fuzz-artifacts $(BUILD)/fuzz-logs
+	@echo "fuzz_$*: $(FUZZ_SECONDS) s (log: $(BUILD)/fuzz-logs/$*.log)"
+	@$< -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz-artifacts/$*- \
+	    $(BUILD)/fuzz-corpus/$* tests/fuzz/corpus/$* > $(BUILD)/fuzz-logs/$*.log 2>&1; rc=$$?; \
+	  runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(BUILD)/fuzz-logs/$*.log); \
+	  line="fuzz_$*: $(FUZZ_SECONDS) s, $${runs:-?} runs, corpus $$(ls $(BUILD)/fuzz-corpus/$* | wc -l) new + $$(ls tests/fuzz/corpus/$* | wc -l) seed inputs, $$([ $$rc -eq 0 ] && echo 'no finding' || echo "FINDING (exit $$rc): see $(BUILD)/fuzz-artifacts/")"; \
+	  echo "$$line" >> $(BUILD)/fuzz-logs/summary.txt; echo "$$line"; [ $$rc -eq 0 ]
+
+fuzz-merge: $(FUZZ_BIN)
+	@for n in $(FUZZ_TARGETS:fuzz_%=%); do \
+	  $(BUILD)/libfuzzer/fuzz_$$n -merge=1 tests/fuzz/corpus/$$n $(BUILD)/fuzz-corpus/$$n 2>&1 | tail -1; \
 	done
 
 # --------------------------------------------------------------- install
