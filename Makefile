@@ -237,21 +237,23 @@ bench: deps-build
 # libFuzzer (clang): one binary per target in $(BUILD)/libfuzzer/, each run FUZZ_SECONDS on a
 # working corpus ($(BUILD)/fuzz-corpus/NAME, seeded from tests/fuzz/corpus/NAME); findings land
 # in $(BUILD)/fuzz-artifacts/, logs in $(BUILD)/fuzz-logs/ and one summary line per target
-# (runs, corpus size) in $(BUILD)/fuzz-logs/summary.txt.  `make -j5 fuzz` runs the targets side
+# (runs, corpus size) appended to $(BUILD)/fuzz-logs/summary.txt.  `make -j5 fuzz` runs the targets side
 # by side.  `make fuzz-merge` minimises the working corpora into tests/fuzz/corpus/.
 FUZZ_SECONDS ?= 600
-FUZZ_TARGETS := $(FUZZ_SRC:tests/fuzz/%.c=%)
-FUZZ_BIN := $(FUZZ_TARGETS:%=$(BUILD)/libfuzzer/%)
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_BIN := $(FUZZ_NAMES:%=$(BUILD)/libfuzzer/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -Ilib -Ikernels -DHOMG_HAVE_CUDA=0 -D_DEFAULT_SOURCE -std=c99
-.PHONY: fuzz-merge $(FUZZ_TARGETS:%=fuzz-run-%)
-fuzz: $(FUZZ_TARGETS:%=fuzz-run-%)
-	@cat $(BUILD)/fuzz-logs/summary.txt
+.PHONY: fuzz-merge fuzz-force
+fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
+	@echo "summary (also in $(BUILD)/fuzz-logs/summary.txt):"; cat $(BUILD)/fuzz-logs/summary.txt
 
 $(BUILD)/libfuzzer/%: tests/fuzz/%.c $(LIB_C) $(wildcard tests/fuzz/*.h)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) $< $(LIB_C) $(DEP_LIBS) -o $@
 
-fuzz-run-%: $(BUILD)/libfuzzer/fuzz_%
+# (not .PHONY: make applies no pattern rule to phony targets; fuzz-force makes them always run)
+fuzz-force:
+fuzz-run-%: $(BUILD)/libfuzzer/fuzz_% fuzz-force
 	@mkdir -p $(BUILD)/fuzz-corpus/$* $(BUILD)/fuzz-artifacts $(BUILD)/fuzz-logs
 	@echo "fuzz_$*: $(FUZZ_SECONDS) s (log: $(BUILD)/fuzz-logs/$*.log)"
 	@$< -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz-artifacts/$*- \
@@ -261,7 +263,7 @@ fuzz-run-%: $(BUILD)/libfuzzer/fuzz_%
 	  echo "$$line" >> $(BUILD)/fuzz-logs/summary.txt; echo "$$line"; [ $$rc -eq 0 ]
 
 fuzz-merge: $(FUZZ_BIN)
-	@for n in $(FUZZ_TARGETS:fuzz_%=%); do \
+	@for n in $(FUZZ_NAMES); do \
 	  $(BUILD)/libfuzzer/fuzz_$$n -merge=1 tests/fuzz/corpus/$$n $(BUILD)/fuzz-corpus/$$n 2>&1 | tail -1; \
 	done
 
