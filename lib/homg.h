@@ -240,14 +240,21 @@ void homg_host_csr_free(homg_host_csr *m);
 homg_csr homg_host_csr_view(const homg_host_csr *m);
 
 /* Matrix Market (coordinate real/integer/pattern, general/symmetric, 1-based;
- * banner words in any case, % comments, blank lines and CRLF allowed).  A
- * symmetric file stores the lower triangle and is expanded to both; an entry
+ * banner words in any case, % comments, blank lines and CRLF allowed), plain or
+ * gzip-compressed (.mtx.gz, the form most collections ship in: the reader looks
+ * at the bytes, not the name).  A `pattern` file lists positions without values:
+ * every stored entry is read as 1.0 (as SciPy's and MATLAB's readers do), so a
+ * pattern matrix comes back as its 0/1 adjacency (diagonal included where listed).
+ * A symmetric file stores the lower triangle and is expanded to both; an entry
  * above its diagonal, a duplicate, an index out of range, a NaN or infinite value
  * and a count that disagrees with the size line are HOMG_ERROR_PARSE, named by
- * line: "A.mtx:12: column index 0 out of range 1..100".  complex, hermitian and
+ * line and by the banner's format, field and symmetry as the file gives them:
+ * "A.mtx:12: column index 0 out of range 1..100 (coordinate pattern symmetric:
+ * entries 'row column', no value, lower triangle)".  complex, hermitian and
  * skew-symmetric files are HOMG_ERROR_UNSUPPORTED; a file that cannot be opened or
- * read is HOMG_ERROR_IO.  Numbers go through strtod/printf: LC_NUMERIC must
- * use '.' (the default "C" locale).  Release the matrix with homg_host_csr_free. */
+ * read (a truncated or corrupt gzip stream included) is HOMG_ERROR_IO.  Numbers go
+ * through strtod/printf: LC_NUMERIC must use '.' (the default "C" locale).
+ * Release the matrix with homg_host_csr_free. */
 homg_status homg_mtx_read(homg_ctx *ctx, const char *path, homg_host_csr *out);
 /* A vector file (array n x 1, or coordinate with one column) into a host array
  * of *n doubles that the caller releases with free(). */
@@ -397,10 +404,12 @@ homg_status homg_mesh_write_msh(const homg_mesh *mesh, const char *path);
  *
  * P1 finite elements for -div(sigma grad u) + lambda u = f on a homg_mesh, with
  * u = g on the nodes of the Dirichlet boundary (facets or node markers with one
- * of the given tags) and the natural (zero Neumann) condition elsewhere:
+ * of the given tags), sigma du/dn = q on the facets of the Neumann tags, and the
+ * natural (zero flux) condition elsewhere:
  *
  *   A = S + lambda M,  S_ij = (sigma grad phi_i, grad phi_j),  M_ij = (phi_i, phi_j)
- *   b_i = (phi_i, f),  f = f_const + f_elem (per element) + the P1 interpolant of f_node
+ *   b_i = (phi_i, f) + (phi_i, q)_boundary,  f = f_const + f_elem (per element) + the
+ *   P1 interpolant of f_node
  *
  * (M is the consistent mass matrix; b from f_node is M f_node.)  Dirichlet rows
  * become unit rows with b_i = g_i, and their columns are moved to the right-hand
@@ -435,18 +444,35 @@ typedef struct homg_fem_desc {
 homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc);
 
 /* Coefficients of one assembly.  Arrays are in the context's space (NULL: not
- * used); zero scalars mean the default. */
+ * used) unless marked host; zero scalars mean the default.
+ *
+ * Every array entry is checked before anything is assembled (unless skip_check):
+ * a negative, zero (sigma), NaN or infinite entry, or a sigma tensor that is not
+ * positive semi-definite, is HOMG_ERROR_INVALID_ARGUMENT naming the array and
+ * the first bad index ("coeffs.sigma_elem[17] = -1: must be positive and finite"),
+ * and leaves the previous matrix and right-hand side as they were.  The scan runs
+ * where the arrays live (a reduction on the device, no copy of them) and reads one
+ * word back: one host synchronisation per assembly. */
+#define HOMG_FEM_MAX_NEUMANN 64
 typedef struct homg_fem_coeffs {
     double sigma;                   /* constant sigma (default 1) where sigma_elem is NULL */
     const double *sigma_elem;       /* per element, > 0 */
-    const double *sigma_tensor;     /* per element, symmetric: xx xy yy (2D), xx xy xz yy yz zz
-                                    (3D); replaces sigma and sigma_elem when set */
-    double lambda;                  /* >= 0 (default 0) */
+    const double *sigma_tensor;     /* per element, symmetric positive semi-definite: xx xy yy (2D),
+                                       xx xy xz yy yz zz (3D); replaces sigma and sigma_elem */
+    double lambda;                  /* >= 0 (default 0) where lambda_elem is NULL */
     double f;                       /* constant source (default 0) */
     const double *f_elem;           /* source per element, added */
     const double *f_node;           /* source per node (P1 interpolant), added */
     double dirichlet_value;         /* g on Dirichlet nodes where dirichlet_values is NULL (default 0) */
-    const double *dirichlet_values; /* g per node (only Dirichlet nodes are read) */
+    const double *dirichlet_values; /* g per node (only Dirichlet nodes are read and checked) */
+    const double *lambda_elem;      /* per element, >= 0; replaces lambda when set */
+    /* Neumann: b_i += integral of q phi_i over the boundary facets whose tag is
+     * neumann_tags[k], q = neumann_flux[k] the outward flux sigma du/dn (host arrays
+     * of num_neumann <= HOMG_FEM_MAX_NEUMANN entries; Dirichlet nodes keep b_i = g_i). */
+    const int32_t *neumann_tags;
+    const double *neumann_flux;
+    int num_neumann;
+    int skip_check; /* non-zero: the arrays are not scanned (no host synchronisation) */
 } homg_fem_coeffs;
 
 /* Setup timings and sizes (homg_fem_get_info). */
@@ -468,7 +494,8 @@ void homg_fem_destroy(homg_fem *fem);
 homg_fem_desc homg_fem_get_desc(const homg_fem *fem);
 homg_fem_info homg_fem_get_info(const homg_fem *fem);
 
-/* Numeric pass + Dirichlet elimination with these coefficients (queued, no sync). */
+/* Numeric pass, Neumann load and Dirichlet elimination with these coefficients
+ * (queued; the coefficient scan above is the one host synchronisation). */
 homg_status homg_fem_assemble(homg_fem *fem, const homg_fem_coeffs *coeffs);
 /* The matrix and right-hand side of the last assembly, in the context's space. */
 homg_csr homg_fem_matrix(const homg_fem *fem);

@@ -126,6 +126,16 @@ static int parse_option(const char *opt, const char *v, options *o)
     return -1;
 }
 
+static int takes_value(const char *opt)
+{
+    static const char *const names[] = { "--size",   "--method",    "--maxi",    "--tol",
+                                         "--cycles", "--precision", "--backend", "--png" };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+        if (!strcmp(opt, names[k]))
+            return 1;
+    return 0;
+}
+
 /* Returns -1 when the options are fine, else the exit status (0 after --help). */
 static int parse(int argc, char **argv, options *o)
 {
@@ -146,6 +156,8 @@ static int parse(int argc, char **argv, options *o)
             o->quiet = 1;
             continue;
         }
+        if (argv[i][0] == '-' && !takes_value(argv[i]))
+            return homg_tool_unknown_option("homg solve", argv[i]);
         if (strncmp(argv[i], "--", 2) || i + 1 == argc) {
             fprintf(stderr, "homg solve: %s '%s' (homg solve --help lists the options)\n",
                     strncmp(argv[i], "--", 2) ? "unexpected argument" : "missing value after", argv[i]);
