@@ -1072,7 +1072,7 @@ static void several_rhs(void **state)
     (void)state;
     grid_case c;
     tally_reset();
-    box_case(64, 32, 1, "DNNP", 3, 0, 800);
+    box_case(64, 32, 1, "DNPP", 3, 0, 800);
     grid_case_init(&c, 8, 8, 8, "DNPPDN", 3, 801);
     grid_case_set_mask(&c, GRID_CASE_SCATTER);
     check_case(&c);
@@ -1399,5 +1399,7 @@ int main(void)
         cmocka_unit_test(u_read_only_where_said),
 #endif
     };
+    if (getenv("HOMG_TEST_FILTER")) /* e.g. HOMG_TEST_FILTER='sigma*' runs one class */
+        cmocka_set_test_filter(getenv("HOMG_TEST_FILTER"));
     return cmocka_run_group_tests(tests, setup, teardown);
 }
