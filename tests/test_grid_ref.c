@@ -1364,7 +1364,11 @@ static void u_read_only_where_said(void **state)
 static int setup(void **state)
 {
     (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
+    const char *b = getenv("HOMG_TEST_BACKEND"); /* "cuda": the same checks on the GPU (device-check.sh) */
+    if (b && !strcmp(b, "cuda"))
+        homg_test_require_gpu("test_grid_ref (HOMG_TEST_BACKEND=cuda)");
+    ctx = homg_test_ctx(b && !strcmp(b, "cuda") ? HOMG_BACKEND_CUDA : HOMG_BACKEND_CPU);
+    printf("test_grid_ref on %s\n", homg_ctx_device_name(ctx));
     return 0;
 }
 
