@@ -482,7 +482,10 @@ static void reference_paths_agree(void **state)
  *    above the rounding floor) <= 0.5, and <= 0.2 where sigma jumps by >= 1e3 (issue 9).
  * FIXED and SOLID cells of u must come back bit for bit; info.projected must match the
  * reference's largest |mean removed| and each singular island's solution must have mean 0.
- * A method that answers HOMG_ERROR_UNSUPPORTED is counted as a skip, never a pass.
+ * HOMG (which may stay power-of-two) and FFT on per-cell data may answer HOMG_ERROR_UNSUPPORTED:
+ * counted and printed as a skip, never a pass; the multigrid methods, DEFAULT, and FFT on a
+ * constant-coefficient box without flags must not refuse.  DEFAULT must not run FFT where
+ * per-cell data is given.
  */
 #ifdef HOMG_GRID_GENERAL
 
@@ -747,6 +750,22 @@ static double combined_residual(const grid_case *c, const ref_solution *s, const
     return bb > 0 ? sqrt(rr / bb) : sqrt(rr);
 }
 
+/* Constant coefficients and no flags: the FFT must take it (issue 9: any size, every side kind). */
+static int fft_applies(const grid_case *c) { return !c->sigma_cell && !c->lambda_cell && !c->flags; }
+
+/* UNSUPPORTED is a skip, except FFT refusing a problem it must solve, or a multigrid method. */
+static void unsupported(const grid_case *c, homg_method m, const char *pn, const char *where)
+{
+    int must = (m == HOMG_METHOD_FFT && fft_applies(c)) || m == HOMG_METHOD_VCYCLE || m == HOMG_METHOD_FCYCLE ||
+               m == HOMG_METHOD_FMG || m == HOMG_METHOD_DEFAULT;
+    if (must) {
+        FAILF("%s %s %s: UNSUPPORTED at %s: %s", c->name, method_name(m), pn, where, homg_ctx_last_error(ctx));
+        return;
+    }
+    printf("    %-54s %-7s %s SKIP (%s): %s\n", c->name, method_name(m), pn, where, homg_ctx_last_error(ctx));
+    T.skips++;
+}
+
 /* One method in one precision: solve, compare, print one line. */
 static void run_method(const grid_case *c, const ref_solution *s, homg_method m, homg_precision prec)
 {
@@ -759,8 +778,7 @@ static void run_method(const grid_case *c, const ref_solution *s, homg_method m,
     homg_status st = homg_grid_create(ctx, &gd, &g);
     dev_case d;
     if (st == HOMG_ERROR_UNSUPPORTED) {
-        printf("    %-54s %-7s %s SKIP create: %s\n", c->name, method_name(m), pn, homg_ctx_last_error(ctx));
-        T.skips++;
+        unsupported(c, m, pn, "create");
         return;
     }
     if (st != HOMG_OK) {
@@ -784,8 +802,7 @@ static void run_method(const grid_case *c, const ref_solution *s, homg_method m,
     if (st == HOMG_OK)
         st = homg_grid_solve(g, d.f, &bc, d.u, &sd, &info);
     if (st == HOMG_ERROR_UNSUPPORTED) {
-        printf("    %-54s %-7s %s SKIP: %s\n", c->name, method_name(m), pn, homg_ctx_last_error(ctx));
-        T.skips++;
+        unsupported(c, m, pn, "solve");
     } else if (st != HOMG_OK) {
         FAILF("%s %s %s: %s after %d cycles (norm %.2e): %s", c->name, method_name(m), pn, homg_status_string(st),
               info.cycles, info.norm, homg_ctx_last_error(ctx));
@@ -823,6 +840,8 @@ static void run_method(const grid_case *c, const ref_solution *s, homg_method m,
             FAILF("%s %s %s: convergence factor %.3f > %.1f", c->name, method_name(m), pn, factor, fmax_allowed);
         if (touched)
             FAILF("%s %s %s: %d FIXED/SOLID values of u changed", c->name, method_name(m), pn, touched);
+        if (info.method == HOMG_METHOD_FFT && !fft_applies(c))
+            FAILF("%s %s %s: info.method says FFT on a problem with per-cell data", c->name, method_name(m), pn);
         if (m != HOMG_METHOD_DEFAULT && info.method != m)
             FAILF("%s %s %s: info.method says %s", c->name, method_name(m), pn, method_name(info.method));
         if (s->r.nsingular == 0 && info.projected != 0)
