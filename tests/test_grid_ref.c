@@ -467,12 +467,15 @@ static void reference_paths_agree(void **state)
  *
  * Every case is solved by every method in float64 and float32 and compared with the
  * reference at the active cells.  Stopping rule and thresholds:
- *  - float64: the grid's monitored relative residual <= 1e-8 (GRID_API.md's norm), then
- *    max |u - u_ref| / max |u_ref| <= 1e-6.  Issue 2's error targets are 1e-10 in double for
- *    a solve run to convergence; stopped at a residual of 1e-8, the error is the residual
- *    amplified by the part of A^-1 the residual excites (O(1)-O(10) for these random right-hand
- *    sides), so 1e-6 leaves a margin of 10 on top of that and still catches any wrong stencil
- *    entry (those give errors of 1e-3 and more).
+ *  - float64: the grid's monitored relative residual (GRID_API.md's norm) <= 1e-10 (1e-8 at
+ *    1920x1080, where double rounding of u alone leaves ~5e-9), recomputed here in double from
+ *    the reference matrix <= 2 tol, and max |u - u_ref| / max |u_ref| <= 1e-6.  Issue 2's
+ *    target is 1e-10 in double for a solve run to convergence.  The error is the residual
+ *    amplified by A^-1: with random f and random Dirichlet faces the residual is rough and
+ *    ||b|| >> lambda_min ||u||, so a residual of 1e-8 allows errors of 1e-6 and more (HOMG
+ *    measured 1.4e-6 on 128x64 at 1e-8); tol 1e-10 leaves that amplification (up to 1e4, sigma
+ *    jumps included) inside 1e-6, which still catches any wrong stencil, face or fixed term
+ *    (errors of 1e-3 and more) and any wrong constant on a singular island.
  *  - float32: a float u cannot have a relative residual below about eps * cond(A) (DESIGN.md:
  *    1e-4 at 100^2, 1e-1 at 2048^2), so a residual tolerance of 1e-5 is not reachable on most
  *    sizes; the solve monitors the error against the float-rounded reference instead (u_ref)
@@ -770,7 +773,8 @@ static void unsupported(const grid_case *c, homg_method m, const char *pn, const
 static void run_method(const grid_case *c, const ref_solution *s, homg_method m, homg_precision prec)
 {
     const int pi = prec == HOMG_FLOAT64;
-    const double err_max = pi ? 1e-6 : 1e-4, tol = pi ? 1e-8 : 1e-5, floor_norm = pi ? 1e-13 : 1e-6;
+    const double err_max = pi ? 1e-6 : 1e-4, floor_norm = pi ? 1e-13 : 1e-6;
+    const double tol = !pi ? 1e-5 : c->ncell > 1000000 ? 1e-8 : 1e-10;
     const char *pn = pi ? "f64" : "f32";
     size_t n = c->ncell * c->nrhs;
     homg_grid_desc gd = desc_of(c, m, prec);
@@ -1343,7 +1347,7 @@ static void u_read_only_where_said(void **state)
         memset(&sd, 0, sizeof sd);
         for (int q = 0; q < 6; q++)
             bc.face[q] = d.face[q];
-        sd.tol = 1e-8;
+        sd.tol = 1e-10;
         sd.max_cycles = 200;
         st = homg_grid_set_operator(g, &op);
         if (st == HOMG_OK)
