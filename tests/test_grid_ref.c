@@ -1183,7 +1183,7 @@ static void bad_sizes_and_sides(void **state)
 static void bad_operator_values(void **state)
 {
     (void)state;
-    const int nx = 50, ny = 40, n = nx * ny;
+    const int nx = 64, ny = 32, n = nx * ny;
     homg_grid_desc gd;
     homg_grid *g = NULL;
     memset(&gd, 0, sizeof gd);
@@ -1191,18 +1191,20 @@ static void bad_operator_values(void **state)
     gd.ny = ny;
     gd.precision = HOMG_FLOAT64;
     tally_reset();
-    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    homg_status st0 = homg_grid_create(ctx, &gd, &g);
+    if (st0 != HOMG_OK) {
+        FAILF("create %dx%d: %s: %s", gd.nx, gd.ny, homg_status_string(st0), homg_ctx_last_error(ctx));
+        tally_report("bad input (no grid)");
+        return;
+    }
     static const struct {
         int lambda;
         int index;
         double value;
         const char *what;
-    } bad[] = { { 0, 1234, -1.0, "sigma_cell[1234] = -1" },
-                { 0, 77, NAN, "sigma_cell[77] = NaN" },
-                { 0, 5, 0.0, "sigma_cell[5] = 0" },
-                { 0, 1999, INFINITY, "sigma_cell[1999] = Inf" },
-                { 1, 1432, -0.5, "lambda_cell[1432] = -0.5" },
-                { 1, 99, NAN, "lambda_cell[99] = NaN" } };
+    } bad[] = { { 0, 1234, -1.0, "sigma_cell[1234] = -1" },    { 0, 777, NAN, "sigma_cell[777] = NaN" },
+                { 0, 1357, 0.0, "sigma_cell[1357] = 0" },      { 0, 1999, INFINITY, "sigma_cell[1999] = Inf" },
+                { 1, 1432, -0.5, "lambda_cell[1432] = -0.5" }, { 1, 1099, NAN, "lambda_cell[1099] = NaN" } };
     double *v = (double *)malloc(sizeof(double) * n);
     for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
         homg_grid_operator op;
@@ -1271,7 +1273,7 @@ static void expect_solve_error(homg_grid *g, const void *f, const homg_boundary 
 static void bad_solve_inputs(void **state)
 {
     (void)state;
-    const int nx = 50, ny = 40, n = nx * ny;
+    const int nx = 64, ny = 32, n = nx * ny;
     homg_grid_desc gd;
     homg_grid *g = NULL;
     memset(&gd, 0, sizeof gd);
@@ -1280,7 +1282,12 @@ static void bad_solve_inputs(void **state)
     gd.precision = HOMG_FLOAT64;
     gd.bc[HOMG_SIDE_W] = gd.bc[HOMG_SIDE_E] = HOMG_BC_PERIODIC;
     tally_reset();
-    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    homg_status st0 = homg_grid_create(ctx, &gd, &g);
+    if (st0 != HOMG_OK) {
+        FAILF("create %dx%d: %s: %s", gd.nx, gd.ny, homg_status_string(st0), homg_ctx_last_error(ctx));
+        tally_report("bad input (no grid)");
+        return;
+    }
     double *h = (double *)malloc(sizeof(double) * n);
     for (int q = 0; q < n; q++)
         h[q] = 0.25 * (q % 7);
