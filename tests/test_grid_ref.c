@@ -4,7 +4,10 @@
  * does not share code with: the FFT solves of lib/fft on constant-coefficient boxes (every
  * side kind, solid borders as Neumann sides, FIXED cells as the zeros of an odd periodic
  * solution), the exact piecewise-linear solution of a layered 1e4 jump, and an analytic
- * solution with variable sigma and lambda converging at second order. */
+ * solution with variable sigma and lambda converging at second order.  Then the grid itself
+ * (compiled when lib/homg.h declares the general grid API: the Makefile defines
+ * HOMG_GRID_GENERAL then).  HOMG_TEST_FILTER='masks' runs one test; HOMG_TEST_BACKEND=cuda runs
+ * them on the GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -988,6 +991,11 @@ static void sizes_powers_of_two_and_100(void **state)
         box_case(s3[a][0], s3[a][1], s3[a][2], "DDDDDD", 1, 0, 320 + a);
         box_case(s3[a][0], s3[a][1], s3[a][2], "NNPPDN", 1, 0, 330 + a);
     }
+    /* 100 cells along one axis, 1 along others */
+    box_case(1, 100, 1, "DNPP", 1, 0, 340);
+    box_case(100, 1, 1, "NDNN", 1, 0, 341);
+    box_case(100, 7, 5, "DNPPNN", 1, 0, 342);
+    box_case(1, 1, 100, "PPDDND", 1, 0, 343);
     tally_report("sizes: powers of two and 100");
 }
 
