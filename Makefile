@@ -4,7 +4,11 @@
 #   make run        the main job: tools' `homg solve` on seed 003's problem at 1024^2
 #   make test       builds everything and runs every test (GPU tests SKIP without a GPU)
 #   make bench      the benchmarks (GPU machine); tables land in bench/results/
-#   make fuzz       libFuzzer targets (clang); `make test` replays their corpora with gcc
+#   make fuzz       libFuzzer targets (clang), each run FUZZ_SECONDS (600) on its corpus;
+#                   `make test` replays the corpora with gcc
+#   make install    PREFIX=/usr/local (DESTDIR too): libhomg.a, libhomg.so (versioned soname),
+#                   homg.h, homg.pc, the homg tool;  make uninstall  removes them
+#   make deps       installs every Debian package `make` needs (root), once, before make -jN
 #
 # Variables: CUDA=0|1 (default: 1 when nvcc is found), SAN=1 (ASan+UBSan, CPU only,
 # into build-san/), CUDA_ARCH (default sm_90 + PTX), OMP=0 (no OpenMP).
@@ -29,9 +33,10 @@ OPT ?= $(if $(filter 1,$(SAN)),-O1,-O2)
 OMPFLAGS := $(if $(filter 1,$(OMP)),-fopenmp,)
 CPPFLAGS += -Ilib -Ikernels -Itests/util -DHOMG_HAVE_CUDA=$(CUDA) -D_DEFAULT_SOURCE
 CFLAGS ?= $(OPT) -g
-CFLAGS += -std=c99 -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter $(OMPFLAGS) $(SANFLAGS)
+# -fPIC: the same objects make libhomg.a and libhomg.so
+CFLAGS += -std=c99 -fPIC -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wno-unused-parameter $(OMPFLAGS) $(SANFLAGS)
 LDFLAGS += $(OMPFLAGS) $(SANFLAGS)
-LDLIBS += -lstb -lz -lfftw3 -lfftw3f -lm
+LDLIBS += $(DEP_LIBS)
 
 # OpenGL headers: without them homg_view is left out (its calls return UNSUPPORTED) and the
 # demos are not built.  Vulkan's headers only add GPU semaphores to the view's SHARED path.
@@ -43,17 +48,26 @@ CPPFLAGS += -DHOMG_HAVE_GL=$(HAVE_GL) -DHOMG_HAVE_VULKAN=$(HAVE_VULKAN) -DHOMG_H
 
 CUDA_ARCH ?= -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90
 NVCCFLAGS ?= -O3 -g -lineinfo
-NVCCFLAGS += -std=c++17 $(CUDA_ARCH) -Ilib -Ikernels -DHOMG_HAVE_CUDA=1 -Xcompiler -Wall,-fopenmp -DHOMG_HAVE_GL=$(HAVE_GL)
+NVCCFLAGS += -std=c++17 $(CUDA_ARCH) -Ilib -Ikernels -DHOMG_HAVE_CUDA=1 -Xcompiler -Wall,-fopenmp,-fPIC -DHOMG_HAVE_GL=$(HAVE_GL)
 ifeq ($(CUDA),1)
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcusparse -lcublas -lcusolver -lcufft -lcudart -lstdc++
   CPPFLAGS += -I$(CUDA_HOME)/include
 endif
+# What libhomg needs at link time besides itself (homg.pc's Libs.private).
+DEP_LIBS := -lstb -lz -lfftw3 -lfftw3f -lm
 
 # --------------------------------------------------------------- sources
 LIB_C := $(wildcard lib/*/*.c) $(wildcard kernels/*/*.c)
 LIB_CU := $(if $(filter 1,$(CUDA)),$(wildcard kernels/*/*.cu),)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.c.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.cu.o)
 LIB := $(BUILD)/libhomg.a
+
+# The shared library: libhomg.so.X.Y.Z with soname libhomg.so.X (libhomg.so.0.Y while the
+# major version is 0: every 0.Y may change the ABI).
+version_part = $(shell sed -n 's/^\#define HOMG_VERSION_$(1)  *\([0-9]*\).*/\1/p' lib/homg.h)
+VERSION := $(call version_part,MAJOR).$(call version_part,MINOR).$(call version_part,PATCH)
+SONAME := libhomg.so.$(if $(filter 0,$(call version_part,MAJOR)),0.$(call version_part,MINOR),$(call version_part,MAJOR))
+SHLIB := $(BUILD)/libhomg.so.$(VERSION)
 
 TOOL_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard tools/*.c))
 TOOL := $(BUILD)/homg
@@ -91,21 +105,39 @@ DEMO_HARNESS_OBJ := $(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard demo/harness/*.
 EGL_OBJ := $(BUILD)/obj/demo/harness/egl.c.o $(BUILD)/obj/demo/harness/program.c.o
 GL_LIBS := -lglfw -lGLEW -lGL -lEGL
 
-ALL := $(LIB) $(TOOL) $(TESTS) $(FUZZ_REPLAY) $(BENCHES) $(DEMOS)
+ALL := $(LIB) $(TOOL) $(TESTS) $(FUZZ_REPLAY) $(BENCHES) $(DEMOS) $(if $(filter 1,$(SAN)),,$(SHLIB))
 
-.PHONY: all deps deps-build run test test-only bench fuzz clean
-all: deps-build $(ALL)
+.PHONY: all build-all deps deps-build run test test-only bench fuzz fuzz-build install uninstall clean
+# The packages first, then a second make that builds: under -j nothing compiles while
+# apt-get still installs, and the second make sees the headers the first one installed
+# (HAVE_GL, HAVE_DEMO are decided when the Makefile is read).
+all: deps
+	@$(MAKE) --no-print-directory build-all
+build-all: $(ALL)
 
+# deps: everything `make` builds needs (the tests' cmocka, the demos' GL headers);
+# deps-build: what the library and the tool need (make run).
 deps-build:
 	@tools/dev/install-deps.sh build
 deps:
 	@tools/dev/install-deps.sh test
 
-$(BUILD)/obj/%.c.o: %.c
+# Intermediate objects of pattern rules stay (no rebuild of test objects every time).
+.SECONDARY:
+
+# Objects depend on the flags they were compiled with: $(BUILD)/.flags changes (and they
+# rebuild) when the compilers or their flags do (-fPIC added, CUDA=0 -> 1, ...).
+FLAGS_STAMP := $(BUILD)/.flags
+ifneq ($(MAKECMDGOALS),clean)
+$(shell mkdir -p $(BUILD) && printf '%s\n' '$(CC) $(CPPFLAGS) $(CFLAGS)' '$(NVCC) $(NVCCFLAGS)' | cmp -s - $(FLAGS_STAMP) || \
+        printf '%s\n' '$(CC) $(CPPFLAGS) $(CFLAGS)' '$(NVCC) $(NVCCFLAGS)' > $(FLAGS_STAMP))
+endif
+
+$(BUILD)/obj/%.c.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/obj/%.cu.o: %.cu
+$(BUILD)/obj/%.cu.o: %.cu $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
 
@@ -116,6 +148,10 @@ $(LIB): $(LIB_OBJ)
 	@$(if $(filter 1,$(CUDA)),,echo "homg: nvcc not found or CUDA=0: building the CPU backend only")
 	@$(if $(filter 1,$(HAVE_GL)),,echo "homg: no OpenGL headers (GL/gl.h, GL/glext.h): building without homg_view and the demos")
 	@$(if $(filter 1,$(HAVE_GL)),$(if $(filter 1,$(HAVE_DEMO)),,echo "homg: no GLFW/GLEW/EGL/stb_easy_font headers: the demos are not built"),)
+
+$(SHLIB): $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,$(SONAME) $(LDFLAGS) $(LIB_OBJ) $(CUDA_LIBS) $(DEP_LIBS) -o $@
 
 $(TOOL): $(TOOL_OBJ) $(LIB)
 	$(CC) $(LDFLAGS) $(TOOL_OBJ) $(LIB) $(CUDA_LIBS) $(LDLIBS) -o $@
@@ -134,9 +170,12 @@ $(BUILD)/tests/test_cxx_header: tests/test_cxx_header.cpp lib/homg.h $(LIB)
 	$(CXX) $(CXXFLAGS_HEADER) $(SANFLAGS) -Ilib $< $(LDFLAGS) $(LIB) $(CUDA_LIBS) $(LDLIBS) -o $@
 
 
-# test_tool_solve runs the tool of the same build (its path relative to the repository root).
-$(BUILD)/tests/test_tool_solve: $(TOOL)
-$(BUILD)/obj/tests/test_tool_solve.c.o: CPPFLAGS += -DHOMG_TOOL_PATH='"$(TOOL)"'
+# test_grid_ref's checks of the general grid (issue 9) compile once lib/homg.h declares its API.
+$(BUILD)/obj/tests/test_grid_ref.c.o: CPPFLAGS += $(if $(shell grep -l homg_grid_operator lib/homg.h 2>/dev/null),-DHOMG_GRID_GENERAL,)
+
+# The tool's tests (test_tool_*) run the tool of the same build (its path relative to the repository root).
+$(filter $(BUILD)/tests/test_tool_%,$(TESTS)): $(TOOL)
+$(BUILD)/obj/tests/test_tool_%.c.o: CPPFLAGS += -DHOMG_TOOL_PATH='"$(TOOL)"'
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.c.o $(BUILD)/obj/tests/fuzz/replay_main.c.o $(LIB)
 	@mkdir -p $(dir $@)
@@ -169,7 +208,8 @@ $(BUILD)/obj/tests/test_view_demos.c.o: CPPFLAGS += -DHOMG_DEMO_DIR='"$(BUILD)/d
 endif
 
 # ----------------------------------------------------------------- jobs
-run: deps-build $(TOOL)
+run: deps-build
+	@$(MAKE) --no-print-directory $(TOOL)
 	$(TOOL) solve --size 1024 --png solution.png
 
 # Every test program; exit status 77 means "skipped" (a GPU test without a GPU).
@@ -193,17 +233,70 @@ test-only:
 	echo "homg tests: $$pass passed, $$skip skipped, $$fail failed$$failed"; \
 	[ $$fail -eq 0 ]
 
-bench: deps-build $(BENCHES)
+bench: deps-build
+	@$(MAKE) --no-print-directory $(BENCHES)
 	@for b in $(BENCHES); do echo "=== $$b"; $$b || exit 1; done
 
-# libFuzzer builds (clang), one binary per target in $(BUILD)/libfuzzer/.
+# libFuzzer (clang): one binary per target in $(BUILD)/libfuzzer/, each run FUZZ_SECONDS on a
+# working corpus ($(BUILD)/fuzz-corpus/NAME, seeded from tests/fuzz/corpus/NAME); findings land
+# in $(BUILD)/fuzz-artifacts/, logs in $(BUILD)/fuzz-logs/ and one summary line per target
+# (runs, corpus size) appended to $(BUILD)/fuzz-logs/summary.txt.  `make -j5 fuzz` runs the targets side
+# by side.  `make fuzz-merge` minimises the working corpora into tests/fuzz/corpus/.
+FUZZ_SECONDS ?= 600
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_BIN := $(FUZZ_NAMES:%=$(BUILD)/libfuzzer/fuzz_%)
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -Ilib -Ikernels -DHOMG_HAVE_CUDA=0 -D_DEFAULT_SOURCE -std=c99
-fuzz:
-	@mkdir -p $(BUILD)/libfuzzer
-	@for s in $(FUZZ_SRC); do n=$$(basename $$s .c); \
-	  echo "clang $$n"; \
-	  clang $(FUZZ_CFLAGS) $$s $(LIB_C) -lstb -lz -lfftw3 -lfftw3f -lm -o $(BUILD)/libfuzzer/$$n || exit 1; \
+.PHONY: fuzz-merge fuzz-force
+fuzz: $(FUZZ_NAMES:%=fuzz-run-%)
+	@echo "summary (also in $(BUILD)/fuzz-logs/summary.txt):"; cat $(BUILD)/fuzz-logs/summary.txt
+
+$(BUILD)/libfuzzer/%: tests/fuzz/%.c $(LIB_C) $(wildcard tests/fuzz/*.h)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) $< $(LIB_C) $(DEP_LIBS) -o $@
+
+# (not .PHONY: make applies no pattern rule to phony targets; fuzz-force makes them always run)
+fuzz-force:
+fuzz-run-%: $(BUILD)/libfuzzer/fuzz_% fuzz-force
+	@mkdir -p $(BUILD)/fuzz-corpus/$* $(BUILD)/fuzz-artifacts $(BUILD)/fuzz-logs
+	@echo "fuzz_$*: $(FUZZ_SECONDS) s (log: $(BUILD)/fuzz-logs/$*.log)"
+	@$< -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz-artifacts/$*- \
+	    $(BUILD)/fuzz-corpus/$* tests/fuzz/corpus/$* > $(BUILD)/fuzz-logs/$*.log 2>&1; rc=$$?; \
+	  runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(BUILD)/fuzz-logs/$*.log); \
+	  line="fuzz_$*: $(FUZZ_SECONDS) s, $${runs:-?} runs, corpus $$(ls $(BUILD)/fuzz-corpus/$* | wc -l) new + $$(ls tests/fuzz/corpus/$* | wc -l) seed inputs, $$([ $$rc -eq 0 ] && echo 'no finding' || echo "FINDING (exit $$rc): see $(BUILD)/fuzz-artifacts/")"; \
+	  echo "$$line" >> $(BUILD)/fuzz-logs/summary.txt; echo "$$line"; [ $$rc -eq 0 ]
+
+fuzz-merge: $(FUZZ_BIN)
+	@for n in $(FUZZ_NAMES); do \
+	  $(BUILD)/libfuzzer/fuzz_$$n -merge=1 tests/fuzz/corpus/$$n $(BUILD)/fuzz-corpus/$$n 2>&1 | tail -1; \
 	done
+
+# --------------------------------------------------------------- install
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Static linking (pkg-config --static) needs OpenMP's runtime and, with CUDA, CUDA's libraries.
+LIBS_PRIVATE := $(OMPFLAGS) $(CUDA_LIBS) $(DEP_LIBS)
+INSTALLED := $(BINDIR)/homg $(INCLUDEDIR)/homg.h $(LIBDIR)/libhomg.a $(LIBDIR)/libhomg.so.$(VERSION) \
+             $(LIBDIR)/$(SONAME) $(LIBDIR)/libhomg.so $(PKGCONFIGDIR)/homg.pc
+
+install: deps-build
+	@$(MAKE) --no-print-directory $(LIB) $(SHLIB) $(TOOL)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	install -m 755 $(TOOL) $(DESTDIR)$(BINDIR)/homg
+	install -m 644 lib/homg.h $(DESTDIR)$(INCLUDEDIR)/homg.h
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libhomg.a
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/libhomg.so.$(VERSION)
+	ln -sf libhomg.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libhomg.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|' -e 's|@LIBS_PRIVATE@|$(strip $(LIBS_PRIVATE))|' lib/homg.pc.in \
+	    > $(DESTDIR)$(PKGCONFIGDIR)/homg.pc
+	@echo "homg $(VERSION) installed in $(DESTDIR)$(PREFIX)$(if $(filter 1,$(CUDA)), (CUDA backend), (CPU backend only))"
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
 	rm -rf build build-san

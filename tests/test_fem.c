@@ -593,6 +593,280 @@ static void bad_arguments_are_refused(void **state)
     homg_mesh_destroy(m);
 }
 
+/* ------------------------------------------------------------ per-entry checks, lambda_elem, Neumann */
+
+static homg_mesh *square(int cells)
+{
+    homg_mesh_generate_desc g = { 0 };
+    homg_mesh *m = NULL;
+    g.cells = cells;
+    assert_int_equal(homg_mesh_generate_square(ctx, &g, &m), HOMG_OK);
+    return m;
+}
+
+static homg_mesh *cube(int cells)
+{
+    homg_mesh_generate_desc g = { 0 };
+    homg_mesh *m = NULL;
+    g.cells = cells;
+    assert_int_equal(homg_mesh_generate_cube(ctx, &g, &m), HOMG_OK);
+    return m;
+}
+
+/* Assembly with c fails naming `want` ("coeffs.sigma_elem[4]") and leaves the
+ * system of the assembly before (`before`) as it was. */
+static void refused(homg_fem *fem, const homg_fem_coeffs *c, const char *want, const homg_test_system *before)
+{
+    homg_test_system after;
+    assert_int_equal(homg_fem_assemble(fem, c), HOMG_ERROR_INVALID_ARGUMENT);
+    if (!strstr(homg_ctx_last_error(ctx), want))
+        fail_msg("expected '%s' in: %s", want, homg_ctx_last_error(ctx));
+    after = homg_test_fetch(ctx, fem);
+    assert_memory_equal(after.m.values, before->m.values, (size_t)after.m.nnz * sizeof(double));
+    assert_memory_equal(after.rhs, before->rhs, (size_t)after.m.nrows * sizeof(double));
+    homg_test_system_free(&after);
+}
+
+static void bad_coefficient_entries_are_named(void **state)
+{
+    /* 160^2 squares: 51,200 elements, past HOMG_OMP_MIN, so the parallel scan runs */
+    homg_mesh *m = square(160);
+    const int32_t tags[1] = { 1 };
+    homg_fem *fem = make_fem(m, HOMG_FEM_SCHEME_COLOR, 0, tags, 1, 0);
+    int32_t ne = homg_mesh_num_elements(m), nn = homg_mesh_num_nodes(m);
+    double *e = (double *)malloc((size_t)ne * sizeof(double)), *v = (double *)malloc((size_t)nn * sizeof(double));
+    homg_fem_coeffs good = { 0 }, c;
+    homg_test_system before;
+    int32_t interior = nn / 2 + 80; /* not on x = 0 */
+    (void)state;
+    good.f = 1;
+    assemble(fem, &good);
+    before = homg_test_fetch(ctx, fem);
+    for (int32_t i = 0; i < ne; i++)
+        e[i] = 1;
+    for (int32_t i = 0; i < nn; i++)
+        v[i] = 0;
+    c = good;
+    c.sigma_elem = e;
+    e[ne - 1] = -1; /* the last entry: the scan covers the whole array */
+    refused(fem, &c, "coeffs.sigma_elem[51199] = -1", &before);
+    e[9] = NAN;
+    e[4] = 0; /* the first bad index is named, not the first found */
+    refused(fem, &c, "coeffs.sigma_elem[4] = 0", &before);
+    e[4] = e[ne - 1] = 1;
+    refused(fem, &c, "coeffs.sigma_elem[9] = nan", &before);
+    e[9] = INFINITY;
+    refused(fem, &c, "coeffs.sigma_elem[9] = inf", &before);
+    e[9] = 1;
+    c = good;
+    c.lambda_elem = e;
+    e[17] = -0.5;
+    refused(fem, &c, "coeffs.lambda_elem[17] = -0.5", &before);
+    e[17] = 0; /* lambda may vanish */
+    assemble(fem, &c);
+    assemble(fem, &good);
+    e[17] = 1;
+    c = good;
+    c.f_elem = e;
+    e[3] = -INFINITY;
+    refused(fem, &c, "coeffs.f_elem[3] = -inf", &before);
+    e[3] = -7; /* a negative source is fine */
+    assemble(fem, &c);
+    assemble(fem, &good);
+    c = good;
+    c.f_node = v;
+    v[nn - 2] = NAN;
+    refused(fem, &c, "coeffs.f_node[", &before);
+    v[nn - 2] = 0;
+    c = good;
+    c.dirichlet_values = v;
+    v[interior] = NAN; /* not a Dirichlet node: never read, not checked */
+    assemble(fem, &c);
+    assemble(fem, &good);
+    v[0] = NAN; /* node 0 lies on x = 0 */
+    refused(fem, &c, "coeffs.dirichlet_values[0] = nan", &before);
+    v[0] = 0;
+    c = good;
+    c.skip_check = 1; /* the caller vouches: accepted unscanned */
+    assert_int_equal(homg_fem_assemble(fem, &c), HOMG_OK);
+    homg_test_system_free(&before);
+    homg_fem_destroy(fem);
+    homg_mesh_destroy(m);
+    free(e);
+    free(v);
+}
+
+static void bad_tensors_are_named(void **state)
+{
+    homg_mesh *m2 = square(2), *m3 = cube(2);
+    homg_fem *f2 = make_fem(m2, HOMG_FEM_SCHEME_SERIAL, 0, NULL, 0, 0);
+    homg_fem *f3 = make_fem(m3, HOMG_FEM_SCHEME_SERIAL, 0, NULL, 0, 0);
+    double t2[8 * 3], t3[48 * 6];
+    homg_fem_coeffs c = { 0 };
+    homg_test_system b2, b3;
+    (void)state;
+    assemble(f2, &c);
+    assemble(f3, &c);
+    b2 = homg_test_fetch(ctx, f2);
+    b3 = homg_test_fetch(ctx, f3);
+    for (int i = 0; i < 8; i++) {
+        t2[3 * i] = t2[3 * i + 2] = 1;
+        t2[3 * i + 1] = 0.5;
+    }
+    for (int i = 0; i < 48; i++) {
+        const double s[6] = { 2, 1, 0, 2, 1, 2 }; /* positive definite */
+        memcpy(t3 + 6 * i, s, sizeof s);
+    }
+    c.sigma_tensor = t2;
+    t2[3 * 5 + 1] = 2; /* xy^2 > xx yy: indefinite */
+    refused(f2, &c, "coeffs.sigma_tensor[5] = (1 2 1)", &b2);
+    t2[3 * 5 + 1] = 1; /* semi-definite: allowed */
+    assemble(f2, &c);
+    c.sigma_tensor = t3;
+    t3[6 * 40 + 4] = 3; /* the yz minor 2*2 - 9 < 0 */
+    refused(f3, &c, "coeffs.sigma_tensor[40]", &b3);
+    t3[6 * 40 + 4] = 1;
+    t3[6 * 41 + 2] = NAN;
+    refused(f3, &c, "coeffs.sigma_tensor[41]", &b3);
+    t3[6 * 41 + 2] = 0;
+    assemble(f3, &c);
+    homg_test_system_free(&b2);
+    homg_test_system_free(&b3);
+    homg_fem_destroy(f2);
+    homg_fem_destroy(f3);
+    homg_mesh_destroy(m2);
+    homg_mesh_destroy(m3);
+}
+
+/* Area (2D) or volume (3D) of element e. */
+static double element_measure(const homg_mesh *m, int32_t e)
+{
+    int dim = homg_mesh_dim(m);
+    const int32_t *v = homg_mesh_elements(m) + (size_t)(dim + 1) * e;
+    const double *x = homg_mesh_coords(m);
+    double d[3][3] = { { 0 } };
+    for (int i = 0; i < dim; i++)
+        for (int k = 0; k < dim; k++)
+            d[i][k] = x[(size_t)dim * v[i + 1] + k] - x[(size_t)dim * v[0] + k];
+    if (dim == 2)
+        return 0.5 * fabs(d[0][0] * d[1][1] - d[0][1] * d[1][0]);
+    return fabs(d[0][0] * (d[1][1] * d[2][2] - d[1][2] * d[2][1]) - d[0][1] * (d[1][0] * d[2][2] - d[1][2] * d[2][0]) +
+                d[0][2] * (d[1][0] * d[2][1] - d[1][1] * d[2][0])) /
+           6;
+}
+
+static void lambda_elem_matches_the_scalar(void **state)
+{
+    homg_mesh *m = read_asset("assets/blobs.msh.gz");
+    int32_t ne = homg_mesh_num_elements(m);
+    double *l = (double *)malloc((size_t)ne * sizeof(double));
+    (void)state;
+    for (int s = 0; s < 3; s++) {
+        homg_fem *fem = make_fem(m, schemes[s], 0, NULL, 0, 256);
+        homg_fem_coeffs c = { 0 };
+        homg_test_system a, b, z;
+        c.lambda = 0.75;
+        assemble(fem, &c);
+        a = homg_test_fetch(ctx, fem);
+        for (int32_t e = 0; e < ne; e++)
+            l[e] = 0.75;
+        c.lambda = 5; /* replaced by lambda_elem */
+        c.lambda_elem = l;
+        assemble(fem, &c);
+        b = homg_test_fetch(ctx, fem);
+        assert_true(homg_rel_diff(a.m.values, b.m.values, (size_t)a.m.nnz) < 1e-15);
+        /* lambda only on elements of tag 2: A - A(lambda = 0) is 0.75 M restricted to them,
+         * whose entries sum to 0.75 times the measure of tag 2 */
+        for (int32_t e = 0; e < ne; e++)
+            l[e] = homg_mesh_element_tags(m)[e] == 2 ? 0.75 : 0;
+        assemble(fem, &c);
+        homg_test_system_free(&b);
+        b = homg_test_fetch(ctx, fem);
+        c.lambda_elem = NULL;
+        c.lambda = 0;
+        assemble(fem, &c);
+        z = homg_test_fetch(ctx, fem);
+        {
+            double sum = 0, area = 0;
+            for (int32_t k = 0; k < b.m.nnz; k++)
+                sum += b.m.values[k] - z.m.values[k];
+            for (int32_t e = 0; e < ne; e++)
+                if (homg_mesh_element_tags(m)[e] == 2)
+                    area += element_measure(m, e);
+            assert_true(area > 0);
+            if (!(fabs(sum - 0.75 * area) < 1e-10 * area))
+                fail_msg("sum %.17g, 0.75 * area %.17g", sum, 0.75 * area);
+        }
+        homg_test_system_free(&a);
+        homg_test_system_free(&b);
+        homg_test_system_free(&z);
+        homg_fem_destroy(fem);
+    }
+    free(l);
+    homg_mesh_destroy(m);
+}
+
+/* -div(sigma grad u) = 0, u = 0 on x = 0 (tag 1), sigma du/dn = q on x = 1 (tag 2),
+ * zero flux on the other sides: u = q x / sigma, which P1 holds exactly. */
+static void neumann_flux_gives_the_linear_solution(void **state)
+{
+    const int32_t dtag[1] = { 1 }, ntag[2] = { 2, 3 };
+    const double flux[2] = { 3, 0 }; /* tag 3 (y = 0) with zero flux: the natural condition */
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++)
+        for (int s = 0; s < 3; s++) {
+            homg_mesh *m = dim == 2 ? square(6) : cube(3);
+            homg_fem *fem = make_fem(m, schemes[s], s == 1, dtag, 1, 64);
+            homg_fem_coeffs c = { 0 };
+            int32_t n = homg_mesh_num_nodes(m);
+            double *u = (double *)malloc((size_t)n * 8), *want = (double *)malloc((size_t)n * 8), total = 0;
+            homg_test_system a;
+            c.sigma = 1.5;
+            c.neumann_tags = ntag;
+            c.neumann_flux = flux;
+            c.num_neumann = 2;
+            assemble(fem, &c);
+            a = homg_test_fetch(ctx, fem);
+            for (int32_t i = 0; i < n; i++) {
+                want[i] = 3 * homg_mesh_coords(m)[(size_t)dim * i] / 1.5;
+                total += a.rhs[i];
+            }
+            assert_true(fabs(total - 3) < 1e-5); /* the flux through the unit side x = 1 */
+            cg(&a.m, a.rhs, u);
+            assert_true(homg_rel_diff(u, want, (size_t)n) < (s == 1 ? 1e-5 : 1e-10));
+            homg_test_system_free(&a);
+            free(u);
+            free(want);
+            homg_fem_destroy(fem);
+            homg_mesh_destroy(m);
+        }
+}
+
+static void bad_neumann_tables_are_refused(void **state)
+{
+    homg_mesh *m = square(2);
+    homg_fem *fem = make_fem(m, HOMG_FEM_SCHEME_SERIAL, 0, NULL, 0, 0);
+    int32_t tags[HOMG_FEM_MAX_NEUMANN + 1] = { 2 };
+    double flux[HOMG_FEM_MAX_NEUMANN + 1] = { NAN };
+    homg_fem_coeffs c = { 0 };
+    (void)state;
+    c.num_neumann = 1;
+    assert_int_equal(homg_fem_assemble(fem, &c), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "neumann_tags"));
+    c.neumann_tags = tags;
+    c.neumann_flux = flux;
+    assert_int_equal(homg_fem_assemble(fem, &c), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "neumann_flux[0]"));
+    flux[0] = 1;
+    c.num_neumann = HOMG_FEM_MAX_NEUMANN + 1;
+    assert_int_equal(homg_fem_assemble(fem, &c), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "num_neumann"));
+    c.num_neumann = 1;
+    assert_int_equal(homg_fem_assemble(fem, &c), HOMG_OK);
+    homg_fem_destroy(fem);
+    homg_mesh_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -606,6 +880,11 @@ int main(void)
         cmocka_unit_test(converges_at_second_order),
         cmocka_unit_test(linear_solution_is_reproduced_exactly),
         cmocka_unit_test(bad_arguments_are_refused),
+        cmocka_unit_test(bad_coefficient_entries_are_named),
+        cmocka_unit_test(bad_tensors_are_named),
+        cmocka_unit_test(lambda_elem_matches_the_scalar),
+        cmocka_unit_test(neumann_flux_gives_the_linear_solution),
+        cmocka_unit_test(bad_neumann_tables_are_refused),
     };
     int rc;
     ctx = homg_test_ctx(HOMG_BACKEND_CPU);

@@ -192,12 +192,114 @@ static void gpu_errors_are_reported(void **state)
     homg_mesh_destroy(m);
 }
 
+/* lambda per element and Neumann fluxes: the CUDA schemes against the CPU's serial loop. */
+static void gpu_lambda_elem_and_neumann_match_cpu(void **state)
+{
+    static const int32_t ntags[2] = { 3, 5 };
+    static const double flux[2] = { 2.5, -1 };
+    homg_mesh_generate_desc g = { 0 };
+    homg_mesh *mc = NULL, *mg = NULL;
+    homg_rng rng = homg_rng_seed(5);
+    int32_t ne;
+    double *lambda;
+    void *d_lambda;
+    homg_fem *ref, *fem;
+    homg_fem_coeffs c = { 0 };
+    homg_test_system r, a;
+    (void)state;
+    g.cells = quick ? 4 : 20;
+    assert_int_equal(homg_mesh_generate_cube(cpu, &g, &mc), HOMG_OK);
+    assert_int_equal(homg_mesh_generate_cube(gpu, &g, &mg), HOMG_OK);
+    ne = homg_mesh_num_elements(mc);
+    lambda = (double *)malloc((size_t)ne * 8);
+    for (int32_t e = 0; e < ne; e++)
+        lambda[e] = homg_rng_uniform(&rng);
+    d_lambda = to_device(lambda, (size_t)ne * 8);
+    c.neumann_tags = ntags;
+    c.neumann_flux = flux;
+    c.num_neumann = 2;
+    ref = create(cpu, mc, HOMG_FEM_SCHEME_SERIAL, 0);
+    c.lambda_elem = lambda;
+    assert_int_equal(homg_fem_assemble(ref, &c), HOMG_OK);
+    r = homg_test_fetch(cpu, ref);
+    for (int s = 0; s < 2; s++) {
+        double dv, db;
+        fem = create(gpu, mg, s ? HOMG_FEM_SCHEME_PATCH : HOMG_FEM_SCHEME_COLOR, 0);
+        c.lambda_elem = (const double *)d_lambda;
+        assert_int_equal(homg_fem_assemble(fem, &c), HOMG_OK);
+        a = homg_test_fetch(gpu, fem);
+        dv = homg_rel_diff(a.m.values, r.m.values, (size_t)r.m.nnz);
+        db = homg_rel_diff(a.rhs, r.rhs, (size_t)r.m.nrows);
+        print_message("lambda_elem + Neumann, %s: rel diff A %.1e b %.1e\n", s ? "patch" : "color", dv, db);
+        assert_true(dv <= 1e-12 && db <= 1e-12);
+        homg_test_system_free(&a);
+        homg_fem_destroy(fem);
+    }
+    homg_test_system_free(&r);
+    homg_fem_destroy(ref);
+    homg_free(gpu, d_lambda);
+    free(lambda);
+    homg_mesh_destroy(mc);
+    homg_mesh_destroy(mg);
+}
+
+/* The coefficient scan: random bad entries, the same first index named on both backends. */
+static void gpu_scan_names_the_same_entry_as_cpu(void **state)
+{
+    homg_mesh_generate_desc g = { 0 };
+    homg_mesh *mc = NULL, *mg = NULL;
+    homg_rng rng = homg_rng_seed(9);
+    int32_t ne;
+    double *sigma;
+    homg_fem *fc, *fg;
+    (void)state;
+    g.cells = quick ? 4 : 24;
+    assert_int_equal(homg_mesh_generate_cube(cpu, &g, &mc), HOMG_OK);
+    assert_int_equal(homg_mesh_generate_cube(gpu, &g, &mg), HOMG_OK);
+    ne = homg_mesh_num_elements(mc);
+    sigma = (double *)malloc((size_t)ne * 8);
+    fc = create(cpu, mc, HOMG_FEM_SCHEME_SERIAL, 0);
+    fg = create(gpu, mg, HOMG_FEM_SCHEME_PATCH, 0);
+    for (int trial = 0; trial < 20; trial++) {
+        static const double bad[4] = { -1, 0, NAN, INFINITY };
+        homg_fem_coeffs c = { 0 };
+        int nbad = 1 + (int)(homg_rng_uniform(&rng) * 5);
+        int32_t first = ne;
+        void *d_sigma;
+        char want[64];
+        for (int32_t e = 0; e < ne; e++)
+            sigma[e] = 1;
+        for (int k = 0; k < nbad; k++) {
+            int32_t e = (int32_t)(homg_rng_uniform(&rng) * ne);
+            sigma[e] = bad[k % 4];
+            first = e < first ? e : first;
+        }
+        snprintf(want, sizeof want, "coeffs.sigma_elem[%d]", (int)first);
+        d_sigma = to_device(sigma, (size_t)ne * 8);
+        c.sigma_elem = sigma;
+        assert_int_equal(homg_fem_assemble(fc, &c), HOMG_ERROR_INVALID_ARGUMENT);
+        assert_non_null(strstr(homg_ctx_last_error(cpu), want));
+        c.sigma_elem = (const double *)d_sigma;
+        assert_int_equal(homg_fem_assemble(fg, &c), HOMG_ERROR_INVALID_ARGUMENT);
+        if (!strstr(homg_ctx_last_error(gpu), want))
+            fail_msg("GPU: %s; CPU: %s", homg_ctx_last_error(gpu), homg_ctx_last_error(cpu));
+        homg_free(gpu, d_sigma);
+    }
+    homg_fem_destroy(fc);
+    homg_fem_destroy(fg);
+    free(sigma);
+    homg_mesh_destroy(mc);
+    homg_mesh_destroy(mg);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gpu_matches_cpu_on_assets),
         cmocka_unit_test(gpu_matches_cpu_on_generated_meshes),
         cmocka_unit_test(gpu_errors_are_reported),
+        cmocka_unit_test(gpu_lambda_elem_and_neumann_match_cpu),
+        cmocka_unit_test(gpu_scan_names_the_same_entry_as_cpu),
     };
     int rc;
     homg_test_require_gpu("test_fem_gpu");

@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "sparse/csr_host.h"
+#include <zlib.h>
+
 #include "homg.h"
 #include "testutil.h"
 
@@ -137,6 +139,87 @@ static void pattern_integer_and_banner_case(void **state)
     homg_host_csr_free(&m);
 }
 
+static void pattern_symmetric_reads_as_ones_both_triangles(void **state)
+{
+    (void)state;
+    homg_host_csr m;
+    double *v = NULL;
+    int32_t n = 0;
+    const int32_t rp[] = { 0, 2, 4, 5 }, ci[] = { 0, 1, 0, 1, 2 };
+    const double ones[] = { 1, 1, 1, 1, 1 }, vec[] = { 0, 1, 1 };
+    const char *pv = "%%MatrixMarket matrix coordinate pattern general\n3 1 2\n3 1\n2 1\n";
+    assert_int_equal(parse("%%MatrixMarket matrix coordinate pattern symmetric\n3 3 4\n1 1\n2 1\n2 2\n3 3\n", &m),
+                     HOMG_OK);
+    assert_csr(&m, 3, 3, 5, rp, ci, ones);
+    homg_host_csr_free(&m);
+    /* a pattern vector: ones where listed */
+    assert_int_equal(homg_mtx_parse_vector(ctx, "v.mtx", pv, strlen(pv), &v, &n), HOMG_OK);
+    assert_int_equal(n, 3);
+    assert_memory_equal(v, vec, sizeof vec);
+    free(v);
+}
+
+static void write_gz(const char *path, const char *text, size_t len)
+{
+    gzFile f = gzopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(gzwrite(f, text, (unsigned)len), (int)len);
+    assert_int_equal(gzclose(f), Z_OK);
+}
+
+static void gzip_files_read_as_plain_ones(void **state)
+{
+    (void)state;
+    homg_host_csr plain, gz;
+    double *v = NULL;
+    int32_t n = 0;
+    const char *text = SYM "% lower triangle\n3 3 4\n1 1 4\n2 1 -1\n2 2 5\n3 2 -2\n";
+    const char *vec = ARR "3 1\n1.5\n-2\n0.125\n";
+    const double want[] = { 1.5, -2, 0.125 };
+    char msg[512];
+    FILE *f;
+    write_text(tmp_path("a.mtx"), text, strlen(text));
+    write_gz(tmp_path("a.mtx.gz"), text, strlen(text));
+    assert_int_equal(homg_mtx_read(ctx, tmp_path("a.mtx"), &plain), HOMG_OK);
+    assert_int_equal(homg_mtx_read(ctx, tmp_path("a.mtx.gz"), &gz), HOMG_OK);
+    assert_int_equal(gz.nnz, plain.nnz);
+    assert_memory_equal(gz.row_ptr, plain.row_ptr, 4 * sizeof(int32_t));
+    assert_memory_equal(gz.col_idx, plain.col_idx, (size_t)plain.nnz * sizeof(int32_t));
+    assert_memory_equal(gz.values, plain.values, (size_t)plain.nnz * sizeof(double));
+    homg_host_csr_free(&plain);
+    homg_host_csr_free(&gz);
+    write_gz(tmp_path("b.mtx.gz"), vec, strlen(vec));
+    assert_int_equal(homg_mtx_read_vector(ctx, tmp_path("b.mtx.gz"), &v, &n), HOMG_OK);
+    assert_int_equal(n, 3);
+    assert_memory_equal(v, want, sizeof want);
+    free(v);
+    /* errors name the line of the uncompressed text */
+    write_gz(tmp_path("c.mtx.gz"), GEN "2 2 1\n3 1 1\n", strlen(GEN "2 2 1\n3 1 1\n"));
+    assert_int_equal(homg_mtx_read(ctx, tmp_path("c.mtx.gz"), &gz), HOMG_ERROR_PARSE);
+    snprintf(msg, sizeof msg,
+             "%s:3: row index 3 out of range 1..2 (coordinate real general: entries 'row column value')",
+             tmp_path("c.mtx.gz"));
+    assert_string_equal(homg_ctx_last_error(ctx), msg);
+    /* a gzip stream cut short: an I/O error, nothing returned */
+    {
+        char buf[4096];
+        size_t len;
+        f = fopen(tmp_path("a.mtx.gz"), "rb");
+        assert_non_null(f);
+        len = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        write_text(tmp_path("cut.mtx.gz"), buf, len - 12);
+    }
+    assert_int_equal(homg_mtx_read(ctx, tmp_path("cut.mtx.gz"), &gz), HOMG_ERROR_IO);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "cannot read"));
+    assert_null(gz.row_ptr);
+    remove(tmp_path("a.mtx"));
+    remove(tmp_path("a.mtx.gz"));
+    remove(tmp_path("b.mtx.gz"));
+    remove(tmp_path("c.mtx.gz"));
+    remove(tmp_path("cut.mtx.gz"));
+}
+
 static void vectors_array_and_coordinate(void **state)
 {
     (void)state;
@@ -196,68 +279,107 @@ static const bad_case bad_cases[] = {
     { "%%MatrixMarket matrix array real symmetric\n", 1, HOMG_ERROR_UNSUPPORTED,
       "t.mtx:1: 'array symmetric' files are not supported (only coordinate general/symmetric and array general)" },
     { ARR "2 2\n1\n2\n3\n4\n", 0, HOMG_ERROR_UNSUPPORTED,
-      "t.mtx:1: dense 'array' matrices are not read as CSR (homg_mtx_read_vector reads array vectors)" },
+      "t.mtx:1: dense 'array' matrices are not read as CSR (homg_mtx_read_vector reads array vectors) (array real "
+      "general: one value per line)" },
     /* size line */
-    { GEN "% only a comment\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: the size line is missing" },
-    { GEN "% c\n3 3\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: size line: the number of entries is missing" },
-    { GEN "3 x 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: columns 'x' is not an integer" },
-    { GEN "-3 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: rows -3 is negative" },
-    { GEN "3 3 -1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: entries -1 is negative" },
-    { GEN "0 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: rows must be positive" },
-    { GEN "3 0 0\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: columns must be positive" },
-    { GEN "2147483648 1 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: size line: rows 2147483648 is above 2147483647" },
+    { GEN "% only a comment\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: the size line is missing (coordinate real general: entries 'row column value')" },
+    { GEN "% c\n3 3\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: size line: the number of entries is missing (coordinate real general: entries 'row column value')" },
+    { GEN "3 x 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: size line: columns 'x' is not an integer (coordinate real general: entries 'row column value')" },
+    { GEN "-3 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: size line: rows -3 is negative (coordinate real general: entries 'row column value')" },
+    { GEN "3 3 -1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: size line: entries -1 is negative (coordinate real general: entries 'row column value')" },
+    { GEN "0 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: size line: rows must be positive (coordinate real general: entries 'row column value')" },
+    { GEN "3 0 0\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: size line: columns must be positive (coordinate real general: entries 'row column value')" },
+    { GEN "2147483648 1 1\n1 1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: size line: rows 2147483648 is above 2147483647 (coordinate real general: entries 'row column value')" },
     { GEN "1 1 99999999999999999999999\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:2: size line: entries 99999999999999999999999 is above 2147483647" },
-    { GEN "3 3 1 4\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: junk after the size line: '4'" },
+      "t.mtx:2: size line: entries 99999999999999999999999 is above 2147483647 (coordinate real general: entries 'row "
+      "column value')" },
+    { GEN "3 3 1 4\n1 1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: junk after the size line: '4' (coordinate real general: entries 'row column value')" },
     { GEN "2 2 5\n1 1 1\n1 2 1\n2 1 1\n2 2 1\n1 1 1\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:2: 5 entries do not fit in a 2 x 2 matrix" },
-    { SYM "2 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:2: a symmetric matrix must be square, not 2 x 3" },
+      "t.mtx:2: 5 entries do not fit in a 2 x 2 matrix (coordinate real general: entries 'row column value')" },
+    { SYM "2 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:2: a symmetric matrix must be square, not 2 x 3 (coordinate real symmetric: entries 'row column value', "
+      "lower triangle)" },
     { SYM "2 2 4\n1 1 1\n2 1 1\n2 2 1\n2 2 1\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:2: 4 entries do not fit in a 2 x 2 matrix's lower triangle" },
+      "t.mtx:2: 4 entries do not fit in a 2 x 2 matrix's lower triangle (coordinate real symmetric: entries 'row "
+      "column value', lower triangle)" },
     { GEN "3 3 4\n1 1 1\n2 2 1\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:2: the size line declares 4 entries, but the 12 bytes after it hold 2 at most (truncated file?)" },
-    { ARR "3 2\n1\n2\n3\n4\n5\n6\n", 1, HOMG_ERROR_PARSE, "t.mtx:2: not a vector: 2 columns (a vector file has 1)" },
-    { GEN "3 2 1\n1 1 1\n", 1, HOMG_ERROR_PARSE, "t.mtx:2: not a vector: 2 columns (a vector file has 1)" },
+      "t.mtx:2: the size line declares 4 entries, but the 12 bytes after it hold 2 at most (truncated file?) "
+      "(coordinate real general: entries 'row column value')" },
+    { ARR "3 2\n1\n2\n3\n4\n5\n6\n", 1, HOMG_ERROR_PARSE,
+      "t.mtx:2: not a vector: 2 columns (a vector file has 1) (array real general: one value per line)" },
+    { GEN "3 2 1\n1 1 1\n", 1, HOMG_ERROR_PARSE,
+      "t.mtx:2: not a vector: 2 columns (a vector file has 1) (coordinate real general: entries 'row column value')" },
     /* counts */
     { GEN "3 3 3\n1 1 1\n2 2 1\n% a comment long enough\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:5: the file ends after 2 of the 3 entries the size line declares" },
-    { GEN "3 3 1\n1 1 1\n\n2 2 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:5: more entries than the 1 the size line declares" },
+      "t.mtx:5: the file ends after 2 of the 3 entries the size line declares (coordinate real general: entries 'row "
+      "column value')" },
+    { GEN "3 3 1\n1 1 1\n\n2 2 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:5: more entries than the 1 the size line declares (coordinate real general: entries 'row column value')" },
     { ARR "3 1\n1\n2\n% comment\n", 1, HOMG_ERROR_PARSE,
-      "t.mtx:5: the file ends after 2 of the 3 values the size line declares" },
-    { ARR "2 1\n1\n2\n3\n", 1, HOMG_ERROR_PARSE, "t.mtx:5: more values than the 2 the size line declares" },
+      "t.mtx:5: the file ends after 2 of the 3 values the size line declares (array real general: one value per "
+      "line)" },
+    { ARR "2 1\n1\n2\n3\n", 1, HOMG_ERROR_PARSE,
+      "t.mtx:5: more values than the 2 the size line declares (array real general: one value per line)" },
     /* entries */
-    { GEN "3 3 1\n0 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: row index 0 out of range 1..3" },
-    { GEN "3 3 1\n4 1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: row index 4 out of range 1..3" },
-    { GEN "3 5 1\n1 -1 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: column index -1 out of range 1..5" },
+    { GEN "3 3 1\n0 1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: row index 0 out of range 1..3 (coordinate real general: entries 'row column value')" },
+    { GEN "3 3 1\n4 1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: row index 4 out of range 1..3 (coordinate real general: entries 'row column value')" },
+    { GEN "3 5 1\n1 -1 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: column index -1 out of range 1..5 (coordinate real general: entries 'row column value')" },
     { "%%MatrixMarket matrix coordinate real general\r\n3 3 1\r\n1 4 1\r\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:3: column index 4 out of range 1..3" },
+      "t.mtx:3: column index 4 out of range 1..3 (coordinate real general: entries 'row column value')" },
     { GEN "3 3 1\n1 99999999999999999999999 1\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:3: column index 99999999999999999999999 out of range 1..3" },
-    { GEN "3 3 1\n1 x 1\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: column index 'x' is not an integer" },
-    { GEN "3 3 1\n1\n% pad\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: the column index is missing" },
-    { GEN "3 3 1\n1 1\n\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: the value is missing" },
-    { GEN "3 3 1\n1 1 abc\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: value 'abc' is not a number" },
-    { GEN "3 3 1\n1 1 1.5x\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: value '1.5x' is not a number" },
-    { GEN "3 3 1\n1 1 nan\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: value 'nan' is NaN" },
+      "t.mtx:3: column index 99999999999999999999999 out of range 1..3 (coordinate real general: entries 'row column "
+      "value')" },
+    { GEN "3 3 1\n1 x 1\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: column index 'x' is not an integer (coordinate real general: entries 'row column value')" },
+    { GEN "3 3 1\n1\n% pad\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: the column index is missing (coordinate real general: entries 'row column value')" },
+    { GEN "3 3 1\n1 1\n\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: the value is missing (coordinate real general: entries 'row column value')" },
+    { GEN "3 3 1\n1 1 abc\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: value 'abc' is not a number (coordinate real general: entries 'row column value')" },
+    { GEN "3 3 1\n1 1 1.5x\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: value '1.5x' is not a number (coordinate real general: entries 'row column value')" },
+    { GEN "3 3 1\n1 1 nan\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: value 'nan' is NaN (coordinate real general: entries 'row column value')" },
     { GEN "3 3 1\n1 1 -inf\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:3: value '-inf' is infinite or beyond the range of a double" },
+      "t.mtx:3: value '-inf' is infinite or beyond the range of a double (coordinate real general: entries 'row column "
+      "value')" },
     { GEN "3 3 1\n1 1 1e999\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:3: value '1e999' is infinite or beyond the range of a double" },
-    { ARR "2 1\n1\nNaN\n", 1, HOMG_ERROR_PARSE, "t.mtx:4: value 'NaN' is NaN" },
-    { GEN "3 3 1\n1 1 1 2\n", 0, HOMG_ERROR_PARSE, "t.mtx:3: junk after the numbers: '2'" },
+      "t.mtx:3: value '1e999' is infinite or beyond the range of a double (coordinate real general: entries 'row "
+      "column value')" },
+    { ARR "2 1\n1\nNaN\n", 1, HOMG_ERROR_PARSE,
+      "t.mtx:4: value 'NaN' is NaN (array real general: one value per line)" },
+    { GEN "3 3 1\n1 1 1 2\n", 0, HOMG_ERROR_PARSE,
+      "t.mtx:3: junk after the numbers: '2' (coordinate real general: entries 'row column value')" },
     { "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 1 1\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:3: junk after the numbers: '1'" },
+      "t.mtx:3: junk after the numbers: '1' (coordinate pattern general: entries 'row column', no value)" },
     { "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 1.5\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:3: value '1.5' is not an integer" },
+      "t.mtx:3: value '1.5' is not an integer (coordinate integer general: entries 'row column integer')" },
     { "%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 9007199254740993\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:3: integer value 9007199254740993 is beyond 2^53 (not exact as a double)" },
+      "t.mtx:3: integer value 9007199254740993 is beyond 2^53 (not exact as a double) (coordinate integer general: "
+      "entries 'row column integer')" },
     { SYM "3 3 2\n1 1 1\n1 2 1\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:4: entry (1, 2) is above the diagonal: a symmetric file stores the lower triangle" },
+      "t.mtx:4: entry (1, 2) is above the diagonal: a symmetric file stores the lower triangle (coordinate real "
+      "symmetric: entries 'row column value', lower triangle)" },
     { GEN "3 3 3\n1 1 1\n2 2 1\n1 1 5\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:5: duplicate entry (1, 1), first given on line 3" },
+      "t.mtx:5: duplicate entry (1, 1), first given on line 3 (coordinate real general: entries 'row column value')" },
     { SYM "3 3 3\n2 1 1\n% c\n3 3 1\n2 1 2\n", 0, HOMG_ERROR_PARSE,
-      "t.mtx:6: duplicate entry (2, 1), first given on line 3" },
-    { GEN "3 1 2\n2 1 1\n2 1 1\n", 1, HOMG_ERROR_PARSE, "t.mtx:4: duplicate entry (2, 1), first given on line 3" },
+      "t.mtx:6: duplicate entry (2, 1), first given on line 3 (coordinate real symmetric: entries 'row column value', "
+      "lower triangle)" },
+    { GEN "3 1 2\n2 1 1\n2 1 1\n", 1, HOMG_ERROR_PARSE,
+      "t.mtx:4: duplicate entry (2, 1), first given on line 3 (coordinate real general: entries 'row column value')" },
 };
 
 static void bad_input_names_the_line(void **state)
@@ -333,7 +455,7 @@ static void huge_claim_in_a_small_file_fails_fast(void **state)
     write_text(path, text, len);
     snprintf(want, sizeof want,
              "%s:2: the size line declares 2000000000 entries, but the 21 bytes after it hold 3 "
-             "at most (truncated file?)",
+             "at most (truncated file?) (coordinate real general: entries 'row column value')",
              path);
 
     /* With the address space capped 256 MiB above its use, allocating for the
@@ -624,6 +746,8 @@ int main(void)
         cmocka_unit_test(general_with_comments_blank_lines_and_crlf),
         cmocka_unit_test(symmetric_is_expanded),
         cmocka_unit_test(pattern_integer_and_banner_case),
+        cmocka_unit_test(pattern_symmetric_reads_as_ones_both_triangles),
+        cmocka_unit_test(gzip_files_read_as_plain_ones),
         cmocka_unit_test(vectors_array_and_coordinate),
         cmocka_unit_test(bad_input_names_the_line),
         cmocka_unit_test(huge_claim_in_a_small_file_fails_fast),

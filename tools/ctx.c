@@ -29,8 +29,12 @@ homg_ctx *homg_tool_ctx(const char *backend_name)
 int homg_cmd_version(int argc, char **argv)
 {
     homg_ctx *ctx;
-    (void)argc;
-    (void)argv;
+    if (argc > 1 && homg_tool_is_help(argv[1])) {
+        printf("usage: homg version\n\nPrints the library's version and the backend a context would use.\n");
+        return 0;
+    }
+    if (argc > 1)
+        return homg_tool_unknown_option("homg version", argv[1]);
     printf("homg %s\n", homg_version_string());
     ctx = homg_tool_ctx("auto");
     if (!ctx)

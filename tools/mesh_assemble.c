@@ -1,5 +1,7 @@
 /* mesh_assemble.c -- `homg mesh assemble FILE ... --out A.mtx b.mtx`: P1 assembly
  * of -div(sigma grad u) + lambda u = f on a mesh file, written as Matrix Market. */
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,100 +10,184 @@
 
 #define MAX_TAGS 64
 
+static const char *const who = "homg mesh assemble";
+
+/* TAG=VALUE pairs of one repeatable option. */
+typedef struct tag_values {
+    int32_t tag[MAX_TAGS];
+    double value[MAX_TAGS];
+    int n;
+} tag_values;
+
 typedef struct options {
     const char *mesh, *out_a, *out_b, *backend;
     double sigma, lambda, f, g;
-    int32_t tag[MAX_TAGS];
-    double tag_sigma[MAX_TAGS];
-    int num_tag_sigma;
-    int32_t dirichlet[MAX_TAGS];
-    int num_dirichlet;
+    tag_values tag_sigma, tag_lambda, neumann, dirichlet; /* dirichlet: a tag's value (--g if none given) */
     homg_fem_scheme scheme;
     homg_precision precision;
 } options;
 
-static int usage(void)
+static int usage(FILE *f)
 {
-    fprintf(stderr, "usage: homg mesh assemble FILE [--sigma S] [--lambda L] [--f F] [--tag-sigma TAG=S ...]\n"
-                    "                          [--dirichlet TAG[,TAG...]] [--g G] [--scheme serial|color|patch]\n"
-                    "                          [--float] [--backend cpu|cuda|auto] --out A.mtx b.mtx\n"
-                    "  -div(sigma grad u) + lambda u = f, sigma per element (--tag-sigma: by element tag),\n"
-                    "  u = G on the boundary facets / nodes with the --dirichlet tags, natural elsewhere\n");
-    return 2;
+    fprintf(f, "usage: homg mesh assemble FILE [options] --out A.mtx b.mtx\n\n"
+               "P1 finite elements for -div(sigma grad u) + lambda u = f on the mesh FILE, written as\n"
+               "Matrix Market (A: coordinate real general, b: array).\n\n"
+               "options:\n"
+               "  --sigma S                 sigma on every element (1)\n"
+               "  --tag-sigma TAG=S         sigma on the elements with tag TAG (repeatable)\n"
+               "  --lambda L                lambda >= 0 on every element (0)\n"
+               "  --tag-lambda TAG=L        lambda on the elements with tag TAG (repeatable)\n"
+               "  --f F                     constant source (0)\n"
+               "  --dirichlet TAG=G         u = G on the boundary facets (and node markers) with tag TAG\n"
+               "                            (repeatable; a node on two such tags takes the later one)\n"
+               "  --dirichlet TAG[,TAG...]  u = --g on the facets of these tags\n"
+               "  --g G                     the value of --dirichlet tags given without one (0)\n"
+               "  --neumann TAG=Q           outward flux sigma du/dn = Q on the facets with tag TAG\n"
+               "                            (repeatable); other boundary facets: zero flux\n"
+               "  --scheme serial|color|patch  assembly scheme (default: patch on CUDA, serial on CPU)\n"
+               "  --float                   float32 values (default float64)\n"
+               "  --backend cpu|cuda|auto   (auto)\n"
+               "  --out A.mtx b.mtx         the files to write (required)\n"
+               "FILE: .msh or .msh.gz (Gmsh ASCII 2.2 / 4.1), or .node/.ele (Triangle, TetGen);\n"
+               "`homg mesh info FILE` lists its element and facet tags.\n");
+    return f == stdout ? 0 : 2;
 }
 
 static int parse_number(const char *s, double *v)
 {
     char *end;
     *v = strtod(s, &end);
-    return end != s && *end == 0;
+    return end != s && *end == 0 && isfinite(*v);
 }
 
+static int parse_tag(const char *s, int32_t *tag)
+{
+    char *end;
+    long t = strtol(s, &end, 10);
+    if (end == s || *end != 0 || t < INT32_MIN || t > INT32_MAX)
+        return 0;
+    *tag = (int32_t)t;
+    return 1;
+}
+
+static int bad_value(const char *opt, const char *v, const char *why)
+{
+    fprintf(stderr, "%s: %s '%s': %s\n", who, opt, v, why);
+    return 0;
+}
+
+/* "TAG=VALUE" into tv; with dflt non-NULL, a bare "TAG[,TAG...]" takes *dflt. */
+static int parse_pairs(const char *opt, const char *v, const double *dflt, tag_values *tv)
+{
+    char buf[512], *tok, *save = NULL;
+    const char *eq = strchr(v, '=');
+    if (strlen(v) >= sizeof buf)
+        return bad_value(opt, v, "too long");
+    snprintf(buf, sizeof buf, "%s", v);
+    if (eq) {
+        buf[eq - v] = 0;
+        if (tv->n == MAX_TAGS)
+            return bad_value(opt, v, "too many tags");
+        if (!parse_tag(buf, &tv->tag[tv->n]) || !parse_number(buf + (eq - v) + 1, &tv->value[tv->n]))
+            return bad_value(opt, v, "expected TAG=VALUE (an integer tag, a finite number)");
+        tv->n++;
+        return 1;
+    }
+    if (!dflt)
+        return bad_value(opt, v, "expected TAG=VALUE");
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (tv->n == MAX_TAGS)
+            return bad_value(opt, v, "too many tags");
+        if (!parse_tag(tok, &tv->tag[tv->n]))
+            return bad_value(opt, v, "expected TAG[,TAG...] or TAG=VALUE");
+        tv->value[tv->n] = NAN; /* --g, known once every option is read */
+        tv->n++;
+    }
+    return 1;
+}
+
+/* One option with its value v; 1 ok, 0 bad (message printed). */
+static int parse_option(const char *a, const char *v, options *o)
+{
+    static const double use_g = 0;
+    if (!strcmp(a, "--sigma") || !strcmp(a, "--lambda") || !strcmp(a, "--f") || !strcmp(a, "--g")) {
+        double *dst = a[2] == 's' ? &o->sigma : a[2] == 'l' ? &o->lambda : a[2] == 'f' ? &o->f : &o->g;
+        return parse_number(v, dst) ? 1 : bad_value(a, v, "expected a finite number");
+    }
+    if (!strcmp(a, "--tag-sigma"))
+        return parse_pairs(a, v, NULL, &o->tag_sigma);
+    if (!strcmp(a, "--tag-lambda"))
+        return parse_pairs(a, v, NULL, &o->tag_lambda);
+    if (!strcmp(a, "--neumann"))
+        return parse_pairs(a, v, NULL, &o->neumann);
+    if (!strcmp(a, "--dirichlet"))
+        return parse_pairs(a, v, &use_g, &o->dirichlet);
+    if (!strcmp(a, "--backend")) {
+        o->backend = v;
+        return 1;
+    }
+    /* --scheme */
+    o->scheme = !strcmp(v, "serial")  ? HOMG_FEM_SCHEME_SERIAL
+                : !strcmp(v, "color") ? HOMG_FEM_SCHEME_COLOR
+                : !strcmp(v, "patch") ? HOMG_FEM_SCHEME_PATCH
+                                      : (homg_fem_scheme)-1;
+    return (int)o->scheme >= 0 ? 1 : bad_value(a, v, "expected serial, color or patch");
+}
+
+/* -1: options fine; else the exit status (0 after --help). */
 static int parse(int argc, char **argv, options *o)
 {
+    static const char *const valued[] = { "--sigma",      "--lambda",  "--f",         "--g",       "--tag-sigma",
+                                          "--tag-lambda", "--neumann", "--dirichlet", "--backend", "--scheme" };
     memset(o, 0, sizeof *o);
-    o->precision = HOMG_FLOAT64; /* --float32 asks for float */
+    o->precision = HOMG_FLOAT64; /* --float asks for float */
     o->sigma = 1;
     o->backend = "auto";
-    if (argc < 1 || argv[0][0] == '-')
-        return 0;
-    o->mesh = argv[0];
     for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = argv[i];
+        int known = 0;
+        if (homg_tool_is_help(a))
+            return usage(stdout);
         if (!strcmp(a, "--float")) {
             o->precision = HOMG_FLOAT32;
             continue;
         }
-        if (!v)
-            return 0;
-        if (!strcmp(a, "--sigma") && parse_number(v, &o->sigma))
-            i++;
-        else if (!strcmp(a, "--lambda") && parse_number(v, &o->lambda))
-            i++;
-        else if (!strcmp(a, "--f") && parse_number(v, &o->f))
-            i++;
-        else if (!strcmp(a, "--g") && parse_number(v, &o->g))
-            i++;
-        else if (!strcmp(a, "--backend"))
-            o->backend = argv[++i];
-        else if (!strcmp(a, "--scheme")) {
-            i++;
-            o->scheme = !strcmp(v, "serial")  ? HOMG_FEM_SCHEME_SERIAL
-                        : !strcmp(v, "color") ? HOMG_FEM_SCHEME_COLOR
-                        : !strcmp(v, "patch") ? HOMG_FEM_SCHEME_PATCH
-                                              : (homg_fem_scheme)-1;
-            if ((int)o->scheme < 0)
-                return 0;
-        } else if (!strcmp(a, "--tag-sigma")) {
-            char *eq = strchr(v, '=');
-            double t;
-            char tagtext[32];
-            if (!eq || eq - v >= 31 || o->num_tag_sigma == MAX_TAGS)
-                return 0;
-            memcpy(tagtext, v, (size_t)(eq - v));
-            tagtext[eq - v] = 0;
-            if (!parse_number(tagtext, &t) || !parse_number(eq + 1, &o->tag_sigma[o->num_tag_sigma]))
-                return 0;
-            o->tag[o->num_tag_sigma++] = (int32_t)t;
-            i++;
-        } else if (!strcmp(a, "--dirichlet")) {
-            char buf[512], *tok, *save = NULL;
-            snprintf(buf, sizeof buf, "%s", v);
-            for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                double t;
-                if (!parse_number(tok, &t) || o->num_dirichlet == MAX_TAGS)
-                    return 0;
-                o->dirichlet[o->num_dirichlet++] = (int32_t)t;
+        if (a[0] != '-' || a[1] == 0) {
+            if (o->mesh) {
+                fprintf(stderr, "%s: unexpected argument '%s' (one mesh FILE)\n", who, a);
+                return 2;
             }
-            i++;
-        } else if (!strcmp(a, "--out") && i + 2 < argc) {
-            o->out_a = argv[i + 1];
-            o->out_b = argv[i + 2];
-            i += 2;
-        } else
-            return 0;
+            o->mesh = a;
+            continue;
+        }
+        if (!strcmp(a, "--out")) {
+            if (i + 2 >= argc) {
+                fprintf(stderr, "%s: --out needs two files, A.mtx and b.mtx\n", who);
+                return 2;
+            }
+            o->out_a = argv[++i];
+            o->out_b = argv[++i];
+            continue;
+        }
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+            known |= !strcmp(a, valued[k]);
+        if (!known)
+            return homg_tool_unknown_option(who, a);
+        if (i + 1 == argc) {
+            fprintf(stderr, "%s: %s needs a value\n", who, a);
+            return 2;
+        }
+        if (!parse_option(a, argv[++i], o))
+            return 2;
     }
-    return o->out_a != NULL;
+    for (int k = 0; k < o->dirichlet.n; k++)
+        if (isnan(o->dirichlet.value[k]))
+            o->dirichlet.value[k] = o->g;
+    if (!o->mesh || !o->out_a) {
+        fprintf(stderr, "%s: a mesh FILE and --out A.mtx b.mtx are required (%s --help)\n", who, who);
+        return 2;
+    }
+    return -1;
 }
 
 static int fail(homg_ctx *ctx, const char *what)
@@ -114,13 +200,16 @@ static int fail(homg_ctx *ctx, const char *what)
 typedef struct job {
     homg_mesh *m;
     homg_fem *fem;
-    void *d_sigma; /* per-element sigma in the ctx's memory (--tag-sigma) */
-    double *b;     /* the right-hand side in host doubles */
+    void *d_sigma, *d_lambda; /* per element in the ctx's memory (--tag-sigma, --tag-lambda) */
+    void *d_g;                /* per node Dirichlet values (--dirichlet TAG=G) */
+    double *b;                /* the right-hand side in host doubles */
 } job;
 
 static void release(homg_ctx *ctx, job *j)
 {
     homg_free(ctx, j->d_sigma);
+    homg_free(ctx, j->d_lambda);
+    homg_free(ctx, j->d_g);
     free(j->b);
     homg_fem_destroy(j->fem);
     homg_mesh_destroy(j->m);
@@ -134,42 +223,81 @@ static int set_up(homg_ctx *ctx, const options *o, job *j)
         return fail(ctx, "reading the mesh");
     d.scheme = o->scheme;
     d.precision = o->precision;
-    d.dirichlet_tags = o->dirichlet;
-    d.num_dirichlet_tags = o->num_dirichlet;
+    d.dirichlet_tags = o->dirichlet.tag; /* a tag given twice is harmless */
+    d.num_dirichlet_tags = o->dirichlet.n;
     if (homg_fem_create(j->m, &d, &j->fem) != HOMG_OK)
         return fail(ctx, "setting up the assembly");
     return 0;
 }
 
-/* sigma per element: the --tag-sigma value of its tag, else --sigma. */
-static int upload_sigma(homg_ctx *ctx, const options *o, job *j)
+/* A host array of n doubles into the ctx's memory at *dst (freed here). */
+static int upload(homg_ctx *ctx, double *host, size_t n, void **dst, const char *what)
+{
+    int rc = 0;
+    if (homg_alloc(ctx, n * sizeof *host, dst) != HOMG_OK ||
+        homg_copy_from_host(ctx, *dst, host, n * sizeof *host) != HOMG_OK)
+        rc = fail(ctx, what);
+    free(host);
+    return rc;
+}
+
+/* Per element: the value of the last TAG=V of tv naming its tag, else dflt. */
+static int per_element(homg_ctx *ctx, const job *j, const tag_values *tv, double dflt, void **dst, const char *what)
 {
     int32_t ne = homg_mesh_num_elements(j->m);
-    double *sigma = (double *)malloc((size_t)ne * sizeof *sigma);
-    int rc = 0;
-    if (!sigma)
+    const int32_t *tags = homg_mesh_element_tags(j->m);
+    double *v = (double *)malloc((size_t)(ne > 0 ? ne : 1) * sizeof *v);
+    if (!v)
         return 1;
     for (int32_t e = 0; e < ne; e++) {
-        sigma[e] = o->sigma;
-        for (int t = 0; t < o->num_tag_sigma; t++)
-            if (homg_mesh_element_tags(j->m)[e] == o->tag[t])
-                sigma[e] = o->tag_sigma[t];
+        v[e] = dflt;
+        for (int t = 0; t < tv->n; t++)
+            if (tags[e] == tv->tag[t])
+                v[e] = tv->value[t];
     }
-    if (homg_alloc(ctx, (size_t)ne * sizeof *sigma, &j->d_sigma) != HOMG_OK ||
-        homg_copy_from_host(ctx, j->d_sigma, sigma, (size_t)ne * sizeof *sigma) != HOMG_OK)
-        rc = fail(ctx, "uploading sigma");
-    free(sigma);
-    return rc;
+    return upload(ctx, v, (size_t)ne, dst, what);
+}
+
+/* Per node: g of the last --dirichlet tag whose facets or node markers hold the node. */
+static int dirichlet_values(homg_ctx *ctx, const options *o, job *j)
+{
+    const homg_mesh *m = j->m;
+    int32_t nn = homg_mesh_num_nodes(m), nf = homg_mesh_num_facets(m);
+    int dim = homg_mesh_dim(m);
+    double *g = (double *)calloc((size_t)(nn > 0 ? nn : 1), sizeof *g);
+    if (!g)
+        return 1;
+    for (int t = 0; t < o->dirichlet.n; t++) {
+        int32_t tag = o->dirichlet.tag[t];
+        for (int32_t f = 0; f < nf; f++)
+            if (homg_mesh_facet_tags(m)[f] == tag)
+                for (int k = 0; k < dim; k++)
+                    g[homg_mesh_facets(m)[(size_t)f * dim + k]] = o->dirichlet.value[t];
+        for (int32_t i = 0; i < nn; i++)
+            if (homg_mesh_node_markers(m)[i] == tag)
+                g[i] = o->dirichlet.value[t];
+    }
+    return upload(ctx, g, (size_t)nn, &j->d_g, "uploading the Dirichlet values");
 }
 
 static int assemble(homg_ctx *ctx, const options *o, job *j)
 {
     homg_fem_coeffs c = { 0 };
+    if (o->tag_sigma.n && per_element(ctx, j, &o->tag_sigma, o->sigma, &j->d_sigma, "uploading sigma"))
+        return 1;
+    if (o->tag_lambda.n && per_element(ctx, j, &o->tag_lambda, o->lambda, &j->d_lambda, "uploading lambda"))
+        return 1;
+    if (o->dirichlet.n && dirichlet_values(ctx, o, j))
+        return 1;
     c.sigma = o->sigma;
     c.lambda = o->lambda;
     c.f = o->f;
-    c.dirichlet_value = o->g;
     c.sigma_elem = (const double *)j->d_sigma;
+    c.lambda_elem = (const double *)j->d_lambda;
+    c.dirichlet_values = (const double *)j->d_g;
+    c.neumann_tags = o->neumann.tag;
+    c.neumann_flux = o->neumann.value;
+    c.num_neumann = o->neumann.n;
     if (homg_fem_assemble(j->fem, &c) != HOMG_OK || homg_ctx_synchronize(ctx) != HOMG_OK)
         return fail(ctx, "assembling");
     return 0;
@@ -215,15 +343,13 @@ int homg_tool_mesh_assemble(int argc, char **argv)
     options o;
     homg_ctx *ctx;
     job j;
-    int rc;
-    if (!parse(argc, argv, &o))
-        return usage();
+    int rc = parse(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
     if (!(ctx = homg_tool_ctx(o.backend)))
         return 1;
     memset(&j, 0, sizeof j);
     rc = set_up(ctx, &o, &j);
-    if (rc == 0 && o.num_tag_sigma)
-        rc = upload_sigma(ctx, &o, &j);
     if (rc == 0)
         rc = assemble(ctx, &o, &j);
     if (rc == 0)

@@ -5,7 +5,7 @@
 #include "tool.h"
 
 static const homg_tool_command subcommands[] = {
-    { "solve", "A.mtx [b.mtx]: solve A x = b (b = ones) by AMG-preconditioned CG", homg_cmd_mtx_solve },
+    { "solve", "A.mtx[.gz] [b.mtx[.gz]]: solve A x = b (b = ones) by AMG-preconditioned CG", homg_cmd_mtx_solve },
 };
 
 static void usage(FILE *f)

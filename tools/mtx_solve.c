@@ -13,9 +13,12 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: homg mtx solve A.mtx [b.mtx] [options]\n\n"
+    fprintf(f, "usage: homg mtx solve A.mtx[.gz] [b.mtx[.gz]] [options]\n\n"
                "Solves A x = b (b = ones without b.mtx) for a symmetric positive definite A by CG\n"
                "preconditioned with algebraic multigrid.\n\n"
+               "A.mtx, b.mtx: Matrix Market coordinate (real, integer or pattern; general or\n"
+               "symmetric) or array files, plain or gzip-compressed (.mtx.gz).  A pattern file's\n"
+               "entries have no values and are read as 1 (its 0/1 matrix: rarely positive definite).\n\n"
                "options:\n"
                "  --backend cpu|cuda|auto   (auto)\n"
                "  --tol T                   relative residual to reach (1e-8)\n"
@@ -75,7 +78,11 @@ static int parse(int argc, char **argv, options *o)
             o->pcg.flexible = 1;
         } else if (!strcmp(arg, "--quiet")) {
             o->quiet = 1;
-        } else if (arg[0] == '-' && arg[1] == '-') {
+        } else if (arg[0] == '-' && arg[1] != 0) {
+            static const char *const valued[] = { "--backend",    "--x",        "--tol",   "--max-iter",
+                                                  "--coarsening", "--smoother", "--cycle", "--precond" };
+            if (pick(arg, valued, 8) < 0)
+                return homg_tool_unknown_option("homg mtx solve", arg);
             if (!val) {
                 fprintf(stderr, "homg mtx solve: %s needs a value\n", arg);
                 return 2;
@@ -98,7 +105,7 @@ static int parse(int argc, char **argv, options *o)
             else if (!strcmp(arg, "--precond") && (k = pick(val, precond, 3)) >= 0)
                 o->pcg.precond = (homg_pcg_precond)(k + 1);
             else {
-                fprintf(stderr, "homg mtx solve: bad option %s %s\n", arg, val);
+                fprintf(stderr, "homg mtx solve: %s: bad value '%s' (homg mtx solve --help lists them)\n", arg, val);
                 return 2;
             }
         } else if (!o->a_path) {

@@ -18,7 +18,9 @@ int homg_cmd_version(int argc, char **argv);
 int homg_cmd_mtx(int argc, char **argv);
 int homg_cmd_mtx_solve(int argc, char **argv);
 int homg_cmd_mesh(int argc, char **argv);
-/* `homg mesh assemble` (tools/mesh_assemble.c); argv[0] is the mesh file. */
+/* `homg mesh info` (tools/mesh_info.c) and `homg mesh assemble` (tools/mesh_assemble.c);
+ * argv[0] is the subcommand's name. */
+int homg_tool_mesh_info(int argc, char **argv);
 int homg_tool_mesh_assemble(int argc, char **argv);
 
 /* Runs the command of `cmds` that argv[1] names with argv + 1; --help and -h
@@ -26,6 +28,11 @@ int homg_tool_mesh_assemble(int argc, char **argv);
  * an unknown one after "<who>: unknown <kind> 'NAME'". */
 int homg_tool_dispatch(const char *who, const char *kind, const homg_tool_command *cmds, size_t n,
                        void (*usage)(FILE *), int argc, char **argv);
+
+/* 1 when arg is --help or -h. */
+int homg_tool_is_help(const char *arg);
+/* "<who>: unknown option 'ARG' (<who> --help lists them)" on stderr; returns 2. */
+int homg_tool_unknown_option(const char *who, const char *arg);
 
 /* A context for --backend cpu|cuda|auto; prints the reason and returns NULL on failure. */
 homg_ctx *homg_tool_ctx(const char *backend_name);

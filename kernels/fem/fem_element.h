@@ -11,6 +11,8 @@
 #include "core/search.h"
 #include "fem_kernels.h"
 
+#include <math.h>
+
 /* Sigma g (dim components) for element e. */
 HOMG_HD void fem_sigma_apply(const fem_problem *p, int dim, int32_t e, const double *g, double *out)
 {
@@ -36,7 +38,7 @@ HOMG_HD void fem_sigma_apply(const fem_problem *p, int dim, int32_t e, const dou
  * constant so that the loops unroll and A stays in registers. */
 HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
 {
-    double g[4][3], vol, mass, src;
+    double g[4][3], vol, mass, src, lambda;
     int nv = dim + 1;
     const double *x = p->coords;
     if (dim == 2) {
@@ -75,6 +77,7 @@ HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t
         mass = vol / 20.0;
     }
     src = (p->f + (p->f_elem ? p->f_elem[e] : 0.0)) * vol / nv;
+    lambda = p->lambda_elem ? p->lambda_elem[e] : p->lambda;
     for (int a = 0; a < nv; a++) {
         double sg[3];
         fem_sigma_apply(p, dim, e, g[a], sg);
@@ -83,11 +86,42 @@ HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t
             double m = a == b ? 2.0 * mass : mass, k = 0;
             for (int q = 0; q < dim; q++)
                 k += sg[q] * g[b][q];
-            A[a * nv + b] = vol * k + p->lambda * m;
+            A[a * nv + b] = vol * k + lambda * m;
             if (p->f_node)
                 F[a] += m * p->f_node[v[b]];
         }
     }
+}
+
+/* The share q |F| / dim of each node of facet f (nodes v) under the flux of its
+ * tag in t (0 when the tag has none): the integral of q phi_v over the facet. */
+HOMG_HD double fem_facet_load(const fem_problem *p, const fem_flux_table *t, int32_t tag, const int32_t *v)
+{
+    const double *x = p->coords;
+    double q = 0, measure;
+    int found = 0;
+    for (int i = 0; i < t->n; i++)
+        if (t->tag[i] == tag) {
+            q = t->flux[i];
+            found = 1;
+        }
+    if (!found)
+        return 0;
+    if (p->dim == 2) {
+        double dx = x[2 * v[1]] - x[2 * v[0]], dy = x[2 * v[1] + 1] - x[2 * v[0] + 1];
+        measure = sqrt(dx * dx + dy * dy);
+    } else {
+        double a[3], b[3], c[3];
+        for (int k = 0; k < 3; k++) {
+            a[k] = x[3 * v[1] + k] - x[3 * v[0] + k];
+            b[k] = x[3 * v[2] + k] - x[3 * v[0] + k];
+        }
+        c[0] = a[1] * b[2] - a[2] * b[1];
+        c[1] = a[2] * b[0] - a[0] * b[2];
+        c[2] = a[0] * b[1] - a[1] * b[0];
+        measure = 0.5 * sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    }
+    return q * measure / p->dim;
 }
 
 #ifndef __CUDACC__

@@ -23,8 +23,17 @@ typedef struct fem_problem {
     const double *sigma_elem;
     const double *sigma_tensor; /* dim*(dim+1)/2 per element: xx xy yy | xx xy xz yy yz zz */
     double lambda, f;
+    const double *lambda_elem; /* per element, replaces lambda when set */
     const double *f_elem, *f_node;
 } fem_problem;
+
+/* Neumann data: outward flux sigma du/dn per facet tag (passed by value to kernels). */
+#define FEM_MAX_NEUMANN 64
+typedef struct fem_flux_table {
+    int n;
+    int32_t tag[FEM_MAX_NEUMANN];
+    double flux[FEM_MAX_NEUMANN];
+} fem_flux_table;
 
 /* The CSR system being assembled (exec's memory space). */
 typedef struct fem_system {
@@ -54,6 +63,17 @@ typedef struct fem_patches {
     size_t scratch_bytes;
 } fem_patches;
 
+/* Rules of check_values (fem_check.h): each entry finite, finite and >= 0, finite
+ * and > 0; or per element a symmetric positive semi-definite 2D / 3D tensor. */
+enum fem_check_rule {
+    FEM_CHECK_FINITE = 0,
+    FEM_CHECK_NONNEGATIVE,
+    FEM_CHECK_POSITIVE,
+    FEM_CHECK_TENSOR2,
+    FEM_CHECK_TENSOR3
+};
+#define FEM_CHECK_NONE UINT64_MAX /* check_values' answer when every item passes */
+
 #define FEM_KERNELS(X)                                                                                              \
     /* Pattern: sorted unique keys row << shift | col of all element node pairs and */                              \
     /* every diagonal, left in keys[0 .. *nnz) (*nnz is read back to the host). */                                  \
@@ -78,6 +98,16 @@ typedef struct fem_patches {
     /* Per-thread scratch the patch pass needs (0 on CUDA, which uses shared memory). */                            \
     X(size_t, fem, patch_scratch_bytes,                                                                             \
       (kernel_exec * ex, int32_t max_nnz, int32_t max_nodes, homg_precision precision))                             \
+    /* Neumann: rhs[v] += q |F| / dim for each node v of each facet F whose tag has flux q in t */                  \
+    /* (facets: num_facets * dim nodes, exec's space; after the numeric pass, before Dirichlet). */                 \
+    X(homg_status, fem, neumann,                                                                                    \
+      (kernel_exec * ex, const fem_problem *p, const fem_system *s, int32_t num_facets, const int32_t *facets,      \
+       const int32_t *facet_tags, const fem_flux_table *t))                                                         \
+    /* *first (exec's space) = the smallest i < n whose item breaks `rule` (only items with mask[i] == 1 */         \
+    /* when mask is set), or FEM_CHECK_NONE; */                                                                     \
+    /* queued (the caller reads *first back once for all the arrays it checks). */                                  \
+    X(homg_status, fem, check_values,                                                                               \
+      (kernel_exec * ex, const double *x, int64_t n, int rule, const uint8_t *mask, uint64_t *first))               \
     /* Dirichlet: mask 1 rows become unit rows with rhs g, mask 2 (no element) unit rows with */                    \
     /* rhs 0; other rows move their mask columns times g to the rhs and zero them. */                               \
     X(homg_status, fem, dirichlet,                                                                                  \

@@ -40,6 +40,9 @@ void homg_fem_destroy(homg_fem *fem)
         homg__free(fem->ctx, fem->values);
         homg__free(fem->ctx, fem->rhs);
         homg__free(fem->ctx, fem->mask);
+        homg__free(fem->ctx, fem->check_slots);
+        homg__free(fem->ctx, fem->facets);
+        homg__free(fem->ctx, fem->facet_tags);
         homg__free(fem->ctx, fem->color_elems);
         for (int i = 0; i < 9; i++)
             homg__free(fem->ctx, fem->patch_arrays[i]);
@@ -299,6 +302,12 @@ static homg_status create(homg_fem *fem)
     HOMG_TRY(homg_mesh_upload(fem->mesh, &fem->view));
     HOMG_TRY(build_pattern(fem));
     HOMG_TRY(build_mask(fem));
+    HOMG_TRY(homg__alloc(ctx, 6 * sizeof(uint64_t), (void **)&fem->check_slots, "homg_fem_create: check slots"));
+    if (fem->mesh->num_facets > 0) {
+        size_t nf = (size_t)fem->mesh->num_facets;
+        HOMG_TRY(upload_i32(ctx, &fem->facets, fem->mesh->facets, nf * fem->mesh->dim, "homg_fem_create: facets"));
+        HOMG_TRY(upload_i32(ctx, &fem->facet_tags, fem->mesh->facet_tags, nf, "homg_fem_create: facet tags"));
+    }
     t0 = now_ms();
     if (fem->desc.scheme == HOMG_FEM_SCHEME_COLOR)
         HOMG_TRY(prepare_color(fem));
@@ -384,19 +393,6 @@ homg_fem_info homg_fem_get_info(const homg_fem *fem)
     return fem ? fem->info : i;
 }
 
-static homg_status check_scalar(homg_ctx *ctx, const char *name, double v, int positive)
-{
-    if (!isfinite(v) || (positive ? !(v > 0) : v < 0))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_assemble: coeffs.%s = %g must be %s", name, v,
-                          positive ? "positive and finite" : "finite and >= 0");
-    return HOMG_OK;
-}
-
-static homg_status check_array(homg_ctx *ctx, const void *p, const char *name)
-{
-    return p ? homg__check_pointer(ctx, p, name) : HOMG_OK;
-}
-
 static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
 {
     homg_ctx *ctx = fem->ctx;
@@ -404,23 +400,16 @@ static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
     fem_problem p = geometry(fem);
     fem_system s = system_of(fem);
     homg_status st = HOMG_OK;
+    fem_flux_table t;
+    HOMG_TRY(homg__fem_check_coeffs(fem, c, &t));
     p.sigma = c->sigma == 0 ? 1.0 : c->sigma;
     p.sigma_elem = c->sigma_elem;
     p.sigma_tensor = c->sigma_tensor;
     p.lambda = c->lambda;
+    p.lambda_elem = c->lambda_elem;
     p.f = c->f;
     p.f_elem = c->f_elem;
     p.f_node = c->f_node;
-    HOMG_TRY(check_scalar(ctx, "sigma", p.sigma, 1));
-    HOMG_TRY(check_scalar(ctx, "lambda", p.lambda, 0));
-    if (!isfinite(c->f) || !isfinite(c->dirichlet_value))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_assemble: coeffs.%s is not finite",
-                          isfinite(c->f) ? "dirichlet_value" : "f");
-    HOMG_TRY(check_array(ctx, c->sigma_elem, "coeffs.sigma_elem"));
-    HOMG_TRY(check_array(ctx, c->sigma_tensor, "coeffs.sigma_tensor"));
-    HOMG_TRY(check_array(ctx, c->f_elem, "coeffs.f_elem"));
-    HOMG_TRY(check_array(ctx, c->f_node, "coeffs.f_node"));
-    HOMG_TRY(check_array(ctx, c->dirichlet_values, "coeffs.dirichlet_values"));
     if (fem->desc.scheme != HOMG_FEM_SCHEME_PATCH) {
         HOMG_TRY_BACKEND(ctx, ctx->mem->zero(ex, fem->values, (size_t)s.nnz * value_bytes(fem)), "homg_fem_assemble");
         HOMG_TRY_BACKEND(ctx, ctx->mem->zero(ex, fem->rhs, (size_t)s.num_rows * value_bytes(fem)), "homg_fem_assemble");
@@ -433,6 +422,9 @@ static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
         st = fem->k->numeric_patch(ex, &p, &s, &fem->patches);
     if (st != HOMG_OK)
         return homg__backend_fail(ctx, st, "homg_fem_assemble");
+    if (t.n > 0 && fem->facets &&
+        (st = fem->k->neumann(ex, &p, &s, fem->mesh->num_facets, fem->facets, fem->facet_tags, &t)) != HOMG_OK)
+        return homg__backend_fail(ctx, st, "homg_fem_assemble: Neumann");
     if (fem->num_masked &&
         (st = fem->k->dirichlet(ex, &s, fem->mask, c->dirichlet_value, c->dirichlet_values)) != HOMG_OK)
         return homg__backend_fail(ctx, st, "homg_fem_assemble: Dirichlet");

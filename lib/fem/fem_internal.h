@@ -17,6 +17,8 @@ struct homg_fem {
     int32_t *row_ptr, *col_idx;
     void *values, *rhs;
     uint8_t *mask;
+    uint64_t *check_slots;        /* 6 answers of the coefficient scan (coeffs.c) */
+    int32_t *facets, *facet_tags; /* boundary facets for the Neumann load (NULL: none) */
     /* COLOR */
     int32_t *color_ptr;   /* host, num_colors + 1 */
     int32_t *color_elems; /* ctx */
@@ -24,6 +26,9 @@ struct homg_fem {
     fem_patches patches;
     int32_t *patch_arrays[9];
 };
+
+/* homg_fem_assemble's checks of c (lib/fem/coeffs.c), and its Neumann table in t. */
+homg_status homg__fem_check_coeffs(homg_fem *fem, const homg_fem_coeffs *c, fem_flux_table *t);
 
 /* Greedy element colouring on the host: elements of one colour share no node.
  * *order (num_elements) lists the elements colour by colour; *ptr (colours + 1). */

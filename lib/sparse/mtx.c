@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <zlib.h>
+
 #if defined(__GNUC__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
 #else
@@ -39,6 +41,8 @@ typedef struct mm_reader {
     const char *p, *end; /* what is not read yet */
     long line;           /* number of the current line */
     const char *b, *e;   /* rest of the current line (b advances by tokens), no end of line */
+    char kind[192];      /* once the banner is read: its format, field and symmetry and what an
+                            entry holds, appended to every later message */
 } mm_reader;
 
 static homg_status fail_at(mm_reader *r, long line, homg_status st, const char *fmt, ...) PRINTF_LIKE(4, 5);
@@ -48,7 +52,7 @@ static homg_status vfail(mm_reader *r, long line, homg_status st, const char *fm
 {
     char what[512];
     vsnprintf(what, sizeof what, fmt, ap);
-    return homg__fail(r->ctx, st, "%s:%ld: %s", r->name, line, what);
+    return homg__fail(r->ctx, st, "%s:%ld: %s%s", r->name, line, what, r->kind);
 }
 
 static homg_status fail_at(mm_reader *r, long line, homg_status st, const char *fmt, ...)
@@ -181,6 +185,27 @@ static int parse_int(const char *b, const char *e, int64_t *v)
 
 /* ------------------------------------------------------------ header */
 
+/* r->kind from the banner's words as the file spells them (lower case), e.g.
+ * " (coordinate pattern symmetric: entries 'row column', no value, lower triangle)". */
+static void describe(mm_reader *r, const mm_header *h, const char *const *b, const char *const *e)
+{
+    char words[3][40];
+    /* 3 words of at most 35 characters and the longest description fit */
+    for (int w = 0; w < 3; w++) {
+        size_t n = 0;
+        show(b[w + 2], e[w + 2], words[w]);
+        for (; words[w][n]; n++)
+            if (words[w][n] >= 'A' && words[w][n] <= 'Z')
+                words[w][n] = (char)(words[w][n] - 'A' + 'a');
+    }
+    snprintf(r->kind, sizeof r->kind, " (%s %s %s: %s%s)", words[0], words[1], words[2],
+             h->array                    ? "one value per line"
+             : h->field == FIELD_PATTERN ? "entries 'row column', no value"
+             : h->field == FIELD_INTEGER ? "entries 'row column integer'"
+                                         : "entries 'row column value'",
+             h->symmetric ? ", lower triangle" : "");
+}
+
 static homg_status read_banner(mm_reader *r, mm_header *h)
 {
     const char *b[5], *e[5], *tb, *te;
@@ -234,6 +259,7 @@ static homg_status read_banner(mm_reader *r, mm_header *h)
                        h->array ? "array" : "coordinate", show(b[4], e[4], s));
     else if (!word_is(b[4], e[4], "general"))
         return fail(r, "unknown symmetry '%s' (expected general or symmetric)", show(b[4], e[4], s));
+    describe(r, h, b, e);
     return HOMG_OK;
 }
 
@@ -519,38 +545,48 @@ homg_status homg_mtx_parse_vector(homg_ctx *ctx, const char *name, const char *t
 
 /* ------------------------------------------------------------ files */
 
-/* Reads a whole file into memory: the parser works on text. */
+/* Reads a whole file into memory (the parser works on text), gunzipped when it is
+ * gzip-compressed (.mtx.gz; zlib reads plain files as they are). */
 static homg_status slurp(homg_ctx *ctx, const char *path, char **text, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    gzFile f;
     char *buf = NULL;
-    size_t cap = 0, n = 0, got;
-    int err;
+    size_t cap = 0, n = 0;
+    int got, zerr = Z_OK;
+    errno = 0;
+    f = gzopen(path, "rb");
     if (!f)
-        return homg__fail(ctx, HOMG_ERROR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return homg__fail(ctx, HOMG_ERROR_IO, "%s: cannot open: %s", path, strerror(errno ? errno : ENOMEM));
+    gzbuffer(f, 1 << 17);
     do {
         if (n == cap) {
             size_t ncap = cap ? 2 * cap : 65536;
             char *nb = ncap > cap ? (char *)realloc(buf, ncap) : NULL;
             if (!nb) {
                 free(buf);
-                fclose(f);
+                gzclose(f);
                 return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: no memory to hold the file (%zu bytes read)",
                                   path, n);
             }
             buf = nb;
             cap = ncap;
         }
-        got = fread(buf + n, 1, cap - n, f);
-        n += got;
+        got = gzread(f, buf + n, (unsigned)(cap - n < (1u << 30) ? cap - n : (1u << 30)));
+        if (got > 0)
+            n += (size_t)got;
     } while (got > 0);
-    err = errno;
-    if (ferror(f)) {
+    if (got == 0)
+        gzerror(f, &zerr); /* a cut stream ends reads with Z_BUF_ERROR, not -1 */
+    if (got < 0 || zerr != Z_OK) {
+        int err = errno;
+        const char *what = gzerror(f, &zerr);
+        homg_status st =
+            homg__fail(ctx, HOMG_ERROR_IO, "%s: cannot read: %s", path, zerr == Z_ERRNO ? strerror(err) : what);
         free(buf);
-        fclose(f);
-        return homg__fail(ctx, HOMG_ERROR_IO, "%s: cannot read: %s", path, strerror(err));
+        gzclose(f);
+        return st;
     }
-    fclose(f);
+    gzclose(f);
     *text = buf;
     *len = n;
     return HOMG_OK;

@@ -1,0 +1,18 @@
+/* toolrun.h -- running the built `homg` tool from a test: its exit status, and
+ * what it printed on stdout and on stderr, kept apart. */
+#ifndef HOMG_TOOLRUN_H
+#define HOMG_TOOLRUN_H
+
+#include <stddef.h>
+
+typedef struct homg_tool_run {
+    int status;        /* exit status; -1 when it did not exit normally (a signal, a sanitizer abort) */
+    char out[1 << 16]; /* stdout (truncated beyond) */
+    char err[1 << 14]; /* stderr */
+} homg_tool_run;
+
+/* Runs `tool ARGS` through the shell (ARGS is a shell command line) and fills r;
+ * prints the command, its status and output for the test's log. */
+void homg_test_tool(const char *tool, const char *args, homg_tool_run *r);
+
+#endif
