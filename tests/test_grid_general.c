@@ -74,7 +74,7 @@ static grid_case *mk(int nx, int ny, int nz, homg_bc_kind kind, uint64_t seed)
 static void sizes_and_sides(void **state)
 {
     (void)state;
-    const int sizes[][3] = { { 1, 1, 1 },   { 2, 1, 1 },  { 3, 5, 1 },   { 7, 2, 1 },  { 5, 7, 3 },
+    const int sizes[][3] = { { 1, 1, 1 },    { 2, 1, 1 },   { 3, 5, 1 },   { 7, 2, 1 },   { 5, 7, 3 },
                              { 100, 37, 1 }, { 64, 64, 1 }, { 33, 17, 9 }, { 16, 16, 16 } };
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
         for (int kind = 0; kind < 3; kind++) {
@@ -226,8 +226,7 @@ static void nrhs_methods_precision(void **state)
     for (int r = 0; r < 3; r++) {
         memcpy(c1->f, c->f + r * n, n * sizeof(double));
         for (int s = 0; s < 4; s++)
-            memcpy(c1->face[s], c->face[s] + r * grid_case_face_len(c, s),
-                   grid_case_face_len(c, s) * sizeof(double));
+            memcpy(c1->face[s], c->face[s] + r * grid_case_face_len(c, s), grid_case_face_len(c, s) * sizeof(double));
         assert_int_equal(grid_case_solve(ctx, c1, &sd, u1, &info, NULL, NULL), HOMG_OK);
         assert_true(homg_rel_diff(u3 + r * n, u1, n) < 1e-8);
     }

@@ -128,8 +128,9 @@ static long long neighbour(const grid_case *c, const int x[3], int a, int dir)
 
 static size_t face_index(const grid_case *c, int s, const int x[3])
 {
-    return s < 2 ? (size_t)x[1] + (size_t)c->d.ny * x[2] : s < 4 ? (size_t)x[0] + (size_t)c->d.nx * x[2]
-                                                                 : (size_t)x[0] + (size_t)c->d.nx * x[1];
+    return s < 2   ? (size_t)x[1] + (size_t)c->d.ny * x[2]
+           : s < 4 ? (size_t)x[0] + (size_t)c->d.nx * x[2]
+                   : (size_t)x[0] + (size_t)c->d.nx * x[1];
 }
 
 /* b_k = f + face terms, and (A u)_k, at active cell k of rhs r. */
@@ -217,7 +218,8 @@ double grid_case_residual(const grid_case *c, const double *u, int project)
     const size_t n = grid_case_cells(c);
     int *label = (int *)malloc(n * sizeof(int)), nisl = islands(c, label);
     double *b = (double *)malloc(n * sizeof(double)), *au = (double *)malloc(n * sizeof(double));
-    double *mean = (double *)calloc((size_t)nisl + 1, sizeof(double)), *cnt = (double *)calloc((size_t)nisl + 1, sizeof(double));
+    double *mean = (double *)calloc((size_t)nisl + 1, sizeof(double)),
+           *cnt = (double *)calloc((size_t)nisl + 1, sizeof(double));
     double rr = 0, bb = 0;
     for (int r = 0; r < c->d.nrhs; r++) {
         const double *ur = u + (size_t)r * n;

@@ -9,14 +9,14 @@
 #include <stdint.h>
 
 typedef struct grid_case {
-    homg_grid_desc d;        /* nx, ny, nz, h, bc, nrhs, precision, method */
-    double sigma, lambda;    /* constants where the arrays are NULL */
-    double *sigma_cell;      /* NULL or n values */
-    double *lambda_cell;     /* NULL or n values */
-    unsigned char *flags;    /* NULL or n values */
-    double *f;               /* nrhs * n */
-    double *face[6];         /* NULL or nrhs * face length */
-    double *u0;              /* nrhs * n: values at FIXED cells (and a warm start) */
+    homg_grid_desc d;     /* nx, ny, nz, h, bc, nrhs, precision, method */
+    double sigma, lambda; /* constants where the arrays are NULL */
+    double *sigma_cell;   /* NULL or n values */
+    double *lambda_cell;  /* NULL or n values */
+    unsigned char *flags; /* NULL or n values */
+    double *f;            /* nrhs * n */
+    double *face[6];      /* NULL or nrhs * face length */
+    double *u0;           /* nrhs * n: values at FIXED cells (and a warm start) */
 } grid_case;
 
 size_t grid_case_cells(const grid_case *c);
