@@ -946,6 +946,112 @@ static void image_size_1920x1080(void **state)
     tally_report("1920x1080");
 }
 
+/* ------------------------------------------------ homg_grid_residual against the definition */
+
+/* r = f + face terms - A u at active cells and 0 elsewhere, for a random u (FIXED values
+ * included): the operator itself, with no solver in the way.  float64 to 1e-12 of the terms'
+ * size, float32 (computed in double from float data) to 1e-6. */
+static void residual_case(const grid_case *c, homg_precision prec)
+{
+    const int pi = prec == HOMG_FLOAT64;
+    size_t n = c->ncell * c->nrhs;
+    homg_rng rng = homg_rng_seed(c->seed + 7);
+    homg_grid_desc gd = desc_of(c, HOMG_METHOD_VCYCLE, prec);
+    homg_grid *g = NULL;
+    homg_status st = homg_grid_create(ctx, &gd, &g);
+    if (st != HOMG_OK) {
+        FAILF("%s residual: create %s: %s", c->name, homg_status_string(st), homg_ctx_last_error(ctx));
+        return;
+    }
+    double *u = initial_u(c), *r = (double *)malloc(sizeof(double) * n), worst = 0, scale = 0;
+    for (size_t k = 0; k < n; k++)
+        if (u[k] == UNREAD_ACTIVE)
+            u[k] = (double)(float)(2 * homg_rng_uniform(&rng) - 1);
+    dev_case d = upload_case(c, NULL, prec);
+    homg_free(ctx, d.u);
+    d.u = homg_test_upload(ctx, u, n, prec);
+    void *dr = homg_test_upload(ctx, u, n, prec);
+    homg_grid_operator op = operator_of(c, &d);
+    homg_boundary bc;
+    memset(&bc, 0, sizeof bc);
+    for (int q = 0; q < 6; q++)
+        bc.face[q] = d.face[q];
+    st = homg_grid_set_operator(g, &op);
+    if (st == HOMG_OK)
+        st = homg_grid_residual(g, d.f, &bc, d.u, dr);
+    if (st != HOMG_OK) {
+        FAILF("%s %s residual: %s: %s", c->name, pi ? "f64" : "f32", homg_status_string(st), homg_ctx_last_error(ctx));
+    } else {
+        grid_ref ref;
+        double *b = (double *)malloc(sizeof(double) * c->ncell);
+        homg_test_download(ctx, dr, n, prec, r);
+        assert_int_equal(grid_ref_build(&ref, &c->p), 0);
+        for (int k = 0; k < c->nrhs; k++) {
+            const double *fk[6], *uk = u + c->ncell * k, *rk = r + c->ncell * k;
+            for (int q = 0; q < 6; q++)
+                fk[q] = c->face[q] ? c->face[q] + grid_ref_face_n(&c->p, q) * k : NULL;
+            grid_ref_rhs(&ref, c->f + c->ncell * k, fk, uk, b);
+            for (int q = 0; q < ref.n; q++) {
+                double au = 0, mag = fabs(b[q]);
+                for (int t = ref.a.row_ptr[q]; t < ref.a.row_ptr[q + 1]; t++) {
+                    au += ref.a.values[t] * uk[ref.cell[ref.a.col_idx[t]]];
+                    mag += fabs(ref.a.values[t] * uk[ref.cell[ref.a.col_idx[t]]]);
+                }
+                scale = fmax(scale, mag);
+                worst = fmax(worst, fabs(rk[ref.cell[q]] - (b[q] - au)));
+            }
+            for (size_t q = 0; q < c->ncell; q++) /* 0 at FIXED and SOLID cells */
+                if (ref.unk[q] < 0)
+                    worst = fmax(worst, fabs(rk[q]));
+        }
+        double rel = scale > 0 ? worst / scale : worst;
+        printf("    %-54s residual %s: max |r - r_ref| = %.2e of %.2e\n", c->name, pi ? "f64" : "f32", worst, scale);
+        if (!(rel <= (pi ? 1e-12 : 1e-6)))
+            FAILF("%s %s homg_grid_residual differs from the definition: %.2e relative", c->name, pi ? "f64" : "f32",
+                  rel);
+        T.runs++;
+        grid_ref_free(&ref);
+        free(b);
+    }
+    homg_free(ctx, dr);
+    free_case(&d);
+    free(u);
+    free(r);
+    homg_grid_destroy(g);
+}
+
+static void residual_matches_definition(void **state)
+{
+    (void)state;
+    static const struct {
+        int nx, ny, nz;
+        const char *sides;
+        int nrhs, sigma, lambda, mask;
+    } cs[] = { { 1, 1, 1, "DNPP", 1, -1, 0, -1 },
+               { 5, 7, 1, "NDNN", 2, GRID_CASE_RANDOM, 1, -1 },
+               { 16, 16, 1, "DDDD", 1, -1, 0, -1 },
+               { 16, 16, 1, "PPDN", 1, GRID_CASE_CHECKER, 0, GRID_CASE_SCATTER },
+               { 33, 20, 1, "NNPP", 3, -1, 1, GRID_CASE_ROOMS },
+               { 6, 5, 4, "DNPPND", 2, GRID_CASE_INCLUSIONS, 1, -1 },
+               { 8, 8, 8, "PPPPPP", 1, -1, 0, GRID_CASE_DISCS },
+               { 2, 3, 7, "NNDDPP", 1, GRID_CASE_LAYERS, 0, GRID_CASE_FIXED_CELL } };
+    tally_reset();
+    for (size_t k = 0; k < sizeof cs / sizeof *cs; k++) {
+        grid_case c;
+        grid_case_init(&c, cs[k].nx, cs[k].ny, cs[k].nz, cs[k].sides, cs[k].nrhs, 980 + k);
+        if (cs[k].sigma >= 0)
+            grid_case_set_sigma(&c, (grid_case_sigma)cs[k].sigma, 1e4);
+        if (cs[k].lambda)
+            grid_case_set_lambda(&c, 5);
+        if (cs[k].mask >= 0)
+            grid_case_set_mask(&c, (grid_case_mask)cs[k].mask);
+        residual_case(&c, HOMG_FLOAT64);
+        residual_case(&c, HOMG_FLOAT32);
+        grid_case_free(&c);
+    }
+    tally_report("homg_grid_residual vs the definition");
+}
+
 /* ------------------------------------------------ case classes */
 
 static void box_case(int nx, int ny, int nz, const char *sides, int nrhs, double lambda, uint64_t seed)
@@ -1427,6 +1533,7 @@ int main(void)
         cmocka_unit_test(analytic_second_order),
         cmocka_unit_test(reference_paths_agree),
 #ifdef HOMG_GRID_GENERAL
+        cmocka_unit_test(residual_matches_definition),
         cmocka_unit_test(boxes_every_side_kind),
         cmocka_unit_test(sizes_powers_of_two_and_100),
         cmocka_unit_test(sigma_jumps),
