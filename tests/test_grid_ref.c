@@ -1244,6 +1244,84 @@ static void counting_free(void *ptr, void *user)
     free(ptr);
 }
 
+/* Item 6 of issue 9: a new operator every frame on the same grid (a moving obstacle, new sigma
+ * and lambda): each solve matches its own reference, and after the first set_operator of a
+ * kind no set_operator or solve allocates from the ctx (a counting allocator). */
+static void operator_changes_between_solves(void **state)
+{
+    (void)state;
+    homg_ctx_desc cd = { 0 };
+    homg_ctx *saved = ctx, *c2 = NULL;
+    cd.backend = homg_ctx_backend(saved);
+    cd.allocator.alloc = counting_alloc;
+    cd.allocator.free = counting_free;
+    assert_int_equal(homg_ctx_create(&cd, &c2), HOMG_OK);
+    ctx = c2;
+    tally_reset();
+    for (int pr = 1; pr >= 0; pr--) {
+        homg_precision prec = pr ? HOMG_FLOAT64 : HOMG_FLOAT32;
+        grid_case c0;
+        grid_case_init(&c0, 48, 40, 1, "NNDD", 1, 990);
+        homg_grid_desc gd = desc_of(&c0, HOMG_METHOD_DEFAULT, prec);
+        homg_grid *g = NULL;
+        homg_status st = homg_grid_create(ctx, &gd, &g);
+        grid_case_free(&c0);
+        if (st != HOMG_OK) {
+            FAILF("operator changes: create %s: %s", homg_status_string(st), homg_ctx_last_error(ctx));
+            continue;
+        }
+        for (int frame = 0; frame < 4; frame++) {
+            grid_case c;
+            ref_solution s;
+            grid_case_init(&c, 48, 40, 1, "NNDD", 1, 990 + 17 * frame); /* new seed: the discs move */
+            grid_case_set_mask(&c, GRID_CASE_DISCS);
+            grid_case_set_sigma(&c, GRID_CASE_INCLUSIONS, frame % 2 ? 1e4 : 10);
+            grid_case_set_lambda(&c, frame);
+            ref_solve(&c, &s);
+            dev_case d = upload_case(&c, pr ? NULL : s.u, prec);
+            homg_grid_operator op = operator_of(&c, &d);
+            homg_boundary bc;
+            homg_solve_desc sd;
+            homg_solve_info info;
+            memset(&bc, 0, sizeof bc);
+            memset(&sd, 0, sizeof sd);
+            for (int q = 0; q < 6; q++)
+                bc.face[q] = d.face[q];
+            sd.tol = pr ? 1e-10 : 1e-5;
+            sd.max_cycles = 200;
+            sd.u_ref = d.uref;
+            size_t before = allocs;
+            st = homg_grid_set_operator(g, &op);
+            if (st == HOMG_OK)
+                st = homg_grid_solve(g, d.f, &bc, d.u, &sd, &info);
+            size_t during = allocs - before;
+            if (st != HOMG_OK) {
+                FAILF("operator changes, frame %d %s: %s: %s", frame, pr ? "f64" : "f32", homg_status_string(st),
+                      homg_ctx_last_error(ctx));
+            } else {
+                double *u = (double *)malloc(sizeof(double) * c.ncell);
+                homg_test_download(ctx, d.u, c.ncell, prec, u);
+                double e = active_error(&c, &s, u);
+                printf("    frame %d %s (%s): ran %s, %d cycles, err %.1e, ctx allocations in set_operator+solve %zu\n",
+                       frame, pr ? "f64" : "f32", c.name, method_name(info.method), info.cycles, e, during);
+                if (!(e <= (pr ? 1e-6 : 1e-4)))
+                    FAILF("operator changes, frame %d %s: err %.2e", frame, pr ? "f64" : "f32", e);
+                if (frame > 0 && during)
+                    FAILF("operator changes, frame %d %s: %zu ctx allocations", frame, pr ? "f64" : "f32", during);
+                T.runs++;
+                free(u);
+            }
+            free_case(&d);
+            ref_free(&s);
+            grid_case_free(&c);
+        }
+        homg_grid_destroy(g);
+    }
+    ctx = saved;
+    homg_ctx_destroy(c2);
+    tally_report("operator changes between solves");
+}
+
 static void bad_sizes_and_sides(void **state)
 {
     (void)state;
@@ -1542,6 +1620,7 @@ int main(void)
         cmocka_unit_test(singular_cases),
         cmocka_unit_test(several_rhs),
         cmocka_unit_test(image_size_1920x1080),
+        cmocka_unit_test(operator_changes_between_solves),
         cmocka_unit_test(bad_sizes_and_sides),
         cmocka_unit_test(bad_operator_values),
         cmocka_unit_test(bad_solve_inputs),
