@@ -519,6 +519,7 @@ static const char *method_name(homg_method m)
 typedef struct tally {
     int runs, skips, fails;
     double worst_err[2], worst_factor, worst_jump_factor;
+    double t0; /* ms */
 } tally;
 static tally T;
 
@@ -535,8 +536,9 @@ static void tally_reset(void) { memset(&T, 0, sizeof T); }
 static void tally_report(const char *what)
 {
     printf("%s: %d runs, %d skipped (UNSUPPORTED), %d failed; worst error f32 %.2e f64 %.2e; worst factor %.3f "
-           "(sigma jumps %.3f)\n",
-           what, T.runs, T.skips, T.fails, T.worst_err[0], T.worst_err[1], T.worst_factor, T.worst_jump_factor);
+           "(sigma jumps %.3f); %.1f s\n",
+           what, T.runs, T.skips, T.fails, T.worst_err[0], T.worst_err[1], T.worst_factor, T.worst_jump_factor,
+           (homg_test_now_ms() - T.t0) / 1000);
     assert_int_equal(T.fails, 0);
     assert_true(T.runs > 0);
 }
