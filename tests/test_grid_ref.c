@@ -523,7 +523,11 @@ typedef struct tally {
 } tally;
 static tally T;
 
-static void tally_reset(void) { memset(&T, 0, sizeof T); }
+static void tally_reset(void)
+{
+    memset(&T, 0, sizeof T);
+    T.t0 = homg_test_now_ms();
+}
 
 #define FAILF(...)           \
     do {                     \
