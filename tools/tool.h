@@ -33,6 +33,13 @@ int homg_tool_dispatch(const char *who, const char *kind, const homg_tool_comman
 int homg_tool_is_help(const char *arg);
 /* "<who>: unknown option 'ARG' (<who> --help lists them)" on stderr; returns 2. */
 int homg_tool_unknown_option(const char *who, const char *arg);
+/* `homg solve` on a general problem (tools/solve_general.c). */
+typedef struct homg_tool_general {
+    homg_grid_desc desc;
+    double tol, lambda, sigma_jump, obstacles; /* obstacles: fraction of cells solid */
+    int cycles, quiet;
+} homg_tool_general;
+int homg_tool_solve_general(homg_ctx *ctx, const homg_tool_general *o);
 
 /* A context for --backend cpu|cuda|auto; prints the reason and returns NULL on failure. */
 homg_ctx *homg_tool_ctx(const char *backend_name);

@@ -1,5 +1,5 @@
-/* grid_case.c -- problem generators for the general structured grid (grid_case.h). */
-#include "grid_case.h"
+/* refcase.c -- problem generators for the general structured grid (refcase.h). */
+#include "refcase.h"
 #include "testutil.h"
 
 #include <math.h>
@@ -11,7 +11,7 @@ static double rounded(double x) { return (double)(float)x; }
 
 static double sym(homg_rng *r) { return rounded(2 * homg_rng_uniform(r) - 1); }
 
-void grid_case_describe(grid_case *c, const char *extra)
+void refcase_describe(refcase *c, const char *extra)
 {
     char sides[7] = { 0 }, prev[sizeof c->name];
     for (int s = 0; s < 2 * c->dim; s++)
@@ -25,7 +25,7 @@ void grid_case_describe(grid_case *c, const char *extra)
         snprintf(c->name, sizeof c->name, "3D %dx%dx%d %s nrhs %d", c->p.nx, c->p.ny, c->p.nz, sides, c->nrhs);
 }
 
-void grid_case_init(grid_case *c, int nx, int ny, int nz, const char *sides, int nrhs, uint64_t seed)
+void refcase_init(refcase *c, int nx, int ny, int nz, const char *sides, int nrhs, uint64_t seed)
 {
     homg_rng r = homg_rng_seed(seed);
     int m = nx > ny ? nx : ny;
@@ -54,10 +54,10 @@ void grid_case_init(grid_case *c, int nx, int ny, int nz, const char *sides, int
         for (size_t k = 0; k < n; k++)
             c->face[s][k] = sym(&r);
     }
-    grid_case_describe(c, NULL);
+    refcase_describe(c, NULL);
 }
 
-void grid_case_free(grid_case *c)
+void refcase_free(refcase *c)
 {
     free(c->sigma_cell);
     free(c->lambda_cell);
@@ -69,14 +69,14 @@ void grid_case_free(grid_case *c)
     memset(c, 0, sizeof *c);
 }
 
-static void coords(const grid_case *c, size_t q, int at[3])
+static void coords(const refcase *c, size_t q, int at[3])
 {
     at[0] = (int)(q % c->p.nx);
     at[1] = (int)(q / c->p.nx % c->p.ny);
     at[2] = (int)(q / ((size_t)c->p.nx * c->p.ny));
 }
 
-void grid_case_set_sigma(grid_case *c, grid_case_sigma kind, double contrast)
+void refcase_set_sigma(refcase *c, refcase_sigma kind, double contrast)
 {
     static const char *const names[] = { "checkerboard", "inclusions", "layers", "random" };
     homg_rng r = homg_rng_seed(c->seed + 101);
@@ -92,29 +92,29 @@ void grid_case_set_sigma(grid_case *c, grid_case_sigma kind, double contrast)
     for (size_t q = 0; q < c->ncell; q++) {
         int at[3], hi = 0;
         coords(c, q, at);
-        if (kind == GRID_CASE_CHECKER)
+        if (kind == REFCASE_CHECKER)
             hi = (at[0] / b + at[1] / b + at[2] / b) % 2;
-        else if (kind == GRID_CASE_LAYERS)
+        else if (kind == REFCASE_LAYERS)
             hi = (at[1] * 5 / (c->p.ny > 1 ? c->p.ny : 1)) % 2;
-        else if (kind == GRID_CASE_INCLUSIONS)
+        else if (kind == REFCASE_INCLUSIONS)
             for (int k = 0; k < 4; k++) {
                 double d2 = 0;
                 for (int a = 0; a < c->dim; a++)
                     d2 += (at[a] + 0.5 - ctr[k][a]) * (at[a] + 0.5 - ctr[k][a]);
                 hi |= d2 < rad[k] * rad[k];
             }
-        c->sigma_cell[q] = kind == GRID_CASE_RANDOM ? rounded(exp(log(contrast) * homg_rng_uniform(&r)))
-                           : hi                     ? contrast
-                                                    : 1.0;
+        c->sigma_cell[q] = kind == REFCASE_RANDOM ? rounded(exp(log(contrast) * homg_rng_uniform(&r)))
+                           : hi                   ? contrast
+                                                  : 1.0;
     }
     c->p.sigma_cell = c->sigma_cell;
     c->contrast = contrast;
     char extra[64];
     snprintf(extra, sizeof extra, "sigma %s %.0e", names[kind], contrast);
-    grid_case_describe(c, extra);
+    refcase_describe(c, extra);
 }
 
-void grid_case_set_lambda(grid_case *c, double max)
+void refcase_set_lambda(refcase *c, double max)
 {
     homg_rng r = homg_rng_seed(c->seed + 202);
     c->lambda_cell = (double *)malloc(sizeof(double) * c->ncell);
@@ -123,41 +123,41 @@ void grid_case_set_lambda(grid_case *c, double max)
     c->p.lambda_cell = c->lambda_cell;
     char extra[64];
     snprintf(extra, sizeof extra, "lambda cells [0,%g]", max);
-    grid_case_describe(c, extra);
+    refcase_describe(c, extra);
 }
 
-void grid_case_set_lambda_const(grid_case *c, double lambda)
+void refcase_set_lambda_const(refcase *c, double lambda)
 {
     char extra[64];
     c->p.lambda = rounded(lambda);
     snprintf(extra, sizeof extra, "lambda %g", lambda);
-    grid_case_describe(c, extra);
+    refcase_describe(c, extra);
 }
 
-static int mask_flag(const grid_case *c, grid_case_mask kind, const int at[3], homg_rng *r, const double (*disc)[4],
+static int mask_flag(const refcase *c, refcase_mask kind, const int at[3], homg_rng *r, const double (*disc)[4],
                      int ndisc)
 {
     const int n[3] = { c->p.nx, c->p.ny, c->p.nz };
     int mid = n[0] / 2, cj = n[1] / 2, ck = n[2] / 2;
     switch (kind) {
-    case GRID_CASE_WALL_GAP: return at[0] == mid && !(at[1] == cj && at[2] == ck) ? GRID_REF_SOLID : GRID_REF_ACTIVE;
-    case GRID_CASE_WALL_SPLIT: return at[0] == mid ? GRID_REF_SOLID : GRID_REF_ACTIVE;
-    case GRID_CASE_ROOMS:
+    case REFCASE_WALL_GAP: return at[0] == mid && !(at[1] == cj && at[2] == ck) ? GRID_REF_SOLID : GRID_REF_ACTIVE;
+    case REFCASE_WALL_SPLIT: return at[0] == mid ? GRID_REF_SOLID : GRID_REF_ACTIVE;
+    case REFCASE_ROOMS:
         for (int a = 0; a < c->dim; a++)
             if (at[a] % 5 == 4)
                 return GRID_REF_SOLID;
         return GRID_REF_ACTIVE;
-    case GRID_CASE_FIXED_CELL: return at[0] == mid && at[1] == cj && at[2] == ck ? GRID_REF_FIXED : GRID_REF_ACTIVE;
-    case GRID_CASE_SOLID_BORDER:
+    case REFCASE_FIXED_CELL: return at[0] == mid && at[1] == cj && at[2] == ck ? GRID_REF_FIXED : GRID_REF_ACTIVE;
+    case REFCASE_SOLID_BORDER:
         for (int a = 0; a < c->dim; a++)
             if (at[a] == 0 || at[a] == n[a] - 1)
                 return GRID_REF_SOLID;
         return GRID_REF_ACTIVE;
-    case GRID_CASE_SCATTER: {
+    case REFCASE_SCATTER: {
         double x = homg_rng_uniform(r);
         return x < 0.1 ? GRID_REF_SOLID : x < 0.2 ? GRID_REF_FIXED : GRID_REF_ACTIVE;
     }
-    case GRID_CASE_DISCS:
+    case REFCASE_DISCS:
         for (int k = 0; k < ndisc; k++) {
             double d2 = 0;
             for (int a = 0; a < c->dim; a++)
@@ -170,7 +170,7 @@ static int mask_flag(const grid_case *c, grid_case_mask kind, const int at[3], h
     return GRID_REF_ACTIVE;
 }
 
-void grid_case_set_mask(grid_case *c, grid_case_mask kind)
+void refcase_set_mask(refcase *c, refcase_mask kind)
 {
     static const char *const names[] = { "wall+gap",     "split wall", "rooms", "fixed cell",
                                          "solid border", "scatter",    "discs" };
@@ -193,5 +193,5 @@ void grid_case_set_mask(grid_case *c, grid_case_mask kind)
                 c->u0[c->ncell * k + q] = rounded(1 + homg_rng_uniform(&r));
     }
     c->p.flags = c->flags;
-    grid_case_describe(c, names[kind]);
+    refcase_describe(c, names[kind]);
 }
