@@ -52,7 +52,8 @@ static void *random_discs(int n, double fraction)
     homg_rng r = homg_rng_seed(1);
     size_t solid = 0;
     while (solid < fraction * n * n) {
-        double cx = n * homg_rng_uniform(&r), cy = n * homg_rng_uniform(&r), rad = n * (0.01 + 0.03 * homg_rng_uniform(&r));
+        double cx = n * homg_rng_uniform(&r), cy = n * homg_rng_uniform(&r),
+               rad = n * (0.01 + 0.03 * homg_rng_uniform(&r));
         for (int j = (int)(cy - rad); j <= (int)(cy + rad); j++)
             for (int i = (int)(cx - rad); i <= (int)(cx + rad); i++)
                 if (i >= 0 && j >= 0 && i < n && j < n && !h[i + (size_t)n * j] &&
@@ -99,8 +100,9 @@ static double divergence_left(homg_fluid *fl, int n)
 
 static void run(FILE *out, int n, const variant *v, void *solid, const char *box)
 {
-    homg_fluid_desc d = { .nx = n, .method = v->method, .tol = v->tol, .max_cycles = v->max_cycles,
-                          .jacobi = v->jacobi };
+    homg_fluid_desc d = {
+        .nx = n, .method = v->method, .tol = v->tol, .max_cycles = v->max_cycles, .jacobi = v->jacobi
+    };
     homg_fluid *fl;
     homg_fluid_info info;
     homg_timer *t;

@@ -173,7 +173,8 @@ static void upload_walls(demo *d)
     size_t first = (size_t)lo * S.n;
     if (rows <= 0)
         return;
-    demo_check(d, homg_copy_from_host(d->ctx, (unsigned char *)S.solid + first, S.solid_host + first, (size_t)rows * S.n),
+    demo_check(d,
+               homg_copy_from_host(d->ctx, (unsigned char *)S.solid + first, S.solid_host + first, (size_t)rows * S.n),
                "copying the walls");
     demo_check(d, homg_fluid_set_solid(S.fluid, S.solid), "homg_fluid_set_solid");
     glBindTexture(GL_TEXTURE_2D, S.mask);

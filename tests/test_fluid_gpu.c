@@ -87,7 +87,8 @@ static void kernels_match_cpu(void **state)
         twin_arrays t = make(nx, ny, 40 + s);
         kernel_exec *ex = &gpu->ex;
         float *want = malloc(4 * (t.nu > t.nv ? t.nu : t.nv));
-        fluid_field hu = { t.u, nx + 1, ny, 0, 0.5f }, hv = { t.v, nx, ny + 1, 0.5f, 0 }, hq = { t.q, nx, ny, 0.5f, 0.5f };
+        fluid_field hu = { t.u, nx + 1, ny, 0, 0.5f }, hv = { t.v, nx, ny + 1, 0.5f, 0 },
+                    hq = { t.q, nx, ny, 0.5f, 0.5f };
         fluid_field du = hu, dv = hv, dq = hq;
         du.q = t.du, dv.q = t.dv, dq.q = t.dq;
         fluid_field targets[3][2] = { { hq, dq }, { hu, du }, { hv, dv } };
@@ -110,7 +111,8 @@ static void kernels_match_cpu(void **state)
         homg_splat sp[19];
         homg_rng r = homg_rng_seed(s);
         for (int k = 0; k < 19; k++)
-            sp[k] = (homg_splat){ { homg_rng_uniform(&r), homg_rng_uniform(&r), 0 }, 0.02 + 0.2 * homg_rng_uniform(&r),
+            sp[k] = (homg_splat){ { homg_rng_uniform(&r), homg_rng_uniform(&r), 0 },
+                                  0.02 + 0.2 * homg_rng_uniform(&r),
                                   homg_rng_uniform(&r) - 0.5 };
         splat_batch b;
         for (int first = 0; first < 19;) {

@@ -10,9 +10,8 @@ homg_status homg_cpu_fluid_advect(kernel_exec *ex, int nx, int ny, const uint8_t
 #pragma omp parallel for schedule(static) if ((size_t)in.mx * in.my > HOMG_OMP_MIN)
     for (int j = 0; j < in.my; j++)
         for (int i = 0; i < in.mx; i++)
-            out[i + (size_t)in.mx * j] = cells && fluid_solid(solid, nx, ny, i, j)
-                                             ? 0.0f
-                                             : decay * fluid_advect_point(in, u, v, dt_h, i, j);
+            out[i + (size_t)in.mx * j] =
+                cells && fluid_solid(solid, nx, ny, i, j) ? 0.0f : decay * fluid_advect_point(in, u, v, dt_h, i, j);
     return HOMG_OK;
 }
 

@@ -3,10 +3,7 @@
 #include "core/cuda_check.h"
 #include "fluid/fluid_kernels.h"
 
-static dim3 grid_of(int mx, int my)
-{
-    return dim3((unsigned)((mx + 31) / 32), (unsigned)((my + 7) / 8));
-}
+static dim3 grid_of(int mx, int my) { return dim3((unsigned)((mx + 31) / 32), (unsigned)((my + 7) / 8)); }
 static const dim3 block(32, 8);
 
 __global__ void fluid_advect_kernel(int nx, int ny, const uint8_t *solid, fluid_field in, fluid_field u, fluid_field v,
@@ -15,17 +12,16 @@ __global__ void fluid_advect_kernel(int nx, int ny, const uint8_t *solid, fluid_
     int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
     if (i >= in.mx || j >= in.my)
         return;
-    out[i + (size_t)in.mx * j] = cells && fluid_solid(solid, nx, ny, i, j)
-                                     ? 0.0f
-                                     : decay * fluid_advect_point(in, u, v, dt_h, i, j);
+    out[i + (size_t)in.mx * j] =
+        cells && fluid_solid(solid, nx, ny, i, j) ? 0.0f : decay * fluid_advect_point(in, u, v, dt_h, i, j);
 }
 
 extern "C" homg_status homg_cuda_fluid_advect(kernel_exec *ex, int nx, int ny, const uint8_t *solid, fluid_field in,
                                               fluid_field u, fluid_field v, float dt_h, float decay, float *out)
 {
     int cells = in.ox == 0.5f && in.oy == 0.5f;
-    fluid_advect_kernel<<<grid_of(in.mx, in.my), block, 0, homg_cuda_stream(ex)>>>(nx, ny, solid, in, u, v, dt_h,
-                                                                                    decay, cells, out);
+    fluid_advect_kernel<<<grid_of(in.mx, in.my), block, 0, homg_cuda_stream(ex)>>>(nx, ny, solid, in, u, v, dt_h, decay,
+                                                                                   cells, out);
     HOMG_CUDA_LAUNCHED(ex, "fluid_advect_kernel");
     return HOMG_OK;
 }
@@ -38,8 +34,8 @@ __global__ void fluid_divergence_kernel(int nx, int ny, const uint8_t *solid, co
         out[i + (size_t)nx * j] = fluid_divergence_point(u, v, solid, nx, ny, scale, i, j);
 }
 
-extern "C" homg_status homg_cuda_fluid_divergence(kernel_exec *ex, int nx, int ny, const uint8_t *solid,
-                                                  const float *u, const float *v, float scale, float *out)
+extern "C" homg_status homg_cuda_fluid_divergence(kernel_exec *ex, int nx, int ny, const uint8_t *solid, const float *u,
+                                                  const float *v, float scale, float *out)
 {
     fluid_divergence_kernel<<<grid_of(nx, ny), block, 0, homg_cuda_stream(ex)>>>(nx, ny, solid, u, v, scale, out);
     HOMG_CUDA_LAUNCHED(ex, "fluid_divergence_kernel");
@@ -67,8 +63,8 @@ __global__ void fluid_subtract_gradient_kernel(int nx, int ny, const uint8_t *so
 extern "C" homg_status homg_cuda_fluid_subtract_gradient(kernel_exec *ex, int nx, int ny, const uint8_t *solid,
                                                          const float *p, float inv_h, float *u, float *v)
 {
-    fluid_subtract_gradient_kernel<<<grid_of(nx + 1, ny + 1), block, 0, homg_cuda_stream(ex)>>>(nx, ny, solid, p,
-                                                                                                inv_h, u, v);
+    fluid_subtract_gradient_kernel<<<grid_of(nx + 1, ny + 1), block, 0, homg_cuda_stream(ex)>>>(nx, ny, solid, p, inv_h,
+                                                                                                u, v);
     HOMG_CUDA_LAUNCHED(ex, "fluid_subtract_gradient_kernel");
     return HOMG_OK;
 }

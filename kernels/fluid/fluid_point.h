@@ -23,10 +23,7 @@ typedef struct fluid_field {
     float ox, oy;
 } fluid_field;
 
-HOMG_HD float fluid_clampf(float x, float lo, float hi)
-{
-    return x < lo ? lo : (x > hi ? hi : x);
-}
+HOMG_HD float fluid_clampf(float x, float lo, float hi) { return x < lo ? lo : (x > hi ? hi : x); }
 
 /* Bilinear value of f at (X, Y) in cell units, clamped to the field's extent. */
 HOMG_HD float fluid_sample(fluid_field f, float X, float Y)

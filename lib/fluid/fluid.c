@@ -20,8 +20,8 @@ homg_fluid_desc homg_fluid_desc_defaults(const homg_fluid_desc *desc)
 static homg_status check_desc(homg_ctx *ctx, const homg_fluid_desc *d)
 {
     if (d->nx < 2 || d->ny < 2)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: nx %d, ny %d: both must be >= 2",
-                          d->nx, d->ny);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: nx %d, ny %d: both must be >= 2", d->nx,
+                          d->ny);
     if (!(d->h > 0) || !isfinite(d->h))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: h is %g; it must be positive", d->h);
     if (d->max_cycles < 1 || d->jacobi < 0)
@@ -41,9 +41,9 @@ static homg_status alloc_fields(homg_fluid *fl)
     struct {
         float **q;
         size_t n;
-    } f[] = { { &fl->u, (nx + 1) * ny },        { &fl->v, nx * (ny + 1) },  { &fl->u_tmp, (nx + 1) * ny },
-              { &fl->v_tmp, nx * (ny + 1) },    { &fl->density, cells },    { &fl->density_tmp, cells },
-              { &fl->pressure, cells },         { &fl->rhs, cells },        { &fl->divergence, cells },
+    } f[] = { { &fl->u, (nx + 1) * ny },     { &fl->v, nx * (ny + 1) }, { &fl->u_tmp, (nx + 1) * ny },
+              { &fl->v_tmp, nx * (ny + 1) }, { &fl->density, cells },   { &fl->density_tmp, cells },
+              { &fl->pressure, cells },      { &fl->rhs, cells },       { &fl->divergence, cells },
               { &fl->jacobi_tmp, cells } };
     for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
         HOMG_TRY(homg__alloc_array(fl->ctx, f[k].n, sizeof(float), (void **)f[k].q, "homg_fluid_create"));
@@ -126,8 +126,8 @@ void homg_fluid_destroy(homg_fluid *fl)
 {
     if (!fl)
         return;
-    float *q[] = { fl->u,        fl->v,   fl->u_tmp,      fl->v_tmp,      fl->density, fl->density_tmp,
-                   fl->pressure, fl->rhs, fl->divergence, fl->jacobi_tmp };
+    float *q[] = { fl->u,           fl->v,        fl->u_tmp, fl->v_tmp,      fl->density,
+                   fl->density_tmp, fl->pressure, fl->rhs,   fl->divergence, fl->jacobi_tmp };
     for (size_t k = 0; k < sizeof q / sizeof q[0]; k++)
         homg__free(fl->ctx, q[k]);
     homg__free(fl->ctx, fl->solid);

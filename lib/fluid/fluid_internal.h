@@ -13,9 +13,9 @@ struct homg_fluid {
     float *u_tmp, *v_tmp; /* advection targets, swapped with u, v */
     float *density, *density_tmp;
     float *pressure, *rhs, *divergence;
-    float *jacobi_tmp;    /* the second buffer of the Jacobi projection */
-    uint8_t *solid;       /* nx*ny, non-zero = solid */
-    uint8_t *flags;       /* the grid's cell flags made from `solid` */
+    float *jacobi_tmp; /* the second buffer of the Jacobi projection */
+    uint8_t *solid;    /* nx*ny, non-zero = solid */
+    uint8_t *flags;    /* the grid's cell flags made from `solid` */
 };
 
 /* The staggered field of one of the fluid's arrays (fluid_point.h). */

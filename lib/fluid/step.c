@@ -11,8 +11,7 @@
 
 #include <math.h>
 
-static homg_status advect(homg_fluid *fl, double dt, homg_fluid_field which, const float *in, float *out,
-                          float decay)
+static homg_status advect(homg_fluid *fl, double dt, homg_fluid_field which, const float *in, float *out, float decay)
 {
     homg_ctx *ctx = fl->ctx;
     const fluid_kernels *k = HOMG_KERNELS(&ctx->ex, fluid);
