@@ -39,7 +39,8 @@ typedef struct smoke {
     unsigned char *solid_host; /* walls, drawn on the host */
     void *solid;               /* and their copy in the ctx's space */
     int dirty_lo, dirty_hi;    /* rows of solid_host not yet copied (lo > hi: none) */
-    double last_x, last_y;     /* the cursor at the last frame, for the push */
+    double last_x, last_y;     /* the cursor at the last frame, for the push and walls */
+    int walling;               /* the right button was down at the last frame */
     GLuint texture, mask, program, vao;
     homg_view *view;
     homg_timer *timer[2];
@@ -61,7 +62,7 @@ static const char *fragment_src = "#version 330 core\n"
                                   "out vec4 colour;\n"
                                   "void main() {\n"
                                   "    vec4 c = texture(field, uv);\n"
-                                  "    colour = texture(walls, uv).r > 0.5 ? vec4(0.55, 0.55, 0.6, 1) : c;\n"
+                                  "    colour = texture(walls, uv).r > 0.0 ? vec4(0.55, 0.55, 0.6, 1) : c;\n"
                                   "}\n";
 
 static homg_fluid_desc fluid_desc(void)
@@ -151,12 +152,12 @@ static void smoke_fini(demo *d)
     memset(&S, 0, sizeof S);
 }
 
-/* Right drag: a disc of wall under the cursor, radius n/64 cells. */
-static void draw_walls(demo *d)
+/* A disc of wall at (x, y) in [0,1]^2, radius n/64 cells. */
+static void wall_disc(double x, double y)
 {
     int n = S.n, r = n / 64 > 1 ? n / 64 : 1;
-    int ci = (int)(d->mouse_x * n), cj = (int)(d->mouse_y * n);
-    if (d->mouse_button != 2 || ci < 0 || cj < 0 || ci >= n || cj >= n)
+    int ci = (int)(x * n), cj = (int)(y * n);
+    if (ci < 0 || cj < 0 || ci >= n || cj >= n)
         return;
     for (int j = cj - r; j <= cj + r; j++)
         for (int i = ci - r; i <= ci + r; i++)
@@ -164,6 +165,19 @@ static void draw_walls(demo *d)
                 S.solid_host[i + (size_t)n * j] = 1;
     S.dirty_lo = cj - r < S.dirty_lo ? (cj - r < 0 ? 0 : cj - r) : S.dirty_lo;
     S.dirty_hi = cj + r > S.dirty_hi ? (cj + r >= n ? n - 1 : cj + r) : S.dirty_hi;
+}
+
+/* Right drag: walls along the cursor's path since the last frame (no gaps). */
+static void draw_walls(demo *d)
+{
+    double dx = d->mouse_x - S.last_x, dy = d->mouse_y - S.last_y;
+    int steps = (int)(sqrt(dx * dx + dy * dy) * S.n / 2) + 1;
+    if (d->mouse_button != 2)
+        return;
+    if (!S.walling) /* a new stroke starts where the cursor is */
+        steps = 1, dx = dy = 0;
+    for (int k = 1; k <= steps; k++)
+        wall_disc(d->mouse_x - dx * (steps - k) / steps, d->mouse_y - dy * (steps - k) / steps);
 }
 
 /* The changed rows of walls: one copy to the fluid, one to the mask texture. */
@@ -197,7 +211,7 @@ static void inject(demo *d)
     demo_check(d, homg_fluid_splat(S.fluid, HOMG_FLUID_DENSITY, &s, 1), "homg_fluid_splat density");
     s.amount = 20 * dx;
     demo_check(d, homg_fluid_splat(S.fluid, HOMG_FLUID_VELOCITY_X, &s, 1), "homg_fluid_splat velocity");
-    s.amount = 20 * dy + 0.3;
+    s.amount = 20 * dy + 1.0;
     demo_check(d, homg_fluid_splat(S.fluid, HOMG_FLUID_VELOCITY_Y, &s, 1), "homg_fluid_splat velocity");
 }
 
@@ -239,7 +253,8 @@ static void smoke_frame(demo *d)
     if (!d->paused) {
         draw_walls(d);
         upload_walls(d);
-        inject(d);
+        inject(d); /* and remembers the cursor */
+        S.walling = d->mouse_button == 2;
     }
     write_picture(d);
     if (!d->paused) {
