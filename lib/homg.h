@@ -868,6 +868,73 @@ homg_status homg_timer_stop(homg_timer *timer);
  * frame later to keep the loop free of host waits). */
 homg_status homg_timer_ms(homg_timer *timer, double *ms);
 
+/* ================================================================ fluids
+ *
+ * homg_fluid: 2D incompressible flow by stable fluids (semi-Lagrangian
+ * advection, then a pressure projection solved by homg_grid), for smoke and
+ * the like in a frame loop.  A MAC grid of nx x ny cells of width h: density
+ * and pressure per cell, x-velocity on the (nx+1)*ny vertical faces, y-velocity
+ * on the nx*(ny+1) horizontal ones, all i fastest, float32, in the ctx's space.
+ * The box's sides and solid cells are zero-flux walls.  Each step: the velocity
+ * is advected by itself, projected (-Lap p = -div u with Neumann walls, then
+ * u -= grad p, with the time step folded into p), and the density is advected
+ * by the projected velocity.  Nothing is copied to the host; with tol < 0 a
+ * step never waits for the device.
+ */
+
+typedef struct homg_fluid homg_fluid;
+
+typedef struct homg_fluid_desc {
+    int nx, ny;           /* cells (ny = 0: ny = nx), >= 2 */
+    double h;             /* cell width (default 1/max(nx, ny)) */
+    homg_method method;   /* pressure solver (default DEFAULT) */
+    double tol;           /* divergence left after the projection, relative to before (default
+                             1e-3); < 0: run exactly max_cycles, no host wait */
+    int max_cycles;       /* multigrid cycles at most (default 20) */
+    int jacobi;           /* > 0: project with this many Jacobi sweeps instead of homg_grid
+                             (what many engines do; the demo shows what it leaves) */
+    double density_decay; /* fraction of the density lost per unit time (default 0) */
+} homg_fluid_desc;
+
+typedef enum homg_fluid_field {
+    HOMG_FLUID_DENSITY = 0, /* nx*ny */
+    HOMG_FLUID_VELOCITY_X,  /* (nx+1)*ny */
+    HOMG_FLUID_VELOCITY_Y,  /* nx*(ny+1) */
+    HOMG_FLUID_PRESSURE,    /* nx*ny, the last projection's (times the time step) */
+    HOMG_FLUID_DIVERGENCE   /* nx*ny, div u after the last projection (homg_fluid_divergence) */
+} homg_fluid_field;
+
+typedef struct homg_fluid_info {
+    int cycles;             /* multigrid cycles (or Jacobi sweeps) of the projection */
+    double divergence_left; /* ||div u after|| / ||div u before||; -1 when not measured */
+    homg_method method;     /* the grid method that ran (DEFAULT when jacobi > 0) */
+} homg_fluid_info;
+
+homg_fluid_desc homg_fluid_desc_defaults(const homg_fluid_desc *desc);
+homg_status homg_fluid_create(homg_ctx *ctx, const homg_fluid_desc *desc, homg_fluid **out);
+void homg_fluid_destroy(homg_fluid *fluid);
+/* Solid cells: nx*ny bytes in the ctx's space, non-zero = solid (NULL: none).  The
+ * velocity on their faces becomes zero at the next projection; density there is dropped. */
+homg_status homg_fluid_set_solid(homg_fluid *fluid, const unsigned char *solid);
+/* Adds Gaussian splats (centres in the box's coordinates, x in [0, nx h]) to a
+ * field: density, or one velocity component. */
+homg_status homg_fluid_splat(homg_fluid *fluid, homg_fluid_field field, const homg_splat *splats, int num_splats);
+/* Makes the velocity divergence-free (info may be NULL). */
+homg_status homg_fluid_project(homg_fluid *fluid, homg_fluid_info *info);
+/* Advect, project, advect the density: one time step of dt. */
+homg_status homg_fluid_step(homg_fluid *fluid, double dt, homg_fluid_info *info);
+/* Computes HOMG_FLUID_DIVERGENCE from the current velocity. */
+homg_status homg_fluid_divergence(homg_fluid *fluid);
+/* A field's array in the ctx's space (valid until destroy and until the next step,
+ * which swaps buffers); NULL for a bad field.  The caller may write velocity and density
+ * between steps (forces, sources of its own). */
+float *homg_fluid_data(homg_fluid *fluid, homg_fluid_field field);
+/* Changes the solver settings of desc (method, tol, max_cycles, jacobi, density_decay)
+ * keeping the state; nx, ny and h must stay as they are. */
+homg_status homg_fluid_configure(homg_fluid *fluid, const homg_fluid_desc *desc);
+/* Zeroes velocity, density and pressure. */
+homg_status homg_fluid_reset(homg_fluid *fluid);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,173 @@
+/* bench_fluid.c -- the cost of a smoke frame's simulation (homg_fluid_step:
+ * advection of velocity and density, pressure projection) on the GPU, per
+ * projection: homg's methods to a relative divergence of 1e-3 warm-started from
+ * the last pressure, a fixed count of cycles with no host wait, and 40 Jacobi
+ * sweeps (what many engines do), with the divergence each leaves; an empty box
+ * and one with 20% of its cells solid (random discs).  Each row: the median of
+ * `reps` steps timed with CUDA events (homg_timer) after 10 warm-up steps of
+ * injected smoke and momentum; the divergence left is that of one more
+ * projection, of freshly injected momentum, measured on the host.  The colour-map write of the demo's frame is
+ * measured by bench_view (13 us at 1024^2 on the H100).
+ *
+ *   build/bench/bench_fluid [--reps R] [--out FILE] [--quick]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+typedef struct variant {
+    const char *name;
+    homg_method method;
+    double tol;
+    int max_cycles, jacobi;
+} variant;
+
+static const variant variants[] = {
+    { "default, tol 1e-3", HOMG_METHOD_DEFAULT, 1e-3, 20, 0 },
+    { "vcycle, tol 1e-3", HOMG_METHOD_VCYCLE, 1e-3, 20, 0 },
+    { "fmg, tol 1e-3", HOMG_METHOD_FMG, 1e-3, 20, 0 },
+    { "vcycle, 1 cycle, no wait", HOMG_METHOD_VCYCLE, -1, 1, 0 },
+    { "vcycle, 2 cycles, no wait", HOMG_METHOD_VCYCLE, -1, 2, 0 },
+    { "40 Jacobi sweeps", HOMG_METHOD_DEFAULT, -1, 1, 40 },
+};
+
+static homg_ctx *ctx;
+static int reps = 21;
+
+static void check(homg_status st, const char *what)
+{
+    if (st != HOMG_OK) {
+        fprintf(stderr, "bench_fluid: %s: %s\n", what, homg_ctx_last_error(ctx));
+        exit(1);
+    }
+}
+
+static void *random_discs(int n, double fraction)
+{
+    unsigned char *h = calloc((size_t)n * n, 1);
+    void *d;
+    homg_rng r = homg_rng_seed(1);
+    size_t solid = 0;
+    while (solid < fraction * n * n) {
+        double cx = n * homg_rng_uniform(&r), cy = n * homg_rng_uniform(&r),
+               rad = n * (0.01 + 0.03 * homg_rng_uniform(&r));
+        for (int j = (int)(cy - rad); j <= (int)(cy + rad); j++)
+            for (int i = (int)(cx - rad); i <= (int)(cx + rad); i++)
+                if (i >= 0 && j >= 0 && i < n && j < n && !h[i + (size_t)n * j] &&
+                    (i - cx) * (i - cx) + (j - cy) * (j - cy) < rad * rad)
+                    h[i + (size_t)n * j] = 1, solid++;
+    }
+    check(homg_alloc(ctx, (size_t)n * n, &d), "homg_alloc");
+    check(homg_copy_from_host(ctx, d, h, (size_t)n * n), "copy");
+    free(h);
+    return d;
+}
+
+/* Smoke and an upward push near the bottom, as the demo's mouse does. */
+static void inject(homg_fluid *fl, int step)
+{
+    homg_splat s = { { 0.5 + 0.2 * ((step % 7) - 3) / 3.0, 0.12, 0 }, 0.02, 0.6 };
+    check(homg_fluid_splat(fl, HOMG_FLUID_DENSITY, &s, 1), "splat");
+    s.amount = 0.5;
+    check(homg_fluid_splat(fl, HOMG_FLUID_VELOCITY_Y, &s, 1), "splat");
+}
+
+static double norm_of(const float *dev, int n)
+{
+    float *h = malloc(sizeof(float) * n * n);
+    double s = 0;
+    check(homg_copy_to_host(ctx, h, dev, sizeof(float) * n * n), "copy");
+    for (size_t k = 0; k < (size_t)n * n; k++)
+        s += (double)h[k] * h[k];
+    free(h);
+    return s;
+}
+
+/* The divergence one projection leaves, measured on the host (outside the
+ * timings): fresh momentum is injected, then projected as a step would. */
+static double divergence_left(homg_fluid *fl, int n)
+{
+    inject(fl, 3);
+    check(homg_fluid_divergence(fl), "divergence");
+    double before = norm_of(homg_fluid_data(fl, HOMG_FLUID_DIVERGENCE), n);
+    check(homg_fluid_project(fl, NULL), "project");
+    check(homg_fluid_divergence(fl), "divergence");
+    return sqrt(norm_of(homg_fluid_data(fl, HOMG_FLUID_DIVERGENCE), n) / before);
+}
+
+static void run(FILE *out, int n, const variant *v, void *solid, const char *box)
+{
+    homg_fluid_desc d = {
+        .nx = n, .method = v->method, .tol = v->tol, .max_cycles = v->max_cycles, .jacobi = v->jacobi
+    };
+    homg_fluid *fl;
+    homg_fluid_info info;
+    homg_timer *t;
+    double *ms = malloc(sizeof(double) * reps), cycles = 0;
+    check(homg_fluid_create(ctx, &d, &fl), "homg_fluid_create");
+    check(homg_fluid_set_solid(fl, solid), "set_solid");
+    check(homg_timer_create(ctx, &t), "timer");
+    for (int k = 0; k < 10; k++) {
+        inject(fl, k);
+        check(homg_fluid_step(fl, 1.0 / 60, &info), "step");
+    }
+    for (int k = 0; k < reps; k++) {
+        inject(fl, k);
+        check(homg_timer_start(t), "timer");
+        check(homg_fluid_step(fl, 1.0 / 60, &info), "step");
+        check(homg_timer_stop(t), "timer");
+        check(homg_timer_ms(t, &ms[k]), "timer");
+        cycles += info.cycles;
+    }
+    double left = divergence_left(fl, n);
+    double med = homg_test_median(ms, reps);
+    fprintf(out, "| %d^2 | %s | %s | %.3f | %.1f | %.1e |\n", n, box, v->name, med, cycles / reps, left);
+    fflush(out);
+    homg_timer_destroy(t);
+    homg_fluid_destroy(fl);
+    free(ms);
+}
+
+int main(int argc, char **argv)
+{
+    const char *out_path = NULL;
+    int quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out_path = argv[++i];
+        else if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else {
+            printf("usage: bench_fluid [--reps R] [--out FILE] [--quick]\n");
+            return strcmp(argv[i], "--help") ? 2 : 0;
+        }
+    }
+    if (!homg_cuda_available()) {
+        printf("bench_fluid: no CUDA device, nothing to measure\n");
+        return 0;
+    }
+    ctx = homg_test_ctx(HOMG_BACKEND_CUDA);
+    FILE *out = out_path ? fopen(out_path, "w") : stdout;
+    if (!out)
+        return 1;
+    fprintf(out, "# homg_fluid_step on %s (median of %d steps, CUDA events)\n\n", homg_ctx_device_name(ctx), reps);
+    fprintf(out, "| size | box | projection | step ms | cycles | divergence left |\n|---|---|---|---|---|---|\n");
+    const int sizes[] = { 512, 1024, 2048 };
+    for (int s = 0; s < (quick ? 1 : 3); s++) {
+        void *solid = random_discs(sizes[s], 0.2);
+        for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+            run(out, sizes[s], &variants[v], NULL, "empty");
+            run(out, sizes[s], &variants[v], solid, "20% solid");
+        }
+        homg_free(ctx, solid);
+    }
+    if (out != stdout)
+        fclose(out);
+    homg_ctx_destroy(ctx);
+    return 0;
+}

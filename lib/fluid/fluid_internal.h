@@ -1,0 +1,24 @@
+/* fluid_internal.h -- the fluid handle, shared by lib/fluid's files. */
+#ifndef HOMG_FLUID_INTERNAL_H
+#define HOMG_FLUID_INTERNAL_H
+
+#include "core/internal.h"
+#include "fluid/fluid_kernels.h"
+
+struct homg_fluid {
+    homg_ctx *ctx;
+    homg_fluid_desc desc;
+    homg_grid *grid;      /* the pressure problem: Neumann box, solid cells as SOLID flags */
+    float *u, *v;         /* face velocities */
+    float *u_tmp, *v_tmp; /* advection targets, swapped with u, v */
+    float *density, *density_tmp;
+    float *pressure, *rhs, *divergence;
+    float *jacobi_tmp; /* the second buffer of the Jacobi projection */
+    uint8_t *solid;    /* nx*ny, non-zero = solid */
+    uint8_t *flags;    /* the grid's cell flags made from `solid` */
+};
+
+/* The staggered field of one of the fluid's arrays (fluid_point.h). */
+fluid_field homg__fluid_field(const homg_fluid *fl, homg_fluid_field which, const float *q);
+
+#endif

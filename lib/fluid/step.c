@@ -1,0 +1,137 @@
+/* step.c -- one stable-fluids time step: advection of the velocity by itself,
+ * the pressure projection, advection of the density.
+ *
+ * Projection: with the time step folded into p, u_new = u - grad p must have
+ * zero divergence, so -Lap p = -div u with zero-flux walls (the box's sides and
+ * the solid cells), which is homg_grid's Neumann problem with SOLID flags; its
+ * compatible right-hand side is what the grid's per-island projection ensures.
+ * The relative residual of that solve is exactly the divergence left after
+ * u -= grad p, relative to before: that is info->divergence_left. */
+#include "fluid/fluid_internal.h"
+
+#include <math.h>
+
+static homg_status advect(homg_fluid *fl, double dt, homg_fluid_field which, const float *in, float *out, float decay)
+{
+    homg_ctx *ctx = fl->ctx;
+    const fluid_kernels *k = HOMG_KERNELS(&ctx->ex, fluid);
+    fluid_field u = homg__fluid_field(fl, HOMG_FLUID_VELOCITY_X, fl->u);
+    fluid_field v = homg__fluid_field(fl, HOMG_FLUID_VELOCITY_Y, fl->v);
+    HOMG_TRY_BACKEND(ctx,
+                     k->advect(&ctx->ex, fl->desc.nx, fl->desc.ny, fl->solid, homg__fluid_field(fl, which, in), u, v,
+                               (float)(dt / fl->desc.h), decay, out),
+                     "homg_fluid_step: advection");
+    return HOMG_OK;
+}
+
+static void swap(float **a, float **b)
+{
+    float *t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* A fixed number of Jacobi sweeps from p = 0 (the engines' way), for comparison. */
+static homg_status project_jacobi(homg_fluid *fl, homg_fluid_info *info)
+{
+    homg_ctx *ctx = fl->ctx;
+    const fluid_kernels *k = HOMG_KERNELS(&ctx->ex, fluid);
+    int nx = fl->desc.nx, ny = fl->desc.ny;
+    float h2 = (float)(fl->desc.h * fl->desc.h);
+    HOMG_TRY_BACKEND(ctx, ctx->mem->zero(&ctx->ex, fl->pressure, (size_t)nx * ny * sizeof(float)), "homg_fluid");
+    for (int s = 0; s < fl->desc.jacobi; s++) {
+        HOMG_TRY_BACKEND(ctx, k->jacobi(&ctx->ex, nx, ny, fl->solid, fl->pressure, fl->rhs, h2, fl->jacobi_tmp),
+                         "homg_fluid_project: Jacobi");
+        swap(&fl->pressure, &fl->jacobi_tmp);
+    }
+    info->cycles = fl->desc.jacobi;
+    info->divergence_left = -1;
+    info->method = HOMG_METHOD_DEFAULT;
+    return HOMG_OK;
+}
+
+static homg_status project_grid(homg_fluid *fl, homg_fluid_info *info)
+{
+    homg_solve_desc sd = { 0 };
+    homg_solve_info si;
+    sd.max_cycles = fl->desc.max_cycles;
+    sd.tol = fl->desc.tol < 0 ? 0 : fl->desc.tol;
+    sd.warm_start = 1; /* last step's pressure */
+    sd.skip_input_check = 1;
+    HOMG_TRY(homg_grid_solve(fl->grid, fl->rhs, NULL, fl->pressure, &sd, &si));
+    info->cycles = si.cycles;
+    info->divergence_left = si.norm;
+    info->method = si.method;
+    return HOMG_OK;
+}
+
+static homg_status project(homg_fluid *fl, homg_fluid_info *info)
+{
+    homg_ctx *ctx = fl->ctx;
+    const fluid_kernels *k = HOMG_KERNELS(&ctx->ex, fluid);
+    int nx = fl->desc.nx, ny = fl->desc.ny;
+    float inv_h = (float)(1.0 / fl->desc.h);
+    HOMG_TRY_BACKEND(ctx, k->divergence(&ctx->ex, nx, ny, fl->solid, fl->u, fl->v, -inv_h, fl->rhs),
+                     "homg_fluid_project: divergence");
+    HOMG_TRY(fl->desc.jacobi > 0 ? project_jacobi(fl, info) : project_grid(fl, info));
+    HOMG_TRY_BACKEND(ctx, k->subtract_gradient(&ctx->ex, nx, ny, fl->solid, fl->pressure, inv_h, fl->u, fl->v),
+                     "homg_fluid_project: gradient");
+    return HOMG_OK;
+}
+
+static homg_status step(homg_fluid *fl, double dt, homg_fluid_info *info)
+{
+    float decay = (float)exp(-fl->desc.density_decay * dt);
+    HOMG_TRY(advect(fl, dt, HOMG_FLUID_VELOCITY_X, fl->u, fl->u_tmp, 1.0f));
+    HOMG_TRY(advect(fl, dt, HOMG_FLUID_VELOCITY_Y, fl->v, fl->v_tmp, 1.0f));
+    swap(&fl->u, &fl->u_tmp);
+    swap(&fl->v, &fl->v_tmp);
+    HOMG_TRY(project(fl, info));
+    HOMG_TRY(advect(fl, dt, HOMG_FLUID_DENSITY, fl->density, fl->density_tmp, decay));
+    swap(&fl->density, &fl->density_tmp);
+    return HOMG_OK;
+}
+
+homg_status homg_fluid_project(homg_fluid *fl, homg_fluid_info *info)
+{
+    homg_fluid_info local;
+    homg_status st;
+    int saved;
+    if (!fl)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    HOMG_TRY(homg__begin(fl->ctx, "homg_fluid_project", NULL));
+    HOMG_TRY(homg__enter(fl->ctx, &saved));
+    st = project(fl, info ? info : &local);
+    homg__leave(fl->ctx, saved);
+    return st;
+}
+
+homg_status homg_fluid_step(homg_fluid *fl, double dt, homg_fluid_info *info)
+{
+    homg_fluid_info local;
+    homg_status st;
+    int saved;
+    if (!fl)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    HOMG_TRY(homg__begin(fl->ctx, "homg_fluid_step", NULL));
+    if (!(dt >= 0) || !isfinite(dt))
+        return homg__fail(fl->ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_step: dt is %g; it must be >= 0", dt);
+    HOMG_TRY(homg__enter(fl->ctx, &saved));
+    st = step(fl, dt, info ? info : &local);
+    homg__leave(fl->ctx, saved);
+    return st;
+}
+
+homg_status homg_fluid_divergence(homg_fluid *fl)
+{
+    if (!fl)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    homg_ctx *ctx = fl->ctx;
+    const fluid_kernels *k = HOMG_KERNELS(&ctx->ex, fluid);
+    HOMG_TRY(homg__begin(ctx, "homg_fluid_divergence", NULL));
+    HOMG_TRY_BACKEND(ctx,
+                     k->divergence(&ctx->ex, fl->desc.nx, fl->desc.ny, fl->solid, fl->u, fl->v,
+                                   (float)(1.0 / fl->desc.h), fl->divergence),
+                     "homg_fluid_divergence");
+    return HOMG_OK;
+}

@@ -1,0 +1,178 @@
+/* test_fluid_gpu.c -- the fluid kernels on CUDA (kernels/fluid/fluid.cu)
+ * against their CPU twins (fluid.c) on random fields, random obstacles and
+ * several box shapes, then whole steps of homg_fluid on both backends.  Skips
+ * (exit 77) without a CUDA device. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fluid/fluid_kernels.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_CUDA
+#include "core/internal.h"
+
+static homg_ctx *gpu;
+
+typedef struct twin_arrays {
+    int nx, ny;
+    size_t nu, nv, nc;
+    float *u, *v, *q, *p, *f; /* host */
+    uint8_t *solid;
+    float *du, *dv, *dq, *dp, *df, *dout; /* device */
+    uint8_t *dsolid;
+} twin_arrays;
+
+static void *to_device(const void *host, size_t bytes)
+{
+    void *d;
+    assert_int_equal(homg_alloc(gpu, bytes ? bytes : 1, &d), HOMG_OK);
+    assert_int_equal(homg_copy_from_host(gpu, d, host, bytes), HOMG_OK);
+    return d;
+}
+
+static void fill(float *a, size_t n, homg_rng *r, double scale)
+{
+    for (size_t k = 0; k < n; k++)
+        a[k] = (float)(scale * (homg_rng_uniform(r) - 0.5));
+}
+
+static twin_arrays make(int nx, int ny, uint64_t seed)
+{
+    twin_arrays t = { nx, ny, (size_t)(nx + 1) * ny, (size_t)nx * (ny + 1), (size_t)nx * ny };
+    homg_rng r = homg_rng_seed(seed);
+    t.u = malloc(4 * t.nu), t.v = malloc(4 * t.nv), t.q = malloc(4 * t.nc), t.p = malloc(4 * t.nc);
+    t.f = malloc(4 * t.nc), t.solid = malloc(t.nc);
+    fill(t.u, t.nu, &r, 6), fill(t.v, t.nv, &r, 6), fill(t.q, t.nc, &r, 1), fill(t.p, t.nc, &r, 1);
+    fill(t.f, t.nc, &r, 1);
+    for (size_t c = 0; c < t.nc; c++)
+        t.solid[c] = homg_rng_uniform(&r) < 0.15;
+    t.du = to_device(t.u, 4 * t.nu), t.dv = to_device(t.v, 4 * t.nv), t.dq = to_device(t.q, 4 * t.nc);
+    t.dp = to_device(t.p, 4 * t.nc), t.df = to_device(t.f, 4 * t.nc), t.dsolid = to_device(t.solid, t.nc);
+    assert_int_equal(homg_alloc(gpu, 4 * (t.nu > t.nv ? t.nu : t.nv), (void **)&t.dout), HOMG_OK);
+    return t;
+}
+
+static void release(twin_arrays *t)
+{
+    free(t->u), free(t->v), free(t->q), free(t->p), free(t->f), free(t->solid);
+    void *d[] = { t->du, t->dv, t->dq, t->dp, t->df, t->dout, t->dsolid };
+    for (size_t k = 0; k < sizeof d / sizeof d[0]; k++)
+        homg_free(gpu, d[k]);
+}
+
+/* The device array `dev` (n floats) against the host result `want`. */
+static void compare(const char *what, const float *dev, const float *want, size_t n, double tol)
+{
+    float *got = malloc(4 * n);
+    double worst = 0;
+    assert_int_equal(homg_copy_to_host(gpu, got, dev, 4 * n), HOMG_OK);
+    for (size_t k = 0; k < n; k++)
+        worst = fmax(worst, fabs((double)got[k] - want[k]) / (1 + fabs(want[k])));
+    print_message("%-18s max relative difference %.2g\n", what, worst);
+    assert_true(worst <= tol);
+    free(got);
+}
+
+static void kernels_match_cpu(void **state)
+{
+    (void)state;
+    const int sizes[][2] = { { 2, 2 }, { 17, 9 }, { 64, 64 }, { 129, 70 } };
+    for (int s = 0; s < 4; s++) {
+        int nx = sizes[s][0], ny = sizes[s][1];
+        twin_arrays t = make(nx, ny, 40 + s);
+        kernel_exec *ex = &gpu->ex;
+        float *want = malloc(4 * (t.nu > t.nv ? t.nu : t.nv));
+        fluid_field hu = { t.u, nx + 1, ny, 0, 0.5f }, hv = { t.v, nx, ny + 1, 0.5f, 0 },
+                    hq = { t.q, nx, ny, 0.5f, 0.5f };
+        fluid_field du = hu, dv = hv, dq = hq;
+        du.q = t.du, dv.q = t.dv, dq.q = t.dq;
+        fluid_field targets[3][2] = { { hq, dq }, { hu, du }, { hv, dv } };
+        for (int k = 0; k < 3; k++) {
+            homg_cpu_fluid_advect(NULL, nx, ny, t.solid, targets[k][0], hu, hv, 1.7f, 0.9f, want);
+            assert_int_equal(homg_cuda_fluid_advect(ex, nx, ny, t.dsolid, targets[k][1], du, dv, 1.7f, 0.9f, t.dout),
+                             HOMG_OK);
+            compare("advect", t.dout, want, (size_t)targets[k][0].mx * targets[k][0].my, 1e-5);
+        }
+        homg_cpu_fluid_divergence(NULL, nx, ny, t.solid, t.u, t.v, -3.0f, want);
+        assert_int_equal(homg_cuda_fluid_divergence(ex, nx, ny, t.dsolid, t.du, t.dv, -3.0f, t.dout), HOMG_OK);
+        compare("divergence", t.dout, want, t.nc, 1e-6);
+        homg_cpu_fluid_jacobi(NULL, nx, ny, t.solid, t.p, t.f, 0.01f, want);
+        assert_int_equal(homg_cuda_fluid_jacobi(ex, nx, ny, t.dsolid, t.dp, t.df, 0.01f, t.dout), HOMG_OK);
+        compare("jacobi", t.dout, want, t.nc, 1e-6);
+        homg_cpu_fluid_subtract_gradient(NULL, nx, ny, t.solid, t.p, 5.0f, t.u, t.v);
+        assert_int_equal(homg_cuda_fluid_subtract_gradient(ex, nx, ny, t.dsolid, t.dp, 5.0f, t.du, t.dv), HOMG_OK);
+        compare("gradient u", t.du, t.u, t.nu, 1e-6);
+        compare("gradient v", t.dv, t.v, t.nv, 1e-6);
+        homg_splat sp[19];
+        homg_rng r = homg_rng_seed(s);
+        for (int k = 0; k < 19; k++)
+            sp[k] = (homg_splat){ { homg_rng_uniform(&r), homg_rng_uniform(&r), 0 },
+                                  0.02 + 0.2 * homg_rng_uniform(&r),
+                                  homg_rng_uniform(&r) - 0.5 };
+        splat_batch b;
+        for (int first = 0; first < 19;) {
+            first = splat_batch_fill(&b, sp, 19, first);
+            homg_cpu_fluid_splat(NULL, nx + 1, ny, 0, 0.5f, 1.0 / nx, &b, t.u);
+            assert_int_equal(homg_cuda_fluid_splat(ex, nx + 1, ny, 0, 0.5f, 1.0 / nx, &b, t.du), HOMG_OK);
+        }
+        compare("splat", t.du, t.u, t.nu, 1e-5);
+        uint8_t *flags = malloc(t.nc), *got = malloc(t.nc);
+        homg_cpu_fluid_flags(NULL, (int64_t)t.nc, t.solid, 2, flags);
+        assert_int_equal(homg_cuda_fluid_flags(ex, (int64_t)t.nc, t.dsolid, 2, (uint8_t *)t.dout), HOMG_OK);
+        assert_int_equal(homg_copy_to_host(gpu, got, t.dout, t.nc), HOMG_OK);
+        assert_memory_equal(got, flags, t.nc);
+        free(flags), free(got), free(want);
+        release(&t);
+    }
+}
+
+/* Whole steps on both backends from the same state: the fields stay close
+ * (the projections stop at tol, so not bit for bit). */
+static void steps_match_cpu(void **state)
+{
+    (void)state;
+    homg_ctx *cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    homg_fluid_desc d = { .nx = 96, .ny = 80, .tol = 1e-6, .max_cycles = 60 };
+    homg_fluid *fg, *fc;
+    homg_fluid_info ig, ic;
+    homg_splat s = { { 0.5, 0.2, 0 }, 0.05, 1.0 };
+    assert_int_equal(homg_fluid_create(gpu, &d, &fg), HOMG_OK);
+    assert_int_equal(homg_fluid_create(cpu, &d, &fc), HOMG_OK);
+    for (int k = 0; k < 10; k++) {
+        assert_int_equal(homg_fluid_splat(fg, k & 1 ? HOMG_FLUID_VELOCITY_Y : HOMG_FLUID_DENSITY, &s, 1), HOMG_OK);
+        assert_int_equal(homg_fluid_splat(fc, k & 1 ? HOMG_FLUID_VELOCITY_Y : HOMG_FLUID_DENSITY, &s, 1), HOMG_OK);
+        assert_int_equal(homg_fluid_step(fg, 0.02, &ig), HOMG_OK);
+        assert_int_equal(homg_fluid_step(fc, 0.02, &ic), HOMG_OK);
+        assert_true(ig.divergence_left <= 1e-6 && ic.divergence_left <= 1e-6);
+    }
+    compare("10 steps density", homg_fluid_data(fg, HOMG_FLUID_DENSITY), homg_fluid_data(fc, HOMG_FLUID_DENSITY),
+            96 * 80, 1e-3);
+    homg_fluid_destroy(fg);
+    homg_fluid_destroy(fc);
+    homg_ctx_destroy(cpu);
+}
+
+int main(void)
+{
+    homg_test_require_gpu("test_fluid_gpu");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kernels_match_cpu),
+        cmocka_unit_test(steps_match_cpu),
+    };
+    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    homg_ctx_destroy(gpu);
+    return rc;
+}
+#else
+int main(void)
+{
+    homg_test_require_gpu("test_fluid_gpu");
+    return HOMG_TEST_SKIP;
+}
+#endif
