@@ -327,7 +327,10 @@ static homg_status find_islands(homg_grid *g, const homg_grid_operator *op)
     void *lam_raw = NULL;
     homg_status st = HOMG_OK;
     int nisl;
-    if (!op->lambda_cell && op->lambda > 0) { /* nothing can be singular */
+    int dirichlet = 0;
+    for (int s = 0; s < 2 * homg__grid_dims(d); s++)
+        dirichlet |= d->bc[s] == HOMG_BC_DIRICHLET;
+    if (!op->lambda_cell && (op->lambda > 0 || (!op->flags && dirichlet))) { /* nothing can be singular */
         g->gen->nisl = 0;
         return HOMG_OK;
     }

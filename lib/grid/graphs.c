@@ -60,4 +60,3 @@ homg_status homg__grid_graph_run(homg_grid *g, const homg_seq_key *key, homg_sta
     homg__account(g, e->launches, e->wu, e->values_moved);
     return HOMG_OK;
 }
-
