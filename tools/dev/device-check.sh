@@ -26,6 +26,9 @@ tests)
         case $rc in 0) pass=$((pass+1));; 77) skip=$((skip+1));; *) fail=$((fail+1)); failed="$failed $(basename $t)($rc)";; esac
     done
     summary="$summary\ntests: $pass passed, $skip skipped, $fail failed$failed"
+    # the general grid against its reference (tests/test_grid_ref.c) on the CUDA backend
+    HOMG_TEST_BACKEND=cuda timeout 500 $B/tests/test_grid_ref > "$OUT/grid-ref-cuda.log" 2>&1
+    summary="$summary\ntest_grid_ref on cuda: rc=$? $(grep -c 'FAIL ' "$OUT/grid-ref-cuda.log") FAIL lines"
     # the tool's GPU path, on its default problem
     $B/homg solve --backend cuda --png "$OUT/solution.png" > "$OUT/tool-solve.log" 2>&1
     summary="$summary\nhomg solve --backend cuda: rc=$? $(tail -1 "$OUT/tool-solve.log")"
