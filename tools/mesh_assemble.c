@@ -76,8 +76,8 @@ static int bad_value(const char *opt, const char *v, const char *why)
     return 0;
 }
 
-/* "TAG=VALUE" into tv; with dflt non-NULL, a bare "TAG[,TAG...]" takes *dflt. */
-static int parse_pairs(const char *opt, const char *v, const double *dflt, tag_values *tv)
+/* "TAG=VALUE" into tv; with `lists` set, also "TAG[,TAG...]" (values NAN: --g, filled in later). */
+static int parse_pairs(const char *opt, const char *v, int lists, tag_values *tv)
 {
     char buf[512], *tok, *save = NULL;
     const char *eq = strchr(v, '=');
@@ -93,14 +93,14 @@ static int parse_pairs(const char *opt, const char *v, const double *dflt, tag_v
         tv->n++;
         return 1;
     }
-    if (!dflt)
+    if (!lists)
         return bad_value(opt, v, "expected TAG=VALUE");
     for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (tv->n == MAX_TAGS)
             return bad_value(opt, v, "too many tags");
         if (!parse_tag(tok, &tv->tag[tv->n]))
             return bad_value(opt, v, "expected TAG[,TAG...] or TAG=VALUE");
-        tv->value[tv->n] = NAN; /* --g, known once every option is read */
+        tv->value[tv->n] = NAN;
         tv->n++;
     }
     return 1;
@@ -109,19 +109,21 @@ static int parse_pairs(const char *opt, const char *v, const double *dflt, tag_v
 /* One option with its value v; 1 ok, 0 bad (message printed). */
 static int parse_option(const char *a, const char *v, options *o)
 {
-    static const double use_g = 0;
-    if (!strcmp(a, "--sigma") || !strcmp(a, "--lambda") || !strcmp(a, "--f") || !strcmp(a, "--g")) {
-        double *dst = a[2] == 's' ? &o->sigma : a[2] == 'l' ? &o->lambda : a[2] == 'f' ? &o->f : &o->g;
-        return parse_number(v, dst) ? 1 : bad_value(a, v, "expected a finite number");
-    }
+    double *number = !strcmp(a, "--sigma")    ? &o->sigma
+                     : !strcmp(a, "--lambda") ? &o->lambda
+                     : !strcmp(a, "--f")      ? &o->f
+                     : !strcmp(a, "--g")      ? &o->g
+                                              : NULL;
+    if (number)
+        return parse_number(v, number) ? 1 : bad_value(a, v, "expected a finite number");
     if (!strcmp(a, "--tag-sigma"))
-        return parse_pairs(a, v, NULL, &o->tag_sigma);
+        return parse_pairs(a, v, 0, &o->tag_sigma);
     if (!strcmp(a, "--tag-lambda"))
-        return parse_pairs(a, v, NULL, &o->tag_lambda);
+        return parse_pairs(a, v, 0, &o->tag_lambda);
     if (!strcmp(a, "--neumann"))
-        return parse_pairs(a, v, NULL, &o->neumann);
+        return parse_pairs(a, v, 0, &o->neumann);
     if (!strcmp(a, "--dirichlet"))
-        return parse_pairs(a, v, &use_g, &o->dirichlet);
+        return parse_pairs(a, v, 1, &o->dirichlet);
     if (!strcmp(a, "--backend")) {
         o->backend = v;
         return 1;
