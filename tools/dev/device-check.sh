@@ -45,6 +45,9 @@ bench)
         timeout 500 "$b" > "$OUT/$(basename $b).log" 2>&1; rc=$?
         summary="$summary\n$(basename $b): rc=$rc"
     done
+    # issue 14's hard family (rotated anisotropy, sphere checkerboard, power graph) on the GPU
+    timeout 500 $B/bench/bench_amg --family --reps 5 > "$OUT/bench_amg_family.log" 2>&1
+    summary="$summary\nbench_amg --family: rc=$?"
     cp bench/results/*.md "$OUT/" 2>/dev/null
     ;;
 esac
