@@ -547,8 +547,9 @@ typedef struct homg_amg_desc {
     int min_aggregate;         /* smoothed aggregation: aggregates with fewer rows are dissolved
                                        into their neighbours (default 0: a third of the mean size) */
     double strength_theta;     /* smoothed aggregation: (i, j) is a strong connection when
-                                       (|a_ij| + |a_ji|) / 2 >= theta sqrt(|a_ii a_jj|); aggregates
-                                       follow strong ones only (default 0.15; negative: every entry) */
+                                       (|a_ij| + |a_ji|) / 2 >= theta sqrt(|a_ii a_jj|), theta at most
+                                       0.6 of the two rows' largest such ratio; aggregates follow
+                                       strong ones only (default 0.25; negative: every entry) */
     int patch_size;            /* patch smoother: rows per patch at most (default 256, <= 1024) */
     int patch_inner;           /* patch smoother: inner Jacobi sweeps (default 3) */
     double patch_inner_weight; /* patch smoother: inner Jacobi weight (default 1) */

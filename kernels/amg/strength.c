@@ -10,9 +10,10 @@ homg_status homg_cpu_amg_strength_count(kernel_exec *ex, const csr_matrix *a, co
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
-        int32_t c = 0, lone = amg_lone(a->row_ptr, a->col_idx, v, diag, (float)theta, i);
+        float mi = amg_row_coupling(a->row_ptr, a->col_idx, v, diag, i);
+        int32_t c = 0, lone = amg_lone(a->row_ptr, a->col_idx, v, diag, (float)theta, i, mi);
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
-            c += amg_kept(a->row_ptr, a->col_idx, v, diag, (float)theta, i, k, lone);
+            c += amg_kept(a->row_ptr, a->col_idx, v, diag, (float)theta, i, k, lone, mi);
         cnt[i] = c;
     }
     return HOMG_OK;
@@ -26,10 +27,11 @@ homg_status homg_cpu_amg_strength_fill(kernel_exec *ex, const csr_matrix *a, con
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
-        int32_t o = s->row_ptr[i], dpos = -1, lone = amg_lone(a->row_ptr, a->col_idx, v, diag, (float)theta, i);
+        float mi = amg_row_coupling(a->row_ptr, a->col_idx, v, diag, i);
+        int32_t o = s->row_ptr[i], dpos = -1, lone = amg_lone(a->row_ptr, a->col_idx, v, diag, (float)theta, i, mi);
         float weak = 0;
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            if (!amg_kept(a->row_ptr, a->col_idx, v, diag, (float)theta, i, k, lone)) {
+            if (!amg_kept(a->row_ptr, a->col_idx, v, diag, (float)theta, i, k, lone, mi)) {
                 weak += v[k];
                 continue;
             }

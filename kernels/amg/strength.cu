@@ -9,9 +9,10 @@ __global__ static void strength_count_kernel(const int32_t *rp, const int32_t *c
 {
     FOR_ROWS(i, n)
     {
-        int32_t c = 0, lone = amg_lone(rp, ci, v, diag, theta, i);
+        float mi = amg_row_coupling(rp, ci, v, diag, i);
+        int32_t c = 0, lone = amg_lone(rp, ci, v, diag, theta, i, mi);
         for (int32_t k = rp[i]; k < rp[i + 1]; k++)
-            c += amg_kept(rp, ci, v, diag, theta, i, k, lone);
+            c += amg_kept(rp, ci, v, diag, theta, i, k, lone, mi);
         cnt[i] = c;
     }
 }
@@ -30,10 +31,11 @@ __global__ static void strength_fill_kernel(const int32_t *rp, const int32_t *ci
 {
     FOR_ROWS(i, n)
     {
-        int32_t o = srp[i], dpos = -1, lone = amg_lone(rp, ci, v, diag, theta, i);
+        float mi = amg_row_coupling(rp, ci, v, diag, i);
+        int32_t o = srp[i], dpos = -1, lone = amg_lone(rp, ci, v, diag, theta, i, mi);
         float weak = 0;
         for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-            if (!amg_kept(rp, ci, v, diag, theta, i, k, lone)) {
+            if (!amg_kept(rp, ci, v, diag, theta, i, k, lone, mi)) {
                 weak += v[k];
                 continue;
             }

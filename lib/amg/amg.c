@@ -13,18 +13,19 @@
  * step runs on the ctx's backend; the host reads only sizes and round counts.
  *
  * Defaults (homg_amg_desc_defaults): smoothed aggregation on the strength
- * graph (theta 0.15, strength.c), distance-2 independent sets on every level,
- * l1 patch block-Jacobi smoother (3 inner sweeps, inner weight 1, patches <=
- * 256 rows), V(1,1) cycle, coarsest level <= 256 rows by dense Cholesky,
+ * graph (theta 0.25, capped at 0.6 of the rows' strongest coupling:
+ * strength.c), distance-2 independent sets on every level, l1 patch
+ * block-Jacobi smoother (3 inner sweeps, inner weight 1, patches <= 256
+ * rows), V(1,1) cycle, coarsest level <= 256 rows by dense Cholesky,
  * prolongator weight 4/3 over an estimate of rho(D^-1 A_F) from above
  * (spectrum.c).  Measured on issue 14's family (tests/test_amg.c prints it):
- * theta 0.08 left rotated anisotropy at 2-4x BoomerAMG's iterations, 0.15
- * halved them and cut the sphere and power-graph counts, 0.25 made the
- * coarse levels of the P1 cube coarsen slowly (operator complexity 2.8);
- * distance 1 on the coarse levels gave the filtered cube 8 levels and
- * operator complexity 1.9, distance 2 gives 4-5 levels and 1.4.  The l1 patch
- * smoother costs the P1 cube one or two iterations over plain block Jacobi,
- * which is not convergent for every SPD matrix (cycle.c).
+ * a plain theta of 0.08 left rotated anisotropy at 4x BoomerAMG's
+ * iterations, 0.25 brings it under 2x at 128^2 but alone drops every axis
+ * coupling of the 3D P1 cube (0.17), hence the cap; distance 1 on the coarse
+ * levels gave the filtered cube 8 levels and operator complexity 1.9,
+ * distance 2 gives 3-4 levels and 1.3.  The l1 patch smoother costs the P1
+ * cube one or two iterations over plain block Jacobi, which is not
+ * convergent for every SPD matrix (cycle.c).
  */
 #include "amg_internal.h"
 
@@ -47,7 +48,7 @@ homg_amg_desc homg_amg_desc_defaults(const homg_amg_desc *desc)
     HOMG_DEFAULT(d.post, 1);
     HOMG_DEFAULT(d.jacobi_weight, 4.0 / 3.0);
     HOMG_DEFAULT(d.prolong_weight, 4.0 / 3.0);
-    HOMG_DEFAULT(d.strength_theta, 0.15);
+    HOMG_DEFAULT(d.strength_theta, 0.25);
     HOMG_DEFAULT(d.patch_l1, 1);
     HOMG_DEFAULT(d.max_levels, HOMG_AMG_MAX_LEVELS);
     HOMG_DEFAULT(d.coarse_size, 256);

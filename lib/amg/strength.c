@@ -1,7 +1,8 @@
 /* strength.c -- the strength graph of a level for smoothed aggregation.
  *
  * Entry (i, j) is strong when (|a_ij| + |a_ji|) / 2 >= theta sqrt(|a_ii a_jj|)
- * (the classical symmetric measure of Vanek, Mandel and Brezina).  Aggregates
+ * (the classical symmetric measure of Vanek, Mandel and Brezina), theta
+ * capped per pair of rows (amg_strong in kernels/amg/amg_common.h).  Aggregates
  * grow only along strong entries, so on an anisotropic problem they follow the
  * strong direction, and the prolongator is smoothed with the filtered matrix
  * (the strong entries, the weak ones added to the diagonal so that row sums
