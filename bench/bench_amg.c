@@ -17,8 +17,16 @@
  * (serial, PMIS coarsening, hybrid Gauss-Seidel as seed 000 ran it; built in
  * when libhypre-dev is installed), default output bench/results/cpu_amg.md.
  *
- *   bench_amg [--cpu] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] [--no-pool]
- *             [--out FILE] [--write-mtx DIR]
+ * --family: issue 14's hard problems instead of the cube (tests/util/gen_family.c):
+ * rotated anisotropy (P1 on 500^2 cells, 30 degrees, eps 1e-3: 249,001 rows),
+ * a sphere mesh with a 1:1000 coefficient checkerboard (P1 on a 40^3 cube
+ * mapped onto the ball), and a power-network graph Laplacian (HB/1138_bus with
+ * --power FILE.mtx, else gen_family's generated 1138-bus stand-in); homg's
+ * defaults and other smoothers against hypre BoomerAMG-PCG, iterations side by
+ * side (default output bench/results/cpu_amg_family.md or h100_amg_family.md).
+ *
+ *   bench_amg [--cpu] [--family] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] [--no-pool]
+ *             [--out FILE] [--write-mtx DIR] [--power FILE.mtx]
  *
  * The matrices come from tests/util/gen_matrix.c until the FEM module (issue
  * 3) assembles meshes; --write-mtx DIR writes them as Matrix Market files.
@@ -32,6 +40,7 @@
 #include <unistd.h>
 
 #include "host_system.h"
+#include "gen_family.h"
 #include "gen_matrix.h"
 #include "homg.h"
 #include "hypre_pcg.h"
@@ -44,7 +53,7 @@
 #define MAX_ROWS 64
 
 typedef struct result {
-    char problem[32];
+    char problem[48];
     char method[64];
     int its;
     double setup_ms, solve_ms, rel, opc, mem_mb;
@@ -83,6 +92,14 @@ typedef struct config {
     homg_amg_smoother smoother;
     homg_amg_cycle cycle;
 } config;
+
+static const config family_configs[] = {
+    { "homg AMG-PCG, defaults (SA + patch l1)", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH,
+      HOMG_AMG_CYCLE_V },
+    { "homg AMG-PCG, SA + Chebyshev(3)", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_CHEBYSHEV, HOMG_AMG_CYCLE_V },
+    { "homg AMG-PCG, SA + l1 Jacobi", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_L1_JACOBI, HOMG_AMG_CYCLE_V },
+    { "homg AMG-PCG, matching + patch, V", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_V },
+};
 
 static const config configs[] = {
     { "homg AMG-PCG, SA + patch Jacobi", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_V },
@@ -178,7 +195,7 @@ static void machine(char *buf, size_t len)
     snprintf(buf, len, "%s, %ld logical cores (host %s)", model, cores, host);
 }
 
-static void table(FILE *f, const char *title, const char *device, int reps, int cpu)
+static void table(FILE *f, const char *title, const char *device, int reps, int cpu, int family)
 {
     char date[32];
     time_t t = time(NULL);
@@ -193,9 +210,11 @@ static void table(FILE *f, const char *title, const char *device, int reps, int 
     }
 #endif
     fprintf(f,
-            "  \nProblem: seed 000's Regular cube, P1, sigma = lambda = 1, natural boundaries, b = ones, "
+            "  \nProblem: %s, b = ones, "
             "to ||r||/||b|| <= 1e-8 from x = 0; %s of %d runs after a warm-up (hypre: one run).  "
             "Residual: ||b - A x|| / ||b|| recomputed on the host in double.\n\n",
+            family ? "issue 14's hard family (tests/util/gen_family.c; P1 rows: Dirichlet boundary removed)"
+                   : "seed 000's Regular cube, P1, sigma = lambda = 1, natural boundaries",
             cpu ? "median" : "median (CUDA events)", reps);
     fprintf(f, "| problem | method | iterations | set-up ms | solve ms | total ms | residual | levels | op. cx | "
                "memory MB |\n");
@@ -218,9 +237,31 @@ static void table(FILE *f, const char *title, const char *device, int reps, int 
     fprintf(f, "\n");
 }
 
-/* Speed ratios and the issue's targets, after the table. */
-static void summary(FILE *f, int cpu)
+/* Iterations of homg's defaults over hypre BoomerAMG-PCG's (issue 14: at most 2). */
+static void family_summary(FILE *f)
 {
+    for (int i = 0; i < nrows; i++) {
+        const result *a = &rows[i];
+        if (strncmp(a->method, "homg AMG-PCG, defaults", 22))
+            continue;
+        for (int j = 0; j < nrows; j++) {
+            const result *h = &rows[j];
+            if (strcmp(a->problem, h->problem) || strncmp(h->method, "hypre BoomerAMG", 15) || h->its <= 0)
+                continue;
+            fprintf(f, "- %s: homg defaults %d iterations, BoomerAMG-PCG %d: ratio %.2f (<= 2: %s)\n", a->problem,
+                    a->its, h->its, (double)a->its / h->its, a->ok && a->its <= 2 * h->its ? "met" : "MISSED");
+        }
+    }
+    fprintf(f, "\n");
+}
+
+/* Speed ratios and the issue's targets, after the table. */
+static void summary(FILE *f, int cpu, int family)
+{
+    if (family) {
+        family_summary(f);
+        return;
+    }
     for (int i = 0; i < nrows; i++) {
         const result *a = &rows[i];
         if (strncmp(a->method, "homg AMG-PCG, SA + patch", 24))
@@ -281,6 +322,31 @@ static int use_pool(homg_ctx_desc *cd)
 }
 #endif
 
+enum { FAMILY_PROBLEMS = 3 };
+
+/* Problem p of --family; power: HB/1138_bus.mtx or NULL (the generated stand-in). */
+static int family_problem(int p, const char *power, homg_ctx *ctx, homg_host_csr *m, char *name, size_t len)
+{
+    int rc;
+    if (p == 0) {
+        rc = homg_gen_rotated_anisotropy(500, 30, 1e-3, m);
+        snprintf(name, len, "rotated anisotropy 30 deg 1e-3 (%d)", rc ? 0 : (int)m->nrows);
+    } else if (p == 1) {
+        rc = homg_gen_checkerboard(40, 4, 1e3, 1, m);
+        snprintf(name, len, "sphere checkerboard 1:1000 (%d)", rc ? 0 : (int)m->nrows);
+    } else if (power) {
+        rc = homg_mtx_read(ctx, power, m) == HOMG_OK ? 0 : -1;
+        if (rc)
+            fprintf(stderr, "bench_amg: %s\n", homg_ctx_last_error(ctx));
+        snprintf(name, len, "power network %s (%d)", strrchr(power, '/') ? strrchr(power, '/') + 1 : power,
+                 rc ? 0 : (int)m->nrows);
+    } else {
+        rc = homg_gen_power_graph(1138, 1, m);
+        snprintf(name, len, "power-network graph, generated (%d)", rc ? 0 : (int)m->nrows);
+    }
+    return rc;
+}
+
 static int parse_sizes(const char *s, int *k, int max)
 {
     int n = 0;
@@ -295,8 +361,8 @@ static int parse_sizes(const char *s, int *k, int max)
 
 int main(int argc, char **argv)
 {
-    int cpu = 0, reps = 20, threads = 1, with_hypre = 0, sizes[8], nsizes, pool = 0, no_pool = 0;
-    const char *size_arg = "64,128", *out = NULL, *mtx_dir = NULL;
+    int cpu = 0, reps = 20, threads = 1, with_hypre = 0, sizes[8], nsizes, pool = 0, no_pool = 0, family = 0;
+    const char *size_arg = "64,128", *out = NULL, *mtx_dir = NULL, *power = NULL;
     char device[256], title[128];
     homg_ctx_desc cd = { 0 };
     homg_ctx *ctx = NULL;
@@ -306,6 +372,10 @@ int main(int argc, char **argv)
             cpu = 1;
         else if (!strcmp(argv[i], "--hypre"))
             with_hypre = 1;
+        else if (!strcmp(argv[i], "--family"))
+            family = 1;
+        else if (!strcmp(argv[i], "--power") && i + 1 < argc)
+            power = argv[++i];
         else if (!strcmp(argv[i], "--no-pool"))
             no_pool = 1;
         else if (!strcmp(argv[i], "--sizes") && i + 1 < argc)
@@ -319,12 +389,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--write-mtx") && i + 1 < argc)
             mtx_dir = argv[++i];
         else {
-            fprintf(stderr, "usage: bench_amg [--cpu] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] "
-                            "[--no-pool] [--out FILE] [--write-mtx DIR]\n");
+            fprintf(stderr, "usage: bench_amg [--cpu] [--family] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] "
+                            "[--no-pool] [--out FILE] [--write-mtx DIR] [--power FILE.mtx]\n");
             return 2;
         }
     }
-    nsizes = parse_sizes(size_arg, sizes, 8);
+    nsizes = family ? FAMILY_PROBLEMS : parse_sizes(size_arg, sizes, 8);
+    if (family)
+        memset(sizes, 0, sizeof sizes);
     if (reps < 1)
         reps = 1;
     if (!cpu && !mtx_dir && !homg_cuda_available()) {
@@ -361,14 +433,18 @@ int main(int argc, char **argv)
         homg_csr view;
         double *b, *x;
         void *db = NULL, *dx = NULL, *drp = NULL, *dci = NULL, *dval = NULL;
-        char problem[32];
+        char problem[48];
         size_t n;
-        if (k < 1 || homg_gen_p1_cube(k, 1, 1, 1, &m) != 0) {
-            fprintf(stderr, "bench_amg: cannot make the %d^3 cube\n", k);
+        const config *cfg = family ? family_configs : configs;
+        size_t ncfg = family ? sizeof family_configs / sizeof family_configs[0] : sizeof configs / sizeof configs[0];
+        if (family ? family_problem(s, power, ctx, &m, problem, sizeof problem) != 0
+                   : k < 1 || homg_gen_p1_cube(k, 1, 1, 1, &m) != 0) {
+            fprintf(stderr, "bench_amg: cannot make problem %d\n", family ? s : k);
             continue;
         }
         n = (size_t)m.nrows;
-        snprintf(problem, sizeof problem, "cube %d^3 (%d nodes)", k, (int)m.nrows);
+        if (!family)
+            snprintf(problem, sizeof problem, "cube %d^3 (%d nodes)", k, (int)m.nrows);
         if (mtx_dir) {
             char path[512];
             homg_csr v = homg_host_csr_view(&m);
@@ -403,11 +479,11 @@ int main(int argc, char **argv)
         view.col_idx = dci;
         view.values = dval;
         view.memory = HOMG_MEMORY_CONTEXT;
-        for (size_t c = 0; c < sizeof configs / sizeof configs[0]; c++) {
-            if (cpu && configs[c].cycle == HOMG_AMG_CYCLE_W)
+        for (size_t c = 0; c < ncfg; c++) {
+            if (cpu && cfg[c].cycle == HOMG_AMG_CYCLE_W)
                 continue;
-            fprintf(stderr, "bench_amg: %s, %s\n", problem, configs[c].name);
-            run_homg(ctx, &m, &view, db, dx, x, b, &configs[c], reps, add(problem, configs[c].name));
+            fprintf(stderr, "bench_amg: %s, %s\n", problem, cfg[c].name);
+            run_homg(ctx, &m, &view, db, dx, x, b, &cfg[c], reps, add(problem, cfg[c].name));
         }
 #if HOMG_HAVE_CUDA
         if (!cpu)
@@ -445,19 +521,20 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!out)
-        out = cpu ? "bench/results/cpu_amg.md" : "bench/results/h100_amg.md";
+        out = family ? (cpu ? "bench/results/cpu_amg_family.md" : "bench/results/h100_amg_family.md")
+                     : (cpu ? "bench/results/cpu_amg.md" : "bench/results/h100_amg.md");
     f = fopen(out, "w");
     if (f) {
-        table(f, title, device, reps, cpu);
-        summary(f, cpu);
+        table(f, title, device, reps, cpu, family);
+        summary(f, cpu, family);
         if (!homg_hypre_available())
             fprintf(f, "hypre: not built in (install libhypre-dev and rebuild).\n");
         fclose(f);
     } else {
         fprintf(stderr, "bench_amg: cannot write %s\n", out);
     }
-    table(stdout, title, device, reps, cpu);
-    summary(stdout, cpu);
+    table(stdout, title, device, reps, cpu, family);
+    summary(stdout, cpu, family);
     if (!homg_hypre_available())
         printf("hypre: not built in (install libhypre-dev and rebuild).\n");
     homg_ctx_destroy(ctx);

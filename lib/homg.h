@@ -571,13 +571,13 @@ typedef enum homg_amg_coarsening {
 } homg_amg_coarsening;
 
 typedef enum homg_amg_smoother {
-    HOMG_AMG_SMOOTHER_DEFAULT = 0, /* patch block Jacobi */
-    HOMG_AMG_SMOOTHER_JACOBI,      /* damped Jacobi, weight `jacobi_weight` */
+    HOMG_AMG_SMOOTHER_DEFAULT = 0, /* patch block Jacobi (l1) */
+    HOMG_AMG_SMOOTHER_JACOBI,      /* damped Jacobi, weight jacobi_weight / rho(D^-1 A) */
     HOMG_AMG_SMOOTHER_L1_JACOBI,   /* l1 Jacobi: D_ii = sum_j |a_ij| (parameter free) */
     HOMG_AMG_SMOOTHER_PATCH,       /* seed 000: block Jacobi over patches of aggregates, inner
                                       Jacobi sweeps per patch */
     HOMG_AMG_SMOOTHER_CHEBYSHEV    /* Chebyshev polynomial in D^-1 A of degree chebyshev_degree on
-                                      [rho / chebyshev_ratio, rho], rho the Gershgorin bound */
+                                      [rho / chebyshev_ratio, rho] */
 } homg_amg_smoother;
 
 typedef enum homg_amg_cycle {
@@ -596,26 +596,32 @@ typedef struct homg_amg_desc {
     homg_amg_coarsening coarsening;
     homg_amg_smoother smoother;
     homg_amg_cycle cycle;
-    int pre, post;         /* smoothing sweeps before / after the coarse correction (1, 1) */
-    double jacobi_weight;  /* damped Jacobi weight (default 2/3) */
-    double prolong_weight; /* smoothed aggregation: P = (I - w / rho(D^-1 A) D^-1 A) P_tent,
-                                       rho bounded by Gershgorin (default 1.5) */
+    int pre, post; /* smoothing sweeps before / after the coarse correction (1, 1) */
+    /* rho: each level's estimate of rho(D^-1 A) from above (Lanczos, capped by Gershgorin) */
+    double jacobi_weight;  /* damped Jacobi: x += (w / rho) D^-1 r (default 4/3: 2/3 when rho = 2) */
+    double prolong_weight; /* smoothed aggregation: P = (I - w / rho D^-1 A) P_tent, A the filtered
+                                       matrix (default 4/3) */
     int max_levels;        /* levels at most (default and limit HOMG_AMG_MAX_LEVELS) */
     int coarse_size;       /* coarsen until a level has at most this many rows (default 256) */
     homg_amg_coarse_solver coarse_solver;
     int coarse_sweeps;         /* JACOBI coarse solver sweeps (default 20) */
     int mis_distance;          /* smoothed aggregation: distance of the independent set of roots
                                        on the finest level (default 2) */
-    int mis_distance_coarse;   /* ... on the coarser levels (default 1) */
+    int mis_distance_coarse;   /* ... on the coarser levels (default 2) */
     int min_aggregate;         /* smoothed aggregation: aggregates with fewer rows are dissolved
                                        into their neighbours (default 0: a third of the mean size) */
+    double strength_theta;     /* smoothed aggregation: (i, j) is a strong connection when
+                                       (|a_ij| + |a_ji|) / 2 >= theta sqrt(|a_ii a_jj|), theta at most
+                                       0.6 of the two rows' largest such ratio; aggregates follow
+                                       strong ones only (default 0.25; negative: every entry) */
     int patch_size;            /* patch smoother: rows per patch at most (default 256, <= 1024) */
     int patch_inner;           /* patch smoother: inner Jacobi sweeps (default 3) */
     double patch_inner_weight; /* patch smoother: inner Jacobi weight (default 1) */
     double patch_weight;       /* patch smoother: outer block-Jacobi weight (default 1) */
-    int patch_l1;              /* patch smoother: non-zero adds each row's |a_ij| outside its patch
-                                       to the block diagonal (l1 block Jacobi: a convergent smoother
-                                       for every SPD matrix, at a few more iterations) */
+    int patch_l1;              /* patch smoother: l1 block Jacobi -- each row's |a_ij| outside its
+                                       patch added to the block diagonal, inner Jacobi divided by
+                                       the row's l1 norm: convergent for every SPD matrix (default
+                                       1; -1: plain block Jacobi, not always convergent) */
     int chebyshev_degree;      /* Chebyshev smoother: degree (default 3) */
     double chebyshev_ratio;    /* Chebyshev smoother: rho over the interval's lower end (default 20) */
     unsigned seed;             /* random priorities of the independent sets (default 1) */
@@ -666,12 +672,23 @@ typedef struct homg_pcg_desc {
                                  replaying them as a captured CUDA graph */
 } homg_pcg_desc;
 
+typedef enum homg_pcg_breakdown {
+    HOMG_PCG_BREAKDOWN_NONE = 0,
+    HOMG_PCG_BREAKDOWN_PAP,      /* p.Ap <= 0: A is not positive definite (or rounding) */
+    HOMG_PCG_BREAKDOWN_RZ,       /* r.z <= 0: the preconditioner is not positive definite */
+    HOMG_PCG_BREAKDOWN_NONFINITE /* NaN or Inf in a scalar */
+} homg_pcg_breakdown;
+
 typedef struct homg_pcg_info {
-    int iterations;
+    int iterations; /* all of them, those before a fallback included */
     int converged;
     double rel_residual; /* ||r|| / ||b|| of the last iterate (recursive residual) */
     double rate;         /* average residual reduction per iteration */
     double solve_ms;
+    homg_pcg_breakdown breakdown; /* the first breakdown of the solve (NONE: none) */
+    int breakdown_iteration;      /* where it happened */
+    int fallback;                 /* non-zero: after an AMG breakdown the amg switched to the l1
+                                     Jacobi smoother (for good) and the solve went on from there */
 } homg_pcg_info;
 
 homg_pcg_desc homg_pcg_desc_defaults(const homg_pcg_desc *desc);
@@ -679,8 +696,12 @@ homg_pcg_desc homg_pcg_desc_defaults(const homg_pcg_desc *desc);
  * JACOBI and NONE; it is used, not owned, and must outlive the solver. */
 homg_status homg_pcg_create(homg_ctx *ctx, const homg_csr *a, homg_amg *amg, const homg_pcg_desc *desc, homg_pcg **out);
 /* Solves A x = b (double vectors in the ctx's space).  NOT_CONVERGED at the
- * iteration limit, NUMERIC on breakdown (p.Ap <= 0: A or M not SPD); the
- * history and info are valid in both cases. */
+ * iteration limit.  On a breakdown (p.Ap <= 0 or r.z <= 0, info.breakdown
+ * says which) with the AMG preconditioner, the amg falls back once to the l1
+ * Jacobi smoother (convergent for every SPD matrix) and CG goes on from the
+ * iterate it had (info.fallback); NUMERIC when that breaks down too, or on a
+ * breakdown of the other preconditioners.  The history and info are valid in
+ * every case. */
 homg_status homg_pcg_solve(homg_pcg *pcg, const double *b, double *x, homg_pcg_info *info);
 /* Copies up to `max` relative residuals of the last solve (entry 0: the start)
  * to host memory; returns how many there are. */

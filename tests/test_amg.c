@@ -19,6 +19,7 @@
 #include "amg/amg_common.h"
 #include "amg/amg_kernels.h"
 #include "host_system.h"
+#include "gen_family.h"
 #include "gen_matrix.h"
 #include "homg.h"
 #include "testutil.h"
@@ -35,7 +36,8 @@ static homg_ctx *cpu_ctx(void)
 
 typedef struct solve_result {
     homg_status st;
-    int iterations, levels;
+    int iterations, levels, fallback;
+    homg_pcg_breakdown breakdown;
     double rel, true_rel, opc;
     int32_t rows[HOMG_AMG_MAX_LEVELS];
 } solve_result;
@@ -67,6 +69,8 @@ static solve_result solve(const homg_host_csr *m, const homg_amg_desc *ad, const
     assert_int_equal(homg_pcg_create(ctx, NULL, amg, pd, &pcg), HOMG_OK);
     r.st = homg_pcg_solve(pcg, b, x, &pi);
     r.iterations = pi.iterations;
+    r.fallback = pi.fallback;
+    r.breakdown = pi.breakdown;
     r.rel = pi.rel_residual;
     r.true_rel = homg_test_residual(m, b, x);
     homg_pcg_destroy(pcg);
@@ -238,6 +242,179 @@ static void jacobi_and_plain_cg_need_more_iterations(void **state)
     free(b);
     free(x);
     homg_host_csr_free(&m);
+    homg_ctx_destroy(ctx);
+}
+
+/* ------------------------------------------------------------ the hard family (issue 14) */
+
+enum { FAMILY_CASES = 10, FAMILY_CONFIGS = 6 };
+
+/* Case c of the family, small enough for CI; its name in *name. */
+static int family_case(int c, homg_host_csr *m, const char **name)
+{
+    static const char *names[FAMILY_CASES] = { "rotated 45 deg, eps 1e-3",  "rotated 30 deg, eps 1e-4",
+                                               "rotated 60 deg, eps 1e-2",  "rotated 15 deg, eps 1e-3",
+                                               "cube checkerboard 1:1e6",   "ball checkerboard 1:1e3",
+                                               "slivers and needles",       "graded 1:1000",
+                                               "blobs.msh Dirichlet 1:1e3", "power-network graph 1138" };
+    *name = names[c];
+    switch (c) {
+    case 0: return homg_gen_rotated_anisotropy(64, 45, 1e-3, m);
+    case 1: return homg_gen_rotated_anisotropy(64, 30, 1e-4, m);
+    case 2: return homg_gen_rotated_anisotropy(64, 60, 1e-2, m);
+    case 3: return homg_gen_rotated_anisotropy(64, 15, 1e-3, m);
+    case 4: return homg_gen_checkerboard(12, 4, 1e6, 0, m);
+    case 5: return homg_gen_checkerboard(12, 4, 1e3, 1, m);
+    case 6: return homg_gen_slivers(12, 0.45, 1, m, NULL);
+    case 7: return homg_gen_graded(12, 1e3, m);
+    case 8: return homg_gen_mesh_file("assets/blobs.msh.gz", 1e3, m);
+    default: return homg_gen_power_graph(1138, 1, m);
+    }
+}
+
+/* Every smoother and coarsening converges on every case of the family,
+ * without falling back, in at most the iterations of `bound` (measured on
+ * the CPU backend: about 1.5x the count at the time, so that a regression
+ * breaks it). */
+static void hard_family_converges_in_bounded_iterations(void **state)
+{
+    static const struct {
+        const char *name;
+        homg_amg_coarsening co;
+        homg_amg_smoother sm;
+    } cf[FAMILY_CONFIGS] = { { "defaults", HOMG_AMG_COARSEN_DEFAULT, HOMG_AMG_SMOOTHER_DEFAULT },
+                             { "SA jacobi", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_JACOBI },
+                             { "SA l1", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_L1_JACOBI },
+                             { "SA cheby", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_CHEBYSHEV },
+                             { "match patch", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_PATCH },
+                             { "match l1", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_L1_JACOBI } };
+    static const int bound[FAMILY_CASES][FAMILY_CONFIGS] = { { 22, 30, 35, 17, 70, 110 }, { 51, 65, 74, 32, 90, 120 },
+                                                             { 42, 53, 60, 24, 68, 90 },  { 44, 51, 59, 27, 87, 120 },
+                                                             { 23, 23, 27, 12, 24, 27 },  { 28, 42, 45, 17, 32, 47 },
+                                                             { 29, 36, 41, 17, 29, 39 },  { 18, 23, 26, 12, 21, 30 },
+                                                             { 29, 30, 36, 18, 35, 45 },  { 25, 33, 36, 24, 84, 146 } };
+    (void)state;
+    printf("  b = ones, tol 1e-8; iterations (bound)\n  %-27s %6s", "problem", "rows");
+    for (int k = 0; k < FAMILY_CONFIGS; k++)
+        printf(" %13s", cf[k].name);
+    printf("\n");
+    for (int c = 0; c < FAMILY_CASES; c++) {
+        homg_host_csr m;
+        const char *name;
+        assert_int_equal(family_case(c, &m, &name), 0);
+        printf("  %-27s %6d", name, (int)m.nrows);
+        for (int k = 0; k < FAMILY_CONFIGS; k++) {
+            homg_amg_desc ad = amg_desc(cf[k].co, cf[k].sm);
+            solve_result r = solve(&m, &ad, NULL);
+            printf(" %6d (%4d)", r.iterations, bound[c][k]);
+            fflush(stdout);
+            assert_int_equal(r.st, HOMG_OK);
+            assert_int_equal(r.fallback, 0);
+            assert_true(r.true_rel <= 1e-7);
+            assert_true(r.iterations <= bound[c][k]);
+        }
+        printf("\n");
+        homg_host_csr_free(&m);
+    }
+}
+
+/* The generator assembles the definition: on the rotated tensor with eps = 1
+ * (K = I) the P1 matrix is the 5-point Laplacian on the uniform right-angled
+ * triangulation, row for row. */
+static void rotated_generator_is_the_laplacian_at_eps_1(void **state)
+{
+    homg_host_csr a, b;
+    (void)state;
+    assert_int_equal(homg_gen_rotated_anisotropy(9, 37, 1.0, &a), 0);
+    assert_int_equal(homg_gen_poisson2d(8, &b), 0);
+    assert_int_equal(a.nrows, b.nrows);
+    for (int32_t i = 0; i < a.nrows; i++) {
+        double sa = 0, sb = 0;
+        for (int32_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; k++)
+            sa += fabs(a.values[k]) * (a.col_idx[k] + 1);
+        for (int32_t k = b.row_ptr[i]; k < b.row_ptr[i + 1]; k++)
+            sb += fabs(b.values[k]) * (b.col_idx[k] + 1);
+        assert_true(fabs(sa - sb) <= 1e-12 * sb);
+    }
+    homg_host_csr_free(&a);
+    homg_host_csr_free(&b);
+}
+
+/* Plain block Jacobi (patch_l1 = -1) makes CG break down on the slivers
+ * mesh; the solve says which breakdown, falls back to l1 Jacobi by itself and
+ * converges, and the amg keeps the safe smoother. */
+static void breakdown_falls_back_to_l1_jacobi(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_host_csr m;
+    homg_csr v;
+    homg_amg *amg = NULL;
+    homg_pcg *pcg = NULL;
+    homg_pcg_info pi;
+    homg_amg_info ai;
+    homg_amg_desc ad = amg_desc(HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH);
+    double *b, *x;
+    (void)state;
+    assert_int_equal(homg_gen_slivers(12, 0.45, 1, &m, NULL), 0);
+    v = homg_host_csr_view(&m);
+    b = malloc(sizeof(double) * m.nrows);
+    x = calloc((size_t)m.nrows, sizeof(double));
+    for (int32_t i = 0; i < m.nrows; i++)
+        b[i] = 1;
+    ad.patch_l1 = -1;
+    ad.strength_theta = -1; /* the aggregation of before issue 14 */
+    assert_int_equal(homg_amg_create(ctx, &v, &ad, &amg), HOMG_OK);
+    assert_int_equal(homg_pcg_create(ctx, NULL, amg, NULL, &pcg), HOMG_OK);
+    assert_int_equal(homg_pcg_solve(pcg, b, x, &pi), HOMG_OK);
+    printf("  slivers 12^3, plain block Jacobi: %s at iteration %d, fallback, %d iterations in all\n",
+           pi.breakdown == HOMG_PCG_BREAKDOWN_RZ ? "r.z <= 0" : "p.Ap <= 0", pi.breakdown_iteration, pi.iterations);
+    assert_true(pi.fallback);
+    assert_true(pi.breakdown == HOMG_PCG_BREAKDOWN_RZ || pi.breakdown == HOMG_PCG_BREAKDOWN_PAP);
+    assert_true(pi.breakdown_iteration > 0 && pi.breakdown_iteration < pi.iterations);
+    assert_true(pi.converged && homg_test_residual(&m, b, x) <= 2e-8);
+    assert_int_equal(homg_pcg_history(pcg, NULL, 0), pi.iterations + 1);
+    assert_int_equal(homg_amg_get_info(amg, &ai), HOMG_OK);
+    assert_int_equal(ai.desc.smoother, HOMG_AMG_SMOOTHER_L1_JACOBI);
+    /* Solved again: no breakdown now. */
+    assert_int_equal(homg_pcg_solve(pcg, b, x, &pi), HOMG_OK);
+    assert_false(pi.fallback);
+    assert_int_equal(pi.breakdown, HOMG_PCG_BREAKDOWN_NONE);
+    homg_pcg_destroy(pcg);
+    homg_amg_destroy(amg);
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(ctx);
+    free(b);
+    free(x);
+}
+
+/* An indefinite matrix: Jacobi-PCG cannot fall back; the status is NUMERIC
+ * and the message and info say p.Ap <= 0. */
+static void indefinite_matrix_reports_which_breakdown(void **state)
+{
+    static const int32_t rp[4] = { 0, 2, 4, 5 }, ci[5] = { 0, 1, 0, 1, 2 };
+    static const double val[5] = { 1, 2, 2, 1, 1 }; /* [[1 2] [2 1]] has eigenvalue -1 */
+    static const double b[3] = { 1, 0, 1 };
+    homg_ctx *ctx = cpu_ctx();
+    homg_csr a = { 0 };
+    homg_pcg *pcg = NULL;
+    homg_pcg_desc pd = { 0 };
+    homg_pcg_info pi;
+    double x[3] = { 0, 0, 0 };
+    (void)state;
+    a.nrows = a.ncols = 3;
+    a.nnz = 5;
+    a.row_ptr = rp;
+    a.col_idx = ci;
+    a.values = val;
+    a.precision = HOMG_FLOAT64;
+    a.memory = HOMG_MEMORY_HOST;
+    pd.precond = HOMG_PCG_PRECOND_NONE;
+    assert_int_equal(homg_pcg_create(ctx, &a, NULL, &pd, &pcg), HOMG_OK);
+    assert_int_equal(homg_pcg_solve(pcg, b, x, &pi), HOMG_ERROR_NUMERIC);
+    assert_int_equal(pi.breakdown, HOMG_PCG_BREAKDOWN_PAP);
+    assert_false(pi.fallback);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "p.Ap <= 0"));
+    homg_pcg_destroy(pcg);
     homg_ctx_destroy(ctx);
 }
 
@@ -950,6 +1127,10 @@ int main(void)
         cmocka_unit_test(fem_cube_matches_the_generator),
         cmocka_unit_test(fem_meshes_converge),
         cmocka_unit_test(iterations_stay_flat_under_refinement),
+        cmocka_unit_test(rotated_generator_is_the_laplacian_at_eps_1),
+        cmocka_unit_test(indefinite_matrix_reports_which_breakdown),
+        cmocka_unit_test(breakdown_falls_back_to_l1_jacobi),
+        cmocka_unit_test(hard_family_converges_in_bounded_iterations),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,6 +145,98 @@ HOMG_HD float amg_pair_norm(float a, float b)
 #endif
 }
 
+/* ---- strength of connection (classical, symmetric): entry (i, j) is strong
+ * when s_ij = (|a_ij| + |a_ji|) / 2 / sqrt(|a_ii a_jj|) >= theta, theta at
+ * most AMG_STRENGTH_ROW_FRACTION of the smaller of the two rows' largest s,
+ * so a row whose couplings are all alike keeps them: the 3D P1 Laplacian's
+ * largest s is 0.17 inside and 0.24 on a natural boundary (where a plain
+ * theta of 0.2 drops the couplings along the boundary), the 2D one's 0.25.
+ * The diagonal is kept. ---- */
+#define AMG_STRENGTH_ROW_FRACTION 0.6f
+
+HOMG_HD float amg_coupling(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, int32_t i,
+                           int32_t k)
+{
+    int32_t j = ci[k];
+    float s = 0.5f * (fabsf(v[k]) + fabsf(amg_entry_weight(rp, ci, v, j, i))), den = sqrtf(fabsf(diag[i] * diag[j]));
+    return den > 0 ? s / den : 0.0f;
+}
+
+/* The largest coupling s_ij of row i (0 when it has none). */
+HOMG_HD float amg_row_coupling(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, int32_t i)
+{
+    float m = 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+        if (ci[k] != i) {
+            float s = amg_coupling(rp, ci, v, diag, i, k);
+            m = s > m ? s : m;
+        }
+    return m;
+}
+
+/* mi: amg_row_coupling of row i. */
+HOMG_HD int amg_strong(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, float theta, int32_t i,
+                       int32_t k, float mi)
+{
+    int32_t j = ci[k];
+    float s, mj, t;
+    if (j == i)
+        return 1;
+    s = amg_coupling(rp, ci, v, diag, i, k);
+    mj = amg_row_coupling(rp, ci, v, diag, j);
+    t = AMG_STRENGTH_ROW_FRACTION * (mi < mj ? mi : mj);
+    return s > 0 && s >= (theta < t ? theta : t);
+}
+
+/* Row i's strongest off-diagonal entry (largest (|a_ij| + |a_ji|) / 2 relative
+ * to sqrt(|a_ii a_jj|); ties: the first), -1 when it has none: a row without a
+ * strong entry keeps this one, so it joins a neighbour's aggregate instead of
+ * staying alone on every level. */
+HOMG_HD int32_t amg_strongest(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, int32_t i)
+{
+    int32_t best = -1;
+    float bs = 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+        int32_t j = ci[k];
+        float s, den;
+        if (j == i)
+            continue;
+        s = 0.5f * (fabsf(v[k]) + fabsf(amg_entry_weight(rp, ci, v, j, i)));
+        den = sqrtf(fabsf(diag[i] * diag[j]));
+        s = den > 0 ? s / den : 0.0f;
+        if (s > bs) {
+            bs = s;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* Entry k of row i is in the strength graph: strong, or the row's strongest
+ * when none is strong (lone = amg_strongest of the row then, else -1). */
+HOMG_HD int amg_kept(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, float theta, int32_t i,
+                     int32_t k, int32_t lone, float mi)
+{
+    return k == lone || amg_strong(rp, ci, v, diag, theta, i, k, mi);
+}
+
+/* lone of row i: amg_strongest when no off-diagonal entry is strong, else -1. */
+HOMG_HD int32_t amg_lone(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, float theta,
+                         int32_t i, float mi)
+{
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+        if (ci[k] != i && amg_strong(rp, ci, v, diag, theta, i, k, mi))
+            return -1;
+    return amg_strongest(rp, ci, v, diag, i);
+}
+
+/* ---- Lanczos on D^-1/2 A D^-1/2 (set-up's spectral bound): the start vector
+ * u_1, a fixed hash of the row in [-1, 1]. ---- */
+HOMG_HD float amg_lanczos_start(int32_t i)
+{
+    return (float)(amg_hash32((uint32_t)i, 0x2545F491u) >> 8) * (2.0f / 16777216.0f) - 1.0f;
+}
+
 /* ---- patches: rows sorted by group, each group cut into near-equal chunks ---- */
 
 /* First position q in [0, n) with group[perm[q]] > g (strict) or >= g. */

@@ -27,9 +27,10 @@ extern "C" {
 /* Largest patch: one CUDA block of threads, its vectors in shared memory. */
 #define HOMG_PATCH_MAX 1024
 
-/* The inner Jacobi divisor of a patch row is at least this fraction of the
- * row's l1 norm inside the block, so rho(D^-1 B) <= 1 / 0.55 < 2 and the
- * inexact block solve stays symmetric positive definite (see lib/amg/cycle.c). */
+/* Without l1: the inner Jacobi divisor of a patch row is at least this
+ * fraction of the row's l1 norm inside the block, so rho(D^-1 B) <= 1 / 0.55 <
+ * 2 and the inexact block solve stays symmetric positive definite (see
+ * lib/amg/cycle.c).  With l1 the divisor is the whole l1 norm. */
 #define HOMG_PATCH_L1_FRACTION 0.55f
 
 typedef struct amg_patches {
@@ -85,6 +86,16 @@ typedef struct amg_patches {
     /* out[i] = outer[inner[i]] (composition of two aggregations). */                                                 \
     X(homg_status, amg, agg_compose,                                                                                  \
       (kernel_exec * ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out))                        \
+    /* ---- strength of connection (amg_strong in amg_common.h) ---- */                                               \
+    /* cnt[i] = entries of row i kept in the strength graph (the diagonal and */                                      \
+    /* the strong entries); diag (n) holds a_ii. */                                                                   \
+    X(homg_status, amg, strength_count,                                                                               \
+      (kernel_exec * ex, const csr_matrix *a, const float *diag, double theta, int32_t *cnt))                         \
+    /* The strength graph s (s->row_ptr from a scan of the counts): the strong */                                     \
+    /* entries of a, and on the diagonal a_ii plus the row's weak entries */                                          \
+    /* (the filtered matrix of smoothed aggregation: row sums kept). */                                               \
+    X(homg_status, amg, strength_fill,                                                                                \
+      (kernel_exec * ex, const csr_matrix *a, const float *diag, double theta, csr_matrix *s))                        \
     /* ---- compatible weighted matching (seed 001) ---- */                                                           \
     /* w[k] for each entry k = (i, j) of a: 1 - (a_ij + a_ji) v_i v_j / (a_ii v_i^2 + a_jj v_j^2) */                  \
     /* off the diagonal when positive, else 0; diag (n) holds a_ii. */                                                \
@@ -123,6 +134,22 @@ typedef struct amg_patches {
     /* (ap's pattern holds P_tent's: a_ii != 0). */                                                                   \
     X(homg_status, amg, prolong_smooth,                                                                               \
       (kernel_exec * ex, const csr_matrix *a, const int32_t *agg, double omega, const float *rho, csr_matrix *ap))    \
+    /* ---- Lanczos on B = D^-1/2 A D^-1/2 (spectral bound of D^-1 A) ---- */                                         \
+    /* lz holds n2[0..k] (squared norms of the unnormalised vectors u_j) and */                                       \
+    /* alpha[1..k] at lz[k + 1 + j - 1], zeroed by the caller.  Start: */                                             \
+    /* u = amg_lanczos_start(i), q_prev = 0, lz[0] = ||u||^2; dscale[i] = */                                          \
+    /* |a_ii|^-1/2 (0 where a_ii = 0). */                                                                             \
+    X(homg_status, amg, lanczos_start,                                                                                \
+      (kernel_exec * ex, const csr_matrix *a, float *dscale, float *u, float *q_prev, double *n2_0))                  \
+    /* Step j: s = 1 / sqrt(*n2_prev), w = s B u, *alpha += s u.w. */                                                 \
+    X(homg_status, amg, lanczos_apply,                                                                                \
+      (kernel_exec * ex, const csr_matrix *a, const float *dscale, const double *n2_prev, const float *u, float *w,   \
+       double *alpha))                                                                                                \
+    /* Step j: t = w - alpha s u - sqrt(*n2_prev) q_prev (q_prev = 0 at j = 1: */                                     \
+    /* beta_{j-1} = ||u_j||), q_prev = s u, u = t, *n2 += t.t. */                                                     \
+    X(homg_status, amg, lanczos_update,                                                                               \
+      (kernel_exec * ex, int32_t n, const double *n2_prev, const double *alpha, float *u, float *q_prev,              \
+       const float *w, double *n2))                                                                                   \
     /* ---- smoothers (float vectors) ---- */                                                                         \
     /* d[i] = a_ii (kind 0), 1 / a_ii (kind 1), 1 / sum_j |a_ij| (kind 2, l1 Jacobi). */                              \
     X(homg_status, amg, diag, (kernel_exec * ex, const csr_matrix *a, int kind, float *d))                            \
@@ -170,7 +197,8 @@ typedef struct amg_patches {
       (kernel_exec * ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos, int32_t *inner_cnt,        \
        int32_t *boundary_cnt))                                                                                        \
     /* Fills the inner, diagonal and boundary parts (pointers from scans of the */                                    \
-    /* counts); l1 != 0 adds the boundary |a_ij| of a row to its block diagonal. */                                   \
+    /* counts); l1 != 0 adds the boundary |a_ij| of a row to its block diagonal */                                    \
+    /* and takes the row's l1 norm in the block as its inner Jacobi divisor. */                                       \
     X(homg_status, amg, patch_fill,                                                                                   \
       (kernel_exec * ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos, int l1, amg_patches *pt))  \
     /* ---- coarsest level: dense Cholesky ---- */                                                                    \

@@ -10,6 +10,12 @@
 
 HOMG_HD int cg_finite(double v) { return v == v && v - v == 0.0; }
 
+HOMG_HD void cg_break(cg_state *s, int32_t why)
+{
+    s->done = HOMG_CG_BREAKDOWN;
+    s->why = why;
+}
+
 /* After cg_start's reductions. */
 HOMG_HD void cg_after_start(cg_state *s, double bb, double rr, double *history)
 {
@@ -21,8 +27,9 @@ HOMG_HD void cg_after_start(cg_state *s, double bb, double rr, double *history)
     s->rz = s->rz_old = s->alpha = s->beta = s->pq = s->zq = 0;
     if (history)
         history[0] = bb > 0 ? sqrt(rr / bb) : sqrt(rr);
+    s->why = 0;
     if (!cg_finite(rr))
-        s->done = HOMG_CG_BREAKDOWN;
+        cg_break(s, HOMG_CG_WHY_NONFINITE);
     else if (rr <= s->tol2)
         s->done = HOMG_CG_CONVERGED;
 }
@@ -34,7 +41,7 @@ HOMG_HD void cg_after_dots(cg_state *s, double rz, double zq)
     s->rz = rz;
     s->zq = zq;
     if (!cg_finite(rz) || rz <= 0) {
-        s->done = HOMG_CG_BREAKDOWN;
+        cg_break(s, cg_finite(rz) ? HOMG_CG_WHY_RZ : HOMG_CG_WHY_NONFINITE);
         s->beta = 0;
         return;
     }
@@ -50,7 +57,7 @@ HOMG_HD void cg_after_pq(cg_state *s, double pq)
 {
     s->pq = pq;
     if (!cg_finite(pq) || pq <= 0) {
-        s->done = HOMG_CG_BREAKDOWN;
+        cg_break(s, cg_finite(pq) ? HOMG_CG_WHY_PAP : HOMG_CG_WHY_NONFINITE);
         s->alpha = 0;
         return;
     }
@@ -64,7 +71,7 @@ HOMG_HD void cg_after_update(cg_state *s, double rr, double *history)
     if (history)
         history[s->iter] = s->bb > 0 ? sqrt(rr / s->bb) : sqrt(rr);
     if (!cg_finite(rr))
-        s->done = HOMG_CG_BREAKDOWN;
+        cg_break(s, HOMG_CG_WHY_NONFINITE);
     else if (rr <= s->tol2)
         s->done = HOMG_CG_CONVERGED;
 }

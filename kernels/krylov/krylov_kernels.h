@@ -29,7 +29,8 @@ typedef struct cg_state {
     double alpha, beta;
     double tol2;  /* (tol * ||b||)^2 once bb is known; input: tol^2 */
     int32_t iter; /* iterations done */
-    int32_t done; /* 0 running, 1 converged, 2 breakdown (p.Ap <= 0 or NaN) */
+    int32_t done; /* 0 running, 1 converged, 2 breakdown (p.Ap <= 0, r.z <= 0 or NaN) */
+    int32_t why;  /* breakdown: HOMG_CG_WHY_* (the values of homg_pcg_breakdown) */
     int32_t flexible;
     int32_t max_iter;
 } cg_state;
@@ -37,6 +38,10 @@ typedef struct cg_state {
 #define HOMG_CG_RUNNING   0
 #define HOMG_CG_CONVERGED 1
 #define HOMG_CG_BREAKDOWN 2
+
+#define HOMG_CG_WHY_PAP       1 /* p.Ap <= 0 */
+#define HOMG_CG_WHY_RZ        2 /* r.z <= 0 */
+#define HOMG_CG_WHY_NONFINITE 3 /* NaN or Inf */
 
 /* Double vectors of length a->nrows (n). */
 #define KRYLOV_KERNELS(X)                                                                                       \

@@ -140,9 +140,8 @@ static homg_status dissolve_small(homg_amg *amg, int l, const csr_matrix *a, wor
     return HOMG_OK;
 }
 
-static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_t *nagg)
+static homg_status aggregate(homg_amg *amg, int l, const csr_matrix *a, work *w, int32_t *agg, int32_t *nagg)
 {
-    const csr_matrix *a = &amg->lv[l].a;
     int32_t roots = 0, kept = 0;
     HOMG_TRY(independent_set(amg, l, a, w));
     HOMG_TRY(roots_and_growth(amg, l, a, w, &roots));
@@ -154,7 +153,7 @@ static homg_status aggregate(homg_amg *amg, int l, work *w, int32_t *agg, int32_
     return HOMG_OK;
 }
 
-homg_status homg__amg_aggregate(homg_amg *amg, int l, int32_t *agg, int32_t *nagg)
+homg_status homg__amg_aggregate(homg_amg *amg, int l, const csr_matrix *g, int32_t *agg, int32_t *nagg)
 {
     int32_t n = amg->lv[l].a.nrows;
     work w;
@@ -171,7 +170,7 @@ homg_status homg__amg_aggregate(homg_amg *amg, int l, int32_t *agg, int32_t *nag
             st = homg__alloc_array(amg->ctx, (size_t)n + 1, sizeof(int32_t), (void **)ints[i], "aggregates");
     }
     if (st == HOMG_OK)
-        st = aggregate(amg, l, &w, agg, nagg);
+        st = aggregate(amg, l, g, &w, agg, nagg);
     work_free(amg, &w);
     return st;
 }

@@ -12,12 +12,20 @@
  * Coarsening stops early when a step keeps more than 90% of the rows.  Every
  * step runs on the ctx's backend; the host reads only sizes and round counts.
  *
- * Defaults (homg_amg_desc_defaults): smoothed aggregation, patch block-Jacobi
- * smoother (3 inner sweeps, inner weight 1, patches <= 256 rows), V(1,1)
- * cycle, coarsest level <= 256 rows by dense Cholesky, prolongator weight 1.5
- * over the Gershgorin bound of rho(D^-1 A) (the textbook 4/3 over rho itself,
- * raised because the bound overestimates rho; 1.5 took one to two fewer
- * iterations on the P1 cubes).
+ * Defaults (homg_amg_desc_defaults): smoothed aggregation on the strength
+ * graph (theta 0.25, capped at 0.6 of the rows' strongest coupling:
+ * strength.c), distance-2 independent sets on every level, l1 patch
+ * block-Jacobi smoother (3 inner sweeps, inner weight 1, patches <= 256
+ * rows), V(1,1) cycle, coarsest level <= 256 rows by dense Cholesky,
+ * prolongator weight 4/3 over an estimate of rho(D^-1 A_F) from above
+ * (spectrum.c).  Measured on issue 14's family (tests/test_amg.c prints it):
+ * a plain theta of 0.08 left rotated anisotropy at 4x BoomerAMG's
+ * iterations, 0.25 brings it under 2x at 128^2 but alone drops every axis
+ * coupling of the 3D P1 cube (0.17), hence the cap; distance 1 on the coarse
+ * levels gave the filtered cube 8 levels and operator complexity 1.9,
+ * distance 2 gives 3-4 levels and 1.3.  The l1 patch smoother costs the P1
+ * cube one or two iterations over plain block Jacobi, which is not
+ * convergent for every SPD matrix (cycle.c).
  */
 #include "amg_internal.h"
 
@@ -38,14 +46,16 @@ homg_amg_desc homg_amg_desc_defaults(const homg_amg_desc *desc)
     HOMG_DEFAULT(d.cycle, HOMG_AMG_CYCLE_V);
     HOMG_DEFAULT(d.pre, 1);
     HOMG_DEFAULT(d.post, 1);
-    HOMG_DEFAULT(d.jacobi_weight, 2.0 / 3.0);
-    HOMG_DEFAULT(d.prolong_weight, 1.5);
+    HOMG_DEFAULT(d.jacobi_weight, 4.0 / 3.0);
+    HOMG_DEFAULT(d.prolong_weight, 4.0 / 3.0);
+    HOMG_DEFAULT(d.strength_theta, 0.25);
+    HOMG_DEFAULT(d.patch_l1, 1);
     HOMG_DEFAULT(d.max_levels, HOMG_AMG_MAX_LEVELS);
     HOMG_DEFAULT(d.coarse_size, 256);
     HOMG_DEFAULT(d.coarse_solver, HOMG_AMG_COARSE_CHOLESKY);
     HOMG_DEFAULT(d.coarse_sweeps, 20);
     HOMG_DEFAULT(d.mis_distance, 2);
-    HOMG_DEFAULT(d.mis_distance_coarse, 1);
+    HOMG_DEFAULT(d.mis_distance_coarse, 2);
     HOMG_DEFAULT(d.patch_size, 256);
     HOMG_DEFAULT(d.patch_inner, 3);
     HOMG_DEFAULT(d.patch_inner_weight, 1.0);
@@ -82,6 +92,8 @@ static homg_status check_desc(homg_ctx *ctx, const homg_amg_desc *d)
         bad = "mis_distance and mis_distance_coarse must be 1..4";
     else if (d->min_aggregate < 0)
         bad = "min_aggregate must not be negative";
+    else if (!(d->strength_theta < 1) || !isfinite(d->strength_theta))
+        bad = "strength_theta must be below 1 (negative: no filtering)";
     else if (d->patch_size < 1 || d->patch_size > HOMG_PATCH_MAX)
         bad = "patch_size must be 1..1024";
     else if (d->patch_inner < 1 || d->patch_inner > 100)
@@ -151,7 +163,8 @@ static homg_status fine_level(homg_amg *amg, int values_only)
     return HOMG_OK;
 }
 
-static homg_status build(homg_amg *amg)
+/* The levels; strength holds the last strength graph (the caller frees it). */
+static homg_status build_levels(homg_amg *amg, csr_matrix *strength)
 {
     homg_ctx *ctx = amg->ctx;
     int l;
@@ -169,10 +182,13 @@ static homg_status build(homg_amg *amg)
         if (n <= amg->desc.coarse_size || l + 1 >= amg->desc.max_levels)
             break;
         HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&lv->agg, "aggregates"));
-        if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION)
-            HOMG_TRY(homg__amg_aggregate(amg, l, lv->agg, &nagg));
-        else
+        if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION) {
+            homg__mat_free(ctx, strength);
+            HOMG_TRY(homg__amg_strength(amg, l, strength));
+            HOMG_TRY(homg__amg_aggregate(amg, l, strength, lv->agg, &nagg));
+        } else {
             HOMG_TRY(homg__amg_match(amg, l, &nagg));
+        }
         if (nagg <= 0 || nagg > STALL_RATIO * n) {
             homg__log(ctx, HOMG_LOG_INFO, "AMG: level %d keeps %d of %d rows: coarsening stops", l, (int)nagg, (int)n);
             homg__mat_free(ctx, &lv->p);
@@ -183,11 +199,21 @@ static homg_status build(homg_amg *amg)
             break;
         }
         if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION)
-            HOMG_TRY(homg__amg_smoothed_prolongator(amg, l, nagg));
+            HOMG_TRY(homg__amg_smoothed_prolongator(amg, l, nagg, strength));
         HOMG_TRY(homg__amg_galerkin(amg, l));
     }
     amg->nlevels = l + 1;
-    return homg__amg_smoother_setup(amg, 0);
+    return HOMG_OK;
+}
+
+static homg_status build(homg_amg *amg)
+{
+    csr_matrix strength;
+    homg_status st;
+    memset(&strength, 0, sizeof strength);
+    st = build_levels(amg, &strength);
+    homg__mat_free(amg->ctx, &strength);
+    return st == HOMG_OK ? homg__amg_smoother_setup(amg, 0) : st;
 }
 
 /* Runs fn(amg) between two events on the ctx's stream; the time goes to setup_ms. */

@@ -16,7 +16,7 @@ typedef struct amg_level {
     amg_patches pt;           /* patch smoother */
     float *b, *x, *t, *u;     /* cycle: right-hand side, iterate, residual, patch right-hand side */
     float *inv;               /* coarsest level, Cholesky: dense inverse */
-    float cheb_max;           /* Chebyshev: Gershgorin bound of rho(D^-1 A) (host copy) */
+    float rho;                /* Jacobi, Chebyshev: estimate of rho(D^-1 A) from above (host) */
 } amg_level;
 
 struct homg_amg {
@@ -27,19 +27,23 @@ struct homg_amg {
     int nlevels;
     amg_level lv[HOMG_AMG_MAX_LEVELS];
     int32_t *count; /* device scalars for counts read by the host */
-    float *rho;     /* device scalar: Gershgorin bound of rho(D^-1 A) */
+    float *rho;     /* device scalar: the prolongator's rho(D^-1 A) */
     double setup_ms;
 };
 
 #define AMG_SK(amg) HOMG_KERNELS(&(amg)->ctx->ex, sparse)
 #define AMG_AK(amg) HOMG_KERNELS(&(amg)->ctx->ex, amg)
 
-/* aggregate.c: smoothed-aggregation aggregates of level l (agg: n rows). */
-homg_status homg__amg_aggregate(homg_amg *amg, int l, int32_t *agg, int32_t *nagg);
+/* strength.c: the strength graph of level l (strong entries, weak ones lumped on the diagonal). */
+homg_status homg__amg_strength(homg_amg *amg, int l, csr_matrix *s);
+/* spectrum.c: rho(D^-1 A) from above (Lanczos, capped by Gershgorin), read to the host. */
+homg_status homg__amg_spectral_bound(homg_amg *amg, const csr_matrix *a, float *rho);
+/* aggregate.c: smoothed-aggregation aggregates of level l on graph g (agg: n rows). */
+homg_status homg__amg_aggregate(homg_amg *amg, int l, const csr_matrix *g, int32_t *agg, int32_t *nagg);
 /* matching.c: the double-pairwise prolongator of level l and the next level's smooth vector. */
 homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg);
 /* galerkin.c: level l+1 from level l (agg, and for smoothed aggregation P). */
-homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg);
+homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg, const csr_matrix *filtered);
 homg_status homg__amg_galerkin(homg_amg *amg, int l);
 homg_status homg__amg_galerkin_values(homg_amg *amg, int l);
 /* patch.c: patch partition of every smoothed level; values only on re-setup. */
@@ -48,6 +52,9 @@ homg_status homg__amg_patch_values(homg_amg *amg);
 void homg__amg_patches_free(homg_amg *amg, amg_patches *pt);
 /* cycle.c: smoother and coarse-solver data, cycle vectors, the cycle. */
 homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only);
+/* The safe smoother after a CG breakdown: l1 Jacobi on every level (for good);
+ * UNSUPPORTED when the amg smooths with it already. */
+homg_status homg__amg_fall_back(homg_amg *amg);
 /* One cycle on the level vectors: lv[0].b in, lv[0].x out (from x = 0). */
 homg_status homg__amg_cycle(homg_amg *amg);
 

@@ -5,8 +5,10 @@
  * residual, restriction by R = P^T, the coarser level (twice in a W-cycle, the
  * second time from its first result), prolongation and correction x += P x_c,
  * post-smoothing.  Smoothers:
- *  - damped Jacobi x += w D^-1 (b - A x); the first sweep from x = 0 and the
- *    residual after it are one pass (x = w D^-1 b, r = b - A x);
+ *  - damped Jacobi x += (w / rho) D^-1 (b - A x), rho the level's estimate
+ *    of rho(D^-1 A) from above (spectrum.c), so the weight suits every
+ *    matrix, not only the Laplacian's rho = 2; the first sweep from x = 0 and
+ *    the residual after it are one pass (x = w D^-1 b, r = b - A x);
  *  - l1 Jacobi, the same with D_ii = sum_j |a_ij| and w = 1;
  *  - patch block Jacobi: x_p += w_out g_p, g_p from `patch_inner` weighted
  *    Jacobi sweeps (w_in) on A_pp g = (b - A x)_p started at 0, each patch in
@@ -15,15 +17,19 @@
  *    rho(D^-1 A_pp) < 2: the inner sweeps converge and the block solve is a
  *    positive definite approximation of A_pp^-1 on every mesh (with plain a_ii
  *    they diverge on the irregular and Blobs meshes of assets/, where P1 rows
- *    have positive off-diagonals, and CG breaks down).  patch_l1 adds the
- *    boundary |a_ij| to the block diagonal: then 2 M - A > 0 is guaranteed (l1
- *    block Jacobi); without it the outer block Jacobi has converged on every
- *    matrix tried, at fewer iterations.  The prerelax-residual
+ *    have positive off-diagonals, and CG breaks down).  With patch_l1 (the
+ *    default) the boundary |a_ij| join the block diagonal (B >= A) and the
+ *    inner divisors are the rows' l1 norms in the block (D >= B), so the
+ *    inner sweeps give M with M^-1 >= B >= A: the smoother converges in the
+ *    A-norm for every SPD matrix and the V-cycle stays SPD.  Plain block
+ *    Jacobi (patch_l1 = -1) took fewer iterations on M-matrices but diverged
+ *    on rotated anisotropy, sliver meshes and a sphere mesh with 1:1000
+ *    coefficients (issue 14).  The prerelax-residual
  *    fusion: the patch kernel also leaves r = b - (inner + diag) x, and a
  *    boundary pass subtracts the boundary part (seed 000, algorithm 5.3);
  *  - Chebyshev: a polynomial of degree chebyshev_degree in D^-1 A that is
- *    smallest on [rho / chebyshev_ratio, rho], rho the Gershgorin bound (read
- *    to the host once per set-up), one residual per degree.
+ *    smallest on [rho / chebyshev_ratio, rho], rho as for Jacobi (read to the
+ *    host once per set-up), one residual per degree.
  * Pre- and post-smoothing are the same symmetric operator, so the cycle is a
  * symmetric preconditioner up to float rounding.  The coarsest level is solved
  * with a dense inverse from a Cholesky factorisation (or l1-Jacobi sweeps).
@@ -62,10 +68,8 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
                          (sm == HOMG_AMG_SMOOTHER_JACOBI || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) && l < last ? 1 : 2,
                          lv->dinv),
                 "smoother diagonal");
-        if (l < last && sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
-            HOMG_TRY_BACKEND(amg->ctx, ak->gershgorin(ex, &lv->a, amg->rho), "Chebyshev interval");
-            HOMG_TRY(homg__read(amg->ctx, &lv->cheb_max, amg->rho, sizeof lv->cheb_max));
-        }
+        if (l < last && (sm == HOMG_AMG_SMOOTHER_CHEBYSHEV || sm == HOMG_AMG_SMOOTHER_JACOBI))
+            HOMG_TRY(homg__amg_spectral_bound(amg, &lv->a, &lv->rho));
     }
 
     if (amg->desc.coarse_solver == HOMG_AMG_COARSE_CHOLESKY) {
@@ -93,13 +97,30 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
     return HOMG_OK;
 }
 
+homg_status homg__amg_fall_back(homg_amg *amg)
+{
+    int last = amg->nlevels - 1;
+    if (amg->desc.smoother == HOMG_AMG_SMOOTHER_L1_JACOBI)
+        return HOMG_ERROR_UNSUPPORTED;
+    for (int l = 0; l < last; l++) {
+        amg_level *lv = &amg->lv[l];
+        if (!lv->dinv)
+            HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)lv->a.nrows, sizeof(float), (void **)&lv->dinv, "smoother"));
+        HOMG_TRY_BACKEND(amg->ctx, AMG_AK(amg)->diag(&amg->ctx->ex, &lv->a, 2, lv->dinv), "l1 Jacobi diagonal");
+        homg__amg_patches_free(amg, &lv->pt);
+    }
+    homg__log(amg->ctx, HOMG_LOG_WARN, "AMG: CG broke down; the amg smooths with l1 Jacobi from now on");
+    amg->desc.smoother = HOMG_AMG_SMOOTHER_L1_JACOBI;
+    return HOMG_OK;
+}
+
 /* One Chebyshev polynomial in D^-1 A on [rho / ratio, rho] (Saad, Iterative
  * Methods, algorithm 12.1, preconditioned by the diagonal); u holds the step. */
 static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
 {
     kernel_exec *ex = &amg->ctx->ex;
     const amg_kernels *ak = AMG_AK(amg);
-    double hi = lv->cheb_max, lo = hi / amg->desc.chebyshev_ratio;
+    double hi = lv->rho, lo = hi / amg->desc.chebyshev_ratio;
     double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), sigma = theta / delta, rho0 = 1.0 / sigma;
     int32_t n = lv->a.nrows;
     if (!zero_x)
@@ -142,7 +163,7 @@ static homg_status presmooth(homg_amg *amg, amg_level *lv, int warm)
             HOMG_TRY(chebyshev(amg, lv, !warm && s == 0));
         HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "residual");
     } else {
-        double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight : 1.0;
+        double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight / lv->rho : 1.0;
         int s = 0;
         if (!warm && pre == 1)
             HOMG_TRY_BACKEND(amg->ctx, ak->jacobi_zero_residual(ex, &lv->a, lv->dinv, w, lv->b, lv->x, lv->t),
@@ -177,7 +198,7 @@ static homg_status postsmooth(homg_amg *amg, amg_level *lv)
                                               d->patch_inner_weight, d->patch_weight),
                              "patch smoother");
         } else {
-            double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight : 1.0;
+            double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight / lv->rho : 1.0;
             HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Jacobi");
             HOMG_TRY_BACKEND(amg->ctx, ak->jacobi_correct(ex, lv->a.nrows, lv->dinv, w, lv->t, lv->x, 0), "Jacobi");
         }

@@ -2,8 +2,9 @@
  *
  * Smoothed aggregation (seed 000, eqs. 5 and 6): the tentative prolongator has
  * a single 1 per row, in the column of the row's aggregate; it is smoothed by
- * one damped Jacobi step, P = (I - w / rho D^-1 A) P_tent, with w =
- * prolong_weight and rho a Gershgorin bound of rho(D^-1 A) (kept on the device).
+ * one damped Jacobi step, P = (I - w / rho D^-1 A_F) P_tent, with w =
+ * prolong_weight, A_F the filtered matrix of the strength graph (strength.c)
+ * and rho an estimate of rho(D^-1 A_F) from above (spectrum.c).
  * The coarse matrix is R A P with R = P^T, as two SpGEMMs whose symbolic phases
  * are kept, so re-setup recomputes only the values.
  */
@@ -11,7 +12,7 @@
 
 #include <string.h>
 
-homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg)
+homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg, const csr_matrix *af)
 {
     homg_ctx *ctx = amg->ctx;
     kernel_exec *ex = &ctx->ex;
@@ -21,17 +22,20 @@ homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg)
     int32_t n = lv->a.nrows;
     csr_matrix pt, ap;
     void *plan = NULL;
+    float rho = 1;
     homg_status st;
     memset(&ap, 0, sizeof ap);
     HOMG_TRY(homg__mat_alloc(ctx, n, nagg, n, HOMG_FLOAT32, &pt, "tentative prolongator"));
     st = ak->prolong_tentative(ex, n, lv->agg, NULL, &pt);
     if (st == HOMG_OK)
-        st = sk->spgemm(ex, amg->handle, &lv->a, &pt, &ap, &plan);
-    if (st == HOMG_OK)
-        st = ak->gershgorin(ex, &lv->a, amg->rho);
-    if (st == HOMG_OK)
-        st = ak->prolong_smooth(ex, &lv->a, lv->agg, amg->desc.prolong_weight, amg->rho, &ap);
+        st = sk->spgemm(ex, amg->handle, af, &pt, &ap, &plan);
     if (st != HOMG_OK)
+        st = homg__backend_fail(ctx, st, "smoothing the prolongator");
+    if (st == HOMG_OK)
+        st = homg__amg_spectral_bound(amg, af, &rho);
+    if (st == HOMG_OK)
+        st = homg__write(ctx, amg->rho, &rho, sizeof rho);
+    if (st == HOMG_OK && (st = ak->prolong_smooth(ex, af, lv->agg, amg->desc.prolong_weight, amg->rho, &ap)) != HOMG_OK)
         st = homg__backend_fail(ctx, st, "smoothing the prolongator");
     sk->spgemm_free(ex, amg->handle, plan);
     homg__mat_free(ctx, &pt);

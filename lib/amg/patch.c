@@ -84,7 +84,7 @@ static homg_status level_patches(homg_amg *amg, int l, int32_t *group, int32_t *
     HOMG_TRY(
         homg__alloc_array(amg->ctx, (size_t)boundary, sizeof(int32_t), (void **)&pt->boundary.col_idx, "patch matrix"));
     HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)boundary, sizeof(float), &pt->boundary.values, "patch matrix"));
-    HOMG_TRY_BACKEND(amg->ctx, ak->patch_fill(ex, &lv->a, pt->patch_of, pt->pos, amg->desc.patch_l1, pt),
+    HOMG_TRY_BACKEND(amg->ctx, ak->patch_fill(ex, &lv->a, pt->patch_of, pt->pos, amg->desc.patch_l1 > 0, pt),
                      "patch matrix");
     return HOMG_OK;
 }
@@ -113,10 +113,10 @@ homg_status homg__amg_patch_values(homg_amg *amg)
 {
     for (int l = 0; l < amg->nlevels - 1; l++) {
         amg_level *lv = &amg->lv[l];
-        HOMG_TRY_BACKEND(
-            amg->ctx,
-            AMG_AK(amg)->patch_fill(&amg->ctx->ex, &lv->a, lv->pt.patch_of, lv->pt.pos, amg->desc.patch_l1, &lv->pt),
-            "patch matrix");
+        HOMG_TRY_BACKEND(amg->ctx,
+                         AMG_AK(amg)->patch_fill(&amg->ctx->ex, &lv->a, lv->pt.patch_of, lv->pt.pos,
+                                                 amg->desc.patch_l1 > 0, &lv->pt),
+                         "patch matrix");
     }
     return HOMG_OK;
 }

@@ -38,6 +38,7 @@ struct homg_pcg {
     double *r, *z, *p, *q, *dinv;
     cg_state *state; /* device */
     double *history; /* device, max_iter + 1 */
+    double *hist;    /* where the running CG writes its history: history + iterations before a fallback */
     double *host_history;
     int nhistory;
     homg_pcg_info last;
@@ -187,7 +188,7 @@ static homg_status body(homg_pcg *s, double *x)
     HOMG_TRY(precondition(s));
     HOMG_TRY_BACKEND(ctx, kk->cg_direction(ex, s->handle, s->r, z, s->q, s->p, n, s->state), "CG direction");
     HOMG_TRY_BACKEND(ctx, kk->cg_spmv_dot(ex, s->handle, s->a, s->p, s->q, s->state), "CG product");
-    HOMG_TRY_BACKEND(ctx, kk->cg_update(ex, s->handle, x, s->r, s->p, s->q, n, s->state, s->history), "CG update");
+    HOMG_TRY_BACKEND(ctx, kk->cg_update(ex, s->handle, x, s->r, s->p, s->q, n, s->state, s->hist), "CG update");
     return HOMG_OK;
 }
 
@@ -222,7 +223,8 @@ static void capture(homg_pcg *s, double *x)
     s->graph_x = x;
 }
 
-static homg_status iterate(homg_pcg *s, const double *b, double *x, cg_state *hs)
+/* CG from x (warm) or 0 for at most max_iter iterations, its history from s->hist. */
+static homg_status run(homg_pcg *s, const double *b, double *x, int warm, int max_iter, cg_state *hs)
 {
     homg_ctx *ctx = s->ctx;
     kernel_exec *ex = &ctx->ex;
@@ -230,22 +232,49 @@ static homg_status iterate(homg_pcg *s, const double *b, double *x, cg_state *hs
     memset(hs, 0, sizeof *hs);
     hs->tol2 = s->desc.tol * s->desc.tol;
     hs->flexible = s->desc.flexible != 0;
-    hs->max_iter = s->desc.max_iter;
+    hs->max_iter = max_iter;
     HOMG_TRY(homg__write(ctx, s->state, hs, sizeof *hs));
-    HOMG_TRY_BACKEND(ctx, kk->cg_start(ex, s->handle, s->a, b, x, s->r, s->desc.warm_start, s->state, s->history),
-                     "CG start");
+    HOMG_TRY_BACKEND(ctx, kk->cg_start(ex, s->handle, s->a, b, x, s->r, warm, s->state, s->hist), "CG start");
     HOMG_TRY(homg__read(ctx, hs, s->state, sizeof *hs));
     if (!hs->done)
         capture(s, x);
-    for (int it = 0; !hs->done && it < s->desc.max_iter; it++) {
+    for (int it = 0; !hs->done && it < max_iter; it++) {
         if (s->graph)
             HOMG_TRY_BACKEND(ctx, ctx->mem->graph_launch(ex, s->graph), "CG iteration graph");
         else
             HOMG_TRY(body(s, x));
-        if ((it + 1) % s->desc.check_every == 0 || it + 1 == s->desc.max_iter)
+        if ((it + 1) % s->desc.check_every == 0 || it + 1 == max_iter)
             HOMG_TRY(homg__read(ctx, &hs->done, &s->state->done, sizeof hs->done));
     }
     return homg__read(ctx, hs, s->state, sizeof *hs);
+}
+
+/* The solve: on an AMG breakdown the amg falls back to l1 Jacobi once and CG
+ * goes on from the iterate it had (a breakdown leaves x alone).  *before: the
+ * iterations of the first run when it fell back. */
+static homg_status iterate(homg_pcg *s, const double *b, double *x, cg_state *hs, int *before)
+{
+    homg_ctx *ctx = s->ctx;
+    *before = 0;
+    s->hist = s->history;
+    memset(&s->last, 0, sizeof s->last);
+    HOMG_TRY(run(s, b, x, s->desc.warm_start, s->desc.max_iter, hs));
+    if (hs->done != HOMG_CG_BREAKDOWN)
+        return HOMG_OK;
+    s->last.breakdown = (homg_pcg_breakdown)hs->why;
+    s->last.breakdown_iteration = hs->iter;
+    if (s->desc.precond != HOMG_PCG_PRECOND_AMG || hs->why == HOMG_CG_WHY_NONFINITE || hs->iter >= s->desc.max_iter ||
+        homg__amg_fall_back(s->amg) != HOMG_OK)
+        return HOMG_OK;
+    homg__clear_error(ctx);
+    if (s->graph) { /* the graph holds the old smoother's kernels */
+        ctx->mem->graph_destroy(s->graph);
+        s->graph = NULL;
+    }
+    s->last.fallback = 1;
+    *before = hs->iter;
+    s->hist = s->history + hs->iter;
+    return run(s, b, x, 1, s->desc.max_iter - *before, hs);
 }
 
 homg_status homg_pcg_solve(homg_pcg *s, const double *b, double *x, homg_pcg_info *info)
@@ -255,7 +284,7 @@ homg_status homg_pcg_solve(homg_pcg *s, const double *b, double *x, homg_pcg_inf
     homg_status st;
     void *e0 = NULL, *e1 = NULL;
     float ms = 0;
-    int saved;
+    int saved, before = 0;
     if (!s)
         return HOMG_ERROR_INVALID_ARGUMENT;
     ctx = s->ctx;
@@ -270,13 +299,14 @@ homg_status homg_pcg_solve(homg_pcg *s, const double *b, double *x, homg_pcg_inf
     if (st == HOMG_OK && (ctx->mem->event_create(&e0) != HOMG_OK || ctx->mem->event_create(&e1) != HOMG_OK))
         st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_pcg_solve: cannot create timing events");
     if (st == HOMG_OK)
-        st = ctx->mem->event_record(&ctx->ex, e0) == HOMG_OK ? iterate(s, b, x, &hs)
+        st = ctx->mem->event_record(&ctx->ex, e0) == HOMG_OK ? iterate(s, b, x, &hs, &before)
                                                              : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "event");
     if (st == HOMG_OK && ctx->mem->event_record(&ctx->ex, e1) == HOMG_OK)
         ctx->mem->event_elapsed_ms(e0, e1, &ms);
     ctx->mem->event_destroy(e0);
     ctx->mem->event_destroy(e1);
     if (st == HOMG_OK) {
+        hs.iter += before;
         s->nhistory = hs.iter + 1;
         st = homg__read(ctx, s->host_history, s->history, (size_t)s->nhistory * sizeof(double));
     }
@@ -290,10 +320,11 @@ homg_status homg_pcg_solve(homg_pcg *s, const double *b, double *x, homg_pcg_inf
         if (info)
             *info = s->last;
         if (hs.done == HOMG_CG_BREAKDOWN)
-            st = homg__fail(ctx, HOMG_ERROR_NUMERIC,
-                            "homg_pcg_solve: breakdown at iteration %d (p.Ap = %g, r.z = %g): A or the "
-                            "preconditioner is not positive definite, or the input holds NaN",
-                            (int)hs.iter, hs.pq, hs.rz);
+            st = homg__fail(ctx, HOMG_ERROR_NUMERIC, "homg_pcg_solve: breakdown at iteration %d%s: %s", (int)hs.iter,
+                            s->last.fallback ? " after falling back to the l1 Jacobi smoother" : "",
+                            hs.why == HOMG_CG_WHY_PAP  ? "p.Ap <= 0 (A is not positive definite)"
+                            : hs.why == HOMG_CG_WHY_RZ ? "r.z <= 0 (the preconditioner is not positive definite)"
+                                                       : "NaN or Inf (in A, b or the preconditioner)");
         else if (!s->last.converged)
             st = homg__fail(ctx, HOMG_ERROR_NOT_CONVERGED,
                             "homg_pcg_solve: not converged in %d iterations: relative residual %.3e > tol %.3e",

@@ -51,6 +51,9 @@ bench)
     # issue 9's general structured problems (3D, obstacles, jumps, Neumann projection, any size)
     timeout 500 $B/bench/bench_grid --general > "$OUT/bench_grid_general.log" 2>&1; rc=$?
     summary="$summary\nbench_grid --general: rc=$rc"
+    # issue 14's hard family (rotated anisotropy, sphere checkerboard, power graph) on the GPU
+    timeout 500 $B/bench/bench_amg --family --reps 5 > "$OUT/bench_amg_family.log" 2>&1
+    summary="$summary\nbench_amg --family: rc=$?"
     cp bench/results/*.md "$OUT/" 2>/dev/null
     ;;
 esac
