@@ -1,4 +1,4 @@
-/* mesh.c -- `homg mesh info|generate|assemble`: meshes from the command line. */
+/* mesh.c -- `homg mesh info|generate|assemble|solve`: meshes from the command line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@ static int usage(FILE *f)
                "       homg mesh assemble FILE [--sigma S] [--lambda L] [--f F] [--tag-sigma TAG=S ...]\n"
                "                          [--dirichlet TAG[,TAG...]] [--g G] [--scheme serial|color|patch]\n"
                "                          [--float] [--backend cpu|cuda|auto] --out A.mtx b.mtx\n"
+               "       homg mesh solve FILE|square:K|cube:K [--gmg-levels L] [--smoother spai1 ...] (--help: all)\n"
                "FILE: .msh or .msh.gz (Gmsh ASCII 2.2 / 4.1), or .node/.ele (Triangle, TetGen)\n");
     return f == stdout ? 0 : 2;
 }
@@ -145,5 +146,7 @@ int homg_cmd_mesh(int argc, char **argv)
         return generate(argc - 2, argv + 2);
     if (!strcmp(argv[1], "assemble"))
         return homg_tool_mesh_assemble(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "solve"))
+        return homg_tool_mesh_solve(argc - 2, argv + 2);
     return usage(stderr);
 }

@@ -20,6 +20,8 @@ int homg_cmd_mtx_solve(int argc, char **argv);
 int homg_cmd_mesh(int argc, char **argv);
 /* `homg mesh assemble` (tools/mesh_assemble.c); argv[0] is the mesh file. */
 int homg_tool_mesh_assemble(int argc, char **argv);
+/* `homg mesh solve` (tools/mesh_solve.c, geometric multigrid); argv[0] is the mesh. */
+int homg_tool_mesh_solve(int argc, char **argv);
 
 /* Runs the command of `cmds` that argv[1] names with argv + 1; --help and -h
  * print `usage` to stdout; no or an unknown name print it to stderr (status 2),
