@@ -747,6 +747,13 @@ homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc);
 /* Refines `coarse` (which must outlive nothing: it is copied) desc.levels times,
  * numbers, assembles and sets up every level.  Synchronises (set-up). */
 homg_status homg_gmg_create(homg_mesh *coarse, const homg_gmg_desc *desc, homg_gmg **out);
+/* A hierarchy from `count` nested meshes given coarse to fine (meshes[0] the
+ * coarsest; e.g. read from files), in any numbering: every node of a finer
+ * mesh must lie in an element of the next coarser one (else INVALID_ARGUMENT,
+ * "not nested", naming the node).  desc.levels is ignored; sigma_coarse,
+ * sigma_fine and the TWO_LEVEL numbering need refinement (UNSUPPORTED).  The
+ * meshes must outlive the call only. */
+homg_status homg_gmg_create_nested(homg_mesh *const *meshes, int count, const homg_gmg_desc *desc, homg_gmg **out);
 void homg_gmg_destroy(homg_gmg *gmg);
 homg_status homg_gmg_get_info(const homg_gmg *gmg, homg_gmg_info *info);
 int homg_gmg_format_info(const homg_gmg_info *info, char *buf, size_t len);

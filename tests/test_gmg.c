@@ -548,6 +548,109 @@ static void test_jumps_galerkin(void **state)
     }
 }
 
+/* A copy of m with its nodes in random order and its elements reversed. */
+static homg_mesh *shuffled(homg_ctx *ctx, const homg_mesh *m, uint64_t seed)
+{
+    int dim = homg_mesh_dim(m), nv = dim + 1;
+    int32_t n = homg_mesh_num_nodes(m), ne = homg_mesh_num_elements(m), nf = homg_mesh_num_facets(m);
+    int32_t *perm = malloc(sizeof(int32_t) * n), *inv = malloc(sizeof(int32_t) * n);
+    int32_t *el = malloc(sizeof(int32_t) * ne * nv), *fa = malloc(sizeof(int32_t) * (nf * dim + 1));
+    int32_t *et = malloc(sizeof(int32_t) * ne);
+    double *xy = malloc(sizeof(double) * n * dim);
+    homg_rng rng = homg_rng_seed(seed);
+    homg_mesh_data md = { 0 };
+    homg_mesh *out = NULL;
+    for (int32_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (int32_t i = n - 1; i > 0; i--) {
+        int32_t j = (int32_t)(homg_rng_uniform(&rng) * (i + 1)), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (int32_t k = 0; k < n; k++) { /* new k = old perm[k] */
+        inv[perm[k]] = k;
+        memcpy(xy + (size_t)dim * k, homg_mesh_coords(m) + (size_t)dim * perm[k], sizeof(double) * dim);
+    }
+    for (int32_t e = 0; e < ne; e++) {
+        et[e] = homg_mesh_element_tags(m)[ne - 1 - e];
+        for (int j = 0; j < nv; j++)
+            el[(size_t)e * nv + j] = inv[homg_mesh_elements(m)[(size_t)(ne - 1 - e) * nv + j]];
+    }
+    for (int32_t k = 0; k < nf * dim; k++)
+        fa[k] = inv[homg_mesh_facets(m)[k]];
+    md.dim = dim;
+    md.num_nodes = n;
+    md.num_elements = ne;
+    md.num_facets = nf;
+    md.coords = xy;
+    md.elements = el;
+    md.element_tags = et;
+    md.facets = fa;
+    md.facet_tags = homg_mesh_facet_tags(m);
+    assert_int_equal(homg_mesh_create(ctx, &md, &out), HOMG_OK);
+    free(perm);
+    free(inv);
+    free(el);
+    free(fa);
+    free(et);
+    free(xy);
+    return out;
+}
+
+/* A hierarchy given as nested meshes in any numbering converges as the
+ * refined one does; a mesh that is not nested is refused. */
+static void test_nested_meshes(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_ctx *ctx = cpu_ctx();
+        homg_mesh *m[4], *given[4];
+        homg_gmg_desc d = { 0 };
+        homg_gmg *g = NULL;
+        int levels = dim == 2 ? 3 : 2, it_ref, it_nested;
+        homg_pcg_desc pd = { 0 };
+        homg_pcg *pcg = NULL;
+        homg_pcg_info pi;
+        double *x;
+        m[0] = coarse_mesh(ctx, dim, 2);
+        given[0] = m[0];
+        for (int l = 1; l <= levels; l++) {
+            assert_int_equal(homg_mesh_refine(m[l - 1], &m[l]), HOMG_OK);
+            given[l] = shuffled(ctx, m[l], 5 + l);
+        }
+        d.levels = levels;
+        d.f = 1;
+        d.numbering = HOMG_GMG_NUMBERING_RCM;
+        it_ref = pcg_run(ctx, m[0], dim, &d, 0).iterations;
+        d.dirichlet_tags = all_sides;
+        d.num_dirichlet_tags = 2 * dim;
+        if (homg_gmg_create_nested(given, levels + 1, &d, &g) != HOMG_OK)
+            fail_msg("homg_gmg_create_nested: %s", homg_ctx_last_error(ctx));
+        pd.gmg = g;
+        assert_int_equal(homg_pcg_create(ctx, NULL, NULL, &pd, &pcg), HOMG_OK);
+        x = calloc((size_t)homg_mesh_num_nodes(m[levels]), sizeof *x);
+        assert_int_equal(homg_pcg_solve(pcg, homg_gmg_rhs(g), x, &pi), HOMG_OK);
+        it_nested = pi.iterations;
+        printf("  %dD: refined hierarchy %d, nested shuffled meshes %d PCG iterations\n", dim, it_ref, it_nested);
+        assert_true(abs(it_ref - it_nested) <= 1);
+        free(x);
+        homg_pcg_destroy(pcg);
+        homg_gmg_destroy(g);
+        /* swap two levels: not nested */
+        {
+            homg_mesh *swapped[3] = { given[0], given[2], m[1] };
+            assert_int_equal(homg_gmg_create_nested(swapped, 3, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
+            assert_non_null(strstr(homg_ctx_last_error(ctx), "not nested"));
+        }
+        for (int l = 1; l <= levels; l++) {
+            homg_mesh_destroy(m[l]);
+            homg_mesh_destroy(given[l]);
+        }
+        homg_mesh_destroy(m[0]);
+        homg_ctx_destroy(ctx);
+    }
+}
+
 static void test_bad_input(void **state)
 {
     homg_ctx *ctx = cpu_ctx();
@@ -593,6 +696,7 @@ int main(void)
         cmocka_unit_test(test_mesh_independent),
         cmocka_unit_test(test_variants),
         cmocka_unit_test(test_jumps_galerkin),
+        cmocka_unit_test(test_nested_meshes),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

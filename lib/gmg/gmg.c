@@ -252,7 +252,7 @@ static homg_status assemble(homg_gmg *g, int l)
 }
 
 /* Meshes in the hierarchy's numbering and the host prolongations between them. */
-static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_host_csr *p)
+static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nested, homg_host_csr *p)
 {
     homg_ctx *ctx = g->ctx;
     int nl = g->nlevels;
@@ -260,10 +260,15 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_host_csr *p
     int32_t *order[HOMG_GMG_MAX_LEVELS];
     homg_status st;
     memset(order, 0, sizeof order);
-    HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native));
+    if (nested)
+        for (int l = 0; l < nl; l++)
+            native[l] = nested[nl - 1 - l]; /* not owned; given coarse to fine */
+    else
+        HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native));
     st = homg__gmg_numbering(ctx, &g->desc, nl, native, order);
     for (int l = 0; l < nl - 1 && st == HOMG_OK; l++) {
-        st = homg__gmg_prolongation(ctx, native[l], native[l + 1], &p[l]);
+        st = nested ? homg__gmg_prolongation_search(ctx, native[l], native[l + 1], &p[l])
+                    : homg__gmg_prolongation(ctx, native[l], native[l + 1], &p[l]);
         if (st == HOMG_OK)
             st = homg__gmg_renumber_csr(ctx, &p[l], order[l], order[l + 1]);
     }
@@ -272,7 +277,7 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_host_csr *p
         g->lv[l].rows = homg_mesh_num_nodes(native[l]);
     }
     for (int l = 0; l < nl; l++) {
-        if (l < nl - 1)
+        if (l < nl - 1 && !nested)
             homg_mesh_destroy(native[l]);
         free(order[l]);
     }
@@ -342,7 +347,7 @@ static void fill_info(homg_gmg *g)
     in->memory_bytes += homg__gmg_op_bytes(&g->coarse_op);
 }
 
-static homg_status create(homg_gmg *g, homg_mesh *coarse)
+static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nested)
 {
     homg_ctx *ctx = g->ctx;
     homg_host_csr p[HOMG_GMG_MAX_LEVELS];
@@ -353,7 +358,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse)
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->handle_create(&ctx->ex, &ka, &g->handle), "homg_gmg_create: sparse handles");
     HOMG_TRY(homg__alloc(ctx, sizeof(double), (void **)&g->scalar, "GMG scalars"));
     HOMG_TRY(homg__alloc(ctx, sizeof(int32_t), (void **)&g->count, "GMG scalars"));
-    st = build_meshes(g, coarse, p);
+    st = build_meshes(g, coarse, nested, p);
     g->info.hierarchy_ms = now_ms() - t0;
     t = now_ms();
     for (int l = 0; l < g->nlevels && st == HOMG_OK; l++)
@@ -390,49 +395,79 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse)
     return st;
 }
 
-homg_status homg_gmg_create(homg_mesh *coarse, const homg_gmg_desc *desc, homg_gmg **out)
+/* The entry of both creates: nested (count meshes, coarse to fine) or NULL
+ * (coarse refined desc->levels times). */
+static homg_status create_entry(homg_ctx *ctx, homg_mesh *coarse, homg_mesh *const *nested, int count,
+                                const homg_gmg_desc *desc, homg_gmg **out)
 {
-    homg_ctx *ctx;
     homg_gmg *g;
     homg_status st;
     int saved;
-    if (!coarse)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    ctx = homg_mesh_ctx(coarse);
-    HOMG_TRY(homg__begin(ctx, "homg_gmg_create", out ? NULL : "out"));
-    *out = NULL;
     g = (homg_gmg *)calloc(1, sizeof *g);
     if (!g)
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_gmg_create: out of host memory");
     g->ctx = ctx;
     g->desc = homg_gmg_desc_defaults(desc);
+    if (nested)
+        g->desc.levels = count - 1;
     g->nlevels = g->desc.levels + 1;
     st = check_desc(ctx, &g->desc);
     if (st == HOMG_OK && homg_mesh_num_elements(coarse) < 1)
         st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_create: the coarse mesh has no elements");
+    if (st == HOMG_OK && nested &&
+        (g->desc.sigma_coarse || g->desc.sigma_fine || g->desc.numbering == HOMG_GMG_NUMBERING_TWO_LEVEL))
+        st = homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
+                        "homg_gmg_create_nested: sigma_coarse, sigma_fine and the "
+                        "TWO_LEVEL numbering need a hierarchy made by refinement");
+    for (int32_t e = 0; st == HOMG_OK && g->desc.sigma_coarse && e < homg_mesh_num_elements(coarse); e++)
+        if (!(g->desc.sigma_coarse[e] > 0) || !isfinite(g->desc.sigma_coarse[e]))
+            st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: sigma_coarse[%d] = %g must be positive",
+                            (int)e, g->desc.sigma_coarse[e]);
+    if (st == HOMG_OK)
+        st = homg__enter(ctx, &saved);
     if (st != HOMG_OK) {
         free(g);
         return st;
     }
-    for (int32_t e = 0; g->desc.sigma_coarse && e < homg_mesh_num_elements(coarse); e++)
-        if (!(g->desc.sigma_coarse[e] > 0) || !isfinite(g->desc.sigma_coarse[e])) {
-            double v = g->desc.sigma_coarse[e];
-            free(g);
-            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: sigma_coarse[%d] = %g must be positive",
-                              (int)e, v);
-        }
-    st = homg__enter(ctx, &saved);
-    if (st != HOMG_OK) {
-        free(g);
-        return st;
-    }
-    st = create(g, coarse);
+    st = create(g, coarse, nested);
     if (st != HOMG_OK)
         gmg_free(g);
     else
         *out = g;
     homg__leave(ctx, saved);
     return st;
+}
+
+homg_status homg_gmg_create(homg_mesh *coarse, const homg_gmg_desc *desc, homg_gmg **out)
+{
+    homg_ctx *ctx;
+    if (!coarse)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    ctx = homg_mesh_ctx(coarse);
+    HOMG_TRY(homg__begin(ctx, "homg_gmg_create", out ? NULL : "out"));
+    *out = NULL;
+    return create_entry(ctx, coarse, NULL, 0, desc, out);
+}
+
+homg_status homg_gmg_create_nested(homg_mesh *const *meshes, int count, const homg_gmg_desc *desc, homg_gmg **out)
+{
+    homg_ctx *ctx;
+    if (!meshes || count < 1 || !meshes[0])
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    ctx = homg_mesh_ctx(meshes[0]);
+    HOMG_TRY(homg__begin(ctx, "homg_gmg_create_nested", out ? NULL : "out"));
+    *out = NULL;
+    if (count < 2 || count > HOMG_GMG_MAX_LEVELS)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_create_nested: count = %d must be 2..%d", count,
+                          HOMG_GMG_MAX_LEVELS);
+    for (int l = 1; l < count; l++) {
+        if (!meshes[l])
+            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_create_nested: meshes[%d] is NULL", l);
+        if (homg_mesh_ctx(meshes[l]) != ctx)
+            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                              "homg_gmg_create_nested: meshes[%d] belongs to another context", l);
+    }
+    return create_entry(ctx, meshes[0], meshes, count, desc, out);
 }
 
 void homg_gmg_destroy(homg_gmg *g)

@@ -53,6 +53,10 @@ struct homg_gmg {
  * prolongations P_l (host, n_l x n_{l+1}) from the coarse P1 basis. */
 homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes);
 homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, homg_host_csr *p);
+/* The same for meshes nested in any numbering: each fine node located in a
+ * coarse element through a bucket grid (not nested: INVALID_ARGUMENT). */
+homg_status homg__gmg_prolongation_search(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse,
+                                          homg_host_csr *p);
 
 /* numbering.c: order[new] = old for each level, and the meshes and P's renumbered. */
 homg_status homg__gmg_numbering(homg_ctx *ctx, const homg_gmg_desc *d, int nl, homg_mesh **meshes, int32_t **order);
