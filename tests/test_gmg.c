@@ -478,6 +478,20 @@ static void test_variants(void **state)
     }
     {
         homg_gmg_desc d = { 0 };
+        run p, q;
+        d.levels = 3;
+        d.f = 1;
+        d.smoother = HOMG_GMG_SMOOTHER_SAINV;
+        p = pcg_run(ctx, c, 2, &d, 0);
+        d.format = HOMG_GMG_FORMAT_ELL;
+        q = pcg_run(ctx, c, 2, &d, 0);
+        printf("  ELLPACK-R: PCG %d iterations (CSR %d), level 0 format %d\n", q.iterations, p.iterations,
+               (int)q.info.format[0]);
+        assert_int_equal(q.info.format[0], HOMG_GMG_FORMAT_ELL);
+        assert_true(abs(q.iterations - p.iterations) <= 1);
+    }
+    {
+        homg_gmg_desc d = { 0 };
         run p;
         d.levels = 3;
         d.f = 1;

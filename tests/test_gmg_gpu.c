@@ -159,6 +159,7 @@ static void test_kernels(void **state)
     /* SPAI-1, unscaled and scaled */
     for (int scaled = 0; scaled <= 1; scaled++) {
         d_m = up(gpu, NULL, sizeof(double) * a.nnz);
+        fb_d = 0;
         d_fb = up(gpu, &fb_d, sizeof fb_d);
         hm = ha;
         hm.values = m_h;
@@ -278,7 +279,7 @@ static void test_hierarchy(void **state)
                        sm, f, h.iterations, g.iterations, h.omega0, g.omega0, max_rel(g.x, h.x, h.n));
                 assert_true(abs(h.iterations - g.iterations) <= 1);
                 assert_true(fabs(h.omega0 - g.omega0) < 1e-6 * h.omega0);
-                assert_true(max_rel(g.x, h.x, h.n) < 1e-6);
+                assert_true(max_rel(g.x, h.x, h.n) < 1e-5); /* both to 1e-8 in the residual */
                 free(h.x);
                 free(g.x);
             }
