@@ -93,7 +93,7 @@ static void test_kernels(void **state)
     homg_host_csr a;
     homg_rng rng = homg_rng_seed(11);
     int32_t n, fb_h = 0, fb_d = 0, *d_fb;
-    double *x, *y, *hy, *w_h, *w_d, *m_h, *m_d, dot_h, dot_d, *d_x, *d_y, *d_w, *d_m, *d_s;
+    double *x, *y, *hy, *w_h, *w_d, *m_h, *m_d, dot_h, dot_d, *d_x, *d_y, *d_w, *d_m, *d_s, *d_s2;
     csr_matrix ha, da, hm, dm;
     (void)state;
     assert_int_equal(homg_gen_p1_cube(quick ? 4 : 12, 1.0, 50.0, 0.3, &a), 0);
@@ -122,6 +122,7 @@ static void test_kernels(void **state)
     d_x = up(gpu, x, sizeof(double) * n);
     d_y = up(gpu, y, sizeof(double) * n);
     d_s = up(gpu, NULL, sizeof(double));
+    d_s2 = up(gpu, NULL, sizeof(double) * n);
     /* ELLPACK-R with 1..32 lanes against the CPU twin */
     for (int lanes = 1; lanes <= 32; lanes *= 2) {
         ell_matrix eh = ell_host(&a, lanes), ed = eh;
@@ -135,6 +136,11 @@ static void test_kernels(void **state)
         down(gpu, w_d, d_y, sizeof(double) * n);
         printf("  ELL %2d lanes: max rel diff %.1e\n", lanes, max_rel(w_d, hy, n));
         assert_true(max_rel(w_d, hy, n) < 1e-13);
+        assert_int_equal(homg_cpu_gmg_ell_residual(cx, &eh, y, x, hy), HOMG_OK); /* r = y - A x */
+        assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_ell_residual(ex, &ed, d_y, d_x, d_s2), HOMG_OK);
+        down(gpu, w_d, d_s2, sizeof(double) * n);
+        assert_true(max_rel(w_d, hy, n) < 1e-13);
         homg_free(gpu, ed.col);
         homg_free(gpu, ed.val);
         homg_free(gpu, ed.rl);
@@ -142,6 +148,12 @@ static void test_kernels(void **state)
         free(eh.val);
         free(eh.rl);
     }
+    memcpy(hy, y, sizeof(double) * n);
+    assert_int_equal(homg_cpu_gmg_csr_residual(cx, &ha, y, x, hy), HOMG_OK);
+    assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
+    assert_int_equal(homg_cuda_gmg_csr_residual(ex, &da, d_y, d_x, d_s2), HOMG_OK);
+    down(gpu, w_d, d_s2, sizeof(double) * n);
+    assert_true(max_rel(w_d, hy, n) < 1e-13);
     /* diagonals, scaling */
     for (int jac = 0; jac <= 1; jac++) {
         d_w = up(gpu, NULL, sizeof(double) * n);
@@ -194,6 +206,7 @@ static void test_kernels(void **state)
     homg_free(gpu, d_x);
     homg_free(gpu, d_y);
     homg_free(gpu, d_s);
+    homg_free(gpu, d_s2);
     homg_free(gpu, (void *)da.row_ptr);
     homg_free(gpu, (void *)da.col_idx);
     homg_free(gpu, da.values);

@@ -20,6 +20,35 @@ homg_status homg_cpu_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const do
     return HOMG_OK;
 }
 
+homg_status homg_cpu_gmg_ell_residual(kernel_exec *ex, const ell_matrix *a, const double *b, const double *x, double *r)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        double s = 0;
+        for (int32_t k = 0; k < a->rl[i]; k++) {
+            size_t at = (size_t)k * a->nrows + i;
+            s += a->val[at] * x[a->col[at]];
+        }
+        r[i] = b[i] - s;
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, const double *b, const double *x, double *r)
+{
+    const double *v = (const double *)a->values;
+    (void)ex;
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        double s = 0;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            s += v[k] * x[a->col_idx[k]];
+        r[i] = b[i] - s;
+    }
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gmg_diag_inverse(kernel_exec *ex, const csr_matrix *a, int jacobi, double *d)
 {
     (void)ex;

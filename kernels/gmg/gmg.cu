@@ -7,8 +7,8 @@
 /* Groups of G lanes per row; the warp's trip count is uniform (shuffles). */
 template <int G>
 __global__ static void ell_kernel(int32_t n, const int32_t *__restrict__ col, const double *__restrict__ val,
-                                  const int32_t *__restrict__ rl, const double *__restrict__ x, double *y, double alpha,
-                                  double beta)
+                                  const int32_t *__restrict__ rl, const double *__restrict__ x, const double *z,
+                                  double *y, double alpha, double beta)
 {
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     int32_t row = (int32_t)(t / G);
@@ -24,7 +24,7 @@ __global__ static void ell_kernel(int32_t n, const int32_t *__restrict__ col, co
     for (int o = G / 2; o > 0; o >>= 1)
         s += __shfl_xor_sync(0xFFFFFFFFu, s, o, G);
     if (row < n && lane == 0)
-        y[row] = beta != 0 ? alpha * s + beta * y[row] : alpha * s;
+        y[row] = beta != 0 ? alpha * s + beta * z[row] : alpha * s;
 }
 
 homg_status homg_cuda_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
@@ -35,10 +35,52 @@ homg_status homg_cuda_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const d
         return HOMG_OK;
 #define LAUNCH(G) \
     ell_kernel<G> \
-        <<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(a->nrows, a->col, a->val, a->rl, x, y, alpha, beta)
+        <<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(a->nrows, a->col, a->val, a->rl, x, y, y, alpha, beta)
     HOMG_GROUP_SWITCH(a->lanes, LAUNCH);
 #undef LAUNCH
     HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R product");
+    return HOMG_OK;
+}
+
+homg_status homg_cuda_gmg_ell_residual(kernel_exec *ex, const ell_matrix *a, const double *b, const double *x,
+                                       double *r)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (a->nrows == 0)
+        return HOMG_OK;
+#define LAUNCH(G) \
+    ell_kernel<G> \
+        <<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(a->nrows, a->col, a->val, a->rl, x, b, r, -1.0, 1.0)
+    HOMG_GROUP_SWITCH(a->lanes, LAUNCH);
+#undef LAUNCH
+    HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R residual");
+    return HOMG_OK;
+}
+
+template <int G>
+__global__ static void csr_residual_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
+                                           const double *b, const double *x, double *r)
+{
+    int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
+    int lane = threadIdx.x & (G - 1);
+    double s = row_dot<G, double, double>(rp, ci, v, x, row, n, lane);
+    if (row < n && lane == 0)
+        r[row] = b[row] - s;
+}
+
+homg_status homg_cuda_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, const double *b, const double *x,
+                                       double *r)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int g = row_group_size(a->nnz, a->nrows);
+    if (a->nrows == 0)
+        return HOMG_OK;
+#define LAUNCH(G)                                                                  \
+    csr_residual_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, b, x, r)
+    HOMG_GROUP_SWITCH(g, LAUNCH);
+#undef LAUNCH
+    HOMG_CUDA_LAUNCHED(ex, "CSR residual");
     return HOMG_OK;
 }
 

@@ -36,6 +36,11 @@ typedef struct ell_matrix {
     /* y = alpha A x + beta y (beta = 0: y is not read). */                                            \
     X(homg_status, gmg, ell_spmv,                                                                      \
       (kernel_exec * ex, const ell_matrix *a, const double *x, double *y, double alpha, double beta))  \
+    /* r = b - A x, fused (the smoothers' and cycle's residual: one pass, no copy). */                 \
+    X(homg_status, gmg, ell_residual,                                                                  \
+      (kernel_exec * ex, const ell_matrix *a, const double *b, const double *x, double *r))            \
+    X(homg_status, gmg, csr_residual,                                                                  \
+      (kernel_exec * ex, const csr_matrix *a, const double *b, const double *x, double *r))            \
     /* d_i = a_ii / sum_j a_ij^2 (SPAI(0): argmin ||I - D A||_F for symmetric A); 0 */                 \
     /* for an empty row.  jacobi != 0: d_i = 1 / a_ii instead. */                                      \
     X(homg_status, gmg, diag_inverse, (kernel_exec * ex, const csr_matrix *a, int jacobi, double *d))  \

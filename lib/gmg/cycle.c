@@ -19,10 +19,7 @@ static homg_status zero(homg_gmg *g, double *x, int32_t n)
 
 static homg_status residual(homg_gmg *g, int l, const double *b, const double *x, double *t)
 {
-    gmg_level *lv = &g->lv[l];
-    homg_ctx *ctx = g->ctx;
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, t, b, (size_t)lv->rows * sizeof(double), HOMG_D2D), "GMG: copy");
-    return homg__gmg_op_apply(g, &lv->a, x, t, -1.0, 1.0);
+    return homg__gmg_op_residual(g, &g->lv[l].a, b, x, t);
 }
 
 static homg_status coarsest(homg_gmg *g, int l, const double *b, double *x, int from_zero)

@@ -77,6 +77,8 @@ homg_status homg__gmg_op_upload(homg_gmg *g, const homg_host_csr *h, gmg_op *op,
 homg_status homg__gmg_op_from_csr(homg_gmg *g, gmg_op *op); /* builds ELL from op->csr (host pass) */
 void homg__gmg_op_free(homg_gmg *g, gmg_op *op);
 homg_status homg__gmg_op_apply(homg_gmg *g, const gmg_op *op, const double *x, double *y, double alpha, double beta);
+/* r = b - A x in one pass (r must not alias x). */
+homg_status homg__gmg_op_residual(homg_gmg *g, const gmg_op *op, const double *b, const double *x, double *r);
 size_t homg__gmg_op_bytes(const gmg_op *op);
 homg_status homg__gmg_choose_format(homg_gmg *g, int l);
 

@@ -115,6 +115,16 @@ homg_status homg__gmg_op_apply(homg_gmg *g, const gmg_op *op, const double *x, d
     return HOMG_OK;
 }
 
+homg_status homg__gmg_op_residual(homg_gmg *g, const gmg_op *op, const double *b, const double *x, double *r)
+{
+    kernel_exec *ex = &g->ctx->ex;
+    if (op->use_ell)
+        HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->ell_residual(ex, &op->ell, b, x, r), "GMG: ELLPACK-R residual");
+    else
+        HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->csr_residual(ex, &op->csr, b, x, r), "GMG: CSR residual");
+    return HOMG_OK;
+}
+
 /* Median-free mean of 20 products of level l's A in the op's current format (ms). */
 static homg_status time_products(homg_gmg *g, int l, float *ms)
 {

@@ -49,8 +49,7 @@ homg_status homg__gmg_smooth(homg_gmg *g, int l, const double *b, double *x, int
 {
     gmg_level *lv = &g->lv[l];
     kernel_exec *ex = &g->ctx->ex;
-    HOMG_TRY(copy_vec(g, lv->t, b, lv->rows));
-    HOMG_TRY(homg__gmg_op_apply(g, &lv->a, x, lv->t, -1.0, 1.0));
+    HOMG_TRY(homg__gmg_op_residual(g, &lv->a, b, x, lv->t));
     if (lv->diag) {
         HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->diag_update(ex, lv->rows, lv->omega, lv->d, lv->t, x), "GMG: Richardson");
         return HOMG_OK;
