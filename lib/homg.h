@@ -658,8 +658,11 @@ typedef enum homg_pcg_precond {
     HOMG_PCG_PRECOND_DEFAULT = 0, /* AMG when an amg is given, otherwise JACOBI */
     HOMG_PCG_PRECOND_AMG,
     HOMG_PCG_PRECOND_JACOBI,
-    HOMG_PCG_PRECOND_NONE
+    HOMG_PCG_PRECOND_NONE,
+    HOMG_PCG_PRECOND_GMG /* one cycle of desc.gmg (geometric multigrid) */
 } homg_pcg_precond;
+
+typedef struct homg_gmg homg_gmg;
 
 typedef struct homg_pcg_desc {
     double tol;   /* stop when ||r|| <= tol ||b|| (recursive residual; default 1e-8) */
@@ -670,6 +673,8 @@ typedef struct homg_pcg_desc {
     int warm_start;  /* non-zero: x holds the initial guess; zero: start from x = 0 */
     int no_graph;    /* CUDA: non-zero launches one iteration's kernels one by one instead of
                                  replaying them as a captured CUDA graph */
+    homg_gmg *gmg;   /* GMG preconditioner (used, not owned); precond DEFAULT becomes GMG when set,
+                        and a NULL matrix in homg_pcg_create means the gmg's finest matrix */
 } homg_pcg_desc;
 
 typedef enum homg_pcg_breakdown {
@@ -710,6 +715,143 @@ int homg_pcg_history(const homg_pcg *pcg, double *host_out, int max);
  * totals; returns the length the whole text needs, like snprintf. */
 int homg_pcg_format_history(const homg_pcg *pcg, char *buf, size_t len);
 void homg_pcg_destroy(homg_pcg *pcg);
+
+/* ================================================================ geometric multigrid
+ *
+ * homg_gmg: a geometric multigrid hierarchy on nested meshes (seed 004): a
+ * coarse mesh refined uniformly `levels` times (homg_mesh_refine), the P1
+ * problem of the FEM section assembled on every level (or the coarse levels
+ * from the Galerkin product R A P), prolongation P from the coarse P1 basis
+ * evaluated at the fine nodes, R = P^T, and smoothers that are preconditioned
+ * Richardson sweeps x += omega M (b - A x) with M an approximate inverse, so a
+ * cycle is nothing but sparse products and vector updates.  Level 0 is the
+ * finest.  Vectors are double in the context's space.  lib/gmg/gmg.c documents
+ * the algorithms and their defaults.
+ */
+
+#define HOMG_GMG_MAX_LEVELS 16
+
+typedef enum homg_gmg_smoother {
+    HOMG_GMG_SMOOTHER_DEFAULT = 0, /* SPAI1 */
+    HOMG_GMG_SMOOTHER_JACOBI,      /* M = D^-1 */
+    HOMG_GMG_SMOOTHER_SPAI0,       /* M diagonal, argmin ||I - M A||_F */
+    HOMG_GMG_SMOOTHER_SPAI1,       /* M with the pattern of A, argmin ||I - M A||_F (a least-squares
+                                      problem per row, built in one batch on the backend) */
+    HOMG_GMG_SMOOTHER_SAINV        /* M = Z D^-1 Z^T from A-biconjugation with a drop tolerance
+                                      (set-up on the host, applied as two sparse products) */
+} homg_gmg_smoother;
+
+typedef enum homg_gmg_cycle {
+    HOMG_GMG_CYCLE_DEFAULT = 0, /* V */
+    HOMG_GMG_CYCLE_V,
+    HOMG_GMG_CYCLE_W,
+    HOMG_GMG_CYCLE_F
+} homg_gmg_cycle;
+
+typedef enum homg_gmg_coarse_op {
+    HOMG_GMG_COARSE_OP_DEFAULT = 0,  /* REDISCRETISE */
+    HOMG_GMG_COARSE_OP_REDISCRETISE, /* FEM assembly on each level's mesh */
+    HOMG_GMG_COARSE_OP_GALERKIN      /* A_coarse = R A_fine P */
+} homg_gmg_coarse_op;
+
+typedef enum homg_gmg_coarse_solver {
+    HOMG_GMG_COARSE_SOLVER_DEFAULT = 0, /* CHOLESKY */
+    HOMG_GMG_COARSE_SOLVER_CHOLESKY,    /* dense Cholesky (host, at set-up), applied as a dense product */
+    HOMG_GMG_COARSE_SOLVER_AMG          /* one cycle of homg's AMG (default desc) */
+} homg_gmg_coarse_solver;
+
+typedef enum homg_gmg_format {
+    HOMG_GMG_FORMAT_AUTO = 0, /* per level, the faster of CSR and ELL as measured (CUDA); CSR on CPU */
+    HOMG_GMG_FORMAT_CSR,
+    HOMG_GMG_FORMAT_ELL /* ELLPACK-R, column-major, ell_lanes threads per row (ELLPACK-T) */
+} homg_gmg_format;
+
+typedef enum homg_gmg_numbering {
+    HOMG_GMG_NUMBERING_DEFAULT = 0, /* AS_READ */
+    HOMG_GMG_NUMBERING_AS_READ,     /* the coarse mesh as read; each refinement appends midpoints */
+    HOMG_GMG_NUMBERING_RANDOM,      /* a random permutation per level (the worst case) */
+    HOMG_GMG_NUMBERING_RCM,         /* reverse Cuthill-McKee per level */
+    HOMG_GMG_NUMBERING_TWO_LEVEL    /* seed 004: RCM on the coarsest level; on each finer level the
+                                       coarse vertices in the coarse order, then the edge midpoints
+                                       by their parent vertices */
+} homg_gmg_numbering;
+
+typedef struct homg_gmg_desc {
+    int levels; /* refinements of the coarse mesh (default 3): levels + 1 meshes, at most
+                   HOMG_GMG_MAX_LEVELS - 1 */
+    homg_gmg_smoother smoother;
+    homg_gmg_cycle cycle;
+    homg_gmg_coarse_op coarse_op;
+    homg_gmg_coarse_solver coarse_solver;
+    homg_gmg_format format;
+    homg_gmg_numbering numbering;
+    int pre, post;        /* Richardson sweeps before / after the coarse correction (2, 2) */
+    double omega_scale;   /* omega = omega_scale / lambda_max(M A) (default 4/3) */
+    int power_iterations; /* power iterations estimating lambda_max(M A) (default 12) */
+    double sainv_drop;    /* SAINV: drop entries of Z below this times the column's largest (0.05) */
+    int ell_lanes;        /* ELL: threads per row, 1..32, a power of two (0: measured on CUDA, 1 on CPU) */
+    int spai_unscaled;    /* SPAI1: non-zero fits M to A itself instead of the Jacobi-scaled matrix */
+    unsigned seed;        /* RANDOM numbering and the power iteration's start (default 1) */
+    /* The problem assembled on every level (homg_fem semantics) */
+    const int32_t *dirichlet_tags; /* host array of boundary tags with u = dirichlet_value */
+    int num_dirichlet_tags;
+    double dirichlet_value;
+    double sigma;                       /* constant sigma (default 1) where sigma_coarse is NULL */
+    const double *sigma_coarse;         /* host: sigma per element of the coarse mesh, inherited by its children */
+    const double *sigma_fine;           /* host: sigma per element of the finest mesh (its elements keep the order
+                                   of their coarse ancestors: children of e are e*c .. e*c+c-1, c = 4 or 8);
+                                   coarser levels take the harmonic mean over their descendants (the
+                                   arithmetic mean would reproduce R A P exactly for P1; replaces
+                                   sigma_coarse) */
+    const double *dirichlet_tag_values; /* host: u on the nodes marked with dirichlet_tags[k] (NULL: all
+                                           dirichlet_value) */
+    double f;                           /* constant source (default 0) */
+} homg_gmg_desc;
+
+typedef struct homg_gmg_info {
+    int levels; /* meshes in the hierarchy */
+    int32_t rows[HOMG_GMG_MAX_LEVELS];
+    int64_t nnz[HOMG_GMG_MAX_LEVELS];
+    homg_gmg_format format[HOMG_GMG_MAX_LEVELS]; /* resolved per level */
+    int ell_lanes[HOMG_GMG_MAX_LEVELS];
+    double omega[HOMG_GMG_MAX_LEVELS];
+    double lambda_max[HOMG_GMG_MAX_LEVELS]; /* estimate of lambda_max(M A) */
+    double bandwidth[HOMG_GMG_MAX_LEVELS];  /* mean |i - j| over the entries of A */
+    int32_t fallback_rows;                  /* SPAI-1 rows that fell back to SPAI(0); SAINV pivots replaced */
+    double setup_ms, hierarchy_ms, assemble_ms, smoother_ms, format_ms;
+    size_t memory_bytes; /* what the hierarchy holds in the ctx's space */
+    homg_gmg_desc desc;  /* with defaults resolved */
+} homg_gmg_info;
+
+typedef struct homg_gmg_solve_info {
+    int cycles, converged;
+    double rel_residual, rate, solve_ms;
+} homg_gmg_solve_info;
+
+homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc);
+/* Refines `coarse` (which must outlive nothing: it is copied) desc.levels times,
+ * numbers, assembles and sets up every level.  Synchronises (set-up). */
+homg_status homg_gmg_create(homg_mesh *coarse, const homg_gmg_desc *desc, homg_gmg **out);
+/* A hierarchy from `count` nested meshes given coarse to fine (meshes[0] the
+ * coarsest; e.g. read from files), in any numbering: every node of a finer
+ * mesh must lie in an element of the next coarser one (else INVALID_ARGUMENT,
+ * "not nested", naming the node).  desc.levels is ignored; sigma_coarse,
+ * sigma_fine and the TWO_LEVEL numbering need refinement (UNSUPPORTED).  The
+ * meshes must outlive the call only. */
+homg_status homg_gmg_create_nested(homg_mesh *const *meshes, int count, const homg_gmg_desc *desc, homg_gmg **out);
+void homg_gmg_destroy(homg_gmg *gmg);
+homg_status homg_gmg_get_info(const homg_gmg *gmg, homg_gmg_info *info);
+int homg_gmg_format_info(const homg_gmg_info *info, char *buf, size_t len);
+/* The mesh of level l (0 = finest) in the hierarchy's numbering; owned by the gmg. */
+homg_mesh *homg_gmg_mesh(const homg_gmg *gmg, int level);
+/* Level l's matrix (double, ctx space) and the finest right-hand side (double, ctx space). */
+homg_csr homg_gmg_matrix(const homg_gmg *gmg, int level);
+const double *homg_gmg_rhs(const homg_gmg *gmg);
+/* z = one cycle applied to r from z = 0 (the preconditioner). */
+homg_status homg_gmg_apply(homg_gmg *gmg, const double *r, double *z);
+/* Cycles on A x = b (x as given is the start) until ||b - A x|| <= tol ||b||. */
+homg_status homg_gmg_solve(homg_gmg *gmg, const double *b, double *x, double tol, int max_cycles,
+                           homg_gmg_solve_info *info);
 
 /* ================================================================ images */
 

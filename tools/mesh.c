@@ -1,5 +1,5 @@
-/* mesh.c -- `homg mesh info|generate|assemble`: meshes from the command line
- * (info: mesh_info.c, assemble: mesh_assemble.c). */
+/* mesh.c -- `homg mesh info|generate|assemble|solve`: meshes from the command line
+ * (info: mesh_info.c, assemble: mesh_assemble.c, solve: mesh_solve.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,8 @@ static const homg_tool_command subcommands[] = {
     { "info", "FILE: sizes, tags with their counts and measures, element quality", homg_tool_mesh_info },
     { "generate", "cube|square --cells K ... --out FILE.vtk|FILE.msh: a structured mesh", generate },
     { "assemble", "FILE ... --out A.mtx b.mtx: P1 FEM system as Matrix Market", homg_tool_mesh_assemble },
+    { "solve", "FILE|square:K|cube:K [--gmg-levels L] [--smoother S]: P1 Poisson by GMG- or AMG-PCG",
+      homg_tool_mesh_solve },
 };
 
 static void usage(FILE *f)

@@ -22,6 +22,8 @@ int homg_cmd_mesh(int argc, char **argv);
  * argv[0] is the subcommand's name. */
 int homg_tool_mesh_info(int argc, char **argv);
 int homg_tool_mesh_assemble(int argc, char **argv);
+/* `homg mesh solve` (tools/mesh_solve.c, geometric multigrid); argv[0] is the mesh. */
+int homg_tool_mesh_solve(int argc, char **argv);
 
 /* Runs the command of `cmds` that argv[1] names with argv + 1; --help and -h
  * print `usage` to stdout; no or an unknown name print it to stderr (status 2),

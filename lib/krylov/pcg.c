@@ -1,6 +1,6 @@
 /* pcg.c -- preconditioned conjugate gradients (seed 000, algorithm 5.1; seed
  * 001, algorithm 3), double precision, with an AMG cycle, Jacobi or nothing as
- * the preconditioner.
+ * the preconditioner (or a geometric multigrid cycle, desc.gmg).
  *
  * One iteration is four fused kernels around the preconditioner:
  *   z = M r;  (r.z, z.q, p = z + beta p);  (q = A p, p.q, alpha);
@@ -20,6 +20,7 @@
  * array in place.
  */
 #include "amg/amg_internal.h"
+#include "gmg/gmg_internal.h"
 #include "krylov/krylov_kernels.h"
 
 #include <math.h>
@@ -79,7 +80,7 @@ static void pcg_free(homg_pcg *s)
 static homg_status check_desc(homg_ctx *ctx, homg_pcg_desc *d, homg_amg *amg)
 {
     if (d->precond == HOMG_PCG_PRECOND_DEFAULT)
-        d->precond = amg ? HOMG_PCG_PRECOND_AMG : HOMG_PCG_PRECOND_JACOBI;
+        d->precond = amg ? HOMG_PCG_PRECOND_AMG : d->gmg ? HOMG_PCG_PRECOND_GMG : HOMG_PCG_PRECOND_JACOBI;
     if (!(d->tol > 0 && d->tol < 1) || !isfinite(d->tol))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_pcg_desc: tol = %g must lie in (0, 1)", d->tol);
     if (d->max_iter < 1 || d->max_iter > 10000000)
@@ -88,10 +89,14 @@ static homg_status check_desc(homg_ctx *ctx, homg_pcg_desc *d, homg_amg *amg)
     if (d->check_every < 1)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_pcg_desc: check_every = %d must be positive",
                           d->check_every);
-    if (d->precond < HOMG_PCG_PRECOND_AMG || d->precond > HOMG_PCG_PRECOND_NONE)
+    if (d->precond < HOMG_PCG_PRECOND_AMG || d->precond > HOMG_PCG_PRECOND_GMG)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_pcg_desc: precond is not a homg_pcg_precond");
     if (d->precond == HOMG_PCG_PRECOND_AMG && !amg)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_pcg_create: precond AMG needs an amg");
+    if (d->precond == HOMG_PCG_PRECOND_GMG && !d->gmg)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_pcg_create: precond GMG needs desc.gmg");
+    if (d->gmg && homg__gmg_ctx(d->gmg) != ctx)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_pcg_create: the gmg belongs to another context");
     return HOMG_OK;
 }
 
@@ -107,12 +112,18 @@ static homg_status create(homg_pcg *s, const homg_csr *a)
         s->a = &s->own;
     } else if (s->amg) {
         s->a = homg__amg_matrix(s->amg);
+    } else if (s->desc.gmg) {
+        s->a = homg__gmg_matrix(s->desc.gmg);
     } else {
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_pcg_create: give a matrix or an amg");
     }
     if (s->amg && homg__amg_matrix(s->amg)->nrows != s->a->nrows)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_pcg_create: A has %d rows, the amg's matrix %d",
                           (int)s->a->nrows, (int)homg__amg_matrix(s->amg)->nrows);
+    if (s->desc.precond == HOMG_PCG_PRECOND_GMG && homg__gmg_matrix(s->desc.gmg)->nrows != s->a->nrows)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_pcg_create: A has %d rows, the gmg's finest matrix %d", (int)s->a->nrows,
+                          (int)homg__gmg_matrix(s->desc.gmg)->nrows);
     n = (size_t)s->a->nrows;
     HOMG_TRY(homg__alloc(ctx, n * sizeof(double), (void **)&s->r, "CG vectors"));
     HOMG_TRY(homg__alloc(ctx, n * sizeof(double), (void **)&s->p, "CG vectors"));
@@ -168,6 +179,7 @@ static homg_status precondition(homg_pcg *s)
     homg_ctx *ctx = s->ctx;
     switch (s->desc.precond) {
     case HOMG_PCG_PRECOND_AMG: return homg__amg_apply_raw(s->amg, s->r, s->z);
+    case HOMG_PCG_PRECOND_GMG: return homg__gmg_apply_raw(s->desc.gmg, s->r, s->z);
     case HOMG_PCG_PRECOND_JACOBI:
         HOMG_TRY_BACKEND(ctx,
                          HOMG_KERNELS(&ctx->ex, krylov)->cg_diag_precond(&ctx->ex, s->dinv, s->r, s->z, s->a->nrows),

@@ -1,0 +1,262 @@
+/* bench_gmg.c -- geometric multigrid on nested meshes (seed 004) beside homg's
+ * AMG-PCG on the same matrices.
+ *
+ * Problem: seed 004's test, -Laplace u = 1 with u = 0 on the side x = 0 and
+ * u = 1 on the side x = 1, on the unit square (8 x 8 cells of 2 triangles,
+ * refined L = 6 times, 7 with --big) and the unit cube (4^3 cells of 6 Kuhn
+ * tetrahedra, refined L times: L = 4 is the Regular cube with 65^3 nodes, 1.57M
+ * tetrahedra; L = 5 129^3 with --big).  Mesh independence: SPAI-1 iterations
+ * for L - 3 .. L.  Per smoother, numbering and SpMV format: set-up ms,
+ * GMG-PCG iterations to 1e-8 (relative residual), solve ms (median of reps,
+ * CUDA events through homg_pcg_info), ms per preconditioner application (one
+ * V(2,2) cycle), the finest A's product in GB/s against the device's
+ * copy bandwidth, and AMG-PCG (homg_amg default desc) on the same matrix.
+ * Writes bench/results/h100_gmg.md (cpu_gmg.md on the CPU backend) or --out.
+ *   bench_gmg [--quick] [--big] [--reps N] [--out FILE]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/internal.h"
+#include "gmg/gmg_internal.h"
+#include "homg.h"
+#include "testutil.h"
+
+#ifndef HOMG_BUILD_ID
+#define HOMG_BUILD_ID "unknown"
+#endif
+
+static int reps = 10;
+
+static double median_of(double *v, int n) { return homg_test_median(v, n); }
+
+/* ms per call of f over `n` calls (host clock around a synchronised batch). */
+static double cycle_ms(homg_ctx *ctx, homg_gmg *g, const double *r, double *z, int n)
+{
+    double t0;
+    homg_gmg_apply(g, r, z);
+    homg_ctx_synchronize(ctx);
+    t0 = homg_test_now_ms();
+    for (int k = 0; k < n; k++)
+        homg_gmg_apply(g, r, z);
+    homg_ctx_synchronize(ctx);
+    return (homg_test_now_ms() - t0) / n;
+}
+
+/* Device-to-device copy bandwidth, GB/s (read + write). */
+static double copy_gbs(homg_ctx *ctx)
+{
+    size_t bytes = (size_t)256 << 20;
+    void *a = NULL, *b = NULL;
+    double t0, ms;
+    if (homg_alloc(ctx, bytes, &a) != HOMG_OK || homg_alloc(ctx, bytes, &b) != HOMG_OK) {
+        homg_free(ctx, a);
+        return 0;
+    }
+    ctx->mem->copy(&ctx->ex, b, a, bytes, HOMG_D2D);
+    homg_ctx_synchronize(ctx);
+    t0 = homg_test_now_ms();
+    for (int k = 0; k < 20; k++)
+        ctx->mem->copy(&ctx->ex, b, a, bytes, HOMG_D2D);
+    homg_ctx_synchronize(ctx);
+    ms = (homg_test_now_ms() - t0) / 20;
+    homg_free(ctx, a);
+    homg_free(ctx, b);
+    return 2.0 * bytes / (ms * 1e6);
+}
+
+/* GB/s of the finest A's product in the format the level chose. */
+static double spmv_gbs(homg_ctx *ctx, homg_gmg *g)
+{
+    gmg_level *lv = &g->lv[0];
+    double t0, ms, bytes;
+    int n = 50;
+    homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0);
+    homg_ctx_synchronize(ctx);
+    t0 = homg_test_now_ms();
+    for (int k = 0; k < n; k++)
+        homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0);
+    homg_ctx_synchronize(ctx);
+    ms = (homg_test_now_ms() - t0) / n;
+    if (lv->a.use_ell)
+        bytes = (double)lv->a.ell.width * lv->rows * 12.0 + lv->rows * (4.0 + 16.0);
+    else
+        bytes = (double)lv->a.csr.nnz * 12.0 + lv->rows * (4.0 + 16.0);
+    return bytes / (ms * 1e6);
+}
+
+static FILE *out;
+
+static void emit(const char *fmt, const char *a);
+
+static void row(const char *problem, const char *smoother, const char *numbering, const char *format, double setup,
+                int it, double solve, double cyc, double gbs, double band)
+{
+    char line[512];
+    snprintf(line, sizeof line, "| %s | %s | %s | %s | %.1f | %d | %.2f | %.3f | %.0f | %.1f |\n", problem, smoother,
+             numbering, format, setup, it, solve, cyc, gbs, band);
+    fputs(line, stdout);
+    if (out)
+        fputs(line, out);
+    fflush(stdout);
+}
+
+static void emit(const char *fmt, const char *a)
+{
+    printf(fmt, a);
+    if (out)
+        fprintf(out, fmt, a);
+}
+
+static const int32_t dir_tags[2] = { 1, 2 };
+static const double dir_vals[2] = { 0.0, 1.0 };
+
+static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, homg_gmg_smoother sm,
+                    homg_gmg_numbering nb, homg_gmg_format fm, int with_amg)
+{
+    static const char *sms[] = { "", "Jacobi", "SPAI(0)", "SPAI-1", "SAINV" };
+    static const char *nbs[] = { "", "as read", "random", "RCM", "two-level" };
+    homg_gmg_desc d = { 0 };
+    homg_gmg *g = NULL;
+    homg_gmg_info gi;
+    homg_pcg_desc pd = { 0 };
+    homg_pcg *pcg = NULL;
+    homg_pcg_info pi;
+    double *x = NULL, t[64], setup, cyc, gbs;
+    char fmt[32];
+    int n = reps > 64 ? 64 : reps;
+    d.levels = L;
+    d.smoother = sm;
+    d.numbering = nb;
+    d.format = fm;
+    d.f = 1;
+    d.dirichlet_tags = dir_tags;
+    d.dirichlet_tag_values = dir_vals;
+    d.num_dirichlet_tags = 2;
+    setup = homg_test_now_ms();
+    if (homg_gmg_create(c, &d, &g) != HOMG_OK) {
+        printf("| %s | %s | %s | - | set-up failed: %s |\n", problem, sms[sm], nbs[nb], homg_ctx_last_error(ctx));
+        return;
+    }
+    setup = homg_test_now_ms() - setup;
+    homg_gmg_get_info(g, &gi);
+    pd.gmg = g;
+    homg_alloc(ctx, sizeof(double) * gi.rows[0], (void **)&x);
+    if (homg_pcg_create(ctx, NULL, NULL, &pd, &pcg) != HOMG_OK) {
+        printf("pcg: %s\n", homg_ctx_last_error(ctx));
+        homg_gmg_destroy(g);
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        homg_pcg_solve(pcg, homg_gmg_rhs(g), x, &pi);
+        t[k] = pi.solve_ms;
+    }
+    cyc = cycle_ms(ctx, g, homg_gmg_rhs(g), x, 10);
+    gbs = spmv_gbs(ctx, g);
+    snprintf(fmt, sizeof fmt, "%s%s", gi.format[0] == HOMG_GMG_FORMAT_ELL ? "ELL/" : "CSR",
+             gi.format[0] == HOMG_GMG_FORMAT_ELL ? (gi.ell_lanes[0] == 1   ? "1"
+                                                    : gi.ell_lanes[0] == 2 ? "2"
+                                                    : gi.ell_lanes[0] == 4 ? "4"
+                                                                           : "8+")
+                                                 : "");
+    row(problem, sms[sm], nbs[nb], fmt, setup, pi.iterations, median_of(t, n), cyc, gbs, gi.bandwidth[0]);
+    if (with_amg) {
+        homg_csr a = homg_gmg_matrix(g, 0);
+        homg_amg *amg = NULL;
+        homg_pcg *ap = NULL;
+        double s0 = homg_test_now_ms();
+        if (homg_amg_create(ctx, &a, NULL, &amg) == HOMG_OK && homg_pcg_create(ctx, NULL, amg, NULL, &ap) == HOMG_OK) {
+            homg_ctx_synchronize(ctx);
+            s0 = homg_test_now_ms() - s0;
+            for (int k = 0; k < n; k++) {
+                homg_pcg_solve(ap, homg_gmg_rhs(g), x, &pi);
+                t[k] = pi.solve_ms;
+            }
+            row(problem, "AMG-PCG", nbs[nb], "CSR", s0, pi.iterations, median_of(t, n), 0, 0, gi.bandwidth[0]);
+        }
+        homg_pcg_destroy(ap);
+        homg_amg_destroy(amg);
+    }
+    if (sm == HOMG_GMG_SMOOTHER_SPAI1 && nb == HOMG_GMG_NUMBERING_RCM && fm == HOMG_GMG_FORMAT_AUTO) {
+        char buf[4096];
+        homg_gmg_format_info(&gi, buf, sizeof buf);
+        printf("%s", buf);
+    }
+    homg_free(ctx, x);
+    homg_pcg_destroy(pcg);
+    homg_gmg_destroy(g);
+}
+
+int main(int argc, char **argv)
+{
+    homg_ctx_desc cd = { 0 };
+    homg_ctx *ctx = NULL;
+    const char *path = NULL;
+    int quick = 0, big = 0, cpu;
+    char date[64];
+    time_t now = time(NULL);
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--big"))
+            big = 1;
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            path = argv[++i];
+    }
+    if (reps < 1)
+        reps = 1;
+    if (homg_ctx_create(&cd, &ctx) != HOMG_OK) {
+        fprintf(stderr, "bench_gmg: no context\n");
+        return 1;
+    }
+    cpu = homg_ctx_backend(ctx) == HOMG_BACKEND_CPU;
+    if (cpu && !quick) {
+        quick = 1;
+        reps = reps > 3 ? 3 : reps;
+    }
+    if (!path)
+        path = cpu ? "bench/results/cpu_gmg.md" : "bench/results/h100_gmg.md";
+    out = fopen(path, "w");
+    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    emit("# GMG-PCG (seed 004) beside AMG-PCG\n\ndevice: %s, ", homg_ctx_device_name(ctx));
+    emit("date: %s, ", date);
+    emit("build: %s\n\n", HOMG_BUILD_ID);
+    if (!cpu)
+        printf("device copy bandwidth: %.0f GB/s\n", copy_gbs(ctx));
+    emit("%s", "-Laplace u = 1, u = 0 at x = 0, u = 1 at x = 1; PCG to 1e-8; V(2,2), dense Cholesky on the coarsest "
+               "level, rediscretised coarse operators; solve ms: median; cycle: ms per V-cycle; GB/s: finest A's "
+               "product; band: mean |i - j| of the finest A\n\n");
+    emit("%s", "| problem | smoother | numbering | format | set-up ms | iterations | solve ms | cycle ms | GB/s | "
+               "band |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_mesh_generate_desc gd = { 0 };
+        homg_mesh *c = NULL;
+        int L = dim == 2 ? (quick ? 4 : (big ? 7 : 6)) : (quick ? 2 : (big ? 5 : 4));
+        char problem[64];
+        gd.cells = dim == 2 ? 8 : 4;
+        if ((dim == 2 ? homg_mesh_generate_square(ctx, &gd, &c) : homg_mesh_generate_cube(ctx, &gd, &c)) != HOMG_OK)
+            continue;
+        snprintf(problem, sizeof problem, "%s L=%d", dim == 2 ? "square" : "cube", L);
+        for (int sm = HOMG_GMG_SMOOTHER_JACOBI; sm <= HOMG_GMG_SMOOTHER_SAINV; sm++)
+            run_gmg(ctx, c, problem, L, (homg_gmg_smoother)sm, HOMG_GMG_NUMBERING_RCM, HOMG_GMG_FORMAT_AUTO,
+                    sm == HOMG_GMG_SMOOTHER_JACOBI);
+        for (int nb = HOMG_GMG_NUMBERING_AS_READ; nb <= HOMG_GMG_NUMBERING_TWO_LEVEL; nb++)
+            for (int fm = HOMG_GMG_FORMAT_CSR; fm <= HOMG_GMG_FORMAT_ELL; fm++)
+                run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, (homg_gmg_numbering)nb, (homg_gmg_format)fm, 0);
+        /* mesh independence: iterations from few to many levels */
+        for (int l = L > 3 ? L - 3 : 1; l <= L; l++) {
+            snprintf(problem, sizeof problem, "%s L=%d", dim == 2 ? "square" : "cube", l);
+            run_gmg(ctx, c, problem, l, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_RCM, HOMG_GMG_FORMAT_AUTO, 0);
+        }
+        homg_mesh_destroy(c);
+    }
+    if (out)
+        fclose(out);
+    printf("wrote %s\n", path);
+    homg_ctx_destroy(ctx);
+    return 0;
+}

@@ -1,0 +1,111 @@
+/* gmg.c -- CPU backend of the GMG table (twin of gmg.cu): ELLPACK-R product,
+ * SPAI set-up, Richardson updates. */
+#include <math.h>
+
+#include "spai.h"
+
+homg_status homg_cpu_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
+                                  double beta)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        double s = 0;
+        for (int32_t k = 0; k < a->rl[i]; k++) {
+            size_t at = (size_t)k * a->nrows + i;
+            s += a->val[at] * x[a->col[at]];
+        }
+        y[i] = beta != 0 ? alpha * s + beta * y[i] : alpha * s;
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_ell_residual(kernel_exec *ex, const ell_matrix *a, const double *b, const double *x, double *r)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        double s = 0;
+        for (int32_t k = 0; k < a->rl[i]; k++) {
+            size_t at = (size_t)k * a->nrows + i;
+            s += a->val[at] * x[a->col[at]];
+        }
+        r[i] = b[i] - s;
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, const double *b, const double *x, double *r)
+{
+    const double *v = (const double *)a->values;
+    (void)ex;
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        double s = 0;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            s += v[k] * x[a->col_idx[k]];
+        r[i] = b[i] - s;
+    }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_diag_inverse(kernel_exec *ex, const csr_matrix *a, int jacobi, double *d)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++)
+        d[i] = spai0_row(a->row_ptr, a->col_idx, (const double *)a->values, i, jacobi);
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, double *w)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++)
+        w[i] = spai_scale_row(a->row_ptr, a->col_idx, (const double *)a->values, i);
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback)
+{
+    int32_t fb = 0;
+    (void)ex;
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : fb) if (a->nrows > HOMG_OMP_MIN / 16)
+    for (int32_t i = 0; i < a->nrows; i++)
+        fb += spai1_row(a->row_ptr, a->col_idx, (const double *)a->values, w, i, (double *)m->values);
+    *fallback += fb;
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_diag_update(kernel_exec *ex, int32_t n, double omega, const double *d, const double *r,
+                                     double *x)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < n; i++)
+        x[i] += omega * d[i] * r[i];
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_axpy(kernel_exec *ex, int32_t n, double alpha, const double *x, double *y)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < n; i++)
+        y[i] += alpha * x[i];
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_dot(kernel_exec *ex, int32_t n, const double *x, const double *y, double *out)
+{
+    double s = 0;
+    (void)ex;
+#pragma omp parallel for schedule(static) reduction(+ : s) if (n > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < n; i++)
+        s += x[i] * y[i];
+    *out = s;
+    return HOMG_OK;
+}
+
+const gmg_kernels homg_cpu_gmg_kernels = { GMG_KERNELS(HOMG_KERNEL_CPU_INIT) };

@@ -1,0 +1,188 @@
+/* gmg.cu -- CUDA backend of the GMG table (twin of gmg.c): ELLPACK-R product
+ * with `lanes` threads per row (seed 004's ELLPACK-T), SPAI set-up one row per
+ * thread, Richardson updates. */
+#include "sparse/sparse_util.cuh"
+#include "spai.h"
+
+/* Groups of G lanes per row; the warp's trip count is uniform (shuffles). */
+template <int G>
+__global__ static void ell_kernel(int32_t n, const int32_t *__restrict__ col, const double *__restrict__ val,
+                                  const int32_t *__restrict__ rl, const double *__restrict__ x, const double *z,
+                                  double *y, double alpha, double beta)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int32_t row = (int32_t)(t / G);
+    int lane = (int)(t & (G - 1));
+    double s = 0;
+    if (row < n) {
+        int32_t len = rl[row];
+        for (int32_t k = lane; k < len; k += G) {
+            size_t at = (size_t)k * n + row;
+            s += val[at] * __ldg(x + col[at]);
+        }
+    }
+    for (int o = G / 2; o > 0; o >>= 1)
+        s += __shfl_xor_sync(0xFFFFFFFFu, s, o, G);
+    if (row < n && lane == 0)
+        y[row] = beta != 0 ? alpha * s + beta * z[row] : alpha * s;
+}
+
+homg_status homg_cuda_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
+                                   double beta)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (a->nrows == 0)
+        return HOMG_OK;
+#define LAUNCH(G) \
+    ell_kernel<G> \
+        <<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(a->nrows, a->col, a->val, a->rl, x, y, y, alpha, beta)
+    HOMG_GROUP_SWITCH(a->lanes, LAUNCH);
+#undef LAUNCH
+    HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R product");
+    return HOMG_OK;
+}
+
+homg_status homg_cuda_gmg_ell_residual(kernel_exec *ex, const ell_matrix *a, const double *b, const double *x,
+                                       double *r)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (a->nrows == 0)
+        return HOMG_OK;
+#define LAUNCH(G) \
+    ell_kernel<G> \
+        <<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(a->nrows, a->col, a->val, a->rl, x, b, r, -1.0, 1.0)
+    HOMG_GROUP_SWITCH(a->lanes, LAUNCH);
+#undef LAUNCH
+    HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R residual");
+    return HOMG_OK;
+}
+
+template <int G>
+__global__ static void csr_residual_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
+                                           const double *b, const double *x, double *r)
+{
+    int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
+    int lane = threadIdx.x & (G - 1);
+    double s = row_dot<G, double, double>(rp, ci, v, x, row, n, lane);
+    if (row < n && lane == 0)
+        r[row] = b[row] - s;
+}
+
+homg_status homg_cuda_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, const double *b, const double *x,
+                                       double *r)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int g = row_group_size(a->nnz, a->nrows);
+    if (a->nrows == 0)
+        return HOMG_OK;
+#define LAUNCH(G)                                                                  \
+    csr_residual_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, b, x, r)
+    HOMG_GROUP_SWITCH(g, LAUNCH);
+#undef LAUNCH
+    HOMG_CUDA_LAUNCHED(ex, "CSR residual");
+    return HOMG_OK;
+}
+
+__global__ static void diag_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n, int jacobi,
+                                   double *d)
+{
+    FOR_ROWS(i, n) d[i] = spai0_row(rp, ci, v, i, jacobi);
+}
+
+homg_status homg_cuda_gmg_diag_inverse(kernel_exec *ex, const csr_matrix *a, int jacobi, double *d)
+{
+    if (a->nrows == 0)
+        return HOMG_OK;
+    diag_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, jacobi, d);
+    HOMG_CUDA_LAUNCHED(ex, "SPAI(0) diagonal");
+    return HOMG_OK;
+}
+
+__global__ static void scale_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n, double *w)
+{
+    FOR_ROWS(i, n) w[i] = spai_scale_row(rp, ci, v, i);
+}
+
+homg_status homg_cuda_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, double *w)
+{
+    if (a->nrows == 0)
+        return HOMG_OK;
+    scale_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, w);
+    HOMG_CUDA_LAUNCHED(ex, "SPAI scaling");
+    return HOMG_OK;
+}
+
+__global__ static void spai1_kernel(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t n,
+                                    double *out, int32_t *fallback)
+{
+    FOR_ROWS(i, n)
+    {
+        if (spai1_row(rp, ci, v, w, i, out))
+            atomicAdd(fallback, 1);
+    }
+}
+
+homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback)
+{
+    if (a->nrows == 0)
+        return HOMG_OK;
+    /* small blocks: each thread holds its row's system in local memory */
+    spai1_kernel<<<(unsigned)((a->nrows + 63) / 64), 64, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, (double *)m->values, fallback);
+    HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows");
+    return HOMG_OK;
+}
+
+__global__ static void diag_update_kernel(int32_t n, double omega, const double *d, const double *r, double *x)
+{
+    FOR_ROWS(i, n) x[i] += omega * d[i] * r[i];
+}
+
+homg_status homg_cuda_gmg_diag_update(kernel_exec *ex, int32_t n, double omega, const double *d, const double *r,
+                                      double *x)
+{
+    if (n == 0)
+        return HOMG_OK;
+    diag_update_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, omega, d, r, x);
+    HOMG_CUDA_LAUNCHED(ex, "Richardson update");
+    return HOMG_OK;
+}
+
+__global__ static void axpy_kernel(int32_t n, double alpha, const double *x, double *y)
+{
+    FOR_ROWS(i, n) y[i] += alpha * x[i];
+}
+
+homg_status homg_cuda_gmg_axpy(kernel_exec *ex, int32_t n, double alpha, const double *x, double *y)
+{
+    if (n == 0)
+        return HOMG_OK;
+    axpy_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, alpha, x, y);
+    HOMG_CUDA_LAUNCHED(ex, "axpy");
+    return HOMG_OK;
+}
+
+__global__ static void dot_kernel(int32_t n, const double *x, const double *y, double *out)
+{
+    double s = 0;
+    FOR_ROWS(i, n) s += x[i] * y[i];
+    s = block_sum(s);
+    if (threadIdx.x == 0)
+        atomicAdd(out, s);
+}
+
+homg_status homg_cuda_gmg_dot(kernel_exec *ex, int32_t n, const double *x, const double *y, double *out)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(out, 0, sizeof *out, s));
+    if (n == 0)
+        return HOMG_OK;
+    dot_kernel<<<launch_blocks(n, HOMG_MAX_BLOCKS), HOMG_THREADS, 0, s>>>(n, x, y, out);
+    HOMG_CUDA_LAUNCHED(ex, "dot product");
+    return HOMG_OK;
+}
+
+const gmg_kernels homg_cuda_gmg_kernels = { GMG_KERNELS(HOMG_KERNEL_CUDA_INIT) };

@@ -1,0 +1,80 @@
+/* gmg_kernels.h -- geometric multigrid on nested meshes: the backend table.
+ *
+ * Everything a GMG cycle does is a sparse product (seed 004): the residual,
+ * the smoother's approximate inverse, the grid transfers.  This table adds what
+ * the sparse table (sparse_kernels.h) lacks: the ELLPACK-R product (column-major,
+ * T lanes per row: seed 004's ELLPACK-T), the batched SPAI set-up, and the few
+ * vector updates of preconditioned Richardson.  Vectors are double.
+ *
+ * Implementations: kernels/gmg/gmg.c and gmg.cu.  Picked with HOMG_KERNELS(ex, gmg).
+ */
+#ifndef HOMG_GMG_KERNELS_H
+#define HOMG_GMG_KERNELS_H
+
+#include "sparse/sparse_kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ELLPACK-R: entry k of row i at [k * nrows + i] (column-major), rows padded
+ * to `width` with column 0 and value 0; rl[i] the true length of row i.
+ * `lanes` (1, 2, 4, 8, 16 or 32) lanes share a row; lane t takes entries t,
+ * t + lanes, ... and the lanes add their sums. */
+typedef struct ell_matrix {
+    int32_t nrows, ncols, width, lanes;
+    int32_t *col; /* width * nrows */
+    double *val;  /* width * nrows */
+    int32_t *rl;  /* nrows */
+} ell_matrix;
+
+/* Rows longer than this get SPAI(0) instead of SPAI-1 (the per-row system
+ * lives in registers and local memory). */
+#define GMG_SPAI1_MAX_ROW 40
+
+#define GMG_KERNELS(X)                                                                                 \
+    /* y = alpha A x + beta y (beta = 0: y is not read). */                                            \
+    X(homg_status, gmg, ell_spmv,                                                                      \
+      (kernel_exec * ex, const ell_matrix *a, const double *x, double *y, double alpha, double beta))  \
+    /* r = b - A x, fused (the smoothers' and cycle's residual: one pass, no copy). */                 \
+    X(homg_status, gmg, ell_residual,                                                                  \
+      (kernel_exec * ex, const ell_matrix *a, const double *b, const double *x, double *r))            \
+    X(homg_status, gmg, csr_residual,                                                                  \
+      (kernel_exec * ex, const csr_matrix *a, const double *b, const double *x, double *r))            \
+    /* d_i = a_ii / sum_j a_ij^2 (SPAI(0): argmin ||I - D A||_F for symmetric A); 0 */                 \
+    /* for an empty row.  jacobi != 0: d_i = 1 / a_ii instead. */                                      \
+    X(homg_status, gmg, diag_inverse, (kernel_exec * ex, const csr_matrix *a, int jacobi, double *d))  \
+    /* w_i = 1 / sqrt(|a_ii|) (1 for a zero diagonal). */                                              \
+    X(homg_status, gmg, spai_scale, (kernel_exec * ex, const csr_matrix *a, double *w))                \
+    /* SPAI-1 of symmetric double A: row i of m (m has A's pattern) minimises */                       \
+    /* ||A^T m_i - e_i||_2 over the pattern (normal equations, Cholesky in double); */                 \
+    /* with w (not NULL) that of W A W, scaled back (spai.h).  Rows longer than */                     \
+    /* GMG_SPAI1_MAX_ROW or whose system is singular get SPAI(0) and are counted */                    \
+    /* in *fallback (device scalar, added to). */                                                      \
+    X(homg_status, gmg, spai1,                                                                         \
+      (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback))      \
+    /* x += omega d .* r */                                                                            \
+    X(homg_status, gmg, diag_update,                                                                   \
+      (kernel_exec * ex, int32_t n, double omega, const double *d, const double *r, double *x))        \
+    /* y += alpha x */                                                                                 \
+    X(homg_status, gmg, axpy, (kernel_exec * ex, int32_t n, double alpha, const double *x, double *y)) \
+    /* *out = x . y (device scalar, overwritten) */                                                    \
+    X(homg_status, gmg, dot, (kernel_exec * ex, int32_t n, const double *x, const double *y, double *out))
+
+typedef struct gmg_kernels {
+    GMG_KERNELS(HOMG_KERNEL_MEMBER)
+} gmg_kernels;
+GMG_KERNELS(HOMG_KERNEL_CPU_PROTO)
+#if HOMG_HAVE_CUDA
+GMG_KERNELS(HOMG_KERNEL_CUDA_PROTO)
+#endif
+
+extern const gmg_kernels homg_cpu_gmg_kernels;
+#if HOMG_HAVE_CUDA
+extern const gmg_kernels homg_cuda_gmg_kernels;
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,103 @@
+/* gmg_internal.h -- what the GMG files share: the hierarchy, its operators and
+ * the set-up steps. */
+#ifndef HOMG_GMG_INTERNAL_H
+#define HOMG_GMG_INTERNAL_H
+
+#include "gmg/gmg_kernels.h"
+#include "sparse/sparse.h"
+
+/* A matrix in the ctx's space in the format its level uses (CSR always kept:
+ * set-up and checks read it; ELL added when the level runs ELL). */
+typedef struct gmg_op {
+    csr_matrix csr;
+    ell_matrix ell;
+    int use_ell;
+} gmg_op;
+
+typedef struct gmg_level {
+    homg_mesh *mesh;      /* in the hierarchy's numbering (owned) */
+    homg_host_csr host_a; /* host copy of A (set-up: Galerkin, SAINV, coarse solve) */
+    uint8_t *fixed;       /* host: 1 for Dirichlet rows (unit rows), per row */
+    gmg_op a;
+    gmg_op p, r;  /* to this level from the next coarser one (none on the coarsest) */
+    gmg_op m, mt; /* SPAI1: M and M^T; SAINV: W and W^T with M = W W^T */
+    double *d;    /* JACOBI, SPAI0 (or a SPAI-1 level that fell back): the diagonal of M;
+                     SPAI1: the Jacobi scaling while M is built */
+    int diag;     /* non-zero: M is diag(d) */
+    double omega, lambda_max;
+    double *b, *x, *t, *z, *s; /* cycle vectors (s: SAINV's intermediate) */
+    int32_t rows;
+} gmg_level;
+
+struct homg_gmg {
+    homg_ctx *ctx;
+    homg_gmg_desc desc;
+    void *handle; /* sparse kernels' handle */
+    int nlevels;
+    gmg_level lv[HOMG_GMG_MAX_LEVELS];
+    double *rhs;        /* finest right-hand side */
+    double *scalar;     /* device scalar for dots */
+    int32_t *count;     /* device counter (SPAI fallbacks) */
+    double *coarse_inv; /* CHOLESKY: unused placeholder (the inverse lives in coarse_op) */
+    gmg_op coarse_op;   /* CHOLESKY: the dense inverse as a CSR op */
+    homg_amg *amg;      /* AMG coarse solver */
+    double *res, *cor;  /* homg_gmg_solve: residual and correction on the finest level */
+    homg_gmg_info info;
+};
+
+#define GMG_SK(g) HOMG_KERNELS(&(g)->ctx->ex, sparse)
+#define GMG_GK(g) HOMG_KERNELS(&(g)->ctx->ex, gmg)
+
+/* hierarchy.c: meshes refined from the coarse one (native numbering, finest
+ * first: meshes[0] finest, meshes[nl-1] = a copy of the coarse mesh) and the
+ * prolongations P_l (host, n_l x n_{l+1}) from the coarse P1 basis. */
+homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes);
+homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, homg_host_csr *p);
+/* The same for meshes nested in any numbering: each fine node located in a
+ * coarse element through a bucket grid (not nested: INVALID_ARGUMENT). */
+homg_status homg__gmg_prolongation_search(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse,
+                                          homg_host_csr *p);
+
+/* numbering.c: order[new] = old for each level, and the meshes and P's renumbered. */
+homg_status homg__gmg_numbering(homg_ctx *ctx, const homg_gmg_desc *d, int nl, homg_mesh **meshes, int32_t **order);
+homg_status homg__gmg_renumber_mesh(homg_ctx *ctx, const homg_mesh *m, const int32_t *order, homg_mesh **out);
+homg_status homg__gmg_renumber_csr(homg_ctx *ctx, homg_host_csr *a, const int32_t *row_order, const int32_t *col_order);
+
+/* host_csr.c: small host CSR helpers (transpose, product, masks). */
+homg_status homg__gmg_host_transpose(homg_ctx *ctx, const homg_host_csr *a, homg_host_csr *t);
+homg_status homg__gmg_host_product(homg_ctx *ctx, const homg_host_csr *a, const homg_host_csr *b, homg_host_csr *c);
+/* Drops P's entries in fixed fine rows except injections into fixed coarse
+ * columns, and its entries in fixed coarse columns from free rows. */
+homg_status homg__gmg_mask_prolongation(homg_ctx *ctx, homg_host_csr *p, const uint8_t *fine_fixed,
+                                        const uint8_t *coarse_fixed);
+int64_t homg__gmg_bandwidth_sum(const homg_host_csr *a);
+
+/* op.c: upload, the product in the op's format, format choice by measurement. */
+homg_status homg__gmg_op_upload(homg_gmg *g, const homg_host_csr *h, gmg_op *op, const char *what);
+homg_status homg__gmg_op_from_csr(homg_gmg *g, gmg_op *op); /* builds ELL from op->csr (host pass) */
+void homg__gmg_op_free(homg_gmg *g, gmg_op *op);
+homg_status homg__gmg_op_apply(homg_gmg *g, const gmg_op *op, const double *x, double *y, double alpha, double beta);
+/* r = b - A x in one pass (r must not alias x). */
+homg_status homg__gmg_op_residual(homg_gmg *g, const gmg_op *op, const double *b, const double *x, double *r);
+size_t homg__gmg_op_bytes(const gmg_op *op);
+homg_status homg__gmg_choose_format(homg_gmg *g, int l);
+
+/* smoother.c: M and omega of level l; one sweep x += omega M (b - A x). */
+homg_status homg__gmg_smoother_setup(homg_gmg *g, int l);
+homg_status homg__gmg_smooth(homg_gmg *g, int l, const double *b, double *x, int transposed);
+/* sainv.c: W with M = W W^T (host), pivots replaced counted in *replaced. */
+homg_status homg__gmg_sainv(homg_ctx *ctx, const homg_host_csr *a, double drop, homg_host_csr *w, int32_t *replaced);
+
+/* coarse.c: the coarsest level's solver. */
+homg_status homg__gmg_coarse_setup(homg_gmg *g);
+homg_status homg__gmg_coarse_solve(homg_gmg *g, const double *b, double *x);
+/* Dense Cholesky inverse of a small SPD host matrix into inv (n*n); NUMERIC on a pivot <= 0. */
+homg_status homg__gmg_dense_inverse(homg_ctx *ctx, const homg_host_csr *a, double *inv);
+
+/* cycle.c */
+homg_status homg__gmg_cycle(homg_gmg *g, int l, homg_gmg_cycle type, const double *b, double *x, int zero);
+homg_status homg__gmg_apply_raw(homg_gmg *g, const double *r, double *z);
+const csr_matrix *homg__gmg_matrix(const homg_gmg *g);
+homg_ctx *homg__gmg_ctx(const homg_gmg *g);
+
+#endif

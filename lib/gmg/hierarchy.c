@@ -1,0 +1,319 @@
+/* hierarchy.c -- the nested meshes and the prolongations between them.
+ *
+ * homg_mesh_refine numbers the old nodes first and appends the edge midpoints,
+ * and the children of coarse element e are fine elements e*c .. e*c + c - 1
+ * (c = 4 triangles or 8 tetrahedra).  P's row of a fine node holds the coarse
+ * P1 basis functions of its parent element evaluated at the node (barycentric
+ * coordinates): 1 at a coarse vertex, 1/2 1/2 at an edge midpoint.  A fine
+ * node outside its parent element (a barycentric coordinate below -1e-9)
+ * means the meshes are not nested.
+ */
+#include "gmg_internal.h"
+#include "mesh/mesh_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes)
+{
+    memset(meshes, 0, (size_t)nl * sizeof *meshes);
+    meshes[nl - 1] = coarse; /* not owned */
+    for (int l = nl - 2; l >= 0; l--) {
+        homg_status st = homg_mesh_refine(meshes[l + 1], &meshes[l]);
+        if (st != HOMG_OK) {
+            for (int k = l + 1; k < nl - 1; k++)
+                homg_mesh_destroy(meshes[k]);
+            return homg__fail(ctx, st, "homg_gmg_create: refining level %d: %s", l + 1, homg_ctx_last_error(ctx));
+        }
+    }
+    return HOMG_OK;
+}
+
+/* Barycentric coordinates lam[0..dim] of x in the simplex v (dim+1 points). */
+static void barycentric(int dim, const double *coords, const int32_t *v, const double *x, double *lam)
+{
+    double m[3][3], r[3], det;
+    const double *p0 = coords + (size_t)dim * v[0];
+    for (int k = 0; k < dim; k++) {
+        for (int j = 0; j < dim; j++)
+            m[k][j] = coords[(size_t)dim * v[j + 1] + k] - p0[k];
+        r[k] = x[k] - p0[k];
+    }
+    if (dim == 2) {
+        det = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+        lam[1] = (r[0] * m[1][1] - m[0][1] * r[1]) / det;
+        lam[2] = (m[0][0] * r[1] - r[0] * m[1][0]) / det;
+        lam[0] = 1 - lam[1] - lam[2];
+        return;
+    }
+    det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+          m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    for (int j = 0; j < 3; j++) { /* Cramer: column j replaced by r */
+        double c[3][3];
+        memcpy(c, m, sizeof c);
+        for (int k = 0; k < 3; k++)
+            c[k][j] = r[k];
+        lam[j + 1] =
+            (c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
+             c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0])) /
+            det;
+    }
+    lam[0] = 1 - lam[1] - lam[2] - lam[3];
+}
+
+/* Row of fine node i: the basis of coarse element ce at its coordinates. */
+static homg_status p_row(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, int32_t i, int32_t ce,
+                         int32_t *cols, double *vals, int *count)
+{
+    int dim = coarse->dim, nv = dim + 1;
+    double lam[4];
+    barycentric(dim, coarse->coords, coarse->elements + (size_t)ce * nv, fine->coords + (size_t)dim * i, lam);
+    *count = 0;
+    for (int k = 0; k < nv; k++) {
+        if (!(lam[k] >= -1e-9))
+            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                              "homg_gmg_create: the meshes are not nested: fine node %d lies outside coarse "
+                              "element %d (barycentric coordinate %g)",
+                              (int)i, (int)ce, lam[k]);
+        if (fabs(lam[k]) > 1e-12) {
+            int32_t c = coarse->elements[(size_t)ce * nv + k];
+            int at = *count;
+            while (at > 0 && cols[at - 1] > c) { /* keep columns sorted */
+                cols[at] = cols[at - 1];
+                vals[at] = vals[at - 1];
+                at--;
+            }
+            cols[at] = c;
+            vals[at] = lam[k];
+            (*count)++;
+        }
+    }
+    return HOMG_OK;
+}
+
+homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, homg_host_csr *p)
+{
+    int nv = fine->dim + 1, children = fine->dim == 2 ? 4 : 8;
+    int32_t n = fine->num_nodes, *parent;
+    homg_status st = HOMG_OK;
+    memset(p, 0, sizeof *p);
+    if (fine->num_elements != coarse->num_elements * children)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_gmg_create: the fine mesh has %d elements, not %d times the coarse mesh's %d",
+                          (int)fine->num_elements, children, (int)coarse->num_elements);
+    parent = (int32_t *)homg__host_array(ctx, (size_t)n, sizeof *parent, "GMG prolongation");
+    p->row_ptr = (int32_t *)homg__host_array(ctx, (size_t)n + 1, sizeof(int32_t), "GMG prolongation");
+    p->col_idx = (int32_t *)homg__host_array(ctx, (size_t)n * nv, sizeof(int32_t), "GMG prolongation");
+    p->values = (double *)homg__host_array(ctx, (size_t)n * nv, sizeof(double), "GMG prolongation");
+    if (!parent || !p->row_ptr || !p->col_idx || !p->values) {
+        free(parent);
+        homg_host_csr_free(p);
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    }
+    for (int32_t i = 0; i < n; i++)
+        parent[i] = -1;
+    for (int32_t e = 0; e < fine->num_elements; e++)
+        for (int k = 0; k < nv; k++)
+            parent[fine->elements[(size_t)e * nv + k]] = e / children;
+    p->nrows = n;
+    p->ncols = coarse->num_nodes;
+    p->row_ptr[0] = 0;
+    for (int32_t i = 0; i < n && st == HOMG_OK; i++) {
+        int cnt = 0;
+        if (parent[i] >= 0)
+            st = p_row(ctx, fine, coarse, i, parent[i], p->col_idx + p->row_ptr[i], p->values + p->row_ptr[i], &cnt);
+        p->row_ptr[i + 1] = p->row_ptr[i] + cnt;
+    }
+    free(parent);
+    p->nnz = p->row_ptr[n];
+    if (st != HOMG_OK)
+        homg_host_csr_free(p);
+    return st;
+}
+
+/* ------------------------------------------------ nested meshes given as files */
+
+/* Coarse elements by the cells of a uniform grid over the mesh's bounding box
+ * (each element in every cell its bounding box touches). */
+typedef struct bucket_grid {
+    int dim, n[3];
+    double lo[3], h[3];
+    int32_t *start, *elem; /* CSR: cell -> elements */
+} bucket_grid;
+
+static int cell_of(const bucket_grid *b, const double *x, int k)
+{
+    int c = (int)((x[k] - b->lo[k]) / b->h[k]);
+    return c < 0 ? 0 : c >= b->n[k] ? b->n[k] - 1 : c;
+}
+
+static void elem_box(const homg_mesh *m, int32_t e, int lo[3], int hi[3], const bucket_grid *b)
+{
+    int dim = m->dim, nv = dim + 1;
+    for (int k = 0; k < dim; k++) {
+        double mn = 1e300, mx = -1e300;
+        for (int j = 0; j < nv; j++) {
+            double v = m->coords[(size_t)dim * m->elements[(size_t)e * nv + j] + k];
+            mn = v < mn ? v : mn;
+            mx = v > mx ? v : mx;
+        }
+        lo[k] = (int)((mn - b->lo[k]) / b->h[k]);
+        hi[k] = (int)((mx - b->lo[k]) / b->h[k]);
+        lo[k] = lo[k] < 0 ? 0 : lo[k] >= b->n[k] ? b->n[k] - 1 : lo[k];
+        hi[k] = hi[k] < 0 ? 0 : hi[k] >= b->n[k] ? b->n[k] - 1 : hi[k];
+    }
+    for (int k = dim; k < 3; k++)
+        lo[k] = hi[k] = 0;
+}
+
+static homg_status bucket_build(homg_ctx *ctx, const homg_mesh *m, bucket_grid *b)
+{
+    int dim = m->dim;
+    double per = pow((double)m->num_elements, 1.0 / dim);
+    int64_t cells = 1, total = 0;
+    memset(b, 0, sizeof *b);
+    b->dim = dim;
+    for (int k = 0; k < 3; k++) {
+        double mn = 1e300, mx = -1e300;
+        b->n[k] = 1;
+        b->h[k] = 1;
+        if (k >= dim)
+            continue;
+        for (int32_t i = 0; i < m->num_nodes; i++) {
+            double v = m->coords[(size_t)dim * i + k];
+            mn = v < mn ? v : mn;
+            mx = v > mx ? v : mx;
+        }
+        b->n[k] = per < 1 ? 1 : per > 256 ? 256 : (int)per;
+        b->lo[k] = mn;
+        b->h[k] = (mx - mn) / b->n[k] * (1 + 1e-12) + 1e-300;
+        cells *= b->n[k];
+    }
+    b->start = (int32_t *)calloc((size_t)cells + 1, sizeof *b->start);
+    for (int pass = 0; pass < 2 && b->start; pass++) {
+        if (pass == 1) {
+            for (int64_t c = 0; c < cells; c++)
+                b->start[c + 1] += b->start[c];
+            total = b->start[cells];
+            b->elem = (int32_t *)malloc(((size_t)total + 1) * sizeof *b->elem);
+            if (!b->elem)
+                break;
+        }
+        for (int32_t e = 0; e < m->num_elements; e++) {
+            int lo[3], hi[3];
+            elem_box(m, e, lo, hi, b);
+            for (int z = lo[2]; z <= hi[2]; z++)
+                for (int y = lo[1]; y <= hi[1]; y++)
+                    for (int x = lo[0]; x <= hi[0]; x++) {
+                        int64_t c = x + (int64_t)b->n[0] * (y + (int64_t)b->n[1] * z);
+                        if (pass == 0)
+                            b->start[c + 1]++;
+                        else
+                            b->elem[b->start[c]++] = e;
+                    }
+        }
+        if (pass == 1) /* start[] was advanced to the ends: shift back */
+            for (int64_t c = cells; c > 0; c--)
+                b->start[c] = b->start[c - 1];
+        if (pass == 1)
+            b->start[0] = 0;
+    }
+    if (!b->start || !b->elem) {
+        free(b->start);
+        free(b->elem);
+        return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_gmg_create_nested: out of host memory");
+    }
+    return HOMG_OK;
+}
+
+/* The coarse element that holds x (all barycentric coordinates >= -1e-9), or -1. */
+static int32_t locate(const bucket_grid *b, const homg_mesh *m, const double *x)
+{
+    int64_t c = cell_of(b, x, 0);
+    double lam[4];
+    if (b->dim > 1)
+        c += (int64_t)b->n[0] * cell_of(b, x, 1);
+    if (b->dim > 2)
+        c += (int64_t)b->n[0] * b->n[1] * cell_of(b, x, 2);
+    for (int32_t q = b->start[c]; q < b->start[c + 1]; q++) {
+        int32_t e = b->elem[q], ok = 1;
+        barycentric(m->dim, m->coords, m->elements + (size_t)e * (m->dim + 1), x, lam);
+        for (int k = 0; k <= m->dim; k++)
+            ok &= lam[k] >= -1e-9;
+        if (ok)
+            return e;
+    }
+    return -1;
+}
+
+/* Nested: fine element e lies in one coarse element (the one holding its centroid). */
+static homg_status inside_one(homg_ctx *ctx, const bucket_grid *b, const homg_mesh *fine, const homg_mesh *coarse,
+                              int32_t e)
+{
+    int dim = fine->dim, nv = dim + 1;
+    const int32_t *v = fine->elements + (size_t)e * nv;
+    double c[3] = { 0, 0, 0 }, lam[4];
+    int32_t ce;
+    for (int j = 0; j < nv; j++)
+        for (int k = 0; k < dim; k++)
+            c[k] += fine->coords[(size_t)dim * v[j] + k] / nv;
+    ce = locate(b, coarse, c);
+    for (int j = 0; ce >= 0 && j < nv; j++) {
+        barycentric(dim, coarse->coords, coarse->elements + (size_t)ce * nv, fine->coords + (size_t)dim * v[j], lam);
+        for (int k = 0; k < nv; k++)
+            if (!(lam[k] >= -1e-9))
+                ce = -1;
+    }
+    if (ce < 0)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_gmg_create_nested: the meshes are not nested: fine element %d lies in no single "
+                          "coarse element",
+                          (int)e);
+    return HOMG_OK;
+}
+
+homg_status homg__gmg_prolongation_search(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse,
+                                          homg_host_csr *p)
+{
+    int nv = fine->dim + 1;
+    int32_t n = fine->num_nodes;
+    bucket_grid b;
+    homg_status st = HOMG_OK;
+    memset(p, 0, sizeof *p);
+    if (fine->dim != coarse->dim)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_create_nested: the meshes differ in dimension");
+    HOMG_TRY(bucket_build(ctx, coarse, &b));
+    p->row_ptr = (int32_t *)homg__host_array(ctx, (size_t)n + 1, sizeof(int32_t), "GMG prolongation");
+    p->col_idx = (int32_t *)homg__host_array(ctx, (size_t)n * nv, sizeof(int32_t), "GMG prolongation");
+    p->values = (double *)homg__host_array(ctx, (size_t)n * nv, sizeof(double), "GMG prolongation");
+    if (!p->row_ptr || !p->col_idx || !p->values)
+        st = HOMG_ERROR_OUT_OF_MEMORY;
+    p->nrows = n;
+    p->ncols = coarse->num_nodes;
+    if (st == HOMG_OK)
+        p->row_ptr[0] = 0;
+    for (int32_t i = 0; i < n && st == HOMG_OK; i++) {
+        int32_t e = locate(&b, coarse, fine->coords + (size_t)fine->dim * i);
+        int cnt = 0;
+        if (e < 0)
+            st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                            "homg_gmg_create_nested: the meshes are not nested: fine node %d lies in no coarse "
+                            "element",
+                            (int)i);
+        else
+            st = p_row(ctx, fine, coarse, i, e, p->col_idx + p->row_ptr[i], p->values + p->row_ptr[i], &cnt);
+        if (st == HOMG_OK)
+            p->row_ptr[i + 1] = p->row_ptr[i] + cnt;
+    }
+    for (int32_t e = 0; e < fine->num_elements && st == HOMG_OK; e++)
+        st = inside_one(ctx, &b, fine, coarse, e);
+    free(b.start);
+    free(b.elem);
+    if (st != HOMG_OK) {
+        homg_host_csr_free(p);
+        return st;
+    }
+    p->nnz = p->row_ptr[n];
+    return HOMG_OK;
+}

@@ -1,0 +1,205 @@
+/* op.c -- a level's matrices in the format the level runs: CSR (the sparse
+ * table's product) or ELLPACK-R (seed 004: column-major, padded to the longest
+ * row, row lengths kept; `lanes` threads per row as its ELLPACK-T).  AUTO picks
+ * per level by timing A's product (CUDA events, 20 products each, after a warm
+ * up) for CSR and ELL with 1, 2, 4 and 8 lanes; the CPU runs CSR. */
+#include "gmg_internal.h"
+#include "sparse/csr_host.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+homg_status homg__gmg_op_upload(homg_gmg *g, const homg_host_csr *h, gmg_op *op, const char *what)
+{
+    homg_ctx *ctx = g->ctx;
+    homg_status st;
+    memset(op, 0, sizeof *op);
+    HOMG_TRY(homg__mat_alloc(ctx, h->nrows, h->ncols, h->nnz, HOMG_FLOAT64, &op->csr, what));
+    st = homg__write(ctx, op->csr.row_ptr, h->row_ptr, ((size_t)h->nrows + 1) * sizeof(int32_t));
+    if (st == HOMG_OK && h->nnz)
+        st = homg__write(ctx, op->csr.col_idx, h->col_idx, (size_t)h->nnz * sizeof(int32_t));
+    if (st == HOMG_OK && h->nnz)
+        st = homg__write(ctx, op->csr.values, h->values, (size_t)h->nnz * sizeof(double));
+    if (st != HOMG_OK)
+        homg__mat_free(ctx, &op->csr);
+    return st;
+}
+
+static void ell_free(homg_ctx *ctx, ell_matrix *e)
+{
+    homg__free(ctx, e->col);
+    homg__free(ctx, e->val);
+    homg__free(ctx, e->rl);
+    memset(e, 0, sizeof *e);
+}
+
+void homg__gmg_op_free(homg_gmg *g, gmg_op *op)
+{
+    homg__mat_free(g->ctx, &op->csr);
+    ell_free(g->ctx, &op->ell);
+    op->use_ell = 0;
+}
+
+size_t homg__gmg_op_bytes(const gmg_op *op)
+{
+    size_t b = op->csr.row_ptr ? homg__mat_bytes(&op->csr) : 0;
+    if (op->ell.col)
+        b += (size_t)op->ell.width * op->ell.nrows * (sizeof(int32_t) + sizeof(double)) +
+             (size_t)op->ell.nrows * sizeof(int32_t);
+    return b;
+}
+
+/* ELLPACK-R arrays from the op's CSR (through a host copy). */
+static homg_status build_ell(homg_gmg *g, gmg_op *op, int lanes)
+{
+    homg_ctx *ctx = g->ctx;
+    homg_csr view = { op->csr.nrows,   op->csr.ncols,  op->csr.nnz,  op->csr.row_ptr,
+                      op->csr.col_idx, op->csr.values, HOMG_FLOAT64, HOMG_MEMORY_CONTEXT };
+    homg_host_csr h;
+    ell_matrix *e = &op->ell;
+    int32_t n = op->csr.nrows, w = 0, *col = NULL, *rl = NULL;
+    double *val = NULL;
+    homg_status st;
+    if (e->col) { /* already built: only the lanes change */
+        e->lanes = lanes;
+        return HOMG_OK;
+    }
+    HOMG_TRY(homg__csr_to_host(ctx, &view, &h, "GMG: ELLPACK-R conversion"));
+    for (int32_t i = 0; i < n; i++)
+        if (h.row_ptr[i + 1] - h.row_ptr[i] > w)
+            w = h.row_ptr[i + 1] - h.row_ptr[i];
+    col = (int32_t *)calloc((size_t)w * n + 1, sizeof *col);
+    val = (double *)calloc((size_t)w * n + 1, sizeof *val);
+    rl = (int32_t *)malloc(((size_t)n + 1) * sizeof *rl);
+    st = col && val && rl ? HOMG_OK : homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "GMG: ELLPACK-R: out of host memory");
+    if (st == HOMG_OK) {
+        for (int32_t i = 0; i < n; i++) {
+            rl[i] = h.row_ptr[i + 1] - h.row_ptr[i];
+            for (int32_t k = 0; k < rl[i]; k++) {
+                col[(size_t)k * n + i] = h.col_idx[h.row_ptr[i] + k];
+                val[(size_t)k * n + i] = h.values[h.row_ptr[i] + k];
+            }
+        }
+        e->nrows = n;
+        e->ncols = op->csr.ncols;
+        e->width = w;
+        e->lanes = lanes;
+        st = homg__alloc_array(ctx, (size_t)w * n, sizeof(int32_t), (void **)&e->col, "ELLPACK-R columns");
+    }
+    if (st == HOMG_OK)
+        st = homg__alloc_array(ctx, (size_t)w * n, sizeof(double), (void **)&e->val, "ELLPACK-R values");
+    if (st == HOMG_OK)
+        st = homg__alloc_array(ctx, (size_t)n, sizeof(int32_t), (void **)&e->rl, "ELLPACK-R row lengths");
+    if (st == HOMG_OK && w > 0 && n > 0)
+        st = homg__write(ctx, e->col, col, (size_t)w * n * sizeof(int32_t));
+    if (st == HOMG_OK && w > 0 && n > 0)
+        st = homg__write(ctx, e->val, val, (size_t)w * n * sizeof(double));
+    if (st == HOMG_OK && n)
+        st = homg__write(ctx, e->rl, rl, (size_t)n * sizeof(int32_t));
+    if (st != HOMG_OK)
+        ell_free(ctx, e);
+    free(col);
+    free(val);
+    free(rl);
+    homg_host_csr_free(&h);
+    return st;
+}
+
+homg_status homg__gmg_op_apply(homg_gmg *g, const gmg_op *op, const double *x, double *y, double alpha, double beta)
+{
+    kernel_exec *ex = &g->ctx->ex;
+    if (op->use_ell)
+        HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->ell_spmv(ex, &op->ell, x, y, alpha, beta), "GMG: ELLPACK-R product");
+    else
+        HOMG_TRY_BACKEND(g->ctx, GMG_SK(g)->spmv(ex, &op->csr, x, y, alpha, beta), "GMG: CSR product");
+    return HOMG_OK;
+}
+
+homg_status homg__gmg_op_residual(homg_gmg *g, const gmg_op *op, const double *b, const double *x, double *r)
+{
+    kernel_exec *ex = &g->ctx->ex;
+    if (op->use_ell)
+        HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->ell_residual(ex, &op->ell, b, x, r), "GMG: ELLPACK-R residual");
+    else
+        HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->csr_residual(ex, &op->csr, b, x, r), "GMG: CSR residual");
+    return HOMG_OK;
+}
+
+/* Median-free mean of 20 products of level l's A in the op's current format (ms). */
+static homg_status time_products(homg_gmg *g, int l, float *ms)
+{
+    homg_ctx *ctx = g->ctx;
+    gmg_level *lv = &g->lv[l];
+    void *e0 = NULL, *e1 = NULL;
+    homg_status st = HOMG_OK;
+    for (int k = 0; k < 3 && st == HOMG_OK; k++)
+        st = homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0);
+    if (st == HOMG_OK && (ctx->mem->event_create(&e0) != HOMG_OK || ctx->mem->event_create(&e1) != HOMG_OK))
+        st = homg__fail(ctx, HOMG_ERROR_BACKEND, "GMG: cannot create timing events");
+    if (st == HOMG_OK)
+        st = ctx->mem->event_record(&ctx->ex, e0);
+    for (int k = 0; k < 20 && st == HOMG_OK; k++)
+        st = homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0);
+    if (st == HOMG_OK)
+        st = ctx->mem->event_record(&ctx->ex, e1);
+    if (st == HOMG_OK)
+        st = ctx->mem->event_elapsed_ms(e0, e1, ms);
+    if (e0)
+        ctx->mem->event_destroy(e0);
+    if (e1)
+        ctx->mem->event_destroy(e1);
+    return st == HOMG_OK ? st : homg__backend_fail(ctx, st, "GMG: timing the level's product");
+}
+
+/* The level's other matrices follow A's format. */
+static homg_status follow(homg_gmg *g, int l)
+{
+    gmg_level *lv = &g->lv[l];
+    gmg_op *ops[4] = { &lv->p, &lv->r, &lv->m, &lv->mt };
+    for (int k = 0; k < 4; k++) {
+        if (!ops[k]->csr.row_ptr)
+            continue;
+        ops[k]->use_ell = lv->a.use_ell;
+        if (lv->a.use_ell)
+            HOMG_TRY(build_ell(g, ops[k], lv->a.ell.lanes));
+    }
+    return HOMG_OK;
+}
+
+homg_status homg__gmg_choose_format(homg_gmg *g, int l)
+{
+    gmg_level *lv = &g->lv[l];
+    homg_gmg_format f = g->desc.format;
+    int cuda = g->ctx->ex.backend == HOMG_BACKEND_CUDA, lanes = g->desc.ell_lanes;
+    if (f == HOMG_GMG_FORMAT_CSR || (f == HOMG_GMG_FORMAT_AUTO && !cuda)) {
+        lv->a.use_ell = 0;
+    } else if (!cuda || lanes) { /* ELL asked for with known lanes (or on the CPU) */
+        HOMG_TRY(build_ell(g, &lv->a, lanes ? lanes : 1));
+        lv->a.use_ell = 1;
+    } else { /* measure */
+        float best = 0, ms = 0;
+        int best_lanes = 0; /* 0: CSR */
+        if (f == HOMG_GMG_FORMAT_AUTO) {
+            lv->a.use_ell = 0;
+            HOMG_TRY(time_products(g, l, &best));
+        } else {
+            best = 1e30f;
+        }
+        for (int t = 1; t <= 8; t *= 2) {
+            HOMG_TRY(build_ell(g, &lv->a, t));
+            lv->a.use_ell = 1;
+            HOMG_TRY(time_products(g, l, &ms));
+            if (ms < best) {
+                best = ms;
+                best_lanes = t;
+            }
+        }
+        lv->a.use_ell = best_lanes > 0;
+        lv->a.ell.lanes = best_lanes > 0 ? best_lanes : 1;
+        if (!lv->a.use_ell)
+            ell_free(g->ctx, &lv->a.ell);
+    }
+    g->info.format[l] = lv->a.use_ell ? HOMG_GMG_FORMAT_ELL : HOMG_GMG_FORMAT_CSR;
+    g->info.ell_lanes[l] = lv->a.use_ell ? lv->a.ell.lanes : 0;
+    return follow(g, l);
+}

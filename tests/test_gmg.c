@@ -1,0 +1,717 @@
+/* test_gmg.c -- geometric multigrid on nested meshes, CPU backend (the
+ * reference test_gmg_gpu.c compares the CUDA backend with).
+ *
+ * Independent checks: P reproduces linear functions exactly (the P1 basis
+ * interpolates them) and R is P^T entry by entry; the Galerkin R A P equals
+ * the rediscretised matrix where the spaces are nested and the coefficient is
+ * constant on coarse elements; SPAI-1 rows against a dense Householder
+ * least-squares solve of the definition min ||A^T m - e_i||; SAINV without
+ * dropping against the dense inverse; smoothers reduce the A-norm of the
+ * error; GMG-PCG iteration counts across refinement levels (printed, bounded);
+ * the true residual recomputed here in double; bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_matrix.h"
+#include "gmg/gmg_internal.h"
+#include "gmg/spai.h"
+#include "sparse/csr_host.h"
+#include "host_system.h"
+#include "homg.h"
+#include "testutil.h"
+
+static homg_ctx *cpu_ctx(void)
+{
+    homg_ctx_desc d = { 0 };
+    homg_ctx *ctx = NULL;
+    d.backend = HOMG_BACKEND_CPU;
+    d.cpu_threads = 1;
+    assert_int_equal(homg_ctx_create(&d, &ctx), HOMG_OK);
+    return ctx;
+}
+
+static homg_mesh *coarse_mesh(homg_ctx *ctx, int dim, int cells)
+{
+    homg_mesh_generate_desc gd = { 0 };
+    homg_mesh *m = NULL;
+    gd.cells = cells;
+    if (dim == 2)
+        assert_int_equal(homg_mesh_generate_square(ctx, &gd, &m), HOMG_OK);
+    else
+        assert_int_equal(homg_mesh_generate_cube(ctx, &gd, &m), HOMG_OK);
+    return m;
+}
+
+static double linear(const double *x, int dim) { return 1.0 + 2.0 * x[0] - 3.0 * x[1] + (dim == 3 ? 0.5 * x[2] : 0.0); }
+
+/* P u_coarse = u_fine for a linear u, in 2D and 3D, twice refined. */
+static void test_prolongation_linear(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_ctx *ctx = cpu_ctx();
+        homg_mesh *c = coarse_mesh(ctx, dim, dim == 2 ? 3 : 2), *f = NULL, *ff = NULL;
+        homg_host_csr p;
+        assert_int_equal(homg_mesh_refine(c, &f), HOMG_OK);
+        assert_int_equal(homg_mesh_refine(f, &ff), HOMG_OK);
+        for (int pass = 0; pass < 2; pass++) {
+            const homg_mesh *fine = pass ? ff : f, *coarse = pass ? f : c;
+            double err = 0;
+            assert_int_equal(homg__gmg_prolongation(ctx, fine, coarse, &p), HOMG_OK);
+            assert_int_equal(p.nrows, homg_mesh_num_nodes(fine));
+            for (int32_t i = 0; i < p.nrows; i++) {
+                double s = 0, sum = 0;
+                for (int32_t k = p.row_ptr[i]; k < p.row_ptr[i + 1]; k++) {
+                    s += p.values[k] * linear(homg_mesh_coords(coarse) + (size_t)dim * p.col_idx[k], dim);
+                    sum += p.values[k];
+                }
+                err = fmax(err, fabs(s - linear(homg_mesh_coords(fine) + (size_t)dim * i, dim)));
+                assert_true(fabs(sum - 1) < 1e-12); /* partition of unity */
+                assert_true(p.row_ptr[i + 1] - p.row_ptr[i] <= 2);
+            }
+            assert_true(err < 1e-12);
+            homg_host_csr_free(&p);
+        }
+        homg_mesh_destroy(ff);
+        homg_mesh_destroy(f);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+}
+
+/* A fine node moved out of its parent element: not nested. */
+static void test_not_nested(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_mesh *c = coarse_mesh(ctx, 2, 2), *f = NULL;
+    homg_host_csr p;
+    (void)state;
+    assert_int_equal(homg_mesh_refine(c, &f), HOMG_OK);
+    {
+        homg_mesh_data md = { 0 };
+        int32_t n = homg_mesh_num_nodes(f);
+        double *xy = malloc(sizeof(double) * 2 * n);
+        homg_mesh *bad = NULL;
+        memcpy(xy, homg_mesh_coords(f), sizeof(double) * 2 * n);
+        xy[2 * (n - 1)] += 0.3; /* a midpoint well outside its parent triangle */
+        md.dim = 2;
+        md.num_nodes = n;
+        md.num_elements = homg_mesh_num_elements(f);
+        md.coords = xy;
+        md.elements = homg_mesh_elements(f);
+        if (homg_mesh_create(ctx, &md, &bad) == HOMG_OK) {
+            assert_int_equal(homg__gmg_prolongation(ctx, bad, c, &p), HOMG_ERROR_INVALID_ARGUMENT);
+            assert_non_null(strstr(homg_ctx_last_error(ctx), "not nested"));
+            homg_mesh_destroy(bad);
+        }
+        free(xy);
+    }
+    homg_mesh_destroy(f);
+    homg_mesh_destroy(c);
+    homg_ctx_destroy(ctx);
+}
+
+static homg_host_csr fetch(homg_ctx *ctx, const csr_matrix *m)
+{
+    homg_csr v = { m->nrows, m->ncols, m->nnz, m->row_ptr, m->col_idx, m->values, HOMG_FLOAT64, HOMG_MEMORY_CONTEXT };
+    homg_host_csr h;
+    assert_int_equal(homg__csr_to_host(ctx, &v, &h, "test"), HOMG_OK);
+    return h;
+}
+
+static double entry(const homg_host_csr *a, int32_t i, int32_t j)
+{
+    for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+        if (a->col_idx[k] == j)
+            return a->values[k];
+    return 0;
+}
+
+static const int32_t all_sides[6] = { 1, 2, 3, 4, 5, 6 };
+
+static homg_gmg *make_gmg(homg_ctx *ctx, homg_mesh *c, int dim, homg_gmg_desc *d)
+{
+    homg_gmg *g = NULL;
+    homg_status st;
+    if (!d->dirichlet_tags) {
+        d->dirichlet_tags = all_sides;
+        d->num_dirichlet_tags = 2 * dim;
+    }
+    st = homg_gmg_create(c, d, &g);
+    if (st != HOMG_OK)
+        fail_msg("homg_gmg_create: %s: %s", homg_status_string(st), homg_ctx_last_error(ctx));
+    return g;
+}
+
+/* R = P^T entry by entry, and R A P = rediscretised A_coarse (nested P1
+ * spaces, constant coefficient on coarse elements), in 2D and 3D. */
+static void test_transpose_and_galerkin(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_ctx *ctx = cpu_ctx();
+        homg_mesh *c = coarse_mesh(ctx, dim, 2);
+        homg_gmg_desc d = { 0 }, dg;
+        homg_gmg *re, *ga;
+        double sig[48];
+        for (int e = 0; e < 48; e++)
+            sig[e] = 1.0 + (e % 3) * 10.0; /* jumps aligned with the coarse mesh */
+        d.levels = 2;
+        d.sigma_coarse = sig;
+        d.smoother = HOMG_GMG_SMOOTHER_JACOBI;
+        dg = d;
+        dg.coarse_op = HOMG_GMG_COARSE_OP_GALERKIN;
+        re = make_gmg(ctx, c, dim, &d);
+        ga = make_gmg(ctx, c, dim, &dg);
+        for (int l = 0; l < 2; l++) {
+            homg_host_csr p = fetch(ctx, &re->lv[l].p.csr), r = fetch(ctx, &re->lv[l].r.csr);
+            homg_host_csr ar = fetch(ctx, &re->lv[l + 1].a.csr), ag = fetch(ctx, &ga->lv[l + 1].a.csr);
+            double maxd = 0, scale = 0;
+            assert_int_equal(r.nrows, p.ncols);
+            assert_int_equal(r.nnz, p.nnz);
+            for (int32_t i = 0; i < p.nrows; i++)
+                for (int32_t k = p.row_ptr[i]; k < p.row_ptr[i + 1]; k++)
+                    assert_true(entry(&r, p.col_idx[k], i) == p.values[k]);
+            for (int32_t i = 0; i < ar.nrows; i++)
+                for (int32_t j = 0; j < ar.ncols; j++) {
+                    maxd = fmax(maxd, fabs(entry(&ar, i, j) - entry(&ag, i, j)));
+                    scale = fmax(scale, fabs(entry(&ar, i, j)));
+                }
+            printf("  dim %d level %d: max |R A P - A_coarse| = %.2e (max entry %.2e)\n", dim, l + 1, maxd, scale);
+            assert_true(maxd <= 1e-11 * scale);
+            homg_host_csr_free(&p);
+            homg_host_csr_free(&r);
+            homg_host_csr_free(&ar);
+            homg_host_csr_free(&ag);
+        }
+        homg_gmg_destroy(re);
+        homg_gmg_destroy(ga);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+}
+
+/* min ||A(:,J) m - e_i||_2 by Householder QR of the dense n x |J| matrix. */
+static void dense_least_squares(const homg_host_csr *a, int32_t i, double *m)
+{
+    int32_t n = a->nrows, b = a->row_ptr[i], nj = a->row_ptr[i + 1] - b;
+    double *q = calloc((size_t)n * nj, sizeof *q), *rhs = calloc((size_t)n, sizeof *rhs);
+    for (int32_t c = 0; c < nj; c++) /* column c = A(:, J_c) = row J_c (A symmetric) */
+        for (int32_t r = 0; r < n; r++)
+            q[(size_t)c * n + r] = entry(a, r, a->col_idx[b + c]);
+    rhs[i] = 1;
+    for (int32_t c = 0; c < nj; c++) {
+        double *v = q + (size_t)c * n, norm = 0, vv = 0, alpha;
+        for (int32_t r = c; r < n; r++)
+            norm += v[r] * v[r];
+        norm = sqrt(norm);
+        alpha = v[c] > 0 ? -norm : norm;
+        v[c] -= alpha; /* v = x - alpha e_c */
+        for (int32_t r = c; r < n; r++)
+            vv += v[r] * v[r];
+        for (int32_t c2 = c + 1; c2 <= nj; c2++) { /* reflect later columns and the rhs */
+            double *w = c2 < nj ? q + (size_t)c2 * n : rhs, s = 0;
+            for (int32_t r = c; r < n; r++)
+                s += v[r] * w[r];
+            for (int32_t r = c; r < n; r++)
+                w[r] -= 2 * s / vv * v[r];
+        }
+        v[c] = alpha; /* R's diagonal */
+    }
+    for (int32_t c = nj - 1; c >= 0; c--) {
+        double s = rhs[c];
+        for (int32_t k = c + 1; k < nj; k++)
+            s -= q[(size_t)k * n + c] * m[k];
+        m[c] = s / q[(size_t)c * n + c];
+    }
+    free(q);
+    free(rhs);
+}
+
+static void test_spai1_rows(void **state)
+{
+    homg_host_csr a;
+    csr_matrix ca, cm;
+    kernel_exec ex;
+    int32_t fb = 0;
+    double *mv;
+    (void)state;
+    memset(&ex, 0, sizeof ex);
+    assert_int_equal(homg_gen_p1_cube(3, 1.0, 100.0, 0.5, &a), 0); /* two materials: rows differ */
+    mv = calloc((size_t)a.nnz, sizeof *mv);
+    ca.nrows = ca.ncols = a.nrows;
+    ca.nnz = a.nnz;
+    ca.row_ptr = a.row_ptr;
+    ca.col_idx = a.col_idx;
+    ca.values = a.values;
+    ca.precision = HOMG_FLOAT64;
+    cm = ca;
+    cm.values = mv;
+    assert_int_equal(homg_cpu_gmg_spai1(&ex, &ca, NULL, &cm, &fb), HOMG_OK);
+    assert_int_equal(fb, 0);
+    for (int32_t i = 0; i < a.nrows; i += 7) {
+        double m[GMG_SPAI1_MAX_ROW], err = 0, scale = 0;
+        dense_least_squares(&a, i, m);
+        for (int32_t k = 0; k < a.row_ptr[i + 1] - a.row_ptr[i]; k++) {
+            err = fmax(err, fabs(m[k] - mv[a.row_ptr[i] + k]));
+            scale = fmax(scale, fabs(m[k]));
+        }
+        assert_true(err <= 1e-8 * scale);
+    }
+    /* an empty row falls back (counted), no NaN */
+    {
+        int32_t rp[3] = { 0, 0, 1 }, ci[1] = { 1 };
+        double v[1] = { 2.0 }, out[1] = { -1 };
+        csr_matrix e = { 2, 2, 1, rp, ci, v, HOMG_FLOAT64 }, eo = e;
+        eo.values = out;
+        fb = 0;
+        assert_int_equal(homg_cpu_gmg_spai1(&ex, &e, NULL, &eo, &fb), HOMG_OK);
+        assert_int_equal(fb, 1);
+        assert_true(fabs(out[0] - 0.5) < 1e-15);
+    }
+    free(mv);
+    homg_host_csr_free(&a);
+}
+
+/* SAINV with no dropping: W W^T = A^-1. */
+static void test_sainv_exact(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_host_csr a, w;
+    int32_t rep = 0, n;
+    double *inv, err = 0, scale = 0;
+    (void)state;
+    assert_int_equal(homg_gen_poisson2d(6, &a), 0);
+    n = a.nrows;
+    assert_int_equal(homg__gmg_sainv(ctx, &a, 0.0, &w, &rep), HOMG_OK);
+    assert_int_equal(rep, 0);
+    inv = malloc(sizeof(double) * n * n);
+    assert_int_equal(homg__gmg_dense_inverse(ctx, &a, inv), HOMG_OK);
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++) {
+            double s = 0;
+            for (int32_t k = 0; k < n; k++)
+                s += entry(&w, i, k) * entry(&w, j, k);
+            err = fmax(err, fabs(s - inv[(size_t)i * n + j]));
+            scale = fmax(scale, fabs(inv[(size_t)i * n + j]));
+        }
+    assert_true(err < 1e-10 * scale);
+    /* a matrix that is not positive definite: pivots replaced and counted */
+    for (int32_t k = 0; k < a.nnz; k++)
+        if (a.col_idx[k] == 0 && a.row_ptr[1] > k)
+            a.values[k] = -1.0;
+    homg_host_csr_free(&w);
+    assert_int_equal(homg__gmg_sainv(ctx, &a, 0.0, &w, &rep), HOMG_OK);
+    assert_true(rep >= 1);
+    free(inv);
+    homg_host_csr_free(&w);
+    homg_host_csr_free(&a);
+    homg_ctx_destroy(ctx);
+}
+
+static double a_norm2(const homg_host_csr *a, const double *x)
+{
+    double s = 0;
+    for (int32_t i = 0; i < a->nrows; i++)
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            s += x[i] * a->values[k] * x[a->col_idx[k]];
+    return s;
+}
+
+/* Sweeps on A e = 0 from a random e shrink ||e||_A for every smoother. */
+static void test_smoothers_reduce_error(void **state)
+{
+    (void)state;
+    for (int sm = HOMG_GMG_SMOOTHER_JACOBI; sm <= HOMG_GMG_SMOOTHER_SAINV; sm++) {
+        homg_ctx *ctx = cpu_ctx();
+        homg_mesh *c = coarse_mesh(ctx, 2, 4);
+        homg_gmg_desc d = { 0 };
+        homg_gmg *g;
+        gmg_level *lv;
+        homg_rng rng = homg_rng_seed(7);
+        double *x, *zero, e0, e1 = 0;
+        d.levels = 2;
+        d.smoother = (homg_gmg_smoother)sm;
+        g = make_gmg(ctx, c, 2, &d);
+        lv = &g->lv[0];
+        x = calloc((size_t)lv->rows, sizeof *x);
+        zero = calloc((size_t)lv->rows, sizeof *zero);
+        for (int32_t i = 0; i < lv->rows; i++)
+            x[i] = lv->fixed[i] ? 0 : homg_rng_uniform(&rng) - 0.5;
+        e0 = a_norm2(&lv->host_a, x);
+        for (int s = 0; s < 3; s++)
+            assert_int_equal(homg__gmg_smooth(g, 0, zero, x, s & 1), HOMG_OK);
+        e1 = a_norm2(&lv->host_a, x);
+        printf("  smoother %d: omega %.3f lambda_max %.3f, ||e||_A^2 %.3e -> %.3e after 3 sweeps\n", sm, lv->omega,
+               lv->lambda_max, e0, e1);
+        assert_true(lv->omega * lv->lambda_max < 2.0);
+        assert_true(e1 < 0.5 * e0);
+        free(x);
+        free(zero);
+        homg_gmg_destroy(g);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+}
+
+typedef struct run {
+    int iterations, cycles;
+    double true_rel;
+    homg_gmg_info info;
+} run;
+
+/* GMG-PCG (and GMG as a solver) to 1e-8 on the assembled problem; the
+ * residual is recomputed here from the host copy. */
+static run pcg_run(homg_ctx *ctx, homg_mesh *c, int dim, homg_gmg_desc *d, int as_solver)
+{
+    homg_gmg *g = make_gmg(ctx, c, dim, d);
+    homg_pcg_desc pd = { 0 };
+    homg_pcg *pcg = NULL;
+    homg_pcg_info pi;
+    homg_gmg_solve_info si;
+    homg_host_csr a = fetch(ctx, &g->lv[0].a.csr);
+    int32_t n = a.nrows;
+    double *x = calloc((size_t)n, sizeof *x), *b = malloc(sizeof(double) * n);
+    run r;
+    memset(&r, 0, sizeof r);
+    memcpy(b, homg_gmg_rhs(g), sizeof(double) * n);
+    pd.gmg = g;
+    pd.tol = 1e-8;
+    pd.flexible = d->cycle == HOMG_GMG_CYCLE_F;
+    if (as_solver) {
+        homg_status st = homg_gmg_solve(g, b, x, 1e-8, 200, &si);
+        if (st != HOMG_OK)
+            fail_msg("homg_gmg_solve: %s", homg_ctx_last_error(ctx));
+        r.cycles = si.cycles;
+    } else {
+        assert_int_equal(homg_pcg_create(ctx, NULL, NULL, &pd, &pcg), HOMG_OK);
+        if (homg_pcg_solve(pcg, b, x, &pi) != HOMG_OK)
+            fail_msg("homg_pcg_solve: %s", homg_ctx_last_error(ctx));
+        r.iterations = pi.iterations;
+        homg_pcg_destroy(pcg);
+    }
+    r.true_rel = homg_test_residual(&a, b, x);
+    homg_gmg_get_info(g, &r.info);
+    assert_true(r.true_rel < 1e-7);
+    free(x);
+    free(b);
+    homg_host_csr_free(&a);
+    homg_gmg_destroy(g);
+    return r;
+}
+
+/* Iterations of GMG-PCG across refinement levels: mesh independent. */
+static void test_mesh_independent(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        int lmin = 1, lmax = dim == 2 ? 5 : 3, it[8] = { 0 };
+        printf("  %dD, SPAI-1 V(2,2) PCG to 1e-8:\n", dim);
+        for (int L = lmin; L <= lmax; L++) {
+            homg_ctx *ctx = cpu_ctx();
+            homg_mesh *c = coarse_mesh(ctx, dim, dim == 2 ? 4 : 2);
+            homg_gmg_desc d = { 0 };
+            run r;
+            d.levels = L;
+            d.f = 1.0;
+            r = pcg_run(ctx, c, dim, &d, 0);
+            it[L] = r.iterations;
+            printf("    levels %d: %8d rows, %3d iterations, true residual %.2e\n", L, (int)r.info.rows[0],
+                   r.iterations, r.true_rel);
+            homg_mesh_destroy(c);
+            homg_ctx_destroy(ctx);
+        }
+        assert_true(it[lmax] <= (int)(1.2 * it[lmin + 1]) + 1);
+        assert_true(it[lmax] <= 15);
+    }
+}
+
+/* Smoothers, cycles and numberings all converge; RCM narrows the band. */
+static void test_variants(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_mesh *c = coarse_mesh(ctx, 2, 3);
+    (void)state;
+    printf("  smoother   PCG-it  V-cycles\n");
+    for (int sm = HOMG_GMG_SMOOTHER_JACOBI; sm <= HOMG_GMG_SMOOTHER_SAINV; sm++) {
+        homg_gmg_desc d = { 0 };
+        run p, s;
+        d.levels = 3;
+        d.f = 1;
+        d.smoother = (homg_gmg_smoother)sm;
+        p = pcg_run(ctx, c, 2, &d, 0);
+        s = pcg_run(ctx, c, 2, &d, 1);
+        printf("  %8d %8d %9d\n", sm, p.iterations, s.cycles);
+        assert_true(p.iterations <= 20);
+        assert_true(s.cycles <= 60);
+    }
+    for (int cy = HOMG_GMG_CYCLE_V; cy <= HOMG_GMG_CYCLE_F; cy++) {
+        homg_gmg_desc d = { 0 };
+        run p, s;
+        d.levels = 3;
+        d.f = 1;
+        d.cycle = (homg_gmg_cycle)cy;
+        p = pcg_run(ctx, c, 2, &d, 0);
+        s = pcg_run(ctx, c, 2, &d, 1);
+        printf("  cycle %d: PCG %d iterations, solver %d cycles\n", cy, p.iterations, s.cycles);
+        assert_true(s.cycles <= 20);
+    }
+    {
+        double band[5] = { 0 };
+        for (int nb = HOMG_GMG_NUMBERING_AS_READ; nb <= HOMG_GMG_NUMBERING_TWO_LEVEL; nb++) {
+            homg_gmg_desc d = { 0 };
+            run p;
+            d.levels = 3;
+            d.f = 1;
+            d.numbering = (homg_gmg_numbering)nb;
+            p = pcg_run(ctx, c, 2, &d, 0);
+            band[nb] = p.info.bandwidth[0];
+            printf("  numbering %d: PCG %d iterations, mean |i-j| %.1f\n", nb, p.iterations, band[nb]);
+        }
+        assert_true(band[HOMG_GMG_NUMBERING_RCM] < band[HOMG_GMG_NUMBERING_RANDOM] / 5);
+    }
+    {
+        homg_gmg_desc d = { 0 };
+        run p, q;
+        d.levels = 3;
+        d.f = 1;
+        d.smoother = HOMG_GMG_SMOOTHER_SAINV;
+        p = pcg_run(ctx, c, 2, &d, 0);
+        d.format = HOMG_GMG_FORMAT_ELL;
+        q = pcg_run(ctx, c, 2, &d, 0);
+        printf("  ELLPACK-R: PCG %d iterations (CSR %d), level 0 format %d\n", q.iterations, p.iterations,
+               (int)q.info.format[0]);
+        assert_int_equal(q.info.format[0], HOMG_GMG_FORMAT_ELL);
+        assert_true(abs(q.iterations - p.iterations) <= 1);
+    }
+    {
+        homg_gmg_desc d = { 0 };
+        run p;
+        d.levels = 3;
+        d.f = 1;
+        d.coarse_solver = HOMG_GMG_COARSE_SOLVER_AMG;
+        p = pcg_run(ctx, c, 2, &d, 0);
+        printf("  AMG on the coarsest level: PCG %d iterations\n", p.iterations);
+    }
+    homg_mesh_destroy(c);
+    homg_ctx_destroy(ctx);
+}
+
+/* Centroid of finest element e (native = hierarchy order: AS_READ). */
+static void centroid(const homg_mesh *m, int32_t e, double *c)
+{
+    int dim = homg_mesh_dim(m);
+    const int32_t *v = homg_mesh_elements(m) + (size_t)e * (dim + 1);
+    for (int k = 0; k < dim; k++) {
+        c[k] = 0;
+        for (int j = 0; j <= dim; j++)
+            c[k] += homg_mesh_coords(m)[(size_t)dim * v[j] + k] / (dim + 1);
+    }
+}
+
+/* A ball of sigma = 1e3 not aligned with the coarse mesh (so the coarse
+ * elements it cuts see a mix): Galerkin against rediscretised (harmonic mean)
+ * coarse operators. */
+static void test_jumps_galerkin(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_ctx *ctx = cpu_ctx();
+        homg_mesh *c = coarse_mesh(ctx, dim, 2), *f = NULL;
+        int L = dim == 2 ? 4 : 2, it[2];
+        homg_mesh_generate_desc gd = { 0 };
+        double *sig;
+        int32_t ne;
+        gd.cells = 2;
+        gd.refine = L;
+        if (dim == 2)
+            assert_int_equal(homg_mesh_generate_square(ctx, &gd, &f), HOMG_OK);
+        else
+            assert_int_equal(homg_mesh_generate_cube(ctx, &gd, &f), HOMG_OK);
+        ne = homg_mesh_num_elements(f);
+        sig = malloc(sizeof(double) * ne);
+        for (int32_t e = 0; e < ne; e++) {
+            double x[3], r2 = 0;
+            centroid(f, e, x);
+            for (int k = 0; k < dim; k++)
+                r2 += (x[k] - 0.43) * (x[k] - 0.43);
+            sig[e] = r2 < 0.31 * 0.31 ? 1e3 : 1.0;
+        }
+        for (int op = 0; op < 2; op++) {
+            homg_gmg_desc d = { 0 };
+            run p;
+            d.levels = L;
+            d.f = 1;
+            d.sigma_fine = sig;
+            d.coarse_op = op ? HOMG_GMG_COARSE_OP_GALERKIN : HOMG_GMG_COARSE_OP_REDISCRETISE;
+            p = pcg_run(ctx, c, dim, &d, 0);
+            it[op] = p.iterations;
+        }
+        printf("  %dD ball of sigma 1e3: rediscretised %d, Galerkin %d PCG iterations\n", dim, it[0], it[1]);
+        assert_true(it[1] <= it[0]);
+        free(sig);
+        homg_mesh_destroy(f);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+}
+
+/* A copy of m with its nodes in random order and its elements reversed. */
+static homg_mesh *shuffled(homg_ctx *ctx, const homg_mesh *m, uint64_t seed)
+{
+    int dim = homg_mesh_dim(m), nv = dim + 1;
+    int32_t n = homg_mesh_num_nodes(m), ne = homg_mesh_num_elements(m), nf = homg_mesh_num_facets(m);
+    int32_t *perm = malloc(sizeof(int32_t) * n), *inv = malloc(sizeof(int32_t) * n);
+    int32_t *el = malloc(sizeof(int32_t) * ne * nv), *fa = malloc(sizeof(int32_t) * (nf * dim + 1));
+    int32_t *et = malloc(sizeof(int32_t) * ne);
+    double *xy = malloc(sizeof(double) * n * dim);
+    homg_rng rng = homg_rng_seed(seed);
+    homg_mesh_data md = { 0 };
+    homg_mesh *out = NULL;
+    for (int32_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (int32_t i = n - 1; i > 0; i--) {
+        int32_t j = (int32_t)(homg_rng_uniform(&rng) * (i + 1)), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (int32_t k = 0; k < n; k++) { /* new k = old perm[k] */
+        inv[perm[k]] = k;
+        memcpy(xy + (size_t)dim * k, homg_mesh_coords(m) + (size_t)dim * perm[k], sizeof(double) * dim);
+    }
+    for (int32_t e = 0; e < ne; e++) {
+        et[e] = homg_mesh_element_tags(m)[ne - 1 - e];
+        for (int j = 0; j < nv; j++)
+            el[(size_t)e * nv + j] = inv[homg_mesh_elements(m)[(size_t)(ne - 1 - e) * nv + j]];
+    }
+    for (int32_t k = 0; k < nf * dim; k++)
+        fa[k] = inv[homg_mesh_facets(m)[k]];
+    md.dim = dim;
+    md.num_nodes = n;
+    md.num_elements = ne;
+    md.num_facets = nf;
+    md.coords = xy;
+    md.elements = el;
+    md.element_tags = et;
+    md.facets = fa;
+    md.facet_tags = homg_mesh_facet_tags(m);
+    assert_int_equal(homg_mesh_create(ctx, &md, &out), HOMG_OK);
+    free(perm);
+    free(inv);
+    free(el);
+    free(fa);
+    free(et);
+    free(xy);
+    return out;
+}
+
+/* A hierarchy given as nested meshes in any numbering converges as the
+ * refined one does; a mesh that is not nested is refused. */
+static void test_nested_meshes(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_ctx *ctx = cpu_ctx();
+        homg_mesh *m[4], *given[4];
+        homg_gmg_desc d = { 0 };
+        homg_gmg *g = NULL;
+        int levels = dim == 2 ? 3 : 2, it_ref, it_nested;
+        homg_pcg_desc pd = { 0 };
+        homg_pcg *pcg = NULL;
+        homg_pcg_info pi;
+        double *x;
+        m[0] = coarse_mesh(ctx, dim, 2);
+        given[0] = m[0];
+        for (int l = 1; l <= levels; l++) {
+            assert_int_equal(homg_mesh_refine(m[l - 1], &m[l]), HOMG_OK);
+            given[l] = shuffled(ctx, m[l], 5 + l);
+        }
+        d.levels = levels;
+        d.f = 1;
+        d.numbering = HOMG_GMG_NUMBERING_RCM;
+        it_ref = pcg_run(ctx, m[0], dim, &d, 0).iterations;
+        d.dirichlet_tags = all_sides;
+        d.num_dirichlet_tags = 2 * dim;
+        if (homg_gmg_create_nested(given, levels + 1, &d, &g) != HOMG_OK)
+            fail_msg("homg_gmg_create_nested: %s", homg_ctx_last_error(ctx));
+        pd.gmg = g;
+        assert_int_equal(homg_pcg_create(ctx, NULL, NULL, &pd, &pcg), HOMG_OK);
+        x = calloc((size_t)homg_mesh_num_nodes(m[levels]), sizeof *x);
+        assert_int_equal(homg_pcg_solve(pcg, homg_gmg_rhs(g), x, &pi), HOMG_OK);
+        it_nested = pi.iterations;
+        printf("  %dD: refined hierarchy %d, nested shuffled meshes %d PCG iterations\n", dim, it_ref, it_nested);
+        assert_true(abs(it_ref - it_nested) <= 1);
+        free(x);
+        homg_pcg_destroy(pcg);
+        homg_gmg_destroy(g);
+        /* swap two levels: not nested */
+        {
+            homg_mesh *swapped[3] = { given[0], given[2], m[1] };
+            assert_int_equal(homg_gmg_create_nested(swapped, 3, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
+            assert_non_null(strstr(homg_ctx_last_error(ctx), "not nested"));
+        }
+        for (int l = 1; l <= levels; l++) {
+            homg_mesh_destroy(m[l]);
+            homg_mesh_destroy(given[l]);
+        }
+        homg_mesh_destroy(m[0]);
+        homg_ctx_destroy(ctx);
+    }
+}
+
+static void test_bad_input(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_mesh *c = coarse_mesh(ctx, 2, 2);
+    homg_gmg *g = NULL;
+    homg_gmg_desc d = { 0 };
+    double sig[8] = { 1, 1, 1, -1, 1, 1, 1, 1 };
+    (void)state;
+    d.levels = 99;
+    assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "levels"));
+    assert_null(g);
+    d.levels = 1;
+    d.smoother = (homg_gmg_smoother)42;
+    assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "smoother"));
+    d.smoother = 0;
+    d.sigma_coarse = sig;
+    assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "sigma_coarse[3]"));
+    d.sigma_coarse = NULL;
+    /* no Dirichlet boundary: the coarsest matrix is singular, Cholesky says so */
+    if (homg_gmg_create(c, &d, &g) == HOMG_OK) {
+        homg_gmg_destroy(g);
+        fail_msg("a singular coarsest matrix was accepted");
+    }
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "positive definite"));
+    assert_int_equal(homg_gmg_create(NULL, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_int_equal(homg_gmg_create(c, &d, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+    homg_mesh_destroy(c);
+    homg_ctx_destroy(ctx);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prolongation_linear),
+        cmocka_unit_test(test_not_nested),
+        cmocka_unit_test(test_transpose_and_galerkin),
+        cmocka_unit_test(test_spai1_rows),
+        cmocka_unit_test(test_sainv_exact),
+        cmocka_unit_test(test_smoothers_reduce_error),
+        cmocka_unit_test(test_mesh_independent),
+        cmocka_unit_test(test_variants),
+        cmocka_unit_test(test_jumps_galerkin),
+        cmocka_unit_test(test_nested_meshes),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

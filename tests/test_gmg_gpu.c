@@ -1,0 +1,318 @@
+/* test_gmg_gpu.c -- the CUDA backend of the GMG table and of homg_gmg against
+ * the CPU backend (test_gmg.c checks the CPU against independent references).
+ *
+ * Each kernel runs on random inputs (a P1 matrix of two materials with random
+ * values, random vectors) on both backends; results agree to rounding.  Then
+ * the whole hierarchy (every smoother, both formats) on both backends: the
+ * same omega estimates, PCG iteration counts within one, solutions within
+ * 1e-6.  `quick` (argument) shrinks the problems for compute-sanitizer.
+ * Exits 77 (skip) without a GPU. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen_matrix.h"
+#include "gmg/gmg_internal.h"
+#include "homg.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_CUDA
+
+static int quick;
+
+static homg_ctx *ctx_of(homg_backend b)
+{
+    homg_ctx_desc d = { 0 };
+    homg_ctx *ctx = NULL;
+    d.backend = b;
+    d.cpu_threads = 1;
+    assert_int_equal(homg_ctx_create(&d, &ctx), HOMG_OK);
+    return ctx;
+}
+
+static void *up(homg_ctx *ctx, const void *host, size_t bytes)
+{
+    void *d = NULL;
+    assert_int_equal(homg_alloc(ctx, bytes ? bytes : 8, &d), HOMG_OK);
+    if (bytes)
+        assert_int_equal(homg_copy_from_host(ctx, d, host, bytes), HOMG_OK);
+    return d;
+}
+
+static void down(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
+{
+    assert_int_equal(homg_ctx_synchronize(ctx), HOMG_OK);
+    if (bytes)
+        assert_int_equal(homg_copy_to_host(ctx, host, dev, bytes), HOMG_OK);
+}
+
+static double max_rel(const double *a, const double *b, size_t n)
+{
+    double d = 0, s = 0;
+    for (size_t i = 0; i < n; i++) {
+        d = fmax(d, fabs(a[i] - b[i]));
+        s = fmax(s, fabs(b[i]));
+    }
+    return s > 0 ? d / s : d;
+}
+
+/* ELLPACK-R of a host CSR, in host memory (column-major, padded). */
+static ell_matrix ell_host(const homg_host_csr *m, int lanes)
+{
+    ell_matrix e;
+    int32_t n = m->nrows, w = 0;
+    for (int32_t i = 0; i < n; i++)
+        if (m->row_ptr[i + 1] - m->row_ptr[i] > w)
+            w = m->row_ptr[i + 1] - m->row_ptr[i];
+    e.nrows = n;
+    e.ncols = m->ncols;
+    e.width = w;
+    e.lanes = lanes;
+    e.col = calloc((size_t)w * n + 1, sizeof(int32_t));
+    e.val = calloc((size_t)w * n + 1, sizeof(double));
+    e.rl = malloc(sizeof(int32_t) * (n + 1));
+    for (int32_t i = 0; i < n; i++) {
+        e.rl[i] = m->row_ptr[i + 1] - m->row_ptr[i];
+        for (int32_t k = 0; k < e.rl[i]; k++) {
+            e.col[(size_t)k * n + i] = m->col_idx[m->row_ptr[i] + k];
+            e.val[(size_t)k * n + i] = m->values[m->row_ptr[i] + k];
+        }
+    }
+    return e;
+}
+
+static void test_kernels(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    kernel_exec *ex = &gpu->ex, *cx = &cpu->ex;
+    homg_host_csr a;
+    homg_rng rng = homg_rng_seed(11);
+    int32_t n, fb_h = 0, fb_d = 0, *d_fb;
+    double *x, *y, *hy, *w_h, *w_d, *m_h, *m_d, dot_h, dot_d, *d_x, *d_y, *d_w, *d_m, *d_s, *d_s2;
+    csr_matrix ha, da, hm, dm;
+    (void)state;
+    assert_int_equal(homg_gen_p1_cube(quick ? 4 : 12, 1.0, 50.0, 0.3, &a), 0);
+    for (int32_t k = 0; k < a.nnz; k++) /* random values, same pattern and symmetry */
+        a.values[k] *= 1.0 + 0.01 * ((k * 2654435761u) % 7);
+    n = a.nrows;
+    x = malloc(sizeof(double) * n);
+    y = malloc(sizeof(double) * n);
+    hy = malloc(sizeof(double) * n);
+    w_h = malloc(sizeof(double) * n);
+    w_d = malloc(sizeof(double) * n);
+    m_h = malloc(sizeof(double) * a.nnz);
+    m_d = malloc(sizeof(double) * a.nnz);
+    for (int32_t i = 0; i < n; i++) {
+        x[i] = homg_rng_uniform(&rng) - 0.5;
+        y[i] = homg_rng_uniform(&rng);
+    }
+    ha = (csr_matrix){ n, n, a.nnz, a.row_ptr, a.col_idx, a.values, HOMG_FLOAT64 };
+    da = (csr_matrix){ n,
+                       n,
+                       a.nnz,
+                       up(gpu, a.row_ptr, sizeof(int32_t) * (n + 1)),
+                       up(gpu, a.col_idx, sizeof(int32_t) * a.nnz),
+                       up(gpu, a.values, sizeof(double) * a.nnz),
+                       HOMG_FLOAT64 };
+    d_x = up(gpu, x, sizeof(double) * n);
+    d_y = up(gpu, y, sizeof(double) * n);
+    d_s = up(gpu, NULL, sizeof(double));
+    d_s2 = up(gpu, NULL, sizeof(double) * n);
+    /* ELLPACK-R with 1..32 lanes against the CPU twin */
+    for (int lanes = 1; lanes <= 32; lanes *= 2) {
+        ell_matrix eh = ell_host(&a, lanes), ed = eh;
+        ed.col = up(gpu, eh.col, sizeof(int32_t) * eh.width * n);
+        ed.val = up(gpu, eh.val, sizeof(double) * eh.width * n);
+        ed.rl = up(gpu, eh.rl, sizeof(int32_t) * n);
+        memcpy(hy, y, sizeof(double) * n);
+        assert_int_equal(homg_cpu_gmg_ell_spmv(cx, &eh, x, hy, 2.0, 0.5), HOMG_OK);
+        assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_ell_spmv(ex, &ed, d_x, d_y, 2.0, 0.5), HOMG_OK);
+        down(gpu, w_d, d_y, sizeof(double) * n);
+        printf("  ELL %2d lanes: max rel diff %.1e\n", lanes, max_rel(w_d, hy, n));
+        assert_true(max_rel(w_d, hy, n) < 1e-13);
+        assert_int_equal(homg_cpu_gmg_ell_residual(cx, &eh, y, x, hy), HOMG_OK); /* r = y - A x */
+        assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_ell_residual(ex, &ed, d_y, d_x, d_s2), HOMG_OK);
+        down(gpu, w_d, d_s2, sizeof(double) * n);
+        assert_true(max_rel(w_d, hy, n) < 1e-13);
+        homg_free(gpu, ed.col);
+        homg_free(gpu, ed.val);
+        homg_free(gpu, ed.rl);
+        free(eh.col);
+        free(eh.val);
+        free(eh.rl);
+    }
+    memcpy(hy, y, sizeof(double) * n);
+    assert_int_equal(homg_cpu_gmg_csr_residual(cx, &ha, y, x, hy), HOMG_OK);
+    assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
+    assert_int_equal(homg_cuda_gmg_csr_residual(ex, &da, d_y, d_x, d_s2), HOMG_OK);
+    down(gpu, w_d, d_s2, sizeof(double) * n);
+    assert_true(max_rel(w_d, hy, n) < 1e-13);
+    /* diagonals, scaling */
+    for (int jac = 0; jac <= 1; jac++) {
+        d_w = up(gpu, NULL, sizeof(double) * n);
+        assert_int_equal(homg_cpu_gmg_diag_inverse(cx, &ha, jac, w_h), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_diag_inverse(ex, &da, jac, d_w), HOMG_OK);
+        down(gpu, w_d, d_w, sizeof(double) * n);
+        assert_true(max_rel(w_d, w_h, n) < 1e-14);
+        homg_free(gpu, d_w);
+    }
+    d_w = up(gpu, NULL, sizeof(double) * n);
+    assert_int_equal(homg_cpu_gmg_spai_scale(cx, &ha, w_h), HOMG_OK);
+    assert_int_equal(homg_cuda_gmg_spai_scale(ex, &da, d_w), HOMG_OK);
+    down(gpu, w_d, d_w, sizeof(double) * n);
+    assert_true(max_rel(w_d, w_h, n) < 1e-14);
+    /* SPAI-1, unscaled and scaled */
+    for (int scaled = 0; scaled <= 1; scaled++) {
+        d_m = up(gpu, NULL, sizeof(double) * a.nnz);
+        fb_d = 0;
+        d_fb = up(gpu, &fb_d, sizeof fb_d);
+        hm = ha;
+        hm.values = m_h;
+        dm = da;
+        dm.values = d_m;
+        fb_h = 0;
+        assert_int_equal(homg_cpu_gmg_spai1(cx, &ha, scaled ? w_h : NULL, &hm, &fb_h), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, d_fb), HOMG_OK);
+        down(gpu, m_d, d_m, sizeof(double) * a.nnz);
+        down(gpu, &fb_d, d_fb, sizeof fb_d);
+        printf("  SPAI-1 (scaled %d): max rel diff %.1e, fallbacks %d / %d\n", scaled, max_rel(m_d, m_h, a.nnz), fb_d,
+               fb_h);
+        assert_int_equal(fb_d, fb_h);
+        assert_true(max_rel(m_d, m_h, a.nnz) < 1e-10);
+        homg_free(gpu, d_m);
+        homg_free(gpu, d_fb);
+    }
+    /* Richardson updates and the dot product */
+    memcpy(hy, y, sizeof(double) * n);
+    assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
+    assert_int_equal(homg_cpu_gmg_diag_update(cx, n, 0.7, w_h, x, hy), HOMG_OK);
+    assert_int_equal(homg_cuda_gmg_diag_update(ex, n, 0.7, d_w, d_x, d_y), HOMG_OK);
+    assert_int_equal(homg_cpu_gmg_axpy(cx, n, -1.3, x, hy), HOMG_OK);
+    assert_int_equal(homg_cuda_gmg_axpy(ex, n, -1.3, d_x, d_y), HOMG_OK);
+    down(gpu, w_d, d_y, sizeof(double) * n);
+    assert_true(max_rel(w_d, hy, n) < 1e-14);
+    assert_int_equal(homg_cpu_gmg_dot(cx, n, x, hy, &dot_h), HOMG_OK);
+    assert_int_equal(homg_cuda_gmg_dot(ex, n, d_x, d_y, d_s), HOMG_OK);
+    down(gpu, &dot_d, d_s, sizeof dot_d);
+    assert_true(fabs(dot_d - dot_h) <= 1e-12 * fabs(dot_h));
+    homg_free(gpu, d_w);
+    homg_free(gpu, d_x);
+    homg_free(gpu, d_y);
+    homg_free(gpu, d_s);
+    homg_free(gpu, d_s2);
+    homg_free(gpu, (void *)da.row_ptr);
+    homg_free(gpu, (void *)da.col_idx);
+    homg_free(gpu, da.values);
+    free(x);
+    free(y);
+    free(hy);
+    free(w_h);
+    free(w_d);
+    free(m_h);
+    free(m_d);
+    homg_host_csr_free(&a);
+    homg_ctx_destroy(cpu);
+    homg_ctx_destroy(gpu);
+}
+
+static const int32_t sides[6] = { 1, 2, 3, 4, 5, 6 };
+
+typedef struct outcome {
+    int iterations;
+    double omega0;
+    double *x;
+    int32_t n;
+} outcome;
+
+static outcome gmg_pcg(homg_backend b, int dim, homg_gmg_desc d)
+{
+    homg_ctx *ctx = ctx_of(b);
+    homg_mesh_generate_desc gd = { 0 };
+    homg_mesh *c = NULL;
+    homg_gmg *g = NULL;
+    homg_pcg *pcg = NULL;
+    homg_pcg_desc pd = { 0 };
+    homg_pcg_info pi;
+    homg_gmg_info gi;
+    outcome o;
+    double *dx;
+    homg_status st;
+    gd.cells = dim == 2 ? 4 : 2;
+    assert_int_equal(dim == 2 ? homg_mesh_generate_square(ctx, &gd, &c) : homg_mesh_generate_cube(ctx, &gd, &c),
+                     HOMG_OK);
+    d.dirichlet_tags = sides;
+    d.num_dirichlet_tags = 2 * dim;
+    d.f = 1;
+    st = homg_gmg_create(c, &d, &g);
+    if (st != HOMG_OK)
+        fail_msg("homg_gmg_create: %s", homg_ctx_last_error(ctx));
+    homg_gmg_get_info(g, &gi);
+    o.n = gi.rows[0];
+    o.omega0 = gi.omega[0];
+    pd.gmg = g;
+    pd.flexible = d.cycle == HOMG_GMG_CYCLE_F;
+    assert_int_equal(homg_pcg_create(ctx, NULL, NULL, &pd, &pcg), HOMG_OK);
+    assert_int_equal(homg_alloc(ctx, sizeof(double) * o.n, (void **)&dx), HOMG_OK);
+    if (homg_pcg_solve(pcg, homg_gmg_rhs(g), dx, &pi) != HOMG_OK)
+        fail_msg("homg_pcg_solve: %s", homg_ctx_last_error(ctx));
+    o.iterations = pi.iterations;
+    o.x = malloc(sizeof(double) * o.n);
+    down(ctx, o.x, dx, sizeof(double) * o.n);
+    homg_free(ctx, dx);
+    homg_pcg_destroy(pcg);
+    homg_gmg_destroy(g);
+    homg_mesh_destroy(c);
+    homg_ctx_destroy(ctx);
+    return o;
+}
+
+/* The whole hierarchy on both backends. */
+static void test_hierarchy(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++)
+        for (int sm = HOMG_GMG_SMOOTHER_JACOBI; sm <= HOMG_GMG_SMOOTHER_SAINV; sm++)
+            for (int f = HOMG_GMG_FORMAT_AUTO; f <= HOMG_GMG_FORMAT_ELL; f++) {
+                homg_gmg_desc d = { 0 };
+                outcome h, g;
+                d.levels = quick ? 2 : (dim == 2 ? 5 : 3);
+                d.smoother = (homg_gmg_smoother)sm;
+                d.format = (homg_gmg_format)f;
+                d.numbering = HOMG_GMG_NUMBERING_RCM;
+                h = gmg_pcg(HOMG_BACKEND_CPU, dim, d);
+                g = gmg_pcg(HOMG_BACKEND_CUDA, dim, d);
+                printf("  %dD smoother %d format %d: CPU %d, CUDA %d iterations; omega %.4f / %.4f; x diff %.1e\n", dim,
+                       sm, f, h.iterations, g.iterations, h.omega0, g.omega0, max_rel(g.x, h.x, h.n));
+                assert_true(abs(h.iterations - g.iterations) <= 1);
+                assert_true(fabs(h.omega0 - g.omega0) < 1e-6 * h.omega0);
+                assert_true(max_rel(g.x, h.x, h.n) < 1e-5); /* both to 1e-8 in the residual */
+                free(h.x);
+                free(g.x);
+            }
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_kernels),
+        cmocka_unit_test(test_hierarchy),
+    };
+    homg_test_require_gpu(argv[0]);
+    quick = argc > 1 && !strcmp(argv[1], "quick");
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
+#else
+int main(int argc, char **argv)
+{
+    (void)argc;
+    homg_test_require_gpu(argv[0]);
+    return HOMG_TEST_SKIP;
+}
+#endif
