@@ -92,6 +92,10 @@ HOMG_HD double img_luma_cv(const homg_image *im, int x, int y)
     return ((4899 * r + 9617 * g + 1868 * b + 8192) >> 14) * (1.0 / 255);
 }
 
+/* Mixed gradients: a tie (equal magnitudes, common in 8-bit images) goes to the
+ * source (OpenCV: to the destination), whatever the rounding of v / 255. */
+#define MIX_TIE 1e-9
+
 /* The four neighbours, in the order W, E, N (y - 1), S (y + 1). */
 HOMG_HD int nb_dx(int k) { return k == 0 ? -1 : k == 1 ? 1 : 0; }
 HOMG_HD int nb_dy(int k) { return k == 2 ? -1 : k == 3 ? 1 : 0; }
@@ -111,7 +115,7 @@ HOMG_HD double clone_guidance(const image_setup_args *a, int c, int sx, int sy, 
     if (a->mode != HOMG_CLONE_MIXED)
         return g;
     d = img_get(&a->dst, px, py, c) - img_get(&a->dst, px + dx, py + dy, c);
-    return fabs(d) > fabs(g) ? d : g;
+    return fabs(d) > fabs(g) + MIX_TIE ? d : g;
 }
 
 /* OpenCV's patch: the source where the mask (its outer frame of 1 pixel zeroed) is set, else 0. */
@@ -143,7 +147,7 @@ HOMG_HD double cv_gradient(const image_setup_args *a, int c, int i, int j, int a
     p0 = cv_patch(a, sx, sy, c);
     pgx = cv_patch(a, sx + 1, sy, c) - p0;
     pgy = cv_patch(a, sx, sy + 1, c) - p0;
-    if (a->mode == HOMG_CLONE_MIXED && !(fabs(pgx - pgy) > fabs(dgx - dgy)))
+    if (a->mode == HOMG_CLONE_MIXED && !(fabs(pgx - pgy) > fabs(dgx - dgy) + MIX_TIE))
         return ax ? dgx : dgy;
     return ax ? pgx : pgy;
 }

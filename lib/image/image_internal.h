@@ -50,4 +50,7 @@ void homg__image_grid_destroy(image_grid *g);
 /* Sets lambda and g->flags (if any) as the operator and solves with warm start. */
 homg_status homg__image_grid_solve(image_grid *g, double lambda, const image_solve *s, homg_image_info *info);
 
+/* Host wall clock, ms (info.time_ms). */
+double homg__image_now_ms(void);
+
 #endif
