@@ -18,6 +18,11 @@ int homg_cmd_version(int argc, char **argv);
 int homg_cmd_mtx(int argc, char **argv);
 int homg_cmd_mtx_solve(int argc, char **argv);
 int homg_cmd_mesh(int argc, char **argv);
+/* tools/image.c */
+int homg_cmd_clone(int argc, char **argv);
+int homg_cmd_inpaint(int argc, char **argv);
+int homg_cmd_smooth(int argc, char **argv);
+int homg_cmd_integrate(int argc, char **argv);
 /* `homg mesh assemble` (tools/mesh_assemble.c); argv[0] is the mesh file. */
 int homg_tool_mesh_assemble(int argc, char **argv);
 

@@ -52,6 +52,70 @@ static homg_status slurp(homg_ctx *ctx, const char *path, unsigned char **bytes,
     return HOMG_OK;
 }
 
+/* stb refuses some headers (sizes past its own limits) with a reason the probes
+ * of the other formats overwrite: a PNG's IHDR read here gives the message. */
+static int png_header(const unsigned char *b, size_t len, unsigned long *w, unsigned long *h)
+{
+    static const unsigned char sig[8] = { 137, 80, 78, 71, 13, 10, 26, 10 };
+    if (len < 24 || memcmp(b, sig, 8) || memcmp(b + 12, "IHDR", 4))
+        return 0;
+    *w = (unsigned long)b[16] << 24 | (unsigned long)b[17] << 16 | (unsigned long)b[18] << 8 | b[19];
+    *h = (unsigned long)b[20] << 24 | (unsigned long)b[21] << 16 | (unsigned long)b[22] << 8 | b[23];
+    return 1;
+}
+
+/* stb_image reads zeros past the end of BMP pixel data: a BMP shorter than its
+ * header's file size (bytes 2..5) is truncated. */
+static int bmp_truncated(const unsigned char *b, size_t len, unsigned long *want)
+{
+    if (len < 6 || b[0] != 'B' || b[1] != 'M')
+        return 0;
+    *want = (unsigned long)b[2] | (unsigned long)b[3] << 8 | (unsigned long)b[4] << 16 | (unsigned long)b[5] << 24;
+    return *want > len;
+}
+
+static unsigned long be(const unsigned char *p, int n)
+{
+    unsigned long v = 0;
+    for (int i = 0; i < n; i++)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* stb_image reads zeros past the end of PSD pixel data too: the bytes a PSD's
+ * image data needs (raw: channels x rows x row bytes; RLE: its table of row
+ * lengths and their sum), 0 when it is not a PSD or its sections overrun. */
+static unsigned long psd_needed(const unsigned char *b, size_t len)
+{
+    unsigned long ch, h, w, depth, at = 26, need, rows;
+    if (len < 26 || memcmp(b, "8BPS", 4))
+        return 0;
+    ch = be(b + 12, 2), h = be(b + 14, 4), w = be(b + 18, 4), depth = be(b + 22, 2);
+    for (int k = 0; k < 3; k++) { /* colour mode data, image resources, layer and mask information */
+        if (at + 4 > len)
+            return at + 4;
+        at += 4 + be(b + at, 4);
+    }
+    if (at + 2 > len || h > 1u << 20 || ch > 64)
+        return at + 2;
+    rows = ch * h;
+    if (be(b + at, 2) == 0)
+        return at + 2 + rows * ((w * depth + 7) / 8);
+    need = at + 2 + 2 * rows;
+    if (need > len)
+        return need;
+    for (unsigned long r = 0; r < rows; r++)
+        need += be(b + at + 2 + 2 * r, 2);
+    return need;
+}
+
+static homg_status too_large(homg_ctx *ctx, const char *name, unsigned long w, unsigned long h, size_t max_pixels)
+{
+    return homg__fail(ctx, HOMG_ERROR_PARSE,
+                      "%s: the header says %lu x %lu pixels: %s (the limit: %zu pixels, sides 1..%d)", name, w, h,
+                      w && h ? "too large" : "an empty image", max_pixels, HOMG_IMAGE_MAX_SIDE);
+}
+
 homg_status homg_image_decode(homg_ctx *ctx, const char *name, const void *bytes, size_t len, int channels,
                               size_t max_pixels, homg_image *img)
 {
@@ -67,12 +131,24 @@ homg_status homg_image_decode(homg_ctx *ctx, const char *name, const void *bytes
         return homg__fail(ctx, HOMG_ERROR_PARSE, "%s: %zu bytes: not an image stb_image can read", name, len);
     if (!max_pixels || max_pixels > HOMG_IMAGE_MAX_PIXELS)
         max_pixels = HOMG_IMAGE_MAX_PIXELS;
-    if (!stbi_info_from_memory(b, (int)len, &w, &h, &comp))
+    if (!stbi_info_from_memory(b, (int)len, &w, &h, &comp)) {
+        unsigned long pw, ph;
+        if (png_header(b, len, &pw, &ph) &&
+            (!pw || !ph || pw > HOMG_IMAGE_MAX_SIDE || ph > HOMG_IMAGE_MAX_SIDE || pw * ph > max_pixels))
+            return too_large(ctx, name, pw, ph, max_pixels);
         return homg__fail(ctx, HOMG_ERROR_PARSE, "%s: not a readable image (stb_image: %s)", name, reason());
+    }
     if (w < 1 || h < 1 || w > HOMG_IMAGE_MAX_SIDE || h > HOMG_IMAGE_MAX_SIDE || (size_t)w * (size_t)h > max_pixels)
-        return homg__fail(ctx, HOMG_ERROR_PARSE,
-                          "%s: the header says %d x %d pixels: more than the limit of %zu pixels (sides up to %d)",
-                          name, w, h, max_pixels, HOMG_IMAGE_MAX_SIDE);
+        return too_large(ctx, name, (unsigned long)w, (unsigned long)h, max_pixels);
+    {
+        unsigned long size, psd = psd_needed(b, len);
+        if (bmp_truncated(b, len, &size))
+            return homg__fail(ctx, HOMG_ERROR_PARSE, "%s: truncated: the BMP header says %lu bytes, there are %zu",
+                              name, size, len);
+        if (psd > len)
+            return homg__fail(ctx, HOMG_ERROR_PARSE,
+                              "%s: truncated: the PSD's image data needs %lu bytes, there are %zu", name, psd, len);
+    }
     want = channels ? channels : comp;
     if (stbi_is_hdr_from_memory(b, (int)len)) {
         data = stbi_loadf_from_memory(b, (int)len, &w, &h, &comp, want);
@@ -167,8 +243,8 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_image_write: %s: unknown extension (write .png, .jpg, .jpeg or .hdr)", path);
     if (type == HOMG_PIXEL_F32 && img->channels != 1 && img->channels != 3 && img->channels != 4)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_image_write: %s: HDR takes 1, 3 or 4 channels, not %d",
-                          path, img->channels);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_image_write: %s: HDR takes 1, 3 or 4 channels, not %d", path, img->channels);
     data = convert(ctx, img, type);
     if (!data)
         return HOMG_ERROR_OUT_OF_MEMORY;

@@ -66,7 +66,8 @@ static double check_clone(int sw, int sh, int dw, int dh, int channels, homg_pix
                           int y, int mode, uint64_t seed)
 {
     homg_rng r = homg_rng_seed(seed);
-    homg_image src = ref_smooth_image(&r, sw, sh, channels, type), dst = ref_random_image(&r, dw, dh, channels, type, 3);
+    homg_image src = ref_smooth_image(&r, sw, sh, channels, type),
+               dst = ref_random_image(&r, dw, dh, channels, type, 3);
     homg_image mask = ref_mask(shape, sw, sh, &r), out = ref_image_alloc(dw, dh, channels, type);
     homg_clone_desc d = { 0 };
     homg_image_info info;
@@ -106,11 +107,13 @@ static void clone_textbook_vs_direct(void **state)
 /* Masks touching and crossing every side of the destination, and a mask as large as it. */
 static void clone_textbook_border(void **state)
 {
-    static const int at[][2] = { { -4, 3 }, { 20, 5 }, { 6, -5 }, { 7, 18 }, { -3, -3 }, { 22, 19 }, { 0, 0 }, { 15, 14 } };
+    static const int at[][2] = { { -4, 3 },  { 20, 5 },  { 6, -5 }, { 7, 18 },
+                                 { -3, -3 }, { 22, 19 }, { 0, 0 },  { 15, 14 } };
     (void)state;
     for (int k = 0; k < 8; k++)
         for (int m = 0; m < 3; m++)
-            check_clone(15, 13, 29, 25, 3, HOMG_PIXEL_U8, k % 2 ? "disk_hole" : "full", at[k][0], at[k][1], m, 7 * k + m);
+            check_clone(15, 13, 29, 25, 3, HOMG_PIXEL_U8, k % 2 ? "disk_hole" : "full", at[k][0], at[k][1], m,
+                        7 * k + m);
 }
 
 /* 16-bit and float images, a pitch with padding. */
@@ -160,7 +163,8 @@ static void clone_opencv_vs_direct(void **state)
 static void clone_centered_placement(void **state)
 {
     homg_rng r = homg_rng_seed(5);
-    homg_image src = ref_smooth_image(&r, 21, 17, 3, HOMG_PIXEL_U8), dst = ref_random_image(&r, 40, 36, 3, HOMG_PIXEL_U8, 0);
+    homg_image src = ref_smooth_image(&r, 21, 17, 3, HOMG_PIXEL_U8),
+               dst = ref_random_image(&r, 40, 36, 3, HOMG_PIXEL_U8, 0);
     homg_image mask = ref_mask("disk_hole", 21, 17, &r), a = ref_image_alloc(40, 36, 3, HOMG_PIXEL_U8),
                b = ref_image_alloc(40, 36, 3, HOMG_PIXEL_U8);
     homg_clone_desc d = { 0 };
@@ -183,7 +187,8 @@ static void clone_centered_placement(void **state)
 static void clone_drag_warm_start(void **state)
 {
     homg_rng r = homg_rng_seed(9);
-    homg_image src = ref_smooth_image(&r, 19, 15, 3, HOMG_PIXEL_U8), dst = ref_random_image(&r, 48, 40, 3, HOMG_PIXEL_U8, 0);
+    homg_image src = ref_smooth_image(&r, 19, 15, 3, HOMG_PIXEL_U8),
+               dst = ref_random_image(&r, 48, 40, 3, HOMG_PIXEL_U8, 0);
     homg_image mask = ref_mask("disk_hole", 19, 15, &r), out = ref_image_alloc(48, 40, 3, HOMG_PIXEL_U8);
     homg_clone_desc d = { 0 };
     homg_clone *cl;
@@ -213,7 +218,8 @@ static void clone_drag_warm_start(void **state)
 static void clone_in_place(void **state)
 {
     homg_rng r = homg_rng_seed(13);
-    homg_image src = ref_smooth_image(&r, 15, 15, 3, HOMG_PIXEL_U8), dst = ref_random_image(&r, 30, 30, 3, HOMG_PIXEL_U8, 0);
+    homg_image src = ref_smooth_image(&r, 15, 15, 3, HOMG_PIXEL_U8),
+               dst = ref_random_image(&r, 30, 30, 3, HOMG_PIXEL_U8, 0);
     homg_image mask = ref_mask("disk_hole", 15, 15, &r);
     homg_clone_desc d = { 0 };
     double *u = ref_clone(&src, &mask, &dst, 8, 8, HOMG_CLONE_NORMAL, 0);
@@ -293,7 +299,8 @@ static void guidance_vs_definition(void **state)
     for (int m = 0; m < 3; m++)
         for (int cv = 0; cv < 2; cv++) {
             homg_rng r = homg_rng_seed(70 + m + 3 * cv);
-            homg_image src = ref_random_image(&r, 24, 20, 3, HOMG_PIXEL_U8, 2), dst = ref_random_image(&r, 40, 33, 3, HOMG_PIXEL_U8, 0);
+            homg_image src = ref_random_image(&r, 24, 20, 3, HOMG_PIXEL_U8, 2),
+                       dst = ref_random_image(&r, 40, 33, 3, HOMG_PIXEL_U8, 0);
             homg_image mask = ref_mask(cv ? "full" : "random", 24, 20, &r);
             int x = 9, y = 6, rx, ry, rw, rh, gw, gh, sx, sy;
             double *rhs = NULL, *u = cv ? ref_clone_cv(&src, &mask, &dst, x, y, m, &rx, &ry, &rw, &rh, &rhs) : NULL;
@@ -333,7 +340,8 @@ static void guidance_vs_definition(void **state)
                             fail();
                         }
                         if (a.flags[k] == HOMG_CELL_FIXED)
-                            assert_true(fabs(((double *)a.u)[k + (size_t)gw * gh * c] - ref_get(&dst, px, py, c)) < 1e-12);
+                            assert_true(fabs(((double *)a.u)[k + (size_t)gw * gh * c] - ref_get(&dst, px, py, c)) <
+                                        1e-12);
                     }
             free(a.flags), free(a.f), free(a.u), free((void *)a.eroded), free(rhs), free(u);
             free(src.data), free(dst.data), free(mask.data);
@@ -352,10 +360,13 @@ static void expect(homg_status got, homg_status want, const char *words)
 static void bad_input(void **state)
 {
     homg_rng r = homg_rng_seed(3);
-    homg_image src = ref_random_image(&r, 10, 8, 3, HOMG_PIXEL_U8, 0), dst = ref_random_image(&r, 20, 16, 3, HOMG_PIXEL_U8, 0);
-    homg_image mask = ref_mask("disk_hole", 10, 8, &r), empty = ref_mask("disk_hole", 10, 8, &r), small = ref_mask("full", 9, 8, &r);
+    homg_image src = ref_random_image(&r, 10, 8, 3, HOMG_PIXEL_U8, 0),
+               dst = ref_random_image(&r, 20, 16, 3, HOMG_PIXEL_U8, 0);
+    homg_image mask = ref_mask("disk_hole", 10, 8, &r), empty = ref_mask("disk_hole", 10, 8, &r),
+               small = ref_mask("full", 9, 8, &r);
     homg_image out = ref_image_alloc(20, 16, 3, HOMG_PIXEL_U8), out2 = ref_image_alloc(19, 16, 3, HOMG_PIXEL_U8);
-    homg_image one = ref_image_alloc(1, 1, 3, HOMG_PIXEL_U8), one_mask = ref_mask("full", 1, 1, &r), one_out = ref_image_alloc(1, 1, 3, HOMG_PIXEL_U8);
+    homg_image one = ref_image_alloc(1, 1, 3, HOMG_PIXEL_U8), one_mask = ref_mask("full", 1, 1, &r),
+               one_out = ref_image_alloc(1, 1, 3, HOMG_PIXEL_U8);
     homg_image full_dst = ref_random_image(&r, 10, 8, 3, HOMG_PIXEL_U8, 0), full_mask = ref_mask("full", 10, 8, &r);
     homg_clone_desc d = { 0 };
     homg_image_desc id = { 0 };
@@ -398,12 +409,18 @@ static void bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(guidance_vs_definition), cmocka_unit_test(bad_input),
-        cmocka_unit_test(clone_textbook_vs_direct), cmocka_unit_test(clone_textbook_border),
-        cmocka_unit_test(clone_types), cmocka_unit_test(clone_opencv_vs_direct),
-        cmocka_unit_test(clone_centered_placement), cmocka_unit_test(clone_drag_warm_start),
-        cmocka_unit_test(clone_in_place), cmocka_unit_test(inpaint_vs_direct),
-        cmocka_unit_test(smooth_vs_direct), cmocka_unit_test(integrate_vs_direct),
+        cmocka_unit_test(guidance_vs_definition),
+        cmocka_unit_test(bad_input),
+        cmocka_unit_test(clone_textbook_vs_direct),
+        cmocka_unit_test(clone_textbook_border),
+        cmocka_unit_test(clone_types),
+        cmocka_unit_test(clone_opencv_vs_direct),
+        cmocka_unit_test(clone_centered_placement),
+        cmocka_unit_test(clone_drag_warm_start),
+        cmocka_unit_test(clone_in_place),
+        cmocka_unit_test(inpaint_vs_direct),
+        cmocka_unit_test(smooth_vs_direct),
+        cmocka_unit_test(integrate_vs_direct),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

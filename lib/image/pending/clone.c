@@ -40,10 +40,10 @@ struct homg_clone {
     image_problem problem;
     homg_image src, mask;
     int dw, dh;
-    int bx, by, bw, bh;     /* the mask's bounding box in the source */
-    int sx, sy;             /* the source pixel of grid cell (0, 0) */
-    int32_t *sat;           /* host: summed-area table of the mask over the box, (bw+1) x (bh+1) */
-    unsigned char *eroded;  /* OPENCV: the eroded mask over the grid (ctx space) */
+    int bx, by, bw, bh;    /* the mask's bounding box in the source */
+    int sx, sy;            /* the source pixel of grid cell (0, 0) */
+    int32_t *sat;          /* host: summed-area table of the mask over the box, (bw+1) x (bh+1) */
+    unsigned char *eroded; /* OPENCV: the eroded mask over the grid (ctx space) */
     image_grid g;
     int warm;
 };
@@ -135,8 +135,10 @@ static homg_status check_inputs(homg_ctx *ctx, const char *fn, image_problem p, 
                           mask->height, p == IMAGE_INPAINT ? "img" : "src", src->width, src->height);
     if (dw < 1 || dh < 1 || dw > HOMG_IMAGE_MAX_SIDE || dh > HOMG_IMAGE_MAX_SIDE ||
         (size_t)dw * dh > HOMG_IMAGE_MAX_PIXELS)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: the destination is %d x %d pixels: each side must be "
-                          "1..%d and width*height at most 2^28", fn, dw, dh, HOMG_IMAGE_MAX_SIDE);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: the destination is %d x %d pixels: each side must be "
+                          "1..%d and width*height at most 2^28",
+                          fn, dw, dh, HOMG_IMAGE_MAX_SIDE);
     return HOMG_OK;
 }
 
@@ -170,10 +172,9 @@ static homg_status create(homg_ctx *ctx, image_problem problem, const homg_image
     if (st == HOMG_OK && cl->problem == IMAGE_CLONE_CV)
         st = homg__alloc_array(ctx, (size_t)cl->g.gw * cl->g.gh, 1, (void **)&cl->eroded, "eroded mask");
     if (st == HOMG_OK && cl->problem == IMAGE_CLONE_CV)
-        HOMG_TRY_BACKEND(ctx,
-                         HOMG_KERNELS(&ctx->ex, image)->erode(&ctx->ex, *mask, cl->sx, cl->sy, cl->g.gw, cl->g.gh,
-                                                               cl->eroded),
-                         "image erode");
+        HOMG_TRY_BACKEND(
+            ctx, HOMG_KERNELS(&ctx->ex, image)->erode(&ctx->ex, *mask, cl->sx, cl->sy, cl->g.gw, cl->g.gh, cl->eroded),
+            "image erode");
     if (st != HOMG_OK) {
         homg_clone_destroy(cl);
         return st;

@@ -16,8 +16,8 @@
 
 #include <string.h>
 
-static homg_status start(homg_ctx *ctx, const char *fn, const homg_image *img, const homg_image *out,
-                         int out_channels, int *saved)
+static homg_status start(homg_ctx *ctx, const char *fn, const homg_image *img, const homg_image *out, int out_channels,
+                         int *saved)
 {
     HOMG_TRY(homg__begin(ctx, fn, NULL));
     HOMG_TRY(homg__check_image_ctx(ctx, fn, "img", img, 0));
@@ -111,7 +111,8 @@ homg_status homg_image_integrate(homg_ctx *ctx, const homg_image *grad, const ho
         memset(info, 0, sizeof *info);
     HOMG_TRY(homg__begin(ctx, "homg_image_integrate", NULL));
     if (grad && (normal_map ? grad->channels < 3 : grad->channels != 2))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_image_integrate: grad.channels is %d; %s", grad->channels,
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_image_integrate: grad.channels is %d; %s",
+                          grad->channels,
                           normal_map ? "a normal map has 3 or 4" : "a gradient field has 2 (dh/dx, dh/dy)");
     if (out && out->type != HOMG_PIXEL_F32)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_image_integrate: out.type must be HOMG_PIXEL_F32");

@@ -13,8 +13,8 @@ double homg__image_now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
 }
 
-homg_status homg__image_grid_create(homg_ctx *ctx, int gw, int gh, int nrhs, homg_precision precision,
-                                    int with_flags, image_grid *g)
+homg_status homg__image_grid_create(homg_ctx *ctx, int gw, int gh, int nrhs, homg_precision precision, int with_flags,
+                                    image_grid *g)
 {
     homg_grid_desc d;
     size_t n = (size_t)gw * gh, size = precision == HOMG_FLOAT64 ? 8 : 4;
