@@ -10,6 +10,8 @@ Needs OpenCV 4 for Python (pip install "opencv-python-headless<5"), for this
 comparison only: the library does not use it.
 
   tools/dev/opencv_clone.py [--homg build/homg] [--backend cpu] [--out DIR] [--textbook]
+  tools/dev/opencv_clone.py --bench     OpenCV's CPU times on bench_image's cases (same formula,
+                                        its own noise): 1024^2..4096^2 destinations, 10/30/60% disks
 """
 import argparse
 import os
@@ -43,6 +45,34 @@ def make_assets(d):
     return paths
 
 
+def picture(n, seed):
+    """bench/bench_image.c's picture() formula (numpy noise instead of homg_rng)."""
+    y, x = np.mgrid[0:n, 0:n].astype(np.float64)
+    rng = np.random.default_rng(seed)
+    p = np.stack([128 + 80 * np.sin((x + seed * 17) / (23.0 + 7 * c)) * np.cos((y - seed * 5) / (31.0 - 5 * c))
+                  for c in range(3)], -1) + 20 * (rng.random((n, n, 3)) - 0.5)
+    return np.clip(p, 0, 255).astype(np.uint8)
+
+
+def bench(reps):
+    import time
+    print("OpenCV %s seamlessClone (NORMAL_CLONE), CPU, %d threads, median of %d" % (cv2.__version__, cv2.getNumThreads(), reps))
+    print("| destination | mask | OpenCV ms |\n|---|---|---|")
+    for n in (1024, 2048, 4096):
+        src, dst = picture(n, 1), picture(n, 2)
+        for frac in (0.1, 0.3, 0.6):
+            yy, xx = np.mgrid[0:n, 0:n]
+            c = (n - 1) / 2.0
+            mask = ((np.hypot(xx - c, yy - c) < np.sqrt(frac * n * n / np.pi)) * 255).astype(np.uint8)
+            ts = []
+            for _ in range(reps):
+                t = time.perf_counter()
+                cv2.seamlessClone(src, dst, mask, (n // 2, n // 2), cv2.NORMAL_CLONE)
+                ts.append((time.perf_counter() - t) * 1e3)
+            print("| %d^2 | %d%% | %.1f |" % (n, frac * 100, sorted(ts)[len(ts) // 2]))
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--homg", default="build/homg")
@@ -51,7 +81,11 @@ def main():
     ap.add_argument("--out", default=None, help="keep the result pictures here")
     ap.add_argument("--at", default="80,62", help="OpenCV's p: the mask box's centre in dst")
     ap.add_argument("--textbook", action="store_true")
+    ap.add_argument("--bench", action="store_true")
+    ap.add_argument("--reps", type=int, default=5)
     a = ap.parse_args()
+    if a.bench:
+        return bench(a.reps)
     os.makedirs(a.assets, exist_ok=True)
     p = make_assets(a.assets)
     src, dst, mask = (cv2.imread(p[n], cv2.IMREAD_COLOR if n != "mask" else cv2.IMREAD_GRAYSCALE) for n in ("src", "dst", "mask"))
