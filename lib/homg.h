@@ -132,47 +132,80 @@ typedef enum homg_precision {
 
 /* ================================================================ structured grids
  *
- * Problem: -div(grad u) + lambda u = f on the rectangle [0, nx h] x [0, ny h],
- * discretised cell-centred: unknown (i,j) sits at ((i+1/2) h, (j+1/2) h),
- * i = 0..nx-1, j = 0..ny-1, stored row-major (i fastest, index i + nx*j).
- * 5-point stencil; the Dirichlet value g is prescribed on the domain edge (the
- * cell faces), entering through the ghost value 2g - u.  nx, ny are powers of
- * two.  lib/grid/grid.c documents the operators of every method in detail.
+ * Problem: -div(sigma grad u) + lambda u = f on an nx x ny rectangle or an
+ * nx x ny x nz box of cells of width h, cell-centred: cell c = (i,j,k) at
+ * ((i+1/2)h, (j+1/2)h, (k+1/2)h), stored i fastest (index i + nx*(j + ny*k)).
+ * 5-point (2D) or 7-point (3D) stencil:
+ *   (A u)_c = sum over neighbours n of s_cn (u_c - u_n) / h^2 + lambda_c u_c,
+ * with the face coefficient s_cn = 2 s_c s_n / (s_c + s_n) (harmonic mean).
+ * A SOLID neighbour contributes no term (zero-flux wall); a FIXED cell is an
+ * ordinary neighbour whose value is known (read from u) and not an unknown.
+ * A neighbour beyond a side: Dirichlet value g: ghost 2g - u_c with s = s_c;
+ * Neumann outward flux q = sigma du/dn: q/h added to the right-hand side;
+ * periodic: the cell on the opposite side.  Any sizes >= 1.
+ * Singular islands (connected ACTIVE cells with lambda = 0 touching no FIXED
+ * cell and no Dirichlet side) are solved in the compatible subspace: the
+ * right-hand side is projected to mean zero per island, the solution has mean
+ * zero per island.  lib/grid/grid.c documents the methods.
  */
 
 typedef struct homg_grid homg_grid;
 
 typedef enum homg_method {
-    HOMG_METHOD_DEFAULT = 0, /* the fastest to accuracy on the H100 as measured (README): VCYCLE
-                                below 4096^2 (float32) / 2048^2 (float64), FMG from there */
+    HOMG_METHOD_DEFAULT = 0, /* FFT where it applies (constant coefficients, no flags), else
+                                multigrid (README has the measurements) */
     HOMG_METHOD_HOMG,        /* seed 003: whole-grid relax+interpolate, MFMG, restarts */
-    HOMG_METHOD_VCYCLE,      /* textbook V-cycles: red-black Gauss-Seidel, unfused kernels */
-    HOMG_METHOD_FCYCLE,      /* textbook F-cycles */
-    HOMG_METHOD_FMG          /* full multigrid, then V-cycles, with fused whole-level kernels */
+    HOMG_METHOD_VCYCLE,      /* V-cycles (textbook on power-of-two Dirichlet boxes) */
+    HOMG_METHOD_FCYCLE,      /* F-cycles */
+    HOMG_METHOD_FMG,         /* full multigrid, then V-cycles, with fused whole-level kernels */
+    HOMG_METHOD_FFT          /* direct solve by fast transforms (constant coefficients, no flags) */
 } homg_method;
 
+typedef enum homg_bc_kind { HOMG_BC_DIRICHLET = 0, HOMG_BC_NEUMANN = 1, HOMG_BC_PERIODIC = 2 } homg_bc_kind;
+/* Sides: x-, x+, y-, y+, z-, z+. */
+enum { HOMG_SIDE_W = 0, HOMG_SIDE_E, HOMG_SIDE_S, HOMG_SIDE_N, HOMG_SIDE_B, HOMG_SIDE_T };
+/* Per-cell flags (one unsigned char per cell). */
+enum { HOMG_CELL_ACTIVE = 0, HOMG_CELL_FIXED = 1, HOMG_CELL_SOLID = 2 };
+
 typedef struct homg_grid_desc {
-    int nx, ny;               /* points per side, powers of two >= 4 (ny = 0: ny = nx) */
-    double h;                 /* mesh width (default 1/max(nx,ny)) */
-    double lambda;            /* >= 0 (default 0: Poisson) */
-    homg_precision precision; /* storage of u and f (default float32) */
-    homg_method method;
-    int maxi;      /* HOMG: MaxI, iterations on the finest levels (default 4) */
-    double omega;  /* HOMG: damped-Jacobi weight (default 0.8) */
-    int pre, post; /* multigrid smoothing sweeps (default 2, 2) */
+    int nx, ny, nz;           /* cells per axis, each >= 1 (ny = 0: ny = nx; nz = 0 or 1: 2D) */
+    double h;                 /* cell width (default 1/max(nx,ny,nz)) */
+    homg_precision precision; /* storage of u, f, faces, sigma/lambda arrays (default float32) */
+    homg_method method;       /* DEFAULT picks FFT where it applies, else multigrid */
+    homg_bc_kind bc[6];       /* W,E,S,N,B,T (default all Dirichlet); periodic must be paired */
+    int nrhs;                 /* right-hand sides per solve (default 1) */
+    int maxi;                 /* HOMG: MaxI, iterations on the finest levels (default 4) */
+    double omega;             /* HOMG: damped-Jacobi weight (default 0.8) */
+    int pre, post;            /* multigrid smoothing sweeps (default 2, 2) */
 } homg_grid_desc;
 
 homg_grid_desc homg_grid_desc_defaults(const homg_grid_desc *desc);
 homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_grid **out);
 void homg_grid_destroy(homg_grid *grid);
-/* The desc with defaults resolved, as the grid uses it. */
+/* The desc with defaults resolved, as the grid uses it (method DEFAULT stays DEFAULT:
+ * the choice depends on the operator; homg_solve_info.method says which ran). */
 homg_grid_desc homg_grid_get_desc(const homg_grid *grid);
 
-/* Dirichlet values on the four edges, in the context's memory space and the
- * grid's precision; a NULL pointer means zero on that edge.  west/east hold ny
- * values (x = 0 and x = nx h, bottom to top), south/north nx values. */
+typedef struct homg_grid_operator {
+    double sigma;               /* constant sigma where sigma_cell is NULL (default 1) */
+    double lambda;              /* constant lambda where lambda_cell is NULL (default 0) */
+    const void *sigma_cell;     /* NULL or nx*ny*nz values > 0, ctx space, grid precision */
+    const void *lambda_cell;    /* NULL or nx*ny*nz values >= 0 */
+    const unsigned char *flags; /* NULL (all active) or nx*ny*nz HOMG_CELL_* values, ctx space */
+    int skip_check;             /* non-zero: do not scan arrays for bad values (no host sync) */
+} homg_grid_operator;
+
+/* Sets the operator: the grid copies what it needs into its own arrays and rebuilds
+ * the coarse levels on the device (no reallocation after the first call of a kind).
+ * Default after create: sigma 1, lambda 0, all active.  A zero sigma in op means 1. */
+homg_status homg_grid_set_operator(homg_grid *grid, const homg_grid_operator *op);
+
+/* Per-side face data, ctx space, grid precision, NULL = zero: Dirichlet value or Neumann
+ * outward flux sigma du/dn.  W,E: ny*nz values (index j + ny*k); S,N: nx*nz (i + nx*k);
+ * B,T: nx*ny (i + nx*j); with nrhs > 1, nrhs blocks one after the other.  A periodic
+ * side takes NULL. */
 typedef struct homg_boundary {
-    const void *west, *east, *south, *north;
+    const void *face[6];
 } homg_boundary;
 
 typedef struct homg_solve_desc {
@@ -187,25 +220,29 @@ typedef struct homg_solve_desc {
 } homg_solve_desc;
 
 typedef struct homg_solve_info {
-    int cycles;        /* restarts or cycles done */
-    double work_units; /* relaxation sweeps over the finest grid, counted as DESIGN.md says */
-    long launches;     /* kernel launches queued (graph nodes count one each) */
-    double bytes;      /* ideal device-memory traffic queued: every array a kernel touches read
+    int cycles;         /* restarts or cycles done */
+    double work_units;  /* relaxation sweeps over the finest grid, counted as DESIGN.md says */
+    long launches;      /* kernel launches queued (graph nodes count one each) */
+    double bytes;       /* ideal device-memory traffic queued: every array a kernel touches read
                             or written once (achieved bandwidth = bytes / time) */
-    double norm;       /* last monitored norm (relative residual, or error if u_ref); -1 if
+    double norm;        /* last monitored norm (relative residual, or error if u_ref); -1 if
                             not measured (tol = 0 without u_ref) */
-    int converged;     /* norm <= tol */
-    double time_ms;    /* wall time of the call (for tol = 0 on CUDA: time to queue) */
+    int converged;      /* norm <= tol */
+    double time_ms;     /* wall time of the call (for tol = 0 on CUDA: time to queue) */
+    homg_method method; /* the method that ran */
+    double projected;   /* largest |mean removed| from a singular island's rhs (0: none was
+                           singular; -1: not read, tol = 0 without u_ref keeps the host out) */
 } homg_solve_info;
 
-/* Solves A u = f.  f, u (nx*ny values, aligned to two values: 8 bytes for float32, 16 for
+/* Solves A u = f (+ face terms) for nrhs right-hand sides.  f, u (nrhs*nx*ny*nz values, aligned to two values: 8 bytes for float32, 16 for
  * float64, as every allocation is) and the boundary in the ctx's space. The
  * monitored norm per cycle stays in device memory; homg_grid_history copies it. */
 homg_status homg_grid_solve(homg_grid *grid, const void *f, const homg_boundary *bc, void *u,
                             const homg_solve_desc *desc, homg_solve_info *info);
 /* Copies up to `max` monitored norms of the last solve to host memory; returns how many. */
 int homg_grid_history(homg_grid *grid, double *host_out, int max);
-/* r = f - A u in the grid's precision (computed in double), for callers and tests. */
+/* r = f + face terms - A u at active cells, 0 elsewhere, in the grid's precision (computed
+ * in double), for callers and tests (all nrhs fields). */
 homg_status homg_grid_residual(homg_grid *grid, const void *f, const homg_boundary *bc, const void *u, void *r);
 
 /* ================================================================ sparse matrices

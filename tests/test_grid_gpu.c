@@ -351,6 +351,7 @@ static void graphs_are_reused(void **state)
     homg_solve_info i1, i2, i3;
     ur = homg_test_upload(gpu, p->u_star, n, HOMG_FLOAT32);
     gd.nx = N;
+    gd.method = HOMG_METHOD_VCYCLE;
     assert_int_equal(homg_grid_create(gpu, &gd, &g), HOMG_OK);
     assert_int_equal(homg_alloc(gpu, n * 4, &u1), HOMG_OK);
     assert_int_equal(homg_alloc(gpu, n * 4, &u2), HOMG_OK);
@@ -398,6 +399,7 @@ static void callers_stream_is_used(void **state)
         homg_grid *g = NULL;
         homg_solve_desc sd = { 0 };
         gd.nx = N;
+        gd.method = HOMG_METHOD_VCYCLE;
         assert_int_equal(homg_grid_create(c, &gd, &g), HOMG_OK);
         assert_int_equal(homg_alloc(c, n * 4, &u), HOMG_OK);
         sd.max_cycles = 20;

@@ -181,7 +181,7 @@ static void help_lists_every_option(void **state)
                               "--png",
                               "--quiet",
                               "--help",
-                              "default|fmg|vcycle|fcycle|homg",
+                              "default|fft|fmg|vcycle|fcycle|homg",
                               "float32",
                               "float64",
                               "auto|cpu|cuda",

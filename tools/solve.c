@@ -19,7 +19,7 @@ typedef struct options {
     const char *backend, *png;
 } options;
 
-static const char *const method_names[] = { "default", "homg", "vcycle", "fcycle", "fmg" }; /* by homg_method */
+static const char *const method_names[] = { "default", "homg", "vcycle", "fcycle", "fmg", "fft" }; /* by homg_method */
 
 static void usage(FILE *f)
 {
@@ -39,7 +39,7 @@ static void usage(FILE *f)
                "\n"
                "options:\n"
                "  --size N          points per side, a power of two >= 4 (default 1024)\n"
-               "  --method M        default|fmg|vcycle|fcycle|homg (default: the library's default)\n"
+               "  --method M        default|fft|fmg|vcycle|fcycle|homg (default: the library's default)\n"
                "  --maxi M          HOMG's MaxI, iterations on the finest levels (default 4; homg only)\n"
                "  --tol T           stop when the relative residual <= T (default 1e-6);\n"
                "                    0: run exactly --cycles steps\n"
@@ -95,7 +95,7 @@ static int parse_option(const char *opt, const char *v, options *o)
             if (!strcmp(v, method_names[k]))
                 m = k;
         if (m < 0)
-            return bad(opt, v, "must be default, fmg, vcycle, fcycle or homg");
+            return bad(opt, v, "must be default, fft, fmg, vcycle, fcycle or homg");
         o->method = (homg_method)m;
     } else if (!strcmp(opt, "--maxi")) {
         if (!parse_int(v, &o->maxi) || o->maxi < 1)

@@ -97,7 +97,7 @@ static homg_status down(cycle *c, int k, int init)
     kernel_exec *ex = &g->ctx->ex;
     const int pre = g->desc.pre;
     const double n = level_values(c, k);
-    if (g->desc.method == HOMG_METHOD_FMG) {
+    if (g->run == HOMG_METHOD_FMG) {
         QUEUE(g,
               g->k->smooth_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], c->x[k], f_of(c, k), g->f[k + 1], pre,
                                     init, c->y[k + 1]),
@@ -125,7 +125,7 @@ static homg_status up(cycle *c, int k)
     homg_grid *g = c->g;
     const int post = g->desc.post;
     const double n = level_values(c, k);
-    if (g->desc.method == HOMG_METHOD_FMG) {
+    if (g->run == HOMG_METHOD_FMG) {
         QUEUE(g,
               g->k->prolong_smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->x[k], c->y[k],
                                    f_of(c, k), post, 0),
@@ -198,7 +198,7 @@ static homg_status fmg(cycle *c)
 homg_status homg__mg_cycle(homg_grid *g, const grid_level *L0, const void *f, void *u, int kind)
 {
     cycle c;
-    const int fused = g->desc.method == HOMG_METHOD_FMG;
+    const int fused = g->run == HOMG_METHOD_FMG;
     c.g = g;
     c.f0 = f;
     memcpy(c.lev, g->lv, sizeof c.lev);
@@ -209,5 +209,5 @@ homg_status homg__mg_cycle(homg_grid *g, const grid_level *L0, const void *f, vo
     }
     if (kind == HOMG_CYCLE_FMG)
         return fmg(&c);
-    return visit(&c, 0, HOMG_INIT_KEEP, g->desc.method == HOMG_METHOD_FCYCLE);
+    return visit(&c, 0, HOMG_INIT_KEEP, g->run == HOMG_METHOD_FCYCLE);
 }

@@ -1,13 +1,11 @@
-/* grid.c -- the structured-grid solver object: desc validation, the level
- * hierarchy, input checks, and the solve driver that queues cycles (captured
- * into CUDA graphs on the CUDA backend) and monitors convergence with at most
- * one host read per cycle.
- *
- * The discrete problem (see also lib/homg.h and kernels/grid/grid_kernels.h):
- *   -Laplace(u) + lambda u = f on [0, nx h] x [0, ny h], cell-centred unknowns
- *   u_ij at ((i+1/2)h, (j+1/2)h), 5-point stencil, Dirichlet values g on the cell
- *   faces through the ghost value 2g - u_edge.  It is second-order accurate: the
- *   error against a smooth analytic solution falls as O(h^2) (tests/test_grid.c). */
+/* grid.c -- the structured-grid solver object: desc validation, the operator,
+ * and which solver runs a solve:
+ *   box.c      the power-of-two 2D Dirichlet box with constant coefficients and one
+ *              right-hand side (textbook and fused multigrid, HOMG of seed 003);
+ *   fftpath.c  constant coefficients without flags, any size and sides (lib/fft);
+ *   general.c  everything else: per-cell sigma, lambda and flags, any sizes, 2D
+ *              and 3D, every side kind (cell-centred aggregation multigrid).
+ * The operator itself is stated in lib/homg.h. */
 #include "grid_internal.h"
 
 #include <math.h>
@@ -18,15 +16,6 @@
 
 static int is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
-/* The method that reached the benchmark's accuracy first on the H100
- * (bench/results/h100.md, 2026-11-21): the textbook V-cycle up to 2048^2 in
- * float32 and 1024^2 in float64, the fused FMG above; README.md has the numbers. */
-static homg_method default_method(const homg_grid_desc *d)
-{
-    const double n = (double)d->nx * d->ny, fmg_from = d->precision == HOMG_FLOAT64 ? 2048.0 * 2048 : 4096.0 * 4096;
-    return n >= fmg_from ? HOMG_METHOD_FMG : HOMG_METHOD_VCYCLE;
-}
-
 homg_grid_desc homg_grid_desc_defaults(const homg_grid_desc *desc)
 {
     homg_grid_desc d;
@@ -36,10 +25,14 @@ homg_grid_desc homg_grid_desc_defaults(const homg_grid_desc *desc)
         memset(&d, 0, sizeof d);
     if (d.ny == 0)
         d.ny = d.nx;
-    if (d.h == 0 && d.nx > 0)
-        d.h = 1.0 / (d.nx > d.ny ? d.nx : d.ny);
-    if (d.method == HOMG_METHOD_DEFAULT)
-        d.method = default_method(&d);
+    if (d.nz == 0)
+        d.nz = 1;
+    if (d.h == 0 && d.nx > 0) {
+        int m = d.nx > d.ny ? d.nx : d.ny;
+        d.h = 1.0 / (m > d.nz ? m : d.nz);
+    }
+    if (d.nrhs == 0)
+        d.nrhs = 1;
     if (d.maxi == 0)
         d.maxi = 4;
     if (d.omega == 0)
@@ -51,24 +44,54 @@ homg_grid_desc homg_grid_desc_defaults(const homg_grid_desc *desc)
     return d;
 }
 
+/* The power-of-two 2D Dirichlet box of one right-hand side: the original solvers
+ * (textbook and fused multigrid, HOMG) with their own kernels run it. */
+int homg__grid_box_desc(const homg_grid_desc *d)
+{
+    int dir = 1;
+    for (int s = 0; s < 4; s++)
+        dir &= d->bc[s] == HOMG_BC_DIRICHLET;
+    return dir && d->nz == 1 && d->nrhs == 1 && is_pow2(d->nx) && is_pow2(d->ny) && d->nx >= 4 && d->ny >= 4 &&
+           d->nx <= (1 << 16) && d->ny <= (1 << 16);
+}
+
+static const char *const side_names[6] = { "W", "E", "S", "N", "B", "T" };
+
+static homg_status check_sides(homg_ctx *ctx, const homg_grid_desc *d)
+{
+    const int dims = d->nz > 1 ? 3 : 2;
+    for (int s = 0; s < 6; s++)
+        if ((int)d->bc[s] < HOMG_BC_DIRICHLET || (int)d->bc[s] > HOMG_BC_PERIODIC)
+            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                              "desc.bc[%d] (%s) = %d is not a homg_bc_kind (0 Dirichlet, 1 Neumann, 2 periodic)", s,
+                              side_names[s], (int)d->bc[s]);
+    for (int a = 0; a < dims; a++)
+        if ((d->bc[2 * a] == HOMG_BC_PERIODIC) != (d->bc[2 * a + 1] == HOMG_BC_PERIODIC))
+            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                              "desc.bc[%d] (%s) = %d, desc.bc[%d] (%s) = %d: a periodic side needs a periodic "
+                              "opposite side",
+                              2 * a, side_names[2 * a], (int)d->bc[2 * a], 2 * a + 1, side_names[2 * a + 1],
+                              (int)d->bc[2 * a + 1]);
+    return HOMG_OK;
+}
+
 static homg_status check_desc(homg_ctx *ctx, const homg_grid_desc *d)
 {
-    if (!is_pow2(d->nx) || d->nx < 4)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.nx = %d: must be a power of two >= 4", d->nx);
-    if (!is_pow2(d->ny) || d->ny < 4)
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.ny = %d: must be a power of two >= 4", d->ny);
-    if (d->nx > (1 << 16) || d->ny > (1 << 16))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.nx x desc.ny = %d x %d: at most 65536 per side",
-                          d->nx, d->ny);
+    const int sizes[3] = { d->nx, d->ny, d->nz };
+    static const char *const names[3] = { "nx", "ny", "nz" };
+    for (int a = 0; a < 3; a++)
+        if (sizes[a] < 1)
+            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.%s = %d: must be >= 1", names[a], sizes[a]);
     if (!(d->h > 0) || !isfinite(d->h))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.h = %g: must be finite and > 0", d->h);
-    if (!(d->lambda >= 0) || !isfinite(d->lambda))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.lambda = %g: must be finite and >= 0", d->lambda);
     if (d->precision != HOMG_FLOAT32 && d->precision != HOMG_FLOAT64)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.precision = %d is not a homg_precision",
                           (int)d->precision);
-    if (d->method < HOMG_METHOD_HOMG || d->method > HOMG_METHOD_FMG)
+    if ((int)d->method < HOMG_METHOD_DEFAULT || d->method > HOMG_METHOD_FFT)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.method = %d is not a homg_method", (int)d->method);
+    if (d->nrhs < 1 || d->nrhs > 4096)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.nrhs = %d: must be 1..4096", d->nrhs);
+    HOMG_TRY(check_sides(ctx, d));
     if (d->maxi < 1 || d->maxi > 4096)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.maxi = %d: must be 1..4096", d->maxi);
     if (!(d->omega > 0 && d->omega <= 1))
@@ -82,138 +105,97 @@ static homg_status check_desc(homg_ctx *ctx, const homg_grid_desc *d)
     return HOMG_OK;
 }
 
-static void free_arrays(homg_grid *g)
+/* The method the box solvers run for DEFAULT where FFT does not apply: the
+ * fastest to accuracy on the H100 (bench/results/h100.md, 2026-11-21). */
+static homg_method box_default_method(const homg_grid_desc *d)
 {
-    for (int k = 0; k < HOMG_GRID_MAX_LEVELS; k++) {
-        homg__free(g->ctx, g->u[k]);
-        homg__free(g->ctx, g->f[k]);
-        homg__free(g->ctx, g->fm[k]);
-        homg__free(g->ctx, g->u2[k]);
-        for (int s = 0; s < 4; s++)
-            homg__free(g->ctx, g->gbc[k][s]);
+    const double n = (double)d->nx * d->ny, fmg_from = d->precision == HOMG_FLOAT64 ? 2048.0 * 2048 : 4096.0 * 4096;
+    return n >= fmg_from ? HOMG_METHOD_FMG : HOMG_METHOD_VCYCLE;
+}
+
+static const char *method_name(homg_method m)
+{
+    static const char *const names[] = { "DEFAULT", "HOMG", "VCYCLE", "FCYCLE", "FMG", "FFT" };
+    return (int)m >= 0 && m <= HOMG_METHOD_FFT ? names[m] : "?";
+}
+
+/* Which solver runs with the current operator; NONE with the reason in the ctx. */
+static grid_path choose_path(homg_grid *g, homg_status *why)
+{
+    const homg_grid_desc *d = &g->desc;
+    const int box = homg__grid_box_desc(d) && !g->op_arrays;
+    *why = HOMG_OK;
+    switch (d->method) {
+    case HOMG_METHOD_FFT:
+        if (!g->op_arrays)
+            return GRID_PATH_FFT;
+        *why = homg__fail(g->ctx, HOMG_ERROR_UNSUPPORTED,
+                          "method FFT needs constant sigma and lambda and no flags (the operator has per-cell arrays)");
+        return GRID_PATH_NONE;
+    case HOMG_METHOD_HOMG:
+        if (box)
+            return GRID_PATH_BOX;
+        *why = homg__fail(g->ctx, HOMG_ERROR_UNSUPPORTED,
+                          "method HOMG runs power-of-two 2D boxes (sides 4..65536) with Dirichlet sides, constant "
+                          "coefficients, no flags and nrhs = 1 only (this grid: %d x %d x %d, nrhs %d%s)",
+                          d->nx, d->ny, d->nz, d->nrhs, g->op_arrays ? ", per-cell operator arrays" : "");
+        return GRID_PATH_NONE;
+    case HOMG_METHOD_DEFAULT:
+        if (!g->op_arrays && homg__fft_available())
+            return GRID_PATH_FFT;
+        return box ? GRID_PATH_BOX : GRID_PATH_GENERAL;
+    default: return box ? GRID_PATH_BOX : GRID_PATH_GENERAL;
     }
-    homg__free(g->ctx, g->r);
-    homg__free(g->ctx, g->ea);
-    homg__free(g->ctx, g->eb);
-    homg__free(g->ctx, g->ta);
-    homg__free(g->ctx, g->u0_scratch);
-    homg__free(g->ctx, g->coarse_qx);
-    homg__free(g->ctx, g->coarse_qy);
-    homg__free(g->ctx, g->coarse_inv_eig);
+}
+
+static void free_all(homg_grid *g)
+{
+    homg__box_free(g);
+    homg__gen_free(g);
+    homg__fftpath_free(g);
     homg__free(g->ctx, g->hist);
     homg__free(g->ctx, g->hist_count);
     homg__free(g->ctx, g->scratch);
     homg__free(g->ctx, g->flags);
-    for (int i = 0; i < HOMG_GRID_GRAPHS; i++)
-        if (g->graphs[i].graph)
-            g->ctx->mem->graph_destroy(g->graphs[i].graph);
 }
 
-/* Orthonormal sine basis of the cell-centred Dirichlet operator on n cells,
- * q[i*n + k] = c_k sin(pi (k+1) (i+1/2) / n), and its eigenvalues (4/h^2) sin^2(pi (k+1) / (2n)). */
-static void sine_basis(int n, double h, double *q, double *eig)
+static homg_status alloc_common(homg_grid *g)
 {
-    const double pi = 3.14159265358979323846;
-    for (int k = 0; k < n; k++) {
-        double c = sqrt((k == n - 1 ? 1.0 : 2.0) / n), sk = sin(pi * (k + 1) / (2.0 * n));
-        eig[k] = 4.0 / (h * h) * sk * sk;
-        for (int i = 0; i < n; i++)
-            q[i * n + k] = c * sin(pi * (k + 1) * (i + 0.5) / n);
-    }
-}
-
-/* Uploads n doubles in the grid's precision. */
-static homg_status upload(homg_grid *g, const double *x, size_t n, void **out, const char *what)
-{
-    void *host = homg__host_alloc(g->ctx, n * g->elem, what);
-    homg_status st;
-    if (!host)
-        return HOMG_ERROR_OUT_OF_MEMORY;
-    for (size_t k = 0; k < n; k++) {
-        if (g->elem == sizeof(double))
-            ((double *)host)[k] = x[k];
-        else
-            ((float *)host)[k] = (float)x[k];
-    }
-    st = homg__alloc(g->ctx, n * g->elem, out, what);
-    if (st == HOMG_OK) {
-        st = g->ctx->mem->copy(&g->ctx->ex, *out, host, n * g->elem, HOMG_H2D);
-        if (st != HOMG_OK)
-            homg__backend_fail(g->ctx, st, what);
-    }
-    free(host);
-    return st;
-}
-
-/* The exact solver of the coarsest level (kernels/grid/grid_kernels.h, coarse_exact). */
-static homg_status setup_coarse_exact(homg_grid *g)
-{
-    const grid_level *L = &g->lv[g->nlevels - 1];
-    const int nx = L->nx, ny = L->ny;
-    double h = 1.0 / sqrt(L->inv_h2);
-    double qx[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], qy[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
-    double ex[HOMG_COARSE_EXACT_MAX], ey[HOMG_COARSE_EXACT_MAX];
-    double inv[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
-    sine_basis(nx, h, qx, ex);
-    sine_basis(ny, h, qy, ey);
-    for (int ky = 0; ky < ny; ky++)
-        for (int kx = 0; kx < nx; kx++)
-            inv[ky * nx + kx] = 1.0 / (ex[kx] + ey[ky] + L->lambda);
-    HOMG_TRY(upload(g, qx, (size_t)nx * nx, &g->coarse_qx, "coarse solver"));
-    HOMG_TRY(upload(g, qy, (size_t)ny * ny, &g->coarse_qy, "coarse solver"));
-    return upload(g, inv, (size_t)nx * ny, &g->coarse_inv_eig, "coarse solver");
-}
-
-static homg_status alloc_arrays(homg_grid *g)
-{
-    const homg_grid_desc *d = &g->desc;
-    double h = d->h;
-    int nx = d->nx, ny = d->ny;
-
-    /* the multigrid hierarchy down to a level the exact solver takes (both sides
-     * <= HOMG_COARSE_EXACT_MAX), or to a smallest side of 2 for long rectangles */
-    g->nlevels = 0;
-    for (;;) {
-        grid_level *L = &g->lv[g->nlevels];
-        L->nx = nx;
-        L->ny = ny;
-        L->inv_h2 = 1.0 / (h * h);
-        L->lambda = d->lambda;
-        g->nlevels++;
-        if ((nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX) || nx == 2 || ny == 2 ||
-            g->nlevels == HOMG_GRID_MAX_LEVELS)
-            break;
-        nx /= 2;
-        ny /= 2;
-        h *= 2;
-    }
-    if (d->method != HOMG_METHOD_HOMG) {
-        for (int k = 1; k < g->nlevels; k++) {
-            size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;
-            HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u[k], "multigrid level"));
-            HOMG_TRY(homg__alloc(g->ctx, bytes, &g->f[k], "multigrid level"));
-            if (d->method == HOMG_METHOD_FMG)
-                HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u2[k], "multigrid level"));
-            for (int s = 0; s < 4; s++)
-                HOMG_TRY(homg__alloc(g->ctx, (size_t)(s < 2 ? g->lv[k].ny : g->lv[k].nx) * g->elem, &g->gbc[k][s],
-                                     "multigrid level boundary"));
-        }
-        if (d->method == HOMG_METHOD_FMG)
-            HOMG_TRY(homg__alloc(g->ctx, (size_t)d->nx * d->ny * g->elem, &g->u0_scratch, "finest level"));
-        if (nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
-            HOMG_TRY(setup_coarse_exact(g));
-    } else {
-        HOMG_TRY(homg__homg_alloc(g));
-    }
     HOMG_TRY(homg__alloc(g->ctx, HOMG_GRID_HIST_MAX * sizeof(double), (void **)&g->hist, "history"));
     HOMG_TRY(homg__alloc(g->ctx, sizeof(int), (void **)&g->hist_count, "history"));
     HOMG_TRY(homg__alloc(g->ctx, 2 * sizeof(double), (void **)&g->scratch, "norms"));
-    HOMG_TRY(homg__alloc(g->ctx, 6 * sizeof(long long), (void **)&g->flags, "input check"));
+    HOMG_TRY(homg__alloc(g->ctx, HOMG_GRID_CHECK_FLAGS * sizeof(long long), (void **)&g->flags, "input check"));
     /* the monitor accumulates into scratch and resets it after each use */
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->scratch, 2 * sizeof(double)), "zeroing norms");
     return HOMG_OK;
 }
 
+/* Allocates what the current path needs and has not got yet. */
+static homg_status prepare_path(homg_grid *g, grid_path path)
+{
+    if (path == GRID_PATH_BOX && !g->box_ready) {
+        HOMG_TRY(homg__box_alloc(g));
+        g->box_ready = 1;
+    }
+    if (path == GRID_PATH_FFT)
+        return homg__fftpath_prepare(g);
+    if (path == GRID_PATH_GENERAL)
+        return homg__gen_prepare(g);
+    return HOMG_OK;
+}
+
+static homg_status create(homg_grid *g)
+{
+    homg_status why;
+    grid_path path;
+    HOMG_TRY(homg__check_size(g));
+    HOMG_TRY(alloc_common(g));
+    path = choose_path(g, &why);
+    /* HOMG on a problem it cannot run fails here, the others when they meet one */
+    if (path == GRID_PATH_NONE)
+        return why;
+    return prepare_path(g, path);
+}
 homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_grid **out)
 {
     homg_grid *g;
@@ -234,6 +216,9 @@ homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_gri
     g->desc = homg_grid_desc_defaults(desc);
     g->elem = g->desc.precision == HOMG_FLOAT64 ? sizeof(double) : sizeof(float);
     g->k = HOMG_KERNELS(&ctx->ex, grid);
+    g->sigma = 1;
+    g->lambda = 0;
+    g->run = g->desc.method == HOMG_METHOD_DEFAULT ? box_default_method(&g->desc) : g->desc.method;
     st = check_desc(ctx, &g->desc);
     if (st != HOMG_OK) {
         free(g);
@@ -244,15 +229,16 @@ homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_gri
         free(g);
         return st;
     }
-    st = alloc_arrays(g);
+    st = create(g);
     if (st != HOMG_OK) {
         char msg[sizeof ctx->msg];
+        const int g_nx = g->desc.nx, g_ny = g->desc.ny, g_nz = g->desc.nz;
         memcpy(msg, ctx->msg, sizeof msg);
-        free_arrays(g);
+        free_all(g);
         free(g);
         homg__leave(ctx, saved);
-        return homg__fail(ctx, st, "homg_grid_create (%d x %d, %s): %s", desc->nx, desc->ny ? desc->ny : desc->nx,
-                          desc->precision == HOMG_FLOAT64 ? "float64" : "float32", msg);
+        return homg__fail(ctx, st, "homg_grid_create (%d x %d x %d, %s, %s): %s", g_nx, g_ny, g_nz,
+                          desc->precision == HOMG_FLOAT64 ? "float64" : "float32", method_name(desc->method), msg);
     }
     homg__leave(ctx, saved);
     *out = g;
@@ -265,7 +251,7 @@ void homg_grid_destroy(homg_grid *g)
     if (!g)
         return;
     if (homg__enter(g->ctx, &saved) == HOMG_OK) {
-        free_arrays(g);
+        free_all(g);
         homg__leave(g->ctx, saved);
     }
     free(g);
@@ -280,140 +266,47 @@ homg_grid_desc homg_grid_get_desc(const homg_grid *g)
     return d;
 }
 
-/* ------------------------------------------------------------ input checks */
+/* ------------------------------------------------------------ the operator */
 
-static homg_status check_inputs(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, int check_u)
+homg_status homg_grid_set_operator(homg_grid *g, const homg_grid_operator *op)
 {
-    kernel_exec *ex = &g->ctx->ex;
-    const homg_precision p = g->desc.precision;
-    const int nx = g->desc.nx, ny = g->desc.ny;
-    static const char *const names[6] = { "f", "u (warm start)", "bc.west", "bc.east", "bc.south", "bc.north" };
-    const void *arr[6] = {
-        f, check_u ? u : NULL, bc ? bc->west : NULL, bc ? bc->east : NULL, bc ? bc->south : NULL, bc ? bc->north : NULL
-    };
-    const size_t len[6] = { (size_t)nx * ny, (size_t)nx * ny, (size_t)ny, (size_t)ny, (size_t)nx, (size_t)nx };
-    long long flags[6];
-
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, g->flags, sizeof flags), "input check");
-    for (int a = 0; a < 6; a++)
-        if (arr[a])
-            HOMG_TRY_BACKEND(g->ctx, g->k->find_nonfinite(ex, p, len[a], arr[a], &g->flags[a]), "input check");
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, flags, g->flags, sizeof flags, HOMG_D2H), "input check");
-    for (int a = 0; a < 6; a++)
-        if (flags[a]) {
-            long long k = flags[a] - 1;
-            if (a < 2)
-                return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                                  "%s is not finite at (i, j) = (%lld, %lld) (index %lld)", names[a], k % nx, k / nx,
-                                  k);
-            return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s is not finite at index %lld", names[a], k);
-        }
-    return HOMG_OK;
-}
-
-static homg_status check_pointers(homg_grid *g, const void *f, const homg_boundary *bc, void *u,
-                                  const homg_solve_desc *sd)
-{
-    HOMG_TRY(homg__check_pointer(g->ctx, f, "f"));
-    HOMG_TRY(homg__check_pointer(g->ctx, u, "u"));
-    if (f == u)
-        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "f and u are the same array");
-    /* the CUDA kernels move pairs of values: cudaMalloc'd pointers always qualify */
-    if (((uintptr_t)f | (uintptr_t)u) % (2 * g->elem))
-        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "f and u must be aligned to %zu bytes (f = %p, u = %p)",
-                          2 * g->elem, f, u);
-    if (bc) {
-        const void *b[4] = { bc->west, bc->east, bc->south, bc->north };
-        static const char *const names[4] = { "bc.west", "bc.east", "bc.south", "bc.north" };
-        for (int s = 0; s < 4; s++)
-            if (b[s])
-                HOMG_TRY(homg__check_pointer(g->ctx, b[s], names[s]));
-    }
-    if (sd->u_ref)
-        HOMG_TRY(homg__check_pointer(g->ctx, sd->u_ref, "desc.u_ref"));
-    if (sd->max_cycles < 0 || sd->max_cycles > HOMG_GRID_HIST_MAX)
-        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.max_cycles = %d: must be 1..%d", sd->max_cycles,
-                          HOMG_GRID_HIST_MAX);
-    if (!(sd->tol >= 0) || !isfinite(sd->tol))
-        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.tol = %g: must be finite and >= 0", sd->tol);
-    return HOMG_OK;
-}
-
-/* ------------------------------------------------------------ queued cycles */
-
-/* Queues `count` cycles (the first of kind first_kind), each followed by the
- * monitor when asked. */
-static homg_status queue_cycles(homg_grid *g, const homg_seq_key *key, const grid_level *L0)
-{
-    for (int c = 0; c < key->count; c++) {
-        int kind = c == 0 ? key->first_kind : HOMG_CYCLE_NORMAL;
-        if (g->desc.method == HOMG_METHOD_HOMG)
-            HOMG_TRY(homg__homg_restart(g, L0, key->f, (void *)key->u));
-        else
-            HOMG_TRY(homg__mg_cycle(g, L0, key->f, (void *)key->u, kind));
-        if (key->monitor) {
-            HOMG_TRY_BACKEND(g->ctx,
-                             g->k->monitor(&g->ctx->ex, g->desc.precision, L0, key->u, key->f, key->u_ref, g->scratch,
-                                           g->hist, g->hist_count),
-                             "monitor");
-            homg__account(g, 2, 1, 2.0 * L0->nx * L0->ny);
+    homg_grid_operator o;
+    homg_status st = HOMG_OK, why;
+    grid_path path;
+    int saved;
+    if (!g)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    homg__clear_error(g->ctx);
+    if (!op)
+        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_grid_set_operator: op is NULL");
+    o = *op;
+    if (o.sigma == 0)
+        o.sigma = 1;
+    if (!(o.sigma > 0) || !isfinite(o.sigma))
+        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "op.sigma = %g: must be finite and > 0", o.sigma);
+    if (!(o.lambda >= 0) || !isfinite(o.lambda))
+        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "op.lambda = %g: must be finite and >= 0", o.lambda);
+    HOMG_TRY(homg__enter(g->ctx, &saved));
+    st = homg__check_operator(g, &o);
+    if (st == HOMG_OK) {
+        g->sigma = o.sigma;
+        g->lambda = o.lambda;
+        g->op_arrays = o.sigma_cell || o.lambda_cell || o.flags;
+        path = choose_path(g, &why);
+        if (path == GRID_PATH_NONE)
+            st = why;
+        else if ((st = prepare_path(g, path)) == HOMG_OK) {
+            if (g->box_ready)
+                st = homg__box_set_constants(g);
+            if (st == HOMG_OK && path == GRID_PATH_GENERAL)
+                st = homg__gen_set_operator(g, &o);
         }
     }
-    return HOMG_OK;
+    homg__leave(g->ctx, saved);
+    return st;
 }
 
-/* Runs a sequence: replays its graph when one was captured for the same key,
- * captures one on the CUDA backend, runs it directly on the CPU. */
-static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const grid_level *L0)
-{
-    kernel_exec *ex = &g->ctx->ex;
-    homg_graph_entry *e = NULL, *victim = &g->graphs[0];
-    long launches0 = g->launches;
-    double wu0 = g->wu, values0 = g->values_moved;
-    homg_status st;
-
-    if (ex->backend != HOMG_BACKEND_CUDA)
-        return queue_cycles(g, key, L0);
-    for (int i = 0; i < HOMG_GRID_GRAPHS; i++) {
-        if (g->graphs[i].graph && !memcmp(&g->graphs[i].key, key, sizeof *key))
-            e = &g->graphs[i];
-        if (g->graphs[i].used < victim->used)
-            victim = &g->graphs[i];
-    }
-    if (!e) {
-        e = victim;
-        if (e->graph)
-            g->ctx->mem->graph_destroy(e->graph);
-        memset(e, 0, sizeof *e);
-        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->capture_begin(ex), "graph capture");
-        st = queue_cycles(g, key, L0);
-        if (st != HOMG_OK) {
-            void *discard = NULL;
-            g->ctx->mem->capture_end(ex, &discard);
-            if (discard)
-                g->ctx->mem->graph_destroy(discard);
-            return st;
-        }
-        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->capture_end(ex, &e->graph), "graph instantiation");
-        e->key = *key;
-        e->launches = g->launches - launches0;
-        e->wu = g->wu - wu0;
-        e->values_moved = g->values_moved - values0;
-        g->launches = launches0;
-        g->wu = wu0;
-        g->values_moved = values0;
-    }
-    e->used = ++g->graph_clock;
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->graph_launch(ex, e->graph), "graph launch");
-    homg__account(g, e->launches, e->wu, e->values_moved);
-    return HOMG_OK;
-}
-
-/* FMG starts with a full-multigrid cycle when it starts from zero. */
-static int first_kind(const homg_grid *g, const homg_solve_desc *sd, int cycle)
-{
-    return g->desc.method == HOMG_METHOD_FMG && !sd->warm_start && cycle == 0 ? HOMG_CYCLE_FMG : HOMG_CYCLE_NORMAL;
-}
+/* ------------------------------------------------------------ solves */
 
 static double now_ms(void)
 {
@@ -423,78 +316,38 @@ static double now_ms(void)
 }
 
 static homg_status solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
-                         homg_solve_info *info)
+                         homg_solve_info *info, grid_path *ran)
 {
-    kernel_exec *ex = &g->ctx->ex;
-    grid_level L0 = g->lv[0];
-    homg_seq_key key;
-    const int max_cycles = sd->max_cycles ? sd->max_cycles : 50;
-    const int monitor = sd->tol > 0 || sd->u_ref != NULL;
-    int cycles = 0, converged = 0;
-    double norm = -1;
-
-    HOMG_TRY(check_pointers(g, f, bc, u, sd));
-    if (bc) {
-        L0.bc[HOMG_W] = bc->west;
-        L0.bc[HOMG_E] = bc->east;
-        L0.bc[HOMG_S] = bc->south;
-        L0.bc[HOMG_N] = bc->north;
-    }
+    homg_status why;
+    grid_path path = choose_path(g, &why);
+    *ran = path;
+    if (path == GRID_PATH_NONE)
+        return why;
+    HOMG_TRY(homg__check_solve_args(g, f, bc, u, sd));
     if (!sd->skip_input_check)
-        HOMG_TRY(check_inputs(g, f, bc, u, sd->warm_start));
-    if (!sd->warm_start && g->desc.method != HOMG_METHOD_FMG) {
-        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, u, (size_t)g->desc.nx * g->desc.ny * g->elem), "zeroing u");
-        homg__account(g, 1, 0, (double)g->desc.nx * g->desc.ny);
-    }
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, g->hist_count, sizeof(int)), "history");
-
-    memset(&key, 0, sizeof key);
-    key.f = f;
-    key.u = u;
-    key.u_ref = sd->u_ref;
-    memcpy(key.bc, L0.bc, sizeof key.bc);
-    key.monitor = monitor;
-    if (sd->tol == 0) {
-        /* a fixed number of cycles: one graph, no host synchronisation */
-        key.first_kind = first_kind(g, sd, 0);
-        key.count = max_cycles;
-        HOMG_TRY(run_sequence(g, &key, &L0));
-        cycles = max_cycles;
-        if (sd->u_ref) {
-            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, &norm, g->hist + cycles - 1, sizeof norm, HOMG_D2H),
-                             "reading the monitored norm");
-        }
-    } else {
-        key.count = 1;
-        for (cycles = 0; cycles < max_cycles && !converged;) {
-            key.first_kind = first_kind(g, sd, cycles);
-            HOMG_TRY(run_sequence(g, &key, &L0));
-            cycles++;
-            /* the one host read per cycle */
-            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, &norm, g->hist + cycles - 1, sizeof norm, HOMG_D2H),
-                             "reading the monitored norm");
-            if (!isfinite(norm))
-                return homg__fail(g->ctx, HOMG_ERROR_NUMERIC, "the monitored norm became %g after cycle %d", norm,
-                                  cycles);
-            converged = norm <= sd->tol;
-        }
-    }
-    if (info) {
-        info->cycles = cycles;
-        info->norm = norm;
-        info->converged = converged;
-    }
-    if (sd->tol > 0 && !converged)
-        return homg__fail(g->ctx, HOMG_ERROR_NOT_CONVERGED, "not converged: norm %.3e > tol %.3e after %d cycles", norm,
-                          sd->tol, cycles);
-    return HOMG_OK;
+        HOMG_TRY(homg__check_solve_values(g, f, bc, u, sd->warm_start));
+    HOMG_TRY(prepare_path(g, path));
+    if (path == GRID_PATH_BOX)
+        return homg__box_solve(g, f, bc, u, sd, info);
+    if (path == GRID_PATH_FFT)
+        return homg__fftpath_solve(g, f, bc, u, sd, info);
+    return homg__gen_solve(g, f, bc, u, sd, info);
 }
 
+static homg_method method_of(const homg_grid *g, grid_path path)
+{
+    if (path == GRID_PATH_FFT)
+        return HOMG_METHOD_FFT;
+    if (path == GRID_PATH_BOX)
+        return g->run;
+    return g->desc.method == HOMG_METHOD_DEFAULT ? HOMG_METHOD_VCYCLE : g->desc.method;
+}
 homg_status homg_grid_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *desc,
                             homg_solve_info *info)
 {
     homg_solve_desc sd;
     homg_status st;
+    grid_path path;
     int saved;
     double t0 = now_ms();
     if (!g)
@@ -510,9 +363,10 @@ homg_status homg_grid_solve(homg_grid *g, const void *f, const homg_boundary *bc
     g->launches = 0;
     g->wu = 0;
     g->values_moved = 0;
-    st = solve(g, f, bc, u, &sd, info);
+    st = solve(g, f, bc, u, &sd, info, &path);
     homg__leave(g->ctx, saved);
     if (info) {
+        info->method = method_of(g, path);
         info->launches = g->launches;
         info->work_units = g->wu;
         info->bytes = g->values_moved * g->elem;
@@ -542,25 +396,19 @@ int homg_grid_history(homg_grid *g, double *host_out, int max)
 
 homg_status homg_grid_residual(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, void *r)
 {
-    grid_level L0;
-    homg_status st = HOMG_OK;
+    homg_status st;
     int saved;
     if (!g)
         return HOMG_ERROR_INVALID_ARGUMENT;
+    homg__clear_error(g->ctx);
     HOMG_TRY(homg__enter(g->ctx, &saved));
-    L0 = g->lv[0];
-    if (bc) {
-        L0.bc[HOMG_W] = bc->west;
-        L0.bc[HOMG_E] = bc->east;
-        L0.bc[HOMG_S] = bc->south;
-        L0.bc[HOMG_N] = bc->north;
-    }
     if ((st = homg__check_pointer(g->ctx, f, "f")) == HOMG_OK &&
         (st = homg__check_pointer(g->ctx, u, "u")) == HOMG_OK &&
         (st = homg__check_pointer(g->ctx, r, "r")) == HOMG_OK) {
-        st = g->k->residual(&g->ctx->ex, g->desc.precision, &L0, u, f, r);
-        if (st != HOMG_OK)
-            homg__k_fail(g, st, "homg_grid_residual");
+        if (homg__grid_box_desc(&g->desc) && !g->op_arrays)
+            st = homg__box_residual(g, f, bc, u, r);
+        else
+            st = homg__gen_residual(g, f, bc, u, r);
     }
     homg__leave(g->ctx, saved);
     return st;

@@ -28,12 +28,29 @@ typedef struct homg_graph_entry {
 
 enum { HOMG_CYCLE_NORMAL = 0, HOMG_CYCLE_FMG };
 
+#define HOMG_GRID_CHECK_FLAGS 8
+
+/* Which solver runs a solve (chosen from the method, the desc and the operator). */
+typedef enum grid_path { GRID_PATH_NONE = 0, GRID_PATH_BOX, GRID_PATH_FFT, GRID_PATH_GENERAL } grid_path;
+
+typedef struct grid_general grid_general; /* general.c */
+struct fft_plan;
+
 struct homg_grid {
     homg_ctx *ctx;
     const grid_kernels *k;
     homg_grid_desc desc;
-    size_t elem; /* bytes per value */
-    int nlevels; /* multigrid levels, 0 = finest */
+    size_t elem;     /* bytes per value */
+    homg_method run; /* the box solvers' method (desc.method with DEFAULT resolved) */
+
+    /* the operator (homg_grid_set_operator) */
+    double sigma, lambda;         /* constants (where no per-cell array is given) */
+    int op_arrays;                /* per-cell sigma, lambda or flags were given */
+    int box_ready;                /* the box hierarchy is allocated */
+    grid_general *gen;            /* general multigrid, NULL until needed */
+    struct fft_plan *fft;         /* FFT plan, NULL until needed */
+    double fft_sigma, fft_lambda; /* the constants the plan was made for */
+    int nlevels;                  /* multigrid levels, 0 = finest */
     grid_level lv[HOMG_GRID_MAX_LEVELS];
     void *u[HOMG_GRID_MAX_LEVELS], *f[HOMG_GRID_MAX_LEVELS]; /* levels >= 1 */
     void *u2[HOMG_GRID_MAX_LEVELS];               /* FMG: the second buffer of levels >= 1 (out-of-place steps) */
@@ -51,7 +68,7 @@ struct homg_grid {
     double *hist;     /* HOMG_GRID_HIST_MAX doubles, backend memory */
     int *hist_count;  /* backend memory */
     double *scratch;  /* 2 doubles, backend memory */
-    long long *flags; /* 6 input-check flags, backend memory */
+    long long *flags; /* HOMG_GRID_CHECK_FLAGS input-check flags, backend memory */
 
     /* accounting of what is queued */
     long launches;
@@ -70,6 +87,38 @@ homg_status homg__homg_alloc(homg_grid *g);
 int homg__homg_iterations(const homg_grid *g, int m);
 
 homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what);
+
+/* grid.c */
+int homg__grid_box_desc(const homg_grid_desc *d);
+/* checks.c */
+size_t homg__face_len(const homg_grid_desc *d, int side);
+int homg__grid_dims(const homg_grid_desc *d);
+homg_status homg__check_solve_args(homg_grid *g, const void *f, const homg_boundary *bc, void *u,
+                                   const homg_solve_desc *sd);
+homg_status homg__check_solve_values(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, int check_u);
+/* grid.c / checks.c: sizes and bytes before any allocation, operator arrays */
+homg_status homg__check_size(homg_grid *g);
+homg_status homg__check_operator(homg_grid *g, const homg_grid_operator *op);
+/* fftpath.c: constant coefficients without flags through lib/fft */
+int homg__fft_available(void);
+homg_status homg__fftpath_prepare(homg_grid *g);
+void homg__fftpath_free(homg_grid *g);
+homg_status homg__fftpath_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u,
+                                const homg_solve_desc *sd, homg_solve_info *info);
+/* general.c: per-cell operators, any sizes, 2D and 3D */
+homg_status homg__gen_prepare(homg_grid *g);
+void homg__gen_free(homg_grid *g);
+homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op);
+homg_status homg__gen_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
+                            homg_solve_info *info);
+homg_status homg__gen_residual(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, void *r);
+/* box.c: the power-of-two 2D Dirichlet box with constant coefficients */
+homg_status homg__box_alloc(homg_grid *g);
+void homg__box_free(homg_grid *g);
+homg_status homg__box_set_constants(homg_grid *g);
+homg_status homg__box_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
+                            homg_solve_info *info);
+homg_status homg__box_residual(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, void *r);
 /* Adds a queued kernel's launches, work units and ideal traffic (values). */
 void homg__account(homg_grid *g, long launches, double wu, double values);
 

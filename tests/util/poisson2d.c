@@ -107,7 +107,8 @@ void homg_test_download(homg_ctx *ctx, const void *x, size_t n, homg_precision p
 homg_boundary homg_test_boundary(homg_ctx *ctx, const homg_p2 *p, homg_precision prec)
 {
     homg_boundary bc = { 0 };
-    const void **side[4] = { &bc.west, &bc.east, &bc.south, &bc.north };
+    const void **side[4] = { &bc.face[HOMG_SIDE_W], &bc.face[HOMG_SIDE_E], &bc.face[HOMG_SIDE_S],
+                             &bc.face[HOMG_SIDE_N] };
     for (int s = 0; s < 4; s++)
         if (p->g[s])
             *side[s] = homg_test_upload(ctx, p->g[s], s < 2 ? (size_t)p->ny : (size_t)p->nx, prec);
@@ -116,8 +117,6 @@ homg_boundary homg_test_boundary(homg_ctx *ctx, const homg_p2 *p, homg_precision
 
 void homg_test_free_boundary(homg_ctx *ctx, homg_boundary *bc)
 {
-    homg_free(ctx, (void *)bc->west);
-    homg_free(ctx, (void *)bc->east);
-    homg_free(ctx, (void *)bc->south);
-    homg_free(ctx, (void *)bc->north);
+    for (int s = 0; s < 6; s++)
+        homg_free(ctx, (void *)bc->face[s]);
 }

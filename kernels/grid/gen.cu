@@ -1,0 +1,555 @@
+/* gen.cu -- CUDA twin of kernels/grid/gen.c: the general structured multigrid's
+ * primitives (gen_kernels.h), one thread per cell with the per-cell formulas of
+ * gen_point_tmpl.h; sums in double, block-reduced, one atomic per block. */
+#include "core/cuda_check.h"
+#include "gen_point.h"
+
+#define T      float
+#define SUFFIX f
+#include "gen_point_tmpl.h"
+#undef T
+#undef SUFFIX
+#define T      double
+#define SUFFIX d
+#include "gen_point_tmpl.h"
+#undef T
+#undef SUFFIX
+
+#define NT 256
+
+/* Type-generic entry points to the per-cell formulas. */
+template <typename T> struct gp;
+template <> struct gp<float> {
+    __device__ static void setup(const gen_level *L, const gen_fine *F, const float *lc, double l,
+                                 const unsigned char *fl, int i, int j, int k)
+    {
+        gen_setup_cell_f(L, F, lc, l, fl, i, j, k);
+    }
+    __device__ static void coarse(const gen_level *L, const gen_level *C, int i, int j, int k)
+    {
+        gen_coarse_cell_f(L, C, i, j, k);
+    }
+    __device__ static float relax(const gen_level *L, const float *u, const float *f, int i, int j, int k)
+    {
+        return gen_relax_f(L, u, f, i, j, k);
+    }
+    __device__ static double restr(const gen_level *L, const gen_level *C, const float *u, const float *f, int i, int j,
+                                   int k)
+    {
+        return gen_restrict_cell_f(L, C, u, f, i, j, k);
+    }
+    __device__ static double res(const gen_level *L, const gen_fine *F, const float *u, const float *f, int i, int j,
+                                 int k)
+    {
+        return gen_fine_res_f(L, F, u, f, i, j, k);
+    }
+    __device__ static double au(const gen_level *L, const float *u, int i, int j, int k)
+    {
+        return gen_au_f(L, u, i, j, k);
+    }
+};
+template <> struct gp<double> {
+    __device__ static void setup(const gen_level *L, const gen_fine *F, const double *lc, double l,
+                                 const unsigned char *fl, int i, int j, int k)
+    {
+        gen_setup_cell_d(L, F, lc, l, fl, i, j, k);
+    }
+    __device__ static void coarse(const gen_level *L, const gen_level *C, int i, int j, int k)
+    {
+        gen_coarse_cell_d(L, C, i, j, k);
+    }
+    __device__ static double relax(const gen_level *L, const double *u, const double *f, int i, int j, int k)
+    {
+        return gen_relax_d(L, u, f, i, j, k);
+    }
+    __device__ static double restr(const gen_level *L, const gen_level *C, const double *u, const double *f, int i,
+                                   int j, int k)
+    {
+        return gen_restrict_cell_d(L, C, u, f, i, j, k);
+    }
+    __device__ static double res(const gen_level *L, const gen_fine *F, const double *u, const double *f, int i,
+                                 int j, int k)
+    {
+        return gen_fine_res_d(L, F, u, f, i, j, k);
+    }
+    __device__ static double au(const gen_level *L, const double *u, int i, int j, int k)
+    {
+        return gen_au_d(L, u, i, j, k);
+    }
+};
+
+/* Sum over the block (NT threads), added atomically to *out by thread 0. */
+__device__ static void block_add(double v, double *out)
+{
+    __shared__ double ws[NT / 32];
+    int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+    __syncthreads();
+    if (lane == 0)
+        ws[w] = v;
+    __syncthreads();
+    if (w == 0) {
+        v = lane < NT / 32 ? ws[lane] : 0.0;
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+        if (lane == 0 && v != 0)
+            atomicAdd(out, v);
+    }
+}
+
+static unsigned blocks_for(size_t n) { return (unsigned)((n + NT - 1) / NT); }
+static unsigned stride_blocks(kernel_exec *ex, size_t n)
+{
+    size_t b = (n + NT - 1) / NT, cap = (size_t)ex->sm_count * 8;
+    return (unsigned)(b < cap ? (b ? b : 1) : cap);
+}
+
+#define CELL_LOOP(L, c) for (size_t c = blockIdx.x * (size_t)NT + threadIdx.x; c < gen_cells(&L); c += (size_t)gridDim.x * NT)
+
+template <typename T>
+__global__ void setup_fine_kernel(gen_level L, gen_fine F, const T *lc, double lambda, const unsigned char *flags)
+{
+    CELL_LOOP(L, c)
+    {
+        int i, j, k;
+        gen_coords(&L, c, &i, &j, &k);
+        gp<T>::setup(&L, &F, lc, lambda, flags, i, j, k);
+    }
+}
+
+template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
+{
+    CELL_LOOP(C, c)
+    {
+        int i, j, k;
+        gen_coords(&C, c, &i, &j, &k);
+        gp<T>::coarse(&L, &C, i, j, k);
+    }
+}
+
+template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour)
+{
+    CELL_LOOP(L, c)
+    {
+        int i, j, k;
+        gen_coords(&L, c, &i, &j, &k);
+        if (((i + j + k) & 1) == colour && !L.flag[c])
+            u[c] = gp<T>::relax(&L, u, f, i, j, k);
+    }
+}
+
+/* The coarsest level in one block. */
+template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps)
+{
+    const size_t n = gen_cells(&L);
+    for (size_t c = threadIdx.x; c < n; c += blockDim.x)
+        u[c] = 0;
+    __syncthreads();
+    for (int s = 0; s < sweeps; s++)
+        for (int h = 0; h < 2; h++) {
+            int colour = (s & 1) ? 1 - h : h;
+            for (size_t c = threadIdx.x; c < n; c += blockDim.x) {
+                int i, j, k;
+                gen_coords(&L, c, &i, &j, &k);
+                if (((i + j + k) & 1) == colour && !L.flag[c])
+                    u[c] = gp<T>::relax(&L, u, f, i, j, k);
+            }
+            __syncthreads();
+        }
+}
+
+template <typename T> __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, const T *f, T *fc)
+{
+    CELL_LOOP(C, c)
+    {
+        int i, j, k;
+        gen_coords(&C, c, &i, &j, &k);
+        fc[c] = (T)gp<T>::restr(&L, &C, u, f, i, j, k);
+    }
+}
+
+template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level C, const T *ec, T *u)
+{
+    CELL_LOOP(L, c)
+    {
+        int i, j, k;
+        if (L.flag[c])
+            continue;
+        gen_coords(&L, c, &i, &j, &k);
+        u[c] = (T)((double)u[c] +
+                   (double)ec[gen_index(&C, gen_parent(i, L.nx), gen_parent(j, L.ny), gen_parent(k, L.nz))]);
+    }
+}
+
+template <typename T> __global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f, T *r, double *rr)
+{
+    double acc = 0;
+    CELL_LOOP(L, c)
+    {
+        int i, j, k;
+        double v = 0;
+        gen_coords(&L, c, &i, &j, &k);
+        if (!L.flag[c])
+            v = gp<T>::res(&L, &F, u, f, i, j, k);
+        T t = (T)v;
+        r[c] = t;
+        acc += (double)t * (double)t;
+    }
+    if (rr)
+        block_add(acc, rr);
+}
+
+template <typename T> __global__ void apply_kernel(gen_level L, const T *x, T *q, double *xq)
+{
+    double acc = 0;
+    CELL_LOOP(L, c)
+    {
+        int i, j, k;
+        double v = 0;
+        gen_coords(&L, c, &i, &j, &k);
+        if (!L.flag[c])
+            v = gp<T>::au(&L, x, i, j, k);
+        T t = (T)v;
+        q[c] = t;
+        acc += (double)x[c] * (double)t;
+    }
+    if (xq)
+        block_add(acc, xq);
+}
+
+template <typename T> __global__ void dot2_kernel(size_t n, const T *a, const T *b, const T *c, double *out)
+{
+    double s0 = 0, s1 = 0;
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
+        double bk = (double)b[k];
+        s0 += (double)a[k] * bk;
+        if (c)
+            s1 += (double)c[k] * bk;
+    }
+    block_add(s0, out);
+    if (c)
+        block_add(s1, out + 1);
+}
+
+template <typename T>
+__global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, const T *p, T *r, const T *q, double *s)
+{
+    const double alpha = s[GEN_ALPHA];
+    double acc = 0;
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
+        if (flag[k])
+            continue;
+        u[k] = (T)((double)u[k] + alpha * (double)p[k]);
+        T t = (T)((double)r[k] - alpha * (double)q[k]);
+        r[k] = t;
+        acc += (double)t * (double)t;
+    }
+    block_add(acc, s + GEN_RR);
+}
+
+template <typename T> __global__ void zero_active_kernel(size_t n, const unsigned char *flag, T *u)
+{
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
+        if (!flag[k])
+            u[k] = 0;
+}
+
+template <typename T> __global__ void update_p_kernel(size_t n, const T *z, T *p, const double *s)
+{
+    const double beta = s[GEN_BETA];
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
+        p[k] = (T)((double)z[k] + beta * (double)p[k]);
+}
+
+__global__ void scalars_kernel(double *s, int step, int ref, double *hist, int *count)
+{
+    gen_scalar_step(s, step, ref, hist, count);
+}
+
+template <typename T>
+__global__ void error_norm_kernel(size_t n, const unsigned char *flag, const T *u, const T *ref, double *s)
+{
+    double e2 = 0, r2 = 0;
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
+        if (flag && flag[k])
+            continue;
+        double d = (double)u[k] - (double)ref[k];
+        e2 += d * d;
+        r2 += (double)ref[k] * (double)ref[k];
+    }
+    block_add(e2, s + GEN_E2);
+    block_add(r2, s + GEN_R2);
+}
+
+/* Warps whose lanes share one label add once; others lane by lane. */
+template <typename T> __global__ void island_sum_kernel(size_t n, const int *label, const T *x, double *sums)
+{
+    size_t k = blockIdx.x * (size_t)NT + threadIdx.x;
+    int l = k < n ? label[k] : -1;
+    double v = k < n && l >= 0 ? (double)x[k] : 0.0;
+    int l0 = __shfl_sync(0xFFFFFFFFu, l, 0);
+    if (__all_sync(0xFFFFFFFFu, l == l0)) {
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+        if ((threadIdx.x & 31) == 0 && l0 >= 0)
+            atomicAdd(sums + l0, v);
+    } else if (l >= 0) {
+        atomicAdd(sums + l, v);
+    }
+}
+
+template <typename T>
+__global__ void island_sub_kernel(size_t n, const int *label, T *x, const double *sums, const double *inv_count)
+{
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
+        int l = label[k];
+        if (l >= 0)
+            x[k] = (T)((double)x[k] - sums[l] * inv_count[l]);
+    }
+}
+
+__global__ void island_max_kernel(const double *sums, const double *inv_count, int nislands, double *proj)
+{
+    gen_island_max(sums, inv_count, nislands, proj);
+}
+
+template <typename T>
+__global__ void check_operator_kernel(size_t n, const T *sigma, const T *lambda, const unsigned char *flags,
+                                      unsigned long long *bad)
+{
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
+        if (sigma && !(isfinite((double)sigma[k]) && sigma[k] > 0))
+            atomicCAS(bad, 0ull, (unsigned long long)k + 1);
+        if (lambda && !(isfinite((double)lambda[k]) && lambda[k] >= 0))
+            atomicCAS(bad + 1, 0ull, (unsigned long long)k + 1);
+        if (flags && flags[k] > 2)
+            atomicCAS(bad + 2, 0ull, (unsigned long long)k + 1);
+    }
+}
+
+/* ---- entries ---- */
+
+extern "C" homg_status homg_cuda_gen_setup_fine(kernel_exec *ex, homg_precision p, const gen_level *L,
+                                                const gen_fine *F, const void *lambda_cell, double lambda,
+                                                const unsigned char *flags)
+{
+    unsigned b = stride_blocks(ex, gen_cells(L));
+    if (p == HOMG_FLOAT64)
+        setup_fine_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)lambda_cell, lambda, flags);
+    else
+        setup_fine_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)lambda_cell, lambda, flags);
+    HOMG_CUDA_LAUNCHED(ex, "gen setup_fine_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_coarsen(kernel_exec *ex, homg_precision p, const gen_level *L,
+                                             const gen_level *C)
+{
+    unsigned b = stride_blocks(ex, gen_cells(C));
+    if (p == HOMG_FLOAT64)
+        coarsen_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C);
+    else
+        coarsen_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C);
+    HOMG_CUDA_LAUNCHED(ex, "gen coarsen_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
+                                            const void *f, int colour)
+{
+    unsigned b = stride_blocks(ex, gen_cells(L));
+    if (p == HOMG_FLOAT64)
+        smooth_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour);
+    else
+        smooth_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour);
+    HOMG_CUDA_LAUNCHED(ex, "gen smooth_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
+                                                  const void *f, int sweeps)
+{
+    if (p == HOMG_FLOAT64)
+        coarse_solve_kernel<double><<<1, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, sweeps);
+    else
+        coarse_solve_kernel<float><<<1, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, sweeps);
+    HOMG_CUDA_LAUNCHED(ex, "gen coarse_solve_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_residual_restrict(kernel_exec *ex, homg_precision p, const gen_level *L,
+                                                       const gen_level *C, const void *u, const void *f, void *fc)
+{
+    unsigned b = stride_blocks(ex, gen_cells(C));
+    if (p == HOMG_FLOAT64)
+        residual_restrict_kernel<double>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)u, (const double *)f, (double *)fc);
+    else
+        residual_restrict_kernel<float>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)u, (const float *)f, (float *)fc);
+    HOMG_CUDA_LAUNCHED(ex, "gen residual_restrict_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision p, const gen_level *L,
+                                                 const gen_level *C, const void *ec, void *u)
+{
+    unsigned b = stride_blocks(ex, gen_cells(L));
+    if (p == HOMG_FLOAT64)
+        prolong_add_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u);
+    else
+        prolong_add_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u);
+    HOMG_CUDA_LAUNCHED(ex, "gen prolong_add_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p, const gen_level *L,
+                                              const gen_fine *F, const void *u, const void *f, void *r, double *rr)
+{
+    unsigned b = stride_blocks(ex, gen_cells(L));
+    if (p == HOMG_FLOAT64)
+        residual_kernel<double>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)u, (const double *)f, (double *)r, rr);
+    else
+        residual_kernel<float>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)u, (const float *)f, (float *)r, rr);
+    HOMG_CUDA_LAUNCHED(ex, "gen residual_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_apply(kernel_exec *ex, homg_precision p, const gen_level *L, const void *x,
+                                           void *q, double *xq)
+{
+    unsigned b = stride_blocks(ex, gen_cells(L));
+    if (p == HOMG_FLOAT64)
+        apply_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const double *)x, (double *)q, xq);
+    else
+        apply_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const float *)x, (float *)q, xq);
+    HOMG_CUDA_LAUNCHED(ex, "gen apply_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_dot2(kernel_exec *ex, homg_precision p, size_t n, const void *a, const void *b,
+                                          const void *c, double *out)
+{
+    unsigned nb = stride_blocks(ex, n);
+    if (p == HOMG_FLOAT64)
+        dot2_kernel<double><<<nb, NT, 0, homg_cuda_stream(ex)>>>(n, (const double *)a, (const double *)b,
+                                                                 (const double *)c, out);
+    else
+        dot2_kernel<float>
+            <<<nb, NT, 0, homg_cuda_stream(ex)>>>(n, (const float *)a, (const float *)b, (const float *)c, out);
+    HOMG_CUDA_LAUNCHED(ex, "gen dot2_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_update_ur(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag,
+                                               void *u, const void *pv, void *r, const void *q, double *s)
+{
+    unsigned b = stride_blocks(ex, n);
+    if (p == HOMG_FLOAT64)
+        update_ur_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (double *)u, (const double *)pv,
+                                                                     (double *)r, (const double *)q, s);
+    else
+        update_ur_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (float *)u, (const float *)pv,
+                                                                    (float *)r, (const float *)q, s);
+    HOMG_CUDA_LAUNCHED(ex, "gen update_ur_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_zero_active(kernel_exec *ex, homg_precision p, size_t n,
+                                                 const unsigned char *flag, void *u)
+{
+    unsigned b = stride_blocks(ex, n);
+    if (p == HOMG_FLOAT64)
+        zero_active_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (double *)u);
+    else
+        zero_active_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (float *)u);
+    HOMG_CUDA_LAUNCHED(ex, "gen zero_active_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_update_p(kernel_exec *ex, homg_precision p, size_t n, const void *z, void *pv,
+                                              const double *s)
+{
+    unsigned b = stride_blocks(ex, n);
+    if (p == HOMG_FLOAT64)
+        update_p_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, (const double *)z, (double *)pv, s);
+    else
+        update_p_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, (const float *)z, (float *)pv, s);
+    HOMG_CUDA_LAUNCHED(ex, "gen update_p_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_scalars(kernel_exec *ex, double *s, int step, int ref, double *hist, int *count)
+{
+    scalars_kernel<<<1, 1, 0, homg_cuda_stream(ex)>>>(s, step, ref, hist, count);
+    HOMG_CUDA_LAUNCHED(ex, "gen scalars_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_error_norm(kernel_exec *ex, homg_precision p, size_t n,
+                                                const unsigned char *flag, const void *u, const void *ref, double *s)
+{
+    unsigned b = stride_blocks(ex, n);
+    if (p == HOMG_FLOAT64)
+        error_norm_kernel<double>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (const double *)u, (const double *)ref, s);
+    else
+        error_norm_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (const float *)u, (const float *)ref, s);
+    HOMG_CUDA_LAUNCHED(ex, "gen error_norm_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_island_sum(kernel_exec *ex, homg_precision p, size_t n, const int *label,
+                                                const void *x, double *sums)
+{
+    unsigned b = blocks_for(n);
+    if (p == HOMG_FLOAT64)
+        island_sum_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (const double *)x, sums);
+    else
+        island_sum_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (const float *)x, sums);
+    HOMG_CUDA_LAUNCHED(ex, "gen island_sum_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_island_sub(kernel_exec *ex, homg_precision p, size_t n, const int *label,
+                                                void *x, const double *sums, const double *inv_count, int nislands,
+                                                double *proj)
+{
+    unsigned b = stride_blocks(ex, n);
+    if (p == HOMG_FLOAT64)
+        island_sub_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (double *)x, sums, inv_count);
+    else
+        island_sub_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (float *)x, sums, inv_count);
+    HOMG_CUDA_LAUNCHED(ex, "gen island_sub_kernel");
+    if (proj) {
+        island_max_kernel<<<1, 1, 0, homg_cuda_stream(ex)>>>(sums, inv_count, nislands, proj);
+        HOMG_CUDA_LAUNCHED(ex, "gen island_max_kernel");
+    }
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_check_operator(kernel_exec *ex, homg_precision p, size_t n, const void *sigma,
+                                                    const void *lambda, const unsigned char *flags, long long *bad)
+{
+    unsigned b = stride_blocks(ex, n);
+    if (p == HOMG_FLOAT64)
+        check_operator_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(
+            n, (const double *)sigma, (const double *)lambda, flags, (unsigned long long *)bad);
+    else
+        check_operator_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(
+            n, (const float *)sigma, (const float *)lambda, flags, (unsigned long long *)bad);
+    HOMG_CUDA_LAUNCHED(ex, "gen check_operator_kernel");
+    return HOMG_OK;
+}
+
+extern "C" size_t homg_cuda_gen_memory_available(kernel_exec *ex)
+{
+    size_t avail = 0, total = 0;
+    (void)ex;
+    return cudaMemGetInfo(&avail, &total) == cudaSuccess ? avail : 0;
+}
+
+extern "C" const gen_kernels homg_cuda_gen_kernels = { .name = "cuda", GEN_KERNELS(HOMG_KERNEL_CUDA_INIT) };

@@ -1,0 +1,152 @@
+/* gen_kernels.h -- data-parallel primitives of the general structured multigrid
+ * (lib/grid/general.c): per-cell coefficients, flags, any sizes, 2D and 3D,
+ * every side kind.
+ *
+ * A level is nx x ny x nz cells (nz = 1 in 2D), index i + nx*(j + ny*k), with
+ *   gx[c], gy[c], gz[c]  the conductance of the face between c and its +x (+y, +z)
+ *                        neighbour (wrapped on a periodic axis; 0 on a wall, a
+ *                        solid cell's face, or an axis of one cell);
+ *   diag[c]              the diagonal: the six face conductances (faces to FIXED
+ *                        cells included) + the Dirichlet walls + lam[c];
+ *   lam[c]               the lambda part of the diagonal;
+ *   flag[c]              0 active (an unknown), else inactive (1 fixed, 2 solid;
+ *                        coarse cells: 2 when no child is active).
+ *   (A u)_c = diag_c u_c - sum over the six faces of g u_neighbour  (active c).
+ * Inactive cells are not unknowns; on coarse levels their values stay 0, on the
+ * finest a FIXED cell's value is the caller's (it enters A u through its face).
+ *
+ * Coarsening (coarsen): cells aggregate 2 per axis (an odd remainder joins the
+ * last aggregate, an axis of one cell stays); the coarse operator is the
+ * piecewise-constant Galerkin product with the face conductances (and walls)
+ * scaled by 1/2 per coarsened axis, the rediscretisation of the same problem on
+ * cells twice as wide; lam is summed. Restriction sums the children (the
+ * transpose of piecewise-constant prolongation), so the preconditioner is
+ * symmetric.
+ *
+ * Scalars of the preconditioned CG live in device memory (gen_scalars), so a
+ * cycle never waits for the host.  All sums are accumulated in double.
+ */
+#ifndef HOMG_GEN_KERNELS_H
+#define HOMG_GEN_KERNELS_H
+
+#include "kernels.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gen_level {
+    int nx, ny, nz;
+    int periodic[3]; /* axis x, y, z wraps */
+    void *gx, *gy, *gz, *diag, *lam;
+    unsigned char *flag;
+} gen_level;
+
+/* What the finest level adds: the face terms of the right-hand side. */
+typedef struct gen_fine {
+    double h;
+    int kind[6];                 /* homg_bc_kind per side W,E,S,N,B,T */
+    const void *face[6];         /* face data (NULL = 0), one right-hand side's block */
+    const void *sigma_cell;      /* NULL: sigma */
+    double sigma;
+} gen_fine;
+
+/* Slots of the device scalars (doubles). */
+enum {
+    GEN_RZ = 0, /* r.z */
+    GEN_PQ,     /* p.q */
+    GEN_RR,     /* r.r */
+    GEN_ZQ,     /* z.q (flexible beta) */
+    GEN_RZN,    /* new r.z */
+    GEN_BB,     /* ||f + face terms||^2 */
+    GEN_ALPHA,
+    GEN_BETA,
+    GEN_E2,     /* ||u - u_ref||^2 */
+    GEN_R2,     /* ||u_ref||^2 */
+    GEN_PROJ,   /* largest |mean| removed */
+    GEN_NSCALARS
+};
+/* Steps of the scalar kernel. */
+enum {
+    GEN_STEP_ALPHA = 0, /* alpha = RZ/PQ; RR = 0 */
+    GEN_STEP_BETA,      /* beta = -alpha ZQ/RZ; RZ = RZN; PQ = ZQ = RZN = 0 */
+    GEN_STEP_RECORD,    /* hist[*count] = sqrt(RR/BB) (or sqrt(E2/R2) when ref); count++; E2 = R2 = 0 */
+    GEN_STEP_START      /* RZ = RZN; PQ = ZQ = RZN = 0 */
+};
+
+#define GEN_KERNELS(X)                                                                                               \
+    /* The finest level from the operator: faces (harmonic means / h^2), walls, lam, flags. */                       \
+    X(homg_status, gen, setup_fine,                                                                                  \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *lambda_cell,           \
+       double lambda, const unsigned char *flags))                                                                   \
+    /* Coarse level C from fine level L (see above). */                                                              \
+    X(homg_status, gen, coarsen, (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C))      \
+    /* One colour of red-black Gauss-Seidel: active cells with (i+j+k) % 2 == colour. */                             \
+    X(homg_status, gen, smooth, (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f,     \
+                                 int colour))                                                                        \
+    /* The coarsest level: u = 0, then `sweeps` symmetric red-black sweeps (one block on CUDA). */                  \
+    X(homg_status, gen, coarse_solve,                                                                                \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int sweeps))                  \
+    /* fc[C] = sum over C's active children of (f - A u) (u NULL: 0). */                                             \
+    X(homg_status, gen, residual_restrict,                                                                           \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *u, const void *f,     \
+       void *fc))                                                                                                    \
+    /* u[c] += ec[parent of c] at active c. */                                                                       \
+    X(homg_status, gen, prolong_add,                                                                                 \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *ec, void *u))         \
+    /* Finest level: r = f + face terms - A u at active cells (u NULL: 0), 0 elsewhere; *rr += r.r. */              \
+    X(homg_status, gen, residual,                                                                                    \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *u, const void *f,     \
+       void *r, double *rr))                                                                                         \
+    /* q = A x at active cells (x 0 at inactive ones), 0 elsewhere; *xq += x.q. */                                   \
+    X(homg_status, gen, apply, (kernel_exec * ex, homg_precision p, const gen_level *L, const void *x, void *q,      \
+                                double *xq))                                                                         \
+    /* out[0] += a.b, and out[1] += c.b when c is not NULL (n values). */                                            \
+    X(homg_status, gen, dot2,                                                                                        \
+      (kernel_exec * ex, homg_precision p, size_t n, const void *a, const void *b, const void *c, double *out))      \
+    /* u += alpha p at active cells; r -= alpha q; s[GEN_RR] += r.r  (alpha = s[GEN_ALPHA]). */                      \
+    X(homg_status, gen, update_ur,                                                                                   \
+      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u, const void *pv,            \
+       void *r, const void *q, double *s))                                                                           \
+    /* u = 0 at active cells (the others are not written). */                                                    \
+    X(homg_status, gen, zero_active,                                                                                 \
+      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u))                            \
+    /* pv = z + s[GEN_BETA] pv. */                                                                                   \
+    X(homg_status, gen, update_p,                                                                                    \
+      (kernel_exec * ex, homg_precision p, size_t n, const void *z, void *pv, const double *s))                      \
+    /* The scalar step (GEN_STEP_*), one thread. hist/count: monitor (RECORD), ref: error monitored. */             \
+    X(homg_status, gen, scalars, (kernel_exec * ex, double *s, int step, int ref, double *hist, int *count))        \
+    /* s[GEN_E2] += ||u - ref||^2, s[GEN_R2] += ||ref||^2 over active cells. */                                     \
+    X(homg_status, gen, error_norm,                                                                                  \
+      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, const void *u, const void *ref,     \
+       double *s))                                                                                                   \
+    /* sums[label[c]] += x[c] for label[c] >= 0. */                                                                  \
+    X(homg_status, gen, island_sum,                                                                                  \
+      (kernel_exec * ex, homg_precision p, size_t n, const int *label, const void *x, double *sums))                \
+    /* x[c] -= sums[l] * inv_count[l] for l = label[c] >= 0; with proj: *proj = max(*proj, max_l |mean_l|). */      \
+    X(homg_status, gen, island_sub,                                                                                  \
+      (kernel_exec * ex, homg_precision p, size_t n, const int *label, void *x, const double *sums,                 \
+       const double *inv_count, int nislands, double *proj))                                                         \
+    /* bad[0] = 1 + an index where sigma is not finite and > 0, bad[1] lambda not finite and >= 0, */               \
+    /* bad[2] a flag value > 2 (0: none); NULL arrays are skipped. */                                                \
+    X(homg_status, gen, check_operator,                                                                              \
+      (kernel_exec * ex, homg_precision p, size_t n, const void *sigma, const void *lambda,                         \
+       const unsigned char *flags, long long *bad))                                                                  \
+    /* Free device memory in bytes (CPU: physical memory; 0 when unknown). */                                        \
+    X(size_t, gen, memory_available, (kernel_exec * ex))
+
+typedef struct gen_kernels {
+    const char *name;
+    GEN_KERNELS(HOMG_KERNEL_MEMBER)
+} gen_kernels;
+GEN_KERNELS(HOMG_KERNEL_CPU_PROTO)
+extern const gen_kernels homg_cpu_gen_kernels;
+#if HOMG_HAVE_CUDA
+GEN_KERNELS(HOMG_KERNEL_CUDA_PROTO)
+extern const gen_kernels homg_cuda_gen_kernels;
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif

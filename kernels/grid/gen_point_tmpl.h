@@ -1,0 +1,233 @@
+/* gen_point_tmpl.h -- per-cell formulas of the general structured multigrid for
+ * one storage type T, included by gen.c and gen.cu once with T = float
+ * (SUFFIX f) and once with T = double (SUFFIX d), so both backends run the same
+ * arithmetic (gen_kernels.h states the operator). */
+
+#define GCAT2(a, b) a##_##b
+#define GCAT(a, b)  GCAT2(a, b)
+#define GFN(name)   GCAT(name, SUFFIX)
+
+/* Sum over the six faces of conductance * neighbour value. */
+HOMG_HD double GFN(gen_offsum)(const gen_level *L, const T *u, int i, int j, int k)
+{
+    const T *gx = (const T *)L->gx, *gy = (const T *)L->gy, *gz = (const T *)L->gz;
+    double s = 0;
+    int m;
+    if ((m = gen_nb(i, L->nx, L->periodic[0], 1)) >= 0)
+        s += (double)gx[gen_index(L, i, j, k)] * (double)u[gen_index(L, m, j, k)];
+    if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
+        s += (double)gx[gen_index(L, m, j, k)] * (double)u[gen_index(L, m, j, k)];
+    if ((m = gen_nb(j, L->ny, L->periodic[1], 1)) >= 0)
+        s += (double)gy[gen_index(L, i, j, k)] * (double)u[gen_index(L, i, m, k)];
+    if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
+        s += (double)gy[gen_index(L, i, m, k)] * (double)u[gen_index(L, i, m, k)];
+    if (L->nz > 1) {
+        if ((m = gen_nb(k, L->nz, L->periodic[2], 1)) >= 0)
+            s += (double)gz[gen_index(L, i, j, k)] * (double)u[gen_index(L, i, j, m)];
+        if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
+            s += (double)gz[gen_index(L, i, j, m)] * (double)u[gen_index(L, i, j, m)];
+    }
+    return s;
+}
+
+/* (A u)_c at an active cell. */
+HOMG_HD double GFN(gen_au)(const gen_level *L, const T *u, int i, int j, int k)
+{
+    size_t c = gen_index(L, i, j, k);
+    return (double)((const T *)L->diag)[c] * (double)u[c] - GFN(gen_offsum)(L, u, i, j, k);
+}
+
+HOMG_HD double GFN(gen_sigma)(const gen_fine *F, size_t c)
+{
+    return F->sigma_cell ? (double)((const T *)F->sigma_cell)[c] : F->sigma;
+}
+
+/* Face value of side s at the cell (NULL data: 0). */
+HOMG_HD double GFN(gen_face_value)(const gen_level *L, const gen_fine *F, int s, int i, int j, int k)
+{
+    const T *d = (const T *)F->face[s];
+    size_t idx = s < 2 ? (size_t)j + (size_t)L->ny * k : s < 4 ? (size_t)i + (size_t)L->nx * k : (size_t)i + (size_t)L->nx * j;
+    return d ? (double)d[idx] : 0.0;
+}
+
+/* Right-hand side terms of the sides the cell touches. */
+HOMG_HD double GFN(gen_face_terms)(const gen_level *L, const gen_fine *F, int i, int j, int k)
+{
+    double t = 0, sc = GFN(gen_sigma)(F, gen_index(L, i, j, k)), inv_h = 1.0 / F->h;
+    for (int s = 0; s < 6; s++) {
+        if (!F->face[s] || !gen_touches(L, F, s, i, j, k))
+            continue;
+        double g = GFN(gen_face_value)(L, F, s, i, j, k);
+        t += F->kind[s] == 0 ? 2.0 * sc * g * inv_h * inv_h : g * inv_h;
+    }
+    return t;
+}
+
+/* f + face terms - A u at an active fine cell (u NULL: 0). */
+HOMG_HD double GFN(gen_fine_res)(const gen_level *L, const gen_fine *F, const T *u, const T *f, int i, int j, int k)
+{
+    size_t c = gen_index(L, i, j, k);
+    double r = (double)f[c] + GFN(gen_face_terms)(L, F, i, j, k);
+    if (u)
+        r -= GFN(gen_au)(L, u, i, j, k);
+    return r;
+}
+
+/* Face conductance between fine cells c and m (harmonic mean / h^2; 0 with a solid). */
+HOMG_HD double GFN(gen_fine_face)(const gen_fine *F, const unsigned char *flags, size_t c, size_t m)
+{
+    if (c == m || (flags && (flags[c] == GEN_SOLID || flags[m] == GEN_SOLID)))
+        return 0.0;
+    return gen_harmonic(GFN(gen_sigma)(F, c), GFN(gen_sigma)(F, m)) / (F->h * F->h);
+}
+
+/* One fine cell of setup_fine. */
+HOMG_HD void GFN(gen_setup_cell)(const gen_level *L, const gen_fine *F, const T *lambda_cell, double lambda,
+                                 const unsigned char *flags, int i, int j, int k)
+{
+    const size_t c = gen_index(L, i, j, k);
+    const int fl = flags ? flags[c] : 0;
+    const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
+    T *g3[3] = { (T *)L->gx, (T *)L->gy, (T *)L->gz };
+    double diag = 0, sc = GFN(gen_sigma)(F, c), lam = lambda_cell ? (double)lambda_cell[c] : lambda;
+    for (int a = 0; a < (L->nz > 1 ? 3 : 2); a++) {
+        for (int dir = -1; dir <= 1; dir += 2) {
+            int m = gen_nb(x[a], n[a], L->periodic[a], dir), y[3] = { i, j, k };
+            double g;
+            if (m < 0)
+                continue;
+            y[a] = m;
+            g = GFN(gen_fine_face)(F, flags, c, gen_index(L, y[0], y[1], y[2]));
+            diag += g;
+            if (dir > 0)
+                g3[a][c] = (T)g;
+        }
+        if (gen_nb(x[a], n[a], L->periodic[a], 1) < 0)
+            g3[a][c] = 0;
+    }
+    for (int s = 0; s < 6; s++)
+        if (F->kind[s] == 0 && gen_touches(L, F, s, i, j, k))
+            diag += 2.0 * sc / (F->h * F->h);
+    if (fl != 0) { /* not an unknown */
+        diag = 1;
+        lam = 0;
+    }
+    ((T *)L->diag)[c] = (T)(diag + lam);
+    ((T *)L->lam)[c] = (T)lam;
+    L->flag[c] = (unsigned char)fl;
+}
+
+/* Conductance through the faces between C's children on its side (axis a, dir) and
+ * the next aggregate's children, active on both sides (unscaled). */
+HOMG_HD double GFN(gen_crossing)(const gen_level *L, const int lo[3], const int hi[3], int a, int dir)
+{
+    const int n[3] = { L->nx, L->ny, L->nz };
+    const T *g3[3] = { (const T *)L->gx, (const T *)L->gy, (const T *)L->gz };
+    int l2[3] = { lo[0], lo[1], lo[2] }, h2[3] = { hi[0], hi[1], hi[2] };
+    double s = 0;
+    l2[a] = h2[a] = dir > 0 ? hi[a] : lo[a];
+    for (int k = l2[2]; k <= h2[2]; k++)
+        for (int j = l2[1]; j <= h2[1]; j++)
+            for (int i = l2[0]; i <= h2[0]; i++) {
+                int y[3] = { i, j, k }, x = y[a];
+                int m = gen_nb(x, n[a], L->periodic[a], dir);
+                size_t c = gen_index(L, i, j, k), cm;
+                if (m < 0 || L->flag[c])
+                    continue;
+                y[a] = m;
+                cm = gen_index(L, y[0], y[1], y[2]);
+                if (!L->flag[cm])
+                    s += (double)g3[a][dir > 0 ? c : cm];
+            }
+    return s;
+}
+
+/* Galerkin wall part of an active fine cell: its diagonal minus lam minus the
+ * conductances to active neighbours (walls, faces to fixed cells). */
+HOMG_HD double GFN(gen_wall)(const gen_level *L, int i, int j, int k)
+{
+    const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
+    const T *g3[3] = { (const T *)L->gx, (const T *)L->gy, (const T *)L->gz };
+    const size_t c = gen_index(L, i, j, k);
+    double w = (double)((const T *)L->diag)[c] - (double)((const T *)L->lam)[c];
+    for (int a = 0; a < (L->nz > 1 ? 3 : 2); a++)
+        for (int dir = -1; dir <= 1; dir += 2) {
+            int m = gen_nb(x[a], n[a], L->periodic[a], dir), y[3] = { i, j, k };
+            size_t cm;
+            if (m < 0)
+                continue;
+            y[a] = m;
+            cm = gen_index(L, y[0], y[1], y[2]);
+            if (!L->flag[cm])
+                w -= (double)g3[a][dir > 0 ? c : cm];
+        }
+    return w;
+}
+
+/* One coarse cell of coarsen. */
+HOMG_HD void GFN(gen_coarse_cell)(const gen_level *L, const gen_level *C, int I, int J, int K)
+{
+    const size_t cc = gen_index(C, I, J, K);
+    const int X[3] = { I, J, K }, nc[3] = { C->nx, C->ny, C->nz }, nf[3] = { L->nx, L->ny, L->nz };
+    T *g3[3] = { (T *)C->gx, (T *)C->gy, (T *)C->gz };
+    int lo[3], hi[3], active = 0;
+    double lam = 0, wall = 0, diag;
+    for (int a = 0; a < 3; a++)
+        gen_children(X[a], nf[a], &lo[a], &hi[a]);
+    for (int k = lo[2]; k <= hi[2]; k++)
+        for (int j = lo[1]; j <= hi[1]; j++)
+            for (int i = lo[0]; i <= hi[0]; i++) {
+                size_t c = gen_index(L, i, j, k);
+                if (L->flag[c])
+                    continue;
+                active = 1;
+                lam += (double)((const T *)L->lam)[c];
+                wall += GFN(gen_wall)(L, i, j, k);
+            }
+    diag = lam + 0.5 * wall;
+    for (int a = 0; a < (C->nz > 1 || L->nz > 1 ? 3 : 2); a++)
+        for (int dir = -1; dir <= 1; dir += 2) {
+            double g = 0;
+            if (active && gen_nb(X[a], nc[a], C->periodic[a], dir) >= 0)
+                g = gen_axis_scale(nf[a]) * GFN(gen_crossing)(L, lo, hi, a, dir);
+            diag += g;
+            if (dir > 0)
+                g3[a][cc] = (T)g;
+        }
+    ((T *)C->diag)[cc] = (T)(active ? diag : 1.0);
+    ((T *)C->lam)[cc] = (T)lam;
+    C->flag[cc] = (unsigned char)(active ? 0 : GEN_SOLID);
+}
+
+/* Sum over C's active children of (f - A u) (u NULL: 0). */
+HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, const T *u, const T *f, int I, int J, int K)
+{
+    int lo[3], hi[3];
+    double s = 0;
+    gen_children(I, L->nx, &lo[0], &hi[0]);
+    gen_children(J, L->ny, &lo[1], &hi[1]);
+    gen_children(K, L->nz, &lo[2], &hi[2]);
+    (void)C;
+    for (int k = lo[2]; k <= hi[2]; k++)
+        for (int j = lo[1]; j <= hi[1]; j++)
+            for (int i = lo[0]; i <= hi[0]; i++) {
+                size_t c = gen_index(L, i, j, k);
+                if (L->flag[c])
+                    continue;
+                s += (double)f[c];
+                if (u)
+                    s -= GFN(gen_au)(L, u, i, j, k);
+            }
+    return s;
+}
+
+/* Gauss-Seidel update of an active cell. */
+HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int j, int k)
+{
+    size_t c = gen_index(L, i, j, k);
+    return (T)(((double)f[c] + GFN(gen_offsum)(L, u, i, j, k)) / (double)((const T *)L->diag)[c]);
+}
+
+#undef GCAT2
+#undef GCAT
+#undef GFN

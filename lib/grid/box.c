@@ -1,0 +1,322 @@
+/* box.c -- the power-of-two 2D Dirichlet box with constant coefficients, the
+ * problem the original solvers run with their own kernels: its level hierarchy,
+ * input checks, and the solve driver that queues cycles (captured into CUDA
+ * graphs on the CUDA backend) and monitors convergence with at most one host
+ * read per cycle.
+ *
+ * The discrete problem (see also lib/homg.h and kernels/grid/grid_kernels.h):
+ *   -sigma Laplace(u) + lambda u = f on [0, nx h] x [0, ny h], cell-centred
+ *   unknowns u_ij at ((i+1/2)h, (j+1/2)h), 5-point stencil, Dirichlet values g on
+ *   the cell faces through the ghost value 2g - u_edge; the constant sigma enters
+ *   as the levels' inv_h2 = sigma/h^2.  It is second-order accurate: the error
+ *   against a smooth analytic solution falls as O(h^2) (tests/test_grid.c). */
+#include "grid_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void homg__box_free(homg_grid *g)
+{
+    for (int k = 0; k < HOMG_GRID_MAX_LEVELS; k++) {
+        homg__free(g->ctx, g->u[k]);
+        homg__free(g->ctx, g->f[k]);
+        homg__free(g->ctx, g->fm[k]);
+        homg__free(g->ctx, g->u2[k]);
+        for (int s = 0; s < 4; s++)
+            homg__free(g->ctx, g->gbc[k][s]);
+    }
+    homg__free(g->ctx, g->r);
+    homg__free(g->ctx, g->ea);
+    homg__free(g->ctx, g->eb);
+    homg__free(g->ctx, g->ta);
+    homg__free(g->ctx, g->u0_scratch);
+    homg__free(g->ctx, g->coarse_qx);
+    homg__free(g->ctx, g->coarse_qy);
+    homg__free(g->ctx, g->coarse_inv_eig);
+    g->coarse_qx = g->coarse_qy = g->coarse_inv_eig = NULL;
+    for (int i = 0; i < HOMG_GRID_GRAPHS; i++)
+        if (g->graphs[i].graph)
+            g->ctx->mem->graph_destroy(g->graphs[i].graph);
+    memset(g->graphs, 0, sizeof g->graphs);
+}
+
+/* Orthonormal sine basis of the cell-centred Dirichlet operator on n cells,
+ * q[i*n + k] = c_k sin(pi (k+1) (i+1/2) / n), and its eigenvalues (4/h^2) sin^2(pi (k+1) / (2n)). */
+static void sine_basis(int n, double h, double *q, double *eig)
+{
+    const double pi = 3.14159265358979323846;
+    for (int k = 0; k < n; k++) {
+        double c = sqrt((k == n - 1 ? 1.0 : 2.0) / n), sk = sin(pi * (k + 1) / (2.0 * n));
+        eig[k] = 4.0 / (h * h) * sk * sk;
+        for (int i = 0; i < n; i++)
+            q[i * n + k] = c * sin(pi * (k + 1) * (i + 0.5) / n);
+    }
+}
+
+/* Uploads n doubles in the grid's precision. */
+static homg_status upload(homg_grid *g, const double *x, size_t n, void **out, const char *what)
+{
+    void *host = homg__host_alloc(g->ctx, n * g->elem, what);
+    homg_status st;
+    if (!host)
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    for (size_t k = 0; k < n; k++) {
+        if (g->elem == sizeof(double))
+            ((double *)host)[k] = x[k];
+        else
+            ((float *)host)[k] = (float)x[k];
+    }
+    st = homg__alloc(g->ctx, n * g->elem, out, what);
+    if (st == HOMG_OK) {
+        st = g->ctx->mem->copy(&g->ctx->ex, *out, host, n * g->elem, HOMG_H2D);
+        if (st != HOMG_OK)
+            homg__backend_fail(g->ctx, st, what);
+    }
+    free(host);
+    return st;
+}
+
+/* A new constant sigma or lambda: the levels' inv_h2 and lambda, and the coarsest
+ * level's eigenvalues (a small upload). */
+static homg_status setup_coarse_exact(homg_grid *g);
+
+homg_status homg__box_set_constants(homg_grid *g)
+{
+    double h = g->desc.h;
+    for (int i = 0; i < HOMG_GRID_GRAPHS; i++) /* graphs hold the levels' constants */
+        if (g->graphs[i].graph)
+            g->ctx->mem->graph_destroy(g->graphs[i].graph);
+    memset(g->graphs, 0, sizeof g->graphs);
+    for (int k = 0; k < g->nlevels; k++, h *= 2) {
+        g->lv[k].inv_h2 = g->sigma / (h * h);
+        g->lv[k].lambda = g->lambda;
+    }
+    if (!g->coarse_inv_eig)
+        return HOMG_OK;
+    homg__free(g->ctx, g->coarse_qx);
+    homg__free(g->ctx, g->coarse_qy);
+    homg__free(g->ctx, g->coarse_inv_eig);
+    g->coarse_qx = g->coarse_qy = g->coarse_inv_eig = NULL;
+    return setup_coarse_exact(g);
+}
+
+/* The exact solver of the coarsest level (kernels/grid/grid_kernels.h, coarse_exact). */
+static homg_status setup_coarse_exact(homg_grid *g)
+{
+    const grid_level *L = &g->lv[g->nlevels - 1];
+    const int nx = L->nx, ny = L->ny;
+    double h = 1.0 / sqrt(L->inv_h2);
+    double qx[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], qy[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
+    double ex[HOMG_COARSE_EXACT_MAX], ey[HOMG_COARSE_EXACT_MAX];
+    double inv[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
+    sine_basis(nx, h, qx, ex);
+    sine_basis(ny, h, qy, ey);
+    for (int ky = 0; ky < ny; ky++)
+        for (int kx = 0; kx < nx; kx++)
+            inv[ky * nx + kx] = 1.0 / (ex[kx] + ey[ky] + L->lambda);
+    HOMG_TRY(upload(g, qx, (size_t)nx * nx, &g->coarse_qx, "coarse solver"));
+    HOMG_TRY(upload(g, qy, (size_t)ny * ny, &g->coarse_qy, "coarse solver"));
+    return upload(g, inv, (size_t)nx * ny, &g->coarse_inv_eig, "coarse solver");
+}
+
+homg_status homg__box_alloc(homg_grid *g)
+{
+    const homg_grid_desc *d = &g->desc;
+    double h = d->h;
+    int nx = d->nx, ny = d->ny;
+
+    /* the multigrid hierarchy down to a level the exact solver takes (both sides
+     * <= HOMG_COARSE_EXACT_MAX), or to a smallest side of 2 for long rectangles */
+    g->nlevels = 0;
+    for (;;) {
+        grid_level *L = &g->lv[g->nlevels];
+        L->nx = nx;
+        L->ny = ny;
+        L->inv_h2 = g->sigma / (h * h);
+        L->lambda = g->lambda;
+        g->nlevels++;
+        if ((nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX) || nx == 2 || ny == 2 ||
+            g->nlevels == HOMG_GRID_MAX_LEVELS)
+            break;
+        nx /= 2;
+        ny /= 2;
+        h *= 2;
+    }
+    if (d->method != HOMG_METHOD_HOMG) {
+        for (int k = 1; k < g->nlevels; k++) {
+            size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;
+            HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u[k], "multigrid level"));
+            HOMG_TRY(homg__alloc(g->ctx, bytes, &g->f[k], "multigrid level"));
+            if (d->method == HOMG_METHOD_FMG)
+                HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u2[k], "multigrid level"));
+            for (int s = 0; s < 4; s++)
+                HOMG_TRY(homg__alloc(g->ctx, (size_t)(s < 2 ? g->lv[k].ny : g->lv[k].nx) * g->elem, &g->gbc[k][s],
+                                     "multigrid level boundary"));
+        }
+        if (d->method == HOMG_METHOD_FMG)
+            HOMG_TRY(homg__alloc(g->ctx, (size_t)d->nx * d->ny * g->elem, &g->u0_scratch, "finest level"));
+        if (nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
+            HOMG_TRY(setup_coarse_exact(g));
+    } else {
+        HOMG_TRY(homg__homg_alloc(g));
+    }
+    return HOMG_OK;
+}
+
+/* ------------------------------------------------------------ queued cycles */
+
+/* Queues `count` cycles (the first of kind first_kind), each followed by the
+ * monitor when asked. */
+static homg_status queue_cycles(homg_grid *g, const homg_seq_key *key, const grid_level *L0)
+{
+    for (int c = 0; c < key->count; c++) {
+        int kind = c == 0 ? key->first_kind : HOMG_CYCLE_NORMAL;
+        if (g->run == HOMG_METHOD_HOMG)
+            HOMG_TRY(homg__homg_restart(g, L0, key->f, (void *)key->u));
+        else
+            HOMG_TRY(homg__mg_cycle(g, L0, key->f, (void *)key->u, kind));
+        if (key->monitor) {
+            HOMG_TRY_BACKEND(g->ctx,
+                             g->k->monitor(&g->ctx->ex, g->desc.precision, L0, key->u, key->f, key->u_ref, g->scratch,
+                                           g->hist, g->hist_count),
+                             "monitor");
+            homg__account(g, 2, 1, 2.0 * L0->nx * L0->ny);
+        }
+    }
+    return HOMG_OK;
+}
+
+/* Runs a sequence: replays its graph when one was captured for the same key,
+ * captures one on the CUDA backend, runs it directly on the CPU. */
+static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const grid_level *L0)
+{
+    kernel_exec *ex = &g->ctx->ex;
+    homg_graph_entry *e = NULL, *victim = &g->graphs[0];
+    long launches0 = g->launches;
+    double wu0 = g->wu, values0 = g->values_moved;
+    homg_status st;
+
+    if (ex->backend != HOMG_BACKEND_CUDA)
+        return queue_cycles(g, key, L0);
+    for (int i = 0; i < HOMG_GRID_GRAPHS; i++) {
+        if (g->graphs[i].graph && !memcmp(&g->graphs[i].key, key, sizeof *key))
+            e = &g->graphs[i];
+        if (g->graphs[i].used < victim->used)
+            victim = &g->graphs[i];
+    }
+    if (!e) {
+        e = victim;
+        if (e->graph)
+            g->ctx->mem->graph_destroy(e->graph);
+        memset(e, 0, sizeof *e);
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->capture_begin(ex), "graph capture");
+        st = queue_cycles(g, key, L0);
+        if (st != HOMG_OK) {
+            void *discard = NULL;
+            g->ctx->mem->capture_end(ex, &discard);
+            if (discard)
+                g->ctx->mem->graph_destroy(discard);
+            return st;
+        }
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->capture_end(ex, &e->graph), "graph instantiation");
+        e->key = *key;
+        e->launches = g->launches - launches0;
+        e->wu = g->wu - wu0;
+        e->values_moved = g->values_moved - values0;
+        g->launches = launches0;
+        g->wu = wu0;
+        g->values_moved = values0;
+    }
+    e->used = ++g->graph_clock;
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->graph_launch(ex, e->graph), "graph launch");
+    homg__account(g, e->launches, e->wu, e->values_moved);
+    return HOMG_OK;
+}
+
+/* FMG starts with a full-multigrid cycle when it starts from zero. */
+static int first_kind(const homg_grid *g, const homg_solve_desc *sd, int cycle)
+{
+    return g->run == HOMG_METHOD_FMG && !sd->warm_start && cycle == 0 ? HOMG_CYCLE_FMG : HOMG_CYCLE_NORMAL;
+}
+
+
+/* Solves the box problem (arguments already checked by homg_grid_solve). */
+homg_status homg__box_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
+                            homg_solve_info *info)
+{
+    kernel_exec *ex = &g->ctx->ex;
+    grid_level L0 = g->lv[0];
+    homg_seq_key key;
+    const int max_cycles = sd->max_cycles ? sd->max_cycles : 50;
+    const int monitor = sd->tol > 0 || sd->u_ref != NULL;
+    int cycles = 0, converged = 0;
+    double norm = -1;
+
+    if (bc)
+        for (int s = 0; s < 4; s++)
+            L0.bc[s] = bc->face[s];
+    if (!sd->warm_start && g->run != HOMG_METHOD_FMG) {
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, u, (size_t)g->desc.nx * g->desc.ny * g->elem), "zeroing u");
+        homg__account(g, 1, 0, (double)g->desc.nx * g->desc.ny);
+    }
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, g->hist_count, sizeof(int)), "history");
+
+    memset(&key, 0, sizeof key);
+    key.f = f;
+    key.u = u;
+    key.u_ref = sd->u_ref;
+    memcpy(key.bc, L0.bc, sizeof key.bc);
+    key.monitor = monitor;
+    if (sd->tol == 0) {
+        /* a fixed number of cycles: one graph, no host synchronisation */
+        key.first_kind = first_kind(g, sd, 0);
+        key.count = max_cycles;
+        HOMG_TRY(run_sequence(g, &key, &L0));
+        cycles = max_cycles;
+        if (sd->u_ref) {
+            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, &norm, g->hist + cycles - 1, sizeof norm, HOMG_D2H),
+                             "reading the monitored norm");
+        }
+    } else {
+        key.count = 1;
+        for (cycles = 0; cycles < max_cycles && !converged;) {
+            key.first_kind = first_kind(g, sd, cycles);
+            HOMG_TRY(run_sequence(g, &key, &L0));
+            cycles++;
+            /* the one host read per cycle */
+            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, &norm, g->hist + cycles - 1, sizeof norm, HOMG_D2H),
+                             "reading the monitored norm");
+            if (!isfinite(norm))
+                return homg__fail(g->ctx, HOMG_ERROR_NUMERIC, "the monitored norm became %g after cycle %d", norm,
+                                  cycles);
+            converged = norm <= sd->tol;
+        }
+    }
+    if (info) {
+        info->cycles = cycles;
+        info->norm = norm;
+        info->converged = converged;
+    }
+    if (sd->tol > 0 && !converged)
+        return homg__fail(g->ctx, HOMG_ERROR_NOT_CONVERGED, "not converged: norm %.3e > tol %.3e after %d cycles", norm,
+                          sd->tol, cycles);
+    return HOMG_OK;
+}
+
+homg_status homg__box_residual(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, void *r)
+{
+    grid_level L0;
+    homg_status st;
+    memset(&L0, 0, sizeof L0);
+    L0.nx = g->desc.nx;
+    L0.ny = g->desc.ny;
+    L0.inv_h2 = g->sigma / (g->desc.h * g->desc.h);
+    L0.lambda = g->lambda;
+    if (bc)
+        for (int s = 0; s < 4; s++)
+            L0.bc[s] = bc->face[s];
+    st = g->k->residual(&g->ctx->ex, g->desc.precision, &L0, u, f, r);
+    return st == HOMG_OK ? HOMG_OK : homg__k_fail(g, st, "homg_grid_residual");
+}

@@ -1,0 +1,90 @@
+/* checks.c -- what homg_grid_solve checks before it queues anything: pointers,
+ * the solve desc, face data on the right sides, and NaN/Inf in f, the warm start
+ * and the face data (one scan each, one host read for all). */
+#include "grid_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+static const char *const side_names[6] = { "W", "E", "S", "N", "B", "T" };
+
+/* Values per side per right-hand side (W,E: ny*nz; S,N: nx*nz; B,T: nx*ny). */
+size_t homg__face_len(const homg_grid_desc *d, int side)
+{
+    return side < 2 ? (size_t)d->ny * d->nz : side < 4 ? (size_t)d->nx * d->nz : (size_t)d->nx * d->ny;
+}
+
+int homg__grid_dims(const homg_grid_desc *d) { return d->nz > 1 ? 3 : 2; }
+
+homg_status homg__check_solve_args(homg_grid *g, const void *f, const homg_boundary *bc, void *u,
+                                   const homg_solve_desc *sd)
+{
+    HOMG_TRY(homg__check_pointer(g->ctx, f, "f"));
+    HOMG_TRY(homg__check_pointer(g->ctx, u, "u"));
+    if (f == u)
+        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "f and u are the same array");
+    /* the CUDA kernels move pairs of values: cudaMalloc'd pointers always qualify */
+    if (((uintptr_t)f | (uintptr_t)u) % (2 * g->elem))
+        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "f and u must be aligned to %zu bytes (f = %p, u = %p)",
+                          2 * g->elem, f, u);
+    if (bc) {
+        for (int s = 0; s < 6; s++) {
+            if (!bc->face[s])
+                continue;
+            if (s >= 2 * homg__grid_dims(&g->desc))
+                return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                                  "bc.face[%d] (%s) is set but the grid is 2D (nz = 1): B and T take NULL", s,
+                                  side_names[s]);
+            if (g->desc.bc[s] == HOMG_BC_PERIODIC)
+                return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                                  "bc.face[%d] (%s) is set but that side is periodic (it takes NULL)", s,
+                                  side_names[s]);
+            HOMG_TRY(homg__check_pointer(g->ctx, bc->face[s], "bc.face"));
+        }
+    }
+    if (sd->u_ref)
+        HOMG_TRY(homg__check_pointer(g->ctx, sd->u_ref, "desc.u_ref"));
+    if (sd->max_cycles < 0 || sd->max_cycles > HOMG_GRID_HIST_MAX)
+        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.max_cycles = %d: must be 1..%d", sd->max_cycles,
+                          HOMG_GRID_HIST_MAX);
+    if (!(sd->tol >= 0) || !isfinite(sd->tol))
+        return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.tol = %g: must be finite and >= 0", sd->tol);
+    return HOMG_OK;
+}
+
+/* NaN/Inf in f, the warm start (when read) and the face data: one scan each, one
+ * host read; the message names the array and the first bad (i, j, k). */
+homg_status homg__check_solve_values(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, int check_u)
+{
+    kernel_exec *ex = &g->ctx->ex;
+    const homg_grid_desc *d = &g->desc;
+    const size_t n = (size_t)d->nx * d->ny * d->nz, nr = (size_t)d->nrhs;
+    long long flags[HOMG_GRID_CHECK_FLAGS];
+    const void *arr[8] = { f, check_u ? u : NULL };
+    size_t len[8] = { n * nr, n * nr };
+    for (int s = 0; s < 6; s++) {
+        arr[2 + s] = bc ? bc->face[s] : NULL;
+        len[2 + s] = homg__face_len(d, s) * nr;
+    }
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, g->flags, 8 * sizeof(long long)), "input check");
+    for (int a = 0; a < 8; a++)
+        if (arr[a])
+            HOMG_TRY_BACKEND(g->ctx, g->k->find_nonfinite(ex, d->precision, len[a], arr[a], &g->flags[a]),
+                             "input check");
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, flags, g->flags, 8 * sizeof(long long), HOMG_D2H), "input check");
+    for (int a = 0; a < 8; a++)
+        if (flags[a]) {
+            long long k = flags[a] - 1;
+            if (a < 2) {
+                long long c = k % (long long)n;
+                return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                                  "%s is not finite at (i, j, k) = (%lld, %lld, %lld) of rhs %lld (index %lld)",
+                                  a == 0 ? "f" : "u (warm start)", c % d->nx, c / d->nx % d->ny,
+                                  c / d->nx / d->ny, k / (long long)n, k);
+            }
+            return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "bc.face[%d] (%s) is not finite at index %lld",
+                              a - 2, side_names[a - 2], k);
+        }
+    return HOMG_OK;
+}
