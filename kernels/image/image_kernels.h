@@ -36,23 +36,22 @@ typedef struct image_setup_args {
     void *f, *u;
 } image_setup_args;
 
-#define IMAGE_KERNELS(X)                                                                                          \
-    X(homg_status, image, setup, (kernel_exec * ex, const image_setup_args *a))                                 \
-    /* eroded[i + gw j] = OpenCV's mask (frame zeroed) eroded by a 7 x 7 square at source pixel (sx+i, sy+j) */ \
-    X(homg_status, image, erode,                                                                                \
-      (kernel_exec * ex, homg_image mask, int sx, int sy, int gw, int gh, unsigned char *eroded))                \
-    /* out pixel (ox+i, oy+j) = field cell (i, j) (plane c for channel c) where flags is NULL or ACTIVE */      \
-    X(homg_status, image, store,                                                                                \
-      (kernel_exec * ex, const void *field, homg_precision precision, int gw, int gh,                          \
-       const unsigned char *flags, int ox, int oy, homg_image out, int truncate))                               \
-    /* dst = src, same size, channels and type, any pitches */                                                 \
-    X(homg_status, image, copy, (kernel_exec * ex, homg_image src, homg_image dst))                             \
-    /* f = lambda img + scale A img, u = img (grid = the image, planar) */                                      \
-    X(homg_status, image, smooth_setup,                                                                         \
-      (kernel_exec * ex, homg_image img, double lambda, double scale, homg_precision precision, void *f,       \
-       void *u))                                                                                                 \
-    /* f = -div g (edge averages of the per-pixel gradient; Neumann sides) */                                   \
-    X(homg_status, image, integrate_setup,                                                                      \
+#define IMAGE_KERNELS(X)                                                                                           \
+    X(homg_status, image, setup, (kernel_exec * ex, const image_setup_args *a))                                    \
+    /* eroded[i + gw j] = OpenCV's mask (frame zeroed) eroded by a 7 x 7 square at source pixel (sx+i, sy+j) */    \
+    X(homg_status, image, erode,                                                                                   \
+      (kernel_exec * ex, homg_image mask, int sx, int sy, int gw, int gh, unsigned char *eroded))                  \
+    /* out pixel (ox+i, oy+j) = field cell (i, j) (plane c for channel c) where flags is NULL or ACTIVE */         \
+    X(homg_status, image, store,                                                                                   \
+      (kernel_exec * ex, const void *field, homg_precision precision, int gw, int gh, const unsigned char *flags,  \
+       int ox, int oy, homg_image out, int truncate))                                                              \
+    /* dst = src, same size, channels and type, any pitches */                                                     \
+    X(homg_status, image, copy, (kernel_exec * ex, homg_image src, homg_image dst))                                \
+    /* f = lambda img + scale A img, u = img (grid = the image, planar) */                                         \
+    X(homg_status, image, smooth_setup,                                                                            \
+      (kernel_exec * ex, homg_image img, double lambda, double scale, homg_precision precision, void *f, void *u)) \
+    /* f = -div g (edge averages of the per-pixel gradient; Neumann sides) */                                      \
+    X(homg_status, image, integrate_setup,                                                                         \
       (kernel_exec * ex, homg_image img, int normal_map, int flip_y, homg_precision precision, void *f))
 
 typedef struct image_kernels {

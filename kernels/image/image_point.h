@@ -9,8 +9,8 @@
 
 #include <math.h>
 
-/* Cell flags as homg_grid_operator.flags takes them (HOMG_CELL_* in homg.h). */
-enum { IMG_ACTIVE = 0, IMG_FIXED = 1, IMG_SOLID = 2 };
+/* Cell flags as homg_grid_operator.flags takes them. */
+enum { IMG_ACTIVE = HOMG_CELL_ACTIVE, IMG_FIXED = HOMG_CELL_FIXED, IMG_SOLID = HOMG_CELL_SOLID };
 
 HOMG_HD size_t img_pixel_size(int type) { return type == HOMG_PIXEL_U8 ? 1 : type == HOMG_PIXEL_U16 ? 2 : 4; }
 
@@ -19,7 +19,10 @@ HOMG_HD size_t img_pitch(const homg_image *im)
     return im->pitch ? im->pitch : (size_t)im->width * im->channels * img_pixel_size(im->type);
 }
 
-HOMG_HD int img_inside(const homg_image *im, int x, int y) { return x >= 0 && y >= 0 && x < im->width && y < im->height; }
+HOMG_HD int img_inside(const homg_image *im, int x, int y)
+{
+    return x >= 0 && y >= 0 && x < im->width && y < im->height;
+}
 
 /* Channel c of pixel (x, y), inside the image. */
 HOMG_HD double img_get(const homg_image *im, int x, int y, int c)
@@ -55,7 +58,8 @@ HOMG_HD void img_put(const homg_image *im, int x, int y, int c, double v, int tr
 
 HOMG_HD int img_in_mask(const homg_image *mask, int x, int y)
 {
-    return img_inside(mask, x, y) && ((const unsigned char *)mask->data)[(size_t)y * img_pitch(mask) + (size_t)x * mask->channels] != 0;
+    return img_inside(mask, x, y) &&
+           ((const unsigned char *)mask->data)[(size_t)y * img_pitch(mask) + (size_t)x * mask->channels] != 0;
 }
 
 HOMG_HD void field_put(void *f, homg_precision p, size_t k, double v)

@@ -21,16 +21,21 @@ homg_status homg__check_image(homg_ctx *ctx, const char *fn, const char *arg, co
                           img->width, img->height, HOMG_IMAGE_MAX_SIDE);
     if (img->channels < 1 || img->channels > 4 || (channels > 0 && img->channels != channels))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s.channels is %d; it must be %s", fn, arg,
-                          img->channels, channels == 1 ? "1" : channels == 2 ? "2" : "1..4");
+                          img->channels,
+                          channels == 1   ? "1"
+                          : channels == 2 ? "2"
+                                          : "1..4");
     if (img->type != HOMG_PIXEL_U8 && img->type != HOMG_PIXEL_U16 && img->type != HOMG_PIXEL_F32)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s.type is %d, not a homg_pixel_type", fn, arg,
                           (int)img->type);
     if (img->pitch && img->pitch < (size_t)img->width * img->channels * homg__pixel_size(img->type))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s.pitch is %zu bytes, less than a row (%zu)", fn,
-                          arg, img->pitch, (size_t)img->width * img->channels * homg__pixel_size(img->type));
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s.pitch is %zu bytes, less than a row (%zu)", fn, arg,
+                          img->pitch, (size_t)img->width * img->channels * homg__pixel_size(img->type));
     if (img->pitch % homg__pixel_size(img->type))
-        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s: %s.pitch is %zu bytes, not a multiple of the pixel "
-                          "type's size", fn, arg, img->pitch);
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: %s.pitch is %zu bytes, not a multiple of the pixel "
+                          "type's size",
+                          fn, arg, img->pitch);
     return HOMG_OK;
 }
 

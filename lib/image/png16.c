@@ -40,7 +40,8 @@ int homg__write_png16(FILE *f, const homg_image *img)
     if (!raw || raw_len > 0xffffffffu)
         return free(raw), 0;
     for (int y = 0; y < img->height; y++) {
-        const unsigned short *src = (const unsigned short *)((const char *)img->data + (size_t)y * homg__image_pitch(img));
+        const unsigned short *src =
+            (const unsigned short *)((const char *)img->data + (size_t)y * homg__image_pitch(img));
         unsigned char *dst = raw + row * y;
         *dst++ = 0;
         for (size_t k = 0; k < (size_t)img->width * img->channels; k++) {
@@ -60,7 +61,8 @@ int homg__write_png16(FILE *f, const homg_image *img)
     ihdr[8] = 16;
     ihdr[9] = colour_type[img->channels];
     ihdr[10] = ihdr[11] = ihdr[12] = 0;
-    ok = fwrite(sig, 1, 8, f) == 8 && chunk(f, "IHDR", ihdr, 13) && chunk(f, "IDAT", z, zlen) && chunk(f, "IEND", NULL, 0);
+    ok = fwrite(sig, 1, 8, f) == 8 && chunk(f, "IHDR", ihdr, 13) && chunk(f, "IDAT", z, zlen) &&
+         chunk(f, "IEND", NULL, 0);
     free(z);
     (void)ok; /* a failed write shows in ferror(f), which homg__finish_file reads */
     return 1;

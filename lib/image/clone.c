@@ -142,8 +142,9 @@ static homg_status check_inputs(homg_ctx *ctx, const char *fn, image_problem p, 
     return HOMG_OK;
 }
 
-static homg_status create(homg_ctx *ctx, image_problem problem, const homg_image *src, const homg_image *mask, int dw,
-                          int dh, const homg_clone_desc *desc, homg_clone **out)
+/* The plan without its grid: checks, the mask's box and summed-area table. */
+static homg_status plan_create(homg_ctx *ctx, image_problem problem, const homg_image *src, const homg_image *mask,
+                               int dw, int dh, const homg_clone_desc *desc, homg_clone **out)
 {
     const char *fn = problem_fn(problem);
     homg_clone *cl;
@@ -163,24 +164,44 @@ static homg_status create(homg_ctx *ctx, image_problem problem, const homg_image
     in = host_mask(cl);
     st = in ? mask_box(cl, in) : HOMG_ERROR_OUT_OF_MEMORY;
     free(in);
-    if (st == HOMG_OK) {
-        int ring = cl->problem == IMAGE_CLONE_CV ? 0 : 1;
-        cl->sx = cl->bx - ring, cl->sy = cl->by - ring;
-        st = homg__image_grid_create(ctx, cl->bw + 2 * ring, cl->bh + 2 * ring, src->channels, cl->desc.precision, 1,
-                                     &cl->g);
-    }
-    if (st == HOMG_OK && cl->problem == IMAGE_CLONE_CV)
-        st = homg__alloc_array(ctx, (size_t)cl->g.gw * cl->g.gh, 1, (void **)&cl->eroded, "eroded mask");
-    if (st == HOMG_OK && cl->problem == IMAGE_CLONE_CV)
-        HOMG_TRY_BACKEND(
-            ctx, HOMG_KERNELS(&ctx->ex, image)->erode(&ctx->ex, *mask, cl->sx, cl->sy, cl->g.gw, cl->g.gh, cl->eroded),
-            "image erode");
     if (st != HOMG_OK) {
         homg_clone_destroy(cl);
         return st;
     }
+    /* the grid's cell (0, 0): the box's corner, less a ring of one cell for the textbook problem */
+    cl->sx = cl->bx - (cl->problem == IMAGE_CLONE_CV ? 0 : 1);
+    cl->sy = cl->by - (cl->problem == IMAGE_CLONE_CV ? 0 : 1);
     *out = cl;
     return HOMG_OK;
+}
+
+/* The grid over the box (plus a ring of one cell for the textbook problem) and OpenCV's eroded mask. */
+static homg_status plan_grid(homg_clone *cl)
+{
+    homg_ctx *ctx = cl->ctx;
+    int ring = cl->problem == IMAGE_CLONE_CV ? 0 : 1;
+    HOMG_TRY(homg__image_grid_create(ctx, cl->bw + 2 * ring, cl->bh + 2 * ring, cl->src.channels, cl->desc.precision, 1,
+                                     &cl->g));
+    if (cl->problem != IMAGE_CLONE_CV)
+        return HOMG_OK;
+    HOMG_TRY(homg__alloc_array(ctx, (size_t)cl->g.gw * cl->g.gh, 1, (void **)&cl->eroded, "eroded mask"));
+    HOMG_TRY_BACKEND(
+        ctx, HOMG_KERNELS(&ctx->ex, image)->erode(&ctx->ex, cl->mask, cl->sx, cl->sy, cl->g.gw, cl->g.gh, cl->eroded),
+        "image erode");
+    return HOMG_OK;
+}
+
+static homg_status create(homg_ctx *ctx, image_problem problem, const homg_image *src, const homg_image *mask, int dw,
+                          int dh, const homg_clone_desc *desc, homg_clone **out)
+{
+    homg_status st;
+    HOMG_TRY(plan_create(ctx, problem, src, mask, dw, dh, desc, out));
+    st = plan_grid(*out);
+    if (st != HOMG_OK) {
+        homg_clone_destroy(*out);
+        *out = NULL;
+    }
+    return st;
 }
 
 homg_status homg_clone_create(homg_ctx *ctx, const homg_image *src, const homg_image *mask, int dst_width,
@@ -270,7 +291,7 @@ static homg_status apply(homg_clone *cl, const homg_image *dst, int x, int y, co
     image_setup_args a;
     image_solve s = { cl->desc.tol, cl->desc.max_cycles, cl->desc.precision };
     homg_image_info inf;
-    long active;
+    long active = 0;
     int ox, oy;
     memset(&inf, 0, sizeof inf);
     inf.residual = -1;
@@ -331,9 +352,19 @@ static homg_status once(homg_ctx *ctx, image_problem problem, const homg_image *
     HOMG_TRY(homg__begin(ctx, fn, NULL));
     HOMG_TRY(homg__check_image(ctx, fn, problem == IMAGE_INPAINT ? "img" : "dst", dst, 0));
     HOMG_TRY(homg__enter(ctx, &saved));
-    st = create(ctx, problem, src, mask, dst->width, dst->height, desc, &cl);
+    /* every argument and the placement checked before the grid is made */
+    st = plan_create(ctx, problem, src, mask, dst->width, dst->height, desc, &cl);
+    if (st == HOMG_OK) {
+        int ox, oy;
+        long active;
+        st = check_dst(cl, fn, dst, out);
+        if (st == HOMG_OK)
+            st = place(cl, cl->desc.x, cl->desc.y, &ox, &oy, &active);
+        if (st == HOMG_OK)
+            st = plan_grid(cl);
+    }
     if (st == HOMG_OK)
-        st = apply(cl, dst, desc ? desc->x : 0, desc ? desc->y : 0, out, info);
+        st = apply(cl, dst, cl->desc.x, cl->desc.y, out, info);
     homg_clone_destroy(cl);
     homg__leave(ctx, saved);
     if (info)
