@@ -137,6 +137,8 @@ $(BUILD)/tests/test_cxx_header: tests/test_cxx_header.cpp lib/homg.h $(LIB)
 # test_tool_solve runs the tool of the same build (its path relative to the repository root).
 $(BUILD)/tests/test_tool_solve: $(TOOL)
 $(BUILD)/obj/tests/test_tool_solve.c.o: CPPFLAGS += -DHOMG_TOOL_PATH='"$(TOOL)"'
+$(BUILD)/tests/test_tool_image: $(TOOL)
+$(BUILD)/obj/tests/test_tool_image.c.o: CPPFLAGS += -DHOMG_TOOL_PATH='"$(TOOL)"'
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.c.o $(BUILD)/obj/tests/fuzz/replay_main.c.o $(LIB)
 	@mkdir -p $(dir $@)
