@@ -127,7 +127,7 @@ static int clampi(long long v, int lo, int hi) { return v < lo ? lo : v > hi ? h
 static homg_status check_inputs(homg_ctx *ctx, const char *fn, image_problem p, const homg_image *src,
                                 const homg_image *mask, int dw, int dh)
 {
-    HOMG_TRY(homg__check_image_ctx(ctx, fn, "src", src, 0));
+    HOMG_TRY(homg__check_image_ctx(ctx, fn, p == IMAGE_INPAINT ? "img" : "src", src, 0));
     HOMG_TRY(homg__check_mask(ctx, fn, mask));
     if (mask->width != src->width || mask->height != src->height)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
