@@ -293,6 +293,7 @@ static homg_status apply(homg_clone *cl, const homg_image *dst, int x, int y, co
     homg_image_info inf;
     long active = 0;
     int ox, oy;
+    homg_status solved = HOMG_OK;
     memset(&inf, 0, sizeof inf);
     inf.residual = -1;
     HOMG_TRY(check_dst(cl, fn, dst, out));
@@ -308,7 +309,9 @@ static homg_status apply(homg_clone *cl, const homg_image *dst, int x, int y, co
     a.flags = cl->g.flags, a.f = cl->g.f, a.u = cl->g.u;
     HOMG_TRY_BACKEND(cl->ctx, k->setup(&cl->ctx->ex, &a), "image setup");
     if (active > 0)
-        HOMG_TRY(homg__image_grid_solve(&cl->g, 0, &s, &inf));
+        solved = homg__image_grid_solve(&cl->g, 0, &s, &inf);
+    if (solved != HOMG_OK && solved != HOMG_ERROR_NOT_CONVERGED) /* not converged: the result is still written */
+        return solved;
     cl->warm = 1;
     HOMG_TRY_BACKEND(cl->ctx, k->copy(&cl->ctx->ex, *dst, *out), "image copy");
     HOMG_TRY_BACKEND(cl->ctx,
@@ -319,7 +322,7 @@ static homg_status apply(homg_clone *cl, const homg_image *dst, int x, int y, co
     inf.grid_nx = cl->g.gw, inf.grid_ny = cl->g.gh;
     if (info)
         *info = inf;
-    return HOMG_OK;
+    return solved;
 }
 
 homg_status homg_clone_apply(homg_clone *cl, const homg_image *dst, int x, int y, const homg_image *out,

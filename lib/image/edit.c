@@ -26,6 +26,18 @@ static homg_status start(homg_ctx *ctx, const char *fn, const homg_image *img, c
     return homg__enter(ctx, saved);
 }
 
+/* Writes u into out unless the solve failed (not converged: written, and said); releases the grid. */
+static homg_status store_result(homg_ctx *ctx, image_grid *g, const homg_image *out, homg_status solved)
+{
+    homg_status st = solved;
+    if (solved == HOMG_OK || solved == HOMG_ERROR_NOT_CONVERGED) {
+        st = HOMG_KERNELS(&ctx->ex, image)->store(&ctx->ex, g->u, g->precision, g->gw, g->gh, NULL, 0, 0, *out, 0);
+        st = st != HOMG_OK ? homg__backend_fail(ctx, st, "image store") : solved;
+    }
+    homg__image_grid_destroy(g);
+    return st;
+}
+
 static image_solve solve_knobs(const homg_image_desc *desc)
 {
     image_solve s = { 1e-5, 50, HOMG_FLOAT32 };
@@ -50,10 +62,7 @@ static homg_status smooth(homg_ctx *ctx, const homg_image *img, const homg_image
         homg__backend_fail(ctx, st, "image smooth setup");
     if (st == HOMG_OK)
         st = homg__image_grid_solve(&g, desc->lambda, &s, info);
-    if (st == HOMG_OK && (st = k->store(&ctx->ex, g.u, s.precision, g.gw, g.gh, NULL, 0, 0, *out, 0)) != HOMG_OK)
-        homg__backend_fail(ctx, st, "image store");
-    homg__image_grid_destroy(&g);
-    return st;
+    return store_result(ctx, &g, out, st);
 }
 
 homg_status homg_image_smooth(homg_ctx *ctx, const homg_image *img, const homg_image *out, const homg_image_desc *desc,
@@ -95,10 +104,7 @@ static homg_status integrate(homg_ctx *ctx, const homg_image *img, const homg_im
         homg__backend_fail(ctx, st, "image integrate setup");
     if (st == HOMG_OK)
         st = homg__image_grid_solve(&g, 0, &s, info);
-    if (st == HOMG_OK && (st = k->store(&ctx->ex, g.u, s.precision, g.gw, g.gh, NULL, 0, 0, *out, 0)) != HOMG_OK)
-        homg__backend_fail(ctx, st, "image store");
-    homg__image_grid_destroy(&g);
-    return st;
+    return store_result(ctx, &g, out, st);
 }
 
 homg_status homg_image_integrate(homg_ctx *ctx, const homg_image *grad, const homg_image *out,
