@@ -335,6 +335,24 @@ static void integrate_vs_direct(void **state)
     }
 }
 
+/* 1 x 1 images: smoothing keeps the pixel, integration gives height 0. */
+static void one_pixel_images(void **state)
+{
+    unsigned char px[3] = { 10, 200, 77 }, o[3] = { 0 };
+    float g[2] = { 3, -2 }, h[1] = { 5 };
+    homg_image img = { px, 1, 1, 3, HOMG_PIXEL_U8, 0 }, out = { o, 1, 1, 3, HOMG_PIXEL_U8, 0 };
+    homg_image gi = { g, 1, 1, 2, HOMG_PIXEL_F32, 0 }, ho = { h, 1, 1, 1, HOMG_PIXEL_F32, 0 };
+    homg_image_desc d = { 0 };
+    (void)state;
+    REQUIRE_GRID(2);
+    d.lambda = 0.3, d.scale = 2;
+    assert_int_equal(homg_image_smooth(ctx, &img, &out, &d, NULL), HOMG_OK);
+    assert_memory_equal(o, px, 3);
+    REQUIRE_GRID(3);
+    assert_int_equal(homg_image_integrate(ctx, &gi, &ho, &d, NULL), HOMG_OK);
+    assert_true(fabs(h[0]) < 1e-6);
+}
+
 /* The right-hand sides the CPU kernel builds, against the definitions (no solver). */
 static void guidance_vs_definition(void **state)
 {
