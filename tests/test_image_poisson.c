@@ -482,6 +482,7 @@ int main(void)
         cmocka_unit_test(inpaint_vs_direct),
         cmocka_unit_test(smooth_vs_direct),
         cmocka_unit_test(integrate_vs_direct),
+        cmocka_unit_test(one_pixel_images),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
