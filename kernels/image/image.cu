@@ -68,7 +68,7 @@ extern "C" homg_status homg_cuda_image_store(kernel_exec *ex, const void *field,
                                              int truncate)
 {
     image_store_kernel<<<blocks_for(gw, gh), THREADS, 0, homg_cuda_stream(ex)>>>(field, precision, gw, gh, flags, ox,
-                                                                                  oy, out, truncate);
+                                                                                 oy, out, truncate);
     HOMG_CUDA_LAUNCHED(ex, "image_store_kernel");
     return HOMG_OK;
 }
@@ -87,7 +87,7 @@ extern "C" homg_status homg_cuda_image_smooth_setup(kernel_exec *ex, homg_image 
                                                     homg_precision precision, void *f, void *u)
 {
     image_smooth_kernel<<<blocks_for(img.width, img.height), THREADS, 0, homg_cuda_stream(ex)>>>(img, lambda, scale,
-                                                                                                   precision, f, u);
+                                                                                                 precision, f, u);
     HOMG_CUDA_LAUNCHED(ex, "image_smooth_kernel");
     return HOMG_OK;
 }

@@ -18,8 +18,7 @@ size_t homg__image_pitch(const homg_image *img);
  * smaller than a row: INVALID_ARGUMENT "<fn>: <arg>.<field> ...". */
 homg_status homg__check_image(homg_ctx *ctx, const char *fn, const char *arg, const homg_image *img, int channels);
 /* The same and a data pointer the ctx's backend can use. */
-homg_status homg__check_image_ctx(homg_ctx *ctx, const char *fn, const char *arg, const homg_image *img,
-                                  int channels);
+homg_status homg__check_image_ctx(homg_ctx *ctx, const char *fn, const char *arg, const homg_image *img, int channels);
 /* b has a's width and height (and type when same_type): else INVALID_ARGUMENT naming both. */
 homg_status homg__check_same_size(homg_ctx *ctx, const char *fn, const char *a_name, const homg_image *a,
                                   const char *b_name, const homg_image *b, int same_type);
@@ -44,8 +43,8 @@ typedef struct image_grid {
     unsigned char *flags;
 } image_grid;
 
-homg_status homg__image_grid_create(homg_ctx *ctx, int gw, int gh, int nrhs, homg_precision precision,
-                                    int with_flags, image_grid *g);
+homg_status homg__image_grid_create(homg_ctx *ctx, int gw, int gh, int nrhs, homg_precision precision, int with_flags,
+                                    image_grid *g);
 void homg__image_grid_destroy(image_grid *g);
 /* Sets lambda and g->flags (if any) as the operator and solves with warm start. */
 homg_status homg__image_grid_solve(image_grid *g, double lambda, const image_solve *s, homg_image_info *info);

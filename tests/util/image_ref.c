@@ -168,7 +168,8 @@ static int inside(const homg_image *im, int x, int y) { return x >= 0 && y >= 0 
 
 static int in_mask(const homg_image *mask, int x, int y)
 {
-    return inside(mask, x, y) && ((const unsigned char *)mask->data)[(size_t)y * pitch_of(mask) + (size_t)x * mask->channels];
+    return inside(mask, x, y) &&
+           ((const unsigned char *)mask->data)[(size_t)y * pitch_of(mask) + (size_t)x * mask->channels];
 }
 
 static double luma(const homg_image *im, int x, int y)
@@ -306,12 +307,19 @@ double *ref_clone_cv(const homg_image *src, const homg_image *mask, const homg_i
                 int sx = bx + i, sy = by + j;
                 D[j * W + i] = 255 * ref_get(dst, *rx + i, *ry + j, c);
                 P[j * W + i] = !cv_mask(mask, sx, sy) ? 0
-                               : mode == HOMG_CLONE_MONOCHROME && c < 3 && src->channels >= 3 ? cv_gray(src, sx, sy)
-                                                                                              : 255 * ref_get(src, sx, sy, c);
+                               : mode == HOMG_CLONE_MONOCHROME && c < 3 && src->channels >= 3
+                                   ? cv_gray(src, sx, sy)
+                                   : 255 * ref_get(src, sx, sy, c);
             }
         for (int j = 0; j < H; j++) /* forward differences, reflect-101 at the last column / row */
             for (int i = 0; i < W; i++) {
-                int i1 = i + 1 < W ? i + 1 : W > 1 ? W - 2 : i, j1 = j + 1 < H ? j + 1 : H > 1 ? H - 2 : j, k = j * W + i;
+                int i1 = i + 1 < W ? i + 1
+                         : W > 1   ? W - 2
+                                   : i,
+                    j1 = j + 1 < H ? j + 1
+                         : H > 1   ? H - 2
+                                   : j,
+                    k = j * W + i;
                 double dgx = D[j * W + i1] - D[k], dgy = D[j1 * W + i] - D[k];
                 double pgx = P[j * W + i1] - P[k], pgy = P[j1 * W + i] - P[k];
                 if (mode == HOMG_CLONE_MIXED && !(fabs(pgx - pgy) > fabs(dgx - dgy) + 1e-6)) /* 0..255 units */
