@@ -24,7 +24,7 @@
 
 static const homg_method methods[] = { HOMG_METHOD_DEFAULT, HOMG_METHOD_VCYCLE, HOMG_METHOD_FCYCLE, HOMG_METHOD_FMG,
                                        HOMG_METHOD_HOMG };
-static const char *method_names[] = { "default (vcycle)", "vcycle", "fcycle", "fmg", "homg (seed 003)" };
+static const char *method_names[] = { "default (fft)", "vcycle", "fcycle", "fmg", "homg (seed 003)" };
 
 typedef struct heat {
     int n; /* grid side */

@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grid/gen_kernels.h"
 #include "grid/grid_kernels.h"
 #include "core/internal.h"
+#include "gridcase.h"
 #include "poisson2d.h"
 #include "testutil.h"
 
@@ -440,6 +442,348 @@ static void host_pointer_to_cuda_is_refused(void **state)
     free(host_u);
 }
 
+/* ---- the general multigrid's kernels (kernels/grid/gen*): CUDA against the CPU ---- */
+
+/* One level's arrays in both spaces. */
+typedef struct gen_twin {
+    gen_level g, c; /* on the GPU, on the CPU */
+} gen_twin;
+
+static void gen_level_alloc(homg_ctx *x, gen_level *L, int nx, int ny, int nz, const int per[3], size_t e)
+{
+    const size_t n = (size_t)nx * ny * nz;
+    memset(L, 0, sizeof *L);
+    L->nx = nx;
+    L->ny = ny;
+    L->nz = nz;
+    memcpy(L->periodic, per, sizeof L->periodic);
+    assert_int_equal(homg_alloc(x, n * e, &L->gx), HOMG_OK);
+    assert_int_equal(homg_alloc(x, n * e, &L->gy), HOMG_OK);
+    assert_int_equal(homg_alloc(x, n * e, &L->gz), HOMG_OK);
+    assert_int_equal(homg_alloc(x, n * e, &L->diag), HOMG_OK);
+    assert_int_equal(homg_alloc(x, n * e, &L->lam), HOMG_OK);
+    assert_int_equal(homg_alloc(x, n, (void **)&L->flag), HOMG_OK);
+}
+
+static void gen_level_free(homg_ctx *x, gen_level *L)
+{
+    homg_free(x, L->gx);
+    homg_free(x, L->gy);
+    homg_free(x, L->gz);
+    homg_free(x, L->diag);
+    homg_free(x, L->lam);
+    homg_free(x, L->flag);
+}
+
+/* Compares n values of precision p at a (GPU) and b (CPU). */
+static double cmp_arrays(const void *a, const void *b, size_t n, homg_precision p)
+{
+    double *ha = (double *)malloc(n * sizeof(double)), *hb = (double *)malloc(n * sizeof(double)), d;
+    homg_test_download(gpu, a, n, p, ha);
+    homg_test_download(cpu, b, n, p, hb);
+    d = homg_rel_diff(ha, hb, n);
+    free(ha);
+    free(hb);
+    return d;
+}
+
+static int cmp_bytes(const void *a, const void *b, size_t n)
+{
+    unsigned char *ha = (unsigned char *)malloc(n), *hb = (unsigned char *)malloc(n);
+    int same;
+    homg_copy_to_host(gpu, ha, a, n);
+    homg_copy_to_host(cpu, hb, b, n);
+    same = !memcmp(ha, hb, n);
+    free(ha);
+    free(hb);
+    return same;
+}
+
+#define GEN_EXPECT(name, d, tol)                                                          \
+    do {                                                                                  \
+        double d_ = (d);                                                                  \
+        if (!(d_ <= (tol))) {                                                             \
+            printf("  gen %s (%d x %d x %d, %s): CUDA vs CPU %.3e\n", (name), nx, ny, nz, \
+                   p == HOMG_FLOAT64 ? "float64" : "float32", d_);                        \
+            gen_mismatches++;                                                             \
+        }                                                                                 \
+    } while (0)
+
+static int gen_mismatches;
+
+static void *up2(homg_ctx *x, const double *h, size_t n, homg_precision p) { return homg_test_upload(x, h, n, p); }
+
+static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_precision p, uint64_t seed)
+{
+    const gen_kernels *KG = &homg_cuda_gen_kernels, *KC = &homg_cpu_gen_kernels;
+    const double tol = p == HOMG_FLOAT64 ? 1e-12 : 2e-5;
+    const size_t e = p == HOMG_FLOAT64 ? 8 : 4, n = (size_t)nx * ny * nz;
+    const int cx = nx >= 2 ? nx / 2 : 1, cy = ny >= 2 ? ny / 2 : 1, cz = nz >= 2 ? nz / 2 : 1;
+    const size_t nc = (size_t)cx * cy * cz;
+    homg_rng rng = homg_rng_seed(seed);
+    gen_twin L, Cl;
+    gen_fine F;
+    double *sig = (double *)malloc(n * sizeof(double)), *lam = (double *)malloc(n * sizeof(double));
+    double *x1 = (double *)malloc(n * sizeof(double)), *x2 = (double *)malloc(n * sizeof(double));
+    double *face[6];
+    unsigned char *fl = (unsigned char *)malloc(n);
+    int *lab = (int *)malloc(n * sizeof(int));
+    void *g_sig, *c_sig, *g_lam, *c_lam, *g_fl, *c_fl, *g_face[6], *c_face[6];
+    void *gu, *cu, *gf, *cf, *gr, *cr, *gq, *cq, *gec, *cec, *gfc, *cfc, *glab, *clab;
+    double *gs, *cs, hs_g[GEN_NSCALARS], hs_c[GEN_NSCALARS];
+    double *ghist, *chist;
+    int *gcount, *ccount;
+    for (size_t k = 0; k < n; k++) {
+        double r = homg_rng_uniform(&rng);
+        sig[k] = exp(4 * homg_rng_uniform(&rng) - 2);
+        lam[k] = homg_rng_uniform(&rng) < 0.5 ? 0 : 3 * homg_rng_uniform(&rng);
+        fl[k] = r < 0.1 ? HOMG_CELL_SOLID : r < 0.13 ? HOMG_CELL_FIXED : HOMG_CELL_ACTIVE;
+        x1[k] = 2 * homg_rng_uniform(&rng) - 1;
+        x2[k] = 100 * (2 * homg_rng_uniform(&rng) - 1);
+        lab[k] = fl[k] ? -1 : (int)(homg_rng_uniform(&rng) * 5);
+    }
+    gen_level_alloc(gpu, &L.g, nx, ny, nz, per, e);
+    gen_level_alloc(cpu, &L.c, nx, ny, nz, per, e);
+    gen_level_alloc(gpu, &Cl.g, cx, cy, cz, per, e);
+    gen_level_alloc(cpu, &Cl.c, cx, cy, cz, per, e);
+    g_sig = up2(gpu, sig, n, p);
+    c_sig = up2(cpu, sig, n, p);
+    g_lam = up2(gpu, lam, n, p);
+    c_lam = up2(cpu, lam, n, p);
+    homg_alloc(gpu, n, &g_fl);
+    homg_alloc(cpu, n, &c_fl);
+    homg_copy_from_host(gpu, g_fl, fl, n);
+    homg_copy_from_host(cpu, c_fl, fl, n);
+    memset(&F, 0, sizeof F);
+    F.h = 1.0 / nx;
+    F.sigma = 1;
+    for (int s = 0; s < 6; s++) {
+        size_t m = s < 2 ? (size_t)ny * nz : s < 4 ? (size_t)nx * nz : (size_t)nx * ny;
+        F.kind[s] = per[s / 2] ? 2 : (int)((seed + s) % 2);
+        face[s] = (double *)malloc(m * sizeof(double));
+        for (size_t k = 0; k < m; k++)
+            face[s][k] = 2 * homg_rng_uniform(&rng) - 1;
+        g_face[s] = per[s / 2] ? NULL : up2(gpu, face[s], m, p);
+        c_face[s] = per[s / 2] ? NULL : up2(cpu, face[s], m, p);
+    }
+
+    /* setup_fine, coarsen */
+    F.sigma_cell = g_sig;
+    assert_int_equal(KG->setup_fine(&gpu->ex, p, &L.g, &F, g_lam, 0, (const unsigned char *)g_fl), HOMG_OK);
+    F.sigma_cell = c_sig;
+    assert_int_equal(KC->setup_fine(&cpu->ex, p, &L.c, &F, c_lam, 0, (const unsigned char *)c_fl), HOMG_OK);
+    GEN_EXPECT("setup_fine gx", cmp_arrays(L.g.gx, L.c.gx, n, p), tol);
+    GEN_EXPECT("setup_fine gy", cmp_arrays(L.g.gy, L.c.gy, n, p), tol);
+    if (nz > 1)
+        GEN_EXPECT("setup_fine gz", cmp_arrays(L.g.gz, L.c.gz, n, p), tol);
+    GEN_EXPECT("setup_fine diag", cmp_arrays(L.g.diag, L.c.diag, n, p), tol);
+    GEN_EXPECT("setup_fine lam", cmp_arrays(L.g.lam, L.c.lam, n, p), tol);
+    GEN_EXPECT("setup_fine flag", cmp_bytes(L.g.flag, L.c.flag, n) ? 0 : 1, 0);
+    assert_int_equal(KG->coarsen(&gpu->ex, p, &L.g, &Cl.g), HOMG_OK);
+    assert_int_equal(KC->coarsen(&cpu->ex, p, &L.c, &Cl.c), HOMG_OK);
+    GEN_EXPECT("coarsen gx", cmp_arrays(Cl.g.gx, Cl.c.gx, nc, p), tol);
+    GEN_EXPECT("coarsen gy", cmp_arrays(Cl.g.gy, Cl.c.gy, nc, p), tol);
+    GEN_EXPECT("coarsen diag", cmp_arrays(Cl.g.diag, Cl.c.diag, nc, p), tol);
+    GEN_EXPECT("coarsen lam", cmp_arrays(Cl.g.lam, Cl.c.lam, nc, p), tol);
+    GEN_EXPECT("coarsen flag", cmp_bytes(Cl.g.flag, Cl.c.flag, nc) ? 0 : 1, 0);
+
+    /* smooth (one colour), residual (with faces), residual_restrict, prolong_add */
+    gu = up2(gpu, x1, n, p);
+    cu = up2(cpu, x1, n, p);
+    gf = up2(gpu, x2, n, p);
+    cf = up2(cpu, x2, n, p);
+    homg_alloc(gpu, n * e, &gr);
+    homg_alloc(cpu, n * e, &cr);
+    homg_alloc(gpu, n * e, &gq);
+    homg_alloc(cpu, n * e, &cq);
+    homg_alloc(gpu, nc * e, &gfc);
+    homg_alloc(cpu, nc * e, &cfc);
+    gec = up2(gpu, x1, nc, p);
+    cec = up2(cpu, x1, nc, p);
+    homg_alloc(gpu, GEN_NSCALARS * sizeof(double), (void **)&gs);
+    homg_alloc(cpu, GEN_NSCALARS * sizeof(double), (void **)&cs);
+    homg_alloc(gpu, 1000 * sizeof(double), (void **)&ghist);
+    homg_alloc(cpu, 1000 * sizeof(double), (void **)&chist);
+    homg_alloc(gpu, sizeof(int), (void **)&gcount);
+    homg_alloc(cpu, sizeof(int), (void **)&ccount);
+    gpu->mem->zero(&gpu->ex, gs, GEN_NSCALARS * sizeof(double));
+    cpu->mem->zero(&cpu->ex, cs, GEN_NSCALARS * sizeof(double));
+    gpu->mem->zero(&gpu->ex, gcount, sizeof(int));
+    cpu->mem->zero(&cpu->ex, ccount, sizeof(int));
+    KG->smooth(&gpu->ex, p, &L.g, gu, gf, 1);
+    KC->smooth(&cpu->ex, p, &L.c, cu, cf, 1);
+    GEN_EXPECT("smooth", cmp_arrays(gu, cu, n, p), tol);
+    memcpy(F.face, g_face, sizeof F.face);
+    F.sigma_cell = g_sig;
+    KG->residual(&gpu->ex, p, &L.g, &F, gu, gf, gr, gs + GEN_RR);
+    memcpy(F.face, c_face, sizeof F.face);
+    F.sigma_cell = c_sig;
+    KC->residual(&cpu->ex, p, &L.c, &F, cu, cf, cr, cs + GEN_RR);
+    GEN_EXPECT("residual", cmp_arrays(gr, cr, n, p), tol);
+    KG->residual_restrict(&gpu->ex, p, &L.g, &Cl.g, gu, gf, gfc);
+    KC->residual_restrict(&cpu->ex, p, &L.c, &Cl.c, cu, cf, cfc);
+    GEN_EXPECT("residual_restrict", cmp_arrays(gfc, cfc, nc, p), tol);
+    KG->prolong_add(&gpu->ex, p, &L.g, &Cl.g, gec, gu);
+    KC->prolong_add(&cpu->ex, p, &L.c, &Cl.c, cec, cu);
+    GEN_EXPECT("prolong_add", cmp_arrays(gu, cu, n, p), tol);
+    KG->coarse_solve(&gpu->ex, p, &Cl.g, gec, gfc, 7);
+    KC->coarse_solve(&cpu->ex, p, &Cl.c, cec, cfc, 7);
+    GEN_EXPECT("coarse_solve", cmp_arrays(gec, cec, nc, p), tol * 10);
+
+    /* the CG vector kernels and scalars */
+    KG->zero_active(&gpu->ex, p, n, L.g.flag, gr);
+    KC->zero_active(&cpu->ex, p, n, L.c.flag, cr);
+    GEN_EXPECT("zero_active", cmp_arrays(gr, cr, n, p), 0);
+    KG->apply(&gpu->ex, p, &L.g, gu, gq, gs + GEN_PQ);
+    KC->apply(&cpu->ex, p, &L.c, cu, cq, cs + GEN_PQ);
+    GEN_EXPECT("apply", cmp_arrays(gq, cq, n, p), tol);
+    KG->dot2(&gpu->ex, p, n, gq, gf, gu, gs + GEN_ZQ);
+    KC->dot2(&cpu->ex, p, n, cq, cf, cu, cs + GEN_ZQ);
+    KG->scalars(&gpu->ex, gs, GEN_STEP_ALPHA, 0, NULL, NULL);
+    KC->scalars(&cpu->ex, cs, GEN_STEP_ALPHA, 0, NULL, NULL);
+    KG->update_ur(&gpu->ex, p, n, L.g.flag, gu, gf, gr, gq, gs);
+    KC->update_ur(&cpu->ex, p, n, L.c.flag, cu, cf, cr, cq, cs);
+    GEN_EXPECT("update_ur u", cmp_arrays(gu, cu, n, p), tol);
+    GEN_EXPECT("update_ur r", cmp_arrays(gr, cr, n, p), tol);
+    KG->error_norm(&gpu->ex, p, n, L.g.flag, gu, gf, gs);
+    KC->error_norm(&cpu->ex, p, n, L.c.flag, cu, cf, cs);
+    KG->scalars(&gpu->ex, gs, GEN_STEP_RECORD, 1, ghist, gcount);
+    KC->scalars(&cpu->ex, cs, GEN_STEP_RECORD, 1, chist, ccount);
+    KG->scalars(&gpu->ex, gs, GEN_STEP_BETA, 0, NULL, NULL);
+    KC->scalars(&cpu->ex, cs, GEN_STEP_BETA, 0, NULL, NULL);
+    KG->update_p(&gpu->ex, p, n, gr, gq, gs);
+    KC->update_p(&cpu->ex, p, n, cr, cq, cs);
+    GEN_EXPECT("update_p", cmp_arrays(gq, cq, n, p), tol);
+    homg_copy_to_host(gpu, hs_g, gs, sizeof hs_g);
+    homg_copy_to_host(cpu, hs_c, cs, sizeof hs_c);
+    for (int k = 0; k < GEN_NSCALARS; k++)
+        GEN_EXPECT("scalars", fabs(hs_g[k] - hs_c[k]) / (fabs(hs_c[k]) + 1e-300), tol * 10);
+    GEN_EXPECT("history", cmp_arrays(ghist, chist, 1, HOMG_FLOAT64), tol * 10);
+
+    /* islands */
+    homg_alloc(gpu, n * sizeof(int), &glab);
+    homg_alloc(cpu, n * sizeof(int), &clab);
+    homg_copy_from_host(gpu, glab, lab, n * sizeof(int));
+    homg_copy_from_host(cpu, clab, lab, n * sizeof(int));
+    {
+        double inv[5] = { 0.5, 0.25, 0.125, 1, 2 }, *gsum, *csum, *ginv, *cinv;
+        homg_alloc(gpu, 5 * sizeof(double), (void **)&gsum);
+        homg_alloc(cpu, 5 * sizeof(double), (void **)&csum);
+        ginv = (double *)up2(gpu, inv, 5, HOMG_FLOAT64);
+        cinv = (double *)up2(cpu, inv, 5, HOMG_FLOAT64);
+        gpu->mem->zero(&gpu->ex, gsum, 5 * sizeof(double));
+        cpu->mem->zero(&cpu->ex, csum, 5 * sizeof(double));
+        KG->island_sum(&gpu->ex, p, n, (const int *)glab, gu, gsum);
+        KC->island_sum(&cpu->ex, p, n, (const int *)clab, cu, csum);
+        GEN_EXPECT("island_sum", cmp_arrays(gsum, csum, 5, HOMG_FLOAT64), tol * 10);
+        KG->island_sub(&gpu->ex, p, n, (const int *)glab, gu, gsum, ginv, 5, gs + GEN_PROJ);
+        KC->island_sub(&cpu->ex, p, n, (const int *)clab, cu, csum, cinv, 5, cs + GEN_PROJ);
+        GEN_EXPECT("island_sub", cmp_arrays(gu, cu, n, p), tol * 10);
+        GEN_EXPECT("island max", cmp_arrays(gs + GEN_PROJ, cs + GEN_PROJ, 1, HOMG_FLOAT64), tol * 10);
+        homg_free(gpu, gsum);
+        homg_free(cpu, csum);
+        homg_free(gpu, ginv);
+        homg_free(cpu, cinv);
+    }
+    /* check_operator finds a planted bad value in each array */
+    {
+        long long *gb, *cb, hb[2][3];
+        sig[n / 3] = -1;
+        lam[n / 2] = NAN;
+        fl[n - 1] = 5;
+        homg_free(gpu, g_sig), g_sig = up2(gpu, sig, n, p);
+        homg_free(gpu, g_lam), g_lam = up2(gpu, lam, n, p);
+        homg_copy_from_host(gpu, g_fl, fl, n);
+        homg_free(cpu, c_sig), c_sig = up2(cpu, sig, n, p);
+        homg_free(cpu, c_lam), c_lam = up2(cpu, lam, n, p);
+        homg_copy_from_host(cpu, c_fl, fl, n);
+        homg_alloc(gpu, 3 * sizeof(long long), (void **)&gb);
+        homg_alloc(cpu, 3 * sizeof(long long), (void **)&cb);
+        gpu->mem->zero(&gpu->ex, gb, 3 * sizeof(long long));
+        cpu->mem->zero(&cpu->ex, cb, 3 * sizeof(long long));
+        KG->check_operator(&gpu->ex, p, n, g_sig, g_lam, (const unsigned char *)g_fl, gb);
+        KC->check_operator(&cpu->ex, p, n, c_sig, c_lam, (const unsigned char *)c_fl, cb);
+        homg_copy_to_host(gpu, hb[0], gb, sizeof hb[0]);
+        homg_copy_to_host(cpu, hb[1], cb, sizeof hb[1]);
+        for (int a = 0; a < 3; a++)
+            GEN_EXPECT("check_operator", hb[0][a] == hb[1][a] ? 0 : 1, 0);
+        homg_free(gpu, gb);
+        homg_free(cpu, cb);
+    }
+    assert_true(KG->memory_available(&gpu->ex) > 0);
+
+    gen_level_free(gpu, &L.g);
+    gen_level_free(cpu, &L.c);
+    gen_level_free(gpu, &Cl.g);
+    gen_level_free(cpu, &Cl.c);
+    void *gfree[] = { g_sig, g_lam, g_fl, gu, gf, gr, gq, gec, gfc, glab, gs, ghist, gcount };
+    void *cfree[] = { c_sig, c_lam, c_fl, cu, cf, cr, cq, cec, cfc, clab, cs, chist, ccount };
+    for (size_t k = 0; k < sizeof gfree / sizeof gfree[0]; k++) {
+        homg_free(gpu, gfree[k]);
+        homg_free(cpu, cfree[k]);
+    }
+    for (int s = 0; s < 6; s++) {
+        homg_free(gpu, g_face[s]);
+        homg_free(cpu, c_face[s]);
+        free(face[s]);
+    }
+    free(sig);
+    free(lam);
+    free(x1);
+    free(x2);
+    free(fl);
+    free(lab);
+}
+
+static void gen_kernels_match_cpu(void **state)
+{
+    (void)state;
+    const int none[3] = { 0, 0, 0 }, px[3] = { 1, 0, 0 }, pall[3] = { 1, 1, 1 };
+    for (int prec = 0; prec < 2; prec++) {
+        const homg_precision p = prec ? HOMG_FLOAT64 : HOMG_FLOAT32;
+        check_gen_kernels(37, 23, 1, none, p, 1);
+        check_gen_kernels(38, 23, 1, px, p, 2);
+        check_gen_kernels(13, 9, 7, none, p, 3);
+        check_gen_kernels(12, 10, 8, pall, p, 4);
+        check_gen_kernels(1, 5, 1, none, p, 5);
+    }
+    assert_int_equal(gen_mismatches, 0);
+}
+
+/* Whole general solves: the GPU gives the CPU's solution (same cycles, same algorithm). */
+static void gen_gpu_solve_equals_cpu_solve(void **state)
+{
+    (void)state;
+    const int sizes[][3] = { { 100, 37, 1 }, { 33, 17, 9 }, { 64, 64, 1 } };
+    for (int s = 0; s < 3; s++) {
+        grid_case *c = grid_case_new(sizes[s][0], sizes[s][1], sizes[s][2], s == 2 ? 3 : 1, 80 + s);
+        const size_t n = grid_case_cells(c) * (size_t)c->d.nrhs;
+        double *ug = (double *)malloc(n * sizeof(double)), *uc = (double *)malloc(n * sizeof(double));
+        homg_solve_desc sd = { 0 };
+        homg_solve_info ig, ic;
+        c->d.precision = HOMG_FLOAT64;
+        c->d.method = s == 1 ? HOMG_METHOD_FCYCLE : HOMG_METHOD_VCYCLE;
+        for (int k = 0; k < 6; k++)
+            c->d.bc[k] = (homg_bc_kind)((s + k) % 2);
+        grid_case_random_faces(c, 90 + s);
+        grid_case_discs(c, 0.15, 3, 91 + s);
+        grid_case_checker_sigma(c, 4, s == 2 ? 1e4 : 10);
+        sd.tol = 1e-10;
+        sd.max_cycles = 100;
+        assert_int_equal(grid_case_solve(gpu, c, &sd, ug, &ig, NULL, NULL), HOMG_OK);
+        assert_int_equal(grid_case_solve(cpu, c, &sd, uc, &ic, NULL, NULL), HOMG_OK);
+        printf("  general %d x %d x %d (nrhs %d): GPU %d cycles, CPU %d, solutions differ by %.2e, residual %.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, c->d.nrhs, ig.cycles, ic.cycles, homg_rel_diff(ug, uc, n),
+               grid_case_residual(c, ug, 1));
+        assert_true(abs(ig.cycles - ic.cycles) <= 1);
+        assert_true(homg_rel_diff(ug, uc, n) < 1e-8);
+        assert_true(grid_case_residual(c, ug, 1) < 1e-9);
+        free(ug);
+        free(uc);
+        grid_case_free(c);
+    }
+}
+
 static void nan_input_on_gpu(void **state)
 {
     (void)state;
@@ -457,7 +801,7 @@ static void nan_input_on_gpu(void **state)
     gd.nx = N;
     assert_int_equal(homg_grid_create(gpu, &gd, &g), HOMG_OK);
     assert_int_equal(homg_grid_solve(g, f, NULL, u, NULL, NULL), HOMG_ERROR_INVALID_ARGUMENT);
-    assert_non_null(strstr(homg_ctx_last_error(gpu), "(3, 100)"));
+    assert_non_null(strstr(homg_ctx_last_error(gpu), "(3, 100, 0)"));
     homg_test_download(gpu, u, n, HOMG_FLOAT32, uh);
     for (size_t k = 0; k < n; k++)
         assert_true(uh[k] == 7.0);
@@ -488,6 +832,7 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest quick[] = {
         cmocka_unit_test(kernels_match_cpu),
+        cmocka_unit_test(gen_kernels_match_cpu),
         cmocka_unit_test(gpu_solve_equals_cpu_solve),
     };
     const struct CMUnitTest tests[] = {
@@ -497,6 +842,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(callers_stream_is_used),
         cmocka_unit_test(host_pointer_to_cuda_is_refused),
         cmocka_unit_test(nan_input_on_gpu),
+        cmocka_unit_test(gen_kernels_match_cpu),
+        cmocka_unit_test(gen_gpu_solve_equals_cpu_solve),
         cmocka_unit_test(exact_solutions_all_methods),
     };
     homg_test_require_gpu("test_grid_gpu");

@@ -75,7 +75,8 @@ homg_status homg_cpu_gen_prolong_add(kernel_exec *ex, homg_precision p, const ge
                                      const void *ec, void *u)
 {
     (void)ex;
-    DISPATCH(p, prolong_add_f(L, C, (const float *)ec, (float *)u), prolong_add_d(L, C, (const double *)ec, (double *)u));
+    DISPATCH(p, prolong_add_f(L, C, (const float *)ec, (float *)u),
+             prolong_add_d(L, C, (const double *)ec, (double *)u));
     return HOMG_OK;
 }
 
@@ -96,8 +97,8 @@ homg_status homg_cpu_gen_apply(kernel_exec *ex, homg_precision p, const gen_leve
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gen_dot2(kernel_exec *ex, homg_precision p, size_t n, const void *a, const void *b,
-                              const void *c, double *out)
+homg_status homg_cpu_gen_dot2(kernel_exec *ex, homg_precision p, size_t n, const void *a, const void *b, const void *c,
+                              double *out)
 {
     (void)ex;
     DISPATCH(p, dot2_f(n, (const float *)a, (const float *)b, (const float *)c, out),
@@ -121,8 +122,7 @@ homg_status homg_cpu_gen_zero_active(kernel_exec *ex, homg_precision p, size_t n
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gen_update_p(kernel_exec *ex, homg_precision p, size_t n, const void *z, void *pv,
-                                  const double *s)
+homg_status homg_cpu_gen_update_p(kernel_exec *ex, homg_precision p, size_t n, const void *z, void *pv, const double *s)
 {
     (void)ex;
     DISPATCH(p, update_p_f(n, (const float *)z, (float *)pv, s), update_p_d(n, (const double *)z, (double *)pv, s));

@@ -67,8 +67,8 @@ template <> struct gp<double> {
     {
         return gen_restrict_cell_d(L, C, u, f, i, j, k);
     }
-    __device__ static double res(const gen_level *L, const gen_fine *F, const double *u, const double *f, int i,
-                                 int j, int k)
+    __device__ static double res(const gen_level *L, const gen_fine *F, const double *u, const double *f, int i, int j,
+                                 int k)
     {
         return gen_fine_res_d(L, F, u, f, i, j, k);
     }
@@ -105,7 +105,8 @@ static unsigned stride_blocks(kernel_exec *ex, size_t n)
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
 }
 
-#define CELL_LOOP(L, c) for (size_t c = blockIdx.x * (size_t)NT + threadIdx.x; c < gen_cells(&L); c += (size_t)gridDim.x * NT)
+#define CELL_LOOP(L, c) \
+    for (size_t c = blockIdx.x * (size_t)NT + threadIdx.x; c < gen_cells(&L); c += (size_t)gridDim.x * NT)
 
 template <typename T>
 __global__ void setup_fine_kernel(gen_level L, gen_fine F, const T *lc, double lambda, const unsigned char *flags)
@@ -336,15 +337,15 @@ extern "C" homg_status homg_cuda_gen_setup_fine(kernel_exec *ex, homg_precision 
 {
     unsigned b = stride_blocks(ex, gen_cells(L));
     if (p == HOMG_FLOAT64)
-        setup_fine_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)lambda_cell, lambda, flags);
+        setup_fine_kernel<double>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)lambda_cell, lambda, flags);
     else
         setup_fine_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)lambda_cell, lambda, flags);
     HOMG_CUDA_LAUNCHED(ex, "gen setup_fine_kernel");
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_gen_coarsen(kernel_exec *ex, homg_precision p, const gen_level *L,
-                                             const gen_level *C)
+extern "C" homg_status homg_cuda_gen_coarsen(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_level *C)
 {
     unsigned b = stride_blocks(ex, gen_cells(C));
     if (p == HOMG_FLOAT64)
@@ -404,8 +405,8 @@ extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p, const gen_level *L,
-                                              const gen_fine *F, const void *u, const void *f, void *r, double *rr)
+extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_fine *F,
+                                              const void *u, const void *f, void *r, double *rr)
 {
     unsigned b = stride_blocks(ex, gen_cells(L));
     if (p == HOMG_FLOAT64)
@@ -435,8 +436,8 @@ extern "C" homg_status homg_cuda_gen_dot2(kernel_exec *ex, homg_precision p, siz
 {
     unsigned nb = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
-        dot2_kernel<double><<<nb, NT, 0, homg_cuda_stream(ex)>>>(n, (const double *)a, (const double *)b,
-                                                                 (const double *)c, out);
+        dot2_kernel<double>
+            <<<nb, NT, 0, homg_cuda_stream(ex)>>>(n, (const double *)a, (const double *)b, (const double *)c, out);
     else
         dot2_kernel<float>
             <<<nb, NT, 0, homg_cuda_stream(ex)>>>(n, (const float *)a, (const float *)b, (const float *)c, out);
@@ -452,14 +453,14 @@ extern "C" homg_status homg_cuda_gen_update_ur(kernel_exec *ex, homg_precision p
         update_ur_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (double *)u, (const double *)pv,
                                                                      (double *)r, (const double *)q, s);
     else
-        update_ur_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (float *)u, (const float *)pv,
-                                                                    (float *)r, (const float *)q, s);
+        update_ur_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (float *)u, (const float *)pv, (float *)r,
+                                                                    (const float *)q, s);
     HOMG_CUDA_LAUNCHED(ex, "gen update_ur_kernel");
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_gen_zero_active(kernel_exec *ex, homg_precision p, size_t n,
-                                                 const unsigned char *flag, void *u)
+extern "C" homg_status homg_cuda_gen_zero_active(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag,
+                                                 void *u)
 {
     unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
@@ -489,8 +490,8 @@ extern "C" homg_status homg_cuda_gen_scalars(kernel_exec *ex, double *s, int ste
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_gen_error_norm(kernel_exec *ex, homg_precision p, size_t n,
-                                                const unsigned char *flag, const void *u, const void *ref, double *s)
+extern "C" homg_status homg_cuda_gen_error_norm(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag,
+                                                const void *u, const void *ref, double *s)
 {
     unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
@@ -514,9 +515,8 @@ extern "C" homg_status homg_cuda_gen_island_sum(kernel_exec *ex, homg_precision 
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_gen_island_sub(kernel_exec *ex, homg_precision p, size_t n, const int *label,
-                                                void *x, const double *sums, const double *inv_count, int nislands,
-                                                double *proj)
+extern "C" homg_status homg_cuda_gen_island_sub(kernel_exec *ex, homg_precision p, size_t n, const int *label, void *x,
+                                                const double *sums, const double *inv_count, int nislands, double *proj)
 {
     unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
@@ -539,8 +539,8 @@ extern "C" homg_status homg_cuda_gen_check_operator(kernel_exec *ex, homg_precis
         check_operator_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(
             n, (const double *)sigma, (const double *)lambda, flags, (unsigned long long *)bad);
     else
-        check_operator_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(
-            n, (const float *)sigma, (const float *)lambda, flags, (unsigned long long *)bad);
+        check_operator_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, (const float *)sigma, (const float *)lambda,
+                                                                         flags, (unsigned long long *)bad);
     HOMG_CUDA_LAUNCHED(ex, "gen check_operator_kernel");
     return HOMG_OK;
 }

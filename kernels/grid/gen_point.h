@@ -45,7 +45,10 @@ HOMG_HD double gen_axis_scale(int n) { return n >= 2 ? 0.5 : 1.0; }
 HOMG_HD double gen_harmonic(double a, double b) { return a + b > 0 ? 2.0 * a * b / (a + b) : 0.0; }
 
 /* Cell index and coordinates. */
-HOMG_HD size_t gen_index(const gen_level *L, int i, int j, int k) { return (size_t)i + (size_t)L->nx * ((size_t)j + (size_t)L->ny * k); }
+HOMG_HD size_t gen_index(const gen_level *L, int i, int j, int k)
+{
+    return (size_t)i + (size_t)L->nx * ((size_t)j + (size_t)L->ny * k);
+}
 
 HOMG_HD void gen_coords(const gen_level *L, size_t c, int *i, int *j, int *k)
 {

@@ -46,7 +46,9 @@ HOMG_HD double GFN(gen_sigma)(const gen_fine *F, size_t c)
 HOMG_HD double GFN(gen_face_value)(const gen_level *L, const gen_fine *F, int s, int i, int j, int k)
 {
     const T *d = (const T *)F->face[s];
-    size_t idx = s < 2 ? (size_t)j + (size_t)L->ny * k : s < 4 ? (size_t)i + (size_t)L->nx * k : (size_t)i + (size_t)L->nx * j;
+    size_t idx = s < 2   ? (size_t)j + (size_t)L->ny * k
+                 : s < 4 ? (size_t)i + (size_t)L->nx * k
+                         : (size_t)i + (size_t)L->nx * j;
     return d ? (double)d[idx] : 0.0;
 }
 
@@ -200,7 +202,8 @@ HOMG_HD void GFN(gen_coarse_cell)(const gen_level *L, const gen_level *C, int I,
 }
 
 /* Sum over C's active children of (f - A u) (u NULL: 0). */
-HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, const T *u, const T *f, int I, int J, int K)
+HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, const T *u, const T *f, int I, int J,
+                                      int K)
 {
     int lo[3], hi[3];
     double s = 0;
@@ -225,7 +228,9 @@ HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, co
 HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int j, int k)
 {
     size_t c = gen_index(L, i, j, k);
-    return (T)(((double)f[c] + GFN(gen_offsum)(L, u, i, j, k)) / (double)((const T *)L->diag)[c]);
+    double d = (double)((const T *)L->diag)[c];
+    /* a lone cell of a singular island has no equation left (its rhs is projected to 0) */
+    return d > 0 ? (T)(((double)f[c] + GFN(gen_offsum)(L, u, i, j, k)) / d) : (T)0;
 }
 
 #undef GCAT2

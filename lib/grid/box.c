@@ -241,7 +241,6 @@ static int first_kind(const homg_grid *g, const homg_solve_desc *sd, int cycle)
     return g->run == HOMG_METHOD_FMG && !sd->warm_start && cycle == 0 ? HOMG_CYCLE_FMG : HOMG_CYCLE_NORMAL;
 }
 
-
 /* Solves the box problem (arguments already checked by homg_grid_solve). */
 homg_status homg__box_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
                             homg_solve_info *info)

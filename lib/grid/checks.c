@@ -80,8 +80,8 @@ homg_status homg__check_solve_values(homg_grid *g, const void *f, const homg_bou
                 long long c = k % (long long)n;
                 return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT,
                                   "%s is not finite at (i, j, k) = (%lld, %lld, %lld) of rhs %lld (index %lld)",
-                                  a == 0 ? "f" : "u (warm start)", c % d->nx, c / d->nx % d->ny,
-                                  c / d->nx / d->ny, k / (long long)n, k);
+                                  a == 0 ? "f" : "u (warm start)", c % d->nx, c / d->nx % d->ny, c / d->nx / d->ny,
+                                  k / (long long)n, k);
             }
             return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "bc.face[%d] (%s) is not finite at index %lld",
                               a - 2, side_names[a - 2], k);

@@ -1,45 +1,680 @@
-/* general.c -- multigrid for the general operator (per-cell sigma, lambda and
- * flags, any sizes, 2D and 3D, every side kind): not wired yet. */
+/* general.c -- multigrid for the general structured operator: per-cell sigma
+ * (harmonic face means), lambda and flags (ACTIVE / FIXED / SOLID), any sizes,
+ * 2D and 3D, Dirichlet / Neumann / periodic sides, nrhs right-hand sides.
+ *
+ * Method: conjugate gradients preconditioned by one multigrid cycle (V for
+ * VCYCLE, F for FCYCLE and FMG) on a cell-centred aggregation hierarchy
+ * (kernels/grid/gen_kernels.h: 2 cells per axis, an odd remainder joining the
+ * last aggregate, rediscretised coarse conductances, symmetric red-black
+ * Gauss-Seidel, the coarsest level of at most HOMG_GEN_COARSEST cells by sweeps
+ * in one block).  The Krylov step makes one cycle robust where plain cycles
+ * stall with piecewise-constant transfers, coefficient jumps and obstacles; the
+ * flexible (Polak-Ribiere) beta keeps F-cycles usable.  Each "cycle" of the
+ * solve info is one preconditioned CG iteration.  Scalars stay on the device;
+ * with tol = 0 nothing waits for the host.
+ *
+ * Precision: u, f and the work vectors are stored in the grid's precision, every
+ * sum is accumulated in double, and the residual is recomputed from f and u
+ * (in double) every HOMG_GEN_RESTART_* iterations, a restart on the residual
+ * equation, so float32 storage does not drift.
+ *
+ * Singular islands (connected active cells, lambda = 0, touching no FIXED cell
+ * and no Dirichlet side) are found on the host once per homg_grid_set_operator
+ * (flags and lambda read back once); the rhs is projected per island, the
+ * preconditioned residual too, and u gets mean zero per island at the end. */
 #include "grid_internal.h"
+#include "grid/gen_kernels.h"
 
-homg_status homg__gen_prepare(homg_grid *g)
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOMG_GEN_MAX_LEVELS    24
+#define HOMG_GEN_COARSEST      64
+#define HOMG_GEN_COARSE_SWEEPS 40
+#define HOMG_GEN_RESTART_F32   10
+#define HOMG_GEN_RESTART_F64   50
+
+struct grid_general {
+    const gen_kernels *k;
+    int nlev, dims;
+    gen_level lv[HOMG_GEN_MAX_LEVELS];
+    void *x[HOMG_GEN_MAX_LEVELS], *b[HOMG_GEN_MAX_LEVELS]; /* levels >= 1: correction, rhs */
+    void *r, *z, *p, *q;                                   /* finest work vectors */
+    void *sig;                                             /* own copy of sigma_cell */
+    gen_fine F;                                            /* constants of the finest level */
+    double *s;                                             /* GEN_NSCALARS device doubles */
+    int *label;                                            /* singular island per cell (-1: none) */
+    double *isl_sums, *isl_inv;                            /* per island: sums, 1/count */
+    int nisl, isl_cap;
+};
+
+#define GQ(g, call, what)                          \
+    do {                                           \
+        homg_status st_ = (call);                  \
+        if (st_ != HOMG_OK)                        \
+            return homg__k_fail((g), st_, (what)); \
+    } while (0)
+
+static size_t cells(const gen_level *L) { return (size_t)L->nx * L->ny * L->nz; }
+
+/* The level sizes: coarsen while a level has more than HOMG_GEN_COARSEST cells
+ * and an axis of two or more. */
+static int plan_levels(const homg_grid_desc *d, int dims_out[HOMG_GEN_MAX_LEVELS][3])
 {
-    const homg_grid_desc *d = &g->desc;
-    return homg__fail(g->ctx, HOMG_ERROR_UNSUPPORTED,
-                      "the grid solves power-of-two 2D Dirichlet boxes with constant coefficients only so far "
-                      "(this grid: %d x %d x %d, nrhs %d%s)",
-                      d->nx, d->ny, d->nz, d->nrhs, g->op_arrays ? ", per-cell operator arrays" : "");
+    int n[3] = { d->nx, d->ny, d->nz }, nl = 0;
+    for (;;) {
+        dims_out[nl][0] = n[0];
+        dims_out[nl][1] = n[1];
+        dims_out[nl][2] = n[2];
+        nl++;
+        if ((double)n[0] * n[1] * n[2] <= HOMG_GEN_COARSEST || nl == HOMG_GEN_MAX_LEVELS ||
+            (n[0] < 2 && n[1] < 2 && n[2] < 2))
+            return nl;
+        for (int a = 0; a < 3; a++)
+            n[a] = n[a] >= 2 ? n[a] / 2 : 1;
+    }
 }
 
-void homg__gen_free(homg_grid *g) { (void)g; }
+/* Bytes the general solver allocates for this desc (the check before any allocation). */
+double homg__gen_bytes(const homg_grid_desc *d)
+{
+    int dims[HOMG_GEN_MAX_LEVELS][3];
+    const int nl = plan_levels(d, dims), three = d->nz > 1;
+    const double e = d->precision == HOMG_FLOAT64 ? 8 : 4;
+    double total = 0;
+    for (int l = 0; l < nl; l++) {
+        double n = (double)dims[l][0] * dims[l][1] * dims[l][2];
+        total += n * (e * (4 + three) + 1); /* faces, diag, lam, flags */
+        total += n * e * (l == 0 ? 4 : 2);  /* r z p q, or x b */
+    }
+    return total;
+}
+
+static homg_status alloc_level(homg_grid *g, gen_level *L, int with_xb, void **x, void **b)
+{
+    const size_t n = cells(L), e = g->elem;
+    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gx, "multigrid level"));
+    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gy, "multigrid level"));
+    if (g->gen->dims == 3)
+        HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gz, "multigrid level"));
+    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->diag, "multigrid level"));
+    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->lam, "multigrid level"));
+    HOMG_TRY(homg__alloc(g->ctx, n, (void **)&L->flag, "multigrid level"));
+    if (with_xb) {
+        HOMG_TRY(homg__alloc(g->ctx, n * e, x, "multigrid level"));
+        HOMG_TRY(homg__alloc(g->ctx, n * e, b, "multigrid level"));
+    }
+    return HOMG_OK;
+}
+
+static homg_status gen_create(homg_grid *g)
+{
+    const homg_grid_desc *d = &g->desc;
+    grid_general *G;
+    int dims[HOMG_GEN_MAX_LEVELS][3];
+    const size_t n = (size_t)d->nx * d->ny * d->nz;
+    G = (grid_general *)calloc(1, sizeof *G);
+    if (!G)
+        return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "general multigrid: out of host memory");
+    g->gen = G;
+    G->k = HOMG_KERNELS(&g->ctx->ex, gen);
+    G->dims = homg__grid_dims(d);
+    G->nlev = plan_levels(d, dims);
+    for (int l = 0; l < G->nlev; l++) {
+        gen_level *L = &G->lv[l];
+        L->nx = dims[l][0];
+        L->ny = dims[l][1];
+        L->nz = dims[l][2];
+        for (int a = 0; a < G->dims; a++)
+            L->periodic[a] = d->bc[2 * a] == HOMG_BC_PERIODIC;
+        HOMG_TRY(alloc_level(g, L, l > 0, &G->x[l], &G->b[l]));
+    }
+    HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->r, "multigrid work vector"));
+    HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->z, "multigrid work vector"));
+    HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->p, "multigrid work vector"));
+    HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->q, "multigrid work vector"));
+    HOMG_TRY(homg__alloc(g->ctx, GEN_NSCALARS * sizeof(double), (void **)&G->s, "multigrid scalars"));
+    G->F.h = d->h;
+    for (int s = 0; s < 6; s++)
+        G->F.kind[s] = s < 2 * G->dims ? (int)d->bc[s] : HOMG_BC_PERIODIC; /* 2D: no z sides */
+    return HOMG_OK;
+}
+
+void homg__gen_free(homg_grid *g)
+{
+    grid_general *G = g->gen;
+    if (!G)
+        return;
+    for (int l = 0; l < G->nlev; l++) {
+        gen_level *L = &G->lv[l];
+        homg__free(g->ctx, L->gx);
+        homg__free(g->ctx, L->gy);
+        homg__free(g->ctx, L->gz);
+        homg__free(g->ctx, L->diag);
+        homg__free(g->ctx, L->lam);
+        homg__free(g->ctx, L->flag);
+        homg__free(g->ctx, G->x[l]);
+        homg__free(g->ctx, G->b[l]);
+    }
+    homg__free(g->ctx, G->r);
+    homg__free(g->ctx, G->z);
+    homg__free(g->ctx, G->p);
+    homg__free(g->ctx, G->q);
+    homg__free(g->ctx, G->sig);
+    homg__free(g->ctx, G->s);
+    homg__free(g->ctx, G->label);
+    homg__free(g->ctx, G->isl_sums);
+    homg__free(g->ctx, G->isl_inv);
+    free(G);
+    g->gen = NULL;
+}
+
+/* ------------------------------------------------------------ the operator */
+
+/* Builds every level on the device from the operator. */
+static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
+{
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const size_t n = cells(&G->lv[0]);
+    G->F.sigma = op->sigma;
+    G->F.sigma_cell = NULL;
+    if (op->sigma_cell) {
+        if (!G->sig)
+            HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->sig, "sigma copy"));
+        GQ(g, g->ctx->mem->copy(ex, G->sig, op->sigma_cell, n * g->elem, HOMG_D2D), "copying sigma");
+        G->F.sigma_cell = G->sig;
+    }
+    GQ(g, G->k->setup_fine(ex, g->desc.precision, &G->lv[0], &G->F, op->lambda_cell, op->lambda, op->flags),
+       "finest level");
+    for (int l = 1; l < G->nlev; l++)
+        GQ(g, G->k->coarsen(ex, g->desc.precision, &G->lv[l - 1], &G->lv[l]), "coarsening");
+    return HOMG_OK;
+}
+
+/* ---- singular islands (host, once per operator) ---- */
+
+typedef struct island_scan {
+    const homg_grid_desc *d;
+    const unsigned char *flags; /* NULL: all active */
+    const double *lambda;       /* NULL: constant */
+    double lambda_c;
+    int *label;
+    int *stack;
+} island_scan;
+
+static int touches_dirichlet(const homg_grid_desc *d, int dims, int i, int j, int k)
+{
+    const int x[3] = { i, j, k }, n[3] = { d->nx, d->ny, d->nz };
+    for (int a = 0; a < dims; a++) {
+        if (x[a] == 0 && d->bc[2 * a] == HOMG_BC_DIRICHLET)
+            return 1;
+        if (x[a] == n[a] - 1 && d->bc[2 * a + 1] == HOMG_BC_DIRICHLET)
+            return 1;
+    }
+    return 0;
+}
+
+/* Labels the island of active cell c0 with id; returns whether it is singular. */
+static int flood(island_scan *sc, size_t c0, int id)
+{
+    const homg_grid_desc *d = sc->d;
+    const int dims = homg__grid_dims(d), n[3] = { d->nx, d->ny, d->nz };
+    int top = 0, singular = sc->lambda_c == 0 || sc->lambda;
+    sc->label[c0] = id;
+    sc->stack[top++] = (int)c0;
+    while (top > 0) {
+        size_t c = (size_t)sc->stack[--top];
+        int x[3] = { (int)(c % d->nx), (int)(c / d->nx % d->ny), (int)(c / ((size_t)d->nx * d->ny)) };
+        if ((sc->lambda && sc->lambda[c] != 0) || touches_dirichlet(d, dims, x[0], x[1], x[2]))
+            singular = 0;
+        for (int a = 0; a < dims; a++)
+            for (int dir = -1; dir <= 1; dir += 2) {
+                int y[3] = { x[0], x[1], x[2] }, m = x[a] + dir;
+                size_t cm;
+                if (m < 0 || m >= n[a]) {
+                    if (d->bc[2 * a] != HOMG_BC_PERIODIC || n[a] < 2)
+                        continue;
+                    m = m < 0 ? n[a] - 1 : 0;
+                }
+                y[a] = m;
+                cm = (size_t)y[0] + (size_t)d->nx * ((size_t)y[1] + (size_t)d->ny * y[2]);
+                if (sc->flags && sc->flags[cm] == HOMG_CELL_FIXED)
+                    singular = 0;
+                if ((sc->flags && sc->flags[cm] != HOMG_CELL_ACTIVE) || sc->label[cm] != -1)
+                    continue;
+                sc->label[cm] = id;
+                sc->stack[top++] = (int)cm;
+            }
+    }
+    return singular;
+}
+
+/* Host labels: singular islands 0..nisl-1, -1 elsewhere; counts per island. */
+static int label_islands(island_scan *sc, size_t n, double **count_out)
+{
+    int nisl = 0, cap = 0, id = 0;
+    double *count = NULL;
+    int *map = NULL, mapcap = 0;
+    for (size_t c = 0; c < n; c++)
+        sc->label[c] = -1;
+    for (size_t c = 0; c < n; c++) {
+        if ((sc->flags && sc->flags[c] != HOMG_CELL_ACTIVE) || sc->label[c] != -1)
+            continue;
+        if (id >= mapcap) {
+            mapcap = mapcap ? 2 * mapcap : 64;
+            map = (int *)realloc(map, (size_t)mapcap * sizeof *map);
+        }
+        map[id] = flood(sc, c, id) ? nisl++ : -1;
+        id++;
+    }
+    if (nisl > 0) {
+        cap = nisl;
+        count = (double *)calloc((size_t)cap, sizeof *count);
+    }
+    for (size_t c = 0; c < n; c++) {
+        int l = sc->label[c] >= 0 ? map[sc->label[c]] : -1;
+        sc->label[c] = l;
+        if (l >= 0)
+            count[l] += 1;
+    }
+    free(map);
+    *count_out = count;
+    return nisl;
+}
+
+static homg_status upload_islands(homg_grid *g, const int *label, const double *count, int nisl)
+{
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const size_t n = cells(&G->lv[0]);
+    double *inv;
+    homg_status st;
+    G->nisl = nisl;
+    if (nisl == 0)
+        return HOMG_OK;
+    if (!G->label)
+        HOMG_TRY(homg__alloc(g->ctx, n * sizeof(int), (void **)&G->label, "island labels"));
+    if (nisl > G->isl_cap) {
+        homg__free(g->ctx, G->isl_sums);
+        homg__free(g->ctx, G->isl_inv);
+        G->isl_sums = G->isl_inv = NULL;
+        HOMG_TRY(homg__alloc(g->ctx, (size_t)nisl * sizeof(double), (void **)&G->isl_sums, "island sums"));
+        HOMG_TRY(homg__alloc(g->ctx, (size_t)nisl * sizeof(double), (void **)&G->isl_inv, "island sums"));
+        G->isl_cap = nisl;
+    }
+    inv = (double *)malloc((size_t)nisl * sizeof *inv);
+    if (!inv)
+        return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "island counts: out of host memory");
+    for (int l = 0; l < nisl; l++)
+        inv[l] = 1.0 / count[l];
+    st = g->ctx->mem->copy(ex, G->isl_inv, inv, (size_t)nisl * sizeof(double), HOMG_H2D);
+    if (st == HOMG_OK)
+        st = g->ctx->mem->copy(ex, G->label, label, n * sizeof(int), HOMG_H2D);
+    free(inv);
+    return st == HOMG_OK ? HOMG_OK : homg__k_fail(g, st, "uploading island labels");
+}
+
+/* Reads flags and lambda back once, labels the islands, uploads the singular ones. */
+static homg_status find_islands(homg_grid *g, const homg_grid_operator *op)
+{
+    const homg_grid_desc *d = &g->desc;
+    const size_t n = (size_t)d->nx * d->ny * d->nz;
+    kernel_exec *ex = &g->ctx->ex;
+    island_scan sc;
+    double *count = NULL;
+    void *lam_raw = NULL;
+    homg_status st = HOMG_OK;
+    int nisl;
+    if (!op->lambda_cell && op->lambda > 0) { /* nothing can be singular */
+        g->gen->nisl = 0;
+        return HOMG_OK;
+    }
+    memset(&sc, 0, sizeof sc);
+    sc.d = d;
+    sc.lambda_c = op->lambda;
+    sc.label = (int *)malloc(n * sizeof(int));
+    sc.stack = (int *)malloc(n * sizeof(int));
+    if (op->flags)
+        sc.flags = (unsigned char *)malloc(n);
+    if (op->lambda_cell) {
+        sc.lambda = (double *)malloc(n * sizeof(double));
+        lam_raw = malloc(n * g->elem);
+    }
+    if (!sc.label || !sc.stack || (op->flags && !sc.flags) || (op->lambda_cell && (!sc.lambda || !lam_raw))) {
+        st = homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "island labels: out of host memory");
+        goto done;
+    }
+    if (op->flags && (st = g->ctx->mem->copy(ex, (void *)sc.flags, op->flags, n, HOMG_D2H)) != HOMG_OK)
+        goto done;
+    if (op->lambda_cell) {
+        if ((st = g->ctx->mem->copy(ex, lam_raw, op->lambda_cell, n * g->elem, HOMG_D2H)) != HOMG_OK)
+            goto done;
+        for (size_t c = 0; c < n; c++)
+            ((double *)sc.lambda)[c] = g->elem == 8 ? ((double *)lam_raw)[c] : ((float *)lam_raw)[c];
+    }
+    nisl = label_islands(&sc, n, &count);
+    st = upload_islands(g, sc.label, count, nisl);
+done:
+    if (st != HOMG_OK && !g->ctx->msg[0])
+        homg__k_fail(g, st, "reading flags and lambda for the island labels");
+    free(sc.label);
+    free(sc.stack);
+    free((void *)sc.flags);
+    free((void *)sc.lambda);
+    free(lam_raw);
+    free(count);
+    return st;
+}
 
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)
 {
-    (void)op;
-    return homg__gen_prepare(g);
+    HOMG_TRY(homg__gen_prepare(g));
+    HOMG_TRY(build_levels(g, op));
+    return find_islands(g, op);
 }
+
+homg_status homg__gen_prepare(homg_grid *g)
+{
+    homg_grid_operator op;
+    if (g->gen)
+        return HOMG_OK;
+    HOMG_TRY(gen_create(g));
+    /* the constant operator until set_operator gives another */
+    memset(&op, 0, sizeof op);
+    op.sigma = g->sigma;
+    op.lambda = g->lambda;
+    HOMG_TRY(build_levels(g, &op));
+    return find_islands(g, &op);
+}
+
+/* ------------------------------------------------------------ cycles */
+
+typedef struct gen_cycle {
+    homg_grid *g;
+    const homg_solve_desc *sd;
+    void *xs[HOMG_GEN_MAX_LEVELS];
+    const void *bs[HOMG_GEN_MAX_LEVELS];
+} gen_cycle;
+
+static double share(const grid_general *G, int l) { return (double)cells(&G->lv[l]) / (double)cells(&G->lv[0]); }
+
+static homg_status sweeps(gen_cycle *c, int l, int n, int reverse)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    for (int s = 0; s < n; s++)
+        for (int h = 0; h < 2; h++)
+            GQ(g, G->k->smooth(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], reverse ? 1 - h : h),
+               "smoothing");
+    homg__account(g, 2L * n, n * share(G, l), 4.0 * n * cells(&G->lv[l]));
+    return HOMG_OK;
+}
+
+/* x_l improves A_l x_l = b_l from x_l = 0 by one V- or F-cycle. */
+static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const homg_precision p = g->desc.precision;
+    if (zero) {
+        GQ(g, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
+        homg__account(g, 1, 0, (double)cells(&G->lv[l]));
+    }
+    if (l == G->nlev - 1) {
+        GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], HOMG_GEN_COARSE_SWEEPS), "coarse solve");
+        homg__account(g, 1, HOMG_GEN_COARSE_SWEEPS * share(G, l), 2.0 * cells(&G->lv[l]));
+        return HOMG_OK;
+    }
+    HOMG_TRY(sweeps(c, l, g->desc.pre, 0));
+    GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
+       "residual and restriction");
+    homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
+    HOMG_TRY(visit(c, l + 1, fcycle, 1));
+    if (fcycle) {
+        /* the F-cycle's second visit: a V-cycle on the coarse correction's residual */
+        GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
+        HOMG_TRY(sweeps(c, l, 1, 1));
+        HOMG_TRY(sweeps(c, l, 1, 0));
+        GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
+           "residual and restriction");
+        HOMG_TRY(visit(c, l + 1, 0, 1));
+    }
+    GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
+    homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
+    return sweeps(c, l, g->desc.post, 1);
+}
+
+/* z = M r: one cycle from zero, projected on the singular islands. */
+static homg_status precondition(homg_grid *g)
+{
+    grid_general *G = g->gen;
+    gen_cycle c;
+    memset(&c, 0, sizeof c);
+    c.g = g;
+    c.xs[0] = G->z;
+    c.bs[0] = G->r;
+    for (int l = 1; l < G->nlev; l++) {
+        c.xs[l] = G->x[l];
+        c.bs[l] = G->b[l];
+    }
+    HOMG_TRY(visit(&c, 0, g->desc.method == HOMG_METHOD_FCYCLE || g->desc.method == HOMG_METHOD_FMG, 1));
+    return HOMG_OK;
+}
+
+/* x -= island means (proj: also record the largest |mean|). */
+static homg_status project(homg_grid *g, void *x, double *proj)
+{
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const size_t n = cells(&G->lv[0]);
+    if (G->nisl == 0)
+        return HOMG_OK;
+    GQ(g, g->ctx->mem->zero(ex, G->isl_sums, (size_t)G->nisl * sizeof(double)), "island sums");
+    GQ(g, G->k->island_sum(ex, g->desc.precision, n, G->label, x, G->isl_sums), "island sums");
+    GQ(g, G->k->island_sub(ex, g->desc.precision, n, G->label, x, G->isl_sums, G->isl_inv, G->nisl, proj),
+       "island projection");
+    homg__account(g, 3, 0, 3.0 * n);
+    return HOMG_OK;
+}
+
+/* ------------------------------------------------------------ the solve */
+
+typedef struct gen_rhs {
+    const void *f;
+    void *u;
+    const void *u_ref;
+} gen_rhs;
+
+/* r = projected (f + face terms - A u); p = 0 (a restart). */
+static homg_status restart(homg_grid *g, const gen_rhs *x, int first)
+{
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const homg_precision pr = g->desc.precision;
+    const size_t n = cells(&G->lv[0]);
+    GQ(g, G->k->residual(ex, pr, &G->lv[0], &G->F, x->u, x->f, G->r, NULL), "residual");
+    HOMG_TRY(project(g, G->r, first ? G->s + GEN_PROJ : NULL));
+    GQ(g, g->ctx->mem->zero(ex, G->p, n * g->elem), "restart");
+    HOMG_TRY(precondition(g));
+    HOMG_TRY(project(g, G->z, NULL));
+    GQ(g, G->k->dot2(ex, pr, n, G->q, G->z, G->r, G->s + GEN_ZQ), "dot products"); /* q: anything finite */
+    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_START, 0, NULL, NULL), "scalars");
+    GQ(g, G->k->update_p(ex, pr, n, G->z, G->p, G->s), "search direction");
+    homg__account(g, 5, 2, 8.0 * n);
+    return HOMG_OK;
+}
+
+/* One preconditioned CG iteration, its norm recorded in the history. */
+static homg_status iterate(homg_grid *g, const gen_rhs *x)
+{
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const homg_precision pr = g->desc.precision;
+    const size_t n = cells(&G->lv[0]);
+    GQ(g, G->k->apply(ex, pr, &G->lv[0], G->p, G->q, G->s + GEN_PQ), "operator");
+    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_ALPHA, 0, NULL, NULL), "scalars");
+    GQ(g, G->k->update_ur(ex, pr, n, G->lv[0].flag, x->u, G->p, G->r, G->q, G->s), "update");
+    if (x->u_ref)
+        GQ(g, G->k->error_norm(ex, pr, n, G->lv[0].flag, x->u, x->u_ref, G->s), "error norm");
+    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_RECORD, x->u_ref != NULL, g->hist, g->hist_count), "monitor");
+    HOMG_TRY(precondition(g));
+    HOMG_TRY(project(g, G->z, NULL));
+    GQ(g, G->k->dot2(ex, pr, n, G->q, G->z, G->r, G->s + GEN_ZQ), "dot products");
+    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_BETA, 0, NULL, NULL), "scalars");
+    GQ(g, G->k->update_p(ex, pr, n, G->z, G->p, G->s), "search direction");
+    homg__account(g, 7 + (x->u_ref != NULL), 2, 12.0 * n);
+    return HOMG_OK;
+}
+
+static homg_status read_hist(homg_grid *g, int count, double *norm)
+{
+    int at = count <= HOMG_GRID_HIST_MAX ? count - 1 : HOMG_GRID_HIST_MAX - 1;
+    GQ(g, g->ctx->mem->copy(&g->ctx->ex, norm, g->hist + at, sizeof *norm, HOMG_D2H), "reading the monitored norm");
+    return HOMG_OK;
+}
+
+/* Solves one right-hand side; *count is the history length so far. */
+static homg_status solve_one(homg_grid *g, const gen_rhs *x, const homg_solve_desc *sd, int *count, int *cycles,
+                             double *norm, int *converged)
+{
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const int max_cycles = sd->max_cycles ? sd->max_cycles : 50;
+    const int every = g->desc.precision == HOMG_FLOAT64 ? HOMG_GEN_RESTART_F64 : HOMG_GEN_RESTART_F32;
+    const size_t n = cells(&G->lv[0]);
+    GQ(g, g->ctx->mem->zero(ex, G->s, GEN_NSCALARS * sizeof(double)), "scalars");
+    if (!sd->warm_start)
+        GQ(g, G->k->zero_active(ex, g->desc.precision, n, G->lv[0].flag, x->u), "zeroing u");
+    /* ||f + face terms||^2 for the relative residual */
+    GQ(g, G->k->residual(ex, g->desc.precision, &G->lv[0], &G->F, NULL, x->f, G->r, G->s + GEN_BB), "rhs norm");
+    HOMG_TRY(restart(g, x, 1));
+    *converged = 0;
+    for (*cycles = 0; *cycles < max_cycles && !*converged;) {
+        if (*cycles > 0 && *cycles % every == 0)
+            HOMG_TRY(restart(g, x, 0));
+        HOMG_TRY(iterate(g, x));
+        ++*cycles;
+        ++*count;
+        if (sd->tol > 0) {
+            HOMG_TRY(read_hist(g, *count, norm));
+            if (!isfinite(*norm))
+                return homg__fail(g->ctx, HOMG_ERROR_NUMERIC, "the monitored norm became %g after cycle %d", *norm,
+                                  *cycles);
+            *converged = *norm <= sd->tol;
+        }
+    }
+    if (sd->tol == 0 && sd->u_ref)
+        HOMG_TRY(read_hist(g, *count, norm));
+    return project(g, x->u, NULL); /* mean zero per singular island */
+}
+
+static const void *offset(const void *p, size_t bytes) { return p ? (const char *)p + bytes : NULL; }
 
 homg_status homg__gen_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
                             homg_solve_info *info)
 {
-    (void)f, (void)bc, (void)u, (void)sd, (void)info;
-    return homg__gen_prepare(g);
+    grid_general *G = g->gen;
+    const homg_grid_desc *d = &g->desc;
+    const size_t n = cells(&G->lv[0]);
+    int count = 0, all_converged = 1, total = 0;
+    double worst = -1, proj = 0;
+    GQ(g, g->ctx->mem->zero(&g->ctx->ex, g->hist_count, sizeof(int)), "history");
+    for (int k = 0; k < d->nrhs; k++) {
+        gen_rhs x;
+        int cycles = 0, conv = 0;
+        double norm = -1, pk = 0;
+        x.f = offset(f, k * n * g->elem);
+        x.u = (void *)offset(u, k * n * g->elem);
+        x.u_ref = offset(sd->u_ref, k * n * g->elem);
+        for (int s = 0; s < 6; s++)
+            G->F.face[s] = bc ? offset(bc->face[s], k * homg__face_len(d, s) * g->elem) : NULL;
+        HOMG_TRY(solve_one(g, &x, sd, &count, &cycles, &norm, &conv));
+        total = cycles > total ? cycles : total;
+        worst = norm > worst ? norm : worst;
+        all_converged &= conv;
+        if (G->nisl > 0 && (sd->tol > 0 || sd->u_ref))
+            GQ(g, g->ctx->mem->copy(&g->ctx->ex, &pk, G->s + GEN_PROJ, sizeof pk, HOMG_D2H), "projected amount");
+        proj = pk > proj ? pk : proj;
+    }
+    if (info) {
+        info->cycles = total;
+        info->norm = worst;
+        info->converged = sd->tol > 0 && all_converged;
+        info->projected = G->nisl > 0 && sd->tol == 0 && !sd->u_ref ? -1 : proj;
+    }
+    if (sd->tol > 0 && !all_converged)
+        return homg__fail(g->ctx, HOMG_ERROR_NOT_CONVERGED, "not converged: norm %.3e > tol %.3e after %d cycles",
+                          worst, sd->tol, total);
+    return HOMG_OK;
 }
 
 homg_status homg__gen_residual(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, void *r)
 {
-    (void)f, (void)bc, (void)u, (void)r;
-    return homg__gen_prepare(g);
-}
-
-homg_status homg__check_operator(homg_grid *g, const homg_grid_operator *op)
-{
-    (void)g, (void)op;
+    grid_general *G;
+    const homg_grid_desc *d = &g->desc;
+    HOMG_TRY(homg__gen_prepare(g));
+    G = g->gen;
+    for (int k = 0; k < d->nrhs; k++) {
+        const size_t n = cells(&G->lv[0]), off = k * n * g->elem;
+        for (int s = 0; s < 6; s++)
+            G->F.face[s] = bc ? offset(bc->face[s], k * homg__face_len(d, s) * g->elem) : NULL;
+        GQ(g,
+           G->k->residual(&g->ctx->ex, d->precision, &G->lv[0], &G->F, offset(u, off), offset(f, off), (char *)r + off,
+                          NULL),
+           "homg_grid_residual");
+    }
     return HOMG_OK;
 }
 
+/* ------------------------------------------------------------ checks */
+
+homg_status homg__check_operator(homg_grid *g, const homg_grid_operator *op)
+{
+    static const char *const names[3] = { "op.sigma_cell", "op.lambda_cell", "op.flags" };
+    static const char *const what[3] = { "must be finite and > 0", "must be finite and >= 0",
+                                         "is not a HOMG_CELL_* value (0 active, 1 fixed, 2 solid)" };
+    const gen_kernels *k = HOMG_KERNELS(&g->ctx->ex, gen);
+    const homg_grid_desc *d = &g->desc;
+    const size_t n = (size_t)d->nx * d->ny * d->nz;
+    long long bad[3];
+    if (op->sigma_cell)
+        HOMG_TRY(homg__check_pointer(g->ctx, op->sigma_cell, "op.sigma_cell"));
+    if (op->lambda_cell)
+        HOMG_TRY(homg__check_pointer(g->ctx, op->lambda_cell, "op.lambda_cell"));
+    if (op->flags)
+        HOMG_TRY(homg__check_pointer(g->ctx, op->flags, "op.flags"));
+    if (op->skip_check || (!op->sigma_cell && !op->lambda_cell && !op->flags))
+        return HOMG_OK;
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->flags, 3 * sizeof(long long)), "operator check");
+    HOMG_TRY_BACKEND(
+        g->ctx, k->check_operator(&g->ctx->ex, d->precision, n, op->sigma_cell, op->lambda_cell, op->flags, g->flags),
+        "operator check");
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(&g->ctx->ex, bad, g->flags, sizeof bad, HOMG_D2H), "operator check");
+    for (int a = 0; a < 3; a++)
+        if (bad[a]) {
+            long long c = bad[a] - 1;
+            return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s at index %lld (i, j, k) = (%lld, %lld, %lld) %s",
+                              names[a], c, c % d->nx, c / d->nx % d->ny, c / ((long long)d->nx * d->ny), what[a]);
+        }
+    return HOMG_OK;
+}
+
+/* The bytes a grid of this desc needs, checked against the memory there is
+ * before anything is allocated. */
 homg_status homg__check_size(homg_grid *g)
 {
-    (void)g;
+    const homg_grid_desc *d = &g->desc;
+    const double cellsd = (double)d->nx * d->ny * d->nz, e = (double)g->elem;
+    const double need = homg__gen_bytes(d) + 2.0 * cellsd * e * d->nrhs; /* + the caller's f and u */
+    const size_t avail = HOMG_KERNELS(&g->ctx->ex, gen)->memory_available(&g->ctx->ex);
+    if (cellsd * d->nrhs > 2147483647.0 || (avail > 0 && need > (double)avail))
+        return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY,
+                          "%d x %d x %d cells need about %.0f bytes (%.1f GiB, with f and u) and %s", d->nx, d->ny,
+                          d->nz, need, need / 1073741824.0,
+                          cellsd * d->nrhs > 2147483647.0 ? "more than 2^31 values per array are not supported"
+                                                          : "the device has less free memory");
     return HOMG_OK;
 }

@@ -107,6 +107,7 @@ homg_status homg__fftpath_solve(homg_grid *g, const void *f, const homg_boundary
                                 const homg_solve_desc *sd, homg_solve_info *info);
 /* general.c: per-cell operators, any sizes, 2D and 3D */
 homg_status homg__gen_prepare(homg_grid *g);
+double homg__gen_bytes(const homg_grid_desc *d);
 void homg__gen_free(homg_grid *g);
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op);
 homg_status homg__gen_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,

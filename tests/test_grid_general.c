@@ -1,0 +1,332 @@
+/* test_grid_general.c -- the general structured solver (lib/grid/general.c) and the
+ * FFT path on the CPU: every case is checked by the residual of the definition
+ * (tests/util/gridcase.c writes lib/homg.h's operator out cell by cell), the
+ * convergence factor per cycle is printed and bounded, singular islands get mean
+ * zero, FIXED and SOLID cells are left alone, the default picks FFT only where it
+ * applies, and bad operators are refused with the index. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridcase.h"
+#include "homg.h"
+#include "testutil.h"
+
+static homg_ctx *ctx;
+
+/* Solves c to tol with its method; prints and returns the mean convergence factor. */
+static double last_mean; /* largest |mean| over singular islands of the last run's u */
+
+static double run(const grid_case *c, const char *name, double tol, double *res_out, homg_solve_info *info_out)
+{
+    const size_t n = grid_case_cells(c) * (size_t)c->d.nrhs;
+    double *u = (double *)malloc(n * sizeof(double)), hist[1000], factor = 0, res;
+    int nh = 1000;
+    homg_solve_desc sd = { 0 };
+    homg_solve_info info;
+    sd.tol = tol;
+    sd.max_cycles = 100;
+    homg_status st = grid_case_solve(ctx, c, &sd, u, &info, hist, &nh);
+    if (st != HOMG_OK)
+        printf("  %s: %s\n", name, homg_ctx_last_error(ctx));
+    assert_int_equal(st, HOMG_OK);
+    res = grid_case_residual(c, u, 1);
+    last_mean = grid_case_island_mean(c, u);
+    if (c->d.nrhs > 1 && info.cycles > 0) /* the history holds every rhs's cycles */
+        factor = pow(info.norm, 1.0 / info.cycles);
+    else if (nh >= 2)
+        factor = pow(hist[nh - 1] / hist[0], 1.0 / (nh - 1));
+    printf("  %-34s %4d x %4d x %3d: %2d cycles, factor %.3f, residual (definition) %.2e, projected %.2e\n", name,
+           c->d.nx, c->d.ny, c->d.nz, info.cycles, factor, res, info.projected);
+    if (res_out)
+        *res_out = res;
+    if (info_out)
+        *info_out = info;
+    free(u);
+    return factor;
+}
+
+static void check(const grid_case *c, const char *name, double max_factor)
+{
+    double res;
+    double factor = run(c, name, c->d.precision == HOMG_FLOAT64 ? 1e-10 : 1e-5, &res, NULL);
+    assert_true(factor <= max_factor);
+    assert_true(res <= (c->d.precision == HOMG_FLOAT64 ? 1e-9 : 2e-5));
+    assert_true(last_mean <= (c->d.precision == HOMG_FLOAT64 ? 1e-9 : 1e-4));
+}
+
+static grid_case *mk(int nx, int ny, int nz, homg_bc_kind kind, uint64_t seed)
+{
+    grid_case *c = grid_case_new(nx, ny, nz, 1, seed);
+    for (int s = 0; s < 6; s++)
+        c->d.bc[s] = kind;
+    c->d.precision = HOMG_FLOAT64;
+    c->d.method = HOMG_METHOD_VCYCLE;
+    grid_case_random_faces(c, seed + 1);
+    return c;
+}
+
+static void sizes_and_sides(void **state)
+{
+    (void)state;
+    const int sizes[][3] = { { 1, 1, 1 },    { 2, 1, 1 },   { 3, 5, 1 },   { 7, 2, 1 },   { 5, 7, 3 },
+                             { 100, 37, 1 }, { 64, 64, 1 }, { 33, 17, 9 }, { 16, 16, 16 } };
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+        for (int kind = 0; kind < 3; kind++) {
+            grid_case *c = mk(sizes[s][0], sizes[s][1], sizes[s][2], (homg_bc_kind)kind, 10 + s);
+            char name[64];
+            snprintf(name, sizeof name, "%s", kind == 0 ? "dirichlet" : kind == 1 ? "neumann" : "periodic");
+            check(c, name, 0.35);
+            grid_case_free(c);
+        }
+}
+
+static void mixed_sides_and_lambda(void **state)
+{
+    (void)state;
+    grid_case *c = mk(40, 30, 1, HOMG_BC_DIRICHLET, 5);
+    c->d.bc[HOMG_SIDE_W] = c->d.bc[HOMG_SIDE_E] = HOMG_BC_PERIODIC;
+    c->d.bc[HOMG_SIDE_N] = HOMG_BC_NEUMANN;
+    grid_case_random_faces(c, 6);
+    check(c, "periodic x, Dirichlet S, Neumann N", 0.35);
+    c->lambda_cell = (double *)malloc(grid_case_cells(c) * sizeof(double));
+    for (size_t k = 0; k < grid_case_cells(c); k++)
+        c->lambda_cell[k] = (k % 7) * 3.0;
+    check(c, "  + lambda per cell", 0.35);
+    grid_case_free(c);
+    c = mk(20, 12, 10, HOMG_BC_NEUMANN, 8);
+    c->d.bc[HOMG_SIDE_B] = HOMG_BC_DIRICHLET;
+    c->d.bc[HOMG_SIDE_S] = c->d.bc[HOMG_SIDE_N] = HOMG_BC_PERIODIC;
+    grid_case_random_faces(c, 9);
+    check(c, "3D Neumann/periodic/Dirichlet B", 0.35);
+    grid_case_free(c);
+}
+
+static void sigma_jumps(void **state)
+{
+    (void)state;
+    grid_case *c = mk(64, 64, 1, HOMG_BC_DIRICHLET, 21);
+    grid_case_checker_sigma(c, 4, 1e4);
+    check(c, "checkerboard 1e4 (blocks of 4)", 0.35);
+    grid_case_checker_sigma(c, 1, 1e4);
+    check(c, "checkerboard 1e4 (single cells)", 0.5);
+    for (size_t k = 0; k < grid_case_cells(c); k++) /* layers */
+        c->sigma_cell[k] = ((k / 64) / 5) % 2 ? 1e-4 : 1;
+    check(c, "layers 1e-4", 0.35);
+    grid_case_free(c);
+    c = mk(24, 24, 24, HOMG_BC_NEUMANN, 22);
+    c->d.bc[HOMG_SIDE_W] = HOMG_BC_DIRICHLET;
+    grid_case_random_faces(c, 23);
+    grid_case_checker_sigma(c, 6, 1e4);
+    check(c, "3D checkerboard 1e4", 0.7); /* high-sigma cubes touch only at edges: hard for aggregation */
+    grid_case_free(c);
+}
+
+static void masks(void **state)
+{
+    (void)state;
+    grid_case *c = mk(96, 80, 1, HOMG_BC_NEUMANN, 31);
+    const size_t n = grid_case_cells(c);
+    double *u = (double *)malloc(n * sizeof(double));
+    homg_solve_desc sd = { 0 };
+    homg_solve_info info;
+    grid_case_discs(c, 0.2, 5, 32);
+    check(c, "20% solid discs, Neumann (singular)", 0.35);
+    /* a one-cell wall that cuts an island off, a fixed single cell, a solid border */
+    for (size_t k = 0; k < n; k++) {
+        int i = (int)(k % 96), j = (int)(k / 96);
+        if (i == 70 || j == 0)
+            c->flags[k] = HOMG_CELL_SOLID;
+    }
+    c->flags[10 + 96 * 40] = HOMG_CELL_FIXED;
+    c->u0[10 + 96 * 40] = 3.5;
+    c->u0[70 + 96 * 40] = -7.25; /* a solid cell's value: must survive */
+    check(c, "wall, islands, fixed cell", 0.35);
+    sd.tol = 1e-10;
+    sd.max_cycles = 100;
+    assert_int_equal(grid_case_solve(ctx, c, &sd, u, &info, NULL, NULL), HOMG_OK);
+    assert_true(u[10 + 96 * 40] == 3.5);
+    assert_true(u[70 + 96 * 40] == -7.25);
+    assert_true(grid_case_island_mean(c, u) < 1e-9);
+    assert_true(info.projected > 0);
+    printf("  island means after the solve: %.1e, projected %.3e\n", grid_case_island_mean(c, u), info.projected);
+    free(u);
+    grid_case_free(c);
+}
+
+/* The same problem solved by FFT, VCYCLE (general) and DEFAULT; DEFAULT must pick FFT
+ * for constant coefficients without flags and multigrid with flags. */
+static void fft_and_default(void **state)
+{
+    (void)state;
+    const homg_bc_kind kinds[3] = { HOMG_BC_DIRICHLET, HOMG_BC_NEUMANN, HOMG_BC_PERIODIC };
+    for (int a = 0; a < 3; a++) {
+        grid_case *c = mk(30, 21, a == 2 ? 6 : 1, kinds[a], 40 + a);
+        homg_solve_info info;
+        double res;
+        c->d.bc[HOMG_SIDE_N] = HOMG_BC_NEUMANN;
+        if (kinds[a] == HOMG_BC_PERIODIC)
+            c->d.bc[HOMG_SIDE_S] = HOMG_BC_NEUMANN;
+        c->lambda = a == 1 ? 0.5 : 0;
+        c->sigma = 2.5;
+        grid_case_random_faces(c, 50 + a);
+        c->d.method = HOMG_METHOD_FFT;
+        run(c, "fft", 1e-10, &res, &info);
+        assert_true(res < 1e-10);
+        assert_int_equal(info.method, HOMG_METHOD_FFT);
+        c->d.method = HOMG_METHOD_DEFAULT;
+        run(c, "default (constant)", 1e-10, &res, &info);
+        assert_int_equal(info.method, HOMG_METHOD_FFT);
+        c->flags = (unsigned char *)calloc(grid_case_cells(c), 1);
+        run(c, "default (flags)", 1e-10, &res, &info);
+        assert_true(res < 1e-9);
+        assert_int_equal(info.method, HOMG_METHOD_VCYCLE);
+        c->d.method = HOMG_METHOD_FFT;
+        {
+            const size_t n = grid_case_cells(c);
+            double *u = (double *)malloc(n * sizeof(double));
+            homg_solve_desc sd = { 0 };
+            assert_int_equal(grid_case_solve(ctx, c, &sd, u, &info, NULL, NULL), HOMG_ERROR_UNSUPPORTED);
+            free(u);
+        }
+        grid_case_free(c);
+    }
+}
+
+/* nrhs right-hand sides in one call equal separate calls; F-cycles and float32. */
+static void nrhs_methods_precision(void **state)
+{
+    (void)state;
+    grid_case *c = mk(45, 33, 1, HOMG_BC_NEUMANN, 60), *c1;
+    const size_t n = grid_case_cells(c);
+    double *u3 = (double *)malloc(3 * n * sizeof(double)), *u1 = (double *)malloc(n * sizeof(double));
+    homg_solve_desc sd = { 0 };
+    homg_solve_info info;
+    grid_case_discs(c, 0.1, 3, 61);
+    free(c->f);
+    c->d.nrhs = 3;
+    c->f = (double *)malloc(3 * n * sizeof(double));
+    c->u0 = (double *)realloc(c->u0, 3 * n * sizeof(double));
+    memset(c->u0, 0, 3 * n * sizeof(double));
+    for (size_t k = 0; k < 3 * n; k++)
+        c->f[k] = sin(0.01 * (double)k);
+    grid_case_random_faces(c, 62);
+    sd.tol = 1e-11;
+    sd.max_cycles = 100;
+    assert_int_equal(grid_case_solve(ctx, c, &sd, u3, &info, NULL, NULL), HOMG_OK);
+    assert_true(grid_case_residual(c, u3, 1) < 1e-9);
+    c1 = mk(45, 33, 1, HOMG_BC_NEUMANN, 60);
+    c1->flags = (unsigned char *)malloc(n);
+    memcpy(c1->flags, c->flags, n);
+    for (int r = 0; r < 3; r++) {
+        memcpy(c1->f, c->f + r * n, n * sizeof(double));
+        for (int s = 0; s < 4; s++)
+            memcpy(c1->face[s], c->face[s] + r * grid_case_face_len(c, s), grid_case_face_len(c, s) * sizeof(double));
+        assert_int_equal(grid_case_solve(ctx, c1, &sd, u1, &info, NULL, NULL), HOMG_OK);
+        assert_true(homg_rel_diff(u3 + r * n, u1, n) < 1e-8);
+    }
+    c->d.method = HOMG_METHOD_FCYCLE;
+    check(c, "nrhs 3, F-cycles", 0.35);
+    c->d.method = HOMG_METHOD_FMG;
+    check(c, "nrhs 3, FMG", 0.35);
+    c->d.method = HOMG_METHOD_VCYCLE;
+    c->d.precision = HOMG_FLOAT32;
+    check(c, "nrhs 3, float32", 0.2);
+    free(u3);
+    free(u1);
+    grid_case_free(c);
+    grid_case_free(c1);
+}
+
+static void bad_operators(void **state)
+{
+    (void)state;
+    const int nx = 7, ny = 5, n = nx * ny;
+    homg_grid_desc gd = { 0 };
+    homg_grid *g = NULL;
+    homg_grid_operator op = { 0 };
+    double vals[35];
+    unsigned char fl[35];
+    void *dv, *df;
+    gd.nx = nx;
+    gd.ny = ny;
+    gd.precision = HOMG_FLOAT64;
+    gd.method = HOMG_METHOD_VCYCLE;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    for (int k = 0; k < n; k++) {
+        vals[k] = 1;
+        fl[k] = 0;
+    }
+    vals[12] = -1;
+    homg_alloc(ctx, sizeof vals, &dv);
+    homg_alloc(ctx, sizeof fl, &df);
+    homg_copy_from_host(ctx, dv, vals, sizeof vals);
+    op.sigma_cell = dv;
+    assert_int_equal(homg_grid_set_operator(g, &op), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "op.sigma_cell at index 12"));
+    vals[12] = NAN;
+    homg_copy_from_host(ctx, dv, vals, sizeof vals);
+    op.sigma_cell = NULL;
+    op.lambda_cell = dv;
+    assert_int_equal(homg_grid_set_operator(g, &op), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "op.lambda_cell at index 12"));
+    op.lambda_cell = NULL;
+    fl[20] = 9;
+    homg_copy_from_host(ctx, df, fl, sizeof fl);
+    op.flags = (const unsigned char *)df;
+    assert_int_equal(homg_grid_set_operator(g, &op), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "op.flags at index 20"));
+    homg_grid_destroy(g);
+    /* Dirichlet face data on a periodic side */
+    {
+        grid_case *c = mk(8, 6, 1, HOMG_BC_PERIODIC, 70);
+        double *u = (double *)malloc(grid_case_cells(c) * sizeof(double));
+        homg_solve_desc sd = { 0 };
+        c->face[HOMG_SIDE_W] = (double *)calloc(6, sizeof(double));
+        assert_int_equal(grid_case_solve(ctx, c, &sd, u, NULL, NULL, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+        assert_non_null(strstr(homg_ctx_last_error(ctx), "periodic"));
+        for (size_t k = 0; k < grid_case_cells(c); k++) /* nothing was written */
+            assert_true(u[k] == 0);
+        free(u);
+        grid_case_free(c);
+    }
+    /* a 3D size that does not fit: out of memory before any allocation, with the bytes */
+    gd.nx = gd.ny = gd.nz = 4096;
+    g = (homg_grid *)0x1;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_ERROR_OUT_OF_MEMORY);
+    assert_null(g);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "bytes"));
+    printf("  %s\n", homg_ctx_last_error(ctx));
+    homg_free(ctx, dv);
+    homg_free(ctx, df);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    homg_ctx_destroy(ctx);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sizes_and_sides), cmocka_unit_test(mixed_sides_and_lambda),
+        cmocka_unit_test(sigma_jumps),     cmocka_unit_test(masks),
+        cmocka_unit_test(fft_and_default), cmocka_unit_test(nrhs_methods_precision),
+        cmocka_unit_test(bad_operators),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
