@@ -43,7 +43,8 @@ static const char *const HELP_INTEGRATE =
     "A height map from a tangent-space normal map (n = 2 v - 1, green up as in OpenGL), or with\n"
     "--gradient from a gradient image (channels 0, 1: dh/dx, dh/dy, y down; float, e.g. .hdr):\n"
     "the least-squares height (Neumann sides, mean zero, pixel units).  HEIGHT: .hdr keeps the\n"
-    "heights as floats; .png is 16-bit with the range mapped to 0..65535 (printed).\n"
+    "heights as floats, shifted so that the lowest is 0 (HDR holds no negative values; the shift\n"
+    "is printed); .png is 16-bit with the range mapped to 0..65535 (printed).\n"
     "  --flip-y                   green down (DirectX normal maps)\n"
     "  --gradient                 the input is a gradient image\n";
 static const char *const HELP_COMMON = "  --tol T                    relative residual of the solve (default 1e-5)\n"
@@ -227,17 +228,28 @@ static void mask_from_first_channel(homg_image *m)
     m->pitch = (size_t)m->width;
 }
 
-/* .png heights: 16-bit, the range mapped to 0..65535 (in place: floats to shorts). */
-static void heights_to_png16(job *j)
+/* Heights for the file: .png 16-bit, the range mapped to 0..65535 (in place: floats to
+ * shorts); .hdr shifted so that the lowest is 0 (RGBE holds no negative values). */
+static void heights_for_file(job *j)
 {
     homg_image *h = &j->host[3];
     float *v = (float *)h->data, lo = INFINITY, hi = -INFINITY;
     unsigned short *s = (unsigned short *)h->data;
     size_t n = (size_t)h->width * h->height, len = strlen(j->o->out);
-    if (strcmp(j->o->cmd, "integrate") || len < 4 || strcmp(j->o->out + len - 4, ".png"))
+    if (strcmp(j->o->cmd, "integrate") || len < 4)
         return;
     for (size_t k = 0; k < n; k++)
         lo = v[k] < lo ? v[k] : lo, hi = v[k] > hi ? v[k] : hi;
+    if (!strcmp(j->o->out + len - 4, ".hdr")) {
+        for (size_t k = 0; k < n; k++)
+            v[k] -= lo;
+        printf("homg integrate: heights %g .. %g (pixel units, mean 0) written shifted by %g (HDR holds no negative "
+               "values)\n",
+               lo, hi, -lo);
+        return;
+    }
+    if (strcmp(j->o->out + len - 4, ".png"))
+        return;
     for (size_t k = 0; k < n; k++) /* s[k] overlaps v[k / 2] only, already read */
         s[k] = (unsigned short)lroundf(hi > lo ? (v[k] - lo) / (hi - lo) * 65535 : 32768);
     h->type = HOMG_PIXEL_U16, h->pitch = (size_t)h->width * 2;
@@ -249,7 +261,7 @@ static int write_out(job *j, int k, homg_image_info *info)
     if (homg_copy_to_host(j->ctx, j->host[k].data, j->dev[k].data, bytes_of(&j->host[k])) != HOMG_OK)
         return fail(j, "copying the result back");
     step(j, "download");
-    heights_to_png16(j);
+    heights_for_file(j);
     if (homg_image_write(j->ctx, j->o->out, &j->host[k]) != HOMG_OK)
         return fail(j, "writing");
     step(j, "write");
