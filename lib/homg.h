@@ -708,7 +708,8 @@ typedef struct homg_image {
 typedef enum homg_clone_mode {
     HOMG_CLONE_NORMAL = 0, /* guidance: the source's gradient (OpenCV NORMAL_CLONE) */
     HOMG_CLONE_MIXED,      /* the stronger of the source's and destination's (MIXED_CLONE) */
-    HOMG_CLONE_MONOCHROME  /* the gradient of the source's luma in every channel (MONOCHROME_TRANSFER) */
+    HOMG_CLONE_MONOCHROME  /* the gradient of the source's luma (Rec. 601) in every colour channel,
+                              alpha's own in alpha (MONOCHROME_TRANSFER) */
 } homg_clone_mode;
 
 typedef enum homg_clone_formulation {
@@ -801,7 +802,8 @@ homg_status homg_image_read(homg_ctx *ctx, const char *path, int channels, size_
 homg_status homg_image_decode(homg_ctx *ctx, const char *name, const void *bytes, size_t len, int channels,
                               size_t max_pixels, homg_image *img);
 /* img in host memory; .png takes U8 or U16, .jpg/.jpeg U8, .hdr F32 (others are
- * converted: F32 to 8/16-bit clamped to [0, 1] and rounded). */
+ * converted: F32 to 8/16-bit clamped to [0, 1] and rounded).  HDR (RGBE) holds no
+ * negative values: they are written as 0. */
 homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *img);
 
 /* ================================================================ GL views
