@@ -871,6 +871,131 @@ homg_status homg_gmg_solve(homg_gmg *gmg, const double *b, double *x, double tol
 homg_status homg_write_png(homg_ctx *ctx, const char *path, const double *host_values, int nx, int ny, double lo,
                            double hi);
 
+/* ---------------------------------------------------------- image Poisson
+ *
+ * Images: pixel (x, y) channel c at (char *)data + y * pitch + (x * channels + c) *
+ * size, row 0 at the top.  8-bit values v read as v / 255, 16-bit as v / 65535,
+ * float as they are; results written to 8- or 16-bit images are clamped to [0, 1]
+ * and rounded (HOMG_CLONE_OPENCV: truncated, as OpenCV does).  The solves run on
+ * the structured grid (homg_grid) with h = 1 (pixel units), one right-hand side per
+ * channel in one batched solve.  lib/image/image.c states every discrete problem.
+ */
+
+typedef enum homg_pixel_type {
+    HOMG_PIXEL_U8 = 0, /* unsigned char per channel (default) */
+    HOMG_PIXEL_U16,    /* unsigned short per channel */
+    HOMG_PIXEL_F32     /* float per channel */
+} homg_pixel_type;
+
+typedef struct homg_image {
+    void *data;        /* the ctx's space (homg_image_read/write: host memory) */
+    int width, height; /* >= 1 */
+    int channels;      /* 1..4 */
+    homg_pixel_type type;
+    size_t pitch; /* bytes from a row to the next (0 = width * channels * pixel size) */
+} homg_image;
+
+typedef enum homg_clone_mode {
+    HOMG_CLONE_NORMAL = 0, /* guidance: the source's gradient (OpenCV NORMAL_CLONE) */
+    HOMG_CLONE_MIXED,      /* the stronger of the source's and destination's (MIXED_CLONE) */
+    HOMG_CLONE_MONOCHROME  /* the gradient of the source's luma (Rec. 601) in every colour channel,
+                              alpha's own in alpha (MONOCHROME_TRANSFER) */
+} homg_clone_mode;
+
+typedef enum homg_clone_formulation {
+    HOMG_CLONE_TEXTBOOK = 0, /* Perez et al. 2003: unknowns are the mask's pixels, the
+                                destination around them fixed (default) */
+    HOMG_CLONE_OPENCV        /* OpenCV 4's seamlessClone: the mask's bounding box, its frame
+                                fixed, the mask eroded by 3, its mixed rule, truncation */
+} homg_clone_formulation;
+
+typedef struct homg_clone_desc {
+    homg_clone_mode mode;
+    homg_clone_formulation formulation;
+    int x, y;                 /* placement: the destination pixel of the source's top-left corner */
+    int centered;             /* non-zero: (x, y) is where the centre of the mask's bounding box
+                       goes, OpenCV's p (corner = p - size / 2, as OpenCV rounds) */
+    double tol;               /* relative residual of the solve (default 1e-5) */
+    int max_cycles;           /* default 50; with tol < 0: exactly max_cycles, no host sync */
+    homg_precision precision; /* of the solve (default float32) */
+} homg_clone_desc;
+
+typedef struct homg_image_info {
+    int cycles;           /* of the grid solve */
+    double residual;      /* last relative residual (-1: not measured) */
+    int unknowns;         /* pixels solved for, per channel */
+    int grid_nx, grid_ny; /* the grid solved on */
+    double time_ms;       /* wall time of the call */
+} homg_image_info;
+
+homg_clone_desc homg_clone_desc_defaults(const homg_clone_desc *desc);
+
+/* Seamless cloning: out = dst with the masked part of src blended in at the
+ * placement.  mask: 8-bit, 1 channel, the size of src (non-zero = in the mask);
+ * src, dst, out: the same channels; out the size and type of dst (out may be dst).
+ * The part of the mask that falls outside dst is clipped; at dst's border the
+ * blend has zero flux (Neumann).  An empty mask, a mask entirely outside dst, a
+ * mask covering the whole of dst (nothing fixes the colours) and mismatched sizes
+ * are HOMG_ERROR_INVALID_ARGUMENT naming the argument. */
+homg_status homg_image_clone(homg_ctx *ctx, const homg_image *src, const homg_image *mask, const homg_image *dst,
+                             const homg_image *out, const homg_clone_desc *desc, homg_image_info *info);
+
+/* A clone kept for many placements (dragging): the grid, the mask and the last
+ * solution stay; each apply warm-starts from the last placement's solution. */
+typedef struct homg_clone homg_clone;
+homg_status homg_clone_create(homg_ctx *ctx, const homg_image *src, const homg_image *mask, int dst_width,
+                              int dst_height, const homg_clone_desc *desc, homg_clone **out);
+/* Blends at (x, y) (desc.centered as at create) into out (dst's size and type). */
+homg_status homg_clone_apply(homg_clone *clone, const homg_image *dst, int x, int y, const homg_image *out,
+                             homg_image_info *info);
+/* Switches the mode (the next apply starts cold). */
+homg_status homg_clone_set_mode(homg_clone *clone, homg_clone_mode mode);
+void homg_clone_destroy(homg_clone *clone);
+
+typedef struct homg_image_desc {
+    double tol;               /* default 1e-5 */
+    int max_cycles;           /* default 50 */
+    homg_precision precision; /* default float32 */
+    double lambda;            /* smooth: the screening weight, > 0 (required) */
+    double scale;             /* smooth: gradient scale (0: plain smoothing, > 1 sharpens) */
+    int normal_map;           /* integrate: non-zero: the input is a tangent-space normal map */
+    int flip_y;               /* integrate: green points down (DirectX convention) */
+} homg_image_desc;
+
+/* Membrane inpainting: the masked pixels of img (mask: 8-bit, 1 channel, img's
+ * size) replaced by the harmonic fill of the pixels around them; out: img's size
+ * and type (may be img). */
+homg_status homg_image_inpaint(homg_ctx *ctx, const homg_image *img, const homg_image *mask, const homg_image *out,
+                               const homg_image_desc *desc, homg_image_info *info);
+/* Gradient-domain smoothing (scale < 1) or sharpening (scale > 1): out minimises
+ * lambda |u - img|^2 + |grad u - scale grad img|^2 (screened Poisson, Neumann
+ * sides): (lambda + A) u = lambda img + scale A img with A = -Laplacian. */
+homg_status homg_image_smooth(homg_ctx *ctx, const homg_image *img, const homg_image *out, const homg_image_desc *desc,
+                              homg_image_info *info);
+/* Height from a gradient field (2 channels: dh/dx, dh/dy per pixel, y down) or,
+ * with normal_map, a tangent-space normal map (3+ channels, n = 2 v - 1 for
+ * integer images; dh/dx = -nx / nz, dh/dy = ny / nz, y down, OpenGL's green up;
+ * nz clamped to >= 0.05): A h = -div g with Neumann sides, mean zero.  out: 1
+ * channel, float, the input's size, height in pixel units. */
+homg_status homg_image_integrate(homg_ctx *ctx, const homg_image *grad, const homg_image *out,
+                                 const homg_image_desc *desc, homg_image_info *info);
+
+/* Image files (stb_image): PNG (8/16-bit), JPEG, BMP, TGA, PSD (merged or first
+ * layer as stb reads it), HDR in; PNG (8/16-bit), JPEG (quality 95), HDR out by the
+ * file name's extension.  read: into host memory the caller frees with free()
+ * (img->data); `channels` 0 keeps the file's, 1..4 converts; 16-bit PNGs give U16,
+ * HDR F32, the rest U8.  Files over max_pixels (0: 2^28) are refused from their
+ * header, before any allocation.  Unreadable, truncated or malformed files are
+ * HOMG_ERROR_IO / HOMG_ERROR_PARSE naming the path and stb's reason. */
+homg_status homg_image_read(homg_ctx *ctx, const char *path, int channels, size_t max_pixels, homg_image *img);
+/* The same from memory (`name` stands for the path in messages). */
+homg_status homg_image_decode(homg_ctx *ctx, const char *name, const void *bytes, size_t len, int channels,
+                              size_t max_pixels, homg_image *img);
+/* img in host memory; .png takes U8 or U16, .jpg/.jpeg U8, .hdr F32 (others are
+ * converted: F32 to 8/16-bit clamped to [0, 1] and rounded).  HDR (RGBE) holds no
+ * negative values: they are written as 0. */
+homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *img);
+
 /* ================================================================ GL views
  *
  * A homg_view shares one OpenGL object of the application with the context and

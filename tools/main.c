@@ -9,6 +9,10 @@ static const homg_tool_command commands[] = {
     { "solve", "seed 003's test problem on an N x N grid, step by step; the solution as a PNG", homg_cmd_solve },
     { "mtx", "Matrix Market tools: mtx solve A.mtx [b.mtx] (AMG-preconditioned CG)", homg_cmd_mtx },
     { "mesh", "mesh info, generate (cube, square), assemble (P1 FEM to Matrix Market)", homg_cmd_mesh },
+    { "clone", "seamless cloning: --src S --dst D --mask M --at X,Y --out O", homg_cmd_clone },
+    { "inpaint", "membrane inpainting: IMG --mask M --out O", homg_cmd_inpaint },
+    { "smooth", "gradient-domain smoothing / sharpening: IMG --lambda L --out O", homg_cmd_smooth },
+    { "integrate", "a height map from a normal map or gradient: NORMALS --out HEIGHT", homg_cmd_integrate },
     { "version", "print the version and the backend that would be used", homg_cmd_version },
 };
 

@@ -21,6 +21,11 @@ int homg_cmd_mesh(int argc, char **argv);
 /* `homg mesh info` (tools/mesh_info.c) and `homg mesh assemble` (tools/mesh_assemble.c);
  * argv[0] is the subcommand's name. */
 int homg_tool_mesh_info(int argc, char **argv);
+/* tools/image.c */
+int homg_cmd_clone(int argc, char **argv);
+int homg_cmd_inpaint(int argc, char **argv);
+int homg_cmd_smooth(int argc, char **argv);
+int homg_cmd_integrate(int argc, char **argv);
 int homg_tool_mesh_assemble(int argc, char **argv);
 /* `homg mesh solve` (tools/mesh_solve.c, geometric multigrid); argv[0] is the mesh. */
 int homg_tool_mesh_solve(int argc, char **argv);

@@ -44,7 +44,7 @@ sanitize)
     done
     ;;
 bench)
-    for b in $B/bench/bench_grid $B/bench/bench_fft $B/bench/bench_fem $B/bench/bench_amg $B/bench/bench_fluid $B/bench/bench_gmg; do
+    for b in $B/bench/bench_grid $B/bench/bench_fft $B/bench/bench_fem $B/bench/bench_amg $B/bench/bench_fluid $B/bench/bench_gmg $B/bench/bench_image; do
         timeout 500 "$b" > "$OUT/$(basename $b).log" 2>&1; rc=$?
         summary="$summary\n$(basename $b): rc=$rc"
     done
