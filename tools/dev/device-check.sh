@@ -3,7 +3,7 @@
 # with carry: [".carry-dev"], unpacked first with `tar xJf .carry-dev/dev.tar.xz`): every test program, compute-sanitizer
 # (memcheck, racecheck) on the small GPU tests, then the benchmarks.  Logs go to
 # $OUT; the last lines are a short summary.
-#   tools/dev/device-check.sh [tests|sanitize|bench]...   (default: all three)
+#   tools/dev/device-check.sh [tests|sanitize|demos|bench]...   (default: all four)
 set -u
 export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
 B=.devbuild
@@ -12,7 +12,7 @@ B=.devbuild
 for d in build build-dev; do [ -e $d/homg ] || { mkdir -p $d && ln -s "../$B/homg" $d/homg; }; done
 OUT=${OUT:-/tmp/homg-out}
 mkdir -p "$OUT"
-steps=${*:-tests sanitize bench}
+steps=${*:-tests sanitize demos bench}
 summary=""
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,temperature.gpu,power.draw --format=csv | tee "$OUT/gpu.txt"
 
@@ -22,7 +22,7 @@ tests)
     pass=0; fail=0; skip=0; failed=""
     for t in $B/tests/test_*; do
         echo "=== $t" >> "$OUT/tests.log"
-        timeout 300 "$t" >> "$OUT/tests.log" 2>&1; rc=$?
+        timeout "${TEST_TIMEOUT:-300}" "$t" >> "$OUT/tests.log" 2>&1; rc=$?
         case $rc in 0) pass=$((pass+1));; 77) skip=$((skip+1));; *) fail=$((fail+1)); failed="$failed $(basename $t)($rc)";; esac
     done
     summary="$summary\ntests: $pass passed, $skip skipped, $fail failed$failed"
@@ -43,17 +43,28 @@ sanitize)
         done
     done
     ;;
-bench)
-    for b in $B/bench/bench_grid $B/bench/bench_fft $B/bench/bench_fem $B/bench/bench_amg $B/bench/bench_fluid $B/bench/bench_gmg $B/bench/bench_image; do
-        timeout 500 "$b" > "$OUT/$(basename $b).log" 2>&1; rc=$?
-        summary="$summary\n$(basename $b): rc=$rc"
+demos)
+    # headless through EGL on the GPU (source .gl/gl-env.sh first): the last frame as PNG and the
+    # demo's own frame/solver times
+    for dm in "heat --size 1024 --frames 300" "smoke --size 1024 --frames 300" "mesh --size 4 --frames 60" \
+              "clone --frames 120"; do
+        name=${dm%% *}
+        [ -x $B/demo/$name ] || continue
+        timeout 200 $B/demo/$dm --backend cuda --vsync 0 --png "$OUT/demo-$name.png" > "$OUT/demo-$name.log" 2>&1; rc=$?
+        summary="$summary\ndemo $name: rc=$rc $(tail -1 "$OUT/demo-$name.log")"
     done
-    # issue 9's general structured problems (3D, obstacles, jumps, Neumann projection, any size)
-    timeout 500 $B/bench/bench_grid --general > "$OUT/bench_grid_general.log" 2>&1; rc=$?
-    summary="$summary\nbench_grid --general: rc=$rc"
-    # issue 14's hard family (rotated anisotropy, sphere checkerboard, power graph) on the GPU
-    timeout 500 $B/bench/bench_amg --family --reps 5 > "$OUT/bench_amg_family.log" 2>&1
-    summary="$summary\nbench_amg --family: rc=$?"
+    ;;
+bench)
+    # BENCHES="bench_fluid bench_grid:--general ..." picks benchmarks (name:args), BENCH_TIMEOUT
+    # limits each (default 500 s)
+    list=${BENCHES:-"bench_grid bench_fft bench_fem bench_amg bench_fluid bench_gmg bench_image bench_grid:--general bench_amg:--family"}
+    for entry in $list; do
+        b=${entry%%:*}; args=""
+        [ "$b" != "$entry" ] && args=$(echo "${entry#*:}" | tr ',' ' ')
+        log="$OUT/$b$(echo "$args" | tr -d ' -' | sed 's/^./_&/').log"
+        timeout "${BENCH_TIMEOUT:-500}" $B/bench/$b $args > "$log" 2>&1; rc=$?
+        summary="$summary\n$b $args: rc=$rc"
+    done
     cp bench/results/*.md "$OUT/" 2>/dev/null
     ;;
 esac

@@ -11,11 +11,14 @@ ex=$(git rev-parse --git-path info/exclude); mkdir -p "$(dirname "$ex")"
 grep -qx '/.devlibs/' "$ex" 2>/dev/null || echo '/.devlibs/' >> "$ex"
 grep -qx '/.devbuild/' "$ex" 2>/dev/null || echo '/.devbuild/' >> "$ex"
 grep -qx '/.carry-\*/' "$ex" 2>/dev/null || echo '/.carry-*/' >> "$ex"
-# its own build folder: no hypre (the GPU machine has no MPI or hypre libraries)
-make -j2 CUDA=1 HYPRE=0 BUILD=build-dev all >/dev/null
-rm -rf .devbuild && mkdir -p .devbuild/tests .devbuild/bench
-for f in build-dev/tests/* build-dev/bench/*; do strip --strip-debug -o ".devbuild/${f#build-dev/}" "$f"; done
-strip --strip-debug -o .devbuild/homg build-dev/homg
+# its own build folder by default: no hypre (the GPU machine has no MPI or hypre libraries);
+# DEV_BUILD=build packs the main build instead (its benches open hypre at run time and say
+# so where it is missing), which saves a second full build on a busy machine.
+B=${DEV_BUILD:-build-dev}
+if [ "$B" = build-dev ]; then make -j2 CUDA=1 HYPRE=0 BUILD=build-dev all >/dev/null; else make -j2 CUDA=1 BUILD="$B" all >/dev/null; fi
+rm -rf .devbuild && mkdir -p .devbuild/tests .devbuild/bench .devbuild/demo
+for f in "$B"/tests/* "$B"/bench/* "$B"/demo/*; do [ -f "$f" ] && [ -x "$f" ] && strip --strip-debug -o ".devbuild/${f#"$B"/}" "$f"; done
+strip --strip-debug -o .devbuild/homg "$B"/homg
 mkdir -p .devlibs
 for lib in libcmocka.so.0 libstb.so.0 libgomp.so.1 libz.so.1 libfftw3.so.3 libfftw3f.so.3 libglfw.so.3 libGLEW.so.2.2; do
     p=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')
