@@ -303,6 +303,8 @@ static int32_t entity_phys(msh *m, int dim, long long tag)
     msh_entity key, *e;
     key.dim = dim;
     key.tag = tag;
+    if (m->entities.count == 0) /* no $Entities: data is NULL, which bsearch may not take */
+        return 0;
     e = (msh_entity *)bsearch(&key, m->entities.data, m->entities.count, sizeof key, cmp_entity);
     return e ? e->phys : 0;
 }
@@ -311,7 +313,8 @@ static homg_status parse_elements4(msh *m)
 {
     char *line, *p;
     long long blocks, n, mintag, maxtag, done = 0;
-    qsort(m->entities.data, m->entities.count, sizeof(msh_entity), cmp_entity);
+    if (m->entities.count > 0) /* qsort may not take NULL either, even for 0 items */
+        qsort(m->entities.data, m->entities.count, sizeof(msh_entity), cmp_entity);
     HOMG_TRY(content(m, &line, "$Elements"));
     p = line;
     HOMG_TRY(tok_count(m, &p, &blocks, 0, INT32_MAX, "number of entity blocks"));
