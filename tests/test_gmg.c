@@ -692,6 +692,35 @@ static void test_bad_input(void **state)
         fail_msg("a singular coarsest matrix was accepted");
     }
     assert_non_null(strstr(homg_ctx_last_error(ctx), "positive definite"));
+    /* a coarse mesh with an inverted element: re-oriented on creation (counted), the hierarchy works */
+    {
+        homg_mesh_data md = { 0 };
+        int32_t ne = homg_mesh_num_elements(c), *el = malloc(sizeof(int32_t) * 3 * ne), t;
+        homg_mesh *inv = NULL;
+        memcpy(el, homg_mesh_elements(c), sizeof(int32_t) * 3 * ne);
+        t = el[1];
+        el[1] = el[2];
+        el[2] = t;
+        md.dim = 2;
+        md.num_nodes = homg_mesh_num_nodes(c);
+        md.num_elements = ne;
+        md.num_facets = homg_mesh_num_facets(c);
+        md.coords = homg_mesh_coords(c);
+        md.elements = el;
+        md.facets = homg_mesh_facets(c);
+        md.facet_tags = homg_mesh_facet_tags(c);
+        assert_int_equal(homg_mesh_create(ctx, &md, &inv), HOMG_OK);
+        assert_int_equal(homg_mesh_num_reoriented(inv), 1);
+        d.dirichlet_tags = all_sides;
+        d.num_dirichlet_tags = 4;
+        d.f = 1;
+        d.levels = 2;
+        assert_int_equal(homg_gmg_create(inv, &d, &g), HOMG_OK);
+        homg_gmg_destroy(g);
+        g = NULL;
+        homg_mesh_destroy(inv);
+        free(el);
+    }
     assert_int_equal(homg_gmg_create(NULL, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
     assert_int_equal(homg_gmg_create(c, &d, NULL), HOMG_ERROR_INVALID_ARGUMENT);
     homg_mesh_destroy(c);

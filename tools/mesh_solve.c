@@ -11,13 +11,14 @@
 
 static int usage(FILE *f)
 {
-    fprintf(f, "usage: homg mesh solve FILE|square:K|cube:K [--gmg-levels L] [--smoother jacobi|spai0|spai1|sainv]\n"
-               "                       [--cycle v|w|f] [--coarse-op rediscretise|galerkin] [--coarse cholesky|amg]\n"
-               "                       [--numbering read|random|rcm|two-level] [--format auto|csr|ell]\n"
-               "                       [--dirichlet TAG[,TAG...]] [--g G] [--f F] [--sigma S] [--tol T]\n"
-               "                       [--solver pcg|cycles] [--backend cpu|cuda|auto] [--out FILE.vtk]\n"
-               "  -div(S grad u) = F (default 1) on the mesh refined L times (default 3), u = G on the --dirichlet tags\n"
-               "  (default: every facet tag 1..2*dim of a generated square:K / cube:K mesh)\n");
+    fprintf(f,
+            "usage: homg mesh solve FILE|square:K|cube:K [--gmg-levels L] [--smoother jacobi|spai0|spai1|sainv]\n"
+            "                       [--cycle v|w|f] [--coarse-op rediscretise|galerkin] [--coarse cholesky|amg]\n"
+            "                       [--numbering read|random|rcm|two-level] [--format auto|csr|ell]\n"
+            "                       [--dirichlet TAG[,TAG...]] [--g G] [--f F] [--sigma S] [--tol T]\n"
+            "                       [--solver pcg|cycles] [--backend cpu|cuda|auto] [--out FILE.vtk]\n"
+            "  -div(S grad u) = F (default 1) on the mesh refined L times (default 3), u = G on the --dirichlet tags\n"
+            "  (default: every facet tag 1..2*dim of a generated square:K / cube:K mesh)\n");
     return f == stdout ? 0 : 2;
 }
 
