@@ -16,7 +16,11 @@
  * rotated over enough buffers to leave the L2 cache.  The error printed is the
  * one the timed configuration reaches.
  *
- *   build/bench/bench_grid [--sizes 256,512,...] [--reps R] [--out FILE]
+ * --general: instead, issue 9's general problems (bench/grid_general.c: 3D boxes,
+ * obstacles, a sigma jump, warm Neumann projections, 1920x1080 vs 2048x1024,
+ * bytes per unknown), written to bench/results/<gpu>_grid_general.md.
+ *
+ *   build/bench/bench_grid [--sizes 256,512,...] [--reps R] [--out FILE] [--general [--max3d N]]
  */
 #include <math.h>
 #include <stdio.h>
@@ -24,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "grid_general.h"
 #include "homg.h"
 #include "poisson2d.h"
 #include "testutil.h"
@@ -393,7 +398,7 @@ static void write_table(FILE *o, const char *device, const char *date)
 
 int main(int argc, char **argv)
 {
-    int sizes[8] = { 256, 512, 1024, 2048, 4096 }, nsizes = 5, reps = 21;
+    int sizes[8] = { 256, 512, 1024, 2048, 4096 }, nsizes = 5, reps = 21, general = 0, max3d = 512;
     const char *out = NULL;
     char device[256], date[64], path[512];
     for (int a = 1; a < argc; a++) {
@@ -406,8 +411,13 @@ int main(int argc, char **argv)
             reps = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--out") && a + 1 < argc) {
             out = argv[++a];
+        } else if (!strcmp(argv[a], "--general")) {
+            general = 1;
+        } else if (!strcmp(argv[a], "--max3d") && a + 1 < argc) {
+            max3d = atoi(argv[++a]);
         } else {
-            fprintf(stderr, "usage: bench_grid [--sizes 256,512,...] [--reps R] [--out FILE]\n");
+            fprintf(stderr,
+                    "usage: bench_grid [--sizes 256,512,...] [--reps R] [--out FILE] [--general [--max3d N]]\n");
             return 2;
         }
     }
@@ -421,6 +431,25 @@ int main(int argc, char **argv)
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     copy_gbs = measure_copy_bandwidth();
     printf("bench_grid on %s, %s; copy bandwidth %.0f GB/s\n", device, date, copy_gbs);
+    if (general) {
+        const char *dev = strstr(device, "H100") ? "h100" : strstr(device, "H200") ? "h200" : "gpu";
+        FILE *o;
+        if (!out) {
+            snprintf(path, sizeof path, "bench/results/%s_grid_general.md", dev);
+            out = path;
+        }
+        o = fopen(out, "w");
+        if (o)
+            fprintf(o, "# homg general structured benchmark\n\nDevice: %s. Date: %s. Build: homg %s.\n", device, date,
+                    homg_version_string());
+        bench_grid_general(ctx, reps < 9 ? reps : 9, max3d, o);
+        if (o) {
+            fclose(o);
+            printf("\nwrote %s\n", out);
+        }
+        homg_ctx_destroy(ctx);
+        return 0;
+    }
 
     for (int s = 0; s < nsizes; s++) {
         int N = sizes[s];

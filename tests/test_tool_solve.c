@@ -89,16 +89,16 @@ static int count_lines(void)
     return n;
 }
 
-static void size_must_be_a_power_of_two(void **state)
+static void size_must_be_valid(void **state)
 {
-    const char *bad[] = { "1000", "0", "abc", "-64", "2", "1024x", "1e3", "''" };
+    const char *bad[] = { "0", "abc", "-64", "1024x", "1e3", "''", "10x0", "4x4x4x4" };
     char args[256];
     (void)state;
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         snprintf(args, sizeof args, "solve --size %s --png %s", bad[k], tmp_path("never.png"));
         assert_int_not_equal(homg(args), 0);
         assert_output_has("--size");
-        assert_output_has("power of two");
+        assert_output_has("WxH");
         assert_false(exists(tmp_path("never.png")));
     }
 }
@@ -171,27 +171,34 @@ static void not_converged_exits_1(void **state)
 
 static void help_lists_every_option(void **state)
 {
-    const char *options[] = { "--size",
-                              "--method",
-                              "--maxi",
-                              "--tol",
-                              "--cycles",
-                              "--precision",
-                              "--backend",
-                              "--png",
-                              "--quiet",
-                              "--help",
-                              "default|fft|fmg|vcycle|fcycle|homg",
-                              "float32",
-                              "float64",
-                              "auto|cpu|cuda",
-                              "seed 003" };
+    const char *options[] = { "--size",   "--method",    "--maxi",        "--tol",
+                              "--cycles", "--precision", "--backend",     "--png",
+                              "--3d",     "--bc",        "--obstacles",   "--sigma-jump",
+                              "--lambda", "--quiet",     "--help",        "default|fft|fmg|vcycle|fcycle|homg",
+                              "float32",  "float64",     "auto|cpu|cuda", "seed 003" };
     (void)state;
     assert_int_equal(homg("solve --help"), 0);
     for (size_t k = 0; k < sizeof options / sizeof options[0]; k++)
         assert_output_has(options[k]);
     assert_int_equal(homg("--help"), 0);
     assert_output_has("solve");
+}
+
+/* The general problem: any size, 3D, side kinds, obstacles, a sigma jump, lambda, FFT. */
+static void general_problems(void **state)
+{
+    (void)state;
+    assert_int_equal(homg("solve --size 40x30 --bc neumann --obstacles 0.2 --backend cpu --png none"), 0);
+    assert_output_has("summary: ");
+    assert_output_has("method vcycle");
+    assert_int_equal(homg("solve --3d --size 12 --bc periodic,periodic,neumann,neumann,dirichlet,dirichlet "
+                          "--sigma-jump 100 --lambda 2 --backend cpu --png none"),
+                     0);
+    assert_output_has("12 x 12 x 12 cells");
+    assert_int_equal(homg("solve --size 30x20 --bc periodic --method fft --backend cpu --png none"), 0);
+    assert_output_has("method fft");
+    assert_int_not_equal(homg("solve --bc periodic,dirichlet,neumann,neumann --png none"), 0);
+    assert_output_has("--bc");
 }
 
 static void bad_options_exit_2(void **state)
@@ -218,9 +225,13 @@ static void bad_options_exit_2(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(size_must_be_a_power_of_two),       cmocka_unit_test(converges_and_writes_the_picture),
-        cmocka_unit_test(fixed_cycles_quiet_and_no_picture), cmocka_unit_test(not_converged_exits_1),
-        cmocka_unit_test(help_lists_every_option),           cmocka_unit_test(bad_options_exit_2),
+        cmocka_unit_test(size_must_be_valid),
+        cmocka_unit_test(converges_and_writes_the_picture),
+        cmocka_unit_test(fixed_cycles_quiet_and_no_picture),
+        cmocka_unit_test(not_converged_exits_1),
+        cmocka_unit_test(help_lists_every_option),
+        cmocka_unit_test(bad_options_exit_2),
+        cmocka_unit_test(general_problems),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

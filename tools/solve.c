@@ -13,6 +13,9 @@
 
 typedef struct options {
     int size, maxi, cycles, quiet;
+    int nx, ny, nz, three_d, general; /* general: not seed 003's square (tools/solve_general.c) */
+    homg_bc_kind bc[6];
+    double lambda, sigma_jump, obstacles;
     double tol;
     homg_method method;
     homg_precision precision;
@@ -38,7 +41,16 @@ static void usage(FILE *f)
                "failure, 2 for bad options.\n"
                "\n"
                "options:\n"
-               "  --size N          points per side, a power of two >= 4 (default 1024)\n"
+               "  --size N|WxH|WxHxD cells per axis (default 1024); anything but a power-of-two square\n"
+               "                    runs the general problem below\n"
+               "  --3d              a cube (N x N x N, or --size WxHxD)\n"
+               "  --bc K            sides: dirichlet|neumann|periodic, or one per side W,E,S,N[,B,T]\n"
+               "                    (e.g. periodic,periodic,neumann,dirichlet)\n"
+               "  --obstacles F     a fraction F of the cells solid (random discs / balls)\n"
+               "  --sigma-jump J    sigma a checkerboard of 8-cell blocks, 1 and J\n"
+               "  --lambda L        -div(sigma grad u) + L u = f\n"
+               "                    The general problem: seed 003's f on the box, one solve to --tol,\n"
+               "                    the monitored residual per cycle, no L1 error and no picture.\n"
                "  --method M        default|fft|fmg|vcycle|fcycle|homg (default: the library's default)\n"
                "  --maxi M          HOMG's MaxI, iterations on the finest levels (default 4; homg only)\n"
                "  --tol T           stop when the relative residual <= T (default 1e-6);\n"
@@ -83,12 +95,80 @@ static int parse_double(const char *s, double *v)
 
 static int is_pow2(int n) { return n > 0 && (n & (n - 1)) == 0; }
 
+/* N, WxH or WxHxD. */
+static int parse_size(const char *v, options *o)
+{
+    int d[3] = { 0, 0, 0 }, k = 0;
+    const char *p = v;
+    while (k < 3) {
+        char *end;
+        long x;
+        errno = 0;
+        x = strtol(p, &end, 10);
+        if (end == p || errno || x < 1 || x > INT_MAX)
+            return 0;
+        d[k++] = (int)x;
+        if (*end == 0)
+            break;
+        if (*end != 'x' || k == 3)
+            return 0;
+        p = end + 1;
+    }
+    o->nx = d[0];
+    o->ny = k >= 2 ? d[1] : 0;
+    o->nz = k == 3 ? d[2] : 0;
+    o->size = d[0];
+    return 1;
+}
+
+static int parse_bc(const char *v, options *o)
+{
+    static const char *const names[3] = { "dirichlet", "neumann", "periodic" };
+    homg_bc_kind k[6];
+    int n = 0;
+    const char *p = v;
+    while (n < 6) {
+        size_t len = strcspn(p, ",");
+        int found = -1;
+        for (int m = 0; m < 3; m++)
+            if (len == strlen(names[m]) && !strncmp(p, names[m], len))
+                found = m;
+        if (found < 0)
+            return 0;
+        k[n++] = (homg_bc_kind)found;
+        if (p[len] == 0)
+            break;
+        p += len + 1;
+    }
+    if (n != 1 && n != 4 && n != 6)
+        return 0;
+    for (int s = 0; s < 6; s++)
+        o->bc[s] = n == 1 ? k[0] : s < n ? k[s] : HOMG_BC_DIRICHLET;
+    for (int a = 0; a < 3; a++)
+        if ((o->bc[2 * a] == HOMG_BC_PERIODIC) != (o->bc[2 * a + 1] == HOMG_BC_PERIODIC))
+            return 0;
+    return 1;
+}
+
 /* Reads one option and its value; returns -1 when it was fine, else the exit status. */
 static int parse_option(const char *opt, const char *v, options *o)
 {
     if (!strcmp(opt, "--size")) {
-        if (!parse_int(v, &o->size) || o->size < 4 || !is_pow2(o->size))
-            return bad(opt, v, "must be a power of two >= 4 (4, 8, 16, ..., 1024, ...)");
+        if (!parse_size(v, o))
+            return bad(opt, v, "must be N, WxH or WxHxD with sizes >= 1 (a power of two >= 4 for seed 003's square)");
+    } else if (!strcmp(opt, "--bc")) {
+        if (!parse_bc(v, o))
+            return bad(opt, v,
+                       "must be dirichlet, neumann or periodic, or 4 or 6 of them for W,E,S,N[,B,T] "
+                       "(periodic sides in pairs)");
+        o->general = 1;
+    } else if (!strcmp(opt, "--lambda") || !strcmp(opt, "--sigma-jump") || !strcmp(opt, "--obstacles")) {
+        double x;
+        if (!parse_double(v, &x) || x < 0 || (!strcmp(opt, "--obstacles") && x >= 1) ||
+            (!strcmp(opt, "--sigma-jump") && x == 0))
+            return bad(opt, v, "must be a number >= 0 (--obstacles: < 1; --sigma-jump: > 0)");
+        *(!strcmp(opt, "--lambda") ? &o->lambda : !strcmp(opt, "--sigma-jump") ? &o->sigma_jump : &o->obstacles) = x;
+        o->general = 1;
     } else if (!strcmp(opt, "--method")) {
         int m = -1;
         for (int k = 0; k < (int)(sizeof method_names / sizeof method_names[0]); k++)
@@ -126,6 +206,23 @@ static int parse_option(const char *opt, const char *v, options *o)
     return -1;
 }
 
+/* Resolves the sizes; seed 003's square (a power of two >= 4, no other option of the
+ * general problem) keeps the original report. */
+static int finish_sizes(options *o)
+{
+    if (o->nx == 0)
+        o->nx = o->size;
+    if (o->ny == 0)
+        o->ny = o->nx;
+    if (o->three_d && o->nz == 0)
+        o->nz = o->nx;
+    if (o->nz > 1 || o->nx != o->ny)
+        o->general = 1;
+    if (!o->general && (!is_pow2(o->nx) || o->nx < 4))
+        o->general = 1;
+    return -1;
+}
+
 /* Returns -1 when the options are fine, else the exit status (0 after --help). */
 static int parse(int argc, char **argv, options *o)
 {
@@ -146,6 +243,10 @@ static int parse(int argc, char **argv, options *o)
             o->quiet = 1;
             continue;
         }
+        if (!strcmp(argv[i], "--3d")) {
+            o->three_d = 1;
+            continue;
+        }
         if (strncmp(argv[i], "--", 2) || i + 1 == argc) {
             fprintf(stderr, "homg solve: %s '%s' (homg solve --help lists the options)\n",
                     strncmp(argv[i], "--", 2) ? "unexpected argument" : "missing value after", argv[i]);
@@ -156,7 +257,7 @@ static int parse(int argc, char **argv, options *o)
             return rc;
         i++;
     }
-    return -1;
+    return finish_sizes(o);
 }
 
 /* ------------------------------------------------------------ the problem */
@@ -377,7 +478,26 @@ int homg_cmd_solve(int argc, char **argv)
     ctx = homg_tool_ctx(o.backend);
     if (!ctx)
         return 1;
-    rc = run(ctx, &o);
+    if (o.general) {
+        homg_tool_general gen;
+        memset(&gen, 0, sizeof gen);
+        gen.desc.nx = o.nx;
+        gen.desc.ny = o.ny;
+        gen.desc.nz = o.nz;
+        memcpy(gen.desc.bc, o.bc, sizeof o.bc);
+        gen.desc.method = o.method;
+        gen.desc.maxi = o.maxi;
+        gen.desc.precision = o.precision;
+        gen.tol = o.tol;
+        gen.cycles = o.cycles;
+        gen.quiet = o.quiet;
+        gen.lambda = o.lambda;
+        gen.sigma_jump = o.sigma_jump;
+        gen.obstacles = o.obstacles;
+        rc = homg_tool_solve_general(ctx, &gen);
+    } else {
+        rc = run(ctx, &o);
+    }
     homg_ctx_destroy(ctx);
     return rc;
 }

@@ -27,6 +27,14 @@ int homg_tool_mesh_assemble(int argc, char **argv);
 int homg_tool_dispatch(const char *who, const char *kind, const homg_tool_command *cmds, size_t n,
                        void (*usage)(FILE *), int argc, char **argv);
 
+/* `homg solve` on a general problem (tools/solve_general.c). */
+typedef struct homg_tool_general {
+    homg_grid_desc desc;
+    double tol, lambda, sigma_jump, obstacles; /* obstacles: fraction of cells solid */
+    int cycles, quiet;
+} homg_tool_general;
+int homg_tool_solve_general(homg_ctx *ctx, const homg_tool_general *o);
+
 /* A context for --backend cpu|cuda|auto; prints the reason and returns NULL on failure. */
 homg_ctx *homg_tool_ctx(const char *backend_name);
 

@@ -36,10 +36,7 @@ void homg__box_free(homg_grid *g)
     homg__free(g->ctx, g->coarse_qy);
     homg__free(g->ctx, g->coarse_inv_eig);
     g->coarse_qx = g->coarse_qy = g->coarse_inv_eig = NULL;
-    for (int i = 0; i < HOMG_GRID_GRAPHS; i++)
-        if (g->graphs[i].graph)
-            g->ctx->mem->graph_destroy(g->graphs[i].graph);
-    memset(g->graphs, 0, sizeof g->graphs);
+    homg__grid_graphs_drop(g);
 }
 
 /* Orthonormal sine basis of the cell-centred Dirichlet operator on n cells,
@@ -85,10 +82,7 @@ static homg_status setup_coarse_exact(homg_grid *g);
 homg_status homg__box_set_constants(homg_grid *g)
 {
     double h = g->desc.h;
-    for (int i = 0; i < HOMG_GRID_GRAPHS; i++) /* graphs hold the levels' constants */
-        if (g->graphs[i].graph)
-            g->ctx->mem->graph_destroy(g->graphs[i].graph);
-    memset(g->graphs, 0, sizeof g->graphs);
+    homg__grid_graphs_drop(g); /* graphs hold the levels' constants */
     for (int k = 0; k < g->nlevels; k++, h *= 2) {
         g->lv[k].inv_h2 = g->sigma / (h * h);
         g->lv[k].lambda = g->lambda;
@@ -188,51 +182,25 @@ static homg_status queue_cycles(homg_grid *g, const homg_seq_key *key, const gri
     return HOMG_OK;
 }
 
+typedef struct box_seq {
+    const homg_seq_key *key;
+    const grid_level *L0;
+} box_seq;
+
+static homg_status queue_box(homg_grid *g, void *arg)
+{
+    const box_seq *b = (const box_seq *)arg;
+    return queue_cycles(g, b->key, b->L0);
+}
+
 /* Runs a sequence: replays its graph when one was captured for the same key,
  * captures one on the CUDA backend, runs it directly on the CPU. */
 static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const grid_level *L0)
 {
-    kernel_exec *ex = &g->ctx->ex;
-    homg_graph_entry *e = NULL, *victim = &g->graphs[0];
-    long launches0 = g->launches;
-    double wu0 = g->wu, values0 = g->values_moved;
-    homg_status st;
-
-    if (ex->backend != HOMG_BACKEND_CUDA)
-        return queue_cycles(g, key, L0);
-    for (int i = 0; i < HOMG_GRID_GRAPHS; i++) {
-        if (g->graphs[i].graph && !memcmp(&g->graphs[i].key, key, sizeof *key))
-            e = &g->graphs[i];
-        if (g->graphs[i].used < victim->used)
-            victim = &g->graphs[i];
-    }
-    if (!e) {
-        e = victim;
-        if (e->graph)
-            g->ctx->mem->graph_destroy(e->graph);
-        memset(e, 0, sizeof *e);
-        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->capture_begin(ex), "graph capture");
-        st = queue_cycles(g, key, L0);
-        if (st != HOMG_OK) {
-            void *discard = NULL;
-            g->ctx->mem->capture_end(ex, &discard);
-            if (discard)
-                g->ctx->mem->graph_destroy(discard);
-            return st;
-        }
-        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->capture_end(ex, &e->graph), "graph instantiation");
-        e->key = *key;
-        e->launches = g->launches - launches0;
-        e->wu = g->wu - wu0;
-        e->values_moved = g->values_moved - values0;
-        g->launches = launches0;
-        g->wu = wu0;
-        g->values_moved = values0;
-    }
-    e->used = ++g->graph_clock;
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->graph_launch(ex, e->graph), "graph launch");
-    homg__account(g, e->launches, e->wu, e->values_moved);
-    return HOMG_OK;
+    box_seq b;
+    b.key = key;
+    b.L0 = L0;
+    return homg__grid_graph_run(g, key, queue_box, &b);
 }
 
 /* FMG starts with a full-multigrid cycle when it starts from zero. */
@@ -266,7 +234,7 @@ homg_status homg__box_solve(homg_grid *g, const void *f, const homg_boundary *bc
     key.f = f;
     key.u = u;
     key.u_ref = sd->u_ref;
-    memcpy(key.bc, L0.bc, sizeof key.bc);
+    memcpy(key.bc, L0.bc, sizeof L0.bc);
     key.monitor = monitor;
     if (sd->tol == 0) {
         /* a fixed number of cycles: one graph, no host synchronisation */

@@ -327,7 +327,10 @@ static homg_status find_islands(homg_grid *g, const homg_grid_operator *op)
     void *lam_raw = NULL;
     homg_status st = HOMG_OK;
     int nisl;
-    if (!op->lambda_cell && op->lambda > 0) { /* nothing can be singular */
+    int dirichlet = 0;
+    for (int s = 0; s < 2 * homg__grid_dims(d); s++)
+        dirichlet |= d->bc[s] == HOMG_BC_DIRICHLET;
+    if (!op->lambda_cell && (op->lambda > 0 || (!op->flags && dirichlet))) { /* nothing can be singular */
         g->gen->nisl = 0;
         return HOMG_OK;
     }
@@ -371,6 +374,7 @@ done:
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)
 {
     HOMG_TRY(homg__gen_prepare(g));
+    homg__grid_graphs_drop(g); /* the islands and the sigma copy may change what a step launches */
     HOMG_TRY(build_levels(g, op));
     return find_islands(g, op);
 }
@@ -529,6 +533,37 @@ static homg_status iterate(homg_grid *g, const gen_rhs *x)
     return HOMG_OK;
 }
 
+/* Restarts and iterations as captured graphs on CUDA (keyed by the arrays). */
+enum { GEN_SEQ_RESTART_FIRST = 100, GEN_SEQ_RESTART, GEN_SEQ_ITERATE };
+
+typedef struct gen_seq {
+    const gen_rhs *x;
+    int kind;
+} gen_seq;
+
+static homg_status queue_seq(homg_grid *g, void *arg)
+{
+    const gen_seq *q = (const gen_seq *)arg;
+    return q->kind == GEN_SEQ_ITERATE ? iterate(g, q->x) : restart(g, q->x, q->kind == GEN_SEQ_RESTART_FIRST);
+}
+
+static homg_status run_seq(homg_grid *g, const gen_rhs *x, int kind)
+{
+    homg_seq_key key;
+    gen_seq q;
+    memset(&key, 0, sizeof key);
+    key.first_kind = kind;
+    key.count = 1;
+    key.monitor = x->u_ref != NULL;
+    key.f = x->f;
+    key.u = x->u;
+    key.u_ref = x->u_ref;
+    memcpy(key.bc, g->gen->F.face, sizeof key.bc);
+    q.x = x;
+    q.kind = kind;
+    return homg__grid_graph_run(g, &key, queue_seq, &q);
+}
+
 static homg_status read_hist(homg_grid *g, int count, double *norm)
 {
     int at = count <= HOMG_GRID_HIST_MAX ? count - 1 : HOMG_GRID_HIST_MAX - 1;
@@ -550,12 +585,12 @@ static homg_status solve_one(homg_grid *g, const gen_rhs *x, const homg_solve_de
         GQ(g, G->k->zero_active(ex, g->desc.precision, n, G->lv[0].flag, x->u), "zeroing u");
     /* ||f + face terms||^2 for the relative residual */
     GQ(g, G->k->residual(ex, g->desc.precision, &G->lv[0], &G->F, NULL, x->f, G->r, G->s + GEN_BB), "rhs norm");
-    HOMG_TRY(restart(g, x, 1));
+    HOMG_TRY(run_seq(g, x, GEN_SEQ_RESTART_FIRST));
     *converged = 0;
     for (*cycles = 0; *cycles < max_cycles && !*converged;) {
         if (*cycles > 0 && *cycles % every == 0)
-            HOMG_TRY(restart(g, x, 0));
-        HOMG_TRY(iterate(g, x));
+            HOMG_TRY(run_seq(g, x, GEN_SEQ_RESTART));
+        HOMG_TRY(run_seq(g, x, GEN_SEQ_ITERATE));
         ++*cycles;
         ++*count;
         if (sd->tol > 0) {

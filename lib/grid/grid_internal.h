@@ -15,7 +15,7 @@
  * while the key matches. */
 typedef struct homg_seq_key {
     int first_kind, count, monitor;
-    const void *f, *u, *u_ref, *bc[4];
+    const void *f, *u, *u_ref, *bc[6];
 } homg_seq_key;
 
 typedef struct homg_graph_entry {
@@ -90,6 +90,13 @@ homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what);
 
 /* grid.c */
 int homg__grid_box_desc(const homg_grid_desc *d);
+/* Runs queue(g, arg) once: on CUDA replays the graph captured for the same key (or
+ * captures one), elsewhere calls it directly; the accounting of a replay is the
+ * capture's. */
+homg_status homg__grid_graph_run(homg_grid *g, const homg_seq_key *key, homg_status (*queue)(homg_grid *, void *),
+                                 void *arg);
+/* Drops every captured graph (the operator or a level changed). */
+void homg__grid_graphs_drop(homg_grid *g);
 /* checks.c */
 size_t homg__face_len(const homg_grid_desc *d, int side);
 int homg__grid_dims(const homg_grid_desc *d);

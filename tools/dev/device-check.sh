@@ -48,6 +48,9 @@ bench)
         timeout 500 "$b" > "$OUT/$(basename $b).log" 2>&1; rc=$?
         summary="$summary\n$(basename $b): rc=$rc"
     done
+    # issue 9's general structured problems (3D, obstacles, jumps, Neumann projection, any size)
+    timeout 500 $B/bench/bench_grid --general > "$OUT/bench_grid_general.log" 2>&1; rc=$?
+    summary="$summary\nbench_grid --general: rc=$rc"
     cp bench/results/*.md "$OUT/" 2>/dev/null
     ;;
 esac
