@@ -35,10 +35,10 @@ tests)
     ;;
 sanitize)
     for tool in memcheck racecheck; do
-        for t in $B/tests/test_*_gpu; do
+        for t in ${SANITIZE_TESTS:-$B/tests/test_*_gpu}; do
             log="$OUT/sanitize-$tool.log"
             echo "=== $tool $t" >> "$log"
-            timeout 200 compute-sanitizer --tool "$tool" --error-exitcode 99 "$t" quick >> "$log" 2>&1; rc=$?
+            timeout "${SANITIZE_TIMEOUT:-200}" compute-sanitizer --tool "$tool" --error-exitcode 99 "$t" quick >> "$log" 2>&1; rc=$?
             summary="$summary\n$tool $(basename $t): rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -1)"
         done
     done
