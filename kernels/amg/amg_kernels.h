@@ -90,12 +90,14 @@ typedef struct amg_patches {
     /* cnt[i] = entries of row i kept in the strength graph (the diagonal and */                                      \
     /* the strong entries); diag (n) holds a_ii. */                                                                   \
     X(homg_status, amg, strength_count,                                                                               \
-      (kernel_exec * ex, const csr_matrix *a, const float *diag, double theta, int32_t *cnt))                         \
+      (kernel_exec * ex, const csr_matrix *a, const float *diag, const float *rowmax, double theta, int32_t *cnt))    \
     /* The strength graph s (s->row_ptr from a scan of the counts): the strong */                                     \
     /* entries of a, and on the diagonal a_ii plus the row's weak entries */                                          \
     /* (the filtered matrix of smoothed aggregation: row sums kept). */                                               \
     X(homg_status, amg, strength_fill,                                                                                \
-      (kernel_exec * ex, const csr_matrix *a, const float *diag, double theta, csr_matrix *s))                        \
+      (kernel_exec * ex, const csr_matrix *a, const float *diag, const float *rowmax, double theta, csr_matrix *s))   \
+    /* rowmax[i] = amg_row_coupling of row i (its largest normalised coupling). */                                    \
+    X(homg_status, amg, strength_rowmax, (kernel_exec * ex, const csr_matrix *a, const float *diag, float *rowmax))   \
     /* ---- compatible weighted matching (seed 001) ---- */                                                           \
     /* w[k] for each entry k = (i, j) of a: 1 - (a_ij + a_ji) v_i v_j / (a_ii v_i^2 + a_jj v_j^2) */                  \
     /* off the diagonal when positive, else 0; diag (n) holds a_ii. */                                                \
