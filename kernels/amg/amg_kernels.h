@@ -27,10 +27,9 @@ extern "C" {
 /* Largest patch: one CUDA block of threads, its vectors in shared memory. */
 #define HOMG_PATCH_MAX 1024
 
-/* Without l1: the inner Jacobi divisor of a patch row is at least this
- * fraction of the row's l1 norm inside the block, so rho(D^-1 B) <= 1 / 0.55 <
- * 2 and the inexact block solve stays symmetric positive definite (see
- * lib/amg/cycle.c).  With l1 the divisor is the whole l1 norm. */
+/* The inner Jacobi divisor of a patch row is at least this fraction of the
+ * row's l1 norm inside the block, so rho(D^-1 B) <= 1 / 0.55 < 2 and the
+ * inexact block solve stays symmetric positive definite (see lib/amg/cycle.c). */
 #define HOMG_PATCH_L1_FRACTION 0.55f
 
 typedef struct amg_patches {
@@ -200,7 +199,7 @@ typedef struct amg_patches {
        int32_t *boundary_cnt))                                                                                        \
     /* Fills the inner, diagonal and boundary parts (pointers from scans of the */                                    \
     /* counts); l1 != 0 adds the boundary |a_ij| of a row to its block diagonal */                                    \
-    /* and takes the row's l1 norm in the block as its inner Jacobi divisor. */                                       \
+    /* (l1 block Jacobi). */                                                                                          \
     X(homg_status, amg, patch_fill,                                                                                   \
       (kernel_exec * ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos, int l1, amg_patches *pt))  \
     /* ---- coarsest level: dense Cholesky ---- */                                                                    \
