@@ -225,7 +225,7 @@ static void strength_and_lanczos_match_the_cpu(void **state)
     n = m.nrows;
     for (int t = 0; t < 3; t++) {
         double theta = t == 0 ? 0.0 : t == 1 ? 0.08 : 0.25;
-        float *hd = malloc(4 * (size_t)n);
+        float *hd = malloc(4 * (size_t)n), *hm = malloc(4 * (size_t)n), *gm = malloc(4 * (size_t)n), *dm;
         int32_t *hc = malloc(4 * ((size_t)n + 1)), *gc = malloc(4 * ((size_t)n + 1)), *dc, nnz = 0;
         float *dd;
         csr_matrix hs, ds;
@@ -234,8 +234,13 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         ca->diag(&cx, &p.h, 0, hd);
         dd = up(g, hd, 4 * (size_t)n);
         dc = up(g, hc, 4 * (size_t)n);
-        ca->strength_count(&cx, &p.h, hd, theta, hc);
-        assert_int_equal(ga->strength_count(&g->ex, &p.d, dd, theta, dc), HOMG_OK);
+        dm = up(g, hd, 4 * (size_t)n);
+        ca->strength_rowmax(&cx, &p.h, hd, hm);
+        assert_int_equal(ga->strength_rowmax(&g->ex, &p.d, dd, dm), HOMG_OK);
+        down(g, gm, dm, 4 * (size_t)n);
+        assert_memory_equal(gm, hm, 4 * (size_t)n);
+        ca->strength_count(&cx, &p.h, hd, hm, theta, hc);
+        assert_int_equal(ga->strength_count(&g->ex, &p.d, dd, dm, theta, dc), HOMG_OK);
         down(g, gc, dc, 4 * (size_t)n);
         assert_memory_equal(gc, hc, 4 * (size_t)n);
         memset(&hs, 0, sizeof hs);
@@ -253,8 +258,8 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         ds.row_ptr = up(g, hs.row_ptr, 4 * ((size_t)n + 1));
         ds.col_idx = up(g, hs.col_idx, 4 * (size_t)nnz);
         ds.values = up(g, hs.values, 4 * (size_t)nnz);
-        ca->strength_fill(&cx, &p.h, hd, theta, &hs);
-        assert_int_equal(ga->strength_fill(&g->ex, &p.d, dd, theta, &ds), HOMG_OK);
+        ca->strength_fill(&cx, &p.h, hd, hm, theta, &hs);
+        assert_int_equal(ga->strength_fill(&g->ex, &p.d, dd, dm, theta, &ds), HOMG_OK);
         back_ci = malloc(4 * (size_t)nnz + 4);
         back_v = malloc(4 * (size_t)nnz + 4);
         down(g, back_ci, ds.col_idx, 4 * (size_t)nnz);
@@ -264,6 +269,9 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         printf("  rotated 30 deg, eps 1e-3, %d rows: theta %.2f keeps %d of %d entries\n", (int)n, theta, (int)nnz,
                (int)m.nnz);
         free(hd);
+        free(hm);
+        free(gm);
+        homg_free(g, dm);
         free(hc);
         free(gc);
         free(hs.row_ptr);

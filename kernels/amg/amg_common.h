@@ -174,17 +174,16 @@ HOMG_HD float amg_row_coupling(const int32_t *rp, const int32_t *ci, const float
     return m;
 }
 
-/* mi: amg_row_coupling of row i. */
+/* rowmax: amg_row_coupling of every row (strength_rowmax). */
 HOMG_HD int amg_strong(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, float theta, int32_t i,
-                       int32_t k, float mi)
+                       int32_t k, const float *rowmax)
 {
     int32_t j = ci[k];
-    float s, mj, t;
+    float s, t;
     if (j == i)
         return 1;
     s = amg_coupling(rp, ci, v, diag, i, k);
-    mj = amg_row_coupling(rp, ci, v, diag, j);
-    t = AMG_STRENGTH_ROW_FRACTION * (mi < mj ? mi : mj);
+    t = AMG_STRENGTH_ROW_FRACTION * (rowmax[i] < rowmax[j] ? rowmax[i] : rowmax[j]);
     return s > 0 && s >= (theta < t ? theta : t);
 }
 
@@ -215,17 +214,17 @@ HOMG_HD int32_t amg_strongest(const int32_t *rp, const int32_t *ci, const float 
 /* Entry k of row i is in the strength graph: strong, or the row's strongest
  * when none is strong (lone = amg_strongest of the row then, else -1). */
 HOMG_HD int amg_kept(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, float theta, int32_t i,
-                     int32_t k, int32_t lone, float mi)
+                     int32_t k, int32_t lone, const float *rowmax)
 {
-    return k == lone || amg_strong(rp, ci, v, diag, theta, i, k, mi);
+    return k == lone || amg_strong(rp, ci, v, diag, theta, i, k, rowmax);
 }
 
 /* lone of row i: amg_strongest when no off-diagonal entry is strong, else -1. */
 HOMG_HD int32_t amg_lone(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, float theta,
-                         int32_t i, float mi)
+                         int32_t i, const float *rowmax)
 {
     for (int32_t k = rp[i]; k < rp[i + 1]; k++)
-        if (ci[k] != i && amg_strong(rp, ci, v, diag, theta, i, k, mi))
+        if (ci[k] != i && amg_strong(rp, ci, v, diag, theta, i, k, rowmax))
             return -1;
     return amg_strongest(rp, ci, v, diag, i);
 }

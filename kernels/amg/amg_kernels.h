@@ -27,10 +27,9 @@ extern "C" {
 /* Largest patch: one CUDA block of threads, its vectors in shared memory. */
 #define HOMG_PATCH_MAX 1024
 
-/* Without l1: the inner Jacobi divisor of a patch row is at least this
- * fraction of the row's l1 norm inside the block, so rho(D^-1 B) <= 1 / 0.55 <
- * 2 and the inexact block solve stays symmetric positive definite (see
- * lib/amg/cycle.c).  With l1 the divisor is the whole l1 norm. */
+/* The inner Jacobi divisor of a patch row is at least this fraction of the
+ * row's l1 norm inside the block, so rho(D^-1 B) <= 1 / 0.55 < 2 and the
+ * inexact block solve stays symmetric positive definite (see lib/amg/cycle.c). */
 #define HOMG_PATCH_L1_FRACTION 0.55f
 
 typedef struct amg_patches {
@@ -90,12 +89,14 @@ typedef struct amg_patches {
     /* cnt[i] = entries of row i kept in the strength graph (the diagonal and */                                      \
     /* the strong entries); diag (n) holds a_ii. */                                                                   \
     X(homg_status, amg, strength_count,                                                                               \
-      (kernel_exec * ex, const csr_matrix *a, const float *diag, double theta, int32_t *cnt))                         \
+      (kernel_exec * ex, const csr_matrix *a, const float *diag, const float *rowmax, double theta, int32_t *cnt))    \
     /* The strength graph s (s->row_ptr from a scan of the counts): the strong */                                     \
     /* entries of a, and on the diagonal a_ii plus the row's weak entries */                                          \
     /* (the filtered matrix of smoothed aggregation: row sums kept). */                                               \
     X(homg_status, amg, strength_fill,                                                                                \
-      (kernel_exec * ex, const csr_matrix *a, const float *diag, double theta, csr_matrix *s))                        \
+      (kernel_exec * ex, const csr_matrix *a, const float *diag, const float *rowmax, double theta, csr_matrix *s))   \
+    /* rowmax[i] = amg_row_coupling of row i (its largest normalised coupling). */                                    \
+    X(homg_status, amg, strength_rowmax, (kernel_exec * ex, const csr_matrix *a, const float *diag, float *rowmax))   \
     /* ---- compatible weighted matching (seed 001) ---- */                                                           \
     /* w[k] for each entry k = (i, j) of a: 1 - (a_ij + a_ji) v_i v_j / (a_ii v_i^2 + a_jj v_j^2) */                  \
     /* off the diagonal when positive, else 0; diag (n) holds a_ii. */                                                \
@@ -198,7 +199,7 @@ typedef struct amg_patches {
        int32_t *boundary_cnt))                                                                                        \
     /* Fills the inner, diagonal and boundary parts (pointers from scans of the */                                    \
     /* counts); l1 != 0 adds the boundary |a_ij| of a row to its block diagonal */                                    \
-    /* and takes the row's l1 norm in the block as its inner Jacobi divisor. */                                       \
+    /* (l1 block Jacobi). */                                                                                          \
     X(homg_status, amg, patch_fill,                                                                                   \
       (kernel_exec * ex, const csr_matrix *a, const int32_t *patch_of, const int32_t *pos, int l1, amg_patches *pt))  \
     /* ---- coarsest level: dense Cholesky ---- */                                                                    \

@@ -3,35 +3,33 @@
 #include "amg_common.h"
 #include "amg_kernels.h"
 
-homg_status homg_cpu_amg_strength_count(kernel_exec *ex, const csr_matrix *a, const float *diag, double theta,
-                                        int32_t *cnt)
+homg_status homg_cpu_amg_strength_count(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *rowmax,
+                                        double theta, int32_t *cnt)
 {
     const float *v = (const float *)a->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
-        float mi = amg_row_coupling(a->row_ptr, a->col_idx, v, diag, i);
-        int32_t c = 0, lone = amg_lone(a->row_ptr, a->col_idx, v, diag, (float)theta, i, mi);
+        int32_t c = 0, lone = amg_lone(a->row_ptr, a->col_idx, v, diag, (float)theta, i, rowmax);
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
-            c += amg_kept(a->row_ptr, a->col_idx, v, diag, (float)theta, i, k, lone, mi);
+            c += amg_kept(a->row_ptr, a->col_idx, v, diag, (float)theta, i, k, lone, rowmax);
         cnt[i] = c;
     }
     return HOMG_OK;
 }
 
-homg_status homg_cpu_amg_strength_fill(kernel_exec *ex, const csr_matrix *a, const float *diag, double theta,
-                                       csr_matrix *s)
+homg_status homg_cpu_amg_strength_fill(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *rowmax,
+                                       double theta, csr_matrix *s)
 {
     const float *v = (const float *)a->values;
     float *sv = (float *)s->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
-        float mi = amg_row_coupling(a->row_ptr, a->col_idx, v, diag, i);
-        int32_t o = s->row_ptr[i], dpos = -1, lone = amg_lone(a->row_ptr, a->col_idx, v, diag, (float)theta, i, mi);
+        int32_t o = s->row_ptr[i], dpos = -1, lone = amg_lone(a->row_ptr, a->col_idx, v, diag, (float)theta, i, rowmax);
         float weak = 0;
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            if (!amg_kept(a->row_ptr, a->col_idx, v, diag, (float)theta, i, k, lone, mi)) {
+            if (!amg_kept(a->row_ptr, a->col_idx, v, diag, (float)theta, i, k, lone, rowmax)) {
                 weak += v[k];
                 continue;
             }
@@ -43,5 +41,15 @@ homg_status homg_cpu_amg_strength_fill(kernel_exec *ex, const csr_matrix *a, con
         if (dpos >= 0)
             sv[dpos] += weak;
     }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_amg_strength_rowmax(kernel_exec *ex, const csr_matrix *a, const float *diag, float *rowmax)
+{
+    const float *v = (const float *)a->values;
+    (void)ex;
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++)
+        rowmax[i] = amg_row_coupling(a->row_ptr, a->col_idx, v, diag, i);
     return HOMG_OK;
 }

@@ -18,12 +18,14 @@
  *    positive definite approximation of A_pp^-1 on every mesh (with plain a_ii
  *    they diverge on the irregular and Blobs meshes of assets/, where P1 rows
  *    have positive off-diagonals, and CG breaks down).  With patch_l1 (the
- *    default) the boundary |a_ij| join the block diagonal (B >= A) and the
- *    inner divisors are the rows' l1 norms in the block (D >= B), so the
- *    inner sweeps give M with M^-1 >= B >= A: the smoother converges in the
- *    A-norm for every SPD matrix and the V-cycle stays SPD.  Plain block
- *    Jacobi (patch_l1 = -1) took fewer iterations on M-matrices but diverged
- *    on rotated anisotropy, sliver meshes and a sphere mesh with 1:1000
+ *    default) the boundary |a_ij| join the block diagonal, so B >= A; the
+ *    inner sweeps (weight 1) from 0 give M = p(D^-1 B) D^-1 with MB's
+ *    eigenvalues 1 - (1 - l)^k in (0, 1.82] for l in (0, 1 / 0.55], so M is
+ *    SPD and 2 M^-1 >= 1.1 B >= 1.1 A: with the outer weight 1 the smoother
+ *    converges in the A-norm for every SPD matrix and the V-cycle stays SPD.
+ *    Plain block Jacobi (patch_l1 = -1) took fewer iterations on M-matrices
+ *    but diverged on rotated anisotropy, sliver meshes and a sphere mesh with
+ *    1:1000
  *    coefficients (issue 14).  The prerelax-residual
  *    fusion: the patch kernel also leaves r = b - (inner + diag) x, and a
  *    boundary pass subtracts the boundary part (seed 000, algorithm 5.3);
