@@ -330,23 +330,21 @@ void bench_grid_general(homg_ctx *ctx, int reps, int max3d, FILE *o)
         FILE *f = outs[w];
         if (!f)
             continue;
-        fprintf(f, "\n## General structured problems (issue 9), float32\n\n"
-                   "From u = 0 to error 1e-4 against a reference (FFT, or the general solver in float64), or warm\n"
-                   "from the previous frame's solution to relative residual 1e-3 (Neumann rows). Time: median of\n"
-                   "CUDA-event-timed solves with the fixed number of cycles (no host sync). ns/unknown = time per\n"
-                   "cell. factor = mean convergence factor per cycle. bytes/unknown = device memory of the grid\n"
-                   "(create + set_operator) per cell, f and u not included. set_operator = time of a new operator\n"
-                   "(flags/sigma from device memory; includes the host labelling of singular islands where lambda\n"
-                   "= 0).\n\n"
-                   "| problem | size | method (ran) | cycles | time (ms) | ns/unknown | error | factor | bytes/unknown | "
-                   "set_operator (ms) |\n|---|---|---|---|---|---|---|---|---|---|\n");
+        fprintf(f,
+                "\n## General structured problems (issue 9), float32\n\n"
+                "From u = 0 to error 1e-4 against a reference (FFT, or the general solver in float64), or warm\n"
+                "from the previous frame's solution to relative residual 1e-3 (Neumann rows). Time: median of\n"
+                "CUDA-event-timed solves with the fixed number of cycles (no host sync). ns/unknown = time per\n"
+                "cell. factor = mean convergence factor per cycle. bytes/unknown = device memory of the grid\n"
+                "(create + set_operator) per cell, f and u not included. set_operator = time of a new operator\n"
+                "(flags/sigma from device memory; includes the host labelling of singular islands where lambda\n"
+                "= 0).\n\n"
+                "| problem | size | method (ran) | cycles | time (ms) | ns/unknown | error | factor | bytes/unknown | "
+                "set_operator (ms) |\n|---|---|---|---|---|---|---|---|---|---|\n");
         for (int i = 0; i < nl; i++)
             fprintf(f, "%s\n", lines[i]);
     }
 }
 #else
-void bench_grid_general(homg_ctx *ctx, int reps, int max3d, FILE *o)
-{
-    (void)ctx, (void)reps, (void)max3d, (void)o;
-}
+void bench_grid_general(homg_ctx *ctx, int reps, int max3d, FILE *o) { (void)ctx, (void)reps, (void)max3d, (void)o; }
 #endif

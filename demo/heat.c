@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const homg_method methods[] = { HOMG_METHOD_DEFAULT, HOMG_METHOD_VCYCLE, HOMG_METHOD_FCYCLE, HOMG_METHOD_FMG,
+static const homg_method methods[] = { HOMG_METHOD_VCYCLE, HOMG_METHOD_DEFAULT, HOMG_METHOD_FCYCLE, HOMG_METHOD_FMG,
                                        HOMG_METHOD_HOMG };
-static const char *method_names[] = { "default (fft)", "vcycle", "fcycle", "fmg", "homg (seed 003)" };
+static const char *method_names[] = { "vcycle", "default (fft here)", "fcycle", "fmg", "homg (seed 003)" };
 
 typedef struct heat {
     int n; /* grid side */

@@ -154,8 +154,10 @@ typedef struct homg_grid homg_grid;
 typedef enum homg_method {
     HOMG_METHOD_DEFAULT = 0, /* FFT where it applies (constant coefficients, no flags), else
                                 multigrid (README has the measurements) */
-    HOMG_METHOD_HOMG,        /* seed 003: whole-grid relax+interpolate, MFMG, restarts */
-    HOMG_METHOD_VCYCLE,      /* V-cycles (textbook on power-of-two Dirichlet boxes) */
+    HOMG_METHOD_HOMG,        /* seed 003: whole-grid relax+interpolate, MFMG, restarts (power-of-two
+                                2D Dirichlet boxes with constant coefficients only: else UNSUPPORTED) */
+    HOMG_METHOD_VCYCLE,      /* V-cycles (textbook on power-of-two Dirichlet boxes; elsewhere CG
+                                preconditioned by one V-cycle, one CG step per "cycle") */
     HOMG_METHOD_FCYCLE,      /* F-cycles */
     HOMG_METHOD_FMG,         /* full multigrid, then V-cycles, with fused whole-level kernels */
     HOMG_METHOD_FFT          /* direct solve by fast transforms (constant coefficients, no flags) */

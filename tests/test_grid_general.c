@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gridcase.h"
+#include "poisson2d.h"
 #include "homg.h"
 #include "testutil.h"
 
@@ -198,6 +199,55 @@ static void fft_and_default(void **state)
     }
 }
 
+/* One grid, the operator changed between solves: DEFAULT follows it (multigrid with
+ * flags, FFT without), and homg_grid_residual uses the operator of the moment. */
+static void operator_changes(void **state)
+{
+    (void)state;
+    grid_case *c = mk(24, 18, 1, HOMG_BC_NEUMANN, 75);
+    const size_t n = grid_case_cells(c);
+    homg_grid *g = NULL;
+    homg_grid_operator op = { 0 };
+    homg_solve_desc sd = { 0 };
+    homg_solve_info info;
+    double *r = (double *)malloc(n * sizeof(double)), rr = 0;
+    void *f, *u, *dr, *fl;
+    unsigned char *flags = (unsigned char *)calloc(n, 1);
+    c->d.method = HOMG_METHOD_DEFAULT;
+    flags[5] = HOMG_CELL_SOLID;
+    assert_int_equal(homg_grid_create(ctx, &c->d, &g), HOMG_OK);
+    f = homg_test_upload(ctx, c->f, n, HOMG_FLOAT64);
+    u = homg_test_upload(ctx, c->u0, n, HOMG_FLOAT64);
+    dr = homg_test_upload(ctx, c->u0, n, HOMG_FLOAT64);
+    homg_alloc(ctx, n, &fl);
+    homg_copy_from_host(ctx, fl, flags, n);
+    op.flags = (const unsigned char *)fl;
+    sd.tol = 1e-10;
+    sd.max_cycles = 100;
+    assert_int_equal(homg_grid_set_operator(g, &op), HOMG_OK);
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, &info), HOMG_OK);
+    assert_int_equal(info.method, HOMG_METHOD_VCYCLE);
+    op.flags = NULL;
+    op.lambda = 1.5;
+    assert_int_equal(homg_grid_set_operator(g, &op), HOMG_OK);
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, &info), HOMG_OK);
+    assert_int_equal(info.method, HOMG_METHOD_FFT);
+    assert_int_equal(homg_grid_residual(g, f, NULL, u, dr), HOMG_OK);
+    homg_test_download(ctx, dr, n, HOMG_FLOAT64, r);
+    for (size_t k = 0; k < n; k++)
+        rr += r[k] * r[k];
+    printf("  residual of the FFT solution with lambda 1.5 through homg_grid_residual: %.2e\n", sqrt(rr));
+    assert_true(sqrt(rr) < 1e-9);
+    homg_grid_destroy(g);
+    homg_free(ctx, f);
+    homg_free(ctx, u);
+    homg_free(ctx, dr);
+    homg_free(ctx, fl);
+    free(r);
+    free(flags);
+    grid_case_free(c);
+}
+
 /* nrhs right-hand sides in one call equal separate calls; F-cycles and float32. */
 static void nrhs_methods_precision(void **state)
 {
@@ -326,7 +376,7 @@ int main(void)
         cmocka_unit_test(sizes_and_sides), cmocka_unit_test(mixed_sides_and_lambda),
         cmocka_unit_test(sigma_jumps),     cmocka_unit_test(masks),
         cmocka_unit_test(fft_and_default), cmocka_unit_test(nrhs_methods_precision),
-        cmocka_unit_test(bad_operators),
+        cmocka_unit_test(bad_operators),   cmocka_unit_test(operator_changes),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

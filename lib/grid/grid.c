@@ -298,7 +298,8 @@ homg_status homg_grid_set_operator(homg_grid *g, const homg_grid_operator *op)
         else if ((st = prepare_path(g, path)) == HOMG_OK) {
             if (g->box_ready)
                 st = homg__box_set_constants(g);
-            if (st == HOMG_OK && path == GRID_PATH_GENERAL)
+            /* the general levels also serve homg_grid_residual once they exist */
+            if (st == HOMG_OK && (path == GRID_PATH_GENERAL || g->gen))
                 st = homg__gen_set_operator(g, &o);
         }
     }
