@@ -17,7 +17,12 @@ grep -qx '/.carry-\*/' "$ex" 2>/dev/null || echo '/.carry-*/' >> "$ex"
 B=${DEV_BUILD:-build-dev}
 if [ "$B" = build-dev ]; then make -j2 CUDA=1 HYPRE=0 BUILD=build-dev all >/dev/null; else make -j2 CUDA=1 BUILD="$B" all >/dev/null; fi
 rm -rf .devbuild && mkdir -p .devbuild/tests .devbuild/bench .devbuild/demo
-for f in "$B"/tests/* "$B"/bench/* "$B"/demo/*; do [ -f "$f" ] && [ -x "$f" ] && strip --strip-debug -o ".devbuild/${f#"$B"/}" "$f"; done
+# DEV_FILES="tests/test_*_gpu bench/bench_grid ..." packs only those (the carry holds 64 MiB)
+cd "$B"; files=$(echo ${DEV_FILES:-tests/* bench/* demo/*}); cd ..
+for f in $files; do
+    f="$B/$f"
+    [ -f "$f" ] && [ -x "$f" ] && strip --strip-debug -o ".devbuild/${f#"$B"/}" "$f"
+done
 strip --strip-debug -o .devbuild/homg "$B"/homg
 mkdir -p .devlibs
 for lib in libcmocka.so.0 libstb.so.0 libgomp.so.1 libz.so.1 libfftw3.so.3 libfftw3f.so.3 libglfw.so.3 libGLEW.so.2.2; do
