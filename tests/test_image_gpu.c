@@ -22,7 +22,8 @@
 #if HOMG_HAVE_CUDA
 static homg_ctx *gpu, *cpu;
 
-static size_t bytes_of(const homg_image *im) { return im->pitch * im->height; }
+/* pitch 0 means rows packed: the resolved pitch, as the kernels use it */
+static size_t bytes_of(const homg_image *im) { return img_pitch(im) * (size_t)im->height; }
 
 /* A device copy of a host image (same pitch). */
 static homg_image to_gpu(const homg_image *h)
