@@ -16,6 +16,7 @@
 
 #include "core/internal.h"
 #include "image/image_kernels.h"
+#include "image/image_point.h"
 #include "image_ref.h"
 #include "testutil.h"
 
