@@ -174,9 +174,10 @@ static homg_status level_sigma(homg_gmg *g, int l, double **dev)
             s += 1.0 / g->desc.sigma_fine[(size_t)e * down + k];
         h[e] = down / s; /* harmonic: the arithmetic mean would give exactly R A P (P1) */
         if (l == 0 && !(h[e] > 0 && isfinite(h[e]))) {
+            double bad = h[e];
             free(h);
             return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT,
-                              "homg_gmg_desc: sigma_fine[%d] = %g must be positive", (int)e, h[e]);
+                              "homg_gmg_desc: sigma_fine[%d] = %g must be positive", (int)e, bad);
         }
     }
     st = homg__alloc_array(g->ctx, (size_t)ne, sizeof *h, (void **)dev, "GMG coefficients");
