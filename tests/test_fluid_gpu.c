@@ -97,8 +97,9 @@ static void kernels_match_cpu(void **state)
             assert_int_equal(homg_cuda_fluid_advect(ex, nx, ny, t.dsolid, targets[k][1], du, dv, 1.7f, 0.9f, t.dout),
                              HOMG_OK);
             /* the back-trace is contracted into FMAs on the GPU: the sample point moves by ~1e-7
-             * cells, times this random field's slope of up to 6 per cell */
-            compare("advect", t.dout, want, (size_t)targets[k][0].mx * targets[k][0].my, 1e-4);
+             * cells per step of a trace up to 5 cells long through this random (not smooth) velocity,
+             * times the field's slope of up to 6 per cell; measured on the H100: up to 1.8e-4 */
+            compare("advect", t.dout, want, (size_t)targets[k][0].mx * targets[k][0].my, 1e-3);
         }
         homg_cpu_fluid_divergence(NULL, nx, ny, t.solid, t.u, t.v, -3.0f, want);
         assert_int_equal(homg_cuda_fluid_divergence(ex, nx, ny, t.dsolid, t.du, t.dv, -3.0f, t.dout), HOMG_OK);
