@@ -33,16 +33,10 @@ homg_status homg_cpu_fluid_subtract_gradient(kernel_exec *ex, int nx, int ny, co
 #pragma omp parallel for schedule(static) if ((size_t)nx * ny > HOMG_OMP_MIN)
     for (int j = 0; j <= ny; j++)
         for (int i = 0; i <= nx; i++) {
-            if (j < ny) {
-                size_t f = i + (size_t)(nx + 1) * j;
-                int open = !fluid_solid(solid, nx, ny, i - 1, j) && !fluid_solid(solid, nx, ny, i, j);
-                u[f] = open ? u[f] - (p[i + (size_t)nx * j] - p[i - 1 + (size_t)nx * j]) * inv_h : 0.0f;
-            }
-            if (i < nx) {
-                size_t f = i + (size_t)nx * j;
-                int open = !fluid_solid(solid, nx, ny, i, j - 1) && !fluid_solid(solid, nx, ny, i, j);
-                v[f] = open ? v[f] - (p[f] - p[f - nx]) * inv_h : 0.0f;
-            }
+            if (j < ny)
+                u[i + (size_t)(nx + 1) * j] = fluid_u_minus_gradient(u, p, solid, nx, ny, inv_h, i, j);
+            if (i < nx)
+                v[i + (size_t)nx * j] = fluid_v_minus_gradient(v, p, solid, nx, ny, inv_h, i, j);
         }
     return HOMG_OK;
 }

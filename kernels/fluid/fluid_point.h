@@ -68,6 +68,23 @@ HOMG_HD float fluid_v_open(const float *v, const uint8_t *solid, int nx, int ny,
     return fluid_solid(solid, nx, ny, i, j - 1) || fluid_solid(solid, nx, ny, i, j) ? 0.0f : v[i + (size_t)nx * j];
 }
 
+/* Face velocities after u -= grad p (inv_h = 1/h): open faces lose the pressure difference
+ * across them, closed faces become walls. */
+HOMG_HD float fluid_u_minus_gradient(const float *u, const float *p, const uint8_t *solid, int nx, int ny, float inv_h,
+                                     int i, int j)
+{
+    int open = !fluid_solid(solid, nx, ny, i - 1, j) && !fluid_solid(solid, nx, ny, i, j);
+    return open ? u[i + (size_t)(nx + 1) * j] - (p[i + (size_t)nx * j] - p[i - 1 + (size_t)nx * j]) * inv_h : 0.0f;
+}
+
+HOMG_HD float fluid_v_minus_gradient(const float *v, const float *p, const uint8_t *solid, int nx, int ny, float inv_h,
+                                     int i, int j)
+{
+    size_t f = i + (size_t)nx * j;
+    int open = !fluid_solid(solid, nx, ny, i, j - 1) && !fluid_solid(solid, nx, ny, i, j);
+    return open ? v[f] - (p[f] - p[f - nx]) * inv_h : 0.0f;
+}
+
 /* scale * (discrete divergence of the open faces' velocities) at cell (i,j); 0 in a solid cell. */
 HOMG_HD float fluid_divergence_point(const float *u, const float *v, const uint8_t *solid, int nx, int ny, float scale,
                                      int i, int j)
