@@ -3,6 +3,7 @@
  * gen_point_tmpl.h; sums in double, block-reduced, one atomic per block. */
 #include "core/cuda_check.h"
 #include "gen_point.h"
+#include "keyed_sum.cuh"
 
 #define T      float
 #define SUFFIX f
@@ -98,7 +99,6 @@ __device__ static void block_add(double v, double *out)
     }
 }
 
-static unsigned blocks_for(size_t n) { return (unsigned)((n + NT - 1) / NT); }
 static unsigned stride_blocks(kernel_exec *ex, size_t n)
 {
     size_t b = (n + NT - 1) / NT, cap = (size_t)ex->sm_count * 8;
@@ -283,21 +283,19 @@ __global__ void error_norm_kernel(size_t n, const unsigned char *flag, const T *
     block_add(r2, s + GEN_R2);
 }
 
-/* Warps whose lanes share one label add once; others lane by lane. */
+struct island_flush {
+    double *sums;
+    __device__ void operator()(int l, double v) const { atomicAdd(sums + l, v); }
+};
+
+/* Sums per label without one atomic per cell (keyed_sum.cuh): one island of
+ * millions of cells costs an atomic per block. */
 template <typename T> __global__ void island_sum_kernel(size_t n, const int *label, const T *x, double *sums)
 {
-    size_t k = blockIdx.x * (size_t)NT + threadIdx.x;
-    int l = k < n ? label[k] : -1;
-    double v = k < n && l >= 0 ? (double)x[k] : 0.0;
-    int l0 = __shfl_sync(0xFFFFFFFFu, l, 0);
-    if (__all_sync(0xFFFFFFFFu, l == l0)) {
-        for (int o = 16; o > 0; o >>= 1)
-            v += __shfl_down_sync(0xFFFFFFFFu, v, o);
-        if ((threadIdx.x & 31) == 0 && l0 >= 0)
-            atomicAdd(sums + l0, v);
-    } else if (l >= 0) {
-        atomicAdd(sums + l, v);
-    }
+    keyed_sum<double, island_flush> acc(island_flush{ sums }, 0.0);
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
+        acc.add(label[k], (double)x[k], 0.0);
+    acc.finish(0.0);
 }
 
 template <typename T>
@@ -506,7 +504,7 @@ extern "C" homg_status homg_cuda_gen_error_norm(kernel_exec *ex, homg_precision 
 extern "C" homg_status homg_cuda_gen_island_sum(kernel_exec *ex, homg_precision p, size_t n, const int *label,
                                                 const void *x, double *sums)
 {
-    unsigned b = blocks_for(n);
+    unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
         island_sum_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (const double *)x, sums);
     else

@@ -120,6 +120,14 @@ homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op);
 homg_status homg__gen_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
                             homg_solve_info *info);
 homg_status homg__gen_residual(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, void *r);
+/* islands.c: the singular islands of an operator (kernels/grid/island_kernels.h) */
+typedef struct grid_islands {
+    int *label;         /* per finest cell: its singular island, -1 none (NULL until labelled) */
+    double *sums, *inv; /* per island: sums (work), 1 / cell count */
+    int n, cap;         /* islands, capacity of sums and inv */
+} grid_islands;
+homg_status homg__grid_islands(homg_grid *g, const homg_grid_operator *op, grid_islands *isl);
+void homg__grid_islands_free(homg_grid *g, grid_islands *isl);
 /* box.c: the power-of-two 2D Dirichlet box with constant coefficients */
 homg_status homg__box_alloc(homg_grid *g);
 void homg__box_free(homg_grid *g);
