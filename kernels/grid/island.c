@@ -53,7 +53,9 @@ homg_status homg_cpu_island_mark(kernel_exec *ex, homg_precision p, const island
         double lam;
         if (label[c] < 0)
             continue;
-        lam = !lambda_cell ? lambda : p == HOMG_FLOAT64 ? ((const double *)lambda_cell)[c] : ((const float *)lambda_cell)[c];
+        lam = !lambda_cell        ? lambda
+              : p == HOMG_FLOAT64 ? ((const double *)lambda_cell)[c]
+                                  : ((const float *)lambda_cell)[c];
         aux[label[c]] += 1;
         if (lam != 0 || island_cell_fixes(g, flags, c))
             aux[label[c]] |= ISLAND_NONSINGULAR;

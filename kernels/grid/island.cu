@@ -7,7 +7,7 @@
 #include "island_point.h"
 #include "keyed_sum.cuh"
 
-#define NT 256
+#define NT  256
 #define PER (ISLAND_SCAN_BLOCK / NT) /* cells per thread in count / number */
 
 static unsigned stride_blocks(kernel_exec *ex, size_t n)
@@ -182,11 +182,11 @@ extern "C" homg_status homg_cuda_island_mark(kernel_exec *ex, homg_precision p, 
 {
     unsigned b = stride_blocks(ex, island_cells(g));
     if (p == HOMG_FLOAT64)
-        mark_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*g, flags, (const double *)lambda_cell, lambda,
-                                                                label, aux);
+        mark_kernel<double>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*g, flags, (const double *)lambda_cell, lambda, label, aux);
     else
-        mark_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*g, flags, (const float *)lambda_cell, lambda, label,
-                                                               aux);
+        mark_kernel<float>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*g, flags, (const float *)lambda_cell, lambda, label, aux);
     HOMG_CUDA_LAUNCHED(ex, "island mark_kernel");
     return HOMG_OK;
 }

@@ -35,27 +35,28 @@ typedef struct island_grid {
 /* Cells per block of the numbering's prefix sum (count / number). */
 #define ISLAND_SCAN_BLOCK 1024
 
-#define ISLAND_KERNELS(X)                                                                                       \
-    /* label[c] = c at active cells, -1 elsewhere; aux[c] = 0. */                                              \
-    X(homg_status, island, init,                                                                               \
-      (kernel_exec * ex, const island_grid *g, const unsigned char *flags, int *label, int *aux))              \
-    /* One hooking round over the +x/+y/+z faces; *changed = 1 when a root moved. */                          \
-    X(homg_status, island, hook,                                                                               \
-      (kernel_exec * ex, const island_grid *g, const unsigned char *flags, int *label, int *changed))          \
-    /* label[c] = the root of c (for c with label >= 0). */                                                    \
-    X(homg_status, island, compress, (kernel_exec * ex, size_t n, int *label))                                 \
-    /* aux[root] += 1 per cell, | NONSINGULAR when a cell has lambda != 0 (lambda_cell of precision p, or */  \
-    /* the constant when lambda_cell is NULL), touches a Dirichlet side or has a FIXED neighbour. */           \
-    X(homg_status, island, mark,                                                                               \
-      (kernel_exec * ex, homg_precision p, const island_grid *g, const unsigned char *flags,                   \
-       const void *lambda_cell, double lambda, const int *label, int *aux))                                    \
-    /* bsum[b] = exclusive prefix of the singular roots before block b (ISLAND_SCAN_BLOCK cells); */          \
-    /* *total = their number. */                                                                               \
-    X(homg_status, island, count, (kernel_exec * ex, size_t n, const int *label, const int *aux, int *bsum, int *total)) \
-    /* ids[r] = number of singular root r (index order), inv[ids[r]] = 1 / its count. */                      \
-    X(homg_status, island, number,                                                                             \
-      (kernel_exec * ex, size_t n, const int *label, const int *aux, const int *bsum, int *ids, double *inv))  \
-    /* label[c] = ids[root] when c's island is singular, else -1. */                                          \
+#define ISLAND_KERNELS(X)                                                                                             \
+    /* label[c] = c at active cells, -1 elsewhere; aux[c] = 0. */                                                     \
+    X(homg_status, island, init,                                                                                      \
+      (kernel_exec * ex, const island_grid *g, const unsigned char *flags, int *label, int *aux))                     \
+    /* One hooking round over the +x/+y/+z faces; *changed = 1 when a root moved. */                                  \
+    X(homg_status, island, hook,                                                                                      \
+      (kernel_exec * ex, const island_grid *g, const unsigned char *flags, int *label, int *changed))                 \
+    /* label[c] = the root of c (for c with label >= 0). */                                                           \
+    X(homg_status, island, compress, (kernel_exec * ex, size_t n, int *label))                                        \
+    /* aux[root] += 1 per cell, | NONSINGULAR when a cell has lambda != 0 (lambda_cell of precision p, or */          \
+    /* the constant when lambda_cell is NULL), touches a Dirichlet side or has a FIXED neighbour. */                  \
+    X(homg_status, island, mark,                                                                                      \
+      (kernel_exec * ex, homg_precision p, const island_grid *g, const unsigned char *flags, const void *lambda_cell, \
+       double lambda, const int *label, int *aux))                                                                    \
+    /* bsum[b] = exclusive prefix of the singular roots before block b (ISLAND_SCAN_BLOCK cells); */                  \
+    /* *total = their number. */                                                                                      \
+    X(homg_status, island, count,                                                                                     \
+      (kernel_exec * ex, size_t n, const int *label, const int *aux, int *bsum, int *total))                          \
+    /* ids[r] = number of singular root r (index order), inv[ids[r]] = 1 / its count. */                              \
+    X(homg_status, island, number,                                                                                    \
+      (kernel_exec * ex, size_t n, const int *label, const int *aux, const int *bsum, int *ids, double *inv))         \
+    /* label[c] = ids[root] when c's island is singular, else -1. */                                                  \
     X(homg_status, island, relabel, (kernel_exec * ex, size_t n, const int *aux, const int *ids, int *label))
 
 typedef struct island_kernels {

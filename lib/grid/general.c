@@ -189,10 +189,11 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
     return HOMG_OK;
 }
 
-/* The singular islands (lib/grid/islands.c), labelled on the device. */
+/* The singular islands (lib/grid/islands.c), labelled on the device; r and z
+ * (at least n ints each) are free between solves. */
 static homg_status find_islands(homg_grid *g, const homg_grid_operator *op)
 {
-    return homg__grid_islands(g, op, &g->gen->isl);
+    return homg__grid_islands(g, op, &g->gen->isl, g->gen->r, g->gen->z);
 }
 
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)

@@ -125,8 +125,12 @@ typedef struct grid_islands {
     int *label;         /* per finest cell: its singular island, -1 none (NULL until labelled) */
     double *sums, *inv; /* per island: sums (work), 1 / cell count */
     int n, cap;         /* islands, capacity of sums and inv */
+    int *bsum, *scal;   /* work: block prefix sums, two device ints */
 } grid_islands;
-homg_status homg__grid_islands(homg_grid *g, const homg_grid_operator *op, grid_islands *isl);
+/* Labels op's islands into isl; scratch_a and scratch_b: n ints each of device
+ * memory the caller does not need meanwhile. Allocates only the first time. */
+homg_status homg__grid_islands(homg_grid *g, const homg_grid_operator *op, grid_islands *isl, void *scratch_a,
+                               void *scratch_b);
 void homg__grid_islands_free(homg_grid *g, grid_islands *isl);
 /* box.c: the power-of-two 2D Dirichlet box with constant coefficients */
 homg_status homg__box_alloc(homg_grid *g);

@@ -14,10 +14,6 @@
  * trees along any path in practice; the cap only guards against a defect. */
 #define ISLAND_MAX_ROUNDS 4096
 
-typedef struct island_work {
-    int *aux, *ids, *bsum, *scal; /* scal[0]: changed, scal[1]: total */
-} island_work;
-
 static void grid_of(const homg_grid_desc *d, island_grid *ig)
 {
     const int n[3] = { d->nx, d->ny, d->nz };
@@ -30,22 +26,17 @@ static void grid_of(const homg_grid_desc *d, island_grid *ig)
         ig->dirichlet[s] = d->bc[s] == HOMG_BC_DIRICHLET;
 }
 
-static void work_free(homg_grid *g, island_work *w)
-{
-    homg__free(g->ctx, w->aux);
-    homg__free(g->ctx, w->ids);
-    homg__free(g->ctx, w->bsum);
-    homg__free(g->ctx, w->scal);
-}
-
-static homg_status work_alloc(homg_grid *g, size_t n, island_work *w)
+/* The work arrays kept between operators (set_operator allocates nothing after the first). */
+static homg_status work_alloc(homg_grid *g, size_t n, grid_islands *isl)
 {
     size_t nb = (n + ISLAND_SCAN_BLOCK - 1) / ISLAND_SCAN_BLOCK;
-    memset(w, 0, sizeof *w);
-    HOMG_TRY(homg__alloc(g->ctx, n * sizeof(int), (void **)&w->aux, "island work"));
-    HOMG_TRY(homg__alloc(g->ctx, n * sizeof(int), (void **)&w->ids, "island work"));
-    HOMG_TRY(homg__alloc(g->ctx, (nb + 1) * sizeof(int), (void **)&w->bsum, "island work"));
-    return homg__alloc(g->ctx, 2 * sizeof(int), (void **)&w->scal, "island work");
+    if (!isl->label)
+        HOMG_TRY(homg__alloc(g->ctx, n * sizeof(int), (void **)&isl->label, "island labels"));
+    if (!isl->bsum)
+        HOMG_TRY(homg__alloc(g->ctx, (nb + 1) * sizeof(int), (void **)&isl->bsum, "island work"));
+    if (!isl->scal)
+        HOMG_TRY(homg__alloc(g->ctx, 2 * sizeof(int), (void **)&isl->scal, "island work"));
+    return HOMG_OK;
 }
 
 /* Hooking and compression rounds until a round hooks nothing. */
@@ -80,7 +71,7 @@ static homg_status reserve(homg_grid *g, grid_islands *isl, int nisl)
     return HOMG_OK;
 }
 
-static homg_status label(homg_grid *g, const homg_grid_operator *op, grid_islands *isl, island_work *w)
+static homg_status label(homg_grid *g, const homg_grid_operator *op, grid_islands *isl, int *aux, int *ids)
 {
     const island_kernels *k = HOMG_KERNELS(&g->ctx->ex, island);
     kernel_exec *ex = &g->ctx->ex;
@@ -88,31 +79,28 @@ static homg_status label(homg_grid *g, const homg_grid_operator *op, grid_island
     island_grid ig;
     int nisl = 0;
     grid_of(&g->desc, &ig);
-    if (!isl->label)
-        HOMG_TRY(homg__alloc(g->ctx, n * sizeof(int), (void **)&isl->label, "island labels"));
-    HOMG_TRY(work_alloc(g, n, w));
-    HOMG_TRY_BACKEND(g->ctx, k->init(ex, &ig, op->flags, isl->label, w->aux), "island labels");
-    HOMG_TRY(connect(g, k, &ig, op->flags, isl->label, w->scal));
-    HOMG_TRY_BACKEND(g->ctx, k->mark(ex, g->desc.precision, &ig, op->flags, op->lambda_cell, op->lambda, isl->label, w->aux),
-           "island labels");
-    HOMG_TRY_BACKEND(g->ctx, k->count(ex, n, isl->label, w->aux, w->bsum, w->scal + 1), "island labels");
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, &nisl, w->scal + 1, sizeof(int), HOMG_D2H), "island labels");
-    isl->n = 0;
+    HOMG_TRY(work_alloc(g, n, isl));
+    HOMG_TRY_BACKEND(g->ctx, k->init(ex, &ig, op->flags, isl->label, aux), "island labels");
+    HOMG_TRY(connect(g, k, &ig, op->flags, isl->label, isl->scal));
+    HOMG_TRY_BACKEND(g->ctx,
+                     k->mark(ex, g->desc.precision, &ig, op->flags, op->lambda_cell, op->lambda, isl->label, aux),
+                     "island labels");
+    HOMG_TRY_BACKEND(g->ctx, k->count(ex, n, isl->label, aux, isl->bsum, isl->scal + 1), "island labels");
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, &nisl, isl->scal + 1, sizeof(int), HOMG_D2H), "island labels");
     if (nisl == 0)
         return HOMG_OK;
     HOMG_TRY(reserve(g, isl, nisl));
-    HOMG_TRY_BACKEND(g->ctx, k->number(ex, n, isl->label, w->aux, w->bsum, w->ids, isl->inv), "island labels");
-    HOMG_TRY_BACKEND(g->ctx, k->relabel(ex, n, w->aux, w->ids, isl->label), "island labels");
+    HOMG_TRY_BACKEND(g->ctx, k->number(ex, n, isl->label, aux, isl->bsum, ids, isl->inv), "island labels");
+    HOMG_TRY_BACKEND(g->ctx, k->relabel(ex, n, aux, ids, isl->label), "island labels");
     isl->n = nisl;
     return HOMG_OK;
 }
 
-homg_status homg__grid_islands(homg_grid *g, const homg_grid_operator *op, grid_islands *isl)
+homg_status homg__grid_islands(homg_grid *g, const homg_grid_operator *op, grid_islands *isl, void *scratch_a,
+                               void *scratch_b)
 {
     const homg_grid_desc *d = &g->desc;
     const size_t n = (size_t)d->nx * d->ny * d->nz;
-    island_work w;
-    homg_status st;
     int dirichlet = 0;
     for (int s = 0; s < 2 * homg__grid_dims(d); s++)
         dirichlet |= d->bc[s] == HOMG_BC_DIRICHLET;
@@ -124,9 +112,7 @@ homg_status homg__grid_islands(homg_grid *g, const homg_grid_operator *op, grid_
                           "homg_grid_set_operator: %zu cells with lambda = 0 and Neumann or periodic sides: the island "
                           "labels take at most %d",
                           n, ISLAND_COUNT_MASK);
-    st = label(g, op, isl, &w);
-    work_free(g, &w);
-    return st;
+    return label(g, op, isl, (int *)scratch_a, (int *)scratch_b);
 }
 
 void homg__grid_islands_free(homg_grid *g, grid_islands *isl)
@@ -134,5 +120,7 @@ void homg__grid_islands_free(homg_grid *g, grid_islands *isl)
     homg__free(g->ctx, isl->label);
     homg__free(g->ctx, isl->sums);
     homg__free(g->ctx, isl->inv);
+    homg__free(g->ctx, isl->bsum);
+    homg__free(g->ctx, isl->scal);
     memset(isl, 0, sizeof *isl);
 }

@@ -78,7 +78,8 @@ static int regular_cell(const island_case *c, size_t i)
         return 1;
     for (int a = 0; a < dims(d); a++) {
         size_t m;
-        if ((x[a] == 0 && d->bc[2 * a] == HOMG_BC_DIRICHLET) || (x[a] == n[a] - 1 && d->bc[2 * a + 1] == HOMG_BC_DIRICHLET))
+        if ((x[a] == 0 && d->bc[2 * a] == HOMG_BC_DIRICHLET) ||
+            (x[a] == n[a] - 1 && d->bc[2 * a + 1] == HOMG_BC_DIRICHLET))
             return 1;
         for (int dir = -1; dir <= 1; dir += 2)
             if (c->flags && neighbour(d, i, a, dir, &m) && c->flags[m] == HOMG_CELL_FIXED)
@@ -147,14 +148,14 @@ static void serpentine(island_case *c)
     c->flags = (unsigned char *)malloc(ncells(d));
     for (int j = 0; j < d->ny; j++)
         for (int i = 0; i < d->nx; i++)
-            c->flags[(size_t)j * d->nx + i] = j % 2 == 0 || i == (j % 4 == 1 ? d->nx - 1 : 0) ? HOMG_CELL_ACTIVE
-                                                                                              : HOMG_CELL_SOLID;
+            c->flags[(size_t)j * d->nx + i] =
+                j % 2 == 0 || i == (j % 4 == 1 ? d->nx - 1 : 0) ? HOMG_CELL_ACTIVE : HOMG_CELL_SOLID;
 }
 
 void island_case_big(island_case *c, int k, homg_rng *rng)
 {
     static const int size[6][3] = { { 2048, 2048, 1 }, { 2048, 2048, 1 }, { 128, 128, 128 },
-                                     { 1920, 1080, 1 }, { 4096, 4096, 1 }, { 1024, 1024, 1 } };
+                                    { 1920, 1080, 1 }, { 4096, 4096, 1 }, { 1024, 1024, 1 } };
     homg_grid_desc *d = &c->desc;
     memset(c, 0, sizeof *c);
     d->nx = size[k][0], d->ny = size[k][1], d->nz = size[k][2];
@@ -218,6 +219,7 @@ int island_case_check(homg_ctx *ctx, const island_case *c)
     homg_grid *g = NULL;
     homg_grid_operator op;
     grid_islands isl;
+    void *scratch[2] = { NULL, NULL };
     int bad;
     memset(&op, 0, sizeof op);
     memset(&isl, 0, sizeof isl);
@@ -228,7 +230,9 @@ int island_case_check(homg_ctx *ctx, const island_case *c)
     op.flags = (const unsigned char *)upload(ctx, c->flags, n);
     op.lambda_cell = upload(ctx, c->lambda, n * sizeof(double));
     op.lambda = c->lambda_c;
-    bad = homg__grid_islands(g, &op, &isl) != HOMG_OK;
+    homg_alloc(ctx, n * sizeof(int), &scratch[0]);
+    homg_alloc(ctx, n * sizeof(int), &scratch[1]);
+    bad = homg__grid_islands(g, &op, &isl, scratch[0], scratch[1]) != HOMG_OK;
     if (bad)
         printf("FAIL %s: %s\n", c->name, homg_ctx_last_error(ctx));
     else
@@ -236,6 +240,8 @@ int island_case_check(homg_ctx *ctx, const island_case *c)
     homg__grid_islands_free(g, &isl);
     homg_free(ctx, (void *)op.flags);
     homg_free(ctx, (void *)op.lambda_cell);
+    homg_free(ctx, scratch[0]);
+    homg_free(ctx, scratch[1]);
     homg_grid_destroy(g);
     return bad;
 }

@@ -8,13 +8,13 @@
 #include "testutil.h"
 
 typedef struct island_case {
-    homg_grid_desc desc;   /* sizes and sides (float64) */
-    unsigned char *flags;  /* host; NULL: all active */
-    double *lambda;        /* host per cell; NULL: the constant */
+    homg_grid_desc desc;  /* sizes and sides (float64) */
+    unsigned char *flags; /* host; NULL: all active */
+    double *lambda;       /* host per cell; NULL: the constant */
     double lambda_c;
-    int nisl;              /* reference: singular islands */
-    int *label;            /* reference: island per cell (by smallest cell), -1 none */
-    double *inv;           /* reference: 1 / cells per island */
+    int nisl;    /* reference: singular islands */
+    int *label;  /* reference: island per cell (by smallest cell), -1 none */
+    double *inv; /* reference: 1 / cells per island */
     char name[160];
 } island_case;
 
