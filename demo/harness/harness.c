@@ -133,8 +133,10 @@ static void stop(void)
 {
     if (!D.ctx)
         return;
+    demo_trace(&D, "%s fini", D.app->name);
     D.app->fini(&D);
     demo_timing_stop(&D);
+    demo_trace(&D, "destroying the homg context");
     homg_ctx_destroy(D.ctx);
     D.ctx = NULL;
 }
@@ -245,6 +247,7 @@ static int open_gl(void)
 
 static void close_gl(void)
 {
+    demo_trace(&D, "closing GL");
     if (window) {
         glfwDestroyWindow(window);
         glfwTerminate();
@@ -348,9 +351,12 @@ int demo_run(int argc, char **argv, const demo_app *app)
         overlay();
         demo_trace(&D, "frame queued");
         if (D.headless && D.frame + 1 >= O.frames) {
+            D.closing = 1;
+            demo_trace(&D, "glFinish");
             glFinish();
             demo_stats_print(&D);
             rc = write_png(O.png);
+            demo_trace(&D, "picture written");
             printf("%s: %d frames on %s: frame %.2f ms, solve %.3f ms (%s, %d it, residual %.1e); %s\n", app->name,
                    D.frame + 1, homg_ctx_device_name(D.ctx), D.frame_ms, D.solve_ms, D.method, D.iterations, D.residual,
                    O.png);
@@ -364,8 +370,10 @@ int demo_run(int argc, char **argv, const demo_app *app)
         last = t;
         D.frame++;
     }
+    D.closing = 1;
     stop();
     demo_overlay_fini();
     close_gl();
+    demo_trace(&D, "done");
     return rc;
 }

@@ -48,6 +48,7 @@ struct demo {
     int fb_width, fb_height; /* framebuffer pixels */
     int paused, headless, deterministic, frame;
     int stats, trace; /* --stats, --trace */
+    int closing;      /* the loop has ended: every trace line prints */
     /* input: the cursor in window coordinates scaled to [0,1] (y up), button 0 none, 1 left, 2 right */
     double mouse_x, mouse_y;
     int mouse_button;

@@ -33,7 +33,7 @@ void demo_trace(const demo *d, const char *fmt, ...)
 {
     static double t0;
     va_list ap;
-    if (!d->trace || (d->frame > 2 && d->frame % 100 != 0))
+    if (!d->trace || (d->frame > 2 && d->frame % 100 != 0 && !d->closing))
         return;
     if (t0 == 0)
         t0 = demo_now_ms();
