@@ -1196,7 +1196,8 @@ typedef enum homg_fluid_field {
 
 typedef struct homg_fluid_info {
     int cycles;             /* multigrid cycles (or Jacobi sweeps) of the projection */
-    double divergence_left; /* ||div u after|| / ||div u before||; -1 when not measured */
+    double divergence_left; /* ||div u after|| / ||div u before||; -1 when not measured (Jacobi,
+                               and the FFT, which is direct: exact to rounding) */
     homg_method method;     /* the grid method that ran (DEFAULT when jacobi > 0) */
 } homg_fluid_info;
 
@@ -1204,7 +1205,9 @@ homg_fluid_desc homg_fluid_desc_defaults(const homg_fluid_desc *desc);
 homg_status homg_fluid_create(homg_ctx *ctx, const homg_fluid_desc *desc, homg_fluid **out);
 void homg_fluid_destroy(homg_fluid *fluid);
 /* Solid cells: nx*ny bytes in the ctx's space, non-zero = solid (NULL: none).  The
- * velocity on their faces becomes zero at the next projection; density there is dropped. */
+ * velocity on their faces becomes zero at the next projection; density there is dropped.
+ * Waits for the device once (the number of solid cells): while there are none, the
+ * projection's grid has no flags, so method DEFAULT solves it directly by the DCT (FFT). */
 homg_status homg_fluid_set_solid(homg_fluid *fluid, const unsigned char *solid);
 /* Adds Gaussian splats (centres in the box's coordinates, x in [0, nx h]) to a
  * field: density, or one velocity component. */
