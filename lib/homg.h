@@ -322,11 +322,13 @@ homg_status homg_mtx_write_vector(homg_ctx *ctx, const char *path, const double 
  * file's marker where the format has one, otherwise the largest tag of the
  * facets that contain the node, 0 for none).
  *
- * Readers: Gmsh .msh ASCII 2.2 and 4.1 (also gzip-compressed, .msh.gz), and
+ * Readers: Gmsh .msh 2.2 and 4.1, ASCII or binary (either byte order, checked
+ * against the header's integer 1; also gzip-compressed, .msh.gz), and
  * Triangle/TetGen .node + .ele (+ .edge in 2D / .face in 3D for boundary tags).
  * Inverted elements are re-oriented on load and counted; zero-volume elements,
  * malformed files and counts the file size cannot hold are HOMG_ERROR_PARSE with
- * "path:line: what is wrong" as the message.  A mesh is used by one thread at a
+ * "path:line: what is wrong" as the message ("path: byte N: section, entity
+ * block: what" in binary files).  A mesh is used by one thread at a
  * time; it remembers the context it was made with.
  */
 
@@ -363,6 +365,11 @@ const int32_t *homg_mesh_facet_tags(const homg_mesh *mesh);
 const int32_t *homg_mesh_node_markers(const homg_mesh *mesh);
 /* Elements whose node order was reversed on load because they were inverted. */
 int32_t homg_mesh_num_reoriented(const homg_mesh *mesh);
+/* 2 for a mesh read from quadratic elements (6-node triangles, 10-node
+ * tetrahedra): their corners are its elements and the midside nodes are not
+ * kept (P2 spaces place them at the edge midpoints again; curved edges become
+ * straight); 1 otherwise. */
+int homg_mesh_order(const homg_mesh *mesh);
 homg_ctx *homg_mesh_ctx(const homg_mesh *mesh);
 
 /* What assembly needs, in the context's space (device memory for CUDA). */
