@@ -15,4 +15,14 @@ typedef struct homg_tool_run {
  * prints the command, its status and output for the test's log. */
 void homg_test_tool(const char *tool, const char *args, homg_tool_run *r);
 
+/* The same with ARGS formatted printf-style; returns 0, or -1 when stderr holds
+ * a sanitizer report (ASan, UBSan "runtime error"), which a test must fail on. */
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+int homg_test_toolf(const char *tool, homg_tool_run *r, const char *fmt, ...);
+
+/* 1 when the run's stderr holds no sanitizer report. */
+int homg_tool_run_clean(const homg_tool_run *r);
+
 #endif
