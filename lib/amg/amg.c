@@ -21,8 +21,8 @@
  * replaced seed 000's l1 patch block-Jacobi smoother (still selectable) as
  * the default because issue 14 asks for BoomerAMG's iterations within 2x:
  * on its rotated anisotropy (249k rows) and HB/1138_bus the patch smoother
- * needed 2.1x, Chebyshev 1.6x and under 2x, with ~40% fewer iterations
- * across the family.  Measured on issue 14's family (tests/test_amg.c prints it):
+ * needed 2.14x and 2.33x, Chebyshev 1.62x and 2.00x, and ~35% fewer
+ * iterations across the family (bench/results/cpu_amg_family.md).  Measured on issue 14's family (tests/test_amg.c prints it):
  * a plain theta of 0.08 left rotated anisotropy at 4x BoomerAMG's
  * iterations, 0.25 brings it under 2x at 128^2 but alone drops every axis
  * coupling of the 3D P1 cube (0.17), hence the cap; distance 1 on the coarse
