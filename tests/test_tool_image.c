@@ -28,12 +28,7 @@ static homg_tool_run r;
 static int setup(void **state)
 {
     (void)state;
-    if (access(HOMG_TOOL_PATH, X_OK) != 0) {
-        fprintf(stderr, "test_tool_image: %s is not there: build it and run this from the repository root\n",
-                HOMG_TOOL_PATH);
-        return -1;
-    }
-    return homg_test_mkdtemp(dir, sizeof dir, "tool_image");
+    return homg_test_tool_setup("test_tool_image", HOMG_TOOL_PATH, dir, sizeof dir, "tool_image");
 }
 
 static int teardown(void **state)

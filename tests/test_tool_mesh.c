@@ -153,12 +153,7 @@ int main(void)
         cmocka_unit_test(assemble_takes_values_per_tag),
     };
     int rc;
-    if (access(HOMG_TOOL_PATH, X_OK) != 0) {
-        fprintf(stderr, "test_tool_mesh: %s is not there: build it and run this from the repository root\n",
-                HOMG_TOOL_PATH);
-        return 1;
-    }
-    if (homg_test_mkdtemp(dir, sizeof dir, "tool_mesh") != 0)
+    if (homg_test_tool_setup("test_tool_mesh", HOMG_TOOL_PATH, dir, sizeof dir, "tool_mesh") != 0)
         return 1;
     ctx = homg_test_ctx(HOMG_BACKEND_CPU);
     rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -101,12 +101,7 @@ int main(void)
         cmocka_unit_test(errors_name_line_and_banner),
     };
     int rc;
-    if (access(HOMG_TOOL_PATH, X_OK) != 0) {
-        fprintf(stderr, "test_tool_mtx: %s is not there: build it and run this from the repository root\n",
-                HOMG_TOOL_PATH);
-        return 1;
-    }
-    if (homg_test_mkdtemp(dir, sizeof dir, "tool_mtx") != 0)
+    if (homg_test_tool_setup("test_tool_mtx", HOMG_TOOL_PATH, dir, sizeof dir, "tool_mtx") != 0)
         return 1;
     rc = cmocka_run_group_tests(tests, NULL, NULL);
     rmdir(dir);

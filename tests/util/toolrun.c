@@ -55,3 +55,16 @@ int homg_test_toolf(const char *tool, homg_tool_run *r, const char *fmt, ...)
     homg_test_tool(tool, args, r);
     return homg_tool_run_clean(r) ? 0 : -1;
 }
+
+int homg_test_tool_setup(const char *program, const char *tool, char *dir, size_t len, const char *tag)
+{
+    if (access(tool, X_OK) != 0) {
+        fprintf(stderr, "%s: %s is not there: build it and run this from the repository root\n", program, tool);
+        return -1;
+    }
+    if (homg_test_mkdtemp(dir, len, tag) != 0) {
+        fprintf(stderr, "%s: cannot make a temporary directory\n", program);
+        return -1;
+    }
+    return 0;
+}
