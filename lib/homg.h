@@ -580,7 +580,7 @@ typedef enum homg_amg_coarsening {
 } homg_amg_coarsening;
 
 typedef enum homg_amg_smoother {
-    HOMG_AMG_SMOOTHER_DEFAULT = 0, /* patch block Jacobi (l1) */
+    HOMG_AMG_SMOOTHER_DEFAULT = 0, /* Chebyshev (degree 3, ratio 20) */
     HOMG_AMG_SMOOTHER_JACOBI,      /* damped Jacobi, weight jacobi_weight / rho(D^-1 A) */
     HOMG_AMG_SMOOTHER_L1_JACOBI,   /* l1 Jacobi: D_ii = sum_j |a_ij| (parameter free) */
     HOMG_AMG_SMOOTHER_PATCH,       /* seed 000: block Jacobi over patches of aggregates, inner
