@@ -115,6 +115,21 @@ static homg_status setup_coarse_exact(homg_grid *g)
     return upload(g, inv, (size_t)nx * ny, &g->coarse_inv_eig, "coarse solver");
 }
 
+/* The first level the one-block coarse kernel takes: the finest with at most
+ * block_cells cells (the smaller, the less one SM works alone; measured on the
+ * H100, bench/results/h100.md).  HOMG_BOX_BLOCK_CELLS overrides it for tuning. */
+static int block_top(const homg_grid *g)
+{
+    const char *env = getenv("HOMG_BOX_BLOCK_CELLS");
+    long cells = env ? atol(env) : HOMG_BOX_BLOCK_CELLS;
+    if (cells > HOMG_COARSE_BLOCK_MAX)
+        cells = HOMG_COARSE_BLOCK_MAX;
+    for (int k = 0; k < g->nlevels; k++)
+        if ((long)g->lv[k].nx * g->lv[k].ny <= cells && g->nlevels - k <= HOMG_COARSE_BLOCK_LEVELS)
+            return k;
+    return g->nlevels;
+}
+
 homg_status homg__box_alloc(homg_grid *g)
 {
     const homg_grid_desc *d = &g->desc;
@@ -138,18 +153,21 @@ homg_status homg__box_alloc(homg_grid *g)
         ny /= 2;
         h *= 2;
     }
+    g->block_top = g->nlevels;
+    if (g->run == HOMG_METHOD_FMG)
+        g->block_top = block_top(g);
     if (d->method != HOMG_METHOD_HOMG) {
         for (int k = 1; k < g->nlevels; k++) {
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u[k], "multigrid level"));
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->f[k], "multigrid level"));
-            if (d->method == HOMG_METHOD_FMG)
+            if (g->run == HOMG_METHOD_FMG)
                 HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u2[k], "multigrid level"));
             for (int s = 0; s < 4; s++)
                 HOMG_TRY(homg__alloc(g->ctx, (size_t)(s < 2 ? g->lv[k].ny : g->lv[k].nx) * g->elem, &g->gbc[k][s],
                                      "multigrid level boundary"));
         }
-        if (d->method == HOMG_METHOD_FMG)
+        if (g->run == HOMG_METHOD_FMG)
             HOMG_TRY(homg__alloc(g->ctx, (size_t)d->nx * d->ny * g->elem, &g->u0_scratch, "finest level"));
         if (nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
             HOMG_TRY(setup_coarse_exact(g));
