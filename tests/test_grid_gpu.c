@@ -281,6 +281,40 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         twin_free(&bc[s]);
 }
 
+/* The one-block coarse levels alone (small, for compute-sanitizer's racecheck). */
+static void coarse_cycle_matches_cpu(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 4, 4 }, { 64, 32 }, { 64, 64 }, { 256, 8 }, { 8, 128 } };
+    mismatches = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int p = HOMG_FLOAT32; p <= HOMG_FLOAT64; p++)
+            for (int bc = 0; bc <= 1; bc++) {
+                const int nx = shapes[s][0], ny = shapes[s][1];
+                homg_rng rng = homg_rng_seed(7000 + 100 * s + 10 * p + bc);
+                twin u = twin_make((size_t)nx * ny, (homg_precision)p, &rng, 1);
+                twin f = twin_make((size_t)nx * ny, (homg_precision)p, &rng, 100);
+                twin b[4];
+                grid_level Lg = { 0 }, Lc;
+                Lg.nx = nx;
+                Lg.ny = ny;
+                Lg.inv_h2 = (double)nx * nx;
+                Lg.lambda = 0.25;
+                Lc = Lg;
+                for (int side = 0; side < 4; side++) {
+                    b[side] = twin_make(side < 2 ? (size_t)ny : (size_t)nx, (homg_precision)p, &rng, 1);
+                    Lg.bc[side] = bc ? b[side].on_gpu : NULL;
+                    Lc.bc[side] = bc ? b[side].on_cpu : NULL;
+                }
+                check_coarse_cycle(&Lg, &Lc, (homg_precision)p, &u, &f, &rng, bc);
+                twin_free(&u);
+                twin_free(&f);
+                for (int side = 0; side < 4; side++)
+                    twin_free(&b[side]);
+            }
+    assert_int_equal(mismatches, 0);
+}
+
 static void kernels_match_cpu(void **state)
 {
     (void)state;
@@ -893,7 +927,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(gen_kernels_match_cpu),
         cmocka_unit_test(gpu_solve_equals_cpu_solve),
     };
+    const struct CMUnitTest coarse[] = {
+        cmocka_unit_test(coarse_cycle_matches_cpu),
+    };
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(coarse_cycle_matches_cpu),
         cmocka_unit_test(kernels_match_cpu),
         cmocka_unit_test(gpu_solve_equals_cpu_solve),
         cmocka_unit_test(graphs_are_reused),
@@ -908,6 +946,9 @@ int main(int argc, char **argv)
     /* "quick": the kernel comparisons only (for compute-sanitizer runs) */
     if (argc > 1 && !strcmp(argv[1], "quick"))
         return cmocka_run_group_tests(quick, setup, teardown);
+    /* "coarse": the one-block coarse levels only (racecheck, synccheck) */
+    if (argc > 1 && !strcmp(argv[1], "coarse"))
+        return cmocka_run_group_tests(coarse, setup, teardown);
     return cmocka_run_group_tests(tests, setup, teardown);
 }
 #else

@@ -13,7 +13,7 @@ typedef struct coarse_work {
     grid_level lev[HOMG_COARSE_BLOCK_LEVELS];
     void *u[HOMG_COARSE_BLOCK_LEVELS];
     const void *f[HOMG_COARSE_BLOCK_LEVELS];
-    void *fw[HOMG_COARSE_BLOCK_LEVELS];  /* levels >= 1: own f */
+    void *fw[HOMG_COARSE_BLOCK_LEVELS];    /* levels >= 1: own f */
     void *bc[HOMG_COARSE_BLOCK_LEVELS][4]; /* levels >= 1: restricted data (FMG) */
 } coarse_work;
 
@@ -73,11 +73,9 @@ static void fmg(coarse_work *w, size_t elem)
     }
 }
 
-homg_status homg_cpu_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
-                                       const void *f);
+homg_status homg_cpu_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u, const void *f);
 
-homg_status homg_cpu_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
-                                       const void *f)
+homg_status homg_cpu_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u, const void *f)
 {
     const size_t elem = p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float);
     coarse_work w;

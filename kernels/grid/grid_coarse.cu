@@ -3,8 +3,9 @@
  * level at or below the top (HOMG_COARSE_BLOCK_MAX cells) in shared memory and
  * runs the V-cycle (or the full multigrid) there: a cycle of the whole solve then
  * costs two launches per fine level plus this one, instead of about five per level.
- * The per-point formulas are grid_point.cuh's (double arithmetic, as the textbook
- * kernels), so the result equals the CPU composition to rounding.
+ * The per-point formulas are those of the fused kernels (grid_fused.cu: storage-type
+ * arithmetic, residuals from neighbour differences); the CPU twin composes the plain
+ * kernels in double, so the two agree to float rounding.
  *
  * Shared memory, per level k: u_k, f_k, then the four faces' data (the top's copied
  * from global memory, the coarser ones restricted by FMG), then 4 x 32 x 33 values
@@ -34,42 +35,80 @@ template <typename T> struct blk {
     T *scratch;
 };
 
+/* log2 of a power of two */
+__device__ __forceinline__ int ilog2(int n) { return 31 - __clz(n); }
+
+/* Arithmetic is in the storage type, with the inverse diagonal precomputed (one
+ * SM runs these levels alone, so its instruction count is the time); indices are
+ * shifts, the level sides being powers of two. */
+template <typename T> __device__ __forceinline__ T blk_idiag(const grid_level &L, int e)
+{
+    return (T)1 / ((T)(4 + e) * (T)L.inv_h2 + (T)L.lambda);
+}
+
 /* `sweeps` red-black sweeps on level L, in place in shared memory. */
 template <typename T> __device__ void blk_smooth(const grid_level &L, T *u, const T *f, int sweeps)
 {
-    const int hx = (L.nx + 1) / 2, n = hx * L.ny;
+    const int nx = L.nx, ny = L.ny, lh = ilog2(nx) - 1, n = nx * ny / 2;
+    const T ih2 = (T)L.inv_h2, id0 = blk_idiag<T>(L, 0);
     for (int s = 0; s < 2 * sweeps; s++) {
         const int colour = s & 1;
         for (int q = threadIdx.x; q < n; q += NT) {
-            const int j = q / hx, i = 2 * (q - j * hx) + ((j + colour) & 1);
-            if (i < L.nx) {
-                double rhs = (double)f[j * L.nx + i] + bterm_at<T>(L, i, j) + L.inv_h2 * nbsum_at<T>(L, u, i, j);
-                u[j * L.nx + i] = (T)(rhs / diag_at(L, i, j));
+            const int j = q >> lh, i = ((q - (j << lh)) << 1) | ((j + colour) & 1), k = j * nx + i;
+            const T nb = ((i > 0 ? u[k - 1] : (T)0) + (i < nx - 1 ? u[k + 1] : (T)0)) +
+                         ((j > 0 ? u[k - nx] : (T)0) + (j < ny - 1 ? u[k + nx] : (T)0));
+            T rhs = f[k] + ih2 * nb, id = id0;
+            const int e = homg_edges_touched(i, j, nx, ny);
+            if (e) {
+                rhs += (T)bterm_at<T>(L, i, j);
+                id = blk_idiag<T>(L, e);
             }
+            u[k] = rhs * id;
         }
         __syncthreads();
     }
 }
 
+/* f + bterm - A u at (i, j) from neighbour differences (the ghost beyond an edge is
+ * -c, so a missing neighbour counts -2c), as tile_residual in grid_fused.cu. */
+template <typename T> __device__ __forceinline__ T blk_res(const grid_level &L, const T *u, const T *f, int i, int j)
+{
+    const int nx = L.nx, ny = L.ny, k = j * nx + i;
+    T r = f[k];
+    if (homg_edges_touched(i, j, nx, ny))
+        r += (T)bterm_at<T>(L, i, j);
+    if (u) {
+        const T c = u[k];
+        const T d = ((i > 0 ? u[k - 1] - c : -2 * c) + (i < nx - 1 ? u[k + 1] - c : -2 * c)) +
+                    ((j > 0 ? u[k - nx] - c : -2 * c) + (j < ny - 1 ? u[k + nx] - c : -2 * c));
+        r += (T)L.inv_h2 * d - (T)L.lambda * c;
+    }
+    return r;
+}
+
 template <typename T> __device__ void blk_residual_restrict(const grid_level &L, const T *u, const T *f, T *fc)
 {
-    const int ncx = L.nx / 2, n = ncx * (L.ny / 2);
+    const int ncx = L.nx / 2, lc = ilog2(ncx), n = ncx * (L.ny / 2);
     for (int q = threadIdx.x; q < n; q += NT) {
-        const int J = q / ncx, I = q - J * ncx;
-        double s = res_at<T>(L, u, f, 2 * I, 2 * J) + res_at<T>(L, u, f, 2 * I + 1, 2 * J) +
-                   res_at<T>(L, u, f, 2 * I, 2 * J + 1) + res_at<T>(L, u, f, 2 * I + 1, 2 * J + 1);
-        fc[q] = (T)(0.25 * s);
+        const int J = q >> lc, I = q - (J << lc);
+        T s = (blk_res<T>(L, u, f, 2 * I, 2 * J) + blk_res<T>(L, u, f, 2 * I + 1, 2 * J)) +
+              (blk_res<T>(L, u, f, 2 * I, 2 * J + 1) + blk_res<T>(L, u, f, 2 * I + 1, 2 * J + 1));
+        fc[q] = (T)0.25 * s;
     }
     __syncthreads();
 }
 
 template <typename T> __device__ void blk_prolong(const grid_level &L, const T *ec, T *u, int assign)
 {
-    const int n = L.nx * L.ny;
+    const int nx = L.nx, lx = ilog2(nx), n = nx * L.ny, ncx = nx / 2, ncy = L.ny / 2;
     for (int q = threadIdx.x; q < n; q += NT) {
-        const int j = q / L.nx, i = q - j * L.nx;
-        double e = prolong_at<T>(ec, i, j, L.nx / 2, L.ny / 2);
-        u[q] = (T)(assign ? e : (double)u[q] + e);
+        const int j = q >> lx, i = q - (j << lx);
+        const int I = i >> 1, J = j >> 1;
+        int a = I + ((i & 1) ? 1 : -1), b = J + ((j & 1) ? 1 : -1);
+        const T sx = (T)homg_reflect(&a, ncx), sy = (T)homg_reflect(&b, ncy);
+        const T *r0 = ec + J * ncx, *r1 = ec + b * ncx;
+        const T e = (T)0.5625 * r0[I] + (T)0.1875 * (sx * r0[a] + sy * r1[I]) + (T)0.0625 * (sx * sy * r1[a]);
+        u[q] = assign ? e : u[q] + e;
     }
     __syncthreads();
 }
@@ -82,15 +121,14 @@ template <typename T> __device__ void blk_zero(T *u, int n)
 }
 
 /* The coarsest level: the dense sine transform of coarse_exact_kernel (grid.cu), or sweeps. */
-template <typename T>
-__device__ void blk_bottom(const grid_coarse &C, const grid_level &L, T *u, const T *f, T *scr)
+template <typename T> __device__ void blk_bottom(const grid_coarse &C, const grid_level &L, T *u, const T *f, T *scr)
 {
     if (!C.qx) {
         blk_zero(u, L.nx * L.ny);
         blk_smooth<T>(L, u, f, C.bottom_sweeps);
         return;
     }
-    T(*sx)[CE + 1] = (T(*)[CE + 1])scr, (*sy)[CE + 1] = sx + CE, (*a)[CE + 1] = sy + CE, (*b)[CE + 1] = a + CE;
+    T(*sx)[CE + 1] = (T(*)[CE + 1]) scr, (*sy)[CE + 1] = sx + CE, (*a)[CE + 1] = sy + CE, (*b)[CE + 1] = a + CE;
     const T *qx = (const T *)C.qx, *qy = (const T *)C.qy, *ie = (const T *)C.inv_eig;
     const int nx = L.nx, ny = L.ny, x = threadIdx.x % CE, y = threadIdx.x / CE;
     const bool in = x < nx && y < ny;
@@ -243,8 +281,7 @@ template <typename T> static homg_status launch(kernel_exec *ex, const grid_coar
     return HOMG_OK;
 }
 
-homg_status homg_cuda_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
-                                        const void *f)
+homg_status homg_cuda_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u, const void *f)
 {
     if (C->nlev < 1 || C->nlev > HOMG_COARSE_BLOCK_LEVELS || level_values(C->lev[0]) > HOMG_COARSE_BLOCK_MAX)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "coarse_cycle: %d levels from %d x %d", C->nlev,

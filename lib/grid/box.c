@@ -115,13 +115,20 @@ static homg_status setup_coarse_exact(homg_grid *g)
     return upload(g, inv, (size_t)nx * ny, &g->coarse_inv_eig, "coarse solver");
 }
 
+/* A tuning constant, overridden by the environment variable of the same name (the
+ * benchmark compares settings with it; the library documents no such variable). */
+static double knob(const char *name, double dflt)
+{
+    const char *env = getenv(name);
+    return env && *env ? atof(env) : dflt;
+}
+
 /* The first level the one-block coarse kernel takes: the finest with at most
- * block_cells cells (the smaller, the less one SM works alone; measured on the
- * H100, bench/results/h100.md).  HOMG_BOX_BLOCK_CELLS overrides it for tuning. */
+ * HOMG_BOX_BLOCK_CELLS cells (the smaller, the less one SM works alone; measured on
+ * the H100, bench/results/h100.md). */
 static int block_top(const homg_grid *g)
 {
-    const char *env = getenv("HOMG_BOX_BLOCK_CELLS");
-    long cells = env ? atol(env) : HOMG_BOX_BLOCK_CELLS;
+    long cells = (long)knob("HOMG_BOX_BLOCK_CELLS", HOMG_BOX_BLOCK_CELLS);
     if (cells > HOMG_COARSE_BLOCK_MAX)
         cells = HOMG_COARSE_BLOCK_MAX;
     for (int k = 0; k < g->nlevels; k++)
@@ -154,6 +161,7 @@ homg_status homg__box_alloc(homg_grid *g)
         h *= 2;
     }
     g->block_top = g->nlevels;
+    g->fused_min = knob("HOMG_BOX_FUSED_CELLS", HOMG_BOX_FUSED_CELLS);
     if (g->run == HOMG_METHOD_FMG)
         g->block_top = block_top(g);
     if (d->method != HOMG_METHOD_HOMG) {

@@ -61,6 +61,14 @@ static const void *f_of(cycle *c, int k) { return k == 0 ? c->f0 : c->g->f[k]; }
 
 static double level_values(const cycle *c, int k) { return (double)c->lev[k].nx * c->lev[k].ny; }
 
+/* FMG runs a level with the fused steps from g->fused_min cells up; below, where
+ * a fused kernel has too few tiles to hide its per-tile latency, with the textbook
+ * ones (measured on the H100, bench/results/h100.md). */
+static int fused_at(const homg_grid *g, int k)
+{
+    return g->run == HOMG_METHOD_FMG && (double)g->lv[k].nx * g->lv[k].ny >= g->fused_min;
+}
+
 /* The coarsest level: exactly by the sine transform when it is small enough,
  * else by sweeps (long thin rectangles, where every cell is near an edge). */
 static homg_status coarse(cycle *c, int k)
@@ -130,7 +138,7 @@ static homg_status down(cycle *c, int k, int init)
     kernel_exec *ex = &g->ctx->ex;
     const int pre = g->desc.pre;
     const double n = level_values(c, k);
-    if (g->run == HOMG_METHOD_FMG) {
+    if (fused_at(g, k)) {
         QUEUE(g,
               g->k->smooth_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], c->x[k], f_of(c, k), g->f[k + 1], pre,
                                     init, c->y[k + 1]),
@@ -158,7 +166,7 @@ static homg_status up(cycle *c, int k)
     homg_grid *g = c->g;
     const int post = g->desc.post;
     const double n = level_values(c, k);
-    if (g->run == HOMG_METHOD_FMG) {
+    if (fused_at(g, k)) {
         QUEUE(g,
               g->k->prolong_smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->x[k], c->y[k],
                                    f_of(c, k), post, 0),
@@ -236,14 +244,13 @@ static homg_status fmg(cycle *c)
 homg_status homg__mg_cycle(homg_grid *g, const grid_level *L0, const void *f, void *u, int kind)
 {
     cycle c;
-    const int fused = g->run == HOMG_METHOD_FMG;
     c.g = g;
     c.f0 = f;
     memcpy(c.lev, g->lv, sizeof c.lev);
     c.lev[0] = *L0;
     for (int k = 0; k < g->nlevels; k++) {
         c.y[k] = k == 0 ? u : g->u[k];
-        c.x[k] = !fused ? c.y[k] : k == 0 ? g->u0_scratch : g->u2[k];
+        c.x[k] = !fused_at(g, k) ? c.y[k] : k == 0 ? g->u0_scratch : g->u2[k];
     }
     if (kind == HOMG_CYCLE_FMG)
         return fmg(&c);
