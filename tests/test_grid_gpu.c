@@ -74,12 +74,12 @@ static const grid_kernels *C(void) { return &homg_cpu_grid_kernels; }
 /* The one-block coarse levels (grid_coarse.cu) against their CPU composition, in
  * every mode, on the hierarchy box.c builds below the top level (exact coarsest
  * solve on random bases, or sweeps on long thin rectangles). */
-static void check_coarse_cycle(const grid_level *Lg, const grid_level *Lc, homg_precision p, twin *u, twin *f,
+static void check_coarse_cycle(const grid_level *Lg, const grid_level *Lc, homg_precision p, const twin *f,
                                homg_rng *rng, int with_bc)
 {
     grid_coarse Cg, Cc;
     const int nx = Lg->nx, ny = Lg->ny;
-    twin q[3];
+    twin q[3], uo = twin_make((size_t)nx * ny, p, rng, 1), *u = &uo; /* its own u: the caller's stays as it was */
     memset(&Cg, 0, sizeof Cg);
     Cg.pre = 2;
     Cg.post = 1;
@@ -125,6 +125,7 @@ static void check_coarse_cycle(const grid_level *Lg, const grid_level *Lc, homg_
     }
     for (int i = 0; i < 3; i++)
         twin_free(&q[i]);
+    twin_free(&uo);
 }
 
 static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_t seed)
@@ -218,7 +219,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     BOTH(G()->add(xg, p, n, f.on_gpu, u.on_gpu), C()->add(xc, p, n, f.on_cpu, u.on_cpu));
     SAME(u, "add");
     if (n <= (p == HOMG_FLOAT64 ? 4096u : (size_t)HOMG_COARSE_BLOCK_MAX))
-        check_coarse_cycle(&Lg, &Lc, p, &u, &f, &rng, with_bc);
+        check_coarse_cycle(&Lg, &Lc, p, &f, &rng, with_bc);
 
     /* HOMG: filters at every spacing, gathers and iterations at every level */
     {
@@ -292,7 +293,6 @@ static void coarse_cycle_matches_cpu(void **state)
             for (int bc = 0; bc <= 1; bc++) {
                 const int nx = shapes[s][0], ny = shapes[s][1];
                 homg_rng rng = homg_rng_seed(7000 + 100 * s + 10 * p + bc);
-                twin u = twin_make((size_t)nx * ny, (homg_precision)p, &rng, 1);
                 twin f = twin_make((size_t)nx * ny, (homg_precision)p, &rng, 100);
                 twin b[4];
                 grid_level Lg = { 0 }, Lc;
@@ -306,8 +306,7 @@ static void coarse_cycle_matches_cpu(void **state)
                     Lg.bc[side] = bc ? b[side].on_gpu : NULL;
                     Lc.bc[side] = bc ? b[side].on_cpu : NULL;
                 }
-                check_coarse_cycle(&Lg, &Lc, (homg_precision)p, &u, &f, &rng, bc);
-                twin_free(&u);
+                check_coarse_cycle(&Lg, &Lc, (homg_precision)p, &f, &rng, bc);
                 twin_free(&f);
                 for (int side = 0; side < 4; side++)
                     twin_free(&b[side]);

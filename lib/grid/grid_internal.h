@@ -10,7 +10,7 @@
 #define HOMG_GRID_HIST_MAX   1000
 #define HOMG_GRID_GRAPHS     16
 #define HOMG_COARSE_SWEEPS   16
-#define HOMG_BOX_BLOCK_CELLS 4096            /* FMG: levels up to 64 x 64 in one thread block */
+#define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one thread block (off: slower on the H100) */
 #define HOMG_BOX_FUSED_CELLS (2048.0 * 2048) /* FMG: fused steps from 2048 x 2048 cells up */
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
