@@ -349,6 +349,8 @@ homg_status homg_cuda_grid_smooth_restrict(kernel_exec *ex, homg_precision p, co
                                            void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
 homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
                                           const void *u_in, void *u_out, const void *f, int sweeps, int assign);
+homg_status homg_cuda_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
+                                        const void *f); /* grid_coarse.cu */
 
 static homg_status cu_coarse_solve(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                    int sweeps)
@@ -498,4 +500,5 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     cu_homg_filter,
     cu_homg_gather,
     cu_homg_iterate,
+    homg_cuda_grid_coarse_cycle,
 };
