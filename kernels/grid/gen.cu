@@ -82,7 +82,8 @@ template <> struct gp<double> {
 __device__ static void block_add(double v, double *out)
 {
     __shared__ double ws[NT / 32];
-    int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    const int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    int lane = t & 31, w = t >> 5;
     for (int o = 16; o > 0; o >>= 1)
         v += __shfl_down_sync(0xFFFFFFFFu, v, o);
     __syncthreads();
@@ -98,7 +99,6 @@ __device__ static void block_add(double v, double *out)
     }
 }
 
-static unsigned blocks_for(size_t n) { return (unsigned)((n + NT - 1) / NT); }
 static unsigned stride_blocks(kernel_exec *ex, size_t n)
 {
     size_t b = (n + NT - 1) / NT, cap = (size_t)ex->sm_count * 8;
@@ -107,6 +107,24 @@ static unsigned stride_blocks(kernel_exec *ex, size_t n)
 
 #define CELL_LOOP(L, c) \
     for (size_t c = blockIdx.x * (size_t)NT + threadIdx.x; c < gen_cells(&L); c += (size_t)gridDim.x * NT)
+
+/* The cell kernels run on a 3D launch of (32 x 8) thread tiles, so a thread's
+ * (i, j, k) come from its ids, not from 64-bit divisions of a linear index. */
+#define TX 32
+#define TY 8
+#define CELLS3(nx_, ny_, nz_, i, j, k)                                              \
+    for (int k = blockIdx.z; k < (nz_); k += gridDim.z)                             \
+        for (int j = blockIdx.y * TY + threadIdx.y; j < (ny_); j += gridDim.y * TY) \
+            for (int i = blockIdx.x * TX + threadIdx.x; i < (nx_); i += gridDim.x * TX)
+
+static unsigned cap_dim(long long n, unsigned cap) { return (unsigned)(n < 1 ? 1 : n < cap ? n : cap); }
+
+/* Launch shape for an nx x ny x nz index space. */
+static dim3 grid3(long long nx, long long ny, long long nz)
+{
+    return dim3(cap_dim((nx + TX - 1) / TX, 1u << 30), cap_dim((ny + TY - 1) / TY, 65535u), cap_dim(nz, 65535u));
+}
+static const dim3 tile3(TX, TY, 1);
 
 template <typename T>
 __global__ void setup_fine_kernel(gen_level L, gen_fine F, const T *lc, double lambda, const unsigned char *flags)
@@ -129,13 +147,17 @@ template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
     }
 }
 
-template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour)
+/* One colour's cells of one phase (gen_seam): thread t of a row takes
+ * i = 2t or 2t + 1, whichever has the colour. */
+template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour, int phase)
 {
-    CELL_LOOP(L, c)
+    CELLS3((L.nx + 1) / 2, L.ny, L.nz, t, j, k)
     {
-        int i, j, k;
-        gen_coords(&L, c, &i, &j, &k);
-        if (((i + j + k) & 1) == colour && !L.flag[c])
+        int i = 2 * t + ((colour + j + k) & 1);
+        if (i >= L.nx)
+            continue;
+        size_t c = gen_index(&L, i, j, k);
+        if (!L.flag[c] && (phase < 0 || gen_seam(&L, i, j, k) == phase))
             u[c] = gp<T>::relax(&L, u, f, i, j, k);
     }
 }
@@ -150,34 +172,31 @@ template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, con
     for (int s = 0; s < sweeps; s++)
         for (int h = 0; h < 2; h++) {
             int colour = (s & 1) ? 1 - h : h;
-            for (size_t c = threadIdx.x; c < n; c += blockDim.x) {
-                int i, j, k;
-                gen_coords(&L, c, &i, &j, &k);
-                if (((i + j + k) & 1) == colour && !L.flag[c])
-                    u[c] = gp<T>::relax(&L, u, f, i, j, k);
+            for (int ph = 0; ph <= gen_seams(&L); ph++) {
+                for (size_t c = threadIdx.x; c < n; c += blockDim.x) {
+                    int i, j, k;
+                    gen_coords(&L, c, &i, &j, &k);
+                    if (((i + j + k) & 1) == colour && !L.flag[c] && gen_seam(&L, i, j, k) == ph)
+                        u[c] = gp<T>::relax(&L, u, f, i, j, k);
+                }
+                __syncthreads();
             }
-            __syncthreads();
         }
 }
 
 template <typename T> __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, const T *f, T *fc)
 {
-    CELL_LOOP(C, c)
-    {
-        int i, j, k;
-        gen_coords(&C, c, &i, &j, &k);
-        fc[c] = (T)gp<T>::restr(&L, &C, u, f, i, j, k);
-    }
+    CELLS3(C.nx, C.ny, C.nz, i, j, k)
+    fc[gen_index(&C, i, j, k)] = (T)gp<T>::restr(&L, &C, u, f, i, j, k);
 }
 
 template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level C, const T *ec, T *u)
 {
-    CELL_LOOP(L, c)
+    CELLS3(L.nx, L.ny, L.nz, i, j, k)
     {
-        int i, j, k;
+        size_t c = gen_index(&L, i, j, k);
         if (L.flag[c])
             continue;
-        gen_coords(&L, c, &i, &j, &k);
         u[c] = (T)((double)u[c] +
                    (double)ec[gen_index(&C, gen_parent(i, L.nx), gen_parent(j, L.ny), gen_parent(k, L.nz))]);
     }
@@ -186,11 +205,10 @@ template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level 
 template <typename T> __global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f, T *r, double *rr)
 {
     double acc = 0;
-    CELL_LOOP(L, c)
+    CELLS3(L.nx, L.ny, L.nz, i, j, k)
     {
-        int i, j, k;
+        size_t c = gen_index(&L, i, j, k);
         double v = 0;
-        gen_coords(&L, c, &i, &j, &k);
         if (!L.flag[c])
             v = gp<T>::res(&L, &F, u, f, i, j, k);
         T t = (T)v;
@@ -204,11 +222,10 @@ template <typename T> __global__ void residual_kernel(gen_level L, gen_fine F, c
 template <typename T> __global__ void apply_kernel(gen_level L, const T *x, T *q, double *xq)
 {
     double acc = 0;
-    CELL_LOOP(L, c)
+    CELLS3(L.nx, L.ny, L.nz, i, j, k)
     {
-        int i, j, k;
+        size_t c = gen_index(&L, i, j, k);
         double v = 0;
-        gen_coords(&L, c, &i, &j, &k);
         if (!L.flag[c])
             v = gp<T>::au(&L, x, i, j, k);
         T t = (T)v;
@@ -283,20 +300,54 @@ __global__ void error_norm_kernel(size_t n, const unsigned char *flag, const T *
     block_add(r2, s + GEN_R2);
 }
 
-/* Warps whose lanes share one label add once; others lane by lane. */
+/* Each thread sums a run of cells while the label stays the same; the runs
+ * that end with one label across the whole block (the common case: one large
+ * island, or none) are added with one atomic per block, the others per thread.
+ * (One atomic per warp on one address was 32K serialised atomics at 1024^2.) */
 template <typename T> __global__ void island_sum_kernel(size_t n, const int *label, const T *x, double *sums)
 {
-    size_t k = blockIdx.x * (size_t)NT + threadIdx.x;
-    int l = k < n ? label[k] : -1;
-    double v = k < n && l >= 0 ? (double)x[k] : 0.0;
-    int l0 = __shfl_sync(0xFFFFFFFFu, l, 0);
-    if (__all_sync(0xFFFFFFFFu, l == l0)) {
-        for (int o = 16; o > 0; o >>= 1)
-            v += __shfl_down_sync(0xFFFFFFFFu, v, o);
-        if ((threadIdx.x & 31) == 0 && l0 >= 0)
-            atomicAdd(sums + l0, v);
-    } else if (l >= 0) {
-        atomicAdd(sums + l, v);
+    __shared__ int wl[NT / 32];
+    __shared__ int uniform;
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    int cur = -1;
+    double acc = 0;
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
+        int l = label[k];
+        if (l != cur) {
+            if (cur >= 0 && acc != 0)
+                atomicAdd(sums + cur, acc);
+            cur = l;
+            acc = 0;
+        }
+        if (l >= 0)
+            acc += (double)x[k];
+    }
+    /* cur = -1 runs hold nothing: they join any label */
+    int mine = __reduce_max_sync(0xFFFFFFFFu, cur);
+    int same = __all_sync(0xFFFFFFFFu, cur == mine || cur < 0);
+    if (threadIdx.x == 0)
+        uniform = 1;
+    __syncthreads();
+    if (lane == 0)
+        wl[w] = same ? mine : -2;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        int l0 = -1;
+        for (int q = 0; q < NT / 32; q++) {
+            if (wl[q] == -2 || (wl[q] >= 0 && l0 >= 0 && wl[q] != l0))
+                uniform = 0;
+            if (wl[q] >= 0)
+                l0 = wl[q];
+        }
+        wl[0] = uniform ? l0 : -2;
+    }
+    __syncthreads();
+    const int l0 = wl[0];
+    if (l0 == -2) {
+        if (cur >= 0 && acc != 0)
+            atomicAdd(sums + cur, acc);
+    } else if (l0 >= 0) {
+        block_add(cur >= 0 ? acc : 0.0, sums + l0);
     }
 }
 
@@ -359,12 +410,16 @@ extern "C" homg_status homg_cuda_gen_coarsen(kernel_exec *ex, homg_precision p, 
 extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
                                             const void *f, int colour)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
-    if (p == HOMG_FLOAT64)
-        smooth_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour);
-    else
-        smooth_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour);
-    HOMG_CUDA_LAUNCHED(ex, "gen smooth_kernel");
+    const dim3 b = grid3((L->nx + 1) / 2, L->ny, L->nz);
+    const int seams = gen_seams(L);
+    for (int ph = seams ? 0 : -1; ph <= seams; ph++) { /* -1: the one phase, no seam test */
+        if (p == HOMG_FLOAT64)
+            smooth_kernel<double>
+                <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour, ph);
+        else
+            smooth_kernel<float><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour, ph);
+        HOMG_CUDA_LAUNCHED(ex, "gen smooth_kernel");
+    }
     return HOMG_OK;
 }
 
@@ -382,13 +437,13 @@ extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precisio
 extern "C" homg_status homg_cuda_gen_residual_restrict(kernel_exec *ex, homg_precision p, const gen_level *L,
                                                        const gen_level *C, const void *u, const void *f, void *fc)
 {
-    unsigned b = stride_blocks(ex, gen_cells(C));
+    const dim3 b = grid3(C->nx, C->ny, C->nz);
     if (p == HOMG_FLOAT64)
         residual_restrict_kernel<double>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)u, (const double *)f, (double *)fc);
+            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)u, (const double *)f, (double *)fc);
     else
         residual_restrict_kernel<float>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)u, (const float *)f, (float *)fc);
+            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)u, (const float *)f, (float *)fc);
     HOMG_CUDA_LAUNCHED(ex, "gen residual_restrict_kernel");
     return HOMG_OK;
 }
@@ -396,11 +451,11 @@ extern "C" homg_status homg_cuda_gen_residual_restrict(kernel_exec *ex, homg_pre
 extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision p, const gen_level *L,
                                                  const gen_level *C, const void *ec, void *u)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
+    const dim3 b = grid3(L->nx, L->ny, L->nz);
     if (p == HOMG_FLOAT64)
-        prolong_add_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u);
+        prolong_add_kernel<double><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u);
     else
-        prolong_add_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u);
+        prolong_add_kernel<float><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u);
     HOMG_CUDA_LAUNCHED(ex, "gen prolong_add_kernel");
     return HOMG_OK;
 }
@@ -408,13 +463,13 @@ extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision
 extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_fine *F,
                                               const void *u, const void *f, void *r, double *rr)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
+    const dim3 b = grid3(L->nx, L->ny, L->nz);
     if (p == HOMG_FLOAT64)
         residual_kernel<double>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)u, (const double *)f, (double *)r, rr);
+            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)u, (const double *)f, (double *)r, rr);
     else
         residual_kernel<float>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)u, (const float *)f, (float *)r, rr);
+            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)u, (const float *)f, (float *)r, rr);
     HOMG_CUDA_LAUNCHED(ex, "gen residual_kernel");
     return HOMG_OK;
 }
@@ -422,11 +477,11 @@ extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p,
 extern "C" homg_status homg_cuda_gen_apply(kernel_exec *ex, homg_precision p, const gen_level *L, const void *x,
                                            void *q, double *xq)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
+    const dim3 b = grid3(L->nx, L->ny, L->nz);
     if (p == HOMG_FLOAT64)
-        apply_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const double *)x, (double *)q, xq);
+        apply_kernel<double><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, (const double *)x, (double *)q, xq);
     else
-        apply_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const float *)x, (float *)q, xq);
+        apply_kernel<float><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, (const float *)x, (float *)q, xq);
     HOMG_CUDA_LAUNCHED(ex, "gen apply_kernel");
     return HOMG_OK;
 }
@@ -506,7 +561,7 @@ extern "C" homg_status homg_cuda_gen_error_norm(kernel_exec *ex, homg_precision 
 extern "C" homg_status homg_cuda_gen_island_sum(kernel_exec *ex, homg_precision p, size_t n, const int *label,
                                                 const void *x, double *sums)
 {
-    unsigned b = blocks_for(n);
+    unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
         island_sum_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (const double *)x, sums);
     else

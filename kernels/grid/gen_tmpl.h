@@ -29,15 +29,18 @@ static void CFN(coarsen)(const gen_level *L, const gen_level *C)
     }
 }
 
+/* One colour, phase by phase (gen_seam). */
 static void CFN(smooth)(const gen_level *L, T *u, const T *f, int colour)
 {
     const long long n = (long long)gen_cells(L);
+    for (int ph = 0; ph <= gen_seams(L); ph++) {
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
-    for (long long c = 0; c < n; c++) {
-        int i, j, k;
-        gen_coords(L, (size_t)c, &i, &j, &k);
-        if (((i + j + k) & 1) == colour && !L->flag[c])
-            u[c] = CFN(gen_relax)(L, u, f, i, j, k);
+        for (long long c = 0; c < n; c++) {
+            int i, j, k;
+            gen_coords(L, (size_t)c, &i, &j, &k);
+            if (((i + j + k) & 1) == colour && !L->flag[c] && gen_seam(L, i, j, k) == ph)
+                u[c] = CFN(gen_relax)(L, u, f, i, j, k);
+        }
     }
 }
 
