@@ -513,7 +513,8 @@ static int gen_mismatches;
 
 static void *up2(homg_ctx *x, const double *h, size_t n, homg_precision p) { return homg_test_upload(x, h, n, p); }
 
-static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_precision p, uint64_t seed)
+/* uniform: a finest level of constant sigma and lambda (coefficients computed, not stored). */
+static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_precision p, uint64_t seed, int uniform)
 {
     const gen_kernels *KG = &homg_cuda_gen_kernels, *KC = &homg_cpu_gen_kernels;
     const double tol = p == HOMG_FLOAT64 ? 1e-12 : 2e-5;
@@ -541,6 +542,8 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
         x1[k] = 2 * homg_rng_uniform(&rng) - 1;
         x2[k] = 100 * (2 * homg_rng_uniform(&rng) - 1);
         lab[k] = fl[k] ? -1 : (int)(homg_rng_uniform(&rng) * 5);
+        if (seed % 2 == 0 && !fl[k]) /* two large islands: whole blocks of one label */
+            lab[k] = k < n / 3 ? 0 : 3;
     }
     gen_level_alloc(gpu, &L.g, nx, ny, nz, per, e);
     gen_level_alloc(cpu, &L.c, nx, ny, nz, per, e);
@@ -568,16 +571,30 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     }
 
     /* setup_fine, coarsen */
-    F.sigma_cell = g_sig;
-    assert_int_equal(KG->setup_fine(&gpu->ex, p, &L.g, &F, g_lam, 0, (const unsigned char *)g_fl), HOMG_OK);
-    F.sigma_cell = c_sig;
-    assert_int_equal(KC->setup_fine(&cpu->ex, p, &L.c, &F, c_lam, 0, (const unsigned char *)c_fl), HOMG_OK);
-    GEN_EXPECT("setup_fine gx", cmp_arrays(L.g.gx, L.c.gx, n, p), tol);
-    GEN_EXPECT("setup_fine gy", cmp_arrays(L.g.gy, L.c.gy, n, p), tol);
-    if (nz > 1)
-        GEN_EXPECT("setup_fine gz", cmp_arrays(L.g.gz, L.c.gz, n, p), tol);
-    GEN_EXPECT("setup_fine diag", cmp_arrays(L.g.diag, L.c.diag, n, p), tol);
-    GEN_EXPECT("setup_fine lam", cmp_arrays(L.g.lam, L.c.lam, n, p), tol);
+    if (uniform) {
+        gen_level *both[2] = { &L.g, &L.c };
+        for (int b = 0; b < 2; b++) {
+            both[b]->uniform = 1;
+            both[b]->g0 = (double)(float)(F.sigma / (F.h * F.h));
+            both[b]->lam0 = 0.75;
+            for (int s = 0; s < 6; s++)
+                both[b]->dwall[s] = s < (nz > 1 ? 6 : 4) && F.kind[s] == 0;
+        }
+    }
+    F.sigma_cell = uniform ? NULL : g_sig;
+    assert_int_equal(KG->setup_fine(&gpu->ex, p, &L.g, &F, uniform ? NULL : g_lam, 0.75, (const unsigned char *)g_fl),
+                     HOMG_OK);
+    F.sigma_cell = uniform ? NULL : c_sig;
+    assert_int_equal(KC->setup_fine(&cpu->ex, p, &L.c, &F, uniform ? NULL : c_lam, 0.75, (const unsigned char *)c_fl),
+                     HOMG_OK);
+    if (!uniform) {
+        GEN_EXPECT("setup_fine gx", cmp_arrays(L.g.gx, L.c.gx, n, p), tol);
+        GEN_EXPECT("setup_fine gy", cmp_arrays(L.g.gy, L.c.gy, n, p), tol);
+        if (nz > 1)
+            GEN_EXPECT("setup_fine gz", cmp_arrays(L.g.gz, L.c.gz, n, p), tol);
+        GEN_EXPECT("setup_fine diag", cmp_arrays(L.g.diag, L.c.diag, n, p), tol);
+        GEN_EXPECT("setup_fine lam", cmp_arrays(L.g.lam, L.c.lam, n, p), tol);
+    }
     GEN_EXPECT("setup_fine flag", cmp_bytes(L.g.flag, L.c.flag, n) ? 0 : 1, 0);
     assert_int_equal(KG->coarsen(&gpu->ex, p, &L.g, &Cl.g), HOMG_OK);
     assert_int_equal(KC->coarsen(&cpu->ex, p, &L.c, &Cl.c), HOMG_OK);
@@ -614,10 +631,10 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     KC->smooth(&cpu->ex, p, &L.c, cu, cf, 1);
     GEN_EXPECT("smooth", cmp_arrays(gu, cu, n, p), tol);
     memcpy(F.face, g_face, sizeof F.face);
-    F.sigma_cell = g_sig;
+    F.sigma_cell = uniform ? NULL : g_sig;
     KG->residual(&gpu->ex, p, &L.g, &F, gu, gf, gr, gs + GEN_RR);
     memcpy(F.face, c_face, sizeof F.face);
-    F.sigma_cell = c_sig;
+    F.sigma_cell = uniform ? NULL : c_sig;
     KC->residual(&cpu->ex, p, &L.c, &F, cu, cf, cr, cs + GEN_RR);
     GEN_EXPECT("residual", cmp_arrays(gr, cr, n, p), tol);
     KG->residual_restrict(&gpu->ex, p, &L.g, &Cl.g, gu, gf, gfc);
@@ -741,11 +758,14 @@ static void gen_kernels_match_cpu(void **state)
     const int none[3] = { 0, 0, 0 }, px[3] = { 1, 0, 0 }, pall[3] = { 1, 1, 1 };
     for (int prec = 0; prec < 2; prec++) {
         const homg_precision p = prec ? HOMG_FLOAT64 : HOMG_FLOAT32;
-        check_gen_kernels(37, 23, 1, none, p, 1);
-        check_gen_kernels(38, 23, 1, px, p, 2);
-        check_gen_kernels(13, 9, 7, none, p, 3);
-        check_gen_kernels(12, 10, 8, pall, p, 4);
-        check_gen_kernels(1, 5, 1, none, p, 5);
+        for (int uni = 0; uni < 2; uni++) {
+            check_gen_kernels(37, 23, 1, none, p, 1, uni);
+            check_gen_kernels(38, 23, 1, px, p, 2, uni);
+            check_gen_kernels(13, 9, 7, none, p, 3, uni);
+            check_gen_kernels(12, 10, 8, pall, p, 4, uni);
+            check_gen_kernels(1, 5, 1, none, p, 5, uni);
+            check_gen_kernels(15, 11, 9, pall, p, 6, uni); /* odd periodic axes: red-black seams */
+        }
     }
     assert_int_equal(gen_mismatches, 0);
 }

@@ -184,6 +184,112 @@ template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, con
         }
 }
 
+/* ---- cycle_block: the coarse levels' cycle in one block (coordinates by 32-bit
+ * division: these levels are small) ---- */
+#define BT 1024
+
+template <typename T> __device__ static void b_zero(const gen_level *L, T *x)
+{
+    const int n = (int)gen_cells(L);
+    for (int c = threadIdx.x; c < n; c += BT)
+        x[c] = 0;
+    __syncthreads();
+}
+
+template <typename T> __device__ static void b_smooth(const gen_level *L, T *x, const T *b, int colour)
+{
+    const int hx = (L->nx + 1) / 2, np = hx * L->ny * L->nz, seams = gen_seams(L);
+    for (int ph = 0; ph <= seams; ph++) {
+        for (int t = threadIdx.x; t < np; t += BT) {
+            int ti = t % hx, j = t / hx % L->ny, k = t / (hx * L->ny), i = 2 * ti + ((colour + j + k) & 1);
+            if (i >= L->nx)
+                continue;
+            size_t c = gen_index(L, i, j, k);
+            if (!L->flag[c] && (!seams || gen_seam(L, i, j, k) == ph))
+                x[c] = gp<T>::relax(L, x, b, i, j, k);
+        }
+        __syncthreads();
+    }
+}
+
+template <typename T>
+__device__ static void b_restrict(const gen_level *L, const gen_level *C, const T *x, const T *b, T *bc)
+{
+    const int n = (int)gen_cells(C);
+    for (int c = threadIdx.x; c < n; c += BT) {
+        int i = c % C->nx, j = c / C->nx % C->ny, k = c / (C->nx * C->ny);
+        bc[c] = (T)gp<T>::restr(L, C, x, b, i, j, k);
+    }
+    __syncthreads();
+}
+
+template <typename T> __device__ static void b_prolong(const gen_level *L, const gen_level *C, const T *ec, T *x)
+{
+    const int n = (int)gen_cells(L);
+    for (int c = threadIdx.x; c < n; c += BT) {
+        int i = c % L->nx, j = c / L->nx % L->ny, k = c / (L->nx * L->ny);
+        if (!L->flag[c])
+            x[c] = (T)((double)x[c] +
+                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
+    }
+    __syncthreads();
+}
+
+/* The coarsest level: u and f in shared memory when they fit. */
+#define GEN_SHARED_COARSEST 256
+template <typename T> __device__ static void b_coarsest(const gen_level *L, T *x, const T *b, int sweeps)
+{
+    __shared__ T su[GEN_SHARED_COARSEST], sf[GEN_SHARED_COARSEST];
+    const int n = (int)gen_cells(L), fits = n <= GEN_SHARED_COARSEST;
+    T *u = fits ? su : x;
+    const T *f = fits ? sf : b;
+    for (int c = threadIdx.x; c < n; c += BT) {
+        u[c] = 0;
+        if (fits)
+            sf[c] = b[c];
+    }
+    __syncthreads();
+    for (int s = 0; s < sweeps; s++)
+        for (int h = 0; h < 2; h++)
+            b_smooth<T>(L, u, f, (s & 1) ? 1 - h : h);
+    if (fits) {
+        for (int c = threadIdx.x; c < n; c += BT)
+            x[c] = su[c];
+        __syncthreads();
+    }
+}
+
+template <typename T> __device__ static void b_visit(const gen_stack *S, int l, int fcycle)
+{
+    const gen_level *L = &S->lv[l], *C = &S->lv[l + 1];
+    T *x = (T *)S->x[l];
+    const T *b = (const T *)S->b[l];
+    if (l == S->n - 1) {
+        b_coarsest<T>(L, x, b, S->sweeps);
+        return;
+    }
+    b_zero<T>(L, x);
+    for (int s = 0; s < S->pre; s++)
+        b_smooth<T>(L, x, b, 0), b_smooth<T>(L, x, b, 1);
+    b_restrict<T>(L, C, x, b, (T *)S->b[l + 1]);
+    b_visit<T>(S, l + 1, fcycle);
+    if (fcycle) {
+        b_prolong<T>(L, C, (const T *)S->x[l + 1], x);
+        b_smooth<T>(L, x, b, 1), b_smooth<T>(L, x, b, 0);
+        b_smooth<T>(L, x, b, 0), b_smooth<T>(L, x, b, 1);
+        b_restrict<T>(L, C, x, b, (T *)S->b[l + 1]);
+        b_visit<T>(S, l + 1, 0);
+    }
+    b_prolong<T>(L, C, (const T *)S->x[l + 1], x);
+    for (int s = 0; s < S->post; s++)
+        b_smooth<T>(L, x, b, 1), b_smooth<T>(L, x, b, 0);
+}
+
+template <typename T> __global__ void __launch_bounds__(BT) cycle_block_kernel(const __grid_constant__ gen_stack S)
+{
+    b_visit<T>(&S, 0, S.fcycle);
+}
+
 template <typename T> __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, const T *f, T *fc)
 {
     CELLS3(C.nx, C.ny, C.nz, i, j, k)
@@ -431,6 +537,16 @@ extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precisio
     else
         coarse_solve_kernel<float><<<1, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, sweeps);
     HOMG_CUDA_LAUNCHED(ex, "gen coarse_solve_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_cycle_block(kernel_exec *ex, homg_precision p, const gen_stack *S)
+{
+    if (p == HOMG_FLOAT64)
+        cycle_block_kernel<double><<<1, BT, 0, homg_cuda_stream(ex)>>>(*S);
+    else
+        cycle_block_kernel<float><<<1, BT, 0, homg_cuda_stream(ex)>>>(*S);
+    HOMG_CUDA_LAUNCHED(ex, "gen cycle_block_kernel");
     return HOMG_OK;
 }
 

@@ -54,6 +54,36 @@ static void CFN(coarse_solve)(const gen_level *L, T *u, const T *f, int sweeps)
             CFN(smooth)(L, u, f, (s & 1) ? 1 - h : h);
 }
 
+static void CFN(residual_restrict)(const gen_level *L, const gen_level *C, const T *u, const T *f, T *fc);
+static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec, T *u);
+
+/* general.c's visit from level l of S (gen_stack). */
+static void CFN(visit_block)(const gen_stack *S, int l, int fcycle)
+{
+    const gen_level *L = &S->lv[l], *C = &S->lv[l + 1];
+    T *x = (T *)S->x[l];
+    const T *b = (const T *)S->b[l];
+    if (l == S->n - 1) {
+        CFN(coarse_solve)(L, x, b, S->sweeps);
+        return;
+    }
+    memset(x, 0, gen_cells(L) * sizeof(T));
+    for (int s = 0; s < S->pre; s++)
+        CFN(smooth)(L, x, b, 0), CFN(smooth)(L, x, b, 1);
+    CFN(residual_restrict)(L, C, x, b, (T *)S->b[l + 1]);
+    CFN(visit_block)(S, l + 1, fcycle);
+    if (fcycle) {
+        CFN(prolong_add)(L, C, (const T *)S->x[l + 1], x);
+        CFN(smooth)(L, x, b, 1), CFN(smooth)(L, x, b, 0);
+        CFN(smooth)(L, x, b, 0), CFN(smooth)(L, x, b, 1);
+        CFN(residual_restrict)(L, C, x, b, (T *)S->b[l + 1]);
+        CFN(visit_block)(S, l + 1, 0);
+    }
+    CFN(prolong_add)(L, C, (const T *)S->x[l + 1], x);
+    for (int s = 0; s < S->post; s++)
+        CFN(smooth)(L, x, b, 1), CFN(smooth)(L, x, b, 0);
+}
+
 static void CFN(residual_restrict)(const gen_level *L, const gen_level *C, const T *u, const T *f, T *fc)
 {
     const long long n = (long long)gen_cells(C);

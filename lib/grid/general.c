@@ -91,19 +91,28 @@ double homg__gen_bytes(const homg_grid_desc *d)
     return total;
 }
 
-static homg_status alloc_level(homg_grid *g, gen_level *L, int with_xb, void **x, void **b)
+/* The coefficient arrays of a level (the finest: only when not uniform, on demand). */
+static homg_status alloc_coefficients(homg_grid *g, gen_level *L)
 {
     const size_t n = cells(L), e = g->elem;
+    if (L->gx)
+        return HOMG_OK;
     HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gx, "multigrid level"));
     HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gy, "multigrid level"));
     if (g->gen->dims == 3)
         HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gz, "multigrid level"));
     HOMG_TRY(homg__alloc(g->ctx, n * e, &L->diag, "multigrid level"));
-    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->lam, "multigrid level"));
+    return homg__alloc(g->ctx, n * e, &L->lam, "multigrid level");
+}
+
+static homg_status alloc_level(homg_grid *g, gen_level *L, int with_xb, void **x, void **b)
+{
+    const size_t n = cells(L), e = g->elem;
     HOMG_TRY(homg__alloc(g->ctx, n, (void **)&L->flag, "multigrid level"));
     if (with_xb) {
         HOMG_TRY(homg__alloc(g->ctx, n * e, x, "multigrid level"));
         HOMG_TRY(homg__alloc(g->ctx, n * e, b, "multigrid level"));
+        return alloc_coefficients(g, L);
     }
     return HOMG_OK;
 }
@@ -178,8 +187,21 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const size_t n = cells(&G->lv[0]);
+    gen_level *L0 = &G->lv[0];
     G->F.sigma = op->sigma;
     G->F.sigma_cell = NULL;
+    /* constant sigma and lambda: the finest level's coefficients are computed,
+     * not stored (a third of a smoothing sweep's bytes, 20 bytes per cell) */
+    L0->uniform = !op->sigma_cell && !op->lambda_cell;
+    if (L0->uniform) {
+        const double g0 = op->sigma / (g->desc.h * g->desc.h);
+        L0->g0 = g->elem == 4 ? (double)(float)g0 : g0;
+        L0->lam0 = g->elem == 4 ? (double)(float)op->lambda : op->lambda;
+        for (int s = 0; s < 6; s++)
+            L0->dwall[s] = s < 2 * G->dims && g->desc.bc[s] == HOMG_BC_DIRICHLET;
+    } else {
+        HOMG_TRY(alloc_coefficients(g, L0));
+    }
     if (op->sigma_cell) {
         if (!G->sig)
             HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->sig, "sigma copy"));
