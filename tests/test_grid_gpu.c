@@ -627,6 +627,9 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     cpu->mem->zero(&cpu->ex, cs, GEN_NSCALARS * sizeof(double));
     gpu->mem->zero(&gpu->ex, gcount, sizeof(int));
     cpu->mem->zero(&cpu->ex, ccount, sizeof(int));
+    KG->smooth(&gpu->ex, p, &L.g, gr, gf, GEN_FROM_ZERO);
+    KC->smooth(&cpu->ex, p, &L.c, cr, cf, GEN_FROM_ZERO);
+    GEN_EXPECT("smooth from zero", cmp_arrays(gr, cr, n, p), tol);
     KG->smooth(&gpu->ex, p, &L.g, gu, gf, 1);
     KC->smooth(&cpu->ex, p, &L.c, cu, cf, 1);
     GEN_EXPECT("smooth", cmp_arrays(gu, cu, n, p), tol);

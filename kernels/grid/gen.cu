@@ -47,6 +47,10 @@ template <> struct gp<float> {
     {
         return gen_au_f(L, u, i, j, k);
     }
+    __device__ static float from_zero(const gen_level *L, const float *f, int i, int j, int k)
+    {
+        return gen_from_zero_f(L, f, i, j, k);
+    }
 };
 template <> struct gp<double> {
     __device__ static void setup(const gen_level *L, const gen_fine *F, const double *lc, double l,
@@ -75,6 +79,10 @@ template <> struct gp<double> {
     __device__ static double au(const gen_level *L, const double *u, int i, int j, int k)
     {
         return gen_au_d(L, u, i, j, k);
+    }
+    __device__ static double from_zero(const gen_level *L, const double *f, int i, int j, int k)
+    {
+        return gen_from_zero_d(L, f, i, j, k);
     }
 };
 
@@ -149,6 +157,12 @@ template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
 
 /* One colour's cells of one phase (gen_seam): thread t of a row takes
  * i = 2t or 2t + 1, whichever has the colour. */
+template <typename T> __global__ void from_zero_kernel(gen_level L, T *u, const T *f)
+{
+    CELLS3(L.nx, L.ny, L.nz, i, j, k)
+    u[gen_index(&L, i, j, k)] = gp<T>::from_zero(&L, f, i, j, k);
+}
+
 template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour, int phase)
 {
     CELLS3((L.nx + 1) / 2, L.ny, L.nz, t, j, k)
@@ -193,6 +207,16 @@ template <typename T> __device__ static void b_zero(const gen_level *L, T *x)
     const int n = (int)gen_cells(L);
     for (int c = threadIdx.x; c < n; c += BT)
         x[c] = 0;
+    __syncthreads();
+}
+
+template <typename T> __device__ static void b_from_zero(const gen_level *L, T *x, const T *b)
+{
+    const int n = (int)gen_cells(L);
+    for (int c = threadIdx.x; c < n; c += BT) {
+        int i = c % L->nx, j = c / L->nx % L->ny, k = c / (L->nx * L->ny);
+        x[c] = gp<T>::from_zero(L, b, i, j, k);
+    }
     __syncthreads();
 }
 
@@ -259,35 +283,63 @@ template <typename T> __device__ static void b_coarsest(const gen_level *L, T *x
     }
 }
 
-template <typename T> __device__ static void b_visit(const gen_stack *S, int l, int fcycle)
+/* gen_tmpl.h's visit_block without recursion (a recursive device function needs
+ * a stack the default limit does not guarantee): stage[l] says where level l
+ * resumes when its coarse visit returns. */
+template <typename T> __device__ static void b_cycle(const gen_stack *S)
 {
-    const gen_level *L = &S->lv[l], *C = &S->lv[l + 1];
-    T *x = (T *)S->x[l];
-    const T *b = (const T *)S->b[l];
-    if (l == S->n - 1) {
-        b_coarsest<T>(L, x, b, S->sweeps);
-        return;
-    }
-    b_zero<T>(L, x);
-    for (int s = 0; s < S->pre; s++)
-        b_smooth<T>(L, x, b, 0), b_smooth<T>(L, x, b, 1);
-    b_restrict<T>(L, C, x, b, (T *)S->b[l + 1]);
-    b_visit<T>(S, l + 1, fcycle);
-    if (fcycle) {
+    int stage[GEN_STACK_MAX], fc[GEN_STACK_MAX], l = 0;
+    stage[0] = 0;
+    fc[0] = S->fcycle;
+    while (l >= 0) {
+        const gen_level *L = &S->lv[l];
+        T *x = (T *)S->x[l];
+        const T *b = (const T *)S->b[l];
+        if (l == S->n - 1) {
+            b_coarsest<T>(L, x, b, S->sweeps);
+            l--;
+            continue;
+        }
+        const gen_level *C = &S->lv[l + 1];
+        if (stage[l] == 0) {
+            const int from0 = S->pre > 0 && !gen_seams(L);
+            if (from0)
+                b_from_zero<T>(L, x, b);
+            else
+                b_zero<T>(L, x);
+            for (int s = 0; s < S->pre; s++) {
+                if (s > 0 || !from0)
+                    b_smooth<T>(L, x, b, 0);
+                b_smooth<T>(L, x, b, 1);
+            }
+            b_restrict<T>(L, C, x, b, (T *)S->b[l + 1]);
+            stage[l] = 1;
+            stage[l + 1] = 0;
+            fc[l + 1] = fc[l];
+            l++;
+            continue;
+        }
+        if (stage[l] == 1 && fc[l]) { /* the F-cycle's second coarse visit, a V-cycle */
+            b_prolong<T>(L, C, (const T *)S->x[l + 1], x);
+            b_smooth<T>(L, x, b, 1), b_smooth<T>(L, x, b, 0);
+            b_smooth<T>(L, x, b, 0), b_smooth<T>(L, x, b, 1);
+            b_restrict<T>(L, C, x, b, (T *)S->b[l + 1]);
+            stage[l] = 2;
+            stage[l + 1] = 0;
+            fc[l + 1] = 0;
+            l++;
+            continue;
+        }
         b_prolong<T>(L, C, (const T *)S->x[l + 1], x);
-        b_smooth<T>(L, x, b, 1), b_smooth<T>(L, x, b, 0);
-        b_smooth<T>(L, x, b, 0), b_smooth<T>(L, x, b, 1);
-        b_restrict<T>(L, C, x, b, (T *)S->b[l + 1]);
-        b_visit<T>(S, l + 1, 0);
+        for (int s = 0; s < S->post; s++)
+            b_smooth<T>(L, x, b, 1), b_smooth<T>(L, x, b, 0);
+        l--;
     }
-    b_prolong<T>(L, C, (const T *)S->x[l + 1], x);
-    for (int s = 0; s < S->post; s++)
-        b_smooth<T>(L, x, b, 1), b_smooth<T>(L, x, b, 0);
 }
 
 template <typename T> __global__ void __launch_bounds__(BT) cycle_block_kernel(const __grid_constant__ gen_stack S)
 {
-    b_visit<T>(&S, 0, S.fcycle);
+    b_cycle<T>(&S);
 }
 
 template <typename T> __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, const T *f, T *fc)
@@ -518,6 +570,16 @@ extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, c
 {
     const dim3 b = grid3((L->nx + 1) / 2, L->ny, L->nz);
     const int seams = gen_seams(L);
+    if (colour == GEN_FROM_ZERO) {
+        if (p == HOMG_FLOAT64)
+            from_zero_kernel<double>
+                <<<grid3(L->nx, L->ny, L->nz), tile3, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f);
+        else
+            from_zero_kernel<float>
+                <<<grid3(L->nx, L->ny, L->nz), tile3, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f);
+        HOMG_CUDA_LAUNCHED(ex, "gen from_zero_kernel");
+        return HOMG_OK;
+    }
     for (int ph = seams ? 0 : -1; ph <= seams; ph++) { /* -1: the one phase, no seam test */
         if (p == HOMG_FLOAT64)
             smooth_kernel<double>

@@ -68,6 +68,9 @@ typedef struct gen_fine {
     double sigma;
 } gen_fine;
 
+/* smooth's colour for the first half-sweep from u = 0 (one pass instead of a zeroing and a half-sweep). */
+#define GEN_FROM_ZERO 2
+
 /* Slots of the device scalars (doubles). */
 enum {
     GEN_RZ = 0, /* r.z */
@@ -98,7 +101,8 @@ enum {
        double lambda, const unsigned char *flags))                                                                \
     /* Coarse level C from fine level L (see above). */                                                           \
     X(homg_status, gen, coarsen, (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C))    \
-    /* One colour of red-black Gauss-Seidel: active cells with (i+j+k) % 2 == colour. */                          \
+    /* One colour of red-black Gauss-Seidel: active cells with (i+j+k) % 2 == colour; colour */                   \
+    /* GEN_FROM_ZERO: colour 0 from u = 0 (u = f / diag there, 0 at every other cell; no seams). */               \
     X(homg_status, gen, smooth,                                                                                   \
       (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int colour))               \
     /* The coarsest level: u = 0, then `sweeps` symmetric red-black sweeps (one block on CUDA). */                \

@@ -281,6 +281,17 @@ HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int 
     return d > 0 ? (T)(((double)f[c] + GFN(gen_offsum)(L, u, i, j, k)) / d) : (T)0;
 }
 
+/* u at a cell after the first colour-0 half-sweep from u = 0 (gen_kernels.h, GEN_FROM_ZERO). */
+HOMG_HD T GFN(gen_from_zero)(const gen_level *L, const T *f, int i, int j, int k)
+{
+    size_t c = gen_index(L, i, j, k);
+    double d;
+    if (((i + j + k) & 1) || L->flag[c])
+        return (T)0;
+    d = GFN(gen_diag)(L, i, j, k);
+    return d > 0 ? (T)((double)f[c] / d) : (T)0;
+}
+
 #undef GCAT2
 #undef GCAT
 #undef GFN

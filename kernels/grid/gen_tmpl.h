@@ -33,6 +33,15 @@ static void CFN(coarsen)(const gen_level *L, const gen_level *C)
 static void CFN(smooth)(const gen_level *L, T *u, const T *f, int colour)
 {
     const long long n = (long long)gen_cells(L);
+    if (colour == GEN_FROM_ZERO) {
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
+        for (long long c = 0; c < n; c++) {
+            int i, j, k;
+            gen_coords(L, (size_t)c, &i, &j, &k);
+            u[c] = CFN(gen_from_zero)(L, f, i, j, k);
+        }
+        return;
+    }
     for (int ph = 0; ph <= gen_seams(L); ph++) {
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
         for (long long c = 0; c < n; c++) {
@@ -67,9 +76,16 @@ static void CFN(visit_block)(const gen_stack *S, int l, int fcycle)
         CFN(coarse_solve)(L, x, b, S->sweeps);
         return;
     }
-    memset(x, 0, gen_cells(L) * sizeof(T));
-    for (int s = 0; s < S->pre; s++)
-        CFN(smooth)(L, x, b, 0), CFN(smooth)(L, x, b, 1);
+    const int from0 = S->pre > 0 && !gen_seams(L);
+    if (from0)
+        CFN(smooth)(L, x, b, GEN_FROM_ZERO);
+    else
+        memset(x, 0, gen_cells(L) * sizeof(T));
+    for (int s = 0; s < S->pre; s++) {
+        if (s > 0 || !from0)
+            CFN(smooth)(L, x, b, 0);
+        CFN(smooth)(L, x, b, 1);
+    }
     CFN(residual_restrict)(L, C, x, b, (T *)S->b[l + 1]);
     CFN(visit_block)(S, l + 1, fcycle);
     if (fcycle) {

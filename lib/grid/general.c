@@ -24,6 +24,7 @@
  * preconditioned residual too, and u gets mean zero per island at the end. */
 #include "grid_internal.h"
 #include "grid/gen_kernels.h"
+#include "grid/gen_point.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -435,14 +436,16 @@ typedef struct gen_cycle {
 
 static double share(const grid_general *G, int l) { return (double)cells(&G->lv[l]) / (double)cells(&G->lv[0]); }
 
-static homg_status sweeps(gen_cycle *c, int l, int n, int reverse)
+/* n symmetric-order sweeps; from0: x is 0 and the first half-sweep starts from it. */
+static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int from0)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
     for (int s = 0; s < n && !c->dry; s++)
-        for (int h = 0; h < 2; h++)
-            GQ(g, G->k->smooth(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], reverse ? 1 - h : h),
-               "smoothing");
+        for (int h = 0; h < 2; h++) {
+            int colour = s == 0 && h == 0 && from0 ? GEN_FROM_ZERO : reverse ? 1 - h : h;
+            GQ(g, G->k->smooth(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], colour), "smoothing");
+        }
     homg__account(g, 2L * n, n * share(G, l), 4.0 * n * cells(&G->lv[l]));
     return HOMG_OK;
 }
@@ -491,7 +494,9 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     const homg_precision p = g->desc.precision;
     if (!c->dry && l >= G->block_from)
         return visit_block(c, l, fcycle);
-    if (zero) {
+    /* from zero: the first half-sweep writes every cell (not on the coarsest, not with seams) */
+    const int from0 = zero && l < G->nlev - 1 && g->desc.pre > 0 && !gen_seams(&G->lv[l]);
+    if (zero && !from0) {
         KQ(c, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
         homg__account(g, 1, 0, (double)cells(&G->lv[l]));
     }
@@ -500,7 +505,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         homg__account(g, 1, HOMG_GEN_COARSE_SWEEPS * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    HOMG_TRY(sweeps(c, l, g->desc.pre, 0));
+    HOMG_TRY(sweeps(c, l, g->desc.pre, 0, from0));
     KQ(c, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
        "residual and restriction");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
@@ -508,15 +513,15 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     if (fcycle) {
         /* the F-cycle's second visit: a V-cycle on the coarse correction's residual */
         KQ(c, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
-        HOMG_TRY(sweeps(c, l, 1, 1));
-        HOMG_TRY(sweeps(c, l, 1, 0));
+        HOMG_TRY(sweeps(c, l, 1, 1, 0));
+        HOMG_TRY(sweeps(c, l, 1, 0, 0));
         KQ(c, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
            "residual and restriction");
         HOMG_TRY(visit(c, l + 1, 0, 1));
     }
     KQ(c, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
-    return sweeps(c, l, g->desc.post, 1);
+    return sweeps(c, l, g->desc.post, 1, 0);
 }
 
 /* z = M r: one cycle from zero, projected on the singular islands. */
