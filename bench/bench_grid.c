@@ -514,8 +514,8 @@ int main(int argc, char **argv)
                 setenv("HOMG_BOX_FUSED_CELLS", "0", 1);
                 bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v all-fused", target, reps, 1);
                 unsetenv("HOMG_BOX_FUSED_CELLS");
-                setenv("HOMG_BOX_BLOCK_CELLS", "0", 1);
-                bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v no-block", target, reps, 1);
+                setenv("HOMG_BOX_BLOCK_CELLS", "4096", 1);
+                bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v block", target, reps, 1);
                 unsetenv("HOMG_BOX_BLOCK_CELLS");
             }
             bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);

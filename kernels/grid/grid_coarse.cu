@@ -11,6 +11,7 @@
  * from global memory, the coarser ones restricted by FMG), then 4 x 32 x 33 values
  * for the exact coarsest solve. */
 #include "core/cuda_check.h"
+#include "grid_exact.cuh"
 #include "grid_point.cuh"
 
 #define NT 1024
@@ -120,7 +121,7 @@ template <typename T> __device__ void blk_zero(T *u, int n)
     __syncthreads();
 }
 
-/* The coarsest level: the dense sine transform of coarse_exact_kernel (grid.cu), or sweeps. */
+/* The coarsest level: the dense sine transform (grid_exact.cuh), or sweeps. */
 template <typename T> __device__ void blk_bottom(const grid_coarse &C, const grid_level &L, T *u, const T *f, T *scr)
 {
     if (!C.qx) {
@@ -128,42 +129,9 @@ template <typename T> __device__ void blk_bottom(const grid_coarse &C, const gri
         blk_smooth<T>(L, u, f, C.bottom_sweeps);
         return;
     }
-    T(*sx)[CE + 1] = (T(*)[CE + 1]) scr, (*sy)[CE + 1] = sx + CE, (*a)[CE + 1] = sy + CE, (*b)[CE + 1] = a + CE;
-    const T *qx = (const T *)C.qx, *qy = (const T *)C.qy, *ie = (const T *)C.inv_eig;
-    const int nx = L.nx, ny = L.ny, x = threadIdx.x % CE, y = threadIdx.x / CE;
-    const bool in = x < nx && y < ny;
-    if (x < nx && y < nx)
-        sx[y][x] = qx[y * nx + x];
-    if (x < ny && y < ny)
-        sy[y][x] = qy[y * ny + x];
-    if (in)
-        a[y][x] = (T)((double)f[y * nx + x] + bterm_at<T>(L, x, y));
-    __syncthreads();
-    T s = 0;
-    if (in)
-        for (int j = 0; j < ny; j++)
-            s += sy[j][y] * a[j][x];
-    b[y][x] = s;
-    __syncthreads();
-    s = 0;
-    if (in)
-        for (int i = 0; i < nx; i++)
-            s += b[y][i] * sx[i][x];
-    a[y][x] = in ? s * ie[y * nx + x] : (T)0;
-    __syncthreads();
-    s = 0;
-    if (in)
-        for (int k = 0; k < ny; k++)
-            s += sy[y][k] * a[k][x];
-    b[y][x] = s;
-    __syncthreads();
-    s = 0;
-    if (in)
-        for (int k = 0; k < nx; k++)
-            s += b[y][k] * sx[x][k];
-    if (in)
-        u[y * nx + x] = s;
-    __syncthreads();
+    T(*sx)[CE + 1] = (T(*)[CE + 1]) scr;
+    coarse_exact_block<T>(L, u, f, (const T *)C.qx, (const T *)C.qy, (const T *)C.inv_eig, sx, sx + CE, sx + 2 * CE,
+                          sx + 3 * CE, threadIdx.x % CE, threadIdx.x / CE);
 }
 
 template <typename T> __device__ void blk_vcycle(const grid_coarse &C, blk<T> &B, int k0, bool zero)
