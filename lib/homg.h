@@ -1202,9 +1202,10 @@ typedef enum homg_fluid_field {
 } homg_fluid_field;
 
 typedef struct homg_fluid_info {
-    int cycles;             /* multigrid cycles (or Jacobi sweeps) of the projection */
+    int cycles;             /* multigrid cycles, FFT solves (a direct solve, repeated on what is
+                               left while above tol: float32 rounding) or Jacobi sweeps */
     double divergence_left; /* ||div u after|| / ||div u before||; -1 when not measured (Jacobi,
-                               and the FFT, which is direct: exact to rounding) */
+                               tol < 0) */
     homg_method method;     /* the grid method that ran (DEFAULT when jacobi > 0) */
 } homg_fluid_info;
 

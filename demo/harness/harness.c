@@ -371,6 +371,8 @@ int demo_run(int argc, char **argv, const demo_app *app)
         D.frame++;
     }
     D.closing = 1;
+    if (!D.headless)
+        demo_stats_print(&D); /* --stats in a window: at exit */
     stop();
     demo_overlay_fini();
     close_gl();

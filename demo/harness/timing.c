@@ -158,7 +158,7 @@ void demo_stats_print(demo *d)
     for (int k = 0; k < 4; k++)
         m[k] = median(s[k], &p90[k]);
     printf("stats: %s %s on %s, median of the last %d of %d frames (p90): frame %.3f ms wall (%.3f), %.0f frames/s; "
-           "solve %.3f ms GPU (%.3f); view write %.3f ms GPU (%.3f), %.3f ms host (%.3f)\n",
+           "solve %.3f ms device (%.3f); view write %.3f ms device (%.3f), %.3f ms host (%.3f)\n",
            d->app->name, d->detail, homg_ctx_device_name(d->ctx), frame_wall.n - frame_wall.n / 4, frame_wall.n, m[0],
            p90[0], m[0] > 0 ? 1e3 / m[0] : 0, m[1], p90[1], m[2], p90[2], m[3], p90[3]);
     for (int k = 0; k < 4; k++) {

@@ -44,12 +44,13 @@ static homg_status alloc_fields(homg_fluid *fl)
     } f[] = { { &fl->u, (nx + 1) * ny },     { &fl->v, nx * (ny + 1) }, { &fl->u_tmp, (nx + 1) * ny },
               { &fl->v_tmp, nx * (ny + 1) }, { &fl->density, cells },   { &fl->density_tmp, cells },
               { &fl->pressure, cells },      { &fl->rhs, cells },       { &fl->divergence, cells },
-              { &fl->jacobi_tmp, cells } };
+              { &fl->jacobi_tmp, cells },    { &fl->correction, cells } };
     for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
         HOMG_TRY(homg__alloc_array(fl->ctx, f[k].n, sizeof(float), (void **)f[k].q, "homg_fluid_create"));
     HOMG_TRY(homg__alloc_array(fl->ctx, cells, 1, (void **)&fl->solid, "homg_fluid_create"));
     HOMG_TRY(homg__alloc_array(fl->ctx, cells, 1, (void **)&fl->flags, "homg_fluid_create"));
     HOMG_TRY(homg__alloc_array(fl->ctx, 1, sizeof(int64_t), (void **)&fl->count, "homg_fluid_create"));
+    HOMG_TRY(homg__alloc_array(fl->ctx, 2 * GEN_NSCALARS, sizeof(double), (void **)&fl->norms, "homg_fluid_create"));
     return homg_fluid_reset(fl);
 }
 
@@ -137,13 +138,14 @@ void homg_fluid_destroy(homg_fluid *fl)
 {
     if (!fl)
         return;
-    float *q[] = { fl->u,           fl->v,        fl->u_tmp, fl->v_tmp,      fl->density,
-                   fl->density_tmp, fl->pressure, fl->rhs,   fl->divergence, fl->jacobi_tmp };
+    float *q[] = { fl->u,        fl->v,   fl->u_tmp,      fl->v_tmp,      fl->density,   fl->density_tmp,
+                   fl->pressure, fl->rhs, fl->divergence, fl->jacobi_tmp, fl->correction };
     for (size_t k = 0; k < sizeof q / sizeof q[0]; k++)
         homg__free(fl->ctx, q[k]);
     homg__free(fl->ctx, fl->solid);
     homg__free(fl->ctx, fl->flags);
     homg__free(fl->ctx, fl->count);
+    homg__free(fl->ctx, fl->norms);
     homg_grid_destroy(fl->grid);
     free(fl);
 }

@@ -4,6 +4,7 @@
 
 #include "core/internal.h"
 #include "fluid/fluid_kernels.h"
+#include "grid/gen_kernels.h"
 
 struct homg_fluid {
     homg_ctx *ctx;
@@ -13,7 +14,9 @@ struct homg_fluid {
     float *u_tmp, *v_tmp; /* advection targets, swapped with u, v */
     float *density, *density_tmp;
     float *pressure, *rhs, *divergence;
-    float *jacobi_tmp;   /* the second buffer of the Jacobi projection */
+    float *jacobi_tmp;   /* the second buffer of the Jacobi projection; the FFT's left divergence */
+    float *correction;   /* the FFT's pressure correction */
+    double *norms;       /* ctx space, 2 x GEN_NSCALARS: ||rhs||^2, ||divergence left||^2 */
     uint8_t *solid;      /* nx*ny, non-zero = solid */
     uint8_t *flags;      /* the grid's cell flags made from `solid` */
     int64_t *count;      /* ctx space: solid cells counted by the flags kernel */
