@@ -485,6 +485,11 @@ typedef struct homg_fem_desc {
     int num_dirichlet_tags;        /* 0: no Dirichlet boundary (pure Neumann) */
     int patch_nnz;                 /* PATCH: most matrix entries per patch (default 4096: 48 KiB
                                       of shared memory for double values and their columns) */
+    int order;                     /* 1 (default): P1; 2: P2 (6-node triangles, 10-node tetrahedra on
+                                      the mesh's straight-sided elements): the unknowns are the nodes,
+                                      then one per edge, numbered like the nodes of
+                                      homg_mesh_refine(mesh), whose coordinates they sit at; COLOR or
+                                      SERIAL (DEFAULT: COLOR on CUDA); no Neumann loads */
 } homg_fem_desc;
 
 homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc);
@@ -508,9 +513,9 @@ typedef struct homg_fem_coeffs {
     double lambda;                  /* >= 0 (default 0) where lambda_elem is NULL */
     double f;                       /* constant source (default 0) */
     const double *f_elem;           /* source per element, added */
-    const double *f_node;           /* source per node (P1 interpolant), added */
+    const double *f_node;           /* source per node (per unknown for P2: its interpolant), added */
     double dirichlet_value;         /* g on Dirichlet nodes where dirichlet_values is NULL (default 0) */
-    const double *dirichlet_values; /* g per node (only Dirichlet nodes are read and checked) */
+    const double *dirichlet_values; /* g per node / unknown (only Dirichlet ones are read and checked) */
     const double *lambda_elem;      /* per element, >= 0; replaces lambda when set */
     /* Neumann: b_i += integral of q phi_i over the boundary facets whose tag is
      * neumann_tags[k], q = neumann_flux[k] the outward flux sigma du/dn (host arrays
@@ -545,8 +550,10 @@ homg_fem_info homg_fem_get_info(const homg_fem *fem);
 homg_status homg_fem_assemble(homg_fem *fem, const homg_fem_coeffs *coeffs);
 /* The matrix and right-hand side of the last assembly, in the context's space. */
 homg_csr homg_fem_matrix(const homg_fem *fem);
-const void *homg_fem_rhs(const homg_fem *fem); /* num_nodes values, the matrix's precision */
-/* num_nodes bytes in the context's space: 1 for Dirichlet nodes, 2 for nodes in
+const void *homg_fem_rhs(const homg_fem *fem); /* num_dofs values, the matrix's precision */
+/* Rows of the system: num_nodes (P1), num_nodes + edges (P2). */
+int32_t homg_fem_num_dofs(const homg_fem *fem);
+/* num_dofs bytes in the context's space: 1 for Dirichlet nodes, 2 for nodes in
  * no element (their rows are unit rows with b = 0, so A stays non-singular), 0 else. */
 const uint8_t *homg_fem_dirichlet_mask(const homg_fem *fem);
 

@@ -33,13 +33,10 @@ HOMG_HD void fem_sigma_apply(const fem_problem *p, int dim, int32_t e, const dou
     }
 }
 
-/* Element matrix A (row-major, (dim+1)^2) and load F (dim+1) of element e with
- * nodes v.  dim equals the problem's dim; CUDA kernels pass a compile-time
- * constant so that the loops unroll and A stays in registers. */
-HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
+/* Gradients g[a] of the barycentric coordinates of the element with nodes v,
+ * and its measure (area or volume). */
+HOMG_HD void fem_gradients(const fem_problem *p, int dim, const int32_t *v, double g[4][3], double *volume)
 {
-    double g[4][3], vol, mass, src, lambda;
-    int nv = dim + 1;
     const double *x = p->coords;
     if (dim == 2) {
         double ax = x[2 * v[1]] - x[2 * v[0]], ay = x[2 * v[1] + 1] - x[2 * v[0] + 1];
@@ -51,8 +48,7 @@ HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t
         g[2][1] = ax * inv;
         g[0][0] = -g[1][0] - g[2][0];
         g[0][1] = -g[1][1] - g[2][1];
-        vol = 0.5 * (det < 0 ? -det : det);
-        mass = vol / 12.0;
+        *volume = 0.5 * (det < 0 ? -det : det);
     } else {
         double d[3][3], c[3][3], det, inv;
         for (int i = 0; i < 3; i++)
@@ -73,9 +69,19 @@ HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t
             g[3][k] = c[2][k] * inv;
             g[0][k] = -g[1][k] - g[2][k] - g[3][k];
         }
-        vol = (det < 0 ? -det : det) / 6.0;
-        mass = vol / 20.0;
+        *volume = (det < 0 ? -det : det) / 6.0;
     }
+}
+
+/* Element matrix A (row-major, (dim+1)^2) and load F (dim+1) of element e with
+ * nodes v.  dim equals the problem's dim; CUDA kernels pass a compile-time
+ * constant so that the loops unroll and A stays in registers. */
+HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
+{
+    double g[4][3], vol, mass, src, lambda;
+    int nv = dim + 1;
+    fem_gradients(p, dim, v, g, &vol);
+    mass = vol / (dim == 2 ? 12.0 : 20.0);
     src = (p->f + (p->f_elem ? p->f_elem[e] : 0.0)) * vol / nv;
     lambda = p->lambda_elem ? p->lambda_elem[e] : p->lambda;
     for (int a = 0; a < nv; a++) {
@@ -89,6 +95,115 @@ HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t
             A[a * nv + b] = vol * k + lambda * m;
             if (p->f_node)
                 F[a] += m * p->f_node[v[b]];
+        }
+    }
+}
+
+/* ------------------------------------------------------------------- P2
+ * Basis in barycentric coordinates l: vertex a: l_a (2 l_a - 1); edge (a, b):
+ * 4 l_a l_b.  Local unknowns: the dim + 1 vertices, then the edges below
+ * (gmsh's order for 6-node triangles and 10-node tetrahedra). */
+HOMG_HD void fem_p2_edge(int dim, int k, int *a, int *b)
+{
+    /* triangle: 01 12 20; tetrahedron: 01 12 20 30 32 31 */
+    const int ea[6] = { 0, 1, 2, 3, 3, 3 }, eb[6] = { 1, 2, 0, 0, 2, 1 };
+    (void)dim;
+    *a = ea[k];
+    *b = eb[k];
+}
+
+/* The gradient of basis function i as sum_k (sum_m C[k][m] l_m) grad l_k:
+ * vertex a: (4 l_a - sum_m l_m) grad l_a; edge (a, b): 4 l_b grad l_a + 4 l_a grad l_b. */
+HOMG_HD void fem_p2_grad_coeffs(int dim, int i, double C[4][4])
+{
+    int nv = dim + 1;
+    for (int k = 0; k < 4; k++)
+        for (int m = 0; m < 4; m++)
+            C[k][m] = 0;
+    if (i < nv) {
+        for (int m = 0; m < nv; m++)
+            C[i][m] = m == i ? 3.0 : -1.0;
+    } else {
+        int a, b;
+        fem_p2_edge(dim, i - nv, &a, &b);
+        C[a][b] = 4.0;
+        C[b][a] = 4.0;
+    }
+}
+
+/* The P2 mass matrix entry, integral of phi_i phi_j over the element, in
+ * units of |e| / 180 (2D) or |e| / 420 (3D): the classical closed forms. */
+HOMG_HD double fem_p2_mass(int dim, int i, int j)
+{
+    int nv = dim + 1, a, b, c, d;
+    if (i > j) {
+        int t = i;
+        i = j;
+        j = t;
+    }
+    if (j < nv) /* vertex-vertex */
+        return i == j ? 6.0 : (dim == 2 ? -1.0 : 1.0);
+    fem_p2_edge(dim, j - nv, &c, &d);
+    if (i < nv) { /* vertex-edge: incident or not */
+        int incident = i == c || i == d;
+        return dim == 2 ? (incident ? 0.0 : -4.0) : (incident ? -4.0 : -6.0);
+    }
+    fem_p2_edge(dim, i - nv, &a, &b);
+    if (i == j)
+        return 32.0;
+    if (a == c || a == d || b == c || b == d)
+        return 16.0;
+    return 8.0; /* opposite edges of a tetrahedron */
+}
+
+/* Element matrix A (nd x nd, row-major) and load F (nd) of P2 element e with
+ * vertices v and unknowns u.  Stiffness exactly: the gradients are linear in l
+ * and the integral of l_m l_n is |e| (1 + delta_mn) / ((d+1)(d+2)). */
+HOMG_HD void fem_element_p2(const fem_problem *p, int dim, int32_t e, const int32_t *v, const int32_t *u, double *A,
+                            double *F)
+{
+    double g[4][3], G[4][4], W[4][4], vol, lambda, src, unit;
+    int nv = dim + 1, nd = dim == 2 ? 6 : 10;
+    fem_gradients(p, dim, v, g, &vol);
+    for (int k = 0; k < nv; k++) {
+        double sg[3];
+        fem_sigma_apply(p, dim, e, g[k], sg);
+        for (int l = 0; l < nv; l++) {
+            double s = 0;
+            for (int q = 0; q < dim; q++)
+                s += sg[q] * g[l][q];
+            G[k][l] = vol * s;
+            W[k][l] = (k == l ? 2.0 : 1.0) / (double)((dim + 1) * (dim + 2));
+        }
+    }
+    lambda = p->lambda_elem ? p->lambda_elem[e] : p->lambda;
+    src = p->f + (p->f_elem ? p->f_elem[e] : 0.0);
+    unit = vol / (dim == 2 ? 180.0 : 420.0);
+    for (int i = 0; i < nd; i++) {
+        double Ci[4][4], H[4][4]; /* H = Ci W */
+        fem_p2_grad_coeffs(dim, i, Ci);
+        for (int k = 0; k < nv; k++)
+            for (int n = 0; n < nv; n++) {
+                double s = 0;
+                for (int m = 0; m < nv; m++)
+                    s += Ci[k][m] * W[m][n];
+                H[k][n] = s;
+            }
+        /* integral of phi_i: vertices 0 (2D) or -|e|/20 (3D), edges |e|/3 or |e|/5 */
+        F[i] = src * vol * (i < nv ? (dim == 2 ? 0.0 : -0.05) : (dim == 2 ? 1.0 / 3.0 : 0.2));
+        for (int j = 0; j < nd; j++) {
+            double Cj[4][4], k2 = 0, m = unit * fem_p2_mass(dim, i, j);
+            fem_p2_grad_coeffs(dim, j, Cj);
+            for (int k = 0; k < nv; k++)
+                for (int l = 0; l < nv; l++) {
+                    double s = 0; /* integral of (C_i l)_k (C_j l)_l */
+                    for (int n = 0; n < nv; n++)
+                        s += H[k][n] * Cj[l][n];
+                    k2 += G[k][l] * s;
+                }
+            A[i * nd + j] = k2 + lambda * m;
+            if (p->f_node)
+                F[i] += m * p->f_node[u[j]];
         }
     }
 }
@@ -138,16 +253,19 @@ static inline void fem_add(void *values, homg_precision precision, int64_t k, do
  * binary search in its CSR row (the serial and colour schemes on the CPU). */
 static inline void fem_scatter_element(const fem_problem *p, const fem_system *s, int32_t e)
 {
-    int nv = p->dim + 1;
-    const int32_t *v = p->elements + (size_t)e * nv;
-    double A[16], F[4];
-    fem_element(p, p->dim, e, v, A, F);
-    for (int a = 0; a < nv; a++) {
-        int32_t row = v[a], lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
-        for (int b = 0; b < nv; b++) {
-            int32_t k = sorted_find_i32(s->col_idx, lo, hi, v[b]);
+    int nd = p->nd;
+    const int32_t *u = p->dofs + (size_t)e * nd;
+    double A[100], F[10];
+    if (nd == p->dim + 1)
+        fem_element(p, p->dim, e, u, A, F);
+    else
+        fem_element_p2(p, p->dim, e, p->elements + (size_t)e * (p->dim + 1), u, A, F);
+    for (int a = 0; a < nd; a++) {
+        int32_t row = u[a], lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
+        for (int b = 0; b < nd; b++) {
+            int32_t k = sorted_find_i32(s->col_idx, lo, hi, u[b]);
             if (k >= 0)
-                fem_add(s->values, s->precision, k, A[a * nv + b]);
+                fem_add(s->values, s->precision, k, A[a * nd + b]);
         }
         fem_add(s->rhs, s->precision, row, F[a]);
     }

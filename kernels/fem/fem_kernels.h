@@ -19,12 +19,18 @@ typedef struct fem_problem {
     int32_t num_nodes, num_elements;
     const double *coords;    /* num_nodes * dim */
     const int32_t *elements; /* num_elements * (dim + 1) */
-    double sigma;            /* where sigma_elem and sigma_tensor are NULL */
+    /* The unknowns: nd per element (dim + 1 for P1, where dofs = elements; 6 or
+     * 10 for P2: the vertices, then the edges in fem_p2_edge order, numbered
+     * num_nodes + the edge's index among the mesh's sorted edges) */
+    int nd;
+    int32_t num_dofs;
+    const int32_t *dofs;
+    double sigma; /* where sigma_elem and sigma_tensor are NULL */
     const double *sigma_elem;
     const double *sigma_tensor; /* dim*(dim+1)/2 per element: xx xy yy | xx xy xz yy yz zz */
     double lambda, f;
-    const double *lambda_elem; /* per element, replaces lambda when set */
-    const double *f_elem, *f_node;
+    const double *lambda_elem;     /* per element, replaces lambda when set */
+    const double *f_elem, *f_node; /* f_node: one value per unknown (num_dofs) */
 } fem_problem;
 
 /* Neumann data: outward flux sigma du/dn per facet tag (passed by value to kernels). */

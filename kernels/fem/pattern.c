@@ -14,20 +14,20 @@ homg_status homg_cpu_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, in
 homg_status homg_cpu_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys,
                                       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
 {
-    int nv = p->dim + 1;
-    int64_t per = (int64_t)nv * nv, pairs = (int64_t)p->num_elements * per, n = pairs + p->num_nodes;
+    int nv = p->nd;
+    int64_t per = (int64_t)nv * nv, pairs = (int64_t)p->num_elements * per, n = pairs + p->num_dofs;
     (void)ex;
     (void)temp;
     (void)temp_bytes;
 #pragma omp parallel for schedule(static)
     for (int64_t e = 0; e < p->num_elements; e++) {
-        const int32_t *v = p->elements + e * nv;
+        const int32_t *v = p->dofs + e * nv;
         for (int a = 0; a < nv; a++)
             for (int b = 0; b < nv; b++)
                 keys[e * per + a * nv + b] = ((uint64_t)v[a] << shift) | (uint64_t)v[b];
     }
 #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < p->num_nodes; i++)
+    for (int64_t i = 0; i < p->num_dofs; i++)
         keys[pairs + i] = ((uint64_t)i << shift) | (uint64_t)i;
     homg_cpu_sort_u64(keys, keys_alt, (size_t)n, 2 * shift);
     *nnz = (int32_t)homg_cpu_sort_unique_u64(keys, (size_t)n);

@@ -15,14 +15,14 @@ static unsigned blocks_for(int64_t n) { return (unsigned)((n + THREADS - 1) / TH
 __global__ void fem_pattern_keys_kernel(fem_problem p, int shift, uint64_t *keys)
 {
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    int nv = p.dim + 1;
+    int nv = p.nd;
     int64_t per = (int64_t)nv * nv, pairs = (int64_t)p.num_elements * per;
     if (t < pairs) {
         int64_t e = t / per;
         int r = (int)(t - e * per), a = r / nv, b = r - a * nv;
-        const int32_t *v = p.elements + e * nv;
+        const int32_t *v = p.dofs + e * nv;
         keys[t] = ((uint64_t)v[a] << shift) | (uint64_t)v[b];
-    } else if (t < pairs + p.num_nodes) {
+    } else if (t < pairs + p.num_dofs) {
         uint64_t i = (uint64_t)(t - pairs);
         keys[t] = (i << shift) | i;
     }
@@ -62,8 +62,8 @@ homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, in
                                        uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int nv = p->dim + 1;
-    int64_t n = (int64_t)p->num_elements * nv * nv + p->num_nodes;
+    int nv = p->nd;
+    int64_t n = (int64_t)p->num_elements * nv * nv + p->num_dofs;
     int *d_count = (int *)temp;
     void *work = (unsigned char *)temp + COUNT_BYTES;
     size_t work_bytes = temp_bytes - COUNT_BYTES;

@@ -94,7 +94,7 @@ static homg_status bad_entry(homg_fem *fem, const coeff_array *a, uint64_t i)
 static homg_status scan_arrays(homg_fem *fem, const homg_fem_coeffs *c)
 {
     homg_ctx *ctx = fem->ctx;
-    int64_t ne = fem->view.num_elements, nn = fem->view.num_nodes;
+    int64_t ne = fem->view.num_elements, nn = fem->num_dofs;
     const coeff_array all[6] = {
         { c->sigma_elem, "sigma_elem", ne, FEM_CHECK_POSITIVE, NULL },
         { c->sigma_tensor, "sigma_tensor", ne, fem->view.dim == 2 ? FEM_CHECK_TENSOR2 : FEM_CHECK_TENSOR3, NULL },

@@ -14,6 +14,7 @@ homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc)
     homg_fem_desc d;
     homg__desc_start(&d, desc, sizeof d);
     HOMG_DEFAULT(d.patch_nnz, DEFAULT_PATCH_NNZ);
+    HOMG_DEFAULT(d.order, 1);
     return d;
 }
 
@@ -44,6 +45,7 @@ void homg_fem_destroy(homg_fem *fem)
         homg__free(fem->ctx, fem->facets);
         homg__free(fem->ctx, fem->facet_tags);
         homg__free(fem->ctx, fem->color_elems);
+        homg__free(fem->ctx, fem->dofs);
         for (int i = 0; i < 9; i++)
             homg__free(fem->ctx, fem->patch_arrays[i]);
         homg__free(fem->ctx, fem->patches.values_B);
@@ -52,6 +54,7 @@ void homg_fem_destroy(homg_fem *fem)
         homg__leave(fem->ctx, saved);
     }
     free(fem->color_ptr);
+    free(fem->host_dofs);
     free(fem);
 }
 
@@ -64,6 +67,9 @@ static fem_problem geometry(const homg_fem *fem)
     p.num_elements = fem->view.num_elements;
     p.coords = fem->view.coords;
     p.elements = fem->view.elements;
+    p.nd = fem->nd;
+    p.num_dofs = fem->num_dofs;
+    p.dofs = fem->dofs ? fem->dofs : fem->view.elements;
     p.sigma = 1;
     return p;
 }
@@ -71,7 +77,7 @@ static fem_problem geometry(const homg_fem *fem)
 static fem_system system_of(const homg_fem *fem)
 {
     fem_system s;
-    s.num_rows = fem->view.num_nodes;
+    s.num_rows = fem->num_dofs;
     s.nnz = fem->info.nnz;
     s.row_ptr = fem->row_ptr;
     s.col_idx = fem->col_idx;
@@ -87,8 +93,8 @@ static homg_status build_pattern(homg_fem *fem)
     homg_ctx *ctx = fem->ctx;
     kernel_exec *ex = &ctx->ex;
     fem_problem p = geometry(fem);
-    int nv = p.dim + 1, shift = homg_cpu_sort_bits_for((uint64_t)(p.num_nodes > 1 ? p.num_nodes - 1 : 1));
-    size_t nkeys = (size_t)p.num_elements * nv * nv + (size_t)p.num_nodes, temp_bytes = 0;
+    int nv = p.nd, shift = homg_cpu_sort_bits_for((uint64_t)(p.num_dofs > 1 ? p.num_dofs - 1 : 1));
+    size_t nkeys = (size_t)p.num_elements * nv * nv + (size_t)p.num_dofs, temp_bytes = 0;
     uint64_t *keys = NULL, *alt = NULL;
     void *temp = NULL, *ev[2] = { NULL, NULL };
     int32_t nnz = 0;
@@ -113,13 +119,13 @@ static homg_status build_pattern(homg_fem *fem)
         homg__backend_fail(ctx, st, "homg_fem_create: pattern");
     if (st == HOMG_OK) {
         fem->info.nnz = nnz;
-        st = homg__alloc(ctx, ((size_t)p.num_nodes + 1) * sizeof(int32_t), (void **)&fem->row_ptr,
+        st = homg__alloc(ctx, ((size_t)p.num_dofs + 1) * sizeof(int32_t), (void **)&fem->row_ptr,
                          "homg_fem_create: row pointers");
     }
     if (st == HOMG_OK)
         st = homg__alloc(ctx, (size_t)nnz * sizeof(int32_t), (void **)&fem->col_idx, "homg_fem_create: columns");
     if (st == HOMG_OK &&
-        (st = fem->k->pattern_csr(ex, keys, nnz, shift, p.num_nodes, fem->row_ptr, fem->col_idx)) != HOMG_OK)
+        (st = fem->k->pattern_csr(ex, keys, nnz, shift, p.num_dofs, fem->row_ptr, fem->col_idx)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: pattern");
     if (st == HOMG_OK && (st = ctx->mem->event_record(ex, ev[1])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
@@ -133,16 +139,17 @@ static homg_status build_pattern(homg_fem *fem)
     if (st == HOMG_OK)
         st = homg__alloc(ctx, (size_t)nnz * value_bytes(fem), &fem->values, "homg_fem_create: values");
     if (st == HOMG_OK)
-        st = homg__alloc(ctx, (size_t)p.num_nodes * value_bytes(fem), &fem->rhs, "homg_fem_create: right-hand side");
+        st = homg__alloc(ctx, (size_t)p.num_dofs * value_bytes(fem), &fem->rhs, "homg_fem_create: right-hand side");
     return st;
 }
 
-/* 1: Dirichlet node (a facet or marker with one of the tags), 2: in no element. */
+/* 1: Dirichlet node (a facet or marker with one of the tags), 2: in no element;
+ * P2 edge unknowns: 1 on Dirichlet facets (p2.c). */
 static homg_status build_mask(homg_fem *fem)
 {
     const homg_mesh *m = fem->mesh;
     homg_ctx *ctx = fem->ctx;
-    int32_t n = m->num_nodes;
+    int32_t n = fem->num_dofs;
     uint8_t *mask = (uint8_t *)homg__host_alloc(ctx, (size_t)n, "homg_fem_create: Dirichlet mask");
     homg_status st;
     if (!mask)
@@ -156,9 +163,14 @@ static homg_status build_mask(homg_fem *fem)
             if (m->facet_tags[f] == tag)
                 for (int k = 0; k < m->dim; k++)
                     mask[m->facets[(size_t)f * m->dim + k]] = 1;
-        for (int32_t i = 0; i < n; i++)
+        for (int32_t i = 0; i < m->num_nodes; i++)
             if (m->node_markers[i] == tag)
                 mask[i] = 1;
+    }
+    if (fem->host_dofs &&
+        homg__fem_p2_mask(m, fem->host_dofs, fem->desc.dirichlet_tags, fem->desc.num_dirichlet_tags, mask) != HOMG_OK) {
+        free(mask);
+        return HOMG_ERROR_OUT_OF_MEMORY;
     }
     for (int32_t i = 0; i < n; i++) {
         fem->info.num_dirichlet += mask[i] == 1;
@@ -300,6 +312,14 @@ static homg_status create(homg_fem *fem)
     homg_ctx *ctx = fem->ctx;
     double t0;
     HOMG_TRY(homg_mesh_upload(fem->mesh, &fem->view));
+    fem->nd = fem->mesh->dim + 1;
+    fem->num_dofs = fem->mesh->num_nodes;
+    if (fem->desc.order == 2) {
+        fem->nd = fem->mesh->dim == 2 ? 6 : 10;
+        HOMG_TRY(homg__fem_p2_dofs(ctx, fem->mesh, &fem->host_dofs, &fem->num_dofs));
+        HOMG_TRY(upload_i32(ctx, &fem->dofs, fem->host_dofs, (size_t)fem->mesh->num_elements * fem->nd,
+                            "homg_fem_create: P2 unknowns"));
+    }
     HOMG_TRY(build_pattern(fem));
     HOMG_TRY(build_mask(fem));
     HOMG_TRY(homg__alloc(ctx, 6 * sizeof(uint64_t), (void **)&fem->check_slots, "homg_fem_create: check slots"));
@@ -331,8 +351,17 @@ homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem
     HOMG_TRY(homg__begin(ctx, "homg_fem_create", out ? NULL : "out"));
     *out = NULL;
     d = homg_fem_desc_defaults(desc);
+    if (d.order != 1 && d.order != 2)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_create: desc.order = %d; 1 (P1) or 2 (P2)",
+                          d.order);
     if (d.scheme == HOMG_FEM_SCHEME_DEFAULT)
-        d.scheme = ctx->ex.backend == HOMG_BACKEND_CUDA ? HOMG_FEM_SCHEME_PATCH : HOMG_FEM_SCHEME_SERIAL;
+        d.scheme = ctx->ex.backend != HOMG_BACKEND_CUDA ? HOMG_FEM_SCHEME_SERIAL
+                   : d.order == 2                       ? HOMG_FEM_SCHEME_COLOR
+                                                        : HOMG_FEM_SCHEME_PATCH;
+    if (d.order == 2 && d.scheme == HOMG_FEM_SCHEME_PATCH)
+        return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
+                          "homg_fem_create: the PATCH scheme assembles P1 only; P2 (desc.order = 2) takes COLOR or "
+                          "SERIAL");
     if (d.scheme < HOMG_FEM_SCHEME_SERIAL || d.scheme > HOMG_FEM_SCHEME_PATCH)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_fem_create: desc.scheme = %d is not a homg_fem_scheme", (int)d.scheme);
@@ -350,7 +379,9 @@ homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fem_create: desc.patch_nnz = %d; at least 16",
                           d.patch_nnz);
     /* the pattern sorts one key per element node pair (CUB counts items in int) */
-    if ((double)mesh->num_elements * (mesh->dim + 1) * (mesh->dim + 1) + mesh->num_nodes > 2147483647.0)
+    if ((double)mesh->num_elements * (d.order == 2 ? 100.0 : (mesh->dim + 1) * (mesh->dim + 1)) +
+            (d.order == 2 ? 8.0 : 1.0) * mesh->num_nodes >
+        2147483647.0)
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY,
                           "homg_fem_create: %d elements are too many for the pattern build (2^31 node pairs)",
                           (int)mesh->num_elements);
@@ -402,6 +433,10 @@ static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
     homg_status st = HOMG_OK;
     fem_flux_table t;
     HOMG_TRY(homg__fem_check_coeffs(fem, c, &t));
+    if (t.n > 0 && fem->desc.order == 2)
+        return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
+                          "homg_fem_assemble: Neumann loads (coeffs.num_neumann = %d) are P1 only; desc.order = 2",
+                          t.n);
     p.sigma = c->sigma == 0 ? 1.0 : c->sigma;
     p.sigma_elem = c->sigma_elem;
     p.sigma_tensor = c->sigma_tensor;
@@ -454,7 +489,7 @@ homg_csr homg_fem_matrix(const homg_fem *fem)
     memset(&a, 0, sizeof a);
     if (!fem)
         return a;
-    a.nrows = a.ncols = fem->view.num_nodes;
+    a.nrows = a.ncols = fem->num_dofs;
     a.nnz = fem->info.nnz;
     a.row_ptr = fem->row_ptr;
     a.col_idx = fem->col_idx;
@@ -465,4 +500,5 @@ homg_csr homg_fem_matrix(const homg_fem *fem)
 }
 
 const void *homg_fem_rhs(const homg_fem *fem) { return fem ? fem->rhs : NULL; }
+int32_t homg_fem_num_dofs(const homg_fem *fem) { return fem ? fem->num_dofs : 0; }
 const uint8_t *homg_fem_dirichlet_mask(const homg_fem *fem) { return fem ? fem->mask : NULL; }

@@ -13,6 +13,10 @@ struct homg_fem {
     homg_fem_info info;
     const fem_kernels *k;
     int32_t num_masked; /* Dirichlet + element-less rows */
+    int nd;             /* unknowns per element: dim + 1 (P1) or 6 / 10 (P2) */
+    int32_t num_dofs;   /* rows: num_nodes (P1), num_nodes + edges (P2) */
+    int32_t *dofs;      /* P2: num_elements * nd unknowns (ctx); P1 uses the mesh's elements */
+    int32_t *host_dofs; /* P2: the same on the host (the Dirichlet mask) */
     /* in the context's space */
     int32_t *row_ptr, *col_idx;
     void *values, *rhs;
@@ -29,6 +33,12 @@ struct homg_fem {
 
 /* homg_fem_assemble's checks of c (lib/fem/coeffs.c), and its Neumann table in t. */
 homg_status homg__fem_check_coeffs(homg_fem *fem, const homg_fem_coeffs *c, fem_flux_table *t);
+
+/* P2 unknowns of each element (host, num_elements * nd; see lib/fem/p2.c). */
+homg_status homg__fem_p2_dofs(homg_ctx *ctx, const homg_mesh *m, int32_t **dofs, int32_t *num_dofs);
+/* Marks the P2 edge unknowns that are Dirichlet (1) in mask (the vertices marked already). */
+homg_status homg__fem_p2_mask(const homg_mesh *m, const int32_t *dofs, const int32_t *tags, int num_tags,
+                              uint8_t *mask);
 
 /* Greedy element colouring on the host: elements of one colour share no node.
  * *order (num_elements) lists the elements colour by colour; *ptr (colours + 1). */
