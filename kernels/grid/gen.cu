@@ -155,13 +155,15 @@ template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
     }
 }
 
-/* One colour's cells of one phase (gen_seam): thread t of a row takes
- * i = 2t or 2t + 1, whichever has the colour. */
+/* The first half-sweep from u = 0 (GEN_FROM_ZERO): every cell written. */
 template <typename T> __global__ void from_zero_kernel(gen_level L, T *u, const T *f)
 {
     CELLS3(L.nx, L.ny, L.nz, i, j, k)
     u[gen_index(&L, i, j, k)] = gp<T>::from_zero(&L, f, i, j, k);
 }
+
+/* One colour's cells of one phase (gen_seam; -1: all): thread t of a row takes
+ * i = 2t or 2t + 1, whichever has the colour. */
 
 template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour, int phase)
 {
