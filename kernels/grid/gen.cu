@@ -51,6 +51,11 @@ template <> struct gp<float> {
     {
         return gen_from_zero_f(L, f, i, j, k);
     }
+    __device__ static float relax_prolonged(const gen_level *L, const gen_level *C, const float *u, const float *ec,
+                                            const float *f, int i, int j, int k)
+    {
+        return gen_relax_prolonged_f(L, C, u, ec, f, i, j, k);
+    }
 };
 template <> struct gp<double> {
     __device__ static void setup(const gen_level *L, const gen_fine *F, const double *lc, double l,
@@ -83,6 +88,11 @@ template <> struct gp<double> {
     __device__ static double from_zero(const gen_level *L, const double *f, int i, int j, int k)
     {
         return gen_from_zero_d(L, f, i, j, k);
+    }
+    __device__ static double relax_prolonged(const gen_level *L, const gen_level *C, const double *u, const double *ec,
+                                             const double *f, int i, int j, int k)
+    {
+        return gen_relax_prolonged_d(L, C, u, ec, f, i, j, k);
     }
 };
 
@@ -362,6 +372,20 @@ template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level 
     }
 }
 
+/* Colour-1 cells only (thread t of a row takes i = 2t or 2t + 1); colour 0 is read, not written. */
+template <typename T> __global__ void prolong_smooth_kernel(gen_level L, gen_level C, const T *ec, T *u, const T *f)
+{
+    CELLS3((L.nx + 1) / 2, L.ny, L.nz, t, j, k)
+    {
+        int i = 2 * t + ((1 + j + k) & 1);
+        if (i >= L.nx)
+            continue;
+        size_t c = gen_index(&L, i, j, k);
+        if (!L.flag[c])
+            u[c] = gp<T>::relax_prolonged(&L, &C, u, ec, f, i, j, k);
+    }
+}
+
 template <typename T> __global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f, T *r, double *rr)
 {
     double acc = 0;
@@ -637,6 +661,20 @@ extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision
     else
         prolong_add_kernel<float><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u);
     HOMG_CUDA_LAUNCHED(ex, "gen prolong_add_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_prolong_smooth(kernel_exec *ex, homg_precision p, const gen_level *L,
+                                                    const gen_level *C, const void *ec, void *u, const void *f)
+{
+    const dim3 b = grid3((L->nx + 1) / 2, L->ny, L->nz);
+    if (p == HOMG_FLOAT64)
+        prolong_smooth_kernel<double>
+            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u, (const double *)f);
+    else
+        prolong_smooth_kernel<float>
+            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u, (const float *)f);
+    HOMG_CUDA_LAUNCHED(ex, "gen prolong_smooth_kernel");
     return HOMG_OK;
 }
 
