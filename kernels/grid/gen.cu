@@ -123,9 +123,6 @@ static unsigned stride_blocks(kernel_exec *ex, size_t n)
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
 }
 
-#define CELL_LOOP(L, c) \
-    for (size_t c = blockIdx.x * (size_t)NT + threadIdx.x; c < gen_cells(&L); c += (size_t)gridDim.x * NT)
-
 /* The cell kernels run on a 3D launch of (32 x 8) thread tiles, so a thread's
  * (i, j, k) come from its ids, not from 64-bit divisions of a linear index. */
 #define TX 32
@@ -147,22 +144,14 @@ static const dim3 tile3(TX, TY, 1);
 template <typename T>
 __global__ void setup_fine_kernel(gen_level L, gen_fine F, const T *lc, double lambda, const unsigned char *flags)
 {
-    CELL_LOOP(L, c)
-    {
-        int i, j, k;
-        gen_coords(&L, c, &i, &j, &k);
-        gp<T>::setup(&L, &F, lc, lambda, flags, i, j, k);
-    }
+    CELLS3(L.nx, L.ny, L.nz, i, j, k)
+    gp<T>::setup(&L, &F, lc, lambda, flags, i, j, k);
 }
 
 template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
 {
-    CELL_LOOP(C, c)
-    {
-        int i, j, k;
-        gen_coords(&C, c, &i, &j, &k);
-        gp<T>::coarse(&L, &C, i, j, k);
-    }
+    CELLS3(C.nx, C.ny, C.nz, i, j, k)
+    gp<T>::coarse(&L, &C, i, j, k);
 }
 
 /* The first half-sweep from u = 0 (GEN_FROM_ZERO): every cell written. */
@@ -570,23 +559,24 @@ extern "C" homg_status homg_cuda_gen_setup_fine(kernel_exec *ex, homg_precision 
                                                 const gen_fine *F, const void *lambda_cell, double lambda,
                                                 const unsigned char *flags)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
+    const dim3 b = grid3(L->nx, L->ny, L->nz);
     if (p == HOMG_FLOAT64)
         setup_fine_kernel<double>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)lambda_cell, lambda, flags);
+            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)lambda_cell, lambda, flags);
     else
-        setup_fine_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)lambda_cell, lambda, flags);
+        setup_fine_kernel<float>
+            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)lambda_cell, lambda, flags);
     HOMG_CUDA_LAUNCHED(ex, "gen setup_fine_kernel");
     return HOMG_OK;
 }
 
 extern "C" homg_status homg_cuda_gen_coarsen(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_level *C)
 {
-    unsigned b = stride_blocks(ex, gen_cells(C));
+    const dim3 b = grid3(C->nx, C->ny, C->nz);
     if (p == HOMG_FLOAT64)
-        coarsen_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C);
+        coarsen_kernel<double><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C);
     else
-        coarsen_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C);
+        coarsen_kernel<float><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C);
     HOMG_CUDA_LAUNCHED(ex, "gen coarsen_kernel");
     return HOMG_OK;
 }
