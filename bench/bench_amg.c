@@ -20,8 +20,8 @@
  * --family: issue 14's hard problems instead of the cube (tests/util/gen_family.c):
  * rotated anisotropy (P1 on 500^2 cells, 30 degrees, eps 1e-3: 249,001 rows),
  * a sphere mesh with a 1:1000 coefficient checkerboard (P1 on a 40^3 cube
- * mapped onto the ball), and a power-network graph Laplacian (HB/1138_bus with
- * --power FILE.mtx, else gen_family's generated 1138-bus stand-in); homg's
+ * mapped onto the ball), and the power network HB/1138_bus (assets/1138_bus.mtx,
+ * or another matrix with --power FILE.mtx); homg's
  * defaults and other smoothers against hypre BoomerAMG-PCG, iterations side by
  * side (default output bench/results/cpu_amg_family.md or h100_amg_family.md).
  *
@@ -94,9 +94,9 @@ typedef struct config {
 } config;
 
 static const config family_configs[] = {
-    { "homg AMG-PCG, defaults (SA + patch l1)", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH,
-      HOMG_AMG_CYCLE_V },
-    { "homg AMG-PCG, SA + Chebyshev(3)", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_CHEBYSHEV, HOMG_AMG_CYCLE_V },
+    { "homg AMG-PCG, defaults (SA + Chebyshev(3))", HOMG_AMG_COARSEN_DEFAULT, HOMG_AMG_SMOOTHER_DEFAULT,
+      HOMG_AMG_CYCLE_DEFAULT },
+    { "homg AMG-PCG, SA + patch l1", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_V },
     { "homg AMG-PCG, SA + l1 Jacobi", HOMG_AMG_SMOOTHED_AGGREGATION, HOMG_AMG_SMOOTHER_L1_JACOBI, HOMG_AMG_CYCLE_V },
     { "homg AMG-PCG, matching + patch, V", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_V },
 };
@@ -324,7 +324,7 @@ static int use_pool(homg_ctx_desc *cd)
 
 enum { FAMILY_PROBLEMS = 3 };
 
-/* Problem p of --family; power: HB/1138_bus.mtx or NULL (the generated stand-in). */
+/* Problem p of --family; power: the Matrix Market file of the third problem. */
 static int family_problem(int p, const char *power, homg_ctx *ctx, homg_host_csr *m, char *name, size_t len)
 {
     int rc;
@@ -334,15 +334,12 @@ static int family_problem(int p, const char *power, homg_ctx *ctx, homg_host_csr
     } else if (p == 1) {
         rc = homg_gen_checkerboard(40, 4, 1e3, 1, m);
         snprintf(name, len, "sphere checkerboard 1:1000 (%d)", rc ? 0 : (int)m->nrows);
-    } else if (power) {
+    } else {
         rc = homg_mtx_read(ctx, power, m) == HOMG_OK ? 0 : -1;
         if (rc)
             fprintf(stderr, "bench_amg: %s\n", homg_ctx_last_error(ctx));
         snprintf(name, len, "power network %s (%d)", strrchr(power, '/') ? strrchr(power, '/') + 1 : power,
                  rc ? 0 : (int)m->nrows);
-    } else {
-        rc = homg_gen_power_graph(1138, 1, m);
-        snprintf(name, len, "power-network graph, generated (%d)", rc ? 0 : (int)m->nrows);
     }
     return rc;
 }
@@ -362,7 +359,7 @@ static int parse_sizes(const char *s, int *k, int max)
 int main(int argc, char **argv)
 {
     int cpu = 0, reps = 20, threads = 1, with_hypre = 0, sizes[8], nsizes, pool = 0, no_pool = 0, family = 0;
-    const char *size_arg = "64,128", *out = NULL, *mtx_dir = NULL, *power = NULL;
+    const char *size_arg = "64,128", *out = NULL, *mtx_dir = NULL, *power = "assets/1138_bus.mtx";
     char device[256], title[128];
     homg_ctx_desc cd = { 0 };
     homg_ctx *ctx = NULL;

@@ -6,10 +6,14 @@
  * and one with 20% of its cells solid (random discs).  Each row: the median of
  * `reps` steps timed with CUDA events (homg_timer) after 10 warm-up steps of
  * injected smoke and momentum; the divergence left is that of one more
- * projection, of freshly injected momentum, measured on the host.  The colour-map write of the demo's frame is
- * measured by bench_view (13 us at 1024^2 on the H100).
+ * projection, of freshly injected momentum, measured on the host.  "project ms":
+ * the median of `reps` projections alone (homg_fluid_project after an injection),
+ * so the advection is roughly the difference.  "method": the grid method that ran
+ * (an empty box reaches the grid without flags: DEFAULT takes the FFT there).  The
+ * colour-map write of the demo's frame is measured by bench_view (13 us at 1024^2
+ * on the H100).
  *
- *   build/bench/bench_fluid [--reps R] [--out FILE] [--quick]
+ *   build/bench/bench_fluid [--reps R] [--out FILE] [--quick] [--size N]
  */
 #include <math.h>
 #include <stdio.h>
@@ -106,7 +110,7 @@ static void run(FILE *out, int n, const variant *v, void *solid, const char *box
     homg_fluid *fl;
     homg_fluid_info info;
     homg_timer *t;
-    double *ms = malloc(sizeof(double) * reps), cycles = 0;
+    double *ms = malloc(sizeof(double) * reps), *pms = malloc(sizeof(double) * reps), cycles = 0;
     check(homg_fluid_create(ctx, &d, &fl), "homg_fluid_create");
     check(homg_fluid_set_solid(fl, solid), "set_solid");
     check(homg_timer_create(ctx, &t), "timer");
@@ -122,19 +126,30 @@ static void run(FILE *out, int n, const variant *v, void *solid, const char *box
         check(homg_timer_ms(t, &ms[k]), "timer");
         cycles += info.cycles;
     }
+    homg_method ran = info.method;
+    for (int k = 0; k < reps; k++) {
+        inject(fl, k);
+        check(homg_timer_start(t), "timer");
+        check(homg_fluid_project(fl, &info), "project");
+        check(homg_timer_stop(t), "timer");
+        check(homg_timer_ms(t, &pms[k]), "timer");
+    }
     double left = divergence_left(fl, n);
-    double med = homg_test_median(ms, reps);
-    fprintf(out, "| %d^2 | %s | %s | %.3f | %.1f | %.1e |\n", n, box, v->name, med, cycles / reps, left);
+    double med = homg_test_median(ms, reps), pmed = homg_test_median(pms, reps);
+    static const char *const names[] = { "default", "homg", "vcycle", "fcycle", "fmg", "fft" };
+    fprintf(out, "| %d^2 | %s | %s | %s | %.3f | %.3f | %.1f | %.1e |\n", n, box, v->name,
+            v->jacobi ? "jacobi" : names[ran], med, pmed, cycles / reps, left);
     fflush(out);
     homg_timer_destroy(t);
     homg_fluid_destroy(fl);
     free(ms);
+    free(pms);
 }
 
 int main(int argc, char **argv)
 {
     const char *out_path = NULL;
-    int quick = 0;
+    int quick = 0, only = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
@@ -142,8 +157,10 @@ int main(int argc, char **argv)
             out_path = argv[++i];
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc)
+            only = atoi(argv[++i]);
         else {
-            printf("usage: bench_fluid [--reps R] [--out FILE] [--quick]\n");
+            printf("usage: bench_fluid [--reps R] [--out FILE] [--quick] [--size N]\n");
             return strcmp(argv[i], "--help") ? 2 : 0;
         }
     }
@@ -156,9 +173,12 @@ int main(int argc, char **argv)
     if (!out)
         return 1;
     fprintf(out, "# homg_fluid_step on %s (median of %d steps, CUDA events)\n\n", homg_ctx_device_name(ctx), reps);
-    fprintf(out, "| size | box | projection | step ms | cycles | divergence left |\n|---|---|---|---|---|---|\n");
+    fprintf(out, "| size | box | projection | method | step ms | project ms | cycles | divergence left |\n"
+                 "|---|---|---|---|---|---|---|---|\n");
     const int sizes[] = { 512, 1024, 2048 };
     for (int s = 0; s < (quick ? 1 : 3); s++) {
+        if (only && sizes[s] != only)
+            continue;
         void *solid = random_discs(sizes[s], 0.2);
         for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
             run(out, sizes[s], &variants[v], NULL, "empty");

@@ -5,6 +5,8 @@
  *   vcycle  the textbook GPU multigrid: red-black Gauss-Seidel V(2,2), one kernel per
  *           colour sweep / residual-restriction / prolongation, CUDA graph
  *   fcycle  the same with F-cycles
+ *   fused-v the fused cycles of fmg without its full-multigrid first cycle: V-cycles
+ *           from u = 0 given as a warm start (the zeroing timed with the solve)
  *   homg    seed 003's algorithm as read in lib/grid/mfmg.c
  *   fft     the FFT direct solve (lib/fft through bench/fft_poisson.c)
  * and a warm-started solve (1024^2, previous solution of a changed right-hand
@@ -20,7 +22,8 @@
  * obstacles, a sigma jump, warm Neumann projections, 1920x1080 vs 2048x1024,
  * bytes per unknown), written to bench/results/<gpu>_grid_general.md.
  *
- *   build/bench/bench_grid [--sizes 256,512,...] [--reps R] [--out FILE] [--general [--max3d N]]
+ *   build/bench/bench_grid [--sizes 256,512,...] [--reps R] [--methods fft,fused-v,...] [--out FILE]
+ *                          [--general [--max3d N]]
  */
 #include <math.h>
 #include <stdio.h>
@@ -50,6 +53,19 @@ typedef struct row {
 } row;
 
 static row rows[256];
+static const char *only; /* --methods: comma-separated names to run (NULL: all) */
+
+static int wanted(const char *name)
+{
+    const char *p = only;
+    size_t n = strlen(name);
+    if (!only)
+        return 1;
+    for (; (p = strstr(p, name)) != NULL; p += n)
+        if ((p == only || p[-1] == ',') && (p[n] == ',' || p[n] == 0))
+            return 1;
+    return 0;
+}
 static int nrows;
 static double copy_gbs;
 
@@ -101,6 +117,7 @@ static double measure_copy_bandwidth(void)
 /* Rotated copies of one problem's f (and a u per copy) in the ctx's space. */
 typedef struct inputs {
     int nrot;
+    size_t n, elem;
     void *f[MAX_ROT], *u[MAX_ROT];
     void *u_ref;
     homg_boundary bc;
@@ -111,6 +128,8 @@ static inputs make_inputs(homg_ctx *ctx, const homg_p2 *p, homg_precision prec)
     inputs in;
     size_t n = (size_t)p->nx * p->ny, elem = prec == HOMG_FLOAT64 ? 8 : 4;
     double footprint = 2.0 * n * elem;
+    in.n = n;
+    in.elem = elem;
     in.nrot = (int)ceil(2 * L2_BYTES / footprint);
     if (in.nrot < 1)
         in.nrot = 1;
@@ -136,7 +155,8 @@ static void free_inputs(homg_ctx *ctx, inputs *in)
     homg_test_free_boundary(ctx, &in->bc);
 }
 
-/* Times `cycles` cycles from u = 0 (or warm) on rotated inputs; median ms. */
+/* Times `cycles` cycles from u = 0 (or warm) on rotated inputs; median ms.  warm == 2:
+ * V-cycles from u = 0 as a warm start, the zeroing of u inside the timed window. */
 static double time_solve(homg_ctx *ctx, homg_grid *g, inputs *in, int cycles, int warm, int reps, homg_solve_info *info)
 {
     cudaEvent_t e0, e1;
@@ -151,6 +171,8 @@ static double time_solve(homg_ctx *ctx, homg_grid *g, inputs *in, int cycles, in
         int k = (r + 3 * MAX_ROT) % in->nrot;
         float ms;
         cudaEventRecord(e0, 0);
+        if (warm == 2)
+            cudaMemsetAsync(in->u[k], 0, (size_t)in->n * in->elem, 0);
         if (homg_grid_solve(g, in->f[k], &in->bc, in->u[k], &sd, info) != HOMG_OK)
             die("solve", ctx);
         cudaEventRecord(e1, 0);
@@ -184,8 +206,10 @@ static void add_row(int n, homg_precision prec, const char *method, int cycles, 
 }
 
 /* One multigrid method at one size and precision. */
+/* zero_warm: V-cycles from u = 0 passed as a warm start (FMG's fused cycles without
+ * the full-multigrid first cycle). */
 static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_precision prec, homg_method m,
-                         const char *name, double target, int reps)
+                         const char *name, double target, int reps, int zero_warm)
 {
     homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
@@ -193,6 +217,8 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
     homg_solve_info info;
     double err;
     int max = m == HOMG_METHOD_HOMG ? 200 : 30;
+    if (!wanted(name))
+        return;
     gd.nx = p->nx;
     gd.ny = p->ny;
     gd.method = m;
@@ -203,6 +229,9 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
     sd.max_cycles = max;
     sd.tol = target;
     sd.u_ref = in->u_ref;
+    sd.warm_start = zero_warm;
+    if (zero_warm)
+        cudaMemset(in->u[0], 0, in->n * in->elem);
     homg_status st = homg_grid_solve(g, in->f[0], &in->bc, in->u[0], &sd, &info);
     if (st != HOMG_OK && st != HOMG_ERROR_NOT_CONVERGED)
         die("solve", ctx);
@@ -217,10 +246,14 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
     memset(&sd, 0, sizeof sd);
     sd.max_cycles = cycles;
     sd.u_ref = in->u_ref;
-    homg_grid_solve(g, in->f[0], &in->bc, in->u[0], &sd, NULL);
-    homg_grid_solve(g, in->f[0], &in->bc, in->u[0], &sd, &info);
+    sd.warm_start = zero_warm;
+    for (int r = 0; r < 2; r++) {
+        if (zero_warm)
+            cudaMemset(in->u[0], 0, in->n * in->elem);
+        homg_grid_solve(g, in->f[0], &in->bc, in->u[0], &sd, r ? &info : NULL);
+    }
     err = info.norm;
-    double ms = time_solve(ctx, g, in, cycles, 0, reps, &info);
+    double ms = time_solve(ctx, g, in, cycles, zero_warm ? 2 : 0, reps, &info);
     add_row(p->nx, prec, name, cycles, ms, err, info.work_units, info.launches, info.bytes);
     printf("  %-7s %s %5d^2: %2d cycles  %8.4f ms  error %.2e  %6.1f WU  %4ld launches  %6.0f GB/s\n", name,
            prec ? "float64" : "float32", p->nx, cycles, ms, err, info.work_units, info.launches, rows[nrows - 1].gbs);
@@ -234,6 +267,12 @@ static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
     double *rhs = (double *)malloc(n * sizeof(double)), ih2 = 1.0 / (p->h * p->h);
     void *hbuf = malloc(n * elem), *f[MAX_ROT], *u[MAX_ROT];
     int nrot = (int)ceil(2 * L2_BYTES / (2.0 * n * elem));
+    if (!wanted("fft")) {
+        add_row(p->nx, prec, "fft", 1, 1e9, 0, 0, 0, 0);
+        free(rhs);
+        free(hbuf);
+        return;
+    }
     fft_poisson *fp = NULL;
     fft_poisson_cost cost;
     cudaEvent_t e0, e1;
@@ -301,8 +340,10 @@ static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
 
 /* Warm start: solve problem 1 to convergence, then problem 2 (u* changed by a
  * smooth 1% field) from that solution to error <= 1e-3. */
-static void bench_warm(homg_ctx *ctx, int N, int reps)
+static void bench_warm(homg_ctx *ctx, int N, int reps, homg_method method, const char *name)
 {
+    if (!wanted("warm"))
+        return;
     homg_p2 *p1 = homg_p2_exact(N, N, 0, 0.1, 1, 11), *p2 = homg_p2_exact(N, N, 0, 0.1, 1, 11);
     size_t n = (size_t)N * N;
     const double PI = 3.14159265358979323846;
@@ -319,6 +360,7 @@ static void bench_warm(homg_ctx *ctx, int N, int reps)
     homg_boundary bc = homg_test_boundary(ctx, p1, HOMG_FLOAT32);
     homg_alloc(ctx, n * 4, &u);
     gd.nx = N;
+    gd.method = method;
     homg_grid_create(ctx, &gd, &g);
     /* cycles needed from the previous solution */
     int cycles = 0;
@@ -353,8 +395,8 @@ static void bench_warm(homg_ctx *ctx, int N, int reps)
             t[r] = ms;
     }
     double ms = median(t, reps);
-    add_row(N, HOMG_FLOAT32, "default, warm", cycles, ms, err, info.work_units, info.launches, info.bytes);
-    printf("  warm    float32 %5d^2: %2d cycles  %8.4f ms  error %.2e (from %.1e)  %.1f WU  %ld launches\n", N, cycles,
+    add_row(N, HOMG_FLOAT32, name, cycles, ms, err, info.work_units, info.launches, info.bytes);
+    printf("  %s float32 %5d^2: %2d cycles  %8.4f ms  error %.2e (from %.1e)  %.1f WU  %ld launches\n", name, N, cycles,
            ms, err, homg_rel_diff(p1->u_star, p2->u_star, n), info.work_units, info.launches);
     homg_grid_destroy(g);
     homg_free(ctx, f2);
@@ -381,16 +423,18 @@ static void write_table(FILE *o, const char *device, const char *date)
     fprintf(o,
             "2D Poisson, cell-centred 5-point, exact discrete solution (smooth + noise, Dirichlet data), from u = 0\n"
             "to the error target (||u-u*||/||u*||): 1e-4 in float32, 1e-8 in float64. Time: median of the runs,\n"
-            "CUDA events around one graph launch, inputs rotated beyond L2. GB/s: ideal traffic / time.\n\n");
-    fprintf(o,
-            "| N | precision | method | cycles | time (ms) | error | WU | launches | GB/s | %% of copy | vs FFT |\n");
-    fprintf(o, "|---|---|---|---|---|---|---|---|---|---|---|\n");
+            "CUDA events around one graph launch, inputs rotated beyond L2. GB/s: ideal traffic / time.\n"
+            "Host syncs: device-to-host waits inside the timed solve (tol = 0: none; with a tolerance the box\n"
+            "solvers read the monitored norm once per cycle).\n\n");
+    fprintf(o, "| N | precision | method | cycles | time (ms) | error | WU | launches | host syncs | GB/s | %% of copy "
+               "| vs FFT |\n");
+    fprintf(o, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < nrows; i++) {
         row *r = &rows[i];
         char vs[32] = "";
         if (r->vs_fft > 0)
             snprintf(vs, sizeof vs, "%.2fx", r->vs_fft);
-        fprintf(o, "| %d^2 | %s | %s | %d | %.4f | %.1e | %.1f | %ld | %.0f | %.0f%% | %s |\n", r->n, r->prec,
+        fprintf(o, "| %d^2 | %s | %s | %d | %.4f | %.1e | %.1f | %ld | 0 | %.0f | %.0f%% | %s |\n", r->n, r->prec,
                 r->method, r->cycles, r->ms, r->err, r->wu, r->launches, r->gbs, r->pct, vs);
     }
     fprintf(o, "\nvs FFT: the FFT solve's time divided by the method's (above 1: faster than the FFT).\n");
@@ -411,13 +455,16 @@ int main(int argc, char **argv)
             reps = atoi(argv[++a]);
         } else if (!strcmp(argv[a], "--out") && a + 1 < argc) {
             out = argv[++a];
+        } else if (!strcmp(argv[a], "--methods") && a + 1 < argc) {
+            only = argv[++a];
         } else if (!strcmp(argv[a], "--general")) {
             general = 1;
         } else if (!strcmp(argv[a], "--max3d") && a + 1 < argc) {
             max3d = atoi(argv[++a]);
         } else {
-            fprintf(stderr,
-                    "usage: bench_grid [--sizes 256,512,...] [--reps R] [--out FILE] [--general [--max3d N]]\n");
+            fprintf(stderr, "usage: bench_grid [--sizes 256,512,...] [--reps R] [--methods "
+                            "fft,fmg,fused-v,vcycle,fcycle,homg,warm] "
+                            "[--out FILE] [--general [--max3d N]]\n");
             return 2;
         }
     }
@@ -461,18 +508,29 @@ int main(int argc, char **argv)
             int first = nrows;
             bench_fft(p, prec, reps);
             double fft_ms = rows[first].ms;
-            bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fmg", target, reps);
-            bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps);
-            bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps);
+            bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fmg", target, reps, 0);
+            bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v", target, reps, 1);
+            if (prec == HOMG_FLOAT32) { /* the settings the defaults were chosen from */
+                setenv("HOMG_BOX_FUSED_CELLS", "0", 1);
+                bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v all-fused", target, reps, 1);
+                unsetenv("HOMG_BOX_FUSED_CELLS");
+                setenv("HOMG_BOX_BLOCK_CELLS", "4096", 1);
+                bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v block", target, reps, 1);
+                unsetenv("HOMG_BOX_BLOCK_CELLS");
+            }
+            bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);
+            bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps, 0);
             if (N <= 2048 || prec == HOMG_FLOAT32)
-                bench_method(ctx, p, &in, prec, HOMG_METHOD_HOMG, "homg", target, N >= 2048 ? 5 : reps);
+                bench_method(ctx, p, &in, prec, HOMG_METHOD_HOMG, "homg", target, N >= 2048 ? 5 : reps, 0);
             for (int i = first + 1; i < nrows; i++)
                 rows[i].vs_fft = fft_ms / rows[i].ms;
             free_inputs(ctx, &in);
         }
         homg_p2_free(p);
-        if (N == 1024)
-            bench_warm(ctx, 1024, reps);
+        if (N == 1024) {
+            bench_warm(ctx, 1024, reps, HOMG_METHOD_DEFAULT, "default, warm");
+            bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm");
+        }
     }
 
     if (!out) {

@@ -30,20 +30,13 @@ typedef struct clone_demo {
     homg_image src, mask, dst, out; /* in the context's memory */
     homg_clone *clone;
     int x, y; /* the placement: the mask box's centre */
-    GLuint program, vao, tbo;
+    GLuint tbo;
+    demo_quad quad;
     homg_view *view;
-    homg_timer *timer[2];
 } clone_demo;
 
 static clone_demo C;
 
-static const char *vertex_src = "#version 330 core\n"
-                                "out vec2 uv;\n"
-                                "void main() {\n"
-                                "    vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1);\n"
-                                "    uv = p;\n"
-                                "    gl_Position = vec4(2.0 * p - 1.0, 0, 1);\n"
-                                "}\n";
 /* The picture's rows run top down; pixel (x, y) channel c is float 3 (x + n y) + c. */
 static const char *fragment_src = "#version 330 core\n"
                                   "in vec2 uv;\n"
@@ -154,10 +147,7 @@ static int clone_init(demo *d)
     glBindTexture(GL_TEXTURE_BUFFER, C.tbo);
     glTexBuffer(GL_TEXTURE_BUFFER, GL_R32F, homg_view_gl_name(C.view));
     glBindTexture(GL_TEXTURE_BUFFER, 0);
-    demo_check(d, homg_timer_create(d->ctx, &C.timer[0]), "homg_timer_create");
-    demo_check(d, homg_timer_create(d->ctx, &C.timer[1]), "homg_timer_create");
-    C.program = demo_program(vertex_src, fragment_src);
-    glGenVertexArrays(1, &C.vao);
+    demo_quad_init(&C.quad, fragment_src);
     return 0;
 }
 
@@ -166,13 +156,10 @@ static void clone_fini(demo *d)
     homg_ctx_synchronize(d->ctx);
     homg_view_destroy(C.view);
     homg_clone_destroy(C.clone);
-    homg_timer_destroy(C.timer[0]);
-    homg_timer_destroy(C.timer[1]);
     homg_free(d->ctx, C.src.data), homg_free(d->ctx, C.mask.data);
     homg_free(d->ctx, C.dst.data), homg_free(d->ctx, C.out.data);
     glDeleteTextures(1, &C.tbo);
-    glDeleteProgram(C.program);
-    glDeleteVertexArrays(1, &C.vao);
+    demo_quad_fini(&C.quad);
     C.view = NULL, C.clone = NULL;
 }
 
@@ -180,41 +167,31 @@ static void clone_frame(demo *d)
 {
     homg_view_write_desc wd = { 0 };
     homg_image_info info;
-    homg_timer *now = C.timer[d->frame & 1], *before = C.timer[(d->frame + 1) & 1];
-    double ms;
-    int side;
     if (!d->paused && d->mouse_button == 1) { /* the patch follows the cursor (y up in the window) */
         C.x = (int)(d->mouse_x * C.n);
         C.y = (int)((1 - d->mouse_y) * C.n);
     }
     if (!d->paused) {
-        homg_timer_start(now);
+        demo_solve_begin(d);
         demo_check(d, homg_clone_apply(C.clone, &C.dst, C.x, C.y, &C.out, &info), "homg_clone_apply");
-        homg_timer_stop(now);
+        demo_solve_end(d);
         d->iterations = info.cycles;
         d->residual = -1;
-        if (d->frame > 0 && homg_timer_ms(before, &ms) == HOMG_OK)
-            d->solve_ms = ms;
     }
     wd.precision = HOMG_FLOAT32;
     wd.nx = C.n * C.n * 3;
     wd.ny = 1;
-    demo_check(d, homg_view_write(C.view, C.out.data, &wd), "homg_view_write");
+    demo_view_write(d, C.view, C.out.data, &wd);
     snprintf(d->method, sizeof d->method, "%s, %s, %d cycle%s", mode_names[C.mode], C.opencv ? "OpenCV" : "textbook",
              C.cycles, C.cycles > 1 ? "s" : "");
     snprintf(d->detail, sizeof d->detail, "%d x %d, patch %d x %d at (%d, %d)", C.n, C.n, C.s, C.s, C.x, C.y);
 
-    side = d->fb_width < d->fb_height ? d->fb_width : d->fb_height;
-    glViewport((d->fb_width - side) / 2, (d->fb_height - side) / 2, side, side);
-    glUseProgram(C.program);
-    glUniform1i(glGetUniformLocation(C.program, "n"), C.n);
+    glUseProgram(C.quad.program);
+    glUniform1i(glGetUniformLocation(C.quad.program, "n"), C.n);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_BUFFER, C.tbo);
-    glBindVertexArray(C.vao);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-    glBindVertexArray(0);
+    demo_quad_draw(&C.quad, d);
     glBindTexture(GL_TEXTURE_BUFFER, 0);
-    glViewport(0, 0, d->fb_width, d->fb_height);
 }
 
 static void clone_key(demo *d, int key)

@@ -30,23 +30,16 @@ typedef struct heat {
     int n; /* grid side */
     int method, pipelined;
     homg_grid *grid;
-    float *f_host;          /* the source, painted on the host */
-    void *f, *u;            /* source and solution in the context's memory */
-    int dirty_lo, dirty_hi; /* rows of f_host not yet copied (lo > hi: none) */
-    GLuint texture, program, vao;
+    float *f_host;   /* the source, painted on the host */
+    void *f, *u;     /* source and solution in the context's memory */
+    demo_rows dirty; /* rows of f_host not yet copied */
+    GLuint texture;
+    demo_quad quad;
     homg_view *view;
-    homg_timer *timer[2]; /* solver time of this frame and of the last */
 } heat;
 
 static heat H;
 
-static const char *vertex_src = "#version 330 core\n"
-                                "out vec2 uv;\n"
-                                "void main() {\n"
-                                "    vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1);\n"
-                                "    uv = p;\n"
-                                "    gl_Position = vec4(2.0 * p - 1.0, 0, 1);\n"
-                                "}\n";
 static const char *fragment_src = "#version 330 core\n"
                                   "in vec2 uv;\n"
                                   "uniform sampler2D field;\n"
@@ -71,18 +64,10 @@ static int heat_init(demo *d)
     H.f_host = calloc((size_t)H.n * H.n, sizeof(float));
     demo_check(d, homg_copy_from_host(d->ctx, H.f, H.f_host, bytes), "zeroing f");
     demo_check(d, homg_copy_from_host(d->ctx, H.u, H.f_host, bytes), "zeroing u");
-    H.dirty_lo = H.n;
-    H.dirty_hi = -1;
+    demo_rows_none(&H.dirty, H.n);
 
     /* the texture the solution is drawn from: the view writes it */
-    glGenTextures(1, &H.texture);
-    glBindTexture(GL_TEXTURE_2D, H.texture);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, H.n, H.n);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glBindTexture(GL_TEXTURE_2D, 0);
+    H.texture = demo_texture(GL_RGBA8, H.n, H.n, GL_LINEAR);
     vd.get_proc_address = d->gl_loader;
     vd.target = HOMG_VIEW_TEXTURE_2D;
     vd.gl_name = H.texture;
@@ -92,11 +77,7 @@ static int heat_init(demo *d)
     printf("heat: view path %s: %s\n", homg_view_path_name(info.path), info.reason);
     snprintf(d->detail, sizeof d->detail, "%d x %d   view: %s%s", H.n, H.n, homg_view_path_name(info.path),
              info.path == HOMG_VIEW_PATH_SHARED ? (info.semaphores ? " (semaphores)" : " (host-ordered)") : "");
-
-    demo_check(d, homg_timer_create(d->ctx, &H.timer[0]), "homg_timer_create");
-    demo_check(d, homg_timer_create(d->ctx, &H.timer[1]), "homg_timer_create");
-    H.program = demo_program(vertex_src, fragment_src);
-    glGenVertexArrays(1, &H.vao);
+    demo_quad_init(&H.quad, fragment_src);
     return 0;
 }
 
@@ -104,46 +85,34 @@ static void heat_fini(demo *d)
 {
     homg_ctx_synchronize(d->ctx);
     homg_view_destroy(H.view);
-    homg_timer_destroy(H.timer[0]);
-    homg_timer_destroy(H.timer[1]);
     homg_grid_destroy(H.grid);
     homg_free(d->ctx, H.f);
     homg_free(d->ctx, H.u);
     free(H.f_host);
     glDeleteTextures(1, &H.texture);
-    glDeleteProgram(H.program);
-    glDeleteVertexArrays(1, &H.vao);
+    demo_quad_fini(&H.quad);
     H.view = NULL;
 }
 
 /* A disc of source (+) or sink (-) under the cursor, radius n/48 cells. */
 static void paint(demo *d)
 {
-    int n = H.n, r = n / 48 > 1 ? n / 48 : 1;
-    int ci = (int)(d->mouse_x * n), cj = (int)(d->mouse_y * n);
     float s = d->mouse_button == 1 ? 2000.0f : -2000.0f;
-    if (!d->mouse_button || ci < 0 || cj < 0 || ci >= n || cj >= n)
-        return;
-    for (int j = cj - r; j <= cj + r; j++)
-        for (int i = ci - r; i <= ci + r; i++)
-            if (i >= 0 && j >= 0 && i < n && j < n && (i - ci) * (i - ci) + (j - cj) * (j - cj) <= r * r)
-                H.f_host[i + (size_t)n * j] = s;
-    H.dirty_lo = cj - r < H.dirty_lo ? (cj - r < 0 ? 0 : cj - r) : H.dirty_lo;
-    H.dirty_hi = cj + r > H.dirty_hi ? (cj + r >= n ? n - 1 : cj + r) : H.dirty_hi;
+    if (d->mouse_button)
+        demo_stamp_disc(H.f_host, sizeof s, &s, H.n, d->mouse_x, d->mouse_y, H.n / 48 > 1 ? H.n / 48 : 1, &H.dirty);
 }
 
 /* Rows are contiguous: the painted band is one copy. */
 static void upload_strokes(demo *d)
 {
     size_t first, count;
-    if (H.dirty_lo > H.dirty_hi)
+    if (H.dirty.lo > H.dirty.hi)
         return;
-    first = (size_t)H.dirty_lo * H.n;
-    count = (size_t)(H.dirty_hi - H.dirty_lo + 1) * H.n;
+    first = (size_t)H.dirty.lo * H.n;
+    count = (size_t)(H.dirty.hi - H.dirty.lo + 1) * H.n;
     demo_check(d, homg_copy_from_host(d->ctx, (float *)H.f + first, H.f_host + first, count * sizeof(float)),
                "copying the strokes");
-    H.dirty_lo = H.n;
-    H.dirty_hi = -1;
+    demo_rows_none(&H.dirty, H.n);
 }
 
 static void heat_frame(demo *d)
@@ -152,9 +121,6 @@ static void heat_frame(demo *d)
     homg_solve_desc sd = { 0 };
     homg_solve_info info;
     homg_boundary bc = { 0 }; /* u = 0 on every edge */
-    homg_timer *now = H.timer[d->frame & 1], *before = H.timer[(d->frame + 1) & 1];
-    double ms;
-    int side;
 
     if (!d->paused) {
         paint(d);
@@ -164,7 +130,7 @@ static void heat_frame(demo *d)
     /* this frame's picture: the last solution through the colour map, range found on the GPU */
     wd.precision = HOMG_FLOAT32;
     wd.nx = wd.ny = H.n;
-    demo_check(d, homg_view_write(H.view, H.u, &wd), "homg_view_write");
+    demo_view_write(d, H.view, H.u, &wd);
 
     /* the next solution, queued now: it runs while GL draws this frame */
     if (!d->paused) {
@@ -172,27 +138,18 @@ static void heat_frame(demo *d)
         sd.skip_input_check = 1;
         sd.tol = H.pipelined ? 0 : 1e-3;
         sd.max_cycles = H.pipelined ? 1 : 10;
-        homg_timer_start(now);
+        demo_solve_begin(d);
         demo_check(d, homg_grid_solve(H.grid, H.f, &bc, H.u, &sd, &info), "homg_grid_solve");
-        homg_timer_stop(now);
+        demo_solve_end(d);
         d->iterations = info.cycles;
         d->residual = info.norm;
-        /* the solver time of the last frame: its events have passed, reading them does not wait */
-        if (d->frame > 0 && homg_timer_ms(before, &ms) == HOMG_OK)
-            d->solve_ms = ms;
     }
     snprintf(d->method, sizeof d->method, "%s%s", method_names[H.method], H.pipelined ? ", pipelined" : "");
 
     /* draw the square grid centred in the window */
-    side = d->fb_width < d->fb_height ? d->fb_width : d->fb_height;
-    glViewport((d->fb_width - side) / 2, (d->fb_height - side) / 2, side, side);
-    glUseProgram(H.program);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, H.texture);
-    glBindVertexArray(H.vao);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-    glBindVertexArray(0);
-    glViewport(0, 0, d->fb_width, d->fb_height);
+    demo_quad_draw(&H.quad, d);
 }
 
 static void heat_key(demo *d, int key)
@@ -209,8 +166,7 @@ static void heat_key(demo *d, int key)
         H.pipelined = !H.pipelined;
     else if (key == 'c') {
         memset(H.f_host, 0, (size_t)H.n * H.n * sizeof(float));
-        H.dirty_lo = 0;
-        H.dirty_hi = H.n - 1;
+        demo_rows_all(&H.dirty, H.n);
     }
 }
 

@@ -42,7 +42,6 @@ typedef struct mesh_demo {
     homg_view *view;
     GLuint program, vao, positions, indices;
     GLint loc_scale, loc_offset, loc_wire;
-    homg_timer *timer[2];
 } mesh_demo;
 
 static mesh_demo M = { .path = "assets/hole2d.msh" };
@@ -188,8 +187,6 @@ static int mesh_init(demo *d)
            info.reason);
     snprintf(d->detail, sizeof d->detail, "%d triangles   view: %s", M.triangles, homg_view_path_name(info.path));
     make_gl(d);
-    demo_check(d, homg_timer_create(d->ctx, &M.timer[0]), "homg_timer_create");
-    demo_check(d, homg_timer_create(d->ctx, &M.timer[1]), "homg_timer_create");
     return 0;
 }
 
@@ -197,8 +194,6 @@ static void mesh_fini(demo *d)
 {
     homg_ctx_synchronize(d->ctx);
     homg_view_destroy(M.view);
-    homg_timer_destroy(M.timer[0]);
-    homg_timer_destroy(M.timer[1]);
     drop_solver();
     homg_fem_destroy(M.fem);
     homg_mesh_destroy(M.mesh);
@@ -225,9 +220,7 @@ static void mesh_frame(demo *d)
 {
     homg_view_write_desc wd = { 0 };
     homg_pcg_info info;
-    homg_timer *now = M.timer[d->frame & 1], *before = M.timer[(d->frame + 1) & 1];
     float scale[2], offset[2];
-    double ms;
     fit(d, scale, offset);
 
     /* the source follows the left button (window -> mesh coordinates) */
@@ -239,20 +232,18 @@ static void mesh_frame(demo *d)
     /* this frame's colours: the last solution */
     wd.precision = HOMG_FLOAT64;
     wd.nx = M.nodes;
-    demo_check(d, homg_view_write(M.view, M.x, &wd), "homg_view_write");
+    demo_view_write(d, M.view, M.x, &wd);
 
     if (!d->paused) {
         source(d);
-        homg_timer_start(now);
+        demo_solve_begin(d);
         assemble(d);
         homg_status st = homg_pcg_solve(M.pcg, (const double *)homg_fem_rhs(M.fem), (double *)M.x, &info);
         if (st != HOMG_OK && st != HOMG_ERROR_NOT_CONVERGED)
             demo_check(d, st, "homg_pcg_solve");
-        homg_timer_stop(now);
+        demo_solve_end(d);
         d->iterations = info.iterations;
         d->residual = info.rel_residual;
-        if (d->frame > 0 && homg_timer_ms(before, &ms) == HOMG_OK)
-            d->solve_ms = ms;
     }
     snprintf(d->method, sizeof d->method, "%s", precond_names[M.precond]);
 

@@ -38,23 +38,16 @@ typedef struct smoke {
     homg_fluid *fluid;
     unsigned char *solid_host; /* walls, drawn on the host */
     void *solid;               /* and their copy in the ctx's space */
-    int dirty_lo, dirty_hi;    /* rows of solid_host not yet copied (lo > hi: none) */
+    demo_rows dirty;           /* rows of solid_host not yet copied */
     double last_x, last_y;     /* the cursor at the last frame, for the push and walls */
     int walling;               /* the right button was down at the last frame */
-    GLuint texture, mask, program, vao;
+    GLuint texture, mask;
+    demo_quad quad;
     homg_view *view;
-    homg_timer *timer[2];
 } smoke;
 
 static smoke S;
 
-static const char *vertex_src = "#version 330 core\n"
-                                "out vec2 uv;\n"
-                                "void main() {\n"
-                                "    vec2 p = vec2(gl_VertexID & 1, gl_VertexID >> 1);\n"
-                                "    uv = p;\n"
-                                "    gl_Position = vec4(2.0 * p - 1.0, 0, 1);\n"
-                                "}\n";
 static const char *fragment_src = "#version 330 core\n"
                                   "in vec2 uv;\n"
                                   "uniform sampler2D field;\n"
@@ -75,20 +68,6 @@ static homg_fluid_desc fluid_desc(void)
     fd.tol = 1e-3;
     fd.density_decay = 0.05;
     return fd;
-}
-
-static GLuint make_texture(GLenum format, GLenum filter)
-{
-    GLuint t;
-    glGenTextures(1, &t);
-    glBindTexture(GL_TEXTURE_2D, t);
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, S.n, S.n);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, filter);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    return t;
 }
 
 static void make_view(demo *d)
@@ -116,23 +95,19 @@ static int smoke_init(demo *d)
     S.solid_host = calloc(cells, 1);
     demo_check(d, homg_alloc(d->ctx, cells, &S.solid), "homg_alloc solid");
     demo_check(d, homg_copy_from_host(d->ctx, S.solid, S.solid_host, cells), "zeroing the walls");
-    S.dirty_lo = S.n;
-    S.dirty_hi = -1;
-    S.texture = make_texture(GL_RGBA8, GL_LINEAR);
-    S.mask = make_texture(GL_R8, GL_NEAREST);
+    demo_rows_none(&S.dirty, S.n);
+    S.texture = demo_texture(GL_RGBA8, S.n, S.n, GL_LINEAR);
+    S.mask = demo_texture(GL_R8, S.n, S.n, GL_NEAREST);
     glBindTexture(GL_TEXTURE_2D, S.mask);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, S.n, S.n, GL_RED, GL_UNSIGNED_BYTE, S.solid_host);
     glBindTexture(GL_TEXTURE_2D, 0);
     make_view(d);
-    demo_check(d, homg_timer_create(d->ctx, &S.timer[0]), "homg_timer_create");
-    demo_check(d, homg_timer_create(d->ctx, &S.timer[1]), "homg_timer_create");
-    S.program = demo_program(vertex_src, fragment_src);
-    glUseProgram(S.program);
-    glUniform1i(glGetUniformLocation(S.program, "field"), 0);
-    glUniform1i(glGetUniformLocation(S.program, "walls"), 1);
+    demo_quad_init(&S.quad, fragment_src);
+    glUseProgram(S.quad.program);
+    glUniform1i(glGetUniformLocation(S.quad.program, "field"), 0);
+    glUniform1i(glGetUniformLocation(S.quad.program, "walls"), 1);
     glUseProgram(0);
-    glGenVertexArrays(1, &S.vao);
     return 0;
 }
 
@@ -140,50 +115,34 @@ static void smoke_fini(demo *d)
 {
     homg_ctx_synchronize(d->ctx);
     homg_view_destroy(S.view);
-    homg_timer_destroy(S.timer[0]);
-    homg_timer_destroy(S.timer[1]);
     homg_fluid_destroy(S.fluid);
     homg_free(d->ctx, S.solid);
     free(S.solid_host);
     glDeleteTextures(1, &S.texture);
     glDeleteTextures(1, &S.mask);
-    glDeleteProgram(S.program);
-    glDeleteVertexArrays(1, &S.vao);
+    demo_quad_fini(&S.quad);
     memset(&S, 0, sizeof S);
-}
-
-/* A disc of wall at (x, y) in [0,1]^2, radius n/64 cells. */
-static void wall_disc(double x, double y)
-{
-    int n = S.n, r = n / 64 > 1 ? n / 64 : 1;
-    int ci = (int)(x * n), cj = (int)(y * n);
-    if (ci < 0 || cj < 0 || ci >= n || cj >= n)
-        return;
-    for (int j = cj - r; j <= cj + r; j++)
-        for (int i = ci - r; i <= ci + r; i++)
-            if (i >= 0 && j >= 0 && i < n && j < n && (i - ci) * (i - ci) + (j - cj) * (j - cj) <= r * r)
-                S.solid_host[i + (size_t)n * j] = 1;
-    S.dirty_lo = cj - r < S.dirty_lo ? (cj - r < 0 ? 0 : cj - r) : S.dirty_lo;
-    S.dirty_hi = cj + r > S.dirty_hi ? (cj + r >= n ? n - 1 : cj + r) : S.dirty_hi;
 }
 
 /* Right drag: walls along the cursor's path since the last frame (no gaps). */
 static void draw_walls(demo *d)
 {
+    const unsigned char wall = 1;
     double dx = d->mouse_x - S.last_x, dy = d->mouse_y - S.last_y;
-    int steps = (int)(sqrt(dx * dx + dy * dy) * S.n / 2) + 1;
+    int steps = (int)(sqrt(dx * dx + dy * dy) * S.n / 2) + 1, r = S.n / 64 > 1 ? S.n / 64 : 1;
     if (d->mouse_button != 2)
         return;
     if (!S.walling) /* a new stroke starts where the cursor is */
         steps = 1, dx = dy = 0;
     for (int k = 1; k <= steps; k++)
-        wall_disc(d->mouse_x - dx * (steps - k) / steps, d->mouse_y - dy * (steps - k) / steps);
+        demo_stamp_disc(S.solid_host, 1, &wall, S.n, d->mouse_x - dx * (steps - k) / steps,
+                        d->mouse_y - dy * (steps - k) / steps, r, &S.dirty);
 }
 
 /* The changed rows of walls: one copy to the fluid, one to the mask texture. */
 static void upload_walls(demo *d)
 {
-    int lo = S.dirty_lo, rows = S.dirty_hi - S.dirty_lo + 1;
+    int lo = S.dirty.lo, rows = S.dirty.hi - S.dirty.lo + 1;
     size_t first = (size_t)lo * S.n;
     if (rows <= 0)
         return;
@@ -195,8 +154,7 @@ static void upload_walls(demo *d)
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, lo, S.n, rows, GL_RED, GL_UNSIGNED_BYTE, S.solid_host + first);
     glBindTexture(GL_TEXTURE_2D, 0);
-    S.dirty_lo = S.n;
-    S.dirty_hi = -1;
+    demo_rows_none(&S.dirty, S.n);
 }
 
 /* Left drag: smoke at the cursor and a push along the drag (at least upwards a little). */
@@ -222,34 +180,26 @@ static void write_picture(demo *d)
     wd.nx = wd.ny = S.n;
     if (S.show_divergence) {
         homg_fluid_divergence(S.fluid);
-        demo_check(d, homg_view_write(S.view, homg_fluid_data(S.fluid, HOMG_FLUID_DIVERGENCE), &wd), "homg_view_write");
+        demo_view_write(d, S.view, homg_fluid_data(S.fluid, HOMG_FLUID_DIVERGENCE), &wd);
     } else {
         wd.lo = 0;
         wd.hi = 1;
-        demo_check(d, homg_view_write(S.view, homg_fluid_data(S.fluid, HOMG_FLUID_DENSITY), &wd), "homg_view_write");
+        demo_view_write(d, S.view, homg_fluid_data(S.fluid, HOMG_FLUID_DENSITY), &wd);
     }
 }
 
 static void draw(demo *d)
 {
-    int side = d->fb_width < d->fb_height ? d->fb_width : d->fb_height;
-    glViewport((d->fb_width - side) / 2, (d->fb_height - side) / 2, side, side);
-    glUseProgram(S.program);
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, S.mask);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, S.texture);
-    glBindVertexArray(S.vao);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-    glBindVertexArray(0);
-    glViewport(0, 0, d->fb_width, d->fb_height);
+    demo_quad_draw(&S.quad, d);
 }
 
 static void smoke_frame(demo *d)
 {
     homg_fluid_info info;
-    homg_timer *now = S.timer[d->frame & 1], *before = S.timer[(d->frame + 1) & 1];
-    double ms;
     if (!d->paused) {
         draw_walls(d);
         upload_walls(d);
@@ -258,13 +208,11 @@ static void smoke_frame(demo *d)
     }
     write_picture(d);
     if (!d->paused) {
-        homg_timer_start(now);
+        demo_solve_begin(d);
         demo_check(d, homg_fluid_step(S.fluid, 1.0 / 60, &info), "homg_fluid_step");
-        homg_timer_stop(now);
+        demo_solve_end(d);
         d->iterations = info.cycles;
         d->residual = info.divergence_left;
-        if (d->frame > 0 && homg_timer_ms(before, &ms) == HOMG_OK)
-            d->solve_ms = ms;
     }
     snprintf(d->method, sizeof d->method, "%s%s", projections[S.projection].name,
              S.show_divergence ? ", divergence" : "");
@@ -281,8 +229,7 @@ static void smoke_key(demo *d, int key)
         S.show_divergence = !S.show_divergence;
     else if (key == 'c') {
         memset(S.solid_host, 0, (size_t)S.n * S.n);
-        S.dirty_lo = 0;
-        S.dirty_hi = S.n - 1;
+        demo_rows_all(&S.dirty, S.n);
     }
 }
 

@@ -322,11 +322,13 @@ homg_status homg_mtx_write_vector(homg_ctx *ctx, const char *path, const double 
  * file's marker where the format has one, otherwise the largest tag of the
  * facets that contain the node, 0 for none).
  *
- * Readers: Gmsh .msh ASCII 2.2 and 4.1 (also gzip-compressed, .msh.gz), and
+ * Readers: Gmsh .msh 2.2 and 4.1, ASCII or binary (either byte order, checked
+ * against the header's integer 1; also gzip-compressed, .msh.gz), and
  * Triangle/TetGen .node + .ele (+ .edge in 2D / .face in 3D for boundary tags).
  * Inverted elements are re-oriented on load and counted; zero-volume elements,
  * malformed files and counts the file size cannot hold are HOMG_ERROR_PARSE with
- * "path:line: what is wrong" as the message.  A mesh is used by one thread at a
+ * "path:line: what is wrong" as the message ("path: byte N: section, entity
+ * block: what" in binary files).  A mesh is used by one thread at a
  * time; it remembers the context it was made with.
  */
 
@@ -363,6 +365,11 @@ const int32_t *homg_mesh_facet_tags(const homg_mesh *mesh);
 const int32_t *homg_mesh_node_markers(const homg_mesh *mesh);
 /* Elements whose node order was reversed on load because they were inverted. */
 int32_t homg_mesh_num_reoriented(const homg_mesh *mesh);
+/* 2 for a mesh read from quadratic elements (6-node triangles, 10-node
+ * tetrahedra): their corners are its elements and the midside nodes are not
+ * kept (P2 spaces place them at the edge midpoints again; curved edges become
+ * straight); 1 otherwise. */
+int homg_mesh_order(const homg_mesh *mesh);
 homg_ctx *homg_mesh_ctx(const homg_mesh *mesh);
 
 /* What assembly needs, in the context's space (device memory for CUDA). */
@@ -573,7 +580,7 @@ typedef enum homg_amg_coarsening {
 } homg_amg_coarsening;
 
 typedef enum homg_amg_smoother {
-    HOMG_AMG_SMOOTHER_DEFAULT = 0, /* patch block Jacobi (l1) */
+    HOMG_AMG_SMOOTHER_DEFAULT = 0, /* Chebyshev (degree 3, ratio 20) */
     HOMG_AMG_SMOOTHER_JACOBI,      /* damped Jacobi, weight jacobi_weight / rho(D^-1 A) */
     HOMG_AMG_SMOOTHER_L1_JACOBI,   /* l1 Jacobi: D_ii = sum_j |a_ij| (parameter free) */
     HOMG_AMG_SMOOTHER_PATCH,       /* seed 000: block Jacobi over patches of aggregates, inner
@@ -1196,7 +1203,8 @@ typedef enum homg_fluid_field {
 
 typedef struct homg_fluid_info {
     int cycles;             /* multigrid cycles (or Jacobi sweeps) of the projection */
-    double divergence_left; /* ||div u after|| / ||div u before||; -1 when not measured */
+    double divergence_left; /* ||div u after|| / ||div u before||; -1 when not measured (Jacobi,
+                               and the FFT, which is direct: exact to rounding) */
     homg_method method;     /* the grid method that ran (DEFAULT when jacobi > 0) */
 } homg_fluid_info;
 
@@ -1204,7 +1212,9 @@ homg_fluid_desc homg_fluid_desc_defaults(const homg_fluid_desc *desc);
 homg_status homg_fluid_create(homg_ctx *ctx, const homg_fluid_desc *desc, homg_fluid **out);
 void homg_fluid_destroy(homg_fluid *fluid);
 /* Solid cells: nx*ny bytes in the ctx's space, non-zero = solid (NULL: none).  The
- * velocity on their faces becomes zero at the next projection; density there is dropped. */
+ * velocity on their faces becomes zero at the next projection; density there is dropped.
+ * Waits for the device once (the number of solid cells): while there are none, the
+ * projection's grid has no flags, so method DEFAULT solves it directly by the DCT (FFT). */
 homg_status homg_fluid_set_solid(homg_fluid *fluid, const unsigned char *solid);
 /* Adds Gaussian splats (centres in the box's coordinates, x in [0, nx h]) to a
  * field: density, or one velocity component. */

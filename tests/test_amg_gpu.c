@@ -29,39 +29,14 @@
 #include "gen_matrix.h"
 #include "homg.h"
 #include "core/internal.h"
+#include "devcopy.h"
 #include "testutil.h"
 
 #if HOMG_HAVE_CUDA
 
 static int quick; /* small problems for compute-sanitizer */
 
-static homg_ctx *ctx_of(homg_backend b)
-{
-    homg_ctx_desc d = { 0 };
-    homg_ctx *ctx = NULL;
-    d.backend = b;
-    d.cpu_threads = 1;
-    assert_int_equal(homg_ctx_create(&d, &ctx), HOMG_OK);
-    return ctx;
-}
-
 /* ------------------------------------------------------------ device helpers */
-
-static void *up(homg_ctx *ctx, const void *host, size_t bytes)
-{
-    void *d = NULL;
-    assert_int_equal(homg_alloc(ctx, bytes ? bytes : 8, &d), HOMG_OK);
-    if (bytes)
-        assert_int_equal(homg_copy_from_host(ctx, d, host, bytes), HOMG_OK);
-    return d;
-}
-
-static void down(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
-{
-    assert_int_equal(homg_ctx_synchronize(ctx), HOMG_OK);
-    if (bytes)
-        assert_int_equal(homg_copy_to_host(ctx, host, dev, bytes), HOMG_OK);
-}
 
 static homg_status k_alloc(size_t bytes, void **p, void *user) { return homg_alloc((homg_ctx *)user, bytes, p); }
 static void k_free(void *p, void *user) { homg_free((homg_ctx *)user, p); }
@@ -86,9 +61,9 @@ static pair pair_of(homg_ctx *g, const homg_host_csr *m)
     p.h.values = p.hv;
     p.h.precision = HOMG_FLOAT32;
     p.d = p.h;
-    p.d.row_ptr = up(g, m->row_ptr, sizeof(int32_t) * (m->nrows + 1));
-    p.d.col_idx = up(g, m->col_idx, sizeof(int32_t) * m->nnz);
-    p.d.values = up(g, p.hv, sizeof(float) * m->nnz);
+    p.d.row_ptr = homg_test_up(g, m->row_ptr, sizeof(int32_t) * (m->nrows + 1));
+    p.d.col_idx = homg_test_up(g, m->col_idx, sizeof(int32_t) * m->nnz);
+    p.d.values = homg_test_up(g, p.hv, sizeof(float) * m->nnz);
     return p;
 }
 
@@ -115,7 +90,7 @@ static double rel_diff_f(const float *a, const float *b, size_t n)
 /* MIS rounds, aggregates and one Suitor matching: bit for bit. */
 static void aggregation_kernels_match_bit_for_bit(void **state)
 {
-    homg_ctx *g = ctx_of(HOMG_BACKEND_CUDA);
+    homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
     kernel_exec cx;
     const amg_kernels *ca = &homg_cpu_amg_kernels, *ga = &homg_cuda_amg_kernels;
     homg_host_csr m;
@@ -126,7 +101,7 @@ static void aggregation_kernels_match_bit_for_bit(void **state)
     assert_int_equal(homg_gen_p1_cube(quick ? 6 : 20, 1, 10, 1, &m), 0);
     p = pair_of(g, &m);
     n = m.nrows;
-    dcount = up(g, &n, sizeof n);
+    dcount = homg_test_up(g, &n, sizeof n);
     {
         uint64_t *hk = malloc(8 * n), *hk1 = malloc(8 * n), *back = malloc(8 * n);
         uint64_t *dk = NULL, *dk1 = NULL;
@@ -140,9 +115,9 @@ static void aggregation_kernels_match_bit_for_bit(void **state)
             ca->mis_update(&cx, n, hk, hk1, &left_c);
             assert_int_equal(ga->mis_max(&g->ex, &p.d, dk, dk1), HOMG_OK);
             assert_int_equal(ga->mis_update(&g->ex, n, dk, dk1, dcount), HOMG_OK);
-            down(g, &left_g, dcount, sizeof left_g);
+            homg_test_down(g, &left_g, dcount, sizeof left_g);
             assert_int_equal(left_c, left_g);
-            down(g, back, dk, 8 * (size_t)n);
+            homg_test_down(g, back, dk, 8 * (size_t)n);
             assert_memory_equal(back, hk, 8 * (size_t)n);
         }
         free(hk);
@@ -165,23 +140,23 @@ static void aggregation_kernels_match_bit_for_bit(void **state)
         }
         ca->diag(&cx, &p.h, 0, hd);
         ca->match_weights(&cx, &p.h, hd, hv, hw);
-        dd = up(g, hd, 4 * (size_t)n);
-        dv = up(g, hv, 4 * (size_t)n);
-        dw = up(g, hw, 4 * (size_t)m.nnz);
+        dd = homg_test_up(g, hd, 4 * (size_t)n);
+        dv = homg_test_up(g, hv, 4 * (size_t)n);
+        dw = homg_test_up(g, hw, 4 * (size_t)m.nnz);
         assert_int_equal(ga->match_weights(&g->ex, &p.d, dd, dv, dw), HOMG_OK);
-        down(g, wback, dw, 4 * (size_t)m.nnz);
+        homg_test_down(g, wback, dw, 4 * (size_t)m.nnz);
         assert_memory_equal(wback, hw, 4 * (size_t)m.nnz);
-        ds = up(g, hs, 8 * (size_t)n);
-        dt = up(g, ht, 4 * (size_t)n);
-        dc = up(g, hc, 4 * (size_t)n);
+        ds = homg_test_up(g, hs, 8 * (size_t)n);
+        dt = homg_test_up(g, ht, 4 * (size_t)n);
+        dc = homg_test_up(g, hc, 4 * (size_t)n);
         for (int round = 0; round < 100 && props_c; round++) {
             ca->suitor_round(&cx, &p.h, hw, hs, ht, hc, &props_c);
             assert_int_equal(ga->suitor_round(&g->ex, &p.d, dw, ds, dt, dc, dcount), HOMG_OK);
-            down(g, &props_g, dcount, sizeof props_g);
+            homg_test_down(g, &props_g, dcount, sizeof props_g);
             assert_int_equal(props_c, props_g);
         }
-        down(g, sback, ds, 8 * (size_t)n);
-        down(g, tback, dt, 4 * (size_t)n);
+        homg_test_down(g, sback, ds, 8 * (size_t)n);
+        homg_test_down(g, tback, dt, 4 * (size_t)n);
         assert_memory_equal(sback, hs, 8 * (size_t)n);
         assert_memory_equal(tback, ht, 4 * (size_t)n);
         free(hd);
@@ -211,7 +186,7 @@ static void aggregation_kernels_match_bit_for_bit(void **state)
  * on a rotated-anisotropy matrix. */
 static void strength_and_lanczos_match_the_cpu(void **state)
 {
-    homg_ctx *g = ctx_of(HOMG_BACKEND_CUDA);
+    homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
     kernel_exec cx;
     const amg_kernels *ca = &homg_cpu_amg_kernels, *ga = &homg_cuda_amg_kernels;
     homg_host_csr m;
@@ -232,16 +207,16 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         int32_t *back_ci;
         float *back_v;
         ca->diag(&cx, &p.h, 0, hd);
-        dd = up(g, hd, 4 * (size_t)n);
-        dc = up(g, hc, 4 * (size_t)n);
-        dm = up(g, hd, 4 * (size_t)n);
+        dd = homg_test_up(g, hd, 4 * (size_t)n);
+        dc = homg_test_up(g, hc, 4 * (size_t)n);
+        dm = homg_test_up(g, hd, 4 * (size_t)n);
         ca->strength_rowmax(&cx, &p.h, hd, hm);
         assert_int_equal(ga->strength_rowmax(&g->ex, &p.d, dd, dm), HOMG_OK);
-        down(g, gm, dm, 4 * (size_t)n);
+        homg_test_down(g, gm, dm, 4 * (size_t)n);
         assert_memory_equal(gm, hm, 4 * (size_t)n);
         ca->strength_count(&cx, &p.h, hd, hm, theta, hc);
         assert_int_equal(ga->strength_count(&g->ex, &p.d, dd, dm, theta, dc), HOMG_OK);
-        down(g, gc, dc, 4 * (size_t)n);
+        homg_test_down(g, gc, dc, 4 * (size_t)n);
         assert_memory_equal(gc, hc, 4 * (size_t)n);
         memset(&hs, 0, sizeof hs);
         hs.nrows = hs.ncols = n;
@@ -255,15 +230,15 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         hs.values = malloc(4 * (size_t)nnz + 4);
         hs.precision = HOMG_FLOAT32;
         ds = hs;
-        ds.row_ptr = up(g, hs.row_ptr, 4 * ((size_t)n + 1));
-        ds.col_idx = up(g, hs.col_idx, 4 * (size_t)nnz);
-        ds.values = up(g, hs.values, 4 * (size_t)nnz);
+        ds.row_ptr = homg_test_up(g, hs.row_ptr, 4 * ((size_t)n + 1));
+        ds.col_idx = homg_test_up(g, hs.col_idx, 4 * (size_t)nnz);
+        ds.values = homg_test_up(g, hs.values, 4 * (size_t)nnz);
         ca->strength_fill(&cx, &p.h, hd, hm, theta, &hs);
         assert_int_equal(ga->strength_fill(&g->ex, &p.d, dd, dm, theta, &ds), HOMG_OK);
         back_ci = malloc(4 * (size_t)nnz + 4);
         back_v = malloc(4 * (size_t)nnz + 4);
-        down(g, back_ci, ds.col_idx, 4 * (size_t)nnz);
-        down(g, back_v, ds.values, 4 * (size_t)nnz);
+        homg_test_down(g, back_ci, ds.col_idx, 4 * (size_t)nnz);
+        homg_test_down(g, back_v, ds.values, 4 * (size_t)nnz);
         assert_memory_equal(back_ci, hs.col_idx, 4 * (size_t)nnz);
         assert_true(rel_diff_f(back_v, (const float *)hs.values, (size_t)nnz) <= 1e-6);
         printf("  rotated 30 deg, eps 1e-3, %d rows: theta %.2f keeps %d of %d entries\n", (int)n, theta, (int)nnz,
@@ -290,7 +265,7 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         double hl[2 * K + 2], gl[2 * K + 2], *dl;
         memset(hl, 0, sizeof hl);
         assert_int_equal(homg_alloc(g, 4 * 4 * (size_t)n, (void **)&dw), HOMG_OK);
-        dl = up(g, hl, sizeof hl);
+        dl = homg_test_up(g, hl, sizeof hl);
         ca->lanczos_start(&cx, &p.h, hw, hw + n, hw + 2 * n, &hl[0]);
         assert_int_equal(ga->lanczos_start(&g->ex, &p.d, dw, dw + n, dw + 2 * n, &dl[0]), HOMG_OK);
         for (int j = 1; j <= K; j++) {
@@ -300,7 +275,7 @@ static void strength_and_lanczos_match_the_cpu(void **state)
             assert_int_equal(
                 ga->lanczos_update(&g->ex, n, &dl[j - 1], &dl[K + j], dw + n, dw + 2 * n, dw + 3 * n, &dl[j]), HOMG_OK);
         }
-        down(g, gl, dl, sizeof gl);
+        homg_test_down(g, gl, dl, sizeof gl);
         for (int j = 0; j <= 2 * K; j++) /* rounding grows along the recurrence: a loose bound */
             assert_true(fabs(gl[j] - hl[j]) <= 1e-3 * fabs(hl[j]) + 1e-9);
         for (int j = 1; j <= K; j++) /* alpha_j: a Rayleigh quotient of D^-1 A, in (0, rho] */
@@ -317,7 +292,7 @@ static void strength_and_lanczos_match_the_cpu(void **state)
 /* SpMV, transpose, SpGEMM (and its numeric phase again) against the CPU. */
 static void products_match_the_cpu(void **state)
 {
-    homg_ctx *g = ctx_of(HOMG_BACKEND_CUDA);
+    homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
     kernel_exec cx;
     const sparse_kernels *cs = &homg_cpu_sparse_kernels, *gs = &homg_cuda_sparse_kernels;
     kernel_alloc gk = { k_alloc, k_free, NULL };
@@ -340,16 +315,16 @@ static void products_match_the_cpu(void **state)
     for (int32_t i = 0; i < m.nrows; i++)
         x[i] = (float)(homg_rng_uniform(&rng) - 0.5);
     {
-        float *dx = up(g, x, 4 * (size_t)m.nrows), *dy = up(g, y, 4 * (size_t)m.nrows);
+        float *dx = homg_test_up(g, x, 4 * (size_t)m.nrows), *dy = homg_test_up(g, y, 4 * (size_t)m.nrows);
         cs->spmv(&cx, &p.h, x, y, 1.0, 0.0);
         assert_int_equal(gs->spmv(&g->ex, &p.d, dx, dy, 1.0, 0.0), HOMG_OK);
-        down(g, yg, dy, 4 * (size_t)m.nrows);
+        homg_test_down(g, yg, dy, 4 * (size_t)m.nrows);
         assert_true(rel_diff_f(yg, y, (size_t)m.nrows) < 1e-5);
         homg_free(g, dx);
         homg_free(g, dy);
     }
     {
-        homg_ctx *c = ctx_of(HOMG_BACKEND_CPU); /* the CPU handle allocates through it */
+        homg_ctx *c = homg_test_ctx_1thread(HOMG_BACKEND_CPU); /* the CPU handle allocates through it */
         kernel_alloc ck = { k_alloc, k_free, c };
         assert_int_equal(cs->handle_create(&cx, &ck, &ch), HOMG_OK);
         assert_int_equal(gs->handle_create(&g->ex, &gk, &gh), HOMG_OK);
@@ -367,9 +342,9 @@ static void products_match_the_cpu(void **state)
         {
             int32_t *rp = malloc(4 * (m.ncols + 1)), *ci = malloc(4 * m.nnz);
             float *v = malloc(4 * m.nnz);
-            down(g, rp, gt.row_ptr, 4 * (size_t)(m.ncols + 1));
-            down(g, ci, gt.col_idx, 4 * (size_t)m.nnz);
-            down(g, v, gt.values, 4 * (size_t)m.nnz);
+            homg_test_down(g, rp, gt.row_ptr, 4 * (size_t)(m.ncols + 1));
+            homg_test_down(g, ci, gt.col_idx, 4 * (size_t)m.nnz);
+            homg_test_down(g, v, gt.values, 4 * (size_t)m.nnz);
             assert_memory_equal(rp, ct.row_ptr, 4 * (size_t)(m.ncols + 1));
             assert_memory_equal(ci, ct.col_idx, 4 * (size_t)m.nnz);
             assert_memory_equal(v, ct.values, 4 * (size_t)m.nnz);
@@ -395,9 +370,9 @@ static void products_match_the_cpu(void **state)
             rp = malloc(4 * (cc.nrows + 1));
             ci = malloc(4 * cc.nnz);
             v = malloc(4 * cc.nnz);
-            down(g, rp, gc.row_ptr, 4 * (size_t)(cc.nrows + 1));
-            down(g, ci, gc.col_idx, 4 * (size_t)cc.nnz);
-            down(g, v, gc.values, 4 * (size_t)cc.nnz);
+            homg_test_down(g, rp, gc.row_ptr, 4 * (size_t)(cc.nrows + 1));
+            homg_test_down(g, ci, gc.col_idx, 4 * (size_t)cc.nnz);
+            homg_test_down(g, v, gc.values, 4 * (size_t)cc.nnz);
             assert_memory_equal(rp, cc.row_ptr, 4 * (size_t)(cc.nrows + 1));
             assert_memory_equal(ci, cc.col_idx, 4 * (size_t)cc.nnz);
             assert_true(rel_diff_f(v, (const float *)cc.values, (size_t)cc.nnz) < 1e-5);
@@ -431,6 +406,93 @@ static void products_match_the_cpu(void **state)
     homg_ctx_destroy(g);
 }
 
+/* The smoother kernels (diagonals, residual, Jacobi, Chebyshev steps) on a
+ * random matrix and random vectors: within float rounding of the CPU twins.
+ * The Chebyshev sequence is the one cycle.c runs (first step from x = 0 and
+ * from a given x, then two recurrence steps). */
+static void smoother_kernels_match_the_cpu(void **state)
+{
+    homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
+    kernel_exec cx;
+    const amg_kernels *ca = &homg_cpu_amg_kernels, *ga = &homg_cuda_amg_kernels;
+    homg_host_csr m;
+    homg_rng rng = homg_rng_seed(9);
+    pair p;
+    int32_t n;
+    size_t bytes;
+    float *h[5], *r[5], *back;
+    float *d[5]; /* dinv, b, x, r, u on the device; h and r: CPU inputs and CPU results */
+    (void)state;
+    memset(&cx, 0, sizeof cx);
+    assert_int_equal(homg_gen_p1_cube(quick ? 5 : 14, 1, 10, 1, &m), 0);
+    for (int32_t k = 0; k < m.nnz; k++) /* random values, diagonal kept dominant */
+        m.values[k] *= 0.5 + homg_rng_uniform(&rng);
+    p = pair_of(g, &m);
+    n = m.nrows;
+    bytes = sizeof(float) * (size_t)n;
+    back = malloc(bytes);
+    for (int v = 0; v < 5; v++) {
+        h[v] = malloc(bytes);
+        r[v] = malloc(bytes);
+        for (int32_t i = 0; i < n; i++)
+            h[v][i] = (float)(homg_rng_uniform(&rng) - 0.5);
+        d[v] = homg_test_up(g, h[v], bytes);
+        memcpy(r[v], h[v], bytes);
+    }
+#define SAME(v, tol)                                                                               \
+    do {                                                                                           \
+        homg_test_down(g, back, d[v], bytes);                                                      \
+        if (rel_diff_f(back, r[v], (size_t)n) >= (tol))                                            \
+            fail_msg("%s: vector %d differs by %.2e", what, v, rel_diff_f(back, r[v], (size_t)n)); \
+    } while (0)
+    for (int kind = 0; kind < 3; kind++) {
+        const char *what = "diag";
+        ca->diag(&cx, &p.h, kind, r[0]);
+        assert_int_equal(ga->diag(&g->ex, &p.d, kind, d[0]), HOMG_OK);
+        SAME(0, 1e-6);
+    }
+    {
+        const char *what = "residual";
+        ca->residual(&cx, &p.h, r[1], r[2], r[3]);
+        assert_int_equal(ga->residual(&g->ex, &p.d, d[1], d[2], d[3]), HOMG_OK);
+        SAME(3, 1e-5);
+    }
+    for (int zero = 0; zero < 2; zero++) {
+        const char *what = "jacobi_correct";
+        ca->jacobi_correct(&cx, n, r[0], 0.7, r[3], r[2], zero);
+        assert_int_equal(ga->jacobi_correct(&g->ex, n, d[0], 0.7, d[3], d[2], zero), HOMG_OK);
+        SAME(2, 1e-6);
+    }
+    {
+        const char *what = "jacobi_zero_residual";
+        ca->jacobi_zero_residual(&cx, &p.h, r[0], 0.9, r[1], r[2], r[3]);
+        assert_int_equal(ga->jacobi_zero_residual(&g->ex, &p.d, d[0], 0.9, d[1], d[2], d[3]), HOMG_OK);
+        SAME(2, 1e-6);
+        SAME(3, 1e-5);
+    }
+    for (int step = 0; step < 4; step++) {
+        const char *what = "cheb_step";
+        int first = step < 2, zero_x = step == 0;
+        double c_d = first ? 0.0 : 0.3 + 0.1 * step, c_r = 0.25 + 0.05 * step;
+        ca->residual(&cx, &p.h, r[1], r[2], r[3]);
+        assert_int_equal(ga->residual(&g->ex, &p.d, d[1], d[2], d[3]), HOMG_OK);
+        ca->cheb_step(&cx, n, r[0], r[3], r[4], r[2], c_d, c_r, first, zero_x);
+        assert_int_equal(ga->cheb_step(&g->ex, n, d[0], d[3], d[4], d[2], c_d, c_r, first, zero_x), HOMG_OK);
+        SAME(4, 1e-5);
+        SAME(2, 1e-5);
+    }
+#undef SAME
+    for (int v = 0; v < 5; v++) {
+        homg_free(g, d[v]);
+        free(h[v]);
+        free(r[v]);
+    }
+    free(back);
+    pair_free(g, &p);
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(g);
+}
+
 /* ------------------------------------------------------------ whole solves */
 
 typedef struct run {
@@ -443,7 +505,7 @@ typedef struct run {
 
 static run solve_on(homg_backend backend, const homg_host_csr *m, const homg_amg_desc *ad, int device_input)
 {
-    homg_ctx *ctx = ctx_of(backend);
+    homg_ctx *ctx = homg_test_ctx_1thread(backend);
     homg_csr v = homg_host_csr_view(m);
     homg_amg *amg = NULL;
     homg_pcg *pcg = NULL;
@@ -460,9 +522,9 @@ static run solve_on(homg_backend backend, const homg_host_csr *m, const homg_amg
         fv = malloc(4 * (size_t)m->nnz);
         for (int32_t k = 0; k < m->nnz; k++)
             fv[k] = (float)m->values[k];
-        drp = up(ctx, m->row_ptr, 4 * (n + 1));
-        dci = up(ctx, m->col_idx, 4 * (size_t)m->nnz);
-        dval = up(ctx, fv, 4 * (size_t)m->nnz);
+        drp = homg_test_up(ctx, m->row_ptr, 4 * (n + 1));
+        dci = homg_test_up(ctx, m->col_idx, 4 * (size_t)m->nnz);
+        dval = homg_test_up(ctx, fv, 4 * (size_t)m->nnz);
         v.row_ptr = drp;
         v.col_idx = dci;
         v.values = dval;
@@ -475,10 +537,10 @@ static run solve_on(homg_backend backend, const homg_host_csr *m, const homg_amg
     assert_int_equal(r.st, HOMG_OK);
     assert_int_equal(homg_amg_get_info(amg, &r.info), HOMG_OK);
     assert_int_equal(homg_pcg_create(ctx, NULL, amg, NULL, &pcg), HOMG_OK);
-    db = up(ctx, b, 8 * n);
-    dx = up(ctx, r.x, 8 * n);
+    db = homg_test_up(ctx, b, 8 * n);
+    dx = homg_test_up(ctx, r.x, 8 * n);
     r.st = homg_pcg_solve(pcg, db, dx, &r.pi);
-    down(ctx, r.x, dx, 8 * n);
+    homg_test_down(ctx, r.x, dx, 8 * n);
     if (device_input) {
         /* the solver was given the float-rounded matrix: measure against that one */
         homg_host_csr mf = *m;
@@ -566,7 +628,7 @@ static void hierarchies_and_iterations_match_the_cpu(void **state)
 
 static void resetup_and_statuses_on_the_gpu(void **state)
 {
-    homg_ctx *g = ctx_of(HOMG_BACKEND_CUDA);
+    homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
     homg_host_csr m1, m10;
     homg_csr v1, v10;
     homg_amg *amg;
@@ -584,13 +646,13 @@ static void resetup_and_statuses_on_the_gpu(void **state)
     x = malloc(8 * m1.nrows);
     for (int32_t i = 0; i < m1.nrows; i++)
         b[i] = 1;
-    db = up(g, b, 8 * (size_t)m1.nrows);
-    dx = up(g, b, 8 * (size_t)m1.nrows);
+    db = homg_test_up(g, b, 8 * (size_t)m1.nrows);
+    dx = homg_test_up(g, b, 8 * (size_t)m1.nrows);
     assert_int_equal(homg_amg_create(g, &v1, NULL, &amg), HOMG_OK);
     assert_int_equal(homg_amg_resetup(amg, &v10), HOMG_OK);
     assert_int_equal(homg_pcg_create(g, &v10, amg, NULL, &pcg), HOMG_OK);
     assert_int_equal(homg_pcg_solve(pcg, db, dx, &info), HOMG_OK);
-    down(g, x, dx, 8 * (size_t)m1.nrows);
+    homg_test_down(g, x, dx, 8 * (size_t)m1.nrows);
     assert_true(homg_test_residual(&m10, b, x) <= 2e-8);
     homg_pcg_destroy(pcg);
     /* kernels one by one instead of the captured graph: the same iterations and solution */
@@ -600,7 +662,7 @@ static void resetup_and_statuses_on_the_gpu(void **state)
         pd.no_graph = 1;
         assert_int_equal(homg_pcg_create(g, NULL, amg, &pd, &pcg), HOMG_OK);
         assert_int_equal(homg_pcg_solve(pcg, db, dx, &direct), HOMG_OK);
-        down(g, x2, dx, 8 * (size_t)m1.nrows);
+        homg_test_down(g, x2, dx, 8 * (size_t)m1.nrows);
         assert_int_equal(direct.iterations, info.iterations);
         assert_true(homg_rel_diff(x2, x, (size_t)m1.nrows) < 1e-12);
         homg_pcg_destroy(pcg);
@@ -621,10 +683,10 @@ static void resetup_and_statuses_on_the_gpu(void **state)
     {
         void *dval;
         m1.values[5] = NAN;
-        dval = up(g, m1.values, 8 * (size_t)m1.nnz);
+        dval = homg_test_up(g, m1.values, 8 * (size_t)m1.nnz);
         v1.values = dval;
-        v1.row_ptr = up(g, m1.row_ptr, 4 * (size_t)(m1.nrows + 1));
-        v1.col_idx = up(g, m1.col_idx, 4 * (size_t)m1.nnz);
+        v1.row_ptr = homg_test_up(g, m1.row_ptr, 4 * (size_t)(m1.nrows + 1));
+        v1.col_idx = homg_test_up(g, m1.col_idx, 4 * (size_t)m1.nnz);
         v1.memory = HOMG_MEMORY_CONTEXT;
         assert_int_equal(homg_amg_resetup(amg, &v1), HOMG_ERROR_INVALID_ARGUMENT);
         assert_non_null(strstr(homg_ctx_last_error(g), "NaN"));
@@ -645,11 +707,9 @@ static void resetup_and_statuses_on_the_gpu(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(aggregation_kernels_match_bit_for_bit),
-        cmocka_unit_test(products_match_the_cpu),
-        cmocka_unit_test(strength_and_lanczos_match_the_cpu),
-        cmocka_unit_test(hierarchies_and_iterations_match_the_cpu),
-        cmocka_unit_test(resetup_and_statuses_on_the_gpu),
+        cmocka_unit_test(aggregation_kernels_match_bit_for_bit),    cmocka_unit_test(products_match_the_cpu),
+        cmocka_unit_test(strength_and_lanczos_match_the_cpu),       cmocka_unit_test(smoother_kernels_match_the_cpu),
+        cmocka_unit_test(hierarchies_and_iterations_match_the_cpu), cmocka_unit_test(resetup_and_statuses_on_the_gpu),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

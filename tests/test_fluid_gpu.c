@@ -125,10 +125,18 @@ static void kernels_match_cpu(void **state)
         }
         compare("splat", t.du, t.u, t.nu, 1e-5);
         uint8_t *flags = malloc(t.nc), *got = malloc(t.nc);
-        homg_cpu_fluid_flags(NULL, (int64_t)t.nc, t.solid, 2, flags);
-        assert_int_equal(homg_cuda_fluid_flags(ex, (int64_t)t.nc, t.dsolid, 2, (uint8_t *)t.dout), HOMG_OK);
+        int64_t count = 0, got_count = 0, solid_cells = 0;
+        int64_t *dcount = (int64_t *)((char *)t.dout + ((t.nc + 7) & ~(size_t)7)); /* after the flags */
+        for (size_t c = 0; c < t.nc; c++)
+            solid_cells += t.solid[c] != 0;
+        homg_cpu_fluid_flags(NULL, (int64_t)t.nc, t.solid, 2, flags, &count);
+        assert_int_equal(homg_copy_from_host(gpu, dcount, &got_count, sizeof got_count), HOMG_OK);
+        assert_int_equal(homg_cuda_fluid_flags(ex, (int64_t)t.nc, t.dsolid, 2, (uint8_t *)t.dout, dcount), HOMG_OK);
         assert_int_equal(homg_copy_to_host(gpu, got, t.dout, t.nc), HOMG_OK);
+        assert_int_equal(homg_copy_to_host(gpu, &got_count, dcount, sizeof got_count), HOMG_OK);
         assert_memory_equal(got, flags, t.nc);
+        assert_int_equal(count, solid_cells);
+        assert_int_equal(got_count, solid_cells);
         free(flags), free(got), free(want);
         release(&t);
     }

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "devcopy.h"
 #include "gen_matrix.h"
 #include "gmg/gmg_internal.h"
 #include "homg.h"
@@ -25,31 +26,10 @@
 
 static int quick;
 
-static homg_ctx *ctx_of(homg_backend b)
-{
-    homg_ctx_desc d = { 0 };
-    homg_ctx *ctx = NULL;
-    d.backend = b;
-    d.cpu_threads = 1;
-    assert_int_equal(homg_ctx_create(&d, &ctx), HOMG_OK);
-    return ctx;
-}
-
-static void *up(homg_ctx *ctx, const void *host, size_t bytes)
-{
-    void *d = NULL;
-    assert_int_equal(homg_alloc(ctx, bytes ? bytes : 8, &d), HOMG_OK);
-    if (bytes && host) /* host NULL: room for a result, nothing to copy */
-        assert_int_equal(homg_copy_from_host(ctx, d, host, bytes), HOMG_OK);
-    return d;
-}
-
-static void down(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
-{
-    assert_int_equal(homg_ctx_synchronize(ctx), HOMG_OK);
-    if (bytes)
-        assert_int_equal(homg_copy_to_host(ctx, host, dev, bytes), HOMG_OK);
-}
+/* The shared helpers (tests/util/devcopy.h) under this file's short names. */
+#define ctx_of(b)                homg_test_ctx_1thread(b)
+#define up(ctx, host, bytes)     homg_test_up(ctx, host, bytes)
+#define down(ctx, h, dev, bytes) homg_test_down(ctx, h, dev, bytes)
 
 static double max_rel(const double *a, const double *b, size_t n)
 {

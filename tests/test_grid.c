@@ -257,6 +257,60 @@ static void warm_start_helps(void **state)
     homg_p2_free(p);
 }
 
+/* FMG's history with its levels run three ways: textbook steps below the fused
+ * size (the default), fused steps everywhere, and the coarse levels in the one-block
+ * kernel (HOMG_BOX_FUSED_CELLS / HOMG_BOX_BLOCK_CELLS, lib/grid/box.c).  On the CPU
+ * all three are the same composition of plain kernels, so the errors agree. */
+static void fmg_level_kinds_agree(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 128, 128 }, { 256, 8 }, { 64, 64 } };
+    const char *env[3][2] = { { NULL, NULL }, { "HOMG_BOX_FUSED_CELLS", "0" }, { "HOMG_BOX_BLOCK_CELLS", "4096" } };
+    for (int s = 0; s < 3; s++) {
+        const int nx = shapes[s][0], ny = shapes[s][1];
+        const size_t n = (size_t)nx * ny;
+        homg_p2 *p = homg_p2_exact(nx, ny, 0.5, 0.1, 1, 40 + s);
+        homg_boundary bc = homg_test_boundary(ctx, p, HOMG_FLOAT64);
+        void *f = homg_test_upload(ctx, p->f, n, HOMG_FLOAT64), *ur = homg_test_upload(ctx, p->u_star, n, HOMG_FLOAT64);
+        void *u = NULL;
+        double hist[3][4];
+        assert_int_equal(homg_alloc(ctx, n * sizeof(double), &u), HOMG_OK);
+        for (int k = 0; k < 3; k++) {
+            homg_grid_desc gd = { 0 };
+            homg_grid_operator op = { 0 };
+            homg_solve_desc sd = { 0 };
+            homg_grid *g = NULL;
+            gd.nx = nx;
+            gd.ny = ny;
+            gd.h = p->h;
+            gd.precision = HOMG_FLOAT64;
+            gd.method = HOMG_METHOD_FMG;
+            if (env[k][0])
+                setenv(env[k][0], env[k][1], 1);
+            assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+            if (env[k][0])
+                unsetenv(env[k][0]);
+            op.lambda = 0.5;
+            assert_int_equal(homg_grid_set_operator(g, &op), HOMG_OK);
+            sd.max_cycles = 4;
+            sd.u_ref = ur;
+            assert_int_equal(homg_grid_solve(g, f, &bc, u, &sd, NULL), HOMG_OK);
+            assert_int_equal(homg_grid_history(g, hist[k], 4), 4);
+            homg_grid_destroy(g);
+        }
+        printf("  %d x %d: errors after 4 FMG cycles %.3e (textbook levels), %.3e (fused), %.3e (one block)\n", nx, ny,
+               hist[0][3], hist[1][3], hist[2][3]);
+        for (int k = 1; k < 3; k++)
+            for (int c = 0; c < 4; c++)
+                assert_true(fabs(hist[k][c] - hist[0][c]) <= 1e-9 * hist[0][c] + 1e-15);
+        homg_free(ctx, f);
+        homg_free(ctx, ur);
+        homg_free(ctx, u);
+        homg_test_free_boundary(ctx, &bc);
+        homg_p2_free(p);
+    }
+}
+
 /* The info struct and the device history agree and make sense. */
 static void info_and_history(void **state)
 {
@@ -471,6 +525,7 @@ int main(void)
         cmocka_unit_test(bad_solve_arguments),
         cmocka_unit_test(info_and_history),
         cmocka_unit_test(fmg_exact_solutions),
+        cmocka_unit_test(fmg_level_kinds_agree),
         cmocka_unit_test(vcycle_exact_solutions),
         cmocka_unit_test(fcycle_exact_solutions),
         cmocka_unit_test(homg_exact_solutions),

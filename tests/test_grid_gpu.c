@@ -71,6 +71,63 @@ static const grid_kernels *G(void) { return &homg_cuda_grid_kernels; }
 static int mismatches;
 static const grid_kernels *C(void) { return &homg_cpu_grid_kernels; }
 
+/* The one-block coarse levels (grid_coarse.cu) against their CPU composition, in
+ * every mode, on the hierarchy box.c builds below the top level (exact coarsest
+ * solve on random bases, or sweeps on long thin rectangles). */
+static void check_coarse_cycle(const grid_level *Lg, const grid_level *Lc, homg_precision p, const twin *f,
+                               homg_rng *rng, int with_bc)
+{
+    grid_coarse Cg, Cc;
+    const int nx = Lg->nx, ny = Lg->ny;
+    twin q[3], uo = twin_make((size_t)nx * ny, p, rng, 1), *u = &uo; /* its own u: the caller's stays as it was */
+    memset(&Cg, 0, sizeof Cg);
+    Cg.pre = 2;
+    Cg.post = 1;
+    Cg.bottom_sweeps = 16;
+    Cg.lev[0] = *Lg;
+    for (Cg.nlev = 1;; Cg.nlev++) {
+        const grid_level *L = &Cg.lev[Cg.nlev - 1];
+        if ((L->nx <= HOMG_COARSE_EXACT_MAX && L->ny <= HOMG_COARSE_EXACT_MAX) || L->nx == 2 || L->ny == 2)
+            break;
+        Cg.lev[Cg.nlev] = *L;
+        Cg.lev[Cg.nlev].nx /= 2;
+        Cg.lev[Cg.nlev].ny /= 2;
+        Cg.lev[Cg.nlev].inv_h2 /= 4;
+        memset((void *)Cg.lev[Cg.nlev].bc, 0, sizeof Cg.lev[0].bc);
+    }
+    {
+        const grid_level *B = &Cg.lev[Cg.nlev - 1];
+        const int exact = B->nx <= HOMG_COARSE_EXACT_MAX && B->ny <= HOMG_COARSE_EXACT_MAX;
+        const size_t len[3] = { (size_t)B->nx * B->nx, (size_t)B->ny * B->ny, (size_t)B->nx * B->ny };
+        for (int i = 0; i < 3; i++)
+            q[i] = twin_make(exact ? len[i] : 1, p, rng, i == 2 ? 1e-3 : 0.3);
+        Cc = Cg;
+        Cc.lev[0] = *Lc;
+        Cg.qx = exact ? q[0].on_gpu : NULL;
+        Cg.qy = exact ? q[1].on_gpu : NULL;
+        Cg.inv_eig = exact ? q[2].on_gpu : NULL;
+        Cc.qx = exact ? q[0].on_cpu : NULL;
+        Cc.qy = exact ? q[1].on_cpu : NULL;
+        Cc.inv_eig = exact ? q[2].on_cpu : NULL;
+    }
+    for (int mode = HOMG_BLOCK_V_ZERO; mode <= HOMG_BLOCK_FMG; mode++) {
+        double d;
+        Cg.mode = Cc.mode = mode;
+        assert_int_equal(G()->coarse_cycle(&gpu->ex, p, &Cg, u->on_gpu, f->on_gpu), HOMG_OK);
+        assert_int_equal(C()->coarse_cycle(&cpu->ex, p, &Cc, u->on_cpu, f->on_cpu), HOMG_OK);
+        assert_int_equal(homg_ctx_synchronize(gpu), HOMG_OK);
+        d = twin_diff(u);
+        if (!(d <= (p == HOMG_FLOAT64 ? 1e-10 : 1e-4))) {
+            printf("  %d x %d %s bc=%d: coarse_cycle mode %d (%d levels) differs by %.2e\n", nx, ny,
+                   p == HOMG_FLOAT64 ? "double" : "float", with_bc, mode, Cg.nlev, d);
+            mismatches++;
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        twin_free(&q[i]);
+    twin_free(&uo);
+}
+
 static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_t seed)
 {
     homg_rng rng = homg_rng_seed(seed);
@@ -161,6 +218,8 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     }
     BOTH(G()->add(xg, p, n, f.on_gpu, u.on_gpu), C()->add(xc, p, n, f.on_cpu, u.on_cpu));
     SAME(u, "add");
+    if (n <= (p == HOMG_FLOAT64 ? 4096u : (size_t)HOMG_COARSE_BLOCK_MAX))
+        check_coarse_cycle(&Lg, &Lc, p, &f, &rng, with_bc);
 
     /* HOMG: filters at every spacing, gathers and iterations at every level */
     {
@@ -223,10 +282,42 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         twin_free(&bc[s]);
 }
 
+/* The one-block coarse levels alone (small, for compute-sanitizer's racecheck). */
+static void coarse_cycle_matches_cpu(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 4, 4 }, { 64, 32 }, { 64, 64 }, { 256, 8 }, { 8, 128 } };
+    mismatches = 0;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int p = HOMG_FLOAT32; p <= HOMG_FLOAT64; p++)
+            for (int bc = 0; bc <= 1; bc++) {
+                const int nx = shapes[s][0], ny = shapes[s][1];
+                homg_rng rng = homg_rng_seed(7000 + 100 * s + 10 * p + bc);
+                twin f = twin_make((size_t)nx * ny, (homg_precision)p, &rng, 100);
+                twin b[4];
+                grid_level Lg = { 0 }, Lc;
+                Lg.nx = nx;
+                Lg.ny = ny;
+                Lg.inv_h2 = (double)nx * nx;
+                Lg.lambda = 0.25;
+                Lc = Lg;
+                for (int side = 0; side < 4; side++) {
+                    b[side] = twin_make(side < 2 ? (size_t)ny : (size_t)nx, (homg_precision)p, &rng, 1);
+                    Lg.bc[side] = bc ? b[side].on_gpu : NULL;
+                    Lc.bc[side] = bc ? b[side].on_cpu : NULL;
+                }
+                check_coarse_cycle(&Lg, &Lc, (homg_precision)p, &f, &rng, bc);
+                twin_free(&f);
+                for (int side = 0; side < 4; side++)
+                    twin_free(&b[side]);
+            }
+    assert_int_equal(mismatches, 0);
+}
+
 static void kernels_match_cpu(void **state)
 {
     (void)state;
-    const int shapes[][2] = { { 4, 4 }, { 8, 64 }, { 64, 32 }, { 128, 128 }, { 256, 512 }, { 1024, 64 } };
+    const int shapes[][2] = { { 4, 4 }, { 8, 64 }, { 64, 32 }, { 128, 128 }, { 256, 512 }, { 1024, 64 }, { 256, 8 } };
     mismatches = 0;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int p = HOMG_FLOAT32; p <= HOMG_FLOAT64; p++)
@@ -949,7 +1040,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(gen_kernels_match_cpu),
         cmocka_unit_test(gpu_solve_equals_cpu_solve),
     };
+    const struct CMUnitTest coarse[] = {
+        cmocka_unit_test(coarse_cycle_matches_cpu),
+    };
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(coarse_cycle_matches_cpu),
         cmocka_unit_test(kernels_match_cpu),
         cmocka_unit_test(gpu_solve_equals_cpu_solve),
         cmocka_unit_test(graphs_are_reused),
@@ -964,6 +1059,9 @@ int main(int argc, char **argv)
     /* "quick": the kernel comparisons only (for compute-sanitizer runs) */
     if (argc > 1 && !strcmp(argv[1], "quick"))
         return cmocka_run_group_tests(quick, setup, teardown);
+    /* "coarse": the one-block coarse levels only (racecheck, synccheck) */
+    if (argc > 1 && !strcmp(argv[1], "coarse"))
+        return cmocka_run_group_tests(coarse, setup, teardown);
     return cmocka_run_group_tests(tests, setup, teardown);
 }
 #else

@@ -12,6 +12,7 @@
 #include <zlib.h>
 
 #include "homg.h"
+#include "msh_binary.h"
 #include "testutil.h"
 
 static char dir[64];
@@ -438,7 +439,8 @@ static void bad_msh_files_name_the_line(void **state)
         { "elem type", HEAD22 NODES22 "$Elements\n1\n1 5 0 1 2 3 4 1 2 3 4\n$EndElements\n", ":13:", "type 5" },
         { "version", "$MeshFormat\n4.0 0 8\n$EndMeshFormat\n", ":2:", "version 4" },
         { "version3", "$MeshFormat\n3 0 8\n$EndMeshFormat\n", ":2:", "version 3" },
-        { "binary", "$MeshFormat\n4.1 1 8\n$EndMeshFormat\n", ":2:", "binary" },
+        { "binary", "$MeshFormat\n4.1 1 8\n$EndMeshFormat\n", "byte 24", "byte-order integer" },
+        { "binary size", "$MeshFormat\n2.2 1 4\n\1\n$EndMeshFormat\n", ":2:", "data-size = 4" },
         { "billions", HEAD22 "$Nodes\n2000000000\n1 0 0 0\n$EndNodes\n", ":5:", "2000000000" },
         { "huge elems", HEAD22 NODES22 "$Elements\n99999999\n", ":12:", "99999999" },
         { "negative", HEAD22 "$Nodes\n-3\n$EndNodes\n", ":5:", "out of range" },
@@ -574,6 +576,225 @@ static void upload_gives_a_view(void **state)
     homg_mesh_destroy(m);
 }
 
+/* ------------------------------------------------------------ binary .msh */
+
+/* Two meshes hold the same arrays (coordinates bit for bit). */
+static void assert_same_mesh(const homg_mesh *a, const homg_mesh *b)
+{
+    int dim = homg_mesh_dim(a);
+    int32_t nn = homg_mesh_num_nodes(a), ne = homg_mesh_num_elements(a), nf = homg_mesh_num_facets(a);
+    assert_int_equal(homg_mesh_dim(b), dim);
+    assert_int_equal(homg_mesh_num_nodes(b), nn);
+    assert_int_equal(homg_mesh_num_elements(b), ne);
+    assert_int_equal(homg_mesh_num_facets(b), nf);
+    for (size_t i = 0; i < (size_t)nn * dim; i++) /* gmsh's ASCII has 16 digits: the last bit may differ */
+        assert_true(fabs(homg_mesh_coords(a)[i] - homg_mesh_coords(b)[i]) <=
+                    1e-15 * (1 + fabs(homg_mesh_coords(a)[i])));
+    assert_memory_equal(homg_mesh_elements(a), homg_mesh_elements(b), (size_t)ne * (dim + 1) * sizeof(int32_t));
+    assert_memory_equal(homg_mesh_element_tags(a), homg_mesh_element_tags(b), (size_t)ne * sizeof(int32_t));
+    if (nf) {
+        assert_memory_equal(homg_mesh_facets(a), homg_mesh_facets(b), (size_t)nf * dim * sizeof(int32_t));
+        assert_memory_equal(homg_mesh_facet_tags(a), homg_mesh_facet_tags(b), (size_t)nf * sizeof(int32_t));
+    }
+    assert_memory_equal(homg_mesh_node_markers(a), homg_mesh_node_markers(b), (size_t)nn * sizeof(int32_t));
+}
+
+static homg_mesh *read_ok(const char *path)
+{
+    homg_mesh *m = NULL;
+    homg_status st = homg_mesh_read(ctx, path, &m);
+    if (st != HOMG_OK)
+        print_error("%s: %s\n", path, homg_ctx_last_error(ctx));
+    assert_int_equal(st, HOMG_OK);
+    return m;
+}
+
+/* gmsh 4.8.4 wrote each fixture in tests/data as ASCII and binary (tests/data/README.md). */
+static void binary_msh_equals_its_ascii_twin(void **state)
+{
+    static const char *const stems[] = { "small2d_p1_22", "small2d_p1_41", "small3d_p1_22", "small3d_p1_41",
+                                         "small2d_p2_22", "small2d_p2_41", "small3d_p2_22", "small3d_p2_41" };
+    (void)state;
+    for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
+        char a[128], b[128];
+        homg_mesh *ma, *mb;
+        snprintf(a, sizeof a, "tests/data/%s.msh", stems[i]);
+        snprintf(b, sizeof b, "tests/data/%s_bin.msh", stems[i]);
+        ma = read_ok(a);
+        mb = read_ok(b);
+        assert_same_mesh(ma, mb);
+        assert_int_equal(homg_mesh_order(ma), strstr(stems[i], "_p2") ? 2 : 1);
+        assert_int_equal(homg_mesh_order(mb), homg_mesh_order(ma));
+        homg_mesh_destroy(ma);
+        homg_mesh_destroy(mb);
+    }
+}
+
+/* A quadratic file gives its linear twin's mesh: the corners, the midside nodes dropped
+ * (gmsh numbers them after the vertices, so the indices agree too). */
+static void quadratic_msh_keeps_the_corners(void **state)
+{
+    static const char *const stems[] = { "small2d_%s_22", "small2d_%s_41_bin", "small3d_%s_22_bin", "small3d_%s_41" };
+    (void)state;
+    for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
+        char a[128], b[128], stem[64];
+        homg_mesh *m1, *m2;
+        snprintf(stem, sizeof stem, stems[i], "p1");
+        snprintf(a, sizeof a, "tests/data/%s.msh", stem);
+        snprintf(stem, sizeof stem, stems[i], "p2");
+        snprintf(b, sizeof b, "tests/data/%s.msh", stem);
+        m1 = read_ok(a);
+        m2 = read_ok(b);
+        assert_same_mesh(m1, m2);
+        assert_int_equal(homg_mesh_order(m1), 1);
+        assert_int_equal(homg_mesh_order(m2), 2);
+        homg_mesh_destroy(m1);
+        homg_mesh_destroy(m2);
+    }
+}
+
+/* Both byte orders and both versions, written by tests/util/msh_binary.c. */
+static void binary_msh_in_both_byte_orders(void **state)
+{
+    static const char *const src[] = { "tests/data/small2d_p1_41.msh", "tests/data/small3d_p1_22.msh", NULL };
+    (void)state;
+    for (int s = 0; s < 3; s++) {
+        homg_mesh *ref = NULL;
+        if (src[s])
+            ref = read_ok(src[s]);
+        else
+            assert_int_equal(homg_mesh_read(ctx, put("sb.msh", msh22), &ref), HOMG_OK);
+        for (int version = 22; version <= 41; version += 19)
+            for (int swap = 0; swap < 2; swap++) {
+                char name[128];
+                homg_mesh *m;
+                snprintf(name, sizeof name, "%s/bo%d_%d_%d.msh", dir, s, version, swap);
+                assert_int_equal(homg_test_write_msh_binary(ref, name, version, swap), 0);
+                m = read_ok(name);
+                assert_same_mesh(ref, m);
+                homg_mesh_destroy(m);
+            }
+        homg_mesh_destroy(ref);
+    }
+}
+
+static long file_bytes(const char *path, unsigned char **data)
+{
+    FILE *f = fopen(path, "rb");
+    long n;
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    *data = (unsigned char *)malloc((size_t)n);
+    assert_non_null(*data);
+    assert_int_equal(fread(*data, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return n;
+}
+
+static const char *put_bytes(const char *name, const unsigned char *data, long n)
+{
+    static char p[256];
+    FILE *f;
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return p;
+}
+
+/* Every truncation of a binary file is a PARSE error naming the file, and,
+ * inside the binary data, the byte offset and section; nothing crashes. */
+static void truncated_binary_msh_is_a_parse_error(void **state)
+{
+    static const char *const files[] = { "tests/data/small2d_p1_41_bin.msh", "tests/data/small2d_p2_22_bin.msh" };
+    int failures = 0;
+    (void)state;
+    for (int f = 0; f < 2; f++) {
+        unsigned char *data;
+        long n = file_bytes(files[f], &data), complete = n;
+        const unsigned char *end = NULL;
+        for (long i = n - 12; i > 0 && !end; i--)
+            if (!memcmp(data + i, "$EndElements", 12))
+                end = data + i;
+        assert_non_null(end);
+        complete = (long)(end - data) + 12; /* shorter than this cannot be a whole mesh */
+        for (long len = 0; len < complete; len += (len < 64 ? 1 : 5)) {
+            homg_mesh *m = (homg_mesh *)1;
+            const char *path = put_bytes("trunc.msh", data, len);
+            homg_status st = homg_mesh_read(ctx, path, &m);
+            const char *msg = homg_ctx_last_error(ctx);
+            if (st != HOMG_ERROR_PARSE || m || !strstr(msg, "trunc.msh") || (len > 40 && !strstr(msg, "byte"))) {
+                print_error("%s cut at %ld: %s '%s'\n", files[f], len, homg_status_string(st), msg);
+                failures++;
+            }
+            if (m != (homg_mesh *)1)
+                homg_mesh_destroy(m);
+        }
+        free(data);
+    }
+    assert_int_equal(failures, 0);
+}
+
+/* The messages name the section and the entity block the cut falls in. */
+static void binary_msh_messages_name_section_and_block(void **state)
+{
+    unsigned char *data;
+    long n = file_bytes("tests/data/small2d_p1_41_bin.msh", &data), end_nodes = -1, end_elements = -1;
+    homg_mesh *m = NULL;
+    (void)state;
+    for (long i = 0; i + 13 < n; i++) {
+        if (!memcmp(data + i, "\n$EndNodes\n", 11))
+            end_nodes = i;
+        if (!memcmp(data + i, "\n$EndElements\n", 14))
+            end_elements = i;
+    }
+    assert_true(end_nodes > 0 && end_elements > end_nodes);
+    /* cut inside the coordinates of the last node block, and inside the last element */
+    assert_int_equal(homg_mesh_read(ctx, put_bytes("cut.msh", data, end_nodes - 5), &m), HOMG_ERROR_PARSE);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "cut.msh: byte"));
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "$Nodes, entity block"));
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "(dimension 2, tag 3)"));
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "truncated"));
+    assert_int_equal(homg_mesh_read(ctx, put_bytes("cut.msh", data, end_elements - 5), &m), HOMG_ERROR_PARSE);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "$Elements, entity block"));
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "type 2)"));
+    /* a wrong byte-order integer */
+    memcpy(data + 20, "\2\0\0\0", 4); /* after "$MeshFormat\n4.1 1 8\n" */
+    assert_int_equal(homg_mesh_read(ctx, put_bytes("order.msh", data, n), &m), HOMG_ERROR_PARSE);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "byte-order"));
+    assert_null(m);
+    free(data);
+}
+
+/* Random bytes changed in the binary data: any status, never a crash (ASan/UBSan in SAN=1). */
+static void corrupted_binary_msh_never_crashes(void **state)
+{
+    static const char *const files[] = { "tests/data/small2d_p1_41_bin.msh", "tests/data/small2d_p1_22_bin.msh" };
+    homg_rng rng = homg_rng_seed(7);
+    (void)state;
+    for (int f = 0; f < 2; f++) {
+        unsigned char *data, *copy;
+        long n = file_bytes(files[f], &data);
+        copy = (unsigned char *)malloc((size_t)n);
+        assert_non_null(copy);
+        for (int trial = 0; trial < 150; trial++) {
+            homg_mesh *m = NULL;
+            memcpy(copy, data, (size_t)n);
+            for (int k = 0; k < 1 + trial % 4; k++)
+                copy[(long)(homg_rng_uniform(&rng) * n)] = (unsigned char)(homg_rng_uniform(&rng) * 256);
+            if (homg_mesh_read(ctx, put_bytes("bad.msh", copy, n), &m) == HOMG_OK)
+                homg_mesh_destroy(m);
+            else
+                assert_null(m);
+        }
+        free(copy);
+        free(data);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -585,6 +806,12 @@ int main(void)
         cmocka_unit_test(reads_msh22),
         cmocka_unit_test(reads_msh41_with_entities_and_sparse_tags),
         cmocka_unit_test(reads_gzip),
+        cmocka_unit_test(binary_msh_equals_its_ascii_twin),
+        cmocka_unit_test(binary_msh_in_both_byte_orders),
+        cmocka_unit_test(quadratic_msh_keeps_the_corners),
+        cmocka_unit_test(truncated_binary_msh_is_a_parse_error),
+        cmocka_unit_test(binary_msh_messages_name_section_and_block),
+        cmocka_unit_test(corrupted_binary_msh_never_crashes),
         cmocka_unit_test(reads_node_ele_2d_and_3d),
         cmocka_unit_test(msh_roundtrip_and_vtk),
         cmocka_unit_test(bad_msh_files_name_the_line),

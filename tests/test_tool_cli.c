@@ -24,11 +24,7 @@ static const char *const commands[] = {
 };
 #define NUM_COMMANDS (sizeof commands / sizeof commands[0])
 
-static void no_sanitizer_report(void)
-{
-    assert_null(strstr(r.err, "Sanitizer"));
-    assert_null(strstr(r.err, "runtime error"));
-}
+static void no_sanitizer_report(void) { assert_true(homg_tool_run_clean(&r)); }
 
 static void help_is_usage_on_stdout(void **state)
 {

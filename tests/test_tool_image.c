@@ -14,7 +14,7 @@
 
 #include "homg.h"
 #include "testutil.h"
-#include "tool_run.h"
+#include "toolrun.h"
 
 #ifndef HOMG_TOOL_PATH
 #error "the Makefile passes HOMG_TOOL_PATH, the path of the built homg tool"
@@ -22,17 +22,13 @@
 
 #define A "assets/image/"
 
-static char dir[64], out[1 << 16];
+static char dir[64];
+static homg_tool_run r;
 
 static int setup(void **state)
 {
     (void)state;
-    if (access(HOMG_TOOL_PATH, X_OK) != 0) {
-        fprintf(stderr, "test_tool_image: %s is not there: build it and run this from the repository root\n",
-                HOMG_TOOL_PATH);
-        return -1;
-    }
-    return homg_test_mkdtemp(dir, sizeof dir, "tool_image");
+    return homg_test_tool_setup("test_tool_image", HOMG_TOOL_PATH, dir, sizeof dir, "tool_image");
 }
 
 static int teardown(void **state)
@@ -45,12 +41,16 @@ static int homg(const char *fmt, const char *a, const char *b)
 {
     char args[1024];
     snprintf(args, sizeof args, fmt, a, b);
-    return homg_test_tool_run(HOMG_TOOL_PATH, args, out, sizeof out);
+    homg_test_tool(HOMG_TOOL_PATH, args, &r);
+    return r.status;
 }
+
+/* Messages may go to stdout or stderr. */
+static int said(const char *what) { return strstr(r.out, what) || strstr(r.err, what); }
 
 static void has(const char *what)
 {
-    if (!strstr(out, what))
+    if (!said(what))
         fail_msg("the output does not mention '%s'", what);
 }
 
@@ -110,7 +110,7 @@ static void commands_end_to_end(void **state)
     snprintf(o, sizeof o, "%s/clone.png", dir);
     if (homg("clone --src %s --dst " A "dst.png --mask " A "mask.png --at 16,12 --time --backend cpu --out %s",
              A "src.png", o) != 0) {
-        if (strstr(out, "HOMG_ERROR_UNSUPPORTED") || strstr(out, "only so far")) {
+        if (said("HOMG_ERROR_UNSUPPORTED") || said("only so far")) {
             printf("SKIP the image commands end to end: the grid does not solve them yet\n");
             skip();
         }

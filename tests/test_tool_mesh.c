@@ -24,27 +24,10 @@ static homg_tool_run r;
 static char dir[128];
 static homg_ctx *ctx;
 
-/* dir/name; four calls may appear in one argument list */
-static const char *path(const char *name)
-{
-    static char buf[4][256];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
+static const char *path(const char *name) { return homg_test_path(dir, name); }
 
-static void run(const char *fmt, ...)
-{
-    char args[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    homg_test_tool(HOMG_TOOL_PATH, args, &r);
-    assert_null(strstr(r.err, "Sanitizer"));
-    assert_null(strstr(r.err, "runtime error"));
-}
+/* Runs the tool; a sanitizer report fails the test. */
+#define run(...) assert_int_equal(homg_test_toolf(HOMG_TOOL_PATH, &r, __VA_ARGS__), 0)
 
 static void has(const char *what)
 {
@@ -170,12 +153,7 @@ int main(void)
         cmocka_unit_test(assemble_takes_values_per_tag),
     };
     int rc;
-    if (access(HOMG_TOOL_PATH, X_OK) != 0) {
-        fprintf(stderr, "test_tool_mesh: %s is not there: build it and run this from the repository root\n",
-                HOMG_TOOL_PATH);
-        return 1;
-    }
-    if (homg_test_mkdtemp(dir, sizeof dir, "tool_mesh") != 0)
+    if (homg_test_tool_setup("test_tool_mesh", HOMG_TOOL_PATH, dir, sizeof dir, "tool_mesh") != 0)
         return 1;
     ctx = homg_test_ctx(HOMG_BACKEND_CPU);
     rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,26 +21,10 @@
 static homg_tool_run r;
 static char dir[128];
 
-static const char *path(const char *name)
-{
-    static char buf[4][256];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
+static const char *path(const char *name) { return homg_test_path(dir, name); }
 
-static void run(const char *fmt, ...)
-{
-    char args[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    homg_test_tool(HOMG_TOOL_PATH, args, &r);
-    assert_null(strstr(r.err, "Sanitizer"));
-    assert_null(strstr(r.err, "runtime error"));
-}
+/* Runs the tool; a sanitizer report fails the test. */
+#define run(...) assert_int_equal(homg_test_toolf(HOMG_TOOL_PATH, &r, __VA_ARGS__), 0)
 
 /* Copies src into dst gzip-compressed. */
 static void gzip_file(const char *src, const char *dst)
@@ -117,12 +101,7 @@ int main(void)
         cmocka_unit_test(errors_name_line_and_banner),
     };
     int rc;
-    if (access(HOMG_TOOL_PATH, X_OK) != 0) {
-        fprintf(stderr, "test_tool_mtx: %s is not there: build it and run this from the repository root\n",
-                HOMG_TOOL_PATH);
-        return 1;
-    }
-    if (homg_test_mkdtemp(dir, sizeof dir, "tool_mtx") != 0)
+    if (homg_test_tool_setup("test_tool_mtx", HOMG_TOOL_PATH, dir, sizeof dir, "tool_mtx") != 0)
         return 1;
     rc = cmocka_run_group_tests(tests, NULL, NULL);
     rmdir(dir);

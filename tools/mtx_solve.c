@@ -24,7 +24,7 @@ static void usage(FILE *f)
                "  --tol T                   relative residual to reach (1e-8)\n"
                "  --max-iter N              (1000)\n"
                "  --coarsening sa|matching  smoothed aggregation or compatible weighted matching (sa)\n"
-               "  --smoother patch|jacobi|l1|chebyshev (patch)\n"
+               "  --smoother chebyshev|patch|jacobi|l1 (chebyshev)\n"
                "  --cycle v|w               (v)\n"
                "  --precond amg|jacobi|none (amg)\n"
                "  --flexible                flexible CG\n"

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <stb/stb_image_write.h>
 
@@ -20,13 +19,6 @@ typedef struct options {
 static demo D;
 static options O;
 static GLFWwindow *window;
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
-}
 
 static void usage(const demo_app *app)
 {
@@ -40,6 +32,8 @@ static void usage(const demo_app *app)
            "  --vsync 0|1               wait for the display's refresh (default 1)\n"
            "  --path auto|map|shared|upload   how the solution reaches GL (homg_view; default auto)\n"
            "  --deterministic           the overlay prints no times (reference pictures)\n"
+           "  --stats                   at the end: median frame, solve and view-write times\n"
+           "  --trace                   progress lines on stderr (frames 0-2 and every 100th)\n"
            "keys:\n"
            "  space pause   r reset   m method   + / - size   b backend (cpu <-> cuda)   h help   q quit\n"
            "%s\n",
@@ -61,6 +55,10 @@ static int parse(int argc, char **argv, const demo_app *app)
             O.glfw = 1, used = 0;
         else if (!strcmp(a, "--deterministic"))
             D.deterministic = 1, used = 0;
+        else if (!strcmp(a, "--stats"))
+            D.stats = 1, used = 0;
+        else if (!strcmp(a, "--trace"))
+            D.trace = 1, used = 0;
         else if (!v)
             return fprintf(stderr, "%s: %s needs a value (--help)\n", app->name, a), -1;
         else if (!strcmp(a, "--backend"))
@@ -123,14 +121,22 @@ static int start(void)
     D.solve_ms = D.residual = -1;
     D.iterations = 0;
     D.frame = 0;
-    return D.app->init(&D);
+    demo_trace(&D, "homg context on %s", homg_ctx_device_name(D.ctx));
+    demo_timing_start(&D);
+    if (D.app->init(&D) != 0)
+        return -1;
+    demo_trace(&D, "%s ready", D.app->name);
+    return 0;
 }
 
 static void stop(void)
 {
     if (!D.ctx)
         return;
+    demo_trace(&D, "%s fini", D.app->name);
     D.app->fini(&D);
+    demo_timing_stop(&D);
+    demo_trace(&D, "destroying the homg context");
     homg_ctx_destroy(D.ctx);
     D.ctx = NULL;
 }
@@ -204,11 +210,13 @@ static homg_gl_proc glfw_proc(const char *name) { return (homg_gl_proc)glfwGetPr
 static int open_gl(void)
 {
     char err[256];
+    demo_trace(&D, "opening GL");
     if (D.headless && !O.glfw) {
         if (demo_egl_begin(O.width, O.height, D.backend != HOMG_BACKEND_CPU, err, sizeof err) != 0) {
             fprintf(stderr, "%s: no headless EGL context (%s); try --glfw under Xvfb\n", D.app->name, err);
             return -1;
         }
+        demo_trace(&D, "EGL context on %s", demo_egl_vendor());
         D.gl_loader = demo_egl_proc;
     } else {
         if (!glfwInit()) {
@@ -239,6 +247,7 @@ static int open_gl(void)
 
 static void close_gl(void)
 {
+    demo_trace(&D, "closing GL");
     if (window) {
         glfwDestroyWindow(window);
         glfwTerminate();
@@ -304,6 +313,7 @@ int demo_run(int argc, char **argv, const demo_app *app)
     /* OpenMP threads that spin while waiting starve the GL driver's own threads
      * (Mesa's llvmpipe renders on the CPU): let them sleep, unless told otherwise. */
     setenv("OMP_WAIT_POLICY", "passive", 0);
+    setvbuf(stdout, NULL, _IOLBF, 0); /* a log file shows how far a run got */
     if (parse(argc, argv, app) != 0)
         return 2;
     if (O.help) {
@@ -320,7 +330,7 @@ int demo_run(int argc, char **argv, const demo_app *app)
     }
     if (!D.headless)
         usage(app);
-    last = now_ms();
+    last = demo_now_ms();
     for (;;) {
         double t;
         if (window) {
@@ -336,11 +346,17 @@ int demo_run(int argc, char **argv, const demo_app *app)
         glViewport(0, 0, D.fb_width, D.fb_height);
         glClearColor(0.08f, 0.08f, 0.1f, 1);
         glClear(GL_COLOR_BUFFER_BIT);
+        demo_trace(&D, "frame begins");
         app->frame(&D);
         overlay();
+        demo_trace(&D, "frame queued");
         if (D.headless && D.frame + 1 >= O.frames) {
+            D.closing = 1;
+            demo_trace(&D, "glFinish");
             glFinish();
+            demo_stats_print(&D);
             rc = write_png(O.png);
+            demo_trace(&D, "picture written");
             printf("%s: %d frames on %s: frame %.2f ms, solve %.3f ms (%s, %d it, residual %.1e); %s\n", app->name,
                    D.frame + 1, homg_ctx_device_name(D.ctx), D.frame_ms, D.solve_ms, D.method, D.iterations, D.residual,
                    O.png);
@@ -348,13 +364,16 @@ int demo_run(int argc, char **argv, const demo_app *app)
         }
         if (window)
             glfwSwapBuffers(window);
-        t = now_ms();
+        t = demo_now_ms();
+        demo_stats_frame(&D, t - last);
         D.frame_ms = D.frame_ms > 0 ? 0.9 * D.frame_ms + 0.1 * (t - last) : t - last;
         last = t;
         D.frame++;
     }
+    D.closing = 1;
     stop();
     demo_overlay_fini();
     close_gl();
+    demo_trace(&D, "done");
     return rc;
 }

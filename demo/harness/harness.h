@@ -8,7 +8,8 @@
  * --size N, --frames K --png FILE (headless, scripted), --glfw (headless through
  * a hidden GLFW window, e.g. under Xvfb, instead of EGL), --width/--height,
  * --vsync 0|1, --path auto|map|shared|upload, --deterministic (the overlay's
- * times print as "-", for reference pictures).
+ * times print as "-", for reference pictures), --stats (medians of frame, solve
+ * and view times printed at the end), --trace (progress lines on stderr).
  * Common keys: space pause, r reset, m method, + / - size, b backend, h help, q / Esc quit. */
 #ifndef DEMO_HARNESS_H
 #define DEMO_HARNESS_H
@@ -46,6 +47,8 @@ struct demo {
     int size;
     int fb_width, fb_height; /* framebuffer pixels */
     int paused, headless, deterministic, frame;
+    int stats, trace; /* --stats, --trace */
+    int closing;      /* the loop has ended: every trace line prints */
     /* input: the cursor in window coordinates scaled to [0,1] (y up), button 0 none, 1 left, 2 right */
     double mouse_x, mouse_y;
     int mouse_button;
@@ -64,6 +67,42 @@ int demo_run(int argc, char **argv, const demo_app *app);
 void demo_check(demo *d, homg_status st, const char *what);
 /* A linked GL program from two GLSL 330 sources; exits on a compile error. */
 GLuint demo_program(const char *vertex, const char *fragment);
+
+/* quad.c: a quad over the largest centred square of the framebuffer, drawn by
+ * `fragment` (GLSL 330 core, `in vec2 uv` over [0,1]^2); the caller binds its textures. */
+typedef struct demo_quad {
+    GLuint program, vao;
+} demo_quad;
+void demo_quad_init(demo_quad *q, const char *fragment);
+void demo_quad_draw(const demo_quad *q, const demo *d);
+void demo_quad_fini(demo_quad *q);
+/* An immutable w x h 2D texture of `format`, clamped to its edges, sampled with `filter`. */
+GLuint demo_texture(GLenum format, int w, int h, GLenum filter);
+
+/* stamp.c: rows lo..hi of a host field changed since its last copy (lo > hi: none). */
+typedef struct demo_rows {
+    int lo, hi;
+} demo_rows;
+void demo_rows_none(demo_rows *rows, int n);
+void demo_rows_all(demo_rows *rows, int n);
+/* Sets the cells of an n x n field (elem bytes each, i fastest) within r cells of the
+ * cell under (x, y) in [0,1]^2 to *value, and adds their rows to `rows`. */
+void demo_stamp_disc(void *field, size_t elem, const void *value, int n, double x, double y, int r, demo_rows *rows);
+
+/* timing.c: the solve of a frame between demo_solve_begin and demo_solve_end
+ * (CUDA events; d->solve_ms becomes the last frame's, read without a wait);
+ * demo_view_write: homg_view_write, checked and timed.  demo_trace: a progress
+ * line on stderr with --trace (frames 0-2 and every 100th). */
+void demo_solve_begin(demo *d);
+void demo_solve_end(demo *d);
+void demo_view_write(demo *d, homg_view *view, const void *values, const homg_view_write_desc *wd);
+void demo_trace(const demo *d, const char *fmt, ...);
+double demo_now_ms(void);
+/* for harness.c */
+void demo_timing_start(demo *d);
+void demo_timing_stop(demo *d);
+void demo_stats_frame(demo *d, double wall_ms);
+void demo_stats_print(demo *d);
 
 /* overlay.c */
 void demo_overlay_init(void);

@@ -65,11 +65,17 @@ homg_status homg_cpu_fluid_splat(kernel_exec *ex, int mx, int my, float ox, floa
     return HOMG_OK;
 }
 
-homg_status homg_cpu_fluid_flags(kernel_exec *ex, int64_t n, const uint8_t *solid, uint8_t solid_flag, uint8_t *flags)
+homg_status homg_cpu_fluid_flags(kernel_exec *ex, int64_t n, const uint8_t *solid, uint8_t solid_flag, uint8_t *flags,
+                                 int64_t *count)
 {
+    int64_t found = 0;
     (void)ex;
-    for (int64_t c = 0; c < n; c++)
-        flags[c] = solid && solid[c] ? solid_flag : 0;
+    for (int64_t c = 0; c < n; c++) {
+        int s = solid && solid[c];
+        flags[c] = s ? solid_flag : 0;
+        found += s;
+    }
+    *count += found;
     return HOMG_OK;
 }
 

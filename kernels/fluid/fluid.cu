@@ -96,19 +96,24 @@ extern "C" homg_status homg_cuda_fluid_splat(kernel_exec *ex, int mx, int my, fl
     return HOMG_OK;
 }
 
-__global__ void fluid_flags_kernel(int64_t n, const uint8_t *solid, uint8_t solid_flag, uint8_t *flags)
+__global__ void fluid_flags_kernel(int64_t n, const uint8_t *solid, uint8_t solid_flag, uint8_t *flags, int64_t *count)
 {
     int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int s = c < n && solid && solid[c];
     if (c < n)
-        flags[c] = solid && solid[c] ? solid_flag : 0;
+        flags[c] = s ? solid_flag : 0;
+    int found = __syncthreads_count(s); /* one atomic per block */
+    if (threadIdx.x == 0 && found)
+        atomicAdd((unsigned long long *)count, (unsigned long long)found);
 }
 
 extern "C" homg_status homg_cuda_fluid_flags(kernel_exec *ex, int64_t n, const uint8_t *solid, uint8_t solid_flag,
-                                             uint8_t *flags)
+                                             uint8_t *flags, int64_t *count)
 {
     if (n <= 0)
         return HOMG_OK;
-    fluid_flags_kernel<<<(unsigned)((n + 255) / 256), 256, 0, homg_cuda_stream(ex)>>>(n, solid, solid_flag, flags);
+    fluid_flags_kernel<<<(unsigned)((n + 255) / 256), 256, 0, homg_cuda_stream(ex)>>>(n, solid, solid_flag, flags,
+                                                                                      count);
     HOMG_CUDA_LAUNCHED(ex, "fluid_flags_kernel");
     return HOMG_OK;
 }

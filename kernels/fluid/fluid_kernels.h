@@ -31,9 +31,10 @@ extern "C" {
     /* q[k] += the splats at point k of the staggered field (size mx x my, offset ox, oy, width h) */            \
     X(homg_status, fluid, splat,                                                                                 \
       (kernel_exec * ex, int mx, int my, float ox, float oy, double h, const splat_batch *splats, float *q))     \
-    /* flags[c] = solid[c] ? solid_flag : 0 (the grid's SOLID and ACTIVE cell flags) */                          \
+    /* flags[c] = solid[c] ? solid_flag : 0 (the grid's SOLID and ACTIVE cell flags); *count (ctx space, */      \
+    /* zeroed by the caller) += the number of solid cells */                                                     \
     X(homg_status, fluid, flags,                                                                                 \
-      (kernel_exec * ex, int64_t n, const uint8_t *solid, uint8_t solid_flag, uint8_t *flags))
+      (kernel_exec * ex, int64_t n, const uint8_t *solid, uint8_t solid_flag, uint8_t *flags, int64_t *count))
 
 typedef struct fluid_kernels {
     const char *name;

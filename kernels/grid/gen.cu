@@ -3,6 +3,7 @@
  * gen_point_tmpl.h; sums in double, block-reduced, one atomic per block. */
 #include "core/cuda_check.h"
 #include "gen_point.h"
+#include "keyed_sum.cuh"
 
 #define T      float
 #define SUFFIX f
@@ -473,55 +474,19 @@ __global__ void error_norm_kernel(size_t n, const unsigned char *flag, const T *
     block_add(r2, s + GEN_R2);
 }
 
-/* Each thread sums a run of cells while the label stays the same; the runs
- * that end with one label across the whole block (the common case: one large
- * island, or none) are added with one atomic per block, the others per thread.
- * (One atomic per warp on one address was 32K serialised atomics at 1024^2.) */
+struct island_flush {
+    double *sums;
+    __device__ void operator()(int l, double v) const { atomicAdd(sums + l, v); }
+};
+
+/* Sums per label without one atomic per cell (keyed_sum.cuh): one island of
+ * millions of cells costs an atomic per block. */
 template <typename T> __global__ void island_sum_kernel(size_t n, const int *label, const T *x, double *sums)
 {
-    __shared__ int wl[NT / 32];
-    __shared__ int uniform;
-    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
-    int cur = -1;
-    double acc = 0;
-    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
-        int l = label[k];
-        if (l != cur) {
-            if (cur >= 0 && acc != 0)
-                atomicAdd(sums + cur, acc);
-            cur = l;
-            acc = 0;
-        }
-        if (l >= 0)
-            acc += (double)x[k];
-    }
-    /* cur = -1 runs hold nothing: they join any label */
-    int mine = __reduce_max_sync(0xFFFFFFFFu, cur);
-    int same = __all_sync(0xFFFFFFFFu, cur == mine || cur < 0);
-    if (threadIdx.x == 0)
-        uniform = 1;
-    __syncthreads();
-    if (lane == 0)
-        wl[w] = same ? mine : -2;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        int l0 = -1;
-        for (int q = 0; q < NT / 32; q++) {
-            if (wl[q] == -2 || (wl[q] >= 0 && l0 >= 0 && wl[q] != l0))
-                uniform = 0;
-            if (wl[q] >= 0)
-                l0 = wl[q];
-        }
-        wl[0] = uniform ? l0 : -2;
-    }
-    __syncthreads();
-    const int l0 = wl[0];
-    if (l0 == -2) {
-        if (cur >= 0 && acc != 0)
-            atomicAdd(sums + cur, acc);
-    } else if (l0 >= 0) {
-        block_add(cur >= 0 ? acc : 0.0, sums + l0);
-    }
+    keyed_sum<double, island_flush> acc(island_flush{ sums }, 0.0);
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
+        acc.add(label[k], (double)x[k], 0.0);
+    acc.finish(0.0);
 }
 
 template <typename T>

@@ -154,8 +154,16 @@ static homg_status cpu_homg_iterate(kernel_exec *ex, homg_precision p, const gri
     return HOMG_OK;
 }
 
+homg_status homg_cpu_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
+                                       const void *f); /* grid_coarse.c */
+
 const grid_kernels homg_cpu_grid_kernels = {
-    cpu_residual,     cpu_residual_restrict, cpu_prolong,           cpu_smooth, cpu_smooth_restrict, cpu_prolong_smooth,
-    cpu_coarse_solve, cpu_coarse_exact,      cpu_restrict_boundary, cpu_add,    cpu_monitor,         cpu_find_nonfinite,
-    cpu_homg_filter,  cpu_homg_gather,       cpu_homg_iterate,
+    cpu_residual,          cpu_residual_restrict,
+    cpu_prolong,           cpu_smooth,
+    cpu_smooth_restrict,   cpu_prolong_smooth,
+    cpu_coarse_solve,      cpu_coarse_exact,
+    cpu_restrict_boundary, cpu_add,
+    cpu_monitor,           cpu_find_nonfinite,
+    cpu_homg_filter,       cpu_homg_gather,
+    cpu_homg_iterate,      homg_cpu_grid_coarse_cycle,
 };

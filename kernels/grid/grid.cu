@@ -2,6 +2,7 @@
  * thread per point, the same per-point formulas as the CPU (grid_point.cuh).
  * The fused down/up steps of the multigrid cycles live in grid_fused.cu. */
 #include "core/cuda_check.h"
+#include "grid_exact.cuh"
 #include "grid_point.cuh"
 
 #define BX 32
@@ -90,10 +91,8 @@ template <typename T> __global__ void restrict_boundary_kernel(grid_level L, T *
     out[s][k] = (T)(0.5 * ((double)g[2 * k] + (double)g[2 * k + 1]));
 }
 
-/* The coarsest level solved exactly by the dense sine transform (twin:
- * coarse_exact in kernels/grid/grid_tmpl.h).  A 32 x 32 block, thread (x, y) owns
- * entry (row y, column x) of every product; rows are padded to 33 so column reads
- * do not collide in a shared-memory bank. */
+/* The coarsest level solved exactly by the dense sine transform (grid_exact.cuh;
+ * twin: coarse_exact in kernels/grid/grid_tmpl.h), one 32 x 32 block. */
 #define CE HOMG_COARSE_EXACT_MAX
 template <typename T>
 __global__ void __launch_bounds__(CE *CE)
@@ -101,39 +100,7 @@ __global__ void __launch_bounds__(CE *CE)
                         const T *__restrict__ qy, const T *__restrict__ inv_eig)
 {
     __shared__ T sx[CE][CE + 1], sy[CE][CE + 1], a[CE][CE + 1], b[CE][CE + 1];
-    const int nx = L.nx, ny = L.ny, x = threadIdx.x, y = threadIdx.y;
-    const bool in = x < nx && y < ny;
-    if (x < nx && y < nx)
-        sx[y][x] = qx[y * nx + x];
-    if (x < ny && y < ny)
-        sy[y][x] = qy[y * ny + x];
-    if (in)
-        a[y][x] = (T)((double)f[y * nx + x] + bterm_at<T>(L, x, y));
-    __syncthreads();
-    T s = 0;
-    if (in) /* b = Qy^T F */
-        for (int j = 0; j < ny; j++)
-            s += sy[j][y] * a[j][x];
-    b[y][x] = s;
-    __syncthreads();
-    s = 0;
-    if (in) /* a = (b Qx) ./ eig */
-        for (int i = 0; i < nx; i++)
-            s += b[y][i] * sx[i][x];
-    a[y][x] = in ? s * inv_eig[y * nx + x] : (T)0;
-    __syncthreads();
-    s = 0;
-    if (in) /* b = Qy a */
-        for (int k = 0; k < ny; k++)
-            s += sy[y][k] * a[k][x];
-    b[y][x] = s;
-    __syncthreads();
-    s = 0;
-    if (in) { /* u = b Qx^T */
-        for (int k = 0; k < nx; k++)
-            s += b[y][k] * sx[x][k];
-        u[y * nx + x] = s;
-    }
+    coarse_exact_block<T>(L, u, f, qx, qy, inv_eig, sx, sy, a, b, threadIdx.x, threadIdx.y);
 }
 #undef CE
 
@@ -349,6 +316,8 @@ homg_status homg_cuda_grid_smooth_restrict(kernel_exec *ex, homg_precision p, co
                                            void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
 homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
                                           const void *u_in, void *u_out, const void *f, int sweeps, int assign);
+homg_status homg_cuda_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
+                                        const void *f); /* grid_coarse.cu */
 
 static homg_status cu_coarse_solve(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                    int sweeps)
@@ -498,4 +467,5 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     cu_homg_filter,
     cu_homg_gather,
     cu_homg_iterate,
+    homg_cuda_grid_coarse_cycle,
 };

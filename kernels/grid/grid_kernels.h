@@ -43,6 +43,20 @@ typedef struct mfmg_level {
     double omega; /* damped-Jacobi weight */
 } mfmg_level;
 
+/* The coarse levels of a cycle in one launch (coarse_cycle): lev[0] is the top
+ * (at most HOMG_COARSE_BLOCK_MAX cells), each next level its 2x2 -> 1 coarsening,
+ * lev[nlev-1] the coarsest, solved exactly (qx, qy, inv_eig as for coarse_exact) or,
+ * where qx is NULL, by zero + bottom_sweeps sweeps.  Only lev[0].bc is read:
+ * coarser levels carry homogeneous data (FMG: lev[0]'s data restricted). */
+#define HOMG_COARSE_BLOCK_LEVELS 16
+#define HOMG_COARSE_BLOCK_MAX    16384
+enum { HOMG_BLOCK_V_ZERO = 0, HOMG_BLOCK_V_KEEP, HOMG_BLOCK_FMG };
+typedef struct grid_coarse {
+    int nlev, mode, pre, post, bottom_sweeps;
+    grid_level lev[HOMG_COARSE_BLOCK_LEVELS];
+    const void *qx, *qy, *inv_eig;
+} grid_coarse;
+
 typedef struct grid_kernels {
     /* r = f + bterm - A u  (u == NULL: u = 0) */
     homg_status (*residual)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
@@ -101,6 +115,12 @@ typedef struct grid_kernels {
      * compact restricted right-hand side (for m = 0: the full-grid rhs). */
     homg_status (*homg_iterate)(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
                                 const void *fm, const void *u_in, void *u_out);
+
+    /* ---- the coarse levels in one launch (one thread block on CUDA, levels in shared memory) ----
+     * mode HOMG_BLOCK_V_ZERO / _V_KEEP: u = one V(pre, post) cycle on lev[0] from u = 0 / from u,
+     * the textbook composition (smooth, residual_restrict, prolong, coarse_exact in place);
+     * HOMG_BLOCK_FMG: u = full multigrid from the restricted f and data (lib/grid/cycles.c fmg()). */
+    homg_status (*coarse_cycle)(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u, const void *f);
 } grid_kernels;
 
 extern const grid_kernels homg_cpu_grid_kernels;

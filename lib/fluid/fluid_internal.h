@@ -13,9 +13,11 @@ struct homg_fluid {
     float *u_tmp, *v_tmp; /* advection targets, swapped with u, v */
     float *density, *density_tmp;
     float *pressure, *rhs, *divergence;
-    float *jacobi_tmp; /* the second buffer of the Jacobi projection */
-    uint8_t *solid;    /* nx*ny, non-zero = solid */
-    uint8_t *flags;    /* the grid's cell flags made from `solid` */
+    float *jacobi_tmp;   /* the second buffer of the Jacobi projection */
+    uint8_t *solid;      /* nx*ny, non-zero = solid */
+    uint8_t *flags;      /* the grid's cell flags made from `solid` */
+    int64_t *count;      /* ctx space: solid cells counted by the flags kernel */
+    int64_t solid_cells; /* host copy: 0 = the grid gets no flags (so DEFAULT may pick the FFT) */
 };
 
 /* The staggered field of one of the fluid's arrays (fluid_point.h). */

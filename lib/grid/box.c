@@ -115,6 +115,29 @@ static homg_status setup_coarse_exact(homg_grid *g)
     return upload(g, inv, (size_t)nx * ny, &g->coarse_inv_eig, "coarse solver");
 }
 
+/* A tuning constant, overridden by the environment variable of the same name (the
+ * benchmark compares settings with it; the library documents no such variable). */
+static double knob(const char *name, double dflt)
+{
+    const char *env = getenv(name);
+    return env && *env ? atof(env) : dflt;
+}
+
+/* The first level the one-block coarse kernel takes: the finest with at most
+ * HOMG_BOX_BLOCK_CELLS cells; nlevels (none) by default, since on the H100 one SM
+ * running 64 x 64 and 32 x 32 took longer than the ~20 small launches it replaces
+ * (bench/results/h100.md, rows "fused-v" and "fused-v no-block"). */
+static int block_top(const homg_grid *g)
+{
+    long cells = (long)knob("HOMG_BOX_BLOCK_CELLS", HOMG_BOX_BLOCK_CELLS);
+    if (cells > HOMG_COARSE_BLOCK_MAX)
+        cells = HOMG_COARSE_BLOCK_MAX;
+    for (int k = 0; k < g->nlevels; k++)
+        if ((long)g->lv[k].nx * g->lv[k].ny <= cells && g->nlevels - k <= HOMG_COARSE_BLOCK_LEVELS)
+            return k;
+    return g->nlevels;
+}
+
 homg_status homg__box_alloc(homg_grid *g)
 {
     const homg_grid_desc *d = &g->desc;
@@ -138,18 +161,22 @@ homg_status homg__box_alloc(homg_grid *g)
         ny /= 2;
         h *= 2;
     }
+    g->block_top = g->nlevels;
+    g->fused_min = knob("HOMG_BOX_FUSED_CELLS", HOMG_BOX_FUSED_CELLS);
+    if (g->run == HOMG_METHOD_FMG)
+        g->block_top = block_top(g);
     if (d->method != HOMG_METHOD_HOMG) {
         for (int k = 1; k < g->nlevels; k++) {
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u[k], "multigrid level"));
             HOMG_TRY(homg__alloc(g->ctx, bytes, &g->f[k], "multigrid level"));
-            if (d->method == HOMG_METHOD_FMG)
+            if (g->run == HOMG_METHOD_FMG)
                 HOMG_TRY(homg__alloc(g->ctx, bytes, &g->u2[k], "multigrid level"));
             for (int s = 0; s < 4; s++)
                 HOMG_TRY(homg__alloc(g->ctx, (size_t)(s < 2 ? g->lv[k].ny : g->lv[k].nx) * g->elem, &g->gbc[k][s],
                                      "multigrid level boundary"));
         }
-        if (d->method == HOMG_METHOD_FMG)
+        if (g->run == HOMG_METHOD_FMG)
             HOMG_TRY(homg__alloc(g->ctx, (size_t)d->nx * d->ny * g->elem, &g->u0_scratch, "finest level"));
         if (nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
             HOMG_TRY(setup_coarse_exact(g));

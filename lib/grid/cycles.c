@@ -61,6 +61,14 @@ static const void *f_of(cycle *c, int k) { return k == 0 ? c->f0 : c->g->f[k]; }
 
 static double level_values(const cycle *c, int k) { return (double)c->lev[k].nx * c->lev[k].ny; }
 
+/* FMG runs a level with the fused steps from g->fused_min cells up; below, where
+ * a fused kernel has too few tiles to hide its per-tile latency, with the textbook
+ * ones (measured on the H100, bench/results/h100.md). */
+static int fused_at(const homg_grid *g, int k)
+{
+    return g->run == HOMG_METHOD_FMG && (double)g->lv[k].nx * g->lv[k].ny >= g->fused_min;
+}
+
 /* The coarsest level: exactly by the sine transform when it is small enough,
  * else by sweeps (long thin rectangles, where every cell is near an edge). */
 static homg_status coarse(cycle *c, int k)
@@ -77,6 +85,39 @@ static homg_status coarse(cycle *c, int k)
     QUEUE(g, g->k->coarse_solve(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), HOMG_COARSE_SWEEPS),
           "coarse solve");
     homg__account(g, 1, HOMG_COARSE_SWEEPS * level_share(g, k), 2 * level_values(c, k));
+    return HOMG_OK;
+}
+
+/* Work units of a V-cycle on levels k0.. in the one-block kernel (and, with fmg,
+ * of the full multigrid from k0). */
+static double block_wu(const homg_grid *g, int k0, int fmg)
+{
+    const int last = g->nlevels - 1, per = g->desc.pre + g->desc.post + 2;
+    double wu = 2 * level_share(g, last);
+    for (int k = k0; k < last; k++)
+        wu += per * level_share(g, k) + (fmg ? level_share(g, k) + block_wu(g, k + 1, 0) : 0);
+    return wu;
+}
+
+/* Levels k.. in one launch (kernels/grid/grid_coarse.cu): a V-cycle on level k
+ * from zero or from its value, or the full multigrid (mode HOMG_BLOCK_*). */
+static homg_status block(cycle *c, int k, int mode)
+{
+    homg_grid *g = c->g;
+    grid_coarse C;
+    memset(&C, 0, sizeof C);
+    C.nlev = g->nlevels - k;
+    C.mode = mode;
+    C.pre = g->desc.pre;
+    C.post = g->desc.post;
+    C.bottom_sweeps = HOMG_COARSE_SWEEPS;
+    memcpy(C.lev, c->lev + k, (size_t)C.nlev * sizeof C.lev[0]);
+    C.qx = g->coarse_qx;
+    C.qy = g->coarse_qy;
+    C.inv_eig = g->coarse_inv_eig;
+    QUEUE(g, g->k->coarse_cycle(&g->ctx->ex, g->desc.precision, &C, c->y[k], f_of(c, k)), "coarse levels");
+    homg__account(g, 1, block_wu(g, k, mode == HOMG_BLOCK_FMG),
+                  (2.0 + (mode == HOMG_BLOCK_V_KEEP)) * level_values(c, k));
     return HOMG_OK;
 }
 
@@ -97,7 +138,7 @@ static homg_status down(cycle *c, int k, int init)
     kernel_exec *ex = &g->ctx->ex;
     const int pre = g->desc.pre;
     const double n = level_values(c, k);
-    if (g->run == HOMG_METHOD_FMG) {
+    if (fused_at(g, k)) {
         QUEUE(g,
               g->k->smooth_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], c->x[k], f_of(c, k), g->f[k + 1], pre,
                                     init, c->y[k + 1]),
@@ -125,7 +166,7 @@ static homg_status up(cycle *c, int k)
     homg_grid *g = c->g;
     const int post = g->desc.post;
     const double n = level_values(c, k);
-    if (g->run == HOMG_METHOD_FMG) {
+    if (fused_at(g, k)) {
         QUEUE(g,
               g->k->prolong_smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->x[k], c->y[k],
                                    f_of(c, k), post, 0),
@@ -142,8 +183,10 @@ static homg_status up(cycle *c, int k)
  * HOMG_INIT_ZERO). */
 static homg_status visit(cycle *c, int k, int init, int fcycle)
 {
-    if (k == c->g->nlevels - 1)
+    if (k == c->g->nlevels - 1 && k != c->g->block_top)
         return coarse(c, k);
+    if (k == c->g->block_top && !fcycle && init != HOMG_INIT_PROLONG)
+        return block(c, k, init == HOMG_INIT_ZERO ? HOMG_BLOCK_V_ZERO : HOMG_BLOCK_V_KEEP);
     HOMG_TRY(down(c, k, init));
     if (fcycle) {
         HOMG_TRY(visit(c, k + 1, HOMG_INIT_ZERO, 1));
@@ -165,12 +208,12 @@ static homg_status fmg(cycle *c)
 {
     homg_grid *g = c->g;
     kernel_exec *ex = &g->ctx->ex;
-    const int last = g->nlevels - 1;
+    const int last = g->nlevels - 1, top = g->block_top < last ? g->block_top : last;
     grid_level plain;
     int has_bc = 0;
     for (int s = 0; s < 4; s++)
         has_bc |= c->lev[0].bc[s] != NULL;
-    for (int k = 0; k < last; k++) {
+    for (int k = 0; k < top; k++) {
         plain = c->lev[k];
         plain.bc[0] = plain.bc[1] = plain.bc[2] = plain.bc[3] = NULL;
         QUEUE(g, g->k->residual_restrict(ex, g->desc.precision, &plain, NULL, f_of(c, k), g->f[k + 1]),
@@ -184,8 +227,11 @@ static homg_status fmg(cycle *c)
                 c->lev[k + 1].bc[s] = c->lev[0].bc[s] ? out[s] : NULL;
         }
     }
-    HOMG_TRY(coarse(c, last));
-    for (int k = last - 1; k >= 0; k--) {
+    if (top == g->block_top)
+        HOMG_TRY(block(c, top, HOMG_BLOCK_FMG));
+    else
+        HOMG_TRY(coarse(c, last));
+    for (int k = top - 1; k >= 0; k--) {
         for (int j = k + 1; j <= last; j++) /* coarser levels now hold corrections */
             c->lev[j].bc[0] = c->lev[j].bc[1] = c->lev[j].bc[2] = c->lev[j].bc[3] = NULL;
         HOMG_TRY(down(c, k, HOMG_INIT_PROLONG));
@@ -198,14 +244,13 @@ static homg_status fmg(cycle *c)
 homg_status homg__mg_cycle(homg_grid *g, const grid_level *L0, const void *f, void *u, int kind)
 {
     cycle c;
-    const int fused = g->run == HOMG_METHOD_FMG;
     c.g = g;
     c.f0 = f;
     memcpy(c.lev, g->lv, sizeof c.lev);
     c.lev[0] = *L0;
     for (int k = 0; k < g->nlevels; k++) {
         c.y[k] = k == 0 ? u : g->u[k];
-        c.x[k] = !fused ? c.y[k] : k == 0 ? g->u0_scratch : g->u2[k];
+        c.x[k] = !fused_at(g, k) ? c.y[k] : k == 0 ? g->u0_scratch : g->u2[k];
     }
     if (kind == HOMG_CYCLE_FMG)
         return fmg(&c);

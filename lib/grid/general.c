@@ -19,8 +19,8 @@
  * equation, so float32 storage does not drift.
  *
  * Singular islands (connected active cells, lambda = 0, touching no FIXED cell
- * and no Dirichlet side) are found on the host once per homg_grid_set_operator
- * (flags and lambda read back once); the rhs is projected per island, the
+ * and no Dirichlet side) are labelled on the device once per
+ * homg_grid_set_operator (lib/grid/islands.c); the rhs is projected per island, the
  * preconditioned residual too, and u gets mean zero per island at the end. */
 #include "grid_internal.h"
 #include "grid/gen_kernels.h"
@@ -49,9 +49,7 @@ struct grid_general {
     void *sig;                                             /* own copy of sigma_cell */
     gen_fine F;                                            /* constants of the finest level */
     double *s;                                             /* GEN_NSCALARS device doubles */
-    int *label;                                            /* singular island per cell (-1: none) */
-    double *isl_sums, *isl_inv;                            /* per island: sums, 1/count */
-    int nisl, isl_cap;
+    grid_islands isl;                                      /* singular islands */
 };
 
 #define GQ(g, call, what)                          \
@@ -181,9 +179,7 @@ void homg__gen_free(homg_grid *g)
     homg__free(g->ctx, G->q);
     homg__free(g->ctx, G->sig);
     homg__free(g->ctx, G->s);
-    homg__free(g->ctx, G->label);
-    homg__free(g->ctx, G->isl_sums);
-    homg__free(g->ctx, G->isl_inv);
+    homg__grid_islands_free(g, &G->isl);
     free(G);
     g->gen = NULL;
 }
@@ -224,182 +220,11 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
     return HOMG_OK;
 }
 
-/* ---- singular islands (host, once per operator) ---- */
-
-typedef struct island_scan {
-    const homg_grid_desc *d;
-    const unsigned char *flags; /* NULL: all active */
-    const double *lambda;       /* NULL: constant */
-    double lambda_c;
-    int *label;
-    int *stack;
-} island_scan;
-
-static int touches_dirichlet(const homg_grid_desc *d, int dims, int i, int j, int k)
-{
-    const int x[3] = { i, j, k }, n[3] = { d->nx, d->ny, d->nz };
-    for (int a = 0; a < dims; a++) {
-        if (x[a] == 0 && d->bc[2 * a] == HOMG_BC_DIRICHLET)
-            return 1;
-        if (x[a] == n[a] - 1 && d->bc[2 * a + 1] == HOMG_BC_DIRICHLET)
-            return 1;
-    }
-    return 0;
-}
-
-/* Labels the island of active cell c0 with id; returns whether it is singular. */
-static int flood(island_scan *sc, size_t c0, int id)
-{
-    const homg_grid_desc *d = sc->d;
-    const int dims = homg__grid_dims(d), n[3] = { d->nx, d->ny, d->nz };
-    int top = 0, singular = sc->lambda_c == 0 || sc->lambda;
-    sc->label[c0] = id;
-    sc->stack[top++] = (int)c0;
-    while (top > 0) {
-        size_t c = (size_t)sc->stack[--top];
-        int x[3] = { (int)(c % d->nx), (int)(c / d->nx % d->ny), (int)(c / ((size_t)d->nx * d->ny)) };
-        if ((sc->lambda && sc->lambda[c] != 0) || touches_dirichlet(d, dims, x[0], x[1], x[2]))
-            singular = 0;
-        for (int a = 0; a < dims; a++)
-            for (int dir = -1; dir <= 1; dir += 2) {
-                int y[3] = { x[0], x[1], x[2] }, m = x[a] + dir;
-                size_t cm;
-                if (m < 0 || m >= n[a]) {
-                    if (d->bc[2 * a] != HOMG_BC_PERIODIC || n[a] < 2)
-                        continue;
-                    m = m < 0 ? n[a] - 1 : 0;
-                }
-                y[a] = m;
-                cm = (size_t)y[0] + (size_t)d->nx * ((size_t)y[1] + (size_t)d->ny * y[2]);
-                if (sc->flags && sc->flags[cm] == HOMG_CELL_FIXED)
-                    singular = 0;
-                if ((sc->flags && sc->flags[cm] != HOMG_CELL_ACTIVE) || sc->label[cm] != -1)
-                    continue;
-                sc->label[cm] = id;
-                sc->stack[top++] = (int)cm;
-            }
-    }
-    return singular;
-}
-
-/* Host labels: singular islands 0..nisl-1, -1 elsewhere; counts per island. */
-static int label_islands(island_scan *sc, size_t n, double **count_out)
-{
-    int nisl = 0, cap = 0, id = 0;
-    double *count = NULL;
-    int *map = NULL, mapcap = 0;
-    for (size_t c = 0; c < n; c++)
-        sc->label[c] = -1;
-    for (size_t c = 0; c < n; c++) {
-        if ((sc->flags && sc->flags[c] != HOMG_CELL_ACTIVE) || sc->label[c] != -1)
-            continue;
-        if (id >= mapcap) {
-            mapcap = mapcap ? 2 * mapcap : 64;
-            map = (int *)realloc(map, (size_t)mapcap * sizeof *map);
-        }
-        map[id] = flood(sc, c, id) ? nisl++ : -1;
-        id++;
-    }
-    if (nisl > 0) {
-        cap = nisl;
-        count = (double *)calloc((size_t)cap, sizeof *count);
-    }
-    for (size_t c = 0; c < n; c++) {
-        int l = sc->label[c] >= 0 ? map[sc->label[c]] : -1;
-        sc->label[c] = l;
-        if (l >= 0)
-            count[l] += 1;
-    }
-    free(map);
-    *count_out = count;
-    return nisl;
-}
-
-static homg_status upload_islands(homg_grid *g, const int *label, const double *count, int nisl)
-{
-    grid_general *G = g->gen;
-    kernel_exec *ex = &g->ctx->ex;
-    const size_t n = cells(&G->lv[0]);
-    double *inv;
-    homg_status st;
-    G->nisl = nisl;
-    if (nisl == 0)
-        return HOMG_OK;
-    if (!G->label)
-        HOMG_TRY(homg__alloc(g->ctx, n * sizeof(int), (void **)&G->label, "island labels"));
-    if (nisl > G->isl_cap) {
-        homg__free(g->ctx, G->isl_sums);
-        homg__free(g->ctx, G->isl_inv);
-        G->isl_sums = G->isl_inv = NULL;
-        HOMG_TRY(homg__alloc(g->ctx, (size_t)nisl * sizeof(double), (void **)&G->isl_sums, "island sums"));
-        HOMG_TRY(homg__alloc(g->ctx, (size_t)nisl * sizeof(double), (void **)&G->isl_inv, "island sums"));
-        G->isl_cap = nisl;
-    }
-    inv = (double *)malloc((size_t)nisl * sizeof *inv);
-    if (!inv)
-        return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "island counts: out of host memory");
-    for (int l = 0; l < nisl; l++)
-        inv[l] = 1.0 / count[l];
-    st = g->ctx->mem->copy(ex, G->isl_inv, inv, (size_t)nisl * sizeof(double), HOMG_H2D);
-    if (st == HOMG_OK)
-        st = g->ctx->mem->copy(ex, G->label, label, n * sizeof(int), HOMG_H2D);
-    free(inv);
-    return st == HOMG_OK ? HOMG_OK : homg__k_fail(g, st, "uploading island labels");
-}
-
-/* Reads flags and lambda back once, labels the islands, uploads the singular ones. */
+/* The singular islands (lib/grid/islands.c), labelled on the device; r and z
+ * (at least n ints each) are free between solves. */
 static homg_status find_islands(homg_grid *g, const homg_grid_operator *op)
 {
-    const homg_grid_desc *d = &g->desc;
-    const size_t n = (size_t)d->nx * d->ny * d->nz;
-    kernel_exec *ex = &g->ctx->ex;
-    island_scan sc;
-    double *count = NULL;
-    void *lam_raw = NULL;
-    homg_status st = HOMG_OK;
-    int nisl;
-    int dirichlet = 0;
-    for (int s = 0; s < 2 * homg__grid_dims(d); s++)
-        dirichlet |= d->bc[s] == HOMG_BC_DIRICHLET;
-    if (!op->lambda_cell && (op->lambda > 0 || (!op->flags && dirichlet))) { /* nothing can be singular */
-        g->gen->nisl = 0;
-        return HOMG_OK;
-    }
-    memset(&sc, 0, sizeof sc);
-    sc.d = d;
-    sc.lambda_c = op->lambda;
-    sc.label = (int *)malloc(n * sizeof(int));
-    sc.stack = (int *)malloc(n * sizeof(int));
-    if (op->flags)
-        sc.flags = (unsigned char *)malloc(n);
-    if (op->lambda_cell) {
-        sc.lambda = (double *)malloc(n * sizeof(double));
-        lam_raw = malloc(n * g->elem);
-    }
-    if (!sc.label || !sc.stack || (op->flags && !sc.flags) || (op->lambda_cell && (!sc.lambda || !lam_raw))) {
-        st = homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "island labels: out of host memory");
-        goto done;
-    }
-    if (op->flags && (st = g->ctx->mem->copy(ex, (void *)sc.flags, op->flags, n, HOMG_D2H)) != HOMG_OK)
-        goto done;
-    if (op->lambda_cell) {
-        if ((st = g->ctx->mem->copy(ex, lam_raw, op->lambda_cell, n * g->elem, HOMG_D2H)) != HOMG_OK)
-            goto done;
-        for (size_t c = 0; c < n; c++)
-            ((double *)sc.lambda)[c] = g->elem == 8 ? ((double *)lam_raw)[c] : ((float *)lam_raw)[c];
-    }
-    nisl = label_islands(&sc, n, &count);
-    st = upload_islands(g, sc.label, count, nisl);
-done:
-    if (st != HOMG_OK && !g->ctx->msg[0])
-        homg__k_fail(g, st, "reading flags and lambda for the island labels");
-    free(sc.label);
-    free(sc.stack);
-    free((void *)sc.flags);
-    free((void *)sc.lambda);
-    free(lam_raw);
-    free(count);
-    return st;
+    return homg__grid_islands(g, op, &g->gen->isl, g->gen->r, g->gen->z);
 }
 
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)
@@ -567,11 +392,11 @@ static homg_status project(homg_grid *g, void *x, double *proj)
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const size_t n = cells(&G->lv[0]);
-    if (G->nisl == 0)
+    if (G->isl.n == 0)
         return HOMG_OK;
-    GQ(g, g->ctx->mem->zero(ex, G->isl_sums, (size_t)G->nisl * sizeof(double)), "island sums");
-    GQ(g, G->k->island_sum(ex, g->desc.precision, n, G->label, x, G->isl_sums), "island sums");
-    GQ(g, G->k->island_sub(ex, g->desc.precision, n, G->label, x, G->isl_sums, G->isl_inv, G->nisl, proj),
+    GQ(g, g->ctx->mem->zero(ex, G->isl.sums, (size_t)G->isl.n * sizeof(double)), "island sums");
+    GQ(g, G->k->island_sum(ex, g->desc.precision, n, G->isl.label, x, G->isl.sums), "island sums");
+    GQ(g, G->k->island_sub(ex, g->desc.precision, n, G->isl.label, x, G->isl.sums, G->isl.inv, G->isl.n, proj),
        "island projection");
     homg__account(g, 3, 0, 3.0 * n);
     return HOMG_OK;
@@ -723,7 +548,7 @@ homg_status homg__gen_solve(homg_grid *g, const void *f, const homg_boundary *bc
         total = cycles > total ? cycles : total;
         worst = norm > worst ? norm : worst;
         all_converged &= conv;
-        if (G->nisl > 0 && (sd->tol > 0 || sd->u_ref))
+        if (G->isl.n > 0 && (sd->tol > 0 || sd->u_ref))
             GQ(g, g->ctx->mem->copy(&g->ctx->ex, &pk, G->s + GEN_PROJ, sizeof pk, HOMG_D2H), "projected amount");
         proj = pk > proj ? pk : proj;
     }
@@ -731,7 +556,7 @@ homg_status homg__gen_solve(homg_grid *g, const void *f, const homg_boundary *bc
         info->cycles = total;
         info->norm = worst;
         info->converged = sd->tol > 0 && all_converged;
-        info->projected = G->nisl > 0 && sd->tol == 0 && !sd->u_ref ? -1 : proj;
+        info->projected = G->isl.n > 0 && sd->tol == 0 && !sd->u_ref ? -1 : proj;
     }
     if (sd->tol > 0 && !all_converged)
         return homg__fail(g->ctx, HOMG_ERROR_NOT_CONVERGED, "not converged: norm %.3e > tol %.3e after %d cycles",

@@ -10,6 +10,8 @@
 #define HOMG_GRID_HIST_MAX   1000
 #define HOMG_GRID_GRAPHS     16
 #define HOMG_COARSE_SWEEPS   16
+#define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one thread block (off: slower on the H100) */
+#define HOMG_BOX_FUSED_CELLS (2048.0 * 2048) /* FMG: fused steps from 2048 x 2048 cells up */
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
  * while the key matches. */
@@ -57,6 +59,8 @@ struct homg_grid {
     void *u0_scratch;                             /* FMG: the finest level's second buffer */
     void *gbc[HOMG_GRID_MAX_LEVELS][4];           /* FMG: Dirichlet data restricted to levels >= 1 */
     void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
+    int block_top;    /* FMG: the first level the one-block coarse kernel takes (nlevels: none) */
+    double fused_min; /* FMG: levels of at least this many cells run the fused steps */
 
     /* HOMG (seed 003) */
     int homg_m; /* coarsest HOMG level M */
@@ -120,6 +124,18 @@ homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op);
 homg_status homg__gen_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
                             homg_solve_info *info);
 homg_status homg__gen_residual(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, void *r);
+/* islands.c: the singular islands of an operator (kernels/grid/island_kernels.h) */
+typedef struct grid_islands {
+    int *label;         /* per finest cell: its singular island, -1 none (NULL until labelled) */
+    double *sums, *inv; /* per island: sums (work), 1 / cell count */
+    int n, cap;         /* islands, capacity of sums and inv */
+    int *bsum, *scal;   /* work: block prefix sums, two device ints */
+} grid_islands;
+/* Labels op's islands into isl; scratch_a and scratch_b: n ints each of device
+ * memory the caller does not need meanwhile. Allocates only the first time. */
+homg_status homg__grid_islands(homg_grid *g, const homg_grid_operator *op, grid_islands *isl, void *scratch_a,
+                               void *scratch_b);
+void homg__grid_islands_free(homg_grid *g, grid_islands *isl);
 /* box.c: the power-of-two 2D Dirichlet box with constant coefficients */
 homg_status homg__box_alloc(homg_grid *g);
 void homg__box_free(homg_grid *g);

@@ -85,11 +85,49 @@ static int next_byte(line_reader *r)
             c->len = (size_t)n;
             c->pos = 0;
         }
+        r->offset++;
         return c->data[c->pos++];
     }
     if (r->mem_pos == r->mem_size)
         return -1;
+    r->offset++;
     return (unsigned char)r->mem[r->mem_pos++];
+}
+
+size_t homg__lines_read(line_reader *r, void *dst, size_t n, homg_status *err)
+{
+    unsigned char *out = (unsigned char *)dst;
+    size_t done = 0;
+    *err = HOMG_OK;
+    while (done < n) {
+        size_t k;
+        if (r->gz) {
+            chunk *c = (chunk *)r->chunk;
+            if (c->pos == c->len) {
+                int got = gzread((gzFile)r->gz, c->data, CHUNK);
+                if (got < 0)
+                    *err = HOMG_ERROR_IO;
+                if (got <= 0)
+                    break;
+                c->len = (size_t)got;
+                c->pos = 0;
+            }
+            k = c->len - c->pos < n - done ? c->len - c->pos : n - done;
+            memcpy(out + done, c->data + c->pos, k);
+            c->pos += k;
+        } else {
+            k = r->mem_size - r->mem_pos < n - done ? r->mem_size - r->mem_pos : n - done;
+            if (k == 0)
+                break;
+            memcpy(out + done, r->mem + r->mem_pos, k);
+            r->mem_pos += k;
+        }
+        done += k;
+        r->offset += (long long)k;
+    }
+    if (done < n)
+        r->eof = 1;
+    return done;
 }
 
 homg_status homg__lines_fail(line_reader *r, const char *fmt, ...)
@@ -99,6 +137,8 @@ homg_status homg__lines_fail(line_reader *r, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
+    if (r->binary)
+        return homg__fail(r->ctx, HOMG_ERROR_PARSE, "%s: byte %lld: %s", r->path, r->offset, what);
     return homg__fail(r->ctx, HOMG_ERROR_PARSE, "%s:%ld: %s", r->path, r->line, what);
 }
 

@@ -169,6 +169,7 @@ homg_status homg__mesh_finish(homg_ctx *ctx, mesh_arrays *a, const char *source,
     m->facet_tags = a->facet_tags;
     m->node_markers = a->node_markers;
     m->num_reoriented = reoriented;
+    m->order = a->order == 2 ? 2 : 1;
     free(a->element_lines);
     memset(a, 0, sizeof *a);
     *out = m;
@@ -256,6 +257,7 @@ const int32_t *homg_mesh_facets(const homg_mesh *m) { return m ? m->facets : NUL
 const int32_t *homg_mesh_facet_tags(const homg_mesh *m) { return m ? m->facet_tags : NULL; }
 const int32_t *homg_mesh_node_markers(const homg_mesh *m) { return m ? m->node_markers : NULL; }
 int32_t homg_mesh_num_reoriented(const homg_mesh *m) { return m ? m->num_reoriented : 0; }
+int homg_mesh_order(const homg_mesh *m) { return m ? m->order : 0; }
 homg_ctx *homg_mesh_ctx(const homg_mesh *m) { return m ? m->ctx : NULL; }
 
 static homg_status upload(homg_mesh *m)

@@ -18,6 +18,7 @@ struct homg_mesh {
     int32_t *facet_tags;   /* num_facets */
     int32_t *node_markers; /* num_nodes */
     int32_t num_reoriented;
+    int order; /* 2: read from quadratic elements (their corners are the elements), else 1 */
     /* copies in the context's space (homg_mesh_upload) */
     double *ctx_coords;
     int32_t *ctx_elements, *ctx_element_tags;
@@ -30,6 +31,7 @@ typedef struct mesh_arrays {
     double *coords;
     int32_t *elements, *element_tags, *facets, *facet_tags, *node_markers;
     int32_t *element_lines; /* optional: the file line of each element, for messages */
+    int order;              /* element order of the source file (0 or 1: linear) */
 } mesh_arrays;
 
 void homg__mesh_arrays_free(mesh_arrays *a);
@@ -62,6 +64,8 @@ typedef struct line_reader {
     char *buf;
     size_t cap;
     long line;          /* number of the line last returned (1-based) */
+    long long offset;   /* bytes consumed (decompressed) */
+    int binary;         /* set by a binary .msh: messages name byte offsets, not lines */
     double bytes_bound; /* most bytes the file can hold (decompressed), for count checks */
     int eof;
 } line_reader;
@@ -71,9 +75,12 @@ void homg__lines_open_memory(homg_ctx *ctx, line_reader *r, const char *name, co
 void homg__lines_close(line_reader *r);
 /* Next line (trailing newline, CR and '#' comments kept); *line = NULL at the end. */
 homg_status homg__lines_next(line_reader *r, char **line);
+/* Reads up to n raw bytes (binary sections); returns how many it read (< n at the end).
+ * *err is set to HOMG_ERROR_IO on a read error. */
+size_t homg__lines_read(line_reader *r, void *dst, size_t n, homg_status *err);
 /* Next line that is not blank (after removing a '#' comment when strip_comments). */
 homg_status homg__lines_next_content(line_reader *r, char **line, int strip_comments);
-/* HOMG_ERROR_PARSE with "path:line: what". */
+/* HOMG_ERROR_PARSE with "path:line: what" ("path: byte N: what" once r->binary is set). */
 homg_status homg__lines_fail(line_reader *r, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

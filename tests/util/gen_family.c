@@ -1,6 +1,8 @@
 /* gen_family.c -- the hard SPD problems of issue 14 (see gen_family.h). */
 #include "gen_family.h"
 
+#include "gen_matrix.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,43 +18,6 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 static double rng_unit(uint64_t *s) { return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0); }
-
-/* Gradients of the barycentric functions of one simplex; returns its volume. */
-static double simplex_grads(int dim, const double x[4][3], double g[4][3])
-{
-    double j[3][3], inv[3][3], det;
-    for (int r = 0; r < dim; r++)
-        for (int c = 0; c < dim; c++)
-            j[r][c] = x[c + 1][r] - x[0][r];
-    if (dim == 2) {
-        det = j[0][0] * j[1][1] - j[0][1] * j[1][0];
-        inv[0][0] = j[1][1] / det;
-        inv[0][1] = -j[0][1] / det;
-        inv[1][0] = -j[1][0] / det;
-        inv[1][1] = j[0][0] / det;
-    } else {
-        det = j[0][0] * (j[1][1] * j[2][2] - j[1][2] * j[2][1]) - j[0][1] * (j[1][0] * j[2][2] - j[1][2] * j[2][0]) +
-              j[0][2] * (j[1][0] * j[2][1] - j[1][1] * j[2][0]);
-        inv[0][0] = (j[1][1] * j[2][2] - j[1][2] * j[2][1]) / det;
-        inv[0][1] = (j[0][2] * j[2][1] - j[0][1] * j[2][2]) / det;
-        inv[0][2] = (j[0][1] * j[1][2] - j[0][2] * j[1][1]) / det;
-        inv[1][0] = (j[1][2] * j[2][0] - j[1][0] * j[2][2]) / det;
-        inv[1][1] = (j[0][0] * j[2][2] - j[0][2] * j[2][0]) / det;
-        inv[1][2] = (j[0][2] * j[1][0] - j[0][0] * j[1][2]) / det;
-        inv[2][0] = (j[1][0] * j[2][1] - j[1][1] * j[2][0]) / det;
-        inv[2][1] = (j[0][1] * j[2][0] - j[0][0] * j[2][1]) / det;
-        inv[2][2] = (j[0][0] * j[1][1] - j[0][1] * j[1][0]) / det;
-    }
-    /* grad phi_a (a >= 1) is row a-1 of J^-1; grad phi_0 = -sum. */
-    for (int c = 0; c < dim; c++) {
-        g[0][c] = 0;
-        for (int a = 1; a <= dim; a++) {
-            g[a][c] = inv[a - 1][c];
-            g[0][c] -= g[a][c];
-        }
-    }
-    return fabs(det) / (dim == 2 ? 2.0 : 6.0);
-}
 
 /* g_a^T K g_b with K as 3 (2D) or 6 (3D) symmetric entries, or sigma I. */
 static double k_product(int dim, const double *k, double sigma, const double *ga, const double *gb)
@@ -190,7 +155,7 @@ int homg_gen_p1_mesh(int dim, int32_t num_nodes, const double *coords, int32_t n
         for (int a = 0; a < nv; a++)
             for (int c = 0; c < dim; c++)
                 x[a][c] = coords[(size_t)el[a] * dim + c];
-        vol = simplex_grads(dim, x, g);
+        vol = homg_gen_simplex_grads(dim, x, g);
         for (int a = 0; a < nv; a++) {
             int32_t fa = free_id[el[a]];
             if (fa < 0)
@@ -472,91 +437,5 @@ int homg_gen_mesh_file(const char *path, double jump, homg_host_csr *out)
     free(sigma);
     homg_mesh_destroy(mesh);
     homg_ctx_destroy(ctx);
-    return rc;
-}
-
-static double log_uniform(uint64_t *rng, double lo, double hi) { return lo * pow(hi / lo, rng_unit(rng)); }
-
-/* Index of one of the `k` nearest buses to bus i among buses [0, limit), at random. */
-static int32_t near_bus(const double *p, int32_t i, int32_t limit, int k, uint64_t *rng)
-{
-    int32_t best[8];
-    double bd[8];
-    int m = 0;
-    for (int32_t j = 0; j < limit; j++) {
-        double dx = p[2 * j] - p[2 * i], dy = p[2 * j + 1] - p[2 * i + 1], d = dx * dx + dy * dy;
-        int q;
-        if (j == i || (m == k && d >= bd[m - 1]))
-            continue;
-        q = m < k ? m++ : m - 1;
-        for (; q > 0 && bd[q - 1] > d; q--) {
-            bd[q] = bd[q - 1];
-            best[q] = best[q - 1];
-        }
-        bd[q] = d;
-        best[q] = j;
-    }
-    return m ? best[rng_next(rng) % (uint64_t)m] : -1;
-}
-
-int homg_gen_power_graph(int n, unsigned seed, homg_host_csr *out)
-{
-    uint64_t rng = 0xD1B54A32D192ED03ull ^ seed;
-    int32_t lines = 0, extra = n / 5;
-    int32_t *la = (int32_t *)malloc(((size_t)n + extra) * sizeof(int32_t));
-    int32_t *lb = (int32_t *)malloc(((size_t)n + extra) * sizeof(int32_t));
-    double *p = (double *)malloc((size_t)n * 2 * sizeof(double)), *w = NULL, *diag = NULL;
-    int64_t *per_row = (int64_t *)calloc((size_t)n + 1, sizeof(int64_t));
-    buckets b;
-    int rc = -1;
-    memset(&b, 0, sizeof b);
-    if (n < 2 || !la || !lb || !p || !per_row)
-        goto done;
-    w = (double *)malloc(((size_t)n + extra) * sizeof(double));
-    diag = (double *)calloc((size_t)n, sizeof(double));
-    if (!w || !diag)
-        goto done;
-    for (int32_t i = 0; i < 2 * n; i++)
-        p[i] = rng_unit(&rng);
-    for (int32_t i = 1; i < n; i++) { /* the spanning tree */
-        la[lines] = i;
-        lb[lines++] = near_bus(p, i, i, 8, &rng);
-    }
-    for (int32_t e = 0; e < extra; e++) { /* loops */
-        int32_t i = (int32_t)(rng_next(&rng) % (uint64_t)n), j = near_bus(p, i, n, 8, &rng);
-        if (j >= 0) {
-            la[lines] = i;
-            lb[lines++] = j;
-        }
-    }
-    for (int32_t e = 0; e < lines; e++) {
-        w[e] = log_uniform(&rng, 0.5, 1e4);
-        diag[la[e]] += w[e];
-        diag[lb[e]] += w[e];
-        per_row[la[e]]++;
-        per_row[lb[e]]++;
-    }
-    for (int32_t i = 0; i < n; i++) {
-        if (i == 0 || rng_next(&rng) % 20 == 0)
-            diag[i] += log_uniform(&rng, 0.1, 100);
-        per_row[i]++;
-    }
-    if (buckets_alloc(&b, n, per_row))
-        goto done;
-    for (int32_t i = 0; i < n; i++)
-        buckets_add(&b, i, i, diag[i]);
-    for (int32_t e = 0; e < lines; e++) {
-        buckets_add(&b, la[e], lb[e], -w[e]);
-        buckets_add(&b, lb[e], la[e], -w[e]);
-    }
-    rc = buckets_to_csr(&b, out);
-done:
-    buckets_free(&b);
-    free(la);
-    free(lb);
-    free(p);
-    free(w);
-    free(diag);
-    free(per_row);
     return rc;
 }

@@ -1,12 +1,12 @@
 /* gen_family.h -- the hard SPD problems every AMG smoother and coarsening must
  * converge on (issue 14): P1 Dirichlet problems on meshes from homg's mesh
- * generator and reader, assembled here from the definition (not by homg's FEM),
- * and an irregular weighted graph Laplacian.
+ * generator and reader, assembled here from the definition (not by homg's FEM).
  *
  * Every P1 case is -div(K grad u) = f with u = 0 on the boundary nodes (node
  * marker != 0), the boundary rows and columns removed, so A is SPD; K is a
  * symmetric tensor or a scalar per element.  Each returns 0, or -1 on failure
- * (out of memory, a mesh call failed). */
+ * (out of memory, a mesh call failed).  The family's irregular graph is the
+ * real power network HB/1138_bus, read from assets/1138_bus.mtx. */
 #ifndef HOMG_GEN_FAMILY_H
 #define HOMG_GEN_FAMILY_H
 
@@ -45,13 +45,5 @@ int homg_gen_graded(int cells, double ratio, homg_host_csr *out);
 
 /* A mesh file (homg_mesh_read), sigma = jump on element tag 2, 1 elsewhere. */
 int homg_gen_mesh_file(const char *path, double jump, homg_host_csr *out);
-
-/* An irregular SPD graph Laplacian like a power network's admittance matrix:
- * n buses on a random spanning tree (each bus joins one of the 8 nearest
- * earlier buses in the plane) plus n/5 extra lines, line weights
- * log-uniform in [0.5, 1e4], and a shunt (weight log-uniform in [0.1, 100])
- * at one bus in 20.  Stands in for HB/1138_bus (1138 rows), which the tests
- * may not download. */
-int homg_gen_power_graph(int n, unsigned seed, homg_host_csr *out);
 
 #endif

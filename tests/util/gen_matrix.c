@@ -60,33 +60,41 @@ static const int nb[15][3] = { { 0, 0, 0 },   { 1, 0, 0 },  { -1, 0, 0 },  { 0, 
                                { 0, 0, 1 },   { 0, 0, -1 }, { 1, 1, 0 },   { -1, -1, 0 }, { 1, 0, 1 },
                                { -1, 0, -1 }, { 0, 1, 1 },  { 0, -1, -1 }, { 1, 1, 1 },   { -1, -1, -1 } };
 
-/* 3x3 inverse-transpose rows: gradients of the barycentric functions 1..3. */
-static double grads(const double x[4][3], double g[4][3])
+/* See gen_matrix.h. */
+double homg_gen_simplex_grads(int dim, const double x[4][3], double g[4][3])
 {
-    double j[3][3], det, inv[3][3];
-    for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-            j[r][c] = x[c + 1][r] - x[0][r]; /* columns: edges from vertex 0 */
-    det = j[0][0] * (j[1][1] * j[2][2] - j[1][2] * j[2][1]) - j[0][1] * (j[1][0] * j[2][2] - j[1][2] * j[2][0]) +
-          j[0][2] * (j[1][0] * j[2][1] - j[1][1] * j[2][0]);
-    inv[0][0] = (j[1][1] * j[2][2] - j[1][2] * j[2][1]) / det;
-    inv[0][1] = (j[0][2] * j[2][1] - j[0][1] * j[2][2]) / det;
-    inv[0][2] = (j[0][1] * j[1][2] - j[0][2] * j[1][1]) / det;
-    inv[1][0] = (j[1][2] * j[2][0] - j[1][0] * j[2][2]) / det;
-    inv[1][1] = (j[0][0] * j[2][2] - j[0][2] * j[2][0]) / det;
-    inv[1][2] = (j[0][2] * j[1][0] - j[0][0] * j[1][2]) / det;
-    inv[2][0] = (j[1][0] * j[2][1] - j[1][1] * j[2][0]) / det;
-    inv[2][1] = (j[0][1] * j[2][0] - j[0][0] * j[2][1]) / det;
-    inv[2][2] = (j[0][0] * j[1][1] - j[0][1] * j[1][0]) / det;
-    /* grad phi_a (a = 1..3) is row a-1 of J^-1; grad phi_0 = -sum. */
-    for (int c = 0; c < 3; c++) {
+    double j[3][3], inv[3][3], det;
+    for (int r = 0; r < dim; r++)
+        for (int c = 0; c < dim; c++)
+            j[r][c] = x[c + 1][r] - x[0][r];
+    if (dim == 2) {
+        det = j[0][0] * j[1][1] - j[0][1] * j[1][0];
+        inv[0][0] = j[1][1] / det;
+        inv[0][1] = -j[0][1] / det;
+        inv[1][0] = -j[1][0] / det;
+        inv[1][1] = j[0][0] / det;
+    } else {
+        det = j[0][0] * (j[1][1] * j[2][2] - j[1][2] * j[2][1]) - j[0][1] * (j[1][0] * j[2][2] - j[1][2] * j[2][0]) +
+              j[0][2] * (j[1][0] * j[2][1] - j[1][1] * j[2][0]);
+        inv[0][0] = (j[1][1] * j[2][2] - j[1][2] * j[2][1]) / det;
+        inv[0][1] = (j[0][2] * j[2][1] - j[0][1] * j[2][2]) / det;
+        inv[0][2] = (j[0][1] * j[1][2] - j[0][2] * j[1][1]) / det;
+        inv[1][0] = (j[1][2] * j[2][0] - j[1][0] * j[2][2]) / det;
+        inv[1][1] = (j[0][0] * j[2][2] - j[0][2] * j[2][0]) / det;
+        inv[1][2] = (j[0][2] * j[1][0] - j[0][0] * j[1][2]) / det;
+        inv[2][0] = (j[1][0] * j[2][1] - j[1][1] * j[2][0]) / det;
+        inv[2][1] = (j[0][1] * j[2][0] - j[0][0] * j[2][1]) / det;
+        inv[2][2] = (j[0][0] * j[1][1] - j[0][1] * j[1][0]) / det;
+    }
+    /* grad phi_a (a >= 1) is row a-1 of J^-1; grad phi_0 = -sum. */
+    for (int c = 0; c < dim; c++) {
         g[0][c] = 0;
-        for (int a = 1; a < 4; a++) {
+        for (int a = 1; a <= dim; a++) {
             g[a][c] = inv[a - 1][c];
             g[0][c] -= g[a][c];
         }
     }
-    return fabs(det) / 6.0;
+    return fabs(det) / (dim == 2 ? 2.0 : 6.0);
 }
 
 int homg_gen_p1_cube(int k, double sigma_out, double sigma_in, double lambda, homg_host_csr *out)
@@ -143,7 +151,7 @@ int homg_gen_p1_cube(int k, double sigma_out, double sigma_in, double lambda, ho
                     sigma = cen[0] > 1 && cen[0] < 3 && cen[1] > 1 && cen[1] < 3 && cen[2] > 1 && cen[2] < 3
                                 ? sigma_in
                                 : sigma_out;
-                    vol = grads(x, g);
+                    vol = homg_gen_simplex_grads(3, x, g);
                     for (int a = 0; a < 4; a++)
                         for (int b = 0; b < 4; b++) {
                             double e = sigma * vol * (g[a][0] * g[b][0] + g[a][1] * g[b][1] + g[a][2] * g[b][2]) +

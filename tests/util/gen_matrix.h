@@ -20,6 +20,11 @@ int homg_gen_poisson3d(int n, homg_host_csr *out);
  * nodes, seed 000's Regular mesh.  Returns 0, or -1 when out of memory. */
 int homg_gen_p1_cube(int k, double sigma_out, double sigma_in, double lambda, homg_host_csr *out);
 
+/* Gradients g[a] of the barycentric functions of the simplex x[0..dim] (dim 2:
+ * a triangle, third coordinates unused; 3: a tetrahedron); returns its area or
+ * volume. */
+double homg_gen_simplex_grads(int dim, const double x[4][3], double g[4][3]);
+
 /* Free with homg_host_csr_free; view with homg_host_csr_view. */
 
 #endif

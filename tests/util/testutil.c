@@ -54,9 +54,11 @@ int homg_test_mkdtemp(char *dir, size_t len, const char *tag)
 
 const char *homg_test_path(const char *dir, const char *name)
 {
-    static char p[512];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return p;
+    static char p[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    return p[k];
 }
 
 double homg_rel_diff(const double *a, const double *b, size_t n)

@@ -22,7 +22,8 @@ homg_rng homg_rng_seed(uint64_t seed);
 double homg_rng_uniform(homg_rng *r);
 
 /* A fresh directory /tmp/homg_<tag>_XXXXXX written into dir (at least 64 bytes);
- * 0 on success.  homg_test_path gives dir/name in a static buffer. */
+ * 0 on success.  homg_test_path gives dir/name in one of 4 static buffers taken
+ * in turn: up to four calls may appear in one argument list. */
 int homg_test_mkdtemp(char *dir, size_t len, const char *tag);
 const char *homg_test_path(const char *dir, const char *name);
 

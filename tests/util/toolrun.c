@@ -1,6 +1,7 @@
 /* toolrun.c -- running the built `homg` tool from a test (toolrun.h). */
 #include "toolrun.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,4 +38,33 @@ void homg_test_tool(const char *tool, const char *args, homg_tool_run *r)
     remove(err);
     rmdir(dir);
     printf("$ homg %s -> %d\n%s%s", args, r->status, r->out, r->err);
+}
+
+int homg_tool_run_clean(const homg_tool_run *r)
+{
+    return !strstr(r->err, "Sanitizer") && !strstr(r->err, "runtime error");
+}
+
+int homg_test_toolf(const char *tool, homg_tool_run *r, const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    homg_test_tool(tool, args, r);
+    return homg_tool_run_clean(r) ? 0 : -1;
+}
+
+int homg_test_tool_setup(const char *program, const char *tool, char *dir, size_t len, const char *tag)
+{
+    if (access(tool, X_OK) != 0) {
+        fprintf(stderr, "%s: %s is not there: build it and run this from the repository root\n", program, tool);
+        return -1;
+    }
+    if (homg_test_mkdtemp(dir, len, tag) != 0) {
+        fprintf(stderr, "%s: cannot make a temporary directory\n", program);
+        return -1;
+    }
+    return 0;
 }

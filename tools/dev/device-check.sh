@@ -50,9 +50,12 @@ demos)
               "clone --frames 120"; do
         name=${dm%% *}
         [ -x $B/demo/$name ] || continue
-        # (with --backend cuda --vsync 0 added, heat and smoke hung after the view was made on the
-        # H100 through EGL, 2026-11-26; without them they run: not investigated)
-        timeout 200 $B/demo/$dm --png "$OUT/demo-$name.png" > "$OUT/demo-$name.log" 2>&1; rc=$?
+        # --trace: progress on stderr (and stdout is line-buffered), so a run cut off by the timeout
+        # shows where it stopped.  (At 05:49 heat and smoke, run with --backend cuda --vsync 0, were
+        # cut off with only their first line in the log; at 07:12 every demo ran with and without
+        # those flags, bench/results/h100_fluid.md.)
+        timeout 200 $B/demo/$dm --backend cuda --vsync 0 --stats --trace --png "$OUT/demo-$name.png" \
+            > "$OUT/demo-$name.log" 2> "$OUT/demo-$name.trace"; rc=$?
         summary="$summary\ndemo $name: rc=$rc $(tail -1 "$OUT/demo-$name.log")"
     done
     ;;

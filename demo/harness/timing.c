@@ -1,0 +1,168 @@
+/* timing.c -- the demos' measurements: the solve and the view's write each
+ * bracketed by CUDA events (homg_timer, read a frame later so nothing waits),
+ * the medians of a headless run (--stats), and progress lines on stderr
+ * (--trace) that show where a run stops. */
+#define _POSIX_C_SOURCE 200809L
+#include "harness/harness.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { SOLVE, VIEW, NTIMERS, MAX_SAMPLES = 1 << 14 };
+
+typedef struct samples {
+    double *v;
+    int n;
+} samples;
+
+static homg_timer *timers[NTIMERS][2]; /* this frame's and the last one's */
+static int started[NTIMERS][2];
+static samples frame_wall, solve_gpu, view_gpu, view_host;
+
+double demo_now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+void demo_trace(const demo *d, const char *fmt, ...)
+{
+    static double t0;
+    va_list ap;
+    if (!d->trace || (d->frame > 2 && d->frame % 100 != 0 && !d->closing))
+        return;
+    if (t0 == 0)
+        t0 = demo_now_ms();
+    fprintf(stderr, "[%9.1f ms] %s frame %d: ", demo_now_ms() - t0, d->app->name, d->frame);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+void demo_timing_start(demo *d)
+{
+    for (int k = 0; k < NTIMERS; k++)
+        for (int b = 0; b < 2; b++) {
+            demo_check(d, homg_timer_create(d->ctx, &timers[k][b]), "homg_timer_create");
+            started[k][b] = 0;
+        }
+}
+
+void demo_timing_stop(demo *d)
+{
+    (void)d;
+    for (int k = 0; k < NTIMERS; k++)
+        for (int b = 0; b < 2; b++) {
+            homg_timer_destroy(timers[k][b]);
+            timers[k][b] = NULL;
+        }
+}
+
+static void add(samples *s, double v)
+{
+    if (!s->v)
+        s->v = malloc(sizeof(double) * MAX_SAMPLES);
+    if (s->v && s->n < MAX_SAMPLES && v >= 0)
+        s->v[s->n++] = v;
+}
+
+/* The last frame's time of timer k: its events have passed, reading them does not wait. */
+static double last_ms(const demo *d, int k)
+{
+    int b = (d->frame + 1) & 1;
+    double ms = -1;
+    if (d->frame > 0 && started[k][b] && homg_timer_ms(timers[k][b], &ms) != HOMG_OK)
+        ms = -1;
+    return ms;
+}
+
+static void begin(demo *d, int k)
+{
+    int b = d->frame & 1;
+    started[k][b] = homg_timer_start(timers[k][b]) == HOMG_OK;
+}
+
+static void end(demo *d, int k)
+{
+    int b = d->frame & 1;
+    if (started[k][b])
+        started[k][b] = homg_timer_stop(timers[k][b]) == HOMG_OK;
+}
+
+void demo_solve_begin(demo *d)
+{
+    demo_trace(d, "solve queued");
+    begin(d, SOLVE);
+}
+
+void demo_solve_end(demo *d)
+{
+    double ms;
+    end(d, SOLVE);
+    if ((ms = last_ms(d, SOLVE)) >= 0)
+        d->solve_ms = ms;
+    demo_trace(d, "solve returned");
+}
+
+void demo_view_write(demo *d, homg_view *view, const void *values, const homg_view_write_desc *wd)
+{
+    double t = demo_now_ms();
+    demo_trace(d, "view write");
+    begin(d, VIEW);
+    demo_check(d, homg_view_write(view, values, wd), "homg_view_write");
+    end(d, VIEW);
+    if (d->stats) {
+        add(&view_host, demo_now_ms() - t);
+        add(&view_gpu, last_ms(d, VIEW));
+    }
+    demo_trace(d, "view written");
+}
+
+void demo_stats_frame(demo *d, double wall_ms)
+{
+    if (!d->stats)
+        return;
+    add(&frame_wall, wall_ms);
+    add(&solve_gpu, d->solve_ms);
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of the samples after the first quarter (warm-up); -1 when none. */
+static double median(samples *s, double *p90)
+{
+    int first = s->n / 4, n = s->n - first;
+    *p90 = -1;
+    if (n <= 0)
+        return -1;
+    qsort(s->v + first, (size_t)n, sizeof(double), cmp);
+    *p90 = s->v[first + (n * 9) / 10 < s->n ? first + (n * 9) / 10 : s->n - 1];
+    return s->v[first + n / 2];
+}
+
+void demo_stats_print(demo *d)
+{
+    double p90[4], m[4];
+    samples *s[4] = { &frame_wall, &solve_gpu, &view_gpu, &view_host };
+    if (!d->stats)
+        return;
+    for (int k = 0; k < 4; k++)
+        m[k] = median(s[k], &p90[k]);
+    printf("stats: %s %s on %s, median of the last %d of %d frames (p90): frame %.3f ms wall (%.3f), %.0f frames/s; "
+           "solve %.3f ms GPU (%.3f); view write %.3f ms GPU (%.3f), %.3f ms host (%.3f)\n",
+           d->app->name, d->detail, homg_ctx_device_name(d->ctx), frame_wall.n - frame_wall.n / 4, frame_wall.n, m[0],
+           p90[0], m[0] > 0 ? 1e3 / m[0] : 0, m[1], p90[1], m[2], p90[2], m[3], p90[3]);
+    for (int k = 0; k < 4; k++) {
+        free(s[k]->v);
+        memset(s[k], 0, sizeof *s[k]);
+    }
+}

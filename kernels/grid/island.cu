@@ -1,0 +1,219 @@
+/* island.cu -- CUDA twin of kernels/grid/island.c: the island labelling
+ * (island_kernels.h). Roots hook by atomic min; counts per root use keyed sums. */
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include "core/cuda_check.h"
+#include "island_point.h"
+#include "keyed_sum.cuh"
+
+#define NT  256
+#define PER (ISLAND_SCAN_BLOCK / NT) /* cells per thread in count / number */
+
+static unsigned stride_blocks(kernel_exec *ex, size_t n)
+{
+    size_t b = (n + NT - 1) / NT, cap = (size_t)ex->sm_count * 8;
+    return (unsigned)(b < cap ? (b ? b : 1) : cap);
+}
+#define FOR_CELLS(c, n) for (size_t c = blockIdx.x * (size_t)NT + threadIdx.x; c < (n); c += (size_t)gridDim.x * NT)
+
+__global__ void init_kernel(island_grid g, const unsigned char *flags, int *label, int *aux)
+{
+    FOR_CELLS(c, island_cells(&g))
+    {
+        label[c] = island_active(flags, c) ? (int)c : -1;
+        aux[c] = 0;
+    }
+}
+
+__global__ void hook_kernel(island_grid g, const unsigned char *flags, int *label, int *changed)
+{
+    FOR_CELLS(c, island_cells(&g))
+    {
+        if (!island_active(flags, c))
+            continue;
+        for (int a = 0; a < g.dims; a++) {
+            size_t m;
+            if (!island_neighbour(&g, c, a, 1, &m) || !island_active(flags, m))
+                continue;
+            int rc = island_root(label, (int)c), rm = island_root(label, (int)m);
+            if (rc == rm)
+                continue;
+            atomicMin(label + (rc > rm ? rc : rm), rc < rm ? rc : rm);
+            *changed = 1;
+        }
+    }
+}
+
+__global__ void compress_kernel(size_t n, int *label)
+{
+    FOR_CELLS(c, n)
+    {
+        if (label[c] >= 0)
+            label[c] = island_root(label, (int)c);
+    }
+}
+
+/* A root's count and "not singular" bit, summed per key. */
+struct count_bits {
+    int n, bits;
+};
+__device__ static inline count_bits operator+(count_bits a, count_bits b) { return { a.n + b.n, a.bits | b.bits }; }
+__device__ static inline count_bits keyed_shfl_down(count_bits v, int o)
+{
+    return { __shfl_down_sync(0xFFFFFFFFu, v.n, o), __shfl_down_sync(0xFFFFFFFFu, v.bits, o) };
+}
+struct count_flush {
+    int *aux;
+    __device__ void operator()(int r, count_bits v) const
+    {
+        atomicAdd(aux + r, v.n);
+        if (v.bits)
+            atomicOr(aux + r, ISLAND_NONSINGULAR);
+    }
+};
+
+template <typename T>
+__global__ void mark_kernel(island_grid g, const unsigned char *flags, const T *lam, double lambda, const int *label,
+                            int *aux)
+{
+    const count_bits zero = { 0, 0 };
+    keyed_sum<count_bits, count_flush> acc(count_flush{ aux }, zero);
+    FOR_CELLS(c, island_cells(&g))
+    {
+        int r = label[c];
+        if (r < 0)
+            continue;
+        double l = lam ? (double)lam[c] : lambda;
+        acc.add(r, count_bits{ 1, l != 0 || island_cell_fixes(&g, flags, c) }, zero);
+    }
+    acc.finish(zero);
+}
+
+typedef cub::BlockReduce<int, NT> block_reduce;
+typedef cub::BlockScan<int, NT> block_scan;
+
+/* Singular roots among this thread's PER consecutive cells of block b. */
+__device__ static int thread_roots(size_t n, const int *label, const int *aux, size_t c0)
+{
+    int k = 0;
+    for (size_t c = c0; c < c0 + PER && c < n; c++)
+        k += island_singular_root(label, aux, c);
+    return k;
+}
+
+__global__ void block_count_kernel(size_t n, const int *label, const int *aux, int *bsum)
+{
+    __shared__ typename block_reduce::TempStorage tmp;
+    size_t c0 = (size_t)blockIdx.x * ISLAND_SCAN_BLOCK + (size_t)threadIdx.x * PER;
+    int total = block_reduce(tmp).Sum(thread_roots(n, label, aux, c0));
+    if (threadIdx.x == 0)
+        bsum[blockIdx.x] = total;
+}
+
+/* One block: bsum[0..nb) from counts to exclusive prefix sums; *total = the sum. */
+__global__ void scan_blocks_kernel(int nb, int *bsum, int *total)
+{
+    __shared__ typename block_scan::TempStorage tmp;
+    int per = (nb + NT - 1) / NT, b0 = threadIdx.x * per, sum = 0, before, all;
+    for (int b = b0; b < b0 + per && b < nb; b++)
+        sum += bsum[b];
+    block_scan(tmp).ExclusiveSum(sum, before, all);
+    for (int b = b0; b < b0 + per && b < nb; b++) {
+        int k = bsum[b];
+        bsum[b] = before;
+        before += k;
+    }
+    if (threadIdx.x == 0)
+        *total = all;
+}
+
+__global__ void number_kernel(size_t n, const int *label, const int *aux, const int *bsum, int *ids, double *inv)
+{
+    __shared__ typename block_scan::TempStorage tmp;
+    size_t c0 = (size_t)blockIdx.x * ISLAND_SCAN_BLOCK + (size_t)threadIdx.x * PER;
+    int id;
+    block_scan(tmp).ExclusiveSum(thread_roots(n, label, aux, c0), id);
+    id += bsum[blockIdx.x];
+    for (size_t c = c0; c < c0 + PER && c < n; c++)
+        if (island_singular_root(label, aux, c)) {
+            ids[c] = id;
+            inv[id++] = 1.0 / (double)(aux[c] & ISLAND_COUNT_MASK);
+        }
+}
+
+__global__ void relabel_kernel(size_t n, const int *aux, const int *ids, int *label)
+{
+    FOR_CELLS(c, n)
+    {
+        int r = label[c];
+        label[c] = r >= 0 && !(aux[r] & ISLAND_NONSINGULAR) ? ids[r] : -1;
+    }
+}
+
+static unsigned scan_blocks(size_t n) { return (unsigned)((n + ISLAND_SCAN_BLOCK - 1) / ISLAND_SCAN_BLOCK); }
+
+extern "C" homg_status homg_cuda_island_init(kernel_exec *ex, const island_grid *g, const unsigned char *flags,
+                                             int *label, int *aux)
+{
+    init_kernel<<<stride_blocks(ex, island_cells(g)), NT, 0, homg_cuda_stream(ex)>>>(*g, flags, label, aux);
+    HOMG_CUDA_LAUNCHED(ex, "island init_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_island_hook(kernel_exec *ex, const island_grid *g, const unsigned char *flags,
+                                             int *label, int *changed)
+{
+    hook_kernel<<<stride_blocks(ex, island_cells(g)), NT, 0, homg_cuda_stream(ex)>>>(*g, flags, label, changed);
+    HOMG_CUDA_LAUNCHED(ex, "island hook_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_island_compress(kernel_exec *ex, size_t n, int *label)
+{
+    compress_kernel<<<stride_blocks(ex, n), NT, 0, homg_cuda_stream(ex)>>>(n, label);
+    HOMG_CUDA_LAUNCHED(ex, "island compress_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_island_mark(kernel_exec *ex, homg_precision p, const island_grid *g,
+                                             const unsigned char *flags, const void *lambda_cell, double lambda,
+                                             const int *label, int *aux)
+{
+    unsigned b = stride_blocks(ex, island_cells(g));
+    if (p == HOMG_FLOAT64)
+        mark_kernel<double>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*g, flags, (const double *)lambda_cell, lambda, label, aux);
+    else
+        mark_kernel<float>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*g, flags, (const float *)lambda_cell, lambda, label, aux);
+    HOMG_CUDA_LAUNCHED(ex, "island mark_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_island_count(kernel_exec *ex, size_t n, const int *label, const int *aux, int *bsum,
+                                              int *total)
+{
+    block_count_kernel<<<scan_blocks(n), NT, 0, homg_cuda_stream(ex)>>>(n, label, aux, bsum);
+    HOMG_CUDA_LAUNCHED(ex, "island block_count_kernel");
+    scan_blocks_kernel<<<1, NT, 0, homg_cuda_stream(ex)>>>((int)scan_blocks(n), bsum, total);
+    HOMG_CUDA_LAUNCHED(ex, "island scan_blocks_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_island_number(kernel_exec *ex, size_t n, const int *label, const int *aux,
+                                               const int *bsum, int *ids, double *inv)
+{
+    number_kernel<<<scan_blocks(n), NT, 0, homg_cuda_stream(ex)>>>(n, label, aux, bsum, ids, inv);
+    HOMG_CUDA_LAUNCHED(ex, "island number_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_island_relabel(kernel_exec *ex, size_t n, const int *aux, const int *ids, int *label)
+{
+    relabel_kernel<<<stride_blocks(ex, n), NT, 0, homg_cuda_stream(ex)>>>(n, aux, ids, label);
+    HOMG_CUDA_LAUNCHED(ex, "island relabel_kernel");
+    return HOMG_OK;
+}
+
+extern "C" const island_kernels homg_cuda_island_kernels = { .name = "cuda", ISLAND_KERNELS(HOMG_KERNEL_CUDA_INIT) };
