@@ -4,6 +4,8 @@
 # (memcheck, racecheck) on the small GPU tests, then the benchmarks.  Logs go to
 # $OUT; the last lines are a short summary.
 #   tools/dev/device-check.sh [tests|sanitize|demos|bench]...   (default: all four)
+# Environment: TEST_TIMEOUT, REF_TIMEOUT (test_grid_ref on cuda), SANITIZE_TESTS, SANITIZE_TOOLS
+# (default "memcheck racecheck"), SANITIZE_TIMEOUT, BENCHES, BENCH_TIMEOUT.
 set -u
 export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
 B=.devbuild
@@ -27,14 +29,14 @@ tests)
     done
     summary="$summary\ntests: $pass passed, $skip skipped, $fail failed$failed"
     # the general grid against its reference (tests/test_grid_ref.c) on the CUDA backend
-    HOMG_TEST_BACKEND=cuda timeout 500 $B/tests/test_grid_ref > "$OUT/grid-ref-cuda.log" 2>&1
+    HOMG_TEST_BACKEND=cuda timeout "${REF_TIMEOUT:-500}" $B/tests/test_grid_ref > "$OUT/grid-ref-cuda.log" 2>&1
     summary="$summary\ntest_grid_ref on cuda: rc=$? $(grep -c 'FAIL ' "$OUT/grid-ref-cuda.log") FAIL lines"
     # the tool's GPU path, on its default problem
     $B/homg solve --backend cuda --png "$OUT/solution.png" > "$OUT/tool-solve.log" 2>&1
     summary="$summary\nhomg solve --backend cuda: rc=$? $(tail -1 "$OUT/tool-solve.log")"
     ;;
 sanitize)
-    for tool in memcheck racecheck; do
+    for tool in ${SANITIZE_TOOLS:-memcheck racecheck}; do
         for t in ${SANITIZE_TESTS:-$B/tests/test_*_gpu}; do
             log="$OUT/sanitize-$tool.log"
             echo "=== $tool $t" >> "$log"
