@@ -70,15 +70,6 @@ homg_status homg_cpu_gen_cycle_block(kernel_exec *ex, homg_precision p, const ge
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gen_prolong_smooth(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_level *C,
-                                        const void *ec, void *u, const void *f)
-{
-    (void)ex;
-    DISPATCH(p, prolong_smooth_f(L, C, (const float *)ec, (float *)u, (const float *)f),
-             prolong_smooth_d(L, C, (const double *)ec, (double *)u, (const double *)f));
-    return HOMG_OK;
-}
-
 homg_status homg_cpu_gen_residual_restrict(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_level *C,
                                            const void *u, const void *f, void *fc)
 {

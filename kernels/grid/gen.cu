@@ -52,11 +52,6 @@ template <> struct gp<float> {
     {
         return gen_from_zero_f(L, f, i, j, k);
     }
-    __device__ static float relax_prolonged(const gen_level *L, const gen_level *C, const float *u, const float *ec,
-                                            const float *f, int i, int j, int k)
-    {
-        return gen_relax_prolonged_f(L, C, u, ec, f, i, j, k);
-    }
 };
 template <> struct gp<double> {
     __device__ static void setup(const gen_level *L, const gen_fine *F, const double *lc, double l,
@@ -90,11 +85,6 @@ template <> struct gp<double> {
     {
         return gen_from_zero_d(L, f, i, j, k);
     }
-    __device__ static double relax_prolonged(const gen_level *L, const gen_level *C, const double *u, const double *ec,
-                                             const double *f, int i, int j, int k)
-    {
-        return gen_relax_prolonged_d(L, C, u, ec, f, i, j, k);
-    }
 };
 
 /* Sum over the block (NT threads), added atomically to *out by thread 0. */
@@ -124,6 +114,9 @@ static unsigned stride_blocks(kernel_exec *ex, size_t n)
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
 }
 
+#define CELL_LOOP(L, c) \
+    for (size_t c = blockIdx.x * (size_t)NT + threadIdx.x; c < gen_cells(&L); c += (size_t)gridDim.x * NT)
+
 /* The cell kernels run on a 3D launch of (32 x 8) thread tiles, so a thread's
  * (i, j, k) come from its ids, not from 64-bit divisions of a linear index. */
 #define TX 32
@@ -145,25 +138,31 @@ static const dim3 tile3(TX, TY, 1);
 template <typename T>
 __global__ void setup_fine_kernel(gen_level L, gen_fine F, const T *lc, double lambda, const unsigned char *flags)
 {
-    CELLS3(L.nx, L.ny, L.nz, i, j, k)
-    gp<T>::setup(&L, &F, lc, lambda, flags, i, j, k);
+    CELL_LOOP(L, c)
+    {
+        int i, j, k;
+        gen_coords(&L, c, &i, &j, &k);
+        gp<T>::setup(&L, &F, lc, lambda, flags, i, j, k);
+    }
 }
 
 template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
 {
-    CELLS3(C.nx, C.ny, C.nz, i, j, k)
-    gp<T>::coarse(&L, &C, i, j, k);
+    CELL_LOOP(C, c)
+    {
+        int i, j, k;
+        gen_coords(&C, c, &i, &j, &k);
+        gp<T>::coarse(&L, &C, i, j, k);
+    }
 }
 
-/* The first half-sweep from u = 0 (GEN_FROM_ZERO): every cell written. */
+/* One colour's cells of one phase (gen_seam): thread t of a row takes
+ * i = 2t or 2t + 1, whichever has the colour. */
 template <typename T> __global__ void from_zero_kernel(gen_level L, T *u, const T *f)
 {
     CELLS3(L.nx, L.ny, L.nz, i, j, k)
     u[gen_index(&L, i, j, k)] = gp<T>::from_zero(&L, f, i, j, k);
 }
-
-/* One colour's cells of one phase (gen_seam; -1: all): thread t of a row takes
- * i = 2t or 2t + 1, whichever has the colour. */
 
 template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour, int phase)
 {
@@ -362,20 +361,6 @@ template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level 
     }
 }
 
-/* Colour-1 cells only (thread t of a row takes i = 2t or 2t + 1); colour 0 is read, not written. */
-template <typename T> __global__ void prolong_smooth_kernel(gen_level L, gen_level C, const T *ec, T *u, const T *f)
-{
-    CELLS3((L.nx + 1) / 2, L.ny, L.nz, t, j, k)
-    {
-        int i = 2 * t + ((1 + j + k) & 1);
-        if (i >= L.nx)
-            continue;
-        size_t c = gen_index(&L, i, j, k);
-        if (!L.flag[c])
-            u[c] = gp<T>::relax_prolonged(&L, &C, u, ec, f, i, j, k);
-    }
-}
-
 template <typename T> __global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f, T *r, double *rr)
 {
     double acc = 0;
@@ -524,24 +509,23 @@ extern "C" homg_status homg_cuda_gen_setup_fine(kernel_exec *ex, homg_precision 
                                                 const gen_fine *F, const void *lambda_cell, double lambda,
                                                 const unsigned char *flags)
 {
-    const dim3 b = grid3(L->nx, L->ny, L->nz);
+    unsigned b = stride_blocks(ex, gen_cells(L));
     if (p == HOMG_FLOAT64)
         setup_fine_kernel<double>
-            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)lambda_cell, lambda, flags);
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)lambda_cell, lambda, flags);
     else
-        setup_fine_kernel<float>
-            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)lambda_cell, lambda, flags);
+        setup_fine_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)lambda_cell, lambda, flags);
     HOMG_CUDA_LAUNCHED(ex, "gen setup_fine_kernel");
     return HOMG_OK;
 }
 
 extern "C" homg_status homg_cuda_gen_coarsen(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_level *C)
 {
-    const dim3 b = grid3(C->nx, C->ny, C->nz);
+    unsigned b = stride_blocks(ex, gen_cells(C));
     if (p == HOMG_FLOAT64)
-        coarsen_kernel<double><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C);
+        coarsen_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C);
     else
-        coarsen_kernel<float><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C);
+        coarsen_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C);
     HOMG_CUDA_LAUNCHED(ex, "gen coarsen_kernel");
     return HOMG_OK;
 }
@@ -616,20 +600,6 @@ extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision
     else
         prolong_add_kernel<float><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u);
     HOMG_CUDA_LAUNCHED(ex, "gen prolong_add_kernel");
-    return HOMG_OK;
-}
-
-extern "C" homg_status homg_cuda_gen_prolong_smooth(kernel_exec *ex, homg_precision p, const gen_level *L,
-                                                    const gen_level *C, const void *ec, void *u, const void *f)
-{
-    const dim3 b = grid3((L->nx + 1) / 2, L->ny, L->nz);
-    if (p == HOMG_FLOAT64)
-        prolong_smooth_kernel<double>
-            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u, (const double *)f);
-    else
-        prolong_smooth_kernel<float>
-            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u, (const float *)f);
-    HOMG_CUDA_LAUNCHED(ex, "gen prolong_smooth_kernel");
     return HOMG_OK;
 }
 

@@ -118,12 +118,6 @@ enum {
     /* u[c] += ec[parent of c] at active c. */                                                                    \
     X(homg_status, gen, prolong_add,                                                                              \
       (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *ec, void *u))      \
-    /* prolong_add followed by the colour-1 half-sweep, in one pass: u at colour-1 active cells   */              \
-    /* relaxed from their neighbours' prolonged values; colour-0 cells are NOT written (the next   */             \
-    /* colour-0 half-sweep overwrites them, without reading them).  Levels without seams only.    */              \
-    X(homg_status, gen, prolong_smooth,                                                                           \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *ec, void *u,       \
-       const void *f))                                                                                            \
     /* Finest level: r = f + face terms - A u at active cells (u NULL: 0), 0 elsewhere; *rr += r.r. */            \
     X(homg_status, gen, residual,                                                                                 \
       (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *u, const void *f,   \

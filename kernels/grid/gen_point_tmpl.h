@@ -281,38 +281,6 @@ HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int 
     return d > 0 ? (T)(((double)f[c] + GFN(gen_offsum)(L, u, i, j, k)) / d) : (T)0;
 }
 
-/* A neighbour's value after prolong_add (rounded to T as prolong_add stores it). */
-HOMG_HD double GFN(gen_pval)(const gen_level *L, const gen_level *C, const T *u, const T *ec, int i, int j, int k)
-{
-    size_t c = gen_index(L, i, j, k);
-    if (L->flag[c])
-        return (double)u[c];
-    return (double)(T)((double)u[c] +
-                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
-}
-
-/* Gauss-Seidel value of an active cell as if prolong_add had run first: its
- * neighbours' values plus their parents' corrections (prolong_smooth). */
-HOMG_HD T GFN(gen_relax_prolonged)(const gen_level *L, const gen_level *C, const T *u, const T *ec, const T *f, int i,
-                                   int j, int k)
-{
-    const size_t c = gen_index(L, i, j, k);
-    const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
-    double s = 0, d = GFN(gen_diag)(L, i, j, k);
-    for (int a = 0; a < (L->nz > 1 ? 3 : 2); a++)
-        for (int dir = 1; dir >= -1; dir -= 2) {
-            int m = gen_nb(x[a], n[a], L->periodic[a], dir), y[3] = { i, j, k };
-            size_t cm;
-            if (m < 0)
-                continue;
-            y[a] = m;
-            cm = gen_index(L, y[0], y[1], y[2]);
-            s += (dir > 0 ? GFN(gen_g)(L, a, c, cm) : GFN(gen_g)(L, a, cm, c)) *
-                 GFN(gen_pval)(L, C, u, ec, y[0], y[1], y[2]);
-        }
-    return d > 0 ? (T)(((double)f[c] + s) / d) : (T)0;
-}
-
 /* u at a cell after the first colour-0 half-sweep from u = 0 (gen_kernels.h, GEN_FROM_ZERO). */
 HOMG_HD T GFN(gen_from_zero)(const gen_level *L, const T *f, int i, int j, int k)
 {

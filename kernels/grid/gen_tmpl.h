@@ -125,18 +125,6 @@ static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec
     }
 }
 
-static void CFN(prolong_smooth)(const gen_level *L, const gen_level *C, const T *ec, T *u, const T *f)
-{
-    const long long n = (long long)gen_cells(L);
-#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
-    for (long long c = 0; c < n; c++) {
-        int i, j, k;
-        gen_coords(L, (size_t)c, &i, &j, &k);
-        if (((i + j + k) & 1) == 1 && !L->flag[c])
-            u[c] = CFN(gen_relax_prolonged)(L, C, u, ec, f, i, j, k);
-    }
-}
-
 static void CFN(residual)(const gen_level *L, const gen_fine *F, const T *u, const T *f, T *r, double *rr)
 {
     const long long n = (long long)gen_cells(L);

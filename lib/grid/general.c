@@ -277,29 +277,6 @@ static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int from0)
 
 static homg_status visit(gen_cycle *c, int l, int fcycle, int zero);
 
-/* x_l += P x_{l+1}, then n reverse-order sweeps; the prolongation and the first
- * half-sweep are one pass where the level has no seams (gen_point.h). */
-static homg_status prolong_post(gen_cycle *c, int l, int n)
-{
-    homg_grid *g = c->g;
-    grid_general *G = g->gen;
-    kernel_exec *ex = &g->ctx->ex;
-    const homg_precision p = g->desc.precision;
-    const gen_level *L = &G->lv[l], *C = &G->lv[l + 1];
-    if (n < 1 || gen_seams(L)) {
-        if (!c->dry)
-            GQ(g, G->k->prolong_add(ex, p, L, C, G->x[l + 1], c->xs[l]), "prolongation");
-        homg__account(g, 1, share(G, l), 2.0 * cells(L));
-        return sweeps(c, l, n, 1, 0);
-    }
-    if (!c->dry) {
-        GQ(g, G->k->prolong_smooth(ex, p, L, C, G->x[l + 1], c->xs[l], c->bs[l]), "prolongation and smoothing");
-        GQ(g, G->k->smooth(ex, p, L, c->xs[l], c->bs[l], 0), "smoothing");
-    }
-    homg__account(g, 2, share(G, l), 4.0 * cells(L));
-    return sweeps(c, l, n - 1, 1, 0);
-}
-
 /* Levels l.. in one kernel; the accounting as if visit had queued them. */
 static homg_status visit_block(gen_cycle *c, int l, int fcycle)
 {
@@ -360,13 +337,16 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     HOMG_TRY(visit(c, l + 1, fcycle, 1));
     if (fcycle) {
         /* the F-cycle's second visit: a V-cycle on the coarse correction's residual */
-        HOMG_TRY(prolong_post(c, l, 1));
+        KQ(c, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
+        HOMG_TRY(sweeps(c, l, 1, 1, 0));
         HOMG_TRY(sweeps(c, l, 1, 0, 0));
         KQ(c, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
            "residual and restriction");
         HOMG_TRY(visit(c, l + 1, 0, 1));
     }
-    return prolong_post(c, l, g->desc.post);
+    KQ(c, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
+    homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
+    return sweeps(c, l, g->desc.post, 1, 0);
 }
 
 /* z = M r: one cycle from zero, projected on the singular islands. */
