@@ -3,7 +3,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
 #include "gen_kernels.h"
@@ -60,13 +59,6 @@ homg_status homg_cpu_gen_coarse_solve(kernel_exec *ex, homg_precision p, const g
     (void)ex;
     DISPATCH(p, coarse_solve_f(L, (float *)u, (const float *)f, sweeps),
              coarse_solve_d(L, (double *)u, (const double *)f, sweeps));
-    return HOMG_OK;
-}
-
-homg_status homg_cpu_gen_cycle_block(kernel_exec *ex, homg_precision p, const gen_stack *S)
-{
-    (void)ex;
-    DISPATCH(p, visit_block_f(S, 0, S->fcycle), visit_block_d(S, 0, S->fcycle));
     return HOMG_OK;
 }
 

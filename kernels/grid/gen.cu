@@ -48,10 +48,6 @@ template <> struct gp<float> {
     {
         return gen_au_f(L, u, i, j, k);
     }
-    __device__ static float from_zero(const gen_level *L, const float *f, int i, int j, int k)
-    {
-        return gen_from_zero_f(L, f, i, j, k);
-    }
 };
 template <> struct gp<double> {
     __device__ static void setup(const gen_level *L, const gen_fine *F, const double *lc, double l,
@@ -81,18 +77,13 @@ template <> struct gp<double> {
     {
         return gen_au_d(L, u, i, j, k);
     }
-    __device__ static double from_zero(const gen_level *L, const double *f, int i, int j, int k)
-    {
-        return gen_from_zero_d(L, f, i, j, k);
-    }
 };
 
 /* Sum over the block (NT threads), added atomically to *out by thread 0. */
 __device__ static void block_add(double v, double *out)
 {
     __shared__ double ws[NT / 32];
-    const int t = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    int lane = t & 31, w = t >> 5;
+    int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
     for (int o = 16; o > 0; o >>= 1)
         v += __shfl_down_sync(0xFFFFFFFFu, v, o);
     __syncthreads();
@@ -117,24 +108,6 @@ static unsigned stride_blocks(kernel_exec *ex, size_t n)
 #define CELL_LOOP(L, c) \
     for (size_t c = blockIdx.x * (size_t)NT + threadIdx.x; c < gen_cells(&L); c += (size_t)gridDim.x * NT)
 
-/* The cell kernels run on a 3D launch of (32 x 8) thread tiles, so a thread's
- * (i, j, k) come from its ids, not from 64-bit divisions of a linear index. */
-#define TX 32
-#define TY 8
-#define CELLS3(nx_, ny_, nz_, i, j, k)                                              \
-    for (int k = blockIdx.z; k < (nz_); k += gridDim.z)                             \
-        for (int j = blockIdx.y * TY + threadIdx.y; j < (ny_); j += gridDim.y * TY) \
-            for (int i = blockIdx.x * TX + threadIdx.x; i < (nx_); i += gridDim.x * TX)
-
-static unsigned cap_dim(long long n, unsigned cap) { return (unsigned)(n < 1 ? 1 : n < cap ? n : cap); }
-
-/* Launch shape for an nx x ny x nz index space. */
-static dim3 grid3(long long nx, long long ny, long long nz)
-{
-    return dim3(cap_dim((nx + TX - 1) / TX, 1u << 30), cap_dim((ny + TY - 1) / TY, 65535u), cap_dim(nz, 65535u));
-}
-static const dim3 tile3(TX, TY, 1);
-
 template <typename T>
 __global__ void setup_fine_kernel(gen_level L, gen_fine F, const T *lc, double lambda, const unsigned char *flags)
 {
@@ -156,23 +129,13 @@ template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
     }
 }
 
-/* One colour's cells of one phase (gen_seam): thread t of a row takes
- * i = 2t or 2t + 1, whichever has the colour. */
-template <typename T> __global__ void from_zero_kernel(gen_level L, T *u, const T *f)
+template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour)
 {
-    CELLS3(L.nx, L.ny, L.nz, i, j, k)
-    u[gen_index(&L, i, j, k)] = gp<T>::from_zero(&L, f, i, j, k);
-}
-
-template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour, int phase)
-{
-    CELLS3((L.nx + 1) / 2, L.ny, L.nz, t, j, k)
+    CELL_LOOP(L, c)
     {
-        int i = 2 * t + ((colour + j + k) & 1);
-        if (i >= L.nx)
-            continue;
-        size_t c = gen_index(&L, i, j, k);
-        if (!L.flag[c] && (phase < 0 || gen_seam(&L, i, j, k) == phase))
+        int i, j, k;
+        gen_coords(&L, c, &i, &j, &k);
+        if (((i + j + k) & 1) == colour && !L.flag[c])
             u[c] = gp<T>::relax(&L, u, f, i, j, k);
     }
 }
@@ -187,175 +150,34 @@ template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, con
     for (int s = 0; s < sweeps; s++)
         for (int h = 0; h < 2; h++) {
             int colour = (s & 1) ? 1 - h : h;
-            for (int ph = 0; ph <= gen_seams(&L); ph++) {
-                for (size_t c = threadIdx.x; c < n; c += blockDim.x) {
-                    int i, j, k;
-                    gen_coords(&L, c, &i, &j, &k);
-                    if (((i + j + k) & 1) == colour && !L.flag[c] && gen_seam(&L, i, j, k) == ph)
-                        u[c] = gp<T>::relax(&L, u, f, i, j, k);
-                }
-                __syncthreads();
+            for (size_t c = threadIdx.x; c < n; c += blockDim.x) {
+                int i, j, k;
+                gen_coords(&L, c, &i, &j, &k);
+                if (((i + j + k) & 1) == colour && !L.flag[c])
+                    u[c] = gp<T>::relax(&L, u, f, i, j, k);
             }
+            __syncthreads();
         }
-}
-
-/* ---- cycle_block: the coarse levels' cycle in one block (coordinates by 32-bit
- * division: these levels are small) ---- */
-#define BT 1024
-
-template <typename T> __device__ static void b_zero(const gen_level *L, T *x)
-{
-    const int n = (int)gen_cells(L);
-    for (int c = threadIdx.x; c < n; c += BT)
-        x[c] = 0;
-    __syncthreads();
-}
-
-template <typename T> __device__ static void b_from_zero(const gen_level *L, T *x, const T *b)
-{
-    const int n = (int)gen_cells(L);
-    for (int c = threadIdx.x; c < n; c += BT) {
-        int i = c % L->nx, j = c / L->nx % L->ny, k = c / (L->nx * L->ny);
-        x[c] = gp<T>::from_zero(L, b, i, j, k);
-    }
-    __syncthreads();
-}
-
-template <typename T> __device__ static void b_smooth(const gen_level *L, T *x, const T *b, int colour)
-{
-    const int hx = (L->nx + 1) / 2, np = hx * L->ny * L->nz, seams = gen_seams(L);
-    for (int ph = 0; ph <= seams; ph++) {
-        for (int t = threadIdx.x; t < np; t += BT) {
-            int ti = t % hx, j = t / hx % L->ny, k = t / (hx * L->ny), i = 2 * ti + ((colour + j + k) & 1);
-            if (i >= L->nx)
-                continue;
-            size_t c = gen_index(L, i, j, k);
-            if (!L->flag[c] && (!seams || gen_seam(L, i, j, k) == ph))
-                x[c] = gp<T>::relax(L, x, b, i, j, k);
-        }
-        __syncthreads();
-    }
-}
-
-template <typename T>
-__device__ static void b_restrict(const gen_level *L, const gen_level *C, const T *x, const T *b, T *bc)
-{
-    const int n = (int)gen_cells(C);
-    for (int c = threadIdx.x; c < n; c += BT) {
-        int i = c % C->nx, j = c / C->nx % C->ny, k = c / (C->nx * C->ny);
-        bc[c] = (T)gp<T>::restr(L, C, x, b, i, j, k);
-    }
-    __syncthreads();
-}
-
-template <typename T> __device__ static void b_prolong(const gen_level *L, const gen_level *C, const T *ec, T *x)
-{
-    const int n = (int)gen_cells(L);
-    for (int c = threadIdx.x; c < n; c += BT) {
-        int i = c % L->nx, j = c / L->nx % L->ny, k = c / (L->nx * L->ny);
-        if (!L->flag[c])
-            x[c] = (T)((double)x[c] +
-                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
-    }
-    __syncthreads();
-}
-
-/* The coarsest level: u and f in shared memory when they fit. */
-#define GEN_SHARED_COARSEST 256
-template <typename T> __device__ static void b_coarsest(const gen_level *L, T *x, const T *b, int sweeps)
-{
-    __shared__ T su[GEN_SHARED_COARSEST], sf[GEN_SHARED_COARSEST];
-    const int n = (int)gen_cells(L), fits = n <= GEN_SHARED_COARSEST;
-    T *u = fits ? su : x;
-    const T *f = fits ? sf : b;
-    for (int c = threadIdx.x; c < n; c += BT) {
-        u[c] = 0;
-        if (fits)
-            sf[c] = b[c];
-    }
-    __syncthreads();
-    for (int s = 0; s < sweeps; s++)
-        for (int h = 0; h < 2; h++)
-            b_smooth<T>(L, u, f, (s & 1) ? 1 - h : h);
-    if (fits) {
-        for (int c = threadIdx.x; c < n; c += BT)
-            x[c] = su[c];
-        __syncthreads();
-    }
-}
-
-/* gen_tmpl.h's visit_block without recursion (a recursive device function needs
- * a stack the default limit does not guarantee): stage[l] says where level l
- * resumes when its coarse visit returns. */
-template <typename T> __device__ static void b_cycle(const gen_stack *S)
-{
-    int stage[GEN_STACK_MAX], fc[GEN_STACK_MAX], l = 0;
-    stage[0] = 0;
-    fc[0] = S->fcycle;
-    while (l >= 0) {
-        const gen_level *L = &S->lv[l];
-        T *x = (T *)S->x[l];
-        const T *b = (const T *)S->b[l];
-        if (l == S->n - 1) {
-            b_coarsest<T>(L, x, b, S->sweeps);
-            l--;
-            continue;
-        }
-        const gen_level *C = &S->lv[l + 1];
-        if (stage[l] == 0) {
-            const int from0 = S->pre > 0 && !gen_seams(L);
-            if (from0)
-                b_from_zero<T>(L, x, b);
-            else
-                b_zero<T>(L, x);
-            for (int s = 0; s < S->pre; s++) {
-                if (s > 0 || !from0)
-                    b_smooth<T>(L, x, b, 0);
-                b_smooth<T>(L, x, b, 1);
-            }
-            b_restrict<T>(L, C, x, b, (T *)S->b[l + 1]);
-            stage[l] = 1;
-            stage[l + 1] = 0;
-            fc[l + 1] = fc[l];
-            l++;
-            continue;
-        }
-        if (stage[l] == 1 && fc[l]) { /* the F-cycle's second coarse visit, a V-cycle */
-            b_prolong<T>(L, C, (const T *)S->x[l + 1], x);
-            b_smooth<T>(L, x, b, 1), b_smooth<T>(L, x, b, 0);
-            b_smooth<T>(L, x, b, 0), b_smooth<T>(L, x, b, 1);
-            b_restrict<T>(L, C, x, b, (T *)S->b[l + 1]);
-            stage[l] = 2;
-            stage[l + 1] = 0;
-            fc[l + 1] = 0;
-            l++;
-            continue;
-        }
-        b_prolong<T>(L, C, (const T *)S->x[l + 1], x);
-        for (int s = 0; s < S->post; s++)
-            b_smooth<T>(L, x, b, 1), b_smooth<T>(L, x, b, 0);
-        l--;
-    }
-}
-
-template <typename T> __global__ void __launch_bounds__(BT) cycle_block_kernel(const __grid_constant__ gen_stack S)
-{
-    b_cycle<T>(&S);
 }
 
 template <typename T> __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, const T *f, T *fc)
 {
-    CELLS3(C.nx, C.ny, C.nz, i, j, k)
-    fc[gen_index(&C, i, j, k)] = (T)gp<T>::restr(&L, &C, u, f, i, j, k);
+    CELL_LOOP(C, c)
+    {
+        int i, j, k;
+        gen_coords(&C, c, &i, &j, &k);
+        fc[c] = (T)gp<T>::restr(&L, &C, u, f, i, j, k);
+    }
 }
 
 template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level C, const T *ec, T *u)
 {
-    CELLS3(L.nx, L.ny, L.nz, i, j, k)
+    CELL_LOOP(L, c)
     {
-        size_t c = gen_index(&L, i, j, k);
+        int i, j, k;
         if (L.flag[c])
             continue;
+        gen_coords(&L, c, &i, &j, &k);
         u[c] = (T)((double)u[c] +
                    (double)ec[gen_index(&C, gen_parent(i, L.nx), gen_parent(j, L.ny), gen_parent(k, L.nz))]);
     }
@@ -364,10 +186,11 @@ template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level 
 template <typename T> __global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f, T *r, double *rr)
 {
     double acc = 0;
-    CELLS3(L.nx, L.ny, L.nz, i, j, k)
+    CELL_LOOP(L, c)
     {
-        size_t c = gen_index(&L, i, j, k);
+        int i, j, k;
         double v = 0;
+        gen_coords(&L, c, &i, &j, &k);
         if (!L.flag[c])
             v = gp<T>::res(&L, &F, u, f, i, j, k);
         T t = (T)v;
@@ -381,10 +204,11 @@ template <typename T> __global__ void residual_kernel(gen_level L, gen_fine F, c
 template <typename T> __global__ void apply_kernel(gen_level L, const T *x, T *q, double *xq)
 {
     double acc = 0;
-    CELLS3(L.nx, L.ny, L.nz, i, j, k)
+    CELL_LOOP(L, c)
     {
-        size_t c = gen_index(&L, i, j, k);
+        int i, j, k;
         double v = 0;
+        gen_coords(&L, c, &i, &j, &k);
         if (!L.flag[c])
             v = gp<T>::au(&L, x, i, j, k);
         T t = (T)v;
@@ -533,26 +357,12 @@ extern "C" homg_status homg_cuda_gen_coarsen(kernel_exec *ex, homg_precision p, 
 extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
                                             const void *f, int colour)
 {
-    const dim3 b = grid3((L->nx + 1) / 2, L->ny, L->nz);
-    const int seams = gen_seams(L);
-    if (colour == GEN_FROM_ZERO) {
-        if (p == HOMG_FLOAT64)
-            from_zero_kernel<double>
-                <<<grid3(L->nx, L->ny, L->nz), tile3, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f);
-        else
-            from_zero_kernel<float>
-                <<<grid3(L->nx, L->ny, L->nz), tile3, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f);
-        HOMG_CUDA_LAUNCHED(ex, "gen from_zero_kernel");
-        return HOMG_OK;
-    }
-    for (int ph = seams ? 0 : -1; ph <= seams; ph++) { /* -1: the one phase, no seam test */
-        if (p == HOMG_FLOAT64)
-            smooth_kernel<double>
-                <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour, ph);
-        else
-            smooth_kernel<float><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour, ph);
-        HOMG_CUDA_LAUNCHED(ex, "gen smooth_kernel");
-    }
+    unsigned b = stride_blocks(ex, gen_cells(L));
+    if (p == HOMG_FLOAT64)
+        smooth_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour);
+    else
+        smooth_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour);
+    HOMG_CUDA_LAUNCHED(ex, "gen smooth_kernel");
     return HOMG_OK;
 }
 
@@ -567,26 +377,16 @@ extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precisio
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_gen_cycle_block(kernel_exec *ex, homg_precision p, const gen_stack *S)
-{
-    if (p == HOMG_FLOAT64)
-        cycle_block_kernel<double><<<1, BT, 0, homg_cuda_stream(ex)>>>(*S);
-    else
-        cycle_block_kernel<float><<<1, BT, 0, homg_cuda_stream(ex)>>>(*S);
-    HOMG_CUDA_LAUNCHED(ex, "gen cycle_block_kernel");
-    return HOMG_OK;
-}
-
 extern "C" homg_status homg_cuda_gen_residual_restrict(kernel_exec *ex, homg_precision p, const gen_level *L,
                                                        const gen_level *C, const void *u, const void *f, void *fc)
 {
-    const dim3 b = grid3(C->nx, C->ny, C->nz);
+    unsigned b = stride_blocks(ex, gen_cells(C));
     if (p == HOMG_FLOAT64)
         residual_restrict_kernel<double>
-            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)u, (const double *)f, (double *)fc);
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)u, (const double *)f, (double *)fc);
     else
         residual_restrict_kernel<float>
-            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)u, (const float *)f, (float *)fc);
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)u, (const float *)f, (float *)fc);
     HOMG_CUDA_LAUNCHED(ex, "gen residual_restrict_kernel");
     return HOMG_OK;
 }
@@ -594,11 +394,11 @@ extern "C" homg_status homg_cuda_gen_residual_restrict(kernel_exec *ex, homg_pre
 extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision p, const gen_level *L,
                                                  const gen_level *C, const void *ec, void *u)
 {
-    const dim3 b = grid3(L->nx, L->ny, L->nz);
+    unsigned b = stride_blocks(ex, gen_cells(L));
     if (p == HOMG_FLOAT64)
-        prolong_add_kernel<double><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u);
+        prolong_add_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u);
     else
-        prolong_add_kernel<float><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u);
+        prolong_add_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u);
     HOMG_CUDA_LAUNCHED(ex, "gen prolong_add_kernel");
     return HOMG_OK;
 }
@@ -606,13 +406,13 @@ extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision
 extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_fine *F,
                                               const void *u, const void *f, void *r, double *rr)
 {
-    const dim3 b = grid3(L->nx, L->ny, L->nz);
+    unsigned b = stride_blocks(ex, gen_cells(L));
     if (p == HOMG_FLOAT64)
         residual_kernel<double>
-            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)u, (const double *)f, (double *)r, rr);
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)u, (const double *)f, (double *)r, rr);
     else
         residual_kernel<float>
-            <<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)u, (const float *)f, (float *)r, rr);
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)u, (const float *)f, (float *)r, rr);
     HOMG_CUDA_LAUNCHED(ex, "gen residual_kernel");
     return HOMG_OK;
 }
@@ -620,11 +420,11 @@ extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p,
 extern "C" homg_status homg_cuda_gen_apply(kernel_exec *ex, homg_precision p, const gen_level *L, const void *x,
                                            void *q, double *xq)
 {
-    const dim3 b = grid3(L->nx, L->ny, L->nz);
+    unsigned b = stride_blocks(ex, gen_cells(L));
     if (p == HOMG_FLOAT64)
-        apply_kernel<double><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, (const double *)x, (double *)q, xq);
+        apply_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const double *)x, (double *)q, xq);
     else
-        apply_kernel<float><<<b, tile3, 0, homg_cuda_stream(ex)>>>(*L, (const float *)x, (float *)q, xq);
+        apply_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const float *)x, (float *)q, xq);
     HOMG_CUDA_LAUNCHED(ex, "gen apply_kernel");
     return HOMG_OK;
 }

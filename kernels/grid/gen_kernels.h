@@ -40,24 +40,7 @@ typedef struct gen_level {
     int periodic[3]; /* axis x, y, z wraps */
     void *gx, *gy, *gz, *diag, *lam;
     unsigned char *flag;
-    /* uniform (a finest level of constant sigma and lambda): gx..lam are not
-     * stored; a face is g0 unless a side is solid, a Dirichlet wall (dwall[side])
-     * adds 2 g0, lam is lam0 (gen_point_tmpl.h: gen_g, gen_diag, gen_lam) */
-    int uniform;
-    int dwall[6];
-    double g0, lam0;
 } gen_level;
-
-/* Levels lv[0..n-1] of one cycle run as one kernel (cycle_block): x[0] = 0 is
- * improved for A x[0] = b[0]; x[l], b[l] (l >= 1) are the coarse corrections and
- * right-hand sides.  pre/post smoothing sweeps, fcycle, the coarsest's sweeps. */
-#define GEN_STACK_MAX 12
-typedef struct gen_stack {
-    int n, pre, post, fcycle, sweeps;
-    gen_level lv[GEN_STACK_MAX];
-    void *x[GEN_STACK_MAX];
-    const void *b[GEN_STACK_MAX];
-} gen_stack;
 
 /* What the finest level adds: the face terms of the right-hand side. */
 typedef struct gen_fine {
@@ -67,9 +50,6 @@ typedef struct gen_fine {
     const void *sigma_cell; /* NULL: sigma */
     double sigma;
 } gen_fine;
-
-/* smooth's colour for the first half-sweep from u = 0 (one pass instead of a zeroing and a half-sweep). */
-#define GEN_FROM_ZERO 2
 
 /* Slots of the device scalars (doubles). */
 enum {
@@ -101,16 +81,12 @@ enum {
        double lambda, const unsigned char *flags))                                                                \
     /* Coarse level C from fine level L (see above). */                                                           \
     X(homg_status, gen, coarsen, (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C))    \
-    /* One colour of red-black Gauss-Seidel: active cells with (i+j+k) % 2 == colour; colour */                   \
-    /* GEN_FROM_ZERO: colour 0 from u = 0 (u = f / diag there, 0 at every other cell; no seams). */               \
+    /* One colour of red-black Gauss-Seidel: active cells with (i+j+k) % 2 == colour. */                          \
     X(homg_status, gen, smooth,                                                                                   \
       (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int colour))               \
     /* The coarsest level: u = 0, then `sweeps` symmetric red-black sweeps (one block on CUDA). */                \
     X(homg_status, gen, coarse_solve,                                                                             \
       (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int sweeps))               \
-    /* One V- (F-) cycle over the levels of S from x[0] = 0: the same sequence of zero, smooth, */                \
-    /* residual_restrict, prolong_add and coarse_solve as general.c's visit (one block on CUDA). */               \
-    X(homg_status, gen, cycle_block, (kernel_exec * ex, homg_precision p, const gen_stack *S))                    \
     /* fc[C] = sum over C's active children of (f - A u) (u NULL: 0). */                                          \
     X(homg_status, gen, residual_restrict,                                                                        \
       (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *u, const void *f,  \

@@ -59,27 +59,6 @@ HOMG_HD void gen_coords(const gen_level *L, size_t c, int *i, int *j, int *k)
 
 HOMG_HD size_t gen_cells(const gen_level *L) { return (size_t)L->nx * L->ny * L->nz; }
 
-/* Red-black is not a 2-colouring across the wrap of a periodic axis of odd
- * length (cells 0 and n-1 have one parity and are neighbours), so a colour is
- * swept in phases: the cells on no such "seam" (the last cell of an odd periodic
- * axis) first, then those on one seam, two, three.  No two cells of one colour
- * and phase are neighbours, so a phase's result does not depend on the order of
- * its updates: the CUDA smoother gives the CPU's result (no race). */
-HOMG_HD int gen_seam_axis(int x, int n, int periodic) { return periodic && n > 2 && (n & 1) && x == n - 1; }
-
-HOMG_HD int gen_seam(const gen_level *L, int i, int j, int k)
-{
-    return gen_seam_axis(i, L->nx, L->periodic[0]) + gen_seam_axis(j, L->ny, L->periodic[1]) +
-           gen_seam_axis(k, L->nz, L->periodic[2]);
-}
-
-/* The last phase of a level (0 without odd periodic axes). */
-HOMG_HD int gen_seams(const gen_level *L)
-{
-    return gen_seam_axis(L->nx - 1, L->nx, L->periodic[0]) + gen_seam_axis(L->ny - 1, L->ny, L->periodic[1]) +
-           gen_seam_axis(L->nz - 1, L->nz, L->periodic[2]);
-}
-
 /* Whether the cell touches side s (0..5) and that side is a wall of the problem. */
 HOMG_HD int gen_touches(const gen_level *L, const gen_fine *F, int s, int i, int j, int k)
 {

@@ -7,71 +7,25 @@
 #define GCAT(a, b)  GCAT2(a, b)
 #define GFN(name)   GCAT(name, SUFFIX)
 
-/* Conductance of the face between cell lo and its +a neighbour hi: stored, or on
- * a uniform level g0 unless a side is solid. */
-HOMG_HD double GFN(gen_g)(const gen_level *L, int a, size_t lo, size_t hi)
-{
-    if (L->uniform)
-        return L->flag[lo] == GEN_SOLID || L->flag[hi] == GEN_SOLID ? 0.0 : L->g0;
-    return (double)((const T *)(a == 0 ? L->gx : a == 1 ? L->gy : L->gz))[lo];
-}
-
-HOMG_HD double GFN(gen_lam)(const gen_level *L, size_t c)
-{
-    if (L->uniform)
-        return L->flag[c] ? 0.0 : L->lam0;
-    return (double)((const T *)L->lam)[c];
-}
-
-/* The diagonal: stored, or on a uniform level the faces (faces to fixed cells
- * included), the Dirichlet walls and lam0, rounded to T as stored ones are. */
-HOMG_HD double GFN(gen_diag)(const gen_level *L, int i, int j, int k)
-{
-    const size_t c = gen_index(L, i, j, k);
-    if (!L->uniform)
-        return (double)((const T *)L->diag)[c];
-    if (L->flag[c])
-        return 1.0;
-    const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
-    double d = L->lam0;
-    for (int a = 0; a < (L->nz > 1 ? 3 : 2); a++) {
-        int y[3] = { i, j, k }, m;
-        if ((m = gen_nb(x[a], n[a], L->periodic[a], 1)) >= 0) {
-            y[a] = m;
-            d += L->flag[gen_index(L, y[0], y[1], y[2])] == GEN_SOLID ? 0.0 : L->g0;
-        } else if (L->dwall[2 * a + 1]) {
-            d += 2.0 * L->g0;
-        }
-        if ((m = gen_nb(x[a], n[a], L->periodic[a], -1)) >= 0) {
-            y[a] = m;
-            d += L->flag[gen_index(L, y[0], y[1], y[2])] == GEN_SOLID ? 0.0 : L->g0;
-        } else if (L->dwall[2 * a]) {
-            d += 2.0 * L->g0;
-        }
-    }
-    return (double)(T)d;
-}
-
 /* Sum over the six faces of conductance * neighbour value. */
 HOMG_HD double GFN(gen_offsum)(const gen_level *L, const T *u, int i, int j, int k)
 {
-    const size_t c = gen_index(L, i, j, k);
+    const T *gx = (const T *)L->gx, *gy = (const T *)L->gy, *gz = (const T *)L->gz;
     double s = 0;
     int m;
-    size_t cm;
     if ((m = gen_nb(i, L->nx, L->periodic[0], 1)) >= 0)
-        cm = gen_index(L, m, j, k), s += GFN(gen_g)(L, 0, c, cm) * (double)u[cm];
+        s += (double)gx[gen_index(L, i, j, k)] * (double)u[gen_index(L, m, j, k)];
     if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
-        cm = gen_index(L, m, j, k), s += GFN(gen_g)(L, 0, cm, c) * (double)u[cm];
+        s += (double)gx[gen_index(L, m, j, k)] * (double)u[gen_index(L, m, j, k)];
     if ((m = gen_nb(j, L->ny, L->periodic[1], 1)) >= 0)
-        cm = gen_index(L, i, m, k), s += GFN(gen_g)(L, 1, c, cm) * (double)u[cm];
+        s += (double)gy[gen_index(L, i, j, k)] * (double)u[gen_index(L, i, m, k)];
     if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
-        cm = gen_index(L, i, m, k), s += GFN(gen_g)(L, 1, cm, c) * (double)u[cm];
+        s += (double)gy[gen_index(L, i, m, k)] * (double)u[gen_index(L, i, m, k)];
     if (L->nz > 1) {
         if ((m = gen_nb(k, L->nz, L->periodic[2], 1)) >= 0)
-            cm = gen_index(L, i, j, m), s += GFN(gen_g)(L, 2, c, cm) * (double)u[cm];
+            s += (double)gz[gen_index(L, i, j, k)] * (double)u[gen_index(L, i, j, m)];
         if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
-            cm = gen_index(L, i, j, m), s += GFN(gen_g)(L, 2, cm, c) * (double)u[cm];
+            s += (double)gz[gen_index(L, i, j, m)] * (double)u[gen_index(L, i, j, m)];
     }
     return s;
 }
@@ -80,7 +34,7 @@ HOMG_HD double GFN(gen_offsum)(const gen_level *L, const T *u, int i, int j, int
 HOMG_HD double GFN(gen_au)(const gen_level *L, const T *u, int i, int j, int k)
 {
     size_t c = gen_index(L, i, j, k);
-    return GFN(gen_diag)(L, i, j, k) * (double)u[c] - GFN(gen_offsum)(L, u, i, j, k);
+    return (double)((const T *)L->diag)[c] * (double)u[c] - GFN(gen_offsum)(L, u, i, j, k);
 }
 
 HOMG_HD double GFN(gen_sigma)(const gen_fine *F, size_t c)
@@ -136,10 +90,6 @@ HOMG_HD void GFN(gen_setup_cell)(const gen_level *L, const gen_fine *F, const T 
     const size_t c = gen_index(L, i, j, k);
     const int fl = flags ? flags[c] : 0;
     const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
-    if (L->uniform) { /* faces and diagonal from g0, lam0 and the flags */
-        L->flag[c] = (unsigned char)fl;
-        return;
-    }
     T *g3[3] = { (T *)L->gx, (T *)L->gy, (T *)L->gz };
     double diag = 0, sc = GFN(gen_sigma)(F, c), lam = lambda_cell ? (double)lambda_cell[c] : lambda;
     for (int a = 0; a < (L->nz > 1 ? 3 : 2); a++) {
@@ -174,6 +124,7 @@ HOMG_HD void GFN(gen_setup_cell)(const gen_level *L, const gen_fine *F, const T 
 HOMG_HD double GFN(gen_crossing)(const gen_level *L, const int lo[3], const int hi[3], int a, int dir)
 {
     const int n[3] = { L->nx, L->ny, L->nz };
+    const T *g3[3] = { (const T *)L->gx, (const T *)L->gy, (const T *)L->gz };
     int l2[3] = { lo[0], lo[1], lo[2] }, h2[3] = { hi[0], hi[1], hi[2] };
     double s = 0;
     l2[a] = h2[a] = dir > 0 ? hi[a] : lo[a];
@@ -188,7 +139,7 @@ HOMG_HD double GFN(gen_crossing)(const gen_level *L, const int lo[3], const int 
                 y[a] = m;
                 cm = gen_index(L, y[0], y[1], y[2]);
                 if (!L->flag[cm])
-                    s += dir > 0 ? GFN(gen_g)(L, a, c, cm) : GFN(gen_g)(L, a, cm, c);
+                    s += (double)g3[a][dir > 0 ? c : cm];
             }
     return s;
 }
@@ -198,8 +149,9 @@ HOMG_HD double GFN(gen_crossing)(const gen_level *L, const int lo[3], const int 
 HOMG_HD double GFN(gen_wall)(const gen_level *L, int i, int j, int k)
 {
     const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
+    const T *g3[3] = { (const T *)L->gx, (const T *)L->gy, (const T *)L->gz };
     const size_t c = gen_index(L, i, j, k);
-    double w = GFN(gen_diag)(L, i, j, k) - GFN(gen_lam)(L, c);
+    double w = (double)((const T *)L->diag)[c] - (double)((const T *)L->lam)[c];
     for (int a = 0; a < (L->nz > 1 ? 3 : 2); a++)
         for (int dir = -1; dir <= 1; dir += 2) {
             int m = gen_nb(x[a], n[a], L->periodic[a], dir), y[3] = { i, j, k };
@@ -209,7 +161,7 @@ HOMG_HD double GFN(gen_wall)(const gen_level *L, int i, int j, int k)
             y[a] = m;
             cm = gen_index(L, y[0], y[1], y[2]);
             if (!L->flag[cm])
-                w -= dir > 0 ? GFN(gen_g)(L, a, c, cm) : GFN(gen_g)(L, a, cm, c);
+                w -= (double)g3[a][dir > 0 ? c : cm];
         }
     return w;
 }
@@ -231,7 +183,7 @@ HOMG_HD void GFN(gen_coarse_cell)(const gen_level *L, const gen_level *C, int I,
                 if (L->flag[c])
                     continue;
                 active = 1;
-                lam += GFN(gen_lam)(L, c);
+                lam += (double)((const T *)L->lam)[c];
                 wall += GFN(gen_wall)(L, i, j, k);
             }
     diag = lam + 0.5 * wall;
@@ -276,20 +228,9 @@ HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, co
 HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int j, int k)
 {
     size_t c = gen_index(L, i, j, k);
-    double d = GFN(gen_diag)(L, i, j, k);
+    double d = (double)((const T *)L->diag)[c];
     /* a lone cell of a singular island has no equation left (its rhs is projected to 0) */
     return d > 0 ? (T)(((double)f[c] + GFN(gen_offsum)(L, u, i, j, k)) / d) : (T)0;
-}
-
-/* u at a cell after the first colour-0 half-sweep from u = 0 (gen_kernels.h, GEN_FROM_ZERO). */
-HOMG_HD T GFN(gen_from_zero)(const gen_level *L, const T *f, int i, int j, int k)
-{
-    size_t c = gen_index(L, i, j, k);
-    double d;
-    if (((i + j + k) & 1) || L->flag[c])
-        return (T)0;
-    d = GFN(gen_diag)(L, i, j, k);
-    return d > 0 ? (T)((double)f[c] / d) : (T)0;
 }
 
 #undef GCAT2

@@ -29,27 +29,15 @@ static void CFN(coarsen)(const gen_level *L, const gen_level *C)
     }
 }
 
-/* One colour, phase by phase (gen_seam). */
 static void CFN(smooth)(const gen_level *L, T *u, const T *f, int colour)
 {
     const long long n = (long long)gen_cells(L);
-    if (colour == GEN_FROM_ZERO) {
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
-        for (long long c = 0; c < n; c++) {
-            int i, j, k;
-            gen_coords(L, (size_t)c, &i, &j, &k);
-            u[c] = CFN(gen_from_zero)(L, f, i, j, k);
-        }
-        return;
-    }
-    for (int ph = 0; ph <= gen_seams(L); ph++) {
-#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
-        for (long long c = 0; c < n; c++) {
-            int i, j, k;
-            gen_coords(L, (size_t)c, &i, &j, &k);
-            if (((i + j + k) & 1) == colour && !L->flag[c] && gen_seam(L, i, j, k) == ph)
-                u[c] = CFN(gen_relax)(L, u, f, i, j, k);
-        }
+    for (long long c = 0; c < n; c++) {
+        int i, j, k;
+        gen_coords(L, (size_t)c, &i, &j, &k);
+        if (((i + j + k) & 1) == colour && !L->flag[c])
+            u[c] = CFN(gen_relax)(L, u, f, i, j, k);
     }
 }
 
@@ -61,43 +49,6 @@ static void CFN(coarse_solve)(const gen_level *L, T *u, const T *f, int sweeps)
     for (int s = 0; s < sweeps; s++)
         for (int h = 0; h < 2; h++)
             CFN(smooth)(L, u, f, (s & 1) ? 1 - h : h);
-}
-
-static void CFN(residual_restrict)(const gen_level *L, const gen_level *C, const T *u, const T *f, T *fc);
-static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec, T *u);
-
-/* general.c's visit from level l of S (gen_stack). */
-static void CFN(visit_block)(const gen_stack *S, int l, int fcycle)
-{
-    const gen_level *L = &S->lv[l], *C = &S->lv[l + 1];
-    T *x = (T *)S->x[l];
-    const T *b = (const T *)S->b[l];
-    if (l == S->n - 1) {
-        CFN(coarse_solve)(L, x, b, S->sweeps);
-        return;
-    }
-    const int from0 = S->pre > 0 && !gen_seams(L);
-    if (from0)
-        CFN(smooth)(L, x, b, GEN_FROM_ZERO);
-    else
-        memset(x, 0, gen_cells(L) * sizeof(T));
-    for (int s = 0; s < S->pre; s++) {
-        if (s > 0 || !from0)
-            CFN(smooth)(L, x, b, 0);
-        CFN(smooth)(L, x, b, 1);
-    }
-    CFN(residual_restrict)(L, C, x, b, (T *)S->b[l + 1]);
-    CFN(visit_block)(S, l + 1, fcycle);
-    if (fcycle) {
-        CFN(prolong_add)(L, C, (const T *)S->x[l + 1], x);
-        CFN(smooth)(L, x, b, 1), CFN(smooth)(L, x, b, 0);
-        CFN(smooth)(L, x, b, 0), CFN(smooth)(L, x, b, 1);
-        CFN(residual_restrict)(L, C, x, b, (T *)S->b[l + 1]);
-        CFN(visit_block)(S, l + 1, 0);
-    }
-    CFN(prolong_add)(L, C, (const T *)S->x[l + 1], x);
-    for (int s = 0; s < S->post; s++)
-        CFN(smooth)(L, x, b, 1), CFN(smooth)(L, x, b, 0);
 }
 
 static void CFN(residual_restrict)(const gen_level *L, const gen_level *C, const T *u, const T *f, T *fc)

@@ -24,7 +24,6 @@
  * preconditioned residual too, and u gets mean zero per island at the end. */
 #include "grid_internal.h"
 #include "grid/gen_kernels.h"
-#include "grid/gen_point.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -35,14 +34,10 @@
 #define HOMG_GEN_COARSE_SWEEPS 40
 #define HOMG_GEN_RESTART_F32   10
 #define HOMG_GEN_RESTART_F64   50
-/* Levels of at most this many cells run their whole cycle in one kernel (one
- * block on CUDA): below it a level's dozen launches cost more than its work. */
-#define HOMG_GEN_BLOCK_CELLS 4096
 
 struct grid_general {
     const gen_kernels *k;
     int nlev, dims;
-    int block_from; /* first level of the one-kernel coarse cycle */
     gen_level lv[HOMG_GEN_MAX_LEVELS];
     void *x[HOMG_GEN_MAX_LEVELS], *b[HOMG_GEN_MAX_LEVELS]; /* levels >= 1: correction, rhs */
     void *r, *z, *p, *q;                                   /* finest work vectors */
@@ -94,28 +89,19 @@ double homg__gen_bytes(const homg_grid_desc *d)
     return total;
 }
 
-/* The coefficient arrays of a level (the finest: only when not uniform, on demand). */
-static homg_status alloc_coefficients(homg_grid *g, gen_level *L)
+static homg_status alloc_level(homg_grid *g, gen_level *L, int with_xb, void **x, void **b)
 {
     const size_t n = cells(L), e = g->elem;
-    if (L->gx)
-        return HOMG_OK;
     HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gx, "multigrid level"));
     HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gy, "multigrid level"));
     if (g->gen->dims == 3)
         HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gz, "multigrid level"));
     HOMG_TRY(homg__alloc(g->ctx, n * e, &L->diag, "multigrid level"));
-    return homg__alloc(g->ctx, n * e, &L->lam, "multigrid level");
-}
-
-static homg_status alloc_level(homg_grid *g, gen_level *L, int with_xb, void **x, void **b)
-{
-    const size_t n = cells(L), e = g->elem;
+    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->lam, "multigrid level"));
     HOMG_TRY(homg__alloc(g->ctx, n, (void **)&L->flag, "multigrid level"));
     if (with_xb) {
         HOMG_TRY(homg__alloc(g->ctx, n * e, x, "multigrid level"));
         HOMG_TRY(homg__alloc(g->ctx, n * e, b, "multigrid level"));
-        return alloc_coefficients(g, L);
     }
     return HOMG_OK;
 }
@@ -142,10 +128,6 @@ static homg_status gen_create(homg_grid *g)
             L->periodic[a] = d->bc[2 * a] == HOMG_BC_PERIODIC;
         HOMG_TRY(alloc_level(g, L, l > 0, &G->x[l], &G->b[l]));
     }
-    G->block_from = G->nlev - 1;
-    while (G->block_from > 0 && cells(&G->lv[G->block_from - 1]) <= HOMG_GEN_BLOCK_CELLS &&
-           G->nlev - G->block_from < GEN_STACK_MAX)
-        G->block_from--;
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->r, "multigrid work vector"));
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->z, "multigrid work vector"));
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->p, "multigrid work vector"));
@@ -192,21 +174,8 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const size_t n = cells(&G->lv[0]);
-    gen_level *L0 = &G->lv[0];
     G->F.sigma = op->sigma;
     G->F.sigma_cell = NULL;
-    /* constant sigma and lambda: the finest level's coefficients are computed,
-     * not stored (a third of a smoothing sweep's bytes, 20 bytes per cell) */
-    L0->uniform = !op->sigma_cell && !op->lambda_cell;
-    if (L0->uniform) {
-        const double g0 = op->sigma / (g->desc.h * g->desc.h);
-        L0->g0 = g->elem == 4 ? (double)(float)g0 : g0;
-        L0->lam0 = g->elem == 4 ? (double)(float)op->lambda : op->lambda;
-        for (int s = 0; s < 6; s++)
-            L0->dwall[s] = s < 2 * G->dims && g->desc.bc[s] == HOMG_BC_DIRICHLET;
-    } else {
-        HOMG_TRY(alloc_coefficients(g, L0));
-    }
     if (op->sigma_cell) {
         if (!G->sig)
             HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->sig, "sigma copy"));
@@ -253,7 +222,6 @@ homg_status homg__gen_prepare(homg_grid *g)
 
 typedef struct gen_cycle {
     homg_grid *g;
-    int dry; /* accounting only (what the one-kernel coarse cycle does) */
     const homg_solve_desc *sd;
     void *xs[HOMG_GEN_MAX_LEVELS];
     const void *bs[HOMG_GEN_MAX_LEVELS];
@@ -261,54 +229,17 @@ typedef struct gen_cycle {
 
 static double share(const grid_general *G, int l) { return (double)cells(&G->lv[l]) / (double)cells(&G->lv[0]); }
 
-/* n symmetric-order sweeps; from0: x is 0 and the first half-sweep starts from it. */
-static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int from0)
+static homg_status sweeps(gen_cycle *c, int l, int n, int reverse)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
-    for (int s = 0; s < n && !c->dry; s++)
-        for (int h = 0; h < 2; h++) {
-            int colour = s == 0 && h == 0 && from0 ? GEN_FROM_ZERO : reverse ? 1 - h : h;
-            GQ(g, G->k->smooth(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], colour), "smoothing");
-        }
+    for (int s = 0; s < n; s++)
+        for (int h = 0; h < 2; h++)
+            GQ(g, G->k->smooth(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], reverse ? 1 - h : h),
+               "smoothing");
     homg__account(g, 2L * n, n * share(G, l), 4.0 * n * cells(&G->lv[l]));
     return HOMG_OK;
 }
-
-static homg_status visit(gen_cycle *c, int l, int fcycle, int zero);
-
-/* Levels l.. in one kernel; the accounting as if visit had queued them. */
-static homg_status visit_block(gen_cycle *c, int l, int fcycle)
-{
-    homg_grid *g = c->g;
-    grid_general *G = g->gen;
-    gen_stack S;
-    const long launches = g->launches;
-    memset(&S, 0, sizeof S);
-    S.n = G->nlev - l;
-    S.pre = g->desc.pre;
-    S.post = g->desc.post;
-    S.fcycle = fcycle;
-    S.sweeps = HOMG_GEN_COARSE_SWEEPS;
-    for (int k = 0; k < S.n; k++) {
-        S.lv[k] = G->lv[l + k];
-        S.x[k] = c->xs[l + k];
-        S.b[k] = c->bs[l + k];
-    }
-    GQ(g, G->k->cycle_block(&g->ctx->ex, g->desc.precision, &S), "coarse levels' cycle");
-    c->dry = 1;
-    HOMG_TRY(visit(c, l, fcycle, 1));
-    c->dry = 0;
-    g->launches = launches + 1;
-    return HOMG_OK;
-}
-
-/* Calls a kernel unless the cycle is dry. */
-#define KQ(c, call, what)               \
-    do {                                \
-        if (!(c)->dry)                  \
-            GQ((c)->g, (call), (what)); \
-    } while (0)
 
 /* x_l improves A_l x_l = b_l from x_l = 0 by one V- or F-cycle. */
 static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
@@ -317,36 +248,32 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
-    if (!c->dry && l >= G->block_from)
-        return visit_block(c, l, fcycle);
-    /* from zero: the first half-sweep writes every cell (not on the coarsest, not with seams) */
-    const int from0 = zero && l < G->nlev - 1 && g->desc.pre > 0 && !gen_seams(&G->lv[l]);
-    if (zero && !from0) {
-        KQ(c, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
+    if (zero) {
+        GQ(g, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
         homg__account(g, 1, 0, (double)cells(&G->lv[l]));
     }
     if (l == G->nlev - 1) {
-        KQ(c, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], HOMG_GEN_COARSE_SWEEPS), "coarse solve");
+        GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], HOMG_GEN_COARSE_SWEEPS), "coarse solve");
         homg__account(g, 1, HOMG_GEN_COARSE_SWEEPS * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    HOMG_TRY(sweeps(c, l, g->desc.pre, 0, from0));
-    KQ(c, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
+    HOMG_TRY(sweeps(c, l, g->desc.pre, 0));
+    GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
        "residual and restriction");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
     HOMG_TRY(visit(c, l + 1, fcycle, 1));
     if (fcycle) {
         /* the F-cycle's second visit: a V-cycle on the coarse correction's residual */
-        KQ(c, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
-        HOMG_TRY(sweeps(c, l, 1, 1, 0));
-        HOMG_TRY(sweeps(c, l, 1, 0, 0));
-        KQ(c, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
+        GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
+        HOMG_TRY(sweeps(c, l, 1, 1));
+        HOMG_TRY(sweeps(c, l, 1, 0));
+        GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
            "residual and restriction");
         HOMG_TRY(visit(c, l + 1, 0, 1));
     }
-    KQ(c, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
+    GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
-    return sweeps(c, l, g->desc.post, 1, 0);
+    return sweeps(c, l, g->desc.post, 1);
 }
 
 /* z = M r: one cycle from zero, projected on the singular islands. */
