@@ -302,6 +302,16 @@ static void test_sainv_exact(void **state)
             scale = fmax(scale, fabs(inv[(size_t)i * n + j]));
         }
     assert_true(err < 1e-10 * scale);
+    /* the coarse solver's inverse (the CPU twin of the cuSOLVER kernel): A^-1 A = I */
+    err = 0;
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++) {
+            double s = 0;
+            for (int32_t k = 0; k < n; k++)
+                s += inv[(size_t)i * n + k] * entry(&a, k, j);
+            err = fmax(err, fabs(s - (i == j)));
+        }
+    assert_true(err < 1e-12);
     /* a matrix that is not positive definite: pivots replaced and counted */
     for (int32_t k = 0; k < a.nnz; k++)
         if (a.col_idx[k] == 0 && a.row_ptr[1] > k)
@@ -309,6 +319,9 @@ static void test_sainv_exact(void **state)
     homg_host_csr_free(&w);
     assert_int_equal(homg__gmg_sainv(ctx, &a, 0.0, &w, &rep), HOMG_OK);
     assert_true(rep >= 1);
+    /* ... and the dense inverse refuses it, naming the pivot */
+    assert_int_equal(homg__gmg_dense_inverse(ctx, &a, inv), HOMG_ERROR_NUMERIC);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "pivot 1, at row 0"));
     free(inv);
     homg_host_csr_free(&w);
     homg_host_csr_free(&a);
