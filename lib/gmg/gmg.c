@@ -14,10 +14,18 @@
  *  4. GALERKIN replaces the coarse matrices by R A P (host, double), finest first;
  *  5. the smoother of every level but the coarsest (smoother.c), omega from a
  *     power-iteration estimate of lambda_max(M A);
- *  6. the coarsest level's solver (coarse.c);
+ *  6. the coarsest level's solver (coarse.c: the dense Cholesky inverse computed
+ *     on the backend, cuSOLVER on CUDA);
  *  7. the SpMV format of every level (op.c).
  * Defaults: SPAI-1, V(2,2), rediscretised coarse operators, dense Cholesky on
  * the coarsest level, numbering as read, format measured.
+ *
+ * P2 (desc.order = 2): the coarse mesh is refined levels + 1 times; level 0's
+ * matrix is homg_fem's P2 matrix on level 1's mesh, whose unknowns (nodes, then
+ * edges in sorted order) are numbered exactly like the nodes of level 0's mesh
+ * (homg_mesh_refine appends the edge midpoints in that order), so P_0 -- the
+ * P1 basis of level 1 at level 0's nodes -- is the P2 -> P1 transfer: a P1
+ * function is a P2 function with the midpoint values interpolated.
  *
  * Galerkin or rediscretised (measured in test_gmg.c, CPU): where sigma is
  * constant on coarse elements the two are the same matrix (to 1e-14), and for
