@@ -822,6 +822,12 @@ typedef struct homg_gmg_desc {
     const double *dirichlet_tag_values; /* host: u on the nodes marked with dirichlet_tags[k] (NULL: all
                                            dirichlet_value) */
     double f;                           /* constant source (default 0) */
+    int order;                          /* 1 (default): P1 on every level; 2: P2 elements on the finest mesh (levels
+                  refinements of the coarse one), whose unknowns are the nodes of one more
+                  refinement: the first transfer is P2 -> P1 on the same mesh (the P1 function
+                  interpolated at the P2 nodes), then P1 levels; AS_READ numbering, no
+                  sigma_fine, not nested.  Level 0 (rows: the P2 unknowns) has that refined
+                  mesh as homg_gmg_mesh(gmg, 0). */
 } homg_gmg_desc;
 
 typedef struct homg_gmg_info {

@@ -1,7 +1,8 @@
 /* test_fem_gpu.c -- CUDA assembly against the CPU reference: the same pattern,
  * and values and right-hand side within 1e-12 (double) on every asset mesh and a
  * generated cube, for both GPU schemes, with random per-element sigma, a nodal
- * source and Dirichlet values; re-assembly; errors the GPU path must report. */
+ * source and Dirichlet values; re-assembly; P2 elements (the colour kernel) on
+ * gmsh P2 files and an asset; errors the GPU path must report. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -160,6 +161,79 @@ static void gpu_matches_cpu_on_generated_meshes(void **state)
     homg_mesh_destroy(mg);
 }
 
+/* P2 (desc.order = 2): the CUDA colour kernel against the CPU serial pass, float64
+ * and float32, random sigma per element and a source at every P2 unknown. */
+static void p2_on(const char *name, homg_mesh *mc, homg_mesh *mg)
+{
+    static const int32_t tags[2] = { 1, 2 };
+    homg_fem_desc d = { 0 };
+    homg_fem *ref = NULL, *fem = NULL;
+    homg_test_system r, a;
+    homg_rng rng = homg_rng_seed(5);
+    int32_t ne = homg_mesh_num_elements(mc), n;
+    double *sigma = (double *)malloc((size_t)ne * 8), *f;
+    void *d_sigma, *d_f;
+    d.order = 2;
+    d.precision = HOMG_FLOAT64;
+    d.dirichlet_tags = tags;
+    d.num_dirichlet_tags = 2;
+    d.scheme = HOMG_FEM_SCHEME_SERIAL;
+    assert_int_equal(homg_fem_create(mc, &d, &ref), HOMG_OK);
+    n = homg_fem_num_dofs(ref);
+    f = (double *)malloc((size_t)n * 8);
+    for (int32_t e = 0; e < ne; e++)
+        sigma[e] = 0.5 + homg_rng_uniform(&rng);
+    for (int32_t i = 0; i < n; i++)
+        f[i] = homg_rng_uniform(&rng) - 0.5;
+    d_sigma = to_device(sigma, (size_t)ne * 8);
+    d_f = to_device(f, (size_t)n * 8);
+    assemble(cpu, ref, sigma, f, NULL, 0.5);
+    r = homg_test_fetch(cpu, ref);
+    for (int f32 = 0; f32 <= 1; f32++) {
+        double dv, db, tol = f32 ? 1e-5 : 1e-12;
+        d.scheme = HOMG_FEM_SCHEME_DEFAULT; /* COLOR for P2 on CUDA */
+        d.precision = f32 ? HOMG_FLOAT32 : HOMG_FLOAT64;
+        if (homg_fem_create(mg, &d, &fem) != HOMG_OK)
+            fail_msg("homg_fem_create P2: %s", homg_ctx_last_error(gpu));
+        assert_int_equal(homg_fem_get_info(fem).scheme, HOMG_FEM_SCHEME_COLOR);
+        assemble(gpu, fem, (const double *)d_sigma, (const double *)d_f, NULL, 0.5);
+        a = homg_test_fetch(gpu, fem);
+        assert_int_equal(a.m.nrows, n);
+        assert_int_equal(a.m.nnz, r.m.nnz);
+        assert_memory_equal(a.m.row_ptr, r.m.row_ptr, ((size_t)n + 1) * 4);
+        assert_memory_equal(a.m.col_idx, r.m.col_idx, (size_t)r.m.nnz * 4);
+        dv = homg_rel_diff(a.m.values, r.m.values, (size_t)r.m.nnz);
+        db = homg_rel_diff(a.rhs, r.rhs, (size_t)n);
+        print_message("%-22s P2 color %s: %d unknowns, nnz %d, rel diff A %.1e b %.1e\n", name,
+                      f32 ? "float " : "double", (int)n, (int)r.m.nnz, dv, db);
+        if (!(dv <= tol && db <= tol))
+            fail_msg("%s P2: GPU and CPU differ: %.3e (A), %.3e (b)", name, dv, db);
+        homg_test_system_free(&a);
+        homg_fem_destroy(fem);
+    }
+    homg_test_system_free(&r);
+    homg_fem_destroy(ref);
+    homg_free(gpu, d_sigma);
+    homg_free(gpu, d_f);
+    free(sigma);
+    free(f);
+}
+
+static void gpu_p2_matches_cpu(void **state)
+{
+    const char *files[] = { "tests/data/small2d_p2_41_bin.msh", "tests/data/small3d_p2_22.msh",
+                            "assets/irregular3d.msh.gz" };
+    (void)state;
+    for (int i = 0; i < (quick ? 2 : 3); i++) {
+        homg_mesh *mc = NULL, *mg = NULL;
+        assert_int_equal(homg_mesh_read(cpu, files[i], &mc), HOMG_OK);
+        assert_int_equal(homg_mesh_read(gpu, files[i], &mg), HOMG_OK);
+        p2_on(files[i], mc, mg);
+        homg_mesh_destroy(mc);
+        homg_mesh_destroy(mg);
+    }
+}
+
 static void gpu_errors_are_reported(void **state)
 {
     homg_mesh_generate_desc g = { 0 };
@@ -297,6 +371,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gpu_matches_cpu_on_assets),
         cmocka_unit_test(gpu_matches_cpu_on_generated_meshes),
+        cmocka_unit_test(gpu_p2_matches_cpu),
         cmocka_unit_test(gpu_errors_are_reported),
         cmocka_unit_test(gpu_lambda_elem_and_neumann_match_cpu),
         cmocka_unit_test(gpu_scan_names_the_same_entry_as_cpu),

@@ -3,8 +3,8 @@
  * Gauss on the collapsed simplex, exact far beyond the degree 4 of the mass
  * integrand), the unknowns at the nodes of homg_mesh_refine, the patch test
  * (a quadratic solution reproduced to rounding), the serial and colour schemes
- * agreeing, the L2 convergence order 3 against P1's 2 in 2D and 3D, AMG- and
- * GMG-preconditioned CG on P2 systems, and the P2 refusals. */
+ * agreeing, the L2 convergence order 3 against P1's 2 in 2D and 3D (AMG-PCG on
+ * the P2 systems; GMG with P2 is in test_gmg.c), and the P2 refusals. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -213,10 +213,10 @@ static void element_matrix_matches_quadrature(void **state)
 
 /* ------------------------------------------------------------ solutions */
 
-/* CG preconditioned by AMG (or by a GMG when gmg is set) on the host system; returns iterations.
+/* CG preconditioned by AMG on the host system; returns iterations.
  * AMG aggregates along every entry (strength_theta < 0): with the default strength
  * the 3D P2 matrices' coarsening stalls (its positive couplings are weak ones). */
-static int solve(const homg_host_csr *a, const double *b, double *u, homg_gmg *gmg)
+static int solve(const homg_host_csr *a, const double *b, double *u)
 {
     homg_amg *amg = NULL;
     homg_amg_desc ad = { 0 };
@@ -233,9 +233,8 @@ static int solve(const homg_host_csr *a, const double *b, double *u, homg_gmg *g
     csr.memory = HOMG_MEMORY_HOST;
     pd.tol = 1e-12;
     pd.max_iter = 500;
-    pd.gmg = gmg;
     ad.strength_theta = -1;
-    if (!gmg && homg_amg_create(ctx, &csr, &ad, &amg) != HOMG_OK)
+    if (homg_amg_create(ctx, &csr, &ad, &amg) != HOMG_OK)
         fail_msg("homg_amg_create: %s", homg_ctx_last_error(ctx));
     if (homg_pcg_create(ctx, &csr, amg, &pd, &pcg) != HOMG_OK)
         fail_msg("homg_pcg_create: %s", homg_ctx_last_error(ctx));
@@ -282,7 +281,7 @@ static void quadratic_solution_is_reproduced(void **state)
         c.dirichlet_values = g;
         assert_int_equal(homg_fem_assemble(fem, &c), HOMG_OK);
         a = homg_test_fetch(ctx, fem);
-        iters = solve(&a.m, a.rhs, u, NULL);
+        iters = solve(&a.m, a.rhs, u);
         print_message("%s: %d unknowns, AMG-PCG %d iterations, max error %.2e\n", files[f], (int)n, iters,
                       homg_rel_diff(u, g, (size_t)n));
         assert_true(homg_rel_diff(u, g, (size_t)n) < 1e-10);
@@ -418,7 +417,7 @@ static double convergence_error(int dim, int refine, int order)
     assert_int_equal(homg_fem_assemble(fem, &c), HOMG_OK);
     a = homg_test_fetch(ctx, fem);
     print_message("  %dD P%d refinement %d: %d unknowns, AMG-PCG %d iterations\n", dim, order, refine, (int)n,
-                  solve(&a.m, a.rhs, u, NULL));
+                  solve(&a.m, a.rhs, u));
     err = l2_error(m, order, u);
     homg_test_system_free(&a);
     homg_fem_destroy(fem);

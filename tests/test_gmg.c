@@ -302,6 +302,16 @@ static void test_sainv_exact(void **state)
             scale = fmax(scale, fabs(inv[(size_t)i * n + j]));
         }
     assert_true(err < 1e-10 * scale);
+    /* the coarse solver's inverse (the CPU twin of the cuSOLVER kernel): A^-1 A = I */
+    err = 0;
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++) {
+            double s = 0;
+            for (int32_t k = 0; k < n; k++)
+                s += inv[(size_t)i * n + k] * entry(&a, k, j);
+            err = fmax(err, fabs(s - (i == j)));
+        }
+    assert_true(err < 1e-12);
     /* a matrix that is not positive definite: pivots replaced and counted */
     for (int32_t k = 0; k < a.nnz; k++)
         if (a.col_idx[k] == 0 && a.row_ptr[1] > k)
@@ -309,6 +319,9 @@ static void test_sainv_exact(void **state)
     homg_host_csr_free(&w);
     assert_int_equal(homg__gmg_sainv(ctx, &a, 0.0, &w, &rep), HOMG_OK);
     assert_true(rep >= 1);
+    /* ... and the dense inverse refuses it, naming the pivot */
+    assert_int_equal(homg__gmg_dense_inverse(ctx, &a, inv), HOMG_ERROR_NUMERIC);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "pivot 1, at row 0"));
     free(inv);
     homg_host_csr_free(&w);
     homg_host_csr_free(&a);
@@ -429,6 +442,100 @@ static void test_mesh_independent(void **state)
         }
         assert_true(it[lmax] <= (int)(1.2 * it[lmin + 1]) + 1);
         assert_true(it[lmax] <= 15);
+    }
+}
+
+/* P2 on the finest mesh (desc.order = 2): GMG-PCG iterations do not grow with
+ * the levels, the solution equals AMG-PCG's on the P2 system homg_fem
+ * assembles on the same mesh, and the P2 restrictions are refused. */
+static void test_p2(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        int lmax = dim == 2 ? 4 : 2, it[8] = { 0 };
+        printf("  %dD P2, SPAI-1 V(2,2) PCG to 1e-8:\n", dim);
+        for (int L = 1; L <= lmax; L++) {
+            homg_ctx *ctx = cpu_ctx();
+            homg_mesh *c = coarse_mesh(ctx, dim, 2);
+            homg_gmg_desc d = { 0 };
+            run r;
+            d.levels = L;
+            d.order = 2;
+            d.f = 1.0;
+            r = pcg_run(ctx, c, dim, &d, 0);
+            it[L] = r.iterations;
+            printf("    levels %d: %8d rows (P2), %d meshes, %3d iterations\n", L, (int)r.info.rows[0], r.info.levels,
+                   r.iterations);
+            assert_int_equal(r.info.levels, L + 2);
+            homg_mesh_destroy(c);
+            homg_ctx_destroy(ctx);
+        }
+        assert_true(it[lmax] <= (int)(1.2 * it[2]) + 1);
+        assert_true(it[lmax] <= 20);
+    }
+    {
+        homg_ctx *ctx = cpu_ctx();
+        homg_mesh *c = coarse_mesh(ctx, 2, 2);
+        homg_gmg_desc d = { 0 };
+        homg_gmg *g;
+        homg_fem_desc fd = { 0 };
+        homg_fem_coeffs fc = { 0 };
+        homg_fem *fem = NULL;
+        homg_amg *amg = NULL;
+        homg_amg_desc ad = { 0 };
+        homg_pcg_desc pd = { 0 };
+        homg_pcg *pcg = NULL;
+        homg_pcg_info pi;
+        homg_csr a;
+        int32_t n;
+        double *x1, *x2;
+        d.levels = 2;
+        d.order = 2;
+        d.f = 1.0;
+        g = make_gmg(ctx, c, 2, &d);
+        n = g->lv[0].rows;
+        x1 = calloc((size_t)n, sizeof *x1);
+        x2 = calloc((size_t)n, sizeof *x2);
+        pd.gmg = g;
+        pd.tol = 1e-11;
+        assert_int_equal(homg_pcg_create(ctx, NULL, NULL, &pd, &pcg), HOMG_OK);
+        assert_int_equal(homg_pcg_solve(pcg, homg_gmg_rhs(g), x1, &pi), HOMG_OK);
+        homg_pcg_destroy(pcg);
+        /* the same problem through homg_fem (P2 on the finest P1 mesh) and AMG */
+        fd.order = 2;
+        fd.precision = HOMG_FLOAT64;
+        fd.dirichlet_tags = all_sides;
+        fd.num_dirichlet_tags = 4;
+        fc.f = 1.0;
+        assert_int_equal(homg_fem_create(homg_gmg_mesh(g, 1), &fd, &fem), HOMG_OK);
+        assert_int_equal(homg_fem_assemble(fem, &fc), HOMG_OK);
+        assert_int_equal(homg_fem_num_dofs(fem), n);
+        a = homg_fem_matrix(fem);
+        ad.strength_theta = -1;
+        assert_int_equal(homg_amg_create(ctx, &a, &ad, &amg), HOMG_OK);
+        memset(&pd, 0, sizeof pd);
+        pd.tol = 1e-11;
+        assert_int_equal(homg_pcg_create(ctx, &a, amg, &pd, &pcg), HOMG_OK);
+        assert_int_equal(homg_pcg_solve(pcg, (const double *)homg_fem_rhs(fem), x2, &pi), HOMG_OK);
+        printf("  2D P2 (%d unknowns): GMG-PCG and AMG-PCG solutions differ by %.1e\n", (int)n,
+               homg_rel_diff(x1, x2, (size_t)n));
+        assert_true(homg_rel_diff(x1, x2, (size_t)n) < 1e-8);
+        homg_pcg_destroy(pcg);
+        homg_amg_destroy(amg);
+        homg_fem_destroy(fem);
+        homg_gmg_destroy(g);
+        /* refusals */
+        d.numbering = HOMG_GMG_NUMBERING_RCM;
+        assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_UNSUPPORTED);
+        assert_non_null(strstr(homg_ctx_last_error(ctx), "AS_READ"));
+        d.numbering = 0;
+        d.order = 3;
+        assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
+        assert_non_null(strstr(homg_ctx_last_error(ctx), "order = 3"));
+        free(x1);
+        free(x2);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
     }
 }
 
@@ -737,6 +844,7 @@ int main(void)
         cmocka_unit_test(test_sainv_exact),
         cmocka_unit_test(test_smoothers_reduce_error),
         cmocka_unit_test(test_mesh_independent),
+        cmocka_unit_test(test_p2),
         cmocka_unit_test(test_variants),
         cmocka_unit_test(test_jumps_galerkin),
         cmocka_unit_test(test_nested_meshes),

@@ -253,6 +253,82 @@ static outcome gmg_pcg(homg_backend b, int dim, homg_gmg_desc d)
     return o;
 }
 
+/* The coarse solver's dense inverse: cuSOLVER (potrf/potrs) against the plain
+ * Cholesky of the CPU twin on an SPD matrix, and the same pivot on one that is
+ * not positive definite. */
+static void test_dense_inverse(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    kernel_exec *ex = &gpu->ex;
+    kernel_alloc ka = homg__kalloc(gpu);
+    void *handle = NULL;
+    homg_host_csr a;
+    (void)state;
+    assert_int_equal(homg_gen_p1_cube(quick ? 3 : 8, 1.0, 50.0, 0.3, &a), 0);
+    assert_int_equal(HOMG_KERNELS(ex, sparse)->handle_create(ex, &ka, &handle), HOMG_OK);
+    for (int bad = 0; bad <= 1; bad++) {
+        int32_t n = a.nrows;
+        size_t nn = (size_t)n * n;
+        double *ih = malloc(sizeof(double) * nn), *id = malloc(sizeof(double) * nn), *d_inv;
+        int ph = -1, pd = -1;
+        csr_matrix ha = { n, n, a.nnz, a.row_ptr, a.col_idx, a.values, HOMG_FLOAT64 }, da;
+        if (bad) /* row 5's diagonal negative: the leading minor of order 6 is not positive */
+            for (int32_t k = a.row_ptr[5]; k < a.row_ptr[6]; k++)
+                if (a.col_idx[k] == 5)
+                    a.values[k] = -a.values[k];
+        da = (csr_matrix){ n,
+                           n,
+                           a.nnz,
+                           up(gpu, a.row_ptr, sizeof(int32_t) * (n + 1)),
+                           up(gpu, a.col_idx, sizeof(int32_t) * a.nnz),
+                           up(gpu, a.values, sizeof(double) * a.nnz),
+                           HOMG_FLOAT64 };
+        d_inv = up(gpu, NULL, sizeof(double) * nn);
+        assert_int_equal(homg_cpu_gmg_dense_inverse(&cpu->ex, NULL, &ha, ih, &ph), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_dense_inverse(ex, handle, &da, d_inv, &pd), HOMG_OK);
+        printf("  dense inverse, %d rows%s: pivot CPU %d, CUDA %d", (int)n, bad ? " (indefinite)" : "", ph, pd);
+        assert_int_equal(ph, pd);
+        if (!bad) {
+            down(gpu, id, d_inv, sizeof(double) * nn);
+            printf(", largest relative difference %.1e", max_rel(id, ih, nn));
+            assert_true(max_rel(id, ih, nn) < 1e-10);
+        } else
+            assert_int_equal(ph, 6);
+        printf("\n");
+        homg_free(gpu, da.row_ptr);
+        homg_free(gpu, da.col_idx);
+        homg_free(gpu, da.values);
+        homg_free(gpu, d_inv);
+        free(ih);
+        free(id);
+    }
+    HOMG_KERNELS(ex, sparse)->handle_destroy(ex, handle);
+    homg_host_csr_free(&a);
+    homg_ctx_destroy(cpu);
+    homg_ctx_destroy(gpu);
+}
+
+/* P2 on the finest mesh (desc.order = 2: the P2 colour kernel, then P1 levels) on both backends. */
+static void test_p2_hierarchy(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_gmg_desc d = { 0 };
+        outcome h, g;
+        d.levels = quick ? 1 : (dim == 2 ? 4 : 2);
+        d.order = 2;
+        h = gmg_pcg(HOMG_BACKEND_CPU, dim, d);
+        g = gmg_pcg(HOMG_BACKEND_CUDA, dim, d);
+        printf("  %dD P2, %d rows: CPU %d, CUDA %d iterations; x diff %.1e\n", dim, (int)h.n, h.iterations,
+               g.iterations, max_rel(g.x, h.x, h.n));
+        assert_int_equal(h.n, g.n);
+        assert_true(abs(h.iterations - g.iterations) <= 1);
+        assert_true(max_rel(g.x, h.x, h.n) < 1e-5);
+        free(h.x);
+        free(g.x);
+    }
+}
+
 /* The whole hierarchy on both backends. */
 static void test_hierarchy(void **state)
 {
@@ -283,6 +359,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels),
         cmocka_unit_test(test_hierarchy),
+        cmocka_unit_test(test_dense_inverse),
+        cmocka_unit_test(test_p2_hierarchy),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

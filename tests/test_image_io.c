@@ -172,6 +172,36 @@ static void bad_files(void **state)
     free(ok.data);
 }
 
+/* Radiance HDR with run-length scanlines (width 8, 2 rows), made byte by byte:
+ * a count of 0, or data cut inside a scanline, made stb_image loop for ever
+ * (fuzz_image, 2026-11-26); both are refused now, the whole file still reads. */
+static void hdr_rle_that_hangs_stb_is_refused(void **state)
+{
+    static const char head[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 2 +X 8\n";
+    unsigned char b[128];
+    size_t n = sizeof head - 1, full;
+    homg_image img;
+    (void)state;
+    memcpy(b, head, n);
+    for (int row = 0; row < 2; row++) {
+        b[n++] = 2, b[n++] = 2, b[n++] = 0, b[n++] = 8;
+        for (int k = 0; k < 4; k++) /* a run of 8: R = G = B = 128, exponent 129 (value 1) */
+            b[n++] = 128 + 8, b[n++] = k < 3 ? 128 : 129;
+    }
+    full = n;
+    alarm(20); /* a hang fails the test instead of stalling the suite */
+    assert_int_equal(homg_image_decode(ctx, "whole", b, full, 3, 0, &img), HOMG_OK);
+    assert_int_equal(img.width, 8);
+    assert_int_equal(img.height, 2);
+    for (int k = 0; k < 8 * 2 * 3; k++)
+        assert_true(fabs(((float *)img.data)[k] - 1.0f) < 0.01f);
+    free(img.data);
+    expect(homg_image_decode(ctx, "cut", b, full - 5, 3, 0, &img), HOMG_ERROR_PARSE, "cut: corrupt HDR");
+    b[sizeof head - 1 + 4] = 0; /* the first count of the first scanline */
+    expect(homg_image_decode(ctx, "zero", b, full, 3, 0, &img), HOMG_ERROR_PARSE, "zero: corrupt HDR");
+    alarm(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +209,7 @@ int main(void)
         cmocka_unit_test(jpeg_and_hdr),
         cmocka_unit_test(formats_read),
         cmocka_unit_test(bad_files),
+        cmocka_unit_test(hdr_rle_that_hangs_stb_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

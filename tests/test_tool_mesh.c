@@ -145,10 +145,29 @@ static void assemble_takes_values_per_tag(void **state)
     remove(path("x.mtx"));
 }
 
+/* `mesh solve` with P1 and P2: a quadratic-element file solves with P2 by default
+ * (its row count is the P2 unknowns'), and GMG-PCG converges. */
+static void solve_p1_and_p2(void **state)
+{
+    (void)state;
+    run("mesh info tests/data/small2d_p2_41_bin.msh");
+    has("read from quadratic elements");
+    run("mesh solve tests/data/small2d_p2_41_bin.msh --dirichlet 1,2 --gmg-levels 1 --backend cpu");
+    has("GMG-PCG:");
+    has("3 levels"); /* the file's mesh, refined once (the P2 mesh), and once more (the P2 unknowns) */
+    run("mesh solve square:4 --gmg-levels 2 --order 1 --backend cpu");
+    has("3 levels");
+    has("GMG-PCG:");
+    run("mesh solve square:4 --gmg-levels 2 --order 2 --backend cpu");
+    has("4 levels");
+    has("1089"); /* P2 on the 16 x 16 square: 33^2 unknowns */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(info_lists_tags_with_measures),
+        cmocka_unit_test(solve_p1_and_p2),
         cmocka_unit_test(info_without_boundary_facets),
         cmocka_unit_test(assemble_takes_values_per_tag),
     };

@@ -12,7 +12,7 @@ static const homg_tool_command subcommands[] = {
     { "info", "FILE: sizes, tags with their counts and measures, element quality", homg_tool_mesh_info },
     { "generate", "cube|square --cells K ... --out FILE.vtk|FILE.msh: a structured mesh", generate },
     { "assemble", "FILE ... --out A.mtx b.mtx: P1 FEM system as Matrix Market", homg_tool_mesh_assemble },
-    { "solve", "FILE|square:K|cube:K [--gmg-levels L] [--smoother S]: P1 Poisson by GMG- or AMG-PCG",
+    { "solve", "FILE|square:K|cube:K [--gmg-levels L] [--smoother S] [--order 1|2]: P1/P2 Poisson by GMG- or AMG-PCG",
       homg_tool_mesh_solve },
 };
 

@@ -132,7 +132,8 @@ static void print_info(const char *path, const homg_mesh *m, const homg_mesh_qua
 {
     int dim = homg_mesh_dim(m);
     printf("file          %s\n", path);
-    printf("dimension     %d (%s)\n", dim, dim == 2 ? "P1 triangles" : "P1 tetrahedra");
+    printf("dimension     %d (%s%s)\n", dim, dim == 2 ? "P1 triangles" : "P1 tetrahedra",
+           homg_mesh_order(m) == 2 ? "; read from quadratic elements, midside nodes dropped" : "");
     printf("nodes         %d\n", (int)homg_mesh_num_nodes(m));
     printf("elements      %d\n", (int)homg_mesh_num_elements(m));
     printf("facets        %d\n", (int)homg_mesh_num_facets(m));

@@ -1,5 +1,6 @@
-/* mesh_solve.c -- `homg mesh solve`: the P1 problem of `homg mesh assemble` on
- * a mesh refined --gmg-levels times, solved by CG preconditioned with the
+/* mesh_solve.c -- `homg mesh solve`: the P1 (or P2: --order 2, the default for
+ * a mesh read from quadratic elements) problem of `homg mesh assemble` on a mesh
+ * refined --gmg-levels times, solved by CG preconditioned with the
  * geometric multigrid of the hierarchy (homg_gmg), or by the cycles alone. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +17,10 @@ static int usage(FILE *f)
             "                       [--cycle v|w|f] [--coarse-op rediscretise|galerkin] [--coarse cholesky|amg]\n"
             "                       [--numbering read|random|rcm|two-level] [--format auto|csr|ell]\n"
             "                       [--dirichlet TAG[,TAG...]] [--g G] [--f F] [--sigma S] [--tol T]\n"
-            "                       [--solver pcg|cycles] [--backend cpu|cuda|auto] [--out FILE.vtk]\n"
+            "                       [--solver pcg|cycles] [--backend cpu|cuda|auto] [--out FILE.vtk] [--order 1|2]\n"
             "  -div(S grad u) = F (default 1) on the mesh refined L times (default 3), u = G on the --dirichlet tags\n"
+            "  with P1 or P2 elements (--order; default 2 for a file of 6-node triangles / 10-node tetrahedra, whose\n"
+            "  solution --out writes at the nodes of one more refinement)\n"
             "  (default: every facet tag 1..2*dim of a generated square:K / cube:K mesh)\n");
     return f == stdout ? 0 : 2;
 }
@@ -65,9 +68,9 @@ static int parse(int argc, char **argv, options *o)
     memset(o, 0, sizeof *o);
     o->backend = "auto";
     o->tol = 1e-8;
-    o->d.f = 1; /* seed 004: -Laplace u = 1 */
-    o->mesh = argc > 0 ? argv[0] : NULL;
-    for (int i = 1; i < argc; i++) {
+    o->d.f = 1;                          /* seed 004: -Laplace u = 1 */
+    o->mesh = argc > 1 ? argv[1] : NULL; /* argv[0] is "solve" */
+    for (int i = 2; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int k = 0;
         if (!v)
@@ -103,6 +106,8 @@ static int parse(int argc, char **argv, options *o)
             o->backend = v;
         else if (!strcmp(a, "--out"))
             o->out = v;
+        else if (!strcmp(a, "--order") && (!strcmp(v, "1") || !strcmp(v, "2")))
+            o->d.order = atoi(v);
         else
             return 0;
     }
@@ -180,7 +185,7 @@ int homg_tool_mesh_solve(int argc, char **argv)
     homg_mesh *m = NULL;
     homg_gmg *g = NULL;
     homg_status st;
-    if (argc > 0 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h")))
+    if (argc > 1 && homg_tool_is_help(argv[1]))
         return usage(stdout);
     if (!parse(argc, argv, &o))
         return usage(stderr);
@@ -188,6 +193,8 @@ int homg_tool_mesh_solve(int argc, char **argv)
     if (!ctx)
         return 1;
     st = load(ctx, &o, &m);
+    if (st == HOMG_OK && o.d.order == 0)
+        o.d.order = homg_mesh_order(m);
     if (st == HOMG_OK)
         st = homg_gmg_create(m, &o.d, &g);
     if (st == HOMG_OK)

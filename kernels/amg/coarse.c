@@ -1,11 +1,12 @@
-/* coarse.c -- CPU backend: the coarsest level's dense inverse (a double
- * Cholesky factorisation, then L L^T X = I) and its application. */
+/* coarse.c -- CPU backend: the coarsest level's dense inverse (the double
+ * Cholesky of core/dense_cholesky.h, then L L^T X = I) and its application. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "amg_common.h"
 #include "amg_kernels.h"
+#include "core/dense_cholesky.h"
 
 homg_status homg_cpu_amg_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, float *inv, int *pivot)
 {
@@ -25,40 +26,14 @@ homg_status homg_cpu_amg_dense_inverse(kernel_exec *ex, void *handle, const csr_
     for (int32_t i = 0; i < n; i++)
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
             l[(size_t)a->col_idx[k] * n + i] = v[k];
-    for (int32_t j = 0; j < n && !*pivot; j++) {
-        double d = l[(size_t)j * n + j];
-        for (int32_t k = 0; k < j; k++)
-            d -= l[(size_t)k * n + j] * l[(size_t)k * n + j];
-        if (!(d > 0)) {
-            *pivot = j + 1;
-            break;
-        }
-        d = sqrt(d);
-        l[(size_t)j * n + j] = d;
-        for (int32_t i = j + 1; i < n; i++) {
-            double s = l[(size_t)j * n + i];
-            for (int32_t k = 0; k < j; k++)
-                s -= l[(size_t)k * n + i] * l[(size_t)k * n + j];
-            l[(size_t)j * n + i] = s / d;
-        }
+    *pivot = dense_cholesky_factor(l, n, 0.0);
+    for (int32_t c = 0; c < n && !*pivot; c++) { /* column c of the inverse */
+        for (int32_t i = 0; i < n; i++)
+            y[i] = i == c ? 1.0 : 0.0;
+        dense_cholesky_solve(l, n, y);
+        for (int32_t i = 0; i < n; i++)
+            inv[(size_t)c * n + i] = (float)y[i];
     }
-    if (!*pivot)
-        for (int32_t c = 0; c < n; c++) { /* column c of the inverse */
-            for (int32_t i = 0; i < n; i++) {
-                double s = i == c ? 1.0 : 0.0;
-                for (int32_t k = 0; k < i; k++)
-                    s -= l[(size_t)k * n + i] * y[k];
-                y[i] = s / l[(size_t)i * n + i];
-            }
-            for (int32_t i = n; i-- > 0;) {
-                double s = y[i];
-                for (int32_t k = i + 1; k < n; k++)
-                    s -= l[(size_t)i * n + k] * y[k];
-                y[i] = s / l[(size_t)i * n + i];
-            }
-            for (int32_t i = 0; i < n; i++)
-                inv[(size_t)c * n + i] = (float)y[i];
-        }
     free(l);
     free(y);
     return HOMG_OK;

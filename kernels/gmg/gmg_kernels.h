@@ -32,34 +32,38 @@ typedef struct ell_matrix {
  * lives in registers and local memory). */
 #define GMG_SPAI1_MAX_ROW 40
 
-#define GMG_KERNELS(X)                                                                                 \
-    /* y = alpha A x + beta y (beta = 0: y is not read). */                                            \
-    X(homg_status, gmg, ell_spmv,                                                                      \
-      (kernel_exec * ex, const ell_matrix *a, const double *x, double *y, double alpha, double beta))  \
-    /* r = b - A x, fused (the smoothers' and cycle's residual: one pass, no copy). */                 \
-    X(homg_status, gmg, ell_residual,                                                                  \
-      (kernel_exec * ex, const ell_matrix *a, const double *b, const double *x, double *r))            \
-    X(homg_status, gmg, csr_residual,                                                                  \
-      (kernel_exec * ex, const csr_matrix *a, const double *b, const double *x, double *r))            \
-    /* d_i = a_ii / sum_j a_ij^2 (SPAI(0): argmin ||I - D A||_F for symmetric A); 0 */                 \
-    /* for an empty row.  jacobi != 0: d_i = 1 / a_ii instead. */                                      \
-    X(homg_status, gmg, diag_inverse, (kernel_exec * ex, const csr_matrix *a, int jacobi, double *d))  \
-    /* w_i = 1 / sqrt(|a_ii|) (1 for a zero diagonal). */                                              \
-    X(homg_status, gmg, spai_scale, (kernel_exec * ex, const csr_matrix *a, double *w))                \
-    /* SPAI-1 of symmetric double A: row i of m (m has A's pattern) minimises */                       \
-    /* ||A^T m_i - e_i||_2 over the pattern (normal equations, Cholesky in double); */                 \
-    /* with w (not NULL) that of W A W, scaled back (spai.h).  Rows longer than */                     \
-    /* GMG_SPAI1_MAX_ROW or whose system is singular get SPAI(0) and are counted */                    \
-    /* in *fallback (device scalar, added to). */                                                      \
-    X(homg_status, gmg, spai1,                                                                         \
-      (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback))      \
-    /* x += omega d .* r */                                                                            \
-    X(homg_status, gmg, diag_update,                                                                   \
-      (kernel_exec * ex, int32_t n, double omega, const double *d, const double *r, double *x))        \
-    /* y += alpha x */                                                                                 \
-    X(homg_status, gmg, axpy, (kernel_exec * ex, int32_t n, double alpha, const double *x, double *y)) \
-    /* *out = x . y (device scalar, overwritten) */                                                    \
-    X(homg_status, gmg, dot, (kernel_exec * ex, int32_t n, const double *x, const double *y, double *out))
+#define GMG_KERNELS(X)                                                                                     \
+    /* y = alpha A x + beta y (beta = 0: y is not read). */                                                \
+    X(homg_status, gmg, ell_spmv,                                                                          \
+      (kernel_exec * ex, const ell_matrix *a, const double *x, double *y, double alpha, double beta))      \
+    /* r = b - A x, fused (the smoothers' and cycle's residual: one pass, no copy). */                     \
+    X(homg_status, gmg, ell_residual,                                                                      \
+      (kernel_exec * ex, const ell_matrix *a, const double *b, const double *x, double *r))                \
+    X(homg_status, gmg, csr_residual,                                                                      \
+      (kernel_exec * ex, const csr_matrix *a, const double *b, const double *x, double *r))                \
+    /* d_i = a_ii / sum_j a_ij^2 (SPAI(0): argmin ||I - D A||_F for symmetric A); 0 */                     \
+    /* for an empty row.  jacobi != 0: d_i = 1 / a_ii instead. */                                          \
+    X(homg_status, gmg, diag_inverse, (kernel_exec * ex, const csr_matrix *a, int jacobi, double *d))      \
+    /* w_i = 1 / sqrt(|a_ii|) (1 for a zero diagonal). */                                                  \
+    X(homg_status, gmg, spai_scale, (kernel_exec * ex, const csr_matrix *a, double *w))                    \
+    /* SPAI-1 of symmetric double A: row i of m (m has A's pattern) minimises */                           \
+    /* ||A^T m_i - e_i||_2 over the pattern (normal equations, Cholesky in double); */                     \
+    /* with w (not NULL) that of W A W, scaled back (spai.h).  Rows longer than */                         \
+    /* GMG_SPAI1_MAX_ROW or whose system is singular get SPAI(0) and are counted */                        \
+    /* in *fallback (device scalar, added to). */                                                          \
+    X(homg_status, gmg, spai1,                                                                             \
+      (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback))          \
+    /* x += omega d .* r */                                                                                \
+    X(homg_status, gmg, diag_update,                                                                       \
+      (kernel_exec * ex, int32_t n, double omega, const double *d, const double *r, double *x))            \
+    /* y += alpha x */                                                                                     \
+    X(homg_status, gmg, axpy, (kernel_exec * ex, int32_t n, double alpha, const double *x, double *y))     \
+    /* *out = x . y (device scalar, overwritten) */                                                        \
+    X(homg_status, gmg, dot, (kernel_exec * ex, int32_t n, const double *x, const double *y, double *out)) \
+    /* inv (n*n, ctx space) = A^-1 of symmetric double CSR A by Cholesky (coarse.c: plain, host; */        \
+    /* coarse.cu: cuSOLVER potrf/potrs with the sparse handle); *pivot (host) = the order of the */        \
+    /* first leading minor that is not positive definite (inv not written), or 0.  Synchronises. */        \
+    X(homg_status, gmg, dense_inverse, (kernel_exec * ex, void *handle, const csr_matrix *a, double *inv, int *pivot))
 
 typedef struct gmg_kernels {
     GMG_KERNELS(HOMG_KERNEL_MEMBER)

@@ -14,10 +14,18 @@
  *  4. GALERKIN replaces the coarse matrices by R A P (host, double), finest first;
  *  5. the smoother of every level but the coarsest (smoother.c), omega from a
  *     power-iteration estimate of lambda_max(M A);
- *  6. the coarsest level's solver (coarse.c);
+ *  6. the coarsest level's solver (coarse.c: the dense Cholesky inverse computed
+ *     on the backend, cuSOLVER on CUDA);
  *  7. the SpMV format of every level (op.c).
  * Defaults: SPAI-1, V(2,2), rediscretised coarse operators, dense Cholesky on
  * the coarsest level, numbering as read, format measured.
+ *
+ * P2 (desc.order = 2): the coarse mesh is refined levels + 1 times; level 0's
+ * matrix is homg_fem's P2 matrix on level 1's mesh, whose unknowns (nodes, then
+ * edges in sorted order) are numbered exactly like the nodes of level 0's mesh
+ * (homg_mesh_refine appends the edge midpoints in that order), so P_0 -- the
+ * P1 basis of level 1 at level 0's nodes -- is the P2 -> P1 transfer: a P1
+ * function is a P2 function with the midpoint values interpolated.
  *
  * Galerkin or rediscretised (measured in test_gmg.c, CPU): where sigma is
  * constant on coarse elements the two are the same matrix (to 1e-14), and for
@@ -61,15 +69,19 @@ homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc)
     HOMG_DEFAULT(d.sainv_drop, 0.05);
     HOMG_DEFAULT(d.seed, 1);
     HOMG_DEFAULT(d.sigma, 1.0);
+    HOMG_DEFAULT(d.order, 1);
     return d;
 }
 
 static homg_status check_desc(homg_ctx *ctx, const homg_gmg_desc *d)
 {
     const char *bad = NULL;
-    if (d->levels < 1 || d->levels > HOMG_GMG_MAX_LEVELS - 1)
+    if (d->order != 1 && d->order != 2)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: order = %d must be 1 (P1) or 2 (P2)",
+                          d->order);
+    if (d->levels < 1 || d->levels > HOMG_GMG_MAX_LEVELS - d->order)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: levels = %d must be 1..%d", d->levels,
-                          HOMG_GMG_MAX_LEVELS - 1);
+                          HOMG_GMG_MAX_LEVELS - d->order);
     if (d->smoother < 0 || d->smoother > HOMG_GMG_SMOOTHER_SAINV)
         bad = "smoother";
     else if (d->cycle < 0 || d->cycle > HOMG_GMG_CYCLE_F)
@@ -214,11 +226,15 @@ static homg_status level_dirichlet(homg_gmg *g, int l, double **dev)
     return st;
 }
 
-/* FEM assembly of level l: host copy of A, fixed rows, and (level 0) the rhs. */
+/* FEM assembly of level l: host copy of A, fixed rows, and (level 0) the rhs.
+ * P2 (desc.order = 2): level 0 is P2 on level 1's mesh, whose unknowns are
+ * numbered like the nodes of its refinement, level 0's mesh (AS_READ). */
 static homg_status assemble(homg_gmg *g, int l)
 {
     homg_ctx *ctx = g->ctx;
     gmg_level *lv = &g->lv[l];
+    int p2 = l == 0 && g->desc.order == 2;
+    homg_mesh *mesh = p2 ? g->lv[1].mesh : lv->mesh;
     homg_fem_desc fd;
     homg_fem_coeffs c;
     homg_fem *fem = NULL;
@@ -230,16 +246,20 @@ static homg_status assemble(homg_gmg *g, int l)
     fd.precision = HOMG_FLOAT64;
     fd.dirichlet_tags = g->desc.dirichlet_tags;
     fd.num_dirichlet_tags = g->desc.num_dirichlet_tags;
+    fd.order = p2 ? 2 : 1;
     c.sigma = g->desc.sigma;
     c.f = g->desc.f;
     c.dirichlet_value = g->desc.dirichlet_value;
-    st = level_sigma(g, l, &sigma);
+    st = level_sigma(g, p2 ? 1 : l, &sigma);
     if (st == HOMG_OK)
         st = level_dirichlet(g, l, &gval);
     c.sigma_elem = sigma;
     c.dirichlet_values = gval;
     if (st == HOMG_OK)
-        st = homg_fem_create(lv->mesh, &fd, &fem);
+        st = homg_fem_create(mesh, &fd, &fem);
+    if (st == HOMG_OK && homg_fem_num_dofs(fem) != lv->rows)
+        st = homg__fail(ctx, HOMG_ERROR_UNSUPPORTED, "GMG: %d P2 unknowns for %d nodes of the refined mesh",
+                        (int)homg_fem_num_dofs(fem), (int)lv->rows);
     if (st == HOMG_OK)
         st = homg_fem_assemble(fem, &c);
     if (st == HOMG_OK) {
@@ -421,8 +441,13 @@ static homg_status create_entry(homg_ctx *ctx, homg_mesh *coarse, homg_mesh *con
     g->desc = homg_gmg_desc_defaults(desc);
     if (nested)
         g->desc.levels = count - 1;
-    g->nlevels = g->desc.levels + 1;
+    g->nlevels = g->desc.levels + g->desc.order; /* P2: one more level, P2 on the finest mesh's parent */
     st = check_desc(ctx, &g->desc);
+    if (st == HOMG_OK && g->desc.order == 2 &&
+        (nested || g->desc.sigma_fine || g->desc.numbering != HOMG_GMG_NUMBERING_AS_READ))
+        st = homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
+                        "homg_gmg_create: P2 (desc.order = 2) takes a hierarchy made by refinement, numbered AS_READ, "
+                        "without sigma_fine");
     if (st == HOMG_OK && homg_mesh_num_elements(coarse) < 1)
         st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_create: the coarse mesh has no elements");
     if (st == HOMG_OK && nested &&

@@ -11,6 +11,10 @@
 #define HOMG_IMAGE_MAX_PIXELS ((size_t)1 << 28)
 
 size_t homg__pixel_size(homg_pixel_type type);
+
+/* hdr.c: 1 when stb_image would loop for ever on this Radiance HDR file of
+ * w x h pixels (a run count of 0 in its RLE data, or the data cut short). */
+int homg__hdr_hangs_stb(const unsigned char *b, size_t len, int w, int h);
 /* img->pitch, or the packed row size when it is 0. */
 size_t homg__image_pitch(const homg_image *img);
 /* NULL image or data, sizes out of 1..65536 (or more than 2^28 pixels), channels

@@ -151,6 +151,10 @@ homg_status homg_image_decode(homg_ctx *ctx, const char *name, const void *bytes
     }
     want = channels ? channels : comp;
     if (stbi_is_hdr_from_memory(b, (int)len)) {
+        if (homg__hdr_hangs_stb(b, len, w, h))
+            return homg__fail(ctx, HOMG_ERROR_PARSE,
+                              "%s: corrupt HDR: a run-length scanline has a count of 0 or ends before the data does",
+                              name);
         data = stbi_loadf_from_memory(b, (int)len, &w, &h, &comp, want);
         img->type = HOMG_PIXEL_F32;
     } else if (stbi_is_16_bit_from_memory(b, (int)len)) {
