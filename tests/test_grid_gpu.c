@@ -551,7 +551,7 @@ static void gen_level_alloc(homg_ctx *x, gen_level *L, int nx, int ny, int nz, c
     assert_int_equal(homg_alloc(x, n * e, &L->gx), HOMG_OK);
     assert_int_equal(homg_alloc(x, n * e, &L->gy), HOMG_OK);
     assert_int_equal(homg_alloc(x, n * e, &L->gz), HOMG_OK);
-    assert_int_equal(homg_alloc(x, n * e, &L->diag), HOMG_OK);
+    assert_int_equal(homg_alloc(x, n * e, &L->self), HOMG_OK);
     assert_int_equal(homg_alloc(x, n * e, &L->lam), HOMG_OK);
     assert_int_equal(homg_alloc(x, n, (void **)&L->flag), HOMG_OK);
 }
@@ -561,7 +561,7 @@ static void gen_level_free(homg_ctx *x, gen_level *L)
     homg_free(x, L->gx);
     homg_free(x, L->gy);
     homg_free(x, L->gz);
-    homg_free(x, L->diag);
+    homg_free(x, L->self);
     homg_free(x, L->lam);
     homg_free(x, L->flag);
 }
@@ -667,14 +667,14 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     GEN_EXPECT("setup_fine gy", cmp_arrays(L.g.gy, L.c.gy, n, p), tol);
     if (nz > 1)
         GEN_EXPECT("setup_fine gz", cmp_arrays(L.g.gz, L.c.gz, n, p), tol);
-    GEN_EXPECT("setup_fine diag", cmp_arrays(L.g.diag, L.c.diag, n, p), tol);
+    GEN_EXPECT("setup_fine self", cmp_arrays(L.g.self, L.c.self, n, p), tol);
     GEN_EXPECT("setup_fine lam", cmp_arrays(L.g.lam, L.c.lam, n, p), tol);
     GEN_EXPECT("setup_fine flag", cmp_bytes(L.g.flag, L.c.flag, n) ? 0 : 1, 0);
     assert_int_equal(KG->coarsen(&gpu->ex, p, &L.g, &Cl.g), HOMG_OK);
     assert_int_equal(KC->coarsen(&cpu->ex, p, &L.c, &Cl.c), HOMG_OK);
     GEN_EXPECT("coarsen gx", cmp_arrays(Cl.g.gx, Cl.c.gx, nc, p), tol);
     GEN_EXPECT("coarsen gy", cmp_arrays(Cl.g.gy, Cl.c.gy, nc, p), tol);
-    GEN_EXPECT("coarsen diag", cmp_arrays(Cl.g.diag, Cl.c.diag, nc, p), tol);
+    GEN_EXPECT("coarsen self", cmp_arrays(Cl.g.self, Cl.c.self, nc, p), tol);
     GEN_EXPECT("coarsen lam", cmp_arrays(Cl.g.lam, Cl.c.lam, nc, p), tol);
     GEN_EXPECT("coarsen flag", cmp_bytes(Cl.g.flag, Cl.c.flag, nc) ? 0 : 1, 0);
 

@@ -6,12 +6,13 @@
  *   gx[c], gy[c], gz[c]  the conductance of the face between c and its +x (+y, +z)
  *                        neighbour (wrapped on a periodic axis; 0 on a wall, a
  *                        solid cell's face, or an axis of one cell);
- *   diag[c]              the diagonal: the six face conductances (faces to FIXED
- *                        cells included) + the Dirichlet walls + lam[c];
- *   lam[c]               the lambda part of the diagonal;
+ *   self[c]              lam[c] + the Dirichlet walls (on coarse levels the Galerkin
+ *                        walls, faces to FIXED cells included); the diagonal is
+ *                        self + the cell's faces, summed in double where used;
+ *   lam[c]               the lambda part of self;
  *   flag[c]              0 active (an unknown), else inactive (1 fixed, 2 solid;
  *                        coarse cells: 2 when no child is active).
- *   (A u)_c = diag_c u_c - sum over the six faces of g u_neighbour  (active c).
+ *   (A u)_c = self_c u_c + sum over the six faces of g (u_c - u_neighbour)  (active c).
  * Inactive cells are not unknowns; on coarse levels their values stay 0, on the
  * finest a FIXED cell's value is the caller's (it enters A u through its face).
  *
@@ -38,7 +39,7 @@ extern "C" {
 typedef struct gen_level {
     int nx, ny, nz;
     int periodic[3]; /* axis x, y, z wraps */
-    void *gx, *gy, *gz, *diag, *lam;
+    void *gx, *gy, *gz, *self, *lam;
     unsigned char *flag;
 } gen_level;
 

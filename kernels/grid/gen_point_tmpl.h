@@ -30,11 +30,64 @@ HOMG_HD double GFN(gen_offsum)(const gen_level *L, const T *u, int i, int j, int
     return s;
 }
 
-/* (A u)_c at an active cell. */
+/* Sum of the stored face conductances of a cell (a face to a solid cell is 0). */
+HOMG_HD double GFN(gen_gsum)(const gen_level *L, int i, int j, int k)
+{
+    const T *gx = (const T *)L->gx, *gy = (const T *)L->gy, *gz = (const T *)L->gz;
+    double s = 0;
+    int m;
+    if (gen_nb(i, L->nx, L->periodic[0], 1) >= 0)
+        s += (double)gx[gen_index(L, i, j, k)];
+    if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
+        s += (double)gx[gen_index(L, m, j, k)];
+    if (gen_nb(j, L->ny, L->periodic[1], 1) >= 0)
+        s += (double)gy[gen_index(L, i, j, k)];
+    if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
+        s += (double)gy[gen_index(L, i, m, k)];
+    if (L->nz > 1) {
+        if (gen_nb(k, L->nz, L->periodic[2], 1) >= 0)
+            s += (double)gz[gen_index(L, i, j, k)];
+        if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
+            s += (double)gz[gen_index(L, i, j, m)];
+    }
+    return s;
+}
+
+/* The diagonal of an active cell, summed in double: self (lam + Dirichlet walls)
+ * + its faces.  Not stored: a diagonal rounded to float beside faces of 1e4
+ * contrast perturbs the weak couplings by eps * 1e4 and can make the float32
+ * operator indefinite (sigma jumps stalled at error 1e-2..0.5, 2026-11-26). */
+HOMG_HD double GFN(gen_diag)(const gen_level *L, int i, int j, int k)
+{
+    return (double)((const T *)L->self)[gen_index(L, i, j, k)] + GFN(gen_gsum)(L, i, j, k);
+}
+
+/* (A u)_c at an active cell: self u_c + sum of g (u_c - u_neighbour), the
+ * difference form, which keeps a cell of a high-sigma block whose neighbours
+ * nearly equal it exact. */
 HOMG_HD double GFN(gen_au)(const gen_level *L, const T *u, int i, int j, int k)
 {
-    size_t c = gen_index(L, i, j, k);
-    return (double)((const T *)L->diag)[c] * (double)u[c] - GFN(gen_offsum)(L, u, i, j, k);
+    const T *gx = (const T *)L->gx, *gy = (const T *)L->gy, *gz = (const T *)L->gz;
+    const size_t c = gen_index(L, i, j, k);
+    const double uc = (double)u[c];
+    double s = (double)((const T *)L->self)[c] * uc;
+    size_t cm;
+    int m;
+    if ((m = gen_nb(i, L->nx, L->periodic[0], 1)) >= 0)
+        cm = gen_index(L, m, j, k), s += (double)gx[c] * (uc - (double)u[cm]);
+    if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
+        cm = gen_index(L, m, j, k), s += (double)gx[cm] * (uc - (double)u[cm]);
+    if ((m = gen_nb(j, L->ny, L->periodic[1], 1)) >= 0)
+        cm = gen_index(L, i, m, k), s += (double)gy[c] * (uc - (double)u[cm]);
+    if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
+        cm = gen_index(L, i, m, k), s += (double)gy[cm] * (uc - (double)u[cm]);
+    if (L->nz > 1) {
+        if ((m = gen_nb(k, L->nz, L->periodic[2], 1)) >= 0)
+            cm = gen_index(L, i, j, m), s += (double)gz[c] * (uc - (double)u[cm]);
+        if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
+            cm = gen_index(L, i, j, m), s += (double)gz[cm] * (uc - (double)u[cm]);
+    }
+    return s;
 }
 
 HOMG_HD double GFN(gen_sigma)(const gen_fine *F, size_t c)
@@ -91,30 +144,18 @@ HOMG_HD void GFN(gen_setup_cell)(const gen_level *L, const gen_fine *F, const T 
     const int fl = flags ? flags[c] : 0;
     const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
     T *g3[3] = { (T *)L->gx, (T *)L->gy, (T *)L->gz };
-    double diag = 0, sc = GFN(gen_sigma)(F, c), lam = lambda_cell ? (double)lambda_cell[c] : lambda;
+    double wall = 0, sc = GFN(gen_sigma)(F, c), lam = lambda_cell ? (double)lambda_cell[c] : lambda;
     for (int a = 0; a < (L->nz > 1 ? 3 : 2); a++) {
-        for (int dir = -1; dir <= 1; dir += 2) {
-            int m = gen_nb(x[a], n[a], L->periodic[a], dir), y[3] = { i, j, k };
-            double g;
-            if (m < 0)
-                continue;
-            y[a] = m;
-            g = GFN(gen_fine_face)(F, flags, c, gen_index(L, y[0], y[1], y[2]));
-            diag += g;
-            if (dir > 0)
-                g3[a][c] = (T)g;
-        }
-        if (gen_nb(x[a], n[a], L->periodic[a], 1) < 0)
-            g3[a][c] = 0;
+        int m = gen_nb(x[a], n[a], L->periodic[a], 1), y[3] = { i, j, k };
+        y[a] = m;
+        g3[a][c] = m < 0 ? (T)0 : (T)GFN(gen_fine_face)(F, flags, c, gen_index(L, y[0], y[1], y[2]));
     }
     for (int s = 0; s < 6; s++)
         if (F->kind[s] == 0 && gen_touches(L, F, s, i, j, k))
-            diag += 2.0 * sc / (F->h * F->h);
-    if (fl != 0) { /* not an unknown */
-        diag = 1;
-        lam = 0;
-    }
-    ((T *)L->diag)[c] = (T)(diag + lam);
+            wall += 2.0 * sc / (F->h * F->h);
+    if (fl != 0) /* not an unknown */
+        wall = lam = 0;
+    ((T *)L->self)[c] = (T)(wall + lam);
     ((T *)L->lam)[c] = (T)lam;
     L->flag[c] = (unsigned char)fl;
 }
@@ -144,14 +185,14 @@ HOMG_HD double GFN(gen_crossing)(const gen_level *L, const int lo[3], const int 
     return s;
 }
 
-/* Galerkin wall part of an active fine cell: its diagonal minus lam minus the
- * conductances to active neighbours (walls, faces to fixed cells). */
+/* Galerkin wall part of an active fine cell: its self term minus lam plus the
+ * conductances to inactive (fixed) neighbours: what is not a face between unknowns. */
 HOMG_HD double GFN(gen_wall)(const gen_level *L, int i, int j, int k)
 {
     const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
     const T *g3[3] = { (const T *)L->gx, (const T *)L->gy, (const T *)L->gz };
     const size_t c = gen_index(L, i, j, k);
-    double w = (double)((const T *)L->diag)[c] - (double)((const T *)L->lam)[c];
+    double w = (double)((const T *)L->self)[c] - (double)((const T *)L->lam)[c];
     for (int a = 0; a < (L->nz > 1 ? 3 : 2); a++)
         for (int dir = -1; dir <= 1; dir += 2) {
             int m = gen_nb(x[a], n[a], L->periodic[a], dir), y[3] = { i, j, k };
@@ -160,8 +201,8 @@ HOMG_HD double GFN(gen_wall)(const gen_level *L, int i, int j, int k)
                 continue;
             y[a] = m;
             cm = gen_index(L, y[0], y[1], y[2]);
-            if (!L->flag[cm])
-                w -= (double)g3[a][dir > 0 ? c : cm];
+            if (L->flag[cm])
+                w += (double)g3[a][dir > 0 ? c : cm];
         }
     return w;
 }
@@ -173,7 +214,7 @@ HOMG_HD void GFN(gen_coarse_cell)(const gen_level *L, const gen_level *C, int I,
     const int X[3] = { I, J, K }, nc[3] = { C->nx, C->ny, C->nz }, nf[3] = { L->nx, L->ny, L->nz };
     T *g3[3] = { (T *)C->gx, (T *)C->gy, (T *)C->gz };
     int lo[3], hi[3], active = 0;
-    double lam = 0, wall = 0, diag;
+    double lam = 0, wall = 0;
     for (int a = 0; a < 3; a++)
         gen_children(X[a], nf[a], &lo[a], &hi[a]);
     for (int k = lo[2]; k <= hi[2]; k++)
@@ -186,17 +227,13 @@ HOMG_HD void GFN(gen_coarse_cell)(const gen_level *L, const gen_level *C, int I,
                 lam += (double)((const T *)L->lam)[c];
                 wall += GFN(gen_wall)(L, i, j, k);
             }
-    diag = lam + 0.5 * wall;
-    for (int a = 0; a < (C->nz > 1 || L->nz > 1 ? 3 : 2); a++)
-        for (int dir = -1; dir <= 1; dir += 2) {
-            double g = 0;
-            if (active && gen_nb(X[a], nc[a], C->periodic[a], dir) >= 0)
-                g = gen_axis_scale(nf[a]) * GFN(gen_crossing)(L, lo, hi, a, dir);
-            diag += g;
-            if (dir > 0)
-                g3[a][cc] = (T)g;
-        }
-    ((T *)C->diag)[cc] = (T)(active ? diag : 1.0);
+    for (int a = 0; a < (C->nz > 1 || L->nz > 1 ? 3 : 2); a++) {
+        double g = 0;
+        if (active && gen_nb(X[a], nc[a], C->periodic[a], 1) >= 0)
+            g = gen_axis_scale(nf[a]) * GFN(gen_crossing)(L, lo, hi, a, 1);
+        g3[a][cc] = (T)g;
+    }
+    ((T *)C->self)[cc] = (T)(active ? lam + 0.5 * wall : 0.0);
     ((T *)C->lam)[cc] = (T)lam;
     C->flag[cc] = (unsigned char)(active ? 0 : GEN_SOLID);
 }
@@ -228,7 +265,7 @@ HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, co
 HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int j, int k)
 {
     size_t c = gen_index(L, i, j, k);
-    double d = (double)((const T *)L->diag)[c];
+    double d = GFN(gen_diag)(L, i, j, k);
     /* a lone cell of a singular island has no equation left (its rhs is projected to 0) */
     return d > 0 ? (T)(((double)f[c] + GFN(gen_offsum)(L, u, i, j, k)) / d) : (T)0;
 }

@@ -13,8 +13,8 @@
 
 template <typename T>
 __device__ void coarse_exact_block(const grid_level &L, T *u, const T *f, const T *qx, const T *qy, const T *inv_eig,
-                                   T (*sx)[HOMG_CE + 1], T (*sy)[HOMG_CE + 1], T (*a)[HOMG_CE + 1],
-                                   T (*b)[HOMG_CE + 1], int x, int y)
+                                   T (*sx)[HOMG_CE + 1], T (*sy)[HOMG_CE + 1], T (*a)[HOMG_CE + 1], T (*b)[HOMG_CE + 1],
+                                   int x, int y)
 {
     const int nx = L.nx, ny = L.ny;
     const bool in = x < nx && y < ny;

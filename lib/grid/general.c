@@ -83,7 +83,7 @@ double homg__gen_bytes(const homg_grid_desc *d)
     double total = 0;
     for (int l = 0; l < nl; l++) {
         double n = (double)dims[l][0] * dims[l][1] * dims[l][2];
-        total += n * (e * (4 + three) + 1); /* faces, diag, lam, flags */
+        total += n * (e * (4 + three) + 1); /* faces, self, lam, flags */
         total += n * e * (l == 0 ? 4 : 2);  /* r z p q, or x b */
     }
     return total;
@@ -96,7 +96,7 @@ static homg_status alloc_level(homg_grid *g, gen_level *L, int with_xb, void **x
     HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gy, "multigrid level"));
     if (g->gen->dims == 3)
         HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gz, "multigrid level"));
-    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->diag, "multigrid level"));
+    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->self, "multigrid level"));
     HOMG_TRY(homg__alloc(g->ctx, n * e, &L->lam, "multigrid level"));
     HOMG_TRY(homg__alloc(g->ctx, n, (void **)&L->flag, "multigrid level"));
     if (with_xb) {
@@ -149,7 +149,7 @@ void homg__gen_free(homg_grid *g)
         homg__free(g->ctx, L->gx);
         homg__free(g->ctx, L->gy);
         homg__free(g->ctx, L->gz);
-        homg__free(g->ctx, L->diag);
+        homg__free(g->ctx, L->self);
         homg__free(g->ctx, L->lam);
         homg__free(g->ctx, L->flag);
         homg__free(g->ctx, G->x[l]);
