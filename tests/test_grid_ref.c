@@ -517,12 +517,15 @@ static const char *method_name(homg_method m)
 
 /* Results of one test function (a class of cases). */
 /* Issue 9's targets with sigma jumps of 1e3 and more -- a convergence factor <= 0.2 per cycle and
- * float32 reaching the error target -- are not met by the general multigrid yet (factor 0.3-0.75;
- * float32 stalls near 4e-7 x contrast: the correction in float cannot resolve what the double
- * residual sees in high-sigma cells).  Those runs print MISS against the target and count in the
- * summary; what is asserted instead are these regression bounds. */
+ * float32 reaching the error target -- are not all met by the general multigrid yet (factor
+ * 0.3-0.75: the aggregation's coarse operators are too weak where aggregates reach the size of
+ * the jumps' blocks).  Those runs print MISS against the target and count in the summary; what is
+ * asserted instead are these regression bounds.  Float32 no longer stalls (it did, near 4e-7 x
+ * contrast, while the diagonal was stored in float): a 2D float32 run must converge; a 3D one,
+ * slow where the factor is 0.9 and more, may stop at JUMP_F32_FLOOR x contrast. */
 #define JUMP_FACTOR_BOUND 0.8
-#define JUMP_F32_FLOOR    1e-6 /* times the contrast: the error a stalled float32 run may stop at */
+#define JUMP_F32_FLOOR    1e-6 /* times the contrast: the error a slow 3D float32 run may stop at */
+#define JUMP_F32_FRAME    1e-4 /* issue 9's float32 error target: a frame of operator changes may stop there */
 #define JUMP_F64_SLOW     1e-5 /* the error a float64 run too slow for 100 cycles (3D rooms) may stop at */
 
 typedef struct tally {
@@ -839,7 +842,7 @@ static void run_method(const refcase *c, const ref_solution *s, homg_method m, h
         int cycles = 0;
         if (st == HOMG_ERROR_NOT_CONVERGED)
             factor = cycle_factor(g, floor_norm, &worst_ratio, &cycles);
-        if (st == HOMG_ERROR_NOT_CONVERGED && c->contrast >= 1e3 &&
+        if (st == HOMG_ERROR_NOT_CONVERGED && c->contrast >= 1e3 && (pi || c->dim == 3) &&
             info.norm <= (pi ? JUMP_F64_SLOW : JUMP_F32_FLOOR * c->contrast))
             MISS("%s %s %s: not converged, error %.2e after %d cycles (factor %.3f; allowed here: %.0e%s)", c->name,
                  method_name(m), pn, info.norm, info.cycles, factor, pi ? JUMP_F64_SLOW : JUMP_F32_FLOOR,
@@ -1335,8 +1338,8 @@ static void operator_changes_between_solves(void **state)
             if (st == HOMG_OK)
                 st = homg_grid_solve(g, d.f, &bc, d.u, &sd, &info);
             size_t during = allocs - before;
-            if (st == HOMG_ERROR_NOT_CONVERGED && !pr && frame % 2 && info.norm <= JUMP_F32_FLOOR * 1e4) {
-                MISS("operator changes, frame %d f32 (sigma 1e4): stalls at error %.2e (see JUMP_F32_FLOOR)", frame,
+            if (st == HOMG_ERROR_NOT_CONVERGED && !pr && frame % 2 && info.norm <= JUMP_F32_FRAME) {
+                MISS("operator changes, frame %d f32 (sigma 1e4): stops at error %.2e (see JUMP_F32_FRAME)", frame,
                      info.norm);
                 if (during)
                     FAILF("operator changes, frame %d f32: %zu ctx allocations", frame, during);
