@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if HOMG_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #include "fftcase.h"
 #include "refcase.h"
@@ -1274,16 +1277,32 @@ static void expect_error(homg_status got, homg_status want, const char *needle, 
         FAILF("%s: want %s with \"%s\" in the message", what, homg_status_string(want), needle ? needle : "");
 }
 
+/* Counts the ctx's allocations; memory of the ctx's backend (user: the backend),
+ * so the same test runs on CUDA (host memory there failed the first cudaMemset). */
 static size_t allocs;
 static void *counting_alloc(size_t bytes, void *user)
 {
-    (void)user;
     allocs++;
+#if HOMG_HAVE_CUDA
+    if (*(const homg_backend *)user == HOMG_BACKEND_CUDA) {
+        void *p = NULL;
+        return cudaMalloc(&p, bytes ? bytes : 1) == cudaSuccess ? p : NULL;
+    }
+#else
+    (void)user;
+#endif
     return malloc(bytes);
 }
 static void counting_free(void *ptr, void *user)
 {
+#if HOMG_HAVE_CUDA
+    if (*(const homg_backend *)user == HOMG_BACKEND_CUDA) {
+        cudaFree(ptr);
+        return;
+    }
+#else
     (void)user;
+#endif
     free(ptr);
 }
 
@@ -1298,6 +1317,7 @@ static void operator_changes_between_solves(void **state)
     cd.backend = homg_ctx_backend(saved);
     cd.allocator.alloc = counting_alloc;
     cd.allocator.free = counting_free;
+    cd.allocator.user = &cd.backend;
     assert_int_equal(homg_ctx_create(&cd, &c2), HOMG_OK);
     ctx = c2;
     tally_reset();
@@ -1404,6 +1424,7 @@ static void bad_sizes_and_sides(void **state)
     cd.backend = HOMG_BACKEND_CPU;
     cd.allocator.alloc = counting_alloc;
     cd.allocator.free = counting_free;
+    cd.allocator.user = &cd.backend;
     assert_int_equal(homg_ctx_create(&cd, &c2), HOMG_OK);
     memset(&gd, 0, sizeof gd);
     gd.nx = gd.ny = gd.nz = 100000;

@@ -7,59 +7,29 @@
 #define GCAT(a, b)  GCAT2(a, b)
 #define GFN(name)   GCAT(name, SUFFIX)
 
-/* Sum over the six faces of conductance * neighbour value. */
-HOMG_HD double GFN(gen_offsum)(const gen_level *L, const T *u, int i, int j, int k)
+/* Sum over the six faces of conductance * neighbour value; *gsum = the sum of
+ * the conductances (one pass: the relaxation needs both). */
+HOMG_HD double GFN(gen_offsum)(const gen_level *L, const T *u, int i, int j, int k, double *gsum)
 {
     const T *gx = (const T *)L->gx, *gy = (const T *)L->gy, *gz = (const T *)L->gz;
-    double s = 0;
+    double s = 0, g, gs = 0;
     int m;
     if ((m = gen_nb(i, L->nx, L->periodic[0], 1)) >= 0)
-        s += (double)gx[gen_index(L, i, j, k)] * (double)u[gen_index(L, m, j, k)];
+        g = (double)gx[gen_index(L, i, j, k)], gs += g, s += g * (double)u[gen_index(L, m, j, k)];
     if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
-        s += (double)gx[gen_index(L, m, j, k)] * (double)u[gen_index(L, m, j, k)];
+        g = (double)gx[gen_index(L, m, j, k)], gs += g, s += g * (double)u[gen_index(L, m, j, k)];
     if ((m = gen_nb(j, L->ny, L->periodic[1], 1)) >= 0)
-        s += (double)gy[gen_index(L, i, j, k)] * (double)u[gen_index(L, i, m, k)];
+        g = (double)gy[gen_index(L, i, j, k)], gs += g, s += g * (double)u[gen_index(L, i, m, k)];
     if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
-        s += (double)gy[gen_index(L, i, m, k)] * (double)u[gen_index(L, i, m, k)];
+        g = (double)gy[gen_index(L, i, m, k)], gs += g, s += g * (double)u[gen_index(L, i, m, k)];
     if (L->nz > 1) {
         if ((m = gen_nb(k, L->nz, L->periodic[2], 1)) >= 0)
-            s += (double)gz[gen_index(L, i, j, k)] * (double)u[gen_index(L, i, j, m)];
+            g = (double)gz[gen_index(L, i, j, k)], gs += g, s += g * (double)u[gen_index(L, i, j, m)];
         if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
-            s += (double)gz[gen_index(L, i, j, m)] * (double)u[gen_index(L, i, j, m)];
+            g = (double)gz[gen_index(L, i, j, m)], gs += g, s += g * (double)u[gen_index(L, i, j, m)];
     }
+    *gsum = gs;
     return s;
-}
-
-/* Sum of the stored face conductances of a cell (a face to a solid cell is 0). */
-HOMG_HD double GFN(gen_gsum)(const gen_level *L, int i, int j, int k)
-{
-    const T *gx = (const T *)L->gx, *gy = (const T *)L->gy, *gz = (const T *)L->gz;
-    double s = 0;
-    int m;
-    if (gen_nb(i, L->nx, L->periodic[0], 1) >= 0)
-        s += (double)gx[gen_index(L, i, j, k)];
-    if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
-        s += (double)gx[gen_index(L, m, j, k)];
-    if (gen_nb(j, L->ny, L->periodic[1], 1) >= 0)
-        s += (double)gy[gen_index(L, i, j, k)];
-    if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
-        s += (double)gy[gen_index(L, i, m, k)];
-    if (L->nz > 1) {
-        if (gen_nb(k, L->nz, L->periodic[2], 1) >= 0)
-            s += (double)gz[gen_index(L, i, j, k)];
-        if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
-            s += (double)gz[gen_index(L, i, j, m)];
-    }
-    return s;
-}
-
-/* The diagonal of an active cell, summed in double: self (lam + Dirichlet walls)
- * + its faces.  Not stored: a diagonal rounded to float beside faces of 1e4
- * contrast perturbs the weak couplings by eps * 1e4 and can make the float32
- * operator indefinite (sigma jumps stalled at error 1e-2..0.5, 2026-11-26). */
-HOMG_HD double GFN(gen_diag)(const gen_level *L, int i, int j, int k)
-{
-    return (double)((const T *)L->self)[gen_index(L, i, j, k)] + GFN(gen_gsum)(L, i, j, k);
 }
 
 /* (A u)_c at an active cell: self u_c + sum of g (u_c - u_neighbour), the
@@ -261,13 +231,16 @@ HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, co
     return s;
 }
 
-/* Gauss-Seidel update of an active cell. */
+/* Gauss-Seidel update of an active cell.  The diagonal is self + the faces,
+ * summed in double: a diagonal rounded to float beside faces of 1e4 contrast
+ * perturbs the weak couplings by eps * 1e4 and can make the float32 operator
+ * indefinite (sigma jumps stalled at error 1e-2..0.5, 2026-11-26). */
 HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int j, int k)
 {
     size_t c = gen_index(L, i, j, k);
-    double d = GFN(gen_diag)(L, i, j, k);
+    double gsum, off = GFN(gen_offsum)(L, u, i, j, k, &gsum), d = (double)((const T *)L->self)[c] + gsum;
     /* a lone cell of a singular island has no equation left (its rhs is projected to 0) */
-    return d > 0 ? (T)(((double)f[c] + GFN(gen_offsum)(L, u, i, j, k)) / d) : (T)0;
+    return d > 0 ? (T)(((double)f[c] + off) / d) : (T)0;
 }
 
 #undef GCAT2
