@@ -337,7 +337,7 @@ void bench_grid_general(homg_ctx *ctx, int reps, int max3d, FILE *o)
                 "CUDA-event-timed solves with the fixed number of cycles (no host sync). ns/unknown = time per\n"
                 "cell. factor = mean convergence factor per cycle. bytes/unknown = device memory of the grid\n"
                 "(create + set_operator) per cell, f and u not included. set_operator = time of a new operator\n"
-                "(flags/sigma from device memory; includes the host labelling of singular islands where lambda\n"
+                "(flags/sigma from device memory; includes the device labelling of singular islands where lambda\n"
                 "= 0).\n\n"
                 "| problem | size | method (ran) | cycles | time (ms) | ns/unknown | error | factor | bytes/unknown | "
                 "set_operator (ms) |\n|---|---|---|---|---|---|---|---|---|---|\n");
