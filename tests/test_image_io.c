@@ -199,6 +199,15 @@ static void hdr_rle_that_hangs_stb_is_refused(void **state)
     expect(homg_image_decode(ctx, "cut", b, full - 5, 3, 0, &img), HOMG_ERROR_PARSE, "cut: corrupt HDR");
     b[sizeof head - 1 + 4] = 0; /* the first count of the first scanline */
     expect(homg_image_decode(ctx, "zero", b, full, 3, 0, &img), HOMG_ERROR_PARSE, "zero: corrupt HDR");
+    { /* a header line that starts with a NUL ends the header for stb, as an empty line does */
+        static const char nul_head[] = "#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\0x\n-Y 2 +X 8\n";
+        unsigned char c[128];
+        size_t m = sizeof nul_head - 1;
+        memcpy(c, nul_head, m);
+        memcpy(c + m, b + sizeof head - 1, full - (sizeof head - 1));
+        expect(homg_image_decode(ctx, "nul", c, m + full - (sizeof head - 1), 3, 0, &img), HOMG_ERROR_PARSE,
+               "nul: corrupt HDR");
+    }
     alarm(0);
 }
 

@@ -16,8 +16,9 @@ typedef struct reader {
 
 static int get8(reader *r) { return r->at < r->len ? r->b[r->at++] : (r->at++, 0); }
 
-/* The offset of the pixel data: after the header's empty line and the
- * resolution line that follows it; len when there is none. */
+/* The offset of the pixel data: after the header's empty line (for stb, a
+ * line that starts with a NUL is one too) and the resolution line that
+ * follows it; len when there is none. */
 static size_t data_start(const unsigned char *b, size_t len)
 {
     size_t p = 0;
@@ -28,7 +29,7 @@ static size_t data_start(const unsigned char *b, size_t len)
             e++;
         if (e == len)
             return len;
-        if (lines > 0 && e == p) { /* the empty line: the resolution line comes next */
+        if (lines > 0 && (e == p || b[p] == 0)) { /* stb's empty token (a NUL counts): the resolution line next */
             for (p = e + 1; p < len && b[p] != '\n'; p++)
                 ;
             return p < len ? p + 1 : len;
