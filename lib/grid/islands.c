@@ -7,7 +7,6 @@
 #include "grid_internal.h"
 #include "grid/island_kernels.h"
 
-#include <limits.h>
 #include <string.h>
 
 /* Hooking rounds before giving up: each round at least halves the number of

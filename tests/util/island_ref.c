@@ -28,19 +28,24 @@ static void random_desc(homg_grid_desc *d, int k, homg_rng *rng)
     }
 }
 
+static void mask(island_case *c, double solid, double fixed, homg_rng *rng)
+{
+    const size_t n = ncells(&c->desc);
+    c->flags = (unsigned char *)malloc(n);
+    for (size_t i = 0; i < n; i++) {
+        double u = homg_rng_uniform(rng);
+        c->flags[i] = u < fixed ? HOMG_CELL_FIXED : u < fixed + solid ? HOMG_CELL_SOLID : HOMG_CELL_ACTIVE;
+    }
+}
+
 /* Mask classes: none, sparse solids, near percolation, with FIXED cells. */
 static void random_operator(island_case *c, int k, homg_rng *rng)
 {
     const size_t n = ncells(&c->desc);
     const double solid[4] = { 0, 0.15, 0.45, 0.3 }, fixed = k % 4 == 3 ? 0.01 : 0;
     const int cls = k % 4;
-    if (cls > 0 || k % 5 == 1) {
-        c->flags = (unsigned char *)malloc(n);
-        for (size_t i = 0; i < n; i++) {
-            double u = homg_rng_uniform(rng);
-            c->flags[i] = u < fixed ? HOMG_CELL_FIXED : u < fixed + solid[cls] ? HOMG_CELL_SOLID : HOMG_CELL_ACTIVE;
-        }
-    }
+    if (cls > 0 || k % 5 == 1)
+        mask(c, solid[cls], fixed, rng);
     if (k % 7 == 3) { /* per-cell lambda, zero but in a few cells */
         c->lambda = (double *)malloc(n * sizeof(double));
         for (size_t i = 0; i < n; i++)
@@ -129,16 +134,6 @@ void island_case_make(island_case *c, int k, homg_rng *rng)
     random_desc(&c->desc, k, rng);
     random_operator(c, k, rng);
     reference(c);
-}
-
-static void mask(island_case *c, double solid, double fixed, homg_rng *rng)
-{
-    const size_t n = ncells(&c->desc);
-    c->flags = (unsigned char *)malloc(n);
-    for (size_t i = 0; i < n; i++) {
-        double u = homg_rng_uniform(rng);
-        c->flags[i] = u < fixed ? HOMG_CELL_FIXED : u < fixed + solid ? HOMG_CELL_SOLID : HOMG_CELL_ACTIVE;
-    }
 }
 
 /* Every other row solid but one cell, alternating ends: one winding path. */
@@ -243,5 +238,36 @@ int island_case_check(homg_ctx *ctx, const island_case *c)
     homg_free(ctx, scratch[0]);
     homg_free(ctx, scratch[1]);
     homg_grid_destroy(g);
+    return bad;
+}
+
+int island_check_classes(homg_ctx *ctx, int ncases, int *with_islands, int *several)
+{
+    homg_rng rng = homg_rng_seed(20261126);
+    int bad = 0;
+    *with_islands = *several = 0;
+    for (int k = 0; k < ncases; k++) {
+        island_case c;
+        island_case_make(&c, k, &rng);
+        bad += island_case_check(ctx, &c);
+        *with_islands += c.nisl > 0;
+        *several += c.nisl > 3;
+        island_case_free(&c);
+    }
+    printf("%d cases: %d with singular islands, %d with more than 3\n", ncases, *with_islands, *several);
+    return bad;
+}
+
+int island_check_big(homg_ctx *ctx, int k0, int k1, int step)
+{
+    homg_rng rng = homg_rng_seed(7);
+    int bad = 0;
+    for (int k = k0; k <= k1; k += step) {
+        island_case c;
+        island_case_big(&c, k, &rng);
+        bad += island_case_check(ctx, &c);
+        printf("%s: %d islands\n", c.name, c.nisl);
+        island_case_free(&c);
+    }
     return bad;
 }

@@ -31,4 +31,11 @@ void island_case_free(island_case *c);
  * prints the first difference. */
 int island_case_check(homg_ctx *ctx, const island_case *c);
 
+/* island_case_check over cases 0..ncases-1 of the classes (one fixed seed);
+ * counts the cases with singular islands and with more than 3; returns the
+ * number that differ from the reference. */
+int island_check_classes(homg_ctx *ctx, int ncases, int *with_islands, int *several);
+/* The same over big cases k0, k0 + step, ... <= k1; prints each. */
+int island_check_big(homg_ctx *ctx, int k0, int k1, int step);
+
 #endif
