@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "copy_bandwidth.h"
 #include "grid_general.h"
 #include "homg.h"
 #include "poisson2d.h"
@@ -73,45 +74,6 @@ static void die(const char *what, homg_ctx *ctx)
 {
     fprintf(stderr, "bench_grid: %s: %s\n", what, ctx ? homg_ctx_last_error(ctx) : "");
     exit(1);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* Device-to-device copy bandwidth, bytes read + written per second. */
-static double measure_copy_bandwidth(void)
-{
-    size_t bytes = (size_t)1 << 30;
-    void *a, *b;
-    cudaEvent_t e0, e1;
-    double t[11];
-    cudaMalloc(&a, bytes);
-    cudaMalloc(&b, bytes);
-    cudaMemset(a, 1, bytes);
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    for (int r = 0; r < 12; r++) {
-        float ms;
-        cudaEventRecord(e0, 0);
-        cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (r)
-            t[r - 1] = ms;
-    }
-    cudaFree(a);
-    cudaFree(b);
-    return 2.0 * bytes / (median(t, 11) * 1e-3) / 1e9;
 }
 
 /* Rotated copies of one problem's f (and a u per copy) in the ctx's space. */
@@ -181,7 +143,7 @@ static double time_solve(homg_ctx *ctx, homg_grid *g, inputs *in, int cycles, in
         if (r >= 0)
             t[r] = ms;
     }
-    double m = median(t, reps);
+    double m = homg_test_median(t, reps);
     free(t);
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
@@ -323,7 +285,7 @@ static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
     cudaMemcpy(hbuf, u[0], n * elem, cudaMemcpyDeviceToHost);
     for (size_t k = 0; k < n; k++)
         uh[k] = prec == HOMG_FLOAT64 ? ((double *)hbuf)[k] : ((float *)hbuf)[k];
-    double ms = median(t, reps), err = homg_rel_diff(uh, p->u_star, n);
+    double ms = homg_test_median(t, reps), err = homg_rel_diff(uh, p->u_star, n);
     add_row(p->nx, prec, "fft", 1, ms, err, 0, cost.launches, cost.bytes);
     printf("  %-7s %s %5d^2:            %8.4f ms  error %.2e             %4d launches  %6.0f GB/s\n", "fft",
            prec ? "float64" : "float32", p->nx, ms, err, cost.launches, rows[nrows - 1].gbs);
@@ -394,7 +356,7 @@ static void bench_warm(homg_ctx *ctx, int N, int reps, homg_method method, const
         if (r >= 0)
             t[r] = ms;
     }
-    double ms = median(t, reps);
+    double ms = homg_test_median(t, reps);
     add_row(N, HOMG_FLOAT32, name, cycles, ms, err, info.work_units, info.launches, info.bytes);
     printf("  %s float32 %5d^2: %2d cycles  %8.4f ms  error %.2e (from %.1e)  %.1f WU  %ld launches\n", name, N, cycles,
            ms, err, homg_rel_diff(p1->u_star, p2->u_star, n), info.work_units, info.launches);
@@ -476,7 +438,7 @@ int main(int argc, char **argv)
     snprintf(device, sizeof device, "%s", homg_ctx_device_name(ctx));
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    copy_gbs = measure_copy_bandwidth();
+    copy_gbs = bench_copy_gbs();
     printf("bench_grid on %s, %s; copy bandwidth %.0f GB/s\n", device, date, copy_gbs);
     if (general) {
         const char *dev = strstr(device, "H100") ? "h100" : strstr(device, "H200") ? "h200" : "gpu";
