@@ -837,6 +837,8 @@ static void gen_kernels_match_cpu(void **state)
         check_gen_kernels(13, 9, 7, none, p, 3);
         check_gen_kernels(12, 10, 8, pall, p, 4);
         check_gen_kernels(1, 5, 1, none, p, 5);
+        check_gen_kernels(15, 9, 7, pall, p, 6); /* odd periodic axes: seam phases on both levels */
+        check_gen_kernels(3, 1, 1, px, p, 7);
     }
     assert_int_equal(gen_mismatches, 0);
 }

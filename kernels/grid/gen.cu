@@ -129,34 +129,60 @@ template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
     }
 }
 
-template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour)
+/* One colour's cells (off the seams where the level has seams, gen_seam). */
+template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour, int seams)
 {
-    CELL_LOOP(L, c)
-    {
+    const size_t n = gen_colour_cells(&L);
+    for (size_t t = blockIdx.x * (size_t)NT + threadIdx.x; t < n; t += (size_t)gridDim.x * NT) {
         int i, j, k;
-        gen_coords(&L, c, &i, &j, &k);
-        if (((i + j + k) & 1) == colour && !L.flag[c])
+        if (!gen_colour_cell(&L, t, colour, &i, &j, &k))
+            continue;
+        const size_t c = gen_index(&L, i, j, k);
+        if (gen_active(&L, c) && (!seams || !gen_seam(&L, i, j, k)))
             u[c] = gp<T>::relax(&L, u, f, i, j, k);
     }
 }
 
-/* The coarsest level in one block. */
+/* One colour's cells of seam phase ph >= 1, from threads first..first + stride. */
+template <typename T>
+__device__ void smooth_seam(const gen_level *L, T *u, const T *f, int colour, int ph, size_t first, size_t stride)
+{
+    const size_t n = gen_seam_cells(L);
+    for (size_t t = first; t < n; t += stride) {
+        int i, j, k;
+        if (gen_seam_cell(L, t, &i, &j, &k) && ((i + j + k) & 1) == colour && gen_active(L, gen_index(L, i, j, k)) &&
+            gen_seam(L, i, j, k) == ph)
+            u[gen_index(L, i, j, k)] = gp<T>::relax(L, u, f, i, j, k);
+    }
+}
+
+template <typename T> __global__ void smooth_seam_kernel(gen_level L, T *u, const T *f, int colour, int ph)
+{
+    smooth_seam(&L, u, f, colour, ph, blockIdx.x * (size_t)NT + threadIdx.x, (size_t)gridDim.x * NT);
+}
+
+/* The coarsest level in one block: the CPU's sweeps, phase by phase. */
 template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps)
 {
-    const size_t n = gen_cells(&L);
+    const size_t n = gen_cells(&L), nc = gen_colour_cells(&L);
+    const int seams = gen_seams(&L);
     for (size_t c = threadIdx.x; c < n; c += blockDim.x)
         u[c] = 0;
     __syncthreads();
     for (int s = 0; s < sweeps; s++)
         for (int h = 0; h < 2; h++) {
-            int colour = (s & 1) ? 1 - h : h;
-            for (size_t c = threadIdx.x; c < n; c += blockDim.x) {
+            const int colour = (s & 1) ? 1 - h : h;
+            for (size_t t = threadIdx.x; t < nc; t += blockDim.x) {
                 int i, j, k;
-                gen_coords(&L, c, &i, &j, &k);
-                if (((i + j + k) & 1) == colour && !L.flag[c])
-                    u[c] = gp<T>::relax(&L, u, f, i, j, k);
+                if (gen_colour_cell(&L, t, colour, &i, &j, &k) && gen_active(&L, gen_index(&L, i, j, k)) &&
+                    (!seams || !gen_seam(&L, i, j, k)))
+                    u[gen_index(&L, i, j, k)] = gp<T>::relax(&L, u, f, i, j, k);
             }
             __syncthreads();
+            for (int ph = 1; ph <= seams; ph++) {
+                smooth_seam(&L, u, f, colour, ph, threadIdx.x, blockDim.x);
+                __syncthreads();
+            }
         }
 }
 
@@ -357,12 +383,22 @@ extern "C" homg_status homg_cuda_gen_coarsen(kernel_exec *ex, homg_precision p, 
 extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
                                             const void *f, int colour)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
+    const int seams = gen_seams(L);
+    unsigned b = stride_blocks(ex, gen_colour_cells(L));
     if (p == HOMG_FLOAT64)
-        smooth_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour);
+        smooth_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour, seams);
     else
-        smooth_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour);
+        smooth_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour, seams);
     HOMG_CUDA_LAUNCHED(ex, "gen smooth_kernel");
+    for (int ph = 1; ph <= seams; ph++) { /* the seam phases: a plane each, small launches */
+        b = stride_blocks(ex, gen_seam_cells(L));
+        if (p == HOMG_FLOAT64)
+            smooth_seam_kernel<double>
+                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour, ph);
+        else
+            smooth_seam_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour, ph);
+        HOMG_CUDA_LAUNCHED(ex, "gen smooth_seam_kernel");
+    }
     return HOMG_OK;
 }
 

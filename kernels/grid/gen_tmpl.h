@@ -29,16 +29,25 @@ static void CFN(coarsen)(const gen_level *L, const gen_level *C)
     }
 }
 
+/* One colour: its cells off the seams, then the seams phase by phase (gen_seam). */
 static void CFN(smooth)(const gen_level *L, T *u, const T *f, int colour)
 {
-    const long long n = (long long)gen_cells(L);
-#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
-    for (long long c = 0; c < n; c++) {
+    const long long n = (long long)gen_colour_cells(L), ns = (long long)gen_seam_cells(L);
+    const int seams = gen_seams(L);
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN / 2)
+    for (long long t = 0; t < n; t++) {
         int i, j, k;
-        gen_coords(L, (size_t)c, &i, &j, &k);
-        if (((i + j + k) & 1) == colour && !L->flag[c])
-            u[c] = CFN(gen_relax)(L, u, f, i, j, k);
+        if (gen_colour_cell(L, (size_t)t, colour, &i, &j, &k) && gen_active(L, gen_index(L, i, j, k)) &&
+            (!seams || !gen_seam(L, i, j, k)))
+            u[gen_index(L, i, j, k)] = CFN(gen_relax)(L, u, f, i, j, k);
     }
+    for (int ph = 1; ph <= seams; ph++)
+        for (long long t = 0; t < ns; t++) {
+            int i, j, k;
+            if (gen_seam_cell(L, (size_t)t, &i, &j, &k) && ((i + j + k) & 1) == colour &&
+                gen_active(L, gen_index(L, i, j, k)) && gen_seam(L, i, j, k) == ph)
+                u[gen_index(L, i, j, k)] = CFN(gen_relax)(L, u, f, i, j, k);
+        }
 }
 
 static void CFN(coarse_solve)(const gen_level *L, T *u, const T *f, int sweeps)
