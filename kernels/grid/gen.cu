@@ -201,7 +201,7 @@ template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level 
     CELL_LOOP(L, c)
     {
         int i, j, k;
-        if (L.flag[c])
+        if (!gen_active(&L, c))
             continue;
         gen_coords(&L, c, &i, &j, &k);
         u[c] = (T)((double)u[c] +
@@ -217,7 +217,7 @@ template <typename T> __global__ void residual_kernel(gen_level L, gen_fine F, c
         int i, j, k;
         double v = 0;
         gen_coords(&L, c, &i, &j, &k);
-        if (!L.flag[c])
+        if (gen_active(&L, c))
             v = gp<T>::res(&L, &F, u, f, i, j, k);
         T t = (T)v;
         r[c] = t;
@@ -235,7 +235,7 @@ template <typename T> __global__ void apply_kernel(gen_level L, const T *x, T *q
         int i, j, k;
         double v = 0;
         gen_coords(&L, c, &i, &j, &k);
-        if (!L.flag[c])
+        if (gen_active(&L, c))
             v = gp<T>::au(&L, x, i, j, k);
         T t = (T)v;
         q[c] = t;
@@ -265,7 +265,7 @@ __global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, cons
     const double alpha = s[GEN_ALPHA];
     double acc = 0;
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
-        if (flag[k])
+        if (flag && flag[k])
             continue;
         u[k] = (T)((double)u[k] + alpha * (double)p[k]);
         T t = (T)((double)r[k] - alpha * (double)q[k]);
@@ -278,7 +278,7 @@ __global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, cons
 template <typename T> __global__ void zero_active_kernel(size_t n, const unsigned char *flag, T *u)
 {
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
-        if (!flag[k])
+        if (!flag || !flag[k])
             u[k] = 0;
 }
 

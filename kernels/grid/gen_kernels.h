@@ -11,7 +11,13 @@
  *                        self + the cell's faces, summed in double where used;
  *   lam[c]               the lambda part of self;
  *   flag[c]              0 active (an unknown), else inactive (1 fixed, 2 solid;
- *                        coarse cells: 2 when no child is active).
+ *                        coarse cells: 2 when no child is active); NULL: all active.
+ * A uniform level (constant sigma and lambda) stores none of gx..lam: a face is
+ * g0[axis] unless it has a solid cell on either side (or no neighbour), self is
+ * lam0 + wall[s] for each side s the cell touches (0 at an inactive cell), lam
+ * is lam0 (0 at an inactive cell); each value is rounded to the storage type as
+ * a stored one would be.  A coarse level of a uniform flag-free level whose axes
+ * are even (or of one cell) is uniform again (general.c works out its constants).
  *   (A u)_c = self_c u_c + sum over the six faces of g (u_c - u_neighbour)  (active c).
  * Inactive cells are not unknowns; on coarse levels their values stay 0, on the
  * finest a FIXED cell's value is the caller's (it enters A u through its face).
@@ -38,9 +44,11 @@ extern "C" {
 
 typedef struct gen_level {
     int nx, ny, nz;
-    int periodic[3]; /* axis x, y, z wraps */
-    void *gx, *gy, *gz, *self, *lam;
-    unsigned char *flag;
+    int periodic[3];                 /* axis x, y, z wraps */
+    void *gx, *gy, *gz, *self, *lam; /* NULL on a uniform level */
+    unsigned char *flag;             /* NULL: every cell active */
+    int uniform;
+    double g0[3], lam0, wall[6]; /* a uniform level's constants */
 } gen_level;
 
 /* What the finest level adds: the face terms of the right-hand side. */
@@ -105,11 +113,11 @@ enum {
     /* out[0] += a.b, and out[1] += c.b when c is not NULL (n values). */                                         \
     X(homg_status, gen, dot2,                                                                                     \
       (kernel_exec * ex, homg_precision p, size_t n, const void *a, const void *b, const void *c, double *out))   \
-    /* u += alpha p at active cells; r -= alpha q; s[GEN_RR] += r.r  (alpha = s[GEN_ALPHA]). */                   \
+    /* u += alpha p at active cells (flag NULL: all); r -= alpha q; s[GEN_RR] += r.r  (alpha = s[GEN_ALPHA]). */  \
     X(homg_status, gen, update_ur,                                                                                \
       (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u, const void *pv, void *r, \
        const void *q, double *s))                                                                                 \
-    /* u = 0 at active cells (the others are not written). */                                                     \
+    /* u = 0 at active cells (flag NULL: all; the others are not written). */                                     \
     X(homg_status, gen, zero_active,                                                                              \
       (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u))                         \
     /* pv = z + s[GEN_BETA] pv. */                                                                                \

@@ -63,7 +63,7 @@ HOMG_HD void gen_coords(const gen_level *L, size_t c, int *i, int *j, int *k)
 HOMG_HD size_t gen_cells(const gen_level *L) { return (size_t)L->nx * L->ny * L->nz; }
 
 /* Whether cell c is an unknown. */
-HOMG_HD int gen_active(const gen_level *L, size_t c) { return !L->flag[c]; }
+HOMG_HD int gen_active(const gen_level *L, size_t c) { return !L->flag || !L->flag[c]; }
 
 /* The cells of one colour, (i + j + k) % 2 == colour, numbered row by row: t ->
  * (2 (t mod hx) + parity of the row, row), hx = ceil(nx / 2); 0 when i falls off

@@ -77,7 +77,7 @@ static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (long long c = 0; c < n; c++) {
         int i, j, k;
-        if (L->flag[c])
+        if (!gen_active(L, c))
             continue;
         gen_coords(L, (size_t)c, &i, &j, &k);
         u[c] = (T)((double)u[c] +
@@ -94,7 +94,7 @@ static void CFN(residual)(const gen_level *L, const gen_fine *F, const T *u, con
         int i, j, k;
         double v = 0;
         gen_coords(L, (size_t)c, &i, &j, &k);
-        if (!L->flag[c])
+        if (gen_active(L, c))
             v = CFN(gen_fine_res)(L, F, u, f, i, j, k);
         r[c] = (T)v;
         acc += (double)r[c] * (double)r[c];
@@ -112,7 +112,7 @@ static void CFN(apply)(const gen_level *L, const T *x, T *q, double *xq)
         int i, j, k;
         double v = 0;
         gen_coords(L, (size_t)c, &i, &j, &k);
-        if (!L->flag[c])
+        if (gen_active(L, c))
             v = CFN(gen_au)(L, x, i, j, k);
         q[c] = (T)v;
         acc += (double)x[c] * (double)q[c];
@@ -141,7 +141,7 @@ static void CFN(update_ur)(size_t n, const unsigned char *flag, T *u, const T *p
     double acc = 0;
 #pragma omp parallel for schedule(static) reduction(+ : acc) if (n > HOMG_OMP_MIN)
     for (long long k = 0; k < (long long)n; k++) {
-        if (flag[k])
+        if (flag && flag[k])
             continue;
         u[k] = (T)((double)u[k] + alpha * (double)p[k]);
         r[k] = (T)((double)r[k] - alpha * (double)q[k]);
@@ -154,7 +154,7 @@ static void CFN(zero_active)(size_t n, const unsigned char *flag, T *u)
 {
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (long long k = 0; k < (long long)n; k++)
-        if (!flag[k])
+        if (!flag || !flag[k])
             u[k] = 0;
 }
 
