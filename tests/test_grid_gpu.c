@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "grid/gen_kernels.h"
+#include "grid/gen_point.h"
 #include "grid/grid_kernels.h"
 #include "core/internal.h"
 #include "gridcase.h"
@@ -943,6 +944,34 @@ static void check_gen_uniform(int nx, int ny, int nz, const int per[3], int with
             K3[b]->update_ur(&cx3[b]->ex, p, n, L3[b]->flag, u[b], f[b], r[b], r[b], sc[b]);
         GEN_UCMP("uniform update_ur", u, n);
 #undef GEN_UCMP
+        /* a uniform coarse level (constants from gen_uniform_coarse) acts as the stored one coarsen builds */
+        gen_level CU, D[2];
+        memset(&CU, 0, sizeof CU);
+        CU.nx = cx, CU.ny = cy, CU.nz = cz;
+        memcpy(CU.periodic, per, sizeof CU.periodic);
+        CU.uniform = 1;
+        if (gen_uniform_coarse(&U[1], &CU, p == HOMG_FLOAT64)) {
+            void *q2[2];
+            const gen_level *E[2] = { &CU, &C[2] };
+            for (int b = 0; b < 2; b++) {
+                homg_alloc(cpu, nc * e, &q2[b]);
+                gen_level_alloc(cpu, &D[b], cx >= 2 ? cx / 2 : 1, cy >= 2 ? cy / 2 : 1, cz >= 2 ? cz / 2 : 1, per, e);
+                KC->apply(&cpu->ex, p, E[b], ec[1], q2[b], NULL);
+                KC->coarsen(&cpu->ex, p, E[b], &D[b]);
+            }
+            const size_t nd = (size_t)D[0].nx * D[0].ny * D[0].nz;
+            const double dq = cmp_arrays2(q2[0], q2[1], nc, p), ds = cmp_arrays2(D[0].self, D[1].self, nd, p),
+                         dl = cmp_arrays2(D[0].lam, D[1].lam, nd, p), dg = cmp_arrays2(D[0].gx, D[1].gx, nd, p);
+            if (!(dq <= tol && ds <= tol && dl <= tol && dg <= tol)) {
+                printf("  gen uniform coarse level (%d x %d x %d): apply %.3e, coarsened self %.3e lam %.3e gx %.3e\n",
+                       cx, cy, cz, dq, ds, dl, dg);
+                gen_mismatches++;
+            }
+            for (int b = 0; b < 2; b++) {
+                homg_free(cpu, q2[b]);
+                gen_level_free(cpu, &D[b]);
+            }
+        }
     }
     for (int b = 0; b < 3; b++) {
         gen_level_free(cx3[b], &C[b]);

@@ -137,6 +137,33 @@ HOMG_HD int gen_seam_cell(const gen_level *L, size_t t, int *i, int *j, int *k)
     return 0;
 }
 
+/* Whether coarse level C of uniform flag-free level L is uniform (every axis of L
+ * even or of one cell), and then C's constants: what coarsen would compute (host
+ * code; dbl: float64 storage, else values rounded to float as stored). */
+HOMG_HD double gen_stored_value(double x, int dbl) { return dbl ? x : (double)(float)x; }
+
+HOMG_HD int gen_uniform_coarse(const gen_level *L, gen_level *C, int dbl)
+{
+    const int n[3] = { L->nx, L->ny, L->nz };
+    double m[3], all = 1;
+    if (!L->uniform || L->flag)
+        return 0;
+    for (int a = 0; a < 3; a++) {
+        if (n[a] > 1 && n[a] % 2)
+            return 0;
+        m[a] = n[a] >= 2 ? 2 : 1; /* children per axis */
+        all *= m[a];
+    }
+    for (int a = 0; a < 3; a++) {
+        const double across = all / m[a]; /* fine faces under a coarse face normal to a */
+        C->g0[a] = gen_stored_value(gen_axis_scale(n[a]) * across * gen_stored_value(L->g0[a], dbl), dbl);
+        C->wall[2 * a] = 0.5 * across * L->wall[2 * a];
+        C->wall[2 * a + 1] = 0.5 * across * L->wall[2 * a + 1];
+    }
+    C->lam0 = all * gen_stored_value(L->lam0, dbl);
+    return 1;
+}
+
 /* Whether the cell touches side s (0..5) and that side is a wall of the problem. */
 HOMG_HD int gen_touches(const gen_level *L, const gen_fine *F, int s, int i, int j, int k)
 {

@@ -196,30 +196,6 @@ static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *o
     L->lam0 = op->lambda; /* rounded where used, after the walls are added (as setup_fine does) */
 }
 
-/* Whether coarse level C of uniform flag-free level L is uniform (every axis of L
- * even or of one cell), and then its constants: what coarsen would compute. */
-static int uniform_coarse(const homg_grid *g, const gen_level *L, gen_level *C)
-{
-    const int n[3] = { L->nx, L->ny, L->nz };
-    double m[3], all = 1;
-    if (!L->uniform || L->flag)
-        return 0;
-    for (int a = 0; a < 3; a++) {
-        if (n[a] > 1 && n[a] % 2)
-            return 0;
-        m[a] = n[a] >= 2 ? 2 : 1; /* children per axis */
-        all *= m[a];
-    }
-    for (int a = 0; a < 3; a++) {
-        const double across = all / m[a]; /* fine faces under a coarse face normal to a */
-        C->g0[a] = stored(g, gen_axis_scale(n[a]) * across * L->g0[a]);
-        C->wall[2 * a] = 0.5 * across * L->wall[2 * a];
-        C->wall[2 * a + 1] = 0.5 * across * L->wall[2 * a + 1];
-    }
-    C->lam0 = all * stored(g, L->lam0);
-    return 1;
-}
-
 /* Builds every level on the device from the operator: the finest stores no
  * coefficients when sigma and lambda are constant, coarse levels of a uniform
  * flag-free level none where they are uniform too (gen_kernels.h). */
@@ -248,7 +224,7 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
            "finest level");
     for (int l = 1; l < G->nlev; l++) {
         const gen_level *L = &G->lv[l - 1];
-        if (uniform_coarse(g, L, &G->lv[l])) {
+        if (gen_uniform_coarse(L, &G->lv[l], g->desc.precision == HOMG_FLOAT64)) {
             HOMG_TRY(level_arrays(g, l, 0, 0));
             continue;
         }
