@@ -161,13 +161,18 @@ template <typename T> __global__ void smooth_seam_kernel(gen_level L, T *u, cons
     smooth_seam(&L, u, f, colour, ph, blockIdx.x * (size_t)NT + threadIdx.x, (size_t)gridDim.x * NT);
 }
 
-/* The coarsest level in one block: the CPU's sweeps, phase by phase. */
+/* The coarsest level in one block: the CPU's sweeps, phase by phase, on a copy of
+ * u in shared memory where it fits (the sweeps are latency-bound: each waits for
+ * the last). */
+#define GEN_COARSE_SHARED 256
 template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps)
 {
+    __shared__ T us[GEN_COARSE_SHARED];
     const size_t n = gen_cells(&L), nc = gen_colour_cells(&L);
     const int seams = gen_seams(&L);
+    T *w = n <= GEN_COARSE_SHARED ? us : u;
     for (size_t c = threadIdx.x; c < n; c += blockDim.x)
-        u[c] = 0;
+        w[c] = 0;
     __syncthreads();
     for (int s = 0; s < sweeps; s++)
         for (int h = 0; h < 2; h++) {
@@ -176,14 +181,17 @@ template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, con
                 int i, j, k;
                 if (gen_colour_cell(&L, t, colour, &i, &j, &k) && gen_active(&L, gen_index(&L, i, j, k)) &&
                     (!seams || !gen_seam(&L, i, j, k)))
-                    u[gen_index(&L, i, j, k)] = gp<T>::relax(&L, u, f, i, j, k);
+                    w[gen_index(&L, i, j, k)] = gp<T>::relax(&L, w, f, i, j, k);
             }
             __syncthreads();
             for (int ph = 1; ph <= seams; ph++) {
-                smooth_seam(&L, u, f, colour, ph, threadIdx.x, blockDim.x);
+                smooth_seam(&L, w, f, colour, ph, threadIdx.x, blockDim.x);
                 __syncthreads();
             }
         }
+    if (w != u)
+        for (size_t c = threadIdx.x; c < n; c += blockDim.x)
+            u[c] = w[c];
 }
 
 template <typename T> __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, const T *f, T *fc)
@@ -405,10 +413,11 @@ extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, c
 extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
                                                   const void *f, int sweeps)
 {
+    const unsigned nt = gen_cells(L) <= GEN_COARSE_SHARED ? 64 : NT; /* two warps: cheaper barriers */
     if (p == HOMG_FLOAT64)
-        coarse_solve_kernel<double><<<1, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, sweeps);
+        coarse_solve_kernel<double><<<1, nt, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, sweeps);
     else
-        coarse_solve_kernel<float><<<1, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, sweeps);
+        coarse_solve_kernel<float><<<1, nt, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, sweeps);
     HOMG_CUDA_LAUNCHED(ex, "gen coarse_solve_kernel");
     return HOMG_OK;
 }
