@@ -730,6 +730,28 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     KG->prolong_add(&gpu->ex, p, &L.g, &Cl.g, gec, gu);
     KC->prolong_add(&cpu->ex, p, &L.c, &Cl.c, cec, cu);
     GEN_EXPECT("prolong_add", cmp_arrays(gu, cu, n, p), tol);
+    /* the fused launches: CUDA vs CPU, and on the CPU exactly the separate launches' result */
+    {
+        void *g1 = up2(gpu, x1, n, p), *c1 = up2(cpu, x1, n, p), *c2 = up2(cpu, x1, n, p);
+        KG->prolong_smooth(&gpu->ex, p, &L.g, &Cl.g, gec, g1, gf);
+        KG->smooth(&gpu->ex, p, &L.g, g1, gf, 0);
+        KC->prolong_smooth(&cpu->ex, p, &L.c, &Cl.c, cec, c1, cf);
+        KC->smooth(&cpu->ex, p, &L.c, c1, cf, 0);
+        KC->prolong_add(&cpu->ex, p, &L.c, &Cl.c, cec, c2);
+        KC->smooth(&cpu->ex, p, &L.c, c2, cf, 1);
+        KC->smooth(&cpu->ex, p, &L.c, c2, cf, 0);
+        GEN_EXPECT("prolong_smooth", cmp_arrays(g1, c1, n, p), tol);
+        GEN_EXPECT("prolong_smooth vs prolong_add + smooth (CPU)", cmp_arrays2(c1, c2, n, p), 0);
+        KG->smooth_from_zero(&gpu->ex, p, &L.g, g1, gf);
+        KC->smooth_from_zero(&cpu->ex, p, &L.c, c1, cf);
+        memset(c2, 0, n * e);
+        KC->smooth(&cpu->ex, p, &L.c, c2, cf, 0);
+        GEN_EXPECT("smooth_from_zero", cmp_arrays(g1, c1, n, p), tol);
+        GEN_EXPECT("smooth_from_zero vs zero + smooth (CPU)", cmp_arrays2(c1, c2, n, p), 0);
+        homg_free(gpu, g1);
+        homg_free(cpu, c1);
+        homg_free(cpu, c2);
+    }
     KG->coarse_solve(&gpu->ex, p, &Cl.g, gec, gfc, 7);
     KC->coarse_solve(&cpu->ex, p, &Cl.c, cec, cfc, 7);
     GEN_EXPECT("coarse_solve", cmp_arrays(gec, cec, nc, p), tol * 10);
@@ -1101,6 +1123,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest coarse[] = {
         cmocka_unit_test(coarse_cycle_matches_cpu),
     };
+    const struct CMUnitTest gen[] = {
+        cmocka_unit_test(gen_kernels_match_cpu),
+    };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(coarse_cycle_matches_cpu),
         cmocka_unit_test(kernels_match_cpu),
@@ -1120,6 +1145,9 @@ int main(int argc, char **argv)
     /* "coarse": the one-block coarse levels only (racecheck, synccheck) */
     if (argc > 1 && !strcmp(argv[1], "coarse"))
         return cmocka_run_group_tests(coarse, setup, teardown);
+    /* "gen": the general multigrid's kernel comparisons only (racecheck, memcheck) */
+    if (argc > 1 && !strcmp(argv[1], "gen"))
+        return cmocka_run_group_tests(gen, setup, teardown);
     return cmocka_run_group_tests(tests, setup, teardown);
 }
 #else

@@ -34,6 +34,15 @@ template <> struct gp<float> {
     {
         return gen_relax_f(L, u, f, i, j, k);
     }
+    __device__ static float relax_from(const gen_level *L, const gen_level *C, const float *u, const float *ec,
+                                       const float *f, int i, int j, int k)
+    {
+        return gen_relax_from_f(L, C, u, ec, f, i, j, k);
+    }
+    __device__ static float from_zero(const gen_level *L, const float *f, int i, int j, int k)
+    {
+        return gen_from_zero_f(L, f, i, j, k);
+    }
     __device__ static double restr(const gen_level *L, const gen_level *C, const float *u, const float *f, int i, int j,
                                    int k)
     {
@@ -62,6 +71,15 @@ template <> struct gp<double> {
     __device__ static double relax(const gen_level *L, const double *u, const double *f, int i, int j, int k)
     {
         return gen_relax_d(L, u, f, i, j, k);
+    }
+    __device__ static double relax_from(const gen_level *L, const gen_level *C, const double *u, const double *ec,
+                                        const double *f, int i, int j, int k)
+    {
+        return gen_relax_from_d(L, C, u, ec, f, i, j, k);
+    }
+    __device__ static double from_zero(const gen_level *L, const double *f, int i, int j, int k)
+    {
+        return gen_from_zero_d(L, f, i, j, k);
     }
     __device__ static double restr(const gen_level *L, const gen_level *C, const double *u, const double *f, int i,
                                    int j, int k)
@@ -159,6 +177,33 @@ __device__ void smooth_seam(const gen_level *L, T *u, const T *f, int colour, in
 template <typename T> __global__ void smooth_seam_kernel(gen_level L, T *u, const T *f, int colour, int ph)
 {
     smooth_seam(&L, u, f, colour, ph, blockIdx.x * (size_t)NT + threadIdx.x, (size_t)gridDim.x * NT);
+}
+
+/* The colour-0 half-sweep from u = 0 on a level without seams: every cell written. */
+template <typename T> __global__ void smooth_from_zero_kernel(gen_level L, T *u, const T *f)
+{
+    CELL_LOOP(L, c)
+    {
+        int i, j, k;
+        gen_coords(&L, c, &i, &j, &k);
+        u[c] = gp<T>::from_zero(&L, f, i, j, k);
+    }
+}
+
+/* prolong_add + the colour-1 half-sweep on a level without seams: colour-1 cells
+ * from their (colour-0) neighbours' prolonged values; colour 0 is not written, so
+ * no cell read here is written here. */
+template <typename T> __global__ void prolong_smooth_kernel(gen_level L, gen_level C, const T *ec, T *u, const T *f)
+{
+    const size_t n = gen_colour_cells(&L);
+    for (size_t t = blockIdx.x * (size_t)NT + threadIdx.x; t < n; t += (size_t)gridDim.x * NT) {
+        int i, j, k;
+        if (!gen_colour_cell(&L, t, 1, &i, &j, &k))
+            continue;
+        const size_t c = gen_index(&L, i, j, k);
+        if (gen_active(&L, c))
+            u[c] = gp<T>::relax_from(&L, &C, u, ec, f, i, j, k);
+    }
 }
 
 /* The coarsest level in one block: the CPU's sweeps, phase by phase, on a copy of
@@ -407,6 +452,40 @@ extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, c
             smooth_seam_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour, ph);
         HOMG_CUDA_LAUNCHED(ex, "gen smooth_seam_kernel");
     }
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_smooth_from_zero(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
+                                                      const void *f)
+{
+    unsigned b = stride_blocks(ex, gen_cells(L));
+    if (gen_seams(L)) {
+        HOMG_CUDA_TRY(ex, cudaMemsetAsync(u, 0, gen_cells(L) * (p == HOMG_FLOAT64 ? 8 : 4), homg_cuda_stream(ex)));
+        return homg_cuda_gen_smooth(ex, p, L, u, f, 0);
+    }
+    if (p == HOMG_FLOAT64)
+        smooth_from_zero_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f);
+    else
+        smooth_from_zero_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f);
+    HOMG_CUDA_LAUNCHED(ex, "gen smooth_from_zero_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_prolong_smooth(kernel_exec *ex, homg_precision p, const gen_level *L,
+                                                    const gen_level *C, const void *ec, void *u, const void *f)
+{
+    unsigned b = stride_blocks(ex, gen_colour_cells(L));
+    if (gen_seams(L)) {
+        homg_status st = homg_cuda_gen_prolong_add(ex, p, L, C, ec, u);
+        return st != HOMG_OK ? st : homg_cuda_gen_smooth(ex, p, L, u, f, 1);
+    }
+    if (p == HOMG_FLOAT64)
+        prolong_smooth_kernel<double>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u, (const double *)f);
+    else
+        prolong_smooth_kernel<float>
+            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u, (const float *)f);
+    HOMG_CUDA_LAUNCHED(ex, "gen prolong_smooth_kernel");
     return HOMG_OK;
 }
 

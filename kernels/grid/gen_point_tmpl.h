@@ -41,27 +41,45 @@ HOMG_HD double GFN(gen_lamv)(const gen_level *L, size_t c)
     return gen_active(L, c) ? (double)(T)L->lam0 : 0.0;
 }
 
-/* Sum over the six faces of conductance * neighbour value; *gsum = the sum of
- * the conductances (one pass: the relaxation needs both). */
-HOMG_HD double GFN(gen_offsum)(const gen_level *L, const T *u, int i, int j, int k, double *gsum)
+/* Value of cell (i, j, k) = cm as relaxation reads it: u, or with ec (prolong_smooth)
+ * u plus its parent's correction at an active cell, rounded as prolong_add stores it. */
+HOMG_HD double GFN(gen_nbval)(const gen_level *L, const gen_level *C, const T *u, const T *ec, size_t cm, int i, int j,
+                              int k)
+{
+    if (!ec || !gen_active(L, cm))
+        return (double)u[cm];
+    return (double)(T)((double)u[cm] +
+                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
+}
+
+/* Sum over the six faces of conductance * neighbour value (gen_nbval); *gsum = the
+ * sum of the conductances (one pass: the relaxation needs both). */
+HOMG_HD double GFN(gen_offsum)(const gen_level *L, const gen_level *C, const T *u, const T *ec, int i, int j, int k,
+                               double *gsum)
 {
     const size_t c = gen_index(L, i, j, k);
     double s = 0, g, gs = 0;
     size_t cm;
     int m;
     if ((m = gen_nb(i, L->nx, L->periodic[0], 1)) >= 0)
-        cm = gen_index(L, m, j, k), g = GFN(gen_g)(L, 0, c, cm), gs += g, s += g * (double)u[cm];
+        cm = gen_index(L, m, j, k), g = GFN(gen_g)(L, 0, c, cm), gs += g,
+        s += g * GFN(gen_nbval)(L, C, u, ec, cm, m, j, k);
     if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
-        cm = gen_index(L, m, j, k), g = GFN(gen_g)(L, 0, cm, c), gs += g, s += g * (double)u[cm];
+        cm = gen_index(L, m, j, k), g = GFN(gen_g)(L, 0, cm, c), gs += g,
+        s += g * GFN(gen_nbval)(L, C, u, ec, cm, m, j, k);
     if ((m = gen_nb(j, L->ny, L->periodic[1], 1)) >= 0)
-        cm = gen_index(L, i, m, k), g = GFN(gen_g)(L, 1, c, cm), gs += g, s += g * (double)u[cm];
+        cm = gen_index(L, i, m, k), g = GFN(gen_g)(L, 1, c, cm), gs += g,
+        s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, m, k);
     if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
-        cm = gen_index(L, i, m, k), g = GFN(gen_g)(L, 1, cm, c), gs += g, s += g * (double)u[cm];
+        cm = gen_index(L, i, m, k), g = GFN(gen_g)(L, 1, cm, c), gs += g,
+        s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, m, k);
     if (L->nz > 1) {
         if ((m = gen_nb(k, L->nz, L->periodic[2], 1)) >= 0)
-            cm = gen_index(L, i, j, m), g = GFN(gen_g)(L, 2, c, cm), gs += g, s += g * (double)u[cm];
+            cm = gen_index(L, i, j, m), g = GFN(gen_g)(L, 2, c, cm), gs += g,
+            s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, j, m);
         if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
-            cm = gen_index(L, i, j, m), g = GFN(gen_g)(L, 2, cm, c), gs += g, s += g * (double)u[cm];
+            cm = gen_index(L, i, j, m), g = GFN(gen_g)(L, 2, cm, c), gs += g,
+            s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, j, m);
     }
     *gsum = gs;
     return s;
@@ -270,16 +288,36 @@ HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, co
     return s;
 }
 
-/* Gauss-Seidel update of an active cell.  The diagonal is self + the faces,
- * summed in double: a diagonal rounded to float beside faces of 1e4 contrast
- * perturbs the weak couplings by eps * 1e4 and can make the float32 operator
- * indefinite (sigma jumps stalled at error 1e-2..0.5, 2026-11-26). */
-HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int j, int k)
+/* Gauss-Seidel update of an active cell (ec: from its neighbours' prolonged
+ * values, gen_nbval).  The diagonal is self + the faces, summed in double: a
+ * diagonal rounded to float beside faces of 1e4 contrast perturbs the weak
+ * couplings by eps * 1e4 and can make the float32 operator indefinite (sigma
+ * jumps stalled at error 1e-2..0.5, 2026-11-26). */
+HOMG_HD T GFN(gen_relax_from)(const gen_level *L, const gen_level *C, const T *u, const T *ec, const T *f, int i, int j,
+                              int k)
 {
     size_t c = gen_index(L, i, j, k);
-    double gsum, off = GFN(gen_offsum)(L, u, i, j, k, &gsum), d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
+    double gsum, off = GFN(gen_offsum)(L, C, u, ec, i, j, k, &gsum), d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
     /* a lone cell of a singular island has no equation left (its rhs is projected to 0) */
     return d > 0 ? (T)(((double)f[c] + off) / d) : (T)0;
+}
+
+HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int j, int k)
+{
+    return GFN(gen_relax_from)(L, NULL, u, NULL, f, i, j, k);
+}
+
+/* u at a cell after the colour-0 half-sweep from u = 0: f / diagonal at an active
+ * colour-0 cell (what relaxation gives with zero neighbours), 0 elsewhere. */
+HOMG_HD T GFN(gen_from_zero)(const gen_level *L, const T *f, int i, int j, int k)
+{
+    const size_t c = gen_index(L, i, j, k);
+    double gsum, d;
+    if (((i + j + k) & 1) || !gen_active(L, c))
+        return (T)0;
+    (void)GFN(gen_offsum)(L, NULL, f, NULL, i, j, k, &gsum); /* the sum of the faces (values unused) */
+    d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
+    return d > 0 ? (T)(((double)f[c] + 0.0) / d) : (T)0;
 }
 
 #undef GCAT2

@@ -50,6 +50,40 @@ static void CFN(smooth)(const gen_level *L, T *u, const T *f, int colour)
         }
 }
 
+static void CFN(smooth_from_zero)(const gen_level *L, T *u, const T *f)
+{
+    const long long n = (long long)gen_cells(L);
+    if (gen_seams(L)) {
+        memset(u, 0, (size_t)n * sizeof(T));
+        CFN(smooth)(L, u, f, 0);
+        return;
+    }
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
+    for (long long c = 0; c < n; c++) {
+        int i, j, k;
+        gen_coords(L, (size_t)c, &i, &j, &k);
+        u[c] = CFN(gen_from_zero)(L, f, i, j, k);
+    }
+}
+
+static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec, T *u);
+
+static void CFN(prolong_smooth)(const gen_level *L, const gen_level *C, const T *ec, T *u, const T *f)
+{
+    const long long n = (long long)gen_colour_cells(L);
+    if (gen_seams(L)) {
+        CFN(prolong_add)(L, C, ec, u);
+        CFN(smooth)(L, u, f, 1);
+        return;
+    }
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN / 2)
+    for (long long t = 0; t < n; t++) {
+        int i, j, k;
+        if (gen_colour_cell(L, (size_t)t, 1, &i, &j, &k) && gen_active(L, gen_index(L, i, j, k)))
+            u[gen_index(L, i, j, k)] = CFN(gen_relax_from)(L, C, u, ec, f, i, j, k);
+    }
+}
+
 static void CFN(coarse_solve)(const gen_level *L, T *u, const T *f, int sweeps)
 {
     const size_t n = gen_cells(L);

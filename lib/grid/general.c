@@ -274,51 +274,79 @@ typedef struct gen_cycle {
 
 static double share(const grid_general *G, int l) { return (double)cells(&G->lv[l]) / (double)cells(&G->lv[0]); }
 
-static homg_status sweeps(gen_cycle *c, int l, int n, int reverse)
+/* n symmetric sweeps (reverse: colour 1 first), from the second half-sweep on
+ * when the first was fused into the launch before (skip). */
+static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int skip)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
     for (int s = 0; s < n; s++)
-        for (int h = 0; h < 2; h++)
+        for (int h = s == 0 && skip ? 1 : 0; h < 2; h++)
             GQ(g, G->k->smooth(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], reverse ? 1 - h : h),
                "smoothing");
-    homg__account(g, 2L * n, n * share(G, l), 4.0 * n * cells(&G->lv[l]));
+    homg__account(g, 2L * n - (n > 0 && skip), n * share(G, l), 4.0 * n * cells(&G->lv[l]));
     return HOMG_OK;
 }
 
-/* x_l improves A_l x_l = b_l from x_l = 0 by one V- or F-cycle. */
+/* Whether prolongation and the first half-sweep from zero run fused (HOMG_GEN_NOFUSE=1:
+ * separate launches, which the benchmark times against; the library documents no such
+ * variable). */
+static int fused(void)
+{
+    const char *env = getenv("HOMG_GEN_NOFUSE");
+    return !(env && atoi(env));
+}
+
+/* x_l = x_l + the coarse correction, then n symmetric sweeps from colour 1: with
+ * n >= 1 the prolongation and the first half-sweep are one pass (prolong_smooth). */
+static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const homg_precision p = g->desc.precision;
+    const int fuse = n > 0 && fused();
+    if (fuse)
+        GQ(g, G->k->prolong_smooth(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l], c->bs[l]), "prolongation");
+    else
+        GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
+    homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
+    return sweeps(c, l, n, 1, fuse);
+}
+
+/* x_l improves A_l x_l = b_l from x_l = 0 (zero; else from x_l) by one V- or F-cycle. */
 static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
-    if (zero) {
-        GQ(g, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
-        homg__account(g, 1, 0, (double)cells(&G->lv[l]));
-    }
-    if (l == G->nlev - 1) {
+    const int from_zero = zero && g->desc.pre > 0 && fused();
+    if (l == G->nlev - 1) { /* coarse_solve starts from zero itself */
         GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], HOMG_GEN_COARSE_SWEEPS), "coarse solve");
         homg__account(g, 1, HOMG_GEN_COARSE_SWEEPS * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    HOMG_TRY(sweeps(c, l, g->desc.pre, 0));
+    if (from_zero) { /* zeroing and the first half-sweep in one pass */
+        GQ(g, G->k->smooth_from_zero(ex, p, &G->lv[l], c->xs[l], c->bs[l]), "smoothing");
+    } else if (zero) {
+        GQ(g, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
+        homg__account(g, 1, 0, (double)cells(&G->lv[l]));
+    }
+    HOMG_TRY(sweeps(c, l, g->desc.pre, 0, from_zero));
     GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
        "residual and restriction");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
     HOMG_TRY(visit(c, l + 1, fcycle, 1));
     if (fcycle) {
         /* the F-cycle's second visit: a V-cycle on the coarse correction's residual */
-        GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
-        HOMG_TRY(sweeps(c, l, 1, 1));
-        HOMG_TRY(sweeps(c, l, 1, 0));
+        HOMG_TRY(correct_and_sweep(c, l, 1));
+        HOMG_TRY(sweeps(c, l, 1, 0, 0));
         GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
            "residual and restriction");
         HOMG_TRY(visit(c, l + 1, 0, 1));
     }
-    GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
-    homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
-    return sweeps(c, l, g->desc.post, 1);
+    return correct_and_sweep(c, l, g->desc.post);
 }
 
 /* z = M r: one cycle from zero, projected on the singular islands. */
