@@ -287,7 +287,19 @@ static const char *mname(homg_method m)
     return (int)m >= 0 && m <= HOMG_METHOD_FFT ? names[m] : "?";
 }
 
-void bench_grid_general(homg_ctx *ctx, int reps, int max3d, FILE *o)
+/* Whether the comma-separated list has the entry word (NULL list: every word). */
+static int listed(const char *list, const char *word)
+{
+    const size_t n = strlen(word);
+    if (!list)
+        return 1;
+    for (const char *p = strstr(list, word); p; p = strstr(p + 1, word))
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
+void bench_grid_general(homg_ctx *ctx, int reps, int max3d, const char *cases_list, const char *methods_list, FILE *o)
 {
     const gcase cases[] = {
         { "3D Poisson box", 128, 128, 128, HOMG_BC_DIRICHLET, 0, 0, 0, 0 },
@@ -308,14 +320,16 @@ void bench_grid_general(homg_ctx *ctx, int reps, int max3d, FILE *o)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const gcase *c = &cases[k];
         const int fft_ok = c->obstacles == 0 && c->jump == 0;
-        if (c->nz > max3d)
+        char idx[16];
+        snprintf(idx, sizeof idx, "%d", (int)k);
+        if (c->nz > max3d || !listed(cases_list, idx))
             continue;
         for (int mi = 0; mi < 3; mi++) {
             gresult r;
             const double cells = (double)c->nx * c->ny * c->nz;
             if (!fft_ok && mi != 1)
                 continue;
-            if (c->warm && mi == 2)
+            if ((c->warm && mi == 2) || !listed(methods_list, mname(methods[mi])))
                 continue;
             r = run_case(ctx, c, methods[mi], reps);
             snprintf(lines[nl++], sizeof lines[0],
@@ -346,5 +360,8 @@ void bench_grid_general(homg_ctx *ctx, int reps, int max3d, FILE *o)
     }
 }
 #else
-void bench_grid_general(homg_ctx *ctx, int reps, int max3d, FILE *o) { (void)ctx, (void)reps, (void)max3d, (void)o; }
+void bench_grid_general(homg_ctx *ctx, int reps, int max3d, const char *cases, const char *methods, FILE *o)
+{
+    (void)ctx, (void)reps, (void)max3d, (void)cases, (void)methods, (void)o;
+}
 #endif
