@@ -20,7 +20,7 @@
  *
  * Singular islands (connected active cells, lambda = 0, touching no FIXED cell
  * and no Dirichlet side) are labelled on the device once per
- * homg_grid_set_operator (lib/grid/islands.c); the rhs is projected per island, the
+ * homg_grid_set_operator (lib/grid/islands.c; not with op.no_islands); the rhs is projected per island, the
  * preconditioned residual too, and u gets mean zero per island at the end. */
 #include "grid_internal.h"
 #include "grid/gen_kernels.h"
