@@ -195,6 +195,10 @@ typedef struct homg_grid_operator {
     const void *lambda_cell;    /* NULL or nx*ny*nz values >= 0 */
     const unsigned char *flags; /* NULL (all active) or nx*ny*nz HOMG_CELL_* values, ctx space */
     int skip_check;             /* non-zero: do not scan arrays for bad values (no host sync) */
+    int no_islands;             /* non-zero: the caller states that every connected set of active
+                                   cells has lambda > 0 somewhere, a FIXED neighbour or a Dirichlet
+                                   side, so the search for singular islands (host syncs) is skipped;
+                                   a false statement leaves a singular problem unprojected */
 } homg_grid_operator;
 
 /* Sets the operator: the grid copies what it needs into its own arrays and rebuilds
