@@ -239,6 +239,31 @@ HOMG_HD double fem_facet_load(const fem_problem *p, const fem_flux_table *t, int
     return q * measure / p->dim;
 }
 
+/* Right-hand side only (homg_fem_coeffs.rhs_only): element load F less the
+ * element matrix's columns at Dirichlet unknowns (mask 1) times their values,
+ * which is what the full assembly's elimination moves into b (mask 2 unknowns
+ * have value 0).  The rows of masked unknowns are set afterwards. */
+HOMG_HD void fem_rhs_lift(int nd, const double *A, const int32_t *u, const uint8_t *mask, double g,
+                          const double *g_node, double *F)
+{
+    if (!mask)
+        return;
+    for (int b = 0; b < nd; b++) {
+        double gb;
+        if (mask[u[b]] != 1)
+            continue;
+        gb = g_node ? g_node[u[b]] : g;
+        for (int a = 0; a < nd; a++)
+            F[a] -= A[a * nd + b] * gb;
+    }
+}
+
+/* The value b_i of masked row i: g (mask 1), 0 (mask 2, a node in no element). */
+HOMG_HD double fem_masked_rhs(const uint8_t *mask, int32_t i, double g, const double *g_node)
+{
+    return mask[i] == 1 ? (g_node ? g_node[i] : g) : 0.0;
+}
+
 #ifndef __CUDACC__
 /* values[k] += x in the system's precision (CPU backend). */
 static inline void fem_add(void *values, homg_precision precision, int64_t k, double x)
