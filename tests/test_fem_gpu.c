@@ -78,7 +78,8 @@ static homg_fem *create(homg_ctx *ctx, homg_mesh *m, homg_fem_scheme scheme, int
     return fem;
 }
 
-static void assemble(homg_ctx *ctx, homg_fem *fem, const double *sigma, const double *f, const double *g, double lambda)
+static void assemble_as(homg_ctx *ctx, homg_fem *fem, const double *sigma, const double *f, const double *g,
+                        double lambda, int rhs_only)
 {
     homg_fem_coeffs c = { 0 };
     c.sigma_elem = sigma;
@@ -86,8 +87,14 @@ static void assemble(homg_ctx *ctx, homg_fem *fem, const double *sigma, const do
     c.f = 0.25;
     c.dirichlet_values = g;
     c.lambda = lambda;
+    c.rhs_only = rhs_only;
     if (homg_fem_assemble(fem, &c) != HOMG_OK)
-        fail_msg("homg_fem_assemble: %s", homg_ctx_last_error(ctx));
+        fail_msg("homg_fem_assemble%s: %s", rhs_only ? " (rhs_only)" : "", homg_ctx_last_error(ctx));
+}
+
+static void assemble(homg_ctx *ctx, homg_fem *fem, const double *sigma, const double *f, const double *g, double lambda)
+{
+    assemble_as(ctx, fem, sigma, f, g, lambda, 0);
 }
 
 /* coeffs.rhs_only on the GPU after a full assembly with another source (f2): b
@@ -95,18 +102,10 @@ static void assemble(homg_ctx *ctx, homg_fem *fem, const double *sigma, const do
 static void rhs_only_matches(homg_fem *fem, const homg_test_system *r, const double *sigma, const double *f,
                              const double *f2, const double *g, double lambda, double tol, const char *what)
 {
-    homg_fem_coeffs c = { 0 };
     homg_test_system a;
     double dv, db;
     assemble(gpu, fem, sigma, f2, g, lambda);
-    c.sigma_elem = sigma;
-    c.f_node = f;
-    c.f = 0.25;
-    c.dirichlet_values = g;
-    c.lambda = lambda;
-    c.rhs_only = 1;
-    if (homg_fem_assemble(fem, &c) != HOMG_OK)
-        fail_msg("homg_fem_assemble (rhs_only): %s", homg_ctx_last_error(gpu));
+    assemble_as(gpu, fem, sigma, f, g, lambda, 1);
     a = homg_test_fetch(gpu, fem);
     dv = homg_rel_diff(a.m.values, r->m.values, (size_t)r->m.nnz);
     db = homg_rel_diff(a.rhs, r->rhs, (size_t)r->m.nrows);

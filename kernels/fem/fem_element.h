@@ -274,17 +274,25 @@ static inline void fem_add(void *values, homg_precision precision, int64_t k, do
         ((double *)values)[k] += x;
 }
 
+/* Element e's matrix A and load F, P1 or P2 (CPU: dim and nd at run time);
+ * returns its p->nd unknowns. */
+static inline const int32_t *fem_element_any(const fem_problem *p, int32_t e, double A[100], double F[10])
+{
+    const int32_t *u = p->dofs + (size_t)e * p->nd;
+    if (p->nd == p->dim + 1)
+        fem_element(p, p->dim, e, u, A, F);
+    else
+        fem_element_p2(p, p->dim, e, p->elements + (size_t)e * (p->dim + 1), u, A, F);
+    return u;
+}
+
 /* Adds element e's matrix and load into the system, each entry found by
  * binary search in its CSR row (the serial and colour schemes on the CPU). */
 static inline void fem_scatter_element(const fem_problem *p, const fem_system *s, int32_t e)
 {
     int nd = p->nd;
-    const int32_t *u = p->dofs + (size_t)e * nd;
     double A[100], F[10];
-    if (nd == p->dim + 1)
-        fem_element(p, p->dim, e, u, A, F);
-    else
-        fem_element_p2(p, p->dim, e, p->elements + (size_t)e * (p->dim + 1), u, A, F);
+    const int32_t *u = fem_element_any(p, e, A, F);
     for (int a = 0; a < nd; a++) {
         int32_t row = u[a], lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
         for (int b = 0; b < nd; b++) {

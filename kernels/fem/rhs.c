@@ -9,12 +9,8 @@ homg_status homg_cpu_fem_numeric_rhs(kernel_exec *ex, const fem_problem *p, cons
     int nd = p->nd;
     (void)ex;
     for (int32_t e = 0; e < p->num_elements; e++) {
-        const int32_t *u = p->dofs + (size_t)e * nd;
         double A[100], F[10];
-        if (nd == p->dim + 1)
-            fem_element(p, p->dim, e, u, A, F);
-        else
-            fem_element_p2(p, p->dim, e, p->elements + (size_t)e * (p->dim + 1), u, A, F);
+        const int32_t *u = fem_element_any(p, e, A, F);
         fem_rhs_lift(nd, A, u, mask, g, g_node, F);
         for (int a = 0; a < nd; a++)
             if (!mask || !mask[u[a]])
