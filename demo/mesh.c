@@ -42,6 +42,7 @@ static const char *precond_names[NUM_PRECONDS] = { "GMG-PCG (SPAI-1 V(2,2))", "A
 typedef struct mesh_demo {
     const char *path;
     int precond, wireframe, finest; /* finest: draw level 0 whatever its size */
+    int used;                       /* the preconditioner in use: precond, AMG where GMG has no hierarchy */
     homg_mesh *coarse;              /* the mesh of assets/ */
     homg_gmg *gmg;                  /* its refinements (NULL at --size 0) */
     homg_mesh *mesh;                /* the finest level: homg_gmg_mesh(gmg, 0), or coarse */
@@ -118,17 +119,16 @@ static void make_solver(demo *d)
     homg_pcg_desc pd = { 0 };
     pd.tol = TOL;
     pd.warm_start = 1;
-    if (M.precond == GMG && !M.gmg)
-        M.precond = AMG_CHEBYSHEV; /* --size 0: one mesh, no hierarchy */
-    if (M.precond == GMG) {
+    M.used = M.precond == GMG && !M.gmg ? AMG_CHEBYSHEV : M.precond; /* --size 0: one mesh, no hierarchy */
+    if (M.used == GMG) {
         pd.gmg = M.gmg; /* the gmg's finest matrix, the same as the fem's */
         demo_check(d, homg_pcg_create(d->ctx, NULL, NULL, &pd, &M.pcg), "homg_pcg_create");
-    } else if (M.precond == JACOBI) {
+    } else if (M.used == JACOBI) {
         pd.precond = HOMG_PCG_PRECOND_JACOBI;
         demo_check(d, homg_pcg_create(d->ctx, &a, NULL, &pd, &M.pcg), "homg_pcg_create");
     } else {
-        ad.coarsening = M.precond == AMG_MATCHING ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION;
-        if (M.precond == AMG_PATCH)
+        ad.coarsening = M.used == AMG_MATCHING ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION;
+        if (M.used == AMG_PATCH)
             ad.smoother = HOMG_AMG_SMOOTHER_PATCH; /* the library's default before issue #14 */
         demo_check(d, homg_amg_create(d->ctx, &a, &ad, &M.amg), "homg_amg_create");
         demo_check(d, homg_pcg_create(d->ctx, NULL, M.amg, &pd, &M.pcg), "homg_pcg_create");
@@ -322,7 +322,7 @@ static void mesh_frame(demo *d)
         d->iterations = info.iterations;
         d->residual = info.rel_residual;
     }
-    snprintf(d->method, sizeof d->method, "%s", precond_names[M.precond]);
+    snprintf(d->method, sizeof d->method, "%s", precond_names[M.used]);
     snprintf(d->detail, sizeof d->detail, "%d triangles (%d drawn)   view: %s", M.triangles, M.level_triangles[l],
              M.view_path);
 
