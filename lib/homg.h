@@ -528,6 +528,12 @@ typedef struct homg_fem_coeffs {
     const double *neumann_flux;
     int num_neumann;
     int skip_check; /* non-zero: the arrays are not scanned (no host synchronisation) */
+    /* non-zero: only the right-hand side is assembled (loads, Neumann, Dirichlet values and the
+     * columns they move into b); the matrix keeps the values of the last full assembly (which
+     * must have run), so pass the sigma and lambda it had: they enter b through those columns.
+     * One pass over the elements with atomic adds, no matrix entry read or written: for a
+     * source that changes every frame under a fixed operator. */
+    int rhs_only;
 } homg_fem_coeffs;
 
 /* Setup timings and sizes (homg_fem_get_info). */
