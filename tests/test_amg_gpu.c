@@ -353,7 +353,9 @@ static void sa_prolongator_and_symmetry_check_match_the_cpu(void **state)
         free(ci);
         free(v);
     }
-    /* Symmetry of the double matrix: clean, then one entry changed. */
+    /* Symmetry of the (symmetric) double matrix: clean, then one entry changed. */
+    homg_host_csr_free(&m);
+    assert_int_equal(homg_gen_p1_cube(quick ? 6 : 40, 1, 1, 1, &m), 0);
     for (int bad = 0; bad < 2; bad++) {
         csr_matrix hd = { n, n, m.nnz, m.row_ptr, m.col_idx, m.values, HOMG_FLOAT64 }, dd = hd;
         csr_report init, hr, gr, *drep;
@@ -461,13 +463,18 @@ static void products_match_the_cpu(void **state)
             free(ci);
             free(v);
         }
-        /* C = A A^T, then again after scaling A's values */
-        for (int pass = 0; pass < 2; pass++) {
+        /* C = A A^T, again after scaling A's values, then without a plan */
+        for (int pass = 0; pass < 3; pass++) {
             int32_t *rp, *ci;
             float *v;
             if (pass == 0) {
                 assert_int_equal(cs->spgemm(&cx, ch, &p.h, &ct, &cc, &cplan), HOMG_OK);
                 assert_int_equal(gs->spgemm(&g->ex, gh, &p.d, &gt, &gc, &gplan), HOMG_OK);
+            } else if (pass == 2) { /* one product without a plan (cusparseSpGEMM ALG2) */
+                homg_free(g, gc.row_ptr);
+                homg_free(g, gc.col_idx);
+                homg_free(g, gc.values);
+                assert_int_equal(gs->spgemm(&g->ex, gh, &p.d, &gt, &gc, NULL), HOMG_OK);
             } else {
                 for (int32_t k = 0; k < m.nnz; k++)
                     p.hv[k] *= -2.0f;

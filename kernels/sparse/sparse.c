@@ -326,12 +326,14 @@ static homg_status spgemm_pattern(kernel_exec *ex, cpu_handle *h, const csr_matr
     return st;
 }
 
+/* plan NULL: one product, nothing kept (the CPU keeps no plan either way). */
 homg_status homg_cpu_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b,
                                    csr_matrix *c, void **plan)
 {
     cpu_handle *h = (cpu_handle *)handle;
     homg_status st;
-    *plan = NULL;
+    if (plan)
+        *plan = NULL;
     memset(c, 0, sizeof *c);
     c->nrows = a->nrows;
     c->ncols = b->ncols;

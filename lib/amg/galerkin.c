@@ -51,22 +51,19 @@ homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg, c
     return st;
 }
 
-/* ac = R (A P) of level l; neither A P nor the products' plans (cuSPARSE keeps
- * work buffers of several times A's size in them) outlive the call. */
+/* ac = R (A P) of level l; neither A P nor the products' work buffers outlive
+ * the call (without a plan the CUDA backend uses cusparseSpGEMM's ALG2, whose
+ * buffers are a fraction of the reuse API's: sparse.cu). */
 static homg_status rap(homg_amg *amg, int l, csr_matrix *ac)
 {
     kernel_exec *ex = &amg->ctx->ex;
     const sparse_kernels *sk = AMG_SK(amg);
     amg_level *lv = &amg->lv[l];
     csr_matrix ap;
-    void *plan = NULL;
-    homg_status st = sk->spgemm(ex, amg->handle, &lv->a, &lv->p, &ap, &plan);
-    sk->spgemm_free(ex, amg->handle, plan);
+    homg_status st = sk->spgemm(ex, amg->handle, &lv->a, &lv->p, &ap, NULL); /* no plan: one product */
     if (st != HOMG_OK)
         return homg__backend_fail(amg->ctx, st, "Galerkin product A P");
-    plan = NULL;
-    st = sk->spgemm(ex, amg->handle, &lv->r, &ap, ac, &plan);
-    sk->spgemm_free(ex, amg->handle, plan);
+    st = sk->spgemm(ex, amg->handle, &lv->r, &ap, ac, NULL);
     homg__mat_free(amg->ctx, &ap);
     if (st != HOMG_OK)
         return homg__backend_fail(amg->ctx, st, "Galerkin product R (A P)");
