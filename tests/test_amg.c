@@ -1178,6 +1178,48 @@ static void sa_prolongator_matches_the_dense_product(void **state)
     }
 }
 
+/* desc.trace: every phase of a smoothed-aggregation set-up and re-setup shows
+ * in the table; the peaks bound the held memory; untraced set-ups leave it 0. */
+static void trace_reports_every_phase(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_host_csr m;
+    homg_csr v;
+    homg_amg *amg = NULL;
+    homg_amg_desc ad = { 0 };
+    homg_amg_info info;
+    char text[4096];
+    (void)state;
+    assert_int_equal(homg_gen_p1_cube(12, 1, 1, 1, &m), 0);
+    v = homg_host_csr_view(&m);
+    for (int traced = 0; traced < 2; traced++) {
+        ad.trace = traced;
+        assert_int_equal(homg_amg_create(ctx, &v, &ad, &amg), HOMG_OK);
+        assert_int_equal(homg_amg_get_info(amg, &info), HOMG_OK);
+        homg_amg_format_info(&info, text, sizeof text);
+        assert_true((strstr(text, "Set-up phase") != NULL) == traced);
+        for (int p = 0; p < HOMG_AMG_PHASES; p++) {
+            assert_true(info.phase[p].ms >= 0);
+            if (!traced)
+                assert_true(info.phase[p].peak_bytes == 0 && info.phase[p].host_syncs == 0);
+            else
+                assert_true(info.phase[p].peak_bytes > 0 && info.phase[p].peak_bytes <= info.peak_bytes);
+        }
+        if (traced) {
+            assert_true(info.phase[HOMG_AMG_PHASE_AGGREGATE].host_syncs > 0); /* rounds read their counts */
+            printf("%s", text);
+            /* Re-setup: only its phases (import, Galerkin, smoother, coarse). */
+            assert_int_equal(homg_amg_resetup(amg, &v), HOMG_OK);
+            assert_int_equal(homg_amg_get_info(amg, &info), HOMG_OK);
+            assert_true(info.phase[HOMG_AMG_PHASE_GALERKIN].peak_bytes > 0);
+            assert_true(info.phase[HOMG_AMG_PHASE_AGGREGATE].peak_bytes == 0);
+        }
+        homg_amg_destroy(amg);
+    }
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1188,6 +1230,7 @@ int main(void)
         cmocka_unit_test(suitor_finds_the_greedy_matching),
         cmocka_unit_test(spgemm_and_transpose_match_dense_products),
         cmocka_unit_test(sa_prolongator_matches_the_dense_product),
+        cmocka_unit_test(trace_reports_every_phase),
         cmocka_unit_test(iteration_limit_is_not_converged_with_history),
         cmocka_unit_test(preconditioner_is_symmetric),
         cmocka_unit_test(converges_on_generated_problems),
