@@ -652,18 +652,40 @@ typedef struct homg_amg_desc {
     double chebyshev_ratio;    /* Chebyshev smoother: rho over the interval's lower end (default 20) */
     unsigned seed;             /* random priorities of the independent sets (default 1) */
     int skip_input_check;      /* non-zero: trust the matrix (no symmetry, diagonal, NaN scan) */
+    int trace;                 /* non-zero: time each set-up phase into homg_amg_info.phase (one CUDA
+                                       event per phase and level, no extra synchronisation) */
 } homg_amg_desc;
+
+/* The phases of a set-up (homg_amg_info.phase, with desc.trace). */
+typedef enum homg_amg_phase {
+    HOMG_AMG_PHASE_IMPORT = 0, /* A copied in and checked, level 0's float values */
+    HOMG_AMG_PHASE_STRENGTH,   /* strength graphs (smoothed aggregation) */
+    HOMG_AMG_PHASE_AGGREGATE,  /* independent sets and aggregates, or matchings */
+    HOMG_AMG_PHASE_PROLONG,    /* smoothed prolongators with their spectral bounds */
+    HOMG_AMG_PHASE_GALERKIN,   /* R = P^T and R A P (two SpGEMMs) */
+    HOMG_AMG_PHASE_SMOOTHER,   /* diagonals, spectral bounds, cycle vectors, patches */
+    HOMG_AMG_PHASE_COARSE,     /* the coarsest level's dense inverse */
+    HOMG_AMG_PHASES
+} homg_amg_phase;
+
+typedef struct homg_amg_phase_info {
+    double ms;         /* time on the ctx's stream, summed over levels (CUDA events; host clock on the CPU) */
+    int host_syncs;    /* blocking device reads and writes the library makes (cuSPARSE's own not counted) */
+    size_t peak_bytes; /* most ctx memory held at once by what the set-up allocated, during the phase */
+} homg_amg_phase_info;
 
 typedef struct homg_amg_info {
     int levels;
     int32_t rows[HOMG_AMG_MAX_LEVELS];
     int64_t nnz[HOMG_AMG_MAX_LEVELS];
-    int32_t patches[HOMG_AMG_MAX_LEVELS]; /* patch smoother: patches per level (0 otherwise) */
-    double grid_complexity;               /* sum of rows / fine rows */
-    double operator_complexity;           /* sum of nnz / fine nnz */
-    double setup_ms;                      /* last set-up (or re-setup) */
-    size_t memory_bytes;                  /* memory the hierarchy holds in the ctx's space */
-    homg_amg_desc desc;                   /* with defaults resolved */
+    int32_t patches[HOMG_AMG_MAX_LEVELS];       /* patch smoother: patches per level (0 otherwise) */
+    double grid_complexity;                     /* sum of rows / fine rows */
+    double operator_complexity;                 /* sum of nnz / fine nnz */
+    double setup_ms;                            /* last set-up (or re-setup) */
+    size_t memory_bytes;                        /* memory the hierarchy holds in the ctx's space */
+    homg_amg_desc desc;                         /* with defaults resolved */
+    homg_amg_phase_info phase[HOMG_AMG_PHASES]; /* desc.trace: the last set-up (or re-setup) by phase */
+    size_t peak_bytes;                          /* desc.trace: most ctx memory held during it */
 } homg_amg_info;
 
 homg_amg_desc homg_amg_desc_defaults(const homg_amg_desc *desc);
