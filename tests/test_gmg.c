@@ -76,6 +76,18 @@ static void test_prolongation_linear(void **state)
                 assert_true(p.row_ptr[i + 1] - p.row_ptr[i] <= 2);
             }
             assert_true(err < 1e-12);
+            { /* the set-up's P by the refinement rule: the same matrix */
+                homg_host_csr q;
+                assert_int_equal(homg__gmg_prolongation_refined(ctx, fine, coarse, &q), HOMG_OK);
+                assert_int_equal(q.nnz, p.nnz);
+                for (int32_t i = 0; i <= p.nrows; i++)
+                    assert_int_equal(q.row_ptr[i], p.row_ptr[i]);
+                for (int32_t k = 0; k < p.nnz; k++) {
+                    assert_int_equal(q.col_idx[k], p.col_idx[k]);
+                    assert_true(fabs(q.values[k] - p.values[k]) < 1e-12);
+                }
+                homg_host_csr_free(&q);
+            }
             homg_host_csr_free(&p);
         }
         homg_mesh_destroy(ff);

@@ -289,23 +289,29 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
     int nl = g->nlevels;
     homg_mesh *native[HOMG_GMG_MAX_LEVELS];
     int32_t *order[HOMG_GMG_MAX_LEVELS];
+    int as_read = g->desc.numbering == HOMG_GMG_NUMBERING_AS_READ; /* order[l] is the identity */
     homg_status st;
     memset(order, 0, sizeof order);
     if (nested)
         for (int l = 0; l < nl; l++)
             native[l] = nested[nl - 1 - l]; /* not owned; given coarse to fine */
     else
-        HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native));
+        HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native, p));
     st = homg__gmg_numbering(ctx, &g->desc, nl, native, order);
     for (int l = 0; l < nl - 1 && st == HOMG_OK; l++) {
-        st = nested ? homg__gmg_prolongation_search(ctx, native[l], native[l + 1], &p[l])
-                    : homg__gmg_prolongation(ctx, native[l], native[l + 1], &p[l]);
-        if (st == HOMG_OK)
+        if (nested)
+            st = homg__gmg_prolongation_search(ctx, native[l], native[l + 1], &p[l]);
+        if (st == HOMG_OK && !as_read)
             st = homg__gmg_renumber_csr(ctx, &p[l], order[l], order[l + 1]);
     }
     for (int l = 0; l < nl && st == HOMG_OK; l++) {
-        st = homg__gmg_renumber_mesh(ctx, native[l], order[l], &g->lv[l].mesh);
         g->lv[l].rows = homg_mesh_num_nodes(native[l]);
+        if (as_read && !nested && l < nl - 1) { /* the refined mesh as it is: no copy */
+            g->lv[l].mesh = native[l];
+            native[l] = NULL;
+        } else {
+            st = homg__gmg_renumber_mesh(ctx, native[l], order[l], &g->lv[l].mesh);
+        }
     }
     for (int l = 0; l < nl; l++) {
         if (l < nl - 1 && !nested)

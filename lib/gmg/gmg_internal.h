@@ -51,8 +51,15 @@ struct homg_gmg {
 /* hierarchy.c: meshes refined from the coarse one (native numbering, finest
  * first: meshes[0] finest, meshes[nl-1] = a copy of the coarse mesh) and the
  * prolongations P_l (host, n_l x n_{l+1}) from the coarse P1 basis. */
-homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes);
+homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p);
 homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, homg_host_csr *p);
+/* The same for fine = homg_mesh_refine(coarse), by the refinement's rule (parent
+ * vertex or parent edge; no point location): _edges from the coarse mesh's
+ * sorted edges (homg__mesh_refine_edges), what homg__gmg_refine does when p is
+ * not NULL. */
+homg_status homg__gmg_prolongation_edges(homg_ctx *ctx, int32_t nc, const uint64_t *edges, size_t ne, homg_host_csr *p);
+homg_status homg__gmg_prolongation_refined(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse,
+                                           homg_host_csr *p);
 /* The same for meshes nested in any numbering: each fine node located in a
  * coarse element through a bucket grid (not nested: INVALID_ARGUMENT). */
 homg_status homg__gmg_prolongation_search(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse,

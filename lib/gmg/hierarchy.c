@@ -15,12 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes)
+homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p)
 {
     memset(meshes, 0, (size_t)nl * sizeof *meshes);
     meshes[nl - 1] = coarse; /* not owned */
     for (int l = nl - 2; l >= 0; l--) {
-        homg_status st = homg_mesh_refine(meshes[l + 1], &meshes[l]);
+        uint64_t *edges = NULL;
+        size_t ne = 0;
+        homg_status st = homg__mesh_refine_edges(meshes[l + 1], &meshes[l], p ? &edges : NULL, &ne);
+        if (st == HOMG_OK && p) {
+            st = homg__gmg_prolongation_edges(ctx, meshes[l + 1]->num_nodes, edges, ne, &p[l]);
+            free(edges);
+            if (st != HOMG_OK)
+                homg_mesh_destroy(meshes[l]);
+        }
         if (st != HOMG_OK) {
             for (int k = l + 1; k < nl - 1; k++)
                 homg_mesh_destroy(meshes[k]);
@@ -129,6 +137,58 @@ homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const h
     p->nnz = p->row_ptr[n];
     if (st != HOMG_OK)
         homg_host_csr_free(p);
+    return st;
+}
+
+/* P of a mesh refined from `coarse` by its rule (homg_mesh_refine): fine node
+ * i < nc is coarse vertex i (row: 1), node nc + k the midpoint of the k-th
+ * sorted edge (a, b) (row: 1/2 at a and b, a < b).  The same matrix as the
+ * basis evaluation above, without a point location per node. */
+homg_status homg__gmg_prolongation_edges(homg_ctx *ctx, int32_t nc, const uint64_t *edges, size_t ne, homg_host_csr *p)
+{
+    size_t n = (size_t)nc + ne;
+    memset(p, 0, sizeof *p);
+    p->row_ptr = (int32_t *)homg__host_array(ctx, n + 1, sizeof(int32_t), "GMG prolongation");
+    p->col_idx = (int32_t *)homg__host_array(ctx, (size_t)nc + 2 * ne + 1, sizeof(int32_t), "GMG prolongation");
+    p->values = (double *)homg__host_array(ctx, (size_t)nc + 2 * ne + 1, sizeof(double), "GMG prolongation");
+    if (!p->row_ptr || !p->col_idx || !p->values) {
+        homg_host_csr_free(p);
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    }
+    for (int32_t i = 0; i < nc; i++) {
+        p->row_ptr[i] = i;
+        p->col_idx[i] = i;
+        p->values[i] = 1.0;
+    }
+    for (size_t k = 0; k < ne; k++) {
+        size_t at = (size_t)nc + 2 * k;
+        p->row_ptr[nc + k] = (int32_t)at;
+        p->col_idx[at] = (int32_t)(edges[k] >> 32);
+        p->col_idx[at + 1] = (int32_t)(edges[k] & 0xffffffffu);
+        p->values[at] = p->values[at + 1] = 0.5;
+    }
+    p->row_ptr[n] = (int32_t)(nc + 2 * ne);
+    p->nrows = (int32_t)n;
+    p->ncols = nc;
+    p->nnz = p->row_ptr[n];
+    return HOMG_OK;
+}
+
+homg_status homg__gmg_prolongation_refined(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse,
+                                           homg_host_csr *p)
+{
+    uint64_t *edges = NULL;
+    size_t ne = 0;
+    homg_status st;
+    memset(p, 0, sizeof *p);
+    HOMG_TRY(homg__mesh_edges(ctx, coarse, &edges, &ne));
+    if ((size_t)fine->num_nodes != (size_t)coarse->num_nodes + ne)
+        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                        "homg_gmg_create: the fine mesh has %d nodes, not the %d of the coarse mesh's refinement",
+                        (int)fine->num_nodes, (int)(coarse->num_nodes + ne));
+    else
+        st = homg__gmg_prolongation_edges(ctx, coarse->num_nodes, edges, ne, p);
+    free(edges);
     return st;
 }
 

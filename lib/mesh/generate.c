@@ -388,15 +388,19 @@ static homg_status refine_alloc(const homg_mesh *m, size_t ne_u, mesh_arrays *a)
 
 homg_status homg_mesh_refine(const homg_mesh *m, homg_mesh **out)
 {
-    homg_ctx *ctx;
+    if (!m)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    HOMG_TRY(homg__begin(m->ctx, "homg_mesh_refine", out ? NULL : "out"));
+    return homg__mesh_refine_edges(m, out, NULL, NULL);
+}
+
+homg_status homg__mesh_refine_edges(const homg_mesh *m, homg_mesh **out, uint64_t **edges_out, size_t *count)
+{
+    homg_ctx *ctx = m->ctx;
     mesh_arrays a;
     uint64_t *edges = NULL;
     size_t ne_u = 0;
     homg_status st;
-    if (!m)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    ctx = m->ctx;
-    HOMG_TRY(homg__begin(ctx, "homg_mesh_refine", out ? NULL : "out"));
     *out = NULL;
     HOMG_TRY(homg__mesh_edges(ctx, m, &edges, &ne_u));
     st = refine_alloc(m, ne_u, &a);
@@ -406,10 +410,15 @@ homg_status homg_mesh_refine(const homg_mesh *m, homg_mesh **out)
             refine_element(m, edges, ne_u, e, &a);
         st = refine_facets(ctx, m, edges, ne_u, &a);
     }
-    free(edges);
-    if (st != HOMG_OK) {
+    if (st == HOMG_OK)
+        st = homg__mesh_finish_checked(ctx, &a, out); /* children of valid elements, oriented positively */
+    else
         homg__mesh_arrays_free(&a);
-        return st;
+    if (st == HOMG_OK && edges_out) {
+        *edges_out = edges;
+        *count = ne_u;
+    } else {
+        free(edges);
     }
-    return homg__mesh_finish(ctx, &a, NULL, out);
+    return st;
 }

@@ -42,6 +42,9 @@ void homg__mesh_arrays_free(mesh_arrays *a);
  * file for messages ("path:line: ...", or "path: element 7: ..." without lines);
  * NULL for arrays from the caller.  On failure the arrays are freed. */
 homg_status homg__mesh_finish(homg_ctx *ctx, mesh_arrays *a, const char *source, homg_mesh **out);
+/* The same for arrays known valid and positively oriented (a refined valid
+ * mesh): no index, degeneracy or orientation pass (the refinement's hot spot). */
+homg_status homg__mesh_finish_checked(homg_ctx *ctx, mesh_arrays *a, homg_mesh **out);
 
 /* Signed measure times dim!: twice the area (2D) or six times the volume (3D). */
 double homg__element_det(int dim, const double *coords, const int32_t *nodes);
@@ -50,6 +53,9 @@ double homg__element_longest_edge(int dim, const double *coords, const int32_t *
 
 /* Sorted unique edges (min << 32 | max) of all elements; *out malloc'd. */
 homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *mesh, uint64_t **out, size_t *count);
+/* homg_mesh_refine that also hands back the sorted edges of m (node
+ * num_nodes + k of *out is the midpoint of edge k; free() them), or not (NULL). */
+homg_status homg__mesh_refine_edges(const homg_mesh *m, homg_mesh **out, uint64_t **edges, size_t *count);
 
 /* ------------------------------------------------ reading text files line by line */
 
