@@ -66,6 +66,96 @@ static ell_matrix ell_host(const homg_host_csr *m, int lanes)
     return e;
 }
 
+/* The width and ELLPACK-R conversion on both backends against ell_host (exact:
+ * a copy), for a's pattern and a random one with empty rows. */
+static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr *a, const csr_matrix *ha,
+                               const csr_matrix *da)
+{
+    homg_host_csr r = { 0 };
+    homg_rng rng = homg_rng_seed(5);
+    for (int pass = 0; pass < 2; pass++) {
+        const homg_host_csr *m = pass ? &r : a;
+        csr_matrix hm = *ha, dm = *da;
+        ell_matrix ref, eh, ed;
+        int32_t n = m->nrows, wh = -1, wd = -1, *d_w = up(gpu, NULL, sizeof(int32_t)), *col;
+        double *val;
+        if (pass) { /* random rows of 0..20 sorted distinct columns */
+            r.nrows = r.ncols = n = quick ? 300 : 5000;
+            r.row_ptr = malloc(sizeof(int32_t) * (n + 1));
+            r.col_idx = malloc(sizeof(int32_t) * (size_t)n * 20);
+            r.values = malloc(sizeof(double) * (size_t)n * 20);
+            r.row_ptr[0] = 0;
+            for (int32_t i = 0; i < n; i++) {
+                int32_t len = (int32_t)(homg_rng_uniform(&rng) * 21), c = 0, at = r.row_ptr[i];
+                for (int32_t k = 0; k < len && c < n; k++, at++) {
+                    c += 1 + (int32_t)(homg_rng_uniform(&rng) * 30);
+                    r.col_idx[at] = c < n ? c : n - 1;
+                    r.values[at] = homg_rng_uniform(&rng) - 0.5;
+                    if (c >= n)
+                        c = n;
+                }
+                r.row_ptr[i + 1] = at;
+            }
+            r.nnz = r.row_ptr[n];
+            hm = (csr_matrix){ n, n, r.nnz, r.row_ptr, r.col_idx, r.values, HOMG_FLOAT64 };
+            dm = (csr_matrix){ n,
+                               n,
+                               r.nnz,
+                               up(gpu, r.row_ptr, sizeof(int32_t) * (n + 1)),
+                               up(gpu, r.col_idx, sizeof(int32_t) * (r.nnz + 1)),
+                               up(gpu, r.values, sizeof(double) * (r.nnz + 1)),
+                               HOMG_FLOAT64 };
+        }
+        ref = ell_host(m, 1);
+        assert_int_equal(homg_cpu_gmg_csr_width(&cpu->ex, &hm, &wh), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_csr_width(&gpu->ex, &dm, d_w), HOMG_OK);
+        down(gpu, &wd, d_w, sizeof wd);
+        assert_int_equal(wh, ref.width);
+        assert_int_equal(wd, ref.width);
+        eh = ref;
+        eh.col = malloc(sizeof(int32_t) * ((size_t)ref.width * n + 1));
+        eh.val = malloc(sizeof(double) * ((size_t)ref.width * n + 1));
+        eh.rl = malloc(sizeof(int32_t) * (n + 1));
+        ed = ref;
+        ed.col = up(gpu, NULL, sizeof(int32_t) * ((size_t)ref.width * n + 1));
+        ed.val = up(gpu, NULL, sizeof(double) * ((size_t)ref.width * n + 1));
+        ed.rl = up(gpu, NULL, sizeof(int32_t) * (n + 1));
+        assert_int_equal(homg_cpu_gmg_ell_from_csr(&cpu->ex, &hm, &eh), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_ell_from_csr(&gpu->ex, &dm, &ed), HOMG_OK);
+        col = malloc(sizeof(int32_t) * ((size_t)ref.width * n + 1));
+        val = malloc(sizeof(double) * ((size_t)ref.width * n + 1));
+        down(gpu, col, ed.col, sizeof(int32_t) * (size_t)ref.width * n);
+        down(gpu, val, ed.val, sizeof(double) * (size_t)ref.width * n);
+        assert_memory_equal(eh.col, ref.col, sizeof(int32_t) * (size_t)ref.width * n);
+        assert_memory_equal(eh.val, ref.val, sizeof(double) * (size_t)ref.width * n);
+        assert_memory_equal(eh.rl, ref.rl, sizeof(int32_t) * n);
+        assert_memory_equal(col, ref.col, sizeof(int32_t) * (size_t)ref.width * n);
+        assert_memory_equal(val, ref.val, sizeof(double) * (size_t)ref.width * n);
+        down(gpu, col, ed.rl, sizeof(int32_t) * n);
+        assert_memory_equal(col, ref.rl, sizeof(int32_t) * n);
+        printf("  ELLPACK-R conversion (%s): %d rows, width %d: CPU and CUDA equal the reference\n",
+               pass ? "random rows" : "P1 matrix", (int)n, (int)ref.width);
+        free(col);
+        free(val);
+        free(eh.col);
+        free(eh.val);
+        free(eh.rl);
+        free(ref.col);
+        free(ref.val);
+        free(ref.rl);
+        homg_free(gpu, ed.col);
+        homg_free(gpu, ed.val);
+        homg_free(gpu, ed.rl);
+        homg_free(gpu, d_w);
+        if (pass) {
+            homg_free(gpu, dm.row_ptr);
+            homg_free(gpu, dm.col_idx);
+            homg_free(gpu, dm.values);
+            homg_host_csr_free(&r);
+        }
+    }
+}
+
 static void test_kernels(void **state)
 {
     homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
@@ -128,6 +218,7 @@ static void test_kernels(void **state)
         free(eh.val);
         free(eh.rl);
     }
+    check_ell_from_csr(cpu, gpu, &a, &ha, &da);
     memcpy(hy, y, sizeof(double) * n);
     assert_int_equal(homg_cpu_gmg_csr_residual(cx, &ha, y, x, hy), HOMG_OK);
     assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);

@@ -41,6 +41,11 @@ typedef struct ell_matrix {
       (kernel_exec * ex, const ell_matrix *a, const double *b, const double *x, double *r))                \
     X(homg_status, gmg, csr_residual,                                                                      \
       (kernel_exec * ex, const csr_matrix *a, const double *b, const double *x, double *r))                \
+    /* *width (device int32, overwritten) = the longest row of a (ELLPACK-R's width). */                   \
+    X(homg_status, gmg, csr_width, (kernel_exec * ex, const csr_matrix *a, int32_t *width))                \
+    /* e's arrays (e->nrows = a's rows, e->width >= a's longest row, allocated) */                         \
+    /* filled from a on the backend: no host round trip (ell.h). */                                        \
+    X(homg_status, gmg, ell_from_csr, (kernel_exec * ex, const csr_matrix *a, ell_matrix *e))              \
     /* d_i = a_ii / sum_j a_ij^2 (SPAI(0): argmin ||I - D A||_F for symmetric A); 0 */                     \
     /* for an empty row.  jacobi != 0: d_i = 1 / a_ii instead. */                                          \
     X(homg_status, gmg, diag_inverse, (kernel_exec * ex, const csr_matrix *a, int jacobi, double *d))      \
