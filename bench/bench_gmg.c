@@ -185,8 +185,18 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
     if (sm == HOMG_GMG_SMOOTHER_SPAI1 && fm == HOMG_GMG_FORMAT_AUTO &&
         (nb == HOMG_GMG_NUMBERING_RCM || nb == HOMG_GMG_NUMBERING_AS_READ)) {
         char buf[4096];
+        size_t used;
         homg_gmg_format_info(&gi, buf, sizeof buf);
-        printf("%s", buf);
+        used = strlen(buf);
+        snprintf(buf + used, sizeof buf - used, "  set-up phases ms:");
+        for (int k = 0; k < GMG_T_COUNT; k++) {
+            used = strlen(buf);
+            snprintf(buf + used, sizeof buf - used, " %s %.1f%s", homg__gmg_phase_names[k], g->phase_ms[k],
+                     k + 1 < GMG_T_COUNT ? "," : "\n");
+        }
+        fputs(buf, stdout);
+        if (out)
+            fputs(buf, out);
     }
     homg_free(ctx, x);
     homg_pcg_destroy(pcg);

@@ -45,11 +45,25 @@
 #include <string.h>
 #include <time.h>
 
-static double now_ms(void)
+double homg__gmg_now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+#define now_ms homg__gmg_now_ms
+
+const char *const homg__gmg_phase_names[GMG_T_COUNT] = { "refine+P", "numbering", "FEM",   "host copies", "transfers",
+                                                         "uploads",  "smoother",  "omega", "coarse",      "formats" };
+
+double homg__gmg_mark(homg_gmg *g, int phase, double since)
+{
+    double t;
+    g->ctx->mem->sync(&g->ctx->ex); /* a failure shows at the set-up's final sync */
+    t = now_ms();
+    g->phase_ms[phase] += t - since;
+    return t;
 }
 
 homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc)
@@ -241,6 +255,7 @@ static homg_status assemble(homg_gmg *g, int l)
     double *sigma = NULL, *gval = NULL;
     homg_csr view;
     homg_status st;
+    double t = now_ms();
     memset(&fd, 0, sizeof fd);
     memset(&c, 0, sizeof c);
     fd.precision = HOMG_FLOAT64;
@@ -262,6 +277,7 @@ static homg_status assemble(homg_gmg *g, int l)
                         (int)homg_fem_num_dofs(fem), (int)lv->rows);
     if (st == HOMG_OK)
         st = homg_fem_assemble(fem, &c);
+    t = homg__gmg_mark(g, GMG_T_FEM, t);
     if (st == HOMG_OK) {
         view = homg_fem_matrix(fem);
         st = homg__csr_to_host(ctx, &view, &lv->host_a, "GMG: level matrix");
@@ -279,6 +295,7 @@ static homg_status assemble(homg_gmg *g, int l)
     homg_fem_destroy(fem);
     homg__free(ctx, sigma);
     homg__free(ctx, gval);
+    homg__gmg_mark(g, GMG_T_HOSTCOPY, t);
     return st;
 }
 
@@ -291,12 +308,14 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
     int32_t *order[HOMG_GMG_MAX_LEVELS];
     int as_read = g->desc.numbering == HOMG_GMG_NUMBERING_AS_READ; /* order[l] is the identity */
     homg_status st;
+    double t = now_ms();
     memset(order, 0, sizeof order);
     if (nested)
         for (int l = 0; l < nl; l++)
             native[l] = nested[nl - 1 - l]; /* not owned; given coarse to fine */
     else
         HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native, p));
+    t = homg__gmg_mark(g, GMG_T_REFINE, t);
     st = homg__gmg_numbering(ctx, &g->desc, nl, native, order);
     for (int l = 0; l < nl - 1 && st == HOMG_OK; l++) {
         if (nested)
@@ -318,6 +337,7 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
             homg_mesh_destroy(native[l]);
         free(order[l]);
     }
+    homg__gmg_mark(g, GMG_T_NUMBER, t);
     return st;
 }
 
@@ -390,7 +410,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     homg_host_csr p[HOMG_GMG_MAX_LEVELS];
     kernel_alloc ka = homg__kalloc(ctx);
     homg_status st = HOMG_OK;
-    double t0 = now_ms(), t;
+    double t0 = now_ms(), t, t1;
     memset(p, 0, sizeof p);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->handle_create(&ctx->ex, &ka, &g->handle), "homg_gmg_create: sparse handles");
     HOMG_TRY(homg__alloc(ctx, sizeof(double), (void **)&g->scalar, "GMG scalars"));
@@ -400,10 +420,12 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     t = now_ms();
     for (int l = 0; l < g->nlevels && st == HOMG_OK; l++)
         st = assemble(g, l);
+    t1 = now_ms();
     if (st == HOMG_OK)
         st = transfers(g, p);
     for (int l = 0; l < g->nlevels; l++)
         homg_host_csr_free(&p[l]);
+    t1 = homg__gmg_mark(g, GMG_T_TRANSFER, t1);
     for (int l = 0; l < g->nlevels && st == HOMG_OK; l++) {
         st = homg__gmg_op_upload(g, &g->lv[l].host_a, &g->lv[l].a, "GMG level matrix");
         if (st == HOMG_OK)
@@ -413,12 +435,15 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
         st = homg__alloc_array(ctx, (size_t)g->lv[0].rows + 1, sizeof(double), (void **)&g->res, "GMG vectors");
     if (st == HOMG_OK)
         st = homg__alloc_array(ctx, (size_t)g->lv[0].rows + 1, sizeof(double), (void **)&g->cor, "GMG vectors");
+    homg__gmg_mark(g, GMG_T_UPLOAD, t1);
     g->info.assemble_ms = now_ms() - t;
     t = now_ms();
     for (int l = 0; l < g->nlevels - 1 && st == HOMG_OK; l++)
         st = homg__gmg_smoother_setup(g, l);
+    t1 = now_ms();
     if (st == HOMG_OK)
         st = homg__gmg_coarse_setup(g);
+    homg__gmg_mark(g, GMG_T_COARSE, t1);
     g->info.smoother_ms = now_ms() - t;
     t = now_ms();
     for (int l = 0; l < g->nlevels && st == HOMG_OK; l++)
@@ -426,6 +451,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     if (st == HOMG_OK)
         st = ctx->mem->sync(&ctx->ex) == HOMG_OK ? HOMG_OK : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG set-up");
     g->info.format_ms = now_ms() - t;
+    g->phase_ms[GMG_T_FORMAT] += g->info.format_ms;
     g->info.setup_ms = now_ms() - t0;
     if (st == HOMG_OK)
         fill_info(g);

@@ -29,8 +29,29 @@ typedef struct gmg_level {
     int32_t rows;
 } gmg_level;
 
+/* Set-up phases timed for bench_gmg (host clock; the backend is synchronised
+ * at each mark, so device work is charged to the phase that queued it). */
+enum {
+    GMG_T_REFINE,   /* refinement and P (host) */
+    GMG_T_NUMBER,   /* numbering, renumbered meshes and P's (host) */
+    GMG_T_FEM,      /* homg_fem create + assemble per level (backend) */
+    GMG_T_HOSTCOPY, /* host copies of A, Dirichlet masks, rhs */
+    GMG_T_TRANSFER, /* P masked, R = P^T, Galerkin (host), uploads of P and R */
+    GMG_T_UPLOAD,   /* A uploaded, cycle vectors */
+    GMG_T_SMOOTHER, /* M: diagonal, SPAI-1 rows (backend), SAINV (host) */
+    GMG_T_OMEGA,    /* power iterations, SPAI-1 contraction checks */
+    GMG_T_COARSE,   /* coarsest level's solver */
+    GMG_T_FORMAT,   /* ELLPACK-R conversion (and timing when asked) */
+    GMG_T_COUNT
+};
+extern const char *const homg__gmg_phase_names[GMG_T_COUNT];
+/* Synchronises, charges now - since to phase, returns now (ms). */
+double homg__gmg_mark(homg_gmg *g, int phase, double since);
+double homg__gmg_now_ms(void);
+
 struct homg_gmg {
     homg_ctx *ctx;
+    double phase_ms[GMG_T_COUNT];
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;

@@ -222,7 +222,24 @@ static homg_status secure_spai1(homg_gmg *g, int l)
     return estimate(g, l);
 }
 
+static homg_status build_m(homg_gmg *g, int l);
+
+/* M (timed as GMG_T_SMOOTHER), then omega (GMG_T_OMEGA). */
 homg_status homg__gmg_smoother_setup(homg_gmg *g, int l)
+{
+    double t = homg__gmg_now_ms();
+    homg_status st = build_m(g, l);
+    t = homg__gmg_mark(g, GMG_T_SMOOTHER, t);
+    if (st == HOMG_OK) {
+        st = estimate(g, l);
+        if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
+            st = secure_spai1(g, l);
+    }
+    homg__gmg_mark(g, GMG_T_OMEGA, t);
+    return st;
+}
+
+static homg_status build_m(homg_gmg *g, int l)
 {
     gmg_level *lv = &g->lv[l];
     homg_gmg_smoother sm = g->desc.smoother;
@@ -234,10 +251,8 @@ homg_status homg__gmg_smoother_setup(homg_gmg *g, int l)
                          "GMG: smoother diagonal");
     } else if (sm == HOMG_GMG_SMOOTHER_SPAI1) {
         HOMG_TRY(setup_spai1(g, l));
-        HOMG_TRY(estimate(g, l));
-        return secure_spai1(g, l);
     } else {
         HOMG_TRY(setup_sainv(g, l));
     }
-    return estimate(g, l);
+    return HOMG_OK;
 }
