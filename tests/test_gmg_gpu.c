@@ -399,6 +399,145 @@ static void test_dense_inverse(void **state)
     homg_ctx_destroy(gpu);
 }
 
+/* A generated square or cube with its nodes shuffled and moved (by up to 10%
+ * of a cell) and its elements shuffled, built in ctx. */
+static homg_mesh *random_mesh(homg_ctx *ctx, int dim, unsigned seed)
+{
+    homg_mesh_generate_desc gd = { 0 };
+    homg_mesh *g = NULL, *m = NULL;
+    homg_mesh_data md = { 0 };
+    homg_rng rng = homg_rng_seed(seed);
+    int32_t n, ne, nf, *perm, *el, *fa, *et, *eperm;
+    double *x;
+    gd.cells = dim == 2 ? 6 : 3;
+    assert_int_equal(dim == 2 ? homg_mesh_generate_square(ctx, &gd, &g) : homg_mesh_generate_cube(ctx, &gd, &g),
+                     HOMG_OK);
+    n = homg_mesh_num_nodes(g);
+    ne = homg_mesh_num_elements(g);
+    nf = homg_mesh_num_facets(g);
+    perm = malloc(sizeof(int32_t) * n);
+    eperm = malloc(sizeof(int32_t) * ne);
+    x = malloc(sizeof(double) * dim * n);
+    el = malloc(sizeof(int32_t) * (dim + 1) * ne);
+    et = malloc(sizeof(int32_t) * ne);
+    fa = malloc(sizeof(int32_t) * dim * (nf + 1));
+    for (int32_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (int32_t i = 0; i < ne; i++)
+        eperm[i] = i;
+    for (int32_t i = n - 1; i > 0; i--) { /* perm[old] = new */
+        int32_t j = (int32_t)(homg_rng_uniform(&rng) * (i + 1)), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (int32_t i = ne - 1; i > 0; i--) {
+        int32_t j = (int32_t)(homg_rng_uniform(&rng) * (i + 1)), t = eperm[i];
+        eperm[i] = eperm[j];
+        eperm[j] = t;
+    }
+    for (int32_t i = 0; i < n; i++)
+        for (int k = 0; k < dim; k++)
+            x[dim * perm[i] + k] = homg_mesh_coords(g)[dim * i + k] + 0.1 / gd.cells * (homg_rng_uniform(&rng) - 0.5);
+    for (int32_t e = 0; e < ne; e++) {
+        for (int k = 0; k <= dim; k++)
+            el[(dim + 1) * eperm[e] + k] = perm[homg_mesh_elements(g)[(dim + 1) * e + k]];
+        et[eperm[e]] = e % 3;
+    }
+    for (int32_t f = 0; f < nf * dim; f++)
+        fa[f] = perm[homg_mesh_facets(g)[f]];
+    md.dim = dim;
+    md.num_nodes = n;
+    md.num_elements = ne;
+    md.num_facets = nf;
+    md.coords = x;
+    md.elements = el;
+    md.element_tags = et;
+    md.facets = fa;
+    md.facet_tags = homg_mesh_facet_tags(g);
+    assert_int_equal(homg_mesh_create(ctx, &md, &m), HOMG_OK);
+    homg_mesh_destroy(g);
+    free(perm);
+    free(eperm);
+    free(x);
+    free(el);
+    free(et);
+    free(fa);
+    return m;
+}
+
+static void assert_same_mesh(const homg_mesh *a, const homg_mesh *b)
+{
+    int dim = homg_mesh_dim(a);
+    assert_int_equal(homg_mesh_num_nodes(a), homg_mesh_num_nodes(b));
+    assert_int_equal(homg_mesh_num_elements(a), homg_mesh_num_elements(b));
+    assert_int_equal(homg_mesh_num_facets(a), homg_mesh_num_facets(b));
+    assert_memory_equal(homg_mesh_coords(a), homg_mesh_coords(b), sizeof(double) * dim * homg_mesh_num_nodes(a));
+    assert_memory_equal(homg_mesh_elements(a), homg_mesh_elements(b),
+                        sizeof(int32_t) * (dim + 1) * homg_mesh_num_elements(a));
+    assert_memory_equal(homg_mesh_element_tags(a), homg_mesh_element_tags(b),
+                        sizeof(int32_t) * homg_mesh_num_elements(a));
+    assert_memory_equal(homg_mesh_node_markers(a), homg_mesh_node_markers(b), sizeof(int32_t) * homg_mesh_num_nodes(a));
+    if (homg_mesh_num_facets(a))
+        assert_memory_equal(homg_mesh_facets(a), homg_mesh_facets(b), sizeof(int32_t) * dim * homg_mesh_num_facets(a));
+}
+
+/* The set-up's refinement (kernels/gmg/refine.*) on both backends against
+ * homg_mesh_refine on random meshes: the same meshes bit for bit (also on the
+ * regular cube, whose octahedra have diagonals of equal length), the same P. */
+static void test_refine(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++)
+        for (int jitter = 0; jitter <= 1; jitter++) {
+            int nl = quick ? 3 : 4;
+            homg_ctx *ctx[2] = { ctx_of(HOMG_BACKEND_CPU), ctx_of(HOMG_BACKEND_CUDA) };
+            homg_mesh *ref[8], *got[2][8], *c[2];
+            homg_host_csr p[2][8];
+            for (int b = 0; b < 2; b++) {
+                homg_mesh_generate_desc gd = { 0 };
+                gd.cells = dim == 2 ? 6 : 3;
+                if (jitter)
+                    c[b] = random_mesh(ctx[b], dim, 41u + (unsigned)dim);
+                else
+                    assert_int_equal(dim == 2 ? homg_mesh_generate_square(ctx[b], &gd, &c[b])
+                                              : homg_mesh_generate_cube(ctx[b], &gd, &c[b]),
+                                     HOMG_OK);
+                memset(p[b], 0, sizeof p[b]);
+                assert_int_equal(homg__gmg_refine(ctx[b], c[b], nl, got[b], p[b]), HOMG_OK);
+            }
+            ref[nl - 1] = c[0];
+            for (int l = nl - 2; l >= 0; l--)
+                assert_int_equal(homg_mesh_refine(ref[l + 1], &ref[l]), HOMG_OK);
+            for (int l = 0; l < nl - 1; l++) {
+                homg_host_csr q;
+                assert_same_mesh(got[0][l], ref[l]);
+                assert_same_mesh(got[1][l], ref[l]);
+                assert_int_equal(homg__gmg_prolongation(ctx[0], ref[l], ref[l + 1], &q), HOMG_OK);
+                for (int b = 0; b < 2; b++) {
+                    assert_int_equal(p[b][l].nnz, q.nnz);
+                    assert_memory_equal(p[b][l].row_ptr, q.row_ptr, sizeof(int32_t) * (q.nrows + 1));
+                    assert_memory_equal(p[b][l].col_idx, q.col_idx, sizeof(int32_t) * q.nnz);
+                    for (int32_t k = 0; k < q.nnz; k++)
+                        assert_true(fabs(p[b][l].values[k] - q.values[k]) < 1e-12);
+                    homg_host_csr_free(&p[b][l]);
+                }
+                homg_host_csr_free(&q);
+            }
+            printf("  %dD %s: %d levels, finest %d nodes %d elements: CPU and CUDA refinement = homg_mesh_refine\n",
+                   dim, jitter ? "random mesh" : "regular mesh", nl, (int)homg_mesh_num_nodes(ref[0]),
+                   (int)homg_mesh_num_elements(ref[0]));
+            for (int l = 0; l < nl - 1; l++) {
+                homg_mesh_destroy(ref[l]);
+                homg_mesh_destroy(got[0][l]);
+                homg_mesh_destroy(got[1][l]);
+            }
+            homg_mesh_destroy(c[0]);
+            homg_mesh_destroy(c[1]);
+            homg_ctx_destroy(ctx[0]);
+            homg_ctx_destroy(ctx[1]);
+        }
+}
+
 /* P2 on the finest mesh (desc.order = 2: the P2 colour kernel, then P1 levels) on both backends. */
 static void test_p2_hierarchy(void **state)
 {
@@ -448,10 +587,8 @@ static void test_hierarchy(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernels),
-        cmocka_unit_test(test_hierarchy),
-        cmocka_unit_test(test_dense_inverse),
-        cmocka_unit_test(test_p2_hierarchy),
+        cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),       cmocka_unit_test(test_hierarchy),
+        cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");
