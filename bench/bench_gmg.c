@@ -14,8 +14,9 @@
  * Writes bench/results/h100_gmg.md (cpu_gmg.md on the CPU backend) or --out.
  * --dim D runs only the square (2) or the cube (3); --levels L sets L; --fast
  * runs per problem only the SPAI-1 rows as read (the default desc) and with
- * RCM (beside AMG-PCG), no sweeps: the cube 65^3 in a few seconds.
- *   bench_gmg [--quick] [--big] [--fast] [--dim D] [--levels L] [--reps N] [--out FILE]
+ * RCM (beside AMG-PCG), no sweeps: the cube 65^3 in a few seconds; --no-rcm
+ * drops the RCM row (its host numbering) and puts AMG-PCG beside the first.
+ *   bench_gmg [--quick] [--big] [--fast [--no-rcm]] [--dim D] [--levels L] [--reps N] [--out FILE]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,7 +209,7 @@ int main(int argc, char **argv)
     homg_ctx_desc cd = { 0 };
     homg_ctx *ctx = NULL;
     const char *path = NULL;
-    int quick = 0, big = 0, fast = 0, only_dim = 0, levels = 0, cpu;
+    int quick = 0, big = 0, fast = 0, no_rcm = 0, only_dim = 0, levels = 0, cpu;
     char date[64];
     time_t now = time(NULL);
     for (int i = 1; i < argc; i++) {
@@ -218,6 +219,8 @@ int main(int argc, char **argv)
             big = 1;
         else if (!strcmp(argv[i], "--fast"))
             fast = 1;
+        else if (!strcmp(argv[i], "--no-rcm"))
+            no_rcm = 1;
         else if (!strcmp(argv[i], "--dim") && i + 1 < argc)
             only_dim = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--levels") && i + 1 < argc)
@@ -266,8 +269,10 @@ int main(int argc, char **argv)
             continue;
         snprintf(problem, sizeof problem, "%s L=%d", dim == 2 ? "square" : "cube", L);
         if (fast) {
-            run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_AS_READ, HOMG_GMG_FORMAT_AUTO, 0);
-            run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_RCM, HOMG_GMG_FORMAT_AUTO, 1);
+            run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_AS_READ, HOMG_GMG_FORMAT_AUTO,
+                    no_rcm);
+            if (!no_rcm)
+                run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_RCM, HOMG_GMG_FORMAT_AUTO, 1);
             homg_mesh_destroy(c);
             continue;
         }

@@ -52,15 +52,15 @@ homg_status homg_cuda_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_ele
     HOMG_CUDA_LAUNCHED(ex, "refinement edge keys");
     cub::DoubleBuffer<uint64_t> db(keys, keys_alt);
     HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, n, 0, key_bits(num_nodes), s));
-    HOMG_CUDA_TRY(ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)db.Current(), db.Alternate(),
-                                                d_count, n, s));
+    HOMG_CUDA_TRY(
+        ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)db.Current(), db.Alternate(), d_count, n, s));
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&c, d_count, sizeof c, cudaMemcpyDeviceToHost, s));
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
     if (c <= 0 || c > n)
         return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "refinement: unique returned %d edges of %d keys", c, n);
     if (db.Alternate() != keys)
-        HOMG_CUDA_TRY(ex, cudaMemcpyAsync(keys, db.Alternate(), (size_t)c * sizeof(uint64_t),
-                                          cudaMemcpyDeviceToDevice, s));
+        HOMG_CUDA_TRY(ex,
+                      cudaMemcpyAsync(keys, db.Alternate(), (size_t)c * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
     *count = c;
     return HOMG_OK;
 }

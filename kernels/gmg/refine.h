@@ -125,8 +125,7 @@ HOMG_HD void refine_node(int dim, const double *coarse, int32_t nn, const uint64
     {
         int32_t p = (int32_t)(edges[i - nn] >> 32), q = (int32_t)(edges[i - nn] & 0xffffffffu);
         for (int k = 0; k < dim; k++)
-            fine[(size_t)dim * i + k] =
-                RF_MUL(0.5, RF_ADD(coarse[(size_t)dim * p + k], coarse[(size_t)dim * q + k]));
+            fine[(size_t)dim * i + k] = RF_MUL(0.5, RF_ADD(coarse[(size_t)dim * p + k], coarse[(size_t)dim * q + k]));
     }
 }
 
