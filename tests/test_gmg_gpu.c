@@ -106,6 +106,17 @@ static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr
                                up(gpu, r.values, sizeof(double) * (r.nnz + 1)),
                                HOMG_FLOAT64 };
         }
+        { /* the info's bandwidth sum */
+            uint64_t bh = 0, bd = 0, want = 0, *d_b = up(gpu, NULL, sizeof(uint64_t));
+            for (int32_t i = 0; i < n; i++)
+                for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++)
+                    want += (uint64_t)abs(m->col_idx[k] - i);
+            assert_int_equal(homg_cpu_gmg_csr_bandwidth(&cpu->ex, &hm, &bh), HOMG_OK);
+            assert_int_equal(homg_cuda_gmg_csr_bandwidth(&gpu->ex, &dm, d_b), HOMG_OK);
+            down(gpu, &bd, d_b, sizeof bd);
+            assert_true(bh == want && bd == want);
+            homg_free(gpu, d_b);
+        }
         ref = ell_host(m, 1);
         assert_int_equal(homg_cpu_gmg_csr_width(&cpu->ex, &hm, &wh), HOMG_OK);
         assert_int_equal(homg_cuda_gmg_csr_width(&gpu->ex, &dm, d_w), HOMG_OK);

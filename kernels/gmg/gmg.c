@@ -50,6 +50,17 @@ homg_status homg_cpu_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, cons
     return HOMG_OK;
 }
 
+homg_status homg_cpu_gmg_csr_bandwidth(kernel_exec *ex, const csr_matrix *a, uint64_t *sum)
+{
+    uint64_t s = 0;
+    (void)ex;
+    for (int32_t i = 0; i < a->nrows; i++)
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            s += (uint64_t)(a->col_idx[k] > i ? a->col_idx[k] - i : i - a->col_idx[k]);
+    *sum = s;
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gmg_csr_width(kernel_exec *ex, const csr_matrix *a, int32_t *width)
 {
     int32_t w = 0;

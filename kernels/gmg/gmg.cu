@@ -85,6 +85,30 @@ homg_status homg_cuda_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, con
     return HOMG_OK;
 }
 
+__global__ static void bandwidth_kernel(const int32_t *rp, const int32_t *ci, int32_t n, unsigned long long *sum)
+{
+    unsigned long long s = 0;
+    FOR_ROWS(i, n)
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+        s += (unsigned long long)(ci[k] > i ? ci[k] - i : i - ci[k]);
+    for (int o = 16; o > 0; o >>= 1)
+        s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
+    if ((threadIdx.x & 31) == 0 && s)
+        atomicAdd(sum, s); /* integers: the sum is exact in any order */
+}
+
+homg_status homg_cuda_gmg_csr_bandwidth(kernel_exec *ex, const csr_matrix *a, uint64_t *sum)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(sum, 0, sizeof *sum, s));
+    if (a->nrows == 0)
+        return HOMG_OK;
+    bandwidth_kernel<<<launch_blocks(a->nrows, HOMG_MAX_BLOCKS), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows,
+                                                                                       (unsigned long long *)sum);
+    HOMG_CUDA_LAUNCHED(ex, "CSR bandwidth");
+    return HOMG_OK;
+}
+
 __global__ static void width_kernel(const int32_t *rp, int32_t n, int32_t *width)
 {
     int32_t w = 0;

@@ -41,6 +41,8 @@ typedef struct ell_matrix {
       (kernel_exec * ex, const ell_matrix *a, const double *b, const double *x, double *r))                          \
     X(homg_status, gmg, csr_residual,                                                                                \
       (kernel_exec * ex, const csr_matrix *a, const double *b, const double *x, double *r))                          \
+    /* *sum (device, overwritten) = sum of |i - j| over a's entries (the info's bandwidth). */                       \
+    X(homg_status, gmg, csr_bandwidth, (kernel_exec * ex, const csr_matrix *a, uint64_t *sum))                       \
     /* *width (device int32, overwritten) = the longest row of a (ELLPACK-R's width). */                             \
     X(homg_status, gmg, csr_width, (kernel_exec * ex, const csr_matrix *a, int32_t *width))                          \
     /* e's arrays (e->nrows = a's rows, e->width >= a's longest row, allocated) */                                   \

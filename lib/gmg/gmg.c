@@ -240,14 +240,29 @@ static homg_status level_dirichlet(homg_gmg *g, int l, double **dev)
     return st;
 }
 
-/* FEM assembly of level l: host copy of A, fixed rows, and (level 0) the rhs.
+/* A copy of homg_fem's matrix in the ctx's space (the fem is destroyed after). */
+static homg_status copy_matrix(homg_gmg *g, const homg_csr *v, csr_matrix *a)
+{
+    homg_ctx *ctx = g->ctx;
+    HOMG_TRY(homg__mat_alloc(ctx, v->nrows, v->ncols, v->nnz, HOMG_FLOAT64, a, "GMG level matrix"));
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, a->row_ptr, v->row_ptr, ((size_t)v->nrows + 1) * 4, HOMG_D2D),
+                     "GMG level matrix");
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, a->col_idx, v->col_idx, (size_t)v->nnz * 4, HOMG_D2D),
+                     "GMG level matrix");
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, a->values, v->values, (size_t)v->nnz * 8, HOMG_D2D),
+                     "GMG level matrix");
+    return HOMG_OK;
+}
+
+/* FEM assembly of level l: A (copied in the ctx's space; a host copy only for
+ * the host set-ups, Galerkin and SAINV), fixed rows, and (level 0) the rhs.
  * P2 (desc.order = 2): level 0 is P2 on level 1's mesh, whose unknowns are
  * numbered like the nodes of its refinement, level 0's mesh (AS_READ). */
 static homg_status assemble(homg_gmg *g, int l)
 {
     homg_ctx *ctx = g->ctx;
     gmg_level *lv = &g->lv[l];
-    int p2 = l == 0 && g->desc.order == 2;
+    int p2 = l == 0 && g->desc.order == 2, galerkin = g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN;
     homg_mesh *mesh = p2 ? g->lv[1].mesh : lv->mesh;
     homg_fem_desc fd;
     homg_fem_coeffs c;
@@ -278,10 +293,11 @@ static homg_status assemble(homg_gmg *g, int l)
     if (st == HOMG_OK)
         st = homg_fem_assemble(fem, &c);
     t = homg__gmg_mark(g, GMG_T_FEM, t);
-    if (st == HOMG_OK) {
-        view = homg_fem_matrix(fem);
+    view = homg_fem_matrix(fem);
+    if (st == HOMG_OK && !(galerkin && l > 0)) /* A stays in the ctx's space (Galerkin: replaced) */
+        st = copy_matrix(g, &view, &lv->a.csr);
+    if (st == HOMG_OK && (galerkin || g->desc.smoother == HOMG_GMG_SMOOTHER_SAINV)) /* host set-up needs it */
         st = homg__csr_to_host(ctx, &view, &lv->host_a, "GMG: level matrix");
-    }
     if (st == HOMG_OK && !(lv->fixed = (uint8_t *)homg__host_alloc(ctx, (size_t)lv->rows + 1, "GMG: Dirichlet mask")))
         st = HOMG_ERROR_OUT_OF_MEMORY;
     if (st == HOMG_OK)
@@ -384,6 +400,16 @@ static homg_status vectors(homg_gmg *g, int l)
     return HOMG_OK;
 }
 
+/* Mean |i - j| over A's entries (a device sum, one read). */
+static double bandwidth(homg_gmg *g, const csr_matrix *a)
+{
+    uint64_t s = 0;
+    if (!a->nnz || GMG_GK(g)->csr_bandwidth(&g->ctx->ex, a, (uint64_t *)g->scalar) != HOMG_OK ||
+        homg__read(g->ctx, &s, g->scalar, sizeof s) != HOMG_OK)
+        return 0;
+    return (double)s / a->nnz;
+}
+
 static void fill_info(homg_gmg *g)
 {
     homg_gmg_info *in = &g->info;
@@ -396,7 +422,7 @@ static void fill_info(homg_gmg *g)
         in->nnz[l] = lv->a.csr.nnz;
         in->omega[l] = lv->omega;
         in->lambda_max[l] = lv->lambda_max;
-        in->bandwidth[l] = lv->host_a.nnz ? (double)homg__gmg_bandwidth_sum(&lv->host_a) / lv->host_a.nnz : 0;
+        in->bandwidth[l] = bandwidth(g, &lv->a.csr);
         in->memory_bytes += homg__gmg_op_bytes(&lv->a) + homg__gmg_op_bytes(&lv->p) + homg__gmg_op_bytes(&lv->r) +
                             homg__gmg_op_bytes(&lv->m) + homg__gmg_op_bytes(&lv->mt) +
                             (size_t)lv->rows * sizeof(double) * (5 + (lv->d != NULL));
@@ -427,7 +453,8 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
         homg_host_csr_free(&p[l]);
     t1 = homg__gmg_mark(g, GMG_T_TRANSFER, t1);
     for (int l = 0; l < g->nlevels && st == HOMG_OK; l++) {
-        st = homg__gmg_op_upload(g, &g->lv[l].host_a, &g->lv[l].a, "GMG level matrix");
+        if (!g->lv[l].a.csr.row_ptr) /* Galerkin's R A P (host) */
+            st = homg__gmg_op_upload(g, &g->lv[l].host_a, &g->lv[l].a, "GMG level matrix");
         if (st == HOMG_OK)
             st = vectors(g, l);
     }

@@ -98,7 +98,6 @@ homg_status homg__gmg_host_product(homg_ctx *ctx, const homg_host_csr *a, const 
  * columns, and its entries in fixed coarse columns from free rows. */
 homg_status homg__gmg_mask_prolongation(homg_ctx *ctx, homg_host_csr *p, const uint8_t *fine_fixed,
                                         const uint8_t *coarse_fixed);
-int64_t homg__gmg_bandwidth_sum(const homg_host_csr *a);
 
 /* op.c: upload, the product in the op's format, format choice by measurement. */
 homg_status homg__gmg_op_upload(homg_gmg *g, const homg_host_csr *h, gmg_op *op, const char *what);
