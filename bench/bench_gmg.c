@@ -12,7 +12,11 @@
  * V(2,2) cycle), the finest A's product in GB/s against the device's
  * copy bandwidth, and AMG-PCG (homg_amg default desc) on the same matrix.
  * Writes bench/results/h100_gmg.md (cpu_gmg.md on the CPU backend) or --out.
- *   bench_gmg [--quick] [--big] [--reps N] [--out FILE]
+ * --dim D runs only the square (2) or the cube (3); --levels L sets L; --fast
+ * runs per problem only the SPAI-1 rows as read (the default desc) and with
+ * RCM (beside AMG-PCG), no sweeps: the cube 65^3 in a few seconds; --no-rcm
+ * drops the RCM row (its host numbering) and puts AMG-PCG beside the first.
+ *   bench_gmg [--quick] [--big] [--fast [--no-rcm]] [--dim D] [--levels L] [--reps N] [--out FILE]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,10 +162,21 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
         homg_pcg_destroy(ap);
         homg_amg_destroy(amg);
     }
-    if (sm == HOMG_GMG_SMOOTHER_SPAI1 && nb == HOMG_GMG_NUMBERING_RCM && fm == HOMG_GMG_FORMAT_AUTO) {
+    if (sm == HOMG_GMG_SMOOTHER_SPAI1 && fm == HOMG_GMG_FORMAT_AUTO &&
+        (nb == HOMG_GMG_NUMBERING_RCM || nb == HOMG_GMG_NUMBERING_AS_READ)) {
         char buf[4096];
+        size_t used;
         homg_gmg_format_info(&gi, buf, sizeof buf);
-        printf("%s", buf);
+        used = strlen(buf);
+        snprintf(buf + used, sizeof buf - used, "  set-up phases ms:");
+        for (int k = 0; k < GMG_T_COUNT; k++) {
+            used = strlen(buf);
+            snprintf(buf + used, sizeof buf - used, " %s %.1f%s", homg__gmg_phase_names[k], g->phase_ms[k],
+                     k + 1 < GMG_T_COUNT ? "," : "\n");
+        }
+        fputs(buf, stdout);
+        if (out)
+            fputs(buf, out);
     }
     homg_free(ctx, x);
     homg_pcg_destroy(pcg);
@@ -173,7 +188,7 @@ int main(int argc, char **argv)
     homg_ctx_desc cd = { 0 };
     homg_ctx *ctx = NULL;
     const char *path = NULL;
-    int quick = 0, big = 0, cpu;
+    int quick = 0, big = 0, fast = 0, no_rcm = 0, only_dim = 0, levels = 0, cpu;
     char date[64];
     time_t now = time(NULL);
     for (int i = 1; i < argc; i++) {
@@ -181,6 +196,14 @@ int main(int argc, char **argv)
             quick = 1;
         else if (!strcmp(argv[i], "--big"))
             big = 1;
+        else if (!strcmp(argv[i], "--fast"))
+            fast = 1;
+        else if (!strcmp(argv[i], "--no-rcm"))
+            no_rcm = 1;
+        else if (!strcmp(argv[i], "--dim") && i + 1 < argc)
+            only_dim = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--levels") && i + 1 < argc)
+            levels = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
@@ -216,10 +239,22 @@ int main(int argc, char **argv)
         homg_mesh *c = NULL;
         int L = dim == 2 ? (quick ? 4 : (big ? 7 : 6)) : (quick ? 2 : (big ? 5 : 4));
         char problem[64];
+        if (only_dim && dim != only_dim)
+            continue;
+        if (levels > 0)
+            L = levels;
         gd.cells = dim == 2 ? 8 : 4;
         if ((dim == 2 ? homg_mesh_generate_square(ctx, &gd, &c) : homg_mesh_generate_cube(ctx, &gd, &c)) != HOMG_OK)
             continue;
         snprintf(problem, sizeof problem, "%s L=%d", dim == 2 ? "square" : "cube", L);
+        if (fast) {
+            run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_AS_READ, HOMG_GMG_FORMAT_AUTO,
+                    no_rcm);
+            if (!no_rcm)
+                run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_RCM, HOMG_GMG_FORMAT_AUTO, 1);
+            homg_mesh_destroy(c);
+            continue;
+        }
         for (int sm = HOMG_GMG_SMOOTHER_JACOBI; sm <= HOMG_GMG_SMOOTHER_SAINV; sm++)
             run_gmg(ctx, c, problem, L, (homg_gmg_smoother)sm, HOMG_GMG_NUMBERING_RCM, HOMG_GMG_FORMAT_AUTO,
                     sm == HOMG_GMG_SMOOTHER_JACOBI);

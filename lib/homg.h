@@ -809,7 +809,7 @@ typedef enum homg_gmg_coarse_solver {
 } homg_gmg_coarse_solver;
 
 typedef enum homg_gmg_format {
-    HOMG_GMG_FORMAT_AUTO = 0, /* per level, the faster of CSR and ELL as measured (CUDA); CSR on CPU */
+    HOMG_GMG_FORMAT_AUTO = 0, /* CUDA: ELL, lanes by the mean row length (or ell_lanes); CPU: CSR */
     HOMG_GMG_FORMAT_CSR,
     HOMG_GMG_FORMAT_ELL /* ELLPACK-R, column-major, ell_lanes threads per row (ELLPACK-T) */
 } homg_gmg_format;
@@ -837,7 +837,8 @@ typedef struct homg_gmg_desc {
     double omega_scale;   /* omega = omega_scale / lambda_max(M A) (default 4/3) */
     int power_iterations; /* power iterations estimating lambda_max(M A) (default 12) */
     double sainv_drop;    /* SAINV: drop entries of Z below this times the column's largest (0.05) */
-    int ell_lanes;        /* ELL: threads per row, 1..32, a power of two (0: measured on CUDA, 1 on CPU) */
+    int ell_lanes;        /* ELL: threads per row, 1..32, a power of two (0: FORMAT_ELL measures them on
+                             CUDA, AUTO takes a rule; 1 on CPU) */
     int spai_unscaled;    /* SPAI1: non-zero fits M to A itself instead of the Jacobi-scaled matrix */
     unsigned seed;        /* RANDOM numbering and the power iteration's start (default 1) */
     /* The problem assembled on every level (homg_fem semantics) */

@@ -66,6 +66,107 @@ static ell_matrix ell_host(const homg_host_csr *m, int lanes)
     return e;
 }
 
+/* The width and ELLPACK-R conversion on both backends against ell_host (exact:
+ * a copy), for a's pattern and a random one with empty rows. */
+static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr *a, const csr_matrix *ha,
+                               const csr_matrix *da)
+{
+    homg_host_csr r = { 0 };
+    homg_rng rng = homg_rng_seed(5);
+    for (int pass = 0; pass < 2; pass++) {
+        const homg_host_csr *m = pass ? &r : a;
+        csr_matrix hm = *ha, dm = *da;
+        ell_matrix ref, eh, ed;
+        int32_t n = m->nrows, wh = -1, wd = -1, *d_w = up(gpu, NULL, sizeof(int32_t)), *col;
+        double *val;
+        if (pass) { /* random rows of 0..20 sorted distinct columns */
+            r.nrows = r.ncols = n = quick ? 300 : 5000;
+            r.row_ptr = malloc(sizeof(int32_t) * (n + 1));
+            r.col_idx = malloc(sizeof(int32_t) * (size_t)n * 20);
+            r.values = malloc(sizeof(double) * (size_t)n * 20);
+            r.row_ptr[0] = 0;
+            for (int32_t i = 0; i < n; i++) {
+                int32_t len = (int32_t)(homg_rng_uniform(&rng) * 21), c = 0, at = r.row_ptr[i];
+                for (int32_t k = 0; k < len && c < n; k++, at++) {
+                    c += 1 + (int32_t)(homg_rng_uniform(&rng) * 30);
+                    r.col_idx[at] = c < n ? c : n - 1;
+                    r.values[at] = homg_rng_uniform(&rng) - 0.5;
+                    if (c >= n)
+                        c = n;
+                }
+                r.row_ptr[i + 1] = at;
+            }
+            r.nnz = r.row_ptr[n];
+            hm = (csr_matrix){ n, n, r.nnz, r.row_ptr, r.col_idx, r.values, HOMG_FLOAT64 };
+            dm = (csr_matrix){ n,
+                               n,
+                               r.nnz,
+                               up(gpu, r.row_ptr, sizeof(int32_t) * (n + 1)),
+                               up(gpu, r.col_idx, sizeof(int32_t) * (r.nnz + 1)),
+                               up(gpu, r.values, sizeof(double) * (r.nnz + 1)),
+                               HOMG_FLOAT64 };
+        }
+        { /* the info's bandwidth sum */
+            uint64_t bh = 0, bd = 0, want = 0, *d_b = up(gpu, NULL, sizeof(uint64_t));
+            for (int32_t i = 0; i < n; i++)
+                for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++)
+                    want += (uint64_t)abs(m->col_idx[k] - i);
+            assert_int_equal(homg_cpu_gmg_csr_bandwidth(&cpu->ex, &hm, &bh), HOMG_OK);
+            assert_int_equal(homg_cuda_gmg_csr_bandwidth(&gpu->ex, &dm, d_b), HOMG_OK);
+            down(gpu, &bd, d_b, sizeof bd);
+            assert_true(bh == want && bd == want);
+            homg_free(gpu, d_b);
+        }
+        ref = ell_host(m, 1);
+        assert_int_equal(homg_cpu_gmg_csr_width(&cpu->ex, &hm, &wh), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_csr_width(&gpu->ex, &dm, d_w), HOMG_OK);
+        down(gpu, &wd, d_w, sizeof wd);
+        assert_int_equal(wh, ref.width);
+        assert_int_equal(wd, ref.width);
+        eh = ref;
+        eh.col = malloc(sizeof(int32_t) * ((size_t)ref.width * n + 1));
+        eh.val = malloc(sizeof(double) * ((size_t)ref.width * n + 1));
+        eh.rl = malloc(sizeof(int32_t) * (n + 1));
+        ed = ref;
+        ed.col = up(gpu, NULL, sizeof(int32_t) * ((size_t)ref.width * n + 1));
+        ed.val = up(gpu, NULL, sizeof(double) * ((size_t)ref.width * n + 1));
+        ed.rl = up(gpu, NULL, sizeof(int32_t) * (n + 1));
+        assert_int_equal(homg_cpu_gmg_ell_from_csr(&cpu->ex, &hm, &eh), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_ell_from_csr(&gpu->ex, &dm, &ed), HOMG_OK);
+        col = malloc(sizeof(int32_t) * ((size_t)ref.width * n + 1));
+        val = malloc(sizeof(double) * ((size_t)ref.width * n + 1));
+        down(gpu, col, ed.col, sizeof(int32_t) * (size_t)ref.width * n);
+        down(gpu, val, ed.val, sizeof(double) * (size_t)ref.width * n);
+        assert_memory_equal(eh.col, ref.col, sizeof(int32_t) * (size_t)ref.width * n);
+        assert_memory_equal(eh.val, ref.val, sizeof(double) * (size_t)ref.width * n);
+        assert_memory_equal(eh.rl, ref.rl, sizeof(int32_t) * n);
+        assert_memory_equal(col, ref.col, sizeof(int32_t) * (size_t)ref.width * n);
+        assert_memory_equal(val, ref.val, sizeof(double) * (size_t)ref.width * n);
+        down(gpu, col, ed.rl, sizeof(int32_t) * n);
+        assert_memory_equal(col, ref.rl, sizeof(int32_t) * n);
+        printf("  ELLPACK-R conversion (%s): %d rows, width %d: CPU and CUDA equal the reference\n",
+               pass ? "random rows" : "P1 matrix", (int)n, (int)ref.width);
+        free(col);
+        free(val);
+        free(eh.col);
+        free(eh.val);
+        free(eh.rl);
+        free(ref.col);
+        free(ref.val);
+        free(ref.rl);
+        homg_free(gpu, ed.col);
+        homg_free(gpu, ed.val);
+        homg_free(gpu, ed.rl);
+        homg_free(gpu, d_w);
+        if (pass) {
+            homg_free(gpu, dm.row_ptr);
+            homg_free(gpu, dm.col_idx);
+            homg_free(gpu, dm.values);
+            homg_host_csr_free(&r);
+        }
+    }
+}
+
 static void test_kernels(void **state)
 {
     homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
@@ -128,6 +229,7 @@ static void test_kernels(void **state)
         free(eh.val);
         free(eh.rl);
     }
+    check_ell_from_csr(cpu, gpu, &a, &ha, &da);
     memcpy(hy, y, sizeof(double) * n);
     assert_int_equal(homg_cpu_gmg_csr_residual(cx, &ha, y, x, hy), HOMG_OK);
     assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
@@ -308,6 +410,145 @@ static void test_dense_inverse(void **state)
     homg_ctx_destroy(gpu);
 }
 
+/* A generated square or cube with its nodes shuffled and moved (by up to 10%
+ * of a cell) and its elements shuffled, built in ctx. */
+static homg_mesh *random_mesh(homg_ctx *ctx, int dim, unsigned seed)
+{
+    homg_mesh_generate_desc gd = { 0 };
+    homg_mesh *g = NULL, *m = NULL;
+    homg_mesh_data md = { 0 };
+    homg_rng rng = homg_rng_seed(seed);
+    int32_t n, ne, nf, *perm, *el, *fa, *et, *eperm;
+    double *x;
+    gd.cells = dim == 2 ? 6 : 3;
+    assert_int_equal(dim == 2 ? homg_mesh_generate_square(ctx, &gd, &g) : homg_mesh_generate_cube(ctx, &gd, &g),
+                     HOMG_OK);
+    n = homg_mesh_num_nodes(g);
+    ne = homg_mesh_num_elements(g);
+    nf = homg_mesh_num_facets(g);
+    perm = malloc(sizeof(int32_t) * n);
+    eperm = malloc(sizeof(int32_t) * ne);
+    x = malloc(sizeof(double) * dim * n);
+    el = malloc(sizeof(int32_t) * (dim + 1) * ne);
+    et = malloc(sizeof(int32_t) * ne);
+    fa = malloc(sizeof(int32_t) * dim * (nf + 1));
+    for (int32_t i = 0; i < n; i++)
+        perm[i] = i;
+    for (int32_t i = 0; i < ne; i++)
+        eperm[i] = i;
+    for (int32_t i = n - 1; i > 0; i--) { /* perm[old] = new */
+        int32_t j = (int32_t)(homg_rng_uniform(&rng) * (i + 1)), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+    for (int32_t i = ne - 1; i > 0; i--) {
+        int32_t j = (int32_t)(homg_rng_uniform(&rng) * (i + 1)), t = eperm[i];
+        eperm[i] = eperm[j];
+        eperm[j] = t;
+    }
+    for (int32_t i = 0; i < n; i++)
+        for (int k = 0; k < dim; k++)
+            x[dim * perm[i] + k] = homg_mesh_coords(g)[dim * i + k] + 0.1 / gd.cells * (homg_rng_uniform(&rng) - 0.5);
+    for (int32_t e = 0; e < ne; e++) {
+        for (int k = 0; k <= dim; k++)
+            el[(dim + 1) * eperm[e] + k] = perm[homg_mesh_elements(g)[(dim + 1) * e + k]];
+        et[eperm[e]] = e % 3;
+    }
+    for (int32_t f = 0; f < nf * dim; f++)
+        fa[f] = perm[homg_mesh_facets(g)[f]];
+    md.dim = dim;
+    md.num_nodes = n;
+    md.num_elements = ne;
+    md.num_facets = nf;
+    md.coords = x;
+    md.elements = el;
+    md.element_tags = et;
+    md.facets = fa;
+    md.facet_tags = homg_mesh_facet_tags(g);
+    assert_int_equal(homg_mesh_create(ctx, &md, &m), HOMG_OK);
+    homg_mesh_destroy(g);
+    free(perm);
+    free(eperm);
+    free(x);
+    free(el);
+    free(et);
+    free(fa);
+    return m;
+}
+
+static void assert_same_mesh(const homg_mesh *a, const homg_mesh *b)
+{
+    int dim = homg_mesh_dim(a);
+    assert_int_equal(homg_mesh_num_nodes(a), homg_mesh_num_nodes(b));
+    assert_int_equal(homg_mesh_num_elements(a), homg_mesh_num_elements(b));
+    assert_int_equal(homg_mesh_num_facets(a), homg_mesh_num_facets(b));
+    assert_memory_equal(homg_mesh_coords(a), homg_mesh_coords(b), sizeof(double) * dim * homg_mesh_num_nodes(a));
+    assert_memory_equal(homg_mesh_elements(a), homg_mesh_elements(b),
+                        sizeof(int32_t) * (dim + 1) * homg_mesh_num_elements(a));
+    assert_memory_equal(homg_mesh_element_tags(a), homg_mesh_element_tags(b),
+                        sizeof(int32_t) * homg_mesh_num_elements(a));
+    assert_memory_equal(homg_mesh_node_markers(a), homg_mesh_node_markers(b), sizeof(int32_t) * homg_mesh_num_nodes(a));
+    if (homg_mesh_num_facets(a))
+        assert_memory_equal(homg_mesh_facets(a), homg_mesh_facets(b), sizeof(int32_t) * dim * homg_mesh_num_facets(a));
+}
+
+/* The set-up's refinement (kernels/gmg/refine.*) on both backends against
+ * homg_mesh_refine on random meshes: the same meshes bit for bit (also on the
+ * regular cube, whose octahedra have diagonals of equal length), the same P. */
+static void test_refine(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++)
+        for (int jitter = 0; jitter <= 1; jitter++) {
+            int nl = quick ? 3 : 4;
+            homg_ctx *ctx[2] = { ctx_of(HOMG_BACKEND_CPU), ctx_of(HOMG_BACKEND_CUDA) };
+            homg_mesh *ref[8], *got[2][8], *c[2];
+            homg_host_csr p[2][8];
+            for (int b = 0; b < 2; b++) {
+                homg_mesh_generate_desc gd = { 0 };
+                gd.cells = dim == 2 ? 6 : 3;
+                if (jitter)
+                    c[b] = random_mesh(ctx[b], dim, 41u + (unsigned)dim);
+                else
+                    assert_int_equal(dim == 2 ? homg_mesh_generate_square(ctx[b], &gd, &c[b])
+                                              : homg_mesh_generate_cube(ctx[b], &gd, &c[b]),
+                                     HOMG_OK);
+                memset(p[b], 0, sizeof p[b]);
+                assert_int_equal(homg__gmg_refine(ctx[b], c[b], nl, got[b], p[b]), HOMG_OK);
+            }
+            ref[nl - 1] = c[0];
+            for (int l = nl - 2; l >= 0; l--)
+                assert_int_equal(homg_mesh_refine(ref[l + 1], &ref[l]), HOMG_OK);
+            for (int l = 0; l < nl - 1; l++) {
+                homg_host_csr q;
+                assert_same_mesh(got[0][l], ref[l]);
+                assert_same_mesh(got[1][l], ref[l]);
+                assert_int_equal(homg__gmg_prolongation(ctx[0], ref[l], ref[l + 1], &q), HOMG_OK);
+                for (int b = 0; b < 2; b++) {
+                    assert_int_equal(p[b][l].nnz, q.nnz);
+                    assert_memory_equal(p[b][l].row_ptr, q.row_ptr, sizeof(int32_t) * (q.nrows + 1));
+                    assert_memory_equal(p[b][l].col_idx, q.col_idx, sizeof(int32_t) * q.nnz);
+                    for (int32_t k = 0; k < q.nnz; k++)
+                        assert_true(fabs(p[b][l].values[k] - q.values[k]) < 1e-12);
+                    homg_host_csr_free(&p[b][l]);
+                }
+                homg_host_csr_free(&q);
+            }
+            printf("  %dD %s: %d levels, finest %d nodes %d elements: CPU and CUDA refinement = homg_mesh_refine\n",
+                   dim, jitter ? "random mesh" : "regular mesh", nl, (int)homg_mesh_num_nodes(ref[0]),
+                   (int)homg_mesh_num_elements(ref[0]));
+            for (int l = 0; l < nl - 1; l++) {
+                homg_mesh_destroy(ref[l]);
+                homg_mesh_destroy(got[0][l]);
+                homg_mesh_destroy(got[1][l]);
+            }
+            homg_mesh_destroy(c[0]);
+            homg_mesh_destroy(c[1]);
+            homg_ctx_destroy(ctx[0]);
+            homg_ctx_destroy(ctx[1]);
+        }
+}
+
 /* P2 on the finest mesh (desc.order = 2: the P2 colour kernel, then P1 levels) on both backends. */
 static void test_p2_hierarchy(void **state)
 {
@@ -357,10 +598,8 @@ static void test_hierarchy(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernels),
-        cmocka_unit_test(test_hierarchy),
-        cmocka_unit_test(test_dense_inverse),
-        cmocka_unit_test(test_p2_hierarchy),
+        cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),       cmocka_unit_test(test_hierarchy),
+        cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

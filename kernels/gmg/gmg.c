@@ -2,6 +2,7 @@
  * SPAI set-up, Richardson updates. */
 #include <math.h>
 
+#include "ell.h"
 #include "spai.h"
 
 homg_status homg_cpu_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
@@ -46,6 +47,38 @@ homg_status homg_cpu_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, cons
             s += v[k] * x[a->col_idx[k]];
         r[i] = b[i] - s;
     }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_csr_bandwidth(kernel_exec *ex, const csr_matrix *a, uint64_t *sum)
+{
+    uint64_t s = 0;
+    (void)ex;
+    for (int32_t i = 0; i < a->nrows; i++)
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            s += (uint64_t)(a->col_idx[k] > i ? a->col_idx[k] - i : i - a->col_idx[k]);
+    *sum = s;
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_csr_width(kernel_exec *ex, const csr_matrix *a, int32_t *width)
+{
+    int32_t w = 0;
+    (void)ex;
+    for (int32_t i = 0; i < a->nrows; i++)
+        if (a->row_ptr[i + 1] - a->row_ptr[i] > w)
+            w = a->row_ptr[i + 1] - a->row_ptr[i];
+    *width = w;
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell_matrix *e)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++)
+        ell_row_from_csr(a->row_ptr, a->col_idx, (const double *)a->values, i, e->nrows, e->width, e->col, e->val,
+                         e->rl);
     return HOMG_OK;
 }
 

@@ -2,6 +2,7 @@
  * with `lanes` threads per row (seed 004's ELLPACK-T), SPAI set-up one row per
  * thread, Richardson updates. */
 #include "sparse/sparse_util.cuh"
+#include "ell.h"
 #include "spai.h"
 
 /* Groups of G lanes per row; the warp's trip count is uniform (shuffles). */
@@ -81,6 +82,68 @@ homg_status homg_cuda_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, con
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
     HOMG_CUDA_LAUNCHED(ex, "CSR residual");
+    return HOMG_OK;
+}
+
+__global__ static void bandwidth_kernel(const int32_t *rp, const int32_t *ci, int32_t n, unsigned long long *sum)
+{
+    unsigned long long s = 0;
+    FOR_ROWS(i, n)
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+        s += (unsigned long long)(ci[k] > i ? ci[k] - i : i - ci[k]);
+    for (int o = 16; o > 0; o >>= 1)
+        s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
+    if ((threadIdx.x & 31) == 0 && s)
+        atomicAdd(sum, s); /* integers: the sum is exact in any order */
+}
+
+homg_status homg_cuda_gmg_csr_bandwidth(kernel_exec *ex, const csr_matrix *a, uint64_t *sum)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(sum, 0, sizeof *sum, s));
+    if (a->nrows == 0)
+        return HOMG_OK;
+    bandwidth_kernel<<<launch_blocks(a->nrows, HOMG_MAX_BLOCKS), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows,
+                                                                                       (unsigned long long *)sum);
+    HOMG_CUDA_LAUNCHED(ex, "CSR bandwidth");
+    return HOMG_OK;
+}
+
+__global__ static void width_kernel(const int32_t *rp, int32_t n, int32_t *width)
+{
+    int32_t w = 0;
+    FOR_ROWS(i, n) w = max(w, rp[i + 1] - rp[i]);
+    for (int o = 16; o > 0; o >>= 1)
+        w = max(w, __shfl_xor_sync(0xFFFFFFFFu, w, o));
+    if ((threadIdx.x & 31) == 0 && w > 0)
+        atomicMax(width, w);
+}
+
+homg_status homg_cuda_gmg_csr_width(kernel_exec *ex, const csr_matrix *a, int32_t *width)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(width, 0, sizeof *width, s));
+    if (a->nrows == 0)
+        return HOMG_OK;
+    width_kernel<<<launch_blocks(a->nrows, HOMG_MAX_BLOCKS), HOMG_THREADS, 0, s>>>(a->row_ptr, a->nrows, width);
+    HOMG_CUDA_LAUNCHED(ex, "CSR width");
+    return HOMG_OK;
+}
+
+/* One thread per row: at each k the warp writes consecutive rows (coalesced). */
+__global__ static void ell_from_csr_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n, int32_t w,
+                                           int32_t *col, double *val, int32_t *rl)
+{
+    FOR_ROWS(i, n) ell_row_from_csr(rp, ci, v, i, n, w, col, val, rl);
+}
+
+homg_status homg_cuda_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell_matrix *e)
+{
+    if (a->nrows == 0)
+        return HOMG_OK;
+    ell_from_csr_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const double *)a->values, e->nrows, e->width, e->col, e->val, e->rl);
+    HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R from CSR");
     return HOMG_OK;
 }
 

@@ -45,11 +45,25 @@
 #include <string.h>
 #include <time.h>
 
-static double now_ms(void)
+double homg__gmg_now_ms(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+#define now_ms homg__gmg_now_ms
+
+const char *const homg__gmg_phase_names[GMG_T_COUNT] = { "refine+P", "numbering", "FEM",   "host copies", "transfers",
+                                                         "uploads",  "smoother",  "omega", "coarse",      "formats" };
+
+double homg__gmg_mark(homg_gmg *g, int phase, double since)
+{
+    double t;
+    g->ctx->mem->sync(&g->ctx->ex); /* a failure shows at the set-up's final sync */
+    t = now_ms();
+    g->phase_ms[phase] += t - since;
+    return t;
 }
 
 homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc)
@@ -226,14 +240,29 @@ static homg_status level_dirichlet(homg_gmg *g, int l, double **dev)
     return st;
 }
 
-/* FEM assembly of level l: host copy of A, fixed rows, and (level 0) the rhs.
+/* A copy of homg_fem's matrix in the ctx's space (the fem is destroyed after). */
+static homg_status copy_matrix(homg_gmg *g, const homg_csr *v, csr_matrix *a)
+{
+    homg_ctx *ctx = g->ctx;
+    HOMG_TRY(homg__mat_alloc(ctx, v->nrows, v->ncols, v->nnz, HOMG_FLOAT64, a, "GMG level matrix"));
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, a->row_ptr, v->row_ptr, ((size_t)v->nrows + 1) * 4, HOMG_D2D),
+                     "GMG level matrix");
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, a->col_idx, v->col_idx, (size_t)v->nnz * 4, HOMG_D2D),
+                     "GMG level matrix");
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, a->values, v->values, (size_t)v->nnz * 8, HOMG_D2D),
+                     "GMG level matrix");
+    return HOMG_OK;
+}
+
+/* FEM assembly of level l: A (copied in the ctx's space; a host copy only for
+ * the host set-ups, Galerkin and SAINV), fixed rows, and (level 0) the rhs.
  * P2 (desc.order = 2): level 0 is P2 on level 1's mesh, whose unknowns are
  * numbered like the nodes of its refinement, level 0's mesh (AS_READ). */
 static homg_status assemble(homg_gmg *g, int l)
 {
     homg_ctx *ctx = g->ctx;
     gmg_level *lv = &g->lv[l];
-    int p2 = l == 0 && g->desc.order == 2;
+    int p2 = l == 0 && g->desc.order == 2, galerkin = g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN;
     homg_mesh *mesh = p2 ? g->lv[1].mesh : lv->mesh;
     homg_fem_desc fd;
     homg_fem_coeffs c;
@@ -241,6 +270,7 @@ static homg_status assemble(homg_gmg *g, int l)
     double *sigma = NULL, *gval = NULL;
     homg_csr view;
     homg_status st;
+    double t = now_ms();
     memset(&fd, 0, sizeof fd);
     memset(&c, 0, sizeof c);
     fd.precision = HOMG_FLOAT64;
@@ -262,10 +292,12 @@ static homg_status assemble(homg_gmg *g, int l)
                         (int)homg_fem_num_dofs(fem), (int)lv->rows);
     if (st == HOMG_OK)
         st = homg_fem_assemble(fem, &c);
-    if (st == HOMG_OK) {
-        view = homg_fem_matrix(fem);
+    t = homg__gmg_mark(g, GMG_T_FEM, t);
+    view = homg_fem_matrix(fem);
+    if (st == HOMG_OK && !(galerkin && l > 0)) /* A stays in the ctx's space (Galerkin: replaced) */
+        st = copy_matrix(g, &view, &lv->a.csr);
+    if (st == HOMG_OK && (galerkin || g->desc.smoother == HOMG_GMG_SMOOTHER_SAINV)) /* host set-up needs it */
         st = homg__csr_to_host(ctx, &view, &lv->host_a, "GMG: level matrix");
-    }
     if (st == HOMG_OK && !(lv->fixed = (uint8_t *)homg__host_alloc(ctx, (size_t)lv->rows + 1, "GMG: Dirichlet mask")))
         st = HOMG_ERROR_OUT_OF_MEMORY;
     if (st == HOMG_OK)
@@ -279,6 +311,7 @@ static homg_status assemble(homg_gmg *g, int l)
     homg_fem_destroy(fem);
     homg__free(ctx, sigma);
     homg__free(ctx, gval);
+    homg__gmg_mark(g, GMG_T_HOSTCOPY, t);
     return st;
 }
 
@@ -289,29 +322,38 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
     int nl = g->nlevels;
     homg_mesh *native[HOMG_GMG_MAX_LEVELS];
     int32_t *order[HOMG_GMG_MAX_LEVELS];
+    int as_read = g->desc.numbering == HOMG_GMG_NUMBERING_AS_READ; /* order[l] is the identity */
     homg_status st;
+    double t = now_ms();
     memset(order, 0, sizeof order);
     if (nested)
         for (int l = 0; l < nl; l++)
             native[l] = nested[nl - 1 - l]; /* not owned; given coarse to fine */
     else
-        HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native));
+        HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native, p));
+    t = homg__gmg_mark(g, GMG_T_REFINE, t);
     st = homg__gmg_numbering(ctx, &g->desc, nl, native, order);
     for (int l = 0; l < nl - 1 && st == HOMG_OK; l++) {
-        st = nested ? homg__gmg_prolongation_search(ctx, native[l], native[l + 1], &p[l])
-                    : homg__gmg_prolongation(ctx, native[l], native[l + 1], &p[l]);
-        if (st == HOMG_OK)
+        if (nested)
+            st = homg__gmg_prolongation_search(ctx, native[l], native[l + 1], &p[l]);
+        if (st == HOMG_OK && !as_read)
             st = homg__gmg_renumber_csr(ctx, &p[l], order[l], order[l + 1]);
     }
     for (int l = 0; l < nl && st == HOMG_OK; l++) {
-        st = homg__gmg_renumber_mesh(ctx, native[l], order[l], &g->lv[l].mesh);
         g->lv[l].rows = homg_mesh_num_nodes(native[l]);
+        if (as_read && !nested && l < nl - 1) { /* the refined mesh as it is: no copy */
+            g->lv[l].mesh = native[l];
+            native[l] = NULL;
+        } else {
+            st = homg__gmg_renumber_mesh(ctx, native[l], order[l], &g->lv[l].mesh);
+        }
     }
     for (int l = 0; l < nl; l++) {
         if (l < nl - 1 && !nested)
             homg_mesh_destroy(native[l]);
         free(order[l]);
     }
+    homg__gmg_mark(g, GMG_T_NUMBER, t);
     return st;
 }
 
@@ -358,6 +400,16 @@ static homg_status vectors(homg_gmg *g, int l)
     return HOMG_OK;
 }
 
+/* Mean |i - j| over A's entries (a device sum, one read). */
+static double bandwidth(homg_gmg *g, const csr_matrix *a)
+{
+    uint64_t s = 0;
+    if (!a->nnz || GMG_GK(g)->csr_bandwidth(&g->ctx->ex, a, (uint64_t *)g->scalar) != HOMG_OK ||
+        homg__read(g->ctx, &s, g->scalar, sizeof s) != HOMG_OK)
+        return 0;
+    return (double)s / a->nnz;
+}
+
 static void fill_info(homg_gmg *g)
 {
     homg_gmg_info *in = &g->info;
@@ -370,7 +422,7 @@ static void fill_info(homg_gmg *g)
         in->nnz[l] = lv->a.csr.nnz;
         in->omega[l] = lv->omega;
         in->lambda_max[l] = lv->lambda_max;
-        in->bandwidth[l] = lv->host_a.nnz ? (double)homg__gmg_bandwidth_sum(&lv->host_a) / lv->host_a.nnz : 0;
+        in->bandwidth[l] = bandwidth(g, &lv->a.csr);
         in->memory_bytes += homg__gmg_op_bytes(&lv->a) + homg__gmg_op_bytes(&lv->p) + homg__gmg_op_bytes(&lv->r) +
                             homg__gmg_op_bytes(&lv->m) + homg__gmg_op_bytes(&lv->mt) +
                             (size_t)lv->rows * sizeof(double) * (5 + (lv->d != NULL));
@@ -384,7 +436,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     homg_host_csr p[HOMG_GMG_MAX_LEVELS];
     kernel_alloc ka = homg__kalloc(ctx);
     homg_status st = HOMG_OK;
-    double t0 = now_ms(), t;
+    double t0 = now_ms(), t, t1;
     memset(p, 0, sizeof p);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->handle_create(&ctx->ex, &ka, &g->handle), "homg_gmg_create: sparse handles");
     HOMG_TRY(homg__alloc(ctx, sizeof(double), (void **)&g->scalar, "GMG scalars"));
@@ -394,12 +446,15 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     t = now_ms();
     for (int l = 0; l < g->nlevels && st == HOMG_OK; l++)
         st = assemble(g, l);
+    t1 = now_ms();
     if (st == HOMG_OK)
         st = transfers(g, p);
     for (int l = 0; l < g->nlevels; l++)
         homg_host_csr_free(&p[l]);
+    t1 = homg__gmg_mark(g, GMG_T_TRANSFER, t1);
     for (int l = 0; l < g->nlevels && st == HOMG_OK; l++) {
-        st = homg__gmg_op_upload(g, &g->lv[l].host_a, &g->lv[l].a, "GMG level matrix");
+        if (!g->lv[l].a.csr.row_ptr) /* Galerkin's R A P (host) */
+            st = homg__gmg_op_upload(g, &g->lv[l].host_a, &g->lv[l].a, "GMG level matrix");
         if (st == HOMG_OK)
             st = vectors(g, l);
     }
@@ -407,12 +462,15 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
         st = homg__alloc_array(ctx, (size_t)g->lv[0].rows + 1, sizeof(double), (void **)&g->res, "GMG vectors");
     if (st == HOMG_OK)
         st = homg__alloc_array(ctx, (size_t)g->lv[0].rows + 1, sizeof(double), (void **)&g->cor, "GMG vectors");
+    homg__gmg_mark(g, GMG_T_UPLOAD, t1);
     g->info.assemble_ms = now_ms() - t;
     t = now_ms();
     for (int l = 0; l < g->nlevels - 1 && st == HOMG_OK; l++)
         st = homg__gmg_smoother_setup(g, l);
+    t1 = now_ms();
     if (st == HOMG_OK)
         st = homg__gmg_coarse_setup(g);
+    homg__gmg_mark(g, GMG_T_COARSE, t1);
     g->info.smoother_ms = now_ms() - t;
     t = now_ms();
     for (int l = 0; l < g->nlevels && st == HOMG_OK; l++)
@@ -420,6 +478,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     if (st == HOMG_OK)
         st = ctx->mem->sync(&ctx->ex) == HOMG_OK ? HOMG_OK : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG set-up");
     g->info.format_ms = now_ms() - t;
+    g->phase_ms[GMG_T_FORMAT] += g->info.format_ms;
     g->info.setup_ms = now_ms() - t0;
     if (st == HOMG_OK)
         fill_info(g);

@@ -29,8 +29,29 @@ typedef struct gmg_level {
     int32_t rows;
 } gmg_level;
 
+/* Set-up phases timed for bench_gmg (host clock; the backend is synchronised
+ * at each mark, so device work is charged to the phase that queued it). */
+enum {
+    GMG_T_REFINE,   /* refinement and P (host) */
+    GMG_T_NUMBER,   /* numbering, renumbered meshes and P's (host) */
+    GMG_T_FEM,      /* homg_fem create + assemble per level (backend) */
+    GMG_T_HOSTCOPY, /* host copies of A, Dirichlet masks, rhs */
+    GMG_T_TRANSFER, /* P masked, R = P^T, Galerkin (host), uploads of P and R */
+    GMG_T_UPLOAD,   /* A uploaded, cycle vectors */
+    GMG_T_SMOOTHER, /* M: diagonal, SPAI-1 rows (backend), SAINV (host) */
+    GMG_T_OMEGA,    /* power iterations, SPAI-1 contraction checks */
+    GMG_T_COARSE,   /* coarsest level's solver */
+    GMG_T_FORMAT,   /* ELLPACK-R conversion (and timing when asked) */
+    GMG_T_COUNT
+};
+extern const char *const homg__gmg_phase_names[GMG_T_COUNT];
+/* Synchronises, charges now - since to phase, returns now (ms). */
+double homg__gmg_mark(homg_gmg *g, int phase, double since);
+double homg__gmg_now_ms(void);
+
 struct homg_gmg {
     homg_ctx *ctx;
+    double phase_ms[GMG_T_COUNT];
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;
@@ -51,8 +72,15 @@ struct homg_gmg {
 /* hierarchy.c: meshes refined from the coarse one (native numbering, finest
  * first: meshes[0] finest, meshes[nl-1] = a copy of the coarse mesh) and the
  * prolongations P_l (host, n_l x n_{l+1}) from the coarse P1 basis. */
-homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes);
+homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p);
 homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, homg_host_csr *p);
+/* The same for fine = homg_mesh_refine(coarse), by the refinement's rule (parent
+ * vertex or parent edge; no point location): _edges from the coarse mesh's
+ * sorted edges (homg__mesh_refine_edges), what homg__gmg_refine does when p is
+ * not NULL. */
+homg_status homg__gmg_prolongation_edges(homg_ctx *ctx, int32_t nc, const uint64_t *edges, size_t ne, homg_host_csr *p);
+homg_status homg__gmg_prolongation_refined(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse,
+                                           homg_host_csr *p);
 /* The same for meshes nested in any numbering: each fine node located in a
  * coarse element through a bucket grid (not nested: INVALID_ARGUMENT). */
 homg_status homg__gmg_prolongation_search(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse,
@@ -70,7 +98,6 @@ homg_status homg__gmg_host_product(homg_ctx *ctx, const homg_host_csr *a, const 
  * columns, and its entries in fixed coarse columns from free rows. */
 homg_status homg__gmg_mask_prolongation(homg_ctx *ctx, homg_host_csr *p, const uint8_t *fine_fixed,
                                         const uint8_t *coarse_fixed);
-int64_t homg__gmg_bandwidth_sum(const homg_host_csr *a);
 
 /* op.c: upload, the product in the op's format, format choice by measurement. */
 homg_status homg__gmg_op_upload(homg_gmg *g, const homg_host_csr *h, gmg_op *op, const char *what);

@@ -1,5 +1,10 @@
 /* hierarchy.c -- the nested meshes and the prolongations between them.
  *
+ * The set-up refines on the backend (homg__mesh_refine_edges with a hook:
+ * kernels/gmg/refine.*, the per-element rule homg_mesh_refine shares, so the
+ * meshes are the same bit for bit on either backend and as homg_mesh_refine's);
+ * the host adds tags, markers and boundary facets.
+ *
  * homg_mesh_refine numbers the old nodes first and appends the edge midpoints,
  * and the children of coarse element e are fine elements e*c .. e*c + c - 1
  * (c = 4 triangles or 8 tetrahedra).  P's row of a fine node holds the coarse
@@ -15,18 +20,131 @@
 #include <stdlib.h>
 #include <string.h>
 
-homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes)
+/* The refinement's heavy part on the backend (kernels/gmg/refine.*: edges by
+ * sort and unique, midpoints, children), read back into the host mesh; the
+ * fine arrays stay in the ctx's space as the next refinement's parent. */
+typedef struct backend_refine {
+    homg_ctx *ctx;
+    int32_t nodes, elements, edges; /* of the mesh the ctx arrays hold */
+    double *coords;
+    int32_t *elems;
+    uint64_t *keys;
+} backend_refine;
+
+static void backend_refine_free(backend_refine *b)
 {
+    homg__free(b->ctx, b->coords);
+    homg__free(b->ctx, b->elems);
+    homg__free(b->ctx, b->keys);
+    b->coords = NULL;
+    b->elems = NULL;
+    b->keys = NULL;
+}
+
+static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edges, size_t *count)
+{
+    backend_refine *b = (backend_refine *)user;
+    homg_ctx *ctx = b->ctx;
+    const gmg_kernels *k = HOMG_KERNELS(&ctx->ex, gmg);
+    int nv = m->dim + 1;
+    size_t nk = (size_t)m->num_elements * nv * (nv - 1) / 2, tb = 0;
+    uint64_t *alt = NULL;
+    void *temp = NULL;
+    int32_t c = 0;
+    homg_status st = HOMG_OK;
+    *edges = NULL;
+    if (!b->coords || b->nodes != m->num_nodes || b->elements != m->num_elements) { /* not the last fine mesh */
+        backend_refine_free(b);
+        st = homg__alloc_array(ctx, (size_t)m->num_nodes * m->dim, sizeof(double), (void **)&b->coords, "refinement");
+        if (st == HOMG_OK)
+            st =
+                homg__alloc_array(ctx, (size_t)m->num_elements * nv, sizeof(int32_t), (void **)&b->elems, "refinement");
+        if (st == HOMG_OK)
+            st = homg__write(ctx, b->coords, m->coords, (size_t)m->num_nodes * m->dim * sizeof(double));
+        if (st == HOMG_OK)
+            st = homg__write(ctx, b->elems, m->elements, (size_t)m->num_elements * nv * sizeof(int32_t));
+    }
+    homg__free(ctx, b->keys);
+    b->keys = NULL;
+    if (st == HOMG_OK && k->refine_temp_bytes(&ctx->ex, nk, &tb) != HOMG_OK)
+        st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "refinement: workspace size");
+    if (st == HOMG_OK)
+        st = homg__alloc_array(ctx, nk + 1, sizeof(uint64_t), (void **)&b->keys, "refinement edges");
+    if (st == HOMG_OK)
+        st = homg__alloc_array(ctx, nk + 1, sizeof(uint64_t), (void **)&alt, "refinement edges");
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, tb, &temp, "refinement workspace");
+    if (st == HOMG_OK && k->refine_edges(&ctx->ex, m->dim, m->num_elements, b->elems, m->num_nodes, b->keys, alt, temp,
+                                         tb, &c) != HOMG_OK)
+        st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "refinement: edges");
+    homg__free(ctx, alt);
+    homg__free(ctx, temp);
+    if (st == HOMG_OK && !(*edges = (uint64_t *)homg__host_array(ctx, (size_t)c + 1, sizeof(uint64_t), "edges")))
+        st = HOMG_ERROR_OUT_OF_MEMORY;
+    if (st == HOMG_OK)
+        st = homg__read(ctx, *edges, b->keys, (size_t)c * sizeof(uint64_t));
+    if (st != HOMG_OK) {
+        free(*edges);
+        *edges = NULL;
+        return st;
+    }
+    b->edges = c;
+    *count = (size_t)c;
+    return HOMG_OK;
+}
+
+static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, int32_t *elements)
+{
+    backend_refine *b = (backend_refine *)user;
+    homg_ctx *ctx = b->ctx;
+    const gmg_kernels *k = HOMG_KERNELS(&ctx->ex, gmg);
+    int dim = m->dim, nv = dim + 1, children = dim == 2 ? 4 : 8;
+    int32_t nn = m->num_nodes + b->edges, ne = m->num_elements * children;
+    double *x = NULL;
+    int32_t *el = NULL;
+    homg_status st = homg__alloc_array(ctx, (size_t)nn * dim, sizeof(double), (void **)&x, "refinement");
+    if (st == HOMG_OK)
+        st = homg__alloc_array(ctx, (size_t)ne * nv, sizeof(int32_t), (void **)&el, "refinement");
+    if (st == HOMG_OK && (k->refine_nodes(&ctx->ex, dim, m->num_nodes, b->coords, b->keys, b->edges, x) != HOMG_OK ||
+                          k->refine_elements(&ctx->ex, dim, m->num_elements, b->elems, m->num_nodes, b->keys, b->edges,
+                                             x, el) != HOMG_OK))
+        st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "refinement: nodes and children");
+    if (st == HOMG_OK)
+        st = homg__read(ctx, coords, x, (size_t)nn * dim * sizeof(double));
+    if (st == HOMG_OK)
+        st = homg__read(ctx, elements, el, (size_t)ne * nv * sizeof(int32_t));
+    backend_refine_free(b);
+    b->coords = x; /* the next refinement's parent */
+    b->elems = el;
+    b->nodes = nn;
+    b->elements = ne;
+    return st;
+}
+
+homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p)
+{
+    backend_refine b = { ctx, 0, 0, 0, NULL, NULL, NULL };
+    mesh_refine_hook hook = { &b, backend_edges, backend_fill };
     memset(meshes, 0, (size_t)nl * sizeof *meshes);
     meshes[nl - 1] = coarse; /* not owned */
     for (int l = nl - 2; l >= 0; l--) {
-        homg_status st = homg_mesh_refine(meshes[l + 1], &meshes[l]);
+        uint64_t *edges = NULL;
+        size_t ne = 0;
+        homg_status st = homg__mesh_refine_edges(meshes[l + 1], &hook, &meshes[l], p ? &edges : NULL, &ne);
+        if (st == HOMG_OK && p) {
+            st = homg__gmg_prolongation_edges(ctx, meshes[l + 1]->num_nodes, edges, ne, &p[l]);
+            free(edges);
+            if (st != HOMG_OK)
+                homg_mesh_destroy(meshes[l]);
+        }
         if (st != HOMG_OK) {
+            backend_refine_free(&b);
             for (int k = l + 1; k < nl - 1; k++)
                 homg_mesh_destroy(meshes[k]);
             return homg__fail(ctx, st, "homg_gmg_create: refining level %d: %s", l + 1, homg_ctx_last_error(ctx));
         }
     }
+    backend_refine_free(&b);
     return HOMG_OK;
 }
 
@@ -129,6 +247,58 @@ homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const h
     p->nnz = p->row_ptr[n];
     if (st != HOMG_OK)
         homg_host_csr_free(p);
+    return st;
+}
+
+/* P of a mesh refined from `coarse` by its rule (homg_mesh_refine): fine node
+ * i < nc is coarse vertex i (row: 1), node nc + k the midpoint of the k-th
+ * sorted edge (a, b) (row: 1/2 at a and b, a < b).  The same matrix as the
+ * basis evaluation above, without a point location per node. */
+homg_status homg__gmg_prolongation_edges(homg_ctx *ctx, int32_t nc, const uint64_t *edges, size_t ne, homg_host_csr *p)
+{
+    size_t n = (size_t)nc + ne;
+    memset(p, 0, sizeof *p);
+    p->row_ptr = (int32_t *)homg__host_array(ctx, n + 1, sizeof(int32_t), "GMG prolongation");
+    p->col_idx = (int32_t *)homg__host_array(ctx, (size_t)nc + 2 * ne + 1, sizeof(int32_t), "GMG prolongation");
+    p->values = (double *)homg__host_array(ctx, (size_t)nc + 2 * ne + 1, sizeof(double), "GMG prolongation");
+    if (!p->row_ptr || !p->col_idx || !p->values) {
+        homg_host_csr_free(p);
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    }
+    for (int32_t i = 0; i < nc; i++) {
+        p->row_ptr[i] = i;
+        p->col_idx[i] = i;
+        p->values[i] = 1.0;
+    }
+    for (size_t k = 0; k < ne; k++) {
+        size_t at = (size_t)nc + 2 * k;
+        p->row_ptr[nc + k] = (int32_t)at;
+        p->col_idx[at] = (int32_t)(edges[k] >> 32);
+        p->col_idx[at + 1] = (int32_t)(edges[k] & 0xffffffffu);
+        p->values[at] = p->values[at + 1] = 0.5;
+    }
+    p->row_ptr[n] = (int32_t)(nc + 2 * ne);
+    p->nrows = (int32_t)n;
+    p->ncols = nc;
+    p->nnz = p->row_ptr[n];
+    return HOMG_OK;
+}
+
+homg_status homg__gmg_prolongation_refined(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse,
+                                           homg_host_csr *p)
+{
+    uint64_t *edges = NULL;
+    size_t ne = 0;
+    homg_status st;
+    memset(p, 0, sizeof *p);
+    HOMG_TRY(homg__mesh_edges(ctx, coarse, &edges, &ne));
+    if ((size_t)fine->num_nodes != (size_t)coarse->num_nodes + ne)
+        st = homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                        "homg_gmg_create: the fine mesh has %d nodes, not the %d of the coarse mesh's refinement",
+                        (int)fine->num_nodes, (int)(coarse->num_nodes + ne));
+    else
+        st = homg__gmg_prolongation_edges(ctx, coarse->num_nodes, edges, ne, p);
+    free(edges);
     return st;
 }
 

@@ -119,12 +119,3 @@ homg_status homg__gmg_mask_prolongation(homg_ctx *ctx, homg_host_csr *p, const u
     p->nnz = at;
     return HOMG_OK;
 }
-
-int64_t homg__gmg_bandwidth_sum(const homg_host_csr *a)
-{
-    int64_t s = 0;
-    for (int32_t i = 0; i < a->nrows; i++)
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
-            s += a->col_idx[k] > i ? a->col_idx[k] - i : i - a->col_idx[k];
-    return s;
-}

@@ -1,10 +1,13 @@
 /* op.c -- a level's matrices in the format the level runs: CSR (the sparse
  * table's product) or ELLPACK-R (seed 004: column-major, padded to the longest
- * row, row lengths kept; `lanes` threads per row as its ELLPACK-T).  AUTO picks
- * per level by timing A's product (CUDA events, 20 products each, after a warm
- * up) for CSR and ELL with 1, 2, 4 and 8 lanes; the CPU runs CSR. */
+ * row, row lengths kept; `lanes` threads per row as its ELLPACK-T), converted
+ * on the backend.  AUTO on CUDA takes ELL with lanes by the mean row length
+ * (below 10: 1, below 24: 4, else 8): what timing picked on the H100 for the
+ * finest levels of the square (7 per row: ELL/1) and the cube (15: ELL/4),
+ * where measuring every level cost more set-up time than the whole solve.  ELL
+ * with ell_lanes = 0 still measures: A's product timed (CUDA events, 20
+ * products after a warm-up) with 1, 2, 4 and 8 lanes.  The CPU runs CSR. */
 #include "gmg_internal.h"
-#include "sparse/csr_host.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,59 +52,32 @@ size_t homg__gmg_op_bytes(const gmg_op *op)
     return b;
 }
 
-/* ELLPACK-R arrays from the op's CSR (through a host copy). */
+/* ELLPACK-R arrays from the op's CSR on the backend (one read: the width). */
 static homg_status build_ell(homg_gmg *g, gmg_op *op, int lanes)
 {
     homg_ctx *ctx = g->ctx;
-    homg_csr view = { op->csr.nrows,   op->csr.ncols,  op->csr.nnz,  op->csr.row_ptr,
-                      op->csr.col_idx, op->csr.values, HOMG_FLOAT64, HOMG_MEMORY_CONTEXT };
-    homg_host_csr h;
     ell_matrix *e = &op->ell;
-    int32_t n = op->csr.nrows, w = 0, *col = NULL, *rl = NULL;
-    double *val = NULL;
+    int32_t n = op->csr.nrows, w = 0;
     homg_status st;
     if (e->col) { /* already built: only the lanes change */
         e->lanes = lanes;
         return HOMG_OK;
     }
-    HOMG_TRY(homg__csr_to_host(ctx, &view, &h, "GMG: ELLPACK-R conversion"));
-    for (int32_t i = 0; i < n; i++)
-        if (h.row_ptr[i + 1] - h.row_ptr[i] > w)
-            w = h.row_ptr[i + 1] - h.row_ptr[i];
-    col = (int32_t *)calloc((size_t)w * n + 1, sizeof *col);
-    val = (double *)calloc((size_t)w * n + 1, sizeof *val);
-    rl = (int32_t *)malloc(((size_t)n + 1) * sizeof *rl);
-    st = col && val && rl ? HOMG_OK : homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "GMG: ELLPACK-R: out of host memory");
-    if (st == HOMG_OK) {
-        for (int32_t i = 0; i < n; i++) {
-            rl[i] = h.row_ptr[i + 1] - h.row_ptr[i];
-            for (int32_t k = 0; k < rl[i]; k++) {
-                col[(size_t)k * n + i] = h.col_idx[h.row_ptr[i] + k];
-                val[(size_t)k * n + i] = h.values[h.row_ptr[i] + k];
-            }
-        }
-        e->nrows = n;
-        e->ncols = op->csr.ncols;
-        e->width = w;
-        e->lanes = lanes;
-        st = homg__alloc_array(ctx, (size_t)w * n, sizeof(int32_t), (void **)&e->col, "ELLPACK-R columns");
-    }
+    HOMG_TRY_BACKEND(ctx, GMG_GK(g)->csr_width(&ctx->ex, &op->csr, g->count), "GMG: ELLPACK-R width");
+    HOMG_TRY(homg__read(ctx, &w, g->count, sizeof w));
+    e->nrows = n;
+    e->ncols = op->csr.ncols;
+    e->width = w;
+    e->lanes = lanes;
+    st = homg__alloc_array(ctx, (size_t)w * n + 1, sizeof(int32_t), (void **)&e->col, "ELLPACK-R columns");
     if (st == HOMG_OK)
-        st = homg__alloc_array(ctx, (size_t)w * n, sizeof(double), (void **)&e->val, "ELLPACK-R values");
+        st = homg__alloc_array(ctx, (size_t)w * n + 1, sizeof(double), (void **)&e->val, "ELLPACK-R values");
     if (st == HOMG_OK)
-        st = homg__alloc_array(ctx, (size_t)n, sizeof(int32_t), (void **)&e->rl, "ELLPACK-R row lengths");
-    if (st == HOMG_OK && w > 0 && n > 0)
-        st = homg__write(ctx, e->col, col, (size_t)w * n * sizeof(int32_t));
-    if (st == HOMG_OK && w > 0 && n > 0)
-        st = homg__write(ctx, e->val, val, (size_t)w * n * sizeof(double));
-    if (st == HOMG_OK && n)
-        st = homg__write(ctx, e->rl, rl, (size_t)n * sizeof(int32_t));
+        st = homg__alloc_array(ctx, (size_t)n + 1, sizeof(int32_t), (void **)&e->rl, "ELLPACK-R row lengths");
+    if (st == HOMG_OK && GMG_GK(g)->ell_from_csr(&ctx->ex, &op->csr, e) != HOMG_OK)
+        st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG: ELLPACK-R conversion");
     if (st != HOMG_OK)
         ell_free(ctx, e);
-    free(col);
-    free(val);
-    free(rl);
-    homg_host_csr_free(&h);
     return st;
 }
 
@@ -171,7 +147,12 @@ homg_status homg__gmg_choose_format(homg_gmg *g, int l)
     gmg_level *lv = &g->lv[l];
     homg_gmg_format f = g->desc.format;
     int cuda = g->ctx->ex.backend == HOMG_BACKEND_CUDA, lanes = g->desc.ell_lanes;
-    if (f == HOMG_GMG_FORMAT_CSR || (f == HOMG_GMG_FORMAT_AUTO && !cuda)) {
+    if (f == HOMG_GMG_FORMAT_AUTO && cuda && lv->a.csr.nrows > 0) { /* the rule (top of the file) */
+        double mean = (double)lv->a.csr.nnz / lv->a.csr.nrows;
+        lanes = lanes ? lanes : mean < 10 ? 1 : mean < 24 ? 4 : 8;
+        f = HOMG_GMG_FORMAT_ELL;
+    }
+    if (f == HOMG_GMG_FORMAT_CSR || (f == HOMG_GMG_FORMAT_AUTO && !cuda) || lv->a.csr.nrows == 0) {
         lv->a.use_ell = 0;
     } else if (!cuda || lanes) { /* ELL asked for with known lanes (or on the CPU) */
         HOMG_TRY(build_ell(g, &lv->a, lanes ? lanes : 1));

@@ -83,7 +83,13 @@ static homg_status random_start(homg_gmg *g, int l, double *x)
     return st;
 }
 
-/* lambda_max(M A) by power iterations: z = M A v / ||M A v||. */
+/* Iterations between the power iterations' host reads (each one a
+ * synchronisation): the vectors are not normalised in between, and M A's
+ * eigenvalues are small, so 8 steps neither overflow nor underflow. */
+#define GMG_READ_EVERY 8
+
+/* lambda_max(M A) by power iterations: z = M A v, lambda = ||z|| / ||v|| of
+ * the last step (v rescaled at each read). */
 static homg_status estimate(homg_gmg *g, int l)
 {
     gmg_level *lv = &g->lv[l];
@@ -93,16 +99,27 @@ static homg_status estimate(homg_gmg *g, int l)
     HOMG_TRY(dot(g, n, lv->x, lv->x, &nn));
     for (int it = 0; it < g->desc.power_iterations; it++) {
         double zz = 0;
-        if (!(nn > 0))
+        int last = it + 1 == g->desc.power_iterations, read = last || (it + 1) % GMG_READ_EVERY == 0;
+        if (!(nn > 0) || !isfinite(nn))
             break;
+        if (read) /* x's norm before the step */
+            HOMG_TRY(dot(g, n, lv->x, lv->x, &nn));
         HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0));
         HOMG_TRY(apply_m(g, l, lv->t, lv->z, 0));
-        HOMG_TRY(dot(g, n, lv->z, lv->z, &zz));
-        lam = sqrt(zz / nn);
-        if (!(zz > 0) || !isfinite(zz))
-            break;
+        if (read) {
+            HOMG_TRY(dot(g, n, lv->z, lv->z, &zz));
+            lam = sqrt(zz / nn);
+            if (!(zz > 0) || !isfinite(zz))
+                break;
+            if (!last) { /* rescale to unit norm */
+                HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)),
+                                 "GMG: zero");
+                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(zz), lv->z, lv->x), "GMG: scale");
+                nn = 1;
+                continue;
+            }
+        }
         HOMG_TRY(copy_vec(g, lv->x, lv->z, n));
-        nn = zz;
     }
     if (!(lam > 0) || !isfinite(lam))
         return homg__fail(g->ctx, HOMG_ERROR_NUMERIC,
@@ -181,18 +198,25 @@ static homg_status contraction(homg_gmg *g, int l, double *rho)
     *rho = 0;
     HOMG_TRY(random_start(g, l, lv->x));
     for (int it = 0; it < 2 * g->desc.power_iterations; it++) { /* twice: eigenvalues near 1 separate slowly */
-        HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0));
-        HOMG_TRY(dot(g, n, lv->x, lv->t, &vav));
-        if (!(vav > 0) || !isfinite(vav))
-            break;
-        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->b, (size_t)n * sizeof(double)), "GMG: zero");
-        HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(vav), lv->x, lv->b), "GMG: scale");
-        HOMG_TRY(copy_vec(g, lv->x, lv->b, n)); /* ||x||_A = 1 */
+        int last = it + 1 == 2 * g->desc.power_iterations, read = it == 0 || last || (it + 1) % GMG_READ_EVERY == 0;
+        if (read) { /* ||x||_A = 1 (between reads x shrinks by E* E's contraction) */
+            HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0));
+            HOMG_TRY(dot(g, n, lv->x, lv->t, &vav));
+            if (!(vav > 0) || !isfinite(vav))
+                break;
+            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->b, (size_t)n * sizeof(double)), "GMG: zero");
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(vav), lv->x, lv->b), "GMG: scale");
+            HOMG_TRY(copy_vec(g, lv->x, lv->b, n));
+        } else {
+            HOMG_TRY(copy_vec(g, lv->b, lv->x, n));
+        }
         HOMG_TRY(sweep_operator(g, l, lv->b, 0));
         HOMG_TRY(sweep_operator(g, l, lv->b, 1)); /* b = E* E x */
-        HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0));
-        HOMG_TRY(dot(g, n, lv->b, lv->t, &num));
-        *rho = num;
+        if (last) {                               /* the Rayleigh quotient (E* E x, x)_A of the unit x */
+            HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0));
+            HOMG_TRY(dot(g, n, lv->b, lv->t, &num));
+            *rho = num;
+        }
         HOMG_TRY(copy_vec(g, lv->x, lv->b, n));
     }
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)), "GMG: zero");
@@ -222,7 +246,24 @@ static homg_status secure_spai1(homg_gmg *g, int l)
     return estimate(g, l);
 }
 
+static homg_status build_m(homg_gmg *g, int l);
+
+/* M (timed as GMG_T_SMOOTHER), then omega (GMG_T_OMEGA). */
 homg_status homg__gmg_smoother_setup(homg_gmg *g, int l)
+{
+    double t = homg__gmg_now_ms();
+    homg_status st = build_m(g, l);
+    t = homg__gmg_mark(g, GMG_T_SMOOTHER, t);
+    if (st == HOMG_OK) {
+        st = estimate(g, l);
+        if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
+            st = secure_spai1(g, l);
+    }
+    homg__gmg_mark(g, GMG_T_OMEGA, t);
+    return st;
+}
+
+static homg_status build_m(homg_gmg *g, int l)
 {
     gmg_level *lv = &g->lv[l];
     homg_gmg_smoother sm = g->desc.smoother;
@@ -234,10 +275,8 @@ homg_status homg__gmg_smoother_setup(homg_gmg *g, int l)
                          "GMG: smoother diagonal");
     } else if (sm == HOMG_GMG_SMOOTHER_SPAI1) {
         HOMG_TRY(setup_spai1(g, l));
-        HOMG_TRY(estimate(g, l));
-        return secure_spai1(g, l);
     } else {
         HOMG_TRY(setup_sainv(g, l));
     }
-    return estimate(g, l);
+    return HOMG_OK;
 }

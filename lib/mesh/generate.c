@@ -3,6 +3,7 @@
 #include "mesh_internal.h"
 #include "core/search.h"
 #include "core/sort.h"
+#include "gmg/refine.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -257,88 +258,34 @@ static int32_t edge_index(const uint64_t *edges, size_t n, int32_t a, int32_t b)
     return k < (int32_t)n && edges[k] == key ? k : -1;
 }
 
-static double dist2(const double *x, int dim, int32_t a, int32_t b)
-{
-    double s = 0;
-    for (int k = 0; k < dim; k++) {
-        double d = x[(size_t)dim * a + k] - x[(size_t)dim * b + k];
-        s += d * d;
-    }
-    return s;
-}
-
 /* New nodes: the old ones, then the midpoint of each edge (edges[i] gives
- * node num_nodes + i).  Without facets, a midpoint is marked where both ends
- * are (the smaller marker). */
-static void refine_nodes(const homg_mesh *m, const uint64_t *edges, size_t ne_u, mesh_arrays *a)
+ * node num_nodes + i; kernels/gmg/refine.h).  Without facets, a midpoint is
+ * marked where both ends are (the smaller marker). */
+static void refine_nodes(const homg_mesh *m, const uint64_t *edges, size_t ne_u, mesh_arrays *a, int coords)
 {
-    int dim = m->dim;
-    memcpy(a->coords, m->coords, (size_t)m->num_nodes * dim * sizeof(double));
+    for (int64_t i = 0; coords && i < (int64_t)m->num_nodes + (int64_t)ne_u; i++)
+        refine_node(m->dim, m->coords, m->num_nodes, edges, i, a->coords);
+    if (!a->node_markers)
+        return;
+    memcpy(a->node_markers, m->node_markers, (size_t)m->num_nodes * sizeof(int32_t));
     for (size_t i = 0; i < ne_u; i++) {
         int32_t p = (int32_t)(edges[i] >> 32), q = (int32_t)(edges[i] & 0xffffffffu);
-        for (int k = 0; k < dim; k++)
-            a->coords[(size_t)dim * (m->num_nodes + i) + k] =
-                0.5 * (m->coords[(size_t)dim * p + k] + m->coords[(size_t)dim * q + k]);
-        if (a->node_markers) {
-            int32_t mp = m->node_markers[p], mq = m->node_markers[q];
-            a->node_markers[m->num_nodes + i] = (mp && mq) ? (mp < mq ? mp : mq) : 0;
-        }
-    }
-    if (a->node_markers)
-        memcpy(a->node_markers, m->node_markers, (size_t)m->num_nodes * sizeof(int32_t));
-}
-
-/* The eight children of tetrahedron v (mid: its edge midpoints) into c: four
- * corner tetrahedra (scaled copies), then the octahedron cut along its
- * shortest diagonal into four tetrahedra around it, each oriented positively. */
-static void split_tetrahedron(const int32_t *v, int32_t mid[4][4], const double *coords, int32_t *c)
-{
-    int32_t corner[16] = { v[0],      mid[0][1], mid[0][2], mid[0][3], mid[0][1], v[1],      mid[1][2], mid[1][3],
-                           mid[0][2], mid[1][2], v[2],      mid[2][3], mid[0][3], mid[1][3], mid[2][3], v[3] };
-    int32_t ring[3][4] = { { mid[0][2], mid[0][3], mid[1][3], mid[1][2] },   /* around m01-m23 */
-                           { mid[0][1], mid[0][3], mid[2][3], mid[1][2] },   /* around m02-m13 */
-                           { mid[0][1], mid[0][2], mid[2][3], mid[1][3] } }; /* around m03-m12 */
-    int32_t ends[3][2] = { { mid[0][1], mid[2][3] }, { mid[0][2], mid[1][3] }, { mid[0][3], mid[1][2] } };
-    int best = 0;
-    double len[3];
-    for (int dgl = 0; dgl < 3; dgl++)
-        len[dgl] = dist2(coords, 3, ends[dgl][0], ends[dgl][1]);
-    if (len[1] < len[best])
-        best = 1;
-    if (len[2] < len[best])
-        best = 2;
-    memcpy(c, corner, sizeof corner);
-    for (int r = 0; r < 4; r++) {
-        int32_t *t = c + 16 + 4 * r;
-        t[0] = ends[best][0];
-        t[1] = ends[best][1];
-        t[2] = ring[best][r];
-        t[3] = ring[best][(r + 1) % 4];
-        if (homg__element_det(3, coords, t) < 0) {
-            t[2] = ring[best][(r + 1) % 4];
-            t[3] = ring[best][r];
-        }
+        int32_t mp = m->node_markers[p], mq = m->node_markers[q];
+        a->node_markers[m->num_nodes + i] = (mp && mq) ? (mp < mq ? mp : mq) : 0;
     }
 }
 
-/* The children of element e (4 triangles or 8 tetrahedra) with its tag. */
-static void refine_element(const homg_mesh *m, const uint64_t *edges, size_t ne_u, int32_t e, mesh_arrays *a)
+/* The children of every element (kernels/gmg/refine.h: the rule the device
+ * refinement shares), unless already there, and their tags. */
+static void refine_elements(const homg_mesh *m, const uint64_t *edges, size_t ne_u, mesh_arrays *a, int elements)
 {
-    int nv = m->dim + 1, children = m->dim == 2 ? 4 : 8;
-    const int32_t *v = m->elements + (size_t)e * nv;
-    int32_t *c = a->elements + (size_t)e * children * nv;
-    int32_t mid[4][4];
-    for (int i = 0; i < nv; i++)
-        for (int j = i + 1; j < nv; j++)
-            mid[i][j] = mid[j][i] = m->num_nodes + edge_index(edges, ne_u, v[i], v[j]);
-    for (int t = 0; t < children; t++)
-        a->element_tags[(size_t)e * children + t] = m->element_tags[e];
-    if (m->dim == 2) {
-        int32_t t[12] = { v[0],      mid[0][1], mid[0][2], mid[0][1], v[1],      mid[1][2],
-                          mid[0][2], mid[1][2], v[2],      mid[0][1], mid[1][2], mid[0][2] };
-        memcpy(c, t, sizeof t);
-    } else {
-        split_tetrahedron(v, mid, a->coords, c);
+    int children = m->dim == 2 ? 4 : 8;
+    for (int32_t e = 0; e < m->num_elements; e++) {
+        if (elements)
+            refine_element_children(m->dim, m->elements, e, m->num_nodes, edges, (int32_t)ne_u, a->coords,
+                                    a->elements + (size_t)e * children * (m->dim + 1));
+        for (int t = 0; t < children; t++)
+            a->element_tags[(size_t)e * children + t] = m->element_tags[e];
     }
 }
 
@@ -388,28 +335,39 @@ static homg_status refine_alloc(const homg_mesh *m, size_t ne_u, mesh_arrays *a)
 
 homg_status homg_mesh_refine(const homg_mesh *m, homg_mesh **out)
 {
-    homg_ctx *ctx;
+    if (!m)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    HOMG_TRY(homg__begin(m->ctx, "homg_mesh_refine", out ? NULL : "out"));
+    return homg__mesh_refine_edges(m, NULL, out, NULL, NULL);
+}
+
+homg_status homg__mesh_refine_edges(const homg_mesh *m, const mesh_refine_hook *hook, homg_mesh **out,
+                                    uint64_t **edges_out, size_t *count)
+{
+    homg_ctx *ctx = m->ctx;
     mesh_arrays a;
     uint64_t *edges = NULL;
     size_t ne_u = 0;
     homg_status st;
-    if (!m)
-        return HOMG_ERROR_INVALID_ARGUMENT;
-    ctx = m->ctx;
-    HOMG_TRY(homg__begin(ctx, "homg_mesh_refine", out ? NULL : "out"));
     *out = NULL;
-    HOMG_TRY(homg__mesh_edges(ctx, m, &edges, &ne_u));
+    HOMG_TRY(hook ? hook->edges(hook->user, m, &edges, &ne_u) : homg__mesh_edges(ctx, m, &edges, &ne_u));
     st = refine_alloc(m, ne_u, &a);
+    if (st == HOMG_OK && hook)
+        st = hook->fill(hook->user, m, a.coords, a.elements);
     if (st == HOMG_OK) {
-        refine_nodes(m, edges, ne_u, &a);
-        for (int32_t e = 0; e < m->num_elements; e++)
-            refine_element(m, edges, ne_u, e, &a);
+        refine_nodes(m, edges, ne_u, &a, !hook);
+        refine_elements(m, edges, ne_u, &a, !hook);
         st = refine_facets(ctx, m, edges, ne_u, &a);
     }
-    free(edges);
-    if (st != HOMG_OK) {
+    if (st == HOMG_OK)
+        st = homg__mesh_finish_checked(ctx, &a, out); /* children of valid elements, oriented positively */
+    else
         homg__mesh_arrays_free(&a);
-        return st;
+    if (st == HOMG_OK && edges_out) {
+        *edges_out = edges;
+        *count = ne_u;
+    } else {
+        free(edges);
     }
-    return homg__mesh_finish(ctx, &a, NULL, out);
+    return st;
 }

@@ -123,14 +123,15 @@ static homg_status orient(homg_ctx *ctx, mesh_arrays *a, const char *source, int
     return HOMG_OK;
 }
 
-homg_status homg__mesh_finish(homg_ctx *ctx, mesh_arrays *a, const char *source, homg_mesh **out)
+static homg_status finish(homg_ctx *ctx, mesh_arrays *a, const char *source, int checked, homg_mesh **out)
 {
-    homg_status st;
+    homg_status st = HOMG_OK;
     homg_mesh *m;
     int32_t reoriented = 0;
     *out = NULL;
-    st = check_arrays(ctx, a, source);
-    if (st == HOMG_OK)
+    if (!checked)
+        st = check_arrays(ctx, a, source);
+    if (st == HOMG_OK && !checked)
         st = orient(ctx, a, source, &reoriented);
     if (st == HOMG_OK && !a->element_tags &&
         !(a->element_tags = (int32_t *)calloc((size_t)a->num_elements, sizeof(int32_t))))
@@ -174,6 +175,16 @@ homg_status homg__mesh_finish(homg_ctx *ctx, mesh_arrays *a, const char *source,
     memset(a, 0, sizeof *a);
     *out = m;
     return HOMG_OK;
+}
+
+homg_status homg__mesh_finish(homg_ctx *ctx, mesh_arrays *a, const char *source, homg_mesh **out)
+{
+    return finish(ctx, a, source, 0, out);
+}
+
+homg_status homg__mesh_finish_checked(homg_ctx *ctx, mesh_arrays *a, homg_mesh **out)
+{
+    return finish(ctx, a, NULL, 1, out);
 }
 
 static void *dup_array(const void *src, size_t count, size_t item, int *failed)

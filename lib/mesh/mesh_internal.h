@@ -42,6 +42,9 @@ void homg__mesh_arrays_free(mesh_arrays *a);
  * file for messages ("path:line: ...", or "path: element 7: ..." without lines);
  * NULL for arrays from the caller.  On failure the arrays are freed. */
 homg_status homg__mesh_finish(homg_ctx *ctx, mesh_arrays *a, const char *source, homg_mesh **out);
+/* The same for arrays known valid and positively oriented (a refined valid
+ * mesh): no index, degeneracy or orientation pass (the refinement's hot spot). */
+homg_status homg__mesh_finish_checked(homg_ctx *ctx, mesh_arrays *a, homg_mesh **out);
 
 /* Signed measure times dim!: twice the area (2D) or six times the volume (3D). */
 double homg__element_det(int dim, const double *coords, const int32_t *nodes);
@@ -50,6 +53,20 @@ double homg__element_longest_edge(int dim, const double *coords, const int32_t *
 
 /* Sorted unique edges (min << 32 | max) of all elements; *out malloc'd. */
 homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *mesh, uint64_t **out, size_t *count);
+/* Where a refinement's heavy part runs elsewhere (the GMG set-up: on the
+ * backend): edges gives m's sorted unique edges (malloc'd), fill the fine
+ * coordinates and children (arrays of the refined size) by the rule of
+ * kernels/gmg/refine.h; the host does tags, markers and facets. */
+typedef struct mesh_refine_hook {
+    void *user;
+    homg_status (*edges)(void *user, const homg_mesh *m, uint64_t **edges, size_t *count);
+    homg_status (*fill)(void *user, const homg_mesh *m, double *coords, int32_t *elements);
+} mesh_refine_hook;
+/* homg_mesh_refine (hook NULL: all on the host) that also hands back the
+ * sorted edges of m (node num_nodes + k of *out is the midpoint of edge k;
+ * free() them), or not (edges NULL). */
+homg_status homg__mesh_refine_edges(const homg_mesh *m, const mesh_refine_hook *hook, homg_mesh **out, uint64_t **edges,
+                                    size_t *count);
 
 /* ------------------------------------------------ reading text files line by line */
 

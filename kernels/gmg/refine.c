@@ -1,0 +1,54 @@
+/* refine.c -- CPU twin of refine.cu: uniform refinement of a mesh by the
+ * per-element rule of refine.h (edges by radix sort, as the host mesh code). */
+#include "core/sort.h"
+#include "refine.h"
+
+#include <stdlib.h>
+
+homg_status homg_cpu_gmg_refine_temp_bytes(kernel_exec *ex, size_t num_keys, size_t *bytes)
+{
+    (void)ex;
+    (void)num_keys;
+    *bytes = 1;
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
+                                      int32_t num_nodes, uint64_t *keys, uint64_t *keys_alt, void *temp,
+                                      size_t temp_bytes, int32_t *count)
+{
+    int nv = dim + 1, per = nv * (nv - 1) / 2;
+    size_t n = (size_t)num_elements * per;
+    (void)ex;
+    (void)temp;
+    (void)temp_bytes;
+#pragma omp parallel for schedule(static) if (num_elements > HOMG_OMP_MIN)
+    for (int32_t e = 0; e < num_elements; e++)
+        refine_element_keys(nv, elements, e, keys + (size_t)e * per);
+    homg_cpu_sort_u64(keys, keys_alt, n, 32 + homg_cpu_sort_bits_for((uint64_t)num_nodes));
+    *count = (int32_t)homg_cpu_sort_unique_u64(keys, n);
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_refine_nodes(kernel_exec *ex, int dim, int32_t num_nodes, const double *coarse,
+                                      const uint64_t *edges, int32_t num_edges, double *fine)
+{
+    int64_t n = (int64_t)num_nodes + num_edges;
+    (void)ex;
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
+    for (int64_t i = 0; i < n; i++)
+        refine_node(dim, coarse, num_nodes, edges, i, fine);
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_refine_elements(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
+                                         int32_t num_nodes, const uint64_t *edges, int32_t num_edges,
+                                         const double *fine, int32_t *children)
+{
+    int per = (dim == 2 ? 4 : 8) * (dim + 1);
+    (void)ex;
+#pragma omp parallel for schedule(static) if (num_elements > HOMG_OMP_MIN)
+    for (int32_t e = 0; e < num_elements; e++)
+        refine_element_children(dim, elements, e, num_nodes, edges, num_edges, fine, children + (size_t)e * per);
+    return HOMG_OK;
+}

@@ -1,0 +1,104 @@
+/* refine.cu -- CUDA twin of refine.c: uniform refinement on the device, the
+ * per-element rule of refine.h; the edges by CUB radix sort and unique. */
+#include "core/cuda_check.h"
+#include "refine.h"
+#include "sparse/sparse_util.cuh"
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_select.cuh>
+
+#define COUNT_BYTES 256 /* the unique count lives at the start of the workspace */
+
+static int key_bits(int32_t num_nodes)
+{
+    int b = 1;
+    while (b < 32 && ((uint64_t)1 << b) <= (uint64_t)num_nodes)
+        b++;
+    return 32 + b;
+}
+
+homg_status homg_cuda_gmg_refine_temp_bytes(kernel_exec *ex, size_t num_keys, size_t *bytes)
+{
+    size_t sort_bytes = 0, unique_bytes = 0;
+    cub::DoubleBuffer<uint64_t> db(NULL, NULL);
+    if (num_keys > 0x7fffffff)
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "refinement: %zu edge keys exceed CUB's int item count",
+                              num_keys);
+    HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(NULL, sort_bytes, db, (int)num_keys, 0, 64, homg_cuda_stream(ex)));
+    HOMG_CUDA_TRY(ex, cub::DeviceSelect::Unique(NULL, unique_bytes, (const uint64_t *)NULL, (uint64_t *)NULL,
+                                                (int *)NULL, (int)num_keys, homg_cuda_stream(ex)));
+    *bytes = COUNT_BYTES + (sort_bytes > unique_bytes ? sort_bytes : unique_bytes);
+    return HOMG_OK;
+}
+
+__global__ static void refine_keys_kernel(int nv, int32_t ne, const int32_t *elements, uint64_t *keys)
+{
+    int per = nv * (nv - 1) / 2;
+    FOR_ROWS(e, ne) refine_element_keys(nv, elements, e, keys + (size_t)e * per);
+}
+
+homg_status homg_cuda_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
+                                       int32_t num_nodes, uint64_t *keys, uint64_t *keys_alt, void *temp,
+                                       size_t temp_bytes, int32_t *count)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int nv = dim + 1, n = num_elements * (nv * (nv - 1) / 2), c = 0, *d_count = (int *)temp;
+    void *work = (unsigned char *)temp + COUNT_BYTES;
+    size_t work_bytes = temp_bytes - COUNT_BYTES;
+    *count = 0;
+    if (num_elements <= 0)
+        return HOMG_OK;
+    refine_keys_kernel<<<launch_blocks(num_elements), HOMG_THREADS, 0, s>>>(nv, num_elements, elements, keys);
+    HOMG_CUDA_LAUNCHED(ex, "refinement edge keys");
+    cub::DoubleBuffer<uint64_t> db(keys, keys_alt);
+    HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, n, 0, key_bits(num_nodes), s));
+    HOMG_CUDA_TRY(
+        ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)db.Current(), db.Alternate(), d_count, n, s));
+    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&c, d_count, sizeof c, cudaMemcpyDeviceToHost, s));
+    HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
+    if (c <= 0 || c > n)
+        return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "refinement: unique returned %d edges of %d keys", c, n);
+    if (db.Alternate() != keys)
+        HOMG_CUDA_TRY(ex,
+                      cudaMemcpyAsync(keys, db.Alternate(), (size_t)c * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
+    *count = c;
+    return HOMG_OK;
+}
+
+__global__ static void refine_nodes_kernel(int dim, int32_t nn, const double *coarse, const uint64_t *edges, int32_t n,
+                                           double *fine)
+{
+    FOR_ROWS(i, n) refine_node(dim, coarse, nn, edges, i, fine);
+}
+
+homg_status homg_cuda_gmg_refine_nodes(kernel_exec *ex, int dim, int32_t num_nodes, const double *coarse,
+                                       const uint64_t *edges, int32_t num_edges, double *fine)
+{
+    int32_t n = num_nodes + num_edges;
+    if (n == 0)
+        return HOMG_OK;
+    refine_nodes_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(dim, num_nodes, coarse, edges, n,
+                                                                                     fine);
+    HOMG_CUDA_LAUNCHED(ex, "refinement nodes");
+    return HOMG_OK;
+}
+
+__global__ static void refine_elements_kernel(int dim, int32_t ne, const int32_t *elements, int32_t nn,
+                                              const uint64_t *edges, int32_t nedges, const double *fine,
+                                              int32_t *children)
+{
+    int per = (dim == 2 ? 4 : 8) * (dim + 1);
+    FOR_ROWS(e, ne) refine_element_children(dim, elements, e, nn, edges, nedges, fine, children + (size_t)e * per);
+}
+
+homg_status homg_cuda_gmg_refine_elements(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
+                                          int32_t num_nodes, const uint64_t *edges, int32_t num_edges,
+                                          const double *fine, int32_t *children)
+{
+    if (num_elements == 0)
+        return HOMG_OK;
+    refine_elements_kernel<<<launch_blocks(num_elements), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        dim, num_elements, elements, num_nodes, edges, num_edges, fine, children);
+    HOMG_CUDA_LAUNCHED(ex, "refinement elements");
+    return HOMG_OK;
+}
