@@ -745,6 +745,17 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     KG->update_p(&gpu->ex, p, n, gr, gq, gs);
     KC->update_p(&cpu->ex, p, n, cr, cq, cs);
     GEN_EXPECT("update_p", cmp_arrays(gq, cq, n, p), tol);
+    /* the two-pass weight step (lib/grid/general.c two_pass_solve) and its update */
+    KG->dot2(&gpu->ex, p, n, gq, gf, NULL, gs + GEN_RZ);
+    KC->dot2(&cpu->ex, p, n, cq, cf, NULL, cs + GEN_RZ);
+    KG->apply(&gpu->ex, p, &L.g, gq, gr, gs + GEN_PQ);
+    KC->apply(&cpu->ex, p, &L.c, cq, cr, cs + GEN_PQ);
+    KG->scalars(&gpu->ex, gs, GEN_STEP_PASS, 0, NULL, NULL);
+    KC->scalars(&cpu->ex, cs, GEN_STEP_PASS, 0, NULL, NULL);
+    KG->update_ur(&gpu->ex, p, n, L.g.flag, gu, gq, gf, gr, gs);
+    KC->update_ur(&cpu->ex, p, n, L.c.flag, cu, cq, cf, cr, cs);
+    GEN_EXPECT("two-pass update u", cmp_arrays(gu, cu, n, p), tol * 10);
+    GEN_EXPECT("two-pass update b", cmp_arrays(gf, cf, n, p), tol * 10);
     homg_copy_to_host(gpu, hs_g, gs, sizeof hs_g);
     homg_copy_to_host(cpu, hs_c, cs, sizeof hs_c);
     for (int k = 0; k < GEN_NSCALARS; k++)

@@ -72,8 +72,14 @@ enum {
     GEN_STEP_ALPHA = 0, /* alpha = RZ/PQ; RR = 0 */
     GEN_STEP_BETA,      /* beta = -alpha ZQ/RZ; RZ = RZN; PQ = ZQ = RZN = 0 */
     GEN_STEP_RECORD,    /* hist[*count] = sqrt(RR/BB) (or sqrt(E2/R2) when ref); count++; E2 = R2 = 0 */
-    GEN_STEP_START      /* RZ = RZN; PQ = ZQ = RZN = 0 */
+    GEN_STEP_START,     /* RZ = RZN; PQ = ZQ = RZN = 0 */
+    GEN_STEP_PASS       /* two-pass weight: ALPHA = min(GEN_PASS_WEIGHT, GEN_PASS_GUARD RZ/PQ) (PQ <= 0: */
+                        /* GEN_PASS_WEIGHT); RZ = PQ = RR = 0 */
 };
+/* The largest weight of a two-pass coarse correction (lib/grid/general.c, two_pass_solve). */
+#define GEN_PASS_WEIGHT 0.85
+/* ... and at most GEN_PASS_GUARD times the pass's CG step (a bound for over-correcting V-cycles). */
+#define GEN_PASS_GUARD 1.6
 
 #define GEN_KERNELS(X)                                                                                            \
     /* The finest level from the operator: faces (harmonic means / h^2), walls, lam, flags. */                    \

@@ -80,6 +80,10 @@ HOMG_HD void gen_scalar_step(double *s, int step, int ref, double *hist, int *co
         s[GEN_BETA] = step == GEN_STEP_BETA && s[GEN_RZ] != 0 ? -s[GEN_ALPHA] * s[GEN_ZQ] / s[GEN_RZ] : 0.0;
         s[GEN_RZ] = s[GEN_RZN];
         s[GEN_PQ] = s[GEN_ZQ] = s[GEN_RZN] = 0;
+    } else if (step == GEN_STEP_PASS) {
+        double a = s[GEN_PQ] > 0 ? GEN_PASS_GUARD * s[GEN_RZ] / s[GEN_PQ] : GEN_PASS_WEIGHT;
+        s[GEN_ALPHA] = a < GEN_PASS_WEIGHT ? a : GEN_PASS_WEIGHT;
+        s[GEN_RZ] = s[GEN_PQ] = s[GEN_RR] = 0;
     } else if (step == GEN_STEP_RECORD) {
         double v = ref ? (s[GEN_R2] > 0 ? sqrt(s[GEN_E2] / s[GEN_R2]) : sqrt(s[GEN_E2]))
                        : (s[GEN_BB] > 0 ? sqrt(s[GEN_RR] / s[GEN_BB]) : sqrt(s[GEN_RR]));
