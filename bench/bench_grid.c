@@ -23,7 +23,7 @@
  * bytes per unknown), written to bench/results/<gpu>_grid_general.md.
  *
  *   build/bench/bench_grid [--sizes 256,512,...] [--reps R] [--methods fft,fused-v,...] [--out FILE]
- *                          [--general [--max3d N]]
+ *                          [--general [--max3d N] [--rows NAME-PART]]
  */
 #include <math.h>
 #include <stdio.h>
@@ -443,7 +443,7 @@ static void write_table(FILE *o, const char *device, const char *date)
 int main(int argc, char **argv)
 {
     int sizes[8] = { 256, 512, 1024, 2048, 4096 }, nsizes = 5, reps = 21, general = 0, max3d = 512;
-    const char *out = NULL;
+    const char *out = NULL, *grows = NULL;
     char device[256], date[64], path[512];
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--sizes") && a + 1 < argc) {
@@ -461,10 +461,12 @@ int main(int argc, char **argv)
             general = 1;
         } else if (!strcmp(argv[a], "--max3d") && a + 1 < argc) {
             max3d = atoi(argv[++a]);
+        } else if (!strcmp(argv[a], "--rows") && a + 1 < argc) {
+            grows = argv[++a];
         } else {
             fprintf(stderr, "usage: bench_grid [--sizes 256,512,...] [--reps R] [--methods "
                             "fft,fmg,fused-v,vcycle,fcycle,homg,warm] "
-                            "[--out FILE] [--general [--max3d N]]\n");
+                            "[--out FILE] [--general [--max3d N] [--rows NAME-PART]]\n");
             return 2;
         }
     }
@@ -489,7 +491,7 @@ int main(int argc, char **argv)
         if (o)
             fprintf(o, "# homg general structured benchmark\n\nDevice: %s. Date: %s. Build: homg %s.\n", device, date,
                     homg_version_string());
-        bench_grid_general(ctx, reps < 9 ? reps : 9, max3d, o);
+        bench_grid_general(ctx, reps < 9 ? reps : 9, max3d, grows, o);
         if (o) {
             fclose(o);
             printf("\nwrote %s\n", out);
