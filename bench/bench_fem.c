@@ -19,6 +19,7 @@
 
 #include "homg.h"
 #include "testutil.h"
+#include "copy_bandwidth.h"
 
 #if HOMG_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -217,38 +218,6 @@ static void bench_mesh(homg_ctx *cpu, homg_ctx *gpu, const char *name, const cha
     homg_mesh_destroy(mg);
 }
 
-/* Device-to-device copy bandwidth (GB/s, read + write), the yardstick for the GB/s column. */
-static double copy_bandwidth(void)
-{
-#if HOMG_HAVE_CUDA
-    size_t bytes = (size_t)1 << 30;
-    void *a = NULL, *b = NULL;
-    cudaEvent_t e0, e1;
-    float ms = 0;
-    double t[GPU_REPS];
-    if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess)
-        return 0;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice);
-    for (int i = 0; i < GPU_REPS; i++) {
-        cudaEventRecord(e0, 0);
-        cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&ms, e0, e1);
-        t[i] = ms;
-    }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cudaFree(a);
-    cudaFree(b);
-    return 2.0 * (double)bytes / (homg_test_median(t, GPU_REPS) * 1e-3) * 1e-9;
-#else
-    return 0;
-#endif
-}
-
 int main(void)
 {
     homg_ctx *cpu, *gpu;
@@ -264,7 +233,7 @@ int main(void)
     cpu = homg_test_ctx(HOMG_BACKEND_CPU);
     gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-    bw = copy_bandwidth();
+    bw = bench_copy_gbs();
     printf("bench_fem on %s, %s, homg %s, %s; device copy bandwidth %.0f GB/s\n", homg_ctx_device_name(gpu), date,
            homg_version_string(), HOMG_BUILD_ID, bw);
     bench_mesh(cpu, gpu, "cube K=64 (Regular)", NULL, 64);

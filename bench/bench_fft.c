@@ -28,6 +28,7 @@
 #if HOMG_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include "copy_bandwidth.h"
 #include "cufft_periodic.h"
 
 #define MAX_ROT  8
@@ -54,18 +55,6 @@ static void die(const char *what)
     exit(1);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Something to time: run(state, k) queues one solve on rotation k. */
 typedef int (*run_fn)(void *state, int k);
 
@@ -89,37 +78,8 @@ static double time_median(run_fn run, void *state, int nrot)
     }
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
-    double m = median(t, reps);
+    double m = homg_test_median(t, reps);
     free(t);
-    return m;
-}
-
-/* Device-to-device copy: bytes read + written per second, and the time of `bytes`. */
-static double copy_ms(size_t bytes, double *gbs)
-{
-    void *a, *b;
-    cudaEvent_t e0, e1;
-    double t[11];
-    if (cudaMalloc(&a, bytes) != cudaSuccess || cudaMalloc(&b, bytes) != cudaSuccess)
-        die("cudaMalloc");
-    cudaMemset(a, 1, bytes);
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    for (int r = 0; r < 12; r++) {
-        float ms;
-        cudaEventRecord(e0, 0);
-        cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (r)
-            t[r - 1] = ms;
-    }
-    cudaFree(a);
-    cudaFree(b);
-    double m = median(t, 11);
-    if (gbs)
-        *gbs = 2.0 * bytes / (m * 1e-3) / 1e9;
     return m;
 }
 
@@ -265,7 +225,7 @@ static void baseline_periodic(row *rw, problem *pb)
     size_t cells = (size_t)pb->p.nx * pb->p.ny * pb->p.nz;
     if (cufft_periodic_create(pb->p.nx, pb->p.ny, pb->p.nz, pb->p.h, &s.cp))
         die("cufft_periodic_create");
-    double ms = time_median(run_periodic, &s, pb->nrot), cms = copy_ms(cells * sizeof(float), NULL);
+    double ms = time_median(run_periodic, &s, pb->nrot), cms = bench_copy_ms(cells * sizeof(float));
     snprintf(rw->ref, sizeof rw->ref, "periodic cuFFT (copy %.3f ms)", cms);
     rw->ref_ms = ms;
     printf("  %-22s %-16s float32   : %8.4f ms  (homg / periodic %.2f; copy of the floats %.3f ms)\n",
@@ -334,7 +294,7 @@ int main(int argc, char **argv)
         return 0;
     }
     ctx = homg_test_ctx(HOMG_BACKEND_CUDA);
-    copy_ms((size_t)1 << 30, &copy_gbs);
+    copy_gbs = bench_copy_gbs();
     printf("bench_fft: %s, build %s, copy bandwidth %.0f GB/s, median of %d\n", homg_ctx_device_name(ctx),
            HOMG_BUILD_ID, copy_gbs, reps);
 

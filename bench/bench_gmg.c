@@ -23,6 +23,7 @@
 #include "gmg/gmg_internal.h"
 #include "homg.h"
 #include "testutil.h"
+#include "copy_bandwidth.h"
 
 #ifndef HOMG_BUILD_ID
 #define HOMG_BUILD_ID "unknown"
@@ -43,28 +44,6 @@ static double cycle_ms(homg_ctx *ctx, homg_gmg *g, const double *r, double *z, i
         homg_gmg_apply(g, r, z);
     homg_ctx_synchronize(ctx);
     return (homg_test_now_ms() - t0) / n;
-}
-
-/* Device-to-device copy bandwidth, GB/s (read + write). */
-static double copy_gbs(homg_ctx *ctx)
-{
-    size_t bytes = (size_t)256 << 20;
-    void *a = NULL, *b = NULL;
-    double t0, ms;
-    if (homg_alloc(ctx, bytes, &a) != HOMG_OK || homg_alloc(ctx, bytes, &b) != HOMG_OK) {
-        homg_free(ctx, a);
-        return 0;
-    }
-    ctx->mem->copy(&ctx->ex, b, a, bytes, HOMG_D2D);
-    homg_ctx_synchronize(ctx);
-    t0 = homg_test_now_ms();
-    for (int k = 0; k < 20; k++)
-        ctx->mem->copy(&ctx->ex, b, a, bytes, HOMG_D2D);
-    homg_ctx_synchronize(ctx);
-    ms = (homg_test_now_ms() - t0) / 20;
-    homg_free(ctx, a);
-    homg_free(ctx, b);
-    return 2.0 * bytes / (ms * 1e6);
 }
 
 /* GB/s of the finest A's product in the format the level chose. */
@@ -226,7 +205,7 @@ int main(int argc, char **argv)
     emit("date: %s, ", date);
     emit("build: %s\n\n", HOMG_BUILD_ID);
     if (!cpu)
-        printf("device copy bandwidth: %.0f GB/s\n", copy_gbs(ctx));
+        printf("device copy bandwidth: %.0f GB/s\n", bench_copy_gbs());
     emit("%s", "-Laplace u = 1, u = 0 at x = 0, u = 1 at x = 1; PCG to 1e-8; V(2,2), dense Cholesky on the coarsest "
                "level, rediscretised coarse operators; solve ms: median; cycle: ms per V-cycle; GB/s: finest A's "
                "product; band: mean |i - j| of the finest A\n\n");

@@ -23,7 +23,8 @@
  * bytes per unknown), written to bench/results/<gpu>_grid_general.md.
  *
  *   build/bench/bench_grid [--sizes 256,512,...] [--reps R] [--methods fft,fused-v,...] [--out FILE]
- *                          [--general [--max3d N] [--rows NAME-PART]]
+ *                          [--general [--max3d N] [--cases 0,3,...: rows of the case table]]
+ * (with --general, --methods filters default,vcycle,fft)
  */
 #include <math.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "copy_bandwidth.h"
 #include "grid_general.h"
 #include "homg.h"
 #include "poisson2d.h"
@@ -73,45 +75,6 @@ static void die(const char *what, homg_ctx *ctx)
 {
     fprintf(stderr, "bench_grid: %s: %s\n", what, ctx ? homg_ctx_last_error(ctx) : "");
     exit(1);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* Device-to-device copy bandwidth, bytes read + written per second. */
-static double measure_copy_bandwidth(void)
-{
-    size_t bytes = (size_t)1 << 30;
-    void *a, *b;
-    cudaEvent_t e0, e1;
-    double t[11];
-    cudaMalloc(&a, bytes);
-    cudaMalloc(&b, bytes);
-    cudaMemset(a, 1, bytes);
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    for (int r = 0; r < 12; r++) {
-        float ms;
-        cudaEventRecord(e0, 0);
-        cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (r)
-            t[r - 1] = ms;
-    }
-    cudaFree(a);
-    cudaFree(b);
-    return 2.0 * bytes / (median(t, 11) * 1e-3) / 1e9;
 }
 
 /* Rotated copies of one problem's f (and a u per copy) in the ctx's space. */
@@ -181,7 +144,7 @@ static double time_solve(homg_ctx *ctx, homg_grid *g, inputs *in, int cycles, in
         if (r >= 0)
             t[r] = ms;
     }
-    double m = median(t, reps);
+    double m = homg_test_median(t, reps);
     free(t);
     cudaEventDestroy(e0);
     cudaEventDestroy(e1);
@@ -323,7 +286,7 @@ static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
     cudaMemcpy(hbuf, u[0], n * elem, cudaMemcpyDeviceToHost);
     for (size_t k = 0; k < n; k++)
         uh[k] = prec == HOMG_FLOAT64 ? ((double *)hbuf)[k] : ((float *)hbuf)[k];
-    double ms = median(t, reps), err = homg_rel_diff(uh, p->u_star, n);
+    double ms = homg_test_median(t, reps), err = homg_rel_diff(uh, p->u_star, n);
     add_row(p->nx, prec, "fft", 1, ms, err, 0, cost.launches, cost.bytes);
     printf("  %-7s %s %5d^2:            %8.4f ms  error %.2e             %4d launches  %6.0f GB/s\n", "fft",
            prec ? "float64" : "float32", p->nx, ms, err, cost.launches, rows[nrows - 1].gbs);
@@ -394,7 +357,7 @@ static void bench_warm(homg_ctx *ctx, int N, int reps, homg_method method, const
         if (r >= 0)
             t[r] = ms;
     }
-    double ms = median(t, reps);
+    double ms = homg_test_median(t, reps);
     add_row(N, HOMG_FLOAT32, name, cycles, ms, err, info.work_units, info.launches, info.bytes);
     printf("  %s float32 %5d^2: %2d cycles  %8.4f ms  error %.2e (from %.1e)  %.1f WU  %ld launches\n", name, N, cycles,
            ms, err, homg_rel_diff(p1->u_star, p2->u_star, n), info.work_units, info.launches);
@@ -443,7 +406,7 @@ static void write_table(FILE *o, const char *device, const char *date)
 int main(int argc, char **argv)
 {
     int sizes[8] = { 256, 512, 1024, 2048, 4096 }, nsizes = 5, reps = 21, general = 0, max3d = 512;
-    const char *out = NULL, *grows = NULL;
+    const char *out = NULL, *cases = NULL;
     char device[256], date[64], path[512];
     for (int a = 1; a < argc; a++) {
         if (!strcmp(argv[a], "--sizes") && a + 1 < argc) {
@@ -461,12 +424,12 @@ int main(int argc, char **argv)
             general = 1;
         } else if (!strcmp(argv[a], "--max3d") && a + 1 < argc) {
             max3d = atoi(argv[++a]);
-        } else if (!strcmp(argv[a], "--rows") && a + 1 < argc) {
-            grows = argv[++a];
+        } else if (!strcmp(argv[a], "--cases") && a + 1 < argc) {
+            cases = argv[++a];
         } else {
             fprintf(stderr, "usage: bench_grid [--sizes 256,512,...] [--reps R] [--methods "
                             "fft,fmg,fused-v,vcycle,fcycle,homg,warm] "
-                            "[--out FILE] [--general [--max3d N] [--rows NAME-PART]]\n");
+                            "[--out FILE] [--general [--max3d N] [--cases 0,1,...]]\n");
             return 2;
         }
     }
@@ -478,7 +441,7 @@ int main(int argc, char **argv)
     snprintf(device, sizeof device, "%s", homg_ctx_device_name(ctx));
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
-    copy_gbs = measure_copy_bandwidth();
+    copy_gbs = bench_copy_gbs();
     printf("bench_grid on %s, %s; copy bandwidth %.0f GB/s\n", device, date, copy_gbs);
     if (general) {
         const char *dev = strstr(device, "H100") ? "h100" : strstr(device, "H200") ? "h200" : "gpu";
@@ -491,7 +454,7 @@ int main(int argc, char **argv)
         if (o)
             fprintf(o, "# homg general structured benchmark\n\nDevice: %s. Date: %s. Build: homg %s.\n", device, date,
                     homg_version_string());
-        bench_grid_general(ctx, reps < 9 ? reps : 9, max3d, grows, o);
+        bench_grid_general(ctx, reps < 9 ? reps : 9, max3d, cases, only, o);
         if (o) {
             fclose(o);
             printf("\nwrote %s\n", out);

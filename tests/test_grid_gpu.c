@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "grid/gen_kernels.h"
+#include "grid/gen_point.h"
 #include "grid/grid_kernels.h"
 #include "core/internal.h"
 #include "gridcase.h"
@@ -578,6 +579,18 @@ static double cmp_arrays(const void *a, const void *b, size_t n, homg_precision 
     return d;
 }
 
+/* Compares n values of precision p at a and b, both in CPU memory. */
+static double cmp_arrays2(const void *a, const void *b, size_t n, homg_precision p)
+{
+    double *ha = (double *)malloc(n * sizeof(double)), *hb = (double *)malloc(n * sizeof(double)), d;
+    homg_test_download(cpu, a, n, p, ha);
+    homg_test_download(cpu, b, n, p, hb);
+    d = homg_rel_diff(ha, hb, n);
+    free(ha);
+    free(hb);
+    return d;
+}
+
 static int cmp_bytes(const void *a, const void *b, size_t n)
 {
     unsigned char *ha = (unsigned char *)malloc(n), *hb = (unsigned char *)malloc(n);
@@ -717,6 +730,28 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     KG->prolong_add(&gpu->ex, p, &L.g, &Cl.g, gec, gu);
     KC->prolong_add(&cpu->ex, p, &L.c, &Cl.c, cec, cu);
     GEN_EXPECT("prolong_add", cmp_arrays(gu, cu, n, p), tol);
+    /* the fused launches: CUDA vs CPU, and on the CPU exactly the separate launches' result */
+    {
+        void *g1 = up2(gpu, x1, n, p), *c1 = up2(cpu, x1, n, p), *c2 = up2(cpu, x1, n, p);
+        KG->prolong_smooth(&gpu->ex, p, &L.g, &Cl.g, gec, g1, gf);
+        KG->smooth(&gpu->ex, p, &L.g, g1, gf, 0);
+        KC->prolong_smooth(&cpu->ex, p, &L.c, &Cl.c, cec, c1, cf);
+        KC->smooth(&cpu->ex, p, &L.c, c1, cf, 0);
+        KC->prolong_add(&cpu->ex, p, &L.c, &Cl.c, cec, c2);
+        KC->smooth(&cpu->ex, p, &L.c, c2, cf, 1);
+        KC->smooth(&cpu->ex, p, &L.c, c2, cf, 0);
+        GEN_EXPECT("prolong_smooth", cmp_arrays(g1, c1, n, p), tol);
+        GEN_EXPECT("prolong_smooth vs prolong_add + smooth (CPU)", cmp_arrays2(c1, c2, n, p), 0);
+        KG->smooth_from_zero(&gpu->ex, p, &L.g, g1, gf);
+        KC->smooth_from_zero(&cpu->ex, p, &L.c, c1, cf);
+        memset(c2, 0, n * e);
+        KC->smooth(&cpu->ex, p, &L.c, c2, cf, 0);
+        GEN_EXPECT("smooth_from_zero", cmp_arrays(g1, c1, n, p), tol);
+        GEN_EXPECT("smooth_from_zero vs zero + smooth (CPU)", cmp_arrays2(c1, c2, n, p), 0);
+        homg_free(gpu, g1);
+        homg_free(cpu, c1);
+        homg_free(cpu, c2);
+    }
     KG->coarse_solve(&gpu->ex, p, &Cl.g, gec, gfc, 7);
     KC->coarse_solve(&cpu->ex, p, &Cl.c, cec, cfc, 7);
     GEN_EXPECT("coarse_solve", cmp_arrays(gec, cec, nc, p), tol * 10);
@@ -837,6 +872,159 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     free(lab);
 }
 
+/* A uniform level (gen_kernels.h: constant sigma and lambda, no stored
+ * coefficients) with flags or none: CUDA against the CPU, and on the CPU against
+ * the stored level setup_fine builds from the same constants. */
+static void check_gen_uniform(int nx, int ny, int nz, const int per[3], int with_flags, homg_precision p, uint64_t seed)
+{
+    const gen_kernels *KG = &homg_cuda_gen_kernels, *KC = &homg_cpu_gen_kernels;
+    const double tol = p == HOMG_FLOAT64 ? 1e-12 : 2e-5, sigma = 1.7, lambda = 0.3;
+    const size_t e = p == HOMG_FLOAT64 ? 8 : 4, n = (size_t)nx * ny * nz;
+    const int cx = nx >= 2 ? nx / 2 : 1, cy = ny >= 2 ? ny / 2 : 1, cz = nz >= 2 ? nz / 2 : 1;
+    const size_t nc = (size_t)cx * cy * cz;
+    homg_rng rng = homg_rng_seed(seed);
+    gen_level U[2], S, C[3]; /* uniform on the GPU and the CPU, stored (CPU); coarse of each */
+    gen_fine F;
+    double *x1 = (double *)malloc(n * sizeof(double)), *x2 = (double *)malloc(n * sizeof(double));
+    unsigned char *fl = (unsigned char *)malloc(n);
+    void *dfl[2] = { NULL, NULL }, *u[3], *f[3], *r[3], *fc[3], *ec[3];
+    double *sc[3];
+    homg_ctx *cx3[3] = { gpu, cpu, cpu };
+    for (size_t k = 0; k < n; k++) {
+        double v = homg_rng_uniform(&rng);
+        fl[k] = !with_flags ? 0 : v < 0.15 ? HOMG_CELL_SOLID : v < 0.2 ? HOMG_CELL_FIXED : HOMG_CELL_ACTIVE;
+        x1[k] = 2 * homg_rng_uniform(&rng) - 1;
+        x2[k] = 50 * (2 * homg_rng_uniform(&rng) - 1);
+    }
+    memset(&F, 0, sizeof F);
+    F.h = 1.0 / nx;
+    F.sigma = sigma;
+    for (int s = 0; s < 6; s++)
+        F.kind[s] = per[s / 2] || (s >= 4 && nz == 1) ? 2 : (int)((seed + s) % 2);
+    gen_level_alloc(cpu, &S, nx, ny, nz, per, e);
+    for (int b = 0; b < 2; b++) {
+        memset(&U[b], 0, sizeof U[b]);
+        U[b].nx = nx, U[b].ny = ny, U[b].nz = nz;
+        memcpy(U[b].periodic, per, sizeof U[b].periodic);
+        U[b].uniform = 1;
+        for (int a = 0; a < 3; a++)
+            U[b].g0[a] = p == HOMG_FLOAT64 ? sigma / (F.h * F.h) : (double)(float)(sigma / (F.h * F.h));
+        for (int s = 0; s < 6; s++)
+            U[b].wall[s] = F.kind[s] == 0 && (s < 4 || nz > 1) ? 2.0 * sigma / (F.h * F.h) : 0.0;
+        U[b].lam0 = p == HOMG_FLOAT64 ? lambda : (double)(float)lambda;
+        if (with_flags) {
+            homg_alloc(cx3[b], n, &dfl[b]);
+            homg_copy_from_host(cx3[b], dfl[b], fl, n);
+            assert_int_equal(homg_alloc(cx3[b], n, (void **)&U[b].flag), HOMG_OK);
+        }
+    }
+    for (int b = 0; b < 3; b++) {
+        gen_level_alloc(cx3[b], &C[b], cx, cy, cz, per, e);
+        u[b] = up2(cx3[b], x1, n, p);
+        f[b] = up2(cx3[b], x2, n, p);
+        ec[b] = up2(cx3[b], x1, nc, p);
+        homg_alloc(cx3[b], n * e, &r[b]);
+        homg_alloc(cx3[b], nc * e, &fc[b]);
+        homg_alloc(cx3[b], GEN_NSCALARS * sizeof(double), (void **)&sc[b]);
+        cx3[b]->mem->zero(&cx3[b]->ex, sc[b], GEN_NSCALARS * sizeof(double));
+    }
+    {
+        const gen_kernels *K3[3] = { KG, KC, KC };
+        const gen_level *L3[3] = { &U[0], &U[1], &S };
+        const char *what = "uniform: CUDA vs CPU", *what2 = "uniform vs stored (CPU)";
+        double d01, d12;
+        for (int b = 0; b < 3; b++)
+            K3[b]->setup_fine(&cx3[b]->ex, p, L3[b], &F, NULL, lambda,
+                              !with_flags ? NULL
+                              : b == 2    ? fl
+                                          : (const unsigned char *)dfl[b]);
+#define GEN_UCMP(name, arr, m)                                                                                         \
+    do {                                                                                                               \
+        d01 = cmp_arrays(arr[0], arr[1], (m), p);                                                                      \
+        d12 = cmp_arrays2(arr[1], arr[2], (m), p);                                                                     \
+        if (!(d01 <= tol) || !(d12 <= tol)) {                                                                          \
+            printf("  gen %s (%d x %d x %d, flags %d): %s %.3e, %s %.3e\n", (name), nx, ny, nz, with_flags, what, d01, \
+                   what2, d12);                                                                                        \
+            gen_mismatches++;                                                                                          \
+        }                                                                                                              \
+    } while (0)
+        for (int b = 0; b < 3; b++) {
+            K3[b]->smooth(&cx3[b]->ex, p, L3[b], u[b], f[b], 0);
+            K3[b]->smooth(&cx3[b]->ex, p, L3[b], u[b], f[b], 1);
+        }
+        GEN_UCMP("uniform smooth", u, n);
+        for (int b = 0; b < 3; b++)
+            K3[b]->residual(&cx3[b]->ex, p, L3[b], &F, u[b], f[b], r[b], sc[b] + GEN_RR);
+        GEN_UCMP("uniform residual", r, n);
+        for (int b = 0; b < 3; b++)
+            K3[b]->coarsen(&cx3[b]->ex, p, L3[b], &C[b]);
+        GEN_UCMP("uniform coarsen gx", ((void *[]){ C[0].gx, C[1].gx, C[2].gx }), nc);
+        GEN_UCMP("uniform coarsen self", ((void *[]){ C[0].self, C[1].self, C[2].self }), nc);
+        GEN_UCMP("uniform coarsen lam", ((void *[]){ C[0].lam, C[1].lam, C[2].lam }), nc);
+        for (int b = 0; b < 3; b++)
+            K3[b]->residual_restrict(&cx3[b]->ex, p, L3[b], &C[b], u[b], f[b], fc[b]);
+        GEN_UCMP("uniform residual_restrict", fc, nc);
+        for (int b = 0; b < 3; b++)
+            K3[b]->prolong_add(&cx3[b]->ex, p, L3[b], &C[b], ec[b], u[b]);
+        GEN_UCMP("uniform prolong_add", u, n);
+        for (int b = 0; b < 3; b++)
+            K3[b]->apply(&cx3[b]->ex, p, L3[b], u[b], r[b], sc[b] + GEN_PQ);
+        GEN_UCMP("uniform apply", r, n);
+        for (int b = 0; b < 3; b++)
+            K3[b]->coarse_solve(&cx3[b]->ex, p, L3[b], u[b], f[b], 5);
+        GEN_UCMP("uniform coarse_solve", u, n);
+        for (int b = 0; b < 3; b++)
+            K3[b]->update_ur(&cx3[b]->ex, p, n, L3[b]->flag, u[b], f[b], r[b], r[b], sc[b]);
+        GEN_UCMP("uniform update_ur", u, n);
+#undef GEN_UCMP
+        /* a uniform coarse level (constants from gen_uniform_coarse) acts as the stored one coarsen builds */
+        gen_level CU, D[2];
+        memset(&CU, 0, sizeof CU);
+        CU.nx = cx, CU.ny = cy, CU.nz = cz;
+        memcpy(CU.periodic, per, sizeof CU.periodic);
+        CU.uniform = 1;
+        if (gen_uniform_coarse(&U[1], &CU, p == HOMG_FLOAT64)) {
+            void *q2[2];
+            const gen_level *E[2] = { &CU, &C[2] };
+            for (int b = 0; b < 2; b++) {
+                homg_alloc(cpu, nc * e, &q2[b]);
+                gen_level_alloc(cpu, &D[b], cx >= 2 ? cx / 2 : 1, cy >= 2 ? cy / 2 : 1, cz >= 2 ? cz / 2 : 1, per, e);
+                KC->apply(&cpu->ex, p, E[b], ec[1], q2[b], NULL);
+                KC->coarsen(&cpu->ex, p, E[b], &D[b]);
+            }
+            const size_t nd = (size_t)D[0].nx * D[0].ny * D[0].nz;
+            const double dq = cmp_arrays2(q2[0], q2[1], nc, p), ds = cmp_arrays2(D[0].self, D[1].self, nd, p),
+                         dl = cmp_arrays2(D[0].lam, D[1].lam, nd, p), dg = cmp_arrays2(D[0].gx, D[1].gx, nd, p);
+            if (!(dq <= tol && ds <= tol && dl <= tol && dg <= tol)) {
+                printf("  gen uniform coarse level (%d x %d x %d): apply %.3e, coarsened self %.3e lam %.3e gx %.3e\n",
+                       cx, cy, cz, dq, ds, dl, dg);
+                gen_mismatches++;
+            }
+            for (int b = 0; b < 2; b++) {
+                homg_free(cpu, q2[b]);
+                gen_level_free(cpu, &D[b]);
+            }
+        }
+    }
+    for (int b = 0; b < 3; b++) {
+        gen_level_free(cx3[b], &C[b]);
+        homg_free(cx3[b], u[b]);
+        homg_free(cx3[b], f[b]);
+        homg_free(cx3[b], r[b]);
+        homg_free(cx3[b], fc[b]);
+        homg_free(cx3[b], ec[b]);
+        homg_free(cx3[b], sc[b]);
+    }
+    for (int b = 0; b < 2; b++) {
+        homg_free(cx3[b], dfl[b]);
+        homg_free(cx3[b], U[b].flag);
+    }
+    gen_level_free(cpu, &S);
+    free(x1);
+    free(x2);
+    free(fl);
+}
+
 static void gen_kernels_match_cpu(void **state)
 {
     (void)state;
@@ -848,6 +1036,12 @@ static void gen_kernels_match_cpu(void **state)
         check_gen_kernels(13, 9, 7, none, p, 3);
         check_gen_kernels(12, 10, 8, pall, p, 4);
         check_gen_kernels(1, 5, 1, none, p, 5);
+        check_gen_kernels(15, 9, 7, pall, p, 6); /* odd periodic axes: seam phases on both levels */
+        check_gen_kernels(3, 1, 1, px, p, 7);
+        check_gen_uniform(37, 23, 1, none, 1, p, 8);
+        check_gen_uniform(38, 22, 1, px, 0, p, 9);
+        check_gen_uniform(13, 9, 7, pall, 1, p, 10);
+        check_gen_uniform(12, 10, 8, none, 0, p, 11);
     }
     assert_int_equal(gen_mismatches, 0);
 }
@@ -940,6 +1134,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest coarse[] = {
         cmocka_unit_test(coarse_cycle_matches_cpu),
     };
+    const struct CMUnitTest gen[] = {
+        cmocka_unit_test(gen_kernels_match_cpu),
+    };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(coarse_cycle_matches_cpu),
         cmocka_unit_test(kernels_match_cpu),
@@ -959,6 +1156,9 @@ int main(int argc, char **argv)
     /* "coarse": the one-block coarse levels only (racecheck, synccheck) */
     if (argc > 1 && !strcmp(argv[1], "coarse"))
         return cmocka_run_group_tests(coarse, setup, teardown);
+    /* "gen": the general multigrid's kernel comparisons only (racecheck, memcheck) */
+    if (argc > 1 && !strcmp(argv[1], "gen"))
+        return cmocka_run_group_tests(gen, setup, teardown);
     return cmocka_run_group_tests(tests, setup, teardown);
 }
 #else

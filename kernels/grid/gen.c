@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "gen_kernels.h"
@@ -50,6 +51,23 @@ homg_status homg_cpu_gen_smooth(kernel_exec *ex, homg_precision p, const gen_lev
 {
     (void)ex;
     DISPATCH(p, smooth_f(L, (float *)u, (const float *)f, colour), smooth_d(L, (double *)u, (const double *)f, colour));
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gen_smooth_from_zero(kernel_exec *ex, homg_precision p, const gen_level *L, void *u, const void *f)
+{
+    (void)ex;
+    DISPATCH(p, smooth_from_zero_f(L, (float *)u, (const float *)f),
+             smooth_from_zero_d(L, (double *)u, (const double *)f));
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gen_prolong_smooth(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_level *C,
+                                        const void *ec, void *u, const void *f)
+{
+    (void)ex;
+    DISPATCH(p, prolong_smooth_f(L, C, (const float *)ec, (float *)u, (const float *)f),
+             prolong_smooth_d(L, C, (const double *)ec, (double *)u, (const double *)f));
     return HOMG_OK;
 }
 

@@ -34,6 +34,15 @@ template <> struct gp<float> {
     {
         return gen_relax_f(L, u, f, i, j, k);
     }
+    __device__ static float relax_from(const gen_level *L, const gen_level *C, const float *u, const float *ec,
+                                       const float *f, int i, int j, int k)
+    {
+        return gen_relax_from_f(L, C, u, ec, f, i, j, k);
+    }
+    __device__ static float from_zero(const gen_level *L, const float *f, int i, int j, int k)
+    {
+        return gen_from_zero_f(L, f, i, j, k);
+    }
     __device__ static double restr(const gen_level *L, const gen_level *C, const float *u, const float *f, int i, int j,
                                    int k)
     {
@@ -62,6 +71,15 @@ template <> struct gp<double> {
     __device__ static double relax(const gen_level *L, const double *u, const double *f, int i, int j, int k)
     {
         return gen_relax_d(L, u, f, i, j, k);
+    }
+    __device__ static double relax_from(const gen_level *L, const gen_level *C, const double *u, const double *ec,
+                                        const double *f, int i, int j, int k)
+    {
+        return gen_relax_from_d(L, C, u, ec, f, i, j, k);
+    }
+    __device__ static double from_zero(const gen_level *L, const double *f, int i, int j, int k)
+    {
+        return gen_from_zero_d(L, f, i, j, k);
     }
     __device__ static double restr(const gen_level *L, const gen_level *C, const double *u, const double *f, int i,
                                    int j, int k)
@@ -129,39 +147,106 @@ template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
     }
 }
 
-template <typename T> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour)
+/* One colour's cells (off the seams where the level has seams, gen_seam). */
+template <typename T, int U> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour, int seams)
 {
-    CELL_LOOP(L, c)
-    {
+    L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
+    const size_t n = gen_colour_cells(&L);
+    for (size_t t = blockIdx.x * (size_t)NT + threadIdx.x; t < n; t += (size_t)gridDim.x * NT) {
         int i, j, k;
-        gen_coords(&L, c, &i, &j, &k);
-        if (((i + j + k) & 1) == colour && !L.flag[c])
+        if (!gen_colour_cell(&L, t, colour, &i, &j, &k))
+            continue;
+        const size_t c = gen_index(&L, i, j, k);
+        if (gen_active(&L, c) && (!seams || !gen_seam(&L, i, j, k)))
             u[c] = gp<T>::relax(&L, u, f, i, j, k);
     }
 }
 
-/* The coarsest level in one block. */
+/* One colour's cells of seam phase ph >= 1, from threads first..first + stride. */
+template <typename T>
+__device__ void smooth_seam(const gen_level *L, T *u, const T *f, int colour, int ph, size_t first, size_t stride)
+{
+    const size_t n = gen_seam_cells(L);
+    for (size_t t = first; t < n; t += stride) {
+        int i, j, k;
+        if (gen_seam_cell(L, t, &i, &j, &k) && ((i + j + k) & 1) == colour && gen_active(L, gen_index(L, i, j, k)) &&
+            gen_seam(L, i, j, k) == ph)
+            u[gen_index(L, i, j, k)] = gp<T>::relax(L, u, f, i, j, k);
+    }
+}
+
+template <typename T> __global__ void smooth_seam_kernel(gen_level L, T *u, const T *f, int colour, int ph)
+{
+    smooth_seam(&L, u, f, colour, ph, blockIdx.x * (size_t)NT + threadIdx.x, (size_t)gridDim.x * NT);
+}
+
+/* The colour-0 half-sweep from u = 0 on a level without seams: every cell written. */
+template <typename T, int U> __global__ void smooth_from_zero_kernel(gen_level L, T *u, const T *f)
+{
+    L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
+    CELL_LOOP(L, c)
+    {
+        int i, j, k;
+        gen_coords(&L, c, &i, &j, &k);
+        u[c] = gp<T>::from_zero(&L, f, i, j, k);
+    }
+}
+
+/* prolong_add + the colour-1 half-sweep on a level without seams: colour-1 cells
+ * from their (colour-0) neighbours' prolonged values; colour 0 is not written, so
+ * no cell read here is written here. */
+template <typename T, int U>
+__global__ void prolong_smooth_kernel(gen_level L, gen_level C, const T *ec, T *u, const T *f)
+{
+    L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
+    const size_t n = gen_colour_cells(&L);
+    for (size_t t = blockIdx.x * (size_t)NT + threadIdx.x; t < n; t += (size_t)gridDim.x * NT) {
+        int i, j, k;
+        if (!gen_colour_cell(&L, t, 1, &i, &j, &k))
+            continue;
+        const size_t c = gen_index(&L, i, j, k);
+        if (gen_active(&L, c))
+            u[c] = gp<T>::relax_from(&L, &C, u, ec, f, i, j, k);
+    }
+}
+
+/* The coarsest level in one block: the CPU's sweeps, phase by phase, on a copy of
+ * u in shared memory where it fits (the sweeps are latency-bound: each waits for
+ * the last). */
+#define GEN_COARSE_SHARED 256
 template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps)
 {
-    const size_t n = gen_cells(&L);
+    __shared__ T us[GEN_COARSE_SHARED];
+    const size_t n = gen_cells(&L), nc = gen_colour_cells(&L);
+    const int seams = gen_seams(&L);
+    T *w = n <= GEN_COARSE_SHARED ? us : u;
     for (size_t c = threadIdx.x; c < n; c += blockDim.x)
-        u[c] = 0;
+        w[c] = 0;
     __syncthreads();
     for (int s = 0; s < sweeps; s++)
         for (int h = 0; h < 2; h++) {
-            int colour = (s & 1) ? 1 - h : h;
-            for (size_t c = threadIdx.x; c < n; c += blockDim.x) {
+            const int colour = (s & 1) ? 1 - h : h;
+            for (size_t t = threadIdx.x; t < nc; t += blockDim.x) {
                 int i, j, k;
-                gen_coords(&L, c, &i, &j, &k);
-                if (((i + j + k) & 1) == colour && !L.flag[c])
-                    u[c] = gp<T>::relax(&L, u, f, i, j, k);
+                if (gen_colour_cell(&L, t, colour, &i, &j, &k) && gen_active(&L, gen_index(&L, i, j, k)) &&
+                    (!seams || !gen_seam(&L, i, j, k)))
+                    w[gen_index(&L, i, j, k)] = gp<T>::relax(&L, w, f, i, j, k);
             }
             __syncthreads();
+            for (int ph = 1; ph <= seams; ph++) {
+                smooth_seam(&L, w, f, colour, ph, threadIdx.x, blockDim.x);
+                __syncthreads();
+            }
         }
+    if (w != u)
+        for (size_t c = threadIdx.x; c < n; c += blockDim.x)
+            u[c] = w[c];
 }
 
-template <typename T> __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, const T *f, T *fc)
+template <typename T, int U>
+__global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, const T *f, T *fc)
 {
+    L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     CELL_LOOP(C, c)
     {
         int i, j, k;
@@ -175,7 +260,7 @@ template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level 
     CELL_LOOP(L, c)
     {
         int i, j, k;
-        if (L.flag[c])
+        if (!gen_active(&L, c))
             continue;
         gen_coords(&L, c, &i, &j, &k);
         u[c] = (T)((double)u[c] +
@@ -183,15 +268,17 @@ template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level 
     }
 }
 
-template <typename T> __global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f, T *r, double *rr)
+template <typename T, int U>
+__global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f, T *r, double *rr)
 {
+    L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     double acc = 0;
     CELL_LOOP(L, c)
     {
         int i, j, k;
         double v = 0;
         gen_coords(&L, c, &i, &j, &k);
-        if (!L.flag[c])
+        if (gen_active(&L, c))
             v = gp<T>::res(&L, &F, u, f, i, j, k);
         T t = (T)v;
         r[c] = t;
@@ -201,15 +288,16 @@ template <typename T> __global__ void residual_kernel(gen_level L, gen_fine F, c
         block_add(acc, rr);
 }
 
-template <typename T> __global__ void apply_kernel(gen_level L, const T *x, T *q, double *xq)
+template <typename T, int U> __global__ void apply_kernel(gen_level L, const T *x, T *q, double *xq)
 {
+    L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     double acc = 0;
     CELL_LOOP(L, c)
     {
         int i, j, k;
         double v = 0;
         gen_coords(&L, c, &i, &j, &k);
-        if (!L.flag[c])
+        if (gen_active(&L, c))
             v = gp<T>::au(&L, x, i, j, k);
         T t = (T)v;
         q[c] = t;
@@ -239,7 +327,7 @@ __global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, cons
     const double alpha = s[GEN_ALPHA];
     double acc = 0;
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
-        if (flag[k])
+        if (flag && flag[k])
             continue;
         u[k] = (T)((double)u[k] + alpha * (double)p[k]);
         T t = (T)((double)r[k] - alpha * (double)q[k]);
@@ -252,7 +340,7 @@ __global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, cons
 template <typename T> __global__ void zero_active_kernel(size_t n, const unsigned char *flag, T *u)
 {
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
-        if (!flag[k])
+        if (!flag || !flag[k])
             u[k] = 0;
 }
 
@@ -329,6 +417,21 @@ __global__ void check_operator_kernel(size_t n, const T *sigma, const T *lambda,
 
 /* ---- entries ---- */
 
+/* Runs `launch` with U = 1 on a uniform level, U = 0 on a stored one: each kernel
+ * instance holds one kind's coefficient code (the run-time branch in every accessor
+ * cost registers: 31 -> 44 in smooth_kernel, 40 -> 60 in apply_kernel, so fewer
+ * threads per SM on kernels that wait on memory). */
+#define GEN_UNI(L, ...)          \
+    do {                         \
+        if ((L)->uniform) {      \
+            constexpr int U = 1; \
+            __VA_ARGS__          \
+        } else {                 \
+            constexpr int U = 0; \
+            __VA_ARGS__          \
+        }                        \
+    } while (0)
+
 extern "C" homg_status homg_cuda_gen_setup_fine(kernel_exec *ex, homg_precision p, const gen_level *L,
                                                 const gen_fine *F, const void *lambda_cell, double lambda,
                                                 const unsigned char *flags)
@@ -357,22 +460,75 @@ extern "C" homg_status homg_cuda_gen_coarsen(kernel_exec *ex, homg_precision p, 
 extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
                                             const void *f, int colour)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
-    if (p == HOMG_FLOAT64)
-        smooth_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour);
-    else
-        smooth_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour);
+    const int seams = gen_seams(L);
+    unsigned b = stride_blocks(ex, gen_colour_cells(L));
+    GEN_UNI(L, {
+        if (p == HOMG_FLOAT64)
+            smooth_kernel<double, U>
+                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour, seams);
+        else
+            smooth_kernel<float, U>
+                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour, seams);
+    });
     HOMG_CUDA_LAUNCHED(ex, "gen smooth_kernel");
+    for (int ph = 1; ph <= seams; ph++) { /* the seam phases: a plane each, small launches */
+        b = stride_blocks(ex, gen_seam_cells(L));
+        if (p == HOMG_FLOAT64)
+            smooth_seam_kernel<double>
+                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour, ph);
+        else
+            smooth_seam_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour, ph);
+        HOMG_CUDA_LAUNCHED(ex, "gen smooth_seam_kernel");
+    }
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_smooth_from_zero(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
+                                                      const void *f)
+{
+    unsigned b = stride_blocks(ex, gen_cells(L));
+    if (gen_seams(L)) {
+        HOMG_CUDA_TRY(ex, cudaMemsetAsync(u, 0, gen_cells(L) * (p == HOMG_FLOAT64 ? 8 : 4), homg_cuda_stream(ex)));
+        return homg_cuda_gen_smooth(ex, p, L, u, f, 0);
+    }
+    GEN_UNI(L, {
+        if (p == HOMG_FLOAT64)
+            smooth_from_zero_kernel<double, U><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f);
+        else
+            smooth_from_zero_kernel<float, U><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f);
+    });
+    HOMG_CUDA_LAUNCHED(ex, "gen smooth_from_zero_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_prolong_smooth(kernel_exec *ex, homg_precision p, const gen_level *L,
+                                                    const gen_level *C, const void *ec, void *u, const void *f)
+{
+    unsigned b = stride_blocks(ex, gen_colour_cells(L));
+    if (gen_seams(L)) {
+        homg_status st = homg_cuda_gen_prolong_add(ex, p, L, C, ec, u);
+        return st != HOMG_OK ? st : homg_cuda_gen_smooth(ex, p, L, u, f, 1);
+    }
+    GEN_UNI(L, {
+        if (p == HOMG_FLOAT64)
+            prolong_smooth_kernel<double, U>
+                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u, (const double *)f);
+        else
+            prolong_smooth_kernel<float, U>
+                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u, (const float *)f);
+    });
+    HOMG_CUDA_LAUNCHED(ex, "gen prolong_smooth_kernel");
     return HOMG_OK;
 }
 
 extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
                                                   const void *f, int sweeps)
 {
+    const unsigned nt = gen_cells(L) <= GEN_COARSE_SHARED ? 64 : NT; /* two warps: cheaper barriers */
     if (p == HOMG_FLOAT64)
-        coarse_solve_kernel<double><<<1, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, sweeps);
+        coarse_solve_kernel<double><<<1, nt, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, sweeps);
     else
-        coarse_solve_kernel<float><<<1, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, sweeps);
+        coarse_solve_kernel<float><<<1, nt, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, sweeps);
     HOMG_CUDA_LAUNCHED(ex, "gen coarse_solve_kernel");
     return HOMG_OK;
 }
@@ -381,12 +537,14 @@ extern "C" homg_status homg_cuda_gen_residual_restrict(kernel_exec *ex, homg_pre
                                                        const gen_level *C, const void *u, const void *f, void *fc)
 {
     unsigned b = stride_blocks(ex, gen_cells(C));
-    if (p == HOMG_FLOAT64)
-        residual_restrict_kernel<double>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)u, (const double *)f, (double *)fc);
-    else
-        residual_restrict_kernel<float>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)u, (const float *)f, (float *)fc);
+    GEN_UNI(L, {
+        if (p == HOMG_FLOAT64)
+            residual_restrict_kernel<double, U>
+                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)u, (const double *)f, (double *)fc);
+        else
+            residual_restrict_kernel<float, U>
+                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)u, (const float *)f, (float *)fc);
+    });
     HOMG_CUDA_LAUNCHED(ex, "gen residual_restrict_kernel");
     return HOMG_OK;
 }
@@ -407,12 +565,14 @@ extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p,
                                               const void *u, const void *f, void *r, double *rr)
 {
     unsigned b = stride_blocks(ex, gen_cells(L));
-    if (p == HOMG_FLOAT64)
-        residual_kernel<double>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)u, (const double *)f, (double *)r, rr);
-    else
-        residual_kernel<float>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)u, (const float *)f, (float *)r, rr);
+    GEN_UNI(L, {
+        if (p == HOMG_FLOAT64)
+            residual_kernel<double, U>
+                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)u, (const double *)f, (double *)r, rr);
+        else
+            residual_kernel<float, U>
+                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)u, (const float *)f, (float *)r, rr);
+    });
     HOMG_CUDA_LAUNCHED(ex, "gen residual_kernel");
     return HOMG_OK;
 }
@@ -421,10 +581,12 @@ extern "C" homg_status homg_cuda_gen_apply(kernel_exec *ex, homg_precision p, co
                                            void *q, double *xq)
 {
     unsigned b = stride_blocks(ex, gen_cells(L));
-    if (p == HOMG_FLOAT64)
-        apply_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const double *)x, (double *)q, xq);
-    else
-        apply_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const float *)x, (float *)q, xq);
+    GEN_UNI(L, {
+        if (p == HOMG_FLOAT64)
+            apply_kernel<double, U><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const double *)x, (double *)q, xq);
+        else
+            apply_kernel<float, U><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const float *)x, (float *)q, xq);
+    });
     HOMG_CUDA_LAUNCHED(ex, "gen apply_kernel");
     return HOMG_OK;
 }

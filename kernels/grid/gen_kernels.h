@@ -11,7 +11,13 @@
  *                        self + the cell's faces, summed in double where used;
  *   lam[c]               the lambda part of self;
  *   flag[c]              0 active (an unknown), else inactive (1 fixed, 2 solid;
- *                        coarse cells: 2 when no child is active).
+ *                        coarse cells: 2 when no child is active); NULL: all active.
+ * A uniform level (constant sigma and lambda) stores none of gx..lam: a face is
+ * g0[axis] unless it has a solid cell on either side (or no neighbour), self is
+ * lam0 + wall[s] for each side s the cell touches (0 at an inactive cell), lam
+ * is lam0 (0 at an inactive cell); each value is rounded to the storage type as
+ * a stored one would be.  A coarse level of a uniform flag-free level whose axes
+ * are even (or of one cell) is uniform again (general.c works out its constants).
  *   (A u)_c = self_c u_c + sum over the six faces of g (u_c - u_neighbour)  (active c).
  * Inactive cells are not unknowns; on coarse levels their values stay 0, on the
  * finest a FIXED cell's value is the caller's (it enters A u through its face).
@@ -38,9 +44,11 @@ extern "C" {
 
 typedef struct gen_level {
     int nx, ny, nz;
-    int periodic[3]; /* axis x, y, z wraps */
-    void *gx, *gy, *gz, *self, *lam;
-    unsigned char *flag;
+    int periodic[3];                 /* axis x, y, z wraps */
+    void *gx, *gy, *gz, *self, *lam; /* NULL on a uniform level */
+    unsigned char *flag;             /* NULL: every cell active */
+    int uniform;
+    double g0[3], lam0, wall[6]; /* a uniform level's constants */
 } gen_level;
 
 /* What the finest level adds: the face terms of the right-hand side. */
@@ -81,65 +89,73 @@ enum {
 /* ... and at most GEN_PASS_GUARD times the pass's CG step (a bound for over-correcting V-cycles). */
 #define GEN_PASS_GUARD 1.6
 
-#define GEN_KERNELS(X)                                                                                            \
-    /* The finest level from the operator: faces (harmonic means / h^2), walls, lam, flags. */                    \
-    X(homg_status, gen, setup_fine,                                                                               \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *lambda_cell,        \
-       double lambda, const unsigned char *flags))                                                                \
-    /* Coarse level C from fine level L (see above). */                                                           \
-    X(homg_status, gen, coarsen, (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C))    \
-    /* One colour of red-black Gauss-Seidel: active cells with (i+j+k) % 2 == colour. */                          \
-    X(homg_status, gen, smooth,                                                                                   \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int colour))               \
-    /* The coarsest level: u = 0, then `sweeps` symmetric red-black sweeps (one block on CUDA). */                \
-    X(homg_status, gen, coarse_solve,                                                                             \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int sweeps))               \
-    /* fc[C] = sum over C's active children of (f - A u) (u NULL: 0). */                                          \
-    X(homg_status, gen, residual_restrict,                                                                        \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *u, const void *f,  \
-       void *fc))                                                                                                 \
-    /* u[c] += ec[parent of c] at active c. */                                                                    \
-    X(homg_status, gen, prolong_add,                                                                              \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *ec, void *u))      \
-    /* Finest level: r = f + face terms - A u at active cells (u NULL: 0), 0 elsewhere; *rr += r.r. */            \
-    X(homg_status, gen, residual,                                                                                 \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *u, const void *f,   \
-       void *r, double *rr))                                                                                      \
-    /* q = A x at active cells (x 0 at inactive ones), 0 elsewhere; *xq += x.q. */                                \
-    X(homg_status, gen, apply,                                                                                    \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const void *x, void *q, double *xq))               \
-    /* out[0] += a.b, and out[1] += c.b when c is not NULL (n values). */                                         \
-    X(homg_status, gen, dot2,                                                                                     \
-      (kernel_exec * ex, homg_precision p, size_t n, const void *a, const void *b, const void *c, double *out))   \
-    /* u += alpha p at active cells; r -= alpha q; s[GEN_RR] += r.r  (alpha = s[GEN_ALPHA]). */                   \
-    X(homg_status, gen, update_ur,                                                                                \
-      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u, const void *pv, void *r, \
-       const void *q, double *s))                                                                                 \
-    /* u = 0 at active cells (the others are not written). */                                                     \
-    X(homg_status, gen, zero_active,                                                                              \
-      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u))                         \
-    /* pv = z + s[GEN_BETA] pv. */                                                                                \
-    X(homg_status, gen, update_p,                                                                                 \
-      (kernel_exec * ex, homg_precision p, size_t n, const void *z, void *pv, const double *s))                   \
-    /* The scalar step (GEN_STEP_*), one thread. hist/count: monitor (RECORD), ref: error monitored. */           \
-    X(homg_status, gen, scalars, (kernel_exec * ex, double *s, int step, int ref, double *hist, int *count))      \
-    /* s[GEN_E2] += ||u - ref||^2, s[GEN_R2] += ||ref||^2 over active cells. */                                   \
-    X(homg_status, gen, error_norm,                                                                               \
-      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, const void *u, const void *ref,   \
-       double *s))                                                                                                \
-    /* sums[label[c]] += x[c] for label[c] >= 0. */                                                               \
-    X(homg_status, gen, island_sum,                                                                               \
-      (kernel_exec * ex, homg_precision p, size_t n, const int *label, const void *x, double *sums))              \
-    /* x[c] -= sums[l] * inv_count[l] for l = label[c] >= 0; with proj: *proj = max(*proj, max_l |mean_l|). */    \
-    X(homg_status, gen, island_sub,                                                                               \
-      (kernel_exec * ex, homg_precision p, size_t n, const int *label, void *x, const double *sums,               \
-       const double *inv_count, int nislands, double *proj))                                                      \
-    /* bad[0] = 1 + an index where sigma is not finite and > 0, bad[1] lambda not finite and >= 0, */             \
-    /* bad[2] a flag value > 2 (0: none); NULL arrays are skipped. */                                             \
-    X(homg_status, gen, check_operator,                                                                           \
-      (kernel_exec * ex, homg_precision p, size_t n, const void *sigma, const void *lambda,                       \
-       const unsigned char *flags, long long *bad))                                                               \
-    /* Free device memory in bytes (CPU: physical memory; 0 when unknown). */                                     \
+#define GEN_KERNELS(X)                                                                                              \
+    /* The finest level from the operator: faces (harmonic means / h^2), walls, lam, flags. */                      \
+    X(homg_status, gen, setup_fine,                                                                                 \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *lambda_cell,          \
+       double lambda, const unsigned char *flags))                                                                  \
+    /* Coarse level C from fine level L (see above). */                                                             \
+    X(homg_status, gen, coarsen, (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C))      \
+    /* One colour of red-black Gauss-Seidel: active cells with (i+j+k) % 2 == colour. */                            \
+    X(homg_status, gen, smooth,                                                                                     \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int colour))                 \
+    /* u = zero, then the colour-0 half-sweep (one pass on a level without seams, gen_seam; every cell written). */ \
+    X(homg_status, gen, smooth_from_zero,                                                                           \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f))                             \
+    /* prolong_add, then the colour-1 half-sweep; on a level without seams in one pass that leaves the colour-0 */  \
+    /* cells as they were (the caller's next half-sweep, colour 0, overwrites them). */                             \
+    X(homg_status, gen, prolong_smooth,                                                                             \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *ec, void *u,         \
+       const void *f))                                                                                              \
+    /* The coarsest level: u = 0, then `sweeps` symmetric red-black sweeps (one block on CUDA). */                  \
+    X(homg_status, gen, coarse_solve,                                                                               \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int sweeps))                 \
+    /* fc[C] = sum over C's active children of (f - A u) (u NULL: 0). */                                            \
+    X(homg_status, gen, residual_restrict,                                                                          \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *u, const void *f,    \
+       void *fc))                                                                                                   \
+    /* u[c] += ec[parent of c] at active c. */                                                                      \
+    X(homg_status, gen, prolong_add,                                                                                \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *ec, void *u))        \
+    /* Finest level: r = f + face terms - A u at active cells (u NULL: 0), 0 elsewhere; *rr += r.r. */              \
+    X(homg_status, gen, residual,                                                                                   \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *u, const void *f,     \
+       void *r, double *rr))                                                                                        \
+    /* q = A x at active cells (x 0 at inactive ones), 0 elsewhere; *xq += x.q. */                                  \
+    X(homg_status, gen, apply,                                                                                      \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const void *x, void *q, double *xq))                 \
+    /* out[0] += a.b, and out[1] += c.b when c is not NULL (n values). */                                           \
+    X(homg_status, gen, dot2,                                                                                       \
+      (kernel_exec * ex, homg_precision p, size_t n, const void *a, const void *b, const void *c, double *out))     \
+    /* u += alpha p at active cells (flag NULL: all); r -= alpha q; s[GEN_RR] += r.r  (alpha = s[GEN_ALPHA]). */    \
+    X(homg_status, gen, update_ur,                                                                                  \
+      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u, const void *pv, void *r,   \
+       const void *q, double *s))                                                                                   \
+    /* u = 0 at active cells (flag NULL: all; the others are not written). */                                       \
+    X(homg_status, gen, zero_active,                                                                                \
+      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u))                           \
+    /* pv = z + s[GEN_BETA] pv. */                                                                                  \
+    X(homg_status, gen, update_p,                                                                                   \
+      (kernel_exec * ex, homg_precision p, size_t n, const void *z, void *pv, const double *s))                     \
+    /* The scalar step (GEN_STEP_*), one thread. hist/count: monitor (RECORD), ref: error monitored. */             \
+    X(homg_status, gen, scalars, (kernel_exec * ex, double *s, int step, int ref, double *hist, int *count))        \
+    /* s[GEN_E2] += ||u - ref||^2, s[GEN_R2] += ||ref||^2 over active cells. */                                     \
+    X(homg_status, gen, error_norm,                                                                                 \
+      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, const void *u, const void *ref,     \
+       double *s))                                                                                                  \
+    /* sums[label[c]] += x[c] for label[c] >= 0. */                                                                 \
+    X(homg_status, gen, island_sum,                                                                                 \
+      (kernel_exec * ex, homg_precision p, size_t n, const int *label, const void *x, double *sums))                \
+    /* x[c] -= sums[l] * inv_count[l] for l = label[c] >= 0; with proj: *proj = max(*proj, max_l |mean_l|). */      \
+    X(homg_status, gen, island_sub,                                                                                 \
+      (kernel_exec * ex, homg_precision p, size_t n, const int *label, void *x, const double *sums,                 \
+       const double *inv_count, int nislands, double *proj))                                                        \
+    /* bad[0] = 1 + an index where sigma is not finite and > 0, bad[1] lambda not finite and >= 0, */               \
+    /* bad[2] a flag value > 2 (0: none); NULL arrays are skipped. */                                               \
+    X(homg_status, gen, check_operator,                                                                             \
+      (kernel_exec * ex, homg_precision p, size_t n, const void *sigma, const void *lambda,                         \
+       const unsigned char *flags, long long *bad))                                                                 \
+    /* Free device memory in bytes (CPU: physical memory; 0 when unknown). */                                       \
     X(size_t, gen, memory_available, (kernel_exec * ex))
 
 typedef struct gen_kernels {

@@ -50,14 +50,119 @@ HOMG_HD size_t gen_index(const gen_level *L, int i, int j, int k)
     return (size_t)i + (size_t)L->nx * ((size_t)j + (size_t)L->ny * k);
 }
 
+/* 32-bit divisions: a level has fewer than 2^31 cells (homg__check_size), and a
+ * 64-bit division is a long software routine on the GPU. */
 HOMG_HD void gen_coords(const gen_level *L, size_t c, int *i, int *j, int *k)
 {
-    *i = (int)(c % (size_t)L->nx);
-    *j = (int)(c / (size_t)L->nx % (size_t)L->ny);
-    *k = (int)(c / ((size_t)L->nx * L->ny));
+    const unsigned cc = (unsigned)c, row = cc / (unsigned)L->nx;
+    *i = (int)(cc - row * (unsigned)L->nx);
+    *j = (int)(row % (unsigned)L->ny);
+    *k = (int)(row / (unsigned)L->ny);
 }
 
 HOMG_HD size_t gen_cells(const gen_level *L) { return (size_t)L->nx * L->ny * L->nz; }
+
+/* Whether cell c is an unknown. */
+HOMG_HD int gen_active(const gen_level *L, size_t c) { return !L->flag || !L->flag[c]; }
+
+/* The cells of one colour, (i + j + k) % 2 == colour, numbered row by row: t ->
+ * (2 (t mod hx) + parity of the row, row), hx = ceil(nx / 2); 0 when i falls off
+ * the row (odd nx).  A smoothing launch only has threads for its colour. */
+HOMG_HD size_t gen_colour_cells(const gen_level *L) { return (size_t)((L->nx + 1) / 2) * L->ny * L->nz; }
+
+HOMG_HD int gen_colour_cell(const gen_level *L, size_t t, int colour, int *i, int *j, int *k)
+{
+    const unsigned hx = (unsigned)(L->nx + 1) / 2, tt = (unsigned)t, row = tt / hx;
+    *j = (int)(row % (unsigned)L->ny);
+    *k = (int)(row / (unsigned)L->ny);
+    *i = 2 * (int)(tt - row * hx) + ((colour + *j + *k) & 1);
+    return *i < L->nx;
+}
+
+/* Red-black is not a two-colouring across the wrap of a periodic axis of odd
+ * length: cells 0 and n-1 have the same parity and are neighbours.  So a colour
+ * is swept in phases: first its cells on no "seam" (the last cell of an odd
+ * periodic axis), then those on one seam, two, three.  No two cells of one
+ * colour and phase are neighbours (across a wrap one of them is on one seam more),
+ * so a phase's result does not depend on the order of its updates: the CUDA
+ * smoother computes exactly what the CPU's does. */
+HOMG_HD int gen_seam_axis(int x, int n, int periodic) { return periodic && n > 2 && (n & 1) && x == n - 1; }
+
+HOMG_HD int gen_seam(const gen_level *L, int i, int j, int k)
+{
+    return gen_seam_axis(i, L->nx, L->periodic[0]) + gen_seam_axis(j, L->ny, L->periodic[1]) +
+           gen_seam_axis(k, L->nz, L->periodic[2]);
+}
+
+/* The last phase of a level (0: no odd periodic axis, plain red-black). */
+HOMG_HD int gen_seams(const gen_level *L)
+{
+    return gen_seam_axis(L->nx - 1, L->nx, L->periodic[0]) + gen_seam_axis(L->ny - 1, L->ny, L->periodic[1]) +
+           gen_seam_axis(L->nz - 1, L->nz, L->periodic[2]);
+}
+
+/* The seam planes' cells, numbered plane after plane (x, y, z); a cell on two
+ * planes counts on the first (gen_seam_cell gives 0 for its other numbers). */
+HOMG_HD size_t gen_seam_cells(const gen_level *L)
+{
+    const size_t n = gen_cells(L);
+    return (gen_seam_axis(L->nx - 1, L->nx, L->periodic[0]) ? n / L->nx : 0) +
+           (gen_seam_axis(L->ny - 1, L->ny, L->periodic[1]) ? n / L->ny : 0) +
+           (gen_seam_axis(L->nz - 1, L->nz, L->periodic[2]) ? n / L->nz : 0);
+}
+
+HOMG_HD int gen_seam_cell(const gen_level *L, size_t t, int *i, int *j, int *k)
+{
+    const int n[3] = { L->nx, L->ny, L->nz };
+    int x[3];
+    for (int a = 0; a < 3; a++) {
+        const int u = a == 0 ? 1 : 0, v = a == 2 ? 1 : 2; /* the plane's two axes */
+        size_t m;
+        if (!gen_seam_axis(n[a] - 1, n[a], L->periodic[a]))
+            continue;
+        m = (size_t)n[u] * n[v];
+        if (t >= m) {
+            t -= m;
+            continue;
+        }
+        x[a] = n[a] - 1;
+        x[u] = (int)((unsigned)t % (unsigned)n[u]);
+        x[v] = (int)((unsigned)t / (unsigned)n[u]);
+        for (int b = 0; b < a; b++)
+            if (gen_seam_axis(x[b], n[b], L->periodic[b]))
+                return 0; /* counted on plane b */
+        *i = x[0], *j = x[1], *k = x[2];
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether coarse level C of uniform flag-free level L is uniform (every axis of L
+ * even or of one cell), and then C's constants: what coarsen would compute (host
+ * code; dbl: float64 storage, else values rounded to float as stored). */
+HOMG_HD double gen_stored_value(double x, int dbl) { return dbl ? x : (double)(float)x; }
+
+HOMG_HD int gen_uniform_coarse(const gen_level *L, gen_level *C, int dbl)
+{
+    const int n[3] = { L->nx, L->ny, L->nz };
+    double m[3], all = 1;
+    if (!L->uniform || L->flag)
+        return 0;
+    for (int a = 0; a < 3; a++) {
+        if (n[a] > 1 && n[a] % 2)
+            return 0;
+        m[a] = n[a] >= 2 ? 2 : 1; /* children per axis */
+        all *= m[a];
+    }
+    for (int a = 0; a < 3; a++) {
+        const double across = all / m[a]; /* fine faces under a coarse face normal to a */
+        C->g0[a] = gen_stored_value(gen_axis_scale(n[a]) * across * gen_stored_value(L->g0[a], dbl), dbl);
+        C->wall[2 * a] = 0.5 * across * L->wall[2 * a];
+        C->wall[2 * a + 1] = 0.5 * across * L->wall[2 * a + 1];
+    }
+    C->lam0 = all * gen_stored_value(L->lam0, dbl);
+    return 1;
+}
 
 /* Whether the cell touches side s (0..5) and that side is a wall of the problem. */
 HOMG_HD int gen_touches(const gen_level *L, const gen_fine *F, int s, int i, int j, int k)

@@ -7,26 +7,79 @@
 #define GCAT(a, b)  GCAT2(a, b)
 #define GFN(name)   GCAT(name, SUFFIX)
 
-/* Sum over the six faces of conductance * neighbour value; *gsum = the sum of
- * the conductances (one pass: the relaxation needs both). */
-HOMG_HD double GFN(gen_offsum)(const gen_level *L, const T *u, int i, int j, int k, double *gsum)
+/* The level's coefficients, stored or uniform (gen_kernels.h). */
+
+/* Conductance of the face between cell c and cell cp, its + neighbour on axis a. */
+HOMG_HD double GFN(gen_g)(const gen_level *L, int a, size_t c, size_t cp)
 {
-    const T *gx = (const T *)L->gx, *gy = (const T *)L->gy, *gz = (const T *)L->gz;
+    if (L->uniform)
+        return L->flag && (L->flag[c] == GEN_SOLID || L->flag[cp] == GEN_SOLID) ? 0.0 : (double)(T)L->g0[a];
+    return (double)((const T *)(a == 0 ? L->gx : a == 1 ? L->gy : L->gz))[c];
+}
+
+/* self (lam + walls) of cell c at (i, j, k). */
+HOMG_HD double GFN(gen_selfv)(const gen_level *L, size_t c, int i, int j, int k)
+{
+    double w = 0;
+    if (!L->uniform)
+        return (double)((const T *)L->self)[c];
+    if (!gen_active(L, c))
+        return 0.0;
+    w += i == 0 ? L->wall[0] : 0.0;
+    w += i == L->nx - 1 ? L->wall[1] : 0.0;
+    w += j == 0 ? L->wall[2] : 0.0;
+    w += j == L->ny - 1 ? L->wall[3] : 0.0;
+    w += k == 0 ? L->wall[4] : 0.0;
+    w += k == L->nz - 1 ? L->wall[5] : 0.0;
+    return (double)(T)(w + L->lam0);
+}
+
+HOMG_HD double GFN(gen_lamv)(const gen_level *L, size_t c)
+{
+    if (!L->uniform)
+        return (double)((const T *)L->lam)[c];
+    return gen_active(L, c) ? (double)(T)L->lam0 : 0.0;
+}
+
+/* Value of cell (i, j, k) = cm as relaxation reads it: u, or with ec (prolong_smooth)
+ * u plus its parent's correction at an active cell, rounded as prolong_add stores it. */
+HOMG_HD double GFN(gen_nbval)(const gen_level *L, const gen_level *C, const T *u, const T *ec, size_t cm, int i, int j,
+                              int k)
+{
+    if (!ec || !gen_active(L, cm))
+        return (double)u[cm];
+    return (double)(T)((double)u[cm] +
+                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
+}
+
+/* Sum over the six faces of conductance * neighbour value (gen_nbval); *gsum = the
+ * sum of the conductances (one pass: the relaxation needs both). */
+HOMG_HD double GFN(gen_offsum)(const gen_level *L, const gen_level *C, const T *u, const T *ec, int i, int j, int k,
+                               double *gsum)
+{
+    const size_t c = gen_index(L, i, j, k);
     double s = 0, g, gs = 0;
+    size_t cm;
     int m;
     if ((m = gen_nb(i, L->nx, L->periodic[0], 1)) >= 0)
-        g = (double)gx[gen_index(L, i, j, k)], gs += g, s += g * (double)u[gen_index(L, m, j, k)];
+        cm = gen_index(L, m, j, k), g = GFN(gen_g)(L, 0, c, cm), gs += g,
+        s += g * GFN(gen_nbval)(L, C, u, ec, cm, m, j, k);
     if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
-        g = (double)gx[gen_index(L, m, j, k)], gs += g, s += g * (double)u[gen_index(L, m, j, k)];
+        cm = gen_index(L, m, j, k), g = GFN(gen_g)(L, 0, cm, c), gs += g,
+        s += g * GFN(gen_nbval)(L, C, u, ec, cm, m, j, k);
     if ((m = gen_nb(j, L->ny, L->periodic[1], 1)) >= 0)
-        g = (double)gy[gen_index(L, i, j, k)], gs += g, s += g * (double)u[gen_index(L, i, m, k)];
+        cm = gen_index(L, i, m, k), g = GFN(gen_g)(L, 1, c, cm), gs += g,
+        s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, m, k);
     if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
-        g = (double)gy[gen_index(L, i, m, k)], gs += g, s += g * (double)u[gen_index(L, i, m, k)];
+        cm = gen_index(L, i, m, k), g = GFN(gen_g)(L, 1, cm, c), gs += g,
+        s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, m, k);
     if (L->nz > 1) {
         if ((m = gen_nb(k, L->nz, L->periodic[2], 1)) >= 0)
-            g = (double)gz[gen_index(L, i, j, k)], gs += g, s += g * (double)u[gen_index(L, i, j, m)];
+            cm = gen_index(L, i, j, m), g = GFN(gen_g)(L, 2, c, cm), gs += g,
+            s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, j, m);
         if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
-            g = (double)gz[gen_index(L, i, j, m)], gs += g, s += g * (double)u[gen_index(L, i, j, m)];
+            cm = gen_index(L, i, j, m), g = GFN(gen_g)(L, 2, cm, c), gs += g,
+            s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, j, m);
     }
     *gsum = gs;
     return s;
@@ -37,25 +90,24 @@ HOMG_HD double GFN(gen_offsum)(const gen_level *L, const T *u, int i, int j, int
  * nearly equal it exact. */
 HOMG_HD double GFN(gen_au)(const gen_level *L, const T *u, int i, int j, int k)
 {
-    const T *gx = (const T *)L->gx, *gy = (const T *)L->gy, *gz = (const T *)L->gz;
     const size_t c = gen_index(L, i, j, k);
     const double uc = (double)u[c];
-    double s = (double)((const T *)L->self)[c] * uc;
+    double s = GFN(gen_selfv)(L, c, i, j, k) * uc;
     size_t cm;
     int m;
     if ((m = gen_nb(i, L->nx, L->periodic[0], 1)) >= 0)
-        cm = gen_index(L, m, j, k), s += (double)gx[c] * (uc - (double)u[cm]);
+        cm = gen_index(L, m, j, k), s += GFN(gen_g)(L, 0, c, cm) * (uc - (double)u[cm]);
     if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
-        cm = gen_index(L, m, j, k), s += (double)gx[cm] * (uc - (double)u[cm]);
+        cm = gen_index(L, m, j, k), s += GFN(gen_g)(L, 0, cm, c) * (uc - (double)u[cm]);
     if ((m = gen_nb(j, L->ny, L->periodic[1], 1)) >= 0)
-        cm = gen_index(L, i, m, k), s += (double)gy[c] * (uc - (double)u[cm]);
+        cm = gen_index(L, i, m, k), s += GFN(gen_g)(L, 1, c, cm) * (uc - (double)u[cm]);
     if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
-        cm = gen_index(L, i, m, k), s += (double)gy[cm] * (uc - (double)u[cm]);
+        cm = gen_index(L, i, m, k), s += GFN(gen_g)(L, 1, cm, c) * (uc - (double)u[cm]);
     if (L->nz > 1) {
         if ((m = gen_nb(k, L->nz, L->periodic[2], 1)) >= 0)
-            cm = gen_index(L, i, j, m), s += (double)gz[c] * (uc - (double)u[cm]);
+            cm = gen_index(L, i, j, m), s += GFN(gen_g)(L, 2, c, cm) * (uc - (double)u[cm]);
         if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
-            cm = gen_index(L, i, j, m), s += (double)gz[cm] * (uc - (double)u[cm]);
+            cm = gen_index(L, i, j, m), s += GFN(gen_g)(L, 2, cm, c) * (uc - (double)u[cm]);
     }
     return s;
 }
@@ -115,6 +167,11 @@ HOMG_HD void GFN(gen_setup_cell)(const gen_level *L, const gen_fine *F, const T 
     const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
     T *g3[3] = { (T *)L->gx, (T *)L->gy, (T *)L->gz };
     double wall = 0, sc = GFN(gen_sigma)(F, c), lam = lambda_cell ? (double)lambda_cell[c] : lambda;
+    if (L->uniform) { /* only the flags are stored */
+        if (L->flag)
+            L->flag[c] = (unsigned char)fl;
+        return;
+    }
     for (int a = 0; a < (L->nz > 1 ? 3 : 2); a++) {
         int m = gen_nb(x[a], n[a], L->periodic[a], 1), y[3] = { i, j, k };
         y[a] = m;
@@ -127,7 +184,8 @@ HOMG_HD void GFN(gen_setup_cell)(const gen_level *L, const gen_fine *F, const T 
         wall = lam = 0;
     ((T *)L->self)[c] = (T)(wall + lam);
     ((T *)L->lam)[c] = (T)lam;
-    L->flag[c] = (unsigned char)fl;
+    if (L->flag)
+        L->flag[c] = (unsigned char)fl;
 }
 
 /* Conductance through the faces between C's children on its side (axis a, dir) and
@@ -135,7 +193,6 @@ HOMG_HD void GFN(gen_setup_cell)(const gen_level *L, const gen_fine *F, const T 
 HOMG_HD double GFN(gen_crossing)(const gen_level *L, const int lo[3], const int hi[3], int a, int dir)
 {
     const int n[3] = { L->nx, L->ny, L->nz };
-    const T *g3[3] = { (const T *)L->gx, (const T *)L->gy, (const T *)L->gz };
     int l2[3] = { lo[0], lo[1], lo[2] }, h2[3] = { hi[0], hi[1], hi[2] };
     double s = 0;
     l2[a] = h2[a] = dir > 0 ? hi[a] : lo[a];
@@ -145,12 +202,12 @@ HOMG_HD double GFN(gen_crossing)(const gen_level *L, const int lo[3], const int 
                 int y[3] = { i, j, k }, x = y[a];
                 int m = gen_nb(x, n[a], L->periodic[a], dir);
                 size_t c = gen_index(L, i, j, k), cm;
-                if (m < 0 || L->flag[c])
+                if (m < 0 || !gen_active(L, c))
                     continue;
                 y[a] = m;
                 cm = gen_index(L, y[0], y[1], y[2]);
-                if (!L->flag[cm])
-                    s += (double)g3[a][dir > 0 ? c : cm];
+                if (gen_active(L, cm))
+                    s += dir > 0 ? GFN(gen_g)(L, a, c, cm) : GFN(gen_g)(L, a, cm, c);
             }
     return s;
 }
@@ -160,9 +217,8 @@ HOMG_HD double GFN(gen_crossing)(const gen_level *L, const int lo[3], const int 
 HOMG_HD double GFN(gen_wall)(const gen_level *L, int i, int j, int k)
 {
     const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
-    const T *g3[3] = { (const T *)L->gx, (const T *)L->gy, (const T *)L->gz };
     const size_t c = gen_index(L, i, j, k);
-    double w = (double)((const T *)L->self)[c] - (double)((const T *)L->lam)[c];
+    double w = GFN(gen_selfv)(L, c, i, j, k) - GFN(gen_lamv)(L, c);
     for (int a = 0; a < (L->nz > 1 ? 3 : 2); a++)
         for (int dir = -1; dir <= 1; dir += 2) {
             int m = gen_nb(x[a], n[a], L->periodic[a], dir), y[3] = { i, j, k };
@@ -171,8 +227,8 @@ HOMG_HD double GFN(gen_wall)(const gen_level *L, int i, int j, int k)
                 continue;
             y[a] = m;
             cm = gen_index(L, y[0], y[1], y[2]);
-            if (L->flag[cm])
-                w += (double)g3[a][dir > 0 ? c : cm];
+            if (!gen_active(L, cm))
+                w += dir > 0 ? GFN(gen_g)(L, a, c, cm) : GFN(gen_g)(L, a, cm, c);
         }
     return w;
 }
@@ -191,10 +247,10 @@ HOMG_HD void GFN(gen_coarse_cell)(const gen_level *L, const gen_level *C, int I,
         for (int j = lo[1]; j <= hi[1]; j++)
             for (int i = lo[0]; i <= hi[0]; i++) {
                 size_t c = gen_index(L, i, j, k);
-                if (L->flag[c])
+                if (!gen_active(L, c))
                     continue;
                 active = 1;
-                lam += (double)((const T *)L->lam)[c];
+                lam += GFN(gen_lamv)(L, c);
                 wall += GFN(gen_wall)(L, i, j, k);
             }
     for (int a = 0; a < (C->nz > 1 || L->nz > 1 ? 3 : 2); a++) {
@@ -205,7 +261,8 @@ HOMG_HD void GFN(gen_coarse_cell)(const gen_level *L, const gen_level *C, int I,
     }
     ((T *)C->self)[cc] = (T)(active ? lam + 0.5 * wall : 0.0);
     ((T *)C->lam)[cc] = (T)lam;
-    C->flag[cc] = (unsigned char)(active ? 0 : GEN_SOLID);
+    if (C->flag)
+        C->flag[cc] = (unsigned char)(active ? 0 : GEN_SOLID);
 }
 
 /* Sum over C's active children of (f - A u) (u NULL: 0). */
@@ -222,7 +279,7 @@ HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, co
         for (int j = lo[1]; j <= hi[1]; j++)
             for (int i = lo[0]; i <= hi[0]; i++) {
                 size_t c = gen_index(L, i, j, k);
-                if (L->flag[c])
+                if (!gen_active(L, c))
                     continue;
                 s += (double)f[c];
                 if (u)
@@ -231,16 +288,36 @@ HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, co
     return s;
 }
 
-/* Gauss-Seidel update of an active cell.  The diagonal is self + the faces,
- * summed in double: a diagonal rounded to float beside faces of 1e4 contrast
- * perturbs the weak couplings by eps * 1e4 and can make the float32 operator
- * indefinite (sigma jumps stalled at error 1e-2..0.5, 2026-11-26). */
-HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int j, int k)
+/* Gauss-Seidel update of an active cell (ec: from its neighbours' prolonged
+ * values, gen_nbval).  The diagonal is self + the faces, summed in double: a
+ * diagonal rounded to float beside faces of 1e4 contrast perturbs the weak
+ * couplings by eps * 1e4 and can make the float32 operator indefinite (sigma
+ * jumps stalled at error 1e-2..0.5, 2026-11-26). */
+HOMG_HD T GFN(gen_relax_from)(const gen_level *L, const gen_level *C, const T *u, const T *ec, const T *f, int i, int j,
+                              int k)
 {
     size_t c = gen_index(L, i, j, k);
-    double gsum, off = GFN(gen_offsum)(L, u, i, j, k, &gsum), d = (double)((const T *)L->self)[c] + gsum;
+    double gsum, off = GFN(gen_offsum)(L, C, u, ec, i, j, k, &gsum), d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
     /* a lone cell of a singular island has no equation left (its rhs is projected to 0) */
     return d > 0 ? (T)(((double)f[c] + off) / d) : (T)0;
+}
+
+HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int j, int k)
+{
+    return GFN(gen_relax_from)(L, NULL, u, NULL, f, i, j, k);
+}
+
+/* u at a cell after the colour-0 half-sweep from u = 0: f / diagonal at an active
+ * colour-0 cell (what relaxation gives with zero neighbours), 0 elsewhere. */
+HOMG_HD T GFN(gen_from_zero)(const gen_level *L, const T *f, int i, int j, int k)
+{
+    const size_t c = gen_index(L, i, j, k);
+    double gsum, d;
+    if (((i + j + k) & 1) || !gen_active(L, c))
+        return (T)0;
+    (void)GFN(gen_offsum)(L, NULL, f, NULL, i, j, k, &gsum); /* the sum of the faces (values unused) */
+    d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
+    return d > 0 ? (T)(((double)f[c] + 0.0) / d) : (T)0;
 }
 
 #undef GCAT2

@@ -29,15 +29,58 @@ static void CFN(coarsen)(const gen_level *L, const gen_level *C)
     }
 }
 
+/* One colour: its cells off the seams, then the seams phase by phase (gen_seam). */
 static void CFN(smooth)(const gen_level *L, T *u, const T *f, int colour)
 {
+    const long long n = (long long)gen_colour_cells(L), ns = (long long)gen_seam_cells(L);
+    const int seams = gen_seams(L);
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN / 2)
+    for (long long t = 0; t < n; t++) {
+        int i, j, k;
+        if (gen_colour_cell(L, (size_t)t, colour, &i, &j, &k) && gen_active(L, gen_index(L, i, j, k)) &&
+            (!seams || !gen_seam(L, i, j, k)))
+            u[gen_index(L, i, j, k)] = CFN(gen_relax)(L, u, f, i, j, k);
+    }
+    for (int ph = 1; ph <= seams; ph++)
+        for (long long t = 0; t < ns; t++) {
+            int i, j, k;
+            if (gen_seam_cell(L, (size_t)t, &i, &j, &k) && ((i + j + k) & 1) == colour &&
+                gen_active(L, gen_index(L, i, j, k)) && gen_seam(L, i, j, k) == ph)
+                u[gen_index(L, i, j, k)] = CFN(gen_relax)(L, u, f, i, j, k);
+        }
+}
+
+static void CFN(smooth_from_zero)(const gen_level *L, T *u, const T *f)
+{
     const long long n = (long long)gen_cells(L);
+    if (gen_seams(L)) {
+        memset(u, 0, (size_t)n * sizeof(T));
+        CFN(smooth)(L, u, f, 0);
+        return;
+    }
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (long long c = 0; c < n; c++) {
         int i, j, k;
         gen_coords(L, (size_t)c, &i, &j, &k);
-        if (((i + j + k) & 1) == colour && !L->flag[c])
-            u[c] = CFN(gen_relax)(L, u, f, i, j, k);
+        u[c] = CFN(gen_from_zero)(L, f, i, j, k);
+    }
+}
+
+static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec, T *u);
+
+static void CFN(prolong_smooth)(const gen_level *L, const gen_level *C, const T *ec, T *u, const T *f)
+{
+    const long long n = (long long)gen_colour_cells(L);
+    if (gen_seams(L)) {
+        CFN(prolong_add)(L, C, ec, u);
+        CFN(smooth)(L, u, f, 1);
+        return;
+    }
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN / 2)
+    for (long long t = 0; t < n; t++) {
+        int i, j, k;
+        if (gen_colour_cell(L, (size_t)t, 1, &i, &j, &k) && gen_active(L, gen_index(L, i, j, k)))
+            u[gen_index(L, i, j, k)] = CFN(gen_relax_from)(L, C, u, ec, f, i, j, k);
     }
 }
 
@@ -68,7 +111,7 @@ static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (long long c = 0; c < n; c++) {
         int i, j, k;
-        if (L->flag[c])
+        if (!gen_active(L, c))
             continue;
         gen_coords(L, (size_t)c, &i, &j, &k);
         u[c] = (T)((double)u[c] +
@@ -85,7 +128,7 @@ static void CFN(residual)(const gen_level *L, const gen_fine *F, const T *u, con
         int i, j, k;
         double v = 0;
         gen_coords(L, (size_t)c, &i, &j, &k);
-        if (!L->flag[c])
+        if (gen_active(L, c))
             v = CFN(gen_fine_res)(L, F, u, f, i, j, k);
         r[c] = (T)v;
         acc += (double)r[c] * (double)r[c];
@@ -103,7 +146,7 @@ static void CFN(apply)(const gen_level *L, const T *x, T *q, double *xq)
         int i, j, k;
         double v = 0;
         gen_coords(L, (size_t)c, &i, &j, &k);
-        if (!L->flag[c])
+        if (gen_active(L, c))
             v = CFN(gen_au)(L, x, i, j, k);
         q[c] = (T)v;
         acc += (double)x[c] * (double)q[c];
@@ -132,7 +175,7 @@ static void CFN(update_ur)(size_t n, const unsigned char *flag, T *u, const T *p
     double acc = 0;
 #pragma omp parallel for schedule(static) reduction(+ : acc) if (n > HOMG_OMP_MIN)
     for (long long k = 0; k < (long long)n; k++) {
-        if (flag[k])
+        if (flag && flag[k])
             continue;
         u[k] = (T)((double)u[k] + alpha * (double)p[k]);
         r[k] = (T)((double)r[k] - alpha * (double)q[k]);
@@ -145,7 +188,7 @@ static void CFN(zero_active)(size_t n, const unsigned char *flag, T *u)
 {
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (long long k = 0; k < (long long)n; k++)
-        if (!flag[k])
+        if (!flag || !flag[k])
             u[k] = 0;
 }
 

@@ -198,60 +198,35 @@ __global__ void homg_gather_kernel(int nx, int ny, mfmg_level H, const T *__rest
     compact[(size_t)b * H.cx + a] = src[(size_t)y * nx + x];
 }
 
+#define T      float
+#define SUFFIX f
+#include "homg_point_tmpl.h"
+#undef T
+#undef SUFFIX
+#define T      double
+#define SUFFIX d
+#include "homg_point_tmpl.h"
+#undef T
+#undef SUFFIX
+
+__device__ __forceinline__ double homg_point(const grid_level *L, const mfmg_level *H, const float *fm, const float *u,
+                                             int x, int y)
+{
+    return homg_point_f(L, H, fm, u, x, y);
+}
+__device__ __forceinline__ double homg_point(const grid_level *L, const mfmg_level *H, const double *fm,
+                                             const double *u, int x, int y)
+{
+    return homg_point_d(L, H, fm, u, x, y);
+}
+
 template <typename T>
 __global__ void homg_iterate_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
                                     T *__restrict__ u_out)
 {
     const int x = blockIdx.x * BX + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
-    const int nx = L.nx, ny = L.ny, l = H.l;
-    if (x >= nx || y >= ny)
-        return;
-    int ax = homg_marked_index(x, nx, l), ay = homg_marked_index(y, ny, l);
-    double out;
-    if (ax >= 0 && ay >= 0) {
-        double up = u[(size_t)y * nx + x], nb = 0, extra = 0, c;
-        double inv = L.inv_h2 / ((double)l * l);
-        if (x - l >= 0)
-            nb += u[(size_t)y * nx + x - l];
-        else {
-            c = homg_ghost_factor(x, nx, l, -1);
-            nb -= c * up;
-            extra += c;
-        }
-        if (x + l < nx)
-            nb += u[(size_t)y * nx + x + l];
-        else {
-            c = homg_ghost_factor(x, nx, l, 1);
-            nb -= c * up;
-            extra += c;
-        }
-        if (y - l >= 0)
-            nb += u[(size_t)(y - l) * nx + x];
-        else {
-            c = homg_ghost_factor(y, ny, l, -1);
-            nb -= c * up;
-            extra += c;
-        }
-        if (y + l < ny)
-            nb += u[(size_t)(y + l) * nx + x];
-        else {
-            c = homg_ghost_factor(y, ny, l, 1);
-            nb -= c * up;
-            extra += c;
-        }
-        double rhs = H.m == 0 ? (double)fm[(size_t)y * nx + x] : (double)fm[(size_t)ay * H.cx + ax];
-        double Au = (4 * up - nb) * inv + L.lambda * up;
-        double diag = (4 + extra) * inv + L.lambda;
-        out = up + H.omega * (rhs - Au) / diag;
-    } else {
-        int x0, x1, y0, y1;
-        double tx, ty;
-        homg_bracket(x, nx, l, &x0, &x1, &tx);
-        homg_bracket(y, ny, l, &y0, &y1, &ty);
-        out = (1 - ty) * ((1 - tx) * (double)u[(size_t)y0 * nx + x0] + tx * (double)u[(size_t)y0 * nx + x1]) +
-              ty * ((1 - tx) * (double)u[(size_t)y1 * nx + x0] + tx * (double)u[(size_t)y1 * nx + x1]);
-    }
-    u_out[(size_t)y * nx + x] = (T)out;
+    if (x < L.nx && y < L.ny)
+        u_out[(size_t)y * L.nx + x] = (T)homg_point(&L, &H, fm, u, x, y);
 }
 
 /* ------------------------------------------------------------ launchers */

@@ -27,6 +27,7 @@
  * preconditioned residual too, and u gets mean zero per island at the end. */
 #include "grid_internal.h"
 #include "grid/gen_kernels.h"
+#include "grid/gen_point.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -42,7 +43,8 @@
 struct grid_general {
     const gen_kernels *k;
     int nlev, dims;
-    gen_level lv[HOMG_GEN_MAX_LEVELS];
+    gen_level lv[HOMG_GEN_MAX_LEVELS];                       /* the levels as the kernels see them */
+    gen_level mem[HOMG_GEN_MAX_LEVELS];                      /* the arrays allocated so far (kept across operators) */
     void *x[HOMG_GEN_MAX_LEVELS], *b[HOMG_GEN_MAX_LEVELS];   /* levels >= 1: correction, rhs */
     void *kz[HOMG_GEN_MAX_LEVELS], *kq[HOMG_GEN_MAX_LEVELS]; /* two-pass levels' work vectors */
     unsigned kmask;                                          /* bit m: level m solved in two passes */
@@ -81,7 +83,8 @@ static int plan_levels(const homg_grid_desc *d, int dims_out[HOMG_GEN_MAX_LEVELS
     }
 }
 
-/* Bytes the general solver allocates for this desc (the check before any allocation). */
+/* Bytes the general solver may allocate for this desc (the check before any allocation): every
+ * level stored, with flags, the most an operator can need (uniform levels store less). */
 double homg__gen_bytes(const homg_grid_desc *d)
 {
     int dims[HOMG_GEN_MAX_LEVELS][3];
@@ -98,20 +101,28 @@ double homg__gen_bytes(const homg_grid_desc *d)
     return total;
 }
 
-static homg_status alloc_level(homg_grid *g, gen_level *L, int with_xb, void **x, void **b)
+/* Allocates level l's stored coefficients (stored) and flags (flags) where not
+ * yet there, and points the level at them (NULL where not used). */
+static homg_status level_arrays(homg_grid *g, int l, int stored, int flags)
 {
+    grid_general *G = g->gen;
+    gen_level *L = &G->lv[l], *M = &G->mem[l];
     const size_t n = cells(L), e = g->elem;
-    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gx, "multigrid level"));
-    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gy, "multigrid level"));
-    if (g->gen->dims == 3)
-        HOMG_TRY(homg__alloc(g->ctx, n * e, &L->gz, "multigrid level"));
-    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->self, "multigrid level"));
-    HOMG_TRY(homg__alloc(g->ctx, n * e, &L->lam, "multigrid level"));
-    HOMG_TRY(homg__alloc(g->ctx, n, (void **)&L->flag, "multigrid level"));
-    if (with_xb) {
-        HOMG_TRY(homg__alloc(g->ctx, n * e, x, "multigrid level"));
-        HOMG_TRY(homg__alloc(g->ctx, n * e, b, "multigrid level"));
+    if (stored) {
+        void **a[5] = { &M->gx, &M->gy, &M->gz, &M->self, &M->lam };
+        for (int q = 0; q < 5; q++)
+            if (!*a[q] && (q != 2 || G->dims == 3))
+                HOMG_TRY(homg__alloc(g->ctx, n * e, a[q], "multigrid level"));
     }
+    if (flags && !M->flag)
+        HOMG_TRY(homg__alloc(g->ctx, n, (void **)&M->flag, "multigrid level"));
+    L->gx = stored ? M->gx : NULL;
+    L->gy = stored ? M->gy : NULL;
+    L->gz = stored ? M->gz : NULL;
+    L->self = stored ? M->self : NULL;
+    L->lam = stored ? M->lam : NULL;
+    L->flag = flags ? M->flag : NULL;
+    L->uniform = !stored;
     return HOMG_OK;
 }
 
@@ -164,7 +175,10 @@ static homg_status gen_create(homg_grid *g)
         L->nz = dims[l][2];
         for (int a = 0; a < G->dims; a++)
             L->periodic[a] = d->bc[2 * a] == HOMG_BC_PERIODIC;
-        HOMG_TRY(alloc_level(g, L, l > 0, &G->x[l], &G->b[l]));
+        if (l > 0) {
+            HOMG_TRY(homg__alloc(g->ctx, cells(L) * g->elem, &G->x[l], "multigrid level"));
+            HOMG_TRY(homg__alloc(g->ctx, cells(L) * g->elem, &G->b[l], "multigrid level"));
+        }
     }
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->r, "multigrid work vector"));
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->z, "multigrid work vector"));
@@ -183,7 +197,7 @@ void homg__gen_free(homg_grid *g)
     if (!G)
         return;
     for (int l = 0; l < G->nlev; l++) {
-        gen_level *L = &G->lv[l];
+        gen_level *L = &G->mem[l];
         homg__free(g->ctx, L->gx);
         homg__free(g->ctx, L->gy);
         homg__free(g->ctx, L->gz);
@@ -209,12 +223,32 @@ void homg__gen_free(homg_grid *g)
 
 /* ------------------------------------------------------------ the operator */
 
-/* Builds every level on the device from the operator. */
+/* A value as the grid's precision stores it. */
+static double stored(const homg_grid *g, double x) { return g->desc.precision == HOMG_FLOAT64 ? x : (double)(float)x; }
+
+/* The finest level's constants when sigma and lambda are constant. */
+static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *op)
+{
+    const double h2 = g->desc.h * g->desc.h;
+    for (int a = 0; a < 3; a++)
+        L->g0[a] = stored(g, gen_harmonic(op->sigma, op->sigma) / h2);
+    for (int s = 0; s < 6; s++)
+        L->wall[s] = g->gen->F.kind[s] == HOMG_BC_DIRICHLET && (s < 4 || L->nz > 1) ? 2.0 * op->sigma / h2 : 0.0;
+    L->lam0 = op->lambda; /* rounded where used, after the walls are added (as setup_fine does) */
+}
+
+/* Builds every level on the device from the operator: the finest stores no
+ * coefficients when sigma and lambda are constant, coarse levels of a uniform
+ * flag-free level none where they are uniform too (gen_kernels.h). */
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
 {
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const size_t n = cells(&G->lv[0]);
+    /* HOMG_GEN_STORED=1: store every level (the benchmark times uniform levels against
+     * it; the library documents no such variable) */
+    const char *env = getenv("HOMG_GEN_STORED");
+    const int uniform = !op->sigma_cell && !op->lambda_cell && !(env && atoi(env));
     G->F.sigma = op->sigma;
     G->F.sigma_cell = NULL;
     if (op->sigma_cell) {
@@ -224,10 +258,21 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
         G->F.sigma_cell = G->sig;
     }
     HOMG_TRY(plan_two_pass(g, op));
-    GQ(g, G->k->setup_fine(ex, g->desc.precision, &G->lv[0], &G->F, op->lambda_cell, op->lambda, op->flags),
-       "finest level");
-    for (int l = 1; l < G->nlev; l++)
-        GQ(g, G->k->coarsen(ex, g->desc.precision, &G->lv[l - 1], &G->lv[l]), "coarsening");
+    HOMG_TRY(level_arrays(g, 0, !uniform, op->flags != NULL));
+    if (uniform)
+        uniform_fine(g, &G->lv[0], op);
+    if (!uniform || op->flags)
+        GQ(g, G->k->setup_fine(ex, g->desc.precision, &G->lv[0], &G->F, op->lambda_cell, op->lambda, op->flags),
+           "finest level");
+    for (int l = 1; l < G->nlev; l++) {
+        const gen_level *L = &G->lv[l - 1];
+        if (gen_uniform_coarse(L, &G->lv[l], g->desc.precision == HOMG_FLOAT64)) {
+            HOMG_TRY(level_arrays(g, l, 0, 0));
+            continue;
+        }
+        HOMG_TRY(level_arrays(g, l, 1, L->flag != NULL));
+        GQ(g, G->k->coarsen(ex, g->desc.precision, L, &G->lv[l]), "coarsening");
+    }
     return HOMG_OK;
 }
 
@@ -271,37 +316,68 @@ typedef struct gen_cycle {
 
 static double share(const grid_general *G, int l) { return (double)cells(&G->lv[l]) / (double)cells(&G->lv[0]); }
 
-static homg_status sweeps(gen_cycle *c, int l, int n, int reverse)
+/* n symmetric sweeps (reverse: colour 1 first), from the second half-sweep on
+ * when the first was fused into the launch before (skip). */
+static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int skip)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
     for (int s = 0; s < n; s++)
-        for (int h = 0; h < 2; h++)
+        for (int h = s == 0 && skip ? 1 : 0; h < 2; h++)
             GQ(g, G->k->smooth(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], reverse ? 1 - h : h),
                "smoothing");
-    homg__account(g, 2L * n, n * share(G, l), 4.0 * n * cells(&G->lv[l]));
+    homg__account(g, 2L * n - (n > 0 && skip), n * share(G, l), 4.0 * n * cells(&G->lv[l]));
     return HOMG_OK;
 }
 
 static homg_status two_pass_rest(gen_cycle *c, int l);
 
-/* x_l improves A_l x_l = b_l from x_l = 0 by one V- or F-cycle. */
+/* Whether prolongation and the first half-sweep from zero run fused (HOMG_GEN_NOFUSE=1:
+ * separate launches, which the benchmark times against; the library documents no such
+ * variable). */
+static int fused(void)
+{
+    const char *env = getenv("HOMG_GEN_NOFUSE");
+    return !(env && atoi(env));
+}
+
+/* x_l = x_l + the coarse correction, then n symmetric sweeps from colour 1: with
+ * n >= 1 the prolongation and the first half-sweep are one pass (prolong_smooth). */
+static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const homg_precision p = g->desc.precision;
+    const int fuse = n > 0 && fused();
+    if (fuse)
+        GQ(g, G->k->prolong_smooth(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l], c->bs[l]), "prolongation");
+    else
+        GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
+    homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
+    return sweeps(c, l, n, 1, fuse);
+}
+
+/* x_l improves A_l x_l = b_l from x_l = 0 (zero; else from x_l) by one V- or F-cycle. */
 static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
-    if (zero) {
-        GQ(g, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
-        homg__account(g, 1, 0, (double)cells(&G->lv[l]));
-    }
-    if (l == G->nlev - 1) {
+    const int from_zero = zero && g->desc.pre > 0 && fused();
+    if (l == G->nlev - 1) { /* coarse_solve starts from zero itself */
         GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], HOMG_GEN_COARSE_SWEEPS), "coarse solve");
         homg__account(g, 1, HOMG_GEN_COARSE_SWEEPS * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    HOMG_TRY(sweeps(c, l, g->desc.pre, 0));
+    if (from_zero) { /* zeroing and the first half-sweep in one pass */
+        GQ(g, G->k->smooth_from_zero(ex, p, &G->lv[l], c->xs[l], c->bs[l]), "smoothing");
+    } else if (zero) {
+        GQ(g, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
+        homg__account(g, 1, 0, (double)cells(&G->lv[l]));
+    }
+    HOMG_TRY(sweeps(c, l, g->desc.pre, 0, from_zero));
     GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
        "residual and restriction");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
@@ -310,16 +386,13 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     HOMG_TRY(visit(c, l + 1, fcycle, 1));
     if (fcycle) {
         /* the F-cycle's second visit: a V-cycle on the coarse correction's residual */
-        GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
-        HOMG_TRY(sweeps(c, l, 1, 1));
-        HOMG_TRY(sweeps(c, l, 1, 0));
+        HOMG_TRY(correct_and_sweep(c, l, 1));
+        HOMG_TRY(sweeps(c, l, 1, 0, 0));
         GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
            "residual and restriction");
         HOMG_TRY(visit(c, l + 1, 0, 1));
     }
-    GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
-    homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
-    return sweeps(c, l, g->desc.post, 1);
+    return correct_and_sweep(c, l, g->desc.post);
 }
 
 /* The two-pass coarse solve of the top levels: x_m = a z1 + a z2 with z1 = V(b),
@@ -359,13 +432,8 @@ static homg_status two_pass_solve(gen_cycle *c, int m)
 /* The rest of visit(l) when level l + 1 takes two passes: solve, prolong, smooth. */
 static homg_status two_pass_rest(gen_cycle *c, int l)
 {
-    homg_grid *g = c->g;
-    grid_general *G = g->gen;
     HOMG_TRY(two_pass_solve(c, l + 1));
-    GQ(g, G->k->prolong_add(&g->ctx->ex, g->desc.precision, &G->lv[l], &G->lv[l + 1], c->xs[l + 1], c->xs[l]),
-       "prolongation");
-    homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
-    return sweeps(c, l, g->desc.post, 1);
+    return correct_and_sweep(c, l, c->g->desc.post);
 }
 
 /* z = M r: one cycle from zero, projected on the singular islands. */
