@@ -175,6 +175,10 @@ HOMG_HD int gen_touches(const gen_level *L, const gen_fine *F, int s, int i, int
     return (s & 1) ? x == n - 1 : x == 0;
 }
 
+/* Whether sigma s and the first cell's s0 (both finite and > 0) differ by GEN_JUMP_RATIO or
+ * more: check_operator's jump test, which picks the two-pass coarse correction. */
+HOMG_HD int gen_jump(double s, double s0) { return s >= GEN_JUMP_RATIO * s0 || s0 >= GEN_JUMP_RATIO * s; }
+
 /* The scalar step of the preconditioned CG (gen_kernels.h, GEN_STEP_*). */
 HOMG_HD void gen_scalar_step(double *s, int step, int ref, double *hist, int *count)
 {

@@ -36,7 +36,7 @@
 #define HOMG_GEN_MAX_LEVELS    24
 #define HOMG_GEN_COARSEST      64
 #define HOMG_GEN_COARSE_SWEEPS 40
-#define HOMG_GEN_TWO_PASS      2 /* desc.two_pass = 0 with per-cell sigma: levels 1..2 */
+#define HOMG_GEN_TWO_PASS      2 /* desc.two_pass = 0 with a sigma jump: levels 1..2 */
 #define HOMG_GEN_RESTART_F32   10
 #define HOMG_GEN_RESTART_F64   50
 
@@ -127,15 +127,20 @@ static homg_status level_arrays(homg_grid *g, int l, int stored, int flags)
 }
 
 /* Levels 1..k solve their coarse correction in two passes (two_pass): k from
- * desc.two_pass, automatic (0) where the operator has per-cell data.  Their work
- * vectors are allocated on first use; the pass weight lives on the device. */
+ * desc.two_pass; automatic (0): 2 where sigma_cell has a jump (a cell 10x off the
+ * first, found by set_operator's check; with skip_check the last check's finding,
+ * on if there was none).  Only there it wins: on the H100 a two-pass cycle costs 2x
+ * a V-cycle at 2048^2 (the coarse levels are launch-bound and run 4x), which the
+ * 8-cell jump repays (8 -> 4 cycles, 0.356 -> 0.032) and a plain per-cell sigma = 1
+ * or 20% solid discs do not (3 -> 3 cycles; 6 -> 4), bench/results/h100_grid_general.md.
+ * Work vectors are allocated on first use; the weights live on the device. */
 static homg_status plan_two_pass(homg_grid *g, const homg_grid_operator *op)
 {
     grid_general *G = g->gen;
     const homg_grid_desc *d = &g->desc;
     int k = d->two_pass;
-    if (k == 0)
-        k = op->sigma_cell && G->nlev >= 4 ? HOMG_GEN_TWO_PASS : -1;
+    if (k == 0) /* per-cell sigma with a jump (or never checked: skip_check) */
+        k = op->sigma_cell && g->sigma_jump != 0 && G->nlev >= 4 ? HOMG_GEN_TWO_PASS : -1;
     if (d->method == HOMG_METHOD_FCYCLE || d->method == HOMG_METHOD_FMG)
         k = -1;
     G->kmask = 0;
@@ -662,20 +667,24 @@ homg_status homg__check_operator(homg_grid *g, const homg_grid_operator *op)
     const gen_kernels *k = HOMG_KERNELS(&g->ctx->ex, gen);
     const homg_grid_desc *d = &g->desc;
     const size_t n = (size_t)d->nx * d->ny * d->nz;
-    long long bad[3];
+    long long bad[4];
     if (op->sigma_cell)
         HOMG_TRY(homg__check_pointer(g->ctx, op->sigma_cell, "op.sigma_cell"));
     if (op->lambda_cell)
         HOMG_TRY(homg__check_pointer(g->ctx, op->lambda_cell, "op.lambda_cell"));
     if (op->flags)
         HOMG_TRY(homg__check_pointer(g->ctx, op->flags, "op.flags"));
+    if (!op->sigma_cell)
+        g->sigma_jump = 0;
     if (op->skip_check || (!op->sigma_cell && !op->lambda_cell && !op->flags))
-        return HOMG_OK;
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->flags, 3 * sizeof(long long)), "operator check");
+        return HOMG_OK; /* skip_check: sigma_jump stays what the last check found */
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->flags, 4 * sizeof(long long)), "operator check");
     HOMG_TRY_BACKEND(
         g->ctx, k->check_operator(&g->ctx->ex, d->precision, n, op->sigma_cell, op->lambda_cell, op->flags, g->flags),
         "operator check");
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(&g->ctx->ex, bad, g->flags, sizeof bad, HOMG_D2H), "operator check");
+    if (op->sigma_cell)
+        g->sigma_jump = bad[3] != 0;
     for (int a = 0; a < 3; a++)
         if (bad[a]) {
             long long c = bad[a] - 1;

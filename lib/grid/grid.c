@@ -216,6 +216,7 @@ homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_gri
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_grid_create: out of host memory");
     g->ctx = ctx;
     g->desc = homg_grid_desc_defaults(desc);
+    g->sigma_jump = -1;
     g->elem = g->desc.precision == HOMG_FLOAT64 ? sizeof(double) : sizeof(float);
     g->k = HOMG_KERNELS(&ctx->ex, grid);
     g->sigma = 1;
