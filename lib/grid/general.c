@@ -126,6 +126,15 @@ static homg_status level_arrays(homg_grid *g, int l, int stored, int flags)
     return HOMG_OK;
 }
 
+/* HOMG_GEN_TWO_PASS_LEVELS=mask (bit m: level m) restricts the two-pass levels that
+ * desc.two_pass chooses, for the benchmark's comparison (e.g. 4: level 2 alone); the
+ * library documents no such variable. */
+static unsigned levels_env(void)
+{
+    const char *env = getenv("HOMG_GEN_TWO_PASS_LEVELS");
+    return env ? (unsigned)strtoul(env, NULL, 0) : ~0u;
+}
+
 /* Levels 1..k solve their coarse correction in two passes (two_pass): k from
  * desc.two_pass; automatic (0): 2 where sigma_cell has a jump (a cell 10x off the
  * first, found by set_operator's check; with skip_check the last check's finding,
@@ -146,6 +155,8 @@ static homg_status plan_two_pass(homg_grid *g, const homg_grid_operator *op)
     G->kmask = 0;
     for (int m = 1; m <= k && m < G->nlev - 1; m++) {
         const size_t bytes = cells(&G->lv[m]) * g->elem;
+        if (!(levels_env() >> m & 1))
+            continue;
         G->kmask |= 1u << m;
         if (!G->kz[m])
             HOMG_TRY(homg__alloc(g->ctx, bytes, &G->kz[m], "two-pass vector"));
