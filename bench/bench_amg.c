@@ -26,7 +26,11 @@
  * side (default output bench/results/cpu_amg_family.md or h100_amg_family.md).
  *
  *   bench_amg [--cpu] [--family] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] [--no-pool]
- *             [--out FILE] [--write-mtx DIR] [--power FILE.mtx]
+ *             [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace]
+ *
+ * --trace: homg's set-ups with homg_amg_desc.trace, and each configuration's
+ * last set-up printed with its phase table (time, host synchronisations, peak
+ * memory per phase) and the cudaMallocAsync pool's peak during it.
  *
  * The matrices come from tests/util/gen_matrix.c until the FEM module (issue
  * 3) assembles meshes; --write-mtx DIR writes them as Matrix Market files.
@@ -109,6 +113,28 @@ static const config configs[] = {
     { "homg AMG-PCG, matching + patch, W", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_W },
 };
 
+static int trace; /* --trace: each homg set-up's phase table (homg_amg_desc.trace) */
+
+/* The most memory the default pool held since the last reset (0 without CUDA
+ * or the pool): what a set-up really takes, cuSPARSE's buffers included. */
+static double pool_peak_mb(int reset)
+{
+#if HOMG_HAVE_CUDA
+    cudaMemPool_t pool;
+    uint64_t high = 0;
+    int dev = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetDefaultMemPool(&pool, dev) != cudaSuccess)
+        return 0;
+    if (reset)
+        return cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high) == cudaSuccess ? 0 : -1;
+    cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high);
+    return high / 1e6;
+#else
+    (void)reset;
+    return 0;
+#endif
+}
+
 /* homg set-up `reps` times (the median), then `reps` solves with the last set-up. */
 static void run_homg(homg_ctx *ctx, const homg_host_csr *m, const homg_csr *view, const void *db, void *dx, double *x,
                      const double *b, const config *c, int reps, result *r)
@@ -124,9 +150,11 @@ static void run_homg(homg_ctx *ctx, const homg_host_csr *m, const homg_csr *view
     ad.coarsening = c->coarsening;
     ad.smoother = c->smoother;
     ad.cycle = c->cycle;
+    ad.trace = trace;
     for (int rep = -1; rep < reps; rep++) { /* rep -1 warms up */
         homg_amg_destroy(amg);
         amg = NULL;
+        pool_peak_mb(1);
         if (homg_amg_create(ctx, view, &ad, &amg) != HOMG_OK) {
             fprintf(stderr, "bench_amg: %s: %s\n", c->name, homg_ctx_last_error(ctx));
             goto done;
@@ -134,6 +162,12 @@ static void run_homg(homg_ctx *ctx, const homg_host_csr *m, const homg_csr *view
         homg_amg_get_info(amg, &info);
         if (rep >= 0)
             setup[rep] = info.setup_ms;
+    }
+    if (trace) { /* the last set-up's phases; the pool's peak counts the matrix uploaded before */
+        char text[4096];
+        homg_amg_format_info(&info, text, sizeof text);
+        printf("%s, %s:\n%s  Pool peak in the set-up: %.1f MB (with the caller's matrix and vectors)\n\n", r->problem,
+               c->name, text, pool_peak_mb(0));
     }
     if (homg_pcg_create(ctx, NULL, amg, NULL, &pcg) != HOMG_OK) {
         fprintf(stderr, "bench_amg: %s: %s\n", c->name, homg_ctx_last_error(ctx));
@@ -385,9 +419,11 @@ int main(int argc, char **argv)
             out = argv[++i];
         else if (!strcmp(argv[i], "--write-mtx") && i + 1 < argc)
             mtx_dir = argv[++i];
+        else if (!strcmp(argv[i], "--trace"))
+            trace = 1;
         else {
             fprintf(stderr, "usage: bench_amg [--cpu] [--family] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] "
-                            "[--no-pool] [--out FILE] [--write-mtx DIR] [--power FILE.mtx]\n");
+                            "[--no-pool] [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace]\n");
             return 2;
         }
     }

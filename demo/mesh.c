@@ -1,22 +1,31 @@
 /* mesh.c -- a heat source follows the mouse across a plate with a hole (a
  * triangle mesh from assets/); the temperature is solved with finite elements
- * and AMG-preconditioned CG on the GPU every frame and drawn as vertex colours
- * written by the GPU into a GL buffer.
+ * and multigrid-preconditioned CG on the GPU every frame and drawn as vertex
+ * colours written by the GPU into a GL buffer.
  *
  * The problem is -div(grad u) = f on the mesh, u = 0 on the left and right
  * edges and on the hole (a cooled pipe), insulated top and bottom; f is a
- * Gaussian around the source.  Set-up: the mesh is read and refined
- * (homg_mesh_refine, --size times), homg_fem builds the matrix pattern on the
- * device, the AMG hierarchy and the CG solver are made once.  Each frame:
- *   1. f at the nodes is the Gaussian at the source's position, computed on the
- *      device (homg_mesh_splat: no host loop, no copy);
- *   2. homg_fem_assemble re-assembles the right-hand side (and the matrix) on
- *      the device;
- *   3. homg_view_write turns the last solution into per-vertex RGBA8 colours in
+ * Gaussian around the source.  Set-up: homg_gmg_create refines the mesh of
+ * assets/ --size times and keeps every level (a nested hierarchy: geometric
+ * multigrid, SPAI-1 smoothed V(2,2) cycles); the finest level is the demo's
+ * mesh.  homg_fem builds its matrix once (the matrix never changes: only the
+ * source moves) for the AMG and Jacobi preconditioners the m key cycles through.
+ * Each frame:
+ *   1. homg_view_write turns the last solution into per-vertex RGBA8 colours in
  *      a GL buffer the view owns (homg_view_gl_name), range found on the GPU;
- *   4. homg_pcg_solve starts from the last solution (warm start);
- *   5. the triangles are drawn with the view's buffer as their colour attribute.
- * Keys: left drag moves the source; m cycles the preconditioner; w wireframe. */
+ *   2. f at the nodes is the Gaussian at the source's position, computed on the
+ *      device (homg_mesh_splat: no host loop, no copy);
+ *   3. homg_fem_assemble re-assembles the right-hand side only (rhs_only: the
+ *      matrix keeps its values);
+ *   4. homg_pcg_solve starts from the last solution (warm start) and stops at
+ *      ||r|| <= 1e-5 ||b||: what a colour map of 256 steps needs (at --size 2 the
+ *      scripted run's last picture is the same pixel for pixel as with 1e-10,
+ *      and 52 pixels are one step off with 1e-4);
+ *   5. the triangles are drawn with the view's buffer as their colour attribute:
+ *      a coarser level of the hierarchy where the finest has more triangles than
+ *      a quarter of the window's pixels (its nodes are the finest level's first
+ *      nodes, so it reads the same colours; l draws the finest level).
+ * Keys: left drag moves the source; m cycles the preconditioner; w wireframe; l level drawn. */
 #include "harness/harness.h"
 
 #include <math.h>
@@ -24,27 +33,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NUM_PRECONDS = 3 };
-static const char *precond_names[NUM_PRECONDS] = { "AMG-PCG (smoothed aggregation)", "AMG-PCG (matching)",
-                                                   "Jacobi-PCG" };
+#define TOL 1e-5 /* relative residual of each frame's solve (see above) */
+
+enum { GMG, AMG_CHEBYSHEV, AMG_PATCH, AMG_MATCHING, JACOBI, NUM_PRECONDS };
+static const char *precond_names[NUM_PRECONDS] = { "GMG-PCG (SPAI-1 V(2,2))", "AMG-PCG (SA, Chebyshev)",
+                                                   "AMG-PCG (SA, patch Jacobi)", "AMG-PCG (matching)", "Jacobi-PCG" };
 
 typedef struct mesh_demo {
     const char *path;
-    int precond, wireframe;
-    homg_mesh *mesh;
+    int precond, wireframe, finest; /* finest: draw level 0 whatever its size */
+    int used;                       /* the preconditioner in use: precond, AMG where GMG has no hierarchy */
+    homg_mesh *coarse;              /* the mesh of assets/ */
+    homg_gmg *gmg;                  /* its refinements (NULL at --size 0) */
+    homg_mesh *mesh;                /* the finest level: homg_gmg_mesh(gmg, 0), or coarse */
     homg_fem *fem;
     homg_amg *amg;
     homg_pcg *pcg;
     int32_t nodes, triangles;
+    int levels; /* meshes of the hierarchy that can be drawn (1 + size, or 1) */
+    int32_t level_triangles[HOMG_GMG_MAX_LEVELS];
     void *f, *x;
     double src_x, src_y; /* the source, in mesh coordinates */
     double lo[2], hi[2]; /* the mesh's bounding box */
     homg_view *view;
-    GLuint program, vao, positions, indices;
+    const char *view_path; /* the path the view took, for the overlay */
+    GLuint program, vao, positions, indices[HOMG_GMG_MAX_LEVELS];
     GLint loc_scale, loc_offset, loc_wire;
 } mesh_demo;
 
 static mesh_demo M = { .path = "assets/hole2d.msh" };
+static const int32_t cold[] = { 1, 2, 4 }; /* Dirichlet tags: left, right, the hole */
 
 static const char *vertex_src = "#version 330 core\n"
                                 "layout(location = 0) in vec2 pos;\n"
@@ -61,16 +79,35 @@ static const char *fragment_src = "#version 330 core\n"
                                   "out vec4 frag;\n"
                                   "void main() { frag = wire != 0 ? vec4(0, 0, 0, 0.35) : colour; }\n";
 
-/* The mesh of assets/, refined `refine` times (each refinement: 4 triangles per triangle). */
+/* Level l of the hierarchy (0 the finest). */
+static homg_mesh *level_mesh(int l) { return M.gmg ? homg_gmg_mesh(M.gmg, l) : M.coarse; }
+
+/* The mesh of assets/ and its `refine` refinements (4 triangles per triangle
+ * each), every level kept by the geometric multigrid built on them. */
 static void load_mesh(demo *d, int refine)
 {
-    demo_check(d, homg_mesh_read(d->ctx, M.path, &M.mesh), M.path);
-    for (int k = 0; k < refine; k++) {
-        homg_mesh *fine;
-        demo_check(d, homg_mesh_refine(M.mesh, &fine), "homg_mesh_refine");
-        homg_mesh_destroy(M.mesh);
-        M.mesh = fine;
+    homg_gmg_desc gd = { 0 };
+    homg_gmg_info info;
+    demo_check(d, homg_mesh_read(d->ctx, M.path, &M.coarse), M.path);
+    M.mesh = M.coarse;
+    M.levels = 1;
+    if (refine > 0) {
+        gd.levels = refine;
+        gd.dirichlet_tags = cold;
+        gd.num_dirichlet_tags = 3;
+        /* the coarsest level (2,543 rows): its dense Cholesky inverse on CUDA (3 CG
+         * iterations a frame at --size 2); one AMG cycle on the CPU backend, where that
+         * inverse takes minutes of set-up (7 iterations) */
+        gd.coarse_solver =
+            d->backend == HOMG_BACKEND_CPU ? HOMG_GMG_COARSE_SOLVER_AMG : HOMG_GMG_COARSE_SOLVER_CHOLESKY;
+        demo_check(d, homg_gmg_create(M.coarse, &gd, &M.gmg), "homg_gmg_create");
+        demo_check(d, homg_gmg_get_info(M.gmg, &info), "homg_gmg_get_info");
+        printf("mesh: geometric multigrid, %d levels, set-up %.1f ms\n", info.levels, info.setup_ms);
+        M.mesh = homg_gmg_mesh(M.gmg, 0);
+        M.levels = info.levels;
     }
+    for (int l = 0; l < M.levels; l++)
+        M.level_triangles[l] = homg_mesh_num_elements(level_mesh(l));
     M.nodes = homg_mesh_num_nodes(M.mesh);
     M.triangles = homg_mesh_num_elements(M.mesh);
 }
@@ -80,15 +117,21 @@ static void make_solver(demo *d)
     homg_csr a = homg_fem_matrix(M.fem);
     homg_amg_desc ad = { 0 };
     homg_pcg_desc pd = { 0 };
-    pd.tol = 1e-6;
+    pd.tol = TOL;
     pd.warm_start = 1;
-    if (M.precond < 2) {
-        ad.coarsening = M.precond == 0 ? HOMG_AMG_SMOOTHED_AGGREGATION : HOMG_AMG_MATCHING;
-        demo_check(d, homg_amg_create(d->ctx, &a, &ad, &M.amg), "homg_amg_create");
-        demo_check(d, homg_pcg_create(d->ctx, NULL, M.amg, &pd, &M.pcg), "homg_pcg_create");
-    } else {
+    M.used = M.precond == GMG && !M.gmg ? AMG_CHEBYSHEV : M.precond; /* --size 0: one mesh, no hierarchy */
+    if (M.used == GMG) {
+        pd.gmg = M.gmg; /* the gmg's finest matrix, the same as the fem's */
+        demo_check(d, homg_pcg_create(d->ctx, NULL, NULL, &pd, &M.pcg), "homg_pcg_create");
+    } else if (M.used == JACOBI) {
         pd.precond = HOMG_PCG_PRECOND_JACOBI;
         demo_check(d, homg_pcg_create(d->ctx, &a, NULL, &pd, &M.pcg), "homg_pcg_create");
+    } else {
+        ad.coarsening = M.used == AMG_MATCHING ? HOMG_AMG_MATCHING : HOMG_AMG_SMOOTHED_AGGREGATION;
+        if (M.used == AMG_PATCH)
+            ad.smoother = HOMG_AMG_SMOOTHER_PATCH; /* the library's default before issue #14 */
+        demo_check(d, homg_amg_create(d->ctx, &a, &ad, &M.amg), "homg_amg_create");
+        demo_check(d, homg_pcg_create(d->ctx, NULL, M.amg, &pd, &M.pcg), "homg_pcg_create");
     }
 }
 
@@ -107,15 +150,28 @@ static void source(demo *d)
     demo_check(d, homg_mesh_splat(M.mesh, &s, 1, HOMG_FLOAT64, 0, M.f), "homg_mesh_splat");
 }
 
-static void assemble(demo *d)
+/* The right-hand side of the source (rhs_only: the matrix of the first assembly stays). */
+static void assemble(demo *d, int rhs_only)
 {
     homg_fem_coeffs c = { 0 };
     c.f_node = (const double *)M.f;
     c.skip_check = 1; /* homg_mesh_splat's values are finite: no host sync in the frame */
+    c.rhs_only = rhs_only;
     demo_check(d, homg_fem_assemble(M.fem, &c), "homg_fem_assemble");
 }
 
-/* Positions (normalised to the bounding box) and triangles for GL; colours come from the view. */
+/* Level l's triangles can be drawn with the finest level's vertex buffers when
+ * its nodes are the finest level's first nodes (homg_mesh_refine appends the
+ * new nodes; the gmg's default numbering keeps that order). */
+static int same_nodes(int l)
+{
+    const homg_mesh *m = level_mesh(l);
+    const double *a = homg_mesh_coords(m), *b = homg_mesh_coords(M.mesh);
+    return !memcmp(a, b, sizeof(double) * 2 * (size_t)homg_mesh_num_nodes(m));
+}
+
+/* Positions (normalised to the bounding box) and each level's triangles for GL;
+ * colours come from the view. */
 static void make_gl(demo *d)
 {
     const double *xy = homg_mesh_coords(M.mesh);
@@ -145,14 +201,32 @@ static void make_gl(demo *d)
     glBindBuffer(GL_ARRAY_BUFFER, homg_view_gl_name(M.view));
     glEnableVertexAttribArray(1);
     glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, (void *)0);
-    glGenBuffers(1, &M.indices);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, M.indices);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, sizeof(int32_t) * 3 * (size_t)M.triangles, homg_mesh_elements(M.mesh),
-                 GL_STATIC_DRAW);
     glBindVertexArray(0);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
+    for (int l = 0; l < M.levels; l++) {
+        if (l > 0 && !same_nodes(l)) {
+            printf("mesh: level %d's nodes are not the finest level's first nodes: drawing level 0 only\n", l);
+            M.levels = l;
+            break;
+        }
+        glGenBuffers(1, &M.indices[l]); /* bound as the VAO's index buffer when drawn */
+        glBindBuffer(GL_COPY_WRITE_BUFFER, M.indices[l]);
+        glBufferData(GL_COPY_WRITE_BUFFER, sizeof(int32_t) * 3 * (size_t)M.level_triangles[l],
+                     homg_mesh_elements(level_mesh(l)), GL_STATIC_DRAW);
+    }
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
     free(p);
     (void)d;
+}
+
+/* The level drawn: the finest with at most one triangle per 4 pixels of the window. */
+static int draw_level(const demo *d)
+{
+    int l = 0;
+    double budget = 0.25 * d->fb_width * d->fb_height;
+    while (!M.finest && l + 1 < M.levels && M.level_triangles[l] > budget)
+        l++;
+    return l;
 }
 
 static int mesh_init(demo *d)
@@ -160,7 +234,6 @@ static int mesh_init(demo *d)
     homg_fem_desc fd = { 0 };
     homg_view_desc vd = { 0 };
     homg_view_info info;
-    static const int32_t cold[] = { 1, 2, 4 }; /* left, right, the hole */
     load_mesh(d, d->size);
     demo_check(d, homg_alloc(d->ctx, (size_t)M.nodes * sizeof(double), &M.f), "homg_alloc f");
     demo_check(d, homg_alloc(d->ctx, (size_t)M.nodes * sizeof(double), &M.x), "homg_alloc x");
@@ -172,7 +245,7 @@ static int mesh_init(demo *d)
     M.src_x = 1.3;
     M.src_y = 0.5;
     source(d);
-    assemble(d);
+    assemble(d, 0); /* matrix and right-hand side, once */
     make_solver(d);
 
     /* per-vertex colours in a GL buffer the view makes (count = nodes) */
@@ -185,7 +258,7 @@ static int mesh_init(demo *d)
     homg_view_get_info(M.view, &info);
     printf("mesh: %d nodes, %d triangles; view path %s: %s\n", M.nodes, M.triangles, homg_view_path_name(info.path),
            info.reason);
-    snprintf(d->detail, sizeof d->detail, "%d triangles   view: %s", M.triangles, homg_view_path_name(info.path));
+    M.view_path = homg_view_path_name(info.path);
     make_gl(d);
     return 0;
 }
@@ -196,11 +269,14 @@ static void mesh_fini(demo *d)
     homg_view_destroy(M.view);
     drop_solver();
     homg_fem_destroy(M.fem);
-    homg_mesh_destroy(M.mesh);
+    homg_gmg_destroy(M.gmg);
+    homg_mesh_destroy(M.coarse);
+    M.gmg = NULL;
+    M.coarse = M.mesh = NULL;
     homg_free(d->ctx, M.f);
     homg_free(d->ctx, M.x);
     glDeleteBuffers(1, &M.positions);
-    glDeleteBuffers(1, &M.indices);
+    glDeleteBuffers(M.levels, M.indices);
     glDeleteVertexArrays(1, &M.vao);
     glDeleteProgram(M.program);
 }
@@ -221,6 +297,7 @@ static void mesh_frame(demo *d)
     homg_view_write_desc wd = { 0 };
     homg_pcg_info info;
     float scale[2], offset[2];
+    int l = draw_level(d);
     fit(d, scale, offset);
 
     /* the source follows the left button (window -> mesh coordinates) */
@@ -235,9 +312,9 @@ static void mesh_frame(demo *d)
     demo_view_write(d, M.view, M.x, &wd);
 
     if (!d->paused) {
-        source(d);
         demo_solve_begin(d);
-        assemble(d);
+        source(d);
+        assemble(d, 1);
         homg_status st = homg_pcg_solve(M.pcg, (const double *)homg_fem_rhs(M.fem), (double *)M.x, &info);
         if (st != HOMG_OK && st != HOMG_ERROR_NOT_CONVERGED)
             demo_check(d, st, "homg_pcg_solve");
@@ -245,23 +322,28 @@ static void mesh_frame(demo *d)
         d->iterations = info.iterations;
         d->residual = info.rel_residual;
     }
-    snprintf(d->method, sizeof d->method, "%s", precond_names[M.precond]);
+    snprintf(d->method, sizeof d->method, "%s", precond_names[M.used]);
+    snprintf(d->detail, sizeof d->detail, "%d triangles (%d drawn)   view: %s", M.triangles, M.level_triangles[l],
+             M.view_path);
 
     glUseProgram(M.program);
     glUniform2f(M.loc_scale, scale[0], scale[1]);
     glUniform2f(M.loc_offset, offset[0], offset[1]);
     glUniform1i(M.loc_wire, 0);
     glBindVertexArray(M.vao);
-    glDrawElements(GL_TRIANGLES, 3 * M.triangles, GL_UNSIGNED_INT, (void *)0);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, M.indices[l]);
+    demo_draw_begin(d);
+    glDrawElements(GL_TRIANGLES, 3 * M.level_triangles[l], GL_UNSIGNED_INT, (void *)0);
     if (M.wireframe) {
         glEnable(GL_BLEND);
         glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
         glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
         glUniform1i(M.loc_wire, 1);
-        glDrawElements(GL_TRIANGLES, 3 * M.triangles, GL_UNSIGNED_INT, (void *)0);
+        glDrawElements(GL_TRIANGLES, 3 * M.level_triangles[l], GL_UNSIGNED_INT, (void *)0);
         glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
         glDisable(GL_BLEND);
     }
+    demo_draw_end(d);
     glBindVertexArray(0);
     glUseProgram(0);
 }
@@ -272,9 +354,13 @@ static void mesh_key(demo *d, int key)
         homg_ctx_synchronize(d->ctx);
         drop_solver();
         M.precond = (M.precond + 1) % NUM_PRECONDS;
+        if (M.precond == GMG && !M.gmg)
+            M.precond++; /* --size 0: no hierarchy */
         make_solver(d);
     } else if (key == 'w')
         M.wireframe = !M.wireframe;
+    else if (key == 'l')
+        M.finest = !M.finest;
 }
 
 /* Headless runs: the source circles to the right of the hole. */
@@ -296,8 +382,10 @@ int main(int argc, char **argv)
 {
     static const demo_app app = {
         .name = "mesh",
-        .summary = "drag a heat source across a plate with a hole: FEM + AMG-PCG on the GPU every frame",
-        .keys = "  left drag: move the source   w: wireframe   m: preconditioner (AMG SA, AMG matching, Jacobi)\n"
+        .summary = "drag a heat source across a plate with a hole: FEM + multigrid PCG on the GPU every frame",
+        .keys = "  left drag: move the source   w: wireframe   l: draw the finest level / a level with at most\n"
+                "  one triangle per 4 pixels (default)   m: preconditioner (GMG, AMG SA Chebyshev, AMG SA patch\n"
+                "  Jacobi, AMG matching, Jacobi)\n"
                 "  --size R: refine assets/hole2d.msh R times (4^R x 4,831 triangles; + / - add or remove one)",
         .width = 1000,
         .height = 540,

@@ -200,6 +200,10 @@ typedef struct homg_grid_operator {
     const void *lambda_cell;    /* NULL or nx*ny*nz values >= 0 */
     const unsigned char *flags; /* NULL (all active) or nx*ny*nz HOMG_CELL_* values, ctx space */
     int skip_check;             /* non-zero: do not scan arrays for bad values (no host sync) */
+    int no_islands;             /* non-zero: the caller states that every connected set of active
+                                   cells has lambda > 0 somewhere, a FIXED neighbour or a Dirichlet
+                                   side, so the search for singular islands (host syncs) is skipped;
+                                   a false statement leaves a singular problem unprojected */
 } homg_grid_operator;
 
 /* Sets the operator: the grid copies what it needs into its own arrays and rebuilds
@@ -530,6 +534,12 @@ typedef struct homg_fem_coeffs {
     const double *neumann_flux;
     int num_neumann;
     int skip_check; /* non-zero: the arrays are not scanned (no host synchronisation) */
+    /* non-zero: only the right-hand side is assembled (loads, Neumann, Dirichlet values and the
+     * columns they move into b); the matrix keeps the values of the last full assembly (which
+     * must have run), so pass the sigma and lambda it had: they enter b through those columns.
+     * One pass over the elements with atomic adds, no matrix entry read or written: for a
+     * source that changes every frame under a fixed operator. */
+    int rhs_only;
 } homg_fem_coeffs;
 
 /* Setup timings and sizes (homg_fem_get_info). */
@@ -648,18 +658,40 @@ typedef struct homg_amg_desc {
     double chebyshev_ratio;    /* Chebyshev smoother: rho over the interval's lower end (default 20) */
     unsigned seed;             /* random priorities of the independent sets (default 1) */
     int skip_input_check;      /* non-zero: trust the matrix (no symmetry, diagonal, NaN scan) */
+    int trace;                 /* non-zero: time each set-up phase into homg_amg_info.phase (one CUDA
+                                       event per phase and level, no extra synchronisation) */
 } homg_amg_desc;
+
+/* The phases of a set-up (homg_amg_info.phase, with desc.trace). */
+typedef enum homg_amg_phase {
+    HOMG_AMG_PHASE_IMPORT = 0, /* A copied in and checked, level 0's float values */
+    HOMG_AMG_PHASE_STRENGTH,   /* strength graphs (smoothed aggregation) */
+    HOMG_AMG_PHASE_AGGREGATE,  /* independent sets and aggregates, or matchings */
+    HOMG_AMG_PHASE_PROLONG,    /* smoothed prolongators with their spectral bounds */
+    HOMG_AMG_PHASE_GALERKIN,   /* R = P^T and R A P (two SpGEMMs) */
+    HOMG_AMG_PHASE_SMOOTHER,   /* diagonals, spectral bounds, cycle vectors, patches */
+    HOMG_AMG_PHASE_COARSE,     /* the coarsest level's dense inverse */
+    HOMG_AMG_PHASES
+} homg_amg_phase;
+
+typedef struct homg_amg_phase_info {
+    double ms;         /* time on the ctx's stream, summed over levels (CUDA events; host clock on the CPU) */
+    int host_syncs;    /* blocking device reads and writes the library makes (cuSPARSE's own not counted) */
+    size_t peak_bytes; /* most ctx memory held at once by what the set-up allocated, during the phase */
+} homg_amg_phase_info;
 
 typedef struct homg_amg_info {
     int levels;
     int32_t rows[HOMG_AMG_MAX_LEVELS];
     int64_t nnz[HOMG_AMG_MAX_LEVELS];
-    int32_t patches[HOMG_AMG_MAX_LEVELS]; /* patch smoother: patches per level (0 otherwise) */
-    double grid_complexity;               /* sum of rows / fine rows */
-    double operator_complexity;           /* sum of nnz / fine nnz */
-    double setup_ms;                      /* last set-up (or re-setup) */
-    size_t memory_bytes;                  /* memory the hierarchy holds in the ctx's space */
-    homg_amg_desc desc;                   /* with defaults resolved */
+    int32_t patches[HOMG_AMG_MAX_LEVELS];       /* patch smoother: patches per level (0 otherwise) */
+    double grid_complexity;                     /* sum of rows / fine rows */
+    double operator_complexity;                 /* sum of nnz / fine nnz */
+    double setup_ms;                            /* last set-up (or re-setup) */
+    size_t memory_bytes;                        /* memory the hierarchy holds in the ctx's space */
+    homg_amg_desc desc;                         /* with defaults resolved */
+    homg_amg_phase_info phase[HOMG_AMG_PHASES]; /* desc.trace: the last set-up (or re-setup) by phase */
+    size_t peak_bytes;                          /* desc.trace: most ctx memory held during it */
 } homg_amg_info;
 
 homg_amg_desc homg_amg_desc_defaults(const homg_amg_desc *desc);

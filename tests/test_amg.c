@@ -1119,6 +1119,107 @@ static void spgemm_and_transpose_match_dense_products(void **state)
     sk->handle_destroy(&ex, h);
 }
 
+/* Smoothed aggregation's prolongator from the counting and filling kernels
+ * against P = P_tent - (w / rho) D^-1 A P_tent formed densely in double, on a
+ * random symmetric pattern with random aggregates (not contiguous). */
+static void sa_prolongator_matches_the_dense_product(void **state)
+{
+    const amg_kernels *ak = &homg_cpu_amg_kernels;
+    kernel_exec ex;
+    homg_rng rng = homg_rng_seed(13);
+    enum { N = 29, NAGG = 7 };
+    double da[N][N], dp[N][NAGG];
+    int32_t arp[N + 1], aci[N * N], agg[N], cnt[N], prp[N + 1], pci[N * NAGG];
+    float av[N * N], pv[N * NAGG], rho = 2.5f;
+    csr_matrix a = { N, N, 0, arp, aci, av, HOMG_FLOAT32 }, p = { N, NAGG, 0, prp, pci, pv, HOMG_FLOAT32 };
+    const double w = 4.0 / 3.0;
+    (void)state;
+    memset(&ex, 0, sizeof ex);
+    memset(da, 0, sizeof da);
+    for (int i = 0; i < N; i++) {
+        agg[i] = i < NAGG ? i : (int32_t)(homg_rng_uniform(&rng) * NAGG); /* every aggregate used */
+        da[i][i] = 4 + homg_rng_uniform(&rng);
+        for (int j = 0; j < i; j++)
+            if (homg_rng_uniform(&rng) < 0.2)
+                da[i][j] = da[j][i] = (float)(homg_rng_uniform(&rng) - 0.7);
+    }
+    for (int i = 0; i < N; i++) {
+        arp[i] = a.nnz;
+        for (int j = 0; j < N; j++)
+            if (da[i][j] != 0) {
+                aci[a.nnz] = j;
+                av[a.nnz++] = (float)da[i][j];
+            }
+    }
+    arp[N] = a.nnz;
+    memset(dp, 0, sizeof dp);
+    for (int i = 0; i < N; i++) {
+        dp[i][agg[i]] += 1;
+        for (int j = 0; j < N; j++)
+            dp[i][agg[j]] -= w / rho / (float)da[i][i] * (float)da[i][j];
+    }
+    assert_int_equal(ak->prolong_sa_count(&ex, &a, agg, cnt), HOMG_OK);
+    prp[0] = 0;
+    for (int i = 0; i < N; i++)
+        prp[i + 1] = prp[i] + cnt[i];
+    p.nnz = prp[N];
+    assert_int_equal(ak->prolong_sa_fill(&ex, &a, agg, w, &rho, &p), HOMG_OK);
+    for (int i = 0; i < N; i++) {
+        int seen[NAGG] = { 0 }, distinct = 0;
+        for (int32_t k = arp[i]; k < arp[i + 1]; k++)
+            distinct += !seen[agg[aci[k]]]++;
+        assert_int_equal(cnt[i], distinct); /* the aggregates of row i's columns, once each */
+        for (int32_t k = prp[i]; k < prp[i + 1]; k++) {
+            if (k > prp[i])
+                assert_true(pci[k] > pci[k - 1]);
+            assert_true(seen[pci[k]]);
+            assert_true(fabs(pv[k] - dp[i][pci[k]]) <= 1e-6 * (1 + fabs(dp[i][pci[k]])));
+        }
+    }
+}
+
+/* desc.trace: every phase of a smoothed-aggregation set-up and re-setup shows
+ * in the table; the peaks bound the held memory; untraced set-ups leave it 0. */
+static void trace_reports_every_phase(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_host_csr m;
+    homg_csr v;
+    homg_amg *amg = NULL;
+    homg_amg_desc ad = { 0 };
+    homg_amg_info info;
+    char text[4096];
+    (void)state;
+    assert_int_equal(homg_gen_p1_cube(12, 1, 1, 1, &m), 0);
+    v = homg_host_csr_view(&m);
+    for (int traced = 0; traced < 2; traced++) {
+        ad.trace = traced;
+        assert_int_equal(homg_amg_create(ctx, &v, &ad, &amg), HOMG_OK);
+        assert_int_equal(homg_amg_get_info(amg, &info), HOMG_OK);
+        homg_amg_format_info(&info, text, sizeof text);
+        assert_true((strstr(text, "Set-up phase") != NULL) == traced);
+        for (int p = 0; p < HOMG_AMG_PHASES; p++) {
+            assert_true(info.phase[p].ms >= 0);
+            if (!traced)
+                assert_true(info.phase[p].peak_bytes == 0 && info.phase[p].host_syncs == 0);
+            else
+                assert_true(info.phase[p].peak_bytes > 0 && info.phase[p].peak_bytes <= info.peak_bytes);
+        }
+        if (traced) {
+            assert_true(info.phase[HOMG_AMG_PHASE_AGGREGATE].host_syncs > 0); /* rounds read their counts */
+            printf("%s", text);
+            /* Re-setup: only its phases (import, Galerkin, smoother, coarse). */
+            assert_int_equal(homg_amg_resetup(amg, &v), HOMG_OK);
+            assert_int_equal(homg_amg_get_info(amg, &info), HOMG_OK);
+            assert_true(info.phase[HOMG_AMG_PHASE_GALERKIN].peak_bytes > 0);
+            assert_true(info.phase[HOMG_AMG_PHASE_AGGREGATE].peak_bytes == 0);
+        }
+        homg_amg_destroy(amg);
+    }
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1128,6 +1229,8 @@ int main(void)
         cmocka_unit_test(mis_is_a_maximal_distance_2_independent_set),
         cmocka_unit_test(suitor_finds_the_greedy_matching),
         cmocka_unit_test(spgemm_and_transpose_match_dense_products),
+        cmocka_unit_test(sa_prolongator_matches_the_dense_product),
+        cmocka_unit_test(trace_reports_every_phase),
         cmocka_unit_test(iteration_limit_is_not_converged_with_history),
         cmocka_unit_test(preconditioner_is_symmetric),
         cmocka_unit_test(converges_on_generated_problems),

@@ -290,6 +290,117 @@ static void strength_and_lanczos_match_the_cpu(void **state)
 }
 
 /* SpMV, transpose, SpGEMM (and its numeric phase again) against the CPU. */
+/* Smoothed aggregation's prolongator kernels (counts and columns bit for bit,
+ * values within rounding) and the symmetry check against the matrix itself
+ * (the same first bad row as the CPU, and as the comparison with a transpose). */
+static void sa_prolongator_and_symmetry_check_match_the_cpu(void **state)
+{
+    homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
+    kernel_exec cx;
+    const amg_kernels *ca = &homg_cpu_amg_kernels, *ga = &homg_cuda_amg_kernels;
+    const sparse_kernels *cs = &homg_cpu_sparse_kernels, *gs = &homg_cuda_sparse_kernels;
+    homg_host_csr m;
+    homg_rng rng = homg_rng_seed(17);
+    pair p;
+    int32_t n, nagg, *agg, *cnt, *gcnt, *dagg, *dcnt, nnz;
+    float rho = 3.0f, *drho;
+    csr_matrix hp, dp;
+    (void)state;
+    memset(&cx, 0, sizeof cx);
+    assert_int_equal(homg_gen_p1_cube(quick ? 6 : 40, 1, 1, 1, &m), 0);
+    for (int32_t k = 0; k < m.nnz; k++) /* random values on the symmetric pattern */
+        m.values[k] = homg_rng_uniform(&rng) - 0.3;
+    p = pair_of(g, &m);
+    n = m.nrows;
+    nagg = n / 9 + 1;
+    agg = malloc(4 * (size_t)n);
+    cnt = malloc(4 * (size_t)n);
+    gcnt = malloc(4 * (size_t)n);
+    for (int32_t i = 0; i < n; i++)
+        agg[i] = i < nagg ? i : (int32_t)(homg_rng_uniform(&rng) * nagg);
+    dagg = homg_test_up(g, agg, 4 * (size_t)n);
+    dcnt = homg_test_up(g, cnt, 4 * (size_t)n);
+    drho = homg_test_up(g, &rho, sizeof rho);
+    ca->prolong_sa_count(&cx, &p.h, agg, cnt);
+    assert_int_equal(ga->prolong_sa_count(&g->ex, &p.d, dagg, dcnt), HOMG_OK);
+    homg_test_down(g, gcnt, dcnt, 4 * (size_t)n);
+    assert_memory_equal(gcnt, cnt, 4 * (size_t)n);
+    memset(&hp, 0, sizeof hp);
+    hp.nrows = n;
+    hp.ncols = nagg;
+    hp.precision = HOMG_FLOAT32;
+    hp.row_ptr = malloc(4 * ((size_t)n + 1));
+    hp.row_ptr[0] = 0;
+    for (int32_t i = 0; i < n; i++)
+        hp.row_ptr[i + 1] = hp.row_ptr[i] + cnt[i];
+    nnz = hp.nnz = hp.row_ptr[n];
+    hp.col_idx = malloc(4 * (size_t)nnz);
+    hp.values = malloc(4 * (size_t)nnz);
+    dp = hp;
+    dp.row_ptr = homg_test_up(g, hp.row_ptr, 4 * ((size_t)n + 1));
+    dp.col_idx = homg_test_up(g, hp.col_idx, 4 * (size_t)nnz);
+    dp.values = homg_test_up(g, hp.values, 4 * (size_t)nnz);
+    ca->prolong_sa_fill(&cx, &p.h, agg, 4.0 / 3.0, &rho, &hp);
+    assert_int_equal(ga->prolong_sa_fill(&g->ex, &p.d, dagg, 4.0 / 3.0, drho, &dp), HOMG_OK);
+    {
+        int32_t *ci = malloc(4 * (size_t)nnz);
+        float *v = malloc(4 * (size_t)nnz);
+        homg_test_down(g, ci, dp.col_idx, 4 * (size_t)nnz);
+        homg_test_down(g, v, dp.values, 4 * (size_t)nnz);
+        assert_memory_equal(ci, hp.col_idx, 4 * (size_t)nnz);
+        assert_true(rel_diff_f(v, (const float *)hp.values, (size_t)nnz) <= 1e-6);
+        printf("  SA prolongator: %d rows, %d aggregates, %d entries match\n", (int)n, (int)nagg, (int)nnz);
+        free(ci);
+        free(v);
+    }
+    /* Symmetry of the (symmetric) double matrix: clean, then one entry changed. */
+    homg_host_csr_free(&m);
+    assert_int_equal(homg_gen_p1_cube(quick ? 6 : 40, 1, 1, 1, &m), 0);
+    for (int bad = 0; bad < 2; bad++) {
+        csr_matrix hd = { n, n, m.nnz, m.row_ptr, m.col_idx, m.values, HOMG_FLOAT64 }, dd = hd;
+        csr_report init, hr, gr, *drep;
+        int32_t k = m.row_ptr[n / 2]; /* row n/2's first entry, left of its diagonal */
+        assert_true(m.col_idx[k] < n / 2);
+        if (bad)
+            m.values[k] += 1e-3;
+        init.row_ptr = init.column = init.nonfinite = init.diagonal = init.symmetry = INT32_MAX;
+        hr = init;
+        dd.row_ptr = homg_test_up(g, m.row_ptr, 4 * ((size_t)n + 1));
+        dd.col_idx = homg_test_up(g, m.col_idx, 4 * (size_t)m.nnz);
+        dd.values = homg_test_up(g, m.values, 8 * (size_t)m.nnz);
+        drep = homg_test_up(g, &init, sizeof init);
+        cs->check_symmetric(&cx, &hd, &hd, 1e-10, &hr);
+        assert_int_equal(gs->check_symmetric(&g->ex, &dd, &dd, 1e-10, drep), HOMG_OK);
+        homg_test_down(g, &gr, drep, sizeof gr);
+        assert_int_equal(gr.symmetry, hr.symmetry);
+        if (!bad) {
+            assert_int_equal(hr.symmetry, INT32_MAX);
+        } else { /* the smaller of the two rows the changed entry joins */
+            int32_t j = m.col_idx[k];
+            assert_int_equal(hr.symmetry, j < n / 2 ? j : n / 2);
+        }
+        homg_free(g, dd.row_ptr);
+        homg_free(g, dd.col_idx);
+        homg_free(g, dd.values);
+        homg_free(g, drep);
+    }
+    homg_free(g, dp.row_ptr);
+    homg_free(g, dp.col_idx);
+    homg_free(g, dp.values);
+    homg_free(g, dagg);
+    homg_free(g, dcnt);
+    homg_free(g, drho);
+    free(hp.row_ptr);
+    free(hp.col_idx);
+    free(hp.values);
+    free(agg);
+    free(cnt);
+    free(gcnt);
+    pair_free(g, &p);
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(g);
+}
+
 static void products_match_the_cpu(void **state)
 {
     homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
@@ -352,13 +463,18 @@ static void products_match_the_cpu(void **state)
             free(ci);
             free(v);
         }
-        /* C = A A^T, then again after scaling A's values */
-        for (int pass = 0; pass < 2; pass++) {
+        /* C = A A^T, again after scaling A's values, then without a plan */
+        for (int pass = 0; pass < 3; pass++) {
             int32_t *rp, *ci;
             float *v;
             if (pass == 0) {
                 assert_int_equal(cs->spgemm(&cx, ch, &p.h, &ct, &cc, &cplan), HOMG_OK);
                 assert_int_equal(gs->spgemm(&g->ex, gh, &p.d, &gt, &gc, &gplan), HOMG_OK);
+            } else if (pass == 2) { /* one product without a plan (cusparseSpGEMM ALG2) */
+                homg_free(g, gc.row_ptr);
+                homg_free(g, gc.col_idx);
+                homg_free(g, gc.values);
+                assert_int_equal(gs->spgemm(&g->ex, gh, &p.d, &gt, &gc, NULL), HOMG_OK);
             } else {
                 for (int32_t k = 0; k < m.nnz; k++)
                     p.hv[k] *= -2.0f;
@@ -707,9 +823,13 @@ static void resetup_and_statuses_on_the_gpu(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(aggregation_kernels_match_bit_for_bit),    cmocka_unit_test(products_match_the_cpu),
-        cmocka_unit_test(strength_and_lanczos_match_the_cpu),       cmocka_unit_test(smoother_kernels_match_the_cpu),
-        cmocka_unit_test(hierarchies_and_iterations_match_the_cpu), cmocka_unit_test(resetup_and_statuses_on_the_gpu),
+        cmocka_unit_test(aggregation_kernels_match_bit_for_bit),
+        cmocka_unit_test(products_match_the_cpu),
+        cmocka_unit_test(sa_prolongator_and_symmetry_check_match_the_cpu),
+        cmocka_unit_test(strength_and_lanczos_match_the_cpu),
+        cmocka_unit_test(smoother_kernels_match_the_cpu),
+        cmocka_unit_test(hierarchies_and_iterations_match_the_cpu),
+        cmocka_unit_test(resetup_and_statuses_on_the_gpu),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

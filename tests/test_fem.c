@@ -1,7 +1,8 @@
 /* test_fem.c -- P1 assembly on the CPU backend: exact element matrices, the
  * three schemes against each other, symmetry, vanishing stiffness row sums, the
  * mass matrix's total, Dirichlet elimination, and O(h^2) L2 convergence of a
- * manufactured solution (solved with a plain CG written here). */
+ * manufactured solution (solved with a plain CG written here); the right-hand
+ * side alone (rhs_only) against the full assembly. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -334,6 +335,83 @@ static void dirichlet_rows_are_unit_and_columns_move(void **state)
         homg_fem_destroy(fem);
     }
     free(gv);
+    homg_mesh_destroy(m);
+}
+
+/* coeffs.rhs_only after a full assembly with another source: b equals a full
+ * assembly's with every kind of load (sigma_elem, lambda, f, f_node, Dirichlet
+ * values, Neumann), A keeps its values, on every scheme, P1 and P2; refused
+ * before any full assembly. */
+static void rhs_only_matches_the_full_assembly(void **state)
+{
+    static const int32_t tags[3] = { 1, 2, 4 }, ntag[1] = { 3 };
+    static const double flux[1] = { 0.7 };
+    homg_mesh *m = NULL;
+    homg_rng rng = homg_rng_seed(9);
+    homg_fem_coeffs c = { 0 };
+    int32_t n, ne;
+    double *sigma, *f, *f2, *g;
+    (void)state;
+    assert_int_equal(homg_mesh_read(ctx, "assets/hole2d.msh", &m), HOMG_OK);
+    n = 2 * homg_mesh_num_nodes(m) + 2 * homg_mesh_num_elements(m); /* enough for P2's unknowns */
+    ne = homg_mesh_num_elements(m);
+    sigma = (double *)malloc((size_t)ne * sizeof(double));
+    f = (double *)malloc((size_t)n * sizeof(double));
+    f2 = (double *)malloc((size_t)n * sizeof(double));
+    g = (double *)malloc((size_t)n * sizeof(double));
+    for (int32_t e = 0; e < ne; e++)
+        sigma[e] = 0.5 + homg_rng_uniform(&rng);
+    for (int32_t i = 0; i < n; i++) {
+        f[i] = homg_rng_uniform(&rng) - 0.5;
+        f2[i] = homg_rng_uniform(&rng);
+        g[i] = homg_rng_uniform(&rng);
+    }
+    c.sigma_elem = sigma;
+    c.lambda = 0.3;
+    c.f = 1.5;
+    c.dirichlet_values = g;
+    c.neumann_tags = ntag;
+    c.neumann_flux = flux;
+    for (int k = 0; k < 4; k++) {
+        int p2 = k == 3;
+        homg_fem_desc d = { 0 };
+        homg_fem *fem = NULL;
+        homg_test_system r, a, a2;
+        d.scheme = p2 ? HOMG_FEM_SCHEME_COLOR : schemes[k];
+        d.order = p2 ? 2 : 1;
+        d.precision = HOMG_FLOAT64;
+        d.dirichlet_tags = tags;
+        d.num_dirichlet_tags = 3;
+        d.patch_nnz = 64;
+        assert_int_equal(homg_fem_create(m, &d, &fem), HOMG_OK);
+        c.num_neumann = p2 ? 0 : 1; /* Neumann loads are P1 only */
+        c.rhs_only = 1;
+        assert_int_equal(homg_fem_assemble(fem, &c), HOMG_ERROR_INVALID_ARGUMENT);
+        assert_non_null(strstr(homg_ctx_last_error(ctx), "rhs_only"));
+        c.rhs_only = 0;
+        c.f_node = f;
+        assemble(fem, &c);
+        r = homg_test_fetch(ctx, fem);
+        c.f_node = f2;
+        assemble(fem, &c);
+        a2 = homg_test_fetch(ctx, fem);
+        c.f_node = f;
+        c.rhs_only = 1;
+        assemble(fem, &c);
+        c.rhs_only = 0;
+        a = homg_test_fetch(ctx, fem);
+        /* A untouched (the schemes' OpenMP sums may differ in the last bit between assemblies) */
+        assert_memory_equal(a.m.values, a2.m.values, (size_t)r.m.nnz * sizeof(double));
+        assert_true(homg_rel_diff(a.rhs, r.rhs, (size_t)r.m.nrows) < 1e-13);
+        homg_test_system_free(&a);
+        homg_test_system_free(&a2);
+        homg_test_system_free(&r);
+        homg_fem_destroy(fem);
+    }
+    free(sigma);
+    free(f);
+    free(f2);
+    free(g);
     homg_mesh_destroy(m);
 }
 
@@ -876,6 +954,7 @@ int main(void)
         cmocka_unit_test(blobs_asset_has_two_materials),
         cmocka_unit_test(float32_matches_double),
         cmocka_unit_test(dirichlet_rows_are_unit_and_columns_move),
+        cmocka_unit_test(rhs_only_matches_the_full_assembly),
         cmocka_unit_test(node_in_no_element_gets_a_unit_row),
         cmocka_unit_test(converges_at_second_order),
         cmocka_unit_test(linear_solution_is_reproduced_exactly),

@@ -2,7 +2,8 @@
  * and values and right-hand side within 1e-12 (double) on every asset mesh and a
  * generated cube, for both GPU schemes, with random per-element sigma, a nodal
  * source and Dirichlet values; re-assembly; P2 elements (the colour kernel) on
- * gmsh P2 files and an asset; errors the GPU path must report. */
+ * gmsh P2 files and an asset; the right-hand side alone (rhs_only) after a
+ * full assembly with another source; errors the GPU path must report. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -77,7 +78,8 @@ static homg_fem *create(homg_ctx *ctx, homg_mesh *m, homg_fem_scheme scheme, int
     return fem;
 }
 
-static void assemble(homg_ctx *ctx, homg_fem *fem, const double *sigma, const double *f, const double *g, double lambda)
+static void assemble_as(homg_ctx *ctx, homg_fem *fem, const double *sigma, const double *f, const double *g,
+                        double lambda, int rhs_only)
 {
     homg_fem_coeffs c = { 0 };
     c.sigma_elem = sigma;
@@ -85,8 +87,32 @@ static void assemble(homg_ctx *ctx, homg_fem *fem, const double *sigma, const do
     c.f = 0.25;
     c.dirichlet_values = g;
     c.lambda = lambda;
+    c.rhs_only = rhs_only;
     if (homg_fem_assemble(fem, &c) != HOMG_OK)
-        fail_msg("homg_fem_assemble: %s", homg_ctx_last_error(ctx));
+        fail_msg("homg_fem_assemble%s: %s", rhs_only ? " (rhs_only)" : "", homg_ctx_last_error(ctx));
+}
+
+static void assemble(homg_ctx *ctx, homg_fem *fem, const double *sigma, const double *f, const double *g, double lambda)
+{
+    assemble_as(ctx, fem, sigma, f, g, lambda, 0);
+}
+
+/* coeffs.rhs_only on the GPU after a full assembly with another source (f2): b
+ * must be the reference's (a full assembly with f on the CPU), A untouched. */
+static void rhs_only_matches(homg_fem *fem, const homg_test_system *r, const double *sigma, const double *f,
+                             const double *f2, const double *g, double lambda, double tol, const char *what)
+{
+    homg_test_system a;
+    double dv, db;
+    assemble(gpu, fem, sigma, f2, g, lambda);
+    assemble_as(gpu, fem, sigma, f, g, lambda, 1);
+    a = homg_test_fetch(gpu, fem);
+    dv = homg_rel_diff(a.m.values, r->m.values, (size_t)r->m.nnz);
+    db = homg_rel_diff(a.rhs, r->rhs, (size_t)r->m.nrows);
+    print_message("%-40s rhs_only: rel diff A %.1e b %.1e\n", what, dv, db);
+    if (!(dv <= tol && db <= tol))
+        fail_msg("%s rhs_only: GPU and CPU differ: %.3e (A), %.3e (b)", what, dv, db);
+    homg_test_system_free(&a);
 }
 
 static void compare_on(const char *name, homg_mesh *mc, homg_mesh *mg)
@@ -118,6 +144,8 @@ static void compare_on(const char *name, homg_mesh *mc, homg_mesh *mg)
                           (int)info.num_patches, 100 * info.boundary_fraction, dv, db);
             if (!(dv <= tol && db <= tol))
                 fail_msg("%s: GPU and CPU differ: %.3e (A), %.3e (b)", name, dv, db);
+            rhs_only_matches(fem, &r, (const double *)c.d_sigma, (const double *)c.d_f, (const double *)c.d_g,
+                             (const double *)c.d_g, 1.0, tol, name);
             homg_test_system_free(&a);
             homg_fem_destroy(fem);
         }
@@ -208,6 +236,7 @@ static void p2_on(const char *name, homg_mesh *mc, homg_mesh *mg)
                       f32 ? "float " : "double", (int)n, (int)r.m.nnz, dv, db);
         if (!(dv <= tol && db <= tol))
             fail_msg("%s P2: GPU and CPU differ: %.3e (A), %.3e (b)", name, dv, db);
+        rhs_only_matches(fem, &r, (const double *)d_sigma, (const double *)d_f, NULL, NULL, 0.5, tol, name);
         homg_test_system_free(&a);
         homg_fem_destroy(fem);
     }

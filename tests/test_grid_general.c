@@ -248,6 +248,43 @@ static void operator_changes(void **state)
     grid_case_free(c);
 }
 
+/* op.no_islands where it holds (every active set touches a FIXED cell) gives the
+ * labelled solve's solution exactly: nothing was singular to project. */
+static void no_islands_same_solution(void **state)
+{
+    (void)state;
+    grid_case *c = mk(24, 18, 1, HOMG_BC_NEUMANN, 76);
+    const size_t n = grid_case_cells(c);
+    double *sol[2];
+    unsigned char *flags = (unsigned char *)calloc(n, 1);
+    void *fl, *f;
+    for (size_t k = 0; k < n; k++) /* a solid wall with a FIXED cell on each side of it */
+        flags[k] = k % 24 == 12 ? HOMG_CELL_SOLID : k == 3 || k == 24 * 9 + 20 ? HOMG_CELL_FIXED : 0;
+    fl = homg_test_upload(ctx, c->u0, n, HOMG_FLOAT64); /* room for the flags */
+    homg_copy_from_host(ctx, fl, flags, n);
+    f = homg_test_upload(ctx, c->f, n, HOMG_FLOAT64);
+    for (int k = 0; k < 2; k++) {
+        homg_grid *g = NULL;
+        homg_grid_operator op = { 0 };
+        homg_solve_desc sd = { 0 };
+        void *u = homg_test_upload(ctx, c->u0, n, HOMG_FLOAT64);
+        op.flags = (const unsigned char *)fl;
+        op.no_islands = k;
+        sd.tol = 1e-10, sd.max_cycles = 100;
+        assert_int_equal(homg_grid_create(ctx, &c->d, &g), HOMG_OK);
+        assert_int_equal(homg_grid_set_operator(g, &op), HOMG_OK);
+        assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, NULL), HOMG_OK);
+        sol[k] = (double *)malloc(n * sizeof(double));
+        homg_test_download(ctx, u, n, HOMG_FLOAT64, sol[k]);
+        homg_free(ctx, u);
+        homg_grid_destroy(g);
+    }
+    assert_memory_equal(sol[0], sol[1], n * sizeof(double));
+    free(sol[0]), free(sol[1]), free(flags);
+    homg_free(ctx, fl), homg_free(ctx, f);
+    grid_case_free(c);
+}
+
 /* nrhs right-hand sides in one call equal separate calls; F-cycles and float32. */
 static void nrhs_methods_precision(void **state)
 {
@@ -377,6 +414,7 @@ int main(void)
         cmocka_unit_test(sigma_jumps),     cmocka_unit_test(masks),
         cmocka_unit_test(fft_and_default), cmocka_unit_test(nrhs_methods_precision),
         cmocka_unit_test(bad_operators),   cmocka_unit_test(operator_changes),
+        cmocka_unit_test(no_islands_same_solution),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

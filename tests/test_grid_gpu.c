@@ -1084,6 +1084,69 @@ static void gen_gpu_solve_equals_cpu_solve(void **state)
     }
 }
 
+/* One grid solved under a sequence of operators (singular islands: two, one, one
+ * with per-cell sigma, the same with new sigma values, two again), on both backends: the GPU keeps its
+ * captured graphs only while what they hold is unchanged, and gives the CPU's
+ * solution every time. */
+static void gen_operator_changes_match_cpu(void **state)
+{
+    enum { NX = 40, NY = 30 };
+    const size_t n = (size_t)NX * NY;
+    homg_ctx *ctxs[2] = { gpu, cpu };
+    homg_grid *g[2];
+    void *f[2], *u[2], *fl[2], *sig[2];
+    double *sol[2], *hf = (double *)malloc(n * sizeof(double)), *hs = (double *)malloc(n * sizeof(double));
+    unsigned char *flags = (unsigned char *)malloc(n);
+    homg_rng r = homg_rng_seed(33);
+    homg_grid_desc gd = { 0 };
+    (void)state;
+    gd.nx = NX, gd.ny = NY, gd.precision = HOMG_FLOAT64, gd.method = HOMG_METHOD_VCYCLE;
+    for (int k = 0; k < 4; k++)
+        gd.bc[k] = HOMG_BC_NEUMANN;
+    for (size_t k = 0; k < n; k++)
+        hf[k] = 2 * homg_rng_uniform(&r) - 1;
+    for (int b = 0; b < 2; b++) {
+        assert_int_equal(homg_grid_create(ctxs[b], &gd, &g[b]), HOMG_OK);
+        f[b] = homg_test_upload(ctxs[b], hf, n, HOMG_FLOAT64);
+        u[b] = homg_test_upload(ctxs[b], hf, n, HOMG_FLOAT64);
+        sig[b] = homg_test_upload(ctxs[b], hf, n, HOMG_FLOAT64);
+        assert_int_equal(homg_alloc(ctxs[b], n, &fl[b]), HOMG_OK);
+        sol[b] = (double *)malloc(n * sizeof(double));
+    }
+    for (int step = 0; step < 5; step++) {
+        homg_grid_operator op = { 0 };
+        homg_solve_desc sd = { 0 };
+        homg_solve_info info[2];
+        for (size_t k = 0; k < n; k++) {
+            int i = (int)(k % NX), j = (int)(k / NX);
+            flags[k] = i == 20 ? HOMG_CELL_SOLID : step >= 1 && step <= 3 && i == 5 && j == 5 ? HOMG_CELL_FIXED : 0;
+            hs[k] = 0.5 + homg_rng_uniform(&r) * (step == 3 ? 4 : 1);
+        }
+        sd.tol = 1e-10, sd.max_cycles = 100;
+        for (int b = 0; b < 2; b++) {
+            assert_int_equal(homg_copy_from_host(ctxs[b], fl[b], flags, n), HOMG_OK);
+            homg_free(ctxs[b], sig[b]);
+            sig[b] = homg_test_upload(ctxs[b], hs, n, HOMG_FLOAT64);
+            op.flags = (const unsigned char *)fl[b];
+            op.sigma_cell = step >= 2 ? sig[b] : NULL;
+            assert_int_equal(homg_grid_set_operator(g[b], &op), HOMG_OK);
+            assert_int_equal(homg_copy_from_host(ctxs[b], u[b], hf, n * sizeof(double)), HOMG_OK);
+            assert_int_equal(homg_grid_solve(g[b], f[b], NULL, u[b], &sd, &info[b]), HOMG_OK);
+            homg_test_download(ctxs[b], u[b], n, HOMG_FLOAT64, sol[b]);
+        }
+        printf("  operator %d: GPU %d cycles, CPU %d, solutions differ by %.2e\n", step, info[0].cycles, info[1].cycles,
+               homg_rel_diff(sol[0], sol[1], n));
+        assert_true(abs(info[0].cycles - info[1].cycles) <= 1);
+        assert_true(homg_rel_diff(sol[0], sol[1], n) < 1e-8);
+    }
+    for (int b = 0; b < 2; b++) {
+        homg_grid_destroy(g[b]);
+        homg_free(ctxs[b], f[b]), homg_free(ctxs[b], u[b]), homg_free(ctxs[b], fl[b]), homg_free(ctxs[b], sig[b]);
+        free(sol[b]);
+    }
+    free(hf), free(hs), free(flags);
+}
+
 static void nan_input_on_gpu(void **state)
 {
     (void)state;
@@ -1151,7 +1214,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(nan_input_on_gpu),
         cmocka_unit_test(gen_kernels_match_cpu),
         cmocka_unit_test(gen_gpu_solve_equals_cpu_solve),
+        cmocka_unit_test(gen_operator_changes_match_cpu),
         cmocka_unit_test(exact_solutions_all_methods),
+    };
+    const struct CMUnitTest operators[] = {
+        cmocka_unit_test(gen_operator_changes_match_cpu),
     };
     homg_test_require_gpu("test_grid_gpu");
     /* "quick": the kernel comparisons only (for compute-sanitizer runs) */
@@ -1163,6 +1230,9 @@ int main(int argc, char **argv)
     /* "gen": the general multigrid's kernel comparisons only (racecheck, memcheck) */
     if (argc > 1 && !strcmp(argv[1], "gen"))
         return cmocka_run_group_tests(gen, setup, teardown);
+    /* "operators": a grid under changing operators only */
+    if (argc > 1 && !strcmp(argv[1], "operators"))
+        return cmocka_run_group_tests(operators, setup, teardown);
     return cmocka_run_group_tests(tests, setup, teardown);
 }
 #else

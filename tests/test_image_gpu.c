@@ -4,8 +4,9 @@
  * cross the destination's border, 8/16-bit and float pixels with padded pitches,
  * both precisions; OpenCV's erosion; writing a field into an image (rounded,
  * truncated, with and without flags); the pitched copy; smoothing's and
- * integration's right-hand sides.  With the grid merged, homg_image_clone on CUDA
- * against the CPU backend end to end.  Skips (exit 77) without a CUDA device. */
+ * integration's right-hand sides.  A clone dragged on CUDA (across the border and
+ * back, warm started) against the direct solution of each placement.  Skips
+ * (exit 77) without a CUDA device. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -208,6 +209,46 @@ static void whole_image_kernels_match_cpu(void **state)
         }
 }
 
+/* Dragging on CUDA, warm started, against the direct solution of each placement:
+ * placements that cross the border (a new operator: the grid keeps its captured
+ * graphs), move inside (the operator is kept) and cross back; to the default
+ * tolerance and with a fixed number of cycles (no host sync). */
+static void clone_drag_vs_direct(void **state)
+{
+    static const int at[][2] = {
+        { -6, 3 }, { 1, 7 }, { 8, 11 }, { 10, 12 }, { 12, 9 }, { 33, 20 }, { -6, 3 }, { 9, 9 }
+    };
+    homg_rng r = homg_rng_seed(19);
+    homg_image src = ref_smooth_image(&r, 19, 15, 3, HOMG_PIXEL_U8),
+               dst = ref_random_image(&r, 48, 40, 3, HOMG_PIXEL_U8, 0);
+    homg_image mask = ref_mask("disk_hole", 19, 15, &r), out = ref_image_alloc(48, 40, 3, HOMG_PIXEL_U8);
+    homg_image dsrc = to_gpu(&src), ddst = to_gpu(&dst), dmask = to_gpu(&mask), dout = to_gpu(&out);
+    (void)state;
+    for (int fixed = 0; fixed < 2; fixed++) {
+        homg_clone_desc d = { 0 };
+        homg_clone *cl;
+        d.tol = fixed ? -1 : 0, d.max_cycles = fixed ? 12 : 0;
+        assert_int_equal(homg_clone_create(gpu, &dsrc, &dmask, 48, 40, &d, &cl), HOMG_OK);
+        for (int k = 0; k < 8; k++) {
+            double *u = ref_clone(&src, &mask, &dst, at[k][0], at[k][1], HOMG_CLONE_NORMAL, 0);
+            unsigned char *h;
+            assert_int_equal(homg_clone_apply(cl, &ddst, at[k][0], at[k][1], &dout, NULL), HOMG_OK);
+            h = from_gpu(dout.data, bytes_of(&out));
+            for (size_t q = 0; q < (size_t)48 * 40 * 3; q++) {
+                int c = (int)(q % 3), x = (int)(q / 3 % 48), y = (int)(q / 3 / 48);
+                int want = ref_level(u[(size_t)48 * 40 * c + (size_t)y * 48 + x], 0);
+                if (abs(h[q] - want) > 1)
+                    fail_msg("drag %s, placement %d (%d, %d): pixel (%d, %d) channel %d: %d, direct %d",
+                             fixed ? "fixed cycles" : "to tol", k, at[k][0], at[k][1], x, y, c, h[q], want);
+            }
+            free(h), free(u);
+        }
+        homg_clone_destroy(cl);
+    }
+    homg_free(gpu, dsrc.data), homg_free(gpu, ddst.data), homg_free(gpu, dmask.data), homg_free(gpu, dout.data);
+    free(src.data), free(dst.data), free(mask.data), free(out.data);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -232,6 +273,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(setup_matches_cpu),
         cmocka_unit_test(whole_image_kernels_match_cpu),
+        cmocka_unit_test(clone_drag_vs_direct),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 #else

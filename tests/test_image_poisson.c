@@ -237,8 +237,12 @@ static void clone_drag_warm_start(void **state)
     int exact;
     (void)state;
     assert_int_equal(homg_clone_create(ctx, &src, &mask, 48, 40, &d, &cl), HOMG_OK);
-    for (int k = 0; k < 6; k++) {
-        int x = -6 + 7 * k, y = 3 + 4 * k - 9 * (k > 3);
+    /* across the border (a new operator), inside (kept: the same flags), and back */
+    static const int at[][2] = {
+        { -6, 3 }, { 1, 7 }, { 8, 11 }, { 10, 12 }, { 15, 15 }, { 22, 10 }, { -6, 3 }, { 9, 9 }
+    };
+    for (int k = 0; k < 8; k++) {
+        int x = at[k][0], y = at[k][1];
         double *u = ref_clone(&src, &mask, &dst, x, y, HOMG_CLONE_NORMAL, 0);
         assert_int_equal(homg_clone_apply(cl, &dst, x, y, &out, NULL), HOMG_OK);
         assert_true(max_level_error(&out, u, 0, &exact) <= 1);

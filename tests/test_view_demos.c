@@ -34,7 +34,7 @@ typedef struct demo_case {
 
 static const demo_case cases[] = {
     { "heat", "--size 128 --frames 40 --width 256 --height 256" },
-    { "mesh", "--size 0 --frames 16 --width 400 --height 216" },
+    { "mesh", "--size 1 --frames 16 --width 400 --height 216" },
     { "smoke", "--size 128 --frames 90 --width 256 --height 256" },
     { "clone", "--size 96 --frames 24 --width 256 --height 256" },
 };

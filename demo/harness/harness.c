@@ -13,7 +13,7 @@
 
 typedef struct options {
     int frames, width, height, vsync, glfw, help;
-    const char *png;
+    const char *png, *keys;
 } options;
 
 static demo D;
@@ -32,7 +32,9 @@ static void usage(const demo_app *app)
            "  --vsync 0|1               wait for the display's refresh (default 1)\n"
            "  --path auto|map|shared|upload   how the solution reaches GL (homg_view; default auto)\n"
            "  --deterministic           the overlay prints no times (reference pictures)\n"
-           "  --stats                   at the end: median frame, solve and view-write times\n"
+           "  --stats                   at the end: median frame, solve, view-write and draw times\n"
+           "  --keys STR                the demo's keys in STR pressed once after the start (e.g. --keys mm:\n"
+           "                            the third method), so a headless run can measure every option\n"
            "  --trace                   progress lines on stderr (frames 0-2 and every 100th)\n"
            "keys:\n"
            "  space pause   r reset   m method   + / - size   b backend (cpu <-> cuda)   h help   q quit\n"
@@ -71,6 +73,8 @@ static int parse(int argc, char **argv, const demo_app *app)
             O.frames = atoi(v);
         else if (!strcmp(a, "--png"))
             O.png = v;
+        else if (!strcmp(a, "--keys"))
+            O.keys = v;
         else if (!strcmp(a, "--width"))
             O.width = atoi(v);
         else if (!strcmp(a, "--height"))
@@ -126,6 +130,9 @@ static int start(void)
     if (D.app->init(&D) != 0)
         return -1;
     demo_trace(&D, "%s ready", D.app->name);
+    for (const char *k = O.keys; k && *k && D.app->key; k++)
+        D.app->key(&D, *k); /* --keys: the demo's own keys, as if pressed now */
+    O.keys = NULL;          /* once: a restart (r, +, -) keeps what they chose */
     return 0;
 }
 

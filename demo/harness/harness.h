@@ -8,8 +8,9 @@
  * --size N, --frames K --png FILE (headless, scripted), --glfw (headless through
  * a hidden GLFW window, e.g. under Xvfb, instead of EGL), --width/--height,
  * --vsync 0|1, --path auto|map|shared|upload, --deterministic (the overlay's
- * times print as "-", for reference pictures), --stats (medians of frame, solve
- * and view times printed at the end), --trace (progress lines on stderr).
+ * times print as "-", for reference pictures), --stats (medians of frame, solve,
+ * view and draw times printed at the end), --trace (progress lines on stderr),
+ * --keys STR (the demo's keys pressed once after the start).
  * Common keys: space pause, r reset, m method, + / - size, b backend, h help, q / Esc quit. */
 #ifndef DEMO_HARNESS_H
 #define DEMO_HARNESS_H
@@ -96,6 +97,10 @@ void demo_stamp_disc(void *field, size_t elem, const void *value, int n, double 
 void demo_solve_begin(demo *d);
 void demo_solve_end(demo *d);
 void demo_view_write(demo *d, homg_view *view, const void *values, const homg_view_write_desc *wd);
+/* The frame's GL drawing between these two is timed by a GL query (--stats: "draw ... ms GL",
+ * GPU time of the GL commands; the first pair of a frame only). */
+void demo_draw_begin(const demo *d);
+void demo_draw_end(const demo *d);
 void demo_trace(const demo *d, const char *fmt, ...);
 double demo_now_ms(void);
 /* for harness.c */

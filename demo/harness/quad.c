@@ -23,7 +23,9 @@ void demo_quad_draw(const demo_quad *q, const demo *d)
     glViewport((d->fb_width - side) / 2, (d->fb_height - side) / 2, side, side);
     glUseProgram(q->program);
     glBindVertexArray(q->vao);
+    demo_draw_begin(d);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    demo_draw_end(d);
     glBindVertexArray(0);
     glUseProgram(0);
     glViewport(0, 0, d->fb_width, d->fb_height);

@@ -1,7 +1,8 @@
 /* timing.c -- the demos' measurements: the solve and the view's write each
  * bracketed by CUDA events (homg_timer, read a frame later so nothing waits),
- * the medians of a headless run (--stats), and progress lines on stderr
- * (--trace) that show where a run stops. */
+ * the GL draw by a GL_TIME_ELAPSED query (read DRAW_QUERIES frames later, only
+ * when its result is there), the medians of a headless run (--stats), and
+ * progress lines on stderr (--trace) that show where a run stops. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness/harness.h"
 
@@ -11,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { SOLVE, VIEW, NTIMERS, MAX_SAMPLES = 1 << 14 };
+enum { SOLVE, VIEW, NTIMERS, MAX_SAMPLES = 1 << 14, DRAW_QUERIES = 4 };
 
 typedef struct samples {
     double *v;
@@ -20,7 +21,9 @@ typedef struct samples {
 
 static homg_timer *timers[NTIMERS][2]; /* this frame's and the last one's */
 static int started[NTIMERS][2];
-static samples frame_wall, solve_gpu, view_gpu, view_host;
+static samples frame_wall, solve_gpu, view_gpu, view_host, draw_gpu;
+static GLuint draw_query[DRAW_QUERIES];
+static int draw_issued[DRAW_QUERIES], draw_frame = -1, drawing;
 
 double demo_now_ms(void)
 {
@@ -56,6 +59,12 @@ void demo_timing_start(demo *d)
 void demo_timing_stop(demo *d)
 {
     (void)d;
+    if (draw_query[0])
+        glDeleteQueries(DRAW_QUERIES, draw_query);
+    memset(draw_query, 0, sizeof draw_query);
+    memset(draw_issued, 0, sizeof draw_issued);
+    draw_frame = -1;
+    drawing = 0;
     for (int k = 0; k < NTIMERS; k++)
         for (int b = 0; b < 2; b++) {
             homg_timer_destroy(timers[k][b]);
@@ -123,6 +132,38 @@ void demo_view_write(demo *d, homg_view *view, const void *values, const homg_vi
     demo_trace(d, "view written");
 }
 
+/* One timed draw per frame (the first one); the query of DRAW_QUERIES frames ago is read
+ * where its result is already there, so the host never waits for GL. */
+void demo_draw_begin(const demo *d)
+{
+    int q = d->frame % DRAW_QUERIES;
+    GLint ready = 0;
+    GLuint64 ns = 0;
+    if (!d->stats || d->frame == draw_frame)
+        return;
+    if (!draw_query[0])
+        glGenQueries(DRAW_QUERIES, draw_query);
+    if (draw_issued[q]) {
+        glGetQueryObjectiv(draw_query[q], GL_QUERY_RESULT_AVAILABLE, &ready);
+        if (ready) {
+            glGetQueryObjectui64v(draw_query[q], GL_QUERY_RESULT, &ns);
+            add(&draw_gpu, ns * 1e-6);
+        }
+    }
+    glBeginQuery(GL_TIME_ELAPSED, draw_query[q]);
+    draw_issued[q] = 1;
+    draw_frame = d->frame;
+    drawing = 1;
+}
+
+void demo_draw_end(const demo *d)
+{
+    (void)d;
+    if (drawing)
+        glEndQuery(GL_TIME_ELAPSED);
+    drawing = 0;
+}
+
 void demo_stats_frame(demo *d, double wall_ms)
 {
     if (!d->stats)
@@ -151,17 +192,19 @@ static double median(samples *s, double *p90)
 
 void demo_stats_print(demo *d)
 {
-    double p90[4], m[4];
-    samples *s[4] = { &frame_wall, &solve_gpu, &view_gpu, &view_host };
+    double p90[5], m[5];
+    samples *s[5] = { &frame_wall, &solve_gpu, &view_gpu, &view_host, &draw_gpu };
     if (!d->stats)
         return;
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < 5; k++)
         m[k] = median(s[k], &p90[k]);
-    printf("stats: %s %s on %s, median of the last %d of %d frames (p90): frame %.3f ms wall (%.3f), %.0f frames/s; "
-           "solve %.3f ms device (%.3f); view write %.3f ms device (%.3f), %.3f ms host (%.3f)\n",
-           d->app->name, d->detail, homg_ctx_device_name(d->ctx), frame_wall.n - frame_wall.n / 4, frame_wall.n, m[0],
-           p90[0], m[0] > 0 ? 1e3 / m[0] : 0, m[1], p90[1], m[2], p90[2], m[3], p90[3]);
-    for (int k = 0; k < 4; k++) {
+    printf("stats: %s %s (%s) on %s, median of the last %d of %d frames (p90): frame %.3f ms wall (%.3f), %.0f "
+           "frames/s; solve %.3f ms device (%.3f); view write %.3f ms device (%.3f), %.3f ms host (%.3f); draw %.3f "
+           "ms GL (%.3f, %d samples)\n",
+           d->app->name, d->detail, d->method, homg_ctx_device_name(d->ctx), frame_wall.n - frame_wall.n / 4,
+           frame_wall.n, m[0], p90[0], m[0] > 0 ? 1e3 / m[0] : 0, m[1], p90[1], m[2], p90[2], m[3], p90[3], m[4],
+           p90[4], draw_gpu.n);
+    for (int k = 0; k < 5; k++) {
         free(s[k]->v);
         memset(s[k], 0, sizeof *s[k]);
     }

@@ -229,6 +229,48 @@ HOMG_HD int32_t amg_lone(const int32_t *rp, const int32_t *ci, const float *v, c
     return amg_strongest(rp, ci, v, diag, i);
 }
 
+/* ---- smoothed aggregation's prolongator, row by row: P = (I - f D^-1 A) P_tent
+ * with P_tent piecewise constant, so row i of A P_tent holds, for each distinct
+ * aggregate c among its columns (ascending), the sum of a_ij over the j in c
+ * (in row order).  f = omega / rho / a_ii (0 where a_ii <= 0).  pc == NULL:
+ * only the count.  Rows are short (at most a few hundred entries): a pass per
+ * distinct aggregate costs less than a sort. ---- */
+HOMG_HD int32_t amg_sa_row(const int32_t *rp, const int32_t *ci, const float *v, const int32_t *agg, int32_t i, float f,
+                           int32_t *pc, float *pv)
+{
+    int32_t cnt = 0, last = -1, own = agg[i];
+    for (;;) {
+        int32_t c = INT32_MAX;
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+            int32_t a = agg[ci[k]];
+            if (a > last && a < c)
+                c = a;
+        }
+        if (c == INT32_MAX)
+            return cnt;
+        if (pc) {
+            float s = 0;
+            for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+                if (agg[ci[k]] == c)
+                    s += v[k];
+            pc[cnt] = c;
+            pv[cnt] = (c == own ? 1.0f : 0.0f) - f * s;
+        }
+        cnt++;
+        last = c;
+    }
+}
+
+/* f of amg_sa_row: omega / rho / a_ii. */
+HOMG_HD float amg_sa_factor(const int32_t *rp, const int32_t *ci, const float *v, int32_t i, double omega, float rho)
+{
+    float d = 0;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+        if (ci[k] == i)
+            d = v[k];
+    return d > 0 ? (float)(omega / (double)rho) / d : 0.0f;
+}
+
 /* ---- Lanczos on D^-1/2 A D^-1/2 (set-up's spectral bound): the start vector
  * u_1, a fixed hash of the row in [-1, 1]. ---- */
 HOMG_HD float amg_lanczos_start(int32_t i)

@@ -131,10 +131,12 @@ typedef struct amg_patches {
       (kernel_exec * ex, int32_t n, const int32_t *agg, const float *w, csr_matrix *p))                               \
     /* *out (device) = max_i sum_j |a_ij| / a_ii (Gershgorin bound of rho(D^-1 A)). */                                \
     X(homg_status, amg, gershgorin, (kernel_exec * ex, const csr_matrix *a, float *out))                              \
-    /* In place on ap = A * P_tentative: P = P_tent - (omega / *rho) D^-1 A P_tent */                                 \
-    /* (ap's pattern holds P_tent's: a_ii != 0). */                                                                   \
-    X(homg_status, amg, prolong_smooth,                                                                               \
-      (kernel_exec * ex, const csr_matrix *a, const int32_t *agg, double omega, const float *rho, csr_matrix *ap))    \
+    /* Smoothed aggregation's P = (I - (omega / *rho) D^-1 A) P_tent without P_tent */                                \
+    /* or a product (amg_sa_row): cnt[i] = distinct agg[j] over row i of a ... */                                     \
+    X(homg_status, amg, prolong_sa_count, (kernel_exec * ex, const csr_matrix *a, const int32_t *agg, int32_t *cnt))  \
+    /* ... and P's columns and values (p->row_ptr from a scan of the counts). */                                      \
+    X(homg_status, amg, prolong_sa_fill,                                                                              \
+      (kernel_exec * ex, const csr_matrix *a, const int32_t *agg, double omega, const float *rho, csr_matrix *p))     \
     /* ---- Lanczos on B = D^-1/2 A D^-1/2 (spectral bound of D^-1 A) ---- */                                         \
     /* lz holds n2[0..k] (squared norms of the unnormalised vectors u_j) and */                                       \
     /* alpha[1..k] at lz[k + 1 + j - 1], zeroed by the caller.  Start: */                                             \

@@ -1,5 +1,5 @@
-/* prolong.c -- CPU backend: tentative prolongators and their damped-Jacobi
- * smoothing (seed 000, eqs. 5 and 6). */
+/* prolong.c -- CPU backend: tentative prolongators and the damped-Jacobi
+ * smoothed one of smoothed aggregation (seed 000, eqs. 5 and 6). */
 #include "amg_common.h"
 #include "amg_kernels.h"
 
@@ -31,21 +31,26 @@ homg_status homg_cpu_amg_gershgorin(kernel_exec *ex, const csr_matrix *a, float 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_amg_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
-                                        const float *rho, csr_matrix *ap)
+homg_status homg_cpu_amg_prolong_sa_count(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, int32_t *cnt)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++)
+        cnt[i] = amg_sa_row(a->row_ptr, a->col_idx, NULL, agg, i, 0.0f, NULL, NULL);
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_amg_prolong_sa_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
+                                         const float *rho, csr_matrix *p)
 {
     const float *av = (const float *)a->values;
-    float *pv = (float *)ap->values;
+    float *pv = (float *)p->values;
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
-        float d = 0, f;
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
-            if (a->col_idx[k] == i)
-                d = av[k];
-        f = d > 0 ? (float)(omega / (double)*rho) / d : 0.0f;
-        for (int32_t k = ap->row_ptr[i]; k < ap->row_ptr[i + 1]; k++)
-            pv[k] = (ap->col_idx[k] == agg[i] ? 1.0f : 0.0f) - f * pv[k];
+        float f = amg_sa_factor(a->row_ptr, a->col_idx, av, i, omega, *rho);
+        int32_t o = p->row_ptr[i];
+        amg_sa_row(a->row_ptr, a->col_idx, av, agg, i, f, p->col_idx + o, pv + o);
     }
     return HOMG_OK;
 }

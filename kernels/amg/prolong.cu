@@ -1,5 +1,5 @@
-/* prolong.cu -- CUDA backend: tentative prolongators and their damped-Jacobi
- * smoothing (twin of kernels/amg/prolong.c). */
+/* prolong.cu -- CUDA backend: tentative prolongators and the damped-Jacobi
+ * smoothed one of smoothed aggregation (twin of kernels/amg/prolong.c). */
 #include "amg_common.h"
 #include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
@@ -55,28 +55,38 @@ homg_status homg_cuda_amg_gershgorin(kernel_exec *ex, const csr_matrix *a, float
     return HOMG_OK;
 }
 
-__global__ static void prolong_smooth_kernel(const int32_t *rp, const int32_t *ci, const float *av, int32_t n,
-                                             const int32_t *agg, double omega, const float *rho, const int32_t *prp,
-                                             const int32_t *pci, float *pv)
+__global__ static void sa_count_kernel(const int32_t *rp, const int32_t *ci, int32_t n, const int32_t *agg,
+                                       int32_t *cnt)
+{
+    FOR_ROWS(i, n) { cnt[i] = amg_sa_row(rp, ci, NULL, agg, i, 0.0f, NULL, NULL); }
+}
+
+homg_status homg_cuda_amg_prolong_sa_count(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, int32_t *cnt)
+{
+    sa_count_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->col_idx,
+                                                                                        a->nrows, agg, cnt);
+    HOMG_CUDA_LAUNCHED(ex, "prolong_sa_count");
+    return HOMG_OK;
+}
+
+__global__ static void sa_fill_kernel(const int32_t *rp, const int32_t *ci, const float *av, int32_t n,
+                                      const int32_t *agg, double omega, const float *rho, const int32_t *prp,
+                                      int32_t *pci, float *pv)
 {
     FOR_ROWS(i, n)
     {
-        float d = 0, f;
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++)
-            if (ci[k] == i)
-                d = av[k];
-        f = d > 0 ? (float)(omega / (double)*rho) / d : 0.0f;
-        for (int32_t k = prp[i]; k < prp[i + 1]; k++)
-            pv[k] = (pci[k] == agg[i] ? 1.0f : 0.0f) - f * pv[k];
+        float f = amg_sa_factor(rp, ci, av, i, omega, *rho);
+        int32_t o = prp[i];
+        amg_sa_row(rp, ci, av, agg, i, f, pci + o, pv + o);
     }
 }
 
-homg_status homg_cuda_amg_prolong_smooth(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
-                                         const float *rho, csr_matrix *ap)
+homg_status homg_cuda_amg_prolong_sa_fill(kernel_exec *ex, const csr_matrix *a, const int32_t *agg, double omega,
+                                          const float *rho, csr_matrix *p)
 {
-    prolong_smooth_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, agg, omega, rho, ap->row_ptr, ap->col_idx,
-        (float *)ap->values);
-    HOMG_CUDA_LAUNCHED(ex, "prolong_smooth");
+    sa_fill_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, agg, omega, rho, p->row_ptr, p->col_idx,
+        (float *)p->values);
+    HOMG_CUDA_LAUNCHED(ex, "prolong_sa_fill");
     return HOMG_OK;
 }

@@ -239,6 +239,31 @@ HOMG_HD double fem_facet_load(const fem_problem *p, const fem_flux_table *t, int
     return q * measure / p->dim;
 }
 
+/* Right-hand side only (homg_fem_coeffs.rhs_only): element load F less the
+ * element matrix's columns at Dirichlet unknowns (mask 1) times their values,
+ * which is what the full assembly's elimination moves into b (mask 2 unknowns
+ * have value 0).  The rows of masked unknowns are set afterwards. */
+HOMG_HD void fem_rhs_lift(int nd, const double *A, const int32_t *u, const uint8_t *mask, double g,
+                          const double *g_node, double *F)
+{
+    if (!mask)
+        return;
+    for (int b = 0; b < nd; b++) {
+        double gb;
+        if (mask[u[b]] != 1)
+            continue;
+        gb = g_node ? g_node[u[b]] : g;
+        for (int a = 0; a < nd; a++)
+            F[a] -= A[a * nd + b] * gb;
+    }
+}
+
+/* The value b_i of masked row i: g (mask 1), 0 (mask 2, a node in no element). */
+HOMG_HD double fem_masked_rhs(const uint8_t *mask, int32_t i, double g, const double *g_node)
+{
+    return mask[i] == 1 ? (g_node ? g_node[i] : g) : 0.0;
+}
+
 #ifndef __CUDACC__
 /* values[k] += x in the system's precision (CPU backend). */
 static inline void fem_add(void *values, homg_precision precision, int64_t k, double x)
@@ -249,17 +274,25 @@ static inline void fem_add(void *values, homg_precision precision, int64_t k, do
         ((double *)values)[k] += x;
 }
 
+/* Element e's matrix A and load F, P1 or P2 (CPU: dim and nd at run time);
+ * returns its p->nd unknowns. */
+static inline const int32_t *fem_element_any(const fem_problem *p, int32_t e, double A[100], double F[10])
+{
+    const int32_t *u = p->dofs + (size_t)e * p->nd;
+    if (p->nd == p->dim + 1)
+        fem_element(p, p->dim, e, u, A, F);
+    else
+        fem_element_p2(p, p->dim, e, p->elements + (size_t)e * (p->dim + 1), u, A, F);
+    return u;
+}
+
 /* Adds element e's matrix and load into the system, each entry found by
  * binary search in its CSR row (the serial and colour schemes on the CPU). */
 static inline void fem_scatter_element(const fem_problem *p, const fem_system *s, int32_t e)
 {
     int nd = p->nd;
-    const int32_t *u = p->dofs + (size_t)e * nd;
     double A[100], F[10];
-    if (nd == p->dim + 1)
-        fem_element(p, p->dim, e, u, A, F);
-    else
-        fem_element_p2(p, p->dim, e, p->elements + (size_t)e * (p->dim + 1), u, A, F);
+    const int32_t *u = fem_element_any(p, e, A, F);
     for (int a = 0; a < nd; a++) {
         int32_t row = u[a], lo = s->row_ptr[row], hi = s->row_ptr[row + 1];
         for (int b = 0; b < nd; b++) {

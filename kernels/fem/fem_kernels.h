@@ -114,6 +114,14 @@ enum fem_check_rule {
     /* queued (the caller reads *first back once for all the arrays it checks). */                                  \
     X(homg_status, fem, check_values,                                                                               \
       (kernel_exec * ex, const double *x, int64_t n, int rule, const uint8_t *mask, uint64_t *first))               \
+    /* Right-hand side only (rhs zeroed before; mask may be NULL): each element's load, less its */                 \
+    /* matrix's Dirichlet columns times g, added to the rows of its unmasked unknowns (atomics). */                 \
+    X(homg_status, fem, numeric_rhs,                                                                                \
+      (kernel_exec * ex, const fem_problem *p, const fem_system *s, const uint8_t *mask, double g,                  \
+       const double *g_node))                                                                                       \
+    /* Right-hand side only, after numeric_rhs and the Neumann load: masked rows' rhs = g (mask 1) or 0. */         \
+    X(homg_status, fem, rhs_rows,                                                                                   \
+      (kernel_exec * ex, const fem_system *s, const uint8_t *mask, double g, const double *g_node))                 \
     /* Dirichlet: mask 1 rows become unit rows with rhs g, mask 2 (no element) unit rows with */                    \
     /* rhs 0; other rows move their mask columns times g to the rhs and zero them. */                               \
     X(homg_status, fem, dirichlet,                                                                                  \

@@ -1,7 +1,8 @@
 /* sparse.cu -- CUDA backend of the sparse table: checks, conversion, scans
  * (cub), transpose (cuSPARSE csr2csc), miniwarp SpMV, SpGEMM with structure
  * reuse (cuSPARSE SpGEMMreuse: the symbolic phase once, the numeric phase on
- * every re-setup).  Twin of sparse.c beside it. */
+ * every re-setup) or, without a plan, one product with cusparseSpGEMM (ALG2).
+ * Twin of sparse.c beside it. */
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <limits.h>
@@ -207,9 +208,31 @@ __global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t 
     }
 }
 
+/* A against its own transpose: each entry's mirror by binary search (the
+ * smaller of the two rows is the one reported, as the comparison with the
+ * transpose reports it). */
+__global__ static void check_self_symmetric_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
+                                                   double rtol, int32_t *bad)
+{
+    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        double di = fabs(diag_of(rp, ci, v, i));
+        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+            int32_t j = ci[k], m = sorted_find_i32(ci, rp[j], rp[j + 1], i);
+            if (m < 0 || fabs(v[k] - v[m]) > rtol * sqrt(di * fabs(diag_of(rp, ci, v, j))))
+                atomicMin(bad, i < j ? i : j);
+        }
+    }
+}
+
 homg_status homg_cuda_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *a, const csr_matrix *t, double rtol,
                                              csr_report *rep)
 {
+    if (t == a) {
+        check_self_symmetric_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+            a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, rtol, &rep->symmetry);
+        HOMG_CUDA_LAUNCHED(ex, "check_symmetric");
+        return HOMG_OK;
+    }
     check_symmetric_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const double *)a->values, t->row_ptr, t->col_idx, (const double *)t->values, a->nrows,
         rtol, &rep->symmetry);
@@ -508,13 +531,81 @@ static homg_status symbolic(kernel_exec *ex, sparse_handle *h, const csr_matrix 
     return st;
 }
 
+/* One product, no plan: cusparseSpGEMM with ALG2 (deterministic, its work
+ * buffer sized by estimateMemory and freed at once), where the reuse API's
+ * four phases kept buffers of several times the operands (the Galerkin
+ * products of the 128^3 cube peaked at 4.8 GB).  C's arrays as in symbolic. */
+static homg_status one_shot(kernel_exec *ex, sparse_handle *h, const csr_matrix *a, const csr_matrix *b, csr_matrix *c,
+                            spgemm_plan *p)
+{
+    cusparseOperation_t nt = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const cusparseSpGEMMAlg_t alg = CUSPARSE_SPGEMM_ALG2;
+    float one = 1.0f, zero = 0.0f;
+    size_t s1 = 0, s2 = 0, s3 = 0;
+    void *b1 = NULL, *b2 = NULL, *b3 = NULL;
+    int64_t rows = 0, cols = 0, nnz = 0;
+    homg_status st = HOMG_OK;
+    HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
+    HOMG_TRY(csr_descr(ex, a, &p->a));
+    HOMG_TRY(csr_descr(ex, b, &p->b));
+    HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(&p->c, a->nrows, b->ncols, 0, c->row_ptr, NULL, NULL, CUSPARSE_INDEX_32I,
+                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMM_createDescr(&p->desc));
+#define ONE_SHOT(call)                                       \
+    do {                                                     \
+        cusparseStatus_t cs_ = (call);                       \
+        if (st == HOMG_OK && cs_ != CUSPARSE_STATUS_SUCCESS) \
+            st = homg_cusparse_fail(ex, cs_, #call);         \
+    } while (0)
+    ONE_SHOT(cusparseSpGEMM_workEstimation(h->sparse, nt, nt, &one, p->a, p->b, &zero, p->c, CUDA_R_32F, alg, p->desc,
+                                           &s1, NULL));
+    if (st == HOMG_OK)
+        st = handle_alloc(ex, h, s1, &b1, "SpGEMM work estimation");
+    if (st == HOMG_OK)
+        ONE_SHOT(cusparseSpGEMM_workEstimation(h->sparse, nt, nt, &one, p->a, p->b, &zero, p->c, CUDA_R_32F, alg,
+                                               p->desc, &s1, b1));
+    if (st == HOMG_OK)
+        ONE_SHOT(cusparseSpGEMM_estimateMemory(h->sparse, nt, nt, &one, p->a, p->b, &zero, p->c, CUDA_R_32F, alg,
+                                               p->desc, 0.2f, &s3, NULL, NULL));
+    if (st == HOMG_OK)
+        st = handle_alloc(ex, h, s3, &b3, "SpGEMM memory estimate");
+    if (st == HOMG_OK)
+        ONE_SHOT(cusparseSpGEMM_estimateMemory(h->sparse, nt, nt, &one, p->a, p->b, &zero, p->c, CUDA_R_32F, alg,
+                                               p->desc, 0.2f, &s3, b3, &s2));
+    handle_free(h, b3);
+    if (st == HOMG_OK)
+        st = handle_alloc(ex, h, s2, &b2, "SpGEMM");
+    if (st == HOMG_OK)
+        ONE_SHOT(cusparseSpGEMM_compute(h->sparse, nt, nt, &one, p->a, p->b, &zero, p->c, CUDA_R_32F, alg, p->desc, &s2,
+                                        b2));
+    if (st == HOMG_OK)
+        ONE_SHOT(cusparseSpMatGetSize(p->c, &rows, &cols, &nnz));
+    if (st == HOMG_OK && nnz > INT32_MAX)
+        st = homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "SpGEMM: product has %lld entries (more than int32)",
+                            (long long)nnz);
+    c->nnz = (int32_t)nnz;
+    if (st == HOMG_OK)
+        st = handle_alloc(ex, h, (size_t)nnz * sizeof(int32_t), (void **)&c->col_idx, "SpGEMM result");
+    if (st == HOMG_OK)
+        st = handle_alloc(ex, h, (size_t)nnz * sizeof(float), &c->values, "SpGEMM result");
+    if (st == HOMG_OK)
+        ONE_SHOT(cusparseCsrSetPointers(p->c, c->row_ptr, c->col_idx, c->values));
+    if (st == HOMG_OK)
+        ONE_SHOT(cusparseSpGEMM_copy(h->sparse, nt, nt, &one, p->a, p->b, &zero, p->c, CUDA_R_32F, alg, p->desc));
+#undef ONE_SHOT
+    handle_free(h, b1);
+    handle_free(h, b2);
+    return st;
+}
+
 homg_status homg_cuda_sparse_spgemm(kernel_exec *ex, void *handle, const csr_matrix *a, const csr_matrix *b,
                                     csr_matrix *c, void **plan)
 {
     sparse_handle *h = (sparse_handle *)handle;
     spgemm_plan *p;
     homg_status st;
-    *plan = NULL;
+    if (plan)
+        *plan = NULL;
     memset(c, 0, sizeof *c);
     c->nrows = a->nrows;
     c->ncols = b->ncols;
@@ -526,14 +617,32 @@ homg_status homg_cuda_sparse_spgemm(kernel_exec *ex, void *handle, const csr_mat
     if (!p)
         return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: out of host memory");
     st = handle_alloc(ex, h, ((size_t)a->nrows + 1) * sizeof(int32_t), (void **)&c->row_ptr, "SpGEMM result");
-    if (st == HOMG_OK)
+    if (st == HOMG_OK && !plan) {
+        st = one_shot(ex, h, a, b, c, p);
+        if (st != HOMG_OK && st != HOMG_ERROR_OUT_OF_MEMORY) { /* the reuse API below, from scratch */
+            plan_free(h, p);
+            handle_free(h, c->col_idx);
+            handle_free(h, c->values);
+            c->col_idx = NULL;
+            c->values = NULL;
+            p = (spgemm_plan *)calloc(1, sizeof *p);
+            st = p ? HOMG_OK : homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "spgemm: out of host memory");
+            if (st == HOMG_OK)
+                st = symbolic(ex, h, a, b, c, p);
+            if (st == HOMG_OK)
+                st = numeric(ex, h, p);
+        }
+    } else if (st == HOMG_OK) {
         st = symbolic(ex, h, a, b, c, p);
-    if (st == HOMG_OK)
-        st = numeric(ex, h, p);
+        if (st == HOMG_OK)
+            st = numeric(ex, h, p);
+    }
     if (st == HOMG_OK)
         st = sort_columns(ex, h, c, p);
-    if (st != HOMG_OK) {
-        plan_free(h, p);
+    if (st != HOMG_OK || !plan) {
+        plan_free(h, p); /* one product: its raw arrays and buffers go now */
+        if (st == HOMG_OK)
+            return HOMG_OK;
         handle_free(h, c->row_ptr);
         handle_free(h, c->col_idx);
         handle_free(h, c->values);

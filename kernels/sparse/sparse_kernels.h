@@ -60,7 +60,8 @@ typedef struct csr_report {
     /* row into its field of the device report (atomic min; the caller fills the */                           \
     /* report with INT32_MAX first).  check_rows assumes check_row_ptr passed; */                             \
     /* check_symmetric compares A with T (its transpose; or another matrix, to */                             \
-    /* compare patterns): same pattern and |a_k - t_k| <= rtol sqrt(a_ii a_jj). */                            \
+    /* compare patterns): same pattern and |a_k - t_k| <= rtol sqrt(a_ii a_jj); */                            \
+    /* t == a: each a_ij against a_ji found by search (no transpose built). */                                \
     X(homg_status, sparse, check_row_ptr, (kernel_exec * ex, const csr_matrix *a, csr_report *report))        \
     X(homg_status, sparse, check_rows, (kernel_exec * ex, const csr_matrix *a, csr_report *report))           \
     X(homg_status, sparse, check_symmetric,                                                                   \

@@ -113,15 +113,13 @@ static homg_status check_desc(homg_ctx *ctx, const homg_amg_desc *d)
 static void level_free(homg_amg *amg, amg_level *lv)
 {
     homg_ctx *ctx = amg->ctx;
-    const sparse_kernels *sk = AMG_SK(amg);
+    if (lv->a.row_ptr == amg->a.row_ptr) { /* level 0 shares the fine matrix's pattern */
+        lv->a.row_ptr = NULL;
+        lv->a.col_idx = NULL;
+    }
     homg__mat_free(ctx, &lv->a);
     homg__mat_free(ctx, &lv->p);
     homg__mat_free(ctx, &lv->r);
-    homg__mat_free(ctx, &lv->ap);
-    if (amg->handle) {
-        sk->spgemm_free(&ctx->ex, amg->handle, lv->plan_ap);
-        sk->spgemm_free(&ctx->ex, amg->handle, lv->plan_rap);
-    }
     homg__free(ctx, lv->agg);
     homg__free(ctx, lv->v);
     homg__free(ctx, lv->dinv);
@@ -146,20 +144,18 @@ static void amg_free(homg_amg *amg)
     free(amg);
 }
 
-/* Level 0's float matrix from the double fine matrix (pattern copied once). */
+/* Level 0's float matrix: float values on the double fine matrix's pattern
+ * (shared, not copied: the pattern is a fifth of the hierarchy's memory). */
 static homg_status fine_level(homg_amg *amg, int values_only)
 {
     homg_ctx *ctx = amg->ctx;
     csr_matrix *f = &amg->lv[0].a;
     const csr_matrix *a = &amg->a;
     if (!values_only) {
-        HOMG_TRY(homg__mat_alloc(ctx, a->nrows, a->ncols, a->nnz, HOMG_FLOAT32, f, "fine level"));
-        HOMG_TRY_BACKEND(
-            ctx, ctx->mem->copy(&ctx->ex, f->row_ptr, a->row_ptr, ((size_t)a->nrows + 1) * sizeof(int32_t), HOMG_D2D),
-            "fine level");
-        HOMG_TRY_BACKEND(ctx,
-                         ctx->mem->copy(&ctx->ex, f->col_idx, a->col_idx, (size_t)a->nnz * sizeof(int32_t), HOMG_D2D),
-                         "fine level");
+        *f = *a;
+        f->values = NULL;
+        f->precision = HOMG_FLOAT32;
+        HOMG_TRY(homg__alloc_array(ctx, (size_t)a->nnz, sizeof(float), &f->values, "fine level"));
     }
     HOMG_TRY_BACKEND(amg->ctx,
                      AMG_SK(amg)->convert(&ctx->ex, a->values, HOMG_FLOAT64, f->values, HOMG_FLOAT32, (size_t)a->nnz),
@@ -187,10 +183,13 @@ static homg_status build_levels(homg_amg *amg, csr_matrix *strength)
             break;
         HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&lv->agg, "aggregates"));
         if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION) {
+            homg__amg_phase(amg, HOMG_AMG_PHASE_STRENGTH);
             homg__mat_free(ctx, strength);
             HOMG_TRY(homg__amg_strength(amg, l, strength));
+            homg__amg_phase(amg, HOMG_AMG_PHASE_AGGREGATE);
             HOMG_TRY(homg__amg_aggregate(amg, l, strength, lv->agg, &nagg));
         } else {
+            homg__amg_phase(amg, HOMG_AMG_PHASE_AGGREGATE);
             HOMG_TRY(homg__amg_match(amg, l, &nagg));
         }
         if (nagg <= 0 || nagg > STALL_RATIO * n) {
@@ -202,12 +201,27 @@ static homg_status build_levels(homg_amg *amg, csr_matrix *strength)
             amg->lv[l + 1].v = NULL;
             break;
         }
-        if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION)
+        if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION) {
+            homg__amg_phase(amg, HOMG_AMG_PHASE_PROLONG);
             HOMG_TRY(homg__amg_smoothed_prolongator(amg, l, nagg, strength));
+        }
         HOMG_TRY(homg__amg_galerkin(amg, l));
     }
     amg->nlevels = l + 1;
     return HOMG_OK;
+}
+
+/* What only the set-up reads (the patches are grouped by the aggregates
+ * once; re-setup keeps P and the patches): aggregates, matching's smooth vectors. */
+static void drop_setup_data(homg_amg *amg)
+{
+    for (int l = 0; l < amg->nlevels; l++) {
+        amg_level *lv = &amg->lv[l];
+        homg__free(amg->ctx, lv->v);
+        homg__free(amg->ctx, lv->agg);
+        lv->v = NULL;
+        lv->agg = NULL;
+    }
 }
 
 static homg_status build(homg_amg *amg)
@@ -217,7 +231,11 @@ static homg_status build(homg_amg *amg)
     memset(&strength, 0, sizeof strength);
     st = build_levels(amg, &strength);
     homg__mat_free(amg->ctx, &strength);
-    return st == HOMG_OK ? homg__amg_smoother_setup(amg, 0) : st;
+    if (st == HOMG_OK)
+        st = homg__amg_smoother_setup(amg, 0);
+    if (st == HOMG_OK)
+        drop_setup_data(amg);
+    return st;
 }
 
 /* Runs fn(amg) between two events on the ctx's stream; the time goes to setup_ms. */
@@ -231,6 +249,7 @@ static homg_status timed(homg_amg *amg, homg_status (*fn)(homg_amg *, const void
         ctx->mem->event_destroy(e0);
         return homg__fail(ctx, HOMG_ERROR_BACKEND, "cannot create timing events");
     }
+    homg__amg_trace_begin(amg);
     st = ctx->mem->event_record(&ctx->ex, e0);
     if (st == HOMG_OK)
         st = fn(amg, arg);
@@ -239,6 +258,7 @@ static homg_status timed(homg_amg *amg, homg_status (*fn)(homg_amg *, const void
     if (st == HOMG_OK && ctx->mem->event_record(&ctx->ex, e1) == HOMG_OK &&
         ctx->mem->event_elapsed_ms(e0, e1, &ms) == HOMG_OK)
         amg->setup_ms = ms;
+    homg__amg_trace_end(amg);
     ctx->mem->event_destroy(e0);
     ctx->mem->event_destroy(e1);
     return st;
@@ -246,6 +266,7 @@ static homg_status timed(homg_amg *amg, homg_status (*fn)(homg_amg *, const void
 
 static homg_status create_body(homg_amg *amg, const void *arg)
 {
+    homg__amg_phase(amg, HOMG_AMG_PHASE_IMPORT);
     HOMG_TRY(homg__mat_import(amg->ctx, amg->handle, (const homg_csr *)arg, amg->desc.skip_input_check, &amg->a,
                               "homg_amg_create: A"));
     return build(amg);
@@ -297,6 +318,7 @@ homg_status homg_amg_create(homg_ctx *ctx, const homg_csr *a, const homg_amg_des
 
 static homg_status resetup_body(homg_amg *amg, const void *arg)
 {
+    homg__amg_phase(amg, HOMG_AMG_PHASE_IMPORT);
     HOMG_TRY(homg__mat_import_values(amg->ctx, amg->handle, (const homg_csr *)arg, amg->desc.skip_input_check, &amg->a,
                                      "homg_amg_resetup: A"));
     HOMG_TRY(fine_level(amg, 1));
@@ -362,7 +384,7 @@ static size_t level_bytes(const amg_level *lv)
 {
     size_t n = (size_t)lv->a.nrows, b = 0;
     const amg_patches *pt = &lv->pt;
-    b += homg__mat_bytes(&lv->a) + homg__mat_bytes(&lv->p) + homg__mat_bytes(&lv->r) + homg__mat_bytes(&lv->ap);
+    b += homg__mat_bytes(&lv->a) + homg__mat_bytes(&lv->p) + homg__mat_bytes(&lv->r);
     b += (lv->agg ? n * 4 : 0) + (lv->v ? n * 4 : 0) + (lv->dinv ? n * 4 : 0);
     b += ((lv->b ? 1 : 0) + (lv->x ? 1 : 0) + (lv->t ? 1 : 0) + (lv->u ? 1 : 0)) * n * 4;
     b += lv->inv ? n * n * 4 : 0;
@@ -383,6 +405,8 @@ homg_status homg_amg_get_info(const homg_amg *amg, homg_amg_info *info)
     info->levels = amg->nlevels;
     info->desc = amg->desc;
     info->setup_ms = amg->setup_ms;
+    memcpy(info->phase, amg->trace.ph, sizeof info->phase);
+    info->peak_bytes = amg->trace.peak;
     info->memory_bytes = homg__mat_bytes(&amg->a);
     for (int l = 0; l < amg->nlevels; l++) {
         const amg_level *lv = &amg->lv[l];
@@ -393,9 +417,23 @@ homg_status homg_amg_get_info(const homg_amg *amg, homg_amg_info *info)
         nnz += lv->a.nnz;
         info->memory_bytes += level_bytes(lv);
     }
+    if (amg->lv[0].a.row_ptr == amg->a.row_ptr) /* counted with the fine matrix */
+        info->memory_bytes -= ((size_t)amg->a.nrows + 1 + (size_t)amg->a.nnz) * sizeof(int32_t);
     info->grid_complexity = rows / amg->lv[0].a.nrows;
     info->operator_complexity = amg->lv[0].a.nnz > 0 ? nnz / amg->lv[0].a.nnz : 1.0;
     return HOMG_OK;
+}
+
+/* desc.trace: the set-up's phase table. */
+static void format_phases(const homg_amg_info *info, char *buf, size_t len, size_t *used)
+{
+    static const char *name[HOMG_AMG_PHASES] = { "import + checks", "strength", "aggregation",   "prolongator",
+                                                 "Galerkin R A P",  "smoother", "coarse inverse" };
+    homg__append(buf, len, used, "  Set-up phase            ms   host syncs   peak MB\n");
+    for (int p = 0; p < HOMG_AMG_PHASES; p++)
+        homg__append(buf, len, used, "  %-18s %7.2f %12d %9.1f\n", name[p], info->phase[p].ms,
+                     info->phase[p].host_syncs, info->phase[p].peak_bytes / 1e6);
+    homg__append(buf, len, used, "  Peak set-up memory:  %.1f MB\n", info->peak_bytes / 1e6);
 }
 
 int homg_amg_format_info(const homg_amg_info *info, char *buf, size_t len)
@@ -426,6 +464,8 @@ int homg_amg_format_info(const homg_amg_info *info, char *buf, size_t len)
     homg__append(buf, len, &used, "  Operator complexity: %.4f\n", info->operator_complexity);
     homg__append(buf, len, &used, "  Memory:              %.1f MB\n", info->memory_bytes / 1e6);
     homg__append(buf, len, &used, "  Setup time:          %.2f ms\n", info->setup_ms);
+    if (d->trace)
+        format_phases(info, buf, len, &used);
     return (int)used;
 }
 

@@ -6,18 +6,27 @@
 #include "sparse/sparse.h"
 
 typedef struct amg_level {
-    csr_matrix a;             /* float; level 0: float copy of the fine matrix */
-    csr_matrix p, r;          /* prolongator (n x nc) and restriction P^T (none on the coarsest) */
-    csr_matrix ap;            /* A P, kept for re-setup */
-    void *plan_ap, *plan_rap; /* SpGEMM symbolic phases of A P and R (A P) */
-    int32_t *agg;             /* n: the row of the next level each row belongs to */
-    float *v;                 /* matching: the level's smooth vector */
-    float *dinv;              /* Jacobi: 1 / a_ii; l1 Jacobi: 1 / sum_j |a_ij| */
-    amg_patches pt;           /* patch smoother */
-    float *b, *x, *t, *u;     /* cycle: right-hand side, iterate, residual, patch right-hand side */
-    float *inv;               /* coarsest level, Cholesky: dense inverse */
-    float rho;                /* Jacobi, Chebyshev: estimate of rho(D^-1 A) from above (host) */
+    csr_matrix a;         /* float; level 0: float values on the fine matrix's pattern (shared) */
+    csr_matrix p, r;      /* prolongator (n x nc) and restriction P^T (none on the coarsest) */
+    int32_t *agg;         /* n: the row of the next level each row belongs to */
+    float *v;             /* matching: the level's smooth vector */
+    float *dinv;          /* Jacobi: 1 / a_ii; l1 Jacobi: 1 / sum_j |a_ij| */
+    amg_patches pt;       /* patch smoother */
+    float *b, *x, *t, *u; /* cycle: right-hand side, iterate, residual, patch right-hand side */
+    float *inv;           /* coarsest level, Cholesky: dense inverse */
+    float rho;            /* Jacobi, Chebyshev: estimate of rho(D^-1 A) from above (host) */
 } amg_level;
+
+/* desc.trace: an event at the start of every phase (and one at the end). */
+#define AMG_TRACE_MARKS (8 * HOMG_AMG_MAX_LEVELS + 8)
+typedef struct amg_trace {
+    int active, n;
+    int phase[AMG_TRACE_MARKS]; /* the phase each mark starts (-1: the end) */
+    void *ev[AMG_TRACE_MARKS];
+    long syncs; /* ctx->host_syncs when the current phase began */
+    homg_amg_phase_info ph[HOMG_AMG_PHASES];
+    size_t peak;
+} amg_trace;
 
 struct homg_amg {
     homg_ctx *ctx;
@@ -29,10 +38,17 @@ struct homg_amg {
     int32_t *count; /* device scalars for counts read by the host */
     float *rho;     /* device scalar: the prolongator's rho(D^-1 A) */
     double setup_ms;
+    amg_trace trace;
 };
 
 #define AMG_SK(amg) HOMG_KERNELS(&(amg)->ctx->ex, sparse)
 #define AMG_AK(amg) HOMG_KERNELS(&(amg)->ctx->ex, amg)
+
+/* trace.c: desc.trace's phase table; homg__amg_phase starts `phase` (-1: the
+ * end) and closes the one before; a no-op unless a traced set-up runs. */
+void homg__amg_trace_begin(homg_amg *amg);
+void homg__amg_phase(homg_amg *amg, int phase);
+void homg__amg_trace_end(homg_amg *amg);
 
 /* strength.c: the strength graph of level l (strong entries, weak ones lumped on the diagonal). */
 homg_status homg__amg_strength(homg_amg *amg, int l, csr_matrix *s);

@@ -50,6 +50,7 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
     int last = amg->nlevels - 1;
     homg_amg_smoother sm = amg->desc.smoother;
 
+    homg__amg_phase(amg, HOMG_AMG_PHASE_SMOOTHER);
     for (int l = 0; l <= last; l++) {
         amg_level *lv = &amg->lv[l];
         int32_t n = lv->a.nrows;
@@ -78,6 +79,7 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
         amg_level *lv = &amg->lv[last];
         int32_t n = lv->a.nrows;
         int pivot = 0;
+        homg__amg_phase(amg, HOMG_AMG_PHASE_COARSE);
         if (n > DENSE_MAX)
             return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
                               "the coarsest level has %d rows, more than the dense solver's %d (the coarsening "
@@ -94,6 +96,7 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
                               "singular (pure Neumann)? use coarse_solver = HOMG_AMG_COARSE_JACOBI",
                               (int)n, pivot);
     }
+    homg__amg_phase(amg, HOMG_AMG_PHASE_SMOOTHER);
     if (sm == HOMG_AMG_SMOOTHER_PATCH)
         HOMG_TRY(values_only ? homg__amg_patch_values(amg) : homg__amg_patches(amg));
     return HOMG_OK;

@@ -3,7 +3,7 @@
  *
  * LANCZOS_STEPS steps of Lanczos on B = D^-1/2 A D^-1/2 (similar to D^-1 A)
  * run on the ctx's backend with the scalars in device memory, read once at
- * the end; the largest eigenvalue of the tridiagonal matrix (Sturm bisection)
+ * the end together with the Gershgorin bound (one host synchronisation); the largest eigenvalue of the tridiagonal matrix (Sturm bisection)
  * is a Ritz value from below, raised by LANCZOS_SAFETY and capped by the
  * Gershgorin bound max_i sum_j |a_ij| / a_ii, which holds always.  On the
  * Laplacian the Gershgorin bound is near rho; on P1 meshes with slivers or
@@ -17,6 +17,7 @@
 
 #define LANCZOS_STEPS  12
 #define LANCZOS_SAFETY 1.1
+#define LZ_DOUBLES     (2 * LANCZOS_STEPS + 2)
 
 /* Eigenvalues of the tridiagonal (diag a[0..k), off-diagonal b[0..k-1)) below x (Sturm count). */
 static int below(const double *a, const double *b, int k, double x)
@@ -56,10 +57,8 @@ static homg_status lanczos(homg_amg *amg, const csr_matrix *a, float *work, doub
     const amg_kernels *ak = AMG_AK(amg);
     int32_t n = a->nrows;
     float *dscale = work, *u = work + n, *q = work + 2 * (size_t)n, *w = work + 3 * (size_t)n;
-    double zero[2 * LANCZOS_STEPS + 2];
     int k = LANCZOS_STEPS < n ? LANCZOS_STEPS : n;
-    memset(zero, 0, sizeof zero);
-    HOMG_TRY(homg__write(amg->ctx, lz, zero, sizeof zero));
+    HOMG_TRY_BACKEND(amg->ctx, amg->ctx->mem->zero(ex, lz, LZ_DOUBLES * sizeof(double)), "Lanczos");
     HOMG_TRY_BACKEND(amg->ctx, ak->lanczos_start(ex, a, dscale, u, q, &lz[0]), "Lanczos");
     for (int j = 1; j <= k; j++) {
         double *alpha = &lz[LANCZOS_STEPS + j];
@@ -74,18 +73,20 @@ homg_status homg__amg_spectral_bound(homg_amg *amg, const csr_matrix *a, float *
 {
     homg_ctx *ctx = amg->ctx;
     float *work = NULL, gersh = 0;
-    double *lz = NULL, host[2 * LANCZOS_STEPS + 2], diag[LANCZOS_STEPS], off[LANCZOS_STEPS];
+    double *lz = NULL, host[LZ_DOUBLES + 1], diag[LANCZOS_STEPS], off[LANCZOS_STEPS];
     int steps = 0, k = 0;
     homg_status st;
-    HOMG_TRY_BACKEND(ctx, AMG_AK(amg)->gershgorin(&ctx->ex, a, amg->rho), "Gershgorin bound");
-    HOMG_TRY(homg__read(ctx, &gersh, amg->rho, sizeof gersh));
     st = homg__alloc_array(ctx, (size_t)a->nrows * 4, sizeof(float), (void **)&work, "Lanczos");
-    if (st == HOMG_OK)
-        st = homg__alloc_array(ctx, 2 * LANCZOS_STEPS + 2, sizeof(double), (void **)&lz, "Lanczos");
+    if (st == HOMG_OK) /* the Lanczos scalars, then the Gershgorin bound: one read for both */
+        st = homg__alloc_array(ctx, LZ_DOUBLES + 1, sizeof(double), (void **)&lz, "Lanczos");
+    if (st == HOMG_OK && (st = AMG_AK(amg)->gershgorin(&ctx->ex, a, (float *)(lz + LZ_DOUBLES))) != HOMG_OK)
+        st = homg__backend_fail(ctx, st, "Gershgorin bound");
     if (st == HOMG_OK)
         st = lanczos(amg, a, work, lz, &steps);
     if (st == HOMG_OK)
         st = homg__read(ctx, host, lz, sizeof host);
+    if (st == HOMG_OK)
+        memcpy(&gersh, host + LZ_DOUBLES, sizeof gersh);
     homg__free(ctx, work);
     homg__free(ctx, lz);
     HOMG_TRY(st);

@@ -238,9 +238,11 @@ homg_status homg__alloc(homg_ctx *ctx, size_t bytes, void **ptr, const char *wha
         if (!*ptr)
             return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "%s: the caller's allocator returned NULL for %zu bytes",
                               what, bytes);
-        return HOMG_OK;
+    } else {
+        HOMG_TRY_BACKEND(ctx, ctx->mem->alloc(&ctx->ex, bytes, ptr), what);
     }
-    HOMG_TRY_BACKEND(ctx, ctx->mem->alloc(&ctx->ex, bytes, ptr), what);
+    if (ctx->track.on)
+        homg__track_add(ctx, *ptr, bytes);
     return HOMG_OK;
 }
 
@@ -248,6 +250,8 @@ void homg__free(homg_ctx *ctx, void *ptr)
 {
     if (!ptr)
         return;
+    if (ctx->track.count)
+        homg__track_remove(ctx, ptr);
     if (ctx->desc.allocator.free)
         ctx->desc.allocator.free(ptr, ctx->desc.allocator.user);
     else

@@ -7,13 +7,32 @@
 
 #include <stdio.h>
 
+/* Set-up traces: the ctx allocations made while tracking is on (track.c). */
+typedef struct homg_track {
+    int on;
+    size_t bytes, peak; /* held now by tracked allocations; most since the last reset */
+    size_t count, cap;
+    struct homg_track_entry {
+        void *ptr;
+        size_t bytes;
+    } * live;
+} homg_track;
+
 struct homg_ctx {
     homg_ctx_desc desc;
     kernel_exec ex;
     const memory_kernels *mem;
     char device_name[160];
     char msg[1024];
+    long host_syncs; /* blocking device reads and writes so far (homg__read, homg__write) */
+    homg_track track;
 };
+
+/* track.c: tracking of the ctx's allocations for traces (bytes held, peak). */
+void homg__track_begin(homg_ctx *ctx);
+void homg__track_end(homg_ctx *ctx);
+void homg__track_add(homg_ctx *ctx, void *ptr, size_t bytes);
+void homg__track_remove(homg_ctx *ctx, void *ptr);
 
 /* Records a failure on ctx (message + log callback) and returns st. */
 homg_status homg__fail(homg_ctx *ctx, homg_status st, const char *fmt, ...)

@@ -424,6 +424,29 @@ homg_fem_info homg_fem_get_info(const homg_fem *fem)
     return fem ? fem->info : i;
 }
 
+/* coeffs.rhs_only: b alone, in the order of the full assembly (element loads
+ * with the Dirichlet columns lifted, Neumann, masked rows); the matrix is not touched. */
+static homg_status assemble_rhs(homg_fem *fem, const homg_fem_coeffs *c, const fem_problem *p, const fem_system *s,
+                                const fem_flux_table *t)
+{
+    homg_ctx *ctx = fem->ctx;
+    kernel_exec *ex = &ctx->ex;
+    const uint8_t *mask = fem->num_masked ? fem->mask : NULL;
+    homg_status st;
+    if (!fem->assembled)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_fem_assemble: coeffs.rhs_only before any full assembly (the matrix has no values)");
+    HOMG_TRY_BACKEND(ctx, ctx->mem->zero(ex, fem->rhs, (size_t)s->num_rows * value_bytes(fem)), "homg_fem_assemble");
+    if ((st = fem->k->numeric_rhs(ex, p, s, mask, c->dirichlet_value, c->dirichlet_values)) != HOMG_OK)
+        return homg__backend_fail(ctx, st, "homg_fem_assemble (rhs_only)");
+    if (t->n > 0 && fem->facets &&
+        (st = fem->k->neumann(ex, p, s, fem->mesh->num_facets, fem->facets, fem->facet_tags, t)) != HOMG_OK)
+        return homg__backend_fail(ctx, st, "homg_fem_assemble: Neumann");
+    if (mask && (st = fem->k->rhs_rows(ex, s, mask, c->dirichlet_value, c->dirichlet_values)) != HOMG_OK)
+        return homg__backend_fail(ctx, st, "homg_fem_assemble: Dirichlet rows");
+    return HOMG_OK;
+}
+
 static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
 {
     homg_ctx *ctx = fem->ctx;
@@ -445,6 +468,8 @@ static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
     p.f = c->f;
     p.f_elem = c->f_elem;
     p.f_node = c->f_node;
+    if (c->rhs_only)
+        return assemble_rhs(fem, c, &p, &s, &t);
     if (fem->desc.scheme != HOMG_FEM_SCHEME_PATCH) {
         HOMG_TRY_BACKEND(ctx, ctx->mem->zero(ex, fem->values, (size_t)s.nnz * value_bytes(fem)), "homg_fem_assemble");
         HOMG_TRY_BACKEND(ctx, ctx->mem->zero(ex, fem->rhs, (size_t)s.num_rows * value_bytes(fem)), "homg_fem_assemble");
@@ -463,6 +488,7 @@ static homg_status assemble(homg_fem *fem, const homg_fem_coeffs *c)
     if (fem->num_masked &&
         (st = fem->k->dirichlet(ex, &s, fem->mask, c->dirichlet_value, c->dirichlet_values)) != HOMG_OK)
         return homg__backend_fail(ctx, st, "homg_fem_assemble: Dirichlet");
+    fem->assembled = 1;
     return HOMG_OK;
 }
 

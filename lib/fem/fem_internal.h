@@ -13,6 +13,7 @@ struct homg_fem {
     homg_fem_info info;
     const fem_kernels *k;
     int32_t num_masked; /* Dirichlet + element-less rows */
+    int assembled;      /* a full assembly has run: the matrix has values (coeffs.rhs_only) */
     int nd;             /* unknowns per element: dim + 1 (P1) or 6 / 10 (P2) */
     int32_t num_dofs;   /* rows: num_nodes (P1), num_nodes + edges (P2) */
     int32_t *dofs;      /* P2: num_elements * nd unknowns (ctx); P1 uses the mesh's elements */

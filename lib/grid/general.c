@@ -23,7 +23,7 @@
  *
  * Singular islands (connected active cells, lambda = 0, touching no FIXED cell
  * and no Dirichlet side) are labelled on the device once per
- * homg_grid_set_operator (lib/grid/islands.c); the rhs is projected per island, the
+ * homg_grid_set_operator (lib/grid/islands.c; not with op.no_islands); the rhs is projected per island, the
  * preconditioned residual too, and u gets mean zero per island at the end. */
 #include "grid_internal.h"
 #include "grid/gen_kernels.h"
@@ -299,12 +299,37 @@ static homg_status find_islands(homg_grid *g, const homg_grid_operator *op)
     return homg__grid_islands(g, op, &g->gen->isl, g->gen->r, g->gen->z);
 }
 
+/* What a captured step holds by value (kernel arguments): the levels, the finest
+ * level's constants and the islands' count and arrays.  New coefficients in the
+ * same arrays change none of it, so the graphs stay (a new operator per frame,
+ * e.g. a clone dragged across the destination's border, does not re-capture). */
+typedef struct gen_captured {
+    gen_level lv[HOMG_GEN_MAX_LEVELS];
+    gen_fine F;
+    grid_islands isl;
+} gen_captured;
+
+static void captured(const grid_general *G, gen_captured *c)
+{
+    memset(c, 0, sizeof *c);
+    memcpy(c->lv, G->lv, sizeof c->lv);
+    memcpy(&c->F, &G->F, sizeof c->F);
+    memcpy(&c->isl, &G->isl, sizeof c->isl);
+}
+
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)
 {
+    gen_captured before, after;
+    homg_status st;
     HOMG_TRY(homg__gen_prepare(g));
-    homg__grid_graphs_drop(g); /* the islands and the sigma copy may change what a step launches */
-    HOMG_TRY(build_levels(g, op));
-    return find_islands(g, op);
+    captured(g->gen, &before);
+    st = build_levels(g, op);
+    if (st == HOMG_OK)
+        st = find_islands(g, op);
+    captured(g->gen, &after);
+    if (st != HOMG_OK || memcmp(&before, &after, sizeof before))
+        homg__grid_graphs_drop(g); /* the islands and the sigma copy change what a step launches */
+    return st;
 }
 
 homg_status homg__gen_prepare(homg_grid *g)
@@ -512,8 +537,11 @@ static homg_status restart(homg_grid *g, const gen_rhs *x, int first)
     return HOMG_OK;
 }
 
-/* One preconditioned CG iteration, its norm recorded in the history. */
-static homg_status iterate(homg_grid *g, const gen_rhs *x)
+/* A preconditioned CG iteration in two halves: the update of u and r (its norm
+ * recorded in the history), then the next search direction.  The last
+ * iteration of a solve needs no next direction (one cycle of the
+ * preconditioner saved), and a restart makes its own. */
+static homg_status iterate_update(homg_grid *g, const gen_rhs *x)
 {
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
@@ -525,17 +553,27 @@ static homg_status iterate(homg_grid *g, const gen_rhs *x)
     if (x->u_ref)
         GQ(g, G->k->error_norm(ex, pr, n, G->lv[0].flag, x->u, x->u_ref, G->s), "error norm");
     GQ(g, G->k->scalars(ex, G->s, GEN_STEP_RECORD, x->u_ref != NULL, g->hist, g->hist_count), "monitor");
+    homg__account(g, 4 + (x->u_ref != NULL), 1, 7.0 * n);
+    return HOMG_OK;
+}
+
+static homg_status iterate_direction(homg_grid *g)
+{
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const homg_precision pr = g->desc.precision;
+    const size_t n = cells(&G->lv[0]);
     HOMG_TRY(precondition(g));
     HOMG_TRY(project(g, G->z, NULL));
     GQ(g, G->k->dot2(ex, pr, n, G->q, G->z, G->r, G->s + GEN_ZQ), "dot products");
     GQ(g, G->k->scalars(ex, G->s, GEN_STEP_BETA, 0, NULL, NULL), "scalars");
     GQ(g, G->k->update_p(ex, pr, n, G->z, G->p, G->s), "search direction");
-    homg__account(g, 7 + (x->u_ref != NULL), 2, 12.0 * n);
+    homg__account(g, 3, 1, 5.0 * n);
     return HOMG_OK;
 }
 
-/* Restarts and iterations as captured graphs on CUDA (keyed by the arrays). */
-enum { GEN_SEQ_RESTART_FIRST = 100, GEN_SEQ_RESTART, GEN_SEQ_ITERATE };
+/* Restarts and iteration halves as captured graphs on CUDA (keyed by the arrays). */
+enum { GEN_SEQ_RESTART_FIRST = 100, GEN_SEQ_RESTART, GEN_SEQ_UPDATE, GEN_SEQ_DIRECTION };
 
 typedef struct gen_seq {
     const gen_rhs *x;
@@ -545,7 +583,11 @@ typedef struct gen_seq {
 static homg_status queue_seq(homg_grid *g, void *arg)
 {
     const gen_seq *q = (const gen_seq *)arg;
-    return q->kind == GEN_SEQ_ITERATE ? iterate(g, q->x) : restart(g, q->x, q->kind == GEN_SEQ_RESTART_FIRST);
+    if (q->kind == GEN_SEQ_UPDATE)
+        return iterate_update(g, q->x);
+    if (q->kind == GEN_SEQ_DIRECTION)
+        return iterate_direction(g);
+    return restart(g, q->x, q->kind == GEN_SEQ_RESTART_FIRST);
 }
 
 static homg_status run_seq(homg_grid *g, const gen_rhs *x, int kind)
@@ -589,9 +631,7 @@ static homg_status solve_one(homg_grid *g, const gen_rhs *x, const homg_solve_de
     HOMG_TRY(run_seq(g, x, GEN_SEQ_RESTART_FIRST));
     *converged = 0;
     for (*cycles = 0; *cycles < max_cycles && !*converged;) {
-        if (*cycles > 0 && *cycles % every == 0)
-            HOMG_TRY(run_seq(g, x, GEN_SEQ_RESTART));
-        HOMG_TRY(run_seq(g, x, GEN_SEQ_ITERATE));
+        HOMG_TRY(run_seq(g, x, GEN_SEQ_UPDATE));
         ++*cycles;
         ++*count;
         if (sd->tol > 0) {
@@ -601,6 +641,8 @@ static homg_status solve_one(homg_grid *g, const gen_rhs *x, const homg_solve_de
                                   *cycles);
             *converged = *norm <= sd->tol;
         }
+        if (*cycles < max_cycles && !*converged) /* the next direction: a restart's, or CG's */
+            HOMG_TRY(run_seq(g, x, *cycles % every == 0 ? GEN_SEQ_RESTART : GEN_SEQ_DIRECTION));
     }
     if (sd->tol == 0 && sd->u_ref)
         HOMG_TRY(read_hist(g, *count, norm));

@@ -104,7 +104,7 @@ homg_status homg__grid_islands(homg_grid *g, const homg_grid_operator *op, grid_
     for (int s = 0; s < 2 * homg__grid_dims(d); s++)
         dirichlet |= d->bc[s] == HOMG_BC_DIRICHLET;
     isl->n = 0;
-    if (!op->lambda_cell && (op->lambda > 0 || (!op->flags && dirichlet))) /* nothing can be singular */
+    if (op->no_islands || (!op->lambda_cell && (op->lambda > 0 || (!op->flags && dirichlet)))) /* none singular */
         return HOMG_OK;
     if (n > (size_t)ISLAND_COUNT_MASK) /* labels and counts are ints */
         return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT,

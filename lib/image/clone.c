@@ -45,6 +45,7 @@ struct homg_clone {
     int32_t *sat;          /* host: summed-area table of the mask over the box, (bw+1) x (bh+1) */
     unsigned char *eroded; /* OPENCV: the eroded mask over the grid (ctx space) */
     image_grid g;
+    int clip[4]; /* the grid cells inside the destination at the last placement: [i0, i1) x [j0, j1) */
     int warm;
 };
 
@@ -182,6 +183,11 @@ static homg_status plan_grid(homg_clone *cl)
     int ring = cl->problem == IMAGE_CLONE_CV ? 0 : 1;
     HOMG_TRY(homg__image_grid_create(ctx, cl->bw + 2 * ring, cl->bh + 2 * ring, cl->src.channels, cl->desc.precision, 1,
                                      &cl->g));
+    /* An active set C with no FIXED neighbour has, inside the destination, only
+     * neighbours in C (active cells never lie on the grid's edge: the ring, or
+     * OpenCV's fixed frame), so C is the whole destination, which place() refuses:
+     * no island is singular and the grid need not search for them. */
+    cl->g.no_islands = 1;
     if (cl->problem != IMAGE_CLONE_CV)
         return HOMG_OK;
     HOMG_TRY(homg__alloc_array(ctx, (size_t)cl->g.gw * cl->g.gh, 1, (void **)&cl->eroded, "eroded mask"));
@@ -241,6 +247,20 @@ homg_status homg_clone_set_mode(homg_clone *cl, homg_clone_mode mode)
     cl->desc.mode = mode;
     cl->warm = 0;
     return HOMG_OK;
+}
+
+/* The flags image_setup writes depend on the placement only through the grid
+ * cells inside the destination (mask, box and grid are fixed at create): while
+ * those stay, the grid keeps its operator (levels, no set_operator). */
+static void track_clip(homg_clone *cl, int ox, int oy)
+{
+    int c[4];
+    c[0] = clampi(-(long long)ox, 0, cl->g.gw), c[1] = clampi((long long)cl->dw - ox, 0, cl->g.gw);
+    c[2] = clampi(-(long long)oy, 0, cl->g.gh), c[3] = clampi((long long)cl->dh - oy, 0, cl->g.gh);
+    if (memcmp(c, cl->clip, sizeof c)) {
+        memcpy(cl->clip, c, sizeof c);
+        cl->g.op_ready = 0;
+    }
 }
 
 /* Grid cell (0, 0)'s destination pixel for the placement (x, y), and the active cells there. */
@@ -308,6 +328,7 @@ static homg_status apply(homg_clone *cl, const homg_image *dst, int x, int y, co
     a.init_active = !cl->warm;
     a.flags = cl->g.flags, a.f = cl->g.f, a.u = cl->g.u;
     HOMG_TRY_BACKEND(cl->ctx, k->setup(&cl->ctx->ex, &a), "image setup");
+    track_clip(cl, ox, oy);
     if (active > 0)
         solved = homg__image_grid_solve(&cl->g, 0, &s, &inf);
     if (solved != HOMG_OK && solved != HOMG_ERROR_NOT_CONVERGED) /* not converged: the result is still written */

@@ -45,12 +45,15 @@ typedef struct image_grid {
     homg_precision precision;
     void *f, *u;
     unsigned char *flags;
+    int op_ready;   /* the grid has g->flags' operator (set_operator is skipped until cleared) */
+    int no_islands; /* every active set touches a FIXED cell (homg_grid_operator.no_islands) */
 } image_grid;
 
 homg_status homg__image_grid_create(homg_ctx *ctx, int gw, int gh, int nrhs, homg_precision precision, int with_flags,
                                     image_grid *g);
 void homg__image_grid_destroy(image_grid *g);
-/* Sets lambda and g->flags (if any) as the operator and solves with warm start. */
+/* Sets lambda and g->flags (if any) as the operator unless g->op_ready, and
+ * solves with warm start. */
 homg_status homg__image_grid_solve(image_grid *g, double lambda, const image_solve *s, homg_image_info *info);
 
 /* Host wall clock, ms (info.time_ms). */

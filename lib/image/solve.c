@@ -68,7 +68,10 @@ homg_status homg__image_grid_solve(image_grid *g, double lambda, const image_sol
     op.lambda = lambda;
     op.flags = g->flags;
     op.skip_check = 1;
-    HOMG_TRY(homg_grid_set_operator(g->grid, &op));
+    op.no_islands = g->no_islands;
+    if (!g->op_ready)
+        HOMG_TRY(homg_grid_set_operator(g->grid, &op));
+    g->op_ready = 1;
     sd.tol = s->tol < 0 ? 0 : s->tol;
     sd.max_cycles = s->max_cycles;
     sd.warm_start = 1;
