@@ -19,7 +19,9 @@ typedef struct gcase {
     homg_bc_kind bc;
     double obstacles, jump;
     homg_method method;
-    int warm; /* Neumann projection, warm start to 1e-3 */
+    int warm;              /* Neumann projection, warm start to 1e-3 */
+    int two_pass;          /* desc.two_pass (0: automatic) */
+    const char *pass_mask; /* HOMG_GEN_TWO_PASS_LEVELS for this row (NULL: unset) */
 } gcase;
 
 static size_t used_bytes(void)
@@ -82,7 +84,7 @@ typedef struct gresult {
     int cycles;
     double ms, err, factor, bytes_per, setop_ms;
     homg_method ran;
-    int ok;
+    int ok, two_pass; /* info.two_pass */
 } gresult;
 
 /* Creates the grid of case c in precision p with method m and the operator. */
@@ -99,6 +101,7 @@ static homg_grid *make_grid(homg_ctx *ctx, const gcase *c, homg_precision p, hom
     gd.nz = c->nz;
     gd.precision = p;
     gd.method = m;
+    gd.two_pass = c->two_pass;
     for (int s = 0; s < 6; s++)
         gd.bc[s] = c->bc;
     if (homg_grid_create(ctx, &gd, &g) != HOMG_OK) {
@@ -197,6 +200,8 @@ static gresult run_case(homg_ctx *ctx, const gcase *c, homg_method m, int reps)
     homg_solve_info info;
     cudaEvent_t e0, e1;
     memset(&r, 0, sizeof r);
+    if (c->pass_mask) /* the library reads it when set_operator plans the levels */
+        setenv("HOMG_GEN_TWO_PASS_LEVELS", c->pass_mask, 1);
     uref = c->warm ? NULL : reference(ctx, c, fh);
     f = dev_from(fh, n * sizeof(float));
     cudaMalloc(&u, n * sizeof(float));
@@ -248,6 +253,7 @@ static gresult run_case(homg_ctx *ctx, const gcase *c, homg_method m, int reps)
         r.cycles = info.cycles;
         r.err = info.norm;
         r.ran = info.method;
+        r.two_pass = info.two_pass;
         r.factor = nh >= 2 && hist[0] > 0 ? pow(hist[nh - 1] / hist[0], 1.0 / (nh - 1)) : 0;
         sd.tol = 0;
         sd.max_cycles = info.cycles;
@@ -278,6 +284,8 @@ out:
     cudaFree(uref);
     free(fh);
     free(t);
+    if (c->pass_mask)
+        unsetenv("HOMG_GEN_TWO_PASS_LEVELS");
     return r;
 }
 
@@ -302,16 +310,25 @@ static int listed(const char *list, const char *word)
 void bench_grid_general(homg_ctx *ctx, int reps, int max3d, const char *cases_list, const char *methods_list, FILE *o)
 {
     const gcase cases[] = {
-        { "3D Poisson box", 128, 128, 128, HOMG_BC_DIRICHLET, 0, 0, 0, 0 },
-        { "3D Poisson box", 256, 256, 256, HOMG_BC_DIRICHLET, 0, 0, 0, 0 },
-        { "3D Poisson box", 512, 512, 512, HOMG_BC_DIRICHLET, 0, 0, 0, 0 },
-        { "2D plain (per-cell sigma = 1)", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1, 0, 0 },
-        { "2D 20% solid discs", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0.2, 0, 0, 0 },
-        { "2D sigma jump 1e4 (8-cell checkerboard)", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1e4, 0, 0 },
-        { "Neumann projection, warm, to 1e-3", 1024, 1024, 1, HOMG_BC_NEUMANN, 0, 0, 0, 1 },
-        { "Neumann projection, warm, to 1e-3", 256, 256, 256, HOMG_BC_NEUMANN, 0, 0, 0, 1 },
-        { "1920x1080", 1920, 1080, 1, HOMG_BC_DIRICHLET, 0, 0, 0, 0 },
-        { "2048x1024", 2048, 1024, 1, HOMG_BC_DIRICHLET, 0, 0, 0, 0 },
+        { "3D Poisson box", 128, 128, 128, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL },
+        { "3D Poisson box", 256, 256, 256, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL },
+        { "3D Poisson box", 512, 512, 512, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL },
+        { "2D plain (per-cell sigma = 1)", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1, 0, 0, 0, NULL },
+        { "2D 20% solid discs", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0.2, 0, 0, 0, 0, NULL },
+        { "2D sigma jump 1e4 (8-cell checkerboard)", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1e4, 0, 0, 0, NULL },
+        { "Neumann projection, warm, to 1e-3", 1024, 1024, 1, HOMG_BC_NEUMANN, 0, 0, 0, 1, 0, NULL },
+        { "Neumann projection, warm, to 1e-3", 256, 256, 256, HOMG_BC_NEUMANN, 0, 0, 0, 1, 0, NULL },
+        { "1920x1080", 1920, 1080, 1, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL },
+        { "2048x1024", 2048, 1024, 1, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL },
+        /* the two-pass coarse correction (desc.two_pass) off, on and with one level */
+        { "2D plain (per-cell sigma = 1), two_pass -1", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1, 0, 0, -1, NULL },
+        { "2D 20% solid discs, two_pass 2", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0.2, 0, 0, 0, 2, NULL },
+        { "2D sigma jump 1e4 (8-cell checkerboard), two_pass -1", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1e4, 0, 0, -1,
+          NULL },
+        { "2D sigma jump 1e4 (8-cell checkerboard), two_pass 1", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1e4, 0, 0, 1,
+          NULL },
+        { "2D sigma jump 1e4 (8-cell checkerboard), two-pass level 2 alone", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1e4,
+          0, 0, 2, "4" },
     };
     const homg_method methods[3] = { HOMG_METHOD_DEFAULT, HOMG_METHOD_VCYCLE, HOMG_METHOD_FFT };
     FILE *outs[2] = { stdout, o };
@@ -333,9 +350,13 @@ void bench_grid_general(homg_ctx *ctx, int reps, int max3d, const char *cases_li
                 continue;
             r = run_case(ctx, c, methods[mi], reps);
             snprintf(lines[nl++], sizeof lines[0],
-                     "| %s | %dx%dx%d | %s (%s) | %d | %.3f | %.2f | %.1e | %.3f | %.1f | %.3f |%s", c->name, c->nx,
-                     c->ny, c->nz, mname(methods[mi]), mname(r.ran), r.cycles, r.ms, 1e6 * r.ms / cells, r.err,
-                     r.factor, r.bytes_per, r.setop_ms, r.ok ? "" : " (not converged)");
+                     "| %s | %dx%dx%d | %s (%s%s) | %d | %.3f | %.2f | %.1e | %.3f | %.1f | %.3f |%s", c->name, c->nx,
+                     c->ny, c->nz, mname(methods[mi]), mname(r.ran),
+                     r.two_pass == 2   ? ", two-pass 2"
+                     : r.two_pass == 1 ? ", two-pass 1"
+                                       : "",
+                     r.cycles, r.ms, 1e6 * r.ms / cells, r.err, r.factor, r.bytes_per, r.setop_ms,
+                     r.ok ? "" : " (not converged)");
             printf("%s\n", lines[nl - 1]);
             fflush(stdout);
         }

@@ -179,6 +179,11 @@ typedef struct homg_grid_desc {
     int maxi;                 /* HOMG: MaxI, iterations on the finest levels (default 4) */
     double omega;             /* HOMG: damped-Jacobi weight (default 0.8) */
     int pre, post;            /* multigrid smoothing sweeps (default 2, 2) */
+    int two_pass;             /* general multigrid, VCYCLE: coarse levels 1..two_pass solve their
+                                 correction by two damped V passes (a W-cycle there); 0 = automatic
+                                 (2 where set_operator's check finds sigma_cell jumping 10x or more
+                                 against its first cell, and the grid has 4 levels or more; with
+                                 skip_check the last check's finding, on if none), -1 = none */
 } homg_grid_desc;
 
 homg_grid_desc homg_grid_desc_defaults(const homg_grid_desc *desc);
@@ -236,6 +241,7 @@ typedef struct homg_solve_info {
     int converged;      /* norm <= tol */
     double time_ms;     /* wall time of the call (for tol = 0 on CUDA: time to queue) */
     homg_method method; /* the method that ran */
+    int two_pass;       /* general multigrid: coarse levels that ran two passes (desc.two_pass) */
     double projected;   /* largest |mean removed| from a singular island's rhs (0: none was
                            singular; -1: not read, tol = 0 without u_ref keeps the host out) */
 } homg_solve_info;

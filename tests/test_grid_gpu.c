@@ -780,6 +780,17 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     KG->update_p(&gpu->ex, p, n, gr, gq, gs);
     KC->update_p(&cpu->ex, p, n, cr, cq, cs);
     GEN_EXPECT("update_p", cmp_arrays(gq, cq, n, p), tol);
+    /* the two-pass weight step (lib/grid/general.c two_pass_solve) and its update */
+    KG->dot2(&gpu->ex, p, n, gq, gf, NULL, gs + GEN_RZ);
+    KC->dot2(&cpu->ex, p, n, cq, cf, NULL, cs + GEN_RZ);
+    KG->apply(&gpu->ex, p, &L.g, gq, gr, gs + GEN_PQ);
+    KC->apply(&cpu->ex, p, &L.c, cq, cr, cs + GEN_PQ);
+    KG->scalars(&gpu->ex, gs, GEN_STEP_PASS, 0, NULL, NULL);
+    KC->scalars(&cpu->ex, cs, GEN_STEP_PASS, 0, NULL, NULL);
+    KG->update_ur(&gpu->ex, p, n, L.g.flag, gu, gq, gf, gr, gs);
+    KC->update_ur(&cpu->ex, p, n, L.c.flag, cu, cq, cf, cr, cs);
+    GEN_EXPECT("two-pass update u", cmp_arrays(gu, cu, n, p), tol * 10);
+    GEN_EXPECT("two-pass update b", cmp_arrays(gf, cf, n, p), tol * 10);
     homg_copy_to_host(gpu, hs_g, gs, sizeof hs_g);
     homg_copy_to_host(cpu, hs_c, cs, sizeof hs_c);
     for (int k = 0; k < GEN_NSCALARS; k++)
@@ -813,7 +824,7 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     }
     /* check_operator finds a planted bad value in each array */
     {
-        long long *gb, *cb, hb[2][3];
+        long long *gb, *cb, hb[2][4];
         sig[n / 3] = -1;
         lam[n / 2] = NAN;
         fl[n - 1] = 5;
@@ -823,16 +834,20 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
         homg_free(cpu, c_sig), c_sig = up2(cpu, sig, n, p);
         homg_free(cpu, c_lam), c_lam = up2(cpu, lam, n, p);
         homg_copy_from_host(cpu, c_fl, fl, n);
-        homg_alloc(gpu, 3 * sizeof(long long), (void **)&gb);
-        homg_alloc(cpu, 3 * sizeof(long long), (void **)&cb);
-        gpu->mem->zero(&gpu->ex, gb, 3 * sizeof(long long));
-        cpu->mem->zero(&cpu->ex, cb, 3 * sizeof(long long));
+        homg_alloc(gpu, 4 * sizeof(long long), (void **)&gb);
+        homg_alloc(cpu, 4 * sizeof(long long), (void **)&cb);
+        gpu->mem->zero(&gpu->ex, gb, 4 * sizeof(long long));
+        cpu->mem->zero(&cpu->ex, cb, 4 * sizeof(long long));
         KG->check_operator(&gpu->ex, p, n, g_sig, g_lam, (const unsigned char *)g_fl, gb);
         KC->check_operator(&cpu->ex, p, n, c_sig, c_lam, (const unsigned char *)c_fl, cb);
         homg_copy_to_host(gpu, hb[0], gb, sizeof hb[0]);
         homg_copy_to_host(cpu, hb[1], cb, sizeof hb[1]);
         for (int a = 0; a < 3; a++)
             GEN_EXPECT("check_operator", hb[0][a] == hb[1][a] ? 0 : 1, 0);
+        /* the jump test (sigma in e^[-2, 2] has cells 10x off the first): any jumping index on CUDA */
+        GEN_EXPECT("check_operator jump", (hb[0][3] != 0) == (hb[1][3] != 0) ? 0 : 1, 0);
+        GEN_EXPECT("check_operator jump index",
+                   hb[0][3] == 0 || (sig[hb[0][3] - 1] > 0 && gen_jump(sig[hb[0][3] - 1], sig[0])) ? 0 : 1, 0);
         homg_free(gpu, gb);
         homg_free(cpu, cb);
     }

@@ -1174,6 +1174,80 @@ static void sigma_jumps(void **state)
     tally_report("sigma jumps of 1e4");
 }
 
+/* One float64 VCYCLE solve of c with desc.two_pass = two_pass: the factor per cycle, the error
+ * against the reference asserted, *ran = info.two_pass. */
+static double two_pass_run(const refcase *c, const ref_solution *s, int two_pass, int *ran)
+{
+    homg_grid_desc gd = desc_of(c, HOMG_METHOD_VCYCLE, HOMG_FLOAT64);
+    homg_grid *g = NULL;
+    homg_solve_desc sd;
+    homg_solve_info info;
+    homg_boundary bc;
+    double worst, factor, e, *u = (double *)malloc(sizeof(double) * c->ncell);
+    int cycles;
+    gd.two_pass = two_pass;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    dev_case d = upload_case(c, NULL, HOMG_FLOAT64);
+    homg_grid_operator op = operator_of(c, &d);
+    memset(&sd, 0, sizeof sd);
+    memset(&bc, 0, sizeof bc);
+    sd.tol = 1e-10;
+    sd.max_cycles = 100;
+    for (int q = 0; q < 6; q++)
+        bc.face[q] = d.face[q];
+    assert_int_equal(homg_grid_set_operator(g, &op), HOMG_OK);
+    assert_int_equal(homg_grid_solve(g, d.f, &bc, d.u, &sd, &info), HOMG_OK);
+    factor = cycle_factor(g, 1e-13, &worst, &cycles);
+    homg_test_download(ctx, d.u, c->ncell, HOMG_FLOAT64, u);
+    e = active_error(c, s, u);
+    printf("    %s VCYCLE f64 two_pass %2d: ran %d, cycles %d, factor %.3f, err %.1e, %.0f ms\n", c->name, two_pass,
+           info.two_pass, info.cycles, factor, e, info.time_ms);
+    assert_true(e <= 1e-6);
+    *ran = info.two_pass;
+    free(u);
+    free_case(&d);
+    homg_grid_destroy(g);
+    return factor;
+}
+
+/* Issue 9's jump class at a size whose hierarchy has levels above and below the blocks: 256^2,
+ * Dirichlet, the benchmark's 8-cell checkerboard of 1 and 1e4.  With a sigma jump (10x) VCYCLE
+ * solves the coarse correction of levels 1..2 in two passes (desc.two_pass = 0): factor <= 0.2
+ * per cycle (CPU, 2026-11-26: 0.037 in 7 cycles; one V-cycle, two_pass = -1: 0.215 in 15);
+ * info says which ran; sigma varying less than 10x keeps one pass; a two_pass outside -1..8 is
+ * refused. */
+static void two_pass_meets_the_jump_target(void **state)
+{
+    (void)state;
+    refcase c;
+    ref_solution s;
+    homg_grid_desc gd;
+    homg_grid *g = NULL;
+    int ran_on, ran_off;
+    refcase_init(&c, 256, 256, 1, "DDDD", 1, 450);
+    refcase_set_sigma(&c, REFCASE_CHECKER, 1e4);
+    for (size_t q = 0; q < c.ncell; q++) /* the benchmark's blocks: 8 cells */
+        c.sigma_cell[q] = ((q % 256) / 8 + (q / 256) / 8) % 2 ? 1e4 : 1;
+    ref_solve(&c, &s);
+    double on = two_pass_run(&c, &s, 0, &ran_on), off = two_pass_run(&c, &s, -1, &ran_off);
+    assert_int_equal(ran_on, 2);
+    assert_int_equal(ran_off, 0);
+    assert_true(on <= 0.2);
+    assert_true(on < off);
+    ref_free(&s);
+    for (size_t q = 0; q < c.ncell; q++) /* per-cell sigma without a jump (within 10x): one pass */
+        c.sigma_cell[q] = 1 + 8.0 * (double)(q % 7) / 7;
+    ref_solve(&c, &s);
+    two_pass_run(&c, &s, 0, &ran_on);
+    assert_int_equal(ran_on, 0);
+    gd = desc_of(&c, HOMG_METHOD_VCYCLE, HOMG_FLOAT64);
+    gd.two_pass = 9;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "two_pass"));
+    ref_free(&s);
+    refcase_free(&c);
+}
+
 /* lambda > 0 per cell (a quarter of the cells 0), with constant and jumping sigma. */
 static void lambda_per_cell(void **state)
 {
@@ -1684,6 +1758,7 @@ int main(void)
         cmocka_unit_test(boxes_every_side_kind),
         cmocka_unit_test(sizes_powers_of_two_and_100),
         cmocka_unit_test(sigma_jumps),
+        cmocka_unit_test(two_pass_meets_the_jump_target),
         cmocka_unit_test(lambda_per_cell),
         cmocka_unit_test(masks),
         cmocka_unit_test(singular_cases),

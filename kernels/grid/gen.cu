@@ -412,6 +412,8 @@ __global__ void check_operator_kernel(size_t n, const T *sigma, const T *lambda,
             atomicCAS(bad + 1, 0ull, (unsigned long long)k + 1);
         if (flags && flags[k] > 2)
             atomicCAS(bad + 2, 0ull, (unsigned long long)k + 1);
+        if (sigma && isfinite((double)sigma[k]) && sigma[k] > 0 && gen_jump((double)sigma[k], (double)sigma[0]))
+            atomicCAS(bad + 3, 0ull, (unsigned long long)k + 1);
     }
 }
 

@@ -80,8 +80,16 @@ enum {
     GEN_STEP_ALPHA = 0, /* alpha = RZ/PQ; RR = 0 */
     GEN_STEP_BETA,      /* beta = -alpha ZQ/RZ; RZ = RZN; PQ = ZQ = RZN = 0 */
     GEN_STEP_RECORD,    /* hist[*count] = sqrt(RR/BB) (or sqrt(E2/R2) when ref); count++; E2 = R2 = 0 */
-    GEN_STEP_START      /* RZ = RZN; PQ = ZQ = RZN = 0 */
+    GEN_STEP_START,     /* RZ = RZN; PQ = ZQ = RZN = 0 */
+    GEN_STEP_PASS       /* two-pass weight: ALPHA = min(GEN_PASS_WEIGHT, GEN_PASS_GUARD RZ/PQ) (PQ <= 0: */
+                        /* GEN_PASS_WEIGHT); RZ = PQ = RR = 0 */
 };
+/* The largest weight of a two-pass coarse correction (lib/grid/general.c, two_pass_solve). */
+#define GEN_PASS_WEIGHT 0.85
+/* ... and at most GEN_PASS_GUARD times the pass's CG step (a bound for over-correcting V-cycles). */
+#define GEN_PASS_GUARD 1.6
+/* A sigma GEN_JUMP_RATIO times the first cell's, or 1/GEN_JUMP_RATIO, is a jump (check_operator). */
+#define GEN_JUMP_RATIO 10.0
 
 #define GEN_KERNELS(X)                                                                                              \
     /* The finest level from the operator: faces (harmonic means / h^2), walls, lam, flags. */                      \
@@ -145,7 +153,8 @@ enum {
       (kernel_exec * ex, homg_precision p, size_t n, const int *label, void *x, const double *sums,                 \
        const double *inv_count, int nislands, double *proj))                                                        \
     /* bad[0] = 1 + an index where sigma is not finite and > 0, bad[1] lambda not finite and >= 0, */               \
-    /* bad[2] a flag value > 2 (0: none); NULL arrays are skipped. */                                               \
+    /* bad[2] a flag value > 2 (0: none); NULL arrays are skipped; bad[3] = 1 + an index whose valid */             \
+    /* sigma jumps against sigma[0] (gen_jump; 0: none). */                                                         \
     X(homg_status, gen, check_operator,                                                                             \
       (kernel_exec * ex, homg_precision p, size_t n, const void *sigma, const void *lambda,                         \
        const unsigned char *flags, long long *bad))                                                                 \

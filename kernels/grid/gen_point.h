@@ -175,6 +175,10 @@ HOMG_HD int gen_touches(const gen_level *L, const gen_fine *F, int s, int i, int
     return (s & 1) ? x == n - 1 : x == 0;
 }
 
+/* Whether sigma s and the first cell's s0 (both finite and > 0) differ by GEN_JUMP_RATIO or
+ * more: check_operator's jump test, which picks the two-pass coarse correction. */
+HOMG_HD int gen_jump(double s, double s0) { return s >= GEN_JUMP_RATIO * s0 || s0 >= GEN_JUMP_RATIO * s; }
+
 /* The scalar step of the preconditioned CG (gen_kernels.h, GEN_STEP_*). */
 HOMG_HD void gen_scalar_step(double *s, int step, int ref, double *hist, int *count)
 {
@@ -185,6 +189,10 @@ HOMG_HD void gen_scalar_step(double *s, int step, int ref, double *hist, int *co
         s[GEN_BETA] = step == GEN_STEP_BETA && s[GEN_RZ] != 0 ? -s[GEN_ALPHA] * s[GEN_ZQ] / s[GEN_RZ] : 0.0;
         s[GEN_RZ] = s[GEN_RZN];
         s[GEN_PQ] = s[GEN_ZQ] = s[GEN_RZN] = 0;
+    } else if (step == GEN_STEP_PASS) {
+        double a = s[GEN_PQ] > 0 ? GEN_PASS_GUARD * s[GEN_RZ] / s[GEN_PQ] : GEN_PASS_WEIGHT;
+        s[GEN_ALPHA] = a < GEN_PASS_WEIGHT ? a : GEN_PASS_WEIGHT;
+        s[GEN_RZ] = s[GEN_PQ] = s[GEN_RR] = 0;
     } else if (step == GEN_STEP_RECORD) {
         double v = ref ? (s[GEN_R2] > 0 ? sqrt(s[GEN_E2] / s[GEN_R2]) : sqrt(s[GEN_E2]))
                        : (s[GEN_BB] > 0 ? sqrt(s[GEN_RR] / s[GEN_BB]) : sqrt(s[GEN_RR]));

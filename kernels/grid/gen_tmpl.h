@@ -239,6 +239,9 @@ static void CFN(check_operator)(size_t n, const T *sigma, const T *lambda, const
             bad[1] = (long long)k + 1;
         if (flags && !bad[2] && flags[k] > 2)
             bad[2] = (long long)k + 1;
+        if (sigma && !bad[3] && isfinite((double)sigma[k]) && sigma[k] > 0 &&
+            gen_jump((double)sigma[k], (double)sigma[0]))
+            bad[3] = (long long)k + 1;
     }
 }
 

@@ -99,6 +99,8 @@ static homg_status check_desc(homg_ctx *ctx, const homg_grid_desc *d)
     if (d->pre < 0 || d->pre > 16 || d->post < 0 || d->post > 16)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.pre = %d, desc.post = %d: must be 0..16", d->pre,
                           d->post);
+    if (d->two_pass < -1 || d->two_pass > 8)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.two_pass = %d: must be -1..8", d->two_pass);
     if (d->method == HOMG_METHOD_FMG && (d->pre > 3 || d->post > 3))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "desc.pre = %d, desc.post = %d: the fused FMG steps take 0..3 sweeps each", d->pre, d->post);
@@ -214,6 +216,7 @@ homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_gri
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_grid_create: out of host memory");
     g->ctx = ctx;
     g->desc = homg_grid_desc_defaults(desc);
+    g->sigma_jump = -1;
     g->elem = g->desc.precision == HOMG_FLOAT64 ? sizeof(double) : sizeof(float);
     g->k = HOMG_KERNELS(&ctx->ex, grid);
     g->sigma = 1;
