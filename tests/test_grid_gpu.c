@@ -1076,8 +1076,10 @@ static void gen_gpu_solve_equals_cpu_solve(void **state)
  * sides and discs give singular islands (their sums are per lane too). */
 static void gen_lanes_equal_single_solves(void **state)
 {
+    /* HOMG_TEST_LANES_SHORT=1 (compute-sanitizer runs): the two nrhs = 3 cases only */
+    const int cases = getenv("HOMG_TEST_LANES_SHORT") ? 2 : 4;
     (void)state;
-    for (int t = 0; t < 4; t++) {
+    for (int t = 0; t < cases; t++) {
         const int nrhs = t < 2 ? 3 : 5;
         grid_case *c = grid_case_new(t % 2 ? 57 : 96, t % 2 ? 33 : 80, 1, nrhs, 120 + t);
         const size_t n = grid_case_cells(c);
@@ -1111,14 +1113,14 @@ static void gen_lanes_equal_single_solves(void **state)
                 for (int h = 0; h < n1[k]; h++)
                     hs[ns++] = h1[k][h];
         for (int h = 0; h < nb && h < ns; h++)
-            diff = fmax(diff, fabs(hb[h] - hs[h]) / fmax(hs[h], 1e-300));
+            diff = fmax(diff, fabs(hb[h] - hs[h])); /* relative norms: near tol, r carries rounding of f */
         printf("  lanes: %d x %d, nrhs %d, %s, tol %g: %d cycles (singles %d), history %d (singles %d) differs by "
                "%.1e, solutions by %.2e\n",
                c->d.nx, c->d.ny, nrhs, t == 3 ? "float32" : "float64", sd.tol, ib.cycles, cycles, nb, ns, diff,
                homg_rel_diff(ub, us, n * nrhs));
         assert_int_equal(ib.cycles, cycles);
         assert_int_equal(nb, ns);
-        assert_true(diff < (t == 3 ? 1e-3 : 1e-8));
+        assert_true(diff < (t == 3 ? 1e-5 : 1e-12));
         assert_true(homg_rel_diff(ub, us, n * nrhs) < (t == 3 ? 1e-5 : 1e-12));
         free(ub);
         free(us);
