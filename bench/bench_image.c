@@ -15,7 +15,9 @@
  * across the destination's right border (a new operator every frame).  OpenCV's CPU
  * times on the same inputs come from tools/dev/opencv_clone.py --bench.
  *
- *   build/bench/bench_image [--reps R] [--out FILE] [--quick]
+ *   build/bench/bench_image [--reps R] [--out FILE] [--quick] [--size N] [--pct P] [--no-drag]
+ * (--size/--pct/--no-drag: those rows only, no table written; HOMG_GEN_LANES=1 in the
+ * environment solves the channels one after another, the timing before lanes)
  */
 #include <math.h>
 #include <stdio.h>
@@ -317,7 +319,7 @@ int main(int argc, char **argv)
 {
 #if HOMG_HAVE_CUDA
     const char *out = "bench/results/h100_image.md";
-    int quick = 0;
+    int quick = 0, only_n = 0, only_pct = 0, no_drag = 0;
     homg_ctx_desc cd = { 0 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
@@ -326,6 +328,12 @@ int main(int argc, char **argv)
             out = argv[++i];
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
+        else if (!strcmp(argv[i], "--size") && i + 1 < argc) /* one destination size only */
+            only_n = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--pct") && i + 1 < argc) /* one mask share only (10, 30, 60) */
+            only_pct = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-drag"))
+            no_drag = 1;
     }
     if (!homg_cuda_available()) {
         printf("SKIP bench_image: no CUDA device\n");
@@ -337,9 +345,11 @@ int main(int argc, char **argv)
     printf("bench_image: %s, build %s\n", homg_ctx_device_name(ctx), HOMG_BUILD_ID);
     for (int n = 1024; n <= (quick ? 1024 : 4096); n *= 2)
         for (int p = 0; p < 3; p++)
-            clone_case(n, p == 0 ? 0.1 : p == 1 ? 0.3 : 0.6, quick);
-    drag();
-    if (!quick)
+            if ((!only_n || n == only_n) && (!only_pct || only_pct == (p == 0 ? 10 : p == 1 ? 30 : 60)))
+                clone_case(n, p == 0 ? 0.1 : p == 1 ? 0.3 : 0.6, quick);
+    if (!no_drag)
+        drag();
+    if (!quick && !only_n && !only_pct && !no_drag)
         write_table(out);
     homg_ctx_destroy(ctx);
     return 0;

@@ -21,6 +21,9 @@
 extern "C" {
 #endif
 
+/* Most lanes one fork runs side by side (an image's RGBA channels). */
+#define HOMG_EXEC_LANES 4
+
 typedef struct kernel_exec {
     homg_backend backend;    /* CPU or CUDA, never AUTO */
     int device;              /* CUDA ordinal */
@@ -29,7 +32,13 @@ typedef struct kernel_exec {
     int sm_count;            /* multiprocessors (CUDA), threads (CPU) */
     size_t shared_per_block; /* largest opt-in shared memory per block (CUDA) */
     int capturing;           /* non-zero while a graph is being captured */
-    char msg[512];           /* message of the last failure */
+    /* Lanes (memory fork/lane/join): independent sequences queued side by side,
+     * lane 0 on `stream`, lanes 1.. on private side streams (created on first fork). */
+    void *home;                           /* `stream` while a lane >= 1 is selected */
+    void *side[HOMG_EXEC_LANES - 1];      /* cudaStream_t of lanes 1.. */
+    void *side_done[HOMG_EXEC_LANES - 1]; /* cudaEvent_t: lane's work done (join) */
+    void *forked;                         /* cudaEvent_t: the caller's stream at the fork */
+    char msg[512];                        /* message of the last failure */
 } kernel_exec;
 
 /* Selects area table `name` (e.g. grid) of the exec's backend: declares nothing,
@@ -99,7 +108,13 @@ typedef enum homg_copy_kind { HOMG_H2D = 0, HOMG_D2H, HOMG_D2D } homg_copy_kind;
     X(homg_status, memory, event_create, (void **ev))                                                               \
     X(void, memory, event_destroy, (void *ev))                                                                      \
     X(homg_status, memory, event_record, (kernel_exec * ex, void *ev))                                              \
-    X(homg_status, memory, event_elapsed_ms, (void *start, void *stop, float *ms))
+    X(homg_status, memory, event_elapsed_ms, (void *start, void *stop, float *ms))                                  \
+    /* Lanes: fork makes lanes 1..n-1 start after what the stream holds; lane(i) queues */                          \
+    /* what follows on lane i (0: the stream); join makes the stream wait for every lane */                         \
+    /* and selects lane 0.  No host synchronisation (CUDA events); the CPU backend has one lane. */                 \
+    X(homg_status, memory, fork, (kernel_exec * ex, int n))                                                         \
+    X(void, memory, lane, (kernel_exec * ex, int i))                                                                \
+    X(homg_status, memory, join, (kernel_exec * ex, int n))
 
 typedef struct memory_kernels {
     const char *name;

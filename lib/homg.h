@@ -251,7 +251,9 @@ typedef struct homg_solve_info {
  * monitored norm per cycle stays in device memory; homg_grid_history copies it. */
 homg_status homg_grid_solve(homg_grid *grid, const void *f, const homg_boundary *bc, void *u,
                             const homg_solve_desc *desc, homg_solve_info *info);
-/* Copies up to `max` monitored norms of the last solve to host memory; returns how many. */
+/* Copies up to `max` monitored norms of the last solve to host memory; returns how many.
+ * With nrhs > 1 every rhs's cycles are there: rhs after rhs, except on CUDA where up to 4
+ * right-hand sides run side by side, each lane's after the other (lane i: rhs i, i + 4, ...). */
 int homg_grid_history(homg_grid *grid, double *host_out, int max);
 /* r = f + face terms - A u at active cells, 0 elsewhere, in the grid's precision (computed
  * in double), for callers and tests (all nrhs fields). */

@@ -410,10 +410,14 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sizes_and_sides), cmocka_unit_test(mixed_sides_and_lambda),
-        cmocka_unit_test(sigma_jumps),     cmocka_unit_test(masks),
-        cmocka_unit_test(fft_and_default), cmocka_unit_test(nrhs_methods_precision),
-        cmocka_unit_test(bad_operators),   cmocka_unit_test(operator_changes),
+        cmocka_unit_test(sizes_and_sides),
+        cmocka_unit_test(mixed_sides_and_lambda),
+        cmocka_unit_test(sigma_jumps),
+        cmocka_unit_test(masks),
+        cmocka_unit_test(fft_and_default),
+        cmocka_unit_test(nrhs_methods_precision),
+        cmocka_unit_test(bad_operators),
+        cmocka_unit_test(operator_changes),
         cmocka_unit_test(no_islands_same_solution),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -1084,6 +1084,65 @@ static void gen_gpu_solve_equals_cpu_solve(void **state)
     }
 }
 
+/* Several right-hand sides run side by side on the GPU (a lane each, forked from
+ * and joined to the ctx's stream, HOMG_EXEC_LANES at a time: 3 in one batch, 5 in
+ * two): each gives the solution, cycles and history of its own nrhs = 1 solve,
+ * with a fixed number of cycles and with the tolerance checked per lane; Neumann
+ * sides and discs give singular islands (their sums are per lane too). */
+static void gen_lanes_equal_single_solves(void **state)
+{
+    /* HOMG_TEST_LANES_SHORT=1 (compute-sanitizer runs): the two nrhs = 3 cases only */
+    const int cases = getenv("HOMG_TEST_LANES_SHORT") ? 2 : 4;
+    (void)state;
+    for (int t = 0; t < cases; t++) {
+        const int nrhs = t < 2 ? 3 : 5;
+        grid_case *c = grid_case_new(t % 2 ? 57 : 96, t % 2 ? 33 : 80, 1, nrhs, 120 + t);
+        const size_t n = grid_case_cells(c);
+        double *ub = (double *)malloc(n * nrhs * sizeof(double)), *us = (double *)malloc(n * nrhs * sizeof(double));
+        double hb[400], hs[400], h1[5][80], diff = 0;
+        int nb = 400, ns = 0, n1[5], cycles = 0, lanes = nrhs < HOMG_EXEC_LANES ? nrhs : HOMG_EXEC_LANES;
+        homg_solve_desc sd = { 0 };
+        homg_solve_info ib, is;
+        c->d.precision = t == 3 ? HOMG_FLOAT32 : HOMG_FLOAT64;
+        c->d.method = HOMG_METHOD_VCYCLE;
+        for (int k = 0; k < 4; k++)
+            c->d.bc[k] = t % 2 ? HOMG_BC_NEUMANN : (homg_bc_kind)(k % 2);
+        grid_case_random_faces(c, 130 + t);
+        grid_case_discs(c, 0.2, 3, 140 + t);
+        sd.tol = t == 0 ? 0 : t == 3 ? 1e-5 : 1e-10;
+        sd.max_cycles = t == 0 ? 12 : 60;
+        assert_int_equal(grid_case_solve(gpu, c, &sd, ub, &ib, hb, &nb), HOMG_OK);
+        for (int k = 0; k < nrhs; k++) {
+            grid_case one = *c;
+            one.d.nrhs = 1;
+            n1[k] = 80;
+            one.f = c->f + k * n;
+            one.u0 = c->u0 + k * n;
+            for (int s = 0; s < 6; s++)
+                one.face[s] = c->face[s] ? c->face[s] + k * grid_case_face_len(c, s) : NULL;
+            assert_int_equal(grid_case_solve(gpu, &one, &sd, us + k * n, &is, h1[k], &n1[k]), HOMG_OK);
+            cycles = is.cycles > cycles ? is.cycles : cycles;
+        }
+        for (int i = 0; i < lanes; i++) /* the history lane after lane: k = i, i + lanes, ... */
+            for (int k = i; k < nrhs; k += lanes)
+                for (int h = 0; h < n1[k]; h++)
+                    hs[ns++] = h1[k][h];
+        for (int h = 0; h < nb && h < ns; h++)
+            diff = fmax(diff, fabs(hb[h] - hs[h])); /* relative norms: near tol, r carries rounding of f */
+        printf("  lanes: %d x %d, nrhs %d, %s, tol %g: %d cycles (singles %d), history %d (singles %d) differs by "
+               "%.1e, solutions by %.2e\n",
+               c->d.nx, c->d.ny, nrhs, t == 3 ? "float32" : "float64", sd.tol, ib.cycles, cycles, nb, ns, diff,
+               homg_rel_diff(ub, us, n * nrhs));
+        assert_int_equal(ib.cycles, cycles);
+        assert_int_equal(nb, ns);
+        assert_true(diff < (t == 3 ? 1e-5 : 1e-12));
+        assert_true(homg_rel_diff(ub, us, n * nrhs) < (t == 3 ? 1e-5 : 1e-12));
+        free(ub);
+        free(us);
+        grid_case_free(c);
+    }
+}
+
 /* One grid solved under a sequence of operators (singular islands: two, one, one
  * with per-cell sigma, the same with new sigma values, two again), on both backends: the GPU keeps its
  * captured graphs only while what they hold is unchanged, and gives the CPU's
@@ -1215,10 +1274,14 @@ int main(int argc, char **argv)
         cmocka_unit_test(gen_kernels_match_cpu),
         cmocka_unit_test(gen_gpu_solve_equals_cpu_solve),
         cmocka_unit_test(gen_operator_changes_match_cpu),
+        cmocka_unit_test(gen_lanes_equal_single_solves),
         cmocka_unit_test(exact_solutions_all_methods),
     };
     const struct CMUnitTest operators[] = {
         cmocka_unit_test(gen_operator_changes_match_cpu),
+    };
+    const struct CMUnitTest lanes[] = {
+        cmocka_unit_test(gen_lanes_equal_single_solves),
     };
     homg_test_require_gpu("test_grid_gpu");
     /* "quick": the kernel comparisons only (for compute-sanitizer runs) */
@@ -1233,6 +1296,9 @@ int main(int argc, char **argv)
     /* "operators": a grid under changing operators only */
     if (argc > 1 && !strcmp(argv[1], "operators"))
         return cmocka_run_group_tests(operators, setup, teardown);
+    /* "lanes": several right-hand sides side by side only (racecheck, memcheck) */
+    if (argc > 1 && !strcmp(argv[1], "lanes"))
+        return cmocka_run_group_tests(lanes, setup, teardown);
     return cmocka_run_group_tests(tests, setup, teardown);
 }
 #else

@@ -119,6 +119,27 @@ homg_status homg_cpu_memory_graph_launch(kernel_exec *ex, void *graph)
 
 void homg_cpu_memory_graph_destroy(void *graph) { (void)graph; }
 
+/* One lane: callers run the lanes' sequences one after the other. */
+homg_status homg_cpu_memory_fork(kernel_exec *ex, int n)
+{
+    (void)ex;
+    (void)n;
+    return HOMG_OK;
+}
+
+void homg_cpu_memory_lane(kernel_exec *ex, int i)
+{
+    (void)ex;
+    (void)i;
+}
+
+homg_status homg_cpu_memory_join(kernel_exec *ex, int n)
+{
+    (void)ex;
+    (void)n;
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_memory_event_create(void **ev)
 {
     *ev = calloc(1, sizeof(struct timespec));

@@ -51,6 +51,16 @@ homg_status homg_cuda_memory_init(kernel_exec *ex, int device, void *stream, cha
 
 void homg_cuda_memory_shutdown(kernel_exec *ex)
 {
+    for (int i = 0; i < HOMG_EXEC_LANES - 1; i++) {
+        if (ex->side[i])
+            cudaStreamDestroy((cudaStream_t)ex->side[i]);
+        if (ex->side_done[i])
+            cudaEventDestroy((cudaEvent_t)ex->side_done[i]);
+        ex->side[i] = ex->side_done[i] = NULL;
+    }
+    if (ex->forked)
+        cudaEventDestroy((cudaEvent_t)ex->forked);
+    ex->forked = NULL;
     if (ex->capture_stream) {
         cudaStreamDestroy((cudaStream_t)ex->capture_stream);
         ex->capture_stream = NULL;
@@ -188,6 +198,59 @@ homg_status homg_cuda_memory_event_elapsed_ms(void *start, void *stop, float *ms
     if (cudaEventSynchronize((cudaEvent_t)stop) != cudaSuccess ||
         cudaEventElapsedTime(ms, (cudaEvent_t)start, (cudaEvent_t)stop) != cudaSuccess)
         return HOMG_ERROR_BACKEND;
+    return HOMG_OK;
+}
+
+/* The side streams and events, made on the context's device on the first fork. */
+static homg_status lanes_create(kernel_exec *ex, int n)
+{
+    int saved = 0;
+    cudaError_t e = cudaSuccess;
+    HOMG_CUDA_TRY(ex, cudaGetDevice(&saved));
+    HOMG_CUDA_TRY(ex, cudaSetDevice(ex->device));
+    if (!ex->forked)
+        e = cudaEventCreateWithFlags((cudaEvent_t *)&ex->forked, cudaEventDisableTiming);
+    for (int i = 0; i < n - 1 && e == cudaSuccess; i++) {
+        if (!ex->side[i])
+            e = cudaStreamCreateWithFlags((cudaStream_t *)&ex->side[i], cudaStreamNonBlocking);
+        if (e == cudaSuccess && !ex->side_done[i])
+            e = cudaEventCreateWithFlags((cudaEvent_t *)&ex->side_done[i], cudaEventDisableTiming);
+    }
+    cudaSetDevice(saved);
+    if (e != cudaSuccess)
+        return homg_cuda_fail(ex, e, "creating the lanes' streams");
+    return HOMG_OK;
+}
+
+homg_status homg_cuda_memory_fork(kernel_exec *ex, int n)
+{
+    if (n > HOMG_EXEC_LANES)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "%d lanes (at most %d)", n, HOMG_EXEC_LANES);
+    if (n < 2)
+        return HOMG_OK;
+    HOMG_TRY(lanes_create(ex, n));
+    ex->home = ex->stream;
+    HOMG_CUDA_TRY(ex, cudaEventRecord((cudaEvent_t)ex->forked, (cudaStream_t)ex->stream));
+    for (int i = 0; i < n - 1; i++)
+        HOMG_CUDA_TRY(ex, cudaStreamWaitEvent((cudaStream_t)ex->side[i], (cudaEvent_t)ex->forked, 0));
+    return HOMG_OK;
+}
+
+void homg_cuda_memory_lane(kernel_exec *ex, int i)
+{
+    if (ex->forked)
+        ex->stream = i > 0 && ex->side[i - 1] ? ex->side[i - 1] : ex->home;
+}
+
+homg_status homg_cuda_memory_join(kernel_exec *ex, int n)
+{
+    if (n < 2)
+        return HOMG_OK;
+    homg_cuda_memory_lane(ex, 0);
+    for (int i = 0; i < n - 1; i++) {
+        HOMG_CUDA_TRY(ex, cudaEventRecord((cudaEvent_t)ex->side_done[i], (cudaStream_t)ex->side[i]));
+        HOMG_CUDA_TRY(ex, cudaStreamWaitEvent((cudaStream_t)ex->stream, (cudaEvent_t)ex->side_done[i], 0));
+    }
     return HOMG_OK;
 }
 

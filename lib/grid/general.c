@@ -40,6 +40,18 @@
 #define HOMG_GEN_RESTART_F32   10
 #define HOMG_GEN_RESTART_F64   50
 
+/* One lane's work arrays: the right-hand sides of a solve run HOMG_EXEC_LANES at a
+ * time side by side on CUDA (kernels.h: memory fork/lane/join), each lane with
+ * its own vectors, coarse levels' x and b, scalars, island sums and history;
+ * the solve's steps use the selected lane's (use_lane). */
+typedef struct gen_lane {
+    void *r, *z, *p, *q;
+    void *x[HOMG_GEN_MAX_LEVELS], *b[HOMG_GEN_MAX_LEVELS];
+    double *s, *sums, *hist; /* GEN_NSCALARS, nsums, HOMG_GRID_HIST_MAX doubles */
+    int *count;              /* history length */
+    int nsums;
+} gen_lane;
+
 struct grid_general {
     const gen_kernels *k;
     int nlev, dims;
@@ -54,6 +66,11 @@ struct grid_general {
     gen_fine F;                                              /* constants of the finest level */
     double *s;                                               /* GEN_NSCALARS device doubles */
     grid_islands isl;                                        /* singular islands */
+    double *hist;                                            /* the selected lane's history */
+    int *hist_count;
+    gen_lane lane[HOMG_EXEC_LANES]; /* lane 0: the arrays above (snapshot per solve); 1..: own */
+    int lanes;                      /* lanes of the last solve */
+    int cur;                        /* the selected lane */
 };
 
 #define GQ(g, call, what)                          \
@@ -98,6 +115,18 @@ double homg__gen_bytes(const homg_grid_desc *d)
         if (l >= 1 && l <= (d->two_pass > 0 ? d->two_pass : d->two_pass == 0 ? HOMG_GEN_TWO_PASS : 0))
             total += n * e * 2; /* two-pass work vectors */
     }
+    return total;
+}
+
+/* Bytes of one lane's work arrays (lane_ready): r z p q and the coarse levels' x and b. */
+static double lane_bytes(const homg_grid_desc *d)
+{
+    int dims[HOMG_GEN_MAX_LEVELS][3];
+    const int nl = plan_levels(d, dims);
+    double total = 0;
+    for (int l = 0; l < nl; l++)
+        total +=
+            (double)dims[l][0] * dims[l][1] * dims[l][2] * (d->precision == HOMG_FLOAT64 ? 8 : 4) * (l == 0 ? 4 : 2);
     return total;
 }
 
@@ -207,6 +236,18 @@ static homg_status gen_create(homg_grid *g)
     return HOMG_OK;
 }
 
+static void lane_free(homg_grid *g, gen_lane *a)
+{
+    void *v[] = { a->r, a->z, a->p, a->q, a->s, a->sums, a->hist, a->count };
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        homg__free(g->ctx, v[i]);
+    for (int l = 0; l < HOMG_GEN_MAX_LEVELS; l++) {
+        homg__free(g->ctx, a->x[l]);
+        homg__free(g->ctx, a->b[l]);
+    }
+    memset(a, 0, sizeof *a);
+}
+
 void homg__gen_free(homg_grid *g)
 {
     grid_general *G = g->gen;
@@ -233,6 +274,8 @@ void homg__gen_free(homg_grid *g)
     homg__free(g->ctx, G->s);
     homg__free(g->ctx, G->kw);
     homg__grid_islands_free(g, &G->isl);
+    for (int i = 1; i < HOMG_EXEC_LANES; i++)
+        lane_free(g, &G->lane[i]);
     free(G);
     g->gen = NULL;
 }
@@ -552,7 +595,7 @@ static homg_status iterate_update(homg_grid *g, const gen_rhs *x)
     GQ(g, G->k->update_ur(ex, pr, n, G->lv[0].flag, x->u, G->p, G->r, G->q, G->s), "update");
     if (x->u_ref)
         GQ(g, G->k->error_norm(ex, pr, n, G->lv[0].flag, x->u, x->u_ref, G->s), "error norm");
-    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_RECORD, x->u_ref != NULL, g->hist, g->hist_count), "monitor");
+    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_RECORD, x->u_ref != NULL, G->hist, G->hist_count), "monitor");
     homg__account(g, 4 + (x->u_ref != NULL), 1, 7.0 * n);
     return HOMG_OK;
 }
@@ -601,6 +644,7 @@ static homg_status run_seq(homg_grid *g, const gen_rhs *x, int kind)
     key.f = x->f;
     key.u = x->u;
     key.u_ref = x->u_ref;
+    key.lane = g->gen->cur; /* the lane's arrays it holds */
     memcpy(key.bc, g->gen->F.face, sizeof key.bc);
     q.x = x;
     q.kind = kind;
@@ -610,72 +654,258 @@ static homg_status run_seq(homg_grid *g, const gen_rhs *x, int kind)
 static homg_status read_hist(homg_grid *g, int count, double *norm)
 {
     int at = count <= HOMG_GRID_HIST_MAX ? count - 1 : HOMG_GRID_HIST_MAX - 1;
-    GQ(g, g->ctx->mem->copy(&g->ctx->ex, norm, g->hist + at, sizeof *norm, HOMG_D2H), "reading the monitored norm");
+    GQ(g, g->ctx->mem->copy(&g->ctx->ex, norm, g->gen->hist + at, sizeof *norm, HOMG_D2H),
+       "reading the monitored norm");
     return HOMG_OK;
 }
 
-/* Solves one right-hand side; *count is the history length so far. */
-static homg_status solve_one(homg_grid *g, const gen_rhs *x, const homg_solve_desc *sd, int *count, int *cycles,
-                             double *norm, int *converged)
+/* ------------------------------------------------------------ lanes */
+
+/* Lane i's arrays where not yet there (lane 0 is the solver's own), island sums
+ * for the operator's islands (new ones drop the graphs that held the old). */
+static homg_status lane_ready(homg_grid *g, int i)
+{
+    grid_general *G = g->gen;
+    gen_lane *a = &G->lane[i];
+    const size_t n = cells(&G->lv[0]), e = g->elem;
+    void **v[4] = { &a->r, &a->z, &a->p, &a->q };
+    for (int q = 0; q < 4; q++)
+        if (!*v[q])
+            HOMG_TRY(homg__alloc(g->ctx, n * e, v[q], "work vector of a right-hand side"));
+    for (int l = 1; l < G->nlev; l++) {
+        if (!a->x[l])
+            HOMG_TRY(homg__alloc(g->ctx, cells(&G->lv[l]) * e, &a->x[l], "multigrid level of a right-hand side"));
+        if (!a->b[l])
+            HOMG_TRY(homg__alloc(g->ctx, cells(&G->lv[l]) * e, &a->b[l], "multigrid level of a right-hand side"));
+    }
+    if (!a->s)
+        HOMG_TRY(homg__alloc(g->ctx, GEN_NSCALARS * sizeof(double), (void **)&a->s, "scalars of a right-hand side"));
+    if (!a->hist)
+        HOMG_TRY(homg__alloc(g->ctx, HOMG_GRID_HIST_MAX * sizeof(double), (void **)&a->hist, "history"));
+    if (!a->count)
+        HOMG_TRY(homg__alloc(g->ctx, sizeof(int), (void **)&a->count, "history"));
+    if (a->nsums < G->isl.n) {
+        homg__free(g->ctx, a->sums);
+        a->sums = NULL;
+        a->nsums = 0;
+        homg__grid_graphs_drop(g);
+        HOMG_TRY(homg__alloc(g->ctx, (size_t)G->isl.n * sizeof(double), (void **)&a->sums, "island sums"));
+        a->nsums = G->isl.n;
+    }
+    return HOMG_OK;
+}
+
+/* Queues what follows on lane i with lane i's arrays. */
+static void use_lane(homg_grid *g, int i)
+{
+    grid_general *G = g->gen;
+    const gen_lane *a = &G->lane[i];
+    G->r = a->r;
+    G->z = a->z;
+    G->p = a->p;
+    G->q = a->q;
+    for (int l = 1; l < G->nlev; l++) {
+        G->x[l] = a->x[l];
+        G->b[l] = a->b[l];
+    }
+    G->s = a->s;
+    G->isl.sums = a->sums;
+    G->hist = a->hist;
+    G->hist_count = a->count;
+    G->cur = i;
+    if (G->lanes > 1)
+        g->ctx->mem->lane(&g->ctx->ex, i);
+}
+
+/* How many lanes a solve runs (CUDA, several right-hand sides), with their
+ * arrays ready; lane 0 is a snapshot of the solver's own arrays. */
+static homg_status lanes_ready(homg_grid *g)
+{
+    grid_general *G = g->gen;
+    gen_lane *a = &G->lane[0];
+    /* HOMG_GEN_LANES=1: one right-hand side after another (the benchmark times lanes against
+     * it; the library documents no such variable) */
+    const char *env = getenv("HOMG_GEN_LANES");
+    const int most = env && atoi(env) >= 1 ? atoi(env) : HOMG_EXEC_LANES;
+    /* the two-pass levels' work vectors and weights (kz, kq, kw) are not per lane: one lane then */
+    const int n = g->ctx->ex.backend != HOMG_BACKEND_CUDA || G->kmask ? 1 : g->desc.nrhs < most ? g->desc.nrhs : most;
+    a->r = G->r;
+    a->z = G->z;
+    a->p = G->p;
+    a->q = G->q;
+    for (int l = 1; l < G->nlev; l++) {
+        a->x[l] = G->x[l];
+        a->b[l] = G->b[l];
+    }
+    a->s = G->s;
+    a->sums = G->isl.sums;
+    a->hist = g->hist;
+    a->count = g->hist_count;
+    G->lanes = 1;
+    G->cur = 0;
+    for (int i = 1; i < n && i < HOMG_EXEC_LANES; i++) {
+        HOMG_TRY(lane_ready(g, i));
+        G->lanes = i + 1;
+    }
+    for (int i = 0; i < G->lanes; i++)
+        GQ(g, g->ctx->mem->zero(&g->ctx->ex, G->lane[i].count, sizeof(int)), "history");
+    return HOMG_OK;
+}
+
+int homg__gen_lanes(const homg_grid *g, double **hist, int **count)
+{
+    const grid_general *G = g->gen;
+    if (!G)
+        return 0;
+    for (int i = 0; i < G->lanes; i++) {
+        hist[i] = G->lane[i].hist;
+        count[i] = G->lane[i].count;
+    }
+    return G->lanes;
+}
+
+/* ------------------------------------------------------------ the solve */
+
+/* One right-hand side's progress. */
+typedef struct gen_run {
+    gen_rhs x;
+    const void *face[6];
+    int count, cycles, converged, active;
+    double norm;
+} gen_run;
+
+static const void *offset(const void *p, size_t bytes) { return p ? (const char *)p + bytes : NULL; }
+
+/* Selects run i's lane (the batch's i-th) and its boundary faces. */
+static void select_run(homg_grid *g, const gen_run *r, int i)
+{
+    use_lane(g, i);
+    memcpy(g->gen->F.face, r->face, sizeof r->face);
+}
+
+/* Queues a right-hand side's start: zero scalars, u and the rhs norm, the first restart. */
+static homg_status run_start(homg_grid *g, gen_run *r, const homg_solve_desc *sd)
 {
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
-    const int max_cycles = sd->max_cycles ? sd->max_cycles : 50;
-    const int every = g->desc.precision == HOMG_FLOAT64 ? HOMG_GEN_RESTART_F64 : HOMG_GEN_RESTART_F32;
     const size_t n = cells(&G->lv[0]);
     GQ(g, g->ctx->mem->zero(ex, G->s, GEN_NSCALARS * sizeof(double)), "scalars");
     if (!sd->warm_start)
-        GQ(g, G->k->zero_active(ex, g->desc.precision, n, G->lv[0].flag, x->u), "zeroing u");
+        GQ(g, G->k->zero_active(ex, g->desc.precision, n, G->lv[0].flag, r->x.u), "zeroing u");
     /* ||f + face terms||^2 for the relative residual */
-    GQ(g, G->k->residual(ex, g->desc.precision, &G->lv[0], &G->F, NULL, x->f, G->r, G->s + GEN_BB), "rhs norm");
-    HOMG_TRY(run_seq(g, x, GEN_SEQ_RESTART_FIRST));
-    *converged = 0;
-    for (*cycles = 0; *cycles < max_cycles && !*converged;) {
-        HOMG_TRY(run_seq(g, x, GEN_SEQ_UPDATE));
-        ++*cycles;
-        ++*count;
-        if (sd->tol > 0) {
-            HOMG_TRY(read_hist(g, *count, norm));
-            if (!isfinite(*norm))
-                return homg__fail(g->ctx, HOMG_ERROR_NUMERIC, "the monitored norm became %g after cycle %d", *norm,
-                                  *cycles);
-            *converged = *norm <= sd->tol;
-        }
-        if (*cycles < max_cycles && !*converged) /* the next direction: a restart's, or CG's */
-            HOMG_TRY(run_seq(g, x, *cycles % every == 0 ? GEN_SEQ_RESTART : GEN_SEQ_DIRECTION));
-    }
-    if (sd->tol == 0 && sd->u_ref)
-        HOMG_TRY(read_hist(g, *count, norm));
-    return project(g, x->u, NULL); /* mean zero per singular island */
+    GQ(g, G->k->residual(ex, g->desc.precision, &G->lv[0], &G->F, NULL, r->x.f, G->r, G->s + GEN_BB), "rhs norm");
+    HOMG_TRY(run_seq(g, &r->x, GEN_SEQ_RESTART_FIRST));
+    r->converged = 0;
+    r->cycles = 0;
+    r->active = 1;
+    return HOMG_OK;
 }
 
-static const void *offset(const void *p, size_t bytes) { return p ? (const char *)p + bytes : NULL; }
+/* The iterations of m right-hand sides, one lane each: every CG half of an
+ * iteration is queued for all lanes before the host waits for any norm (tol > 0),
+ * so the lanes overlap on the device. */
+static homg_status runs_iterate(homg_grid *g, gen_run *r, int m, const homg_solve_desc *sd)
+{
+    const int max_cycles = sd->max_cycles ? sd->max_cycles : 50;
+    const int every = g->desc.precision == HOMG_FLOAT64 ? HOMG_GEN_RESTART_F64 : HOMG_GEN_RESTART_F32;
+    for (int busy = 1; busy;) {
+        busy = 0;
+        for (int i = 0; i < m; i++)
+            if (r[i].active) {
+                select_run(g, &r[i], i);
+                HOMG_TRY(run_seq(g, &r[i].x, GEN_SEQ_UPDATE));
+                r[i].cycles++;
+                r[i].count++;
+            }
+        for (int i = 0; i < m; i++)
+            if (r[i].active && sd->tol > 0) {
+                select_run(g, &r[i], i);
+                HOMG_TRY(read_hist(g, r[i].count, &r[i].norm));
+                if (!isfinite(r[i].norm))
+                    return homg__fail(g->ctx, HOMG_ERROR_NUMERIC, "the monitored norm became %g after cycle %d",
+                                      r[i].norm, r[i].cycles);
+                r[i].converged = r[i].norm <= sd->tol;
+            }
+        for (int i = 0; i < m; i++)
+            if (r[i].active) {
+                r[i].active = r[i].cycles < max_cycles && !r[i].converged;
+                if (!r[i].active)
+                    continue;
+                busy = 1;
+                select_run(g, &r[i], i); /* the next direction: a restart's, or CG's */
+                HOMG_TRY(run_seq(g, &r[i].x, r[i].cycles % every == 0 ? GEN_SEQ_RESTART : GEN_SEQ_DIRECTION));
+            }
+    }
+    for (int i = 0; i < m; i++) {
+        select_run(g, &r[i], i);
+        if (sd->tol == 0 && sd->u_ref)
+            HOMG_TRY(read_hist(g, r[i].count, &r[i].norm));
+        HOMG_TRY(project(g, r[i].x.u, NULL)); /* mean zero per singular island */
+    }
+    return HOMG_OK;
+}
+
+/* Right-hand sides k0 .. k0+m-1, lane i taking k0+i; the lanes fork from the
+ * caller's stream and join back into it (no host synchronisation with tol = 0). */
+static homg_status solve_batch(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
+                               int k0, int m, gen_run *r)
+{
+    const homg_grid_desc *d = &g->desc;
+    const size_t n = cells(&g->gen->lv[0]);
+    homg_status st = HOMG_OK, st2 = HOMG_OK;
+    for (int i = 0; i < m; i++) {
+        const size_t k = (size_t)(k0 + i);
+        int kept = r[i].count; /* the lane's history so far */
+        memset(&r[i], 0, sizeof r[i]);
+        r[i].count = kept;
+        r[i].norm = -1;
+        r[i].x.f = offset(f, k * n * g->elem);
+        r[i].x.u = (void *)offset(u, k * n * g->elem);
+        r[i].x.u_ref = offset(sd->u_ref, k * n * g->elem);
+        for (int s = 0; s < 6; s++)
+            r[i].face[s] = bc ? offset(bc->face[s], k * homg__face_len(d, s) * g->elem) : NULL;
+    }
+    if (g->gen->lanes > 1)
+        GQ(g, g->ctx->mem->fork(&g->ctx->ex, m), "forking the right-hand sides");
+    for (int i = 0; i < m && st == HOMG_OK; i++) {
+        select_run(g, &r[i], i);
+        st = run_start(g, &r[i], sd);
+    }
+    if (st == HOMG_OK)
+        st = runs_iterate(g, r, m, sd);
+    use_lane(g, 0);
+    if (g->gen->lanes > 1)
+        st2 = g->ctx->mem->join(&g->ctx->ex, m); /* also after a failure: the caller's stream stays whole */
+    if (st == HOMG_OK && st2 != HOMG_OK)
+        return homg__k_fail(g, st2, "joining the right-hand sides");
+    return st;
+}
 
 homg_status homg__gen_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u, const homg_solve_desc *sd,
                             homg_solve_info *info)
 {
     grid_general *G = g->gen;
     const homg_grid_desc *d = &g->desc;
-    const size_t n = cells(&G->lv[0]);
-    int count = 0, all_converged = 1, total = 0;
+    gen_run r[HOMG_EXEC_LANES];
+    int all_converged = 1, total = 0, lanes;
     double worst = -1, proj = 0;
-    GQ(g, g->ctx->mem->zero(&g->ctx->ex, g->hist_count, sizeof(int)), "history");
-    for (int k = 0; k < d->nrhs; k++) {
-        gen_rhs x;
-        int cycles = 0, conv = 0;
-        double norm = -1, pk = 0;
-        x.f = offset(f, k * n * g->elem);
-        x.u = (void *)offset(u, k * n * g->elem);
-        x.u_ref = offset(sd->u_ref, k * n * g->elem);
-        for (int s = 0; s < 6; s++)
-            G->F.face[s] = bc ? offset(bc->face[s], k * homg__face_len(d, s) * g->elem) : NULL;
-        HOMG_TRY(solve_one(g, &x, sd, &count, &cycles, &norm, &conv));
-        total = cycles > total ? cycles : total;
-        worst = norm > worst ? norm : worst;
-        all_converged &= conv;
-        if (G->isl.n > 0 && (sd->tol > 0 || sd->u_ref))
-            GQ(g, g->ctx->mem->copy(&g->ctx->ex, &pk, G->s + GEN_PROJ, sizeof pk, HOMG_D2H), "projected amount");
-        proj = pk > proj ? pk : proj;
+    memset(r, 0, sizeof r);
+    HOMG_TRY(lanes_ready(g));
+    lanes = G->lanes;
+    g->hist_lanes = lanes;
+    for (int k0 = 0; k0 < d->nrhs; k0 += lanes) {
+        const int m = d->nrhs - k0 < lanes ? d->nrhs - k0 : lanes;
+        HOMG_TRY(solve_batch(g, f, bc, u, sd, k0, m, r));
+        for (int i = 0; i < m; i++) {
+            double pk = 0;
+            total = r[i].cycles > total ? r[i].cycles : total;
+            worst = r[i].norm > worst ? r[i].norm : worst;
+            all_converged &= r[i].converged;
+            if (G->isl.n > 0 && (sd->tol > 0 || sd->u_ref))
+                GQ(g, g->ctx->mem->copy(&g->ctx->ex, &pk, G->lane[i].s + GEN_PROJ, sizeof pk, HOMG_D2H),
+                   "projected amount");
+            proj = pk > proj ? pk : proj;
+        }
     }
     if (info) {
         info->cycles = total;
@@ -753,7 +983,11 @@ homg_status homg__check_size(homg_grid *g)
 {
     const homg_grid_desc *d = &g->desc;
     const double cellsd = (double)d->nx * d->ny * d->nz, e = (double)g->elem;
-    const double need = homg__gen_bytes(d) + 2.0 * cellsd * e * d->nrhs; /* + the caller's f and u */
+    const int lanes = g->ctx->ex.backend != HOMG_BACKEND_CUDA ? 1
+                      : d->nrhs < HOMG_EXEC_LANES             ? d->nrhs
+                                                              : HOMG_EXEC_LANES;
+    /* + the caller's f and u, + the work arrays of the lanes beyond the first */
+    const double need = homg__gen_bytes(d) + 2.0 * cellsd * e * d->nrhs + (lanes - 1) * lane_bytes(d);
     const size_t avail = HOMG_KERNELS(&g->ctx->ex, gen)->memory_available(&g->ctx->ex);
     if (cellsd * d->nrhs > 2147483647.0 || (avail > 0 && need > (double)avail))
         return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY,

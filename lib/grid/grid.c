@@ -331,6 +331,7 @@ static homg_status solve(homg_grid *g, const void *f, const homg_boundary *bc, v
     if (!sd->skip_input_check)
         HOMG_TRY(homg__check_solve_values(g, f, bc, u, sd->warm_start));
     HOMG_TRY(prepare_path(g, path));
+    g->hist_lanes = 1;
     if (path == GRID_PATH_BOX)
         return homg__box_solve(g, f, bc, u, sd, info);
     if (path == GRID_PATH_FFT)
@@ -381,19 +382,32 @@ homg_status homg_grid_solve(homg_grid *g, const void *f, const homg_boundary *bc
     return st;
 }
 
+/* Appends one history (n values at hist, its length at count) to out. */
+static int history_part(homg_grid *g, const double *hist, const int *count, double *out, int room)
+{
+    int n = 0;
+    if (room <= 0 || g->ctx->mem->copy(&g->ctx->ex, &n, count, sizeof n, HOMG_D2H) != HOMG_OK)
+        return 0;
+    n = n < HOMG_GRID_HIST_MAX ? n : HOMG_GRID_HIST_MAX;
+    n = n < room ? n : room;
+    if (n > 0 && g->ctx->mem->copy(&g->ctx->ex, out, hist, (size_t)n * sizeof(double), HOMG_D2H) != HOMG_OK)
+        n = 0;
+    return n;
+}
+
 int homg_grid_history(homg_grid *g, double *host_out, int max)
 {
-    int n = 0, saved;
+    int n = 0, saved, lanes = 1;
+    double *hist[HOMG_EXEC_LANES] = { NULL };
+    int *count[HOMG_EXEC_LANES] = { NULL };
     if (!g || !host_out || max <= 0 || homg__enter(g->ctx, &saved) != HOMG_OK)
         return 0;
-    if (g->ctx->mem->copy(&g->ctx->ex, &n, g->hist_count, sizeof n, HOMG_D2H) == HOMG_OK) {
-        if (n > max)
-            n = max;
-        if (n > 0 && g->ctx->mem->copy(&g->ctx->ex, host_out, g->hist, (size_t)n * sizeof(double), HOMG_D2H) != HOMG_OK)
-            n = 0;
-    } else {
-        n = 0;
-    }
+    hist[0] = g->hist;
+    count[0] = g->hist_count;
+    if (g->hist_lanes > 1) /* several right-hand sides side by side: lane after lane */
+        lanes = homg__gen_lanes(g, hist, count);
+    for (int i = 0; i < lanes; i++)
+        n += history_part(g, hist[i], count[i], host_out + n, max - n);
     homg__leave(g->ctx, saved);
     return n;
 }

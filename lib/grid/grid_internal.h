@@ -16,7 +16,7 @@
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
  * while the key matches. */
 typedef struct homg_seq_key {
-    int first_kind, count, monitor;
+    int first_kind, count, monitor, lane; /* lane: the general solver's lane whose arrays it holds */
     const void *f, *u, *u_ref, *bc[6];
 } homg_seq_key;
 
@@ -72,6 +72,7 @@ struct homg_grid {
     /* monitoring */
     double *hist;     /* HOMG_GRID_HIST_MAX doubles, backend memory */
     int *hist_count;  /* backend memory */
+    int hist_lanes;   /* > 1: the last solve's history is in the general solver's lanes (homg__gen_lanes) */
     double *scratch;  /* 2 doubles, backend memory */
     long long *flags; /* HOMG_GRID_CHECK_FLAGS input-check flags, backend memory */
 
@@ -93,6 +94,8 @@ int homg__homg_iterations(const homg_grid *g, int m);
 
 homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what);
 
+/* general.c: the lanes' histories and counts of the last solve (backend memory); returns how many. */
+int homg__gen_lanes(const homg_grid *g, double **hist, int **count);
 /* grid.c */
 int homg__grid_box_desc(const homg_grid_desc *d);
 /* Runs queue(g, arg) once: on CUDA replays the graph captured for the same key (or
