@@ -119,7 +119,6 @@ static void level_free(homg_amg *amg, amg_level *lv)
     }
     homg__mat_free(ctx, &lv->a);
     homg__mat_free(ctx, &lv->p);
-    homg__mat_free(ctx, &lv->r);
     homg__free(ctx, lv->agg);
     homg__free(ctx, lv->v);
     homg__free(ctx, lv->dinv);
@@ -384,7 +383,7 @@ static size_t level_bytes(const amg_level *lv)
 {
     size_t n = (size_t)lv->a.nrows, b = 0;
     const amg_patches *pt = &lv->pt;
-    b += homg__mat_bytes(&lv->a) + homg__mat_bytes(&lv->p) + homg__mat_bytes(&lv->r);
+    b += homg__mat_bytes(&lv->a) + homg__mat_bytes(&lv->p);
     b += (lv->agg ? n * 4 : 0) + (lv->v ? n * 4 : 0) + (lv->dinv ? n * 4 : 0);
     b += ((lv->b ? 1 : 0) + (lv->x ? 1 : 0) + (lv->t ? 1 : 0) + (lv->u ? 1 : 0)) * n * 4;
     b += lv->inv ? n * n * 4 : 0;
