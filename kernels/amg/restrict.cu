@@ -30,7 +30,7 @@ homg_status homg_cuda_amg_restrict_pt(kernel_exec *ex, const csr_matrix *p, cons
     zero_kernel<<<launch_blocks(p->ncols), HOMG_THREADS, 0, s>>>(p->ncols, y);
     HOMG_CUDA_LAUNCHED(ex, "restrict_pt zero");
     scatter_kernel<<<launch_blocks(p->nrows), HOMG_THREADS, 0, s>>>(p->row_ptr, p->col_idx, (const float *)p->values,
-                                                                     p->nrows, x, y);
+                                                                    p->nrows, x, y);
     HOMG_CUDA_LAUNCHED(ex, "restrict_pt");
     return HOMG_OK;
 }
