@@ -26,8 +26,9 @@
  * side (default output bench/results/cpu_amg_family.md or h100_amg_family.md).
  *
  *   bench_amg [--cpu] [--family] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] [--no-pool]
- *             [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace]
+ *             [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace] [--in-place]
  *
+ * --in-place: homg_amg_desc.fine_in_place (memory then leaves the matrix out).
  * --trace: homg's set-ups with homg_amg_desc.trace, and each configuration's
  * last set-up printed with its phase table (time, host synchronisations, peak
  * memory per phase) and the cudaMallocAsync pool's peak during it.
@@ -114,6 +115,7 @@ static const config configs[] = {
 };
 
 static int trace; /* --trace: each homg set-up's phase table (homg_amg_desc.trace) */
+static int in_place; /* --in-place: homg_amg_desc.fine_in_place (the uploaded matrix, not a copy) */
 
 /* The most memory the default pool held since the last reset (0 without CUDA
  * or the pool): what a set-up really takes, cuSPARSE's buffers included. */
@@ -151,6 +153,7 @@ static void run_homg(homg_ctx *ctx, const homg_host_csr *m, const homg_csr *view
     ad.smoother = c->smoother;
     ad.cycle = c->cycle;
     ad.trace = trace;
+    ad.fine_in_place = in_place;
     for (int rep = -1; rep < reps; rep++) { /* rep -1 warms up */
         homg_amg_destroy(amg);
         amg = NULL;
@@ -421,9 +424,11 @@ int main(int argc, char **argv)
             mtx_dir = argv[++i];
         else if (!strcmp(argv[i], "--trace"))
             trace = 1;
+        else if (!strcmp(argv[i], "--in-place"))
+            in_place = 1;
         else {
             fprintf(stderr, "usage: bench_amg [--cpu] [--family] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] "
-                            "[--no-pool] [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace]\n");
+                            "[--no-pool] [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace] [--in-place]\n");
             return 2;
         }
     }

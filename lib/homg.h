@@ -662,6 +662,10 @@ typedef struct homg_amg_desc {
     int skip_input_check;      /* non-zero: trust the matrix (no symmetry, diagonal, NaN scan) */
     int trace;                 /* non-zero: time each set-up phase into homg_amg_info.phase (one CUDA
                                        event per phase and level, no extra synchronisation) */
+    int fine_in_place;         /* non-zero: the fine level uses A's arrays in place, no copy (A double,
+                                       HOMG_MEMORY_CONTEXT; the caller keeps them alive and unchanged
+                                       until homg_amg_destroy; re-setup passes the same arrays with new
+                                       values; not in memory_bytes). Default 0: A is copied */
 } homg_amg_desc;
 
 /* The phases of a set-up (homg_amg_info.phase, with desc.trace). */

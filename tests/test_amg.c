@@ -18,6 +18,7 @@
 
 #include "amg/amg_common.h"
 #include "amg/amg_kernels.h"
+#include "devcopy.h"
 #include "host_system.h"
 #include "gen_family.h"
 #include "gen_matrix.h"
@@ -840,6 +841,79 @@ static void resetup_reuses_the_hierarchy(void **state)
     homg_ctx_destroy(ctx);
 }
 
+/* desc.fine_in_place: the same hierarchy and iterations as a copied matrix,
+ * memory_bytes less the fine matrix exactly, a re-setup with new values in
+ * the same arrays, and clear refusals (host matrix; other arrays). */
+static void fine_in_place_uses_the_callers_matrix(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_host_csr m1, m10;
+    homg_csr v10, dv;
+    homg_amg *amg, *copy;
+    homg_pcg *pcg;
+    homg_amg_info ip, cp;
+    homg_pcg_info info;
+    homg_amg_desc d;
+    double *b, *x, *dval;
+    int32_t *drp, *dci;
+    size_t vbytes;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(homg_gen_p1_cube(12, 1, 1, 1, &m1), 0);
+    assert_int_equal(homg_gen_p1_cube(12, 1, 10, 1, &m10), 0);
+    v10 = homg_host_csr_view(&m10);
+    vbytes = sizeof(double) * (size_t)m1.nnz;
+    drp = homg_test_up(ctx, m1.row_ptr, sizeof(int32_t) * ((size_t)m1.nrows + 1));
+    dci = homg_test_up(ctx, m1.col_idx, sizeof(int32_t) * (size_t)m1.nnz);
+    dval = homg_test_up(ctx, m1.values, vbytes);
+    dv = homg_host_csr_view(&m1);
+    dv.row_ptr = drp;
+    dv.col_idx = dci;
+    dv.values = dval;
+    dv.memory = HOMG_MEMORY_CONTEXT;
+    b = malloc(sizeof(double) * m1.nrows);
+    x = malloc(sizeof(double) * m1.nrows);
+    for (int32_t i = 0; i < m1.nrows; i++)
+        b[i] = 1;
+    assert_int_equal(homg_amg_create(ctx, &dv, &d, &copy), HOMG_OK);
+    d.fine_in_place = 1;
+    assert_int_equal(homg_amg_create(ctx, &dv, &d, &amg), HOMG_OK);
+    assert_int_equal(homg_amg_get_info(amg, &ip), HOMG_OK);
+    assert_int_equal(homg_amg_get_info(copy, &cp), HOMG_OK);
+    assert_int_equal(ip.levels, cp.levels);
+    assert_memory_equal(ip.nnz, cp.nnz, sizeof ip.nnz);
+    assert_true(cp.memory_bytes - ip.memory_bytes ==
+                sizeof(int32_t) * ((size_t)m1.nrows + 1 + (size_t)m1.nnz) + vbytes);
+    assert_int_equal(homg_pcg_create(ctx, &dv, amg, NULL, &pcg), HOMG_OK);
+    assert_int_equal(homg_pcg_solve(pcg, b, x, &info), HOMG_OK);
+    assert_true(homg_test_residual(&m1, b, x) <= 2e-8);
+    assert_int_equal(info.iterations, solve(&m1, NULL, NULL).iterations);
+    homg_pcg_destroy(pcg);
+    /* new values in the same arrays */
+    assert_int_equal(homg_copy_from_host(ctx, dval, m10.values, vbytes), HOMG_OK);
+    assert_int_equal(homg_amg_resetup(amg, &dv), HOMG_OK);
+    assert_int_equal(homg_pcg_create(ctx, &dv, amg, NULL, &pcg), HOMG_OK);
+    assert_int_equal(homg_pcg_solve(pcg, b, x, &info), HOMG_OK);
+    assert_true(homg_test_residual(&m10, b, x) <= 2e-8);
+    homg_pcg_destroy(pcg);
+    /* other arrays, or a host matrix, are refused */
+    assert_int_equal(homg_amg_resetup(amg, &v10), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "own arrays"));
+    homg_amg_destroy(amg);
+    assert_int_equal(homg_amg_create(ctx, &v10, &d, &amg), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_null(amg);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "in place"));
+    homg_amg_destroy(copy);
+    homg_free(ctx, drp);
+    homg_free(ctx, dci);
+    homg_free(ctx, dval);
+    free(b);
+    free(x);
+    homg_host_csr_free(&m1);
+    homg_host_csr_free(&m10);
+    homg_ctx_destroy(ctx);
+}
+
 /* ------------------------------------------------------------ kernels, by brute force */
 
 static csr_matrix mat_of(const homg_host_csr *m, float *fval)
@@ -1237,6 +1311,7 @@ int main(void)
         cmocka_unit_test(cycles_and_cg_variants_converge),
         cmocka_unit_test(jacobi_and_plain_cg_need_more_iterations),
         cmocka_unit_test(resetup_reuses_the_hierarchy),
+        cmocka_unit_test(fine_in_place_uses_the_callers_matrix),
         cmocka_unit_test(two_materials_converge),
         cmocka_unit_test(fem_cube_matches_the_generator),
         cmocka_unit_test(fem_meshes_converge),

@@ -522,8 +522,9 @@ static void products_match_the_cpu(void **state)
     homg_ctx_destroy(g);
 }
 
-/* The smoother kernels (diagonals, residual, Jacobi, Chebyshev steps) on a
- * random matrix and random vectors: within float rounding of the CPU twins.
+/* The smoother kernels (diagonals, residual, Jacobi, Chebyshev steps) and the
+ * restriction by P^T on a random matrix and random vectors: within float
+ * rounding of the CPU twins.
  * The Chebyshev sequence is the one cycle.c runs (first step from x = 0 and
  * from a given x, then two recurrence steps). */
 static void smoother_kernels_match_the_cpu(void **state)
@@ -585,6 +586,13 @@ static void smoother_kernels_match_the_cpu(void **state)
         assert_int_equal(ga->jacobi_zero_residual(&g->ex, &p.d, d[0], 0.9, d[1], d[2], d[3]), HOMG_OK);
         SAME(2, 1e-6);
         SAME(3, 1e-5);
+    }
+    {
+        /* the random values make A unsymmetric, so A^T x differs from A x */
+        const char *what = "restrict_pt";
+        ca->restrict_pt(&cx, &p.h, r[2], r[4]);
+        assert_int_equal(ga->restrict_pt(&g->ex, &p.d, d[2], d[4]), HOMG_OK);
+        SAME(4, 1e-5);
     }
     for (int step = 0; step < 4; step++) {
         const char *what = "cheb_step";

@@ -158,6 +158,9 @@ typedef struct amg_patches {
     X(homg_status, amg, diag, (kernel_exec * ex, const csr_matrix *a, int kind, float *d))                            \
     /* r = b - A x. */                                                                                                \
     X(homg_status, amg, residual, (kernel_exec * ex, const csr_matrix *a, const float *b, const float *x, float *r))  \
+    /* y = P^T x (y: P's ncols; restriction without storing R = P^T; the CUDA */                                      \
+    /* twin adds with atomics, so the sums' order may differ from the CPU's). */                                      \
+    X(homg_status, amg, restrict_pt, (kernel_exec * ex, const csr_matrix *p, const float *x, float *y))               \
     /* x += omega dinv .* r (zero: x = omega dinv .* r). */                                                           \
     X(homg_status, amg, jacobi_correct,                                                                               \
       (kernel_exec * ex, int32_t n, const float *dinv, double omega, const float *r, float *x, int zero))             \

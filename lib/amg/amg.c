@@ -119,7 +119,6 @@ static void level_free(homg_amg *amg, amg_level *lv)
     }
     homg__mat_free(ctx, &lv->a);
     homg__mat_free(ctx, &lv->p);
-    homg__mat_free(ctx, &lv->r);
     homg__free(ctx, lv->agg);
     homg__free(ctx, lv->v);
     homg__free(ctx, lv->dinv);
@@ -136,7 +135,8 @@ static void amg_free(homg_amg *amg)
 {
     for (int l = 0; l < HOMG_AMG_MAX_LEVELS; l++)
         level_free(amg, &amg->lv[l]);
-    homg__mat_free(amg->ctx, &amg->a);
+    if (!amg->desc.fine_in_place) /* in place: the caller's arrays */
+        homg__mat_free(amg->ctx, &amg->a);
     homg__free(amg->ctx, amg->count);
     homg__free(amg->ctx, amg->rho);
     if (amg->handle)
@@ -267,8 +267,12 @@ static homg_status timed(homg_amg *amg, homg_status (*fn)(homg_amg *, const void
 static homg_status create_body(homg_amg *amg, const void *arg)
 {
     homg__amg_phase(amg, HOMG_AMG_PHASE_IMPORT);
-    HOMG_TRY(homg__mat_import(amg->ctx, amg->handle, (const homg_csr *)arg, amg->desc.skip_input_check, &amg->a,
-                              "homg_amg_create: A"));
+    if (amg->desc.fine_in_place)
+        HOMG_TRY(homg__mat_view(amg->ctx, amg->handle, (const homg_csr *)arg, amg->desc.skip_input_check, &amg->a,
+                                "homg_amg_create: A"));
+    else
+        HOMG_TRY(homg__mat_import(amg->ctx, amg->handle, (const homg_csr *)arg, amg->desc.skip_input_check, &amg->a,
+                                  "homg_amg_create: A"));
     return build(amg);
 }
 
@@ -319,8 +323,12 @@ homg_status homg_amg_create(homg_ctx *ctx, const homg_csr *a, const homg_amg_des
 static homg_status resetup_body(homg_amg *amg, const void *arg)
 {
     homg__amg_phase(amg, HOMG_AMG_PHASE_IMPORT);
-    HOMG_TRY(homg__mat_import_values(amg->ctx, amg->handle, (const homg_csr *)arg, amg->desc.skip_input_check, &amg->a,
-                                     "homg_amg_resetup: A"));
+    if (amg->desc.fine_in_place)
+        HOMG_TRY(homg__mat_view_values(amg->ctx, amg->handle, (const homg_csr *)arg, amg->desc.skip_input_check,
+                                       &amg->a, "homg_amg_resetup: A"));
+    else
+        HOMG_TRY(homg__mat_import_values(amg->ctx, amg->handle, (const homg_csr *)arg, amg->desc.skip_input_check,
+                                         &amg->a, "homg_amg_resetup: A"));
     HOMG_TRY(fine_level(amg, 1));
     for (int l = 0; l + 1 < amg->nlevels; l++)
         HOMG_TRY(homg__amg_galerkin_values(amg, l));
@@ -384,7 +392,7 @@ static size_t level_bytes(const amg_level *lv)
 {
     size_t n = (size_t)lv->a.nrows, b = 0;
     const amg_patches *pt = &lv->pt;
-    b += homg__mat_bytes(&lv->a) + homg__mat_bytes(&lv->p) + homg__mat_bytes(&lv->r);
+    b += homg__mat_bytes(&lv->a) + homg__mat_bytes(&lv->p);
     b += (lv->agg ? n * 4 : 0) + (lv->v ? n * 4 : 0) + (lv->dinv ? n * 4 : 0);
     b += ((lv->b ? 1 : 0) + (lv->x ? 1 : 0) + (lv->t ? 1 : 0) + (lv->u ? 1 : 0)) * n * 4;
     b += lv->inv ? n * n * 4 : 0;
@@ -407,7 +415,7 @@ homg_status homg_amg_get_info(const homg_amg *amg, homg_amg_info *info)
     info->setup_ms = amg->setup_ms;
     memcpy(info->phase, amg->trace.ph, sizeof info->phase);
     info->peak_bytes = amg->trace.peak;
-    info->memory_bytes = homg__mat_bytes(&amg->a);
+    info->memory_bytes = amg->desc.fine_in_place ? 0 : homg__mat_bytes(&amg->a); /* in place: the caller's */
     for (int l = 0; l < amg->nlevels; l++) {
         const amg_level *lv = &amg->lv[l];
         info->rows[l] = lv->a.nrows;

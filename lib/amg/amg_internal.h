@@ -7,7 +7,7 @@
 
 typedef struct amg_level {
     csr_matrix a;         /* float; level 0: float values on the fine matrix's pattern (shared) */
-    csr_matrix p, r;      /* prolongator (n x nc) and restriction P^T (none on the coarsest) */
+    csr_matrix p;         /* prolongator (n x nc; none on the coarsest); restriction by P^T */
     int32_t *agg;         /* n: the row of the next level each row belongs to */
     float *v;             /* matching: the level's smooth vector */
     float *dinv;          /* Jacobi: 1 / a_ii; l1 Jacobi: 1 / sum_j |a_ij| */

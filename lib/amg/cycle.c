@@ -2,7 +2,7 @@
  * the data of its smoothers and coarse solver.
  *
  * Every level but the coarsest: pre-smoothing from x = 0 fused with the
- * residual, restriction by R = P^T, the coarser level (twice in a W-cycle, the
+ * residual, restriction by P^T (R is not kept), the coarser level (twice in a W-cycle, the
  * second time from its first result), prolongation and correction x += P x_c,
  * post-smoothing.  Smoothers:
  *  - damped Jacobi x += (w / rho) D^-1 (b - A x), rho the level's estimate
@@ -237,7 +237,7 @@ static homg_status cycle(homg_amg *amg, int l, int warm)
     if (l == amg->nlevels - 1)
         return coarse_solve(amg, lv);
     HOMG_TRY(presmooth(amg, lv, warm));
-    HOMG_TRY_BACKEND(amg->ctx, sk->spmv(ex, &lv->r, lv->t, amg->lv[l + 1].b, 1.0, 0.0), "restriction");
+    HOMG_TRY_BACKEND(amg->ctx, AMG_AK(amg)->restrict_pt(ex, &lv->p, lv->t, amg->lv[l + 1].b), "restriction");
     visits = amg->desc.cycle == HOMG_AMG_CYCLE_W && l + 1 < amg->nlevels - 1 ? 2 : 1;
     for (int v = 0; v < visits; v++)
         HOMG_TRY(cycle(amg, l + 1, v > 0));

@@ -59,11 +59,20 @@ static homg_status rap(homg_amg *amg, int l, csr_matrix *ac)
     kernel_exec *ex = &amg->ctx->ex;
     const sparse_kernels *sk = AMG_SK(amg);
     amg_level *lv = &amg->lv[l];
-    csr_matrix ap;
+    csr_matrix ap, r;
     homg_status st = sk->spgemm(ex, amg->handle, &lv->a, &lv->p, &ap, NULL); /* no plan: one product */
     if (st != HOMG_OK)
         return homg__backend_fail(amg->ctx, st, "Galerkin product A P");
-    st = sk->spgemm(ex, amg->handle, &lv->r, &ap, ac, NULL);
+    /* R = P^T only for this product: the cycle restricts with P itself */
+    st = homg__mat_alloc(amg->ctx, lv->p.ncols, lv->p.nrows, lv->p.nnz, HOMG_FLOAT32, &r, "restriction");
+    if (st != HOMG_OK) {
+        homg__mat_free(amg->ctx, &ap);
+        return st;
+    }
+    st = sk->transpose(ex, amg->handle, &lv->p, &r);
+    if (st == HOMG_OK)
+        st = sk->spgemm(ex, amg->handle, &r, &ap, ac, NULL);
+    homg__mat_free(amg->ctx, &r);
     homg__mat_free(amg->ctx, &ap);
     if (st != HOMG_OK)
         return homg__backend_fail(amg->ctx, st, "Galerkin product R (A P)");
@@ -72,10 +81,7 @@ static homg_status rap(homg_amg *amg, int l, csr_matrix *ac)
 
 homg_status homg__amg_galerkin(homg_amg *amg, int l)
 {
-    amg_level *lv = &amg->lv[l];
     homg__amg_phase(amg, HOMG_AMG_PHASE_GALERKIN);
-    HOMG_TRY(homg__mat_alloc(amg->ctx, lv->p.ncols, lv->p.nrows, lv->p.nnz, HOMG_FLOAT32, &lv->r, "restriction"));
-    HOMG_TRY_BACKEND(amg->ctx, AMG_SK(amg)->transpose(&amg->ctx->ex, amg->handle, &lv->p, &lv->r), "restriction");
     return rap(amg, l, &amg->lv[l + 1].a);
 }
 

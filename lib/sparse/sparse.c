@@ -251,6 +251,48 @@ homg_status homg__mat_import(homg_ctx *ctx, void *handle, const homg_csr *a, int
     return st;
 }
 
+/* The caller's double matrix in the ctx's space used in place (no copy): the
+ * same checks as an import. */
+homg_status homg__mat_view(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, csr_matrix *out,
+                           const char *what)
+{
+    memset(out, 0, sizeof *out);
+    HOMG_TRY(check_view(ctx, a, what));
+    if (a->memory != HOMG_MEMORY_CONTEXT || a->precision != HOMG_FLOAT64)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: used in place, it must be double (HOMG_FLOAT64) in the context's memory "
+                          "(HOMG_MEMORY_CONTEXT)",
+                          what);
+    out->nrows = a->nrows;
+    out->ncols = a->ncols;
+    out->nnz = a->nnz;
+    out->row_ptr = (int32_t *)a->row_ptr;
+    out->col_idx = (int32_t *)a->col_idx;
+    out->values = (void *)a->values;
+    out->precision = HOMG_FLOAT64;
+    if (!skip_check) {
+        homg_status st = check_matrix(ctx, handle, out, NULL, what);
+        if (st != HOMG_OK)
+            memset(out, 0, sizeof *out);
+        return st;
+    }
+    return HOMG_OK;
+}
+
+/* Re-setup in place: the same three arrays (new values in them), checked again. */
+homg_status homg__mat_view_values(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, const csr_matrix *m,
+                                  const char *what)
+{
+    HOMG_TRY(check_view(ctx, a, what));
+    if (a->row_ptr != m->row_ptr || a->col_idx != m->col_idx || a->values != m->values || a->nrows != m->nrows ||
+        a->nnz != m->nnz || a->memory != HOMG_MEMORY_CONTEXT || a->precision != HOMG_FLOAT64)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "%s: with desc.fine_in_place, re-setup needs the set-up's own arrays (row_ptr, col_idx, "
+                          "values) with new values in them",
+                          what);
+    return skip_check ? HOMG_OK : check_matrix(ctx, handle, m, NULL, what);
+}
+
 homg_status homg__mat_import_values(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, csr_matrix *m,
                                     const char *what)
 {

@@ -25,6 +25,13 @@ homg_status homg__mat_import(homg_ctx *ctx, void *handle, const homg_csr *a, int
 homg_status homg__mat_import_values(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, csr_matrix *m,
                                     const char *what);
 
+/* The caller's matrix used in place (double, ctx memory; not copied, never
+ * freed), checked as an import; _values: re-setup, the same arrays again. */
+homg_status homg__mat_view(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, csr_matrix *out,
+                           const char *what);
+homg_status homg__mat_view_values(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, const csr_matrix *m,
+                                  const char *what);
+
 /* Blocking reads of device scalars into host memory. */
 homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes);
 homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes);
