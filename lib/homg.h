@@ -181,9 +181,10 @@ typedef struct homg_grid_desc {
     int pre, post;            /* multigrid smoothing sweeps (default 2, 2) */
     int two_pass;             /* general multigrid, VCYCLE: coarse levels 1..two_pass solve their
                                  correction by two damped V passes (a W-cycle there); 0 = automatic
-                                 (2 where set_operator's check finds sigma_cell jumping 10x or more
-                                 against its first cell, and the grid has 4 levels or more; with
-                                 skip_check the last check's finding, on if none), -1 = none */
+                                 (level 2 alone where set_operator's check finds sigma_cell jumping
+                                 10x or more against its first cell, and the grid has 4 levels or
+                                 more; with skip_check the last check's finding, on if none),
+                                 -1 = none */
 } homg_grid_desc;
 
 homg_grid_desc homg_grid_desc_defaults(const homg_grid_desc *desc);

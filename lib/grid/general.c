@@ -165,24 +165,26 @@ static unsigned levels_env(void)
 }
 
 /* Levels 1..k solve their coarse correction in two passes (two_pass): k from
- * desc.two_pass; automatic (0): 2 where sigma_cell has a jump (a cell 10x off the
- * first, found by set_operator's check; with skip_check the last check's finding,
- * on if there was none).  Only there it wins: on the H100 a two-pass cycle costs 2x
- * a V-cycle at 2048^2 (the coarse levels are launch-bound and run 4x), which the
- * 8-cell jump repays (8 -> 4 cycles, 0.356 -> 0.032) and a plain per-cell sigma = 1
- * or 20% solid discs do not (3 -> 3 cycles; 6 -> 4), bench/results/h100_grid_general.md.
+ * desc.two_pass; automatic (0): level HOMG_GEN_TWO_PASS alone where sigma_cell has a
+ * jump (a cell 10x off the first, found by set_operator's check; with skip_check the
+ * last check's finding, on if there was none).  Only there it wins: on the H100 a
+ * two-pass cycle at levels 1..2 costs 2x a V-cycle at 2048^2 (the coarse levels are
+ * launch-bound and run 4x), which the 8-cell jump repays (8 -> 4 cycles, 0.356 ->
+ * 0.032) and a plain per-cell sigma = 1 or 20% solid discs do not (3 -> 3 cycles;
+ * 6 -> 4); level 2 alone runs the coarse levels twice, not 4 times: 5 cycles, 0.125,
+ * 5.51 ms against 6.80 ms for levels 1..2 (bench/results/h100_grid_general.md, 11:20).
  * Work vectors are allocated on first use; the weights live on the device. */
 static homg_status plan_two_pass(homg_grid *g, const homg_grid_operator *op)
 {
     grid_general *G = g->gen;
     const homg_grid_desc *d = &g->desc;
-    int k = d->two_pass;
+    int k = d->two_pass, from = 1;
     if (k == 0) /* per-cell sigma with a jump (or never checked: skip_check) */
-        k = op->sigma_cell && g->sigma_jump != 0 && G->nlev >= 4 ? HOMG_GEN_TWO_PASS : -1;
+        k = from = op->sigma_cell && g->sigma_jump != 0 && G->nlev >= 4 ? HOMG_GEN_TWO_PASS : -1;
     if (d->method == HOMG_METHOD_FCYCLE || d->method == HOMG_METHOD_FMG)
         k = -1;
     G->kmask = 0;
-    for (int m = 1; m <= k && m < G->nlev - 1; m++) {
+    for (int m = from > 1 ? from : 1; m <= k && m < G->nlev - 1; m++) {
         const size_t bytes = cells(&G->lv[m]) * g->elem;
         if (!(levels_env() >> m & 1))
             continue;
