@@ -114,7 +114,7 @@ static const config configs[] = {
     { "homg AMG-PCG, matching + patch, W", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_W },
 };
 
-static int trace; /* --trace: each homg set-up's phase table (homg_amg_desc.trace) */
+static int trace;    /* --trace: each homg set-up's phase table (homg_amg_desc.trace) */
 static int in_place; /* --in-place: homg_amg_desc.fine_in_place (the uploaded matrix, not a copy) */
 
 /* The most memory the default pool held since the last reset (0 without CUDA
