@@ -31,6 +31,23 @@ static int quick;
 #define up(ctx, host, bytes)     homg_test_up(ctx, host, bytes)
 #define down(ctx, h, dev, bytes) homg_test_down(ctx, h, dev, bytes)
 
+/* A copy in ctx's memory of the host matrix h (double values); release with free_csr. */
+static csr_matrix up_csr(homg_ctx *ctx, const csr_matrix *h)
+{
+    csr_matrix d = *h;
+    d.row_ptr = up(ctx, h->row_ptr, sizeof(int32_t) * ((size_t)h->nrows + 1));
+    d.col_idx = up(ctx, h->col_idx, sizeof(int32_t) * (size_t)h->nnz);
+    d.values = up(ctx, h->values, sizeof(double) * (size_t)h->nnz);
+    return d;
+}
+
+static void free_csr(homg_ctx *ctx, csr_matrix *d)
+{
+    homg_free(ctx, (void *)d->row_ptr);
+    homg_free(ctx, (void *)d->col_idx);
+    homg_free(ctx, d->values);
+}
+
 static double max_rel(const double *a, const double *b, size_t n)
 {
     double d = 0, s = 0;
@@ -98,13 +115,7 @@ static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr
             }
             r.nnz = r.row_ptr[n];
             hm = (csr_matrix){ n, n, r.nnz, r.row_ptr, r.col_idx, r.values, HOMG_FLOAT64 };
-            dm = (csr_matrix){ n,
-                               n,
-                               r.nnz,
-                               up(gpu, r.row_ptr, sizeof(int32_t) * (n + 1)),
-                               up(gpu, r.col_idx, sizeof(int32_t) * (r.nnz + 1)),
-                               up(gpu, r.values, sizeof(double) * (r.nnz + 1)),
-                               HOMG_FLOAT64 };
+            dm = up_csr(gpu, &hm);
         }
         { /* the info's bandwidth sum */
             uint64_t bh = 0, bd = 0, want = 0, *d_b = up(gpu, NULL, sizeof(uint64_t));
@@ -159,9 +170,7 @@ static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr
         homg_free(gpu, ed.rl);
         homg_free(gpu, d_w);
         if (pass) {
-            homg_free(gpu, dm.row_ptr);
-            homg_free(gpu, dm.col_idx);
-            homg_free(gpu, dm.values);
+            free_csr(gpu, &dm);
             homg_host_csr_free(&r);
         }
     }
@@ -193,13 +202,7 @@ static void test_kernels(void **state)
         y[i] = homg_rng_uniform(&rng);
     }
     ha = (csr_matrix){ n, n, a.nnz, a.row_ptr, a.col_idx, a.values, HOMG_FLOAT64 };
-    da = (csr_matrix){ n,
-                       n,
-                       a.nnz,
-                       up(gpu, a.row_ptr, sizeof(int32_t) * (n + 1)),
-                       up(gpu, a.col_idx, sizeof(int32_t) * a.nnz),
-                       up(gpu, a.values, sizeof(double) * a.nnz),
-                       HOMG_FLOAT64 };
+    da = up_csr(gpu, &ha);
     d_x = up(gpu, x, sizeof(double) * n);
     d_y = up(gpu, y, sizeof(double) * n);
     d_s = up(gpu, NULL, sizeof(double));
@@ -289,9 +292,7 @@ static void test_kernels(void **state)
     homg_free(gpu, d_y);
     homg_free(gpu, d_s);
     homg_free(gpu, d_s2);
-    homg_free(gpu, (void *)da.row_ptr);
-    homg_free(gpu, (void *)da.col_idx);
-    homg_free(gpu, da.values);
+    free_csr(gpu, &da);
     free(x);
     free(y);
     free(hy);
@@ -378,13 +379,7 @@ static void test_dense_inverse(void **state)
             for (int32_t k = a.row_ptr[5]; k < a.row_ptr[6]; k++)
                 if (a.col_idx[k] == 5)
                     a.values[k] = -a.values[k];
-        da = (csr_matrix){ n,
-                           n,
-                           a.nnz,
-                           up(gpu, a.row_ptr, sizeof(int32_t) * (n + 1)),
-                           up(gpu, a.col_idx, sizeof(int32_t) * a.nnz),
-                           up(gpu, a.values, sizeof(double) * a.nnz),
-                           HOMG_FLOAT64 };
+        da = up_csr(gpu, &ha);
         d_inv = up(gpu, NULL, sizeof(double) * nn);
         assert_int_equal(homg_cpu_gmg_dense_inverse(&cpu->ex, NULL, &ha, ih, &ph), HOMG_OK);
         assert_int_equal(homg_cuda_gmg_dense_inverse(ex, handle, &da, d_inv, &pd), HOMG_OK);
@@ -397,9 +392,7 @@ static void test_dense_inverse(void **state)
         } else
             assert_int_equal(ph, 6);
         printf("\n");
-        homg_free(gpu, da.row_ptr);
-        homg_free(gpu, da.col_idx);
-        homg_free(gpu, da.values);
+        free_csr(gpu, &da);
         homg_free(gpu, d_inv);
         free(ih);
         free(id);

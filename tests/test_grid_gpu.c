@@ -567,11 +567,11 @@ static void gen_level_free(homg_ctx *x, gen_level *L)
     homg_free(x, L->flag);
 }
 
-/* Compares n values of precision p at a (GPU) and b (CPU). */
-static double cmp_arrays(const void *a, const void *b, size_t n, homg_precision p)
+/* Compares n values of precision p at a (in ctx_a's memory) and b (CPU). */
+static double cmp_in(homg_ctx *ctx_a, const void *a, const void *b, size_t n, homg_precision p)
 {
     double *ha = (double *)malloc(n * sizeof(double)), *hb = (double *)malloc(n * sizeof(double)), d;
-    homg_test_download(gpu, a, n, p, ha);
+    homg_test_download(ctx_a, a, n, p, ha);
     homg_test_download(cpu, b, n, p, hb);
     d = homg_rel_diff(ha, hb, n);
     free(ha);
@@ -579,17 +579,11 @@ static double cmp_arrays(const void *a, const void *b, size_t n, homg_precision 
     return d;
 }
 
-/* Compares n values of precision p at a and b, both in CPU memory. */
-static double cmp_arrays2(const void *a, const void *b, size_t n, homg_precision p)
-{
-    double *ha = (double *)malloc(n * sizeof(double)), *hb = (double *)malloc(n * sizeof(double)), d;
-    homg_test_download(cpu, a, n, p, ha);
-    homg_test_download(cpu, b, n, p, hb);
-    d = homg_rel_diff(ha, hb, n);
-    free(ha);
-    free(hb);
-    return d;
-}
+/* a on the GPU against b on the CPU. */
+static double cmp_arrays(const void *a, const void *b, size_t n, homg_precision p) { return cmp_in(gpu, a, b, n, p); }
+
+/* a and b both in CPU memory. */
+static double cmp_arrays2(const void *a, const void *b, size_t n, homg_precision p) { return cmp_in(cpu, a, b, n, p); }
 
 static int cmp_bytes(const void *a, const void *b, size_t n)
 {
