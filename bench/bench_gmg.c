@@ -212,6 +212,9 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
             snprintf(buf + used, sizeof buf - used, " %s %.1f%s", homg__gmg_phase_names[k], g->phase_ms[k],
                      k + 1 < GMG_T_COUNT ? "," : "\n");
         }
+        used = strlen(buf);
+        snprintf(buf + used, sizeof buf - used, "  of FEM: pattern %.1f (device events), scheme preparation %.1f\n",
+                 g->fem_pattern_ms, g->fem_prepare_ms);
         fputs(buf, stdout);
         if (out)
             fputs(buf, out);
@@ -270,9 +273,11 @@ int main(int argc, char **argv)
     if (!cpu)
         printf("device copy bandwidth: %.0f GB/s\n", bench_copy_gbs());
     emit("%s", "-Laplace u = 1, u = 0 at x = 0, u = 1 at x = 1; PCG to 1e-8; V(2,2), dense Cholesky on the coarsest "
-               "level, rediscretised coarse operators; set-up ms: homg_gmg_create from the coarse host mesh to a hierarchy ready "
+               "level, rediscretised coarse operators; set-up ms: homg_gmg_create from the coarse host mesh to a "
+               "hierarchy ready "
                "for homg_gmg_apply (refinement, P and R, FEM assembly per level, smoothers, omega, coarse solver, "
-               "formats; synchronised), with --setup-reps N the median of N creates after a warm-up; solve ms: median; cycle: ms per V-cycle; GB/s: finest A's "
+               "formats; synchronised), with --setup-reps N the median of N creates after a warm-up; solve ms: median; "
+               "cycle: ms per V-cycle; GB/s: finest A's "
                "product; band: mean |i - j| of the finest A\n\n");
     emit("%s", "| problem | smoother | numbering | format | set-up ms | iterations | solve ms | cycle ms | GB/s | "
                "band |\n|---|---|---|---|---|---|---|---|---|---|\n");
