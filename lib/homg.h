@@ -554,7 +554,7 @@ typedef struct homg_fem_info {
     int32_t num_patches, max_patch_nnz, max_patch_nodes; /* PATCH */
     double boundary_fraction; /* PATCH: share of element rows that fall outside their patch */
     double pattern_ms;        /* building the CSR pattern on the context's device */
-    double prepare_ms;        /* colouring or patch partition (host) and its upload */
+    double prepare_ms;        /* colouring (host) and its upload, or the patch partition (backend) */
 } homg_fem_info;
 
 /* Builds the pattern and the scheme's data for `mesh` (uploading the mesh; the

@@ -3,7 +3,9 @@
  * generated cube, for both GPU schemes, with random per-element sigma, a nodal
  * source and Dirichlet values; re-assembly; P2 elements (the colour kernel) on
  * gmsh P2 files and an asset; the right-hand side alone (rhs_only) after a
- * full assembly with another source; errors the GPU path must report. */
+ * full assembly with another source; errors the GPU path must report; the
+ * PATCH scheme's partition (kernels/fem/partition.*) on random rows and
+ * elements: both backends give the same arrays, which obey the definition. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
+#include "devcopy.h"
+#include "fem/fem_kernels.h"
 #include "homg.h"
 #include "host_system.h"
 #include "testutil.h"
@@ -395,6 +400,119 @@ static void gpu_scan_names_the_same_entry_as_cpu(void **state)
     homg_mesh_destroy(mg);
 }
 
+/* The partition of both backends on the same random input. */
+typedef struct part_run {
+    int32_t *a[9];
+    fem_partition q;
+} part_run;
+
+static part_run partition_on(homg_ctx *ctx, int dim, int32_t n, int32_t ne, const int32_t *elements,
+                             const int32_t *row_ptr, int32_t patch_nnz)
+{
+    const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
+    size_t len[9] = { (size_t)n + 1, (size_t)n, 2 * (size_t)n + 1, (size_t)n + 1, (size_t)row_ptr[n],
+                      (size_t)n,     (size_t)n, (size_t)n + 1,     (size_t)ne };
+    int32_t *d[9];
+    fem_problem p;
+    part_run r;
+    size_t tb = 0;
+    void *temp, *d_el = homg_test_up(ctx, elements, (size_t)ne * (dim + 1) * 4),
+                *d_rp = homg_test_up(ctx, row_ptr, ((size_t)n + 1) * 4);
+    memset(&p, 0, sizeof p);
+    p.dim = dim;
+    p.num_nodes = n;
+    p.num_elements = ne;
+    p.elements = (const int32_t *)d_el;
+    for (int i = 0; i < 9; i++)
+        d[i] = (int32_t *)homg_test_up(ctx, NULL, (len[i] + 1) * 4);
+    r.q.node_ptr = d[0], r.q.nodes = d[1], r.q.row_off = d[2], r.q.entry_ptr = d[3], r.q.entry_src = d[4];
+    r.q.node_patch = d[5], r.q.node_local = d[6], r.q.elem_ptr = d[7], r.q.elems = d[8];
+    assert_int_equal(k->partition_temp_bytes(&ctx->ex, n, ne, &tb), HOMG_OK);
+    temp = homg_test_up(ctx, NULL, tb);
+    if (k->partition(&ctx->ex, &p, (const int32_t *)d_rp, row_ptr[n], patch_nnz, &r.q, temp, tb) != HOMG_OK)
+        fail_msg("partition: %s", homg_ctx_last_error(ctx));
+    for (int i = 0; i < 9; i++) {
+        r.a[i] = (int32_t *)calloc(len[i] + 1, 4);
+        homg_test_down(ctx, r.a[i], d[i], len[i] * 4);
+        homg_free(ctx, d[i]);
+    }
+    homg_free(ctx, temp);
+    homg_free(ctx, d_el);
+    homg_free(ctx, d_rp);
+    return r;
+}
+
+/* The definition (partition.h), checked on the CPU's arrays: runs of rows in
+ * order, at most patch_nnz entries where the longest row fits, each element
+ * in the patch of its first node, in element order. */
+static void check_partition(const part_run *r, int dim, int32_t n, int32_t ne, const int32_t *el, const int32_t *rp,
+                            int32_t patch_nnz)
+{
+    const int32_t *node_ptr = r->a[0], *row_off = r->a[2], *elem_ptr = r->a[7], *elems = r->a[8];
+    int32_t np = r->q.num_patches;
+    assert_true(np >= (n > 0) && node_ptr[0] == 0 && node_ptr[np] == n && elem_ptr[np] == ne);
+    for (int32_t k = 0; k < np; k++) {
+        int32_t f = node_ptr[k], l = node_ptr[k + 1];
+        assert_true(l > f);
+        if (r->q.max_row <= patch_nnz)
+            assert_true(rp[l] - rp[f] <= patch_nnz);
+        for (int32_t i = f; i <= l; i++)
+            assert_int_equal(row_off[i + k], rp[i] - rp[f]);
+        for (int32_t j = elem_ptr[k]; j < elem_ptr[k + 1]; j++) {
+            int32_t v0 = el[(size_t)elems[j] * (dim + 1)];
+            assert_true(v0 >= f && v0 < l);
+            assert_true(j == elem_ptr[k] || elems[j] > elems[j - 1]);
+        }
+    }
+}
+
+static void gpu_partition_matches_cpu(void **state)
+{
+    homg_rng rng = homg_rng_seed(23);
+    (void)state;
+    for (int t = 0; t < (quick ? 3 : 12); t++) {
+        int dim = 2 + t % 2, nv = dim + 1;
+        int32_t n = t == 0 ? 1 : 1 + (int32_t)(homg_rng_uniform(&rng) * (quick ? 300 : 40000));
+        int32_t ne = (int32_t)(homg_rng_uniform(&rng) * 3 * n),
+                patch_nnz = 16 + (int32_t)(homg_rng_uniform(&rng) * 600);
+        int32_t *rp = (int32_t *)malloc(((size_t)n + 1) * 4), *el = (int32_t *)malloc(((size_t)ne * nv + 1) * 4);
+        part_run c, g;
+        rp[0] = 0;
+        for (int32_t i = 0; i < n; i++) /* rows of 1 .. 40 entries, one now and then longer than patch_nnz */
+            rp[i + 1] = rp[i] + 1 + (int32_t)(homg_rng_uniform(&rng) * (t == 5 ? 2 * patch_nnz : 40));
+        for (size_t i = 0; i < (size_t)ne * nv; i++)
+            el[i] = (int32_t)(homg_rng_uniform(&rng) * n);
+        c = partition_on(cpu, dim, n, ne, el, rp, patch_nnz);
+        g = partition_on(gpu, dim, n, ne, el, rp, patch_nnz);
+        print_message("partition: n %d, elements %d, patch_nnz %d: %d patches, largest %d entries %d rows\n", (int)n,
+                      (int)ne, (int)patch_nnz, (int)c.q.num_patches, (int)c.q.max_nnz, (int)c.q.max_nodes);
+        assert_int_equal(g.q.num_patches, c.q.num_patches);
+        assert_int_equal(g.q.max_nnz, c.q.max_nnz);
+        assert_int_equal(g.q.max_nodes, c.q.max_nodes);
+        assert_int_equal(g.q.max_row, c.q.max_row);
+        assert_true(g.q.outside == c.q.outside);
+        for (int i = 0; i < 9; i++) {
+            size_t len[9] = { (size_t)c.q.num_patches + 1,
+                              (size_t)n,
+                              (size_t)n + c.q.num_patches,
+                              (size_t)c.q.num_patches + 1,
+                              (size_t)rp[n],
+                              (size_t)n,
+                              (size_t)n,
+                              (size_t)c.q.num_patches + 1,
+                              (size_t)ne };
+            assert_memory_equal(g.a[i], c.a[i], len[i] * 4);
+        }
+        check_partition(&c, dim, n, ne, el, rp, patch_nnz);
+        for (int i = 0; i < 9; i++) {
+            free(c.a[i]);
+            free(g.a[i]);
+        }
+        free(rp);
+        free(el);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -404,6 +522,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_errors_are_reported),
         cmocka_unit_test(gpu_lambda_elem_and_neumann_match_cpu),
         cmocka_unit_test(gpu_scan_names_the_same_entry_as_cpu),
+        cmocka_unit_test(gpu_partition_matches_cpu),
     };
     int rc;
     homg_test_require_gpu("test_fem_gpu");

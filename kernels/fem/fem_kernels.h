@@ -69,6 +69,17 @@ typedef struct fem_patches {
     size_t scratch_bytes;
 } fem_patches;
 
+/* The PATCH scheme's partition being built on the backend (partition.h): the
+ * arrays of fem_patches, sized for the worst case (one patch per node):
+ * node_ptr, entry_ptr, elem_ptr num_nodes + 1, row_off 2 num_nodes, nodes,
+ * node_patch, node_local num_nodes, entry_src nnz, elems num_elements; the
+ * counts come back to the host. */
+typedef struct fem_partition {
+    int32_t *node_ptr, *nodes, *row_off, *entry_ptr, *entry_src, *node_patch, *node_local, *elem_ptr, *elems;
+    int32_t num_patches, max_nnz, max_nodes, max_row; /* out (host) */
+    int64_t outside;                                  /* out: element nodes held by another patch */
+} fem_partition;
+
 /* Rules of check_values (fem_check.h): each entry finite, finite and >= 0, finite
  * and > 0; or per element a symmetric positive semi-definite 2D / 3D tensor. */
 enum fem_check_rule {
@@ -101,6 +112,13 @@ enum fem_check_rule {
     /* Patches: writes every value and rhs entry (no zeroing needed). */                                            \
     X(homg_status, fem, numeric_patch,                                                                              \
       (kernel_exec * ex, const fem_problem *p, const fem_system *s, const fem_patches *patches))                    \
+    /* The patch partition (partition.h) from the pattern's row pointers (nnz entries): */                          \
+    /* maps, a scan and a sort on the backend, the counts read back once (synchronises). */                         \
+    X(homg_status, fem, partition_temp_bytes,                                                                       \
+      (kernel_exec * ex, int32_t num_nodes, int32_t num_elements, size_t * bytes))                                  \
+    X(homg_status, fem, partition,                                                                                  \
+      (kernel_exec * ex, const fem_problem *p, const int32_t *row_ptr, int32_t nnz, int32_t patch_nnz,              \
+       fem_partition *out, void *temp, size_t temp_bytes))                                                          \
     /* Per-thread scratch the patch pass needs (0 on CUDA, which uses shared memory). */                            \
     X(size_t, fem, patch_scratch_bytes,                                                                             \
       (kernel_exec * ex, int32_t max_nnz, int32_t max_nodes, homg_precision precision))                             \

@@ -5,21 +5,15 @@
  * middle one.  Tetrahedra: four corners, then the octahedron cut along its
  * shortest diagonal into four tetrahedra, each oriented positively.  The
  * products round as on the host (no fused multiply-add on the device), so the
- * diagonal and orientation choices are the host's bit for bit. */
+ * diagonal and orientation choices are the host's bit for bit (the
+ * orientation by homg_det3, core/det.h, which the host's homg__element_det
+ * calls too). */
 #ifndef HOMG_GMG_REFINE_H
 #define HOMG_GMG_REFINE_H
 
+#include "core/det.h"
 #include "core/search.h"
 #include "gmg_kernels.h"
-
-#ifdef __CUDA_ARCH__
-#define RF_MUL(a, b) __dmul_rn(a, b)
-#define RF_ADD(a, b) __dadd_rn(a, b)
-#else
-#define RF_MUL(a, b) ((a) * (b))
-#define RF_ADD(a, b) ((a) + (b))
-#endif
-
 HOMG_HD uint64_t refine_key(int32_t a, int32_t b)
 {
     return a < b ? ((uint64_t)a << 32) | (uint32_t)b : ((uint64_t)b << 32) | (uint32_t)a;
@@ -40,25 +34,9 @@ HOMG_HD double refine_dist2(const double *x, int32_t a, int32_t b)
     double s = 0;
     for (int k = 0; k < 3; k++) {
         double d = x[3 * (size_t)a + k] - x[3 * (size_t)b + k];
-        s = RF_ADD(s, RF_MUL(d, d));
+        s = HOMG_RN_ADD(s, HOMG_RN_MUL(d, d));
     }
     return s;
-}
-
-/* homg__element_det for a tetrahedron, with the host's rounding. */
-HOMG_HD double refine_det3(const double *x, const int32_t *n)
-{
-    const double *p0 = x + 3 * (size_t)n[0], *p1 = x + 3 * (size_t)n[1], *p2 = x + 3 * (size_t)n[2],
-                 *p3 = x + 3 * (size_t)n[3];
-    double a[3], b[3], c[3];
-    for (int k = 0; k < 3; k++) {
-        a[k] = p1[k] - p0[k];
-        b[k] = p2[k] - p0[k];
-        c[k] = p3[k] - p0[k];
-    }
-    return RF_ADD(RF_ADD(RF_MUL(a[0], RF_ADD(RF_MUL(b[1], c[2]), -RF_MUL(b[2], c[1]))),
-                         -RF_MUL(a[1], RF_ADD(RF_MUL(b[0], c[2]), -RF_MUL(b[2], c[0])))),
-                  RF_MUL(a[2], RF_ADD(RF_MUL(b[0], c[1]), -RF_MUL(b[1], c[0]))));
 }
 
 /* The eight children of tetrahedron v (mid: its edge midpoints; x: the fine coordinates). */
@@ -86,7 +64,7 @@ HOMG_HD void refine_split_tetrahedron(const int32_t *v, int32_t mid[4][4], const
         t[1] = ends[best][1];
         t[2] = ring[best][r];
         t[3] = ring[best][(r + 1) % 4];
-        if (refine_det3(x, t) < 0) {
+        if (homg_det3(x, t) < 0) {
             t[2] = ring[best][(r + 1) % 4];
             t[3] = ring[best][r];
         }
@@ -125,7 +103,8 @@ HOMG_HD void refine_node(int dim, const double *coarse, int32_t nn, const uint64
     {
         int32_t p = (int32_t)(edges[i - nn] >> 32), q = (int32_t)(edges[i - nn] & 0xffffffffu);
         for (int k = 0; k < dim; k++)
-            fine[(size_t)dim * i + k] = RF_MUL(0.5, RF_ADD(coarse[(size_t)dim * p + k], coarse[(size_t)dim * q + k]));
+            fine[(size_t)dim * i + k] =
+                HOMG_RN_MUL(0.5, HOMG_RN_ADD(coarse[(size_t)dim * p + k], coarse[(size_t)dim * q + k]));
     }
 }
 

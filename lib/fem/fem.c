@@ -201,33 +201,13 @@ static homg_status prepare_color(homg_fem *fem)
     return st;
 }
 
-/* The patches on the host, from the pattern read back. */
-static homg_status host_patches(homg_fem *fem, fem_patch_host *h)
-{
-    homg_ctx *ctx = fem->ctx;
-    int32_t n = fem->mesh->num_nodes, nnz = fem->info.nnz;
-    int32_t *row_ptr = (int32_t *)homg__host_alloc(ctx, ((size_t)n + 1) * sizeof(int32_t), "homg_fem_create");
-    int32_t *col_idx = (int32_t *)homg__host_alloc(ctx, (size_t)nnz * sizeof(int32_t), "homg_fem_create");
-    homg_status st = row_ptr && col_idx ? HOMG_OK : HOMG_ERROR_OUT_OF_MEMORY;
-    if (st == HOMG_OK &&
-        ((st = ctx->mem->copy(&ctx->ex, row_ptr, fem->row_ptr, ((size_t)n + 1) * sizeof(int32_t), HOMG_D2H)) !=
-             HOMG_OK ||
-         (st = ctx->mem->copy(&ctx->ex, col_idx, fem->col_idx, (size_t)nnz * sizeof(int32_t), HOMG_D2H)) != HOMG_OK))
-        homg__backend_fail(ctx, st, "homg_fem_create: reading the pattern back");
-    if (st == HOMG_OK)
-        st = homg__fem_patches(ctx, fem->mesh, row_ptr, col_idx, fem->desc.patch_nnz, h);
-    free(row_ptr);
-    free(col_idx);
-    return st;
-}
-
 /* On CUDA a patch's rows, values and columns must fit one block's shared memory. */
-static homg_status check_shared(const homg_fem *fem, const fem_patch_host *h)
+static homg_status check_shared(const homg_fem *fem, const fem_partition *q)
 {
     homg_ctx *ctx = fem->ctx;
     size_t vb = value_bytes(fem);
-    size_t shared = (size_t)h->max_nnz * (sizeof(int32_t) + vb) + (size_t)h->max_nodes * vb +
-                    ((size_t)h->max_nodes + 1) * sizeof(int32_t);
+    size_t shared = (size_t)q->max_nnz * (sizeof(int32_t) + vb) + (size_t)q->max_nodes * vb +
+                    ((size_t)q->max_nodes + 1) * sizeof(int32_t);
     if (ctx->ex.backend == HOMG_BACKEND_CUDA && shared > ctx->ex.shared_per_block)
         return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
                           "homg_fem_create: a patch needs %zu bytes of shared memory, the device has %zu per "
@@ -236,53 +216,67 @@ static homg_status check_shared(const homg_fem *fem, const fem_patch_host *h)
     return HOMG_OK;
 }
 
-/* The host patches into the ctx's space, described by fem->patches. */
-static homg_status upload_patches(homg_fem *fem, const fem_patch_host *h)
+/* The patch partition built on the backend (kernels/fem/partition.*: no host
+ * copy of the pattern), its arrays sized for one patch per node. */
+static homg_status partition(homg_fem *fem, fem_partition *q)
 {
-    int32_t n = fem->mesh->num_nodes, np = h->num_patches;
-    fem_patches *q = &fem->patches;
-    const int32_t *src[9] = { h->node_ptr,   h->nodes,      h->row_off,  h->entry_ptr, h->entry_src,
-                              h->node_patch, h->node_local, h->elem_ptr, h->elems };
-    size_t len[9] = { (size_t)np + 1,
-                      (size_t)n,
-                      (size_t)n + np,
-                      (size_t)np + 1,
-                      (size_t)fem->info.nnz,
-                      (size_t)n,
-                      (size_t)n,
-                      (size_t)np + 1,
-                      (size_t)fem->mesh->num_elements };
+    homg_ctx *ctx = fem->ctx;
+    fem_problem p = geometry(fem);
+    size_t n = (size_t)p.num_nodes, tb = 0;
+    size_t len[9] = { n + 1, n, 2 * n + 1, n + 1, (size_t)fem->info.nnz, n, n, n + 1, (size_t)p.num_elements };
+    int32_t **dst[9] = { &q->node_ptr,   &q->nodes,      &q->row_off,  &q->entry_ptr, &q->entry_src,
+                         &q->node_patch, &q->node_local, &q->elem_ptr, &q->elems };
+    void *temp = NULL;
     homg_status st = HOMG_OK;
-    for (int i = 0; i < 9 && st == HOMG_OK; i++)
-        st = upload_i32(fem->ctx, &fem->patch_arrays[i], src[i], len[i], "homg_fem_create: patches");
-    q->num_patches = np;
-    q->max_nnz = h->max_nnz;
-    q->max_nodes = h->max_nodes;
-    q->node_ptr = fem->patch_arrays[0];
-    q->nodes = fem->patch_arrays[1];
-    q->row_off = fem->patch_arrays[2];
-    q->entry_ptr = fem->patch_arrays[3];
-    q->entry_src = fem->patch_arrays[4];
-    q->node_patch = fem->patch_arrays[5];
-    q->node_local = fem->patch_arrays[6];
-    q->elem_ptr = fem->patch_arrays[7];
-    q->elems = fem->patch_arrays[8];
-    fem->info.num_patches = np;
-    fem->info.max_patch_nnz = h->max_nnz;
-    fem->info.max_patch_nodes = h->max_nodes;
-    fem->info.boundary_fraction = h->boundary_fraction;
+    memset(q, 0, sizeof *q);
+    for (int i = 0; i < 9 && st == HOMG_OK; i++) {
+        st = homg__alloc(ctx, (len[i] + 1) * sizeof(int32_t), (void **)&fem->patch_arrays[i],
+                         "homg_fem_create: patches");
+        *dst[i] = fem->patch_arrays[i];
+    }
+    if (st == HOMG_OK && (st = fem->k->partition_temp_bytes(&ctx->ex, p.num_nodes, p.num_elements, &tb)) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: patch partition");
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, tb + 8, &temp, "homg_fem_create: patch partition workspace");
+    if (st == HOMG_OK && (st = fem->k->partition(&ctx->ex, &p, fem->row_ptr, fem->info.nnz, fem->desc.patch_nnz, q,
+                                                 temp, tb)) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: patch partition");
+    homg__free(ctx, temp);
     return st;
 }
 
+/* The partition's arrays and counts into fem->patches and the info. */
+static void describe_patches(homg_fem *fem, const fem_partition *q)
+{
+    fem_patches *d = &fem->patches;
+    d->num_patches = q->num_patches;
+    d->max_nnz = q->max_nnz;
+    d->max_nodes = q->max_nodes;
+    d->node_ptr = q->node_ptr;
+    d->nodes = q->nodes;
+    d->row_off = q->row_off;
+    d->entry_ptr = q->entry_ptr;
+    d->entry_src = q->entry_src;
+    d->node_patch = q->node_patch;
+    d->node_local = q->node_local;
+    d->elem_ptr = q->elem_ptr;
+    d->elems = q->elems;
+    fem->info.num_patches = q->num_patches;
+    fem->info.max_patch_nnz = q->max_nnz;
+    fem->info.max_patch_nodes = q->max_nodes;
+    fem->info.boundary_fraction =
+        fem->mesh->num_elements ? (double)q->outside / ((double)fem->mesh->num_elements * (fem->mesh->dim + 1)) : 0;
+}
+
 /* The patch-boundary contributions and, on the CPU, the per-thread scratch. */
-static homg_status patch_buffers(homg_fem *fem, const fem_patch_host *h)
+static homg_status patch_buffers(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
     fem_patches *q = &fem->patches;
     size_t vb = value_bytes(fem);
     HOMG_TRY(homg__alloc(ctx, (size_t)fem->info.nnz * vb, &q->values_B, "homg_fem_create: values_B"));
     HOMG_TRY(homg__alloc(ctx, (size_t)fem->mesh->num_nodes * vb, &q->rhs_B, "homg_fem_create: rhs_B"));
-    q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, h->max_nnz, h->max_nodes, fem->desc.precision) *
+    q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, q->max_nnz, q->max_nodes, fem->desc.precision) *
                        (size_t)(ctx->ex.sm_count > 0 ? ctx->ex.sm_count : 1);
     if (ctx->ex.backend == HOMG_BACKEND_CUDA)
         q->scratch_bytes = 0;
@@ -293,18 +287,11 @@ static homg_status patch_buffers(homg_fem *fem, const fem_patch_host *h)
 
 static homg_status prepare_patches(homg_fem *fem)
 {
-    fem_patch_host h;
-    homg_status st;
-    memset(&h, 0, sizeof h);
-    st = host_patches(fem, &h);
-    if (st == HOMG_OK)
-        st = check_shared(fem, &h);
-    if (st == HOMG_OK)
-        st = upload_patches(fem, &h);
-    if (st == HOMG_OK)
-        st = patch_buffers(fem, &h);
-    homg__patch_host_free(&h);
-    return st;
+    fem_partition q;
+    HOMG_TRY(partition(fem, &q));
+    HOMG_TRY(check_shared(fem, &q));
+    describe_patches(fem, &q);
+    return patch_buffers(fem);
 }
 
 static homg_status create(homg_fem *fem)

@@ -45,17 +45,4 @@ homg_status homg__fem_p2_mask(const homg_mesh *m, const int32_t *dofs, const int
  * *order (num_elements) lists the elements colour by colour; *ptr (colours + 1). */
 homg_status homg__fem_color(homg_ctx *ctx, const homg_mesh *mesh, int32_t **order, int32_t **ptr, int32_t *colors);
 
-/* Host arrays of the patch scheme (see fem_patches). */
-typedef struct fem_patch_host {
-    int32_t num_patches, max_nnz, max_nodes;
-    int32_t *node_ptr, *nodes, *row_off, *entry_ptr, *entry_src, *node_patch, *node_local, *elem_ptr, *elems;
-    double boundary_fraction;
-} fem_patch_host;
-
-/* Grows patches breadth-first over the matrix graph until a patch's rows hold
- * `patch_nnz` entries; elements go to the patch of their first node. */
-homg_status homg__fem_patches(homg_ctx *ctx, const homg_mesh *mesh, const int32_t *row_ptr, const int32_t *col_idx,
-                              int32_t patch_nnz, fem_patch_host *out);
-void homg__patch_host_free(fem_patch_host *p);
-
 #endif

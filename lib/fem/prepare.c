@@ -1,5 +1,6 @@
-/* prepare.c -- host-side preparation of the assembly schemes: the element
- * colouring and the node patches (the same on every backend). */
+/* prepare.c -- host-side preparation of the COLOR scheme: the greedy element
+ * colouring (the PATCH scheme's partition is built on the backend:
+ * kernels/fem/partition.*). */
 #include "fem_internal.h"
 
 #include <stdlib.h>
@@ -84,130 +85,6 @@ homg_status homg__fem_color(homg_ctx *ctx, const homg_mesh *m, int32_t **order, 
     if (!ok) {
         *order = *ptr = NULL;
         return NO_MEMORY(ctx, "colouring");
-    }
-    return HOMG_OK;
-}
-
-void homg__patch_host_free(fem_patch_host *p)
-{
-    free(p->node_ptr);
-    free(p->nodes);
-    free(p->row_off);
-    free(p->entry_ptr);
-    free(p->entry_src);
-    free(p->node_patch);
-    free(p->node_local);
-    free(p->elem_ptr);
-    free(p->elems);
-    memset(p, 0, sizeof *p);
-}
-
-/* The node and entry arrays, sized for the worst case (n patches): the counts
- * are known only at the end.  0 when out of memory. */
-static int patch_alloc(fem_patch_host *q, int32_t n, int32_t nnz)
-{
-    memset(q, 0, sizeof *q);
-    q->node_ptr = (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t));
-    q->entry_ptr = (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t));
-    q->nodes = (int32_t *)malloc((size_t)n * sizeof(int32_t));
-    q->row_off = (int32_t *)malloc((size_t)2 * n * sizeof(int32_t));
-    q->entry_src = (int32_t *)malloc((size_t)nnz * sizeof(int32_t));
-    q->node_patch = (int32_t *)malloc((size_t)n * sizeof(int32_t));
-    q->node_local = (int32_t *)malloc((size_t)n * sizeof(int32_t));
-    return q->node_ptr && q->entry_ptr && q->nodes && q->row_off && q->entry_src && q->node_patch && q->node_local;
-}
-
-/* Where the patches being grown stand: nodes and entries taken so far. */
-typedef struct patch_growth {
-    const int32_t *row_ptr, *col_idx;
-    int32_t patch_nnz;
-    int32_t *queued; /* the patch that queued each node, or -1 */
-    int32_t filled, entries_total;
-} patch_growth;
-
-/* Patch np, breadth-first from `seed` over the matrix graph until the next
- * row would pass patch_nnz entries; q->nodes[filled ..] doubles as the queue,
- * and nodes queued but not taken go back to the pool (node_patch stays -1). */
-static void grow_patch(fem_patch_host *q, patch_growth *g, int32_t seed, int32_t np)
-{
-    int32_t head = g->filled, tail = g->filled, entries = 0, local = 0;
-    q->nodes[tail++] = seed;
-    g->queued[seed] = np;
-    while (head < tail) {
-        int32_t u = q->nodes[head], len = g->row_ptr[u + 1] - g->row_ptr[u];
-        if (local > 0 && entries + len > g->patch_nnz)
-            break;
-        q->node_patch[u] = np;
-        q->node_local[u] = local;
-        q->row_off[g->filled + np + local] = entries;
-        for (int32_t k = 0; k < len; k++)
-            q->entry_src[g->entries_total + entries + k] = g->row_ptr[u] + k;
-        entries += len;
-        local++;
-        head++;
-        for (int32_t k = g->row_ptr[u]; k < g->row_ptr[u + 1]; k++) {
-            int32_t w = g->col_idx[k];
-            if (q->node_patch[w] < 0 && g->queued[w] != np)
-                g->queued[w] = np, q->nodes[tail++] = w;
-        }
-    }
-    q->row_off[g->filled + np + local] = entries;
-    g->filled += local;
-    g->entries_total += entries;
-    q->max_nnz = entries > q->max_nnz ? entries : q->max_nnz;
-    q->max_nodes = local > q->max_nodes ? local : q->max_nodes;
-    q->node_ptr[np + 1] = g->filled;
-    q->entry_ptr[np + 1] = g->entries_total;
-}
-
-/* Elements to the patch of their first node, grouped by patch; the fraction of
- * element nodes outside their element's patch.  0 when out of memory. */
-static int patch_elements(const homg_mesh *m, fem_patch_host *q)
-{
-    int nv = m->dim + 1;
-    int32_t ne = m->num_elements, *first = (int32_t *)malloc(((size_t)ne + 1) * sizeof(int32_t));
-    int64_t outside = 0;
-    if (!first)
-        return 0;
-    for (int32_t e = 0; e < ne; e++) {
-        const int32_t *v = m->elements + (size_t)e * nv;
-        first[e] = q->node_patch[v[0]];
-        for (int a = 0; a < nv; a++)
-            outside += q->node_patch[v[a]] != first[e];
-    }
-    q->boundary_fraction = (double)outside / ((double)ne * nv);
-    if (!group_by_key(first, (size_t)ne, 1, q->num_patches, &q->elem_ptr, &q->elems)) {
-        free(first);
-        return 0;
-    }
-    free(first);
-    return 1;
-}
-
-homg_status homg__fem_patches(homg_ctx *ctx, const homg_mesh *m, const int32_t *row_ptr, const int32_t *col_idx,
-                              int32_t patch_nnz, fem_patch_host *q)
-{
-    int32_t n = m->num_nodes, np = 0;
-    patch_growth g = { row_ptr, col_idx, patch_nnz, NULL, 0, 0 };
-    g.queued = (int32_t *)malloc((size_t)n * sizeof(int32_t));
-    if (!patch_alloc(q, n, row_ptr[n]) || !g.queued) {
-        free(g.queued);
-        homg__patch_host_free(q);
-        return NO_MEMORY(ctx, "patches");
-    }
-    for (int32_t i = 0; i < n; i++) {
-        q->node_patch[i] = -1;
-        g.queued[i] = -1;
-    }
-    q->node_ptr[0] = q->entry_ptr[0] = 0;
-    for (int32_t seed = 0; seed < n; seed++)
-        if (q->node_patch[seed] < 0)
-            grow_patch(q, &g, seed, np++);
-    free(g.queued);
-    q->num_patches = np;
-    if (!patch_elements(m, q)) {
-        homg__patch_host_free(q);
-        return NO_MEMORY(ctx, "patches");
     }
     return HOMG_OK;
 }

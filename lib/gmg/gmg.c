@@ -293,6 +293,8 @@ static homg_status assemble(homg_gmg *g, int l)
     if (st == HOMG_OK)
         st = homg_fem_assemble(fem, &c);
     t = homg__gmg_mark(g, GMG_T_FEM, t);
+    g->fem_pattern_ms += homg_fem_get_info(fem).pattern_ms;
+    g->fem_prepare_ms += homg_fem_get_info(fem).prepare_ms;
     view = homg_fem_matrix(fem);
     if (st == HOMG_OK && !(galerkin && l > 0)) /* A stays in the ctx's space (Galerkin: replaced) */
         st = copy_matrix(g, &view, &lv->a.csr);

@@ -52,6 +52,7 @@ double homg__gmg_now_ms(void);
 struct homg_gmg {
     homg_ctx *ctx;
     double phase_ms[GMG_T_COUNT];
+    double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;

@@ -121,6 +121,26 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
     return st;
 }
 
+/* The refined mesh m's copies in the ctx's space (what homg_mesh_upload
+ * makes) from the refinement's own arrays: device to device, no upload of
+ * coordinates and elements (only the tags go up). */
+static homg_status adopt_backend_arrays(const backend_refine *b, homg_mesh *m)
+{
+    homg_ctx *ctx = b->ctx;
+    size_t nc = (size_t)m->num_nodes * m->dim * sizeof(double);
+    size_t ne = (size_t)m->num_elements * (m->dim + 1) * sizeof(int32_t);
+    size_t nt = (size_t)m->num_elements * sizeof(int32_t);
+    if (!b->coords || b->nodes != m->num_nodes || b->elements != m->num_elements || m->ctx_coords)
+        return HOMG_OK;
+    HOMG_TRY(homg__alloc(ctx, nc, (void **)&m->ctx_coords, "refinement: coordinates"));
+    HOMG_TRY(homg__alloc(ctx, ne, (void **)&m->ctx_elements, "refinement: elements"));
+    HOMG_TRY(homg__alloc(ctx, nt, (void **)&m->ctx_element_tags, "refinement: element tags"));
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, m->ctx_coords, b->coords, nc, HOMG_D2D), "refinement");
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, m->ctx_elements, b->elems, ne, HOMG_D2D), "refinement");
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, m->ctx_element_tags, m->element_tags, nt, HOMG_H2D), "refinement");
+    return HOMG_OK;
+}
+
 homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p)
 {
     backend_refine b = { ctx, 0, 0, 0, NULL, NULL, NULL };
@@ -131,6 +151,8 @@ homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh
         uint64_t *edges = NULL;
         size_t ne = 0;
         homg_status st = homg__mesh_refine_edges(meshes[l + 1], &hook, &meshes[l], p ? &edges : NULL, &ne);
+        if (st == HOMG_OK && (st = adopt_backend_arrays(&b, meshes[l])) != HOMG_OK)
+            homg_mesh_destroy(meshes[l]);
         if (st == HOMG_OK && p) {
             st = homg__gmg_prolongation_edges(ctx, meshes[l + 1]->num_nodes, edges, ne, &p[l]);
             free(edges);

@@ -1,6 +1,8 @@
 /* mesh.c -- the homg_mesh object: checks, orientation, accessors, upload. */
 #include "mesh_internal.h"
 
+#include "core/det.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,18 +24,8 @@ double homg__element_det(int dim, const double *x, const int32_t *n)
     if (dim == 2) {
         const double *p0 = x + 2 * (size_t)n[0], *p1 = x + 2 * (size_t)n[1], *p2 = x + 2 * (size_t)n[2];
         return (p1[0] - p0[0]) * (p2[1] - p0[1]) - (p2[0] - p0[0]) * (p1[1] - p0[1]);
-    } else {
-        const double *p0 = x + 3 * (size_t)n[0], *p1 = x + 3 * (size_t)n[1], *p2 = x + 3 * (size_t)n[2],
-                     *p3 = x + 3 * (size_t)n[3];
-        double a[3], b[3], c[3];
-        for (int k = 0; k < 3; k++) {
-            a[k] = p1[k] - p0[k];
-            b[k] = p2[k] - p0[k];
-            c[k] = p3[k] - p0[k];
-        }
-        return a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
-               a[2] * (b[0] * c[1] - b[1] * c[0]);
     }
+    return homg_det3(x, n); /* the refinement kernels' own (core/det.h) */
 }
 
 double homg__element_longest_edge(int dim, const double *x, const int32_t *n)
