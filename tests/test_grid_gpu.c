@@ -1151,7 +1151,8 @@ static void gen_lanes_equal_single_solves(void **state)
 
 /* nrhs = 5 (the general solver's 4 steps keyed per right-hand side: 20 graphs, more
  * than the 16 the cache once held): a second solve replays every graph, captures none,
- * and gives the first's solution (to the order of the dot products' atomic sums). */
+ * and gives the first's solution (to the order of the dot products' atomic sums).
+ * float32: a restart every 10 cycles, so 12 cycles take all 4 steps. */
 static void gen_graphs_kept_for_many_rhs(void **state)
 {
     const int nrhs = 5;
@@ -1165,7 +1166,7 @@ static void gen_graphs_kept_for_many_rhs(void **state)
     long captures;
     (void)state;
     c->d.method = HOMG_METHOD_VCYCLE;
-    c->d.precision = HOMG_FLOAT64;
+    c->d.precision = HOMG_FLOAT32;
     grid_case_discs(c, 0.2, 3, 161);
     assert_int_equal(homg_grid_create(gpu, &c->d, &g), HOMG_OK);
     assert_int_equal(homg_alloc(gpu, n, &fl), HOMG_OK);
@@ -1184,9 +1185,9 @@ static void gen_graphs_kept_for_many_rhs(void **state)
     homg_test_download(gpu, u, n * nrhs, c->d.precision, b);
     printf("  nrhs %d: %ld graphs captured by the first solve, %ld by the second\n", nrhs, captures,
            g->graph_captures - captures);
-    assert_true(captures >= 4 * nrhs);
+    assert_true(captures == 4 * nrhs);
     assert_true(g->graph_captures == captures);
-    assert_true(homg_rel_diff(a, b, n * nrhs) < 1e-12);
+    assert_true(homg_rel_diff(a, b, n * nrhs) < 1e-5);
     homg_grid_destroy(g);
     homg_free(gpu, f), homg_free(gpu, u), homg_free(gpu, fl);
     free(a), free(b);

@@ -446,9 +446,9 @@ static void guidance_vs_definition(void **state)
                         if (a.flags[k] == HOMG_CELL_FIXED)
                             assert_true(fabs(((double *)a.u)[k + (size_t)gw * gh * c] - ref_get(&dst, px, py, c)) <
                                         1e-12);
-                        if (active) /* the cold start: the source (its luma for monochrome), OpenCV's the dst */
+                        if (active) /* the cold start: the source (its luma for monochrome); mixed, OpenCV: dst */
                             assert_true(fabs(((double *)a.u)[k + (size_t)gw * gh * c] -
-                                             (cv                           ? ref_get(&dst, px, py, c)
+                                             (cv || m == HOMG_CLONE_MIXED  ? ref_get(&dst, px, py, c)
                                               : m == HOMG_CLONE_MONOCHROME ? luma(&src, sx + i, sy + j)
                                                                            : ref_get(&src, sx + i, sy + j, c))) <
                                         1e-12);
