@@ -16,8 +16,13 @@
  * times on the same inputs come from tools/dev/opencv_clone.py --bench.
  *
  *   build/bench/bench_image [--reps R] [--out FILE] [--quick] [--size N] [--pct P] [--no-drag]
+ *                           [--phases] [--profile C]
  * (--size/--pct/--no-drag: those rows only, no table written; HOMG_GEN_LANES=1 in the
- * environment solves the channels one after another, the timing before lanes)
+ * environment solves the channels one after another, the timing before lanes;
+ * HOMG_CLONE_DST_START=1 starts from the destination's values, the start before the
+ * source's; --phases: for those rows the cold apply's median ms at 1..6 cycles, whose
+ * slope is the time per cycle and whose intercept the rest (set-up, copy, store);
+ * --profile C: one create and one cold apply of C cycles per row, nothing timed, for ncu)
  */
 #include <math.h>
 #include <stdio.h>
@@ -290,6 +295,37 @@ static void drag(void)
     free(hs), free(hd), free(hm);
 }
 
+/* The cold apply's median at 1..6 cycles (no reference: speed only); profile > 0:
+ * one apply of that many cycles, untimed. */
+static void phases(int n, double frac, int profile)
+{
+    unsigned char *hs = picture(n, 1), *hd = picture(n, 2), *hm = disk(n, frac);
+    homg_image src = dev_image(n, 3, hs), dst = dev_image(n, 3, hd), mask = dev_image(n, 1, hm),
+               out = dev_image(n, 3, NULL);
+    double ms[7] = { 0 };
+    for (int cyc = profile ? profile : 1; cyc <= (profile ? profile : 6); cyc++) {
+        homg_clone_desc d = { 0 };
+        homg_clone *cl;
+        d.tol = -1, d.max_cycles = cyc;
+        if (homg_clone_create(ctx, &src, &mask, n, n, &d, &cl) != HOMG_OK)
+            die("create");
+        if (profile) {
+            if (homg_clone_apply(cl, &dst, 0, 0, &out, NULL) != HOMG_OK)
+                die("apply");
+            homg_ctx_synchronize(ctx);
+        } else {
+            ms[cyc] = time_apply(cl, &dst, &out, 0, 0, 1);
+            printf("phases %d^2 %.0f%%: %d cycle(s) cold: apply %.3f ms\n", n, frac * 100, cyc, ms[cyc]);
+        }
+        homg_clone_destroy(cl);
+    }
+    if (!profile)
+        printf("phases %d^2 %.0f%%: %.3f ms per cycle (slope 1..6), %.3f ms the rest (intercept)\n", n, frac * 100,
+               (ms[6] - ms[1]) / 5, ms[1] - (ms[6] - ms[1]) / 5);
+    homg_free(ctx, src.data), homg_free(ctx, dst.data), homg_free(ctx, mask.data), homg_free(ctx, out.data);
+    free(hs), free(hd), free(hm);
+}
+
 static void write_table(const char *path)
 {
     FILE *f = fopen(path, "w");
@@ -319,7 +355,7 @@ int main(int argc, char **argv)
 {
 #if HOMG_HAVE_CUDA
     const char *out = "bench/results/h100_image.md";
-    int quick = 0, only_n = 0, only_pct = 0, no_drag = 0;
+    int quick = 0, only_n = 0, only_pct = 0, no_drag = 0, phase = 0, profile = 0;
     homg_ctx_desc cd = { 0 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
@@ -334,6 +370,10 @@ int main(int argc, char **argv)
             only_pct = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-drag"))
             no_drag = 1;
+        else if (!strcmp(argv[i], "--phases"))
+            phase = 1;
+        else if (!strcmp(argv[i], "--profile") && i + 1 < argc)
+            profile = atoi(argv[++i]);
     }
     if (!homg_cuda_available()) {
         printf("SKIP bench_image: no CUDA device\n");
@@ -345,11 +385,15 @@ int main(int argc, char **argv)
     printf("bench_image: %s, build %s\n", homg_ctx_device_name(ctx), HOMG_BUILD_ID);
     for (int n = 1024; n <= (quick ? 1024 : 4096); n *= 2)
         for (int p = 0; p < 3; p++)
-            if ((!only_n || n == only_n) && (!only_pct || only_pct == (p == 0 ? 10 : p == 1 ? 30 : 60)))
-                clone_case(n, p == 0 ? 0.1 : p == 1 ? 0.3 : 0.6, quick);
-    if (!no_drag)
+            if ((!only_n || n == only_n) && (!only_pct || only_pct == (p == 0 ? 10 : p == 1 ? 30 : 60))) {
+                if (phase || profile)
+                    phases(n, p == 0 ? 0.1 : p == 1 ? 0.3 : 0.6, profile);
+                else
+                    clone_case(n, p == 0 ? 0.1 : p == 1 ? 0.3 : 0.6, quick);
+            }
+    if (!no_drag && !phase && !profile)
         drag();
-    if (!quick && !only_n && !only_pct && !no_drag)
+    if (!quick && !only_n && !only_pct && !no_drag && !phase && !profile)
         write_table(out);
     homg_ctx_destroy(ctx);
     return 0;

@@ -285,6 +285,39 @@ static void no_islands_same_solution(void **state)
     grid_case_free(c);
 }
 
+/* A sigma jump (level 2 in two passes) with nrhs = 3: each right-hand side's solution
+ * and cycles are those of its own nrhs = 1 solve (on CUDA the lanes have their own
+ * two-pass vectors and weights; test_grid_gpu checks the lanes there). */
+static void nrhs_sigma_jump(void **state)
+{
+    (void)state;
+    grid_case *c = grid_case_new(96, 80, 1, 3, 70), *c1 = mk(96, 80, 1, HOMG_BC_DIRICHLET, 71);
+    const size_t n = grid_case_cells(c);
+    double *u3 = (double *)malloc(3 * n * sizeof(double)), *u1 = (double *)malloc(n * sizeof(double));
+    homg_solve_desc sd = { 0 };
+    homg_solve_info i3, i1;
+    c->d.precision = HOMG_FLOAT64;
+    c->d.method = HOMG_METHOD_VCYCLE;
+    grid_case_random_faces(c, 72);
+    grid_case_checker_sigma(c, 8, 1e3);
+    grid_case_checker_sigma(c1, 8, 1e3);
+    sd.tol = 1e-10;
+    sd.max_cycles = 60;
+    assert_int_equal(grid_case_solve(ctx, c, &sd, u3, &i3, NULL, NULL), HOMG_OK);
+    assert_int_equal(i3.two_pass, 1);
+    for (int r = 0; r < 3; r++) {
+        memcpy(c1->f, c->f + r * n, n * sizeof(double));
+        for (int s = 0; s < 4; s++)
+            memcpy(c1->face[s], c->face[s] + r * grid_case_face_len(c, s), grid_case_face_len(c, s) * sizeof(double));
+        assert_int_equal(grid_case_solve(ctx, c1, &sd, u1, &i1, NULL, NULL), HOMG_OK);
+        assert_true(homg_rel_diff(u3 + r * n, u1, n) < 1e-12);
+        assert_true(i1.cycles <= i3.cycles);
+    }
+    assert_true(grid_case_residual(c, u3, 0) < 1e-8);
+    free(u3), free(u1);
+    grid_case_free(c), grid_case_free(c1);
+}
+
 /* nrhs right-hand sides in one call equal separate calls; F-cycles and float32. */
 static void nrhs_methods_precision(void **state)
 {
@@ -410,15 +443,11 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sizes_and_sides),
-        cmocka_unit_test(mixed_sides_and_lambda),
-        cmocka_unit_test(sigma_jumps),
-        cmocka_unit_test(masks),
-        cmocka_unit_test(fft_and_default),
-        cmocka_unit_test(nrhs_methods_precision),
-        cmocka_unit_test(bad_operators),
-        cmocka_unit_test(operator_changes),
-        cmocka_unit_test(no_islands_same_solution),
+        cmocka_unit_test(sizes_and_sides),  cmocka_unit_test(mixed_sides_and_lambda),
+        cmocka_unit_test(sigma_jumps),      cmocka_unit_test(masks),
+        cmocka_unit_test(fft_and_default),  cmocka_unit_test(nrhs_methods_precision),
+        cmocka_unit_test(nrhs_sigma_jump),  cmocka_unit_test(bad_operators),
+        cmocka_unit_test(operator_changes), cmocka_unit_test(no_islands_same_solution),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -14,6 +14,7 @@
 #include "grid/gen_kernels.h"
 #include "grid/gen_point.h"
 #include "grid/grid_kernels.h"
+#include "grid/grid_internal.h"
 #include "core/internal.h"
 #include "gridcase.h"
 #include "poisson2d.h"
@@ -1083,12 +1084,9 @@ static void gen_gpu_solve_equals_cpu_solve(void **state)
  * two): each gives the solution, cycles and history of its own nrhs = 1 solve,
  * with a fixed number of cycles and with the tolerance checked per lane; Neumann
  * sides and discs give singular islands (their sums are per lane too). */
-static void gen_lanes_equal_single_solves(void **state)
+static void lanes_case(int t, int jump)
 {
-    /* HOMG_TEST_LANES_SHORT=1 (compute-sanitizer runs): the two nrhs = 3 cases only */
-    const int cases = getenv("HOMG_TEST_LANES_SHORT") ? 2 : 4;
-    (void)state;
-    for (int t = 0; t < cases; t++) {
+    {
         const int nrhs = t < 2 ? 3 : 5;
         grid_case *c = grid_case_new(t % 2 ? 57 : 96, t % 2 ? 33 : 80, 1, nrhs, 120 + t);
         const size_t n = grid_case_cells(c);
@@ -1103,6 +1101,8 @@ static void gen_lanes_equal_single_solves(void **state)
             c->d.bc[k] = t % 2 ? HOMG_BC_NEUMANN : (homg_bc_kind)(k % 2);
         grid_case_random_faces(c, 130 + t);
         grid_case_discs(c, 0.2, 3, 140 + t);
+        if (jump) /* per-cell sigma with a jump: level 2 in two passes, its vectors per lane */
+            grid_case_checker_sigma(c, 8, 1e3);
         sd.tol = t == 0 ? 0 : t == 3 ? 1e-5 : 1e-10;
         sd.max_cycles = t == 0 ? 12 : 60;
         assert_int_equal(grid_case_solve(gpu, c, &sd, ub, &ib, hb, &nb), HOMG_OK);
@@ -1123,10 +1123,11 @@ static void gen_lanes_equal_single_solves(void **state)
                     hs[ns++] = h1[k][h];
         for (int h = 0; h < nb && h < ns; h++)
             diff = fmax(diff, fabs(hb[h] - hs[h])); /* relative norms: near tol, r carries rounding of f */
-        printf("  lanes: %d x %d, nrhs %d, %s, tol %g: %d cycles (singles %d), history %d (singles %d) differs by "
-               "%.1e, solutions by %.2e\n",
-               c->d.nx, c->d.ny, nrhs, t == 3 ? "float32" : "float64", sd.tol, ib.cycles, cycles, nb, ns, diff,
-               homg_rel_diff(ub, us, n * nrhs));
+        printf("  lanes: %d x %d, nrhs %d, %s, tol %g%s: %d cycles (singles %d), two-pass levels %d, history %d "
+               "(singles %d) differs by %.1e, solutions by %.2e\n",
+               c->d.nx, c->d.ny, nrhs, t == 3 ? "float32" : "float64", sd.tol, jump ? ", sigma jump" : "", ib.cycles,
+               cycles, ib.two_pass, nb, ns, diff, homg_rel_diff(ub, us, n * nrhs));
+        assert_int_equal(ib.two_pass, jump ? 1 : 0);
         assert_int_equal(ib.cycles, cycles);
         assert_int_equal(nb, ns);
         assert_true(diff < (t == 3 ? 1e-5 : 1e-12));
@@ -1135,6 +1136,62 @@ static void gen_lanes_equal_single_solves(void **state)
         free(us);
         grid_case_free(c);
     }
+}
+
+static void gen_lanes_equal_single_solves(void **state)
+{
+    /* HOMG_TEST_LANES_SHORT=1 (compute-sanitizer runs): the two nrhs = 3 cases and one jump only */
+    const int cases = getenv("HOMG_TEST_LANES_SHORT") ? 2 : 4;
+    (void)state;
+    for (int t = 0; t < cases; t++)
+        lanes_case(t, 0);
+    for (int t = 0; t < cases; t += getenv("HOMG_TEST_LANES_SHORT") ? 2 : 1)
+        lanes_case(t, 1); /* a sigma jump: lanes, not one right-hand side after another */
+}
+
+/* nrhs = 5 (the general solver's 4 steps keyed per right-hand side: 20 graphs, more
+ * than the 16 the cache once held): a second solve replays every graph, captures none,
+ * and gives the first's solution (to the order of the dot products' atomic sums).
+ * float32: a restart every 10 cycles, so 12 cycles take all 4 steps. */
+static void gen_graphs_kept_for_many_rhs(void **state)
+{
+    const int nrhs = 5;
+    grid_case *c = grid_case_new(96, 80, 1, nrhs, 160);
+    const size_t n = grid_case_cells(c);
+    homg_grid *g = NULL;
+    homg_grid_operator op = { 0 };
+    homg_solve_desc sd = { 0 };
+    void *f, *u, *fl = NULL;
+    double *a = (double *)malloc(n * nrhs * sizeof(double)), *b = (double *)malloc(n * nrhs * sizeof(double));
+    long captures;
+    (void)state;
+    c->d.method = HOMG_METHOD_VCYCLE;
+    c->d.precision = HOMG_FLOAT32;
+    grid_case_discs(c, 0.2, 3, 161);
+    assert_int_equal(homg_grid_create(gpu, &c->d, &g), HOMG_OK);
+    assert_int_equal(homg_alloc(gpu, n, &fl), HOMG_OK);
+    assert_int_equal(homg_copy_from_host(gpu, fl, c->flags, n), HOMG_OK);
+    op.sigma = 1, op.flags = (const unsigned char *)fl;
+    assert_int_equal(homg_grid_set_operator(g, &op), HOMG_OK);
+    f = homg_test_upload(gpu, c->f, n * nrhs, c->d.precision);
+    u = homg_test_upload(gpu, c->u0, n * nrhs, c->d.precision);
+    sd.max_cycles = 12; /* past the restart at 10: all 4 step kinds */
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, NULL), HOMG_OK);
+    homg_test_download(gpu, u, n * nrhs, c->d.precision, a);
+    captures = g->graph_captures;
+    homg_free(gpu, u);
+    u = homg_test_upload(gpu, c->u0, n * nrhs, c->d.precision);
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, NULL), HOMG_OK);
+    homg_test_download(gpu, u, n * nrhs, c->d.precision, b);
+    printf("  nrhs %d: %ld graphs captured by the first solve, %ld by the second\n", nrhs, captures,
+           g->graph_captures - captures);
+    assert_true(captures == 4 * nrhs);
+    assert_true(g->graph_captures == captures);
+    assert_true(homg_rel_diff(a, b, n * nrhs) < 1e-5);
+    homg_grid_destroy(g);
+    homg_free(gpu, f), homg_free(gpu, u), homg_free(gpu, fl);
+    free(a), free(b);
+    grid_case_free(c);
 }
 
 /* One grid solved under a sequence of operators (singular islands: two, one, one
@@ -1269,6 +1326,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gen_gpu_solve_equals_cpu_solve),
         cmocka_unit_test(gen_operator_changes_match_cpu),
         cmocka_unit_test(gen_lanes_equal_single_solves),
+        cmocka_unit_test(gen_graphs_kept_for_many_rhs),
         cmocka_unit_test(exact_solutions_all_methods),
     };
     const struct CMUnitTest operators[] = {
@@ -1276,6 +1334,7 @@ int main(int argc, char **argv)
     };
     const struct CMUnitTest lanes[] = {
         cmocka_unit_test(gen_lanes_equal_single_solves),
+        cmocka_unit_test(gen_graphs_kept_for_many_rhs),
     };
     homg_test_require_gpu("test_grid_gpu");
     /* "quick": the kernel comparisons only (for compute-sanitizer runs) */

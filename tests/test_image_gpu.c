@@ -100,7 +100,7 @@ static void setup_twin(image_problem problem, int mode, homg_pixel_type type, ho
     a.problem = problem, a.mode = mode, a.src = src, a.mask = mask, a.dst = dst;
     a.gw = gw, a.gh = gh, a.ox = ox, a.oy = oy, a.sx = problem == IMAGE_CLONE_CV ? 0 : sx,
     a.sy = problem == IMAGE_CLONE_CV ? 0 : sy;
-    a.precision = prec, a.init_active = (int)(seed % 3 == 0);
+    a.precision = prec, a.init_active = (int)(seed % 3 == 0), a.start_src = (int)(seed % 2);
     a.flags = calloc(n, 1), a.f = calloc(n * ch, es), a.u = calloc(n * ch, es), a.eroded = calloc(n, 1);
     g = a;
     g.src = to_gpu(&src), g.mask = to_gpu(&mask), g.dst = to_gpu(&dst);

@@ -390,7 +390,13 @@ static void one_pixel_images(void **state)
     assert_true(fabs(h[0]) < 1e-6);
 }
 
-/* The right-hand sides the CPU kernel builds, against the definitions (no solver). */
+/* Rec. 601 luma of an RGB pixel, from its definition. */
+static double luma(const homg_image *im, int x, int y)
+{
+    return 0.299 * ref_get(im, x, y, 0) + 0.587 * ref_get(im, x, y, 1) + 0.114 * ref_get(im, x, y, 2);
+}
+
+/* The right-hand sides, flags and cold start the CPU kernel builds, against the definitions (no solver). */
 static void guidance_vs_definition(void **state)
 {
     (void)state;
@@ -410,7 +416,7 @@ static void guidance_vs_definition(void **state)
             a.problem = cv ? IMAGE_CLONE_CV : IMAGE_CLONE;
             a.mode = m, a.src = src, a.mask = mask, a.dst = dst;
             a.gw = gw, a.gh = gh, a.sx = sx, a.sy = sy, a.ox = x + sx, a.oy = y + sy;
-            a.precision = HOMG_FLOAT64, a.init_active = 1;
+            a.precision = HOMG_FLOAT64, a.init_active = 1, a.start_src = 1;
             a.flags = malloc((size_t)gw * gh);
             a.f = malloc(sizeof(double) * gw * gh * 3);
             a.u = malloc(sizeof(double) * gw * gh * 3);
@@ -439,6 +445,12 @@ static void guidance_vs_definition(void **state)
                         }
                         if (a.flags[k] == HOMG_CELL_FIXED)
                             assert_true(fabs(((double *)a.u)[k + (size_t)gw * gh * c] - ref_get(&dst, px, py, c)) <
+                                        1e-12);
+                        if (active) /* the cold start: the source (its luma for monochrome); mixed, OpenCV: dst */
+                            assert_true(fabs(((double *)a.u)[k + (size_t)gw * gh * c] -
+                                             (cv || m == HOMG_CLONE_MIXED  ? ref_get(&dst, px, py, c)
+                                              : m == HOMG_CLONE_MONOCHROME ? luma(&src, sx + i, sy + j)
+                                                                           : ref_get(&src, sx + i, sy + j, c))) <
                                         1e-12);
                     }
             free(a.flags), free(a.f), free(a.u), free((void *)a.eroded), free(rhs), free(u);

@@ -23,7 +23,8 @@ typedef enum image_problem {
  * pixel (ox + i, oy + j) and source pixel (sx + i, sy + j).  Cells beyond the
  * destination are SOLID.  Outputs: flags (gw*gh), f and u (nrhs = dst channels
  * planes of gw*gh values of `precision`); u is written at FIXED cells always and
- * at ACTIVE cells only when init_active (the destination's value). */
+ * at ACTIVE cells only when init_active: the destination's value, or with
+ * start_src (IMAGE_CLONE) the source's, the guidance's own image (clone_start). */
 typedef struct image_setup_args {
     image_problem problem;
     int mode; /* homg_clone_mode */
@@ -31,7 +32,7 @@ typedef struct image_setup_args {
     const unsigned char *eroded; /* IMAGE_CLONE_CV: gw*gh, 1 where OpenCV's eroded mask is set */
     int gw, gh, ox, oy, sx, sy;
     homg_precision precision;
-    int init_active;
+    int init_active, start_src;
     unsigned char *flags;
     void *f, *u;
 } image_setup_args;

@@ -42,11 +42,13 @@
 
 /* One lane's work arrays: the right-hand sides of a solve run HOMG_EXEC_LANES at a
  * time side by side on CUDA (kernels.h: memory fork/lane/join), each lane with
- * its own vectors, coarse levels' x and b, scalars, island sums and history;
- * the solve's steps use the selected lane's (use_lane). */
+ * its own vectors, coarse levels' x and b, two-pass vectors and weights, scalars,
+ * island sums and history; the solve's steps use the selected lane's (use_lane). */
 typedef struct gen_lane {
     void *r, *z, *p, *q;
     void *x[HOMG_GEN_MAX_LEVELS], *b[HOMG_GEN_MAX_LEVELS];
+    void *kz[HOMG_GEN_MAX_LEVELS], *kq[HOMG_GEN_MAX_LEVELS];
+    double *kw;
     double *s, *sums, *hist; /* GEN_NSCALARS, nsums, HOMG_GRID_HIST_MAX doubles */
     int *count;              /* history length */
     int nsums;
@@ -118,15 +120,19 @@ double homg__gen_bytes(const homg_grid_desc *d)
     return total;
 }
 
-/* Bytes of one lane's work arrays (lane_ready): r z p q and the coarse levels' x and b. */
+/* Bytes of one lane's work arrays (lane_ready): r z p q, the coarse levels' x and b, two-pass vectors. */
 static double lane_bytes(const homg_grid_desc *d)
 {
     int dims[HOMG_GEN_MAX_LEVELS][3];
     const int nl = plan_levels(d, dims);
     double total = 0;
-    for (int l = 0; l < nl; l++)
-        total +=
-            (double)dims[l][0] * dims[l][1] * dims[l][2] * (d->precision == HOMG_FLOAT64 ? 8 : 4) * (l == 0 ? 4 : 2);
+    for (int l = 0; l < nl; l++) {
+        const int two = l >= 1 && l <= (d->two_pass > 0 ? d->two_pass : d->two_pass == 0 ? HOMG_GEN_TWO_PASS : 0);
+        total += (double)dims[l][0] * dims[l][1] * dims[l][2] * (d->precision == HOMG_FLOAT64 ? 8 : 4) *
+                 (l == 0 ? 4
+                  : two  ? 4
+                         : 2); /* + the two-pass vectors */
+    }
     return total;
 }
 
@@ -240,12 +246,14 @@ static homg_status gen_create(homg_grid *g)
 
 static void lane_free(homg_grid *g, gen_lane *a)
 {
-    void *v[] = { a->r, a->z, a->p, a->q, a->s, a->sums, a->hist, a->count };
+    void *v[] = { a->r, a->z, a->p, a->q, a->s, a->sums, a->hist, a->count, a->kw };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         homg__free(g->ctx, v[i]);
     for (int l = 0; l < HOMG_GEN_MAX_LEVELS; l++) {
         homg__free(g->ctx, a->x[l]);
         homg__free(g->ctx, a->b[l]);
+        homg__free(g->ctx, a->kz[l]);
+        homg__free(g->ctx, a->kq[l]);
     }
     memset(a, 0, sizeof *a);
 }
@@ -352,6 +360,7 @@ typedef struct gen_captured {
     gen_level lv[HOMG_GEN_MAX_LEVELS];
     gen_fine F;
     grid_islands isl;
+    unsigned kmask; /* the two-pass levels: a new set changes the cycle's launches */
 } gen_captured;
 
 static void captured(const grid_general *G, gen_captured *c)
@@ -360,6 +369,7 @@ static void captured(const grid_general *G, gen_captured *c)
     memcpy(c->lv, G->lv, sizeof c->lv);
     memcpy(&c->F, &G->F, sizeof c->F);
     memcpy(&c->isl, &G->isl, sizeof c->isl);
+    c->kmask = G->kmask;
 }
 
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)
@@ -663,6 +673,28 @@ static homg_status read_hist(homg_grid *g, int count, double *norm)
 
 /* ------------------------------------------------------------ lanes */
 
+/* A lane's two-pass vectors (the levels of kmask) and weights where not yet there,
+ * as plan_two_pass makes lane 0's. */
+static homg_status lane_two_pass(homg_grid *g, gen_lane *a)
+{
+    grid_general *G = g->gen;
+    for (int m = 1; m < G->nlev; m++) {
+        const size_t bytes = cells(&G->lv[m]) * g->elem;
+        if (!(G->kmask >> m & 1))
+            continue;
+        if (!a->kz[m])
+            HOMG_TRY(homg__alloc(g->ctx, bytes, &a->kz[m], "two-pass vector of a right-hand side"));
+        if (!a->kq[m])
+            HOMG_TRY(homg__alloc(g->ctx, bytes, &a->kq[m], "two-pass vector of a right-hand side"));
+    }
+    if (G->kmask && !a->kw) {
+        const size_t bytes = (size_t)G->nlev * GEN_NSCALARS * sizeof(double);
+        HOMG_TRY(homg__alloc(g->ctx, bytes, (void **)&a->kw, "two-pass scalars of a right-hand side"));
+        GQ(g, g->ctx->mem->zero(&g->ctx->ex, a->kw, bytes), "two-pass scalars");
+    }
+    return HOMG_OK;
+}
+
 /* Lane i's arrays where not yet there (lane 0 is the solver's own), island sums
  * for the operator's islands (new ones drop the graphs that held the old). */
 static homg_status lane_ready(homg_grid *g, int i)
@@ -680,6 +712,7 @@ static homg_status lane_ready(homg_grid *g, int i)
         if (!a->b[l])
             HOMG_TRY(homg__alloc(g->ctx, cells(&G->lv[l]) * e, &a->b[l], "multigrid level of a right-hand side"));
     }
+    HOMG_TRY(lane_two_pass(g, a));
     if (!a->s)
         HOMG_TRY(homg__alloc(g->ctx, GEN_NSCALARS * sizeof(double), (void **)&a->s, "scalars of a right-hand side"));
     if (!a->hist)
@@ -709,7 +742,10 @@ static void use_lane(homg_grid *g, int i)
     for (int l = 1; l < G->nlev; l++) {
         G->x[l] = a->x[l];
         G->b[l] = a->b[l];
+        G->kz[l] = a->kz[l];
+        G->kq[l] = a->kq[l];
     }
+    G->kw = a->kw;
     G->s = a->s;
     G->isl.sums = a->sums;
     G->hist = a->hist;
@@ -729,8 +765,7 @@ static homg_status lanes_ready(homg_grid *g)
      * it; the library documents no such variable) */
     const char *env = getenv("HOMG_GEN_LANES");
     const int most = env && atoi(env) >= 1 ? atoi(env) : HOMG_EXEC_LANES;
-    /* the two-pass levels' work vectors and weights (kz, kq, kw) are not per lane: one lane then */
-    const int n = g->ctx->ex.backend != HOMG_BACKEND_CUDA || G->kmask ? 1 : g->desc.nrhs < most ? g->desc.nrhs : most;
+    const int n = g->ctx->ex.backend != HOMG_BACKEND_CUDA ? 1 : g->desc.nrhs < most ? g->desc.nrhs : most;
     a->r = G->r;
     a->z = G->z;
     a->p = G->p;
@@ -738,7 +773,10 @@ static homg_status lanes_ready(homg_grid *g)
     for (int l = 1; l < G->nlev; l++) {
         a->x[l] = G->x[l];
         a->b[l] = G->b[l];
+        a->kz[l] = G->kz[l];
+        a->kq[l] = G->kq[l];
     }
+    a->kw = G->kw;
     a->s = G->s;
     a->sums = G->isl.sums;
     a->hist = g->hist;

@@ -5,12 +5,32 @@
 
 #include <string.h>
 
+#include <stdlib.h>
+
 void homg__grid_graphs_drop(homg_grid *g)
 {
-    for (int i = 0; i < HOMG_GRID_GRAPHS; i++)
+    for (int i = 0; i < g->ngraphs; i++)
         if (g->graphs[i].graph)
             g->ctx->mem->graph_destroy(g->graphs[i].graph);
-    memset(g->graphs, 0, sizeof g->graphs);
+    free(g->graphs);
+    g->graphs = NULL;
+    g->ngraphs = 0;
+}
+
+/* The cache, where not yet there: HOMG_GRID_GRAPHS entries and 4 per right-hand
+ * side, since the general solver's steps (2 restarts, 2 iteration halves) are
+ * keyed by each right-hand side's f and u; with a fixed 16, nrhs = 5 (20 keys)
+ * evicted a graph at every step and re-captured every solve. */
+static homg_status graphs_ready(homg_grid *g)
+{
+    const int n = HOMG_GRID_GRAPHS + 4 * (g->desc.nrhs > 1 ? g->desc.nrhs : 1);
+    if (g->graphs)
+        return HOMG_OK;
+    g->graphs = (homg_graph_entry *)calloc((size_t)n, sizeof *g->graphs);
+    if (!g->graphs)
+        return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "graph cache: out of host memory");
+    g->ngraphs = n;
+    return HOMG_OK;
 }
 
 /* Runs a sequence: replays its graph when one was captured for the same key,
@@ -19,14 +39,16 @@ homg_status homg__grid_graph_run(homg_grid *g, const homg_seq_key *key, homg_sta
                                  void *arg)
 {
     kernel_exec *ex = &g->ctx->ex;
-    homg_graph_entry *e = NULL, *victim = &g->graphs[0];
+    homg_graph_entry *e = NULL, *victim;
     long launches0 = g->launches;
     double wu0 = g->wu, values0 = g->values_moved;
     homg_status st;
 
     if (ex->backend != HOMG_BACKEND_CUDA)
         return queue(g, arg);
-    for (int i = 0; i < HOMG_GRID_GRAPHS; i++) {
+    HOMG_TRY(graphs_ready(g));
+    victim = &g->graphs[0];
+    for (int i = 0; i < g->ngraphs; i++) {
         if (g->graphs[i].graph && !memcmp(&g->graphs[i].key, key, sizeof *key))
             e = &g->graphs[i];
         if (g->graphs[i].used < victim->used)
@@ -48,6 +70,7 @@ homg_status homg__grid_graph_run(homg_grid *g, const homg_seq_key *key, homg_sta
         }
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->capture_end(ex, &e->graph), "graph instantiation");
         e->key = *key;
+        g->graph_captures++;
         e->launches = g->launches - launches0;
         e->wu = g->wu - wu0;
         e->values_moved = g->values_moved - values0;

@@ -8,7 +8,7 @@
 
 #define HOMG_GRID_MAX_LEVELS 16
 #define HOMG_GRID_HIST_MAX   1000
-#define HOMG_GRID_GRAPHS     16
+#define HOMG_GRID_GRAPHS     16 /* graphs cached, + 4 per right-hand side (graphs.c) */
 #define HOMG_COARSE_SWEEPS   16
 #define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one thread block (off: slower on the H100) */
 #define HOMG_BOX_FUSED_CELLS (2048.0 * 2048) /* FMG: fused steps from 2048 x 2048 cells up */
@@ -81,8 +81,10 @@ struct homg_grid {
     double wu;
     double values_moved; /* ideal device-memory traffic, in values */
 
-    homg_graph_entry graphs[HOMG_GRID_GRAPHS];
+    homg_graph_entry *graphs; /* ngraphs entries, allocated on the first capture */
+    int ngraphs;
     unsigned long long graph_clock;
+    long graph_captures; /* graphs captured so far (tests: a repeated solve captures none) */
 };
 
 /* Multigrid (grid_cycles.c): queue one cycle of the grid's method on level 0. */
