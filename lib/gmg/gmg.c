@@ -332,7 +332,7 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
         for (int l = 0; l < nl; l++)
             native[l] = nested[nl - 1 - l]; /* not owned; given coarse to fine */
     else
-        HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native, p));
+        HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native, p, g->refine_ms));
     t = homg__gmg_mark(g, GMG_T_REFINE, t);
     st = homg__gmg_numbering(ctx, &g->desc, nl, native, order);
     for (int l = 0; l < nl - 1 && st == HOMG_OK; l++) {
