@@ -285,8 +285,11 @@ static homg_status assemble(homg_gmg *g, int l)
         st = level_dirichlet(g, l, &gval);
     c.sigma_elem = sigma;
     c.dirichlet_values = gval;
-    if (st == HOMG_OK)
-        st = homg_fem_create(mesh, &fd, &fem);
+    if (st == HOMG_OK) {
+        double t0 = now_ms();
+        st = homg_fem_create(mesh, &fd, &fem); /* synchronises at its end */
+        g->fem_create_ms += now_ms() - t0;
+    }
     if (st == HOMG_OK && homg_fem_num_dofs(fem) != lv->rows)
         st = homg__fail(ctx, HOMG_ERROR_UNSUPPORTED, "GMG: %d P2 unknowns for %d nodes of the refined mesh",
                         (int)homg_fem_num_dofs(fem), (int)lv->rows);

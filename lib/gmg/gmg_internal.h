@@ -58,6 +58,7 @@ struct homg_gmg {
     homg_ctx *ctx;
     double phase_ms[GMG_T_COUNT];
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
+    double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
     double refine_ms[GMG_R_COUNT];         /* parts of GMG_T_REFINE */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
