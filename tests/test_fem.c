@@ -415,6 +415,46 @@ static void rhs_only_matches_the_full_assembly(void **state)
     homg_mesh_destroy(m);
 }
 
+/* The PATCH scheme for any patch size, from one row per patch (16 entries
+ * with rows of up to 15) to a single patch, gives the serial assembly's A
+ * and b (Dirichlet tags 1 and 2: the mask too). */
+static void patch_sizes_match_serial(void **state)
+{
+    static const int32_t tags[2] = { 1, 2 };
+    static const int sizes[5] = { 16, 40, 300, 4096, 1 << 24 };
+    homg_mesh_generate_desc g = { 0 };
+    homg_mesh *m = NULL;
+    homg_fem *ref;
+    homg_fem_coeffs c = { 0 };
+    homg_test_system r;
+    (void)state;
+    g.cells = 6;
+    assert_int_equal(homg_mesh_generate_cube(ctx, &g, &m), HOMG_OK);
+    c.f = 1;
+    c.lambda = 0.5;
+    ref = make_fem(m, HOMG_FEM_SCHEME_SERIAL, 0, tags, 2, 0);
+    assemble(ref, &c);
+    r = homg_test_fetch(ctx, ref);
+    for (int k = 0; k < 5; k++) {
+        homg_fem *fem = make_fem(m, HOMG_FEM_SCHEME_PATCH, 0, tags, 2, sizes[k]);
+        homg_fem_info info = homg_fem_get_info(fem);
+        homg_test_system a;
+        assemble(fem, &c);
+        a = homg_test_fetch(ctx, fem);
+        assert_int_equal(a.m.nnz, r.m.nnz);
+        assert_true(homg_rel_diff(a.m.values, r.m.values, (size_t)r.m.nnz) <= 1e-14);
+        assert_true(homg_rel_diff(a.rhs, r.rhs, (size_t)r.m.nrows) <= 1e-14);
+        assert_int_equal(info.num_dirichlet, homg_fem_get_info(ref).num_dirichlet);
+        assert_true(sizes[k] > 16 || info.num_patches == r.m.nrows);
+        assert_true(sizes[k] < (1 << 24) || info.num_patches == 1);
+        homg_test_system_free(&a);
+        homg_fem_destroy(fem);
+    }
+    homg_test_system_free(&r);
+    homg_fem_destroy(ref);
+    homg_mesh_destroy(m);
+}
+
 static void node_in_no_element_gets_a_unit_row(void **state)
 {
     static const double x[] = { 0, 0, 1, 0, 0, 1, 5, 5 };
@@ -956,6 +996,7 @@ int main(void)
         cmocka_unit_test(dirichlet_rows_are_unit_and_columns_move),
         cmocka_unit_test(rhs_only_matches_the_full_assembly),
         cmocka_unit_test(node_in_no_element_gets_a_unit_row),
+        cmocka_unit_test(patch_sizes_match_serial),
         cmocka_unit_test(converges_at_second_order),
         cmocka_unit_test(linear_solution_is_reproduced_exactly),
         cmocka_unit_test(bad_arguments_are_refused),

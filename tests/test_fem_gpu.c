@@ -5,7 +5,9 @@
  * gmsh P2 files and an asset; the right-hand side alone (rhs_only) after a
  * full assembly with another source; errors the GPU path must report; the
  * PATCH scheme's partition (kernels/fem/partition.*) on random rows and
- * elements: both backends give the same arrays, which obey the definition. */
+ * elements: both backends give the same arrays, which obey the definition;
+ * the P1 Dirichlet mask (kernels/fem/mask.*) on random elements, facets, tags
+ * and markers: both backends agree with the rule written out here. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -513,6 +515,98 @@ static void gpu_partition_matches_cpu(void **state)
     }
 }
 
+/* The mask of one backend on the same random input; counts in c[2]. */
+static uint8_t *mask_on(homg_ctx *ctx, int dim, int32_t n, int32_t ne, const int32_t *el, int32_t nf, const int32_t *fa,
+                        const int32_t *ft, const int32_t *mk, const int32_t *tags, int nt, int32_t *c)
+{
+    const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
+    void *d_el = homg_test_up(ctx, el, (size_t)ne * (dim + 1) * 4), *d_fa = homg_test_up(ctx, fa, (size_t)nf * dim * 4);
+    void *d_ft = homg_test_up(ctx, ft, (size_t)nf * 4), *d_mk = homg_test_up(ctx, mk, (size_t)n * 4);
+    void *d_tags = homg_test_up(ctx, tags, (size_t)nt * 4), *d_mask = homg_test_up(ctx, NULL, (size_t)n + 1);
+    void *d_c = homg_test_up(ctx, NULL, 8);
+    uint8_t *h = (uint8_t *)malloc((size_t)n + 1);
+    fem_problem p;
+    memset(&p, 0, sizeof p);
+    p.dim = dim;
+    p.num_nodes = n;
+    p.num_elements = ne;
+    p.elements = (const int32_t *)d_el;
+    if (k->mask(&ctx->ex, &p, nf, (const int32_t *)d_fa, (const int32_t *)d_ft, (const int32_t *)d_mk,
+                (const int32_t *)d_tags, nt, (uint8_t *)d_mask, (int32_t *)d_c) != HOMG_OK)
+        fail_msg("mask: %s", homg_ctx_last_error(ctx));
+    homg_test_down(ctx, h, d_mask, (size_t)n);
+    homg_test_down(ctx, c, d_c, 8);
+    homg_free(ctx, d_el);
+    homg_free(ctx, d_fa);
+    homg_free(ctx, d_ft);
+    homg_free(ctx, d_mk);
+    homg_free(ctx, d_tags);
+    homg_free(ctx, d_mask);
+    homg_free(ctx, d_c);
+    return h;
+}
+
+static int listed(const int32_t *tags, int nt, int32_t tag)
+{
+    for (int t = 0; t < nt; t++)
+        if (tags[t] == tag)
+            return 1;
+    return 0;
+}
+
+static void gpu_mask_matches_cpu(void **state)
+{
+    homg_rng rng = homg_rng_seed(31);
+    (void)state;
+    for (int t = 0; t < (quick ? 3 : 10); t++) {
+        int dim = 2 + t % 2, nv = dim + 1, nt = t % 4;
+        int32_t n = 1 + (int32_t)(homg_rng_uniform(&rng) * (quick ? 500 : 50000)),
+                ne = (int32_t)(n * homg_rng_uniform(&rng));
+        int32_t nf = (int32_t)(n * homg_rng_uniform(&rng) / 4), c_cpu[2], c_gpu[2], ones = 0, masked = 0;
+        int32_t *el = malloc(((size_t)ne * nv + 1) * 4), *fa = malloc(((size_t)nf * dim + 1) * 4);
+        int32_t *ft = malloc(((size_t)nf + 1) * 4), *mk = malloc(((size_t)n + 1) * 4), tags[3] = { 1, 4, 7 };
+        uint8_t *a, *b, *want = calloc((size_t)n + 1, 1);
+        for (size_t i = 0; i < (size_t)ne * nv; i++) /* a third of the nodes or so in no element */
+            el[i] = (int32_t)(homg_rng_uniform(&rng) * n);
+        for (size_t i = 0; i < (size_t)nf * dim; i++)
+            fa[i] = (int32_t)(homg_rng_uniform(&rng) * n);
+        for (int32_t f = 0; f < nf; f++)
+            ft[f] = (int32_t)(homg_rng_uniform(&rng) * 8);
+        for (int32_t i = 0; i < n; i++)
+            mk[i] = homg_rng_uniform(&rng) < 0.9 ? 0 : (int32_t)(homg_rng_uniform(&rng) * 8);
+        a = mask_on(cpu, dim, n, ne, el, nf, fa, ft, mk, tags, nt, c_cpu);
+        b = mask_on(gpu, dim, n, ne, el, nf, fa, ft, mk, tags, nt, c_gpu);
+        for (int32_t i = 0; i < n; i++) /* the rule: 2 in no element, 0 in one, 1 where a listed tag touches */
+            want[i] = 2;
+        for (size_t i = 0; i < (size_t)ne * nv; i++)
+            want[el[i]] = 0;
+        for (int32_t f = 0; f < nf; f++)
+            for (int k = 0; k < dim && listed(tags, nt, ft[f]); k++)
+                want[fa[(size_t)f * dim + k]] = 1;
+        for (int32_t i = 0; i < n; i++) {
+            if (listed(tags, nt, mk[i]))
+                want[i] = 1;
+            ones += want[i] == 1;
+            masked += want[i] != 0;
+        }
+        print_message("mask: n %d, elements %d, facets %d, %d tags: %d Dirichlet, %d masked\n", (int)n, (int)ne,
+                      (int)nf, nt, (int)ones, (int)masked);
+        assert_memory_equal(a, want, (size_t)n);
+        assert_memory_equal(b, want, (size_t)n);
+        assert_int_equal(c_cpu[0], ones);
+        assert_int_equal(c_cpu[1], masked);
+        assert_int_equal(c_gpu[0], ones);
+        assert_int_equal(c_gpu[1], masked);
+        free(a);
+        free(b);
+        free(want);
+        free(el);
+        free(fa);
+        free(ft);
+        free(mk);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +617,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_lambda_elem_and_neumann_match_cpu),
         cmocka_unit_test(gpu_scan_names_the_same_entry_as_cpu),
         cmocka_unit_test(gpu_partition_matches_cpu),
+        cmocka_unit_test(gpu_mask_matches_cpu),
     };
     int rc;
     homg_test_require_gpu("test_fem_gpu");

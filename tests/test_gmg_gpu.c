@@ -507,7 +507,7 @@ static void test_refine(void **state)
                                               : homg_mesh_generate_cube(ctx[b], &gd, &c[b]),
                                      HOMG_OK);
                 memset(p[b], 0, sizeof p[b]);
-                assert_int_equal(homg__gmg_refine(ctx[b], c[b], nl, got[b], p[b]), HOMG_OK);
+                assert_int_equal(homg__gmg_refine(ctx[b], c[b], nl, got[b], p[b], NULL), HOMG_OK);
             }
             ref[nl - 1] = c[0];
             for (int l = nl - 2; l >= 0; l--)

@@ -1,6 +1,7 @@
 /* fem.c -- the homg_fem object: pattern on the device, scheme preparation,
  * numeric passes and Dirichlet elimination through the backend's fem table. */
 #include "fem_internal.h"
+#include "sparse/sparse.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -143,9 +144,17 @@ static homg_status build_pattern(homg_fem *fem)
     return st;
 }
 
+static homg_status upload_i32(homg_ctx *ctx, int32_t **dst, const int32_t *src, size_t n, const char *what)
+{
+    HOMG_TRY(homg__alloc(ctx, n * sizeof(int32_t), (void **)dst, what));
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, *dst, src, n * sizeof(int32_t), HOMG_H2D), what);
+    return HOMG_OK;
+}
+
 /* 1: Dirichlet node (a facet or marker with one of the tags), 2: in no element;
- * P2 edge unknowns: 1 on Dirichlet facets (p2.c). */
-static homg_status build_mask(homg_fem *fem)
+ * P2 edge unknowns: 1 on Dirichlet facets (p2.c).  P2 only: P1 builds it on
+ * the backend (device_mask). */
+static homg_status host_mask(homg_fem *fem)
 {
     const homg_mesh *m = fem->mesh;
     homg_ctx *ctx = fem->ctx;
@@ -183,12 +192,37 @@ static homg_status build_mask(homg_fem *fem)
     return st;
 }
 
-static homg_status upload_i32(homg_ctx *ctx, int32_t **dst, const int32_t *src, size_t n, const char *what)
+/* P1: the mask on the backend (kernels/fem/mask.*) from the uploaded facets,
+ * the node markers and tags (uploaded for it); the two counts read back. */
+static homg_status device_mask(homg_fem *fem)
 {
-    HOMG_TRY(homg__alloc(ctx, n * sizeof(int32_t), (void **)dst, what));
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, *dst, src, n * sizeof(int32_t), HOMG_H2D), what);
-    return HOMG_OK;
+    homg_ctx *ctx = fem->ctx;
+    const homg_mesh *m = fem->mesh;
+    fem_problem p = geometry(fem);
+    int nt = fem->desc.num_dirichlet_tags;
+    int32_t *markers = NULL, *tags = NULL, *counts = NULL, h[2] = { 0, 0 };
+    homg_status st =
+        homg__alloc(ctx, (size_t)fem->num_dofs + 1, (void **)&fem->mask, "homg_fem_create: Dirichlet mask");
+    if (st == HOMG_OK && nt > 0)
+        st = upload_i32(ctx, &tags, fem->desc.dirichlet_tags, (size_t)nt, "homg_fem_create: Dirichlet tags");
+    if (st == HOMG_OK && nt > 0)
+        st = upload_i32(ctx, &markers, m->node_markers, (size_t)m->num_nodes, "homg_fem_create: node markers");
+    if (st == HOMG_OK)
+        st = homg__alloc(ctx, 2 * sizeof(int32_t), (void **)&counts, "homg_fem_create: mask counts");
+    if (st == HOMG_OK && (st = fem->k->mask(&ctx->ex, &p, nt > 0 ? m->num_facets : 0, fem->facets, fem->facet_tags,
+                                            markers, tags, nt, fem->mask, counts)) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: Dirichlet mask");
+    if (st == HOMG_OK)
+        st = homg__read(ctx, h, counts, sizeof h);
+    fem->info.num_dirichlet = h[0];
+    fem->num_masked = h[1];
+    homg__free(ctx, markers);
+    homg__free(ctx, tags);
+    homg__free(ctx, counts);
+    return st;
 }
+
+static homg_status build_mask(homg_fem *fem) { return fem->host_dofs ? host_mask(fem) : device_mask(fem); }
 
 static homg_status prepare_color(homg_fem *fem)
 {
@@ -308,13 +342,13 @@ static homg_status create(homg_fem *fem)
                             "homg_fem_create: P2 unknowns"));
     }
     HOMG_TRY(build_pattern(fem));
-    HOMG_TRY(build_mask(fem));
     HOMG_TRY(homg__alloc(ctx, 6 * sizeof(uint64_t), (void **)&fem->check_slots, "homg_fem_create: check slots"));
     if (fem->mesh->num_facets > 0) {
         size_t nf = (size_t)fem->mesh->num_facets;
         HOMG_TRY(upload_i32(ctx, &fem->facets, fem->mesh->facets, nf * fem->mesh->dim, "homg_fem_create: facets"));
         HOMG_TRY(upload_i32(ctx, &fem->facet_tags, fem->mesh->facet_tags, nf, "homg_fem_create: facet tags"));
     }
+    HOMG_TRY(build_mask(fem)); /* P1: from the facets uploaded above */
     t0 = now_ms();
     if (fem->desc.scheme == HOMG_FEM_SCHEME_COLOR)
         HOMG_TRY(prepare_color(fem));

@@ -285,8 +285,11 @@ static homg_status assemble(homg_gmg *g, int l)
         st = level_dirichlet(g, l, &gval);
     c.sigma_elem = sigma;
     c.dirichlet_values = gval;
-    if (st == HOMG_OK)
-        st = homg_fem_create(mesh, &fd, &fem);
+    if (st == HOMG_OK) {
+        double t0 = now_ms();
+        st = homg_fem_create(mesh, &fd, &fem); /* synchronises at its end */
+        g->fem_create_ms += now_ms() - t0;
+    }
     if (st == HOMG_OK && homg_fem_num_dofs(fem) != lv->rows)
         st = homg__fail(ctx, HOMG_ERROR_UNSUPPORTED, "GMG: %d P2 unknowns for %d nodes of the refined mesh",
                         (int)homg_fem_num_dofs(fem), (int)lv->rows);
@@ -332,7 +335,7 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
         for (int l = 0; l < nl; l++)
             native[l] = nested[nl - 1 - l]; /* not owned; given coarse to fine */
     else
-        HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native, p));
+        HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native, p, g->refine_ms));
     t = homg__gmg_mark(g, GMG_T_REFINE, t);
     st = homg__gmg_numbering(ctx, &g->desc, nl, native, order);
     for (int l = 0; l < nl - 1 && st == HOMG_OK; l++) {
@@ -359,33 +362,48 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
     return st;
 }
 
-/* Masks P, forms R = P^T, Galerkin products, uploads the level's matrices. */
+/* R = P^T on the backend from P there (no host transpose, no upload of R). */
+static homg_status device_restriction(homg_gmg *g, gmg_level *lv)
+{
+    const csr_matrix *p = &lv->p.csr;
+    memset(&lv->r, 0, sizeof lv->r);
+    HOMG_TRY(homg__mat_alloc(g->ctx, p->ncols, p->nrows, p->nnz, HOMG_FLOAT64, &lv->r.csr, "GMG restriction"));
+    HOMG_TRY_BACKEND(g->ctx, GMG_SK(g)->transpose(&g->ctx->ex, g->handle, p, &lv->r.csr), "GMG restriction");
+    return HOMG_OK;
+}
+
+/* Galerkin: R = P^T and A_{l+1} = R A_l P on the host, then P and R uploaded. */
+static homg_status galerkin_level(homg_gmg *g, int l, const homg_host_csr *p)
+{
+    gmg_level *lv = &g->lv[l];
+    homg_host_csr r, ap;
+    homg_status st;
+    HOMG_TRY(homg__gmg_host_transpose(g->ctx, p, &r));
+    st = homg__gmg_host_product(g->ctx, &lv->host_a, p, &ap);
+    if (st == HOMG_OK) {
+        homg_host_csr_free(&g->lv[l + 1].host_a);
+        st = homg__gmg_host_product(g->ctx, &r, &ap, &g->lv[l + 1].host_a);
+        homg_host_csr_free(&ap);
+    }
+    if (st == HOMG_OK)
+        st = homg__gmg_op_upload(g, p, &lv->p, "GMG prolongation");
+    if (st == HOMG_OK)
+        st = homg__gmg_op_upload(g, &r, &lv->r, "GMG restriction");
+    homg_host_csr_free(&r);
+    return st;
+}
+
+/* Masks P, then R = P^T: on the host with Galerkin's products, else on the backend. */
 static homg_status transfers(homg_gmg *g, homg_host_csr *p)
 {
     for (int l = 0; l < g->nlevels - 1; l++) {
-        gmg_level *lv = &g->lv[l];
-        homg_host_csr r;
-        homg_status st;
-        HOMG_TRY(homg__gmg_mask_prolongation(g->ctx, &p[l], lv->fixed, g->lv[l + 1].fixed));
-        HOMG_TRY(homg__gmg_host_transpose(g->ctx, &p[l], &r));
+        HOMG_TRY(homg__gmg_mask_prolongation(g->ctx, &p[l], g->lv[l].fixed, g->lv[l + 1].fixed));
         if (g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN) {
-            homg_host_csr ap;
-            st = homg__gmg_host_product(g->ctx, &lv->host_a, &p[l], &ap);
-            if (st == HOMG_OK) {
-                homg_host_csr_free(&g->lv[l + 1].host_a);
-                st = homg__gmg_host_product(g->ctx, &r, &ap, &g->lv[l + 1].host_a);
-                homg_host_csr_free(&ap);
-            }
-            if (st != HOMG_OK) {
-                homg_host_csr_free(&r);
-                return st;
-            }
+            HOMG_TRY(galerkin_level(g, l, &p[l]));
+            continue;
         }
-        st = homg__gmg_op_upload(g, &p[l], &lv->p, "GMG prolongation");
-        if (st == HOMG_OK)
-            st = homg__gmg_op_upload(g, &r, &lv->r, "GMG restriction");
-        homg_host_csr_free(&r);
-        HOMG_TRY(st);
+        HOMG_TRY(homg__gmg_op_upload(g, &p[l], &g->lv[l].p, "GMG prolongation"));
+        HOMG_TRY(device_restriction(g, &g->lv[l]));
     }
     return HOMG_OK;
 }

@@ -45,6 +45,11 @@ enum {
     GMG_T_COUNT
 };
 extern const char *const homg__gmg_phase_names[GMG_T_COUNT];
+/* Parts of GMG_T_REFINE (host clock; each read-back synchronises): the edges
+ * sorted on the backend and read back, the fine nodes and children made there
+ * and read back, the host's part of the refined mesh (tags, facets, markers),
+ * P from the edges, the device arrays handed to the refined mesh. */
+enum { GMG_R_EDGES, GMG_R_FILL, GMG_R_HOST, GMG_R_P, GMG_R_ADOPT, GMG_R_COUNT };
 /* Synchronises, charges now - since to phase, returns now (ms). */
 double homg__gmg_mark(homg_gmg *g, int phase, double since);
 double homg__gmg_now_ms(void);
@@ -53,6 +58,8 @@ struct homg_gmg {
     homg_ctx *ctx;
     double phase_ms[GMG_T_COUNT];
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
+    double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
+    double refine_ms[GMG_R_COUNT];         /* parts of GMG_T_REFINE */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;
@@ -73,7 +80,8 @@ struct homg_gmg {
 /* hierarchy.c: meshes refined from the coarse one (native numbering, finest
  * first: meshes[0] finest, meshes[nl-1] = a copy of the coarse mesh) and the
  * prolongations P_l (host, n_l x n_{l+1}) from the coarse P1 basis. */
-homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p);
+homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p,
+                             double *ms /* GMG_R_COUNT parts added, or NULL */);
 homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, homg_host_csr *p);
 /* The same for fine = homg_mesh_refine(coarse), by the refinement's rule (parent
  * vertex or parent edge; no point location): _edges from the coarse mesh's

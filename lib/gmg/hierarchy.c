@@ -29,6 +29,7 @@ typedef struct backend_refine {
     double *coords;
     int32_t *elems;
     uint64_t *keys;
+    double ms[GMG_R_COUNT]; /* the hooks' parts */
 } backend_refine;
 
 static void backend_refine_free(backend_refine *b)
@@ -52,6 +53,7 @@ static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edge
     void *temp = NULL;
     int32_t c = 0;
     homg_status st = HOMG_OK;
+    double t0 = homg__gmg_now_ms();
     *edges = NULL;
     if (!b->coords || b->nodes != m->num_nodes || b->elements != m->num_elements) { /* not the last fine mesh */
         backend_refine_free(b);
@@ -90,6 +92,7 @@ static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edge
     }
     b->edges = c;
     *count = (size_t)c;
+    b->ms[GMG_R_EDGES] += homg__gmg_now_ms() - t0;
     return HOMG_OK;
 }
 
@@ -102,6 +105,7 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
     int32_t nn = m->num_nodes + b->edges, ne = m->num_elements * children;
     double *x = NULL;
     int32_t *el = NULL;
+    double t0 = homg__gmg_now_ms();
     homg_status st = homg__alloc_array(ctx, (size_t)nn * dim, sizeof(double), (void **)&x, "refinement");
     if (st == HOMG_OK)
         st = homg__alloc_array(ctx, (size_t)ne * nv, sizeof(int32_t), (void **)&el, "refinement");
@@ -118,6 +122,7 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
     b->elems = el;
     b->nodes = nn;
     b->elements = ne;
+    b->ms[GMG_R_FILL] += homg__gmg_now_ms() - t0;
     return st;
 }
 
@@ -141,24 +146,32 @@ static homg_status adopt_backend_arrays(const backend_refine *b, homg_mesh *m)
     return HOMG_OK;
 }
 
-homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p)
+homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p, double *ms)
 {
-    backend_refine b = { ctx, 0, 0, 0, NULL, NULL, NULL };
+    backend_refine b;
     mesh_refine_hook hook = { &b, backend_edges, backend_fill };
+    memset(&b, 0, sizeof b);
+    b.ctx = ctx;
     memset(meshes, 0, (size_t)nl * sizeof *meshes);
     meshes[nl - 1] = coarse; /* not owned */
     for (int l = nl - 2; l >= 0; l--) {
         uint64_t *edges = NULL;
         size_t ne = 0;
+        double t0 = homg__gmg_now_ms(), t1, t2;
         homg_status st = homg__mesh_refine_edges(meshes[l + 1], &hook, &meshes[l], p ? &edges : NULL, &ne);
+        t1 = homg__gmg_now_ms();
         if (st == HOMG_OK && (st = adopt_backend_arrays(&b, meshes[l])) != HOMG_OK)
             homg_mesh_destroy(meshes[l]);
+        t2 = homg__gmg_now_ms();
         if (st == HOMG_OK && p) {
             st = homg__gmg_prolongation_edges(ctx, meshes[l + 1]->num_nodes, edges, ne, &p[l]);
             free(edges);
             if (st != HOMG_OK)
                 homg_mesh_destroy(meshes[l]);
         }
+        b.ms[GMG_R_HOST] += t1 - t0;
+        b.ms[GMG_R_ADOPT] += t2 - t1;
+        b.ms[GMG_R_P] += homg__gmg_now_ms() - t2;
         if (st != HOMG_OK) {
             backend_refine_free(&b);
             for (int k = l + 1; k < nl - 1; k++)
@@ -167,6 +180,9 @@ homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh
         }
     }
     backend_refine_free(&b);
+    b.ms[GMG_R_HOST] -= b.ms[GMG_R_EDGES] + b.ms[GMG_R_FILL]; /* the hooks ran inside */
+    for (int k = 0; ms && k < GMG_R_COUNT; k++)
+        ms[k] += b.ms[k];
     return HOMG_OK;
 }
 
