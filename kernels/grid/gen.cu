@@ -5,6 +5,9 @@
 #include "gen_point.h"
 #include "keyed_sum.cuh"
 
+#include <stdlib.h>
+#include <string.h>
+
 #define T      float
 #define SUFFIX f
 #include "gen_point_tmpl.h"
@@ -117,9 +120,38 @@ __device__ static void block_add(double v, double *out)
     }
 }
 
+/* HOMG_GEN_BLOCKS=capped: every kernel at most 8 blocks per SM, grid-stride (the layout
+ * before one-wave launches; the benchmark times against it, the library documents no
+ * such variable). */
+static int capped_blocks(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("HOMG_GEN_BLOCKS");
+        v = e && !strcmp(e, "capped");
+    }
+    return v;
+}
+
+/* Blocks of a kernel without a reduction: one thread per item.  A cap of 8 blocks
+ * per SM ran the big levels in 1.3 to 2.7 waves (a 40-register kernel fits 6 blocks
+ * of 256 threads per SM), the last partly empty while every block looped as long. */
 static unsigned stride_blocks(kernel_exec *ex, size_t n)
 {
-    size_t b = (n + NT - 1) / NT, cap = (size_t)ex->sm_count * 8;
+    size_t b = (n + NT - 1) / NT, cap = capped_blocks() ? (size_t)ex->sm_count * 8 : (size_t)0x7fffffff;
+    return (unsigned)(b < cap ? (b ? b : 1) : cap);
+}
+
+/* Blocks of a kernel that reduces (one atomic per block, so not one block per 256
+ * items): as many as fit on the device at once, one wave. */
+static unsigned wave_blocks(kernel_exec *ex, const void *kernel, size_t n)
+{
+    int per_sm = 0;
+    size_t b = (n + NT - 1) / NT, cap;
+    if (capped_blocks() || cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, NT, 0) != cudaSuccess ||
+        per_sm < 1)
+        per_sm = 8;
+    cap = (size_t)ex->sm_count * (size_t)per_sm;
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
 }
 
@@ -148,7 +180,8 @@ template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
 }
 
 /* One colour's cells (off the seams where the level has seams, gen_seam). */
-template <typename T, int U> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour, int seams)
+template <typename T, int U>
+__global__ void __launch_bounds__(NT, 6) smooth_kernel(gen_level L, T *u, const T *f, int colour, int seams)
 {
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     const size_t n = gen_colour_cells(&L);
@@ -566,14 +599,16 @@ extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision
 extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_fine *F,
                                               const void *u, const void *f, void *r, double *rr)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
+    const size_t n = gen_cells(L);
     GEN_UNI(L, {
         if (p == HOMG_FLOAT64)
             residual_kernel<double, U>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)u, (const double *)f, (double *)r, rr);
+                <<<wave_blocks(ex, (const void *)residual_kernel<double, U>, n), NT, 0, homg_cuda_stream(ex)>>>(
+                    *L, *F, (const double *)u, (const double *)f, (double *)r, rr);
         else
             residual_kernel<float, U>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)u, (const float *)f, (float *)r, rr);
+                <<<wave_blocks(ex, (const void *)residual_kernel<float, U>, n), NT, 0, homg_cuda_stream(ex)>>>(
+                    *L, *F, (const float *)u, (const float *)f, (float *)r, rr);
     });
     HOMG_CUDA_LAUNCHED(ex, "gen residual_kernel");
     return HOMG_OK;
@@ -582,12 +617,16 @@ extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p,
 extern "C" homg_status homg_cuda_gen_apply(kernel_exec *ex, homg_precision p, const gen_level *L, const void *x,
                                            void *q, double *xq)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
+    const size_t n = gen_cells(L);
     GEN_UNI(L, {
         if (p == HOMG_FLOAT64)
-            apply_kernel<double, U><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const double *)x, (double *)q, xq);
+            apply_kernel<double, U>
+                <<<wave_blocks(ex, (const void *)apply_kernel<double, U>, n), NT, 0, homg_cuda_stream(ex)>>>(
+                    *L, (const double *)x, (double *)q, xq);
         else
-            apply_kernel<float, U><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const float *)x, (float *)q, xq);
+            apply_kernel<float, U>
+                <<<wave_blocks(ex, (const void *)apply_kernel<float, U>, n), NT, 0, homg_cuda_stream(ex)>>>(
+                    *L, (const float *)x, (float *)q, xq);
     });
     HOMG_CUDA_LAUNCHED(ex, "gen apply_kernel");
     return HOMG_OK;
@@ -596,7 +635,8 @@ extern "C" homg_status homg_cuda_gen_apply(kernel_exec *ex, homg_precision p, co
 extern "C" homg_status homg_cuda_gen_dot2(kernel_exec *ex, homg_precision p, size_t n, const void *a, const void *b,
                                           const void *c, double *out)
 {
-    unsigned nb = stride_blocks(ex, n);
+    const unsigned nb =
+        wave_blocks(ex, p == HOMG_FLOAT64 ? (const void *)dot2_kernel<double> : (const void *)dot2_kernel<float>, n);
     if (p == HOMG_FLOAT64)
         dot2_kernel<double>
             <<<nb, NT, 0, homg_cuda_stream(ex)>>>(n, (const double *)a, (const double *)b, (const double *)c, out);
@@ -610,7 +650,8 @@ extern "C" homg_status homg_cuda_gen_dot2(kernel_exec *ex, homg_precision p, siz
 extern "C" homg_status homg_cuda_gen_update_ur(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag,
                                                void *u, const void *pv, void *r, const void *q, double *s)
 {
-    unsigned b = stride_blocks(ex, n);
+    const unsigned b = wave_blocks(
+        ex, p == HOMG_FLOAT64 ? (const void *)update_ur_kernel<double> : (const void *)update_ur_kernel<float>, n);
     if (p == HOMG_FLOAT64)
         update_ur_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (double *)u, (const double *)pv,
                                                                      (double *)r, (const double *)q, s);
@@ -655,7 +696,8 @@ extern "C" homg_status homg_cuda_gen_scalars(kernel_exec *ex, double *s, int ste
 extern "C" homg_status homg_cuda_gen_error_norm(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag,
                                                 const void *u, const void *ref, double *s)
 {
-    unsigned b = stride_blocks(ex, n);
+    const unsigned b = wave_blocks(
+        ex, p == HOMG_FLOAT64 ? (const void *)error_norm_kernel<double> : (const void *)error_norm_kernel<float>, n);
     if (p == HOMG_FLOAT64)
         error_norm_kernel<double>
             <<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (const double *)u, (const double *)ref, s);
@@ -668,7 +710,8 @@ extern "C" homg_status homg_cuda_gen_error_norm(kernel_exec *ex, homg_precision 
 extern "C" homg_status homg_cuda_gen_island_sum(kernel_exec *ex, homg_precision p, size_t n, const int *label,
                                                 const void *x, double *sums)
 {
-    unsigned b = stride_blocks(ex, n);
+    const unsigned b = wave_blocks(
+        ex, p == HOMG_FLOAT64 ? (const void *)island_sum_kernel<double> : (const void *)island_sum_kernel<float>, n);
     if (p == HOMG_FLOAT64)
         island_sum_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (const double *)x, sums);
     else
