@@ -749,6 +749,23 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     KG->coarse_solve(&gpu->ex, p, &Cl.g, gec, gfc, 7);
     KC->coarse_solve(&cpu->ex, p, &Cl.c, cec, cfc, 7);
     GEN_EXPECT("coarse_solve", cmp_arrays(gec, cec, nc, p), tol * 10);
+    /* block_vcycle: the V-cycle on L and Cl in one launch (one block on CUDA) */
+    {
+        gen_block bg, bc;
+        void *g0 = up2(gpu, x1, n, p), *c0 = up2(cpu, x1, n, p);
+        memset(&bg, 0, sizeof bg);
+        bg.n = 2, bg.pre = 2, bg.post = 1, bg.sweeps = 7;
+        bc = bg;
+        bg.lv[0] = L.g, bg.lv[1] = Cl.g, bc.lv[0] = L.c, bc.lv[1] = Cl.c;
+        bg.x[0] = g0, bg.x[1] = gec, bg.b[0] = gf, bg.b[1] = gfc;
+        bc.x[0] = c0, bc.x[1] = cec, bc.b[0] = cf, bc.b[1] = cfc;
+        assert_int_equal(KG->block_vcycle(&gpu->ex, p, &bg), HOMG_OK);
+        assert_int_equal(KC->block_vcycle(&cpu->ex, p, &bc), HOMG_OK);
+        GEN_EXPECT("block_vcycle", cmp_arrays(g0, c0, n, p), tol * 10);
+        GEN_EXPECT("block_vcycle coarse", cmp_arrays(gec, cec, nc, p), tol * 10);
+        homg_free(gpu, g0);
+        homg_free(cpu, c0);
+    }
 
     /* the CG vector kernels and scalars */
     KG->zero_active(&gpu->ex, p, n, L.g.flag, gr);

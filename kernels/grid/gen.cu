@@ -294,34 +294,115 @@ __global__ void prolong_smooth_kernel(gen_level L, gen_level C, const T *ec, T *
  * u in shared memory where it fits (the sweeps are latency-bound: each waits for
  * the last). */
 #define GEN_COARSE_SHARED 256
+
+/* A barrier among threads 0 .. nt-1 (bar > 0: named barrier bar, nt a multiple of
+ * 32), or the whole block (bar 0). */
+__device__ __forceinline__ void gen_bar(int bar, unsigned nt)
+{
+    if (bar)
+        asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(nt) : "memory");
+    else
+        __syncthreads();
+}
+
+/* One colour's half-sweep of a level by threads 0 .. nt-1 of a block: the cells off
+ * the seams, then the seam phases (gen_seam), a barrier after each. */
+template <typename T>
+__device__ void block_smooth(const gen_level *L, T *w, const T *f, int colour, unsigned nt, int bar)
+{
+    const size_t nc = gen_colour_cells(L);
+    const int seams = gen_seams(L);
+    for (size_t t = threadIdx.x; t < nc; t += nt) {
+        int i, j, k;
+        if (gen_colour_cell(L, t, colour, &i, &j, &k) && gen_active(L, gen_index(L, i, j, k)) &&
+            (!seams || !gen_seam(L, i, j, k)))
+            w[gen_index(L, i, j, k)] = gp<T>::relax(L, w, f, i, j, k);
+    }
+    gen_bar(bar, nt);
+    for (int ph = 1; ph <= seams; ph++) {
+        smooth_seam(L, w, f, colour, ph, threadIdx.x, nt);
+        gen_bar(bar, nt);
+    }
+}
+
+/* The coarsest level by threads 0 .. nt-1: the CPU's sweeps, phase by phase, on a
+ * copy of u in shared memory where it fits (the sweeps are latency-bound: each waits
+ * for the last). */
+template <typename T>
+__device__ void coarse_sweeps(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar)
+{
+    __shared__ T us[GEN_COARSE_SHARED];
+    const size_t n = gen_cells(L);
+    T *w = n <= GEN_COARSE_SHARED ? us : u;
+    for (size_t c = threadIdx.x; c < n; c += nt)
+        w[c] = 0;
+    gen_bar(bar, nt);
+    for (int s = 0; s < sweeps; s++)
+        for (int h = 0; h < 2; h++)
+            block_smooth(L, w, f, (s & 1) ? 1 - h : h, nt, bar);
+    if (w != u)
+        for (size_t c = threadIdx.x; c < n; c += nt)
+            u[c] = w[c];
+}
+
 template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps)
 {
     gen_wait();
-    __shared__ T us[GEN_COARSE_SHARED];
-    const size_t n = gen_cells(&L), nc = gen_colour_cells(&L);
-    const int seams = gen_seams(&L);
-    T *w = n <= GEN_COARSE_SHARED ? us : u;
-    for (size_t c = threadIdx.x; c < n; c += blockDim.x)
-        w[c] = 0;
+    coarse_sweeps(&L, u, f, sweeps, blockDim.x, 0);
+}
+
+/* block_vcycle: every step of the V-cycle on B's levels in this one block, a barrier
+ * between steps; the levels' descriptions in shared memory (indexed by level). */
+#define GEN_BLOCK_NT 512
+template <typename T> __global__ void __launch_bounds__(GEN_BLOCK_NT, 1) block_vcycle_kernel(gen_block B)
+{
+    __shared__ gen_block S;
+    gen_wait();
+    if (threadIdx.x == 0)
+        S = B;
     __syncthreads();
-    for (int s = 0; s < sweeps; s++)
-        for (int h = 0; h < 2; h++) {
-            const int colour = (s & 1) ? 1 - h : h;
-            for (size_t t = threadIdx.x; t < nc; t += blockDim.x) {
-                int i, j, k;
-                if (gen_colour_cell(&L, t, colour, &i, &j, &k) && gen_active(&L, gen_index(&L, i, j, k)) &&
-                    (!seams || !gen_seam(&L, i, j, k)))
-                    w[gen_index(&L, i, j, k)] = gp<T>::relax(&L, w, f, i, j, k);
-            }
-            __syncthreads();
-            for (int ph = 1; ph <= seams; ph++) {
-                smooth_seam(&L, w, f, colour, ph, threadIdx.x, blockDim.x);
-                __syncthreads();
-            }
+    for (int q = 0; q < S.n - 1; q++) { /* down: zero, pre sweeps, residual restricted */
+        const gen_level *L = &S.lv[q], *C = &S.lv[q + 1];
+        T *x = (T *)S.x[q], *fc = (T *)S.b[q + 1];
+        const T *b = (const T *)S.b[q];
+        for (size_t c = threadIdx.x; c < gen_cells(L); c += GEN_BLOCK_NT)
+            x[c] = 0;
+        __syncthreads();
+        for (int s = 0; s < S.pre; s++)
+            for (int h = 0; h < 2; h++)
+                block_smooth(L, x, b, h, GEN_BLOCK_NT, 0);
+        for (size_t c = threadIdx.x; c < gen_cells(C); c += GEN_BLOCK_NT) {
+            int i, j, k;
+            gen_coords(C, c, &i, &j, &k);
+            fc[c] = (T)gp<T>::restr(L, C, x, b, i, j, k);
         }
-    if (w != u)
-        for (size_t c = threadIdx.x; c < n; c += blockDim.x)
-            u[c] = w[c];
+        __syncthreads();
+    }
+    { /* the coarsest: two warps where it fits in shared memory (cheaper barriers) */
+        const gen_level *L = &S.lv[S.n - 1];
+        const int small = gen_cells(L) <= GEN_COARSE_SHARED;
+        if (!small || threadIdx.x < 64)
+            coarse_sweeps(L, (T *)S.x[S.n - 1], (const T *)S.b[S.n - 1], S.sweeps, small ? 64 : GEN_BLOCK_NT,
+                          small ? 1 : 0);
+        __syncthreads();
+    }
+    for (int q = S.n - 2; q >= 0; q--) { /* up: the correction added, post sweeps from colour 1 */
+        const gen_level *L = &S.lv[q], *C = &S.lv[q + 1];
+        T *x = (T *)S.x[q];
+        const T *b = (const T *)S.b[q], *ec = (const T *)S.x[q + 1];
+        for (size_t c = threadIdx.x; c < gen_cells(L); c += GEN_BLOCK_NT) {
+            int i, j, k;
+            if (!gen_active(L, c))
+                continue;
+            gen_coords(L, c, &i, &j, &k);
+            x[c] = (T)((double)x[c] +
+                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
+        }
+        __syncthreads();
+        for (int s = 0; s < S.post; s++)
+            for (int h = 0; h < 2; h++)
+                block_smooth(L, x, b, 1 - h, GEN_BLOCK_NT, 0);
+    }
 }
 
 template <typename T, int U>
@@ -509,6 +590,8 @@ __global__ void check_operator_kernel(size_t n, const T *sigma, const T *lambda,
             atomicCAS(bad + 2, 0ull, (unsigned long long)k + 1);
         if (sigma && isfinite((double)sigma[k]) && sigma[k] > 0 && gen_jump((double)sigma[k], (double)sigma[0]))
             atomicCAS(bad + 3, 0ull, (unsigned long long)k + 1);
+        if (flags && flags[k] == GEN_SOLID)
+            atomicCAS(bad + 4, 0ull, (unsigned long long)k + 1);
     }
 }
 
@@ -623,6 +706,16 @@ extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precisio
     else
         gen_launch(ex, 1, nt, coarse_solve_kernel<float>, *L, (float *)u, (const float *)f, sweeps);
     HOMG_CUDA_LAUNCHED(ex, "gen coarse_solve_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_block_vcycle(kernel_exec *ex, homg_precision p, const gen_block *B)
+{
+    if (p == HOMG_FLOAT64)
+        gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<double>, *B);
+    else
+        gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<float>, *B);
+    HOMG_CUDA_LAUNCHED(ex, "gen block_vcycle_kernel");
     return HOMG_OK;
 }
 
