@@ -835,7 +835,7 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     }
     /* check_operator finds a planted bad value in each array */
     {
-        long long *gb, *cb, hb[2][4];
+        long long *gb, *cb, hb[2][5];
         sig[n / 3] = -1;
         lam[n / 2] = NAN;
         fl[n - 1] = 5;
@@ -845,10 +845,10 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
         homg_free(cpu, c_sig), c_sig = up2(cpu, sig, n, p);
         homg_free(cpu, c_lam), c_lam = up2(cpu, lam, n, p);
         homg_copy_from_host(cpu, c_fl, fl, n);
-        homg_alloc(gpu, 4 * sizeof(long long), (void **)&gb);
-        homg_alloc(cpu, 4 * sizeof(long long), (void **)&cb);
-        gpu->mem->zero(&gpu->ex, gb, 4 * sizeof(long long));
-        cpu->mem->zero(&cpu->ex, cb, 4 * sizeof(long long));
+        homg_alloc(gpu, sizeof hb[0], (void **)&gb);
+        homg_alloc(cpu, sizeof hb[0], (void **)&cb);
+        gpu->mem->zero(&gpu->ex, gb, sizeof hb[0]);
+        cpu->mem->zero(&cpu->ex, cb, sizeof hb[0]);
         KG->check_operator(&gpu->ex, p, n, g_sig, g_lam, (const unsigned char *)g_fl, gb);
         KC->check_operator(&cpu->ex, p, n, c_sig, c_lam, (const unsigned char *)c_fl, cb);
         homg_copy_to_host(gpu, hb[0], gb, sizeof hb[0]);
@@ -859,6 +859,9 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
         GEN_EXPECT("check_operator jump", (hb[0][3] != 0) == (hb[1][3] != 0) ? 0 : 1, 0);
         GEN_EXPECT("check_operator jump index",
                    hb[0][3] == 0 || (sig[hb[0][3] - 1] > 0 && gen_jump(sig[hb[0][3] - 1], sig[0])) ? 0 : 1, 0);
+        /* a SOLID cell (10% of the cells are): any solid index on CUDA */
+        GEN_EXPECT("check_operator solid", hb[1][4] != 0 && hb[0][4] != 0 ? 0 : 1, 0);
+        GEN_EXPECT("check_operator solid index", hb[0][4] > 0 && fl[hb[0][4] - 1] == HOMG_CELL_SOLID ? 0 : 1, 0);
         homg_free(gpu, gb);
         homg_free(cpu, cb);
     }
@@ -1116,6 +1119,7 @@ static void gen_lanes_equal_single_solves(void **state)
         homg_solve_info ib, is;
         c->d.precision = t == 3 ? HOMG_FLOAT32 : HOMG_FLOAT64;
         c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.two_pass = -1; /* the discs' automatic two passes run one lane (general.c lanes_ready) */
         for (int k = 0; k < 4; k++)
             c->d.bc[k] = t % 2 ? HOMG_BC_NEUMANN : (homg_bc_kind)(k % 2);
         grid_case_random_faces(c, 130 + t);

@@ -9,10 +9,10 @@
  * Gauss-Seidel, the coarsest level of at most HOMG_GEN_COARSEST cells by sweeps
  * in one block).  The Krylov step makes one cycle robust where plain cycles
  * stall with piecewise-constant transfers, coefficient jumps and obstacles; the
- * flexible (Polak-Ribiere) beta keeps F-cycles usable.  With per-cell sigma
- * (desc.two_pass), VCYCLE solves the coarse correction of levels 1..2 in two
- * damped passes (a W-cycle there, two_pass_solve): 8-cell 1e4 checkerboard
- * factor 0.36 -> 0.09.  Each "cycle" of the
+ * flexible (Polak-Ribiere) beta keeps F-cycles usable.  With a sigma jump or
+ * SOLID cells (desc.two_pass, plan_two_pass), VCYCLE solves the coarse correction
+ * of one level in two damped passes (a W-cycle there, two_pass_solve): 8-cell 1e4
+ * checkerboard factor 0.36 -> 0.13, 20% solid discs 0.15 -> 0.075.  Each "cycle" of the
  * solve info is one preconditioned CG iteration.  Scalars stay on the device;
  * with tol = 0 nothing waits for the host.
  *
@@ -215,15 +215,17 @@ static homg_status plan_two_pass(homg_grid *g, const homg_grid_operator *op)
 }
 
 /* The levels a V-cycle runs in one launch (block_vcycle): from the first of at most
- * GEN_BLOCK_CELLS cells below every two-pass level down to the coarsest; their
- * kernels are latency-bound, a launch each cost more than the work (H100, 2026-11-26:
- * bench/results/h100_grid_general.md).  HOMG_GEN_BLOCK_CELLS=n moves the threshold,
- * 0 turns it off (the benchmark times against it; the library documents no such
- * variable). */
+ * HOMG_GEN_BLOCK_CELLS=n cells (environment) below every two-pass level down to the
+ * coarsest.  Off by default: on the H100 (2026-11-26, bench/results/h100_grid_general.md)
+ * one 512-thread block from 64^2 (16^3) down was slower than a launch per step with
+ * programmatic dependent launch in a graph (256^3 9.83 -> 10.14 ms, 2048^2 discs
+ * 4.14 -> 4.62): each of its steps waits on L2 round trips on one SM.  Kept for
+ * smaller thresholds (and the two-pass levels, run twice) to be measured; the library
+ * documents no such variable. */
 static void plan_block(grid_general *G)
 {
     const char *env = getenv("HOMG_GEN_BLOCK_CELLS");
-    const double most = env ? atof(env) : GEN_BLOCK_CELLS;
+    const double most = env ? atof(env) : 0;
     int l = 1;
     while (l < G->nlev && ((double)cells(&G->lv[l]) > most || (G->kmask >> l) != 0))
         l++;
