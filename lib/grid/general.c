@@ -376,13 +376,16 @@ static homg_status find_islands(homg_grid *g, const homg_grid_operator *op)
 }
 
 /* What a captured step holds by value (kernel arguments): the levels, the finest
- * level's constants and the islands' count and arrays.  New coefficients in the
+ * level's constants, the islands' count and arrays, and which steps it has (the
+ * two-pass and block levels).  New coefficients in the
  * same arrays change none of it, so the graphs stay (a new operator per frame,
  * e.g. a clone dragged across the destination's border, does not re-capture). */
 typedef struct gen_captured {
     gen_level lv[HOMG_GEN_MAX_LEVELS];
     gen_fine F;
     grid_islands isl;
+    unsigned kmask; /* the two-pass levels (a jump or SOLID cells appearing or gone) */
+    int blk;
 } gen_captured;
 
 static void captured(const grid_general *G, gen_captured *c)
@@ -391,6 +394,8 @@ static void captured(const grid_general *G, gen_captured *c)
     memcpy(c->lv, G->lv, sizeof c->lv);
     memcpy(&c->F, &G->F, sizeof c->F);
     memcpy(&c->isl, &G->isl, sizeof c->isl);
+    c->kmask = G->kmask;
+    c->blk = G->blk;
 }
 
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)
