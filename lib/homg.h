@@ -183,7 +183,9 @@ typedef struct homg_grid_desc {
                                  correction by two damped V passes (a W-cycle there); 0 = automatic
                                  (level 2 alone where set_operator's check finds sigma_cell jumping
                                  10x or more against its first cell, and the grid has 4 levels or
-                                 more; with skip_check the last check's finding, on if none),
+                                 more; where it finds SOLID cells, the first level of at most
+                                 16384 cells alone; with skip_check the last check's finding, on
+                                 if none),
                                  -1 = none */
 } homg_grid_desc;
 

@@ -80,6 +80,13 @@ homg_status homg_cpu_gen_coarse_solve(kernel_exec *ex, homg_precision p, const g
     return HOMG_OK;
 }
 
+homg_status homg_cpu_gen_block_vcycle(kernel_exec *ex, homg_precision p, const gen_block *B)
+{
+    (void)ex;
+    DISPATCH(p, block_level_f(B, 0), block_level_d(B, 0));
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gen_residual_restrict(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_level *C,
                                            const void *u, const void *f, void *fc)
 {

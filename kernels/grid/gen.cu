@@ -5,6 +5,9 @@
 #include "gen_point.h"
 #include "keyed_sum.cuh"
 
+#include <stdlib.h>
+#include <string.h>
+
 #define T      float
 #define SUFFIX f
 #include "gen_point_tmpl.h"
@@ -97,6 +100,47 @@ template <> struct gp<double> {
     }
 };
 
+/* Programmatic dependent launch (issue 12): every kernel here is launched so that
+ * it may start while the kernel before it in the stream finishes (a graph keeps
+ * the edge), and waits at its first line until that kernel's writes are visible
+ * (gen_wait); the launch latency between the dozens of small kernels of a cycle
+ * then overlaps the previous kernel's tail.  HOMG_GEN_PDL=0: plain launches (the
+ * benchmark times against it; the library documents no such variable). */
+static int pdl_on(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("HOMG_GEN_PDL");
+        v = !(e && !strcmp(e, "0"));
+    }
+    return v;
+}
+
+/* The first line of every kernel below: wait for the previous kernel, then let the
+ * next one launch (its blocks wait in turn). */
+__device__ __forceinline__ void gen_wait(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+template <typename... K, typename... A>
+static void gen_launch(kernel_exec *ex, unsigned blocks, unsigned threads, void (*kernel)(K...), A... args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1] = {};
+    cfg.gridDim = dim3(blocks);
+    cfg.blockDim = dim3(threads);
+    cfg.stream = homg_cuda_stream(ex);
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = at;
+    cfg.numAttrs = pdl_on() ? 1 : 0;
+    (void)cudaLaunchKernelEx(&cfg, kernel, args...); /* an error stays for HOMG_CUDA_LAUNCHED */
+}
+
 /* Sum over the block (NT threads), added atomically to *out by thread 0. */
 __device__ static void block_add(double v, double *out)
 {
@@ -117,9 +161,38 @@ __device__ static void block_add(double v, double *out)
     }
 }
 
+/* HOMG_GEN_BLOCKS=capped: every kernel at most 8 blocks per SM, grid-stride (the layout
+ * before one-wave launches; the benchmark times against it, the library documents no
+ * such variable). */
+static int capped_blocks(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("HOMG_GEN_BLOCKS");
+        v = e && !strcmp(e, "capped");
+    }
+    return v;
+}
+
+/* Blocks of a kernel without a reduction: one thread per item.  A cap of 8 blocks
+ * per SM ran the big levels in 1.3 to 2.7 waves (a 40-register kernel fits 6 blocks
+ * of 256 threads per SM), the last partly empty while every block looped as long. */
 static unsigned stride_blocks(kernel_exec *ex, size_t n)
 {
-    size_t b = (n + NT - 1) / NT, cap = (size_t)ex->sm_count * 8;
+    size_t b = (n + NT - 1) / NT, cap = capped_blocks() ? (size_t)ex->sm_count * 8 : (size_t)0x7fffffff;
+    return (unsigned)(b < cap ? (b ? b : 1) : cap);
+}
+
+/* Blocks of a kernel that reduces (one atomic per block, so not one block per 256
+ * items): as many as fit on the device at once, one wave. */
+static unsigned wave_blocks(kernel_exec *ex, const void *kernel, size_t n)
+{
+    int per_sm = 0;
+    size_t b = (n + NT - 1) / NT, cap;
+    if (capped_blocks() || cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, NT, 0) != cudaSuccess ||
+        per_sm < 1)
+        per_sm = 8;
+    cap = (size_t)ex->sm_count * (size_t)per_sm;
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
 }
 
@@ -129,6 +202,7 @@ static unsigned stride_blocks(kernel_exec *ex, size_t n)
 template <typename T>
 __global__ void setup_fine_kernel(gen_level L, gen_fine F, const T *lc, double lambda, const unsigned char *flags)
 {
+    gen_wait();
     CELL_LOOP(L, c)
     {
         int i, j, k;
@@ -139,6 +213,7 @@ __global__ void setup_fine_kernel(gen_level L, gen_fine F, const T *lc, double l
 
 template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
 {
+    gen_wait();
     CELL_LOOP(C, c)
     {
         int i, j, k;
@@ -148,8 +223,10 @@ template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
 }
 
 /* One colour's cells (off the seams where the level has seams, gen_seam). */
-template <typename T, int U> __global__ void smooth_kernel(gen_level L, T *u, const T *f, int colour, int seams)
+template <typename T, int U>
+__global__ void __launch_bounds__(NT, 6) smooth_kernel(gen_level L, T *u, const T *f, int colour, int seams)
 {
+    gen_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     const size_t n = gen_colour_cells(&L);
     for (size_t t = blockIdx.x * (size_t)NT + threadIdx.x; t < n; t += (size_t)gridDim.x * NT) {
@@ -177,12 +254,14 @@ __device__ void smooth_seam(const gen_level *L, T *u, const T *f, int colour, in
 
 template <typename T> __global__ void smooth_seam_kernel(gen_level L, T *u, const T *f, int colour, int ph)
 {
+    gen_wait();
     smooth_seam(&L, u, f, colour, ph, blockIdx.x * (size_t)NT + threadIdx.x, (size_t)gridDim.x * NT);
 }
 
 /* The colour-0 half-sweep from u = 0 on a level without seams: every cell written. */
 template <typename T, int U> __global__ void smooth_from_zero_kernel(gen_level L, T *u, const T *f)
 {
+    gen_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     CELL_LOOP(L, c)
     {
@@ -198,6 +277,7 @@ template <typename T, int U> __global__ void smooth_from_zero_kernel(gen_level L
 template <typename T, int U>
 __global__ void prolong_smooth_kernel(gen_level L, gen_level C, const T *ec, T *u, const T *f)
 {
+    gen_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     const size_t n = gen_colour_cells(&L);
     for (size_t t = blockIdx.x * (size_t)NT + threadIdx.x; t < n; t += (size_t)gridDim.x * NT) {
@@ -214,38 +294,121 @@ __global__ void prolong_smooth_kernel(gen_level L, gen_level C, const T *ec, T *
  * u in shared memory where it fits (the sweeps are latency-bound: each waits for
  * the last). */
 #define GEN_COARSE_SHARED 256
-template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps)
+
+/* A barrier among threads 0 .. nt-1 (bar > 0: named barrier bar, nt a multiple of
+ * 32), or the whole block (bar 0). */
+__device__ __forceinline__ void gen_bar(int bar, unsigned nt)
+{
+    if (bar)
+        asm volatile("bar.sync %0, %1;" ::"r"(bar), "r"(nt) : "memory");
+    else
+        __syncthreads();
+}
+
+/* One colour's half-sweep of a level by threads 0 .. nt-1 of a block: the cells off
+ * the seams, then the seam phases (gen_seam), a barrier after each. */
+template <typename T>
+__device__ void block_smooth(const gen_level *L, T *w, const T *f, int colour, unsigned nt, int bar)
+{
+    const size_t nc = gen_colour_cells(L);
+    const int seams = gen_seams(L);
+    for (size_t t = threadIdx.x; t < nc; t += nt) {
+        int i, j, k;
+        if (gen_colour_cell(L, t, colour, &i, &j, &k) && gen_active(L, gen_index(L, i, j, k)) &&
+            (!seams || !gen_seam(L, i, j, k)))
+            w[gen_index(L, i, j, k)] = gp<T>::relax(L, w, f, i, j, k);
+    }
+    gen_bar(bar, nt);
+    for (int ph = 1; ph <= seams; ph++) {
+        smooth_seam(L, w, f, colour, ph, threadIdx.x, nt);
+        gen_bar(bar, nt);
+    }
+}
+
+/* The coarsest level by threads 0 .. nt-1: the CPU's sweeps, phase by phase, on a
+ * copy of u in shared memory where it fits (the sweeps are latency-bound: each waits
+ * for the last). */
+template <typename T>
+__device__ void coarse_sweeps(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar)
 {
     __shared__ T us[GEN_COARSE_SHARED];
-    const size_t n = gen_cells(&L), nc = gen_colour_cells(&L);
-    const int seams = gen_seams(&L);
+    const size_t n = gen_cells(L);
     T *w = n <= GEN_COARSE_SHARED ? us : u;
-    for (size_t c = threadIdx.x; c < n; c += blockDim.x)
+    for (size_t c = threadIdx.x; c < n; c += nt)
         w[c] = 0;
-    __syncthreads();
+    gen_bar(bar, nt);
     for (int s = 0; s < sweeps; s++)
-        for (int h = 0; h < 2; h++) {
-            const int colour = (s & 1) ? 1 - h : h;
-            for (size_t t = threadIdx.x; t < nc; t += blockDim.x) {
-                int i, j, k;
-                if (gen_colour_cell(&L, t, colour, &i, &j, &k) && gen_active(&L, gen_index(&L, i, j, k)) &&
-                    (!seams || !gen_seam(&L, i, j, k)))
-                    w[gen_index(&L, i, j, k)] = gp<T>::relax(&L, w, f, i, j, k);
-            }
-            __syncthreads();
-            for (int ph = 1; ph <= seams; ph++) {
-                smooth_seam(&L, w, f, colour, ph, threadIdx.x, blockDim.x);
-                __syncthreads();
-            }
-        }
+        for (int h = 0; h < 2; h++)
+            block_smooth(L, w, f, (s & 1) ? 1 - h : h, nt, bar);
     if (w != u)
-        for (size_t c = threadIdx.x; c < n; c += blockDim.x)
+        for (size_t c = threadIdx.x; c < n; c += nt)
             u[c] = w[c];
+}
+
+template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps)
+{
+    gen_wait();
+    coarse_sweeps(&L, u, f, sweeps, blockDim.x, 0);
+}
+
+/* block_vcycle: every step of the V-cycle on B's levels in this one block, a barrier
+ * between steps; the levels' descriptions in shared memory (indexed by level). */
+#define GEN_BLOCK_NT 512
+template <typename T> __global__ void __launch_bounds__(GEN_BLOCK_NT, 1) block_vcycle_kernel(gen_block B)
+{
+    __shared__ gen_block S;
+    gen_wait();
+    if (threadIdx.x == 0)
+        S = B;
+    __syncthreads();
+    for (int q = 0; q < S.n - 1; q++) { /* down: zero, pre sweeps, residual restricted */
+        const gen_level *L = &S.lv[q], *C = &S.lv[q + 1];
+        T *x = (T *)S.x[q], *fc = (T *)S.b[q + 1];
+        const T *b = (const T *)S.b[q];
+        for (size_t c = threadIdx.x; c < gen_cells(L); c += GEN_BLOCK_NT)
+            x[c] = 0;
+        __syncthreads();
+        for (int s = 0; s < S.pre; s++)
+            for (int h = 0; h < 2; h++)
+                block_smooth(L, x, b, h, GEN_BLOCK_NT, 0);
+        for (size_t c = threadIdx.x; c < gen_cells(C); c += GEN_BLOCK_NT) {
+            int i, j, k;
+            gen_coords(C, c, &i, &j, &k);
+            fc[c] = (T)gp<T>::restr(L, C, x, b, i, j, k);
+        }
+        __syncthreads();
+    }
+    { /* the coarsest: two warps where it fits in shared memory (cheaper barriers) */
+        const gen_level *L = &S.lv[S.n - 1];
+        const int small = gen_cells(L) <= GEN_COARSE_SHARED;
+        if (!small || threadIdx.x < 64)
+            coarse_sweeps(L, (T *)S.x[S.n - 1], (const T *)S.b[S.n - 1], S.sweeps, small ? 64 : GEN_BLOCK_NT,
+                          small ? 1 : 0);
+        __syncthreads();
+    }
+    for (int q = S.n - 2; q >= 0; q--) { /* up: the correction added, post sweeps from colour 1 */
+        const gen_level *L = &S.lv[q], *C = &S.lv[q + 1];
+        T *x = (T *)S.x[q];
+        const T *b = (const T *)S.b[q], *ec = (const T *)S.x[q + 1];
+        for (size_t c = threadIdx.x; c < gen_cells(L); c += GEN_BLOCK_NT) {
+            int i, j, k;
+            if (!gen_active(L, c))
+                continue;
+            gen_coords(L, c, &i, &j, &k);
+            x[c] = (T)((double)x[c] +
+                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
+        }
+        __syncthreads();
+        for (int s = 0; s < S.post; s++)
+            for (int h = 0; h < 2; h++)
+                block_smooth(L, x, b, 1 - h, GEN_BLOCK_NT, 0);
+    }
 }
 
 template <typename T, int U>
 __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, const T *f, T *fc)
 {
+    gen_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     CELL_LOOP(C, c)
     {
@@ -257,6 +420,7 @@ __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, c
 
 template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level C, const T *ec, T *u)
 {
+    gen_wait();
     CELL_LOOP(L, c)
     {
         int i, j, k;
@@ -271,6 +435,7 @@ template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level 
 template <typename T, int U>
 __global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f, T *r, double *rr)
 {
+    gen_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     double acc = 0;
     CELL_LOOP(L, c)
@@ -290,6 +455,7 @@ __global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f,
 
 template <typename T, int U> __global__ void apply_kernel(gen_level L, const T *x, T *q, double *xq)
 {
+    gen_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     double acc = 0;
     CELL_LOOP(L, c)
@@ -309,6 +475,7 @@ template <typename T, int U> __global__ void apply_kernel(gen_level L, const T *
 
 template <typename T> __global__ void dot2_kernel(size_t n, const T *a, const T *b, const T *c, double *out)
 {
+    gen_wait();
     double s0 = 0, s1 = 0;
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
         double bk = (double)b[k];
@@ -324,6 +491,7 @@ template <typename T> __global__ void dot2_kernel(size_t n, const T *a, const T 
 template <typename T>
 __global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, const T *p, T *r, const T *q, double *s)
 {
+    gen_wait();
     const double alpha = s[GEN_ALPHA];
     double acc = 0;
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
@@ -339,6 +507,7 @@ __global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, cons
 
 template <typename T> __global__ void zero_active_kernel(size_t n, const unsigned char *flag, T *u)
 {
+    gen_wait();
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
         if (!flag || !flag[k])
             u[k] = 0;
@@ -346,6 +515,7 @@ template <typename T> __global__ void zero_active_kernel(size_t n, const unsigne
 
 template <typename T> __global__ void update_p_kernel(size_t n, const T *z, T *p, const double *s)
 {
+    gen_wait();
     const double beta = s[GEN_BETA];
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
         p[k] = (T)((double)z[k] + beta * (double)p[k]);
@@ -353,12 +523,14 @@ template <typename T> __global__ void update_p_kernel(size_t n, const T *z, T *p
 
 __global__ void scalars_kernel(double *s, int step, int ref, double *hist, int *count)
 {
+    gen_wait();
     gen_scalar_step(s, step, ref, hist, count);
 }
 
 template <typename T>
 __global__ void error_norm_kernel(size_t n, const unsigned char *flag, const T *u, const T *ref, double *s)
 {
+    gen_wait();
     double e2 = 0, r2 = 0;
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
         if (flag && flag[k])
@@ -380,6 +552,7 @@ struct island_flush {
  * millions of cells costs an atomic per block. */
 template <typename T> __global__ void island_sum_kernel(size_t n, const int *label, const T *x, double *sums)
 {
+    gen_wait();
     keyed_sum<double, island_flush> acc(island_flush{ sums }, 0.0);
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
         acc.add(label[k], (double)x[k], 0.0);
@@ -389,6 +562,7 @@ template <typename T> __global__ void island_sum_kernel(size_t n, const int *lab
 template <typename T>
 __global__ void island_sub_kernel(size_t n, const int *label, T *x, const double *sums, const double *inv_count)
 {
+    gen_wait();
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
         int l = label[k];
         if (l >= 0)
@@ -398,6 +572,7 @@ __global__ void island_sub_kernel(size_t n, const int *label, T *x, const double
 
 __global__ void island_max_kernel(const double *sums, const double *inv_count, int nislands, double *proj)
 {
+    gen_wait();
     gen_island_max(sums, inv_count, nislands, proj);
 }
 
@@ -405,6 +580,7 @@ template <typename T>
 __global__ void check_operator_kernel(size_t n, const T *sigma, const T *lambda, const unsigned char *flags,
                                       unsigned long long *bad)
 {
+    gen_wait();
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
         if (sigma && !(isfinite((double)sigma[k]) && sigma[k] > 0))
             atomicCAS(bad, 0ull, (unsigned long long)k + 1);
@@ -414,6 +590,8 @@ __global__ void check_operator_kernel(size_t n, const T *sigma, const T *lambda,
             atomicCAS(bad + 2, 0ull, (unsigned long long)k + 1);
         if (sigma && isfinite((double)sigma[k]) && sigma[k] > 0 && gen_jump((double)sigma[k], (double)sigma[0]))
             atomicCAS(bad + 3, 0ull, (unsigned long long)k + 1);
+        if (flags && flags[k] == GEN_SOLID)
+            atomicCAS(bad + 4, 0ull, (unsigned long long)k + 1);
     }
 }
 
@@ -440,10 +618,9 @@ extern "C" homg_status homg_cuda_gen_setup_fine(kernel_exec *ex, homg_precision 
 {
     unsigned b = stride_blocks(ex, gen_cells(L));
     if (p == HOMG_FLOAT64)
-        setup_fine_kernel<double>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)lambda_cell, lambda, flags);
+        gen_launch(ex, b, NT, setup_fine_kernel<double>, *L, *F, (const double *)lambda_cell, lambda, flags);
     else
-        setup_fine_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)lambda_cell, lambda, flags);
+        gen_launch(ex, b, NT, setup_fine_kernel<float>, *L, *F, (const float *)lambda_cell, lambda, flags);
     HOMG_CUDA_LAUNCHED(ex, "gen setup_fine_kernel");
     return HOMG_OK;
 }
@@ -452,9 +629,9 @@ extern "C" homg_status homg_cuda_gen_coarsen(kernel_exec *ex, homg_precision p, 
 {
     unsigned b = stride_blocks(ex, gen_cells(C));
     if (p == HOMG_FLOAT64)
-        coarsen_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C);
+        gen_launch(ex, b, NT, coarsen_kernel<double>, *L, *C);
     else
-        coarsen_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C);
+        gen_launch(ex, b, NT, coarsen_kernel<float>, *L, *C);
     HOMG_CUDA_LAUNCHED(ex, "gen coarsen_kernel");
     return HOMG_OK;
 }
@@ -466,20 +643,17 @@ extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, c
     unsigned b = stride_blocks(ex, gen_colour_cells(L));
     GEN_UNI(L, {
         if (p == HOMG_FLOAT64)
-            smooth_kernel<double, U>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour, seams);
+            gen_launch(ex, b, NT, smooth_kernel<double, U>, *L, (double *)u, (const double *)f, colour, seams);
         else
-            smooth_kernel<float, U>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour, seams);
+            gen_launch(ex, b, NT, smooth_kernel<float, U>, *L, (float *)u, (const float *)f, colour, seams);
     });
     HOMG_CUDA_LAUNCHED(ex, "gen smooth_kernel");
     for (int ph = 1; ph <= seams; ph++) { /* the seam phases: a plane each, small launches */
         b = stride_blocks(ex, gen_seam_cells(L));
         if (p == HOMG_FLOAT64)
-            smooth_seam_kernel<double>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, colour, ph);
+            gen_launch(ex, b, NT, smooth_seam_kernel<double>, *L, (double *)u, (const double *)f, colour, ph);
         else
-            smooth_seam_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, colour, ph);
+            gen_launch(ex, b, NT, smooth_seam_kernel<float>, *L, (float *)u, (const float *)f, colour, ph);
         HOMG_CUDA_LAUNCHED(ex, "gen smooth_seam_kernel");
     }
     return HOMG_OK;
@@ -495,9 +669,9 @@ extern "C" homg_status homg_cuda_gen_smooth_from_zero(kernel_exec *ex, homg_prec
     }
     GEN_UNI(L, {
         if (p == HOMG_FLOAT64)
-            smooth_from_zero_kernel<double, U><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f);
+            gen_launch(ex, b, NT, smooth_from_zero_kernel<double, U>, *L, (double *)u, (const double *)f);
         else
-            smooth_from_zero_kernel<float, U><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f);
+            gen_launch(ex, b, NT, smooth_from_zero_kernel<float, U>, *L, (float *)u, (const float *)f);
     });
     HOMG_CUDA_LAUNCHED(ex, "gen smooth_from_zero_kernel");
     return HOMG_OK;
@@ -513,11 +687,11 @@ extern "C" homg_status homg_cuda_gen_prolong_smooth(kernel_exec *ex, homg_precis
     }
     GEN_UNI(L, {
         if (p == HOMG_FLOAT64)
-            prolong_smooth_kernel<double, U>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u, (const double *)f);
+            gen_launch(ex, b, NT, prolong_smooth_kernel<double, U>, *L, *C, (const double *)ec, (double *)u,
+                       (const double *)f);
         else
-            prolong_smooth_kernel<float, U>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u, (const float *)f);
+            gen_launch(ex, b, NT, prolong_smooth_kernel<float, U>, *L, *C, (const float *)ec, (float *)u,
+                       (const float *)f);
     });
     HOMG_CUDA_LAUNCHED(ex, "gen prolong_smooth_kernel");
     return HOMG_OK;
@@ -528,10 +702,20 @@ extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precisio
 {
     const unsigned nt = gen_cells(L) <= GEN_COARSE_SHARED ? 64 : NT; /* two warps: cheaper barriers */
     if (p == HOMG_FLOAT64)
-        coarse_solve_kernel<double><<<1, nt, 0, homg_cuda_stream(ex)>>>(*L, (double *)u, (const double *)f, sweeps);
+        gen_launch(ex, 1, nt, coarse_solve_kernel<double>, *L, (double *)u, (const double *)f, sweeps);
     else
-        coarse_solve_kernel<float><<<1, nt, 0, homg_cuda_stream(ex)>>>(*L, (float *)u, (const float *)f, sweeps);
+        gen_launch(ex, 1, nt, coarse_solve_kernel<float>, *L, (float *)u, (const float *)f, sweeps);
     HOMG_CUDA_LAUNCHED(ex, "gen coarse_solve_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_block_vcycle(kernel_exec *ex, homg_precision p, const gen_block *B)
+{
+    if (p == HOMG_FLOAT64)
+        gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<double>, *B);
+    else
+        gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<float>, *B);
+    HOMG_CUDA_LAUNCHED(ex, "gen block_vcycle_kernel");
     return HOMG_OK;
 }
 
@@ -541,11 +725,11 @@ extern "C" homg_status homg_cuda_gen_residual_restrict(kernel_exec *ex, homg_pre
     unsigned b = stride_blocks(ex, gen_cells(C));
     GEN_UNI(L, {
         if (p == HOMG_FLOAT64)
-            residual_restrict_kernel<double, U>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)u, (const double *)f, (double *)fc);
+            gen_launch(ex, b, NT, residual_restrict_kernel<double, U>, *L, *C, (const double *)u, (const double *)f,
+                       (double *)fc);
         else
-            residual_restrict_kernel<float, U>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)u, (const float *)f, (float *)fc);
+            gen_launch(ex, b, NT, residual_restrict_kernel<float, U>, *L, *C, (const float *)u, (const float *)f,
+                       (float *)fc);
     });
     HOMG_CUDA_LAUNCHED(ex, "gen residual_restrict_kernel");
     return HOMG_OK;
@@ -556,9 +740,9 @@ extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision
 {
     unsigned b = stride_blocks(ex, gen_cells(L));
     if (p == HOMG_FLOAT64)
-        prolong_add_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const double *)ec, (double *)u);
+        gen_launch(ex, b, NT, prolong_add_kernel<double>, *L, *C, (const double *)ec, (double *)u);
     else
-        prolong_add_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *C, (const float *)ec, (float *)u);
+        gen_launch(ex, b, NT, prolong_add_kernel<float>, *L, *C, (const float *)ec, (float *)u);
     HOMG_CUDA_LAUNCHED(ex, "gen prolong_add_kernel");
     return HOMG_OK;
 }
@@ -566,14 +750,14 @@ extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision
 extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p, const gen_level *L, const gen_fine *F,
                                               const void *u, const void *f, void *r, double *rr)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
+    const size_t n = gen_cells(L);
     GEN_UNI(L, {
         if (p == HOMG_FLOAT64)
-            residual_kernel<double, U>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const double *)u, (const double *)f, (double *)r, rr);
+            gen_launch(ex, wave_blocks(ex, (const void *)residual_kernel<double, U>, n), NT, residual_kernel<double, U>,
+                       *L, *F, (const double *)u, (const double *)f, (double *)r, rr);
         else
-            residual_kernel<float, U>
-                <<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, *F, (const float *)u, (const float *)f, (float *)r, rr);
+            gen_launch(ex, wave_blocks(ex, (const void *)residual_kernel<float, U>, n), NT, residual_kernel<float, U>,
+                       *L, *F, (const float *)u, (const float *)f, (float *)r, rr);
     });
     HOMG_CUDA_LAUNCHED(ex, "gen residual_kernel");
     return HOMG_OK;
@@ -582,12 +766,14 @@ extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p,
 extern "C" homg_status homg_cuda_gen_apply(kernel_exec *ex, homg_precision p, const gen_level *L, const void *x,
                                            void *q, double *xq)
 {
-    unsigned b = stride_blocks(ex, gen_cells(L));
+    const size_t n = gen_cells(L);
     GEN_UNI(L, {
         if (p == HOMG_FLOAT64)
-            apply_kernel<double, U><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const double *)x, (double *)q, xq);
+            gen_launch(ex, wave_blocks(ex, (const void *)apply_kernel<double, U>, n), NT, apply_kernel<double, U>, *L,
+                       (const double *)x, (double *)q, xq);
         else
-            apply_kernel<float, U><<<b, NT, 0, homg_cuda_stream(ex)>>>(*L, (const float *)x, (float *)q, xq);
+            gen_launch(ex, wave_blocks(ex, (const void *)apply_kernel<float, U>, n), NT, apply_kernel<float, U>, *L,
+                       (const float *)x, (float *)q, xq);
     });
     HOMG_CUDA_LAUNCHED(ex, "gen apply_kernel");
     return HOMG_OK;
@@ -596,13 +782,12 @@ extern "C" homg_status homg_cuda_gen_apply(kernel_exec *ex, homg_precision p, co
 extern "C" homg_status homg_cuda_gen_dot2(kernel_exec *ex, homg_precision p, size_t n, const void *a, const void *b,
                                           const void *c, double *out)
 {
-    unsigned nb = stride_blocks(ex, n);
+    const unsigned nb =
+        wave_blocks(ex, p == HOMG_FLOAT64 ? (const void *)dot2_kernel<double> : (const void *)dot2_kernel<float>, n);
     if (p == HOMG_FLOAT64)
-        dot2_kernel<double>
-            <<<nb, NT, 0, homg_cuda_stream(ex)>>>(n, (const double *)a, (const double *)b, (const double *)c, out);
+        gen_launch(ex, nb, NT, dot2_kernel<double>, n, (const double *)a, (const double *)b, (const double *)c, out);
     else
-        dot2_kernel<float>
-            <<<nb, NT, 0, homg_cuda_stream(ex)>>>(n, (const float *)a, (const float *)b, (const float *)c, out);
+        gen_launch(ex, nb, NT, dot2_kernel<float>, n, (const float *)a, (const float *)b, (const float *)c, out);
     HOMG_CUDA_LAUNCHED(ex, "gen dot2_kernel");
     return HOMG_OK;
 }
@@ -610,13 +795,14 @@ extern "C" homg_status homg_cuda_gen_dot2(kernel_exec *ex, homg_precision p, siz
 extern "C" homg_status homg_cuda_gen_update_ur(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag,
                                                void *u, const void *pv, void *r, const void *q, double *s)
 {
-    unsigned b = stride_blocks(ex, n);
+    const unsigned b = wave_blocks(
+        ex, p == HOMG_FLOAT64 ? (const void *)update_ur_kernel<double> : (const void *)update_ur_kernel<float>, n);
     if (p == HOMG_FLOAT64)
-        update_ur_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (double *)u, (const double *)pv,
-                                                                     (double *)r, (const double *)q, s);
+        gen_launch(ex, b, NT, update_ur_kernel<double>, n, flag, (double *)u, (const double *)pv, (double *)r,
+                   (const double *)q, s);
     else
-        update_ur_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (float *)u, (const float *)pv, (float *)r,
-                                                                    (const float *)q, s);
+        gen_launch(ex, b, NT, update_ur_kernel<float>, n, flag, (float *)u, (const float *)pv, (float *)r,
+                   (const float *)q, s);
     HOMG_CUDA_LAUNCHED(ex, "gen update_ur_kernel");
     return HOMG_OK;
 }
@@ -626,9 +812,9 @@ extern "C" homg_status homg_cuda_gen_zero_active(kernel_exec *ex, homg_precision
 {
     unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
-        zero_active_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (double *)u);
+        gen_launch(ex, b, NT, zero_active_kernel<double>, n, flag, (double *)u);
     else
-        zero_active_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (float *)u);
+        gen_launch(ex, b, NT, zero_active_kernel<float>, n, flag, (float *)u);
     HOMG_CUDA_LAUNCHED(ex, "gen zero_active_kernel");
     return HOMG_OK;
 }
@@ -638,16 +824,16 @@ extern "C" homg_status homg_cuda_gen_update_p(kernel_exec *ex, homg_precision p,
 {
     unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
-        update_p_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, (const double *)z, (double *)pv, s);
+        gen_launch(ex, b, NT, update_p_kernel<double>, n, (const double *)z, (double *)pv, s);
     else
-        update_p_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, (const float *)z, (float *)pv, s);
+        gen_launch(ex, b, NT, update_p_kernel<float>, n, (const float *)z, (float *)pv, s);
     HOMG_CUDA_LAUNCHED(ex, "gen update_p_kernel");
     return HOMG_OK;
 }
 
 extern "C" homg_status homg_cuda_gen_scalars(kernel_exec *ex, double *s, int step, int ref, double *hist, int *count)
 {
-    scalars_kernel<<<1, 1, 0, homg_cuda_stream(ex)>>>(s, step, ref, hist, count);
+    gen_launch(ex, 1, 1, scalars_kernel, s, step, ref, hist, count);
     HOMG_CUDA_LAUNCHED(ex, "gen scalars_kernel");
     return HOMG_OK;
 }
@@ -655,12 +841,12 @@ extern "C" homg_status homg_cuda_gen_scalars(kernel_exec *ex, double *s, int ste
 extern "C" homg_status homg_cuda_gen_error_norm(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag,
                                                 const void *u, const void *ref, double *s)
 {
-    unsigned b = stride_blocks(ex, n);
+    const unsigned b = wave_blocks(
+        ex, p == HOMG_FLOAT64 ? (const void *)error_norm_kernel<double> : (const void *)error_norm_kernel<float>, n);
     if (p == HOMG_FLOAT64)
-        error_norm_kernel<double>
-            <<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (const double *)u, (const double *)ref, s);
+        gen_launch(ex, b, NT, error_norm_kernel<double>, n, flag, (const double *)u, (const double *)ref, s);
     else
-        error_norm_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, flag, (const float *)u, (const float *)ref, s);
+        gen_launch(ex, b, NT, error_norm_kernel<float>, n, flag, (const float *)u, (const float *)ref, s);
     HOMG_CUDA_LAUNCHED(ex, "gen error_norm_kernel");
     return HOMG_OK;
 }
@@ -668,11 +854,12 @@ extern "C" homg_status homg_cuda_gen_error_norm(kernel_exec *ex, homg_precision 
 extern "C" homg_status homg_cuda_gen_island_sum(kernel_exec *ex, homg_precision p, size_t n, const int *label,
                                                 const void *x, double *sums)
 {
-    unsigned b = stride_blocks(ex, n);
+    const unsigned b = wave_blocks(
+        ex, p == HOMG_FLOAT64 ? (const void *)island_sum_kernel<double> : (const void *)island_sum_kernel<float>, n);
     if (p == HOMG_FLOAT64)
-        island_sum_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (const double *)x, sums);
+        gen_launch(ex, b, NT, island_sum_kernel<double>, n, label, (const double *)x, sums);
     else
-        island_sum_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (const float *)x, sums);
+        gen_launch(ex, b, NT, island_sum_kernel<float>, n, label, (const float *)x, sums);
     HOMG_CUDA_LAUNCHED(ex, "gen island_sum_kernel");
     return HOMG_OK;
 }
@@ -682,12 +869,12 @@ extern "C" homg_status homg_cuda_gen_island_sub(kernel_exec *ex, homg_precision 
 {
     unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
-        island_sub_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (double *)x, sums, inv_count);
+        gen_launch(ex, b, NT, island_sub_kernel<double>, n, label, (double *)x, sums, inv_count);
     else
-        island_sub_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, label, (float *)x, sums, inv_count);
+        gen_launch(ex, b, NT, island_sub_kernel<float>, n, label, (float *)x, sums, inv_count);
     HOMG_CUDA_LAUNCHED(ex, "gen island_sub_kernel");
     if (proj) {
-        island_max_kernel<<<1, 1, 0, homg_cuda_stream(ex)>>>(sums, inv_count, nislands, proj);
+        gen_launch(ex, 1, 1, island_max_kernel, sums, inv_count, nislands, proj);
         HOMG_CUDA_LAUNCHED(ex, "gen island_max_kernel");
     }
     return HOMG_OK;
@@ -698,11 +885,11 @@ extern "C" homg_status homg_cuda_gen_check_operator(kernel_exec *ex, homg_precis
 {
     unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
-        check_operator_kernel<double><<<b, NT, 0, homg_cuda_stream(ex)>>>(
-            n, (const double *)sigma, (const double *)lambda, flags, (unsigned long long *)bad);
+        gen_launch(ex, b, NT, check_operator_kernel<double>, n, (const double *)sigma, (const double *)lambda, flags,
+                   (unsigned long long *)bad);
     else
-        check_operator_kernel<float><<<b, NT, 0, homg_cuda_stream(ex)>>>(n, (const float *)sigma, (const float *)lambda,
-                                                                         flags, (unsigned long long *)bad);
+        gen_launch(ex, b, NT, check_operator_kernel<float>, n, (const float *)sigma, (const float *)lambda, flags,
+                   (unsigned long long *)bad);
     HOMG_CUDA_LAUNCHED(ex, "gen check_operator_kernel");
     return HOMG_OK;
 }

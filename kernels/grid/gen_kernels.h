@@ -60,6 +60,18 @@ typedef struct gen_fine {
     double sigma;
 } gen_fine;
 
+/* The coarse levels of a V-cycle in one launch (block_vcycle): lv[0] down to the
+ * coarsest, their x and b (lib/grid/general.c plan_block says when it runs). */
+#define GEN_BLOCK_MAX 12
+typedef struct gen_block {
+    int n;         /* levels, 2..GEN_BLOCK_MAX; lv[n-1] is the coarsest */
+    int pre, post; /* sweeps per level on the way down and up */
+    int sweeps;    /* the coarsest level's (coarse_solve) */
+    gen_level lv[GEN_BLOCK_MAX];
+    void *x[GEN_BLOCK_MAX]; /* x[0]: the result; x[1..]: the coarse corrections */
+    void *b[GEN_BLOCK_MAX]; /* b[0]: the right-hand side (read); b[1..]: written */
+} gen_block;
+
 /* Slots of the device scalars (doubles). */
 enum {
     GEN_RZ = 0, /* r.z */
@@ -112,6 +124,11 @@ enum {
     /* The coarsest level: u = 0, then `sweeps` symmetric red-black sweeps (one block on CUDA). */                  \
     X(homg_status, gen, coarse_solve,                                                                               \
       (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int sweeps))                 \
+    /* x[0] = one V-cycle on B's levels from x[0] = 0, exactly the sequence of lib/grid/general.c's visit() */      \
+    /* (zero + colour-0 half-sweep, the rest of `pre` symmetric sweeps, residual_restrict, the level below, */      \
+    /* prolong_add + `post` sweeps from colour 1; coarse_solve at the coarsest), in one block on CUDA (on the */    \
+    /* H100 slower than a launch per step from 64^2 down, so off by default: general.c plan_block). */              \
+    X(homg_status, gen, block_vcycle, (kernel_exec * ex, homg_precision p, const gen_block *B))                     \
     /* fc[C] = sum over C's active children of (f - A u) (u NULL: 0). */                                            \
     X(homg_status, gen, residual_restrict,                                                                          \
       (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *u, const void *f,    \
@@ -154,7 +171,7 @@ enum {
        const double *inv_count, int nislands, double *proj))                                                        \
     /* bad[0] = 1 + an index where sigma is not finite and > 0, bad[1] lambda not finite and >= 0, */               \
     /* bad[2] a flag value > 2 (0: none); NULL arrays are skipped; bad[3] = 1 + an index whose valid */             \
-    /* sigma jumps against sigma[0] (gen_jump; 0: none). */                                                         \
+    /* sigma jumps against sigma[0] (gen_jump; 0: none), bad[4] = 1 + the index of a SOLID cell (0: none). */       \
     X(homg_status, gen, check_operator,                                                                             \
       (kernel_exec * ex, homg_precision p, size_t n, const void *sigma, const void *lambda,                         \
        const unsigned char *flags, long long *bad))                                                                 \

@@ -5,6 +5,7 @@
 #define HOMG_GEN_POINT_H
 
 #include <math.h>
+#include <stddef.h>
 
 #include "gen_kernels.h"
 
@@ -44,10 +45,11 @@ HOMG_HD double gen_axis_scale(int n) { return n >= 2 ? 0.5 : 1.0; }
 
 HOMG_HD double gen_harmonic(double a, double b) { return a + b > 0 ? 2.0 * a * b / (a + b) : 0.0; }
 
-/* Cell index and coordinates. */
+/* Cell index and coordinates; 32-bit products: a level has fewer than 2^31 cells
+ * (homg__check_size), and 64-bit ones cost several instructions each on the GPU. */
 HOMG_HD size_t gen_index(const gen_level *L, int i, int j, int k)
 {
-    return (size_t)i + (size_t)L->nx * ((size_t)j + (size_t)L->ny * k);
+    return (size_t)((unsigned)i + (unsigned)L->nx * ((unsigned)j + (unsigned)L->ny * (unsigned)k));
 }
 
 /* 32-bit divisions: a level has fewer than 2^31 cells (homg__check_size), and a

@@ -52,33 +52,101 @@ HOMG_HD double GFN(gen_nbval)(const gen_level *L, const gen_level *C, const T *u
                        (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
 }
 
+/* Index of the neighbour of cell c at coordinate m instead of x on an axis of
+ * stride st (m - x is +-1, or the wrap): an offset, not gen_index's products. */
+HOMG_HD size_t GFN(gen_nbidx)(size_t c, int m, int x, int st) { return c + (size_t)(ptrdiff_t)((m - x) * st); }
+
+/* The fast path of a uniform level (gen_plain): a cell off every side whose
+ * neighbours are all active has faces g0 and self lam0, so the sums below need
+ * no side, wrap or flag tests.  Each sum runs in gen_offsum's / gen_au's order,
+ * so both paths give the same value. */
+HOMG_HD int GFN(gen_plain)(const gen_level *L, size_t c, int i, int j, int k)
+{
+    const size_t sy = (size_t)L->nx, sz = (size_t)L->nx * L->ny;
+    const unsigned char *f = L->flag;
+    if (!L->uniform || i < 1 || i > L->nx - 2 || j < 1 || j > L->ny - 2 || (L->nz > 1 && (k < 1 || k > L->nz - 2)))
+        return 0;
+    if (!f)
+        return 1;
+    return !(f[c] | f[c - 1] | f[c + 1] | f[c - sy] | f[c + sy] | (L->nz > 1 ? f[c - sz] | f[c + sz] : 0));
+}
+
+/* Neighbour value at cm as gen_nbval reads it, the neighbour active. */
+HOMG_HD double GFN(gen_plainval)(const gen_level *L, const gen_level *C, const T *u, const T *ec, size_t cm, int i,
+                                 int j, int k)
+{
+    if (!ec)
+        return (double)u[cm];
+    return (double)(T)((double)u[cm] +
+                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
+}
+
+/* gen_offsum of a gen_plain cell. */
+HOMG_HD double GFN(gen_plain_offsum)(const gen_level *L, const gen_level *C, const T *u, const T *ec, size_t c, int i,
+                                     int j, int k, double *gsum)
+{
+    const size_t sy = (size_t)L->nx, sz = (size_t)L->nx * L->ny;
+    const double gx = (double)(T)L->g0[0], gy = (double)(T)L->g0[1];
+    double s = 0, gs = 0;
+    gs += gx, s += gx * GFN(gen_plainval)(L, C, u, ec, c + 1, i + 1, j, k);
+    gs += gx, s += gx * GFN(gen_plainval)(L, C, u, ec, c - 1, i - 1, j, k);
+    gs += gy, s += gy * GFN(gen_plainval)(L, C, u, ec, c + sy, i, j + 1, k);
+    gs += gy, s += gy * GFN(gen_plainval)(L, C, u, ec, c - sy, i, j - 1, k);
+    if (L->nz > 1) {
+        const double gz = (double)(T)L->g0[2];
+        gs += gz, s += gz * GFN(gen_plainval)(L, C, u, ec, c + sz, i, j, k + 1);
+        gs += gz, s += gz * GFN(gen_plainval)(L, C, u, ec, c - sz, i, j, k - 1);
+    }
+    *gsum = gs;
+    return s;
+}
+
+/* gen_au of a gen_plain cell. */
+HOMG_HD double GFN(gen_plain_au)(const gen_level *L, const T *u, size_t c)
+{
+    const size_t sy = (size_t)L->nx, sz = (size_t)L->nx * L->ny;
+    const double uc = (double)u[c], gx = (double)(T)L->g0[0], gy = (double)(T)L->g0[1];
+    double s = (double)(T)(0.0 + L->lam0) * uc;
+    s += gx * (uc - (double)u[c + 1]);
+    s += gx * (uc - (double)u[c - 1]);
+    s += gy * (uc - (double)u[c + sy]);
+    s += gy * (uc - (double)u[c - sy]);
+    if (L->nz > 1) {
+        const double gz = (double)(T)L->g0[2];
+        s += gz * (uc - (double)u[c + sz]);
+        s += gz * (uc - (double)u[c - sz]);
+    }
+    return s;
+}
+
 /* Sum over the six faces of conductance * neighbour value (gen_nbval); *gsum = the
  * sum of the conductances (one pass: the relaxation needs both). */
 HOMG_HD double GFN(gen_offsum)(const gen_level *L, const gen_level *C, const T *u, const T *ec, int i, int j, int k,
                                double *gsum)
 {
     const size_t c = gen_index(L, i, j, k);
+    const int sy = L->nx, sz = L->nx * L->ny;
     double s = 0, g, gs = 0;
     size_t cm;
     int m;
     if ((m = gen_nb(i, L->nx, L->periodic[0], 1)) >= 0)
-        cm = gen_index(L, m, j, k), g = GFN(gen_g)(L, 0, c, cm), gs += g,
+        cm = GFN(gen_nbidx)(c, m, i, 1), g = GFN(gen_g)(L, 0, c, cm), gs += g,
         s += g * GFN(gen_nbval)(L, C, u, ec, cm, m, j, k);
     if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
-        cm = gen_index(L, m, j, k), g = GFN(gen_g)(L, 0, cm, c), gs += g,
+        cm = GFN(gen_nbidx)(c, m, i, 1), g = GFN(gen_g)(L, 0, cm, c), gs += g,
         s += g * GFN(gen_nbval)(L, C, u, ec, cm, m, j, k);
     if ((m = gen_nb(j, L->ny, L->periodic[1], 1)) >= 0)
-        cm = gen_index(L, i, m, k), g = GFN(gen_g)(L, 1, c, cm), gs += g,
+        cm = GFN(gen_nbidx)(c, m, j, sy), g = GFN(gen_g)(L, 1, c, cm), gs += g,
         s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, m, k);
     if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
-        cm = gen_index(L, i, m, k), g = GFN(gen_g)(L, 1, cm, c), gs += g,
+        cm = GFN(gen_nbidx)(c, m, j, sy), g = GFN(gen_g)(L, 1, cm, c), gs += g,
         s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, m, k);
     if (L->nz > 1) {
         if ((m = gen_nb(k, L->nz, L->periodic[2], 1)) >= 0)
-            cm = gen_index(L, i, j, m), g = GFN(gen_g)(L, 2, c, cm), gs += g,
+            cm = GFN(gen_nbidx)(c, m, k, sz), g = GFN(gen_g)(L, 2, c, cm), gs += g,
             s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, j, m);
         if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
-            cm = gen_index(L, i, j, m), g = GFN(gen_g)(L, 2, cm, c), gs += g,
+            cm = GFN(gen_nbidx)(c, m, k, sz), g = GFN(gen_g)(L, 2, cm, c), gs += g,
             s += g * GFN(gen_nbval)(L, C, u, ec, cm, i, j, m);
     }
     *gsum = gs;
@@ -91,23 +159,27 @@ HOMG_HD double GFN(gen_offsum)(const gen_level *L, const gen_level *C, const T *
 HOMG_HD double GFN(gen_au)(const gen_level *L, const T *u, int i, int j, int k)
 {
     const size_t c = gen_index(L, i, j, k);
-    const double uc = (double)u[c];
-    double s = GFN(gen_selfv)(L, c, i, j, k) * uc;
+    const int sy = L->nx, sz = L->nx * L->ny;
+    double uc, s;
     size_t cm;
     int m;
+    if (GFN(gen_plain)(L, c, i, j, k))
+        return GFN(gen_plain_au)(L, u, c);
+    uc = (double)u[c];
+    s = GFN(gen_selfv)(L, c, i, j, k) * uc;
     if ((m = gen_nb(i, L->nx, L->periodic[0], 1)) >= 0)
-        cm = gen_index(L, m, j, k), s += GFN(gen_g)(L, 0, c, cm) * (uc - (double)u[cm]);
+        cm = GFN(gen_nbidx)(c, m, i, 1), s += GFN(gen_g)(L, 0, c, cm) * (uc - (double)u[cm]);
     if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
-        cm = gen_index(L, m, j, k), s += GFN(gen_g)(L, 0, cm, c) * (uc - (double)u[cm]);
+        cm = GFN(gen_nbidx)(c, m, i, 1), s += GFN(gen_g)(L, 0, cm, c) * (uc - (double)u[cm]);
     if ((m = gen_nb(j, L->ny, L->periodic[1], 1)) >= 0)
-        cm = gen_index(L, i, m, k), s += GFN(gen_g)(L, 1, c, cm) * (uc - (double)u[cm]);
+        cm = GFN(gen_nbidx)(c, m, j, sy), s += GFN(gen_g)(L, 1, c, cm) * (uc - (double)u[cm]);
     if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
-        cm = gen_index(L, i, m, k), s += GFN(gen_g)(L, 1, cm, c) * (uc - (double)u[cm]);
+        cm = GFN(gen_nbidx)(c, m, j, sy), s += GFN(gen_g)(L, 1, cm, c) * (uc - (double)u[cm]);
     if (L->nz > 1) {
         if ((m = gen_nb(k, L->nz, L->periodic[2], 1)) >= 0)
-            cm = gen_index(L, i, j, m), s += GFN(gen_g)(L, 2, c, cm) * (uc - (double)u[cm]);
+            cm = GFN(gen_nbidx)(c, m, k, sz), s += GFN(gen_g)(L, 2, c, cm) * (uc - (double)u[cm]);
         if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
-            cm = gen_index(L, i, j, m), s += GFN(gen_g)(L, 2, cm, c) * (uc - (double)u[cm]);
+            cm = GFN(gen_nbidx)(c, m, k, sz), s += GFN(gen_g)(L, 2, cm, c) * (uc - (double)u[cm]);
     }
     return s;
 }
@@ -296,8 +368,15 @@ HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, co
 HOMG_HD T GFN(gen_relax_from)(const gen_level *L, const gen_level *C, const T *u, const T *ec, const T *f, int i, int j,
                               int k)
 {
-    size_t c = gen_index(L, i, j, k);
-    double gsum, off = GFN(gen_offsum)(L, C, u, ec, i, j, k, &gsum), d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
+    const size_t c = gen_index(L, i, j, k);
+    double gsum, off, d;
+    if (GFN(gen_plain)(L, c, i, j, k)) {
+        off = GFN(gen_plain_offsum)(L, C, u, ec, c, i, j, k, &gsum);
+        d = (double)(T)(0.0 + L->lam0) + gsum;
+    } else {
+        off = GFN(gen_offsum)(L, C, u, ec, i, j, k, &gsum);
+        d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
+    }
     /* a lone cell of a singular island has no equation left (its rhs is projected to 0) */
     return d > 0 ? (T)(((double)f[c] + off) / d) : (T)0;
 }
@@ -315,8 +394,13 @@ HOMG_HD T GFN(gen_from_zero)(const gen_level *L, const T *f, int i, int j, int k
     double gsum, d;
     if (((i + j + k) & 1) || !gen_active(L, c))
         return (T)0;
-    (void)GFN(gen_offsum)(L, NULL, f, NULL, i, j, k, &gsum); /* the sum of the faces (values unused) */
-    d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
+    if (GFN(gen_plain)(L, c, i, j, k)) {
+        (void)GFN(gen_plain_offsum)(L, NULL, f, NULL, c, i, j, k, &gsum);
+        d = (double)(T)(0.0 + L->lam0) + gsum;
+    } else {
+        (void)GFN(gen_offsum)(L, NULL, f, NULL, i, j, k, &gsum); /* the sum of the faces (values unused) */
+        d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
+    }
     return d > 0 ? (T)(((double)f[c] + 0.0) / d) : (T)0;
 }
 

@@ -119,6 +119,28 @@ static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec
     }
 }
 
+/* block_vcycle's level q and those below (CUDA: one block runs the same steps). */
+static void CFN(block_level)(const gen_block *B, int q)
+{
+    const gen_level *L = &B->lv[q];
+    T *x = (T *)B->x[q];
+    const T *b = (const T *)B->b[q];
+    if (q == B->n - 1) {
+        CFN(coarse_solve)(L, x, b, B->sweeps);
+        return;
+    }
+    memset(x, 0, gen_cells(L) * sizeof(T)); /* + the first half-sweep: smooth_from_zero */
+    for (int s = 0; s < B->pre; s++)
+        for (int h = 0; h < 2; h++)
+            CFN(smooth)(L, x, b, h);
+    CFN(residual_restrict)(L, &B->lv[q + 1], x, b, (T *)B->b[q + 1]);
+    CFN(block_level)(B, q + 1);
+    CFN(prolong_add)(L, &B->lv[q + 1], (const T *)B->x[q + 1], x); /* + a half-sweep: prolong_smooth */
+    for (int s = 0; s < B->post; s++)
+        for (int h = 0; h < 2; h++)
+            CFN(smooth)(L, x, b, 1 - h);
+}
+
 static void CFN(residual)(const gen_level *L, const gen_fine *F, const T *u, const T *f, T *r, double *rr)
 {
     const long long n = (long long)gen_cells(L);
@@ -242,6 +264,8 @@ static void CFN(check_operator)(size_t n, const T *sigma, const T *lambda, const
         if (sigma && !bad[3] && isfinite((double)sigma[k]) && sigma[k] > 0 &&
             gen_jump((double)sigma[k], (double)sigma[0]))
             bad[3] = (long long)k + 1;
+        if (flags && !bad[4] && flags[k] == GEN_SOLID)
+            bad[4] = (long long)k + 1;
     }
 }
 

@@ -9,10 +9,10 @@
  * Gauss-Seidel, the coarsest level of at most HOMG_GEN_COARSEST cells by sweeps
  * in one block).  The Krylov step makes one cycle robust where plain cycles
  * stall with piecewise-constant transfers, coefficient jumps and obstacles; the
- * flexible (Polak-Ribiere) beta keeps F-cycles usable.  With per-cell sigma
- * (desc.two_pass), VCYCLE solves the coarse correction of levels 1..2 in two
- * damped passes (a W-cycle there, two_pass_solve): 8-cell 1e4 checkerboard
- * factor 0.36 -> 0.09.  Each "cycle" of the
+ * flexible (Polak-Ribiere) beta keeps F-cycles usable.  With a sigma jump or
+ * SOLID cells (desc.two_pass, plan_two_pass), VCYCLE solves the coarse correction
+ * of one level in two damped passes (a W-cycle there, two_pass_solve): 8-cell 1e4
+ * checkerboard factor 0.36 -> 0.13, 20% solid discs 0.15 -> 0.075.  Each "cycle" of the
  * solve info is one preconditioned CG iteration.  Scalars stay on the device;
  * with tol = 0 nothing waits for the host.
  *
@@ -33,12 +33,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HOMG_GEN_MAX_LEVELS    24
-#define HOMG_GEN_COARSEST      64
-#define HOMG_GEN_COARSE_SWEEPS 40
-#define HOMG_GEN_TWO_PASS      2 /* desc.two_pass = 0 with a sigma jump: levels 1..2 */
-#define HOMG_GEN_RESTART_F32   10
-#define HOMG_GEN_RESTART_F64   50
+#define HOMG_GEN_MAX_LEVELS     24
+#define HOMG_GEN_COARSEST       64
+#define HOMG_GEN_COARSE_SWEEPS  40
+#define HOMG_GEN_TWO_PASS       2     /* desc.two_pass = 0 with a sigma jump: level 2 alone */
+#define HOMG_GEN_TWO_PASS_SOLID 16384 /* ... with SOLID cells: the first level of at most this many cells */
+#define HOMG_GEN_RESTART_F32    10
+#define HOMG_GEN_RESTART_F64    50
 
 /* One lane's work arrays: the right-hand sides of a solve run HOMG_EXEC_LANES at a
  * time side by side on CUDA (kernels.h: memory fork/lane/join), each lane with
@@ -62,6 +63,7 @@ struct grid_general {
     void *x[HOMG_GEN_MAX_LEVELS], *b[HOMG_GEN_MAX_LEVELS];   /* levels >= 1: correction, rhs */
     void *kz[HOMG_GEN_MAX_LEVELS], *kq[HOMG_GEN_MAX_LEVELS]; /* two-pass levels' work vectors */
     unsigned kmask;                                          /* bit m: level m solved in two passes */
+    int blk;                                                 /* first level of block_vcycle (0: none) */
     double *kw;                                              /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q;                                     /* finest work vectors */
     void *sig;                                               /* own copy of sigma_cell */
@@ -173,7 +175,11 @@ static unsigned levels_env(void)
 /* Levels 1..k solve their coarse correction in two passes (two_pass): k from
  * desc.two_pass; automatic (0): level HOMG_GEN_TWO_PASS alone where sigma_cell has a
  * jump (a cell 10x off the first, found by set_operator's check; with skip_check the
- * last check's finding, on if there was none).  Only there it wins: on the H100 a
+ * last check's finding, on if there was none), and where the flags have SOLID cells
+ * the first level of at most HOMG_GEN_TWO_PASS_SOLID cells alone (2048^2 with 20%
+ * solid discs: 6 -> 4 cycles, levels 3, 4 or 5 alike, CPU float32 2026-11-26; that
+ * level and those below are cheap, with block_vcycle one launch).  On a jump a
+ * deeper level does not do (level 3 alone: 9 cycles).  Only there it wins: on the H100 a
  * two-pass cycle at levels 1..2 costs 2x a V-cycle at 2048^2 (the coarse levels are
  * launch-bound and run 4x), which the 8-cell jump repays (8 -> 4 cycles, 0.356 ->
  * 0.032) and a plain per-cell sigma = 1 or 20% solid discs do not (3 -> 3 cycles;
@@ -185,8 +191,14 @@ static homg_status plan_two_pass(homg_grid *g, const homg_grid_operator *op)
     grid_general *G = g->gen;
     const homg_grid_desc *d = &g->desc;
     int k = d->two_pass, from = 1;
-    if (k == 0) /* per-cell sigma with a jump (or never checked: skip_check) */
-        k = from = op->sigma_cell && g->sigma_jump != 0 && G->nlev >= 4 ? HOMG_GEN_TWO_PASS : -1;
+    if (k == 0 && op->sigma_cell && g->sigma_jump != 0 && G->nlev >= 4) /* a jump (or never checked) */
+        k = from = HOMG_GEN_TWO_PASS;
+    else if (k == 0 && op->flags && g->solid_cells != 0) { /* obstacles (or never checked) */
+        for (k = 1; k < G->nlev - 1 && (double)cells(&G->lv[k]) > HOMG_GEN_TWO_PASS_SOLID; k++)
+            ;
+        from = k;
+    } else if (k == 0)
+        k = -1;
     if (d->method == HOMG_METHOD_FCYCLE || d->method == HOMG_METHOD_FMG)
         k = -1;
     G->kmask = 0;
@@ -206,6 +218,24 @@ static homg_status plan_two_pass(homg_grid *g, const homg_grid_operator *op)
         GQ(g, g->ctx->mem->zero(&g->ctx->ex, G->kw, bytes), "two-pass scalars");
     }
     return HOMG_OK;
+}
+
+/* The levels a V-cycle runs in one launch (block_vcycle): from the first of at most
+ * HOMG_GEN_BLOCK_CELLS=n cells (environment) below every two-pass level down to the
+ * coarsest.  Off by default: on the H100 (2026-11-26, bench/results/h100_grid_general.md)
+ * one 512-thread block from 64^2 (16^3) down was slower than a launch per step with
+ * programmatic dependent launch in a graph (256^3 9.83 -> 10.14 ms, 2048^2 discs
+ * 4.14 -> 4.62): each of its steps waits on L2 round trips on one SM.  Kept for
+ * smaller thresholds (and the two-pass levels, run twice) to be measured; the library
+ * documents no such variable. */
+static void plan_block(grid_general *G)
+{
+    const char *env = getenv("HOMG_GEN_BLOCK_CELLS");
+    const double most = env ? atof(env) : 0;
+    int l = 1;
+    while (l < G->nlev && ((double)cells(&G->lv[l]) > most || (G->kmask >> l) != 0))
+        l++;
+    G->blk = l < G->nlev - 1 && G->nlev - l <= GEN_BLOCK_MAX ? l : 0;
 }
 
 static homg_status gen_create(homg_grid *g)
@@ -327,6 +357,7 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
         G->F.sigma_cell = G->sig;
     }
     HOMG_TRY(plan_two_pass(g, op));
+    plan_block(G);
     HOMG_TRY(level_arrays(g, 0, !uniform, op->flags != NULL));
     if (uniform)
         uniform_fine(g, &G->lv[0], op);
@@ -353,14 +384,16 @@ static homg_status find_islands(homg_grid *g, const homg_grid_operator *op)
 }
 
 /* What a captured step holds by value (kernel arguments): the levels, the finest
- * level's constants and the islands' count and arrays.  New coefficients in the
+ * level's constants, the islands' count and arrays, and which steps it has (the
+ * two-pass and block levels).  New coefficients in the
  * same arrays change none of it, so the graphs stay (a new operator per frame,
  * e.g. a clone dragged across the destination's border, does not re-capture). */
 typedef struct gen_captured {
     gen_level lv[HOMG_GEN_MAX_LEVELS];
     gen_fine F;
     grid_islands isl;
-    unsigned kmask; /* the two-pass levels: a new set changes the cycle's launches */
+    unsigned kmask; /* the two-pass levels (a jump or SOLID cells appearing or gone) */
+    int blk;
 } gen_captured;
 
 static void captured(const grid_general *G, gen_captured *c)
@@ -370,6 +403,7 @@ static void captured(const grid_general *G, gen_captured *c)
     memcpy(&c->F, &G->F, sizeof c->F);
     memcpy(&c->isl, &G->isl, sizeof c->isl);
     c->kmask = G->kmask;
+    c->blk = G->blk;
 }
 
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)
@@ -454,6 +488,38 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     return sweeps(c, l, n, 1, fuse);
 }
 
+/* Levels l .. the coarsest of a V-cycle from zero in one launch (block_vcycle: the
+ * steps of visit below, same order); accounted as the steps it replaces, one launch. */
+static homg_status block_cycle(gen_cycle *c, int l)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    gen_block B;
+    double wu = 0, bytes = 0;
+    memset(&B, 0, sizeof B);
+    B.n = G->nlev - l;
+    B.pre = g->desc.pre;
+    B.post = g->desc.post;
+    B.sweeps = HOMG_GEN_COARSE_SWEEPS;
+    for (int q = 0; q < B.n; q++) {
+        const int m = l + q;
+        const double n = (double)cells(&G->lv[m]);
+        B.lv[q] = G->lv[m];
+        B.x[q] = c->xs[m];
+        B.b[q] = (void *)c->bs[m];
+        if (q == B.n - 1) {
+            wu += HOMG_GEN_COARSE_SWEEPS * share(G, m);
+            bytes += 2.0 * n;
+        } else {
+            wu += (B.pre + B.post + 2) * share(G, m);
+            bytes += 4.0 * (B.pre + B.post) * n + 4.0 * n + (double)cells(&G->lv[m + 1]);
+        }
+    }
+    GQ(g, G->k->block_vcycle(&g->ctx->ex, g->desc.precision, &B), "coarse levels");
+    homg__account(g, 1, wu, bytes);
+    return HOMG_OK;
+}
+
 /* x_l improves A_l x_l = b_l from x_l = 0 (zero; else from x_l) by one V- or F-cycle. */
 static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
 {
@@ -462,6 +528,8 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
     const int from_zero = zero && g->desc.pre > 0 && fused();
+    if (G->blk > 0 && l == G->blk && zero && !fcycle)
+        return block_cycle(c, l);
     if (l == G->nlev - 1) { /* coarse_solve starts from zero itself */
         GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], HOMG_GEN_COARSE_SWEEPS), "coarse solve");
         homg__account(g, 1, HOMG_GEN_COARSE_SWEEPS * share(G, l), 2.0 * cells(&G->lv[l]));
@@ -990,7 +1058,7 @@ homg_status homg__check_operator(homg_grid *g, const homg_grid_operator *op)
     const gen_kernels *k = HOMG_KERNELS(&g->ctx->ex, gen);
     const homg_grid_desc *d = &g->desc;
     const size_t n = (size_t)d->nx * d->ny * d->nz;
-    long long bad[4];
+    long long bad[5];
     if (op->sigma_cell)
         HOMG_TRY(homg__check_pointer(g->ctx, op->sigma_cell, "op.sigma_cell"));
     if (op->lambda_cell)
@@ -999,15 +1067,19 @@ homg_status homg__check_operator(homg_grid *g, const homg_grid_operator *op)
         HOMG_TRY(homg__check_pointer(g->ctx, op->flags, "op.flags"));
     if (!op->sigma_cell)
         g->sigma_jump = 0;
+    if (!op->flags)
+        g->solid_cells = 0;
     if (op->skip_check || (!op->sigma_cell && !op->lambda_cell && !op->flags))
         return HOMG_OK; /* skip_check: sigma_jump stays what the last check found */
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->flags, 4 * sizeof(long long)), "operator check");
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->flags, 5 * sizeof(long long)), "operator check");
     HOMG_TRY_BACKEND(
         g->ctx, k->check_operator(&g->ctx->ex, d->precision, n, op->sigma_cell, op->lambda_cell, op->flags, g->flags),
         "operator check");
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(&g->ctx->ex, bad, g->flags, sizeof bad, HOMG_D2H), "operator check");
     if (op->sigma_cell)
         g->sigma_jump = bad[3] != 0;
+    if (op->flags)
+        g->solid_cells = bad[4] != 0;
     for (int a = 0; a < 3; a++)
         if (bad[a]) {
             long long c = bad[a] - 1;

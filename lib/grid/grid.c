@@ -217,6 +217,7 @@ homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_gri
     g->ctx = ctx;
     g->desc = homg_grid_desc_defaults(desc);
     g->sigma_jump = -1;
+    g->solid_cells = -1;
     g->elem = g->desc.precision == HOMG_FLOAT64 ? sizeof(double) : sizeof(float);
     g->k = HOMG_KERNELS(&ctx->ex, grid);
     g->sigma = 1;

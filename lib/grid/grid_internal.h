@@ -49,6 +49,7 @@ struct homg_grid {
     double sigma, lambda;         /* constants (where no per-cell array is given) */
     int op_arrays;                /* per-cell sigma, lambda or flags were given */
     int sigma_jump;               /* the last checked sigma_cell jumps (gen_jump): 1 / 0; -1 never checked */
+    int solid_cells;              /* the last checked flags have a SOLID cell: 1 / 0; -1 never checked */
     int box_ready;                /* the box hierarchy is allocated */
     grid_general *gen;            /* general multigrid, NULL until needed */
     struct fft_plan *fft;         /* FFT plan, NULL until needed */
