@@ -1147,7 +1147,8 @@ static void lanes_case(int t, int jump)
                "(singles %d) differs by %.1e, solutions by %.2e\n",
                c->d.nx, c->d.ny, nrhs, t == 3 ? "float32" : "float64", sd.tol, jump ? ", sigma jump" : "", ib.cycles,
                cycles, ib.two_pass, nb, ns, diff, homg_rel_diff(ub, us, n * nrhs));
-        assert_int_equal(ib.two_pass, 1); /* automatic: the discs' first level of <= 16384 cells, or level 2 on a jump */
+        assert_int_equal(ib.two_pass,
+                         1); /* automatic: the discs' first level of <= 16384 cells, or level 2 on a jump */
         assert_int_equal(ib.cycles, cycles);
         assert_int_equal(nb, ns);
         assert_true(diff < (t == 3 ? 1e-5 : 1e-12));
