@@ -137,6 +137,16 @@ typedef struct amg_patches {
     /* ... and P's columns and values (p->row_ptr from a scan of the counts). */                                      \
     X(homg_status, amg, prolong_sa_fill,                                                                              \
       (kernel_exec * ex, const csr_matrix *a, const int32_t *agg, double omega, const float *rho, csr_matrix *p))     \
+    /* ---- Galerkin product C = P^T A P (pt = P^T), row by row of C ---- */                                          \
+    /* Row I (sums in double, columns sorted) into slab row I (cap entries */                                         \
+    /* from I * cap; cap 128 or 512), its length in cnt[I]; a row with more */                                        \
+    /* than cap columns: cnt[I] = 0 and *overflow (device) = 1, else 0. */                                            \
+    X(homg_status, amg, rap_rows,                                                                                     \
+      (kernel_exec * ex, const csr_matrix *a, const csr_matrix *p, const csr_matrix *pt, int32_t cap,                 \
+       int32_t *slab_col, float *slab_val, int32_t *cnt, int32_t *overflow))                                          \
+    /* C's columns and values from the slab (c->row_ptr from a scan of cnt). */                                       \
+    X(homg_status, amg, rap_compact,                                                                                  \
+      (kernel_exec * ex, int32_t cap, const int32_t *slab_col, const float *slab_val, csr_matrix *c))                 \
     /* ---- Lanczos on B = D^-1/2 A D^-1/2 (spectral bound of D^-1 A) ---- */                                         \
     /* lz holds n2[0..k] (squared norms of the unnormalised vectors u_j) and */                                       \
     /* alpha[1..k] at lz[k + 1 + j - 1], zeroed by the caller.  Start: */                                             \
