@@ -201,7 +201,9 @@ static void strength_and_lanczos_match_the_cpu(void **state)
     for (int t = 0; t < 3; t++) {
         double theta = t == 0 ? 0.0 : t == 1 ? 0.08 : 0.25;
         float *hd = malloc(4 * (size_t)n), *hm = malloc(4 * (size_t)n), *gm = malloc(4 * (size_t)n), *dm;
+        float *hsc = malloc(4 * (size_t)m.nnz), *gsc = malloc(4 * (size_t)m.nnz), *dsc;
         int32_t *hc = malloc(4 * ((size_t)n + 1)), *gc = malloc(4 * ((size_t)n + 1)), *dc, nnz = 0;
+        int32_t hlump = -1, glump = -1, *dlump = homg_test_up(g, NULL, 4);
         float *dd;
         csr_matrix hs, ds;
         int32_t *back_ci;
@@ -210,12 +212,27 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         dd = homg_test_up(g, hd, 4 * (size_t)n);
         dc = homg_test_up(g, hc, 4 * (size_t)n);
         dm = homg_test_up(g, hd, 4 * (size_t)n);
-        ca->strength_rowmax(&cx, &p.h, hd, hm);
-        assert_int_equal(ga->strength_rowmax(&g->ex, &p.d, dd, dm), HOMG_OK);
+        dsc = homg_test_up(g, NULL, 4 * (size_t)m.nnz);
+        ca->strength_coupling(&cx, &p.h, hd, hsc, hm);
+        assert_int_equal(ga->strength_coupling(&g->ex, &p.d, dd, dsc, dm), HOMG_OK);
         homg_test_down(g, gm, dm, 4 * (size_t)n);
+        homg_test_down(g, gsc, dsc, 4 * (size_t)m.nnz);
         assert_memory_equal(gm, hm, 4 * (size_t)n);
-        ca->strength_count(&cx, &p.h, hd, hm, theta, hc);
-        assert_int_equal(ga->strength_count(&g->ex, &p.d, dd, dm, theta, dc), HOMG_OK);
+        assert_memory_equal(gsc, hsc, 4 * (size_t)m.nnz);
+        for (int32_t i = 0; i < n; i++) /* each coupling as its definition gives it, the row maximum of them */
+            for (int32_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; k++) {
+                int32_t j = m.col_idx[k];
+                double aji = 0;
+                for (int32_t q = m.row_ptr[j]; q < m.row_ptr[j + 1]; q++)
+                    aji = m.col_idx[q] == i ? p.hv[q] : aji;
+                if (j != i) {
+                    double def = 0.5 * (fabs(p.hv[k]) + fabs(aji)) / sqrt(fabs((double)hd[i] * hd[j]));
+                    assert_true(fabs(hsc[k] - def) <= 1e-6 * def && hsc[k] <= hm[i]);
+                } else
+                    assert_true(hsc[k] == 0);
+            }
+        ca->strength_count(&cx, &p.h, hsc, hm, theta, hc);
+        assert_int_equal(ga->strength_count(&g->ex, &p.d, dsc, dm, theta, dc), HOMG_OK);
         homg_test_down(g, gc, dc, 4 * (size_t)n);
         assert_memory_equal(gc, hc, 4 * (size_t)n);
         memset(&hs, 0, sizeof hs);
@@ -233,8 +250,11 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         ds.row_ptr = homg_test_up(g, hs.row_ptr, 4 * ((size_t)n + 1));
         ds.col_idx = homg_test_up(g, hs.col_idx, 4 * (size_t)nnz);
         ds.values = homg_test_up(g, hs.values, 4 * (size_t)nnz);
-        ca->strength_fill(&cx, &p.h, hd, hm, theta, &hs);
-        assert_int_equal(ga->strength_fill(&g->ex, &p.d, dd, dm, theta, &ds), HOMG_OK);
+        ca->strength_fill(&cx, &p.h, hsc, hm, theta, &hs, &hlump);
+        assert_int_equal(ga->strength_fill(&g->ex, &p.d, dsc, dm, theta, &ds, dlump), HOMG_OK);
+        homg_test_down(g, &glump, dlump, 4);
+        assert_int_equal(glump, hlump);
+        assert_int_equal(hlump, nnz < m.nnz); /* the anisotropy's dropped entries are not 0 */
         back_ci = malloc(4 * (size_t)nnz + 4);
         back_v = malloc(4 * (size_t)nnz + 4);
         homg_test_down(g, back_ci, ds.col_idx, 4 * (size_t)nnz);
@@ -246,7 +266,11 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         free(hd);
         free(hm);
         free(gm);
+        free(hsc);
+        free(gsc);
         homg_free(g, dm);
+        homg_free(g, dsc);
+        homg_free(g, dlump);
         free(hc);
         free(gc);
         free(hs.row_ptr);

@@ -86,17 +86,21 @@ typedef struct amg_patches {
     X(homg_status, amg, agg_compose,                                                                                  \
       (kernel_exec * ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out))                        \
     /* ---- strength of connection (amg_strong in amg_common.h) ---- */                                               \
+    /* sc[k] = the coupling of entry k (0 on the diagonal), rowmax[i] = the */                                        \
+    /* largest of row i (amg_row_couplings; diag (n) holds a_ii). */                                                  \
+    X(homg_status, amg, strength_coupling,                                                                            \
+      (kernel_exec * ex, const csr_matrix *a, const float *diag, float *sc, float *rowmax))                           \
     /* cnt[i] = entries of row i kept in the strength graph (the diagonal and */                                      \
-    /* the strong entries); diag (n) holds a_ii. */                                                                   \
+    /* the strong entries). */                                                                                        \
     X(homg_status, amg, strength_count,                                                                               \
-      (kernel_exec * ex, const csr_matrix *a, const float *diag, const float *rowmax, double theta, int32_t *cnt))    \
+      (kernel_exec * ex, const csr_matrix *a, const float *sc, const float *rowmax, double theta, int32_t *cnt))      \
     /* The strength graph s (s->row_ptr from a scan of the counts): the strong */                                     \
     /* entries of a, and on the diagonal a_ii plus the row's weak entries */                                          \
-    /* (the filtered matrix of smoothed aggregation: row sums kept). */                                               \
+    /* (the filtered matrix of smoothed aggregation: row sums kept); *lumped */                                       \
+    /* (device) = 1 when a weak entry is not 0 (s differs from a), else 0. */                                         \
     X(homg_status, amg, strength_fill,                                                                                \
-      (kernel_exec * ex, const csr_matrix *a, const float *diag, const float *rowmax, double theta, csr_matrix *s))   \
-    /* rowmax[i] = amg_row_coupling of row i (its largest normalised coupling). */                                    \
-    X(homg_status, amg, strength_rowmax, (kernel_exec * ex, const csr_matrix *a, const float *diag, float *rowmax))   \
+      (kernel_exec * ex, const csr_matrix *a, const float *sc, const float *rowmax, double theta, csr_matrix *s,      \
+       int32_t *lumped))                                                                                              \
     /* ---- compatible weighted matching (seed 001) ---- */                                                           \
     /* w[k] for each entry k = (i, j) of a: 1 - (a_ij + a_ji) v_i v_j / (a_ii v_i^2 + a_jj v_j^2) */                  \
     /* off the diagonal when positive, else 0; diag (n) holds a_ii. */                                                \

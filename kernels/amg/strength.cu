@@ -4,38 +4,55 @@
 #include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
-__global__ static void strength_count_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
-                                             const float *diag, const float *rowmax, float theta, int32_t *cnt)
+__global__ static void strength_coupling_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
+                                                const float *diag, float *sc, float *rowmax)
+{
+    FOR_ROWS(i, n)
+    rowmax[i] = amg_row_couplings(rp, ci, v, diag, i, sc);
+}
+
+homg_status homg_cuda_amg_strength_coupling(kernel_exec *ex, const csr_matrix *a, const float *diag, float *sc,
+                                            float *rowmax)
+{
+    strength_coupling_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, diag, sc, rowmax);
+    HOMG_CUDA_LAUNCHED(ex, "strength_coupling");
+    return HOMG_OK;
+}
+
+__global__ static void strength_count_kernel(const int32_t *rp, const int32_t *ci, int32_t n, const float *sc,
+                                             const float *rowmax, float theta, int32_t *cnt)
 {
     FOR_ROWS(i, n)
     {
-        int32_t c = 0, lone = amg_lone(rp, ci, v, diag, theta, i, rowmax);
+        int32_t c = 0, lone = amg_lone(rp, ci, sc, theta, i, rowmax);
         for (int32_t k = rp[i]; k < rp[i + 1]; k++)
-            c += amg_kept(rp, ci, v, diag, theta, i, k, lone, rowmax);
+            c += amg_kept(ci, sc, theta, i, k, lone, rowmax);
         cnt[i] = c;
     }
 }
 
-homg_status homg_cuda_amg_strength_count(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *rowmax,
+homg_status homg_cuda_amg_strength_count(kernel_exec *ex, const csr_matrix *a, const float *sc, const float *rowmax,
                                          double theta, int32_t *cnt)
 {
     strength_count_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, diag, rowmax, (float)theta, cnt);
+        a->row_ptr, a->col_idx, a->nrows, sc, rowmax, (float)theta, cnt);
     HOMG_CUDA_LAUNCHED(ex, "strength_count");
     return HOMG_OK;
 }
 
 __global__ static void strength_fill_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
-                                            const float *diag, const float *rowmax, float theta, const int32_t *srp,
-                                            int32_t *sci, float *sv)
+                                            const float *sc, const float *rowmax, float theta, const int32_t *srp,
+                                            int32_t *sci, float *sv, int32_t *lumped)
 {
     FOR_ROWS(i, n)
     {
-        int32_t o = srp[i], dpos = -1, lone = amg_lone(rp, ci, v, diag, theta, i, rowmax);
+        int32_t o = srp[i], dpos = -1, lone = amg_lone(rp, ci, sc, theta, i, rowmax), any = 0;
         float weak = 0;
         for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-            if (!amg_kept(rp, ci, v, diag, theta, i, k, lone, rowmax)) {
+            if (!amg_kept(ci, sc, theta, i, k, lone, rowmax)) {
                 weak += v[k];
+                any |= v[k] != 0;
                 continue;
             }
             if (ci[k] == i)
@@ -45,30 +62,19 @@ __global__ static void strength_fill_kernel(const int32_t *rp, const int32_t *ci
         }
         if (dpos >= 0)
             sv[dpos] += weak;
+        if (any)
+            *lumped = 1; /* a benign race: every writer writes 1 */
     }
 }
 
-homg_status homg_cuda_amg_strength_fill(kernel_exec *ex, const csr_matrix *a, const float *diag, const float *rowmax,
-                                        double theta, csr_matrix *s)
+homg_status homg_cuda_amg_strength_fill(kernel_exec *ex, const csr_matrix *a, const float *sc, const float *rowmax,
+                                        double theta, csr_matrix *s, int32_t *lumped)
 {
-    strength_fill_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, diag, rowmax, (float)theta, s->row_ptr, s->col_idx,
-        (float *)s->values);
+    cudaStream_t st = homg_cuda_stream(ex);
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(lumped, 0, sizeof *lumped, st));
+    strength_fill_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, st>>>(
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, sc, rowmax, (float)theta, s->row_ptr, s->col_idx,
+        (float *)s->values, lumped);
     HOMG_CUDA_LAUNCHED(ex, "strength_fill");
-    return HOMG_OK;
-}
-
-__global__ static void strength_rowmax_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
-                                              const float *diag, float *rowmax)
-{
-    FOR_ROWS(i, n)
-    rowmax[i] = amg_row_coupling(rp, ci, v, diag, i);
-}
-
-homg_status homg_cuda_amg_strength_rowmax(kernel_exec *ex, const csr_matrix *a, const float *diag, float *rowmax)
-{
-    strength_rowmax_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, diag, rowmax);
-    HOMG_CUDA_LAUNCHED(ex, "strength_rowmax");
     return HOMG_OK;
 }

@@ -18,7 +18,7 @@
 
 #include <string.h>
 
-homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg, const csr_matrix *af)
+homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg, const csr_matrix *af, int lumped)
 {
     homg_ctx *ctx = amg->ctx;
     kernel_exec *ex = &ctx->ex;
@@ -46,6 +46,10 @@ homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg, c
     HOMG_TRY(homg__alloc_array(ctx, (size_t)nnz, sizeof(int32_t), (void **)&p->col_idx, "prolongator"));
     HOMG_TRY(homg__alloc_array(ctx, (size_t)nnz, sizeof(float), &p->values, "prolongator"));
     st = homg__amg_spectral_bound(amg, af, &rho);
+    if (st == HOMG_OK && !lumped) { /* A_F is A: the smoother's bound is this one */
+        lv->rho = rho;
+        lv->rho_set = 1;
+    }
     if (st == HOMG_OK)
         st = homg__write(ctx, amg->rho, &rho, sizeof rho);
     if (st == HOMG_OK && (st = ak->prolong_sa_fill(ex, af, lv->agg, amg->desc.prolong_weight, amg->rho, p)) != HOMG_OK)
