@@ -384,6 +384,20 @@ static homg_status csr_descr(kernel_exec *ex, const csr_matrix *m, cusparseSpMat
     return HOMG_OK;
 }
 
+/* The plan's descriptors of A, B, C (C: its row pointers only, columns and
+ * values set once its size is known) and of the product, on the ctx's stream. */
+static homg_status plan_descrs(kernel_exec *ex, sparse_handle *h, const csr_matrix *a, const csr_matrix *b,
+                               csr_matrix *c, spgemm_plan *p)
+{
+    HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
+    HOMG_TRY(csr_descr(ex, a, &p->a));
+    HOMG_TRY(csr_descr(ex, b, &p->b));
+    HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(&p->c, a->nrows, b->ncols, 0, c->row_ptr, NULL, NULL, CUSPARSE_INDEX_32I,
+                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMM_createDescr(&p->desc));
+    return HOMG_OK;
+}
+
 static homg_status numeric(kernel_exec *ex, sparse_handle *h, spgemm_plan *p)
 {
     float one = 1.0f, zero = 0.0f;
@@ -516,12 +530,7 @@ static homg_status symbolic(kernel_exec *ex, sparse_handle *h, const csr_matrix 
 {
     spgemm_temp t = { NULL, NULL, NULL };
     homg_status st;
-    HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
-    HOMG_TRY(csr_descr(ex, a, &p->a));
-    HOMG_TRY(csr_descr(ex, b, &p->b));
-    HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(&p->c, a->nrows, b->ncols, 0, c->row_ptr, NULL, NULL, CUSPARSE_INDEX_32I,
-                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMM_createDescr(&p->desc));
+    HOMG_TRY(plan_descrs(ex, h, a, b, c, p));
     st = symbolic_nnz(ex, h, p, &t);
     if (st == HOMG_OK)
         st = symbolic_copy(ex, h, c, p);
@@ -545,12 +554,7 @@ static homg_status one_shot(kernel_exec *ex, sparse_handle *h, const csr_matrix 
     void *b1 = NULL, *b2 = NULL, *b3 = NULL;
     int64_t rows = 0, cols = 0, nnz = 0;
     homg_status st = HOMG_OK;
-    HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
-    HOMG_TRY(csr_descr(ex, a, &p->a));
-    HOMG_TRY(csr_descr(ex, b, &p->b));
-    HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(&p->c, a->nrows, b->ncols, 0, c->row_ptr, NULL, NULL, CUSPARSE_INDEX_32I,
-                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMM_createDescr(&p->desc));
+    HOMG_TRY(plan_descrs(ex, h, a, b, c, p));
 #define ONE_SHOT(call)                                       \
     do {                                                     \
         cusparseStatus_t cs_ = (call);                       \
