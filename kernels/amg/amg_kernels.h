@@ -143,8 +143,8 @@ typedef struct amg_patches {
       (kernel_exec * ex, const csr_matrix *a, const int32_t *agg, double omega, const float *rho, csr_matrix *p))     \
     /* ---- Galerkin product C = P^T A P (pt = P^T), row by row of C ---- */                                          \
     /* Row I (sums in double, columns sorted) into slab row I (cap entries */                                         \
-    /* from I * cap; cap 128 or 512), its length in cnt[I]; a row with more */                                        \
-    /* than cap columns: cnt[I] = 0 and *overflow (device) = 1, else 0. */                                            \
+    /* from I * cap; cap 128, 256 or 512), its length in cnt[I]; a row with */                                        \
+    /* more than cap columns: cnt[I] = 0 and *overflow (device) = 1, else 0. */                                       \
     X(homg_status, amg, rap_rows,                                                                                     \
       (kernel_exec * ex, const csr_matrix *a, const csr_matrix *p, const csr_matrix *pt, int32_t cap,                 \
        int32_t *slab_col, float *slab_val, int32_t *cnt, int32_t *overflow))                                          \

@@ -52,8 +52,8 @@ homg_status homg_cpu_amg_rap_rows(kernel_exec *ex, const csr_matrix *a, const cs
                                   int32_t cap, int32_t *slab_col, float *slab_val, int32_t *cnt, int32_t *overflow)
 {
     int32_t nc = pt->nrows, over = 0, fail = 0;
-    if (cap != 128 && cap != 512) /* the CUDA twin's two table sizes */
-        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "rap_rows: cap %d is not 128 or 512", (int)cap);
+    if (cap != 128 && cap != 256 && cap != 512) /* the CUDA twin's table sizes */
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "rap_rows: cap %d is not 128, 256 or 512", (int)cap);
 #pragma omp parallel if (nc > 256)
     {
         double *acc = (double *)malloc((size_t)(nc > 0 ? nc : 1) * sizeof *acc);

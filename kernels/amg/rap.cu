@@ -135,10 +135,12 @@ homg_status homg_cuda_amg_rap_rows(kernel_exec *ex, const csr_matrix *a, const c
         return HOMG_OK;
     if (cap == 128)
         rap_launch_g<7>(s, a, p, pt, slab_col, slab_val, cnt, overflow);
+    else if (cap == 256)
+        rap_launch_g<8>(s, a, p, pt, slab_col, slab_val, cnt, overflow);
     else if (cap == 512)
         rap_launch_g<9>(s, a, p, pt, slab_col, slab_val, cnt, overflow);
     else
-        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "rap_rows: cap %d is not 128 or 512", (int)cap);
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "rap_rows: cap %d is not 128, 256 or 512", (int)cap);
     HOMG_CUDA_LAUNCHED(ex, "rap_rows");
     return HOMG_OK;
 }

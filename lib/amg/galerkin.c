@@ -123,28 +123,31 @@ static homg_status own_rap_try(homg_amg *amg, int l, const csr_matrix *r, int32_
     return st;
 }
 
-/* ac = P^T A P of level l: the row-wise product with 128, then 512 columns per
- * coarse row (the larger slab only while it is no larger than A_l itself),
- * else the two SpGEMMs.  R = P^T only for the product: the cycle restricts
- * with P itself. */
+/* ac = P^T A P of level l: the row-wise product with 128, 256, then 512
+ * columns per coarse row (from 512 at once where A_l's rows average more than
+ * 20 entries: Galerkin levels' products are wider than their rows; a slab
+ * above 128 columns at most twice A_l's entries), else the two SpGEMMs.  R = P^T only for the
+ * product: the cycle restricts with P itself. */
 static homg_status rap(homg_amg *amg, int l, csr_matrix *ac)
 {
     homg_ctx *ctx = amg->ctx;
     amg_level *lv = &amg->lv[l];
     csr_matrix r;
     int fits = 0;
+    int32_t cap = lv->a.nnz > 20 * (int64_t)lv->a.nrows ? 512 : 128;
     homg_status st = homg__mat_alloc(ctx, lv->p.ncols, lv->p.nrows, lv->p.nnz, HOMG_FLOAT32, &r, "restriction");
     if (st != HOMG_OK)
         return st;
+    while (cap > 128 && (size_t)r.nrows * cap > 2 * (size_t)lv->a.nnz)
+        cap /= 2;
     if ((st = AMG_SK(amg)->transpose(&ctx->ex, amg->handle, &lv->p, &r)) != HOMG_OK)
         st = homg__backend_fail(ctx, st, "restriction P^T");
-    if (st == HOMG_OK)
-        st = own_rap_try(amg, l, &r, 128, ac, &fits);
-    if (st == HOMG_OK && !fits && (size_t)r.nrows * 512 <= (size_t)lv->a.nnz)
-        st = own_rap_try(amg, l, &r, 512, ac, &fits);
+    for (; st == HOMG_OK && !fits && cap <= 512 && (cap == 128 || (size_t)r.nrows * cap <= 2 * (size_t)lv->a.nnz);
+         cap *= 2)
+        st = own_rap_try(amg, l, &r, cap, ac, &fits);
     if (st == HOMG_OK && !fits) {
         homg__log(ctx, HOMG_LOG_INFO, "AMG: level %d's Galerkin product has rows of more than %d columns: SpGEMM",
-                  l + 1, (size_t)r.nrows * 512 <= (size_t)lv->a.nnz ? 512 : 128);
+                  l + 1, (int)(cap / 2));
         st = spgemm_rap(amg, l, &r, ac);
     }
     homg__mat_free(ctx, &r);
