@@ -210,17 +210,22 @@ __global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t 
 
 /* A against its own transpose: each entry's mirror by binary search (the
  * smaller of the two rows is the one reported, as the comparison with the
- * transpose reports it). */
+ * transpose reports it); G lanes per row, an entry each (the minimum over the
+ * failing entries is the same in any order). */
+template <int G>
 __global__ static void check_self_symmetric_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
                                                    double rtol, int32_t *bad)
 {
-    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        double di = fabs(diag_of(rp, ci, v, i));
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-            int32_t j = ci[k], m = sorted_find_i32(ci, rp[j], rp[j + 1], i);
-            if (m < 0 || fabs(v[k] - v[m]) > rtol * sqrt(di * fabs(diag_of(rp, ci, v, j))))
-                atomicMin(bad, i < j ? i : j);
-        }
+    int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    int32_t i = (int32_t)(t / G);
+    int lane = threadIdx.x & (G - 1);
+    if (i >= n)
+        return;
+    double di = fabs(diag_of(rp, ci, v, i));
+    for (int32_t k = rp[i] + lane; k < rp[i + 1]; k += G) {
+        int32_t j = ci[k], m = sorted_find_i32(ci, rp[j], rp[j + 1], i);
+        if (m < 0 || fabs(v[k] - v[m]) > rtol * sqrt(di * fabs(diag_of(rp, ci, v, j))))
+            atomicMin(bad, i < j ? i : j);
     }
 }
 
@@ -228,8 +233,13 @@ homg_status homg_cuda_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *
                                              csr_report *rep)
 {
     if (t == a) {
-        check_self_symmetric_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-            a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, rtol, &rep->symmetry);
+        int g = row_group_size(a->nnz, a->nrows);
+        cudaStream_t s = homg_cuda_stream(ex);
+#define SELF_SYMMETRIC(G)                                                                  \
+    check_self_symmetric_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, rtol, &rep->symmetry)
+        HOMG_GROUP_SWITCH(g, SELF_SYMMETRIC);
+#undef SELF_SYMMETRIC
         HOMG_CUDA_LAUNCHED(ex, "check_symmetric");
         return HOMG_OK;
     }
