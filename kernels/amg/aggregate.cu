@@ -53,7 +53,7 @@ __global__ static void mis_max_kernel(const int32_t *rp, const int32_t *ci, int3
 
 homg_status homg_cuda_amg_mis_max(kernel_exec *ex, const csr_matrix *a, const uint64_t *in, uint64_t *out)
 {
-    int g = row_group_size(a->nnz, a->nrows);
+    int g = row_lanes(a->nnz, a->nrows);
     cudaStream_t s = homg_cuda_stream(ex);
 #define MIS_MAX(G) \
     mis_max_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows, in, out)

@@ -69,7 +69,7 @@ __global__ static void lanczos_apply_kernel(const int32_t *rp, const int32_t *ci
 homg_status homg_cuda_amg_lanczos_apply(kernel_exec *ex, const csr_matrix *a, const float *dscale,
                                         const double *n2_prev, const float *u, float *w, double *alpha)
 {
-    int g = row_group_size(a->nnz, a->nrows);
+    int g = row_lanes(a->nnz, a->nrows);
     unsigned blocks = row_group_blocks(a->nrows, g);
     cudaStream_t s = homg_cuda_stream(ex);
     blocks = blocks < HOMG_MAX_BLOCKS ? blocks : HOMG_MAX_BLOCKS;

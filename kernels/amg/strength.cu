@@ -33,7 +33,7 @@ __global__ static void strength_coupling_kernel(const int32_t *rp, const int32_t
 homg_status homg_cuda_amg_strength_coupling(kernel_exec *ex, const csr_matrix *a, const float *diag, float *sc,
                                             float *rowmax)
 {
-    int g = row_group_size(a->nnz, a->nrows);
+    int g = row_lanes(a->nnz, a->nrows);
     cudaStream_t s = homg_cuda_stream(ex);
 #define COUPLING(G)                                                                     \
     strength_coupling_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \

@@ -233,7 +233,7 @@ homg_status homg_cuda_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *
                                              csr_report *rep)
 {
     if (t == a) {
-        int g = row_group_size(a->nnz, a->nrows);
+        int g = row_lanes(a->nnz, a->nrows);
         cudaStream_t s = homg_cuda_stream(ex);
 #define SELF_SYMMETRIC(G)                                                                  \
     check_self_symmetric_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
