@@ -7,7 +7,7 @@
  *       MIS (aggregate.c), P = damped-Jacobi-smoothed tentative prolongator;
  *     or compatible weighted matching (seed 001): double pairwise aggregates,
  *       unsmoothed P (matching.c);
- *     A_{l+1} = P^T A_l P by two SpGEMMs (galerkin.c);
+ *     A_{l+1} = P^T A_l P row by row of A_{l+1} (galerkin.c, kernels/amg/rap.c);
  *   smoothers and the dense coarse inverse (cycle.c), patches (patch.c).
  * Coarsening stops early when a step keeps more than 90% of the rows.  Every
  * step runs on the ctx's backend; the host reads only sizes and round counts.

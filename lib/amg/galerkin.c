@@ -57,7 +57,7 @@ homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg, c
     return st;
 }
 
-/* ac = R (A P) by two SpGEMMs (the fallback of own_rap); neither A P nor the
+/* ac = R (A P) by two SpGEMMs (the fallback of rap below); neither A P nor the
  * products' work buffers outlive the call (without a plan the CUDA backend
  * uses cusparseSpGEMM's ALG2, whose buffers are a fraction of the reuse
  * API's: sparse.cu). */
