@@ -26,8 +26,10 @@
  * side (default output bench/results/cpu_amg_family.md or h100_amg_family.md).
  *
  *   bench_amg [--cpu] [--family] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] [--no-pool]
- *             [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace] [--in-place]
+ *             [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace] [--in-place] [--only TEXT]
  *
+ * --only TEXT: only the homg configurations whose name contains TEXT, no
+ * cuSPARSE baselines (a short run, e.g. under ncu: --only Chebyshev).
  * --in-place: homg_amg_desc.fine_in_place (memory then leaves the matrix out).
  * --trace: homg's set-ups with homg_amg_desc.trace, and each configuration's
  * last set-up printed with its phase table (time, host synchronisations, peak
@@ -114,8 +116,9 @@ static const config configs[] = {
     { "homg AMG-PCG, matching + patch, W", HOMG_AMG_MATCHING, HOMG_AMG_SMOOTHER_PATCH, HOMG_AMG_CYCLE_W },
 };
 
-static int trace;    /* --trace: each homg set-up's phase table (homg_amg_desc.trace) */
-static int in_place; /* --in-place: homg_amg_desc.fine_in_place (the uploaded matrix, not a copy) */
+static int trace;        /* --trace: each homg set-up's phase table (homg_amg_desc.trace) */
+static int in_place;     /* --in-place: homg_amg_desc.fine_in_place (the uploaded matrix, not a copy) */
+static const char *only; /* --only TEXT: the configurations whose name contains TEXT, no baselines */
 
 /* The most memory the default pool held since the last reset (0 without CUDA
  * or the pool): what a set-up really takes, cuSPARSE's buffers included. */
@@ -426,9 +429,12 @@ int main(int argc, char **argv)
             trace = 1;
         else if (!strcmp(argv[i], "--in-place"))
             in_place = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
         else {
             fprintf(stderr, "usage: bench_amg [--cpu] [--family] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] "
-                            "[--no-pool] [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace] [--in-place]\n");
+                            "[--no-pool] [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace] [--in-place] "
+                            "[--only TEXT]\n");
             return 2;
         }
     }
@@ -518,13 +524,13 @@ int main(int argc, char **argv)
         view.values = dval;
         view.memory = HOMG_MEMORY_CONTEXT;
         for (size_t c = 0; c < ncfg; c++) {
-            if (cpu && cfg[c].cycle == HOMG_AMG_CYCLE_W)
+            if ((cpu && cfg[c].cycle == HOMG_AMG_CYCLE_W) || (only && !strstr(cfg[c].name, only)))
                 continue;
             fprintf(stderr, "bench_amg: %s, %s\n", problem, cfg[c].name);
             run_homg(ctx, &m, &view, db, dx, x, b, &cfg[c], reps, add(problem, cfg[c].name));
         }
 #if HOMG_HAVE_CUDA
-        if (!cpu)
+        if (!cpu && !only)
             for (int jac = 0; jac < 2; jac++) {
                 homg_cusparse_cg_result cr;
                 char why[256];

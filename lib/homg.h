@@ -677,7 +677,7 @@ typedef enum homg_amg_phase {
     HOMG_AMG_PHASE_STRENGTH,   /* strength graphs (smoothed aggregation) */
     HOMG_AMG_PHASE_AGGREGATE,  /* independent sets and aggregates, or matchings */
     HOMG_AMG_PHASE_PROLONG,    /* smoothed prolongators with their spectral bounds */
-    HOMG_AMG_PHASE_GALERKIN,   /* R = P^T and R A P (two SpGEMMs) */
+    HOMG_AMG_PHASE_GALERKIN,   /* R = P^T and R A P (row-wise product; SpGEMMs as fallback) */
     HOMG_AMG_PHASE_SMOOTHER,   /* diagonals, spectral bounds, cycle vectors, patches */
     HOMG_AMG_PHASE_COARSE,     /* the coarsest level's dense inverse */
     HOMG_AMG_PHASES

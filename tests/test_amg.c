@@ -1193,6 +1193,102 @@ static void spgemm_and_transpose_match_dense_products(void **state)
     sk->handle_destroy(&ex, h);
 }
 
+/* A random graph's Laplacian plus 0.1 I (n rows, each joined to `deg` random
+ * others, symmetrised; columns sorted): an expander, so Galerkin rows are wide. */
+static void random_graph_laplacian(int32_t n, int deg, homg_rng *rng, homg_host_csr *m)
+{
+    unsigned char *adj = calloc((size_t)n * n, 1);
+    int32_t o = 0;
+    assert_non_null(adj);
+    for (int32_t i = 0; i < n; i++)
+        for (int e = 0; e < deg; e++) {
+            int32_t j = (int32_t)(homg_rng_uniform(rng) * n);
+            if (j != i && j < n)
+                adj[(size_t)i * n + j] = adj[(size_t)j * n + i] = 1;
+        }
+    m->nrows = m->ncols = n;
+    m->nnz = 0;
+    for (size_t e = 0; e < (size_t)n * n; e++)
+        m->nnz += adj[e];
+    m->nnz += n;
+    m->row_ptr = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    m->col_idx = malloc(sizeof(int32_t) * (size_t)m->nnz);
+    m->values = malloc(sizeof(double) * (size_t)m->nnz);
+    for (int32_t i = 0; i < n; i++) {
+        int32_t d = o, degree = 0;
+        m->row_ptr[i] = o;
+        for (int32_t j = 0; j < n; j++)
+            if (j == i) {
+                d = o;
+                m->col_idx[o] = i;
+                m->values[o++] = 0;
+            } else if (adj[(size_t)i * n + j]) {
+                m->col_idx[o] = j;
+                m->values[o++] = -1.0;
+                degree++;
+            }
+        m->values[d] = degree + 0.1;
+    }
+    m->row_ptr[n] = o;
+    free(adj);
+}
+
+static int spgemm_logs; /* log lines that name the SpGEMM fallback */
+static void count_spgemm_log(homg_log_level level, const char *message, void *user)
+{
+    (void)level;
+    (void)user;
+    spgemm_logs += strstr(message, "SpGEMM") != NULL;
+}
+
+/* Galerkin rows wider than the row-wise product's largest slab (a random
+ * graph with distance-1 aggregates: coarse rows of hundreds of columns) take
+ * the SpGEMM fallback, said in the log; the hierarchy still converges. */
+static void wide_galerkin_rows_fall_back_to_spgemm(void **state)
+{
+    homg_ctx_desc cd = { 0 };
+    homg_ctx *ctx = NULL;
+    homg_rng rng = homg_rng_seed(31);
+    homg_host_csr m;
+    homg_csr v;
+    homg_amg_desc ad;
+    homg_amg *amg = NULL;
+    homg_pcg *pcg = NULL;
+    homg_amg_info info;
+    homg_pcg_info pi;
+    double *b, *x;
+    (void)state;
+    cd.backend = HOMG_BACKEND_CPU;
+    cd.cpu_threads = 1;
+    cd.log = count_spgemm_log;
+    cd.log_level = HOMG_LOG_INFO;
+    assert_int_equal(homg_ctx_create(&cd, &ctx), HOMG_OK);
+    random_graph_laplacian(8000, 6, &rng, &m);
+    v = homg_host_csr_view(&m);
+    memset(&ad, 0, sizeof ad);
+    ad.mis_distance = ad.mis_distance_coarse = 1;
+    spgemm_logs = 0;
+    assert_int_equal(homg_amg_create(ctx, &v, &ad, &amg), HOMG_OK);
+    assert_int_equal(homg_amg_get_info(amg, &info), HOMG_OK);
+    printf("  random graph, %d rows: %d levels, %d coarse rows, %d Galerkin SpGEMM fallback(s)\n", (int)m.nrows,
+           info.levels, (int)info.rows[1], spgemm_logs);
+    assert_true(spgemm_logs >= 1);
+    assert_true(info.levels >= 2);
+    b = malloc(sizeof(double) * m.nrows);
+    x = calloc((size_t)m.nrows, sizeof(double));
+    for (int32_t i = 0; i < m.nrows; i++)
+        b[i] = 1.0;
+    assert_int_equal(homg_pcg_create(ctx, NULL, amg, NULL, &pcg), HOMG_OK);
+    assert_int_equal(homg_pcg_solve(pcg, b, x, &pi), HOMG_OK);
+    assert_true(pi.rel_residual <= 1e-8 && homg_test_residual(&m, b, x) <= 1e-7);
+    homg_pcg_destroy(pcg);
+    homg_amg_destroy(amg);
+    homg_ctx_destroy(ctx);
+    homg_host_csr_free(&m);
+    free(b);
+    free(x);
+}
+
 /* Smoothed aggregation's prolongator from the counting and filling kernels
  * against P = P_tent - (w / rho) D^-1 A P_tent formed densely in double, on a
  * random symmetric pattern with random aggregates (not contiguous). */
@@ -1304,6 +1400,7 @@ int main(void)
         cmocka_unit_test(suitor_finds_the_greedy_matching),
         cmocka_unit_test(spgemm_and_transpose_match_dense_products),
         cmocka_unit_test(sa_prolongator_matches_the_dense_product),
+        cmocka_unit_test(wide_galerkin_rows_fall_back_to_spgemm),
         cmocka_unit_test(trace_reports_every_phase),
         cmocka_unit_test(iteration_limit_is_not_converged_with_history),
         cmocka_unit_test(preconditioner_is_symmetric),

@@ -201,7 +201,9 @@ static void strength_and_lanczos_match_the_cpu(void **state)
     for (int t = 0; t < 3; t++) {
         double theta = t == 0 ? 0.0 : t == 1 ? 0.08 : 0.25;
         float *hd = malloc(4 * (size_t)n), *hm = malloc(4 * (size_t)n), *gm = malloc(4 * (size_t)n), *dm;
+        float *hsc = malloc(4 * (size_t)m.nnz), *gsc = malloc(4 * (size_t)m.nnz), *dsc;
         int32_t *hc = malloc(4 * ((size_t)n + 1)), *gc = malloc(4 * ((size_t)n + 1)), *dc, nnz = 0;
+        int32_t hlump = -1, glump = -1, *dlump = homg_test_up(g, NULL, 4);
         float *dd;
         csr_matrix hs, ds;
         int32_t *back_ci;
@@ -210,12 +212,27 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         dd = homg_test_up(g, hd, 4 * (size_t)n);
         dc = homg_test_up(g, hc, 4 * (size_t)n);
         dm = homg_test_up(g, hd, 4 * (size_t)n);
-        ca->strength_rowmax(&cx, &p.h, hd, hm);
-        assert_int_equal(ga->strength_rowmax(&g->ex, &p.d, dd, dm), HOMG_OK);
+        dsc = homg_test_up(g, NULL, 4 * (size_t)m.nnz);
+        ca->strength_coupling(&cx, &p.h, hd, hsc, hm);
+        assert_int_equal(ga->strength_coupling(&g->ex, &p.d, dd, dsc, dm), HOMG_OK);
         homg_test_down(g, gm, dm, 4 * (size_t)n);
+        homg_test_down(g, gsc, dsc, 4 * (size_t)m.nnz);
         assert_memory_equal(gm, hm, 4 * (size_t)n);
-        ca->strength_count(&cx, &p.h, hd, hm, theta, hc);
-        assert_int_equal(ga->strength_count(&g->ex, &p.d, dd, dm, theta, dc), HOMG_OK);
+        assert_memory_equal(gsc, hsc, 4 * (size_t)m.nnz);
+        for (int32_t i = 0; i < n; i++) /* each coupling as its definition gives it, the row maximum of them */
+            for (int32_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; k++) {
+                int32_t j = m.col_idx[k];
+                double aji = 0;
+                for (int32_t q = m.row_ptr[j]; q < m.row_ptr[j + 1]; q++)
+                    aji = m.col_idx[q] == i ? p.hv[q] : aji;
+                if (j != i) {
+                    double def = 0.5 * (fabs(p.hv[k]) + fabs(aji)) / sqrt(fabs((double)hd[i] * hd[j]));
+                    assert_true(fabs(hsc[k] - def) <= 1e-6 * def && hsc[k] <= hm[i]);
+                } else
+                    assert_true(hsc[k] == 0);
+            }
+        ca->strength_count(&cx, &p.h, hsc, hm, theta, hc);
+        assert_int_equal(ga->strength_count(&g->ex, &p.d, dsc, dm, theta, dc), HOMG_OK);
         homg_test_down(g, gc, dc, 4 * (size_t)n);
         assert_memory_equal(gc, hc, 4 * (size_t)n);
         memset(&hs, 0, sizeof hs);
@@ -233,8 +250,11 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         ds.row_ptr = homg_test_up(g, hs.row_ptr, 4 * ((size_t)n + 1));
         ds.col_idx = homg_test_up(g, hs.col_idx, 4 * (size_t)nnz);
         ds.values = homg_test_up(g, hs.values, 4 * (size_t)nnz);
-        ca->strength_fill(&cx, &p.h, hd, hm, theta, &hs);
-        assert_int_equal(ga->strength_fill(&g->ex, &p.d, dd, dm, theta, &ds), HOMG_OK);
+        ca->strength_fill(&cx, &p.h, hsc, hm, theta, &hs, &hlump);
+        assert_int_equal(ga->strength_fill(&g->ex, &p.d, dsc, dm, theta, &ds, dlump), HOMG_OK);
+        homg_test_down(g, &glump, dlump, 4);
+        assert_int_equal(glump, hlump);
+        assert_int_equal(hlump, nnz < m.nnz); /* the anisotropy's dropped entries are not 0 */
         back_ci = malloc(4 * (size_t)nnz + 4);
         back_v = malloc(4 * (size_t)nnz + 4);
         homg_test_down(g, back_ci, ds.col_idx, 4 * (size_t)nnz);
@@ -246,7 +266,11 @@ static void strength_and_lanczos_match_the_cpu(void **state)
         free(hd);
         free(hm);
         free(gm);
+        free(hsc);
+        free(gsc);
         homg_free(g, dm);
+        homg_free(g, dsc);
+        homg_free(g, dlump);
         free(hc);
         free(gc);
         free(hs.row_ptr);
@@ -518,6 +542,231 @@ static void products_match_the_cpu(void **state)
     free(y);
     free(yg);
     pair_free(g, &p);
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(g);
+}
+
+/* ------------------------------------------------------------ Galerkin product */
+
+/* A random prolongator: n x nc, 1..width distinct random columns a row (local:
+ * near i * nc / n, like aggregates), values in [-0.5, 1). */
+static csr_matrix random_p(homg_rng *rng, int32_t n, int32_t nc, int width, int local)
+{
+    csr_matrix p;
+    int32_t o = 0;
+    memset(&p, 0, sizeof p);
+    p.nrows = n;
+    p.ncols = nc;
+    p.precision = HOMG_FLOAT32;
+    p.row_ptr = malloc(4 * ((size_t)n + 1));
+    p.col_idx = malloc(4 * (size_t)n * width);
+    p.values = malloc(4 * (size_t)n * width);
+    for (int32_t i = 0; i < n; i++) {
+        int w = 1 + (int)(homg_rng_uniform(rng) * width);
+        p.row_ptr[i] = o;
+        for (int e = 0; e < w; e++) {
+            int32_t c = (int32_t)(homg_rng_uniform(rng) * nc), dup = 0;
+            if (local) { /* the row's own column, then neighbours of it */
+                c = (int32_t)((int64_t)i * nc / n) + (e ? (int32_t)(homg_rng_uniform(rng) * 3) - 1 : 0);
+                c = c < 0 ? 0 : c >= nc ? nc - 1 : c;
+            }
+            for (int32_t q = p.row_ptr[i]; q < o; q++)
+                dup |= p.col_idx[q] == c;
+            if (dup)
+                continue;
+            p.col_idx[o] = c;
+            ((float *)p.values)[o++] = (float)(1.5 * homg_rng_uniform(rng) - 0.5);
+        }
+    }
+    p.row_ptr[n] = p.nnz = o;
+    return p;
+}
+
+/* P^T on the host (rows by column of P, fine rows ascending). */
+static csr_matrix transpose_h(const csr_matrix *p)
+{
+    csr_matrix t;
+    int32_t *fill = calloc((size_t)p->ncols + 1, 4);
+    memset(&t, 0, sizeof t);
+    t.nrows = p->ncols;
+    t.ncols = p->nrows;
+    t.nnz = p->nnz;
+    t.precision = HOMG_FLOAT32;
+    t.row_ptr = calloc((size_t)p->ncols + 1, 4);
+    t.col_idx = malloc(4 * ((size_t)p->nnz + 1));
+    t.values = malloc(4 * ((size_t)p->nnz + 1));
+    for (int32_t k = 0; k < p->nnz; k++)
+        t.row_ptr[p->col_idx[k] + 1]++;
+    for (int32_t c = 0; c < p->ncols; c++)
+        t.row_ptr[c + 1] += t.row_ptr[c];
+    for (int32_t i = 0; i < p->nrows; i++)
+        for (int32_t k = p->row_ptr[i]; k < p->row_ptr[i + 1]; k++) {
+            int32_t c = p->col_idx[k], o = t.row_ptr[c] + fill[c]++;
+            t.col_idx[o] = i;
+            ((float *)t.values)[o] = ((const float *)p->values)[k];
+        }
+    free(fill);
+    return t;
+}
+
+static csr_matrix csr_up(homg_ctx *g, const csr_matrix *h)
+{
+    csr_matrix d = *h;
+    d.row_ptr = homg_test_up(g, h->row_ptr, 4 * ((size_t)h->nrows + 1));
+    d.col_idx = homg_test_up(g, h->col_idx, 4 * (size_t)h->nnz);
+    d.values = homg_test_up(g, h->values, 4 * (size_t)h->nnz);
+    return d;
+}
+
+static void csr_free_d(homg_ctx *g, csr_matrix *d)
+{
+    homg_free(g, d->row_ptr);
+    homg_free(g, d->col_idx);
+    homg_free(g, d->values);
+}
+
+static void csr_free_h(csr_matrix *h)
+{
+    free(h->row_ptr);
+    free(h->col_idx);
+    free(h->values);
+}
+
+/* P^T A P from the definition: the dense A P (double), then P^T times it;
+ * reach[I * nc + c] = 1 where a product term exists (the structural pattern). */
+static double *rap_dense(const csr_matrix *a, const csr_matrix *p, unsigned char *reach)
+{
+    int32_t n = a->nrows, nc = p->ncols;
+    double *ap = calloc((size_t)n * nc, sizeof *ap), *c = calloc((size_t)nc * nc, sizeof *c);
+    unsigned char *apr = calloc((size_t)n * nc, 1);
+    const float *av = (const float *)a->values, *pv = (const float *)p->values;
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            for (int32_t q = p->row_ptr[a->col_idx[k]]; q < p->row_ptr[a->col_idx[k] + 1]; q++) {
+                ap[(size_t)i * nc + p->col_idx[q]] += (double)av[k] * pv[q];
+                apr[(size_t)i * nc + p->col_idx[q]] = 1;
+            }
+    memset(reach, 0, (size_t)nc * nc);
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t q = p->row_ptr[i]; q < p->row_ptr[i + 1]; q++)
+            for (int32_t col = 0; col < nc; col++) {
+                c[(size_t)p->col_idx[q] * nc + col] += (double)pv[q] * ap[(size_t)i * nc + col];
+                reach[(size_t)p->col_idx[q] * nc + col] |= apr[(size_t)i * nc + col];
+            }
+    free(ap);
+    free(apr);
+    return c;
+}
+
+/* rap_rows and rap_compact: the CUDA twin against the CPU twin (same counts
+ * and columns, values within float rounding: both sum in double), both against
+ * P^T A P from the definition (every structural entry, sorted, values within
+ * 1e-6 of the largest); a prolongator with wide rows overflows 128 columns on
+ * both, and fits 512. */
+static void rap_matches_the_cpu_and_the_definition(void **state)
+{
+    homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
+    kernel_exec cx;
+    const amg_kernels *ca = &homg_cpu_amg_kernels, *ga = &homg_cuda_amg_kernels;
+    homg_host_csr m;
+    homg_rng rng = homg_rng_seed(23);
+    pair a;
+    (void)state;
+    memset(&cx, 0, sizeof cx);
+    assert_int_equal(homg_gen_p1_cube(quick ? 7 : 15, 1, 1, 1, &m), 0);
+    for (int32_t k = 0; k < m.nnz; k++) /* random values, a few exact zeros kept in the pattern */
+        m.values[k] = k % 11 == 3 ? 0.0 : homg_rng_uniform(&rng) - 0.3;
+    a = pair_of(g, &m);
+    for (int c = 0; c < 3; c++) {
+        /* local and narrow (fits 128), random (at most 500 columns: fits 512), random and wide (overflows 128) */
+        int32_t n = m.nrows, nc = c == 0 ? n / 9 + 1 : c == 1 ? (n / 9 + 1 < 500 ? n / 9 + 1 : 500) : 300;
+        int32_t cap = c == 1 ? 512 : 128;
+        int width = c == 0 ? 2 : c == 1 ? 4 : 8;
+        csr_matrix hp = random_p(&rng, n, nc, width, c == 0), ht = transpose_h(&hp), dp = csr_up(g, &hp),
+                   dt = csr_up(g, &ht);
+        int32_t *scol = calloc((size_t)nc * cap, 4), *cnt = malloc(4 * (size_t)nc), over = -1, gover = -1;
+        int32_t *gscol = malloc(4 * (size_t)nc * cap), *gcnt = malloc(4 * (size_t)nc);
+        float *sval = calloc((size_t)nc * cap, 4), *gsval = malloc(4 * (size_t)nc * cap);
+        int32_t *dscol = homg_test_up(g, NULL, 4 * (size_t)nc * cap), *dcnt = homg_test_up(g, NULL, 4 * (size_t)nc);
+        int32_t *dover = homg_test_up(g, NULL, 4);
+        float *dsval = homg_test_up(g, NULL, 4 * (size_t)nc * cap);
+        assert_int_equal(ca->rap_rows(&cx, &a.h, &hp, &ht, cap, scol, sval, cnt, &over), HOMG_OK);
+        assert_int_equal(ga->rap_rows(&g->ex, &a.d, &dp, &dt, cap, dscol, dsval, dcnt, dover), HOMG_OK);
+        homg_test_down(g, gcnt, dcnt, 4 * (size_t)nc);
+        homg_test_down(g, &gover, dover, 4);
+        homg_test_down(g, gscol, dscol, 4 * (size_t)nc * cap);
+        homg_test_down(g, gsval, dsval, 4 * (size_t)nc * cap);
+        assert_int_equal(gover, over);
+        assert_int_equal(over, c == 2);
+        assert_memory_equal(gcnt, cnt, 4 * (size_t)nc);
+        if (!over) {
+            unsigned char *reach = malloc((size_t)nc * nc);
+            double *def = rap_dense(&a.h, &hp, reach), big = 0, err = 0;
+            int32_t entries = 0, reached = 0;
+            csr_matrix hc, dc;
+            for (size_t e = 0; e < (size_t)nc * nc; e++) {
+                big = fabs(def[e]) > big ? fabs(def[e]) : big;
+                reached += reach[e];
+            }
+            memset(&hc, 0, sizeof hc);
+            hc.nrows = hc.ncols = nc;
+            hc.precision = HOMG_FLOAT32;
+            hc.row_ptr = malloc(4 * ((size_t)nc + 1));
+            hc.row_ptr[0] = 0;
+            for (int32_t I = 0; I < nc; I++)
+                hc.row_ptr[I + 1] = hc.row_ptr[I] + cnt[I];
+            hc.nnz = hc.row_ptr[nc];
+            hc.col_idx = malloc(4 * ((size_t)hc.nnz + 1));
+            hc.values = malloc(4 * ((size_t)hc.nnz + 1));
+            dc = csr_up(g, &hc);
+            assert_int_equal(ca->rap_compact(&cx, cap, scol, sval, &hc), HOMG_OK);
+            assert_int_equal(ga->rap_compact(&g->ex, cap, dscol, dsval, &dc), HOMG_OK);
+            {
+                int32_t *ci = malloc(4 * ((size_t)hc.nnz + 1));
+                float *v = malloc(4 * ((size_t)hc.nnz + 1));
+                homg_test_down(g, ci, dc.col_idx, 4 * (size_t)hc.nnz);
+                homg_test_down(g, v, dc.values, 4 * (size_t)hc.nnz);
+                assert_memory_equal(ci, hc.col_idx, 4 * (size_t)hc.nnz);
+                assert_true(rel_diff_f(v, (const float *)hc.values, (size_t)hc.nnz) <= 1e-6);
+                free(ci);
+                free(v);
+            }
+            for (int32_t I = 0; I < nc; I++)
+                for (int32_t k = hc.row_ptr[I]; k < hc.row_ptr[I + 1]; k++) {
+                    int32_t col = hc.col_idx[k];
+                    assert_true(k == hc.row_ptr[I] || hc.col_idx[k - 1] < col); /* sorted, no repeats */
+                    assert_true(reach[(size_t)I * nc + col]);
+                    err = fmax(err, fabs(((const float *)hc.values)[k] - def[(size_t)I * nc + col]));
+                    def[(size_t)I * nc + col] = 0; /* seen */
+                    entries++;
+                }
+            for (size_t e = 0; e < (size_t)nc * nc; e++)
+                assert_true(def[e] == 0); /* nothing of the definition is missing */
+            assert_int_equal(entries, reached);
+            assert_true(err <= 1e-6 * big);
+            printf("  P^T A P (%d x %d, cap %d): %d entries, max error %.1e of %.1e\n", (int)nc, (int)nc, (int)cap,
+                   (int)entries, err, big);
+            csr_free_d(g, &dc);
+            csr_free_h(&hc);
+            free(def);
+            free(reach);
+        }
+        csr_free_d(g, &dp);
+        csr_free_d(g, &dt);
+        csr_free_h(&hp);
+        csr_free_h(&ht);
+        homg_free(g, dscol);
+        homg_free(g, dsval);
+        homg_free(g, dcnt);
+        homg_free(g, dover);
+        free(scol);
+        free(sval);
+        free(cnt);
+        free(gscol);
+        free(gsval);
+        free(gcnt);
+    }
+    pair_free(g, &a);
     homg_host_csr_free(&m);
     homg_ctx_destroy(g);
 }
@@ -833,6 +1082,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(aggregation_kernels_match_bit_for_bit),
         cmocka_unit_test(products_match_the_cpu),
+        cmocka_unit_test(rap_matches_the_cpu_and_the_definition),
         cmocka_unit_test(sa_prolongator_and_symmetry_check_match_the_cpu),
         cmocka_unit_test(strength_and_lanczos_match_the_cpu),
         cmocka_unit_test(smoother_kernels_match_the_cpu),

@@ -26,24 +26,39 @@ homg_status homg_cuda_amg_mis_init(kernel_exec *ex, int32_t n, uint32_t seed, ui
     return HOMG_OK;
 }
 
+/* G lanes per row (rows read coalesced); a max is exact in any order, so the
+ * result is the CPU twin's bit for bit. */
+template <int G>
 __global__ static void mis_max_kernel(const int32_t *rp, const int32_t *ci, int32_t n, const uint64_t *in,
                                       uint64_t *out)
 {
-    FOR_ROWS(i, n)
-    {
-        uint64_t m = in[i];
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+    int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    int32_t i = (int32_t)(t / G);
+    int lane = threadIdx.x & (G - 1);
+    uint64_t m = 0;
+    if (i < n) {
+        m = lane == 0 ? in[i] : 0;
+        for (int32_t k = rp[i] + lane; k < rp[i + 1]; k += G) {
             uint64_t v = in[ci[k]];
             m = v > m ? v : m;
         }
-        out[i] = m;
     }
+    for (int o = G / 2; o > 0; o >>= 1) {
+        uint64_t v = __shfl_xor_sync(0xFFFFFFFFu, m, o, G);
+        m = v > m ? v : m;
+    }
+    if (i < n && lane == 0)
+        out[i] = m;
 }
 
 homg_status homg_cuda_amg_mis_max(kernel_exec *ex, const csr_matrix *a, const uint64_t *in, uint64_t *out)
 {
-    mis_max_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(a->row_ptr, a->col_idx, a->nrows,
-                                                                                       in, out);
+    int g = row_lanes(a->nnz, a->nrows);
+    cudaStream_t s = homg_cuda_stream(ex);
+#define MIS_MAX(G) \
+    mis_max_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows, in, out)
+    HOMG_GROUP_SWITCH(g, MIS_MAX);
+#undef MIS_MAX
     HOMG_CUDA_LAUNCHED(ex, "mis_max");
     return HOMG_OK;
 }

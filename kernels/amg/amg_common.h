@@ -162,71 +162,63 @@ HOMG_HD float amg_coupling(const int32_t *rp, const int32_t *ci, const float *v,
     return den > 0 ? s / den : 0.0f;
 }
 
-/* The largest coupling s_ij of row i (0 when it has none). */
-HOMG_HD float amg_row_coupling(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, int32_t i)
+/* Entry k of row i: its coupling s_ij (0 on the diagonal) into sc[k]; returns
+ * the row's largest (0 when it has none).  The one binary search per entry of
+ * the strength graph: the steps below read sc. */
+HOMG_HD float amg_row_couplings(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, int32_t i,
+                                float *sc)
 {
     float m = 0;
-    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
-        if (ci[k] != i) {
-            float s = amg_coupling(rp, ci, v, diag, i, k);
-            m = s > m ? s : m;
-        }
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
+        float s = ci[k] != i ? amg_coupling(rp, ci, v, diag, i, k) : 0.0f;
+        sc[k] = s;
+        m = s > m ? s : m;
+    }
     return m;
 }
 
-/* rowmax: amg_row_coupling of every row (strength_rowmax). */
-HOMG_HD int amg_strong(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, float theta, int32_t i,
-                       int32_t k, const float *rowmax)
+/* rowmax: the rows' largest couplings (amg_row_couplings). */
+HOMG_HD int amg_strong(const int32_t *ci, const float *sc, float theta, int32_t i, int32_t k, const float *rowmax)
 {
     int32_t j = ci[k];
-    float s, t;
+    float t;
     if (j == i)
         return 1;
-    s = amg_coupling(rp, ci, v, diag, i, k);
     t = AMG_STRENGTH_ROW_FRACTION * (rowmax[i] < rowmax[j] ? rowmax[i] : rowmax[j]);
-    return s > 0 && s >= (theta < t ? theta : t);
+    return sc[k] > 0 && sc[k] >= (theta < t ? theta : t);
 }
 
-/* Row i's strongest off-diagonal entry (largest (|a_ij| + |a_ji|) / 2 relative
- * to sqrt(|a_ii a_jj|); ties: the first), -1 when it has none: a row without a
- * strong entry keeps this one, so it joins a neighbour's aggregate instead of
- * staying alone on every level. */
-HOMG_HD int32_t amg_strongest(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, int32_t i)
+/* Row i's strongest off-diagonal entry (largest coupling; ties: the first),
+ * -1 when it has none: a row without a strong entry keeps this one, so it
+ * joins a neighbour's aggregate instead of staying alone on every level. */
+HOMG_HD int32_t amg_strongest(const int32_t *rp, const int32_t *ci, const float *sc, int32_t i)
 {
     int32_t best = -1;
     float bs = 0;
-    for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-        int32_t j = ci[k];
-        float s, den;
-        if (j == i)
-            continue;
-        s = 0.5f * (fabsf(v[k]) + fabsf(amg_entry_weight(rp, ci, v, j, i)));
-        den = sqrtf(fabsf(diag[i] * diag[j]));
-        s = den > 0 ? s / den : 0.0f;
-        if (s > bs) {
-            bs = s;
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+        if (ci[k] != i && sc[k] > bs) {
+            bs = sc[k];
             best = k;
         }
-    }
     return best;
 }
 
 /* Entry k of row i is in the strength graph: strong, or the row's strongest
  * when none is strong (lone = amg_strongest of the row then, else -1). */
-HOMG_HD int amg_kept(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, float theta, int32_t i,
-                     int32_t k, int32_t lone, const float *rowmax)
+HOMG_HD int amg_kept(const int32_t *ci, const float *sc, float theta, int32_t i, int32_t k, int32_t lone,
+                     const float *rowmax)
 {
-    return k == lone || amg_strong(rp, ci, v, diag, theta, i, k, rowmax);
+    return k == lone || amg_strong(ci, sc, theta, i, k, rowmax);
 }
 
 /* lone of row i: amg_strongest when no off-diagonal entry is strong, else -1. */
-HOMG_HD int32_t amg_lone(const int32_t *rp, const int32_t *ci, const float *v, const float *diag, float theta,
-                         int32_t i, const float *rowmax)
+HOMG_HD int32_t amg_lone(const int32_t *rp, const int32_t *ci, const float *sc, float theta, int32_t i,
+                         const float *rowmax)
 {
     for (int32_t k = rp[i]; k < rp[i + 1]; k++)
-        if (ci[k] != i && amg_strong(rp, ci, v, diag, theta, i, k, rowmax))
+        if (ci[k] != i && amg_strong(ci, sc, theta, i, k, rowmax))
             return -1;
-    return amg_strongest(rp, ci, v, diag, i);
+    return amg_strongest(rp, ci, sc, i);
 }
 
 /* ---- smoothed aggregation's prolongator, row by row: P = (I - f D^-1 A) P_tent

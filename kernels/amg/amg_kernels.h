@@ -86,17 +86,21 @@ typedef struct amg_patches {
     X(homg_status, amg, agg_compose,                                                                                  \
       (kernel_exec * ex, int32_t n, const int32_t *inner, const int32_t *outer, int32_t *out))                        \
     /* ---- strength of connection (amg_strong in amg_common.h) ---- */                                               \
+    /* sc[k] = the coupling of entry k (0 on the diagonal), rowmax[i] = the */                                        \
+    /* largest of row i (amg_row_couplings; diag (n) holds a_ii). */                                                  \
+    X(homg_status, amg, strength_coupling,                                                                            \
+      (kernel_exec * ex, const csr_matrix *a, const float *diag, float *sc, float *rowmax))                           \
     /* cnt[i] = entries of row i kept in the strength graph (the diagonal and */                                      \
-    /* the strong entries); diag (n) holds a_ii. */                                                                   \
+    /* the strong entries). */                                                                                        \
     X(homg_status, amg, strength_count,                                                                               \
-      (kernel_exec * ex, const csr_matrix *a, const float *diag, const float *rowmax, double theta, int32_t *cnt))    \
+      (kernel_exec * ex, const csr_matrix *a, const float *sc, const float *rowmax, double theta, int32_t *cnt))      \
     /* The strength graph s (s->row_ptr from a scan of the counts): the strong */                                     \
     /* entries of a, and on the diagonal a_ii plus the row's weak entries */                                          \
-    /* (the filtered matrix of smoothed aggregation: row sums kept). */                                               \
+    /* (the filtered matrix of smoothed aggregation: row sums kept); *lumped */                                       \
+    /* (device) = 1 when a weak entry is not 0 (s differs from a), else 0. */                                         \
     X(homg_status, amg, strength_fill,                                                                                \
-      (kernel_exec * ex, const csr_matrix *a, const float *diag, const float *rowmax, double theta, csr_matrix *s))   \
-    /* rowmax[i] = amg_row_coupling of row i (its largest normalised coupling). */                                    \
-    X(homg_status, amg, strength_rowmax, (kernel_exec * ex, const csr_matrix *a, const float *diag, float *rowmax))   \
+      (kernel_exec * ex, const csr_matrix *a, const float *sc, const float *rowmax, double theta, csr_matrix *s,      \
+       int32_t *lumped))                                                                                              \
     /* ---- compatible weighted matching (seed 001) ---- */                                                           \
     /* w[k] for each entry k = (i, j) of a: 1 - (a_ij + a_ji) v_i v_j / (a_ii v_i^2 + a_jj v_j^2) */                  \
     /* off the diagonal when positive, else 0; diag (n) holds a_ii. */                                                \
@@ -137,6 +141,16 @@ typedef struct amg_patches {
     /* ... and P's columns and values (p->row_ptr from a scan of the counts). */                                      \
     X(homg_status, amg, prolong_sa_fill,                                                                              \
       (kernel_exec * ex, const csr_matrix *a, const int32_t *agg, double omega, const float *rho, csr_matrix *p))     \
+    /* ---- Galerkin product C = P^T A P (pt = P^T), row by row of C ---- */                                          \
+    /* Row I (sums in double, columns sorted) into slab row I (cap entries */                                         \
+    /* from I * cap; cap 128, 256 or 512), its length in cnt[I]; a row with */                                        \
+    /* more than cap columns: cnt[I] = 0 and *overflow (device) = 1, else 0. */                                       \
+    X(homg_status, amg, rap_rows,                                                                                     \
+      (kernel_exec * ex, const csr_matrix *a, const csr_matrix *p, const csr_matrix *pt, int32_t cap,                 \
+       int32_t *slab_col, float *slab_val, int32_t *cnt, int32_t *overflow))                                          \
+    /* C's columns and values from the slab (c->row_ptr from a scan of cnt). */                                       \
+    X(homg_status, amg, rap_compact,                                                                                  \
+      (kernel_exec * ex, int32_t cap, const int32_t *slab_col, const float *slab_val, csr_matrix *c))                 \
     /* ---- Lanczos on B = D^-1/2 A D^-1/2 (spectral bound of D^-1 A) ---- */                                         \
     /* lz holds n2[0..k] (squared norms of the unnormalised vectors u_j) and */                                       \
     /* alpha[1..k] at lz[k + 1 + j - 1], zeroed by the caller.  Start: */                                             \

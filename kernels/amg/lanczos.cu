@@ -1,6 +1,7 @@
 /* lanczos.cu -- CUDA backend: Lanczos steps on B = D^-1/2 A D^-1/2 (twin of
- * kernels/amg/lanczos.c; one thread per row, dot products by block sums and
- * one atomic add per block, scalars read from device memory). */
+ * kernels/amg/lanczos.c; one thread per row, the product B u by groups of
+ * lanes per row; dot products by block sums and one atomic add per block,
+ * scalars read from device memory). */
 #include "amg_common.h"
 #include "amg_kernels.h"
 #include "sparse/sparse_util.cuh"
@@ -36,19 +37,31 @@ homg_status homg_cuda_amg_lanczos_start(kernel_exec *ex, const csr_matrix *a, fl
     return HOMG_OK;
 }
 
+/* G lanes per row (seed 001's miniwarps: the rows' entries read coalesced);
+ * the loop runs while the block's first row is in range, so every lane of a
+ * warp takes part in the shuffles of row_dot. */
+template <int G>
 __global__ static void lanczos_apply_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
                                             const float *dscale, const double *n2_prev, const float *u, float *w,
                                             double *alpha)
 {
     float sc = *n2_prev > 0 ? (float)(1.0 / sqrt(*n2_prev)) : 0.0f;
+    int lane = threadIdx.x & (G - 1);
+    int64_t per_block = blockDim.x / G;
     double s = 0;
-    FOR_ROWS(i, n)
-    {
+    for (int64_t first = blockIdx.x * per_block; first < n; first += (int64_t)gridDim.x * per_block) {
+        int32_t i = (int32_t)(first + threadIdx.x / G);
         float t = 0;
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++)
-            t += v[k] * (dscale[ci[k]] * u[ci[k]]);
-        w[i] = sc * dscale[i] * t;
-        s += (double)(sc * u[i]) * w[i];
+        if (i < n)
+            for (int32_t k = rp[i] + lane; k < rp[i + 1]; k += G)
+                t += v[k] * (dscale[ci[k]] * u[ci[k]]);
+        for (int o = G / 2; o > 0; o >>= 1)
+            t += __shfl_xor_sync(0xFFFFFFFFu, t, o, G);
+        if (i < n && lane == 0) {
+            float wi = sc * dscale[i] * t;
+            w[i] = wi;
+            s += (double)(sc * u[i]) * wi;
+        }
     }
     add_sum(s, alpha);
 }
@@ -56,8 +69,15 @@ __global__ static void lanczos_apply_kernel(const int32_t *rp, const int32_t *ci
 homg_status homg_cuda_amg_lanczos_apply(kernel_exec *ex, const csr_matrix *a, const float *dscale,
                                         const double *n2_prev, const float *u, float *w, double *alpha)
 {
-    lanczos_apply_kernel<<<launch_blocks(a->nrows, HOMG_MAX_BLOCKS), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, dscale, n2_prev, u, w, alpha);
+    int g = row_lanes(a->nnz, a->nrows);
+    unsigned blocks = row_group_blocks(a->nrows, g);
+    cudaStream_t s = homg_cuda_stream(ex);
+    blocks = blocks < HOMG_MAX_BLOCKS ? blocks : HOMG_MAX_BLOCKS;
+#define LANCZOS_APPLY(G)                                                                                      \
+    lanczos_apply_kernel<G><<<blocks, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, (const float *)a->values, \
+                                                            a->nrows, dscale, n2_prev, u, w, alpha)
+    HOMG_GROUP_SWITCH(g, LANCZOS_APPLY);
+#undef LANCZOS_APPLY
     HOMG_CUDA_LAUNCHED(ex, "lanczos_apply");
     return HOMG_OK;
 }

@@ -210,17 +210,22 @@ __global__ static void check_symmetric_kernel(const int32_t *arp, const int32_t 
 
 /* A against its own transpose: each entry's mirror by binary search (the
  * smaller of the two rows is the one reported, as the comparison with the
- * transpose reports it). */
+ * transpose reports it); G lanes per row, an entry each (the minimum over the
+ * failing entries is the same in any order). */
+template <int G>
 __global__ static void check_self_symmetric_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
                                                    double rtol, int32_t *bad)
 {
-    for (int32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        double di = fabs(diag_of(rp, ci, v, i));
-        for (int32_t k = rp[i]; k < rp[i + 1]; k++) {
-            int32_t j = ci[k], m = sorted_find_i32(ci, rp[j], rp[j + 1], i);
-            if (m < 0 || fabs(v[k] - v[m]) > rtol * sqrt(di * fabs(diag_of(rp, ci, v, j))))
-                atomicMin(bad, i < j ? i : j);
-        }
+    int64_t t = blockIdx.x * (int64_t)blockDim.x + threadIdx.x;
+    int32_t i = (int32_t)(t / G);
+    int lane = threadIdx.x & (G - 1);
+    if (i >= n)
+        return;
+    double di = fabs(diag_of(rp, ci, v, i));
+    for (int32_t k = rp[i] + lane; k < rp[i + 1]; k += G) {
+        int32_t j = ci[k], m = sorted_find_i32(ci, rp[j], rp[j + 1], i);
+        if (m < 0 || fabs(v[k] - v[m]) > rtol * sqrt(di * fabs(diag_of(rp, ci, v, j))))
+            atomicMin(bad, i < j ? i : j);
     }
 }
 
@@ -228,8 +233,13 @@ homg_status homg_cuda_sparse_check_symmetric(kernel_exec *ex, const csr_matrix *
                                              csr_report *rep)
 {
     if (t == a) {
-        check_self_symmetric_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-            a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, rtol, &rep->symmetry);
+        int g = row_lanes(a->nnz, a->nrows);
+        cudaStream_t s = homg_cuda_stream(ex);
+#define SELF_SYMMETRIC(G)                                                                  \
+    check_self_symmetric_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+        a->row_ptr, a->col_idx, (const double *)a->values, a->nrows, rtol, &rep->symmetry)
+        HOMG_GROUP_SWITCH(g, SELF_SYMMETRIC);
+#undef SELF_SYMMETRIC
         HOMG_CUDA_LAUNCHED(ex, "check_symmetric");
         return HOMG_OK;
     }
@@ -384,6 +394,20 @@ static homg_status csr_descr(kernel_exec *ex, const csr_matrix *m, cusparseSpMat
     return HOMG_OK;
 }
 
+/* The plan's descriptors of A, B, C (C: its row pointers only, columns and
+ * values set once its size is known) and of the product, on the ctx's stream. */
+static homg_status plan_descrs(kernel_exec *ex, sparse_handle *h, const csr_matrix *a, const csr_matrix *b,
+                               csr_matrix *c, spgemm_plan *p)
+{
+    HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
+    HOMG_TRY(csr_descr(ex, a, &p->a));
+    HOMG_TRY(csr_descr(ex, b, &p->b));
+    HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(&p->c, a->nrows, b->ncols, 0, c->row_ptr, NULL, NULL, CUSPARSE_INDEX_32I,
+                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
+    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMM_createDescr(&p->desc));
+    return HOMG_OK;
+}
+
 static homg_status numeric(kernel_exec *ex, sparse_handle *h, spgemm_plan *p)
 {
     float one = 1.0f, zero = 0.0f;
@@ -516,12 +540,7 @@ static homg_status symbolic(kernel_exec *ex, sparse_handle *h, const csr_matrix 
 {
     spgemm_temp t = { NULL, NULL, NULL };
     homg_status st;
-    HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
-    HOMG_TRY(csr_descr(ex, a, &p->a));
-    HOMG_TRY(csr_descr(ex, b, &p->b));
-    HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(&p->c, a->nrows, b->ncols, 0, c->row_ptr, NULL, NULL, CUSPARSE_INDEX_32I,
-                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMM_createDescr(&p->desc));
+    HOMG_TRY(plan_descrs(ex, h, a, b, c, p));
     st = symbolic_nnz(ex, h, p, &t);
     if (st == HOMG_OK)
         st = symbolic_copy(ex, h, c, p);
@@ -545,12 +564,7 @@ static homg_status one_shot(kernel_exec *ex, sparse_handle *h, const csr_matrix 
     void *b1 = NULL, *b2 = NULL, *b3 = NULL;
     int64_t rows = 0, cols = 0, nnz = 0;
     homg_status st = HOMG_OK;
-    HOMG_CUSPARSE_TRY(ex, cusparseSetStream(h->sparse, homg_cuda_stream(ex)));
-    HOMG_TRY(csr_descr(ex, a, &p->a));
-    HOMG_TRY(csr_descr(ex, b, &p->b));
-    HOMG_CUSPARSE_TRY(ex, cusparseCreateCsr(&p->c, a->nrows, b->ncols, 0, c->row_ptr, NULL, NULL, CUSPARSE_INDEX_32I,
-                                            CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    HOMG_CUSPARSE_TRY(ex, cusparseSpGEMM_createDescr(&p->desc));
+    HOMG_TRY(plan_descrs(ex, h, a, b, c, p));
 #define ONE_SHOT(call)                                       \
     do {                                                     \
         cusparseStatus_t cs_ = (call);                       \

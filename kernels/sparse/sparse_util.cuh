@@ -119,6 +119,16 @@ static inline int row_group_size(int64_t nnz, int64_t rows)
     return g;
 }
 
+/* Lanes per row for the AMG set-up's row passes: one (a thread per row) where
+ * rows average under 12 entries, else row_group_size.  On the H100 at 128^3
+ * lane groups won 1-2 ms each on A (15 entries a row: Lanczos, couplings,
+ * symmetry check) and lost on the strength graph (under 8: the MIS maximum,
+ * aggregation 3.6 -> 5.5 ms; bench/results/h100_amg_setup.md). */
+static inline int row_lanes(int64_t nnz, int64_t rows)
+{
+    return rows > 0 && nnz < 12 * rows ? 1 : row_group_size(nnz, rows);
+}
+
 /* Blocks of HOMG_THREADS for `rows` rows, G lanes each. */
 static inline unsigned row_group_blocks(int64_t rows, int g)
 {

@@ -7,7 +7,7 @@
  *       MIS (aggregate.c), P = damped-Jacobi-smoothed tentative prolongator;
  *     or compatible weighted matching (seed 001): double pairwise aggregates,
  *       unsmoothed P (matching.c);
- *     A_{l+1} = P^T A_l P by two SpGEMMs (galerkin.c);
+ *     A_{l+1} = P^T A_l P row by row of A_{l+1} (galerkin.c, kernels/amg/rap.c);
  *   smoothers and the dense coarse inverse (cycle.c), patches (patch.c).
  * Coarsening stops early when a step keeps more than 90% of the rows.  Every
  * step runs on the ctx's backend; the host reads only sizes and round counts.
@@ -179,13 +179,14 @@ static homg_status build_levels(homg_amg *amg, csr_matrix *strength)
     for (l = 0;; l++) {
         amg_level *lv = &amg->lv[l];
         int32_t n = lv->a.nrows, nagg = 0;
+        int lumped = 1;
         if (n <= amg->desc.coarse_size || l + 1 >= amg->desc.max_levels)
             break;
         HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(int32_t), (void **)&lv->agg, "aggregates"));
         if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION) {
             homg__amg_phase(amg, HOMG_AMG_PHASE_STRENGTH);
             homg__mat_free(ctx, strength);
-            HOMG_TRY(homg__amg_strength(amg, l, strength));
+            HOMG_TRY(homg__amg_strength(amg, l, strength, &lumped));
             homg__amg_phase(amg, HOMG_AMG_PHASE_AGGREGATE);
             HOMG_TRY(homg__amg_aggregate(amg, l, strength, lv->agg, &nagg));
         } else {
@@ -203,7 +204,7 @@ static homg_status build_levels(homg_amg *amg, csr_matrix *strength)
         }
         if (amg->desc.coarsening == HOMG_AMG_SMOOTHED_AGGREGATION) {
             homg__amg_phase(amg, HOMG_AMG_PHASE_PROLONG);
-            HOMG_TRY(homg__amg_smoothed_prolongator(amg, l, nagg, strength));
+            HOMG_TRY(homg__amg_smoothed_prolongator(amg, l, nagg, strength, lumped));
         }
         HOMG_TRY(homg__amg_galerkin(amg, l));
     }

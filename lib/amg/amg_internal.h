@@ -15,6 +15,7 @@ typedef struct amg_level {
     float *b, *x, *t, *u; /* cycle: right-hand side, iterate, residual, patch right-hand side */
     float *inv;           /* coarsest level, Cholesky: dense inverse */
     float rho;            /* Jacobi, Chebyshev: estimate of rho(D^-1 A) from above (host) */
+    int rho_set;          /* rho came with the prolongator (its filtered matrix was A): no second Lanczos */
 } amg_level;
 
 /* desc.trace: an event at the start of every phase (and one at the end). */
@@ -50,8 +51,9 @@ void homg__amg_trace_begin(homg_amg *amg);
 void homg__amg_phase(homg_amg *amg, int phase);
 void homg__amg_trace_end(homg_amg *amg);
 
-/* strength.c: the strength graph of level l (strong entries, weak ones lumped on the diagonal). */
-homg_status homg__amg_strength(homg_amg *amg, int l, csr_matrix *s);
+/* strength.c: the strength graph of level l (strong entries, weak ones lumped on
+ * the diagonal); *lumped = 0 when every weak entry is 0 (the graph is A then). */
+homg_status homg__amg_strength(homg_amg *amg, int l, csr_matrix *s, int *lumped);
 /* spectrum.c: rho(D^-1 A) from above (Lanczos, capped by Gershgorin), read to the host. */
 homg_status homg__amg_spectral_bound(homg_amg *amg, const csr_matrix *a, float *rho);
 /* aggregate.c: smoothed-aggregation aggregates of level l on graph g (agg: n rows). */
@@ -59,7 +61,7 @@ homg_status homg__amg_aggregate(homg_amg *amg, int l, const csr_matrix *g, int32
 /* matching.c: the double-pairwise prolongator of level l and the next level's smooth vector. */
 homg_status homg__amg_match(homg_amg *amg, int l, int32_t *nagg);
 /* galerkin.c: level l+1 from level l (agg, and for smoothed aggregation P). */
-homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg, const csr_matrix *filtered);
+homg_status homg__amg_smoothed_prolongator(homg_amg *amg, int l, int32_t nagg, const csr_matrix *filtered, int lumped);
 homg_status homg__amg_galerkin(homg_amg *amg, int l);
 homg_status homg__amg_galerkin_values(homg_amg *amg, int l);
 /* patch.c: patch partition of every smoothed level; values only on re-setup. */

@@ -71,7 +71,8 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
                          (sm == HOMG_AMG_SMOOTHER_JACOBI || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) && l < last ? 1 : 2,
                          lv->dinv),
                 "smoother diagonal");
-        if (l < last && (sm == HOMG_AMG_SMOOTHER_CHEBYSHEV || sm == HOMG_AMG_SMOOTHER_JACOBI))
+        if (l < last && (sm == HOMG_AMG_SMOOTHER_CHEBYSHEV || sm == HOMG_AMG_SMOOTHER_JACOBI) &&
+            (values_only || !lv->rho_set)) /* set-up: maybe known from the prolongator (galerkin.c) */
             HOMG_TRY(homg__amg_spectral_bound(amg, &lv->a, &lv->rho));
     }
 
