@@ -1250,6 +1250,8 @@ typedef struct homg_fluid_desc {
     int jacobi;           /* > 0: project with this many Jacobi sweeps instead of homg_grid
                              (what many engines do; the demo shows what it leaves) */
     double density_decay; /* fraction of the density lost per unit time (default 0) */
+    int pre, post;        /* smoothing sweeps of the projection's multigrid cycles (0: the grid's
+                             default, 2 and 2) */
 } homg_fluid_desc;
 
 typedef enum homg_fluid_field {
@@ -1263,6 +1265,9 @@ typedef enum homg_fluid_field {
 typedef struct homg_fluid_info {
     int cycles;             /* multigrid cycles, FFT solves (a direct solve, repeated on what is
                                left while above tol: float32 rounding) or Jacobi sweeps */
+    int waits;              /* host waits for the device in the projection (multigrid with
+                               tol > 0: one, or one per extra cycle where the predicted count
+                               fell short; see homg_fluid_step) */
     double divergence_left; /* ||div u after|| / ||div u before||; -1 when not measured (Jacobi,
                                tol < 0) */
     homg_method method;     /* the grid method that ran (DEFAULT when jacobi > 0) */
@@ -1281,7 +1286,10 @@ homg_status homg_fluid_set_solid(homg_fluid *fluid, const unsigned char *solid);
 homg_status homg_fluid_splat(homg_fluid *fluid, homg_fluid_field field, const homg_splat *splats, int num_splats);
 /* Makes the velocity divergence-free (info may be NULL). */
 homg_status homg_fluid_project(homg_fluid *fluid, homg_fluid_info *info);
-/* Advect, project, advect the density: one time step of dt. */
+/* Advect, project, advect the density: one time step of dt.  A multigrid projection
+ * with tol > 0 queues the number of cycles the last steps needed with no host wait,
+ * reads the divergence left once, and only where that is above tol cycles on to tol
+ * (waiting after each cycle); the count for the next step follows. */
 homg_status homg_fluid_step(homg_fluid *fluid, double dt, homg_fluid_info *info);
 /* Computes HOMG_FLUID_DIVERGENCE from the current velocity. */
 homg_status homg_fluid_divergence(homg_fluid *fluid);
@@ -1289,7 +1297,8 @@ homg_status homg_fluid_divergence(homg_fluid *fluid);
  * which swaps buffers); NULL for a bad field.  The caller may write velocity and density
  * between steps (forces, sources of its own). */
 float *homg_fluid_data(homg_fluid *fluid, homg_fluid_field field);
-/* Changes the solver settings of desc (method, tol, max_cycles, jacobi, density_decay)
+/* Changes the solver settings of desc (method, tol, max_cycles, jacobi, density_decay,
+ * pre, post)
  * keeping the state; nx, ny and h must stay as they are. */
 homg_status homg_fluid_configure(homg_fluid *fluid, const homg_fluid_desc *desc);
 /* Zeroes velocity, density and pressure. */

@@ -24,6 +24,9 @@ static homg_status check_desc(homg_ctx *ctx, const homg_fluid_desc *d)
                           d->ny);
     if (!(d->h > 0) || !isfinite(d->h))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: h is %g; it must be positive", d->h);
+    if (d->pre < 0 || d->pre > 16 || d->post < 0 || d->post > 16)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: pre %d, post %d: must be 0..16", d->pre,
+                          d->post);
     if (d->max_cycles < 1 || d->jacobi < 0)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_fluid_create: max_cycles %d must be >= 1 and jacobi %d >= 0", d->max_cycles, d->jacobi);
@@ -73,6 +76,8 @@ static homg_status create_grid(homg_fluid *fl)
     g.ny = fl->desc.ny;
     g.h = fl->desc.h;
     g.method = fl->desc.method;
+    g.pre = fl->desc.pre;
+    g.post = fl->desc.post;
     for (int s = 0; s < 4; s++)
         g.bc[s] = HOMG_BC_NEUMANN;
     return homg_grid_create(fl->ctx, &g, &fl->grid);
@@ -92,6 +97,7 @@ homg_status homg_fluid_create(homg_ctx *ctx, const homg_fluid_desc *desc, homg_f
     memset(fl, 0, sizeof *fl);
     fl->ctx = ctx;
     fl->desc = d;
+    fl->guess = 2; /* a warm V(2,2) cycle or two; adapts from the first step */
     st = alloc_fields(fl);
     if (st == HOMG_OK)
         st = create_grid(fl);
@@ -117,14 +123,14 @@ homg_status homg_fluid_configure(homg_fluid *fl, const homg_fluid_desc *desc)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_fluid_configure: nx, ny, h (%d, %d, %g) differ from the fluid's (%d, %d, %g)", d.nx,
                           d.ny, d.h, fl->desc.nx, fl->desc.ny, fl->desc.h);
-    if (d.method != fl->desc.method) {
+    if (d.method != fl->desc.method || d.pre != fl->desc.pre || d.post != fl->desc.post) {
         homg_grid *old = fl->grid;
-        homg_method old_method = fl->desc.method;
-        fl->desc.method = d.method;
+        homg_fluid_desc old_desc = fl->desc;
+        fl->desc = d;
         homg_status st = create_grid(fl);
         if (st != HOMG_OK) { /* keep the working grid */
             fl->grid = old;
-            fl->desc.method = old_method;
+            fl->desc = old_desc;
             return st;
         }
         homg_grid_destroy(old);

@@ -6,6 +6,8 @@
 #include "fluid/fluid_kernels.h"
 #include "grid/gen_kernels.h"
 
+#define HOMG_FLUID_MAX_GUESS 64 /* cycles queued without a wait at most */
+
 struct homg_fluid {
     homg_ctx *ctx;
     homg_fluid_desc desc;
@@ -21,6 +23,7 @@ struct homg_fluid {
     uint8_t *flags;      /* the grid's cell flags made from `solid` */
     int64_t *count;      /* ctx space: solid cells counted by the flags kernel */
     int64_t solid_cells; /* host copy: 0 = the grid gets no flags (so DEFAULT may pick the FFT) */
+    int guess;           /* multigrid cycles queued without a host wait (step.c: project_counted) */
 };
 
 /* The staggered field of one of the fluid's arrays (fluid_point.h). */
