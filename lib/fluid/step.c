@@ -136,10 +136,12 @@ static homg_status grid_solve(homg_fluid *fl, int cycles, double tol, homg_solve
  * after each cycle: the divergence left, relative to before); only where the
  * last is above tol does a second solve cycle on to tol, waiting after each
  * cycle (it restarts CG from the pressure reached).  The guess for the next
- * step: the cycles this one needed, one fewer once the cycle before the last
- * was already below tol / 2 (a margin against flip-flopping).  At 1024^2 with
- * a wall the warm start barely helps (the rhs changes more between frames than
- * one cycle reduces), so the count settles at the cycles the problem needs. */
+ * step: the fewest cycles that met tol in this one (all of them where a second
+ * solve ran).  Guessing low costs little: the second solve's first cycle is a
+ * cycle the higher guess would have run anyway, plus one host wait (H100,
+ * 1024^2, the smoke demo's wall: ~0.42 ms per V(2,2) cycle).  The warm start
+ * barely helps there (the rhs changes more between frames than one cycle
+ * reduces), so the count follows the cycles the problem needs. */
 static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info)
 {
     homg_solve_info si;
@@ -169,8 +171,9 @@ static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info)
     if (hist[n - 1] > tol)
         return homg__fail(fl->ctx, HOMG_ERROR_NOT_CONVERGED,
                           "homg_fluid_project: divergence left %.3e > tol %.3e after %d cycles", hist[n - 1], tol, n);
-    if (n >= 2 && hist[n - 2] <= 0.5 * tol)
-        fl->guess = n - 1;
+    fl->guess = 1; /* the fewest cycles that met tol this time */
+    while (fl->guess < n && hist[fl->guess - 1] > tol)
+        fl->guess++;
     return HOMG_OK;
 }
 
