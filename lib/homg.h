@@ -1252,6 +1252,9 @@ typedef struct homg_fluid_desc {
     double density_decay; /* fraction of the density lost per unit time (default 0) */
     int pre, post;        /* smoothing sweeps of the projection's multigrid cycles (0: the grid's
                              default, 2 and 2) */
+    int last_pressure;    /* with solid cells, the multigrid starts from: 0 (default) the DCT
+                             solution of the box without them (one FFT solve: the walls' error
+                             is local, one or two cycles remove it), non-zero the last pressure */
 } homg_fluid_desc;
 
 typedef enum homg_fluid_field {
@@ -1298,7 +1301,7 @@ homg_status homg_fluid_divergence(homg_fluid *fluid);
  * between steps (forces, sources of its own). */
 float *homg_fluid_data(homg_fluid *fluid, homg_fluid_field field);
 /* Changes the solver settings of desc (method, tol, max_cycles, jacobi, density_decay,
- * pre, post)
+ * pre, post, last_pressure)
  * keeping the state; nx, ny and h must stay as they are. */
 homg_status homg_fluid_configure(homg_fluid *fluid, const homg_fluid_desc *desc);
 /* Zeroes velocity, density and pressure. */

@@ -68,20 +68,25 @@ static homg_status set_operator(homg_fluid *fl)
     return homg_grid_set_operator(fl->grid, &op);
 }
 
-/* The pressure grid: all sides Neumann (zero flux), one right-hand side. */
-static homg_status create_grid(homg_fluid *fl)
+/* A pressure grid: all sides Neumann (zero flux), one right-hand side. */
+static homg_status neumann_grid(homg_fluid *fl, homg_method method, homg_grid **out)
 {
     homg_grid_desc g = { 0 };
     g.nx = fl->desc.nx;
     g.ny = fl->desc.ny;
     g.h = fl->desc.h;
-    g.method = fl->desc.method;
+    g.method = method;
     g.pre = fl->desc.pre;
     g.post = fl->desc.post;
     for (int s = 0; s < 4; s++)
         g.bc[s] = HOMG_BC_NEUMANN;
-    return homg_grid_create(fl->ctx, &g, &fl->grid);
+    return homg_grid_create(fl->ctx, &g, out);
 }
+
+static homg_status create_grid(homg_fluid *fl) { return neumann_grid(fl, fl->desc.method, &fl->grid); }
+
+/* The box without solids, solved by the DCT, for the initial pressure (made at the first use). */
+homg_status homg__fluid_box(homg_fluid *fl) { return fl->box ? HOMG_OK : neumann_grid(fl, HOMG_METHOD_FFT, &fl->box); }
 
 homg_status homg_fluid_create(homg_ctx *ctx, const homg_fluid_desc *desc, homg_fluid **out)
 {
@@ -153,6 +158,7 @@ void homg_fluid_destroy(homg_fluid *fl)
     homg__free(fl->ctx, fl->count);
     homg__free(fl->ctx, fl->norms);
     homg_grid_destroy(fl->grid);
+    homg_grid_destroy(fl->box);
     free(fl);
 }
 

@@ -120,13 +120,13 @@ static homg_status refine_fft(homg_fluid *fl, homg_fluid_info *info)
     return HOMG_OK;
 }
 
-/* One grid solve of fl->rhs into fl->pressure from the last pressure. */
+/* One grid solve of fl->rhs into fl->pressure from the pressure there. */
 static homg_status grid_solve(homg_fluid *fl, int cycles, double tol, homg_solve_info *si)
 {
     homg_solve_desc sd = { 0 };
     sd.max_cycles = cycles;
     sd.tol = tol;
-    sd.warm_start = 1; /* last step's pressure */
+    sd.warm_start = 1;
     sd.skip_input_check = 1;
     return homg_grid_solve(fl->grid, fl->rhs, NULL, fl->pressure, &sd, si);
 }
@@ -136,18 +136,28 @@ static homg_status grid_solve(homg_fluid *fl, int cycles, double tol, homg_solve
  * after each cycle: the divergence left, relative to before); only where the
  * last is above tol does a second solve cycle on to tol, waiting after each
  * cycle (it restarts CG from the pressure reached).  The guess for the next
- * step: the fewest cycles that met tol in this one (all of them where a second
- * solve ran).  Guessing low costs little: the second solve's first cycle is a
- * cycle the higher guess would have run anyway, plus one host wait (H100,
- * 1024^2, the smoke demo's wall: ~0.42 ms per V(2,2) cycle).  The warm start
- * barely helps there (the rhs changes more between frames than one cycle
- * reduces), so the count follows the cycles the problem needs. */
+ * step: all the cycles of this one where a second solve ran; one fewer once
+ * that many met tol in a few steps in a row.  Guessing low costs little: the
+ * second solve's first cycle is a cycle the higher guess would have run
+ * anyway, plus one host wait (H100, 1024^2, the smoke demo's wall: ~0.42 ms
+ * per V(2,2) cycle).
+ * The initial pressure: the last step's barely helps there (the rhs changes
+ * more between frames than one cycle reduces: 3 cycles to 1e-3 from it or from
+ * zero, on the CPU at 1024^2); the DCT solution of the box without the solids
+ * (one FFT solve, ~0.1 ms there) is wrong only near the walls, which the
+ * cycles remove fast: 1-2 cycles to 1e-3. */
 static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info)
 {
     homg_solve_info si;
     double hist[HOMG_FLUID_MAX_GUESS];
     const double tol = fl->desc.tol;
     const int guess = fl->guess < fl->desc.max_cycles ? fl->guess : fl->desc.max_cycles;
+    if (!fl->desc.last_pressure) { /* the initial pressure: the box without solids, by the DCT (no wait) */
+        homg_solve_desc sd = { 0 };
+        sd.skip_input_check = 1;
+        HOMG_TRY(homg__fluid_box(fl));
+        HOMG_TRY(homg_grid_solve(fl->box, fl->rhs, NULL, fl->pressure, &sd, NULL));
+    }
     HOMG_TRY(grid_solve(fl, guess, 0, &si));
     int n = homg_grid_history(fl->grid, hist, guess);
     if (n < 1)
@@ -166,14 +176,16 @@ static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info)
         info->waits += si.cycles;
         info->divergence_left = si.norm;
         fl->guess = info->cycles < HOMG_FLUID_MAX_GUESS ? info->cycles : HOMG_FLUID_MAX_GUESS;
+        fl->fewer = 0;
         return st;
     }
     if (hist[n - 1] > tol)
         return homg__fail(fl->ctx, HOMG_ERROR_NOT_CONVERGED,
                           "homg_fluid_project: divergence left %.3e > tol %.3e after %d cycles", hist[n - 1], tol, n);
-    fl->guess = 1; /* the fewest cycles that met tol this time */
-    while (fl->guess < n && hist[fl->guess - 1] > tol)
-        fl->guess++;
+    /* one cycle fewer once that met tol in HOMG_FLUID_FEWER steps in a row (no flip-flop) */
+    fl->fewer = n >= 2 && hist[n - 2] <= tol ? fl->fewer + 1 : 0;
+    if (fl->fewer >= HOMG_FLUID_FEWER)
+        fl->guess = n - 1, fl->fewer = 0;
     return HOMG_OK;
 }
 
