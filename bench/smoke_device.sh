@@ -1,6 +1,9 @@
 #!/bin/bash
-# smoke_device.sh -- s4-smoke's GPU run: test_fluid_gpu, bench_fluid --demo, the smoke demo
-# (this branch and main's binary), heat and mesh demos with --stats, bench_view D and E.
+# smoke_device.sh -- s4-smoke's GPU run (carry .carry-smoke with device-prep.sh's pack,
+# main's smoke demo as smoke_base, and this script; and .gl):
+#   bash .carry-smoke/smoke_device.sh
+# test_fluid_gpu (+ memcheck), bench_fluid --demo and its 1024^2 table, the smoke demo
+# (this branch and main's binary, twice each), heat with and without waits, bench_view D and E.
 set -u
 C=.carry-smoke
 tar xJf $C/dev.tar.xz
@@ -16,9 +19,10 @@ t() { # t LIMIT TAG CMD...
   [ $lim -lt 3 ] && { echo "$tag: not run (budget)" >> $S; return; }
   local t0=$(date +%s%N); timeout $lim "$@" > $L/$tag.log 2>&1; local rc=$?
   echo "$tag: rc=$rc $(( ($(date +%s%N) - t0) / 1000000 )) ms" >> $S
-  grep -h '^stats\|frames on' $L/$tag.log | cut -c1-400 >> $S
+  grep -h '^stats\|frames on\|ERROR SUMMARY\|wall step\|PASSED\|FAILED' $L/$tag.log | cut -c1-400 >> $S
 }
 t 25 test_fluid_gpu $B/tests/test_fluid_gpu
+t 40 memcheck compute-sanitizer --tool memcheck $B/tests/test_fluid_gpu
 t 30 bench_fluid_demo $B/bench/bench_fluid --demo --size 1024 --out $OUT/fluid_demo.md
 cat $OUT/fluid_demo.md >> $S
 for run in 1 2; do
@@ -27,7 +31,6 @@ t 12 smoke-new$run $B/demo/smoke --frames 300 --vsync 0 --stats --png $L/smoke-n
 done
 t 12 heat $B/demo/heat --frames 300 --vsync 0 --stats --png $L/heat.png
 t 12 heat-p $B/demo/heat --frames 300 --vsync 0 --stats --keys p --png $L/heat-p.png
-t 12 heat-shared $B/demo/heat --frames 300 --vsync 0 --stats --path shared --png $L/heat-shared.png
-t 50 bench_view_DE $B/bench/bench_view --sections DE --out $OUT/view_DE.md
-cat $OUT/view_DE.md >> $S 2>/dev/null
+t 30 bench_fluid $B/bench/bench_fluid --size 1024 --reps 21 --out $OUT/fluid_1024.md
+cat $OUT/fluid_1024.md >> $S
 cat $S
