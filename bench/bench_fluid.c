@@ -196,7 +196,8 @@ static void demo_inject(homg_fluid *fl, int frame, double *last_x, double *last_
 typedef struct demo_variant {
     const char *name;
     homg_method method;
-    int pre, post, last_pressure;
+    int pre, post;
+    homg_fluid_start start;
 } demo_variant;
 
 enum { DEMO_FRAMES = 120, DEMO_FIRST = 15 };
@@ -239,10 +240,10 @@ static void demo_run_variant(FILE *out, int n, void *wall, const demo_variant *v
 static void demo_frames(FILE *out, int n)
 {
     static const demo_variant variants[] = {
-        { "V(2,2) from the box's DCT solution (default)", HOMG_METHOD_DEFAULT, 0, 0, 0 },
-        { "V(2,2) from the last pressure", HOMG_METHOD_DEFAULT, 0, 0, 1 },
-        { "V(1,1) from the box's DCT solution", HOMG_METHOD_DEFAULT, 1, 1, 0 },
-        { "V(3,3) from the box's DCT solution", HOMG_METHOD_DEFAULT, 3, 3, 0 },
+        { "V(2,2) from the last pressure (default)", HOMG_METHOD_DEFAULT, 0, 0, HOMG_FLUID_START_LAST },
+        { "V(2,2) from the box's DCT solution", HOMG_METHOD_DEFAULT, 0, 0, HOMG_FLUID_START_BOX },
+        { "V(1,1) from the last pressure", HOMG_METHOD_DEFAULT, 1, 1, HOMG_FLUID_START_LAST },
+        { "V(3,3) from the last pressure", HOMG_METHOD_DEFAULT, 3, 3, HOMG_FLUID_START_LAST },
     };
     void *wall = demo_wall(n);
     fprintf(out, "\n## The smoke demo's frames (its scripted wall and smoke, tol 1e-3; steps %d..%d)\n\n", DEMO_FIRST,

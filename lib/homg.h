@@ -1240,21 +1240,27 @@ homg_status homg_timer_ms(homg_timer *timer, double *ms);
 
 typedef struct homg_fluid homg_fluid;
 
+/* Where the projection's multigrid starts (with solid cells and tol > 0). */
+typedef enum homg_fluid_start {
+    HOMG_FLUID_START_LAST = 0, /* the last step's pressure (default) */
+    HOMG_FLUID_START_BOX       /* the DCT solution of the box without the solids (one FFT solve):
+                                  its error sits at the walls; fewer cycles only while fresh
+                                  momentum dominates (bench/results/h100_fluid.md) */
+} homg_fluid_start;
+
 typedef struct homg_fluid_desc {
-    int nx, ny;           /* cells (ny = 0: ny = nx), >= 2 */
-    double h;             /* cell width (default 1/max(nx, ny)) */
-    homg_method method;   /* pressure solver (default DEFAULT) */
-    double tol;           /* divergence left after the projection, relative to before (default
+    int nx, ny;             /* cells (ny = 0: ny = nx), >= 2 */
+    double h;               /* cell width (default 1/max(nx, ny)) */
+    homg_method method;     /* pressure solver (default DEFAULT) */
+    double tol;             /* divergence left after the projection, relative to before (default
                              1e-3); < 0: run exactly max_cycles, no host wait */
-    int max_cycles;       /* multigrid cycles at most (default 20) */
-    int jacobi;           /* > 0: project with this many Jacobi sweeps instead of homg_grid
+    int max_cycles;         /* multigrid cycles at most (default 20) */
+    int jacobi;             /* > 0: project with this many Jacobi sweeps instead of homg_grid
                              (what many engines do; the demo shows what it leaves) */
-    double density_decay; /* fraction of the density lost per unit time (default 0) */
-    int pre, post;        /* smoothing sweeps of the projection's multigrid cycles (0: the grid's
+    double density_decay;   /* fraction of the density lost per unit time (default 0) */
+    int pre, post;          /* smoothing sweeps of the projection's multigrid cycles (0: the grid's
                              default, 2 and 2) */
-    int last_pressure;    /* with solid cells, the multigrid starts from: 0 (default) the DCT
-                             solution of the box without them (one FFT solve: the walls' error
-                             is local, one or two cycles remove it), non-zero the last pressure */
+    homg_fluid_start start; /* the multigrid's initial pressure where there are solid cells */
 } homg_fluid_desc;
 
 typedef enum homg_fluid_field {
@@ -1301,7 +1307,7 @@ homg_status homg_fluid_divergence(homg_fluid *fluid);
  * between steps (forces, sources of its own). */
 float *homg_fluid_data(homg_fluid *fluid, homg_fluid_field field);
 /* Changes the solver settings of desc (method, tol, max_cycles, jacobi, density_decay,
- * pre, post, last_pressure)
+ * pre, post, start)
  * keeping the state; nx, ny and h must stay as they are. */
 homg_status homg_fluid_configure(homg_fluid *fluid, const homg_fluid_desc *desc);
 /* Zeroes velocity, density and pressure. */

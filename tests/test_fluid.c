@@ -420,8 +420,8 @@ static void steps_keep_density_bounded(void **state)
 /* The multigrid projection with solids counts its cycles ahead (one host wait
  * where the count holds): over steps of fresh momentum every projection still
  * leaves at most tol of the divergence (measured here from the velocity), the
- * count adapts so that most steps wait once, the DCT's initial pressure or the
- * last one (desc.last_pressure) alike, and other smoothing counts
+ * count adapts so that most steps wait once, from the last pressure or the box's
+ * DCT solution (desc.start) alike, and other smoothing counts
  * (desc.pre, post, changed by configure) keep tol too. */
 static void counted_projection_meets_tol_every_step(void **state)
 {
@@ -439,9 +439,9 @@ static void counted_projection_meets_tol_every_step(void **state)
     for (int k = 0; k < steps; k++) {
         homg_fluid_info info;
         homg_splat s = { { 0.2 + 0.04 * k, 0.15, 0 }, 0.05, 3.0 };
-        if (k == steps / 2) { /* V(1,1): weaker cycles, more of them; from the last pressure */
+        if (k == steps / 2) { /* V(1,1): weaker cycles, more of them; from the DCT */
             d.pre = d.post = 1;
-            d.last_pressure = 1;
+            d.start = HOMG_FLUID_START_BOX;
             assert_int_equal(homg_fluid_configure(fl, &d), HOMG_OK);
         }
         assert_int_equal(homg_fluid_splat(fl, HOMG_FLUID_VELOCITY_Y, &s, 1), HOMG_OK);
@@ -462,6 +462,10 @@ static void counted_projection_meets_tol_every_step(void **state)
         once += k >= 2 && info.waits == 1;
     }
     assert_true(once >= (steps - 2) / 2);
+    d.start = (homg_fluid_start)2;
+    assert_int_equal(homg_fluid_configure(fl, &d), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "start 2"));
+    d.start = HOMG_FLUID_START_LAST;
     d.pre = 17;
     assert_int_equal(homg_fluid_configure(fl, &d), HOMG_ERROR_INVALID_ARGUMENT);
     assert_non_null(strstr(homg_ctx_last_error(ctx), "pre 17"));

@@ -27,6 +27,9 @@ static homg_status check_desc(homg_ctx *ctx, const homg_fluid_desc *d)
     if (d->pre < 0 || d->pre > 16 || d->post < 0 || d->post > 16)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: pre %d, post %d: must be 0..16", d->pre,
                           d->post);
+    if (d->start < HOMG_FLUID_START_LAST || d->start > HOMG_FLUID_START_BOX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: start %d is not a homg_fluid_start",
+                          (int)d->start);
     if (d->max_cycles < 1 || d->jacobi < 0)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_fluid_create: max_cycles %d must be >= 1 and jacobi %d >= 0", d->max_cycles, d->jacobi);
@@ -102,7 +105,7 @@ homg_status homg_fluid_create(homg_ctx *ctx, const homg_fluid_desc *desc, homg_f
     memset(fl, 0, sizeof *fl);
     fl->ctx = ctx;
     fl->desc = d;
-    fl->guess = 2; /* a warm V(2,2) cycle or two; adapts from the first step */
+    fl->guess[HOMG_FLUID_START_LAST] = fl->guess[HOMG_FLUID_START_BOX] = 2; /* adapts from the first step */
     st = alloc_fields(fl);
     if (st == HOMG_OK)
         st = create_grid(fl);

@@ -25,8 +25,9 @@ struct homg_fluid {
     uint8_t *flags;      /* the grid's cell flags made from `solid` */
     int64_t *count;      /* ctx space: solid cells counted by the flags kernel */
     int64_t solid_cells; /* host copy: 0 = the grid gets no flags (so DEFAULT may pick the FFT) */
-    int guess;           /* multigrid cycles queued without a host wait (step.c: project_counted) */
-    int fewer;           /* steps in a row where one cycle fewer met tol */
+    /* step.c: project_counted, per homg_fluid_start */
+    int guess[2]; /* multigrid cycles queued without a host wait */
+    int fewer[2]; /* steps in a row where one cycle fewer met tol */
 };
 
 /* fl->box made where not yet there (fluid.c). */

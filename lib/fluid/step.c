@@ -131,28 +131,28 @@ static homg_status grid_solve(homg_fluid *fl, int cycles, double tol, homg_solve
     return homg_grid_solve(fl->grid, fl->rhs, NULL, fl->pressure, &sd, si);
 }
 
-/* The solve to tol with one host wait where the guess holds: fl->guess cycles
- * queued with tol 0 (no wait), the history read once (the relative residual
- * after each cycle: the divergence left, relative to before); only where the
- * last is above tol does a second solve cycle on to tol, waiting after each
- * cycle (it restarts CG from the pressure reached).  The guess for the next
- * step: all the cycles of this one where a second solve ran; one fewer once
- * that many met tol in a few steps in a row.  Guessing low costs little: the
- * second solve's first cycle is a cycle the higher guess would have run
- * anyway, plus one host wait (H100, 1024^2, the smoke demo's wall: ~0.42 ms
- * per V(2,2) cycle).
- * The initial pressure: the last step's barely helps there (the rhs changes
- * more between frames than one cycle reduces: 3 cycles to 1e-3 from it or from
- * zero, on the CPU at 1024^2); the DCT solution of the box without the solids
- * (one FFT solve, ~0.1 ms there) is wrong only near the walls, which the
- * cycles remove fast: 1-2 cycles to 1e-3. */
+/* The solve to tol with one host wait where the guess holds: the start's guess
+ * of cycles queued with tol 0 (no wait), the history read once (the relative
+ * residual after each cycle: the divergence left, relative to before); only
+ * where the last is above tol does a second solve cycle on to tol, waiting
+ * after each cycle (it restarts CG from the pressure reached).  The guess for
+ * the next step: all the cycles of this one where a second solve ran; one fewer
+ * once that many met tol in a few steps in a row.  Guessing low costs little:
+ * the second solve's first cycle is a cycle the higher guess would have run
+ * anyway, plus one host wait (H100, 1024^2, the smoke demo's wall: ~0.42 ms per
+ * V(2,2) cycle).  The start: the last pressure; the box's DCT solution (desc.start)
+ * saves a cycle while the mouse injects momentum, costs one in free flow: equal
+ * over the demo's script on the H100 (3.45 cycles), 3.26 against 2.93 on the CPU
+ * at 512^2, 4 against 2-3 at the demo's frame 300. */
 static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info)
 {
     homg_solve_info si;
     double hist[HOMG_FLUID_MAX_GUESS];
     const double tol = fl->desc.tol;
-    const int guess = fl->guess < fl->desc.max_cycles ? fl->guess : fl->desc.max_cycles;
-    if (!fl->desc.last_pressure) { /* the initial pressure: the box without solids, by the DCT (no wait) */
+    const int start = fl->desc.start;
+    const int guess = fl->guess[start] < fl->desc.max_cycles ? fl->guess[start] : fl->desc.max_cycles;
+    homg_status st = HOMG_OK;
+    if (start == HOMG_FLUID_START_BOX) { /* one FFT solve, no wait */
         homg_solve_desc sd = { 0 };
         sd.skip_input_check = 1;
         HOMG_TRY(homg__fluid_box(fl));
@@ -171,22 +171,22 @@ static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info)
         return homg__fail(fl->ctx, HOMG_ERROR_NUMERIC, "homg_fluid_project: divergence left %g after %d cycles",
                           hist[n - 1], n);
     if (hist[n - 1] > tol && guess < fl->desc.max_cycles) {
-        homg_status st = grid_solve(fl, fl->desc.max_cycles - guess, tol, &si);
+        st = grid_solve(fl, fl->desc.max_cycles - guess, tol, &si);
         info->cycles += si.cycles;
         info->waits += si.cycles;
         info->divergence_left = si.norm;
-        fl->guess = info->cycles < HOMG_FLUID_MAX_GUESS ? info->cycles : HOMG_FLUID_MAX_GUESS;
-        fl->fewer = 0;
-        return st;
-    }
-    if (hist[n - 1] > tol)
+        fl->guess[start] = info->cycles < HOMG_FLUID_MAX_GUESS ? info->cycles : HOMG_FLUID_MAX_GUESS;
+        fl->fewer[start] = 0;
+    } else if (hist[n - 1] > tol) {
         return homg__fail(fl->ctx, HOMG_ERROR_NOT_CONVERGED,
                           "homg_fluid_project: divergence left %.3e > tol %.3e after %d cycles", hist[n - 1], tol, n);
-    /* one cycle fewer once that met tol in HOMG_FLUID_FEWER steps in a row (no flip-flop) */
-    fl->fewer = n >= 2 && hist[n - 2] <= tol ? fl->fewer + 1 : 0;
-    if (fl->fewer >= HOMG_FLUID_FEWER)
-        fl->guess = n - 1, fl->fewer = 0;
-    return HOMG_OK;
+    } else {
+        /* one cycle fewer once that met tol in HOMG_FLUID_FEWER steps in a row (no flip-flop) */
+        fl->fewer[start] = n >= 2 && hist[n - 2] <= tol ? fl->fewer[start] + 1 : 0;
+        if (fl->fewer[start] >= HOMG_FLUID_FEWER)
+            fl->guess[start] = n - 1, fl->fewer[start] = 0;
+    }
+    return st;
 }
 
 static homg_status project_grid(homg_fluid *fl, homg_fluid_info *info)
