@@ -11,10 +11,12 @@
  *      relative residual of 1e-3, colour map): GPU time, and the frame loop serial
  *      (solve, write, draw, glFinish) against pipelined (write, the next solve
  *      queued without host waits, draw);
- *   E. a `mesh` frame on hole2d refined to 1.24M triangles (the source at the
- *      nodes from the host or homg_mesh_splat, re-assembly, warm AMG-PCG at three
- *      tolerances with the colour error each leaves, vertex colours, draw).
- * Writes bench/results/h100_view.md and prints it last. */
+ *   E. a `mesh` frame on hole2d refined to 1.24M triangles as demo/mesh.c does
+ *      it: vertex colours of the last solution, homg_mesh_splat, right-hand side
+ *      re-assembled alone, GMG-PCG warm to 1e-5, a coarser level's triangles
+ *      drawn; beside it the finest level drawn, and the first demo's AMG path.
+ * Writes bench/results/h100_view.md (or --out FILE) and prints it last;
+ * --sections DE runs only those sections. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -438,45 +440,80 @@ static void heat_frames(void)
 
 /* ---------------------------------------------------------------- E: mesh */
 
-/* What one variant of the mesh frame does: the source on the host and copied
- * (as the demo did first) or homg_mesh_splat on the device; CG's tolerance and
- * how often it reads its convergence flag. */
+/* One variant of the mesh frame: the preconditioner (the demo's GMG-PCG, or
+ * AMG-PCG as the demo had it first), re-assembly of the right-hand side only or
+ * of matrix and rhs, CG's tolerance, and the level of the hierarchy drawn. */
 typedef struct mesh_variant {
     const char *name;
-    int host_source;
+    int amg, rhs_only;
     double tol;
-    int check_every;
+    int level; /* drawn: 0 the finest, 2 the demo's choice for a 1024^2 framebuffer */
 } mesh_variant;
 
 typedef struct mesh_setup {
-    homg_mesh *mesh;
+    homg_mesh *coarse, *mesh; /* the mesh of assets/, the finest level (the gmg's) */
+    homg_gmg *gmg;
     homg_fem *fem;
     homg_amg *amg;
     homg_view *view;
     homg_timer *timer;
     void *f, *x, *xref;
-    double *fh, *xh, *rh;
-    int32_t nn, ne;
+    double *xh, *rh;
+    int32_t nn, ne, level_tris[3];
+    GLuint prog, vao, pos, idx[3];
 } mesh_setup;
 
-static void mesh_source(mesh_setup *m, int host, int r, double *host_ms, double *copy_ms)
+static const char *mesh_vs = "#version 330 core\n"
+                             "layout(location = 0) in vec2 p; layout(location = 1) in vec4 col; out vec4 c;\n"
+                             "void main() { c = col; gl_Position = vec4(2.0 * p - 1.0, 0, 1); }\n";
+static const char *mesh_fs = "#version 330 core\n"
+                             "in vec4 c; out vec4 o; void main() { o = c; }\n";
+
+/* Positions normalised to the bounding box, the view's buffer as the colours, and the
+ * triangles of levels 0..2 (their nodes are the finest level's first: homg_mesh_refine appends). */
+static void mesh_gl(mesh_setup *m)
 {
-    double a = 0.06 * r, t0 = now_ms(), t1;
-    homg_splat s = { { 1.35 + 0.35 * cos(a), 0.5 + 0.28 * sin(a), 0 }, 0.05, 400.0 };
-    if (host) {
-        const double *xy = homg_mesh_coords(m->mesh);
-        for (int32_t k = 0; k < m->nn; k++) {
-            double dx = xy[2 * k] - s.center[0], dy = xy[2 * k + 1] - s.center[1], r2 = dx * dx + dy * dy;
-            m->fh[k] = r2 < 0.09 ? 400.0 * exp(-r2 / (2 * 0.05 * 0.05)) : 0.0;
-        }
-        t1 = now_ms();
-        check(homg_copy_from_host(gpu, m->f, m->fh, (size_t)m->nn * 8), "copy f");
-    } else {
-        check(homg_mesh_splat(m->mesh, &s, 1, HOMG_FLOAT64, 0, m->f), "homg_mesh_splat");
-        t1 = now_ms();
+    const double *xy = homg_mesh_coords(m->mesh);
+    double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+    float *p = malloc(sizeof(float) * 2 * (size_t)m->nn);
+    for (int32_t k = 0; k < m->nn; k++)
+        for (int c = 0; c < 2; c++)
+            lo[c] = fmin(lo[c], xy[2 * k + c]), hi[c] = fmax(hi[c], xy[2 * k + c]);
+    for (int32_t k = 0; k < m->nn; k++)
+        for (int c = 0; c < 2; c++)
+            p[2 * k + c] = (float)((xy[2 * k + c] - lo[c]) / (hi[c] - lo[c]));
+    m->prog = demo_program(mesh_vs, mesh_fs);
+    glGenVertexArrays(1, &m->vao);
+    glBindVertexArray(m->vao);
+    glGenBuffers(1, &m->pos);
+    glBindBuffer(GL_ARRAY_BUFFER, m->pos);
+    glBufferData(GL_ARRAY_BUFFER, sizeof(float) * 2 * (size_t)m->nn, p, GL_STATIC_DRAW);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, (void *)0);
+    glBindBuffer(GL_ARRAY_BUFFER, homg_view_gl_name(m->view));
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, (void *)0);
+    glBindVertexArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    glGenBuffers(3, m->idx);
+    for (int l = 0; l < 3; l++) {
+        const homg_mesh *ml = homg_gmg_mesh(m->gmg, l);
+        m->level_tris[l] = homg_mesh_num_elements(ml);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, m->idx[l]);
+        glBufferData(GL_COPY_WRITE_BUFFER, sizeof(int32_t) * 3 * (size_t)m->level_tris[l], homg_mesh_elements(ml),
+                     GL_STATIC_DRAW);
     }
-    *host_ms = t1 - t0;
-    *copy_ms = now_ms() - t1;
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    free(p);
+}
+
+static void mesh_draw(const mesh_setup *m, int level)
+{
+    glUseProgram(m->prog);
+    glBindVertexArray(m->vao);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->idx[level]);
+    glDrawElements(GL_TRIANGLES, 3 * m->level_tris[level], GL_UNSIGNED_INT, (void *)0);
+    glBindVertexArray(0);
 }
 
 /* Largest difference from the converged solution, in steps of the 8-bit colour map over its range. */
@@ -496,68 +533,80 @@ static double colour_steps(mesh_setup *m, homg_pcg *exact)
     return hi > lo ? 255 * d / (hi - lo) : 0;
 }
 
+/* The demo's frame: the last solution's colours written (the hand-over), the source
+ * splatted on the device, re-assembly, warm PCG, then the draw and glFinish. */
 static void mesh_variant_row(mesh_setup *m, const mesh_variant *v, homg_pcg *exact)
 {
     enum { MESH_FRAMES = 20 };
     homg_pcg_desc pd = { 0 };
     homg_pcg *pcg;
-    double host_src[MESH_FRAMES], copy_ms[MESH_FRAMES], solve_gpu[MESH_FRAMES], wall[MESH_FRAMES], its = 0;
-    double worst = 0, steps = 0;
+    double solve_gpu[MESH_FRAMES], view_gpu[MESH_FRAMES], wall[MESH_FRAMES], its = 0, worst = 0, steps = 0;
+    homg_timer *tv;
     pd.tol = v->tol;
-    pd.check_every = v->check_every;
     pd.warm_start = 1;
-    check(homg_pcg_create(gpu, NULL, m->amg, &pd, &pcg), "pcg");
+    if (v->amg) {
+        check(homg_pcg_create(gpu, NULL, m->amg, &pd, &pcg), "pcg");
+    } else {
+        pd.gmg = m->gmg;
+        check(homg_pcg_create(gpu, NULL, NULL, &pd, &pcg), "pcg");
+    }
+    check(homg_timer_create(gpu, &tv), "timer");
     check(homg_mesh_splat(m->mesh, NULL, 0, HOMG_FLOAT64, 0, m->x), "zero x");
     for (int r = -3; r < MESH_FRAMES; r++) {
-        homg_fem_coeffs c = { .f_node = m->f, .skip_check = 1 }; /* as the demo: no host sync */
+        homg_fem_coeffs c = { .f_node = m->f, .skip_check = 1, .rhs_only = v->rhs_only }; /* no host sync */
         homg_pcg_info pi;
         homg_view_write_desc wd = { .precision = HOMG_FLOAT64, .nx = m->nn };
-        double t0 = now_ms(), hs, cp;
-        mesh_source(m, v->host_source, r, &hs, &cp);
+        double a = 0.06 * r, t0 = now_ms();
+        homg_splat s = { { 1.35 + 0.35 * cos(a), 0.5 + 0.28 * sin(a), 0 }, 0.05, 400.0 };
+        homg_timer_start(tv);
+        check(homg_view_write(m->view, m->x, &wd), "write");
+        homg_timer_stop(tv);
         homg_timer_start(m->timer);
+        check(homg_mesh_splat(m->mesh, &s, 1, HOMG_FLOAT64, 0, m->f), "homg_mesh_splat");
         check(homg_fem_assemble(m->fem, &c), "assemble");
         homg_status st = homg_pcg_solve(pcg, homg_fem_rhs(m->fem), m->x, &pi);
         if (st != HOMG_OK && st != HOMG_ERROR_NOT_CONVERGED)
             check(st, "pcg");
-        check(homg_view_write(m->view, m->x, &wd), "write");
         homg_timer_stop(m->timer);
-        first_use(homg_view_gl_name(m->view), 1, 1, m->nn);
+        mesh_draw(m, v->level);
         glFinish();
         if (r < 0)
             continue;
         wall[r] = now_ms() - t0;
         check(homg_timer_ms(m->timer, &solve_gpu[r]), "timer");
-        host_src[r] = hs;
-        copy_ms[r] = cp;
+        check(homg_timer_ms(tv, &view_gpu[r]), "timer");
         its += pi.iterations;
         worst = fmax(worst, pi.rel_residual);
         if (r % 5 == 4) /* outside the timed frame */
             steps = fmax(steps, colour_steps(m, exact));
     }
-    ROW("| %s | %.0e, every %d | %.3f | %.3f | %.3f | %.1f | %.1e | %.2f | %.3f | <= 5 ms |\n", v->name, v->tol,
-        v->check_every, median(host_src, MESH_FRAMES), median(copy_ms, MESH_FRAMES), median(solve_gpu, MESH_FRAMES),
-        its / MESH_FRAMES, worst, steps, median(wall, MESH_FRAMES));
+    double sm = median(solve_gpu, MESH_FRAMES), vm = median(view_gpu, MESH_FRAMES);
+    ROW("| %s | %d | %.0e | %.3f | %.1f | %.1e | %.2f | %.3f | %.3f | %.3f | <= 5 ms |\n", v->name,
+        m->level_tris[v->level], v->tol, sm, its / MESH_FRAMES, worst, steps, vm, sm + vm, median(wall, MESH_FRAMES));
+    homg_timer_destroy(tv);
     homg_pcg_destroy(pcg);
 }
 
+static const int32_t mesh_cold[] = { 1, 2, 4 };
+
+/* The demo's set-up: the gmg refines the mesh and keeps every level; fem on the finest;
+ * its matrix assembled once; AMG on it for the comparison row. */
 static void mesh_open(mesh_setup *m, const char *path, int refine)
 {
-    static const int32_t cold[] = { 1, 2, 4 };
-    homg_fem_desc fd = { .precision = HOMG_FLOAT64, .dirichlet_tags = cold, .num_dirichlet_tags = 3 };
+    homg_gmg_desc gd = { .levels = refine,
+                         .dirichlet_tags = mesh_cold,
+                         .num_dirichlet_tags = 3,
+                         .coarse_solver = HOMG_GMG_COARSE_SOLVER_CHOLESKY };
+    homg_fem_desc fd = { .precision = HOMG_FLOAT64, .dirichlet_tags = mesh_cold, .num_dirichlet_tags = 3 };
     homg_amg_desc ad = { 0 };
     homg_view_desc vd = { 0 };
     homg_fem_coeffs c = { 0 };
     homg_csr a;
-    check(homg_mesh_read(gpu, path, &m->mesh), path);
-    for (int k = 0; k < refine; k++) {
-        homg_mesh *fine;
-        check(homg_mesh_refine(m->mesh, &fine), "refine");
-        homg_mesh_destroy(m->mesh);
-        m->mesh = fine;
-    }
+    check(homg_mesh_read(gpu, path, &m->coarse), path);
+    check(homg_gmg_create(m->coarse, &gd, &m->gmg), "homg_gmg_create");
+    m->mesh = homg_gmg_mesh(m->gmg, 0);
     m->nn = homg_mesh_num_nodes(m->mesh);
     m->ne = homg_mesh_num_elements(m->mesh);
-    m->fh = calloc((size_t)m->nn, sizeof(double));
     m->xh = calloc((size_t)m->nn, sizeof(double));
     m->rh = calloc((size_t)m->nn, sizeof(double));
     check(homg_alloc(gpu, (size_t)m->nn * 8, &m->f), "alloc");
@@ -575,20 +624,25 @@ static void mesh_open(mesh_setup *m, const char *path, int refine)
     vd.count = m->nn;
     check(homg_view_create(gpu, &vd, &m->view), "view");
     check(homg_timer_create(gpu, &m->timer), "timer");
+    mesh_gl(m);
     check(homg_ctx_synchronize(gpu), "sync");
 }
 
 static void mesh_close(mesh_setup *m)
 {
+    glDeleteBuffers(3, m->idx);
+    glDeleteBuffers(1, &m->pos);
+    glDeleteVertexArrays(1, &m->vao);
+    glDeleteProgram(m->prog);
     homg_timer_destroy(m->timer);
     homg_view_destroy(m->view);
     homg_amg_destroy(m->amg);
     homg_fem_destroy(m->fem);
-    homg_mesh_destroy(m->mesh);
+    homg_gmg_destroy(m->gmg);
+    homg_mesh_destroy(m->coarse);
     homg_free(gpu, m->f);
     homg_free(gpu, m->x);
     homg_free(gpu, m->xref);
-    free(m->fh);
     free(m->xh);
     free(m->rh);
 }
@@ -596,10 +650,9 @@ static void mesh_close(mesh_setup *m)
 static void mesh_frames(const char *path, int refine)
 {
     static const mesh_variant variants[] = {
-        { "host source + copy (the first demo)", 1, 1e-6, 1 },
-        { "homg_mesh_splat", 0, 1e-6, 1 },
-        { "homg_mesh_splat", 0, 1e-5, 2 },
-        { "homg_mesh_splat", 0, 1e-4, 4 },
+        { "GMG-PCG, rhs only, level 2 drawn (the demo)", 0, 1, 1e-5, 2 },
+        { "GMG-PCG, rhs only, finest drawn (key l)", 0, 1, 1e-5, 0 },
+        { "AMG-PCG (SA, Chebyshev), matrix + rhs, finest drawn (the demo before)", 1, 0, 1e-6, 0 },
     };
     mesh_setup m = { 0 };
     homg_pcg_desc ed = { .tol = 1e-11, .warm_start = 1, .max_iter = 400 };
@@ -609,17 +662,22 @@ static void mesh_frames(const char *path, int refine)
     mesh_open(&m, path, refine);
     setup_ms = now_ms() - t0;
     homg_view_get_info(m.view, &vi);
-    check(homg_pcg_create(gpu, NULL, m.amg, &ed, &exact), "pcg");
-    ROW("\n## E. `mesh` frame: %s refined %d times, %d nodes, %d triangles\n\n", path, refine, m.nn, m.ne);
-    ROW("Set-up (pattern, first assembly, AMG, view) %.1f ms. Per frame (median of 20; the source moves 0.02 each "
-        "frame, a quick drag): the Gaussian source at the nodes, then re-assembly + AMG-PCG warm-started to the "
-        "tolerance + vertex colours (GPU ms: CUDA events, host waits of CG's convergence checks included), then the "
-        "draw and glFinish (whole frame, host clock). Colour error: the largest difference from the solution to "
-        "1e-11, in steps of the 8-bit colour map over the solution's range, every 5th frame. View path: %s (%s).\n\n",
+    ed.gmg = m.gmg;
+    check(homg_pcg_create(gpu, NULL, NULL, &ed, &exact), "pcg");
+    glViewport(0, 0, FB, FB);
+    ROW("\n## E. `mesh` frame as the demo does it: %s refined %d times, %d nodes, %d triangles\n\n", path, refine, m.nn,
+        m.ne);
+    ROW("Set-up (GMG hierarchy with dense Cholesky coarse level, fem and first assembly, AMG for the last row, view, "
+        "GL buffers) %.1f ms. Per frame (median of 20; the source moves 0.02 each frame, a quick drag): the last "
+        "solution's vertex colours written (view ms: CUDA events, the hand-over included), then homg_mesh_splat + "
+        "re-assembly + PCG warm-started to the tolerance (solve ms: CUDA events, CG's host waits included), then the "
+        "triangles of the level drawn with the view's buffer as their colours and glFinish (whole frame, host "
+        "clock). Colour error: the largest difference from the solution to 1e-11, in steps of the 8-bit colour "
+        "map over the solution's range, every 5th frame. View path: %s (%s).\n\n",
         setup_ms, homg_view_path_name(vi.path), vi.reason);
-    ROW("| source | CG tol, flag read | host source ms | copy ms | assemble + PCG + colours (GPU ms) | CG iterations "
-        "(mean) | worst residual | colour error (steps) | whole frame ms | target |\n"
-        "|---|---|---|---|---|---|---|---|---|---|\n");
+    ROW("| frame | triangles drawn | CG tol | solve GPU ms | CG iterations (mean) | worst residual | colour error "
+        "(steps) | view write GPU ms | solve + view GPU ms | whole frame ms | target |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < sizeof variants / sizeof *variants; k++)
         mesh_variant_row(&m, &variants[k], exact);
     homg_pcg_destroy(exact);
@@ -636,8 +694,12 @@ int main(int argc, char **argv)
                                       { "texture RGBA8", 0, 1 },
                                       { "view's buffer RGBA8", 1, 1 } };
     static const int sizes[] = { 1024, 2048 };
-    (void)argc;
-    (void)argv;
+    const char *sections = "ABCDE", *out_path = "bench/results/h100_view.md";
+    for (int i = 1; i + 1 < argc; i += 2) /* --sections DE: only those; --out FILE: the table there */
+        if (!strcmp(argv[i], "--sections"))
+            sections = argv[i + 1];
+        else if (!strcmp(argv[i], "--out"))
+            out_path = argv[i + 1];
     homg_test_require_gpu("bench_view");
     if (demo_egl_begin(FB, FB, 1, err, sizeof err) != 0 || demo_glew_init(err, sizeof err) != 0) {
         fprintf(stderr, "bench_view: no headless GL context: %s\n", err);
@@ -651,22 +713,27 @@ int main(int argc, char **argv)
         "pbuffer. Medians of %d frames after %d warm-ups unless a table says otherwise.\n\n",
         homg_ctx_device_name(gpu), date, homg_version_string(), HOMG_BUILD_ID, renderer, glGetString(GL_VERSION), FB,
         FB, REPS, WARM);
-    ROW("## A. The bare write kernel (GPU ms, CUDA events)\n\n| size | R32F | RGBA8, range given | RGBA8, range found "
-        "(2 more launches) | R32F GB/s |\n|---|---|---|---|---|\n");
-    for (int s = 0; s < 2; s++)
+    if (strchr(sections, 'A'))
+        ROW("## A. The bare write kernel (GPU ms, CUDA events)\n\n| size | R32F | RGBA8, range given | RGBA8, range "
+            "found "
+            "(2 more launches) | R32F GB/s |\n|---|---|---|---|---|\n");
+    for (int s = 0; s < 2 && strchr(sections, 'A'); s++)
         bare_kernel(sizes[s]);
-    ROW("\n## B. The hand-over floor: cudaGraphicsMapResources + Unmap of an RGBA8 texture, nothing written\n\n"
-        "| size | host ms in map + unmap | with a draw sampling it + glFinish |\n|---|---|---|\n");
-    for (int s = 0; s < 2; s++)
+    if (strchr(sections, 'B'))
+        ROW("\n## B. The hand-over floor: cudaGraphicsMapResources + Unmap of an RGBA8 texture, nothing written\n\n"
+            "| size | host ms in map + unmap | with a draw sampling it + glFinish |\n|---|---|---|\n");
+    for (int s = 0; s < 2 && strchr(sections, 'B'); s++)
         handover_floor(sizes[s]);
-    ROW("\n## C. Every path: homg_view_write of a float field + a draw sampling the object\n\n"
-        "serial = write + hand-over + the draw + glFinish, per frame; host = time inside homg_view_write then; "
-        "queued = %d frames of write + draw back to back, then one glFinish, per frame, and the mean time inside "
-        "homg_view_write there.\n\n"
-        "| size | target | asked | runs | serial ms | host ms | queued ms/frame | queued host ms | AUTO's reason |\n"
-        "|---|---|---|---|---|---|---|---|---|\n",
-        REPS);
-    for (int s = 0; s < 2; s++) {
+    if (strchr(sections, 'C'))
+        ROW("\n## C. Every path: homg_view_write of a float field + a draw sampling the object\n\n"
+            "serial = write + hand-over + the draw + glFinish, per frame; host = time inside homg_view_write then; "
+            "queued = %d frames of write + draw back to back, then one glFinish, per frame, and the mean time inside "
+            "homg_view_write there.\n\n"
+            "| size | target | asked | runs | serial ms | host ms | queued ms/frame | queued host ms | AUTO's reason "
+            "|\n"
+            "|---|---|---|---|---|---|---|---|---|\n",
+            REPS);
+    for (int s = 0; s < 2 && strchr(sections, 'C'); s++) {
         void *field = device_field(sizes[s], 7);
         for (int t = 0; t < 3; t++) {
             path_case(sizes[s], HOMG_VIEW_PATH_MAP, 0, &targets[t], field);
@@ -677,14 +744,16 @@ int main(int argc, char **argv)
         }
         homg_free(gpu, field);
     }
-    heat_frames();
-    mesh_frames("assets/hole2d.msh", 4);
-    md = fopen("bench/results/h100_view.md", "w");
+    if (strchr(sections, 'D'))
+        heat_frames();
+    if (strchr(sections, 'E'))
+        mesh_frames("assets/hole2d.msh", 4);
+    md = fopen(out_path, "w");
     if (md) {
         fputs(table, md);
         fclose(md);
     } else
-        fprintf(stderr, "bench_view: cannot write bench/results/h100_view.md\n");
+        fprintf(stderr, "bench_view: cannot write %s\n", out_path);
     fputs(table, stdout);
     homg_ctx_destroy(gpu);
     demo_egl_end();

@@ -1242,16 +1242,27 @@ homg_status homg_timer_ms(homg_timer *timer, double *ms);
 
 typedef struct homg_fluid homg_fluid;
 
+/* Where the projection's multigrid starts (with solid cells and tol > 0). */
+typedef enum homg_fluid_start {
+    HOMG_FLUID_START_LAST = 0, /* the last step's pressure (default) */
+    HOMG_FLUID_START_BOX       /* the DCT solution of the box without the solids (one FFT solve):
+                                  its error sits at the walls; fewer cycles only while fresh
+                                  momentum dominates (bench/results/h100_fluid.md) */
+} homg_fluid_start;
+
 typedef struct homg_fluid_desc {
-    int nx, ny;           /* cells (ny = 0: ny = nx), >= 2 */
-    double h;             /* cell width (default 1/max(nx, ny)) */
-    homg_method method;   /* pressure solver (default DEFAULT) */
-    double tol;           /* divergence left after the projection, relative to before (default
+    int nx, ny;             /* cells (ny = 0: ny = nx), >= 2 */
+    double h;               /* cell width (default 1/max(nx, ny)) */
+    homg_method method;     /* pressure solver (default DEFAULT) */
+    double tol;             /* divergence left after the projection, relative to before (default
                              1e-3); < 0: run exactly max_cycles, no host wait */
-    int max_cycles;       /* multigrid cycles at most (default 20) */
-    int jacobi;           /* > 0: project with this many Jacobi sweeps instead of homg_grid
+    int max_cycles;         /* multigrid cycles at most (default 20) */
+    int jacobi;             /* > 0: project with this many Jacobi sweeps instead of homg_grid
                              (what many engines do; the demo shows what it leaves) */
-    double density_decay; /* fraction of the density lost per unit time (default 0) */
+    double density_decay;   /* fraction of the density lost per unit time (default 0) */
+    int pre, post;          /* smoothing sweeps of the projection's multigrid cycles (0: the grid's
+                             default, 2 and 2) */
+    homg_fluid_start start; /* the multigrid's initial pressure where there are solid cells */
 } homg_fluid_desc;
 
 typedef enum homg_fluid_field {
@@ -1265,6 +1276,9 @@ typedef enum homg_fluid_field {
 typedef struct homg_fluid_info {
     int cycles;             /* multigrid cycles, FFT solves (a direct solve, repeated on what is
                                left while above tol: float32 rounding) or Jacobi sweeps */
+    int waits;              /* host waits for the device in the projection (multigrid with
+                               tol > 0: one, or one per extra cycle where the predicted count
+                               fell short; see homg_fluid_step) */
     double divergence_left; /* ||div u after|| / ||div u before||; -1 when not measured (Jacobi,
                                tol < 0) */
     homg_method method;     /* the grid method that ran (DEFAULT when jacobi > 0) */
@@ -1283,7 +1297,10 @@ homg_status homg_fluid_set_solid(homg_fluid *fluid, const unsigned char *solid);
 homg_status homg_fluid_splat(homg_fluid *fluid, homg_fluid_field field, const homg_splat *splats, int num_splats);
 /* Makes the velocity divergence-free (info may be NULL). */
 homg_status homg_fluid_project(homg_fluid *fluid, homg_fluid_info *info);
-/* Advect, project, advect the density: one time step of dt. */
+/* Advect, project, advect the density: one time step of dt.  A multigrid projection
+ * with tol > 0 queues the number of cycles the last steps needed with no host wait,
+ * reads the divergence left once, and only where that is above tol cycles on to tol
+ * (waiting after each cycle); the count for the next step follows. */
 homg_status homg_fluid_step(homg_fluid *fluid, double dt, homg_fluid_info *info);
 /* Computes HOMG_FLUID_DIVERGENCE from the current velocity. */
 homg_status homg_fluid_divergence(homg_fluid *fluid);
@@ -1291,7 +1308,8 @@ homg_status homg_fluid_divergence(homg_fluid *fluid);
  * which swaps buffers); NULL for a bad field.  The caller may write velocity and density
  * between steps (forces, sources of its own). */
 float *homg_fluid_data(homg_fluid *fluid, homg_fluid_field field);
-/* Changes the solver settings of desc (method, tol, max_cycles, jacobi, density_decay)
+/* Changes the solver settings of desc (method, tol, max_cycles, jacobi, density_decay,
+ * pre, post, start)
  * keeping the state; nx, ny and h must stay as they are. */
 homg_status homg_fluid_configure(homg_fluid *fluid, const homg_fluid_desc *desc);
 /* Zeroes velocity, density and pressure. */

@@ -417,6 +417,62 @@ static void steps_keep_density_bounded(void **state)
     homg_fluid_destroy(fl);
 }
 
+/* The multigrid projection with solids counts its cycles ahead (one host wait
+ * where the count holds): over steps of fresh momentum every projection still
+ * leaves at most tol of the divergence (measured here from the velocity), the
+ * count adapts so that most steps wait once, from the last pressure or the box's
+ * DCT solution (desc.start) alike, and other smoothing counts
+ * (desc.pre, post, changed by configure) keep tol too. */
+static void counted_projection_meets_tol_every_step(void **state)
+{
+    (void)state;
+    const int n = 48, steps = 14;
+    const double h = 1.0 / n, tol = 1e-3;
+    uint8_t *solid = malloc((size_t)n * n);
+    homg_rng r = homg_rng_seed(77);
+    homg_fluid_desc d = { .nx = n, .tol = tol };
+    homg_fluid *fl;
+    int once = 0;
+    make_obstacles(solid, n, n, 4, &r);
+    assert_int_equal(homg_fluid_create(ctx, &d, &fl), HOMG_OK);
+    assert_int_equal(homg_fluid_set_solid(fl, solid), HOMG_OK);
+    for (int k = 0; k < steps; k++) {
+        homg_fluid_info info;
+        homg_splat s = { { 0.2 + 0.04 * k, 0.15, 0 }, 0.05, 3.0 };
+        if (k == steps / 2) { /* V(1,1): weaker cycles, more of them; from the DCT */
+            d.pre = d.post = 1;
+            d.start = HOMG_FLUID_START_BOX;
+            assert_int_equal(homg_fluid_configure(fl, &d), HOMG_OK);
+        }
+        assert_int_equal(homg_fluid_splat(fl, HOMG_FLUID_VELOCITY_Y, &s, 1), HOMG_OK);
+        const float *u = homg_fluid_data(fl, HOMG_FLUID_VELOCITY_X), *v = homg_fluid_data(fl, HOMG_FLUID_VELOCITY_Y);
+        double before = divergence_norm(u, v, solid, n, n, h);
+        assert_int_equal(homg_fluid_step(fl, 0.01, &info), HOMG_OK);
+        /* the step advected after projecting: project again from here to measure one projection */
+        assert_int_equal(homg_fluid_splat(fl, HOMG_FLUID_VELOCITY_Y, &s, 1), HOMG_OK);
+        u = homg_fluid_data(fl, HOMG_FLUID_VELOCITY_X), v = homg_fluid_data(fl, HOMG_FLUID_VELOCITY_Y);
+        before = divergence_norm(u, v, solid, n, n, h);
+        assert_int_equal(homg_fluid_project(fl, &info), HOMG_OK);
+        double left = divergence_norm(u, v, solid, n, n, h) / before;
+        print_message("step %d (pre %d): %d cycles, %d waits, divergence left %.2g (info %.2g)\n", k, d.pre,
+                      info.cycles, info.waits, left, info.divergence_left);
+        assert_true(left <= tol * 1.05);
+        assert_true(fabs(info.divergence_left - left) <= 0.05 * left + 1e-8);
+        assert_true(info.waits >= 1 && info.waits <= info.cycles);
+        once += k >= 2 && info.waits == 1;
+    }
+    assert_true(once >= (steps - 2) / 2);
+    d.start = (homg_fluid_start)2;
+    assert_int_equal(homg_fluid_configure(fl, &d), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "start 2"));
+    d.start = HOMG_FLUID_START_LAST;
+    d.pre = 17;
+    assert_int_equal(homg_fluid_configure(fl, &d), HOMG_ERROR_INVALID_ARGUMENT);
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "pre 17"));
+    homg_fluid_destroy(fl);
+    free(solid);
+}
+
 static void bad_input_is_refused(void **state)
 {
     (void)state;
@@ -461,6 +517,7 @@ int main(void)
         cmocka_unit_test(fft_projection_refines_to_tol),
         cmocka_unit_test(jacobi_projection_leaves_divergence),
         cmocka_unit_test(steps_keep_density_bounded),
+        cmocka_unit_test(counted_projection_meets_tol_every_step),
         cmocka_unit_test(bad_input_is_refused),
     };
     ctx = homg_test_ctx(HOMG_BACKEND_CPU);

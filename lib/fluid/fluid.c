@@ -24,6 +24,12 @@ static homg_status check_desc(homg_ctx *ctx, const homg_fluid_desc *d)
                           d->ny);
     if (!(d->h > 0) || !isfinite(d->h))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: h is %g; it must be positive", d->h);
+    if (d->pre < 0 || d->pre > 16 || d->post < 0 || d->post > 16)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: pre %d, post %d: must be 0..16", d->pre,
+                          d->post);
+    if (d->start < HOMG_FLUID_START_LAST || d->start > HOMG_FLUID_START_BOX)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: start %d is not a homg_fluid_start",
+                          (int)d->start);
     if (d->max_cycles < 1 || d->jacobi < 0)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_fluid_create: max_cycles %d must be >= 1 and jacobi %d >= 0", d->max_cycles, d->jacobi);
@@ -65,18 +71,25 @@ static homg_status set_operator(homg_fluid *fl)
     return homg_grid_set_operator(fl->grid, &op);
 }
 
-/* The pressure grid: all sides Neumann (zero flux), one right-hand side. */
-static homg_status create_grid(homg_fluid *fl)
+/* A pressure grid: all sides Neumann (zero flux), one right-hand side. */
+static homg_status neumann_grid(homg_fluid *fl, homg_method method, homg_grid **out)
 {
     homg_grid_desc g = { 0 };
     g.nx = fl->desc.nx;
     g.ny = fl->desc.ny;
     g.h = fl->desc.h;
-    g.method = fl->desc.method;
+    g.method = method;
+    g.pre = fl->desc.pre;
+    g.post = fl->desc.post;
     for (int s = 0; s < 4; s++)
         g.bc[s] = HOMG_BC_NEUMANN;
-    return homg_grid_create(fl->ctx, &g, &fl->grid);
+    return homg_grid_create(fl->ctx, &g, out);
 }
+
+static homg_status create_grid(homg_fluid *fl) { return neumann_grid(fl, fl->desc.method, &fl->grid); }
+
+/* The box without solids, solved by the DCT, for the initial pressure (made at the first use). */
+homg_status homg__fluid_box(homg_fluid *fl) { return fl->box ? HOMG_OK : neumann_grid(fl, HOMG_METHOD_FFT, &fl->box); }
 
 homg_status homg_fluid_create(homg_ctx *ctx, const homg_fluid_desc *desc, homg_fluid **out)
 {
@@ -92,6 +105,7 @@ homg_status homg_fluid_create(homg_ctx *ctx, const homg_fluid_desc *desc, homg_f
     memset(fl, 0, sizeof *fl);
     fl->ctx = ctx;
     fl->desc = d;
+    fl->guess[HOMG_FLUID_START_LAST] = fl->guess[HOMG_FLUID_START_BOX] = 2; /* adapts from the first step */
     st = alloc_fields(fl);
     if (st == HOMG_OK)
         st = create_grid(fl);
@@ -117,14 +131,14 @@ homg_status homg_fluid_configure(homg_fluid *fl, const homg_fluid_desc *desc)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_fluid_configure: nx, ny, h (%d, %d, %g) differ from the fluid's (%d, %d, %g)", d.nx,
                           d.ny, d.h, fl->desc.nx, fl->desc.ny, fl->desc.h);
-    if (d.method != fl->desc.method) {
+    if (d.method != fl->desc.method || d.pre != fl->desc.pre || d.post != fl->desc.post) {
         homg_grid *old = fl->grid;
-        homg_method old_method = fl->desc.method;
-        fl->desc.method = d.method;
+        homg_fluid_desc old_desc = fl->desc;
+        fl->desc = d;
         homg_status st = create_grid(fl);
         if (st != HOMG_OK) { /* keep the working grid */
             fl->grid = old;
-            fl->desc.method = old_method;
+            fl->desc = old_desc;
             return st;
         }
         homg_grid_destroy(old);
@@ -147,6 +161,7 @@ void homg_fluid_destroy(homg_fluid *fl)
     homg__free(fl->ctx, fl->count);
     homg__free(fl->ctx, fl->norms);
     homg_grid_destroy(fl->grid);
+    homg_grid_destroy(fl->box);
     free(fl);
 }
 
