@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <stb/stb_image.h>
+#include <stb/stb_image_write.h>
 
 #include "homg.h"
 #include "image_ref.h"
@@ -156,6 +157,8 @@ static void bad_files(void **state)
     expect(homg_image_read(ctx, CORPUS "truncated.png", 0, 0, &img), HOMG_ERROR_PARSE, "truncated.png");
     expect(homg_image_read(ctx, CORPUS "truncated.bmp", 0, 0, &img), HOMG_ERROR_PARSE, "truncated.bmp");
     expect(homg_image_read(ctx, CORPUS "truncated.psd", 0, 0, &img), HOMG_ERROR_PARSE, "truncated.psd");
+    expect(homg_image_read(ctx, CORPUS "truncated.tga", 0, 0, &img), HOMG_ERROR_PARSE,
+           "truncated.tga: truncated: the TGA's pixel data needs");
     expect(homg_image_read(ctx, CORPUS "garbage.bin", 0, 0, &img), HOMG_ERROR_PARSE, "not a readable image");
     expect(homg_image_read(ctx, "tests", 0, 0, &img), HOMG_ERROR_IO, "tests");
     expect(homg_image_read(ctx, CORPUS "rgb.png", 5, 0, &img), HOMG_ERROR_INVALID_ARGUMENT, "channels is 5");
@@ -211,6 +214,51 @@ static void hdr_rle_that_hangs_stb_is_refused(void **state)
     alarm(0);
 }
 
+/* stbi_write_tga's output gathered in memory. */
+typedef struct tga_buf {
+    unsigned char b[4096];
+    size_t n;
+} tga_buf;
+
+static void tga_put(void *ctx_, void *data, int size)
+{
+    tga_buf *t = (tga_buf *)ctx_;
+    if (t->n + (size_t)size <= sizeof t->b)
+        memcpy(t->b + t->n, data, (size_t)size);
+    t->n += (size_t)size;
+}
+
+/* stb_image fills a TGA cut short with zeros; every cut of a raw and of a
+ * run-length TGA (runs and literal packets, 1-4 channels) is refused now, and
+ * the whole file reads back its pixels. */
+static void every_cut_tga_is_refused(void **state)
+{
+    unsigned char px[13 * 7 * 4];
+    (void)state;
+    for (int i = 0; i < (int)sizeof px; i++) /* flat runs in the top half, noise below */
+        px[i] = i < (int)sizeof px / 2 ? (unsigned char)(i / 40 * 50) : (unsigned char)(i * 29 + (i / 7) * 13);
+    for (int rle = 0; rle < 2; rle++)
+        for (int ch = 1; ch <= 4; ch++) {
+            tga_buf t = { { 0 }, 0 };
+            homg_image img;
+            stbi_write_tga_with_rle = rle;
+            assert_true(stbi_write_tga_to_func(tga_put, &t, 13, 7, ch, px));
+            assert_true(t.n <= sizeof t.b);
+            assert_int_equal(homg_image_decode(ctx, "whole", t.b, t.n, 0, 0, &img), HOMG_OK);
+            assert_int_equal(memcmp(img.data, px, (size_t)13 * 7 * ch), 0);
+            free(img.data);
+            for (size_t cut = 18; cut < t.n; cut++) {
+                /* stb's writer appends a 26-byte TGA 2.0 footer after the pixels */
+                size_t footer = t.n >= 26 && !memcmp(t.b + t.n - 18, "TRUEVISION-XFILE.", 18) ? 26 : 0;
+                if (cut >= t.n - footer)
+                    break;
+                expect(homg_image_decode(ctx, "cut", t.b, cut, 0, 0, &img), HOMG_ERROR_PARSE,
+                       "cut: truncated: the TGA's pixel data needs");
+            }
+        }
+    stbi_write_tga_with_rle = 1;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +267,7 @@ int main(void)
         cmocka_unit_test(formats_read),
         cmocka_unit_test(bad_files),
         cmocka_unit_test(hdr_rle_that_hangs_stb_is_refused),
+        cmocka_unit_test(every_cut_tga_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -15,6 +15,9 @@ size_t homg__pixel_size(homg_pixel_type type);
 /* hdr.c: 1 when stb_image would loop for ever on this Radiance HDR file of
  * w x h pixels (a run count of 0 in its RLE data, or the data cut short). */
 int homg__hdr_hangs_stb(const unsigned char *b, size_t len, int w, int h);
+/* truncated.c: the bytes a BMP, PSD or TGA header implies the file holds (0: not one
+ * of those), *format naming what needs them, for "truncated" messages. */
+unsigned long homg__image_needed(const unsigned char *b, size_t len, const char **format);
 /* img->pitch, or the packed row size when it is 0. */
 size_t homg__image_pitch(const homg_image *img);
 /* NULL image or data, sizes out of 1..65536 (or more than 2^28 pixels), channels

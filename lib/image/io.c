@@ -64,51 +64,6 @@ static int png_header(const unsigned char *b, size_t len, unsigned long *w, unsi
     return 1;
 }
 
-/* stb_image reads zeros past the end of BMP pixel data: a BMP shorter than its
- * header's file size (bytes 2..5) is truncated. */
-static int bmp_truncated(const unsigned char *b, size_t len, unsigned long *want)
-{
-    if (len < 6 || b[0] != 'B' || b[1] != 'M')
-        return 0;
-    *want = (unsigned long)b[2] | (unsigned long)b[3] << 8 | (unsigned long)b[4] << 16 | (unsigned long)b[5] << 24;
-    return *want > len;
-}
-
-static unsigned long be(const unsigned char *p, int n)
-{
-    unsigned long v = 0;
-    for (int i = 0; i < n; i++)
-        v = v << 8 | p[i];
-    return v;
-}
-
-/* stb_image reads zeros past the end of PSD pixel data too: the bytes a PSD's
- * image data needs (raw: channels x rows x row bytes; RLE: its table of row
- * lengths and their sum), 0 when it is not a PSD or its sections overrun. */
-static unsigned long psd_needed(const unsigned char *b, size_t len)
-{
-    unsigned long ch, h, w, depth, at = 26, need, rows;
-    if (len < 26 || memcmp(b, "8BPS", 4))
-        return 0;
-    ch = be(b + 12, 2), h = be(b + 14, 4), w = be(b + 18, 4), depth = be(b + 22, 2);
-    for (int k = 0; k < 3; k++) { /* colour mode data, image resources, layer and mask information */
-        if (at + 4 > len)
-            return at + 4;
-        at += 4 + be(b + at, 4);
-    }
-    if (at + 2 > len || h > 1u << 20 || ch > 64)
-        return at + 2;
-    rows = ch * h;
-    if (be(b + at, 2) == 0)
-        return at + 2 + rows * ((w * depth + 7) / 8);
-    need = at + 2 + 2 * rows;
-    if (need > len)
-        return need;
-    for (unsigned long r = 0; r < rows; r++)
-        need += be(b + at + 2 + 2 * r, 2);
-    return need;
-}
-
 static homg_status too_large(homg_ctx *ctx, const char *name, unsigned long w, unsigned long h, size_t max_pixels)
 {
     return homg__fail(ctx, HOMG_ERROR_PARSE,
@@ -141,13 +96,11 @@ homg_status homg_image_decode(homg_ctx *ctx, const char *name, const void *bytes
     if (w < 1 || h < 1 || w > HOMG_IMAGE_MAX_SIDE || h > HOMG_IMAGE_MAX_SIDE || (size_t)w * (size_t)h > max_pixels)
         return too_large(ctx, name, (unsigned long)w, (unsigned long)h, max_pixels);
     {
-        unsigned long size, psd = psd_needed(b, len);
-        if (bmp_truncated(b, len, &size))
-            return homg__fail(ctx, HOMG_ERROR_PARSE, "%s: truncated: the BMP header says %lu bytes, there are %zu",
-                              name, size, len);
-        if (psd > len)
-            return homg__fail(ctx, HOMG_ERROR_PARSE,
-                              "%s: truncated: the PSD's image data needs %lu bytes, there are %zu", name, psd, len);
+        const char *what = NULL;
+        const unsigned long need = homg__image_needed(b, len, &what);
+        if (need > len)
+            return homg__fail(ctx, HOMG_ERROR_PARSE, "%s: truncated: the %s needs %lu bytes, there are %zu", name, what,
+                              need, len);
     }
     want = channels ? channels : comp;
     if (stbi_is_hdr_from_memory(b, (int)len)) {
