@@ -172,6 +172,28 @@ static unsigned levels_env(void)
     return env ? (unsigned)strtoul(env, NULL, 0) : ~0u;
 }
 
+/* The two-pass work vectors of the levels in kmask and their weights, where not
+ * yet there: the solver's own (lane 0) or another right-hand side's. */
+static homg_status two_pass_arrays(homg_grid *g, void **kz, void **kq, double **kw)
+{
+    grid_general *G = g->gen;
+    for (int m = 1; m < G->nlev; m++) {
+        const size_t bytes = cells(&G->lv[m]) * g->elem;
+        if (!(G->kmask >> m & 1))
+            continue;
+        if (!kz[m])
+            HOMG_TRY(homg__alloc(g->ctx, bytes, &kz[m], "two-pass vector"));
+        if (!kq[m])
+            HOMG_TRY(homg__alloc(g->ctx, bytes, &kq[m], "two-pass vector"));
+    }
+    if (G->kmask && !*kw) {
+        const size_t bytes = (size_t)G->nlev * GEN_NSCALARS * sizeof(double);
+        HOMG_TRY(homg__alloc(g->ctx, bytes, (void **)kw, "two-pass scalars"));
+        GQ(g, g->ctx->mem->zero(&g->ctx->ex, *kw, bytes), "two-pass scalars");
+    }
+    return HOMG_OK;
+}
+
 /* Levels 1..k solve their coarse correction in two passes (two_pass): k from
  * desc.two_pass; automatic (0): level HOMG_GEN_TWO_PASS alone where sigma_cell has a
  * jump (a cell 10x off the first, found by set_operator's check; with skip_check the
@@ -202,22 +224,10 @@ static homg_status plan_two_pass(homg_grid *g, const homg_grid_operator *op)
     if (d->method == HOMG_METHOD_FCYCLE || d->method == HOMG_METHOD_FMG)
         k = -1;
     G->kmask = 0;
-    for (int m = from > 1 ? from : 1; m <= k && m < G->nlev - 1; m++) {
-        const size_t bytes = cells(&G->lv[m]) * g->elem;
-        if (!(levels_env() >> m & 1))
-            continue;
-        G->kmask |= 1u << m;
-        if (!G->kz[m])
-            HOMG_TRY(homg__alloc(g->ctx, bytes, &G->kz[m], "two-pass vector"));
-        if (!G->kq[m])
-            HOMG_TRY(homg__alloc(g->ctx, bytes, &G->kq[m], "two-pass vector"));
-    }
-    if (G->kmask && !G->kw) {
-        const size_t bytes = (size_t)G->nlev * GEN_NSCALARS * sizeof(double);
-        HOMG_TRY(homg__alloc(g->ctx, bytes, (void **)&G->kw, "two-pass scalars"));
-        GQ(g, g->ctx->mem->zero(&g->ctx->ex, G->kw, bytes), "two-pass scalars");
-    }
-    return HOMG_OK;
+    for (int m = from > 1 ? from : 1; m <= k && m < G->nlev - 1; m++)
+        if (levels_env() >> m & 1)
+            G->kmask |= 1u << m;
+    return two_pass_arrays(g, G->kz, G->kq, &G->kw);
 }
 
 /* The levels a V-cycle runs in one launch (block_vcycle): from the first of at most
@@ -741,28 +751,6 @@ static homg_status read_hist(homg_grid *g, int count, double *norm)
 
 /* ------------------------------------------------------------ lanes */
 
-/* A lane's two-pass vectors (the levels of kmask) and weights where not yet there,
- * as plan_two_pass makes lane 0's. */
-static homg_status lane_two_pass(homg_grid *g, gen_lane *a)
-{
-    grid_general *G = g->gen;
-    for (int m = 1; m < G->nlev; m++) {
-        const size_t bytes = cells(&G->lv[m]) * g->elem;
-        if (!(G->kmask >> m & 1))
-            continue;
-        if (!a->kz[m])
-            HOMG_TRY(homg__alloc(g->ctx, bytes, &a->kz[m], "two-pass vector of a right-hand side"));
-        if (!a->kq[m])
-            HOMG_TRY(homg__alloc(g->ctx, bytes, &a->kq[m], "two-pass vector of a right-hand side"));
-    }
-    if (G->kmask && !a->kw) {
-        const size_t bytes = (size_t)G->nlev * GEN_NSCALARS * sizeof(double);
-        HOMG_TRY(homg__alloc(g->ctx, bytes, (void **)&a->kw, "two-pass scalars of a right-hand side"));
-        GQ(g, g->ctx->mem->zero(&g->ctx->ex, a->kw, bytes), "two-pass scalars");
-    }
-    return HOMG_OK;
-}
-
 /* Lane i's arrays where not yet there (lane 0 is the solver's own), island sums
  * for the operator's islands (new ones drop the graphs that held the old). */
 static homg_status lane_ready(homg_grid *g, int i)
@@ -780,7 +768,7 @@ static homg_status lane_ready(homg_grid *g, int i)
         if (!a->b[l])
             HOMG_TRY(homg__alloc(g->ctx, cells(&G->lv[l]) * e, &a->b[l], "multigrid level of a right-hand side"));
     }
-    HOMG_TRY(lane_two_pass(g, a));
+    HOMG_TRY(two_pass_arrays(g, a->kz, a->kq, &a->kw));
     if (!a->s)
         HOMG_TRY(homg__alloc(g->ctx, GEN_NSCALARS * sizeof(double), (void **)&a->s, "scalars of a right-hand side"));
     if (!a->hist)
