@@ -43,10 +43,7 @@ __global__ static void mis_max_kernel(const int32_t *rp, const int32_t *ci, int3
             m = v > m ? v : m;
         }
     }
-    for (int o = G / 2; o > 0; o >>= 1) {
-        uint64_t v = __shfl_xor_sync(0xFFFFFFFFu, m, o, G);
-        m = v > m ? v : m;
-    }
+    m = group_max<G>(m);
     if (i < n && lane == 0)
         out[i] = m;
 }

@@ -55,8 +55,7 @@ __global__ static void lanczos_apply_kernel(const int32_t *rp, const int32_t *ci
         if (i < n)
             for (int32_t k = rp[i] + lane; k < rp[i + 1]; k += G)
                 t += v[k] * (dscale[ci[k]] * u[ci[k]]);
-        for (int o = G / 2; o > 0; o >>= 1)
-            t += __shfl_xor_sync(0xFFFFFFFFu, t, o, G);
+        t = group_sum<G>(t);
         if (i < n && lane == 0) {
             float wi = sc * dscale[i] * t;
             w[i] = wi;

@@ -81,8 +81,7 @@ __global__ static void jacobi_zero_residual_kernel(const int32_t *rp, const int3
             int32_t j = ci[k];
             s += v[k] * (w * dinv[j] * b[j]);
         }
-    for (int o = G / 2; o > 0; o >>= 1)
-        s += __shfl_xor_sync(0xFFFFFFFFu, s, o, G);
+    s = group_sum<G>(s);
     if (row < n && lane == 0) {
         x[row] = w * dinv[row] * b[row];
         r[row] = b[row] - s;

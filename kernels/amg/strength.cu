@@ -22,10 +22,7 @@ __global__ static void strength_coupling_kernel(const int32_t *rp, const int32_t
             sc[k] = s;
             m = s > m ? s : m;
         }
-    for (int o = G / 2; o > 0; o >>= 1) {
-        float s = __shfl_xor_sync(0xFFFFFFFFu, m, o, G);
-        m = s > m ? s : m;
-    }
+    m = group_max<G>(m);
     if (i < n && lane == 0)
         rowmax[i] = m;
 }

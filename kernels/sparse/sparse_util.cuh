@@ -93,6 +93,25 @@ __device__ static inline double block_sum(double v)
 
 __device__ static inline int block_count(int v) { return (int)block_sum((double)v); }
 
+/* Sum and maximum over a group of G lanes (G a power of two <= 32, groups
+ * aligned in the warp); every lane of the group gets the result.  Every lane
+ * of the warp must call them (the shuffles). */
+template <int G, typename T> __device__ static inline T group_sum(T v)
+{
+    for (int o = G / 2; o > 0; o >>= 1)
+        v += __shfl_xor_sync(0xFFFFFFFFu, v, o, G);
+    return v;
+}
+
+template <int G, typename T> __device__ static inline T group_max(T v)
+{
+    for (int o = G / 2; o > 0; o >>= 1) {
+        T w = __shfl_xor_sync(0xFFFFFFFFu, v, o, G);
+        v = w > v ? w : v;
+    }
+    return v;
+}
+
 /* Sum of a_row . x over one CSR row by a group of G lanes (G a power of two
  * <= 32, groups aligned in the warp); every lane of the group gets the sum.
  * Every lane of the warp must call it (the shuffles); rows >= nrows give 0. */
@@ -104,9 +123,7 @@ __device__ static inline T row_dot(const int32_t *row_ptr, const int32_t *col, c
     if (row < nrows)
         for (int32_t k = row_ptr[row] + lane; k < row_ptr[row + 1]; k += G)
             s += val[k] * (T)x[col[k]];
-    for (int o = G / 2; o > 0; o >>= 1)
-        s += __shfl_xor_sync(0xFFFFFFFFu, s, o, G);
-    return s;
+    return group_sum<G>(s);
 }
 
 /* Lanes per row for a matrix of this mean row length. */
