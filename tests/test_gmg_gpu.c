@@ -305,6 +305,107 @@ static void test_kernels(void **state)
     homg_ctx_destroy(gpu);
 }
 
+/* A random symmetric matrix for SPAI-1: rows of 1 to ~70 entries (some past
+ * GMG_SPAI1_MAX_ROW), some rows and columns all zero (singular systems: their
+ * neighbours fall back), a few empty rows. */
+static homg_host_csr spai_matrix(int32_t n, homg_rng *rng)
+{
+    uint8_t *adj = calloc((size_t)n * n, 1);
+    double *val = calloc((size_t)n * n, sizeof(double));
+    homg_host_csr a = { n, n, 0, NULL, NULL, NULL };
+    for (int32_t i = 0; i < n; i++) {
+        int deg = homg_rng_uniform(rng) < 0.04 ? 30 + (int)(10 * homg_rng_uniform(rng))
+                                               : 1 + (int)(8 * homg_rng_uniform(rng));
+        if (i % 97 == 5)
+            continue; /* empty unless a neighbour links it */
+        for (int d = 0; d < deg; d++) {
+            int32_t j = (int32_t)(homg_rng_uniform(rng) * n) % n;
+            double x = -0.1 - homg_rng_uniform(rng);
+            adj[(size_t)i * n + j] = adj[(size_t)j * n + i] = 1;
+            val[(size_t)i * n + j] = val[(size_t)j * n + i] = x;
+        }
+    }
+    for (int32_t i = 0; i < n; i++) { /* diagonal dominance where the row has entries */
+        double s = 1;
+        int any = 0;
+        for (int32_t j = 0; j < n; j++)
+            if (adj[(size_t)i * n + j] && j != i) {
+                s += fabs(val[(size_t)i * n + j]);
+                any = 1;
+            }
+        if (any || i % 97 != 5) {
+            adj[(size_t)i * n + i] = 1;
+            val[(size_t)i * n + i] = s;
+        }
+    }
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++)
+            if (i % 61 == 7 || j % 61 == 7) /* zero row and column, pattern kept */
+                val[(size_t)i * n + j] = 0;
+    a.row_ptr = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++)
+            a.nnz += adj[(size_t)i * n + j];
+    a.col_idx = malloc(sizeof(int32_t) * (size_t)a.nnz + 4);
+    a.values = malloc(sizeof(double) * (size_t)a.nnz + 8);
+    a.nnz = 0;
+    for (int32_t i = 0; i < n; i++) {
+        a.row_ptr[i] = a.nnz;
+        for (int32_t j = 0; j < n; j++)
+            if (adj[(size_t)i * n + j]) {
+                a.col_idx[a.nnz] = j;
+                a.values[a.nnz++] = val[(size_t)i * n + j];
+            }
+    }
+    a.row_ptr[n] = a.nnz;
+    free(adj);
+    free(val);
+    return a;
+}
+
+/* SPAI-1 (warp per row on CUDA) against the CPU twin on spai_matrix: the same
+ * fallback rows (long, singular, empty), the other rows to rounding. */
+static void test_spai1_random(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    homg_rng rng = homg_rng_seed(23);
+    homg_host_csr a = spai_matrix(quick ? 300 : 1500, &rng);
+    csr_matrix ha = { a.nrows, a.ncols, a.nnz, a.row_ptr, a.col_idx, a.values, HOMG_FLOAT64 }, da = up_csr(gpu, &ha);
+    double *w = malloc(sizeof(double) * a.nrows), *m_h = malloc(sizeof(double) * a.nnz + 8),
+           *m_d = malloc(sizeof(double) * a.nnz + 8), *d_w;
+    int32_t longest = 0;
+    (void)state;
+    for (int32_t i = 0; i < a.nrows; i++)
+        longest = a.row_ptr[i + 1] - a.row_ptr[i] > longest ? a.row_ptr[i + 1] - a.row_ptr[i] : longest;
+    assert_true(longest > GMG_SPAI1_MAX_ROW);
+    assert_int_equal(homg_cpu_gmg_spai_scale(&cpu->ex, &ha, w), HOMG_OK);
+    d_w = up(gpu, w, sizeof(double) * a.nrows);
+    for (int scaled = 0; scaled <= 1; scaled++) {
+        int32_t fb_h = 0, fb_d = 0, *d_fb = up(gpu, &fb_d, sizeof fb_d);
+        double *d_m = up(gpu, NULL, sizeof(double) * a.nnz + 8);
+        csr_matrix hm = ha, dm = da;
+        hm.values = m_h;
+        dm.values = d_m;
+        assert_int_equal(homg_cpu_gmg_spai1(&cpu->ex, &ha, scaled ? w : NULL, &hm, &fb_h), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(&gpu->ex, &da, scaled ? d_w : NULL, &dm, d_fb), HOMG_OK);
+        down(gpu, m_d, d_m, sizeof(double) * a.nnz);
+        down(gpu, &fb_d, d_fb, sizeof fb_d);
+        printf("  SPAI-1 random rows (scaled %d): %d rows, longest %d, max rel diff %.1e, fallbacks %d / %d\n", scaled,
+               (int)a.nrows, (int)longest, max_rel(m_d, m_h, a.nnz), (int)fb_d, (int)fb_h);
+        assert_true(fb_h > 0);
+        assert_int_equal(fb_d, fb_h);
+        assert_true(max_rel(m_d, m_h, a.nnz) < 1e-10);
+        homg_free(gpu, d_m);
+        homg_free(gpu, d_fb);
+    }
+    homg_free(gpu, d_w);
+    free_csr(gpu, &da);
+    free(w);
+    free(m_h);
+    free(m_d);
+    homg_host_csr_free(&a);
+}
+
 static const int32_t sides[6] = { 1, 2, 3, 4, 5, 6 };
 
 typedef struct outcome {
@@ -592,7 +693,7 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),       cmocka_unit_test(test_hierarchy),
-        cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy),
+        cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy), cmocka_unit_test(test_spai1_random),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

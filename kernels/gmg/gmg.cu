@@ -178,23 +178,67 @@ homg_status homg_cuda_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, doubl
     return HOMG_OK;
 }
 
-__global__ static void spai1_kernel(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t n,
-                                    double *out, int32_t *fallback)
+/* SPAI-1 with a warp per row: G (up to 820 doubles) in shared memory instead
+ * of a thread's local memory, its entries (the row merges: most of the work)
+ * spread over the lanes, the Cholesky factor column by column (lanes over the
+ * rows below the pivot; each entry's sum in spai.h's order: the same bits as
+ * the CPU twin's row-by-row loop), the triangular solves on lane 0. */
+#define SPAI1_WARPS 4
+
+__global__ static void __launch_bounds__(SPAI1_WARPS * 32)
+    spai1_warp_kernel(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t nrows,
+                      double *out, int32_t *fallback)
 {
-    FOR_ROWS(i, n)
-    {
-        if (spai1_row(rp, ci, v, w, i, out))
-            atomicAdd(fallback, 1);
+    __shared__ double gs[SPAI1_WARPS][SPAI_TRI(GMG_SPAI1_MAX_ROW, 0)];
+    __shared__ double ms[SPAI1_WARPS][GMG_SPAI1_MAX_ROW];
+    int wid = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    double *g = gs[wid], *m = ms[wid];
+    for (int64_t row = (int64_t)blockIdx.x * SPAI1_WARPS + wid; row < nrows; row += (int64_t)gridDim.x * SPAI1_WARPS) {
+        int32_t i = (int32_t)row, b = rp[i], n = rp[i + 1] - b;
+        int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW;
+        if (ok) {
+            for (int e = lane; e < SPAI_TRI(n, 0); e += 32) {
+                int r = (int)((sqrt(8.0 * e + 1.0) - 1.0) * 0.5);
+                while (SPAI_TRI(r + 1, 0) <= e)
+                    r++;
+                while (SPAI_TRI(r, 0) > e)
+                    r--;
+                g[e] = spai1_gram(rp, ci, v, w, b, r, e - SPAI_TRI(r, 0));
+            }
+            for (int r = lane; r < n; r += 32)
+                m[r] = spai1_rhs(ci, v, w, i, b, r);
+            __syncwarp();
+        }
+        for (int c = 0; ok && c < n; c++) {
+            double s = spai1_chol_sum(g, c, c), d = sqrt(s);
+            ok = spai1_pivot_ok(s, g[SPAI_TRI(c, c)]); /* the same on every lane */
+            __syncwarp();                              /* all have read g_cc */
+            if (ok) {
+                for (int r = c + 1 + lane; r < n; r += 32)
+                    g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) / d;
+                if (lane == 0)
+                    g[SPAI_TRI(c, c)] = d;
+            }
+            __syncwarp();
+        }
+        if (lane == 0) {
+            if (ok)
+                ok = spai1_solve(g, m, n);
+            if (spai1_store(rp, ci, v, w, i, m, ok, out))
+                atomicAdd(fallback, 1);
+        }
+        __syncwarp(); /* g and m are reused by the next row */
     }
 }
 
 homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback)
 {
+    int64_t blocks = ((int64_t)a->nrows + SPAI1_WARPS - 1) / SPAI1_WARPS;
     if (a->nrows == 0)
         return HOMG_OK;
-    /* small blocks: each thread holds its row's system in local memory */
-    spai1_kernel<<<(unsigned)((a->nrows + 63) / 64), 64, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, (double *)m->values, fallback);
+    spai1_warp_kernel<<<(unsigned)(blocks < (1 << 20) ? blocks : (1 << 20)), SPAI1_WARPS * 32, 0,
+                        homg_cuda_stream(ex)>>>(a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows,
+                                                (double *)m->values, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows");
     return HOMG_OK;
 }
