@@ -287,6 +287,19 @@ static void test_kernels(void **state)
     assert_int_equal(homg_cuda_gmg_dot(ex, n, d_x, d_y, d_s), HOMG_OK);
     down(gpu, &dot_d, d_s, sizeof dot_d);
     assert_true(fabs(dot_d - dot_h) <= 1e-12 * fabs(dot_h));
+    /* the power iterations' random start: both twins equal the sequential LCG */
+    {
+        uint32_t s0 = 12345u * 2654435761u + 3u, st = s0;
+        for (int32_t i = 0; i < n; i++) {
+            st = st * 1664525u + 1013904223u;
+            hy[i] = (double)(st >> 8) / 16777216.0 - 0.5;
+        }
+        assert_int_equal(homg_cpu_gmg_random_fill(cx, n, s0, w_h), HOMG_OK);
+        assert_memory_equal(w_h, hy, sizeof(double) * n);
+        assert_int_equal(homg_cuda_gmg_random_fill(ex, n, s0, d_s2), HOMG_OK);
+        down(gpu, w_d, d_s2, sizeof(double) * n);
+        assert_memory_equal(w_d, hy, sizeof(double) * n);
+    }
     homg_free(gpu, d_w);
     homg_free(gpu, d_x);
     homg_free(gpu, d_y);

@@ -3,6 +3,7 @@
  * thread, Richardson updates. */
 #include "sparse/sparse_util.cuh"
 #include "ell.h"
+#include "lcg.h"
 #include "spai.h"
 
 /* Groups of G lanes per row; the warp's trip count is uniform (shuffles). */
@@ -269,6 +270,20 @@ homg_status homg_cuda_gmg_axpy(kernel_exec *ex, int32_t n, double alpha, const d
         return HOMG_OK;
     axpy_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, alpha, x, y);
     HOMG_CUDA_LAUNCHED(ex, "axpy");
+    return HOMG_OK;
+}
+
+__global__ static void random_kernel(int32_t n, uint32_t s0, double *x)
+{
+    FOR_ROWS(i, n) x[i] = gmg_lcg_value(s0, (uint32_t)i);
+}
+
+homg_status homg_cuda_gmg_random_fill(kernel_exec *ex, int32_t n, uint32_t s0, double *x)
+{
+    if (n == 0)
+        return HOMG_OK;
+    random_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, s0, x);
+    HOMG_CUDA_LAUNCHED(ex, "random start");
     return HOMG_OK;
 }
 

@@ -82,6 +82,8 @@ typedef struct ell_matrix {
       (kernel_exec * ex, int32_t n, double omega, const double *d, const double *r, double *x))                      \
     /* y += alpha x */                                                                                               \
     X(homg_status, gmg, axpy, (kernel_exec * ex, int32_t n, double alpha, const double *x, double *y))               \
+    /* x_i = the power iterations' random start from seed s0 (lcg.h), in [-0.5, 0.5) */                              \
+    X(homg_status, gmg, random_fill, (kernel_exec * ex, int32_t n, uint32_t s0, double *x))                          \
     /* *out = x . y (device scalar, overwritten) */                                                                  \
     X(homg_status, gmg, dot, (kernel_exec * ex, int32_t n, const double *x, const double *y, double *out))           \
     /* inv (n*n, ctx space) = A^-1 of symmetric double CSR A by Cholesky (coarse.c: plain, host; */                  \
