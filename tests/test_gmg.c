@@ -371,7 +371,7 @@ static void test_smoothers_reduce_error(void **state)
         x = calloc((size_t)lv->rows, sizeof *x);
         zero = calloc((size_t)lv->rows, sizeof *zero);
         for (int32_t i = 0; i < lv->rows; i++)
-            x[i] = lv->fixed[i] ? 0 : homg_rng_uniform(&rng) - 0.5;
+            x[i] = (lv->fixed ? lv->fixed : lv->dfixed)[i] ? 0 : homg_rng_uniform(&rng) - 0.5; /* CPU: host memory */
         e0 = a_norm2(&ah, x);
         for (int s = 0; s < 3; s++)
             assert_int_equal(homg__gmg_smooth(g, 0, zero, x, s & 1), HOMG_OK);

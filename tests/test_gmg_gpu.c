@@ -419,6 +419,90 @@ static void test_spai1_random(void **state)
     homg_host_csr_free(&a);
 }
 
+/* The masked P from the refinement's edges (prolong.h): the CPU twin equals the
+ * host path (homg__gmg_prolongation_edges, then homg__gmg_mask_prolongation)
+ * and the CUDA twin the CPU one, bit for bit, on random edges and masks. */
+static void test_prolong(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    homg_rng rng = homg_rng_seed(31);
+    int32_t nc = quick ? 200 : 3000, ne = 0, cap = 4 * nc, n, *cnt_h, *cnt_d, *d_cnt, *d_rp, *d_col;
+    uint64_t *edges = malloc(sizeof(uint64_t) * cap), *d_edges;
+    uint8_t *ff, *cf, *d_ff, *d_cf;
+    double *d_val, *val_d;
+    homg_host_csr hp;
+    csr_matrix cp, dp;
+    (void)state;
+    for (int32_t a = 0; a < nc && ne < cap; a++) /* sorted unique (a, b), a < b */
+        for (int32_t b = a + 1; b < nc && ne < cap; b++)
+            if (homg_rng_uniform(&rng) < 3.0 / nc)
+                edges[ne++] = (uint64_t)a << 32 | (uint32_t)b;
+    n = nc + ne;
+    ff = malloc((size_t)n);
+    cf = malloc((size_t)nc);
+    for (int32_t i = 0; i < nc; i++)
+        cf[i] = homg_rng_uniform(&rng) < 0.2;
+    for (int32_t i = 0; i < n; i++) /* fixed coarse vertices stay fixed, plus random rows */
+        ff[i] = (i < nc && cf[i]) || homg_rng_uniform(&rng) < 0.1;
+    assert_int_equal(homg__gmg_prolongation_edges(cpu, nc, edges, (size_t)ne, &hp), HOMG_OK);
+    assert_int_equal(homg__gmg_mask_prolongation(cpu, &hp, ff, cf), HOMG_OK);
+    cnt_h = malloc(sizeof(int32_t) * (n + 1));
+    cnt_d = malloc(sizeof(int32_t) * (n + 1));
+    assert_int_equal(homg_cpu_gmg_prolong_count(&cpu->ex, nc, edges, ne, ff, cf, cnt_h), HOMG_OK);
+    cp = (csr_matrix){ n,
+                       nc,
+                       0,
+                       malloc(sizeof(int32_t) * (n + 1)),
+                       malloc(sizeof(int32_t) * (n + 2 * ne + 1)),
+                       malloc(sizeof(double) * (n + 2 * ne + 1)),
+                       HOMG_FLOAT64 };
+    cp.row_ptr[0] = 0;
+    for (int32_t i = 0; i < n; i++)
+        cp.row_ptr[i + 1] = cp.row_ptr[i] + cnt_h[i];
+    cp.nnz = cp.row_ptr[n];
+    assert_int_equal(homg_cpu_gmg_prolong_fill(&cpu->ex, nc, edges, ne, ff, cf, &cp), HOMG_OK);
+    assert_int_equal(cp.nnz, hp.nnz);
+    assert_memory_equal(cp.row_ptr, hp.row_ptr, sizeof(int32_t) * (n + 1));
+    assert_memory_equal(cp.col_idx, hp.col_idx, sizeof(int32_t) * hp.nnz);
+    assert_memory_equal(cp.values, hp.values, sizeof(double) * hp.nnz);
+    d_edges = up(gpu, edges, sizeof(uint64_t) * ne + 8);
+    d_ff = up(gpu, ff, (size_t)n);
+    d_cf = up(gpu, cf, (size_t)nc);
+    d_cnt = up(gpu, NULL, sizeof(int32_t) * (n + 1));
+    assert_int_equal(homg_cuda_gmg_prolong_count(&gpu->ex, nc, d_edges, ne, d_ff, d_cf, d_cnt), HOMG_OK);
+    down(gpu, cnt_d, d_cnt, sizeof(int32_t) * n);
+    assert_memory_equal(cnt_d, cnt_h, sizeof(int32_t) * n);
+    d_rp = up(gpu, cp.row_ptr, sizeof(int32_t) * (n + 1));
+    d_col = up(gpu, NULL, sizeof(int32_t) * (cp.nnz + 1));
+    d_val = up(gpu, NULL, sizeof(double) * (cp.nnz + 1));
+    dp = (csr_matrix){ n, nc, cp.nnz, d_rp, d_col, d_val, HOMG_FLOAT64 };
+    assert_int_equal(homg_cuda_gmg_prolong_fill(&gpu->ex, nc, d_edges, ne, d_ff, d_cf, &dp), HOMG_OK);
+    down(gpu, cnt_d, d_col, sizeof(int32_t) * cp.nnz);
+    assert_memory_equal(cnt_d, cp.col_idx, sizeof(int32_t) * cp.nnz);
+    val_d = malloc(sizeof(double) * (cp.nnz + 1));
+    down(gpu, val_d, d_val, sizeof(double) * cp.nnz);
+    assert_memory_equal(val_d, cp.values, sizeof(double) * cp.nnz);
+    printf("  P from %d coarse nodes and %d edges, masked: %d entries; CPU = host path, CUDA = CPU\n", (int)nc, (int)ne,
+           (int)cp.nnz);
+    homg_free(gpu, d_edges);
+    homg_free(gpu, d_ff);
+    homg_free(gpu, d_cf);
+    homg_free(gpu, d_cnt);
+    homg_free(gpu, d_rp);
+    homg_free(gpu, d_col);
+    homg_free(gpu, d_val);
+    homg_host_csr_free(&hp);
+    free((void *)cp.row_ptr);
+    free((void *)cp.col_idx);
+    free(cp.values);
+    free(edges);
+    free(ff);
+    free(cf);
+    free(cnt_h);
+    free(cnt_d);
+    free(val_d);
+}
+
 static const int32_t sides[6] = { 1, 2, 3, 4, 5, 6 };
 
 typedef struct outcome {
@@ -707,6 +791,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),       cmocka_unit_test(test_hierarchy),
         cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy), cmocka_unit_test(test_spai1_random),
+        cmocka_unit_test(test_prolong),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -17,7 +17,10 @@ typedef struct gmg_op {
 typedef struct gmg_level {
     homg_mesh *mesh;      /* in the hierarchy's numbering (owned) */
     homg_host_csr host_a; /* host copy of A (set-up: Galerkin, SAINV, coarse solve) */
-    uint8_t *fixed;       /* host: 1 for Dirichlet rows (unit rows), per row */
+    uint8_t *fixed;       /* host: 1 for Dirichlet rows (unit rows), per row (host P's masking) */
+    uint8_t *dfixed;      /* the same in the ctx's space (device P's masking) */
+    uint64_t *edges;      /* ctx's space: the sorted edges of the next coarser mesh (its refinement's; */
+    int32_t num_edges;    /* device P), freed once P is built */
     gmg_op a;
     gmg_op p, r;  /* to this level from the next coarser one (none on the coarsest) */
     gmg_op m, mt; /* SPAI1: M and M^T; SAINV: W and W^T with M = W W^T */
@@ -82,6 +85,10 @@ struct homg_gmg {
  * prolongations P_l (host, n_l x n_{l+1}) from the coarse P1 basis. */
 homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p,
                              double *ms /* GMG_R_COUNT parts added, or NULL */);
+/* The same with p NULL, each level's sorted edges (of its parent) kept in the
+ * ctx's space instead: edges[l], count[l] for l < nl - 1 (the caller frees). */
+homg_status homg__gmg_refine_device(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, uint64_t **edges,
+                                    int32_t *count, double *ms);
 homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, homg_host_csr *p);
 /* The same for fine = homg_mesh_refine(coarse), by the refinement's rule (parent
  * vertex or parent edge; no point location): _edges from the coarse mesh's
