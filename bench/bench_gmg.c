@@ -216,9 +216,12 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
         snprintf(buf + used, sizeof buf - used,
                  "  of FEM: homg_fem_create %.1f (pattern %.1f by device events, scheme preparation %.1f); of "
                  "refine+P: edges %.1f, nodes and "
-                 "children %.1f, host part %.1f, P %.1f, device arrays %.1f\n",
+                 "children %.1f, host part %.1f, P %.1f, device arrays %.1f; of smoother: SPAI-1 rows %.1f, M^T %.1f; "
+                 "of omega: estimate %.1f, contraction checks %.1f\n",
                  g->fem_create_ms, g->fem_pattern_ms, g->fem_prepare_ms, g->refine_ms[GMG_R_EDGES],
-                 g->refine_ms[GMG_R_FILL], g->refine_ms[GMG_R_HOST], g->refine_ms[GMG_R_P], g->refine_ms[GMG_R_ADOPT]);
+                 g->refine_ms[GMG_R_FILL], g->refine_ms[GMG_R_HOST], g->refine_ms[GMG_R_P], g->refine_ms[GMG_R_ADOPT],
+                 g->smoother_part_ms[GMG_S_ROWS], g->smoother_part_ms[GMG_S_TRANSPOSE],
+                 g->smoother_part_ms[GMG_S_ESTIMATE], g->smoother_part_ms[GMG_S_CONTRACTION]);
         fputs(buf, stdout);
         if (out)
             fputs(buf, out);

@@ -3,7 +3,9 @@
  *
  * Set-up, in order:
  *  1. the coarse mesh refined desc.levels times (hierarchy.c), P_l per pair of
- *     levels from the coarse P1 basis at the fine nodes (native numbering);
+ *     levels from the coarse P1 basis at the fine nodes (native numbering): on
+ *     the host, or -- refined here, numbered as read, rediscretised -- kept as
+ *     the refinement's sorted edges in the ctx's space and built there in 3.;
  *  2. the numbering of every level (numbering.c) applied to the meshes and P's;
  *  3. the problem assembled on every level with homg_fem (float64; sigma per
  *     coarse element inherited by its descendants); the Dirichlet rows are unit
@@ -12,11 +14,12 @@
  *     correction vanishes on the Dirichlet boundary, and R A P has unit rows
  *     there too.  R = P^T;
  *  4. GALERKIN replaces the coarse matrices by R A P (host, double), finest first;
- *  5. the smoother of every level but the coarsest (smoother.c), omega from a
- *     power-iteration estimate of lambda_max(M A);
+ *  5. the smoother of every level but the coarsest (smoother.c), then the
+ *     level's SpMV format (op.c), then omega from a power-iteration estimate
+ *     of lambda_max(M A) (its products in the cycle's format);
  *  6. the coarsest level's solver (coarse.c: the dense Cholesky inverse computed
  *     on the backend, cuSOLVER on CUDA);
- *  7. the SpMV format of every level (op.c).
+ *  7. the coarsest level's SpMV format.
  * Defaults: SPAI-1, V(2,2), rediscretised coarse operators, dense Cholesky on
  * the coarsest level, numbering as read, format measured.
  *
@@ -526,7 +529,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     homg_host_csr p[HOMG_GMG_MAX_LEVELS];
     kernel_alloc ka = homg__kalloc(ctx);
     homg_status st = HOMG_OK;
-    double t0 = now_ms(), t, t1;
+    double t0 = now_ms(), t, t1, ts;
     memset(p, 0, sizeof p);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->handle_create(&ctx->ex, &ka, &g->handle), "homg_gmg_create: sparse handles");
     HOMG_TRY(homg__alloc(ctx, sizeof(double), (void **)&g->scalar, "GMG scalars"));
@@ -554,21 +557,21 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
         st = homg__alloc_array(ctx, (size_t)g->lv[0].rows + 1, sizeof(double), (void **)&g->cor, "GMG vectors");
     homg__gmg_mark(g, GMG_T_UPLOAD, t1);
     g->info.assemble_ms = now_ms() - t;
-    t = now_ms();
+    ts = now_ms();
     for (int l = 0; l < g->nlevels - 1 && st == HOMG_OK; l++)
         st = homg__gmg_smoother_setup(g, l);
     t1 = now_ms();
     if (st == HOMG_OK)
         st = homg__gmg_coarse_setup(g);
     homg__gmg_mark(g, GMG_T_COARSE, t1);
-    g->info.smoother_ms = now_ms() - t;
     t = now_ms();
-    for (int l = 0; l < g->nlevels && st == HOMG_OK; l++)
-        st = homg__gmg_choose_format(g, l);
+    if (st == HOMG_OK) /* the other levels' formats came with their smoothers */
+        st = homg__gmg_choose_format(g, g->nlevels - 1);
     if (st == HOMG_OK)
         st = ctx->mem->sync(&ctx->ex) == HOMG_OK ? HOMG_OK : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG set-up");
-    g->info.format_ms = now_ms() - t;
-    g->phase_ms[GMG_T_FORMAT] += g->info.format_ms;
+    g->phase_ms[GMG_T_FORMAT] += now_ms() - t;
+    g->info.format_ms = g->phase_ms[GMG_T_FORMAT];
+    g->info.smoother_ms = now_ms() - ts - g->info.format_ms; /* smoothers, omega, coarse solver */
     g->info.setup_ms = now_ms() - t0;
     if (st == HOMG_OK)
         fill_info(g);

@@ -35,16 +35,16 @@ typedef struct gmg_level {
 /* Set-up phases timed for bench_gmg (host clock; the backend is synchronised
  * at each mark, so device work is charged to the phase that queued it). */
 enum {
-    GMG_T_REFINE,   /* refinement and P (host) */
+    GMG_T_REFINE,   /* refinement (and the host P where the device one is not used) */
     GMG_T_NUMBER,   /* numbering, renumbered meshes and P's (host) */
     GMG_T_FEM,      /* homg_fem create + assemble per level (backend) */
     GMG_T_HOSTCOPY, /* host copies of A, Dirichlet masks, rhs */
-    GMG_T_TRANSFER, /* P masked, R = P^T, Galerkin (host), uploads of P and R */
+    GMG_T_TRANSFER, /* P (backend, from the edges; or host, masked and uploaded), R = P^T, Galerkin (host) */
     GMG_T_UPLOAD,   /* A uploaded, cycle vectors */
     GMG_T_SMOOTHER, /* M: diagonal, SPAI-1 rows (backend), SAINV (host) */
     GMG_T_OMEGA,    /* power iterations, SPAI-1 contraction checks */
     GMG_T_COARSE,   /* coarsest level's solver */
-    GMG_T_FORMAT,   /* ELLPACK-R conversion (and timing when asked) */
+    GMG_T_FORMAT,   /* ELLPACK-R conversion (and timing when asked), per level before omega */
     GMG_T_COUNT
 };
 extern const char *const homg__gmg_phase_names[GMG_T_COUNT];
@@ -53,6 +53,10 @@ extern const char *const homg__gmg_phase_names[GMG_T_COUNT];
  * and read back, the host's part of the refined mesh (tags, facets, markers),
  * P from the edges, the device arrays handed to the refined mesh. */
 enum { GMG_R_EDGES, GMG_R_FILL, GMG_R_HOST, GMG_R_P, GMG_R_ADOPT, GMG_R_COUNT };
+/* Parts of GMG_T_SMOOTHER and GMG_T_OMEGA (host clock, synchronised): the
+ * SPAI-1 rows (scaling, the batched rows, the fallback count read), M^T; the
+ * power iterations for omega, SPAI-1's contraction checks. */
+enum { GMG_S_ROWS, GMG_S_TRANSPOSE, GMG_S_ESTIMATE, GMG_S_CONTRACTION, GMG_S_COUNT };
 /* Synchronises, charges now - since to phase, returns now (ms). */
 double homg__gmg_mark(homg_gmg *g, int phase, double since);
 double homg__gmg_now_ms(void);
@@ -63,6 +67,7 @@ struct homg_gmg {
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
     double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
     double refine_ms[GMG_R_COUNT];         /* parts of GMG_T_REFINE */
+    double smoother_part_ms[GMG_S_COUNT];  /* parts of GMG_T_SMOOTHER and GMG_T_OMEGA */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;

@@ -21,6 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Synchronises, adds now - since to smoother part k, returns now (ms). */
+static double part(homg_gmg *g, int k, double since)
+{
+    double t;
+    g->ctx->mem->sync(&g->ctx->ex); /* a failure shows at the set-up's final sync */
+    t = homg__gmg_now_ms();
+    g->smoother_part_ms[k] += t - since;
+    return t;
+}
+
 static homg_status copy_vec(homg_gmg *g, double *dst, const double *src, int32_t n)
 {
     homg_ctx *ctx = g->ctx;
@@ -128,6 +138,7 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     gmg_level *lv = &g->lv[l];
     const csr_matrix *a = &lv->a.csr;
     int32_t fb = 0;
+    double t;
     memset(&lv->m, 0, sizeof lv->m);
     memset(&lv->mt, 0, sizeof lv->mt);
     HOMG_TRY(homg__mat_alloc(ctx, a->nrows, a->ncols, a->nnz, HOMG_FLOAT64, &lv->m.csr, "SPAI-1"));
@@ -137,6 +148,7 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, lv->m.csr.col_idx, a->col_idx, (size_t)a->nnz * 4, HOMG_D2D),
                      "SPAI-1 pattern");
     HOMG_TRY(homg__write(ctx, g->count, &fb, sizeof fb));
+    t = homg__gmg_now_ms();
     HOMG_TRY(homg__alloc_array(ctx, (size_t)a->nrows + 1, sizeof(double), (void **)&lv->d, "SPAI-1 scaling"));
     HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai_scale(&ctx->ex, a, lv->d), "SPAI-1 scaling");
     HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr, g->count),
@@ -145,7 +157,9 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     g->info.fallback_rows += fb;
     if (fb)
         homg__log(ctx, HOMG_LOG_INFO, "GMG level %d: %d SPAI-1 rows fell back to SPAI(0)", l, (int)fb);
+    t = part(g, GMG_S_ROWS, t);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, &lv->m.csr, &lv->mt.csr), "SPAI-1 transpose");
+    part(g, GMG_S_TRANSPOSE, t);
     return HOMG_OK;
 }
 
@@ -252,16 +266,24 @@ static homg_status secure_spai1(homg_gmg *g, int l)
 
 static homg_status build_m(homg_gmg *g, int l);
 
-/* M (timed as GMG_T_SMOOTHER), then omega (GMG_T_OMEGA). */
+/* M (timed as GMG_T_SMOOTHER), the level's format (GMG_T_FORMAT: before
+ * omega, so that its products run in the format the cycle will), then omega
+ * (GMG_T_OMEGA). */
 homg_status homg__gmg_smoother_setup(homg_gmg *g, int l)
 {
     double t = homg__gmg_now_ms();
     homg_status st = build_m(g, l);
     t = homg__gmg_mark(g, GMG_T_SMOOTHER, t);
+    if (st == HOMG_OK)
+        st = homg__gmg_choose_format(g, l);
+    t = homg__gmg_mark(g, GMG_T_FORMAT, t);
     if (st == HOMG_OK) {
+        double t1;
         st = estimate(g, l);
+        t1 = part(g, GMG_S_ESTIMATE, t);
         if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
             st = secure_spai1(g, l);
+        part(g, GMG_S_CONTRACTION, t1);
     }
     homg__gmg_mark(g, GMG_T_OMEGA, t);
     return st;
