@@ -179,24 +179,30 @@ homg_status homg_cuda_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, doubl
     return HOMG_OK;
 }
 
-/* SPAI-1 with a warp per row: G (up to 820 doubles) in shared memory instead
- * of a thread's local memory, its entries (the row merges: most of the work)
- * spread over the lanes, the Cholesky factor column by column (lanes over the
- * rows below the pivot; each entry's sum in spai.h's order: the same bits as
- * the CPU twin's row-by-row loop), the triangular solves on lane 0. */
-#define SPAI1_WARPS 4
+/* SPAI-1 with a warp per row: G in shared memory instead of a thread's local
+ * memory, its entries (the row merges: most of the work) spread over the
+ * lanes, the Cholesky factor and L y = a column by column (lanes over the rows
+ * below the pivot; each entry's sum in spai.h's order: the same bits as the
+ * CPU twin's row-by-row loops), L^T m = y on lane 0.  Two instances: rows of
+ * up to SPAI1_SHORT entries (most P1 rows) with small slots, so that many
+ * rows share an SM, then the longer rows with GMG_SPAI1_MAX_ROW slots; rows
+ * outside (lo, hi] are left to the other. */
+#define SPAI1_SHORT 16
 
-__global__ static void __launch_bounds__(SPAI1_WARPS * 32)
-    spai1_warp_kernel(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t nrows,
-                      double *out, int32_t *fallback)
+template <int CAP, int WARPS>
+__global__ static void __launch_bounds__(WARPS * 32)
+    spai1_warp_kernel(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t nrows, int lo,
+                      int hi, double *out, int32_t *fallback)
 {
-    __shared__ double gs[SPAI1_WARPS][SPAI_TRI(GMG_SPAI1_MAX_ROW, 0)];
-    __shared__ double ms[SPAI1_WARPS][GMG_SPAI1_MAX_ROW];
+    __shared__ double gs[WARPS][SPAI_TRI(CAP, 0)];
+    __shared__ double ms[WARPS][CAP];
     int wid = threadIdx.x >> 5, lane = threadIdx.x & 31;
     double *g = gs[wid], *m = ms[wid];
-    for (int64_t row = (int64_t)blockIdx.x * SPAI1_WARPS + wid; row < nrows; row += (int64_t)gridDim.x * SPAI1_WARPS) {
+    for (int64_t row = (int64_t)blockIdx.x * WARPS + wid; row < nrows; row += (int64_t)gridDim.x * WARPS) {
         int32_t i = (int32_t)row, b = rp[i], n = rp[i + 1] - b;
-        int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW;
+        int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW && n <= CAP;
+        if (n <= lo || n > hi)
+            continue; /* the other instance's row (the same on every lane) */
         if (ok) {
             for (int e = lane; e < SPAI_TRI(n, 0); e += 32) {
                 int r = (int)((sqrt(8.0 * e + 1.0) - 1.0) * 0.5);
@@ -210,7 +216,7 @@ __global__ static void __launch_bounds__(SPAI1_WARPS * 32)
                 m[r] = spai1_rhs(ci, v, w, i, b, r);
             __syncwarp();
         }
-        for (int c = 0; ok && c < n; c++) {
+        for (int c = 0; ok && c < n; c++) { /* G = L L^T */
             double s = spai1_chol_sum(g, c, c), d = sqrt(s);
             ok = spai1_pivot_ok(s, g[SPAI_TRI(c, c)]); /* the same on every lane */
             __syncwarp();                              /* all have read g_cc */
@@ -222,9 +228,18 @@ __global__ static void __launch_bounds__(SPAI1_WARPS * 32)
             }
             __syncwarp();
         }
+        for (int k = 0; ok && k < n; k++) { /* L y = a: y_k final, then the rows below updated */
+            double y = m[k] / g[SPAI_TRI(k, k)];
+            __syncwarp(); /* all have read m[k] */
+            for (int r = k + 1 + lane; r < n; r += 32)
+                m[r] -= g[SPAI_TRI(r, k)] * y;
+            if (lane == 0)
+                m[k] = y;
+            __syncwarp();
+        }
         if (lane == 0) {
             if (ok)
-                ok = spai1_solve(g, m, n);
+                ok = spai1_backward(g, m, n);
             if (spai1_store(rp, ci, v, w, i, m, ok, out))
                 atomicAdd(fallback, 1);
         }
@@ -232,15 +247,24 @@ __global__ static void __launch_bounds__(SPAI1_WARPS * 32)
     }
 }
 
+template <int CAP, int WARPS>
+static void spai1_launch(cudaStream_t s, const csr_matrix *a, const double *w, int lo, int hi, double *out,
+                         int32_t *fallback)
+{
+    int64_t blocks = ((int64_t)a->nrows + WARPS - 1) / WARPS;
+    spai1_warp_kernel<CAP, WARPS><<<(unsigned)(blocks < (1 << 20) ? blocks : (1 << 20)), WARPS * 32, 0, s>>>(
+        a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, lo, hi, out, fallback);
+}
+
 homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback)
 {
-    int64_t blocks = ((int64_t)a->nrows + SPAI1_WARPS - 1) / SPAI1_WARPS;
+    cudaStream_t s = homg_cuda_stream(ex);
     if (a->nrows == 0)
         return HOMG_OK;
-    spai1_warp_kernel<<<(unsigned)(blocks < (1 << 20) ? blocks : (1 << 20)), SPAI1_WARPS * 32, 0,
-                        homg_cuda_stream(ex)>>>(a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows,
-                                                (double *)m->values, fallback);
-    HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows");
+    spai1_launch<SPAI1_SHORT, 8>(s, a, w, -1, SPAI1_SHORT, (double *)m->values, fallback);
+    HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (short)");
+    spai1_launch<GMG_SPAI1_MAX_ROW, 4>(s, a, w, SPAI1_SHORT, INT32_MAX, (double *)m->values, fallback);
+    HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (long)");
     return HOMG_OK;
 }
 

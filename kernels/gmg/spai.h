@@ -81,16 +81,12 @@ HOMG_HD double spai1_chol_sum(const double *g, int r, int c)
 /* The pivot test: s (spai1_chol_sum of (r, r)) against G_rr. */
 HOMG_HD int spai1_pivot_ok(double s, double grr) { return s > 1e-12 * grr; }
 
-/* Solves L L^T m = m in place (L packed in g); 0 where a component is not finite. */
-HOMG_HD int spai1_solve(const double *g, double *m, int n)
+/* L^T m = y in place (L packed in g), after L y = a; 0 where a component is
+ * not finite.  (L y = a: row by row in spai1_solve; the CUDA warp runs it
+ * column by column, each m[r] updated in the same order of k.) */
+HOMG_HD int spai1_backward(const double *g, double *m, int n)
 {
-    for (int r = 0; r < n; r++) { /* L y = a */
-        double s = m[r];
-        for (int k = 0; k < r; k++)
-            s -= g[SPAI_TRI(r, k)] * m[k];
-        m[r] = s / g[SPAI_TRI(r, r)];
-    }
-    for (int r = n - 1; r >= 0; r--) { /* L^T m = y */
+    for (int r = n - 1; r >= 0; r--) {
         double s = m[r];
         for (int k = r + 1; k < n; k++)
             s -= g[SPAI_TRI(k, r)] * m[k];
@@ -100,6 +96,18 @@ HOMG_HD int spai1_solve(const double *g, double *m, int n)
         if (!isfinite(m[r]))
             return 0;
     return 1;
+}
+
+/* Solves L L^T m = m in place (L packed in g); 0 where a component is not finite. */
+HOMG_HD int spai1_solve(const double *g, double *m, int n)
+{
+    for (int r = 0; r < n; r++) { /* L y = a */
+        double s = m[r];
+        for (int k = 0; k < r; k++)
+            s -= g[SPAI_TRI(r, k)] * m[k];
+        m[r] = s / g[SPAI_TRI(r, r)];
+    }
+    return spai1_backward(g, m, n);
 }
 
 /* Row i of M from the solution m (scaled back), or SPAI(0) where !ok; returns
