@@ -15,6 +15,7 @@ for k in 1 2; do
 echo "== [$k] BASE bench_gmg --fast --no-rcm --setup-reps 7"; timeout 15 /tmp/bench_gmg_base --fast --no-rcm --setup-reps 7 --out $OUT/base_$k.md; echo "rc=$?"
 echo "== [$k] NEW bench_gmg --fast --no-rcm --setup-reps 7"; timeout 15 $B/bench/bench_gmg --fast --no-rcm --setup-reps 7 --out $OUT/new_$k.md; echo "rc=$?"
 done
+echo "== NEW --pool (cudaMallocAsync pool allocator: what cudaMalloc/cudaFree cost the set-up)"; timeout 15 $B/bench/bench_gmg --fast --no-rcm --setup-reps 7 --pool --out $OUT/new_pool.md; echo "rc=$?"
 echo "== ncu spai1 + prolong (cube, one create)"; timeout 20 ncu --clock-control none -k regex:"spai1|prolong" --launch-count 6 $B/bench/bench_gmg --fast --no-rcm --dim 3 --reps 1 --out /tmp/n.md 2>&1 | grep -E "Profiling|Duration" ; echo "rc=$?"
 } > $L 2>&1
-grep -E "^==|rc=|PASSED|FAILED|first create|^\| (square|cube)|set-up phases|of FEM|ERROR SUMMARY|RACECHECK|Duration|Profiling" $L | tail -60
+grep -E "^==|rc=|PASSED|FAILED|first create|^\| (square|cube)|set-up phases|of FEM|ERROR SUMMARY|RACECHECK|Duration|Profiling|--pool" $L | tail -70
