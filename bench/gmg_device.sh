@@ -1,12 +1,12 @@
 #!/bin/sh
-# s5-gmg: the GPU check of branch s5-gmg 2639a04 (for the lead): tests + sanitizers on the new
+# s5-gmg: the GPU check of the branch head (for the lead; .carry-gmg/expected-id names the packed commit): tests + sanitizers on the new
 # kernels, then the set-up bench of main 45b19be (baseline) and of s5-gmg interleaved in this one run.
 # Run: tar xJf .carry-gmg/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH; sh .carry-gmg/gmg-lead.sh
 L=$OUT/gmg-lead.log
 B=.devbuild
 xz -dc .carry-gmg/bench_gmg_base.xz > /tmp/bench_gmg_base; chmod +x /tmp/bench_gmg_base
 {
-echo "== $(date -u) build $(cat .devlibs/build-id) (expected 2639a04)"; nvidia-smi -L
+echo "== $(date -u) build $(cat .devlibs/build-id) (expected $(cat .carry-gmg/expected-id 2>/dev/null))"; nvidia-smi -L
 echo "== test_gmg_gpu (full)"; timeout 40 $B/tests/test_gmg_gpu; echo "rc=$?"
 echo "== test_fem_gpu"; timeout 25 $B/tests/test_fem_gpu 2>&1 | tail -3; echo "rc=$?"
 echo "== memcheck test_gmg_gpu quick"; timeout 30 compute-sanitizer --tool memcheck --leak-check full $B/tests/test_gmg_gpu quick 2>&1 | tail -4; echo "rc=$?"
