@@ -17,8 +17,11 @@
  * RCM (beside AMG-PCG), no sweeps: the cube 65^3 in a few seconds; --no-rcm
  * drops the RCM row (its host numbering) and puts AMG-PCG beside the first.
  * --setup-reps N: set-up ms is the median of N creates after a warm-up one
- * (timed_create says what set-up includes).
- *   bench_gmg [--quick] [--big] [--fast [--no-rcm]] [--dim D] [--levels L] [--reps N] [--setup-reps N] [--out FILE]
+ * (timed_create says what set-up includes).  --pool (CUDA): the ctx allocates
+ * from a cudaMallocAsync pool (homg_allocator) and the allocations of a create
+ * are counted (pool_alloc).
+ *   bench_gmg [--quick] [--big] [--fast [--no-rcm]] [--dim D] [--levels L] [--reps N] [--setup-reps N] [--pool]
+ *             [--out FILE]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +33,10 @@
 #include "homg.h"
 #include "testutil.h"
 #include "copy_bandwidth.h"
+
+#if HOMG_HAVE_CUDA
+#include <cuda_runtime_api.h>
+#endif
 
 #ifndef HOMG_BUILD_ID
 #define HOMG_BUILD_ID "unknown"
@@ -95,6 +102,54 @@ static void emit(const char *fmt, const char *a)
         fprintf(out, fmt, a);
 }
 
+/* --pool (CUDA): the ctx's allocator is cudaMallocAsync/cudaFreeAsync on the
+ * ctx's stream (the legacy default) from the device's default pool, kept
+ * (release threshold: all), the recipe homg_allocator documents; every call
+ * counted, so the set-up's allocations per create are printed.  Without it
+ * the ctx allocates with cudaMalloc/cudaFree as always. */
+static long pool_calls;
+
+static void *pool_alloc(size_t bytes, void *user)
+{
+    void *p = NULL;
+    (void)user;
+    pool_calls++;
+#if HOMG_HAVE_CUDA
+    if (cudaMallocAsync(&p, bytes ? bytes : 1, 0) != cudaSuccess)
+        return NULL;
+#endif
+    return p;
+}
+
+static void pool_free(void *p, void *user)
+{
+    (void)user;
+#if HOMG_HAVE_CUDA
+    if (p)
+        cudaFreeAsync(p, 0);
+#else
+    (void)p;
+#endif
+}
+
+static int pool_setup(homg_ctx_desc *cd)
+{
+#if HOMG_HAVE_CUDA
+    cudaMemPool_t mp;
+    uint64_t all = UINT64_MAX;
+    if (cudaDeviceGetDefaultMemPool(&mp, 0) != cudaSuccess ||
+        cudaMemPoolSetAttribute(mp, cudaMemPoolAttrReleaseThreshold, &all) != cudaSuccess)
+        return 0;
+    cd->backend = HOMG_BACKEND_CUDA;
+    cd->allocator.alloc = pool_alloc;
+    cd->allocator.free = pool_free;
+    return 1;
+#else
+    (void)cd;
+    return 0;
+#endif
+}
+
 /* Set-up = homg_gmg_create, from the coarse host mesh and the desc to a
  * hierarchy ready for homg_gmg_apply (refinement and P, R, FEM assembly of
  * every level, smoothers and omega, coarse solver, formats; the backend
@@ -113,11 +168,15 @@ static homg_status timed_create(homg_ctx *ctx, homg_mesh *c, const homg_gmg_desc
     if (n <= 1)
         return HOMG_OK;
     for (int k = 0; k < n; k++) {
+        long calls;
         homg_gmg_destroy(*g);
         *g = NULL;
         t[k] = homg_test_now_ms();
+        calls = pool_calls;
         HOMG_TRY(homg_gmg_create(c, d, g));
         t[k] = homg_test_now_ms() - t[k];
+        if (k == n - 1 && calls != pool_calls)
+            printf("  --pool: %ld ctx allocations in the last create\n", pool_calls - calls);
     }
     *ms = median_of(t, n);
     {
@@ -216,9 +275,12 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
         snprintf(buf + used, sizeof buf - used,
                  "  of FEM: homg_fem_create %.1f (pattern %.1f by device events, scheme preparation %.1f); of "
                  "refine+P: edges %.1f, nodes and "
-                 "children %.1f, host part %.1f, P %.1f, device arrays %.1f\n",
+                 "children %.1f, host part %.1f, P %.1f, device arrays %.1f; of smoother: SPAI-1 rows %.1f, M^T %.1f; "
+                 "of omega: estimate %.1f, contraction checks %.1f\n",
                  g->fem_create_ms, g->fem_pattern_ms, g->fem_prepare_ms, g->refine_ms[GMG_R_EDGES],
-                 g->refine_ms[GMG_R_FILL], g->refine_ms[GMG_R_HOST], g->refine_ms[GMG_R_P], g->refine_ms[GMG_R_ADOPT]);
+                 g->refine_ms[GMG_R_FILL], g->refine_ms[GMG_R_HOST], g->refine_ms[GMG_R_P], g->refine_ms[GMG_R_ADOPT],
+                 g->smoother_part_ms[GMG_S_ROWS], g->smoother_part_ms[GMG_S_TRANSPOSE],
+                 g->smoother_part_ms[GMG_S_ESTIMATE], g->smoother_part_ms[GMG_S_CONTRACTION]);
         fputs(buf, stdout);
         if (out)
             fputs(buf, out);
@@ -255,6 +317,8 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             path = argv[++i];
+        else if (!strcmp(argv[i], "--pool") && !pool_setup(&cd))
+            fprintf(stderr, "bench_gmg: --pool needs CUDA and its default memory pool; ignored\n");
     }
     if (reps < 1)
         reps = 1;

@@ -350,6 +350,45 @@ static double a_norm2(const homg_host_csr *a, const double *x)
 }
 
 /* Sweeps on A e = 0 from a random e shrink ||e||_A for every smoother. */
+/* The set-up's P built from the refinement's edges in the ctx's space (CPU:
+ * host memory) equals the host path's: P by the refinement rule, then masked
+ * with the levels' Dirichlet rows, bit for bit, on every level. */
+static void test_device_prolongation(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_ctx *ctx = cpu_ctx();
+        homg_mesh *c = coarse_mesh(ctx, dim, 2);
+        homg_gmg_desc d = { 0 };
+        int32_t tags[2] = { 1, 2 }; /* x = 0 and x = 1: fixed and free boundary rows */
+        homg_gmg *g;
+        d.levels = 3;
+        d.dirichlet_tags = tags;
+        d.num_dirichlet_tags = 2;
+        g = make_gmg(ctx, c, dim, &d);
+        for (int l = 0; l + 1 < g->nlevels; l++) {
+            const gmg_level *lv = &g->lv[l], *cv = &g->lv[l + 1];
+            const csr_matrix *p = &lv->p.csr;
+            homg_host_csr q;
+            assert_non_null(lv->dfixed); /* the device path ran */
+            assert_null(lv->fixed);
+            assert_int_equal(homg__gmg_prolongation_refined(ctx, lv->mesh, cv->mesh, &q), HOMG_OK);
+            assert_int_equal(homg__gmg_mask_prolongation(ctx, &q, lv->dfixed, cv->dfixed), HOMG_OK);
+            assert_int_equal(p->nrows, q.nrows);
+            assert_int_equal(p->ncols, q.ncols);
+            assert_int_equal(p->nnz, q.nnz);
+            assert_memory_equal(p->row_ptr, q.row_ptr, sizeof(int32_t) * ((size_t)q.nrows + 1));
+            assert_memory_equal(p->col_idx, q.col_idx, sizeof(int32_t) * (size_t)q.nnz);
+            assert_memory_equal(p->values, q.values, sizeof(double) * (size_t)q.nnz);
+            homg_host_csr_free(&q);
+        }
+        printf("  %dD: P on %d levels = the host path's (refinement rule + masking)\n", dim, g->nlevels - 1);
+        homg_gmg_destroy(g);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+}
+
 static void test_smoothers_reduce_error(void **state)
 {
     (void)state;
@@ -371,7 +410,7 @@ static void test_smoothers_reduce_error(void **state)
         x = calloc((size_t)lv->rows, sizeof *x);
         zero = calloc((size_t)lv->rows, sizeof *zero);
         for (int32_t i = 0; i < lv->rows; i++)
-            x[i] = lv->fixed[i] ? 0 : homg_rng_uniform(&rng) - 0.5;
+            x[i] = (lv->fixed ? lv->fixed : lv->dfixed)[i] ? 0 : homg_rng_uniform(&rng) - 0.5; /* CPU: host memory */
         e0 = a_norm2(&ah, x);
         for (int s = 0; s < 3; s++)
             assert_int_equal(homg__gmg_smooth(g, 0, zero, x, s & 1), HOMG_OK);
@@ -857,6 +896,7 @@ int main(void)
         cmocka_unit_test(test_transpose_and_galerkin),
         cmocka_unit_test(test_spai1_rows),
         cmocka_unit_test(test_sainv_exact),
+        cmocka_unit_test(test_device_prolongation),
         cmocka_unit_test(test_smoothers_reduce_error),
         cmocka_unit_test(test_mesh_independent),
         cmocka_unit_test(test_p2),

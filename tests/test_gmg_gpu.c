@@ -287,6 +287,19 @@ static void test_kernels(void **state)
     assert_int_equal(homg_cuda_gmg_dot(ex, n, d_x, d_y, d_s), HOMG_OK);
     down(gpu, &dot_d, d_s, sizeof dot_d);
     assert_true(fabs(dot_d - dot_h) <= 1e-12 * fabs(dot_h));
+    /* the power iterations' random start: both twins equal the sequential LCG */
+    {
+        uint32_t s0 = 12345u * 2654435761u + 3u, st = s0;
+        for (int32_t i = 0; i < n; i++) {
+            st = st * 1664525u + 1013904223u;
+            hy[i] = (double)(st >> 8) / 16777216.0 - 0.5;
+        }
+        assert_int_equal(homg_cpu_gmg_random_fill(cx, n, s0, w_h), HOMG_OK);
+        assert_memory_equal(w_h, hy, sizeof(double) * n);
+        assert_int_equal(homg_cuda_gmg_random_fill(ex, n, s0, d_s2), HOMG_OK);
+        down(gpu, w_d, d_s2, sizeof(double) * n);
+        assert_memory_equal(w_d, hy, sizeof(double) * n);
+    }
     homg_free(gpu, d_w);
     homg_free(gpu, d_x);
     homg_free(gpu, d_y);
@@ -303,6 +316,193 @@ static void test_kernels(void **state)
     homg_host_csr_free(&a);
     homg_ctx_destroy(cpu);
     homg_ctx_destroy(gpu);
+}
+
+/* A random symmetric matrix for SPAI-1: rows of 1 to ~70 entries (some past
+ * GMG_SPAI1_MAX_ROW), some rows and columns all zero (singular systems: their
+ * neighbours fall back), a few empty rows. */
+static homg_host_csr spai_matrix(int32_t n, homg_rng *rng)
+{
+    uint8_t *adj = calloc((size_t)n * n, 1);
+    double *val = calloc((size_t)n * n, sizeof(double));
+    homg_host_csr a = { n, n, 0, NULL, NULL, NULL };
+    for (int32_t i = 0; i < n; i++) {
+        int deg = homg_rng_uniform(rng) < 0.04 ? 30 + (int)(10 * homg_rng_uniform(rng))
+                                               : 1 + (int)(8 * homg_rng_uniform(rng));
+        if (i % 97 == 5)
+            continue; /* empty unless a neighbour links it */
+        for (int d = 0; d < deg; d++) {
+            int32_t j = (int32_t)(homg_rng_uniform(rng) * n) % n;
+            double x = -0.1 - homg_rng_uniform(rng);
+            adj[(size_t)i * n + j] = adj[(size_t)j * n + i] = 1;
+            val[(size_t)i * n + j] = val[(size_t)j * n + i] = x;
+        }
+    }
+    for (int32_t i = 0; i < n; i++) { /* diagonal dominance where the row has entries */
+        double s = 1;
+        int any = 0;
+        for (int32_t j = 0; j < n; j++)
+            if (adj[(size_t)i * n + j] && j != i) {
+                s += fabs(val[(size_t)i * n + j]);
+                any = 1;
+            }
+        if (any || i % 97 != 5) {
+            adj[(size_t)i * n + i] = 1;
+            val[(size_t)i * n + i] = s;
+        }
+    }
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++)
+            if (i % 61 == 7 || j % 61 == 7) /* zero row and column, pattern kept */
+                val[(size_t)i * n + j] = 0;
+    a.row_ptr = malloc(sizeof(int32_t) * ((size_t)n + 1));
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++)
+            a.nnz += adj[(size_t)i * n + j];
+    a.col_idx = malloc(sizeof(int32_t) * (size_t)a.nnz + 4);
+    a.values = malloc(sizeof(double) * (size_t)a.nnz + 8);
+    a.nnz = 0;
+    for (int32_t i = 0; i < n; i++) {
+        a.row_ptr[i] = a.nnz;
+        for (int32_t j = 0; j < n; j++)
+            if (adj[(size_t)i * n + j]) {
+                a.col_idx[a.nnz] = j;
+                a.values[a.nnz++] = val[(size_t)i * n + j];
+            }
+    }
+    a.row_ptr[n] = a.nnz;
+    free(adj);
+    free(val);
+    return a;
+}
+
+/* SPAI-1 (warp per row on CUDA) against the CPU twin on spai_matrix: the same
+ * fallback rows (long, singular, empty), the other rows to rounding. */
+static void test_spai1_random(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    homg_rng rng = homg_rng_seed(23);
+    homg_host_csr a = spai_matrix(quick ? 300 : 1500, &rng);
+    csr_matrix ha = { a.nrows, a.ncols, a.nnz, a.row_ptr, a.col_idx, a.values, HOMG_FLOAT64 }, da = up_csr(gpu, &ha);
+    double *w = malloc(sizeof(double) * a.nrows), *m_h = malloc(sizeof(double) * a.nnz + 8),
+           *m_d = malloc(sizeof(double) * a.nnz + 8), *d_w;
+    int32_t longest = 0;
+    (void)state;
+    for (int32_t i = 0; i < a.nrows; i++)
+        longest = a.row_ptr[i + 1] - a.row_ptr[i] > longest ? a.row_ptr[i + 1] - a.row_ptr[i] : longest;
+    assert_true(longest > GMG_SPAI1_MAX_ROW);
+    assert_int_equal(homg_cpu_gmg_spai_scale(&cpu->ex, &ha, w), HOMG_OK);
+    d_w = up(gpu, w, sizeof(double) * a.nrows);
+    for (int scaled = 0; scaled <= 1; scaled++) {
+        int32_t fb_h = 0, fb_d = 0, *d_fb = up(gpu, &fb_d, sizeof fb_d);
+        double *d_m = up(gpu, NULL, sizeof(double) * a.nnz + 8);
+        csr_matrix hm = ha, dm = da;
+        hm.values = m_h;
+        dm.values = d_m;
+        assert_int_equal(homg_cpu_gmg_spai1(&cpu->ex, &ha, scaled ? w : NULL, &hm, &fb_h), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(&gpu->ex, &da, scaled ? d_w : NULL, &dm, d_fb), HOMG_OK);
+        down(gpu, m_d, d_m, sizeof(double) * a.nnz);
+        down(gpu, &fb_d, d_fb, sizeof fb_d);
+        printf("  SPAI-1 random rows (scaled %d): %d rows, longest %d, max rel diff %.1e, fallbacks %d / %d\n", scaled,
+               (int)a.nrows, (int)longest, max_rel(m_d, m_h, a.nnz), (int)fb_d, (int)fb_h);
+        assert_true(fb_h > 0);
+        assert_int_equal(fb_d, fb_h);
+        assert_true(max_rel(m_d, m_h, a.nnz) < 1e-10);
+        homg_free(gpu, d_m);
+        homg_free(gpu, d_fb);
+    }
+    homg_free(gpu, d_w);
+    free_csr(gpu, &da);
+    free(w);
+    free(m_h);
+    free(m_d);
+    homg_host_csr_free(&a);
+}
+
+/* The masked P from the refinement's edges (prolong.h): the CPU twin equals the
+ * host path (homg__gmg_prolongation_edges, then homg__gmg_mask_prolongation)
+ * and the CUDA twin the CPU one, bit for bit, on random edges and masks. */
+static void test_prolong(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    homg_rng rng = homg_rng_seed(31);
+    int32_t nc = quick ? 200 : 3000, ne = 0, cap = 4 * nc, n, *cnt_h, *cnt_d, *col_d, *d_cnt, *d_rp, *d_col;
+    uint64_t *edges = malloc(sizeof(uint64_t) * cap), *d_edges;
+    uint8_t *ff, *cf, *d_ff, *d_cf;
+    double *d_val, *val_d;
+    homg_host_csr hp;
+    csr_matrix cp, dp;
+    (void)state;
+    for (int32_t a = 0; a < nc && ne < cap; a++) /* sorted unique (a, b), a < b */
+        for (int32_t b = a + 1; b < nc && ne < cap; b++)
+            if (homg_rng_uniform(&rng) < 3.0 / nc)
+                edges[ne++] = (uint64_t)a << 32 | (uint32_t)b;
+    n = nc + ne;
+    ff = malloc((size_t)n);
+    cf = malloc((size_t)nc);
+    for (int32_t i = 0; i < nc; i++)
+        cf[i] = homg_rng_uniform(&rng) < 0.2;
+    for (int32_t i = 0; i < n; i++) /* fixed coarse vertices stay fixed, plus random rows */
+        ff[i] = (i < nc && cf[i]) || homg_rng_uniform(&rng) < 0.1;
+    assert_int_equal(homg__gmg_prolongation_edges(cpu, nc, edges, (size_t)ne, &hp), HOMG_OK);
+    assert_int_equal(homg__gmg_mask_prolongation(cpu, &hp, ff, cf), HOMG_OK);
+    cnt_h = malloc(sizeof(int32_t) * (n + 1));
+    cnt_d = malloc(sizeof(int32_t) * (n + 1));
+    assert_int_equal(homg_cpu_gmg_prolong_count(&cpu->ex, nc, edges, ne, ff, cf, cnt_h), HOMG_OK);
+    cp = (csr_matrix){ n,
+                       nc,
+                       0,
+                       malloc(sizeof(int32_t) * (n + 1)),
+                       malloc(sizeof(int32_t) * (n + 2 * ne + 1)),
+                       malloc(sizeof(double) * (n + 2 * ne + 1)),
+                       HOMG_FLOAT64 };
+    cp.row_ptr[0] = 0;
+    for (int32_t i = 0; i < n; i++)
+        cp.row_ptr[i + 1] = cp.row_ptr[i] + cnt_h[i];
+    cp.nnz = cp.row_ptr[n];
+    assert_int_equal(homg_cpu_gmg_prolong_fill(&cpu->ex, nc, edges, ne, ff, cf, &cp), HOMG_OK);
+    assert_int_equal(cp.nnz, hp.nnz);
+    assert_memory_equal(cp.row_ptr, hp.row_ptr, sizeof(int32_t) * (n + 1));
+    assert_memory_equal(cp.col_idx, hp.col_idx, sizeof(int32_t) * hp.nnz);
+    assert_memory_equal(cp.values, hp.values, sizeof(double) * hp.nnz);
+    d_edges = up(gpu, edges, sizeof(uint64_t) * ne + 8);
+    d_ff = up(gpu, ff, (size_t)n);
+    d_cf = up(gpu, cf, (size_t)nc);
+    d_cnt = up(gpu, NULL, sizeof(int32_t) * (n + 1));
+    assert_int_equal(homg_cuda_gmg_prolong_count(&gpu->ex, nc, d_edges, ne, d_ff, d_cf, d_cnt), HOMG_OK);
+    down(gpu, cnt_d, d_cnt, sizeof(int32_t) * n);
+    assert_memory_equal(cnt_d, cnt_h, sizeof(int32_t) * n);
+    d_rp = up(gpu, cp.row_ptr, sizeof(int32_t) * (n + 1));
+    d_col = up(gpu, NULL, sizeof(int32_t) * (cp.nnz + 1));
+    d_val = up(gpu, NULL, sizeof(double) * (cp.nnz + 1));
+    dp = (csr_matrix){ n, nc, cp.nnz, d_rp, d_col, d_val, HOMG_FLOAT64 };
+    assert_int_equal(homg_cuda_gmg_prolong_fill(&gpu->ex, nc, d_edges, ne, d_ff, d_cf, &dp), HOMG_OK);
+    col_d = malloc(sizeof(int32_t) * (cp.nnz + 1)); /* nnz can pass n + 1: not cnt_d */
+    down(gpu, col_d, d_col, sizeof(int32_t) * cp.nnz);
+    assert_memory_equal(col_d, cp.col_idx, sizeof(int32_t) * cp.nnz);
+    val_d = malloc(sizeof(double) * (cp.nnz + 1));
+    down(gpu, val_d, d_val, sizeof(double) * cp.nnz);
+    assert_memory_equal(val_d, cp.values, sizeof(double) * cp.nnz);
+    printf("  P from %d coarse nodes and %d edges, masked: %d entries; CPU = host path, CUDA = CPU\n", (int)nc, (int)ne,
+           (int)cp.nnz);
+    homg_free(gpu, d_edges);
+    homg_free(gpu, d_ff);
+    homg_free(gpu, d_cf);
+    homg_free(gpu, d_cnt);
+    homg_free(gpu, d_rp);
+    homg_free(gpu, d_col);
+    homg_free(gpu, d_val);
+    homg_host_csr_free(&hp);
+    free((void *)cp.row_ptr);
+    free((void *)cp.col_idx);
+    free(cp.values);
+    free(edges);
+    free(ff);
+    free(cf);
+    free(cnt_h);
+    free(cnt_d);
+    free(col_d);
+    free(val_d);
 }
 
 static const int32_t sides[6] = { 1, 2, 3, 4, 5, 6 };
@@ -592,7 +792,8 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),       cmocka_unit_test(test_hierarchy),
-        cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy),
+        cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy), cmocka_unit_test(test_spai1_random),
+        cmocka_unit_test(test_prolong),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "ell.h"
+#include "lcg.h"
 #include "spai.h"
 
 homg_status homg_cpu_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
@@ -127,6 +128,15 @@ homg_status homg_cpu_gmg_axpy(kernel_exec *ex, int32_t n, double alpha, const do
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (int32_t i = 0; i < n; i++)
         y[i] += alpha * x[i];
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_random_fill(kernel_exec *ex, int32_t n, uint32_t s0, double *x)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < n; i++)
+        x[i] = gmg_lcg_value(s0, (uint32_t)i);
     return HOMG_OK;
 }
 

@@ -3,6 +3,7 @@
  * thread, Richardson updates. */
 #include "sparse/sparse_util.cuh"
 #include "ell.h"
+#include "lcg.h"
 #include "spai.h"
 
 /* Groups of G lanes per row; the warp's trip count is uniform (shuffles). */
@@ -178,24 +179,92 @@ homg_status homg_cuda_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, doubl
     return HOMG_OK;
 }
 
-__global__ static void spai1_kernel(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t n,
-                                    double *out, int32_t *fallback)
+/* SPAI-1 with a warp per row: G in shared memory instead of a thread's local
+ * memory, its entries (the row merges: most of the work) spread over the
+ * lanes, the Cholesky factor and L y = a column by column (lanes over the rows
+ * below the pivot; each entry's sum in spai.h's order: the same bits as the
+ * CPU twin's row-by-row loops), L^T m = y on lane 0.  Two instances: rows of
+ * up to SPAI1_SHORT entries (most P1 rows) with small slots, so that many
+ * rows share an SM, then the longer rows with GMG_SPAI1_MAX_ROW slots; rows
+ * outside (lo, hi] are left to the other. */
+#define SPAI1_SHORT 16
+
+template <int CAP, int WARPS>
+__global__ static void __launch_bounds__(WARPS * 32)
+    spai1_warp_kernel(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t nrows, int lo,
+                      int hi, double *out, int32_t *fallback)
 {
-    FOR_ROWS(i, n)
-    {
-        if (spai1_row(rp, ci, v, w, i, out))
-            atomicAdd(fallback, 1);
+    __shared__ double gs[WARPS][SPAI_TRI(CAP, 0)];
+    __shared__ double ms[WARPS][CAP];
+    int wid = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    double *g = gs[wid], *m = ms[wid];
+    for (int64_t row = (int64_t)blockIdx.x * WARPS + wid; row < nrows; row += (int64_t)gridDim.x * WARPS) {
+        int32_t i = (int32_t)row, b = rp[i], n = rp[i + 1] - b;
+        int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW && n <= CAP;
+        if (n <= lo || n > hi)
+            continue; /* the other instance's row (the same on every lane) */
+        if (ok) {
+            for (int e = lane; e < SPAI_TRI(n, 0); e += 32) {
+                int r = (int)((sqrt(8.0 * e + 1.0) - 1.0) * 0.5);
+                while (SPAI_TRI(r + 1, 0) <= e)
+                    r++;
+                while (SPAI_TRI(r, 0) > e)
+                    r--;
+                g[e] = spai1_gram(rp, ci, v, w, b, r, e - SPAI_TRI(r, 0));
+            }
+            for (int r = lane; r < n; r += 32)
+                m[r] = spai1_rhs(ci, v, w, i, b, r);
+            __syncwarp();
+        }
+        for (int c = 0; ok && c < n; c++) { /* G = L L^T */
+            double s = spai1_chol_sum(g, c, c), d = sqrt(s);
+            ok = spai1_pivot_ok(s, g[SPAI_TRI(c, c)]); /* the same on every lane */
+            __syncwarp();                              /* all have read g_cc */
+            if (ok) {
+                for (int r = c + 1 + lane; r < n; r += 32)
+                    g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) / d;
+                if (lane == 0)
+                    g[SPAI_TRI(c, c)] = d;
+            }
+            __syncwarp();
+        }
+        for (int k = 0; ok && k < n; k++) { /* L y = a: y_k final, then the rows below updated */
+            double y = m[k] / g[SPAI_TRI(k, k)];
+            __syncwarp(); /* all have read m[k] */
+            for (int r = k + 1 + lane; r < n; r += 32)
+                m[r] -= g[SPAI_TRI(r, k)] * y;
+            if (lane == 0)
+                m[k] = y;
+            __syncwarp();
+        }
+        if (lane == 0) {
+            if (ok)
+                ok = spai1_backward(g, m, n);
+            if (spai1_store(rp, ci, v, w, i, m, ok, out))
+                atomicAdd(fallback, 1);
+        }
+        __syncwarp(); /* g and m are reused by the next row */
     }
+}
+
+template <int CAP, int WARPS>
+static void spai1_launch(cudaStream_t s, const csr_matrix *a, const double *w, int lo, int hi, double *out,
+                         int32_t *fallback)
+{
+    int64_t blocks = ((int64_t)a->nrows + WARPS - 1) / WARPS;
+    spai1_warp_kernel<CAP, WARPS><<<(unsigned)(blocks < (1 << 20) ? blocks : (1 << 20)), WARPS * 32, 0, s>>>(
+        a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, lo, hi, out, fallback);
 }
 
 homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback)
 {
+    cudaStream_t s = homg_cuda_stream(ex);
     if (a->nrows == 0)
         return HOMG_OK;
-    /* small blocks: each thread holds its row's system in local memory */
-    spai1_kernel<<<(unsigned)((a->nrows + 63) / 64), 64, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, (double *)m->values, fallback);
-    HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows");
+    spai1_launch<SPAI1_SHORT, 8>(s, a, w, -1, SPAI1_SHORT, (double *)m->values, fallback);
+    HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (short)");
+    spai1_launch<GMG_SPAI1_MAX_ROW, 4>(s, a, w, SPAI1_SHORT, INT32_MAX, (double *)m->values, fallback);
+    HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (long)");
     return HOMG_OK;
 }
 
@@ -225,6 +294,20 @@ homg_status homg_cuda_gmg_axpy(kernel_exec *ex, int32_t n, double alpha, const d
         return HOMG_OK;
     axpy_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, alpha, x, y);
     HOMG_CUDA_LAUNCHED(ex, "axpy");
+    return HOMG_OK;
+}
+
+__global__ static void random_kernel(int32_t n, uint32_t s0, double *x)
+{
+    FOR_ROWS(i, n) x[i] = gmg_lcg_value(s0, (uint32_t)i);
+}
+
+homg_status homg_cuda_gmg_random_fill(kernel_exec *ex, int32_t n, uint32_t s0, double *x)
+{
+    if (n == 0)
+        return HOMG_OK;
+    random_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, s0, x);
+    HOMG_CUDA_LAUNCHED(ex, "random start");
     return HOMG_OK;
 }
 

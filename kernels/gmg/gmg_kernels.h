@@ -65,6 +65,16 @@ typedef struct ell_matrix {
     X(homg_status, gmg, refine_elements,                                                                             \
       (kernel_exec * ex, int dim, int32_t num_elements, const int32_t *elements, int32_t num_nodes,                  \
        const uint64_t *edges, int32_t num_edges, const double *fine, int32_t *children))                             \
+    /* P of a mesh refined from nc nodes with the ne sorted edges (prolong.h), masked */                             \
+    /* by the Dirichlet rows (uint8 per row, fine and coarse): count[i] = row i's */                                 \
+    /* entries; then, p->row_ptr filled (a scan of count) and col_idx/values */                                      \
+    /* allocated, the entries. */                                                                                    \
+    X(homg_status, gmg, prolong_count,                                                                               \
+      (kernel_exec * ex, int32_t nc, const uint64_t *edges, int32_t ne, const uint8_t *fine_fixed,                   \
+       const uint8_t *coarse_fixed, int32_t *count))                                                                 \
+    X(homg_status, gmg, prolong_fill,                                                                                \
+      (kernel_exec * ex, int32_t nc, const uint64_t *edges, int32_t ne, const uint8_t *fine_fixed,                   \
+       const uint8_t *coarse_fixed, csr_matrix *p))                                                                  \
     /* d_i = a_ii / sum_j a_ij^2 (SPAI(0): argmin ||I - D A||_F for symmetric A); 0 */                               \
     /* for an empty row.  jacobi != 0: d_i = 1 / a_ii instead. */                                                    \
     X(homg_status, gmg, diag_inverse, (kernel_exec * ex, const csr_matrix *a, int jacobi, double *d))                \
@@ -82,6 +92,8 @@ typedef struct ell_matrix {
       (kernel_exec * ex, int32_t n, double omega, const double *d, const double *r, double *x))                      \
     /* y += alpha x */                                                                                               \
     X(homg_status, gmg, axpy, (kernel_exec * ex, int32_t n, double alpha, const double *x, double *y))               \
+    /* x_i = the power iterations' random start from seed s0 (lcg.h), in [-0.5, 0.5) */                              \
+    X(homg_status, gmg, random_fill, (kernel_exec * ex, int32_t n, uint32_t s0, double *x))                          \
     /* *out = x . y (device scalar, overwritten) */                                                                  \
     X(homg_status, gmg, dot, (kernel_exec * ex, int32_t n, const double *x, const double *y, double *out))           \
     /* inv (n*n, ctx space) = A^-1 of symmetric double CSR A by Cholesky (coarse.c: plain, host; */                  \

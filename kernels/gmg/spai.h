@@ -49,54 +49,73 @@ HOMG_HD double spai_scale_row(const int32_t *rp, const int32_t *ci, const double
     return 1.0;
 }
 
-/* SPAI-1 row i of symmetric A into out (A's row pattern): the normal equations
- * G m = a_i with G_jl = (A^T A)_jl over the pattern J, by Cholesky in the packed
- * lower triangle g.  With w (w_k = 1 / sqrt(a_kk)) it is SPAI-1 of the
- * Jacobi-scaled W A W, scaled back: M = W M^ W (w NULL: A itself).  Returns 0 on
- * success, 1 where it fell back to SPAI(0). */
-HOMG_HD int spai1_row(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t i, double *out)
+/* Index of (r, c), c <= r, in a packed lower triangle (rows one after another). */
+#define SPAI_TRI(r, c) ((r) * ((r) + 1) / 2 + (c))
+
+/* Component r of the SPAI-1 right-hand side of row i (a_i over the pattern, scaled). */
+HOMG_HD double spai1_rhs(const int32_t *ci, const double *v, const double *w, int32_t i, int32_t b, int r)
 {
-    double g[GMG_SPAI1_MAX_ROW * (GMG_SPAI1_MAX_ROW + 1) / 2], m[GMG_SPAI1_MAX_ROW];
-    int32_t b = rp[i], n = rp[i + 1] - b;
-    int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW;
-    for (int r = 0; ok && r < n; r++) {
-        for (int c = 0; c <= r; c++)
-            g[r * (r + 1) / 2 + c] =
-                spai_row_dot(rp, ci, v, w, ci[b + r], ci[b + c]) * (w ? w[ci[b + r]] * w[ci[b + c]] : 1.0);
-        m[r] = v[b + r] * (w ? w[i] * w[ci[b + r]] : 1.0);
-    }
-    /* in-place Cholesky G = L L^T (packed rows) */
-    for (int r = 0; ok && r < n; r++) {
-        for (int c = 0; c <= r; c++) {
-            double s = g[r * (r + 1) / 2 + c];
-            for (int k = 0; k < c; k++)
-                s -= g[r * (r + 1) / 2 + k] * g[c * (c + 1) / 2 + k];
-            if (c < r) {
-                g[r * (r + 1) / 2 + c] = s / g[c * (c + 1) / 2 + c];
-            } else if (s > 1e-12 * g[r * (r + 1) / 2 + r]) { /* g_rr still holds G_rr */
-                g[r * (r + 1) / 2 + r] = sqrt(s);
-            } else {
-                ok = 0;
-            }
-            if (!ok)
-                break;
-        }
-    }
-    for (int r = 0; ok && r < n; r++) { /* L y = a */
-        double s = m[r];
-        for (int k = 0; k < r; k++)
-            s -= g[r * (r + 1) / 2 + k] * m[k];
-        m[r] = s / g[r * (r + 1) / 2 + r];
-    }
-    for (int r = n - 1; ok && r >= 0; r--) { /* L^T m = y */
+    return v[b + r] * (w ? w[i] * w[ci[b + r]] : 1.0);
+}
+
+/* Entry (r, c) of the SPAI-1 normal equations of the row starting at b: G_rc =
+ * (A^T A)_jl over the pattern (j, l the columns r, c), W-scaled with w. */
+HOMG_HD double spai1_gram(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t b, int r,
+                          int c)
+{
+    int32_t j = ci[b + r], l = ci[b + c];
+    return spai_row_dot(rp, ci, v, w, j, l) * (w ? w[j] * w[l] : 1.0);
+}
+
+/* G_rc minus the products of the Cholesky factor's rows r and c left of c (in
+ * increasing k: the order both the row-by-row CPU twin and the column-by-column
+ * CUDA warp use, so both give the same bits). */
+HOMG_HD double spai1_chol_sum(const double *g, int r, int c)
+{
+    double s = g[SPAI_TRI(r, c)];
+    for (int k = 0; k < c; k++)
+        s -= g[SPAI_TRI(r, k)] * g[SPAI_TRI(c, k)];
+    return s;
+}
+
+/* The pivot test: s (spai1_chol_sum of (r, r)) against G_rr. */
+HOMG_HD int spai1_pivot_ok(double s, double grr) { return s > 1e-12 * grr; }
+
+/* L^T m = y in place (L packed in g), after L y = a; 0 where a component is
+ * not finite.  (L y = a: row by row in spai1_solve; the CUDA warp runs it
+ * column by column, each m[r] updated in the same order of k.) */
+HOMG_HD int spai1_backward(const double *g, double *m, int n)
+{
+    for (int r = n - 1; r >= 0; r--) {
         double s = m[r];
         for (int k = r + 1; k < n; k++)
-            s -= g[k * (k + 1) / 2 + r] * m[k];
-        m[r] = s / g[r * (r + 1) / 2 + r];
+            s -= g[SPAI_TRI(k, r)] * m[k];
+        m[r] = s / g[SPAI_TRI(r, r)];
     }
-    for (int r = 0; ok && r < n; r++)
+    for (int r = 0; r < n; r++)
         if (!isfinite(m[r]))
-            ok = 0;
+            return 0;
+    return 1;
+}
+
+/* Solves L L^T m = m in place (L packed in g); 0 where a component is not finite. */
+HOMG_HD int spai1_solve(const double *g, double *m, int n)
+{
+    for (int r = 0; r < n; r++) { /* L y = a */
+        double s = m[r];
+        for (int k = 0; k < r; k++)
+            s -= g[SPAI_TRI(r, k)] * m[k];
+        m[r] = s / g[SPAI_TRI(r, r)];
+    }
+    return spai1_backward(g, m, n);
+}
+
+/* Row i of M from the solution m (scaled back), or SPAI(0) where !ok; returns
+ * 1 where it fell back. */
+HOMG_HD int spai1_store(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t i,
+                        const double *m, int ok, double *out)
+{
+    int32_t b = rp[i], n = rp[i + 1] - b;
     if (ok) {
         for (int r = 0; r < n; r++)
             out[b + r] = m[r] * (w ? w[i] * w[ci[b + r]] : 1.0);
@@ -105,6 +124,37 @@ HOMG_HD int spai1_row(const int32_t *rp, const int32_t *ci, const double *v, con
     for (int32_t k = b; k < rp[i + 1]; k++)
         out[k] = ci[k] == i ? spai0_row(rp, ci, v, i, 0) : 0.0;
     return 1;
+}
+
+/* SPAI-1 row i of symmetric A into out (A's row pattern): the normal equations
+ * G m = a_i with G_jl = (A^T A)_jl over the pattern J, by Cholesky in the packed
+ * lower triangle g.  With w (w_k = 1 / sqrt(a_kk)) it is SPAI-1 of the
+ * Jacobi-scaled W A W, scaled back: M = W M^ W (w NULL: A itself).  Returns 0 on
+ * success, 1 where it fell back to SPAI(0).  (The CUDA twin runs the same
+ * pieces with a warp per row: gmg.cu.) */
+HOMG_HD int spai1_row(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t i, double *out)
+{
+    double g[SPAI_TRI(GMG_SPAI1_MAX_ROW, 0)], m[GMG_SPAI1_MAX_ROW];
+    int32_t b = rp[i], n = rp[i + 1] - b;
+    int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW;
+    for (int r = 0; ok && r < n; r++) {
+        for (int c = 0; c <= r; c++)
+            g[SPAI_TRI(r, c)] = spai1_gram(rp, ci, v, w, b, r, c);
+        m[r] = spai1_rhs(ci, v, w, i, b, r);
+    }
+    /* in-place Cholesky G = L L^T (packed rows) */
+    for (int r = 0; ok && r < n; r++) {
+        for (int c = 0; c < r; c++)
+            g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) / g[SPAI_TRI(c, c)];
+        double s = spai1_chol_sum(g, r, r);
+        if (spai1_pivot_ok(s, g[SPAI_TRI(r, r)])) /* g_rr still holds G_rr */
+            g[SPAI_TRI(r, r)] = sqrt(s);
+        else
+            ok = 0;
+    }
+    if (ok)
+        ok = spai1_solve(g, m, n);
+    return spai1_store(rp, ci, v, w, i, m, ok, out);
 }
 
 #endif

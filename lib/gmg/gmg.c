@@ -3,7 +3,9 @@
  *
  * Set-up, in order:
  *  1. the coarse mesh refined desc.levels times (hierarchy.c), P_l per pair of
- *     levels from the coarse P1 basis at the fine nodes (native numbering);
+ *     levels from the coarse P1 basis at the fine nodes (native numbering): on
+ *     the host, or -- refined here, numbered as read, rediscretised -- kept as
+ *     the refinement's sorted edges in the ctx's space and built there in 3.;
  *  2. the numbering of every level (numbering.c) applied to the meshes and P's;
  *  3. the problem assembled on every level with homg_fem (float64; sigma per
  *     coarse element inherited by its descendants); the Dirichlet rows are unit
@@ -12,11 +14,12 @@
  *     correction vanishes on the Dirichlet boundary, and R A P has unit rows
  *     there too.  R = P^T;
  *  4. GALERKIN replaces the coarse matrices by R A P (host, double), finest first;
- *  5. the smoother of every level but the coarsest (smoother.c), omega from a
- *     power-iteration estimate of lambda_max(M A);
+ *  5. the smoother of every level but the coarsest (smoother.c), then the
+ *     level's SpMV format (op.c), then omega from a power-iteration estimate
+ *     of lambda_max(M A) (its products in the cycle's format);
  *  6. the coarsest level's solver (coarse.c: the dense Cholesky inverse computed
  *     on the backend, cuSOLVER on CUDA);
- *  7. the SpMV format of every level (op.c).
+ *  7. the coarsest level's SpMV format.
  * Defaults: SPAI-1, V(2,2), rediscretised coarse operators, dense Cholesky on
  * the coarsest level, numbering as read, format measured.
  *
@@ -141,6 +144,8 @@ static void level_free(homg_gmg *g, gmg_level *lv)
     homg_mesh_destroy(lv->mesh);
     homg_host_csr_free(&lv->host_a);
     free(lv->fixed);
+    homg__free(ctx, lv->dfixed);
+    homg__free(ctx, lv->edges);
     homg__gmg_op_free(g, &lv->a);
     homg__gmg_op_free(g, &lv->p);
     homg__gmg_op_free(g, &lv->r);
@@ -254,6 +259,21 @@ static homg_status copy_matrix(homg_gmg *g, const homg_csr *v, csr_matrix *a)
     return HOMG_OK;
 }
 
+/* The level's Dirichlet mask: kept in the ctx's space for the device P (the
+ * refinement's edges are there), else read to the host for the host P. */
+static homg_status keep_mask(homg_gmg *g, gmg_level *lv, const uint8_t *mask)
+{
+    homg_ctx *ctx = g->ctx;
+    if (lv->edges || (lv > g->lv && lv[-1].edges)) { /* a fine or coarse side of a device P */
+        HOMG_TRY(homg__alloc(ctx, (size_t)lv->rows + 1, (void **)&lv->dfixed, "GMG: Dirichlet mask"));
+        HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, lv->dfixed, mask, (size_t)lv->rows, HOMG_D2D), "GMG: mask");
+        return HOMG_OK;
+    }
+    if (!(lv->fixed = (uint8_t *)homg__host_alloc(ctx, (size_t)lv->rows + 1, "GMG: Dirichlet mask")))
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    return homg__read(ctx, lv->fixed, mask, (size_t)lv->rows);
+}
+
 /* FEM assembly of level l: A (copied in the ctx's space; a host copy only for
  * the host set-ups, Galerkin and SAINV), fixed rows, and (level 0) the rhs.
  * P2 (desc.order = 2): level 0 is P2 on level 1's mesh, whose unknowns are
@@ -303,10 +323,8 @@ static homg_status assemble(homg_gmg *g, int l)
         st = copy_matrix(g, &view, &lv->a.csr);
     if (st == HOMG_OK && (galerkin || g->desc.smoother == HOMG_GMG_SMOOTHER_SAINV)) /* host set-up needs it */
         st = homg__csr_to_host(ctx, &view, &lv->host_a, "GMG: level matrix");
-    if (st == HOMG_OK && !(lv->fixed = (uint8_t *)homg__host_alloc(ctx, (size_t)lv->rows + 1, "GMG: Dirichlet mask")))
-        st = HOMG_ERROR_OUT_OF_MEMORY;
     if (st == HOMG_OK)
-        st = homg__read(ctx, lv->fixed, homg_fem_dirichlet_mask(fem), (size_t)lv->rows);
+        st = keep_mask(g, lv, homg_fem_dirichlet_mask(fem));
     if (st == HOMG_OK && l == 0)
         st = homg__alloc_array(ctx, (size_t)lv->rows, sizeof(double), (void **)&g->rhs, "GMG right-hand side");
     if (st == HOMG_OK && l == 0)
@@ -320,6 +338,14 @@ static homg_status assemble(homg_gmg *g, int l)
     return st;
 }
 
+/* P built in the ctx's space from the refinement's edges (prolong.h): meshes
+ * refined here, numbered as read, no host product needing P (Galerkin). */
+static int device_p(const homg_gmg *g, homg_mesh *const *nested)
+{
+    return !nested && g->desc.numbering == HOMG_GMG_NUMBERING_AS_READ &&
+           g->desc.coarse_op != HOMG_GMG_COARSE_OP_GALERKIN;
+}
+
 /* Meshes in the hierarchy's numbering and the host prolongations between them. */
 static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nested, homg_host_csr *p)
 {
@@ -331,11 +357,20 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
     homg_status st;
     double t = now_ms();
     memset(order, 0, sizeof order);
-    if (nested)
+    if (nested) {
         for (int l = 0; l < nl; l++)
             native[l] = nested[nl - 1 - l]; /* not owned; given coarse to fine */
-    else
+    } else if (device_p(g, nested)) {
+        uint64_t *edges[HOMG_GMG_MAX_LEVELS];
+        int32_t count[HOMG_GMG_MAX_LEVELS];
+        HOMG_TRY(homg__gmg_refine_device(ctx, coarse, nl, native, edges, count, g->refine_ms));
+        for (int l = 0; l < nl - 1; l++) {
+            g->lv[l].edges = edges[l];
+            g->lv[l].num_edges = count[l];
+        }
+    } else {
         HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native, p, g->refine_ms));
+    }
     t = homg__gmg_mark(g, GMG_T_REFINE, t);
     st = homg__gmg_numbering(ctx, &g->desc, nl, native, order);
     for (int l = 0; l < nl - 1 && st == HOMG_OK; l++) {
@@ -393,10 +428,48 @@ static homg_status galerkin_level(homg_gmg *g, int l, const homg_host_csr *p)
     return st;
 }
 
-/* Masks P, then R = P^T: on the host with Galerkin's products, else on the backend. */
+/* P_l in the ctx's space from the refinement's edges and the two levels'
+ * masks (count, scan, fill: one read, the entry count); the edges freed. */
+static homg_status device_prolongation(homg_gmg *g, int l)
+{
+    homg_ctx *ctx = g->ctx;
+    gmg_level *lv = &g->lv[l], *cv = &g->lv[l + 1];
+    csr_matrix *p = &lv->p.csr;
+    int32_t nc = cv->rows, ne = lv->num_edges, nnz = 0, *cnt = NULL;
+    homg_status st;
+    if (nc + ne != lv->rows || !lv->dfixed || !cv->dfixed)
+        return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED, "GMG: level %d has %d rows, not %d nodes + %d edges", l,
+                          (int)lv->rows, (int)nc, (int)ne);
+    memset(&lv->p, 0, sizeof lv->p);
+    HOMG_TRY(homg__mat_alloc(ctx, lv->rows, nc, nc + 2 * ne, HOMG_FLOAT64, p, "GMG prolongation"));
+    st = homg__alloc_array(ctx, (size_t)lv->rows + 1, sizeof(int32_t), (void **)&cnt, "GMG prolongation");
+    if (st == HOMG_OK &&
+        (GMG_GK(g)->prolong_count(&ctx->ex, nc, lv->edges, ne, lv->dfixed, cv->dfixed, cnt) != HOMG_OK ||
+         GMG_SK(g)->scan_i32(&ctx->ex, g->handle, cnt, p->row_ptr, lv->rows, p->row_ptr + lv->rows) != HOMG_OK))
+        st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG prolongation: counts");
+    homg__free(ctx, cnt);
+    if (st == HOMG_OK)
+        st = homg__read(ctx, &nnz, p->row_ptr + lv->rows, sizeof nnz);
+    if (st == HOMG_OK) {
+        p->nnz = nnz;
+        if (GMG_GK(g)->prolong_fill(&ctx->ex, nc, lv->edges, ne, lv->dfixed, cv->dfixed, p) != HOMG_OK)
+            st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG prolongation: entries");
+    }
+    homg__free(ctx, lv->edges);
+    lv->edges = NULL;
+    return st;
+}
+
+/* Masks P, then R = P^T: on the host with Galerkin's products, else on the
+ * backend (P there too where the refinement's edges are). */
 static homg_status transfers(homg_gmg *g, homg_host_csr *p)
 {
     for (int l = 0; l < g->nlevels - 1; l++) {
+        if (g->lv[l].edges) {
+            HOMG_TRY(device_prolongation(g, l));
+            HOMG_TRY(device_restriction(g, &g->lv[l]));
+            continue;
+        }
         HOMG_TRY(homg__gmg_mask_prolongation(g->ctx, &p[l], g->lv[l].fixed, g->lv[l + 1].fixed));
         if (g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN) {
             HOMG_TRY(galerkin_level(g, l, &p[l]));
@@ -456,7 +529,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     homg_host_csr p[HOMG_GMG_MAX_LEVELS];
     kernel_alloc ka = homg__kalloc(ctx);
     homg_status st = HOMG_OK;
-    double t0 = now_ms(), t, t1;
+    double t0 = now_ms(), t, t1, ts;
     memset(p, 0, sizeof p);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->handle_create(&ctx->ex, &ka, &g->handle), "homg_gmg_create: sparse handles");
     HOMG_TRY(homg__alloc(ctx, sizeof(double), (void **)&g->scalar, "GMG scalars"));
@@ -484,21 +557,21 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
         st = homg__alloc_array(ctx, (size_t)g->lv[0].rows + 1, sizeof(double), (void **)&g->cor, "GMG vectors");
     homg__gmg_mark(g, GMG_T_UPLOAD, t1);
     g->info.assemble_ms = now_ms() - t;
-    t = now_ms();
+    ts = now_ms();
     for (int l = 0; l < g->nlevels - 1 && st == HOMG_OK; l++)
         st = homg__gmg_smoother_setup(g, l);
     t1 = now_ms();
     if (st == HOMG_OK)
         st = homg__gmg_coarse_setup(g);
     homg__gmg_mark(g, GMG_T_COARSE, t1);
-    g->info.smoother_ms = now_ms() - t;
     t = now_ms();
-    for (int l = 0; l < g->nlevels && st == HOMG_OK; l++)
-        st = homg__gmg_choose_format(g, l);
+    if (st == HOMG_OK) /* the other levels' formats came with their smoothers */
+        st = homg__gmg_choose_format(g, g->nlevels - 1);
     if (st == HOMG_OK)
         st = ctx->mem->sync(&ctx->ex) == HOMG_OK ? HOMG_OK : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG set-up");
-    g->info.format_ms = now_ms() - t;
-    g->phase_ms[GMG_T_FORMAT] += g->info.format_ms;
+    g->phase_ms[GMG_T_FORMAT] += now_ms() - t;
+    g->info.format_ms = g->phase_ms[GMG_T_FORMAT];
+    g->info.smoother_ms = now_ms() - ts - g->info.format_ms; /* smoothers, omega, coarse solver */
     g->info.setup_ms = now_ms() - t0;
     if (st == HOMG_OK)
         fill_info(g);

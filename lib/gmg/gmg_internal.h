@@ -17,7 +17,10 @@ typedef struct gmg_op {
 typedef struct gmg_level {
     homg_mesh *mesh;      /* in the hierarchy's numbering (owned) */
     homg_host_csr host_a; /* host copy of A (set-up: Galerkin, SAINV, coarse solve) */
-    uint8_t *fixed;       /* host: 1 for Dirichlet rows (unit rows), per row */
+    uint8_t *fixed;       /* host: 1 for Dirichlet rows (unit rows), per row (host P's masking) */
+    uint8_t *dfixed;      /* the same in the ctx's space (device P's masking) */
+    uint64_t *edges;      /* ctx's space: the sorted edges of the next coarser mesh (its refinement's; */
+    int32_t num_edges;    /* device P), freed once P is built */
     gmg_op a;
     gmg_op p, r;  /* to this level from the next coarser one (none on the coarsest) */
     gmg_op m, mt; /* SPAI1: M and M^T; SAINV: W and W^T with M = W W^T */
@@ -32,16 +35,16 @@ typedef struct gmg_level {
 /* Set-up phases timed for bench_gmg (host clock; the backend is synchronised
  * at each mark, so device work is charged to the phase that queued it). */
 enum {
-    GMG_T_REFINE,   /* refinement and P (host) */
+    GMG_T_REFINE,   /* refinement (and the host P where the device one is not used) */
     GMG_T_NUMBER,   /* numbering, renumbered meshes and P's (host) */
     GMG_T_FEM,      /* homg_fem create + assemble per level (backend) */
     GMG_T_HOSTCOPY, /* host copies of A, Dirichlet masks, rhs */
-    GMG_T_TRANSFER, /* P masked, R = P^T, Galerkin (host), uploads of P and R */
+    GMG_T_TRANSFER, /* P (backend, from the edges; or host, masked and uploaded), R = P^T, Galerkin (host) */
     GMG_T_UPLOAD,   /* A uploaded, cycle vectors */
     GMG_T_SMOOTHER, /* M: diagonal, SPAI-1 rows (backend), SAINV (host) */
     GMG_T_OMEGA,    /* power iterations, SPAI-1 contraction checks */
     GMG_T_COARSE,   /* coarsest level's solver */
-    GMG_T_FORMAT,   /* ELLPACK-R conversion (and timing when asked) */
+    GMG_T_FORMAT,   /* ELLPACK-R conversion (and timing when asked), per level before omega */
     GMG_T_COUNT
 };
 extern const char *const homg__gmg_phase_names[GMG_T_COUNT];
@@ -50,6 +53,10 @@ extern const char *const homg__gmg_phase_names[GMG_T_COUNT];
  * and read back, the host's part of the refined mesh (tags, facets, markers),
  * P from the edges, the device arrays handed to the refined mesh. */
 enum { GMG_R_EDGES, GMG_R_FILL, GMG_R_HOST, GMG_R_P, GMG_R_ADOPT, GMG_R_COUNT };
+/* Parts of GMG_T_SMOOTHER and GMG_T_OMEGA (host clock, synchronised): the
+ * SPAI-1 rows (scaling, the batched rows, the fallback count read), M^T; the
+ * power iterations for omega, SPAI-1's contraction checks. */
+enum { GMG_S_ROWS, GMG_S_TRANSPOSE, GMG_S_ESTIMATE, GMG_S_CONTRACTION, GMG_S_COUNT };
 /* Synchronises, charges now - since to phase, returns now (ms). */
 double homg__gmg_mark(homg_gmg *g, int phase, double since);
 double homg__gmg_now_ms(void);
@@ -60,6 +67,7 @@ struct homg_gmg {
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
     double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
     double refine_ms[GMG_R_COUNT];         /* parts of GMG_T_REFINE */
+    double smoother_part_ms[GMG_S_COUNT];  /* parts of GMG_T_SMOOTHER and GMG_T_OMEGA */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;
@@ -82,6 +90,10 @@ struct homg_gmg {
  * prolongations P_l (host, n_l x n_{l+1}) from the coarse P1 basis. */
 homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p,
                              double *ms /* GMG_R_COUNT parts added, or NULL */);
+/* The same with p NULL, each level's sorted edges (of its parent) kept in the
+ * ctx's space instead: edges[l], count[l] for l < nl - 1 (the caller frees). */
+homg_status homg__gmg_refine_device(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, uint64_t **edges,
+                                    int32_t *count, double *ms);
 homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, homg_host_csr *p);
 /* The same for fine = homg_mesh_refine(coarse), by the refinement's rule (parent
  * vertex or parent edge; no point location): _edges from the coarse mesh's

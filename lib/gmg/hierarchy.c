@@ -29,6 +29,8 @@ typedef struct backend_refine {
     double *coords;
     int32_t *elems;
     uint64_t *keys;
+    int keep; /* non-zero: fill hands the keys (sorted edges) to kept */
+    uint64_t *kept;
     double ms[GMG_R_COUNT]; /* the hooks' parts */
 } backend_refine;
 
@@ -117,6 +119,10 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
         st = homg__read(ctx, coords, x, (size_t)nn * dim * sizeof(double));
     if (st == HOMG_OK)
         st = homg__read(ctx, elements, el, (size_t)ne * nv * sizeof(int32_t));
+    if (b->keep) {
+        b->kept = b->keys;
+        b->keys = NULL;
+    }
     backend_refine_free(b);
     b->coords = x; /* the next refinement's parent */
     b->elems = el;
@@ -146,12 +152,14 @@ static homg_status adopt_backend_arrays(const backend_refine *b, homg_mesh *m)
     return HOMG_OK;
 }
 
-homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p, double *ms)
+static homg_status refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p,
+                          uint64_t **dev_edges, int32_t *dev_count, double *ms)
 {
     backend_refine b;
     mesh_refine_hook hook = { &b, backend_edges, backend_fill };
     memset(&b, 0, sizeof b);
     b.ctx = ctx;
+    b.keep = dev_edges != NULL;
     memset(meshes, 0, (size_t)nl * sizeof *meshes);
     meshes[nl - 1] = coarse; /* not owned */
     for (int l = nl - 2; l >= 0; l--) {
@@ -159,6 +167,11 @@ homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh
         size_t ne = 0;
         double t0 = homg__gmg_now_ms(), t1, t2;
         homg_status st = homg__mesh_refine_edges(meshes[l + 1], &hook, &meshes[l], p ? &edges : NULL, &ne);
+        if (dev_edges) { /* the sorted edges stay in the ctx's space for P */
+            dev_edges[l] = b.kept;
+            dev_count[l] = b.kept ? b.edges : 0;
+            b.kept = NULL;
+        }
         t1 = homg__gmg_now_ms();
         if (st == HOMG_OK && (st = adopt_backend_arrays(&b, meshes[l])) != HOMG_OK)
             homg_mesh_destroy(meshes[l]);
@@ -176,6 +189,10 @@ homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh
             backend_refine_free(&b);
             for (int k = l + 1; k < nl - 1; k++)
                 homg_mesh_destroy(meshes[k]);
+            for (int k = l; dev_edges && k < nl - 1; k++) {
+                homg__free(ctx, dev_edges[k]);
+                dev_edges[k] = NULL;
+            }
             return homg__fail(ctx, st, "homg_gmg_create: refining level %d: %s", l + 1, homg_ctx_last_error(ctx));
         }
     }
@@ -184,6 +201,19 @@ homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh
     for (int k = 0; ms && k < GMG_R_COUNT; k++)
         ms[k] += b.ms[k];
     return HOMG_OK;
+}
+
+homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p, double *ms)
+{
+    return refine(ctx, coarse, nl, meshes, p, NULL, NULL, ms);
+}
+
+homg_status homg__gmg_refine_device(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, uint64_t **edges,
+                                    int32_t *count, double *ms)
+{
+    memset(edges, 0, (size_t)nl * sizeof *edges);
+    memset(count, 0, (size_t)nl * sizeof *count);
+    return refine(ctx, coarse, nl, meshes, NULL, edges, count, ms);
 }
 
 /* Barycentric coordinates lam[0..dim] of x in the simplex v (dim+1 points). */

@@ -21,6 +21,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Synchronises, adds now - since to smoother part k, returns now (ms). */
+static double part(homg_gmg *g, int k, double since)
+{
+    double t;
+    g->ctx->mem->sync(&g->ctx->ex); /* a failure shows at the set-up's final sync */
+    t = homg__gmg_now_ms();
+    g->smoother_part_ms[k] += t - since;
+    return t;
+}
+
 static homg_status copy_vec(homg_gmg *g, double *dst, const double *src, int32_t n)
 {
     homg_ctx *ctx = g->ctx;
@@ -65,22 +75,12 @@ static homg_status dot(homg_gmg *g, int32_t n, const double *x, const double *y,
     return homg__read(g->ctx, host, g->scalar, sizeof *host);
 }
 
-/* Fills x with a random vector (the power iterations' start). */
+/* Fills x with a random vector (the power iterations' start), on the backend. */
 static homg_status random_start(homg_gmg *g, int l, double *x)
 {
-    int32_t n = g->lv[l].rows;
-    unsigned s = g->desc.seed * 2654435761u + (unsigned)l;
-    double *h = (double *)homg__host_array(g->ctx, (size_t)n, sizeof(double), "GMG: power iteration");
-    homg_status st;
-    if (!h)
-        return HOMG_ERROR_OUT_OF_MEMORY;
-    for (int32_t i = 0; i < n; i++) {
-        s = s * 1664525u + 1013904223u;
-        h[i] = (double)(s >> 8) / 16777216.0 - 0.5;
-    }
-    st = homg__write(g->ctx, x, h, (size_t)n * sizeof(double));
-    free(h);
-    return st;
+    uint32_t s0 = g->desc.seed * 2654435761u + (unsigned)l;
+    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->random_fill(&g->ctx->ex, g->lv[l].rows, s0, x), "GMG: power iteration start");
+    return HOMG_OK;
 }
 
 /* Iterations between the power iterations' host reads (each one a
@@ -94,32 +94,33 @@ static homg_status estimate(homg_gmg *g, int l)
 {
     gmg_level *lv = &g->lv[l];
     int32_t n = lv->rows;
-    double nn = 0, lam = 0;
-    HOMG_TRY(random_start(g, l, lv->x));
-    HOMG_TRY(dot(g, n, lv->x, lv->x, &nn));
+    double nn = 0, lam = 0, *x = lv->x, *z = lv->z; /* swapped after each step instead of copied */
+    HOMG_TRY(random_start(g, l, x));
+    HOMG_TRY(dot(g, n, x, x, &nn));
     for (int it = 0; it < g->desc.power_iterations; it++) {
-        double zz = 0;
+        double zz = 0, *swap;
         int last = it + 1 == g->desc.power_iterations, read = last || (it + 1) % GMG_READ_EVERY == 0;
         if (!(nn > 0) || !isfinite(nn))
             break;
         if (read) /* x's norm before the step */
-            HOMG_TRY(dot(g, n, lv->x, lv->x, &nn));
-        HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0));
-        HOMG_TRY(apply_m(g, l, lv->t, lv->z, 0));
+            HOMG_TRY(dot(g, n, x, x, &nn));
+        HOMG_TRY(homg__gmg_op_apply(g, &lv->a, x, lv->t, 1.0, 0.0));
+        HOMG_TRY(apply_m(g, l, lv->t, z, 0));
         if (read) {
-            HOMG_TRY(dot(g, n, lv->z, lv->z, &zz));
+            HOMG_TRY(dot(g, n, z, z, &zz));
             lam = sqrt(zz / nn);
             if (!(zz > 0) || !isfinite(zz))
                 break;
             if (!last) { /* rescale to unit norm */
-                HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)),
-                                 "GMG: zero");
-                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(zz), lv->z, lv->x), "GMG: scale");
+                HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, x, (size_t)n * sizeof(double)), "GMG: zero");
+                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(zz), z, x), "GMG: scale");
                 nn = 1;
                 continue;
             }
         }
-        HOMG_TRY(copy_vec(g, lv->x, lv->z, n));
+        swap = x;
+        x = z;
+        z = swap;
     }
     if (!(lam > 0) || !isfinite(lam))
         return homg__fail(g->ctx, HOMG_ERROR_NUMERIC,
@@ -137,6 +138,7 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     gmg_level *lv = &g->lv[l];
     const csr_matrix *a = &lv->a.csr;
     int32_t fb = 0;
+    double t;
     memset(&lv->m, 0, sizeof lv->m);
     memset(&lv->mt, 0, sizeof lv->mt);
     HOMG_TRY(homg__mat_alloc(ctx, a->nrows, a->ncols, a->nnz, HOMG_FLOAT64, &lv->m.csr, "SPAI-1"));
@@ -146,6 +148,7 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, lv->m.csr.col_idx, a->col_idx, (size_t)a->nnz * 4, HOMG_D2D),
                      "SPAI-1 pattern");
     HOMG_TRY(homg__write(ctx, g->count, &fb, sizeof fb));
+    t = homg__gmg_now_ms();
     HOMG_TRY(homg__alloc_array(ctx, (size_t)a->nrows + 1, sizeof(double), (void **)&lv->d, "SPAI-1 scaling"));
     HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai_scale(&ctx->ex, a, lv->d), "SPAI-1 scaling");
     HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr, g->count),
@@ -154,7 +157,9 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     g->info.fallback_rows += fb;
     if (fb)
         homg__log(ctx, HOMG_LOG_INFO, "GMG level %d: %d SPAI-1 rows fell back to SPAI(0)", l, (int)fb);
+    t = part(g, GMG_S_ROWS, t);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, &lv->m.csr, &lv->mt.csr), "SPAI-1 transpose");
+    part(g, GMG_S_TRANSPOSE, t);
     return HOMG_OK;
 }
 
@@ -177,37 +182,51 @@ static homg_status setup_sainv(homg_gmg *g, int l)
     return st;
 }
 
-/* y = (I - omega M' A) y with M' = M or M^T (uses t, z). */
+/* out += alpha M' in with M' = M or M^T (uses lv->s for SAINV): the product
+ * and the update in one pass where M is a matrix. */
+static homg_status add_m(homg_gmg *g, int l, const double *in, double *out, double alpha, int transposed)
+{
+    gmg_level *lv = &g->lv[l];
+    kernel_exec *ex = &g->ctx->ex;
+    switch (lv->diag ? HOMG_GMG_SMOOTHER_JACOBI : g->desc.smoother) {
+    case HOMG_GMG_SMOOTHER_SPAI1: return homg__gmg_op_apply(g, transposed ? &lv->mt : &lv->m, in, out, alpha, 1.0);
+    case HOMG_GMG_SMOOTHER_SAINV:
+        HOMG_TRY(homg__gmg_op_apply(g, &lv->mt, in, lv->s, 1.0, 0.0));
+        return homg__gmg_op_apply(g, &lv->m, lv->s, out, alpha, 1.0);
+    default:
+        HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->diag_update(ex, lv->rows, alpha, lv->d, in, out), "GMG: sweep");
+        return HOMG_OK;
+    }
+}
+
+/* y = (I - omega M' A) y with M' = M or M^T (uses t). */
 static homg_status sweep_operator(homg_gmg *g, int l, double *y, int transposed)
 {
     gmg_level *lv = &g->lv[l];
     HOMG_TRY(homg__gmg_op_apply(g, &lv->a, y, lv->t, 1.0, 0.0));
-    HOMG_TRY(apply_m(g, l, lv->t, lv->z, transposed));
-    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, lv->rows, -lv->omega, lv->z, y), "GMG: sweep");
-    return HOMG_OK;
+    return add_m(g, l, lv->t, y, -lv->omega, transposed);
 }
 
 /* lambda_max of E* E = (I - w M^T A)(I - w M A), self-adjoint in the A inner
  * product with eigenvalues >= 0: the A-norm contraction of a pre- and
- * post-sweep pair, < 1 exactly when the cycle is an SPD preconditioner. */
+ * post-sweep pair, < 1 exactly when the cycle is an SPD preconditioner.  The
+ * iterate lives in b (swept in place); x holds the unit start of a read. */
 static homg_status contraction(homg_gmg *g, int l, double *rho)
 {
     gmg_level *lv = &g->lv[l];
     int32_t n = lv->rows;
     double vav = 0, num = 0;
     *rho = 0;
-    HOMG_TRY(random_start(g, l, lv->x));
+    HOMG_TRY(random_start(g, l, lv->b));
     for (int it = 0; it < 2 * g->desc.power_iterations; it++) { /* twice: eigenvalues near 1 separate slowly */
         int last = it + 1 == 2 * g->desc.power_iterations, read = it == 0 || last || (it + 1) % GMG_READ_EVERY == 0;
-        if (read) { /* ||x||_A = 1 (between reads x shrinks by E* E's contraction) */
-            HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0));
-            HOMG_TRY(dot(g, n, lv->x, lv->t, &vav));
+        if (read) { /* ||x||_A = 1 (between reads the iterate shrinks by E* E's contraction) */
+            HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->b, lv->t, 1.0, 0.0));
+            HOMG_TRY(dot(g, n, lv->b, lv->t, &vav));
             if (!(vav > 0) || !isfinite(vav))
                 break;
-            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->b, (size_t)n * sizeof(double)), "GMG: zero");
-            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(vav), lv->x, lv->b), "GMG: scale");
-            HOMG_TRY(copy_vec(g, lv->x, lv->b, n));
-        } else {
+            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)), "GMG: zero");
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(vav), lv->b, lv->x), "GMG: scale");
             HOMG_TRY(copy_vec(g, lv->b, lv->x, n));
         }
         HOMG_TRY(sweep_operator(g, l, lv->b, 0));
@@ -217,7 +236,6 @@ static homg_status contraction(homg_gmg *g, int l, double *rho)
             HOMG_TRY(dot(g, n, lv->b, lv->t, &num));
             *rho = num;
         }
-        HOMG_TRY(copy_vec(g, lv->x, lv->b, n));
     }
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)), "GMG: zero");
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->b, (size_t)n * sizeof(double)), "GMG: zero");
@@ -248,16 +266,24 @@ static homg_status secure_spai1(homg_gmg *g, int l)
 
 static homg_status build_m(homg_gmg *g, int l);
 
-/* M (timed as GMG_T_SMOOTHER), then omega (GMG_T_OMEGA). */
+/* M (timed as GMG_T_SMOOTHER), the level's format (GMG_T_FORMAT: before
+ * omega, so that its products run in the format the cycle will), then omega
+ * (GMG_T_OMEGA). */
 homg_status homg__gmg_smoother_setup(homg_gmg *g, int l)
 {
     double t = homg__gmg_now_ms();
     homg_status st = build_m(g, l);
     t = homg__gmg_mark(g, GMG_T_SMOOTHER, t);
+    if (st == HOMG_OK)
+        st = homg__gmg_choose_format(g, l);
+    t = homg__gmg_mark(g, GMG_T_FORMAT, t);
     if (st == HOMG_OK) {
+        double t1;
         st = estimate(g, l);
+        t1 = part(g, GMG_S_ESTIMATE, t);
         if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
             st = secure_spai1(g, l);
+        part(g, GMG_S_CONTRACTION, t1);
     }
     homg__gmg_mark(g, GMG_T_OMEGA, t);
     return st;
