@@ -183,25 +183,31 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     SAME(r, "prolong (assign)");
     BOTH(G()->smooth(xg, p, &Lg, u.on_gpu, f.on_gpu, 3), C()->smooth(xc, p, &Lc, u.on_cpu, f.on_cpu, 3));
     SAME(u, "smooth");
-    /* the fused steps, out of place: u -> r */
-    for (int init = HOMG_INIT_KEEP; init <= HOMG_INIT_PROLONG; init++)
-        for (int sweeps = 0; sweeps <= 3; sweeps++) {
-            char what[64];
-            BOTH(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, r.on_gpu, f.on_gpu, fc.on_gpu, sweeps, init, ec.on_gpu),
-                 C()->smooth_restrict(xc, p, &Lc, u.on_cpu, r.on_cpu, f.on_cpu, fc.on_cpu, sweeps, init, ec.on_cpu));
-            snprintf(what, sizeof what, "smooth_restrict init %d sweeps %d u", init, sweeps);
-            SAME(r, what);
-            snprintf(what, sizeof what, "smooth_restrict init %d sweeps %d fc", init, sweeps);
-            SAME_TOL(fc, what, p == HOMG_FLOAT32 ? 1e-3 : tol);
-        }
-    for (int assign = 0; assign <= 1; assign++)
-        for (int sweeps = 0; sweeps <= 3; sweeps++) {
-            char what[64];
-            BOTH(G()->prolong_smooth(xg, p, &Lg, ec.on_gpu, u.on_gpu, r.on_gpu, f.on_gpu, sweeps, assign),
-                 C()->prolong_smooth(xc, p, &Lc, ec.on_cpu, u.on_cpu, r.on_cpu, f.on_cpu, sweeps, assign));
-            snprintf(what, sizeof what, "prolong_smooth assign %d sweeps %d", assign, sweeps);
-            SAME(r, what);
-        }
+    /* the fused steps, out of place: u -> r, with each tile shape (the CUDA kernels
+     * pick one by the level's size: HOMG_BOX_TILE_CELLS forces it) */
+    for (int big = 0; big <= 1; big++) {
+        setenv("HOMG_BOX_TILE_CELLS", big ? "0" : "1e300", 1);
+        for (int init = HOMG_INIT_KEEP; init <= HOMG_INIT_PROLONG; init++)
+            for (int sweeps = 0; sweeps <= 3; sweeps++) {
+                char what[80];
+                BOTH(
+                    G()->smooth_restrict(xg, p, &Lg, u.on_gpu, r.on_gpu, f.on_gpu, fc.on_gpu, sweeps, init, ec.on_gpu),
+                    C()->smooth_restrict(xc, p, &Lc, u.on_cpu, r.on_cpu, f.on_cpu, fc.on_cpu, sweeps, init, ec.on_cpu));
+                snprintf(what, sizeof what, "smooth_restrict tile %d init %d sweeps %d u", big, init, sweeps);
+                SAME(r, what);
+                snprintf(what, sizeof what, "smooth_restrict tile %d init %d sweeps %d fc", big, init, sweeps);
+                SAME_TOL(fc, what, p == HOMG_FLOAT32 ? 1e-3 : tol);
+            }
+        for (int assign = 0; assign <= 1; assign++)
+            for (int sweeps = 0; sweeps <= 3; sweeps++) {
+                char what[80];
+                BOTH(G()->prolong_smooth(xg, p, &Lg, ec.on_gpu, u.on_gpu, r.on_gpu, f.on_gpu, sweeps, assign),
+                     C()->prolong_smooth(xc, p, &Lc, ec.on_cpu, u.on_cpu, r.on_cpu, f.on_cpu, sweeps, assign));
+                snprintf(what, sizeof what, "prolong_smooth tile %d assign %d sweeps %d", big, assign, sweeps);
+                SAME(r, what);
+            }
+    }
+    unsetenv("HOMG_BOX_TILE_CELLS");
     assert_int_equal(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, u.on_gpu, f.on_gpu, fc.on_gpu, 2, 0, ec.on_gpu),
                      HOMG_ERROR_INVALID_ARGUMENT); /* in place would race */
     if (n <= 4096) {
