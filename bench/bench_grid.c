@@ -232,6 +232,7 @@ static const char *const main_env[] = {
 static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", NULL };
 static const char *const no_pdl_env[] = { "HOMG_BOX_PDL", "0", NULL };
 static const char *const textbook_env[] = { "HOMG_BOX_FUSED_CELLS", "4194304", NULL };
+static const char *const block128_env[] = { "HOMG_BOX_BLOCK_CELLS", "16384", NULL };
 
 static void set_env(const char *const *env, int on)
 {
@@ -507,6 +508,7 @@ int main(int argc, char **argv)
                 setenv("HOMG_BOX_BLOCK_CELLS", "4096", 1);
                 bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v block", target, reps, 1);
                 unsetenv("HOMG_BOX_BLOCK_CELLS");
+                bench_env(ctx, p, &in, "fused-v block128", target, reps, block128_env);
             }
             bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps, 0);
@@ -523,6 +525,9 @@ int main(int argc, char **argv)
             set_env(main_env, 1);
             bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, main");
             set_env(main_env, 0);
+            set_env(block128_env, 1);
+            bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, block128");
+            set_env(block128_env, 0);
         }
     }
 

@@ -94,7 +94,7 @@ __device__ __forceinline__ void load_tile(const grid_level &L, const tile_pos &t
                                           const T *__restrict__ add_ec)
 {
     const int ncx = L.nx / 2, ncy = L.ny / 2;
-#pragma unroll
+#pragma unroll 1
     for (int r = 0; r < B::ROWS; r++) {
         const int lj = threadIdx.y + BY * r;
         T uv[B::COLS], fv[B::COLS];
@@ -132,13 +132,15 @@ __device__ __forceinline__ void sweep_tile(const grid_level &L, const tile_pos &
 {
     const T ih2 = (T)L.inv_h2, idiag = (T)(1.0 / (4 * L.inv_h2 + L.lambda));
     const int par = (t.x0 + t.y0) & 1;
-#pragma unroll
+#pragma unroll 1
     for (int s = 1; s <= 2 * S; s++) {
         const int colour = (s - 1) & 1;
         const int a = INTERIOR ? s : max(s, t.i0), b = INTERIOR ? B::W - s : min(B::W - s, t.i1);
         const int c = INTERIOR ? s : max(s, t.j0), d = INTERIOR ? B::HT - s : min(B::HT - s, t.j1);
+#pragma unroll 1
         for (int lj = c + threadIdx.y; lj < d; lj += BY) {
             const int li0 = a + ((a + lj + par + colour) & 1);
+#pragma unroll 1
             for (int li = li0 + 2 * threadIdx.x; li < b; li += 2 * BX) {
                 const int k = lj * B::W + li;
                 T rhs = sf[k] + ih2 * ((su[k - 1] + su[k + 1]) + (su[k - B::W] + su[k + B::W]));
@@ -222,7 +224,7 @@ __global__ void __launch_bounds__(BX *BY)
     /* residual of the tile averaged over 2x2 children: thread q owns coarse cells
      * q, q + 256, ... of the tile's CW x CH (row-major) */
     const int ncx = L.nx / 2, ncy = L.ny / 2;
-#pragma unroll
+#pragma unroll 1
     for (int q = threadIdx.y * BX + threadIdx.x; q < CW * CH; q += BX * BY) {
         const int ci = q % CW, cj = q / CW;
         const int I = blockIdx.x * CW + ci, J = blockIdx.y * CH + cj;
