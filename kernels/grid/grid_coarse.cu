@@ -48,14 +48,12 @@ template <typename T> __device__ __forceinline__ T blk_idiag(const grid_level &L
 }
 
 /* `sweeps` red-black sweeps on level L, in place in shared memory. */
-template <typename T> __device__ __noinline__ void blk_smooth(const grid_level &L, T *u, const T *f, int sweeps)
+template <typename T> __device__ void blk_smooth(const grid_level &L, T *u, const T *f, int sweeps)
 {
     const int nx = L.nx, ny = L.ny, lh = ilog2(nx) - 1, n = nx * ny / 2;
     const T ih2 = (T)L.inv_h2, id0 = blk_idiag<T>(L, 0);
-#pragma unroll 1
     for (int s = 0; s < 2 * sweeps; s++) {
         const int colour = s & 1;
-#pragma unroll 1
         for (int q = threadIdx.x; q < n; q += NT) {
             const int j = q >> lh, i = ((q - (j << lh)) << 1) | ((j + colour) & 1), k = j * nx + i;
             const T nb = ((i > 0 ? u[k - 1] : (T)0) + (i < nx - 1 ? u[k + 1] : (T)0)) +
@@ -89,11 +87,9 @@ template <typename T> __device__ __forceinline__ T blk_res(const grid_level &L, 
     return r;
 }
 
-template <typename T>
-__device__ __noinline__ void blk_residual_restrict(const grid_level &L, const T *u, const T *f, T *fc)
+template <typename T> __device__ void blk_residual_restrict(const grid_level &L, const T *u, const T *f, T *fc)
 {
     const int ncx = L.nx / 2, lc = ilog2(ncx), n = ncx * (L.ny / 2);
-#pragma unroll 1
     for (int q = threadIdx.x; q < n; q += NT) {
         const int J = q >> lc, I = q - (J << lc);
         T s = (blk_res<T>(L, u, f, 2 * I, 2 * J) + blk_res<T>(L, u, f, 2 * I + 1, 2 * J)) +
@@ -103,10 +99,9 @@ __device__ __noinline__ void blk_residual_restrict(const grid_level &L, const T 
     __syncthreads();
 }
 
-template <typename T> __device__ __noinline__ void blk_prolong(const grid_level &L, const T *ec, T *u, int assign)
+template <typename T> __device__ void blk_prolong(const grid_level &L, const T *ec, T *u, int assign)
 {
     const int nx = L.nx, lx = ilog2(nx), n = nx * L.ny, ncx = nx / 2, ncy = L.ny / 2;
-#pragma unroll 1
     for (int q = threadIdx.x; q < n; q += NT) {
         const int j = q >> lx, i = q - (j << lx);
         const int I = i >> 1, J = j >> 1;
@@ -119,17 +114,15 @@ template <typename T> __device__ __noinline__ void blk_prolong(const grid_level 
     __syncthreads();
 }
 
-template <typename T> __device__ __noinline__ void blk_zero(T *u, int n)
+template <typename T> __device__ void blk_zero(T *u, int n)
 {
-#pragma unroll 1
     for (int q = threadIdx.x; q < n; q += NT)
         u[q] = (T)0;
     __syncthreads();
 }
 
 /* The coarsest level: the dense sine transform (grid_exact.cuh), or sweeps. */
-template <typename T>
-__device__ __noinline__ void blk_bottom(const grid_coarse &C, const grid_level &L, T *u, const T *f, T *scr)
+template <typename T> __device__ void blk_bottom(const grid_coarse &C, const grid_level &L, T *u, const T *f, T *scr)
 {
     if (!C.qx) {
         blk_zero(u, L.nx * L.ny);
@@ -141,10 +134,9 @@ __device__ __noinline__ void blk_bottom(const grid_coarse &C, const grid_level &
                           sx + 3 * CE, threadIdx.x % CE, threadIdx.x / CE);
 }
 
-template <typename T> __device__ __noinline__ void blk_vcycle(const grid_coarse &C, blk<T> &B, int k0, bool zero)
+template <typename T> __device__ void blk_vcycle(const grid_coarse &C, blk<T> &B, int k0, bool zero)
 {
     const int last = C.nlev - 1;
-#pragma unroll 1
     for (int k = k0; k < last; k++) {
         if (k > k0 || zero)
             blk_zero(B.u[k], B.L[k].nx * B.L[k].ny);
@@ -152,7 +144,6 @@ template <typename T> __device__ __noinline__ void blk_vcycle(const grid_coarse 
         blk_residual_restrict<T>(B.L[k], B.u[k], B.f[k], B.f[k + 1]);
     }
     blk_bottom<T>(C, B.L[last], B.u[last], B.f[last], B.scratch);
-#pragma unroll 1
     for (int k = last - 1; k >= k0; k--) {
         blk_prolong<T>(B.L[k], B.u[k + 1], B.u[k], 0);
         blk_smooth<T>(B.L[k], B.u[k], B.f[k], C.post);
@@ -161,7 +152,6 @@ template <typename T> __device__ __noinline__ void blk_vcycle(const grid_coarse 
 
 template <typename T> __device__ void blk_clear_bc(grid_level &L)
 {
-#pragma unroll 1
     for (int s = 0; s < 4; s++)
         L.bc[s] = NULL;
 }
@@ -169,18 +159,15 @@ template <typename T> __device__ void blk_clear_bc(grid_level &L)
 template <typename T> __device__ void blk_fmg(const grid_coarse &C, blk<T> &B)
 {
     const int last = C.nlev - 1;
-#pragma unroll 1
     for (int k = 0; k < last; k++) {
         grid_level plain = B.L[k];
         blk_clear_bc<T>(plain);
         blk_residual_restrict<T>(plain, (const T *)NULL, B.f[k], B.f[k + 1]);
-#pragma unroll 1
         for (int s = 0; s < 4; s++) {
             const int nc = (s < 2 ? B.L[k].ny : B.L[k].nx) / 2;
             const T *g = (const T *)B.L[k].bc[s];
             if (!g)
                 continue;
-#pragma unroll 1
             for (int J = threadIdx.x; J < nc; J += NT)
                 B.bc[k + 1][s][J] = (T)(0.5 * ((double)g[2 * J] + (double)g[2 * J + 1]));
             B.L[k + 1].bc[s] = B.bc[k + 1][s];
@@ -188,9 +175,7 @@ template <typename T> __device__ void blk_fmg(const grid_coarse &C, blk<T> &B)
         __syncthreads();
     }
     blk_bottom<T>(C, B.L[last], B.u[last], B.f[last], B.scratch);
-#pragma unroll 1
     for (int k = last - 1; k >= 0; k--) {
-#pragma unroll 1
         for (int j = k + 1; j <= last; j++)
             blk_clear_bc<T>(B.L[j]);
         blk_prolong<T>(B.L[k], B.u[k + 1], B.u[k], 1);
@@ -208,13 +193,11 @@ __global__ void __launch_bounds__(NT) coarse_cycle_kernel(grid_coarse C, T *__re
     extern __shared__ double smem_d[];
     T *p = (T *)smem_d;
     blk<T> B;
-#pragma unroll 1
     for (int k = 0; k < C.nlev; k++) {
         B.L[k] = C.lev[k];
         B.u[k] = p;
         B.f[k] = p + level_values(C.lev[k]);
         p += 2 * level_values(C.lev[k]);
-#pragma unroll 1
         for (int s = 0; s < 4; s++) {
             B.bc[k][s] = p;
             p += s < 2 ? C.lev[k].ny : C.lev[k].nx;
@@ -225,19 +208,16 @@ __global__ void __launch_bounds__(NT) coarse_cycle_kernel(grid_coarse C, T *__re
     B.scratch = p;
     /* the top: f, u (V_KEEP) and the faces' data into shared memory */
     const int n0 = C.lev[0].nx * C.lev[0].ny;
-#pragma unroll 1
     for (int q = threadIdx.x; q < n0; q += NT) {
         B.f[0][q] = f[q];
         if (C.mode == HOMG_BLOCK_V_KEEP)
             B.u[0][q] = u[q];
     }
-#pragma unroll 1
     for (int s = 0; s < 4; s++) {
         const T *g = (const T *)C.lev[0].bc[s];
         const int len = s < 2 ? C.lev[0].ny : C.lev[0].nx;
         if (!g)
             continue;
-#pragma unroll 1
         for (int q = threadIdx.x; q < len; q += NT)
             B.bc[0][s][q] = g[q];
         B.L[0].bc[s] = B.bc[0][s];
@@ -247,7 +227,6 @@ __global__ void __launch_bounds__(NT) coarse_cycle_kernel(grid_coarse C, T *__re
         blk_fmg<T>(C, B);
     else
         blk_vcycle<T>(C, B, 0, C.mode == HOMG_BLOCK_V_ZERO);
-#pragma unroll 1
     for (int q = threadIdx.x; q < n0; q += NT)
         u[q] = B.u[0][q];
 }

@@ -15,7 +15,11 @@
  *         array instead), read f, write u, write the quarter-size fc;
  *   up:   read u, the coarse correction, f; write u.
  * S is a template parameter, so the box has a compile-time shape: each thread
- * issues all its loads of a row band before storing to shared memory.
+ * issues all its loads of a row band before storing to shared memory.  The loops
+ * over row bands, half-sweeps and coarse cells stay rolled (unrolled, S = 2 came
+ * to 91 KB of SASS, rolled 18 KB): on the H100 that took the small levels' kernels
+ * from 9.4-10.9 to 8.5-8.7 us and the 1024^2 down step from 29 to 24 us (ncu,
+ * bench/results/h100_box_s5.md).
  *
  * Boundary handling: cells outside the domain hold 0 in shared memory, so the
  * stencil sum needs no tests; a cell on the domain edge has the larger diagonal
@@ -24,12 +28,15 @@
  *
  * Two tile shapes (issue 12): the big tile (64 x 32 in float32) where a level has
  * many tiles, the small one (32 x 16) on smaller levels, where a block's serial
- * work is the time (ncu: one 64 x 32 tile per SM took 17 us at 256^2).  A level of
- * at most HOMG_BOX_TILE_CELLS cells (1024^2 by default) takes the small tile.
+ * work is the time (ncu: one 64 x 32 tile per SM took 17 us at 256^2; a 32 x 16
+ * tile still takes ~8.6 us, the floor of a fused level).  A level of at most
+ * HOMG_BOX_TILE_CELLS cells (1024^2 by default) takes the small tile: on the H100
+ * a cycle takes 14-39% less time than with the big tile everywhere.
  * Both kernels use programmatic dependent launch (as kernels/grid/gen.cu): each
- * waits at its first line for the kernel before it, then lets the next one launch,
- * so a cycle's launch latency overlaps the previous kernel (HOMG_BOX_PDL=0: plain
- * launches; both variables are benchmark knobs, not documented settings).
+ * waits at its first line for the kernel before it, then lets the next one launch
+ * (HOMG_BOX_PDL=0: plain launches; measured the same within 2%, since the time is
+ * the kernels' own latency, not the gaps; both variables are benchmark knobs, not
+ * documented settings).
  *
  * Arithmetic is in the storage type.  The residual is formed from neighbour
  * differences, f + (sum (u_nb - u_c)) / h^2 - lambda u_c: a difference of two
