@@ -223,6 +223,31 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
     homg_grid_destroy(g);
 }
 
+/* The fused V-cycles under benchmark knobs (NULL-terminated name, value pairs):
+ * main's settings (before issue 12's session 5: textbook steps below 2048^2, one
+ * tile shape, plain launches) and each change alone undone. */
+static const char *const main_env[] = {
+    "HOMG_BOX_FUSED_CELLS", "4194304", "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_PDL", "0", NULL
+};
+static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", NULL };
+static const char *const no_pdl_env[] = { "HOMG_BOX_PDL", "0", NULL };
+static const char *const textbook_env[] = { "HOMG_BOX_FUSED_CELLS", "4194304", NULL };
+static const char *const block128_env[] = { "HOMG_BOX_BLOCK_CELLS", "16384", NULL };
+
+static void set_env(const char *const *env, int on)
+{
+    for (int i = 0; env[i]; i += 2)
+        on ? setenv(env[i], env[i + 1], 1) : unsetenv(env[i]);
+}
+
+static void bench_env(homg_ctx *ctx, const homg_p2 *p, inputs *in, const char *name, double target, int reps,
+                      const char *const *env)
+{
+    set_env(env, 1);
+    bench_method(ctx, p, in, HOMG_FLOAT32, HOMG_METHOD_FMG, name, target, reps, 1);
+    set_env(env, 0);
+}
+
 /* The FFT baseline on the same problem: the Dirichlet data folded into f. */
 static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
 {
@@ -476,12 +501,14 @@ int main(int argc, char **argv)
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fmg", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v", target, reps, 1);
             if (prec == HOMG_FLOAT32) { /* the settings the defaults were chosen from */
-                setenv("HOMG_BOX_FUSED_CELLS", "0", 1);
-                bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v all-fused", target, reps, 1);
-                unsetenv("HOMG_BOX_FUSED_CELLS");
+                bench_env(ctx, p, &in, "fused-v main", target, reps, main_env);
+                bench_env(ctx, p, &in, "fused-v big-tile", target, reps, big_tile_env);
+                bench_env(ctx, p, &in, "fused-v no-pdl", target, reps, no_pdl_env);
+                bench_env(ctx, p, &in, "fused-v textbook<2048^2", target, reps, textbook_env);
                 setenv("HOMG_BOX_BLOCK_CELLS", "4096", 1);
                 bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v block", target, reps, 1);
                 unsetenv("HOMG_BOX_BLOCK_CELLS");
+                bench_env(ctx, p, &in, "fused-v block128", target, reps, block128_env);
             }
             bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps, 0);
@@ -495,6 +522,12 @@ int main(int argc, char **argv)
         if (N == 1024) {
             bench_warm(ctx, 1024, reps, HOMG_METHOD_DEFAULT, "default, warm");
             bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm");
+            set_env(main_env, 1);
+            bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, main");
+            set_env(main_env, 0);
+            set_env(block128_env, 1);
+            bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, block128");
+            set_env(block128_env, 0);
         }
     }
 

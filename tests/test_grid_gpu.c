@@ -71,6 +71,7 @@ static const grid_kernels *G(void) { return &homg_cuda_grid_kernels; }
 
 /* Every mismatch is printed; the test fails at the end (kernels_match_cpu). */
 static int mismatches;
+static int only_fused; /* check_kernels: the fused steps alone (the "fused" group, for racecheck) */
 static const grid_kernels *C(void) { return &homg_cpu_grid_kernels; }
 
 /* The one-block coarse levels (grid_coarse.cu) against their CPU composition, in
@@ -171,37 +172,47 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         }                                                                                                      \
     } while (0)
 
-    BOTH(G()->residual(xg, p, &Lg, u.on_gpu, f.on_gpu, r.on_gpu),
-         C()->residual(xc, p, &Lc, u.on_cpu, f.on_cpu, r.on_cpu));
-    SAME(r, "residual");
-    BOTH(G()->residual_restrict(xg, p, &Lg, u.on_gpu, f.on_gpu, fc.on_gpu),
-         C()->residual_restrict(xc, p, &Lc, u.on_cpu, f.on_cpu, fc.on_cpu));
-    SAME(fc, "residual_restrict");
-    BOTH(G()->prolong(xg, p, &Lg, ec.on_gpu, r.on_gpu, 0), C()->prolong(xc, p, &Lc, ec.on_cpu, r.on_cpu, 0));
-    SAME(r, "prolong (add)");
-    BOTH(G()->prolong(xg, p, &Lg, ec.on_gpu, r.on_gpu, 1), C()->prolong(xc, p, &Lc, ec.on_cpu, r.on_cpu, 1));
-    SAME(r, "prolong (assign)");
-    BOTH(G()->smooth(xg, p, &Lg, u.on_gpu, f.on_gpu, 3), C()->smooth(xc, p, &Lc, u.on_cpu, f.on_cpu, 3));
-    SAME(u, "smooth");
-    /* the fused steps, out of place: u -> r */
-    for (int init = HOMG_INIT_KEEP; init <= HOMG_INIT_PROLONG; init++)
-        for (int sweeps = 0; sweeps <= 3; sweeps++) {
-            char what[64];
-            BOTH(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, r.on_gpu, f.on_gpu, fc.on_gpu, sweeps, init, ec.on_gpu),
-                 C()->smooth_restrict(xc, p, &Lc, u.on_cpu, r.on_cpu, f.on_cpu, fc.on_cpu, sweeps, init, ec.on_cpu));
-            snprintf(what, sizeof what, "smooth_restrict init %d sweeps %d u", init, sweeps);
-            SAME(r, what);
-            snprintf(what, sizeof what, "smooth_restrict init %d sweeps %d fc", init, sweeps);
-            SAME_TOL(fc, what, p == HOMG_FLOAT32 ? 1e-3 : tol);
-        }
-    for (int assign = 0; assign <= 1; assign++)
-        for (int sweeps = 0; sweeps <= 3; sweeps++) {
-            char what[64];
-            BOTH(G()->prolong_smooth(xg, p, &Lg, ec.on_gpu, u.on_gpu, r.on_gpu, f.on_gpu, sweeps, assign),
-                 C()->prolong_smooth(xc, p, &Lc, ec.on_cpu, u.on_cpu, r.on_cpu, f.on_cpu, sweeps, assign));
-            snprintf(what, sizeof what, "prolong_smooth assign %d sweeps %d", assign, sweeps);
-            SAME(r, what);
-        }
+    if (!only_fused) {
+        BOTH(G()->residual(xg, p, &Lg, u.on_gpu, f.on_gpu, r.on_gpu),
+             C()->residual(xc, p, &Lc, u.on_cpu, f.on_cpu, r.on_cpu));
+        SAME(r, "residual");
+        BOTH(G()->residual_restrict(xg, p, &Lg, u.on_gpu, f.on_gpu, fc.on_gpu),
+             C()->residual_restrict(xc, p, &Lc, u.on_cpu, f.on_cpu, fc.on_cpu));
+        SAME(fc, "residual_restrict");
+        BOTH(G()->prolong(xg, p, &Lg, ec.on_gpu, r.on_gpu, 0), C()->prolong(xc, p, &Lc, ec.on_cpu, r.on_cpu, 0));
+        SAME(r, "prolong (add)");
+        BOTH(G()->prolong(xg, p, &Lg, ec.on_gpu, r.on_gpu, 1), C()->prolong(xc, p, &Lc, ec.on_cpu, r.on_cpu, 1));
+        SAME(r, "prolong (assign)");
+        BOTH(G()->smooth(xg, p, &Lg, u.on_gpu, f.on_gpu, 3), C()->smooth(xc, p, &Lc, u.on_cpu, f.on_cpu, 3));
+        SAME(u, "smooth");
+    }
+    /* the fused steps, out of place: u -> r, with each tile shape (the CUDA kernels
+     * pick one by the level's size: HOMG_BOX_TILE_CELLS forces it) */
+    for (int big = 0; big <= 1; big++) {
+        setenv("HOMG_BOX_TILE_CELLS", big ? "0" : "1e300", 1);
+        for (int init = HOMG_INIT_KEEP; init <= HOMG_INIT_PROLONG; init++)
+            for (int sweeps = 0; sweeps <= 3; sweeps++) {
+                char what[80];
+                BOTH(
+                    G()->smooth_restrict(xg, p, &Lg, u.on_gpu, r.on_gpu, f.on_gpu, fc.on_gpu, sweeps, init, ec.on_gpu),
+                    C()->smooth_restrict(xc, p, &Lc, u.on_cpu, r.on_cpu, f.on_cpu, fc.on_cpu, sweeps, init, ec.on_cpu));
+                snprintf(what, sizeof what, "smooth_restrict tile %d init %d sweeps %d u", big, init, sweeps);
+                SAME(r, what);
+                snprintf(what, sizeof what, "smooth_restrict tile %d init %d sweeps %d fc", big, init, sweeps);
+                SAME_TOL(fc, what, p == HOMG_FLOAT32 ? 1e-3 : tol);
+            }
+        for (int assign = 0; assign <= 1; assign++)
+            for (int sweeps = 0; sweeps <= 3; sweeps++) {
+                char what[80];
+                BOTH(G()->prolong_smooth(xg, p, &Lg, ec.on_gpu, u.on_gpu, r.on_gpu, f.on_gpu, sweeps, assign),
+                     C()->prolong_smooth(xc, p, &Lc, ec.on_cpu, u.on_cpu, r.on_cpu, f.on_cpu, sweeps, assign));
+                snprintf(what, sizeof what, "prolong_smooth tile %d assign %d sweeps %d", big, assign, sweeps);
+                SAME(r, what);
+            }
+    }
+    unsetenv("HOMG_BOX_TILE_CELLS");
+    if (only_fused)
+        goto out;
     assert_int_equal(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, u.on_gpu, f.on_gpu, fc.on_gpu, 2, 0, ec.on_gpu),
                      HOMG_ERROR_INVALID_ARGUMENT); /* in place would race */
     if (n <= 4096) {
@@ -275,6 +286,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         homg_free(gpu, cg);
         homg_free(cpu, cc);
     }
+out:
     twin_free(&u);
     twin_free(&f);
     twin_free(&r);
@@ -282,6 +294,20 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     twin_free(&ec);
     for (int s = 0; s < 4; s++)
         twin_free(&bc[s]);
+}
+
+/* The fused steps alone, both tile shapes (small, for compute-sanitizer's racecheck). */
+static void fused_steps_match_cpu(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 8, 64 }, { 96, 80 }, { 256, 128 } };
+    mismatches = 0;
+    only_fused = 1;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int p = HOMG_FLOAT32; p <= HOMG_FLOAT64; p++)
+            check_kernels(shapes[s][0], shapes[s][1], (homg_precision)p, (int)s & 1, 700 + 10 * s + p);
+    only_fused = 0;
+    assert_int_equal(mismatches, 0);
 }
 
 /* The one-block coarse levels alone (small, for compute-sanitizer's racecheck). */
@@ -1338,6 +1364,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest coarse[] = {
         cmocka_unit_test(coarse_cycle_matches_cpu),
     };
+    const struct CMUnitTest fused[] = {
+        cmocka_unit_test(fused_steps_match_cpu),
+    };
     const struct CMUnitTest gen[] = {
         cmocka_unit_test(gen_kernels_match_cpu),
     };
@@ -1370,6 +1399,9 @@ int main(int argc, char **argv)
     /* "coarse": the one-block coarse levels only (racecheck, synccheck) */
     if (argc > 1 && !strcmp(argv[1], "coarse"))
         return cmocka_run_group_tests(coarse, setup, teardown);
+    /* "fused": the fused down and up steps only (racecheck, synccheck) */
+    if (argc > 1 && !strcmp(argv[1], "fused"))
+        return cmocka_run_group_tests(fused, setup, teardown);
     /* "gen": the general multigrid's kernel comparisons only (racecheck, memcheck) */
     if (argc > 1 && !strcmp(argv[1], "gen"))
         return cmocka_run_group_tests(gen, setup, teardown);

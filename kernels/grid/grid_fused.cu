@@ -15,12 +15,28 @@
  *         array instead), read f, write u, write the quarter-size fc;
  *   up:   read u, the coarse correction, f; write u.
  * S is a template parameter, so the box has a compile-time shape: each thread
- * issues all its loads of a row band before storing to shared memory.
+ * issues all its loads of a row band before storing to shared memory.  The loops
+ * over row bands, half-sweeps and coarse cells stay rolled (unrolled, S = 2 came
+ * to 91 KB of SASS, rolled 18 KB): on the H100 that took the small levels' kernels
+ * from 9.4-10.9 to 8.5-8.7 us and the 1024^2 down step from 29 to 24 us (ncu,
+ * bench/results/h100_box_s5.md).
  *
  * Boundary handling: cells outside the domain hold 0 in shared memory, so the
  * stencil sum needs no tests; a cell on the domain edge has the larger diagonal
  * (4 + edges)/h^2 + lambda and the data term 2g/h^2 (edge cells only).  Blocks
  * whose box touches no domain edge take a branch-free path.
+ *
+ * Two tile shapes (issue 12): the big tile (64 x 32 in float32) where a level has
+ * many tiles, the small one (32 x 16) on smaller levels, where a block's serial
+ * work is the time (ncu: one 64 x 32 tile per SM took 17 us at 256^2; a 32 x 16
+ * tile still takes ~8.6 us, the floor of a fused level).  A level of at most
+ * HOMG_BOX_TILE_CELLS cells (1024^2 by default) takes the small tile: on the H100
+ * a cycle takes 14-39% less time than with the big tile everywhere.
+ * Both kernels use programmatic dependent launch (as kernels/grid/gen.cu): each
+ * waits at its first line for the kernel before it, then lets the next one launch
+ * (HOMG_BOX_PDL=0: plain launches; measured the same within 2%, since the time is
+ * the kernels' own latency, not the gaps; both variables are benchmark knobs, not
+ * documented settings).
  *
  * Arithmetic is in the storage type.  The residual is formed from neighbour
  * differences, f + (sum (u_nb - u_c)) / h^2 - lambda u_c: a difference of two
@@ -30,18 +46,23 @@
 #include "core/cuda_check.h"
 #include "grid_point.cuh"
 
-#define TW 64
+#include <stdlib.h>
+#include <string.h>
+
 #define BX 32
 #define BY 8
 
-/* Tile height: shared memory stays under the 48 KB default for both precisions. */
-template <typename T> struct tile_h {
-    enum { value = sizeof(T) == 4 ? 32 : 16 };
+/* Tile heights: shared memory stays under the 48 KB default for both precisions. */
+template <typename T> struct tile_big {
+    enum { TW = 64, TH = sizeof(T) == 4 ? 32 : 16 };
+};
+template <typename T> struct tile_small {
+    enum { TW = 32, TH = sizeof(T) == 4 ? 16 : 8 };
 };
 
-/* The box of halo H: compile-time sizes. */
-template <typename T, int H> struct box {
-    enum { W = TW + 2 * H, HT = tile_h<T>::value + 2 * H, ROWS = (HT + BY - 1) / BY, COLS = (W + BX - 1) / BX };
+/* The box of halo H around a TW_ x TH_ tile: compile-time sizes. */
+template <int TW_, int TH_, int H> struct box {
+    enum { TW = TW_, TH = TH_, W = TW_ + 2 * H, HT = TH_ + 2 * H, ROWS = (HT + BY - 1) / BY, COLS = (W + BX - 1) / BX };
 };
 
 struct tile_pos {
@@ -50,12 +71,11 @@ struct tile_pos {
     bool interior;      /* no cell of the box is on the domain edge */
 };
 
-template <typename T, int H> __device__ __forceinline__ tile_pos tile_setup(const grid_level &L)
+template <typename B, int H> __device__ __forceinline__ tile_pos tile_setup(const grid_level &L)
 {
-    typedef box<T, H> B;
     tile_pos t;
-    t.x0 = blockIdx.x * TW - H;
-    t.y0 = blockIdx.y * tile_h<T>::value - H;
+    t.x0 = blockIdx.x * B::TW - H;
+    t.y0 = blockIdx.y * B::TH - H;
     t.i0 = max(0, -t.x0);
     t.j0 = max(0, -t.y0);
     t.i1 = min((int)B::W, L.nx - t.x0);
@@ -75,14 +95,13 @@ template <typename T> __device__ __forceinline__ T prolong_t(const T *__restrict
 }
 
 /* init: HOMG_INIT_KEEP (u), _ZERO, _PROLONG (P ec); add_ec: u += P add_ec. */
-template <typename T, int H>
+template <typename T, typename B>
 __device__ __forceinline__ void load_tile(const grid_level &L, const tile_pos &t, T *su, T *sf, const T *__restrict__ u,
                                           const T *__restrict__ f, int init, const T *__restrict__ ec,
                                           const T *__restrict__ add_ec)
 {
-    typedef box<T, H> B;
     const int ncx = L.nx / 2, ncy = L.ny / 2;
-#pragma unroll
+#pragma unroll 1
     for (int r = 0; r < B::ROWS; r++) {
         const int lj = threadIdx.y + BY * r;
         T uv[B::COLS], fv[B::COLS];
@@ -115,19 +134,20 @@ __device__ __forceinline__ void load_tile(const grid_level &L, const tile_pos &t
 }
 
 /* Half-sweeps 1..2S on the shrinking region, clipped to the domain. */
-template <typename T, int H, int S, bool INTERIOR>
+template <typename T, typename B, int S, bool INTERIOR>
 __device__ __forceinline__ void sweep_tile(const grid_level &L, const tile_pos &t, T *su, const T *sf)
 {
-    typedef box<T, H> B;
     const T ih2 = (T)L.inv_h2, idiag = (T)(1.0 / (4 * L.inv_h2 + L.lambda));
     const int par = (t.x0 + t.y0) & 1;
-#pragma unroll
+#pragma unroll 1
     for (int s = 1; s <= 2 * S; s++) {
         const int colour = (s - 1) & 1;
         const int a = INTERIOR ? s : max(s, t.i0), b = INTERIOR ? B::W - s : min(B::W - s, t.i1);
         const int c = INTERIOR ? s : max(s, t.j0), d = INTERIOR ? B::HT - s : min(B::HT - s, t.j1);
+#pragma unroll 1
         for (int lj = c + threadIdx.y; lj < d; lj += BY) {
             const int li0 = a + ((a + lj + par + colour) & 1);
+#pragma unroll 1
             for (int li = li0 + 2 * threadIdx.x; li < b; li += 2 * BX) {
                 const int k = lj * B::W + li;
                 T rhs = sf[k] + ih2 * ((su[k - 1] + su[k + 1]) + (su[k - B::W] + su[k + B::W]));
@@ -147,15 +167,13 @@ __device__ __forceinline__ void sweep_tile(const grid_level &L, const tile_pos &
     }
 }
 
-template <typename T, int H>
+template <typename T, typename B, int H>
 __device__ __forceinline__ void store_tile(const grid_level &L, const tile_pos &t, const T *su, T *__restrict__ u)
 {
-    typedef box<T, H> B;
-    const int th = tile_h<T>::value;
 #pragma unroll
-    for (int r = 0; r < th / BY; r++)
+    for (int r = 0; r < B::TH / BY; r++)
 #pragma unroll
-        for (int c = 0; c < TW / BX; c++) {
+        for (int c = 0; c < B::TW / BX; c++) {
             const int li = H + threadIdx.x + BX * c, lj = H + threadIdx.y + BY * r;
             const int gi = t.x0 + li, gj = t.y0 + lj;
             if (gi < L.nx && gj < L.ny)
@@ -164,11 +182,10 @@ __device__ __forceinline__ void store_tile(const grid_level &L, const tile_pos &
 }
 
 /* f + bterm - A u at local (li, lj), from exact neighbour differences. */
-template <typename T, int H>
+template <typename T, typename B>
 __device__ __forceinline__ T tile_residual(const grid_level &L, const tile_pos &t, const T *su, const T *sf, int li,
                                            int lj)
 {
-    typedef box<T, H> B;
     const int k = lj * B::W + li;
     const T c = su[k], ih2 = (T)L.inv_h2;
     if (t.interior)
@@ -184,75 +201,142 @@ __device__ __forceinline__ T tile_residual(const grid_level &L, const tile_pos &
     return r;
 }
 
-template <typename T, int S>
+/* The first line of both kernels: wait until the previous kernel's writes are
+ * visible, then let the next kernel launch (its blocks wait here in turn).  Both
+ * are no-ops for a plain launch. */
+__device__ __forceinline__ void fused_wait(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+template <typename T, int S, typename Tile>
 __global__ void __launch_bounds__(BX *BY)
     smooth_restrict_kernel(grid_level L, const T *__restrict__ u, T *__restrict__ u_out, const T *__restrict__ f,
                            T *__restrict__ fc, int init, const T *__restrict__ ec)
 {
-    enum { H = 2 * S + 1 };
-    typedef box<T, H> B;
+    enum { H = 2 * S + 1, CW = Tile::TW / 2, CH = Tile::TH / 2 };
+    typedef box<Tile::TW, Tile::TH, H> B;
     __shared__ T su[B::W * B::HT], sf[B::W * B::HT];
-    const int th = tile_h<T>::value;
-    const tile_pos t = tile_setup<T, H>(L);
-    load_tile<T, H>(L, t, su, sf, u, f, init, ec, (const T *)NULL);
+    fused_wait();
+    const tile_pos t = tile_setup<B, H>(L);
+    load_tile<T, B>(L, t, su, sf, u, f, init, ec, (const T *)NULL);
     if (t.interior)
-        sweep_tile<T, H, S, true>(L, t, su, sf);
+        sweep_tile<T, B, S, true>(L, t, su, sf);
     else
-        sweep_tile<T, H, S, false>(L, t, su, sf);
+        sweep_tile<T, B, S, false>(L, t, su, sf);
 
-    /* residual of the tile averaged over 2x2 children: thread (x, y) owns coarse
-     * cells (x, y + 8b) of the tile */
+    /* residual of the tile averaged over 2x2 children: thread q owns coarse cells
+     * q, q + 256, ... of the tile's CW x CH (row-major) */
     const int ncx = L.nx / 2, ncy = L.ny / 2;
-#pragma unroll
-    for (int cj = threadIdx.y; cj < th / 2; cj += BY) {
-        const int ci = threadIdx.x;
-        const int I = blockIdx.x * (TW / 2) + ci, J = blockIdx.y * (th / 2) + cj;
+#pragma unroll 1
+    for (int q = threadIdx.y * BX + threadIdx.x; q < CW * CH; q += BX * BY) {
+        const int ci = q % CW, cj = q / CW;
+        const int I = blockIdx.x * CW + ci, J = blockIdx.y * CH + cj;
         if (I >= ncx || J >= ncy)
             continue;
         const int li = H + 2 * ci, lj = H + 2 * cj;
-        T s = (tile_residual<T, H>(L, t, su, sf, li, lj) + tile_residual<T, H>(L, t, su, sf, li + 1, lj)) +
-              (tile_residual<T, H>(L, t, su, sf, li, lj + 1) + tile_residual<T, H>(L, t, su, sf, li + 1, lj + 1));
+        T s = (tile_residual<T, B>(L, t, su, sf, li, lj) + tile_residual<T, B>(L, t, su, sf, li + 1, lj)) +
+              (tile_residual<T, B>(L, t, su, sf, li, lj + 1) + tile_residual<T, B>(L, t, su, sf, li + 1, lj + 1));
         fc[(size_t)J * ncx + I] = (T)0.25 * s;
     }
-    store_tile<T, H>(L, t, su, u_out);
+    store_tile<T, B, H>(L, t, su, u_out);
 }
 
-template <typename T, int S>
+template <typename T, int S, typename Tile>
 __global__ void __launch_bounds__(BX *BY)
     prolong_smooth_kernel(grid_level L, const T *__restrict__ ec, const T *__restrict__ u, T *__restrict__ u_out,
                           const T *__restrict__ f, int assign)
 {
     enum { H = 2 * S };
-    typedef box<T, H> B;
+    typedef box<Tile::TW, Tile::TH, H> B;
     __shared__ T su[B::W * B::HT], sf[B::W * B::HT];
-    const tile_pos t = tile_setup<T, H>(L);
+    fused_wait();
+    const tile_pos t = tile_setup<B, H>(L);
     if (assign)
-        load_tile<T, H>(L, t, su, sf, u, f, HOMG_INIT_PROLONG, ec, (const T *)NULL);
+        load_tile<T, B>(L, t, su, sf, u, f, HOMG_INIT_PROLONG, ec, (const T *)NULL);
     else
-        load_tile<T, H>(L, t, su, sf, u, f, HOMG_INIT_KEEP, (const T *)NULL, ec);
+        load_tile<T, B>(L, t, su, sf, u, f, HOMG_INIT_KEEP, (const T *)NULL, ec);
     if (t.interior)
-        sweep_tile<T, H, S, true>(L, t, su, sf);
+        sweep_tile<T, B, S, true>(L, t, su, sf);
     else
-        sweep_tile<T, H, S, false>(L, t, su, sf);
-    store_tile<T, H>(L, t, su, u_out);
+        sweep_tile<T, B, S, false>(L, t, su, sf);
+    store_tile<T, B, H>(L, t, su, u_out);
+}
+
+/* The benchmark's knobs (read at each launch, which a graph capture does once). */
+static double env_num(const char *name, double dflt)
+{
+    const char *e = getenv(name);
+    return e && *e ? atof(e) : dflt;
+}
+
+/* A level of at most this many cells takes the small tile. */
+#define HOMG_BOX_TILE_CELLS (1024.0 * 1024)
+
+static bool small_tile(const grid_level *L)
+{
+    return (double)L->nx * L->ny <= env_num("HOMG_BOX_TILE_CELLS", HOMG_BOX_TILE_CELLS);
+}
+
+/* Launch with programmatic stream serialisation (unless HOMG_BOX_PDL=0); an error
+ * stays for HOMG_CUDA_LAUNCHED. */
+template <typename... K, typename... A>
+static void fused_launch(cudaStream_t st, dim3 grid, void (*kernel)(K...), A... args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1] = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3(BX, BY);
+    cfg.stream = st;
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = at;
+    cfg.numAttrs = env_num("HOMG_BOX_PDL", 1) != 0 ? 1 : 0;
+    (void)cudaLaunchKernelEx(&cfg, kernel, args...);
+}
+
+template <typename Tile> static dim3 tiles(const grid_level *L)
+{
+    return dim3((L->nx + Tile::TW - 1) / Tile::TW, (L->ny + Tile::TH - 1) / Tile::TH);
+}
+
+template <typename T, int S, typename Tile>
+static void launch_down_t(cudaStream_t st, const grid_level *L, const void *u, void *u_out, const void *f, void *fc,
+                          int init, const void *ec)
+{
+    fused_launch(st, tiles<Tile>(L), smooth_restrict_kernel<T, S, Tile>, *L, (const T *)u, (T *)u_out, (const T *)f,
+                 (T *)fc, init, (const T *)ec);
 }
 
 template <typename T, int S>
 static void launch_down_s(cudaStream_t st, const grid_level *L, const void *u, void *u_out, const void *f, void *fc,
                           int init, const void *ec)
 {
-    dim3 grid((L->nx + TW - 1) / TW, (L->ny + tile_h<T>::value - 1) / tile_h<T>::value);
-    smooth_restrict_kernel<T, S>
-        <<<grid, dim3(BX, BY), 0, st>>>(*L, (const T *)u, (T *)u_out, (const T *)f, (T *)fc, init, (const T *)ec);
+    if (small_tile(L))
+        launch_down_t<T, S, tile_small<T>>(st, L, u, u_out, f, fc, init, ec);
+    else
+        launch_down_t<T, S, tile_big<T>>(st, L, u, u_out, f, fc, init, ec);
+}
+
+template <typename T, int S, typename Tile>
+static void launch_up_t(cudaStream_t st, const grid_level *L, const void *ec, const void *u, void *u_out, const void *f,
+                        int assign)
+{
+    fused_launch(st, tiles<Tile>(L), prolong_smooth_kernel<T, S, Tile>, *L, (const T *)ec, (const T *)u, (T *)u_out,
+                 (const T *)f, assign);
 }
 
 template <typename T, int S>
 static void launch_up_s(cudaStream_t st, const grid_level *L, const void *ec, const void *u, void *u_out, const void *f,
                         int assign)
 {
-    dim3 grid((L->nx + TW - 1) / TW, (L->ny + tile_h<T>::value - 1) / tile_h<T>::value);
-    prolong_smooth_kernel<T, S>
-        <<<grid, dim3(BX, BY), 0, st>>>(*L, (const T *)ec, (const T *)u, (T *)u_out, (const T *)f, assign);
+    if (small_tile(L))
+        launch_up_t<T, S, tile_small<T>>(st, L, ec, u, u_out, f, assign);
+    else
+        launch_up_t<T, S, tile_big<T>>(st, L, ec, u, u_out, f, assign);
 }
 
 /* Sweeps 0..3 are compiled in (shared memory bounds the halo). */

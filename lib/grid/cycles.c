@@ -61,9 +61,9 @@ static const void *f_of(cycle *c, int k) { return k == 0 ? c->f0 : c->g->f[k]; }
 
 static double level_values(const cycle *c, int k) { return (double)c->lev[k].nx * c->lev[k].ny; }
 
-/* FMG runs a level with the fused steps from g->fused_min cells up; below, where
- * a fused kernel has too few tiles to hide its per-tile latency, with the textbook
- * ones (measured on the H100, bench/results/h100.md). */
+/* FMG runs a level with the fused steps from g->fused_min cells up (every level by
+ * default since the fused kernels take small tiles on small levels), below with the
+ * textbook ones (measured on the H100, bench/results/h100.md). */
 static int fused_at(const homg_grid *g, int k)
 {
     return g->run == HOMG_METHOD_FMG && (double)g->lv[k].nx * g->lv[k].ny >= g->fused_min;

@@ -11,7 +11,7 @@
 #define HOMG_GRID_GRAPHS     16 /* graphs cached, + 4 per right-hand side (graphs.c) */
 #define HOMG_COARSE_SWEEPS   16
 #define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one thread block (off: slower on the H100) */
-#define HOMG_BOX_FUSED_CELLS (2048.0 * 2048) /* FMG: fused steps from 2048 x 2048 cells up */
+#define HOMG_BOX_FUSED_CELLS 0 /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
  * while the key matches. */
