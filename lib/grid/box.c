@@ -131,8 +131,9 @@ static double knob(const char *name, double dflt)
 static int block_top(const homg_grid *g)
 {
     long cells = (long)knob("HOMG_BOX_BLOCK_CELLS", HOMG_BOX_BLOCK_CELLS);
-    if (cells > HOMG_COARSE_BLOCK_MAX)
-        cells = HOMG_COARSE_BLOCK_MAX;
+    long most = HOMG_COARSE_BLOCK_MAX * (long)sizeof(float) / (long)g->elem; /* same shared memory in double */
+    if (cells > most)
+        cells = most;
     for (int k = 0; k < g->nlevels; k++)
         if ((long)g->lv[k].nx * g->lv[k].ny <= cells && g->nlevels - k <= HOMG_COARSE_BLOCK_LEVELS)
             return k;
