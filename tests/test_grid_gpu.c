@@ -795,6 +795,16 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
         homg_free(cpu, c1);
         homg_free(cpu, c2);
     }
+    /* sweeps (one block on CUDA for these levels of <= GEN_SWEEP_BLOCK_CELLS cells) */
+    for (int v = 0; v < 3; v++) {
+        const int ns = v == 0 ? 2 : 1, rev = v != 1, skip = v > 0;
+        void *g1 = up2(gpu, x1, n, p), *c1 = up2(cpu, x1, n, p);
+        KG->sweeps(&gpu->ex, p, &L.g, g1, gf, ns, rev, skip);
+        KC->sweeps(&cpu->ex, p, &L.c, c1, cf, ns, rev, skip);
+        GEN_EXPECT("sweeps", cmp_arrays(g1, c1, n, p), tol);
+        homg_free(gpu, g1);
+        homg_free(cpu, c1);
+    }
     check_gen_equation(&L.c, p, cu, cf, "fine");
     check_gen_equation(&Cl.c, p, cec, cfc, "coarse");
     KG->coarse_solve(&gpu->ex, p, &Cl.g, gec, gfc, 7);
@@ -1045,6 +1055,9 @@ static void check_gen_uniform(int nx, int ny, int nz, const int per[3], int with
         for (int b = 0; b < 3; b++)
             K3[b]->apply(&cx3[b]->ex, p, L3[b], u[b], r[b], sc[b] + GEN_PQ);
         GEN_UCMP("uniform apply", r, n);
+        for (int b = 0; b < 3; b++)
+            K3[b]->sweeps(&cx3[b]->ex, p, L3[b], u[b], f[b], 2, 1, 1);
+        GEN_UCMP("uniform sweeps", u, n);
         check_gen_equation(&U[1], p, u[1], f[1], "uniform");
         for (int b = 0; b < 3; b++)
             K3[b]->coarse_solve(&cx3[b]->ex, p, L3[b], u[b], f[b], 5);

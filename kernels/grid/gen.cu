@@ -738,6 +738,52 @@ extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, c
     return HOMG_OK;
 }
 
+/* HOMG_GEN_SWEEP_BLOCK=0: every half-sweep its own launch on every level (the layout
+ * before one-block sweeps; the benchmark times against it, the library documents no
+ * such variable). */
+static int sweep_block_on(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("HOMG_GEN_SWEEP_BLOCK");
+        v = !(e && !strcmp(e, "0"));
+    }
+    return v;
+}
+
+/* sweeps in one block (a level of at most GEN_SWEEP_BLOCK_CELLS cells): the
+ * half-sweeps of smooth in order, phase by phase, a barrier after each (a launch
+ * each cost ~4 us on the coarse levels, ncu on the H100, 2026-11-26). */
+#define GEN_SWEEP_NT 1024
+template <typename T>
+__global__ void __launch_bounds__(GEN_SWEEP_NT, 1)
+    sweeps_kernel(gen_level L, T *u, const T *f, int n, int reverse, int skip)
+{
+    gen_wait();
+    for (int s = 0; s < n; s++)
+        for (int h = s == 0 && skip ? 1 : 0; h < 2; h++)
+            block_smooth(&L, u, f, reverse ? 1 - h : h, GEN_SWEEP_NT, 0);
+}
+
+extern "C" homg_status homg_cuda_gen_sweeps(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
+                                            const void *f, int n, int reverse, int skip)
+{
+    if (n <= 0 || (n == 1 && skip))
+        return n == 1 && skip ? homg_cuda_gen_smooth(ex, p, L, u, f, reverse ? 0 : 1) : HOMG_OK;
+    if (gen_cells(L) > GEN_SWEEP_BLOCK_CELLS || !sweep_block_on()) {
+        for (int s = 0; s < n; s++)
+            for (int h = s == 0 && skip ? 1 : 0; h < 2; h++)
+                HOMG_TRY(homg_cuda_gen_smooth(ex, p, L, u, f, reverse ? 1 - h : h));
+        return HOMG_OK;
+    }
+    if (p == HOMG_FLOAT64)
+        gen_launch(ex, 1, GEN_SWEEP_NT, sweeps_kernel<double>, *L, (double *)u, (const double *)f, n, reverse, skip);
+    else
+        gen_launch(ex, 1, GEN_SWEEP_NT, sweeps_kernel<float>, *L, (float *)u, (const float *)f, n, reverse, skip);
+    HOMG_CUDA_LAUNCHED(ex, "gen sweeps_kernel");
+    return HOMG_OK;
+}
+
 extern "C" homg_status homg_cuda_gen_smooth_from_zero(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
                                                       const void *f)
 {
