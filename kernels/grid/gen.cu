@@ -738,17 +738,19 @@ extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, c
     return HOMG_OK;
 }
 
-/* HOMG_GEN_SWEEP_BLOCK=0: every half-sweep its own launch on every level (the layout
- * before one-block sweeps; the benchmark times against it, the library documents no
- * such variable). */
-static int sweep_block_on(void)
+/* The largest level whose sweeps run in one block: GEN_SWEEP_BLOCK_CELLS, or
+ * HOMG_GEN_SWEEP_BLOCK=n cells (0: a launch per half-sweep on every level, the layout
+ * before one-block sweeps); the benchmark times against it, the library documents no
+ * such variable. */
+static size_t sweep_block_cells(void)
 {
-    static int v = -1;
+    static long long v = -1;
     if (v < 0) {
         const char *e = getenv("HOMG_GEN_SWEEP_BLOCK");
-        v = !(e && !strcmp(e, "0"));
+        v = e ? atoll(e) : GEN_SWEEP_BLOCK_CELLS;
+        v = v < 0 ? 0 : v;
     }
-    return v;
+    return (size_t)v;
 }
 
 /* sweeps in one block (a level of at most GEN_SWEEP_BLOCK_CELLS cells): the
@@ -770,7 +772,7 @@ extern "C" homg_status homg_cuda_gen_sweeps(kernel_exec *ex, homg_precision p, c
 {
     if (n <= 0 || (n == 1 && skip))
         return n == 1 && skip ? homg_cuda_gen_smooth(ex, p, L, u, f, reverse ? 0 : 1) : HOMG_OK;
-    if (gen_cells(L) > GEN_SWEEP_BLOCK_CELLS || !sweep_block_on()) {
+    if (gen_cells(L) > sweep_block_cells()) {
         for (int s = 0; s < n; s++)
             for (int h = s == 0 && skip ? 1 : 0; h < 2; h++)
                 HOMG_TRY(homg_cuda_gen_smooth(ex, p, L, u, f, reverse ? 1 - h : h));
