@@ -1430,6 +1430,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(gen_graphs_kept_for_many_rhs),
     };
     homg_test_require_gpu("test_grid_gpu");
+    /* the one-block sweeps (off by default, gen_kernels.h GEN_SWEEP_BLOCK_CELLS) run in every
+     * solve and kernel comparison here, so they stay checked; HOMG_GEN_SWEEP_BLOCK=0 tests the default */
+    setenv("HOMG_GEN_SWEEP_BLOCK", "4096", 0);
     /* "quick": the kernel comparisons only (for compute-sanitizer runs) */
     if (argc > 1 && !strcmp(argv[1], "quick"))
         return cmocka_run_group_tests(quick, setup, teardown);
