@@ -110,84 +110,84 @@ enum {
 /* A sigma GEN_JUMP_RATIO times the first cell's, or 1/GEN_JUMP_RATIO, is a jump (check_operator). */
 #define GEN_JUMP_RATIO 10.0
 
-#define GEN_KERNELS(X)                                                                                                \
-    /* The finest level from the operator: faces (harmonic means / h^2), walls, lam, flags. */                        \
-    X(homg_status, gen, setup_fine,                                                                                   \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *lambda_cell,            \
-       double lambda, const unsigned char *flags))                                                                    \
-    /* Coarse level C from fine level L (see above). */                                                               \
-    X(homg_status, gen, coarsen, (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C))        \
-    /* One colour of red-black Gauss-Seidel: active cells with (i+j+k) % 2 == colour. */                              \
-    X(homg_status, gen, smooth,                                                                                       \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int colour))                   \
-    /* n symmetric sweeps (reverse: colour 1 first; skip: from the second half-sweep, the first fused into the */     \
-    /* launch before): the smooth half-sweeps in that order; on CUDA a launch each, or one block for a level of */    \
-    /* at most GEN_SWEEP_BLOCK_CELLS cells (a barrier per half-sweep instead of a launch; off by default). */         \
-    X(homg_status, gen, sweeps,                                                                                       \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int n, int reverse, int skip)) \
-    /* u = zero, then the colour-0 half-sweep (one pass on a level without seams, gen_seam; every cell written). */   \
-    X(homg_status, gen, smooth_from_zero,                                                                             \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f))                               \
-    /* prolong_add, then the colour-1 half-sweep; on a level without seams in one pass that leaves the colour-0 */    \
-    /* cells as they were (the caller's next half-sweep, colour 0, overwrites them). */                               \
-    X(homg_status, gen, prolong_smooth,                                                                               \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *ec, void *u,           \
-       const void *f))                                                                                                \
-    /* The coarsest level: u = 0, then `sweeps` symmetric red-black sweeps (one block on CUDA). */                    \
-    X(homg_status, gen, coarse_solve,                                                                                 \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int sweeps))                   \
-    /* x[0] = one V-cycle on B's levels from x[0] = 0, exactly the sequence of lib/grid/general.c's visit() */        \
-    /* (zero + colour-0 half-sweep, the rest of `pre` symmetric sweeps, residual_restrict, the level below, */        \
-    /* prolong_add + `post` sweeps from colour 1; coarse_solve at the coarsest), in one block on CUDA (on the */      \
-    /* H100 slower than a launch per step from 64^2 down, so off by default: general.c plan_block). */                \
-    X(homg_status, gen, block_vcycle, (kernel_exec * ex, homg_precision p, const gen_block *B))                       \
-    /* fc[C] = sum over C's active children of (f - A u) (u NULL: 0). */                                              \
-    X(homg_status, gen, residual_restrict,                                                                            \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *u, const void *f,      \
-       void *fc))                                                                                                     \
-    /* u[c] += ec[parent of c] at active c. */                                                                        \
-    X(homg_status, gen, prolong_add,                                                                                  \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *ec, void *u))          \
-    /* Finest level: r = f + face terms - A u at active cells (u NULL: 0), 0 elsewhere; *rr += r.r. */                \
-    X(homg_status, gen, residual,                                                                                     \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *u, const void *f,       \
-       void *r, double *rr))                                                                                          \
-    /* q = A x at active cells (x 0 at inactive ones), 0 elsewhere; *xq += x.q. */                                    \
-    X(homg_status, gen, apply,                                                                                        \
-      (kernel_exec * ex, homg_precision p, const gen_level *L, const void *x, void *q, double *xq))                   \
-    /* out[0] += a.b, and out[1] += c.b when c is not NULL (n values). */                                             \
-    X(homg_status, gen, dot2,                                                                                         \
-      (kernel_exec * ex, homg_precision p, size_t n, const void *a, const void *b, const void *c, double *out))       \
-    /* u += alpha p at active cells (flag NULL: all); r -= alpha q; s[GEN_RR] += r.r  (alpha = s[GEN_ALPHA]). */      \
-    X(homg_status, gen, update_ur,                                                                                    \
-      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u, const void *pv, void *r,     \
-       const void *q, double *s))                                                                                     \
-    /* u = 0 at active cells (flag NULL: all; the others are not written). */                                         \
-    X(homg_status, gen, zero_active,                                                                                  \
-      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u))                             \
-    /* pv = z + s[GEN_BETA] pv. */                                                                                    \
-    X(homg_status, gen, update_p,                                                                                     \
-      (kernel_exec * ex, homg_precision p, size_t n, const void *z, void *pv, const double *s))                       \
-    /* The scalar step (GEN_STEP_*), one thread. hist/count: monitor (RECORD), ref: error monitored. */               \
-    X(homg_status, gen, scalars, (kernel_exec * ex, double *s, int step, int ref, double *hist, int *count))          \
-    /* s[GEN_E2] += ||u - ref||^2, s[GEN_R2] += ||ref||^2 over active cells. */                                       \
-    X(homg_status, gen, error_norm,                                                                                   \
-      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, const void *u, const void *ref,       \
-       double *s))                                                                                                    \
-    /* sums[label[c]] += x[c] for label[c] >= 0. */                                                                   \
-    X(homg_status, gen, island_sum,                                                                                   \
-      (kernel_exec * ex, homg_precision p, size_t n, const int *label, const void *x, double *sums))                  \
-    /* x[c] -= sums[l] * inv_count[l] for l = label[c] >= 0; with proj: *proj = max(*proj, max_l |mean_l|). */        \
-    X(homg_status, gen, island_sub,                                                                                   \
-      (kernel_exec * ex, homg_precision p, size_t n, const int *label, void *x, const double *sums,                   \
-       const double *inv_count, int nislands, double *proj))                                                          \
-    /* bad[0] = 1 + an index where sigma is not finite and > 0, bad[1] lambda not finite and >= 0, */                 \
-    /* bad[2] a flag value > 2 (0: none); NULL arrays are skipped; bad[3] = 1 + an index whose valid */               \
-    /* sigma jumps against sigma[0] (gen_jump; 0: none), bad[4] = 1 + the index of a SOLID cell (0: none). */         \
-    X(homg_status, gen, check_operator,                                                                               \
-      (kernel_exec * ex, homg_precision p, size_t n, const void *sigma, const void *lambda,                           \
-       const unsigned char *flags, long long *bad))                                                                   \
-    /* Free device memory in bytes (CPU: physical memory; 0 when unknown). */                                         \
+#define GEN_KERNELS(X)                                                                                              \
+    /* The finest level from the operator: faces (harmonic means / h^2), walls, lam, flags. */                      \
+    X(homg_status, gen, setup_fine,                                                                                 \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *lambda_cell,          \
+       double lambda, const unsigned char *flags))                                                                  \
+    /* Coarse level C from fine level L (see above). */                                                             \
+    X(homg_status, gen, coarsen, (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C))      \
+    /* One colour of red-black Gauss-Seidel: active cells with (i+j+k) % 2 == colour. */                            \
+    X(homg_status, gen, smooth,                                                                                     \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int colour))                 \
+    /* n symmetric sweeps (reverse: colour 1 first; skip: from the second half-sweep): smooth's */                  \
+    /* half-sweeps in order; on CUDA a launch each, or one block for a level of at most */                          \
+    /* GEN_SWEEP_BLOCK_CELLS cells (a barrier per half-sweep instead of a launch; off by default). */               \
+    X(homg_status, gen, sweeps,                                                                                     \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int n, int rev, int skip))   \
+    /* u = zero, then the colour-0 half-sweep (one pass on a level without seams, gen_seam; every cell written). */ \
+    X(homg_status, gen, smooth_from_zero,                                                                           \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f))                             \
+    /* prolong_add, then the colour-1 half-sweep; on a level without seams in one pass that leaves the colour-0 */  \
+    /* cells as they were (the caller's next half-sweep, colour 0, overwrites them). */                             \
+    X(homg_status, gen, prolong_smooth,                                                                             \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *ec, void *u,         \
+       const void *f))                                                                                              \
+    /* The coarsest level: u = 0, then `sweeps` symmetric red-black sweeps (one block on CUDA). */                  \
+    X(homg_status, gen, coarse_solve,                                                                               \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int sweeps))                 \
+    /* x[0] = one V-cycle on B's levels from x[0] = 0, exactly the sequence of lib/grid/general.c's visit() */      \
+    /* (zero + colour-0 half-sweep, the rest of `pre` symmetric sweeps, residual_restrict, the level below, */      \
+    /* prolong_add + `post` sweeps from colour 1; coarse_solve at the coarsest), in one block on CUDA (on the */    \
+    /* H100 slower than a launch per step from 64^2 down, so off by default: general.c plan_block). */              \
+    X(homg_status, gen, block_vcycle, (kernel_exec * ex, homg_precision p, const gen_block *B))                     \
+    /* fc[C] = sum over C's active children of (f - A u) (u NULL: 0). */                                            \
+    X(homg_status, gen, residual_restrict,                                                                          \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *u, const void *f,    \
+       void *fc))                                                                                                   \
+    /* u[c] += ec[parent of c] at active c. */                                                                      \
+    X(homg_status, gen, prolong_add,                                                                                \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_level *C, const void *ec, void *u))        \
+    /* Finest level: r = f + face terms - A u at active cells (u NULL: 0), 0 elsewhere; *rr += r.r. */              \
+    X(homg_status, gen, residual,                                                                                   \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const gen_fine *F, const void *u, const void *f,     \
+       void *r, double *rr))                                                                                        \
+    /* q = A x at active cells (x 0 at inactive ones), 0 elsewhere; *xq += x.q. */                                  \
+    X(homg_status, gen, apply,                                                                                      \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const void *x, void *q, double *xq))                 \
+    /* out[0] += a.b, and out[1] += c.b when c is not NULL (n values). */                                           \
+    X(homg_status, gen, dot2,                                                                                       \
+      (kernel_exec * ex, homg_precision p, size_t n, const void *a, const void *b, const void *c, double *out))     \
+    /* u += alpha p at active cells (flag NULL: all); r -= alpha q; s[GEN_RR] += r.r  (alpha = s[GEN_ALPHA]). */    \
+    X(homg_status, gen, update_ur,                                                                                  \
+      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u, const void *pv, void *r,   \
+       const void *q, double *s))                                                                                   \
+    /* u = 0 at active cells (flag NULL: all; the others are not written). */                                       \
+    X(homg_status, gen, zero_active,                                                                                \
+      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u))                           \
+    /* pv = z + s[GEN_BETA] pv. */                                                                                  \
+    X(homg_status, gen, update_p,                                                                                   \
+      (kernel_exec * ex, homg_precision p, size_t n, const void *z, void *pv, const double *s))                     \
+    /* The scalar step (GEN_STEP_*), one thread. hist/count: monitor (RECORD), ref: error monitored. */             \
+    X(homg_status, gen, scalars, (kernel_exec * ex, double *s, int step, int ref, double *hist, int *count))        \
+    /* s[GEN_E2] += ||u - ref||^2, s[GEN_R2] += ||ref||^2 over active cells. */                                     \
+    X(homg_status, gen, error_norm,                                                                                 \
+      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, const void *u, const void *ref,     \
+       double *s))                                                                                                  \
+    /* sums[label[c]] += x[c] for label[c] >= 0. */                                                                 \
+    X(homg_status, gen, island_sum,                                                                                 \
+      (kernel_exec * ex, homg_precision p, size_t n, const int *label, const void *x, double *sums))                \
+    /* x[c] -= sums[l] * inv_count[l] for l = label[c] >= 0; with proj: *proj = max(*proj, max_l |mean_l|). */      \
+    X(homg_status, gen, island_sub,                                                                                 \
+      (kernel_exec * ex, homg_precision p, size_t n, const int *label, void *x, const double *sums,                 \
+       const double *inv_count, int nislands, double *proj))                                                        \
+    /* bad[0] = 1 + an index where sigma is not finite and > 0, bad[1] lambda not finite and >= 0, */               \
+    /* bad[2] a flag value > 2 (0: none); NULL arrays are skipped; bad[3] = 1 + an index whose valid */             \
+    /* sigma jumps against sigma[0] (gen_jump; 0: none), bad[4] = 1 + the index of a SOLID cell (0: none). */       \
+    X(homg_status, gen, check_operator,                                                                             \
+      (kernel_exec * ex, homg_precision p, size_t n, const void *sigma, const void *lambda,                         \
+       const unsigned char *flags, long long *bad))                                                                 \
+    /* Free device memory in bytes (CPU: physical memory; 0 when unknown). */                                       \
     X(size_t, gen, memory_available, (kernel_exec * ex))
 
 typedef struct gen_kernels {
