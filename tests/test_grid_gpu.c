@@ -584,6 +584,56 @@ static void gen_level_alloc(homg_ctx *x, gen_level *L, int nx, int ny, int nz, c
     assert_int_equal(homg_alloc(x, n, (void **)&L->flag), HOMG_OK);
 }
 
+static int gen_mismatches;
+
+#define T      float
+#define SUFFIX f
+#include "grid/gen_point_tmpl.h"
+#undef T
+#undef SUFFIX
+#define T      double
+#define SUFFIX d
+#include "grid/gen_point_tmpl.h"
+#undef T
+#undef SUFFIX
+
+/* gen_equation (the CUDA coarse solve's cached equations) gives exactly gen_relax's
+ * value at every active cell of a host level L (u, f host arrays). */
+static void check_gen_equation(const gen_level *L, homg_precision p, const void *u, const void *f, const char *what)
+{
+    int bad = 0;
+    for (int k = 0; k < L->nz; k++)
+        for (int j = 0; j < L->ny; j++)
+            for (int i = 0; i < L->nx; i++) {
+                const size_t c = gen_index(L, i, j, k);
+                int nb[6];
+                double g[6], d, off = 0;
+                if (!gen_active(L, c))
+                    continue;
+                if (p == HOMG_FLOAT64) {
+                    const double *ud = (const double *)u, *fd = (const double *)f;
+                    double v, r = gen_relax_d(L, ud, fd, i, j, k);
+                    gen_equation_d(L, i, j, k, nb, g, &d);
+                    for (int q = 0; q < 6; q++)
+                        off += nb[q] >= 0 ? g[q] * ud[nb[q]] : 0.0;
+                    v = d > 0 ? (fd[c] + off) / d : 0.0;
+                    bad += memcmp(&v, &r, sizeof v) != 0;
+                } else {
+                    const float *uf = (const float *)u, *ff = (const float *)f;
+                    float v, r = gen_relax_f(L, uf, ff, i, j, k);
+                    gen_equation_f(L, i, j, k, nb, g, &d);
+                    for (int q = 0; q < 6; q++)
+                        off += nb[q] >= 0 ? g[q] * (double)uf[nb[q]] : 0.0;
+                    v = d > 0 ? (float)(((double)ff[c] + off) / d) : 0.0f;
+                    bad += memcmp(&v, &r, sizeof v) != 0;
+                }
+            }
+    if (bad) {
+        printf("  gen_equation %s (%d x %d x %d): %d cells differ from gen_relax\n", what, L->nx, L->ny, L->nz, bad);
+        gen_mismatches++;
+    }
+}
+
 static void gen_level_free(homg_ctx *x, gen_level *L)
 {
     homg_free(x, L->gx);
@@ -633,8 +683,6 @@ static int cmp_bytes(const void *a, const void *b, size_t n)
             gen_mismatches++;                                                             \
         }                                                                                 \
     } while (0)
-
-static int gen_mismatches;
 
 static void *up2(homg_ctx *x, const double *h, size_t n, homg_precision p) { return homg_test_upload(x, h, n, p); }
 
@@ -773,6 +821,18 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
         homg_free(cpu, c1);
         homg_free(cpu, c2);
     }
+    /* sweeps (one block on CUDA for these levels of <= GEN_SWEEP_BLOCK_CELLS cells) */
+    for (int v = 0; v < 3; v++) {
+        const int ns = v == 0 ? 2 : 1, rev = v != 1, skip = v > 0;
+        void *g1 = up2(gpu, x1, n, p), *c1 = up2(cpu, x1, n, p);
+        KG->sweeps(&gpu->ex, p, &L.g, g1, gf, ns, rev, skip);
+        KC->sweeps(&cpu->ex, p, &L.c, c1, cf, ns, rev, skip);
+        GEN_EXPECT("sweeps", cmp_arrays(g1, c1, n, p), tol);
+        homg_free(gpu, g1);
+        homg_free(cpu, c1);
+    }
+    check_gen_equation(&L.c, p, cu, cf, "fine");
+    check_gen_equation(&Cl.c, p, cec, cfc, "coarse");
     KG->coarse_solve(&gpu->ex, p, &Cl.g, gec, gfc, 7);
     KC->coarse_solve(&cpu->ex, p, &Cl.c, cec, cfc, 7);
     GEN_EXPECT("coarse_solve", cmp_arrays(gec, cec, nc, p), tol * 10);
@@ -1022,6 +1082,10 @@ static void check_gen_uniform(int nx, int ny, int nz, const int per[3], int with
             K3[b]->apply(&cx3[b]->ex, p, L3[b], u[b], r[b], sc[b] + GEN_PQ);
         GEN_UCMP("uniform apply", r, n);
         for (int b = 0; b < 3; b++)
+            K3[b]->sweeps(&cx3[b]->ex, p, L3[b], u[b], f[b], 2, 1, 1);
+        GEN_UCMP("uniform sweeps", u, n);
+        check_gen_equation(&U[1], p, u[1], f[1], "uniform");
+        for (int b = 0; b < 3; b++)
             K3[b]->coarse_solve(&cx3[b]->ex, p, L3[b], u[b], f[b], 5);
         GEN_UCMP("uniform coarse_solve", u, n);
         for (int b = 0; b < 3; b++)
@@ -1093,6 +1157,8 @@ static void gen_kernels_match_cpu(void **state)
         check_gen_uniform(38, 22, 1, px, 0, p, 9);
         check_gen_uniform(13, 9, 7, pall, 1, p, 10);
         check_gen_uniform(12, 10, 8, none, 0, p, 11);
+        check_gen_uniform(13, 11, 1, none, 1, p, 12); /* 256 cells or fewer: the cached coarse solve */
+        check_gen_uniform(9, 7, 3, pall, 1, p, 13);   /* ... with seam phases */
     }
     assert_int_equal(gen_mismatches, 0);
 }
@@ -1393,6 +1459,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(gen_graphs_kept_for_many_rhs),
     };
     homg_test_require_gpu("test_grid_gpu");
+    /* the one-block sweeps (off by default, gen_kernels.h GEN_SWEEP_BLOCK_CELLS) run in every
+     * solve and kernel comparison here, so they stay checked; HOMG_GEN_SWEEP_BLOCK=0 tests the default */
+    setenv("HOMG_GEN_SWEEP_BLOCK", "4096", 0);
     /* "quick": the kernel comparisons only (for compute-sanitizer runs) */
     if (argc > 1 && !strcmp(argv[1], "quick"))
         return cmocka_run_group_tests(quick, setup, teardown);

@@ -54,6 +54,15 @@ homg_status homg_cpu_gen_smooth(kernel_exec *ex, homg_precision p, const gen_lev
     return HOMG_OK;
 }
 
+homg_status homg_cpu_gen_sweeps(kernel_exec *ex, homg_precision p, const gen_level *L, void *u, const void *f, int n,
+                                int reverse, int skip)
+{
+    for (int s = 0; s < n; s++)
+        for (int h = s == 0 && skip ? 1 : 0; h < 2; h++)
+            HOMG_TRY(homg_cpu_gen_smooth(ex, p, L, u, f, reverse ? 1 - h : h));
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gen_smooth_from_zero(kernel_exec *ex, homg_precision p, const gen_level *L, void *u, const void *f)
 {
     (void)ex;

@@ -60,6 +60,10 @@ template <> struct gp<float> {
     {
         return gen_au_f(L, u, i, j, k);
     }
+    __device__ static void equation(const gen_level *L, int i, int j, int k, int nb[6], double g[6], double *d)
+    {
+        gen_equation_f(L, i, j, k, nb, g, d);
+    }
 };
 template <> struct gp<double> {
     __device__ static void setup(const gen_level *L, const gen_fine *F, const double *lc, double l,
@@ -98,6 +102,10 @@ template <> struct gp<double> {
     {
         return gen_au_d(L, u, i, j, k);
     }
+    __device__ static void equation(const gen_level *L, int i, int j, int k, int nb[6], double g[6], double *d)
+    {
+        gen_equation_d(L, i, j, k, nb, g, d);
+    }
 };
 
 /* Programmatic dependent launch (issue 12): every kernel here is launched so that
@@ -111,6 +119,19 @@ static int pdl_on(void)
     static int v = -1;
     if (v < 0) {
         const char *e = getenv("HOMG_GEN_PDL");
+        v = !(e && !strcmp(e, "0"));
+    }
+    return v;
+}
+
+/* HOMG_GEN_COARSE_CACHED=0: the coarsest level's sweeps read the level's arrays each
+ * time (the layout before coarse_sweeps_cached; the benchmark times against it, the
+ * library documents no such variable). */
+static int cached_coarse(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("HOMG_GEN_COARSE_CACHED");
         v = !(e && !strcmp(e, "0"));
     }
     return v;
@@ -329,11 +350,18 @@ __device__ void block_smooth(const gen_level *L, T *w, const T *f, int colour, u
  * copy of u in shared memory where it fits (the sweeps are latency-bound: each waits
  * for the last). */
 template <typename T>
-__device__ void coarse_sweeps(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar)
+__device__ void coarse_sweeps_cached(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar);
+
+template <typename T>
+__device__ void coarse_sweeps(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar, int cached)
 {
     __shared__ T us[GEN_COARSE_SHARED];
     const size_t n = gen_cells(L);
     T *w = n <= GEN_COARSE_SHARED ? us : u;
+    if (n <= GEN_COARSE_SHARED && cached) {
+        coarse_sweeps_cached(L, u, f, sweeps, nt, bar);
+        return;
+    }
     for (size_t c = threadIdx.x; c < n; c += nt)
         w[c] = 0;
     gen_bar(bar, nt);
@@ -345,16 +373,67 @@ __device__ void coarse_sweeps(const gen_level *L, T *u, const T *f, int sweeps, 
             u[c] = w[c];
 }
 
-template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps)
+/* The coarsest level's sweeps (n <= GEN_COARSE_SHARED cells) with every cell's
+ * equation read once into shared memory (gen_equation: neighbours, conductances,
+ * diagonal; the phase: colour + seam count): each half-sweep then reads only
+ * shared memory, no flags, coefficients or index arithmetic.  The same updates in
+ * the same order as coarse_sweeps' block_smooth, so the same values.  On the H100
+ * the 40 sweeps of an 8 x 8 level took 86 us from the level's arrays (ncu,
+ * 2026-11-26), a third of a 1024^2 wall-projection cycle. */
+template <typename T>
+__device__ void coarse_sweeps_cached(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar)
+{
+    __shared__ T w[GEN_COARSE_SHARED];
+    __shared__ double sg[6][GEN_COARSE_SHARED], sd[GEN_COARSE_SHARED], sf[GEN_COARSE_SHARED];
+    __shared__ short snb[6][GEN_COARSE_SHARED];
+    __shared__ unsigned char key[GEN_COARSE_SHARED]; /* colour + 2 * seam phase; 255: not an unknown */
+    const int n = (int)gen_cells(L), seams = gen_seams(L);
+    for (int c = threadIdx.x; c < n; c += nt) {
+        int i, j, k, nb[6];
+        double g[6], d;
+        w[c] = 0;
+        gen_coords(L, (size_t)c, &i, &j, &k);
+        key[c] = 255;
+        if (!gen_active(L, (size_t)c))
+            continue;
+        key[c] = (unsigned char)(((i + j + k) & 1) + 2 * gen_seam(L, i, j, k));
+        gp<T>::equation(L, i, j, k, nb, g, &d);
+        for (int q = 0; q < 6; q++)
+            snb[q][c] = (short)nb[q], sg[q][c] = g[q];
+        sd[c] = d;
+        sf[c] = (double)f[c];
+    }
+    gen_bar(bar, nt);
+    for (int s = 0; s < sweeps; s++)
+        for (int h = 0; h < 2; h++) {
+            const int colour = (s & 1) ? 1 - h : h;
+            for (int ph = 0; ph <= seams; ph++) {
+                for (int c = threadIdx.x; c < n; c += nt) {
+                    double off = 0;
+                    if (key[c] != colour + 2 * ph)
+                        continue;
+                    for (int q = 0; q < 6; q++)
+                        if (snb[q][c] >= 0)
+                            off += sg[q][c] * (double)w[snb[q][c]];
+                    w[c] = sd[c] > 0 ? (T)((sf[c] + off) / sd[c]) : (T)0;
+                }
+                gen_bar(bar, nt);
+            }
+        }
+    for (int c = threadIdx.x; c < n; c += nt)
+        u[c] = w[c];
+}
+
+template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps, int cached)
 {
     gen_wait();
-    coarse_sweeps(&L, u, f, sweeps, blockDim.x, 0);
+    coarse_sweeps(&L, u, f, sweeps, blockDim.x, 0, cached);
 }
 
 /* block_vcycle: every step of the V-cycle on B's levels in this one block, a barrier
  * between steps; the levels' descriptions in shared memory (indexed by level). */
 #define GEN_BLOCK_NT 512
-template <typename T> __global__ void __launch_bounds__(GEN_BLOCK_NT, 1) block_vcycle_kernel(gen_block B)
+template <typename T> __global__ void __launch_bounds__(GEN_BLOCK_NT, 1) block_vcycle_kernel(gen_block B, int cached)
 {
     __shared__ gen_block S;
     gen_wait();
@@ -383,7 +462,7 @@ template <typename T> __global__ void __launch_bounds__(GEN_BLOCK_NT, 1) block_v
         const int small = gen_cells(L) <= GEN_COARSE_SHARED;
         if (!small || threadIdx.x < 64)
             coarse_sweeps(L, (T *)S.x[S.n - 1], (const T *)S.b[S.n - 1], S.sweeps, small ? 64 : GEN_BLOCK_NT,
-                          small ? 1 : 0);
+                          small ? 1 : 0, cached);
         __syncthreads();
     }
     for (int q = S.n - 2; q >= 0; q--) { /* up: the correction added, post sweeps from colour 1 */
@@ -659,6 +738,54 @@ extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, c
     return HOMG_OK;
 }
 
+/* The largest level whose sweeps run in one block: GEN_SWEEP_BLOCK_CELLS, or
+ * HOMG_GEN_SWEEP_BLOCK=n cells (0: a launch per half-sweep on every level, the layout
+ * before one-block sweeps); the benchmark times against it, the library documents no
+ * such variable. */
+static size_t sweep_block_cells(void)
+{
+    static long long v = -1;
+    if (v < 0) {
+        const char *e = getenv("HOMG_GEN_SWEEP_BLOCK");
+        v = e ? atoll(e) : GEN_SWEEP_BLOCK_CELLS;
+        v = v < 0 ? 0 : v;
+    }
+    return (size_t)v;
+}
+
+/* sweeps in one block (a level of at most GEN_SWEEP_BLOCK_CELLS cells): the
+ * half-sweeps of smooth in order, phase by phase, a barrier after each (a launch
+ * each cost ~4 us on the coarse levels, ncu on the H100, 2026-11-26). */
+#define GEN_SWEEP_NT 1024
+template <typename T>
+__global__ void __launch_bounds__(GEN_SWEEP_NT, 1)
+    sweeps_kernel(gen_level L, T *u, const T *f, int n, int reverse, int skip)
+{
+    gen_wait();
+    for (int s = 0; s < n; s++)
+        for (int h = s == 0 && skip ? 1 : 0; h < 2; h++)
+            block_smooth(&L, u, f, reverse ? 1 - h : h, GEN_SWEEP_NT, 0);
+}
+
+extern "C" homg_status homg_cuda_gen_sweeps(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
+                                            const void *f, int n, int reverse, int skip)
+{
+    if (n <= 0 || (n == 1 && skip))
+        return n == 1 && skip ? homg_cuda_gen_smooth(ex, p, L, u, f, reverse ? 0 : 1) : HOMG_OK;
+    if (gen_cells(L) > sweep_block_cells()) {
+        for (int s = 0; s < n; s++)
+            for (int h = s == 0 && skip ? 1 : 0; h < 2; h++)
+                HOMG_TRY(homg_cuda_gen_smooth(ex, p, L, u, f, reverse ? 1 - h : h));
+        return HOMG_OK;
+    }
+    if (p == HOMG_FLOAT64)
+        gen_launch(ex, 1, GEN_SWEEP_NT, sweeps_kernel<double>, *L, (double *)u, (const double *)f, n, reverse, skip);
+    else
+        gen_launch(ex, 1, GEN_SWEEP_NT, sweeps_kernel<float>, *L, (float *)u, (const float *)f, n, reverse, skip);
+    HOMG_CUDA_LAUNCHED(ex, "gen sweeps_kernel");
+    return HOMG_OK;
+}
+
 extern "C" homg_status homg_cuda_gen_smooth_from_zero(kernel_exec *ex, homg_precision p, const gen_level *L, void *u,
                                                       const void *f)
 {
@@ -702,9 +829,9 @@ extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precisio
 {
     const unsigned nt = gen_cells(L) <= GEN_COARSE_SHARED ? 64 : NT; /* two warps: cheaper barriers */
     if (p == HOMG_FLOAT64)
-        gen_launch(ex, 1, nt, coarse_solve_kernel<double>, *L, (double *)u, (const double *)f, sweeps);
+        gen_launch(ex, 1, nt, coarse_solve_kernel<double>, *L, (double *)u, (const double *)f, sweeps, cached_coarse());
     else
-        gen_launch(ex, 1, nt, coarse_solve_kernel<float>, *L, (float *)u, (const float *)f, sweeps);
+        gen_launch(ex, 1, nt, coarse_solve_kernel<float>, *L, (float *)u, (const float *)f, sweeps, cached_coarse());
     HOMG_CUDA_LAUNCHED(ex, "gen coarse_solve_kernel");
     return HOMG_OK;
 }
@@ -712,9 +839,9 @@ extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precisio
 extern "C" homg_status homg_cuda_gen_block_vcycle(kernel_exec *ex, homg_precision p, const gen_block *B)
 {
     if (p == HOMG_FLOAT64)
-        gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<double>, *B);
+        gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<double>, *B, cached_coarse());
     else
-        gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<float>, *B);
+        gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<float>, *B, cached_coarse());
     HOMG_CUDA_LAUNCHED(ex, "gen block_vcycle_kernel");
     return HOMG_OK;
 }

@@ -100,6 +100,13 @@ enum {
 #define GEN_PASS_WEIGHT 0.85
 /* ... and at most GEN_PASS_GUARD times the pass's CG step (a bound for over-correcting V-cycles). */
 #define GEN_PASS_GUARD 1.6
+/* The largest level whose sweeps run in one block on CUDA (sweeps); 0: none, every
+ * half-sweep its own launch.  Off: on the H100 (2026-11-26 15:08, bench/results/
+ * h100_gen_s5.md) one 1024-thread block for the levels of <= 4096 cells made the 2048^2
+ * disc solve slower (3.692 -> 3.853 ms; 16384 cells: 4.501): a half-sweep in one block
+ * waits ~3 us on L2 round trips, about what a launch costs in a graph with programmatic
+ * dependent launch.  HOMG_GEN_SWEEP_BLOCK=n (environment) sets it for measurements. */
+#define GEN_SWEEP_BLOCK_CELLS 0
 /* A sigma GEN_JUMP_RATIO times the first cell's, or 1/GEN_JUMP_RATIO, is a jump (check_operator). */
 #define GEN_JUMP_RATIO 10.0
 
@@ -113,6 +120,11 @@ enum {
     /* One colour of red-black Gauss-Seidel: active cells with (i+j+k) % 2 == colour. */                            \
     X(homg_status, gen, smooth,                                                                                     \
       (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int colour))                 \
+    /* n symmetric sweeps (reverse: colour 1 first; skip: from the second half-sweep): smooth's */                  \
+    /* half-sweeps in order; on CUDA a launch each, or one block for a level of at most */                          \
+    /* GEN_SWEEP_BLOCK_CELLS cells (a barrier per half-sweep instead of a launch; off by default). */               \
+    X(homg_status, gen, sweeps,                                                                                     \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int n, int rev, int skip))   \
     /* u = zero, then the colour-0 half-sweep (one pass on a level without seams, gen_seam; every cell written). */ \
     X(homg_status, gen, smooth_from_zero,                                                                           \
       (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f))                             \

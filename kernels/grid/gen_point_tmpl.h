@@ -386,6 +386,33 @@ HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int 
     return GFN(gen_relax_from)(L, NULL, u, NULL, f, i, j, k);
 }
 
+/* Cell (i, j, k)'s equation as gen_relax reads it, for a relaxation that keeps it
+ * (the CUDA coarse solve, gen.cu): the neighbours in gen_offsum's order (+x, -x,
+ * +y, -y, +z, -z; nb[q] = -1 where there is none) with their conductances, and
+ * the diagonal.  gen_relax(c) is then (T)((f_c + sum_q g[q] u[nb[q]]) / d), the
+ * sum from 0 in q's order (0 where d <= 0): the same operations, the same value. */
+HOMG_HD void GFN(gen_equation)(const gen_level *L, int i, int j, int k, int nb[6], double g[6], double *d)
+{
+    const size_t c = gen_index(L, i, j, k);
+    const int n[3] = { L->nx, L->ny, L->nz }, x[3] = { i, j, k };
+    const int plain = GFN(gen_plain)(L, c, i, j, k);
+    double gs = 0;
+    for (int q = 0; q < 6; q++) {
+        const int a = q / 2, dir = (q & 1) ? -1 : 1, st = a == 0 ? 1 : a == 1 ? L->nx : L->nx * L->ny;
+        const int m = a < 2 || L->nz > 1 ? gen_nb(x[a], n[a], L->periodic[a], dir) : -1;
+        size_t cm;
+        nb[q] = -1;
+        g[q] = 0;
+        if (m < 0)
+            continue;
+        cm = GFN(gen_nbidx)(c, m, x[a], st);
+        nb[q] = (int)cm;
+        g[q] = plain ? (double)(T)L->g0[a] : dir > 0 ? GFN(gen_g)(L, a, c, cm) : GFN(gen_g)(L, a, cm, c);
+        gs += g[q];
+    }
+    *d = (plain ? (double)(T)(0.0 + L->lam0) : GFN(gen_selfv)(L, c, i, j, k)) + gs;
+}
+
 /* u at a cell after the colour-0 half-sweep from u = 0: f / diagonal at an active
  * colour-0 cell (what relaxation gives with zero neighbours), 0 elsewhere. */
 HOMG_HD T GFN(gen_from_zero)(const gen_level *L, const T *f, int i, int j, int k)

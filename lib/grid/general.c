@@ -462,10 +462,7 @@ static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int skip)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
-    for (int s = 0; s < n; s++)
-        for (int h = s == 0 && skip ? 1 : 0; h < 2; h++)
-            GQ(g, G->k->smooth(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], reverse ? 1 - h : h),
-               "smoothing");
+    GQ(g, G->k->sweeps(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], n, reverse, skip), "smoothing");
     homg__account(g, 2L * n - (n > 0 && skip), n * share(G, l), 4.0 * n * cells(&G->lv[l]));
     return HOMG_OK;
 }

@@ -1,0 +1,54 @@
+#!/bin/bash
+# gen_device.sh -- the general-grid session's GPU-machine run (session 5, s5-gen): the
+# tests and compute-sanitizer runs of the general multigrid's kernels, then the 2048^2
+# disc solve and the smoke demo's frames with the defaults and with each switch that
+# the benchmark times against (HOMG_GEN_COARSE_CACHED=0: the coarsest level's sweeps
+# from the level's arrays; HOMG_GEN_SWEEP_BLOCK=n: one-block sweeps for levels of <= n
+# cells, off by default).  Pack with tools/dev/device-prep.sh (DEV_FILES="bench/bench_grid
+# bench/bench_fluid tests/test_grid_gpu tests/test_grid_ref tests/test_fluid_gpu
+# tests/test_island_gpu"); an older build's bench_grid and bench_fluid in $MAIN (optional)
+# run beside as the baseline.  Everything ends before BUDGET seconds; the log in
+# $OUT/gen.log, the rows and test lines last on stdout.
+set -u
+B=${B:-.devbuild}
+MAIN=${MAIN:-}
+OUT=${OUT:-/tmp/homg-out}
+L=$OUT/gen.log
+mkdir -p "$OUT"
+: > "$L"
+deadline=$(($(date +%s) + ${BUDGET:-135}))
+S=""
+timed() { # LIMIT TAG COMMAND...
+    local lim=$1 tag=$2 left t0 rc
+    shift 2
+    left=$((deadline - $(date +%s)))
+    [ "$left" -lt "$lim" ] && lim=$left
+    if [ "$lim" -lt 3 ]; then S="$S\n$tag: not run (budget)"; return; fi
+    t0=$(date +%s%N)
+    echo "=== $tag: $*" >> "$L"
+    timeout "$lim" "$@" >> "$L" 2>&1
+    rc=$?
+    S="$S\n$tag: rc=$rc $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+}
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$L" 2>&1
+date -u >> "$L"
+G="--general --methods vcycle --reps 21"
+timed 30 test_gen $B/tests/test_grid_gpu gen
+timed 20 bench_new $B/bench/bench_grid $G --cases 4,3,5,6
+timed 12 fluid_new $B/bench/bench_fluid --demo
+[ -n "$MAIN" ] && timed 12 bench_main $MAIN/bench_grid $G --cases 4,3
+[ -n "$MAIN" ] && timed 12 fluid_main $MAIN/bench_fluid --demo
+timed 25 memcheck_gen compute-sanitizer --tool memcheck --error-exitcode 3 $B/tests/test_grid_gpu gen
+timed 25 racecheck_gen compute-sanitizer --tool racecheck --error-exitcode 3 $B/tests/test_grid_gpu gen
+timed 25 grid_ref_cuda env HOMG_TEST_BACKEND=cuda $B/tests/test_grid_ref
+timed 15 fluid_gpu $B/tests/test_fluid_gpu
+timed 10 island_gpu $B/tests/test_island_gpu
+timed 10 bench_oldcoarse env HOMG_GEN_COARSE_CACHED=0 $B/bench/bench_grid $G --cases 4
+timed 10 bench_sweep4096 env HOMG_GEN_SWEEP_BLOCK=4096 $B/bench/bench_grid $G --cases 4
+timed 10 fluid_oldcoarse env HOMG_GEN_COARSE_CACHED=0 $B/bench/bench_fluid --demo
+timed 10 fluid_sweep4096 env HOMG_GEN_SWEEP_BLOCK=4096 $B/bench/bench_fluid --demo
+timed 30 test_grid_gpu_all $B/tests/test_grid_gpu
+echo "=== done $(date -u)" >> "$L"
+printf "%b\n" "$S" >> "$L"
+grep -E "^\| (2D|Neumann|1024)|^=== |ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|CUDA vs CPU|differ from|rc=" "$L" |
+    grep -v "^=== done" | cut -c1-200 | tail -c 11000
