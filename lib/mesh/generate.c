@@ -317,8 +317,9 @@ static homg_status refine_facets(homg_ctx *ctx, const homg_mesh *m, const uint64
     return HOMG_OK;
 }
 
-/* The arrays of the refined mesh: nodes plus edge midpoints, children counts. */
-static homg_status refine_alloc(const homg_mesh *m, size_t ne_u, mesh_arrays *a)
+/* The arrays of the refined mesh: nodes plus edge midpoints, children counts
+ * (volume: coordinates, elements and their tags too). */
+static homg_status refine_alloc(const homg_mesh *m, size_t ne_u, mesh_arrays *a, int volume)
 {
     homg_ctx *ctx = m->ctx;
     int64_t nn = (int64_t)m->num_nodes + (int64_t)ne_u;
@@ -327,7 +328,19 @@ static homg_status refine_alloc(const homg_mesh *m, size_t ne_u, mesh_arrays *a)
     memset(a, 0, sizeof *a);
     if (nn > INT32_MAX || ne > INT32_MAX || nf > INT32_MAX)
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_mesh_refine: the refined mesh exceeds the int32 limit");
-    HOMG_TRY(alloc_arrays(ctx, a, m->dim, nn, ne, nf));
+    if (volume) {
+        HOMG_TRY(alloc_arrays(ctx, a, m->dim, nn, ne, nf));
+    } else {
+        HOMG_TRY(alloc_arrays(ctx, a, m->dim, 1, 1, nf));
+        free(a->coords);
+        free(a->elements);
+        free(a->element_tags);
+        a->coords = NULL;
+        a->elements = a->element_tags = NULL;
+        a->num_nodes = (int32_t)nn;
+        a->num_elements = (int32_t)ne;
+        a->volume_elsewhere = 1;
+    }
     if (m->num_facets == 0 && !(a->node_markers = (int32_t *)malloc((size_t)nn * sizeof(int32_t))))
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_mesh_refine: out of host memory");
     return HOMG_OK;
@@ -351,12 +364,13 @@ homg_status homg__mesh_refine_edges(const homg_mesh *m, const mesh_refine_hook *
     homg_status st;
     *out = NULL;
     HOMG_TRY(hook ? hook->edges(hook->user, m, &edges, &ne_u) : homg__mesh_edges(ctx, m, &edges, &ne_u));
-    st = refine_alloc(m, ne_u, &a);
+    st = refine_alloc(m, ne_u, &a, !(hook && hook->device_only));
     if (st == HOMG_OK && hook)
         st = hook->fill(hook->user, m, a.coords, a.elements);
     if (st == HOMG_OK) {
         refine_nodes(m, edges, ne_u, &a, !hook);
-        refine_elements(m, edges, ne_u, &a, !hook);
+        if (a.element_tags)
+            refine_elements(m, edges, ne_u, &a, !hook);
         st = refine_facets(ctx, m, edges, ne_u, &a);
     }
     if (st == HOMG_OK)
