@@ -207,95 +207,36 @@ static homg_status sweep_operator(homg_gmg *g, int l, double *y, int transposed)
     return add_m(g, l, lv->t, y, -lv->omega, transposed);
 }
 
-/* b = E* E b: a pre- and a post-sweep of the error. */
-static homg_status sweep_pair(homg_gmg *g, int l)
-{
-    HOMG_TRY(sweep_operator(g, l, g->lv[l].b, 0));
-    return sweep_operator(g, l, g->lv[l].b, 1);
-}
-
-/* x = s b, b = x: the contraction check's unit start. */
-static homg_status unit_start(homg_gmg *g, int l, double s)
-{
-    gmg_level *lv = &g->lv[l];
-    size_t bytes = (size_t)lv->rows * sizeof(double);
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, bytes), "GMG: zero");
-    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, lv->rows, s, lv->b, lv->x), "GMG: scale");
-    return copy_vec(g, lv->b, lv->x, lv->rows);
-}
-
-/* GMG_READ_EVERY sweep pairs captured as one CUDA graph, or NULL (not CUDA,
- * or the capture failed: the caller sweeps pair by pair).  Between two reads
- * the host waits for nothing, and on the small levels the ~4 launches per
- * pair are the cost: a graph queues them at once. */
-static void *capture_pairs(homg_gmg *g, int l)
-{
-    homg_ctx *ctx = g->ctx;
-    void *graph = NULL;
-    homg_status st = HOMG_OK, end;
-    if (ctx->ex.backend != HOMG_BACKEND_CUDA || ctx->mem->capture_begin(&ctx->ex) != HOMG_OK)
-        return NULL;
-    for (int k = 0; k < GMG_READ_EVERY && st == HOMG_OK; k++)
-        st = sweep_pair(g, l);
-    end = ctx->mem->capture_end(&ctx->ex, &graph);
-    if (st == HOMG_OK && end == HOMG_OK && graph)
-        return graph;
-    if (graph)
-        ctx->mem->graph_destroy(graph);
-    homg__log(ctx, HOMG_LOG_WARN, "GMG level %d: capturing the contraction check failed (%s); launching one by one", l,
-              ctx->ex.msg);
-    homg__clear_error(ctx);
-    return NULL;
-}
-
 /* lambda_max of E* E = (I - w M^T A)(I - w M A), self-adjoint in the A inner
  * product with eigenvalues >= 0: the A-norm contraction of a pre- and
  * post-sweep pair, < 1 exactly when the cycle is an SPD preconditioner.  The
- * iterate lives in b (swept in place); x holds the unit start of a read.
- * Work: 2 * power_iterations sweep pairs of 4 products each, and per read
- * (it = 0, every GMG_READ_EVERY, last) one product, a dot and a host read;
- * the blocks of GMG_READ_EVERY pairs that follow a read run as one graph on
- * CUDA (same kernels, same order: the same rho). */
+ * iterate lives in b (swept in place); x holds the unit start of a read. */
 static homg_status contraction(homg_gmg *g, int l, double *rho)
 {
     gmg_level *lv = &g->lv[l];
-    int32_t n = lv->rows, total = 2 * g->desc.power_iterations; /* twice: eigenvalues near 1 separate slowly */
+    int32_t n = lv->rows;
     double vav = 0, num = 0;
-    void *graph = NULL;
-    int tried = 0;
-    homg_status st;
     *rho = 0;
-    st = random_start(g, l, lv->b);
-    for (int it = 0; it < total && st == HOMG_OK; it++) {
-        int last = it + 1 == total, read = it == 0 || last || (it + 1) % GMG_READ_EVERY == 0;
+    HOMG_TRY(random_start(g, l, lv->b));
+    for (int it = 0; it < 2 * g->desc.power_iterations; it++) { /* twice: eigenvalues near 1 separate slowly */
+        int last = it + 1 == 2 * g->desc.power_iterations, read = it == 0 || last || (it + 1) % GMG_READ_EVERY == 0;
         if (read) { /* ||x||_A = 1 (between reads the iterate shrinks by E* E's contraction) */
-            if ((st = homg__gmg_op_apply(g, &lv->a, lv->b, lv->t, 1.0, 0.0)) != HOMG_OK ||
-                (st = dot(g, n, lv->b, lv->t, &vav)) != HOMG_OK || !(vav > 0) || !isfinite(vav))
+            HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->b, lv->t, 1.0, 0.0));
+            HOMG_TRY(dot(g, n, lv->b, lv->t, &vav));
+            if (!(vav > 0) || !isfinite(vav))
                 break;
-            st = unit_start(g, l, 1.0 / sqrt(vav));
+            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)), "GMG: zero");
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(vav), lv->b, lv->x), "GMG: scale");
+            HOMG_TRY(copy_vec(g, lv->b, lv->x, n));
         }
-        if (st == HOMG_OK && (it + 1) % GMG_READ_EVERY == 0 && it + GMG_READ_EVERY < total) {
-            if (!tried) /* pairs it .. it + GMG_READ_EVERY - 1: no read among them after this one */
-                graph = capture_pairs(g, l);
-            tried = 1;
-            if (graph) {
-                if ((st = g->ctx->mem->graph_launch(&g->ctx->ex, graph)) != HOMG_OK)
-                    homg__backend_fail(g->ctx, st, "GMG: contraction graph");
-                it += GMG_READ_EVERY - 1;
-                continue;
-            }
-        }
-        if (st == HOMG_OK)
-            st = sweep_pair(g, l);   /* b = E* E x */
-        if (st == HOMG_OK && last) { /* the Rayleigh quotient (E* E x, x)_A of the unit x */
-            if ((st = homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0)) == HOMG_OK)
-                st = dot(g, n, lv->b, lv->t, &num);
+        HOMG_TRY(sweep_operator(g, l, lv->b, 0));
+        HOMG_TRY(sweep_operator(g, l, lv->b, 1)); /* b = E* E x */
+        if (last) {                               /* the Rayleigh quotient (E* E x, x)_A of the unit x */
+            HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0));
+            HOMG_TRY(dot(g, n, lv->b, lv->t, &num));
             *rho = num;
         }
     }
-    if (graph)
-        g->ctx->mem->graph_destroy(graph);
-    HOMG_TRY(st);
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)), "GMG: zero");
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->b, (size_t)n * sizeof(double)), "GMG: zero");
     if (!isfinite(*rho))
