@@ -912,7 +912,10 @@ homg_status homg_gmg_create_nested(homg_mesh *const *meshes, int count, const ho
 void homg_gmg_destroy(homg_gmg *gmg);
 homg_status homg_gmg_get_info(const homg_gmg *gmg, homg_gmg_info *info);
 int homg_gmg_format_info(const homg_gmg_info *info, char *buf, size_t len);
-/* The mesh of level l (0 = finest) in the hierarchy's numbering; owned by the gmg. */
+/* The mesh of level l (0 = finest) in the hierarchy's numbering; owned by the gmg.
+ * The set-up keeps refined levels in the ctx's space only: the first call for
+ * such a level copies it to the host (synchronises; NULL if that fails, the
+ * ctx's message says why). */
 homg_mesh *homg_gmg_mesh(const homg_gmg *gmg, int level);
 /* Level l's matrix (double, ctx space) and the finest right-hand side (double, ctx space). */
 homg_csr homg_gmg_matrix(const homg_gmg *gmg, int level);

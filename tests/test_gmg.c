@@ -366,13 +366,16 @@ static void test_device_prolongation(void **state)
         d.dirichlet_tags = tags;
         d.num_dirichlet_tags = 2;
         g = make_gmg(ctx, c, dim, &d);
+        for (int l = 0; l + 1 < g->nlevels; l++) /* refined levels: no host copy until homg_gmg_mesh */
+            assert_null(homg_mesh_coords(g->lv[l].mesh));
         for (int l = 0; l + 1 < g->nlevels; l++) {
             const gmg_level *lv = &g->lv[l], *cv = &g->lv[l + 1];
             const csr_matrix *p = &lv->p.csr;
             homg_host_csr q;
             assert_non_null(lv->dfixed); /* the device path ran */
             assert_null(lv->fixed);
-            assert_int_equal(homg__gmg_prolongation_refined(ctx, lv->mesh, cv->mesh, &q), HOMG_OK);
+            assert_int_equal(homg__gmg_prolongation_refined(ctx, homg_gmg_mesh(g, l), homg_gmg_mesh(g, l + 1), &q),
+                             HOMG_OK);
             assert_int_equal(homg__gmg_mask_prolongation(ctx, &q, lv->dfixed, cv->dfixed), HOMG_OK);
             assert_int_equal(p->nrows, q.nrows);
             assert_int_equal(p->ncols, q.ncols);

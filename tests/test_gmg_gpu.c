@@ -20,6 +20,7 @@
 #include "gen_matrix.h"
 #include "gmg/gmg_internal.h"
 #include "homg.h"
+#include "mesh/mesh_internal.h"
 #include "testutil.h"
 
 #if HOMG_HAVE_CUDA
@@ -685,6 +686,24 @@ static void assert_same_mesh(const homg_mesh *a, const homg_mesh *b)
         assert_memory_equal(homg_mesh_facets(a), homg_mesh_facets(b), sizeof(int32_t) * dim * homg_mesh_num_facets(a));
 }
 
+/* The device set-up's refinement (no host copy of the levels: coordinates,
+ * elements and element tags, children's tags made by refine_elements, only in
+ * the ctx's space until homg__mesh_to_host) equals homg_mesh_refine's. */
+static void assert_device_refine(homg_ctx *ctx, homg_mesh *c, int nl, homg_mesh **ref)
+{
+    homg_mesh *got[8];
+    uint64_t *edges[8];
+    int32_t count[8];
+    assert_int_equal(homg__gmg_refine_device(ctx, c, nl, got, edges, count, NULL), HOMG_OK);
+    for (int l = 0; l < nl - 1; l++) {
+        assert_null(homg_mesh_coords(got[l]));
+        assert_int_equal(homg__mesh_to_host(got[l]), HOMG_OK);
+        assert_same_mesh(got[l], ref[l]);
+        homg_mesh_destroy(got[l]);
+        homg__free(ctx, edges[l]);
+    }
+}
+
 /* The set-up's refinement (kernels/gmg/refine.*) on both backends against
  * homg_mesh_refine on random meshes: the same meshes bit for bit (also on the
  * regular cube, whose octahedra have diagonals of equal length), the same P. */
@@ -712,6 +731,8 @@ static void test_refine(void **state)
             ref[nl - 1] = c[0];
             for (int l = nl - 2; l >= 0; l--)
                 assert_int_equal(homg_mesh_refine(ref[l + 1], &ref[l]), HOMG_OK);
+            assert_device_refine(ctx[0], c[0], nl, ref);
+            assert_device_refine(ctx[1], c[1], nl, ref);
             for (int l = 0; l < nl - 1; l++) {
                 homg_host_csr q;
                 assert_same_mesh(got[0][l], ref[l]);
@@ -727,7 +748,8 @@ static void test_refine(void **state)
                 }
                 homg_host_csr_free(&q);
             }
-            printf("  %dD %s: %d levels, finest %d nodes %d elements: CPU and CUDA refinement = homg_mesh_refine\n",
+            printf("  %dD %s: %d levels, finest %d nodes %d elements: CPU and CUDA refinement (host and device-only) = "
+                   "homg_mesh_refine\n",
                    dim, jitter ? "random mesh" : "regular mesh", nl, (int)homg_mesh_num_nodes(ref[0]),
                    (int)homg_mesh_num_elements(ref[0]));
             for (int l = 0; l < nl - 1; l++) {

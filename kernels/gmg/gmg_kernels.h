@@ -61,10 +61,12 @@ typedef struct ell_matrix {
       (kernel_exec * ex, int dim, int32_t num_nodes, const double *coarse, const uint64_t *edges, int32_t num_edges, \
        double *fine))                                                                                                \
     /* The children of every element (4 or 8 per element, in order), from the edges */                               \
-    /* and the fine coordinates (the octahedron's diagonal and orientations). */                                     \
+    /* and the fine coordinates (the octahedron's diagonal and orientations); with */                                \
+    /* tags (else NULL), child_tags[child] = tags[its element]. */                                                   \
     X(homg_status, gmg, refine_elements,                                                                             \
       (kernel_exec * ex, int dim, int32_t num_elements, const int32_t *elements, int32_t num_nodes,                  \
-       const uint64_t *edges, int32_t num_edges, const double *fine, int32_t *children))                             \
+       const uint64_t *edges, int32_t num_edges, const double *fine, int32_t *children, const int32_t *tags,         \
+       int32_t *child_tags))                                                                                         \
     /* P of a mesh refined from nc nodes with the ne sorted edges (prolong.h), masked */                             \
     /* by the Dirichlet rows (uint8 per row, fine and coarse): count[i] = row i's */                                 \
     /* entries; then, p->row_ptr filled (a scan of count) and col_idx/values */                                      \

@@ -43,12 +43,16 @@ homg_status homg_cpu_gmg_refine_nodes(kernel_exec *ex, int dim, int32_t num_node
 
 homg_status homg_cpu_gmg_refine_elements(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
                                          int32_t num_nodes, const uint64_t *edges, int32_t num_edges,
-                                         const double *fine, int32_t *children)
+                                         const double *fine, int32_t *children, const int32_t *tags,
+                                         int32_t *child_tags)
 {
-    int per = (dim == 2 ? 4 : 8) * (dim + 1);
+    int nc = dim == 2 ? 4 : 8, per = nc * (dim + 1);
     (void)ex;
 #pragma omp parallel for schedule(static) if (num_elements > HOMG_OMP_MIN)
-    for (int32_t e = 0; e < num_elements; e++)
+    for (int32_t e = 0; e < num_elements; e++) {
         refine_element_children(dim, elements, e, num_nodes, edges, num_edges, fine, children + (size_t)e * per);
+        for (int t = 0; tags && t < nc; t++)
+            child_tags[(size_t)e * nc + t] = tags[e];
+    }
     return HOMG_OK;
 }

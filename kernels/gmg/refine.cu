@@ -85,20 +85,26 @@ homg_status homg_cuda_gmg_refine_nodes(kernel_exec *ex, int dim, int32_t num_nod
 
 __global__ static void refine_elements_kernel(int dim, int32_t ne, const int32_t *elements, int32_t nn,
                                               const uint64_t *edges, int32_t nedges, const double *fine,
-                                              int32_t *children)
+                                              int32_t *children, const int32_t *tags, int32_t *child_tags)
 {
-    int per = (dim == 2 ? 4 : 8) * (dim + 1);
-    FOR_ROWS(e, ne) refine_element_children(dim, elements, e, nn, edges, nedges, fine, children + (size_t)e * per);
+    int nc = dim == 2 ? 4 : 8, per = nc * (dim + 1);
+    FOR_ROWS(e, ne)
+    {
+        refine_element_children(dim, elements, e, nn, edges, nedges, fine, children + (size_t)e * per);
+        for (int t = 0; tags && t < nc; t++)
+            child_tags[(size_t)e * nc + t] = tags[e];
+    }
 }
 
 homg_status homg_cuda_gmg_refine_elements(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
                                           int32_t num_nodes, const uint64_t *edges, int32_t num_edges,
-                                          const double *fine, int32_t *children)
+                                          const double *fine, int32_t *children, const int32_t *tags,
+                                          int32_t *child_tags)
 {
     if (num_elements == 0)
         return HOMG_OK;
     refine_elements_kernel<<<launch_blocks(num_elements), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        dim, num_elements, elements, num_nodes, edges, num_edges, fine, children);
+        dim, num_elements, elements, num_nodes, edges, num_edges, fine, children, tags, child_tags);
     HOMG_CUDA_LAUNCHED(ex, "refinement elements");
     return HOMG_OK;
 }

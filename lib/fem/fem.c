@@ -332,6 +332,8 @@ static homg_status create(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
     double t0;
+    if (fem->desc.order == 2 || fem->desc.scheme == HOMG_FEM_SCHEME_COLOR) /* host passes over the elements */
+        HOMG_TRY(homg__mesh_to_host(fem->mesh));
     HOMG_TRY(homg_mesh_upload(fem->mesh, &fem->view));
     fem->nd = fem->mesh->dim + 1;
     fem->num_dofs = fem->mesh->num_nodes;

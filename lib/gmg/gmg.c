@@ -41,6 +41,7 @@
  * GALERKIN for coefficients that vary inside coarse elements.
  */
 #include "gmg_internal.h"
+#include "mesh/mesh_internal.h"
 #include "sparse/csr_host.h"
 
 #include <math.h>
@@ -683,7 +684,16 @@ homg_status homg_gmg_get_info(const homg_gmg *g, homg_gmg_info *info)
 
 homg_mesh *homg_gmg_mesh(const homg_gmg *g, int level)
 {
-    return g && level >= 0 && level < g->nlevels ? g->lv[level].mesh : NULL;
+    homg_mesh *m = g && level >= 0 && level < g->nlevels ? g->lv[level].mesh : NULL;
+    homg_status st;
+    int saved;
+    if (!m || homg_mesh_coords(m)) /* a host mesh, or already copied */
+        return m;
+    if (homg__enter(g->ctx, &saved) != HOMG_OK)
+        return NULL;
+    st = homg__mesh_to_host(m); /* the set-up left the refined level in the ctx's space */
+    homg__leave(g->ctx, saved);
+    return st == HOMG_OK ? m : NULL;
 }
 
 homg_csr homg_gmg_matrix(const homg_gmg *g, int level)

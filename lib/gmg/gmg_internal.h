@@ -91,7 +91,9 @@ struct homg_gmg {
 homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, homg_host_csr *p,
                              double *ms /* GMG_R_COUNT parts added, or NULL */);
 /* The same with p NULL, each level's sorted edges (of its parent) kept in the
- * ctx's space instead: edges[l], count[l] for l < nl - 1 (the caller frees). */
+ * ctx's space instead: edges[l], count[l] for l < nl - 1 (the caller frees).
+ * The refined meshes' coordinates, elements and element tags are in the ctx's
+ * space only (their ctx_* arrays; homg__mesh_to_host copies them). */
 homg_status homg__gmg_refine_device(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, uint64_t **edges,
                                     int32_t *count, double *ms);
 homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, homg_host_csr *p);

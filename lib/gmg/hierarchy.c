@@ -21,13 +21,17 @@
 #include <string.h>
 
 /* The refinement's heavy part on the backend (kernels/gmg/refine.*: edges by
- * sort and unique, midpoints, children), read back into the host mesh; the
- * fine arrays stay in the ctx's space as the next refinement's parent. */
+ * sort and unique, midpoints, children), read back into the host mesh, or
+ * (device_only: the device set-up) handed to it as its ctx_* arrays with no
+ * host copy (homg_gmg_mesh makes one when asked); the fine arrays stay in the
+ * ctx's space as the next refinement's parent. */
 typedef struct backend_refine {
     homg_ctx *ctx;
     int32_t nodes, elements, edges; /* of the mesh the ctx arrays hold */
     double *coords;
-    int32_t *elems;
+    int32_t *elems, *tags; /* tags: device_only */
+    int lent;              /* coords, elems, tags belong to the last refined mesh (device_only) */
+    int device_only;
     uint64_t *keys;
     int keep; /* non-zero: fill hands the keys (sorted edges) to kept */
     uint64_t *kept;
@@ -36,12 +40,16 @@ typedef struct backend_refine {
 
 static void backend_refine_free(backend_refine *b)
 {
-    homg__free(b->ctx, b->coords);
-    homg__free(b->ctx, b->elems);
+    if (!b->lent) {
+        homg__free(b->ctx, b->coords);
+        homg__free(b->ctx, b->elems);
+        homg__free(b->ctx, b->tags);
+    }
     homg__free(b->ctx, b->keys);
     b->coords = NULL;
-    b->elems = NULL;
+    b->elems = b->tags = NULL;
     b->keys = NULL;
+    b->lent = 0;
 }
 
 static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edges, size_t *count)
@@ -67,6 +75,10 @@ static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edge
             st = homg__write(ctx, b->coords, m->coords, (size_t)m->num_nodes * m->dim * sizeof(double));
         if (st == HOMG_OK)
             st = homg__write(ctx, b->elems, m->elements, (size_t)m->num_elements * nv * sizeof(int32_t));
+        if (st == HOMG_OK && b->device_only)
+            st = homg__alloc_array(ctx, (size_t)m->num_elements, sizeof(int32_t), (void **)&b->tags, "refinement");
+        if (st == HOMG_OK && b->device_only)
+            st = homg__write(ctx, b->tags, m->element_tags, (size_t)m->num_elements * sizeof(int32_t));
     }
     homg__free(ctx, b->keys);
     b->keys = NULL;
@@ -106,18 +118,20 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
     int dim = m->dim, nv = dim + 1, children = dim == 2 ? 4 : 8;
     int32_t nn = m->num_nodes + b->edges, ne = m->num_elements * children;
     double *x = NULL;
-    int32_t *el = NULL;
+    int32_t *el = NULL, *tg = NULL;
     double t0 = homg__gmg_now_ms();
     homg_status st = homg__alloc_array(ctx, (size_t)nn * dim, sizeof(double), (void **)&x, "refinement");
     if (st == HOMG_OK)
         st = homg__alloc_array(ctx, (size_t)ne * nv, sizeof(int32_t), (void **)&el, "refinement");
+    if (st == HOMG_OK && b->device_only)
+        st = homg__alloc_array(ctx, (size_t)ne, sizeof(int32_t), (void **)&tg, "refinement");
     if (st == HOMG_OK && (k->refine_nodes(&ctx->ex, dim, m->num_nodes, b->coords, b->keys, b->edges, x) != HOMG_OK ||
                           k->refine_elements(&ctx->ex, dim, m->num_elements, b->elems, m->num_nodes, b->keys, b->edges,
-                                             x, el) != HOMG_OK))
+                                             x, el, b->device_only ? b->tags : NULL, tg) != HOMG_OK))
         st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "refinement: nodes and children");
-    if (st == HOMG_OK)
+    if (st == HOMG_OK && coords)
         st = homg__read(ctx, coords, x, (size_t)nn * dim * sizeof(double));
-    if (st == HOMG_OK)
+    if (st == HOMG_OK && elements)
         st = homg__read(ctx, elements, el, (size_t)ne * nv * sizeof(int32_t));
     if (b->keep) {
         b->kept = b->keys;
@@ -126,6 +140,7 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
     backend_refine_free(b);
     b->coords = x; /* the next refinement's parent */
     b->elems = el;
+    b->tags = tg;
     b->nodes = nn;
     b->elements = ne;
     b->ms[GMG_R_FILL] += homg__gmg_now_ms() - t0;
@@ -135,14 +150,21 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
 /* The refined mesh m's copies in the ctx's space (what homg_mesh_upload
  * makes) from the refinement's own arrays: device to device, no upload of
  * coordinates and elements (only the tags go up). */
-static homg_status adopt_backend_arrays(const backend_refine *b, homg_mesh *m)
+static homg_status adopt_backend_arrays(backend_refine *b, homg_mesh *m)
 {
     homg_ctx *ctx = b->ctx;
     size_t nc = (size_t)m->num_nodes * m->dim * sizeof(double);
     size_t ne = (size_t)m->num_elements * (m->dim + 1) * sizeof(int32_t);
     size_t nt = (size_t)m->num_elements * sizeof(int32_t);
     if (!b->coords || b->nodes != m->num_nodes || b->elements != m->num_elements || m->ctx_coords)
+        return b->device_only ? homg__fail(ctx, HOMG_ERROR_BACKEND, "refinement: no device arrays") : HOMG_OK;
+    if (b->device_only) { /* lent: the mesh owns them, the next refinement reads them */
+        m->ctx_coords = b->coords;
+        m->ctx_elements = b->elems;
+        m->ctx_element_tags = b->tags;
+        b->lent = 1;
         return HOMG_OK;
+    }
     HOMG_TRY(homg__alloc(ctx, nc, (void **)&m->ctx_coords, "refinement: coordinates"));
     HOMG_TRY(homg__alloc(ctx, ne, (void **)&m->ctx_elements, "refinement: elements"));
     HOMG_TRY(homg__alloc(ctx, nt, (void **)&m->ctx_element_tags, "refinement: element tags"));
@@ -156,10 +178,11 @@ static homg_status refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **
                           uint64_t **dev_edges, int32_t *dev_count, double *ms)
 {
     backend_refine b;
-    mesh_refine_hook hook = { &b, backend_edges, backend_fill };
+    mesh_refine_hook hook = { &b, dev_edges != NULL, backend_edges, backend_fill };
     memset(&b, 0, sizeof b);
     b.ctx = ctx;
     b.keep = dev_edges != NULL;
+    b.device_only = dev_edges != NULL; /* the device set-up: no host copy of the levels */
     memset(meshes, 0, (size_t)nl * sizeof *meshes);
     meshes[nl - 1] = coarse; /* not owned */
     for (int l = nl - 2; l >= 0; l--) {

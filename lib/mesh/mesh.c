@@ -125,7 +125,7 @@ static homg_status finish(homg_ctx *ctx, mesh_arrays *a, const char *source, int
         st = check_arrays(ctx, a, source);
     if (st == HOMG_OK && !checked)
         st = orient(ctx, a, source, &reoriented);
-    if (st == HOMG_OK && !a->element_tags &&
+    if (st == HOMG_OK && !a->element_tags && !a->volume_elsewhere &&
         !(a->element_tags = (int32_t *)calloc((size_t)a->num_elements, sizeof(int32_t))))
         st = homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
     if (st == HOMG_OK && a->num_facets && !a->facet_tags &&
@@ -225,6 +225,38 @@ homg_status homg_mesh_create(homg_ctx *ctx, const homg_mesh_data *d, homg_mesh *
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_mesh_create: out of host memory");
     }
     return homg__mesh_finish(ctx, &a, NULL, out);
+}
+
+homg_status homg__mesh_to_host(homg_mesh *m)
+{
+    homg_ctx *ctx = m->ctx;
+    size_t nc = (size_t)m->num_nodes * m->dim * sizeof(double);
+    size_t ne = (size_t)m->num_elements * (m->dim + 1) * sizeof(int32_t),
+           nt = (size_t)m->num_elements * sizeof(int32_t);
+    double *x;
+    int32_t *el, *tg;
+    homg_status st;
+    if (m->coords || !m->ctx_coords)
+        return HOMG_OK;
+    x = (double *)malloc(nc + 1);
+    el = (int32_t *)malloc(ne + 1);
+    tg = (int32_t *)malloc(nt + 1);
+    st = x && el && tg ? HOMG_OK : homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
+    if (st == HOMG_OK && ((st = ctx->mem->copy(&ctx->ex, x, m->ctx_coords, nc, HOMG_D2H)) != HOMG_OK ||
+                          (st = ctx->mem->copy(&ctx->ex, el, m->ctx_elements, ne, HOMG_D2H)) != HOMG_OK ||
+                          (st = ctx->mem->copy(&ctx->ex, tg, m->ctx_element_tags, nt, HOMG_D2H)) != HOMG_OK ||
+                          (st = ctx->mem->sync(&ctx->ex)) != HOMG_OK))
+        homg__backend_fail(ctx, st, "mesh: copying a level to the host");
+    if (st != HOMG_OK) {
+        free(x);
+        free(el);
+        free(tg);
+        return st;
+    }
+    m->coords = x;
+    m->elements = el;
+    m->element_tags = tg;
+    return HOMG_OK;
 }
 
 void homg_mesh_destroy(homg_mesh *m)

@@ -32,6 +32,7 @@ typedef struct mesh_arrays {
     int32_t *elements, *element_tags, *facets, *facet_tags, *node_markers;
     int32_t *element_lines; /* optional: the file line of each element, for messages */
     int order;              /* element order of the source file (0 or 1: linear) */
+    int volume_elsewhere;   /* coords, elements and element_tags NULL: they stay in the ctx's space */
 } mesh_arrays;
 
 void homg__mesh_arrays_free(mesh_arrays *a);
@@ -46,6 +47,11 @@ homg_status homg__mesh_finish(homg_ctx *ctx, mesh_arrays *a, const char *source,
  * mesh): no index, degeneracy or orientation pass (the refinement's hot spot). */
 homg_status homg__mesh_finish_checked(homg_ctx *ctx, mesh_arrays *a, homg_mesh **out);
 
+/* A mesh whose coordinates, elements and element tags are only in the ctx's
+ * space (ctx_coords, ...: the GMG set-up's refined levels) gets its host
+ * copies; nothing to do for any other mesh.  The ctx must be entered. */
+homg_status homg__mesh_to_host(homg_mesh *m);
+
 /* Signed measure times dim!: twice the area (2D) or six times the volume (3D). */
 double homg__element_det(int dim, const double *coords, const int32_t *nodes);
 /* Longest edge of the element. */
@@ -59,6 +65,8 @@ homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *mesh, uint64_t **ou
  * kernels/gmg/refine.h; the host does tags, markers and facets. */
 typedef struct mesh_refine_hook {
     void *user;
+    int device_only; /* non-zero: no host coordinates, elements, element tags (fill gets NULL arrays and */
+                     /* the caller hands the refined mesh its ctx_* arrays) */
     homg_status (*edges)(void *user, const homg_mesh *m, uint64_t **edges, size_t *count);
     homg_status (*fill)(void *user, const homg_mesh *m, double *coords, int32_t *elements);
 } mesh_refine_hook;
