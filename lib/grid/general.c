@@ -496,6 +496,18 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     return sweeps(c, l, n, 1, fuse);
 }
 
+/* The coarsest level's sweeps: HOMG_GEN_COARSE_SWEEPS, or HOMG_GEN_COARSE_SWEEPS=n from
+ * the environment (the benchmark times against it; the library documents no such variable). */
+static int coarse_sweeps(void)
+{
+    static int n = -1;
+    if (n < 0) {
+        const char *e = getenv("HOMG_GEN_COARSE_SWEEPS");
+        n = e && atoi(e) > 0 ? atoi(e) : HOMG_GEN_COARSE_SWEEPS;
+    }
+    return n;
+}
+
 /* Levels l .. the coarsest of a V-cycle from zero in one launch (block_vcycle: the
  * steps of visit below, same order); accounted as the steps it replaces, one launch. */
 static homg_status block_cycle(gen_cycle *c, int l)
@@ -508,7 +520,7 @@ static homg_status block_cycle(gen_cycle *c, int l)
     B.n = G->nlev - l;
     B.pre = g->desc.pre;
     B.post = g->desc.post;
-    B.sweeps = HOMG_GEN_COARSE_SWEEPS;
+    B.sweeps = coarse_sweeps();
     for (int q = 0; q < B.n; q++) {
         const int m = l + q;
         const double n = (double)cells(&G->lv[m]);
@@ -516,7 +528,7 @@ static homg_status block_cycle(gen_cycle *c, int l)
         B.x[q] = c->xs[m];
         B.b[q] = (void *)c->bs[m];
         if (q == B.n - 1) {
-            wu += HOMG_GEN_COARSE_SWEEPS * share(G, m);
+            wu += B.sweeps * share(G, m);
             bytes += 2.0 * n;
         } else {
             wu += (B.pre + B.post + 2) * share(G, m);
@@ -539,8 +551,8 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (l == G->nlev - 1) { /* coarse_solve starts from zero itself */
-        GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], HOMG_GEN_COARSE_SWEEPS), "coarse solve");
-        homg__account(g, 1, HOMG_GEN_COARSE_SWEEPS * share(G, l), 2.0 * cells(&G->lv[l]));
+        GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], coarse_sweeps()), "coarse solve");
+        homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
     if (from_zero) { /* zeroing and the first half-sweep in one pass */
