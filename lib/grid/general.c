@@ -36,7 +36,7 @@
 
 #define HOMG_GEN_MAX_LEVELS     24
 #define HOMG_GEN_COARSEST       64
-#define HOMG_GEN_COARSE_SWEEPS  20    /* 40 before: coarse_sweeps() says why 20 */
+#define HOMG_GEN_COARSE_SWEEPS  40    /* the coarsest level's sweeps; 20 where it is <= 8 cells a side */
 #define HOMG_GEN_TWO_PASS       2     /* desc.two_pass = 0 with a sigma jump: level 2 alone */
 #define HOMG_GEN_TWO_PASS_SOLID 16384 /* ... with SOLID cells: the first level of at most this many cells */
 #define HOMG_GEN_RESTART_F32    10
@@ -496,21 +496,27 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     return sweeps(c, l, n, 1, fuse);
 }
 
-/* The coarsest level's sweeps: HOMG_GEN_COARSE_SWEEPS, or HOMG_GEN_COARSE_SWEEPS=n from
- * the environment (the benchmark times against it; the library documents no such variable).
- * 20, not 40 (H100, 2026-11-26, bench/results/h100_gen2_s5.md): the one-block sweeps of
- * the 8 x 8 level are latency-bound (27 us for 40, twice a cycle with two passes); the
- * smoke demo's median frame 1.014 -> 0.990 ms (mean cycles 3.19 -> 3.35), 2048^2 discs
- * 3.738 -> 3.634 ms (4 cycles both, error 4.6e-5 -> 7.8e-5); the Dirichlet sigma = 1
- * and 1e4-jump residual histories (CPU, 2048^2, 8 cycles) the same to 4 digits. */
-static int coarse_sweeps(void)
+/* The coarsest level's sweeps: HOMG_GEN_COARSE_SWEEPS, half as many where the level
+ * is at most 8 cells a side (Gauss-Seidel's slowest mode there decays ~4x faster than
+ * on a 50 x 1 line, which needs the 40: test_grid_ref's 100 x 1 Neumann case, factor
+ * 0.36 -> 0.51 with 20), or HOMG_GEN_COARSE_SWEEPS=n from the environment (the
+ * benchmark times against it; the library documents no such variable).  Why: the
+ * one-block sweeps of the 8 x 8 level are latency-bound (27 us for 40 on the H100,
+ * 2026-11-26, bench/results/h100_gen2_s5.md); with 20 the smoke demo's median frame
+ * 1.014 -> 0.990 ms (mean cycles 3.19 -> 3.35), 2048^2 discs 3.738 -> 3.634 ms (4
+ * cycles both, error 4.6e-5 -> 7.8e-5); the Dirichlet sigma = 1 and 1e4-jump residual
+ * histories (CPU, 2048^2, 8 cycles) the same to 4 digits. */
+static int coarse_sweeps(const grid_general *G)
 {
-    static int n = -1;
-    if (n < 0) {
+    static int env = -1;
+    const gen_level *L = &G->lv[G->nlev - 1];
+    if (env < 0) {
         const char *e = getenv("HOMG_GEN_COARSE_SWEEPS");
-        n = e && atoi(e) > 0 ? atoi(e) : HOMG_GEN_COARSE_SWEEPS;
+        env = e && atoi(e) > 0 ? atoi(e) : 0;
     }
-    return n;
+    if (env)
+        return env;
+    return L->nx <= 8 && L->ny <= 8 && L->nz <= 8 ? HOMG_GEN_COARSE_SWEEPS / 2 : HOMG_GEN_COARSE_SWEEPS;
 }
 
 /* Levels l .. the coarsest of a V-cycle from zero in one launch (block_vcycle: the
@@ -525,7 +531,7 @@ static homg_status block_cycle(gen_cycle *c, int l)
     B.n = G->nlev - l;
     B.pre = g->desc.pre;
     B.post = g->desc.post;
-    B.sweeps = coarse_sweeps();
+    B.sweeps = coarse_sweeps(G);
     for (int q = 0; q < B.n; q++) {
         const int m = l + q;
         const double n = (double)cells(&G->lv[m]);
@@ -556,8 +562,8 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (l == G->nlev - 1) { /* coarse_solve starts from zero itself */
-        GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], coarse_sweeps()), "coarse solve");
-        homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
+        GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], coarse_sweeps(G)), "coarse solve");
+        homg__account(g, 1, coarse_sweeps(G) * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
     if (from_zero) { /* zeroing and the first half-sweep in one pass */
