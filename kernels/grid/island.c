@@ -6,18 +6,23 @@
 homg_status homg_cpu_island_init(kernel_exec *ex, const island_grid *g, const unsigned char *flags, int *label,
                                  int *aux)
 {
+    int start = 0;
     (void)ex;
     for (size_t c = 0; c < island_cells(g); c++) {
-        label[c] = island_active(flags, c) ? (int)c : -1;
+        if (!island_run_continues(g, flags, c))
+            start = (int)c;
+        label[c] = island_active(flags, c) ? start : -1;
         aux[c] = 0;
     }
     return HOMG_OK;
 }
 
 homg_status homg_cpu_island_hook(kernel_exec *ex, const island_grid *g, const unsigned char *flags, int *label,
-                                 int *changed)
+                                 const int *go, int *changed)
 {
     (void)ex;
+    if (go && !*go)
+        return HOMG_OK;
     for (size_t c = 0; c < island_cells(g); c++) {
         if (!island_active(flags, c))
             continue;
@@ -36,9 +41,11 @@ homg_status homg_cpu_island_hook(kernel_exec *ex, const island_grid *g, const un
     return HOMG_OK;
 }
 
-homg_status homg_cpu_island_compress(kernel_exec *ex, size_t n, int *label)
+homg_status homg_cpu_island_compress(kernel_exec *ex, size_t n, int *label, const int *go)
 {
     (void)ex;
+    if (go && !*go)
+        return HOMG_OK;
     for (size_t c = 0; c < n; c++)
         if (label[c] >= 0)
             label[c] = island_root(label, (int)c);

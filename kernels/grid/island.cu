@@ -17,11 +17,20 @@ static unsigned stride_blocks(kernel_exec *ex, size_t n)
 }
 #define FOR_CELLS(c, n) for (size_t c = blockIdx.x * (size_t)NT + threadIdx.x; c < (n); c += (size_t)gridDim.x * NT)
 
+/* label[c] = the first cell of c's run (island_run_continues) by the warp's ballot: the lanes are ISLAND_RUN
+ * consecutive, aligned cells (NT and the stride are multiples of 32); every lane
+ * runs each step, also past n, so the ballot sees the whole warp. */
 __global__ void init_kernel(island_grid g, const unsigned char *flags, int *label, int *aux)
 {
-    FOR_CELLS(c, island_cells(&g))
-    {
-        label[c] = island_active(flags, c) ? (int)c : -1;
+    const size_t n = island_cells(&g);
+    const unsigned lane = threadIdx.x % ISLAND_RUN;
+    for (size_t c = blockIdx.x * (size_t)NT + threadIdx.x; c - lane < n; c += (size_t)gridDim.x * NT) {
+        const int a = c < n && island_active(flags, c);
+        const unsigned below = ~__ballot_sync(0xFFFFFFFFu, a) & ((1u << lane) - 1u);
+        const size_t s = c - lane + (below ? 32 - __clz(below) : 0), row = c - c % (size_t)g.nx;
+        if (c >= n)
+            continue;
+        label[c] = a ? (int)(s > row ? s : row) : -1;
         aux[c] = 0;
     }
 }
@@ -48,9 +57,11 @@ __device__ static int root_halving(int *label, int c)
 }
 
 /* *changed is written once per block that hooked, not by every hooking thread. */
-__global__ void hook_kernel(island_grid g, const unsigned char *flags, int *label, int *changed)
+__global__ void hook_kernel(island_grid g, const unsigned char *flags, int *label, const int *go, int *changed)
 {
     int hooked = 0;
+    if (go && !*go) /* the last round hooked nothing */
+        return;
     FOR_CELLS(c, island_cells(&g))
     {
         if (!island_active(flags, c))
@@ -70,8 +81,10 @@ __global__ void hook_kernel(island_grid g, const unsigned char *flags, int *labe
         *changed = 1;
 }
 
-__global__ void compress_kernel(size_t n, int *label)
+__global__ void compress_kernel(size_t n, int *label, const int *go)
 {
+    if (go && !*go)
+        return;
     FOR_CELLS(c, n)
     {
         if (label[c] >= 0)
@@ -187,16 +200,16 @@ extern "C" homg_status homg_cuda_island_init(kernel_exec *ex, const island_grid 
 }
 
 extern "C" homg_status homg_cuda_island_hook(kernel_exec *ex, const island_grid *g, const unsigned char *flags,
-                                             int *label, int *changed)
+                                             int *label, const int *go, int *changed)
 {
-    hook_kernel<<<stride_blocks(ex, island_cells(g)), NT, 0, homg_cuda_stream(ex)>>>(*g, flags, label, changed);
+    hook_kernel<<<stride_blocks(ex, island_cells(g)), NT, 0, homg_cuda_stream(ex)>>>(*g, flags, label, go, changed);
     HOMG_CUDA_LAUNCHED(ex, "island hook_kernel");
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_island_compress(kernel_exec *ex, size_t n, int *label)
+extern "C" homg_status homg_cuda_island_compress(kernel_exec *ex, size_t n, int *label, const int *go)
 {
-    compress_kernel<<<stride_blocks(ex, n), NT, 0, homg_cuda_stream(ex)>>>(n, label);
+    compress_kernel<<<stride_blocks(ex, n), NT, 0, homg_cuda_stream(ex)>>>(n, label, go);
     HOMG_CUDA_LAUNCHED(ex, "island compress_kernel");
     return HOMG_OK;
 }

@@ -9,6 +9,14 @@ HOMG_HD size_t island_cells(const island_grid *g) { return (size_t)g->nx * g->ny
 
 HOMG_HD int island_active(const unsigned char *flags, size_t c) { return !flags || flags[c] == HOMG_CELL_ACTIVE; }
 
+/* Whether active cell c continues the run of active cells along x of c - 1: the
+ * same aligned group of ISLAND_RUN cells, the same row, c - 1 active.  A run's
+ * cells start pointing at its first (init): the same island, its own root. */
+HOMG_HD int island_run_continues(const island_grid *g, const unsigned char *flags, size_t c)
+{
+    return c % ISLAND_RUN != 0 && c % (size_t)g->nx != 0 && island_active(flags, c - 1);
+}
+
 /* The neighbour of c one step along axis a (dir -1 or +1): 0 when outside a non-periodic side. */
 HOMG_HD int island_neighbour(const island_grid *g, size_t c, int a, int dir, size_t *m)
 {

@@ -23,8 +23,9 @@
  *
  * Singular islands (connected active cells, lambda = 0, touching no FIXED cell
  * and no Dirichlet side) are labelled on the device once per
- * homg_grid_set_operator (lib/grid/islands.c; not with op.no_islands); the rhs is projected per island, the
- * preconditioned residual too, and u gets mean zero per island at the end. */
+ * homg_grid_set_operator (lib/grid/islands.c; not with op.no_islands); the rhs is projected per island (the
+ * preconditioned residual only where the error is monitored: project_z), and u gets mean zero per island at
+ * the end. */
 #include "grid_internal.h"
 #include "grid/gen_kernels.h"
 #include "grid/gen_point.h"
@@ -35,7 +36,7 @@
 
 #define HOMG_GEN_MAX_LEVELS     24
 #define HOMG_GEN_COARSEST       64
-#define HOMG_GEN_COARSE_SWEEPS  40
+#define HOMG_GEN_COARSE_SWEEPS  40    /* the coarsest level's sweeps; 20 where it is <= 8 cells a side */
 #define HOMG_GEN_TWO_PASS       2     /* desc.two_pass = 0 with a sigma jump: level 2 alone */
 #define HOMG_GEN_TWO_PASS_SOLID 16384 /* ... with SOLID cells: the first level of at most this many cells */
 #define HOMG_GEN_RESTART_F32    10
@@ -495,6 +496,29 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     return sweeps(c, l, n, 1, fuse);
 }
 
+/* The coarsest level's sweeps: HOMG_GEN_COARSE_SWEEPS, half as many where the level
+ * is at most 8 cells a side (Gauss-Seidel's slowest mode there decays ~4x faster than
+ * on a 50 x 1 line, which needs the 40: test_grid_ref's 100 x 1 Neumann case, factor
+ * 0.36 -> 0.51 with 20), or HOMG_GEN_COARSE_SWEEPS=n from the environment (the
+ * benchmark times against it; the library documents no such variable).  Why: the
+ * one-block sweeps of the 8 x 8 level are latency-bound (27 us for 40 on the H100,
+ * 2026-11-26, bench/results/h100_gen2_s5.md); with 20 the smoke demo's median frame
+ * 1.014 -> 0.990 ms (mean cycles 3.19 -> 3.35), 2048^2 discs 3.738 -> 3.634 ms (4
+ * cycles both, error 4.6e-5 -> 7.8e-5); the Dirichlet sigma = 1 and 1e4-jump residual
+ * histories (CPU, 2048^2, 8 cycles) the same to 4 digits. */
+static int coarse_sweeps(const grid_general *G)
+{
+    static int env = -1;
+    const gen_level *L = &G->lv[G->nlev - 1];
+    if (env < 0) {
+        const char *e = getenv("HOMG_GEN_COARSE_SWEEPS");
+        env = e && atoi(e) > 0 ? atoi(e) : 0;
+    }
+    if (env)
+        return env;
+    return L->nx <= 8 && L->ny <= 8 && L->nz <= 8 ? HOMG_GEN_COARSE_SWEEPS / 2 : HOMG_GEN_COARSE_SWEEPS;
+}
+
 /* Levels l .. the coarsest of a V-cycle from zero in one launch (block_vcycle: the
  * steps of visit below, same order); accounted as the steps it replaces, one launch. */
 static homg_status block_cycle(gen_cycle *c, int l)
@@ -507,7 +531,7 @@ static homg_status block_cycle(gen_cycle *c, int l)
     B.n = G->nlev - l;
     B.pre = g->desc.pre;
     B.post = g->desc.post;
-    B.sweeps = HOMG_GEN_COARSE_SWEEPS;
+    B.sweeps = coarse_sweeps(G);
     for (int q = 0; q < B.n; q++) {
         const int m = l + q;
         const double n = (double)cells(&G->lv[m]);
@@ -515,7 +539,7 @@ static homg_status block_cycle(gen_cycle *c, int l)
         B.x[q] = c->xs[m];
         B.b[q] = (void *)c->bs[m];
         if (q == B.n - 1) {
-            wu += HOMG_GEN_COARSE_SWEEPS * share(G, m);
+            wu += B.sweeps * share(G, m);
             bytes += 2.0 * n;
         } else {
             wu += (B.pre + B.post + 2) * share(G, m);
@@ -538,8 +562,8 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (l == G->nlev - 1) { /* coarse_solve starts from zero itself */
-        GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], HOMG_GEN_COARSE_SWEEPS), "coarse solve");
-        homg__account(g, 1, HOMG_GEN_COARSE_SWEEPS * share(G, l), 2.0 * cells(&G->lv[l]));
+        GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], coarse_sweeps(G)), "coarse solve");
+        homg__account(g, 1, coarse_sweeps(G) * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
     if (from_zero) { /* zeroing and the first half-sweep in one pass */
@@ -648,6 +672,25 @@ typedef struct gen_rhs {
     const void *u_ref;
 } gen_rhs;
 
+/* Whether z = M r is projected on the singular islands each cycle.  Without, z
+ * differs by a constant per island; r and q = A p are orthogonal to those
+ * constants, so r.z, z.q, alpha and beta, and with them r and every residual
+ * norm, are the same (to rounding); u only collects a constant per island,
+ * which the solve's last projection removes.  So projected only where the
+ * history is the error against u_ref (the benchmark's monitor, read before that
+ * projection) or with HOMG_GEN_PROJECT_Z=1 (the benchmark times against it; the
+ * library documents no such variable).  Saves two passes over the finest level
+ * a cycle (the smoke demo: one island, all the fluid cells). */
+static int project_z(const gen_rhs *x)
+{
+    static int env = -1;
+    if (env < 0) {
+        const char *e = getenv("HOMG_GEN_PROJECT_Z");
+        env = e && !strcmp(e, "1");
+    }
+    return env || x->u_ref != NULL;
+}
+
 /* r = projected (f + face terms - A u); p = 0 (a restart). */
 static homg_status restart(homg_grid *g, const gen_rhs *x, int first)
 {
@@ -659,7 +702,8 @@ static homg_status restart(homg_grid *g, const gen_rhs *x, int first)
     HOMG_TRY(project(g, G->r, first ? G->s + GEN_PROJ : NULL));
     GQ(g, g->ctx->mem->zero(ex, G->p, n * g->elem), "restart");
     HOMG_TRY(precondition(g));
-    HOMG_TRY(project(g, G->z, NULL));
+    if (project_z(x))
+        HOMG_TRY(project(g, G->z, NULL));
     GQ(g, G->k->dot2(ex, pr, n, G->q, G->z, G->r, G->s + GEN_ZQ), "dot products"); /* q: anything finite */
     GQ(g, G->k->scalars(ex, G->s, GEN_STEP_START, 0, NULL, NULL), "scalars");
     GQ(g, G->k->update_p(ex, pr, n, G->z, G->p, G->s), "search direction");
@@ -687,14 +731,15 @@ static homg_status iterate_update(homg_grid *g, const gen_rhs *x)
     return HOMG_OK;
 }
 
-static homg_status iterate_direction(homg_grid *g)
+static homg_status iterate_direction(homg_grid *g, const gen_rhs *x)
 {
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision pr = g->desc.precision;
     const size_t n = cells(&G->lv[0]);
     HOMG_TRY(precondition(g));
-    HOMG_TRY(project(g, G->z, NULL));
+    if (project_z(x))
+        HOMG_TRY(project(g, G->z, NULL));
     GQ(g, G->k->dot2(ex, pr, n, G->q, G->z, G->r, G->s + GEN_ZQ), "dot products");
     GQ(g, G->k->scalars(ex, G->s, GEN_STEP_BETA, 0, NULL, NULL), "scalars");
     GQ(g, G->k->update_p(ex, pr, n, G->z, G->p, G->s), "search direction");
@@ -716,7 +761,7 @@ static homg_status queue_seq(homg_grid *g, void *arg)
     if (q->kind == GEN_SEQ_UPDATE)
         return iterate_update(g, q->x);
     if (q->kind == GEN_SEQ_DIRECTION)
-        return iterate_direction(g);
+        return iterate_direction(g, q->x);
     return restart(g, q->x, q->kind == GEN_SEQ_RESTART_FIRST);
 }
 
