@@ -231,9 +231,10 @@ static const char *const main_env[] = {
 };
 static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", NULL };
 /* session 5's default (small 256-thread tiles up to 1024^2, no wide tile) and the
- * wide (1024-thread) tile up to other sizes; the one-block coarse levels from 64^2 */
+ * wide (1024-thread) tile up to other sizes than the default 512^2; the one-block
+ * coarse levels from 64^2 */
 static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", NULL };
-static const char *const wide512_env[] = { "HOMG_BOX_WIDE_CELLS", "262144", NULL };
+static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
 static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", NULL };
 static const char *const block64_env[] = { "HOMG_BOX_BLOCK_CELLS", "4096", NULL };
 static const char *const no_pdl_env[] = { "HOMG_BOX_PDL", "0", NULL };
@@ -509,7 +510,7 @@ int main(int argc, char **argv)
             if (prec == HOMG_FLOAT32) { /* the settings the defaults were chosen from */
                 bench_env(ctx, p, &in, "fused-v main", target, reps, main_env);
                 bench_env(ctx, p, &in, "fused-v s5", target, reps, s5_env);
-                bench_env(ctx, p, &in, "fused-v wide<=512^2", target, reps, wide512_env);
+                bench_env(ctx, p, &in, "fused-v wide<=256^2", target, reps, wide256_env);
                 bench_env(ctx, p, &in, "fused-v wide<=1024^2", target, reps, wide1024_env);
                 bench_env(ctx, p, &in, "fused-v big-tile", target, reps, big_tile_env);
                 bench_env(ctx, p, &in, "fused-v no-pdl", target, reps, no_pdl_env);

@@ -296,8 +296,10 @@ static double env_num(const char *name, double dflt)
 /* A level of at most this many cells takes the small tile. */
 #define HOMG_BOX_TILE_CELLS (1024.0 * 1024)
 
-/* A level of at most this many cells takes the wide tile (small with 4x the threads). */
-#define HOMG_BOX_WIDE_CELLS (256.0 * 256)
+/* A level of at most this many cells takes the wide tile (small with 4x the threads):
+ * on the H100 (bench/results/h100_box2_s5.md) up to 512^2 beat the small tile
+ * everywhere (256^2 -18%, 1024^2 -5%); up to 1024^2 lost at 1024^2 (+9%). */
+#define HOMG_BOX_WIDE_CELLS (512.0 * 512)
 
 /* 0: big tile, 1: small, 2: wide */
 static int tile_kind(const grid_level *L)
