@@ -7,6 +7,9 @@
  * arithmetic, residuals from neighbour differences); the CPU twin composes the plain
  * kernels in double, so the two agree to float rounding.
  *
+ * On the H100 it is still slower than separate launches (64^2 -> 32^2: 22.4 us
+ * against 19.7; bench/results/h100_box2_s5.md), so lib/grid/box.c leaves it off.
+ *
  * Shared memory, per level k: u_k, f_k, then the four faces' data (the top's copied
  * from global memory, the coarser ones restricted by FMG), then 4 x 32 x 33 values
  * for the exact coarsest solve. */

@@ -26,17 +26,19 @@
  * (4 + edges)/h^2 + lambda and the data term 2g/h^2 (edge cells only).  Blocks
  * whose box touches no domain edge take a branch-free path.
  *
- * Two tile shapes (issue 12): the big tile (64 x 32 in float32) where a level has
+ * Three tile shapes (issue 12): the big tile (64 x 32 in float32) where a level has
  * many tiles, the small one (32 x 16) on smaller levels, where a block's serial
  * work is the time (ncu: one 64 x 32 tile per SM took 17 us at 256^2; a 32 x 16
  * tile still takes ~8.6 us, the floor of a fused level).  A level of at most
  * HOMG_BOX_TILE_CELLS cells (1024^2 by default) takes the small tile: on the H100
- * a cycle takes 14-39% less time than with the big tile everywhere.
+ * a cycle takes 14-39% less time than with the big tile everywhere.  A level of at
+ * most HOMG_BOX_WIDE_CELLS (512^2) takes the wide tile: the small one with 1024
+ * threads (float64: 512), since 8 warps per SM hid little of that serial work.
  * Both kernels use programmatic dependent launch (as kernels/grid/gen.cu): each
  * waits at its first line for the kernel before it, then lets the next one launch
  * (HOMG_BOX_PDL=0: plain launches; measured the same within 2%, since the time is
  * the kernels' own latency, not the gaps; both variables are benchmark knobs, not
- * documented settings).
+ * documented settings; nor is HOMG_BOX_WIDE_CELLS).
  *
  * Arithmetic is in the storage type.  The residual is formed from neighbour
  * differences, f + (sum (u_nb - u_c)) / h^2 - lambda u_c: a difference of two
@@ -297,8 +299,9 @@ static double env_num(const char *name, double dflt)
 #define HOMG_BOX_TILE_CELLS (1024.0 * 1024)
 
 /* A level of at most this many cells takes the wide tile (small with 4x the threads):
- * on the H100 (bench/results/h100_box2_s5.md) up to 512^2 beat the small tile
- * everywhere (256^2 -18%, 1024^2 -5%); up to 1024^2 lost at 1024^2 (+9%). */
+ * on the H100 (bench/results/h100_box2_s5.md) the small levels' kernels went from
+ * 8.5-9.7 to 6.2-6.7 us; up to 512^2 beat up to 256^2 at every size (256^2..4096^2),
+ * up to 1024^2 lost at 1024^2 (+9%). */
 #define HOMG_BOX_WIDE_CELLS (512.0 * 512)
 
 /* 0: big tile, 1: small, 2: wide */
