@@ -227,9 +227,16 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
  * main's settings (before issue 12's session 5: textbook steps below 2048^2, one
  * tile shape, plain launches) and each change alone undone. */
 static const char *const main_env[] = {
-    "HOMG_BOX_FUSED_CELLS", "4194304", "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_PDL", "0", NULL
+    "HOMG_BOX_FUSED_CELLS", "4194304", "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_PDL", "0", NULL
 };
-static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", NULL };
+static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", NULL };
+/* session 5's default (small 256-thread tiles up to 1024^2, no wide tile) and the
+ * wide (1024-thread) tile up to other sizes than the default 512^2; the one-block
+ * coarse levels from 64^2 */
+static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", NULL };
+static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
+static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", NULL };
+static const char *const block64_env[] = { "HOMG_BOX_BLOCK_CELLS", "4096", NULL };
 static const char *const no_pdl_env[] = { "HOMG_BOX_PDL", "0", NULL };
 static const char *const textbook_env[] = { "HOMG_BOX_FUSED_CELLS", "4194304", NULL };
 static const char *const block128_env[] = { "HOMG_BOX_BLOCK_CELLS", "16384", NULL };
@@ -502,12 +509,13 @@ int main(int argc, char **argv)
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v", target, reps, 1);
             if (prec == HOMG_FLOAT32) { /* the settings the defaults were chosen from */
                 bench_env(ctx, p, &in, "fused-v main", target, reps, main_env);
+                bench_env(ctx, p, &in, "fused-v s5", target, reps, s5_env);
+                bench_env(ctx, p, &in, "fused-v wide<=256^2", target, reps, wide256_env);
+                bench_env(ctx, p, &in, "fused-v wide<=1024^2", target, reps, wide1024_env);
                 bench_env(ctx, p, &in, "fused-v big-tile", target, reps, big_tile_env);
                 bench_env(ctx, p, &in, "fused-v no-pdl", target, reps, no_pdl_env);
                 bench_env(ctx, p, &in, "fused-v textbook<2048^2", target, reps, textbook_env);
-                setenv("HOMG_BOX_BLOCK_CELLS", "4096", 1);
-                bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v block", target, reps, 1);
-                unsetenv("HOMG_BOX_BLOCK_CELLS");
+                bench_env(ctx, p, &in, "fused-v block", target, reps, block64_env);
                 bench_env(ctx, p, &in, "fused-v block128", target, reps, block128_env);
             }
             bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);
@@ -525,6 +533,12 @@ int main(int argc, char **argv)
             set_env(main_env, 1);
             bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, main");
             set_env(main_env, 0);
+            set_env(s5_env, 1);
+            bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, s5");
+            set_env(s5_env, 0);
+            set_env(block64_env, 1);
+            bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, block64");
+            set_env(block64_env, 0);
             set_env(block128_env, 1);
             bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, block128");
             set_env(block128_env, 0);

@@ -187,9 +187,11 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         SAME(u, "smooth");
     }
     /* the fused steps, out of place: u -> r, with each tile shape (the CUDA kernels
-     * pick one by the level's size: HOMG_BOX_TILE_CELLS forces it) */
-    for (int big = 0; big <= 1; big++) {
-        setenv("HOMG_BOX_TILE_CELLS", big ? "0" : "1e300", 1);
+     * pick one by the level's size: HOMG_BOX_WIDE_CELLS and _TILE_CELLS force it;
+     * tile 0: small, 1: big, 2: wide) */
+    for (int big = 0; big <= 2; big++) {
+        setenv("HOMG_BOX_TILE_CELLS", big == 1 ? "0" : "1e300", 1);
+        setenv("HOMG_BOX_WIDE_CELLS", big == 2 ? "1e300" : "0", 1);
         for (int init = HOMG_INIT_KEEP; init <= HOMG_INIT_PROLONG; init++)
             for (int sweeps = 0; sweeps <= 3; sweeps++) {
                 char what[80];
@@ -211,6 +213,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
             }
     }
     unsetenv("HOMG_BOX_TILE_CELLS");
+    unsetenv("HOMG_BOX_WIDE_CELLS");
     if (only_fused)
         goto out;
     assert_int_equal(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, u.on_gpu, f.on_gpu, fc.on_gpu, 2, 0, ec.on_gpu),
@@ -296,7 +299,7 @@ out:
         twin_free(&bc[s]);
 }
 
-/* The fused steps alone, both tile shapes (small, for compute-sanitizer's racecheck). */
+/* The fused steps alone, every tile shape (small, for compute-sanitizer's racecheck). */
 static void fused_steps_match_cpu(void **state)
 {
     (void)state;

@@ -7,6 +7,9 @@
  * arithmetic, residuals from neighbour differences); the CPU twin composes the plain
  * kernels in double, so the two agree to float rounding.
  *
+ * On the H100 it is still slower than separate launches (64^2 -> 32^2: 22.4 us
+ * against 19.7; bench/results/h100_box2_s5.md), so lib/grid/box.c leaves it off.
+ *
  * Shared memory, per level k: u_k, f_k, then the four faces' data (the top's copied
  * from global memory, the coarser ones restricted by FMG), then 4 x 32 x 33 values
  * for the exact coarsest solve. */
@@ -30,53 +33,63 @@ static __host__ __device__ size_t coarse_smem_values(const grid_coarse &C)
     return v;
 }
 
+/* The level table lives in shared memory (filled once by thread 0 with constant
+ * indices into the kernel parameter): per-thread copies indexed at run time went
+ * to local memory (ptxas: a 1.7 KB stack frame per thread and spills; 114 us for
+ * 128^2 -> 32^2 on the H100, bench/results/h100_box_s5.md). */
 template <typename T> struct blk {
     grid_level L[HOMG_COARSE_BLOCK_LEVELS];
     T *u[HOMG_COARSE_BLOCK_LEVELS], *f[HOMG_COARSE_BLOCK_LEVELS], *bc[HOMG_COARSE_BLOCK_LEVELS][4];
+    T id[HOMG_COARSE_BLOCK_LEVELS][3]; /* 1 / diagonal of a cell touching e = 0, 1, 2 edges */
     T *scratch;
 };
 
 /* log2 of a power of two */
 __device__ __forceinline__ int ilog2(int n) { return 31 - __clz(n); }
 
-/* Arithmetic is in the storage type, with the inverse diagonal precomputed (one
+/* Arithmetic is in the storage type, with the inverse diagonals precomputed (one
  * SM runs these levels alone, so its instruction count is the time); indices are
- * shifts, the level sides being powers of two. */
+ * shifts, the level sides being powers of two (>= 2, so a cell touches <= 2 edges). */
 template <typename T> __device__ __forceinline__ T blk_idiag(const grid_level &L, int e)
 {
     return (T)1 / ((T)(4 + e) * (T)L.inv_h2 + (T)L.lambda);
 }
 
-/* `sweeps` red-black sweeps on level L, in place in shared memory. */
-template <typename T> __device__ void blk_smooth(const grid_level &L, T *u, const T *f, int sweeps)
+/* `sweeps` red-black sweeps on level k, in place in shared memory. */
+template <typename T> __device__ void blk_smooth(const blk<T> &B, int k, int sweeps)
 {
+    const grid_level &L = B.L[k];
+    T *u = B.u[k];
+    const T *f = B.f[k];
     const int nx = L.nx, ny = L.ny, lh = ilog2(nx) - 1, n = nx * ny / 2;
-    const T ih2 = (T)L.inv_h2, id0 = blk_idiag<T>(L, 0);
+    const T ih2 = (T)L.inv_h2, id0 = B.id[k][0], id1 = B.id[k][1], id2 = B.id[k][2];
     for (int s = 0; s < 2 * sweeps; s++) {
         const int colour = s & 1;
         for (int q = threadIdx.x; q < n; q += NT) {
-            const int j = q >> lh, i = ((q - (j << lh)) << 1) | ((j + colour) & 1), k = j * nx + i;
-            const T nb = ((i > 0 ? u[k - 1] : (T)0) + (i < nx - 1 ? u[k + 1] : (T)0)) +
-                         ((j > 0 ? u[k - nx] : (T)0) + (j < ny - 1 ? u[k + nx] : (T)0));
-            T rhs = f[k] + ih2 * nb, id = id0;
+            const int j = q >> lh, i = ((q - (j << lh)) << 1) | ((j + colour) & 1), kk = j * nx + i;
+            const T nb = ((i > 0 ? u[kk - 1] : (T)0) + (i < nx - 1 ? u[kk + 1] : (T)0)) +
+                         ((j > 0 ? u[kk - nx] : (T)0) + (j < ny - 1 ? u[kk + nx] : (T)0));
+            T rhs = f[kk] + ih2 * nb, id = id0;
             const int e = homg_edges_touched(i, j, nx, ny);
             if (e) {
                 rhs += (T)bterm_at<T>(L, i, j);
-                id = blk_idiag<T>(L, e);
+                id = e == 1 ? id1 : id2;
             }
-            u[k] = rhs * id;
+            u[kk] = rhs * id;
         }
         __syncthreads();
     }
 }
 
 /* f + bterm - A u at (i, j) from neighbour differences (the ghost beyond an edge is
- * -c, so a missing neighbour counts -2c), as tile_residual in grid_fused.cu. */
-template <typename T> __device__ __forceinline__ T blk_res(const grid_level &L, const T *u, const T *f, int i, int j)
+ * -c, so a missing neighbour counts -2c), as tile_residual in grid_fused.cu;
+ * bc false: without the face data (FMG's restriction of f alone). */
+template <typename T>
+__device__ __forceinline__ T blk_res(const grid_level &L, const T *u, const T *f, int i, int j, bool bc)
 {
     const int nx = L.nx, ny = L.ny, k = j * nx + i;
     T r = f[k];
-    if (homg_edges_touched(i, j, nx, ny))
+    if (bc && homg_edges_touched(i, j, nx, ny))
         r += (T)bterm_at<T>(L, i, j);
     if (u) {
         const T c = u[k];
@@ -87,21 +100,28 @@ template <typename T> __device__ __forceinline__ T blk_res(const grid_level &L, 
     return r;
 }
 
-template <typename T> __device__ void blk_residual_restrict(const grid_level &L, const T *u, const T *f, T *fc)
+/* f_{k+1} = R (f_k + bterm - A u_k); with_u false: u = 0 and no face data. */
+template <typename T> __device__ void blk_residual_restrict(const blk<T> &B, int k, bool with_u)
 {
+    const grid_level &L = B.L[k];
+    const T *u = with_u ? B.u[k] : (const T *)NULL, *f = B.f[k];
+    T *fc = B.f[k + 1];
     const int ncx = L.nx / 2, lc = ilog2(ncx), n = ncx * (L.ny / 2);
     for (int q = threadIdx.x; q < n; q += NT) {
         const int J = q >> lc, I = q - (J << lc);
-        T s = (blk_res<T>(L, u, f, 2 * I, 2 * J) + blk_res<T>(L, u, f, 2 * I + 1, 2 * J)) +
-              (blk_res<T>(L, u, f, 2 * I, 2 * J + 1) + blk_res<T>(L, u, f, 2 * I + 1, 2 * J + 1));
+        T s = (blk_res<T>(L, u, f, 2 * I, 2 * J, with_u) + blk_res<T>(L, u, f, 2 * I + 1, 2 * J, with_u)) +
+              (blk_res<T>(L, u, f, 2 * I, 2 * J + 1, with_u) + blk_res<T>(L, u, f, 2 * I + 1, 2 * J + 1, with_u));
         fc[q] = (T)0.25 * s;
     }
     __syncthreads();
 }
 
-template <typename T> __device__ void blk_prolong(const grid_level &L, const T *ec, T *u, int assign)
+/* u_k (+)= P u_{k+1} */
+template <typename T> __device__ void blk_prolong(const blk<T> &B, int k, int assign)
 {
-    const int nx = L.nx, lx = ilog2(nx), n = nx * L.ny, ncx = nx / 2, ncy = L.ny / 2;
+    const T *ec = B.u[k + 1];
+    T *u = B.u[k];
+    const int nx = B.L[k].nx, lx = ilog2(nx), n = nx * B.L[k].ny, ncx = nx / 2, ncy = B.L[k].ny / 2;
     for (int q = threadIdx.x; q < n; q += NT) {
         const int j = q >> lx, i = q - (j << lx);
         const int I = i >> 1, J = j >> 1;
@@ -122,47 +142,50 @@ template <typename T> __device__ void blk_zero(T *u, int n)
 }
 
 /* The coarsest level: the dense sine transform (grid_exact.cuh), or sweeps. */
-template <typename T> __device__ void blk_bottom(const grid_coarse &C, const grid_level &L, T *u, const T *f, T *scr)
+template <typename T> __device__ void blk_bottom(const grid_coarse &C, const blk<T> &B)
 {
+    const int last = C.nlev - 1;
     if (!C.qx) {
-        blk_zero(u, L.nx * L.ny);
-        blk_smooth<T>(L, u, f, C.bottom_sweeps);
+        blk_zero(B.u[last], B.L[last].nx * B.L[last].ny);
+        blk_smooth<T>(B, last, C.bottom_sweeps);
         return;
     }
-    T(*sx)[CE + 1] = (T(*)[CE + 1]) scr;
-    coarse_exact_block<T>(L, u, f, (const T *)C.qx, (const T *)C.qy, (const T *)C.inv_eig, sx, sx + CE, sx + 2 * CE,
-                          sx + 3 * CE, threadIdx.x % CE, threadIdx.x / CE);
+    T(*sx)[CE + 1] = (T(*)[CE + 1]) B.scratch;
+    coarse_exact_block<T>(B.L[last], B.u[last], B.f[last], (const T *)C.qx, (const T *)C.qy, (const T *)C.inv_eig, sx,
+                          sx + CE, sx + 2 * CE, sx + 3 * CE, threadIdx.x % CE, threadIdx.x / CE);
 }
 
-template <typename T> __device__ void blk_vcycle(const grid_coarse &C, blk<T> &B, int k0, bool zero)
+template <typename T> __device__ void blk_vcycle(const grid_coarse &C, const blk<T> &B, int k0, bool zero)
 {
     const int last = C.nlev - 1;
     for (int k = k0; k < last; k++) {
         if (k > k0 || zero)
             blk_zero(B.u[k], B.L[k].nx * B.L[k].ny);
-        blk_smooth<T>(B.L[k], B.u[k], B.f[k], C.pre);
-        blk_residual_restrict<T>(B.L[k], B.u[k], B.f[k], B.f[k + 1]);
+        blk_smooth<T>(B, k, C.pre);
+        blk_residual_restrict<T>(B, k, true);
     }
-    blk_bottom<T>(C, B.L[last], B.u[last], B.f[last], B.scratch);
+    blk_bottom<T>(C, B);
     for (int k = last - 1; k >= k0; k--) {
-        blk_prolong<T>(B.L[k], B.u[k + 1], B.u[k], 0);
-        blk_smooth<T>(B.L[k], B.u[k], B.f[k], C.post);
+        blk_prolong<T>(B, k, 0);
+        blk_smooth<T>(B, k, C.post);
     }
 }
 
-template <typename T> __device__ void blk_clear_bc(grid_level &L)
+/* Thread 0 drops the face data of levels k.. (they now hold corrections). */
+template <typename T> __device__ void blk_clear_bc(blk<T> &B, int k, int nlev)
 {
-    for (int s = 0; s < 4; s++)
-        L.bc[s] = NULL;
+    if (threadIdx.x == 0)
+        for (int j = k; j < nlev; j++)
+            for (int s = 0; s < 4; s++)
+                B.L[j].bc[s] = NULL;
+    __syncthreads();
 }
 
 template <typename T> __device__ void blk_fmg(const grid_coarse &C, blk<T> &B)
 {
     const int last = C.nlev - 1;
     for (int k = 0; k < last; k++) {
-        grid_level plain = B.L[k];
-        blk_clear_bc<T>(plain);
-        blk_residual_restrict<T>(plain, (const T *)NULL, B.f[k], B.f[k + 1]);
+        blk_residual_restrict<T>(B, k, false);
         for (int s = 0; s < 4; s++) {
             const int nc = (s < 2 ? B.L[k].ny : B.L[k].nx) / 2;
             const T *g = (const T *)B.L[k].bc[s];
@@ -170,42 +193,58 @@ template <typename T> __device__ void blk_fmg(const grid_coarse &C, blk<T> &B)
                 continue;
             for (int J = threadIdx.x; J < nc; J += NT)
                 B.bc[k + 1][s][J] = (T)(0.5 * ((double)g[2 * J] + (double)g[2 * J + 1]));
-            B.L[k + 1].bc[s] = B.bc[k + 1][s];
         }
         __syncthreads();
+        if (threadIdx.x == 0)
+            for (int s = 0; s < 4; s++)
+                if (B.L[k].bc[s])
+                    B.L[k + 1].bc[s] = B.bc[k + 1][s];
+        __syncthreads();
     }
-    blk_bottom<T>(C, B.L[last], B.u[last], B.f[last], B.scratch);
+    blk_bottom<T>(C, B);
     for (int k = last - 1; k >= 0; k--) {
-        for (int j = k + 1; j <= last; j++)
-            blk_clear_bc<T>(B.L[j]);
-        blk_prolong<T>(B.L[k], B.u[k + 1], B.u[k], 1);
-        blk_smooth<T>(B.L[k], B.u[k], B.f[k], C.pre);
-        blk_residual_restrict<T>(B.L[k], B.u[k], B.f[k], B.f[k + 1]);
+        blk_clear_bc<T>(B, k + 1, C.nlev);
+        blk_prolong<T>(B, k, 1);
+        blk_smooth<T>(B, k, C.pre);
+        blk_residual_restrict<T>(B, k, true);
         blk_vcycle<T>(C, B, k + 1, true);
-        blk_prolong<T>(B.L[k], B.u[k + 1], B.u[k], 0);
-        blk_smooth<T>(B.L[k], B.u[k], B.f[k], C.post);
+        blk_prolong<T>(B, k, 0);
+        blk_smooth<T>(B, k, C.post);
     }
+}
+
+/* Thread 0 carves shared memory (the order of coarse_smem_values) and fills the
+ * table; the unrolled loop keeps the parameter's indices constant. */
+template <typename T> __device__ void blk_setup(const grid_coarse &C, blk<T> &B, T *p)
+{
+    if (threadIdx.x != 0)
+        return;
+#pragma unroll
+    for (int k = 0; k < HOMG_COARSE_BLOCK_LEVELS; k++) {
+        if (k >= C.nlev)
+            break;
+        B.L[k] = C.lev[k];
+        B.u[k] = p;
+        B.f[k] = p + level_values(C.lev[k]);
+        p += 2 * level_values(C.lev[k]);
+        for (int e = 0; e < 3; e++)
+            B.id[k][e] = blk_idiag<T>(C.lev[k], e);
+        for (int s = 0; s < 4; s++) {
+            B.bc[k][s] = p;
+            p += s < 2 ? C.lev[k].ny : C.lev[k].nx;
+            B.L[k].bc[s] = NULL;
+        }
+    }
+    B.scratch = p;
 }
 
 template <typename T>
 __global__ void __launch_bounds__(NT) coarse_cycle_kernel(grid_coarse C, T *__restrict__ u, const T *__restrict__ f)
 {
     extern __shared__ double smem_d[];
-    T *p = (T *)smem_d;
-    blk<T> B;
-    for (int k = 0; k < C.nlev; k++) {
-        B.L[k] = C.lev[k];
-        B.u[k] = p;
-        B.f[k] = p + level_values(C.lev[k]);
-        p += 2 * level_values(C.lev[k]);
-        for (int s = 0; s < 4; s++) {
-            B.bc[k][s] = p;
-            p += s < 2 ? C.lev[k].ny : C.lev[k].nx;
-            if (k > 0)
-                B.L[k].bc[s] = NULL;
-        }
-    }
-    B.scratch = p;
+    __shared__ blk<T> B;
+    blk_setup<T>(C, B, (T *)smem_d);
+    __syncthreads();
     /* the top: f, u (V_KEEP) and the faces' data into shared memory */
     const int n0 = C.lev[0].nx * C.lev[0].ny;
     for (int q = threadIdx.x; q < n0; q += NT) {
@@ -213,6 +252,7 @@ __global__ void __launch_bounds__(NT) coarse_cycle_kernel(grid_coarse C, T *__re
         if (C.mode == HOMG_BLOCK_V_KEEP)
             B.u[0][q] = u[q];
     }
+#pragma unroll
     for (int s = 0; s < 4; s++) {
         const T *g = (const T *)C.lev[0].bc[s];
         const int len = s < 2 ? C.lev[0].ny : C.lev[0].nx;
@@ -220,7 +260,8 @@ __global__ void __launch_bounds__(NT) coarse_cycle_kernel(grid_coarse C, T *__re
             continue;
         for (int q = threadIdx.x; q < len; q += NT)
             B.bc[0][s][q] = g[q];
-        B.L[0].bc[s] = B.bc[0][s];
+        if (threadIdx.x == 0)
+            B.L[0].bc[s] = B.bc[0][s];
     }
     __syncthreads();
     if (C.mode == HOMG_BLOCK_FMG)
@@ -237,7 +278,7 @@ template <typename T> static homg_status launch(kernel_exec *ex, const grid_coar
     int dev = 0, max_optin = 0;
     HOMG_CUDA_TRY(ex, cudaGetDevice(&dev));
     HOMG_CUDA_TRY(ex, cudaDeviceGetAttribute(&max_optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    if (bytes > (size_t)max_optin)
+    if (bytes + sizeof(blk<T>) > (size_t)max_optin) /* the table is static shared memory */
         return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED,
                               "coarse_cycle: %d x %d levels need %zu bytes of shared memory (the device has %d)",
                               C->lev[0].nx, C->lev[0].ny, bytes, max_optin);

@@ -26,17 +26,19 @@
  * (4 + edges)/h^2 + lambda and the data term 2g/h^2 (edge cells only).  Blocks
  * whose box touches no domain edge take a branch-free path.
  *
- * Two tile shapes (issue 12): the big tile (64 x 32 in float32) where a level has
+ * Three tile shapes (issue 12): the big tile (64 x 32 in float32) where a level has
  * many tiles, the small one (32 x 16) on smaller levels, where a block's serial
  * work is the time (ncu: one 64 x 32 tile per SM took 17 us at 256^2; a 32 x 16
  * tile still takes ~8.6 us, the floor of a fused level).  A level of at most
  * HOMG_BOX_TILE_CELLS cells (1024^2 by default) takes the small tile: on the H100
- * a cycle takes 14-39% less time than with the big tile everywhere.
+ * a cycle takes 14-39% less time than with the big tile everywhere.  A level of at
+ * most HOMG_BOX_WIDE_CELLS (512^2) takes the wide tile: the small one with 1024
+ * threads (float64: 512), since 8 warps per SM hid little of that serial work.
  * Both kernels use programmatic dependent launch (as kernels/grid/gen.cu): each
  * waits at its first line for the kernel before it, then lets the next one launch
  * (HOMG_BOX_PDL=0: plain launches; measured the same within 2%, since the time is
  * the kernels' own latency, not the gaps; both variables are benchmark knobs, not
- * documented settings).
+ * documented settings; nor is HOMG_BOX_WIDE_CELLS).
  *
  * Arithmetic is in the storage type.  The residual is formed from neighbour
  * differences, f + (sum (u_nb - u_c)) / h^2 - lambda u_c: a difference of two
@@ -50,19 +52,33 @@
 #include <string.h>
 
 #define BX 32
-#define BY 8
 
-/* Tile heights: shared memory stays under the 48 KB default for both precisions. */
+/* Tile heights: shared memory stays under the 48 KB default for both precisions.
+ * BY: the block is BX x BY threads.  The wide tile is the small one with four
+ * times the threads: a small level's kernel is a serial chain of loads, barriers
+ * and dependent arithmetic in each block (8 warps per SM hide little latency), so
+ * 32 warps that each do a quarter of it shorten the chain. */
 template <typename T> struct tile_big {
-    enum { TW = 64, TH = sizeof(T) == 4 ? 32 : 16 };
+    enum { TW = 64, TH = sizeof(T) == 4 ? 32 : 16, BY = 8 };
 };
 template <typename T> struct tile_small {
-    enum { TW = 32, TH = sizeof(T) == 4 ? 16 : 8 };
+    enum { TW = 32, TH = sizeof(T) == 4 ? 16 : 8, BY = 8 };
+};
+template <typename T> struct tile_wide {
+    enum { TW = 32, TH = sizeof(T) == 4 ? 16 : 8, BY = sizeof(T) == 4 ? 32 : 16 };
 };
 
 /* The box of halo H around a TW_ x TH_ tile: compile-time sizes. */
-template <int TW_, int TH_, int H> struct box {
-    enum { TW = TW_, TH = TH_, W = TW_ + 2 * H, HT = TH_ + 2 * H, ROWS = (HT + BY - 1) / BY, COLS = (W + BX - 1) / BX };
+template <int TW_, int TH_, int H, int BY_> struct box {
+    enum {
+        TW = TW_,
+        TH = TH_,
+        BY = BY_,
+        W = TW_ + 2 * H,
+        HT = TH_ + 2 * H,
+        ROWS = (HT + BY_ - 1) / BY_,
+        COLS = (W + BX - 1) / BX
+    };
 };
 
 struct tile_pos {
@@ -103,7 +119,7 @@ __device__ __forceinline__ void load_tile(const grid_level &L, const tile_pos &t
     const int ncx = L.nx / 2, ncy = L.ny / 2;
 #pragma unroll 1
     for (int r = 0; r < B::ROWS; r++) {
-        const int lj = threadIdx.y + BY * r;
+        const int lj = threadIdx.y + B::BY * r;
         T uv[B::COLS], fv[B::COLS];
 #pragma unroll
         for (int c = 0; c < B::COLS; c++) {
@@ -133,11 +149,15 @@ __device__ __forceinline__ void load_tile(const grid_level &L, const tile_pos &t
     __syncthreads();
 }
 
-/* Half-sweeps 1..2S on the shrinking region, clipped to the domain. */
+/* Half-sweeps 1..2S on the shrinking region, clipped to the domain.  The edge
+ * cells' inverse diagonals (1 or 2 edges; 3 or 4 only where a side is 1) are
+ * computed once, not a float64 division per edge cell and half-sweep. */
 template <typename T, typename B, int S, bool INTERIOR>
 __device__ __forceinline__ void sweep_tile(const grid_level &L, const tile_pos &t, T *su, const T *sf)
 {
     const T ih2 = (T)L.inv_h2, idiag = (T)(1.0 / (4 * L.inv_h2 + L.lambda));
+    const T id1 = INTERIOR ? idiag : (T)(1.0 / (5 * L.inv_h2 + L.lambda));
+    const T id2 = INTERIOR ? idiag : (T)(1.0 / (6 * L.inv_h2 + L.lambda));
     const int par = (t.x0 + t.y0) & 1;
 #pragma unroll 1
     for (int s = 1; s <= 2 * S; s++) {
@@ -145,7 +165,7 @@ __device__ __forceinline__ void sweep_tile(const grid_level &L, const tile_pos &
         const int a = INTERIOR ? s : max(s, t.i0), b = INTERIOR ? B::W - s : min(B::W - s, t.i1);
         const int c = INTERIOR ? s : max(s, t.j0), d = INTERIOR ? B::HT - s : min(B::HT - s, t.j1);
 #pragma unroll 1
-        for (int lj = c + threadIdx.y; lj < d; lj += BY) {
+        for (int lj = c + threadIdx.y; lj < d; lj += B::BY) {
             const int li0 = a + ((a + lj + par + colour) & 1);
 #pragma unroll 1
             for (int li = li0 + 2 * threadIdx.x; li < b; li += 2 * BX) {
@@ -157,7 +177,7 @@ __device__ __forceinline__ void sweep_tile(const grid_level &L, const tile_pos &
                     const int e = homg_edges_touched(gi, gj, L.nx, L.ny);
                     if (e) {
                         rhs += (T)bterm_at<T>(L, gi, gj);
-                        id = (T)(1.0 / ((4 + e) * L.inv_h2 + L.lambda));
+                        id = e == 1 ? id1 : e == 2 ? id2 : (T)(1.0 / ((4 + e) * L.inv_h2 + L.lambda));
                     }
                 }
                 su[k] = rhs * id;
@@ -171,10 +191,12 @@ template <typename T, typename B, int H>
 __device__ __forceinline__ void store_tile(const grid_level &L, const tile_pos &t, const T *su, T *__restrict__ u)
 {
 #pragma unroll
-    for (int r = 0; r < B::TH / BY; r++)
+    for (int r = 0; r < (B::TH + B::BY - 1) / B::BY; r++)
 #pragma unroll
         for (int c = 0; c < B::TW / BX; c++) {
-            const int li = H + threadIdx.x + BX * c, lj = H + threadIdx.y + BY * r;
+            const int li = H + threadIdx.x + BX * c, lj = H + threadIdx.y + B::BY * r;
+            if (lj >= H + B::TH)
+                continue;
             const int gi = t.x0 + li, gj = t.y0 + lj;
             if (gi < L.nx && gj < L.ny)
                 u[(size_t)gj * L.nx + gi] = su[lj * B::W + li];
@@ -213,12 +235,12 @@ __device__ __forceinline__ void fused_wait(void)
 }
 
 template <typename T, int S, typename Tile>
-__global__ void __launch_bounds__(BX *BY)
+__global__ void __launch_bounds__(BX *Tile::BY)
     smooth_restrict_kernel(grid_level L, const T *__restrict__ u, T *__restrict__ u_out, const T *__restrict__ f,
                            T *__restrict__ fc, int init, const T *__restrict__ ec)
 {
     enum { H = 2 * S + 1, CW = Tile::TW / 2, CH = Tile::TH / 2 };
-    typedef box<Tile::TW, Tile::TH, H> B;
+    typedef box<Tile::TW, Tile::TH, H, Tile::BY> B;
     __shared__ T su[B::W * B::HT], sf[B::W * B::HT];
     fused_wait();
     const tile_pos t = tile_setup<B, H>(L);
@@ -232,7 +254,7 @@ __global__ void __launch_bounds__(BX *BY)
      * q, q + 256, ... of the tile's CW x CH (row-major) */
     const int ncx = L.nx / 2, ncy = L.ny / 2;
 #pragma unroll 1
-    for (int q = threadIdx.y * BX + threadIdx.x; q < CW * CH; q += BX * BY) {
+    for (int q = threadIdx.y * BX + threadIdx.x; q < CW * CH; q += BX * B::BY) {
         const int ci = q % CW, cj = q / CW;
         const int I = blockIdx.x * CW + ci, J = blockIdx.y * CH + cj;
         if (I >= ncx || J >= ncy)
@@ -246,12 +268,12 @@ __global__ void __launch_bounds__(BX *BY)
 }
 
 template <typename T, int S, typename Tile>
-__global__ void __launch_bounds__(BX *BY)
+__global__ void __launch_bounds__(BX *Tile::BY)
     prolong_smooth_kernel(grid_level L, const T *__restrict__ ec, const T *__restrict__ u, T *__restrict__ u_out,
                           const T *__restrict__ f, int assign)
 {
     enum { H = 2 * S };
-    typedef box<Tile::TW, Tile::TH, H> B;
+    typedef box<Tile::TW, Tile::TH, H, Tile::BY> B;
     __shared__ T su[B::W * B::HT], sf[B::W * B::HT];
     fused_wait();
     const tile_pos t = tile_setup<B, H>(L);
@@ -276,20 +298,30 @@ static double env_num(const char *name, double dflt)
 /* A level of at most this many cells takes the small tile. */
 #define HOMG_BOX_TILE_CELLS (1024.0 * 1024)
 
-static bool small_tile(const grid_level *L)
+/* A level of at most this many cells takes the wide tile (small with 4x the threads):
+ * on the H100 (bench/results/h100_box2_s5.md) the small levels' kernels went from
+ * 8.5-9.7 to 6.2-6.7 us; up to 512^2 beat up to 256^2 at every size (256^2..4096^2),
+ * up to 1024^2 lost at 1024^2 (+9%). */
+#define HOMG_BOX_WIDE_CELLS (512.0 * 512)
+
+/* 0: big tile, 1: small, 2: wide */
+static int tile_kind(const grid_level *L)
 {
-    return (double)L->nx * L->ny <= env_num("HOMG_BOX_TILE_CELLS", HOMG_BOX_TILE_CELLS);
+    const double n = (double)L->nx * L->ny;
+    if (n <= env_num("HOMG_BOX_WIDE_CELLS", HOMG_BOX_WIDE_CELLS))
+        return 2;
+    return n <= env_num("HOMG_BOX_TILE_CELLS", HOMG_BOX_TILE_CELLS) ? 1 : 0;
 }
 
 /* Launch with programmatic stream serialisation (unless HOMG_BOX_PDL=0); an error
  * stays for HOMG_CUDA_LAUNCHED. */
 template <typename... K, typename... A>
-static void fused_launch(cudaStream_t st, dim3 grid, void (*kernel)(K...), A... args)
+static void fused_launch(cudaStream_t st, dim3 grid, int by, void (*kernel)(K...), A... args)
 {
     cudaLaunchConfig_t cfg = {};
     cudaLaunchAttribute at[1] = {};
     cfg.gridDim = grid;
-    cfg.blockDim = dim3(BX, BY);
+    cfg.blockDim = dim3(BX, by);
     cfg.stream = st;
     at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     at[0].val.programmaticStreamSerializationAllowed = 1;
@@ -307,15 +339,18 @@ template <typename T, int S, typename Tile>
 static void launch_down_t(cudaStream_t st, const grid_level *L, const void *u, void *u_out, const void *f, void *fc,
                           int init, const void *ec)
 {
-    fused_launch(st, tiles<Tile>(L), smooth_restrict_kernel<T, S, Tile>, *L, (const T *)u, (T *)u_out, (const T *)f,
-                 (T *)fc, init, (const T *)ec);
+    fused_launch(st, tiles<Tile>(L), Tile::BY, smooth_restrict_kernel<T, S, Tile>, *L, (const T *)u, (T *)u_out,
+                 (const T *)f, (T *)fc, init, (const T *)ec);
 }
 
 template <typename T, int S>
 static void launch_down_s(cudaStream_t st, const grid_level *L, const void *u, void *u_out, const void *f, void *fc,
                           int init, const void *ec)
 {
-    if (small_tile(L))
+    const int kind = tile_kind(L);
+    if (kind == 2)
+        launch_down_t<T, S, tile_wide<T>>(st, L, u, u_out, f, fc, init, ec);
+    else if (kind == 1)
         launch_down_t<T, S, tile_small<T>>(st, L, u, u_out, f, fc, init, ec);
     else
         launch_down_t<T, S, tile_big<T>>(st, L, u, u_out, f, fc, init, ec);
@@ -325,15 +360,18 @@ template <typename T, int S, typename Tile>
 static void launch_up_t(cudaStream_t st, const grid_level *L, const void *ec, const void *u, void *u_out, const void *f,
                         int assign)
 {
-    fused_launch(st, tiles<Tile>(L), prolong_smooth_kernel<T, S, Tile>, *L, (const T *)ec, (const T *)u, (T *)u_out,
-                 (const T *)f, assign);
+    fused_launch(st, tiles<Tile>(L), Tile::BY, prolong_smooth_kernel<T, S, Tile>, *L, (const T *)ec, (const T *)u,
+                 (T *)u_out, (const T *)f, assign);
 }
 
 template <typename T, int S>
 static void launch_up_s(cudaStream_t st, const grid_level *L, const void *ec, const void *u, void *u_out, const void *f,
                         int assign)
 {
-    if (small_tile(L))
+    const int kind = tile_kind(L);
+    if (kind == 2)
+        launch_up_t<T, S, tile_wide<T>>(st, L, ec, u, u_out, f, assign);
+    else if (kind == 1)
         launch_up_t<T, S, tile_small<T>>(st, L, ec, u, u_out, f, assign);
     else
         launch_up_t<T, S, tile_big<T>>(st, L, ec, u, u_out, f, assign);

@@ -125,9 +125,9 @@ static double knob(const char *name, double dflt)
 
 /* The first level the one-block coarse kernel takes: the finest with at most
  * HOMG_BOX_BLOCK_CELLS cells; nlevels (none) by default, since on the H100 one SM
- * running 64 x 64 and 32 x 32 took longer than the ~20 small launches it replaces
- * (bench/results/h100.md, rows "fused-v" and "fused-v no-block"), and 128^2 down
- * to 32^2 took 114 us a launch (bench/results/h100_box_s5.md). */
+ * running 64 x 64 and 32 x 32 still takes longer (22.4 us) than the three launches
+ * it replaces (19.7 us; +4% per solve at 1024^2), and 128^2 down to 32^2 64 us
+ * (bench/results/h100_box2_s5.md). */
 static int block_top(const homg_grid *g)
 {
     long cells = (long)knob("HOMG_BOX_BLOCK_CELLS", HOMG_BOX_BLOCK_CELLS);
