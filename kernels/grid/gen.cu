@@ -435,10 +435,10 @@ __device__ void coarse_sweeps_cached(const gen_level *L, T *u, const T *f, int s
 
 /* coarse_sweeps_cached with every thread's equations (cell threadIdx.x + r nt) in
  * registers and 1 / diagonal precomputed: a half-sweep is then the neighbours' loads
- * from shared memory, a few multiply-adds and the barrier.  The cached layout's 20
- * sweeps of the 8 x 8 level took 14 us (40: 27.6 us, ncu, H100, 2026-11-26), run
- * twice a smoke-demo cycle (the two passes): its shared-memory equation reads and
- * double division, one cell after the other, were the chain. */
+ * from shared memory, a few multiply-adds and the barrier.  20 sweeps of the 8 x 8
+ * level, run twice a smoke-demo cycle (the two passes): 16.6 -> 12.3 us (ncu, H100,
+ * 2026-11-26, bench/results/h100_gen3_s5.md); still latency-bound (~0.3 us a
+ * half-sweep), so 40 sweeps do not pay for the cycles they save. */
 template <typename T>
 __device__ void coarse_sweeps_regs(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar)
 {

@@ -523,7 +523,9 @@ static int coarse_sweeps(const grid_general *G)
  * HOMG_GEN_SMALL_SWEEPS=s on the coarse levels of at most HOMG_GEN_SMALL_CELLS=n
  * cells (environment; the benchmark times against it, the library documents no such
  * variable): below 512^2 a level costs a launch per half-sweep, ~4 us each on the
- * H100 whatever its size (bench/results/h100_gen2_s5.md). */
+ * H100 whatever its size.  Off by default: V(1,1) on the levels of <= 1024 cells gave
+ * the smoke demo 0.959 -> 0.930 ms a frame (3.35 -> 3.49 cycles, H100 2026-11-26,
+ * bench/results/h100_gen3_s5.md) but fails test_grid_ref's 1e4 sigma-jump targets. */
 static int level_sweeps(const homg_grid *g, int l, int post)
 {
     static double most = -1;
