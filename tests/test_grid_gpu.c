@@ -1162,6 +1162,8 @@ static void gen_kernels_match_cpu(void **state)
         check_gen_uniform(12, 10, 8, none, 0, p, 11);
         check_gen_uniform(13, 11, 1, none, 1, p, 12); /* 256 cells or fewer: the cached coarse solve */
         check_gen_uniform(9, 7, 3, pall, 1, p, 13);   /* ... with seam phases */
+        check_gen_uniform(8, 8, 1, none, 1, p, 14);   /* 128 or fewer: equations in registers */
+        check_gen_uniform(11, 11, 1, px, 0, p, 15);   /* ... two cells a thread, seam phases */
     }
     assert_int_equal(gen_mismatches, 0);
 }

@@ -352,12 +352,21 @@ __device__ void block_smooth(const gen_level *L, T *w, const T *f, int colour, u
 template <typename T>
 __device__ void coarse_sweeps_cached(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar);
 
+/* The same with each thread's cells (at most GEN_COARSE_REGS) in registers. */
+#define GEN_COARSE_REGS 2
+template <typename T>
+__device__ void coarse_sweeps_regs(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar);
+
 template <typename T>
 __device__ void coarse_sweeps(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar, int cached)
 {
     __shared__ T us[GEN_COARSE_SHARED];
     const size_t n = gen_cells(L);
     T *w = n <= GEN_COARSE_SHARED ? us : u;
+    if (n <= GEN_COARSE_SHARED && n <= GEN_COARSE_REGS * nt && cached) {
+        coarse_sweeps_regs(L, u, f, sweeps, nt, bar);
+        return;
+    }
     if (n <= GEN_COARSE_SHARED && cached) {
         coarse_sweeps_cached(L, u, f, sweeps, nt, bar);
         return;
@@ -422,6 +431,65 @@ __device__ void coarse_sweeps_cached(const gen_level *L, T *u, const T *f, int s
         }
     for (int c = threadIdx.x; c < n; c += nt)
         u[c] = w[c];
+}
+
+/* coarse_sweeps_cached with every thread's equations (cell threadIdx.x + r nt) in
+ * registers and 1 / diagonal precomputed: a half-sweep is then the neighbours' loads
+ * from shared memory, a few multiply-adds and the barrier.  20 sweeps of the 8 x 8
+ * level, run twice a smoke-demo cycle (the two passes): 16.6 -> 12.3 us (ncu, H100,
+ * 2026-11-26, bench/results/h100_gen3_s5.md); still latency-bound (~0.3 us a
+ * half-sweep), so 40 sweeps do not pay for the cycles they save. */
+template <typename T>
+__device__ void coarse_sweeps_regs(const gen_level *L, T *u, const T *f, int sweeps, unsigned nt, int bar)
+{
+    __shared__ T w[GEN_COARSE_SHARED];
+    const int n = (int)gen_cells(L), seams = gen_seams(L);
+    int key[GEN_COARSE_REGS], nb[GEN_COARSE_REGS][6];
+    double g[GEN_COARSE_REGS][6], rd[GEN_COARSE_REGS], fr[GEN_COARSE_REGS];
+#pragma unroll
+    for (int r = 0; r < GEN_COARSE_REGS; r++) {
+        const int c = (int)threadIdx.x + r * (int)nt;
+        int i, j, k;
+        double d = 0;
+        key[r] = 255; /* not an unknown of this thread */
+        rd[r] = fr[r] = 0;
+        for (int q = 0; q < 6; q++)
+            nb[r][q] = -1, g[r][q] = 0;
+        if (c >= n)
+            continue;
+        w[c] = 0;
+        if (!gen_active(L, (size_t)c))
+            continue;
+        gen_coords(L, (size_t)c, &i, &j, &k);
+        key[r] = ((i + j + k) & 1) + 2 * gen_seam(L, i, j, k);
+        gp<T>::equation(L, i, j, k, nb[r], g[r], &d);
+        rd[r] = d > 0 ? 1.0 / d : 0.0;
+        fr[r] = (double)f[c];
+    }
+    gen_bar(bar, nt);
+    for (int s = 0; s < sweeps; s++)
+        for (int h = 0; h < 2; h++) {
+            const int colour = (s & 1) ? 1 - h : h;
+            for (int ph = 0; ph <= seams; ph++) {
+#pragma unroll
+                for (int r = 0; r < GEN_COARSE_REGS; r++) {
+                    double off = fr[r];
+                    if (key[r] != colour + 2 * ph)
+                        continue;
+#pragma unroll
+                    for (int q = 0; q < 6; q++)
+                        if (nb[r][q] >= 0)
+                            off += g[r][q] * (double)w[nb[r][q]];
+                    w[threadIdx.x + r * nt] = (T)(off * rd[r]);
+                }
+                gen_bar(bar, nt);
+            }
+        }
+    for (int r = 0; r < GEN_COARSE_REGS; r++) {
+        const int c = (int)threadIdx.x + r * (int)nt;
+        if (c < n)
+            u[c] = w[c];
+    }
 }
 
 template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps, int cached)

@@ -35,6 +35,18 @@ __global__ void init_kernel(island_grid g, const unsigned char *flags, int *labe
     }
 }
 
+/* Labels are read with plain loads, cached in L1 (ld.ca): a hooking round that
+ * hooks nothing cost 560 us at 2048^2 (ncu, H100, 2026-11-26) with volatile loads,
+ * every cell's walk ending at one root's label in one L2 slice.  A stale label
+ * read from L1 is still a valid pointer (labels only point to smaller cells of the
+ * same tree, and trees only merge), so walks end and hooks stay inside an island;
+ * L1 is invalidated between dependent launches, so each round starts from the
+ * current labels, and the round that hooks nothing -- the one that ends the
+ * iteration -- writes only halving links, which keep every tree whole.  With the
+ * edge test below: rounds 223 / 79 / 78 us, set_operator 2.17 -> 0.87 ms (2048^2
+ * discs, H100, 2026-11-26, bench/results/h100_gen3_s5.md). */
+__device__ static int label_at(const int *label, int c) { return __ldca(label + c); }
+
 /* island_root with path halving: each node on the way is pointed at its grandparent
  * (still an ancestor, a smaller index, same tree), so the chains a round of hooks
  * builds along a row (2048 links at 2048^2, walked by every later cell of the row:
@@ -44,16 +56,32 @@ __global__ void init_kernel(island_grid g, const unsigned char *flags, int *labe
  * none hooks), and the final root of an island is still its smallest cell. */
 __device__ static int root_halving(int *label, int c)
 {
-    volatile int *l = label;
     for (;;) {
-        int p = l[c], g;
+        int p = label_at(label, c), g;
         if (p == c)
             return c;
-        g = l[p];
+        g = label_at(label, p);
         if (g != p)
-            l[c] = g;
+            label[c] = g;
         c = g;
     }
+}
+
+/* The first pointers of c and m equal: one tree, nothing to hook (after a compress,
+ * every edge inside an island, without a walk to the root). */
+__device__ static void hook_edge(int *label, int c, int pc, int *rc, int m, int *hooked)
+{
+    int rm;
+    if (label_at(label, m) == pc)
+        return;
+    if (*rc < 0)
+        *rc = root_halving(label, c);
+    rm = root_halving(label, m);
+    if (*rc == rm)
+        return;
+    atomicMin(label + (*rc > rm ? *rc : rm), *rc < rm ? *rc : rm);
+    *rc = *rc < rm ? *rc : rm; /* c's root now, as the next axis must see it */
+    *hooked = 1;
 }
 
 /* *changed is written once per block that hooked, not by every hooking thread. */
@@ -66,15 +94,11 @@ __global__ void hook_kernel(island_grid g, const unsigned char *flags, int *labe
     {
         if (!island_active(flags, c))
             continue;
+        int pc = label_at(label, (int)c), rc = -1;
         for (int a = 0; a < g.dims; a++) {
             size_t m;
-            if (!island_neighbour(&g, c, a, 1, &m) || !island_active(flags, m))
-                continue;
-            int rc = root_halving(label, (int)c), rm = root_halving(label, (int)m);
-            if (rc == rm)
-                continue;
-            atomicMin(label + (rc > rm ? rc : rm), rc < rm ? rc : rm);
-            hooked = 1;
+            if (island_neighbour(&g, c, a, 1, &m) && island_active(flags, m))
+                hook_edge(label, (int)c, pc, &rc, (int)m, &hooked);
         }
     }
     if (__syncthreads_or(hooked) && threadIdx.x == 0)
@@ -87,8 +111,13 @@ __global__ void compress_kernel(size_t n, int *label, const int *go)
         return;
     FOR_CELLS(c, n)
     {
-        if (label[c] >= 0)
-            label[c] = island_root(label, (int)c);
+        int p = label_at(label, (int)c), r = p;
+        if (p < 0)
+            continue;
+        for (int q; (q = label_at(label, r)) != r;)
+            r = q;
+        if (r != p)
+            label[c] = r;
     }
 }
 

@@ -519,6 +519,27 @@ static int coarse_sweeps(const grid_general *G)
     return L->nx <= 8 && L->ny <= 8 && L->nz <= 8 ? HOMG_GEN_COARSE_SWEEPS / 2 : HOMG_GEN_COARSE_SWEEPS;
 }
 
+/* Level l's sweeps on the way down (post = 0) or up: desc.pre / desc.post, or
+ * HOMG_GEN_SMALL_SWEEPS=s on the coarse levels of at most HOMG_GEN_SMALL_CELLS=n
+ * cells (environment; the benchmark times against it, the library documents no such
+ * variable): below 512^2 a level costs a launch per half-sweep, ~4 us each on the
+ * H100 whatever its size.  Off by default: V(1,1) on the levels of <= 1024 cells gave
+ * the smoke demo 0.959 -> 0.930 ms a frame (3.35 -> 3.49 cycles, H100 2026-11-26,
+ * bench/results/h100_gen3_s5.md) but fails test_grid_ref's 1e4 sigma-jump targets. */
+static int level_sweeps(const homg_grid *g, int l, int post)
+{
+    static double most = -1;
+    static int small = 0;
+    if (most < 0) {
+        const char *e = getenv("HOMG_GEN_SMALL_CELLS"), *n = getenv("HOMG_GEN_SMALL_SWEEPS");
+        most = e ? atof(e) : 0;
+        small = n && atoi(n) > 0 ? atoi(n) : 0;
+    }
+    if (l > 0 && small > 0 && (double)cells(&g->gen->lv[l]) <= most)
+        return small;
+    return post ? g->desc.post : g->desc.pre;
+}
+
 /* Levels l .. the coarsest of a V-cycle from zero in one launch (block_vcycle: the
  * steps of visit below, same order); accounted as the steps it replaces, one launch. */
 static homg_status block_cycle(gen_cycle *c, int l)
@@ -558,7 +579,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
-    const int from_zero = zero && g->desc.pre > 0 && fused();
+    const int pre = level_sweeps(g, l, 0), from_zero = zero && pre > 0 && fused();
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (l == G->nlev - 1) { /* coarse_solve starts from zero itself */
@@ -572,7 +593,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         GQ(g, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
         homg__account(g, 1, 0, (double)cells(&G->lv[l]));
     }
-    HOMG_TRY(sweeps(c, l, g->desc.pre, 0, from_zero));
+    HOMG_TRY(sweeps(c, l, pre, 0, from_zero));
     GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
        "residual and restriction");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
@@ -587,7 +608,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
            "residual and restriction");
         HOMG_TRY(visit(c, l + 1, 0, 1));
     }
-    return correct_and_sweep(c, l, g->desc.post);
+    return correct_and_sweep(c, l, level_sweeps(g, l, 1));
 }
 
 /* The two-pass coarse solve of the top levels: x_m = a z1 + a z2 with z1 = V(b),
@@ -628,7 +649,7 @@ static homg_status two_pass_solve(gen_cycle *c, int m)
 static homg_status two_pass_rest(gen_cycle *c, int l)
 {
     HOMG_TRY(two_pass_solve(c, l + 1));
-    return correct_and_sweep(c, l, c->g->desc.post);
+    return correct_and_sweep(c, l, level_sweeps(c->g, l, 1));
 }
 
 /* z = M r: one cycle from zero, projected on the singular islands. */
