@@ -36,7 +36,7 @@
 
 #define HOMG_GEN_MAX_LEVELS     24
 #define HOMG_GEN_COARSEST       64
-#define HOMG_GEN_COARSE_SWEEPS  40    /* the coarsest level's sweeps; 20 where it is <= 8 cells a side */
+#define HOMG_GEN_COARSE_SWEEPS  40    /* the coarsest level's sweeps */
 #define HOMG_GEN_TWO_PASS       2     /* desc.two_pass = 0 with a sigma jump: level 2 alone */
 #define HOMG_GEN_TWO_PASS_SOLID 16384 /* ... with SOLID cells: the first level of at most this many cells */
 #define HOMG_GEN_RESTART_F32    10
@@ -496,27 +496,21 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     return sweeps(c, l, n, 1, fuse);
 }
 
-/* The coarsest level's sweeps: HOMG_GEN_COARSE_SWEEPS, half as many where the level
- * is at most 8 cells a side (Gauss-Seidel's slowest mode there decays ~4x faster than
- * on a 50 x 1 line, which needs the 40: test_grid_ref's 100 x 1 Neumann case, factor
- * 0.36 -> 0.51 with 20), or HOMG_GEN_COARSE_SWEEPS=n from the environment (the
- * benchmark times against it; the library documents no such variable).  Why: the
- * one-block sweeps of the 8 x 8 level are latency-bound (27 us for 40 on the H100,
- * 2026-11-26, bench/results/h100_gen2_s5.md); with 20 the smoke demo's median frame
- * 1.014 -> 0.990 ms (mean cycles 3.19 -> 3.35), 2048^2 discs 3.738 -> 3.634 ms (4
- * cycles both, error 4.6e-5 -> 7.8e-5); the Dirichlet sigma = 1 and 1e4-jump residual
- * histories (CPU, 2048^2, 8 cycles) the same to 4 digits. */
+/* The coarsest level's sweeps: HOMG_GEN_COARSE_SWEEPS, or HOMG_GEN_COARSE_SWEEPS=n
+ * from the environment (the benchmark times against it; the library documents no
+ * such variable).  20 where the level is <= 8 cells a side (s5-gen2) saved 24 us a
+ * smoke frame but cost the 2048^2 per-cell-sigma solve a cycle (factor 0.037 ->
+ * 0.064: 3 -> 4 cycles, 2.20 -> 2.88 ms) and the 256^3 warm Neumann projection one
+ * (H100, 2026-11-26 16:30, bench/results/h100_grid_general.md): 40 everywhere. */
 static int coarse_sweeps(const grid_general *G)
 {
     static int env = -1;
-    const gen_level *L = &G->lv[G->nlev - 1];
+    (void)G;
     if (env < 0) {
         const char *e = getenv("HOMG_GEN_COARSE_SWEEPS");
         env = e && atoi(e) > 0 ? atoi(e) : 0;
     }
-    if (env)
-        return env;
-    return L->nx <= 8 && L->ny <= 8 && L->nz <= 8 ? HOMG_GEN_COARSE_SWEEPS / 2 : HOMG_GEN_COARSE_SWEEPS;
+    return env ? env : HOMG_GEN_COARSE_SWEEPS;
 }
 
 /* Level l's sweeps on the way down (post = 0) or up: desc.pre / desc.post, or
@@ -693,23 +687,21 @@ typedef struct gen_rhs {
     const void *u_ref;
 } gen_rhs;
 
-/* Whether z = M r is projected on the singular islands each cycle.  Without, z
- * differs by a constant per island; r and q = A p are orthogonal to those
- * constants, so r.z, z.q, alpha and beta, and with them r and every residual
- * norm, are the same (to rounding); u only collects a constant per island,
- * which the solve's last projection removes.  So projected only where the
- * history is the error against u_ref (the benchmark's monitor, read before that
- * projection) or with HOMG_GEN_PROJECT_Z=1 (the benchmark times against it; the
- * library documents no such variable).  Saves two passes over the finest level
- * a cycle (the smoke demo: one island, all the fluid cells). */
-static int project_z(const gen_rhs *x)
+/* Whether z = M r is projected on the singular islands each cycle: yes, unless
+ * HOMG_GEN_PROJECT_Z=0 (the benchmark times against it; the library documents no
+ * such variable).  Unprojected, z differs by a constant per island, which in exact
+ * arithmetic changes no residual (r and A p are orthogonal to it); in float32 the
+ * constant grows in p and u and A p loses its digits to cancellation: the 256^3 warm
+ * Neumann projection took 3 cycles instead of 1 (7.3 vs 3.2 ms, H100 2026-11-26
+ * 16:30), for 38 us saved a smoke frame. */
+static int project_z(void)
 {
     static int env = -1;
     if (env < 0) {
         const char *e = getenv("HOMG_GEN_PROJECT_Z");
-        env = e && !strcmp(e, "1");
+        env = !(e && !strcmp(e, "0"));
     }
-    return env || x->u_ref != NULL;
+    return env;
 }
 
 /* r = projected (f + face terms - A u); p = 0 (a restart). */
@@ -723,7 +715,7 @@ static homg_status restart(homg_grid *g, const gen_rhs *x, int first)
     HOMG_TRY(project(g, G->r, first ? G->s + GEN_PROJ : NULL));
     GQ(g, g->ctx->mem->zero(ex, G->p, n * g->elem), "restart");
     HOMG_TRY(precondition(g));
-    if (project_z(x))
+    if (project_z())
         HOMG_TRY(project(g, G->z, NULL));
     GQ(g, G->k->dot2(ex, pr, n, G->q, G->z, G->r, G->s + GEN_ZQ), "dot products"); /* q: anything finite */
     GQ(g, G->k->scalars(ex, G->s, GEN_STEP_START, 0, NULL, NULL), "scalars");
@@ -759,7 +751,7 @@ static homg_status iterate_direction(homg_grid *g, const gen_rhs *x)
     const homg_precision pr = g->desc.precision;
     const size_t n = cells(&G->lv[0]);
     HOMG_TRY(precondition(g));
-    if (project_z(x))
+    if (project_z())
         HOMG_TRY(project(g, G->z, NULL));
     GQ(g, G->k->dot2(ex, pr, n, G->q, G->z, G->r, G->s + GEN_ZQ), "dot products");
     GQ(g, G->k->scalars(ex, G->s, GEN_STEP_BETA, 0, NULL, NULL), "scalars");
