@@ -10,28 +10,8 @@
 # run beside as the baseline.  Everything ends before BUDGET seconds; the log in
 # $OUT/gen.log, the rows and test lines last on stdout.
 set -u
-B=${B:-.devbuild}
-MAIN=${MAIN:-}
-OUT=${OUT:-/tmp/homg-out}
-L=$OUT/gen.log
-mkdir -p "$OUT"
-: > "$L"
-deadline=$(($(date +%s) + ${BUDGET:-135}))
-S=""
-timed() { # LIMIT TAG COMMAND...
-    local lim=$1 tag=$2 left t0 rc
-    shift 2
-    left=$((deadline - $(date +%s)))
-    [ "$left" -lt "$lim" ] && lim=$left
-    if [ "$lim" -lt 3 ]; then S="$S\n$tag: not run (budget)"; return; fi
-    t0=$(date +%s%N)
-    echo "=== $tag: $*" >> "$L"
-    timeout "$lim" "$@" >> "$L" 2>&1
-    rc=$?
-    S="$S\n$tag: rc=$rc $(( ($(date +%s%N) - t0) / 1000000 )) ms"
-}
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$L" 2>&1
-date -u >> "$L"
+NAME=gen DEFAULT_BUDGET=135
+. "$(dirname "$0")/device_timed.sh"
 G="--general --methods vcycle --reps 21"
 timed 30 test_gen $B/tests/test_grid_gpu gen
 timed 20 bench_new $B/bench/bench_grid $G --cases 4,3,5,6
