@@ -589,16 +589,8 @@ static void gen_level_alloc(homg_ctx *x, gen_level *L, int nx, int ny, int nz, c
 
 static int gen_mismatches;
 
-#define T      float
-#define SUFFIX f
-#include "grid/gen_point_tmpl.h"
-#undef T
-#undef SUFFIX
-#define T      double
-#define SUFFIX d
-#include "grid/gen_point_tmpl.h"
-#undef T
-#undef SUFFIX
+#define PER_TYPE_TMPL "grid/gen_point_tmpl.h"
+#include "core/per_type.h"
 
 /* gen_equation (the CUDA coarse solve's cached equations) gives exactly gen_relax's
  * value at every active cell of a host level L (u, f host arrays). */

@@ -9,18 +9,9 @@
 #include "gen_kernels.h"
 #include "gen_point.h"
 
-#define T      float
-#define SUFFIX f
-#include "gen_point_tmpl.h"
-#include "gen_tmpl.h"
-#undef T
-#undef SUFFIX
-#define T      double
-#define SUFFIX d
-#include "gen_point_tmpl.h"
-#include "gen_tmpl.h"
-#undef T
-#undef SUFFIX
+#define PER_TYPE_TMPL  "grid/gen_point_tmpl.h"
+#define PER_TYPE_TMPL2 "grid/gen_tmpl.h"
+#include "core/per_type.h"
 
 #define DISPATCH(p, call_f, call_d) \
     do {                            \

@@ -8,16 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define T      float
-#define SUFFIX f
-#include "gen_point_tmpl.h"
-#undef T
-#undef SUFFIX
-#define T      double
-#define SUFFIX d
-#include "gen_point_tmpl.h"
-#undef T
-#undef SUFFIX
+#define PER_TYPE_TMPL "grid/gen_point_tmpl.h"
+#include "core/per_type.h"
 
 #define NT 256
 

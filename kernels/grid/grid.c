@@ -7,16 +7,8 @@
 #include "grid_kernels.h"
 #include "grid_point.h"
 
-#define T      float
-#define SUFFIX f
-#include "grid_tmpl.h"
-#undef T
-#undef SUFFIX
-#define T      double
-#define SUFFIX d
-#include "grid_tmpl.h"
-#undef T
-#undef SUFFIX
+#define PER_TYPE_TMPL "grid/grid_tmpl.h"
+#include "core/per_type.h"
 
 /* Each entry dispatches on the precision. */
 #define DISPATCH(p, call_f, call_d) \

@@ -198,16 +198,8 @@ __global__ void homg_gather_kernel(int nx, int ny, mfmg_level H, const T *__rest
     compact[(size_t)b * H.cx + a] = src[(size_t)y * nx + x];
 }
 
-#define T      float
-#define SUFFIX f
-#include "homg_point_tmpl.h"
-#undef T
-#undef SUFFIX
-#define T      double
-#define SUFFIX d
-#include "homg_point_tmpl.h"
-#undef T
-#undef SUFFIX
+#define PER_TYPE_TMPL "grid/homg_point_tmpl.h"
+#include "core/per_type.h"
 
 __device__ __forceinline__ double homg_point(const grid_level *L, const mfmg_level *H, const float *fm, const float *u,
                                              int x, int y)
