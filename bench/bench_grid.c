@@ -530,18 +530,18 @@ int main(int argc, char **argv)
         if (N == 1024) {
             bench_warm(ctx, 1024, reps, HOMG_METHOD_DEFAULT, "default, warm");
             bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm");
-            set_env(main_env, 1);
-            bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, main");
-            set_env(main_env, 0);
-            set_env(s5_env, 1);
-            bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, s5");
-            set_env(s5_env, 0);
-            set_env(block64_env, 1);
-            bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, block64");
-            set_env(block64_env, 0);
-            set_env(block128_env, 1);
-            bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, "fused, warm, block128");
-            set_env(block128_env, 0);
+            static const struct {
+                const char *const *env;
+                const char *name;
+            } warm_rows[] = { { main_env, "fused, warm, main" },
+                              { s5_env, "fused, warm, s5" },
+                              { block64_env, "fused, warm, block64" },
+                              { block128_env, "fused, warm, block128" } };
+            for (size_t w = 0; w < sizeof warm_rows / sizeof warm_rows[0]; w++) {
+                set_env(warm_rows[w].env, 1);
+                bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, warm_rows[w].name);
+                set_env(warm_rows[w].env, 0);
+            }
         }
     }
 
