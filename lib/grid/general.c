@@ -502,10 +502,9 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
  * smoke frame but cost the 2048^2 per-cell-sigma solve a cycle (factor 0.037 ->
  * 0.064: 3 -> 4 cycles, 2.20 -> 2.88 ms) and the 256^3 warm Neumann projection one
  * (H100, 2026-11-26 16:30, bench/results/h100_grid_general.md): 40 everywhere. */
-static int coarse_sweeps(const grid_general *G)
+static int coarse_sweeps(void)
 {
     static int env = -1;
-    (void)G;
     if (env < 0) {
         const char *e = getenv("HOMG_GEN_COARSE_SWEEPS");
         env = e && atoi(e) > 0 ? atoi(e) : 0;
@@ -546,7 +545,7 @@ static homg_status block_cycle(gen_cycle *c, int l)
     B.n = G->nlev - l;
     B.pre = g->desc.pre;
     B.post = g->desc.post;
-    B.sweeps = coarse_sweeps(G);
+    B.sweeps = coarse_sweeps();
     for (int q = 0; q < B.n; q++) {
         const int m = l + q;
         const double n = (double)cells(&G->lv[m]);
@@ -577,8 +576,8 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (l == G->nlev - 1) { /* coarse_solve starts from zero itself */
-        GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], coarse_sweeps(G)), "coarse solve");
-        homg__account(g, 1, coarse_sweeps(G) * share(G, l), 2.0 * cells(&G->lv[l]));
+        GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], coarse_sweeps()), "coarse solve");
+        homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
     if (from_zero) { /* zeroing and the first half-sweep in one pass */
