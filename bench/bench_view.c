@@ -14,7 +14,12 @@
  *   E. a `mesh` frame on hole2d refined to 1.24M triangles as demo/mesh.c does
  *      it: vertex colours of the last solution, homg_mesh_splat, right-hand side
  *      re-assembled alone, GMG-PCG warm to 1e-5, a coarser level's triangles
- *      drawn; beside it the finest level drawn, and the first demo's AMG path.
+ *      drawn; beside it the finest level drawn, and the first demo's AMG path;
+ *   F. the hand-over taken apart: GL alone, CUDA alone, map + unmap alone, CUDA
+ *      and GL work with nothing shared, the map of an object GL does not draw,
+ *      2 or 3 textures in turn, one map call for two objects; GL timer queries
+ *      and CUDA events for each side's GPU time (D then takes the pipelined heat
+ *      loop apart the same way).
  * Writes bench/results/h100_view.md (or --out FILE) and prints it last;
  * --sections DE runs only those sections. */
 #define _POSIX_C_SOURCE 200809L
@@ -38,6 +43,7 @@
 #include "harness/egl.h"
 #include "harness/harness.h"
 #include "view/view_internal.h"
+#include "gl_map_all.h"
 
 enum { REPS = 50, WARM = 5, FB = 1024 };
 
@@ -268,6 +274,260 @@ static void path_case(int n, homg_view_path path, int no_sem, const target *tg, 
         glDeleteTextures(1, &tex);
 }
 
+/* ---------------------------------------------------------------- F: where the hand-over goes */
+
+/* Frames of one experiment at 1024^2 (RGBA8): `step` queues frame k.  Serial: each
+ * frame then glFinish + the stream synchronised (median, host clock); queued: REPS
+ * frames back to back, one glFinish + sync at the end (mean).  In the queued run a
+ * GL_TIME_ELAPSED query brackets each frame's draw(s) and a pair of CUDA events the
+ * frame's CUDA work from before the map (the map's GPU-side wait included). */
+enum { FX_N = 1024 };
+
+typedef struct fx {
+    GLuint tex[3], plain; /* tex[] registered with CUDA, plain never */
+    void *res[3];
+    void *field, *buf;
+    int32_t *range;
+    GLuint query[REPS];
+    homg_timer *cuda[REPS];
+    int k, timed; /* the frame, and whether its timers run */
+} fx;
+
+typedef void (*fx_step)(fx *x);
+
+static void fx_draw(fx *x, GLuint tex)
+{
+    if (x->timed)
+        glBeginQuery(GL_TIME_ELAPSED, x->query[x->k]);
+    first_use(tex, 0, 1, 0);
+    if (x->timed)
+        glEndQuery(GL_TIME_ELAPSED);
+}
+
+static void fx_cuda_begin(fx *x)
+{
+    if (x->timed)
+        homg_timer_start(x->cuda[x->k]);
+}
+
+static void fx_cuda_end(fx *x)
+{
+    if (x->timed)
+        homg_timer_stop(x->cuda[x->k]);
+}
+
+static void fx_kernels(fx *x, view_dst *d)
+{
+    const view_kernels *k = &homg_cuda_view_kernels;
+    view_src s = { x->field, HOMG_FLOAT32, 0, 1, FX_N, FX_N, FX_N };
+    k->range(&gpu->ex, &s, x->range);
+    d->range = x->range;
+    k->write(&gpu->ex, &s, d);
+}
+
+/* map resources[0..n), the write into the first (when `write`), unmap */
+static void fx_handover(fx *x, void **res, int n, int write)
+{
+    const view_kernels *k = &homg_cuda_view_kernels;
+    view_dst d = { 1, NULL, 0, 0, 1, NULL };
+    size_t bytes;
+    if (n == 1) {
+        check(k->gl_map(&gpu->ex, res[0], 1, &d, &bytes), "map");
+        if (write)
+            fx_kernels(x, &d);
+        check(k->gl_unmap(&gpu->ex, res[0], &d), "unmap");
+        return;
+    }
+    /* one cudaGraphicsMapResources for all: through the runtime, as kernels/view would */
+    if (bench_gl_map_all(res, n, 1, gpu->ex.stream) || bench_gl_map_all(res, n, 0, gpu->ex.stream)) {
+        fprintf(stderr, "bench_view: mapping %d resources in one call failed\n", n);
+        exit(1);
+    }
+}
+
+static void fx_gl_plain(fx *x) { fx_draw(x, x->plain); }
+static void fx_gl_registered(fx *x) { fx_draw(x, x->tex[0]); }
+
+static void fx_cuda_write(fx *x)
+{
+    view_dst d = { 1, x->buf, 0, 0, 1, NULL };
+    fx_cuda_begin(x);
+    fx_kernels(x, &d);
+    fx_cuda_end(x);
+}
+
+static void fx_map_only(fx *x)
+{
+    fx_cuda_begin(x);
+    fx_handover(x, x->res, 1, 0);
+    fx_cuda_end(x);
+}
+
+static void fx_map_write(fx *x)
+{
+    fx_cuda_begin(x);
+    fx_handover(x, x->res, 1, 1);
+    fx_cuda_end(x);
+}
+
+static void fx_unshared(fx *x)
+{
+    fx_cuda_write(x);
+    fx_draw(x, x->plain);
+    glFlush();
+}
+
+static void fx_full(fx *x)
+{
+    fx_map_write(x);
+    fx_draw(x, x->tex[0]);
+    glFlush();
+}
+
+static void fx_floor(fx *x)
+{
+    fx_map_only(x);
+    fx_draw(x, x->tex[0]);
+    glFlush();
+}
+
+/* the map and unmap of tex[0] while GL draws only the plain texture: does the map wait for all GL work? */
+static void fx_map_other(fx *x)
+{
+    fx_map_only(x);
+    fx_draw(x, x->plain);
+    glFlush();
+}
+
+static void fx_ring(fx *x, int n)
+{
+    int i = x->k % n;
+    fx_cuda_begin(x);
+    fx_handover(x, &x->res[i], 1, 1);
+    fx_cuda_end(x);
+    fx_draw(x, x->tex[i]);
+    glFlush();
+}
+
+static void fx_ring2(fx *x) { fx_ring(x, 2); }
+static void fx_ring3(fx *x) { fx_ring(x, 3); }
+
+/* two objects a frame: one map call for both, or a pair each; both drawn */
+static void fx_two(fx *x, int together)
+{
+    fx_cuda_begin(x);
+    if (together)
+        fx_handover(x, x->res, 2, 0);
+    else {
+        fx_handover(x, &x->res[0], 1, 0);
+        fx_handover(x, &x->res[1], 1, 0);
+    }
+    fx_cuda_end(x);
+    if (x->timed)
+        glBeginQuery(GL_TIME_ELAPSED, x->query[x->k]);
+    first_use(x->tex[0], 0, 1, 0);
+    first_use(x->tex[1], 0, 1, 0);
+    if (x->timed)
+        glEndQuery(GL_TIME_ELAPSED);
+    glFlush();
+}
+
+static void fx_two_together(fx *x) { fx_two(x, 1); }
+static void fx_two_apart(fx *x) { fx_two(x, 0); }
+
+static void fx_finish(void)
+{
+    glFinish();
+    check(homg_ctx_synchronize(gpu), "sync");
+}
+
+static void fx_row(fx *x, const char *name, fx_step step, int has_cuda, int has_gl)
+{
+    double serial[REPS], cuda[REPS], gl[REPS], t0, queued;
+    x->timed = 0;
+    for (int r = -WARM; r < REPS; r++) {
+        x->k = r < 0 ? r + WARM : r;
+        t0 = now_ms();
+        step(x);
+        fx_finish();
+        if (r >= 0)
+            serial[r] = now_ms() - t0;
+    }
+    x->timed = 1;
+    t0 = now_ms();
+    for (x->k = 0; x->k < REPS; x->k++)
+        step(x);
+    fx_finish();
+    queued = (now_ms() - t0) / REPS;
+    for (int r = 0; r < REPS; r++) {
+        GLuint64 ns = 0;
+        cuda[r] = gl[r] = 0;
+        if (has_cuda)
+            check(homg_timer_ms(x->cuda[r], &cuda[r]), "timer");
+        if (has_gl) {
+            glGetQueryObjectui64v(x->query[r], GL_QUERY_RESULT, &ns);
+            gl[r] = ns * 1e-6;
+        }
+    }
+    char c[16] = "-", g[16] = "-";
+    if (has_cuda)
+        snprintf(c, sizeof c, "%.3f", median(cuda, REPS));
+    if (has_gl)
+        snprintf(g, sizeof g, "%.3f", median(gl, REPS));
+    ROW("| %s | %.3f | %.3f | %s | %s |\n", name, median(serial, REPS), queued, c, g);
+}
+
+static void handover_parts(void)
+{
+    const view_kernels *k = &homg_cuda_view_kernels;
+    fx x = { 0 };
+    x.field = device_field(FX_N, 3);
+    check(homg_alloc(gpu, 4 * (size_t)FX_N * FX_N, &x.buf), "homg_alloc");
+    check(homg_alloc(gpu, 8, (void **)&x.range), "homg_alloc");
+    glGenTextures(3, x.tex);
+    glGenTextures(1, &x.plain);
+    for (int i = 0; i < 4; i++) {
+        glBindTexture(GL_TEXTURE_2D, i < 3 ? x.tex[i] : x.plain);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, FX_N, FX_N);
+        if (i < 3)
+            check(k->gl_register(&gpu->ex, x.tex[i], 1, &x.res[i]), "register");
+    }
+    glGenQueries(REPS, x.query);
+    for (int r = 0; r < REPS; r++)
+        check(homg_timer_create(gpu, &x.cuda[r]), "timer");
+    ROW("\n## F. Where the hand-over goes (RGBA8 texture %d^2, a %dx%d draw sampling it)\n\n", FX_N, FB, FB);
+    ROW("serial = the frame, then glFinish + stream synchronised (median of %d, host clock); queued = %d frames back "
+        "to back, one glFinish + sync (mean per frame); CUDA GPU ms = events before the map (or the kernels) and "
+        "after the unmap, queued (median; the map's GPU-side wait for GL is inside); GL GPU ms = GL_TIME_ELAPSED "
+        "around the frame's draw(s), queued (median; a wait for CUDA at the draw is inside); "
+        "\"-\": not in that row.\n\n"
+        "| frame | serial ms | queued ms/frame | CUDA GPU ms | GL GPU ms |\n|---|---|---|---|---|\n",
+        REPS, REPS);
+    fx_row(&x, "GL alone: a draw of an unregistered texture", fx_gl_plain, 0, 1);
+    fx_row(&x, "GL alone: a draw of a registered texture, never mapped", fx_gl_registered, 0, 1);
+    fx_row(&x, "CUDA alone: colour range + write kernel into device memory", fx_cuda_write, 1, 0);
+    fx_row(&x, "CUDA alone: map + unmap, no draw", fx_map_only, 1, 0);
+    fx_row(&x, "CUDA alone: map + range + write + unmap, no draw", fx_map_write, 1, 0);
+    fx_row(&x, "CUDA write into device memory + GL draw of another texture, nothing shared", fx_unshared, 1, 1);
+    fx_row(&x, "map + unmap of texture 0, GL draws only another texture", fx_map_other, 1, 1);
+    fx_row(&x, "map + unmap (nothing written) + a draw of it: section B's floor", fx_floor, 1, 1);
+    fx_row(&x, "the hand-over: map + write + unmap + a draw of it", fx_full, 1, 1);
+    fx_row(&x, "the same, 2 textures written and drawn in turn", fx_ring2, 1, 1);
+    fx_row(&x, "the same, 3 textures in turn", fx_ring3, 1, 1);
+    fx_row(&x, "2 textures each frame: one map call for both, both drawn", fx_two_together, 1, 1);
+    fx_row(&x, "2 textures each frame: a map/unmap pair each, both drawn", fx_two_apart, 1, 1);
+    for (int r = 0; r < REPS; r++)
+        homg_timer_destroy(x.cuda[r]);
+    glDeleteQueries(REPS, x.query);
+    for (int i = 0; i < 3; i++)
+        k->gl_unregister(x.res[i]);
+    glDeleteTextures(3, x.tex);
+    glDeleteTextures(1, &x.plain);
+    homg_free(gpu, x.field);
+    homg_free(gpu, x.buf);
+    homg_free(gpu, x.range);
+}
+
 /* ---------------------------------------------------------------- D: heat */
 
 /* The source of frame r (one of SOURCES precomputed, a Gaussian a few cells further
@@ -308,6 +568,111 @@ static void heat_setup(homg_grid *grid)
     check(homg_alloc(gpu, bytes, &heat_u), "homg_alloc");
     check(gpu->mem->copy(&gpu->ex, heat_u, heat_ref[0], bytes, HOMG_D2D), "copy");
     free(h);
+}
+
+/* The pipelined frame loop (one cycle per frame, no host waits) taken apart, mean
+ * ms per frame over FRAMES frames queued back to back: `views` > 0 writes through
+ * that many views on as many textures in turn; `first` queues the solve before the
+ * write; `gl` draws (the texture written, or with views = 0 an unrelated one);
+ * `colours` writes the colour map into device memory when views = 0. */
+typedef struct loop_variant {
+    const char *name;
+    int views, first, gl, colours;
+    homg_view_path path; /* AUTO here: MAP */
+    int one_slot;        /* SHARED with HOMG_VIEW_SHARED_SLOTS=1 */
+} loop_variant;
+
+static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant *lv, void *colours, int32_t *range)
+{
+    const view_kernels *k = &homg_cuda_view_kernels;
+    homg_boundary bc = { 0 };
+    homg_solve_info info;
+    homg_view *v[3] = { NULL, NULL, NULL };
+    GLuint tex[3] = { 0, 0, 0 }, plain;
+    double t0 = 0, ms;
+    view_src s = { heat_u, HOMG_FLOAT32, 0, 1, HEAT_N, HEAT_N, HEAT_N };
+    view_dst d = { 1, colours, 0, 0, 0, range };
+    glGenTextures(3, tex);
+    glGenTextures(1, &plain);
+    for (int i = 0; i < 4; i++) {
+        glBindTexture(GL_TEXTURE_2D, i < 3 ? tex[i] : plain);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, HEAT_N, HEAT_N);
+    }
+    for (int i = 0; i < lv->views; i++) {
+        homg_view_desc vd = { 0 };
+        vd.get_proc_address = demo_egl_proc;
+        vd.gl_name = tex[i];
+        vd.path = lv->path ? lv->path : HOMG_VIEW_PATH_MAP;
+        if (lv->one_slot)
+            setenv("HOMG_VIEW_SHARED_SLOTS", "1", 1);
+        check(homg_view_create(gpu, &vd, &v[i]), "homg_view_create");
+        unsetenv("HOMG_VIEW_SHARED_SLOTS");
+    }
+    check(homg_ctx_synchronize(gpu), "sync");
+    glFinish();
+    for (int r = -WARM; r < FRAMES; r++) {
+        homg_view_write_desc wd = { 0 };
+        int i = lv->views ? (r + WARM) % lv->views : 0;
+        if (r == 0)
+            t0 = now_ms();
+        wd.nx = wd.ny = HEAT_N;
+        if (lv->first) {
+            heat_source(r + WARM);
+            check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, sd, &info), "solve");
+        }
+        if (lv->views)
+            check(homg_view_write(v[i], heat_u, &wd), "write");
+        else if (lv->colours) {
+            k->range(&gpu->ex, &s, range);
+            k->write(&gpu->ex, &s, &d);
+        }
+        if (!lv->first) {
+            heat_source(r + WARM);
+            check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, sd, &info), "solve");
+        }
+        if (lv->gl) {
+            first_use(lv->views ? tex[i] : plain, 0, 1, 0);
+            glFlush();
+        }
+    }
+    glFinish();
+    check(homg_ctx_synchronize(gpu), "sync");
+    ms = (now_ms() - t0) / FRAMES;
+    for (int i = 0; i < lv->views; i++)
+        homg_view_destroy(v[i]);
+    glDeleteTextures(3, tex);
+    glDeleteTextures(1, &plain);
+    return ms;
+}
+
+static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, int32_t *range)
+{
+    static const loop_variant lv[] = {
+        { "solve alone (source copy + 1 V-cycle)", 0, 0, 0, 0, HOMG_VIEW_PATH_AUTO, 0 },
+        { "solve + colour map into device memory, no GL", 0, 0, 0, 1, HOMG_VIEW_PATH_AUTO, 0 },
+        { "the same + a draw of another texture each frame (nothing shared)", 0, 0, 1, 1, HOMG_VIEW_PATH_AUTO, 0 },
+        { "the demo's loop: write (map), solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, 0 },
+        { "solve queued first, then write (map), draw", 1, 1, 1, 0, HOMG_VIEW_PATH_AUTO, 0 },
+        { "2 textures (2 views) written and drawn in turn: write, solve, draw", 2, 0, 1, 0, HOMG_VIEW_PATH_AUTO, 0 },
+        { "2 textures in turn, solve first", 2, 1, 1, 0, HOMG_VIEW_PATH_AUTO, 0 },
+        { "3 textures in turn: write, solve, draw", 3, 0, 1, 0, HOMG_VIEW_PATH_AUTO, 0 },
+        { "shared path, one slot (semaphores both ways): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, 1 },
+        { "shared path, two slots (CUDA -> GL semaphore only): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED,
+          0 },
+        { "shared path, two slots, solve first", 1, 1, 1, 0, HOMG_VIEW_PATH_SHARED, 0 },
+    };
+    homg_solve_desc sd = { 0 };
+    sd.warm_start = 1;
+    sd.skip_input_check = 1;
+    sd.max_cycles = 1;
+    ROW("\nThe pipelined loop taken apart (1 cycle per frame, no host waits, %d frames queued, mean ms per frame; "
+        "solve + colour map GPU time %.3f ms from the table above; map path unless named):\n\n"
+        "| loop | ms per frame | minus solve + colours GPU |\n|---|---|---|\n",
+        FRAMES, solve_colour_gpu);
+    for (size_t i = 0; i < sizeof lv / sizeof *lv; i++) {
+        double ms = heat_loop(grid, &sd, &lv[i], colours, range);
+        ROW("| %s | %.3f | %+.3f |\n", lv[i].name, ms, ms - solve_colour_gpu);
+    }
 }
 
 static void heat_frames(void)
@@ -426,6 +791,7 @@ static void heat_frames(void)
         homg_view_destroy(v);
         glDeleteTextures(1, &tex);
     }
+    heat_loops(grid, median(gpu1_ms, FRAMES), colours, range);
     homg_timer_destroy(t);
     for (int i = 0; i < SOURCES; i++) {
         homg_free(gpu, heat_f[i]);
@@ -694,7 +1060,7 @@ int main(int argc, char **argv)
                                       { "texture RGBA8", 0, 1 },
                                       { "view's buffer RGBA8", 1, 1 } };
     static const int sizes[] = { 1024, 2048 };
-    const char *sections = "ABCDE", *out_path = "bench/results/h100_view.md";
+    const char *sections = "ABCFDE", *out_path = "bench/results/h100_view.md";
     for (int i = 1; i + 1 < argc; i += 2) /* --sections DE: only those; --out FILE: the table there */
         if (!strcmp(argv[i], "--sections"))
             sections = argv[i + 1];
@@ -744,6 +1110,8 @@ int main(int argc, char **argv)
         }
         homg_free(gpu, field);
     }
+    if (strchr(sections, 'F'))
+        handover_parts();
     if (strchr(sections, 'D'))
         heat_frames();
     if (strchr(sections, 'E'))

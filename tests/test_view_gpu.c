@@ -3,8 +3,10 @@
  * CPU twins on random fields; every path (MAP, SHARED with semaphores, SHARED
  * ordered by the host, UPLOAD) into an R32F texture, an RGBA8 texture, the
  * application's buffers and a view-owned buffer, each read back through GL
- * (exact for R32F, within one colour-map step for RGBA8), two frames in a row;
- * AUTO's measurement; the device check; bad input with a CUDA context.
+ * (exact for R32F, within one colour-map step for RGBA8), three frames in a row
+ * (SHARED's two slots each written, then the first again); frames queued back to
+ * back without a host wait, each captured by GL into a pixel buffer as GL reaches
+ * it (a write must not overtake GL's use of the last one); AUTO's measurement; the device check; bad input with a CUDA context.
  * "quick" (compute-sanitizer runs): small pictures. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -178,7 +180,7 @@ static const path_case paths[] = {
     { "upload", HOMG_VIEW_PATH_UPLOAD, 0 },
 };
 
-/* One path, one target: two frames of different fields, each read back. */
+/* One path, one target: three frames of different fields, each read back. */
 static void one(const path_case *p, const target_case *t, int w, int h)
 {
     size_t n = (size_t)w * h;
@@ -208,7 +210,7 @@ static void one(const path_case *p, const target_case *t, int w, int h)
     printf("  %-22s %-20s path %s, semaphores %d, host waits %d (%s)\n", p->name, t->name,
            homg_view_path_name(info.path), info.semaphores, info.host_waits, info.reason);
     assert_int_equal(info.path, p->path);
-    for (int frame = 0; frame < 2; frame++) {
+    for (int frame = 0; frame < 3; frame++) {
         double *v64 = view_ref_field(n, 100 + frame), lo, hi, glo, ghi;
         void *dev = up(gpu, v64, n * 8);
         homg_view_write_desc wd = { 0 };
@@ -255,6 +257,73 @@ static void every_path_every_target(void **state)
     for (size_t p = 0; p < sizeof paths / sizeof paths[0]; p++)
         for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++)
             one(&paths[p], &targets[t], w, h);
+}
+
+/* FRAMES writes of different fields queued with no host wait between them, each
+ * followed by GL's read of the texture into its own pixel buffer (queued too):
+ * each buffer must hold its frame's field, so no write overtook GL's read of the
+ * one before. */
+static void queued_frames_in_order(void **state)
+{
+    enum { FRAMES = 6 };
+    int w = quick ? 40 : 512, h = quick ? 24 : 256;
+    size_t n = (size_t)w * h;
+    (void)state;
+    for (size_t p = 0; p < 3; p++) {
+        homg_view_desc d = { 0 };
+        homg_view *v = NULL;
+        GLuint tex = view_gl_texture(GL_R32F, w, h), pbo[FRAMES];
+        void *dev[FRAMES];
+        double *v64[FRAMES];
+        homg_view_write_desc wd = { 0 };
+        d.get_proc_address = demo_egl_proc;
+        d.target = HOMG_VIEW_TEXTURE_2D;
+        d.gl_name = tex;
+        d.path = paths[p].path;
+        d.no_semaphores = paths[p].no_semaphores;
+        assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
+        glGenBuffers(FRAMES, pbo);
+        for (int f = 0; f < FRAMES; f++) {
+            v64[f] = view_ref_field(n, 300 + f);
+            dev[f] = up(gpu, v64[f], n * 8);
+            glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
+            glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)(n * 4), NULL, GL_STREAM_READ);
+        }
+        assert_int_equal(homg_ctx_synchronize(gpu), HOMG_OK);
+        glFinish();
+        wd.precision = HOMG_FLOAT64;
+        wd.nx = w;
+        wd.ny = h;
+        for (int f = 0; f < FRAMES; f++) {
+            assert_int_equal(homg_view_write(v, dev[f], &wd), HOMG_OK);
+            glBindTexture(GL_TEXTURE_2D, tex);
+            glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
+            glPixelStorei(GL_PACK_ALIGNMENT, 4);
+            glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, (void *)0);
+            glFlush();
+        }
+        for (int f = 0; f < FRAMES; f++) {
+            const float *got;
+            size_t bad;
+            glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
+            got = (const float *)glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)(n * 4), GL_MAP_READ_BIT);
+            assert_non_null(got);
+            bad = view_ref_float_errors(got, v64[f], n);
+            glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+            if (bad) {
+                print_error("%s, queued frame %d: %zu of %zu values wrong\n", paths[p].name, f, bad, n);
+                fail();
+            }
+            homg_free(gpu, dev[f]);
+            free(v64[f]);
+        }
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+        glDeleteBuffers(FRAMES, pbo);
+        homg_view_destroy(v);
+        glDeleteTextures(1, &tex);
+        assert_int_equal(glGetError(), GL_NO_ERROR);
+        printf("  %-22s %d frames queued, each captured by GL in order\n", paths[p].name, FRAMES);
+    }
 }
 
 /* A plane of a 3D field through MAP and SHARED into an R32F texture: x + 10 y + 100 z. */
@@ -506,9 +575,10 @@ static int probe(const char *name)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kernels_match_cpu), cmocka_unit_test(every_path_every_target),
-        cmocka_unit_test(planes_on_the_gpu), cmocka_unit_test(auto_measures),
-        cmocka_unit_test(device_check),      cmocka_unit_test(bad_input_on_cuda),
+        cmocka_unit_test(kernels_match_cpu),      cmocka_unit_test(every_path_every_target),
+        cmocka_unit_test(queued_frames_in_order), cmocka_unit_test(planes_on_the_gpu),
+        cmocka_unit_test(auto_measures),          cmocka_unit_test(device_check),
+        cmocka_unit_test(bad_input_on_cuda),
     };
     quick = argc > 1 && !strcmp(argv[1], "quick");
     if (argc > 2 && !strcmp(argv[1], "probe"))

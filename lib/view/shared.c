@@ -6,9 +6,14 @@
  * GL -> CUDA (GL is done with the last frame) and CUDA -> GL (the new frame is
  * written), through two binary semaphores where GL_EXT_semaphore_fd and Vulkan
  * are there (no host wait), otherwise through the host (a GL fence waited on,
- * then the stream synchronised). */
+ * then the stream synchronised).  Into an application's object with semaphores
+ * the memory holds two slots written in turn, so only CUDA -> GL waits on the
+ * GPU: CUDA overwrites a slot once the host has seen GL's fence after its copy
+ * from that slot two frames back (bench_view F and D: each GPU-side wait between
+ * the CUDA and GL contexts costs a context switch). */
 #include "view/view_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -99,11 +104,25 @@ static void drop_semaphores(homg_view *v)
     v->vk = NULL;
 }
 
+/* Two slots by default where they apply; HOMG_VIEW_SHARED_SLOTS=1 measures the one-slot path. */
+static int slots_wanted(const homg_view *v)
+{
+    const char *env = getenv("HOMG_VIEW_SHARED_SLOTS");
+    if (v->owned || v->desc.no_semaphores)
+        return 1;
+    return env && atoi(env) == 1 ? 1 : 2;
+}
+
 homg_status homg__view_shared_init(homg_view *v)
 {
     homg_ctx *ctx = v->ctx;
     unsigned char uuid[16];
     size_t bytes = (size_t)v->width * v->height * v->elem;
+    v->slots = slots_wanted(v);
+    v->slot = 0;
+    v->slot_bytes = (bytes + 255) / 256 * 256;
+    if (v->slots == 2)
+        bytes = 2 * v->slot_bytes;
     if (!v->gl.memory_fd)
         return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
                           "homg_view (shared): the GL context lacks GL_EXT_memory_object_fd");
@@ -121,6 +140,8 @@ homg_status homg__view_shared_init(homg_view *v)
             homg__clear_error(ctx);
         }
     }
+    if (!v->semaphores)
+        v->slots = 1;
     if (v->owned)
         v->object = v->shared_buffer;
     v->info.semaphores = v->semaphores;
@@ -135,6 +156,17 @@ static homg_status gl_to_cuda(homg_view *v)
     view_gl *gl = &v->gl;
     GLenum r;
     GLsync f;
+    if (v->slots == 2) { /* GL's copy from this slot, two frames back: normally long done */
+        f = v->fence[v->slot];
+        v->fence[v->slot] = NULL;
+        r = f ? gl->ClientWaitSync(f, GL_SYNC_FLUSH_COMMANDS_BIT, (GLuint64)10000000000ull) : GL_ALREADY_SIGNALED;
+        if (f)
+            gl->DeleteSync(f);
+        if (r != GL_ALREADY_SIGNALED && r != GL_CONDITION_SATISFIED)
+            return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: waiting for GL's fence failed (0x%04x)",
+                              (unsigned)r);
+        return HOMG_OK;
+    }
     if (v->semaphores) {
         gl->SignalSemaphoreEXT(v->sem_gl[DONE], 1, &v->shared_buffer, 0, NULL, NULL);
         gl->Flush(); /* the signal must be submitted before CUDA waits on it */
@@ -154,8 +186,9 @@ static homg_status cuda_to_gl(homg_view *v)
 {
     homg_ctx *ctx = v->ctx;
     if (v->semaphores) {
-        HOMG_TRY_BACKEND(ctx, v->k->sem_signal(&ctx->ex, v->sem_cuda[READY]), "homg_view_write: signalling GL");
-        v->gl.WaitSemaphoreEXT(v->sem_gl[READY], 1, &v->shared_buffer, 0, NULL, NULL);
+        int s = v->slots == 2 ? v->slot : READY; /* two slots: semaphore k for slot k */
+        HOMG_TRY_BACKEND(ctx, v->k->sem_signal(&ctx->ex, v->sem_cuda[s]), "homg_view_write: signalling GL");
+        v->gl.WaitSemaphoreEXT(v->sem_gl[s], 1, &v->shared_buffer, 0, NULL, NULL);
         return HOMG_OK;
     }
     HOMG_TRY_BACKEND(ctx, ctx->mem->sync(&ctx->ex), "homg_view_write: waiting for the write");
@@ -166,21 +199,26 @@ homg_status homg__view_shared_write(homg_view *v, const view_src *src, view_dst 
 {
     view_gl *gl = &v->gl;
     view_gl_state s;
+    size_t off = v->slots == 2 ? v->slot * v->slot_bytes : 0;
     HOMG_TRY(gl_to_cuda(v));
-    dst->ptr = v->sh.ptr;
+    dst->ptr = (char *)v->sh.ptr + off;
     HOMG_TRY(homg__view_run(v, src, dst));
     HOMG_TRY(cuda_to_gl(v));
     if (!v->owned) {
         homg__view_gl_save(v, &s);
         if (v->desc.target == HOMG_VIEW_TEXTURE_2D)
-            homg__view_gl_tex_upload(v, v->shared_buffer, NULL, src->w, src->h);
+            homg__view_gl_tex_upload(v, v->shared_buffer, (const void *)off, src->w, src->h);
         else {
             gl->BindBuffer(GL_COPY_READ_BUFFER, v->shared_buffer);
             gl->BindBuffer(GL_COPY_WRITE_BUFFER, v->object);
-            gl->CopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
+            gl->CopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)off, 0,
                                   (GLsizeiptr)((size_t)src->w * src->h * v->elem));
         }
         homg__view_gl_restore(v, &s);
+    }
+    if (v->slots == 2) {
+        v->fence[v->slot] = gl->FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        v->slot ^= 1;
     }
     return homg__view_gl_check(v, "homg_view_write (shared)");
 }
@@ -191,6 +229,10 @@ void homg__view_shared_fini(homg_view *v)
     ctx->mem->sync(&ctx->ex);
     if (v->gl.Finish)
         v->gl.Finish();
+    for (int k = 0; k < 2; k++)
+        if (v->fence[k])
+            v->gl.DeleteSync(v->fence[k]);
+    v->fence[0] = v->fence[1] = NULL;
     drop_semaphores(v);
     if (v->shared_buffer)
         v->gl.DeleteBuffers(1, &v->shared_buffer);

@@ -95,6 +95,13 @@ struct homg_view {
     void *sem_cuda[2];
     view_vk *vk;
     int semaphores;
+    /* SHARED with two slots (an application's object, semaphores): frame k writes slot
+     * k % 2, ordered for GL by semaphore k % 2; CUDA writes a slot only once the host
+     * has seen the fence after GL's copy from it two frames back (no GL -> CUDA wait). */
+    int slots;         /* 1 or 2 */
+    int slot;          /* the next one written */
+    size_t slot_bytes; /* the offset of slot 1 */
+    GLsync fence[2];
     /* UPLOAD */
     void *staging_dev, *staging_host;
     homg_view_info info;
