@@ -579,7 +579,7 @@ typedef struct loop_variant {
     const char *name;
     int views, first, gl, colours;
     homg_view_path path; /* AUTO here: MAP */
-    int one_slot;        /* SHARED with HOMG_VIEW_SHARED_SLOTS=1 */
+    const char *env;     /* NAME=VALUE set while the views are made, or NULL */
 } loop_variant;
 
 static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant *lv, void *colours, int32_t *range)
@@ -603,10 +603,14 @@ static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant
         vd.get_proc_address = demo_egl_proc;
         vd.gl_name = tex[i];
         vd.path = lv->path ? lv->path : HOMG_VIEW_PATH_MAP;
-        if (lv->one_slot)
-            setenv("HOMG_VIEW_SHARED_SLOTS", "1", 1);
+        char name[64] = "";
+        if (lv->env) {
+            snprintf(name, sizeof name, "%.*s", (int)(strchr(lv->env, '=') - lv->env), lv->env);
+            setenv(name, strchr(lv->env, '=') + 1, 1);
+        }
         check(homg_view_create(gpu, &vd, &v[i]), "homg_view_create");
-        unsetenv("HOMG_VIEW_SHARED_SLOTS");
+        if (lv->env)
+            unsetenv(name);
     }
     check(homg_ctx_synchronize(gpu), "sync");
     glFinish();
@@ -647,20 +651,24 @@ static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant
 
 static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, int32_t *range)
 {
+#define in_place "HOMG_VIEW_MAP_SIDE=0"
+#define one_slot "HOMG_VIEW_SHARED_SLOTS=1"
     static const loop_variant lv[] = {
-        { "solve alone (source copy + 1 V-cycle)", 0, 0, 0, 0, HOMG_VIEW_PATH_AUTO, 0 },
-        { "solve + colour map into device memory, no GL", 0, 0, 0, 1, HOMG_VIEW_PATH_AUTO, 0 },
-        { "the same + a draw of another texture each frame (nothing shared)", 0, 0, 1, 1, HOMG_VIEW_PATH_AUTO, 0 },
-        { "the demo's loop: write (map), solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, 0 },
-        { "solve queued first, then write (map), draw", 1, 1, 1, 0, HOMG_VIEW_PATH_AUTO, 0 },
-        { "2 textures (2 views) written and drawn in turn: write, solve, draw", 2, 0, 1, 0, HOMG_VIEW_PATH_AUTO, 0 },
-        { "2 textures in turn, solve first", 2, 1, 1, 0, HOMG_VIEW_PATH_AUTO, 0 },
-        { "3 textures in turn: write, solve, draw", 3, 0, 1, 0, HOMG_VIEW_PATH_AUTO, 0 },
-        { "shared path, one slot (semaphores both ways): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, 1 },
-        { "shared path, two slots (CUDA -> GL semaphore only): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED,
-          0 },
-        { "shared path, two slots, solve first", 1, 1, 1, 0, HOMG_VIEW_PATH_SHARED, 0 },
+        { "solve alone (source copy + 1 V-cycle)", 0, 0, 0, 0, HOMG_VIEW_PATH_AUTO, NULL },
+        { "solve + colour map into device memory, no GL", 0, 0, 0, 1, HOMG_VIEW_PATH_AUTO, NULL },
+        { "the same + a draw of another texture each frame (nothing shared)", 0, 0, 1, 1, HOMG_VIEW_PATH_AUTO, NULL },
+        { "map in place on the ctx's stream: write, solve, draw (the demos before)", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO,
+          in_place },
+        { "map in place, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_AUTO, in_place },
+        { "map in place, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_AUTO, in_place },
+        { "map on the view's side stream (the default): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL },
+        { "side stream, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_AUTO, NULL },
+        { "side stream, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL },
+        { "shared path, one slot (semaphores both ways)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, one_slot },
+        { "shared path, two slots (the default: CUDA -> GL semaphore only)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, NULL },
     };
+#undef in_place
+#undef one_slot
     homg_solve_desc sd = { 0 };
     sd.warm_start = 1;
     sd.skip_input_check = 1;

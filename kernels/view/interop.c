@@ -83,4 +83,32 @@ homg_status homg_cpu_view_sem_wait(kernel_exec *ex, void *sem)
     return no_interop(ex);
 }
 
+homg_status homg_cpu_view_side_create(kernel_exec *ex, void **side)
+{
+    *side = 0;
+    return no_interop(ex);
+}
+
+void homg_cpu_view_side_destroy(void *side) { (void)side; }
+
+homg_status homg_cpu_view_side_wait(kernel_exec *ex, void *side)
+{
+    (void)side;
+    return no_interop(ex);
+}
+
+homg_status homg_cpu_view_gl_map_copy(kernel_exec *ex, void *side, void *resource, int image, const void *staging,
+                                      int w, int h, int elem, size_t *bytes)
+{
+    (void)side;
+    (void)resource;
+    (void)image;
+    (void)staging;
+    (void)w;
+    (void)h;
+    (void)elem;
+    *bytes = 0;
+    return no_interop(ex);
+}
+
 const view_kernels homg_cpu_view_kernels = { .name = "cpu", VIEW_KERNELS(HOMG_KERNEL_CPU_INIT) };

@@ -68,7 +68,19 @@ typedef struct view_shared {
     X(void, view, sem_destroy, (void *sem))                                                                   \
     /* Queued on the exec's stream. */                                                                        \
     X(homg_status, view, sem_signal, (kernel_exec * ex, void *sem))                                           \
-    X(homg_status, view, sem_wait, (kernel_exec * ex, void *sem))
+    X(homg_status, view, sem_wait, (kernel_exec * ex, void *sem))                                             \
+    /* The MAP path's own stream (map, copy, unmap there, so the exec's stream never waits on GL): */         \
+    X(homg_status, view, side_create, (kernel_exec * ex, void **side))                                        \
+    /* waits for what the side stream holds, then frees it */                                                 \
+    X(void, view, side_destroy, (void *side))                                                                 \
+    /* the exec's stream waits for the side stream's last copy (it read `staging`) */                         \
+    X(homg_status, view, side_wait, (kernel_exec * ex, void *side))                                           \
+    /* on the side stream, after what the exec's stream holds: map, copy w x h values of elem bytes from \
+     * staging (rows packed) into the texture or the buffer's start, unmap.  A buffer of fewer bytes: \
+     * *bytes its size, INVALID_ARGUMENT, nothing copied. */    \
+    X(homg_status, view, gl_map_copy,                                                                         \
+      (kernel_exec * ex, void *side, void *resource, int image, const void *staging, int w, int h, int elem,  \
+       size_t *bytes))
 
 typedef struct view_kernels {
     const char *name;

@@ -89,6 +89,8 @@ struct homg_view {
     int range_found;
     /* MAP */
     void *resource;
+    void *side;    /* the side stream the map, copy and unmap go on; NULL: all on the ctx's stream */
+    void *staging; /* ctx space: the values written, copied into the object on the side stream */
     /* SHARED */
     view_shared sh;
     GLuint memory, shared_buffer, sem_gl[2]; /* semaphores: 0 CUDA -> GL (ready), 1 GL -> CUDA (done) */
