@@ -651,23 +651,24 @@ static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant
 
 static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, int32_t *range)
 {
-#define in_place "HOMG_VIEW_MAP_SIDE=0"
+#define side     "HOMG_VIEW_MAP_SIDE=1"
 #define one_slot "HOMG_VIEW_SHARED_SLOTS=1"
     static const loop_variant lv[] = {
         { "solve alone (source copy + 1 V-cycle)", 0, 0, 0, 0, HOMG_VIEW_PATH_AUTO, NULL },
         { "solve + colour map into device memory, no GL", 0, 0, 0, 1, HOMG_VIEW_PATH_AUTO, NULL },
         { "the same + a draw of another texture each frame (nothing shared)", 0, 0, 1, 1, HOMG_VIEW_PATH_AUTO, NULL },
-        { "map in place on the ctx's stream: write, solve, draw (the demos before)", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO,
-          in_place },
-        { "map in place, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_AUTO, in_place },
-        { "map in place, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_AUTO, in_place },
-        { "map on the view's side stream (the default): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL },
-        { "side stream, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_AUTO, NULL },
-        { "side stream, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL },
+        { "map (in place on the ctx's stream): write, solve, draw (the demos' loop)", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO,
+          NULL },
+        { "map, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_AUTO, NULL },
+        { "map, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL },
+        { "map on the view's side stream (HOMG_VIEW_MAP_SIDE=1): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO,
+          side },
+        { "side stream, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_AUTO, side },
+        { "side stream, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_AUTO, side },
         { "shared path, one slot (semaphores both ways)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, one_slot },
         { "shared path, two slots (the default: CUDA -> GL semaphore only)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, NULL },
     };
-#undef in_place
+#undef side
 #undef one_slot
     homg_solve_desc sd = { 0 };
     sd.warm_start = 1;

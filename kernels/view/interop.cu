@@ -7,10 +7,10 @@
  *    glImportMemoryFdEXT; the driver calls are reached through
  *    cudaGetDriverEntryPointByVersion, so nothing links libcuda;
  *  - semaphores shared with GL, imported from file descriptors;
- *  - the MAP path's side stream: the map, a copy from the view's staging
- *    memory and the unmap queued there, after an event of the exec's stream,
- *    so the waits between CUDA and GL that a map and unmap imply block that
- *    stream only (bench_view F: ~0.17 ms each) and the exec's stream runs on.
+ *  - the MAP path's side stream (HOMG_VIEW_MAP_SIDE=1, a measurement): the map,
+ *    a copy from the view's staging memory and the unmap queued there, after an
+ *    event of the exec's stream, so the waits between CUDA and GL that a map and
+ *    unmap imply are on that stream only (slower on the H100: lib/view/map.c).
  * Without GL headers (HOMG_HAVE_GL = 0) the GL-specific entries say so. */
 #include "core/cuda_check.h"
 #include "view/view_kernels.h"

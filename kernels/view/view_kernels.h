@@ -69,7 +69,7 @@ typedef struct view_shared {
     /* Queued on the exec's stream. */                                                                        \
     X(homg_status, view, sem_signal, (kernel_exec * ex, void *sem))                                           \
     X(homg_status, view, sem_wait, (kernel_exec * ex, void *sem))                                             \
-    /* The MAP path's own stream (map, copy, unmap there, so the exec's stream never waits on GL): */         \
+    /* The MAP path's own stream (map, copy, unmap there; HOMG_VIEW_MAP_SIDE=1 only, lib/view/map.c): */      \
     X(homg_status, view, side_create, (kernel_exec * ex, void **side))                                        \
     /* waits for what the side stream holds, then frees it */                                                 \
     X(void, view, side_destroy, (void *side))                                                                 \

@@ -2,14 +2,16 @@
  * maps it on the ctx's stream, writes into it (a texture through a surface
  * object of its array, a buffer through its pointer) and unmaps it.  Mapping
  * makes CUDA wait for GL's work (all of it: cudaGraphicsMapResources orders
- * after every GL command issued before it) and unmapping makes GL wait for CUDA.
- * Each of those two waits costs ~0.17 ms of GPU time on the H100 (bench_view F:
- * a map + unmap pair with GL idle 0.33 ms, CUDA and GL work with nothing shared
- * ~0.01 ms).  So by default the kernels write into the view's staging memory on
- * the ctx's stream and the map, a copy into the object and the unmap go on the
- * view's own side stream after it: the ctx's stream (the next solve) never
- * waits on GL, and the next write waits only for the last copy out of staging.
- * HOMG_VIEW_MAP_SIDE=0 maps on the ctx's stream and writes in place. */
+ * after every GL command issued before it) and unmapping makes GL wait for
+ * CUDA.  On the H100 each of those two waits costs ~0.17 ms of GPU time
+ * (bench_view F: a map + unmap pair with GL idle 0.33 ms, while CUDA and GL
+ * work with nothing shared alternate for ~0.01 ms).
+ * HOMG_VIEW_MAP_SIDE=1 (a measurement, not a default) writes into staging
+ * memory on the ctx's stream and maps, copies and unmaps on the view's own
+ * stream, so the ctx's stream never waits on GL: on the H100 that is far
+ * slower (bench_view D: 2.6 ms a frame against 0.59 in place; cause not
+ * measured, presumably a stream blocked on GL's semaphore keeps the CUDA
+ * context on the GPU until its time slice ends). */
 #include "view/view_internal.h"
 
 #include <stdlib.h>
@@ -19,7 +21,7 @@
 static int side_wanted(void)
 {
     const char *env = getenv("HOMG_VIEW_MAP_SIDE");
-    return !(env && atoi(env) == 0);
+    return env && atoi(env) == 1;
 }
 
 homg_status homg__view_map_init(homg_view *v)
