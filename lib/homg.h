@@ -1095,9 +1095,14 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  *           it on the GPU into the application's object (glTexSubImage2D from it
  *           as a pixel-unpack buffer, glCopyBufferSubData).  The hand-over is
  *           ordered by two semaphores (GL_EXT_semaphore_fd, created exportable
- *           through Vulkan's libvulkan.so.1, imported into CUDA and GL): no host
- *           waits.  Where semaphores cannot be had, by the host (a GL fence
- *           waited on, then the stream synchronised): info.semaphores = 0.
+ *           through Vulkan's libvulkan.so.1, imported into CUDA and GL).  Into
+ *           the application's object the memory holds two slots written in
+ *           turn: CUDA -> GL by the slot's semaphore, GL -> CUDA by a GL fence
+ *           after GL's copy from the slot, which the host waits for two writes
+ *           later (only when it runs more than two frames ahead of GL).  A
+ *           view-owned buffer has one slot, ordered both ways on the GPU.
+ *           Where semaphores cannot be had, by the host (a GL fence waited on,
+ *           then the stream synchronised): info.semaphores = 0.
  *   UPLOAD  through host memory: the write kernel's output reaches GL with
  *           glTexSubImage2D / glBufferSubData.  What the CPU backend always
  *           does, and the CUDA backend where interop is impossible (the GL
@@ -1108,8 +1113,10 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * write + hand-over + glFinish, on the object itself) and keeps the faster,
  * preferring one that does not block the host when it is within 10% (on the
  * H100: MAP for textures, SHARED for view-owned buffers; bench/results/h100_view.md).
- * Every hand-over between CUDA and GL costs ~0.4 ms of GPU time there whatever
- * the path: the GPU switches between them, it does not overlap them.  Asking
+ * There each GPU-side wait of CUDA for GL or of GL for CUDA costs ~0.17 ms of
+ * GPU time (a MAP write has two, 0.33 ms even with GL idle; SHARED into the
+ * application's object one), while CUDA and GL work with nothing shared
+ * alternate for ~0.01 ms (bench_view F).  Asking
  * for MAP or SHARED where the GL context is on another device is
  * HOMG_ERROR_UNSUPPORTED, naming both devices.
  *
