@@ -477,6 +477,27 @@ static void fx_row(fx *x, const char *name, fx_step step, int has_cuda, int has_
     ROW("| %s | %.3f | %.3f | %s | %s |\n", name, median(serial, REPS), queued, c, g);
 }
 
+/* The rows of section F: each frame's work, and whether it has CUDA work and a draw to time. */
+static const struct {
+    const char *name;
+    fx_step step;
+    int cuda, gl;
+} fx_rows[] = {
+    { "GL alone: a draw of an unregistered texture", fx_gl_plain, 0, 1 },
+    { "GL alone: a draw of a registered texture, never mapped", fx_gl_registered, 0, 1 },
+    { "CUDA alone: colour range + write kernel into device memory", fx_cuda_write, 1, 0 },
+    { "CUDA alone: map + unmap, no draw", fx_map_only, 1, 0 },
+    { "CUDA alone: map + range + write + unmap, no draw", fx_map_write, 1, 0 },
+    { "CUDA write into device memory + GL draw of another texture, nothing shared", fx_unshared, 1, 1 },
+    { "map + unmap of texture 0, GL draws only another texture", fx_map_other, 1, 1 },
+    { "map + unmap (nothing written) + a draw of it: section B's floor", fx_floor, 1, 1 },
+    { "the hand-over: map + write + unmap + a draw of it", fx_full, 1, 1 },
+    { "the same, 2 textures written and drawn in turn", fx_ring2, 1, 1 },
+    { "the same, 3 textures in turn", fx_ring3, 1, 1 },
+    { "2 textures each frame: one map call for both, both drawn", fx_two_together, 1, 1 },
+    { "2 textures each frame: a map/unmap pair each, both drawn", fx_two_apart, 1, 1 },
+};
+
 static void handover_parts(void)
 {
     const view_kernels *k = &homg_cuda_view_kernels;
@@ -503,19 +524,8 @@ static void handover_parts(void)
         "\"-\": not in that row.\n\n"
         "| frame | serial ms | queued ms/frame | CUDA GPU ms | GL GPU ms |\n|---|---|---|---|---|\n",
         REPS, REPS);
-    fx_row(&x, "GL alone: a draw of an unregistered texture", fx_gl_plain, 0, 1);
-    fx_row(&x, "GL alone: a draw of a registered texture, never mapped", fx_gl_registered, 0, 1);
-    fx_row(&x, "CUDA alone: colour range + write kernel into device memory", fx_cuda_write, 1, 0);
-    fx_row(&x, "CUDA alone: map + unmap, no draw", fx_map_only, 1, 0);
-    fx_row(&x, "CUDA alone: map + range + write + unmap, no draw", fx_map_write, 1, 0);
-    fx_row(&x, "CUDA write into device memory + GL draw of another texture, nothing shared", fx_unshared, 1, 1);
-    fx_row(&x, "map + unmap of texture 0, GL draws only another texture", fx_map_other, 1, 1);
-    fx_row(&x, "map + unmap (nothing written) + a draw of it: section B's floor", fx_floor, 1, 1);
-    fx_row(&x, "the hand-over: map + write + unmap + a draw of it", fx_full, 1, 1);
-    fx_row(&x, "the same, 2 textures written and drawn in turn", fx_ring2, 1, 1);
-    fx_row(&x, "the same, 3 textures in turn", fx_ring3, 1, 1);
-    fx_row(&x, "2 textures each frame: one map call for both, both drawn", fx_two_together, 1, 1);
-    fx_row(&x, "2 textures each frame: a map/unmap pair each, both drawn", fx_two_apart, 1, 1);
+    for (size_t i = 0; i < sizeof fx_rows / sizeof *fx_rows; i++)
+        fx_row(&x, fx_rows[i].name, fx_rows[i].step, fx_rows[i].cuda, fx_rows[i].gl);
     for (int r = 0; r < REPS; r++)
         homg_timer_destroy(x.cuda[r]);
     glDeleteQueries(REPS, x.query);
