@@ -103,6 +103,22 @@ static void kernels_match_cpu(void **state)
              * times the field's slope of up to 6 per cell; measured on the H100: up to 1.8e-4 */
             compare("advect", t.dout, want, (size_t)targets[k][0].mx * targets[k][0].my, 1e-3);
         }
+        { /* u and v in one pass: advect's values on each backend */
+            float *dv2, *want_v = malloc(4 * t.nv), *sep = malloc(4 * t.nv), *got = malloc(4 * t.nv);
+            assert_int_equal(homg_alloc(gpu, 4 * t.nv, (void **)&dv2), HOMG_OK);
+            homg_cpu_fluid_advect_velocity(NULL, nx, ny, hu, hv, 1.7f, want, want_v);
+            homg_cpu_fluid_advect(NULL, nx, ny, t.solid, hv, hu, hv, 1.7f, 1.0f, sep);
+            assert_memory_equal(sep, want_v, 4 * t.nv);
+            assert_int_equal(homg_cuda_fluid_advect_velocity(ex, nx, ny, du, dv, 1.7f, t.dout, dv2), HOMG_OK);
+            compare("advect_velocity u", t.dout, want, t.nu, 1e-3);
+            compare("advect_velocity v", dv2, want_v, t.nv, 1e-3);
+            assert_int_equal(homg_copy_to_host(gpu, got, dv2, 4 * t.nv), HOMG_OK);
+            assert_int_equal(homg_cuda_fluid_advect(ex, nx, ny, t.dsolid, dv, du, dv, 1.7f, 1.0f, dv2), HOMG_OK);
+            assert_int_equal(homg_copy_to_host(gpu, sep, dv2, 4 * t.nv), HOMG_OK);
+            assert_memory_equal(got, sep, 4 * t.nv); /* the same device values as two advect launches */
+            homg_free(gpu, dv2);
+            free(want_v), free(sep), free(got);
+        }
         homg_cpu_fluid_divergence(NULL, nx, ny, t.solid, t.u, t.v, -3.0f, want);
         assert_int_equal(homg_cuda_fluid_divergence(ex, nx, ny, t.dsolid, t.du, t.dv, -3.0f, t.dout), HOMG_OK);
         compare("divergence", t.dout, want, t.nc, 1e-6);

@@ -681,6 +681,32 @@ static int cmp_bytes(const void *a, const void *b, size_t n)
 
 static void *up2(homg_ctx *x, const double *h, size_t n, homg_precision p) { return homg_test_upload(x, h, n, p); }
 
+/* coarse_matrix on both backends agree, and coarse_apply of it gives coarse_solve's
+ * answer (cec: the CPU's coarse_solve of f, 7 sweeps) on each backend. */
+static void check_coarse_matrix(const gen_twin *C, homg_precision p, const void *gf, const void *cf, const void *cec,
+                                double tol)
+{
+    const gen_kernels *KG = &homg_cuda_gen_kernels, *KC = &homg_cpu_gen_kernels;
+    const size_t nc = gen_cells(&C->c), e = p == HOMG_FLOAT64 ? 8 : 4;
+    const int nx = C->c.nx, ny = C->c.ny, nz = C->c.nz; /* GEN_EXPECT names them */
+    void *gm, *cm, *gu, *cu;
+    assert_int_equal(homg_alloc(gpu, nc * nc * e, &gm), HOMG_OK);
+    assert_int_equal(homg_alloc(cpu, nc * nc * e, &cm), HOMG_OK);
+    assert_int_equal(homg_alloc(gpu, nc * e, &gu), HOMG_OK);
+    assert_int_equal(homg_alloc(cpu, nc * e, &cu), HOMG_OK);
+    assert_int_equal(KG->coarse_matrix(&gpu->ex, p, &C->g, 7, gm), HOMG_OK);
+    assert_int_equal(KC->coarse_matrix(&cpu->ex, p, &C->c, 7, cm), HOMG_OK);
+    GEN_EXPECT("coarse_matrix", cmp_arrays(gm, cm, nc * nc, p), tol * 10);
+    assert_int_equal(KG->coarse_apply(&gpu->ex, p, &C->g, gm, gu, gf), HOMG_OK);
+    assert_int_equal(KC->coarse_apply(&cpu->ex, p, &C->c, cm, cu, cf), HOMG_OK);
+    GEN_EXPECT("coarse_apply", cmp_arrays(gu, cu, nc, p), tol * 10);
+    GEN_EXPECT("coarse_apply vs coarse_solve (CPU)", cmp_arrays2(cu, cec, nc, p), tol * 10);
+    homg_free(gpu, gm);
+    homg_free(cpu, cm);
+    homg_free(gpu, gu);
+    homg_free(cpu, cu);
+}
+
 static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_precision p, uint64_t seed)
 {
     const gen_kernels *KG = &homg_cuda_gen_kernels, *KC = &homg_cpu_gen_kernels;
@@ -831,6 +857,8 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     KG->coarse_solve(&gpu->ex, p, &Cl.g, gec, gfc, 7);
     KC->coarse_solve(&cpu->ex, p, &Cl.c, cec, cfc, 7);
     GEN_EXPECT("coarse_solve", cmp_arrays(gec, cec, nc, p), tol * 10);
+    if (nc <= GEN_COARSE_MATRIX_CELLS)
+        check_coarse_matrix(&Cl, p, gfc, cfc, cec, tol);
     /* block_vcycle: the V-cycle on L and Cl in one launch (one block on CUDA) */
     {
         gen_block bg, bc;

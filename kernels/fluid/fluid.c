@@ -15,6 +15,13 @@ homg_status homg_cpu_fluid_advect(kernel_exec *ex, int nx, int ny, const uint8_t
     return HOMG_OK;
 }
 
+homg_status homg_cpu_fluid_advect_velocity(kernel_exec *ex, int nx, int ny, fluid_field u, fluid_field v, float dt_h,
+                                           float *u_out, float *v_out)
+{
+    HOMG_TRY(homg_cpu_fluid_advect(ex, nx, ny, NULL, u, u, v, dt_h, 1.0f, u_out));
+    return homg_cpu_fluid_advect(ex, nx, ny, NULL, v, u, v, dt_h, 1.0f, v_out);
+}
+
 homg_status homg_cpu_fluid_divergence(kernel_exec *ex, int nx, int ny, const uint8_t *solid, const float *u,
                                       const float *v, float scale, float *out)
 {

@@ -26,6 +26,26 @@ extern "C" homg_status homg_cuda_fluid_advect(kernel_exec *ex, int nx, int ny, c
     return HOMG_OK;
 }
 
+/* advect's face fields u and v in one grid: a thread per (i, j) of the larger extent. */
+__global__ void fluid_advect_velocity_kernel(fluid_field u, fluid_field v, float dt_h, float *u_out, float *v_out)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i < u.mx && j < u.my)
+        u_out[i + (size_t)u.mx * j] = 1.0f * fluid_advect_point(u, u, v, dt_h, i, j);
+    if (i < v.mx && j < v.my)
+        v_out[i + (size_t)v.mx * j] = 1.0f * fluid_advect_point(v, u, v, dt_h, i, j);
+}
+
+extern "C" homg_status homg_cuda_fluid_advect_velocity(kernel_exec *ex, int nx, int ny, fluid_field u, fluid_field v,
+                                                       float dt_h, float *u_out, float *v_out)
+{
+    int mx = u.mx > v.mx ? u.mx : v.mx, my = u.my > v.my ? u.my : v.my;
+    (void)nx, (void)ny;
+    fluid_advect_velocity_kernel<<<grid_of(mx, my), block, 0, homg_cuda_stream(ex)>>>(u, v, dt_h, u_out, v_out);
+    HOMG_CUDA_LAUNCHED(ex, "fluid_advect_velocity_kernel");
+    return HOMG_OK;
+}
+
 __global__ void fluid_divergence_kernel(int nx, int ny, const uint8_t *solid, const float *u, const float *v,
                                         float scale, float *out)
 {

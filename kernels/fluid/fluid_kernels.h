@@ -17,6 +17,9 @@ extern "C" {
     X(homg_status, fluid, advect,                                                                                \
       (kernel_exec * ex, int nx, int ny, const uint8_t *solid, fluid_field in, fluid_field u, fluid_field v,     \
        float dt_h, float decay, float *out))                                                                     \
+    /* u_out, v_out = advect's of u and of v by (u, v) (decay 1), in one pass (one launch on CUDA) */            \
+    X(homg_status, fluid, advect_velocity,                                                                       \
+      (kernel_exec * ex, int nx, int ny, fluid_field u, fluid_field v, float dt_h, float *u_out, float *v_out))  \
     /* out = scale * div(u, v) per cell, closed faces counting as zero (fluid_divergence_point) */               \
     X(homg_status, fluid, divergence,                                                                            \
       (kernel_exec * ex, int nx, int ny, const uint8_t *solid, const float *u, const float *v, float scale,      \

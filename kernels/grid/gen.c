@@ -80,6 +80,26 @@ homg_status homg_cpu_gen_coarse_solve(kernel_exec *ex, homg_precision p, const g
     return HOMG_OK;
 }
 
+homg_status homg_cpu_gen_coarse_matrix(kernel_exec *ex, homg_precision p, const gen_level *L, int sweeps, void *m)
+{
+    (void)ex;
+    if (gen_cells(L) > GEN_COARSE_MATRIX_CELLS)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    DISPATCH(p, coarse_matrix_f(L, sweeps, (float *)m), coarse_matrix_d(L, sweeps, (double *)m));
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gen_coarse_apply(kernel_exec *ex, homg_precision p, const gen_level *L, const void *m, void *u,
+                                      const void *f)
+{
+    (void)ex;
+    if (gen_cells(L) > GEN_COARSE_MATRIX_CELLS)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    DISPATCH(p, coarse_apply_f(L, (const float *)m, (float *)u, (const float *)f),
+             coarse_apply_d(L, (const double *)m, (double *)u, (const double *)f));
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gen_block_vcycle(kernel_exec *ex, homg_precision p, const gen_block *B)
 {
     (void)ex;

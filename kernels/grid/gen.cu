@@ -490,6 +490,37 @@ template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, con
     coarse_sweeps(&L, u, f, sweeps, blockDim.x, 0, cached);
 }
 
+/* Column blockIdx.x of coarse_solve's map: the sweeps of the unit vector e_c
+ * (coarse_sweeps reads f through a generic pointer: shared memory will do). */
+template <typename T> __global__ void coarse_matrix_kernel(gen_level L, T *m, int sweeps, int cached)
+{
+    __shared__ T e[GEN_COARSE_MATRIX_CELLS];
+    const unsigned n = (unsigned)gen_cells(&L);
+    gen_wait();
+    for (unsigned c = threadIdx.x; c < n; c += blockDim.x)
+        e[c] = c == blockIdx.x ? (T)1 : (T)0;
+    __syncthreads();
+    coarse_sweeps(&L, m + (size_t)blockIdx.x * n, e, sweeps, blockDim.x, 0, cached);
+}
+
+/* u = m f, a thread per row, the CPU twin's order and roundings (no contraction). */
+template <typename T> __global__ void coarse_apply_kernel(gen_level L, const T *m, T *u, const T *f)
+{
+    __shared__ double fa[GEN_COARSE_MATRIX_CELLS];
+    const unsigned n = (unsigned)gen_cells(&L), r = threadIdx.x;
+    gen_wait();
+    if (r < n)
+        fa[r] = gen_active(&L, r) ? (double)f[r] : 0.0;
+    __syncthreads();
+    if (r >= n)
+        return;
+    double acc = 0;
+#pragma unroll 8
+    for (unsigned c = 0; c < n; c++)
+        acc = __dadd_rn(acc, __dmul_rn((double)m[(size_t)c * n + r], fa[c]));
+    u[r] = (T)acc;
+}
+
 /* block_vcycle: every step of the V-cycle on B's levels in this one block, a barrier
  * between steps; the levels' descriptions in shared memory (indexed by level). */
 #define GEN_BLOCK_NT 512
@@ -893,6 +924,36 @@ extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precisio
     else
         gen_launch(ex, 1, nt, coarse_solve_kernel<float>, *L, (float *)u, (const float *)f, sweeps, cached_coarse());
     HOMG_CUDA_LAUNCHED(ex, "gen coarse_solve_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_coarse_matrix(kernel_exec *ex, homg_precision p, const gen_level *L, int sweeps,
+                                                   void *m)
+{
+    const size_t n = gen_cells(L);
+    const unsigned nt = n <= GEN_COARSE_SHARED ? 64 : NT; /* as coarse_solve */
+    if (n > GEN_COARSE_MATRIX_CELLS)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    if (p == HOMG_FLOAT64)
+        gen_launch(ex, (unsigned)n, nt, coarse_matrix_kernel<double>, *L, (double *)m, sweeps, cached_coarse());
+    else
+        gen_launch(ex, (unsigned)n, nt, coarse_matrix_kernel<float>, *L, (float *)m, sweeps, cached_coarse());
+    HOMG_CUDA_LAUNCHED(ex, "gen coarse_matrix_kernel");
+    return HOMG_OK;
+}
+
+extern "C" homg_status homg_cuda_gen_coarse_apply(kernel_exec *ex, homg_precision p, const gen_level *L, const void *m,
+                                                  void *u, const void *f)
+{
+    const size_t n = gen_cells(L);
+    if (n > GEN_COARSE_MATRIX_CELLS)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    const unsigned nt = (unsigned)((n + 31) / 32 * 32);
+    if (p == HOMG_FLOAT64)
+        gen_launch(ex, 1, nt, coarse_apply_kernel<double>, *L, (const double *)m, (double *)u, (const double *)f);
+    else
+        gen_launch(ex, 1, nt, coarse_apply_kernel<float>, *L, (const float *)m, (float *)u, (const float *)f);
+    HOMG_CUDA_LAUNCHED(ex, "gen coarse_apply_kernel");
     return HOMG_OK;
 }
 

@@ -107,6 +107,9 @@ enum {
  * waits ~3 us on L2 round trips, about what a launch costs in a graph with programmatic
  * dependent launch.  HOMG_GEN_SWEEP_BLOCK=n (environment) sets it for measurements. */
 #define GEN_SWEEP_BLOCK_CELLS 0
+/* The largest coarsest level whose coarse_solve is stored as a matrix (coarse_matrix / coarse_apply;
+ * general.c's coarsest has at most 64 cells). */
+#define GEN_COARSE_MATRIX_CELLS 256
 /* A sigma GEN_JUMP_RATIO times the first cell's, or 1/GEN_JUMP_RATIO, is a jump (check_operator). */
 #define GEN_JUMP_RATIO 10.0
 
@@ -136,6 +139,15 @@ enum {
     /* The coarsest level: u = 0, then `sweeps` symmetric red-black sweeps (one block on CUDA). */                  \
     X(homg_status, gen, coarse_solve,                                                                               \
       (kernel_exec * ex, homg_precision p, const gen_level *L, void *u, const void *f, int sweeps))                 \
+    /* matrix (n x n, n = L's cells <= GEN_COARSE_MATRIX_CELLS, column c at matrix + c n): */                       \
+    /* coarse_solve's linear map, column c = coarse_solve of the unit vector e_c */                                 \
+    /* (a block per column on CUDA). */                                                                             \
+    X(homg_status, gen, coarse_matrix,                                                                              \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, int sweeps, void *matrix))                           \
+    /* u = m f (coarse_matrix's matrix; f read at active cells only; sums in double in */                           \
+    /* column order): coarse_solve in one mat-vec, the same map to rounding. */                                     \
+    X(homg_status, gen, coarse_apply,                                                                               \
+      (kernel_exec * ex, homg_precision p, const gen_level *L, const void *m, void *u, const void *f))              \
     /* x[0] = one V-cycle on B's levels from x[0] = 0, exactly the sequence of lib/grid/general.c's visit() */      \
     /* (zero + colour-0 half-sweep, the rest of `pre` symmetric sweeps, residual_restrict, the level below, */      \
     /* prolong_add + `post` sweeps from colour 1; coarse_solve at the coarsest), in one block on CUDA (on the */    \

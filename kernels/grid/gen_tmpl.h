@@ -94,6 +94,34 @@ static void CFN(coarse_solve)(const gen_level *L, T *u, const T *f, int sweeps)
             CFN(smooth)(L, u, f, (s & 1) ? 1 - h : h);
 }
 
+/* Column c of coarse_solve's map: coarse_solve of e_c (linear in f: u = m f). */
+static void CFN(coarse_matrix)(const gen_level *L, int sweeps, T *m)
+{
+    const size_t n = gen_cells(L);
+    T e[GEN_COARSE_MATRIX_CELLS];
+    for (size_t c = 0; c < n; c++)
+        e[c] = 0;
+    for (size_t c = 0; c < n; c++) {
+        e[c] = 1;
+        CFN(coarse_solve)(L, m + c * n, e, sweeps);
+        e[c] = 0;
+    }
+}
+
+static void CFN(coarse_apply)(const gen_level *L, const T *m, T *u, const T *f)
+{
+    const size_t n = gen_cells(L);
+    double fa[GEN_COARSE_MATRIX_CELLS];
+    for (size_t c = 0; c < n; c++)
+        fa[c] = gen_active(L, c) ? (double)f[c] : 0.0;
+    for (size_t r = 0; r < n; r++) {
+        double acc = 0;
+        for (size_t c = 0; c < n; c++)
+            acc += (double)m[c * n + r] * fa[c];
+        u[r] = (T)acc;
+    }
+}
+
 static void CFN(residual_restrict)(const gen_level *L, const gen_level *C, const T *u, const T *f, T *fc)
 {
     const long long n = (long long)gen_cells(C);

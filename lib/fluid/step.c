@@ -32,6 +32,20 @@ static homg_status advect(homg_fluid *fl, double dt, homg_fluid_field which, con
     return HOMG_OK;
 }
 
+/* u_tmp, v_tmp = u and v advected by themselves: advect's values, one pass. */
+static homg_status advect_velocity(homg_fluid *fl, double dt)
+{
+    homg_ctx *ctx = fl->ctx;
+    const fluid_kernels *k = HOMG_KERNELS(&ctx->ex, fluid);
+    fluid_field u = homg__fluid_field(fl, HOMG_FLUID_VELOCITY_X, fl->u);
+    fluid_field v = homg__fluid_field(fl, HOMG_FLUID_VELOCITY_Y, fl->v);
+    HOMG_TRY_BACKEND(
+        ctx,
+        k->advect_velocity(&ctx->ex, fl->desc.nx, fl->desc.ny, u, v, (float)(dt / fl->desc.h), fl->u_tmp, fl->v_tmp),
+        "homg_fluid_step: advection");
+    return HOMG_OK;
+}
+
 static void swap(float **a, float **b)
 {
     float *t = *a;
@@ -223,8 +237,7 @@ static homg_status project(homg_fluid *fl, homg_fluid_info *info)
 static homg_status step(homg_fluid *fl, double dt, homg_fluid_info *info)
 {
     float decay = (float)exp(-fl->desc.density_decay * dt);
-    HOMG_TRY(advect(fl, dt, HOMG_FLUID_VELOCITY_X, fl->u, fl->u_tmp, 1.0f));
-    HOMG_TRY(advect(fl, dt, HOMG_FLUID_VELOCITY_Y, fl->v, fl->v_tmp, 1.0f));
+    HOMG_TRY(advect_velocity(fl, dt));
     swap(&fl->u, &fl->u_tmp);
     swap(&fl->v, &fl->v_tmp);
     HOMG_TRY(project(fl, info));

@@ -68,6 +68,7 @@ struct grid_general {
     double *kw;                                              /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q;                                     /* finest work vectors */
     void *sig;                                               /* own copy of sigma_cell */
+    void *cm;                                                /* the coarsest level's solve as a matrix, or NULL */
     gen_fine F;                                              /* constants of the finest level */
     double *s;                                               /* GEN_NSCALARS device doubles */
     grid_islands isl;                                        /* singular islands */
@@ -117,6 +118,8 @@ double homg__gen_bytes(const homg_grid_desc *d)
         double n = (double)dims[l][0] * dims[l][1] * dims[l][2];
         total += n * (e * (4 + three) + 1); /* faces, self, lam, flags */
         total += n * e * (l == 0 ? 4 : 2);  /* r z p q, or x b */
+        if (l == nl - 1 && n <= GEN_COARSE_MATRIX_CELLS)
+            total += n * n * e; /* the coarsest level's matrix */
         if (l >= 1 && l <= (d->two_pass > 0 ? d->two_pass : d->two_pass == 0 ? HOMG_GEN_TWO_PASS : 0))
             total += n * e * 2; /* two-pass work vectors */
     }
@@ -249,6 +252,25 @@ static void plan_block(grid_general *G)
     G->blk = l < G->nlev - 1 && G->nlev - l <= GEN_BLOCK_MAX ? l : 0;
 }
 
+static int coarse_sweeps(void);
+
+/* The coarsest level's solve (coarse_solve: from zero, coarse_sweeps() symmetric sweeps)
+ * is linear in its right-hand side, so set_operator stores it as a matrix (coarse_matrix:
+ * the sweeps of each unit vector, one block a column) and a cycle applies it in one
+ * mat-vec (coarse_apply): the same preconditioner to rounding.  On the H100 the 40
+ * sweeps of the 8 x 8 level were ~24 us a launch, latency-bound, twice a smoke-demo
+ * cycle.  HOMG_GEN_COARSE_MATRIX=0: the sweeps every cycle (the benchmark times
+ * against it; the library documents no such variable). */
+static int coarse_matrix_on(void)
+{
+    static int env = -1;
+    if (env < 0) {
+        const char *e = getenv("HOMG_GEN_COARSE_MATRIX");
+        env = !(e && !strcmp(e, "0"));
+    }
+    return env;
+}
+
 static homg_status gen_create(homg_grid *g)
 {
     const homg_grid_desc *d = &g->desc;
@@ -274,6 +296,9 @@ static homg_status gen_create(homg_grid *g)
             HOMG_TRY(homg__alloc(g->ctx, cells(L) * g->elem, &G->b[l], "multigrid level"));
         }
     }
+    if (coarse_matrix_on() && cells(&G->lv[G->nlev - 1]) <= GEN_COARSE_MATRIX_CELLS)
+        HOMG_TRY(homg__alloc(g->ctx, cells(&G->lv[G->nlev - 1]) * cells(&G->lv[G->nlev - 1]) * g->elem, &G->cm,
+                             "coarsest level's matrix"));
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->r, "multigrid work vector"));
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->z, "multigrid work vector"));
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->p, "multigrid work vector"));
@@ -322,6 +347,7 @@ void homg__gen_free(homg_grid *g)
     homg__free(g->ctx, G->p);
     homg__free(g->ctx, G->q);
     homg__free(g->ctx, G->sig);
+    homg__free(g->ctx, G->cm);
     homg__free(g->ctx, G->s);
     homg__free(g->ctx, G->kw);
     homg__grid_islands_free(g, &G->isl);
@@ -384,6 +410,9 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
         HOMG_TRY(level_arrays(g, l, 1, L->flag != NULL));
         GQ(g, G->k->coarsen(ex, g->desc.precision, L, &G->lv[l]), "coarsening");
     }
+    if (G->cm)
+        GQ(g, G->k->coarse_matrix(ex, g->desc.precision, &G->lv[G->nlev - 1], coarse_sweeps(), G->cm),
+           "the coarsest level's matrix");
     return HOMG_OK;
 }
 
@@ -575,6 +604,11 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     const int pre = level_sweeps(g, l, 0), from_zero = zero && pre > 0 && fused();
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
+    if (l == G->nlev - 1 && G->cm) { /* the same map as coarse_solve's sweeps, one mat-vec */
+        GQ(g, G->k->coarse_apply(ex, p, &G->lv[l], G->cm, c->xs[l], c->bs[l]), "coarse solve");
+        homg__account(g, 1, share(G, l), (cells(&G->lv[l]) + 2.0) * cells(&G->lv[l]));
+        return HOMG_OK;
+    }
     if (l == G->nlev - 1) { /* coarse_solve starts from zero itself */
         GQ(g, G->k->coarse_solve(ex, p, &G->lv[l], c->xs[l], c->bs[l], coarse_sweeps()), "coarse solve");
         homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));

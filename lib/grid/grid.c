@@ -155,16 +155,16 @@ static void free_all(homg_grid *g)
     homg__box_free(g);
     homg__gen_free(g);
     homg__fftpath_free(g);
-    homg__free(g->ctx, g->hist);
-    homg__free(g->ctx, g->hist_count);
+    homg__free(g->ctx, g->hist_count); /* and hist, in the same block */
     homg__free(g->ctx, g->scratch);
     homg__free(g->ctx, g->flags);
 }
 
 static homg_status alloc_common(homg_grid *g)
 {
-    HOMG_TRY(homg__alloc(g->ctx, HOMG_GRID_HIST_MAX * sizeof(double), (void **)&g->hist, "history"));
-    HOMG_TRY(homg__alloc(g->ctx, sizeof(int), (void **)&g->hist_count, "history"));
+    /* the count in the double before the values: history_part reads both in one copy */
+    HOMG_TRY(homg__alloc(g->ctx, (HOMG_GRID_HIST_MAX + 1) * sizeof(double), (void **)&g->hist_count, "history"));
+    g->hist = (double *)(void *)g->hist_count + 1;
     HOMG_TRY(homg__alloc(g->ctx, 2 * sizeof(double), (void **)&g->scratch, "norms"));
     HOMG_TRY(homg__alloc(g->ctx, HOMG_GRID_CHECK_FLAGS * sizeof(long long), (void **)&g->flags, "input check"));
     /* the monitor accumulates into scratch and resets it after each use */
@@ -387,6 +387,16 @@ homg_status homg_grid_solve(homg_grid *g, const void *f, const homg_boundary *bc
 static int history_part(homg_grid *g, const double *hist, const int *count, double *out, int room)
 {
     int n = 0;
+    if (room > 0 && (uintptr_t)hist == (uintptr_t)count + sizeof(double)) { /* one copy (alloc_common's layout) */
+        double buf[HOMG_GRID_HIST_MAX + 1];
+        const int most = room < HOMG_GRID_HIST_MAX ? room : HOMG_GRID_HIST_MAX;
+        if (g->ctx->mem->copy(&g->ctx->ex, buf, count, (size_t)(most + 1) * sizeof(double), HOMG_D2H) != HOMG_OK)
+            return 0;
+        memcpy(&n, buf, sizeof n);
+        n = n < most ? n : most;
+        memcpy(out, buf + 1, (size_t)(n > 0 ? n : 0) * sizeof(double));
+        return n > 0 ? n : 0;
+    }
     if (room <= 0 || g->ctx->mem->copy(&g->ctx->ex, &n, count, sizeof n, HOMG_D2H) != HOMG_OK)
         return 0;
     n = n < HOMG_GRID_HIST_MAX ? n : HOMG_GRID_HIST_MAX;
