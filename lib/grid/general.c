@@ -27,6 +27,8 @@
  * preconditioned residual only where the error is monitored: project_z), and u gets mean zero per island at
  * the end. */
 #include "grid_internal.h"
+#include "grid/cube_kernels.h"
+#include "grid/cube_point.h"
 #include "grid/gen_kernels.h"
 #include "grid/gen_point.h"
 
@@ -457,12 +459,58 @@ typedef struct gen_cycle {
 
 static double share(const grid_general *G, int l) { return (double)cells(&G->lv[l]) / (double)cells(&G->lv[0]); }
 
+/* ---- the uniform 3D levels' fast path (kernels/grid/cube*, cube_kernels.h) ---- */
+
+/* Whether level l (with x and b) runs the cube kernels, and then K: float32, a cube
+ * level, 16-byte aligned arrays.  HOMG_GEN_CUBE=0 turns them off (the benchmark times
+ * against it; the library documents no such variable). */
+static int cube_of(const homg_grid *g, int l, const void *x, const void *b, cube_level *K)
+{
+    static int env = -1;
+    if (env < 0) {
+        const char *e = getenv("HOMG_GEN_CUBE");
+        env = !(e && !strcmp(e, "0"));
+    }
+    return env && g->desc.precision == HOMG_FLOAT32 && !((size_t)x % 16) && !((size_t)b % 16) &&
+           cube_from_gen(&g->gen->lv[l], K);
+}
+
+/* n symmetric sweeps as half-sweep launches, the first `skip` half-sweeps done already. */
+static homg_status cube_sweeps(gen_cycle *c, int l, const cube_level *K, int n, int reverse, int skip)
+{
+    homg_grid *g = c->g;
+    const cube_kernels *ck = HOMG_KERNELS(&g->ctx->ex, cube);
+    const double share_l = (double)cells(&g->gen->lv[l]) / (double)cells(&g->gen->lv[0]);
+    for (int h = skip; h < 2 * n; h++)
+        GQ(g, ck->sweep(&g->ctx->ex, K, (float *)c->xs[l], (const float *)c->bs[l], (h + reverse) & 1), "smoothing");
+    if (2 * n > skip)
+        homg__account(g, 2L * n - skip, (2 * n - skip) * 0.5 * share_l, 3.0 * (2 * n - skip) * cells(&g->gen->lv[l]));
+    return HOMG_OK;
+}
+
+/* Level l's residual restricted to level l + 1's rhs: cube kernels where level l is a cube level. */
+static homg_status residual_restrict(gen_cycle *c, int l)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    cube_level K;
+    if (cube_of(g, l, c->xs[l], c->bs[l], &K) && !((size_t)G->b[l + 1] % 8))
+        return HOMG_KERNELS(&g->ctx->ex, cube)
+            ->residual_restrict(&g->ctx->ex, &K, (const float *)c->xs[l], (const float *)c->bs[l], (float *)G->b[l + 1]);
+    return G->k->residual_restrict(&g->ctx->ex, g->desc.precision, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l],
+                                   G->b[l + 1]);
+}
+
 /* n symmetric sweeps (reverse: colour 1 first), from the second half-sweep on
- * when the first was fused into the launch before (skip). */
+ * when the first was fused into the launch before (skip; 2 on a cube level after
+ * cube_pre: the first two). */
 static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int skip)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
+    cube_level K;
+    if (cube_of(g, l, c->xs[l], c->bs[l], &K))
+        return cube_sweeps(c, l, &K, n, reverse, skip);
     GQ(g, G->k->sweeps(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], n, reverse, skip), "smoothing");
     homg__account(g, 2L * n - (n > 0 && skip), n * share(G, l), 4.0 * n * cells(&G->lv[l]));
     return HOMG_OK;
@@ -488,7 +536,13 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
     const int fuse = n > 0 && fused();
-    if (fuse)
+    cube_level K;
+    if (fuse && cube_of(g, l, c->xs[l], c->bs[l], &K) && !((size_t)G->x[l + 1] % 8))
+        GQ(g,
+           HOMG_KERNELS(ex, cube)->prolong_smooth(ex, &K, (const float *)G->x[l + 1], (float *)c->xs[l],
+                                                  (const float *)c->bs[l]),
+           "prolongation");
+    else if (fuse)
         GQ(g, G->k->prolong_smooth(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l], c->bs[l]), "prolongation");
     else
         GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
@@ -573,6 +627,8 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
     const int pre = level_sweeps(g, l, 0), from_zero = zero && pre > 0 && fused();
+    cube_level K;
+    int done = from_zero; /* half-sweeps done by the launch from zero */
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (l == G->nlev - 1) { /* coarse_solve starts from zero itself */
@@ -580,15 +636,18 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    if (from_zero) { /* zeroing and the first half-sweep in one pass */
+    if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
+        GQ(g, HOMG_KERNELS(ex, cube)->pre(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
+        homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
+        done = 2;
+    } else if (from_zero) { /* zeroing and the first half-sweep in one pass */
         GQ(g, G->k->smooth_from_zero(ex, p, &G->lv[l], c->xs[l], c->bs[l]), "smoothing");
     } else if (zero) {
         GQ(g, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
         homg__account(g, 1, 0, (double)cells(&G->lv[l]));
     }
-    HOMG_TRY(sweeps(c, l, pre, 0, from_zero));
-    GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
-       "residual and restriction");
+    HOMG_TRY(sweeps(c, l, pre, 0, done));
+    GQ(g, residual_restrict(c, l), "residual and restriction");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
     if (G->kmask >> (l + 1) & 1)
         return two_pass_rest(c, l);
@@ -597,8 +656,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         /* the F-cycle's second visit: a V-cycle on the coarse correction's residual */
         HOMG_TRY(correct_and_sweep(c, l, 1));
         HOMG_TRY(sweeps(c, l, 1, 0, 0));
-        GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
-           "residual and restriction");
+        GQ(g, residual_restrict(c, l), "residual and restriction");
         HOMG_TRY(visit(c, l + 1, 0, 1));
     }
     return correct_and_sweep(c, l, level_sweeps(g, l, 1));
