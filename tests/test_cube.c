@@ -3,7 +3,8 @@
  * same operator, summing in double) on random input: a half-sweep of each colour,
  * the pass from zero (= smooth_from_zero + the colour-1 half-sweep), prolongation
  * with the colour-1 half-sweep, residual and restriction; every size and side kind
- * of tests/util/cubecase.c.  And which levels cube_from_gen takes. */
+ * of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
+ * (residual from the definition, cycles beside the gen kernels'). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "core/internal.h"
 #include "cubecase.h"
+#include "gridcase.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "grid/gen_kernels.h"
@@ -119,6 +121,42 @@ static void levels_taken(void **state)
     assert_false(cube_from_gen(&L, &K));
 }
 
+/* Solves of power-of-two boxes (the cube kernels on every level but the coarsest)
+ * reach the definition's residual and take the cycles the gen kernels take. */
+static void solves_match_gen(void **state)
+{
+    static const int dims[][3] = { { 32, 32, 16 }, { 16, 64, 32 } };
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        grid_case *c = grid_case_new(dims[t / 2][0], dims[t / 2][1], dims[t / 2][2], 1, 7 + t);
+        const size_t n = grid_case_cells(c);
+        double *u = (double *)malloc(n * sizeof(double)), res[2];
+        homg_solve_desc sd;
+        homg_solve_info info[2];
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        if (t & 1) { /* Neumann on three sides, lambda > 0 */
+            c->d.bc[1] = c->d.bc[2] = c->d.bc[5] = HOMG_BC_NEUMANN;
+            c->lambda = 0.3;
+        }
+        memset(&sd, 0, sizeof sd);
+        sd.tol = 1e-5;
+        for (int off = 0; off < 2; off++) {
+            if (off)
+                setenv("HOMG_GEN_CUBE", "0", 1);
+            assert_int_equal(grid_case_solve(cpu, c, &sd, u, &info[off], NULL, NULL), HOMG_OK);
+            res[off] = grid_case_residual(c, u, 0);
+            unsetenv("HOMG_GEN_CUBE");
+        }
+        printf("  %d x %d x %d%s: cube %d cycles, residual %.2e; gen %d cycles, %.2e\n", c->d.nx, c->d.ny, c->d.nz,
+               t & 1 ? " (Neumann, lambda)" : "", info[0].cycles, res[0], info[1].cycles, res[1]);
+        assert_true(info[0].converged && res[0] < 3e-5);
+        assert_true(info[0].cycles <= info[1].cycles);
+        grid_case_free(c);
+        free(u);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -138,6 +176,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_match_gen),
         cmocka_unit_test(levels_taken),
+        cmocka_unit_test(solves_match_gen),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

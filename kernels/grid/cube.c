@@ -22,7 +22,8 @@ homg_status homg_cpu_cube_pre(kernel_exec *ex, const cube_level *K, float *u, co
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cube_prolong_smooth(kernel_exec *ex, const cube_level *K, const float *ec, float *u, const float *f)
+homg_status homg_cpu_cube_prolong_smooth(kernel_exec *ex, const cube_level *K, const float *ec, float *u,
+                                         const float *f)
 {
     (void)ex;
     for (int j = 0; j < K->ny; j++)

@@ -11,7 +11,7 @@
 
 #define CUBE_NT 256
 /* Threads to aim for (a wave of 2048 per SM on 132 SMs): fewer planes per chunk below. */
-#define CUBE_THREADS 270000u
+#define CUBE_THREADS   270000u
 #define CUBE_MAX_CHUNK 16
 
 /* Programmatic dependent launch as in gen.cu: a kernel may start while the one

@@ -29,17 +29,17 @@ typedef struct cube_level {
     float dlo[3], dmid[3], dhi[3]; /* axis a's part of the diagonal at its first cell, inside, at its last */
 } cube_level;
 
-#define CUBE_KERNELS(X)                                                                                         \
-    /* One half-sweep: the cells with (i + j + k) % 2 == colour relaxed, in place. */                           \
-    X(homg_status, cube, sweep, (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour))  \
+#define CUBE_KERNELS(X)                                                                                          \
+    /* One half-sweep: the cells with (i + j + k) % 2 == colour relaxed, in place. */                            \
+    X(homg_status, cube, sweep, (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour))   \
     /* u = 0, the colour-0 half-sweep, then the colour-1 half-sweep, in one pass over f (every cell written). */ \
-    X(homg_status, cube, pre, (kernel_exec * ex, const cube_level *K, float *u, const float *f))                \
-    /* v = u + ec[parent] (C: the level below, half K's size per axis), then the colour-1 cells of u relaxed */ \
-    /* from v; the colour-0 cells keep u (the caller's colour-0 half-sweep overwrites them next). */           \
-    X(homg_status, cube, prolong_smooth,                                                                        \
-      (kernel_exec * ex, const cube_level *K, const float *ec, float *u, const float *f))                       \
-    /* fc[C] = sum over C's eight children of f - A u (fc: the level below, half K's size per axis). */         \
-    X(homg_status, cube, residual_restrict,                                                                     \
+    X(homg_status, cube, pre, (kernel_exec * ex, const cube_level *K, float *u, const float *f))                 \
+    /* v = u + ec[parent] (C: the level below, half K's size per axis), then the colour-1 cells of u relaxed */  \
+    /* from v; the colour-0 cells keep u (the caller's colour-0 half-sweep overwrites them next). */             \
+    X(homg_status, cube, prolong_smooth,                                                                         \
+      (kernel_exec * ex, const cube_level *K, const float *ec, float *u, const float *f))                        \
+    /* fc[C] = sum over C's eight children of f - A u (fc: the level below, half K's size per axis). */          \
+    X(homg_status, cube, residual_restrict,                                                                      \
       (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *fc))
 
 typedef struct cube_kernels {
