@@ -2,13 +2,14 @@
  * the general multigrid's kernels (kernels/grid/gen*, an independent code of the
  * same operator, summing in double) on random input: a half-sweep of each colour,
  * the pass from zero (= smooth_from_zero + the colour-1 half-sweep), prolongation
- * with the colour-1 half-sweep, residual and restriction; every size and side kind
+ * with the colour-1 half-sweep, residual and restriction, the operator (and x.q); every size and side kind
  * of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
  * (residual from the definition, cycles beside the gen kernels'). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,13 @@ static void check_case(int t)
     assert_int_equal(Q->residual_restrict(ex, &K, u, f, fa), HOMG_OK);
     assert_int_equal(G->residual_restrict(ex, HOMG_FLOAT32, &L, &C, u, f, fb), HOMG_OK);
     expect("residual + restriction", t, &L, diff(fa, fb, nc));
+    {
+        double xq[2] = { 0, 0 };
+        assert_int_equal(Q->apply(ex, &K, u, a, &xq[0]), HOMG_OK);
+        assert_int_equal(G->apply(ex, HOMG_FLOAT32, &L, u, b, &xq[1]), HOMG_OK);
+        expect("operator", t, &L, diff(a, b, n));
+        expect("operator's x.q", t, &L, fabs(xq[0] - xq[1]) / fabs(xq[1]));
+    }
     free(u), free(f), free(ec), free(a), free(b), free(fa), free(fb);
 }
 

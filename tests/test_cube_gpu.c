@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,17 @@ static void check_level(const gen_level *L, uint64_t seed)
     assert_int_equal(QG->residual_restrict(&gpu->ex, &K, du, df, dfc), HOMG_OK);
     assert_int_equal(QC->residual_restrict(&cpu->ex, &K, hu, f, fc), HOMG_OK);
     expect("residual + restriction", &K, diff(dfc, fc, nc));
+    {
+        double xq[2] = { 0, 0 }, *dxq = NULL;
+        assert_int_equal(homg_alloc(gpu, sizeof(double), (void **)&dxq), HOMG_OK);
+        assert_int_equal(homg_copy_from_host(gpu, dxq, xq, sizeof(double)), HOMG_OK);
+        assert_int_equal(QG->apply(&gpu->ex, &K, df, du, dxq), HOMG_OK);
+        assert_int_equal(QC->apply(&cpu->ex, &K, f, hu, &xq[1]), HOMG_OK);
+        expect("operator", &K, diff(du, hu, n));
+        assert_int_equal(homg_copy_to_host(gpu, xq, dxq, sizeof(double)), HOMG_OK);
+        expect("operator's x.q", &K, fabs(xq[0] - xq[1]) / fabs(xq[1]));
+        homg_free(gpu, dxq);
+    }
     homg_free(gpu, du), homg_free(gpu, df), homg_free(gpu, dec), homg_free(gpu, dfc);
     free(u), free(f), free(ec), free(fc), free(hu);
 }

@@ -43,4 +43,16 @@ homg_status homg_cpu_cube_residual_restrict(kernel_exec *ex, const cube_level *K
     return HOMG_OK;
 }
 
+homg_status homg_cpu_cube_apply(kernel_exec *ex, const cube_level *K, const float *x, float *q, double *xq)
+{
+    double s = 0;
+    (void)ex;
+    for (int j = 0; j < K->ny; j++)
+        for (int i0 = 0; i0 < K->nx; i0 += 4)
+            s += cube_apply_col(K, x, q, i0, j, 0, K->nz);
+    if (xq)
+        *xq += s;
+    return HOMG_OK;
+}
+
 const cube_kernels homg_cpu_cube_kernels = { .name = "cpu", CUBE_KERNELS(HOMG_KERNEL_CPU_INIT) };

@@ -103,6 +103,36 @@ __global__ void cube_prolong_kernel(cube_level K, const float *ec, float *u, con
         cube_prolong_col(&K, ec, u, f, i0, j, k0, k1);
 }
 
+/* Sum over the block (CUBE_NT threads), added to *out by one atomic. */
+__device__ static void cube_block_add(double v, double *out)
+{
+    __shared__ double ws[CUBE_NT / 32];
+    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5;
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+    if (lane == 0)
+        ws[w] = v;
+    __syncthreads();
+    if (w == 0) {
+        v = lane < CUBE_NT / 32 ? ws[lane] : 0.0;
+        for (int o = 16; o > 0; o >>= 1)
+            v += __shfl_down_sync(0xFFFFFFFFu, v, o);
+        if (lane == 0 && v != 0)
+            atomicAdd(out, v);
+    }
+}
+
+__global__ void cube_apply_kernel(cube_level K, const float *x, float *q, double *xq, int kc)
+{
+    int i0, j, k0, k1;
+    double s = 0;
+    cube_wait();
+    if (cube_column(K, kc, &i0, &j, &k0, &k1))
+        s = cube_apply_col(&K, x, q, i0, j, k0, k1);
+    if (xq)
+        cube_block_add(s, xq);
+}
+
 __global__ void cube_restrict_kernel(cube_level K, const float *u, const float *f, float *fc)
 {
     const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, cy = (unsigned)K.ny / 2;
@@ -136,6 +166,12 @@ extern "C" homg_status homg_cuda_cube_residual_restrict(kernel_exec *ex, const c
 {
     const size_t n = (size_t)(K->nx / 4) * (K->ny / 2) * (K->nz / 2);
     return cube_launch(ex, n, "cube_restrict_kernel", cube_restrict_kernel, *K, u, f, fc);
+}
+
+extern "C" homg_status homg_cuda_cube_apply(kernel_exec *ex, const cube_level *K, const float *x, float *q, double *xq)
+{
+    const int kc = cube_chunk(K);
+    return cube_launch(ex, cube_threads(K, kc), "cube_apply_kernel", cube_apply_kernel, *K, x, q, xq, kc);
 }
 
 extern "C" const cube_kernels homg_cuda_cube_kernels = { .name = "cuda", CUBE_KERNELS(HOMG_KERNEL_CUDA_INIT) };

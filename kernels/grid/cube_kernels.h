@@ -38,6 +38,8 @@ typedef struct cube_level {
     /* from v; the colour-0 cells keep u (the caller's colour-0 half-sweep overwrites them next). */             \
     X(homg_status, cube, prolong_smooth,                                                                         \
       (kernel_exec * ex, const cube_level *K, const float *ec, float *u, const float *f))                        \
+    /* q = A x; *xq += x.q (in double; the CG's operator step). */                                               \
+    X(homg_status, cube, apply, (kernel_exec * ex, const cube_level *K, const float *x, float *q, double *xq))   \
     /* fc[C] = sum over C's eight children of f - A u (fc: the level below, half K's size per axis). */          \
     X(homg_status, cube, residual_restrict,                                                                      \
       (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *fc))

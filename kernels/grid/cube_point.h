@@ -120,50 +120,63 @@ HOMG_HD void cube_copy4(float *d, const float *s)
         d[q] = s[q];
 }
 
-/* Gauss-Seidel value of cell i from its neighbours (w, e along x; s, n along y; b, t along z). */
-HOMG_HD float cube_relax1(const cube_level *K, float dyz, int i, float w, float e, float s, float n, float b, float t,
-                          float f)
+/* 1 / the diagonal along row (i0..i0+3, j, k): one division for the cells inside,
+ * one more for a cell on an x side (the GPU's division is a long sequence). */
+HOMG_HD void cube_rdiag4(const cube_level *K, int i0, int j, int k, float rd[4])
 {
-    const float off = K->g[0] * (w + e) + K->g[1] * (s + n) + K->g[2] * (b + t);
-    return (f + off) / cube_diag(K, dyz, i);
+    const float dyz = cube_dyz(K, j, k), mid = 1.0f / cube_diag(K, dyz, 1);
+    for (int q = 0; q < 4; q++)
+        rd[q] = mid;
+    if (i0 == 0)
+        rd[0] = 1.0f / cube_diag(K, dyz, 0);
+    if (i0 + 4 == K->nx)
+        rd[3] = 1.0f / cube_diag(K, dyz, K->nx - 1);
 }
 
-/* Row (i0..i0+3) of parity (i0 + j + k) & 1: its cells of `colour` relaxed from c (the
- * row), xl / xr (the cells before and after it), the rows ys, yn (j -+ 1) and zb, zt
- * (k -+ 1); the other cells keep `keep`. */
-HOMG_HD void cube_relax4(const cube_level *K, int i0, float dyz, int parity, int colour, const float c[4],
+/* Gauss-Seidel value of a cell (1 / diagonal rd) from its neighbours (w, e along x; s, n along y; b, t along z). */
+HOMG_HD float cube_relax1(const cube_level *K, float rd, float w, float e, float s, float n, float b, float t, float f)
+{
+    const float off = K->g[0] * (w + e) + K->g[1] * (s + n) + K->g[2] * (b + t);
+    return (f + off) * rd;
+}
+
+/* Row (i0..i0+3) of parity (i0 + j + k) & 1 and 1 / diagonals rd: its cells of `colour`
+ * relaxed from c (the row), xl / xr (the cells before and after it), the rows ys, yn
+ * (j -+ 1) and zb, zt (k -+ 1); the other cells keep `keep`. */
+HOMG_HD void cube_relax4(const cube_level *K, const float rd[4], int parity, int colour, const float c[4],
                          const float keep[4], float xl, float xr, const float ys[4], const float yn[4],
                          const float zb[4], const float zt[4], const float f[4], float out[4])
 {
     cube_copy4(out, keep);
     if (((parity ^ colour) & 1) == 0) { /* cells 0 and 2 */
-        out[0] = cube_relax1(K, dyz, i0, xl, c[1], ys[0], yn[0], zb[0], zt[0], f[0]);
-        out[2] = cube_relax1(K, dyz, i0 + 2, c[1], c[3], ys[2], yn[2], zb[2], zt[2], f[2]);
+        out[0] = cube_relax1(K, rd[0], xl, c[1], ys[0], yn[0], zb[0], zt[0], f[0]);
+        out[2] = cube_relax1(K, rd[2], c[1], c[3], ys[2], yn[2], zb[2], zt[2], f[2]);
     } else {
-        out[1] = cube_relax1(K, dyz, i0 + 1, c[0], c[2], ys[1], yn[1], zb[1], zt[1], f[1]);
-        out[3] = cube_relax1(K, dyz, i0 + 3, c[2], xr, ys[3], yn[3], zb[3], zt[3], f[3]);
+        out[1] = cube_relax1(K, rd[1], c[0], c[2], ys[1], yn[1], zb[1], zt[1], f[1]);
+        out[3] = cube_relax1(K, rd[3], c[2], xr, ys[3], yn[3], zb[3], zt[3], f[3]);
     }
 }
 
 /* The row after the colour-0 half-sweep from u = 0: f / diagonal at colour 0, 0 at colour 1. */
 HOMG_HD void cube_zero4(const cube_level *K, int i0, int j, int k, const float f[4], float out[4])
 {
-    const float dyz = cube_dyz(K, j, k);
-    const int s = (i0 + j + k) & 1; /* the first colour-0 cell */
+    float rd[4];
+    cube_rdiag4(K, i0, j, k, rd);
     for (int q = 0; q < 4; q++)
         out[q] = 0.0f;
-    if (s == 0) {
-        out[0] = f[0] / cube_diag(K, dyz, i0);
-        out[2] = f[2] / cube_diag(K, dyz, i0 + 2);
+    if (((i0 + j + k) & 1) == 0) {
+        out[0] = f[0] * rd[0];
+        out[2] = f[2] * rd[2];
     } else {
-        out[1] = f[1] / cube_diag(K, dyz, i0 + 1);
-        out[3] = f[3] / cube_diag(K, dyz, i0 + 3);
+        out[1] = f[1] * rd[1];
+        out[3] = f[3] * rd[3];
     }
 }
 
+/* One cell of cube_zero4 (the same value as its row's). */
 HOMG_HD float cube_zero1(const cube_level *K, int i, int j, int k, float f)
 {
-    return ((i + j + k) & 1) == 0 ? f / cube_diag(K, cube_dyz(K, j, k), i) : 0.0f;
+    return ((i + j + k) & 1) == 0 ? f * (1.0f / cube_diag(K, cube_dyz(K, j, k), i)) : 0.0f;
 }
 
 /* One half-sweep of colour `colour` on the column (i0, j), planes k0 .. k1-1. */
@@ -175,13 +188,14 @@ HOMG_HD void cube_sweep_col(const cube_level *K, float *u, const float *f, int c
     cube_ld4(k0 > 0 ? u + (c - sz) : NULL, zb);
     cube_ld4(u + c, zc);
     for (int k = k0; k < k1; k++, c += sz) {
-        float ys[4], yn[4], ff[4], out[4];
+        float ys[4], yn[4], ff[4], out[4], rd[4];
         const float xl = i0 > 0 ? u[c - 1] : 0.0f, xr = i0 + 4 < K->nx ? u[c + 4] : 0.0f;
         cube_ld4(k + 1 < K->nz ? u + (c + sz) : NULL, zt);
         cube_ld4(j > 0 ? u + (c - sy) : NULL, ys);
         cube_ld4(j + 1 < K->ny ? u + (c + sy) : NULL, yn);
         cube_ldg4(f + c, ff);
-        cube_relax4(K, i0, cube_dyz(K, j, k), (i0 + j + k) & 1, colour, zc, zc, xl, xr, ys, yn, zb, zt, ff, out);
+        cube_rdiag4(K, i0, j, k, rd);
+        cube_relax4(K, rd, (i0 + j + k) & 1, colour, zc, zc, xl, xr, ys, yn, zb, zt, ff, out);
         cube_st4(u + c, out);
         cube_copy4(zb, zc);
         cube_copy4(zc, zt);
@@ -209,7 +223,7 @@ HOMG_HD void cube_pre_col(const cube_level *K, float *u, const float *f, int i0,
     cube_ldg4(f + c, fc);
     cube_zero4(K, i0, j, k0, fc, zc);
     for (int k = k0; k < k1; k++, c += sz) {
-        float ys[4], yn[4], out[4];
+        float ys[4], yn[4], out[4], rd[4];
         const float xl = i0 > 0 ? cube_zero1(K, i0 - 1, j, k, f[c - 1]) : 0.0f;
         const float xr = i0 + 4 < K->nx ? cube_zero1(K, i0 + 4, j, k, f[c + 4]) : 0.0f;
         cube_ldg4(k + 1 < K->nz ? f + (c + sz) : NULL, ft);
@@ -219,7 +233,8 @@ HOMG_HD void cube_pre_col(const cube_level *K, float *u, const float *f, int i0,
             cube_copy4(zt, ft);
         cube_zero_row(K, j > 0 ? f + (c - sy) : NULL, i0, j - 1, k, ys);
         cube_zero_row(K, j + 1 < K->ny ? f + (c + sy) : NULL, i0, j + 1, k, yn);
-        cube_relax4(K, i0, cube_dyz(K, j, k), (i0 + j + k) & 1, 1, zc, zc, xl, xr, ys, yn, zb, zt, fc, out);
+        cube_rdiag4(K, i0, j, k, rd);
+        cube_relax4(K, rd, (i0 + j + k) & 1, 1, zc, zc, xl, xr, ys, yn, zb, zt, fc, out);
         cube_st4(u + c, out);
         cube_copy4(zb, zc);
         cube_copy4(zc, zt);
@@ -257,7 +272,7 @@ HOMG_HD void cube_prolong_col(const cube_level *K, const float *ec, float *u, co
     cube_vrow_or_zero(K, ec, u, k0 > 0, i0, j, k0 - 1, zb);
     cube_vrow(K, ec, u, i0, j, k0, zc, rc);
     for (int k = k0; k < k1; k++, c += sz) {
-        float ys[4], yn[4], ff[4], out[4], xl = 0.0f, xr = 0.0f;
+        float ys[4], yn[4], ff[4], out[4], rd[4], xl = 0.0f, xr = 0.0f;
         if (i0 > 0)
             xl = u[c - 1] + ec[cube_cindex(K, i0 / 2 - 1, j / 2, k / 2)];
         if (i0 + 4 < K->nx)
@@ -269,7 +284,8 @@ HOMG_HD void cube_prolong_col(const cube_level *K, const float *ec, float *u, co
         cube_vrow_or_zero(K, ec, u, j > 0, i0, j - 1, k, ys);
         cube_vrow_or_zero(K, ec, u, j + 1 < K->ny, i0, j + 1, k, yn);
         cube_ldg4(f + c, ff);
-        cube_relax4(K, i0, cube_dyz(K, j, k), (i0 + j + k) & 1, 1, zc, rc, xl, xr, ys, yn, zb, zt, ff, out);
+        cube_rdiag4(K, i0, j, k, rd);
+        cube_relax4(K, rd, (i0 + j + k) & 1, 1, zc, rc, xl, xr, ys, yn, zb, zt, ff, out);
         cube_st4(u + c, out);
         cube_copy4(zb, zc);
         cube_copy4(zc, zt);
@@ -295,6 +311,35 @@ HOMG_HD void cube_res_row(const cube_level *K, const float *u, const float *f, i
         const float off = K->g[0] * (w + e) + K->g[1] * (ys[q] + yn[q]) + K->g[2] * (zb[q] + zt[q]);
         r[q] = (ff[q] + off) - cube_diag(K, dyz, i0 + q) * uc[q];
     }
+}
+
+/* q = A x on the column (i0, j), planes k0 .. k1-1; returns the sum of x q there. */
+HOMG_HD double cube_apply_col(const cube_level *K, const float *x, float *q, int i0, int j, int k0, int k1)
+{
+    const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny;
+    unsigned c = cube_index(K, i0, j, k0);
+    float zb[4], zc[4], zt[4];
+    double xq = 0;
+    cube_ldg4(k0 > 0 ? x + (c - sz) : NULL, zb);
+    cube_ldg4(x + c, zc);
+    for (int k = k0; k < k1; k++, c += sz) {
+        const float dyz = cube_dyz(K, j, k);
+        const float xl = i0 > 0 ? x[c - 1] : 0.0f, xr = i0 + 4 < K->nx ? x[c + 4] : 0.0f;
+        float ys[4], yn[4], out[4];
+        cube_ldg4(k + 1 < K->nz ? x + (c + sz) : NULL, zt);
+        cube_ldg4(j > 0 ? x + (c - sy) : NULL, ys);
+        cube_ldg4(j + 1 < K->ny ? x + (c + sy) : NULL, yn);
+        for (int m = 0; m < 4; m++) {
+            const float w = m == 0 ? xl : zc[m - 1], e = m == 3 ? xr : zc[m + 1];
+            const float off = K->g[0] * (w + e) + K->g[1] * (ys[m] + yn[m]) + K->g[2] * (zb[m] + zt[m]);
+            out[m] = cube_diag(K, dyz, i0 + m) * zc[m] - off;
+            xq += (double)zc[m] * (double)out[m];
+        }
+        cube_st4(q + c, out);
+        cube_copy4(zb, zc);
+        cube_copy4(zc, zt);
+    }
+    return xq;
 }
 
 /* fc at coarse cells (i0/2, J, Kc) and (i0/2 + 1, J, Kc): their eight children's f - A u. */

@@ -498,6 +498,16 @@ static homg_status residual_restrict(gen_cycle *c, int l)
                                    G->b[l + 1]);
 }
 
+/* q = A_l x, *xq += x.q: cube kernels where level l is a cube level. */
+static homg_status apply_level(homg_grid *g, int l, const void *x, void *q, double *xq)
+{
+    grid_general *G = g->gen;
+    cube_level K;
+    if (cube_of(g, l, x, q, &K))
+        return HOMG_KERNELS(&g->ctx->ex, cube)->apply(&g->ctx->ex, &K, (const float *)x, (float *)q, xq);
+    return G->k->apply(&g->ctx->ex, g->desc.precision, &G->lv[l], x, q, xq);
+}
+
 /* n symmetric sweeps (reverse: colour 1 first), from the second half-sweep on
  * when the first was fused into the launch before (skip; 2 on a cube level after
  * cube_pre: the first two). */
@@ -682,7 +692,7 @@ static homg_status two_pass_solve(gen_cycle *c, int m)
     c->xs[m] = G->kz[m];
     HOMG_TRY(visit(c, m, 0, 1));
     GQ(g, G->k->dot2(ex, p, n, G->kz[m], b, NULL, s + GEN_RZ), "two-pass weight");
-    GQ(g, G->k->apply(ex, p, L, G->kz[m], G->kq[m], s + GEN_PQ), "two-pass operator");
+    GQ(g, apply_level(g, m, G->kz[m], G->kq[m], s + GEN_PQ), "two-pass operator");
     GQ(g, G->k->scalars(ex, s, GEN_STEP_PASS, 0, NULL, NULL), "two-pass weight");
     GQ(g, g->ctx->mem->zero(ex, x, n * g->elem), "zeroing a level");
     GQ(g, G->k->update_ur(ex, p, n, L->flag, x, G->kz[m], b, G->kq[m], s), "two-pass update");
@@ -788,7 +798,7 @@ static homg_status iterate_update(homg_grid *g, const gen_rhs *x)
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision pr = g->desc.precision;
     const size_t n = cells(&G->lv[0]);
-    GQ(g, G->k->apply(ex, pr, &G->lv[0], G->p, G->q, G->s + GEN_PQ), "operator");
+    GQ(g, apply_level(g, 0, G->p, G->q, G->s + GEN_PQ), "operator");
     GQ(g, G->k->scalars(ex, G->s, GEN_STEP_ALPHA, 0, NULL, NULL), "scalars");
     GQ(g, G->k->update_ur(ex, pr, n, G->lv[0].flag, x->u, G->p, G->r, G->q, G->s), "update");
     if (x->u_ref)
