@@ -6,7 +6,7 @@
 # Pack with tools/dev/device-prep.sh (DEV_FILES="bench/bench_grid tests/test_cube_gpu
 # tests/test_cube tests/test_grid_ref tests/test_grid_gpu").  Log in $OUT/cube.log.
 set -u
-NAME=cube DEFAULT_BUDGET=140
+NAME=cube DEFAULT_BUDGET=${BUDGET:-140}
 . "$(dirname "$0")/device_timed.sh"
 G="--general --methods vcycle,fft --reps 9 --cases ${CASES:-0,1,2}"
 timed 15 cube_gpu $B/tests/test_cube_gpu
@@ -17,12 +17,15 @@ timed 15 memcheck_cube compute-sanitizer --tool memcheck --error-exitcode 3 $B/t
 timed 10 racecheck_cube compute-sanitizer --tool racecheck --error-exitcode 3 $B/tests/test_cube_gpu small
 timed 25 grid_ref_cuda env HOMG_TEST_BACKEND=cuda $B/tests/test_grid_ref
 NCU="ncu --clock-control none --csv --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum"
-timed 20 ncu_cube $NCU -k regex:cube_ --launch-count 30 $B/bench/bench_grid --general --methods vcycle --reps 1 --cases 1
-timed 20 ncu_gen env HOMG_GEN_CUBE=0 $NCU -k "regex:smooth|prolong|restrict" --launch-count 24 \
+K="regex:cube_|smooth|prolong|coarse_solve|residual|apply|dot2|update_|zero_active|scalars|error_norm"
+# the first solve of the 256^3 box (~232 launches: 4 V-cycles and the CG steps), each kernel alone
+timed 40 ncu_solve $NCU --log-file $OUT/ncu_cube_solve.csv -k "$K" --launch-count ${NCU_COUNT:-240} \
     $B/bench/bench_grid --general --methods vcycle --reps 1 --cases 1
-timed 12 test_gen $B/tests/test_grid_gpu gen
+timed 20 ncu_gen env HOMG_GEN_CUBE=0 $NCU --log-file $OUT/ncu_gen_cycle.csv -k "regex:smooth|prolong|restrict" \
+    --launch-count 24 $B/bench/bench_grid --general --methods vcycle --reps 1 --cases 1
+timed 40 test_grid_gpu $B/tests/test_grid_gpu
 echo "=== done $(date -u)" >> "$L"
 printf "%b\n" "$S" >> "$L"
 grep -E "^\| 3D|^=== |ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|differ|CUDA vs|cube vs|rc=" "$L" |
     grep -v "^=== done" | cut -c1-200 | tail -c 6000
-echo "--- ncu rows: $(grep -c '^"[0-9]' "$L")"
+wc -l $OUT/*.csv
