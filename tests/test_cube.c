@@ -2,7 +2,8 @@
  * the general multigrid's kernels (kernels/grid/gen*, an independent code of the
  * same operator, summing in double) on random input: a half-sweep of each colour,
  * the pass from zero (= smooth_from_zero + the colour-1 half-sweep), prolongation
- * with the colour-1 half-sweep, residual and restriction, the operator (and x.q); every size and side kind
+ * with the colour-1 half-sweep, residual and restriction, the operator (and x.q), the
+ * finest residual (and r.r); every size and side kind
  * of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
  * (residual from the definition, cycles beside the gen kernels'). */
 #include <setjmp.h>
@@ -92,6 +93,16 @@ static void check_case(int t)
         assert_int_equal(G->apply(ex, HOMG_FLOAT32, &L, u, b, &xq[1]), HOMG_OK);
         expect("operator", t, &L, diff(a, b, n));
         expect("operator's x.q", t, &L, fabs(xq[0] - xq[1]) / fabs(xq[1]));
+    }
+    for (int with_u = 0; with_u < 2; with_u++) {
+        double rr[2] = { 0, 0 };
+        gen_fine F;
+        memset(&F, 0, sizeof F); /* no face data, no sigma_cell */
+        F.h = 1;
+        assert_int_equal(Q->residual(ex, &K, with_u ? u : NULL, f, a, &rr[0]), HOMG_OK);
+        assert_int_equal(G->residual(ex, HOMG_FLOAT32, &L, &F, with_u ? u : NULL, f, b, &rr[1]), HOMG_OK);
+        expect(with_u ? "residual" : "residual (u NULL)", t, &L, diff(a, b, n));
+        expect("residual's r.r", t, &L, fabs(rr[0] - rr[1]) / fabs(rr[1]));
     }
     free(u), free(f), free(ec), free(a), free(b), free(fa), free(fb);
 }

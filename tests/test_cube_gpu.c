@@ -1,6 +1,6 @@
 /* test_cube_gpu.c -- the uniform 3D levels' CUDA kernels (kernels/grid/cube.cu)
  * against their CPU twins (cube.c) on random input: every kernel on every level of
- * tests/util/cubecase.c and on one level big enough for several planes per thread
+ * tests/util/cubecase.c (the finest residual with and without u) and on one level big enough for several planes per thread
  * with a short last chunk; then GPU solves of power-of-two boxes with and without
  * the cube kernels (HOMG_GEN_CUBE=0) against the CPU's.  Argument "small": the
  * kernels on the cubecase levels only (compute-sanitizer).  Skips (exit 77) without a CUDA device. */
@@ -90,6 +90,18 @@ static void check_level(const gen_level *L, uint64_t seed)
         expect("operator", &K, diff(du, hu, n));
         assert_int_equal(homg_copy_to_host(gpu, xq, dxq, sizeof(double)), HOMG_OK);
         expect("operator's x.q", &K, fabs(xq[0] - xq[1]) / fabs(xq[1]));
+        for (int with_u = 0; with_u < 2; with_u++) { /* r into a fresh array; u: the operator's q */
+            float *dr = up(u, n), *hr = (float *)malloc(n * sizeof(float));
+            xq[0] = xq[1] = 0;
+            assert_int_equal(homg_copy_from_host(gpu, dxq, xq, sizeof(double)), HOMG_OK);
+            assert_int_equal(QG->residual(&gpu->ex, &K, with_u ? du : NULL, df, dr, dxq), HOMG_OK);
+            assert_int_equal(QC->residual(&cpu->ex, &K, with_u ? hu : NULL, f, hr, &xq[1]), HOMG_OK);
+            expect(with_u ? "residual" : "residual (u NULL)", &K, diff(dr, hr, n));
+            assert_int_equal(homg_copy_to_host(gpu, xq, dxq, sizeof(double)), HOMG_OK);
+            expect("residual's r.r", &K, fabs(xq[0] - xq[1]) / fabs(xq[1]));
+            homg_free(gpu, dr);
+            free(hr);
+        }
         homg_free(gpu, dxq);
     }
     homg_free(gpu, du), homg_free(gpu, df), homg_free(gpu, dec), homg_free(gpu, dfc);

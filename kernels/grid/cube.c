@@ -55,4 +55,17 @@ homg_status homg_cpu_cube_apply(kernel_exec *ex, const cube_level *K, const floa
     return HOMG_OK;
 }
 
+homg_status homg_cpu_cube_residual(kernel_exec *ex, const cube_level *K, const float *u, const float *f, float *r,
+                                   double *rr)
+{
+    double s = 0;
+    (void)ex;
+    for (int j = 0; j < K->ny; j++)
+        for (int i0 = 0; i0 < K->nx; i0 += 4)
+            s += cube_residual_col(K, u, f, r, i0, j, 0, K->nz);
+    if (rr)
+        *rr += s;
+    return HOMG_OK;
+}
+
 const cube_kernels homg_cpu_cube_kernels = { .name = "cpu", CUBE_KERNELS(HOMG_KERNEL_CPU_INIT) };

@@ -133,6 +133,17 @@ __global__ void cube_apply_kernel(cube_level K, const float *x, float *q, double
         cube_block_add(s, xq);
 }
 
+__global__ void cube_residual_kernel(cube_level K, const float *u, const float *f, float *r, double *rr, int kc)
+{
+    int i0, j, k0, k1;
+    double s = 0;
+    cube_wait();
+    if (cube_column(K, kc, &i0, &j, &k0, &k1))
+        s = cube_residual_col(&K, u, f, r, i0, j, k0, k1);
+    if (rr)
+        cube_block_add(s, rr);
+}
+
 __global__ void cube_restrict_kernel(cube_level K, const float *u, const float *f, float *fc)
 {
     const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, cy = (unsigned)K.ny / 2;
@@ -172,6 +183,13 @@ extern "C" homg_status homg_cuda_cube_apply(kernel_exec *ex, const cube_level *K
 {
     const int kc = cube_chunk(K);
     return cube_launch(ex, cube_threads(K, kc), "cube_apply_kernel", cube_apply_kernel, *K, x, q, xq, kc);
+}
+
+extern "C" homg_status homg_cuda_cube_residual(kernel_exec *ex, const cube_level *K, const float *u, const float *f,
+                                               float *r, double *rr)
+{
+    const int kc = cube_chunk(K);
+    return cube_launch(ex, cube_threads(K, kc), "cube_residual_kernel", cube_residual_kernel, *K, u, f, r, rr, kc);
 }
 
 extern "C" const cube_kernels homg_cuda_cube_kernels = { .name = "cuda", CUBE_KERNELS(HOMG_KERNEL_CUDA_INIT) };

@@ -40,6 +40,10 @@ typedef struct cube_level {
       (kernel_exec * ex, const cube_level *K, const float *ec, float *u, const float *f))                        \
     /* q = A x; *xq += x.q (in double; the CG's operator step). */                                               \
     X(homg_status, cube, apply, (kernel_exec * ex, const cube_level *K, const float *x, float *q, double *xq))   \
+    /* r = f - A u (u NULL: f), summed in double; *rr += r.r (rr NULL: not summed). The finest level's */        \
+    /* residual where the sides carry no data (gen residual's face terms are 0 then). */                         \
+    X(homg_status, cube, residual,                                                                               \
+      (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *r, double *rr))             \
     /* fc[C] = sum over C's eight children of f - A u (fc: the level below, half K's size per axis). */          \
     X(homg_status, cube, residual_restrict,                                                                      \
       (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *fc))

@@ -342,6 +342,40 @@ HOMG_HD double cube_apply_col(const cube_level *K, const float *x, float *q, int
     return xq;
 }
 
+/* r = f - A u on the column (u NULL: r = f), in double, stored in float; returns the sum
+ * of r^2 (the stored values) there: the CG's residual, which keeps float32 from drifting. */
+HOMG_HD double cube_residual_col(const cube_level *K, const float *u, const float *f, float *r, int i0, int j, int k0,
+                                 int k1)
+{
+    const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny;
+    unsigned c = cube_index(K, i0, j, k0);
+    float zb[4], zc[4], zt[4];
+    double rr = 0;
+    cube_ldg4(u && k0 > 0 ? u + (c - sz) : NULL, zb);
+    cube_ldg4(u ? u + c : NULL, zc);
+    for (int k = k0; k < k1; k++, c += sz) {
+        const double dyz = (double)K->lam + (double)cube_axis(K, 1, j, K->ny) + (double)cube_axis(K, 2, k, K->nz);
+        const float xl = u && i0 > 0 ? u[c - 1] : 0.0f, xr = u && i0 + 4 < K->nx ? u[c + 4] : 0.0f;
+        float ys[4], yn[4], ff[4], out[4];
+        cube_ldg4(u && k + 1 < K->nz ? u + (c + sz) : NULL, zt);
+        cube_ldg4(u && j > 0 ? u + (c - sy) : NULL, ys);
+        cube_ldg4(u && j + 1 < K->ny ? u + (c + sy) : NULL, yn);
+        cube_ldg4(f + c, ff);
+        for (int m = 0; m < 4; m++) {
+            const double w = m == 0 ? xl : zc[m - 1], e = m == 3 ? xr : zc[m + 1];
+            const double off = (double)K->g[0] * (w + e) + (double)K->g[1] * ((double)ys[m] + (double)yn[m]) +
+                               (double)K->g[2] * ((double)zb[m] + (double)zt[m]);
+            const double d = dyz + (double)cube_axis(K, 0, i0 + m, K->nx);
+            out[m] = (float)(((double)ff[m] + off) - d * (double)zc[m]);
+            rr += (double)out[m] * (double)out[m];
+        }
+        cube_st4(r + c, out);
+        cube_copy4(zb, zc);
+        cube_copy4(zc, zt);
+    }
+    return rr;
+}
+
 /* fc at coarse cells (i0/2, J, Kc) and (i0/2 + 1, J, Kc): their eight children's f - A u. */
 HOMG_HD void cube_restrict_pair(const cube_level *K, const float *u, const float *f, float *fc, int i0, int J, int Kc)
 {
