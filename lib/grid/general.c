@@ -27,6 +27,8 @@
  * preconditioned residual only where the error is monitored: project_z), and u gets mean zero per island at
  * the end. */
 #include "grid_internal.h"
+#include "grid/cube_kernels.h"
+#include "grid/cube_point.h"
 #include "grid/gen_kernels.h"
 #include "grid/gen_point.h"
 
@@ -486,12 +488,80 @@ typedef struct gen_cycle {
 
 static double share(const grid_general *G, int l) { return (double)cells(&G->lv[l]) / (double)cells(&G->lv[0]); }
 
+/* ---- the uniform 3D levels' fast path (kernels/grid/cube*, cube_kernels.h) ---- */
+
+/* Whether level l (with x and b) runs the cube kernels, and then K: float32, a cube
+ * level, 16-byte aligned arrays.  HOMG_GEN_CUBE=0 turns them off (the benchmark times
+ * against it; the library documents no such variable). */
+static int cube_of(const homg_grid *g, int l, const void *x, const void *b, cube_level *K)
+{
+    const char *e = getenv("HOMG_GEN_CUBE"); /* read each time: tests/test_cube.c solves with and without */
+    return !(e && !strcmp(e, "0")) && g->desc.precision == HOMG_FLOAT32 && !((size_t)x % 16) && !((size_t)b % 16) &&
+           cube_from_gen(&g->gen->lv[l], K);
+}
+
+/* n symmetric sweeps as half-sweep launches, the first `skip` half-sweeps done already. */
+static homg_status cube_sweeps(gen_cycle *c, int l, const cube_level *K, int n, int reverse, int skip)
+{
+    homg_grid *g = c->g;
+    const cube_kernels *ck = HOMG_KERNELS(&g->ctx->ex, cube);
+    const double share_l = (double)cells(&g->gen->lv[l]) / (double)cells(&g->gen->lv[0]);
+    for (int h = skip; h < 2 * n; h++)
+        GQ(g, ck->sweep(&g->ctx->ex, K, (float *)c->xs[l], (const float *)c->bs[l], (h + reverse) & 1), "smoothing");
+    if (2 * n > skip)
+        homg__account(g, 2L * n - skip, (2 * n - skip) * 0.5 * share_l, 3.0 * (2 * n - skip) * cells(&g->gen->lv[l]));
+    return HOMG_OK;
+}
+
+/* Level l's residual restricted to level l + 1's rhs: cube kernels where level l is a cube level. */
+static homg_status residual_restrict(gen_cycle *c, int l)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    cube_level K;
+    if (cube_of(g, l, c->xs[l], c->bs[l], &K) && !((size_t)G->b[l + 1] % 8))
+        return HOMG_KERNELS(&g->ctx->ex, cube)
+            ->residual_restrict(&g->ctx->ex, &K, (const float *)c->xs[l], (const float *)c->bs[l],
+                                (float *)G->b[l + 1]);
+    return G->k->residual_restrict(&g->ctx->ex, g->desc.precision, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l],
+                                   G->b[l + 1]);
+}
+
+/* q = A_l x, *xq += x.q: cube kernels where level l is a cube level. */
+static homg_status apply_level(homg_grid *g, int l, const void *x, void *q, double *xq)
+{
+    grid_general *G = g->gen;
+    cube_level K;
+    if (cube_of(g, l, x, q, &K))
+        return HOMG_KERNELS(&g->ctx->ex, cube)->apply(&g->ctx->ex, &K, (const float *)x, (float *)q, xq);
+    return G->k->apply(&g->ctx->ex, g->desc.precision, &G->lv[l], x, q, xq);
+}
+
+/* r = f + face terms - A_0 u (u NULL: 0), *rr += r.r: the cube kernel (in double, like
+ * gen's) where the finest level is a cube level and the sides carry no data. */
+static homg_status residual_fine(homg_grid *g, const void *u, const void *f, void *r, double *rr)
+{
+    grid_general *G = g->gen;
+    cube_level K;
+    int faces = G->F.sigma_cell != NULL;
+    for (int s = 0; s < 6; s++)
+        faces |= G->F.face[s] != NULL;
+    if (!faces && !((size_t)u % 16) && cube_of(g, 0, f, r, &K))
+        return HOMG_KERNELS(&g->ctx->ex, cube)
+            ->residual(&g->ctx->ex, &K, (const float *)u, (const float *)f, (float *)r, rr);
+    return G->k->residual(&g->ctx->ex, g->desc.precision, &G->lv[0], &G->F, u, f, r, rr);
+}
+
 /* n symmetric sweeps (reverse: colour 1 first), from the second half-sweep on
- * when the first was fused into the launch before (skip). */
+ * when the first was fused into the launch before (skip; 2 on a cube level after
+ * cube_pre: the first two). */
 static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int skip)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
+    cube_level K;
+    if (cube_of(g, l, c->xs[l], c->bs[l], &K))
+        return cube_sweeps(c, l, &K, n, reverse, skip);
     GQ(g, G->k->sweeps(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], n, reverse, skip), "smoothing");
     homg__account(g, 2L * n - (n > 0 && skip), n * share(G, l), 4.0 * n * cells(&G->lv[l]));
     return HOMG_OK;
@@ -517,7 +587,13 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
     const int fuse = n > 0 && fused();
-    if (fuse)
+    cube_level K;
+    if (fuse && cube_of(g, l, c->xs[l], c->bs[l], &K) && !((size_t)G->x[l + 1] % 8))
+        GQ(g,
+           HOMG_KERNELS(ex, cube)->prolong_smooth(ex, &K, (const float *)G->x[l + 1], (float *)c->xs[l],
+                                                  (const float *)c->bs[l]),
+           "prolongation");
+    else if (fuse)
         GQ(g, G->k->prolong_smooth(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l], c->bs[l]), "prolongation");
     else
         GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
@@ -602,6 +678,8 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
     const int pre = level_sweeps(g, l, 0), from_zero = zero && pre > 0 && fused();
+    cube_level K;
+    int done = from_zero; /* half-sweeps done by the launch from zero */
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (l == G->nlev - 1 && G->cm) { /* the same map as coarse_solve's sweeps, one mat-vec */
@@ -614,15 +692,18 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    if (from_zero) { /* zeroing and the first half-sweep in one pass */
+    if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
+        GQ(g, HOMG_KERNELS(ex, cube)->pre(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
+        homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
+        done = 2;
+    } else if (from_zero) { /* zeroing and the first half-sweep in one pass */
         GQ(g, G->k->smooth_from_zero(ex, p, &G->lv[l], c->xs[l], c->bs[l]), "smoothing");
     } else if (zero) {
         GQ(g, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
         homg__account(g, 1, 0, (double)cells(&G->lv[l]));
     }
-    HOMG_TRY(sweeps(c, l, pre, 0, from_zero));
-    GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
-       "residual and restriction");
+    HOMG_TRY(sweeps(c, l, pre, 0, done));
+    GQ(g, residual_restrict(c, l), "residual and restriction");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
     if (G->kmask >> (l + 1) & 1)
         return two_pass_rest(c, l);
@@ -631,8 +712,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         /* the F-cycle's second visit: a V-cycle on the coarse correction's residual */
         HOMG_TRY(correct_and_sweep(c, l, 1));
         HOMG_TRY(sweeps(c, l, 1, 0, 0));
-        GQ(g, G->k->residual_restrict(ex, p, &G->lv[l], &G->lv[l + 1], c->xs[l], c->bs[l], G->b[l + 1]),
-           "residual and restriction");
+        GQ(g, residual_restrict(c, l), "residual and restriction");
         HOMG_TRY(visit(c, l + 1, 0, 1));
     }
     return correct_and_sweep(c, l, level_sweeps(g, l, 1));
@@ -661,7 +741,7 @@ static homg_status two_pass_solve(gen_cycle *c, int m)
     c->xs[m] = G->kz[m];
     HOMG_TRY(visit(c, m, 0, 1));
     GQ(g, G->k->dot2(ex, p, n, G->kz[m], b, NULL, s + GEN_RZ), "two-pass weight");
-    GQ(g, G->k->apply(ex, p, L, G->kz[m], G->kq[m], s + GEN_PQ), "two-pass operator");
+    GQ(g, apply_level(g, m, G->kz[m], G->kq[m], s + GEN_PQ), "two-pass operator");
     GQ(g, G->k->scalars(ex, s, GEN_STEP_PASS, 0, NULL, NULL), "two-pass weight");
     GQ(g, g->ctx->mem->zero(ex, x, n * g->elem), "zeroing a level");
     GQ(g, G->k->update_ur(ex, p, n, L->flag, x, G->kz[m], b, G->kq[m], s), "two-pass update");
@@ -744,7 +824,7 @@ static homg_status restart(homg_grid *g, const gen_rhs *x, int first)
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision pr = g->desc.precision;
     const size_t n = cells(&G->lv[0]);
-    GQ(g, G->k->residual(ex, pr, &G->lv[0], &G->F, x->u, x->f, G->r, NULL), "residual");
+    GQ(g, residual_fine(g, x->u, x->f, G->r, NULL), "residual");
     HOMG_TRY(project(g, G->r, first ? G->s + GEN_PROJ : NULL));
     GQ(g, g->ctx->mem->zero(ex, G->p, n * g->elem), "restart");
     HOMG_TRY(precondition(g));
@@ -767,7 +847,7 @@ static homg_status iterate_update(homg_grid *g, const gen_rhs *x)
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision pr = g->desc.precision;
     const size_t n = cells(&G->lv[0]);
-    GQ(g, G->k->apply(ex, pr, &G->lv[0], G->p, G->q, G->s + GEN_PQ), "operator");
+    GQ(g, apply_level(g, 0, G->p, G->q, G->s + GEN_PQ), "operator");
     GQ(g, G->k->scalars(ex, G->s, GEN_STEP_ALPHA, 0, NULL, NULL), "scalars");
     GQ(g, G->k->update_ur(ex, pr, n, G->lv[0].flag, x->u, G->p, G->r, G->q, G->s), "update");
     if (x->u_ref)
@@ -977,7 +1057,7 @@ static homg_status run_start(homg_grid *g, gen_run *r, const homg_solve_desc *sd
     if (!sd->warm_start)
         GQ(g, G->k->zero_active(ex, g->desc.precision, n, G->lv[0].flag, r->x.u), "zeroing u");
     /* ||f + face terms||^2 for the relative residual */
-    GQ(g, G->k->residual(ex, g->desc.precision, &G->lv[0], &G->F, NULL, r->x.f, G->r, G->s + GEN_BB), "rhs norm");
+    GQ(g, residual_fine(g, NULL, r->x.f, G->r, G->s + GEN_BB), "rhs norm");
     HOMG_TRY(run_seq(g, &r->x, GEN_SEQ_RESTART_FIRST));
     r->converged = 0;
     r->cycles = 0;

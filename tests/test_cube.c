@@ -1,0 +1,201 @@
+/* test_cube.c -- the uniform 3D levels' kernels (kernels/grid/cube*, CPU) against
+ * the general multigrid's kernels (kernels/grid/gen*, an independent code of the
+ * same operator, summing in double) on random input: a half-sweep of each colour,
+ * the pass from zero (= smooth_from_zero + the colour-1 half-sweep), prolongation
+ * with the colour-1 half-sweep, residual and restriction, the operator (and x.q), the
+ * finest residual (and r.r); every size and side kind
+ * of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
+ * (residual from the definition, cycles beside the gen kernels'). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "cubecase.h"
+#include "gridcase.h"
+#include "grid/cube_kernels.h"
+#include "grid/cube_point.h"
+#include "grid/gen_kernels.h"
+#include "testutil.h"
+
+static homg_ctx *cpu;
+
+/* ||a - b|| / ||b|| over n floats. */
+static double diff(const float *a, const float *b, size_t n)
+{
+    double *x = (double *)malloc(n * sizeof(double)), *y = (double *)malloc(n * sizeof(double)), d;
+    for (size_t k = 0; k < n; k++)
+        x[k] = a[k], y[k] = b[k];
+    d = homg_rel_diff(x, y, n);
+    free(x);
+    free(y);
+    return d;
+}
+
+static float *dup(const float *v, size_t n)
+{
+    float *w = (float *)malloc(n * sizeof(float));
+    memcpy(w, v, n * sizeof(float));
+    return w;
+}
+
+static int bad;
+
+static void expect(const char *what, int t, const gen_level *L, double d)
+{
+    if (d <= 2e-6)
+        return;
+    printf("  %s, case %d (%d x %d x %d): cube vs gen %.3e\n", what, t, L->nx, L->ny, L->nz, d);
+    bad++;
+}
+
+static void check_case(int t)
+{
+    const gen_kernels *G = &homg_cpu_gen_kernels;
+    const cube_kernels *Q = &homg_cpu_cube_kernels;
+    kernel_exec *ex = &cpu->ex;
+    gen_level L, C;
+    cube_level K;
+    homg_rng rng = homg_rng_seed(100 + (uint64_t)t);
+    cube_case_level(t, &L, &C);
+    assert_true(cube_from_gen(&L, &K));
+    const size_t n = (size_t)L.nx * L.ny * L.nz, nc = (size_t)C.nx * C.ny * C.nz;
+    float *u = cube_case_random(n, &rng), *f = cube_case_random(n, &rng), *ec = cube_case_random(nc, &rng);
+    float *a = dup(u, n), *b = dup(u, n), *fa = cube_case_random(nc, &rng), *fb = dup(fa, nc);
+    for (int colour = 0; colour < 2; colour++) {
+        memcpy(a, u, n * sizeof(float));
+        memcpy(b, u, n * sizeof(float));
+        assert_int_equal(Q->sweep(ex, &K, a, f, colour), HOMG_OK);
+        assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, colour), HOMG_OK);
+        expect(colour ? "half-sweep colour 1" : "half-sweep colour 0", t, &L, diff(a, b, n));
+    }
+    memcpy(a, u, n * sizeof(float)); /* garbage before: every cell is written */
+    assert_int_equal(Q->pre(ex, &K, a, f), HOMG_OK);
+    assert_int_equal(G->smooth_from_zero(ex, HOMG_FLOAT32, &L, b, f), HOMG_OK);
+    assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, 1), HOMG_OK);
+    expect("from zero + colour 1", t, &L, diff(a, b, n));
+    memcpy(a, u, n * sizeof(float));
+    memcpy(b, u, n * sizeof(float));
+    assert_int_equal(Q->prolong_smooth(ex, &K, ec, a, f), HOMG_OK);
+    assert_int_equal(G->prolong_smooth(ex, HOMG_FLOAT32, &L, &C, ec, b, f), HOMG_OK);
+    expect("prolongation + colour 1", t, &L, diff(a, b, n));
+    assert_int_equal(Q->residual_restrict(ex, &K, u, f, fa), HOMG_OK);
+    assert_int_equal(G->residual_restrict(ex, HOMG_FLOAT32, &L, &C, u, f, fb), HOMG_OK);
+    expect("residual + restriction", t, &L, diff(fa, fb, nc));
+    {
+        double xq[2] = { 0, 0 };
+        assert_int_equal(Q->apply(ex, &K, u, a, &xq[0]), HOMG_OK);
+        assert_int_equal(G->apply(ex, HOMG_FLOAT32, &L, u, b, &xq[1]), HOMG_OK);
+        expect("operator", t, &L, diff(a, b, n));
+        expect("operator's x.q", t, &L, fabs(xq[0] - xq[1]) / fabs(xq[1]));
+    }
+    for (int with_u = 0; with_u < 2; with_u++) {
+        double rr[2] = { 0, 0 };
+        gen_fine F;
+        memset(&F, 0, sizeof F); /* no face data, no sigma_cell */
+        F.h = 1;
+        assert_int_equal(Q->residual(ex, &K, with_u ? u : NULL, f, a, &rr[0]), HOMG_OK);
+        assert_int_equal(G->residual(ex, HOMG_FLOAT32, &L, &F, with_u ? u : NULL, f, b, &rr[1]), HOMG_OK);
+        expect(with_u ? "residual" : "residual (u NULL)", t, &L, diff(a, b, n));
+        expect("residual's r.r", t, &L, fabs(rr[0] - rr[1]) / fabs(rr[1]));
+    }
+    free(u), free(f), free(ec), free(a), free(b), free(fa), free(fb);
+}
+
+static void kernels_match_gen(void **state)
+{
+    (void)state;
+    bad = 0;
+    for (int t = 0; t < cube_case_count(); t++)
+        check_case(t);
+    assert_int_equal(bad, 0);
+}
+
+/* Only uniform, flag-free, non-periodic levels with nx % 4 == 0 and even ny, nz. */
+static void levels_taken(void **state)
+{
+    gen_level L, C;
+    cube_level K;
+    unsigned char flag = 0;
+    (void)state;
+    cube_case_level(3, &L, &C);
+    assert_true(cube_from_gen(&L, &K));
+    assert_true(K.dmid[0] == (float)(2 * L.g0[0]) && K.dlo[2] == (float)L.g0[2] + (float)L.wall[4]);
+    L.nx = 6;
+    assert_false(cube_from_gen(&L, &K));
+    L.nx = 16, L.nz = 1;
+    assert_false(cube_from_gen(&L, &K));
+    L.nz = 15;
+    assert_false(cube_from_gen(&L, &K));
+    L.nz = 16, L.periodic[1] = 1;
+    assert_false(cube_from_gen(&L, &K));
+    L.periodic[1] = 0, L.flag = &flag;
+    assert_false(cube_from_gen(&L, &K));
+    L.flag = NULL, L.uniform = 0;
+    assert_false(cube_from_gen(&L, &K));
+}
+
+/* Solves of power-of-two boxes (the cube kernels on every level but the coarsest)
+ * reach the definition's residual and take the cycles the gen kernels take. */
+static void solves_match_gen(void **state)
+{
+    static const int dims[][3] = { { 32, 32, 16 }, { 16, 64, 32 } };
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        grid_case *c = grid_case_new(dims[t / 2][0], dims[t / 2][1], dims[t / 2][2], 1, 7 + t);
+        const size_t n = grid_case_cells(c);
+        double *u = (double *)malloc(n * sizeof(double)), res[2];
+        homg_solve_desc sd;
+        homg_solve_info info[2];
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        if (t & 1) { /* Neumann on three sides, lambda > 0 */
+            c->d.bc[1] = c->d.bc[2] = c->d.bc[5] = HOMG_BC_NEUMANN;
+            c->lambda = 0.3;
+        }
+        memset(&sd, 0, sizeof sd);
+        sd.tol = 1e-5;
+        for (int off = 0; off < 2; off++) {
+            if (off)
+                setenv("HOMG_GEN_CUBE", "0", 1);
+            assert_int_equal(grid_case_solve(cpu, c, &sd, u, &info[off], NULL, NULL), HOMG_OK);
+            res[off] = grid_case_residual(c, u, 0);
+            unsetenv("HOMG_GEN_CUBE");
+        }
+        printf("  %d x %d x %d%s: cube %d cycles, residual %.2e; gen %d cycles, %.2e\n", c->d.nx, c->d.ny, c->d.nz,
+               t & 1 ? " (Neumann, lambda)" : "", info[0].cycles, res[0], info[1].cycles, res[1]);
+        assert_true(info[0].converged && res[0] < 3e-5);
+        assert_true(info[0].cycles <= info[1].cycles);
+        grid_case_free(c);
+        free(u);
+    }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    homg_ctx_destroy(cpu);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kernels_match_gen),
+        cmocka_unit_test(levels_taken),
+        cmocka_unit_test(solves_match_gen),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

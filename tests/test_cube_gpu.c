@@ -1,0 +1,204 @@
+/* test_cube_gpu.c -- the uniform 3D levels' CUDA kernels (kernels/grid/cube.cu)
+ * against their CPU twins (cube.c) on random input: every kernel on every level of
+ * tests/util/cubecase.c (the finest residual with and without u) and on one level big enough for several planes per thread
+ * with a short last chunk; then GPU solves of power-of-two boxes with and without
+ * the cube kernels (HOMG_GEN_CUBE=0) against the CPU's.  Argument "small": the
+ * kernels on the cubecase levels only (compute-sanitizer).  Skips (exit 77) without a CUDA device. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "cubecase.h"
+#include "gridcase.h"
+#include "grid/cube_kernels.h"
+#include "grid/cube_point.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_CUDA
+static homg_ctx *gpu, *cpu;
+static int small_only, bad;
+
+static float *up(const float *h, size_t n)
+{
+    void *d = NULL;
+    assert_int_equal(homg_alloc(gpu, n * sizeof(float), &d), HOMG_OK);
+    assert_int_equal(homg_copy_from_host(gpu, d, h, n * sizeof(float)), HOMG_OK);
+    return (float *)d;
+}
+
+/* ||gpu array - host array|| / ||host array||. */
+static double diff(const float *d, const float *h, size_t n)
+{
+    float *g = (float *)malloc(n * sizeof(float));
+    double *x = (double *)malloc(n * sizeof(double)), *y = (double *)malloc(n * sizeof(double)), r;
+    assert_int_equal(homg_copy_to_host(gpu, g, d, n * sizeof(float)), HOMG_OK);
+    for (size_t k = 0; k < n; k++)
+        x[k] = g[k], y[k] = h[k];
+    r = homg_rel_diff(x, y, n);
+    free(g), free(x), free(y);
+    return r;
+}
+
+static void expect(const char *what, const cube_level *K, double d)
+{
+    if (d <= 1e-6)
+        return;
+    printf("  %s (%d x %d x %d): CUDA vs CPU %.3e\n", what, K->nx, K->ny, K->nz, d);
+    bad++;
+}
+
+static void check_level(const gen_level *L, uint64_t seed)
+{
+    const cube_kernels *QG = &homg_cuda_cube_kernels, *QC = &homg_cpu_cube_kernels;
+    const size_t n = (size_t)L->nx * L->ny * L->nz, nc = n / 8;
+    homg_rng rng = homg_rng_seed(seed);
+    cube_level K;
+    assert_true(cube_from_gen(L, &K));
+    float *u = cube_case_random(n, &rng), *f = cube_case_random(n, &rng), *ec = cube_case_random(nc, &rng);
+    float *fc = cube_case_random(nc, &rng), *hu = (float *)malloc(n * sizeof(float));
+    float *du = up(u, n), *df = up(f, n), *dec = up(ec, nc), *dfc = up(fc, nc);
+    for (int colour = 0; colour < 2; colour++) {
+        memcpy(hu, u, n * sizeof(float));
+        assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK);
+        assert_int_equal(QG->sweep(&gpu->ex, &K, du, df, colour), HOMG_OK);
+        assert_int_equal(QC->sweep(&cpu->ex, &K, hu, f, colour), HOMG_OK);
+        expect(colour ? "half-sweep colour 1" : "half-sweep colour 0", &K, diff(du, hu, n));
+    }
+    assert_int_equal(QG->pre(&gpu->ex, &K, du, df), HOMG_OK);
+    assert_int_equal(QC->pre(&cpu->ex, &K, hu, f), HOMG_OK);
+    expect("from zero + sweep", &K, diff(du, hu, n));
+    memcpy(hu, u, n * sizeof(float));
+    assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK);
+    assert_int_equal(QG->prolong_smooth(&gpu->ex, &K, dec, du, df), HOMG_OK);
+    assert_int_equal(QC->prolong_smooth(&cpu->ex, &K, ec, hu, f), HOMG_OK);
+    expect("prolongation + colour 1", &K, diff(du, hu, n));
+    assert_int_equal(QG->residual_restrict(&gpu->ex, &K, du, df, dfc), HOMG_OK);
+    assert_int_equal(QC->residual_restrict(&cpu->ex, &K, hu, f, fc), HOMG_OK);
+    expect("residual + restriction", &K, diff(dfc, fc, nc));
+    {
+        double xq[2] = { 0, 0 }, *dxq = NULL;
+        assert_int_equal(homg_alloc(gpu, sizeof(double), (void **)&dxq), HOMG_OK);
+        assert_int_equal(homg_copy_from_host(gpu, dxq, xq, sizeof(double)), HOMG_OK);
+        assert_int_equal(QG->apply(&gpu->ex, &K, df, du, dxq), HOMG_OK);
+        assert_int_equal(QC->apply(&cpu->ex, &K, f, hu, &xq[1]), HOMG_OK);
+        expect("operator", &K, diff(du, hu, n));
+        assert_int_equal(homg_copy_to_host(gpu, xq, dxq, sizeof(double)), HOMG_OK);
+        expect("operator's x.q", &K, fabs(xq[0] - xq[1]) / fabs(xq[1]));
+        for (int with_u = 0; with_u < 2; with_u++) { /* r into a fresh array; u: the operator's q */
+            float *dr = up(u, n), *hr = (float *)malloc(n * sizeof(float));
+            xq[0] = xq[1] = 0;
+            assert_int_equal(homg_copy_from_host(gpu, dxq, xq, sizeof(double)), HOMG_OK);
+            assert_int_equal(QG->residual(&gpu->ex, &K, with_u ? du : NULL, df, dr, dxq), HOMG_OK);
+            assert_int_equal(QC->residual(&cpu->ex, &K, with_u ? hu : NULL, f, hr, &xq[1]), HOMG_OK);
+            expect(with_u ? "residual" : "residual (u NULL)", &K, diff(dr, hr, n));
+            assert_int_equal(homg_copy_to_host(gpu, xq, dxq, sizeof(double)), HOMG_OK);
+            expect("residual's r.r", &K, fabs(xq[0] - xq[1]) / fabs(xq[1]));
+            homg_free(gpu, dr);
+            free(hr);
+        }
+        homg_free(gpu, dxq);
+    }
+    homg_free(gpu, du), homg_free(gpu, df), homg_free(gpu, dec), homg_free(gpu, dfc);
+    free(u), free(f), free(ec), free(fc), free(hu);
+}
+
+static void kernels_match_cpu(void **state)
+{
+    gen_level L, C;
+    (void)state;
+    bad = 0;
+    for (int t = 0; t < cube_case_count(); t++) {
+        cube_case_level(t, &L, &C);
+        check_level(&L, 200 + (uint64_t)t);
+    }
+    if (!small_only) { /* 3 planes per thread (cube.cu cube_chunk), 130 = 43 * 3 + 1 */
+        cube_case_level(1, &L, &C);
+        L.nx = 160, L.ny = 160, L.nz = 130;
+        check_level(&L, 300);
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* GPU solves with the cube kernels equal the CPU's and take the gen kernels' cycles. */
+static void solves_match_cpu(void **state)
+{
+    static const int dims[][3] = { { 64, 64, 64 }, { 32, 16, 64 } };
+    (void)state;
+    for (int t = 0; t < 2; t++) {
+        grid_case *c = grid_case_new(dims[t][0], dims[t][1], dims[t][2], 1, 17 + t);
+        const size_t n = grid_case_cells(c);
+        double *u[3], res[3];
+        homg_solve_desc sd;
+        homg_solve_info info[3];
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        if (t) {
+            c->d.bc[0] = c->d.bc[3] = HOMG_BC_NEUMANN;
+            c->lambda = 0.2;
+        }
+        memset(&sd, 0, sizeof sd);
+        sd.tol = 1e-5;
+        for (int r = 0; r < 3; r++) { /* CUDA, CUDA without the cube kernels, CPU */
+            u[r] = (double *)malloc(n * sizeof(double));
+            if (r == 1)
+                setenv("HOMG_GEN_CUBE", "0", 1);
+            assert_int_equal(grid_case_solve(r == 2 ? cpu : gpu, c, &sd, u[r], &info[r], NULL, NULL), HOMG_OK);
+            unsetenv("HOMG_GEN_CUBE");
+            res[r] = grid_case_residual(c, u[r], 0);
+        }
+        printf("  %d x %d x %d: CUDA %d cycles res %.2e, CUDA gen kernels %d cycles res %.2e, CPU %d cycles res %.2e, "
+               "CUDA vs CPU %.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, info[0].cycles, res[0], info[1].cycles, res[1], info[2].cycles, res[2],
+               homg_rel_diff(u[0], u[2], n));
+        assert_true(info[0].cycles == info[2].cycles && info[0].cycles <= info[1].cycles);
+        assert_true(res[0] < 3e-5 && homg_rel_diff(u[0], u[2], n) < 1e-5);
+        for (int r = 0; r < 3; r++)
+            free(u[r]);
+        grid_case_free(c);
+    }
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
+    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    homg_ctx_destroy(gpu);
+    homg_ctx_destroy(cpu);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kernels_match_cpu),
+        cmocka_unit_test(solves_match_cpu),
+    };
+    const struct CMUnitTest small[] = {
+        cmocka_unit_test(kernels_match_cpu),
+    };
+    homg_test_require_gpu("test_cube_gpu");
+    small_only = argc > 1 && !strcmp(argv[1], "small");
+    if (small_only)
+        return cmocka_run_group_tests(small, setup, teardown);
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
+#else
+int main(void)
+{
+    homg_test_require_gpu("test_cube_gpu (built without CUDA)");
+    return HOMG_TEST_SKIP;
+}
+#endif

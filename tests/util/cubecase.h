@@ -1,0 +1,19 @@
+/* cubecase.h -- uniform 3D levels for the cube kernels' tests (kernels/grid/cube*):
+ * a gen_level with constants only (no arrays) and random float arrays. */
+#ifndef HOMG_CUBECASE_H
+#define HOMG_CUBECASE_H
+
+#include "grid/gen_kernels.h"
+#include "testutil.h"
+
+#include <stddef.h>
+
+/* The cases: sizes and side kinds (index 0 .. cube_case_count() - 1). */
+int cube_case_count(void);
+/* Case t as a uniform gen level L (walls Dirichlet or Neumann per the case, lambda
+ * 0 or not) and its coarse level C (gen_uniform_coarse). */
+void cube_case_level(int t, gen_level *L, gen_level *C);
+/* n floats uniform in [-1, 1). */
+float *cube_case_random(size_t n, homg_rng *rng);
+
+#endif
