@@ -775,7 +775,7 @@ static void rap_matches_the_cpu_and_the_definition(void **state)
  * restriction by P^T on a random matrix and random vectors: within float
  * rounding of the CPU twins.
  * The Chebyshev sequence is the one cycle.c runs (first step from x = 0 and
- * from a given x, then two recurrence steps). */
+ * from a given x, then two recurrence steps, each followed by x += d). */
 static void smoother_kernels_match_the_cpu(void **state)
 {
     homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
@@ -844,14 +844,16 @@ static void smoother_kernels_match_the_cpu(void **state)
         SAME(4, 1e-5);
     }
     for (int step = 0; step < 4; step++) {
-        const char *what = "cheb_step";
+        const char *what = "cheb_residual";
         int first = step < 2, zero_x = step == 0;
         double c_d = first ? 0.0 : 0.3 + 0.1 * step, c_r = 0.25 + 0.05 * step;
-        ca->residual(&cx, &p.h, r[1], r[2], r[3]);
-        assert_int_equal(ga->residual(&g->ex, &p.d, d[1], d[2], d[3]), HOMG_OK);
-        ca->cheb_step(&cx, n, r[0], r[3], r[4], r[2], c_d, c_r, first, zero_x);
-        assert_int_equal(ga->cheb_step(&g->ex, n, d[0], d[3], d[4], d[2], c_d, c_r, first, zero_x), HOMG_OK);
+        ca->cheb_residual(&cx, &p.h, r[1], r[2], r[4], c_d, c_r, first, zero_x);
+        assert_int_equal(ga->cheb_residual(&g->ex, &p.d, d[1], d[2], d[4], c_d, c_r, first, zero_x), HOMG_OK);
         SAME(4, 1e-5);
+        SAME(2, 1e-5);
+        what = "add";
+        ca->add(&cx, n, r[4], r[2]);
+        assert_int_equal(ga->add(&g->ex, n, d[4], d[2]), HOMG_OK);
         SAME(2, 1e-5);
     }
 #undef SAME

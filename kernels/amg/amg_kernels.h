@@ -181,11 +181,14 @@ typedef struct amg_patches {
     /* From x = 0: x = omega dinv .* b and r = b - A x in one pass. */                                                \
     X(homg_status, amg, jacobi_zero_residual,                                                                         \
       (kernel_exec * ex, const csr_matrix *a, const float *dinv, double omega, const float *b, float *x, float *r))   \
-    /* One Chebyshev step: d = c_d d + c_r dinv .* r (first: d = c_r dinv .* r), */                                   \
-    /* then x += d (first and zero_x: x = d). */                                                                      \
-    X(homg_status, amg, cheb_step,                                                                                    \
-      (kernel_exec * ex, int32_t n, const float *dinv, const float *r, float *d, float *x, double c_d, double c_r,    \
-       int first, int zero_x))                                                                                        \
+    /* One Chebyshev step with neither the residual nor D^-1 stored (a_ii is */                                      \
+    /* read in the row, amg_cheb_dir): d = c_d d + c_r (b - A x) / a_ii */                                            \
+    /* (first: no c_d d); zero_x (with first): x is taken as 0 and set to d. */                                       \
+    X(homg_status, amg, cheb_residual,                                                                                \
+      (kernel_exec * ex, const csr_matrix *a, const float *b, float *x, float *d, double c_d, double c_r, int first,  \
+       int zero_x))                                                                                                   \
+    /* x += d. */                                                                                                     \
+    X(homg_status, amg, add, (kernel_exec * ex, int32_t n, const float *d, float *x))                                 \
     /* out = in - boundary * x (in may equal out). */                                                                 \
     X(homg_status, amg, patch_boundary,                                                                               \
       (kernel_exec * ex, const amg_patches *pt, const float *x, const float *in, float *out))                         \

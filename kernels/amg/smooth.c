@@ -61,17 +61,36 @@ homg_status homg_cpu_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_amg_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
-                                   double c_d, double c_r, int first, int zero_x)
+homg_status homg_cpu_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, const float *b, float *x, float *d,
+                                       double c_d, double c_r, int first, int zero_x)
 {
+    const float *v = (const float *)a->values;
     float cd = (float)c_d, cr = (float)c_r;
     (void)ex;
-#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
-    for (int32_t i = 0; i < n; i++) {
-        float di = (first ? 0.0f : cd * d[i]) + cr * dinv[i] * r[i];
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        float s = 0, aii = 0, di;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
+            int32_t j = a->col_idx[k];
+            if (j == i)
+                aii += v[k];
+            if (!zero_x)
+                s += v[k] * x[j];
+        }
+        di = amg_cheb_dir(first ? 0.0f : d[i], b[i] - s, aii, cd, cr, first);
         d[i] = di;
-        x[i] = (first && zero_x ? 0.0f : x[i]) + di;
+        if (zero_x)
+            x[i] = di;
     }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_amg_add(kernel_exec *ex, int32_t n, const float *d, float *x)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < n; i++)
+        x[i] += d[i];
     return HOMG_OK;
 }
 

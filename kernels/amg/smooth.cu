@@ -103,22 +103,58 @@ homg_status homg_cuda_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix
     return HOMG_OK;
 }
 
-__global__ static void cheb_kernel(int32_t n, const float *dinv, const float *r, float *d, float *x, float cd, float cr,
-                                   int first, int zero_x)
+/* A Chebyshev step: the row's product and its diagonal in one pass (zero_x:
+ * only the column indices, to find a_ii), so neither the residual nor D^-1 is
+ * stored; x += d is a second pass (other rows still read x here). */
+template <int G>
+__global__ static void cheb_residual_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
+                                            const float *b, float *x, float *d, float cd, float cr, int first,
+                                            int zero_x)
 {
-    FOR_ROWS(i, n)
-    {
-        float di = (first ? 0.0f : cd * d[i]) + cr * dinv[i] * r[i];
-        d[i] = di;
-        x[i] = (first && zero_x ? 0.0f : x[i]) + di;
+    int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
+    int lane = threadIdx.x & (G - 1);
+    float s = 0, aii = 0;
+    if (row < n)
+        for (int32_t k = rp[row] + lane; k < rp[row + 1]; k += G) {
+            int32_t j = ci[k];
+            if (j == row)
+                aii += v[k];
+            if (!zero_x)
+                s += v[k] * x[j];
+        }
+    s = group_sum<G>(s);
+    aii = group_sum<G>(aii);
+    if (row < n && lane == 0) {
+        float di = amg_cheb_dir(first ? 0.0f : d[row], b[row] - s, aii, cd, cr, first);
+        d[row] = di;
+        if (zero_x)
+            x[row] = di;
     }
 }
 
-homg_status homg_cuda_amg_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
-                                    double c_d, double c_r, int first, int zero_x)
+homg_status homg_cuda_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, const float *b, float *x, float *d,
+                                        double c_d, double c_r, int first, int zero_x)
 {
-    cheb_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, r, d, x, (float)c_d, (float)c_r,
-                                                                             first, zero_x);
+    cudaStream_t s = homg_cuda_stream(ex);
+    int g = row_group_size(a->nnz, a->nrows);
+#define LAUNCH(G)                                                                           \
+    cheb_residual_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(         \
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, b, x, d, (float)c_d, (float)c_r, first, zero_x)
+    HOMG_GROUP_SWITCH(g, LAUNCH);
+#undef LAUNCH
+    HOMG_CUDA_LAUNCHED(ex, "chebyshev");
+    return HOMG_OK;
+}
+
+__global__ static void add_kernel(int32_t n, const float *d, float *x)
+{
+    FOR_ROWS(i, n)
+    x[i] += d[i];
+}
+
+homg_status homg_cuda_amg_add(kernel_exec *ex, int32_t n, const float *d, float *x)
+{
+    add_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, d, x);
     HOMG_CUDA_LAUNCHED(ex, "chebyshev");
     return HOMG_OK;
 }

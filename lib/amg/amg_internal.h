@@ -12,7 +12,7 @@ typedef struct amg_level {
     float *v;             /* matching: the level's smooth vector */
     float *dinv;          /* Jacobi: 1 / a_ii; l1 Jacobi: 1 / sum_j |a_ij| */
     amg_patches pt;       /* patch smoother */
-    float *b, *x, *t, *u; /* cycle: right-hand side, iterate, residual, patch right-hand side */
+    float *b, *x, *t, *u; /* cycle: right-hand side, iterate, residual (Chebyshev: also its step), patch rhs */
     float *inv;           /* coarsest level, Cholesky: dense inverse */
     float rho;            /* Jacobi, Chebyshev: estimate of rho(D^-1 A) from above (host) */
     int rho_set;          /* rho came with the prolongator (its filtered matrix was A): no second Lanczos */
