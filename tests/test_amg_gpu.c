@@ -775,7 +775,8 @@ static void rap_matches_the_cpu_and_the_definition(void **state)
  * restriction by P^T on a random matrix and random vectors: within float
  * rounding of the CPU twins.
  * The Chebyshev sequence is the one cycle.c runs (first step from x = 0 and
- * from a given x, then two recurrence steps, each followed by x += d). */
+ * from a given x, then two recurrence steps, each followed by x += d), with
+ * the right-hand side in float and in double. */
 static void smoother_kernels_match_the_cpu(void **state)
 {
     homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
@@ -788,6 +789,7 @@ static void smoother_kernels_match_the_cpu(void **state)
     size_t bytes;
     float *h[5], *r[5], *back;
     float *d[5]; /* dinv, b, x, r, u on the device; h and r: CPU inputs and CPU results */
+    double *hb64, *db64; /* b in double (level 0's right-hand side as the PCG passes it) */
     (void)state;
     memset(&cx, 0, sizeof cx);
     assert_int_equal(homg_gen_p1_cube(quick ? 5 : 14, 1, 10, 1, &m), 0);
@@ -805,6 +807,10 @@ static void smoother_kernels_match_the_cpu(void **state)
         d[v] = homg_test_up(g, h[v], bytes);
         memcpy(r[v], h[v], bytes);
     }
+    hb64 = malloc(sizeof(double) * (size_t)n);
+    for (int32_t i = 0; i < n; i++)
+        hb64[i] = homg_rng_uniform(&rng) - 0.5;
+    db64 = homg_test_up(g, hb64, sizeof(double) * (size_t)n);
 #define SAME(v, tol)                                                                               \
     do {                                                                                           \
         homg_test_down(g, back, d[v], bytes);                                                      \
@@ -843,12 +849,21 @@ static void smoother_kernels_match_the_cpu(void **state)
         assert_int_equal(ga->restrict_pt(&g->ex, &p.d, d[2], d[4]), HOMG_OK);
         SAME(4, 1e-5);
     }
-    for (int step = 0; step < 4; step++) {
-        const char *what = "cheb_residual";
-        int first = step < 2, zero_x = step == 0;
-        double c_d = first ? 0.0 : 0.3 + 0.1 * step, c_r = 0.25 + 0.05 * step;
-        ca->cheb_residual(&cx, &p.h, r[1], r[2], r[4], c_d, c_r, first, zero_x);
-        assert_int_equal(ga->cheb_residual(&g->ex, &p.d, d[1], d[2], d[4], c_d, c_r, first, zero_x), HOMG_OK);
+    {
+        const char *what = "residual_b64";
+        ca->residual_b64(&cx, &p.h, hb64, r[2], r[3]);
+        assert_int_equal(ga->residual_b64(&g->ex, &p.d, db64, d[2], d[3]), HOMG_OK);
+        SAME(3, 1e-5);
+    }
+    for (int step = 0; step < 8; step++) { /* b in float, then the same steps with b in double */
+        const char *what = step < 4 ? "cheb_residual" : "cheb_residual, b double";
+        int first = step % 4 < 2, zero_x = step % 4 == 0;
+        double c_d = first ? 0.0 : 0.3 + 0.1 * (step % 4), c_r = 0.25 + 0.05 * (step % 4);
+        homg_precision bp = step < 4 ? HOMG_FLOAT32 : HOMG_FLOAT64;
+        ca->cheb_residual(&cx, &p.h, step < 4 ? (void *)r[1] : (void *)hb64, bp, r[2], r[4], c_d, c_r, first, zero_x);
+        assert_int_equal(ga->cheb_residual(&g->ex, &p.d, step < 4 ? (void *)d[1] : (void *)db64, bp, d[2], d[4], c_d,
+                                           c_r, first, zero_x),
+                         HOMG_OK);
         SAME(4, 1e-5);
         SAME(2, 1e-5);
         what = "add";
@@ -857,6 +872,8 @@ static void smoother_kernels_match_the_cpu(void **state)
         SAME(2, 1e-5);
     }
 #undef SAME
+    homg_free(g, db64);
+    free(hb64);
     for (int v = 0; v < 5; v++) {
         homg_free(g, d[v]);
         free(h[v]);

@@ -172,6 +172,9 @@ typedef struct amg_patches {
     X(homg_status, amg, diag, (kernel_exec * ex, const csr_matrix *a, int kind, float *d))                            \
     /* r = b - A x. */                                                                                                \
     X(homg_status, amg, residual, (kernel_exec * ex, const csr_matrix *a, const float *b, const float *x, float *r))  \
+    /* r = b - A x with b in double. */                                                                               \
+    X(homg_status, amg, residual_b64,                                                                                 \
+      (kernel_exec * ex, const csr_matrix *a, const double *b, const float *x, float *r))                             \
     /* y = P^T x (y: P's ncols; restriction without storing R = P^T; the CUDA */                                      \
     /* twin adds with atomics, so the sums' order may differ from the CPU's). */                                      \
     X(homg_status, amg, restrict_pt, (kernel_exec * ex, const csr_matrix *p, const float *x, float *y))               \
@@ -184,9 +187,10 @@ typedef struct amg_patches {
     /* One Chebyshev step with neither the residual nor D^-1 stored (a_ii is */                                      \
     /* read in the row, amg_cheb_dir): d = c_d d + c_r (b - A x) / a_ii */                                            \
     /* (first: no c_d d); zero_x (with first): x is taken as 0 and set to d. */                                       \
+    /* b in float or double (level 0 reads the caller's double vector). */                                            \
     X(homg_status, amg, cheb_residual,                                                                                \
-      (kernel_exec * ex, const csr_matrix *a, const float *b, float *x, float *d, double c_d, double c_r, int first,  \
-       int zero_x))                                                                                                   \
+      (kernel_exec * ex, const csr_matrix *a, const void *b, homg_precision bp, float *x, float *d, double c_d,       \
+       double c_r, int first, int zero_x))                                                                            \
     /* x += d. */                                                                                                     \
     X(homg_status, amg, add, (kernel_exec * ex, int32_t n, const float *d, float *x))                                 \
     /* out = in - boundary * x (in may equal out). */                                                                 \
