@@ -788,7 +788,7 @@ static void smoother_kernels_match_the_cpu(void **state)
     int32_t n;
     size_t bytes;
     float *h[5], *r[5], *back;
-    float *d[5]; /* dinv, b, x, r, u on the device; h and r: CPU inputs and CPU results */
+    float *d[5];         /* dinv, b, x, r, u on the device; h and r: CPU inputs and CPU results */
     double *hb64, *db64; /* b in double (level 0's right-hand side as the PCG passes it) */
     (void)state;
     memset(&cx, 0, sizeof cx);

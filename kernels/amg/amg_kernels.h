@@ -184,7 +184,7 @@ typedef struct amg_patches {
     /* From x = 0: x = omega dinv .* b and r = b - A x in one pass. */                                                \
     X(homg_status, amg, jacobi_zero_residual,                                                                         \
       (kernel_exec * ex, const csr_matrix *a, const float *dinv, double omega, const float *b, float *x, float *r))   \
-    /* One Chebyshev step with neither the residual nor D^-1 stored (a_ii is */                                      \
+    /* One Chebyshev step with neither the residual nor D^-1 stored (a_ii is */                                       \
     /* read in the row, amg_cheb_dir): d = c_d d + c_r (b - A x) / a_ii */                                            \
     /* (first: no c_d d); zero_x (with first): x is taken as 0 and set to d. */                                       \
     /* b in float or double (level 0 reads the caller's double vector). */                                            \

@@ -74,8 +74,8 @@ homg_status homg_cpu_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, const void *b, homg_precision bp,
-                                       float *x, float *d, double c_d, double c_r, int first, int zero_x)
+homg_status homg_cpu_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, const void *b, homg_precision bp, float *x,
+                                       float *d, double c_d, double c_r, int first, int zero_x)
 {
     const float *v = (const float *)a->values, *b32 = bp == HOMG_FLOAT32 ? (const float *)b : NULL;
     const double *b64 = (const double *)b;

@@ -36,8 +36,8 @@ struct homg_amg {
     csr_matrix a; /* the fine matrix, double */
     int nlevels;
     amg_level lv[HOMG_AMG_MAX_LEVELS];
-    int32_t *count; /* device scalars for counts read by the host */
-    float *rho;     /* device scalar: the prolongator's rho(D^-1 A) */
+    int32_t *count;    /* device scalars for counts read by the host */
+    float *rho;        /* device scalar: the prolongator's rho(D^-1 A) */
     const double *b64; /* during a cycle without lv[0].b (Chebyshev): level 0's right-hand side, the caller's r */
     double setup_ms;
     amg_trace trace;

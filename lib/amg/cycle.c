@@ -67,10 +67,9 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
                 HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->dinv, "smoother"));
         }
         if (need_dinv)
-            HOMG_TRY_BACKEND(
-                amg->ctx,
-                ak->diag(ex, &lv->a, sm == HOMG_AMG_SMOOTHER_JACOBI && l < last ? 1 : 2, lv->dinv),
-                "smoother diagonal");
+            HOMG_TRY_BACKEND(amg->ctx,
+                             ak->diag(ex, &lv->a, sm == HOMG_AMG_SMOOTHER_JACOBI && l < last ? 1 : 2, lv->dinv),
+                             "smoother diagonal");
         if (l < last && (sm == HOMG_AMG_SMOOTHER_CHEBYSHEV || sm == HOMG_AMG_SMOOTHER_JACOBI) &&
             (values_only || !lv->rho_set)) /* set-up: maybe known from the prolongator (galerkin.c) */
             HOMG_TRY(homg__amg_spectral_bound(amg, &lv->a, &lv->rho));
