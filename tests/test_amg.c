@@ -914,19 +914,17 @@ static void fine_in_place_uses_the_callers_matrix(void **state)
     homg_ctx_destroy(ctx);
 }
 
-/* The Chebyshev smoother keeps neither D^-1 nor its step vector, and level 0
- * no right-hand side (the cycle reads the caller's double r, cycle.c): on the
- * same hierarchy l1 Jacobi holds exactly dinv on every smoothed level and
- * level 0's b more.  homg_amg_apply (r read in place) gives what the PCG's
+/* The Chebyshev smoother keeps no step vector, and level 0 no right-hand
+ * side (the cycle reads the caller's double r, cycle.c): on the same
+ * hierarchy l1 Jacobi holds exactly level 0's b more.  homg_amg_apply (r read in place) gives what the PCG's
  * first preconditioned residual does: a finite z, the same on a second call. */
-static void chebyshev_holds_only_b_x_t(void **state)
+static void chebyshev_holds_no_step_and_no_fine_b(void **state)
 {
     homg_ctx *ctx = cpu_ctx();
     homg_host_csr m;
     homg_amg *cheb, *l1;
     homg_amg_info ic, il;
     homg_amg_desc d;
-    size_t rows = 0;
     double *r, *z1, *z2;
     (void)state;
     memset(&d, 0, sizeof d);
@@ -941,9 +939,7 @@ static void chebyshev_holds_only_b_x_t(void **state)
     assert_int_equal(ic.desc.smoother, HOMG_AMG_SMOOTHER_CHEBYSHEV);
     assert_true(ic.levels >= 3);
     assert_memory_equal(ic.nnz, il.nnz, sizeof ic.nnz);
-    for (int l = 0; l + 1 < ic.levels; l++)
-        rows += (size_t)ic.rows[l];
-    assert_true(il.memory_bytes - ic.memory_bytes == sizeof(float) * (rows + (size_t)ic.rows[0]));
+    assert_true(il.memory_bytes - ic.memory_bytes == sizeof(float) * (size_t)ic.rows[0]);
     r = malloc(sizeof(double) * m.nrows);
     z1 = malloc(sizeof(double) * m.nrows);
     z2 = malloc(sizeof(double) * m.nrows);
@@ -1458,7 +1454,7 @@ int main(void)
         cmocka_unit_test(jacobi_and_plain_cg_need_more_iterations),
         cmocka_unit_test(resetup_reuses_the_hierarchy),
         cmocka_unit_test(fine_in_place_uses_the_callers_matrix),
-        cmocka_unit_test(chebyshev_holds_only_b_x_t),
+        cmocka_unit_test(chebyshev_holds_no_step_and_no_fine_b),
         cmocka_unit_test(two_materials_converge),
         cmocka_unit_test(fem_cube_matches_the_generator),
         cmocka_unit_test(fem_meshes_converge),

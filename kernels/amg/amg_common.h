@@ -53,11 +53,13 @@ HOMG_HD float amg_row_diag_l1(const int32_t *rp, const int32_t *ci, const float 
     return d;
 }
 
+/* 1 / a_ii, 0 where a_ii = 0 (the diag kernel's kind 1). */
+HOMG_HD float amg_inv_diag(float aii) { return aii != 0 ? 1.0f / aii : 0.0f; }
+
 /* Chebyshev direction of a row from its residual r: c_d d + c_r r / a_ii
- * (first: no c_d d; no residual term where a_ii = 0, as the diag kernel's 1 / a_ii = 0). */
-HOMG_HD float amg_cheb_dir(float d, float r, float aii, float cd, float cr, int first)
+ * (first: no c_d d), dinv = amg_inv_diag(a_ii). */
+HOMG_HD float amg_cheb_dir(float d, float r, float dinv, float cd, float cr, int first)
 {
-    float dinv = aii != 0 ? 1.0f / aii : 0.0f;
     return (first ? 0.0f : cd * d) + cr * dinv * r;
 }
 

@@ -74,8 +74,9 @@ homg_status homg_cpu_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, const void *b, homg_precision bp, float *x,
-                                       float *d, double c_d, double c_r, int first, int zero_x)
+homg_status homg_cpu_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, const void *b,
+                                       homg_precision bp, float *x, float *d, double c_d, double c_r, int first,
+                                       int zero_x)
 {
     const float *v = (const float *)a->values, *b32 = bp == HOMG_FLOAT32 ? (const float *)b : NULL;
     const double *b64 = (const double *)b;
@@ -84,14 +85,14 @@ homg_status homg_cpu_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, con
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         float s = 0, aii = 0, di;
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++) {
-            int32_t j = a->col_idx[k];
-            if (j == i)
-                aii += v[k];
-            if (!zero_x)
-                s += v[k] * x[j];
-        }
-        di = amg_cheb_dir(first ? 0.0f : d[i], (b32 ? b32[i] : (float)b64[i]) - s, aii, cd, cr, first);
+        if (!zero_x)
+            for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+                s += v[k] * x[a->col_idx[k]];
+        if (!dinv)
+            for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+                aii += a->col_idx[k] == i ? v[k] : 0.0f;
+        di = amg_cheb_dir(first ? 0.0f : d[i], (b32 ? b32[i] : (float)b64[i]) - s, dinv ? dinv[i] : amg_inv_diag(aii),
+                          cd, cr, first);
         d[i] = di;
         if (zero_x)
             x[i] = di;

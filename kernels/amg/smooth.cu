@@ -109,30 +109,38 @@ homg_status homg_cuda_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix
     return HOMG_OK;
 }
 
-/* A Chebyshev step: the row's product and its diagonal in one pass (zero_x:
- * only the column indices, to find a_ii), so neither the residual nor D^-1 is
- * stored; x += d is a second pass (other rows still read x here). */
+/* A Chebyshev step: the row's product (zero_x: none) and, without dinv, its
+ * diagonal in the same pass (zero_x: the column indices only), so the
+ * residual is not stored; x += d is a second pass (other rows still read x). */
 template <int G, typename B>
-__global__ static void cheb_residual_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, const B *b,
-                                            float *x, float *d, float cd, float cr, int first, int zero_x)
+__global__ static void cheb_residual_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
+                                            const float *dinv, const B *b, float *x, float *d, float cd, float cr,
+                                            int first, int zero_x)
 {
     int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
     int lane = threadIdx.x & (G - 1);
     float s = 0, aii = 0;
-    if (row < n && zero_x) /* the column indices only, the one value on the diagonal */
+    if (row < n && !zero_x && dinv)
         for (int32_t k = rp[row] + lane; k < rp[row + 1]; k += G)
-            aii += ci[k] == row ? v[k] : 0.0f;
-    else if (row < n)
+            s += v[k] * x[ci[k]];
+    else if (row < n && !zero_x)
         for (int32_t k = rp[row] + lane; k < rp[row + 1]; k += G) {
             int32_t j = ci[k];
             float a_ij = v[k];
             aii += j == row ? a_ij : 0.0f;
             s += a_ij * x[j];
         }
-    s = group_sum<G>(s);
-    aii = group_sum<G>(aii);
+    else if (row < n && !dinv)
+        for (int32_t k = rp[row] + lane; k < rp[row + 1]; k += G)
+            if (ci[k] == row)
+                aii += v[k];
+    if (!dinv) /* uniform: every lane of the warp shuffles or none */
+        aii = group_sum<G>(aii);
+    if (!zero_x)
+        s = group_sum<G>(s);
     if (row < n && lane == 0) {
-        float di = amg_cheb_dir(first ? 0.0f : d[row], (float)b[row] - s, aii, cd, cr, first);
+        float di =
+            amg_cheb_dir(first ? 0.0f : d[row], (float)b[row] - s, dinv ? dinv[row] : amg_inv_diag(aii), cd, cr, first);
         d[row] = di;
         if (zero_x)
             x[row] = di;
@@ -140,25 +148,26 @@ __global__ static void cheb_residual_kernel(const int32_t *rp, const int32_t *ci
 }
 
 template <typename B>
-static void cheb_residual(kernel_exec *ex, const csr_matrix *a, const B *b, float *x, float *d, float cd, float cr,
-                          int first, int zero_x)
+static void cheb_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, const B *b, float *x, float *d,
+                          float cd, float cr, int first, int zero_x)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = row_group_size(a->nnz, a->nrows);
+    int g = zero_x && dinv ? 1 : row_group_size(a->nnz, a->nrows); /* from x = 0 with dinv: a vector pass */
 #define LAUNCH(G)                                                                      \
     cheb_residual_kernel<G, B><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
-        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, b, x, d, cd, cr, first, zero_x)
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, dinv, b, x, d, cd, cr, first, zero_x)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
 }
 
-homg_status homg_cuda_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, const void *b, homg_precision bp,
-                                        float *x, float *d, double c_d, double c_r, int first, int zero_x)
+homg_status homg_cuda_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, const void *b,
+                                        homg_precision bp, float *x, float *d, double c_d, double c_r, int first,
+                                        int zero_x)
 {
     if (bp == HOMG_FLOAT64)
-        cheb_residual(ex, a, (const double *)b, x, d, (float)c_d, (float)c_r, first, zero_x);
+        cheb_residual(ex, a, dinv, (const double *)b, x, d, (float)c_d, (float)c_r, first, zero_x);
     else
-        cheb_residual(ex, a, (const float *)b, x, d, (float)c_d, (float)c_r, first, zero_x);
+        cheb_residual(ex, a, dinv, (const float *)b, x, d, (float)c_d, (float)c_r, first, zero_x);
     HOMG_CUDA_LAUNCHED(ex, "chebyshev");
     return HOMG_OK;
 }

@@ -54,8 +54,7 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
     for (int l = 0; l <= last; l++) {
         amg_level *lv = &amg->lv[l];
         int32_t n = lv->a.nrows;
-        int need_dinv = l < last ? sm == HOMG_AMG_SMOOTHER_JACOBI || sm == HOMG_AMG_SMOOTHER_L1_JACOBI
-                                 : amg->desc.coarse_solver == HOMG_AMG_COARSE_JACOBI;
+        int need_dinv = l < last ? sm != HOMG_AMG_SMOOTHER_PATCH : amg->desc.coarse_solver == HOMG_AMG_COARSE_JACOBI;
         if (!values_only) {
             if (l > 0 || sm != HOMG_AMG_SMOOTHER_CHEBYSHEV || last == 0) /* level 0's Chebyshev reads r in place */
                 HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->b, "cycle vectors"));
@@ -67,9 +66,12 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
                 HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->dinv, "smoother"));
         }
         if (need_dinv)
-            HOMG_TRY_BACKEND(amg->ctx,
-                             ak->diag(ex, &lv->a, sm == HOMG_AMG_SMOOTHER_JACOBI && l < last ? 1 : 2, lv->dinv),
-                             "smoother diagonal");
+            HOMG_TRY_BACKEND(
+                amg->ctx,
+                ak->diag(ex, &lv->a,
+                         (sm == HOMG_AMG_SMOOTHER_JACOBI || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV) && l < last ? 1 : 2,
+                         lv->dinv),
+                "smoother diagonal");
         if (l < last && (sm == HOMG_AMG_SMOOTHER_CHEBYSHEV || sm == HOMG_AMG_SMOOTHER_JACOBI) &&
             (values_only || !lv->rho_set)) /* set-up: maybe known from the prolongator (galerkin.c) */
             HOMG_TRY(homg__amg_spectral_bound(amg, &lv->a, &lv->rho));
@@ -124,10 +126,12 @@ homg_status homg__amg_fall_back(homg_amg *amg)
 /* One Chebyshev polynomial in D^-1 A on [rho / ratio, rho] (Saad, Iterative
  * Methods, algorithm 12.1, preconditioned by the diagonal).  The step d lives
  * in t (the residual is never stored: each step forms it in the row pass that
- * updates d) and D^-1 comes from the rows themselves, so a Chebyshev level
- * holds b, x and t only (at 128^3: 2 x 8.6 MB less on level 0); level 0 keeps
- * no b either but reads the caller's double vector (amg->b64) where it lies:
- * 8.6 MB less again for 4 more bytes a row read per pass and no conversion. */
+ * updates d), so a Chebyshev level holds b, x, t and D^-1 (at 128^3: 8.6 MB
+ * less on level 0); level 0 keeps no b either but reads the caller's double
+ * vector (amg->b64) where it lies: 8.6 MB less again, 4 more bytes a row read
+ * per pass and no conversion.  (The kernel can also read a_ii in the row
+ * instead of D^-1: 8.6 MB less still, but on the H100 the solve took 28.5 ->
+ * 33.2 ms that way: bench/results/h100_amg_setup.md.) */
 static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
 {
     kernel_exec *ex = &amg->ctx->ex;
@@ -137,15 +141,17 @@ static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
     int32_t n = lv->a.nrows;
     homg_precision bp = lv->b ? HOMG_FLOAT32 : HOMG_FLOAT64;
     const void *b = lv->b ? (const void *)lv->b : (const void *)amg->b64;
-    HOMG_TRY_BACKEND(amg->ctx, ak->cheb_residual(ex, &lv->a, b, bp, lv->x, lv->t, 0.0, 1.0 / theta, 1, zero_x),
+    HOMG_TRY_BACKEND(amg->ctx,
+                     ak->cheb_residual(ex, &lv->a, lv->dinv, b, bp, lv->x, lv->t, 0.0, 1.0 / theta, 1, zero_x),
                      "Chebyshev");
     if (!zero_x)
         HOMG_TRY_BACKEND(amg->ctx, ak->add(ex, n, lv->t, lv->x), "Chebyshev");
     for (int k = 1; k < amg->desc.chebyshev_degree; k++) {
         double rho1 = 1.0 / (2.0 * sigma - rho0);
-        HOMG_TRY_BACKEND(amg->ctx,
-                         ak->cheb_residual(ex, &lv->a, b, bp, lv->x, lv->t, rho1 * rho0, 2.0 * rho1 / delta, 0, 0),
-                         "Chebyshev");
+        HOMG_TRY_BACKEND(
+            amg->ctx,
+            ak->cheb_residual(ex, &lv->a, lv->dinv, b, bp, lv->x, lv->t, rho1 * rho0, 2.0 * rho1 / delta, 0, 0),
+            "Chebyshev");
         HOMG_TRY_BACKEND(amg->ctx, ak->add(ex, n, lv->t, lv->x), "Chebyshev");
         rho0 = rho1;
     }
