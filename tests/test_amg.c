@@ -914,6 +914,51 @@ static void fine_in_place_uses_the_callers_matrix(void **state)
     homg_ctx_destroy(ctx);
 }
 
+/* The Chebyshev smoother keeps no step vector, and level 0 no right-hand
+ * side (the cycle reads the caller's double r, cycle.c): on the same
+ * hierarchy l1 Jacobi holds exactly level 0's b more.  homg_amg_apply (r read in place) gives what the PCG's
+ * first preconditioned residual does: a finite z, the same on a second call. */
+static void chebyshev_holds_no_step_and_no_fine_b(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    homg_host_csr m;
+    homg_amg *cheb, *l1;
+    homg_amg_info ic, il;
+    homg_amg_desc d;
+    double *r, *z1, *z2;
+    (void)state;
+    memset(&d, 0, sizeof d);
+    assert_int_equal(homg_gen_p1_cube(12, 1, 1, 1, &m), 0);
+    homg_csr v = homg_host_csr_view(&m);
+    d.coarse_size = 16; /* three levels or more */
+    assert_int_equal(homg_amg_create(ctx, &v, &d, &cheb), HOMG_OK);
+    d.smoother = HOMG_AMG_SMOOTHER_L1_JACOBI;
+    assert_int_equal(homg_amg_create(ctx, &v, &d, &l1), HOMG_OK);
+    assert_int_equal(homg_amg_get_info(cheb, &ic), HOMG_OK);
+    assert_int_equal(homg_amg_get_info(l1, &il), HOMG_OK);
+    assert_int_equal(ic.desc.smoother, HOMG_AMG_SMOOTHER_CHEBYSHEV);
+    assert_true(ic.levels >= 3);
+    assert_memory_equal(ic.nnz, il.nnz, sizeof ic.nnz);
+    assert_true(il.memory_bytes - ic.memory_bytes == sizeof(float) * (size_t)ic.rows[0]);
+    r = malloc(sizeof(double) * m.nrows);
+    z1 = malloc(sizeof(double) * m.nrows);
+    z2 = malloc(sizeof(double) * m.nrows);
+    for (int32_t i = 0; i < m.nrows; i++)
+        r[i] = sin(0.1 * i);
+    assert_int_equal(homg_amg_apply(cheb, r, z1), HOMG_OK);
+    assert_int_equal(homg_amg_apply(cheb, r, z2), HOMG_OK);
+    for (int32_t i = 0; i < m.nrows; i++)
+        assert_true(isfinite(z1[i]) && z1[i] == z2[i]);
+    assert_true(r[0] == 0 && r[1] == sin(0.1)); /* r is read, never written */
+    homg_amg_destroy(cheb);
+    homg_amg_destroy(l1);
+    free(r);
+    free(z1);
+    free(z2);
+    homg_host_csr_free(&m);
+    homg_ctx_destroy(ctx);
+}
+
 /* ------------------------------------------------------------ kernels, by brute force */
 
 static csr_matrix mat_of(const homg_host_csr *m, float *fval)
@@ -1409,6 +1454,7 @@ int main(void)
         cmocka_unit_test(jacobi_and_plain_cg_need_more_iterations),
         cmocka_unit_test(resetup_reuses_the_hierarchy),
         cmocka_unit_test(fine_in_place_uses_the_callers_matrix),
+        cmocka_unit_test(chebyshev_holds_no_step_and_no_fine_b),
         cmocka_unit_test(two_materials_converge),
         cmocka_unit_test(fem_cube_matches_the_generator),
         cmocka_unit_test(fem_meshes_converge),

@@ -775,7 +775,8 @@ static void rap_matches_the_cpu_and_the_definition(void **state)
  * restriction by P^T on a random matrix and random vectors: within float
  * rounding of the CPU twins.
  * The Chebyshev sequence is the one cycle.c runs (first step from x = 0 and
- * from a given x, then two recurrence steps). */
+ * from a given x, then two recurrence steps, each followed by x += d), with
+ * the right-hand side in float and in double. */
 static void smoother_kernels_match_the_cpu(void **state)
 {
     homg_ctx *g = homg_test_ctx_1thread(HOMG_BACKEND_CUDA);
@@ -787,7 +788,8 @@ static void smoother_kernels_match_the_cpu(void **state)
     int32_t n;
     size_t bytes;
     float *h[5], *r[5], *back;
-    float *d[5]; /* dinv, b, x, r, u on the device; h and r: CPU inputs and CPU results */
+    float *d[5];         /* dinv, b, x, r, u on the device; h and r: CPU inputs and CPU results */
+    double *hb64, *db64; /* b in double (level 0's right-hand side as the PCG passes it) */
     (void)state;
     memset(&cx, 0, sizeof cx);
     assert_int_equal(homg_gen_p1_cube(quick ? 5 : 14, 1, 10, 1, &m), 0);
@@ -805,6 +807,10 @@ static void smoother_kernels_match_the_cpu(void **state)
         d[v] = homg_test_up(g, h[v], bytes);
         memcpy(r[v], h[v], bytes);
     }
+    hb64 = malloc(sizeof(double) * (size_t)n);
+    for (int32_t i = 0; i < n; i++)
+        hb64[i] = homg_rng_uniform(&rng) - 0.5;
+    db64 = homg_test_up(g, hb64, sizeof(double) * (size_t)n);
 #define SAME(v, tol)                                                                               \
     do {                                                                                           \
         homg_test_down(g, back, d[v], bytes);                                                      \
@@ -843,18 +849,34 @@ static void smoother_kernels_match_the_cpu(void **state)
         assert_int_equal(ga->restrict_pt(&g->ex, &p.d, d[2], d[4]), HOMG_OK);
         SAME(4, 1e-5);
     }
-    for (int step = 0; step < 4; step++) {
-        const char *what = "cheb_step";
-        int first = step < 2, zero_x = step == 0;
-        double c_d = first ? 0.0 : 0.3 + 0.1 * step, c_r = 0.25 + 0.05 * step;
-        ca->residual(&cx, &p.h, r[1], r[2], r[3]);
-        assert_int_equal(ga->residual(&g->ex, &p.d, d[1], d[2], d[3]), HOMG_OK);
-        ca->cheb_step(&cx, n, r[0], r[3], r[4], r[2], c_d, c_r, first, zero_x);
-        assert_int_equal(ga->cheb_step(&g->ex, n, d[0], d[3], d[4], d[2], c_d, c_r, first, zero_x), HOMG_OK);
+    {
+        const char *what = "residual_b64";
+        ca->residual_b64(&cx, &p.h, hb64, r[2], r[3]);
+        assert_int_equal(ga->residual_b64(&g->ex, &p.d, db64, d[2], d[3]), HOMG_OK);
+        SAME(3, 1e-5);
+    }
+    for (int step = 0; step < 16; step++) { /* b float / double, dinv given / read in the rows */
+        const char *what = step < 8 ? "cheb_residual" : "cheb_residual, a_ii in the rows";
+        int k = step % 4, first = k < 2, zero_x = k == 0, b64 = step % 8 >= 4;
+        double c_d = first ? 0.0 : 0.3 + 0.1 * k, c_r = 0.25 + 0.05 * k;
+        homg_precision bp = b64 ? HOMG_FLOAT64 : HOMG_FLOAT32;
+        const float *hdinv = step < 8 ? r[0] : NULL, *ddinv = step < 8 ? d[0] : NULL;
+        ca->diag(&cx, &p.h, 1, r[0]);
+        assert_int_equal(ga->diag(&g->ex, &p.d, 1, d[0]), HOMG_OK);
+        ca->cheb_residual(&cx, &p.h, hdinv, b64 ? (void *)hb64 : (void *)r[1], bp, r[2], r[4], c_d, c_r, first, zero_x);
+        assert_int_equal(ga->cheb_residual(&g->ex, &p.d, ddinv, b64 ? (void *)db64 : (void *)d[1], bp, d[2], d[4], c_d,
+                                           c_r, first, zero_x),
+                         HOMG_OK);
         SAME(4, 1e-5);
+        SAME(2, 1e-5);
+        what = "add";
+        ca->add(&cx, n, r[4], r[2]);
+        assert_int_equal(ga->add(&g->ex, n, d[4], d[2]), HOMG_OK);
         SAME(2, 1e-5);
     }
 #undef SAME
+    homg_free(g, db64);
+    free(hb64);
     for (int v = 0; v < 5; v++) {
         homg_free(g, d[v]);
         free(h[v]);

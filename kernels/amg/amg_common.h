@@ -53,6 +53,16 @@ HOMG_HD float amg_row_diag_l1(const int32_t *rp, const int32_t *ci, const float 
     return d;
 }
 
+/* 1 / a_ii, 0 where a_ii = 0 (the diag kernel's kind 1). */
+HOMG_HD float amg_inv_diag(float aii) { return aii != 0 ? 1.0f / aii : 0.0f; }
+
+/* Chebyshev direction of a row from its residual r: c_d d + c_r r / a_ii
+ * (first: no c_d d), dinv = amg_inv_diag(a_ii). */
+HOMG_HD float amg_cheb_dir(float d, float r, float dinv, float cd, float cr, int first)
+{
+    return (first ? 0.0f : cd * d) + cr * dinv * r;
+}
+
 /* ---- Suitor: a proposal packs a positive float weight (its bits order like
  * the values) above a random label of the proposer (a bijection of the row),
  * so the best proposal is the maximum and ties fall in random order rather

@@ -17,17 +17,30 @@ homg_status homg_cpu_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, fl
     return HOMG_OK;
 }
 
-homg_status homg_cpu_amg_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
+/* r = b - A x, b float (b32) or double. */
+static void residual(const csr_matrix *a, const float *b32, const double *b64, const float *x, float *r)
 {
     const float *v = (const float *)a->values;
-    (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         float s = 0;
         for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
             s += v[k] * x[a->col_idx[k]];
-        r[i] = b[i] - s;
+        r[i] = (b32 ? b32[i] : (float)b64[i]) - s;
     }
+}
+
+homg_status homg_cpu_amg_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
+{
+    (void)ex;
+    residual(a, b, NULL, x, r);
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_amg_residual_b64(kernel_exec *ex, const csr_matrix *a, const double *b, const float *x, float *r)
+{
+    (void)ex;
+    residual(a, NULL, b, x, r);
     return HOMG_OK;
 }
 
@@ -61,17 +74,38 @@ homg_status homg_cpu_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_amg_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
-                                   double c_d, double c_r, int first, int zero_x)
+homg_status homg_cpu_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, const void *b,
+                                       homg_precision bp, float *x, float *d, double c_d, double c_r, int first,
+                                       int zero_x)
 {
+    const float *v = (const float *)a->values, *b32 = bp == HOMG_FLOAT32 ? (const float *)b : NULL;
+    const double *b64 = (const double *)b;
     float cd = (float)c_d, cr = (float)c_r;
     (void)ex;
-#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
-    for (int32_t i = 0; i < n; i++) {
-        float di = (first ? 0.0f : cd * d[i]) + cr * dinv[i] * r[i];
+#pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++) {
+        float s = 0, aii = 0, di;
+        if (!zero_x)
+            for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+                s += v[k] * x[a->col_idx[k]];
+        if (!dinv)
+            for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+                aii += a->col_idx[k] == i ? v[k] : 0.0f;
+        di = amg_cheb_dir(first ? 0.0f : d[i], (b32 ? b32[i] : (float)b64[i]) - s, dinv ? dinv[i] : amg_inv_diag(aii),
+                          cd, cr, first);
         d[i] = di;
-        x[i] = (first && zero_x ? 0.0f : x[i]) + di;
+        if (zero_x)
+            x[i] = di;
     }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_amg_add(kernel_exec *ex, int32_t n, const float *d, float *x)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < n; i++)
+        x[i] += d[i];
     return HOMG_OK;
 }
 

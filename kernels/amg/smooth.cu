@@ -24,23 +24,24 @@ homg_status homg_cuda_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, f
     return HOMG_OK;
 }
 
-template <int G>
-__global__ static void residual_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, const float *b,
+template <int G, typename B>
+__global__ static void residual_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n, const B *b,
                                        const float *x, float *r)
 {
     int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
     int lane = threadIdx.x & (G - 1);
     float s = row_dot<G, float, float>(rp, ci, v, x, row, n, lane);
     if (row < n && lane == 0)
-        r[row] = b[row] - s;
+        r[row] = (float)b[row] - s;
 }
 
-static homg_status residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
+template <typename B>
+static homg_status residual(kernel_exec *ex, const csr_matrix *a, const B *b, const float *x, float *r)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int g = row_group_size(a->nnz, a->nrows);
-#define LAUNCH(G)                                                              \
-    residual_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+#define LAUNCH(G)                                                                 \
+    residual_kernel<G, B><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
         a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, b, x, r)
     HOMG_GROUP_SWITCH(g, LAUNCH);
 #undef LAUNCH
@@ -49,6 +50,11 @@ static homg_status residual(kernel_exec *ex, const csr_matrix *a, const float *b
 }
 
 homg_status homg_cuda_amg_residual(kernel_exec *ex, const csr_matrix *a, const float *b, const float *x, float *r)
+{
+    return residual(ex, a, b, x, r);
+}
+
+homg_status homg_cuda_amg_residual_b64(kernel_exec *ex, const csr_matrix *a, const double *b, const float *x, float *r)
 {
     return residual(ex, a, b, x, r);
 }
@@ -103,22 +109,78 @@ homg_status homg_cuda_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix
     return HOMG_OK;
 }
 
-__global__ static void cheb_kernel(int32_t n, const float *dinv, const float *r, float *d, float *x, float cd, float cr,
-                                   int first, int zero_x)
+/* A Chebyshev step: the row's product (zero_x: none) and, without dinv, its
+ * diagonal in the same pass (zero_x: the column indices only), so the
+ * residual is not stored; x += d is a second pass (other rows still read x). */
+template <int G, typename B>
+__global__ static void cheb_residual_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
+                                            const float *dinv, const B *b, float *x, float *d, float cd, float cr,
+                                            int first, int zero_x)
 {
-    FOR_ROWS(i, n)
-    {
-        float di = (first ? 0.0f : cd * d[i]) + cr * dinv[i] * r[i];
-        d[i] = di;
-        x[i] = (first && zero_x ? 0.0f : x[i]) + di;
+    int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
+    int lane = threadIdx.x & (G - 1);
+    float s = 0, aii = 0;
+    if (row < n && !zero_x && dinv)
+        for (int32_t k = rp[row] + lane; k < rp[row + 1]; k += G)
+            s += v[k] * x[ci[k]];
+    else if (row < n && !zero_x)
+        for (int32_t k = rp[row] + lane; k < rp[row + 1]; k += G) {
+            int32_t j = ci[k];
+            float a_ij = v[k];
+            aii += j == row ? a_ij : 0.0f;
+            s += a_ij * x[j];
+        }
+    else if (row < n && !dinv)
+        for (int32_t k = rp[row] + lane; k < rp[row + 1]; k += G)
+            if (ci[k] == row)
+                aii += v[k];
+    if (!dinv) /* uniform: every lane of the warp shuffles or none */
+        aii = group_sum<G>(aii);
+    if (!zero_x)
+        s = group_sum<G>(s);
+    if (row < n && lane == 0) {
+        float di =
+            amg_cheb_dir(first ? 0.0f : d[row], (float)b[row] - s, dinv ? dinv[row] : amg_inv_diag(aii), cd, cr, first);
+        d[row] = di;
+        if (zero_x)
+            x[row] = di;
     }
 }
 
-homg_status homg_cuda_amg_cheb_step(kernel_exec *ex, int32_t n, const float *dinv, const float *r, float *d, float *x,
-                                    double c_d, double c_r, int first, int zero_x)
+template <typename B>
+static void cheb_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, const B *b, float *x, float *d,
+                          float cd, float cr, int first, int zero_x)
 {
-    cheb_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, dinv, r, d, x, (float)c_d, (float)c_r,
-                                                                             first, zero_x);
+    cudaStream_t s = homg_cuda_stream(ex);
+    int g = zero_x && dinv ? 1 : row_group_size(a->nnz, a->nrows); /* from x = 0 with dinv: a vector pass */
+#define LAUNCH(G)                                                                      \
+    cheb_residual_kernel<G, B><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
+        a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, dinv, b, x, d, cd, cr, first, zero_x)
+    HOMG_GROUP_SWITCH(g, LAUNCH);
+#undef LAUNCH
+}
+
+homg_status homg_cuda_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, const float *dinv, const void *b,
+                                        homg_precision bp, float *x, float *d, double c_d, double c_r, int first,
+                                        int zero_x)
+{
+    if (bp == HOMG_FLOAT64)
+        cheb_residual(ex, a, dinv, (const double *)b, x, d, (float)c_d, (float)c_r, first, zero_x);
+    else
+        cheb_residual(ex, a, dinv, (const float *)b, x, d, (float)c_d, (float)c_r, first, zero_x);
+    HOMG_CUDA_LAUNCHED(ex, "chebyshev");
+    return HOMG_OK;
+}
+
+__global__ static void add_kernel(int32_t n, const float *d, float *x)
+{
+    FOR_ROWS(i, n)
+    x[i] += d[i];
+}
+
+homg_status homg_cuda_amg_add(kernel_exec *ex, int32_t n, const float *d, float *x)
+{
+    add_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, d, x);
     HOMG_CUDA_LAUNCHED(ex, "chebyshev");
     return HOMG_OK;
 }

@@ -350,41 +350,38 @@ homg_status homg_amg_resetup(homg_amg *amg, const homg_csr *a)
 
 homg_status homg_amg_apply(homg_amg *amg, const double *r, double *z)
 {
-    homg_ctx *ctx;
-    const sparse_kernels *sk;
     int saved;
     homg_status st;
     if (!amg)
         return HOMG_ERROR_INVALID_ARGUMENT;
-    ctx = amg->ctx;
-    sk = AMG_SK(amg);
-    HOMG_TRY(homg__enter(ctx, &saved));
-    st = homg__check_pointer(ctx, r, "homg_amg_apply: r");
+    HOMG_TRY(homg__enter(amg->ctx, &saved));
+    st = homg__check_pointer(amg->ctx, r, "homg_amg_apply: r");
     if (st == HOMG_OK)
-        st = homg__check_pointer(ctx, z, "homg_amg_apply: z");
-    if (st == HOMG_OK &&
-        (st = sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows)) != HOMG_OK)
-        st = homg__backend_fail(ctx, st, "homg_amg_apply");
+        st = homg__check_pointer(amg->ctx, z, "homg_amg_apply: z");
     if (st == HOMG_OK)
-        st = homg__amg_cycle(amg);
-    if (st == HOMG_OK &&
-        (st = sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows)) != HOMG_OK)
-        st = homg__backend_fail(ctx, st, "homg_amg_apply");
-    homg__leave(ctx, saved);
+        st = homg__amg_apply_raw(amg, r, z);
+    homg__leave(amg->ctx, saved);
     return st;
 }
 
 const csr_matrix *homg__amg_matrix(const homg_amg *amg) { return &amg->a; }
 homg_ctx *homg__amg_ctx(const homg_amg *amg) { return amg->ctx; }
 
+/* r into level 0 (converted to float, or read in place by a Chebyshev level 0
+ * without b: cycle.c), one cycle, level 0's x out to z in double. */
 homg_status homg__amg_apply_raw(homg_amg *amg, const double *r, double *z)
 {
     homg_ctx *ctx = amg->ctx;
     const sparse_kernels *sk = AMG_SK(amg);
-    HOMG_TRY_BACKEND(amg->ctx, sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows),
-                     "AMG cycle");
-    HOMG_TRY(homg__amg_cycle(amg));
-    HOMG_TRY_BACKEND(amg->ctx, sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows),
+    homg_status st;
+    if (amg->lv[0].b)
+        HOMG_TRY_BACKEND(ctx, sk->convert(&ctx->ex, r, HOMG_FLOAT64, amg->lv[0].b, HOMG_FLOAT32, (size_t)amg->a.nrows),
+                         "AMG cycle");
+    amg->b64 = r;
+    st = homg__amg_cycle(amg);
+    amg->b64 = NULL;
+    HOMG_TRY(st);
+    HOMG_TRY_BACKEND(ctx, sk->convert(&ctx->ex, amg->lv[0].x, HOMG_FLOAT32, z, HOMG_FLOAT64, (size_t)amg->a.nrows),
                      "AMG cycle");
     return HOMG_OK;
 }

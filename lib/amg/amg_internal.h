@@ -12,7 +12,7 @@ typedef struct amg_level {
     float *v;             /* matching: the level's smooth vector */
     float *dinv;          /* Jacobi: 1 / a_ii; l1 Jacobi: 1 / sum_j |a_ij| */
     amg_patches pt;       /* patch smoother */
-    float *b, *x, *t, *u; /* cycle: right-hand side, iterate, residual, patch right-hand side */
+    float *b, *x, *t, *u; /* cycle: right-hand side, iterate, residual (Chebyshev: also its step), patch rhs */
     float *inv;           /* coarsest level, Cholesky: dense inverse */
     float rho;            /* Jacobi, Chebyshev: estimate of rho(D^-1 A) from above (host) */
     int rho_set;          /* rho came with the prolongator (its filtered matrix was A): no second Lanczos */
@@ -36,8 +36,9 @@ struct homg_amg {
     csr_matrix a; /* the fine matrix, double */
     int nlevels;
     amg_level lv[HOMG_AMG_MAX_LEVELS];
-    int32_t *count; /* device scalars for counts read by the host */
-    float *rho;     /* device scalar: the prolongator's rho(D^-1 A) */
+    int32_t *count;    /* device scalars for counts read by the host */
+    float *rho;        /* device scalar: the prolongator's rho(D^-1 A) */
+    const double *b64; /* during a cycle without lv[0].b (Chebyshev): level 0's right-hand side, the caller's r */
     double setup_ms;
     amg_trace trace;
 };

@@ -56,10 +56,11 @@ homg_status homg__amg_smoother_setup(homg_amg *amg, int values_only)
         int32_t n = lv->a.nrows;
         int need_dinv = l < last ? sm != HOMG_AMG_SMOOTHER_PATCH : amg->desc.coarse_solver == HOMG_AMG_COARSE_JACOBI;
         if (!values_only) {
-            HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->b, "cycle vectors"));
+            if (l > 0 || sm != HOMG_AMG_SMOOTHER_CHEBYSHEV || last == 0) /* level 0's Chebyshev reads r in place */
+                HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->b, "cycle vectors"));
             HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->x, "cycle vectors"));
             HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->t, "cycle vectors"));
-            if (l < last && (sm == HOMG_AMG_SMOOTHER_PATCH || sm == HOMG_AMG_SMOOTHER_CHEBYSHEV))
+            if (l < last && sm == HOMG_AMG_SMOOTHER_PATCH)
                 HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->u, "cycle vectors"));
             if (need_dinv)
                 HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)n, sizeof(float), (void **)&lv->dinv, "smoother"));
@@ -110,6 +111,8 @@ homg_status homg__amg_fall_back(homg_amg *amg)
         return HOMG_ERROR_UNSUPPORTED;
     for (int l = 0; l < last; l++) {
         amg_level *lv = &amg->lv[l];
+        if (!lv->b)
+            HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)lv->a.nrows, sizeof(float), (void **)&lv->b, "cycle vectors"));
         if (!lv->dinv)
             HOMG_TRY(homg__alloc_array(amg->ctx, (size_t)lv->a.nrows, sizeof(float), (void **)&lv->dinv, "smoother"));
         HOMG_TRY_BACKEND(amg->ctx, AMG_AK(amg)->diag(&amg->ctx->ex, &lv->a, 2, lv->dinv), "l1 Jacobi diagonal");
@@ -121,7 +124,14 @@ homg_status homg__amg_fall_back(homg_amg *amg)
 }
 
 /* One Chebyshev polynomial in D^-1 A on [rho / ratio, rho] (Saad, Iterative
- * Methods, algorithm 12.1, preconditioned by the diagonal); u holds the step. */
+ * Methods, algorithm 12.1, preconditioned by the diagonal).  The step d lives
+ * in t (the residual is never stored: each step forms it in the row pass that
+ * updates d), so a Chebyshev level holds b, x, t and D^-1 (at 128^3: 8.6 MB
+ * less on level 0); level 0 keeps no b either but reads the caller's double
+ * vector (amg->b64) where it lies: 8.6 MB less again, 4 more bytes a row read
+ * per pass and no conversion.  (The kernel can also read a_ii in the row
+ * instead of D^-1: 8.6 MB less still, but on the H100 the solve took 28.5 ->
+ * 33.2 ms that way: bench/results/h100_amg_setup.md.) */
 static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
 {
     kernel_exec *ex = &amg->ctx->ex;
@@ -129,17 +139,20 @@ static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
     double hi = lv->rho, lo = hi / amg->desc.chebyshev_ratio;
     double theta = 0.5 * (hi + lo), delta = 0.5 * (hi - lo), sigma = theta / delta, rho0 = 1.0 / sigma;
     int32_t n = lv->a.nrows;
-    if (!zero_x)
-        HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Chebyshev");
+    homg_precision bp = lv->b ? HOMG_FLOAT32 : HOMG_FLOAT64;
+    const void *b = lv->b ? (const void *)lv->b : (const void *)amg->b64;
     HOMG_TRY_BACKEND(amg->ctx,
-                     ak->cheb_step(ex, n, lv->dinv, zero_x ? lv->b : lv->t, lv->u, lv->x, 0.0, 1.0 / theta, 1, zero_x),
+                     ak->cheb_residual(ex, &lv->a, lv->dinv, b, bp, lv->x, lv->t, 0.0, 1.0 / theta, 1, zero_x),
                      "Chebyshev");
+    if (!zero_x)
+        HOMG_TRY_BACKEND(amg->ctx, ak->add(ex, n, lv->t, lv->x), "Chebyshev");
     for (int k = 1; k < amg->desc.chebyshev_degree; k++) {
         double rho1 = 1.0 / (2.0 * sigma - rho0);
-        HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "Chebyshev");
-        HOMG_TRY_BACKEND(amg->ctx,
-                         ak->cheb_step(ex, n, lv->dinv, lv->t, lv->u, lv->x, rho1 * rho0, 2.0 * rho1 / delta, 0, 0),
-                         "Chebyshev");
+        HOMG_TRY_BACKEND(
+            amg->ctx,
+            ak->cheb_residual(ex, &lv->a, lv->dinv, b, bp, lv->x, lv->t, rho1 * rho0, 2.0 * rho1 / delta, 0, 0),
+            "Chebyshev");
+        HOMG_TRY_BACKEND(amg->ctx, ak->add(ex, n, lv->t, lv->x), "Chebyshev");
         rho0 = rho1;
     }
     return HOMG_OK;
@@ -167,7 +180,10 @@ static homg_status presmooth(homg_amg *amg, amg_level *lv, int warm)
     } else if (d->smoother == HOMG_AMG_SMOOTHER_CHEBYSHEV) {
         for (int s = 0; s < pre; s++)
             HOMG_TRY(chebyshev(amg, lv, !warm && s == 0));
-        HOMG_TRY_BACKEND(amg->ctx, ak->residual(ex, &lv->a, lv->b, lv->x, lv->t), "residual");
+        HOMG_TRY_BACKEND(amg->ctx,
+                         lv->b ? ak->residual(ex, &lv->a, lv->b, lv->x, lv->t)
+                               : ak->residual_b64(ex, &lv->a, amg->b64, lv->x, lv->t),
+                         "residual");
     } else {
         double w = d->smoother == HOMG_AMG_SMOOTHER_JACOBI ? d->jacobi_weight / lv->rho : 1.0;
         int s = 0;
