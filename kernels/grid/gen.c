@@ -160,23 +160,6 @@ homg_status homg_cpu_gen_update_ur(kernel_exec *ex, homg_precision p, size_t n, 
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gen_dot2_step(kernel_exec *ex, homg_precision p, size_t n, const void *a, const void *b,
-                                   const void *c, double *s, int step)
-{
-    HOMG_TRY(homg_cpu_gen_dot2(ex, p, n, a, b, c, s + GEN_ZQ));
-    gen_scalar_step(s, step, 0, NULL, NULL);
-    return HOMG_OK;
-}
-
-homg_status homg_cpu_gen_update_ur_record(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag,
-                                          void *u, const void *pv, void *r, const void *q, double *s, double *hist,
-                                          int *count)
-{
-    HOMG_TRY(homg_cpu_gen_update_ur(ex, p, n, flag, u, pv, r, q, s));
-    gen_scalar_step(s, GEN_STEP_RECORD, 0, hist, count);
-    return HOMG_OK;
-}
-
 homg_status homg_cpu_gen_zero_active(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag, void *u)
 {
     (void)ex;

@@ -643,33 +643,7 @@ template <typename T, int U> __global__ void apply_kernel(gen_level L, const T *
         block_add(acc, xq);
 }
 
-/* The scalar step run by the last block to finish (the others' sums are in s:
- * each block's atomics precede its count, fenced); s read past L1, which may
- * hold the line from this kernel's start.  step < 0: nothing. */
-__device__ static void last_block_step(double *s, int step, double *hist, int *count)
-{
-    __shared__ int last;
-    if (step < 0)
-        return;
-    if (threadIdx.x == 0) {
-        __threadfence();
-        last = atomicAdd((unsigned long long *)(s + GEN_DONE), 1ull) == gridDim.x - 1;
-    }
-    __syncthreads();
-    if (last && threadIdx.x == 0) {
-        double v[GEN_NSCALARS];
-        __threadfence();
-        for (int i = 0; i < GEN_NSCALARS; i++)
-            v[i] = __ldcg(s + i);
-        v[GEN_DONE] = 0; /* all bits 0: the count for the next kernel */
-        gen_scalar_step(v, step, 0, hist, count);
-        for (int i = 0; i < GEN_NSCALARS; i++)
-            s[i] = v[i];
-    }
-}
-
-template <typename T>
-__global__ void dot2_kernel(size_t n, const T *a, const T *b, const T *c, double *out, double *s, int step)
+template <typename T> __global__ void dot2_kernel(size_t n, const T *a, const T *b, const T *c, double *out)
 {
     gen_wait();
     double s0 = 0, s1 = 0;
@@ -682,12 +656,10 @@ __global__ void dot2_kernel(size_t n, const T *a, const T *b, const T *c, double
     block_add(s0, out);
     if (c)
         block_add(s1, out + 1);
-    last_block_step(s, step, NULL, NULL);
 }
 
 template <typename T>
-__global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, const T *p, T *r, const T *q, double *s,
-                                 int step, double *hist, int *count)
+__global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, const T *p, T *r, const T *q, double *s)
 {
     gen_wait();
     const double alpha = s[GEN_ALPHA];
@@ -701,7 +673,6 @@ __global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, cons
         acc += (double)t * (double)t;
     }
     block_add(acc, s + GEN_RR);
-    last_block_step(s, step, hist, count);
 }
 
 template <typename T> __global__ void zero_active_kernel(size_t n, const unsigned char *flag, T *u)
@@ -1056,61 +1027,32 @@ extern "C" homg_status homg_cuda_gen_apply(kernel_exec *ex, homg_precision p, co
     return HOMG_OK;
 }
 
-/* dot2 into out; with step >= 0 (out = s + GEN_ZQ) the scalar step after it. */
-static homg_status dot2_launch(kernel_exec *ex, homg_precision p, size_t n, const void *a, const void *b, const void *c,
-                               double *out, double *s, int step)
+extern "C" homg_status homg_cuda_gen_dot2(kernel_exec *ex, homg_precision p, size_t n, const void *a, const void *b,
+                                          const void *c, double *out)
 {
     const unsigned nb =
         wave_blocks(ex, p == HOMG_FLOAT64 ? (const void *)dot2_kernel<double> : (const void *)dot2_kernel<float>, n);
     if (p == HOMG_FLOAT64)
-        gen_launch(ex, nb, NT, dot2_kernel<double>, n, (const double *)a, (const double *)b, (const double *)c, out, s,
-                   step);
+        gen_launch(ex, nb, NT, dot2_kernel<double>, n, (const double *)a, (const double *)b, (const double *)c, out);
     else
-        gen_launch(ex, nb, NT, dot2_kernel<float>, n, (const float *)a, (const float *)b, (const float *)c, out, s,
-                   step);
+        gen_launch(ex, nb, NT, dot2_kernel<float>, n, (const float *)a, (const float *)b, (const float *)c, out);
     HOMG_CUDA_LAUNCHED(ex, "gen dot2_kernel");
-    return HOMG_OK;
-}
-
-extern "C" homg_status homg_cuda_gen_dot2(kernel_exec *ex, homg_precision p, size_t n, const void *a, const void *b,
-                                          const void *c, double *out)
-{
-    return dot2_launch(ex, p, n, a, b, c, out, NULL, -1);
-}
-
-extern "C" homg_status homg_cuda_gen_dot2_step(kernel_exec *ex, homg_precision p, size_t n, const void *a,
-                                               const void *b, const void *c, double *s, int step)
-{
-    return dot2_launch(ex, p, n, a, b, c, s + GEN_ZQ, s, step);
-}
-
-static homg_status update_ur_launch(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag, void *u,
-                                    const void *pv, void *r, const void *q, double *s, int step, double *hist,
-                                    int *count)
-{
-    const unsigned b = wave_blocks(
-        ex, p == HOMG_FLOAT64 ? (const void *)update_ur_kernel<double> : (const void *)update_ur_kernel<float>, n);
-    if (p == HOMG_FLOAT64)
-        gen_launch(ex, b, NT, update_ur_kernel<double>, n, flag, (double *)u, (const double *)pv, (double *)r,
-                   (const double *)q, s, step, hist, count);
-    else
-        gen_launch(ex, b, NT, update_ur_kernel<float>, n, flag, (float *)u, (const float *)pv, (float *)r,
-                   (const float *)q, s, step, hist, count);
-    HOMG_CUDA_LAUNCHED(ex, "gen update_ur_kernel");
     return HOMG_OK;
 }
 
 extern "C" homg_status homg_cuda_gen_update_ur(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag,
                                                void *u, const void *pv, void *r, const void *q, double *s)
 {
-    return update_ur_launch(ex, p, n, flag, u, pv, r, q, s, -1, NULL, NULL);
-}
-
-extern "C" homg_status homg_cuda_gen_update_ur_record(kernel_exec *ex, homg_precision p, size_t n,
-                                                      const unsigned char *flag, void *u, const void *pv, void *r,
-                                                      const void *q, double *s, double *hist, int *count)
-{
-    return update_ur_launch(ex, p, n, flag, u, pv, r, q, s, GEN_STEP_RECORD, hist, count);
+    const unsigned b = wave_blocks(
+        ex, p == HOMG_FLOAT64 ? (const void *)update_ur_kernel<double> : (const void *)update_ur_kernel<float>, n);
+    if (p == HOMG_FLOAT64)
+        gen_launch(ex, b, NT, update_ur_kernel<double>, n, flag, (double *)u, (const double *)pv, (double *)r,
+                   (const double *)q, s);
+    else
+        gen_launch(ex, b, NT, update_ur_kernel<float>, n, flag, (float *)u, (const float *)pv, (float *)r,
+                   (const float *)q, s);
+    HOMG_CUDA_LAUNCHED(ex, "gen update_ur_kernel");
+    return HOMG_OK;
 }
 
 extern "C" homg_status homg_cuda_gen_zero_active(kernel_exec *ex, homg_precision p, size_t n, const unsigned char *flag,

@@ -85,7 +85,6 @@ enum {
     GEN_E2,   /* ||u - u_ref||^2 */
     GEN_R2,   /* ||u_ref||^2 */
     GEN_PROJ, /* largest |mean| removed */
-    GEN_DONE, /* blocks of a *_step kernel done (an integer's bits; 0 between kernels) */
     GEN_NSCALARS
 };
 /* Steps of the scalar kernel. */
@@ -175,15 +174,6 @@ enum {
     X(homg_status, gen, update_ur,                                                                                  \
       (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u, const void *pv, void *r,   \
        const void *q, double *s))                                                                                   \
-    /* dot2 into s + GEN_ZQ (s[GEN_ZQ] += a.b, s[GEN_RZN] += c.b), then the scalar step `step` (ref 0, no */        \
-    /* history): on CUDA by the kernel's last block (one launch fewer; s[GEN_DONE] counts the blocks). */           \
-    X(homg_status, gen, dot2_step,                                                                                  \
-      (kernel_exec * ex, homg_precision p, size_t n, const void *a, const void *b, const void *c, double *s,        \
-       int step))                                                                                                   \
-    /* update_ur, then the scalar step GEN_STEP_RECORD (ref 0) into hist/count, as dot2_step. */                    \
-    X(homg_status, gen, update_ur_record,                                                                           \
-      (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u, const void *pv, void *r,   \
-       const void *q, double *s, double *hist, int *count))                                                         \
     /* u = 0 at active cells (flag NULL: all; the others are not written). */                                       \
     X(homg_status, gen, zero_active,                                                                                \
       (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, void *u))                           \

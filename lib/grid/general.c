@@ -306,7 +306,6 @@ static homg_status gen_create(homg_grid *g)
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->p, "multigrid work vector"));
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->q, "multigrid work vector"));
     HOMG_TRY(homg__alloc(g->ctx, GEN_NSCALARS * sizeof(double), (void **)&G->s, "multigrid scalars"));
-    GQ(g, g->ctx->mem->zero(&g->ctx->ex, G->s, GEN_NSCALARS * sizeof(double)), "multigrid scalars"); /* GEN_DONE */
     G->F.h = d->h;
     for (int s = 0; s < 6; s++)
         G->F.kind[s] = s < 2 * G->dims ? (int)d->bc[s] : HOMG_BC_PERIODIC; /* 2D: no z sides */
@@ -818,36 +817,6 @@ static int project_z(void)
     return env;
 }
 
-/* Whether the CG's scalar steps run in the last block of the kernel before them
- * (dot2_step, update_ur_record: two launches a cycle fewer, the same arithmetic):
- * yes, unless HOMG_GEN_FUSE_STEP=0 (the benchmark times against it; the library
- * documents no such variable). */
-static int fuse_step(void)
-{
-    static int env = -1;
-    if (env < 0) {
-        const char *e = getenv("HOMG_GEN_FUSE_STEP");
-        env = !(e && !strcmp(e, "0"));
-    }
-    return env;
-}
-
-/* s[GEN_ZQ] += q.z, s[GEN_RZN] += r.z, then the scalar step. */
-static homg_status dot2_then(homg_grid *g, int step)
-{
-    grid_general *G = g->gen;
-    kernel_exec *ex = &g->ctx->ex;
-    const homg_precision pr = g->desc.precision;
-    const size_t n = cells(&G->lv[0]);
-    if (fuse_step()) {
-        GQ(g, G->k->dot2_step(ex, pr, n, G->q, G->z, G->r, G->s, step), "dot products");
-        return HOMG_OK;
-    }
-    GQ(g, G->k->dot2(ex, pr, n, G->q, G->z, G->r, G->s + GEN_ZQ), "dot products");
-    GQ(g, G->k->scalars(ex, G->s, step, 0, NULL, NULL), "scalars");
-    return HOMG_OK;
-}
-
 /* r = projected (f + face terms - A u); p = 0 (a restart). */
 static homg_status restart(homg_grid *g, const gen_rhs *x, int first)
 {
@@ -861,9 +830,10 @@ static homg_status restart(homg_grid *g, const gen_rhs *x, int first)
     HOMG_TRY(precondition(g));
     if (project_z())
         HOMG_TRY(project(g, G->z, NULL));
-    HOMG_TRY(dot2_then(g, GEN_STEP_START)); /* q: anything finite */
+    GQ(g, G->k->dot2(ex, pr, n, G->q, G->z, G->r, G->s + GEN_ZQ), "dot products"); /* q: anything finite */
+    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_START, 0, NULL, NULL), "scalars");
     GQ(g, G->k->update_p(ex, pr, n, G->z, G->p, G->s), "search direction");
-    homg__account(g, 5 - fuse_step(), 2, 8.0 * n);
+    homg__account(g, 5, 2, 8.0 * n);
     return HOMG_OK;
 }
 
@@ -879,12 +849,6 @@ static homg_status iterate_update(homg_grid *g, const gen_rhs *x)
     const size_t n = cells(&G->lv[0]);
     GQ(g, apply_level(g, 0, G->p, G->q, G->s + GEN_PQ), "operator");
     GQ(g, G->k->scalars(ex, G->s, GEN_STEP_ALPHA, 0, NULL, NULL), "scalars");
-    if (!x->u_ref && fuse_step()) {
-        GQ(g, G->k->update_ur_record(ex, pr, n, G->lv[0].flag, x->u, G->p, G->r, G->q, G->s, G->hist, G->hist_count),
-           "update");
-        homg__account(g, 3, 1, 7.0 * n);
-        return HOMG_OK;
-    }
     GQ(g, G->k->update_ur(ex, pr, n, G->lv[0].flag, x->u, G->p, G->r, G->q, G->s), "update");
     if (x->u_ref)
         GQ(g, G->k->error_norm(ex, pr, n, G->lv[0].flag, x->u, x->u_ref, G->s), "error norm");
@@ -902,9 +866,10 @@ static homg_status iterate_direction(homg_grid *g, const gen_rhs *x)
     HOMG_TRY(precondition(g));
     if (project_z())
         HOMG_TRY(project(g, G->z, NULL));
-    HOMG_TRY(dot2_then(g, GEN_STEP_BETA));
+    GQ(g, G->k->dot2(ex, pr, n, G->q, G->z, G->r, G->s + GEN_ZQ), "dot products");
+    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_BETA, 0, NULL, NULL), "scalars");
     GQ(g, G->k->update_p(ex, pr, n, G->z, G->p, G->s), "search direction");
-    homg__account(g, 3 - fuse_step(), 1, 5.0 * n);
+    homg__account(g, 3, 1, 5.0 * n);
     return HOMG_OK;
 }
 
