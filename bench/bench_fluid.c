@@ -19,7 +19,9 @@
  * kernel, RGBA8 into device memory, its range found on the GPU: issue 13's
  * frame) in one pair of CUDA events.
  *
- *   build/bench/bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo]
+ * --range-given: that colour map over [0, 1] (the demo's density) instead of the range found.
+ *
+ *   build/bench/bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo [--range-given]]
  */
 #include <math.h>
 #include <stdio.h>
@@ -48,6 +50,7 @@ static const variant variants[] = {
 
 static homg_ctx *ctx;
 static int reps = 21;
+static int range_given; /* --range-given: the colour map over [0, 1], as the demo maps the density */
 
 static void check(homg_status st, const char *what)
 {
@@ -212,8 +215,9 @@ static void colour_map(homg_fluid *fl, int n, void *rgba, int32_t *range)
 {
     const view_kernels *k = &homg_cuda_view_kernels;
     view_src s = { homg_fluid_data(fl, HOMG_FLUID_DENSITY), HOMG_FLOAT32, 0, 1, n, n, n };
-    view_dst d = { 1, rgba, 0, 0.0f, 1.0f, range };
-    check(k->range(&ctx->ex, &s, range), "colour range");
+    view_dst d = { 1, rgba, 0, 0.0f, 1.0f, range_given ? NULL : range };
+    if (!range_given)
+        check(k->range(&ctx->ex, &s, range), "colour range");
     check(k->write(&ctx->ex, &s, &d), "colour map");
 }
 
@@ -297,12 +301,14 @@ int main(int argc, char **argv)
             out_path = argv[++i];
         else if (!strcmp(argv[i], "--demo"))
             demo = 1;
+        else if (!strcmp(argv[i], "--range-given"))
+            range_given = 1;
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--size") && i + 1 < argc)
             only = atoi(argv[++i]);
         else {
-            printf("usage: bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo]\n");
+            printf("usage: bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo [--range-given]]\n");
             return strcmp(argv[i], "--help") ? 2 : 0;
         }
     }
@@ -315,7 +321,8 @@ int main(int argc, char **argv)
     if (!out)
         return 1;
     if (demo) { /* the smoke demo's frames alone */
-        fprintf(out, "# homg_fluid_step on %s (CUDA events)\n", homg_ctx_device_name(ctx));
+        fprintf(out, "# homg_fluid_step on %s (CUDA events; colour map: range %s)\n", homg_ctx_device_name(ctx),
+                range_given ? "given, [0, 1]" : "found on the GPU");
         demo_frames(out, only ? only : 1024);
         if (out != stdout)
             fclose(out);
