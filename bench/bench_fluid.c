@@ -10,8 +10,7 @@
  * the median of `reps` projections alone (homg_fluid_project after an injection),
  * so the advection is roughly the difference.  "method": the grid method that ran
  * (an empty box reaches the grid without flags: DEFAULT takes the FFT there).  The
- * colour-map write of the demo's frame is measured by bench_view (13 us at 1024^2
- * on the H100).
+ * colour map of the demo's frame is in --demo's frame column (below).
  *
  * --demo: the smoke demo's frames instead (its wall and smoke, per smoothing
  * count of the projection's cycles: step time, cycles, host waits, divergence),
