@@ -8,7 +8,7 @@
  * The relative residual of that solve is exactly the divergence left after
  * u -= grad p, relative to before: that is info->divergence_left.  With solid
  * cells and tol > 0 the cycles are counted ahead (project_counted): one host
- * wait per step where the count holds.
+ * wait per step where the count holds, with the step's tail queued before it.
  *
  * Without solid cells the grid solves the box directly by the DCT (FFT path).
  * In float32 that is exact only to ~1e-3 of the divergence at 1024^2 (the
