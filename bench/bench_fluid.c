@@ -10,20 +10,26 @@
  * the median of `reps` projections alone (homg_fluid_project after an injection),
  * so the advection is roughly the difference.  "method": the grid method that ran
  * (an empty box reaches the grid without flags: DEFAULT takes the FFT there).  The
- * colour-map write of the demo's frame is measured by bench_view (13 us at 1024^2
- * on the H100).
+ * colour map of the demo's frame is in --demo's frame column (below).
  *
  * --demo: the smoke demo's frames instead (its wall and smoke, per smoothing
- * count of the projection's cycles: step time, cycles, host waits, divergence).
+ * count of the projection's cycles: step time, cycles, host waits, divergence),
+ * and the frame: the step + the colour map of the density (the view's write
+ * kernel, RGBA8 into device memory, its range found on the GPU: issue 13's
+ * frame) in one pair of CUDA events.
  *
- *   build/bench/bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo]
+ * --range-given: that colour map over [0, 1] (the demo's density) instead of the range found.
+ *
+ *   build/bench/bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo [--range-given]]
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
 #include "testutil.h"
+#include "view/view_kernels.h"
 
 typedef struct variant {
     const char *name;
@@ -43,6 +49,7 @@ static const variant variants[] = {
 
 static homg_ctx *ctx;
 static int reps = 21;
+static int range_given; /* --range-given: the colour map over [0, 1], as the demo maps the density */
 
 static void check(homg_status st, const char *what)
 {
@@ -202,6 +209,17 @@ typedef struct demo_variant {
 
 enum { DEMO_FRAMES = 120, DEMO_FIRST = 15 };
 
+/* The demo's colour map of the density: its range found, then RGBA8 texels into `rgba`. */
+static void colour_map(homg_fluid *fl, int n, void *rgba, int32_t *range)
+{
+    const view_kernels *k = &homg_cuda_view_kernels;
+    view_src s = { homg_fluid_data(fl, HOMG_FLUID_DENSITY), HOMG_FLOAT32, 0, 1, n, n, n };
+    view_dst d = { 1, rgba, 0, 0.0f, 1.0f, range_given ? NULL : range };
+    if (!range_given)
+        check(k->range(&ctx->ex, &s, range), "colour range");
+    check(k->write(&ctx->ex, &s, &d), "colour map");
+}
+
 static void demo_run_variant(FILE *out, int n, void *wall, const demo_variant *v)
 {
     homg_fluid_desc d = {
@@ -209,19 +227,28 @@ static void demo_run_variant(FILE *out, int n, void *wall, const demo_variant *v
     };
     homg_fluid *fl;
     homg_fluid_info info;
-    homg_timer *t;
-    double ms[DEMO_FRAMES], last_x = 0, last_y = 0, worst = 0, cycles = 0, waits = 0, p90;
+    homg_timer *t, *tf;
+    void *rgba;
+    int32_t *range;
+    double ms[DEMO_FRAMES], frame_ms[DEMO_FRAMES], last_x = 0, last_y = 0, worst = 0, cycles = 0, waits = 0, p90;
     int most = 0, m = 0;
     check(homg_fluid_create(ctx, &d, &fl), "homg_fluid_create");
     check(homg_fluid_set_solid(fl, wall), "set_solid");
     check(homg_timer_create(ctx, &t), "timer");
+    check(homg_timer_create(ctx, &tf), "timer");
+    check(homg_alloc(ctx, (size_t)n * n * 4, &rgba), "homg_alloc");
+    check(homg_alloc(ctx, 2 * sizeof(int32_t), (void **)&range), "homg_alloc");
     for (int f = 0; f < DEMO_FRAMES; f++) {
         demo_inject(fl, f, &last_x, &last_y);
+        check(homg_timer_start(tf), "timer");
         check(homg_timer_start(t), "timer");
         check(homg_fluid_step(fl, 1.0 / 60, &info), "step");
         check(homg_timer_stop(t), "timer");
+        colour_map(fl, n, rgba, range);
+        check(homg_timer_stop(tf), "timer");
         if (f < DEMO_FIRST)
             continue;
+        check(homg_timer_ms(tf, &frame_ms[m]), "timer");
         check(homg_timer_ms(t, &ms[m++]), "timer");
         cycles += info.cycles;
         waits += info.waits;
@@ -230,9 +257,13 @@ static void demo_run_variant(FILE *out, int n, void *wall, const demo_variant *v
     }
     double left = divergence_left(fl, n), med = homg_test_median(ms, m); /* sorts ms */
     p90 = ms[m * 9 / 10];
-    fprintf(out, "| %d^2 | %s | %.3f | %.3f | %.2f | %d | %.2f | %.1e | %.1e |\n", n, v->name, med, p90, cycles / m,
-            most, waits / m, worst, left);
+    double frame = homg_test_median(frame_ms, m), frame90 = frame_ms[m * 9 / 10];
+    fprintf(out, "| %d^2 | %s | %.3f | %.3f | **%.3f** | %.3f | %.2f | %d | %.2f | %.1e | %.1e |\n", n, v->name, med,
+            p90, frame, frame90, cycles / m, most, waits / m, worst, left);
     fflush(out);
+    homg_free(ctx, rgba);
+    homg_free(ctx, range);
+    homg_timer_destroy(tf);
     homg_timer_destroy(t);
     homg_fluid_destroy(fl);
 }
@@ -249,9 +280,10 @@ static void demo_frames(FILE *out, int n)
     fprintf(out, "\n## The smoke demo's frames (its scripted wall and smoke, tol 1e-3; steps %d..%d)\n\n", DEMO_FIRST,
             DEMO_FRAMES - 1);
     fprintf(out,
-            "| size | projection cycles | step ms (median) | p90 | cycles (mean) | max | host waits (mean) | worst "
-            "divergence left (solver) | divergence left (host, one more projection) |\n"
-            "|---|---|---|---|---|---|---|---|---|\n");
+            "| size | projection cycles | step ms (median) | p90 | frame ms: step + colour map (median) | p90 | "
+            "cycles (mean) | max | host waits (mean) | worst divergence left (solver) | divergence left (host, one "
+            "more projection) |\n"
+            "|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++)
         demo_run_variant(out, n, wall, &variants[k]);
     homg_free(ctx, wall);
@@ -268,12 +300,14 @@ int main(int argc, char **argv)
             out_path = argv[++i];
         else if (!strcmp(argv[i], "--demo"))
             demo = 1;
+        else if (!strcmp(argv[i], "--range-given"))
+            range_given = 1;
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--size") && i + 1 < argc)
             only = atoi(argv[++i]);
         else {
-            printf("usage: bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo]\n");
+            printf("usage: bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo [--range-given]]\n");
             return strcmp(argv[i], "--help") ? 2 : 0;
         }
     }
@@ -286,7 +320,8 @@ int main(int argc, char **argv)
     if (!out)
         return 1;
     if (demo) { /* the smoke demo's frames alone */
-        fprintf(out, "# homg_fluid_step on %s (CUDA events)\n", homg_ctx_device_name(ctx));
+        fprintf(out, "# homg_fluid_step on %s (CUDA events; colour map: range %s)\n", homg_ctx_device_name(ctx),
+                range_given ? "given, [0, 1]" : "found on the GPU");
         demo_frames(out, only ? only : 1024);
         if (out != stdout)
             fclose(out);

@@ -8,7 +8,7 @@
  * The relative residual of that solve is exactly the divergence left after
  * u -= grad p, relative to before: that is info->divergence_left.  With solid
  * cells and tol > 0 the cycles are counted ahead (project_counted): one host
- * wait per step where the count holds.
+ * wait per step where the count holds, with the step's tail queued before it.
  *
  * Without solid cells the grid solves the box directly by the DCT (FFT path).
  * In float32 that is exact only to ~1e-3 of the divergence at 1024^2 (the
@@ -134,6 +134,54 @@ static homg_status refine_fft(homg_fluid *fl, homg_fluid_info *info)
     return HOMG_OK;
 }
 
+/* What follows the pressure solve: u -= grad p, and in a step the density
+ * advected by the projected velocity into density_tmp (advect 0: none). */
+typedef struct step_tail {
+    double dt;
+    float decay;
+    int advect;
+} step_tail;
+
+/* u -= sign * grad p (sign -1: a subtraction undone, to rounding). */
+static homg_status gradient(homg_fluid *fl, double sign)
+{
+    homg_ctx *ctx = fl->ctx;
+    const fluid_kernels *k = HOMG_KERNELS(&ctx->ex, fluid);
+    HOMG_TRY_BACKEND(ctx,
+                     k->subtract_gradient(&ctx->ex, fl->desc.nx, fl->desc.ny, fl->solid, fl->pressure,
+                                          (float)(sign / fl->desc.h), fl->u, fl->v),
+                     "homg_fluid_project: gradient");
+    return HOMG_OK;
+}
+
+static homg_status tail(homg_fluid *fl, const step_tail *t)
+{
+    HOMG_TRY(gradient(fl, 1.0));
+    if (t->advect)
+        HOMG_TRY(advect(fl, t->dt, HOMG_FLUID_DENSITY, fl->density, fl->density_tmp, t->decay));
+    return HOMG_OK;
+}
+
+/* The queued cycles' history read on a side lane that waits only for them,
+ * while the step's tail, queued first on the stream, runs: the GPU does not
+ * idle while the host wakes (one lane on the CPU: the same order). */
+static int history_beside_tail(homg_fluid *fl, const step_tail *t, double *hist, int guess, homg_status *st)
+{
+    homg_ctx *ctx = fl->ctx;
+    int n = 0;
+    if ((*st = ctx->mem->fork(&ctx->ex, 2)) != HOMG_OK)
+        return 0;
+    *st = tail(fl, t);
+    if (*st == HOMG_OK) {
+        ctx->mem->lane(&ctx->ex, 1);
+        n = homg_grid_history(fl->grid, hist, guess);
+    }
+    homg_status j = ctx->mem->join(&ctx->ex, 2);
+    if (*st == HOMG_OK && j != HOMG_OK)
+        *st = homg__fail(ctx, j, "homg_fluid_project: joining the history's lane");
+    return n;
+}
+
 /* One grid solve of fl->rhs into fl->pressure from the pressure there. */
 static homg_status grid_solve(homg_fluid *fl, int cycles, double tol, homg_solve_info *si)
 {
@@ -158,7 +206,7 @@ static homg_status grid_solve(homg_fluid *fl, int cycles, double tol, homg_solve
  * saves a cycle while the mouse injects momentum, costs one in free flow: equal
  * over the demo's script on the H100 (3.45 cycles), 3.26 against 2.93 on the CPU
  * at 512^2, 4 against 2-3 at the demo's frame 300. */
-static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info)
+static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info, const step_tail *t)
 {
     homg_solve_info si;
     double hist[HOMG_FLUID_MAX_GUESS];
@@ -173,7 +221,8 @@ static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info)
         HOMG_TRY(homg_grid_solve(fl->box, fl->rhs, NULL, fl->pressure, &sd, NULL));
     }
     HOMG_TRY(grid_solve(fl, guess, 0, &si));
-    int n = homg_grid_history(fl->grid, hist, guess);
+    int n = history_beside_tail(fl, t, hist, guess, &st); /* the tail queued as if the guess holds */
+    HOMG_TRY(st);
     if (n < 1)
         return homg__fail(fl->ctx, HOMG_ERROR_BACKEND, "homg_fluid_project: no convergence history after %d cycles",
                           guess);
@@ -185,13 +234,17 @@ static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info)
         return homg__fail(fl->ctx, HOMG_ERROR_NUMERIC, "homg_fluid_project: divergence left %g after %d cycles",
                           hist[n - 1], n);
     if (hist[n - 1] > tol && guess < fl->desc.max_cycles) {
+        HOMG_TRY(gradient(fl, -1.0)); /* the guess fell short: the tail's subtraction undone */
         st = grid_solve(fl, fl->desc.max_cycles - guess, tol, &si);
+        if (st == HOMG_OK)
+            st = tail(fl, t);
         info->cycles += si.cycles;
         info->waits += si.cycles;
         info->divergence_left = si.norm;
         fl->guess[start] = info->cycles < HOMG_FLUID_MAX_GUESS ? info->cycles : HOMG_FLUID_MAX_GUESS;
         fl->fewer[start] = 0;
     } else if (hist[n - 1] > tol) {
+        HOMG_TRY(gradient(fl, -1.0)); /* u as it came, as on every failure */
         return homg__fail(fl->ctx, HOMG_ERROR_NOT_CONVERGED,
                           "homg_fluid_project: divergence left %.3e > tol %.3e after %d cycles", hist[n - 1], tol, n);
     } else {
@@ -203,11 +256,13 @@ static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info)
     return st;
 }
 
-static homg_status project_grid(homg_fluid *fl, homg_fluid_info *info)
+static homg_status project_grid(homg_fluid *fl, homg_fluid_info *info, const step_tail *t, int *tail_done)
 {
     homg_solve_info si;
-    if (fl->desc.tol > 0 && fl->solid_cells > 0) /* the general multigrid: it records every cycle's norm */
-        return project_counted(fl, info);
+    if (fl->desc.tol > 0 && fl->solid_cells > 0) { /* the general multigrid: it records every cycle's norm */
+        *tail_done = 1;
+        return project_counted(fl, info, t);
+    }
     /* tol < 0: exactly max_cycles, no wait; the FFT (empty box): refine_fft measures; the box's
        multigrid (no solids, method VCYCLE ...): it monitors only with tol > 0 */
     HOMG_TRY(grid_solve(fl, fl->desc.max_cycles, fl->desc.tol < 0 ? 0 : fl->desc.tol, &si));
@@ -218,30 +273,33 @@ static homg_status project_grid(homg_fluid *fl, homg_fluid_info *info)
     return HOMG_OK;
 }
 
-static homg_status project(homg_fluid *fl, homg_fluid_info *info)
+/* The projection, then the rest of t (the density's advection in a step). */
+static homg_status project(homg_fluid *fl, homg_fluid_info *info, const step_tail *t)
 {
     homg_ctx *ctx = fl->ctx;
     const fluid_kernels *k = HOMG_KERNELS(&ctx->ex, fluid);
-    int nx = fl->desc.nx, ny = fl->desc.ny;
+    int nx = fl->desc.nx, ny = fl->desc.ny, tail_done = 0;
     float inv_h = (float)(1.0 / fl->desc.h);
     HOMG_TRY_BACKEND(ctx, k->divergence(&ctx->ex, nx, ny, fl->solid, fl->u, fl->v, -inv_h, fl->rhs),
                      "homg_fluid_project: divergence");
-    HOMG_TRY(fl->desc.jacobi > 0 ? project_jacobi(fl, info) : project_grid(fl, info));
-    HOMG_TRY_BACKEND(ctx, k->subtract_gradient(&ctx->ex, nx, ny, fl->solid, fl->pressure, inv_h, fl->u, fl->v),
-                     "homg_fluid_project: gradient");
+    HOMG_TRY(fl->desc.jacobi > 0 ? project_jacobi(fl, info) : project_grid(fl, info, t, &tail_done));
+    if (tail_done)
+        return HOMG_OK;
+    HOMG_TRY(gradient(fl, 1.0));
     if (info->method == HOMG_METHOD_FFT && fl->desc.jacobi == 0 && fl->desc.tol > 0)
-        return refine_fft(fl, info);
+        HOMG_TRY(refine_fft(fl, info));
+    if (t->advect)
+        HOMG_TRY(advect(fl, t->dt, HOMG_FLUID_DENSITY, fl->density, fl->density_tmp, t->decay));
     return HOMG_OK;
 }
 
 static homg_status step(homg_fluid *fl, double dt, homg_fluid_info *info)
 {
-    float decay = (float)exp(-fl->desc.density_decay * dt);
+    const step_tail t = { dt, (float)exp(-fl->desc.density_decay * dt), 1 };
     HOMG_TRY(advect_velocity(fl, dt));
     swap(&fl->u, &fl->u_tmp);
     swap(&fl->v, &fl->v_tmp);
-    HOMG_TRY(project(fl, info));
-    HOMG_TRY(advect(fl, dt, HOMG_FLUID_DENSITY, fl->density, fl->density_tmp, decay));
+    HOMG_TRY(project(fl, info, &t));
     swap(&fl->density, &fl->density_tmp);
     return HOMG_OK;
 }
@@ -255,7 +313,8 @@ homg_status homg_fluid_project(homg_fluid *fl, homg_fluid_info *info)
         return HOMG_ERROR_INVALID_ARGUMENT;
     HOMG_TRY(homg__begin(fl->ctx, "homg_fluid_project", NULL));
     HOMG_TRY(homg__enter(fl->ctx, &saved));
-    st = project(fl, info ? info : &local);
+    const step_tail t = { 0, 1.0f, 0 };
+    st = project(fl, info ? info : &local, &t);
     homg__leave(fl->ctx, saved);
     return st;
 }
