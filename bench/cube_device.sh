@@ -14,6 +14,8 @@ timed 15 cube_gpu $B/tests/test_cube_gpu
 timed 5 cube_cpu $B/tests/test_cube
 timed 25 bench_cube $B/bench/bench_grid $G
 timed 25 bench_gen env HOMG_GEN_CUBE=0 $B/bench/bench_grid $G
+# the half-sweep without __launch_bounds__(256, 5) (61 registers against 48), same binary
+[ "${MINB_RUN:-1}" = 1 ] && timed 25 bench_minb1 env HOMG_CUBE_MINB=1 $B/bench/bench_grid $G
 timed 15 memcheck_cube compute-sanitizer --tool memcheck --error-exitcode 3 $B/tests/test_cube_gpu small
 timed 10 racecheck_cube compute-sanitizer --tool racecheck --error-exitcode 3 $B/tests/test_cube_gpu small
 timed 25 grid_ref_cuda env HOMG_TEST_BACKEND=cuda $B/tests/test_grid_ref
@@ -24,6 +26,12 @@ K="regex:cube_|smooth|prolong|coarse_solve|residual|apply|dot2|update_|zero_acti
     $B/bench/bench_grid --general --methods vcycle --reps 1 --cases 1
 [ "${NCU_RUN:-1}" = 1 ] && timed 20 ncu_gen env HOMG_GEN_CUBE=0 $NCU --log-file $OUT/ncu_gen_cycle.csv -k "regex:smooth|prolong|restrict" \
     --launch-count 24 $B/bench/bench_grid --general --methods vcycle --reps 1 --cases 1
+# the finest half-sweeps of a 256^3 solve, with and without the bound, each kernel alone
+SW="--csv --metrics gpu__time_duration.sum,launch__registers_per_thread -k regex:cube_sweep --launch-count 8"
+[ "${MINB_RUN:-1}" = 1 ] && timed 20 ncu_sweep5 ncu --clock-control none $SW --log-file $OUT/ncu_sweep5.csv \
+    $B/bench/bench_grid --general --methods vcycle --reps 1 --cases 1
+[ "${MINB_RUN:-1}" = 1 ] && timed 20 ncu_sweep1 env HOMG_CUBE_MINB=1 ncu --clock-control none $SW \
+    --log-file $OUT/ncu_sweep1.csv $B/bench/bench_grid --general --methods vcycle --reps 1 --cases 1
 timed 40 test_grid_gpu $B/tests/test_grid_gpu
 echo "=== done $(date -u)" >> "$L"
 printf "%b\n" "$S" >> "$L"
