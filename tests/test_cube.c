@@ -2,7 +2,8 @@
  * the general multigrid's kernels (kernels/grid/gen*, an independent code of the
  * same operator, summing in double) on random input: a half-sweep of each colour,
  * the pass from zero (= smooth_from_zero + the colour-1 half-sweep), prolongation
- * with the colour-1 half-sweep, residual and restriction, the operator (and x.q), the
+ * with the colour-1 half-sweep, residual and restriction (alone and after a
+ * half-sweep of either colour, sweep_restrict), the operator (and x.q), the
  * finest residual (and r.r); every size and side kind
  * of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
  * (residual from the definition, cycles beside the gen kernels'). */
@@ -87,6 +88,22 @@ static void check_case(int t)
     assert_int_equal(Q->residual_restrict(ex, &K, u, f, fa), HOMG_OK);
     assert_int_equal(G->residual_restrict(ex, HOMG_FLOAT32, &L, &C, u, f, fb), HOMG_OK);
     expect("residual + restriction", t, &L, diff(fa, fb, nc));
+    for (int colour = 0; colour < 2; colour++) { /* = the half-sweep, then residual + restriction */
+        memcpy(a, u, n * sizeof(float));
+        memcpy(b, u, n * sizeof(float));
+        assert_int_equal(Q->sweep_restrict(ex, &K, a, f, colour, fa), HOMG_OK);
+        assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, colour), HOMG_OK);
+        assert_int_equal(G->residual_restrict(ex, HOMG_FLOAT32, &L, &C, b, f, fb), HOMG_OK);
+        expect("half-sweep + restriction (u)", t, &L, diff(a, b, n));
+        expect("half-sweep + restriction (fc)", t, &L, diff(fa, fb, nc));
+        memcpy(a, u, n * sizeof(float)); /* the pairs backwards: no result may hang on the order */
+        for (int kc = K.nz / 2 - 1; kc >= 0; kc--)
+            for (int jc = K.ny / 2 - 1; jc >= 0; jc--)
+                for (int i0 = K.nx - 4; i0 >= 0; i0 -= 4)
+                    cube_sweep_restrict_pair(&K, a, f, colour, fa, i0, jc, kc);
+        expect("half-sweep + restriction backwards (u)", t, &L, diff(a, b, n));
+        expect("half-sweep + restriction backwards (fc)", t, &L, diff(fa, fb, nc));
+    }
     {
         double xq[2] = { 0, 0 };
         assert_int_equal(Q->apply(ex, &K, u, a, &xq[0]), HOMG_OK);

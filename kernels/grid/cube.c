@@ -43,6 +43,17 @@ homg_status homg_cpu_cube_residual_restrict(kernel_exec *ex, const cube_level *K
     return HOMG_OK;
 }
 
+homg_status homg_cpu_cube_sweep_restrict(kernel_exec *ex, const cube_level *K, float *u, const float *f, int colour,
+                                         float *fc)
+{
+    (void)ex;
+    for (int kc = 0; kc < K->nz / 2; kc++)
+        for (int jc = 0; jc < K->ny / 2; jc++)
+            for (int i0 = 0; i0 < K->nx; i0 += 4)
+                cube_sweep_restrict_pair(K, u, f, colour, fc, i0, jc, kc);
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_cube_apply(kernel_exec *ex, const cube_level *K, const float *x, float *q, double *xq)
 {
     double s = 0;

@@ -79,12 +79,7 @@ __device__ __forceinline__ int cube_column(const cube_level &K, int kc, int *i0,
     return 1;
 }
 
-/* MINB: blocks per SM the compiler must fit (registers); 1 = its own choice.  Call 2 of
- * s6-cube saw 48 -> 55 registers and 67 -> 74 us a half-sweep; HOMG_CUBE_MINB=1 picks
- * the unbounded build so both are timed in one binary. */
-template <int MINB>
-__global__ void __launch_bounds__(CUBE_NT, MINB)
-    cube_sweep_kernel(cube_level K, float *u, const float *f, int colour, int kc)
+__global__ void cube_sweep_kernel(cube_level K, float *u, const float *f, int colour, int kc)
 {
     int i0, j, k0, k1;
     cube_wait();
@@ -158,22 +153,20 @@ __global__ void cube_restrict_kernel(cube_level K, const float *u, const float *
         cube_restrict_pair(&K, u, f, fc, 4 * (int)a, (int)J, (int)Kc);
 }
 
-static int cube_minb(void)
+/* A thread per pair of coarse cells, as cube_restrict_kernel. */
+__global__ void cube_sweep_restrict_kernel(cube_level K, float *u, const float *f, int colour, float *fc)
 {
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("HOMG_CUBE_MINB");
-        v = e && atoi(e) == 1 ? 1 : 5;
-    }
-    return v;
+    const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, cy = (unsigned)K.ny / 2;
+    const unsigned row = t / qx, a = t - row * qx, J = row % cy, Kc = row / cy;
+    cube_wait();
+    if (Kc < (unsigned)K.nz / 2)
+        cube_sweep_restrict_pair(&K, u, f, colour, fc, 4 * (int)a, (int)J, (int)Kc);
 }
 
 extern "C" homg_status homg_cuda_cube_sweep(kernel_exec *ex, const cube_level *K, float *u, const float *f, int colour)
 {
     const int kc = cube_chunk(K);
-    if (cube_minb() == 1)
-        return cube_launch(ex, cube_threads(K, kc), "cube_sweep_kernel", cube_sweep_kernel<1>, *K, u, f, colour, kc);
-    return cube_launch(ex, cube_threads(K, kc), "cube_sweep_kernel", cube_sweep_kernel<5>, *K, u, f, colour, kc);
+    return cube_launch(ex, cube_threads(K, kc), "cube_sweep_kernel", cube_sweep_kernel, *K, u, f, colour, kc);
 }
 
 extern "C" homg_status homg_cuda_cube_pre(kernel_exec *ex, const cube_level *K, float *u, const float *f)
@@ -194,6 +187,13 @@ extern "C" homg_status homg_cuda_cube_residual_restrict(kernel_exec *ex, const c
 {
     const size_t n = (size_t)(K->nx / 4) * (K->ny / 2) * (K->nz / 2);
     return cube_launch(ex, n, "cube_restrict_kernel", cube_restrict_kernel, *K, u, f, fc);
+}
+
+extern "C" homg_status homg_cuda_cube_sweep_restrict(kernel_exec *ex, const cube_level *K, float *u, const float *f,
+                                                     int colour, float *fc)
+{
+    const size_t n = (size_t)(K->nx / 4) * (K->ny / 2) * (K->nz / 2);
+    return cube_launch(ex, n, "cube_sweep_restrict_kernel", cube_sweep_restrict_kernel, *K, u, f, colour, fc);
 }
 
 extern "C" homg_status homg_cuda_cube_apply(kernel_exec *ex, const cube_level *K, const float *x, float *q, double *xq)

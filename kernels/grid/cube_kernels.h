@@ -46,7 +46,10 @@ typedef struct cube_level {
       (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *r, double *rr))             \
     /* fc[C] = sum over C's eight children of f - A u (fc: the level below, half K's size per axis). */          \
     X(homg_status, cube, residual_restrict,                                                                      \
-      (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *fc))
+      (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *fc))                        \
+    /* The half-sweep of `colour`, then residual_restrict, in one pass (cube_point.h says why it may). */        \
+    X(homg_status, cube, sweep_restrict,                                                                         \
+      (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour, float *fc))
 
 typedef struct cube_kernels {
     const char *name;

@@ -293,11 +293,23 @@ HOMG_HD void cube_prolong_col(const cube_level *K, const float *ec, float *u, co
     }
 }
 
+/* f - A u on row (i0, j, k) from the row uc, the cells xl / xr beside it and the rows ys, yn, zb, zt. */
+HOMG_HD void cube_res4(const cube_level *K, int i0, int j, int k, const float uc[4], float xl, float xr,
+                       const float ys[4], const float yn[4], const float zb[4], const float zt[4], const float ff[4],
+                       float r[4])
+{
+    const float dyz = cube_dyz(K, j, k);
+    for (int q = 0; q < 4; q++) {
+        const float w = q == 0 ? xl : uc[q - 1], e = q == 3 ? xr : uc[q + 1];
+        const float off = K->g[0] * (w + e) + K->g[1] * (ys[q] + yn[q]) + K->g[2] * (zb[q] + zt[q]);
+        r[q] = (ff[q] + off) - cube_diag(K, dyz, i0 + q) * uc[q];
+    }
+}
+
 /* f - A u on row (i0, j, k). */
 HOMG_HD void cube_res_row(const cube_level *K, const float *u, const float *f, int i0, int j, int k, float r[4])
 {
     const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny, c = cube_index(K, i0, j, k);
-    const float dyz = cube_dyz(K, j, k);
     const float xl = i0 > 0 ? u[c - 1] : 0.0f, xr = i0 + 4 < K->nx ? u[c + 4] : 0.0f;
     float uc[4], ys[4], yn[4], zb[4], zt[4], ff[4];
     cube_ldg4(u + c, uc);
@@ -306,11 +318,7 @@ HOMG_HD void cube_res_row(const cube_level *K, const float *u, const float *f, i
     cube_ldg4(k > 0 ? u + (c - sz) : NULL, zb);
     cube_ldg4(k + 1 < K->nz ? u + (c + sz) : NULL, zt);
     cube_ldg4(f + c, ff);
-    for (int q = 0; q < 4; q++) {
-        const float w = q == 0 ? xl : uc[q - 1], e = q == 3 ? xr : uc[q + 1];
-        const float off = K->g[0] * (w + e) + K->g[1] * (ys[q] + yn[q]) + K->g[2] * (zb[q] + zt[q]);
-        r[q] = (ff[q] + off) - cube_diag(K, dyz, i0 + q) * uc[q];
-    }
+    cube_res4(K, i0, j, k, uc, xl, xr, ys, yn, zb, zt, ff, r);
 }
 
 /* q = A x on the column (i0, j), planes k0 .. k1-1; returns the sum of x q there. */
@@ -383,6 +391,81 @@ HOMG_HD void cube_restrict_pair(const cube_level *K, const float *u, const float
     for (int dk = 0; dk < 2; dk++)
         for (int dj = 0; dj < 2; dj++) {
             cube_res_row(K, u, f, i0, 2 * J + dj, 2 * Kc + dk, r);
+            a0 += r[0] + r[1];
+            a1 += r[2] + r[3];
+        }
+    cube_st2(fc + cube_cindex(K, i0 / 2, J, Kc), a0, a1);
+}
+
+/* ---- the last half-sweep and the restriction in one pass (sweep_restrict) ----
+ * The half-sweep of `colour` reads only the other colour, which nobody writes in
+ * the pass: a thread relaxes its neighbours' cells again from u instead of reading
+ * what their threads store, so the residual sees the new values in any order.
+ * u is read with plain loads (other threads write its rows meanwhile; the cells
+ * they change are never used from memory). */
+
+/* Row (i0, j, k) after the half-sweep of `colour`; zeros off the level. */
+HOMG_HD void cube_new_row(const cube_level *K, const float *u, const float *f, int colour, int i0, int j, int k,
+                          float out[4])
+{
+    const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny;
+    float zc[4], ys[4], yn[4], zb[4], zt[4], ff[4], rd[4];
+    if (j < 0 || j >= K->ny || k < 0 || k >= K->nz) {
+        cube_ld4(NULL, out);
+        return;
+    }
+    const unsigned c = cube_index(K, i0, j, k);
+    const float xl = i0 > 0 ? u[c - 1] : 0.0f, xr = i0 + 4 < K->nx ? u[c + 4] : 0.0f;
+    cube_ld4(u + c, zc);
+    cube_ld4(j > 0 ? u + (c - sy) : NULL, ys);
+    cube_ld4(j + 1 < K->ny ? u + (c + sy) : NULL, yn);
+    cube_ld4(k > 0 ? u + (c - sz) : NULL, zb);
+    cube_ld4(k + 1 < K->nz ? u + (c + sz) : NULL, zt);
+    cube_ldg4(f + c, ff);
+    cube_rdiag4(K, i0, j, k, rd);
+    cube_relax4(K, rd, (i0 + j + k) & 1, colour, zc, zc, xl, xr, ys, yn, zb, zt, ff, out);
+}
+
+/* Cell (i, j, k) (on the level) after the half-sweep of `colour`. */
+HOMG_HD float cube_new1(const cube_level *K, const float *u, const float *f, int colour, int i, int j, int k)
+{
+    const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny, c = cube_index(K, i, j, k);
+    if (((i + j + k) & 1) != colour)
+        return u[c];
+    const float w = i > 0 ? u[c - 1] : 0.0f, e = i + 1 < K->nx ? u[c + 1] : 0.0f;
+    const float s = j > 0 ? u[c - sy] : 0.0f, n = j + 1 < K->ny ? u[c + sy] : 0.0f;
+    const float b = k > 0 ? u[c - sz] : 0.0f, t = k + 1 < K->nz ? u[c + sz] : 0.0f;
+    return cube_relax1(K, 1.0f / cube_diag(K, cube_dyz(K, j, k), i), w, e, s, n, b, t, f[c]);
+}
+
+/* The half-sweep of `colour` on the four rows of coarse cells (i0/2, J, Kc) and
+ * (i0/2 + 1, J, Kc), stored, and fc there = their children's f - A u (new u). */
+HOMG_HD void cube_sweep_restrict_pair(const cube_level *K, float *u, const float *f, int colour, float *fc, int i0,
+                                      int J, int Kc)
+{
+    float v[2][2][4], a0 = 0.0f, a1 = 0.0f; /* v[dk][dj]: the new rows */
+    for (int dk = 0; dk < 2; dk++)
+        for (int dj = 0; dj < 2; dj++)
+            cube_new_row(K, u, f, colour, i0, 2 * J + dj, 2 * Kc + dk, v[dk][dj]);
+    for (int dk = 0; dk < 2; dk++)
+        for (int dj = 0; dj < 2; dj++)
+            cube_st4(u + cube_index(K, i0, 2 * J + dj, 2 * Kc + dk), v[dk][dj]);
+    for (int dk = 0; dk < 2; dk++)
+        for (int dj = 0; dj < 2; dj++) {
+            const int j = 2 * J + dj, k = 2 * Kc + dk;
+            float ys[4], yn[4], zb[4], zt[4], ff[4], r[4];
+            const float xl = i0 > 0 ? cube_new1(K, u, f, colour, i0 - 1, j, k) : 0.0f;
+            const float xr = i0 + 4 < K->nx ? cube_new1(K, u, f, colour, i0 + 4, j, k) : 0.0f;
+            if (dj == 0)
+                cube_new_row(K, u, f, colour, i0, j - 1, k, ys), cube_copy4(yn, v[dk][1]);
+            else
+                cube_copy4(ys, v[dk][0]), cube_new_row(K, u, f, colour, i0, j + 1, k, yn);
+            if (dk == 0)
+                cube_new_row(K, u, f, colour, i0, j, k - 1, zb), cube_copy4(zt, v[1][dj]);
+            else
+                cube_copy4(zb, v[0][dj]), cube_new_row(K, u, f, colour, i0, j, k + 1, zt);
+            cube_ldg4(f + cube_index(K, i0, j, k), ff);
+            cube_res4(K, i0, j, k, v[dk][dj], xl, xr, ys, yn, zb, zt, ff, r);
             a0 += r[0] + r[1];
             a1 += r[2] + r[3];
         }
