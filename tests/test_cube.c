@@ -1,7 +1,7 @@
 /* test_cube.c -- the uniform 3D levels' kernels (kernels/grid/cube*, CPU) against
  * the general multigrid's kernels (kernels/grid/gen*, an independent code of the
  * same operator, summing in double) on random input: a half-sweep of each colour,
- * the pass from zero (= smooth_from_zero + the colour-1 half-sweep), prolongation
+ * the passes from zero (= smooth_from_zero + the colour-1 half-sweep, + colour 0), prolongation
  * with the colour-1 half-sweep, residual and restriction (alone and after a
  * half-sweep of either colour, sweep_restrict), the operator (and x.q), the
  * finest residual (and r.r); every size and side kind
@@ -80,6 +80,10 @@ static void check_case(int t)
     assert_int_equal(G->smooth_from_zero(ex, HOMG_FLOAT32, &L, b, f), HOMG_OK);
     assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, 1), HOMG_OK);
     expect("from zero + colour 1", t, &L, diff(a, b, n));
+    memcpy(a, u, n * sizeof(float));
+    assert_int_equal(Q->pre3(ex, &K, a, f), HOMG_OK);
+    assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, 0), HOMG_OK);
+    expect("from zero + colours 1, 0", t, &L, diff(a, b, n));
     memcpy(a, u, n * sizeof(float));
     memcpy(b, u, n * sizeof(float));
     assert_int_equal(Q->prolong_smooth(ex, &K, ec, a, f), HOMG_OK);

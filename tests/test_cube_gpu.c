@@ -73,6 +73,11 @@ static void check_level(const gen_level *L, uint64_t seed)
     assert_int_equal(QG->pre(&gpu->ex, &K, du, df), HOMG_OK);
     assert_int_equal(QC->pre(&cpu->ex, &K, hu, f), HOMG_OK);
     expect("from zero + sweep", &K, diff(du, hu, n));
+    assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK); /* garbage before */
+    memcpy(hu, u, n * sizeof(float));
+    assert_int_equal(QG->pre3(&gpu->ex, &K, du, df), HOMG_OK);
+    assert_int_equal(QC->pre3(&cpu->ex, &K, hu, f), HOMG_OK);
+    expect("from zero + colours 1, 0", &K, diff(du, hu, n));
     memcpy(hu, u, n * sizeof(float));
     assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK);
     assert_int_equal(QG->prolong_smooth(&gpu->ex, &K, dec, du, df), HOMG_OK);

@@ -95,6 +95,19 @@ __global__ void cube_pre_kernel(cube_level K, float *u, const float *f, int kc)
         cube_pre_col(&K, u, f, i0, j, k0, k1);
 }
 
+/* A thread per row (no march: the row needs f within two steps, from the caches). */
+__global__ void cube_pre3_kernel(cube_level K, float *u, const float *f)
+{
+    const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, rows = qx * (unsigned)K.ny;
+    const unsigned k = t / rows, r = t - k * rows, j = r / qx;
+    float out[4];
+    cube_wait();
+    if (k >= (unsigned)K.nz)
+        return;
+    cube_pre3_row(&K, f, 4 * (int)(r - j * qx), (int)j, (int)k, out);
+    cube_st4(u + cube_index(&K, 4 * (int)(r - j * qx), (int)j, (int)k), out);
+}
+
 __global__ void cube_prolong_kernel(cube_level K, const float *ec, float *u, const float *f, int kc)
 {
     int i0, j, k0, k1;
@@ -173,6 +186,11 @@ extern "C" homg_status homg_cuda_cube_pre(kernel_exec *ex, const cube_level *K, 
 {
     const int kc = cube_chunk(K);
     return cube_launch(ex, cube_threads(K, kc), "cube_pre_kernel", cube_pre_kernel, *K, u, f, kc);
+}
+
+extern "C" homg_status homg_cuda_cube_pre3(kernel_exec *ex, const cube_level *K, float *u, const float *f)
+{
+    return cube_launch(ex, cube_threads(K, 1), "cube_pre3_kernel", cube_pre3_kernel, *K, u, f);
 }
 
 extern "C" homg_status homg_cuda_cube_prolong_smooth(kernel_exec *ex, const cube_level *K, const float *ec, float *u,

@@ -34,6 +34,8 @@ typedef struct cube_level {
     X(homg_status, cube, sweep, (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour))   \
     /* u = 0, the colour-0 half-sweep, then the colour-1 half-sweep, in one pass over f (every cell written). */ \
     X(homg_status, cube, pre, (kernel_exec * ex, const cube_level *K, float *u, const float *f))                 \
+    /* u = 0, then the half-sweeps of colour 0, 1 and 0, in one pass over f (every cell written). */             \
+    X(homg_status, cube, pre3, (kernel_exec * ex, const cube_level *K, float *u, const float *f))                \
     /* v = u + ec[parent] (C: the level below, half K's size per axis), then the colour-1 cells of u relaxed */  \
     /* from v; the colour-0 cells keep u (the caller's colour-0 half-sweep overwrites them next). */             \
     X(homg_status, cube, prolong_smooth,                                                                         \

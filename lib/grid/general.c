@@ -576,6 +576,15 @@ static int cube_sr(void)
     return !(e && !strcmp(e, "0"));
 }
 
+/* Whether a cube level's V-cycle from zero starts with three half-sweeps in one pass
+ * (pre3; HOMG_CUBE_PRE3=0: two, cube_pre; the benchmark times against it, the
+ * library documents no such variable). */
+static int cube_pre3(void)
+{
+    const char *e = getenv("HOMG_CUBE_PRE3");
+    return !(e && !strcmp(e, "0"));
+}
+
 /* n sweeps from colour 0 (the first `skip` half-sweeps done), then level l's residual
  * restricted: on a cube level the last half-sweep and the restriction in one pass. */
 static homg_status sweeps_restrict(gen_cycle *c, int l, int n, int skip)
@@ -726,7 +735,11 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
+    if (from_zero && pre > 1 && cube_pre3() && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* three half-sweeps */
+        GQ(g, HOMG_KERNELS(ex, cube)->pre3(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
+        homg__account(g, 1, 1.5 * share(G, l), 2.0 * cells(&G->lv[l]));
+        done = 3;
+    } else if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
         GQ(g, HOMG_KERNELS(ex, cube)->pre(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
         homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
         done = 2;
