@@ -170,9 +170,9 @@ static void solves_match_gen(void **state)
     for (int t = 0; t < 4; t++) {
         grid_case *c = grid_case_new(dims[t / 2][0], dims[t / 2][1], dims[t / 2][2], 1, 7 + t);
         const size_t n = grid_case_cells(c);
-        double *u = (double *)malloc(n * sizeof(double)), res[2];
+        double *u = (double *)malloc(n * sizeof(double)), res[3];
         homg_solve_desc sd;
-        homg_solve_info info[2];
+        homg_solve_info info[3];
         c->d.method = HOMG_METHOD_VCYCLE;
         c->d.precision = HOMG_FLOAT32;
         if (t & 1) { /* Neumann on three sides, lambda > 0 */
@@ -181,17 +181,23 @@ static void solves_match_gen(void **state)
         }
         memset(&sd, 0, sizeof sd);
         sd.tol = 1e-5;
-        for (int off = 0; off < 2; off++) {
-            if (off)
+        for (int off = 0; off < 3; off++) { /* cube kernels, gen kernels, cube with pre3 and sweep_restrict */
+            if (off == 1)
                 setenv("HOMG_GEN_CUBE", "0", 1);
+            if (off == 2)
+                setenv("HOMG_CUBE_PRE3", "1", 1), setenv("HOMG_CUBE_SWEEP_RESTRICT", "1", 1);
             assert_int_equal(grid_case_solve(cpu, c, &sd, u, &info[off], NULL, NULL), HOMG_OK);
             res[off] = grid_case_residual(c, u, 0);
-            unsetenv("HOMG_GEN_CUBE");
+            unsetenv("HOMG_GEN_CUBE"), unsetenv("HOMG_CUBE_PRE3"), unsetenv("HOMG_CUBE_SWEEP_RESTRICT");
         }
-        printf("  %d x %d x %d%s: cube %d cycles, residual %.2e; gen %d cycles, %.2e\n", c->d.nx, c->d.ny, c->d.nz,
-               t & 1 ? " (Neumann, lambda)" : "", info[0].cycles, res[0], info[1].cycles, res[1]);
-        assert_true(info[0].converged && res[0] < 3e-5);
-        assert_true(info[0].cycles <= info[1].cycles);
+        printf("  %d x %d x %d%s: cube %d cycles, residual %.2e; gen %d cycles, %.2e; pre3 + sweep_restrict %d, "
+               "%.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, t & 1 ? " (Neumann, lambda)" : "", info[0].cycles, res[0], info[1].cycles,
+               res[1], info[2].cycles, res[2]);
+        for (int m = 0; m < 3; m += 2) {
+            assert_true(info[m].converged && res[m] < 3e-5);
+            assert_true(info[m].cycles <= info[1].cycles);
+        }
         grid_case_free(c);
         free(u);
     }

@@ -568,21 +568,25 @@ static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int skip)
 }
 
 /* Whether a cube level's last half-sweep on the way down runs with the restriction
- * (sweep_restrict; HOMG_CUBE_SWEEP_RESTRICT=0: two launches, which the benchmark
- * times against; the library documents no such variable). */
+ * (sweep_restrict): off unless HOMG_CUBE_SWEEP_RESTRICT=1 (environment; the library
+ * documents no such variable).  On the H100 (2026-11-26, bench/results/h100_cube.md)
+ * it took 160 us at 256^3 against 74 + 54 for the two launches: its halo rows are
+ * relaxed again, each with its own divisions for 1 / diagonal. */
 static int cube_sr(void)
 {
     const char *e = getenv("HOMG_CUBE_SWEEP_RESTRICT");
-    return !(e && !strcmp(e, "0"));
+    return e && !strcmp(e, "1");
 }
 
 /* Whether a cube level's V-cycle from zero starts with three half-sweeps in one pass
- * (pre3; HOMG_CUBE_PRE3=0: two, cube_pre; the benchmark times against it, the
- * library documents no such variable). */
+ * (pre3): off unless HOMG_CUBE_PRE3=1 (environment; the library documents no such
+ * variable).  On the H100 (2026-11-26, bench/results/h100_cube.md) it took 472 us at
+ * 256^3 against 88 + 73 for cube_pre and a half-sweep: 94 registers and ~40
+ * divisions a row (1 / diagonal of every row and cell it recomputes). */
 static int cube_pre3(void)
 {
     const char *e = getenv("HOMG_CUBE_PRE3");
-    return !(e && !strcmp(e, "0"));
+    return e && !strcmp(e, "1");
 }
 
 /* n sweeps from colour 0 (the first `skip` half-sweeps done), then level l's residual
