@@ -1,8 +1,9 @@
 /* test_cube.c -- the uniform 3D levels' kernels (kernels/grid/cube*, CPU) against
  * the general multigrid's kernels (kernels/grid/gen*, an independent code of the
  * same operator, summing in double) on random input: a half-sweep of each colour,
- * the pass from zero (= smooth_from_zero + the colour-1 half-sweep), prolongation
- * with the colour-1 half-sweep, residual and restriction, the operator (and x.q), the
+ * the passes from zero (= smooth_from_zero + the colour-1 half-sweep, + colour 0), prolongation
+ * with the colour-1 half-sweep, residual and restriction (alone and after a
+ * half-sweep of either colour, sweep_restrict), the operator (and x.q), the
  * finest residual (and r.r); every size and side kind
  * of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
  * (residual from the definition, cycles beside the gen kernels'). */
@@ -80,6 +81,10 @@ static void check_case(int t)
     assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, 1), HOMG_OK);
     expect("from zero + colour 1", t, &L, diff(a, b, n));
     memcpy(a, u, n * sizeof(float));
+    assert_int_equal(Q->pre3(ex, &K, a, f), HOMG_OK);
+    assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, 0), HOMG_OK);
+    expect("from zero + colours 1, 0", t, &L, diff(a, b, n));
+    memcpy(a, u, n * sizeof(float));
     memcpy(b, u, n * sizeof(float));
     assert_int_equal(Q->prolong_smooth(ex, &K, ec, a, f), HOMG_OK);
     assert_int_equal(G->prolong_smooth(ex, HOMG_FLOAT32, &L, &C, ec, b, f), HOMG_OK);
@@ -87,6 +92,22 @@ static void check_case(int t)
     assert_int_equal(Q->residual_restrict(ex, &K, u, f, fa), HOMG_OK);
     assert_int_equal(G->residual_restrict(ex, HOMG_FLOAT32, &L, &C, u, f, fb), HOMG_OK);
     expect("residual + restriction", t, &L, diff(fa, fb, nc));
+    for (int colour = 0; colour < 2; colour++) { /* = the half-sweep, then residual + restriction */
+        memcpy(a, u, n * sizeof(float));
+        memcpy(b, u, n * sizeof(float));
+        assert_int_equal(Q->sweep_restrict(ex, &K, a, f, colour, fa), HOMG_OK);
+        assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, colour), HOMG_OK);
+        assert_int_equal(G->residual_restrict(ex, HOMG_FLOAT32, &L, &C, b, f, fb), HOMG_OK);
+        expect("half-sweep + restriction (u)", t, &L, diff(a, b, n));
+        expect("half-sweep + restriction (fc)", t, &L, diff(fa, fb, nc));
+        memcpy(a, u, n * sizeof(float)); /* the pairs backwards: no result may hang on the order */
+        for (int kc = K.nz / 2 - 1; kc >= 0; kc--)
+            for (int jc = K.ny / 2 - 1; jc >= 0; jc--)
+                for (int i0 = K.nx - 4; i0 >= 0; i0 -= 4)
+                    cube_sweep_restrict_pair(&K, a, f, colour, fa, i0, jc, kc);
+        expect("half-sweep + restriction backwards (u)", t, &L, diff(a, b, n));
+        expect("half-sweep + restriction backwards (fc)", t, &L, diff(fa, fb, nc));
+    }
     {
         double xq[2] = { 0, 0 };
         assert_int_equal(Q->apply(ex, &K, u, a, &xq[0]), HOMG_OK);
@@ -149,9 +170,9 @@ static void solves_match_gen(void **state)
     for (int t = 0; t < 4; t++) {
         grid_case *c = grid_case_new(dims[t / 2][0], dims[t / 2][1], dims[t / 2][2], 1, 7 + t);
         const size_t n = grid_case_cells(c);
-        double *u = (double *)malloc(n * sizeof(double)), res[2];
+        double *u = (double *)malloc(n * sizeof(double)), res[3];
         homg_solve_desc sd;
-        homg_solve_info info[2];
+        homg_solve_info info[3];
         c->d.method = HOMG_METHOD_VCYCLE;
         c->d.precision = HOMG_FLOAT32;
         if (t & 1) { /* Neumann on three sides, lambda > 0 */
@@ -160,17 +181,23 @@ static void solves_match_gen(void **state)
         }
         memset(&sd, 0, sizeof sd);
         sd.tol = 1e-5;
-        for (int off = 0; off < 2; off++) {
-            if (off)
+        for (int off = 0; off < 3; off++) { /* cube kernels, gen kernels, cube with pre3 and sweep_restrict */
+            if (off == 1)
                 setenv("HOMG_GEN_CUBE", "0", 1);
+            if (off == 2)
+                setenv("HOMG_CUBE_PRE3", "1", 1), setenv("HOMG_CUBE_SWEEP_RESTRICT", "1", 1);
             assert_int_equal(grid_case_solve(cpu, c, &sd, u, &info[off], NULL, NULL), HOMG_OK);
             res[off] = grid_case_residual(c, u, 0);
-            unsetenv("HOMG_GEN_CUBE");
+            unsetenv("HOMG_GEN_CUBE"), unsetenv("HOMG_CUBE_PRE3"), unsetenv("HOMG_CUBE_SWEEP_RESTRICT");
         }
-        printf("  %d x %d x %d%s: cube %d cycles, residual %.2e; gen %d cycles, %.2e\n", c->d.nx, c->d.ny, c->d.nz,
-               t & 1 ? " (Neumann, lambda)" : "", info[0].cycles, res[0], info[1].cycles, res[1]);
-        assert_true(info[0].converged && res[0] < 3e-5);
-        assert_true(info[0].cycles <= info[1].cycles);
+        printf("  %d x %d x %d%s: cube %d cycles, residual %.2e; gen %d cycles, %.2e; pre3 + sweep_restrict %d, "
+               "%.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, t & 1 ? " (Neumann, lambda)" : "", info[0].cycles, res[0], info[1].cycles,
+               res[1], info[2].cycles, res[2]);
+        for (int m = 0; m < 3; m += 2) {
+            assert_true(info[m].converged && res[m] < 3e-5);
+            assert_true(info[m].cycles <= info[1].cycles);
+        }
         grid_case_free(c);
         free(u);
     }

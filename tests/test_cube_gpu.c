@@ -73,6 +73,11 @@ static void check_level(const gen_level *L, uint64_t seed)
     assert_int_equal(QG->pre(&gpu->ex, &K, du, df), HOMG_OK);
     assert_int_equal(QC->pre(&cpu->ex, &K, hu, f), HOMG_OK);
     expect("from zero + sweep", &K, diff(du, hu, n));
+    assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK); /* garbage before */
+    memcpy(hu, u, n * sizeof(float));
+    assert_int_equal(QG->pre3(&gpu->ex, &K, du, df), HOMG_OK);
+    assert_int_equal(QC->pre3(&cpu->ex, &K, hu, f), HOMG_OK);
+    expect("from zero + colours 1, 0", &K, diff(du, hu, n));
     memcpy(hu, u, n * sizeof(float));
     assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK);
     assert_int_equal(QG->prolong_smooth(&gpu->ex, &K, dec, du, df), HOMG_OK);
@@ -81,6 +86,14 @@ static void check_level(const gen_level *L, uint64_t seed)
     assert_int_equal(QG->residual_restrict(&gpu->ex, &K, du, df, dfc), HOMG_OK);
     assert_int_equal(QC->residual_restrict(&cpu->ex, &K, hu, f, fc), HOMG_OK);
     expect("residual + restriction", &K, diff(dfc, fc, nc));
+    for (int colour = 0; colour < 2; colour++) {
+        memcpy(hu, u, n * sizeof(float));
+        assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK);
+        assert_int_equal(QG->sweep_restrict(&gpu->ex, &K, du, df, colour, dfc), HOMG_OK);
+        assert_int_equal(QC->sweep_restrict(&cpu->ex, &K, hu, f, colour, fc), HOMG_OK);
+        expect("half-sweep + restriction (u)", &K, diff(du, hu, n));
+        expect("half-sweep + restriction (fc)", &K, diff(dfc, fc, nc));
+    }
     {
         double xq[2] = { 0, 0 }, *dxq = NULL;
         assert_int_equal(homg_alloc(gpu, sizeof(double), (void **)&dxq), HOMG_OK);

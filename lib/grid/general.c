@@ -567,6 +567,53 @@ static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int skip)
     return HOMG_OK;
 }
 
+/* Whether a cube level's last half-sweep on the way down runs with the restriction
+ * (sweep_restrict): off unless HOMG_CUBE_SWEEP_RESTRICT=1 (environment; the library
+ * documents no such variable).  On the H100 (2026-11-26, bench/results/h100_cube.md)
+ * it took 160 us at 256^3 against 74 + 54 for the two launches: its halo rows are
+ * relaxed again, each with its own divisions for 1 / diagonal. */
+static int cube_sr(void)
+{
+    const char *e = getenv("HOMG_CUBE_SWEEP_RESTRICT");
+    return e && !strcmp(e, "1");
+}
+
+/* Whether a cube level's V-cycle from zero starts with three half-sweeps in one pass
+ * (pre3): off unless HOMG_CUBE_PRE3=1 (environment; the library documents no such
+ * variable).  On the H100 (2026-11-26, bench/results/h100_cube.md) it took 472 us at
+ * 256^3 against 88 + 73 for cube_pre and a half-sweep: 94 registers and ~40
+ * divisions a row (1 / diagonal of every row and cell it recomputes). */
+static int cube_pre3(void)
+{
+    const char *e = getenv("HOMG_CUBE_PRE3");
+    return e && !strcmp(e, "1");
+}
+
+/* n sweeps from colour 0 (the first `skip` half-sweeps done), then level l's residual
+ * restricted: on a cube level the last half-sweep and the restriction in one pass. */
+static homg_status sweeps_restrict(gen_cycle *c, int l, int n, int skip)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    cube_level K;
+    if (2 * n > skip && cube_sr() && cube_of(g, l, c->xs[l], c->bs[l], &K) && !((size_t)G->b[l + 1] % 8)) {
+        const cube_kernels *ck = HOMG_KERNELS(&g->ctx->ex, cube);
+        float *u = (float *)c->xs[l];
+        const float *f = (const float *)c->bs[l];
+        for (int h = skip; h < 2 * n - 1; h++)
+            GQ(g, ck->sweep(&g->ctx->ex, &K, u, f, h & 1), "smoothing");
+        GQ(g, ck->sweep_restrict(&g->ctx->ex, &K, u, f, (2 * n - 1) & 1, (float *)G->b[l + 1]),
+           "residual and restriction");
+        homg__account(g, 2L * n - skip - 1, (2 * n - skip) * 0.5 * share(G, l),
+                      3.0 * (2 * n - skip - 1) * cells(&G->lv[l]));
+    } else {
+        HOMG_TRY(sweeps(c, l, n, 0, skip));
+        GQ(g, residual_restrict(c, l), "residual and restriction");
+    }
+    homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
+    return HOMG_OK;
+}
+
 static homg_status two_pass_rest(gen_cycle *c, int l);
 
 /* Whether prolongation and the first half-sweep from zero run fused (HOMG_GEN_NOFUSE=1:
@@ -692,7 +739,11 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
+    if (from_zero && pre > 1 && cube_pre3() && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* three half-sweeps */
+        GQ(g, HOMG_KERNELS(ex, cube)->pre3(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
+        homg__account(g, 1, 1.5 * share(G, l), 2.0 * cells(&G->lv[l]));
+        done = 3;
+    } else if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
         GQ(g, HOMG_KERNELS(ex, cube)->pre(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
         homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
         done = 2;
@@ -702,9 +753,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         GQ(g, g->ctx->mem->zero(ex, c->xs[l], cells(&G->lv[l]) * g->elem), "zeroing a level");
         homg__account(g, 1, 0, (double)cells(&G->lv[l]));
     }
-    HOMG_TRY(sweeps(c, l, pre, 0, done));
-    GQ(g, residual_restrict(c, l), "residual and restriction");
-    homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
+    HOMG_TRY(sweeps_restrict(c, l, pre, done));
     if (G->kmask >> (l + 1) & 1)
         return two_pass_rest(c, l);
     HOMG_TRY(visit(c, l + 1, fcycle, 1));
