@@ -64,7 +64,8 @@ const char *const homg__gmg_phase_names[GMG_T_COUNT] = { "refine+P", "numbering"
 double homg__gmg_mark(homg_gmg *g, int phase, double since)
 {
     double t;
-    g->ctx->mem->sync(&g->ctx->ex); /* a failure shows at the set-up's final sync */
+    if (g->trace) /* a failure shows at the set-up's final sync */
+        g->ctx->mem->sync(&g->ctx->ex);
     t = now_ms();
     g->phase_ms[phase] += t - since;
     return t;
@@ -533,7 +534,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     double t0 = now_ms(), t, t1, ts;
     memset(p, 0, sizeof p);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->handle_create(&ctx->ex, &ka, &g->handle), "homg_gmg_create: sparse handles");
-    HOMG_TRY(homg__alloc(ctx, sizeof(double), (void **)&g->scalar, "GMG scalars"));
+    HOMG_TRY(homg__alloc(ctx, 2 * HOMG_GMG_MAX_LEVELS * sizeof(double), (void **)&g->scalar, "GMG scalars"));
     HOMG_TRY(homg__alloc(ctx, sizeof(int32_t), (void **)&g->count, "GMG scalars"));
     st = build_meshes(g, coarse, nested, p);
     g->info.hierarchy_ms = now_ms() - t0;
@@ -561,6 +562,8 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     ts = now_ms();
     for (int l = 0; l < g->nlevels - 1 && st == HOMG_OK; l++)
         st = homg__gmg_smoother_setup(g, l);
+    if (st == HOMG_OK)
+        st = homg__gmg_omega_setup(g);
     t1 = now_ms();
     if (st == HOMG_OK)
         st = homg__gmg_coarse_setup(g);
@@ -592,6 +595,7 @@ static homg_status create_entry(homg_ctx *ctx, homg_mesh *coarse, homg_mesh *con
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_gmg_create: out of host memory");
     g->ctx = ctx;
     g->desc = homg_gmg_desc_defaults(desc);
+    g->trace = getenv("HOMG_GMG_TRACE") && atoi(getenv("HOMG_GMG_TRACE")) != 0;
     if (nested)
         g->desc.levels = count - 1;
     g->nlevels = g->desc.levels + g->desc.order; /* P2: one more level, P2 on the finest mesh's parent */
