@@ -76,13 +76,16 @@ struct homg_gmg {
     gmg_level lv[HOMG_GMG_MAX_LEVELS];
     double *rhs;        /* finest right-hand side */
     double *scalar;     /* device scalars for dots (2 a level) */
-    int32_t *count;     /* device counter (SPAI fallbacks) */
+    int32_t *count;     /* device counters: GMG_COUNT_WIDTH + k ELL widths of a level's ops, GMG_COUNT_FALLBACK + l
+                           SPAI-1 fallback rows of level l (read together, not one read each) */
     double *coarse_inv; /* CHOLESKY: unused placeholder (the inverse lives in coarse_op) */
     gmg_op coarse_op;   /* CHOLESKY: the dense inverse as a CSR op */
     homg_amg *amg;      /* AMG coarse solver */
     double *res, *cor;  /* homg_gmg_solve: residual and correction on the finest level */
     homg_gmg_info info;
 };
+
+enum { GMG_COUNT_WIDTH = 0, GMG_COUNT_FALLBACK = 8, GMG_COUNTS = 8 + HOMG_GMG_MAX_LEVELS };
 
 #define GMG_SK(g) HOMG_KERNELS(&(g)->ctx->ex, sparse)
 #define GMG_GK(g) HOMG_KERNELS(&(g)->ctx->ex, gmg)

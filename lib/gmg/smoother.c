@@ -155,7 +155,6 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     homg_ctx *ctx = g->ctx;
     gmg_level *lv = &g->lv[l];
     const csr_matrix *a = &lv->a.csr;
-    int32_t fb = 0;
     double t;
     memset(&lv->m, 0, sizeof lv->m);
     memset(&lv->mt, 0, sizeof lv->mt);
@@ -165,16 +164,15 @@ static homg_status setup_spai1(homg_gmg *g, int l)
                      "SPAI-1 pattern");
     HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, lv->m.csr.col_idx, a->col_idx, (size_t)a->nnz * 4, HOMG_D2D),
                      "SPAI-1 pattern");
-    HOMG_TRY(homg__write(ctx, g->count, &fb, sizeof fb));
+    HOMG_TRY_BACKEND(ctx, ctx->mem->zero(&ctx->ex, g->count + GMG_COUNT_FALLBACK + l, sizeof(int32_t)),
+                     "SPAI-1 fallback count");
     t = homg__gmg_now_ms();
     HOMG_TRY(homg__alloc_array(ctx, (size_t)a->nrows + 1, sizeof(double), (void **)&lv->d, "SPAI-1 scaling"));
     HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai_scale(&ctx->ex, a, lv->d), "SPAI-1 scaling");
-    HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr, g->count),
-                     "SPAI-1 rows");
-    HOMG_TRY(homg__read(ctx, &fb, g->count, sizeof fb));
-    g->info.fallback_rows += fb;
-    if (fb)
-        homg__log(ctx, HOMG_LOG_INFO, "GMG level %d: %d SPAI-1 rows fell back to SPAI(0)", l, (int)fb);
+    HOMG_TRY_BACKEND(ctx,
+                     GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr,
+                                      g->count + GMG_COUNT_FALLBACK + l),
+                     "SPAI-1 rows"); /* the count is read with omega (fallback_count) */
     t = part(g, GMG_S_ROWS, t);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, &lv->m.csr, &lv->mt.csr), "SPAI-1 transpose");
     part(g, GMG_S_TRANSPOSE, t);
@@ -335,6 +333,20 @@ homg_status homg__gmg_smoother_setup(homg_gmg *g, int l)
     return st;
 }
 
+/* SPAI-1 rows that fell back to SPAI(0), every level's count in one read. */
+static homg_status fallback_count(homg_gmg *g)
+{
+    int32_t fb[HOMG_GMG_MAX_LEVELS];
+    int nl = g->nlevels - 1;
+    HOMG_TRY(homg__read(g->ctx, fb, g->count + GMG_COUNT_FALLBACK, (size_t)nl * sizeof(int32_t)));
+    for (int l = 0; l < nl; l++) {
+        g->info.fallback_rows += fb[l];
+        if (fb[l])
+            homg__log(g->ctx, HOMG_LOG_INFO, "GMG level %d: %d SPAI-1 rows fell back to SPAI(0)", l, (int)fb[l]);
+    }
+    return HOMG_OK;
+}
+
 /* omega of every level but the coarsest (GMG_T_OMEGA), after their smoothers. */
 homg_status homg__gmg_omega_setup(homg_gmg *g)
 {
@@ -345,6 +357,8 @@ homg_status homg__gmg_omega_setup(homg_gmg *g)
         on[l] = l < g->nlevels - 1;
     st = estimate(g, on);
     t1 = part(g, GMG_S_ESTIMATE, t);
+    if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
+        st = fallback_count(g);
     if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
         st = secure_spai1(g);
     part(g, GMG_S_CONTRACTION, t1);
