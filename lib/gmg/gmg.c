@@ -495,14 +495,20 @@ static homg_status vectors(homg_gmg *g, int l)
     return HOMG_OK;
 }
 
-/* Mean |i - j| over A's entries (a device sum, one read). */
-static double bandwidth(homg_gmg *g, const csr_matrix *a)
+/* Mean |i - j| over every level's A (device sums, one read for all levels). */
+static void bandwidths(homg_gmg *g, double *out)
 {
-    uint64_t s = 0;
-    if (!a->nnz || GMG_GK(g)->csr_bandwidth(&g->ctx->ex, a, (uint64_t *)g->scalar) != HOMG_OK ||
-        homg__read(g->ctx, &s, g->scalar, sizeof s) != HOMG_OK)
-        return 0;
-    return (double)s / a->nnz;
+    uint64_t s[HOMG_GMG_MAX_LEVELS];
+    uint64_t *dev = (uint64_t *)g->scalar; /* 2 HOMG_GMG_MAX_LEVELS doubles: room for one sum a level */
+    for (int l = 0; l < g->nlevels; l++) {
+        out[l] = 0;
+        if (GMG_GK(g)->csr_bandwidth(&g->ctx->ex, &g->lv[l].a.csr, dev + l) != HOMG_OK)
+            return;
+    }
+    if (homg__read(g->ctx, s, dev, (size_t)g->nlevels * sizeof *s) != HOMG_OK)
+        return;
+    for (int l = 0; l < g->nlevels; l++)
+        out[l] = g->lv[l].a.csr.nnz ? (double)s[l] / g->lv[l].a.csr.nnz : 0;
 }
 
 static void fill_info(homg_gmg *g)
@@ -511,13 +517,13 @@ static void fill_info(homg_gmg *g)
     in->levels = g->nlevels;
     in->desc = g->desc;
     in->memory_bytes = 0;
+    bandwidths(g, in->bandwidth);
     for (int l = 0; l < g->nlevels; l++) {
         gmg_level *lv = &g->lv[l];
         in->rows[l] = lv->rows;
         in->nnz[l] = lv->a.csr.nnz;
         in->omega[l] = lv->omega;
         in->lambda_max[l] = lv->lambda_max;
-        in->bandwidth[l] = bandwidth(g, &lv->a.csr);
         in->memory_bytes += homg__gmg_op_bytes(&lv->a) + homg__gmg_op_bytes(&lv->p) + homg__gmg_op_bytes(&lv->r) +
                             homg__gmg_op_bytes(&lv->m) + homg__gmg_op_bytes(&lv->mt) +
                             (size_t)lv->rows * sizeof(double) * (5 + (lv->d != NULL));
