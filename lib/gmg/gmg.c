@@ -64,7 +64,8 @@ const char *const homg__gmg_phase_names[GMG_T_COUNT] = { "refine+P", "numbering"
 double homg__gmg_mark(homg_gmg *g, int phase, double since)
 {
     double t;
-    g->ctx->mem->sync(&g->ctx->ex); /* a failure shows at the set-up's final sync */
+    if (g->trace) /* a failure shows at the set-up's final sync */
+        g->ctx->mem->sync(&g->ctx->ex);
     t = now_ms();
     g->phase_ms[phase] += t - since;
     return t;
@@ -494,14 +495,20 @@ static homg_status vectors(homg_gmg *g, int l)
     return HOMG_OK;
 }
 
-/* Mean |i - j| over A's entries (a device sum, one read). */
-static double bandwidth(homg_gmg *g, const csr_matrix *a)
+/* Mean |i - j| over every level's A (device sums, one read for all levels). */
+static void bandwidths(homg_gmg *g, double *out)
 {
-    uint64_t s = 0;
-    if (!a->nnz || GMG_GK(g)->csr_bandwidth(&g->ctx->ex, a, (uint64_t *)g->scalar) != HOMG_OK ||
-        homg__read(g->ctx, &s, g->scalar, sizeof s) != HOMG_OK)
-        return 0;
-    return (double)s / a->nnz;
+    uint64_t s[HOMG_GMG_MAX_LEVELS];
+    uint64_t *dev = (uint64_t *)g->scalar; /* 2 HOMG_GMG_MAX_LEVELS doubles: room for one sum a level */
+    for (int l = 0; l < g->nlevels; l++) {
+        out[l] = 0;
+        if (GMG_GK(g)->csr_bandwidth(&g->ctx->ex, &g->lv[l].a.csr, dev + l) != HOMG_OK)
+            return;
+    }
+    if (homg__read(g->ctx, s, dev, (size_t)g->nlevels * sizeof *s) != HOMG_OK)
+        return;
+    for (int l = 0; l < g->nlevels; l++)
+        out[l] = g->lv[l].a.csr.nnz ? (double)s[l] / g->lv[l].a.csr.nnz : 0;
 }
 
 static void fill_info(homg_gmg *g)
@@ -510,13 +517,13 @@ static void fill_info(homg_gmg *g)
     in->levels = g->nlevels;
     in->desc = g->desc;
     in->memory_bytes = 0;
+    bandwidths(g, in->bandwidth);
     for (int l = 0; l < g->nlevels; l++) {
         gmg_level *lv = &g->lv[l];
         in->rows[l] = lv->rows;
         in->nnz[l] = lv->a.csr.nnz;
         in->omega[l] = lv->omega;
         in->lambda_max[l] = lv->lambda_max;
-        in->bandwidth[l] = bandwidth(g, &lv->a.csr);
         in->memory_bytes += homg__gmg_op_bytes(&lv->a) + homg__gmg_op_bytes(&lv->p) + homg__gmg_op_bytes(&lv->r) +
                             homg__gmg_op_bytes(&lv->m) + homg__gmg_op_bytes(&lv->mt) +
                             (size_t)lv->rows * sizeof(double) * (5 + (lv->d != NULL));
@@ -533,8 +540,8 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     double t0 = now_ms(), t, t1, ts;
     memset(p, 0, sizeof p);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->handle_create(&ctx->ex, &ka, &g->handle), "homg_gmg_create: sparse handles");
-    HOMG_TRY(homg__alloc(ctx, sizeof(double), (void **)&g->scalar, "GMG scalars"));
-    HOMG_TRY(homg__alloc(ctx, sizeof(int32_t), (void **)&g->count, "GMG scalars"));
+    HOMG_TRY(homg__alloc(ctx, 2 * HOMG_GMG_MAX_LEVELS * sizeof(double), (void **)&g->scalar, "GMG scalars"));
+    HOMG_TRY(homg__alloc(ctx, GMG_COUNTS * sizeof(int32_t), (void **)&g->count, "GMG scalars"));
     st = build_meshes(g, coarse, nested, p);
     g->info.hierarchy_ms = now_ms() - t0;
     t = now_ms();
@@ -561,6 +568,8 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     ts = now_ms();
     for (int l = 0; l < g->nlevels - 1 && st == HOMG_OK; l++)
         st = homg__gmg_smoother_setup(g, l);
+    if (st == HOMG_OK)
+        st = homg__gmg_omega_setup(g);
     t1 = now_ms();
     if (st == HOMG_OK)
         st = homg__gmg_coarse_setup(g);
@@ -592,6 +601,7 @@ static homg_status create_entry(homg_ctx *ctx, homg_mesh *coarse, homg_mesh *con
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_gmg_create: out of host memory");
     g->ctx = ctx;
     g->desc = homg_gmg_desc_defaults(desc);
+    g->trace = getenv("HOMG_GMG_TRACE") && atoi(getenv("HOMG_GMG_TRACE")) != 0;
     if (nested)
         g->desc.levels = count - 1;
     g->nlevels = g->desc.levels + g->desc.order; /* P2: one more level, P2 on the finest mesh's parent */

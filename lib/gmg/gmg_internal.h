@@ -32,8 +32,9 @@ typedef struct gmg_level {
     int32_t rows;
 } gmg_level;
 
-/* Set-up phases timed for bench_gmg (host clock; the backend is synchronised
- * at each mark, so device work is charged to the phase that queued it). */
+/* Set-up phases timed for bench_gmg (host clock; with HOMG_GMG_TRACE=1 in the environment the backend
+ * is synchronised at each mark, so device work is charged to the phase that
+ * queued it; without, a phase is the time its launches took to queue). */
 enum {
     GMG_T_REFINE,   /* refinement (and the host P where the device one is not used) */
     GMG_T_NUMBER,   /* numbering, renumbered meshes and P's (host) */
@@ -57,12 +58,13 @@ enum { GMG_R_EDGES, GMG_R_FILL, GMG_R_HOST, GMG_R_P, GMG_R_ADOPT, GMG_R_COUNT };
  * SPAI-1 rows (scaling, the batched rows, the fallback count read), M^T; the
  * power iterations for omega, SPAI-1's contraction checks. */
 enum { GMG_S_ROWS, GMG_S_TRANSPOSE, GMG_S_ESTIMATE, GMG_S_CONTRACTION, GMG_S_COUNT };
-/* Synchronises, charges now - since to phase, returns now (ms). */
+/* Synchronises (HOMG_GMG_TRACE), charges now - since to phase, returns now (ms). */
 double homg__gmg_mark(homg_gmg *g, int phase, double since);
 double homg__gmg_now_ms(void);
 
 struct homg_gmg {
     homg_ctx *ctx;
+    int trace; /* HOMG_GMG_TRACE=1 at create: the phase marks synchronise */
     double phase_ms[GMG_T_COUNT];
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
     double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
@@ -73,14 +75,17 @@ struct homg_gmg {
     int nlevels;
     gmg_level lv[HOMG_GMG_MAX_LEVELS];
     double *rhs;        /* finest right-hand side */
-    double *scalar;     /* device scalar for dots */
-    int32_t *count;     /* device counter (SPAI fallbacks) */
+    double *scalar;     /* device scalars for dots (2 a level) */
+    int32_t *count;     /* device counters: GMG_COUNT_WIDTH + k ELL widths of a level's ops, GMG_COUNT_FALLBACK + l
+                           SPAI-1 fallback rows of level l (read together, not one read each) */
     double *coarse_inv; /* CHOLESKY: unused placeholder (the inverse lives in coarse_op) */
     gmg_op coarse_op;   /* CHOLESKY: the dense inverse as a CSR op */
     homg_amg *amg;      /* AMG coarse solver */
     double *res, *cor;  /* homg_gmg_solve: residual and correction on the finest level */
     homg_gmg_info info;
 };
+
+enum { GMG_COUNT_WIDTH = 0, GMG_COUNT_FALLBACK = 8, GMG_COUNTS = 8 + HOMG_GMG_MAX_LEVELS };
 
 #define GMG_SK(g) HOMG_KERNELS(&(g)->ctx->ex, sparse)
 #define GMG_GK(g) HOMG_KERNELS(&(g)->ctx->ex, gmg)
@@ -132,8 +137,10 @@ homg_status homg__gmg_op_residual(homg_gmg *g, const gmg_op *op, const double *b
 size_t homg__gmg_op_bytes(const gmg_op *op);
 homg_status homg__gmg_choose_format(homg_gmg *g, int l);
 
-/* smoother.c: M and omega of level l; one sweep x += omega M (b - A x). */
+/* smoother.c: M and format of level l, omega of all levels (after every M);
+ * one sweep x += omega M (b - A x). */
 homg_status homg__gmg_smoother_setup(homg_gmg *g, int l);
+homg_status homg__gmg_omega_setup(homg_gmg *g);
 homg_status homg__gmg_smooth(homg_gmg *g, int l, const double *b, double *x, int transposed);
 /* sainv.c: W with M = W W^T (host), pivots replaced counted in *replaced. */
 homg_status homg__gmg_sainv(homg_ctx *ctx, const homg_host_csr *a, double drop, homg_host_csr *w, int32_t *replaced);

@@ -52,34 +52,48 @@ size_t homg__gmg_op_bytes(const gmg_op *op)
     return b;
 }
 
-/* ELLPACK-R arrays from the op's CSR on the backend (one read: the width). */
-static homg_status build_ell(homg_gmg *g, gmg_op *op, int lanes)
+/* ELLPACK-R arrays of n ops from their CSR on the backend, all widths in one
+ * read (ops already converted only take the new lanes). */
+static homg_status build_ells(homg_gmg *g, gmg_op *const *ops, int n, int lanes)
 {
     homg_ctx *ctx = g->ctx;
-    ell_matrix *e = &op->ell;
-    int32_t n = op->csr.nrows, w = 0;
-    homg_status st;
-    if (e->col) { /* already built: only the lanes change */
-        e->lanes = lanes;
-        return HOMG_OK;
+    int32_t w[GMG_COUNT_FALLBACK - GMG_COUNT_WIDTH];
+    int todo = 0;
+    for (int k = 0; k < n; k++) {
+        if (ops[k]->ell.col)
+            continue;
+        HOMG_TRY_BACKEND(ctx, GMG_GK(g)->csr_width(&ctx->ex, &ops[k]->csr, g->count + GMG_COUNT_WIDTH + k),
+                         "GMG: ELLPACK-R width");
+        todo = 1;
     }
-    HOMG_TRY_BACKEND(ctx, GMG_GK(g)->csr_width(&ctx->ex, &op->csr, g->count), "GMG: ELLPACK-R width");
-    HOMG_TRY(homg__read(ctx, &w, g->count, sizeof w));
-    e->nrows = n;
-    e->ncols = op->csr.ncols;
-    e->width = w;
-    e->lanes = lanes;
-    st = homg__alloc_array(ctx, (size_t)w * n + 1, sizeof(int32_t), (void **)&e->col, "ELLPACK-R columns");
-    if (st == HOMG_OK)
-        st = homg__alloc_array(ctx, (size_t)w * n + 1, sizeof(double), (void **)&e->val, "ELLPACK-R values");
-    if (st == HOMG_OK)
-        st = homg__alloc_array(ctx, (size_t)n + 1, sizeof(int32_t), (void **)&e->rl, "ELLPACK-R row lengths");
-    if (st == HOMG_OK && GMG_GK(g)->ell_from_csr(&ctx->ex, &op->csr, e) != HOMG_OK)
-        st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG: ELLPACK-R conversion");
-    if (st != HOMG_OK)
-        ell_free(ctx, e);
-    return st;
+    if (todo)
+        HOMG_TRY(homg__read(ctx, w, g->count + GMG_COUNT_WIDTH, (size_t)n * sizeof(int32_t)));
+    for (int k = 0; k < n; k++) {
+        ell_matrix *e = &ops[k]->ell;
+        int32_t rows = ops[k]->csr.nrows;
+        homg_status st;
+        e->lanes = lanes;
+        if (e->col)
+            continue;
+        e->nrows = rows;
+        e->ncols = ops[k]->csr.ncols;
+        e->width = w[k];
+        st = homg__alloc_array(ctx, (size_t)w[k] * rows + 1, sizeof(int32_t), (void **)&e->col, "ELLPACK-R columns");
+        if (st == HOMG_OK)
+            st = homg__alloc_array(ctx, (size_t)w[k] * rows + 1, sizeof(double), (void **)&e->val, "ELLPACK-R values");
+        if (st == HOMG_OK)
+            st = homg__alloc_array(ctx, (size_t)rows + 1, sizeof(int32_t), (void **)&e->rl, "ELLPACK-R row lengths");
+        if (st == HOMG_OK && GMG_GK(g)->ell_from_csr(&ctx->ex, &ops[k]->csr, e) != HOMG_OK)
+            st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG: ELLPACK-R conversion");
+        if (st != HOMG_OK) {
+            ell_free(ctx, e);
+            return st;
+        }
+    }
+    return HOMG_OK;
 }
+
+static homg_status build_ell(homg_gmg *g, gmg_op *op, int lanes) { return build_ells(g, &op, 1, lanes); }
 
 homg_status homg__gmg_op_apply(homg_gmg *g, const gmg_op *op, const double *x, double *y, double alpha, double beta)
 {
@@ -127,19 +141,20 @@ static homg_status time_products(homg_gmg *g, int l, float *ms)
     return st == HOMG_OK ? st : homg__backend_fail(ctx, st, "GMG: timing the level's product");
 }
 
-/* The level's other matrices follow A's format. */
-static homg_status follow(homg_gmg *g, int l)
+/* The level's other matrices follow A's format (A converted here too where
+ * it is not yet: lanes given, all widths in one read). */
+static homg_status follow(homg_gmg *g, int l, int lanes)
 {
     gmg_level *lv = &g->lv[l];
-    gmg_op *ops[4] = { &lv->p, &lv->r, &lv->m, &lv->mt };
-    for (int k = 0; k < 4; k++) {
-        if (!ops[k]->csr.row_ptr)
+    gmg_op *all[5] = { &lv->a, &lv->p, &lv->r, &lv->m, &lv->mt }, *ops[5];
+    int n = 0;
+    for (int k = 0; k < 5; k++) {
+        if (!all[k]->csr.row_ptr)
             continue;
-        ops[k]->use_ell = lv->a.use_ell;
-        if (lv->a.use_ell)
-            HOMG_TRY(build_ell(g, ops[k], lv->a.ell.lanes));
+        all[k]->use_ell = lv->a.use_ell;
+        ops[n++] = all[k];
     }
-    return HOMG_OK;
+    return lv->a.use_ell ? build_ells(g, ops, n, lanes) : HOMG_OK;
 }
 
 homg_status homg__gmg_choose_format(homg_gmg *g, int l)
@@ -154,9 +169,9 @@ homg_status homg__gmg_choose_format(homg_gmg *g, int l)
     }
     if (f == HOMG_GMG_FORMAT_CSR || (f == HOMG_GMG_FORMAT_AUTO && !cuda) || lv->a.csr.nrows == 0) {
         lv->a.use_ell = 0;
-    } else if (!cuda || lanes) { /* ELL asked for with known lanes (or on the CPU) */
-        HOMG_TRY(build_ell(g, &lv->a, lanes ? lanes : 1));
+    } else if (!cuda || lanes) { /* ELL asked for with known lanes (or on the CPU): built with the others */
         lv->a.use_ell = 1;
+        lv->a.ell.lanes = lanes ? lanes : 1;
     } else { /* measure */
         float best = 0, ms = 0;
         int best_lanes = 0; /* 0: CSR */
@@ -180,7 +195,8 @@ homg_status homg__gmg_choose_format(homg_gmg *g, int l)
         if (!lv->a.use_ell)
             ell_free(g->ctx, &lv->a.ell);
     }
+    HOMG_TRY(follow(g, l, lv->a.ell.lanes));
     g->info.format[l] = lv->a.use_ell ? HOMG_GMG_FORMAT_ELL : HOMG_GMG_FORMAT_CSR;
     g->info.ell_lanes[l] = lv->a.use_ell ? lv->a.ell.lanes : 0;
-    return follow(g, l);
+    return HOMG_OK;
 }

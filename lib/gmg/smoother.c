@@ -21,11 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Synchronises, adds now - since to smoother part k, returns now (ms). */
+/* Synchronises (HOMG_GMG_TRACE), adds now - since to smoother part k, returns now (ms). */
 static double part(homg_gmg *g, int k, double since)
 {
     double t;
-    g->ctx->mem->sync(&g->ctx->ex); /* a failure shows at the set-up's final sync */
+    if (g->trace) /* a failure shows at the set-up's final sync */
+        g->ctx->mem->sync(&g->ctx->ex);
     t = homg__gmg_now_ms();
     g->smoother_part_ms[k] += t - since;
     return t;
@@ -69,12 +70,6 @@ homg_status homg__gmg_smooth(homg_gmg *g, int l, const double *b, double *x, int
     return HOMG_OK;
 }
 
-static homg_status dot(homg_gmg *g, int32_t n, const double *x, const double *y, double *host)
-{
-    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, n, x, y, g->scalar), "GMG: dot product");
-    return homg__read(g->ctx, host, g->scalar, sizeof *host);
-}
-
 /* Fills x with a random vector (the power iterations' start), on the backend. */
 static homg_status random_start(homg_gmg *g, int l, double *x)
 {
@@ -83,52 +78,75 @@ static homg_status random_start(homg_gmg *g, int l, double *x)
     return HOMG_OK;
 }
 
-/* Iterations between the power iterations' host reads (each one a
- * synchronisation): the vectors are not normalised in between, and M A's
- * eigenvalues are small, so 8 steps neither overflow nor underflow. */
-#define GMG_READ_EVERY 8
+/* Steps between the host reads of the power iterations (each read one
+ * synchronisation for all levels at once): the iterates are rescaled only at
+ * a read, and M A's eigenvalues and E* E's (below) are O(1), so 32 steps
+ * neither overflow nor underflow; the defaults (12 and 24 steps) read once. */
+#define GMG_READ_EVERY 32
 
-/* lambda_max(M A) by power iterations: z = M A v, lambda = ||z|| / ||v|| of
- * the last step (v rescaled at each read). */
-static homg_status estimate(homg_gmg *g, int l)
+/* lambda_max(M A) of the levels with on[l] by power iterations, all levels'
+ * steps queued before one read: z = M A v, lambda = ||z|| / ||v|| of the
+ * last step (v rescaled at each read; s[2l], s[2l + 1] the two norms). */
+static homg_status estimate(homg_gmg *g, const int *on)
 {
-    gmg_level *lv = &g->lv[l];
-    int32_t n = lv->rows;
-    double nn = 0, lam = 0, *x = lv->x, *z = lv->z; /* swapped after each step instead of copied */
-    HOMG_TRY(random_start(g, l, x));
-    HOMG_TRY(dot(g, n, x, x, &nn));
-    for (int it = 0; it < g->desc.power_iterations; it++) {
-        double zz = 0, *swap;
-        int last = it + 1 == g->desc.power_iterations, read = last || (it + 1) % GMG_READ_EVERY == 0;
-        if (!(nn > 0) || !isfinite(nn))
-            break;
-        if (read) /* x's norm before the step */
-            HOMG_TRY(dot(g, n, x, x, &nn));
-        HOMG_TRY(homg__gmg_op_apply(g, &lv->a, x, lv->t, 1.0, 0.0));
-        HOMG_TRY(apply_m(g, l, lv->t, z, 0));
-        if (read) {
-            HOMG_TRY(dot(g, n, z, z, &zz));
-            lam = sqrt(zz / nn);
-            if (!(zz > 0) || !isfinite(zz))
-                break;
-            if (!last) { /* rescale to unit norm */
-                HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, x, (size_t)n * sizeof(double)), "GMG: zero");
-                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(zz), z, x), "GMG: scale");
-                nn = 1;
-                continue;
-            }
-        }
-        swap = x;
-        x = z;
-        z = swap;
+    int nl = g->nlevels - 1, steps = g->desc.power_iterations;
+    double *x[HOMG_GMG_MAX_LEVELS], *z[HOMG_GMG_MAX_LEVELS], s[2 * HOMG_GMG_MAX_LEVELS], lam[HOMG_GMG_MAX_LEVELS];
+    for (int l = 0; l < nl; l++) {
+        x[l] = g->lv[l].x;
+        z[l] = g->lv[l].z; /* swapped after each step instead of copied */
+        lam[l] = 0;
+        if (on[l])
+            HOMG_TRY(random_start(g, l, x[l]));
     }
-    if (!(lam > 0) || !isfinite(lam))
-        return homg__fail(g->ctx, HOMG_ERROR_NUMERIC,
-                          "homg_gmg_create: level %d: the smoother's M A has no positive eigenvalue estimate (%g)", l,
-                          lam);
-    lv->lambda_max = lam;
-    lv->omega = g->desc.omega_scale / lam;
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)), "GMG: zero");
+    for (int done = 0; done < steps; done += GMG_READ_EVERY) {
+        int k = steps - done < GMG_READ_EVERY ? steps - done : GMG_READ_EVERY;
+        for (int l = 0; l < nl; l++) {
+            gmg_level *lv = &g->lv[l];
+            if (!on[l])
+                continue;
+            if (done) { /* rescale to unit norm */
+                HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, z[l], (size_t)lv->rows * sizeof(double)),
+                                 "GMG: zero");
+                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, lv->rows, 1.0 / sqrt(s[2 * l + 1]), x[l], z[l]),
+                                 "GMG: scale");
+                double *swap = x[l];
+                x[l] = z[l];
+                z[l] = swap;
+            }
+            for (int it = 0; it < k; it++) {
+                double *swap;
+                if (it + 1 == k) /* x's norm before the step */
+                    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], g->scalar + 2 * l),
+                                     "GMG: dot product");
+                HOMG_TRY(homg__gmg_op_apply(g, &lv->a, x[l], lv->t, 1.0, 0.0));
+                HOMG_TRY(apply_m(g, l, lv->t, z[l], 0));
+                swap = x[l];
+                x[l] = z[l];
+                z[l] = swap;
+            }
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], g->scalar + 2 * l + 1),
+                             "GMG: dot product");
+        }
+        HOMG_TRY(homg__read(g->ctx, s, g->scalar, 2 * (size_t)nl * sizeof(double)));
+        for (int l = 0; l < nl; l++) {
+            if (!on[l])
+                continue;
+            lam[l] = s[2 * l] > 0 ? sqrt(s[2 * l + 1] / s[2 * l]) : 0;
+            if (!(lam[l] > 0) || !isfinite(lam[l]))
+                return homg__fail(
+                    g->ctx, HOMG_ERROR_NUMERIC,
+                    "homg_gmg_create: level %d: the smoother's M A has no positive eigenvalue estimate (%g)", l,
+                    lam[l]);
+        }
+    }
+    for (int l = 0; l < nl; l++) {
+        gmg_level *lv = &g->lv[l];
+        if (!on[l])
+            continue;
+        lv->lambda_max = lam[l];
+        lv->omega = g->desc.omega_scale / lam[l];
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)lv->rows * sizeof(double)), "GMG: zero");
+    }
     return HOMG_OK;
 }
 
@@ -137,7 +155,6 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     homg_ctx *ctx = g->ctx;
     gmg_level *lv = &g->lv[l];
     const csr_matrix *a = &lv->a.csr;
-    int32_t fb = 0;
     double t;
     memset(&lv->m, 0, sizeof lv->m);
     memset(&lv->mt, 0, sizeof lv->mt);
@@ -147,16 +164,15 @@ static homg_status setup_spai1(homg_gmg *g, int l)
                      "SPAI-1 pattern");
     HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, lv->m.csr.col_idx, a->col_idx, (size_t)a->nnz * 4, HOMG_D2D),
                      "SPAI-1 pattern");
-    HOMG_TRY(homg__write(ctx, g->count, &fb, sizeof fb));
+    HOMG_TRY_BACKEND(ctx, ctx->mem->zero(&ctx->ex, g->count + GMG_COUNT_FALLBACK + l, sizeof(int32_t)),
+                     "SPAI-1 fallback count");
     t = homg__gmg_now_ms();
     HOMG_TRY(homg__alloc_array(ctx, (size_t)a->nrows + 1, sizeof(double), (void **)&lv->d, "SPAI-1 scaling"));
     HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai_scale(&ctx->ex, a, lv->d), "SPAI-1 scaling");
-    HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr, g->count),
-                     "SPAI-1 rows");
-    HOMG_TRY(homg__read(ctx, &fb, g->count, sizeof fb));
-    g->info.fallback_rows += fb;
-    if (fb)
-        homg__log(ctx, HOMG_LOG_INFO, "GMG level %d: %d SPAI-1 rows fell back to SPAI(0)", l, (int)fb);
+    HOMG_TRY_BACKEND(ctx,
+                     GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr,
+                                      g->count + GMG_COUNT_FALLBACK + l),
+                     "SPAI-1 rows"); /* the count is read with omega (fallback_count) */
     t = part(g, GMG_S_ROWS, t);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, &lv->m.csr, &lv->mt.csr), "SPAI-1 transpose");
     part(g, GMG_S_TRANSPOSE, t);
@@ -207,68 +223,105 @@ static homg_status sweep_operator(homg_gmg *g, int l, double *y, int transposed)
     return add_m(g, l, lv->t, y, -lv->omega, transposed);
 }
 
-/* lambda_max of E* E = (I - w M^T A)(I - w M A), self-adjoint in the A inner
- * product with eigenvalues >= 0: the A-norm contraction of a pre- and
- * post-sweep pair, < 1 exactly when the cycle is an SPD preconditioner.  The
- * iterate lives in b (swept in place); x holds the unit start of a read. */
-static homg_status contraction(homg_gmg *g, int l, double *rho)
+/* rho[l] = lambda_max of E* E = (I - w M^T A)(I - w M A) for the levels
+ * with on[l], self-adjoint in the A inner product with eigenvalues >= 0: the
+ * A-norm contraction of a pre- and post-sweep pair, < 1 exactly when the
+ * cycle is an SPD preconditioner.  Power iterations, all levels' steps queued
+ * before one read: the iterate lives in b (swept in place), x holds the start
+ * of the last step of a read, rho = (E* E x, x)_A / (x, x)_A. */
+static homg_status contraction(homg_gmg *g, const int *on, double *rho)
 {
-    gmg_level *lv = &g->lv[l];
-    int32_t n = lv->rows;
-    double vav = 0, num = 0;
-    *rho = 0;
-    HOMG_TRY(random_start(g, l, lv->b));
-    for (int it = 0; it < 2 * g->desc.power_iterations; it++) { /* twice: eigenvalues near 1 separate slowly */
-        int last = it + 1 == 2 * g->desc.power_iterations, read = it == 0 || last || (it + 1) % GMG_READ_EVERY == 0;
-        if (read) { /* ||x||_A = 1 (between reads the iterate shrinks by E* E's contraction) */
-            HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->b, lv->t, 1.0, 0.0));
-            HOMG_TRY(dot(g, n, lv->b, lv->t, &vav));
-            if (!(vav > 0) || !isfinite(vav))
-                break;
-            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)), "GMG: zero");
-            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(vav), lv->b, lv->x), "GMG: scale");
-            HOMG_TRY(copy_vec(g, lv->b, lv->x, n));
-        }
-        HOMG_TRY(sweep_operator(g, l, lv->b, 0));
-        HOMG_TRY(sweep_operator(g, l, lv->b, 1)); /* b = E* E x */
-        if (last) {                               /* the Rayleigh quotient (E* E x, x)_A of the unit x */
-            HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0));
-            HOMG_TRY(dot(g, n, lv->b, lv->t, &num));
-            *rho = num;
-        }
+    int nl = g->nlevels - 1, steps = 2 * g->desc.power_iterations; /* twice: eigenvalues near 1 separate slowly */
+    double s[2 * HOMG_GMG_MAX_LEVELS];
+    for (int l = 0; l < nl; l++) {
+        rho[l] = 0;
+        if (on[l])
+            HOMG_TRY(random_start(g, l, g->lv[l].b));
     }
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)), "GMG: zero");
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->b, (size_t)n * sizeof(double)), "GMG: zero");
-    if (!isfinite(*rho))
-        *rho = 2;
+    for (int done = 0; done < steps; done += GMG_READ_EVERY) {
+        int k = steps - done < GMG_READ_EVERY ? steps - done : GMG_READ_EVERY;
+        for (int l = 0; l < nl; l++) {
+            gmg_level *lv = &g->lv[l];
+            int32_t n = lv->rows;
+            if (!on[l])
+                continue;
+            if (done) { /* rescale by x's A-norm (b's is about rho times it) */
+                HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)n * sizeof(double)),
+                                 "GMG: zero");
+                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, n, 1.0 / sqrt(s[2 * l]), lv->b, lv->x),
+                                 "GMG: scale");
+                HOMG_TRY(copy_vec(g, lv->b, lv->x, n));
+            }
+            for (int it = 0; it < k; it++) {
+                if (it + 1 == k)
+                    HOMG_TRY(copy_vec(g, lv->x, lv->b, n));
+                HOMG_TRY(sweep_operator(g, l, lv->b, 0));
+                HOMG_TRY(sweep_operator(g, l, lv->b, 1)); /* b = E* E x */
+            }
+            HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->x, lv->t, 1.0, 0.0));
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, n, lv->x, lv->t, g->scalar + 2 * l),
+                             "GMG: dot product");
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, n, lv->b, lv->t, g->scalar + 2 * l + 1),
+                             "GMG: dot product");
+        }
+        HOMG_TRY(homg__read(g->ctx, s, g->scalar, 2 * (size_t)nl * sizeof(double)));
+        for (int l = 0; l < nl; l++)
+            if (on[l])
+                rho[l] = s[2 * l] > 0 ? s[2 * l + 1] / s[2 * l] : 0; /* x = 0: E* E x = 0 */
+    }
+    for (int l = 0; l < nl; l++) {
+        gmg_level *lv = &g->lv[l];
+        if (!on[l])
+            continue;
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)lv->rows * sizeof(double)), "GMG: zero");
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->b, (size_t)lv->rows * sizeof(double)), "GMG: zero");
+        if (!isfinite(rho[l]))
+            rho[l] = 2;
+    }
     return HOMG_OK;
 }
 
 /* SPAI-1 need not be A-contractive (M is not symmetric): halve omega up to
- * three times, then fall back to SPAI(0) on this level (counted, logged). */
-static homg_status secure_spai1(homg_gmg *g, int l)
+ * three times, then fall back to SPAI(0) on that level (counted, logged);
+ * all levels checked together (one read per round). */
+static homg_status secure_spai1(homg_gmg *g)
 {
-    gmg_level *lv = &g->lv[l];
-    double rho = 0;
+    int nl = g->nlevels - 1, on[HOMG_GMG_MAX_LEVELS], left = 0;
+    double rho[HOMG_GMG_MAX_LEVELS];
+    for (int l = 0; l < nl; l++)
+        on[l] = !g->lv[l].diag;
     for (int k = 0; k < 4; k++) {
-        HOMG_TRY(contraction(g, l, &rho));
-        if (rho < 0.999)
+        left = 0;
+        HOMG_TRY(contraction(g, on, rho));
+        for (int l = 0; l < nl; l++) {
+            if (on[l] && rho[l] < 0.999)
+                on[l] = 0;
+            if (on[l]) {
+                g->lv[l].omega *= 0.5;
+                left++;
+            }
+        }
+        if (!left)
             return HOMG_OK;
-        lv->omega *= 0.5;
     }
-    homg__log(g->ctx, HOMG_LOG_WARN,
-              "GMG level %d: SPAI-1 smoothing does not contract the error in the A-norm (%.3f); using SPAI(0)", l, rho);
-    g->info.fallback_rows += lv->rows;
-    lv->diag = 1;
-    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->diag_inverse(&g->ctx->ex, &lv->a.csr, 0, lv->d), "GMG: SPAI(0) fallback");
-    return estimate(g, l);
+    for (int l = 0; l < nl; l++) {
+        gmg_level *lv = &g->lv[l];
+        if (!on[l])
+            continue;
+        homg__log(g->ctx, HOMG_LOG_WARN,
+                  "GMG level %d: SPAI-1 smoothing does not contract the error in the A-norm (%.3f); using SPAI(0)", l,
+                  rho[l]);
+        g->info.fallback_rows += lv->rows;
+        lv->diag = 1;
+        HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->diag_inverse(&g->ctx->ex, &lv->a.csr, 0, lv->d), "GMG: SPAI(0) fallback");
+    }
+    return estimate(g, on);
 }
 
 static homg_status build_m(homg_gmg *g, int l);
 
-/* M (timed as GMG_T_SMOOTHER), the level's format (GMG_T_FORMAT: before
- * omega, so that its products run in the format the cycle will), then omega
- * (GMG_T_OMEGA). */
+/* M of level l (timed as GMG_T_SMOOTHER), then its format (GMG_T_FORMAT:
+ * before omega, so that omega's products run in the format the cycle will). */
 homg_status homg__gmg_smoother_setup(homg_gmg *g, int l)
 {
     double t = homg__gmg_now_ms();
@@ -276,15 +329,39 @@ homg_status homg__gmg_smoother_setup(homg_gmg *g, int l)
     t = homg__gmg_mark(g, GMG_T_SMOOTHER, t);
     if (st == HOMG_OK)
         st = homg__gmg_choose_format(g, l);
-    t = homg__gmg_mark(g, GMG_T_FORMAT, t);
-    if (st == HOMG_OK) {
-        double t1;
-        st = estimate(g, l);
-        t1 = part(g, GMG_S_ESTIMATE, t);
-        if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
-            st = secure_spai1(g, l);
-        part(g, GMG_S_CONTRACTION, t1);
+    homg__gmg_mark(g, GMG_T_FORMAT, t);
+    return st;
+}
+
+/* SPAI-1 rows that fell back to SPAI(0), every level's count in one read. */
+static homg_status fallback_count(homg_gmg *g)
+{
+    int32_t fb[HOMG_GMG_MAX_LEVELS];
+    int nl = g->nlevels - 1;
+    HOMG_TRY(homg__read(g->ctx, fb, g->count + GMG_COUNT_FALLBACK, (size_t)nl * sizeof(int32_t)));
+    for (int l = 0; l < nl; l++) {
+        g->info.fallback_rows += fb[l];
+        if (fb[l])
+            homg__log(g->ctx, HOMG_LOG_INFO, "GMG level %d: %d SPAI-1 rows fell back to SPAI(0)", l, (int)fb[l]);
     }
+    return HOMG_OK;
+}
+
+/* omega of every level but the coarsest (GMG_T_OMEGA), after their smoothers. */
+homg_status homg__gmg_omega_setup(homg_gmg *g)
+{
+    int on[HOMG_GMG_MAX_LEVELS];
+    double t = homg__gmg_now_ms(), t1;
+    homg_status st;
+    for (int l = 0; l < HOMG_GMG_MAX_LEVELS; l++)
+        on[l] = l < g->nlevels - 1;
+    st = estimate(g, on);
+    t1 = part(g, GMG_S_ESTIMATE, t);
+    if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
+        st = fallback_count(g);
+    if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
+        st = secure_spai1(g);
+    part(g, GMG_S_CONTRACTION, t1);
     homg__gmg_mark(g, GMG_T_OMEGA, t);
     return st;
 }
