@@ -72,6 +72,7 @@ static int heat_init(demo *d)
     vd.target = HOMG_VIEW_TEXTURE_2D;
     vd.gl_name = H.texture;
     vd.path = d->path;
+    vd.latency = d->latency; /* a frame loop: GL may draw a frame or two old */
     demo_check(d, homg_view_create(d->ctx, &vd, &H.view), "homg_view_create");
     homg_view_get_info(H.view, &info);
     printf("heat: view path %s: %s\n", homg_view_path_name(info.path), info.reason);
