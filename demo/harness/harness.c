@@ -357,11 +357,15 @@ int demo_run(int argc, char **argv, const demo_app *app)
             poll_mouse();
         glViewport(0, 0, D.fb_width, D.fb_height);
         glClearColor(0.08f, 0.08f, 0.1f, 1);
-        glClear(GL_COLOR_BUFFER_BIT);
+        if (!demo_skip("clear"))
+            glClear(GL_COLOR_BUFFER_BIT);
         D.last = D.headless && D.frame + 1 >= O.frames;
         demo_trace(&D, "frame begins");
         app->frame(&D);
-        overlay();
+        if (!demo_skip("overlay"))
+            overlay();
+        if (demo_skip("flush"))
+            glFlush();
         demo_trace(&D, "frame queued");
         if (D.headless && D.frame + 1 >= O.frames) {
             D.closing = 1;

@@ -107,6 +107,8 @@ void demo_trace(const demo *d, const char *fmt, ...);
 double demo_now_ms(void);
 /* for harness.c */
 void demo_timing_start(demo *d);
+/* HOMG_DEMO_SKIP names `what` (clear, overlay, query, timers, flush: timing.c). */
+int demo_skip(const char *what);
 void demo_timing_stop(demo *d);
 void demo_stats_frame(demo *d, double wall_ms);
 void demo_stats_print(demo *d);

@@ -28,6 +28,15 @@ static samples frame_wall, solve_gpu, view_gpu, view_host, draw_gpu;
 static GLuint draw_query[DRAW_QUERIES];
 static int draw_issued[DRAW_QUERIES], draw_frame = -1, drawing;
 
+/* HOMG_DEMO_SKIP=clear,overlay,query,timers leaves those parts of a frame out and
+ * HOMG_DEMO_SKIP=...,flush adds a glFlush after each frame: measurement knobs, to
+ * find what in a frame costs more than bench_view's loop (bench/results/h100_view.md). */
+int demo_skip(const char *what)
+{
+    const char *env = getenv("HOMG_DEMO_SKIP");
+    return env && strstr(env, what) != NULL;
+}
+
 double demo_now_ms(void)
 {
     struct timespec t;
@@ -98,6 +107,8 @@ static double last_ms(const demo *d, int k)
 static void begin(demo *d, int k)
 {
     int b = d->frame % DEPTH;
+    if (demo_skip("timers"))
+        return;
     started[k][b] = homg_timer_start(timers[k][b]) == HOMG_OK;
 }
 
@@ -146,7 +157,7 @@ void demo_draw_begin(const demo *d)
     int q = d->frame % DRAW_QUERIES;
     GLint ready = 0;
     GLuint64 ns = 0;
-    if (!d->stats || d->frame == draw_frame)
+    if (!d->stats || d->frame == draw_frame || demo_skip("query"))
         return;
     if (!draw_query[0])
         glGenQueries(DRAW_QUERIES, draw_query);
