@@ -1117,7 +1117,7 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * GPU time (a MAP write has two, 0.33 ms even with GL idle; SHARED into the
  * application's object one), while CUDA and GL work with nothing shared
  * alternate for ~0.01 ms (bench_view F).
- * desc.latency = 1 (what a frame loop wants) lets SHARED into an application's
+ * desc.latency = 1 lets SHARED into an application's
  * object drop both waits: its memory becomes a ring of 3 slots ordered by the
  * host both ways.  A write fills a slot GL has finished copying from (the host
  * looks at GL fences without waiting) and records a CUDA event; GL's copy into
@@ -1127,7 +1127,12 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * write is waited for), never a half-written one; the host waits only when the
  * GPU is 3 frames behind.  homg_view_flush hands over the last write.  With
  * latency, AUTO measures MAP and SHARED as a queued loop of writes (no glFinish
- * between them).  MAP, UPLOAD and a view-owned buffer ignore it.  Asking
+ * between them; H100: ring 0.18 ms, map 0.33).  MAP, UPLOAD and a view-owned
+ * buffer ignore it.  H100, heat 1024^2: a pipelined loop (no host wait) takes
+ * 0.40 ms a frame with the ring against 0.58 with MAP (0.26 with nothing
+ * shared); but a loop whose host waits for CUDA every frame (the demos' solves
+ * read a norm each cycle) is slower with it (0.71 against 0.59): the ring adds
+ * GL's copy of the slot into the object (bench/results/h100_view.md G).  Asking
  * for MAP or SHARED where the GL context is on another device is
  * HOMG_ERROR_UNSUPPORTED, naming both devices.
  *
