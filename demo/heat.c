@@ -72,11 +72,15 @@ static int heat_init(demo *d)
     vd.target = HOMG_VIEW_TEXTURE_2D;
     vd.gl_name = H.texture;
     vd.path = d->path;
+    vd.latency = d->latency; /* --latency 1: GL may draw a frame or two old (the SHARED ring) */
     demo_check(d, homg_view_create(d->ctx, &vd, &H.view), "homg_view_create");
     homg_view_get_info(H.view, &info);
     printf("heat: view path %s: %s\n", homg_view_path_name(info.path), info.reason);
     snprintf(d->detail, sizeof d->detail, "%d x %d   view: %s%s", H.n, H.n, homg_view_path_name(info.path),
-             info.path == HOMG_VIEW_PATH_SHARED ? (info.semaphores ? " (semaphores)" : " (host-ordered)") : "");
+             info.path == HOMG_VIEW_PATH_SHARED ? (info.semaphores   ? " (semaphores)"
+                                                   : info.host_waits ? " (host-ordered)"
+                                                                     : " (ring)")
+                                                : "");
     demo_quad_init(&H.quad, fragment_src);
     return 0;
 }

@@ -1116,7 +1116,23 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * There each GPU-side wait of CUDA for GL or of GL for CUDA costs ~0.17 ms of
  * GPU time (a MAP write has two, 0.33 ms even with GL idle; SHARED into the
  * application's object one), while CUDA and GL work with nothing shared
- * alternate for ~0.01 ms (bench_view F).  Asking
+ * alternate for ~0.01 ms (bench_view F).
+ * desc.latency = 1 lets SHARED into an application's
+ * object drop both waits: its memory becomes a ring of 3 slots ordered by the
+ * host both ways.  A write fills a slot GL has finished copying from (the host
+ * looks at GL fences without waiting) and records a CUDA event; GL's copy into
+ * the object is queued for the newest write whose event the host finds passed
+ * (cudaEventQuery, no wait).  So a draw after homg_view_write shows a complete
+ * frame, this write's or an earlier one's (info.shown says which; the first
+ * write is waited for), never a half-written one; the host waits only when the
+ * GPU is 3 frames behind.  homg_view_flush hands over the last write.  With
+ * latency, AUTO measures MAP and SHARED as a queued loop of writes (no glFinish
+ * between them; H100: ring 0.18 ms, map 0.33).  MAP, UPLOAD and a view-owned
+ * buffer ignore it.  H100, heat 1024^2: a pipelined loop (no host wait) takes
+ * 0.40 ms a frame with the ring against 0.58 with MAP (0.26 with nothing
+ * shared); but a loop whose host waits for CUDA every frame (the demos' solves
+ * read a norm each cycle) is slower with it (0.71 against 0.59): the ring adds
+ * GL's copy of the slot into the object (bench/results/h100_view.md G).  Asking
  * for MAP or SHARED where the GL context is on another device is
  * HOMG_ERROR_UNSUPPORTED, naming both devices.
  *
@@ -1174,6 +1190,8 @@ typedef struct homg_view_desc {
     int count;               /* BUFFER with gl_name = 0: values in the view's buffer */
     homg_view_path path;
     int no_semaphores; /* SHARED: order by the host even where semaphores are available */
+    int latency;       /* 1: the object may show an earlier complete write (see below), so that
+                          SHARED into an application's object waits on neither GPU context */
 } homg_view_desc;
 
 /* A field to write: `values` (homg_view_write's argument) holds nx*ny (2D) or
@@ -1205,6 +1223,8 @@ typedef struct homg_view_info {
                                 (index: homg_view_path); 0 = not measured */
     char reason[256];        /* why this path ("fastest measured ...", "CPU backend", ...) */
     char gl_renderer[128];   /* GL_RENDERER of the context at create */
+    long long shown;         /* the write (1 = the first) whose values GL commands issued now see:
+                                the last one, except with desc.latency on the SHARED ring */
 } homg_view_info;
 
 homg_view_desc homg_view_desc_defaults(const homg_view_desc *desc);
@@ -1217,6 +1237,9 @@ void homg_view_destroy(homg_view *view);
 /* Writes `values` (ctx space) into the GL object, queued on the ctx's stream
  * where the path allows: GL commands issued after this call see the new values. */
 homg_status homg_view_write(homg_view *view, const void *values, const homg_view_write_desc *desc);
+/* desc.latency: waits on the host for the last write and hands it to GL, so GL
+ * commands issued after this call see it (before a screenshot); otherwise nothing. */
+homg_status homg_view_flush(homg_view *view);
 homg_status homg_view_get_info(const homg_view *view, homg_view_info *info);
 unsigned homg_view_gl_name(const homg_view *view);
 /* The colour range of the last write (found or given); copies from the device

@@ -394,6 +394,13 @@ static void bad_input(void **state)
     /* writes */
     assert_int_equal(homg_view_create(ctx, &d, &v), HOMG_OK);
     assert_int_equal(homg_view_write(v, f, &w), HOMG_OK);
+    {
+        homg_view_info info;
+        homg_view_get_info(v, &info);
+        assert_int_equal(info.shown, 1); /* UPLOAD: every write is what GL sees */
+    }
+    assert_int_equal(homg_view_flush(v), HOMG_OK); /* nothing to do off the ring */
+    assert_int_equal(homg_view_flush(NULL), HOMG_ERROR_INVALID_ARGUMENT);
     assert_int_equal(homg_view_write(v, f, NULL), HOMG_ERROR_INVALID_ARGUMENT);
     write_refused(v, NULL, &w, "values is NULL");
     w.nx = 10;

@@ -171,13 +171,15 @@ typedef struct path_case {
     const char *name;
     homg_view_path path;
     int no_semaphores;
+    int latency; /* the ring: homg_view_flush before each read */
 } path_case;
 
 static const path_case paths[] = {
-    { "map", HOMG_VIEW_PATH_MAP, 0 },
-    { "shared", HOMG_VIEW_PATH_SHARED, 0 },
-    { "shared, host-ordered", HOMG_VIEW_PATH_SHARED, 1 },
-    { "upload", HOMG_VIEW_PATH_UPLOAD, 0 },
+    { "map", HOMG_VIEW_PATH_MAP, 0, 0 },
+    { "shared", HOMG_VIEW_PATH_SHARED, 0, 0 },
+    { "shared, host-ordered", HOMG_VIEW_PATH_SHARED, 1, 0 },
+    { "upload", HOMG_VIEW_PATH_UPLOAD, 0, 0 },
+    { "shared ring (latency)", HOMG_VIEW_PATH_SHARED, 0, 1 },
 };
 
 /* One path, one target: three frames of different fields, each read back. */
@@ -201,6 +203,7 @@ static void one(const path_case *p, const target_case *t, int w, int h)
     d.count = t->owned ? (int)n : 0;
     d.path = p->path;
     d.no_semaphores = p->no_semaphores;
+    d.latency = p->latency;
     st = homg_view_create(gpu, &d, &v);
     if (st != HOMG_OK) {
         print_error("%s into %s: %s: %s\n", p->name, t->name, homg_status_string(st), homg_ctx_last_error(gpu));
@@ -222,6 +225,8 @@ static void one(const path_case *p, const target_case *t, int w, int h)
         if (frame == 1 && rgba8)
             wd.lo = -0.5, wd.hi = 1.0; /* a given range on the second frame */
         assert_int_equal(homg_view_write(v, dev, &wd), HOMG_OK);
+        if (p->latency)
+            assert_int_equal(homg_view_flush(v), HOMG_OK);
         assert_int_equal(glGetError(), GL_NO_ERROR);
         back = t->target == HOMG_VIEW_TEXTURE_2D ? view_gl_read_texture(name, w, h, rgba8)
                                                  : view_gl_read_buffer(homg_view_gl_name(v), n * 4);
@@ -327,6 +332,95 @@ static void queued_frames_in_order(void **state)
 }
 
 /* A plane of a 3D field through MAP and SHARED into an R32F texture: x + 10 y + 100 z. */
+/* desc.latency (the SHARED ring): FRAMES writes queued with no host wait, each
+ * followed by GL's read of the texture into its own pixel buffer; each buffer
+ * must hold exactly the field of the write info.shown named then (a complete
+ * frame, never a half-written slot), shown never goes back, and after
+ * homg_view_flush the last write is there.  A 2048^2 float64 field makes the
+ * writes slow enough for GL to run ahead of CUDA. */
+static void ring_shows_complete_frames(void **state)
+{
+    enum { FRAMES = 10 };
+    int w = quick ? 256 : 2048, h = quick ? 128 : 2048;
+    size_t n = (size_t)w * h;
+    homg_view_desc d = { 0 };
+    homg_view *v = NULL;
+    homg_view_info info;
+    homg_view_write_desc wd = { 0 };
+    GLuint tex = view_gl_texture(GL_R32F, w, h), pbo[FRAMES + 1];
+    void *dev[FRAMES];
+    double *v64[FRAMES];
+    long long shown[FRAMES + 1], last = 0;
+    int behind = 0;
+    (void)state;
+    d.get_proc_address = demo_egl_proc;
+    d.gl_name = tex;
+    d.path = HOMG_VIEW_PATH_SHARED;
+    d.latency = 1;
+    assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
+    homg_view_get_info(v, &info);
+    assert_int_equal(info.host_waits, 0);
+    assert_int_equal(info.shown, 0);
+    glGenBuffers(FRAMES + 1, pbo);
+    for (int f = 0; f <= FRAMES; f++) {
+        if (f < FRAMES) {
+            v64[f] = view_ref_field(n, 700 + f);
+            dev[f] = up(gpu, v64[f], n * 8);
+        }
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
+        glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)(n * 4), NULL, GL_STREAM_READ);
+    }
+    assert_int_equal(homg_ctx_synchronize(gpu), HOMG_OK);
+    glFinish();
+    wd.precision = HOMG_FLOAT64;
+    wd.nx = w;
+    wd.ny = h;
+    for (int f = 0; f <= FRAMES; f++) {
+        if (f < FRAMES)
+            assert_int_equal(homg_view_write(v, dev[f], &wd), HOMG_OK);
+        else
+            assert_int_equal(homg_view_flush(v), HOMG_OK);
+        homg_view_get_info(v, &info);
+        shown[f] = info.shown;
+        assert_true(shown[f] >= last && shown[f] >= 1 && shown[f] <= (f < FRAMES ? f + 1 : FRAMES));
+        last = shown[f];
+        behind += shown[f] < (f < FRAMES ? f + 1 : FRAMES);
+        glBindTexture(GL_TEXTURE_2D, tex);
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
+        glPixelStorei(GL_PACK_ALIGNMENT, 4);
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, (void *)0);
+        glFlush();
+    }
+    assert_int_equal(shown[FRAMES], FRAMES);
+    for (int f = 0; f <= FRAMES; f++) {
+        const float *got;
+        size_t bad;
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
+        got = (const float *)glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)(n * 4), GL_MAP_READ_BIT);
+        assert_non_null(got);
+        bad = view_ref_float_errors(got, v64[shown[f] - 1], n);
+        glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+        if (bad) {
+            print_error("ring, read after %s %d: %zu of %zu values differ from write %lld\n",
+                        f < FRAMES ? "write" : "flush", f + 1, bad, n, shown[f]);
+            fail();
+        }
+    }
+    for (int f = 0; f < FRAMES; f++) {
+        homg_free(gpu, dev[f]);
+        free(v64[f]);
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glDeleteBuffers(FRAMES + 1, pbo);
+    homg_view_destroy(v);
+    glDeleteTextures(1, &tex);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+    printf("  shared ring: %d writes queued, shown after each:", FRAMES);
+    for (int f = 0; f <= FRAMES; f++)
+        printf(" %lld", shown[f]);
+    printf(" (%d reads saw an earlier write), each exactly that write's field\n", behind);
+}
+
 static void planes_on_the_gpu(void **state)
 {
     int nx = 24, ny = 20, nz = 16;
@@ -389,6 +483,12 @@ static void auto_measures(void **state)
            info.gl_renderer);
     assert_true(info.path == HOMG_VIEW_PATH_MAP || info.path == HOMG_VIEW_PATH_SHARED);
     assert_true(info.measured_ms[HOMG_VIEW_PATH_MAP] > 0);
+    homg_view_destroy(v);
+    d.latency = 1; /* a frame loop: writes queued, the ring for SHARED */
+    assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
+    homg_view_get_info(v, &info);
+    printf("  AUTO, latency 1: %s (%s)\n", homg_view_path_name(info.path), info.reason);
+    assert_true(info.path == HOMG_VIEW_PATH_MAP || info.path == HOMG_VIEW_PATH_SHARED);
     homg_view_destroy(v);
     glDeleteTextures(1, &t);
 }
@@ -576,9 +676,9 @@ int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_match_cpu),      cmocka_unit_test(every_path_every_target),
-        cmocka_unit_test(queued_frames_in_order), cmocka_unit_test(planes_on_the_gpu),
-        cmocka_unit_test(auto_measures),          cmocka_unit_test(device_check),
-        cmocka_unit_test(bad_input_on_cuda),
+        cmocka_unit_test(queued_frames_in_order), cmocka_unit_test(ring_shows_complete_frames),
+        cmocka_unit_test(planes_on_the_gpu),      cmocka_unit_test(auto_measures),
+        cmocka_unit_test(device_check),           cmocka_unit_test(bad_input_on_cuda),
     };
     quick = argc > 1 && !strcmp(argv[1], "quick");
     if (argc > 2 && !strcmp(argv[1], "probe"))

@@ -31,6 +31,9 @@ static void usage(const demo_app *app)
            "  --width W --height H      window size (default %d x %d)\n"
            "  --vsync 0|1               wait for the display's refresh (default 1)\n"
            "  --path auto|map|shared|upload   how the solution reaches GL (homg_view; default auto)\n"
+           "  --latency 0|1             1: the view may show a frame or two old, so CUDA and GL never wait for\n"
+           "                            each other on the GPU (homg_view_desc.latency; default 0: in these demos,\n"
+           "                            whose solves read a norm every cycle, MAP was faster on the H100)\n"
            "  --deterministic           the overlay prints no times (reference pictures)\n"
            "  --stats                   at the end: median frame, solve, view-write and draw times\n"
            "  --keys STR                the demo's keys in STR pressed once after the start (e.g. --keys mm:\n"
@@ -81,6 +84,8 @@ static int parse(int argc, char **argv, const demo_app *app)
             O.height = atoi(v);
         else if (!strcmp(a, "--vsync"))
             O.vsync = atoi(v);
+        else if (!strcmp(a, "--latency"))
+            D.latency = atoi(v) != 0;
         else if (!strcmp(a, "--path"))
             D.path = !strcmp(v, "map")      ? HOMG_VIEW_PATH_MAP
                      : !strcmp(v, "shared") ? HOMG_VIEW_PATH_SHARED
@@ -352,10 +357,15 @@ int demo_run(int argc, char **argv, const demo_app *app)
             poll_mouse();
         glViewport(0, 0, D.fb_width, D.fb_height);
         glClearColor(0.08f, 0.08f, 0.1f, 1);
-        glClear(GL_COLOR_BUFFER_BIT);
+        if (!demo_skip("clear"))
+            glClear(GL_COLOR_BUFFER_BIT);
+        D.last = D.headless && D.frame + 1 >= O.frames;
         demo_trace(&D, "frame begins");
         app->frame(&D);
-        overlay();
+        if (!demo_skip("overlay"))
+            overlay();
+        if (demo_skip("flush"))
+            glFlush();
         demo_trace(&D, "frame queued");
         if (D.headless && D.frame + 1 >= O.frames) {
             D.closing = 1;

@@ -45,6 +45,8 @@ struct demo {
     homg_backend backend;
     homg_gl_loader gl_loader; /* for homg_view_desc.get_proc_address */
     homg_view_path path;      /* --path */
+    int latency;              /* --latency: homg_view_desc.latency */
+    int last;                 /* the last frame of a headless run: demo_view_write flushes the view */
     int size;
     int fb_width, fb_height; /* framebuffer pixels */
     int paused, headless, deterministic, frame;
@@ -105,6 +107,8 @@ void demo_trace(const demo *d, const char *fmt, ...);
 double demo_now_ms(void);
 /* for harness.c */
 void demo_timing_start(demo *d);
+/* HOMG_DEMO_SKIP names `what` (clear, overlay, query, timers, flush: timing.c). */
+int demo_skip(const char *what);
 void demo_timing_stop(demo *d);
 void demo_stats_frame(demo *d, double wall_ms);
 void demo_stats_print(demo *d);

@@ -1,5 +1,8 @@
 /* timing.c -- the demos' measurements: the solve and the view's write each
- * bracketed by CUDA events (homg_timer, read a frame later so nothing waits),
+ * bracketed by CUDA events (homg_timer, read LAG frames later: reading waits for
+ * the events, and a wait for the frame before held the host one frame behind
+ * the GPU, so the frame loop could not pipeline; HOMG_DEMO_TIMER_LAG=1 brings
+ * that back for the measurement),
  * the GL draw by a GL_TIME_ELAPSED query (read DRAW_QUERIES frames later, only
  * when its result is there), the medians of a headless run (--stats), and
  * progress lines on stderr (--trace) that show where a run stops. */
@@ -12,18 +15,27 @@
 #include <string.h>
 #include <time.h>
 
-enum { SOLVE, VIEW, NTIMERS, MAX_SAMPLES = 1 << 14, DRAW_QUERIES = 4 };
+enum { SOLVE, VIEW, NTIMERS, MAX_SAMPLES = 1 << 14, DRAW_QUERIES = 4, DEPTH = 4 };
 
 typedef struct samples {
     double *v;
     int n;
 } samples;
 
-static homg_timer *timers[NTIMERS][2]; /* this frame's and the last one's */
-static int started[NTIMERS][2];
+static homg_timer *timers[NTIMERS][DEPTH]; /* frame f's in f % DEPTH */
+static int started[NTIMERS][DEPTH], lag = DEPTH - 1;
 static samples frame_wall, solve_gpu, view_gpu, view_host, draw_gpu;
 static GLuint draw_query[DRAW_QUERIES];
 static int draw_issued[DRAW_QUERIES], draw_frame = -1, drawing;
+
+/* HOMG_DEMO_SKIP=clear,overlay,query,timers leaves those parts of a frame out and
+ * HOMG_DEMO_SKIP=...,flush adds a glFlush after each frame: measurement knobs, to
+ * find what in a frame costs more than bench_view's loop (bench/results/h100_view.md). */
+int demo_skip(const char *what)
+{
+    const char *env = getenv("HOMG_DEMO_SKIP");
+    return env && strstr(env, what) != NULL;
+}
 
 double demo_now_ms(void)
 {
@@ -49,8 +61,10 @@ void demo_trace(const demo *d, const char *fmt, ...)
 
 void demo_timing_start(demo *d)
 {
+    const char *env = getenv("HOMG_DEMO_TIMER_LAG");
+    lag = env && atoi(env) >= 1 && atoi(env) < DEPTH ? atoi(env) : DEPTH - 1;
     for (int k = 0; k < NTIMERS; k++)
-        for (int b = 0; b < 2; b++) {
+        for (int b = 0; b < DEPTH; b++) {
             demo_check(d, homg_timer_create(d->ctx, &timers[k][b]), "homg_timer_create");
             started[k][b] = 0;
         }
@@ -66,7 +80,7 @@ void demo_timing_stop(demo *d)
     draw_frame = -1;
     drawing = 0;
     for (int k = 0; k < NTIMERS; k++)
-        for (int b = 0; b < 2; b++) {
+        for (int b = 0; b < DEPTH; b++) {
             homg_timer_destroy(timers[k][b]);
             timers[k][b] = NULL;
         }
@@ -80,25 +94,27 @@ static void add(samples *s, double v)
         s->v[s->n++] = v;
 }
 
-/* The last frame's time of timer k: its events have passed, reading them does not wait. */
+/* Timer k of `lag` frames ago: normally passed, so reading it does not wait. */
 static double last_ms(const demo *d, int k)
 {
-    int b = (d->frame + 1) & 1;
+    int b = (d->frame - lag) % DEPTH;
     double ms = -1;
-    if (d->frame > 0 && started[k][b] && homg_timer_ms(timers[k][b], &ms) != HOMG_OK)
+    if (d->frame >= lag && started[k][b] && homg_timer_ms(timers[k][b], &ms) != HOMG_OK)
         ms = -1;
     return ms;
 }
 
 static void begin(demo *d, int k)
 {
-    int b = d->frame & 1;
+    int b = d->frame % DEPTH;
+    if (demo_skip("timers"))
+        return;
     started[k][b] = homg_timer_start(timers[k][b]) == HOMG_OK;
 }
 
 static void end(demo *d, int k)
 {
-    int b = d->frame & 1;
+    int b = d->frame % DEPTH;
     if (started[k][b])
         started[k][b] = homg_timer_stop(timers[k][b]) == HOMG_OK;
 }
@@ -125,6 +141,8 @@ void demo_view_write(demo *d, homg_view *view, const void *values, const homg_vi
     begin(d, VIEW);
     demo_check(d, homg_view_write(view, values, wd), "homg_view_write");
     end(d, VIEW);
+    if (d->last) /* the picture written to the PNG is the newest write */
+        demo_check(d, homg_view_flush(view), "homg_view_flush");
     if (d->stats) {
         add(&view_host, demo_now_ms() - t);
         add(&view_gpu, last_ms(d, VIEW));
@@ -139,7 +157,7 @@ void demo_draw_begin(const demo *d)
     int q = d->frame % DRAW_QUERIES;
     GLint ready = 0;
     GLuint64 ns = 0;
-    if (!d->stats || d->frame == draw_frame)
+    if (!d->stats || d->frame == draw_frame || demo_skip("query"))
         return;
     if (!draw_query[0])
         glGenQueries(DRAW_QUERIES, draw_query);

@@ -83,31 +83,25 @@ homg_status homg_cpu_view_sem_wait(kernel_exec *ex, void *sem)
     return no_interop(ex);
 }
 
-homg_status homg_cpu_view_side_create(kernel_exec *ex, void **side)
+homg_status homg_cpu_view_event_create(kernel_exec *ex, void **ev)
 {
-    *side = 0;
+    *ev = 0;
     return no_interop(ex);
 }
 
-void homg_cpu_view_side_destroy(void *side) { (void)side; }
+void homg_cpu_view_event_destroy(void *ev) { (void)ev; }
 
-homg_status homg_cpu_view_side_wait(kernel_exec *ex, void *side)
+homg_status homg_cpu_view_event_record(kernel_exec *ex, void *ev)
 {
-    (void)side;
+    (void)ev;
     return no_interop(ex);
 }
 
-homg_status homg_cpu_view_gl_map_copy(kernel_exec *ex, void *side, void *resource, int image, const void *staging,
-                                      int w, int h, int elem, size_t *bytes)
+homg_status homg_cpu_view_event_done(kernel_exec *ex, void *ev, int wait, int *done)
 {
-    (void)side;
-    (void)resource;
-    (void)image;
-    (void)staging;
-    (void)w;
-    (void)h;
-    (void)elem;
-    *bytes = 0;
+    (void)ev;
+    (void)wait;
+    *done = 1;
     return no_interop(ex);
 }
 

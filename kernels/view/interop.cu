@@ -7,10 +7,8 @@
  *    glImportMemoryFdEXT; the driver calls are reached through
  *    cudaGetDriverEntryPointByVersion, so nothing links libcuda;
  *  - semaphores shared with GL, imported from file descriptors;
- *  - the MAP path's side stream (HOMG_VIEW_MAP_SIDE=1, a measurement): the map,
- *    a copy from the view's staging memory and the unmap queued there, after an
- *    event of the exec's stream, so the waits between CUDA and GL that a map and
- *    unmap imply are on that stream only (slower on the H100: lib/view/map.c).
+ *  - events the host checks without waiting (cudaEventQuery): the SHARED
+ *    path's ring hands a slot to GL once the host has seen its event pass.
  * Without GL headers (HOMG_HAVE_GL = 0) the GL-specific entries say so. */
 #include "core/cuda_check.h"
 #include "view/view_kernels.h"
@@ -275,91 +273,36 @@ extern "C" homg_status homg_cuda_view_sem_wait(kernel_exec *ex, void *sem)
     return HOMG_OK;
 }
 
-/* ---- the side stream */
+/* ---- events the host checks (the SHARED ring: a slot reaches GL once its event has passed) */
 
-struct view_side {
-    cudaStream_t stream;
-    cudaEvent_t ready; /* the exec's stream: the staging memory is written */
-    cudaEvent_t done;  /* the side stream: the copy out of it is done */
-};
-
-extern "C" homg_status homg_cuda_view_side_create(kernel_exec *ex, void **side)
+extern "C" homg_status homg_cuda_view_event_create(kernel_exec *ex, void **ev)
 {
-    view_side *s = (view_side *)calloc(1, sizeof *s);
-    cudaError_t e;
-    *side = NULL;
-    if (!s)
-        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "out of host memory");
-    e = cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking);
-    if (e == cudaSuccess)
-        e = cudaEventCreateWithFlags(&s->ready, cudaEventDisableTiming);
-    if (e == cudaSuccess)
-        e = cudaEventCreateWithFlags(&s->done, cudaEventDisableTiming);
-    if (e == cudaSuccess)
-        e = cudaEventRecord(s->done, s->stream); /* nothing copied yet */
-    if (e != cudaSuccess) {
-        homg_cuda_view_side_destroy(s);
-        return homg_cuda_fail(ex, e, "the view's side stream");
-    }
-    *side = s;
+    cudaEvent_t e = NULL;
+    *ev = NULL;
+    HOMG_CUDA_TRY(ex, cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    *ev = (void *)e;
     return HOMG_OK;
 }
 
-extern "C" void homg_cuda_view_side_destroy(void *side)
+extern "C" void homg_cuda_view_event_destroy(void *ev)
 {
-    view_side *s = (view_side *)side;
-    if (!s)
-        return;
-    if (s->stream) {
-        cudaStreamSynchronize(s->stream);
-        cudaStreamDestroy(s->stream);
-    }
-    if (s->ready)
-        cudaEventDestroy(s->ready);
-    if (s->done)
-        cudaEventDestroy(s->done);
-    free(s);
+    if (ev)
+        cudaEventDestroy((cudaEvent_t)ev);
 }
 
-extern "C" homg_status homg_cuda_view_side_wait(kernel_exec *ex, void *side)
+extern "C" homg_status homg_cuda_view_event_record(kernel_exec *ex, void *ev)
 {
-    HOMG_CUDA_TRY(ex, cudaStreamWaitEvent(homg_cuda_stream(ex), ((view_side *)side)->done, 0));
+    HOMG_CUDA_TRY(ex, cudaEventRecord((cudaEvent_t)ev, homg_cuda_stream(ex)));
     return HOMG_OK;
 }
 
-extern "C" homg_status homg_cuda_view_gl_map_copy(kernel_exec *ex, void *side, void *resource, int image,
-                                                  const void *staging, int w, int h, int elem, size_t *bytes)
+extern "C" homg_status homg_cuda_view_event_done(kernel_exec *ex, void *ev, int wait, int *done)
 {
-    view_side *s = (view_side *)side;
-    cudaGraphicsResource_t r = (cudaGraphicsResource_t)resource;
-    size_t row = (size_t)w * elem, need = row * h;
-    cudaError_t e;
-    *bytes = 0;
-    HOMG_CUDA_TRY(ex, cudaEventRecord(s->ready, homg_cuda_stream(ex)));
-    HOMG_CUDA_TRY(ex, cudaStreamWaitEvent(s->stream, s->ready, 0));
-    HOMG_CUDA_TRY(ex, cudaGraphicsMapResources(1, &r, s->stream));
-    if (image) {
-        cudaArray_t a = NULL;
-        e = cudaGraphicsSubResourceGetMappedArray(&a, r, 0, 0);
-        if (e == cudaSuccess)
-            e = cudaMemcpy2DToArrayAsync(a, 0, 0, staging, row, row, (size_t)h, cudaMemcpyDeviceToDevice, s->stream);
-    } else {
-        void *p = NULL;
-        e = cudaGraphicsResourceGetMappedPointer(&p, bytes, r);
-        if (e == cudaSuccess && *bytes < need) {
-            cudaGraphicsUnmapResources(1, &r, s->stream);
-            return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "the mapped buffer holds %zu bytes, %zu needed",
-                                  *bytes, need);
-        }
-        if (e == cudaSuccess)
-            e = cudaMemcpyAsync(p, staging, need, cudaMemcpyDeviceToDevice, s->stream);
-    }
-    if (e != cudaSuccess) {
-        cudaGraphicsUnmapResources(1, &r, s->stream);
-        return homg_cuda_fail(ex, e, image ? "copying into the mapped texture" : "copying into the mapped buffer");
-    }
-    HOMG_CUDA_TRY(ex, cudaGraphicsUnmapResources(1, &r, s->stream));
-    HOMG_CUDA_TRY(ex, cudaEventRecord(s->done, s->stream));
+    cudaError_t e = wait ? cudaEventSynchronize((cudaEvent_t)ev) : cudaEventQuery((cudaEvent_t)ev);
+    *done = e == cudaSuccess;
+    if (e == cudaErrorNotReady) /* not an error */
+        return HOMG_OK;
+    HOMG_CUDA_TRY(ex, e);
     return HOMG_OK;
 }
 

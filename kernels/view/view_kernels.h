@@ -69,18 +69,12 @@ typedef struct view_shared {
     /* Queued on the exec's stream. */                                                                        \
     X(homg_status, view, sem_signal, (kernel_exec * ex, void *sem))                                           \
     X(homg_status, view, sem_wait, (kernel_exec * ex, void *sem))                                             \
-    /* The MAP path's own stream (map, copy, unmap there; HOMG_VIEW_MAP_SIDE=1 only, lib/view/map.c): */      \
-    X(homg_status, view, side_create, (kernel_exec * ex, void **side))                                        \
-    /* waits for what the side stream holds, then frees it */                                                 \
-    X(void, view, side_destroy, (void *side))                                                                 \
-    /* the exec's stream waits for the side stream's last copy (it read `staging`) */                         \
-    X(homg_status, view, side_wait, (kernel_exec * ex, void *side))                                           \
-    /* on the side stream, after what the exec's stream holds: map, copy w x h values of elem bytes from \
-     * staging (rows packed) into the texture or the buffer's start, unmap.  A buffer of fewer bytes: \
-     * *bytes its size, INVALID_ARGUMENT, nothing copied. */    \
-    X(homg_status, view, gl_map_copy,                                                                         \
-      (kernel_exec * ex, void *side, void *resource, int image, const void *staging, int w, int h, int elem,  \
-       size_t *bytes))
+    /* Events the host checks (the SHARED ring, lib/view/ring.c): made without timing, recorded on \
+     * the exec's stream; done: *done = 1 once it has passed (wait = 0: a query, never blocks). */          \
+    X(homg_status, view, event_create, (kernel_exec * ex, void **ev))                                         \
+    X(void, view, event_destroy, (void *ev))                                                                  \
+    X(homg_status, view, event_record, (kernel_exec * ex, void *ev))                                          \
+    X(homg_status, view, event_done, (kernel_exec * ex, void *ev, int wait, int *done))
 
 typedef struct view_kernels {
     const char *name;

@@ -10,7 +10,9 @@
  * the memory holds two slots written in turn, so only CUDA -> GL waits on the
  * GPU: CUDA overwrites a slot once the host has seen GL's fence after its copy
  * from that slot two frames back (bench_view F and D: each GPU-side wait between
- * the CUDA and GL contexts costs a context switch). */
+ * the CUDA and GL contexts costs ~0.17 ms of GPU time).  With desc.latency the
+ * memory is a ring of slots ordered by the host both ways (ring.c): no GPU-side
+ * wait at all. */
 #include "view/view_internal.h"
 
 #include <stdlib.h>
@@ -104,11 +106,16 @@ static void drop_semaphores(homg_view *v)
     v->vk = NULL;
 }
 
-/* Two slots by default where they apply; HOMG_VIEW_SHARED_SLOTS=1 measures the one-slot path. */
+/* Two slots by default where they apply, a ring of VIEW_RING with desc.latency (ring.c);
+ * HOMG_VIEW_SHARED_SLOTS=1 measures the one-slot path. */
 static int slots_wanted(const homg_view *v)
 {
     const char *env = getenv("HOMG_VIEW_SHARED_SLOTS");
-    if (v->owned || v->desc.no_semaphores)
+    if (v->owned)
+        return 1;
+    if (v->desc.latency)
+        return VIEW_RING;
+    if (v->desc.no_semaphores)
         return 1;
     return env && atoi(env) == 1 ? 1 : 2;
 }
@@ -121,8 +128,9 @@ homg_status homg__view_shared_init(homg_view *v)
     v->slots = slots_wanted(v);
     v->slot = 0;
     v->slot_bytes = (bytes + 255) / 256 * 256;
-    if (v->slots == 2)
-        bytes = 2 * v->slot_bytes;
+    v->ring = v->slots == VIEW_RING;
+    if (v->slots > 1)
+        bytes = (size_t)v->slots * v->slot_bytes;
     if (!v->gl.memory_fd)
         return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED,
                           "homg_view (shared): the GL context lacks GL_EXT_memory_object_fd");
@@ -131,6 +139,8 @@ homg_status homg__view_shared_init(homg_view *v)
     HOMG_TRY_BACKEND(ctx, v->k->shared_alloc(&ctx->ex, bytes, &v->sh), "homg_view (shared): exportable memory");
     HOMG_TRY(import_buffer(v, bytes));
     v->semaphores = 0;
+    if (v->ring) /* ordered by the host both ways: no semaphores */
+        return homg__view_ring_init(v);
     if (!v->desc.no_semaphores) {
         if (semaphores(v, uuid) == HOMG_OK)
             v->semaphores = 1;
@@ -195,27 +205,34 @@ static homg_status cuda_to_gl(homg_view *v)
     return HOMG_OK;
 }
 
-homg_status homg__view_shared_write(homg_view *v, const view_src *src, view_dst *dst)
+void homg__view_shared_copy(homg_view *v, size_t off, int w, int h)
 {
     view_gl *gl = &v->gl;
     view_gl_state s;
+    homg__view_gl_save(v, &s);
+    if (v->desc.target == HOMG_VIEW_TEXTURE_2D)
+        homg__view_gl_tex_upload(v, v->shared_buffer, (const void *)off, w, h);
+    else {
+        gl->BindBuffer(GL_COPY_READ_BUFFER, v->shared_buffer);
+        gl->BindBuffer(GL_COPY_WRITE_BUFFER, v->object);
+        gl->CopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)off, 0,
+                              (GLsizeiptr)((size_t)w * h * v->elem));
+    }
+    homg__view_gl_restore(v, &s);
+}
+
+homg_status homg__view_shared_write(homg_view *v, const view_src *src, view_dst *dst)
+{
+    view_gl *gl = &v->gl;
     size_t off = v->slots == 2 ? v->slot * v->slot_bytes : 0;
+    if (v->ring)
+        return homg__view_ring_write(v, src, dst);
     HOMG_TRY(gl_to_cuda(v));
     dst->ptr = (char *)v->sh.ptr + off;
     HOMG_TRY(homg__view_run(v, src, dst));
     HOMG_TRY(cuda_to_gl(v));
-    if (!v->owned) {
-        homg__view_gl_save(v, &s);
-        if (v->desc.target == HOMG_VIEW_TEXTURE_2D)
-            homg__view_gl_tex_upload(v, v->shared_buffer, (const void *)off, src->w, src->h);
-        else {
-            gl->BindBuffer(GL_COPY_READ_BUFFER, v->shared_buffer);
-            gl->BindBuffer(GL_COPY_WRITE_BUFFER, v->object);
-            gl->CopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)off, 0,
-                                  (GLsizeiptr)((size_t)src->w * src->h * v->elem));
-        }
-        homg__view_gl_restore(v, &s);
-    }
+    if (!v->owned)
+        homg__view_shared_copy(v, off, src->w, src->h);
     if (v->slots == 2) {
         v->fence[v->slot] = gl->FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
         v->slot ^= 1;
@@ -229,6 +246,7 @@ void homg__view_shared_fini(homg_view *v)
     ctx->mem->sync(&ctx->ex);
     if (v->gl.Finish)
         v->gl.Finish();
+    homg__view_ring_fini(v);
     for (int k = 0; k < 2; k++)
         if (v->fence[k])
             v->gl.DeleteSync(v->fence[k]);

@@ -70,6 +70,20 @@ typedef unsigned GLuint;
 typedef void *GLsync;
 #endif
 
+/* A slot of the SHARED ring (ring.c): CUDA writes it (WRITTEN, its event recorded
+ * after), the host hands it to GL once it sees the event passed (HANDED: GL's copy
+ * into the object queued, its fence after), and it is FREE again once the host
+ * sees the fence signalled. */
+enum { VIEW_RING = 3 };
+typedef enum view_slot_state { SLOT_FREE = 0, SLOT_WRITTEN, SLOT_HANDED } view_slot_state;
+typedef struct view_slot {
+    view_slot_state state;
+    long long seq; /* the write it holds (1 = the first) */
+    int w, h;      /* its picture */
+    void *ev;      /* CUDA event after its write */
+    GLsync fence;  /* GL fence after the copy from it */
+} view_slot;
+
 /* Exportable semaphores made with Vulkan (vulkan.c). */
 typedef struct view_vk view_vk;
 
@@ -89,8 +103,6 @@ struct homg_view {
     int range_found;
     /* MAP */
     void *resource;
-    void *side;    /* the side stream the map, copy and unmap go on; NULL: all on the ctx's stream */
-    void *staging; /* ctx space: the values written, copied into the object on the side stream */
     /* SHARED */
     view_shared sh;
     GLuint memory, shared_buffer, sem_gl[2]; /* semaphores: 0 CUDA -> GL (ready), 1 GL -> CUDA (done) */
@@ -100,10 +112,14 @@ struct homg_view {
     /* SHARED with two slots (an application's object, semaphores): frame k writes slot
      * k % 2, ordered for GL by semaphore k % 2; CUDA writes a slot only once the host
      * has seen the fence after GL's copy from it two frames back (no GL -> CUDA wait). */
-    int slots;         /* 1 or 2 */
+    int slots;         /* 1, 2, or VIEW_RING (ring) */
     int slot;          /* the next one written */
     size_t slot_bytes; /* the offset of slot 1 */
     GLsync fence[2];
+    /* SHARED ring (desc.latency, an application's object; ring.c) */
+    int ring;
+    view_slot rs[VIEW_RING];
+    long long written, shown; /* writes so far; the one GL's object holds (1 = the first) */
     /* UPLOAD */
     void *staging_dev, *staging_host;
     homg_view_info info;
@@ -139,6 +155,13 @@ void homg__view_map_fini(homg_view *v);
 homg_status homg__view_shared_init(homg_view *v);
 homg_status homg__view_shared_write(homg_view *v, const view_src *src, view_dst *dst);
 void homg__view_shared_fini(homg_view *v);
+/* GL copies w x h values at byte `off` of the shared memory into the application's object. */
+void homg__view_shared_copy(homg_view *v, size_t off, int w, int h);
+/* ring.c: the SHARED ring's events, writes, flush (the newest write waited for and handed to GL). */
+homg_status homg__view_ring_init(homg_view *v);
+homg_status homg__view_ring_write(homg_view *v, const view_src *src, view_dst *dst);
+homg_status homg__view_ring_flush(homg_view *v);
+void homg__view_ring_fini(homg_view *v);
 homg_status homg__view_upload_init(homg_view *v);
 homg_status homg__view_upload_write(homg_view *v, const view_src *src, view_dst *dst);
 void homg__view_upload_fini(homg_view *v);

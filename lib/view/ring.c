@@ -1,0 +1,166 @@
+/* ring.c -- the SHARED path with desc.latency: the shared memory is a ring of
+ * VIEW_RING slots and both hand-overs are ordered by the host, so neither
+ * context ever waits for the other on the GPU (each such wait costs ~0.17 ms
+ * of GPU time on the H100, bench_view F).
+ *   CUDA -> GL: a write fills a free slot and records an event after it; the
+ *     host hands GL the newest slot whose event it finds passed (cudaEventQuery,
+ *     no wait): GL's copy into the application's object is queued then, so a
+ *     draw issued later shows that complete frame, possibly an earlier write's.
+ *   GL -> CUDA: a fence after GL's copy; the slot is free again once the host
+ *     finds it signalled (glClientWaitSync with a zero timeout).
+ * The host waits only when every slot is taken (the GPU is VIEW_RING frames
+ * behind), and for the first write, so the object never shows a frame older
+ * than the view. */
+#include "view/view_internal.h"
+
+#include <string.h>
+
+#if HOMG_HAVE_GL
+
+static const GLuint64 FOREVER = 10000000000ull; /* 10 s: a fence that takes longer is a lost GPU */
+
+homg_status homg__view_ring_init(homg_view *v)
+{
+    homg_ctx *ctx = v->ctx;
+    for (int s = 0; s < VIEW_RING; s++)
+        HOMG_TRY_BACKEND(ctx, v->k->event_create(&ctx->ex, &v->rs[s].ev), "homg_view_create: the ring's events");
+    v->written = v->shown = 0;
+    v->info.host_waits = 0;
+    return HOMG_OK;
+}
+
+void homg__view_ring_fini(homg_view *v)
+{
+    for (int s = 0; s < VIEW_RING; s++) {
+        if (v->rs[s].fence)
+            v->gl.DeleteSync(v->rs[s].fence);
+        v->k->event_destroy(v->rs[s].ev);
+        memset(&v->rs[s], 0, sizeof v->rs[s]);
+    }
+    v->ring = 0;
+}
+
+/* GL's copy from slot s into the object, then the fence that frees the slot. */
+static void hand(homg_view *v, int s)
+{
+    view_slot *r = &v->rs[s];
+    homg__view_shared_copy(v, (size_t)s * v->slot_bytes, r->w, r->h);
+    r->fence = v->gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    r->state = SLOT_HANDED;
+    v->shown = r->seq;
+}
+
+/* The written slot of the oldest (oldest = 1) or newest write; -1: none. */
+static int written(const homg_view *v, int oldest)
+{
+    int best = -1;
+    for (int s = 0; s < VIEW_RING; s++)
+        if (v->rs[s].state == SLOT_WRITTEN &&
+            (best < 0 || (oldest ? v->rs[s].seq < v->rs[best].seq : v->rs[s].seq > v->rs[best].seq)))
+            best = s;
+    return best;
+}
+
+/* The newest written slot whose event has passed goes to GL; older written ones
+ * (passed too: one stream) are never shown and free again. */
+static homg_status promote(homg_view *v)
+{
+    homg_ctx *ctx = v->ctx;
+    int newest = -1;
+    for (int s = 0; s < VIEW_RING; s++) {
+        int done = 0;
+        if (v->rs[s].state != SLOT_WRITTEN || (newest >= 0 && v->rs[s].seq < v->rs[newest].seq))
+            continue;
+        HOMG_TRY_BACKEND(ctx, v->k->event_done(&ctx->ex, v->rs[s].ev, 0, &done), "homg_view_write: the ring's event");
+        if (done)
+            newest = s;
+    }
+    if (newest < 0)
+        return HOMG_OK;
+    for (int s = 0; s < VIEW_RING; s++)
+        if (v->rs[s].state == SLOT_WRITTEN && v->rs[s].seq < v->rs[newest].seq)
+            v->rs[s].state = SLOT_FREE;
+    hand(v, newest);
+    return HOMG_OK;
+}
+
+/* Slot s's fence, waited for up to `ns` (0: a look); 1 when GL's copy from it is done. */
+static int copied(homg_view *v, int s, GLuint64 ns, homg_status *st)
+{
+    view_slot *r = &v->rs[s];
+    GLenum e = v->gl.ClientWaitSync(r->fence, GL_SYNC_FLUSH_COMMANDS_BIT, ns);
+    if (e == GL_TIMEOUT_EXPIRED)
+        return 0;
+    if (e != GL_ALREADY_SIGNALED && e != GL_CONDITION_SATISFIED)
+        *st = homg__fail(v->ctx, HOMG_ERROR_BACKEND, "homg_view_write: waiting for GL's fence failed (0x%04x)",
+                         (unsigned)e);
+    v->gl.DeleteSync(r->fence);
+    r->fence = NULL;
+    r->state = SLOT_FREE;
+    return 1;
+}
+
+/* A free slot, waiting on the host only when all are taken: for GL's oldest copy, or,
+ * when every slot is written and none has passed, for CUDA's oldest write. */
+static homg_status free_slot(homg_view *v, int *out)
+{
+    homg_ctx *ctx = v->ctx;
+    homg_status st = HOMG_OK;
+    for (;;) {
+        int old = -1, done = 0;
+        HOMG_TRY(promote(v));
+        for (int s = 0; s < VIEW_RING; s++) {
+            if (v->rs[s].state == SLOT_FREE || (v->rs[s].state == SLOT_HANDED && copied(v, s, 0, &st))) {
+                *out = s;
+                return st;
+            }
+            if (v->rs[s].state == SLOT_HANDED && (old < 0 || v->rs[s].seq < v->rs[old].seq))
+                old = s;
+        }
+        HOMG_TRY(st);
+        if (old >= 0) {
+            if (!copied(v, old, FOREVER, &st) && st == HOMG_OK)
+                st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: GL's copy did not finish in 10 s");
+            HOMG_TRY(st);
+            continue;
+        }
+        old = written(v, 1);
+        HOMG_TRY_BACKEND(ctx, v->k->event_done(&ctx->ex, v->rs[old].ev, 1, &done), "homg_view_write: waiting");
+    }
+}
+
+homg_status homg__view_ring_write(homg_view *v, const view_src *src, view_dst *dst)
+{
+    homg_ctx *ctx = v->ctx;
+    int s = -1;
+    view_slot *r;
+    HOMG_TRY(free_slot(v, &s));
+    r = &v->rs[s];
+    dst->ptr = (char *)v->sh.ptr + (size_t)s * v->slot_bytes;
+    HOMG_TRY(homg__view_run(v, src, dst));
+    HOMG_TRY_BACKEND(ctx, v->k->event_record(&ctx->ex, r->ev), "homg_view_write: the ring's event");
+    r->state = SLOT_WRITTEN;
+    r->seq = ++v->written;
+    r->w = src->w;
+    r->h = src->h;
+    if (v->written == 1)
+        HOMG_TRY(homg__view_ring_flush(v));
+    else
+        HOMG_TRY(promote(v));
+    v->info.shown = v->shown;
+    return homg__view_gl_check(v, "homg_view_write (shared ring)");
+}
+
+homg_status homg__view_ring_flush(homg_view *v)
+{
+    homg_ctx *ctx = v->ctx;
+    int s = written(v, 0), done = 0;
+    if (s < 0)
+        return HOMG_OK;
+    HOMG_TRY_BACKEND(ctx, v->k->event_done(&ctx->ex, v->rs[s].ev, 1, &done), "homg_view_flush: waiting");
+    HOMG_TRY(promote(v));
+    v->info.shown = v->shown;
+    return HOMG_OK;
+}
+
+#endif
