@@ -4,6 +4,7 @@
  * the rows below and above in registers (cube_point.h); residual_restrict a
  * thread per pair of coarse cells. */
 #include "core/cuda_check.h"
+#include "core/pdl.cuh"
 #include "cube_point.h"
 
 #include <stdlib.h>
@@ -27,27 +28,11 @@ static int cube_pdl(void)
     return v;
 }
 
-__device__ __forceinline__ void cube_wait(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
 template <typename... K, typename... A>
 static homg_status cube_launch(kernel_exec *ex, size_t threads, const char *what, void (*kernel)(K...), A... args)
 {
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute at[1] = {};
-    cfg.gridDim = dim3((unsigned)((threads + CUBE_NT - 1) / CUBE_NT));
-    cfg.blockDim = dim3(CUBE_NT);
-    cfg.stream = homg_cuda_stream(ex);
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = at;
-    cfg.numAttrs = cube_pdl() ? 1 : 0;
-    (void)cudaLaunchKernelEx(&cfg, kernel, args...);
+    homg_pdl_launch(homg_cuda_stream(ex), dim3((unsigned)((threads + CUBE_NT - 1) / CUBE_NT)), dim3(CUBE_NT),
+                    cube_pdl(), kernel, args...);
     HOMG_CUDA_LAUNCHED(ex, what);
     return HOMG_OK;
 }
@@ -82,7 +67,7 @@ __device__ __forceinline__ int cube_column(const cube_level &K, int kc, int *i0,
 __global__ void cube_sweep_kernel(cube_level K, float *u, const float *f, int colour, int kc)
 {
     int i0, j, k0, k1;
-    cube_wait();
+    homg_pdl_wait();
     if (cube_column(K, kc, &i0, &j, &k0, &k1))
         cube_sweep_col(&K, u, f, colour, i0, j, k0, k1);
 }
@@ -90,7 +75,7 @@ __global__ void cube_sweep_kernel(cube_level K, float *u, const float *f, int co
 __global__ void cube_pre_kernel(cube_level K, float *u, const float *f, int kc)
 {
     int i0, j, k0, k1;
-    cube_wait();
+    homg_pdl_wait();
     if (cube_column(K, kc, &i0, &j, &k0, &k1))
         cube_pre_col(&K, u, f, i0, j, k0, k1);
 }
@@ -101,7 +86,7 @@ __global__ void cube_pre3_kernel(cube_level K, float *u, const float *f)
     const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, rows = qx * (unsigned)K.ny;
     const unsigned k = t / rows, r = t - k * rows, j = r / qx;
     float out[4];
-    cube_wait();
+    homg_pdl_wait();
     if (k >= (unsigned)K.nz)
         return;
     cube_pre3_row(&K, f, 4 * (int)(r - j * qx), (int)j, (int)k, out);
@@ -111,7 +96,7 @@ __global__ void cube_pre3_kernel(cube_level K, float *u, const float *f)
 __global__ void cube_prolong_kernel(cube_level K, const float *ec, float *u, const float *f, int kc)
 {
     int i0, j, k0, k1;
-    cube_wait();
+    homg_pdl_wait();
     if (cube_column(K, kc, &i0, &j, &k0, &k1))
         cube_prolong_col(&K, ec, u, f, i0, j, k0, k1);
 }
@@ -139,7 +124,7 @@ __global__ void cube_apply_kernel(cube_level K, const float *x, float *q, double
 {
     int i0, j, k0, k1;
     double s = 0;
-    cube_wait();
+    homg_pdl_wait();
     if (cube_column(K, kc, &i0, &j, &k0, &k1))
         s = cube_apply_col(&K, x, q, i0, j, k0, k1);
     if (xq)
@@ -150,7 +135,7 @@ __global__ void cube_residual_kernel(cube_level K, const float *u, const float *
 {
     int i0, j, k0, k1;
     double s = 0;
-    cube_wait();
+    homg_pdl_wait();
     if (cube_column(K, kc, &i0, &j, &k0, &k1))
         s = cube_residual_col(&K, u, f, r, i0, j, k0, k1);
     if (rr)
@@ -161,7 +146,7 @@ __global__ void cube_restrict_kernel(cube_level K, const float *u, const float *
 {
     const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, cy = (unsigned)K.ny / 2;
     const unsigned row = t / qx, a = t - row * qx, J = row % cy, Kc = row / cy;
-    cube_wait();
+    homg_pdl_wait();
     if (Kc < (unsigned)K.nz / 2)
         cube_restrict_pair(&K, u, f, fc, 4 * (int)a, (int)J, (int)Kc);
 }
@@ -171,7 +156,7 @@ __global__ void cube_sweep_restrict_kernel(cube_level K, float *u, const float *
 {
     const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, cy = (unsigned)K.ny / 2;
     const unsigned row = t / qx, a = t - row * qx, J = row % cy, Kc = row / cy;
-    cube_wait();
+    homg_pdl_wait();
     if (Kc < (unsigned)K.nz / 2)
         cube_sweep_restrict_pair(&K, u, f, colour, fc, 4 * (int)a, (int)J, (int)Kc);
 }

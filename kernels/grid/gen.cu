@@ -2,6 +2,7 @@
  * primitives (gen_kernels.h), one thread per cell with the per-cell formulas of
  * gen_point_tmpl.h; sums in double, block-reduced, one atomic per block. */
 #include "core/cuda_check.h"
+#include "core/pdl.cuh"
 #include "gen_point.h"
 #include "keyed_sum.cuh"
 
@@ -103,8 +104,9 @@ template <> struct gp<double> {
 /* Programmatic dependent launch (issue 12): every kernel here is launched so that
  * it may start while the kernel before it in the stream finishes (a graph keeps
  * the edge), and waits at its first line until that kernel's writes are visible
- * (gen_wait); the launch latency between the dozens of small kernels of a cycle
- * then overlaps the previous kernel's tail.  HOMG_GEN_PDL=0: plain launches (the
+ * (homg_pdl_wait, kernels/core/pdl.cuh); the launch latency between the dozens of
+ * small kernels of a cycle then overlaps the previous kernel's tail.
+ * HOMG_GEN_PDL=0: plain launches (the
  * benchmark times against it; the library documents no such variable). */
 static int pdl_on(void)
 {
@@ -129,29 +131,10 @@ static int cached_coarse(void)
     return v;
 }
 
-/* The first line of every kernel below: wait for the previous kernel, then let the
- * next one launch (its blocks wait in turn). */
-__device__ __forceinline__ void gen_wait(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
 template <typename... K, typename... A>
 static void gen_launch(kernel_exec *ex, unsigned blocks, unsigned threads, void (*kernel)(K...), A... args)
 {
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute at[1] = {};
-    cfg.gridDim = dim3(blocks);
-    cfg.blockDim = dim3(threads);
-    cfg.stream = homg_cuda_stream(ex);
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = at;
-    cfg.numAttrs = pdl_on() ? 1 : 0;
-    (void)cudaLaunchKernelEx(&cfg, kernel, args...); /* an error stays for HOMG_CUDA_LAUNCHED */
+    homg_pdl_launch(homg_cuda_stream(ex), dim3(blocks), dim3(threads), pdl_on(), kernel, args...);
 }
 
 /* Sum over the block (NT threads), added atomically to *out by thread 0. */
@@ -215,7 +198,7 @@ static unsigned wave_blocks(kernel_exec *ex, const void *kernel, size_t n)
 template <typename T>
 __global__ void setup_fine_kernel(gen_level L, gen_fine F, const T *lc, double lambda, const unsigned char *flags)
 {
-    gen_wait();
+    homg_pdl_wait();
     CELL_LOOP(L, c)
     {
         int i, j, k;
@@ -226,7 +209,7 @@ __global__ void setup_fine_kernel(gen_level L, gen_fine F, const T *lc, double l
 
 template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
 {
-    gen_wait();
+    homg_pdl_wait();
     CELL_LOOP(C, c)
     {
         int i, j, k;
@@ -239,7 +222,7 @@ template <typename T> __global__ void coarsen_kernel(gen_level L, gen_level C)
 template <typename T, int U>
 __global__ void __launch_bounds__(NT, 6) smooth_kernel(gen_level L, T *u, const T *f, int colour, int seams)
 {
-    gen_wait();
+    homg_pdl_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     const size_t n = gen_colour_cells(&L);
     for (size_t t = blockIdx.x * (size_t)NT + threadIdx.x; t < n; t += (size_t)gridDim.x * NT) {
@@ -267,14 +250,14 @@ __device__ void smooth_seam(const gen_level *L, T *u, const T *f, int colour, in
 
 template <typename T> __global__ void smooth_seam_kernel(gen_level L, T *u, const T *f, int colour, int ph)
 {
-    gen_wait();
+    homg_pdl_wait();
     smooth_seam(&L, u, f, colour, ph, blockIdx.x * (size_t)NT + threadIdx.x, (size_t)gridDim.x * NT);
 }
 
 /* The colour-0 half-sweep from u = 0 on a level without seams: every cell written. */
 template <typename T, int U> __global__ void smooth_from_zero_kernel(gen_level L, T *u, const T *f)
 {
-    gen_wait();
+    homg_pdl_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     CELL_LOOP(L, c)
     {
@@ -290,7 +273,7 @@ template <typename T, int U> __global__ void smooth_from_zero_kernel(gen_level L
 template <typename T, int U>
 __global__ void prolong_smooth_kernel(gen_level L, gen_level C, const T *ec, T *u, const T *f)
 {
-    gen_wait();
+    homg_pdl_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     const size_t n = gen_colour_cells(&L);
     for (size_t t = blockIdx.x * (size_t)NT + threadIdx.x; t < n; t += (size_t)gridDim.x * NT) {
@@ -486,7 +469,7 @@ __device__ void coarse_sweeps_regs(const gen_level *L, T *u, const T *f, int swe
 
 template <typename T> __global__ void coarse_solve_kernel(gen_level L, T *u, const T *f, int sweeps, int cached)
 {
-    gen_wait();
+    homg_pdl_wait();
     coarse_sweeps(&L, u, f, sweeps, blockDim.x, 0, cached);
 }
 
@@ -496,7 +479,7 @@ template <typename T> __global__ void coarse_matrix_kernel(gen_level L, T *m, in
 {
     __shared__ T e[GEN_COARSE_MATRIX_CELLS];
     const unsigned n = (unsigned)gen_cells(&L);
-    gen_wait();
+    homg_pdl_wait();
     for (unsigned c = threadIdx.x; c < n; c += blockDim.x)
         e[c] = c == blockIdx.x ? (T)1 : (T)0;
     __syncthreads();
@@ -508,7 +491,7 @@ template <typename T> __global__ void coarse_apply_kernel(gen_level L, const T *
 {
     __shared__ double fa[GEN_COARSE_MATRIX_CELLS];
     const unsigned n = (unsigned)gen_cells(&L), r = threadIdx.x;
-    gen_wait();
+    homg_pdl_wait();
     if (r < n)
         fa[r] = gen_active(&L, r) ? (double)f[r] : 0.0;
     __syncthreads();
@@ -527,7 +510,7 @@ template <typename T> __global__ void coarse_apply_kernel(gen_level L, const T *
 template <typename T> __global__ void __launch_bounds__(GEN_BLOCK_NT, 1) block_vcycle_kernel(gen_block B, int cached)
 {
     __shared__ gen_block S;
-    gen_wait();
+    homg_pdl_wait();
     if (threadIdx.x == 0)
         S = B;
     __syncthreads();
@@ -578,7 +561,7 @@ template <typename T> __global__ void __launch_bounds__(GEN_BLOCK_NT, 1) block_v
 template <typename T, int U>
 __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, const T *f, T *fc)
 {
-    gen_wait();
+    homg_pdl_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     CELL_LOOP(C, c)
     {
@@ -590,7 +573,7 @@ __global__ void residual_restrict_kernel(gen_level L, gen_level C, const T *u, c
 
 template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level C, const T *ec, T *u)
 {
-    gen_wait();
+    homg_pdl_wait();
     CELL_LOOP(L, c)
     {
         int i, j, k;
@@ -605,7 +588,7 @@ template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level 
 template <typename T, int U>
 __global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f, T *r, double *rr)
 {
-    gen_wait();
+    homg_pdl_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     double acc = 0;
     CELL_LOOP(L, c)
@@ -625,7 +608,7 @@ __global__ void residual_kernel(gen_level L, gen_fine F, const T *u, const T *f,
 
 template <typename T, int U> __global__ void apply_kernel(gen_level L, const T *x, T *q, double *xq)
 {
-    gen_wait();
+    homg_pdl_wait();
     L.uniform = U; /* known here: the other kind's code is not compiled in (registers) */
     double acc = 0;
     CELL_LOOP(L, c)
@@ -645,7 +628,7 @@ template <typename T, int U> __global__ void apply_kernel(gen_level L, const T *
 
 template <typename T> __global__ void dot2_kernel(size_t n, const T *a, const T *b, const T *c, double *out)
 {
-    gen_wait();
+    homg_pdl_wait();
     double s0 = 0, s1 = 0;
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
         double bk = (double)b[k];
@@ -661,7 +644,7 @@ template <typename T> __global__ void dot2_kernel(size_t n, const T *a, const T 
 template <typename T>
 __global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, const T *p, T *r, const T *q, double *s)
 {
-    gen_wait();
+    homg_pdl_wait();
     const double alpha = s[GEN_ALPHA];
     double acc = 0;
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
@@ -677,7 +660,7 @@ __global__ void update_ur_kernel(size_t n, const unsigned char *flag, T *u, cons
 
 template <typename T> __global__ void zero_active_kernel(size_t n, const unsigned char *flag, T *u)
 {
-    gen_wait();
+    homg_pdl_wait();
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
         if (!flag || !flag[k])
             u[k] = 0;
@@ -685,7 +668,7 @@ template <typename T> __global__ void zero_active_kernel(size_t n, const unsigne
 
 template <typename T> __global__ void update_p_kernel(size_t n, const T *z, T *p, const double *s)
 {
-    gen_wait();
+    homg_pdl_wait();
     const double beta = s[GEN_BETA];
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
         p[k] = (T)((double)z[k] + beta * (double)p[k]);
@@ -693,14 +676,14 @@ template <typename T> __global__ void update_p_kernel(size_t n, const T *z, T *p
 
 __global__ void scalars_kernel(double *s, int step, int ref, double *hist, int *count)
 {
-    gen_wait();
+    homg_pdl_wait();
     gen_scalar_step(s, step, ref, hist, count);
 }
 
 template <typename T>
 __global__ void error_norm_kernel(size_t n, const unsigned char *flag, const T *u, const T *ref, double *s)
 {
-    gen_wait();
+    homg_pdl_wait();
     double e2 = 0, r2 = 0;
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
         if (flag && flag[k])
@@ -722,7 +705,7 @@ struct island_flush {
  * millions of cells costs an atomic per block. */
 template <typename T> __global__ void island_sum_kernel(size_t n, const int *label, const T *x, double *sums)
 {
-    gen_wait();
+    homg_pdl_wait();
     keyed_sum<double, island_flush> acc(island_flush{ sums }, 0.0);
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
         acc.add(label[k], (double)x[k], 0.0);
@@ -732,7 +715,7 @@ template <typename T> __global__ void island_sum_kernel(size_t n, const int *lab
 template <typename T>
 __global__ void island_sub_kernel(size_t n, const int *label, T *x, const double *sums, const double *inv_count)
 {
-    gen_wait();
+    homg_pdl_wait();
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
         int l = label[k];
         if (l >= 0)
@@ -742,7 +725,7 @@ __global__ void island_sub_kernel(size_t n, const int *label, T *x, const double
 
 __global__ void island_max_kernel(const double *sums, const double *inv_count, int nislands, double *proj)
 {
-    gen_wait();
+    homg_pdl_wait();
     gen_island_max(sums, inv_count, nislands, proj);
 }
 
@@ -750,7 +733,7 @@ template <typename T>
 __global__ void check_operator_kernel(size_t n, const T *sigma, const T *lambda, const unsigned char *flags,
                                       unsigned long long *bad)
 {
-    gen_wait();
+    homg_pdl_wait();
     for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT) {
         if (sigma && !(isfinite((double)sigma[k]) && sigma[k] > 0))
             atomicCAS(bad, 0ull, (unsigned long long)k + 1);
@@ -852,7 +835,7 @@ template <typename T>
 __global__ void __launch_bounds__(GEN_SWEEP_NT, 1)
     sweeps_kernel(gen_level L, T *u, const T *f, int n, int reverse, int skip)
 {
-    gen_wait();
+    homg_pdl_wait();
     for (int s = 0; s < n; s++)
         for (int h = s == 0 && skip ? 1 : 0; h < 2; h++)
             block_smooth(&L, u, f, reverse ? 1 - h : h, GEN_SWEEP_NT, 0);

@@ -46,6 +46,7 @@
  * float32 (kernels/grid/grid_kernels.h) happens where it costs nothing.  The CPU twin
  * computes in double; the two agree to float rounding. */
 #include "core/cuda_check.h"
+#include "core/pdl.cuh"
 #include "grid_point.cuh"
 
 #include <stdlib.h>
@@ -223,17 +224,6 @@ __device__ __forceinline__ T tile_residual(const grid_level &L, const tile_pos &
     return r;
 }
 
-/* The first line of both kernels: wait until the previous kernel's writes are
- * visible, then let the next kernel launch (its blocks wait here in turn).  Both
- * are no-ops for a plain launch. */
-__device__ __forceinline__ void fused_wait(void)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
 template <typename T, int S, typename Tile>
 __global__ void __launch_bounds__(BX *Tile::BY)
     smooth_restrict_kernel(grid_level L, const T *__restrict__ u, T *__restrict__ u_out, const T *__restrict__ f,
@@ -242,7 +232,7 @@ __global__ void __launch_bounds__(BX *Tile::BY)
     enum { H = 2 * S + 1, CW = Tile::TW / 2, CH = Tile::TH / 2 };
     typedef box<Tile::TW, Tile::TH, H, Tile::BY> B;
     __shared__ T su[B::W * B::HT], sf[B::W * B::HT];
-    fused_wait();
+    homg_pdl_wait(); /* no-op for a plain launch */
     const tile_pos t = tile_setup<B, H>(L);
     load_tile<T, B>(L, t, su, sf, u, f, init, ec, (const T *)NULL);
     if (t.interior)
@@ -275,7 +265,7 @@ __global__ void __launch_bounds__(BX *Tile::BY)
     enum { H = 2 * S };
     typedef box<Tile::TW, Tile::TH, H, Tile::BY> B;
     __shared__ T su[B::W * B::HT], sf[B::W * B::HT];
-    fused_wait();
+    homg_pdl_wait(); /* no-op for a plain launch */
     const tile_pos t = tile_setup<B, H>(L);
     if (assign)
         load_tile<T, B>(L, t, su, sf, u, f, HOMG_INIT_PROLONG, ec, (const T *)NULL);
@@ -318,16 +308,7 @@ static int tile_kind(const grid_level *L)
 template <typename... K, typename... A>
 static void fused_launch(cudaStream_t st, dim3 grid, int by, void (*kernel)(K...), A... args)
 {
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute at[1] = {};
-    cfg.gridDim = grid;
-    cfg.blockDim = dim3(BX, by);
-    cfg.stream = st;
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = at;
-    cfg.numAttrs = env_num("HOMG_BOX_PDL", 1) != 0 ? 1 : 0;
-    (void)cudaLaunchKernelEx(&cfg, kernel, args...);
+    homg_pdl_launch(st, grid, dim3(BX, by), env_num("HOMG_BOX_PDL", 1) != 0, kernel, args...);
 }
 
 template <typename Tile> static dim3 tiles(const grid_level *L)
