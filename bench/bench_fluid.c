@@ -212,7 +212,7 @@ enum { DEMO_FRAMES = 120, DEMO_FIRST = 15 };
 /* The demo's colour map of the density: its range found, then RGBA8 texels into `rgba`. */
 static void colour_map(homg_fluid *fl, int n, void *rgba, int32_t *range)
 {
-    const view_kernels *k = &homg_cuda_view_kernels;
+    const view_kernels *k = HOMG_KERNELS(&ctx->ex, view); /* the ctx backend's (CUDA in the benchmark) */
     view_src s = { homg_fluid_data(fl, HOMG_FLUID_DENSITY), HOMG_FLOAT32, 0, 1, n, n, n };
     view_dst d = { 1, rgba, 0, 0.0f, 1.0f, range_given ? NULL : range };
     if (!range_given)
