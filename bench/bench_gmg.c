@@ -19,8 +19,11 @@
  * --setup-reps N: set-up ms is the median of N creates after a warm-up one
  * (timed_create says what set-up includes).  --pool (CUDA): the ctx allocates
  * from a cudaMallocAsync pool (homg_allocator) and the allocations of a create
- * are counted (pool_alloc).
+ * are counted (pool_alloc).  --count: the ctx allocates with cudaMalloc /
+ * cudaFree (malloc / free on the CPU) as by default, through a counting
+ * homg_allocator, so a create's allocations and frees are printed.
  *   bench_gmg [--quick] [--big] [--fast [--no-rcm]] [--dim D] [--levels L] [--reps N] [--setup-reps N] [--pool]
+ *             [--count]
  *             [--out FILE]
  */
 #include <stdio.h>
@@ -107,7 +110,8 @@ static void emit(const char *fmt, const char *a)
  * (release threshold: all), the recipe homg_allocator documents; every call
  * counted, so the set-up's allocations per create are printed.  Without it
  * the ctx allocates with cudaMalloc/cudaFree as always. */
-static long pool_calls;
+static long pool_calls, free_calls;
+static int count_cuda; /* --count: cudaMalloc (a device is there), else malloc */
 
 static void *pool_alloc(size_t bytes, void *user)
 {
@@ -130,6 +134,45 @@ static void pool_free(void *p, void *user)
 #else
     (void)p;
 #endif
+}
+
+/* --count: the default allocation calls, counted. */
+static void *count_alloc(size_t bytes, void *user)
+{
+    void *p = NULL;
+    (void)user;
+    pool_calls++;
+#if HOMG_HAVE_CUDA
+    if (count_cuda)
+        return cudaMalloc(&p, bytes ? bytes : 1) == cudaSuccess ? p : NULL;
+#endif
+    p = malloc(bytes ? bytes : 1);
+    return p;
+}
+
+static void count_free(void *p, void *user)
+{
+    (void)user;
+    free_calls += p != NULL;
+#if HOMG_HAVE_CUDA
+    if (count_cuda) {
+        if (p)
+            cudaFree(p);
+        return;
+    }
+#endif
+    free(p);
+}
+
+static void count_setup(homg_ctx_desc *cd)
+{
+    int n = 0;
+#if HOMG_HAVE_CUDA
+    count_cuda = cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+#endif
+    cd->backend = count_cuda ? HOMG_BACKEND_CUDA : HOMG_BACKEND_CPU;
+    cd->allocator.alloc = count_alloc;
+    cd->allocator.free = count_free;
 }
 
 static int pool_setup(homg_ctx_desc *cd)
@@ -170,15 +213,17 @@ static homg_status timed_create(homg_ctx *ctx, homg_mesh *c, const homg_gmg_desc
     if (n <= 1)
         return HOMG_OK;
     for (int k = 0; k < n; k++) {
-        long calls;
+        long calls, frees;
         homg_gmg_destroy(*g);
         *g = NULL;
         t[k] = homg_test_now_ms();
         calls = pool_calls;
+        frees = free_calls;
         HOMG_TRY(homg_gmg_create(c, d, g));
         t[k] = homg_test_now_ms() - t[k];
         if (k == n - 1 && calls != pool_calls)
-            printf("  --pool: %ld ctx allocations in the last create\n", pool_calls - calls);
+            printf("  --pool/--count: %ld ctx allocations, %ld frees in the last create\n", pool_calls - calls,
+                   free_calls - frees);
     }
     *ms = median_of(t, n);
     {
@@ -328,6 +373,8 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             path = argv[++i];
+        else if (!strcmp(argv[i], "--count"))
+            count_setup(&cd);
         else if (!strcmp(argv[i], "--pool") && !pool_setup(&cd))
             fprintf(stderr, "bench_gmg: --pool needs CUDA and its default memory pool; ignored\n");
     }
