@@ -101,7 +101,7 @@ static homg_status build_pattern(homg_fem *fem)
     int32_t nnz = 0;
     homg_status st;
     float ms = 0;
-    if (ctx->mem->event_create(&ev[0]) != HOMG_OK || ctx->mem->event_create(&ev[1]) != HOMG_OK) {
+    if (!fem->quick && (ctx->mem->event_create(&ev[0]) != HOMG_OK || ctx->mem->event_create(&ev[1]) != HOMG_OK)) {
         ctx->mem->event_destroy(ev[0]);
         return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_fem_create: cannot create timing events");
     }
@@ -114,7 +114,7 @@ static homg_status build_pattern(homg_fem *fem)
         st = homg__alloc(ctx, nkeys * sizeof(uint64_t), (void **)&alt, "homg_fem_create: pattern keys");
     if (st == HOMG_OK && temp_bytes)
         st = homg__alloc(ctx, temp_bytes, &temp, "homg_fem_create: sort workspace");
-    if (st == HOMG_OK && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
+    if (st == HOMG_OK && ev[0] && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
     if (st == HOMG_OK && (st = fem->k->pattern_keys(ex, &p, shift, keys, alt, temp, temp_bytes, &nnz)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: pattern");
@@ -128,15 +128,17 @@ static homg_status build_pattern(homg_fem *fem)
     if (st == HOMG_OK &&
         (st = fem->k->pattern_csr(ex, keys, nnz, shift, p.num_dofs, fem->row_ptr, fem->col_idx)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: pattern");
-    if (st == HOMG_OK && (st = ctx->mem->event_record(ex, ev[1])) != HOMG_OK)
+    if (st == HOMG_OK && ev[1] && (st = ctx->mem->event_record(ex, ev[1])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
-    if (st == HOMG_OK && ctx->mem->event_elapsed_ms(ev[0], ev[1], &ms) == HOMG_OK)
+    if (st == HOMG_OK && ev[0] && ctx->mem->event_elapsed_ms(ev[0], ev[1], &ms) == HOMG_OK)
         fem->info.pattern_ms = ms;
     homg__free(ctx, keys);
     homg__free(ctx, alt);
     homg__free(ctx, temp);
-    ctx->mem->event_destroy(ev[0]);
-    ctx->mem->event_destroy(ev[1]);
+    if (ev[0])
+        ctx->mem->event_destroy(ev[0]);
+    if (ev[1])
+        ctx->mem->event_destroy(ev[1]);
     if (st == HOMG_OK)
         st = homg__alloc(ctx, (size_t)nnz * value_bytes(fem), &fem->values, "homg_fem_create: values");
     if (st == HOMG_OK)
@@ -356,12 +358,50 @@ static homg_status create(homg_fem *fem)
         HOMG_TRY(prepare_color(fem));
     else if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
         HOMG_TRY(prepare_patches(fem));
+    if (fem->quick) /* the caller synchronises */
+        return HOMG_OK;
     HOMG_TRY_BACKEND(ctx, ctx->mem->sync(&ctx->ex), "homg_fem_create");
     fem->info.prepare_ms = now_ms() - t0;
     return HOMG_OK;
 }
 
+static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, homg_fem **out);
+
 homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
+{
+    return fem_create(mesh, desc, 0, out);
+}
+
+homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
+{
+    return fem_create(mesh, desc, 1, out);
+}
+
+void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **values, void **rhs, uint8_t **mask)
+{
+    if (row_ptr) {
+        *row_ptr = fem->row_ptr;
+        fem->row_ptr = NULL;
+    }
+    if (col_idx) {
+        *col_idx = fem->col_idx;
+        fem->col_idx = NULL;
+    }
+    if (values) {
+        *values = fem->values;
+        fem->values = NULL;
+    }
+    if (rhs) {
+        *rhs = fem->rhs;
+        fem->rhs = NULL;
+    }
+    if (mask) {
+        *mask = fem->mask;
+        fem->mask = NULL;
+    }
+}
+
+static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, homg_fem **out)
 {
     homg_ctx *ctx;
     homg_fem *fem;
@@ -414,6 +454,7 @@ homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem
     fem->ctx = ctx;
     fem->mesh = mesh;
     fem->desc = d;
+    fem->quick = quick;
     fem->desc.dirichlet_tags = NULL; /* the caller's array is read here only */
     fem->info.scheme = d.scheme;
     fem->k = HOMG_KERNELS(&ctx->ex, fem);

@@ -14,6 +14,7 @@ struct homg_fem {
     const fem_kernels *k;
     int32_t num_masked; /* Dirichlet + element-less rows */
     int assembled;      /* a full assembly has run: the matrix has values (coeffs.rhs_only) */
+    int quick;          /* homg__fem_create_quick: no trailing sync, no pattern timing events */
     int nd;             /* unknowns per element: dim + 1 (P1) or 6 / 10 (P2) */
     int32_t num_dofs;   /* rows: num_nodes (P1), num_nodes + edges (P2) */
     int32_t *dofs;      /* P2: num_elements * nd unknowns (ctx); P1 uses the mesh's elements */
@@ -31,6 +32,16 @@ struct homg_fem {
     fem_patches patches;
     int32_t *patch_arrays[9];
 };
+
+/* homg_fem_create for a caller inside the library that synchronises later
+ * itself (GMG's levels): no synchronisation at the end and no timing events
+ * around the pattern (info.pattern_ms and prepare_ms stay 0). */
+homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out);
+
+/* The assembled system handed over to the caller, who frees the arrays with
+ * homg__free: row pointers, columns, values, rhs, Dirichlet mask (ctx space;
+ * any pointer may be NULL: not taken).  The fem keeps nothing of them. */
+void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **values, void **rhs, uint8_t **mask);
 
 /* homg_fem_assemble's checks of c (lib/fem/coeffs.c), and its Neumann table in t. */
 homg_status homg__fem_check_coeffs(homg_fem *fem, const homg_fem_coeffs *c, fem_flux_table *t);

@@ -41,6 +41,7 @@
  * GALERKIN for coefficients that vary inside coarse elements.
  */
 #include "gmg_internal.h"
+#include "fem/fem_internal.h"
 #include "mesh/mesh_internal.h"
 #include "sparse/csr_host.h"
 
@@ -154,11 +155,7 @@ static void level_free(homg_gmg *g, gmg_level *lv)
     homg__gmg_op_free(g, &lv->m);
     homg__gmg_op_free(g, &lv->mt);
     homg__free(ctx, lv->d);
-    homg__free(ctx, lv->b);
-    homg__free(ctx, lv->x);
-    homg__free(ctx, lv->t);
-    homg__free(ctx, lv->z);
-    homg__free(ctx, lv->s);
+    homg__free(ctx, lv->b); /* x, t, z, s: parts of b's allocation (vectors) */
 }
 
 static void gmg_free(homg_gmg *g)
@@ -247,26 +244,30 @@ static homg_status level_dirichlet(homg_gmg *g, int l, double **dev)
     return st;
 }
 
-/* A copy of homg_fem's matrix in the ctx's space (the fem is destroyed after). */
-static homg_status copy_matrix(homg_gmg *g, const homg_csr *v, csr_matrix *a)
+/* homg_fem's matrix taken over as the level's A (no copy; the fem is
+ * destroyed after). */
+static void take_matrix(homg_fem *fem, const homg_csr *v, csr_matrix *a)
 {
-    homg_ctx *ctx = g->ctx;
-    HOMG_TRY(homg__mat_alloc(ctx, v->nrows, v->ncols, v->nnz, HOMG_FLOAT64, a, "GMG level matrix"));
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, a->row_ptr, v->row_ptr, ((size_t)v->nrows + 1) * 4, HOMG_D2D),
-                     "GMG level matrix");
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, a->col_idx, v->col_idx, (size_t)v->nnz * 4, HOMG_D2D),
-                     "GMG level matrix");
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, a->values, v->values, (size_t)v->nnz * 8, HOMG_D2D),
-                     "GMG level matrix");
-    return HOMG_OK;
+    memset(a, 0, sizeof *a);
+    a->nrows = v->nrows;
+    a->ncols = v->ncols;
+    a->nnz = v->nnz;
+    a->precision = HOMG_FLOAT64;
+    homg__fem_take(fem, &a->row_ptr, &a->col_idx, &a->values, NULL, NULL);
 }
 
 /* The level's Dirichlet mask: kept in the ctx's space for the device P (the
- * refinement's edges are there), else read to the host for the host P. */
-static homg_status keep_mask(homg_gmg *g, gmg_level *lv, const uint8_t *mask)
+ * refinement's edges are there; P1: the fem's, rows + 1 bytes, taken over),
+ * else read to the host for the host P. */
+static homg_status keep_mask(homg_gmg *g, gmg_level *lv, homg_fem *fem, int p2)
 {
     homg_ctx *ctx = g->ctx;
+    const uint8_t *mask = homg_fem_dirichlet_mask(fem);
     if (lv->edges || (lv > g->lv && lv[-1].edges)) { /* a fine or coarse side of a device P */
+        if (!p2) {
+            homg__fem_take(fem, NULL, NULL, NULL, NULL, &lv->dfixed);
+            return HOMG_OK;
+        }
         HOMG_TRY(homg__alloc(ctx, (size_t)lv->rows + 1, (void **)&lv->dfixed, "GMG: Dirichlet mask"));
         HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, lv->dfixed, mask, (size_t)lv->rows, HOMG_D2D), "GMG: mask");
         return HOMG_OK;
@@ -309,7 +310,8 @@ static homg_status assemble(homg_gmg *g, int l)
     c.dirichlet_values = gval;
     if (st == HOMG_OK) {
         double t0 = now_ms();
-        st = homg_fem_create(mesh, &fd, &fem); /* synchronises at its end */
+        /* traced: the public create (synchronised, pattern timed); else no sync */
+        st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
         g->fem_create_ms += now_ms() - t0;
     }
     if (st == HOMG_OK && homg_fem_num_dofs(fem) != lv->rows)
@@ -321,16 +323,14 @@ static homg_status assemble(homg_gmg *g, int l)
     g->fem_pattern_ms += homg_fem_get_info(fem).pattern_ms;
     g->fem_prepare_ms += homg_fem_get_info(fem).prepare_ms;
     view = homg_fem_matrix(fem);
-    if (st == HOMG_OK && !(galerkin && l > 0)) /* A stays in the ctx's space (Galerkin: replaced) */
-        st = copy_matrix(g, &view, &lv->a.csr);
     if (st == HOMG_OK && (galerkin || g->desc.smoother == HOMG_GMG_SMOOTHER_SAINV)) /* host set-up needs it */
         st = homg__csr_to_host(ctx, &view, &lv->host_a, "GMG: level matrix");
+    if (st == HOMG_OK && !(galerkin && l > 0)) /* A stays in the ctx's space (Galerkin: replaced) */
+        take_matrix(fem, &view, &lv->a.csr);
     if (st == HOMG_OK)
-        st = keep_mask(g, lv, homg_fem_dirichlet_mask(fem));
+        st = keep_mask(g, lv, fem, p2);
     if (st == HOMG_OK && l == 0)
-        st = homg__alloc_array(ctx, (size_t)lv->rows, sizeof(double), (void **)&g->rhs, "GMG right-hand side");
-    if (st == HOMG_OK && l == 0)
-        st = ctx->mem->copy(&ctx->ex, g->rhs, homg_fem_rhs(fem), (size_t)lv->rows * sizeof(double), HOMG_D2D);
+        homg__fem_take(fem, NULL, NULL, NULL, (void **)&g->rhs, NULL);
     if (st != HOMG_OK && !ctx->msg[0])
         homg__backend_fail(ctx, st, "GMG: assembling a level");
     homg_fem_destroy(fem);
@@ -483,15 +483,18 @@ static homg_status transfers(homg_gmg *g, homg_host_csr *p)
     return HOMG_OK;
 }
 
+/* The level's five cycle vectors (rows + 1 each, starts 256-byte aligned)
+ * in one zeroed allocation owned by b (one allocation and fill, not five). */
 static homg_status vectors(homg_gmg *g, int l)
 {
     gmg_level *lv = &g->lv[l];
-    double **v[5] = { &lv->b, &lv->x, &lv->t, &lv->z, &lv->s };
-    for (int k = 0; k < 5; k++) {
-        HOMG_TRY(homg__alloc_array(g->ctx, (size_t)lv->rows + 1, sizeof(double), (void **)v[k], "GMG vectors"));
-        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, *v[k], ((size_t)lv->rows + 1) * sizeof(double)),
-                         "GMG vectors");
-    }
+    size_t n = ((size_t)lv->rows + 1 + 31) / 32 * 32;
+    HOMG_TRY(homg__alloc_array(g->ctx, 5 * n, sizeof(double), (void **)&lv->b, "GMG vectors"));
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->b, 5 * n * sizeof(double)), "GMG vectors");
+    lv->x = lv->b + n;
+    lv->t = lv->x + n;
+    lv->z = lv->t + n;
+    lv->s = lv->z + n;
     return HOMG_OK;
 }
 
