@@ -420,6 +420,42 @@ static void test_spai1_random(void **state)
     homg_host_csr_free(&a);
 }
 
+/* transpose_sym on spai_matrix's pattern (symmetric, sorted; empty rows,
+ * rows past 40) with random values per entry: the CPU twin against the host
+ * transpose (homg__gmg_host_transpose, same pattern), CUDA = CPU bit for bit. */
+static void test_transpose_sym(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    homg_rng rng = homg_rng_seed(29);
+    homg_host_csr a = spai_matrix(quick ? 300 : 1500, &rng), t;
+    csr_matrix ha, da;
+    double *tv_h, *tv_d, *d_tv;
+    (void)state;
+    for (int32_t k = 0; k < a.nnz; k++)
+        a.values[k] = homg_rng_uniform(&rng) - 0.5;
+    ha = (csr_matrix){ a.nrows, a.ncols, a.nnz, a.row_ptr, a.col_idx, a.values, HOMG_FLOAT64 };
+    da = up_csr(gpu, &ha);
+    tv_h = malloc(sizeof(double) * a.nnz + 8);
+    tv_d = malloc(sizeof(double) * a.nnz + 8);
+    d_tv = up(gpu, NULL, sizeof(double) * a.nnz + 8);
+    assert_int_equal(homg__gmg_host_transpose(cpu, &a, &t), HOMG_OK);
+    assert_int_equal(t.nnz, a.nnz);
+    assert_memory_equal(t.col_idx, a.col_idx, sizeof(int32_t) * a.nnz); /* the pattern is symmetric */
+    assert_int_equal(homg_cpu_gmg_transpose_sym(&cpu->ex, &ha, tv_h), HOMG_OK);
+    assert_int_equal(homg_cuda_gmg_transpose_sym(&gpu->ex, &da, d_tv), HOMG_OK);
+    down(gpu, tv_d, d_tv, sizeof(double) * a.nnz);
+    assert_memory_equal(tv_h, t.values, sizeof(double) * a.nnz);
+    assert_memory_equal(tv_d, tv_h, sizeof(double) * a.nnz);
+    printf("  transpose on a symmetric pattern: %d rows, %d entries, CPU = host transpose, CUDA = CPU\n", (int)a.nrows,
+           (int)a.nnz);
+    homg_free(gpu, d_tv);
+    free_csr(gpu, &da);
+    free(tv_h);
+    free(tv_d);
+    homg_host_csr_free(&t);
+    homg_host_csr_free(&a);
+}
+
 /* The masked P from the refinement's edges (prolong.h): the CPU twin equals the
  * host path (homg__gmg_prolongation_edges, then homg__gmg_mask_prolongation)
  * and the CUDA twin the CPU one, bit for bit, on random edges and masks. */
@@ -813,9 +849,9 @@ static void test_hierarchy(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),       cmocka_unit_test(test_hierarchy),
-        cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy), cmocka_unit_test(test_spai1_random),
-        cmocka_unit_test(test_prolong),
+        cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),        cmocka_unit_test(test_hierarchy),
+        cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy),  cmocka_unit_test(test_spai1_random),
+        cmocka_unit_test(test_prolong),       cmocka_unit_test(test_transpose_sym),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -4,6 +4,7 @@
 
 #include "ell.h"
 #include "lcg.h"
+#include "mirror.h"
 #include "spai.h"
 
 homg_status homg_cpu_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
@@ -80,6 +81,16 @@ homg_status homg_cpu_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell_
     for (int32_t i = 0; i < a->nrows; i++)
         ell_row_from_csr(a->row_ptr, a->col_idx, (const double *)a->values, i, e->nrows, e->width, e->col, e->val,
                          e->rl);
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_transpose_sym(kernel_exec *ex, const csr_matrix *m, double *tv)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (m->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < m->nrows; i++)
+        for (int32_t p = m->row_ptr[i]; p < m->row_ptr[i + 1]; p++)
+            tv[p] = mirror_value(m->row_ptr, m->col_idx, (const double *)m->values, i, p);
     return HOMG_OK;
 }
 

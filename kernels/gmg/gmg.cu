@@ -4,6 +4,7 @@
 #include "sparse/sparse_util.cuh"
 #include "ell.h"
 #include "lcg.h"
+#include "mirror.h"
 #include "spai.h"
 
 /* Groups of G lanes per row; the warp's trip count is uniform (shuffles). */
@@ -145,6 +146,27 @@ homg_status homg_cuda_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell
     ell_from_csr_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         a->row_ptr, a->col_idx, (const double *)a->values, e->nrows, e->width, e->col, e->val, e->rl);
     HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R from CSR");
+    return HOMG_OK;
+}
+
+/* One thread per row: a row's entries searched in their mirror rows. */
+__global__ static void transpose_sym_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
+                                            double *tv)
+{
+    FOR_ROWS(i, n)
+    {
+        for (int32_t p = rp[i]; p < rp[i + 1]; p++)
+            tv[p] = mirror_value(rp, ci, v, i, p);
+    }
+}
+
+homg_status homg_cuda_gmg_transpose_sym(kernel_exec *ex, const csr_matrix *m, double *tv)
+{
+    if (m->nrows == 0)
+        return HOMG_OK;
+    transpose_sym_kernel<<<launch_blocks(m->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        m->row_ptr, m->col_idx, (const double *)m->values, m->nrows, tv);
+    HOMG_CUDA_LAUNCHED(ex, "transpose on a symmetric pattern");
     return HOMG_OK;
 }
 

@@ -89,6 +89,10 @@ typedef struct ell_matrix {
     /* in *fallback (device scalar, added to). */                                                                    \
     X(homg_status, gmg, spai1,                                                                                       \
       (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback))                    \
+    /* tv = the values of M^T on m's own pattern, for a pattern that is structurally */                              \
+    /* symmetric with sorted rows (a FEM matrix's; SPAI-1's M has it): tv[p] = m_ji */                               \
+    /* where entry p is (i, j) (mirror.h).  No transpose built, no scratch. */                                       \
+    X(homg_status, gmg, transpose_sym, (kernel_exec * ex, const csr_matrix *m, double *tv))                          \
     /* x += omega d .* r */                                                                                          \
     X(homg_status, gmg, diag_update,                                                                                 \
       (kernel_exec * ex, int32_t n, double omega, const double *d, const double *r, double *x))                      \

@@ -150,6 +150,11 @@ static homg_status estimate(homg_gmg *g, const int *on)
     return HOMG_OK;
 }
 
+/* Level l's A is homg_fem's (level 0, or every level rediscretised): its
+ * pattern is structurally symmetric with sorted rows (the sorted element
+ * node pairs); Galerkin's host products promise neither. */
+static int fem_pattern(const homg_gmg *g, int l) { return l == 0 || g->desc.coarse_op != HOMG_GMG_COARSE_OP_GALERKIN; }
+
 static homg_status setup_spai1(homg_gmg *g, int l)
 {
     homg_ctx *ctx = g->ctx;
@@ -174,7 +179,17 @@ static homg_status setup_spai1(homg_gmg *g, int l)
                                       g->count + GMG_COUNT_FALLBACK + l),
                      "SPAI-1 rows"); /* the count is read with omega (fallback_count) */
     t = part(g, GMG_S_ROWS, t);
-    HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, &lv->m.csr, &lv->mt.csr), "SPAI-1 transpose");
+    if (fem_pattern(g, l)) { /* M^T on A's own pattern (symmetric, sorted): no general transpose */
+        HOMG_TRY_BACKEND(ctx,
+                         ctx->mem->copy(&ctx->ex, lv->mt.csr.row_ptr, a->row_ptr, ((size_t)a->nrows + 1) * 4, HOMG_D2D),
+                         "SPAI-1 transpose");
+        HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, lv->mt.csr.col_idx, a->col_idx, (size_t)a->nnz * 4, HOMG_D2D),
+                         "SPAI-1 transpose");
+        HOMG_TRY_BACKEND(ctx, GMG_GK(g)->transpose_sym(&ctx->ex, &lv->m.csr, (double *)lv->mt.csr.values),
+                         "SPAI-1 transpose");
+    } else {
+        HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, &lv->m.csr, &lv->mt.csr), "SPAI-1 transpose");
+    }
     part(g, GMG_S_TRANSPOSE, t);
     return HOMG_OK;
 }
