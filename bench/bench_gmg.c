@@ -251,6 +251,16 @@ static homg_status timed_create(homg_ctx *ctx, homg_mesh *c, const homg_gmg_desc
 static const int32_t dir_tags[2] = { 1, 2 };
 static const double dir_vals[2] = { 0.0, 1.0 };
 
+/* MB the arena's chunks hold at the end of the create (used: blocks freed
+ * inside them, other than a chunk's newest, stay counted), or their size. */
+static double arena_mb(const homg_gmg *g, int used)
+{
+    size_t b = 0;
+    for (int k = 0; k < g->arena.count; k++)
+        b += used ? g->arena.chunk[k].used : g->arena.chunk[k].size;
+    return b / 1048576.0;
+}
+
 static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, homg_gmg_smoother sm,
                     homg_gmg_numbering nb, homg_gmg_format fm, int with_amg)
 {
@@ -337,6 +347,12 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
                  g->refine_ms[GMG_R_FILL], g->refine_ms[GMG_R_HOST], g->refine_ms[GMG_R_P], g->refine_ms[GMG_R_ADOPT],
                  g->smoother_part_ms[GMG_S_ROWS], g->smoother_part_ms[GMG_S_TRANSPOSE],
                  g->smoother_part_ms[GMG_S_ESTIMATE], g->smoother_part_ms[GMG_S_CONTRACTION]);
+        used = strlen(buf);
+        snprintf(buf + used, sizeof buf - used,
+                 "  arena (HOMG_GMG_ARENA=%s): %s, %d chunks (%.1f of %.1f MB in use), %ld blocks cut from them, %ld "
+                 "allocations passed on\n",
+                 getenv("HOMG_GMG_ARENA") ? getenv("HOMG_GMG_ARENA") : "unset", g->arena.enabled ? "on" : "off",
+                 g->arena.count, arena_mb(g, 1), arena_mb(g, 0), g->arena.cut, g->arena.passed);
         fputs(buf, stdout);
         if (out)
             fputs(buf, out);

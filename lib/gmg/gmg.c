@@ -161,6 +161,7 @@ static void level_free(homg_gmg *g, gmg_level *lv)
 static void gmg_free(homg_gmg *g)
 {
     homg_ctx *ctx = g->ctx;
+    homg__gmg_arena_on(g); /* the blocks cut from chunks go back to the arena */
     for (int l = 0; l < HOMG_GMG_MAX_LEVELS; l++)
         level_free(g, &g->lv[l]);
     homg__gmg_op_free(g, &g->coarse_op);
@@ -172,6 +173,7 @@ static void gmg_free(homg_gmg *g)
     homg__free(ctx, g->count);
     if (g->handle)
         GMG_SK(g)->handle_destroy(&ctx->ex, g->handle);
+    homg__gmg_arena_release(g);
     free(g);
 }
 
@@ -631,7 +633,11 @@ static homg_status create_entry(homg_ctx *ctx, homg_mesh *coarse, homg_mesh *con
         free(g);
         return st;
     }
+    /* the arena (arena.c): from a coarse mesh only, the caller's mesh uploaded outside it */
+    g->arena.enabled = !nested && homg__gmg_arena_wanted(g) && homg_mesh_upload(coarse, NULL) == HOMG_OK;
+    homg__gmg_arena_on(g);
     st = create(g, coarse, nested);
+    homg__gmg_arena_off(g);
     if (st != HOMG_OK)
         gmg_free(g);
     else

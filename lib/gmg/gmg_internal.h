@@ -32,6 +32,20 @@ typedef struct gmg_level {
     int32_t rows;
 } gmg_level;
 
+/* arena.c: the hierarchy's small allocations cut from a few chunks. */
+#define GMG_ARENA_MAX_CHUNKS 64
+typedef struct gmg_arena_chunk {
+    char *base;
+    size_t size, used, last; /* last: the newest block's offset (its free gives it back) */
+} gmg_arena_chunk;
+typedef struct gmg_arena {
+    homg_ctx *ctx;
+    homg_allocator prev; /* the ctx's allocator while the arena is not on */
+    int enabled, active, count;
+    long cut, passed; /* allocations cut from chunks, passed on to prev (large or chunks full) */
+    gmg_arena_chunk chunk[GMG_ARENA_MAX_CHUNKS];
+} gmg_arena;
+
 /* Set-up phases timed for bench_gmg (host clock; with HOMG_GMG_TRACE=1 in the environment the backend
  * is synchronised at each mark, so device work is charged to the phase that
  * queued it; without, a phase is the time its launches took to queue). */
@@ -83,7 +97,16 @@ struct homg_gmg {
     homg_amg *amg;      /* AMG coarse solver */
     double *res, *cor;  /* homg_gmg_solve: residual and correction on the finest level */
     homg_gmg_info info;
+    gmg_arena arena;
 };
+
+/* arena.c: wanted (CUDA, or HOMG_GMG_ARENA=1; never with HOMG_GMG_ARENA=0);
+ * on / off swap the ctx's allocator (no-ops unless arena.enabled); release
+ * turns it off and frees the chunks (after every block is freed). */
+int homg__gmg_arena_wanted(const homg_gmg *g);
+void homg__gmg_arena_on(homg_gmg *g);
+void homg__gmg_arena_off(homg_gmg *g);
+void homg__gmg_arena_release(homg_gmg *g);
 
 enum { GMG_COUNT_WIDTH = 0, GMG_COUNT_FALLBACK = 8, GMG_COUNTS = 8 + HOMG_GMG_MAX_LEVELS };
 
