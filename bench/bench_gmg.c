@@ -349,6 +349,16 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
                  g->smoother_part_ms[GMG_S_ESTIMATE], g->smoother_part_ms[GMG_S_CONTRACTION]);
         used = strlen(buf);
         snprintf(buf + used, sizeof buf - used,
+                 "  of FEM (synchronised): coefficient arrays %.1f, homg_fem_assemble %.1f; contraction check rho:",
+                 g->fem_part_ms[GMG_F_COEFFS], g->fem_part_ms[GMG_F_ASSEMBLE]);
+        for (int l = 0; l + 1 < gi.levels; l++) {
+            used = strlen(buf);
+            snprintf(buf + used, sizeof buf - used, " %.4f", g->rho[l]);
+        }
+        used = strlen(buf);
+        snprintf(buf + used, sizeof buf - used, "\n");
+        used = strlen(buf);
+        snprintf(buf + used, sizeof buf - used,
                  "  arena (HOMG_GMG_ARENA=%s): %s, %d chunks (%.1f of %.1f MB in use), %ld blocks cut from them, %ld "
                  "allocations passed on\n",
                  getenv("HOMG_GMG_ARENA") ? getenv("HOMG_GMG_ARENA") : "unset", g->arena.enabled ? "on" : "off",

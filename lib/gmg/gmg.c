@@ -246,6 +246,18 @@ static homg_status level_dirichlet(homg_gmg *g, int l, double **dev)
     return st;
 }
 
+/* Traced (HOMG_GMG_TRACE=1) only: synchronises, adds now - since to FEM part k. */
+static double fem_part(homg_gmg *g, int k, double since)
+{
+    double t;
+    if (!g->trace)
+        return now_ms();
+    g->ctx->mem->sync(&g->ctx->ex);
+    t = now_ms();
+    g->fem_part_ms[k] += t - since;
+    return t;
+}
+
 /* homg_fem's matrix taken over as the level's A (no copy; the fem is
  * destroyed after). */
 static void take_matrix(homg_fem *fem, const homg_csr *v, csr_matrix *a)
@@ -306,12 +318,12 @@ static homg_status assemble(homg_gmg *g, int l)
     c.f = g->desc.f;
     c.dirichlet_value = g->desc.dirichlet_value;
     st = level_sigma(g, p2 ? 1 : l, &sigma);
-    if (st == HOMG_OK)
+    if (st == HOMG_OK && l == 0) /* the values reach only the rhs, and only level 0's is used */
         st = level_dirichlet(g, l, &gval);
     c.sigma_elem = sigma;
     c.dirichlet_values = gval;
     if (st == HOMG_OK) {
-        double t0 = now_ms();
+        double t0 = fem_part(g, GMG_F_COEFFS, t);
         /* traced: the public create (synchronised, pattern timed); else no sync */
         st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
         g->fem_create_ms += now_ms() - t0;
@@ -319,8 +331,11 @@ static homg_status assemble(homg_gmg *g, int l)
     if (st == HOMG_OK && homg_fem_num_dofs(fem) != lv->rows)
         st = homg__fail(ctx, HOMG_ERROR_UNSUPPORTED, "GMG: %d P2 unknowns for %d nodes of the refined mesh",
                         (int)homg_fem_num_dofs(fem), (int)lv->rows);
-    if (st == HOMG_OK)
+    if (st == HOMG_OK) {
+        double t0 = now_ms();
         st = homg_fem_assemble(fem, &c);
+        fem_part(g, GMG_F_ASSEMBLE, t0);
+    }
     t = homg__gmg_mark(g, GMG_T_FEM, t);
     g->fem_pattern_ms += homg_fem_get_info(fem).pattern_ms;
     g->fem_prepare_ms += homg_fem_get_info(fem).prepare_ms;

@@ -72,6 +72,9 @@ enum { GMG_R_EDGES, GMG_R_FILL, GMG_R_HOST, GMG_R_P, GMG_R_ADOPT, GMG_R_COUNT };
  * SPAI-1 rows (scaling, the batched rows, the fallback count read), M^T; the
  * power iterations for omega, SPAI-1's contraction checks. */
 enum { GMG_S_ROWS, GMG_S_TRANSPOSE, GMG_S_ESTIMATE, GMG_S_CONTRACTION, GMG_S_COUNT };
+/* Parts of GMG_T_FEM (HOMG_GMG_TRACE only, synchronised): the level's coefficient
+ * arrays (host, uploaded), homg_fem_assemble. */
+enum { GMG_F_COEFFS, GMG_F_ASSEMBLE, GMG_F_COUNT };
 /* Synchronises (HOMG_GMG_TRACE), charges now - since to phase, returns now (ms). */
 double homg__gmg_mark(homg_gmg *g, int phase, double since);
 double homg__gmg_now_ms(void);
@@ -84,6 +87,8 @@ struct homg_gmg {
     double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
     double refine_ms[GMG_R_COUNT];         /* parts of GMG_T_REFINE */
     double smoother_part_ms[GMG_S_COUNT];  /* parts of GMG_T_SMOOTHER and GMG_T_OMEGA */
+    double fem_part_ms[GMG_F_COUNT];       /* parts of GMG_T_FEM (traced) */
+    double rho[HOMG_GMG_MAX_LEVELS];       /* SPAI-1: the first contraction check's A-norm estimates */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;

@@ -308,6 +308,8 @@ static homg_status secure_spai1(homg_gmg *g)
     for (int k = 0; k < 4; k++) {
         left = 0;
         HOMG_TRY(contraction(g, on, rho));
+        for (int l = 0; l < nl && k == 0; l++)
+            g->rho[l] = rho[l];
         for (int l = 0; l < nl; l++) {
             if (on[l] && rho[l] < 0.999)
                 on[l] = 0;
