@@ -7,7 +7,8 @@
  * PATCH scheme's partition (kernels/fem/partition.*) on random rows and
  * elements: both backends give the same arrays, which obey the definition;
  * the P1 Dirichlet mask (kernels/fem/mask.*) on random elements, facets, tags
- * and markers: both backends agree with the rule written out here. */
+ * and markers: both backends agree with the rule written out here; the
+ * pattern's keys on random elements (CUDA's pair sort, and its fallback). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -468,6 +469,80 @@ static void check_partition(const part_run *r, int dim, int32_t n, int32_t ne, c
     }
 }
 
+/* The sorted unique pattern keys of random elements on ctx (nd unknowns each
+ * among n): *nnz and a host copy of the keys (malloc'd). */
+static uint64_t *pattern_on(homg_ctx *ctx, int nd, int32_t n, int32_t ne, const int32_t *dofs, int32_t *nnz)
+{
+    const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
+    int shift = homg_cpu_sort_bits_for((uint64_t)(n > 1 ? n - 1 : 1));
+    size_t nkeys = (size_t)ne * nd * nd + (size_t)n, tb = 0;
+    fem_problem p;
+    uint64_t *keys, *alt, *h;
+    void *temp, *d_dofs = homg_test_up(ctx, dofs, ((size_t)ne * nd + 1) * 4);
+    memset(&p, 0, sizeof p);
+    p.dim = 3;
+    p.num_nodes = n;
+    p.num_elements = ne;
+    p.nd = nd;
+    p.num_dofs = n;
+    p.dofs = p.elements = (const int32_t *)d_dofs;
+    keys = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
+    alt = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
+    assert_int_equal(k->pattern_temp_bytes(&ctx->ex, nkeys, 2 * shift, &tb), HOMG_OK);
+    temp = homg_test_up(ctx, NULL, tb);
+    if (k->pattern_keys(&ctx->ex, &p, shift, keys, alt, temp, tb, nnz) != HOMG_OK)
+        fail_msg("pattern_keys: %s", ctx->ex.msg);
+    h = (uint64_t *)malloc((size_t)*nnz * 8 + 8);
+    homg_test_down(ctx, h, keys, (size_t)*nnz * 8);
+    homg_free(ctx, d_dofs);
+    homg_free(ctx, keys);
+    homg_free(ctx, alt);
+    homg_free(ctx, temp);
+    return h;
+}
+
+/* The pattern's keys (kernels/fem/pattern.*: CUDA sorts the pairs a < b and
+ * merges rows, the CPU sorts every pair) on random elements of 3, 4, 6 and 10
+ * unknowns: distinct unknowns per element, and (odd rounds) repeated ones,
+ * where CUDA falls back to the full sort; nodes in no element keep their
+ * diagonal.  The same keys (the CPU's full sort is the definition), at least
+ * one per unknown. */
+static void gpu_pattern_matches_cpu(void **state)
+{
+    static const int nds[4] = { 3, 4, 6, 10 };
+    homg_rng rng = homg_rng_seed(37);
+    (void)state;
+    for (int t = 0; t < (quick ? 4 : 16); t++) {
+        int nd = nds[t % 4], repeat = (t / 4) % 2;
+        int32_t n = 1 + (int32_t)(homg_rng_uniform(&rng) * (quick ? 200 : 30000)), nc = 0, ng = 0;
+        int32_t ne = n < nd ? 0 : (int32_t)(homg_rng_uniform(&rng) * 2 * n);
+        int32_t *dofs = (int32_t *)malloc(((size_t)ne * nd + 1) * 4);
+        uint64_t *c, *g;
+        for (int32_t e = 0; e < ne; e++)
+            for (int a = 0; a < nd; a++) {
+                int32_t v;
+                int again;
+                do { /* distinct in the element unless repeat; local: nodes near e */
+                    v = (int32_t)(((int64_t)e * n / (ne ? ne : 1) + (int32_t)(homg_rng_uniform(&rng) * 40)) % n);
+                    again = 0;
+                    for (int b = 0; b < a && !repeat; b++)
+                        again |= dofs[(size_t)e * nd + b] == v;
+                } while (again);
+                dofs[(size_t)e * nd + a] = v;
+            }
+        c = pattern_on(cpu, nd, n, ne, dofs, &nc);
+        g = pattern_on(gpu, nd, n, ne, dofs, &ng);
+        print_message("pattern: nd %d, %d unknowns, %d elements%s: %d keys\n", nd, (int)n, (int)ne,
+                      repeat ? " (repeated unknowns)" : "", (int)nc);
+        assert_int_equal(ng, nc);
+        assert_memory_equal(g, c, (size_t)nc * 8);
+        assert_true(nc >= n);
+        free(c);
+        free(g);
+        free(dofs);
+    }
+}
+
 static void gpu_partition_matches_cpu(void **state)
 {
     homg_rng rng = homg_rng_seed(23);
@@ -617,6 +692,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_lambda_elem_and_neumann_match_cpu),
         cmocka_unit_test(gpu_scan_names_the_same_entry_as_cpu),
         cmocka_unit_test(gpu_partition_matches_cpu),
+        cmocka_unit_test(gpu_pattern_matches_cpu),
         cmocka_unit_test(gpu_mask_matches_cpu),
     };
     int rc;
