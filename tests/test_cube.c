@@ -162,17 +162,27 @@ static void levels_taken(void **state)
 }
 
 /* Solves of power-of-two boxes (the cube kernels on every level but the coarsest)
- * reach the definition's residual and take the cycles the gen kernels take. */
+ * reach the definition's residual and take the cycles the gen kernels take, in every
+ * schedule: plain cycles (the default on these boxes), with the pre3 / sweep_restrict
+ * passes, CG around the cycle (HOMG_CUBE_PLAIN=0), the first cycle an F-cycle, and with
+ * face data (plain cycles do not take it: CG); then a warm start from the solution. */
 static void solves_match_gen(void **state)
 {
     static const int dims[][3] = { { 32, 32, 16 }, { 16, 64, 32 } };
+    static const char *const env[][2] = { { NULL, NULL },
+                                          { "HOMG_GEN_CUBE", "0" },
+                                          { "HOMG_CUBE_PRE3", "1" },
+                                          { "HOMG_CUBE_PLAIN", "0" },
+                                          { "HOMG_CUBE_F1", "1" },
+                                          { NULL, NULL } };
+    enum { RUNS = 6 };
     (void)state;
     for (int t = 0; t < 4; t++) {
         grid_case *c = grid_case_new(dims[t / 2][0], dims[t / 2][1], dims[t / 2][2], 1, 7 + t);
         const size_t n = grid_case_cells(c);
-        double *u = (double *)malloc(n * sizeof(double)), res[3];
+        double *u = (double *)malloc(n * sizeof(double)), res[RUNS];
         homg_solve_desc sd;
-        homg_solve_info info[3];
+        homg_solve_info info[RUNS], warm;
         c->d.method = HOMG_METHOD_VCYCLE;
         c->d.precision = HOMG_FLOAT32;
         if (t & 1) { /* Neumann on three sides, lambda > 0 */
@@ -181,23 +191,38 @@ static void solves_match_gen(void **state)
         }
         memset(&sd, 0, sizeof sd);
         sd.tol = 1e-5;
-        for (int off = 0; off < 3; off++) { /* cube kernels, gen kernels, cube with pre3 and sweep_restrict */
-            if (off == 1)
-                setenv("HOMG_GEN_CUBE", "0", 1);
-            if (off == 2)
-                setenv("HOMG_CUBE_PRE3", "1", 1), setenv("HOMG_CUBE_SWEEP_RESTRICT", "1", 1);
-            assert_int_equal(grid_case_solve(cpu, c, &sd, u, &info[off], NULL, NULL), HOMG_OK);
-            res[off] = grid_case_residual(c, u, 0);
-            unsetenv("HOMG_GEN_CUBE"), unsetenv("HOMG_CUBE_PRE3"), unsetenv("HOMG_CUBE_SWEEP_RESTRICT");
+        for (int run = 0; run < RUNS; run++) {
+            if (env[run][0])
+                setenv(env[run][0], env[run][1], 1);
+            if (run == 2)
+                setenv("HOMG_CUBE_SWEEP_RESTRICT", "1", 1);
+            if (run == RUNS - 1)
+                grid_case_random_faces(c, 11 + t);
+            assert_int_equal(grid_case_solve(cpu, c, &sd, u, &info[run], NULL, NULL), HOMG_OK);
+            res[run] = grid_case_residual(c, u, 0);
+            if (run == 0) /* the warm start below */
+                memcpy(c->u0, u, n * sizeof(double));
+            if (env[run][0])
+                unsetenv(env[run][0]);
+            unsetenv("HOMG_CUBE_SWEEP_RESTRICT");
         }
-        printf("  %d x %d x %d%s: cube %d cycles, residual %.2e; gen %d cycles, %.2e; pre3 + sweep_restrict %d, "
-               "%.2e\n",
+        printf("  %d x %d x %d%s: plain cycles %d, residual %.2e; gen kernels %d, %.2e; pre3 + sweep_restrict %d, "
+               "%.2e; CG %d, %.2e; F-cycle first %d, %.2e; face data %d, %.2e\n",
                c->d.nx, c->d.ny, c->d.nz, t & 1 ? " (Neumann, lambda)" : "", info[0].cycles, res[0], info[1].cycles,
-               res[1], info[2].cycles, res[2]);
-        for (int m = 0; m < 3; m += 2) {
-            assert_true(info[m].converged && res[m] < 3e-5);
-            assert_true(info[m].cycles <= info[1].cycles);
+               res[1], info[2].cycles, res[2], info[3].cycles, res[3], info[4].cycles, res[4], info[5].cycles,
+               res[5]);
+        for (int run = 0; run < RUNS; run++) {
+            assert_true(info[run].converged && res[run] < 3e-5);
+            assert_true(info[run].cycles <= info[1].cycles + (run == RUNS - 1)); /* face data: CG's cycles */
         }
+        /* warm: from the first run's solution, without face data (plain cycles from u) */
+        for (int k = 0; k < 6; k++) {
+            free(c->face[k]);
+            c->face[k] = NULL;
+        }
+        sd.warm_start = 1;
+        assert_int_equal(grid_case_solve(cpu, c, &sd, u, &warm, NULL, NULL), HOMG_OK);
+        assert_true(warm.converged && warm.cycles <= 2 && grid_case_residual(c, u, 0) < 3e-5);
         grid_case_free(c);
         free(u);
     }

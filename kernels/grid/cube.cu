@@ -15,24 +15,11 @@
 #define CUBE_THREADS   270000u
 #define CUBE_MAX_CHUNK 16
 
-/* Programmatic dependent launch as in gen.cu: a kernel may start while the one
- * before it finishes and waits at its first line for that one's writes
- * (HOMG_GEN_PDL=0: plain launches, as gen.cu). */
-static int cube_pdl(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("HOMG_GEN_PDL");
-        v = !(e && !strcmp(e, "0"));
-    }
-    return v;
-}
-
 template <typename... K, typename... A>
 static homg_status cube_launch(kernel_exec *ex, size_t threads, const char *what, void (*kernel)(K...), A... args)
 {
     homg_pdl_launch(homg_cuda_stream(ex), dim3((unsigned)((threads + CUBE_NT - 1) / CUBE_NT)), dim3(CUBE_NT),
-                    cube_pdl(), kernel, args...);
+                    homg_pdl_gen_on(), kernel, args...); /* as gen.cu (HOMG_GEN_PDL=0: plain) */
     HOMG_CUDA_LAUNCHED(ex, what);
     return HOMG_OK;
 }

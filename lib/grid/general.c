@@ -66,6 +66,8 @@ struct grid_general {
     void *x[HOMG_GEN_MAX_LEVELS], *b[HOMG_GEN_MAX_LEVELS];   /* levels >= 1: correction, rhs */
     void *kz[HOMG_GEN_MAX_LEVELS], *kq[HOMG_GEN_MAX_LEVELS]; /* two-pass levels' work vectors */
     unsigned kmask;                                          /* bit m: level m solved in two passes */
+    int cube;                                                /* the cube kernels on (HOMG_GEN_CUBE, cube_of) */
+    int plain, plain_f1;                                     /* plain cycles (plain_on); first an F-cycle (-1: method) */
     int blk;                                                 /* first level of block_vcycle (0: none) */
     double *kw;                                              /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q;                                     /* finest work vectors */
@@ -378,6 +380,18 @@ static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *o
 /* Builds every level on the device from the operator: the finest stores no
  * coefficients when sigma and lambda are constant, coarse levels of a uniform
  * flag-free level none where they are uniform too (gen_kernels.h). */
+/* The schedule's switches from the environment, read once per operator (the benchmark and
+ * tests/test_cube.c time and check against them; the library documents no such variable):
+ * HOMG_GEN_CUBE=0 the gen kernels on cube levels, HOMG_CUBE_PLAIN=0 CG around the cycle on
+ * the plain box, HOMG_CUBE_F1=0/1 its first cycle a V- / F-cycle (unset: by the method). */
+static void schedule_env(grid_general *G)
+{
+    const char *c = getenv("HOMG_GEN_CUBE"), *p = getenv("HOMG_CUBE_PLAIN"), *f = getenv("HOMG_CUBE_F1");
+    G->cube = !(c && !strcmp(c, "0"));
+    G->plain = !(p && !strcmp(p, "0"));
+    G->plain_f1 = f ? atoi(f) != 0 : -1;
+}
+
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
 {
     grid_general *G = g->gen;
@@ -395,6 +409,7 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
         GQ(g, g->ctx->mem->copy(ex, G->sig, op->sigma_cell, n * g->elem, HOMG_D2D), "copying sigma");
         G->F.sigma_cell = G->sig;
     }
+    schedule_env(G);
     HOMG_TRY(plan_two_pass(g, op));
     plan_block(G);
     HOMG_TRY(level_arrays(g, 0, !uniform, op->flags != NULL));
@@ -436,6 +451,7 @@ typedef struct gen_captured {
     grid_islands isl;
     unsigned kmask; /* the two-pass levels (a jump or SOLID cells appearing or gone) */
     int blk;
+    int cube, plain, plain_f1; /* the schedule (schedule_env) */
 } gen_captured;
 
 static void captured(const grid_general *G, gen_captured *c)
@@ -446,6 +462,9 @@ static void captured(const grid_general *G, gen_captured *c)
     memcpy(&c->isl, &G->isl, sizeof c->isl);
     c->kmask = G->kmask;
     c->blk = G->blk;
+    c->cube = G->cube;
+    c->plain = G->plain;
+    c->plain_f1 = G->plain_f1;
 }
 
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)
@@ -495,8 +514,7 @@ static double share(const grid_general *G, int l) { return (double)cells(&G->lv[
  * against it; the library documents no such variable). */
 static int cube_of(const homg_grid *g, int l, const void *x, const void *b, cube_level *K)
 {
-    const char *e = getenv("HOMG_GEN_CUBE"); /* read each time: tests/test_cube.c solves with and without */
-    return !(e && !strcmp(e, "0")) && g->desc.precision == HOMG_FLOAT32 && !((size_t)x % 16) && !((size_t)b % 16) &&
+    return g->gen->cube && g->desc.precision == HOMG_FLOAT32 && !((size_t)x % 16) && !((size_t)b % 16) &&
            cube_from_gen(&g->gen->lv[l], K);
 }
 
@@ -922,8 +940,45 @@ static homg_status iterate_direction(homg_grid *g, const gen_rhs *x)
     return HOMG_OK;
 }
 
+/* ---- plain multigrid on the uniform 3D box (no CG around the cycle) ---- */
+
+/* One plain cycle on u for A u = f (from u = 0 when zero: the cycle's first pass writes
+ * every cell), then the monitored norm recorded: the error against u_ref, or the
+ * residual (one more pass) relative to ||f||.  desc.method FCYCLE / FMG: the first cycle
+ * an F-cycle. */
+static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
+{
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const homg_precision pr = g->desc.precision;
+    const size_t n = cells(&G->lv[0]);
+    const int f1 = G->plain_f1 >= 0 ? G->plain_f1
+                                     : g->desc.method == HOMG_METHOD_FCYCLE || g->desc.method == HOMG_METHOD_FMG;
+    gen_cycle c;
+    memset(&c, 0, sizeof c);
+    c.g = g;
+    c.xs[0] = x->u;
+    c.bs[0] = x->f;
+    for (int l = 1; l < G->nlev; l++) {
+        c.xs[l] = G->x[l];
+        c.bs[l] = G->b[l];
+    }
+    if (zero && !(g->desc.pre > 0 && fused())) /* the cycle's first pass does not write every cell */
+        GQ(g, g->ctx->mem->zero(ex, x->u, n * g->elem), "zeroing u");
+    HOMG_TRY(visit(&c, 0, zero && f1, zero));
+    if (x->u_ref) {
+        GQ(g, G->k->error_norm(ex, pr, n, G->lv[0].flag, x->u, x->u_ref, G->s), "error norm");
+    } else {
+        GQ(g, g->ctx->mem->zero(ex, G->s + GEN_RR, sizeof(double)), "scalars");
+        GQ(g, residual_fine(g, x->u, x->f, G->r, G->s + GEN_RR), "residual");
+    }
+    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_RECORD, x->u_ref != NULL, G->hist, G->hist_count), "monitor");
+    homg__account(g, 2 + (x->u_ref == NULL), 0, 3.0 * n);
+    return HOMG_OK;
+}
+
 /* Restarts and iteration halves as captured graphs on CUDA (keyed by the arrays). */
-enum { GEN_SEQ_RESTART_FIRST = 100, GEN_SEQ_RESTART, GEN_SEQ_UPDATE, GEN_SEQ_DIRECTION };
+enum { GEN_SEQ_RESTART_FIRST = 100, GEN_SEQ_RESTART, GEN_SEQ_UPDATE, GEN_SEQ_DIRECTION, GEN_SEQ_PLAIN_ZERO, GEN_SEQ_PLAIN };
 
 typedef struct gen_seq {
     const gen_rhs *x;
@@ -937,6 +992,8 @@ static homg_status queue_seq(homg_grid *g, void *arg)
         return iterate_update(g, q->x);
     if (q->kind == GEN_SEQ_DIRECTION)
         return iterate_direction(g, q->x);
+    if (q->kind == GEN_SEQ_PLAIN_ZERO || q->kind == GEN_SEQ_PLAIN)
+        return plain_cycle(g, q->x, q->kind == GEN_SEQ_PLAIN_ZERO);
     return restart(g, q->x, q->kind == GEN_SEQ_RESTART_FIRST);
 }
 
@@ -1084,8 +1141,25 @@ typedef struct gen_run {
     gen_rhs x;
     const void *face[6];
     int count, cycles, converged, active;
+    int plain, zero; /* plain cycles (plain_on); u = 0 before the next cycle */
     double norm;
 } gen_run;
+
+/* Whether the solve runs plain cycles: a 3D float32 uniform finest level (the cube
+ * kernels' operator: constant sigma and lambda, no flags) with no singular island, no
+ * two-pass level and no face data, where the Krylov step buys nothing that a cycle does
+ * not (it pays for jumps and obstacles).  HOMG_CUBE_PLAIN=0 keeps CG (the benchmark times
+ * against it; the library documents no such variable). */
+static int plain_on(const homg_grid *g, const gen_run *r)
+{
+    const grid_general *G = g->gen;
+    cube_level K;
+    for (int s = 0; s < 6; s++)
+        if (r->face[s])
+            return 0;
+    return G->plain && G->dims == 3 && G->isl.n == 0 && !G->kmask && !G->F.sigma_cell &&
+           g->desc.precision == HOMG_FLOAT32 && cube_from_gen(&G->lv[0], &K);
+}
 
 static const void *offset(const void *p, size_t bytes) { return p ? (const char *)p + bytes : NULL; }
 
@@ -1103,11 +1177,15 @@ static homg_status run_start(homg_grid *g, gen_run *r, const homg_solve_desc *sd
     kernel_exec *ex = &g->ctx->ex;
     const size_t n = cells(&G->lv[0]);
     GQ(g, g->ctx->mem->zero(ex, G->s, GEN_NSCALARS * sizeof(double)), "scalars");
-    if (!sd->warm_start)
+    r->plain = plain_on(g, r);
+    if (!sd->warm_start && !r->plain) /* plain: the first cycle starts from zero itself */
         GQ(g, G->k->zero_active(ex, g->desc.precision, n, G->lv[0].flag, r->x.u), "zeroing u");
-    /* ||f + face terms||^2 for the relative residual */
-    GQ(g, residual_fine(g, NULL, r->x.f, G->r, G->s + GEN_BB), "rhs norm");
-    HOMG_TRY(run_seq(g, &r->x, GEN_SEQ_RESTART_FIRST));
+    /* ||f + face terms||^2 for the relative residual (plain with a reference: not needed) */
+    if (!r->plain || !r->x.u_ref)
+        GQ(g, residual_fine(g, NULL, r->x.f, G->r, G->s + GEN_BB), "rhs norm");
+    if (!r->plain)
+        HOMG_TRY(run_seq(g, &r->x, GEN_SEQ_RESTART_FIRST));
+    r->zero = !sd->warm_start;
     r->converged = 0;
     r->cycles = 0;
     r->active = 1;
@@ -1126,7 +1204,11 @@ static homg_status runs_iterate(homg_grid *g, gen_run *r, int m, const homg_solv
         for (int i = 0; i < m; i++)
             if (r[i].active) {
                 select_run(g, &r[i], i);
-                HOMG_TRY(run_seq(g, &r[i].x, GEN_SEQ_UPDATE));
+                HOMG_TRY(run_seq(g, &r[i].x,
+                                 !r[i].plain ? GEN_SEQ_UPDATE
+                                 : r[i].zero ? GEN_SEQ_PLAIN_ZERO
+                                             : GEN_SEQ_PLAIN));
+                r[i].zero = 0;
                 r[i].cycles++;
                 r[i].count++;
             }
@@ -1145,6 +1227,8 @@ static homg_status runs_iterate(homg_grid *g, gen_run *r, int m, const homg_solv
                 if (!r[i].active)
                     continue;
                 busy = 1;
+                if (r[i].plain)
+                    continue;
                 select_run(g, &r[i], i); /* the next direction: a restart's, or CG's */
                 HOMG_TRY(run_seq(g, &r[i].x, r[i].cycles % every == 0 ? GEN_SEQ_RESTART : GEN_SEQ_DIRECTION));
             }
