@@ -67,16 +67,16 @@ struct grid_general {
     void *kz[HOMG_GEN_MAX_LEVELS], *kq[HOMG_GEN_MAX_LEVELS]; /* two-pass levels' work vectors */
     unsigned kmask;                                          /* bit m: level m solved in two passes */
     int cube;                                                /* the cube kernels on (HOMG_GEN_CUBE, cube_of) */
-    int plain, plain_f1;                                     /* plain cycles (plain_on); first an F-cycle (-1: method) */
-    int blk;                                                 /* first level of block_vcycle (0: none) */
-    double *kw;                                              /* device doubles: GEN_NSCALARS per level */
-    void *r, *z, *p, *q;                                     /* finest work vectors */
-    void *sig;                                               /* own copy of sigma_cell */
-    void *cm;                                                /* the coarsest level's solve as a matrix, or NULL */
-    gen_fine F;                                              /* constants of the finest level */
-    double *s;                                               /* GEN_NSCALARS device doubles */
-    grid_islands isl;                                        /* singular islands */
-    double *hist;                                            /* the selected lane's history */
+    int plain, plain_f1; /* plain cycles (plain_on); first an F-cycle (-1: method) */
+    int blk;             /* first level of block_vcycle (0: none) */
+    double *kw;          /* device doubles: GEN_NSCALARS per level */
+    void *r, *z, *p, *q; /* finest work vectors */
+    void *sig;           /* own copy of sigma_cell */
+    void *cm;            /* the coarsest level's solve as a matrix, or NULL */
+    gen_fine F;          /* constants of the finest level */
+    double *s;           /* GEN_NSCALARS device doubles */
+    grid_islands isl;    /* singular islands */
+    double *hist;        /* the selected lane's history */
     int *hist_count;
     gen_lane lane[HOMG_EXEC_LANES]; /* lane 0: the arrays above (snapshot per solve); 1..: own */
     int lanes;                      /* lanes of the last solve */
@@ -585,49 +585,17 @@ static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int skip)
     return HOMG_OK;
 }
 
-/* Whether a cube level's last half-sweep on the way down runs with the restriction
- * (sweep_restrict): off unless HOMG_CUBE_SWEEP_RESTRICT=1 (environment; the library
- * documents no such variable).  On the H100 (2026-11-26, bench/results/h100_cube.md)
- * it took 160 us at 256^3 against 74 + 54 for the two launches: its halo rows are
- * relaxed again, each with its own divisions for 1 / diagonal. */
-static int cube_sr(void)
-{
-    const char *e = getenv("HOMG_CUBE_SWEEP_RESTRICT");
-    return e && !strcmp(e, "1");
-}
-
-/* Whether a cube level's V-cycle from zero starts with three half-sweeps in one pass
- * (pre3): off unless HOMG_CUBE_PRE3=1 (environment; the library documents no such
- * variable).  On the H100 (2026-11-26, bench/results/h100_cube.md) it took 472 us at
- * 256^3 against 88 + 73 for cube_pre and a half-sweep: 94 registers and ~40
- * divisions a row (1 / diagonal of every row and cell it recomputes). */
-static int cube_pre3(void)
-{
-    const char *e = getenv("HOMG_CUBE_PRE3");
-    return e && !strcmp(e, "1");
-}
-
 /* n sweeps from colour 0 (the first `skip` half-sweeps done), then level l's residual
- * restricted: on a cube level the last half-sweep and the restriction in one pass. */
+ * restricted.  (s6-cube2's sweep_restrict and pre3 kernels, which fused the last
+ * half-sweep with the restriction and the first three half-sweeps from zero, were
+ * slower on the H100 -- 160 and 472 us at 256^3 against 128 and 161 for the launches
+ * they replace, bench/results/h100_cube.md -- and are gone.) */
 static homg_status sweeps_restrict(gen_cycle *c, int l, int n, int skip)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
-    cube_level K;
-    if (2 * n > skip && cube_sr() && cube_of(g, l, c->xs[l], c->bs[l], &K) && !((size_t)G->b[l + 1] % 8)) {
-        const cube_kernels *ck = HOMG_KERNELS(&g->ctx->ex, cube);
-        float *u = (float *)c->xs[l];
-        const float *f = (const float *)c->bs[l];
-        for (int h = skip; h < 2 * n - 1; h++)
-            GQ(g, ck->sweep(&g->ctx->ex, &K, u, f, h & 1), "smoothing");
-        GQ(g, ck->sweep_restrict(&g->ctx->ex, &K, u, f, (2 * n - 1) & 1, (float *)G->b[l + 1]),
-           "residual and restriction");
-        homg__account(g, 2L * n - skip - 1, (2 * n - skip) * 0.5 * share(G, l),
-                      3.0 * (2 * n - skip - 1) * cells(&G->lv[l]));
-    } else {
-        HOMG_TRY(sweeps(c, l, n, 0, skip));
-        GQ(g, residual_restrict(c, l), "residual and restriction");
-    }
+    HOMG_TRY(sweeps(c, l, n, 0, skip));
+    GQ(g, residual_restrict(c, l), "residual and restriction");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
     return HOMG_OK;
 }
@@ -757,11 +725,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    if (from_zero && pre > 1 && cube_pre3() && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* three half-sweeps */
-        GQ(g, HOMG_KERNELS(ex, cube)->pre3(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
-        homg__account(g, 1, 1.5 * share(G, l), 2.0 * cells(&G->lv[l]));
-        done = 3;
-    } else if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
+    if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
         GQ(g, HOMG_KERNELS(ex, cube)->pre(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
         homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
         done = 2;
@@ -952,8 +916,8 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision pr = g->desc.precision;
     const size_t n = cells(&G->lv[0]);
-    const int f1 = G->plain_f1 >= 0 ? G->plain_f1
-                                     : g->desc.method == HOMG_METHOD_FCYCLE || g->desc.method == HOMG_METHOD_FMG;
+    const int f1 =
+        G->plain_f1 >= 0 ? G->plain_f1 : g->desc.method == HOMG_METHOD_FCYCLE || g->desc.method == HOMG_METHOD_FMG;
     gen_cycle c;
     memset(&c, 0, sizeof c);
     c.g = g;
@@ -978,7 +942,14 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
 }
 
 /* Restarts and iteration halves as captured graphs on CUDA (keyed by the arrays). */
-enum { GEN_SEQ_RESTART_FIRST = 100, GEN_SEQ_RESTART, GEN_SEQ_UPDATE, GEN_SEQ_DIRECTION, GEN_SEQ_PLAIN_ZERO, GEN_SEQ_PLAIN };
+enum {
+    GEN_SEQ_RESTART_FIRST = 100,
+    GEN_SEQ_RESTART,
+    GEN_SEQ_UPDATE,
+    GEN_SEQ_DIRECTION,
+    GEN_SEQ_PLAIN_ZERO,
+    GEN_SEQ_PLAIN
+};
 
 typedef struct gen_seq {
     const gen_rhs *x;
