@@ -14,7 +14,12 @@
  * of one level in two damped passes (a W-cycle there, two_pass_solve): 8-cell 1e4
  * checkerboard factor 0.36 -> 0.13, 20% solid discs 0.15 -> 0.075.  Each "cycle" of the
  * solve info is one preconditioned CG iteration.  Scalars stay on the device;
- * with tol = 0 nothing waits for the host.
+ * with tol = 0 nothing waits for the host.  Exception, the plain 3D box (float32,
+ * constant sigma and lambda, no flags, islands, two-pass levels or face data;
+ * plain_on): the cycles run on u alone, without CG, each "cycle" one V-cycle
+ * (F-cycle for FCYCLE, the first for FMG): the Krylov step pays for jumps and
+ * obstacles, not there (H100 2026-11-26: 256^3 to error 1e-4 from zero in 4 plain
+ * V(2,2) cycles, 3.51 ms, against 4 CG iterations, 5.01 ms; bench/results/h100_cube.md).
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
@@ -908,16 +913,16 @@ static homg_status iterate_direction(homg_grid *g, const gen_rhs *x)
 
 /* One plain cycle on u for A u = f (from u = 0 when zero: the cycle's first pass writes
  * every cell), then the monitored norm recorded: the error against u_ref, or the
- * residual (one more pass) relative to ||f||.  desc.method FCYCLE / FMG: the first cycle
- * an F-cycle. */
+ * residual (one more pass) relative to ||f||.  desc.method FCYCLE: F-cycles; FMG: the
+ * first an F-cycle, then V-cycles (HOMG_CUBE_F1=1 / 0: the first an F- / V-cycle). */
 static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
 {
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision pr = g->desc.precision;
     const size_t n = cells(&G->lv[0]);
-    const int f1 =
-        G->plain_f1 >= 0 ? G->plain_f1 : g->desc.method == HOMG_METHOD_FCYCLE || g->desc.method == HOMG_METHOD_FMG;
+    const int fall = g->desc.method == HOMG_METHOD_FCYCLE;
+    const int f1 = G->plain_f1 >= 0 ? G->plain_f1 : fall || g->desc.method == HOMG_METHOD_FMG;
     gen_cycle c;
     memset(&c, 0, sizeof c);
     c.g = g;
@@ -929,7 +934,7 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
     }
     if (zero && !(g->desc.pre > 0 && fused())) /* the cycle's first pass does not write every cell */
         GQ(g, g->ctx->mem->zero(ex, x->u, n * g->elem), "zeroing u");
-    HOMG_TRY(visit(&c, 0, zero && f1, zero));
+    HOMG_TRY(visit(&c, 0, zero ? f1 : fall, zero));
     if (x->u_ref) {
         GQ(g, G->k->error_norm(ex, pr, n, G->lv[0].flag, x->u, x->u_ref, G->s), "error norm");
     } else {
