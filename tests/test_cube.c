@@ -1,9 +1,8 @@
 /* test_cube.c -- the uniform 3D levels' kernels (kernels/grid/cube*, CPU) against
  * the general multigrid's kernels (kernels/grid/gen*, an independent code of the
  * same operator, summing in double) on random input: a half-sweep of each colour,
- * the passes from zero (= smooth_from_zero + the colour-1 half-sweep, + colour 0), prolongation
- * with the colour-1 half-sweep, residual and restriction (alone and after a
- * half-sweep of either colour, sweep_restrict), the operator (and x.q), the
+ * the pass from zero (= smooth_from_zero + the colour-1 half-sweep), prolongation
+ * with the colour-1 half-sweep, residual and restriction, the operator (and x.q), the
  * finest residual (and r.r); every size and side kind
  * of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
  * (residual from the definition, cycles beside the gen kernels'). */
@@ -81,10 +80,6 @@ static void check_case(int t)
     assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, 1), HOMG_OK);
     expect("from zero + colour 1", t, &L, diff(a, b, n));
     memcpy(a, u, n * sizeof(float));
-    assert_int_equal(Q->pre3(ex, &K, a, f), HOMG_OK);
-    assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, 0), HOMG_OK);
-    expect("from zero + colours 1, 0", t, &L, diff(a, b, n));
-    memcpy(a, u, n * sizeof(float));
     memcpy(b, u, n * sizeof(float));
     assert_int_equal(Q->prolong_smooth(ex, &K, ec, a, f), HOMG_OK);
     assert_int_equal(G->prolong_smooth(ex, HOMG_FLOAT32, &L, &C, ec, b, f), HOMG_OK);
@@ -92,22 +87,6 @@ static void check_case(int t)
     assert_int_equal(Q->residual_restrict(ex, &K, u, f, fa), HOMG_OK);
     assert_int_equal(G->residual_restrict(ex, HOMG_FLOAT32, &L, &C, u, f, fb), HOMG_OK);
     expect("residual + restriction", t, &L, diff(fa, fb, nc));
-    for (int colour = 0; colour < 2; colour++) { /* = the half-sweep, then residual + restriction */
-        memcpy(a, u, n * sizeof(float));
-        memcpy(b, u, n * sizeof(float));
-        assert_int_equal(Q->sweep_restrict(ex, &K, a, f, colour, fa), HOMG_OK);
-        assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, colour), HOMG_OK);
-        assert_int_equal(G->residual_restrict(ex, HOMG_FLOAT32, &L, &C, b, f, fb), HOMG_OK);
-        expect("half-sweep + restriction (u)", t, &L, diff(a, b, n));
-        expect("half-sweep + restriction (fc)", t, &L, diff(fa, fb, nc));
-        memcpy(a, u, n * sizeof(float)); /* the pairs backwards: no result may hang on the order */
-        for (int kc = K.nz / 2 - 1; kc >= 0; kc--)
-            for (int jc = K.ny / 2 - 1; jc >= 0; jc--)
-                for (int i0 = K.nx - 4; i0 >= 0; i0 -= 4)
-                    cube_sweep_restrict_pair(&K, a, f, colour, fa, i0, jc, kc);
-        expect("half-sweep + restriction backwards (u)", t, &L, diff(a, b, n));
-        expect("half-sweep + restriction backwards (fc)", t, &L, diff(fa, fb, nc));
-    }
     {
         double xq[2] = { 0, 0 };
         assert_int_equal(Q->apply(ex, &K, u, a, &xq[0]), HOMG_OK);
@@ -162,17 +141,27 @@ static void levels_taken(void **state)
 }
 
 /* Solves of power-of-two boxes (the cube kernels on every level but the coarsest)
- * reach the definition's residual and take the cycles the gen kernels take. */
+ * reach the definition's residual and take the cycles the gen kernels take, in every
+ * schedule: plain cycles (the default on these boxes), the levels of <= 4096 cells in
+ * one block (HOMG_GEN_BLOCK_CELLS), CG around the cycle (HOMG_CUBE_PLAIN=0), the first cycle an F-cycle, and with
+ * face data (plain cycles do not take it: CG); then a warm start from the solution. */
 static void solves_match_gen(void **state)
 {
     static const int dims[][3] = { { 32, 32, 16 }, { 16, 64, 32 } };
+    static const char *const env[][2] = { { NULL, NULL },
+                                          { "HOMG_GEN_CUBE", "0" },
+                                          { "HOMG_GEN_BLOCK_CELLS", "4096" },
+                                          { "HOMG_CUBE_PLAIN", "0" },
+                                          { "HOMG_CUBE_F1", "1" },
+                                          { NULL, NULL } };
+    enum { RUNS = 6 };
     (void)state;
     for (int t = 0; t < 4; t++) {
         grid_case *c = grid_case_new(dims[t / 2][0], dims[t / 2][1], dims[t / 2][2], 1, 7 + t);
         const size_t n = grid_case_cells(c);
-        double *u = (double *)malloc(n * sizeof(double)), res[3];
+        double *u = (double *)malloc(n * sizeof(double)), res[RUNS];
         homg_solve_desc sd;
-        homg_solve_info info[3];
+        homg_solve_info info[RUNS], warm;
         c->d.method = HOMG_METHOD_VCYCLE;
         c->d.precision = HOMG_FLOAT32;
         if (t & 1) { /* Neumann on three sides, lambda > 0 */
@@ -181,23 +170,35 @@ static void solves_match_gen(void **state)
         }
         memset(&sd, 0, sizeof sd);
         sd.tol = 1e-5;
-        for (int off = 0; off < 3; off++) { /* cube kernels, gen kernels, cube with pre3 and sweep_restrict */
-            if (off == 1)
-                setenv("HOMG_GEN_CUBE", "0", 1);
-            if (off == 2)
-                setenv("HOMG_CUBE_PRE3", "1", 1), setenv("HOMG_CUBE_SWEEP_RESTRICT", "1", 1);
-            assert_int_equal(grid_case_solve(cpu, c, &sd, u, &info[off], NULL, NULL), HOMG_OK);
-            res[off] = grid_case_residual(c, u, 0);
-            unsetenv("HOMG_GEN_CUBE"), unsetenv("HOMG_CUBE_PRE3"), unsetenv("HOMG_CUBE_SWEEP_RESTRICT");
+        for (int run = 0; run < RUNS; run++) {
+            if (env[run][0])
+                setenv(env[run][0], env[run][1], 1);
+            if (run == RUNS - 1)
+                grid_case_random_faces(c, 11 + t);
+            assert_int_equal(grid_case_solve(cpu, c, &sd, u, &info[run], NULL, NULL), HOMG_OK);
+            res[run] = grid_case_residual(c, u, 0);
+            if (run == 0) /* the warm start below */
+                memcpy(c->u0, u, n * sizeof(double));
+            if (env[run][0])
+                unsetenv(env[run][0]);
         }
-        printf("  %d x %d x %d%s: cube %d cycles, residual %.2e; gen %d cycles, %.2e; pre3 + sweep_restrict %d, "
-               "%.2e\n",
-               c->d.nx, c->d.ny, c->d.nz, t & 1 ? " (Neumann, lambda)" : "", info[0].cycles, res[0], info[1].cycles,
-               res[1], info[2].cycles, res[2]);
-        for (int m = 0; m < 3; m += 2) {
-            assert_true(info[m].converged && res[m] < 3e-5);
-            assert_true(info[m].cycles <= info[1].cycles);
+        printf(
+            "  %d x %d x %d%s: plain cycles %d, residual %.2e; gen kernels %d, %.2e; one-block coarse V from 16^3 %d, "
+            "%.2e; CG %d, %.2e; F-cycle first %d, %.2e; face data %d, %.2e\n",
+            c->d.nx, c->d.ny, c->d.nz, t & 1 ? " (Neumann, lambda)" : "", info[0].cycles, res[0], info[1].cycles,
+            res[1], info[2].cycles, res[2], info[3].cycles, res[3], info[4].cycles, res[4], info[5].cycles, res[5]);
+        for (int run = 0; run < RUNS; run++) {
+            assert_true(info[run].converged && res[run] < 3e-5);
+            assert_true(info[run].cycles <= info[1].cycles + (run == RUNS - 1)); /* face data: CG's cycles */
         }
+        /* warm: from the first run's solution, without face data (plain cycles from u) */
+        for (int k = 0; k < 6; k++) {
+            free(c->face[k]);
+            c->face[k] = NULL;
+        }
+        sd.warm_start = 1;
+        assert_int_equal(grid_case_solve(cpu, c, &sd, u, &warm, NULL, NULL), HOMG_OK);
+        assert_true(warm.converged && warm.cycles <= 2 && grid_case_residual(c, u, 0) < 3e-5);
         grid_case_free(c);
         free(u);
     }

@@ -73,11 +73,6 @@ static void check_level(const gen_level *L, uint64_t seed)
     assert_int_equal(QG->pre(&gpu->ex, &K, du, df), HOMG_OK);
     assert_int_equal(QC->pre(&cpu->ex, &K, hu, f), HOMG_OK);
     expect("from zero + sweep", &K, diff(du, hu, n));
-    assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK); /* garbage before */
-    memcpy(hu, u, n * sizeof(float));
-    assert_int_equal(QG->pre3(&gpu->ex, &K, du, df), HOMG_OK);
-    assert_int_equal(QC->pre3(&cpu->ex, &K, hu, f), HOMG_OK);
-    expect("from zero + colours 1, 0", &K, diff(du, hu, n));
     memcpy(hu, u, n * sizeof(float));
     assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK);
     assert_int_equal(QG->prolong_smooth(&gpu->ex, &K, dec, du, df), HOMG_OK);
@@ -86,14 +81,6 @@ static void check_level(const gen_level *L, uint64_t seed)
     assert_int_equal(QG->residual_restrict(&gpu->ex, &K, du, df, dfc), HOMG_OK);
     assert_int_equal(QC->residual_restrict(&cpu->ex, &K, hu, f, fc), HOMG_OK);
     expect("residual + restriction", &K, diff(dfc, fc, nc));
-    for (int colour = 0; colour < 2; colour++) {
-        memcpy(hu, u, n * sizeof(float));
-        assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK);
-        assert_int_equal(QG->sweep_restrict(&gpu->ex, &K, du, df, colour, dfc), HOMG_OK);
-        assert_int_equal(QC->sweep_restrict(&cpu->ex, &K, hu, f, colour, fc), HOMG_OK);
-        expect("half-sweep + restriction (u)", &K, diff(du, hu, n));
-        expect("half-sweep + restriction (fc)", &K, diff(dfc, fc, nc));
-    }
     {
         double xq[2] = { 0, 0 }, *dxq = NULL;
         assert_int_equal(homg_alloc(gpu, sizeof(double), (void **)&dxq), HOMG_OK);
@@ -138,7 +125,8 @@ static void kernels_match_cpu(void **state)
     assert_int_equal(bad, 0);
 }
 
-/* GPU solves with the cube kernels equal the CPU's and take the gen kernels' cycles. */
+/* GPU solves with the cube kernels equal the CPU's and take the gen kernels' cycles, with
+ * plain cycles (the default on these boxes) and with CG around the cycle (HOMG_CUBE_PLAIN=0). */
 static void solves_match_cpu(void **state)
 {
     static const int dims[][3] = { { 64, 64, 64 }, { 32, 16, 64 } };
@@ -146,9 +134,9 @@ static void solves_match_cpu(void **state)
     for (int t = 0; t < 2; t++) {
         grid_case *c = grid_case_new(dims[t][0], dims[t][1], dims[t][2], 1, 17 + t);
         const size_t n = grid_case_cells(c);
-        double *u[3], res[3];
+        double *u[5], res[5];
         homg_solve_desc sd;
-        homg_solve_info info[3];
+        homg_solve_info info[5];
         c->d.method = HOMG_METHOD_VCYCLE;
         c->d.precision = HOMG_FLOAT32;
         if (t) {
@@ -157,21 +145,26 @@ static void solves_match_cpu(void **state)
         }
         memset(&sd, 0, sizeof sd);
         sd.tol = 1e-5;
-        for (int r = 0; r < 3; r++) { /* CUDA, CUDA without the cube kernels, CPU */
+        for (int r = 0; r < 5; r++) { /* CUDA, CUDA without the cube kernels, CPU; with CG: CUDA, CPU */
             u[r] = (double *)malloc(n * sizeof(double));
             if (r == 1)
                 setenv("HOMG_GEN_CUBE", "0", 1);
-            assert_int_equal(grid_case_solve(r == 2 ? cpu : gpu, c, &sd, u[r], &info[r], NULL, NULL), HOMG_OK);
+            if (r >= 3)
+                setenv("HOMG_CUBE_PLAIN", "0", 1);
+            assert_int_equal(grid_case_solve(r == 2 || r == 4 ? cpu : gpu, c, &sd, u[r], &info[r], NULL, NULL),
+                             HOMG_OK);
             unsetenv("HOMG_GEN_CUBE");
+            unsetenv("HOMG_CUBE_PLAIN");
             res[r] = grid_case_residual(c, u[r], 0);
         }
         printf("  %d x %d x %d: CUDA %d cycles res %.2e, CUDA gen kernels %d cycles res %.2e, CPU %d cycles res %.2e, "
-               "CUDA vs CPU %.2e\n",
+               "CUDA vs CPU %.2e; CG: CUDA %d cycles res %.2e, CPU %d, CUDA vs CPU %.2e\n",
                c->d.nx, c->d.ny, c->d.nz, info[0].cycles, res[0], info[1].cycles, res[1], info[2].cycles, res[2],
-               homg_rel_diff(u[0], u[2], n));
+               homg_rel_diff(u[0], u[2], n), info[3].cycles, res[3], info[4].cycles, homg_rel_diff(u[3], u[4], n));
         assert_true(info[0].cycles == info[2].cycles && info[0].cycles <= info[1].cycles);
         assert_true(res[0] < 3e-5 && homg_rel_diff(u[0], u[2], n) < 1e-5);
-        for (int r = 0; r < 3; r++)
+        assert_true(info[3].cycles == info[4].cycles && res[3] < 3e-5 && homg_rel_diff(u[3], u[4], n) < 1e-5);
+        for (int r = 0; r < 5; r++)
             free(u[r]);
         grid_case_free(c);
     }

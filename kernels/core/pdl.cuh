@@ -9,6 +9,21 @@
 #define HOMG_CORE_PDL_CUH
 
 #include <cuda_runtime.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether the general multigrid's kernels (gen.cu, cube.cu) launch with PDL: yes unless
+ * HOMG_GEN_PDL=0 (the benchmark times against it; the library documents no such
+ * variable), read once per file that calls it. */
+static inline int homg_pdl_gen_on(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("HOMG_GEN_PDL");
+        v = !(e && !strcmp(e, "0"));
+    }
+    return v;
+}
 
 __device__ __forceinline__ void homg_pdl_wait(void)
 {

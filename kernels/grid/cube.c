@@ -22,19 +22,6 @@ homg_status homg_cpu_cube_pre(kernel_exec *ex, const cube_level *K, float *u, co
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cube_pre3(kernel_exec *ex, const cube_level *K, float *u, const float *f)
-{
-    (void)ex;
-    for (int k = 0; k < K->nz; k++)
-        for (int j = 0; j < K->ny; j++)
-            for (int i0 = 0; i0 < K->nx; i0 += 4) {
-                float out[4];
-                cube_pre3_row(K, f, i0, j, k, out);
-                cube_st4(u + cube_index(K, i0, j, k), out);
-            }
-    return HOMG_OK;
-}
-
 homg_status homg_cpu_cube_prolong_smooth(kernel_exec *ex, const cube_level *K, const float *ec, float *u,
                                          const float *f)
 {
@@ -53,17 +40,6 @@ homg_status homg_cpu_cube_residual_restrict(kernel_exec *ex, const cube_level *K
         for (int jc = 0; jc < K->ny / 2; jc++)
             for (int i0 = 0; i0 < K->nx; i0 += 4)
                 cube_restrict_pair(K, u, f, fc, i0, jc, kc);
-    return HOMG_OK;
-}
-
-homg_status homg_cpu_cube_sweep_restrict(kernel_exec *ex, const cube_level *K, float *u, const float *f, int colour,
-                                         float *fc)
-{
-    (void)ex;
-    for (int kc = 0; kc < K->nz / 2; kc++)
-        for (int jc = 0; jc < K->ny / 2; jc++)
-            for (int i0 = 0; i0 < K->nx; i0 += 4)
-                cube_sweep_restrict_pair(K, u, f, colour, fc, i0, jc, kc);
     return HOMG_OK;
 }
 

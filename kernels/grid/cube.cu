@@ -15,24 +15,11 @@
 #define CUBE_THREADS   270000u
 #define CUBE_MAX_CHUNK 16
 
-/* Programmatic dependent launch as in gen.cu: a kernel may start while the one
- * before it finishes and waits at its first line for that one's writes
- * (HOMG_GEN_PDL=0: plain launches, as gen.cu). */
-static int cube_pdl(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("HOMG_GEN_PDL");
-        v = !(e && !strcmp(e, "0"));
-    }
-    return v;
-}
-
 template <typename... K, typename... A>
 static homg_status cube_launch(kernel_exec *ex, size_t threads, const char *what, void (*kernel)(K...), A... args)
 {
     homg_pdl_launch(homg_cuda_stream(ex), dim3((unsigned)((threads + CUBE_NT - 1) / CUBE_NT)), dim3(CUBE_NT),
-                    cube_pdl(), kernel, args...);
+                    homg_pdl_gen_on(), kernel, args...); /* as gen.cu (HOMG_GEN_PDL=0: plain) */
     HOMG_CUDA_LAUNCHED(ex, what);
     return HOMG_OK;
 }
@@ -78,19 +65,6 @@ __global__ void cube_pre_kernel(cube_level K, float *u, const float *f, int kc)
     homg_pdl_wait();
     if (cube_column(K, kc, &i0, &j, &k0, &k1))
         cube_pre_col(&K, u, f, i0, j, k0, k1);
-}
-
-/* A thread per row (no march: the row needs f within two steps, from the caches). */
-__global__ void cube_pre3_kernel(cube_level K, float *u, const float *f)
-{
-    const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, rows = qx * (unsigned)K.ny;
-    const unsigned k = t / rows, r = t - k * rows, j = r / qx;
-    float out[4];
-    homg_pdl_wait();
-    if (k >= (unsigned)K.nz)
-        return;
-    cube_pre3_row(&K, f, 4 * (int)(r - j * qx), (int)j, (int)k, out);
-    cube_st4(u + cube_index(&K, 4 * (int)(r - j * qx), (int)j, (int)k), out);
 }
 
 __global__ void cube_prolong_kernel(cube_level K, const float *ec, float *u, const float *f, int kc)
@@ -151,16 +125,6 @@ __global__ void cube_restrict_kernel(cube_level K, const float *u, const float *
         cube_restrict_pair(&K, u, f, fc, 4 * (int)a, (int)J, (int)Kc);
 }
 
-/* A thread per pair of coarse cells, as cube_restrict_kernel. */
-__global__ void cube_sweep_restrict_kernel(cube_level K, float *u, const float *f, int colour, float *fc)
-{
-    const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, cy = (unsigned)K.ny / 2;
-    const unsigned row = t / qx, a = t - row * qx, J = row % cy, Kc = row / cy;
-    homg_pdl_wait();
-    if (Kc < (unsigned)K.nz / 2)
-        cube_sweep_restrict_pair(&K, u, f, colour, fc, 4 * (int)a, (int)J, (int)Kc);
-}
-
 extern "C" homg_status homg_cuda_cube_sweep(kernel_exec *ex, const cube_level *K, float *u, const float *f, int colour)
 {
     const int kc = cube_chunk(K);
@@ -171,11 +135,6 @@ extern "C" homg_status homg_cuda_cube_pre(kernel_exec *ex, const cube_level *K, 
 {
     const int kc = cube_chunk(K);
     return cube_launch(ex, cube_threads(K, kc), "cube_pre_kernel", cube_pre_kernel, *K, u, f, kc);
-}
-
-extern "C" homg_status homg_cuda_cube_pre3(kernel_exec *ex, const cube_level *K, float *u, const float *f)
-{
-    return cube_launch(ex, cube_threads(K, 1), "cube_pre3_kernel", cube_pre3_kernel, *K, u, f);
 }
 
 extern "C" homg_status homg_cuda_cube_prolong_smooth(kernel_exec *ex, const cube_level *K, const float *ec, float *u,
@@ -190,13 +149,6 @@ extern "C" homg_status homg_cuda_cube_residual_restrict(kernel_exec *ex, const c
 {
     const size_t n = (size_t)(K->nx / 4) * (K->ny / 2) * (K->nz / 2);
     return cube_launch(ex, n, "cube_restrict_kernel", cube_restrict_kernel, *K, u, f, fc);
-}
-
-extern "C" homg_status homg_cuda_cube_sweep_restrict(kernel_exec *ex, const cube_level *K, float *u, const float *f,
-                                                     int colour, float *fc)
-{
-    const size_t n = (size_t)(K->nx / 4) * (K->ny / 2) * (K->nz / 2);
-    return cube_launch(ex, n, "cube_sweep_restrict_kernel", cube_sweep_restrict_kernel, *K, u, f, colour, fc);
 }
 
 extern "C" homg_status homg_cuda_cube_apply(kernel_exec *ex, const cube_level *K, const float *x, float *q, double *xq)

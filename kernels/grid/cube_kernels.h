@@ -34,8 +34,6 @@ typedef struct cube_level {
     X(homg_status, cube, sweep, (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour))   \
     /* u = 0, the colour-0 half-sweep, then the colour-1 half-sweep, in one pass over f (every cell written). */ \
     X(homg_status, cube, pre, (kernel_exec * ex, const cube_level *K, float *u, const float *f))                 \
-    /* u = 0, then the half-sweeps of colour 0, 1 and 0, in one pass over f (every cell written). */             \
-    X(homg_status, cube, pre3, (kernel_exec * ex, const cube_level *K, float *u, const float *f))                \
     /* v = u + ec[parent] (C: the level below, half K's size per axis), then the colour-1 cells of u relaxed */  \
     /* from v; the colour-0 cells keep u (the caller's colour-0 half-sweep overwrites them next). */             \
     X(homg_status, cube, prolong_smooth,                                                                         \
@@ -48,10 +46,7 @@ typedef struct cube_level {
       (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *r, double *rr))             \
     /* fc[C] = sum over C's eight children of f - A u (fc: the level below, half K's size per axis). */          \
     X(homg_status, cube, residual_restrict,                                                                      \
-      (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *fc))                        \
-    /* The half-sweep of `colour`, then residual_restrict, in one pass (cube_point.h says why it may). */        \
-    X(homg_status, cube, sweep_restrict,                                                                         \
-      (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour, float *fc))
+      (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *fc))
 
 typedef struct cube_kernels {
     const char *name;

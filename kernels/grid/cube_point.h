@@ -179,20 +179,34 @@ HOMG_HD float cube_zero1(const cube_level *K, int i, int j, int k, float f)
     return ((i + j + k) & 1) == 0 ? f * (1.0f / cube_diag(K, cube_dyz(K, j, k), i)) : 0.0f;
 }
 
+/* The neighbours of row (i0, j, k) at index c that a marching column loads: the cells
+ * before and after it along x (xl, xr), the rows j -+ 1 (ys, yn) and k + 1 (zt); zeros
+ * off the level.  ro: u is not written by the kernel (the read-only cache). */
+HOMG_HD void cube_load_row(const cube_level *K, const float *u, unsigned c, int i0, int j, int k, int ro, float *xl,
+                           float *xr, float ys[4], float yn[4], float zt[4])
+{
+    const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny;
+    const float *t = k + 1 < K->nz ? u + (c + sz) : NULL, *s = j > 0 ? u + (c - sy) : NULL;
+    const float *n = j + 1 < K->ny ? u + (c + sy) : NULL;
+    *xl = i0 > 0 ? u[c - 1] : 0.0f;
+    *xr = i0 + 4 < K->nx ? u[c + 4] : 0.0f;
+    if (ro)
+        cube_ldg4(t, zt), cube_ldg4(s, ys), cube_ldg4(n, yn);
+    else
+        cube_ld4(t, zt), cube_ld4(s, ys), cube_ld4(n, yn);
+}
+
 /* One half-sweep of colour `colour` on the column (i0, j), planes k0 .. k1-1. */
 HOMG_HD void cube_sweep_col(const cube_level *K, float *u, const float *f, int colour, int i0, int j, int k0, int k1)
 {
-    const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny;
+    const unsigned sz = (unsigned)K->nx * (unsigned)K->ny;
     unsigned c = cube_index(K, i0, j, k0);
     float zb[4], zc[4], zt[4];
     cube_ld4(k0 > 0 ? u + (c - sz) : NULL, zb);
     cube_ld4(u + c, zc);
     for (int k = k0; k < k1; k++, c += sz) {
-        float ys[4], yn[4], ff[4], out[4], rd[4];
-        const float xl = i0 > 0 ? u[c - 1] : 0.0f, xr = i0 + 4 < K->nx ? u[c + 4] : 0.0f;
-        cube_ld4(k + 1 < K->nz ? u + (c + sz) : NULL, zt);
-        cube_ld4(j > 0 ? u + (c - sy) : NULL, ys);
-        cube_ld4(j + 1 < K->ny ? u + (c + sy) : NULL, yn);
+        float ys[4], yn[4], ff[4], out[4], rd[4], xl, xr;
+        cube_load_row(K, u, c, i0, j, k, 0, &xl, &xr, ys, yn, zt);
         cube_ldg4(f + c, ff);
         cube_rdiag4(K, i0, j, k, rd);
         cube_relax4(K, rd, (i0 + j + k) & 1, colour, zc, zc, xl, xr, ys, yn, zb, zt, ff, out);
@@ -309,14 +323,11 @@ HOMG_HD void cube_res4(const cube_level *K, int i0, int j, int k, const float uc
 /* f - A u on row (i0, j, k). */
 HOMG_HD void cube_res_row(const cube_level *K, const float *u, const float *f, int i0, int j, int k, float r[4])
 {
-    const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny, c = cube_index(K, i0, j, k);
-    const float xl = i0 > 0 ? u[c - 1] : 0.0f, xr = i0 + 4 < K->nx ? u[c + 4] : 0.0f;
-    float uc[4], ys[4], yn[4], zb[4], zt[4], ff[4];
+    const unsigned sz = (unsigned)K->nx * (unsigned)K->ny, c = cube_index(K, i0, j, k);
+    float uc[4], ys[4], yn[4], zb[4], zt[4], ff[4], xl, xr;
     cube_ldg4(u + c, uc);
-    cube_ldg4(j > 0 ? u + (c - sy) : NULL, ys);
-    cube_ldg4(j + 1 < K->ny ? u + (c + sy) : NULL, yn);
     cube_ldg4(k > 0 ? u + (c - sz) : NULL, zb);
-    cube_ldg4(k + 1 < K->nz ? u + (c + sz) : NULL, zt);
+    cube_load_row(K, u, c, i0, j, k, 1, &xl, &xr, ys, yn, zt);
     cube_ldg4(f + c, ff);
     cube_res4(K, i0, j, k, uc, xl, xr, ys, yn, zb, zt, ff, r);
 }
@@ -324,7 +335,7 @@ HOMG_HD void cube_res_row(const cube_level *K, const float *u, const float *f, i
 /* q = A x on the column (i0, j), planes k0 .. k1-1; returns the sum of x q there. */
 HOMG_HD double cube_apply_col(const cube_level *K, const float *x, float *q, int i0, int j, int k0, int k1)
 {
-    const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny;
+    const unsigned sz = (unsigned)K->nx * (unsigned)K->ny;
     unsigned c = cube_index(K, i0, j, k0);
     float zb[4], zc[4], zt[4];
     double xq = 0;
@@ -332,11 +343,8 @@ HOMG_HD double cube_apply_col(const cube_level *K, const float *x, float *q, int
     cube_ldg4(x + c, zc);
     for (int k = k0; k < k1; k++, c += sz) {
         const float dyz = cube_dyz(K, j, k);
-        const float xl = i0 > 0 ? x[c - 1] : 0.0f, xr = i0 + 4 < K->nx ? x[c + 4] : 0.0f;
-        float ys[4], yn[4], out[4];
-        cube_ldg4(k + 1 < K->nz ? x + (c + sz) : NULL, zt);
-        cube_ldg4(j > 0 ? x + (c - sy) : NULL, ys);
-        cube_ldg4(j + 1 < K->ny ? x + (c + sy) : NULL, yn);
+        float ys[4], yn[4], out[4], xl, xr;
+        cube_load_row(K, x, c, i0, j, k, 1, &xl, &xr, ys, yn, zt);
         for (int m = 0; m < 4; m++) {
             const float w = m == 0 ? xl : zc[m - 1], e = m == 3 ? xr : zc[m + 1];
             const float off = K->g[0] * (w + e) + K->g[1] * (ys[m] + yn[m]) + K->g[2] * (zb[m] + zt[m]);
@@ -395,150 +403,6 @@ HOMG_HD void cube_restrict_pair(const cube_level *K, const float *u, const float
             a1 += r[2] + r[3];
         }
     cube_st2(fc + cube_cindex(K, i0 / 2, J, Kc), a0, a1);
-}
-
-/* ---- the last half-sweep and the restriction in one pass (sweep_restrict) ----
- * The half-sweep of `colour` reads only the other colour, which nobody writes in
- * the pass: a thread relaxes its neighbours' cells again from u instead of reading
- * what their threads store, so the residual sees the new values in any order.
- * u is read with plain loads (other threads write its rows meanwhile; the cells
- * they change are never used from memory). */
-
-/* Row (i0, j, k) after the half-sweep of `colour`; zeros off the level. */
-HOMG_HD void cube_new_row(const cube_level *K, const float *u, const float *f, int colour, int i0, int j, int k,
-                          float out[4])
-{
-    const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny;
-    float zc[4], ys[4], yn[4], zb[4], zt[4], ff[4], rd[4];
-    if (j < 0 || j >= K->ny || k < 0 || k >= K->nz) {
-        cube_ld4(NULL, out);
-        return;
-    }
-    const unsigned c = cube_index(K, i0, j, k);
-    const float xl = i0 > 0 ? u[c - 1] : 0.0f, xr = i0 + 4 < K->nx ? u[c + 4] : 0.0f;
-    cube_ld4(u + c, zc);
-    cube_ld4(j > 0 ? u + (c - sy) : NULL, ys);
-    cube_ld4(j + 1 < K->ny ? u + (c + sy) : NULL, yn);
-    cube_ld4(k > 0 ? u + (c - sz) : NULL, zb);
-    cube_ld4(k + 1 < K->nz ? u + (c + sz) : NULL, zt);
-    cube_ldg4(f + c, ff);
-    cube_rdiag4(K, i0, j, k, rd);
-    cube_relax4(K, rd, (i0 + j + k) & 1, colour, zc, zc, xl, xr, ys, yn, zb, zt, ff, out);
-}
-
-/* Cell (i, j, k) (on the level) after the half-sweep of `colour`. */
-HOMG_HD float cube_new1(const cube_level *K, const float *u, const float *f, int colour, int i, int j, int k)
-{
-    const unsigned sy = (unsigned)K->nx, sz = (unsigned)K->nx * (unsigned)K->ny, c = cube_index(K, i, j, k);
-    if (((i + j + k) & 1) != colour)
-        return u[c];
-    const float w = i > 0 ? u[c - 1] : 0.0f, e = i + 1 < K->nx ? u[c + 1] : 0.0f;
-    const float s = j > 0 ? u[c - sy] : 0.0f, n = j + 1 < K->ny ? u[c + sy] : 0.0f;
-    const float b = k > 0 ? u[c - sz] : 0.0f, t = k + 1 < K->nz ? u[c + sz] : 0.0f;
-    return cube_relax1(K, 1.0f / cube_diag(K, cube_dyz(K, j, k), i), w, e, s, n, b, t, f[c]);
-}
-
-/* The residual of the new row v at (i0, j, k) added to *a0 (cells 0, 1) and *a1 (2, 3):
- * oy / oz its new neighbour rows inside the pair along y / z, hy / hz (0 or 1) the
- * side of the pair the row lies on (its other neighbours are relaxed again here). */
-HOMG_HD void cube_sr_add(const cube_level *K, const float *u, const float *f, int colour, int i0, int j, int k,
-                         const float v[4], const float oy[4], int hy, const float oz[4], int hz, float *a0, float *a1)
-{
-    float ys[4], yn[4], zb[4], zt[4], ff[4], r[4];
-    const float xl = i0 > 0 ? cube_new1(K, u, f, colour, i0 - 1, j, k) : 0.0f;
-    const float xr = i0 + 4 < K->nx ? cube_new1(K, u, f, colour, i0 + 4, j, k) : 0.0f;
-    if (hy == 0)
-        cube_new_row(K, u, f, colour, i0, j - 1, k, ys), cube_copy4(yn, oy);
-    else
-        cube_copy4(ys, oy), cube_new_row(K, u, f, colour, i0, j + 1, k, yn);
-    if (hz == 0)
-        cube_new_row(K, u, f, colour, i0, j, k - 1, zb), cube_copy4(zt, oz);
-    else
-        cube_copy4(zb, oz), cube_new_row(K, u, f, colour, i0, j, k + 1, zt);
-    cube_ldg4(f + cube_index(K, i0, j, k), ff);
-    cube_res4(K, i0, j, k, v, xl, xr, ys, yn, zb, zt, ff, r);
-    *a0 += r[0] + r[1];
-    *a1 += r[2] + r[3];
-}
-
-/* The half-sweep of `colour` on the four rows of coarse cells (i0/2, J, Kc) and
- * (i0/2 + 1, J, Kc), stored, and fc there = their children's f - A u (new u). */
-HOMG_HD void cube_sweep_restrict_pair(const cube_level *K, float *u, const float *f, int colour, float *fc, int i0,
-                                      int J, int Kc)
-{
-    const int j = 2 * J, k = 2 * Kc;
-    float v00[4], v01[4], v10[4], v11[4], a0 = 0.0f, a1 = 0.0f; /* vDkDj: the new row (j + Dj, k + Dk) */
-    cube_new_row(K, u, f, colour, i0, j, k, v00);
-    cube_new_row(K, u, f, colour, i0, j + 1, k, v01);
-    cube_new_row(K, u, f, colour, i0, j, k + 1, v10);
-    cube_new_row(K, u, f, colour, i0, j + 1, k + 1, v11);
-    cube_st4(u + cube_index(K, i0, j, k), v00);
-    cube_st4(u + cube_index(K, i0, j + 1, k), v01);
-    cube_st4(u + cube_index(K, i0, j, k + 1), v10);
-    cube_st4(u + cube_index(K, i0, j + 1, k + 1), v11);
-    cube_sr_add(K, u, f, colour, i0, j, k, v00, v01, 0, v10, 0, &a0, &a1);
-    cube_sr_add(K, u, f, colour, i0, j + 1, k, v01, v00, 1, v11, 0, &a0, &a1);
-    cube_sr_add(K, u, f, colour, i0, j, k + 1, v10, v11, 0, v00, 1, &a0, &a1);
-    cube_sr_add(K, u, f, colour, i0, j + 1, k + 1, v11, v10, 1, v01, 1, &a0, &a1);
-    cube_st2(fc + cube_cindex(K, i0 / 2, J, Kc), a0, a1);
-}
-
-/* ---- three half-sweeps from zero in one pass (pre3) ----
- * From u = 0 the colour-0, colour-1 and colour-0 half-sweeps are a function of f
- * alone (cells within two steps): a thread computes its row from f's rows around
- * it and never reads u, so the rows are independent. */
-
-/* The index of f's row (i0, j, k), or NULL off the level. */
-HOMG_HD const float *cube_frow(const cube_level *K, const float *f, int i0, int j, int k)
-{
-    return j < 0 || j >= K->ny || k < 0 || k >= K->nz ? NULL : f + cube_index(K, i0, j, k);
-}
-
-/* Cell i of row (j, k) after the colour-0 half-sweep from zero (0 off the level). */
-HOMG_HD float cube_zero_cell(const cube_level *K, const float *f, int i, int j, int k)
-{
-    if (i < 0 || i >= K->nx || j < 0 || j >= K->ny || k < 0 || k >= K->nz)
-        return 0.0f;
-    return cube_zero1(K, i, j, k, f[cube_index(K, i, j, k)]);
-}
-
-/* Row (i0, j, k) after zero + colour 0 + colour 1 + colour 0 (cube_pre3). */
-HOMG_HD void cube_pre3_row(const cube_level *K, const float *f, int i0, int j, int k, float out[4])
-{
-    float z[5][5][4]; /* after colour 0: z[2 + dj][2 + dk], |dj| + |dk| <= 2 */
-    float w[5][4], xl[5], xr[5], ff[4], rd[4];
-    for (int a = 0; a < 5; a++)
-        for (int b = 0; b < 5; b++)
-            if ((a > 2 ? a - 2 : 2 - a) + (b > 2 ? b - 2 : 2 - b) <= 2)
-                cube_zero_row(K, cube_frow(K, f, i0, j + a - 2, k + b - 2), i0, j + a - 2, k + b - 2, z[a][b]);
-    for (int p = 0; p < 5; p++) { /* after colour 1: the row (p 0) and its neighbours j - 1, j + 1, k - 1, k + 1 */
-        const int dj = p == 1 ? -1 : p == 2, dk = p == 3 ? -1 : p == 4;
-        const int jj = j + dj, kk = k + dk, a = 2 + dj, b = 2 + dk;
-        const float *fr = cube_frow(K, f, i0, jj, kk);
-        xl[p] = cube_zero_cell(K, f, i0 - 1, jj, kk);
-        xr[p] = cube_zero_cell(K, f, i0 + 4, jj, kk);
-        if (!fr) {
-            cube_ld4(NULL, w[p]);
-            continue;
-        }
-        cube_ldg4(fr, ff);
-        cube_rdiag4(K, i0, jj, kk, rd);
-        cube_relax4(K, rd, (i0 + jj + kk) & 1, 1, z[a][b], z[a][b], xl[p], xr[p], z[a - 1][b], z[a + 1][b], z[a][b - 1],
-                    z[a][b + 1], ff, w[p]);
-    }
-    { /* the cells beside the row after colour 1, then the row after colour 0 */
-        const unsigned c = cube_index(K, i0, j, k);
-        float vl = xl[0], vr = xr[0];
-        if (i0 > 0 && ((i0 - 1 + j + k) & 1))
-            vl = cube_relax1(K, 1.0f / cube_diag(K, cube_dyz(K, j, k), i0 - 1), cube_zero_cell(K, f, i0 - 2, j, k),
-                             z[2][2][0], xl[1], xl[2], xl[3], xl[4], f[c - 1]);
-        if (i0 + 4 < K->nx && ((i0 + 4 + j + k) & 1))
-            vr = cube_relax1(K, 1.0f / cube_diag(K, cube_dyz(K, j, k), i0 + 4), z[2][2][3],
-                             cube_zero_cell(K, f, i0 + 5, j, k), xr[1], xr[2], xr[3], xr[4], f[c + 4]);
-        cube_ldg4(f + c, ff);
-        cube_rdiag4(K, i0, j, k, rd);
-        cube_relax4(K, rd, (i0 + j + k) & 1, 0, w[0], w[0], vl, vr, w[1], w[2], w[3], w[4], ff, out);
-    }
 }
 
 #endif

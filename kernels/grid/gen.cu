@@ -106,17 +106,8 @@ template <> struct gp<double> {
  * the edge), and waits at its first line until that kernel's writes are visible
  * (homg_pdl_wait, kernels/core/pdl.cuh); the launch latency between the dozens of
  * small kernels of a cycle then overlaps the previous kernel's tail.
- * HOMG_GEN_PDL=0: plain launches (the
- * benchmark times against it; the library documents no such variable). */
-static int pdl_on(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("HOMG_GEN_PDL");
-        v = !(e && !strcmp(e, "0"));
-    }
-    return v;
-}
+ * HOMG_GEN_PDL=0: plain launches (homg_pdl_gen_on). */
+static int pdl_on(void) { return homg_pdl_gen_on(); }
 
 /* HOMG_GEN_COARSE_CACHED=0: the coarsest level's sweeps read the level's arrays each
  * time (the layout before coarse_sweeps_cached; the benchmark times against it, the

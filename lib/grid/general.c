@@ -14,7 +14,12 @@
  * of one level in two damped passes (a W-cycle there, two_pass_solve): 8-cell 1e4
  * checkerboard factor 0.36 -> 0.13, 20% solid discs 0.15 -> 0.075.  Each "cycle" of the
  * solve info is one preconditioned CG iteration.  Scalars stay on the device;
- * with tol = 0 nothing waits for the host.
+ * with tol = 0 nothing waits for the host.  Exception, the plain 3D box (float32,
+ * constant sigma and lambda, no flags, islands, two-pass levels or face data;
+ * plain_on): the cycles run on u alone, without CG, each "cycle" one V-cycle
+ * (F-cycle for FCYCLE, the first for FMG): the Krylov step pays for jumps and
+ * obstacles, not there (H100 2026-11-26: 256^3 to error 1e-4 from zero in 4 plain
+ * V(2,2) cycles, 3.51 ms, against 4 CG iterations, 5.01 ms; bench/results/h100_cube.md).
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
@@ -66,15 +71,17 @@ struct grid_general {
     void *x[HOMG_GEN_MAX_LEVELS], *b[HOMG_GEN_MAX_LEVELS];   /* levels >= 1: correction, rhs */
     void *kz[HOMG_GEN_MAX_LEVELS], *kq[HOMG_GEN_MAX_LEVELS]; /* two-pass levels' work vectors */
     unsigned kmask;                                          /* bit m: level m solved in two passes */
-    int blk;                                                 /* first level of block_vcycle (0: none) */
-    double *kw;                                              /* device doubles: GEN_NSCALARS per level */
-    void *r, *z, *p, *q;                                     /* finest work vectors */
-    void *sig;                                               /* own copy of sigma_cell */
-    void *cm;                                                /* the coarsest level's solve as a matrix, or NULL */
-    gen_fine F;                                              /* constants of the finest level */
-    double *s;                                               /* GEN_NSCALARS device doubles */
-    grid_islands isl;                                        /* singular islands */
-    double *hist;                                            /* the selected lane's history */
+    int cube;                                                /* the cube kernels on (HOMG_GEN_CUBE, cube_of) */
+    int plain, plain_f1; /* plain cycles (plain_on); first an F-cycle (-1: method) */
+    int blk;             /* first level of block_vcycle (0: none) */
+    double *kw;          /* device doubles: GEN_NSCALARS per level */
+    void *r, *z, *p, *q; /* finest work vectors */
+    void *sig;           /* own copy of sigma_cell */
+    void *cm;            /* the coarsest level's solve as a matrix, or NULL */
+    gen_fine F;          /* constants of the finest level */
+    double *s;           /* GEN_NSCALARS device doubles */
+    grid_islands isl;    /* singular islands */
+    double *hist;        /* the selected lane's history */
     int *hist_count;
     gen_lane lane[HOMG_EXEC_LANES]; /* lane 0: the arrays above (snapshot per solve); 1..: own */
     int lanes;                      /* lanes of the last solve */
@@ -378,6 +385,18 @@ static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *o
 /* Builds every level on the device from the operator: the finest stores no
  * coefficients when sigma and lambda are constant, coarse levels of a uniform
  * flag-free level none where they are uniform too (gen_kernels.h). */
+/* The schedule's switches from the environment, read once per operator (the benchmark and
+ * tests/test_cube.c time and check against them; the library documents no such variable):
+ * HOMG_GEN_CUBE=0 the gen kernels on cube levels, HOMG_CUBE_PLAIN=0 CG around the cycle on
+ * the plain box, HOMG_CUBE_F1=0/1 its first cycle a V- / F-cycle (unset: by the method). */
+static void schedule_env(grid_general *G)
+{
+    const char *c = getenv("HOMG_GEN_CUBE"), *p = getenv("HOMG_CUBE_PLAIN"), *f = getenv("HOMG_CUBE_F1");
+    G->cube = !(c && !strcmp(c, "0"));
+    G->plain = !(p && !strcmp(p, "0"));
+    G->plain_f1 = f ? atoi(f) != 0 : -1;
+}
+
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
 {
     grid_general *G = g->gen;
@@ -395,6 +414,7 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
         GQ(g, g->ctx->mem->copy(ex, G->sig, op->sigma_cell, n * g->elem, HOMG_D2D), "copying sigma");
         G->F.sigma_cell = G->sig;
     }
+    schedule_env(G);
     HOMG_TRY(plan_two_pass(g, op));
     plan_block(G);
     HOMG_TRY(level_arrays(g, 0, !uniform, op->flags != NULL));
@@ -436,6 +456,7 @@ typedef struct gen_captured {
     grid_islands isl;
     unsigned kmask; /* the two-pass levels (a jump or SOLID cells appearing or gone) */
     int blk;
+    int cube, plain, plain_f1; /* the schedule (schedule_env) */
 } gen_captured;
 
 static void captured(const grid_general *G, gen_captured *c)
@@ -446,6 +467,9 @@ static void captured(const grid_general *G, gen_captured *c)
     memcpy(&c->isl, &G->isl, sizeof c->isl);
     c->kmask = G->kmask;
     c->blk = G->blk;
+    c->cube = G->cube;
+    c->plain = G->plain;
+    c->plain_f1 = G->plain_f1;
 }
 
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)
@@ -495,8 +519,7 @@ static double share(const grid_general *G, int l) { return (double)cells(&G->lv[
  * against it; the library documents no such variable). */
 static int cube_of(const homg_grid *g, int l, const void *x, const void *b, cube_level *K)
 {
-    const char *e = getenv("HOMG_GEN_CUBE"); /* read each time: tests/test_cube.c solves with and without */
-    return !(e && !strcmp(e, "0")) && g->desc.precision == HOMG_FLOAT32 && !((size_t)x % 16) && !((size_t)b % 16) &&
+    return g->gen->cube && g->desc.precision == HOMG_FLOAT32 && !((size_t)x % 16) && !((size_t)b % 16) &&
            cube_from_gen(&g->gen->lv[l], K);
 }
 
@@ -567,49 +590,17 @@ static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int skip)
     return HOMG_OK;
 }
 
-/* Whether a cube level's last half-sweep on the way down runs with the restriction
- * (sweep_restrict): off unless HOMG_CUBE_SWEEP_RESTRICT=1 (environment; the library
- * documents no such variable).  On the H100 (2026-11-26, bench/results/h100_cube.md)
- * it took 160 us at 256^3 against 74 + 54 for the two launches: its halo rows are
- * relaxed again, each with its own divisions for 1 / diagonal. */
-static int cube_sr(void)
-{
-    const char *e = getenv("HOMG_CUBE_SWEEP_RESTRICT");
-    return e && !strcmp(e, "1");
-}
-
-/* Whether a cube level's V-cycle from zero starts with three half-sweeps in one pass
- * (pre3): off unless HOMG_CUBE_PRE3=1 (environment; the library documents no such
- * variable).  On the H100 (2026-11-26, bench/results/h100_cube.md) it took 472 us at
- * 256^3 against 88 + 73 for cube_pre and a half-sweep: 94 registers and ~40
- * divisions a row (1 / diagonal of every row and cell it recomputes). */
-static int cube_pre3(void)
-{
-    const char *e = getenv("HOMG_CUBE_PRE3");
-    return e && !strcmp(e, "1");
-}
-
 /* n sweeps from colour 0 (the first `skip` half-sweeps done), then level l's residual
- * restricted: on a cube level the last half-sweep and the restriction in one pass. */
+ * restricted.  (s6-cube2's sweep_restrict and pre3 kernels, which fused the last
+ * half-sweep with the restriction and the first three half-sweeps from zero, were
+ * slower on the H100 -- 160 and 472 us at 256^3 against 128 and 161 for the launches
+ * they replace, bench/results/h100_cube.md -- and are gone.) */
 static homg_status sweeps_restrict(gen_cycle *c, int l, int n, int skip)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
-    cube_level K;
-    if (2 * n > skip && cube_sr() && cube_of(g, l, c->xs[l], c->bs[l], &K) && !((size_t)G->b[l + 1] % 8)) {
-        const cube_kernels *ck = HOMG_KERNELS(&g->ctx->ex, cube);
-        float *u = (float *)c->xs[l];
-        const float *f = (const float *)c->bs[l];
-        for (int h = skip; h < 2 * n - 1; h++)
-            GQ(g, ck->sweep(&g->ctx->ex, &K, u, f, h & 1), "smoothing");
-        GQ(g, ck->sweep_restrict(&g->ctx->ex, &K, u, f, (2 * n - 1) & 1, (float *)G->b[l + 1]),
-           "residual and restriction");
-        homg__account(g, 2L * n - skip - 1, (2 * n - skip) * 0.5 * share(G, l),
-                      3.0 * (2 * n - skip - 1) * cells(&G->lv[l]));
-    } else {
-        HOMG_TRY(sweeps(c, l, n, 0, skip));
-        GQ(g, residual_restrict(c, l), "residual and restriction");
-    }
+    HOMG_TRY(sweeps(c, l, n, 0, skip));
+    GQ(g, residual_restrict(c, l), "residual and restriction");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]) + cells(&G->lv[l + 1]));
     return HOMG_OK;
 }
@@ -739,11 +730,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    if (from_zero && pre > 1 && cube_pre3() && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* three half-sweeps */
-        GQ(g, HOMG_KERNELS(ex, cube)->pre3(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
-        homg__account(g, 1, 1.5 * share(G, l), 2.0 * cells(&G->lv[l]));
-        done = 3;
-    } else if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
+    if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
         GQ(g, HOMG_KERNELS(ex, cube)->pre(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
         homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
         done = 2;
@@ -922,8 +909,52 @@ static homg_status iterate_direction(homg_grid *g, const gen_rhs *x)
     return HOMG_OK;
 }
 
+/* ---- plain multigrid on the uniform 3D box (no CG around the cycle) ---- */
+
+/* One plain cycle on u for A u = f (from u = 0 when zero: the cycle's first pass writes
+ * every cell), then the monitored norm recorded: the error against u_ref, or the
+ * residual (one more pass) relative to ||f||.  desc.method FCYCLE: F-cycles; FMG: the
+ * first an F-cycle, then V-cycles (HOMG_CUBE_F1=1 / 0: the first an F- / V-cycle). */
+static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
+{
+    grid_general *G = g->gen;
+    kernel_exec *ex = &g->ctx->ex;
+    const homg_precision pr = g->desc.precision;
+    const size_t n = cells(&G->lv[0]);
+    const int fall = g->desc.method == HOMG_METHOD_FCYCLE;
+    const int f1 = G->plain_f1 >= 0 ? G->plain_f1 : fall || g->desc.method == HOMG_METHOD_FMG;
+    gen_cycle c;
+    memset(&c, 0, sizeof c);
+    c.g = g;
+    c.xs[0] = x->u;
+    c.bs[0] = x->f;
+    for (int l = 1; l < G->nlev; l++) {
+        c.xs[l] = G->x[l];
+        c.bs[l] = G->b[l];
+    }
+    if (zero && !(g->desc.pre > 0 && fused())) /* the cycle's first pass does not write every cell */
+        GQ(g, g->ctx->mem->zero(ex, x->u, n * g->elem), "zeroing u");
+    HOMG_TRY(visit(&c, 0, zero ? f1 : fall, zero));
+    if (x->u_ref) {
+        GQ(g, G->k->error_norm(ex, pr, n, G->lv[0].flag, x->u, x->u_ref, G->s), "error norm");
+    } else {
+        GQ(g, g->ctx->mem->zero(ex, G->s + GEN_RR, sizeof(double)), "scalars");
+        GQ(g, residual_fine(g, x->u, x->f, G->r, G->s + GEN_RR), "residual");
+    }
+    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_RECORD, x->u_ref != NULL, G->hist, G->hist_count), "monitor");
+    homg__account(g, 2 + (x->u_ref == NULL), 0, 3.0 * n);
+    return HOMG_OK;
+}
+
 /* Restarts and iteration halves as captured graphs on CUDA (keyed by the arrays). */
-enum { GEN_SEQ_RESTART_FIRST = 100, GEN_SEQ_RESTART, GEN_SEQ_UPDATE, GEN_SEQ_DIRECTION };
+enum {
+    GEN_SEQ_RESTART_FIRST = 100,
+    GEN_SEQ_RESTART,
+    GEN_SEQ_UPDATE,
+    GEN_SEQ_DIRECTION,
+    GEN_SEQ_PLAIN_ZERO,
+    GEN_SEQ_PLAIN
+};
 
 typedef struct gen_seq {
     const gen_rhs *x;
@@ -937,6 +968,8 @@ static homg_status queue_seq(homg_grid *g, void *arg)
         return iterate_update(g, q->x);
     if (q->kind == GEN_SEQ_DIRECTION)
         return iterate_direction(g, q->x);
+    if (q->kind == GEN_SEQ_PLAIN_ZERO || q->kind == GEN_SEQ_PLAIN)
+        return plain_cycle(g, q->x, q->kind == GEN_SEQ_PLAIN_ZERO);
     return restart(g, q->x, q->kind == GEN_SEQ_RESTART_FIRST);
 }
 
@@ -1084,8 +1117,25 @@ typedef struct gen_run {
     gen_rhs x;
     const void *face[6];
     int count, cycles, converged, active;
+    int plain, zero; /* plain cycles (plain_on); u = 0 before the next cycle */
     double norm;
 } gen_run;
+
+/* Whether the solve runs plain cycles: a 3D float32 uniform finest level (the cube
+ * kernels' operator: constant sigma and lambda, no flags) with no singular island, no
+ * two-pass level and no face data, where the Krylov step buys nothing that a cycle does
+ * not (it pays for jumps and obstacles).  HOMG_CUBE_PLAIN=0 keeps CG (the benchmark times
+ * against it; the library documents no such variable). */
+static int plain_on(const homg_grid *g, const gen_run *r)
+{
+    const grid_general *G = g->gen;
+    cube_level K;
+    for (int s = 0; s < 6; s++)
+        if (r->face[s])
+            return 0;
+    return G->plain && G->dims == 3 && G->isl.n == 0 && !G->kmask && !G->F.sigma_cell &&
+           g->desc.precision == HOMG_FLOAT32 && cube_from_gen(&G->lv[0], &K);
+}
 
 static const void *offset(const void *p, size_t bytes) { return p ? (const char *)p + bytes : NULL; }
 
@@ -1103,11 +1153,15 @@ static homg_status run_start(homg_grid *g, gen_run *r, const homg_solve_desc *sd
     kernel_exec *ex = &g->ctx->ex;
     const size_t n = cells(&G->lv[0]);
     GQ(g, g->ctx->mem->zero(ex, G->s, GEN_NSCALARS * sizeof(double)), "scalars");
-    if (!sd->warm_start)
+    r->plain = plain_on(g, r);
+    if (!sd->warm_start && !r->plain) /* plain: the first cycle starts from zero itself */
         GQ(g, G->k->zero_active(ex, g->desc.precision, n, G->lv[0].flag, r->x.u), "zeroing u");
-    /* ||f + face terms||^2 for the relative residual */
-    GQ(g, residual_fine(g, NULL, r->x.f, G->r, G->s + GEN_BB), "rhs norm");
-    HOMG_TRY(run_seq(g, &r->x, GEN_SEQ_RESTART_FIRST));
+    /* ||f + face terms||^2 for the relative residual (plain with a reference: not needed) */
+    if (!r->plain || !r->x.u_ref)
+        GQ(g, residual_fine(g, NULL, r->x.f, G->r, G->s + GEN_BB), "rhs norm");
+    if (!r->plain)
+        HOMG_TRY(run_seq(g, &r->x, GEN_SEQ_RESTART_FIRST));
+    r->zero = !sd->warm_start;
     r->converged = 0;
     r->cycles = 0;
     r->active = 1;
@@ -1126,7 +1180,11 @@ static homg_status runs_iterate(homg_grid *g, gen_run *r, int m, const homg_solv
         for (int i = 0; i < m; i++)
             if (r[i].active) {
                 select_run(g, &r[i], i);
-                HOMG_TRY(run_seq(g, &r[i].x, GEN_SEQ_UPDATE));
+                HOMG_TRY(run_seq(g, &r[i].x,
+                                 !r[i].plain ? GEN_SEQ_UPDATE
+                                 : r[i].zero ? GEN_SEQ_PLAIN_ZERO
+                                             : GEN_SEQ_PLAIN));
+                r[i].zero = 0;
                 r[i].cycles++;
                 r[i].count++;
             }
@@ -1145,6 +1203,8 @@ static homg_status runs_iterate(homg_grid *g, gen_run *r, int m, const homg_solv
                 if (!r[i].active)
                     continue;
                 busy = 1;
+                if (r[i].plain)
+                    continue;
                 select_run(g, &r[i], i); /* the next direction: a restart's, or CG's */
                 HOMG_TRY(run_seq(g, &r[i].x, r[i].cycles % every == 0 ? GEN_SEQ_RESTART : GEN_SEQ_DIRECTION));
             }
