@@ -16,7 +16,7 @@
 #include "host_system.h"
 #include "testutil.h"
 
-static homg_ctx *ctx;
+#define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 
 static double entry(const homg_host_csr *s, int32_t i, int32_t j)
 {
@@ -1006,9 +1006,5 @@ int main(void)
         cmocka_unit_test(neumann_flux_gives_the_linear_solution),
         cmocka_unit_test(bad_neumann_tables_are_refused),
     };
-    int rc;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    rc = cmocka_run_group_tests(tests, NULL, NULL);
-    homg_ctx_destroy(ctx);
-    return rc;
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

@@ -18,7 +18,7 @@
 #include "host_system.h"
 #include "testutil.h"
 
-static homg_ctx *ctx;
+#define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 static const double PI = 3.14159265358979323846;
 
 static homg_fem *make_fem(homg_mesh *m, int order, homg_fem_scheme scheme, const int32_t *tags, int ntags)
@@ -487,20 +487,6 @@ static void p2_refusals(void **state)
     homg_mesh_destroy(m);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -510,5 +496,5 @@ int main(void)
         cmocka_unit_test(p2_converges_at_third_order),
         cmocka_unit_test(p2_refusals),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

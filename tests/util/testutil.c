@@ -47,6 +47,15 @@ int homg_test_teardown_pair(void **state)
     return 0;
 }
 
+int homg_test_setup_cpu(void **state)
+{
+    (void)state;
+    homg_test_cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    return 0;
+}
+
+int homg_test_teardown_cpu(void **state) { return homg_test_teardown_pair(state); }
+
 homg_rng homg_rng_seed(uint64_t seed)
 {
     homg_rng r;

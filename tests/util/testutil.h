@@ -21,6 +21,9 @@ homg_ctx *homg_test_ctx(homg_backend backend);
 extern homg_ctx *homg_test_gpu, *homg_test_cpu;
 int homg_test_setup_pair(void **state);
 int homg_test_teardown_pair(void **state);
+/* The same for CPU-only tests: homg_test_cpu alone (`#define ctx homg_test_cpu`). */
+int homg_test_setup_cpu(void **state);
+int homg_test_teardown_cpu(void **state);
 
 /* Deterministic random numbers (xorshift64*), uniform in [0,1). */
 typedef struct homg_rng {
