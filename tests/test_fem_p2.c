@@ -35,14 +35,6 @@ static homg_fem *make_fem(homg_mesh *m, int order, homg_fem_scheme scheme, const
     return fem;
 }
 
-static double entry(const homg_host_csr *s, int32_t i, int32_t j)
-{
-    for (int32_t k = s->row_ptr[i]; k < s->row_ptr[i + 1]; k++)
-        if (s->col_idx[k] == j)
-            return s->values[k];
-    return 0;
-}
-
 /* ------------------------------------------------------------ quadrature */
 
 /* Points (barycentric) and weights (summing to 1) of the collapsed 5-point Gauss rule. */
@@ -196,7 +188,7 @@ static void element_matrix_matches_quadrature(void **state)
                         dot += gi[k] * gj[k];
                     ref += w[q] * vol * (sigma * dot + lambda * basis(dim, i, lam[q]) * basis(dim, j, lam[q]));
                 }
-                worst = fmax(worst, fabs(entry(&a.m, dof[i], dof[j]) - ref));
+                worst = fmax(worst, fabs(homg_test_csr_entry(&a.m, dof[i], dof[j]) - ref));
             }
             for (int q = 0; q < nq; q++)
                 load += w[q] * vol * fconst * basis(dim, i, lam[q]);
