@@ -855,16 +855,15 @@ static void smoother_kernels_match_the_cpu(void **state)
         assert_int_equal(ga->residual_b64(&g->ex, &p.d, db64, d[2], d[3]), HOMG_OK);
         SAME(3, 1e-5);
     }
-    for (int step = 0; step < 16; step++) { /* b float / double, dinv given / read in the rows */
-        const char *what = step < 8 ? "cheb_residual" : "cheb_residual, a_ii in the rows";
-        int k = step % 4, first = k < 2, zero_x = k == 0, b64 = step % 8 >= 4;
+    for (int step = 0; step < 8; step++) { /* b float / double */
+        const char *what = "cheb_residual";
+        int k = step % 4, first = k < 2, zero_x = k == 0, b64 = step >= 4;
         double c_d = first ? 0.0 : 0.3 + 0.1 * k, c_r = 0.25 + 0.05 * k;
         homg_precision bp = b64 ? HOMG_FLOAT64 : HOMG_FLOAT32;
-        const float *hdinv = step < 8 ? r[0] : NULL, *ddinv = step < 8 ? d[0] : NULL;
         ca->diag(&cx, &p.h, 1, r[0]);
         assert_int_equal(ga->diag(&g->ex, &p.d, 1, d[0]), HOMG_OK);
-        ca->cheb_residual(&cx, &p.h, hdinv, b64 ? (void *)hb64 : (void *)r[1], bp, r[2], r[4], c_d, c_r, first, zero_x);
-        assert_int_equal(ga->cheb_residual(&g->ex, &p.d, ddinv, b64 ? (void *)db64 : (void *)d[1], bp, d[2], d[4], c_d,
+        ca->cheb_residual(&cx, &p.h, r[0], b64 ? (void *)hb64 : (void *)r[1], bp, r[2], r[4], c_d, c_r, first, zero_x);
+        assert_int_equal(ga->cheb_residual(&g->ex, &p.d, d[0], b64 ? (void *)db64 : (void *)d[1], bp, d[2], d[4], c_d,
                                            c_r, first, zero_x),
                          HOMG_OK);
         SAME(4, 1e-5);

@@ -16,15 +16,7 @@
 #include "host_system.h"
 #include "testutil.h"
 
-static homg_ctx *ctx;
-
-static double entry(const homg_host_csr *s, int32_t i, int32_t j)
-{
-    for (int32_t k = s->row_ptr[i]; k < s->row_ptr[i + 1]; k++)
-        if (s->col_idx[k] == j)
-            return s->values[k];
-    return 0;
-}
+#define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 
 static homg_fem *make_fem(homg_mesh *m, homg_fem_scheme scheme, int float32, const int32_t *tags, int ntags,
                           int patch_nnz)
@@ -109,8 +101,8 @@ static void reference_element_matrices_are_exact(void **state)
                 for (int j = 0; j < nv; j++) {
                     double k = 3 * (dim == 2 ? K2[i * 3 + j] : K3[i * 4 + j]);
                     double mass = (i == j ? mdiag : mdiag / 2);
-                    assert_true(fabs(entry(&a.m, i, j) - k) < 1e-14);
-                    assert_true(fabs(entry(&b.m, i, j) - k - 5 * mass) < 1e-14);
+                    assert_true(fabs(homg_test_csr_entry(&a.m, i, j) - k) < 1e-14);
+                    assert_true(fabs(homg_test_csr_entry(&b.m, i, j) - k - 5 * mass) < 1e-14);
                 }
             }
             homg_test_system_free(&a);
@@ -141,8 +133,9 @@ static void tensor_sigma_matches_scalar_and_rotates(void **state)
     assemble(fem, &c);
     b = homg_test_fetch(ctx, fem);
     /* only phi_0 and phi_3 vary along z: grad = -e_z and e_z */
-    assert_true(fabs(entry(&b.m, 0, 0) - 1.0 / 6) < 1e-15 && fabs(entry(&b.m, 0, 3) + 1.0 / 6) < 1e-15);
-    assert_true(fabs(entry(&b.m, 1, 1)) < 1e-15 && fabs(entry(&b.m, 1, 2)) < 1e-15);
+    assert_true(fabs(homg_test_csr_entry(&b.m, 0, 0) - 1.0 / 6) < 1e-15 &&
+                fabs(homg_test_csr_entry(&b.m, 0, 3) + 1.0 / 6) < 1e-15);
+    assert_true(fabs(homg_test_csr_entry(&b.m, 1, 1)) < 1e-15 && fabs(homg_test_csr_entry(&b.m, 1, 2)) < 1e-15);
     homg_test_system_free(&a);
     homg_test_system_free(&b);
     homg_fem_destroy(fem);
@@ -179,9 +172,9 @@ static void check_global_properties(homg_mesh *m, const char *name)
             for (int32_t k = a.m.row_ptr[i]; k < a.m.row_ptr[i + 1]; k++) {
                 int32_t j = a.m.col_idx[k];
                 row += a.m.values[k];
-                if (fabs(a.m.values[k] - entry(&a.m, j, i)) > 1e-13 * scale)
+                if (fabs(a.m.values[k] - homg_test_csr_entry(&a.m, j, i)) > 1e-13 * scale)
                     fail_msg("%s: A(%d,%d) = %.17g but A(%d,%d) = %.17g", name, i, j, a.m.values[k], j, i,
-                             entry(&a.m, j, i));
+                             homg_test_csr_entry(&a.m, j, i));
             }
             if (fabs(row) > 1e-12 * scale)
                 fail_msg("%s: stiffness row %d sums to %g", name, i, row);
@@ -475,7 +468,7 @@ static void node_in_no_element_gets_a_unit_row(void **state)
     c.f = 1;
     assemble(fem, &c);
     a = homg_test_fetch(ctx, fem);
-    assert_true(entry(&a.m, 3, 3) == 1 && a.rhs[3] == 0 && a.m.row_ptr[4] - a.m.row_ptr[3] == 1);
+    assert_true(homg_test_csr_entry(&a.m, 3, 3) == 1 && a.rhs[3] == 0 && a.m.row_ptr[4] - a.m.row_ptr[3] == 1);
     homg_test_system_free(&a);
     homg_fem_destroy(fem);
     homg_mesh_destroy(m);
@@ -1006,9 +999,5 @@ int main(void)
         cmocka_unit_test(neumann_flux_gives_the_linear_solution),
         cmocka_unit_test(bad_neumann_tables_are_refused),
     };
-    int rc;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    rc = cmocka_run_group_tests(tests, NULL, NULL);
-    homg_ctx_destroy(ctx);
-    return rc;
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

@@ -25,7 +25,8 @@
 #include "host_system.h"
 #include "testutil.h"
 
-static homg_ctx *cpu, *gpu;
+#define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
+#define cpu homg_test_cpu
 static int quick; /* "quick": the smallest meshes only (compute-sanitizer runs) */
 
 static void *to_device(const void *host, size_t bytes)
@@ -695,13 +696,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_pattern_matches_cpu),
         cmocka_unit_test(gpu_mask_matches_cpu),
     };
-    int rc;
     homg_test_require_gpu("test_fem_gpu");
     quick = argc > 1 && !strcmp(argv[1], "quick");
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    rc = cmocka_run_group_tests(tests, NULL, NULL);
-    homg_ctx_destroy(gpu);
-    homg_ctx_destroy(cpu);
-    return rc;
+    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
 }

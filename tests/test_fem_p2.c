@@ -18,7 +18,7 @@
 #include "host_system.h"
 #include "testutil.h"
 
-static homg_ctx *ctx;
+#define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 static const double PI = 3.14159265358979323846;
 
 static homg_fem *make_fem(homg_mesh *m, int order, homg_fem_scheme scheme, const int32_t *tags, int ntags)
@@ -33,14 +33,6 @@ static homg_fem *make_fem(homg_mesh *m, int order, homg_fem_scheme scheme, const
     if (homg_fem_create(m, &d, &fem) != HOMG_OK)
         fail_msg("homg_fem_create: %s", homg_ctx_last_error(ctx));
     return fem;
-}
-
-static double entry(const homg_host_csr *s, int32_t i, int32_t j)
-{
-    for (int32_t k = s->row_ptr[i]; k < s->row_ptr[i + 1]; k++)
-        if (s->col_idx[k] == j)
-            return s->values[k];
-    return 0;
 }
 
 /* ------------------------------------------------------------ quadrature */
@@ -196,7 +188,7 @@ static void element_matrix_matches_quadrature(void **state)
                         dot += gi[k] * gj[k];
                     ref += w[q] * vol * (sigma * dot + lambda * basis(dim, i, lam[q]) * basis(dim, j, lam[q]));
                 }
-                worst = fmax(worst, fabs(entry(&a.m, dof[i], dof[j]) - ref));
+                worst = fmax(worst, fabs(homg_test_csr_entry(&a.m, dof[i], dof[j]) - ref));
             }
             for (int q = 0; q < nq; q++)
                 load += w[q] * vol * fconst * basis(dim, i, lam[q]);
@@ -487,20 +479,6 @@ static void p2_refusals(void **state)
     homg_mesh_destroy(m);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -510,5 +488,5 @@ int main(void)
         cmocka_unit_test(p2_converges_at_third_order),
         cmocka_unit_test(p2_refusals),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

@@ -18,7 +18,7 @@
 #include "poisson2d.h"
 #include "testutil.h"
 
-static homg_ctx *ctx;
+#define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 
 /* The five pairs of side kinds of an axis (low, high). */
 static const char *const pairs[5] = { "DD", "NN", "PP", "DN", "ND" };
@@ -473,20 +473,6 @@ static void bad_input_is_refused(void **state)
     fft_case_free(&c);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -495,5 +481,5 @@ int main(void)
         cmocka_unit_test(algorithms_agree),          cmocka_unit_test(in_place_and_repeatable),
         cmocka_unit_test(poisson2d_exact_solutions), cmocka_unit_test(bad_input_is_refused),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

@@ -20,7 +20,8 @@
 #if HOMG_HAVE_CUDA
 #include <cuda_runtime.h>
 
-static homg_ctx *gpu, *cpu;
+#define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
+#define cpu homg_test_cpu
 static int quick;
 static const char *const pairs[5] = { "DD", "NN", "PP", "DN", "ND" };
 
@@ -192,22 +193,6 @@ static void bad_input(void **state)
     assert_non_null(strstr(homg_ctx_last_error(gpu), "bytes"));
     assert_int_equal(cudaGetLastError(), cudaSuccess);
 }
-
-static int setup(void **state)
-{
-    (void)state;
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(gpu);
-    homg_ctx_destroy(cpu);
-    return 0;
-}
 #endif
 
 int main(int argc, char **argv)
@@ -221,7 +206,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(graph_capture),
         cmocka_unit_test(bad_input),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
 #else
     (void)argc, (void)argv;
     return HOMG_TEST_SKIP;

@@ -19,7 +19,7 @@
 #include "fluid/fluid_kernels.h"
 #include "testutil.h"
 
-static homg_ctx *ctx;
+#define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 
 /* ------------------------------------------------------------ the definitions */
 
@@ -520,8 +520,5 @@ int main(void)
         cmocka_unit_test(counted_projection_meets_tol_every_step),
         cmocka_unit_test(bad_input_is_refused),
     };
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    homg_ctx_destroy(ctx);
-    return rc;
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

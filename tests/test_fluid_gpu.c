@@ -16,7 +16,8 @@
 #if HOMG_HAVE_CUDA
 #include "core/internal.h"
 
-static homg_ctx *gpu;
+#define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
+#define cpu homg_test_cpu
 
 typedef struct twin_arrays {
     int nx, ny;
@@ -165,7 +166,6 @@ static void kernels_match_cpu(void **state)
 static void steps_match_cpu(void **state)
 {
     (void)state;
-    homg_ctx *cpu = homg_test_ctx(HOMG_BACKEND_CPU);
     homg_fluid_desc d = { .nx = 96, .ny = 80, .tol = 1e-6, .max_cycles = 60 };
     homg_fluid *fg, *fc;
     homg_fluid_info ig, ic;
@@ -190,7 +190,6 @@ static void steps_match_cpu(void **state)
             96 * 80, 1e-3);
     homg_fluid_destroy(fg);
     homg_fluid_destroy(fc);
-    homg_ctx_destroy(cpu);
 }
 
 /* With a wall the projection is the counted multigrid (lib/fluid/step.c): on
@@ -201,7 +200,6 @@ static void steps_with_a_wall_match_cpu(void **state)
 {
     (void)state;
     const int nx = 96, ny = 80;
-    homg_ctx *cpu = homg_test_ctx(HOMG_BACKEND_CPU);
     homg_fluid_desc d = { .nx = nx, .ny = ny, .tol = 1e-3 };
     homg_fluid *fg, *fc;
     homg_fluid_info ig, ic;
@@ -231,7 +229,6 @@ static void steps_with_a_wall_match_cpu(void **state)
     homg_fluid_destroy(fc);
     homg_free(gpu, wall_dev);
     free(wall);
-    homg_ctx_destroy(cpu);
 }
 
 int main(void)
@@ -242,10 +239,7 @@ int main(void)
         cmocka_unit_test(steps_match_cpu),
         cmocka_unit_test(steps_with_a_wall_match_cpu),
     };
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    int rc = cmocka_run_group_tests(tests, NULL, NULL);
-    homg_ctx_destroy(gpu);
-    return rc;
+    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
 }
 #else
 int main(void)

@@ -137,14 +137,6 @@ static homg_host_csr fetch(homg_ctx *ctx, const csr_matrix *m)
     return h;
 }
 
-static double entry(const homg_host_csr *a, int32_t i, int32_t j)
-{
-    for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
-        if (a->col_idx[k] == j)
-            return a->values[k];
-    return 0;
-}
-
 static const int32_t all_sides[6] = { 1, 2, 3, 4, 5, 6 };
 
 static homg_gmg *make_gmg(homg_ctx *ctx, homg_mesh *c, int dim, homg_gmg_desc *d)
@@ -189,11 +181,11 @@ static void test_transpose_and_galerkin(void **state)
             assert_int_equal(r.nnz, p.nnz);
             for (int32_t i = 0; i < p.nrows; i++)
                 for (int32_t k = p.row_ptr[i]; k < p.row_ptr[i + 1]; k++)
-                    assert_true(entry(&r, p.col_idx[k], i) == p.values[k]);
+                    assert_true(homg_test_csr_entry(&r, p.col_idx[k], i) == p.values[k]);
             for (int32_t i = 0; i < ar.nrows; i++)
                 for (int32_t j = 0; j < ar.ncols; j++) {
-                    maxd = fmax(maxd, fabs(entry(&ar, i, j) - entry(&ag, i, j)));
-                    scale = fmax(scale, fabs(entry(&ar, i, j)));
+                    maxd = fmax(maxd, fabs(homg_test_csr_entry(&ar, i, j) - homg_test_csr_entry(&ag, i, j)));
+                    scale = fmax(scale, fabs(homg_test_csr_entry(&ar, i, j)));
                 }
             printf("  dim %d level %d: max |R A P - A_coarse| = %.2e (max entry %.2e)\n", dim, l + 1, maxd, scale);
             assert_true(maxd <= 1e-11 * scale);
@@ -285,7 +277,7 @@ static void dense_least_squares(const homg_host_csr *a, int32_t i, double *m)
     double *q = calloc((size_t)n * nj, sizeof *q), *rhs = calloc((size_t)n, sizeof *rhs);
     for (int32_t c = 0; c < nj; c++) /* column c = A(:, J_c) = row J_c (A symmetric) */
         for (int32_t r = 0; r < n; r++)
-            q[(size_t)c * n + r] = entry(a, r, a->col_idx[b + c]);
+            q[(size_t)c * n + r] = homg_test_csr_entry(a, r, a->col_idx[b + c]);
     rhs[i] = 1;
     for (int32_t c = 0; c < nj; c++) {
         double *v = q + (size_t)c * n, norm = 0, vv = 0, alpha;
@@ -378,7 +370,7 @@ static void test_sainv_exact(void **state)
         for (int32_t j = 0; j < n; j++) {
             double s = 0;
             for (int32_t k = 0; k < n; k++)
-                s += entry(&w, i, k) * entry(&w, j, k);
+                s += homg_test_csr_entry(&w, i, k) * homg_test_csr_entry(&w, j, k);
             err = fmax(err, fabs(s - inv[(size_t)i * n + j]));
             scale = fmax(scale, fabs(inv[(size_t)i * n + j]));
         }
@@ -389,7 +381,7 @@ static void test_sainv_exact(void **state)
         for (int32_t j = 0; j < n; j++) {
             double s = 0;
             for (int32_t k = 0; k < n; k++)
-                s += inv[(size_t)i * n + k] * entry(&a, k, j);
+                s += inv[(size_t)i * n + k] * homg_test_csr_entry(&a, k, j);
             err = fmax(err, fabs(s - (i == j)));
         }
     assert_true(err < 1e-12);

@@ -23,7 +23,8 @@
 #if HOMG_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
-static homg_ctx *gpu, *cpu;
+#define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
+#define cpu homg_test_cpu
 
 /* A random array of n values (host doubles) and its copies in both contexts. */
 typedef struct twin {
@@ -1429,22 +1430,6 @@ static void nan_input_on_gpu(void **state)
     free(uh);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(gpu);
-    homg_ctx_destroy(cpu);
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     const struct CMUnitTest quick[] = {
@@ -1489,23 +1474,23 @@ int main(int argc, char **argv)
     setenv("HOMG_GEN_SWEEP_BLOCK", "4096", 0);
     /* "quick": the kernel comparisons only (for compute-sanitizer runs) */
     if (argc > 1 && !strcmp(argv[1], "quick"))
-        return cmocka_run_group_tests(quick, setup, teardown);
+        return cmocka_run_group_tests(quick, homg_test_setup_pair, homg_test_teardown_pair);
     /* "coarse": the one-block coarse levels only (racecheck, synccheck) */
     if (argc > 1 && !strcmp(argv[1], "coarse"))
-        return cmocka_run_group_tests(coarse, setup, teardown);
+        return cmocka_run_group_tests(coarse, homg_test_setup_pair, homg_test_teardown_pair);
     /* "fused": the fused down and up steps only (racecheck, synccheck) */
     if (argc > 1 && !strcmp(argv[1], "fused"))
-        return cmocka_run_group_tests(fused, setup, teardown);
+        return cmocka_run_group_tests(fused, homg_test_setup_pair, homg_test_teardown_pair);
     /* "gen": the general multigrid's kernel comparisons only (racecheck, memcheck) */
     if (argc > 1 && !strcmp(argv[1], "gen"))
-        return cmocka_run_group_tests(gen, setup, teardown);
+        return cmocka_run_group_tests(gen, homg_test_setup_pair, homg_test_teardown_pair);
     /* "operators": a grid under changing operators only */
     if (argc > 1 && !strcmp(argv[1], "operators"))
-        return cmocka_run_group_tests(operators, setup, teardown);
+        return cmocka_run_group_tests(operators, homg_test_setup_pair, homg_test_teardown_pair);
     /* "lanes": several right-hand sides side by side only (racecheck, memcheck) */
     if (argc > 1 && !strcmp(argv[1], "lanes"))
-        return cmocka_run_group_tests(lanes, setup, teardown);
-    return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(lanes, homg_test_setup_pair, homg_test_teardown_pair);
+    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
 }
 #else
 int main(void)

@@ -22,7 +22,8 @@
 #include "testutil.h"
 
 #if HOMG_HAVE_CUDA
-static homg_ctx *gpu, *cpu;
+#define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
+#define cpu homg_test_cpu
 
 /* pitch 0 means rows packed: the resolved pitch, as the kernels use it */
 static size_t bytes_of(const homg_image *im) { return img_pitch(im) * (size_t)im->height; }
@@ -248,22 +249,6 @@ static void clone_drag_vs_direct(void **state)
     homg_free(gpu, dsrc.data), homg_free(gpu, ddst.data), homg_free(gpu, dmask.data), homg_free(gpu, dout.data);
     free(src.data), free(dst.data), free(mask.data), free(out.data);
 }
-
-static int setup(void **state)
-{
-    (void)state;
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(gpu);
-    homg_ctx_destroy(cpu);
-    return 0;
-}
 #endif
 
 int main(void)
@@ -275,7 +260,7 @@ int main(void)
         cmocka_unit_test(whole_image_kernels_match_cpu),
         cmocka_unit_test(clone_drag_vs_direct),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
 #else
     return HOMG_TEST_SKIP;
 #endif

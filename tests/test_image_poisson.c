@@ -20,21 +20,7 @@
 #include "image_ref.h"
 #include "testutil.h"
 
-static homg_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return 0;
-}
+#define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 
 static const char *MODES[] = { "normal", "mixed", "mono" };
 
@@ -534,5 +520,5 @@ int main(void)
         cmocka_unit_test(one_pixel_images),
         cmocka_unit_test(integrate_known_height),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

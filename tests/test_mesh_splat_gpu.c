@@ -13,7 +13,8 @@
 #include "testutil.h"
 
 #if HOMG_HAVE_CUDA
-static homg_ctx *gpu, *cpu;
+#define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
+#define cpu homg_test_cpu
 
 /* The same mesh (generated identically) on both contexts, f on each side. */
 static void twin(int dim, int cells, homg_precision prec, int num_splats, int acc, uint64_t seed)
@@ -91,22 +92,6 @@ static void host_pointer_refused(void **state)
     assert_non_null(strstr(homg_ctx_last_error(gpu), "homg_mesh_splat: f"));
     homg_mesh_destroy(m);
 }
-
-static int setup(void **state)
-{
-    (void)state;
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(gpu);
-    homg_ctx_destroy(cpu);
-    return 0;
-}
 #endif
 
 int main(void)
@@ -117,7 +102,7 @@ int main(void)
         cmocka_unit_test(cuda_matches_cpu),
         cmocka_unit_test(host_pointer_refused),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
 #else
     return HOMG_TEST_SKIP;
 #endif

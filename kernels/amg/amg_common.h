@@ -53,11 +53,11 @@ HOMG_HD float amg_row_diag_l1(const int32_t *rp, const int32_t *ci, const float 
     return d;
 }
 
-/* 1 / a_ii, 0 where a_ii = 0 (the diag kernel's kind 1). */
+/* 1 / a_ii, 0 where a_ii = 0 (the diag kernel's kinds 1 and 2, of a_ii and of the l1 row sum). */
 HOMG_HD float amg_inv_diag(float aii) { return aii != 0 ? 1.0f / aii : 0.0f; }
 
 /* Chebyshev direction of a row from its residual r: c_d d + c_r r / a_ii
- * (first: no c_d d), dinv = amg_inv_diag(a_ii). */
+ * (first: no c_d d), dinv = amg_inv_diag(a_ii) (the diag kernel's kind 1). */
 HOMG_HD float amg_cheb_dir(float d, float r, float dinv, float cd, float cr, int first)
 {
     return (first ? 0.0f : cd * d) + cr * dinv * r;

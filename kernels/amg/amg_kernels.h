@@ -186,8 +186,7 @@ typedef struct amg_patches {
       (kernel_exec * ex, const csr_matrix *a, const float *dinv, double omega, const float *b, float *x, float *r))    \
     /* One Chebyshev step, the residual not stored: d = c_d d + c_r dinv (b - A x) */                                  \
     /* (first: no c_d d); zero_x (with first): x is taken as 0 and set to d. */                                        \
-    /* dinv NULL: 1 / a_ii read in the row (amg_inv_diag).  b in float or */                                           \
-    /* double (level 0 reads the caller's double vector). */                                                           \
+    /* b in float or double (level 0 reads the caller's double vector). */                                             \
     X(homg_status, amg, cheb_residual,                                                                                 \
       (kernel_exec * ex, const csr_matrix *a, const float *dinv, const void *b, homg_precision bp, float *x, float *d, \
        double c_d, double c_r, int first, int zero_x))                                                                 \

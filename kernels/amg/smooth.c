@@ -12,7 +12,7 @@ homg_status homg_cpu_amg_diag(kernel_exec *ex, const csr_matrix *a, int kind, fl
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
         float l1, dii = amg_row_diag_l1(a->row_ptr, a->col_idx, v, i, &l1);
-        d[i] = kind == 0 ? dii : kind == 1 ? (dii != 0 ? 1.0f / dii : 0.0f) : (l1 != 0 ? 1.0f / l1 : 0.0f);
+        d[i] = kind == 0 ? dii : amg_inv_diag(kind == 1 ? dii : l1);
     }
     return HOMG_OK;
 }
@@ -84,15 +84,11 @@ homg_status homg_cpu_amg_cheb_residual(kernel_exec *ex, const csr_matrix *a, con
     (void)ex;
 #pragma omp parallel for schedule(static) if (a->nrows > HOMG_OMP_MIN)
     for (int32_t i = 0; i < a->nrows; i++) {
-        float s = 0, aii = 0, di;
+        float s = 0, di;
         if (!zero_x)
             for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
                 s += v[k] * x[a->col_idx[k]];
-        if (!dinv)
-            for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
-                aii += a->col_idx[k] == i ? v[k] : 0.0f;
-        di = amg_cheb_dir(first ? 0.0f : d[i], (b32 ? b32[i] : (float)b64[i]) - s, dinv ? dinv[i] : amg_inv_diag(aii),
-                          cd, cr, first);
+        di = amg_cheb_dir(first ? 0.0f : d[i], (b32 ? b32[i] : (float)b64[i]) - s, dinv[i], cd, cr, first);
         d[i] = di;
         if (zero_x)
             x[i] = di;

@@ -12,7 +12,7 @@ __global__ static void diag_kernel(const int32_t *rp, const int32_t *ci, const f
     FOR_ROWS(i, n)
     {
         float l1, dii = amg_row_diag_l1(rp, ci, v, i, &l1);
-        d[i] = kind == 0 ? dii : kind == 1 ? (dii != 0 ? 1.0f / dii : 0.0f) : (l1 != 0 ? 1.0f / l1 : 0.0f);
+        d[i] = kind == 0 ? dii : amg_inv_diag(kind == 1 ? dii : l1);
     }
 }
 
@@ -109,9 +109,8 @@ homg_status homg_cuda_amg_jacobi_zero_residual(kernel_exec *ex, const csr_matrix
     return HOMG_OK;
 }
 
-/* A Chebyshev step: the row's product (zero_x: none) and, without dinv, its
- * diagonal in the same pass (zero_x: the column indices only), so the
- * residual is not stored; x += d is a second pass (other rows still read x). */
+/* A Chebyshev step: the row's product (zero_x: none), so the residual is not
+ * stored; x += d is a second pass (other rows still read x). */
 template <int G, typename B>
 __global__ static void cheb_residual_kernel(const int32_t *rp, const int32_t *ci, const float *v, int32_t n,
                                             const float *dinv, const B *b, float *x, float *d, float cd, float cr,
@@ -119,28 +118,14 @@ __global__ static void cheb_residual_kernel(const int32_t *rp, const int32_t *ci
 {
     int32_t row = (int32_t)((blockIdx.x * (int64_t)blockDim.x + threadIdx.x) / G);
     int lane = threadIdx.x & (G - 1);
-    float s = 0, aii = 0;
-    if (row < n && !zero_x && dinv)
+    float s = 0;
+    if (row < n && !zero_x)
         for (int32_t k = rp[row] + lane; k < rp[row + 1]; k += G)
             s += v[k] * x[ci[k]];
-    else if (row < n && !zero_x)
-        for (int32_t k = rp[row] + lane; k < rp[row + 1]; k += G) {
-            int32_t j = ci[k];
-            float a_ij = v[k];
-            aii += j == row ? a_ij : 0.0f;
-            s += a_ij * x[j];
-        }
-    else if (row < n && !dinv)
-        for (int32_t k = rp[row] + lane; k < rp[row + 1]; k += G)
-            if (ci[k] == row)
-                aii += v[k];
-    if (!dinv) /* uniform: every lane of the warp shuffles or none */
-        aii = group_sum<G>(aii);
-    if (!zero_x)
+    if (!zero_x) /* uniform: every lane of the warp shuffles or none */
         s = group_sum<G>(s);
     if (row < n && lane == 0) {
-        float di =
-            amg_cheb_dir(first ? 0.0f : d[row], (float)b[row] - s, dinv ? dinv[row] : amg_inv_diag(aii), cd, cr, first);
+        float di = amg_cheb_dir(first ? 0.0f : d[row], (float)b[row] - s, dinv[row], cd, cr, first);
         d[row] = di;
         if (zero_x)
             x[row] = di;
@@ -152,7 +137,7 @@ static void cheb_residual(kernel_exec *ex, const csr_matrix *a, const float *din
                           float cd, float cr, int first, int zero_x)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int g = zero_x && dinv ? 1 : row_group_size(a->nnz, a->nrows); /* from x = 0 with dinv: a vector pass */
+    int g = zero_x ? 1 : row_group_size(a->nnz, a->nrows); /* from x = 0: a vector pass */
 #define LAUNCH(G)                                                                      \
     cheb_residual_kernel<G, B><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>( \
         a->row_ptr, a->col_idx, (const float *)a->values, a->nrows, dinv, b, x, d, cd, cr, first, zero_x)

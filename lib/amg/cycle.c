@@ -129,9 +129,9 @@ homg_status homg__amg_fall_back(homg_amg *amg)
  * updates d), so a Chebyshev level holds b, x, t and D^-1 (at 128^3: 8.6 MB
  * less on level 0); level 0 keeps no b either but reads the caller's double
  * vector (amg->b64) where it lies: 8.6 MB less again, 4 more bytes a row read
- * per pass and no conversion.  (The kernel can also read a_ii in the row
- * instead of D^-1: 8.6 MB less still, but on the H100 the solve took 28.5 ->
- * 33.2 ms that way: bench/results/h100_amg_setup.md.) */
+ * per pass and no conversion.  (Reading a_ii in the row instead of D^-1
+ * saved 8.6 MB more, but on the H100 the solve took 28.5 -> 33.2 ms that way:
+ * bench/results/h100_amg_setup.md; that kernel path is gone, git log -S dinv.) */
 static homg_status chebyshev(homg_amg *amg, amg_level *lv, int zero_x)
 {
     kernel_exec *ex = &amg->ctx->ex;

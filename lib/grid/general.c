@@ -268,17 +268,8 @@ static int coarse_sweeps(void);
  * the sweeps of each unit vector, one block a column) and a cycle applies it in one
  * mat-vec (coarse_apply): the same preconditioner to rounding.  On the H100 the 40
  * sweeps of the 8 x 8 level were ~24 us a launch, latency-bound, twice a smoke-demo
- * cycle.  HOMG_GEN_COARSE_MATRIX=0: the sweeps every cycle (the benchmark times
- * against it; the library documents no such variable). */
-static int coarse_matrix_on(void)
-{
-    static int env = -1;
-    if (env < 0) {
-        const char *e = getenv("HOMG_GEN_COARSE_MATRIX");
-        env = !(e && !strcmp(e, "0"));
-    }
-    return env;
-}
+ * cycle.  A coarsest level of more than GEN_COARSE_MATRIX_CELLS cells (the level
+ * count's cap) keeps the sweeps. */
 
 static homg_status gen_create(homg_grid *g)
 {
@@ -305,7 +296,7 @@ static homg_status gen_create(homg_grid *g)
             HOMG_TRY(homg__alloc(g->ctx, cells(L) * g->elem, &G->b[l], "multigrid level"));
         }
     }
-    if (coarse_matrix_on() && cells(&G->lv[G->nlev - 1]) <= GEN_COARSE_MATRIX_CELLS)
+    if (cells(&G->lv[G->nlev - 1]) <= GEN_COARSE_MATRIX_CELLS)
         HOMG_TRY(homg__alloc(g->ctx, cells(&G->lv[G->nlev - 1]) * cells(&G->lv[G->nlev - 1]) * g->elem, &G->cm,
                              "coarsest level's matrix"));
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->r, "multigrid work vector"));

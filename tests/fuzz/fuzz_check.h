@@ -1,6 +1,7 @@
 /* fuzz_check.h -- what the Matrix Market fuzz targets (fuzz_mtx.c, fuzz_mtx_gz.c)
  * check of every input: accepted matrices are valid sorted CSR with finite
- * values, failures name the input; and which inputs they skip. */
+ * values, accepted vectors finite, failures name the input; and which inputs
+ * they skip. */
 #ifndef HOMG_FUZZ_CHECK_H
 #define HOMG_FUZZ_CHECK_H
 
@@ -71,6 +72,19 @@ static inline void check_csr(const homg_host_csr *m)
             check(i == m->row_ptr[r] || m->col_idx[i] > m->col_idx[i - 1], "columns sorted");
             check(isfinite(m->values[i]), "finite value");
         }
+    }
+}
+
+/* A vector read: what is accepted is not empty and finite (freed here); a failure returns nothing. */
+static inline void check_vector(homg_status st, double *v, int32_t n)
+{
+    if (st == HOMG_OK) {
+        check(n >= 1, "vector length");
+        for (int32_t i = 0; i < n; i++)
+            check(isfinite(v[i]), "finite vector value");
+        free(v);
+    } else {
+        check(v == NULL && n == 0, "no vector on failure");
     }
 }
 

@@ -59,13 +59,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     st = homg_mtx_parse_vector(ctx, "fuzz", (const char *)data, size, &v, &n);
     check_message(ctx, st, "fuzz:");
-    if (st == HOMG_OK) {
-        check(n >= 1, "vector length");
-        for (int32_t i = 0; i < n; i++)
-            check(isfinite(v[i]), "finite vector value");
-        free(v);
-    } else {
-        check(v == NULL && n == 0, "no vector on failure");
-    }
+    check_vector(st, v, n);
     return 0;
 }

@@ -118,14 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     st = homg_mtx_read_vector(ctx, path, &v, &n);
     check_status(ctx, st, path);
-    if (st == HOMG_OK) {
-        check(n >= 1, "vector length");
-        for (int32_t i = 0; i < n; i++)
-            check(isfinite(v[i]), "finite vector value");
-        free(v);
-    } else {
-        check(v == NULL && n == 0, "no vector on failure");
-    }
+    check_vector(st, v, n);
     remove(path);
     return 0;
 }

@@ -63,6 +63,14 @@ void homg_test_system_free(homg_test_system *s)
     s->rhs = NULL;
 }
 
+double homg_test_csr_entry(const homg_host_csr *a, int32_t i, int32_t j)
+{
+    for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+        if (a->col_idx[k] == j)
+            return a->values[k];
+    return 0;
+}
+
 double homg_test_residual(const homg_host_csr *a, const double *b, const double *x)
 {
     double rr = 0, bb = 0;

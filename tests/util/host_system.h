@@ -19,4 +19,7 @@ void homg_test_system_free(homg_test_system *s);
 /* ||b - A x|| / ||b|| in double, straight from the host CSR (||b - A x|| when b = 0). */
 double homg_test_residual(const homg_host_csr *a, const double *b, const double *x);
 
+/* Entry (i, j) of a host CSR matrix, 0 where it stores none. */
+double homg_test_csr_entry(const homg_host_csr *a, int32_t i, int32_t j);
+
 #endif

@@ -28,6 +28,34 @@ homg_ctx *homg_test_ctx(homg_backend backend)
     return ctx;
 }
 
+homg_ctx *homg_test_gpu, *homg_test_cpu;
+
+int homg_test_setup_pair(void **state)
+{
+    (void)state;
+    homg_test_gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
+    homg_test_cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    return 0;
+}
+
+int homg_test_teardown_pair(void **state)
+{
+    (void)state;
+    homg_ctx_destroy(homg_test_gpu);
+    homg_ctx_destroy(homg_test_cpu);
+    homg_test_gpu = homg_test_cpu = NULL;
+    return 0;
+}
+
+int homg_test_setup_cpu(void **state)
+{
+    (void)state;
+    homg_test_cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    return 0;
+}
+
+int homg_test_teardown_cpu(void **state) { return homg_test_teardown_pair(state); }
+
 homg_rng homg_rng_seed(uint64_t seed)
 {
     homg_rng r;

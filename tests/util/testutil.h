@@ -14,6 +14,17 @@ void homg_test_require_gpu(const char *program);
 /* A context on the given backend; fails the test (abort) when it cannot be made. */
 homg_ctx *homg_test_ctx(homg_backend backend);
 
+/* The CUDA and the CPU context most GPU tests compare, as a cmocka group set-up and
+ * teardown: cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair).
+ * A test names them through `#define gpu homg_test_gpu` (and cpu).  main() still calls
+ * homg_test_require_gpu first, so a machine without a GPU skips (77) before the set-up. */
+extern homg_ctx *homg_test_gpu, *homg_test_cpu;
+int homg_test_setup_pair(void **state);
+int homg_test_teardown_pair(void **state);
+/* The same for CPU-only tests: homg_test_cpu alone (`#define ctx homg_test_cpu`). */
+int homg_test_setup_cpu(void **state);
+int homg_test_teardown_cpu(void **state);
+
 /* Deterministic random numbers (xorshift64*), uniform in [0,1). */
 typedef struct homg_rng {
     uint64_t s;

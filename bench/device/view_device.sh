@@ -4,11 +4,11 @@
 # benchmark (bench/results/h100_view.md), and the demos' headless pictures.
 #
 # Here (the development machine), from the repository root:
-#   bench/view_device.sh prep DEST       builds for sm_90 into build-dev/, copies the tree to DEST
-#                                        with stripped binaries in DEST/.devbuild and the shared
-#                                        libraries the GPU machine lacks in DEST/.devlibs
+#   bench/device/view_device.sh prep DEST   builds for sm_90 into build-dev/, copies the tree to DEST
+#                                    with stripped binaries in DEST/.devbuild and the shared
+#                                    libraries the GPU machine lacks in DEST/.devlibs
 # There, in DEST, after `. .gl/gl-env.sh` (OpenGL/EGL/Vulkan loaders):
-#   bench/view_device.sh run             logs, pictures and the table into $OUT; a summary last
+#   bench/device/view_device.sh run         logs, pictures and the table into $OUT; a summary last
 set -u
 step=${1:-run}
 if [ "$step" = prep ]; then
