@@ -1,5 +1,5 @@
 #!/bin/bash
-# s7-cube3's second call (bench/cube3b_device.sh; pack as cube_device.sh says, with main's bench_grid as .devbuild/bench/bench_grid_main):
+# s7-cube3's second call (bench/device/cube3b_device.sh; pack as cube_device.sh says, with main's bench_grid as .devbuild/bench/bench_grid_main):
 # the final commit's tests and 3D rows, main beside, and more sweeps on the coarse levels (HOMG_GEN_SMALL_*).
 set -u
 NAME=cube3b DEFAULT_BUDGET=${BUDGET:-100}
