@@ -21,7 +21,8 @@
 #include "testutil.h"
 
 #if HOMG_HAVE_CUDA
-static homg_ctx *gpu, *cpu;
+#define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
+#define cpu homg_test_cpu
 static int small_only, bad;
 
 static float *up(const float *h, size_t n)
@@ -170,22 +171,6 @@ static void solves_match_cpu(void **state)
     }
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(gpu);
-    homg_ctx_destroy(cpu);
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -198,8 +183,8 @@ int main(int argc, char **argv)
     homg_test_require_gpu("test_cube_gpu");
     small_only = argc > 1 && !strcmp(argv[1], "small");
     if (small_only)
-        return cmocka_run_group_tests(small, setup, teardown);
-    return cmocka_run_group_tests(tests, setup, teardown);
+        return cmocka_run_group_tests(small, homg_test_setup_pair, homg_test_teardown_pair);
+    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
 }
 #else
 int main(void)
