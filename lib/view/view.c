@@ -490,3 +490,12 @@ homg_status homg_view_get_info(const homg_view *v, homg_view_info *info)
 }
 
 unsigned homg_view_gl_name(const homg_view *v) { return v ? (unsigned)v->object : 0; }
+
+unsigned homg_view_gl_texture(const homg_view *v)
+{
+#if HOMG_HAVE_GL
+    if (v && v->ring)
+        return homg__view_ring_texture(v);
+#endif
+    return homg_view_gl_name(v);
+}
