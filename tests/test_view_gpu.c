@@ -27,6 +27,7 @@
 
 #include "core/internal.h"
 #include "harness/egl.h"
+#include "harness/harness.h"
 #include "view/view_internal.h"
 #include "view_gl.h"
 #include "view_ref.h"
@@ -296,13 +297,50 @@ static void frames_setup(frames *fr, int count, int reads, size_t n, int seed)
     glFinish();
 }
 
-/* GL's read of R32F texture `tex` into buffer r, queued. */
-static void frames_read(frames *fr, int r, GLuint tex)
+/* GL's read of R32F texture `tex` into buffer r, queued: glGetTexImage, or with
+ * `w` > 0 a draw whose shader samples it (texelFetch: the texture units and their
+ * caches, as an application's draw) into a w x h R32F framebuffer, read back. */
+static void frames_read(frames *fr, int r, GLuint tex, int w, int h)
 {
+    static const char *vs = "#version 330 core\n"
+                            "void main() { gl_Position = vec4(gl_VertexID == 1 ? 3.0 : -1.0, "
+                            "gl_VertexID == 2 ? 3.0 : -1.0, 0.0, 1.0); }\n";
+    static const char *fs = "#version 330 core\n"
+                            "uniform sampler2D field;\n"
+                            "out vec4 c;\n"
+                            "void main() { c = texelFetch(field, ivec2(gl_FragCoord.xy), 0); }\n";
+    static GLuint prog, vao;
+    GLuint fbo, rb;
+    GLint viewport[4];
     glBindTexture(GL_TEXTURE_2D, tex);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, fr->pbo[r]);
     glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, (void *)0);
+    if (w <= 0) {
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, (void *)0);
+        glFlush();
+        return;
+    }
+    if (!prog) {
+        prog = demo_program(vs, fs);
+        glGenVertexArrays(1, &vao);
+    }
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    glGenRenderbuffers(1, &rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_R32F, w, h);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+    assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+    glViewport(0, 0, w, h);
+    glUseProgram(prog);
+    glBindVertexArray(vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glReadPixels(0, 0, w, h, GL_RED, GL_FLOAT, (void *)0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+    glDeleteRenderbuffers(1, &rb);
+    glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
     glFlush();
 }
 
@@ -356,7 +394,7 @@ static void queued_frames_in_order(void **state)
         wd.ny = h;
         for (int f = 0; f < FRAMES; f++) {
             assert_int_equal(homg_view_write(v, fr.dev[f], &wd), HOMG_OK);
-            frames_read(&fr, f, tex);
+            frames_read(&fr, f, tex, 0, 0);
         }
         for (int f = 0; f < FRAMES; f++) {
             size_t bad = frames_check(&fr, f, f);
@@ -375,7 +413,8 @@ static void queued_frames_in_order(void **state)
 
 /* desc.latency (the SHARED ring): FRAMES writes queued with no host wait, each
  * followed by GL's read of homg_view_gl_texture (a ring slot's own texture with
- * info.direct, else the application's) into its own pixel buffer; each buffer
+ * info.direct, else the application's) into its own pixel buffer, in turn by
+ * glGetTexImage and by a draw sampling it; each buffer
  * must hold exactly the field of the write info.shown named then (a complete
  * frame, never a half-written slot, never one CUDA overwrote before GL's read
  * of it ran), shown never goes back, and after homg_view_flush the last write is
@@ -424,7 +463,7 @@ static void ring_once(int copy)
         behind += shown[f] < (f < FRAMES ? f + 1 : FRAMES);
         drawn[f] = homg_view_gl_texture(v);
         assert_true(direct ? drawn[f] != tex : drawn[f] == tex);
-        frames_read(&fr, f, drawn[f]);
+        frames_read(&fr, f, drawn[f], f % 2 ? w : 0, h); /* sampled by a draw, or glGetTexImage */
     }
     assert_int_equal(shown[FRAMES], FRAMES);
     for (int f = 0; f <= FRAMES; f++) {

@@ -50,6 +50,7 @@ static homg_status path_init(homg_view *v, homg_view_path p)
     v->path = p;
     v->info.semaphores = 0;
     v->info.host_waits = 0;
+    v->info.direct = 0;
     switch (p) {
     case HOMG_VIEW_PATH_MAP: return homg__view_map_init(v);
     case HOMG_VIEW_PATH_SHARED: return homg__view_shared_init(v);
