@@ -593,10 +593,13 @@ typedef struct loop_variant {
     int latency;     /* homg_view_desc.latency (SHARED: the ring) */
 } loop_variant;
 
-static double loop_t0;                     /* the loop's clock: after the warm-up frames */
-static long long loop_lag;                 /* the last loop's writes minus the write its view showed at the end */
-static int loop_direct;                    /* the last loop's view drew the ring's slots as textures (no copy) */
-static double loop_gl_write, loop_gl_draw; /* GL GPU ms (median) inside homg_view_write, of the draw */
+static double loop_t0;                       /* the loop's clock: after the warm-up frames */
+static long long loop_lag;                   /* the last loop's writes minus the write its view showed at the end */
+static int loop_direct;                      /* the last loop's view drew the ring's slots as textures (no copy) */
+static double loop_gl_write, loop_gl_draw;   /* GL GPU ms (median) inside homg_view_write, of the draw */
+static double loop_gl_write_mean, loop_cuda; /* GL GPU ms in the write (mean); CUDA ms write + solve (median) */
+static int loop_hands;                       /* the timed pass's hand-overs: writes shown (view 0) */
+static homg_timer *loop_timer[FRAMES];
 
 /* One pass of the loop: FRAMES frames after WARM; with `q` (2 * FRAMES query
  * names) a GL_TIME_ELAPSED query around each write and each draw. */
@@ -608,10 +611,14 @@ static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *
     homg_solve_info info;
     view_src s = { heat_u, HOMG_FLOAT32, 0, 1, HEAT_N, HEAT_N, HEAT_N };
     view_dst d = { 1, colours, 0, 0, 0, range };
+    long long last = -1;
+    loop_hands = 0;
     for (int r = -WARM; r < FRAMES; r++) {
         homg_view_write_desc wd = { 0 };
         int i = lv->views ? (r + WARM) % lv->views : 0, timed = q && r >= 0;
         wd.nx = wd.ny = HEAT_N;
+        if (timed)
+            homg_timer_start(loop_timer[r]);
         if (lv->first) {
             heat_source(r + WARM);
             check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, sd, &info), "solve");
@@ -630,6 +637,14 @@ static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *
             heat_source(r + WARM);
             check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, sd, &info), "solve");
         }
+        if (timed)
+            homg_timer_stop(loop_timer[r]);
+        if (timed && lv->views == 1) {
+            homg_view_info vi;
+            homg_view_get_info(v[0], &vi);
+            loop_hands += vi.shown != last;
+            last = vi.shown;
+        }
         if (lv->gl) {
             if (timed)
                 glBeginQuery(GL_TIME_ELAPSED, q[FRAMES + r]);
@@ -643,15 +658,25 @@ static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *
     }
 }
 
-/* Median GL ms of queries q[0..FRAMES). */
-static double query_median(const GLuint *q)
+/* Median GL ms of queries q[0..FRAMES); their mean into *mean. */
+static double query_median(const GLuint *q, double *mean)
 {
-    double ms[FRAMES];
+    double ms[FRAMES], sum = 0;
     for (int r = 0; r < FRAMES; r++) {
         GLuint64 ns = 0;
         glGetQueryObjectui64v(q[r], GL_QUERY_RESULT, &ns);
         ms[r] = ns * 1e-6;
+        sum += ms[r];
     }
+    *mean = sum / FRAMES;
+    return median(ms, FRAMES);
+}
+
+static double timers_median(void)
+{
+    double ms[FRAMES];
+    for (int r = 0; r < FRAMES; r++)
+        check(homg_timer_ms(loop_timer[r], &ms[r]), "timer");
     return median(ms, FRAMES);
 }
 
@@ -699,8 +724,12 @@ static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant
     heat_pass(grid, sd, lv, v, plain, colours, range, q); /* GL's GPU time in the write and of the draw */
     glFinish();
     check(homg_ctx_synchronize(gpu), "sync");
-    loop_gl_write = query_median(q);
-    loop_gl_draw = lv->gl ? query_median(q + FRAMES) : 0;
+    {
+        double unused;
+        loop_gl_write = query_median(q, &loop_gl_write_mean);
+        loop_gl_draw = lv->gl ? query_median(q + FRAMES, &unused) : 0;
+        loop_cuda = timers_median();
+    }
     for (int i = 0; i < lv->views; i++)
         homg_view_destroy(v[i]);
     glDeleteQueries(2 * FRAMES, q);
@@ -740,13 +769,19 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         "loop again with a GL_TIME_ELAPSED query around each homg_view_write and each draw, medians; slot "
         "textures: info.direct):\n\n"
         "| loop | ms per frame | minus solve + colours GPU | writes not yet shown at the end | slot textures | GL "
-        "GPU ms in the write | GL GPU ms of the draw |\n|---|---|---|---|---|---|---|\n",
-        FRAMES, WARM, solve_colour_gpu);
+        "GPU ms in the write: median, mean | GL GPU ms of the draw | CUDA GPU ms write + solve (events) | writes "
+        "handed to GL (of %d) |\n|---|---|---|---|---|---|---|---|---|\n",
+        FRAMES, WARM, solve_colour_gpu, FRAMES);
+    for (int r = 0; r < FRAMES; r++)
+        check(homg_timer_create(gpu, &loop_timer[r]), "homg_timer_create");
     for (size_t i = 0; i < sizeof lv / sizeof *lv; i++) {
         double ms = heat_loop(grid, &sd, &lv[i], colours, range);
-        ROW("| %s | %.3f | %+.3f | %lld | %d | %.4f | %.4f |\n", lv[i].name, ms, ms - solve_colour_gpu, loop_lag,
-            loop_direct, loop_gl_write, loop_gl_draw);
+        ROW("| %s | %.3f | %+.3f | %lld | %d | %.4f, %.4f | %.4f | %.4f | %d |\n", lv[i].name, ms,
+            ms - solve_colour_gpu, loop_lag, loop_direct, loop_gl_write, loop_gl_write_mean, loop_gl_draw, loop_cuda,
+            lv[i].views == 1 ? loop_hands : FRAMES);
     }
+    for (int r = 0; r < FRAMES; r++)
+        homg_timer_destroy(loop_timer[r]);
 }
 
 /* What the ring's hand-over costs GL alone (CUDA idle): GL_TIME_ELAPSED, median
@@ -796,7 +831,7 @@ static void ring_parts(void)
         "the same from a ring slot (imported CUDA VMM memory): the ring's copy",
         "glCopyBufferSubData of the slot's 4 MiB into a plain GL buffer",
         "a 1024x1024 draw sampling the application's texture",
-        "the same draw sampling a ring slot's own texture (linear tiling, imported memory)",
+        "the same draw sampling a ring slot's own texture (on the imported memory)",
     };
     homg_view_desc vd = { 0 };
     homg_view *copy = NULL, *direct = NULL;
@@ -827,10 +862,11 @@ static void ring_parts(void)
         REPS, WARM);
     for (int w = 0; w < 5; w++) {
         if (w == 4 && !direct->direct) {
-            ROW("| %s | (no slot textures: the probe or GL refused them) |\n", rows[w]);
+            ROW("| %s | (no slot textures: %s) |\n", rows[w], direct->slots_why);
             continue;
         }
-        ROW("| %s | %.4f |\n", rows[w], gl_alone(w, copy, direct, tex[0], pbo[0], pbo[1]));
+        ROW("| %s%s | %.4f |\n", rows[w], w == 4 ? (direct->direct == 1 ? " (linear tiling)" : " (CUDA arrays)") : "",
+            gl_alone(w, copy, direct, tex[0], pbo[0], pbo[1]));
     }
     homg_view_destroy(copy);
     homg_view_destroy(direct);

@@ -1129,9 +1129,11 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * latency, AUTO measures MAP and SHARED as a queued loop of writes (no glFinish
  * between them; H100: ring 0.18 ms, map 0.33).  MAP, UPLOAD and a view-owned
  * buffer ignore it.  Into a texture the ring's slots are textures themselves
- * where GL allows (glTexStorageMem2DEXT with GL_LINEAR_TILING_EXT on the shared
- * memory, checked at create by reading back a pattern CUDA wrote: info.direct =
- * 1): GL samples the slot CUDA wrote and nothing is copied; the application's
+ * where GL allows (glTexStorageMem2DEXT on the shared memory: GL_LINEAR_TILING_EXT
+ * with CUDA writing the rows, info.direct = 1, else GL's own tiling with CUDA
+ * writing a CUDA array made on the same memory, info.direct = 2; each checked at
+ * create by reading back what the write kernel put there; info.reason says which
+ * or why neither): GL samples the slot CUDA wrote and nothing is copied; the application's
  * texture is then not written, so draw homg_view_gl_texture(view) -- the name to
  * bind after each write or flush, valid until the next one; it is the
  * application's texture wherever the slots are not textures (every other path,
@@ -1235,8 +1237,9 @@ typedef struct homg_view_info {
     char gl_renderer[128];   /* GL_RENDERER of the context at create */
     long long shown;         /* the write (1 = the first) whose values GL commands issued now see:
                                 the last one, except with desc.latency on the SHARED ring */
-    int direct;              /* the SHARED ring's slots are textures GL samples (no copy): draw
-                                homg_view_gl_texture, the application's texture is not written */
+    int direct;              /* nonzero: the SHARED ring's slots are textures GL samples (no copy;
+                                1 linear tiling, 2 CUDA arrays): draw homg_view_gl_texture, the
+                                application's texture is not written */
 } homg_view_info;
 
 homg_view_desc homg_view_desc_defaults(const homg_view_desc *desc);

@@ -443,6 +443,7 @@ static void ring_once(int copy)
     unsetenv("HOMG_VIEW_RING_COPY");
     homg_view_get_info(v, &info);
     direct = info.direct;
+    printf("  shared ring: %s\n", info.reason);
     assert_int_equal(info.host_waits, 0);
     assert_int_equal(info.shown, 0);
     assert_true(!copy || !direct);

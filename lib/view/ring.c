@@ -156,7 +156,8 @@ homg_status homg__view_ring_write(homg_view *v, const view_src *src, view_dst *d
     view_slot *r;
     HOMG_TRY(free_slot(v, &s));
     r = &v->rs[s];
-    dst->ptr = (char *)v->sh.ptr + (size_t)s * v->slot_bytes;
+    dst->ptr = v->direct == 2 ? NULL : (char *)v->sh.ptr + (size_t)s * v->slot_bytes;
+    dst->surface = v->direct == 2 ? v->slot_surface[s] : 0;
     HOMG_TRY(homg__view_run(v, src, dst));
     HOMG_TRY_BACKEND(ctx, v->k->event_record(&ctx->ex, r->ev), "homg_view_write: the ring's event");
     r->state = SLOT_WRITTEN;

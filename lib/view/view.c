@@ -286,6 +286,11 @@ homg_status homg_view_create(homg_ctx *ctx, const homg_view_desc *desc, homg_vie
     v->info.height = v->height;
     v->info.gl_name = v->object;
     v->info.shown = 0; /* AUTO's measuring wrote */
+    if (v->ring && v->slots_why[0]) {
+        size_t used = strlen(v->info.reason);
+        if (used + 3 < sizeof v->info.reason)
+            snprintf(v->info.reason + used, sizeof v->info.reason - used, "; %s", v->slots_why);
+    }
     homg__log(ctx, HOMG_LOG_INFO, "homg_view: %s path (%s)", homg_view_path_name(v->path), v->info.reason);
     *out = v;
     return HOMG_OK;

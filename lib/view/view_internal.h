@@ -131,10 +131,14 @@ struct homg_view {
     /* SHARED ring (desc.latency, an application's object; ring.c) */
     int ring;
     view_slot rs[VIEW_RING];
-    long long written, shown;   /* writes so far; the one GL's object holds (1 = the first) */
-    GLuint slot_tex[VIEW_RING]; /* slots.c: a texture on each slot's memory, or 0 (the ring copies) */
-    int direct;                 /* slot_tex made and probed: GL samples the slots, no copy */
-    int showing;                /* with direct: the slot drawn now, or -1 (the object: nothing shown yet) */
+    long long written, shown;                   /* writes so far; the one GL's object holds (1 = the first) */
+    GLuint slot_tex[VIEW_RING];                 /* slots.c: a texture on each slot's memory, or 0 (the ring copies) */
+    int direct;                                 /* slot_tex made and probed: GL samples the slots, no copy; 1 linear
+                                   textures (CUDA writes the slot's rows), 2 CUDA arrays (surfaces) */
+    void *slot_array[VIEW_RING];                /* direct = 2: the CUDA array on each slot */
+    unsigned long long slot_surface[VIEW_RING]; /* and its surface object */
+    char slots_why[232];                        /* how the ring hands over (info.reason's tail) */
+    int showing; /* with direct: the slot drawn now, or -1 (the object: nothing shown yet) */
     /* UPLOAD */
     void *staging_dev, *staging_host;
     homg_view_info info;
