@@ -184,8 +184,8 @@ void homg__view_slots_init(homg_view *v)
                  why[0] ? why[0] : "-", why[1] ? why[1] : "-");
         homg__log(v->ctx, HOMG_LOG_INFO, "homg_view: %s", v->slots_why);
     } else
-        snprintf(v->slots_why, sizeof v->slots_why, "GL samples the ring's slots (%s)",
-                 v->direct == 1 ? "linear textures" : "CUDA arrays");
+        snprintf(v->slots_why, sizeof v->slots_why, "GL samples the ring's slots (%s%.150s)",
+                 v->direct == 1 ? "linear textures" : "CUDA arrays; linear tiling: ", v->direct == 1 ? "" : why[0]);
 }
 
 void homg__view_slots_fini(homg_view *v)
