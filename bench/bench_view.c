@@ -591,6 +591,7 @@ typedef struct loop_variant {
     homg_view_path path;
     const char *env; /* NAME=VALUE set while the views are made, or NULL */
     int latency;     /* homg_view_desc.latency (SHARED: the ring) */
+    int other;       /* with views: draw an unrelated texture (GL never touches the view's memory) */
 } loop_variant;
 
 static double loop_t0;                       /* the loop's clock: after the warm-up frames */
@@ -648,7 +649,7 @@ static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *
         if (lv->gl) {
             if (timed)
                 glBeginQuery(GL_TIME_ELAPSED, q[FRAMES + r]);
-            first_use(lv->views ? homg_view_gl_texture(v[i]) : plain, 0, 1, 0);
+            first_use(lv->views && !lv->other ? homg_view_gl_texture(v[i]) : plain, 0, 1, 0);
             if (timed)
                 glEndQuery(GL_TIME_ELAPSED);
             glFlush();
@@ -757,6 +758,9 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         { "**shared ring, latency 1, GL draws the slot's texture (no copy): write, solve, draw**", 1, 0, 1, 0,
           HOMG_VIEW_PATH_SHARED, NULL, 1 },
         { "shared ring (no copy), solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 1 },
+        { "shared ring (no copy), GL draws another texture: GL never touches the ring's memory", 1, 0, 1, 0,
+          HOMG_VIEW_PATH_SHARED, NULL, 1, 1 },
+        { "shared ring (no copy), no GL draw at all", 1, 0, 0, 0, HOMG_VIEW_PATH_SHARED, NULL, 1 },
         { "auto with latency 1 (the demos' loop)", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL, 1 },
     };
 #undef one_slot
