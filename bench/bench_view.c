@@ -591,22 +591,104 @@ typedef struct loop_variant {
     homg_view_path path;
     const char *env; /* NAME=VALUE set while the views are made, or NULL */
     int latency;     /* homg_view_desc.latency (SHARED: the ring) */
+    int other;       /* with views: draw an unrelated texture (GL never touches the view's memory) */
 } loop_variant;
 
-static long long loop_lag; /* the last loop's writes minus the write its view showed at the end */
+static double loop_t0;                       /* the loop's clock: after the warm-up frames */
+static long long loop_lag;                   /* the last loop's writes minus the write its view showed at the end */
+static int loop_direct;                      /* the last loop's view drew the ring's slots as textures (no copy) */
+static double loop_gl_write, loop_gl_draw;   /* GL GPU ms (median) inside homg_view_write, of the draw */
+static double loop_gl_write_mean, loop_cuda; /* GL GPU ms in the write (mean); CUDA ms write + solve (median) */
+static int loop_hands;                       /* the timed pass's hand-overs: writes shown (view 0) */
+static homg_timer *loop_timer[FRAMES];
 
-static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant *lv, void *colours, int32_t *range)
+/* One pass of the loop: FRAMES frames after WARM; with `q` (2 * FRAMES query
+ * names) a GL_TIME_ELAPSED query around each write and each draw. */
+static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *lv, homg_view **v, GLuint plain,
+                      void *colours, int32_t *range, const GLuint *q)
 {
     const view_kernels *k = &homg_cuda_view_kernels;
     homg_boundary bc = { 0 };
     homg_solve_info info;
-    homg_view *v[3] = { NULL, NULL, NULL };
-    GLuint tex[3] = { 0, 0, 0 }, plain;
-    double t0 = 0, ms;
     view_src s = { heat_u, HOMG_FLOAT32, 0, 1, HEAT_N, HEAT_N, HEAT_N };
     view_dst d = { 1, colours, 0, 0, 0, range };
+    long long last = -1;
+    loop_hands = 0;
+    for (int r = -WARM; r < FRAMES; r++) {
+        homg_view_write_desc wd = { 0 };
+        int i = lv->views ? (r + WARM) % lv->views : 0, timed = q && r >= 0;
+        wd.nx = wd.ny = HEAT_N;
+        if (timed)
+            homg_timer_start(loop_timer[r]);
+        if (lv->first) {
+            heat_source(r + WARM);
+            check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, sd, &info), "solve");
+        }
+        if (timed)
+            glBeginQuery(GL_TIME_ELAPSED, q[r]);
+        if (lv->views)
+            check(homg_view_write(v[i], heat_u, &wd), "write");
+        else if (lv->colours) {
+            k->range(&gpu->ex, &s, range);
+            k->write(&gpu->ex, &s, &d);
+        }
+        if (timed)
+            glEndQuery(GL_TIME_ELAPSED);
+        if (!lv->first) {
+            heat_source(r + WARM);
+            check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, sd, &info), "solve");
+        }
+        if (timed)
+            homg_timer_stop(loop_timer[r]);
+        if (timed && lv->views == 1) {
+            homg_view_info vi;
+            homg_view_get_info(v[0], &vi);
+            loop_hands += vi.shown != last;
+            last = vi.shown;
+        }
+        if (lv->gl) {
+            if (timed)
+                glBeginQuery(GL_TIME_ELAPSED, q[FRAMES + r]);
+            first_use(lv->views && !lv->other ? homg_view_gl_texture(v[i]) : plain, 0, 1, 0);
+            if (timed)
+                glEndQuery(GL_TIME_ELAPSED);
+            glFlush();
+        }
+        if (r == -1) /* the clock starts after the warm-up */
+            loop_t0 = now_ms();
+    }
+}
+
+/* Median GL ms of queries q[0..FRAMES); their mean into *mean. */
+static double query_median(const GLuint *q, double *mean)
+{
+    double ms[FRAMES], sum = 0;
+    for (int r = 0; r < FRAMES; r++) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(q[r], GL_QUERY_RESULT, &ns);
+        ms[r] = ns * 1e-6;
+        sum += ms[r];
+    }
+    *mean = sum / FRAMES;
+    return median(ms, FRAMES);
+}
+
+static double timers_median(void)
+{
+    double ms[FRAMES];
+    for (int r = 0; r < FRAMES; r++)
+        check(homg_timer_ms(loop_timer[r], &ms[r]), "timer");
+    return median(ms, FRAMES);
+}
+
+static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant *lv, void *colours, int32_t *range)
+{
+    homg_view *v[3] = { NULL, NULL, NULL };
+    GLuint tex[3] = { 0, 0, 0 }, plain, q[2 * FRAMES];
+    double ms;
     glGenTextures(3, tex);
     glGenTextures(1, &plain);
+    glGenQueries(2 * FRAMES, q);
     for (int i = 0; i < 4; i++) {
         glBindTexture(GL_TEXTURE_2D, i < 3 ? tex[i] : plain);
         glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, HEAT_N, HEAT_N);
@@ -628,42 +710,30 @@ static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant
     }
     check(homg_ctx_synchronize(gpu), "sync");
     glFinish();
-    for (int r = -WARM; r < FRAMES; r++) {
-        homg_view_write_desc wd = { 0 };
-        int i = lv->views ? (r + WARM) % lv->views : 0;
-        if (r == 0)
-            t0 = now_ms();
-        wd.nx = wd.ny = HEAT_N;
-        if (lv->first) {
-            heat_source(r + WARM);
-            check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, sd, &info), "solve");
-        }
-        if (lv->views)
-            check(homg_view_write(v[i], heat_u, &wd), "write");
-        else if (lv->colours) {
-            k->range(&gpu->ex, &s, range);
-            k->write(&gpu->ex, &s, &d);
-        }
-        if (!lv->first) {
-            heat_source(r + WARM);
-            check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, sd, &info), "solve");
-        }
-        if (lv->gl) {
-            first_use(lv->views ? tex[i] : plain, 0, 1, 0);
-            glFlush();
-        }
-    }
+    heat_pass(grid, sd, lv, v, plain, colours, range, NULL); /* the frame time: no queries */
     glFinish();
     check(homg_ctx_synchronize(gpu), "sync");
-    ms = (now_ms() - t0) / FRAMES;
+    ms = (now_ms() - loop_t0) / FRAMES;
     loop_lag = 0;
+    loop_direct = 0;
     if (lv->views == 1) {
         homg_view_info info;
         homg_view_get_info(v[0], &info);
         loop_lag = FRAMES + WARM - info.shown;
+        loop_direct = info.direct;
+    }
+    heat_pass(grid, sd, lv, v, plain, colours, range, q); /* GL's GPU time in the write and of the draw */
+    glFinish();
+    check(homg_ctx_synchronize(gpu), "sync");
+    {
+        double unused;
+        loop_gl_write = query_median(q, &loop_gl_write_mean);
+        loop_gl_draw = lv->gl ? query_median(q + FRAMES, &unused) : 0;
+        loop_cuda = timers_median();
     }
     for (int i = 0; i < lv->views; i++)
         homg_view_destroy(v[i]);
+    glDeleteQueries(2 * FRAMES, q);
     glDeleteTextures(3, tex);
     glDeleteTextures(1, &plain);
     return ms;
@@ -674,33 +744,138 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
 #define one_slot "HOMG_VIEW_SHARED_SLOTS=1"
     /* (s6-view's MAP side-stream rows, 2.6 ms a frame, are kept in bench/results/h100_view.md; the variant is gone) */
     static const loop_variant lv[] = {
-        { "solve alone (source copy + 1 V-cycle)", 0, 0, 0, 0, HOMG_VIEW_PATH_AUTO, NULL, 0 },
-        { "solve + colour map into device memory, no GL", 0, 0, 0, 1, HOMG_VIEW_PATH_AUTO, NULL, 0 },
-        { "the same + a draw of another texture each frame (nothing shared)", 0, 0, 1, 1, HOMG_VIEW_PATH_AUTO, NULL,
+        { "solve alone (source copy + 1 V-cycle)", 0, 0, 0, 0, HOMG_VIEW_PATH_AUTO, NULL, 0, 0 },
+        { "solve + colour map into device memory, no GL", 0, 0, 0, 1, HOMG_VIEW_PATH_AUTO, NULL, 0, 0 },
+        { "the same + a draw of another texture each frame (nothing shared)", 0, 0, 1, 1, HOMG_VIEW_PATH_AUTO, NULL, 0,
           0 },
-        { "map (in place on the ctx's stream): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0 },
-        { "map, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0 },
-        { "map, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0 },
-        { "shared path, one slot (semaphores both ways)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, one_slot, 0 },
-        { "shared path, two slots (CUDA -> GL semaphore only)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 0 },
-        { "shared ring, latency 1 (host-ordered both ways): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED,
-          NULL, 1 },
-        { "shared ring, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 1 },
-        { "auto with latency 1 (the demos' loop)", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL, 1 },
+        { "map (in place on the ctx's stream): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0 },
+        { "map, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0 },
+        { "map, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0 },
+        { "shared path, one slot (semaphores both ways)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, one_slot, 0, 0 },
+        { "shared path, two slots (CUDA -> GL semaphore only)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 0, 0 },
+        { "shared ring, latency 1, copy into the texture (HOMG_VIEW_RING_COPY=1; main's ring)", 1, 0, 1, 0,
+          HOMG_VIEW_PATH_SHARED, "HOMG_VIEW_RING_COPY=1", 1, 0 },
+        { "**shared ring, latency 1, GL draws the slot's texture (no copy): write, solve, draw**", 1, 0, 1, 0,
+          HOMG_VIEW_PATH_SHARED, NULL, 1, 0 },
+        { "shared ring (no copy), solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 1, 0 },
+        { "shared ring (no copy), GL draws another texture: GL never touches the ring's memory", 1, 0, 1, 0,
+          HOMG_VIEW_PATH_SHARED, NULL, 1, 1 },
+        { "shared ring (no copy), no GL draw at all", 1, 0, 0, 0, HOMG_VIEW_PATH_SHARED, NULL, 1, 0 },
+        { "auto with latency 1 (the demos' loop)", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL, 1, 0 },
     };
 #undef one_slot
     homg_solve_desc sd = { 0 };
     sd.warm_start = 1;
     sd.skip_input_check = 1;
     sd.max_cycles = 1;
-    ROW("\nThe pipelined loop taken apart (1 cycle per frame, no host waits, %d frames queued, mean ms per frame; "
-        "solve + colour map GPU time %.3f ms from the table above; map path unless named):\n\n"
-        "| loop | ms per frame | minus solve + colours GPU | writes not yet shown at the end |\n|---|---|---|---|\n",
-        FRAMES, solve_colour_gpu);
+    ROW("\nThe pipelined loop taken apart (1 cycle per frame, no host waits, %d frames queued after %d, mean ms per "
+        "frame; solve + colour map GPU time %.3f ms from the table above; map path unless named; then the same "
+        "loop again with a GL_TIME_ELAPSED query around each homg_view_write and each draw, medians; slot "
+        "textures: info.direct):\n\n"
+        "| loop | ms per frame | minus solve + colours GPU | writes not yet shown at the end | slot textures | GL "
+        "GPU ms in the write: median, mean | GL GPU ms of the draw | CUDA GPU ms write + solve (events) | writes "
+        "handed to GL (of %d) |\n|---|---|---|---|---|---|---|---|---|\n",
+        FRAMES, WARM, solve_colour_gpu, FRAMES);
+    for (int r = 0; r < FRAMES; r++)
+        check(homg_timer_create(gpu, &loop_timer[r]), "homg_timer_create");
     for (size_t i = 0; i < sizeof lv / sizeof *lv; i++) {
         double ms = heat_loop(grid, &sd, &lv[i], colours, range);
-        ROW("| %s | %.3f | %+.3f | %lld |\n", lv[i].name, ms, ms - solve_colour_gpu, loop_lag);
+        ROW("| %s | %.3f | %+.3f | %lld | %d | %.4f, %.4f | %.4f | %.4f | %d |\n", lv[i].name, ms,
+            ms - solve_colour_gpu, loop_lag, loop_direct, loop_gl_write, loop_gl_write_mean, loop_gl_draw, loop_cuda,
+            lv[i].views == 1 ? loop_hands : FRAMES);
     }
+    for (int r = 0; r < FRAMES; r++)
+        homg_timer_destroy(loop_timer[r]);
+}
+
+/* What the ring's hand-over costs GL alone (CUDA idle): GL_TIME_ELAPSED, median
+ * of REPS queued, of GL's copy of a 1024^2 RGBA8 slot into the application's
+ * texture (the copy path) against the same copy from a plain GL buffer, and a
+ * draw sampling a slot's own texture (linear tiling on the imported memory)
+ * against one sampling the application's texture. */
+static double gl_alone(int what, homg_view *copy, homg_view *direct, GLuint tex, GLuint plain_pbo, GLuint dst)
+{
+    GLuint q[REPS];
+    double ms[REPS];
+    glGenQueries(REPS, q);
+    glFinish();
+    for (int r = -WARM; r < REPS; r++) {
+        if (r >= 0)
+            glBeginQuery(GL_TIME_ELAPSED, q[r]);
+        if (what <= 1) { /* glTexSubImage2D from a pixel-unpack buffer */
+            glBindBuffer(GL_PIXEL_UNPACK_BUFFER, what ? copy->shared_buffer : plain_pbo);
+            glBindTexture(GL_TEXTURE_2D, tex);
+            glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, HEAT_N, HEAT_N, GL_RGBA, GL_UNSIGNED_BYTE,
+                            (void *)(what ? copy->slot_bytes : 0));
+            glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+        } else if (what == 2) { /* the slot's bytes into a plain buffer */
+            glBindBuffer(GL_COPY_READ_BUFFER, copy->shared_buffer);
+            glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
+            glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)copy->slot_bytes, 0,
+                                4 * HEAT_N * HEAT_N);
+        } else
+            first_use(what == 3 ? tex : direct->slot_tex[1], 0, 1, 0);
+        if (r >= 0)
+            glEndQuery(GL_TIME_ELAPSED);
+    }
+    glFinish();
+    for (int r = 0; r < REPS; r++) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(q[r], GL_QUERY_RESULT, &ns);
+        ms[r] = ns * 1e-6;
+    }
+    glDeleteQueries(REPS, q);
+    return median(ms, REPS);
+}
+
+static void ring_parts(void)
+{
+    static const char *rows[] = {
+        "glTexSubImage2D 1024^2 RGBA8 into a texture from a plain GL buffer (pixel-unpack)",
+        "the same from a ring slot (imported CUDA VMM memory): the ring's copy",
+        "glCopyBufferSubData of the slot's 4 MiB into a plain GL buffer",
+        "a 1024x1024 draw sampling the application's texture",
+        "the same draw sampling a ring slot's own texture (on the imported memory)",
+    };
+    homg_view_desc vd = { 0 };
+    homg_view *copy = NULL, *direct = NULL;
+    GLuint tex[2], pbo[2];
+    glGenTextures(2, tex);
+    for (int i = 0; i < 2; i++) {
+        glBindTexture(GL_TEXTURE_2D, tex[i]);
+        glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, HEAT_N, HEAT_N);
+    }
+    glGenBuffers(2, pbo);
+    for (int i = 0; i < 2; i++) {
+        glBindBuffer(GL_COPY_WRITE_BUFFER, pbo[i]);
+        glBufferData(GL_COPY_WRITE_BUFFER, 4 * HEAT_N * HEAT_N, NULL, GL_STATIC_DRAW);
+    }
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    vd.get_proc_address = demo_egl_proc;
+    vd.path = HOMG_VIEW_PATH_SHARED;
+    vd.latency = 1;
+    vd.gl_name = tex[0];
+    setenv("HOMG_VIEW_RING_COPY", "1", 1);
+    check(homg_view_create(gpu, &vd, &copy), "homg_view_create (ring, copy)");
+    unsetenv("HOMG_VIEW_RING_COPY");
+    vd.gl_name = tex[1];
+    check(homg_view_create(gpu, &vd, &direct), "homg_view_create (ring)");
+    check(homg_ctx_synchronize(gpu), "sync");
+    ROW("\nThe ring's hand-over on GL alone (CUDA idle; GL_TIME_ELAPSED around each, %d queued after %d, median):\n\n"
+        "| GL work | GL GPU ms |\n|---|---|\n",
+        REPS, WARM);
+    for (int w = 0; w < 5; w++) {
+        if (w == 4 && !direct->direct) {
+            ROW("| %s | (no slot textures: %s) |\n", rows[w], direct->slots_why);
+            continue;
+        }
+        ROW("| %s%s | %.4f |\n", rows[w], w == 4 ? (direct->direct == 1 ? " (linear tiling)" : " (CUDA arrays)") : "",
+            gl_alone(w, copy, direct, tex[0], pbo[0], pbo[1]));
+    }
+    homg_view_destroy(copy);
+    homg_view_destroy(direct);
+    glDeleteTextures(2, tex);
+    glDeleteBuffers(2, pbo);
 }
 
 static void heat_frames(void)
@@ -820,6 +995,7 @@ static void heat_frames(void)
         glDeleteTextures(1, &tex);
     }
     heat_loops(grid, median(gpu1_ms, FRAMES), colours, range);
+    ring_parts();
     homg_timer_destroy(t);
     for (int i = 0; i < SOURCES; i++) {
         homg_free(gpu, heat_f[i]);

@@ -12,7 +12,8 @@
  *      relative residual of 1e-3 (a host wait per cycle to read the norm), or,
  *      pipelined (key p), one cycle with no host wait at all, so the solve of
  *      the next frame runs while GL draws this one;
- *   4. a quad samples the texture.
+ *   4. a quad samples the texture (homg_view_gl_texture: with --latency 1 the
+ *      ring's slot CUDA wrote, no copy).
  * Keys: left drag paints sources, right drag sinks; m cycles the multigrid
  * method; p toggles pipelined; c clears the sources. */
 #include "harness/harness.h"
@@ -46,11 +47,32 @@ static const char *fragment_src = "#version 330 core\n"
                                   "out vec4 colour;\n"
                                   "void main() { colour = texture(field, uv); }\n";
 
+/* The view on H.texture.  --latency not given: the SHARED ring (latency 1) while
+ * pipelined, where CUDA and GL overlap and the ring waits on neither; MAP's
+ * measure otherwise (a host wait per cycle: frames do not overlap). */
+static void make_view(demo *d)
+{
+    homg_view_desc vd = { 0 };
+    homg_view_info info;
+    vd.get_proc_address = d->gl_loader;
+    vd.target = HOMG_VIEW_TEXTURE_2D;
+    vd.gl_name = H.texture;
+    vd.path = d->path;
+    vd.latency = d->latency >= 0 ? d->latency : H.pipelined; /* 1: GL may draw a frame or two old */
+    demo_check(d, homg_view_create(d->ctx, &vd, &H.view), "homg_view_create");
+    homg_view_get_info(H.view, &info);
+    printf("heat: view path %s (latency %d): %s\n", homg_view_path_name(info.path), vd.latency, info.reason);
+    snprintf(d->detail, sizeof d->detail, "%d x %d   view: %s%s", H.n, H.n, homg_view_path_name(info.path),
+             info.path == HOMG_VIEW_PATH_SHARED ? (info.semaphores   ? " (semaphores)"
+                                                   : info.host_waits ? " (host-ordered)"
+                                                   : info.direct     ? " (ring, no copy)"
+                                                                     : " (ring)")
+                                                : "");
+}
+
 static int heat_init(demo *d)
 {
     homg_grid_desc gd = { 0 };
-    homg_view_desc vd = { 0 };
-    homg_view_info info;
     size_t bytes;
     H.n = d->size;
     bytes = (size_t)H.n * H.n * sizeof(float);
@@ -68,19 +90,7 @@ static int heat_init(demo *d)
 
     /* the texture the solution is drawn from: the view writes it */
     H.texture = demo_texture(GL_RGBA8, H.n, H.n, GL_LINEAR);
-    vd.get_proc_address = d->gl_loader;
-    vd.target = HOMG_VIEW_TEXTURE_2D;
-    vd.gl_name = H.texture;
-    vd.path = d->path;
-    vd.latency = d->latency; /* --latency 1: GL may draw a frame or two old (the SHARED ring) */
-    demo_check(d, homg_view_create(d->ctx, &vd, &H.view), "homg_view_create");
-    homg_view_get_info(H.view, &info);
-    printf("heat: view path %s: %s\n", homg_view_path_name(info.path), info.reason);
-    snprintf(d->detail, sizeof d->detail, "%d x %d   view: %s%s", H.n, H.n, homg_view_path_name(info.path),
-             info.path == HOMG_VIEW_PATH_SHARED ? (info.semaphores   ? " (semaphores)"
-                                                   : info.host_waits ? " (host-ordered)"
-                                                                     : " (ring)")
-                                                : "");
+    make_view(d);
     demo_quad_init(&H.quad, fragment_src);
     return 0;
 }
@@ -152,7 +162,7 @@ static void heat_frame(demo *d)
 
     /* draw the square grid centred in the window */
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, H.texture);
+    glBindTexture(GL_TEXTURE_2D, homg_view_gl_texture(H.view)); /* the ring's slot, or H.texture */
     demo_quad_draw(&H.quad, d);
 }
 
@@ -166,9 +176,14 @@ static void heat_key(demo *d, int key)
         gd.nx = gd.ny = H.n;
         gd.method = methods[H.method];
         demo_check(d, homg_grid_create(d->ctx, &gd, &H.grid), "homg_grid_create");
-    } else if (key == 'p')
+    } else if (key == 'p') {
         H.pipelined = !H.pipelined;
-    else if (key == 'c') {
+        if (d->latency < 0) { /* the demo's choice of latency follows */
+            homg_ctx_synchronize(d->ctx);
+            homg_view_destroy(H.view);
+            make_view(d);
+        }
+    } else if (key == 'c') {
         memset(H.f_host, 0, (size_t)H.n * H.n * sizeof(float));
         demo_rows_all(&H.dirty, H.n);
     }

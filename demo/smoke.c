@@ -78,7 +78,7 @@ static void make_view(demo *d)
     vd.target = HOMG_VIEW_TEXTURE_2D;
     vd.gl_name = S.texture;
     vd.path = d->path;
-    vd.latency = d->latency; /* --latency 1: GL may draw a frame or two old (the SHARED ring) */
+    vd.latency = d->latency > 0; /* --latency 1: GL may draw a frame or two old (the SHARED ring) */
     demo_check(d, homg_view_create(d->ctx, &vd, &S.view), "homg_view_create");
     homg_view_get_info(S.view, &info);
     printf("smoke: view path %s: %s\n", homg_view_path_name(info.path), info.reason);
@@ -194,7 +194,7 @@ static void draw(demo *d)
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, S.mask);
     glActiveTexture(GL_TEXTURE0);
-    glBindTexture(GL_TEXTURE_2D, S.texture);
+    glBindTexture(GL_TEXTURE_2D, homg_view_gl_texture(S.view)); /* the ring's slot, or S.texture */
     demo_quad_draw(&S.quad, d);
 }
 

@@ -1128,11 +1128,23 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * GPU is 3 frames behind.  homg_view_flush hands over the last write.  With
  * latency, AUTO measures MAP and SHARED as a queued loop of writes (no glFinish
  * between them; H100: ring 0.18 ms, map 0.33).  MAP, UPLOAD and a view-owned
- * buffer ignore it.  H100, heat 1024^2: a pipelined loop (no host wait) takes
- * 0.40 ms a frame with the ring against 0.58 with MAP (0.26 with nothing
- * shared); but a loop whose host waits for CUDA every frame (the demos' solves
- * read a norm each cycle) is slower with it (0.71 against 0.59): the ring adds
- * GL's copy of the slot into the object (bench/results/h100_view.md G).  Asking
+ * buffer ignore it.  Into a texture the ring's slots are textures themselves
+ * where GL allows (glTexStorageMem2DEXT on the shared memory: GL_LINEAR_TILING_EXT
+ * with CUDA writing the rows, info.direct = 1, else GL's own tiling with CUDA
+ * writing a CUDA array made on the same memory, info.direct = 2; each checked at
+ * create by reading back what the write kernel put there; info.reason says which
+ * or why neither; the H100's driver gives the second): GL samples the slot CUDA wrote and nothing is copied; the application's
+ * texture is then not written, so draw homg_view_gl_texture(view) -- the name to
+ * bind after each write or flush, valid until the next one; it is the
+ * application's texture wherever the slots are not textures (every other path,
+ * Mesa, the CPU backend), so drawing it is always right.  The slot textures
+ * sample as the application's texture did at create (min/mag filter, wraps).
+ * H100, heat 1024^2: a pipelined loop (no host wait) takes 0.40 ms a frame with
+ * the ring, with or without the copy, against 0.59 with MAP (0.26 with nothing
+ * shared: the ring still costs about one cross-context wait, not the copy);
+ * heat's pipelined demo 0.42 ms mean against 0.58 with MAP; but a loop whose
+ * host waits for CUDA every frame (the demos' solves read a norm each cycle)
+ * is faster with MAP (bench/results/h100_view.md G, H).  Asking
  * for MAP or SHARED where the GL context is on another device is
  * HOMG_ERROR_UNSUPPORTED, naming both devices.
  *
@@ -1146,7 +1158,8 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * glBufferData, glBufferSubData, glCopyBufferSubData, glFlush, glFinish,
  * glFenceSync, glClientWaitSync, glDeleteSync (GL 3.2), and, for SHARED, the
  * GL_EXT_memory_object(_fd) and GL_EXT_semaphore(_fd) functions and
- * glGetUnsignedBytei_vEXT.  It restores every binding and pixel-store setting
+ * glGetUnsignedBytei_vEXT; for the ring's slot textures glGenTextures,
+ * glDeleteTextures, glTexParameteri, glGetTexParameteriv, glGetTexImage.  It restores every binding and pixel-store setting
  * it changes, and leaves no GL error behind: a GL error its own calls raise is
  * read and reported (HOMG_ERROR_BACKEND).
  *
@@ -1225,6 +1238,9 @@ typedef struct homg_view_info {
     char gl_renderer[128];   /* GL_RENDERER of the context at create */
     long long shown;         /* the write (1 = the first) whose values GL commands issued now see:
                                 the last one, except with desc.latency on the SHARED ring */
+    int direct;              /* nonzero: the SHARED ring's slots are textures GL samples (no copy;
+                                1 linear tiling, 2 CUDA arrays): draw homg_view_gl_texture, the
+                                application's texture is not written */
 } homg_view_info;
 
 homg_view_desc homg_view_desc_defaults(const homg_view_desc *desc);
@@ -1242,6 +1258,9 @@ homg_status homg_view_write(homg_view *view, const void *values, const homg_view
 homg_status homg_view_flush(homg_view *view);
 homg_status homg_view_get_info(const homg_view *view, homg_view_info *info);
 unsigned homg_view_gl_name(const homg_view *view);
+/* The texture to draw the shown write from, after each write or flush: with
+ * info.direct the ring slot's texture, otherwise homg_view_gl_name. */
+unsigned homg_view_gl_texture(const homg_view *view);
 /* The colour range of the last write (found or given); copies from the device
  * (a host synchronisation, as the name says). */
 homg_status homg_view_range_to_host(homg_view *view, double *lo, double *hi);

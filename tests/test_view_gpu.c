@@ -6,7 +6,9 @@
  * (exact for R32F, within one colour-map step for RGBA8), three frames in a row
  * (SHARED's two slots each written, then the first again); frames queued back to
  * back without a host wait, each captured by GL into a pixel buffer as GL reaches
- * it (a write must not overtake GL's use of the last one); AUTO's measurement; the device check; bad input with a CUDA context.
+ * it (a write must not overtake GL's use of the last one); the SHARED ring (desc.latency) with its slots
+ * as textures (no copy) and with the copy, each read of homg_view_gl_texture exactly the write info.shown
+ * names; AUTO's measurement; the device check; bad input with a CUDA context.
  * "quick" (compute-sanitizer runs): small pictures. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +27,7 @@
 
 #include "core/internal.h"
 #include "harness/egl.h"
+#include "harness/harness.h"
 #include "view/view_internal.h"
 #include "view_gl.h"
 #include "view_ref.h"
@@ -210,8 +213,8 @@ static void one(const path_case *p, const target_case *t, int w, int h)
         fail();
     }
     homg_view_get_info(v, &info);
-    printf("  %-22s %-20s path %s, semaphores %d, host waits %d (%s)\n", p->name, t->name,
-           homg_view_path_name(info.path), info.semaphores, info.host_waits, info.reason);
+    printf("  %-22s %-20s path %s, semaphores %d, host waits %d, slot textures %d (%s)\n", p->name, t->name,
+           homg_view_path_name(info.path), info.semaphores, info.host_waits, info.direct, info.reason);
     assert_int_equal(info.path, p->path);
     for (int frame = 0; frame < 3; frame++) {
         double *v64 = view_ref_field(n, 100 + frame), lo, hi, glo, ghi;
@@ -228,7 +231,7 @@ static void one(const path_case *p, const target_case *t, int w, int h)
         if (p->latency)
             assert_int_equal(homg_view_flush(v), HOMG_OK);
         assert_int_equal(glGetError(), GL_NO_ERROR);
-        back = t->target == HOMG_VIEW_TEXTURE_2D ? view_gl_read_texture(name, w, h, rgba8)
+        back = t->target == HOMG_VIEW_TEXTURE_2D ? view_gl_read_texture(homg_view_gl_texture(v), w, h, rgba8)
                                                  : view_gl_read_buffer(homg_view_gl_name(v), n * 4);
         if (rgba8) {
             view_ref_range(v64, n, &lo, &hi);
@@ -264,6 +267,106 @@ static void every_path_every_target(void **state)
             one(&paths[p], &targets[t], w, h);
 }
 
+/* Fields queued as frames: `count` different fields (seeds seed, seed + 1, ...)
+ * on the device and as float64 on the host, and `reads` pixel-pack buffers, each
+ * receiving a GL read of a texture queued after a write. */
+enum { MAX_FRAMES = 11 };
+typedef struct frames {
+    int count, reads;
+    size_t n;
+    void *dev[MAX_FRAMES];
+    double *v64[MAX_FRAMES];
+    GLuint pbo[MAX_FRAMES];
+} frames;
+
+static void frames_setup(frames *fr, int count, int reads, size_t n, int seed)
+{
+    fr->count = count;
+    fr->reads = reads;
+    fr->n = n;
+    glGenBuffers(reads, fr->pbo);
+    for (int f = 0; f < reads; f++) {
+        if (f < count) {
+            fr->v64[f] = view_ref_field(n, seed + f);
+            fr->dev[f] = up(gpu, fr->v64[f], n * 8);
+        }
+        glBindBuffer(GL_PIXEL_PACK_BUFFER, fr->pbo[f]);
+        glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)(n * 4), NULL, GL_STREAM_READ);
+    }
+    assert_int_equal(homg_ctx_synchronize(gpu), HOMG_OK);
+    glFinish();
+}
+
+/* GL's read of R32F texture `tex` into buffer r, queued: glGetTexImage, or with
+ * `w` > 0 a draw whose shader samples it (texelFetch: the texture units and their
+ * caches, as an application's draw) into a w x h R32F framebuffer, read back. */
+static void frames_read(frames *fr, int r, GLuint tex, int w, int h)
+{
+    static const char *vs = "#version 330 core\n"
+                            "void main() { gl_Position = vec4(gl_VertexID == 1 ? 3.0 : -1.0, "
+                            "gl_VertexID == 2 ? 3.0 : -1.0, 0.0, 1.0); }\n";
+    static const char *fs = "#version 330 core\n"
+                            "uniform sampler2D field;\n"
+                            "out vec4 c;\n"
+                            "void main() { c = texelFetch(field, ivec2(gl_FragCoord.xy), 0); }\n";
+    static GLuint prog, vao;
+    GLuint fbo, rb;
+    GLint viewport[4];
+    glBindTexture(GL_TEXTURE_2D, tex);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, fr->pbo[r]);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    if (w <= 0) {
+        glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, (void *)0);
+        glFlush();
+        return;
+    }
+    if (!prog) {
+        prog = demo_program(vs, fs);
+        glGenVertexArrays(1, &vao);
+    }
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    glGenRenderbuffers(1, &rb);
+    glBindRenderbuffer(GL_RENDERBUFFER, rb);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_R32F, w, h);
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, rb);
+    assert_int_equal(glCheckFramebufferStatus(GL_FRAMEBUFFER), GL_FRAMEBUFFER_COMPLETE);
+    glViewport(0, 0, w, h);
+    glUseProgram(prog);
+    glBindVertexArray(vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glReadPixels(0, 0, w, h, GL_RED, GL_FLOAT, (void *)0);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+    glDeleteRenderbuffers(1, &rb);
+    glViewport(viewport[0], viewport[1], viewport[2], viewport[3]);
+    glFlush();
+}
+
+/* How many values of buffer r differ from field f. */
+static size_t frames_check(frames *fr, int r, int f)
+{
+    const float *got;
+    size_t bad;
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, fr->pbo[r]);
+    got = (const float *)glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)(fr->n * 4), GL_MAP_READ_BIT);
+    assert_non_null(got);
+    bad = view_ref_float_errors(got, fr->v64[f], fr->n);
+    glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+    return bad;
+}
+
+static void frames_free(frames *fr)
+{
+    for (int f = 0; f < fr->count; f++) {
+        homg_free(gpu, fr->dev[f]);
+        free(fr->v64[f]);
+    }
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glDeleteBuffers(fr->reads, fr->pbo);
+}
+
 /* FRAMES writes of different fields queued with no host wait between them, each
  * followed by GL's read of the texture into its own pixel buffer (queued too):
  * each buffer must hold its frame's field, so no write overtook GL's read of the
@@ -272,58 +375,35 @@ static void queued_frames_in_order(void **state)
 {
     enum { FRAMES = 6 };
     int w = quick ? 40 : 512, h = quick ? 24 : 256;
-    size_t n = (size_t)w * h;
     (void)state;
     for (size_t p = 0; p < 3; p++) {
         homg_view_desc d = { 0 };
         homg_view *v = NULL;
-        GLuint tex = view_gl_texture(GL_R32F, w, h), pbo[FRAMES];
-        void *dev[FRAMES];
-        double *v64[FRAMES];
+        GLuint tex = view_gl_texture(GL_R32F, w, h);
         homg_view_write_desc wd = { 0 };
+        frames fr;
         d.get_proc_address = demo_egl_proc;
         d.target = HOMG_VIEW_TEXTURE_2D;
         d.gl_name = tex;
         d.path = paths[p].path;
         d.no_semaphores = paths[p].no_semaphores;
         assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
-        glGenBuffers(FRAMES, pbo);
-        for (int f = 0; f < FRAMES; f++) {
-            v64[f] = view_ref_field(n, 300 + f);
-            dev[f] = up(gpu, v64[f], n * 8);
-            glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
-            glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)(n * 4), NULL, GL_STREAM_READ);
-        }
-        assert_int_equal(homg_ctx_synchronize(gpu), HOMG_OK);
-        glFinish();
+        frames_setup(&fr, FRAMES, FRAMES, (size_t)w * h, 300);
         wd.precision = HOMG_FLOAT64;
         wd.nx = w;
         wd.ny = h;
         for (int f = 0; f < FRAMES; f++) {
-            assert_int_equal(homg_view_write(v, dev[f], &wd), HOMG_OK);
-            glBindTexture(GL_TEXTURE_2D, tex);
-            glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
-            glPixelStorei(GL_PACK_ALIGNMENT, 4);
-            glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, (void *)0);
-            glFlush();
+            assert_int_equal(homg_view_write(v, fr.dev[f], &wd), HOMG_OK);
+            frames_read(&fr, f, tex, 0, 0);
         }
         for (int f = 0; f < FRAMES; f++) {
-            const float *got;
-            size_t bad;
-            glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
-            got = (const float *)glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)(n * 4), GL_MAP_READ_BIT);
-            assert_non_null(got);
-            bad = view_ref_float_errors(got, v64[f], n);
-            glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+            size_t bad = frames_check(&fr, f, f);
             if (bad) {
-                print_error("%s, queued frame %d: %zu of %zu values wrong\n", paths[p].name, f, bad, n);
+                print_error("%s, queued frame %d: %zu of %zu values wrong\n", paths[p].name, f, bad, fr.n);
                 fail();
             }
-            homg_free(gpu, dev[f]);
-            free(v64[f]);
         }
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-        glDeleteBuffers(FRAMES, pbo);
+        frames_free(&fr);
         homg_view_destroy(v);
         glDeleteTextures(1, &tex);
         assert_int_equal(glGetError(), GL_NO_ERROR);
@@ -331,53 +411,50 @@ static void queued_frames_in_order(void **state)
     }
 }
 
-/* A plane of a 3D field through MAP and SHARED into an R32F texture: x + 10 y + 100 z. */
 /* desc.latency (the SHARED ring): FRAMES writes queued with no host wait, each
- * followed by GL's read of the texture into its own pixel buffer; each buffer
+ * followed by GL's read of homg_view_gl_texture (a ring slot's own texture with
+ * info.direct, else the application's) into its own pixel buffer, in turn by
+ * glGetTexImage and by a draw sampling it; each buffer
  * must hold exactly the field of the write info.shown named then (a complete
- * frame, never a half-written slot), shown never goes back, and after
- * homg_view_flush the last write is there.  A 2048^2 float64 field makes the
- * writes slow enough for GL to run ahead of CUDA. */
-static void ring_shows_complete_frames(void **state)
+ * frame, never a half-written slot, never one CUDA overwrote before GL's read
+ * of it ran), shown never goes back, and after homg_view_flush the last write is
+ * there.  A 2048^2 float64 field makes the writes slow enough for GL to run
+ * ahead of CUDA.  Run with the slots as textures (no copy) and, with
+ * HOMG_VIEW_RING_COPY=1, with the copy into the application's texture. */
+static void ring_once(int copy)
 {
     enum { FRAMES = 10 };
     int w = quick ? 256 : 2048, h = quick ? 128 : 2048;
-    size_t n = (size_t)w * h;
     homg_view_desc d = { 0 };
     homg_view *v = NULL;
     homg_view_info info;
     homg_view_write_desc wd = { 0 };
-    GLuint tex = view_gl_texture(GL_R32F, w, h), pbo[FRAMES + 1];
-    void *dev[FRAMES];
-    double *v64[FRAMES];
+    GLuint tex = view_gl_texture(GL_R32F, w, h), drawn[FRAMES + 1];
     long long shown[FRAMES + 1], last = 0;
-    int behind = 0;
-    (void)state;
+    int behind = 0, direct;
+    frames fr;
     d.get_proc_address = demo_egl_proc;
     d.gl_name = tex;
     d.path = HOMG_VIEW_PATH_SHARED;
     d.latency = 1;
+    if (copy)
+        setenv("HOMG_VIEW_RING_COPY", "1", 1);
     assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
+    unsetenv("HOMG_VIEW_RING_COPY");
     homg_view_get_info(v, &info);
+    direct = info.direct;
+    printf("  shared ring: %s\n", info.reason);
     assert_int_equal(info.host_waits, 0);
     assert_int_equal(info.shown, 0);
-    glGenBuffers(FRAMES + 1, pbo);
-    for (int f = 0; f <= FRAMES; f++) {
-        if (f < FRAMES) {
-            v64[f] = view_ref_field(n, 700 + f);
-            dev[f] = up(gpu, v64[f], n * 8);
-        }
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
-        glBufferData(GL_PIXEL_PACK_BUFFER, (GLsizeiptr)(n * 4), NULL, GL_STREAM_READ);
-    }
-    assert_int_equal(homg_ctx_synchronize(gpu), HOMG_OK);
-    glFinish();
+    assert_true(!copy || !direct);
+    assert_int_equal(homg_view_gl_texture(v), tex); /* nothing shown yet: the application's */
+    frames_setup(&fr, FRAMES, FRAMES + 1, (size_t)w * h, 700);
     wd.precision = HOMG_FLOAT64;
     wd.nx = w;
     wd.ny = h;
     for (int f = 0; f <= FRAMES; f++) {
         if (f < FRAMES)
-            assert_int_equal(homg_view_write(v, dev[f], &wd), HOMG_OK);
+            assert_int_equal(homg_view_write(v, fr.dev[f], &wd), HOMG_OK);
         else
             assert_int_equal(homg_view_flush(v), HOMG_OK);
         homg_view_get_info(v, &info);
@@ -385,42 +462,38 @@ static void ring_shows_complete_frames(void **state)
         assert_true(shown[f] >= last && shown[f] >= 1 && shown[f] <= (f < FRAMES ? f + 1 : FRAMES));
         last = shown[f];
         behind += shown[f] < (f < FRAMES ? f + 1 : FRAMES);
-        glBindTexture(GL_TEXTURE_2D, tex);
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
-        glPixelStorei(GL_PACK_ALIGNMENT, 4);
-        glGetTexImage(GL_TEXTURE_2D, 0, GL_RED, GL_FLOAT, (void *)0);
-        glFlush();
+        drawn[f] = homg_view_gl_texture(v);
+        assert_true(direct ? drawn[f] != tex : drawn[f] == tex);
+        frames_read(&fr, f, drawn[f], f % 2 ? w : 0, h); /* sampled by a draw, or glGetTexImage */
     }
     assert_int_equal(shown[FRAMES], FRAMES);
     for (int f = 0; f <= FRAMES; f++) {
-        const float *got;
-        size_t bad;
-        glBindBuffer(GL_PIXEL_PACK_BUFFER, pbo[f]);
-        got = (const float *)glMapBufferRange(GL_PIXEL_PACK_BUFFER, 0, (GLsizeiptr)(n * 4), GL_MAP_READ_BIT);
-        assert_non_null(got);
-        bad = view_ref_float_errors(got, v64[shown[f] - 1], n);
-        glUnmapBuffer(GL_PIXEL_PACK_BUFFER);
+        size_t bad = frames_check(&fr, f, (int)shown[f] - 1);
         if (bad) {
-            print_error("ring, read after %s %d: %zu of %zu values differ from write %lld\n",
-                        f < FRAMES ? "write" : "flush", f + 1, bad, n, shown[f]);
+            print_error("ring (%s), read after %s %d: %zu of %zu values differ from write %lld\n",
+                        direct ? "slot textures" : "copy", f < FRAMES ? "write" : "flush", f + 1, bad, fr.n, shown[f]);
             fail();
         }
     }
-    for (int f = 0; f < FRAMES; f++) {
-        homg_free(gpu, dev[f]);
-        free(v64[f]);
-    }
-    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
-    glDeleteBuffers(FRAMES + 1, pbo);
+    frames_free(&fr);
     homg_view_destroy(v);
     glDeleteTextures(1, &tex);
     assert_int_equal(glGetError(), GL_NO_ERROR);
-    printf("  shared ring: %d writes queued, shown after each:", FRAMES);
+    printf("  shared ring, %s: %d writes queued, shown after each:",
+           direct ? "slots are textures (no copy)" : "copy into the texture", FRAMES);
     for (int f = 0; f <= FRAMES; f++)
         printf(" %lld", shown[f]);
     printf(" (%d reads saw an earlier write), each exactly that write's field\n", behind);
 }
 
+static void ring_shows_complete_frames(void **state)
+{
+    (void)state;
+    ring_once(0);
+    ring_once(1);
+}
+
+/* A plane of a 3D field through MAP and SHARED into an R32F texture: x + 10 y + 100 z. */
 static void planes_on_the_gpu(void **state)
 {
     int nx = 24, ny = 20, nz = 16;

@@ -32,8 +32,9 @@ static void usage(const demo_app *app)
            "  --vsync 0|1               wait for the display's refresh (default 1)\n"
            "  --path auto|map|shared|upload   how the solution reaches GL (homg_view; default auto)\n"
            "  --latency 0|1             1: the view may show a frame or two old, so CUDA and GL never wait for\n"
-           "                            each other on the GPU (homg_view_desc.latency; default 0: in these demos,\n"
-           "                            whose solves read a norm every cycle, MAP was faster on the H100)\n"
+           "                            each other on the GPU (homg_view_desc.latency; default: heat 1 while\n"
+           "                            pipelined (key p), else 0: solves that read a norm every cycle were\n"
+           "                            faster with MAP on the H100)\n"
            "  --deterministic           the overlay prints no times (reference pictures)\n"
            "  --stats                   at the end: median frame, solve, view-write and draw times\n"
            "  --keys STR                the demo's keys in STR pressed once after the start (e.g. --keys mm:\n"
@@ -48,6 +49,7 @@ static void usage(const demo_app *app)
 static int parse(int argc, char **argv, const demo_app *app)
 {
     D.size = app->size;
+    D.latency = -1; /* the demo's choice */
     O.width = app->width;
     O.height = app->height;
     O.vsync = 1;

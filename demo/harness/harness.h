@@ -45,7 +45,7 @@ struct demo {
     homg_backend backend;
     homg_gl_loader gl_loader; /* for homg_view_desc.get_proc_address */
     homg_view_path path;      /* --path */
-    int latency;              /* --latency: homg_view_desc.latency */
+    int latency;              /* --latency: homg_view_desc.latency; -1 (not given): the demo's choice */
     int last;                 /* the last frame of a headless run: demo_view_write flushes the view */
     int size;
     int fb_width, fb_height; /* framebuffer pixels */

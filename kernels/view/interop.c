@@ -62,6 +62,21 @@ void homg_cpu_view_shared_free(kernel_exec *ex, view_shared *sh)
     (void)sh;
 }
 
+homg_status homg_cpu_view_shared_surface(kernel_exec *ex, const view_shared *sh, size_t offset, int w, int h, int rgba8,
+                                         void **handle, unsigned long long *surface)
+{
+    (void)sh;
+    (void)offset;
+    (void)w;
+    (void)h;
+    (void)rgba8;
+    *handle = 0;
+    *surface = 0;
+    return no_interop(ex);
+}
+
+void homg_cpu_view_shared_surface_free(void *handle) { (void)handle; }
+
 homg_status homg_cpu_view_sem_import(kernel_exec *ex, int fd, void **sem)
 {
     (void)fd;

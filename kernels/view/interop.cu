@@ -234,6 +234,88 @@ extern "C" void homg_cuda_view_shared_free(kernel_exec *ex, view_shared *sh)
     sh->ptr = NULL;
 }
 
+/* ---- the ring's slots as CUDA arrays (lib/view/slots.c: GL's optimal-tiled textures on the same memory) */
+
+struct slot_surface {
+    cudaExternalMemory_t ext;
+    cudaMipmappedArray_t mip;
+    cudaSurfaceObject_t surf;
+};
+
+extern "C" void homg_cuda_view_shared_surface_free(void *handle)
+{
+    slot_surface *s = (slot_surface *)handle;
+    if (!s)
+        return;
+    if (s->surf)
+        cudaDestroySurfaceObject(s->surf);
+    if (s->mip)
+        cudaFreeMipmappedArray(s->mip);
+    if (s->ext)
+        cudaDestroyExternalMemory(s->ext);
+    free(s);
+}
+
+extern "C" homg_status homg_cuda_view_shared_surface(kernel_exec *ex, const view_shared *sh, size_t offset, int w,
+                                                     int h, int rgba8, void **handle, unsigned long long *surface)
+{
+    vmm_api a;
+    cudaExternalMemoryHandleDesc md;
+    cudaExternalMemoryMipmappedArrayDesc ad;
+    cudaResourceDesc rd;
+    cudaArray_t arr = NULL;
+    cudaError_t e;
+    CUresult r;
+    int fd = -1;
+    slot_surface *s;
+    *handle = NULL;
+    *surface = 0;
+    homg_status st = vmm_load(ex, &a);
+    if (st != HOMG_OK)
+        return st;
+    if ((r = a.export_handle(&fd, (CUmemGenericAllocationHandle)sh->handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+                             0)) != CUDA_SUCCESS)
+        return cu_fail(ex, r, "cuMemExportToShareableHandle");
+    s = (slot_surface *)calloc(1, sizeof *s);
+    if (!s) {
+        close(fd);
+        return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "a slot surface");
+    }
+    memset(&md, 0, sizeof md);
+    md.type = cudaExternalMemoryHandleTypeOpaqueFd;
+    md.handle.fd = fd;
+    md.size = sh->bytes;
+    e = cudaImportExternalMemory(&s->ext, &md);
+    if (e != cudaSuccess)
+        close(fd); /* CUDA owns it once imported */
+    if (e == cudaSuccess) {
+        memset(&ad, 0, sizeof ad);
+        ad.offset = offset;
+        ad.formatDesc = rgba8 ? cudaCreateChannelDesc<uchar4>() : cudaCreateChannelDesc<float>();
+        ad.extent = make_cudaExtent((size_t)w, (size_t)h, 0);
+        ad.flags = cudaArraySurfaceLoadStore;
+        ad.numLevels = 1;
+        e = cudaExternalMemoryGetMappedMipmappedArray(&s->mip, s->ext, &ad);
+    }
+    if (e == cudaSuccess)
+        e = cudaGetMipmappedArrayLevel(&arr, s->mip, 0);
+    if (e == cudaSuccess) {
+        memset(&rd, 0, sizeof rd);
+        rd.resType = cudaResourceTypeArray;
+        rd.res.array.array = arr;
+        e = cudaCreateSurfaceObject(&s->surf, &rd);
+    }
+    if (e != cudaSuccess) {
+        cudaGetLastError();
+        homg_cuda_view_shared_surface_free(s);
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "a CUDA array on the shared memory: %s",
+                              cudaGetErrorString(e));
+    }
+    *handle = s;
+    *surface = (unsigned long long)s->surf;
+    return HOMG_OK;
+}
+
 /* ---- semaphores */
 
 extern "C" homg_status homg_cuda_view_sem_import(kernel_exec *ex, int fd, void **sem)

@@ -63,6 +63,12 @@ typedef struct view_shared {
     X(homg_status, view, gl_unmap, (kernel_exec * ex, void *resource, view_dst *dst))                         \
     X(homg_status, view, shared_alloc, (kernel_exec * ex, size_t bytes, view_shared * sh))                    \
     X(void, view, shared_free, (kernel_exec * ex, view_shared * sh))                                          \
+    /* A w x h CUDA array (rgba8: uchar4, else float; 1 level) on sh's memory at `offset` (sh imported \
+     * as external memory from a fresh descriptor), and a surface object on it; *handle frees both. */      \
+    X(homg_status, view, shared_surface,                                                                      \
+      (kernel_exec * ex, const view_shared *sh, size_t offset, int w, int h, int rgba8, void **handle,        \
+       unsigned long long *surface))                                                                          \
+    X(void, view, shared_surface_free, (void *handle))                                                        \
     /* Imports a semaphore from fd (taking the descriptor on success). */                                     \
     X(homg_status, view, sem_import, (kernel_exec * ex, int fd, void **sem))                                  \
     X(void, view, sem_destroy, (void *sem))                                                                   \

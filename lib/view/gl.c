@@ -39,10 +39,13 @@ homg_status homg__view_gl_load(homg_view *v)
     HOMG_TRY(homg__view_gl_current(v, "homg_view_create"));
     missing = NULL;
     VIEW_GL_EXT(VIEW_GL_LOAD)
-#undef VIEW_GL_LOAD
     gl->memory_fd =
         !missing && has_extension(gl, "GL_EXT_memory_object") && has_extension(gl, "GL_EXT_memory_object_fd");
     gl->semaphore_fd = !missing && has_extension(gl, "GL_EXT_semaphore") && has_extension(gl, "GL_EXT_semaphore_fd");
+    missing = NULL;
+    VIEW_GL_TEX(VIEW_GL_LOAD)
+    gl->slot_tex = !missing && gl->memory_fd;
+#undef VIEW_GL_LOAD
     return HOMG_OK;
 }
 

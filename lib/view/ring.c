@@ -10,7 +10,11 @@
  *     finds it signalled (glClientWaitSync with a zero timeout).
  * The host waits only when every slot is taken (the GPU is VIEW_RING frames
  * behind), and for the first write, so the object never shows a frame older
- * than the view. */
+ * than the view.
+ * Into a texture the slots are textures themselves where GL allows (slots.c):
+ * then handing a slot to GL is only naming it (homg_view_gl_texture), nothing
+ * is copied, and the slot drawn until now gets its fence (after every GL command
+ * issued so far, its draws included); the slot drawn now is never written. */
 #include "view/view_internal.h"
 
 #include <string.h>
@@ -26,6 +30,8 @@ homg_status homg__view_ring_init(homg_view *v)
         HOMG_TRY_BACKEND(ctx, v->k->event_create(&ctx->ex, &v->rs[s].ev), "homg_view_create: the ring's events");
     v->written = v->shown = 0;
     v->info.host_waits = 0;
+    homg__view_slots_init(v);
+    v->info.direct = v->direct;
     return HOMG_OK;
 }
 
@@ -37,15 +43,25 @@ void homg__view_ring_fini(homg_view *v)
         v->k->event_destroy(v->rs[s].ev);
         memset(&v->rs[s], 0, sizeof v->rs[s]);
     }
+    homg__view_slots_fini(v);
     v->ring = 0;
 }
 
-/* GL's copy from slot s into the object, then the fence that frees the slot. */
+/* GL's copy from slot s into the object, then the fence that frees the slot;
+ * or, with the slots as textures, slot s drawn from now on and the fence of the
+ * one drawn until now. */
 static void hand(homg_view *v, int s)
 {
     view_slot *r = &v->rs[s];
-    homg__view_shared_copy(v, (size_t)s * v->slot_bytes, r->w, r->h);
-    r->fence = v->gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    if (v->direct) {
+        if (v->showing >= 0)
+            v->rs[v->showing].fence = v->gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        v->showing = s;
+        r->fence = NULL;
+    } else {
+        homg__view_shared_copy(v, (size_t)s * v->slot_bytes, r->w, r->h);
+        r->fence = v->gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    }
     r->state = SLOT_HANDED;
     v->shown = r->seq;
 }
@@ -84,11 +100,15 @@ static homg_status promote(homg_view *v)
     return HOMG_OK;
 }
 
-/* Slot s's fence, waited for up to `ns` (0: a look); 1 when GL's copy from it is done. */
+/* Slot s's fence, waited for up to `ns` (0: a look); 1 when GL's copy from it
+ * (or its last draw) is done.  The slot drawn now has none: never done. */
 static int copied(homg_view *v, int s, GLuint64 ns, homg_status *st)
 {
     view_slot *r = &v->rs[s];
-    GLenum e = v->gl.ClientWaitSync(r->fence, GL_SYNC_FLUSH_COMMANDS_BIT, ns);
+    GLenum e;
+    if (!r->fence)
+        return 0;
+    e = v->gl.ClientWaitSync(r->fence, GL_SYNC_FLUSH_COMMANDS_BIT, ns);
     if (e == GL_TIMEOUT_EXPIRED)
         return 0;
     if (e != GL_ALREADY_SIGNALED && e != GL_CONDITION_SATISFIED)
@@ -114,7 +134,7 @@ static homg_status free_slot(homg_view *v, int *out)
                 *out = s;
                 return st;
             }
-            if (v->rs[s].state == SLOT_HANDED && (old < 0 || v->rs[s].seq < v->rs[old].seq))
+            if (v->rs[s].state == SLOT_HANDED && v->rs[s].fence && (old < 0 || v->rs[s].seq < v->rs[old].seq))
                 old = s;
         }
         HOMG_TRY(st);
@@ -136,7 +156,8 @@ homg_status homg__view_ring_write(homg_view *v, const view_src *src, view_dst *d
     view_slot *r;
     HOMG_TRY(free_slot(v, &s));
     r = &v->rs[s];
-    dst->ptr = (char *)v->sh.ptr + (size_t)s * v->slot_bytes;
+    dst->ptr = v->direct == 2 ? NULL : (char *)v->sh.ptr + (size_t)s * v->slot_bytes;
+    dst->surface = v->direct == 2 ? v->slot_surface[s] : 0;
     HOMG_TRY(homg__view_run(v, src, dst));
     HOMG_TRY_BACKEND(ctx, v->k->event_record(&ctx->ex, r->ev), "homg_view_write: the ring's event");
     r->state = SLOT_WRITTEN;
@@ -149,6 +170,11 @@ homg_status homg__view_ring_write(homg_view *v, const view_src *src, view_dst *d
         HOMG_TRY(promote(v));
     v->info.shown = v->shown;
     return homg__view_gl_check(v, "homg_view_write (shared ring)");
+}
+
+unsigned homg__view_ring_texture(const homg_view *v)
+{
+    return v->direct && v->showing >= 0 ? v->slot_tex[v->showing] : v->object;
 }
 
 homg_status homg__view_ring_flush(homg_view *v)

@@ -127,8 +127,9 @@ homg_status homg__view_shared_init(homg_view *v)
     size_t bytes = (size_t)v->width * v->height * v->elem;
     v->slots = slots_wanted(v);
     v->slot = 0;
-    v->slot_bytes = (bytes + 255) / 256 * 256;
     v->ring = v->slots == VIEW_RING;
+    /* the ring's slots may be textures (slots.c): 64 KiB covers GL's alignment of their offsets */
+    v->slot_bytes = v->ring ? (bytes + 65535) / 65536 * 65536 : (bytes + 255) / 256 * 256;
     if (v->slots > 1)
         bytes = (size_t)v->slots * v->slot_bytes;
     if (!v->gl.memory_fd)

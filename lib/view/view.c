@@ -50,6 +50,7 @@ static homg_status path_init(homg_view *v, homg_view_path p)
     v->path = p;
     v->info.semaphores = 0;
     v->info.host_waits = 0;
+    v->info.direct = 0;
     switch (p) {
     case HOMG_VIEW_PATH_MAP: return homg__view_map_init(v);
     case HOMG_VIEW_PATH_SHARED: return homg__view_shared_init(v);
@@ -285,6 +286,11 @@ homg_status homg_view_create(homg_ctx *ctx, const homg_view_desc *desc, homg_vie
     v->info.height = v->height;
     v->info.gl_name = v->object;
     v->info.shown = 0; /* AUTO's measuring wrote */
+    if (v->ring && v->slots_why[0]) {
+        size_t used = strlen(v->info.reason);
+        if (used + 3 < sizeof v->info.reason)
+            snprintf(v->info.reason + used, sizeof v->info.reason - used, "; %s", v->slots_why);
+    }
     homg__log(ctx, HOMG_LOG_INFO, "homg_view: %s path (%s)", homg_view_path_name(v->path), v->info.reason);
     *out = v;
     return HOMG_OK;
@@ -490,3 +496,12 @@ homg_status homg_view_get_info(const homg_view *v, homg_view_info *info)
 }
 
 unsigned homg_view_gl_name(const homg_view *v) { return v ? (unsigned)v->object : 0; }
+
+unsigned homg_view_gl_texture(const homg_view *v)
+{
+#if HOMG_HAVE_GL
+    if (v && v->ring)
+        return homg__view_ring_texture(v);
+#endif
+    return homg_view_gl_name(v);
+}

@@ -49,12 +49,23 @@
     X(void, WaitSemaphoreEXT, (GLuint, GLuint, const GLuint *, GLuint, const GLuint *, const GLenum *)) \
     X(void, SignalSemaphoreEXT, (GLuint, GLuint, const GLuint *, GLuint, const GLuint *, const GLenum *))
 
+/* The SHARED ring's slots as textures (slots.c): without them the ring copies. */
+#define VIEW_GL_TEX(X)                                            \
+    X(void, GenTextures, (GLsizei, GLuint *))                     \
+    X(void, DeleteTextures, (GLsizei, const GLuint *))            \
+    X(void, TexParameteri, (GLenum, GLenum, GLint))               \
+    X(void, GetTexParameteriv, (GLenum, GLenum, GLint *))         \
+    X(void, GetTexImage, (GLenum, GLint, GLenum, GLenum, void *)) \
+    X(void, TexStorageMem2DEXT, (GLenum, GLsizei, GLenum, GLsizei, GLsizei, GLuint, GLuint64))
+
 #define VIEW_GL_MEMBER(ret, name, params) ret(*name) params;
 typedef struct view_gl {
     VIEW_GL_CORE(VIEW_GL_MEMBER)
     VIEW_GL_EXT(VIEW_GL_MEMBER)
+    VIEW_GL_TEX(VIEW_GL_MEMBER)
     int memory_fd;    /* GL_EXT_memory_object + _fd */
     int semaphore_fd; /* GL_EXT_semaphore + _fd */
+    int slot_tex;     /* VIEW_GL_TEX all there */
 } view_gl;
 
 /* The bindings and pixel-store settings the view changes, to put them back. */
@@ -72,8 +83,9 @@ typedef void *GLsync;
 
 /* A slot of the SHARED ring (ring.c): CUDA writes it (WRITTEN, its event recorded
  * after), the host hands it to GL once it sees the event passed (HANDED: GL's copy
- * into the object queued, its fence after), and it is FREE again once the host
- * sees the fence signalled. */
+ * into the object queued, its fence after; or, with the slots as textures, the
+ * slot is the one drawn, its fence made when a newer slot replaces it), and it is
+ * FREE again once the host sees the fence signalled. */
 enum { VIEW_RING = 3 };
 typedef enum view_slot_state { SLOT_FREE = 0, SLOT_WRITTEN, SLOT_HANDED } view_slot_state;
 typedef struct view_slot {
@@ -81,7 +93,7 @@ typedef struct view_slot {
     long long seq; /* the write it holds (1 = the first) */
     int w, h;      /* its picture */
     void *ev;      /* CUDA event after its write */
-    GLsync fence;  /* GL fence after the copy from it */
+    GLsync fence;  /* GL fence after the copy from it (or the last draw of it); NULL while drawn */
 } view_slot;
 
 /* Exportable semaphores made with Vulkan (vulkan.c). */
@@ -119,7 +131,14 @@ struct homg_view {
     /* SHARED ring (desc.latency, an application's object; ring.c) */
     int ring;
     view_slot rs[VIEW_RING];
-    long long written, shown; /* writes so far; the one GL's object holds (1 = the first) */
+    long long written, shown;                   /* writes so far; the one GL's object holds (1 = the first) */
+    GLuint slot_tex[VIEW_RING];                 /* slots.c: a texture on each slot's memory, or 0 (the ring copies) */
+    int direct;                                 /* slot_tex made and probed: GL samples the slots, no copy; 1 linear
+                                   textures (CUDA writes the slot's rows), 2 CUDA arrays (surfaces) */
+    void *slot_array[VIEW_RING];                /* direct = 2: the CUDA array on each slot */
+    unsigned long long slot_surface[VIEW_RING]; /* and its surface object */
+    char slots_why[232];                        /* how the ring hands over (info.reason's tail) */
+    int showing; /* with direct: the slot drawn now, or -1 (the object: nothing shown yet) */
     /* UPLOAD */
     void *staging_dev, *staging_host;
     homg_view_info info;
@@ -162,6 +181,12 @@ homg_status homg__view_ring_init(homg_view *v);
 homg_status homg__view_ring_write(homg_view *v, const view_src *src, view_dst *dst);
 homg_status homg__view_ring_flush(homg_view *v);
 void homg__view_ring_fini(homg_view *v);
+/* The texture GL draws the shown write from: a slot's (slots.c) or the object. */
+unsigned homg__view_ring_texture(const homg_view *v);
+/* slots.c: the ring's slots as textures on GL's memory object, probed (a pattern
+ * CUDA writes must read back as is); on any failure none are kept and v->direct = 0. */
+void homg__view_slots_init(homg_view *v);
+void homg__view_slots_fini(homg_view *v);
 homg_status homg__view_upload_init(homg_view *v);
 homg_status homg__view_upload_write(homg_view *v, const view_src *src, view_dst *dst);
 void homg__view_upload_fini(homg_view *v);
