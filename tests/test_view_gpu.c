@@ -32,30 +32,27 @@
 #include "view_gl.h"
 #include "view_ref.h"
 
-static homg_ctx *gpu, *cpu;
+#define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
+#define cpu homg_test_cpu
 static int quick;
 
 static int setup(void **state)
 {
     char err[256];
-    (void)state;
     homg_test_require_gpu("test_view_gpu");
     if (demo_egl_begin(64, 64, 1, err, sizeof err) != 0 || demo_glew_init(err, sizeof err) != 0) {
         fprintf(stderr, "test_view_gpu: no headless GL context: %s\n", err);
         return -1;
     }
     printf("GL: %s | %s | EGL vendor %s\n", glGetString(GL_VERSION), glGetString(GL_RENDERER), demo_egl_vendor());
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
+    homg_test_setup_pair(state);
     printf("CUDA: %s\n", homg_ctx_device_name(gpu));
     return 0;
 }
 
 static int teardown(void **state)
 {
-    (void)state;
-    homg_ctx_destroy(gpu);
-    homg_ctx_destroy(cpu);
+    homg_test_teardown_pair(state);
     demo_egl_end();
     return 0;
 }
