@@ -226,14 +226,28 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
 /* The fused V-cycles under benchmark knobs (NULL-terminated name, value pairs):
  * main's settings (before issue 12's session 5: textbook steps below 2048^2, one
  * tile shape, plain launches) and each change alone undone. */
-static const char *const main_env[] = {
-    "HOMG_BOX_FUSED_CELLS", "4194304", "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_PDL", "0", NULL
-};
+static const char *const main_env[] = { "HOMG_BOX_FUSED_CELLS",
+                                        "4194304",
+                                        "HOMG_BOX_TILE_CELLS",
+                                        "0",
+                                        "HOMG_BOX_WIDE_CELLS",
+                                        "0",
+                                        "HOMG_BOX_PDL",
+                                        "0",
+                                        "HOMG_BOX_STREAM_CELLS",
+                                        "1e300",
+                                        NULL };
 static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", NULL };
 /* session 5's default (small 256-thread tiles up to 1024^2, no wide tile) and the
  * wide (1024-thread) tile up to other sizes than the default 512^2; the one-block
  * coarse levels from 64^2 */
-static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", NULL };
+static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
+/* the streamed steps of grid_stream.cu (default from 2048^2): off (session 6's
+ * tiles everywhere), from 1024^2, with chunks of at least 64 rows (fewer re-read
+ * warm-up rows, fewer blocks than a full wave) */
+static const char *const tiles_env[] = { "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
+static const char *const stream1024_env[] = { "HOMG_BOX_STREAM_CELLS", "1048576", NULL };
+static const char *const rows64_env[] = { "HOMG_BOX_STREAM_ROWS", "64", NULL };
 static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
 static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", NULL };
 static const char *const block64_env[] = { "HOMG_BOX_BLOCK_CELLS", "4096", NULL };
@@ -508,6 +522,9 @@ int main(int argc, char **argv)
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fmg", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v", target, reps, 1);
             if (prec == HOMG_FLOAT32) { /* the settings the defaults were chosen from */
+                bench_env(ctx, p, &in, "fused-v tiles", target, reps, tiles_env);
+                bench_env(ctx, p, &in, "fused-v stream>=1024^2", target, reps, stream1024_env);
+                bench_env(ctx, p, &in, "fused-v rows>=64", target, reps, rows64_env);
                 bench_env(ctx, p, &in, "fused-v main", target, reps, main_env);
                 bench_env(ctx, p, &in, "fused-v s5", target, reps, s5_env);
                 bench_env(ctx, p, &in, "fused-v wide<=256^2", target, reps, wide256_env);
