@@ -8,7 +8,7 @@
 #include <cuda_runtime.h>
 
 /* 1 when the streamed steps take level L with `sweeps` sweeps: nx a multiple of 4, ny
- * even, sweeps <= 2, at least HOMG_BOX_STREAM_CELLS cells, every non-NULL pointer
+ * even, 1 <= sweeps <= 2, at least HOMG_BOX_STREAM_CELLS cells, every non-NULL pointer
  * 16-byte aligned. */
 int homg_stream_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs);
 
