@@ -243,11 +243,12 @@ static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BO
  * coarse levels from 64^2 */
 static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
 /* the streamed steps of grid_stream.cu (default from 2048^2): off (session 6's
- * tiles everywhere), from 1024^2, with chunks of at least 64 rows (fewer re-read
- * warm-up rows, fewer blocks than a full wave) */
+ * tiles everywhere), from 1024^2, with chunks of at least 32 or 64 rows (fewer
+ * re-read warm-up rows, fewer warps than a full wave) */
 static const char *const tiles_env[] = { "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
 static const char *const stream1024_env[] = { "HOMG_BOX_STREAM_CELLS", "1048576", NULL };
 static const char *const rows64_env[] = { "HOMG_BOX_STREAM_ROWS", "64", NULL };
+static const char *const rows32_env[] = { "HOMG_BOX_STREAM_ROWS", "32", NULL };
 static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
 static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", NULL };
 static const char *const block64_env[] = { "HOMG_BOX_BLOCK_CELLS", "4096", NULL };
@@ -524,6 +525,7 @@ int main(int argc, char **argv)
             if (prec == HOMG_FLOAT32) { /* the settings the defaults were chosen from */
                 bench_env(ctx, p, &in, "fused-v tiles", target, reps, tiles_env);
                 bench_env(ctx, p, &in, "fused-v stream>=1024^2", target, reps, stream1024_env);
+                bench_env(ctx, p, &in, "fused-v rows>=32", target, reps, rows32_env);
                 bench_env(ctx, p, &in, "fused-v rows>=64", target, reps, rows64_env);
                 bench_env(ctx, p, &in, "fused-v main", target, reps, main_env);
                 bench_env(ctx, p, &in, "fused-v s5", target, reps, s5_env);
