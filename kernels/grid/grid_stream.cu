@@ -115,13 +115,25 @@ __device__ __forceinline__ float s_cell(const grid_level &L, const sconst &K, fl
 /* One half-sweep of colour c on row gj held in me (rows dn, up below and above).
  * The x neighbours come from the lanes beside (warp-uniform call). */
 __device__ __forceinline__ void s_sweep(const grid_level &L, const sconst &K, float4 &me, const float4 &d,
-                                        const float4 &u, const float4 &f, int gi0, int gj, int c, bool active)
+                                        const float4 &u, const float4 &f, int gi0, int gj, int c, bool active,
+                                        bool cedge)
 {
     const float l = __shfl_up_sync(0xffffffffu, me.w, 1), r = __shfl_down_sync(0xffffffffu, me.x, 1);
     if (!active)
         return;
-    const bool edge = gj == 0 || gj == L.ny - 1 || gi0 == 0 || gi0 + 4 == L.nx;
-    if (((c + gj) & 1) == 0) { /* gi0 is even: cells 0 and 2 have colour c */
+    const bool edge = cedge || gj == 0 || gj == L.ny - 1;
+    const bool even = ((c + gj) & 1) == 0; /* gi0 is even: cells 0 and 2 have colour c */
+    if (!edge) {                           /* the common case, no edge tests per cell */
+        if (even) {
+            me.x = (f.x + K.ih2 * ((l + me.y) + (d.x + u.x))) * K.idiag;
+            me.z = (f.z + K.ih2 * ((me.y + me.w) + (d.z + u.z))) * K.idiag;
+        } else {
+            me.y = (f.y + K.ih2 * ((me.x + me.z) + (d.y + u.y))) * K.idiag;
+            me.w = (f.w + K.ih2 * ((me.z + r) + (d.w + u.w))) * K.idiag;
+        }
+        return;
+    }
+    if (even) {
         const float a = s_cell(L, K, f.x, l, me.y, d.x, u.x, gi0, gj, edge);
         const float b = s_cell(L, K, f.z, me.y, me.w, d.z, u.z, gi0 + 2, gj, edge);
         me.x = a;
@@ -147,11 +159,20 @@ __device__ __forceinline__ float s_res1(const grid_level &L, float f, float c, f
 
 /* f + bterm - A u of the thread's four cells on row gj, summed in x pairs. */
 __device__ __forceinline__ float2 s_residual_pairs(const grid_level &L, const float4 &me, const float4 &d,
-                                                   const float4 &u, const float4 &f, int gi0, int gj, bool active)
+                                                   const float4 &u, const float4 &f, int gi0, int gj, bool active,
+                                                   bool cedge)
 {
     const float l = __shfl_up_sync(0xffffffffu, me.w, 1), r = __shfl_down_sync(0xffffffffu, me.x, 1);
     if (!active)
         return make_float2(0.f, 0.f);
+    if (!(cedge || gj == 0 || gj == L.ny - 1)) {
+        const float ih2 = (float)L.inv_h2, lam = (float)L.lambda;
+        const float r0 = f.x + ih2 * (((l - me.x) + (me.y - me.x)) + ((d.x - me.x) + (u.x - me.x))) - lam * me.x;
+        const float r1 = f.y + ih2 * (((me.x - me.y) + (me.z - me.y)) + ((d.y - me.y) + (u.y - me.y))) - lam * me.y;
+        const float r2 = f.z + ih2 * (((me.y - me.z) + (me.w - me.z)) + ((d.z - me.z) + (u.z - me.z))) - lam * me.z;
+        const float r3 = f.w + ih2 * (((me.z - me.w) + (r - me.w)) + ((d.w - me.w) + (u.w - me.w))) - lam * me.w;
+        return make_float2(r0 + r1, r2 + r3);
+    }
     const float r0 = s_res1(L, f.x, me.x, l, me.y, d.x, u.x, gi0, gj);
     const float r1 = s_res1(L, f.y, me.y, me.x, me.z, d.y, u.y, gi0 + 1, gj);
     const float r2 = s_res1(L, f.z, me.z, me.y, me.w, d.z, u.z, gi0 + 2, gj);
@@ -161,9 +182,9 @@ __device__ __forceinline__ float2 s_residual_pairs(const grid_level &L, const fl
 
 /* DOWN: u_out = u after S sweeps, fc = R(f + bterm - A u_out); up: u_out = u after S
  * sweeps.  The initial u comes from A (u, P pe, u + P pe, or 0).  Each warp owns a
- * strip of SOW cells and rows [a, b) (C, even, rows a chunk); the ring of rows lives
- * in registers, its slots fixed at compile time by unrolling the march R steps at a
- * time. */
+ * strip of SOW cells and rows [a, b) (C, even, rows a chunk); the rows in flight live
+ * in registers (a shift register: unrolling the march R steps at a time to fix the
+ * slots at compile time took 168 registers and spilled). */
 template <int S, bool DOWN, int PE>
 __global__ void __launch_bounds__(32 * SWPB, SMINB)
     stream_kernel(grid_level L, sargs A, const float *__restrict__ f, float *__restrict__ u_out, float *__restrict__ fc,
@@ -180,7 +201,7 @@ __global__ void __launch_bounds__(32 * SWPB, SMINB)
         return;
     const int rstart = a - E - NS, rend = b + E + NS, lo_live = max(rstart, 0), hi_live = min(rend, L.ny);
     const int ylast = DOWN ? b + NS : b - 1 + NS;
-    const bool col = gi0 >= 0 && gi0 < L.nx;
+    const bool col = gi0 >= 0 && gi0 < L.nx, cedge = gi0 == 0 || gi0 + 4 == L.nx;
     const bool upd = col && lane > 0 && lane < 31;                   /* the strip's edge lanes keep their cells */
     const bool own = col && lane >= SHX / 4 && lane < SWT - SHX / 4; /* the cells this strip writes */
     sconst K;
@@ -216,12 +237,12 @@ __global__ void __launch_bounds__(32 * SWPB, SMINB)
             const int r = y - s;
             if (r < max(a - E - (NS - s), 0) || r >= min(b + E + (NS - s), L.ny)) /* warp-uniform */
                 continue;
-            s_sweep(L, K, U[s], U[s + 1], U[s - 1], F[s], gi0, r, (s - 1) & 1, upd);
+            s_sweep(L, K, U[s], U[s + 1], U[s - 1], F[s], gi0, r, (s - 1) & 1, upd, cedge);
         }
         if (DOWN) {
             const int r = y - NS - 1;
             if (r >= a && r < b) {
-                const float2 pr = s_residual_pairs(L, U[NS + 1], U[NS + 2], U[NS], F[NS + 1], gi0, r, own);
+                const float2 pr = s_residual_pairs(L, U[NS + 1], U[NS + 2], U[NS], F[NS + 1], gi0, r, own, cedge);
                 if (own) {
                     *(float4 *)(u_out + (size_t)r * L.nx + gi0) = U[NS + 1];
                     if (((r - a) & 1) == 0) {
