@@ -190,12 +190,14 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     /* the fused steps, out of place: u -> r, with each tile shape (the CUDA kernels
      * pick one by the level's size: HOMG_BOX_WIDE_CELLS and _TILE_CELLS force it;
      * tile 0: small, 1: big, 2: wide; 3, 4: the streamed float32 steps of
-     * grid_stream.cu where the shape fits them, 3 with chunks of 6 rows) */
+     * grid_stream.cu where the shape fits them, 3 with chunks of 6 rows, 4 with
+     * the rows loaded into registers instead of by cp.async) */
     for (int big = only_stream ? 3 : 0; big <= 4; big++) {
         setenv("HOMG_BOX_TILE_CELLS", big == 1 ? "0" : "1e300", 1);
         setenv("HOMG_BOX_WIDE_CELLS", big == 2 ? "1e300" : "0", 1);
         setenv("HOMG_BOX_STREAM_CELLS", big >= 3 ? "0" : "1e300", 1);
         setenv("HOMG_BOX_STREAM_FORCE_ROWS", big == 3 ? "6" : "0", 1);
+        setenv("HOMG_BOX_STREAM_ASYNC", big == 4 ? "0" : "1", 1);
         for (int init = HOMG_INIT_KEEP; init <= HOMG_INIT_PROLONG; init++)
             for (int sweeps = 0; sweeps <= 3; sweeps++) {
                 char what[80];
@@ -220,6 +222,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     unsetenv("HOMG_BOX_WIDE_CELLS");
     unsetenv("HOMG_BOX_STREAM_CELLS");
     unsetenv("HOMG_BOX_STREAM_FORCE_ROWS");
+    unsetenv("HOMG_BOX_STREAM_ASYNC");
     if (only_fused)
         goto out;
     assert_int_equal(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, u.on_gpu, f.on_gpu, fc.on_gpu, 2, 0, ec.on_gpu),

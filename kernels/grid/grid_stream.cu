@@ -49,7 +49,8 @@ struct sargs {
     const float *pe; /* the coarse array prolongated (kernel PE 1: u = P pe, 2: u += P pe) */
 };
 
-template <int PE>
+/* UF: u and f too (else they come by cp.async, s_issue). */
+template <int PE, bool UF>
 __device__ __forceinline__ void srow_load(const grid_level &L, const sargs &A, const float *__restrict__ f, int gi0,
                                           int gj, bool live, srow &r)
 {
@@ -57,8 +58,9 @@ __device__ __forceinline__ void srow_load(const grid_level &L, const sargs &A, c
     if (!live)
         return;
     const size_t g = (size_t)gj * L.nx + gi0;
-    r.f = __ldg((const float4 *)(f + g));
-    if (A.u && PE != 1)
+    if (UF)
+        r.f = __ldg((const float4 *)(f + g));
+    if (UF && A.u && PE != 1)
         r.u = __ldg((const float4 *)(A.u + g));
     if (PE) {
         const int ncx = L.nx / 2, ncy = L.ny / 2, I0 = gi0 >> 1, J = gj >> 1;
@@ -90,6 +92,28 @@ template <int PE> __device__ __forceinline__ float4 srow_u(const srow &r, bool l
     if (PE == 1)
         return make_float4(p[0], p[1], p[2], p[3]);
     return make_float4(r.u.x + p[0], r.u.y + p[1], r.u.z + p[2], r.u.w + p[3]);
+}
+
+/* Rows in flight per warp on the cp.async path (ASYNC), and its ring of row slots in
+ * shared memory (two more: the slot being read and one of margin). */
+#define SPD 6
+#define SQ  (SPD + 2)
+
+/* cp.async of this lane's float4 of row gj of u (when read) and f into slot k; one
+ * commit group per row, empty where the row is not live. */
+template <int PE>
+__device__ __forceinline__ void s_issue(const grid_level &L, const sargs &A, const float *__restrict__ f, int gi0,
+                                        int gj, bool live, float4 *su, float4 *sf)
+{
+    if (live) {
+        const size_t g = (size_t)gj * L.nx + gi0;
+        if (A.u && PE != 1)
+            asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((unsigned)__cvta_generic_to_shared(su)),
+                         "l"(A.u + g));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"((unsigned)__cvta_generic_to_shared(sf)),
+                     "l"(f + g));
+    }
+    asm volatile("cp.async.commit_group;\n" ::);
 }
 
 struct sconst {
@@ -185,7 +209,7 @@ __device__ __forceinline__ float2 s_residual_pairs(const grid_level &L, const fl
  * strip of SOW cells and rows [a, b) (C, even, rows a chunk); the rows in flight live
  * in registers (a shift register: unrolling the march R steps at a time to fix the
  * slots at compile time took 168 registers and spilled). */
-template <int S, bool DOWN, int PE>
+template <int S, bool DOWN, int PE, bool ASYNC>
 __global__ void __launch_bounds__(32 * SWPB, SMINB)
     stream_kernel(grid_level L, sargs A, const float *__restrict__ f, float *__restrict__ u_out, float *__restrict__ fc,
                   int C, int strips)
@@ -216,10 +240,16 @@ __global__ void __launch_bounds__(32 * SWPB, SMINB)
         U[d] = F[d] = make_float4(0.f, 0.f, 0.f, 0.f);
     srow p0, p1;
     float2 rpair = make_float2(0.f, 0.f);
+    __shared__ float4 ring[ASYNC ? SWPB : 1][ASYNC ? SQ : 1][2][32];
+    float4(*my)[2][32] = ring[ASYNC ? threadIdx.x >> 5 : 0];
 
 #define SLIVE(y) (col && (y) >= lo_live && (y) < hi_live)
-    srow_load<PE>(L, A, f, gi0, rstart, SLIVE(rstart), p0);
-    srow_load<PE>(L, A, f, gi0, rstart + 1, SLIVE(rstart + 1), p1);
+    if (ASYNC)
+#pragma unroll
+        for (int k = 0; k < SPD; k++)
+            s_issue<PE>(L, A, f, gi0, rstart + k, SLIVE(rstart + k), &my[k % SQ][0][lane], &my[k % SQ][1][lane]);
+    srow_load<PE, !ASYNC>(L, A, f, gi0, rstart, SLIVE(rstart), p0);
+    srow_load<PE, !ASYNC>(L, A, f, gi0, rstart + 1, SLIVE(rstart + 1), p1);
 #pragma unroll 1
     for (int y = rstart; y <= ylast; y++) {
         /* U[d], F[d]: row y - d (a shift register: compile-time indices, no local memory) */
@@ -228,10 +258,18 @@ __global__ void __launch_bounds__(32 * SWPB, SMINB)
             U[d] = U[d - 1];
             F[d] = F[d - 1];
         }
+        if (ASYNC) { /* row y + SPD on its way, then row y (its group done) from the ring */
+            const int k = (y + SPD - rstart) % SQ, k0 = (y - rstart) % SQ;
+            s_issue<PE>(L, A, f, gi0, y + SPD, SLIVE(y + SPD), &my[k][0][lane], &my[k][1][lane]);
+            asm volatile("cp.async.wait_group %0;\n" ::"n"(SPD));
+            const bool live = SLIVE(y);
+            p0.u = live && A.u && PE != 1 ? my[k0][0][lane] : make_float4(0.f, 0.f, 0.f, 0.f);
+            p0.f = live ? my[k0][1][lane] : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
         U[0] = srow_u<PE>(p0, SLIVE(y));
         F[0] = p0.f;
         p0 = p1;
-        srow_load<PE>(L, A, f, gi0, y + 2, SLIVE(y + 2), p1);
+        srow_load<PE, !ASYNC>(L, A, f, gi0, y + 2, SLIVE(y + 2), p1);
 #pragma unroll
         for (int s = 1; s <= NS; s++) {
             const int r = y - s;
@@ -279,12 +317,12 @@ static int aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 /* Rows per chunk: enough warps for one full wave (the occupancy the kernel
  * reaches), at least HOMG_BOX_STREAM_ROWS (a benchmark knob; 0: none), even;
  * HOMG_BOX_STREAM_FORCE_ROWS (tests) sets it. */
-template <int S, bool DOWN, int PE> static int s_chunk(const grid_level *L, int strips)
+template <int S, bool DOWN, int PE, bool ASYNC> static int s_chunk(const grid_level *L, int strips)
 {
     int dev = 0, nsm = 132, per = 4;
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev);
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, stream_kernel<S, DOWN, PE>, 32 * SWPB, 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, stream_kernel<S, DOWN, PE, ASYNC>, 32 * SWPB, 0);
     if (per < 1)
         per = 1;
     const double force = s_knob("HOMG_BOX_STREAM_FORCE_ROWS", 0), least = s_knob("HOMG_BOX_STREAM_ROWS", 0);
@@ -301,13 +339,24 @@ template <int S, bool DOWN, int PE> static int s_chunk(const grid_level *L, int 
     return c < 2 ? 2 : c;
 }
 
+template <int S, bool DOWN, int PE, bool ASYNC>
+static void s_launch_a(cudaStream_t st, int pdl, const grid_level *L, sargs A, const void *f, void *u_out, void *fc)
+{
+    const int strips = (L->nx + SOW - 1) / SOW, C = s_chunk<S, DOWN, PE, ASYNC>(L, strips);
+    const int warps = strips * ((L->ny + C - 1) / C);
+    homg_pdl_launch(st, dim3((warps + SWPB - 1) / SWPB), dim3(32 * SWPB), pdl, stream_kernel<S, DOWN, PE, ASYNC>, *L, A,
+                    (const float *)f, (float *)u_out, (float *)fc, C, strips);
+}
+
+/* The cp.async path unless HOMG_BOX_STREAM_ASYNC=0 (the rows loaded two ahead into
+ * registers; a benchmark knob). */
 template <int S, bool DOWN, int PE>
 static void s_launch(cudaStream_t st, int pdl, const grid_level *L, sargs A, const void *f, void *u_out, void *fc)
 {
-    const int strips = (L->nx + SOW - 1) / SOW, C = s_chunk<S, DOWN, PE>(L, strips);
-    const int warps = strips * ((L->ny + C - 1) / C);
-    homg_pdl_launch(st, dim3((warps + SWPB - 1) / SWPB), dim3(32 * SWPB), pdl, stream_kernel<S, DOWN, PE>, *L, A,
-                    (const float *)f, (float *)u_out, (float *)fc, C, strips);
+    if (s_knob("HOMG_BOX_STREAM_ASYNC", 1) != 0)
+        s_launch_a<S, DOWN, PE, true>(st, pdl, L, A, f, u_out, fc);
+    else
+        s_launch_a<S, DOWN, PE, false>(st, pdl, L, A, f, u_out, fc);
 }
 
 int homg_stream_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs)
