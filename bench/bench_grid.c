@@ -245,12 +245,14 @@ static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_STRE
 /* the streamed steps of grid_stream.cu (default from 2048^2): off (session 6's
  * tiles everywhere), from 1024^2, with chunks of at least 32 or 64 rows (fewer
  * re-read warm-up rows, fewer warps than a full wave), chunks for two waves, rows
- * loaded into registers two ahead instead of by cp.async six ahead */
+ * loaded into registers two ahead instead of by cp.async six ahead (with the
+ * half-sweeps on adjacent rows), the half-sweeps on adjacent rows (sp1) */
 static const char *const tiles_env[] = { "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
 static const char *const stream1024_env[] = { "HOMG_BOX_STREAM_CELLS", "1048576", NULL };
 static const char *const rows64_env[] = { "HOMG_BOX_STREAM_ROWS", "64", NULL };
 static const char *const waves2_env[] = { "HOMG_BOX_STREAM_WAVES", "2", NULL };
 static const char *const regs_env[] = { "HOMG_BOX_STREAM_ASYNC", "0", NULL };
+static const char *const sp1_env[] = { "HOMG_BOX_STREAM_SP", "1", NULL };
 static const char *const rows32_env[] = { "HOMG_BOX_STREAM_ROWS", "32", NULL };
 static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
 static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", NULL };
@@ -532,6 +534,7 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v rows>=64", target, reps, rows64_env);
                 bench_env(ctx, p, &in, "fused-v 2 waves", target, reps, waves2_env);
                 bench_env(ctx, p, &in, "fused-v stream regs", target, reps, regs_env);
+                bench_env(ctx, p, &in, "fused-v stream sp1", target, reps, sp1_env);
                 bench_env(ctx, p, &in, "fused-v main", target, reps, main_env);
                 bench_env(ctx, p, &in, "fused-v s5", target, reps, s5_env);
                 bench_env(ctx, p, &in, "fused-v wide<=256^2", target, reps, wide256_env);

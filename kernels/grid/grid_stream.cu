@@ -5,10 +5,14 @@
  * The 2D analogue of the cube kernels (kernels/grid/cube.cu): each warp owns a strip
  * of 128 cells (a float4 per lane; SHX halo cells each side, recomputed by both
  * neighbours) and marches up a chunk of rows with no barrier and no shared memory.
- * Each step takes one row of u and f (loaded two rows ahead) into a shift register
- * of rows, and the red-black half-sweeps are a pipeline behind it: half-sweep s
- * works on row y - s, the residual (down step) on row y - NS - 1; x neighbours come
- * from the lanes beside.  Device memory sees each array about once: the x halos are
+ * Each step takes one row of u and f (by cp.async, six rows ahead, through a small
+ * per-warp ring in shared memory) into a shift register of rows, and the red-black
+ * half-sweeps are a pipeline behind it: half-sweep s works on row y - SP s + SP - 1,
+ * the residual (down step) on row y - SP NS - 1; x neighbours come from the lanes
+ * beside.  With SP = 2 (default) the half-sweeps of one step touch rows two apart,
+ * so they are independent chains the scheduler interleaves; SP = 1 (fewer rows in
+ * registers) made each step one dependent chain: 153/160 us for the 4096^2 down/up
+ * steps on the H100, at 16 warps per SM latency-bound (run 3/4, bench/results).  Device memory sees each array about once: the x halos are
  * read by two warps at about the same time (from L2), the chunks' NS + 1 warm-up
  * rows each side are read again.  A first version (a 512-cell strip per block, the
  * rows in a shared-memory ring, one barrier a row) ran at 27% of DRAM peak at
@@ -32,8 +36,8 @@
 
 /* Ring rows (registers): half-sweep s works on row y - s, the residual (down) on
  * y - NS - 1, reading back to y - NS - 2, the store (up) on y - NS. */
-template <int S, bool DOWN> struct sshape {
-    enum { NS = 2 * S, E = DOWN ? 1 : 0, R = NS + 3 };
+template <int S, bool DOWN, int SP> struct sshape {
+    enum { NS = 2 * S, E = DOWN ? 1 : 0, DRES = SP * NS + 1, DST = SP * NS, R = SP * NS + 3 };
 };
 
 /* One row's raw loads for one thread: u and f, and the coarse values bilinear
@@ -209,12 +213,12 @@ __device__ __forceinline__ float2 s_residual_pairs(const grid_level &L, const fl
  * strip of SOW cells and rows [a, b) (C, even, rows a chunk); the rows in flight live
  * in registers (a shift register: unrolling the march R steps at a time to fix the
  * slots at compile time took 168 registers and spilled). */
-template <int S, bool DOWN, int PE, bool ASYNC>
+template <int S, bool DOWN, int PE, bool ASYNC, int SP>
 __global__ void __launch_bounds__(32 * SWPB, SMINB)
     stream_kernel(grid_level L, sargs A, const float *__restrict__ f, float *__restrict__ u_out, float *__restrict__ fc,
                   int C, int strips)
 {
-    typedef sshape<S, DOWN> Q;
+    typedef sshape<S, DOWN, SP> Q;
     enum { NS = Q::NS, E = Q::E, R = Q::R };
     homg_pdl_wait();
     const int lane = threadIdx.x & 31, w = blockIdx.x * SWPB + (threadIdx.x >> 5);
@@ -224,7 +228,7 @@ __global__ void __launch_bounds__(32 * SWPB, SMINB)
     if (a >= L.ny) /* warp-uniform */
         return;
     const int rstart = a - E - NS, rend = b + E + NS, lo_live = max(rstart, 0), hi_live = min(rend, L.ny);
-    const int ylast = DOWN ? b + NS : b - 1 + NS;
+    const int ylast = DOWN ? b - 1 + Q::DRES : b - 1 + Q::DST;
     const bool col = gi0 >= 0 && gi0 < L.nx, cedge = gi0 == 0 || gi0 + 4 == L.nx;
     const bool upd = col && lane > 0 && lane < 31;                   /* the strip's edge lanes keep their cells */
     const bool own = col && lane >= SHX / 4 && lane < SWT - SHX / 4; /* the cells this strip writes */
@@ -272,17 +276,19 @@ __global__ void __launch_bounds__(32 * SWPB, SMINB)
         srow_load<PE, !ASYNC>(L, A, f, gi0, y + 2, SLIVE(y + 2), p1);
 #pragma unroll
         for (int s = 1; s <= NS; s++) {
-            const int r = y - s;
+            const int D = SP * s - SP + 1;
+            const int r = y - D;
             if (r < max(a - E - (NS - s), 0) || r >= min(b + E + (NS - s), L.ny)) /* warp-uniform */
                 continue;
-            s_sweep(L, K, U[s], U[s + 1], U[s - 1], F[s], gi0, r, (s - 1) & 1, upd, cedge);
+            s_sweep(L, K, U[D], U[D + 1], U[D - 1], F[D], gi0, r, (s - 1) & 1, upd, cedge);
         }
         if (DOWN) {
-            const int r = y - NS - 1;
+            const int D = Q::DRES;
+            const int r = y - D;
             if (r >= a && r < b) {
-                const float2 pr = s_residual_pairs(L, U[NS + 1], U[NS + 2], U[NS], F[NS + 1], gi0, r, own, cedge);
+                const float2 pr = s_residual_pairs(L, U[D], U[D + 1], U[D - 1], F[D], gi0, r, own, cedge);
                 if (own) {
-                    *(float4 *)(u_out + (size_t)r * L.nx + gi0) = U[NS + 1];
+                    *(float4 *)(u_out + (size_t)r * L.nx + gi0) = U[D];
                     if (((r - a) & 1) == 0) {
                         rpair = pr;
                     } else {
@@ -292,9 +298,9 @@ __global__ void __launch_bounds__(32 * SWPB, SMINB)
                 }
             }
         } else {
-            const int r = y - NS;
+            const int r = y - Q::DST;
             if (own && r >= a && r < b)
-                *(float4 *)(u_out + (size_t)r * L.nx + gi0) = U[NS];
+                *(float4 *)(u_out + (size_t)r * L.nx + gi0) = U[Q::DST];
         }
     }
 #undef SLIVE
@@ -317,12 +323,12 @@ static int aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 /* Rows per chunk: enough warps for one full wave (the occupancy the kernel
  * reaches), at least HOMG_BOX_STREAM_ROWS (a benchmark knob; 0: none), even;
  * HOMG_BOX_STREAM_FORCE_ROWS (tests) sets it. */
-template <int S, bool DOWN, int PE, bool ASYNC> static int s_chunk(const grid_level *L, int strips)
+template <int S, bool DOWN, int PE, bool ASYNC, int SP> static int s_chunk(const grid_level *L, int strips)
 {
     int dev = 0, nsm = 132, per = 4;
     cudaGetDevice(&dev);
     cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev);
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, stream_kernel<S, DOWN, PE, ASYNC>, 32 * SWPB, 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, stream_kernel<S, DOWN, PE, ASYNC, SP>, 32 * SWPB, 0);
     if (per < 1)
         per = 1;
     const double force = s_knob("HOMG_BOX_STREAM_FORCE_ROWS", 0), least = s_knob("HOMG_BOX_STREAM_ROWS", 0);
@@ -339,13 +345,13 @@ template <int S, bool DOWN, int PE, bool ASYNC> static int s_chunk(const grid_le
     return c < 2 ? 2 : c;
 }
 
-template <int S, bool DOWN, int PE, bool ASYNC>
+template <int S, bool DOWN, int PE, bool ASYNC, int SP>
 static void s_launch_a(cudaStream_t st, int pdl, const grid_level *L, sargs A, const void *f, void *u_out, void *fc)
 {
-    const int strips = (L->nx + SOW - 1) / SOW, C = s_chunk<S, DOWN, PE, ASYNC>(L, strips);
+    const int strips = (L->nx + SOW - 1) / SOW, C = s_chunk<S, DOWN, PE, ASYNC, SP>(L, strips);
     const int warps = strips * ((L->ny + C - 1) / C);
-    homg_pdl_launch(st, dim3((warps + SWPB - 1) / SWPB), dim3(32 * SWPB), pdl, stream_kernel<S, DOWN, PE, ASYNC>, *L, A,
-                    (const float *)f, (float *)u_out, (float *)fc, C, strips);
+    homg_pdl_launch(st, dim3((warps + SWPB - 1) / SWPB), dim3(32 * SWPB), pdl, stream_kernel<S, DOWN, PE, ASYNC, SP>,
+                    *L, A, (const float *)f, (float *)u_out, (float *)fc, C, strips);
 }
 
 /* The cp.async path unless HOMG_BOX_STREAM_ASYNC=0 (the rows loaded two ahead into
@@ -353,10 +359,12 @@ static void s_launch_a(cudaStream_t st, int pdl, const grid_level *L, sargs A, c
 template <int S, bool DOWN, int PE>
 static void s_launch(cudaStream_t st, int pdl, const grid_level *L, sargs A, const void *f, void *u_out, void *fc)
 {
-    if (s_knob("HOMG_BOX_STREAM_ASYNC", 1) != 0)
-        s_launch_a<S, DOWN, PE, true>(st, pdl, L, A, f, u_out, fc);
+    if (s_knob("HOMG_BOX_STREAM_ASYNC", 1) == 0)
+        s_launch_a<S, DOWN, PE, false, 1>(st, pdl, L, A, f, u_out, fc);
+    else if (s_knob("HOMG_BOX_STREAM_SP", 2) == 1)
+        s_launch_a<S, DOWN, PE, true, 1>(st, pdl, L, A, f, u_out, fc);
     else
-        s_launch_a<S, DOWN, PE, false>(st, pdl, L, A, f, u_out, fc);
+        s_launch_a<S, DOWN, PE, true, 2>(st, pdl, L, A, f, u_out, fc);
 }
 
 int homg_stream_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs)
