@@ -242,17 +242,17 @@ static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BO
  * wide (1024-thread) tile up to other sizes than the default 512^2; the one-block
  * coarse levels from 64^2 */
 static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
-/* the streamed steps of grid_stream.cu (default from 2048^2): off (session 6's
- * tiles everywhere), from 1024^2, with chunks of at least 32 or 64 rows (fewer
+/* the streamed steps of grid_stream.cu (default from 1024^2): off (session 6's
+ * tiles everywhere), from 2048^2, with chunks of at least 32 or 64 rows (fewer
  * re-read warm-up rows, fewer warps than a full wave), chunks for two waves, rows
- * loaded into registers two ahead instead of by cp.async six ahead (with the
- * half-sweeps on adjacent rows), the half-sweeps on adjacent rows (sp1) */
+ * loaded into registers two ahead instead of by cp.async six ahead , the half-sweeps
+ * of a step two rows apart (sp2) */
 static const char *const tiles_env[] = { "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
-static const char *const stream1024_env[] = { "HOMG_BOX_STREAM_CELLS", "1048576", NULL };
+static const char *const stream2048_env[] = { "HOMG_BOX_STREAM_CELLS", "4194304", NULL };
 static const char *const rows64_env[] = { "HOMG_BOX_STREAM_ROWS", "64", NULL };
 static const char *const waves2_env[] = { "HOMG_BOX_STREAM_WAVES", "2", NULL };
 static const char *const regs_env[] = { "HOMG_BOX_STREAM_ASYNC", "0", NULL };
-static const char *const sp1_env[] = { "HOMG_BOX_STREAM_SP", "1", NULL };
+static const char *const sp2_env[] = { "HOMG_BOX_STREAM_SP", "2", NULL };
 static const char *const rows32_env[] = { "HOMG_BOX_STREAM_ROWS", "32", NULL };
 static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
 static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", NULL };
@@ -529,12 +529,12 @@ int main(int argc, char **argv)
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v", target, reps, 1);
             if (prec == HOMG_FLOAT32) { /* the settings the defaults were chosen from */
                 bench_env(ctx, p, &in, "fused-v tiles", target, reps, tiles_env);
-                bench_env(ctx, p, &in, "fused-v stream>=1024^2", target, reps, stream1024_env);
+                bench_env(ctx, p, &in, "fused-v stream>=2048^2", target, reps, stream2048_env);
                 bench_env(ctx, p, &in, "fused-v rows>=32", target, reps, rows32_env);
                 bench_env(ctx, p, &in, "fused-v rows>=64", target, reps, rows64_env);
                 bench_env(ctx, p, &in, "fused-v 2 waves", target, reps, waves2_env);
                 bench_env(ctx, p, &in, "fused-v stream regs", target, reps, regs_env);
-                bench_env(ctx, p, &in, "fused-v stream sp1", target, reps, sp1_env);
+                bench_env(ctx, p, &in, "fused-v stream sp2", target, reps, sp2_env);
                 bench_env(ctx, p, &in, "fused-v main", target, reps, main_env);
                 bench_env(ctx, p, &in, "fused-v s5", target, reps, s5_env);
                 bench_env(ctx, p, &in, "fused-v wide<=256^2", target, reps, wide256_env);

@@ -9,10 +9,13 @@
  * per-warp ring in shared memory) into a shift register of rows, and the red-black
  * half-sweeps are a pipeline behind it: half-sweep s works on row y - SP s + SP - 1,
  * the residual (down step) on row y - SP NS - 1; x neighbours come from the lanes
- * beside.  With SP = 2 (default) the half-sweeps of one step touch rows two apart,
- * so they are independent chains the scheduler interleaves; SP = 1 (fewer rows in
- * registers) made each step one dependent chain: 153/160 us for the 4096^2 down/up
- * steps on the H100, at 16 warps per SM latency-bound (run 3/4, bench/results).  Device memory sees each array about once: the x halos are
+ * beside.  SP = 1 (default): adjacent rows, one dependent chain a step, 7 rows in
+ * registers.  SP = 2 (HOMG_BOX_STREAM_SP=2, a benchmark knob): the half-sweeps of a
+ * step two rows apart, independent chains, but 11 rows in registers and small
+ * spills: 191/233 us against 159/153 us for the 4096^2 down/up steps on the H100.
+ * Both stay near 16 warps per SM (128 registers), latency-bound at 42-45% of DRAM
+ * peak; the rows by cp.async instead of two ahead in registers changed little
+ * (bench/results/h100.md, session 7, box3).  Device memory sees each array about once: the x halos are
  * read by two warps at about the same time (from L2), the chunks' NS + 1 warm-up
  * rows each side are read again.  A first version (a 512-cell strip per block, the
  * rows in a shared-memory ring, one barrier a row) ran at 27% of DRAM peak at
@@ -314,9 +317,10 @@ static double s_knob(const char *name, double dflt)
     return e && *e ? atof(e) : dflt;
 }
 
-/* The streamed steps take float32 levels of at least this many cells (2048^2: the
- * levels that do not stay in the H100's L2 between passes). */
-#define HOMG_BOX_STREAM_CELLS (2048.0 * 2048)
+/* The streamed steps take float32 levels of at least this many cells: from 1024^2
+ * the fused-v solves were 3-6% faster on the H100 than from 2048^2 or with the
+ * tiles everywhere (bench/results/h100.md, session 7). */
+#define HOMG_BOX_STREAM_CELLS (1024.0 * 1024)
 
 static int aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 
@@ -361,10 +365,10 @@ static void s_launch(cudaStream_t st, int pdl, const grid_level *L, sargs A, con
 {
     if (s_knob("HOMG_BOX_STREAM_ASYNC", 1) == 0)
         s_launch_a<S, DOWN, PE, false, 1>(st, pdl, L, A, f, u_out, fc);
-    else if (s_knob("HOMG_BOX_STREAM_SP", 2) == 1)
-        s_launch_a<S, DOWN, PE, true, 1>(st, pdl, L, A, f, u_out, fc);
-    else
+    else if (s_knob("HOMG_BOX_STREAM_SP", 1) == 2)
         s_launch_a<S, DOWN, PE, true, 2>(st, pdl, L, A, f, u_out, fc);
+    else
+        s_launch_a<S, DOWN, PE, true, 1>(st, pdl, L, A, f, u_out, fc);
 }
 
 int homg_stream_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs)
