@@ -186,6 +186,8 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
     gd.ny = p->ny;
     gd.method = m;
     gd.precision = prec;
+    gd.pre = getenv("HOMG_BENCH_PRE") ? atoi(getenv("HOMG_BENCH_PRE")) : 0; /* bench-only: V(pre, post) rows */
+    gd.post = getenv("HOMG_BENCH_POST") ? atoi(getenv("HOMG_BENCH_POST")) : 0;
     if (homg_grid_create(ctx, &gd, &g) != HOMG_OK)
         die("grid", ctx);
     /* fewest cycles to the target, measured on the device */
@@ -253,6 +255,11 @@ static const char *const rows64_env[] = { "HOMG_BOX_STREAM_ROWS", "64", NULL };
 static const char *const waves2_env[] = { "HOMG_BOX_STREAM_WAVES", "2", NULL };
 static const char *const regs_env[] = { "HOMG_BOX_STREAM_ASYNC", "0", NULL };
 static const char *const sp2_env[] = { "HOMG_BOX_STREAM_SP", "2", NULL };
+/* other cycles: V(3,3), V(3,2), V(2,3) (sweeps of 3 take the tile kernels), V(1,1) */
+static const char *const v33_env[] = { "HOMG_BENCH_PRE", "3", "HOMG_BENCH_POST", "3", NULL };
+static const char *const v32_env[] = { "HOMG_BENCH_PRE", "3", "HOMG_BENCH_POST", "2", NULL };
+static const char *const v23_env[] = { "HOMG_BENCH_PRE", "2", "HOMG_BENCH_POST", "3", NULL };
+static const char *const v11_env[] = { "HOMG_BENCH_PRE", "1", "HOMG_BENCH_POST", "1", NULL };
 static const char *const rows32_env[] = { "HOMG_BOX_STREAM_ROWS", "32", NULL };
 static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
 static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", NULL };
@@ -535,6 +542,10 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v 2 waves", target, reps, waves2_env);
                 bench_env(ctx, p, &in, "fused-v stream regs", target, reps, regs_env);
                 bench_env(ctx, p, &in, "fused-v stream sp2", target, reps, sp2_env);
+                bench_env(ctx, p, &in, "fused-v V(3,3)", target, reps, v33_env);
+                bench_env(ctx, p, &in, "fused-v V(3,2)", target, reps, v32_env);
+                bench_env(ctx, p, &in, "fused-v V(2,3)", target, reps, v23_env);
+                bench_env(ctx, p, &in, "fused-v V(1,1)", target, reps, v11_env);
                 bench_env(ctx, p, &in, "fused-v main", target, reps, main_env);
                 bench_env(ctx, p, &in, "fused-v s5", target, reps, s5_env);
                 bench_env(ctx, p, &in, "fused-v wide<=256^2", target, reps, wide256_env);
