@@ -40,6 +40,10 @@
  * the kernels' own latency, not the gaps; both variables are benchmark knobs, not
  * documented settings; nor is HOMG_BOX_WIDE_CELLS).
  *
+ * float32 levels of at least 1024^2 cells (nx a multiple of 4, 1-2 sweeps, 16-byte
+ * aligned arrays) take the streamed kernels of grid_stream.cu instead: 6-14% less
+ * time a step at 4096^2 on the H100 (bench/results/h100.md, session 7).
+ *
  * Arithmetic is in the storage type.  The residual is formed from neighbour
  * differences, f + (sum (u_nb - u_c)) / h^2 - lambda u_c: a difference of two
  * nearby floats is exact, so the cancellation that makes f - A u inaccurate in
