@@ -41,7 +41,7 @@
  * documented settings; nor is HOMG_BOX_WIDE_CELLS).
  *
  * float32 levels of at least 1024^2 cells (nx a multiple of 4, 1-2 sweeps, 16-byte
- * aligned arrays) take the streamed kernels of grid_stream.cu instead: 6-14% less
+ * aligned arrays) take the streamed kernels of grid_stream.cu instead: 6-13% less
  * time a step at 4096^2 on the H100 (bench/results/h100.md, session 7).
  *
  * Arithmetic is in the storage type.  The residual is formed from neighbour
