@@ -186,6 +186,8 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
     gd.ny = p->ny;
     gd.method = m;
     gd.precision = prec;
+    gd.pre = getenv("HOMG_BENCH_PRE") ? atoi(getenv("HOMG_BENCH_PRE")) : 0; /* bench-only: V(pre, post) rows */
+    gd.post = getenv("HOMG_BENCH_POST") ? atoi(getenv("HOMG_BENCH_POST")) : 0;
     if (homg_grid_create(ctx, &gd, &g) != HOMG_OK)
         die("grid", ctx);
     /* fewest cycles to the target, measured on the device */
@@ -226,14 +228,39 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
 /* The fused V-cycles under benchmark knobs (NULL-terminated name, value pairs):
  * main's settings (before issue 12's session 5: textbook steps below 2048^2, one
  * tile shape, plain launches) and each change alone undone. */
-static const char *const main_env[] = {
-    "HOMG_BOX_FUSED_CELLS", "4194304", "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_PDL", "0", NULL
-};
+static const char *const main_env[] = { "HOMG_BOX_FUSED_CELLS",
+                                        "4194304",
+                                        "HOMG_BOX_TILE_CELLS",
+                                        "0",
+                                        "HOMG_BOX_WIDE_CELLS",
+                                        "0",
+                                        "HOMG_BOX_PDL",
+                                        "0",
+                                        "HOMG_BOX_STREAM_CELLS",
+                                        "1e300",
+                                        NULL };
 static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", NULL };
 /* session 5's default (small 256-thread tiles up to 1024^2, no wide tile) and the
  * wide (1024-thread) tile up to other sizes than the default 512^2; the one-block
  * coarse levels from 64^2 */
-static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", NULL };
+static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
+/* the streamed steps of grid_stream.cu (default from 1024^2): off (session 6's
+ * tiles everywhere), from 2048^2, with chunks of at least 32 or 64 rows (fewer
+ * re-read warm-up rows, fewer warps than a full wave), chunks for two waves, rows
+ * loaded into registers two ahead instead of by cp.async six ahead , the half-sweeps
+ * of a step two rows apart (sp2) */
+static const char *const tiles_env[] = { "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
+static const char *const stream2048_env[] = { "HOMG_BOX_STREAM_CELLS", "4194304", NULL };
+static const char *const rows64_env[] = { "HOMG_BOX_STREAM_ROWS", "64", NULL };
+static const char *const waves2_env[] = { "HOMG_BOX_STREAM_WAVES", "2", NULL };
+static const char *const regs_env[] = { "HOMG_BOX_STREAM_ASYNC", "0", NULL };
+static const char *const sp2_env[] = { "HOMG_BOX_STREAM_SP", "2", NULL };
+/* other cycles: V(3,3), V(3,2), V(2,3) (sweeps of 3 take the tile kernels), V(1,1) */
+static const char *const v33_env[] = { "HOMG_BENCH_PRE", "3", "HOMG_BENCH_POST", "3", NULL };
+static const char *const v32_env[] = { "HOMG_BENCH_PRE", "3", "HOMG_BENCH_POST", "2", NULL };
+static const char *const v23_env[] = { "HOMG_BENCH_PRE", "2", "HOMG_BENCH_POST", "3", NULL };
+static const char *const v11_env[] = { "HOMG_BENCH_PRE", "1", "HOMG_BENCH_POST", "1", NULL };
+static const char *const rows32_env[] = { "HOMG_BOX_STREAM_ROWS", "32", NULL };
 static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
 static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", NULL };
 static const char *const block64_env[] = { "HOMG_BOX_BLOCK_CELLS", "4096", NULL };
@@ -508,6 +535,17 @@ int main(int argc, char **argv)
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fmg", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v", target, reps, 1);
             if (prec == HOMG_FLOAT32) { /* the settings the defaults were chosen from */
+                bench_env(ctx, p, &in, "fused-v tiles", target, reps, tiles_env);
+                bench_env(ctx, p, &in, "fused-v stream>=2048^2", target, reps, stream2048_env);
+                bench_env(ctx, p, &in, "fused-v rows>=32", target, reps, rows32_env);
+                bench_env(ctx, p, &in, "fused-v rows>=64", target, reps, rows64_env);
+                bench_env(ctx, p, &in, "fused-v 2 waves", target, reps, waves2_env);
+                bench_env(ctx, p, &in, "fused-v stream regs", target, reps, regs_env);
+                bench_env(ctx, p, &in, "fused-v stream sp2", target, reps, sp2_env);
+                bench_env(ctx, p, &in, "fused-v V(3,3)", target, reps, v33_env);
+                bench_env(ctx, p, &in, "fused-v V(3,2)", target, reps, v32_env);
+                bench_env(ctx, p, &in, "fused-v V(2,3)", target, reps, v23_env);
+                bench_env(ctx, p, &in, "fused-v V(1,1)", target, reps, v11_env);
                 bench_env(ctx, p, &in, "fused-v main", target, reps, main_env);
                 bench_env(ctx, p, &in, "fused-v s5", target, reps, s5_env);
                 bench_env(ctx, p, &in, "fused-v wide<=256^2", target, reps, wide256_env);

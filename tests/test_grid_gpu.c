@@ -72,7 +72,8 @@ static const grid_kernels *G(void) { return &homg_cuda_grid_kernels; }
 
 /* Every mismatch is printed; the test fails at the end (kernels_match_cpu). */
 static int mismatches;
-static int only_fused; /* check_kernels: the fused steps alone (the "fused" group, for racecheck) */
+static int only_fused;  /* check_kernels: the fused steps alone (the "fused" group, for racecheck) */
+static int only_stream; /* check_kernels: the streamed fused steps alone (the "stream" group) */
 static const grid_kernels *C(void) { return &homg_cpu_grid_kernels; }
 
 /* The one-block coarse levels (grid_coarse.cu) against their CPU composition, in
@@ -189,10 +190,15 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     }
     /* the fused steps, out of place: u -> r, with each tile shape (the CUDA kernels
      * pick one by the level's size: HOMG_BOX_WIDE_CELLS and _TILE_CELLS force it;
-     * tile 0: small, 1: big, 2: wide) */
-    for (int big = 0; big <= 2; big++) {
+     * tile 0: small, 1: big, 2: wide; 3, 4: the streamed float32 steps of
+     * grid_stream.cu where the shape fits them, 3 with chunks of 6 rows, 4 with
+     * the rows loaded into registers instead of by cp.async) */
+    for (int big = only_stream ? 3 : 0; big <= 4; big++) {
         setenv("HOMG_BOX_TILE_CELLS", big == 1 ? "0" : "1e300", 1);
         setenv("HOMG_BOX_WIDE_CELLS", big == 2 ? "1e300" : "0", 1);
+        setenv("HOMG_BOX_STREAM_CELLS", big >= 3 ? "0" : "1e300", 1);
+        setenv("HOMG_BOX_STREAM_FORCE_ROWS", big == 3 ? "6" : "0", 1);
+        setenv("HOMG_BOX_STREAM_ASYNC", big == 4 ? "0" : "1", 1);
         for (int init = HOMG_INIT_KEEP; init <= HOMG_INIT_PROLONG; init++)
             for (int sweeps = 0; sweeps <= 3; sweeps++) {
                 char what[80];
@@ -215,6 +221,9 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     }
     unsetenv("HOMG_BOX_TILE_CELLS");
     unsetenv("HOMG_BOX_WIDE_CELLS");
+    unsetenv("HOMG_BOX_STREAM_CELLS");
+    unsetenv("HOMG_BOX_STREAM_FORCE_ROWS");
+    unsetenv("HOMG_BOX_STREAM_ASYNC");
     if (only_fused)
         goto out;
     assert_int_equal(G()->smooth_restrict(xg, p, &Lg, u.on_gpu, u.on_gpu, f.on_gpu, fc.on_gpu, 2, 0, ec.on_gpu),
@@ -304,13 +313,27 @@ out:
 static void fused_steps_match_cpu(void **state)
 {
     (void)state;
-    const int shapes[][2] = { { 8, 64 }, { 96, 80 }, { 256, 128 } };
+    const int shapes[][2] = { { 8, 64 }, { 96, 80 }, { 256, 128 }, { 1040, 70 } };
     mismatches = 0;
     only_fused = 1;
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         for (int p = HOMG_FLOAT32; p <= HOMG_FLOAT64; p++)
             check_kernels(shapes[s][0], shapes[s][1], (homg_precision)p, (int)s & 1, 700 + 10 * s + p);
     only_fused = 0;
+    assert_int_equal(mismatches, 0);
+}
+
+/* The streamed float32 steps alone (grid_stream.cu; small, for compute-sanitizer):
+ * one strip and one chunk, several strips (1040 = 2 x 496 + 48 cells) and chunks. */
+static void stream_steps_match_cpu(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 8, 64 }, { 96, 80 }, { 1040, 70 } };
+    mismatches = 0;
+    only_fused = only_stream = 1;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        check_kernels(shapes[s][0], shapes[s][1], HOMG_FLOAT32, (int)(s + 1) & 1, 900 + 10 * s);
+    only_fused = only_stream = 0;
     assert_int_equal(mismatches, 0);
 }
 
@@ -1446,6 +1469,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest gen[] = {
         cmocka_unit_test(gen_kernels_match_cpu),
     };
+    const struct CMUnitTest stream[] = {
+        cmocka_unit_test(stream_steps_match_cpu),
+    };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(coarse_cycle_matches_cpu),
         cmocka_unit_test(kernels_match_cpu),
@@ -1481,6 +1507,9 @@ int main(int argc, char **argv)
     /* "fused": the fused down and up steps only (racecheck, synccheck) */
     if (argc > 1 && !strcmp(argv[1], "fused"))
         return cmocka_run_group_tests(fused, homg_test_setup_pair, homg_test_teardown_pair);
+    /* "stream": the streamed fused steps only (memcheck, racecheck) */
+    if (argc > 1 && !strcmp(argv[1], "stream"))
+        return cmocka_run_group_tests(stream, homg_test_setup_pair, homg_test_teardown_pair);
     /* "gen": the general multigrid's kernel comparisons only (racecheck, memcheck) */
     if (argc > 1 && !strcmp(argv[1], "gen"))
         return cmocka_run_group_tests(gen, homg_test_setup_pair, homg_test_teardown_pair);
