@@ -222,7 +222,7 @@ static void test_spai1_transpose(void **state)
                 assert_int_equal(mt.nnz, m.nnz);
                 for (int32_t i = 0; i < m.nrows; i++)
                     for (int32_t k = m.row_ptr[i]; k < m.row_ptr[i + 1]; k++, checked++)
-                        assert_true(entry(&mt, m.col_idx[k], i) == m.values[k]);
+                        assert_true(homg_test_csr_entry(&mt, m.col_idx[k], i) == m.values[k]);
                 homg_host_csr_free(&m);
                 homg_host_csr_free(&mt);
             }
