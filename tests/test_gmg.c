@@ -961,6 +961,19 @@ static void test_bad_input(void **state)
     assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
     assert_non_null(strstr(homg_ctx_last_error(ctx), "sigma_coarse[3]"));
     d.sigma_coarse = NULL;
+    { /* a non-finite per-tag Dirichlet value: named by its tag index, nothing created */
+        static const int32_t tags[2] = { 1, 2 };
+        double vals[2] = { 1, NAN };
+        d.dirichlet_tags = tags;
+        d.num_dirichlet_tags = 2;
+        d.dirichlet_tag_values = vals;
+        assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
+        assert_non_null(strstr(homg_ctx_last_error(ctx), "dirichlet_tag_values[1]"));
+        assert_null(g);
+        d.dirichlet_tags = NULL;
+        d.num_dirichlet_tags = 0;
+        d.dirichlet_tag_values = NULL;
+    }
     /* no Dirichlet boundary: the coarsest matrix is singular, Cholesky says so */
     if (homg_gmg_create(c, &d, &g) == HOMG_OK) {
         homg_gmg_destroy(g);

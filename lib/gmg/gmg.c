@@ -135,6 +135,11 @@ static homg_status check_desc(homg_ctx *ctx, const homg_gmg_desc *d)
     if (d->num_dirichlet_tags < 0 || (d->num_dirichlet_tags > 0 && !d->dirichlet_tags))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: dirichlet_tags is NULL for %d tags",
                           d->num_dirichlet_tags);
+    for (int k = 0; d->dirichlet_tag_values && k < d->num_dirichlet_tags; k++) /* named here, not as a node */
+        if (!isfinite(d->dirichlet_tag_values[k]))
+            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                              "homg_gmg_desc: dirichlet_tag_values[%d] = %g must be finite", k,
+                              d->dirichlet_tag_values[k]);
     if (!(d->sigma > 0) || !isfinite(d->sigma) || !isfinite(d->f) || !isfinite(d->dirichlet_value))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_gmg_desc: sigma must be positive, f and "
