@@ -201,6 +201,56 @@ static void test_transpose_and_galerkin(void **state)
     }
 }
 
+/* Per-tag Dirichlet values (desc.dirichlet_tag_values): level 0's rhs on a
+ * node with mask 1 is the value of the last listed tag equal to its marker,
+ * else desc.dirichlet_value -- recomputed here from the mesh's markers.  P1
+ * (the values on the backend from fem's markers) and P2 (the host loop). */
+static void test_tag_values(void **state)
+{
+    static const int32_t tags[5] = { 1, 3, 2, 4, 1 };
+    static const double vals[5] = { 10, 30, 20, 40, 50 };
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++)
+        for (int order = 1; order <= 2; order++) {
+            homg_ctx *ctx = cpu_ctx();
+            homg_mesh *c = coarse_mesh(ctx, dim, 2);
+            homg_gmg_desc d = { 0 };
+            homg_gmg *g;
+            const int32_t *mk;
+            const uint8_t *mask;
+            const double *rhs;
+            int32_t n, tagged = 0, fixed = 0;
+            d.levels = 2;
+            d.order = order;
+            d.dirichlet_tags = tags;
+            d.num_dirichlet_tags = 5;
+            d.dirichlet_tag_values = vals;
+            d.dirichlet_value = -7;
+            g = make_gmg(ctx, c, dim, &d);
+            mk = homg_mesh_node_markers(g->lv[0].mesh);
+            n = homg_mesh_num_nodes(g->lv[0].mesh);
+            mask = g->lv[0].dfixed ? g->lv[0].dfixed : g->lv[0].fixed;
+            rhs = homg_gmg_rhs(g);
+            assert_int_equal(n, g->lv[0].rows);
+            for (int32_t i = 0; i < n; i++) {
+                double want = -7;
+                for (int k = 0; k < 5; k++)
+                    if (mk[i] == tags[k])
+                        want = vals[k];
+                if (mask[i] != 1)
+                    continue;
+                fixed++;
+                tagged += want != -7;
+                assert_true(rhs[i] == want);
+            }
+            printf("  dim %d, P%d: %d Dirichlet nodes, %d with a listed marker\n", dim, order, (int)fixed, (int)tagged);
+            assert_true(tagged > 0);
+            homg_gmg_destroy(g);
+            homg_mesh_destroy(c);
+            homg_ctx_destroy(ctx);
+        }
+}
+
 /* SPAI-1's M^T (transpose_sym on A's pattern where A is homg_fem's, the
  * sparse table's transpose under Galerkin) entry by entry against M, found
  * by a search of the host copy: every level, 2D and 3D, both coarse ops. */
@@ -911,6 +961,19 @@ static void test_bad_input(void **state)
     assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
     assert_non_null(strstr(homg_ctx_last_error(ctx), "sigma_coarse[3]"));
     d.sigma_coarse = NULL;
+    { /* a non-finite per-tag Dirichlet value: named by its tag index, nothing created */
+        static const int32_t tags[2] = { 1, 2 };
+        double vals[2] = { 1, NAN };
+        d.dirichlet_tags = tags;
+        d.num_dirichlet_tags = 2;
+        d.dirichlet_tag_values = vals;
+        assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
+        assert_non_null(strstr(homg_ctx_last_error(ctx), "dirichlet_tag_values[1]"));
+        assert_null(g);
+        d.dirichlet_tags = NULL;
+        d.num_dirichlet_tags = 0;
+        d.dirichlet_tag_values = NULL;
+    }
     /* no Dirichlet boundary: the coarsest matrix is singular, Cholesky says so */
     if (homg_gmg_create(c, &d, &g) == HOMG_OK) {
         homg_gmg_destroy(g);
@@ -960,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_transpose_and_galerkin),
         cmocka_unit_test(test_spai1_rows),
         cmocka_unit_test(test_spai1_transpose),
+        cmocka_unit_test(test_tag_values),
         cmocka_unit_test(test_arena),
         cmocka_unit_test(test_sainv_exact),
         cmocka_unit_test(test_device_prolongation),

@@ -6,6 +6,7 @@
 #include "lcg.h"
 #include "mirror.h"
 #include "spai.h"
+#include "tagval.h"
 
 homg_status homg_cpu_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
                                   double beta)
@@ -91,6 +92,16 @@ homg_status homg_cpu_gmg_transpose_sym(kernel_exec *ex, const csr_matrix *m, dou
     for (int32_t i = 0; i < m->nrows; i++)
         for (int32_t p = m->row_ptr[i]; p < m->row_ptr[i + 1]; p++)
             tv[p] = mirror_value(m->row_ptr, m->col_idx, (const double *)m->values, i, p);
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_tag_values(kernel_exec *ex, int32_t n, const int32_t *markers, const int32_t *tags,
+                                    const double *vals, int num_tags, double dflt, double *out)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < n; i++)
+        out[i] = tag_value(markers[i], tags, vals, num_tags, dflt);
     return HOMG_OK;
 }
 

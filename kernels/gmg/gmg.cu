@@ -6,6 +6,7 @@
 #include "lcg.h"
 #include "mirror.h"
 #include "spai.h"
+#include "tagval.h"
 
 /* Groups of G lanes per row; the warp's trip count is uniform (shuffles). */
 template <int G>
@@ -167,6 +168,23 @@ homg_status homg_cuda_gmg_transpose_sym(kernel_exec *ex, const csr_matrix *m, do
     transpose_sym_kernel<<<launch_blocks(m->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
         m->row_ptr, m->col_idx, (const double *)m->values, m->nrows, tv);
     HOMG_CUDA_LAUNCHED(ex, "transpose on a symmetric pattern");
+    return HOMG_OK;
+}
+
+__global__ static void tag_values_kernel(int32_t n, const int32_t *markers, const int32_t *tags, const double *vals,
+                                         int num_tags, double dflt, double *out)
+{
+    FOR_ROWS(i, n) { out[i] = tag_value(markers[i], tags, vals, num_tags, dflt); }
+}
+
+homg_status homg_cuda_gmg_tag_values(kernel_exec *ex, int32_t n, const int32_t *markers, const int32_t *tags,
+                                     const double *vals, int num_tags, double dflt, double *out)
+{
+    if (n == 0)
+        return HOMG_OK;
+    tag_values_kernel<<<launch_blocks(n), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(n, markers, tags, vals, num_tags,
+                                                                                   dflt, out);
+    HOMG_CUDA_LAUNCHED(ex, "Dirichlet values from the node markers");
     return HOMG_OK;
 }
 

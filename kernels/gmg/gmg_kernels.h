@@ -93,6 +93,11 @@ typedef struct ell_matrix {
     /* symmetric with sorted rows (a FEM matrix's; SPAI-1's M has it): tv[p] = m_ji */                               \
     /* where entry p is (i, j) (mirror.h).  No transpose built, no scratch. */                                       \
     X(homg_status, gmg, transpose_sym, (kernel_exec * ex, const csr_matrix *m, double *tv))                          \
+    /* out[i] = vals[k] for the last k with tags[k] == markers[i], else dflt (tagval.h; */                           \
+    /* all arrays in the backend's space: the Dirichlet values without a host loop). */                              \
+    X(homg_status, gmg, tag_values,                                                                                  \
+      (kernel_exec * ex, int32_t n, const int32_t *markers, const int32_t *tags, const double *vals, int num_tags,   \
+       double dflt, double *out))                                                                                    \
     /* x += omega d .* r */                                                                                          \
     X(homg_status, gmg, diag_update,                                                                                 \
       (kernel_exec * ex, int32_t n, double omega, const double *d, const double *r, double *x))                      \

@@ -42,6 +42,8 @@ void homg_fem_destroy(homg_fem *fem)
         homg__free(fem->ctx, fem->values);
         homg__free(fem->ctx, fem->rhs);
         homg__free(fem->ctx, fem->mask);
+        homg__free(fem->ctx, fem->markers);
+        homg__free(fem->ctx, fem->tags);
         homg__free(fem->ctx, fem->check_slots);
         homg__free(fem->ctx, fem->facets);
         homg__free(fem->ctx, fem->facet_tags);
@@ -218,8 +220,8 @@ static homg_status device_mask(homg_fem *fem)
         st = homg__read(ctx, h, counts, sizeof h);
     fem->info.num_dirichlet = h[0];
     fem->num_masked = h[1];
-    homg__free(ctx, markers);
-    homg__free(ctx, tags);
+    fem->markers = markers; /* kept: a caller's per-tag Dirichlet values (homg__fem_markers) */
+    fem->tags = tags;
     homg__free(ctx, counts);
     return st;
 }
@@ -592,3 +594,9 @@ homg_csr homg_fem_matrix(const homg_fem *fem)
 const void *homg_fem_rhs(const homg_fem *fem) { return fem ? fem->rhs : NULL; }
 int32_t homg_fem_num_dofs(const homg_fem *fem) { return fem ? fem->num_dofs : 0; }
 const uint8_t *homg_fem_dirichlet_mask(const homg_fem *fem) { return fem ? fem->mask : NULL; }
+
+void homg__fem_markers(const homg_fem *fem, const int32_t **markers, const int32_t **tags)
+{
+    *markers = fem->markers;
+    *tags = fem->tags;
+}

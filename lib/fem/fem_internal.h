@@ -23,6 +23,7 @@ struct homg_fem {
     int32_t *row_ptr, *col_idx;
     void *values, *rhs;
     uint8_t *mask;
+    int32_t *markers, *tags;      /* P1 with Dirichlet tags: the node markers and tags the mask was built from */
     uint64_t *check_slots;        /* 6 answers of the coefficient scan (coeffs.c) */
     int32_t *facets, *facet_tags; /* boundary facets for the Neumann load (NULL: none) */
     /* COLOR */
@@ -42,6 +43,11 @@ homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, h
  * homg__free: row pointers, columns, values, rhs, Dirichlet mask (ctx space;
  * any pointer may be NULL: not taken).  The fem keeps nothing of them. */
 void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **values, void **rhs, uint8_t **mask);
+
+/* P1 with desc.num_dirichlet_tags > 0: the mesh's node markers and the
+ * Dirichlet tags in the ctx's space (uploaded for the mask, kept until
+ * homg_fem_destroy); else both NULL. */
+void homg__fem_markers(const homg_fem *fem, const int32_t **markers, const int32_t **tags);
 
 /* homg_fem_assemble's checks of c (lib/fem/coeffs.c), and its Neumann table in t. */
 homg_status homg__fem_check_coeffs(homg_fem *fem, const homg_fem_coeffs *c, fem_flux_table *t);

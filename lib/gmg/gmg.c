@@ -44,6 +44,7 @@
 #include "fem/fem_internal.h"
 #include "mesh/mesh_internal.h"
 #include "sparse/csr_host.h"
+#include "gmg/tagval.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -134,6 +135,11 @@ static homg_status check_desc(homg_ctx *ctx, const homg_gmg_desc *d)
     if (d->num_dirichlet_tags < 0 || (d->num_dirichlet_tags > 0 && !d->dirichlet_tags))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: dirichlet_tags is NULL for %d tags",
                           d->num_dirichlet_tags);
+    for (int k = 0; d->dirichlet_tag_values && k < d->num_dirichlet_tags; k++) /* named here, not as a node */
+        if (!isfinite(d->dirichlet_tag_values[k]))
+            return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                              "homg_gmg_desc: dirichlet_tag_values[%d] = %g must be finite", k,
+                              d->dirichlet_tag_values[k]);
     if (!(d->sigma > 0) || !isfinite(d->sigma) || !isfinite(d->f) || !isfinite(d->dirichlet_value))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
                           "homg_gmg_desc: sigma must be positive, f and "
@@ -219,26 +225,34 @@ static homg_status level_sigma(homg_gmg *g, int l, double **dev)
     return st;
 }
 
-/* Dirichlet values per node of level l from the per-tag values (node markers). */
-static homg_status level_dirichlet(homg_gmg *g, int l, double **dev)
+/* Dirichlet values per node of level l from the per-tag values (node markers):
+ * on the backend from the markers and tags fem uploaded for its mask (P1 with
+ * tags), else by a host loop and an upload (P2: level 0's mesh is not fem's). */
+static homg_status level_dirichlet(homg_gmg *g, int l, const homg_fem *fem, double **dev)
 {
     const homg_mesh *m = g->lv[l].mesh;
-    const int32_t *mk = homg_mesh_node_markers(m);
+    const int32_t *mk = homg_mesh_node_markers(m), *dmk, *dtags;
     int32_t n = homg_mesh_num_nodes(m);
+    int nt = g->desc.num_dirichlet_tags;
     double *h;
     homg_status st;
     *dev = NULL;
     if (!g->desc.dirichlet_tag_values)
         return HOMG_OK;
+    homg__fem_markers(fem, &dmk, &dtags);
+    if (dmk && dtags && homg_fem_num_dofs(fem) == n) { /* n values, then the nt per-tag values */
+        HOMG_TRY(homg__alloc_array(g->ctx, (size_t)n + nt, sizeof(double), (void **)dev, "GMG Dirichlet values"));
+        HOMG_TRY(homg__write(g->ctx, *dev + n, g->desc.dirichlet_tag_values, (size_t)nt * sizeof(double)));
+        HOMG_TRY_BACKEND(g->ctx,
+                         GMG_GK(g)->tag_values(&g->ctx->ex, n, dmk, dtags, *dev + n, nt, g->desc.dirichlet_value, *dev),
+                         "GMG: Dirichlet values");
+        return HOMG_OK;
+    }
     h = (double *)homg__host_array(g->ctx, (size_t)n, sizeof *h, "GMG Dirichlet values");
     if (!h)
         return HOMG_ERROR_OUT_OF_MEMORY;
-    for (int32_t i = 0; i < n; i++) {
-        h[i] = g->desc.dirichlet_value;
-        for (int k = 0; k < g->desc.num_dirichlet_tags; k++)
-            if (mk[i] == g->desc.dirichlet_tags[k])
-                h[i] = g->desc.dirichlet_tag_values[k];
-    }
+    for (int32_t i = 0; i < n; i++)
+        h[i] = tag_value(mk[i], g->desc.dirichlet_tags, g->desc.dirichlet_tag_values, nt, g->desc.dirichlet_value);
     st = homg__alloc_array(g->ctx, (size_t)n, sizeof *h, (void **)dev, "GMG Dirichlet values");
     if (st == HOMG_OK)
         st = homg__write(g->ctx, *dev, h, (size_t)n * sizeof *h);
@@ -318,16 +332,19 @@ static homg_status assemble(homg_gmg *g, int l)
     c.f = g->desc.f;
     c.dirichlet_value = g->desc.dirichlet_value;
     st = level_sigma(g, p2 ? 1 : l, &sigma);
-    if (st == HOMG_OK && l == 0) /* the values reach only the rhs, and only level 0's is used */
-        st = level_dirichlet(g, l, &gval);
     c.sigma_elem = sigma;
-    c.dirichlet_values = gval;
     if (st == HOMG_OK) {
         double t0 = fem_part(g, GMG_F_COEFFS, t);
         /* traced: the public create (synchronised, pattern timed); else no sync */
         st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
         g->fem_create_ms += now_ms() - t0;
     }
+    if (st == HOMG_OK && l == 0) { /* the values reach only the rhs, and only level 0's is used */
+        double t0 = now_ms();
+        st = level_dirichlet(g, l, fem, &gval);
+        fem_part(g, GMG_F_COEFFS, t0);
+    }
+    c.dirichlet_values = gval;
     if (st == HOMG_OK && homg_fem_num_dofs(fem) != lv->rows)
         st = homg__fail(ctx, HOMG_ERROR_UNSUPPORTED, "GMG: %d P2 unknowns for %d nodes of the refined mesh",
                         (int)homg_fem_num_dofs(fem), (int)lv->rows);
