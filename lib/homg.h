@@ -127,7 +127,15 @@ homg_status homg_copy_to_host(homg_ctx *ctx, void *host_dst, const void *src, si
 
 typedef enum homg_precision {
     HOMG_FLOAT32 = 0, /* default */
-    HOMG_FLOAT64
+    HOMG_FLOAT64,
+    /* IEEE binary16 storage, float-or-better arithmetic, sums in double: structured grids only
+     * (homg_grid_desc.precision), for frame loops where an error of ~1e-3 is enough.  u, f, u_ref,
+     * the face data and every level and work vector are half; the solve always runs the general
+     * multigrid (CG preconditioned by one V-cycle, lib/grid/general.c), whatever the box shape.
+     * UNSUPPORTED (status and message naming the argument): method HOMG, FFT and FMG's fused 2D box
+     * kernels (desc.method), per-cell sigma_cell / lambda_cell (homg_grid_operator).  Elsewhere
+     * (matrices, meshes, FEM) not a valid precision.  bench/results/h100_half.md has the figures. */
+    HOMG_FLOAT16
 } homg_precision;
 
 /* ================================================================ structured grids
