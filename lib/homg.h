@@ -127,7 +127,18 @@ homg_status homg_copy_to_host(homg_ctx *ctx, void *host_dst, const void *src, si
 
 typedef enum homg_precision {
     HOMG_FLOAT32 = 0, /* default */
-    HOMG_FLOAT64
+    HOMG_FLOAT64,
+    /* IEEE binary16 storage, float-or-better arithmetic, sums in double: structured grids only
+     * (homg_grid_desc.precision), for frame loops where an error of ~1e-3 is enough.  u, f, u_ref,
+     * the face data and every level and work vector are half; the solve always runs the general
+     * multigrid (CG preconditioned by one V-cycle, lib/grid/general.c), whatever the box shape.
+     * UNSUPPORTED (status and message naming the argument): method HOMG, FFT and FMG's fused 2D box
+     * kernels (desc.method), per-cell sigma_cell / lambda_cell (homg_grid_operator).  Elsewhere
+     * (matrices, meshes, FEM, images) not a valid precision.  Judge it by the error (u_ref or tol = 0):
+     * the relative residual of a half u floors near 1e-2.  H100 (bench/results/h100_half.md): a cycle
+     * is 1.25-1.3x cheaper than float32's from 2048^2 up, but reduces the error 5-10x less, so to
+     * error 1e-3 float32 is faster, and a 1024^2 pressure frame floors at 1.8e-3 in float16. */
+    HOMG_FLOAT16
 } homg_precision;
 
 /* ================================================================ structured grids

@@ -12,6 +12,32 @@
 #define PER_TYPE_TMPL "grid/gen_point_tmpl.h"
 #include "core/per_type.h"
 
+#include <cuda_fp16.h>
+
+/* A float16 grid's vector element (lib/homg.h HOMG_FLOAT16): half bits, read as
+ * double, written from double through float with round-to-nearest-even, exactly as
+ * the CPU twin's gen_half.h; a trivial default constructor keeps it usable in
+ * __shared__ arrays, so every vector kernel below runs with T = gen_half as is. */
+struct gen_half {
+    __half h;
+    gen_half() = default;
+    __host__ __device__ gen_half(double v) : h(__float2half_rn((float)v)) {}
+    __host__ __device__ operator double() const { return (double)__half2float(h); }
+};
+
+/* float16 grids: coefficients in float (T), vectors in gen_half. */
+#define T         float
+#define SUFFIX    h
+#define GEN_V     gen_half
+#define GEN_LD(x) ((double)(x))
+#define GEN_ST(v) (gen_half((double)(v)))
+#include "grid/gen_point_tmpl.h"
+#undef T
+#undef SUFFIX
+#undef GEN_V
+#undef GEN_LD
+#undef GEN_ST
+
 #define NT 256
 
 /* Type-generic entry points to the per-cell formulas. */
@@ -98,6 +124,49 @@ template <> struct gp<double> {
     __device__ static void equation(const gen_level *L, int i, int j, int k, int nb[6], double g[6], double *d)
     {
         gen_equation_d(L, i, j, k, nb, g, d);
+    }
+};
+/* float16: setup and coarse are never launched with gen_half (coefficients are float: the float kernels run). */
+template <> struct gp<gen_half> {
+    __device__ static void setup(const gen_level *L, const gen_fine *F, const float *lc, double l,
+                                 const unsigned char *fl, int i, int j, int k)
+    {
+        gen_setup_cell_h(L, F, lc, l, fl, i, j, k);
+    }
+    __device__ static void coarse(const gen_level *L, const gen_level *C, int i, int j, int k)
+    {
+        gen_coarse_cell_h(L, C, i, j, k);
+    }
+    __device__ static gen_half relax(const gen_level *L, const gen_half *u, const gen_half *f, int i, int j, int k)
+    {
+        return gen_relax_h(L, u, f, i, j, k);
+    }
+    __device__ static gen_half relax_from(const gen_level *L, const gen_level *C, const gen_half *u, const gen_half *ec,
+                                          const gen_half *f, int i, int j, int k)
+    {
+        return gen_relax_from_h(L, C, u, ec, f, i, j, k);
+    }
+    __device__ static gen_half from_zero(const gen_level *L, const gen_half *f, int i, int j, int k)
+    {
+        return gen_from_zero_h(L, f, i, j, k);
+    }
+    __device__ static double restr(const gen_level *L, const gen_level *C, const gen_half *u, const gen_half *f, int i,
+                                   int j, int k)
+    {
+        return gen_restrict_cell_h(L, C, u, f, i, j, k);
+    }
+    __device__ static double res(const gen_level *L, const gen_fine *F, const gen_half *u, const gen_half *f, int i,
+                                 int j, int k)
+    {
+        return gen_fine_res_h(L, F, u, f, i, j, k);
+    }
+    __device__ static double au(const gen_level *L, const gen_half *u, int i, int j, int k)
+    {
+        return gen_au_h(L, u, i, j, k);
+    }
+    __device__ static void equation(const gen_level *L, int i, int j, int k, int nb[6], double g[6], double *d)
+    {
+        gen_equation_h(L, i, j, k, nb, g, d);
     }
 };
 
@@ -540,7 +609,8 @@ template <typename T> __global__ void __launch_bounds__(GEN_BLOCK_NT, 1) block_v
                 continue;
             gen_coords(L, c, &i, &j, &k);
             x[c] = (T)((double)x[c] +
-                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
+                       gen_up(C) *
+                           (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
         }
         __syncthreads();
         for (int s = 0; s < S.post; s++)
@@ -571,8 +641,9 @@ template <typename T> __global__ void prolong_add_kernel(gen_level L, gen_level 
         if (!gen_active(&L, c))
             continue;
         gen_coords(&L, c, &i, &j, &k);
-        u[c] = (T)((double)u[c] +
-                   (double)ec[gen_index(&C, gen_parent(i, L.nx), gen_parent(j, L.ny), gen_parent(k, L.nz))]);
+        u[c] =
+            (T)((double)u[c] +
+                gen_up(&C) * (double)ec[gen_index(&C, gen_parent(i, L.nx), gen_parent(j, L.ny), gen_parent(k, L.nz))]);
     }
 }
 
@@ -788,6 +859,8 @@ extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, c
     GEN_UNI(L, {
         if (p == HOMG_FLOAT64)
             gen_launch(ex, b, NT, smooth_kernel<double, U>, *L, (double *)u, (const double *)f, colour, seams);
+        else if (p == HOMG_FLOAT16)
+            gen_launch(ex, b, NT, smooth_kernel<gen_half, U>, *L, (gen_half *)u, (const gen_half *)f, colour, seams);
         else
             gen_launch(ex, b, NT, smooth_kernel<float, U>, *L, (float *)u, (const float *)f, colour, seams);
     });
@@ -796,6 +869,8 @@ extern "C" homg_status homg_cuda_gen_smooth(kernel_exec *ex, homg_precision p, c
         b = stride_blocks(ex, gen_seam_cells(L));
         if (p == HOMG_FLOAT64)
             gen_launch(ex, b, NT, smooth_seam_kernel<double>, *L, (double *)u, (const double *)f, colour, ph);
+        else if (p == HOMG_FLOAT16)
+            gen_launch(ex, b, NT, smooth_seam_kernel<gen_half>, *L, (gen_half *)u, (const gen_half *)f, colour, ph);
         else
             gen_launch(ex, b, NT, smooth_seam_kernel<float>, *L, (float *)u, (const float *)f, colour, ph);
         HOMG_CUDA_LAUNCHED(ex, "gen smooth_seam_kernel");
@@ -845,6 +920,9 @@ extern "C" homg_status homg_cuda_gen_sweeps(kernel_exec *ex, homg_precision p, c
     }
     if (p == HOMG_FLOAT64)
         gen_launch(ex, 1, GEN_SWEEP_NT, sweeps_kernel<double>, *L, (double *)u, (const double *)f, n, reverse, skip);
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, 1, GEN_SWEEP_NT, sweeps_kernel<gen_half>, *L, (gen_half *)u, (const gen_half *)f, n, reverse,
+                   skip);
     else
         gen_launch(ex, 1, GEN_SWEEP_NT, sweeps_kernel<float>, *L, (float *)u, (const float *)f, n, reverse, skip);
     HOMG_CUDA_LAUNCHED(ex, "gen sweeps_kernel");
@@ -856,12 +934,18 @@ extern "C" homg_status homg_cuda_gen_smooth_from_zero(kernel_exec *ex, homg_prec
 {
     unsigned b = stride_blocks(ex, gen_cells(L));
     if (gen_seams(L)) {
-        HOMG_CUDA_TRY(ex, cudaMemsetAsync(u, 0, gen_cells(L) * (p == HOMG_FLOAT64 ? 8 : 4), homg_cuda_stream(ex)));
+        HOMG_CUDA_TRY(ex, cudaMemsetAsync(u, 0,
+                                          gen_cells(L) * (p == HOMG_FLOAT64   ? 8
+                                                          : p == HOMG_FLOAT16 ? 2
+                                                                              : 4),
+                                          homg_cuda_stream(ex)));
         return homg_cuda_gen_smooth(ex, p, L, u, f, 0);
     }
     GEN_UNI(L, {
         if (p == HOMG_FLOAT64)
             gen_launch(ex, b, NT, smooth_from_zero_kernel<double, U>, *L, (double *)u, (const double *)f);
+        else if (p == HOMG_FLOAT16)
+            gen_launch(ex, b, NT, smooth_from_zero_kernel<gen_half, U>, *L, (gen_half *)u, (const gen_half *)f);
         else
             gen_launch(ex, b, NT, smooth_from_zero_kernel<float, U>, *L, (float *)u, (const float *)f);
     });
@@ -881,6 +965,9 @@ extern "C" homg_status homg_cuda_gen_prolong_smooth(kernel_exec *ex, homg_precis
         if (p == HOMG_FLOAT64)
             gen_launch(ex, b, NT, prolong_smooth_kernel<double, U>, *L, *C, (const double *)ec, (double *)u,
                        (const double *)f);
+        else if (p == HOMG_FLOAT16)
+            gen_launch(ex, b, NT, prolong_smooth_kernel<gen_half, U>, *L, *C, (const gen_half *)ec, (gen_half *)u,
+                       (const gen_half *)f);
         else
             gen_launch(ex, b, NT, prolong_smooth_kernel<float, U>, *L, *C, (const float *)ec, (float *)u,
                        (const float *)f);
@@ -895,6 +982,9 @@ extern "C" homg_status homg_cuda_gen_coarse_solve(kernel_exec *ex, homg_precisio
     const unsigned nt = gen_cells(L) <= GEN_COARSE_SHARED ? 64 : NT; /* two warps: cheaper barriers */
     if (p == HOMG_FLOAT64)
         gen_launch(ex, 1, nt, coarse_solve_kernel<double>, *L, (double *)u, (const double *)f, sweeps, cached_coarse());
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, 1, nt, coarse_solve_kernel<gen_half>, *L, (gen_half *)u, (const gen_half *)f, sweeps,
+                   cached_coarse());
     else
         gen_launch(ex, 1, nt, coarse_solve_kernel<float>, *L, (float *)u, (const float *)f, sweeps, cached_coarse());
     HOMG_CUDA_LAUNCHED(ex, "gen coarse_solve_kernel");
@@ -910,6 +1000,8 @@ extern "C" homg_status homg_cuda_gen_coarse_matrix(kernel_exec *ex, homg_precisi
         return HOMG_ERROR_INVALID_ARGUMENT;
     if (p == HOMG_FLOAT64)
         gen_launch(ex, (unsigned)n, nt, coarse_matrix_kernel<double>, *L, (double *)m, sweeps, cached_coarse());
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, (unsigned)n, nt, coarse_matrix_kernel<gen_half>, *L, (gen_half *)m, sweeps, cached_coarse());
     else
         gen_launch(ex, (unsigned)n, nt, coarse_matrix_kernel<float>, *L, (float *)m, sweeps, cached_coarse());
     HOMG_CUDA_LAUNCHED(ex, "gen coarse_matrix_kernel");
@@ -925,6 +1017,9 @@ extern "C" homg_status homg_cuda_gen_coarse_apply(kernel_exec *ex, homg_precisio
     const unsigned nt = (unsigned)((n + 31) / 32 * 32);
     if (p == HOMG_FLOAT64)
         gen_launch(ex, 1, nt, coarse_apply_kernel<double>, *L, (const double *)m, (double *)u, (const double *)f);
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, 1, nt, coarse_apply_kernel<gen_half>, *L, (const gen_half *)m, (gen_half *)u,
+                   (const gen_half *)f);
     else
         gen_launch(ex, 1, nt, coarse_apply_kernel<float>, *L, (const float *)m, (float *)u, (const float *)f);
     HOMG_CUDA_LAUNCHED(ex, "gen coarse_apply_kernel");
@@ -935,6 +1030,8 @@ extern "C" homg_status homg_cuda_gen_block_vcycle(kernel_exec *ex, homg_precisio
 {
     if (p == HOMG_FLOAT64)
         gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<double>, *B, cached_coarse());
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<gen_half>, *B, cached_coarse());
     else
         gen_launch(ex, 1, GEN_BLOCK_NT, block_vcycle_kernel<float>, *B, cached_coarse());
     HOMG_CUDA_LAUNCHED(ex, "gen block_vcycle_kernel");
@@ -949,6 +1046,9 @@ extern "C" homg_status homg_cuda_gen_residual_restrict(kernel_exec *ex, homg_pre
         if (p == HOMG_FLOAT64)
             gen_launch(ex, b, NT, residual_restrict_kernel<double, U>, *L, *C, (const double *)u, (const double *)f,
                        (double *)fc);
+        else if (p == HOMG_FLOAT16)
+            gen_launch(ex, b, NT, residual_restrict_kernel<gen_half, U>, *L, *C, (const gen_half *)u,
+                       (const gen_half *)f, (gen_half *)fc);
         else
             gen_launch(ex, b, NT, residual_restrict_kernel<float, U>, *L, *C, (const float *)u, (const float *)f,
                        (float *)fc);
@@ -963,6 +1063,8 @@ extern "C" homg_status homg_cuda_gen_prolong_add(kernel_exec *ex, homg_precision
     unsigned b = stride_blocks(ex, gen_cells(L));
     if (p == HOMG_FLOAT64)
         gen_launch(ex, b, NT, prolong_add_kernel<double>, *L, *C, (const double *)ec, (double *)u);
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, b, NT, prolong_add_kernel<gen_half>, *L, *C, (const gen_half *)ec, (gen_half *)u);
     else
         gen_launch(ex, b, NT, prolong_add_kernel<float>, *L, *C, (const float *)ec, (float *)u);
     HOMG_CUDA_LAUNCHED(ex, "gen prolong_add_kernel");
@@ -977,6 +1079,10 @@ extern "C" homg_status homg_cuda_gen_residual(kernel_exec *ex, homg_precision p,
         if (p == HOMG_FLOAT64)
             gen_launch(ex, wave_blocks(ex, (const void *)residual_kernel<double, U>, n), NT, residual_kernel<double, U>,
                        *L, *F, (const double *)u, (const double *)f, (double *)r, rr);
+        else if (p == HOMG_FLOAT16)
+            gen_launch(ex, wave_blocks(ex, (const void *)residual_kernel<gen_half, U>, n), NT,
+                       residual_kernel<gen_half, U>, *L, *F, (const gen_half *)u, (const gen_half *)f, (gen_half *)r,
+                       rr);
         else
             gen_launch(ex, wave_blocks(ex, (const void *)residual_kernel<float, U>, n), NT, residual_kernel<float, U>,
                        *L, *F, (const float *)u, (const float *)f, (float *)r, rr);
@@ -993,6 +1099,9 @@ extern "C" homg_status homg_cuda_gen_apply(kernel_exec *ex, homg_precision p, co
         if (p == HOMG_FLOAT64)
             gen_launch(ex, wave_blocks(ex, (const void *)apply_kernel<double, U>, n), NT, apply_kernel<double, U>, *L,
                        (const double *)x, (double *)q, xq);
+        else if (p == HOMG_FLOAT16)
+            gen_launch(ex, wave_blocks(ex, (const void *)apply_kernel<gen_half, U>, n), NT, apply_kernel<gen_half, U>,
+                       *L, (const gen_half *)x, (gen_half *)q, xq);
         else
             gen_launch(ex, wave_blocks(ex, (const void *)apply_kernel<float, U>, n), NT, apply_kernel<float, U>, *L,
                        (const float *)x, (float *)q, xq);
@@ -1008,6 +1117,9 @@ extern "C" homg_status homg_cuda_gen_dot2(kernel_exec *ex, homg_precision p, siz
         wave_blocks(ex, p == HOMG_FLOAT64 ? (const void *)dot2_kernel<double> : (const void *)dot2_kernel<float>, n);
     if (p == HOMG_FLOAT64)
         gen_launch(ex, nb, NT, dot2_kernel<double>, n, (const double *)a, (const double *)b, (const double *)c, out);
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, nb, NT, dot2_kernel<gen_half>, n, (const gen_half *)a, (const gen_half *)b, (const gen_half *)c,
+                   out);
     else
         gen_launch(ex, nb, NT, dot2_kernel<float>, n, (const float *)a, (const float *)b, (const float *)c, out);
     HOMG_CUDA_LAUNCHED(ex, "gen dot2_kernel");
@@ -1022,6 +1134,9 @@ extern "C" homg_status homg_cuda_gen_update_ur(kernel_exec *ex, homg_precision p
     if (p == HOMG_FLOAT64)
         gen_launch(ex, b, NT, update_ur_kernel<double>, n, flag, (double *)u, (const double *)pv, (double *)r,
                    (const double *)q, s);
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, b, NT, update_ur_kernel<gen_half>, n, flag, (gen_half *)u, (const gen_half *)pv, (gen_half *)r,
+                   (const gen_half *)q, s);
     else
         gen_launch(ex, b, NT, update_ur_kernel<float>, n, flag, (float *)u, (const float *)pv, (float *)r,
                    (const float *)q, s);
@@ -1035,6 +1150,8 @@ extern "C" homg_status homg_cuda_gen_zero_active(kernel_exec *ex, homg_precision
     unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
         gen_launch(ex, b, NT, zero_active_kernel<double>, n, flag, (double *)u);
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, b, NT, zero_active_kernel<gen_half>, n, flag, (gen_half *)u);
     else
         gen_launch(ex, b, NT, zero_active_kernel<float>, n, flag, (float *)u);
     HOMG_CUDA_LAUNCHED(ex, "gen zero_active_kernel");
@@ -1047,6 +1164,8 @@ extern "C" homg_status homg_cuda_gen_update_p(kernel_exec *ex, homg_precision p,
     unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
         gen_launch(ex, b, NT, update_p_kernel<double>, n, (const double *)z, (double *)pv, s);
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, b, NT, update_p_kernel<gen_half>, n, (const gen_half *)z, (gen_half *)pv, s);
     else
         gen_launch(ex, b, NT, update_p_kernel<float>, n, (const float *)z, (float *)pv, s);
     HOMG_CUDA_LAUNCHED(ex, "gen update_p_kernel");
@@ -1067,6 +1186,8 @@ extern "C" homg_status homg_cuda_gen_error_norm(kernel_exec *ex, homg_precision 
         ex, p == HOMG_FLOAT64 ? (const void *)error_norm_kernel<double> : (const void *)error_norm_kernel<float>, n);
     if (p == HOMG_FLOAT64)
         gen_launch(ex, b, NT, error_norm_kernel<double>, n, flag, (const double *)u, (const double *)ref, s);
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, b, NT, error_norm_kernel<gen_half>, n, flag, (const gen_half *)u, (const gen_half *)ref, s);
     else
         gen_launch(ex, b, NT, error_norm_kernel<float>, n, flag, (const float *)u, (const float *)ref, s);
     HOMG_CUDA_LAUNCHED(ex, "gen error_norm_kernel");
@@ -1080,6 +1201,8 @@ extern "C" homg_status homg_cuda_gen_island_sum(kernel_exec *ex, homg_precision 
         ex, p == HOMG_FLOAT64 ? (const void *)island_sum_kernel<double> : (const void *)island_sum_kernel<float>, n);
     if (p == HOMG_FLOAT64)
         gen_launch(ex, b, NT, island_sum_kernel<double>, n, label, (const double *)x, sums);
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, b, NT, island_sum_kernel<gen_half>, n, label, (const gen_half *)x, sums);
     else
         gen_launch(ex, b, NT, island_sum_kernel<float>, n, label, (const float *)x, sums);
     HOMG_CUDA_LAUNCHED(ex, "gen island_sum_kernel");
@@ -1092,6 +1215,8 @@ extern "C" homg_status homg_cuda_gen_island_sub(kernel_exec *ex, homg_precision 
     unsigned b = stride_blocks(ex, n);
     if (p == HOMG_FLOAT64)
         gen_launch(ex, b, NT, island_sub_kernel<double>, n, label, (double *)x, sums, inv_count);
+    else if (p == HOMG_FLOAT16)
+        gen_launch(ex, b, NT, island_sub_kernel<gen_half>, n, label, (gen_half *)x, sums, inv_count);
     else
         gen_launch(ex, b, NT, island_sub_kernel<float>, n, label, (float *)x, sums, inv_count);
     HOMG_CUDA_LAUNCHED(ex, "gen island_sub_kernel");
@@ -1113,6 +1238,22 @@ extern "C" homg_status homg_cuda_gen_check_operator(kernel_exec *ex, homg_precis
         gen_launch(ex, b, NT, check_operator_kernel<float>, n, (const float *)sigma, (const float *)lambda, flags,
                    (unsigned long long *)bad);
     HOMG_CUDA_LAUNCHED(ex, "gen check_operator_kernel");
+    return HOMG_OK;
+}
+
+__global__ void nonfinite_h_kernel(size_t n, const unsigned short *x, unsigned long long *flag)
+{
+    homg_pdl_wait();
+    for (size_t k = blockIdx.x * (size_t)NT + threadIdx.x; k < n; k += (size_t)gridDim.x * NT)
+        if ((x[k] & 0x7c00u) == 0x7c00u) /* exponent all ones: inf or NaN */
+            atomicCAS(flag, 0ull, (unsigned long long)k + 1);
+}
+
+extern "C" homg_status homg_cuda_gen_nonfinite_h(kernel_exec *ex, size_t n, const void *x, long long *flag)
+{
+    gen_launch(ex, stride_blocks(ex, n), NT, nonfinite_h_kernel, n, (const unsigned short *)x,
+               (unsigned long long *)flag);
+    HOMG_CUDA_LAUNCHED(ex, "gen nonfinite_h_kernel");
     return HOMG_OK;
 }
 

@@ -49,6 +49,9 @@ typedef struct gen_level {
     unsigned char *flag;             /* NULL: every cell active */
     int uniform;
     double g0[3], lam0, wall[6]; /* a uniform level's constants */
+    int down;                    /* coarse level: its vectors are stored 2^-down times the sums restriction makes (its
+                 prolongation adds 2^down times them); 0 but on float16 grids, whose b would grow 4x
+                 (2D) or 8x (3D) per level past half's 65504 (general.c level_scales) */
 } gen_level;
 
 /* What the finest level adds: the face terms of the right-hand side. */
@@ -199,6 +202,9 @@ enum {
     X(homg_status, gen, check_operator,                                                                             \
       (kernel_exec * ex, homg_precision p, size_t n, const void *sigma, const void *lambda,                         \
        const unsigned char *flags, long long *bad))                                                                 \
+    /* float16 values (a float16 grid's input check, lib/grid/checks.c): *flag = 1 + an index where x is not */     \
+    /* finite (the first on the CPU, any on CUDA), untouched where all are. */                                      \
+    X(homg_status, gen, nonfinite_h, (kernel_exec * ex, size_t n, const void *x, long long *flag))                  \
     /* Free device memory in bytes (CPU: physical memory; 0 when unknown). */                                       \
     X(size_t, gen, memory_available, (kernel_exec * ex))
 

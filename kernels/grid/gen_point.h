@@ -43,6 +43,11 @@ HOMG_HD void gen_children(int I, int n, int *lo, int *hi)
  * distance between centres doubles where the axis coarsens. */
 HOMG_HD double gen_axis_scale(int n) { return n >= 2 ? 0.5 : 1.0; }
 
+/* The factor restriction to coarse level C applies to its sums, and its inverse
+ * (prolongation): 1 but on float16 grids (gen_level.down). */
+HOMG_HD double gen_down(const gen_level *C) { return C->down ? ldexp(1.0, -C->down) : 1.0; }
+HOMG_HD double gen_up(const gen_level *C) { return C->down ? ldexp(1.0, C->down) : 1.0; }
+
 HOMG_HD double gen_harmonic(double a, double b) { return a + b > 0 ? 2.0 * a * b / (a + b) : 0.0; }
 
 /* Cell index and coordinates; 32-bit products: a level has fewer than 2^31 cells

@@ -3,6 +3,17 @@
  * (SUFFIX f) and once with T = double (SUFFIX d), so both backends run the same
  * arithmetic (gen_kernels.h states the operator). */
 
+/* Vector storage (u, f, corrections, face data): GEN_V, read by GEN_LD (to double)
+ * and written by GEN_ST (from double); float32/float64 store T itself (the casts
+ * of before), a float16 grid (T = float for the coefficients) stores half
+ * (gen_half.h; gen.c / gen.cu define the three before including). */
+#ifndef GEN_ST
+#define GEN_V            T
+#define GEN_LD(x)        ((double)(x))
+#define GEN_ST(v)        ((T)(v))
+#define GEN_IO_DEFAULT_P 1
+#endif
+
 #define GCAT2(a, b) a##_##b
 #define GCAT(a, b)  GCAT2(a, b)
 #define GFN(name)   GCAT(name, SUFFIX)
@@ -43,13 +54,14 @@ HOMG_HD double GFN(gen_lamv)(const gen_level *L, size_t c)
 
 /* Value of cell (i, j, k) = cm as relaxation reads it: u, or with ec (prolong_smooth)
  * u plus its parent's correction at an active cell, rounded as prolong_add stores it. */
-HOMG_HD double GFN(gen_nbval)(const gen_level *L, const gen_level *C, const T *u, const T *ec, size_t cm, int i, int j,
-                              int k)
+HOMG_HD double GFN(gen_nbval)(const gen_level *L, const gen_level *C, const GEN_V *u, const GEN_V *ec, size_t cm, int i,
+                              int j, int k)
 {
     if (!ec || !gen_active(L, cm))
-        return (double)u[cm];
-    return (double)(T)((double)u[cm] +
-                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
+        return GEN_LD(u[cm]);
+    return GEN_LD(
+        GEN_ST(GEN_LD(u[cm]) +
+               gen_up(C) * GEN_LD(ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))])));
 }
 
 /* Index of the neighbour of cell c at coordinate m instead of x on an axis of
@@ -72,18 +84,19 @@ HOMG_HD int GFN(gen_plain)(const gen_level *L, size_t c, int i, int j, int k)
 }
 
 /* Neighbour value at cm as gen_nbval reads it, the neighbour active. */
-HOMG_HD double GFN(gen_plainval)(const gen_level *L, const gen_level *C, const T *u, const T *ec, size_t cm, int i,
-                                 int j, int k)
+HOMG_HD double GFN(gen_plainval)(const gen_level *L, const gen_level *C, const GEN_V *u, const GEN_V *ec, size_t cm,
+                                 int i, int j, int k)
 {
     if (!ec)
-        return (double)u[cm];
-    return (double)(T)((double)u[cm] +
-                       (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
+        return GEN_LD(u[cm]);
+    return GEN_LD(
+        GEN_ST(GEN_LD(u[cm]) +
+               gen_up(C) * GEN_LD(ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))])));
 }
 
 /* gen_offsum of a gen_plain cell. */
-HOMG_HD double GFN(gen_plain_offsum)(const gen_level *L, const gen_level *C, const T *u, const T *ec, size_t c, int i,
-                                     int j, int k, double *gsum)
+HOMG_HD double GFN(gen_plain_offsum)(const gen_level *L, const gen_level *C, const GEN_V *u, const GEN_V *ec, size_t c,
+                                     int i, int j, int k, double *gsum)
 {
     const size_t sy = (size_t)L->nx, sz = (size_t)L->nx * L->ny;
     const double gx = (double)(T)L->g0[0], gy = (double)(T)L->g0[1];
@@ -102,27 +115,27 @@ HOMG_HD double GFN(gen_plain_offsum)(const gen_level *L, const gen_level *C, con
 }
 
 /* gen_au of a gen_plain cell. */
-HOMG_HD double GFN(gen_plain_au)(const gen_level *L, const T *u, size_t c)
+HOMG_HD double GFN(gen_plain_au)(const gen_level *L, const GEN_V *u, size_t c)
 {
     const size_t sy = (size_t)L->nx, sz = (size_t)L->nx * L->ny;
-    const double uc = (double)u[c], gx = (double)(T)L->g0[0], gy = (double)(T)L->g0[1];
+    const double uc = GEN_LD(u[c]), gx = (double)(T)L->g0[0], gy = (double)(T)L->g0[1];
     double s = (double)(T)(0.0 + L->lam0) * uc;
-    s += gx * (uc - (double)u[c + 1]);
-    s += gx * (uc - (double)u[c - 1]);
-    s += gy * (uc - (double)u[c + sy]);
-    s += gy * (uc - (double)u[c - sy]);
+    s += gx * (uc - GEN_LD(u[c + 1]));
+    s += gx * (uc - GEN_LD(u[c - 1]));
+    s += gy * (uc - GEN_LD(u[c + sy]));
+    s += gy * (uc - GEN_LD(u[c - sy]));
     if (L->nz > 1) {
         const double gz = (double)(T)L->g0[2];
-        s += gz * (uc - (double)u[c + sz]);
-        s += gz * (uc - (double)u[c - sz]);
+        s += gz * (uc - GEN_LD(u[c + sz]));
+        s += gz * (uc - GEN_LD(u[c - sz]));
     }
     return s;
 }
 
 /* Sum over the six faces of conductance * neighbour value (gen_nbval); *gsum = the
  * sum of the conductances (one pass: the relaxation needs both). */
-HOMG_HD double GFN(gen_offsum)(const gen_level *L, const gen_level *C, const T *u, const T *ec, int i, int j, int k,
-                               double *gsum)
+HOMG_HD double GFN(gen_offsum)(const gen_level *L, const gen_level *C, const GEN_V *u, const GEN_V *ec, int i, int j,
+                               int k, double *gsum)
 {
     const size_t c = gen_index(L, i, j, k);
     const int sy = L->nx, sz = L->nx * L->ny;
@@ -156,7 +169,7 @@ HOMG_HD double GFN(gen_offsum)(const gen_level *L, const gen_level *C, const T *
 /* (A u)_c at an active cell: self u_c + sum of g (u_c - u_neighbour), the
  * difference form, which keeps a cell of a high-sigma block whose neighbours
  * nearly equal it exact. */
-HOMG_HD double GFN(gen_au)(const gen_level *L, const T *u, int i, int j, int k)
+HOMG_HD double GFN(gen_au)(const gen_level *L, const GEN_V *u, int i, int j, int k)
 {
     const size_t c = gen_index(L, i, j, k);
     const int sy = L->nx, sz = L->nx * L->ny;
@@ -165,21 +178,21 @@ HOMG_HD double GFN(gen_au)(const gen_level *L, const T *u, int i, int j, int k)
     int m;
     if (GFN(gen_plain)(L, c, i, j, k))
         return GFN(gen_plain_au)(L, u, c);
-    uc = (double)u[c];
+    uc = GEN_LD(u[c]);
     s = GFN(gen_selfv)(L, c, i, j, k) * uc;
     if ((m = gen_nb(i, L->nx, L->periodic[0], 1)) >= 0)
-        cm = GFN(gen_nbidx)(c, m, i, 1), s += GFN(gen_g)(L, 0, c, cm) * (uc - (double)u[cm]);
+        cm = GFN(gen_nbidx)(c, m, i, 1), s += GFN(gen_g)(L, 0, c, cm) * (uc - GEN_LD(u[cm]));
     if ((m = gen_nb(i, L->nx, L->periodic[0], -1)) >= 0)
-        cm = GFN(gen_nbidx)(c, m, i, 1), s += GFN(gen_g)(L, 0, cm, c) * (uc - (double)u[cm]);
+        cm = GFN(gen_nbidx)(c, m, i, 1), s += GFN(gen_g)(L, 0, cm, c) * (uc - GEN_LD(u[cm]));
     if ((m = gen_nb(j, L->ny, L->periodic[1], 1)) >= 0)
-        cm = GFN(gen_nbidx)(c, m, j, sy), s += GFN(gen_g)(L, 1, c, cm) * (uc - (double)u[cm]);
+        cm = GFN(gen_nbidx)(c, m, j, sy), s += GFN(gen_g)(L, 1, c, cm) * (uc - GEN_LD(u[cm]));
     if ((m = gen_nb(j, L->ny, L->periodic[1], -1)) >= 0)
-        cm = GFN(gen_nbidx)(c, m, j, sy), s += GFN(gen_g)(L, 1, cm, c) * (uc - (double)u[cm]);
+        cm = GFN(gen_nbidx)(c, m, j, sy), s += GFN(gen_g)(L, 1, cm, c) * (uc - GEN_LD(u[cm]));
     if (L->nz > 1) {
         if ((m = gen_nb(k, L->nz, L->periodic[2], 1)) >= 0)
-            cm = GFN(gen_nbidx)(c, m, k, sz), s += GFN(gen_g)(L, 2, c, cm) * (uc - (double)u[cm]);
+            cm = GFN(gen_nbidx)(c, m, k, sz), s += GFN(gen_g)(L, 2, c, cm) * (uc - GEN_LD(u[cm]));
         if ((m = gen_nb(k, L->nz, L->periodic[2], -1)) >= 0)
-            cm = GFN(gen_nbidx)(c, m, k, sz), s += GFN(gen_g)(L, 2, cm, c) * (uc - (double)u[cm]);
+            cm = GFN(gen_nbidx)(c, m, k, sz), s += GFN(gen_g)(L, 2, cm, c) * (uc - GEN_LD(u[cm]));
     }
     return s;
 }
@@ -192,11 +205,11 @@ HOMG_HD double GFN(gen_sigma)(const gen_fine *F, size_t c)
 /* Face value of side s at the cell (NULL data: 0). */
 HOMG_HD double GFN(gen_face_value)(const gen_level *L, const gen_fine *F, int s, int i, int j, int k)
 {
-    const T *d = (const T *)F->face[s];
+    const GEN_V *d = (const GEN_V *)F->face[s];
     size_t idx = s < 2   ? (size_t)j + (size_t)L->ny * k
                  : s < 4 ? (size_t)i + (size_t)L->nx * k
                          : (size_t)i + (size_t)L->nx * j;
-    return d ? (double)d[idx] : 0.0;
+    return d ? GEN_LD(d[idx]) : 0.0;
 }
 
 /* Right-hand side terms of the sides the cell touches. */
@@ -213,10 +226,11 @@ HOMG_HD double GFN(gen_face_terms)(const gen_level *L, const gen_fine *F, int i,
 }
 
 /* f + face terms - A u at an active fine cell (u NULL: 0). */
-HOMG_HD double GFN(gen_fine_res)(const gen_level *L, const gen_fine *F, const T *u, const T *f, int i, int j, int k)
+HOMG_HD double GFN(gen_fine_res)(const gen_level *L, const gen_fine *F, const GEN_V *u, const GEN_V *f, int i, int j,
+                                 int k)
 {
     size_t c = gen_index(L, i, j, k);
-    double r = (double)f[c] + GFN(gen_face_terms)(L, F, i, j, k);
+    double r = GEN_LD(f[c]) + GFN(gen_face_terms)(L, F, i, j, k);
     if (u)
         r -= GFN(gen_au)(L, u, i, j, k);
     return r;
@@ -338,26 +352,25 @@ HOMG_HD void GFN(gen_coarse_cell)(const gen_level *L, const gen_level *C, int I,
 }
 
 /* Sum over C's active children of (f - A u) (u NULL: 0). */
-HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, const T *u, const T *f, int I, int J,
-                                      int K)
+HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, const GEN_V *u, const GEN_V *f, int I,
+                                      int J, int K)
 {
     int lo[3], hi[3];
     double s = 0;
     gen_children(I, L->nx, &lo[0], &hi[0]);
     gen_children(J, L->ny, &lo[1], &hi[1]);
     gen_children(K, L->nz, &lo[2], &hi[2]);
-    (void)C;
     for (int k = lo[2]; k <= hi[2]; k++)
         for (int j = lo[1]; j <= hi[1]; j++)
             for (int i = lo[0]; i <= hi[0]; i++) {
                 size_t c = gen_index(L, i, j, k);
                 if (!gen_active(L, c))
                     continue;
-                s += (double)f[c];
+                s += GEN_LD(f[c]);
                 if (u)
                     s -= GFN(gen_au)(L, u, i, j, k);
             }
-    return s;
+    return s * gen_down(C);
 }
 
 /* Gauss-Seidel update of an active cell (ec: from its neighbours' prolonged
@@ -365,8 +378,8 @@ HOMG_HD double GFN(gen_restrict_cell)(const gen_level *L, const gen_level *C, co
  * diagonal rounded to float beside faces of 1e4 contrast perturbs the weak
  * couplings by eps * 1e4 and can make the float32 operator indefinite (sigma
  * jumps stalled at error 1e-2..0.5, 2026-11-26). */
-HOMG_HD T GFN(gen_relax_from)(const gen_level *L, const gen_level *C, const T *u, const T *ec, const T *f, int i, int j,
-                              int k)
+HOMG_HD GEN_V GFN(gen_relax_from)(const gen_level *L, const gen_level *C, const GEN_V *u, const GEN_V *ec,
+                                  const GEN_V *f, int i, int j, int k)
 {
     const size_t c = gen_index(L, i, j, k);
     double gsum, off, d;
@@ -378,10 +391,10 @@ HOMG_HD T GFN(gen_relax_from)(const gen_level *L, const gen_level *C, const T *u
         d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
     }
     /* a lone cell of a singular island has no equation left (its rhs is projected to 0) */
-    return d > 0 ? (T)(((double)f[c] + off) / d) : (T)0;
+    return d > 0 ? GEN_ST((GEN_LD(f[c]) + off) / d) : GEN_ST(0.0);
 }
 
-HOMG_HD T GFN(gen_relax)(const gen_level *L, const T *u, const T *f, int i, int j, int k)
+HOMG_HD GEN_V GFN(gen_relax)(const gen_level *L, const GEN_V *u, const GEN_V *f, int i, int j, int k)
 {
     return GFN(gen_relax_from)(L, NULL, u, NULL, f, i, j, k);
 }
@@ -415,12 +428,12 @@ HOMG_HD void GFN(gen_equation)(const gen_level *L, int i, int j, int k, int nb[6
 
 /* u at a cell after the colour-0 half-sweep from u = 0: f / diagonal at an active
  * colour-0 cell (what relaxation gives with zero neighbours), 0 elsewhere. */
-HOMG_HD T GFN(gen_from_zero)(const gen_level *L, const T *f, int i, int j, int k)
+HOMG_HD GEN_V GFN(gen_from_zero)(const gen_level *L, const GEN_V *f, int i, int j, int k)
 {
     const size_t c = gen_index(L, i, j, k);
     double gsum, d;
     if (((i + j + k) & 1) || !gen_active(L, c))
-        return (T)0;
+        return GEN_ST(0.0);
     if (GFN(gen_plain)(L, c, i, j, k)) {
         (void)GFN(gen_plain_offsum)(L, NULL, f, NULL, c, i, j, k, &gsum);
         d = (double)(T)(0.0 + L->lam0) + gsum;
@@ -428,9 +441,15 @@ HOMG_HD T GFN(gen_from_zero)(const gen_level *L, const T *f, int i, int j, int k
         (void)GFN(gen_offsum)(L, NULL, f, NULL, i, j, k, &gsum); /* the sum of the faces (values unused) */
         d = GFN(gen_selfv)(L, c, i, j, k) + gsum;
     }
-    return d > 0 ? (T)(((double)f[c] + 0.0) / d) : (T)0;
+    return d > 0 ? GEN_ST((GEN_LD(f[c]) + 0.0) / d) : GEN_ST(0.0);
 }
 
 #undef GCAT2
 #undef GCAT
 #undef GFN
+#ifdef GEN_IO_DEFAULT_P
+#undef GEN_V
+#undef GEN_LD
+#undef GEN_ST
+#undef GEN_IO_DEFAULT_P
+#endif

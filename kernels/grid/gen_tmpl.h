@@ -1,11 +1,21 @@
 /* gen_tmpl.h -- the CPU kernels of the general structured multigrid for one
- * storage type, included by gen.c with T = float (SUFFIX f) and T = double
- * (SUFFIX d); each mirrors its CUDA twin in gen.cu. */
+ * storage type, included by gen.c with T = float (SUFFIX f), T = double
+ * (SUFFIX d) and for float16 grids T = float with half vectors (SUFFIX h,
+ * GEN_HALF_STORAGE: GEN_V / GEN_LD / GEN_ST, gen_point_tmpl.h); each mirrors its
+ * CUDA twin in gen.cu. */
+
+#ifndef GEN_ST /* vector storage as in gen_point_tmpl.h */
+#define GEN_V            T
+#define GEN_LD(x)        ((double)(x))
+#define GEN_ST(v)        ((T)(v))
+#define GEN_IO_DEFAULT_C 1
+#endif
 
 #define CCAT2(a, b) a##_##b
 #define CCAT(a, b)  CCAT2(a, b)
 #define CFN(name)   CCAT(name, SUFFIX)
 
+#ifndef GEN_HALF_STORAGE
 static void CFN(setup_fine)(const gen_level *L, const gen_fine *F, const T *lambda_cell, double lambda,
                             const unsigned char *flags)
 {
@@ -29,8 +39,10 @@ static void CFN(coarsen)(const gen_level *L, const gen_level *C)
     }
 }
 
+#endif
+
 /* One colour: its cells off the seams, then the seams phase by phase (gen_seam). */
-static void CFN(smooth)(const gen_level *L, T *u, const T *f, int colour)
+static void CFN(smooth)(const gen_level *L, GEN_V *u, const GEN_V *f, int colour)
 {
     const long long n = (long long)gen_colour_cells(L), ns = (long long)gen_seam_cells(L);
     const int seams = gen_seams(L);
@@ -50,11 +62,11 @@ static void CFN(smooth)(const gen_level *L, T *u, const T *f, int colour)
         }
 }
 
-static void CFN(smooth_from_zero)(const gen_level *L, T *u, const T *f)
+static void CFN(smooth_from_zero)(const gen_level *L, GEN_V *u, const GEN_V *f)
 {
     const long long n = (long long)gen_cells(L);
     if (gen_seams(L)) {
-        memset(u, 0, (size_t)n * sizeof(T));
+        memset(u, 0, (size_t)n * sizeof(GEN_V));
         CFN(smooth)(L, u, f, 0);
         return;
     }
@@ -66,9 +78,9 @@ static void CFN(smooth_from_zero)(const gen_level *L, T *u, const T *f)
     }
 }
 
-static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec, T *u);
+static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const GEN_V *ec, GEN_V *u);
 
-static void CFN(prolong_smooth)(const gen_level *L, const gen_level *C, const T *ec, T *u, const T *f)
+static void CFN(prolong_smooth)(const gen_level *L, const gen_level *C, const GEN_V *ec, GEN_V *u, const GEN_V *f)
 {
     const long long n = (long long)gen_colour_cells(L);
     if (gen_seams(L)) {
@@ -84,7 +96,7 @@ static void CFN(prolong_smooth)(const gen_level *L, const gen_level *C, const T 
     }
 }
 
-static void CFN(coarse_solve)(const gen_level *L, T *u, const T *f, int sweeps)
+static void CFN(coarse_solve)(const gen_level *L, GEN_V *u, const GEN_V *f, int sweeps)
 {
     const size_t n = gen_cells(L);
     for (size_t c = 0; c < n; c++)
@@ -95,45 +107,45 @@ static void CFN(coarse_solve)(const gen_level *L, T *u, const T *f, int sweeps)
 }
 
 /* Column c of coarse_solve's map: coarse_solve of e_c (linear in f: u = m f). */
-static void CFN(coarse_matrix)(const gen_level *L, int sweeps, T *m)
+static void CFN(coarse_matrix)(const gen_level *L, int sweeps, GEN_V *m)
 {
     const size_t n = gen_cells(L);
-    T e[GEN_COARSE_MATRIX_CELLS];
+    GEN_V e[GEN_COARSE_MATRIX_CELLS];
     for (size_t c = 0; c < n; c++)
-        e[c] = 0;
+        e[c] = GEN_ST(0.0);
     for (size_t c = 0; c < n; c++) {
-        e[c] = 1;
+        e[c] = GEN_ST(1.0);
         CFN(coarse_solve)(L, m + c * n, e, sweeps);
-        e[c] = 0;
+        e[c] = GEN_ST(0.0);
     }
 }
 
-static void CFN(coarse_apply)(const gen_level *L, const T *m, T *u, const T *f)
+static void CFN(coarse_apply)(const gen_level *L, const GEN_V *m, GEN_V *u, const GEN_V *f)
 {
     const size_t n = gen_cells(L);
     double fa[GEN_COARSE_MATRIX_CELLS];
     for (size_t c = 0; c < n; c++)
-        fa[c] = gen_active(L, c) ? (double)f[c] : 0.0;
+        fa[c] = gen_active(L, c) ? GEN_LD(f[c]) : 0.0;
     for (size_t r = 0; r < n; r++) {
         double acc = 0;
         for (size_t c = 0; c < n; c++)
-            acc += (double)m[c * n + r] * fa[c];
-        u[r] = (T)acc;
+            acc += GEN_LD(m[c * n + r]) * fa[c];
+        u[r] = GEN_ST(acc);
     }
 }
 
-static void CFN(residual_restrict)(const gen_level *L, const gen_level *C, const T *u, const T *f, T *fc)
+static void CFN(residual_restrict)(const gen_level *L, const gen_level *C, const GEN_V *u, const GEN_V *f, GEN_V *fc)
 {
     const long long n = (long long)gen_cells(C);
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN / 8)
     for (long long c = 0; c < n; c++) {
         int i, j, k;
         gen_coords(C, (size_t)c, &i, &j, &k);
-        fc[c] = (T)CFN(gen_restrict_cell)(L, C, u, f, i, j, k);
+        fc[c] = GEN_ST(CFN(gen_restrict_cell)(L, C, u, f, i, j, k));
     }
 }
 
-static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec, T *u)
+static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const GEN_V *ec, GEN_V *u)
 {
     const long long n = (long long)gen_cells(L);
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
@@ -142,8 +154,9 @@ static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec
         if (!gen_active(L, c))
             continue;
         gen_coords(L, (size_t)c, &i, &j, &k);
-        u[c] = (T)((double)u[c] +
-                   (double)ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]);
+        u[c] = GEN_ST(GEN_LD(u[c]) +
+                      gen_up(C) *
+                          GEN_LD(ec[gen_index(C, gen_parent(i, L->nx), gen_parent(j, L->ny), gen_parent(k, L->nz))]));
     }
 }
 
@@ -151,25 +164,25 @@ static void CFN(prolong_add)(const gen_level *L, const gen_level *C, const T *ec
 static void CFN(block_level)(const gen_block *B, int q)
 {
     const gen_level *L = &B->lv[q];
-    T *x = (T *)B->x[q];
-    const T *b = (const T *)B->b[q];
+    GEN_V *x = (GEN_V *)B->x[q];
+    const GEN_V *b = (const GEN_V *)B->b[q];
     if (q == B->n - 1) {
         CFN(coarse_solve)(L, x, b, B->sweeps);
         return;
     }
-    memset(x, 0, gen_cells(L) * sizeof(T)); /* + the first half-sweep: smooth_from_zero */
+    memset(x, 0, gen_cells(L) * sizeof(GEN_V)); /* + the first half-sweep: smooth_from_zero */
     for (int s = 0; s < B->pre; s++)
         for (int h = 0; h < 2; h++)
             CFN(smooth)(L, x, b, h);
-    CFN(residual_restrict)(L, &B->lv[q + 1], x, b, (T *)B->b[q + 1]);
+    CFN(residual_restrict)(L, &B->lv[q + 1], x, b, (GEN_V *)B->b[q + 1]);
     CFN(block_level)(B, q + 1);
-    CFN(prolong_add)(L, &B->lv[q + 1], (const T *)B->x[q + 1], x); /* + a half-sweep: prolong_smooth */
+    CFN(prolong_add)(L, &B->lv[q + 1], (const GEN_V *)B->x[q + 1], x); /* + a half-sweep: prolong_smooth */
     for (int s = 0; s < B->post; s++)
         for (int h = 0; h < 2; h++)
             CFN(smooth)(L, x, b, 1 - h);
 }
 
-static void CFN(residual)(const gen_level *L, const gen_fine *F, const T *u, const T *f, T *r, double *rr)
+static void CFN(residual)(const gen_level *L, const gen_fine *F, const GEN_V *u, const GEN_V *f, GEN_V *r, double *rr)
 {
     const long long n = (long long)gen_cells(L);
     double acc = 0;
@@ -180,14 +193,14 @@ static void CFN(residual)(const gen_level *L, const gen_fine *F, const T *u, con
         gen_coords(L, (size_t)c, &i, &j, &k);
         if (gen_active(L, c))
             v = CFN(gen_fine_res)(L, F, u, f, i, j, k);
-        r[c] = (T)v;
-        acc += (double)r[c] * (double)r[c];
+        r[c] = GEN_ST(v);
+        acc += GEN_LD(r[c]) * GEN_LD(r[c]);
     }
     if (rr)
         *rr += acc;
 }
 
-static void CFN(apply)(const gen_level *L, const T *x, T *q, double *xq)
+static void CFN(apply)(const gen_level *L, const GEN_V *x, GEN_V *q, double *xq)
 {
     const long long n = (long long)gen_cells(L);
     double acc = 0;
@@ -198,28 +211,29 @@ static void CFN(apply)(const gen_level *L, const T *x, T *q, double *xq)
         gen_coords(L, (size_t)c, &i, &j, &k);
         if (gen_active(L, c))
             v = CFN(gen_au)(L, x, i, j, k);
-        q[c] = (T)v;
-        acc += (double)x[c] * (double)q[c];
+        q[c] = GEN_ST(v);
+        acc += GEN_LD(x[c]) * GEN_LD(q[c]);
     }
     if (xq)
         *xq += acc;
 }
 
-static void CFN(dot2)(size_t n, const T *a, const T *b, const T *c, double *out)
+static void CFN(dot2)(size_t n, const GEN_V *a, const GEN_V *b, const GEN_V *c, double *out)
 {
     double s0 = 0, s1 = 0;
 #pragma omp parallel for schedule(static) reduction(+ : s0, s1) if (n > HOMG_OMP_MIN)
     for (long long k = 0; k < (long long)n; k++) {
-        s0 += (double)a[k] * (double)b[k];
+        s0 += GEN_LD(a[k]) * GEN_LD(b[k]);
         if (c)
-            s1 += (double)c[k] * (double)b[k];
+            s1 += GEN_LD(c[k]) * GEN_LD(b[k]);
     }
     out[0] += s0;
     if (c)
         out[1] += s1;
 }
 
-static void CFN(update_ur)(size_t n, const unsigned char *flag, T *u, const T *p, T *r, const T *q, double *s)
+static void CFN(update_ur)(size_t n, const unsigned char *flag, GEN_V *u, const GEN_V *p, GEN_V *r, const GEN_V *q,
+                           double *s)
 {
     const double alpha = s[GEN_ALPHA];
     double acc = 0;
@@ -227,14 +241,14 @@ static void CFN(update_ur)(size_t n, const unsigned char *flag, T *u, const T *p
     for (long long k = 0; k < (long long)n; k++) {
         if (flag && flag[k])
             continue;
-        u[k] = (T)((double)u[k] + alpha * (double)p[k]);
-        r[k] = (T)((double)r[k] - alpha * (double)q[k]);
-        acc += (double)r[k] * (double)r[k];
+        u[k] = GEN_ST(GEN_LD(u[k]) + alpha * GEN_LD(p[k]));
+        r[k] = GEN_ST(GEN_LD(r[k]) - alpha * GEN_LD(q[k]));
+        acc += GEN_LD(r[k]) * GEN_LD(r[k]);
     }
     s[GEN_RR] += acc;
 }
 
-static void CFN(zero_active)(size_t n, const unsigned char *flag, T *u)
+static void CFN(zero_active)(size_t n, const unsigned char *flag, GEN_V *u)
 {
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (long long k = 0; k < (long long)n; k++)
@@ -242,44 +256,45 @@ static void CFN(zero_active)(size_t n, const unsigned char *flag, T *u)
             u[k] = 0;
 }
 
-static void CFN(update_p)(size_t n, const T *z, T *p, const double *s)
+static void CFN(update_p)(size_t n, const GEN_V *z, GEN_V *p, const double *s)
 {
     const double beta = s[GEN_BETA];
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (long long k = 0; k < (long long)n; k++)
-        p[k] = (T)((double)z[k] + beta * (double)p[k]);
+        p[k] = GEN_ST(GEN_LD(z[k]) + beta * GEN_LD(p[k]));
 }
 
-static void CFN(error_norm)(size_t n, const unsigned char *flag, const T *u, const T *ref, double *s)
+static void CFN(error_norm)(size_t n, const unsigned char *flag, const GEN_V *u, const GEN_V *ref, double *s)
 {
     double e2 = 0, r2 = 0;
 #pragma omp parallel for schedule(static) reduction(+ : e2, r2) if (n > HOMG_OMP_MIN)
     for (long long k = 0; k < (long long)n; k++) {
-        double d = (double)u[k] - (double)ref[k];
+        double d = GEN_LD(u[k]) - GEN_LD(ref[k]);
         if (flag && flag[k])
             continue;
         e2 += d * d;
-        r2 += (double)ref[k] * (double)ref[k];
+        r2 += GEN_LD(ref[k]) * GEN_LD(ref[k]);
     }
     s[GEN_E2] += e2;
     s[GEN_R2] += r2;
 }
 
-static void CFN(island_sum)(size_t n, const int *label, const T *x, double *sums)
+static void CFN(island_sum)(size_t n, const int *label, const GEN_V *x, double *sums)
 {
     for (size_t k = 0; k < n; k++)
         if (label[k] >= 0)
-            sums[label[k]] += (double)x[k];
+            sums[label[k]] += GEN_LD(x[k]);
 }
 
-static void CFN(island_sub)(size_t n, const int *label, T *x, const double *sums, const double *inv_count)
+static void CFN(island_sub)(size_t n, const int *label, GEN_V *x, const double *sums, const double *inv_count)
 {
 #pragma omp parallel for schedule(static) if (n > HOMG_OMP_MIN)
     for (long long k = 0; k < (long long)n; k++)
         if (label[k] >= 0)
-            x[k] = (T)((double)x[k] - sums[label[k]] * inv_count[label[k]]);
+            x[k] = GEN_ST(GEN_LD(x[k]) - sums[label[k]] * inv_count[label[k]]);
 }
 
+#ifndef GEN_HALF_STORAGE
 static void CFN(check_operator)(size_t n, const T *sigma, const T *lambda, const unsigned char *flags, long long *bad)
 {
     for (size_t k = 0; k < n; k++) {
@@ -297,6 +312,14 @@ static void CFN(check_operator)(size_t n, const T *sigma, const T *lambda, const
     }
 }
 
+#endif
+
 #undef CCAT2
 #undef CCAT
 #undef CFN
+#ifdef GEN_IO_DEFAULT_C
+#undef GEN_V
+#undef GEN_LD
+#undef GEN_ST
+#undef GEN_IO_DEFAULT_C
+#endif

@@ -2,6 +2,7 @@
  * the solve desc, face data on the right sides, and NaN/Inf in f, the warm start
  * and the face data (one scan each, one host read for all). */
 #include "grid_internal.h"
+#include "grid/gen_kernels.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -70,7 +71,10 @@ homg_status homg__check_solve_values(homg_grid *g, const void *f, const homg_bou
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, g->flags, 8 * sizeof(long long)), "input check");
     for (int a = 0; a < 8; a++)
         if (arr[a])
-            HOMG_TRY_BACKEND(g->ctx, g->k->find_nonfinite(ex, d->precision, len[a], arr[a], &g->flags[a]),
+            HOMG_TRY_BACKEND(g->ctx,
+                             d->precision == HOMG_FLOAT16 /* the grid kernels take float or double */
+                                 ? HOMG_KERNELS(ex, gen)->nonfinite_h(ex, len[a], arr[a], &g->flags[a])
+                                 : g->k->find_nonfinite(ex, d->precision, len[a], arr[a], &g->flags[a]),
                              "input check");
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, flags, g->flags, 8 * sizeof(long long), HOMG_D2H), "input check");
     for (int a = 0; a < 8; a++)

@@ -115,22 +115,41 @@ static int plan_levels(const homg_grid_desc *d, int dims_out[HOMG_GEN_MAX_LEVELS
     }
 }
 
+/* float16 grids: restriction sums 2^dims children a level, so a smooth residual's
+ * coarse b grows 4x (2D) or 8x (3D) per level, past half's 65504 within 8 levels
+ * (2D) of an O(1) rhs; while the coarse x stay O(error).  Each coarse level stores
+ * its vectors 2^-(coarsened axes so far / 2) times (an exact power of two: the V-cycle
+ * preconditioner is the same linear map), b and x growing and shrinking by
+ * sqrt(2^dims) a level. */
+static void level_scales(grid_general *G, int dims[HOMG_GEN_MAX_LEVELS][3], homg_precision p)
+{
+    int axes = 0, done = 0;
+    G->lv[0].down = 0;
+    for (int l = 1; l < G->nlev; l++) {
+        for (int a = 0; a < 3; a++)
+            axes += dims[l - 1][a] >= 2;
+        G->lv[l].down = p == HOMG_FLOAT16 ? axes / 2 - done : 0;
+        done = axes / 2;
+    }
+}
+
 /* Bytes the general solver may allocate for this desc (the check before any allocation): every
  * level stored, with flags, the most an operator can need (uniform levels store less). */
 double homg__gen_bytes(const homg_grid_desc *d)
 {
     int dims[HOMG_GEN_MAX_LEVELS][3];
     const int nl = plan_levels(d, dims), three = d->nz > 1;
-    const double e = d->precision == HOMG_FLOAT64 ? 8 : 4;
+    const double e = d->precision == HOMG_FLOAT64 ? 8 : 4; /* coefficients: float16 grids store float */
+    const double v = d->precision == HOMG_FLOAT16 ? 2 : e; /* vectors */
     double total = 0;
     for (int l = 0; l < nl; l++) {
         double n = (double)dims[l][0] * dims[l][1] * dims[l][2];
         total += n * (e * (4 + three) + 1); /* faces, self, lam, flags */
-        total += n * e * (l == 0 ? 4 : 2);  /* r z p q, or x b */
+        total += n * v * (l == 0 ? 4 : 2);  /* r z p q, or x b */
         if (l == nl - 1 && n <= GEN_COARSE_MATRIX_CELLS)
-            total += n * n * e; /* the coarsest level's matrix */
+            total += n * n * v; /* the coarsest level's matrix */
         if (l >= 1 && l <= (d->two_pass > 0 ? d->two_pass : d->two_pass == 0 ? HOMG_GEN_TWO_PASS : 0))
-            total += n * e * 2; /* two-pass work vectors */
+            total += n * v * 2; /* two-pass work vectors */
     }
     return total;
 }
@@ -143,7 +162,10 @@ static double lane_bytes(const homg_grid_desc *d)
     double total = 0;
     for (int l = 0; l < nl; l++) {
         const int two = l >= 1 && l <= (d->two_pass > 0 ? d->two_pass : d->two_pass == 0 ? HOMG_GEN_TWO_PASS : 0);
-        total += (double)dims[l][0] * dims[l][1] * dims[l][2] * (d->precision == HOMG_FLOAT64 ? 8 : 4) *
+        total += (double)dims[l][0] * dims[l][1] * dims[l][2] *
+                 (d->precision == HOMG_FLOAT64   ? 8
+                  : d->precision == HOMG_FLOAT16 ? 2
+                                                 : 4) *
                  (l == 0 ? 4
                   : two  ? 4
                          : 2); /* + the two-pass vectors */
@@ -157,7 +179,7 @@ static homg_status level_arrays(homg_grid *g, int l, int stored, int flags)
 {
     grid_general *G = g->gen;
     gen_level *L = &G->lv[l], *M = &G->mem[l];
-    const size_t n = cells(L), e = g->elem;
+    const size_t n = cells(L), e = g->desc.precision == HOMG_FLOAT64 ? 8 : 4; /* float16 grids: float */
     if (stored) {
         void **a[5] = { &M->gx, &M->gy, &M->gz, &M->self, &M->lam };
         for (int q = 0; q < 5; q++)
@@ -284,6 +306,7 @@ static homg_status gen_create(homg_grid *g)
     G->k = HOMG_KERNELS(&g->ctx->ex, gen);
     G->dims = homg__grid_dims(d);
     G->nlev = plan_levels(d, dims);
+    level_scales(G, dims, d->precision);
     for (int l = 0; l < G->nlev; l++) {
         gen_level *L = &G->lv[l];
         L->nx = dims[l][0];
@@ -299,8 +322,9 @@ static homg_status gen_create(homg_grid *g)
     if (cells(&G->lv[G->nlev - 1]) <= GEN_COARSE_MATRIX_CELLS)
         HOMG_TRY(homg__alloc(g->ctx, cells(&G->lv[G->nlev - 1]) * cells(&G->lv[G->nlev - 1]) * g->elem, &G->cm,
                              "coarsest level's matrix"));
-    HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->r, "multigrid work vector"));
-    HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->z, "multigrid work vector"));
+    /* r and z are the island labelling's int scratch too (find_islands): 4 bytes a cell at least */
+    HOMG_TRY(homg__alloc(g->ctx, n * (g->elem < sizeof(int) ? sizeof(int) : g->elem), &G->r, "multigrid work vector"));
+    HOMG_TRY(homg__alloc(g->ctx, n * (g->elem < sizeof(int) ? sizeof(int) : g->elem), &G->z, "multigrid work vector"));
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->p, "multigrid work vector"));
     HOMG_TRY(homg__alloc(g->ctx, n * g->elem, &G->q, "multigrid work vector"));
     HOMG_TRY(homg__alloc(g->ctx, GEN_NSCALARS * sizeof(double), (void **)&G->s, "multigrid scalars"));

@@ -45,10 +45,11 @@ homg_grid_desc homg_grid_desc_defaults(const homg_grid_desc *desc)
 }
 
 /* The power-of-two 2D Dirichlet box of one right-hand side: the original solvers
- * (textbook and fused multigrid, HOMG) with their own kernels run it. */
+ * (textbook and fused multigrid, HOMG) with their own kernels run it.  Never a
+ * float16 grid: those kernels store float or double (the general path runs it). */
 int homg__grid_box_desc(const homg_grid_desc *d)
 {
-    int dir = 1;
+    int dir = d->precision != HOMG_FLOAT16;
     for (int s = 0; s < 4; s++)
         dir &= d->bc[s] == HOMG_BC_DIRICHLET;
     return dir && d->nz == 1 && d->nrhs == 1 && is_pow2(d->nx) && is_pow2(d->ny) && d->nx >= 4 && d->ny >= 4 &&
@@ -84,7 +85,7 @@ static homg_status check_desc(homg_ctx *ctx, const homg_grid_desc *d)
             return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.%s = %d: must be >= 1", names[a], sizes[a]);
     if (!(d->h > 0) || !isfinite(d->h))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.h = %g: must be finite and > 0", d->h);
-    if (d->precision != HOMG_FLOAT32 && d->precision != HOMG_FLOAT64)
+    if (d->precision != HOMG_FLOAT32 && d->precision != HOMG_FLOAT64 && d->precision != HOMG_FLOAT16)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.precision = %d is not a homg_precision",
                           (int)d->precision);
     if ((int)d->method < HOMG_METHOD_DEFAULT || d->method > HOMG_METHOD_FFT)
@@ -121,12 +122,28 @@ static const char *method_name(homg_method m)
     return (int)m >= 0 && m <= HOMG_METHOD_FFT ? names[m] : "?";
 }
 
+/* A float16 grid's path: the general multigrid; HOMG and FFT (float or double kernels)
+ * UNSUPPORTED. */
+static grid_path half_path(homg_grid *g, homg_status *why)
+{
+    const homg_method m = g->desc.method;
+    if (m != HOMG_METHOD_HOMG && m != HOMG_METHOD_FFT)
+        return GRID_PATH_GENERAL;
+    *why = homg__fail(g->ctx, HOMG_ERROR_UNSUPPORTED,
+                      "desc.method = %s with desc.precision = HOMG_FLOAT16: float16 grids run the general multigrid "
+                      "alone (VCYCLE, FCYCLE, FMG, DEFAULT)",
+                      method_name(m));
+    return GRID_PATH_NONE;
+}
+
 /* Which solver runs with the current operator; NONE with the reason in the ctx. */
 static grid_path choose_path(homg_grid *g, homg_status *why)
 {
     const homg_grid_desc *d = &g->desc;
     const int box = homg__grid_box_desc(d) && !g->op_arrays;
     *why = HOMG_OK;
+    if (d->precision == HOMG_FLOAT16) /* half storage: the general multigrid alone */
+        return half_path(g, why);
     switch (d->method) {
     case HOMG_METHOD_FFT:
         if (!g->op_arrays)
@@ -218,7 +235,9 @@ homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_gri
     g->desc = homg_grid_desc_defaults(desc);
     g->sigma_jump = -1;
     g->solid_cells = -1;
-    g->elem = g->desc.precision == HOMG_FLOAT64 ? sizeof(double) : sizeof(float);
+    g->elem = g->desc.precision == HOMG_FLOAT64   ? sizeof(double)
+              : g->desc.precision == HOMG_FLOAT16 ? 2
+                                                  : sizeof(float);
     g->k = HOMG_KERNELS(&ctx->ex, grid);
     g->sigma = 1;
     g->lambda = 0;
@@ -242,7 +261,10 @@ homg_status homg_grid_create(homg_ctx *ctx, const homg_grid_desc *desc, homg_gri
         free(g);
         homg__leave(ctx, saved);
         return homg__fail(ctx, st, "homg_grid_create (%d x %d x %d, %s, %s): %s", g_nx, g_ny, g_nz,
-                          desc->precision == HOMG_FLOAT64 ? "float64" : "float32", method_name(desc->method), msg);
+                          desc->precision == HOMG_FLOAT64   ? "float64"
+                          : desc->precision == HOMG_FLOAT16 ? "float16"
+                                                            : "float32",
+                          method_name(desc->method), msg);
     }
     homg__leave(ctx, saved);
     *out = g;
@@ -290,6 +312,11 @@ homg_status homg_grid_set_operator(homg_grid *g, const homg_grid_operator *op)
         return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "op.sigma = %g: must be finite and > 0", o.sigma);
     if (!(o.lambda >= 0) || !isfinite(o.lambda))
         return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "op.lambda = %g: must be finite and >= 0", o.lambda);
+    if (g->desc.precision == HOMG_FLOAT16 && (o.sigma_cell || o.lambda_cell))
+        return homg__fail(g->ctx, HOMG_ERROR_UNSUPPORTED,
+                          "op.%s with desc.precision = HOMG_FLOAT16: per-cell coefficients are not taken in float16 "
+                          "(constant sigma and lambda, and flags, are)",
+                          o.sigma_cell ? "sigma_cell" : "lambda_cell");
     HOMG_TRY(homg__enter(g->ctx, &saved));
     st = homg__check_operator(g, &o);
     if (st == HOMG_OK) {

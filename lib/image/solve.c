@@ -20,6 +20,9 @@ homg_status homg__image_grid_create(homg_ctx *ctx, int gw, int gh, int nrhs, hom
     size_t n = (size_t)gw * gh, size = precision == HOMG_FLOAT64 ? 8 : 4;
     homg_status st;
     memset(g, 0, sizeof *g);
+    if (precision != HOMG_FLOAT32 && precision != HOMG_FLOAT64) /* homg_grid takes float16 too; images do not */
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "desc.precision = %d: HOMG_FLOAT32 or HOMG_FLOAT64",
+                          (int)precision);
     memset(&d, 0, sizeof d);
     g->ctx = ctx;
     g->gw = d.nx = gw;
