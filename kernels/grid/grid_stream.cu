@@ -88,7 +88,9 @@ __device__ __forceinline__ void srow_load(const grid_level &L, const sargs &A, c
  * grid_fused.cu's load_tile. */
 template <int PE> __device__ __forceinline__ float4 srow_u(const srow &r, bool live)
 {
-    if (!PE || !live)
+    if constexpr (PE == 0) /* compiled out: no unreachable loop below for PE 0 */
+        return r.u;
+    if (!live)
         return r.u;
     float p[4];
 #pragma unroll
