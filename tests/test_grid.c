@@ -15,7 +15,7 @@
 #include "poisson2d.h"
 #include "testutil.h"
 
-static homg_ctx *ctx;
+#define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 
 /* Solves p with `method` from u = 0 until the error against u* stops improving
  * (or max_cycles); returns the final error. */
@@ -503,20 +503,6 @@ static void bad_solve_arguments(void **state)
     free(uh);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -534,5 +520,5 @@ int main(void)
         cmocka_unit_test(seed003_one_mfmg_cycle),
         cmocka_unit_test(seed003_second_order),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

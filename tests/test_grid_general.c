@@ -18,7 +18,7 @@
 #include "homg.h"
 #include "testutil.h"
 
-static homg_ctx *ctx;
+#define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 
 /* Solves c to tol with its method; prints and returns the mean convergence factor. */
 static double last_mean; /* largest |mean| over singular islands of the last run's u */
@@ -426,20 +426,6 @@ static void bad_operators(void **state)
     homg_free(ctx, df);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -449,5 +435,5 @@ int main(void)
         cmocka_unit_test(nrhs_sigma_jump),  cmocka_unit_test(bad_operators),
         cmocka_unit_test(operator_changes), cmocka_unit_test(no_islands_same_solution),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

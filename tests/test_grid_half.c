@@ -20,7 +20,7 @@
 #include "homg.h"
 #include "testutil.h"
 
-static homg_ctx *ctx;
+#define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 
 static void conversion_table(void **state)
 {
@@ -255,20 +255,6 @@ static void refused(void **state)
     homg_free(ctx, u);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -276,5 +262,5 @@ int main(void)
         cmocka_unit_test(solves),           cmocka_unit_test(smooth_rhs_no_overflow),
         cmocka_unit_test(refused),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

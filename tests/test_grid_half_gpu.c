@@ -21,7 +21,8 @@
 #include "testutil.h"
 
 #if HOMG_HAVE_CUDA
-static homg_ctx *gpu, *cpu;
+#define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
+#define cpu homg_test_cpu
 
 /* n random halves in [-a, a] (host bits) and copies in both contexts. */
 typedef struct htwin {
@@ -275,22 +276,6 @@ static void solve_matches_cpu(void **state)
     grid_case_free(c);
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(gpu);
-    homg_ctx_destroy(cpu);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -299,7 +284,7 @@ int main(void)
         cmocka_unit_test(solve_matches_cpu),
     };
     homg_test_require_gpu("test_grid_half_gpu");
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
 }
 #else
 int main(void)
