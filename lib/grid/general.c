@@ -525,6 +525,20 @@ typedef struct gen_cycle {
     const void *bs[HOMG_GEN_MAX_LEVELS];
 } gen_cycle;
 
+/* A cycle on level 0's (x0, b0), the coarse levels on the grid's own x and b. */
+static void cycle_start(gen_cycle *c, homg_grid *g, void *x0, const void *b0)
+{
+    const grid_general *G = g->gen;
+    memset(c, 0, sizeof *c);
+    c->g = g;
+    c->xs[0] = x0;
+    c->bs[0] = b0;
+    for (int l = 1; l < G->nlev; l++) {
+        c->xs[l] = G->x[l];
+        c->bs[l] = G->b[l];
+    }
+}
+
 static double share(const grid_general *G, int l) { return (double)cells(&G->lv[l]) / (double)cells(&G->lv[0]); }
 
 /* ---- the uniform 3D levels' fast path (kernels/grid/cube*, cube_kernels.h) ---- */
@@ -815,14 +829,7 @@ static homg_status precondition(homg_grid *g)
 {
     grid_general *G = g->gen;
     gen_cycle c;
-    memset(&c, 0, sizeof c);
-    c.g = g;
-    c.xs[0] = G->z;
-    c.bs[0] = G->r;
-    for (int l = 1; l < G->nlev; l++) {
-        c.xs[l] = G->x[l];
-        c.bs[l] = G->b[l];
-    }
+    cycle_start(&c, g, G->z, G->r);
     HOMG_TRY(visit(&c, 0, g->desc.method == HOMG_METHOD_FCYCLE || g->desc.method == HOMG_METHOD_FMG, 1));
     return HOMG_OK;
 }
@@ -939,14 +946,7 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
     const int fall = g->desc.method == HOMG_METHOD_FCYCLE;
     const int f1 = G->plain_f1 >= 0 ? G->plain_f1 : fall || g->desc.method == HOMG_METHOD_FMG;
     gen_cycle c;
-    memset(&c, 0, sizeof c);
-    c.g = g;
-    c.xs[0] = x->u;
-    c.bs[0] = x->f;
-    for (int l = 1; l < G->nlev; l++) {
-        c.xs[l] = G->x[l];
-        c.bs[l] = G->b[l];
-    }
+    cycle_start(&c, g, x->u, x->f);
     if (zero && !(g->desc.pre > 0 && fused())) /* the cycle's first pass does not write every cell */
         GQ(g, g->ctx->mem->zero(ex, x->u, n * g->elem), "zeroing u");
     HOMG_TRY(visit(&c, 0, zero ? f1 : fall, zero));
