@@ -377,8 +377,25 @@ static homg_host_csr spai_matrix(int32_t n, homg_rng *rng)
     return a;
 }
 
+/* Rows of a of 1 .. GMG_SPAI1_SHORT entries whose neighbour rows have at most
+ * (staged[0]) / more than (staged[1]) GMG_SPAI1_STAGE entries in all: the CUDA
+ * warp's two paths (shared memory, global memory). */
+static void spai1_paths(const homg_host_csr *a, int32_t staged[2])
+{
+    staged[0] = staged[1] = 0;
+    for (int32_t i = 0; i < a->nrows; i++) {
+        int32_t n = a->row_ptr[i + 1] - a->row_ptr[i], total = 0;
+        if (n < 1 || n > GMG_SPAI1_SHORT)
+            continue;
+        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
+            total += a->row_ptr[a->col_idx[k] + 1] - a->row_ptr[a->col_idx[k]];
+        staged[total > GMG_SPAI1_STAGE]++;
+    }
+}
+
 /* SPAI-1 (warp per row on CUDA) against the CPU twin on spai_matrix: the same
- * fallback rows (long, singular, empty), the other rows to rounding. */
+ * fallback rows (long, singular, empty), the other rows to rounding, on both
+ * paths of the short rows (spai1_paths) and the long rows. */
 static void test_spai1_random(void **state)
 {
     homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
@@ -387,11 +404,14 @@ static void test_spai1_random(void **state)
     csr_matrix ha = { a.nrows, a.ncols, a.nnz, a.row_ptr, a.col_idx, a.values, HOMG_FLOAT64 }, da = up_csr(gpu, &ha);
     double *w = malloc(sizeof(double) * a.nrows), *m_h = malloc(sizeof(double) * a.nnz + 8),
            *m_d = malloc(sizeof(double) * a.nnz + 8), *d_w;
-    int32_t longest = 0;
+    int32_t longest = 0, paths[2];
     (void)state;
     for (int32_t i = 0; i < a.nrows; i++)
         longest = a.row_ptr[i + 1] - a.row_ptr[i] > longest ? a.row_ptr[i + 1] - a.row_ptr[i] : longest;
     assert_true(longest > GMG_SPAI1_MAX_ROW);
+    spai1_paths(&a, paths);
+    printf("  SPAI-1 short rows: %d staged, %d merged from global memory\n", (int)paths[0], (int)paths[1]);
+    assert_true(paths[0] > 0 && paths[1] > 0);
     assert_int_equal(homg_cpu_gmg_spai_scale(&cpu->ex, &ha, w), HOMG_OK);
     d_w = up(gpu, w, sizeof(double) * a.nrows);
     for (int scaled = 0; scaled <= 1; scaled++) {

@@ -219,41 +219,97 @@ homg_status homg_cuda_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, doubl
     return HOMG_OK;
 }
 
-/* SPAI-1 with a warp per row: G in shared memory instead of a thread's local
- * memory, its entries (the row merges: most of the work) spread over the
- * lanes, the Cholesky factor and L y = a column by column (lanes over the rows
- * below the pivot; each entry's sum in spai.h's order: the same bits as the
- * CPU twin's row-by-row loops), L^T m = y on lane 0.  Two instances: rows of
- * up to SPAI1_SHORT entries (most P1 rows) with small slots, so that many
- * rows share an SM, then the longer rows with GMG_SPAI1_MAX_ROW slots; rows
- * outside (lo, hi] are left to the other. */
-#define SPAI1_SHORT 16
+/* SPAI-1 with a warp per row.  The row's n neighbour rows (those of its
+ * columns j) are first staged in shared memory, already scaled (a_jk w_k), by
+ * all lanes at once: the Gram entries' row merges -- most of the work -- then
+ * read shared memory instead of chains of dependent global loads (rows whose
+ * neighbours do not fit STAGE entries merge from global memory).  G and m in
+ * shared memory; the Cholesky factor, L y = a and L^T m = y column by column
+ * (lanes over the rows below / above the pivot; each entry's sum in spai.h's
+ * order: the same bits as the CPU twin's row-by-row loops); the row stored by
+ * all lanes.  Two instances: rows of up to SPAI1_SHORT entries (most P1 rows)
+ * with small slots and staging, so that many rows share an SM, then the longer
+ * rows with GMG_SPAI1_MAX_ROW slots and no staging; rows outside (lo, hi] are
+ * left to the other. */
+#define SPAI1_SHORT GMG_SPAI1_SHORT /* interior 3D P1 rows: 15 entries */
+#define SPAI1_STAGE GMG_SPAI1_STAGE /* their 15 neighbour rows: 225 */
+#define FULL_MASK   0xFFFFFFFFu
 
-template <int CAP, int WARPS>
-__global__ static void __launch_bounds__(WARPS * 32)
-    spai1_warp_kernel(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t nrows, int lo,
-                      int hi, double *out, int32_t *fallback)
+/* Stages the neighbour rows: sc/sv[so[r] ..] = columns / scaled values of row
+ * j_r (so: exclusive prefix sums of the lengths sl, computed by the caller). */
+__device__ static void spai1_stage(const int32_t *ci, const double *v, const double *w, const int32_t *st,
+                                   const int32_t *so, int n, int32_t total, int lane, int32_t *sc, double *sv)
 {
+    for (int32_t e = lane; e < total; e += 32) {
+        int lo = 0, hi = n; /* the last r with so[r] <= e (empty rows skipped) */
+        while (hi - lo > 1) {
+            int mid = (lo + hi) >> 1;
+            if (so[mid] <= e)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        int32_t k = st[lo] + (e - so[lo]), col = ci[k];
+        sc[e] = col;
+        sv[e] = spai_wv(v[k], w, col);
+    }
+}
+
+template <int CAP, int WARPS, int STAGE>
+__global__ static void __launch_bounds__(WARPS * 32)
+    spai1_warp_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, const double *__restrict__ v,
+                      const double *__restrict__ w, int32_t nrows, int lo, int hi, double *out, int32_t *fallback)
+{
+    static_assert(STAGE == 0 || CAP <= 32, "staging takes one lane per neighbour row");
     __shared__ double gs[WARPS][SPAI_TRI(CAP, 0)];
-    __shared__ double ms[WARPS][CAP];
+    __shared__ double ms[WARPS][CAP], jws[WARPS][CAP];
+    __shared__ int32_t sts[WARPS][CAP], sls[WARPS][CAP], sos[WARPS][CAP + 1];
+    __shared__ int32_t scs[WARPS][STAGE > 0 ? STAGE : 1];
+    __shared__ double svs[WARPS][STAGE > 0 ? STAGE : 1];
     int wid = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    double *g = gs[wid], *m = ms[wid];
+    double *g = gs[wid], *m = ms[wid], *jw = jws[wid], *sv = svs[wid];
+    int32_t *st = sts[wid], *sl = sls[wid], *so = sos[wid], *sc = scs[wid];
     for (int64_t row = (int64_t)blockIdx.x * WARPS + wid; row < nrows; row += (int64_t)gridDim.x * WARPS) {
         int32_t i = (int32_t)row, b = rp[i], n = rp[i + 1] - b;
-        int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW && n <= CAP;
+        int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW && n <= CAP, staged = 0;
         if (n <= lo || n > hi)
             continue; /* the other instance's row (the same on every lane) */
         if (ok) {
+            double wi = w ? w[i] : 1.0;
+            for (int r = lane; r < n; r += 32) { /* neighbour row j_r: start, length, w_j, rhs */
+                int32_t j = ci[b + r];
+                st[r] = rp[j];
+                sl[r] = rp[j + 1] - st[r];
+                jw[r] = w ? w[j] : 1.0;
+                m[r] = v[b + r] * (w ? wi * jw[r] : 1.0); /* spai1_rhs */
+            }
+            if (STAGE > 0) {
+                int32_t len = lane < n ? sl[lane] : 0, inc = len;
+                for (int o = 1; o < 32; o <<= 1) {
+                    int32_t t = __shfl_up_sync(FULL_MASK, inc, o);
+                    if (lane >= o)
+                        inc += t;
+                }
+                int32_t total = __shfl_sync(FULL_MASK, inc, 31);
+                if (lane < n)
+                    so[lane] = inc - len;
+                staged = total <= STAGE;
+                __syncwarp();
+                if (staged)
+                    spai1_stage(ci, v, w, st, so, n, total, lane, sc, sv);
+            }
+            __syncwarp();
             for (int e = lane; e < SPAI_TRI(n, 0); e += 32) {
                 int r = (int)((sqrt(8.0 * e + 1.0) - 1.0) * 0.5);
                 while (SPAI_TRI(r + 1, 0) <= e)
                     r++;
                 while (SPAI_TRI(r, 0) > e)
                     r--;
-                g[e] = spai1_gram(rp, ci, v, w, b, r, e - SPAI_TRI(r, 0));
+                int c = e - SPAI_TRI(r, 0);
+                double d = staged ? spai_dot(sc + so[r], sv + so[r], sl[r], sc + so[c], sv + so[c], sl[c], NULL)
+                                  : spai_dot(ci + st[r], v + st[r], sl[r], ci + st[c], v + st[c], sl[c], w);
+                g[e] = d * (w ? jw[r] * jw[c] : 1.0); /* spai1_gram */
             }
-            for (int r = lane; r < n; r += 32)
-                m[r] = spai1_rhs(ci, v, w, i, b, r);
             __syncwarp();
         }
         for (int c = 0; ok && c < n; c++) { /* G = L L^T */
@@ -277,22 +333,38 @@ __global__ static void __launch_bounds__(WARPS * 32)
                 m[k] = y;
             __syncwarp();
         }
-        if (lane == 0) {
-            if (ok)
-                ok = spai1_backward(g, m, n);
-            if (spai1_store(rp, ci, v, w, i, m, ok, out))
-                atomicAdd(fallback, 1);
+        for (int k = n - 1; ok && k >= 0; k--) { /* L^T m = y: m_k final, then the rows above updated */
+            double y = m[k] / g[SPAI_TRI(k, k)];
+            __syncwarp();
+            for (int r = lane; r < k; r += 32)
+                m[r] -= g[SPAI_TRI(k, r)] * y;
+            if (lane == 0)
+                m[k] = y;
+            __syncwarp();
         }
-        __syncwarp(); /* g and m are reused by the next row */
+        if (ok) { /* spai1_backward's finiteness test, then spai1_store by all lanes */
+            int bad = 0;
+            for (int r = lane; r < n; r += 32)
+                bad |= !isfinite(m[r]);
+            ok = !__any_sync(FULL_MASK, bad);
+        }
+        if (ok) {
+            double wi = w ? w[i] : 1.0;
+            for (int r = lane; r < n; r += 32)
+                out[b + r] = m[r] * (w ? wi * jw[r] : 1.0);
+        } else if (lane == 0 && spai1_store(rp, ci, v, w, i, m, 0, out)) {
+            atomicAdd(fallback, 1);
+        }
+        __syncwarp(); /* the shared slots are reused by the next row */
     }
 }
 
-template <int CAP, int WARPS>
-static void spai1_launch(cudaStream_t s, const csr_matrix *a, const double *w, int lo, int hi, double *out,
-                         int32_t *fallback)
+template <int CAP, int WARPS, int STAGE>
+static void spai1_launch(cudaStream_t s, const csr_matrix *a, const double *w, int lo, int hi, int64_t max_blocks,
+                         double *out, int32_t *fallback)
 {
     int64_t blocks = ((int64_t)a->nrows + WARPS - 1) / WARPS;
-    spai1_warp_kernel<CAP, WARPS><<<(unsigned)(blocks < (1 << 20) ? blocks : (1 << 20)), WARPS * 32, 0, s>>>(
+    spai1_warp_kernel<CAP, WARPS, STAGE><<<(unsigned)(blocks < max_blocks ? blocks : max_blocks), WARPS * 32, 0, s>>>(
         a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, lo, hi, out, fallback);
 }
 
@@ -301,9 +373,11 @@ homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const doub
     cudaStream_t s = homg_cuda_stream(ex);
     if (a->nrows == 0)
         return HOMG_OK;
-    spai1_launch<SPAI1_SHORT, 8>(s, a, w, -1, SPAI1_SHORT, (double *)m->values, fallback);
+    spai1_launch<SPAI1_SHORT, 8, SPAI1_STAGE>(s, a, w, -1, SPAI1_SHORT, 1 << 20, (double *)m->values, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (short)");
-    spai1_launch<GMG_SPAI1_MAX_ROW, 4>(s, a, w, SPAI1_SHORT, INT32_MAX, (double *)m->values, fallback);
+    /* few rows if any (3D P1: none): a grid-stride over all rows by 1024 blocks,
+     * not a block a 4 rows that mostly only read their length */
+    spai1_launch<GMG_SPAI1_MAX_ROW, 4, 0>(s, a, w, SPAI1_SHORT, INT32_MAX, 1024, (double *)m->values, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (long)");
     return HOMG_OK;
 }

@@ -5,25 +5,33 @@
 
 #include "gmg_kernels.h"
 
-/* Sum of a_jk a_lk w_k^2 over k (w NULL: 1): the dot product of rows j and l of
- * A W (sorted columns). */
+/* a_jk w_k (w NULL: a_jk): an entry of A W, the factor both rows' entries get
+ * before their product (the CUDA warp stages rows already scaled this way). */
+HOMG_HD double spai_wv(double v, const double *w, int32_t k) { return w ? v * w[k] : v; }
+
+/* Sum of (a_jk w_k)(a_lk w_k) over the columns k two sorted rows share (cj, vj:
+ * nj entries of row j; cl, vl: nl of row l): the dot product of rows j and l
+ * of A W.  Branch-free advance: both rows step where their columns tie. */
+HOMG_HD double spai_dot(const int32_t *cj, const double *vj, int32_t nj, const int32_t *cl, const double *vl,
+                        int32_t nl, const double *w)
+{
+    int32_t p = 0, q = 0;
+    double s = 0;
+    while (p < nj && q < nl) {
+        int32_t cp = cj[p], cq = cl[q];
+        if (cp == cq)
+            s += spai_wv(vj[p], w, cp) * spai_wv(vl[q], w, cq);
+        p += cp <= cq;
+        q += cq <= cp;
+    }
+    return s;
+}
+
+/* The dot product of rows j and l of A W (sorted columns; w NULL: of A). */
 HOMG_HD double spai_row_dot(const int32_t *rp, const int32_t *ci, const double *v, const double *w, int32_t j,
                             int32_t l)
 {
-    int32_t p = rp[j], pe = rp[j + 1], q = rp[l], qe = rp[l + 1];
-    double s = 0;
-    while (p < pe && q < qe) {
-        int32_t cp = ci[p], cq = ci[q];
-        if (cp == cq) {
-            double wk = w ? w[cp] : 1.0;
-            s += v[p++] * v[q++] * wk * wk;
-        } else if (cp < cq) {
-            p++;
-        } else {
-            q++;
-        }
-    }
-    return s;
+    return spai_dot(ci + rp[j], v + rp[j], rp[j + 1] - rp[j], ci + rp[l], v + rp[l], rp[l + 1] - rp[l], w);
 }
 
 /* SPAI(0) (or Jacobi) value of row i. */
@@ -82,13 +90,14 @@ HOMG_HD double spai1_chol_sum(const double *g, int r, int c)
 HOMG_HD int spai1_pivot_ok(double s, double grr) { return s > 1e-12 * grr; }
 
 /* L^T m = y in place (L packed in g), after L y = a; 0 where a component is
- * not finite.  (L y = a: row by row in spai1_solve; the CUDA warp runs it
- * column by column, each m[r] updated in the same order of k.) */
+ * not finite.  (Both triangular solves row by row here; the CUDA warp runs
+ * them column by column, each m[r] updated in the same order of k: ascending
+ * in L y = a, descending here.) */
 HOMG_HD int spai1_backward(const double *g, double *m, int n)
 {
     for (int r = n - 1; r >= 0; r--) {
         double s = m[r];
-        for (int k = r + 1; k < n; k++)
+        for (int k = n - 1; k > r; k--)
             s -= g[SPAI_TRI(k, r)] * m[k];
         m[r] = s / g[SPAI_TRI(r, r)];
     }
