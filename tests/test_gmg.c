@@ -25,6 +25,7 @@
 #include "host_system.h"
 #include "homg.h"
 #include "testutil.h"
+#include "refused.h"
 
 static homg_ctx *cpu_ctx(void)
 {
@@ -118,8 +119,7 @@ static void test_not_nested(void **state)
         md.coords = xy;
         md.elements = homg_mesh_elements(f);
         if (homg_mesh_create(ctx, &md, &bad) == HOMG_OK) {
-            assert_int_equal(homg__gmg_prolongation(ctx, bad, c, &p), HOMG_ERROR_INVALID_ARGUMENT);
-            assert_non_null(strstr(homg_ctx_last_error(ctx), "not nested"));
+            HOMG_TEST_REFUSED(ctx, homg__gmg_prolongation(ctx, bad, c, &p), HOMG_ERROR_INVALID_ARGUMENT, "not nested");
             homg_mesh_destroy(bad);
         }
         free(xy);
@@ -443,8 +443,7 @@ static void test_sainv_exact(void **state)
     assert_int_equal(homg__gmg_sainv(ctx, &a, 0.0, &w, &rep), HOMG_OK);
     assert_true(rep >= 1);
     /* ... and the dense inverse refuses it, naming the pivot */
-    assert_int_equal(homg__gmg_dense_inverse(ctx, &a, inv), HOMG_ERROR_NUMERIC);
-    assert_non_null(strstr(homg_ctx_last_error(ctx), "pivot 1, at row 0"));
+    HOMG_TEST_REFUSED(ctx, homg__gmg_dense_inverse(ctx, &a, inv), HOMG_ERROR_NUMERIC, "pivot 1, at row 0");
     free(inv);
     homg_host_csr_free(&w);
     homg_host_csr_free(&a);
@@ -694,12 +693,10 @@ static void test_p2(void **state)
         homg_gmg_destroy(g);
         /* refusals */
         d.numbering = HOMG_GMG_NUMBERING_RCM;
-        assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_UNSUPPORTED);
-        assert_non_null(strstr(homg_ctx_last_error(ctx), "AS_READ"));
+        HOMG_TEST_REFUSED(ctx, homg_gmg_create(c, &d, &g), HOMG_ERROR_UNSUPPORTED, "AS_READ");
         d.numbering = 0;
         d.order = 3;
-        assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
-        assert_non_null(strstr(homg_ctx_last_error(ctx), "order = 3"));
+        HOMG_TEST_REFUSED(ctx, homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT, "order = 3");
         free(x1);
         free(x2);
         homg_mesh_destroy(c);
@@ -928,8 +925,8 @@ static void test_nested_meshes(void **state)
         /* swap two levels: not nested */
         {
             homg_mesh *swapped[3] = { given[0], given[2], m[1] };
-            assert_int_equal(homg_gmg_create_nested(swapped, 3, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
-            assert_non_null(strstr(homg_ctx_last_error(ctx), "not nested"));
+            HOMG_TEST_REFUSED(ctx, homg_gmg_create_nested(swapped, 3, &d, &g), HOMG_ERROR_INVALID_ARGUMENT,
+                              "not nested");
         }
         for (int l = 1; l <= levels; l++) {
             homg_mesh_destroy(m[l]);
@@ -949,17 +946,14 @@ static void test_bad_input(void **state)
     double sig[8] = { 1, 1, 1, -1, 1, 1, 1, 1 };
     (void)state;
     d.levels = 99;
-    assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
-    assert_non_null(strstr(homg_ctx_last_error(ctx), "levels"));
+    HOMG_TEST_REFUSED(ctx, homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT, "levels");
     assert_null(g);
     d.levels = 1;
     d.smoother = (homg_gmg_smoother)42;
-    assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
-    assert_non_null(strstr(homg_ctx_last_error(ctx), "smoother"));
+    HOMG_TEST_REFUSED(ctx, homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT, "smoother");
     d.smoother = 0;
     d.sigma_coarse = sig;
-    assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
-    assert_non_null(strstr(homg_ctx_last_error(ctx), "sigma_coarse[3]"));
+    HOMG_TEST_REFUSED(ctx, homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT, "sigma_coarse[3]");
     d.sigma_coarse = NULL;
     { /* a non-finite per-tag Dirichlet value: named by its tag index, nothing created */
         static const int32_t tags[2] = { 1, 2 };
@@ -967,8 +961,7 @@ static void test_bad_input(void **state)
         d.dirichlet_tags = tags;
         d.num_dirichlet_tags = 2;
         d.dirichlet_tag_values = vals;
-        assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
-        assert_non_null(strstr(homg_ctx_last_error(ctx), "dirichlet_tag_values[1]"));
+        HOMG_TEST_REFUSED(ctx, homg_gmg_create(c, &d, &g), HOMG_ERROR_INVALID_ARGUMENT, "dirichlet_tag_values[1]");
         assert_null(g);
         d.dirichlet_tags = NULL;
         d.num_dirichlet_tags = 0;
