@@ -240,6 +240,7 @@ homg_status homg_cuda_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, doubl
 __device__ static void spai1_stage(const int32_t *ci, const double *v, const double *w, const int32_t *st,
                                    const int32_t *so, int n, int32_t total, int lane, int32_t *sc, double *sv)
 {
+#pragma unroll 4 /* the loads of several rounds in flight */
     for (int32_t e = lane; e < total; e += 32) {
         int lo = 0, hi = n; /* the last r with so[r] <= e (empty rows skipped) */
         while (hi - lo > 1) {
