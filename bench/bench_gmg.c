@@ -26,10 +26,16 @@
  *             [--count]
  *             [--out FILE]
  */
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE /* sched_getcpu: which CPU each timed create started on */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 #include "core/internal.h"
 #include "gmg/gmg_internal.h"
@@ -203,8 +209,33 @@ static int pool_setup(homg_ctx_desc *cd)
  * with HOMG_GMG_TRACE=1. */
 static int setup_reps = 1;
 
+/* The CPU the calling thread runs on now, -1 where unknown. */
+static int current_cpu(void)
+{
+#if defined(__linux__)
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+}
+
+/* "cpus a b c": the distinct CPUs the creates started on (a process's set-up
+ * times differ between processes by ~2 ms, not within one: a clue to which). */
+static void cpu_list(const int *cpu, int n, char *out, size_t len)
+{
+    size_t at = (size_t)snprintf(out, len, "cpus");
+    for (int k = 0; k < n && at < len; k++) {
+        int seen = 0;
+        for (int j = 0; j < k; j++)
+            seen |= cpu[j] == cpu[k];
+        if (!seen)
+            at += (size_t)snprintf(out + at, len - at, " %d", cpu[k]);
+    }
+}
+
 static homg_status timed_create(homg_ctx *ctx, homg_mesh *c, const homg_gmg_desc *d, homg_gmg **g, double *ms)
 {
+    int cpu[64];
     double t[64], cold = homg_test_now_ms();
     int n = setup_reps > 64 ? 64 : setup_reps;
     HOMG_TRY(homg_gmg_create(c, d, g));
@@ -216,6 +247,7 @@ static homg_status timed_create(homg_ctx *ctx, homg_mesh *c, const homg_gmg_desc
         long calls, frees;
         homg_gmg_destroy(*g);
         *g = NULL;
+        cpu[k] = current_cpu();
         t[k] = homg_test_now_ms();
         calls = pool_calls;
         frees = free_calls;
@@ -227,12 +259,14 @@ static homg_status timed_create(homg_ctx *ctx, homg_mesh *c, const homg_gmg_desc
     }
     *ms = median_of(t, n);
     {
-        char line[256];
+        char line[384], cpus[128];
         double lo = t[0];
         for (int k = 1; k < n; k++)
             lo = t[k] < lo ? t[k] : lo;
-        snprintf(line, sizeof line, "  set-up: first create %.1f ms, then median %.2f ms (min %.2f) of %d creates\n",
-                 cold, *ms, lo, n);
+        cpu_list(cpu, n, cpus, sizeof cpus);
+        snprintf(line, sizeof line,
+                 "  set-up: first create %.1f ms, then median %.2f ms (min %.2f) of %d creates (%s)\n", cold, *ms, lo,
+                 n, cpus);
         emit("%s", line);
     }
     if (!getenv("HOMG_GMG_TRACE")) { /* the phase lines: one more create, phases synchronised, not in the median */
