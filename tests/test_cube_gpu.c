@@ -76,8 +76,8 @@ static void check_level(const gen_level *L, uint64_t seed)
     expect("from zero + sweep", &K, diff(du, hu, n));
     memcpy(hu, u, n * sizeof(float));
     assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK);
-    assert_int_equal(QG->prolong_smooth(&gpu->ex, &K, dec, du, df), HOMG_OK);
-    assert_int_equal(QC->prolong_smooth(&cpu->ex, &K, ec, hu, f), HOMG_OK);
+    assert_int_equal(QG->prolong_smooth(&gpu->ex, &K, dec, du, df, 1), HOMG_OK);
+    assert_int_equal(QC->prolong_smooth(&cpu->ex, &K, ec, hu, f, 1), HOMG_OK);
     expect("prolongation + colour 1", &K, diff(du, hu, n));
     assert_int_equal(QG->residual_restrict(&gpu->ex, &K, du, df, dfc), HOMG_OK);
     assert_int_equal(QC->residual_restrict(&cpu->ex, &K, hu, f, fc), HOMG_OK);
