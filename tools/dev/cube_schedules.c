@@ -32,17 +32,17 @@ enum { T_PRE, T_HS, T_RR, T_PS, T_PST, T_FI, T_FR, T_MON, T_CS, NT };
 static const double T0[NT] = { 87, 74, 52, 97, 105, 90, 30, 55, 4.3 };
 
 typedef struct {
-    int pre, post;   /* V(pre, post) sweeps */
-    int tri;         /* correction prolongation trilinear */
-    double gscale;   /* coarse conductance per level: 2 rediscretised, 4 Galerkin (constant) */
-    int fmg;         /* 0 none; FMG solution interpolation 1 constant, 2 trilinear, 3 tricubic */
-    int fmg_v;       /* V-cycles per FMG level */
-    int rtri;        /* restriction the transpose of trilinear (else the sum of the children) */
-    double omega;    /* over-relaxation in the half-sweeps (1: Gauss-Seidel) */
+    int pre, post; /* V(pre, post) sweeps */
+    int tri;       /* correction prolongation trilinear */
+    double gscale; /* coarse conductance per level: 2 rediscretised, 4 Galerkin (constant) */
+    int fmg;       /* 0 none; FMG solution interpolation 1 constant, 2 trilinear, 3 tricubic */
+    int fmg_v;     /* V-cycles per FMG level */
+    int rtri;      /* restriction the transpose of trilinear (else the sum of the children) */
+    double omega;  /* over-relaxation in the half-sweeps (1: Gauss-Seidel) */
     const char *name;
-    double corr;     /* coarse correction scale (0: 1) */
-    int wc;          /* W-cycles below the finest level */
-    int fmg_v0;      /* FMG's V-cycles on the finest level (0: fmg_v) */
+    double corr; /* coarse correction scale (0: 1) */
+    int wc;      /* W-cycles below the finest level */
+    int fmg_v0;  /* FMG's V-cycles on the finest level (0: fmg_v) */
 } sched;
 
 /* stale (CS_STALE): 1 the half-sweep after the correction's (the other colour) runs SOR from the
