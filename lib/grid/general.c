@@ -20,6 +20,8 @@
  * (F-cycle for FCYCLE, the first for FMG): the Krylov step pays for jumps and
  * obstacles, not there (H100 2026-11-26: 256^3 to error 1e-4 from zero in 4 plain
  * V(2,2) cycles, 3.51 ms, against 4 CG iterations, 5.01 ms; bench/results/h100_cube.md).
+ * The plain cycles' cube levels relax by SOR (omega 1.1) and go up from colour 0, the
+ * order of the way down (H100 2026-11-27: 3 cycles, 2.63 ms; correct_and_sweep).
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
