@@ -3,8 +3,9 @@
  * same operator, summing in double) on random input: a half-sweep of each colour,
  * the pass from zero (= smooth_from_zero + the colour-1 half-sweep), prolongation
  * with the colour-1 half-sweep, residual and restriction, the operator (and x.q), the
- * finest residual (and r.r); every size and side kind
- * of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
+ * finest residual (and r.r); with SOR (omega 1.1, the plain cycles') a half-sweep, the pass
+ * from zero and the prolongation with either colour against u + omega (gen's Gauss-Seidel
+ * value - u); every size and side kind of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
  * (residual from the definition, cycles beside the gen kernels'). */
 #include <setjmp.h>
 #include <stdarg.h>
