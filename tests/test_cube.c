@@ -3,8 +3,9 @@
  * same operator, summing in double) on random input: a half-sweep of each colour,
  * the pass from zero (= smooth_from_zero + the colour-1 half-sweep), prolongation
  * with the colour-1 half-sweep, residual and restriction, the operator (and x.q), the
- * finest residual (and r.r); every size and side kind
- * of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
+ * finest residual (and r.r); with SOR (omega 1.1, the plain cycles') a half-sweep, the pass
+ * from zero and the prolongation with either colour against u + omega (gen's Gauss-Seidel
+ * value - u); every size and side kind of tests/util/cubecase.c.  Which levels cube_from_gen takes, and whole solves
  * (residual from the definition, cycles beside the gen kernels'). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -81,7 +82,7 @@ static void check_case(int t)
     expect("from zero + colour 1", t, &L, diff(a, b, n));
     memcpy(a, u, n * sizeof(float));
     memcpy(b, u, n * sizeof(float));
-    assert_int_equal(Q->prolong_smooth(ex, &K, ec, a, f), HOMG_OK);
+    assert_int_equal(Q->prolong_smooth(ex, &K, ec, a, f, 1), HOMG_OK);
     assert_int_equal(G->prolong_smooth(ex, HOMG_FLOAT32, &L, &C, ec, b, f), HOMG_OK);
     expect("prolongation + colour 1", t, &L, diff(a, b, n));
     assert_int_equal(Q->residual_restrict(ex, &K, u, f, fa), HOMG_OK);
@@ -107,12 +108,76 @@ static void check_case(int t)
     free(u), free(f), free(ec), free(a), free(b), free(fa), free(fb);
 }
 
+/* a = u + w (b - u): SOR's value from u and Gauss-Seidel's b (b = u where b's kernel left u). */
+static void sor_of(float *a, const float *u, const float *b, size_t n, float w)
+{
+    for (size_t k = 0; k < n; k++)
+        a[k] = u[k] + w * (b[k] - u[k]);
+}
+
+/* The cube kernels with SOR (omega 1.1) and prolongation with the colour-0 half-sweep (plain
+ * cycles, general.c) against gen's Gauss-Seidel steps: u + omega (GS value - u) per relaxed cell. */
+static void check_sor_case(int t)
+{
+    const gen_kernels *G = &homg_cpu_gen_kernels;
+    const cube_kernels *Q = &homg_cpu_cube_kernels;
+    kernel_exec *ex = &cpu->ex;
+    const float w = 1.1f;
+    gen_level L, C;
+    cube_level K;
+    homg_rng rng = homg_rng_seed(400 + (uint64_t)t);
+    cube_case_level(t, &L, &C);
+    assert_true(cube_from_gen(&L, &K));
+    K.omega = w;
+    const size_t n = (size_t)L.nx * L.ny * L.nz, nc = (size_t)C.nx * C.ny * C.nz;
+    float *u = cube_case_random(n, &rng), *f = cube_case_random(n, &rng), *ec = cube_case_random(nc, &rng);
+    float *a = dup(u, n), *b = dup(u, n), *v = dup(u, n), *e = dup(u, n);
+    for (int colour = 0; colour < 2; colour++) { /* a half-sweep */
+        memcpy(a, u, n * sizeof(float));
+        memcpy(b, u, n * sizeof(float));
+        assert_int_equal(Q->sweep(ex, &K, a, f, colour), HOMG_OK);
+        assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, colour), HOMG_OK);
+        sor_of(e, u, b, n, w);
+        expect(colour ? "SOR half-sweep colour 1" : "SOR half-sweep colour 0", t, &L, diff(a, e, n));
+    }
+    /* from zero: colour 0 gives omega f / diagonal, then colour 1 SOR from there */
+    assert_int_equal(Q->pre(ex, &K, a, f), HOMG_OK);
+    assert_int_equal(G->smooth_from_zero(ex, HOMG_FLOAT32, &L, b, f), HOMG_OK);
+    for (size_t k = 0; k < n; k++)
+        v[k] = w * b[k], b[k] = v[k];
+    assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, 1), HOMG_OK);
+    sor_of(e, v, b, n, w);
+    expect("SOR from zero + colour 1", t, &L, diff(a, e, n));
+    for (int sor = 0; sor < 2; sor++) /* v = u + P ec; the cells of colour relaxed from v, the others keep u */
+        for (int colour = 0; colour < 2; colour++) {
+            K.omega = sor ? w : 1.0f;
+            memcpy(a, u, n * sizeof(float));
+            memcpy(v, u, n * sizeof(float));
+            assert_int_equal(Q->prolong_smooth(ex, &K, ec, a, f, colour), HOMG_OK);
+            assert_int_equal(G->prolong_add(ex, HOMG_FLOAT32, &L, &C, ec, v), HOMG_OK);
+            memcpy(b, v, n * sizeof(float));
+            assert_int_equal(G->smooth(ex, HOMG_FLOAT32, &L, b, f, colour), HOMG_OK);
+            sor_of(e, v, b, n, K.omega);
+            for (int k = 0; k < L.nz; k++)
+                for (int j = 0; j < L.ny; j++)
+                    for (int i = 0; i < L.nx; i++) {
+                        const size_t c = (size_t)i + (size_t)L.nx * ((size_t)j + (size_t)L.ny * k);
+                        if ((i + j + k) % 2 != colour)
+                            e[c] = u[c];
+                    }
+            expect(sor ? "SOR prolongation + a colour" : "prolongation + a colour", t, &L, diff(a, e, n));
+        }
+    free(u), free(f), free(ec), free(a), free(b), free(v), free(e);
+}
+
 static void kernels_match_gen(void **state)
 {
     (void)state;
     bad = 0;
-    for (int t = 0; t < cube_case_count(); t++)
+    for (int t = 0; t < cube_case_count(); t++) {
         check_case(t);
+        check_sor_case(t);
+    }
     assert_int_equal(bad, 0);
 }
 

@@ -1,5 +1,6 @@
 /* test_cube_gpu.c -- the uniform 3D levels' CUDA kernels (kernels/grid/cube.cu)
- * against their CPU twins (cube.c) on random input: every kernel on every level of
+ * against their CPU twins (cube.c) on random input, Gauss-Seidel and SOR (omega 1.1), the
+ * prolongation with either colour: every kernel on every level of
  * tests/util/cubecase.c (the finest residual with and without u) and on one level big enough for several planes per thread
  * with a short last chunk; then GPU solves of power-of-two boxes with and without
  * the cube kernels (HOMG_GEN_CUBE=0) against the CPU's.  Argument "small": the
@@ -54,13 +55,15 @@ static void expect(const char *what, const cube_level *K, double d)
     bad++;
 }
 
-static void check_level(const gen_level *L, uint64_t seed)
+/* Every kernel on level L (omega: the half-sweeps' weight, 1 or SOR's). */
+static void check_level(const gen_level *L, uint64_t seed, float omega)
 {
     const cube_kernels *QG = &homg_cuda_cube_kernels, *QC = &homg_cpu_cube_kernels;
     const size_t n = (size_t)L->nx * L->ny * L->nz, nc = n / 8;
     homg_rng rng = homg_rng_seed(seed);
     cube_level K;
     assert_true(cube_from_gen(L, &K));
+    K.omega = omega;
     float *u = cube_case_random(n, &rng), *f = cube_case_random(n, &rng), *ec = cube_case_random(nc, &rng);
     float *fc = cube_case_random(nc, &rng), *hu = (float *)malloc(n * sizeof(float));
     float *du = up(u, n), *df = up(f, n), *dec = up(ec, nc), *dfc = up(fc, nc);
@@ -74,11 +77,13 @@ static void check_level(const gen_level *L, uint64_t seed)
     assert_int_equal(QG->pre(&gpu->ex, &K, du, df), HOMG_OK);
     assert_int_equal(QC->pre(&cpu->ex, &K, hu, f), HOMG_OK);
     expect("from zero + sweep", &K, diff(du, hu, n));
-    memcpy(hu, u, n * sizeof(float));
-    assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK);
-    assert_int_equal(QG->prolong_smooth(&gpu->ex, &K, dec, du, df), HOMG_OK);
-    assert_int_equal(QC->prolong_smooth(&cpu->ex, &K, ec, hu, f), HOMG_OK);
-    expect("prolongation + colour 1", &K, diff(du, hu, n));
+    for (int colour = 0; colour < 2; colour++) {
+        memcpy(hu, u, n * sizeof(float));
+        assert_int_equal(homg_copy_from_host(gpu, du, u, n * sizeof(float)), HOMG_OK);
+        assert_int_equal(QG->prolong_smooth(&gpu->ex, &K, dec, du, df, colour), HOMG_OK);
+        assert_int_equal(QC->prolong_smooth(&cpu->ex, &K, ec, hu, f, colour), HOMG_OK);
+        expect(colour ? "prolongation + colour 1" : "prolongation + colour 0", &K, diff(du, hu, n));
+    }
     assert_int_equal(QG->residual_restrict(&gpu->ex, &K, du, df, dfc), HOMG_OK);
     assert_int_equal(QC->residual_restrict(&cpu->ex, &K, hu, f, fc), HOMG_OK);
     expect("residual + restriction", &K, diff(dfc, fc, nc));
@@ -116,12 +121,14 @@ static void kernels_match_cpu(void **state)
     bad = 0;
     for (int t = 0; t < cube_case_count(); t++) {
         cube_case_level(t, &L, &C);
-        check_level(&L, 200 + (uint64_t)t);
+        check_level(&L, 200 + (uint64_t)t, 1.0f);
+        check_level(&L, 250 + (uint64_t)t, 1.1f); /* SOR (the plain cycles') */
     }
     if (!small_only) { /* 3 planes per thread (cube.cu cube_chunk), 130 = 43 * 3 + 1 */
         cube_case_level(1, &L, &C);
         L.nx = 160, L.ny = 160, L.nz = 130;
-        check_level(&L, 300);
+        check_level(&L, 300, 1.0f);
+        check_level(&L, 301, 1.1f);
     }
     assert_int_equal(bad, 0);
 }

@@ -23,12 +23,12 @@ homg_status homg_cpu_cube_pre(kernel_exec *ex, const cube_level *K, float *u, co
 }
 
 homg_status homg_cpu_cube_prolong_smooth(kernel_exec *ex, const cube_level *K, const float *ec, float *u,
-                                         const float *f)
+                                         const float *f, int colour)
 {
     (void)ex;
     for (int j = 0; j < K->ny; j++)
         for (int i0 = 0; i0 < K->nx; i0 += 4)
-            cube_prolong_col(K, ec, u, f, i0, j, 0, K->nz);
+            cube_prolong_col(K, ec, u, f, colour, i0, j, 0, K->nz);
     return HOMG_OK;
 }
 

@@ -67,12 +67,12 @@ __global__ void cube_pre_kernel(cube_level K, float *u, const float *f, int kc)
         cube_pre_col(&K, u, f, i0, j, k0, k1);
 }
 
-__global__ void cube_prolong_kernel(cube_level K, const float *ec, float *u, const float *f, int kc)
+__global__ void cube_prolong_kernel(cube_level K, const float *ec, float *u, const float *f, int colour, int kc)
 {
     int i0, j, k0, k1;
     homg_pdl_wait();
     if (cube_column(K, kc, &i0, &j, &k0, &k1))
-        cube_prolong_col(&K, ec, u, f, i0, j, k0, k1);
+        cube_prolong_col(&K, ec, u, f, colour, i0, j, k0, k1);
 }
 
 /* Sum over the block (CUBE_NT threads), added to *out by one atomic. */
@@ -138,10 +138,10 @@ extern "C" homg_status homg_cuda_cube_pre(kernel_exec *ex, const cube_level *K, 
 }
 
 extern "C" homg_status homg_cuda_cube_prolong_smooth(kernel_exec *ex, const cube_level *K, const float *ec, float *u,
-                                                     const float *f)
+                                                     const float *f, int colour)
 {
     const int kc = cube_chunk(K);
-    return cube_launch(ex, cube_threads(K, kc), "cube_prolong_kernel", cube_prolong_kernel, *K, ec, u, f, kc);
+    return cube_launch(ex, cube_threads(K, kc), "cube_prolong_kernel", cube_prolong_kernel, *K, ec, u, f, colour, kc);
 }
 
 extern "C" homg_status homg_cuda_cube_residual_restrict(kernel_exec *ex, const cube_level *K, const float *u,

@@ -2,7 +2,7 @@
  * (lib/grid/general.c): constant sigma and lambda, no flags, no periodic axis,
  * float32, nx a multiple of 4, ny and nz even (every level of a power-of-two box
  * down to 4 cells a side).  Same operator and same cycle steps as the gen
- * kernels (gen_kernels.h): red-black Gauss-Seidel, piecewise-constant transfers;
+ * kernels (gen_kernels.h): red-black Gauss-Seidel (SOR where omega != 1), piecewise-constant transfers;
  * only the arithmetic is float (the gen kernels sum in double) and the work is
  * laid out for bandwidth: a thread per row of four cells along x (a float4),
  * marching in z with the planes below and above in registers, and the steps of
@@ -24,8 +24,9 @@ extern "C" {
 /* A uniform level as the cube kernels see it (cube_from_gen, cube_point.h). */
 typedef struct cube_level {
     int nx, ny, nz;
-    float g[3];                    /* face conductance per axis */
-    float lam;                     /* lambda (per cell) */
+    float g[3];  /* face conductance per axis */
+    float lam;   /* lambda (per cell) */
+    float omega; /* the half-sweeps' weight: 1 Gauss-Seidel (cube_from_gen), else SOR (general.c's plain cycles) */
     float dlo[3], dmid[3], dhi[3]; /* axis a's part of the diagonal at its first cell, inside, at its last */
 } cube_level;
 
@@ -34,10 +35,11 @@ typedef struct cube_level {
     X(homg_status, cube, sweep, (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour))   \
     /* u = 0, the colour-0 half-sweep, then the colour-1 half-sweep, in one pass over f (every cell written). */ \
     X(homg_status, cube, pre, (kernel_exec * ex, const cube_level *K, float *u, const float *f))                 \
-    /* v = u + ec[parent] (C: the level below, half K's size per axis), then the colour-1 cells of u relaxed */  \
-    /* from v; the colour-0 cells keep u (the caller's colour-0 half-sweep overwrites them next). */             \
+    /* v = u + ec[parent] (C: the level below, half K's size per axis), then the cells of `colour` relaxed */    \
+    /* from v (SOR: from their own v where omega != 1); the other cells keep u (the caller's next half-sweep */  \
+    /* overwrites them: a Gauss-Seidel one, which does not read a cell's own value). */                          \
     X(homg_status, cube, prolong_smooth,                                                                         \
-      (kernel_exec * ex, const cube_level *K, const float *ec, float *u, const float *f))                        \
+      (kernel_exec * ex, const cube_level *K, const float *ec, float *u, const float *f, int colour))            \
     /* q = A x; *xq += x.q (in double; the CG's operator step). */                                               \
     X(homg_status, cube, apply, (kernel_exec * ex, const cube_level *K, const float *x, float *q, double *xq))   \
     /* r = f - A u (u NULL: f), summed in double; *rr += r.r (rr NULL: not summed). The finest level's */        \

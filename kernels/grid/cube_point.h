@@ -31,6 +31,7 @@ HOMG_HD int cube_from_gen(const gen_level *L, cube_level *K)
         K->dmid[a] = g + g;
     }
     K->lam = (float)L->lam0;
+    K->omega = 1.0f;
     K->nx = L->nx;
     K->ny = L->ny;
     K->nz = L->nz;
@@ -133,11 +134,13 @@ HOMG_HD void cube_rdiag4(const cube_level *K, int i0, int j, int k, float rd[4])
         rd[3] = 1.0f / cube_diag(K, dyz, K->nx - 1);
 }
 
-/* Gauss-Seidel value of a cell (1 / diagonal rd) from its neighbours (w, e along x; s, n along y; b, t along z). */
-HOMG_HD float cube_relax1(const cube_level *K, float rd, float w, float e, float s, float n, float b, float t, float f)
+/* New value of a cell (1 / diagonal rd, own value c) from its neighbours (w, e along x; s, n along y; b, t
+ * along z): the Gauss-Seidel value g, or c + omega (g - c) (SOR; omega 1 gives g itself, bit for bit). */
+HOMG_HD float cube_relax1(const cube_level *K, float rd, float c, float w, float e, float s, float n, float b, float t,
+                          float f)
 {
-    const float off = K->g[0] * (w + e) + K->g[1] * (s + n) + K->g[2] * (b + t);
-    return (f + off) * rd;
+    const float off = K->g[0] * (w + e) + K->g[1] * (s + n) + K->g[2] * (b + t), g = (f + off) * rd;
+    return K->omega == 1.0f ? g : c + K->omega * (g - c);
 }
 
 /* Row (i0..i0+3) of parity (i0 + j + k) & 1 and 1 / diagonals rd: its cells of `colour`
@@ -149,15 +152,16 @@ HOMG_HD void cube_relax4(const cube_level *K, const float rd[4], int parity, int
 {
     cube_copy4(out, keep);
     if (((parity ^ colour) & 1) == 0) { /* cells 0 and 2 */
-        out[0] = cube_relax1(K, rd[0], xl, c[1], ys[0], yn[0], zb[0], zt[0], f[0]);
-        out[2] = cube_relax1(K, rd[2], c[1], c[3], ys[2], yn[2], zb[2], zt[2], f[2]);
+        out[0] = cube_relax1(K, rd[0], c[0], xl, c[1], ys[0], yn[0], zb[0], zt[0], f[0]);
+        out[2] = cube_relax1(K, rd[2], c[2], c[1], c[3], ys[2], yn[2], zb[2], zt[2], f[2]);
     } else {
-        out[1] = cube_relax1(K, rd[1], c[0], c[2], ys[1], yn[1], zb[1], zt[1], f[1]);
-        out[3] = cube_relax1(K, rd[3], c[2], xr, ys[3], yn[3], zb[3], zt[3], f[3]);
+        out[1] = cube_relax1(K, rd[1], c[1], c[0], c[2], ys[1], yn[1], zb[1], zt[1], f[1]);
+        out[3] = cube_relax1(K, rd[3], c[3], c[2], xr, ys[3], yn[3], zb[3], zt[3], f[3]);
     }
 }
 
-/* The row after the colour-0 half-sweep from u = 0: f / diagonal at colour 0, 0 at colour 1. */
+/* The row after the colour-0 half-sweep from u = 0: omega f / diagonal at colour 0, 0 at colour 1
+ * (omega 1: f / diagonal, bit for bit). */
 HOMG_HD void cube_zero4(const cube_level *K, int i0, int j, int k, const float f[4], float out[4])
 {
     float rd[4];
@@ -165,18 +169,18 @@ HOMG_HD void cube_zero4(const cube_level *K, int i0, int j, int k, const float f
     for (int q = 0; q < 4; q++)
         out[q] = 0.0f;
     if (((i0 + j + k) & 1) == 0) {
-        out[0] = f[0] * rd[0];
-        out[2] = f[2] * rd[2];
+        out[0] = f[0] * rd[0] * K->omega;
+        out[2] = f[2] * rd[2] * K->omega;
     } else {
-        out[1] = f[1] * rd[1];
-        out[3] = f[3] * rd[3];
+        out[1] = f[1] * rd[1] * K->omega;
+        out[3] = f[3] * rd[3] * K->omega;
     }
 }
 
 /* One cell of cube_zero4 (the same value as its row's). */
 HOMG_HD float cube_zero1(const cube_level *K, int i, int j, int k, float f)
 {
-    return ((i + j + k) & 1) == 0 ? f * (1.0f / cube_diag(K, cube_dyz(K, j, k), i)) : 0.0f;
+    return ((i + j + k) & 1) == 0 ? f * (1.0f / cube_diag(K, cube_dyz(K, j, k), i)) * K->omega : 0.0f;
 }
 
 /* The neighbours of row (i0, j, k) at index c that a marching column loads: the cells
@@ -276,9 +280,9 @@ HOMG_HD void cube_vrow_or_zero(const cube_level *K, const float *ec, const float
         cube_ld4(NULL, v);
 }
 
-/* The colour-1 cells of the column relaxed from v = u + ec[parent]; colour 0 keeps u. */
-HOMG_HD void cube_prolong_col(const cube_level *K, const float *ec, float *u, const float *f, int i0, int j, int k0,
-                              int k1)
+/* The cells of `colour` in the column relaxed from v = u + ec[parent]; the others keep u. */
+HOMG_HD void cube_prolong_col(const cube_level *K, const float *ec, float *u, const float *f, int colour, int i0, int j,
+                              int k0, int k1)
 {
     const unsigned sz = (unsigned)K->nx * (unsigned)K->ny;
     unsigned c = cube_index(K, i0, j, k0);
@@ -299,7 +303,7 @@ HOMG_HD void cube_prolong_col(const cube_level *K, const float *ec, float *u, co
         cube_vrow_or_zero(K, ec, u, j + 1 < K->ny, i0, j + 1, k, yn);
         cube_ldg4(f + c, ff);
         cube_rdiag4(K, i0, j, k, rd);
-        cube_relax4(K, rd, (i0 + j + k) & 1, 1, zc, rc, xl, xr, ys, yn, zb, zt, ff, out);
+        cube_relax4(K, rd, (i0 + j + k) & 1, colour, zc, rc, xl, xr, ys, yn, zb, zt, ff, out);
         cube_st4(u + c, out);
         cube_copy4(zb, zc);
         cube_copy4(zc, zt);

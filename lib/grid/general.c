@@ -20,6 +20,8 @@
  * (F-cycle for FCYCLE, the first for FMG): the Krylov step pays for jumps and
  * obstacles, not there (H100 2026-11-26: 256^3 to error 1e-4 from zero in 4 plain
  * V(2,2) cycles, 3.51 ms, against 4 CG iterations, 5.01 ms; bench/results/h100_cube.md).
+ * The plain cycles' cube levels relax by SOR (omega 1.1) and go up from colour 0, the
+ * order of the way down (H100 2026-11-27: 3 cycles, 2.63 ms; correct_and_sweep).
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
@@ -43,6 +45,7 @@
 
 #define HOMG_GEN_MAX_LEVELS     24
 #define HOMG_GEN_COARSEST       64
+#define HOMG_CUBE_OMEGA_DEFAULT 1.1f  /* plain cycles' SOR weight (schedule_env, correct_and_sweep) */
 #define HOMG_GEN_COARSE_SWEEPS  40    /* the coarsest level's sweeps */
 #define HOMG_GEN_TWO_PASS       2     /* desc.two_pass = 0 with a sigma jump: level 2 alone */
 #define HOMG_GEN_TWO_PASS_SOLID 16384 /* ... with SOLID cells: the first level of at most this many cells */
@@ -73,6 +76,8 @@ struct grid_general {
     unsigned kmask;                                          /* bit m: level m solved in two passes */
     int cube;                                                /* the cube kernels on (HOMG_GEN_CUBE, cube_of) */
     int plain, plain_f1; /* plain cycles (plain_on); first an F-cycle (-1: method) */
+    float omega;         /* plain cycles' SOR weight on cube levels (HOMG_CUBE_OMEGA) */
+    int sym;             /* plain cycles' way up from colour 1 (HOMG_CUBE_SYM=1), else from colour 0 */
     int blk;             /* first level of block_vcycle (0: none) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q; /* finest work vectors */
@@ -403,13 +408,19 @@ static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *o
 /* The schedule's switches from the environment, read once per operator (the benchmark and
  * tests/test_cube.c time and check against them; the library documents no such variable):
  * HOMG_GEN_CUBE=0 the gen kernels on cube levels, HOMG_CUBE_PLAIN=0 CG around the cycle on
- * the plain box, HOMG_CUBE_F1=0/1 its first cycle a V- / F-cycle (unset: by the method). */
+ * the plain box, HOMG_CUBE_F1=0/1 its first cycle a V- / F-cycle (unset: by the method);
+ * the plain cycles' cube levels: HOMG_CUBE_OMEGA=w their SOR weight (default
+ * HOMG_CUBE_OMEGA_DEFAULT), HOMG_CUBE_SYM=1 the way up from colour 1 (the symmetric order the
+ * CG needs; session 7's plain default). */
 static void schedule_env(grid_general *G)
 {
     const char *c = getenv("HOMG_GEN_CUBE"), *p = getenv("HOMG_CUBE_PLAIN"), *f = getenv("HOMG_CUBE_F1");
+    const char *w = getenv("HOMG_CUBE_OMEGA"), *y = getenv("HOMG_CUBE_SYM");
     G->cube = !(c && !strcmp(c, "0"));
     G->plain = !(p && !strcmp(p, "0"));
     G->plain_f1 = f ? atoi(f) != 0 : -1;
+    G->omega = w && atof(w) > 0 && atof(w) < 2 ? (float)atof(w) : HOMG_CUBE_OMEGA_DEFAULT;
+    G->sym = y && atoi(y) != 0;
 }
 
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
@@ -471,7 +482,8 @@ typedef struct gen_captured {
     grid_islands isl;
     unsigned kmask; /* the two-pass levels (a jump or SOLID cells appearing or gone) */
     int blk;
-    int cube, plain, plain_f1; /* the schedule (schedule_env) */
+    int cube, plain, plain_f1, sym; /* the schedule (schedule_env) */
+    float omega;
 } gen_captured;
 
 static void captured(const grid_general *G, gen_captured *c)
@@ -485,6 +497,8 @@ static void captured(const grid_general *G, gen_captured *c)
     c->cube = G->cube;
     c->plain = G->plain;
     c->plain_f1 = G->plain_f1;
+    c->sym = G->sym;
+    c->omega = G->omega;
 }
 
 homg_status homg__gen_set_operator(homg_grid *g, const homg_grid_operator *op)
@@ -523,6 +537,7 @@ typedef struct gen_cycle {
     const homg_solve_desc *sd;
     void *xs[HOMG_GEN_MAX_LEVELS];
     const void *bs[HOMG_GEN_MAX_LEVELS];
+    int plain; /* a plain cycle (plain_cycle): SOR and the way up from colour 0 on cube levels */
 } gen_cycle;
 
 /* A cycle on level 0's (x0, b0), the coarse levels on the grid's own x and b. */
@@ -552,14 +567,33 @@ static int cube_of(const homg_grid *g, int l, const void *x, const void *b, cube
            cube_from_gen(&g->gen->lv[l], K);
 }
 
-/* n symmetric sweeps as half-sweep launches, the first `skip` half-sweeps done already. */
+/* cube_of for the cycle's level l: in a plain cycle with the plain cycles' SOR weight. */
+static int cube_at(const gen_cycle *c, int l, cube_level *K)
+{
+    if (!cube_of(c->g, l, c->xs[l], c->bs[l], K))
+        return 0;
+    if (c->plain)
+        K->omega = c->g->gen->omega;
+    return 1;
+}
+
+/* n symmetric sweeps as half-sweep launches, the first `skip` half-sweeps done already.
+ * skip 1 (after a fused prolongation, whose other colour kept the uncorrected u): the
+ * next half-sweep Gauss-Seidel even in SOR (which would read that stale own value; the
+ * error after 3 plain cycles at 128^3: 6.9e-5, against 6.0e-5 with exact SOR and 1e-1
+ * with the stale one, bench/results/cpu_cube_schedules.md). */
 static homg_status cube_sweeps(gen_cycle *c, int l, const cube_level *K, int n, int reverse, int skip)
 {
     homg_grid *g = c->g;
     const cube_kernels *ck = HOMG_KERNELS(&g->ctx->ex, cube);
     const double share_l = (double)cells(&g->gen->lv[l]) / (double)cells(&g->gen->lv[0]);
+    cube_level gs = *K;
+    gs.omega = 1.0f;
     for (int h = skip; h < 2 * n; h++)
-        GQ(g, ck->sweep(&g->ctx->ex, K, (float *)c->xs[l], (const float *)c->bs[l], (h + reverse) & 1), "smoothing");
+        GQ(g,
+           ck->sweep(&g->ctx->ex, skip == 1 && h == 1 ? &gs : K, (float *)c->xs[l], (const float *)c->bs[l],
+                     (h + reverse) & 1),
+           "smoothing");
     if (2 * n > skip)
         homg__account(g, 2L * n - skip, (2 * n - skip) * 0.5 * share_l, 3.0 * (2 * n - skip) * cells(&g->gen->lv[l]));
     return HOMG_OK;
@@ -612,7 +646,7 @@ static homg_status sweeps(gen_cycle *c, int l, int n, int reverse, int skip)
     homg_grid *g = c->g;
     grid_general *G = g->gen;
     cube_level K;
-    if (cube_of(g, l, c->xs[l], c->bs[l], &K))
+    if (cube_at(c, l, &K))
         return cube_sweeps(c, l, &K, n, reverse, skip);
     GQ(g, G->k->sweeps(&g->ctx->ex, g->desc.precision, &G->lv[l], c->xs[l], c->bs[l], n, reverse, skip), "smoothing");
     homg__account(g, 2L * n - (n > 0 && skip), n * share(G, l), 4.0 * n * cells(&G->lv[l]));
@@ -645,8 +679,11 @@ static int fused(void)
     return !(env && atoi(env));
 }
 
-/* x_l = x_l + the coarse correction, then n symmetric sweeps from colour 1: with
- * n >= 1 the prolongation and the first half-sweep are one pass (prolong_smooth). */
+/* x_l = x_l + the coarse correction, then n symmetric sweeps from colour 1 (a plain
+ * cycle's cube level: from colour 0, the order of the way down -- the error after 3
+ * cycles of V(2,2) with SOR 1.1 from zero: 6.0e-5 against 6.9e-4 symmetric, GS, at 128^3,
+ * tools/dev/cube_schedules.c, bench/results/cpu_cube_schedules.md): with n >= 1 the
+ * prolongation and the first half-sweep are one pass (prolong_smooth). */
 static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
 {
     homg_grid *g = c->g;
@@ -655,17 +692,19 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     const homg_precision p = g->desc.precision;
     const int fuse = n > 0 && fused();
     cube_level K;
-    if (fuse && cube_of(g, l, c->xs[l], c->bs[l], &K) && !((size_t)G->x[l + 1] % 8))
+    const int cube = cube_at(c, l, &K), fast = fuse && cube && !((size_t)G->x[l + 1] % 8);
+    const int first = (fast || !fuse) && cube && c->plain && !G->sym ? 0 : 1; /* the way up's first colour */
+    if (fast)
         GQ(g,
            HOMG_KERNELS(ex, cube)->prolong_smooth(ex, &K, (const float *)G->x[l + 1], (float *)c->xs[l],
-                                                  (const float *)c->bs[l]),
+                                                  (const float *)c->bs[l], first),
            "prolongation");
     else if (fuse)
         GQ(g, G->k->prolong_smooth(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l], c->bs[l]), "prolongation");
     else
         GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
-    return sweeps(c, l, n, 1, fuse);
+    return sweeps(c, l, n, first, fuse);
 }
 
 /* The coarsest level's sweeps: HOMG_GEN_COARSE_SWEEPS, or HOMG_GEN_COARSE_SWEEPS=n
@@ -759,7 +798,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    if (from_zero && cube_of(g, l, c->xs[l], c->bs[l], &K)) { /* zeroing and the first sweep in one pass */
+    if (from_zero && cube_at(c, l, &K)) { /* zeroing and the first sweep in one pass */
         GQ(g, HOMG_KERNELS(ex, cube)->pre(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
         homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
         done = 2;
@@ -947,6 +986,7 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
     const int f1 = G->plain_f1 >= 0 ? G->plain_f1 : fall || g->desc.method == HOMG_METHOD_FMG;
     gen_cycle c;
     cycle_start(&c, g, x->u, x->f);
+    c.plain = 1;
     if (zero && !(g->desc.pre > 0 && fused())) /* the cycle's first pass does not write every cell */
         GQ(g, g->ctx->mem->zero(ex, x->u, n * g->elem), "zeroing u");
     HOMG_TRY(visit(&c, 0, zero ? f1 : fall, zero));
