@@ -33,6 +33,7 @@
 #include <time.h>
 
 #include "copy_bandwidth.h"
+#include "event_timing.h"
 #include "grid_general.h"
 #include "homg.h"
 #include "poisson2d.h"
@@ -118,37 +119,36 @@ static void free_inputs(homg_ctx *ctx, inputs *in)
     homg_test_free_boundary(ctx, &in->bc);
 }
 
+/* One timed solve on rotated inputs (buffer r mod nrot). */
+typedef struct solve_rep {
+    homg_ctx *ctx;
+    homg_grid *g;
+    inputs *in;
+    homg_solve_desc sd;
+    int warm;
+    homg_solve_info *info;
+} solve_rep;
+
+static void solve_once(void *arg, int r)
+{
+    solve_rep *s = (solve_rep *)arg;
+    int k = (r + 3 * MAX_ROT) % s->in->nrot;
+    if (s->warm == 2)
+        cudaMemsetAsync(s->in->u[k], 0, (size_t)s->in->n * s->in->elem, 0);
+    if (homg_grid_solve(s->g, s->in->f[k], &s->in->bc, s->in->u[k], &s->sd, s->info) != HOMG_OK)
+        die("solve", s->ctx);
+}
+
 /* Times `cycles` cycles from u = 0 (or warm) on rotated inputs; median ms.  warm == 2:
  * V-cycles from u = 0 as a warm start, the zeroing of u inside the timed window. */
 static double time_solve(homg_ctx *ctx, homg_grid *g, inputs *in, int cycles, int warm, int reps, homg_solve_info *info)
 {
-    cudaEvent_t e0, e1;
-    double *t = (double *)malloc((size_t)reps * sizeof(double));
-    homg_solve_desc sd = { 0 };
-    sd.max_cycles = cycles;
-    sd.skip_input_check = 1;
-    sd.warm_start = warm;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    for (int r = -3 - in->nrot; r < reps; r++) { /* warm-up captures a graph per buffer */
-        int k = (r + 3 * MAX_ROT) % in->nrot;
-        float ms;
-        cudaEventRecord(e0, 0);
-        if (warm == 2)
-            cudaMemsetAsync(in->u[k], 0, (size_t)in->n * in->elem, 0);
-        if (homg_grid_solve(g, in->f[k], &in->bc, in->u[k], &sd, info) != HOMG_OK)
-            die("solve", ctx);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (r >= 0)
-            t[r] = ms;
-    }
-    double m = homg_test_median(t, reps);
-    free(t);
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    return m;
+    solve_rep s = { ctx, g, in, { 0 }, warm, info };
+    s.sd.max_cycles = cycles;
+    s.sd.skip_input_check = 1;
+    s.sd.warm_start = warm;
+    /* the warm-up captures a graph per buffer */
+    return bench_event_median_ms(3 + in->nrot, reps, NULL, solve_once, &s);
 }
 
 static void add_row(int n, homg_precision prec, const char *method, int cycles, double ms, double err, double wu,
@@ -282,6 +282,20 @@ static void bench_env(homg_ctx *ctx, const homg_p2 *p, inputs *in, const char *n
     set_env(env, 0);
 }
 
+/* One FFT solve on rotated inputs (buffer r mod nrot). */
+typedef struct fft_rep {
+    fft_poisson *fp;
+    void **f, **u;
+    int nrot;
+} fft_rep;
+
+static void fft_once(void *arg, int r)
+{
+    fft_rep *s = (fft_rep *)arg;
+    int k = (r + 3 * MAX_ROT) % s->nrot;
+    fft_poisson_solve(s->fp, s->f[k], s->u[k]);
+}
+
 /* The FFT baseline on the same problem: the Dirichlet data folded into f. */
 static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
 {
@@ -297,8 +311,7 @@ static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
     }
     fft_poisson *fp = NULL;
     fft_poisson_cost cost;
-    cudaEvent_t e0, e1;
-    double *t = (double *)malloc((size_t)reps * sizeof(double)), *uh = (double *)malloc(n * sizeof(double));
+    double *uh = (double *)malloc(n * sizeof(double));
     nrot = nrot < 1 ? 1 : nrot > MAX_ROT ? MAX_ROT : nrot;
     for (int j = 0; j < p->ny; j++)
         for (int i = 0; i < p->nx; i++) {
@@ -329,23 +342,12 @@ static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
         exit(1);
     }
     fft_poisson_get_cost(fp, &cost);
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    for (int r = -3 - nrot; r < reps; r++) {
-        int k = (r + 3 * MAX_ROT) % nrot;
-        float ms;
-        cudaEventRecord(e0, 0);
-        fft_poisson_solve(fp, f[k], u[k]);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (r >= 0)
-            t[r] = ms;
-    }
+    fft_rep fr = { fp, f, u, nrot };
+    double ms = bench_event_median_ms(3 + nrot, reps, NULL, fft_once, &fr);
     cudaMemcpy(hbuf, u[0], n * elem, cudaMemcpyDeviceToHost);
     for (size_t k = 0; k < n; k++)
         uh[k] = prec == HOMG_FLOAT64 ? ((double *)hbuf)[k] : ((float *)hbuf)[k];
-    double ms = homg_test_median(t, reps), err = homg_rel_diff(uh, p->u_star, n);
+    double err = homg_rel_diff(uh, p->u_star, n);
     add_row(p->nx, prec, "fft", 1, ms, err, 0, cost.launches, cost.bytes);
     printf("  %-7s %s %5d^2:            %8.4f ms  error %.2e             %4d launches  %6.0f GB/s\n", "fft",
            prec ? "float64" : "float32", p->nx, ms, err, cost.launches, rows[nrows - 1].gbs);
@@ -356,8 +358,31 @@ static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
     }
     free(rhs);
     free(hbuf);
-    free(t);
     free(uh);
+}
+
+/* One warm-started frame: u = the previous solution u1 (untimed), then the solve. */
+typedef struct warm_rep {
+    homg_grid *g;
+    const void *f;
+    const homg_boundary *bc;
+    void *u;
+    const void *u1;
+    size_t bytes;
+    homg_solve_desc sd;
+    homg_solve_info *info;
+} warm_rep;
+
+static void warm_copy(void *arg, int r)
+{
+    warm_rep *w = (warm_rep *)arg;
+    cudaMemcpy(w->u, w->u1, w->bytes, cudaMemcpyDeviceToDevice);
+}
+
+static void warm_solve(void *arg, int r)
+{
+    warm_rep *w = (warm_rep *)arg;
+    homg_grid_solve(w->g, w->f, w->bc, w->u, &w->sd, w->info);
 }
 
 /* Warm start: solve problem 1 to convergence, then problem 2 (u* changed by a
@@ -397,26 +422,11 @@ static void bench_warm(homg_ctx *ctx, int N, int reps, homg_method method, const
         err = info.norm;
     }
     /* time it: each run starts from the previous frame's solution */
-    cudaEvent_t e0, e1;
-    double *t = (double *)malloc((size_t)reps * sizeof(double));
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    memset(&sd, 0, sizeof sd);
-    sd.max_cycles = cycles;
-    sd.warm_start = 1;
-    sd.skip_input_check = 1;
-    for (int r = -3; r < reps; r++) {
-        float ms;
-        cudaMemcpy(u, u1, n * 4, cudaMemcpyDeviceToDevice);
-        cudaEventRecord(e0, 0);
-        homg_grid_solve(g, f2, &bc, u, &sd, &info);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (r >= 0)
-            t[r] = ms;
-    }
-    double ms = homg_test_median(t, reps);
+    warm_rep w = { g, f2, &bc, u, u1, n * 4, { 0 }, &info };
+    w.sd.max_cycles = cycles;
+    w.sd.warm_start = 1;
+    w.sd.skip_input_check = 1;
+    double ms = bench_event_median_ms(3, reps, warm_copy, warm_solve, &w);
     add_row(N, HOMG_FLOAT32, name, cycles, ms, err, info.work_units, info.launches, info.bytes);
     printf("  %s float32 %5d^2: %2d cycles  %8.4f ms  error %.2e (from %.1e)  %.1f WU  %ld launches\n", name, N, cycles,
            ms, err, homg_rel_diff(p1->u_star, p2->u_star, n), info.work_units, info.launches);
@@ -428,7 +438,6 @@ static void bench_warm(homg_ctx *ctx, int N, int reps, homg_method method, const
     homg_test_free_boundary(ctx, &bc);
     homg_p2_free(p1);
     homg_p2_free(p2);
-    free(t);
 }
 
 static void write_table(FILE *o, const char *device, const char *date)

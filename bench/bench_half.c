@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "event_timing.h"
 #include "homg.h"
 #include "testutil.h"
 
@@ -116,34 +117,37 @@ static void reference(homg_ctx *ctx, const homg_grid_desc *d, const double *f, d
     homg_free(ctx, ud);
 }
 
+/* One frame: u = the previous frame's u0 (untimed), then the solve (timed). */
+typedef struct frame {
+    homg_ctx *ctx;
+    homg_grid *g;
+    const void *f, *u0;
+    void *u;
+    size_t bytes;
+    homg_solve_desc sd;
+} frame;
+
+static void frame_copy(void *arg, int r)
+{
+    frame *fr = (frame *)arg;
+    cudaMemcpyAsync(fr->u, fr->u0, fr->bytes, cudaMemcpyDeviceToDevice, 0);
+}
+
+static void frame_solve(void *arg, int r)
+{
+    frame *fr = (frame *)arg;
+    if (homg_grid_solve(fr->g, fr->f, NULL, fr->u, &fr->sd, NULL) != HOMG_OK)
+        die("solve", fr->ctx);
+}
+
 static double time_cycles(homg_ctx *ctx, homg_grid *g, const void *f, const void *u0, void *u, size_t bytes, int cycles,
                           int reps)
 {
-    cudaEvent_t e0, e1;
-    double *t = (double *)malloc((size_t)reps * sizeof(double)), m;
-    homg_solve_desc sd = { 0 };
-    sd.max_cycles = cycles;
-    sd.warm_start = 1;
-    sd.skip_input_check = 1;
-    cudaEventCreate(&e0);
-    cudaEventCreate(&e1);
-    for (int r = -3; r < reps; r++) {
-        float ms;
-        cudaMemcpyAsync(u, u0, bytes, cudaMemcpyDeviceToDevice, 0);
-        cudaEventRecord(e0, 0);
-        if (homg_grid_solve(g, f, NULL, u, &sd, NULL) != HOMG_OK)
-            die("solve", ctx);
-        cudaEventRecord(e1, 0);
-        cudaEventSynchronize(e1);
-        cudaEventElapsedTime(&ms, e0, e1);
-        if (r >= 0)
-            t[r] = ms;
-    }
-    m = homg_test_median(t, reps);
-    free(t);
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    return m;
+    frame fr = { ctx, g, f, u0, u, bytes, { 0 } };
+    fr.sd.max_cycles = cycles;
+    fr.sd.warm_start = 1;
+    fr.sd.skip_input_check = 1;
+    return bench_event_median_ms(3, reps, frame_copy, frame_solve, &fr);
 }
 
 /* The error after `cycles` cycles from u0. */

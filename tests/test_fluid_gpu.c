@@ -242,9 +242,5 @@ int main(void)
     return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
 }
 #else
-int main(void)
-{
-    homg_test_require_gpu("test_fluid_gpu");
-    return HOMG_TEST_SKIP;
-}
+int main(void) { return homg_test_no_cuda("test_fluid_gpu"); }
 #endif

@@ -934,10 +934,5 @@ int main(int argc, char **argv)
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
 #else
-int main(int argc, char **argv)
-{
-    (void)argc;
-    homg_test_require_gpu(argv[0]);
-    return HOMG_TEST_SKIP;
-}
+int main(void) { return homg_test_no_cuda("test_gmg_gpu"); }
 #endif

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <stb/stb_image.h>
 
@@ -21,24 +20,8 @@
 static const unsigned char LOW[3] = { 68, 1, 84 }, MID[3] = { 33, 144, 140 }, HIGH[3] = { 253, 231, 37 },
                            BLACK[3] = { 0, 0, 0 };
 
-static homg_ctx *ctx;
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return homg_test_mkdtemp(dir, sizeof dir, "test_image");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return rmdir(dir);
-}
-
-static const char *tmp_path(const char *name) { return homg_test_path(dir, name); }
+#define ctx homg_test_cpu /* homg_test_setup_cpu_dir makes both (testutil.h) */
+#define dir homg_test_dir
 
 static int exists(const char *path)
 {
@@ -49,7 +32,7 @@ static int exists(const char *path)
 /* Writes v (nx x ny) and reads the picture back as RGB; checks its size. */
 static unsigned char *write_and_read(const double *v, int nx, int ny, double lo, double hi)
 {
-    const char *path = tmp_path("t.png");
+    const char *path = homg_test_tmp("t.png");
     int w = 0, h = 0, comp = 0;
     unsigned char *img;
     assert_int_equal(homg_write_png(ctx, path, v, nx, ny, lo, hi), HOMG_OK);
@@ -187,7 +170,7 @@ static void expect_error(homg_status got, homg_status want, const char *msg_part
 static void bad_input(void **state)
 {
     const double v[4] = { 0, 1, 2, 3 };
-    const char *path = tmp_path("bad.png");
+    const char *path = homg_test_tmp("bad.png");
     (void)state;
     assert_int_equal(homg_write_png(NULL, path, v, 2, 2, 0, 0), HOMG_ERROR_INVALID_ARGUMENT);
     expect_error(homg_write_png(ctx, NULL, v, 2, 2, 0, 0), HOMG_ERROR_INVALID_ARGUMENT, "path is NULL");
@@ -231,5 +214,5 @@ int main(void)
         cmocka_unit_test(bad_input),
         cmocka_unit_test(unwritable_paths),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu_dir, homg_test_teardown_cpu_dir);
 }

@@ -23,22 +23,8 @@
 
 #define CORPUS "tests/fuzz/corpus/image/"
 
-static homg_ctx *ctx;
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return homg_test_mkdtemp(dir, sizeof dir, "test_image_io");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return rmdir(dir);
-}
+#define ctx homg_test_cpu /* homg_test_setup_cpu_dir makes both (testutil.h) */
+#define dir homg_test_dir
 
 static void expect(homg_status got, homg_status want, const char *words)
 {
@@ -71,7 +57,7 @@ static void png_round_trips(void **state)
             homg_rng r = homg_rng_seed(ch + 10 * t);
             homg_pixel_type type = t ? HOMG_PIXEL_U16 : HOMG_PIXEL_U8;
             homg_image img = ref_random_image(&r, 13, 7, ch, type, 3), back;
-            const char *path = homg_test_path(dir, "rt.png");
+            const char *path = homg_test_tmp("rt.png");
             assert_int_equal(homg_image_write(ctx, path, &img), HOMG_OK);
             assert_int_equal(homg_image_read(ctx, path, 0, 0, &back), HOMG_OK);
             assert_int_equal(back.type, type);
@@ -95,7 +81,7 @@ static void jpeg_and_hdr(void **state)
     homg_rng r = homg_rng_seed(4);
     homg_image img = ref_smooth_image(&r, 32, 24, 3, HOMG_PIXEL_U8), back,
                f = ref_smooth_image(&r, 9, 5, 3, HOMG_PIXEL_F32);
-    const char *path = homg_test_path(dir, "a.jpg");
+    const char *path = homg_test_tmp("a.jpg");
     double sum = 0;
     (void)state;
     assert_int_equal(homg_image_write(ctx, path, &img), HOMG_OK);
@@ -105,7 +91,7 @@ static void jpeg_and_hdr(void **state)
     assert_true(sum / (32 * 24 * 3) < 4);
     free(back.data);
     assert_int_equal(remove(path), 0);
-    path = homg_test_path(dir, "a.hdr");
+    path = homg_test_tmp("a.hdr");
     assert_int_equal(homg_image_write(ctx, path, &f), HOMG_OK);
     assert_int_equal(homg_image_read(ctx, path, 0, 0, &back), HOMG_OK);
     assert_int_equal(back.type, HOMG_PIXEL_F32);
@@ -163,15 +149,15 @@ static void bad_files(void **state)
     expect(homg_image_read(ctx, "tests", 0, 0, &img), HOMG_ERROR_IO, "tests");
     expect(homg_image_read(ctx, CORPUS "rgb.png", 5, 0, &img), HOMG_ERROR_INVALID_ARGUMENT, "channels is 5");
     expect(homg_image_decode(ctx, "mem", "", 0, 0, 0, &img), HOMG_ERROR_PARSE, "mem: 0 bytes");
-    expect(homg_image_write(ctx, homg_test_path(dir, "x.gif"), &ok), HOMG_ERROR_INVALID_ARGUMENT, "unknown extension");
+    expect(homg_image_write(ctx, homg_test_tmp("x.gif"), &ok), HOMG_ERROR_INVALID_ARGUMENT, "unknown extension");
     expect(homg_image_write(ctx, "/nonexistent-dir/x.png", &ok), HOMG_ERROR_IO, "cannot create");
     ok.channels = 2;
-    expect(homg_image_write(ctx, homg_test_path(dir, "x.hdr"), &ok), HOMG_ERROR_INVALID_ARGUMENT, "HDR takes");
+    expect(homg_image_write(ctx, homg_test_tmp("x.hdr"), &ok), HOMG_ERROR_INVALID_ARGUMENT, "HDR takes");
     ok.channels = 0;
-    expect(homg_image_write(ctx, homg_test_path(dir, "x.png"), &ok), HOMG_ERROR_INVALID_ARGUMENT, "img.channels is 0");
+    expect(homg_image_write(ctx, homg_test_tmp("x.png"), &ok), HOMG_ERROR_INVALID_ARGUMENT, "img.channels is 0");
     ok.channels = 3, ok.width = 70000;
-    expect(homg_image_write(ctx, homg_test_path(dir, "x.png"), &ok), HOMG_ERROR_INVALID_ARGUMENT, "70000 x 3");
-    assert_int_equal(access(homg_test_path(dir, "x.png"), F_OK), -1); /* nothing written */
+    expect(homg_image_write(ctx, homg_test_tmp("x.png"), &ok), HOMG_ERROR_INVALID_ARGUMENT, "70000 x 3");
+    assert_int_equal(access(homg_test_tmp("x.png"), F_OK), -1); /* nothing written */
     free(ok.data);
 }
 
@@ -269,5 +255,5 @@ int main(void)
         cmocka_unit_test(hdr_rle_that_hangs_stb_is_refused),
         cmocka_unit_test(every_cut_tga_is_refused),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu_dir, homg_test_teardown_cpu_dir);
 }

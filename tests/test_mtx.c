@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include "sparse/csr_host.h"
 #include <zlib.h>
@@ -21,24 +20,8 @@
 #define SYM "%%MatrixMarket matrix coordinate real symmetric\n"
 #define ARR "%%MatrixMarket matrix array real general\n"
 
-static homg_ctx *ctx;
-static char dir[64];
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = homg_test_ctx(HOMG_BACKEND_CPU);
-    return homg_test_mkdtemp(dir, sizeof dir, "test_mtx");
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(ctx);
-    return rmdir(dir);
-}
-
-static const char *tmp_path(const char *name) { return homg_test_path(dir, name); }
+#define ctx homg_test_cpu /* homg_test_setup_cpu_dir makes both (testutil.h) */
+#define dir homg_test_dir
 
 static homg_status parse(const char *text, homg_host_csr *m)
 {
@@ -178,46 +161,46 @@ static void gzip_files_read_as_plain_ones(void **state)
     const double want[] = { 1.5, -2, 0.125 };
     char msg[512];
     FILE *f;
-    write_text(tmp_path("a.mtx"), text, strlen(text));
-    write_gz(tmp_path("a.mtx.gz"), text, strlen(text));
-    assert_int_equal(homg_mtx_read(ctx, tmp_path("a.mtx"), &plain), HOMG_OK);
-    assert_int_equal(homg_mtx_read(ctx, tmp_path("a.mtx.gz"), &gz), HOMG_OK);
+    write_text(homg_test_tmp("a.mtx"), text, strlen(text));
+    write_gz(homg_test_tmp("a.mtx.gz"), text, strlen(text));
+    assert_int_equal(homg_mtx_read(ctx, homg_test_tmp("a.mtx"), &plain), HOMG_OK);
+    assert_int_equal(homg_mtx_read(ctx, homg_test_tmp("a.mtx.gz"), &gz), HOMG_OK);
     assert_int_equal(gz.nnz, plain.nnz);
     assert_memory_equal(gz.row_ptr, plain.row_ptr, 4 * sizeof(int32_t));
     assert_memory_equal(gz.col_idx, plain.col_idx, (size_t)plain.nnz * sizeof(int32_t));
     assert_memory_equal(gz.values, plain.values, (size_t)plain.nnz * sizeof(double));
     homg_host_csr_free(&plain);
     homg_host_csr_free(&gz);
-    write_gz(tmp_path("b.mtx.gz"), vec, strlen(vec));
-    assert_int_equal(homg_mtx_read_vector(ctx, tmp_path("b.mtx.gz"), &v, &n), HOMG_OK);
+    write_gz(homg_test_tmp("b.mtx.gz"), vec, strlen(vec));
+    assert_int_equal(homg_mtx_read_vector(ctx, homg_test_tmp("b.mtx.gz"), &v, &n), HOMG_OK);
     assert_int_equal(n, 3);
     assert_memory_equal(v, want, sizeof want);
     free(v);
     /* errors name the line of the uncompressed text */
-    write_gz(tmp_path("c.mtx.gz"), GEN "2 2 1\n3 1 1\n", strlen(GEN "2 2 1\n3 1 1\n"));
-    assert_int_equal(homg_mtx_read(ctx, tmp_path("c.mtx.gz"), &gz), HOMG_ERROR_PARSE);
+    write_gz(homg_test_tmp("c.mtx.gz"), GEN "2 2 1\n3 1 1\n", strlen(GEN "2 2 1\n3 1 1\n"));
+    assert_int_equal(homg_mtx_read(ctx, homg_test_tmp("c.mtx.gz"), &gz), HOMG_ERROR_PARSE);
     snprintf(msg, sizeof msg,
              "%s:3: row index 3 out of range 1..2 (coordinate real general: entries 'row column value')",
-             tmp_path("c.mtx.gz"));
+             homg_test_tmp("c.mtx.gz"));
     assert_string_equal(homg_ctx_last_error(ctx), msg);
     /* a gzip stream cut short: an I/O error, nothing returned */
     {
         char buf[4096];
         size_t len;
-        f = fopen(tmp_path("a.mtx.gz"), "rb");
+        f = fopen(homg_test_tmp("a.mtx.gz"), "rb");
         assert_non_null(f);
         len = fread(buf, 1, sizeof buf, f);
         fclose(f);
-        write_text(tmp_path("cut.mtx.gz"), buf, len - 12);
+        write_text(homg_test_tmp("cut.mtx.gz"), buf, len - 12);
     }
-    assert_int_equal(homg_mtx_read(ctx, tmp_path("cut.mtx.gz"), &gz), HOMG_ERROR_IO);
+    assert_int_equal(homg_mtx_read(ctx, homg_test_tmp("cut.mtx.gz"), &gz), HOMG_ERROR_IO);
     assert_non_null(strstr(homg_ctx_last_error(ctx), "cannot read"));
     assert_null(gz.row_ptr);
-    remove(tmp_path("a.mtx"));
-    remove(tmp_path("a.mtx.gz"));
-    remove(tmp_path("b.mtx.gz"));
-    remove(tmp_path("c.mtx.gz"));
-    remove(tmp_path("cut.mtx.gz"));
+    remove(homg_test_tmp("a.mtx"));
+    remove(homg_test_tmp("a.mtx.gz"));
+    remove(homg_test_tmp("b.mtx.gz"));
+    remove(homg_test_tmp("c.mtx.gz"));
+    remove(homg_test_tmp("cut.mtx.gz"));
 }
 
 static void vectors_array_and_coordinate(void **state)
@@ -442,7 +425,7 @@ static void huge_claim_in_a_small_file_fails_fast(void **state)
     homg_status st_file, st_text;
     struct rlimit saved;
     int limited;
-    const char *path = tmp_path("huge.mtx");
+    const char *path = homg_test_tmp("huge.mtx");
     size_t len;
     /* 100 bytes that claim 2e9 entries. */
     snprintf(text, sizeof text, "%s", GEN "2000000000 2000000000 2000000000\n1 1 1\n%");
@@ -481,7 +464,7 @@ static void files_that_cannot_be_read(void **state)
     double *v;
     int32_t n;
     char want[256];
-    const char *path = tmp_path("missing.mtx");
+    const char *path = homg_test_tmp("missing.mtx");
     snprintf(want, sizeof want, "%s: cannot open: %s", path, strerror(ENOENT));
     assert_int_equal(homg_mtx_read(ctx, path, &m), HOMG_ERROR_IO);
     assert_string_equal(homg_ctx_last_error(ctx), want);
@@ -504,7 +487,7 @@ static void write_then_read_general_exactly(void **state)
     const double v[] = { 0.1, 1.0 / 3.0, -1e-300, 6.02214076e23, -4.9406564584124654e-324 };
     homg_host_csr a = { 3, 4, 5, (int32_t *)rp, (int32_t *)ci, (double *)v }, b;
     homg_csr view = homg_host_csr_view(&a);
-    const char *path = tmp_path("general.mtx");
+    const char *path = homg_test_tmp("general.mtx");
     assert_int_equal(view.precision, HOMG_FLOAT64);
     assert_int_equal(view.memory, HOMG_MEMORY_HOST);
     assert_int_equal(homg_mtx_write(ctx, path, &view, 0), HOMG_OK);
@@ -521,7 +504,7 @@ static void write_symmetric_stores_the_lower_triangle(void **state)
     const double v[] = { 4, -1, -1, 5, -0.1, -0.1, 6 };
     homg_host_csr a = { 3, 3, 7, (int32_t *)rp, (int32_t *)ci, (double *)v }, b;
     homg_csr view = homg_host_csr_view(&a);
-    const char *path = tmp_path("sym.mtx");
+    const char *path = homg_test_tmp("sym.mtx");
     char want[512];
     snprintf(want, sizeof want,
              "%%%%MatrixMarket matrix coordinate real symmetric\n%% written by homg %s\n3 3 5\n"
@@ -545,7 +528,7 @@ static void write_float_matrix_from_ctx_memory(void **state)
     void *d_rp = NULL, *d_ci = NULL, *d_v = NULL;
     homg_csr view;
     homg_host_csr b;
-    const char *path = tmp_path("float.mtx");
+    const char *path = homg_test_tmp("float.mtx");
     assert_int_equal(homg_alloc(ctx, sizeof rp, &d_rp), HOMG_OK);
     assert_int_equal(homg_alloc(ctx, sizeof ci, &d_ci), HOMG_OK);
     assert_int_equal(homg_alloc(ctx, sizeof f, &d_v), HOMG_OK);
@@ -578,7 +561,7 @@ static void write_refuses_bad_matrices(void **state)
     double v[] = { 1, 2, 3 };
     homg_host_csr a = { 2, 2, 3, rp, ci, v };
     homg_csr view = homg_host_csr_view(&a);
-    const char *path = tmp_path("bad.mtx");
+    const char *path = homg_test_tmp("bad.mtx");
     char want[256], nodir[128];
 
     assert_int_equal(homg_mtx_write(ctx, path, &view, 1), HOMG_ERROR_INVALID_ARGUMENT);
@@ -632,7 +615,7 @@ static void vectors_round_trip(void **state)
     const double x[] = { 0.1, 1.0 / 3.0, -5e-324, 1e300, 0 };
     double *y = NULL, bad[2] = { 1, INFINITY };
     int32_t n = 0;
-    const char *path = tmp_path("x.mtx");
+    const char *path = homg_test_tmp("x.mtx");
     homg_host_csr m;
     assert_int_equal(homg_mtx_write_vector(ctx, path, x, 5), HOMG_OK);
     assert_int_equal(homg_mtx_read_vector(ctx, path, &y, &n), HOMG_OK);
@@ -760,5 +743,5 @@ int main(void)
         cmocka_unit_test(triplets_build_sorted_rows),
         cmocka_unit_test(triplets_duplicates_and_range),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu_dir, homg_test_teardown_cpu_dir);
 }

@@ -258,6 +258,7 @@ static void heights_for_file(job *j)
 
 static int write_out(job *j, int k, homg_image_info *info)
 {
+    char res[40] = "";
     if (homg_copy_to_host(j->ctx, j->host[k].data, j->dev[k].data, bytes_of(&j->host[k])) != HOMG_OK)
         return fail(j, "copying the result back");
     step(j, "download");
@@ -265,10 +266,12 @@ static int write_out(job *j, int k, homg_image_info *info)
     if (homg_image_write(j->ctx, j->o->out, &j->host[k]) != HOMG_OK)
         return fail(j, "writing");
     step(j, "write");
-    printf("homg %s: %s written (%d x %d, %d unknowns per channel on a %d x %d grid, %d cycles, residual %.2g, "
-           "%.3f ms in the library)\n",
+    if (info->residual >= 0) /* -1: the solve computed none (a direct solve) */
+        snprintf(res, sizeof res, ", residual %.2g", info->residual);
+    printf("homg %s: %s written (%d x %d, %d unknowns per channel on a %d x %d grid, %d cycle%s%s, %.3f ms in the "
+           "library)\n",
            j->o->cmd, j->o->out, j->host[k].width, j->host[k].height, info->unknowns, info->grid_nx, info->grid_ny,
-           info->cycles, info->residual, info->time_ms);
+           info->cycles, info->cycles == 1 ? "" : "s", res, info->time_ms);
     return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <type_traits>
 
 #define PER_TYPE_TMPL "grid/gen_point_tmpl.h"
 #include "core/per_type.h"
@@ -40,135 +41,69 @@ struct gen_half {
 
 #define NT 256
 
-/* Type-generic entry points to the per-cell formulas. */
-template <typename T> struct gp;
-template <> struct gp<float> {
-    __device__ static void setup(const gen_level *L, const gen_fine *F, const float *lc, double l,
-                                 const unsigned char *fl, int i, int j, int k)
-    {
-        gen_setup_cell_f(L, F, lc, l, fl, i, j, k);
-    }
-    __device__ static void coarse(const gen_level *L, const gen_level *C, int i, int j, int k)
-    {
-        gen_coarse_cell_f(L, C, i, j, k);
-    }
-    __device__ static float relax(const gen_level *L, const float *u, const float *f, int i, int j, int k)
-    {
-        return gen_relax_f(L, u, f, i, j, k);
-    }
-    __device__ static float relax_from(const gen_level *L, const gen_level *C, const float *u, const float *ec,
-                                       const float *f, int i, int j, int k)
-    {
-        return gen_relax_from_f(L, C, u, ec, f, i, j, k);
-    }
-    __device__ static float from_zero(const gen_level *L, const float *f, int i, int j, int k)
-    {
-        return gen_from_zero_f(L, f, i, j, k);
-    }
-    __device__ static double restr(const gen_level *L, const gen_level *C, const float *u, const float *f, int i, int j,
-                                   int k)
-    {
-        return gen_restrict_cell_f(L, C, u, f, i, j, k);
-    }
-    __device__ static double res(const gen_level *L, const gen_fine *F, const float *u, const float *f, int i, int j,
-                                 int k)
-    {
-        return gen_fine_res_f(L, F, u, f, i, j, k);
-    }
-    __device__ static double au(const gen_level *L, const float *u, int i, int j, int k)
-    {
-        return gen_au_f(L, u, i, j, k);
-    }
-    __device__ static void equation(const gen_level *L, int i, int j, int k, int nb[6], double g[6], double *d)
-    {
-        gen_equation_f(L, i, j, k, nb, g, d);
-    }
+/* Type-generic entry points to the per-cell formulas: one body for the three vector
+ * storage types V, each member calling gen_point_tmpl.h's function of V's suffix (f
+ * float, d double, h gen_half), chosen at compile time, so each precision's kernels
+ * compile to the same calls as a hand-written specialisation. */
+/* The coefficient type of each vector storage type V (float16 grids: float). */
+template <typename V> struct gen_store;
+template <> struct gen_store<float> {
+    typedef float coef;
 };
-template <> struct gp<double> {
-    __device__ static void setup(const gen_level *L, const gen_fine *F, const double *lc, double l,
-                                 const unsigned char *fl, int i, int j, int k)
-    {
-        gen_setup_cell_d(L, F, lc, l, fl, i, j, k);
-    }
-    __device__ static void coarse(const gen_level *L, const gen_level *C, int i, int j, int k)
-    {
-        gen_coarse_cell_d(L, C, i, j, k);
-    }
-    __device__ static double relax(const gen_level *L, const double *u, const double *f, int i, int j, int k)
-    {
-        return gen_relax_d(L, u, f, i, j, k);
-    }
-    __device__ static double relax_from(const gen_level *L, const gen_level *C, const double *u, const double *ec,
-                                        const double *f, int i, int j, int k)
-    {
-        return gen_relax_from_d(L, C, u, ec, f, i, j, k);
-    }
-    __device__ static double from_zero(const gen_level *L, const double *f, int i, int j, int k)
-    {
-        return gen_from_zero_d(L, f, i, j, k);
-    }
-    __device__ static double restr(const gen_level *L, const gen_level *C, const double *u, const double *f, int i,
-                                   int j, int k)
-    {
-        return gen_restrict_cell_d(L, C, u, f, i, j, k);
-    }
-    __device__ static double res(const gen_level *L, const gen_fine *F, const double *u, const double *f, int i, int j,
-                                 int k)
-    {
-        return gen_fine_res_d(L, F, u, f, i, j, k);
-    }
-    __device__ static double au(const gen_level *L, const double *u, int i, int j, int k)
-    {
-        return gen_au_d(L, u, i, j, k);
-    }
-    __device__ static void equation(const gen_level *L, int i, int j, int k, int nb[6], double g[6], double *d)
-    {
-        gen_equation_d(L, i, j, k, nb, g, d);
-    }
+template <> struct gen_store<double> {
+    typedef double coef;
 };
+template <> struct gen_store<gen_half> {
+    typedef float coef;
+};
+
+#define GP_CALL(name, ...)                             \
+    if constexpr (std::is_same<V, float>::value)       \
+        return name##_f(__VA_ARGS__);                  \
+    else if constexpr (std::is_same<V, double>::value) \
+        return name##_d(__VA_ARGS__);                  \
+    else                                               \
+        return name##_h(__VA_ARGS__)
+
 /* float16: setup and coarse are never launched with gen_half (coefficients are float: the float kernels run). */
-template <> struct gp<gen_half> {
-    __device__ static void setup(const gen_level *L, const gen_fine *F, const float *lc, double l,
+template <typename V> struct gp {
+    __device__ static void setup(const gen_level *L, const gen_fine *F, const typename gen_store<V>::coef *lc, double l,
                                  const unsigned char *fl, int i, int j, int k)
     {
-        gen_setup_cell_h(L, F, lc, l, fl, i, j, k);
+        GP_CALL(gen_setup_cell, L, F, lc, l, fl, i, j, k);
     }
     __device__ static void coarse(const gen_level *L, const gen_level *C, int i, int j, int k)
     {
-        gen_coarse_cell_h(L, C, i, j, k);
+        GP_CALL(gen_coarse_cell, L, C, i, j, k);
     }
-    __device__ static gen_half relax(const gen_level *L, const gen_half *u, const gen_half *f, int i, int j, int k)
+    __device__ static V relax(const gen_level *L, const V *u, const V *f, int i, int j, int k)
     {
-        return gen_relax_h(L, u, f, i, j, k);
+        GP_CALL(gen_relax, L, u, f, i, j, k);
     }
-    __device__ static gen_half relax_from(const gen_level *L, const gen_level *C, const gen_half *u, const gen_half *ec,
-                                          const gen_half *f, int i, int j, int k)
-    {
-        return gen_relax_from_h(L, C, u, ec, f, i, j, k);
-    }
-    __device__ static gen_half from_zero(const gen_level *L, const gen_half *f, int i, int j, int k)
-    {
-        return gen_from_zero_h(L, f, i, j, k);
-    }
-    __device__ static double restr(const gen_level *L, const gen_level *C, const gen_half *u, const gen_half *f, int i,
+    __device__ static V relax_from(const gen_level *L, const gen_level *C, const V *u, const V *ec, const V *f, int i,
                                    int j, int k)
     {
-        return gen_restrict_cell_h(L, C, u, f, i, j, k);
+        GP_CALL(gen_relax_from, L, C, u, ec, f, i, j, k);
     }
-    __device__ static double res(const gen_level *L, const gen_fine *F, const gen_half *u, const gen_half *f, int i,
-                                 int j, int k)
+    __device__ static V from_zero(const gen_level *L, const V *f, int i, int j, int k)
     {
-        return gen_fine_res_h(L, F, u, f, i, j, k);
+        GP_CALL(gen_from_zero, L, f, i, j, k);
     }
-    __device__ static double au(const gen_level *L, const gen_half *u, int i, int j, int k)
+    __device__ static double restr(const gen_level *L, const gen_level *C, const V *u, const V *f, int i, int j, int k)
     {
-        return gen_au_h(L, u, i, j, k);
+        GP_CALL(gen_restrict_cell, L, C, u, f, i, j, k);
     }
+    __device__ static double res(const gen_level *L, const gen_fine *F, const V *u, const V *f, int i, int j, int k)
+    {
+        GP_CALL(gen_fine_res, L, F, u, f, i, j, k);
+    }
+    __device__ static double au(const gen_level *L, const V *u, int i, int j, int k) { GP_CALL(gen_au, L, u, i, j, k); }
     __device__ static void equation(const gen_level *L, int i, int j, int k, int nb[6], double g[6], double *d)
     {
-        gen_equation_h(L, i, j, k, nb, g, d);
+        GP_CALL(gen_equation, L, i, j, k, nb, g, d);
     }
 };
+#undef GP_CALL
 
 /* Programmatic dependent launch (issue 12): every kernel here is launched so that
  * it may start while the kernel before it in the stream finishes (a graph keeps

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 void homg_test_require_gpu(const char *program)
 {
@@ -13,6 +14,13 @@ void homg_test_require_gpu(const char *program)
         fflush(stdout);
         exit(HOMG_TEST_SKIP);
     }
+}
+
+int homg_test_no_cuda(const char *program)
+{
+    printf("SKIP %s: built without CUDA (GPU tests run on the GPU machine)\n", program);
+    fflush(stdout);
+    return HOMG_TEST_SKIP;
 }
 
 homg_ctx *homg_test_ctx(homg_backend backend)
@@ -55,6 +63,22 @@ int homg_test_setup_cpu(void **state)
 }
 
 int homg_test_teardown_cpu(void **state) { return homg_test_teardown_pair(state); }
+
+char homg_test_dir[64];
+
+int homg_test_setup_cpu_dir(void **state)
+{
+    homg_test_setup_cpu(state);
+    return homg_test_mkdtemp(homg_test_dir, sizeof homg_test_dir, "test");
+}
+
+int homg_test_teardown_cpu_dir(void **state)
+{
+    homg_test_teardown_cpu(state);
+    return rmdir(homg_test_dir);
+}
+
+const char *homg_test_tmp(const char *name) { return homg_test_path(homg_test_dir, name); }
 
 homg_rng homg_rng_seed(uint64_t seed)
 {

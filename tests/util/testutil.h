@@ -11,6 +11,11 @@
 /* Exits with HOMG_TEST_SKIP and one SKIP line when no CUDA device is usable. */
 void homg_test_require_gpu(const char *program);
 
+/* The main() of a GPU test built without CUDA, one line:
+ *   int main(void) { return homg_test_no_cuda("test_x_gpu"); }
+ * prints the one SKIP line and gives HOMG_TEST_SKIP. */
+int homg_test_no_cuda(const char *program);
+
 /* A context on the given backend; fails the test (abort) when it cannot be made. */
 homg_ctx *homg_test_ctx(homg_backend backend);
 
@@ -24,6 +29,14 @@ int homg_test_teardown_pair(void **state);
 /* The same for CPU-only tests: homg_test_cpu alone (`#define ctx homg_test_cpu`). */
 int homg_test_setup_cpu(void **state);
 int homg_test_teardown_cpu(void **state);
+/* CPU tests that write files: homg_test_cpu and a fresh folder homg_test_dir
+ * (/tmp/homg_test_XXXXXX; `#define dir homg_test_dir`), removed at the teardown (the
+ * tests remove what they write there: a folder left non-empty fails the teardown).
+ * homg_test_tmp(name) is homg_test_path(homg_test_dir, name). */
+extern char homg_test_dir[64];
+int homg_test_setup_cpu_dir(void **state);
+int homg_test_teardown_cpu_dir(void **state);
+const char *homg_test_tmp(const char *name);
 
 /* Deterministic random numbers (xorshift64*), uniform in [0,1). */
 typedef struct homg_rng {
