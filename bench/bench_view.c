@@ -667,6 +667,7 @@ static double loop_gl_write_mean, loop_cuda; /* GL GPU ms in the write (mean); C
 static int loop_hands;                       /* the timed pass's hand-overs: writes shown (view 0) */
 static long long loop_wait_n[2];             /* the untimed pass's host waits in the ring (view 0): GL fence, CUDA */
 static double loop_wait_ms[2];
+static double loop_host_write; /* the untimed pass's host ms inside homg_view_write, per frame */
 static homg_timer *loop_timer[FRAMES];
 
 /* One pass of the loop: FRAMES frames after WARM; with `q` (2 * FRAMES query
@@ -693,9 +694,12 @@ static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *
         }
         if (timed)
             glBeginQuery(GL_TIME_ELAPSED, q[r]);
-        if (lv->views)
+        if (lv->views) {
+            double w0 = now_ms();
             check(homg_view_write(v[i], heat_u, &wd), "write");
-        else if (lv->colours) {
+            if (!q && r >= 0)
+                loop_host_write += now_ms() - w0;
+        } else if (lv->colours) {
             k->range(&gpu->ex, &s, range);
             k->write(&gpu->ex, &s, &d);
         }
@@ -787,6 +791,7 @@ static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant
     glFinish();
     loop_wait_n[0] = loop_wait_n[1] = 0;
     loop_wait_ms[0] = loop_wait_ms[1] = 0;
+    loop_host_write = 0;
     heat_pass(grid, sd, lv, v, plain, colours, range, NULL); /* the frame time: no queries */
     glFinish();
     check(homg_ctx_synchronize(gpu), "sync");
@@ -906,17 +911,17 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         "textures: info.direct):\n\n"
         "| loop | ms per frame | minus solve + colours GPU | writes not yet shown at the end | slot textures | GL "
         "GPU ms in the write: median, mean | GL GPU ms of the draw | CUDA GPU ms write + solve (events) | writes "
-        "handed to GL (of %d) | host waits on GL fences: n, ms per frame | on CUDA events: n, ms per frame "
-        "|\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "handed to GL (of %d) | host waits on GL fences: n, ms per frame | on CUDA events: n, ms per frame | host ms "
+        "in the write per frame (waits included) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         FRAMES, WARM, solve_colour_gpu, FRAMES);
     for (int r = 0; r < FRAMES; r++)
         check(homg_timer_create(gpu, &loop_timer[r]), "homg_timer_create");
     for (size_t i = 0; i < sizeof lv / sizeof *lv; i++) {
         double ms = heat_loop(grid, &sd, &lv[i], colours, range);
-        ROW("| %s | %.3f | %+.3f | %lld | %d | %.4f, %.4f | %.4f | %.4f | %d | %lld, %.3f | %lld, %.3f |\n", lv[i].name,
-            ms, ms - solve_colour_gpu, loop_lag, loop_direct, loop_gl_write, loop_gl_write_mean, loop_gl_draw,
-            loop_cuda, lv[i].views == 1 ? loop_hands : FRAMES, loop_wait_n[0], loop_wait_ms[0] / FRAMES, loop_wait_n[1],
-            loop_wait_ms[1] / FRAMES);
+        ROW("| %s | %.3f | %+.3f | %lld | %d | %.4f, %.4f | %.4f | %.4f | %d | %lld, %.3f | %lld, %.3f | %.3f |\n",
+            lv[i].name, ms, ms - solve_colour_gpu, loop_lag, loop_direct, loop_gl_write, loop_gl_write_mean,
+            loop_gl_draw, loop_cuda, lv[i].views == 1 ? loop_hands : FRAMES, loop_wait_n[0], loop_wait_ms[0] / FRAMES,
+            loop_wait_n[1], loop_wait_ms[1] / FRAMES, loop_host_write / FRAMES);
     }
     for (int r = 0; r < FRAMES; r++)
         homg_timer_destroy(loop_timer[r]);
