@@ -731,7 +731,7 @@ static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *
         }
         if (r == -1) { /* the clock starts after the warm-up */
             loop_t0 = now_ms();
-            if (lv->views) {
+            if (lv->views && !q) { /* the untimed pass's waits after its warm-up */
                 loop_wait_n[0] = -v[0]->waits_gl, loop_wait_n[1] = -v[0]->waits_cuda;
                 loop_wait_ms[0] = -v[0]->waits_gl_ms, loop_wait_ms[1] = -v[0]->waits_cuda_ms;
             }
