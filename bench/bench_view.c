@@ -897,6 +897,11 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         R("ring, slot's texture, 6 slots, polls", "HOMG_VIEW_RING_SLOTS=6 HOMG_VIEW_RING_SPIN=1", 2),
         R("ring, slot's texture, blocking-sync events", "HOMG_VIEW_RING_EVENT_FLAGS=2", 2),
         R("ring, slot's texture, (timing only) no fences", "HOMG_VIEW_RING_FENCE=0", 2),
+        /* s8-view4 after its run: the host waits for CUDA's newest write (older ones dropped) before a GL fence */
+        R("ring, no GL draw, DROP=1 (newest write waited for first)", "HOMG_VIEW_RING_DROP=1", 0),
+        R("ring, other texture, DROP=1", "HOMG_VIEW_RING_DROP=1", 1),
+        R("ring, slot's texture, DROP=1", "HOMG_VIEW_RING_DROP=1", 2),
+        R("ring, slot's texture, DROP=1, 4 slots", "HOMG_VIEW_RING_DROP=1 HOMG_VIEW_RING_SLOTS=4", 2),
     };
 #undef R
 #undef N

@@ -22,6 +22,7 @@ void homg__view_knobs_read(view_knobs *k)
     k->linear = knob("HOMG_VIEW_RING_LINEAR", 0, 0, 1);
     k->plain = knob("HOMG_VIEW_RING_PLAIN", 0, 0, 2);
     k->spin = knob("HOMG_VIEW_RING_SPIN", 0, 0, 1);
+    k->drop = knob("HOMG_VIEW_RING_DROP", 0, 0, 1);
     k->slots = knob("HOMG_VIEW_RING_SLOTS", VIEW_RING, VIEW_RING, VIEW_RING_MAX);
 }
 

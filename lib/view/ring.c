@@ -183,6 +183,10 @@ static homg_status free_slot(homg_view *v, int *out)
                 old = s;
         }
         HOMG_TRY(st);
+        if (v->knobs.drop && written(v, 0) != written(v, 1)) { /* two or more written: skip the older ones */
+            HOMG_TRY(wait_write(v, written(v, 0), "homg_view_write: waiting"));
+            continue;
+        }
         if (old >= 0) {
             if (!copied(v, old, FOREVER, &st) && st == HOMG_OK)
                 st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: GL's copy did not finish in 10 s");

@@ -113,6 +113,8 @@ typedef struct view_knobs {
                         imports; GL draws the application's texture, never written (timing only) */
     int spin;        /* HOMG_VIEW_RING_SPIN=1: the host's waits poll (zero-timeout fence, event query) in a loop */
     int slots;       /* HOMG_VIEW_RING_SLOTS: the ring's slots, VIEW_RING (default) .. VIEW_RING_MAX */
+    int drop;        /* HOMG_VIEW_RING_DROP=1: with every slot taken and two or more written, the host waits for
+                        CUDA's newest write (older ones freed unseen) before it waits for a GL fence */
 } view_knobs;
 
 /* Exportable semaphores made with Vulkan (vulkan.c). */
