@@ -1153,7 +1153,8 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * sample as the application's texture did at create (min/mag filter, wraps).
  * H100, heat 1024^2: a pipelined loop (no host wait) takes 0.40 ms a frame with
  * the ring, with or without the copy, against 0.59 with MAP (0.26 with nothing
- * shared: the ring still costs about one cross-context wait, not the copy);
+ * shared: the rest is the host waiting for GL's fences before it reuses one of
+ * the 3 slots, not the shared memory, bench/results/h100_view.md I);
  * heat's pipelined demo 0.42 ms mean against 0.58 with MAP; but a loop whose
  * host waits for CUDA every frame (the demos' solves read a norm each cycle)
  * is faster with MAP (bench/results/h100_view.md G, H).  Asking
