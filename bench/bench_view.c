@@ -589,10 +589,75 @@ typedef struct loop_variant {
     const char *name;
     int views, first, gl, colours;
     homg_view_path path;
-    const char *env; /* NAME=VALUE set while the views are made, or NULL */
+    const char *env; /* NAME=VALUE ... (space-separated) set while the views are made, or NULL */
     int latency;     /* homg_view_desc.latency (SHARED: the ring) */
     int other;       /* with views: draw an unrelated texture (GL never touches the view's memory) */
+    int sync;        /* views = 0: the ring's host calls on unrelated objects (SYNC_*) */
 } loop_variant;
+
+/* The ring's host calls with nothing shared: an event recorded after the colours
+ * and the one of 2 frames back queried; a fence after the frame's GL work and the
+ * one of 1 frame back polled (zero timeout, flush bit); with SYNC_WAIT the host
+ * first waits for the event and the fence of SYNC_BACK frames back (the ring's
+ * 3 slots: how far ahead it lets the host run). */
+enum { SYNC_EVENT = 1, SYNC_FENCE = 2, SYNC_WAIT = 4, SYNC_BACK = 3 };
+static void *sync_ev[SYNC_BACK];
+static GLsync sync_fence[SYNC_BACK];
+
+static void sync_frame(int sync, int f)
+{
+    const view_kernels *k = &homg_cuda_view_kernels;
+    int i = f % SYNC_BACK, done = 0;
+    if (sync & SYNC_WAIT) {
+        if (sync_ev[i])
+            check(k->event_done(&gpu->ex, sync_ev[i], 1, &done), "event wait");
+        if (sync_fence[i])
+            glClientWaitSync(sync_fence[i], GL_SYNC_FLUSH_COMMANDS_BIT, 10000000000ull);
+    }
+    if (sync & SYNC_EVENT) {
+        if (!sync_ev[i])
+            check(k->event_create(&gpu->ex, 0, &sync_ev[i]), "event");
+        check(k->event_record(&gpu->ex, sync_ev[i]), "event record");
+        if (sync_ev[(f + 1) % SYNC_BACK])
+            check(k->event_done(&gpu->ex, sync_ev[(f + 1) % SYNC_BACK], 0, &done), "event query");
+    }
+    if (sync & SYNC_FENCE) {
+        GLsync prev = sync_fence[(f + SYNC_BACK - 1) % SYNC_BACK];
+        if (sync_fence[i])
+            glDeleteSync(sync_fence[i]);
+        sync_fence[i] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        if (prev)
+            glClientWaitSync(prev, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+    }
+}
+
+static void sync_end(void)
+{
+    for (int i = 0; i < SYNC_BACK; i++) {
+        if (sync_fence[i])
+            glDeleteSync(sync_fence[i]);
+        homg_cuda_view_kernels.event_destroy(sync_ev[i]);
+        sync_fence[i] = NULL;
+        sync_ev[i] = NULL;
+    }
+}
+
+/* Sets (on = 1) or unsets the variables of "NAME=VALUE NAME=VALUE ...". */
+static void set_env(const char *list, int on)
+{
+    char buf[256], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", list ? list : "");
+    for (char *t = strtok_r(buf, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(t, '=');
+        if (!eq)
+            continue;
+        *eq = 0;
+        if (on)
+            setenv(t, eq + 1, 1);
+        else
+            unsetenv(t);
+    }
+}
 
 static double loop_t0;                       /* the loop's clock: after the warm-up frames */
 static long long loop_lag;                   /* the last loop's writes minus the write its view showed at the end */
@@ -600,6 +665,9 @@ static int loop_direct;                      /* the last loop's view drew the ri
 static double loop_gl_write, loop_gl_draw;   /* GL GPU ms (median) inside homg_view_write, of the draw */
 static double loop_gl_write_mean, loop_cuda; /* GL GPU ms in the write (mean); CUDA ms write + solve (median) */
 static int loop_hands;                       /* the timed pass's hand-overs: writes shown (view 0) */
+static long long loop_wait_n[2];             /* the untimed pass's host waits in the ring (view 0): GL fence, CUDA */
+static double loop_wait_ms[2];
+static double loop_host_write; /* the untimed pass's host ms inside homg_view_write, per frame */
 static homg_timer *loop_timer[FRAMES];
 
 /* One pass of the loop: FRAMES frames after WARM; with `q` (2 * FRAMES query
@@ -626,12 +694,17 @@ static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *
         }
         if (timed)
             glBeginQuery(GL_TIME_ELAPSED, q[r]);
-        if (lv->views)
+        if (lv->views) {
+            double w0 = now_ms();
             check(homg_view_write(v[i], heat_u, &wd), "write");
-        else if (lv->colours) {
+            if (!q && r >= 0)
+                loop_host_write += now_ms() - w0;
+        } else if (lv->colours) {
             k->range(&gpu->ex, &s, range);
             k->write(&gpu->ex, &s, &d);
         }
+        if (lv->sync && !lv->gl)
+            sync_frame(lv->sync, r + WARM);
         if (timed)
             glEndQuery(GL_TIME_ELAPSED);
         if (!lv->first) {
@@ -652,10 +725,21 @@ static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *
             first_use(lv->views && !lv->other ? homg_view_gl_texture(v[i]) : plain, 0, 1, 0);
             if (timed)
                 glEndQuery(GL_TIME_ELAPSED);
+            if (lv->sync)
+                sync_frame(lv->sync, r + WARM);
             glFlush();
         }
-        if (r == -1) /* the clock starts after the warm-up */
+        if (r == -1) { /* the clock starts after the warm-up */
             loop_t0 = now_ms();
+            if (lv->views && !q) { /* the untimed pass's waits after its warm-up */
+                loop_wait_n[0] = -v[0]->waits_gl, loop_wait_n[1] = -v[0]->waits_cuda;
+                loop_wait_ms[0] = -v[0]->waits_gl_ms, loop_wait_ms[1] = -v[0]->waits_cuda_ms;
+            }
+        }
+    }
+    if (lv->views && !q) {
+        loop_wait_n[0] += v[0]->waits_gl, loop_wait_n[1] += v[0]->waits_cuda;
+        loop_wait_ms[0] += v[0]->waits_gl_ms, loop_wait_ms[1] += v[0]->waits_cuda_ms;
     }
 }
 
@@ -699,21 +783,20 @@ static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant
         vd.gl_name = tex[i];
         vd.path = lv->path;
         vd.latency = lv->latency;
-        char name[64] = "";
-        if (lv->env) {
-            snprintf(name, sizeof name, "%.*s", (int)(strchr(lv->env, '=') - lv->env), lv->env);
-            setenv(name, strchr(lv->env, '=') + 1, 1);
-        }
+        set_env(lv->env, 1);
         check(homg_view_create(gpu, &vd, &v[i]), "homg_view_create");
-        if (lv->env)
-            unsetenv(name);
+        set_env(lv->env, 0);
     }
     check(homg_ctx_synchronize(gpu), "sync");
     glFinish();
+    loop_wait_n[0] = loop_wait_n[1] = 0;
+    loop_wait_ms[0] = loop_wait_ms[1] = 0;
+    loop_host_write = 0;
     heat_pass(grid, sd, lv, v, plain, colours, range, NULL); /* the frame time: no queries */
     glFinish();
     check(homg_ctx_synchronize(gpu), "sync");
     ms = (now_ms() - loop_t0) / FRAMES;
+    sync_end();
     loop_lag = 0;
     loop_direct = 0;
     if (lv->views == 1) {
@@ -725,6 +808,7 @@ static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant
     heat_pass(grid, sd, lv, v, plain, colours, range, q); /* GL's GPU time in the write and of the draw */
     glFinish();
     check(homg_ctx_synchronize(gpu), "sync");
+    sync_end();
     {
         double unused;
         loop_gl_write = query_median(q, &loop_gl_write_mean);
@@ -743,26 +827,84 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
 {
 #define one_slot "HOMG_VIEW_SHARED_SLOTS=1"
     /* (s6-view's MAP side-stream rows, 2.6 ms a frame, are kept in bench/results/h100_view.md; the variant is gone) */
+    /* the ring's rows: R(name, env, draw: 0 none, 1 another texture, 2 the slot's) */
+#define R(name, env, draw)                                                   \
+    {                                                                        \
+        name, 1, 0, draw > 0, 0, HOMG_VIEW_PATH_SHARED, env, 1, draw == 1, 0 \
+    }
+#define N(name, gl, sync)                                        \
+    {                                                            \
+        name, 0, 0, gl, 1, HOMG_VIEW_PATH_AUTO, NULL, 0, 0, sync \
+    }
     static const loop_variant lv[] = {
-        { "solve alone (source copy + 1 V-cycle)", 0, 0, 0, 0, HOMG_VIEW_PATH_AUTO, NULL, 0, 0 },
-        { "solve + colour map into device memory, no GL", 0, 0, 0, 1, HOMG_VIEW_PATH_AUTO, NULL, 0, 0 },
-        { "the same + a draw of another texture each frame (nothing shared)", 0, 0, 1, 1, HOMG_VIEW_PATH_AUTO, NULL, 0,
-          0 },
-        { "map (in place on the ctx's stream): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0 },
-        { "map, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0 },
-        { "map, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0 },
-        { "shared path, one slot (semaphores both ways)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, one_slot, 0, 0 },
-        { "shared path, two slots (CUDA -> GL semaphore only)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 0, 0 },
-        { "shared ring, latency 1, copy into the texture (HOMG_VIEW_RING_COPY=1; main's ring)", 1, 0, 1, 0,
-          HOMG_VIEW_PATH_SHARED, "HOMG_VIEW_RING_COPY=1", 1, 0 },
-        { "**shared ring, latency 1, GL draws the slot's texture (no copy): write, solve, draw**", 1, 0, 1, 0,
-          HOMG_VIEW_PATH_SHARED, NULL, 1, 0 },
-        { "shared ring (no copy), solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 1, 0 },
-        { "shared ring (no copy), GL draws another texture: GL never touches the ring's memory", 1, 0, 1, 0,
-          HOMG_VIEW_PATH_SHARED, NULL, 1, 1 },
-        { "shared ring (no copy), no GL draw at all", 1, 0, 0, 0, HOMG_VIEW_PATH_SHARED, NULL, 1, 0 },
-        { "auto with latency 1 (the demos' loop)", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL, 1, 0 },
+        { "solve alone (source copy + 1 V-cycle)", 0, 0, 0, 0, HOMG_VIEW_PATH_AUTO, NULL, 0, 0, 0 },
+        N("solve + colour map into device memory, no GL", 0, 0),
+        N("the same + a draw of another texture each frame (nothing shared)", 1, 0),
+        { "map (in place on the ctx's stream): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0, 0 },
+        { "map, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0, 0 },
+        { "map, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0, 0 },
+        { "shared path, one slot (semaphores both ways)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, one_slot, 0, 0, 0 },
+        { "shared path, two slots (CUDA -> GL semaphore only)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 0, 0, 0 },
+        R("shared ring, latency 1, copy into the texture (HOMG_VIEW_RING_COPY=1; main's ring)", "HOMG_VIEW_RING_COPY=1",
+          2),
+        R("**shared ring, latency 1, GL draws the slot's texture (no copy): write, solve, draw**", NULL, 2),
+        { "shared ring (no copy), solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 1, 0, 0 },
+        { "auto with latency 1 (the demos' loop)", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL, 1, 0, 0 },
+        /* s8-view4: nothing shared with the ring's host calls on unrelated objects */
+        N("nothing shared, no GL draw, + an event recorded and one queried per frame", 0, SYNC_EVENT),
+        N("nothing shared, no GL draw, + a fence made and one polled (flush bit) per frame", 0, SYNC_FENCE),
+        N("nothing shared, no GL draw, + event and fence, host waits for those of 3 frames back", 0,
+          SYNC_EVENT | SYNC_FENCE | SYNC_WAIT),
+        N("nothing shared, draw + glFlush, + event and fence polled per frame", 1, SYNC_EVENT | SYNC_FENCE),
+        N("nothing shared, draw + glFlush, + event and fence, host waits for those of 3 frames back", 1,
+          SYNC_EVENT | SYNC_FENCE | SYNC_WAIT),
+        /* s8-view4: the ring with one piece switched off (lib/view/knobs.c), no GL draw */
+        R("ring, no GL draw at all", NULL, 0),
+        R("ring, no GL draw, (a) no fences (HOMG_VIEW_RING_FENCE=0)", "HOMG_VIEW_RING_FENCE=0", 0),
+        R("ring, no GL draw, (a) fences polled without the flush bit (FENCE=2)", "HOMG_VIEW_RING_FENCE=2", 0),
+        R("ring, no GL draw, (b) no events (HOMG_VIEW_RING_EVENT=0)", "HOMG_VIEW_RING_EVENT=0", 0),
+        R("ring, no GL draw, (a)+(b) no fences, no events", "HOMG_VIEW_RING_FENCE=0 HOMG_VIEW_RING_EVENT=0", 0),
+        R("ring, no GL draw, (c) CUDA writes linear slot memory (HOMG_VIEW_RING_LINEAR=1)", "HOMG_VIEW_RING_LINEAR=1",
+          0),
+        R("ring, no GL draw, (c) no CUDA arrays at all (RING_COPY=1: linear, GL copies)", "HOMG_VIEW_RING_COPY=1", 0),
+        R("ring, no GL draw, (d) slots in cudaMalloc memory (HOMG_VIEW_RING_PLAIN=1)", "HOMG_VIEW_RING_PLAIN=1", 0),
+        R("ring, no GL draw, (d) exportable memory, not imported (PLAIN=2)", "HOMG_VIEW_RING_PLAIN=2", 0),
+        R("ring, no GL draw, (e) timing events (HOMG_VIEW_RING_EVENT_FLAGS=1)", "HOMG_VIEW_RING_EVENT_FLAGS=1", 0),
+        R("ring, no GL draw, (e) blocking-sync events (EVENT_FLAGS=2)", "HOMG_VIEW_RING_EVENT_FLAGS=2", 0),
+        R("ring, no GL draw, host polls instead of blocking (HOMG_VIEW_RING_SPIN=1)", "HOMG_VIEW_RING_SPIN=1", 0),
+        R("ring, no GL draw, 4 slots (HOMG_VIEW_RING_SLOTS=4)", "HOMG_VIEW_RING_SLOTS=4", 0),
+        R("ring, no GL draw, 6 slots", "HOMG_VIEW_RING_SLOTS=6", 0),
+        R("ring, no GL draw, (d) cudaMalloc slots, no fences", "HOMG_VIEW_RING_PLAIN=1 HOMG_VIEW_RING_FENCE=0", 0),
+        /* the same, GL drawing another texture */
+        R("ring, GL draws another texture", NULL, 1),
+        R("ring, other texture, (a) no fences", "HOMG_VIEW_RING_FENCE=0", 1),
+        R("ring, other texture, (a) fences polled without the flush bit", "HOMG_VIEW_RING_FENCE=2", 1),
+        R("ring, other texture, (b) no events", "HOMG_VIEW_RING_EVENT=0", 1),
+        R("ring, other texture, (a)+(b) no fences, no events", "HOMG_VIEW_RING_FENCE=0 HOMG_VIEW_RING_EVENT=0", 1),
+        R("ring, other texture, (c) CUDA writes linear slot memory", "HOMG_VIEW_RING_LINEAR=1", 1),
+        R("ring, other texture, (d) slots in cudaMalloc memory", "HOMG_VIEW_RING_PLAIN=1", 1),
+        R("ring, other texture, (d) exportable memory, not imported", "HOMG_VIEW_RING_PLAIN=2", 1),
+        R("ring, other texture, (e) timing events", "HOMG_VIEW_RING_EVENT_FLAGS=1", 1),
+        R("ring, other texture, (e) blocking-sync events", "HOMG_VIEW_RING_EVENT_FLAGS=2", 1),
+        R("ring, other texture, host polls instead of blocking", "HOMG_VIEW_RING_SPIN=1", 1),
+        R("ring, other texture, 4 slots", "HOMG_VIEW_RING_SLOTS=4", 1),
+        R("ring, other texture, 6 slots", "HOMG_VIEW_RING_SLOTS=6", 1),
+        /* candidate fixes in the real loop (GL draws the slot's texture) */
+        R("ring, slot's texture, fences polled without the flush bit", "HOMG_VIEW_RING_FENCE=2", 2),
+        R("ring, slot's texture, host polls instead of blocking", "HOMG_VIEW_RING_SPIN=1", 2),
+        R("ring, slot's texture, 4 slots", "HOMG_VIEW_RING_SLOTS=4", 2),
+        R("ring, slot's texture, 6 slots", "HOMG_VIEW_RING_SLOTS=6", 2),
+        R("ring, slot's texture, 6 slots, polls", "HOMG_VIEW_RING_SLOTS=6 HOMG_VIEW_RING_SPIN=1", 2),
+        R("ring, slot's texture, blocking-sync events", "HOMG_VIEW_RING_EVENT_FLAGS=2", 2),
+        R("ring, slot's texture, (timing only) no fences", "HOMG_VIEW_RING_FENCE=0", 2),
+        /* s8-view4 after its run: the host waits for CUDA's newest write (older ones dropped) before a GL fence */
+        R("ring, no GL draw, DROP=1 (newest write waited for first)", "HOMG_VIEW_RING_DROP=1", 0),
+        R("ring, other texture, DROP=1", "HOMG_VIEW_RING_DROP=1", 1),
+        R("ring, slot's texture, DROP=1", "HOMG_VIEW_RING_DROP=1", 2),
+        R("ring, slot's texture, DROP=1, 4 slots", "HOMG_VIEW_RING_DROP=1 HOMG_VIEW_RING_SLOTS=4", 2),
     };
+#undef R
+#undef N
 #undef one_slot
     homg_solve_desc sd = { 0 };
     sd.warm_start = 1;
@@ -774,15 +916,17 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         "textures: info.direct):\n\n"
         "| loop | ms per frame | minus solve + colours GPU | writes not yet shown at the end | slot textures | GL "
         "GPU ms in the write: median, mean | GL GPU ms of the draw | CUDA GPU ms write + solve (events) | writes "
-        "handed to GL (of %d) |\n|---|---|---|---|---|---|---|---|---|\n",
+        "handed to GL (of %d) | host waits on GL fences: n, ms per frame | on CUDA events: n, ms per frame | host ms "
+        "in the write per frame (waits included) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         FRAMES, WARM, solve_colour_gpu, FRAMES);
     for (int r = 0; r < FRAMES; r++)
         check(homg_timer_create(gpu, &loop_timer[r]), "homg_timer_create");
     for (size_t i = 0; i < sizeof lv / sizeof *lv; i++) {
         double ms = heat_loop(grid, &sd, &lv[i], colours, range);
-        ROW("| %s | %.3f | %+.3f | %lld | %d | %.4f, %.4f | %.4f | %.4f | %d |\n", lv[i].name, ms,
-            ms - solve_colour_gpu, loop_lag, loop_direct, loop_gl_write, loop_gl_write_mean, loop_gl_draw, loop_cuda,
-            lv[i].views == 1 ? loop_hands : FRAMES);
+        ROW("| %s | %.3f | %+.3f | %lld | %d | %.4f, %.4f | %.4f | %.4f | %d | %lld, %.3f | %lld, %.3f | %.3f |\n",
+            lv[i].name, ms, ms - solve_colour_gpu, loop_lag, loop_direct, loop_gl_write, loop_gl_write_mean,
+            loop_gl_draw, loop_cuda, lv[i].views == 1 ? loop_hands : FRAMES, loop_wait_n[0], loop_wait_ms[0] / FRAMES,
+            loop_wait_n[1], loop_wait_ms[1] / FRAMES, loop_host_write / FRAMES);
     }
     for (int r = 0; r < FRAMES; r++)
         homg_timer_destroy(loop_timer[r]);

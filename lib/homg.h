@@ -1144,15 +1144,17 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * with CUDA writing the rows, info.direct = 1, else GL's own tiling with CUDA
  * writing a CUDA array made on the same memory, info.direct = 2; each checked at
  * create by reading back what the write kernel put there; info.reason says which
- * or why neither; the H100's driver gives the second): GL samples the slot CUDA wrote and nothing is copied; the application's
- * texture is then not written, so draw homg_view_gl_texture(view) -- the name to
+ * or why neither; the H100's driver gives the second): GL samples the slot CUDA
+ * wrote and nothing is copied; the application's texture is then not written,
+ * so draw homg_view_gl_texture(view) -- the name to
  * bind after each write or flush, valid until the next one; it is the
  * application's texture wherever the slots are not textures (every other path,
  * Mesa, the CPU backend), so drawing it is always right.  The slot textures
  * sample as the application's texture did at create (min/mag filter, wraps).
  * H100, heat 1024^2: a pipelined loop (no host wait) takes 0.40 ms a frame with
  * the ring, with or without the copy, against 0.59 with MAP (0.26 with nothing
- * shared: the ring still costs about one cross-context wait, not the copy);
+ * shared: the rest is the host waiting for GL's fences before it reuses one of
+ * the 3 slots, not the shared memory, bench/results/h100_view.md I);
  * heat's pipelined demo 0.42 ms mean against 0.58 with MAP; but a loop whose
  * host waits for CUDA every frame (the demos' solves read a norm each cycle)
  * is faster with MAP (bench/results/h100_view.md G, H).  Asking
@@ -1170,8 +1172,9 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * glFenceSync, glClientWaitSync, glDeleteSync (GL 3.2), and, for SHARED, the
  * GL_EXT_memory_object(_fd) and GL_EXT_semaphore(_fd) functions and
  * glGetUnsignedBytei_vEXT; for the ring's slot textures glGenTextures,
- * glDeleteTextures, glTexParameteri, glGetTexParameteriv, glGetTexImage.  It restores every binding and pixel-store setting
- * it changes, and leaves no GL error behind: a GL error its own calls raise is
+ * glDeleteTextures, glTexParameteri, glGetTexParameteriv, glGetTexImage.  It
+ * restores every binding and pixel-store setting it changes, and leaves no GL
+ * error behind: a GL error its own calls raise is
  * read and reported (HOMG_ERROR_BACKEND).
  *
  * Bad input is a clear status with the ctx message naming it: no current GL

@@ -416,9 +416,11 @@ static void queued_frames_in_order(void **state)
  * frame, never a half-written slot, never one CUDA overwrote before GL's read
  * of it ran), shown never goes back, and after homg_view_flush the last write is
  * there.  A 2048^2 float64 field makes the writes slow enough for GL to run
- * ahead of CUDA.  Run with the slots as textures (no copy) and, with
- * HOMG_VIEW_RING_COPY=1, with the copy into the application's texture. */
-static void ring_once(int copy)
+ * ahead of CUDA.  Run with the slots as textures (no copy), with
+ * HOMG_VIEW_RING_COPY=1 (the copy into the application's texture), and with
+ * HOMG_VIEW_RING_DROP=1 (the host waits for CUDA's newest write, dropping older
+ * ones unseen, before it waits for a GL fence). */
+static void ring_once(int copy, int drop)
 {
     enum { FRAMES = 10 };
     int w = quick ? 256 : 2048, h = quick ? 128 : 2048;
@@ -436,8 +438,11 @@ static void ring_once(int copy)
     d.latency = 1;
     if (copy)
         setenv("HOMG_VIEW_RING_COPY", "1", 1);
+    if (drop)
+        setenv("HOMG_VIEW_RING_DROP", "1", 1);
     assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
     unsetenv("HOMG_VIEW_RING_COPY");
+    unsetenv("HOMG_VIEW_RING_DROP");
     homg_view_get_info(v, &info);
     direct = info.direct;
     printf("  shared ring: %s\n", info.reason);
@@ -476,8 +481,8 @@ static void ring_once(int copy)
     homg_view_destroy(v);
     glDeleteTextures(1, &tex);
     assert_int_equal(glGetError(), GL_NO_ERROR);
-    printf("  shared ring, %s: %d writes queued, shown after each:",
-           direct ? "slots are textures (no copy)" : "copy into the texture", FRAMES);
+    printf("  shared ring, %s%s: %d writes queued, shown after each:",
+           direct ? "slots are textures (no copy)" : "copy into the texture", drop ? ", DROP=1" : "", FRAMES);
     for (int f = 0; f <= FRAMES; f++)
         printf(" %lld", shown[f]);
     printf(" (%d reads saw an earlier write), each exactly that write's field\n", behind);
@@ -486,8 +491,9 @@ static void ring_once(int copy)
 static void ring_shows_complete_frames(void **state)
 {
     (void)state;
-    ring_once(0);
-    ring_once(1);
+    ring_once(0, 0);
+    ring_once(1, 0);
+    ring_once(0, 1);
 }
 
 /* A plane of a 3D field through MAP and SHARED into an R32F texture: x + 10 y + 100 z. */

@@ -98,8 +98,9 @@ homg_status homg_cpu_view_sem_wait(kernel_exec *ex, void *sem)
     return no_interop(ex);
 }
 
-homg_status homg_cpu_view_event_create(kernel_exec *ex, void **ev)
+homg_status homg_cpu_view_event_create(kernel_exec *ex, int flags, void **ev)
 {
+    (void)flags;
     *ev = 0;
     return no_interop(ex);
 }

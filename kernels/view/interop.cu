@@ -357,11 +357,13 @@ extern "C" homg_status homg_cuda_view_sem_wait(kernel_exec *ex, void *sem)
 
 /* ---- events the host checks (the SHARED ring: a slot reaches GL once its event has passed) */
 
-extern "C" homg_status homg_cuda_view_event_create(kernel_exec *ex, void **ev)
+extern "C" homg_status homg_cuda_view_event_create(kernel_exec *ex, int flags, void **ev)
 {
+    static const unsigned cuda_flags[3] = { cudaEventDisableTiming, cudaEventDefault,
+                                            cudaEventBlockingSync | cudaEventDisableTiming };
     cudaEvent_t e = NULL;
     *ev = NULL;
-    HOMG_CUDA_TRY(ex, cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    HOMG_CUDA_TRY(ex, cudaEventCreateWithFlags(&e, cuda_flags[flags >= 0 && flags < 3 ? flags : 0]));
     *ev = (void *)e;
     return HOMG_OK;
 }

@@ -75,9 +75,10 @@ typedef struct view_shared {
     /* Queued on the exec's stream. */                                                                        \
     X(homg_status, view, sem_signal, (kernel_exec * ex, void *sem))                                           \
     X(homg_status, view, sem_wait, (kernel_exec * ex, void *sem))                                             \
-    /* Events the host checks (the SHARED ring, lib/view/ring.c): made without timing, recorded on \
-     * the exec's stream; done: *done = 1 once it has passed (wait = 0: a query, never blocks). */          \
-    X(homg_status, view, event_create, (kernel_exec * ex, void **ev))                                         \
+    /* Events the host checks (the SHARED ring, lib/view/ring.c): flags 0 without timing (1 with, 2 \
+     * blocking sync; bench_view's knob), recorded on the exec's stream; done: *done = 1 once it has \
+     * passed (wait = 0: a query, never blocks). */         \
+    X(homg_status, view, event_create, (kernel_exec * ex, int flags, void **ev))                              \
     X(void, view, event_destroy, (void *ev))                                                                  \
     X(homg_status, view, event_record, (kernel_exec * ex, void *ev))                                          \
     X(homg_status, view, event_done, (kernel_exec * ex, void *ev, int wait, int *done))

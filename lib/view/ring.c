@@ -14,7 +14,13 @@
  * Into a texture the slots are textures themselves where GL allows (slots.c):
  * then handing a slot to GL is only naming it (homg_view_gl_texture), nothing
  * is copied, and the slot drawn until now gets its fence (after every GL command
- * issued so far, its draws included); the slot drawn now is never written. */
+ * issued so far, its draws included); the slot drawn now is never written.
+ * What a frame pays for it (bench_view D, bench/results/h100_view.md I): with 3
+ * slots the host needs a slot's fence about every other frame right after
+ * making it (a slot is replaced only once a newer write's event has passed), so
+ * it waits for GL to catch up just after waiting for CUDA and the GPU idles in
+ * between: +0.14 ms a frame; without fences (timing only) the ring costs what
+ * nothing shared costs, with 6 slots +0.05.  knobs.c's switches time the parts. */
 #include "view/view_internal.h"
 
 #include <string.h>
@@ -26,9 +32,12 @@ static const GLuint64 FOREVER = 10000000000ull; /* 10 s: a fence that takes long
 homg_status homg__view_ring_init(homg_view *v)
 {
     homg_ctx *ctx = v->ctx;
-    for (int s = 0; s < VIEW_RING; s++)
-        HOMG_TRY_BACKEND(ctx, v->k->event_create(&ctx->ex, &v->rs[s].ev), "homg_view_create: the ring's events");
+    for (int s = 0; s < v->nring && v->knobs.event; s++)
+        HOMG_TRY_BACKEND(ctx, v->k->event_create(&ctx->ex, v->knobs.event_flags, &v->rs[s].ev),
+                         "homg_view_create: the ring's events");
     v->written = v->shown = 0;
+    v->waits_gl = v->waits_cuda = 0;
+    v->waits_gl_ms = v->waits_cuda_ms = 0;
     v->info.host_waits = 0;
     homg__view_slots_init(v);
     v->info.direct = v->direct;
@@ -37,7 +46,7 @@ homg_status homg__view_ring_init(homg_view *v)
 
 void homg__view_ring_fini(homg_view *v)
 {
-    for (int s = 0; s < VIEW_RING; s++) {
+    for (int s = 0; s < VIEW_RING_MAX; s++) {
         if (v->rs[s].fence)
             v->gl.DeleteSync(v->rs[s].fence);
         v->k->event_destroy(v->rs[s].ev);
@@ -47,30 +56,42 @@ void homg__view_ring_fini(homg_view *v)
     v->ring = 0;
 }
 
+/* GL's fence after every GL command so far: slot s is free once it signals.
+ * Without fences (knob, timing only) the slot is free at once. */
+static void fence(homg_view *v, int s)
+{
+    view_slot *r = &v->rs[s];
+    r->state = SLOT_HANDED;
+    r->fence = v->knobs.fence ? v->gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0) : NULL;
+    if (!r->fence)
+        r->state = SLOT_FREE;
+}
+
 /* GL's copy from slot s into the object, then the fence that frees the slot;
  * or, with the slots as textures, slot s drawn from now on and the fence of the
- * one drawn until now. */
+ * one drawn until now.  (knobs.plain: GL never sees the slots; the fence only.) */
 static void hand(homg_view *v, int s)
 {
     view_slot *r = &v->rs[s];
+    v->shown = r->seq;
     if (v->direct) {
         if (v->showing >= 0)
-            v->rs[v->showing].fence = v->gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+            fence(v, v->showing);
         v->showing = s;
         r->fence = NULL;
-    } else {
-        homg__view_shared_copy(v, (size_t)s * v->slot_bytes, r->w, r->h);
-        r->fence = v->gl.FenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        r->state = SLOT_HANDED;
+        return;
     }
-    r->state = SLOT_HANDED;
-    v->shown = r->seq;
+    if (!v->knobs.plain)
+        homg__view_shared_copy(v, (size_t)s * v->slot_bytes, r->w, r->h);
+    fence(v, s);
 }
 
 /* The written slot of the oldest (oldest = 1) or newest write; -1: none. */
 static int written(const homg_view *v, int oldest)
 {
     int best = -1;
-    for (int s = 0; s < VIEW_RING; s++)
+    for (int s = 0; s < v->nring; s++)
         if (v->rs[s].state == SLOT_WRITTEN &&
             (best < 0 || (oldest ? v->rs[s].seq < v->rs[best].seq : v->rs[s].seq > v->rs[best].seq)))
             best = s;
@@ -83,17 +104,19 @@ static homg_status promote(homg_view *v)
 {
     homg_ctx *ctx = v->ctx;
     int newest = -1;
-    for (int s = 0; s < VIEW_RING; s++) {
-        int done = 0;
+    for (int s = 0; s < v->nring; s++) {
+        int done = !v->knobs.event; /* no events (knob): done once queued */
         if (v->rs[s].state != SLOT_WRITTEN || (newest >= 0 && v->rs[s].seq < v->rs[newest].seq))
             continue;
-        HOMG_TRY_BACKEND(ctx, v->k->event_done(&ctx->ex, v->rs[s].ev, 0, &done), "homg_view_write: the ring's event");
+        if (!done)
+            HOMG_TRY_BACKEND(ctx, v->k->event_done(&ctx->ex, v->rs[s].ev, 0, &done),
+                             "homg_view_write: the ring's event");
         if (done)
             newest = s;
     }
     if (newest < 0)
         return HOMG_OK;
-    for (int s = 0; s < VIEW_RING; s++)
+    for (int s = 0; s < v->nring; s++)
         if (v->rs[s].state == SLOT_WRITTEN && v->rs[s].seq < v->rs[newest].seq)
             v->rs[s].state = SLOT_FREE;
     hand(v, newest);
@@ -105,10 +128,22 @@ static homg_status promote(homg_view *v)
 static int copied(homg_view *v, int s, GLuint64 ns, homg_status *st)
 {
     view_slot *r = &v->rs[s];
+    GLbitfield flush = ns || v->knobs.fence != 2 ? GL_SYNC_FLUSH_COMMANDS_BIT : 0;
     GLenum e;
+    double t0 = ns ? homg__view_now_ms() : 0;
     if (!r->fence)
         return 0;
-    e = v->gl.ClientWaitSync(r->fence, GL_SYNC_FLUSH_COMMANDS_BIT, ns);
+    if (ns && v->knobs.spin) { /* knob: poll instead of GL's blocking wait */
+        double until = t0 + ns * 1e-6;
+        do
+            e = v->gl.ClientWaitSync(r->fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+        while (e == GL_TIMEOUT_EXPIRED && homg__view_now_ms() < until);
+    } else
+        e = v->gl.ClientWaitSync(r->fence, flush, ns);
+    if (ns) {
+        v->waits_gl++;
+        v->waits_gl_ms += homg__view_now_ms() - t0;
+    }
     if (e == GL_TIMEOUT_EXPIRED)
         return 0;
     if (e != GL_ALREADY_SIGNALED && e != GL_CONDITION_SATISFIED)
@@ -120,6 +155,22 @@ static int copied(homg_view *v, int s, GLuint64 ns, homg_status *st)
     return 1;
 }
 
+/* The host waits for slot s's write to pass (knobs.spin: by polling). */
+static homg_status wait_write(homg_view *v, int s, const char *what)
+{
+    homg_ctx *ctx = v->ctx;
+    double t0 = homg__view_now_ms();
+    int done = 0;
+    if (!v->knobs.event)
+        return HOMG_OK;
+    do
+        HOMG_TRY_BACKEND(ctx, v->k->event_done(&ctx->ex, v->rs[s].ev, !v->knobs.spin, &done), what);
+    while (!done);
+    v->waits_cuda++;
+    v->waits_cuda_ms += homg__view_now_ms() - t0;
+    return HOMG_OK;
+}
+
 /* A free slot, waiting on the host only when all are taken: for GL's oldest copy, or,
  * when every slot is written and none has passed, for CUDA's oldest write. */
 static homg_status free_slot(homg_view *v, int *out)
@@ -127,9 +178,9 @@ static homg_status free_slot(homg_view *v, int *out)
     homg_ctx *ctx = v->ctx;
     homg_status st = HOMG_OK;
     for (;;) {
-        int old = -1, done = 0;
+        int old = -1;
         HOMG_TRY(promote(v));
-        for (int s = 0; s < VIEW_RING; s++) {
+        for (int s = 0; s < v->nring; s++) {
             if (v->rs[s].state == SLOT_FREE || (v->rs[s].state == SLOT_HANDED && copied(v, s, 0, &st))) {
                 *out = s;
                 return st;
@@ -138,6 +189,10 @@ static homg_status free_slot(homg_view *v, int *out)
                 old = s;
         }
         HOMG_TRY(st);
+        if (v->knobs.drop && written(v, 0) != written(v, 1)) { /* two or more written: skip the older ones */
+            HOMG_TRY(wait_write(v, written(v, 0), "homg_view_write: waiting"));
+            continue;
+        }
         if (old >= 0) {
             if (!copied(v, old, FOREVER, &st) && st == HOMG_OK)
                 st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: GL's copy did not finish in 10 s");
@@ -145,21 +200,25 @@ static homg_status free_slot(homg_view *v, int *out)
             continue;
         }
         old = written(v, 1);
-        HOMG_TRY_BACKEND(ctx, v->k->event_done(&ctx->ex, v->rs[old].ev, 1, &done), "homg_view_write: waiting");
+        if (old < 0)
+            return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: the ring has no slot to wait for");
+        HOMG_TRY(wait_write(v, old, "homg_view_write: waiting"));
     }
 }
 
 homg_status homg__view_ring_write(homg_view *v, const view_src *src, view_dst *dst)
 {
     homg_ctx *ctx = v->ctx;
-    int s = -1;
+    int s = -1, arrays;
     view_slot *r;
     HOMG_TRY(free_slot(v, &s));
     r = &v->rs[s];
-    dst->ptr = v->direct == 2 ? NULL : (char *)v->sh.ptr + (size_t)s * v->slot_bytes;
-    dst->surface = v->direct == 2 ? v->slot_surface[s] : 0;
+    arrays = v->direct == 2 && !v->knobs.linear;
+    dst->ptr = arrays ? NULL : (char *)v->sh.ptr + (size_t)s * v->slot_bytes;
+    dst->surface = arrays ? v->slot_surface[s] : 0;
     HOMG_TRY(homg__view_run(v, src, dst));
-    HOMG_TRY_BACKEND(ctx, v->k->event_record(&ctx->ex, r->ev), "homg_view_write: the ring's event");
+    if (v->knobs.event)
+        HOMG_TRY_BACKEND(ctx, v->k->event_record(&ctx->ex, r->ev), "homg_view_write: the ring's event");
     r->state = SLOT_WRITTEN;
     r->seq = ++v->written;
     r->w = src->w;
@@ -179,11 +238,10 @@ unsigned homg__view_ring_texture(const homg_view *v)
 
 homg_status homg__view_ring_flush(homg_view *v)
 {
-    homg_ctx *ctx = v->ctx;
-    int s = written(v, 0), done = 0;
+    int s = written(v, 0);
     if (s < 0)
         return HOMG_OK;
-    HOMG_TRY_BACKEND(ctx, v->k->event_done(&ctx->ex, v->rs[s].ev, 1, &done), "homg_view_flush: waiting");
+    HOMG_TRY(wait_write(v, s, "homg_view_flush: waiting"));
     HOMG_TRY(promote(v));
     v->info.shown = v->shown;
     return HOMG_OK;

@@ -106,18 +106,31 @@ static void drop_semaphores(homg_view *v)
     v->vk = NULL;
 }
 
-/* Two slots by default where they apply, a ring of VIEW_RING with desc.latency (ring.c);
- * HOMG_VIEW_SHARED_SLOTS=1 measures the one-slot path. */
+/* Two slots by default where they apply, a ring of VIEW_RING (knobs.slots) with desc.latency
+ * (ring.c); HOMG_VIEW_SHARED_SLOTS=1 measures the one-slot path. */
 static int slots_wanted(const homg_view *v)
 {
     const char *env = getenv("HOMG_VIEW_SHARED_SLOTS");
     if (v->owned)
         return 1;
     if (v->desc.latency)
-        return VIEW_RING;
+        return v->knobs.slots;
     if (v->desc.no_semaphores)
         return 1;
     return env && atoi(env) == 1 ? 1 : 2;
+}
+
+/* knobs.plain (timing only): the ring's slots in ordinary device memory (1) or in
+ * exportable memory GL never imports (2); GL draws the application's texture. */
+static homg_status plain_ring(homg_view *v, size_t bytes)
+{
+    homg_ctx *ctx = v->ctx;
+    if (v->knobs.plain == 1) {
+        HOMG_TRY_BACKEND(ctx, ctx->mem->alloc(&ctx->ex, bytes, &v->sh.ptr), "homg_view (shared): the ring's slots");
+        v->plain_mem = 1;
+    } else
+        HOMG_TRY_BACKEND(ctx, v->k->shared_alloc(&ctx->ex, bytes, &v->sh), "homg_view (shared): exportable memory");
+    return homg__view_ring_init(v);
 }
 
 homg_status homg__view_shared_init(homg_view *v)
@@ -127,7 +140,8 @@ homg_status homg__view_shared_init(homg_view *v)
     size_t bytes = (size_t)v->width * v->height * v->elem;
     v->slots = slots_wanted(v);
     v->slot = 0;
-    v->ring = v->slots == VIEW_RING;
+    v->ring = v->slots >= VIEW_RING;
+    v->nring = v->ring ? v->slots : 0;
     /* the ring's slots may be textures (slots.c): 64 KiB covers GL's alignment of their offsets */
     v->slot_bytes = v->ring ? (bytes + 65535) / 65536 * 65536 : (bytes + 255) / 256 * 256;
     if (v->slots > 1)
@@ -137,6 +151,8 @@ homg_status homg__view_shared_init(homg_view *v)
                           "homg_view (shared): the GL context lacks GL_EXT_memory_object_fd");
     HOMG_TRY_BACKEND(ctx, v->k->uuid(&ctx->ex, uuid), "homg_view (shared)");
     HOMG_TRY(same_gpu(v, uuid));
+    if (v->ring && v->knobs.plain)
+        return plain_ring(v, bytes);
     HOMG_TRY_BACKEND(ctx, v->k->shared_alloc(&ctx->ex, bytes, &v->sh), "homg_view (shared): exportable memory");
     HOMG_TRY(import_buffer(v, bytes));
     v->semaphores = 0;
@@ -258,7 +274,12 @@ void homg__view_shared_fini(homg_view *v)
     if (v->memory)
         v->gl.DeleteMemoryObjectsEXT(1, &v->memory);
     v->shared_buffer = v->memory = 0;
-    v->k->shared_free(&ctx->ex, &v->sh);
+    if (v->plain_mem)
+        ctx->mem->free(&ctx->ex, v->sh.ptr);
+    else
+        v->k->shared_free(&ctx->ex, &v->sh);
+    v->sh.ptr = NULL;
+    v->plain_mem = 0;
     if (v->owned)
         v->object = 0;
     v->semaphores = 0;

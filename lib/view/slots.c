@@ -35,8 +35,8 @@ static int make(homg_view *v, int linear)
     gl->BindTexture(GL_TEXTURE_2D, v->object);
     for (int k = 0; k < SAMPLING; k++)
         gl->GetTexParameteriv(GL_TEXTURE_2D, sampling[k], &p[k]);
-    gl->GenTextures(VIEW_RING, v->slot_tex);
-    for (int s = 0; s < VIEW_RING; s++) {
+    gl->GenTextures(v->nring, v->slot_tex);
+    for (int s = 0; s < v->nring; s++) {
         gl->BindTexture(GL_TEXTURE_2D, v->slot_tex[s]);
         gl->TexParameteri(GL_TEXTURE_2D, GL_TEXTURE_TILING_EXT, linear ? GL_LINEAR_TILING_EXT : GL_OPTIMAL_TILING_EXT);
         for (int k = 0; k < SAMPLING; k++)
@@ -54,7 +54,7 @@ static int make(homg_view *v, int linear)
 static int surfaces(homg_view *v)
 {
     homg_ctx *ctx = v->ctx;
-    for (int s = 0; s < VIEW_RING; s++)
+    for (int s = 0; s < v->nring; s++)
         if (v->k->shared_surface(&ctx->ex, &v->sh, (size_t)s * v->slot_bytes, v->width, v->height, v->rgba8,
                                  &v->slot_array[s], &v->slot_surface[s]) != HOMG_OK)
             return 0;
@@ -111,7 +111,7 @@ static const char *probe(homg_view *v, char *why, size_t len)
         ok = ctx->mem->copy(&ctx->ex, dev, field, n * 4, HOMG_H2D) == HOMG_OK &&
              probe_write(v, dev, &plain) == HOMG_OK && ctx->mem->copy(&ctx->ex, want, out, n * 4, HOMG_D2H) == HOMG_OK;
     }
-    for (int s = 0; ok && s < VIEW_RING && !bad; s++) {
+    for (int s = 0; ok && s < v->nring && !bad; s++) {
         view_dst d = { 0 };
         d.ptr = v->slot_surface[s] ? NULL : (char *)v->sh.ptr + (size_t)s * v->slot_bytes;
         d.surface = v->slot_surface[s];
@@ -161,7 +161,9 @@ void homg__view_slots_init(homg_view *v)
     v->slots_why[0] = 0;
     if (v->desc.target != HOMG_VIEW_TEXTURE_2D || v->owned)
         return;
-    if (env && atoi(env))
+    if (v->knobs.plain)
+        why[0] = why[1] = "HOMG_VIEW_RING_PLAIN is set: GL never sees the slots";
+    else if (env && atoi(env))
         why[0] = why[1] = "HOMG_VIEW_RING_COPY is set";
     else if (!v->gl.slot_tex)
         why[0] = why[1] = "GL lacks glTexStorageMem2DEXT, glGetTexImage or texture calls";
@@ -191,8 +193,8 @@ void homg__view_slots_init(homg_view *v)
 void homg__view_slots_fini(homg_view *v)
 {
     if (v->slot_tex[0] && v->gl.DeleteTextures)
-        v->gl.DeleteTextures(VIEW_RING, v->slot_tex);
-    for (int s = 0; s < VIEW_RING; s++) {
+        v->gl.DeleteTextures(VIEW_RING_MAX, v->slot_tex);
+    for (int s = 0; s < VIEW_RING_MAX; s++) {
         if (v->slot_array[s])
             v->k->shared_surface_free(v->slot_array[s]);
         v->slot_array[s] = NULL;

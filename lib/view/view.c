@@ -272,6 +272,7 @@ homg_status homg_view_create(homg_ctx *ctx, const homg_view_desc *desc, homg_vie
     v->k = HOMG_KERNELS(&ctx->ex, view);
     v->elem = 4;
     v->sh.fd = -1;
+    homg__view_knobs_read(&v->knobs);
     st = create(v);
     if (st != HOMG_OK) {
         char msg[sizeof ctx->msg];

@@ -86,7 +86,7 @@ typedef void *GLsync;
  * into the object queued, its fence after; or, with the slots as textures, the
  * slot is the one drawn, its fence made when a newer slot replaces it), and it is
  * FREE again once the host sees the fence signalled. */
-enum { VIEW_RING = 3 };
+enum { VIEW_RING = 3, VIEW_RING_MAX = 6 }; /* slots by default; HOMG_VIEW_RING_SLOTS up to the max */
 typedef enum view_slot_state { SLOT_FREE = 0, SLOT_WRITTEN, SLOT_HANDED } view_slot_state;
 typedef struct view_slot {
     view_slot_state state;
@@ -95,6 +95,27 @@ typedef struct view_slot {
     void *ev;      /* CUDA event after its write */
     GLsync fence;  /* GL fence after the copy from it (or the last draw of it); NULL while drawn */
 } view_slot;
+
+/* Benchmark-only switches of the ring (knobs.c), read once at create from
+ * environment variables of the same names; each takes one piece of the ring's
+ * mechanics out so bench_view D can time it (timing only where marked: the
+ * picture may then be wrong).  The library documents none of them. */
+typedef struct view_knobs {
+    int fence;       /* HOMG_VIEW_RING_FENCE: 1 fences, polled with GL_SYNC_FLUSH_COMMANDS_BIT (default); 2 polled
+                        without it (the fence reaches the GPU with the application's next flush); 0 none (timing only) */
+    int event;       /* HOMG_VIEW_RING_EVENT: 1 an event per write, queried (default); 0 none: a write counts as done
+                        once queued (timing only) */
+    int event_flags; /* HOMG_VIEW_RING_EVENT_FLAGS: 0 cudaEventDisableTiming (default), 1 timing events,
+                        2 cudaEventBlockingSync | cudaEventDisableTiming */
+    int linear;      /* HOMG_VIEW_RING_LINEAR=1: CUDA writes the slot's memory as rows even where GL samples
+                        CUDA arrays (timing only) */
+    int plain;       /* HOMG_VIEW_RING_PLAIN: 1 slots in ordinary device memory, 2 exportable memory GL never
+                        imports; GL draws the application's texture, never written (timing only) */
+    int spin;        /* HOMG_VIEW_RING_SPIN=1: the host's waits poll (zero-timeout fence, event query) in a loop */
+    int slots;       /* HOMG_VIEW_RING_SLOTS: the ring's slots, VIEW_RING (default) .. VIEW_RING_MAX */
+    int drop;        /* HOMG_VIEW_RING_DROP=1: with every slot taken and two or more written, the host waits for
+                        CUDA's newest write (older ones freed unseen) before it waits for a GL fence */
+} view_knobs;
 
 /* Exportable semaphores made with Vulkan (vulkan.c). */
 typedef struct view_vk view_vk;
@@ -130,19 +151,29 @@ struct homg_view {
     GLsync fence[2];
     /* SHARED ring (desc.latency, an application's object; ring.c) */
     int ring;
-    view_slot rs[VIEW_RING];
-    long long written, shown;                   /* writes so far; the one GL's object holds (1 = the first) */
-    GLuint slot_tex[VIEW_RING];                 /* slots.c: a texture on each slot's memory, or 0 (the ring copies) */
-    int direct;                                 /* slot_tex made and probed: GL samples the slots, no copy; 1 linear
+    int nring; /* its slots: knobs.slots */
+    view_knobs knobs;
+    int plain_mem; /* knobs.plain = 1: sh.ptr is ordinary device memory */
+    view_slot rs[VIEW_RING_MAX];
+    /* the host's waits in the ring's writes (bench_view D): on GL's fences, on CUDA's events */
+    long long waits_gl, waits_cuda;
+    double waits_gl_ms, waits_cuda_ms;
+    long long written, shown;        /* writes so far; the one GL's object holds (1 = the first) */
+    GLuint slot_tex[VIEW_RING_MAX];  /* slots.c: a texture on each slot's memory, or 0 (the ring copies) */
+    int direct;                      /* slot_tex made and probed: GL samples the slots, no copy; 1 linear
                                    textures (CUDA writes the slot's rows), 2 CUDA arrays (surfaces) */
-    void *slot_array[VIEW_RING];                /* direct = 2: the CUDA array on each slot */
-    unsigned long long slot_surface[VIEW_RING]; /* and its surface object */
-    char slots_why[232];                        /* how the ring hands over (info.reason's tail) */
+    void *slot_array[VIEW_RING_MAX]; /* direct = 2: the CUDA array on each slot */
+    unsigned long long slot_surface[VIEW_RING_MAX]; /* and its surface object */
+    char slots_why[232];                            /* how the ring hands over (info.reason's tail) */
     int showing; /* with direct: the slot drawn now, or -1 (the object: nothing shown yet) */
     /* UPLOAD */
     void *staging_dev, *staging_host;
     homg_view_info info;
 };
+
+/* knobs.c: the benchmark's switches from the environment (view_knobs). */
+void homg__view_knobs_read(view_knobs *k);
+double homg__view_now_ms(void);
 
 /* gl.c */
 homg_status homg__view_gl_load(homg_view *v);
