@@ -123,15 +123,20 @@ static double knob(const char *name, double dflt)
     return env && *env ? atof(env) : dflt;
 }
 
-/* The first level the one-block coarse kernel takes: the finest with at most
- * HOMG_BOX_BLOCK_CELLS cells; nlevels (none) by default, since on the H100 one SM
- * running 64 x 64 and 32 x 32 still takes longer (22.4 us) than the three launches
- * it replaces (19.7 us; +4% per solve at 1024^2), and 128^2 down to 32^2 64 us
- * (bench/results/h100_box2_s5.md). */
+/* The first level the coarse kernel takes (kernels/grid/grid_coarse*.cu): the finest
+ * with at most HOMG_BOX_BLOCK_CELLS cells (environment: the benchmark's A/B knob), on
+ * CUDA 256 x 256 by default: a thread-block cluster runs those levels' V-cycle or full
+ * multigrid in one launch (bench/results/h100.md, section s8-cluster), where one
+ * block alone was slower than the launches it replaced (22.4 against 19.7 us for
+ * 64^2 -> 32^2, bench/results/h100_box2_s5.md).  The CPU backend keeps the separate
+ * steps (the same arithmetic, without the per-cycle level allocations). */
 static int block_top(const homg_grid *g)
 {
-    long cells = (long)knob("HOMG_BOX_BLOCK_CELLS", HOMG_BOX_BLOCK_CELLS);
+    const double dflt = g->ctx->ex.backend == HOMG_BACKEND_CUDA ? HOMG_BOX_BLOCK_CELLS : 0;
+    long cells = (long)knob("HOMG_BOX_BLOCK_CELLS", dflt);
     long most = HOMG_COARSE_BLOCK_MAX * (long)sizeof(float) / (long)g->elem; /* same shared memory in double */
+    if (g->ctx->ex.backend == HOMG_BACKEND_CUDA)
+        most = 65536L * (long)sizeof(float) / (long)g->elem; /* what a 16-block cluster holds with room */
     if (cells > most)
         cells = most;
     for (int k = 0; k < g->nlevels; k++)

@@ -22,6 +22,7 @@
  * per kernel that touches it. */
 #include "grid_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static double level_share(const homg_grid *g, int k) { return 1.0 / (double)(1ull << (2 * k)); }
@@ -100,13 +101,23 @@ static double block_wu(const homg_grid *g, int k0, int fmg)
     return wu;
 }
 
-/* Levels k.. in one launch (kernels/grid/grid_coarse.cu): a V-cycle on level k
- * from zero or from its value, or the full multigrid (mode HOMG_BLOCK_*). */
+/* Blocks of the coarse levels' cluster: HOMG_BOX_CLUSTER (environment, the
+ * benchmark's knob; 1: one block), else the kernel's choice. */
+static int cluster_blocks(void)
+{
+    const char *env = getenv("HOMG_BOX_CLUSTER");
+    return env && *env ? atoi(env) : 0;
+}
+
+/* Levels k.. in one launch (kernels/grid/grid_coarse*.cu: one block, or a thread-block
+ * cluster from 64 x 64 up): a V-cycle on level k from zero or from its value, or the
+ * full multigrid (mode HOMG_BLOCK_*). */
 static homg_status block(cycle *c, int k, int mode)
 {
     homg_grid *g = c->g;
     grid_coarse C;
     memset(&C, 0, sizeof C);
+    C.cluster = cluster_blocks();
     C.nlev = g->nlevels - k;
     C.mode = mode;
     C.pre = g->desc.pre;
