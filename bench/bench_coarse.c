@@ -212,6 +212,28 @@ int main(int argc, char **argv)
             }
         free_problem(&P);
     }
+    printf("\n16 blocks, the levels up to `solo` cells in block 0 alone (default 1024):\n\n");
+    printf("| top | V(2,2) mode | solo 1024 | solo 4096 | solo 16384 |\n|---|---|---|---|---|\n");
+    for (int s = 0; s < ns; s++) {
+        problem P;
+        if (sizes[s] < 128)
+            continue;
+        make_problem(&P, sizes[s]);
+        P.C.pre = P.C.post = 2;
+        P.C.cluster = 16;
+        for (int mode = 1; mode < 3; mode++) {
+            P.C.mode = mode;
+            printf("| %d^2 | %s |", sizes[s], mode_names[mode]);
+            for (int solo = 1024; solo <= 16384; solo *= 4) {
+                P.C.solo_cells = solo;
+                double us = time_launch(&P);
+                (void)cudaGetLastError();
+                printf(us < 0 ? " - |" : " %.1f |", us);
+            }
+            printf("\n");
+        }
+        free_problem(&P);
+    }
     for (int s = 0; s < ns; s++) {
         if (sizes[s] != 256)
             continue;

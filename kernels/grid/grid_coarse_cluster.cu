@@ -405,13 +405,14 @@ __global__ void __launch_bounds__(NT)
         B.clock[0] = B.marks;
 }
 
-/* The split for `blocks` blocks: levels with more than HOMG_COARSE_SOLO_CELLS cells
+/* The split for `blocks` blocks: levels with more than solo_cells cells
  * and at least one pair of rows per block (never the coarsest); 0 if none. */
 static int clu_make_plan(const grid_coarse *C, int blocks, clu_plan *P)
 {
+    const long solo = C->solo_cells > 0 ? C->solo_cells : HOMG_COARSE_SOLO_CELLS;
     int split = 0;
-    while (split < C->nlev - 1 && (long)C->lev[split].nx * C->lev[split].ny > HOMG_COARSE_SOLO_CELLS &&
-           C->lev[split].ny / 2 >= blocks && C->lev[split].nx >= 2)
+    while (split < C->nlev - 1 && (long)C->lev[split].nx * C->lev[split].ny > solo && C->lev[split].ny / 2 >= blocks &&
+           C->lev[split].nx >= 2)
         split++;
     if (split == 0 || blocks < 2)
         return 0;

@@ -60,6 +60,7 @@ enum { HOMG_BLOCK_V_ZERO = 0, HOMG_BLOCK_V_KEEP, HOMG_BLOCK_FMG };
 typedef struct grid_coarse {
     int nlev, mode, pre, post, bottom_sweeps;
     int cluster;      /* CUDA: blocks of the cluster (1: one block; 0: a cluster from 64 x 64 cells up) */
+    int solo_cells;   /* CUDA cluster: levels of at most this many cells in one block (0: HOMG_COARSE_SOLO_CELLS) */
     long long *clock; /* CUDA cluster, benchmarks: per-op clock64 marks (grid_coarse_cluster.cu), or NULL */
     grid_level lev[HOMG_COARSE_BLOCK_LEVELS];
     const void *qx, *qy, *inv_eig;

@@ -101,11 +101,12 @@ static double block_wu(const homg_grid *g, int k0, int fmg)
     return wu;
 }
 
-/* Blocks of the coarse levels' cluster: HOMG_BOX_CLUSTER (environment, the
- * benchmark's knob; 1: one block), else the kernel's choice. */
-static int cluster_blocks(void)
+/* The coarse levels' cluster: HOMG_BOX_CLUSTER blocks (1: one block) and
+ * HOMG_BOX_SOLO_CELLS (levels that small in one block of it), environment variables
+ * the benchmark compares settings with; else (0) the kernel's choice. */
+static int env_int(const char *name)
 {
-    const char *env = getenv("HOMG_BOX_CLUSTER");
+    const char *env = getenv(name);
     return env && *env ? atoi(env) : 0;
 }
 
@@ -117,7 +118,8 @@ static homg_status block(cycle *c, int k, int mode)
     homg_grid *g = c->g;
     grid_coarse C;
     memset(&C, 0, sizeof C);
-    C.cluster = cluster_blocks();
+    C.cluster = env_int("HOMG_BOX_CLUSTER");
+    C.solo_cells = env_int("HOMG_BOX_SOLO_CELLS");
     C.nlev = g->nlevels - k;
     C.mode = mode;
     C.pre = g->desc.pre;
