@@ -198,8 +198,10 @@ __device__ __forceinline__ T c_res(const grid_level &L, const T *um, const T *u,
 }
 
 /* f_{k+1} = R (f_k + bterm - A u_k) on the coarse rows of this block's band;
- * with_u false: u = 0 and no face data. */
-template <typename T> __device__ void c_restrict(const clu<T> &B, int k, bool with_u, int &prev)
+ * with_u false: u = 0 and no face data.  own_next: the next op reads only this
+ * block's rows of level k+1 (a sweep from zero, or the next restriction of f
+ * alone), so when level k+1 is split the block waits for itself alone. */
+template <typename T> __device__ void c_restrict(const clu<T> &B, int k, bool with_u, bool own_next, int &prev)
 {
     const bool sp = k < B.split;
     if (!op_begin(B, prev, sp, k, MARK_RESTRICT))
@@ -215,7 +217,7 @@ template <typename T> __device__ void c_restrict(const clu<T> &B, int k, bool wi
               (c_res<T>(L, b, c, d, f1, 2 * I, j + 1, with_u) + c_res<T>(L, b, c, d, f1, 2 * I + 1, j + 1, with_u));
         fc[Jl * ncx + I] = (T)0.25 * s;
     }
-    op_end(sp);
+    op_end(sp && !(own_next && k + 1 < B.split));
 }
 
 /* u_k (+)= P u_{k+1} on this block's band */
@@ -259,7 +261,7 @@ template <typename T> __device__ void c_vcycle(const grid_coarse &C, const clu<T
     const int last = C.nlev - 1;
     for (int k = k0; k < last; k++) {
         c_smooth<T>(B, k, C.pre, k > k0 || zero, prev);
-        c_restrict<T>(B, k, true, prev);
+        c_restrict<T>(B, k, true, C.pre > 0, prev);
     }
     c_bottom<T>(C, B, prev);
     for (int k = last - 1; k >= k0; k--) {
@@ -301,7 +303,7 @@ template <typename T> __device__ void c_fmg(const grid_coarse &C, clu<T> &B, int
 {
     const int last = C.nlev - 1;
     for (int k = 0; k < last; k++) {
-        c_restrict<T>(B, k, false, prev);
+        c_restrict<T>(B, k, false, true, prev);
         c_restrict_faces<T>(B, k);
     }
     c_bottom<T>(C, B, prev);
@@ -309,7 +311,7 @@ template <typename T> __device__ void c_fmg(const grid_coarse &C, clu<T> &B, int
         c_clear_bc<T>(B, k + 1, C.nlev);
         c_prolong<T>(B, k, 1, prev);
         c_smooth<T>(B, k, C.pre, false, prev);
-        c_restrict<T>(B, k, true, prev);
+        c_restrict<T>(B, k, true, C.pre > 0, prev);
         c_vcycle<T>(C, B, k + 1, true, prev);
         c_prolong<T>(B, k, 0, prev);
         c_smooth<T>(B, k, C.post, false, prev);
