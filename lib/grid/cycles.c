@@ -111,7 +111,7 @@ static int env_int(const char *name)
 }
 
 /* Levels k.. in one launch (kernels/grid/grid_coarse*.cu: one block, or a thread-block
- * cluster from 64 x 64 up): a V-cycle on level k from zero or from its value, or the
+ * cluster above 64 x 64): a V-cycle on level k from zero or from its value, or the
  * full multigrid (mode HOMG_BLOCK_*). */
 static homg_status block(cycle *c, int k, int mode)
 {

@@ -10,8 +10,8 @@
 #define HOMG_GRID_HIST_MAX   1000
 #define HOMG_GRID_GRAPHS     16 /* graphs cached, + 4 per right-hand side (graphs.c) */
 #define HOMG_COARSE_SWEEPS   16
-#define HOMG_BOX_BLOCK_CELLS 65536 /* FMG on CUDA: levels up to this many cells in one cluster launch (box.c) */
-#define HOMG_BOX_FUSED_CELLS 0     /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
+#define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one launch (off: slower on the H100, box.c) */
+#define HOMG_BOX_FUSED_CELLS 0 /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
  * while the key matches. */
