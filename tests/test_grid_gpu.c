@@ -392,13 +392,15 @@ static void coarse_cluster_matches_cpu(void **state)
     assert_int_equal(mismatches, 0);
 }
 
-/* Small cluster cases alone (compute-sanitizer: memcheck, racecheck, synccheck). */
+/* Small cluster cases alone (compute-sanitizer: memcheck, racecheck, synccheck): two and
+ * three blocks (uneven bands), since racecheck did not finish 16 and 6 blocks in 25 s on
+ * the H100 (bench/results/h100.md, s8-cluster). */
 static void coarse_cluster_small(void **state)
 {
     (void)state;
     mismatches = 0;
-    coarse_case(64, 64, HOMG_FLOAT32, 1, 16, 8900);
-    coarse_case(128, 64, HOMG_FLOAT32, 1, 6, 8901);
+    coarse_case(64, 64, HOMG_FLOAT32, 1, 2, 8900);
+    coarse_case(64, 128, HOMG_FLOAT32, 1, 3, 8901);
     assert_int_equal(mismatches, 0);
 }
 

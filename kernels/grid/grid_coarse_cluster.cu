@@ -13,7 +13,14 @@
  * getting pairs [p0[b], p0[b+1]); level k < S-1 the same rows scaled by 2^(S-1-k),
  * so a coarse row and its two children always sit in one block.  Every block
  * carves its shared memory the same way (bands sized for the largest), so a
- * neighbour's row is the same offset mapped to its rank. */
+ * neighbour's row is the same offset mapped to its rank.
+ *
+ * Measured on the H100 (bench/results/h100.md, section s8-cluster): it beats one
+ * block from 128^2 up (44.4 against 70.5 us per V(2,2) launch) but not the levels'
+ * separate launches (63.8 us per 256^2 V-cycle against ~40): every barrier-separated
+ * step costs >= 1.1 us however little a block does, and a V(2,2) cycle over three
+ * split levels has 30 of them plus the exact solve on one SM (5.8 us).  So the box
+ * leaves it off (lib/grid/box.c, block_top). */
 #include <cooperative_groups.h>
 
 #include "core/cuda_check.h"
