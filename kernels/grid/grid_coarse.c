@@ -1,6 +1,7 @@
 /* grid_coarse.c -- CPU twin of kernels/grid/grid_coarse.cu: the coarse levels of
  * a cycle in one call, written as the composition of the plain CPU kernels (the
- * CUDA twin runs the same steps in one thread block from shared memory). */
+ * CUDA twins run the same steps in one thread block or one thread-block cluster
+ * from shared memory). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,7 +81,7 @@ homg_status homg_cpu_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const 
     const size_t elem = p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float);
     coarse_work w;
     homg_status st = HOMG_OK;
-    if (C->nlev < 1 || C->nlev > HOMG_COARSE_BLOCK_LEVELS || values(&C->lev[0]) > HOMG_COARSE_BLOCK_MAX)
+    if (C->nlev < 1 || C->nlev > HOMG_COARSE_BLOCK_LEVELS || values(&C->lev[0]) > HOMG_COARSE_CLUSTER_MAX)
         return HOMG_ERROR_INVALID_ARGUMENT;
     memset(&w, 0, sizeof w);
     w.C = C;

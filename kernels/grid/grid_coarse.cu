@@ -7,8 +7,9 @@
  * arithmetic, residuals from neighbour differences); the CPU twin composes the plain
  * kernels in double, so the two agree to float rounding.
  *
- * On the H100 it is still slower than separate launches (64^2 -> 32^2: 22.4 us
- * against 19.7; bench/results/h100_box2_s5.md), so lib/grid/box.c leaves it off.
+ * On the H100 it is slower than separate launches (64^2 -> 32^2: 22.4 us against
+ * 19.7; bench/results/h100_box2_s5.md): tops of more than 64 x 64 cells go to the
+ * cluster version (grid_coarse_cluster.cu) unless grid_coarse.cluster says 1.
  *
  * Shared memory, per level k: u_k, f_k, then the four faces' data (the top's copied
  * from global memory, the coarser ones restricted by FMG), then 4 x 32 x 33 values
@@ -290,10 +291,21 @@ template <typename T> static homg_status launch(kernel_exec *ex, const grid_coar
     return HOMG_OK;
 }
 
+homg_status homg_cuda_grid_coarse_cluster(kernel_exec *ex, homg_precision p, const grid_coarse *C, int blocks, void *u,
+                                          const void *f);
+
+/* One block up to 64 x 64 cells (or when asked), a 16-block cluster above
+ * (grid_coarse_cluster.cu): measured on the H100 (bench_coarse, V(2,2)), 64^2 takes
+ * 26.6 us in one block and 31.6 in a cluster, 128^2 70.5 and 44.4. */
 homg_status homg_cuda_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u, const void *f)
 {
-    if (C->nlev < 1 || C->nlev > HOMG_COARSE_BLOCK_LEVELS || level_values(C->lev[0]) > HOMG_COARSE_BLOCK_MAX)
+    const size_t cells = C->nlev >= 1 ? level_values(C->lev[0]) : 0;
+    const int blocks = C->cluster ? C->cluster : cells > 4096 ? HOMG_COARSE_CLUSTER_BLOCKS : 1;
+    if (C->nlev < 1 || C->nlev > HOMG_COARSE_BLOCK_LEVELS || C->cluster < 0 ||
+        cells > (blocks > 1 ? HOMG_COARSE_CLUSTER_MAX : HOMG_COARSE_BLOCK_MAX))
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "coarse_cycle: %d levels from %d x %d", C->nlev,
                               C->lev[0].nx, C->lev[0].ny);
+    if (blocks > 1)
+        return homg_cuda_grid_coarse_cluster(ex, p, C, blocks, u, f);
     return p == HOMG_FLOAT64 ? launch<double>(ex, C, u, f) : launch<float>(ex, C, u, f);
 }

@@ -44,15 +44,24 @@ typedef struct mfmg_level {
 } mfmg_level;
 
 /* The coarse levels of a cycle in one launch (coarse_cycle): lev[0] is the top
- * (at most HOMG_COARSE_BLOCK_MAX cells), each next level its 2x2 -> 1 coarsening,
+ * (at most HOMG_COARSE_CLUSTER_MAX cells), each next level its 2x2 -> 1 coarsening,
  * lev[nlev-1] the coarsest, solved exactly (qx, qy, inv_eig as for coarse_exact) or,
  * where qx is NULL, by zero + bottom_sweeps sweeps.  Only lev[0].bc is read:
  * coarser levels carry homogeneous data (FMG: lev[0]'s data restricted). */
 #define HOMG_COARSE_BLOCK_LEVELS 16
 #define HOMG_COARSE_BLOCK_MAX    16384
+/* On CUDA a cluster of up to HOMG_COARSE_CLUSTER_BLOCKS blocks (grid_coarse_cluster.cu)
+ * takes tops of up to HOMG_COARSE_CLUSTER_MAX cells (shared memory permitting); its
+ * levels of at most HOMG_COARSE_SOLO_CELLS cells run in one block of it. */
+#define HOMG_COARSE_CLUSTER_MAX    262144
+#define HOMG_COARSE_CLUSTER_BLOCKS 16
+#define HOMG_COARSE_SOLO_CELLS     1024
 enum { HOMG_BLOCK_V_ZERO = 0, HOMG_BLOCK_V_KEEP, HOMG_BLOCK_FMG };
 typedef struct grid_coarse {
     int nlev, mode, pre, post, bottom_sweeps;
+    int cluster;      /* CUDA: blocks of the cluster (1: one block; 0: a cluster from 64 x 64 cells up) */
+    int solo_cells;   /* CUDA cluster: levels of at most this many cells in one block (0: HOMG_COARSE_SOLO_CELLS) */
+    long long *clock; /* CUDA cluster, benchmarks: per-op clock64 marks (grid_coarse_cluster.cu), or NULL */
     grid_level lev[HOMG_COARSE_BLOCK_LEVELS];
     const void *qx, *qy, *inv_eig;
 } grid_coarse;

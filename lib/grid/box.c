@@ -123,15 +123,20 @@ static double knob(const char *name, double dflt)
     return env && *env ? atof(env) : dflt;
 }
 
-/* The first level the one-block coarse kernel takes: the finest with at most
- * HOMG_BOX_BLOCK_CELLS cells; nlevels (none) by default, since on the H100 one SM
- * running 64 x 64 and 32 x 32 still takes longer (22.4 us) than the three launches
- * it replaces (19.7 us; +4% per solve at 1024^2), and 128^2 down to 32^2 64 us
- * (bench/results/h100_box2_s5.md). */
+/* The first level the coarse-levels kernel takes (kernels/grid/grid_coarse*.cu: one
+ * block up to 64 x 64 cells, a thread-block cluster above): the finest with at most
+ * HOMG_BOX_BLOCK_CELLS cells, overridden by the environment variable of that name (the
+ * benchmark's A/B knob).  Off (nlevels) by default: on the H100 the levels' launches
+ * are faster -- one block for 64^2 -> 32^2 took 22.4 us against 19.7
+ * (bench/results/h100_box2_s5.md), a 16-block cluster for 256^2 -> 32^2 63.8 us per
+ * V-cycle against ~40 us of launches, and the whole 256^2 solve 0.184 ms against 0.119
+ * (bench/results/h100.md, section s8-cluster).  Capped so that the levels fit a
+ * cluster's shared memory with room (the same cap on both backends, so the CPU runs
+ * the same schedule). */
 static int block_top(const homg_grid *g)
 {
     long cells = (long)knob("HOMG_BOX_BLOCK_CELLS", HOMG_BOX_BLOCK_CELLS);
-    long most = HOMG_COARSE_BLOCK_MAX * (long)sizeof(float) / (long)g->elem; /* same shared memory in double */
+    long most = 65536L * (long)sizeof(float) / (long)g->elem;
     if (cells > most)
         cells = most;
     for (int k = 0; k < g->nlevels; k++)

@@ -10,7 +10,7 @@
 #define HOMG_GRID_HIST_MAX   1000
 #define HOMG_GRID_GRAPHS     16 /* graphs cached, + 4 per right-hand side (graphs.c) */
 #define HOMG_COARSE_SWEEPS   16
-#define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one thread block (off: slower on the H100) */
+#define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one launch (off: slower on the H100, box.c) */
 #define HOMG_BOX_FUSED_CELLS 0 /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
@@ -61,7 +61,7 @@ struct homg_grid {
     void *u0_scratch;                             /* FMG: the finest level's second buffer */
     void *gbc[HOMG_GRID_MAX_LEVELS][4];           /* FMG: Dirichlet data restricted to levels >= 1 */
     void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
-    int block_top;    /* FMG: the first level the one-block coarse kernel takes (nlevels: none) */
+    int block_top;    /* FMG: the first level the coarse-levels kernel takes (nlevels: none) */
     double fused_min; /* FMG: levels of at least this many cells run the fused steps */
 
     /* HOMG (seed 003) */
