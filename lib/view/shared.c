@@ -140,7 +140,7 @@ homg_status homg__view_shared_init(homg_view *v)
     size_t bytes = (size_t)v->width * v->height * v->elem;
     v->slots = slots_wanted(v);
     v->slot = 0;
-    v->ring = v->slots >= VIEW_RING;
+    v->ring = v->slots >= VIEW_RING_MIN;
     v->nring = v->ring ? v->slots : 0;
     /* the ring's slots may be textures (slots.c): aligned as VIEW_RING_ALIGN_KIB says */
     v->slot_bytes =
