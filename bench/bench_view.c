@@ -599,7 +599,7 @@ typedef struct loop_variant {
  * and the one of 2 frames back queried; a fence after the frame's GL work and the
  * one of 1 frame back polled (zero timeout, flush bit); with SYNC_WAIT the host
  * first waits for the event and the fence of SYNC_BACK frames back (the ring's
- * 3 slots: how far ahead it lets the host run). */
+ * 3 slots, its depth before s8-view5: how far ahead it lets the host run). */
 enum { SYNC_EVENT = 1, SYNC_FENCE = 2, SYNC_WAIT = 4, SYNC_BACK = 3 };
 static void *sync_ev[SYNC_BACK];
 static GLsync sync_fence[SYNC_BACK];
@@ -858,7 +858,8 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         N("nothing shared, draw + glFlush, + event and fence polled per frame", 1, SYNC_EVENT | SYNC_FENCE),
         N("nothing shared, draw + glFlush, + event and fence, host waits for those of 3 frames back", 1,
           SYNC_EVENT | SYNC_FENCE | SYNC_WAIT),
-        /* s8-view4: the ring with one piece switched off (lib/view/knobs.c), no GL draw */
+        /* s8-view4: the ring with one piece switched off (lib/view/knobs.c), no GL draw; since s8-view5 at the
+           default depth (6 slots, was 3) unless a row names HOMG_VIEW_RING_SLOTS */
         R("ring, no GL draw at all", NULL, 0),
         R("ring, no GL draw, (a) no fences (HOMG_VIEW_RING_FENCE=0)", "HOMG_VIEW_RING_FENCE=0", 0),
         R("ring, no GL draw, (a) fences polled without the flush bit (FENCE=2)", "HOMG_VIEW_RING_FENCE=2", 0),
@@ -873,7 +874,8 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         R("ring, no GL draw, (e) blocking-sync events (EVENT_FLAGS=2)", "HOMG_VIEW_RING_EVENT_FLAGS=2", 0),
         R("ring, no GL draw, host polls instead of blocking (HOMG_VIEW_RING_SPIN=1)", "HOMG_VIEW_RING_SPIN=1", 0),
         R("ring, no GL draw, 4 slots (HOMG_VIEW_RING_SLOTS=4)", "HOMG_VIEW_RING_SLOTS=4", 0),
-        R("ring, no GL draw, 6 slots", "HOMG_VIEW_RING_SLOTS=6", 0),
+        R("ring, no GL draw, 3 slots (the default before s8-view5)", "HOMG_VIEW_RING_SLOTS=3", 0),
+        R("ring, no GL draw, 8 slots", "HOMG_VIEW_RING_SLOTS=8", 0),
         R("ring, no GL draw, (d) cudaMalloc slots, no fences", "HOMG_VIEW_RING_PLAIN=1 HOMG_VIEW_RING_FENCE=0", 0),
         /* the same, GL drawing another texture */
         R("ring, GL draws another texture", NULL, 1),
@@ -888,13 +890,15 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         R("ring, other texture, (e) blocking-sync events", "HOMG_VIEW_RING_EVENT_FLAGS=2", 1),
         R("ring, other texture, host polls instead of blocking", "HOMG_VIEW_RING_SPIN=1", 1),
         R("ring, other texture, 4 slots", "HOMG_VIEW_RING_SLOTS=4", 1),
-        R("ring, other texture, 6 slots", "HOMG_VIEW_RING_SLOTS=6", 1),
+        R("ring, other texture, 3 slots", "HOMG_VIEW_RING_SLOTS=3", 1),
+        R("ring, other texture, 8 slots", "HOMG_VIEW_RING_SLOTS=8", 1),
         /* candidate fixes in the real loop (GL draws the slot's texture) */
         R("ring, slot's texture, fences polled without the flush bit", "HOMG_VIEW_RING_FENCE=2", 2),
         R("ring, slot's texture, host polls instead of blocking", "HOMG_VIEW_RING_SPIN=1", 2),
         R("ring, slot's texture, 4 slots", "HOMG_VIEW_RING_SLOTS=4", 2),
-        R("ring, slot's texture, 6 slots", "HOMG_VIEW_RING_SLOTS=6", 2),
-        R("ring, slot's texture, 6 slots, polls", "HOMG_VIEW_RING_SLOTS=6 HOMG_VIEW_RING_SPIN=1", 2),
+        R("ring, slot's texture, 3 slots", "HOMG_VIEW_RING_SLOTS=3", 2),
+        R("ring, slot's texture, 8 slots", "HOMG_VIEW_RING_SLOTS=8", 2),
+        R("ring, slot's texture, 3 slots, DROP=1", "HOMG_VIEW_RING_SLOTS=3 HOMG_VIEW_RING_DROP=1", 2),
         R("ring, slot's texture, blocking-sync events", "HOMG_VIEW_RING_EVENT_FLAGS=2", 2),
         R("ring, slot's texture, (timing only) no fences", "HOMG_VIEW_RING_FENCE=0", 2),
         /* s8-view4 after its run: the host waits for CUDA's newest write (older ones dropped) before a GL fence */

@@ -1129,14 +1129,17 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * application's object one), while CUDA and GL work with nothing shared
  * alternate for ~0.01 ms (bench_view F).
  * desc.latency = 1 lets SHARED into an application's
- * object drop both waits: its memory becomes a ring of 3 slots ordered by the
- * host both ways.  A write fills a slot GL has finished copying from (the host
+ * object drop both waits: its memory becomes a ring of 6 slots ordered by the
+ * host both ways (memory: 6 x the picture, w * h * 4 bytes, each rounded up to
+ * 2 MiB, the CUDA allocation granularity: 24 MiB at 1024^2, 12 MiB for any
+ * picture up to 2 MiB; 3 slots before s8-view5 cost 0.09 ms more a frame on the
+ * H100, bench/results/h100_view.md J).  A write fills a slot GL has finished copying from (the host
  * looks at GL fences without waiting) and records a CUDA event; GL's copy into
  * the object is queued for the newest write whose event the host finds passed
  * (cudaEventQuery, no wait).  So a draw after homg_view_write shows a complete
  * frame, this write's or an earlier one's (info.shown says which; the first
  * write is waited for), never a half-written one; the host waits only when the
- * GPU is 3 frames behind.  homg_view_flush hands over the last write.  With
+ * GPU is 6 frames behind.  homg_view_flush hands over the last write.  With
  * latency, AUTO measures MAP and SHARED as a queued loop of writes (no glFinish
  * between them; H100: ring 0.18 ms, map 0.33).  MAP, UPLOAD and a view-owned
  * buffer ignore it.  Into a texture the ring's slots are textures themselves

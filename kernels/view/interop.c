@@ -62,7 +62,7 @@ void homg_cpu_view_shared_free(kernel_exec *ex, view_shared *sh)
     (void)sh;
 }
 
-homg_status homg_cpu_view_shared_surface(kernel_exec *ex, const view_shared *sh, size_t offset, int w, int h, int rgba8,
+homg_status homg_cpu_view_shared_surface(kernel_exec *ex, view_shared *sh, size_t offset, int w, int h, int rgba8,
                                          void **handle, unsigned long long *surface)
 {
     (void)sh;

@@ -185,6 +185,7 @@ extern "C" homg_status homg_cuda_view_shared_alloc(kernel_exec *ex, size_t bytes
     sh->ptr = NULL;
     sh->fd = -1;
     sh->bytes = 0;
+    sh->ext = NULL;
     homg_status st = vmm_load(ex, &a);
     if (st != HOMG_OK)
         return st;
@@ -226,6 +227,9 @@ extern "C" void homg_cuda_view_shared_free(kernel_exec *ex, view_shared *sh)
     if (sh->fd >= 0)
         close(sh->fd);
     sh->fd = -1;
+    if (sh->ext) /* the slots' arrays on it are freed (slots.c) */
+        cudaDestroyExternalMemory((cudaExternalMemory_t)sh->ext);
+    sh->ext = NULL;
     if (!sh->ptr || vmm_load(ex, &a) != HOMG_OK)
         return;
     a.unmap((CUdeviceptr)sh->ptr, sh->bytes);
@@ -237,7 +241,7 @@ extern "C" void homg_cuda_view_shared_free(kernel_exec *ex, view_shared *sh)
 /* ---- the ring's slots as CUDA arrays (lib/view/slots.c: GL's optimal-tiled textures on the same memory) */
 
 struct slot_surface {
-    cudaExternalMemory_t ext;
+    cudaExternalMemory_t ext; /* its own import (sh->import_each), else NULL: sh->ext */
     cudaMipmappedArray_t mip;
     cudaSurfaceObject_t surf;
 };
@@ -256,38 +260,59 @@ extern "C" void homg_cuda_view_shared_surface_free(void *handle)
     free(s);
 }
 
-extern "C" homg_status homg_cuda_view_shared_surface(kernel_exec *ex, const view_shared *sh, size_t offset, int w,
-                                                     int h, int rgba8, void **handle, unsigned long long *surface)
+/* sh's memory imported into CUDA as external memory from a fresh descriptor. */
+static cudaError_t import_shared(const view_shared *sh, vmm_api *a, cudaExternalMemory_t *ext, CUresult *r)
+{
+    cudaExternalMemoryHandleDesc md;
+    cudaError_t e;
+    int fd = -1;
+    *ext = NULL;
+    if ((*r = a->export_handle(&fd, (CUmemGenericAllocationHandle)sh->handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
+                               0)) != CUDA_SUCCESS)
+        return cudaErrorUnknown;
+    memset(&md, 0, sizeof md);
+    md.type = cudaExternalMemoryHandleTypeOpaqueFd;
+    md.handle.fd = fd;
+    md.size = sh->bytes;
+    e = cudaImportExternalMemory(ext, &md);
+    if (e != cudaSuccess) {
+        close(fd); /* CUDA owns it once imported */
+        *ext = NULL;
+    }
+    return e;
+}
+
+extern "C" homg_status homg_cuda_view_shared_surface(kernel_exec *ex, view_shared *sh, size_t offset, int w, int h,
+                                                     int rgba8, void **handle, unsigned long long *surface)
 {
     vmm_api a;
-    cudaExternalMemoryHandleDesc md;
     cudaExternalMemoryMipmappedArrayDesc ad;
+    cudaExternalMemory_t ext = NULL;
     cudaResourceDesc rd;
     cudaArray_t arr = NULL;
-    cudaError_t e;
-    CUresult r;
-    int fd = -1;
+    cudaError_t e = cudaSuccess;
+    CUresult r = CUDA_SUCCESS;
     slot_surface *s;
     *handle = NULL;
     *surface = 0;
     homg_status st = vmm_load(ex, &a);
     if (st != HOMG_OK)
         return st;
-    if ((r = a.export_handle(&fd, (CUmemGenericAllocationHandle)sh->handle, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR,
-                             0)) != CUDA_SUCCESS)
-        return cu_fail(ex, r, "cuMemExportToShareableHandle");
     s = (slot_surface *)calloc(1, sizeof *s);
-    if (!s) {
-        close(fd);
+    if (!s)
         return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY, "a slot surface");
+    if (sh->import_each) {
+        e = import_shared(sh, &a, &s->ext, &r);
+        ext = s->ext;
+    } else {
+        if (!sh->ext && (e = import_shared(sh, &a, &ext, &r)) == cudaSuccess)
+            sh->ext = (void *)ext;
+        ext = (cudaExternalMemory_t)sh->ext;
     }
-    memset(&md, 0, sizeof md);
-    md.type = cudaExternalMemoryHandleTypeOpaqueFd;
-    md.handle.fd = fd;
-    md.size = sh->bytes;
-    e = cudaImportExternalMemory(&s->ext, &md);
-    if (e != cudaSuccess)
-        close(fd); /* CUDA owns it once imported */
+    if (r != CUDA_SUCCESS) {
+        free(s);
+        return cu_fail(ex, r, "cuMemExportToShareableHandle");
+    }
     if (e == cudaSuccess) {
         memset(&ad, 0, sizeof ad);
         ad.offset = offset;
@@ -295,7 +320,7 @@ extern "C" homg_status homg_cuda_view_shared_surface(kernel_exec *ex, const view
         ad.extent = make_cudaExtent((size_t)w, (size_t)h, 0);
         ad.flags = cudaArraySurfaceLoadStore;
         ad.numLevels = 1;
-        e = cudaExternalMemoryGetMappedMipmappedArray(&s->mip, s->ext, &ad);
+        e = cudaExternalMemoryGetMappedMipmappedArray(&s->mip, ext, &ad);
     }
     if (e == cudaSuccess)
         e = cudaGetMipmappedArrayLevel(&arr, s->mip, 0);

@@ -45,6 +45,9 @@ typedef struct view_shared {
     size_t bytes;              /* rounded up to the allocation granularity */
     int fd;                    /* the exported descriptor; -1 once it is handed to GL */
     unsigned long long handle; /* CUmemGenericAllocationHandle */
+    void *ext;                 /* CUDA's one import of this memory for the slots' arrays (shared_surface), freed
+                                  by shared_free; NULL: none yet */
+    int import_each;           /* each array its own import, freed with it (before s8-view5; a benchmark knob) */
 } view_shared;
 
 /* The interop entries take `image` = 1 for a GL_TEXTURE_2D, 0 for a buffer object. */
@@ -64,9 +67,10 @@ typedef struct view_shared {
     X(homg_status, view, shared_alloc, (kernel_exec * ex, size_t bytes, view_shared * sh))                    \
     X(void, view, shared_free, (kernel_exec * ex, view_shared * sh))                                          \
     /* A w x h CUDA array (rgba8: uchar4, else float; 1 level) on sh's memory at `offset` (sh imported \
-     * as external memory from a fresh descriptor), and a surface object on it; *handle frees both. */      \
+     * once as external memory from a fresh descriptor: sh->ext), and a surface object on it; *handle frees \
+     * both (not sh->ext, unless sh->import_each). */      \
     X(homg_status, view, shared_surface,                                                                      \
-      (kernel_exec * ex, const view_shared *sh, size_t offset, int w, int h, int rgba8, void **handle,        \
+      (kernel_exec * ex, view_shared * sh, size_t offset, int w, int h, int rgba8, void **handle,             \
        unsigned long long *surface))                                                                          \
     X(void, view, shared_surface_free, (void *handle))                                                        \
     /* Imports a semaphore from fd (taking the descriptor on success). */                                     \

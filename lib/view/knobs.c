@@ -23,7 +23,9 @@ void homg__view_knobs_read(view_knobs *k)
     k->plain = knob("HOMG_VIEW_RING_PLAIN", 0, 0, 2);
     k->spin = knob("HOMG_VIEW_RING_SPIN", 0, 0, 1);
     k->drop = knob("HOMG_VIEW_RING_DROP", 0, 0, 1);
-    k->slots = knob("HOMG_VIEW_RING_SLOTS", VIEW_RING, VIEW_RING, VIEW_RING_MAX);
+    k->slots = knob("HOMG_VIEW_RING_SLOTS", VIEW_RING, VIEW_RING_MIN, VIEW_RING_MAX);
+    k->align_kib = knob("HOMG_VIEW_RING_ALIGN", VIEW_RING_ALIGN_KIB, 64, 4096);
+    k->import_each = knob("HOMG_VIEW_RING_IMPORT_EACH", 0, 0, 1);
 }
 
 double homg__view_now_ms(void)
@@ -31,4 +33,9 @@ double homg__view_now_ms(void)
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+
+size_t homg__view_ring_slot_bytes(size_t bytes, size_t align)
+{
+    return align ? (bytes + align - 1) / align * align : bytes;
 }

@@ -1,5 +1,5 @@
 /* ring.c -- the SHARED path with desc.latency: the shared memory is a ring of
- * VIEW_RING slots and both hand-overs are ordered by the host, so neither
+ * VIEW_RING slots (knobs.slots) and both hand-overs are ordered by the host, so neither
  * context ever waits for the other on the GPU (each such wait costs ~0.17 ms
  * of GPU time on the H100, bench_view F).
  *   CUDA -> GL: a write fills a free slot and records an event after it; the
@@ -8,19 +8,20 @@
  *     draw issued later shows that complete frame, possibly an earlier write's.
  *   GL -> CUDA: a fence after GL's copy; the slot is free again once the host
  *     finds it signalled (glClientWaitSync with a zero timeout).
- * The host waits only when every slot is taken (the GPU is VIEW_RING frames
+ * The host waits only when every slot is taken (the GPU is nring frames
  * behind), and for the first write, so the object never shows a frame older
  * than the view.
  * Into a texture the slots are textures themselves where GL allows (slots.c):
  * then handing a slot to GL is only naming it (homg_view_gl_texture), nothing
  * is copied, and the slot drawn until now gets its fence (after every GL command
  * issued so far, its draws included); the slot drawn now is never written.
- * What a frame pays for it (bench_view D, bench/results/h100_view.md I): with 3
- * slots the host needs a slot's fence about every other frame right after
+ * What a frame pays for it (bench_view D, bench/results/h100_view.md I and J): with
+ * 3 slots the host needs a slot's fence about every other frame right after
  * making it (a slot is replaced only once a newer write's event has passed), so
  * it waits for GL to catch up just after waiting for CUDA and the GPU idles in
  * between: +0.14 ms a frame; without fences (timing only) the ring costs what
- * nothing shared costs, with 6 slots +0.05.  knobs.c's switches time the parts. */
+ * nothing shared costs; with 6 slots (the default since s8-view5) +0.05.
+ * knobs.c's switches time the parts. */
 #include "view/view_internal.h"
 
 #include <string.h>

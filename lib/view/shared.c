@@ -140,10 +140,11 @@ homg_status homg__view_shared_init(homg_view *v)
     size_t bytes = (size_t)v->width * v->height * v->elem;
     v->slots = slots_wanted(v);
     v->slot = 0;
-    v->ring = v->slots >= VIEW_RING;
+    v->ring = v->slots >= VIEW_RING_MIN;
     v->nring = v->ring ? v->slots : 0;
-    /* the ring's slots may be textures (slots.c): 64 KiB covers GL's alignment of their offsets */
-    v->slot_bytes = v->ring ? (bytes + 65535) / 65536 * 65536 : (bytes + 255) / 256 * 256;
+    /* the ring's slots may be textures (slots.c): aligned as VIEW_RING_ALIGN_KIB says */
+    v->slot_bytes =
+        v->ring ? homg__view_ring_slot_bytes(bytes, (size_t)v->knobs.align_kib << 10) : (bytes + 255) / 256 * 256;
     if (v->slots > 1)
         bytes = (size_t)v->slots * v->slot_bytes;
     if (!v->gl.memory_fd)
@@ -154,6 +155,7 @@ homg_status homg__view_shared_init(homg_view *v)
     if (v->ring && v->knobs.plain)
         return plain_ring(v, bytes);
     HOMG_TRY_BACKEND(ctx, v->k->shared_alloc(&ctx->ex, bytes, &v->sh), "homg_view (shared): exportable memory");
+    v->sh.import_each = v->knobs.import_each;
     HOMG_TRY(import_buffer(v, bytes));
     v->semaphores = 0;
     if (v->ring) /* ordered by the host both ways: no semaphores */

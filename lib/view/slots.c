@@ -92,6 +92,26 @@ static void read_slot(homg_view *v, int s, void *got)
     gl->BindTexture(GL_TEXTURE_2D, (GLuint)saved);
 }
 
+/* After a slot's probe read back wrong: did CUDA's write land in the slot's memory
+ * (bytes not all zero through the allocation's own mapping: then GL's texture
+ * reads it wrong) or not (then CUDA's array is not on that memory)?  Which side
+ * is wrong, for bench/results/h100_view.md J's history-dependent failure. */
+static const char *landed(homg_view *v, int s)
+{
+    homg_ctx *ctx = v->ctx;
+    unsigned char *b = malloc(v->slot_bytes);
+    size_t nonzero = 0;
+    const char *r = "its memory unread";
+    if (b && ctx->mem->copy(&ctx->ex, b, (char *)v->sh.ptr + (size_t)s * v->slot_bytes, v->slot_bytes, HOMG_D2H) ==
+                 HOMG_OK) {
+        for (size_t i = 0; i < v->slot_bytes; i++)
+            nonzero += b[i] != 0;
+        r = nonzero ? "CUDA's bytes there: GL misreads" : "memory all 0: CUDA wrote elsewhere";
+    }
+    free(b);
+    return r;
+}
+
 /* Every slot written by the kernel and read by GL against the kernel's output
  * into plain memory; NULL when they agree, else why not (in `why`). */
 static const char *probe(homg_view *v, char *why, size_t len)
@@ -123,8 +143,8 @@ static const char *probe(homg_view *v, char *why, size_t len)
             if (got[i] != want[i] && !bad++)
                 first = i;
         if (bad)
-            snprintf(why, len, "slot %d read back %zu of %zu values wrong, the first at (%zu, %zu)", s, bad, n,
-                     first % (size_t)v->width, first / (size_t)v->width);
+            snprintf(why, len, "slot %d: %zu/%zu wrong from (%zu,%zu); %s", s, bad, n, first % (size_t)v->width,
+                     first / (size_t)v->width, landed(v, s));
     }
     homg__view_gl_drain(v);
     ctx->mem->free(&ctx->ex, dev);

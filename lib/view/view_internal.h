@@ -86,7 +86,13 @@ typedef void *GLsync;
  * into the object queued, its fence after; or, with the slots as textures, the
  * slot is the one drawn, its fence made when a newer slot replaces it), and it is
  * FREE again once the host sees the fence signalled. */
-enum { VIEW_RING = 3, VIEW_RING_MAX = 6 }; /* slots by default; HOMG_VIEW_RING_SLOTS up to the max */
+/* Slots by default (s8-view5: 6, was 3; bench/results/h100_view.md J: with 3 the host waits for a GL
+ * fence about every other frame, +0.14 ms a frame; 6 leave the fences time to pass); HOMG_VIEW_RING_SLOTS
+ * from the min to the max. */
+enum { VIEW_RING_MIN = 3, VIEW_RING = 6, VIEW_RING_MAX = 8 }; /* 7, 8: measured only (bench_view D) */
+/* The ring's slots start at multiples of the CUDA allocation granularity (2 MiB on the H100): GL's and
+ * CUDA's textures on the memory then never share a large page with another slot (s8-view5). */
+enum { VIEW_RING_ALIGN_KIB = 2048 };
 typedef enum view_slot_state { SLOT_FREE = 0, SLOT_WRITTEN, SLOT_HANDED } view_slot_state;
 typedef struct view_slot {
     view_slot_state state;
@@ -112,9 +118,13 @@ typedef struct view_knobs {
     int plain;       /* HOMG_VIEW_RING_PLAIN: 1 slots in ordinary device memory, 2 exportable memory GL never
                         imports; GL draws the application's texture, never written (timing only) */
     int spin;        /* HOMG_VIEW_RING_SPIN=1: the host's waits poll (zero-timeout fence, event query) in a loop */
-    int slots;       /* HOMG_VIEW_RING_SLOTS: the ring's slots, VIEW_RING (default) .. VIEW_RING_MAX */
+    int slots;       /* HOMG_VIEW_RING_SLOTS: the ring's slots, VIEW_RING_MIN .. VIEW_RING_MAX (default VIEW_RING) */
     int drop;        /* HOMG_VIEW_RING_DROP=1: with every slot taken and two or more written, the host waits for
                         CUDA's newest write (older ones freed unseen) before it waits for a GL fence */
+    int align_kib;   /* HOMG_VIEW_RING_ALIGN (KiB, 64 .. 4096): the slots' offsets a multiple of it; default
+                        VIEW_RING_ALIGN_KIB (s8-view4 and before: 64) */
+    int import_each; /* HOMG_VIEW_RING_IMPORT_EACH=1: each slot's CUDA array its own import of the memory (s8-view4
+                        and before); default one import for all */
 } view_knobs;
 
 /* Exportable semaphores made with Vulkan (vulkan.c). */
@@ -145,7 +155,7 @@ struct homg_view {
     /* SHARED with two slots (an application's object, semaphores): frame k writes slot
      * k % 2, ordered for GL by semaphore k % 2; CUDA writes a slot only once the host
      * has seen the fence after GL's copy from it two frames back (no GL -> CUDA wait). */
-    int slots;         /* 1, 2, or VIEW_RING (ring) */
+    int slots;         /* 1, 2, or VIEW_RING_MIN.. (ring) */
     int slot;          /* the next one written */
     size_t slot_bytes; /* the offset of slot 1 */
     GLsync fence[2];
@@ -174,6 +184,8 @@ struct homg_view {
 /* knobs.c: the benchmark's switches from the environment (view_knobs). */
 void homg__view_knobs_read(view_knobs *k);
 double homg__view_now_ms(void);
+/* A ring slot's bytes: a picture of `bytes` rounded up to a multiple of `align` (the next slot's offset). */
+size_t homg__view_ring_slot_bytes(size_t bytes, size_t align);
 
 /* gl.c */
 homg_status homg__view_gl_load(homg_view *v);
