@@ -21,6 +21,7 @@
 #include <cuda_runtime_api.h>
 
 #include "core/internal.h"
+#include "grid/grid_internal.h"
 #include "grid/grid_kernels.h"
 
 #define REPS  21
@@ -45,18 +46,6 @@ static void *upload(const double *x, size_t n)
     cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
     free(h);
     return d;
-}
-
-/* The cell-centred Dirichlet sine basis (as lib/grid/box.c). */
-static void sine_basis(int n, double h, double *q, double *eig)
-{
-    const double pi = 3.14159265358979323846;
-    for (int k = 0; k < n; k++) {
-        double c = sqrt((k == n - 1 ? 1.0 : 2.0) / n), sk = sin(pi * (k + 1) / (2.0 * n));
-        eig[k] = 4.0 / (h * h) * sk * sk;
-        for (int i = 0; i < n; i++)
-            q[i * n + k] = c * sin(pi * (k + 1) * (i + 0.5) / n);
-    }
 }
 
 typedef struct problem {
@@ -89,7 +78,7 @@ static void make_problem(problem *P, int N)
         memset((void *)L->bc, 0, sizeof L->bc);
         h *= 2;
     }
-    sine_basis(32, h, qx, ex_);
+    homg__grid_sine_basis(32, h, qx, ex_);
     for (int j = 0; j < 32; j++)
         for (int i = 0; i < 32; i++)
             inv[j * 32 + i] = 1.0 / (ex_[i] + ex_[j]);

@@ -41,7 +41,7 @@ void homg__box_free(homg_grid *g)
 
 /* Orthonormal sine basis of the cell-centred Dirichlet operator on n cells,
  * q[i*n + k] = c_k sin(pi (k+1) (i+1/2) / n), and its eigenvalues (4/h^2) sin^2(pi (k+1) / (2n)). */
-static void sine_basis(int n, double h, double *q, double *eig)
+void homg__grid_sine_basis(int n, double h, double *q, double *eig)
 {
     const double pi = 3.14159265358979323846;
     for (int k = 0; k < n; k++) {
@@ -105,8 +105,8 @@ static homg_status setup_coarse_exact(homg_grid *g)
     double qx[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], qy[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
     double ex[HOMG_COARSE_EXACT_MAX], ey[HOMG_COARSE_EXACT_MAX];
     double inv[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
-    sine_basis(nx, h, qx, ex);
-    sine_basis(ny, h, qy, ey);
+    homg__grid_sine_basis(nx, h, qx, ex);
+    homg__grid_sine_basis(ny, h, qy, ey);
     for (int ky = 0; ky < ny; ky++)
         for (int kx = 0; kx < nx; kx++)
             inv[ky * nx + kx] = 1.0 / (ex[kx] + ey[ky] + L->lambda);

@@ -144,6 +144,8 @@ homg_status homg__grid_islands(homg_grid *g, const homg_grid_operator *op, grid_
                                void *scratch_b);
 void homg__grid_islands_free(homg_grid *g, grid_islands *isl);
 /* box.c: the power-of-two 2D Dirichlet box with constant coefficients */
+/* Orthonormal sine basis of the cell-centred Dirichlet operator on n cells (q: n x n) and its eigenvalues. */
+void homg__grid_sine_basis(int n, double h, double *q, double *eig);
 homg_status homg__box_alloc(homg_grid *g);
 void homg__box_free(homg_grid *g);
 homg_status homg__box_set_constants(homg_grid *g);
