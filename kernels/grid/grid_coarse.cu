@@ -15,6 +15,7 @@
  * from global memory, the coarser ones restricted by FMG), then 4 x 32 x 33 values
  * for the exact coarsest solve. */
 #include "core/cuda_check.h"
+#include "grid_coarse.cuh"
 #include "grid_exact.cuh"
 #include "grid_point.cuh"
 
@@ -51,10 +52,6 @@ __device__ __forceinline__ int ilog2(int n) { return 31 - __clz(n); }
 /* Arithmetic is in the storage type, with the inverse diagonals precomputed (one
  * SM runs these levels alone, so its instruction count is the time); indices are
  * shifts, the level sides being powers of two (>= 2, so a cell touches <= 2 edges). */
-template <typename T> __device__ __forceinline__ T blk_idiag(const grid_level &L, int e)
-{
-    return (T)1 / ((T)(4 + e) * (T)L.inv_h2 + (T)L.lambda);
-}
 
 /* `sweeps` red-black sweeps on level k, in place in shared memory. */
 template <typename T> __device__ void blk_smooth(const blk<T> &B, int k, int sweeps)
@@ -172,39 +169,16 @@ template <typename T> __device__ void blk_vcycle(const grid_coarse &C, const blk
     }
 }
 
-/* Thread 0 drops the face data of levels k.. (they now hold corrections). */
-template <typename T> __device__ void blk_clear_bc(blk<T> &B, int k, int nlev)
-{
-    if (threadIdx.x == 0)
-        for (int j = k; j < nlev; j++)
-            for (int s = 0; s < 4; s++)
-                B.L[j].bc[s] = NULL;
-    __syncthreads();
-}
-
 template <typename T> __device__ void blk_fmg(const grid_coarse &C, blk<T> &B)
 {
     const int last = C.nlev - 1;
     for (int k = 0; k < last; k++) {
         blk_residual_restrict<T>(B, k, false);
-        for (int s = 0; s < 4; s++) {
-            const int nc = (s < 2 ? B.L[k].ny : B.L[k].nx) / 2;
-            const T *g = (const T *)B.L[k].bc[s];
-            if (!g)
-                continue;
-            for (int J = threadIdx.x; J < nc; J += NT)
-                B.bc[k + 1][s][J] = (T)(0.5 * ((double)g[2 * J] + (double)g[2 * J + 1]));
-        }
-        __syncthreads();
-        if (threadIdx.x == 0)
-            for (int s = 0; s < 4; s++)
-                if (B.L[k].bc[s])
-                    B.L[k + 1].bc[s] = B.bc[k + 1][s];
-        __syncthreads();
+        coarse_restrict_faces<T>(B, k);
     }
     blk_bottom<T>(C, B);
     for (int k = last - 1; k >= 0; k--) {
-        blk_clear_bc<T>(B, k + 1, C.nlev);
+        coarse_clear_bc(B, k + 1, C.nlev);
         blk_prolong<T>(B, k, 1);
         blk_smooth<T>(B, k, C.pre);
         blk_residual_restrict<T>(B, k, true);
@@ -229,7 +203,7 @@ template <typename T> __device__ void blk_setup(const grid_coarse &C, blk<T> &B,
         B.f[k] = p + level_values(C.lev[k]);
         p += 2 * level_values(C.lev[k]);
         for (int e = 0; e < 3; e++)
-            B.id[k][e] = blk_idiag<T>(C.lev[k], e);
+            B.id[k][e] = coarse_idiag<T>(C.lev[k], e);
         for (int s = 0; s < 4; s++) {
             B.bc[k][s] = p;
             p += s < 2 ? C.lev[k].ny : C.lev[k].nx;
@@ -253,17 +227,7 @@ __global__ void __launch_bounds__(NT) coarse_cycle_kernel(grid_coarse C, T *__re
         if (C.mode == HOMG_BLOCK_V_KEEP)
             B.u[0][q] = u[q];
     }
-#pragma unroll
-    for (int s = 0; s < 4; s++) {
-        const T *g = (const T *)C.lev[0].bc[s];
-        const int len = s < 2 ? C.lev[0].ny : C.lev[0].nx;
-        if (!g)
-            continue;
-        for (int q = threadIdx.x; q < len; q += NT)
-            B.bc[0][s][q] = g[q];
-        if (threadIdx.x == 0)
-            B.L[0].bc[s] = B.bc[0][s];
-    }
+    coarse_load_faces<T>(C, B);
     __syncthreads();
     if (C.mode == HOMG_BLOCK_FMG)
         blk_fmg<T>(C, B);

@@ -24,6 +24,7 @@
 #include <cooperative_groups.h>
 
 #include "core/cuda_check.h"
+#include "grid_coarse.cuh"
 #include "grid_exact.cuh"
 #include "grid_point.cuh"
 
@@ -277,45 +278,17 @@ template <typename T> __device__ void c_vcycle(const grid_coarse &C, const clu<T
     }
 }
 
-/* Every block restricts the face data into its own copy (block-local). */
-template <typename T> __device__ void c_restrict_faces(clu<T> &B, int k)
-{
-    for (int s = 0; s < 4; s++) {
-        const int nc = (s < 2 ? B.L[k].ny : B.L[k].nx) / 2;
-        const T *g = (const T *)B.L[k].bc[s];
-        if (!g)
-            continue;
-        for (int J = threadIdx.x; J < nc; J += NT)
-            B.bc[k + 1][s][J] = (T)(0.5 * ((double)g[2 * J] + (double)g[2 * J + 1]));
-    }
-    __syncthreads();
-    if (threadIdx.x == 0)
-        for (int s = 0; s < 4; s++)
-            if (B.L[k].bc[s])
-                B.L[k + 1].bc[s] = B.bc[k + 1][s];
-    __syncthreads();
-}
-
-template <typename T> __device__ void c_clear_bc(clu<T> &B, int k, int nlev)
-{
-    __syncthreads(); /* no thread still reads them */
-    if (threadIdx.x == 0)
-        for (int j = k; j < nlev; j++)
-            for (int s = 0; s < 4; s++)
-                B.L[j].bc[s] = NULL;
-    __syncthreads();
-}
-
 template <typename T> __device__ void c_fmg(const grid_coarse &C, clu<T> &B, int &prev)
 {
     const int last = C.nlev - 1;
     for (int k = 0; k < last; k++) {
         c_restrict<T>(B, k, false, true, prev);
-        c_restrict_faces<T>(B, k);
+        coarse_restrict_faces<T>(B, k); /* every block into its own copy */
     }
     c_bottom<T>(C, B, prev);
     for (int k = last - 1; k >= 0; k--) {
-        c_clear_bc<T>(B, k + 1, C.nlev);
+        __syncthreads(); /* no thread still reads them */
+        coarse_clear_bc(B, k + 1, C.nlev);
         c_prolong<T>(B, k, 1, prev);
         c_smooth<T>(B, k, C.pre, false, prev);
         c_restrict<T>(B, k, true, C.pre > 0, prev);
@@ -364,7 +337,7 @@ template <typename T> __device__ void clu_setup(const grid_coarse &C, const clu_
         }
         p += 2 * stored;
         for (int e = 0; e < 3; e++)
-            B.id[k][e] = (T)1 / ((T)(4 + e) * (T)C.lev[k].inv_h2 + (T)C.lev[k].lambda);
+            B.id[k][e] = coarse_idiag<T>(C.lev[k], e);
         for (int s = 0; s < 4; s++) {
             B.bc[k][s] = p;
             p += s < 2 ? C.lev[k].ny : C.lev[k].nx;
@@ -390,17 +363,7 @@ __global__ void __launch_bounds__(NT)
         if (C.mode == HOMG_BLOCK_V_KEEP)
             B.u[0][q] = u[(size_t)r0 * nx + q];
     }
-#pragma unroll
-    for (int s = 0; s < 4; s++) {
-        const T *g = (const T *)C.lev[0].bc[s];
-        const int len = s < 2 ? C.lev[0].ny : C.lev[0].nx;
-        if (!g)
-            continue;
-        for (int q = threadIdx.x; q < len; q += NT)
-            B.bc[0][s][q] = g[q];
-        if (threadIdx.x == 0)
-            B.L[0].bc[s] = B.bc[0][s];
-    }
+    coarse_load_faces<T>(C, B);
     cg::this_cluster().sync(); /* every block's table and top filled before any remote read */
     c_mark(B, 0, MARK_START);
     if (C.mode == HOMG_BLOCK_FMG)
