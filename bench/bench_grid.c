@@ -268,18 +268,34 @@ static const char *const no_pdl_env[] = { "HOMG_BOX_PDL", "0", NULL };
 static const char *const textbook_env[] = { "HOMG_BOX_FUSED_CELLS", "4194304", NULL };
 static const char *const block128_env[] = { "HOMG_BOX_BLOCK_CELLS", "16384", NULL };
 
-static void set_env(const char *const *env, int on)
+#define MAX_ENV 8 /* variables a row sets */
+
+/* Sets the row's variables, keeping what the caller's environment had in old[]. */
+static void set_env(const char *const *env, char **old)
 {
-    for (int i = 0; env[i]; i += 2)
-        on ? setenv(env[i], env[i + 1], 1) : unsetenv(env[i]);
+    for (int i = 0; env[i] && i / 2 < MAX_ENV; i += 2) {
+        const char *v = getenv(env[i]);
+        old[i / 2] = v ? strdup(v) : NULL;
+        setenv(env[i], env[i + 1], 1);
+    }
+}
+
+/* Puts back what set_env replaced (a variable the caller had set stays set). */
+static void restore_env(const char *const *env, char **old)
+{
+    for (int i = 0; env[i] && i / 2 < MAX_ENV; i += 2) {
+        old[i / 2] ? setenv(env[i], old[i / 2], 1) : unsetenv(env[i]);
+        free(old[i / 2]);
+    }
 }
 
 static void bench_env(homg_ctx *ctx, const homg_p2 *p, inputs *in, const char *name, double target, int reps,
                       const char *const *env)
 {
-    set_env(env, 1);
+    char *old[MAX_ENV];
+    set_env(env, old);
     bench_method(ctx, p, in, HOMG_FLOAT32, HOMG_METHOD_FMG, name, target, reps, 1);
-    set_env(env, 0);
+    restore_env(env, old);
 }
 
 /* One FFT solve on rotated inputs (buffer r mod nrot). */
@@ -585,9 +601,10 @@ int main(int argc, char **argv)
                               { block64_env, "fused, warm, block64" },
                               { block128_env, "fused, warm, block128" } };
             for (size_t w = 0; w < sizeof warm_rows / sizeof warm_rows[0]; w++) {
-                set_env(warm_rows[w].env, 1);
+                char *old[MAX_ENV];
+                set_env(warm_rows[w].env, old);
                 bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, warm_rows[w].name);
-                set_env(warm_rows[w].env, 0);
+                restore_env(warm_rows[w].env, old);
             }
         }
     }
