@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "cubeblock.h"
 #include "cubecase.h"
 #include "gridcase.h"
 #include "grid/cube_kernels.h"
@@ -269,6 +270,118 @@ static void solves_match_gen(void **state)
     }
 }
 
+/* ---- the coarse levels' V-cycle in one launch (kernels/grid/cube_coarse.h) ---- */
+
+/* The cube block's steps written out as visit() runs them (lib/grid/general.c: cube_pre,
+ * cube_sweeps from half-sweep 2, the restriction; coarse_apply; prolong_smooth, cube_sweeps
+ * from half-sweep 1 with the first Gauss-Seidel). */
+static void block_steps(kernel_exec *ex, const cube_block *B)
+{
+    const cube_kernels *Q = &homg_cpu_cube_kernels;
+    const int c = B->n - 1;
+    for (int q = 0; q < c; q++) {
+        assert_int_equal(Q->pre(ex, &B->K[q], B->x[q], B->b[q]), HOMG_OK);
+        for (int h = 2; h < 2 * B->pre[q]; h++)
+            assert_int_equal(Q->sweep(ex, &B->K[q], B->x[q], B->b[q], h & 1), HOMG_OK);
+        assert_int_equal(Q->residual_restrict(ex, &B->K[q], B->x[q], B->b[q], B->b[q + 1]), HOMG_OK);
+    }
+    assert_int_equal(homg_cpu_gen_coarse_apply(ex, HOMG_FLOAT32, &B->coarsest, B->cm, B->x[c], B->b[c]), HOMG_OK);
+    for (int q = c - 1; q >= 0; q--) {
+        cube_level gs = B->K[q];
+        gs.omega = 1.0f;
+        assert_int_equal(Q->prolong_smooth(ex, &B->K[q], B->x[q + 1], B->x[q], B->b[q], B->first), HOMG_OK);
+        for (int h = 1; h < 2 * B->post[q]; h++)
+            assert_int_equal(Q->sweep(ex, h == 1 ? &gs : &B->K[q], B->x[q], B->b[q], (h + B->first) & 1), HOMG_OK);
+    }
+}
+
+/* The block's configurations: case, top level, levels, omega, first colour, pre, post. */
+static const struct {
+    int t, nx, ny, nz, levels;
+    float omega;
+    int first, pre, post;
+} block_cfg[] = { { 3, 16, 16, 16, 3, 1.1f, 0, 2, 2 },
+                  { 9, 16, 8, 8, 3, 1.0f, 1, 1, 3 },
+                  { 14, 8, 8, 8, 2, 1.1f, 0, 2, 2 },
+                  { 15, 32, 32, 16, 4, 1.0f, 1, 2, 2 },
+                  { 10, 8, 32, 16, 3, 1.1f, 0, 3, 1 } };
+#define BLOCK_CFGS ((int)(sizeof block_cfg / sizeof block_cfg[0]))
+
+/* The CPU twin equals the steps run one by one, bit for bit, on every level's arrays. */
+static void block_twin_matches_steps(void **state)
+{
+    (void)state;
+    for (int i = 0; i < BLOCK_CFGS; i++) {
+        cube_block A, S;
+        assert_true(cube_block_case(&cpu->ex, block_cfg[i].t, block_cfg[i].nx, block_cfg[i].ny, block_cfg[i].nz,
+                                    block_cfg[i].levels, block_cfg[i].omega, block_cfg[i].first, block_cfg[i].pre,
+                                    block_cfg[i].post, 400 + (uint64_t)i, &A));
+        assert_true(cube_block_case(&cpu->ex, block_cfg[i].t, block_cfg[i].nx, block_cfg[i].ny, block_cfg[i].nz,
+                                    block_cfg[i].levels, block_cfg[i].omega, block_cfg[i].first, block_cfg[i].pre,
+                                    block_cfg[i].post, 400 + (uint64_t)i, &S));
+        assert_int_equal(homg_cpu_cubeblk_kernels.vcycle(&cpu->ex, &A), HOMG_OK);
+        block_steps(&cpu->ex, &S);
+        for (int q = 0; q < A.n; q++) {
+            const size_t n = cube_block_cells(&A, q);
+            assert_memory_equal(A.x[q], S.x[q], n * sizeof(float));
+            assert_memory_equal(A.b[q], S.b[q], n * sizeof(float));
+        }
+        assert_true(diff(A.x[0], A.b[0], cube_block_cells(&A, 0)) > 0.1); /* it did something */
+        cube_block_case_free(&A);
+        cube_block_case_free(&S);
+    }
+    {
+        cube_block A;
+        assert_true(cube_block_case(&cpu->ex, 3, 16, 16, 16, 3, 1.0f, 0, 2, 2, 7, &A));
+        A.n = 1;
+        assert_int_equal(homg_cpu_cubeblk_kernels.vcycle(&cpu->ex, &A), HOMG_ERROR_INVALID_ARGUMENT);
+        A.n = 3;
+        cube_block_case_free(&A);
+    }
+}
+
+/* CPU solves with the coarse levels as the cube block (the default) equal those with a
+ * launch per step (HOMG_CUBE_BLOCK_CELLS=0) bit for bit, plain cycles and CG, one launch
+ * for the 17 it replaces per cycle at 16^3 and below. */
+static void block_solves_match(void **state)
+{
+    static const int dims[][3] = { { 32, 32, 16 }, { 16, 64, 32 } };
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 31 + t);
+        const size_t n = grid_case_cells(c);
+        double *u[2];
+        homg_solve_desc sd;
+        homg_solve_info info[2];
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        if (t % 2) {
+            c->d.bc[0] = c->d.bc[4] = HOMG_BC_NEUMANN;
+            c->lambda = 0.1;
+        }
+        if (t >= 2)
+            setenv("HOMG_CUBE_PLAIN", "0", 1);
+        memset(&sd, 0, sizeof sd);
+        sd.tol = 1e-5;
+        for (int r = 0; r < 2; r++) {
+            u[r] = (double *)malloc(n * sizeof(double));
+            if (r)
+                setenv("HOMG_CUBE_BLOCK_CELLS", "0", 1);
+            assert_int_equal(grid_case_solve(cpu, c, &sd, u[r], &info[r], NULL, NULL), HOMG_OK);
+            unsetenv("HOMG_CUBE_BLOCK_CELLS");
+        }
+        unsetenv("HOMG_CUBE_PLAIN");
+        printf("  %d x %d x %d%s: block %d cycles %ld launches, steps %d cycles %ld launches, diff %.2e\n", c->d.nx,
+               c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
+               info[1].launches, homg_rel_diff(u[0], u[1], n));
+        assert_true(info[0].converged && info[0].cycles == info[1].cycles);
+        assert_true(info[0].launches < info[1].launches);
+        assert_true(homg_rel_diff(u[0], u[1], n) == 0.0);
+        free(u[0]), free(u[1]);
+        grid_case_free(c);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -286,9 +399,9 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kernels_match_gen),
-        cmocka_unit_test(levels_taken),
-        cmocka_unit_test(solves_match_gen),
+        cmocka_unit_test(kernels_match_gen),  cmocka_unit_test(levels_taken),
+        cmocka_unit_test(solves_match_gen),   cmocka_unit_test(block_twin_matches_steps),
+        cmocka_unit_test(block_solves_match),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

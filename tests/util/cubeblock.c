@@ -1,0 +1,60 @@
+/* cubeblock.c -- the cube block's test tables (cubeblock.h). */
+#include "cubeblock.h"
+#include "cubecase.h"
+#include "grid/cube_point.h"
+#include "grid/gen_point.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t cube_block_cells(const cube_block *B, int q)
+{
+    if (q == B->n - 1)
+        return (size_t)B->coarsest.nx * B->coarsest.ny * B->coarsest.nz;
+    return (size_t)B->K[q].nx * B->K[q].ny * B->K[q].nz;
+}
+
+int cube_block_case(kernel_exec *ex, int t, int nx, int ny, int nz, int levels, float omega, int first, int pre,
+                    int post, uint64_t seed, cube_block *B)
+{
+    gen_level L, C;
+    homg_rng rng = homg_rng_seed(seed);
+    memset(B, 0, sizeof *B);
+    cube_case_level(t, &L, &C);
+    L.nx = nx, L.ny = ny, L.nz = nz;
+    B->n = levels;
+    B->first = first;
+    for (int q = 0; q + 1 < levels; q++) {
+        if (!cube_from_gen(&L, &B->K[q]))
+            return 0;
+        B->K[q].omega = omega;
+        B->pre[q] = pre, B->post[q] = post;
+        memset(&C, 0, sizeof C);
+        C.nx = L.nx / 2, C.ny = L.ny / 2, C.nz = L.nz / 2, C.uniform = 1;
+        gen_uniform_coarse(&L, &C, 0);
+        L = C;
+    }
+    B->coarsest = L;
+    for (int q = 0; q < levels; q++) {
+        B->x[q] = cube_case_random(cube_block_cells(B, q), &rng);
+        B->b[q] = cube_case_random(cube_block_cells(B, q), &rng);
+    }
+    {
+        const size_t n = cube_block_cells(B, levels - 1);
+        float *cm = (float *)malloc(n * n * sizeof(float));
+        if (homg_cpu_gen_coarse_matrix(ex, HOMG_FLOAT32, &B->coarsest, 40, cm) != HOMG_OK) {
+            free(cm);
+            return 0;
+        }
+        B->cm = cm;
+    }
+    return 1;
+}
+
+void cube_block_case_free(cube_block *B)
+{
+    for (int q = 0; q < B->n; q++)
+        free(B->x[q]), free(B->b[q]);
+    free((void *)B->cm);
+    memset(B, 0, sizeof *B);
+}

@@ -1,0 +1,19 @@
+/* cubeblock.h -- cube block tables (kernels/grid/cube_coarse.h) for the tests: a
+ * chain of uniform levels halving down to the coarsest, host arrays, the coarsest's
+ * matrix from the CPU gen kernel. */
+#ifndef HOMG_CUBEBLOCK_H
+#define HOMG_CUBEBLOCK_H
+
+#include "grid/cube_coarse.h"
+#include "testutil.h"
+
+/* B: `levels` levels from nx x ny x nz with cube case t's sides and constants
+ * (cubecase.h), the cube levels' weight omega and sweeps pre / post, the way up from
+ * colour `first`; b[0] random, every other array random too (garbage the cycle
+ * overwrites).  Returns 0 when the chain is not a cube block's. */
+int cube_block_case(kernel_exec *ex, int t, int nx, int ny, int nz, int levels, float omega, int first, int pre,
+                    int post, uint64_t seed, cube_block *B);
+size_t cube_block_cells(const cube_block *B, int q);
+void cube_block_case_free(cube_block *B);
+
+#endif
