@@ -295,30 +295,14 @@ static void block_steps(kernel_exec *ex, const cube_block *B)
     }
 }
 
-/* The block's configurations: case, top level, levels, omega, first colour, pre, post. */
-static const struct {
-    int t, nx, ny, nz, levels;
-    float omega;
-    int first, pre, post;
-} block_cfg[] = { { 3, 16, 16, 16, 3, 1.1f, 0, 2, 2 },
-                  { 9, 16, 8, 8, 3, 1.0f, 1, 1, 3 },
-                  { 14, 8, 8, 8, 2, 1.1f, 0, 2, 2 },
-                  { 15, 32, 32, 16, 4, 1.0f, 1, 2, 2 },
-                  { 10, 8, 32, 16, 3, 1.1f, 0, 3, 1 } };
-#define BLOCK_CFGS ((int)(sizeof block_cfg / sizeof block_cfg[0]))
-
 /* The CPU twin equals the steps run one by one, bit for bit, on every level's arrays. */
 static void block_twin_matches_steps(void **state)
 {
     (void)state;
-    for (int i = 0; i < BLOCK_CFGS; i++) {
+    for (int i = 0; i < cube_block_count(); i++) {
         cube_block A, S;
-        assert_true(cube_block_case(&cpu->ex, block_cfg[i].t, block_cfg[i].nx, block_cfg[i].ny, block_cfg[i].nz,
-                                    block_cfg[i].levels, block_cfg[i].omega, block_cfg[i].first, block_cfg[i].pre,
-                                    block_cfg[i].post, 400 + (uint64_t)i, &A));
-        assert_true(cube_block_case(&cpu->ex, block_cfg[i].t, block_cfg[i].nx, block_cfg[i].ny, block_cfg[i].nz,
-                                    block_cfg[i].levels, block_cfg[i].omega, block_cfg[i].first, block_cfg[i].pre,
-                                    block_cfg[i].post, 400 + (uint64_t)i, &S));
+        assert_true(cube_block_nth(&cpu->ex, i, 400 + (uint64_t)i, &A));
+        assert_true(cube_block_nth(&cpu->ex, i, 400 + (uint64_t)i, &S));
         assert_int_equal(homg_cpu_cubeblk_kernels.vcycle(&cpu->ex, &A), HOMG_OK);
         block_steps(&cpu->ex, &S);
         for (int q = 0; q < A.n; q++) {

@@ -28,14 +28,14 @@ extern "C" {
 #define CUBE_BLOCK_MAX 8 /* levels, the coarsest included */
 
 typedef struct cube_block {
-    int n;                       /* levels, 2..CUBE_BLOCK_MAX: n - 1 cube levels, then the coarsest */
-    int first;                   /* the way up's first colour */
-    cube_level K[CUBE_BLOCK_MAX]; /* the cube levels 0 .. n-2 (each half the one above per axis) */
+    int n;                                         /* levels, 2..CUBE_BLOCK_MAX: n - 1 cube levels, then the coarsest */
+    int first;                                     /* the way up's first colour */
+    cube_level K[CUBE_BLOCK_MAX];                  /* the cube levels 0 .. n-2 (each half the one above per axis) */
     int pre[CUBE_BLOCK_MAX], post[CUBE_BLOCK_MAX]; /* their sweeps down (>= 1) and up (>= 1) */
-    gen_level coarsest;          /* lv[n-1]: uniform, no flags, at most GEN_COARSE_MATRIX_CELLS cells */
-    const float *cm;             /* its solve as a matrix (gen coarse_matrix) */
-    float *x[CUBE_BLOCK_MAX];    /* x[0]: the result; x[1..]: the coarse corrections (CPU only) */
-    float *b[CUBE_BLOCK_MAX];    /* b[0]: the right-hand side (read); b[1..]: written (CPU only) */
+    gen_level coarsest;       /* lv[n-1]: uniform, no flags, at most GEN_COARSE_MATRIX_CELLS cells */
+    const float *cm;          /* its solve as a matrix (gen coarse_matrix) */
+    float *x[CUBE_BLOCK_MAX]; /* x[0]: the result; x[1..]: the coarse corrections (CPU only) */
+    float *b[CUBE_BLOCK_MAX]; /* b[0]: the right-hand side (read); b[1..]: written (CPU only) */
 } cube_block;
 
 /* Floats of shared memory the CUDA kernel needs: u and f of every level (each rounded
@@ -49,7 +49,7 @@ static inline size_t cube_block_floats(const cube_block *B)
     return s + 4 * ((nc + 3) / 4 * 4);
 }
 
-#define CUBEBLK_KERNELS(X) \
+#define CUBEBLK_KERNELS(X)                                              \
     /* x[0] = one V-cycle from zero on B's levels (the steps above). */ \
     X(homg_status, cubeblk, vcycle, (kernel_exec * ex, const cube_block *B))
 

@@ -51,6 +51,22 @@ int cube_block_case(kernel_exec *ex, int t, int nx, int ny, int nz, int levels, 
     return 1;
 }
 
+static const struct {
+    int t, nx, ny, nz, levels;
+    float omega;
+    int first, pre, post;
+} cfg[] = { { 3, 16, 16, 16, 3, 1.1f, 0, 2, 2 }, { 9, 16, 8, 8, 3, 1.0f, 1, 1, 3 },
+            { 14, 8, 8, 8, 2, 1.1f, 0, 2, 2 },   { 15, 32, 32, 16, 4, 1.0f, 1, 2, 2 },
+            { 10, 8, 32, 16, 3, 1.1f, 0, 3, 1 }, { 6, 16, 16, 16, 3, 1.0f, 1, 2, 2 } };
+
+int cube_block_count(void) { return (int)(sizeof cfg / sizeof cfg[0]); }
+
+int cube_block_nth(kernel_exec *ex, int i, uint64_t seed, cube_block *B)
+{
+    return cube_block_case(ex, cfg[i].t, cfg[i].nx, cfg[i].ny, cfg[i].nz, cfg[i].levels, cfg[i].omega, cfg[i].first,
+                           cfg[i].pre, cfg[i].post, seed, B);
+}
+
 void cube_block_case_free(cube_block *B)
 {
     for (int q = 0; q < B->n; q++)

@@ -13,6 +13,10 @@
  * overwrites).  Returns 0 when the chain is not a cube block's. */
 int cube_block_case(kernel_exec *ex, int t, int nx, int ny, int nz, int levels, float omega, int first, int pre,
                     int post, uint64_t seed, cube_block *B);
+/* The tests' tables: sides, sizes (2 to 4 levels, 16^3 and a 32 x 32 x 16 top), omega 1
+ * and 1.1, either first colour, pre / post 1 to 3 (index 0 .. cube_block_count() - 1). */
+int cube_block_count(void);
+int cube_block_nth(kernel_exec *ex, int i, uint64_t seed, cube_block *B);
 size_t cube_block_cells(const cube_block *B, int q);
 void cube_block_case_free(cube_block *B);
 
