@@ -1,7 +1,7 @@
 /* bench_cube_block.c -- issue 9/12's 3D coarse levels in one block (kernels/grid/cube_coarse.cu):
  * the plain 3D Poisson box (float32, Dirichlet, from u = 0) with the levels of <= 4096 cells
  * in one launch (the default) and with a launch per step (HOMG_CUBE_BLOCK_CELLS=0), beside
- * the FFT: cycles to error 1e-4 against the float64 FFT solution, launches per solve, the
+ * the FFT (and from 8^3, HOMG_CUBE_BLOCK_CELLS=512): cycles to error 1e-4 against the float64 FFT solution, launches per solve, the
  * median of `reps` CUDA-event-timed solves of that many cycles (tol = 0, after a warm-up).
  * Then the coarse cycle alone from 16^3: one block against the cube kernels' 17 launches
  * (events around the whole, no graph).
@@ -87,15 +87,16 @@ static void *reference(homg_ctx *ctx, int n, const float *fh)
     return r;
 }
 
-/* One row: method m (block: HOMG_CUBE_BLOCK_CELLS unset, else "0"). */
-static void row(homg_ctx *ctx, int n, homg_method m, int block, const void *f, const void *uref, int reps)
+/* One row: method m with HOMG_CUBE_BLOCK_CELLS=cells (NULL: unset, the default 4096). */
+static void row(homg_ctx *ctx, int n, homg_method m, const char *cells, const void *f, const void *uref, int reps)
 {
     const size_t c = (size_t)n * n * n;
     solve_run s;
     homg_solve_info info;
     memset(&s, 0, sizeof s);
-    if (!block)
-        setenv("HOMG_CUBE_BLOCK_CELLS", "0", 1);
+    char what[64];
+    if (cells)
+        setenv("HOMG_CUBE_BLOCK_CELLS", cells, 1);
     s.g = box(ctx, n, HOMG_FLOAT32, m);
     unsetenv("HOMG_CUBE_BLOCK_CELLS");
     if (!s.g)
@@ -116,9 +117,9 @@ static void row(homg_ctx *ctx, int n, homg_method m, int block, const void *f, c
     s.sd.skip_input_check = 1;
     homg_grid_solve(s.g, f, NULL, s.u, &s.sd, &info);
     const double ms = bench_event_median_ms(2, reps, zero_u, solve_once, &s);
-    printf("| %d^3 | %s | %d | %.2e | %ld | %.3f |\n", n,
-           m == HOMG_METHOD_FFT ? "fft" : block ? "vcycle, cube block from 16^3" : "vcycle, a launch per step", cycles,
-           err, info.launches, ms);
+    snprintf(what, sizeof what, "vcycle, HOMG_CUBE_BLOCK_CELLS=%s", cells ? cells : "unset (4096)");
+    printf("| %d^3 | %s | %d | %.2e | %ld | %.3f |\n", n, m == HOMG_METHOD_FFT ? "fft" : what, cycles, err,
+           info.launches, ms);
     fflush(stdout);
     homg_grid_destroy(s.g);
     cudaFree(s.u);
@@ -176,7 +177,8 @@ static void coarse_alone(homg_ctx *ctx, int reps)
             c.D.x[q] = (float *)dev(H.x[q], n * sizeof(float));
             c.D.b[q] = (float *)dev(H.b[q], n * sizeof(float));
         }
-        c.D.cm = (const float *)dev(H.cm, cube_block_cells(&H, H.n - 1) * cube_block_cells(&H, H.n - 1) * sizeof(float));
+        c.D.cm =
+            (const float *)dev(H.cm, cube_block_cells(&H, H.n - 1) * cube_block_cells(&H, H.n - 1) * sizeof(float));
         c.block = 1;
         const double blk = 1e3 * bench_event_median_ms(3, reps * 5, NULL, coarse_once, &c);
         c.block = 0;
@@ -221,9 +223,10 @@ int main(int argc, char **argv)
             fh[k] = (float)((r >> 8) % 2001) / 1000.0f - 1.0f;
         }
         void *uref = reference(ctx, n, fh), *f = dev(fh, c * sizeof(float));
-        row(ctx, n, HOMG_METHOD_VCYCLE, 1, f, uref, reps);
-        row(ctx, n, HOMG_METHOD_VCYCLE, 0, f, uref, reps);
-        row(ctx, n, HOMG_METHOD_FFT, 1, f, uref, reps);
+        row(ctx, n, HOMG_METHOD_VCYCLE, NULL, f, uref, reps);
+        row(ctx, n, HOMG_METHOD_VCYCLE, "0", f, uref, reps);
+        row(ctx, n, HOMG_METHOD_VCYCLE, "512", f, uref, reps);
+        row(ctx, n, HOMG_METHOD_FFT, NULL, f, uref, reps);
         cudaFree(uref), cudaFree(f), free(fh);
     }
     coarse_alone(ctx, reps);

@@ -261,7 +261,7 @@ extern "C" homg_status homg_cuda_cubeblk_vcycle(kernel_exec *ex, const cube_bloc
     if (bytes > ex->shared_per_block)
         return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "cube block: %zu bytes of shared memory (the device has %zu)",
                               bytes, ex->shared_per_block);
-    if (!attr) {
+    if (!attr && bytes > 48 * 1024) { /* above the default only (the 16^3 table needs ~37 KB) */
         HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(cube_block_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                (int)ex->shared_per_block));
         attr = 1;
