@@ -1,10 +1,10 @@
 /* bench_cube_block.c -- issue 9/12's 3D coarse levels in one block (kernels/grid/cube_coarse.cu):
- * the plain 3D Poisson box (float32, Dirichlet, from u = 0) with the levels of <= 4096 cells
- * in one launch (the default) and with a launch per step (HOMG_CUBE_BLOCK_CELLS=0), beside
- * the FFT (and from 8^3, HOMG_CUBE_BLOCK_CELLS=512): cycles to error 1e-4 against the float64 FFT solution, launches per solve, the
- * median of `reps` CUDA-event-timed solves of that many cycles (tol = 0, after a warm-up).
- * Then the coarse cycle alone from 16^3: one block against the cube kernels' 17 launches
- * (events around the whole, no graph).
+ * the plain 3D Poisson box (float32, Dirichlet, from u = 0) with the levels of <= 512 cells (8^3)
+ * in one launch (the default), a launch per step (HOMG_CUBE_BLOCK_CELLS=0) and the levels of
+ * <= 4096 cells (16^3) in one launch, beside the FFT: cycles to error 1e-4 against the float64
+ * FFT solution, launches per solve, the median of `reps` CUDA-event-timed solves of that many
+ * cycles (tol = 0, after a warm-up).  Then the coarse cycle alone from 16^3 and 32 x 32 x 16:
+ * one block against the cube kernels' launches (events around the whole, no graph).
  *   build/bench/bench_cube_block [--sizes 64,128,256,512] [--reps 9] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +87,7 @@ static void *reference(homg_ctx *ctx, int n, const float *fh)
     return r;
 }
 
-/* One row: method m with HOMG_CUBE_BLOCK_CELLS=cells (NULL: unset, the default 4096). */
+/* One row: method m with HOMG_CUBE_BLOCK_CELLS=cells (NULL: unset, the default 512). */
 static void row(homg_ctx *ctx, int n, homg_method m, const char *cells, const void *f, const void *uref, int reps)
 {
     const size_t c = (size_t)n * n * n;
@@ -117,7 +117,7 @@ static void row(homg_ctx *ctx, int n, homg_method m, const char *cells, const vo
     s.sd.skip_input_check = 1;
     homg_grid_solve(s.g, f, NULL, s.u, &s.sd, &info);
     const double ms = bench_event_median_ms(2, reps, zero_u, solve_once, &s);
-    snprintf(what, sizeof what, "vcycle, HOMG_CUBE_BLOCK_CELLS=%s", cells ? cells : "unset (4096)");
+    snprintf(what, sizeof what, "vcycle, HOMG_CUBE_BLOCK_CELLS=%s", cells ? cells : "unset (512)");
     printf("| %d^3 | %s | %d | %.2e | %ld | %.3f |\n", n, m == HOMG_METHOD_FFT ? "fft" : what, cycles, err,
            info.launches, ms);
     fflush(stdout);
@@ -225,7 +225,7 @@ int main(int argc, char **argv)
         void *uref = reference(ctx, n, fh), *f = dev(fh, c * sizeof(float));
         row(ctx, n, HOMG_METHOD_VCYCLE, NULL, f, uref, reps);
         row(ctx, n, HOMG_METHOD_VCYCLE, "0", f, uref, reps);
-        row(ctx, n, HOMG_METHOD_VCYCLE, "512", f, uref, reps);
+        row(ctx, n, HOMG_METHOD_VCYCLE, "4096", f, uref, reps);
         row(ctx, n, HOMG_METHOD_FFT, NULL, f, uref, reps);
         cudaFree(uref), cudaFree(f), free(fh);
     }

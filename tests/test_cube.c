@@ -324,9 +324,10 @@ static void block_twin_matches_steps(void **state)
     }
 }
 
-/* CPU solves with the coarse levels as the cube block (the default) equal those with a
- * launch per step (HOMG_CUBE_BLOCK_CELLS=0) bit for bit, plain cycles and CG, one launch
- * for the 17 it replaces per cycle at 16^3 and below. */
+/* CPU solves with the coarse levels as the cube block (the default, from 8^3; and from
+ * 16^3, HOMG_CUBE_BLOCK_CELLS=4096) equal those with a launch per step
+ * (HOMG_CUBE_BLOCK_CELLS=0) bit for bit, plain cycles and CG, one launch for the 9 (17)
+ * it replaces per cycle. */
 static void block_solves_match(void **state)
 {
     static const int dims[][3] = { { 32, 32, 16 }, { 16, 64, 32 } };
@@ -334,9 +335,10 @@ static void block_solves_match(void **state)
     for (int t = 0; t < 4; t++) {
         grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 31 + t);
         const size_t n = grid_case_cells(c);
-        double *u[2];
+        static const char *const cells[3] = { NULL, "0", "4096" };
+        double *u[3];
         homg_solve_desc sd;
-        homg_solve_info info[2];
+        homg_solve_info info[3];
         c->d.method = HOMG_METHOD_VCYCLE;
         c->d.precision = HOMG_FLOAT32;
         if (t % 2) {
@@ -347,21 +349,23 @@ static void block_solves_match(void **state)
             setenv("HOMG_CUBE_PLAIN", "0", 1);
         memset(&sd, 0, sizeof sd);
         sd.tol = 1e-5;
-        for (int r = 0; r < 2; r++) {
+        for (int r = 0; r < 3; r++) {
             u[r] = (double *)malloc(n * sizeof(double));
-            if (r)
-                setenv("HOMG_CUBE_BLOCK_CELLS", "0", 1);
+            if (cells[r])
+                setenv("HOMG_CUBE_BLOCK_CELLS", cells[r], 1);
             assert_int_equal(grid_case_solve(cpu, c, &sd, u[r], &info[r], NULL, NULL), HOMG_OK);
             unsetenv("HOMG_CUBE_BLOCK_CELLS");
         }
         unsetenv("HOMG_CUBE_PLAIN");
-        printf("  %d x %d x %d%s: block %d cycles %ld launches, steps %d cycles %ld launches, diff %.2e\n", c->d.nx,
-               c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
-               info[1].launches, homg_rel_diff(u[0], u[1], n));
-        assert_true(info[0].converged && info[0].cycles == info[1].cycles);
-        assert_true(info[0].launches < info[1].launches);
-        assert_true(homg_rel_diff(u[0], u[1], n) == 0.0);
-        free(u[0]), free(u[1]);
+        printf("  %d x %d x %d%s: block from 8^3 %d cycles %ld launches, steps %d cycles %ld launches, block from "
+               "16^3 %d cycles %ld launches, diff %.2e %.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
+               info[1].launches, info[2].cycles, info[2].launches, homg_rel_diff(u[0], u[1], n),
+               homg_rel_diff(u[2], u[1], n));
+        assert_true(info[0].converged && info[0].cycles == info[1].cycles && info[2].cycles == info[1].cycles);
+        assert_true(info[2].launches < info[0].launches && info[0].launches < info[1].launches);
+        assert_true(homg_rel_diff(u[0], u[1], n) == 0.0 && homg_rel_diff(u[2], u[1], n) == 0.0);
+        free(u[0]), free(u[1]), free(u[2]);
         grid_case_free(c);
     }
 }

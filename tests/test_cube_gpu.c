@@ -237,7 +237,10 @@ static void block_matches_cpu(void **state)
         assert_int_equal(homg_cuda_cubeblk_kernels.vcycle(&gpu->ex, &D), HOMG_OK);
         block_launches(&E);
         assert_int_equal(homg_cpu_cubeblk_kernels.vcycle(&cpu->ex, &H), HOMG_OK);
-        const double dc = diff(D.x[0], H.x[0], n), dl = diff(D.x[0], E.x[0], n), lc = diff(E.x[0], H.x[0], n);
+        float *el = (float *)malloc(n * sizeof(float)); /* the launches' x[0] on the host (diff: device vs host) */
+        assert_int_equal(homg_copy_to_host(gpu, el, E.x[0], n * sizeof(float)), HOMG_OK);
+        const double dc = diff(D.x[0], H.x[0], n), dl = diff(D.x[0], el, n), lc = diff(E.x[0], H.x[0], n);
+        free(el);
         printf("  block %d (%d x %d x %d, %d levels, omega %.1f, first %d, V(%d,%d)): CUDA block vs CPU %.2e, vs "
                "CUDA launches %.2e (launches vs CPU %.2e)\n",
                i, H.K[0].nx, H.K[0].ny, H.K[0].nz, H.n, H.K[0].omega, H.first, H.pre[0], H.post[0], dc, dl, lc);

@@ -273,9 +273,13 @@ static homg_status plan_two_pass(homg_grid *g, const homg_grid_operator *op)
 }
 
 /* The first level of the cube block (cube_block_cycle): the first below the finest of at
- * most HOMG_CUBE_BLOCK_CELLS cells (environment; default HOMG_CUBE_BLOCK_DEFAULT, 0: off)
- * with no two-pass level below; cube_block_of checks the rest per cycle. */
-#define HOMG_CUBE_BLOCK_DEFAULT 4096
+ * most HOMG_CUBE_BLOCK_CELLS cells (environment, the benchmark times against it; 0: off)
+ * with no two-pass level below; cube_block_of checks the rest per cycle.  Default 512 (8^3
+ * down): on the H100 (2026-11-27, bench/results/h100_cube.md "Session 9 cube6") 3 V(2,2)
+ * cycles took 0.207 / 0.442 ms at 64^3 / 128^3 against 0.221 / 0.455 with a launch per
+ * step; from 16^3 (4096) the block costs what the launches it replaces cost (0.224 / 0.457
+ * ms: its 16^3 steps on one SM take as long as PDL launches spread over the device). */
+#define HOMG_CUBE_BLOCK_DEFAULT 512
 static void plan_cube_block(grid_general *G)
 {
     const char *env = getenv("HOMG_CUBE_BLOCK_CELLS");
