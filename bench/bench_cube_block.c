@@ -135,27 +135,12 @@ static void coarse_once(void *arg, int r)
 {
     coarse_run *c = (coarse_run *)arg;
     kernel_exec *ex = &c->ctx->ex;
-    const cube_kernels *Q = &homg_cuda_cube_kernels;
     const cube_block *D = &c->D;
     (void)r;
-    if (c->block) {
+    if (c->block)
         homg_cuda_cubeblk_vcycle(ex, D);
-        return;
-    }
-    for (int q = 0; q + 1 < D->n; q++) {
-        Q->pre(ex, &D->K[q], D->x[q], D->b[q]);
-        for (int h = 2; h < 2 * D->pre[q]; h++)
-            Q->sweep(ex, &D->K[q], D->x[q], D->b[q], h & 1);
-        Q->residual_restrict(ex, &D->K[q], D->x[q], D->b[q], D->b[q + 1]);
-    }
-    homg_cuda_gen_coarse_apply(ex, HOMG_FLOAT32, &D->coarsest, D->cm, D->x[D->n - 1], D->b[D->n - 1]);
-    for (int q = D->n - 2; q >= 0; q--) {
-        cube_level gs = D->K[q];
-        gs.omega = 1.0f;
-        Q->prolong_smooth(ex, &D->K[q], D->x[q + 1], D->x[q], D->b[q], D->first);
-        for (int h = 1; h < 2 * D->post[q]; h++)
-            Q->sweep(ex, h == 1 ? &gs : &D->K[q], D->x[q], D->b[q], (h + D->first) & 1);
-    }
+    else
+        cube_block_steps(ex, &homg_cuda_cube_kernels, &homg_cuda_gen_kernels, D);
 }
 
 /* The coarse cycle alone: 16^3 (3 levels) and 32 x 32 x 16 (4 levels), V(2,2), SOR 1.1. */

@@ -272,30 +272,8 @@ static void solves_match_gen(void **state)
 
 /* ---- the coarse levels' V-cycle in one launch (kernels/grid/cube_coarse.h) ---- */
 
-/* The cube block's steps written out as visit() runs them (lib/grid/general.c: cube_pre,
- * cube_sweeps from half-sweep 2, the restriction; coarse_apply; prolong_smooth, cube_sweeps
- * from half-sweep 1 with the first Gauss-Seidel). */
-static void block_steps(kernel_exec *ex, const cube_block *B)
-{
-    const cube_kernels *Q = &homg_cpu_cube_kernels;
-    const int c = B->n - 1;
-    for (int q = 0; q < c; q++) {
-        assert_int_equal(Q->pre(ex, &B->K[q], B->x[q], B->b[q]), HOMG_OK);
-        for (int h = 2; h < 2 * B->pre[q]; h++)
-            assert_int_equal(Q->sweep(ex, &B->K[q], B->x[q], B->b[q], h & 1), HOMG_OK);
-        assert_int_equal(Q->residual_restrict(ex, &B->K[q], B->x[q], B->b[q], B->b[q + 1]), HOMG_OK);
-    }
-    assert_int_equal(homg_cpu_gen_coarse_apply(ex, HOMG_FLOAT32, &B->coarsest, B->cm, B->x[c], B->b[c]), HOMG_OK);
-    for (int q = c - 1; q >= 0; q--) {
-        cube_level gs = B->K[q];
-        gs.omega = 1.0f;
-        assert_int_equal(Q->prolong_smooth(ex, &B->K[q], B->x[q + 1], B->x[q], B->b[q], B->first), HOMG_OK);
-        for (int h = 1; h < 2 * B->post[q]; h++)
-            assert_int_equal(Q->sweep(ex, h == 1 ? &gs : &B->K[q], B->x[q], B->b[q], (h + B->first) & 1), HOMG_OK);
-    }
-}
-
-/* The CPU twin equals the steps run one by one, bit for bit, on every level's arrays. */
+/* The CPU twin equals the steps run one by one (cube_block_steps: visit()'s order), bit for
+ * bit, on every level's arrays. */
 static void block_twin_matches_steps(void **state)
 {
     (void)state;
@@ -304,7 +282,7 @@ static void block_twin_matches_steps(void **state)
         assert_true(cube_block_nth(&cpu->ex, i, 400 + (uint64_t)i, &A));
         assert_true(cube_block_nth(&cpu->ex, i, 400 + (uint64_t)i, &S));
         assert_int_equal(homg_cpu_cubeblk_kernels.vcycle(&cpu->ex, &A), HOMG_OK);
-        block_steps(&cpu->ex, &S);
+        assert_int_equal(cube_block_steps(&cpu->ex, &homg_cpu_cube_kernels, &homg_cpu_gen_kernels, &S), HOMG_OK);
         for (int q = 0; q < A.n; q++) {
             const size_t n = cube_block_cells(&A, q);
             assert_memory_equal(A.x[q], S.x[q], n * sizeof(float));

@@ -200,28 +200,6 @@ static void block_free(cube_block *D)
     homg_free(gpu, (void *)D->cm);
 }
 
-/* The steps as launches of the cube CUDA kernels (visit's order, test_cube.c's block_steps). */
-static void block_launches(const cube_block *D)
-{
-    const cube_kernels *Q = &homg_cuda_cube_kernels;
-    kernel_exec *ex = &gpu->ex;
-    const int c = D->n - 1;
-    for (int q = 0; q < c; q++) {
-        assert_int_equal(Q->pre(ex, &D->K[q], D->x[q], D->b[q]), HOMG_OK);
-        for (int h = 2; h < 2 * D->pre[q]; h++)
-            assert_int_equal(Q->sweep(ex, &D->K[q], D->x[q], D->b[q], h & 1), HOMG_OK);
-        assert_int_equal(Q->residual_restrict(ex, &D->K[q], D->x[q], D->b[q], D->b[q + 1]), HOMG_OK);
-    }
-    assert_int_equal(homg_cuda_gen_coarse_apply(ex, HOMG_FLOAT32, &D->coarsest, D->cm, D->x[c], D->b[c]), HOMG_OK);
-    for (int q = c - 1; q >= 0; q--) {
-        cube_level gs = D->K[q];
-        gs.omega = 1.0f;
-        assert_int_equal(Q->prolong_smooth(ex, &D->K[q], D->x[q + 1], D->x[q], D->b[q], D->first), HOMG_OK);
-        for (int h = 1; h < 2 * D->post[q]; h++)
-            assert_int_equal(Q->sweep(ex, h == 1 ? &gs : &D->K[q], D->x[q], D->b[q], (h + D->first) & 1), HOMG_OK);
-    }
-}
-
 /* The one-block cycle against its CPU twin and against the cube kernels' launches on
  * every table of tests/util/cubeblock.c; bad tables refused with nothing written. */
 static void block_matches_cpu(void **state)
@@ -235,7 +213,7 @@ static void block_matches_cpu(void **state)
         block_up(&H, &D);
         block_up(&H, &E);
         assert_int_equal(homg_cuda_cubeblk_kernels.vcycle(&gpu->ex, &D), HOMG_OK);
-        block_launches(&E);
+        assert_int_equal(cube_block_steps(&gpu->ex, &homg_cuda_cube_kernels, &homg_cuda_gen_kernels, &E), HOMG_OK);
         assert_int_equal(homg_cpu_cubeblk_kernels.vcycle(&cpu->ex, &H), HOMG_OK);
         float *el = (float *)malloc(n * sizeof(float)); /* the launches' x[0] on the host (diff: device vs host) */
         assert_int_equal(homg_copy_to_host(gpu, el, E.x[0], n * sizeof(float)), HOMG_OK);

@@ -51,6 +51,26 @@ int cube_block_case(kernel_exec *ex, int t, int nx, int ny, int nz, int levels, 
     return 1;
 }
 
+homg_status cube_block_steps(kernel_exec *ex, const cube_kernels *Q, const gen_kernels *G, const cube_block *B)
+{
+    const int c = B->n - 1;
+    for (int q = 0; q < c; q++) {
+        HOMG_TRY(Q->pre(ex, &B->K[q], B->x[q], B->b[q]));
+        for (int h = 2; h < 2 * B->pre[q]; h++)
+            HOMG_TRY(Q->sweep(ex, &B->K[q], B->x[q], B->b[q], h & 1));
+        HOMG_TRY(Q->residual_restrict(ex, &B->K[q], B->x[q], B->b[q], B->b[q + 1]));
+    }
+    HOMG_TRY(G->coarse_apply(ex, HOMG_FLOAT32, &B->coarsest, B->cm, B->x[c], B->b[c]));
+    for (int q = c - 1; q >= 0; q--) {
+        cube_level gs = B->K[q];
+        gs.omega = 1.0f;
+        HOMG_TRY(Q->prolong_smooth(ex, &B->K[q], B->x[q + 1], B->x[q], B->b[q], B->first));
+        for (int h = 1; h < 2 * B->post[q]; h++)
+            HOMG_TRY(Q->sweep(ex, h == 1 ? &gs : &B->K[q], B->x[q], B->b[q], (h + B->first) & 1));
+    }
+    return HOMG_OK;
+}
+
 static const struct {
     int t, nx, ny, nz, levels;
     float omega;

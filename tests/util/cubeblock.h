@@ -18,6 +18,10 @@ int cube_block_case(kernel_exec *ex, int t, int nx, int ny, int nz, int levels, 
 int cube_block_count(void);
 int cube_block_nth(kernel_exec *ex, int i, uint64_t seed, cube_block *B);
 size_t cube_block_cells(const cube_block *B, int q);
+/* B's steps one kernel at a time, as lib/grid/general.c's visit() runs them: cube_pre, the
+ * half-sweeps from 2, the restriction; the coarsest's coarse_apply; prolong_smooth, the
+ * half-sweeps from 1 (the first Gauss-Seidel).  Q, G: the cube and gen tables of ex's backend. */
+homg_status cube_block_steps(kernel_exec *ex, const cube_kernels *Q, const gen_kernels *G, const cube_block *B);
 void cube_block_case_free(cube_block *B);
 
 #endif
