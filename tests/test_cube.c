@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "cubeblock.h"
 #include "cubecase.h"
 #include "gridcase.h"
 #include "grid/cube_kernels.h"
@@ -269,6 +270,84 @@ static void solves_match_gen(void **state)
     }
 }
 
+/* ---- the coarse levels' V-cycle in one launch (kernels/grid/cube_coarse.h) ---- */
+
+/* The CPU twin equals the steps run one by one (cube_block_steps: visit()'s order), bit for
+ * bit, on every level's arrays. */
+static void block_twin_matches_steps(void **state)
+{
+    (void)state;
+    for (int i = 0; i < cube_block_count(); i++) {
+        cube_block A, S;
+        assert_true(cube_block_nth(&cpu->ex, i, 400 + (uint64_t)i, &A));
+        assert_true(cube_block_nth(&cpu->ex, i, 400 + (uint64_t)i, &S));
+        assert_int_equal(homg_cpu_cubeblk_kernels.vcycle(&cpu->ex, &A), HOMG_OK);
+        assert_int_equal(cube_block_steps(&cpu->ex, &homg_cpu_cube_kernels, &homg_cpu_gen_kernels, &S), HOMG_OK);
+        for (int q = 0; q < A.n; q++) {
+            const size_t n = cube_block_cells(&A, q);
+            assert_memory_equal(A.x[q], S.x[q], n * sizeof(float));
+            assert_memory_equal(A.b[q], S.b[q], n * sizeof(float));
+        }
+        assert_true(diff(A.x[0], A.b[0], cube_block_cells(&A, 0)) > 0.1); /* it did something */
+        cube_block_case_free(&A);
+        cube_block_case_free(&S);
+    }
+    {
+        cube_block A;
+        assert_true(cube_block_case(&cpu->ex, 3, 16, 16, 16, 3, 1.0f, 0, 2, 2, 7, &A));
+        A.n = 1;
+        assert_int_equal(homg_cpu_cubeblk_kernels.vcycle(&cpu->ex, &A), HOMG_ERROR_INVALID_ARGUMENT);
+        A.n = 3;
+        cube_block_case_free(&A);
+    }
+}
+
+/* CPU solves with the coarse levels as the cube block (the default, from 8^3; and from
+ * 16^3, HOMG_CUBE_BLOCK_CELLS=4096) equal those with a launch per step
+ * (HOMG_CUBE_BLOCK_CELLS=0) bit for bit, plain cycles and CG, one launch for the 9 (17)
+ * it replaces per cycle. */
+static void block_solves_match(void **state)
+{
+    static const int dims[][3] = { { 32, 32, 16 }, { 16, 64, 32 } };
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 31 + t);
+        const size_t n = grid_case_cells(c);
+        static const char *const cells[3] = { NULL, "0", "4096" };
+        double *u[3];
+        homg_solve_desc sd;
+        homg_solve_info info[3];
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        if (t % 2) {
+            c->d.bc[0] = c->d.bc[4] = HOMG_BC_NEUMANN;
+            c->lambda = 0.1;
+        }
+        if (t >= 2)
+            setenv("HOMG_CUBE_PLAIN", "0", 1);
+        memset(&sd, 0, sizeof sd);
+        sd.tol = 1e-5;
+        for (int r = 0; r < 3; r++) {
+            u[r] = (double *)malloc(n * sizeof(double));
+            if (cells[r])
+                setenv("HOMG_CUBE_BLOCK_CELLS", cells[r], 1);
+            assert_int_equal(grid_case_solve(cpu, c, &sd, u[r], &info[r], NULL, NULL), HOMG_OK);
+            unsetenv("HOMG_CUBE_BLOCK_CELLS");
+        }
+        unsetenv("HOMG_CUBE_PLAIN");
+        printf("  %d x %d x %d%s: block from 8^3 %d cycles %ld launches, steps %d cycles %ld launches, block from "
+               "16^3 %d cycles %ld launches, diff %.2e %.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
+               info[1].launches, info[2].cycles, info[2].launches, homg_rel_diff(u[0], u[1], n),
+               homg_rel_diff(u[2], u[1], n));
+        assert_true(info[0].converged && info[0].cycles == info[1].cycles && info[2].cycles == info[1].cycles);
+        assert_true(info[2].launches < info[0].launches && info[0].launches < info[1].launches);
+        assert_true(homg_rel_diff(u[0], u[1], n) == 0.0 && homg_rel_diff(u[2], u[1], n) == 0.0);
+        free(u[0]), free(u[1]), free(u[2]);
+        grid_case_free(c);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -286,9 +365,9 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kernels_match_gen),
-        cmocka_unit_test(levels_taken),
-        cmocka_unit_test(solves_match_gen),
+        cmocka_unit_test(kernels_match_gen),  cmocka_unit_test(levels_taken),
+        cmocka_unit_test(solves_match_gen),   cmocka_unit_test(block_twin_matches_steps),
+        cmocka_unit_test(block_solves_match),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

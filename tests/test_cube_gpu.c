@@ -4,7 +4,8 @@
  * tests/util/cubecase.c (the finest residual with and without u) and on one level big enough for several planes per thread
  * with a short last chunk; then GPU solves of power-of-two boxes with and without
  * the cube kernels (HOMG_GEN_CUBE=0) against the CPU's.  Argument "small": the
- * kernels on the cubecase levels only (compute-sanitizer).  Skips (exit 77) without a CUDA device. */
+ * kernels on the cubecase levels only (compute-sanitizer); "block": the one-block coarse cycle
+ * (cube_coarse.cu) against its CPU twin and the launches alone.  Skips (exit 77) without a CUDA device. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "cubeblock.h"
 #include "cubecase.h"
 #include "gridcase.h"
 #include "grid/cube_kernels.h"
@@ -178,19 +180,136 @@ static void solves_match_cpu(void **state)
     }
 }
 
+/* ---- the coarse levels' V-cycle in one block (kernels/grid/cube_coarse.cu) ---- */
+
+/* H's arrays on the GPU (D: the same table with device pointers). */
+static void block_up(const cube_block *H, cube_block *D)
+{
+    *D = *H;
+    for (int q = 0; q < H->n; q++) {
+        D->x[q] = up(H->x[q], cube_block_cells(H, q));
+        D->b[q] = up(H->b[q], cube_block_cells(H, q));
+    }
+    D->cm = up(H->cm, cube_block_cells(H, H->n - 1) * cube_block_cells(H, H->n - 1));
+}
+
+static void block_free(cube_block *D)
+{
+    for (int q = 0; q < D->n; q++)
+        homg_free(gpu, D->x[q]), homg_free(gpu, D->b[q]);
+    homg_free(gpu, (void *)D->cm);
+}
+
+/* The one-block cycle against its CPU twin and against the cube kernels' launches on
+ * every table of tests/util/cubeblock.c; bad tables refused with nothing written. */
+static void block_matches_cpu(void **state)
+{
+    (void)state;
+    bad = 0;
+    for (int i = 0; i < cube_block_count(); i++) {
+        cube_block H, D, E;
+        assert_true(cube_block_nth(&cpu->ex, i, 500 + (uint64_t)i, &H));
+        const size_t n = cube_block_cells(&H, 0);
+        block_up(&H, &D);
+        block_up(&H, &E);
+        assert_int_equal(homg_cuda_cubeblk_kernels.vcycle(&gpu->ex, &D), HOMG_OK);
+        assert_int_equal(cube_block_steps(&gpu->ex, &homg_cuda_cube_kernels, &homg_cuda_gen_kernels, &E), HOMG_OK);
+        assert_int_equal(homg_cpu_cubeblk_kernels.vcycle(&cpu->ex, &H), HOMG_OK);
+        float *el = (float *)malloc(n * sizeof(float)); /* the launches' x[0] on the host (diff: device vs host) */
+        assert_int_equal(homg_copy_to_host(gpu, el, E.x[0], n * sizeof(float)), HOMG_OK);
+        const double dc = diff(D.x[0], H.x[0], n), dl = diff(D.x[0], el, n), lc = diff(E.x[0], H.x[0], n);
+        free(el);
+        printf("  block %d (%d x %d x %d, %d levels, omega %.1f, first %d, V(%d,%d)): CUDA block vs CPU %.2e, vs "
+               "CUDA launches %.2e (launches vs CPU %.2e)\n",
+               i, H.K[0].nx, H.K[0].ny, H.K[0].nz, H.n, H.K[0].omega, H.first, H.pre[0], H.post[0], dc, dl, lc);
+        if (dc > 1e-5 || dl > 1e-5)
+            bad++;
+        block_free(&D);
+        block_free(&E);
+        cube_block_case_free(&H);
+    }
+    { /* bad tables: one level; b misaligned; x[0] untouched */
+        cube_block H, D;
+        assert_true(cube_block_nth(&cpu->ex, 0, 600, &H));
+        block_up(&H, &D);
+        D.n = 1;
+        assert_int_equal(homg_cuda_cubeblk_kernels.vcycle(&gpu->ex, &D), HOMG_ERROR_INVALID_ARGUMENT);
+        D.n = H.n;
+        D.b[0] = D.b[0] + 1;
+        assert_int_equal(homg_cuda_cubeblk_kernels.vcycle(&gpu->ex, &D), HOMG_ERROR_INVALID_ARGUMENT);
+        D.b[0] = D.b[0] - 1;
+        assert_true(diff(D.x[0], H.x[0], cube_block_cells(&H, 0)) == 0.0);
+        block_free(&D);
+        cube_block_case_free(&H);
+    }
+    assert_int_equal(bad, 0);
+}
+
+/* GPU solves with the cube block (the default) and with a launch per step
+ * (HOMG_CUBE_BLOCK_CELLS=0) and the CPU's: same cycles, same solution to float
+ * rounding, fewer launches; plain cycles and CG. */
+static void block_solves(void **state)
+{
+    static const int dims[][3] = { { 64, 64, 64 }, { 32, 16, 64 } };
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 41 + t);
+        const size_t n = grid_case_cells(c);
+        double *u[3];
+        homg_solve_desc sd;
+        homg_solve_info info[3];
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        if (t % 2) {
+            c->d.bc[1] = c->d.bc[2] = HOMG_BC_NEUMANN;
+            c->lambda = 0.2;
+        }
+        if (t >= 2)
+            setenv("HOMG_CUBE_PLAIN", "0", 1);
+        memset(&sd, 0, sizeof sd);
+        sd.tol = 1e-5;
+        for (int r = 0; r < 3; r++) { /* CUDA block, CUDA launches, CPU */
+            u[r] = (double *)malloc(n * sizeof(double));
+            if (r == 1)
+                setenv("HOMG_CUBE_BLOCK_CELLS", "0", 1);
+            assert_int_equal(grid_case_solve(r == 2 ? cpu : gpu, c, &sd, u[r], &info[r], NULL, NULL), HOMG_OK);
+            unsetenv("HOMG_CUBE_BLOCK_CELLS");
+        }
+        unsetenv("HOMG_CUBE_PLAIN");
+        printf("  %d x %d x %d%s: CUDA block %d cycles %ld launches, CUDA launches %d cycles %ld launches, CPU %d "
+               "cycles; block vs launches %.2e, block vs CPU %.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
+               info[1].launches, info[2].cycles, homg_rel_diff(u[0], u[1], n), homg_rel_diff(u[0], u[2], n));
+        assert_true(info[0].converged && info[0].cycles == info[1].cycles && info[0].cycles == info[2].cycles);
+        assert_true(info[0].launches < info[1].launches);
+        assert_true(homg_rel_diff(u[0], u[1], n) < 1e-5 && homg_rel_diff(u[0], u[2], n) < 1e-5);
+        for (int r = 0; r < 3; r++)
+            free(u[r]);
+        grid_case_free(c);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_match_cpu),
         cmocka_unit_test(solves_match_cpu),
+        cmocka_unit_test(block_matches_cpu),
+        cmocka_unit_test(block_solves),
     };
     const struct CMUnitTest small[] = {
         cmocka_unit_test(kernels_match_cpu),
+    };
+    const struct CMUnitTest block[] = {
+        /* argument "block": the cube block alone (compute-sanitizer) */
+        cmocka_unit_test(block_matches_cpu),
     };
     homg_test_require_gpu("test_cube_gpu");
     small_only = argc > 1 && !strcmp(argv[1], "small");
     if (small_only)
         return cmocka_run_group_tests(small, homg_test_setup_pair, homg_test_teardown_pair);
+    if (argc > 1 && !strcmp(argv[1], "block"))
+        return cmocka_run_group_tests(block, homg_test_setup_pair, homg_test_teardown_pair);
     return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
 }
 #else

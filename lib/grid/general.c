@@ -34,6 +34,7 @@
  * preconditioned residual only where the error is monitored: project_z), and u gets mean zero per island at
  * the end. */
 #include "grid_internal.h"
+#include "grid/cube_coarse.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "grid/gen_kernels.h"
@@ -79,6 +80,7 @@ struct grid_general {
     float omega;         /* plain cycles' SOR weight on cube levels (HOMG_CUBE_OMEGA) */
     int sym;             /* plain cycles' way up from colour 1 (HOMG_CUBE_SYM=1), else from colour 0 */
     int blk;             /* first level of block_vcycle (0: none) */
+    int cblk;            /* first level of the cube block (cube_block_cycle; 0: none) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q; /* finest work vectors */
     void *sig;           /* own copy of sigma_cell */
@@ -270,6 +272,24 @@ static homg_status plan_two_pass(homg_grid *g, const homg_grid_operator *op)
     return two_pass_arrays(g, G->kz, G->kq, &G->kw);
 }
 
+/* The first level of the cube block (cube_block_cycle): the first below the finest of at
+ * most HOMG_CUBE_BLOCK_CELLS cells (environment, the benchmark times against it; 0: off)
+ * with no two-pass level below; cube_block_of checks the rest per cycle.  Default 512 (8^3
+ * down): on the H100 (2026-11-27, bench/results/h100_cube.md "Session 9 cube6") 3 V(2,2)
+ * cycles took 0.207 / 0.442 ms at 64^3 / 128^3 against 0.221 / 0.455 with a launch per
+ * step; from 16^3 (4096) the block costs what the launches it replaces cost (0.224 / 0.457
+ * ms: its 16^3 steps on one SM take as long as PDL launches spread over the device). */
+#define HOMG_CUBE_BLOCK_DEFAULT 512
+static void plan_cube_block(grid_general *G)
+{
+    const char *env = getenv("HOMG_CUBE_BLOCK_CELLS");
+    const double most = env ? atof(env) : HOMG_CUBE_BLOCK_DEFAULT;
+    int l = 1;
+    while (l < G->nlev && ((double)cells(&G->lv[l]) > most || (G->kmask >> l) != 0))
+        l++;
+    G->cblk = most > 0 && l < G->nlev - 1 && G->nlev - l <= CUBE_BLOCK_MAX ? l : 0;
+}
+
 /* The levels a V-cycle runs in one launch (block_vcycle): from the first of at most
  * HOMG_GEN_BLOCK_CELLS=n cells (environment) below every two-pass level down to the
  * coarsest.  Off by default: on the H100 (2026-11-26, bench/results/h100_grid_general.md)
@@ -286,6 +306,7 @@ static void plan_block(grid_general *G)
     while (l < G->nlev && ((double)cells(&G->lv[l]) > most || (G->kmask >> l) != 0))
         l++;
     G->blk = l < G->nlev - 1 && G->nlev - l <= GEN_BLOCK_MAX ? l : 0;
+    plan_cube_block(G);
 }
 
 static int coarse_sweeps(void);
@@ -776,6 +797,52 @@ static homg_status block_cycle(gen_cycle *c, int l)
     return HOMG_OK;
 }
 
+/* B: levels l .. the coarsest as the cube block (kernels/grid/cube_coarse.h) runs them, when
+ * it can: fused steps, every level above the coarsest a cube level (cube_at) with sweeps
+ * both ways, the coarsest solved by its matrix, the shared memory there on CUDA. */
+static int cube_block_of(gen_cycle *c, int l, cube_block *B)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    const gen_level *C = &G->lv[G->nlev - 1];
+    memset(B, 0, sizeof *B);
+    if (!fused() || !G->cm || C->flag || !C->uniform)
+        return 0;
+    B->n = G->nlev - l;
+    B->first = c->plain && !G->sym ? 0 : 1; /* correct_and_sweep's */
+    B->coarsest = *C;
+    B->cm = (const float *)G->cm;
+    for (int q = 0; q < B->n; q++) {
+        B->x[q] = (float *)c->xs[l + q];
+        B->b[q] = (float *)c->bs[l + q];
+    }
+    for (int q = 0; q + 1 < B->n; q++) {
+        B->pre[q] = level_sweeps(g, l + q, 0);
+        B->post[q] = level_sweeps(g, l + q, 1);
+        if (!cube_at(c, l + q, &B->K[q]) || (size_t)B->x[q + 1] % 8 || (size_t)B->b[q + 1] % 8 || B->pre[q] < 1 ||
+            B->post[q] < 1)
+            return 0;
+    }
+    return g->ctx->ex.backend != HOMG_BACKEND_CUDA ||
+           cube_block_floats(B) * sizeof(float) <= g->ctx->ex.shared_per_block;
+}
+
+/* Levels l .. the coarsest of a V-cycle from zero in one launch (the cube block: the
+ * steps of visit below on those levels, same order); accounted as the steps it replaces'
+ * work, one launch and its own global traffic (b_l, x_l and the matrix). */
+static homg_status cube_block_cycle(gen_cycle *c, int l, const cube_block *B)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    const double nc = (double)cells(&G->lv[G->nlev - 1]);
+    double wu = share(G, G->nlev - 1);
+    for (int q = 0; q + 1 < B->n; q++)
+        wu += (B->pre[q] + B->post[q] + 2) * share(G, l + q);
+    GQ(g, HOMG_KERNELS(&g->ctx->ex, cubeblk)->vcycle(&g->ctx->ex, B), "coarse levels");
+    homg__account(g, 1, wu, 2.0 * cells(&G->lv[l]) + nc * nc);
+    return HOMG_OK;
+}
+
 /* x_l improves A_l x_l = b_l from x_l = 0 (zero; else from x_l) by one V- or F-cycle. */
 static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
 {
@@ -786,8 +853,11 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     const int pre = level_sweeps(g, l, 0), from_zero = zero && pre > 0 && fused();
     cube_level K;
     int done = from_zero; /* half-sweeps done by the launch from zero */
+    cube_block B;
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
+    if (G->cblk > 0 && l == G->cblk && zero && !fcycle && cube_block_of(c, l, &B))
+        return cube_block_cycle(c, l, &B);
     if (l == G->nlev - 1 && G->cm) { /* the same map as coarse_solve's sweeps, one mat-vec */
         GQ(g, G->k->coarse_apply(ex, p, &G->lv[l], G->cm, c->xs[l], c->bs[l]), "coarse solve");
         homg__account(g, 1, share(G, l), (cells(&G->lv[l]) + 2.0) * cells(&G->lv[l]));
