@@ -14,6 +14,7 @@
 #include "grid/gen_kernels.h"
 #include "grid/gen_point.h"
 #include "grid/grid_kernels.h"
+#include "grid/grid_point.h"
 #include "grid/grid_internal.h"
 #include "core/internal.h"
 #include "gridcase.h"
@@ -321,6 +322,75 @@ static void fused_steps_match_cpu(void **state)
         for (int p = HOMG_FLOAT32; p <= HOMG_FLOAT64; p++)
             check_kernels(shapes[s][0], shapes[s][1], (homg_precision)p, (int)s & 1, 700 + 10 * s + p);
     only_fused = 0;
+    assert_int_equal(mismatches, 0);
+}
+
+/* HOMG's whole-grid kernels (issue 12: shifts, HV points per thread) against the
+ * CPU, alone (small, for compute-sanitizer): odd and non-power-of-two sides, widths
+ * that leave a block or a thread's last points outside, every spacing and level;
+ * tolerance as check_kernels.  First the shift/mask index helpers against the
+ * division forms they replace, for every coordinate of sides 1..300 and every l. */
+static void homg_kernels_match_cpu(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 37, 23 }, { 130, 67 }, { 257, 9 }, { 3, 200 }, { 128, 64 }, { 500, 33 } };
+    for (int n = 1; n <= 300; n++)
+        for (int m = 0; (1 << m) <= n; m++)
+            for (int x = 0; x < n; x++) {
+                int a0, a1, b0, b1;
+                double t0, t1;
+                assert_int_equal(homg_marked_index_p2(x, n, m), homg_marked_index(x, n, 1 << m));
+                homg_bracket(x, n, 1 << m, &a0, &a1, &t0);
+                homg_bracket_p2(x, n, m, 1.0 / (1 << m), &b0, &b1, &t1);
+                assert_int_equal(a0, b0);
+                assert_int_equal(a1, b1);
+                assert_true(t0 == t1);
+            }
+    mismatches = 0;
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+        for (int pi = HOMG_FLOAT32; pi <= HOMG_FLOAT64; pi++) {
+            const homg_precision p = (homg_precision)pi;
+            const int nx = shapes[k][0], ny = shapes[k][1], with_bc = 0, minside = nx < ny ? nx : ny;
+            const double tol = p == HOMG_FLOAT64 ? 1e-12 : 2e-6;
+            const size_t n = (size_t)nx * ny;
+            homg_rng rng = homg_rng_seed(4200 + 10 * k + pi);
+            twin u = twin_make(n, p, &rng, 1), f = twin_make(n, p, &rng, 100), r = twin_make(n, p, &rng, 1);
+            grid_level Lg = { 0 }, Lc;
+            kernel_exec *xg = &gpu->ex, *xc = &cpu->ex;
+            Lg.nx = nx;
+            Lg.ny = ny;
+            Lg.inv_h2 = (double)nx * nx;
+            Lg.lambda = 0.5;
+            Lc = Lg;
+            for (int s = 1; s <= 2 * nx || s <= 2 * ny; s *= 2) {
+                BOTH(G()->homg_filter(xg, p, nx, ny, s, f.on_gpu, r.on_gpu),
+                     C()->homg_filter(xc, p, nx, ny, s, f.on_cpu, r.on_cpu));
+                SAME(r, "homg_filter");
+            }
+            for (int m = 0; (2 << m) <= minside; m++) {
+                mfmg_level H;
+                H.m = m;
+                H.l = 1 << m;
+                H.cx = 2 * (nx / (2 * H.l) + 1);
+                H.cy = 2 * (ny / (2 * H.l) + 1);
+                H.omega = 0.8;
+                twin fm = twin_make((size_t)H.cx * H.cy, p, &rng, 100);
+                BOTH(G()->homg_gather(xg, p, nx, ny, &H, f.on_gpu, fm.on_gpu),
+                     C()->homg_gather(xc, p, nx, ny, &H, f.on_cpu, fm.on_cpu));
+                SAME(fm, "homg_gather");
+                BOTH(G()->homg_iterate(xg, p, &Lg, &H, m ? fm.on_gpu : f.on_gpu, u.on_gpu, r.on_gpu),
+                     C()->homg_iterate(xc, p, &Lc, &H, m ? fm.on_cpu : f.on_cpu, u.on_cpu, r.on_cpu));
+                SAME(r, "homg_iterate");
+                /* Jacobi-style: the next iteration reads this one's output */
+                BOTH(G()->homg_iterate(xg, p, &Lg, &H, m ? fm.on_gpu : f.on_gpu, r.on_gpu, u.on_gpu),
+                     C()->homg_iterate(xc, p, &Lc, &H, m ? fm.on_cpu : f.on_cpu, r.on_cpu, u.on_cpu));
+                SAME(u, "homg_iterate (second)");
+                twin_free(&fm);
+            }
+            twin_free(&u);
+            twin_free(&f);
+            twin_free(&r);
+        }
     assert_int_equal(mismatches, 0);
 }
 
@@ -1510,6 +1580,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest gen[] = {
         cmocka_unit_test(gen_kernels_match_cpu),
     };
+    const struct CMUnitTest homg[] = {
+        cmocka_unit_test(homg_kernels_match_cpu),
+    };
     const struct CMUnitTest stream[] = {
         cmocka_unit_test(stream_steps_match_cpu),
     };
@@ -1517,6 +1590,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(coarse_cycle_matches_cpu),
         cmocka_unit_test(coarse_cluster_matches_cpu),
         cmocka_unit_test(kernels_match_cpu),
+        cmocka_unit_test(homg_kernels_match_cpu),
         cmocka_unit_test(gpu_solve_equals_cpu_solve),
         cmocka_unit_test(graphs_are_reused),
         cmocka_unit_test(callers_stream_is_used),
@@ -1558,6 +1632,9 @@ int main(int argc, char **argv)
     /* "stream": the streamed fused steps only (memcheck, racecheck) */
     if (argc > 1 && !strcmp(argv[1], "stream"))
         return cmocka_run_group_tests(stream, homg_test_setup_pair, homg_test_teardown_pair);
+    /* "homg": HOMG's whole-grid kernels only (memcheck, racecheck) */
+    if (argc > 1 && !strcmp(argv[1], "homg"))
+        return cmocka_run_group_tests(homg, homg_test_setup_pair, homg_test_teardown_pair);
     /* "gen": the general multigrid's kernel comparisons only (racecheck, memcheck) */
     if (argc > 1 && !strcmp(argv[1], "gen"))
         return cmocka_run_group_tests(gen, homg_test_setup_pair, homg_test_teardown_pair);

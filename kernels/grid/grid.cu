@@ -165,27 +165,37 @@ template <typename T> __global__ void find_nonfinite_kernel(size_t n, const T *_
 
 /* ---- HOMG ---- */
 
+/* HOMG's whole-grid kernels take HV points per thread, BX apart along x (a block
+ * covers BX * HV x BY points): each warp's loads and stores stay contiguous, and a
+ * thread has HV independent points' loads in flight. */
+#define HV 4
+
+static dim3 homg_blocks_for(int nx, int ny) { return dim3((nx + BX * HV - 1) / (BX * HV), (ny + BY - 1) / BY); }
+
+#define PER_TYPE_TMPL "grid/homg_point_tmpl.h"
+#include "core/per_type.h"
+
+__device__ __forceinline__ double homg_filter_point(int nx, int ny, int s, const float *src, int i, int j)
+{
+    return homg_filter_point_f(nx, ny, s, src, i, j);
+}
+__device__ __forceinline__ double homg_filter_point(int nx, int ny, int s, const double *src, int i, int j)
+{
+    return homg_filter_point_d(nx, ny, s, src, i, j);
+}
+
 template <typename T>
 __global__ void homg_filter_kernel(int nx, int ny, int s, const T *__restrict__ src, T *__restrict__ dst)
 {
-    int i = blockIdx.x * BX + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
-    if (i >= nx || j >= ny)
+    const int i0 = blockIdx.x * BX * HV + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
+    if (j >= ny)
         return;
-    const double w[3] = { 1, 2, 1 };
-    double acc = 0, wsum = 0;
-    for (int b = -1; b <= 1; b++) {
-        int jj = j + b * s;
-        if (jj < 0 || jj >= ny)
-            continue;
-        for (int a = -1; a <= 1; a++) {
-            int ii = i + a * s;
-            if (ii < 0 || ii >= nx)
-                continue;
-            acc += w[a + 1] * w[b + 1] * (double)src[(size_t)jj * nx + ii];
-            wsum += w[a + 1] * w[b + 1];
-        }
+#pragma unroll
+    for (int k = 0; k < HV; k++) {
+        int i = i0 + k * BX;
+        if (i < nx)
+            dst[(size_t)j * nx + i] = (T)homg_filter_point(nx, ny, s, src, i, j);
     }
-    dst[(size_t)j * nx + i] = (T)(acc / wsum);
 }
 
 template <typename T>
@@ -198,27 +208,31 @@ __global__ void homg_gather_kernel(int nx, int ny, mfmg_level H, const T *__rest
     compact[(size_t)b * H.cx + a] = src[(size_t)y * nx + x];
 }
 
-#define PER_TYPE_TMPL "grid/homg_point_tmpl.h"
-#include "core/per_type.h"
-
-__device__ __forceinline__ double homg_point(const grid_level *L, const mfmg_level *H, const float *fm, const float *u,
-                                             int x, int y)
+__device__ __forceinline__ double homg_point(const grid_level *L, const mfmg_level *H, double inv_l, const float *fm,
+                                             const float *u, int x, int y)
 {
-    return homg_point_f(L, H, fm, u, x, y);
+    return homg_point_f(L, H, inv_l, fm, u, x, y);
 }
-__device__ __forceinline__ double homg_point(const grid_level *L, const mfmg_level *H, const double *fm,
+__device__ __forceinline__ double homg_point(const grid_level *L, const mfmg_level *H, double inv_l, const double *fm,
                                              const double *u, int x, int y)
 {
-    return homg_point_d(L, H, fm, u, x, y);
+    return homg_point_d(L, H, inv_l, fm, u, x, y);
 }
 
 template <typename T>
 __global__ void homg_iterate_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
                                     T *__restrict__ u_out)
 {
-    const int x = blockIdx.x * BX + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
-    if (x < L.nx && y < L.ny)
-        u_out[(size_t)y * L.nx + x] = (T)homg_point(&L, &H, fm, u, x, y);
+    const int x0 = blockIdx.x * BX * HV + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
+    const double inv_l = 1.0 / H.l; /* exact: l = 2^m */
+    if (y >= L.ny)
+        return;
+#pragma unroll
+    for (int k = 0; k < HV; k++) {
+        int x = x0 + k * BX;
+        if (x < L.nx)
+            u_out[(size_t)y * L.nx + x] = (T)homg_point(&L, &H, inv_l, fm, u, x, y);
+    }
 }
 
 /* ------------------------------------------------------------ launchers */
@@ -382,10 +396,10 @@ static homg_status cu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
         homg_filter_kernel<double>
-            <<<blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const double *)src, (double *)dst);
+            <<<homg_blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const double *)src, (double *)dst);
     else
         homg_filter_kernel<float>
-            <<<blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const float *)src, (float *)dst);
+            <<<homg_blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const float *)src, (float *)dst);
     HOMG_CUDA_LAUNCHED(ex, "homg_filter_kernel");
     return HOMG_OK;
 }
@@ -409,10 +423,10 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (p == HOMG_FLOAT64)
-        homg_iterate_kernel<double><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
+        homg_iterate_kernel<double><<<homg_blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
             *L, *H, (const double *)fm, (const double *)u_in, (double *)u_out);
     else
-        homg_iterate_kernel<float><<<blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
+        homg_iterate_kernel<float><<<homg_blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
             *L, *H, (const float *)fm, (const float *)u_in, (float *)u_out);
     HOMG_CUDA_LAUNCHED(ex, "homg_iterate_kernel");
     return HOMG_OK;

@@ -203,27 +203,14 @@ static void FN(find_nonfinite)(size_t n, const T *x, long long *flag)
 
 /* ---- HOMG ---- */
 
+#include "homg_point_tmpl.h"
+
 static void FN(homg_filter)(int nx, int ny, int s, const T *src, T *dst)
 {
-    static const double w[3] = { 1, 2, 1 };
 #pragma omp parallel for schedule(static)
     for (int j = 0; j < ny; j++)
-        for (int i = 0; i < nx; i++) {
-            double acc = 0, wsum = 0;
-            for (int b = -1; b <= 1; b++) {
-                int jj = j + b * s;
-                if (jj < 0 || jj >= ny)
-                    continue;
-                for (int a = -1; a <= 1; a++) {
-                    int ii = i + a * s;
-                    if (ii < 0 || ii >= nx)
-                        continue;
-                    acc += w[a + 1] * w[b + 1] * (double)src[(size_t)jj * nx + ii];
-                    wsum += w[a + 1] * w[b + 1];
-                }
-            }
-            dst[(size_t)j * nx + i] = (T)(acc / wsum);
-        }
+        for (int i = 0; i < nx; i++)
+            dst[(size_t)j * nx + i] = (T)FN(homg_filter_point)(nx, ny, s, src, i, j);
 }
 
 static void FN(homg_gather)(int nx, int ny, const mfmg_level *H, const T *src, T *compact)
@@ -236,14 +223,12 @@ static void FN(homg_gather)(int nx, int ny, const mfmg_level *H, const T *src, T
         }
 }
 
-#include "homg_point_tmpl.h"
-
 static void FN(homg_iterate)(const grid_level *L, const mfmg_level *H, const T *fm, const T *u_in, T *u_out)
 {
 #pragma omp parallel for schedule(static)
     for (int y = 0; y < L->ny; y++)
         for (int x = 0; x < L->nx; x++)
-            u_out[(size_t)y * L->nx + x] = (T)FN(homg_point)(L, H, fm, u_in, x, y);
+            u_out[(size_t)y * L->nx + x] = (T)FN(homg_point)(L, H, 1.0 / H->l, fm, u_in, x, y);
 }
 
 #undef FN

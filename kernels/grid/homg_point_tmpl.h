@@ -3,20 +3,23 @@
  * points, bilinear interpolation from the own quadrant's marked points
  * elsewhere.  Included by grid_tmpl.h (CPU) and grid.cu (CUDA) once with
  * T = float (SUFFIX f) and once with T = double (SUFFIX d): one formula for both
- * backends. */
+ * backends.  l = 2^m (H->m): indices by masks and shifts, inv_l = 1/l from the caller
+ * (once per thread or call); the values are those of the division form bit for bit
+ * (grid_point.h, homg_marked_index_p2). */
 
 #define HCAT2(a, b) a##_##b
 #define HCAT(a, b)  HCAT2(a, b)
 #define HFN(name)   HCAT(name, SUFFIX)
 
-HOMG_HD double HFN(homg_point)(const grid_level *L, const mfmg_level *H, const T *fm, const T *u, int x, int y)
+HOMG_HD double HFN(homg_point)(const grid_level *L, const mfmg_level *H, double inv_l, const T *fm, const T *u, int x,
+                               int y)
 {
-    const int nx = L->nx, ny = L->ny, l = H->l;
-    int ax = homg_marked_index(x, nx, l), ay = homg_marked_index(y, ny, l);
+    const int nx = L->nx, ny = L->ny, l = H->l, m = H->m;
+    int ax = homg_marked_index_p2(x, nx, m), ay = homg_marked_index_p2(y, ny, m);
     if (ax >= 0 && ay >= 0) {
         /* relax: damped Jacobi with the spacing-l stencil */
         double up = u[(size_t)y * nx + x], nb = 0, extra = 0, c;
-        double inv = L->inv_h2 / ((double)l * l);
+        double inv = L->inv_h2 * (inv_l * inv_l); /* inv_h2 / l^2, exactly */
         if (x - l >= 0)
             nb += u[(size_t)y * nx + x - l];
         else {
@@ -53,10 +56,46 @@ HOMG_HD double HFN(homg_point)(const grid_level *L, const mfmg_level *H, const T
     /* interpolate from the coarse points of the own quadrant */
     int x0, x1, y0, y1;
     double tx, ty;
-    homg_bracket(x, nx, l, &x0, &x1, &tx);
-    homg_bracket(y, ny, l, &y0, &y1, &ty);
+    homg_bracket_p2(x, nx, m, inv_l, &x0, &x1, &tx);
+    homg_bracket_p2(y, ny, m, inv_l, &y0, &y1, &ty);
     return (1 - ty) * ((1 - tx) * (double)u[(size_t)y0 * nx + x0] + tx * (double)u[(size_t)y0 * nx + x1]) +
            ty * ((1 - tx) * (double)u[(size_t)y1 * nx + x0] + tx * (double)u[(size_t)y1 * nx + x1]);
+}
+
+/* One point of the (1,2,1)/4 x (1,2,1)/4 filter with tap spacing s: taps outside
+ * the grid dropped and the weights renormalised.  Inside, all nine taps in the
+ * same order and the division by 16 as the exact product by 1/16. */
+HOMG_HD double HFN(homg_filter_point)(int nx, int ny, int s, const T *src, int i, int j)
+{
+    double acc = 0, wsum = 0;
+    if (i >= s && i + s < nx && j >= s && j + s < ny) {
+        const T *r0 = src + (size_t)(j - s) * nx + i, *r1 = src + (size_t)j * nx + i,
+                *r2 = src + (size_t)(j + s) * nx + i;
+        acc += 1.0 * (double)r0[-s];
+        acc += 2.0 * (double)r0[0];
+        acc += 1.0 * (double)r0[s];
+        acc += 2.0 * (double)r1[-s];
+        acc += 4.0 * (double)r1[0];
+        acc += 2.0 * (double)r1[s];
+        acc += 1.0 * (double)r2[-s];
+        acc += 2.0 * (double)r2[0];
+        acc += 1.0 * (double)r2[s];
+        return acc * 0.0625;
+    }
+    for (int b = -1; b <= 1; b++) {
+        int jj = j + b * s;
+        if (jj < 0 || jj >= ny)
+            continue;
+        for (int a = -1; a <= 1; a++) {
+            int ii = i + a * s;
+            if (ii < 0 || ii >= nx)
+                continue;
+            double w = (a ? 1.0 : 2.0) * (b ? 1.0 : 2.0);
+            acc += w * (double)src[(size_t)jj * nx + ii];
+            wsum += w;
+        }
+    }
+    return acc / wsum;
 }
 
 #undef HFN

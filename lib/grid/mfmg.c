@@ -79,6 +79,16 @@ homg_status homg__homg_alloc(homg_grid *g)
     return HOMG_OK;
 }
 
+/* Values one iteration on level m moves: it writes every point; on level 0 it reads
+ * u and r whole (3n); above, it reads only the marked points of u (the relaxations'
+ * arms and the interpolations' corners) and the compact f_m, about cx * cy each
+ * (until session 9 counted as n + n + cx * cy: the whole u read, which the pass does not do). */
+static double homg_pass_values(const homg_grid *g, int m)
+{
+    const double n = (double)g->desc.nx * g->desc.ny, c = (double)g->hl[m].cx * g->hl[m].cy;
+    return m ? n + 2 * c : 3 * n;
+}
+
 #define QUEUE(g, call, what)                       \
     do {                                           \
         homg_status st_ = (call);                  \
@@ -121,7 +131,7 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
         const void *fm = m == 0 ? g->r : g->fm[m];
         for (int it = 0; it < its; it++) {
             QUEUE(g, g->k->homg_iterate(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
-            homg__account(g, 1, 1, 2 * n + (m ? (double)g->hl[m].cx * g->hl[m].cy : n));
+            homg__account(g, 1, 1, homg_pass_values(g, m));
             tmp = in;
             in = out;
             out = tmp;
