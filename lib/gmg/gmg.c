@@ -577,7 +577,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     double t0 = now_ms(), t, t1, ts;
     memset(p, 0, sizeof p);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->handle_create(&ctx->ex, &ka, &g->handle), "homg_gmg_create: sparse handles");
-    HOMG_TRY(homg__alloc(ctx, 2 * HOMG_GMG_MAX_LEVELS * sizeof(double), (void **)&g->scalar, "GMG scalars"));
+    HOMG_TRY(homg__alloc(ctx, GMG_MOMENTS * HOMG_GMG_MAX_LEVELS * sizeof(double), (void **)&g->scalar, "GMG scalars"));
     HOMG_TRY(homg__alloc(ctx, GMG_COUNTS * sizeof(int32_t), (void **)&g->count, "GMG scalars"));
     st = build_meshes(g, coarse, nested, p);
     g->info.hierarchy_ms = now_ms() - t0;
