@@ -337,6 +337,7 @@ static homg_status assemble(homg_gmg *g, int l)
         double t0 = fem_part(g, GMG_F_COEFFS, t);
         /* traced: the public create (synchronised, pattern timed); else no sync */
         st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
+        g->fem_level_ms[l][0] += now_ms() - t0;
         g->fem_create_ms += now_ms() - t0;
     }
     if (st == HOMG_OK && l == 0) { /* the values reach only the rhs, and only level 0's is used */
@@ -353,7 +354,11 @@ static homg_status assemble(homg_gmg *g, int l)
         st = homg_fem_assemble(fem, &c);
         fem_part(g, GMG_F_ASSEMBLE, t0);
     }
-    t = homg__gmg_mark(g, GMG_T_FEM, t);
+    {
+        double t0 = t;
+        t = homg__gmg_mark(g, GMG_T_FEM, t);
+        g->fem_level_ms[l][1] += t - t0;
+    }
     g->fem_pattern_ms += homg_fem_get_info(fem).pattern_ms;
     g->fem_prepare_ms += homg_fem_get_info(fem).prepare_ms;
     view = homg_fem_matrix(fem);
