@@ -85,11 +85,12 @@ struct homg_gmg {
     double phase_ms[GMG_T_COUNT];
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
     double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
-    double fem_level_ms[HOMG_GMG_MAX_LEVELS][2]; /* per level: homg_fem_create, the whole FEM phase (traced) */
-    double refine_ms[GMG_R_COUNT];         /* parts of GMG_T_REFINE */
-    double smoother_part_ms[GMG_S_COUNT];  /* parts of GMG_T_SMOOTHER and GMG_T_OMEGA */
-    double fem_part_ms[GMG_F_COUNT];       /* parts of GMG_T_FEM (traced) */
-    double rho[HOMG_GMG_MAX_LEVELS];       /* SPAI-1: the first contraction check's A-norm estimates */
+    /* per level: homg_fem_create, the whole FEM phase (traced) */
+    double fem_level_ms[HOMG_GMG_MAX_LEVELS][2];
+    double refine_ms[GMG_R_COUNT];        /* parts of GMG_T_REFINE */
+    double smoother_part_ms[GMG_S_COUNT]; /* parts of GMG_T_SMOOTHER and GMG_T_OMEGA */
+    double fem_part_ms[GMG_F_COUNT];      /* parts of GMG_T_FEM (traced) */
+    double rho[HOMG_GMG_MAX_LEVELS];      /* SPAI-1: the first contraction check's A-norm estimates */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;

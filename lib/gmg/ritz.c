@@ -73,8 +73,8 @@ double homg__gmg_ritz_max(const double *mu, int m)
     for (int i = 0; i < 2 * m; i++)
         if (!isfinite(mu[i]))
             return NAN;
-    if (!(mu[0] > 0))
-        return 0; /* x = 0 */
+    if (!(mu[0] > 0)) /* x = 0 */
+        return 0;
     best = mu[2 * m - 2] > 0 ? mu[2 * m - 1] / mu[2 * m - 2] : 0; /* the power iteration's quotient */
     for (int i = 0; i < m; i++) {
         if (!(mu[2 * i] > 0)) { /* K^i x = 0: the space has i dimensions */
