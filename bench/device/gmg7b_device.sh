@@ -1,7 +1,7 @@
 #!/bin/sh
 # s9-gmg7, follow-up (27381b4: the SPAI-1 long-row instance by 32-row ballots), NOT yet run when written: its GPU
 # check in one call.  Binaries packed in /work/main/.carry-gmg7b/dev.tar.xz (tools/dev/device-prep.sh, build-id =
-# 27381b4): bench_gmg = the ballot kernel, bench_gmg_prev = 295a1c3 (the branch head measured at 02:54, a block per
+# 70f5e86: 27381b4's code + this script): bench_gmg = the ballot kernel, bench_gmg_prev = 295a1c3 (the branch head measured at 02:54, a block per
 # 4 rows).  Tests (test_spai1_random has rows of up to 50 entries: the long instance), memcheck + racecheck of
 # test_gmg_gpu, 4 interleaved rounds of bench_gmg, ncu of the SPAI-1 kernels of both.
 # Keep 27381b4 (cherry-pick onto the branch / main) only if the tests pass, racecheck shows 0 hazards and ncu shows
