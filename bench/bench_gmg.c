@@ -390,6 +390,12 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
             snprintf(buf + used, sizeof buf - used, " %.4f", g->rho[l]);
         }
         used = strlen(buf);
+        snprintf(buf + used, sizeof buf - used, "\n  of FEM per level (homg_fem_create / whole level):");
+        for (int l = 0; l < gi.levels; l++) {
+            used = strlen(buf);
+            snprintf(buf + used, sizeof buf - used, " %.2f/%.2f", g->fem_level_ms[l][0], g->fem_level_ms[l][1]);
+        }
+        used = strlen(buf);
         snprintf(buf + used, sizeof buf - used, "\n");
         used = strlen(buf);
         snprintf(buf + used, sizeof buf - used,

@@ -460,6 +460,50 @@ static double a_norm2(const homg_host_csr *a, const double *x)
 }
 
 /* Sweeps on A e = 0 from a random e shrink ||e||_A for every smoother. */
+
+/* Moments mu_k = sum_i w_i lam_i^k, k < count, of K = diag(lam) from the start sqrt(w). */
+static void diag_moments(const double *lam, const double *w, int n, int count, double *mu)
+{
+    for (int k = 0; k < count; k++) {
+        mu[k] = 0;
+        for (int i = 0; i < n; i++)
+            mu[k] += w[i] * pow(lam[i], k);
+    }
+}
+
+/* The contraction check's Ritz value (ritz.c) against a diagonal K: exact
+ * where the Krylov space holds every eigenvector, otherwise between the
+ * power iteration's quotient (of 24 steps, the check before) and lambda_max. */
+static void test_ritz(void **state)
+{
+    double lam[400], w[400], mu[48], r;
+    (void)state;
+    for (int i = 0; i < 5; i++) {
+        lam[i] = 0.1 + 0.2 * i - (i == 4 ? 0.05 : 0);
+        w[i] = 0.2 + 0.1 * i;
+    }
+    diag_moments(lam, w, 5, 12, mu);
+    r = homg__gmg_ritz_max(mu, 6);
+    assert_true(fabs(r - 0.85) < 1e-8);
+    srand(7);
+    for (int i = 0; i < 400; i++) { /* dense near the top, as E* E's spectrum on fine levels */
+        lam[i] = 0.97 * sqrt((i + 1) / 400.0);
+        w[i] = (double)rand() / RAND_MAX;
+    }
+    diag_moments(lam, w, 400, 48, mu);
+    r = homg__gmg_ritz_max(mu, GMG_RITZ_STEPS);
+    printf("  Ritz value of %d steps %.6f, power quotients of %d / 24 steps %.6f / %.6f, lambda_max %.6f\n",
+           GMG_RITZ_STEPS, r, GMG_RITZ_STEPS, mu[2 * GMG_RITZ_STEPS - 1] / mu[2 * GMG_RITZ_STEPS - 2], mu[47] / mu[46],
+           lam[399]);
+    assert_true(r >= mu[47] / mu[46] - 1e-9);
+    assert_true(r <= lam[399] + 1e-12);
+    memset(mu, 0, sizeof mu);
+    assert_true(homg__gmg_ritz_max(mu, 4) == 0); /* a zero start */
+    mu[3] = NAN;
+    mu[0] = 1;
+    assert_true(isnan(homg__gmg_ritz_max(mu, 4)));
+}
+
 /* The set-up's P built from the refinement's edges in the ctx's space (CPU:
  * host memory) equals the host path's: P by the refinement rule, then masked
  * with the levels' Dirichlet rows, bit for bit, on every level. */
@@ -1020,6 +1064,7 @@ int main(void)
         cmocka_unit_test(test_arena),
         cmocka_unit_test(test_sainv_exact),
         cmocka_unit_test(test_device_prolongation),
+        cmocka_unit_test(test_ritz),
         cmocka_unit_test(test_smoothers_reduce_error),
         cmocka_unit_test(test_mesh_independent),
         cmocka_unit_test(test_p2),

@@ -219,29 +219,32 @@ homg_status homg_cuda_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, doubl
     return HOMG_OK;
 }
 
-/* SPAI-1 with a warp per row.  The row's n neighbour rows (those of its
- * columns j) are first staged in shared memory, already scaled (a_jk w_k), by
- * all lanes at once: the Gram entries' row merges -- most of the work -- then
- * read shared memory instead of chains of dependent global loads (rows whose
- * neighbours do not fit STAGE entries merge from global memory).  G and m in
- * shared memory; the Cholesky factor, L y = a and L^T m = y column by column
- * (lanes over the rows below / above the pivot; each entry's sum in spai.h's
- * order: the same bits as the CPU twin's row-by-row loops); the row stored by
- * all lanes.  Two instances: rows of up to SPAI1_SHORT entries (most P1 rows)
- * with small slots and staging, so that many rows share an SM, then the longer
- * rows with GMG_SPAI1_MAX_ROW slots and no staging; rows outside (lo, hi] are
- * left to the other. */
+/* SPAI-1 with a group of LANES lanes per row (16: two rows a warp; 32: one).
+ * The row's n neighbour rows (those of its columns j) are first staged in
+ * shared memory, already scaled (a_jk w_k), by all lanes at once: the Gram
+ * entries' row merges -- most of the work -- then read shared memory instead
+ * of chains of dependent global loads (rows whose neighbours do not fit STAGE
+ * entries merge from global memory).  G and m in shared memory; the Cholesky
+ * factor, L y = a and L^T m = y column by column (lanes over the rows below /
+ * above the pivot; each entry's sum in spai.h's order: the same bits as the
+ * CPU twin's row-by-row loops); the row stored by all lanes.  These column
+ * loops are serial: two rows a warp share their instructions (measured: the
+ * kernel is issue-bound).  Two instances: rows of up to SPAI1_SHORT entries
+ * (most P1 rows) by half-warps with small slots and staging, then the longer
+ * rows by whole warps with GMG_SPAI1_MAX_ROW slots and no staging; rows
+ * outside (lo, hi] are left to the other. */
 #define SPAI1_SHORT GMG_SPAI1_SHORT /* interior 3D P1 rows: 15 entries */
 #define SPAI1_STAGE GMG_SPAI1_STAGE /* their 15 neighbour rows: 225 */
 #define FULL_MASK   0xFFFFFFFFu
 
 /* Stages the neighbour rows: sc/sv[so[r] ..] = columns / scaled values of row
  * j_r (so: exclusive prefix sums of the lengths sl, computed by the caller). */
+template <int LANES>
 __device__ static void spai1_stage(const int32_t *ci, const double *v, const double *w, const int32_t *st,
                                    const int32_t *so, int n, int32_t total, int lane, int32_t *sc, double *sv)
 {
 #pragma unroll 4 /* the loads of several rounds in flight */
-    for (int32_t e = lane; e < total; e += 32) {
+    for (int32_t e = lane; e < total; e += LANES) {
         int lo = 0, hi = n; /* the last r with so[r] <= e (empty rows skipped) */
         while (hi - lo > 1) {
             int mid = (lo + hi) >> 1;
@@ -256,28 +259,44 @@ __device__ static void spai1_stage(const int32_t *ci, const double *v, const dou
     }
 }
 
-template <int CAP, int WARPS, int STAGE>
+/* (r, c), c <= r, of packed lower-triangle index e: a float estimate, then
+ * exact integer fix-ups (no double square root). */
+__device__ static void spai1_tri_rc(int e, int *r, int *c)
+{
+    int k = (int)((sqrtf(8.0f * (float)e + 1.0f) - 1.0f) * 0.5f);
+    while (SPAI_TRI(k + 1, 0) <= e)
+        k++;
+    while (SPAI_TRI(k, 0) > e)
+        k--;
+    *r = k;
+    *c = e - SPAI_TRI(k, 0);
+}
+
+template <int CAP, int WARPS, int STAGE, int LANES>
 __global__ static void __launch_bounds__(WARPS * 32)
     spai1_warp_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, const double *__restrict__ v,
                       const double *__restrict__ w, int32_t nrows, int lo, int hi, double *out, int32_t *fallback)
 {
-    static_assert(STAGE == 0 || CAP <= 32, "staging takes one lane per neighbour row");
-    __shared__ double gs[WARPS][SPAI_TRI(CAP, 0)];
-    __shared__ double ms[WARPS][CAP], jws[WARPS][CAP];
-    __shared__ int32_t sts[WARPS][CAP], sls[WARPS][CAP], sos[WARPS][CAP + 1];
-    __shared__ int32_t scs[WARPS][STAGE > 0 ? STAGE : 1];
-    __shared__ double svs[WARPS][STAGE > 0 ? STAGE : 1];
-    int wid = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    double *g = gs[wid], *m = ms[wid], *jw = jws[wid], *sv = svs[wid];
-    int32_t *st = sts[wid], *sl = sls[wid], *so = sos[wid], *sc = scs[wid];
-    for (int64_t row = (int64_t)blockIdx.x * WARPS + wid; row < nrows; row += (int64_t)gridDim.x * WARPS) {
+    constexpr int SLOTS = WARPS * (32 / LANES); /* rows in flight a block */
+    static_assert(LANES == 16 || LANES == 32, "a half or a whole warp per row");
+    static_assert(STAGE == 0 || CAP <= LANES, "staging takes one lane per neighbour row");
+    __shared__ double gs[SLOTS][SPAI_TRI(CAP, 0)];
+    __shared__ double ms[SLOTS][CAP], jws[SLOTS][CAP];
+    __shared__ int32_t sts[SLOTS][CAP], sls[SLOTS][CAP], sos[SLOTS][CAP + 1];
+    __shared__ int32_t scs[SLOTS][STAGE > 0 ? STAGE : 1];
+    __shared__ double svs[SLOTS][STAGE > 0 ? STAGE : 1];
+    int slot = threadIdx.x / LANES, lane = threadIdx.x & (LANES - 1);
+    unsigned mask = LANES == 32 ? FULL_MASK : 0xFFFFu << (threadIdx.x & 16); /* this row's lanes */
+    double *g = gs[slot], *m = ms[slot], *jw = jws[slot], *sv = svs[slot];
+    int32_t *st = sts[slot], *sl = sls[slot], *so = sos[slot], *sc = scs[slot];
+    for (int64_t row = (int64_t)blockIdx.x * SLOTS + slot; row < nrows; row += (int64_t)gridDim.x * SLOTS) {
         int32_t i = (int32_t)row, b = rp[i], n = rp[i + 1] - b;
         int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW && n <= CAP, staged = 0;
         if (n <= lo || n > hi)
-            continue; /* the other instance's row (the same on every lane) */
+            continue; /* the other instance's row (the same on the row's lanes) */
         if (ok) {
             double wi = w ? w[i] : 1.0;
-            for (int r = lane; r < n; r += 32) { /* neighbour row j_r: start, length, w_j, rhs */
+            for (int r = lane; r < n; r += LANES) { /* neighbour row j_r: start, length, w_j, rhs */
                 int32_t j = ci[b + r];
                 st[r] = rp[j];
                 sl[r] = rp[j + 1] - st[r];
@@ -286,87 +305,85 @@ __global__ static void __launch_bounds__(WARPS * 32)
             }
             if (STAGE > 0) {
                 int32_t len = lane < n ? sl[lane] : 0, inc = len;
-                for (int o = 1; o < 32; o <<= 1) {
-                    int32_t t = __shfl_up_sync(FULL_MASK, inc, o);
+                for (int o = 1; o < LANES; o <<= 1) {
+                    int32_t t = __shfl_up_sync(mask, inc, o, LANES);
                     if (lane >= o)
                         inc += t;
                 }
-                int32_t total = __shfl_sync(FULL_MASK, inc, 31);
+                int32_t total = __shfl_sync(mask, inc, LANES - 1, LANES);
                 if (lane < n)
                     so[lane] = inc - len;
                 staged = total <= STAGE;
-                __syncwarp();
+                __syncwarp(mask);
                 if (staged)
-                    spai1_stage(ci, v, w, st, so, n, total, lane, sc, sv);
+                    spai1_stage<LANES>(ci, v, w, st, so, n, total, lane, sc, sv);
             }
-            __syncwarp();
-            for (int e = lane; e < SPAI_TRI(n, 0); e += 32) {
-                int r = (int)((sqrt(8.0 * e + 1.0) - 1.0) * 0.5);
-                while (SPAI_TRI(r + 1, 0) <= e)
-                    r++;
-                while (SPAI_TRI(r, 0) > e)
-                    r--;
-                int c = e - SPAI_TRI(r, 0);
+            __syncwarp(mask);
+            for (int e = lane; e < SPAI_TRI(n, 0); e += LANES) {
+                int r, c;
+                spai1_tri_rc(e, &r, &c);
                 double d = staged ? spai_dot(sc + so[r], sv + so[r], sl[r], sc + so[c], sv + so[c], sl[c], NULL)
                                   : spai_dot(ci + st[r], v + st[r], sl[r], ci + st[c], v + st[c], sl[c], w);
                 g[e] = d * (w ? jw[r] * jw[c] : 1.0); /* spai1_gram */
             }
-            __syncwarp();
+            __syncwarp(mask);
         }
         for (int c = 0; ok && c < n; c++) { /* G = L L^T */
             double s = spai1_chol_sum(g, c, c), d = sqrt(s);
-            ok = spai1_pivot_ok(s, g[SPAI_TRI(c, c)]); /* the same on every lane */
-            __syncwarp();                              /* all have read g_cc */
+            ok = spai1_pivot_ok(s, g[SPAI_TRI(c, c)]); /* the same on the row's lanes */
+            __syncwarp(mask);                          /* all have read g_cc */
             if (ok) {
-                for (int r = c + 1 + lane; r < n; r += 32)
+                for (int r = c + 1 + lane; r < n; r += LANES)
                     g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) / d;
                 if (lane == 0)
                     g[SPAI_TRI(c, c)] = d;
             }
-            __syncwarp();
+            __syncwarp(mask);
         }
         for (int k = 0; ok && k < n; k++) { /* L y = a: y_k final, then the rows below updated */
             double y = m[k] / g[SPAI_TRI(k, k)];
-            __syncwarp(); /* all have read m[k] */
-            for (int r = k + 1 + lane; r < n; r += 32)
+            __syncwarp(mask); /* all have read m[k] */
+            for (int r = k + 1 + lane; r < n; r += LANES)
                 m[r] -= g[SPAI_TRI(r, k)] * y;
             if (lane == 0)
                 m[k] = y;
-            __syncwarp();
+            __syncwarp(mask);
         }
         for (int k = n - 1; ok && k >= 0; k--) { /* L^T m = y: m_k final, then the rows above updated */
             double y = m[k] / g[SPAI_TRI(k, k)];
-            __syncwarp();
-            for (int r = lane; r < k; r += 32)
+            __syncwarp(mask);
+            for (int r = lane; r < k; r += LANES)
                 m[r] -= g[SPAI_TRI(k, r)] * y;
             if (lane == 0)
                 m[k] = y;
-            __syncwarp();
+            __syncwarp(mask);
         }
         if (ok) { /* spai1_backward's finiteness test, then spai1_store by all lanes */
             int bad = 0;
-            for (int r = lane; r < n; r += 32)
+            for (int r = lane; r < n; r += LANES)
                 bad |= !isfinite(m[r]);
-            ok = !__any_sync(FULL_MASK, bad);
+            ok = !__any_sync(mask, bad);
         }
         if (ok) {
             double wi = w ? w[i] : 1.0;
-            for (int r = lane; r < n; r += 32)
+            for (int r = lane; r < n; r += LANES)
                 out[b + r] = m[r] * (w ? wi * jw[r] : 1.0);
         } else if (lane == 0 && spai1_store(rp, ci, v, w, i, m, 0, out)) {
             atomicAdd(fallback, 1);
         }
-        __syncwarp(); /* the shared slots are reused by the next row */
+        __syncwarp(mask); /* the shared slots are reused by the next row */
     }
 }
 
-template <int CAP, int WARPS, int STAGE>
-static void spai1_launch(cudaStream_t s, const csr_matrix *a, const double *w, int lo, int hi, int64_t max_blocks,
-                         double *out, int32_t *fallback)
+template <int CAP, int WARPS, int STAGE, int LANES>
+static void spai1_launch(cudaStream_t s, const csr_matrix *a, const double *w, int lo, int hi, double *out,
+                         int32_t *fallback)
 {
-    int64_t blocks = ((int64_t)a->nrows + WARPS - 1) / WARPS;
-    spai1_warp_kernel<CAP, WARPS, STAGE><<<(unsigned)(blocks < max_blocks ? blocks : max_blocks), WARPS * 32, 0, s>>>(
-        a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, lo, hi, out, fallback);
+    constexpr int SLOTS = WARPS * (32 / LANES);
+    int64_t blocks = ((int64_t)a->nrows + SLOTS - 1) / SLOTS;
+    spai1_warp_kernel<CAP, WARPS, STAGE, LANES>
+        <<<(unsigned)(blocks < (1 << 20) ? blocks : (1 << 20)), WARPS * 32, 0, s>>>(
+            a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, lo, hi, out, fallback);
 }
 
 homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback)
@@ -374,11 +391,11 @@ homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const doub
     cudaStream_t s = homg_cuda_stream(ex);
     if (a->nrows == 0)
         return HOMG_OK;
-    spai1_launch<SPAI1_SHORT, 8, SPAI1_STAGE>(s, a, w, -1, SPAI1_SHORT, 1 << 20, (double *)m->values, fallback);
+    spai1_launch<SPAI1_SHORT, 4, SPAI1_STAGE, 16>(s, a, w, -1, SPAI1_SHORT, (double *)m->values, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (short)");
-    /* few rows if any (3D P1: none): a grid-stride over all rows by 1024 blocks,
-     * not a block a 4 rows that mostly only read their length */
-    spai1_launch<GMG_SPAI1_MAX_ROW, 4, 0>(s, a, w, SPAI1_SHORT, INT32_MAX, 1024, (double *)m->values, fallback);
+    /* a block per 4 rows, as before s8-gmg6: a grid-stride of 1024 blocks over
+     * all rows (3D P1: none long) cost 0.21 ms on the 65^3 cube, this 0.11 */
+    spai1_launch<GMG_SPAI1_MAX_ROW, 4, 0, 32>(s, a, w, SPAI1_SHORT, INT32_MAX, (double *)m->values, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (long)");
     return HOMG_OK;
 }

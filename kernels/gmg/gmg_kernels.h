@@ -32,11 +32,12 @@ typedef struct ell_matrix {
  * lives in registers and local memory). */
 #define GMG_SPAI1_MAX_ROW 40
 
-/* The CUDA warp's split (gmg.cu): rows of up to GMG_SPAI1_SHORT entries run with
- * small slots and their neighbour rows staged in shared memory when these have
- * GMG_SPAI1_STAGE entries in all (16 rows of 18; else merged from global memory). */
+/* The CUDA kernel's split (gmg.cu): rows of up to GMG_SPAI1_SHORT entries run by
+ * half-warps with small slots and their neighbour rows staged in shared memory
+ * when these have GMG_SPAI1_STAGE entries in all (16 rows of 16; else merged from
+ * global memory). */
 #define GMG_SPAI1_SHORT 16
-#define GMG_SPAI1_STAGE 288
+#define GMG_SPAI1_STAGE 256
 
 #define GMG_KERNELS(X)                                                                                               \
     /* y = alpha A x + beta y (beta = 0: y is not read). */                                                          \

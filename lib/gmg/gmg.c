@@ -337,6 +337,7 @@ static homg_status assemble(homg_gmg *g, int l)
         double t0 = fem_part(g, GMG_F_COEFFS, t);
         /* traced: the public create (synchronised, pattern timed); else no sync */
         st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
+        g->fem_level_ms[l][0] += now_ms() - t0;
         g->fem_create_ms += now_ms() - t0;
     }
     if (st == HOMG_OK && l == 0) { /* the values reach only the rhs, and only level 0's is used */
@@ -353,7 +354,11 @@ static homg_status assemble(homg_gmg *g, int l)
         st = homg_fem_assemble(fem, &c);
         fem_part(g, GMG_F_ASSEMBLE, t0);
     }
-    t = homg__gmg_mark(g, GMG_T_FEM, t);
+    {
+        double t0 = t;
+        t = homg__gmg_mark(g, GMG_T_FEM, t);
+        g->fem_level_ms[l][1] += t - t0;
+    }
     g->fem_pattern_ms += homg_fem_get_info(fem).pattern_ms;
     g->fem_prepare_ms += homg_fem_get_info(fem).prepare_ms;
     view = homg_fem_matrix(fem);
@@ -577,7 +582,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     double t0 = now_ms(), t, t1, ts;
     memset(p, 0, sizeof p);
     HOMG_TRY_BACKEND(ctx, GMG_SK(g)->handle_create(&ctx->ex, &ka, &g->handle), "homg_gmg_create: sparse handles");
-    HOMG_TRY(homg__alloc(ctx, 2 * HOMG_GMG_MAX_LEVELS * sizeof(double), (void **)&g->scalar, "GMG scalars"));
+    HOMG_TRY(homg__alloc(ctx, GMG_MOMENTS * HOMG_GMG_MAX_LEVELS * sizeof(double), (void **)&g->scalar, "GMG scalars"));
     HOMG_TRY(homg__alloc(ctx, GMG_COUNTS * sizeof(int32_t), (void **)&g->count, "GMG scalars"));
     st = build_meshes(g, coarse, nested, p);
     g->info.hierarchy_ms = now_ms() - t0;

@@ -85,16 +85,18 @@ struct homg_gmg {
     double phase_ms[GMG_T_COUNT];
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
     double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
-    double refine_ms[GMG_R_COUNT];         /* parts of GMG_T_REFINE */
-    double smoother_part_ms[GMG_S_COUNT];  /* parts of GMG_T_SMOOTHER and GMG_T_OMEGA */
-    double fem_part_ms[GMG_F_COUNT];       /* parts of GMG_T_FEM (traced) */
-    double rho[HOMG_GMG_MAX_LEVELS];       /* SPAI-1: the first contraction check's A-norm estimates */
+    /* per level: homg_fem_create, the whole FEM phase (traced) */
+    double fem_level_ms[HOMG_GMG_MAX_LEVELS][2];
+    double refine_ms[GMG_R_COUNT];        /* parts of GMG_T_REFINE */
+    double smoother_part_ms[GMG_S_COUNT]; /* parts of GMG_T_SMOOTHER and GMG_T_OMEGA */
+    double fem_part_ms[GMG_F_COUNT];      /* parts of GMG_T_FEM (traced) */
+    double rho[HOMG_GMG_MAX_LEVELS];      /* SPAI-1: the first contraction check's A-norm estimates */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;
     gmg_level lv[HOMG_GMG_MAX_LEVELS];
     double *rhs;        /* finest right-hand side */
-    double *scalar;     /* device scalars for dots (2 a level) */
+    double *scalar;     /* device scalars for dots (GMG_MOMENTS a level) */
     int32_t *count;     /* device counters: GMG_COUNT_WIDTH + k ELL widths of a level's ops, GMG_COUNT_FALLBACK + l
                            SPAI-1 fallback rows of level l (read together, not one read each) */
     double *coarse_inv; /* CHOLESKY: unused placeholder (the inverse lives in coarse_op) */
@@ -112,6 +114,13 @@ int homg__gmg_arena_wanted(const homg_gmg *g);
 void homg__gmg_arena_on(homg_gmg *g);
 void homg__gmg_arena_off(homg_gmg *g);
 void homg__gmg_arena_release(homg_gmg *g);
+
+/* SPAI-1's contraction check (smoother.c): sweep pairs, moments a level;
+ * ritz.c: the largest Ritz value from the moments mu[0 .. 2m). */
+#define GMG_RITZ_STEPS     12
+#define GMG_RITZ_MAX_STEPS 12
+#define GMG_MOMENTS        (2 * GMG_RITZ_MAX_STEPS)
+double homg__gmg_ritz_max(const double *mu, int m);
 
 enum { GMG_COUNT_WIDTH = 0, GMG_COUNT_FALLBACK = 8, GMG_COUNTS = 8 + HOMG_GMG_MAX_LEVELS };
 
