@@ -898,14 +898,22 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         R("ring, slot's texture, 4 slots", "HOMG_VIEW_RING_SLOTS=4", 2),
         R("ring, slot's texture, 3 slots", "HOMG_VIEW_RING_SLOTS=3", 2),
         R("ring, slot's texture, 8 slots", "HOMG_VIEW_RING_SLOTS=8", 2),
-        R("ring, slot's texture, 3 slots, DROP=1", "HOMG_VIEW_RING_SLOTS=3 HOMG_VIEW_RING_DROP=1", 2),
         R("ring, slot's texture, blocking-sync events", "HOMG_VIEW_RING_EVENT_FLAGS=2", 2),
         R("ring, slot's texture, (timing only) no fences", "HOMG_VIEW_RING_FENCE=0", 2),
-        /* s8-view4 after its run: the host waits for CUDA's newest write (older ones dropped) before a GL fence */
-        R("ring, no GL draw, DROP=1 (newest write waited for first)", "HOMG_VIEW_RING_DROP=1", 0),
-        R("ring, other texture, DROP=1", "HOMG_VIEW_RING_DROP=1", 1),
-        R("ring, slot's texture, DROP=1", "HOMG_VIEW_RING_DROP=1", 2),
-        R("ring, slot's texture, DROP=1, 4 slots", "HOMG_VIEW_RING_DROP=1 HOMG_VIEW_RING_SLOTS=4", 2),
+        /* s9-view6: the pace (HOMG_VIEW_RING_AHEAD: writes queued and not yet seen done before a write waits for
+           the oldest; default (slots - 1) / 2, 0 = none, as main before s9-view6; s8-view4's DROP rows are gone) */
+        R("ring, slot's texture, AHEAD=0 (no pace: main before s9-view6)", "HOMG_VIEW_RING_AHEAD=0", 2),
+        R("ring, slot's texture, AHEAD=1", "HOMG_VIEW_RING_AHEAD=1", 2),
+        R("ring, slot's texture, AHEAD=3", "HOMG_VIEW_RING_AHEAD=3", 2),
+        R("ring, slot's texture, 8 slots, AHEAD=0", "HOMG_VIEW_RING_SLOTS=8 HOMG_VIEW_RING_AHEAD=0", 2),
+        R("ring, slot's texture, 8 slots, AHEAD=2", "HOMG_VIEW_RING_SLOTS=8 HOMG_VIEW_RING_AHEAD=2", 2),
+        R("ring, slot's texture, 3 slots, AHEAD=0", "HOMG_VIEW_RING_SLOTS=3 HOMG_VIEW_RING_AHEAD=0", 2),
+        R("ring, slot's texture, copy (RING_COPY=1), AHEAD=0", "HOMG_VIEW_RING_COPY=1 HOMG_VIEW_RING_AHEAD=0", 2),
+        R("ring, other texture, AHEAD=0", "HOMG_VIEW_RING_AHEAD=0", 1),
+        R("ring, no GL draw, AHEAD=0", "HOMG_VIEW_RING_AHEAD=0", 0),
+        /* the baseline and the default once more (noise) */
+        N("again: solve + colours + a draw of another texture (nothing shared)", 1, 0),
+        R("again: **ring, GL draws the slot's texture (the default)**", NULL, 2),
     };
 #undef R
 #undef N

@@ -8,20 +8,21 @@
  *     draw issued later shows that complete frame, possibly an earlier write's.
  *   GL -> CUDA: a fence after GL's copy; the slot is free again once the host
  *     finds it signalled (glClientWaitSync with a zero timeout).
- * The host waits only when every slot is taken (the GPU is nring frames
- * behind), and for the first write, so the object never shows a frame older
- * than the view.
  * Into a texture the slots are textures themselves where GL allows (slots.c):
  * then handing a slot to GL is only naming it (homg_view_gl_texture), nothing
  * is copied, and the slot drawn until now gets its fence (after every GL command
  * issued so far, its draws included); the slot drawn now is never written.
- * What a frame pays for it (bench_view D, bench/results/h100_view.md I and J): with
- * 3 slots the host needs a slot's fence about every other frame right after
- * making it (a slot is replaced only once a newer write's event has passed), so
- * it waits for GL to catch up just after waiting for CUDA and the GPU idles in
- * between: +0.14 ms a frame; without fences (timing only) the ring costs what
- * nothing shared costs; with 6 slots (the default since s8-view5) +0.05.
- * knobs.c's switches time the parts. */
+ * The host waits only when the GPU is behind: for the first write; when `ahead`
+ * writes (knobs.ahead, half the slots by default) are queued and not yet seen
+ * done, for the oldest of them (pace); and when every slot is taken.  Why the
+ * pace (s9-view6, bench/results/h100_view.md I, J, K): without it the host fills
+ * every free slot in one burst, the slot shown is replaced only after that burst,
+ * and its fence -- after all of GL's queued work -- is then the next thing to
+ * wait for: the whole GPU drains about every 5 frames (+0.05 ms a frame with 6
+ * slots, +0.14 with 3).  Paced, the host stays `ahead` frames in front of CUDA,
+ * the shown slot is replaced about once a frame and its fence has passed by the
+ * time the slot is needed (2 * ahead + 1 slots in use).  knobs.c's switches time
+ * the parts. */
 #include "view/view_internal.h"
 
 #include <string.h>
@@ -40,6 +41,7 @@ homg_status homg__view_ring_init(homg_view *v)
     v->waits_gl = v->waits_cuda = 0;
     v->waits_gl_ms = v->waits_cuda_ms = 0;
     v->info.host_waits = 0;
+    v->ahead = v->knobs.ahead < 0 ? (v->nring - 1) / 2 : v->knobs.ahead;
     homg__view_slots_init(v);
     v->info.direct = v->direct;
     return HOMG_OK;
@@ -190,10 +192,6 @@ static homg_status free_slot(homg_view *v, int *out)
                 old = s;
         }
         HOMG_TRY(st);
-        if (v->knobs.drop && written(v, 0) != written(v, 1)) { /* two or more written: skip the older ones */
-            HOMG_TRY(wait_write(v, written(v, 0), "homg_view_write: waiting"));
-            continue;
-        }
         if (old >= 0) {
             if (!copied(v, old, FOREVER, &st) && st == HOMG_OK)
                 st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: GL's copy did not finish in 10 s");
@@ -207,11 +205,27 @@ static homg_status free_slot(homg_view *v, int *out)
     }
 }
 
+/* With `ahead` writes queued and not yet seen done, the host waits for the oldest
+ * (the GPU is then `ahead` frames behind; it still has them queued). */
+static homg_status pace(homg_view *v)
+{
+    for (;;) {
+        int n = 0;
+        HOMG_TRY(promote(v));
+        for (int s = 0; s < v->nring; s++)
+            n += v->rs[s].state == SLOT_WRITTEN;
+        if (!v->ahead || n < v->ahead)
+            return HOMG_OK;
+        HOMG_TRY(wait_write(v, written(v, 1), "homg_view_write: waiting"));
+    }
+}
+
 homg_status homg__view_ring_write(homg_view *v, const view_src *src, view_dst *dst)
 {
     homg_ctx *ctx = v->ctx;
     int s = -1, arrays;
     view_slot *r;
+    HOMG_TRY(pace(v));
     HOMG_TRY(free_slot(v, &s));
     r = &v->rs[s];
     arrays = v->direct == 2 && !v->knobs.linear;

@@ -119,8 +119,9 @@ typedef struct view_knobs {
                         imports; GL draws the application's texture, never written (timing only) */
     int spin;        /* HOMG_VIEW_RING_SPIN=1: the host's waits poll (zero-timeout fence, event query) in a loop */
     int slots;       /* HOMG_VIEW_RING_SLOTS: the ring's slots, VIEW_RING_MIN .. VIEW_RING_MAX (default VIEW_RING) */
-    int drop;        /* HOMG_VIEW_RING_DROP=1: with every slot taken and two or more written, the host waits for
-                        CUDA's newest write (older ones freed unseen) before it waits for a GL fence */
+    int ahead;       /* HOMG_VIEW_RING_AHEAD: writes queued and not yet seen done before a write waits for the
+                        oldest (ring.c's pace); -1 (default) (slots - 1) / 2; 0 never (as before s9-view6).
+                        (HOMG_VIEW_RING_DROP, s8-view4's "wait for the newest write first", gave nothing: gone) */
     int align_kib;   /* HOMG_VIEW_RING_ALIGN (KiB, 64 .. 4096): the slots' offsets a multiple of it; default
                         VIEW_RING_ALIGN_KIB (s8-view4 and before: 64) */
     int import_each; /* HOMG_VIEW_RING_IMPORT_EACH=1: each slot's CUDA array its own import of the memory (s8-view4
@@ -162,6 +163,7 @@ struct homg_view {
     /* SHARED ring (desc.latency, an application's object; ring.c) */
     int ring;
     int nring; /* its slots: knobs.slots */
+    int ahead; /* writes in flight before a write waits for the oldest (ring.c's pace); 0 never */
     view_knobs knobs;
     int plain_mem; /* knobs.plain = 1: sh.ptr is ordinary device memory */
     view_slot rs[VIEW_RING_MAX];
