@@ -482,8 +482,8 @@ static void ring_once(int copy, const char *ahead)
     glDeleteTextures(1, &tex);
     assert_int_equal(glGetError(), GL_NO_ERROR);
     printf("  shared ring, %s%s%s: %d writes queued, shown after each:",
-           direct ? "slots are textures (no copy)" : "copy into the texture", ahead ? ", AHEAD=" : "", ahead ? ahead : "",
-           FRAMES);
+           direct ? "slots are textures (no copy)" : "copy into the texture", ahead ? ", AHEAD=" : "",
+           ahead ? ahead : "", FRAMES);
     for (int f = 0; f <= FRAMES; f++)
         printf(" %lld", shown[f]);
     printf(" (%d reads saw an earlier write), each exactly that write's field\n", behind);

@@ -13,16 +13,22 @@
  * is copied, and the slot drawn until now gets its fence (after every GL command
  * issued so far, its draws included); the slot drawn now is never written.
  * The host waits only when the GPU is behind: for the first write; when `ahead`
- * writes (knobs.ahead, half the slots by default) are queued and not yet seen
- * done, for the oldest of them (pace); and when every slot is taken.  Why the
- * pace (s9-view6, bench/results/h100_view.md I, J, K): without it the host fills
- * every free slot in one burst, the slot shown is replaced only after that burst,
- * and its fence -- after all of GL's queued work -- is then the next thing to
- * wait for: the whole GPU drains about every 5 frames (+0.05 ms a frame with 6
- * slots, +0.14 with 3).  Paced, the host stays `ahead` frames in front of CUDA,
- * the shown slot is replaced about once a frame and its fence has passed by the
- * time the slot is needed (2 * ahead + 1 slots in use).  knobs.c's switches time
- * the parts. */
+ * writes (knobs.ahead; by default (slots - 1) / 2 = 3 of the 8 slots where the
+ * slots are textures, else none) are queued and not yet seen done, for the oldest
+ * of them (pace); and when every slot is taken, for GL's oldest fence or CUDA's
+ * oldest write.  What it costs (bench_view D,
+ * bench/results/h100_view.md I, J, K, H100, 1024^2): all of it is the host waiting
+ * for GL's fences before it reuses a slot -- a slot's fence comes after all of GL's
+ * queued work, and is made only once a newer write is seen done -- so more slots
+ * help: +0.14 ms a frame over nothing shared with 3, +0.045 with 6, +0.022 with 8.
+ * The pace (s9-view6) does not change the frame time (6 slots 0.301 against 0.304,
+ * 8 slots 0.283 either way) but without it the host fills every free slot in one
+ * burst and the picture moves in steps: 24 of 100 writes shown, against 72-86
+ * paced, and the newest shown write is fewer frames old; with 1 write ahead every
+ * frame costs 0.25 ms more, so pacing needs 5 slots or more; and where the ring
+ * copies, every write shown is a GL copy (0.09 ms), so paced it costs 0.055 ms a
+ * frame more (6 slots 0.384 against 0.327): no pace there.  knobs.c's switches
+ * time the parts. */
 #include "view/view_internal.h"
 
 #include <string.h>
@@ -41,8 +47,9 @@ homg_status homg__view_ring_init(homg_view *v)
     v->waits_gl = v->waits_cuda = 0;
     v->waits_gl_ms = v->waits_cuda_ms = 0;
     v->info.host_waits = 0;
-    v->ahead = v->knobs.ahead < 0 ? (v->nring - 1) / 2 : v->knobs.ahead;
     homg__view_slots_init(v);
+    /* paced by default only where handing over is free (slot textures) and with 5 slots or more */
+    v->ahead = v->knobs.ahead >= 0 ? v->knobs.ahead : v->direct && v->nring >= 5 ? (v->nring - 1) / 2 : 0;
     v->info.direct = v->direct;
     return HOMG_OK;
 }
