@@ -859,7 +859,7 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         N("nothing shared, draw + glFlush, + event and fence, host waits for those of 3 frames back", 1,
           SYNC_EVENT | SYNC_FENCE | SYNC_WAIT),
         /* s8-view4: the ring with one piece switched off (lib/view/knobs.c), no GL draw; since s8-view5 at the
-           default depth (6 slots, was 3) unless a row names HOMG_VIEW_RING_SLOTS */
+           default depth (8 slots since s9-view6; 6 from s8-view5, 3 before) unless a row names HOMG_VIEW_RING_SLOTS */
         R("ring, no GL draw at all", NULL, 0),
         R("ring, no GL draw, (a) no fences (HOMG_VIEW_RING_FENCE=0)", "HOMG_VIEW_RING_FENCE=0", 0),
         R("ring, no GL draw, (a) fences polled without the flush bit (FENCE=2)", "HOMG_VIEW_RING_FENCE=2", 0),
@@ -875,7 +875,7 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         R("ring, no GL draw, host polls instead of blocking (HOMG_VIEW_RING_SPIN=1)", "HOMG_VIEW_RING_SPIN=1", 0),
         R("ring, no GL draw, 4 slots (HOMG_VIEW_RING_SLOTS=4)", "HOMG_VIEW_RING_SLOTS=4", 0),
         R("ring, no GL draw, 3 slots (the default before s8-view5)", "HOMG_VIEW_RING_SLOTS=3", 0),
-        R("ring, no GL draw, 8 slots", "HOMG_VIEW_RING_SLOTS=8", 0),
+        R("ring, no GL draw, 6 slots (the default s8-view5 .. s9-view6)", "HOMG_VIEW_RING_SLOTS=6", 0),
         R("ring, no GL draw, (d) cudaMalloc slots, no fences", "HOMG_VIEW_RING_PLAIN=1 HOMG_VIEW_RING_FENCE=0", 0),
         /* the same, GL drawing another texture */
         R("ring, GL draws another texture", NULL, 1),
@@ -891,21 +891,31 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         R("ring, other texture, host polls instead of blocking", "HOMG_VIEW_RING_SPIN=1", 1),
         R("ring, other texture, 4 slots", "HOMG_VIEW_RING_SLOTS=4", 1),
         R("ring, other texture, 3 slots", "HOMG_VIEW_RING_SLOTS=3", 1),
-        R("ring, other texture, 8 slots", "HOMG_VIEW_RING_SLOTS=8", 1),
+        R("ring, other texture, 6 slots", "HOMG_VIEW_RING_SLOTS=6", 1),
         /* candidate fixes in the real loop (GL draws the slot's texture) */
         R("ring, slot's texture, fences polled without the flush bit", "HOMG_VIEW_RING_FENCE=2", 2),
         R("ring, slot's texture, host polls instead of blocking", "HOMG_VIEW_RING_SPIN=1", 2),
         R("ring, slot's texture, 4 slots", "HOMG_VIEW_RING_SLOTS=4", 2),
         R("ring, slot's texture, 3 slots", "HOMG_VIEW_RING_SLOTS=3", 2),
-        R("ring, slot's texture, 8 slots", "HOMG_VIEW_RING_SLOTS=8", 2),
-        R("ring, slot's texture, 3 slots, DROP=1", "HOMG_VIEW_RING_SLOTS=3 HOMG_VIEW_RING_DROP=1", 2),
+        R("ring, slot's texture, 6 slots", "HOMG_VIEW_RING_SLOTS=6", 2),
         R("ring, slot's texture, blocking-sync events", "HOMG_VIEW_RING_EVENT_FLAGS=2", 2),
         R("ring, slot's texture, (timing only) no fences", "HOMG_VIEW_RING_FENCE=0", 2),
-        /* s8-view4 after its run: the host waits for CUDA's newest write (older ones dropped) before a GL fence */
-        R("ring, no GL draw, DROP=1 (newest write waited for first)", "HOMG_VIEW_RING_DROP=1", 0),
-        R("ring, other texture, DROP=1", "HOMG_VIEW_RING_DROP=1", 1),
-        R("ring, slot's texture, DROP=1", "HOMG_VIEW_RING_DROP=1", 2),
-        R("ring, slot's texture, DROP=1, 4 slots", "HOMG_VIEW_RING_DROP=1 HOMG_VIEW_RING_SLOTS=4", 2),
+        /* s9-view6: the pace (HOMG_VIEW_RING_AHEAD: writes queued and not yet seen done before a write waits for
+           the oldest; default (slots - 1) / 2 from 5 slots, 0 = none, as before s9-view6; s8-view4's DROP rows are gone) */
+        R("ring, slot's texture, AHEAD=0 (no pace, as before s9-view6)", "HOMG_VIEW_RING_AHEAD=0", 2),
+        R("ring, slot's texture, AHEAD=1", "HOMG_VIEW_RING_AHEAD=1", 2),
+        R("ring, slot's texture, AHEAD=2", "HOMG_VIEW_RING_AHEAD=2", 2),
+        R("ring, slot's texture, 6 slots, AHEAD=0 (main's default before s9-view6)",
+          "HOMG_VIEW_RING_SLOTS=6 HOMG_VIEW_RING_AHEAD=0", 2),
+        R("ring, slot's texture, 6 slots, AHEAD=3", "HOMG_VIEW_RING_SLOTS=6 HOMG_VIEW_RING_AHEAD=3", 2),
+        R("ring, slot's texture, 3 slots, AHEAD=1", "HOMG_VIEW_RING_SLOTS=3 HOMG_VIEW_RING_AHEAD=1", 2),
+        R("ring, copy (RING_COPY=1; never paced by default), AHEAD=3", "HOMG_VIEW_RING_COPY=1 HOMG_VIEW_RING_AHEAD=3",
+          2),
+        R("ring, other texture, AHEAD=0", "HOMG_VIEW_RING_AHEAD=0", 1),
+        R("ring, no GL draw, AHEAD=0", "HOMG_VIEW_RING_AHEAD=0", 0),
+        /* the baseline and the default once more (noise) */
+        N("again: solve + colours + a draw of another texture (nothing shared)", 1, 0),
+        R("again: **ring, GL draws the slot's texture (the default)**", NULL, 2),
     };
 #undef R
 #undef N

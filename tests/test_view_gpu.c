@@ -418,9 +418,9 @@ static void queued_frames_in_order(void **state)
  * there.  A 2048^2 float64 field makes the writes slow enough for GL to run
  * ahead of CUDA.  Run with the slots as textures (no copy), with
  * HOMG_VIEW_RING_COPY=1 (the copy into the application's texture), and with
- * HOMG_VIEW_RING_DROP=1 (the host waits for CUDA's newest write, dropping older
- * ones unseen, before it waits for a GL fence). */
-static void ring_once(int copy, int drop)
+ * HOMG_VIEW_RING_AHEAD=0 (no pace: the host fills every free slot before it
+ * waits, as before s9-view6) and =1. */
+static void ring_once(int copy, const char *ahead)
 {
     enum { FRAMES = 10 };
     int w = quick ? 256 : 2048, h = quick ? 128 : 2048;
@@ -438,11 +438,11 @@ static void ring_once(int copy, int drop)
     d.latency = 1;
     if (copy)
         setenv("HOMG_VIEW_RING_COPY", "1", 1);
-    if (drop)
-        setenv("HOMG_VIEW_RING_DROP", "1", 1);
+    if (ahead)
+        setenv("HOMG_VIEW_RING_AHEAD", ahead, 1);
     assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
     unsetenv("HOMG_VIEW_RING_COPY");
-    unsetenv("HOMG_VIEW_RING_DROP");
+    unsetenv("HOMG_VIEW_RING_AHEAD");
     homg_view_get_info(v, &info);
     direct = info.direct;
     printf("  shared ring: %s\n", info.reason);
@@ -481,8 +481,9 @@ static void ring_once(int copy, int drop)
     homg_view_destroy(v);
     glDeleteTextures(1, &tex);
     assert_int_equal(glGetError(), GL_NO_ERROR);
-    printf("  shared ring, %s%s: %d writes queued, shown after each:",
-           direct ? "slots are textures (no copy)" : "copy into the texture", drop ? ", DROP=1" : "", FRAMES);
+    printf("  shared ring, %s%s%s: %d writes queued, shown after each:",
+           direct ? "slots are textures (no copy)" : "copy into the texture", ahead ? ", AHEAD=" : "",
+           ahead ? ahead : "", FRAMES);
     for (int f = 0; f <= FRAMES; f++)
         printf(" %lld", shown[f]);
     printf(" (%d reads saw an earlier write), each exactly that write's field\n", behind);
@@ -491,9 +492,10 @@ static void ring_once(int copy, int drop)
 static void ring_shows_complete_frames(void **state)
 {
     (void)state;
-    ring_once(0, 0);
-    ring_once(1, 0);
-    ring_once(0, 1);
+    ring_once(0, NULL);
+    ring_once(1, NULL);
+    ring_once(0, "0");
+    ring_once(0, "1");
 }
 
 /* ---------------------------------------------------------------- the ring at every depth */

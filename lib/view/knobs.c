@@ -22,7 +22,7 @@ void homg__view_knobs_read(view_knobs *k)
     k->linear = knob("HOMG_VIEW_RING_LINEAR", 0, 0, 1);
     k->plain = knob("HOMG_VIEW_RING_PLAIN", 0, 0, 2);
     k->spin = knob("HOMG_VIEW_RING_SPIN", 0, 0, 1);
-    k->drop = knob("HOMG_VIEW_RING_DROP", 0, 0, 1);
+    k->ahead = knob("HOMG_VIEW_RING_AHEAD", -1, -1, VIEW_RING_MAX);
     k->slots = knob("HOMG_VIEW_RING_SLOTS", VIEW_RING, VIEW_RING_MIN, VIEW_RING_MAX);
     k->align_kib = knob("HOMG_VIEW_RING_ALIGN", VIEW_RING_ALIGN_KIB, 64, 4096);
     k->import_each = knob("HOMG_VIEW_RING_IMPORT_EACH", 0, 0, 1);

@@ -8,20 +8,27 @@
  *     draw issued later shows that complete frame, possibly an earlier write's.
  *   GL -> CUDA: a fence after GL's copy; the slot is free again once the host
  *     finds it signalled (glClientWaitSync with a zero timeout).
- * The host waits only when every slot is taken (the GPU is nring frames
- * behind), and for the first write, so the object never shows a frame older
- * than the view.
  * Into a texture the slots are textures themselves where GL allows (slots.c):
  * then handing a slot to GL is only naming it (homg_view_gl_texture), nothing
  * is copied, and the slot drawn until now gets its fence (after every GL command
  * issued so far, its draws included); the slot drawn now is never written.
- * What a frame pays for it (bench_view D, bench/results/h100_view.md I and J): with
- * 3 slots the host needs a slot's fence about every other frame right after
- * making it (a slot is replaced only once a newer write's event has passed), so
- * it waits for GL to catch up just after waiting for CUDA and the GPU idles in
- * between: +0.14 ms a frame; without fences (timing only) the ring costs what
- * nothing shared costs; with 6 slots (the default since s8-view5) +0.05.
- * knobs.c's switches time the parts. */
+ * The host waits only when the GPU is behind: for the first write; when `ahead`
+ * writes (knobs.ahead; by default (slots - 1) / 2 = 3 of the 8 slots where the
+ * slots are textures, else none) are queued and not yet seen done, for the oldest
+ * of them (pace); and when every slot is taken, for GL's oldest fence or CUDA's
+ * oldest write.  What it costs (bench_view D,
+ * bench/results/h100_view.md I, J, K, H100, 1024^2): all of it is the host waiting
+ * for GL's fences before it reuses a slot -- a slot's fence comes after all of GL's
+ * queued work, and is made only once a newer write is seen done -- so more slots
+ * help: +0.14 ms a frame over nothing shared with 3, +0.045 with 6, +0.022 with 8.
+ * The pace (s9-view6) does not change the frame time (6 slots 0.301 against 0.304,
+ * 8 slots 0.283 either way) but without it the host fills every free slot in one
+ * burst and the picture moves in steps: 24 of 100 writes shown, against 72-86
+ * paced, and the newest shown write is fewer frames old; with 1 write ahead every
+ * frame costs 0.25 ms more, so pacing needs 5 slots or more; and where the ring
+ * copies, every write shown is a GL copy (0.09 ms), so paced it costs 0.055 ms a
+ * frame more (6 slots 0.384 against 0.327): no pace there.  knobs.c's switches
+ * time the parts. */
 #include "view/view_internal.h"
 
 #include <string.h>
@@ -41,6 +48,8 @@ homg_status homg__view_ring_init(homg_view *v)
     v->waits_gl_ms = v->waits_cuda_ms = 0;
     v->info.host_waits = 0;
     homg__view_slots_init(v);
+    /* paced by default only where handing over is free (slot textures) and with 5 slots or more */
+    v->ahead = v->knobs.ahead >= 0 ? v->knobs.ahead : v->direct && v->nring >= 5 ? (v->nring - 1) / 2 : 0;
     v->info.direct = v->direct;
     return HOMG_OK;
 }
@@ -190,10 +199,6 @@ static homg_status free_slot(homg_view *v, int *out)
                 old = s;
         }
         HOMG_TRY(st);
-        if (v->knobs.drop && written(v, 0) != written(v, 1)) { /* two or more written: skip the older ones */
-            HOMG_TRY(wait_write(v, written(v, 0), "homg_view_write: waiting"));
-            continue;
-        }
         if (old >= 0) {
             if (!copied(v, old, FOREVER, &st) && st == HOMG_OK)
                 st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: GL's copy did not finish in 10 s");
@@ -207,11 +212,27 @@ static homg_status free_slot(homg_view *v, int *out)
     }
 }
 
+/* With `ahead` writes queued and not yet seen done, the host waits for the oldest
+ * (the GPU is then `ahead` frames behind; it still has them queued). */
+static homg_status pace(homg_view *v)
+{
+    for (;;) {
+        int n = 0;
+        HOMG_TRY(promote(v));
+        for (int s = 0; s < v->nring; s++)
+            n += v->rs[s].state == SLOT_WRITTEN;
+        if (!v->ahead || n < v->ahead)
+            return HOMG_OK;
+        HOMG_TRY(wait_write(v, written(v, 1), "homg_view_write: waiting"));
+    }
+}
+
 homg_status homg__view_ring_write(homg_view *v, const view_src *src, view_dst *dst)
 {
     homg_ctx *ctx = v->ctx;
     int s = -1, arrays;
     view_slot *r;
+    HOMG_TRY(pace(v));
     HOMG_TRY(free_slot(v, &s));
     r = &v->rs[s];
     arrays = v->direct == 2 && !v->knobs.linear;

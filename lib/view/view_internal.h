@@ -86,10 +86,10 @@ typedef void *GLsync;
  * into the object queued, its fence after; or, with the slots as textures, the
  * slot is the one drawn, its fence made when a newer slot replaces it), and it is
  * FREE again once the host sees the fence signalled. */
-/* Slots by default (s8-view5: 6, was 3; bench/results/h100_view.md J: with 3 the host waits for a GL
- * fence about every other frame, +0.14 ms a frame; 6 leave the fences time to pass); HOMG_VIEW_RING_SLOTS
- * from the min to the max. */
-enum { VIEW_RING_MIN = 3, VIEW_RING = 6, VIEW_RING_MAX = 8 }; /* 7, 8: measured only (bench_view D) */
+/* Slots by default (s9-view6: 8, was 6 since s8-view5, 3 before; bench/results/h100_view.md I, J, K: the
+ * host waits less often for GL's fences the more slots there are: 3 slots +0.14 ms a frame over nothing shared,
+ * 6 +0.045, 8 +0.022); HOMG_VIEW_RING_SLOTS from the min to the max. */
+enum { VIEW_RING_MIN = 3, VIEW_RING = 8, VIEW_RING_MAX = 8 };
 /* The ring's slots start at multiples of the CUDA allocation granularity (2 MiB on the H100): GL's and
  * CUDA's textures on the memory then never share a large page with another slot (s8-view5). */
 enum { VIEW_RING_ALIGN_KIB = 2048 };
@@ -119,8 +119,11 @@ typedef struct view_knobs {
                         imports; GL draws the application's texture, never written (timing only) */
     int spin;        /* HOMG_VIEW_RING_SPIN=1: the host's waits poll (zero-timeout fence, event query) in a loop */
     int slots;       /* HOMG_VIEW_RING_SLOTS: the ring's slots, VIEW_RING_MIN .. VIEW_RING_MAX (default VIEW_RING) */
-    int drop;        /* HOMG_VIEW_RING_DROP=1: with every slot taken and two or more written, the host waits for
-                        CUDA's newest write (older ones freed unseen) before it waits for a GL fence */
+    int ahead;       /* HOMG_VIEW_RING_AHEAD: writes queued and not yet seen done before a write waits for the
+                        oldest (ring.c's pace); -1 (default) (slots - 1) / 2 with slot textures and 5 slots or
+                        more, else 0; 0 never
+                        (as before s9-view6; 1 costs 0.25 ms a frame on the H100, h100_view.md K).
+                        (HOMG_VIEW_RING_DROP, s8-view4's "wait for the newest write first", gave nothing: gone) */
     int align_kib;   /* HOMG_VIEW_RING_ALIGN (KiB, 64 .. 4096): the slots' offsets a multiple of it; default
                         VIEW_RING_ALIGN_KIB (s8-view4 and before: 64) */
     int import_each; /* HOMG_VIEW_RING_IMPORT_EACH=1: each slot's CUDA array its own import of the memory (s8-view4
@@ -162,6 +165,7 @@ struct homg_view {
     /* SHARED ring (desc.latency, an application's object; ring.c) */
     int ring;
     int nring; /* its slots: knobs.slots */
+    int ahead; /* writes in flight before a write waits for the oldest (ring.c's pace); 0 never */
     view_knobs knobs;
     int plain_mem; /* knobs.plain = 1: sh.ptr is ordinary device memory */
     view_slot rs[VIEW_RING_MAX];
