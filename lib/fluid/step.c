@@ -273,6 +273,14 @@ static homg_status project_grid(homg_fluid *fl, homg_fluid_info *info, const ste
     return HOMG_OK;
 }
 
+/* START_EXTRAPOLATED in a step's counted projection: the divergence's pass also
+ * moves the pressure to 2 p_n - p_n-1 (one launch for both). */
+static int extrapolates(const homg_fluid *fl, const step_tail *t)
+{
+    return fl->desc.start == HOMG_FLUID_START_EXTRAPOLATED && t->advect && fl->desc.jacobi == 0 && fl->desc.tol > 0 &&
+           fl->solid_cells > 0;
+}
+
 /* The projection, then the rest of t (the density's advection in a step). */
 static homg_status project(homg_fluid *fl, homg_fluid_info *info, const step_tail *t)
 {
@@ -280,8 +288,14 @@ static homg_status project(homg_fluid *fl, homg_fluid_info *info, const step_tai
     const fluid_kernels *k = HOMG_KERNELS(&ctx->ex, fluid);
     int nx = fl->desc.nx, ny = fl->desc.ny, tail_done = 0;
     float inv_h = (float)(1.0 / fl->desc.h);
-    HOMG_TRY_BACKEND(ctx, k->divergence(&ctx->ex, nx, ny, fl->solid, fl->u, fl->v, -inv_h, fl->rhs),
-                     "homg_fluid_project: divergence");
+    if (extrapolates(fl, t))
+        HOMG_TRY_BACKEND(ctx,
+                         k->divergence_extrapolate(&ctx->ex, nx, ny, fl->solid, fl->u, fl->v, -inv_h, fl->rhs,
+                                                   fl->pressure, fl->pressure_prev),
+                         "homg_fluid_project: divergence");
+    else
+        HOMG_TRY_BACKEND(ctx, k->divergence(&ctx->ex, nx, ny, fl->solid, fl->u, fl->v, -inv_h, fl->rhs),
+                         "homg_fluid_project: divergence");
     HOMG_TRY(fl->desc.jacobi > 0 ? project_jacobi(fl, info) : project_grid(fl, info, t, &tail_done));
     if (tail_done)
         return HOMG_OK;
