@@ -462,9 +462,9 @@ static void counted_projection_meets_tol_every_step(void **state)
         once += k >= 2 && info.waits == 1;
     }
     assert_true(once >= (steps - 2) / 2);
-    d.start = (homg_fluid_start)3;
+    d.start = (homg_fluid_start)4;
     assert_int_equal(homg_fluid_configure(fl, &d), HOMG_ERROR_INVALID_ARGUMENT);
-    assert_non_null(strstr(homg_ctx_last_error(ctx), "start 3"));
+    assert_non_null(strstr(homg_ctx_last_error(ctx), "start 4"));
     d.start = HOMG_FLUID_START_LAST;
     d.pre = 17;
     assert_int_equal(homg_fluid_configure(fl, &d), HOMG_ERROR_INVALID_ARGUMENT);

@@ -14,6 +14,7 @@ homg_fluid_desc homg_fluid_desc_defaults(const homg_fluid_desc *desc)
     HOMG_DEFAULT(d.h, 1.0 / (d.nx > d.ny ? d.nx : d.ny));
     HOMG_DEFAULT(d.tol, 1e-3);
     HOMG_DEFAULT(d.max_cycles, 20);
+    HOMG_DEFAULT(d.start, HOMG_FLUID_START_EXTRAPOLATED);
     return d;
 }
 
@@ -27,7 +28,7 @@ static homg_status check_desc(homg_ctx *ctx, const homg_fluid_desc *d)
     if (d->pre < 0 || d->pre > 16 || d->post < 0 || d->post > 16)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: pre %d, post %d: must be 0..16", d->pre,
                           d->post);
-    if (d->start < HOMG_FLUID_START_LAST || d->start > HOMG_FLUID_START_EXTRAPOLATED)
+    if (d->start < HOMG_FLUID_START_DEFAULT || d->start > HOMG_FLUID_START_EXTRAPOLATED)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_fluid_create: start %d is not a homg_fluid_start",
                           (int)d->start);
     if (d->max_cycles < 1 || d->jacobi < 0)
@@ -105,7 +106,7 @@ homg_status homg_fluid_create(homg_ctx *ctx, const homg_fluid_desc *desc, homg_f
     memset(fl, 0, sizeof *fl);
     fl->ctx = ctx;
     fl->desc = d;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         fl->guess[k] = 2; /* adapts from the first step */
     st = alloc_fields(fl);
     if (st == HOMG_OK)

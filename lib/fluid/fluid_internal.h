@@ -27,8 +27,8 @@ struct homg_fluid {
     int64_t *count;       /* ctx space: solid cells counted by the flags kernel */
     int64_t solid_cells;  /* host copy: 0 = the grid gets no flags (so DEFAULT may pick the FFT) */
     /* step.c: project_counted, per homg_fluid_start */
-    int guess[3]; /* multigrid cycles queued without a host wait */
-    int fewer[3]; /* steps in a row where one cycle fewer met tol */
+    int guess[4]; /* multigrid cycles queued without a host wait */
+    int fewer[4]; /* steps in a row where one cycle fewer met tol */
 };
 
 /* fl->box made where not yet there (fluid.c). */

@@ -202,10 +202,13 @@ static homg_status grid_solve(homg_fluid *fl, int cycles, double tol, homg_solve
  * once that many met tol in a few steps in a row.  Guessing low costs little:
  * the second solve's first cycle is a cycle the higher guess would have run
  * anyway, plus one host wait (H100, 1024^2, the smoke demo's wall: ~0.42 ms per
- * V(2,2) cycle).  The start: the last pressure; the box's DCT solution (desc.start)
- * saves a cycle while the mouse injects momentum, costs one in free flow: equal
- * over the demo's script on the H100 (3.45 cycles), 3.26 against 2.93 on the CPU
- * at 512^2, 4 against 2-3 at the demo's frame 300. */
+ * V(2,2) cycle).  The start (desc.start): by default 2 p_n - p_n-1 in a step
+ * (project moved the pressure in the divergence's pass; the demo's script on the CPU,
+ * 512^2: 2.65 cycles a step against 2.91 from the last pressure, 2 instead of 2-3 in
+ * free flow); the last pressure; the box's DCT solution saves a cycle while the mouse
+ * injects momentum, costs one in free flow (3.09 against 2.65 on the CPU at 256^2; the
+ * benchmark's rows before session 9 ran it from the last pressure: bench_fluid never
+ * passed the start). */
 static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info, const step_tail *t)
 {
     homg_solve_info si;
