@@ -285,14 +285,14 @@ static void demo_run_variant(FILE *out, int n, void *wall, const demo_variant *v
 static void demo_frames(FILE *out, int n)
 {
     static const demo_variant variants[] = {
-        { "V(2,2) default start (extrapolated)", HOMG_METHOD_DEFAULT, 0, 0, HOMG_FLUID_START_DEFAULT },
-        { "V(2,2) from the last pressure (main's default)", HOMG_METHOD_DEFAULT, 0, 0, HOMG_FLUID_START_LAST },
-        { "V(2,2) from the box's DCT solution", HOMG_METHOD_DEFAULT, 0, 0, HOMG_FLUID_START_BOX },
+        { "default: V(1,2) from the extrapolated pressure", HOMG_METHOD_DEFAULT, 0, 0, HOMG_FLUID_START_DEFAULT },
+        { "V(2,2) from the last pressure (main's default)", HOMG_METHOD_DEFAULT, 2, 2, HOMG_FLUID_START_LAST },
+        { "V(2,2) from the box's DCT solution", HOMG_METHOD_DEFAULT, 2, 2, HOMG_FLUID_START_BOX },
         { "V(1,1) extrapolated", HOMG_METHOD_DEFAULT, 1, 1, HOMG_FLUID_START_DEFAULT },
         { "V(3,3) extrapolated", HOMG_METHOD_DEFAULT, 3, 3, HOMG_FLUID_START_DEFAULT },
         { "V(2,1) extrapolated", HOMG_METHOD_DEFAULT, 2, 1, HOMG_FLUID_START_DEFAULT },
-        { "V(1,2) extrapolated", HOMG_METHOD_DEFAULT, 1, 2, HOMG_FLUID_START_DEFAULT },
-        { "V(3,2) extrapolated", HOMG_METHOD_DEFAULT, 3, 2, HOMG_FLUID_START_DEFAULT },
+        { "V(2,2) extrapolated", HOMG_METHOD_DEFAULT, 2, 2, HOMG_FLUID_START_DEFAULT },
+        { "V(1,2) from the last pressure", HOMG_METHOD_DEFAULT, 1, 2, HOMG_FLUID_START_LAST },
     };
     void *wall = demo_wall(n);
     fprintf(out, "\n## The smoke demo's frames (its scripted wall and smoke, tol 1e-3; steps %d..%d)\n\n", DEMO_FIRST,

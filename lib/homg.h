@@ -1333,8 +1333,8 @@ typedef struct homg_fluid_desc {
     int jacobi;             /* > 0: project with this many Jacobi sweeps instead of homg_grid
                              (what many engines do; the demo shows what it leaves) */
     double density_decay;   /* fraction of the density lost per unit time (default 0) */
-    int pre, post;          /* smoothing sweeps of the projection's multigrid cycles (0: the grid's
-                             default, 2 and 2) */
+    int pre, post;          /* smoothing sweeps of the projection's multigrid cycles (0: 1 and 2,
+                             V(1,2): the fastest frame on the H100, bench/results/h100_fluid.md) */
     homg_fluid_start start; /* the multigrid's initial pressure where there are solid cells */
 } homg_fluid_desc;
 

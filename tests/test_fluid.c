@@ -505,7 +505,8 @@ static void extrapolated_start_meets_tol_in_steps(void **state)
         print_message("extrapolated step %d: %d cycles, %d waits, divergence left %.2g (info %.2g)\n", k, info.cycles,
                       info.waits, left, info.divergence_left);
         assert_true(left <= tol * 1.05);
-        assert_true(fabs(info.divergence_left - left) <= 0.05 * left + 1e-8);
+        /* + the float32 faces' rounding in u -= grad p (1.2e-5 here against info's 1.1e-5 with V(1,2)) */
+        assert_true(fabs(info.divergence_left - left) <= 0.05 * left + 2e-6);
     }
     homg_fluid_destroy(fl);
     free(solid), free(ua), free(va);
