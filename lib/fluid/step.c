@@ -203,9 +203,9 @@ static homg_status grid_solve(homg_fluid *fl, int cycles, double tol, homg_solve
  * the second solve's first cycle is a cycle the higher guess would have run
  * anyway, plus one host wait (H100, 1024^2, the smoke demo's wall: ~0.42 ms per
  * V(2,2) cycle).  The start (desc.start): by default 2 p_n - p_n-1 in a step
- * (project moved the pressure in the divergence's pass; the demo's script on the CPU,
- * 512^2: 2.65 cycles a step against 2.91 from the last pressure, 2 instead of 2-3 in
- * free flow); the last pressure; the box's DCT solution saves a cycle while the mouse
+ * (project moved the pressure in the divergence's pass; the demo's script: 2.93 V(2,2)
+ * cycles a step against 3.19 from the last pressure on the H100 at 1024^2, 2.65 against
+ * 2.91 on the CPU at 512^2, 2 instead of 2-3 in free flow); the last pressure; the box's DCT solution saves a cycle while the mouse
  * injects momentum, costs one in free flow (3.09 against 2.65 on the CPU at 256^2; the
  * benchmark's rows before session 9 ran it from the last pressure: bench_fluid never
  * passed the start). */
