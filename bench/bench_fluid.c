@@ -20,7 +20,12 @@
  *
  * --range-given: that colour map over [0, 1] (the demo's density) instead of the range found.
  *
- *   build/bench/bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo [--range-given]]
+ * --variants DIGITS: only those --demo rows (0 = the default); --trace: each frame's cycles and
+ * waits on stderr; --cpu: the CPU backend (its cycle
+ * counts: the same schedule; its times say nothing about the GPU).
+ *
+ *   build/bench/bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo [--range-given]
+ *                           [--variants DIGITS] [--trace]] [--cpu]
  */
 #include <math.h>
 #include <stdio.h>
@@ -49,7 +54,9 @@ static const variant variants[] = {
 
 static homg_ctx *ctx;
 static int reps = 21;
-static int range_given; /* --range-given: the colour map over [0, 1], as the demo maps the density */
+static int range_given;           /* --range-given: the colour map over [0, 1], as the demo maps the density */
+static int trace;                 /* --trace: each --demo frame's cycles, waits and divergence left on stderr */
+static const char *only_variants; /* --variants DIGITS: the --demo rows of those indices alone (0 first) */
 
 static void check(homg_status st, const char *what)
 {
@@ -222,9 +229,13 @@ static void colour_map(homg_fluid *fl, int n, void *rgba, int32_t *range)
 
 static void demo_run_variant(FILE *out, int n, void *wall, const demo_variant *v)
 {
-    homg_fluid_desc d = {
-        .nx = n, .method = v->method, .tol = 1e-3, .density_decay = 0.05, .pre = v->pre, .post = v->post
-    };
+    homg_fluid_desc d = { .nx = n,
+                          .method = v->method,
+                          .tol = 1e-3,
+                          .density_decay = 0.05,
+                          .pre = v->pre,
+                          .post = v->post,
+                          .start = v->start };
     homg_fluid *fl;
     homg_fluid_info info;
     homg_timer *t, *tf;
@@ -252,6 +263,9 @@ static void demo_run_variant(FILE *out, int n, void *wall, const demo_variant *v
         check(homg_timer_ms(t, &ms[m++]), "timer");
         cycles += info.cycles;
         waits += info.waits;
+        if (trace)
+            fprintf(stderr, "frame %d: %d cycles, %d waits, divergence left %.2e\n", f, info.cycles, info.waits,
+                    info.divergence_left);
         most = info.cycles > most ? info.cycles : most;
         worst = info.divergence_left > worst ? info.divergence_left : worst;
     }
@@ -271,10 +285,14 @@ static void demo_run_variant(FILE *out, int n, void *wall, const demo_variant *v
 static void demo_frames(FILE *out, int n)
 {
     static const demo_variant variants[] = {
-        { "V(2,2) from the last pressure (default)", HOMG_METHOD_DEFAULT, 0, 0, HOMG_FLUID_START_LAST },
-        { "V(2,2) from the box's DCT solution", HOMG_METHOD_DEFAULT, 0, 0, HOMG_FLUID_START_BOX },
-        { "V(1,1) from the last pressure", HOMG_METHOD_DEFAULT, 1, 1, HOMG_FLUID_START_LAST },
-        { "V(3,3) from the last pressure", HOMG_METHOD_DEFAULT, 3, 3, HOMG_FLUID_START_LAST },
+        { "default: V(1,2) from the extrapolated pressure", HOMG_METHOD_DEFAULT, 0, 0, HOMG_FLUID_START_DEFAULT },
+        { "V(2,2) from the last pressure (main's default)", HOMG_METHOD_DEFAULT, 2, 2, HOMG_FLUID_START_LAST },
+        { "V(2,2) from the box's DCT solution", HOMG_METHOD_DEFAULT, 2, 2, HOMG_FLUID_START_BOX },
+        { "V(1,1) extrapolated", HOMG_METHOD_DEFAULT, 1, 1, HOMG_FLUID_START_DEFAULT },
+        { "V(3,3) extrapolated", HOMG_METHOD_DEFAULT, 3, 3, HOMG_FLUID_START_DEFAULT },
+        { "V(2,1) extrapolated", HOMG_METHOD_DEFAULT, 2, 1, HOMG_FLUID_START_DEFAULT },
+        { "V(2,2) extrapolated", HOMG_METHOD_DEFAULT, 2, 2, HOMG_FLUID_START_DEFAULT },
+        { "V(1,2) from the last pressure", HOMG_METHOD_DEFAULT, 1, 2, HOMG_FLUID_START_LAST },
     };
     void *wall = demo_wall(n);
     fprintf(out, "\n## The smoke demo's frames (its scripted wall and smoke, tol 1e-3; steps %d..%d)\n\n", DEMO_FIRST,
@@ -285,14 +303,15 @@ static void demo_frames(FILE *out, int n)
             "more projection) |\n"
             "|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++)
-        demo_run_variant(out, n, wall, &variants[k]);
+        if (!only_variants || strchr(only_variants, (int)('0' + k)))
+            demo_run_variant(out, n, wall, &variants[k]);
     homg_free(ctx, wall);
 }
 
 int main(int argc, char **argv)
 {
     const char *out_path = NULL;
-    int quick = 0, only = 0, demo = 0;
+    int quick = 0, only = 0, demo = 0, cpu = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
@@ -302,20 +321,27 @@ int main(int argc, char **argv)
             demo = 1;
         else if (!strcmp(argv[i], "--range-given"))
             range_given = 1;
+        else if (!strcmp(argv[i], "--variants") && i + 1 < argc)
+            only_variants = argv[++i];
+        else if (!strcmp(argv[i], "--trace"))
+            trace = 1;
+        else if (!strcmp(argv[i], "--cpu"))
+            cpu = 1;
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--size") && i + 1 < argc)
             only = atoi(argv[++i]);
         else {
-            printf("usage: bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo [--range-given]]\n");
+            printf("usage: bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo [--range-given] "
+                   "[--variants DIGITS] [--trace]] [--cpu]\n");
             return strcmp(argv[i], "--help") ? 2 : 0;
         }
     }
-    if (!homg_cuda_available()) {
+    if (!cpu && !homg_cuda_available()) {
         printf("bench_fluid: no CUDA device, nothing to measure\n");
         return 0;
     }
-    ctx = homg_test_ctx(HOMG_BACKEND_CUDA);
+    ctx = homg_test_ctx(cpu ? HOMG_BACKEND_CPU : HOMG_BACKEND_CUDA);
     FILE *out = out_path ? fopen(out_path, "w") : stdout;
     if (!out)
         return 1;

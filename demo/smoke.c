@@ -9,7 +9,8 @@
  *   2. homg_view_write puts the density (or, key d, the divergence left after
  *      the projection) into a GL_RGBA8 texture through the colour map;
  *   3. homg_fluid_step advects, projects (zero-flux walls and obstacles, to a
- *      relative divergence of 1e-3 warm-started from the last pressure) and
+ *      relative divergence of 1e-3 by V(1,2) cycles warm-started from the pressure
+ *      extrapolated from the last two steps) and
  *      advects the smoke;
  *   4. a quad samples the texture; solid cells come from a small mask texture.
  * Keys: m cycles the projection: homg's methods, or 40 Jacobi sweeps as many

@@ -1315,10 +1315,14 @@ typedef struct homg_fluid homg_fluid;
 
 /* Where the projection's multigrid starts (with solid cells and tol > 0). */
 typedef enum homg_fluid_start {
-    HOMG_FLUID_START_LAST = 0, /* the last step's pressure (default) */
-    HOMG_FLUID_START_BOX       /* the DCT solution of the box without the solids (one FFT solve):
-                                  its error sits at the walls; fewer cycles only while fresh
-                                  momentum dominates (bench/results/h100_fluid.md) */
+    HOMG_FLUID_START_DEFAULT = 0, /* EXTRAPOLATED */
+    HOMG_FLUID_START_LAST,        /* the last step's pressure */
+    HOMG_FLUID_START_BOX,         /* the DCT solution of the box without the solids (one FFT solve):
+                                     its error sits at the walls; fewer cycles only while fresh
+                                     momentum dominates (bench/results/h100_fluid.md) */
+    HOMG_FLUID_START_EXTRAPOLATED /* in a step, the last two steps' pressures extrapolated in time,
+                                     2 p_n - p_n-1 (homg_fluid_project: the last pressure); fewer
+                                     cycles in steady flow (bench/results/h100_fluid.md, s9-smoke2) */
 } homg_fluid_start;
 
 typedef struct homg_fluid_desc {
@@ -1331,8 +1335,8 @@ typedef struct homg_fluid_desc {
     int jacobi;             /* > 0: project with this many Jacobi sweeps instead of homg_grid
                              (what many engines do; the demo shows what it leaves) */
     double density_decay;   /* fraction of the density lost per unit time (default 0) */
-    int pre, post;          /* smoothing sweeps of the projection's multigrid cycles (0: the grid's
-                             default, 2 and 2) */
+    int pre, post;          /* smoothing sweeps of the projection's multigrid cycles (0: 1 and 2,
+                             V(1,2): the fastest frame on the H100, bench/results/h100_fluid.md) */
     homg_fluid_start start; /* the multigrid's initial pressure where there are solid cells */
 } homg_fluid_desc;
 

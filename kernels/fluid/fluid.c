@@ -33,6 +33,22 @@ homg_status homg_cpu_fluid_divergence(kernel_exec *ex, int nx, int ny, const uin
     return HOMG_OK;
 }
 
+homg_status homg_cpu_fluid_divergence_extrapolate(kernel_exec *ex, int nx, int ny, const uint8_t *solid, const float *u,
+                                                  const float *v, float scale, float *out, float *p, float *p_prev)
+{
+    (void)ex;
+#pragma omp parallel for schedule(static) if ((size_t)nx * ny > HOMG_OMP_MIN)
+    for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++) {
+            size_t c = i + (size_t)nx * j;
+            float was = p[c];
+            out[c] = fluid_divergence_point(u, v, solid, nx, ny, scale, i, j);
+            p[c] = fluid_extrapolate(was, p_prev[c]);
+            p_prev[c] = was;
+        }
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_fluid_subtract_gradient(kernel_exec *ex, int nx, int ny, const uint8_t *solid, const float *p,
                                              float inv_h, float *u, float *v)
 {

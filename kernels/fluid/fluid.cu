@@ -62,6 +62,29 @@ extern "C" homg_status homg_cuda_fluid_divergence(kernel_exec *ex, int nx, int n
     return HOMG_OK;
 }
 
+__global__ void fluid_divergence_extrapolate_kernel(int nx, int ny, const uint8_t *solid, const float *u,
+                                                    const float *v, float scale, float *out, float *p, float *p_prev)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x, j = blockIdx.y * blockDim.y + threadIdx.y;
+    if (i >= nx || j >= ny)
+        return;
+    size_t c = i + (size_t)nx * j;
+    float was = p[c];
+    out[c] = fluid_divergence_point(u, v, solid, nx, ny, scale, i, j);
+    p[c] = fluid_extrapolate(was, p_prev[c]);
+    p_prev[c] = was;
+}
+
+extern "C" homg_status homg_cuda_fluid_divergence_extrapolate(kernel_exec *ex, int nx, int ny, const uint8_t *solid,
+                                                              const float *u, const float *v, float scale, float *out,
+                                                              float *p, float *p_prev)
+{
+    fluid_divergence_extrapolate_kernel<<<grid_of(nx, ny), block, 0, homg_cuda_stream(ex)>>>(nx, ny, solid, u, v, scale,
+                                                                                             out, p, p_prev);
+    HOMG_CUDA_LAUNCHED(ex, "fluid_divergence_extrapolate_kernel");
+    return HOMG_OK;
+}
+
 __global__ void fluid_subtract_gradient_kernel(int nx, int ny, const uint8_t *solid, const float *p, float inv_h,
                                                float *u, float *v)
 {

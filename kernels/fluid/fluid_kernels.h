@@ -24,6 +24,11 @@ extern "C" {
     X(homg_status, fluid, divergence,                                                                            \
       (kernel_exec * ex, int nx, int ny, const uint8_t *solid, const float *u, const float *v, float scale,      \
        float *out))                                                                                              \
+    /* divergence's out, and per cell p = 2 p - p_prev, p_prev = p as it was (the pressure extrapolated */       \
+    /* in time: the projection's start; fluid_extrapolate) in the same pass */                                   \
+    X(homg_status, fluid, divergence_extrapolate,                                                                \
+      (kernel_exec * ex, int nx, int ny, const uint8_t *solid, const float *u, const float *v, float scale,      \
+       float *out, float *p, float *p_prev))                                                                     \
     /* open faces: u -= (p_right - p_left) * inv_h (v likewise); closed faces: 0 */                              \
     X(homg_status, fluid, subtract_gradient,                                                                     \
       (kernel_exec * ex, int nx, int ny, const uint8_t *solid, const float *p, float inv_h, float *u, float *v)) \

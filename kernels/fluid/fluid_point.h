@@ -96,6 +96,10 @@ HOMG_HD float fluid_divergence_point(const float *u, const float *v, const uint8
     return scale * d;
 }
 
+/* The pressure extrapolated linearly in time, 2 p - p_prev (2 p is exact, so one rounding on
+ * both backends, FMA or not). */
+HOMG_HD float fluid_extrapolate(float p, float p_prev) { return 2.0f * p - p_prev; }
+
 /* One Jacobi sweep of -Lap p = f with zero-flux walls, at cell (i,j) (h2 = h^2). */
 HOMG_HD float fluid_jacobi_point(const float *p, const float *f, const uint8_t *solid, int nx, int ny, float h2, int i,
                                  int j)

@@ -18,16 +18,17 @@ struct homg_fluid {
     float *u_tmp, *v_tmp; /* advection targets, swapped with u, v */
     float *density, *density_tmp;
     float *pressure, *rhs, *divergence;
-    float *jacobi_tmp;   /* the second buffer of the Jacobi projection; the FFT's left divergence */
-    float *correction;   /* the FFT's pressure correction */
-    double *norms;       /* ctx space, 2 x GEN_NSCALARS: ||rhs||^2, ||divergence left||^2 */
-    uint8_t *solid;      /* nx*ny, non-zero = solid */
-    uint8_t *flags;      /* the grid's cell flags made from `solid` */
-    int64_t *count;      /* ctx space: solid cells counted by the flags kernel */
-    int64_t solid_cells; /* host copy: 0 = the grid gets no flags (so DEFAULT may pick the FFT) */
+    float *pressure_prev; /* START_EXTRAPOLATED: the step before's pressure */
+    float *jacobi_tmp;    /* the second buffer of the Jacobi projection; the FFT's left divergence */
+    float *correction;    /* the FFT's pressure correction */
+    double *norms;        /* ctx space, 2 x GEN_NSCALARS: ||rhs||^2, ||divergence left||^2 */
+    uint8_t *solid;       /* nx*ny, non-zero = solid */
+    uint8_t *flags;       /* the grid's cell flags made from `solid` */
+    int64_t *count;       /* ctx space: solid cells counted by the flags kernel */
+    int64_t solid_cells;  /* host copy: 0 = the grid gets no flags (so DEFAULT may pick the FFT) */
     /* step.c: project_counted, per homg_fluid_start */
-    int guess[2]; /* multigrid cycles queued without a host wait */
-    int fewer[2]; /* steps in a row where one cycle fewer met tol */
+    int guess[4]; /* multigrid cycles queued without a host wait */
+    int fewer[4]; /* steps in a row where one cycle fewer met tol */
 };
 
 /* fl->box made where not yet there (fluid.c). */

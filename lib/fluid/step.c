@@ -202,10 +202,13 @@ static homg_status grid_solve(homg_fluid *fl, int cycles, double tol, homg_solve
  * once that many met tol in a few steps in a row.  Guessing low costs little:
  * the second solve's first cycle is a cycle the higher guess would have run
  * anyway, plus one host wait (H100, 1024^2, the smoke demo's wall: ~0.42 ms per
- * V(2,2) cycle).  The start: the last pressure; the box's DCT solution (desc.start)
- * saves a cycle while the mouse injects momentum, costs one in free flow: equal
- * over the demo's script on the H100 (3.45 cycles), 3.26 against 2.93 on the CPU
- * at 512^2, 4 against 2-3 at the demo's frame 300. */
+ * V(2,2) cycle).  The start (desc.start): by default 2 p_n - p_n-1 in a step
+ * (project moved the pressure in the divergence's pass; the demo's script: 2.93 V(2,2)
+ * cycles a step against 3.19 from the last pressure on the H100 at 1024^2, 2.65 against
+ * 2.91 on the CPU at 512^2, 2 instead of 2-3 in free flow); the last pressure; the box's DCT solution saves a cycle while the mouse
+ * injects momentum, costs one in free flow (3.09 against 2.65 on the CPU at 256^2; the
+ * benchmark's rows before session 9 ran it from the last pressure: bench_fluid never
+ * passed the start). */
 static homg_status project_counted(homg_fluid *fl, homg_fluid_info *info, const step_tail *t)
 {
     homg_solve_info si;
@@ -273,6 +276,14 @@ static homg_status project_grid(homg_fluid *fl, homg_fluid_info *info, const ste
     return HOMG_OK;
 }
 
+/* START_EXTRAPOLATED in a step's counted projection: the divergence's pass also
+ * moves the pressure to 2 p_n - p_n-1 (one launch for both). */
+static int extrapolates(const homg_fluid *fl, const step_tail *t)
+{
+    return fl->desc.start == HOMG_FLUID_START_EXTRAPOLATED && t->advect && fl->desc.jacobi == 0 && fl->desc.tol > 0 &&
+           fl->solid_cells > 0;
+}
+
 /* The projection, then the rest of t (the density's advection in a step). */
 static homg_status project(homg_fluid *fl, homg_fluid_info *info, const step_tail *t)
 {
@@ -280,8 +291,14 @@ static homg_status project(homg_fluid *fl, homg_fluid_info *info, const step_tai
     const fluid_kernels *k = HOMG_KERNELS(&ctx->ex, fluid);
     int nx = fl->desc.nx, ny = fl->desc.ny, tail_done = 0;
     float inv_h = (float)(1.0 / fl->desc.h);
-    HOMG_TRY_BACKEND(ctx, k->divergence(&ctx->ex, nx, ny, fl->solid, fl->u, fl->v, -inv_h, fl->rhs),
-                     "homg_fluid_project: divergence");
+    if (extrapolates(fl, t))
+        HOMG_TRY_BACKEND(ctx,
+                         k->divergence_extrapolate(&ctx->ex, nx, ny, fl->solid, fl->u, fl->v, -inv_h, fl->rhs,
+                                                   fl->pressure, fl->pressure_prev),
+                         "homg_fluid_project: divergence");
+    else
+        HOMG_TRY_BACKEND(ctx, k->divergence(&ctx->ex, nx, ny, fl->solid, fl->u, fl->v, -inv_h, fl->rhs),
+                         "homg_fluid_project: divergence");
     HOMG_TRY(fl->desc.jacobi > 0 ? project_jacobi(fl, info) : project_grid(fl, info, t, &tail_done));
     if (tail_done)
         return HOMG_OK;
