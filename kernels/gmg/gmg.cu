@@ -289,104 +289,89 @@ __global__ static void __launch_bounds__(WARPS * 32)
     unsigned mask = LANES == 32 ? FULL_MASK : 0xFFFFu << (threadIdx.x & 16); /* this row's lanes */
     double *g = gs[slot], *m = ms[slot], *jw = jws[slot], *sv = svs[slot];
     int32_t *st = sts[slot], *sl = sls[slot], *so = sos[slot], *sc = scs[slot];
-    constexpr int CHUNK = LANES == 32 && STAGE == 0 ? 32 : 1; /* rows a slot looks at per step */
-    for (int64_t base = ((int64_t)blockIdx.x * SLOTS + slot) * CHUNK; base < nrows;
-         base += (int64_t)gridDim.x * SLOTS * CHUNK) {
-        /* the long-row instance: one coalesced read of 32 row lengths and a
-         * ballot, then only the rows of its range (3D P1: none, and a block per
-         * 4 rows only to skip them cost 0.11 ms on level 0, 0.33 on 4 levels) */
-        unsigned todo = 1;
-        if (CHUNK == 32) {
-            int64_t r = base + lane;
-            int32_t len = r < nrows ? rp[r + 1] - rp[r] : 0;
-            todo = __ballot_sync(FULL_MASK, len > lo && len <= hi);
+    for (int64_t row = (int64_t)blockIdx.x * SLOTS + slot; row < nrows; row += (int64_t)gridDim.x * SLOTS) {
+        int32_t i = (int32_t)row, b = rp[i], n = rp[i + 1] - b;
+        int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW && n <= CAP, staged = 0;
+        if (n <= lo || n > hi)
+            continue; /* the other instance's row (the same on the row's lanes) */
+        if (ok) {
+            double wi = w ? w[i] : 1.0;
+            for (int r = lane; r < n; r += LANES) { /* neighbour row j_r: start, length, w_j, rhs */
+                int32_t j = ci[b + r];
+                st[r] = rp[j];
+                sl[r] = rp[j + 1] - st[r];
+                jw[r] = w ? w[j] : 1.0;
+                m[r] = v[b + r] * (w ? wi * jw[r] : 1.0); /* spai1_rhs */
+            }
+            if (STAGE > 0) {
+                int32_t len = lane < n ? sl[lane] : 0, inc = len;
+                for (int o = 1; o < LANES; o <<= 1) {
+                    int32_t t = __shfl_up_sync(mask, inc, o, LANES);
+                    if (lane >= o)
+                        inc += t;
+                }
+                int32_t total = __shfl_sync(mask, inc, LANES - 1, LANES);
+                if (lane < n)
+                    so[lane] = inc - len;
+                staged = total <= STAGE;
+                __syncwarp(mask);
+                if (staged)
+                    spai1_stage<LANES>(ci, v, w, st, so, n, total, lane, sc, sv);
+            }
+            __syncwarp(mask);
+            for (int e = lane; e < SPAI_TRI(n, 0); e += LANES) {
+                int r, c;
+                spai1_tri_rc(e, &r, &c);
+                double d = staged ? spai_dot(sc + so[r], sv + so[r], sl[r], sc + so[c], sv + so[c], sl[c], NULL)
+                                  : spai_dot(ci + st[r], v + st[r], sl[r], ci + st[c], v + st[c], sl[c], w);
+                g[e] = d * (w ? jw[r] * jw[c] : 1.0); /* spai1_gram */
+            }
+            __syncwarp(mask);
         }
-        while (todo) {
-            int64_t row = base + __ffs(todo) - 1;
-            todo &= todo - 1;
-            int32_t i = (int32_t)row, b = rp[i], n = rp[i + 1] - b;
-            int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW && n <= CAP, staged = 0;
-            if (n <= lo || n > hi)
-                continue; /* the other instance's row (the same on the row's lanes) */
+        for (int c = 0; ok && c < n; c++) { /* G = L L^T */
+            double s = spai1_chol_sum(g, c, c), d = sqrt(s);
+            ok = spai1_pivot_ok(s, g[SPAI_TRI(c, c)]); /* the same on the row's lanes */
+            __syncwarp(mask);                          /* all have read g_cc */
             if (ok) {
-                double wi = w ? w[i] : 1.0;
-                for (int r = lane; r < n; r += LANES) { /* neighbour row j_r: start, length, w_j, rhs */
-                    int32_t j = ci[b + r];
-                    st[r] = rp[j];
-                    sl[r] = rp[j + 1] - st[r];
-                    jw[r] = w ? w[j] : 1.0;
-                    m[r] = v[b + r] * (w ? wi * jw[r] : 1.0); /* spai1_rhs */
-                }
-                if (STAGE > 0) {
-                    int32_t len = lane < n ? sl[lane] : 0, inc = len;
-                    for (int o = 1; o < LANES; o <<= 1) {
-                        int32_t t = __shfl_up_sync(mask, inc, o, LANES);
-                        if (lane >= o)
-                            inc += t;
-                    }
-                    int32_t total = __shfl_sync(mask, inc, LANES - 1, LANES);
-                    if (lane < n)
-                        so[lane] = inc - len;
-                    staged = total <= STAGE;
-                    __syncwarp(mask);
-                    if (staged)
-                        spai1_stage<LANES>(ci, v, w, st, so, n, total, lane, sc, sv);
-                }
-                __syncwarp(mask);
-                for (int e = lane; e < SPAI_TRI(n, 0); e += LANES) {
-                    int r, c;
-                    spai1_tri_rc(e, &r, &c);
-                    double d = staged ? spai_dot(sc + so[r], sv + so[r], sl[r], sc + so[c], sv + so[c], sl[c], NULL)
-                                      : spai_dot(ci + st[r], v + st[r], sl[r], ci + st[c], v + st[c], sl[c], w);
-                    g[e] = d * (w ? jw[r] * jw[c] : 1.0); /* spai1_gram */
-                }
-                __syncwarp(mask);
-            }
-            for (int c = 0; ok && c < n; c++) { /* G = L L^T */
-                double s = spai1_chol_sum(g, c, c), d = sqrt(s);
-                ok = spai1_pivot_ok(s, g[SPAI_TRI(c, c)]); /* the same on the row's lanes */
-                __syncwarp(mask);                          /* all have read g_cc */
-                if (ok) {
-                    for (int r = c + 1 + lane; r < n; r += LANES)
-                        g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) / d;
-                    if (lane == 0)
-                        g[SPAI_TRI(c, c)] = d;
-                }
-                __syncwarp(mask);
-            }
-            for (int k = 0; ok && k < n; k++) { /* L y = a: y_k final, then the rows below updated */
-                double y = m[k] / g[SPAI_TRI(k, k)];
-                __syncwarp(mask); /* all have read m[k] */
-                for (int r = k + 1 + lane; r < n; r += LANES)
-                    m[r] -= g[SPAI_TRI(r, k)] * y;
+                for (int r = c + 1 + lane; r < n; r += LANES)
+                    g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) / d;
                 if (lane == 0)
-                    m[k] = y;
-                __syncwarp(mask);
+                    g[SPAI_TRI(c, c)] = d;
             }
-            for (int k = n - 1; ok && k >= 0; k--) { /* L^T m = y: m_k final, then the rows above updated */
-                double y = m[k] / g[SPAI_TRI(k, k)];
-                __syncwarp(mask);
-                for (int r = lane; r < k; r += LANES)
-                    m[r] -= g[SPAI_TRI(k, r)] * y;
-                if (lane == 0)
-                    m[k] = y;
-                __syncwarp(mask);
-            }
-            if (ok) { /* spai1_backward's finiteness test, then spai1_store by all lanes */
-                int bad = 0;
-                for (int r = lane; r < n; r += LANES)
-                    bad |= !isfinite(m[r]);
-                ok = !__any_sync(mask, bad);
-            }
-            if (ok) {
-                double wi = w ? w[i] : 1.0;
-                for (int r = lane; r < n; r += LANES)
-                    out[b + r] = m[r] * (w ? wi * jw[r] : 1.0);
-            } else if (lane == 0 && spai1_store(rp, ci, v, w, i, m, 0, out)) {
-                atomicAdd(fallback, 1);
-            }
-            __syncwarp(mask); /* the shared slots are reused by the next row */
+            __syncwarp(mask);
         }
+        for (int k = 0; ok && k < n; k++) { /* L y = a: y_k final, then the rows below updated */
+            double y = m[k] / g[SPAI_TRI(k, k)];
+            __syncwarp(mask); /* all have read m[k] */
+            for (int r = k + 1 + lane; r < n; r += LANES)
+                m[r] -= g[SPAI_TRI(r, k)] * y;
+            if (lane == 0)
+                m[k] = y;
+            __syncwarp(mask);
+        }
+        for (int k = n - 1; ok && k >= 0; k--) { /* L^T m = y: m_k final, then the rows above updated */
+            double y = m[k] / g[SPAI_TRI(k, k)];
+            __syncwarp(mask);
+            for (int r = lane; r < k; r += LANES)
+                m[r] -= g[SPAI_TRI(k, r)] * y;
+            if (lane == 0)
+                m[k] = y;
+            __syncwarp(mask);
+        }
+        if (ok) { /* spai1_backward's finiteness test, then spai1_store by all lanes */
+            int bad = 0;
+            for (int r = lane; r < n; r += LANES)
+                bad |= !isfinite(m[r]);
+            ok = !__any_sync(mask, bad);
+        }
+        if (ok) {
+            double wi = w ? w[i] : 1.0;
+            for (int r = lane; r < n; r += LANES)
+                out[b + r] = m[r] * (w ? wi * jw[r] : 1.0);
+        } else if (lane == 0 && spai1_store(rp, ci, v, w, i, m, 0, out)) {
+            atomicAdd(fallback, 1);
+        }
+        __syncwarp(mask); /* the shared slots are reused by the next row */
     }
 }
 
@@ -394,8 +379,8 @@ template <int CAP, int WARPS, int STAGE, int LANES>
 static void spai1_launch(cudaStream_t s, const csr_matrix *a, const double *w, int lo, int hi, double *out,
                          int32_t *fallback)
 {
-    constexpr int SLOTS = WARPS * (32 / LANES), ROWS = SLOTS * (LANES == 32 && STAGE == 0 ? 32 : 1);
-    int64_t blocks = ((int64_t)a->nrows + ROWS - 1) / ROWS;
+    constexpr int SLOTS = WARPS * (32 / LANES);
+    int64_t blocks = ((int64_t)a->nrows + SLOTS - 1) / SLOTS;
     spai1_warp_kernel<CAP, WARPS, STAGE, LANES>
         <<<(unsigned)(blocks < (1 << 20) ? blocks : (1 << 20)), WARPS * 32, 0, s>>>(
             a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, lo, hi, out, fallback);
@@ -408,8 +393,8 @@ homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const doub
         return HOMG_OK;
     spai1_launch<SPAI1_SHORT, 4, SPAI1_STAGE, 16>(s, a, w, -1, SPAI1_SHORT, (double *)m->values, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (short)");
-    /* a warp per 32 rows, a ballot of the long ones (a block per 4 rows cost
-     * 0.11 ms on the 65^3 cube's level 0, which has none; 1024 blocks 0.21) */
+    /* a block per 4 rows, as before s8-gmg6: a grid-stride of 1024 blocks over
+     * all rows (3D P1: none long) cost 0.21 ms on the 65^3 cube, this 0.11 */
     spai1_launch<GMG_SPAI1_MAX_ROW, 4, 0, 32>(s, a, w, SPAI1_SHORT, INT32_MAX, (double *)m->values, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (long)");
     return HOMG_OK;
