@@ -400,9 +400,9 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
         used = strlen(buf);
         snprintf(buf + used, sizeof buf - used,
                  "  arena (HOMG_GMG_ARENA=%s): %s, %d chunks (%.1f of %.1f MB in use), %ld blocks cut from them, %ld "
-                 "allocations passed on\n",
+                 "allocations passed on, %ld large blocks reused\n",
                  getenv("HOMG_GMG_ARENA") ? getenv("HOMG_GMG_ARENA") : "unset", g->arena.enabled ? "on" : "off",
-                 g->arena.count, arena_mb(g, 1), arena_mb(g, 0), g->arena.cut, g->arena.passed);
+                 g->arena.count, arena_mb(g, 1), arena_mb(g, 0), g->arena.cut, g->arena.passed, g->arena.reused);
         fputs(buf, stdout);
         if (out)
             fputs(buf, out);

@@ -287,24 +287,32 @@ static void test_spai1_transpose(void **state)
 
 /* The arena (arena.c, HOMG_GMG_ARENA=1 on the CPU): the same cycle bit for
  * bit as without it, its blocks cut from chunks, a second create and the
- * destroys clean (SAN=1: no leak, no use after free); nested stays off. */
+ * destroys clean (SAN=1: no leak, no use after free); nested stays off.
+ * on = 2: blocks of 4 KiB and more are large, so freed ones are kept and
+ * reused within the create (HOMG_GMG_ARENA_LARGE), the same cycle again. */
 static void test_arena(void **state)
 {
-    double *z[2] = { NULL, NULL };
+    double *z[3] = { NULL, NULL, NULL };
     int32_t n = 0;
     (void)state;
-    for (int on = 0; on <= 1; on++) {
+    for (int on = 0; on <= 2; on++) {
         homg_ctx *ctx = cpu_ctx();
         homg_mesh *c = coarse_mesh(ctx, 3, 2);
         homg_gmg_desc d = { 0 };
         homg_gmg *g, *g2;
         setenv("HOMG_GMG_ARENA", on ? "1" : "0", 1);
+        if (on == 2)
+            setenv("HOMG_GMG_ARENA_LARGE", "4096", 1);
         d.levels = 2;
         g = make_gmg(ctx, c, 3, &d);
         g2 = make_gmg(ctx, c, 3, &d);
         unsetenv("HOMG_GMG_ARENA");
-        assert_int_equal(g->arena.enabled, on);
-        assert_int_equal(g->arena.count > 0 && g->arena.cut > 0, on);
+        unsetenv("HOMG_GMG_ARENA_LARGE");
+        assert_int_equal(g->arena.enabled, on > 0);
+        assert_int_equal(g->arena.count > 0 && g->arena.cut > 0, on > 0);
+        assert_int_equal(g->arena.nlarge, 0); /* forgotten at the end of the create */
+        if (on == 2)
+            assert_true(g->arena.passed > 0 && g->arena.reused > 0);
         n = g->lv[0].rows;
         z[on] = malloc(sizeof(double) * n);
         assert_int_equal(homg_gmg_apply(g, homg_gmg_rhs(g), g->res), HOMG_OK);
@@ -315,9 +323,11 @@ static void test_arena(void **state)
         homg_ctx_destroy(ctx);
     }
     assert_memory_equal(z[0], z[1], sizeof(double) * n);
-    printf("  arena on and off: the same V-cycle on %d rows, bit for bit\n", (int)n);
+    assert_memory_equal(z[0], z[2], sizeof(double) * n);
+    printf("  arena off, on, on with large blocks kept and reused: the same V-cycle on %d rows, bit for bit\n", (int)n);
     free(z[0]);
     free(z[1]);
+    free(z[2]);
 }
 
 /* min ||A(:,J) m - e_i||_2 by Householder QR of the dense n x |J| matrix. */

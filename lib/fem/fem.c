@@ -44,6 +44,7 @@ void homg_fem_destroy(homg_fem *fem)
         homg__free(fem->ctx, fem->mask);
         homg__free(fem->ctx, fem->markers);
         homg__free(fem->ctx, fem->tags);
+        homg__free(fem->ctx, fem->mask_counts);
         homg__free(fem->ctx, fem->check_slots);
         homg__free(fem->ctx, fem->facets);
         homg__free(fem->ctx, fem->facet_tags);
@@ -197,14 +198,15 @@ static homg_status host_mask(homg_fem *fem)
 }
 
 /* P1: the mask on the backend (kernels/fem/mask.*) from the uploaded facets,
- * the node markers and tags (uploaded for it); the two counts read back. */
+ * the node markers and tags (uploaded for it); its two counts are read by
+ * read_mask_counts. */
 static homg_status device_mask(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
     const homg_mesh *m = fem->mesh;
     fem_problem p = geometry(fem);
     int nt = fem->desc.num_dirichlet_tags;
-    int32_t *markers = NULL, *tags = NULL, *counts = NULL, h[2] = { 0, 0 };
+    int32_t *markers = NULL, *tags = NULL, *counts = NULL;
     homg_status st =
         homg__alloc(ctx, (size_t)fem->num_dofs + 1, (void **)&fem->mask, "homg_fem_create: Dirichlet mask");
     if (st == HOMG_OK && nt > 0)
@@ -216,13 +218,25 @@ static homg_status device_mask(homg_fem *fem)
     if (st == HOMG_OK && (st = fem->k->mask(&ctx->ex, &p, nt > 0 ? m->num_facets : 0, fem->facets, fem->facet_tags,
                                             markers, tags, nt, fem->mask, counts)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: Dirichlet mask");
-    if (st == HOMG_OK)
-        st = homg__read(ctx, h, counts, sizeof h);
-    fem->info.num_dirichlet = h[0];
-    fem->num_masked = h[1];
     fem->markers = markers; /* kept: a caller's per-tag Dirichlet values (homg__fem_markers) */
     fem->tags = tags;
-    homg__free(ctx, counts);
+    fem->mask_counts = counts; /* read after the scheme's preparation (its own read drains the stream) */
+    return st;
+}
+
+/* The two counts of device_mask: one read less per create than reading them
+ * at once (the partition's stats read just waited for the stream). */
+static homg_status read_mask_counts(homg_fem *fem)
+{
+    int32_t h[2] = { 0, 0 };
+    homg_status st;
+    if (!fem->mask_counts)
+        return HOMG_OK;
+    st = homg__read(fem->ctx, h, fem->mask_counts, sizeof h);
+    fem->info.num_dirichlet = h[0];
+    fem->num_masked = h[1];
+    homg__free(fem->ctx, fem->mask_counts);
+    fem->mask_counts = NULL;
     return st;
 }
 
@@ -360,6 +374,7 @@ static homg_status create(homg_fem *fem)
         HOMG_TRY(prepare_color(fem));
     else if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
         HOMG_TRY(prepare_patches(fem));
+    HOMG_TRY(read_mask_counts(fem));
     if (fem->quick) /* the caller synchronises */
         return HOMG_OK;
     HOMG_TRY_BACKEND(ctx, ctx->mem->sync(&ctx->ex), "homg_fem_create");

@@ -24,6 +24,7 @@ struct homg_fem {
     void *values, *rhs;
     uint8_t *mask;
     int32_t *markers, *tags;      /* P1 with Dirichlet tags: the node markers and tags the mask was built from */
+    int32_t *mask_counts;         /* P1: the mask's two counts on the device until read (read_mask_counts) */
     uint64_t *check_slots;        /* 6 answers of the coefficient scan (coeffs.c) */
     int32_t *facets, *facet_tags; /* boundary facets for the Neumann load (NULL: none) */
     /* COLOR */

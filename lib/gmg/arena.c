@@ -15,6 +15,16 @@
  * (no lanes): a block reused later is written by work queued after the work
  * that last read it.
  *
+ * Large blocks (passed on) are remembered with their size; one freed while
+ * the arena is on is kept, not freed (a cudaFree waits for the whole device),
+ * and handed to a later large request of at least half its size (so that no
+ * block much larger than asked for stays with the hierarchy); the kept ones
+ * are freed when the arena goes off (the end of the create, after its final
+ * synchronisation), or at once when a request cannot be met; the table is
+ * forgotten then (a block freed while the arena is off bypasses it).  The same
+ * stream-order argument makes this reuse safe.  HOMG_GMG_ARENA_LARGE=bytes
+ * in the environment lowers the threshold (tests).
+ *
  * On by default on CUDA; HOMG_GMG_ARENA=0 in the environment at create turns
  * it off, =1 turns it on for the CPU backend too (tests).  The user's coarse
  * mesh is uploaded before the arena goes on, so that nothing the caller owns
@@ -50,15 +60,56 @@ static void raw_free(gmg_arena *a, void *p)
         a->ctx->mem->free(&a->ctx->ex, p);
 }
 
+/* The kept large blocks freed (all, or those not in use). */
+static void free_kept(gmg_arena *a)
+{
+    int n = 0;
+    for (int i = 0; i < a->nlarge; i++) {
+        if (a->large[i].kept)
+            raw_free(a, a->large[i].p);
+        else
+            a->large[n++] = a->large[i];
+    }
+    a->nlarge = n;
+}
+
+/* A kept block of bytes .. 2 bytes (the smallest), else a new one remembered. */
+static void *large_alloc(gmg_arena *a, size_t bytes)
+{
+    int best = -1;
+    void *p;
+    for (int i = 0; i < a->nlarge; i++) {
+        const gmg_arena_large *b = &a->large[i];
+        if (b->kept && b->size >= bytes && b->size / 2 <= bytes && (best < 0 || b->size < a->large[best].size))
+            best = i;
+    }
+    if (best >= 0) {
+        a->large[best].kept = 0;
+        a->reused++;
+        return a->large[best].p;
+    }
+    a->passed++;
+    p = raw_alloc(a, bytes);
+    if (!p && a->nlarge) { /* the kept blocks may be what is missing */
+        free_kept(a);
+        p = raw_alloc(a, bytes);
+    }
+    if (p && a->nlarge < GMG_ARENA_MAX_LARGE) {
+        a->large[a->nlarge].p = p;
+        a->large[a->nlarge].size = bytes;
+        a->large[a->nlarge].kept = 0;
+        a->nlarge++;
+    }
+    return p;
+}
+
 static void *arena_alloc(size_t bytes, void *user)
 {
     gmg_arena *a = (gmg_arena *)user;
     size_t need = (bytes + GMG_ARENA_ALIGN - 1) / GMG_ARENA_ALIGN * GMG_ARENA_ALIGN;
     gmg_arena_chunk *c = a->count ? &a->chunk[a->count - 1] : NULL;
-    if (bytes >= GMG_ARENA_LARGE) {
-        a->passed++;
-        return raw_alloc(a, bytes);
-    }
+    if (bytes >= a->large_min)
+        return large_alloc(a, bytes);
     if (!c || c->used + need > c->size) {
         if (a->count == GMG_ARENA_MAX_CHUNKS) {
             a->passed++;
@@ -91,6 +142,11 @@ static void arena_free(void *p, void *user)
             return;
         }
     }
+    for (int i = 0; p && i < a->nlarge; i++)
+        if (a->large[i].p == p && !a->large[i].kept) {
+            a->large[i].kept = 1;
+            return;
+        }
     raw_free(a, p);
 }
 
@@ -109,6 +165,9 @@ void homg__gmg_arena_on(homg_gmg *g)
     if (!a->enabled || a->active)
         return;
     a->ctx = ctx;
+    a->large_min = getenv("HOMG_GMG_ARENA_LARGE") ? (size_t)atol(getenv("HOMG_GMG_ARENA_LARGE")) : 0;
+    if (a->large_min < GMG_ARENA_ALIGN)
+        a->large_min = GMG_ARENA_LARGE;
     a->prev = ctx->desc.allocator;
     ctx->desc.allocator.alloc = arena_alloc;
     ctx->desc.allocator.free = arena_free;
@@ -123,6 +182,8 @@ void homg__gmg_arena_off(homg_gmg *g)
         return;
     g->ctx->desc.allocator = a->prev;
     a->active = 0;
+    free_kept(a);
+    a->nlarge = 0; /* sizes are known only while on (a free while off bypasses the table) */
 }
 
 void homg__gmg_arena_release(homg_gmg *g)

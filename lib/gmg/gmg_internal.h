@@ -38,12 +38,20 @@ typedef struct gmg_arena_chunk {
     char *base;
     size_t size, used, last; /* last: the newest block's offset (its free gives it back) */
 } gmg_arena_chunk;
+#define GMG_ARENA_MAX_LARGE 64 /* large blocks whose size is known (live or kept) */
+typedef struct gmg_arena_large {
+    void *p;
+    size_t size;
+    int kept; /* freed, kept for a later large request until the arena goes off */
+} gmg_arena_large;
 typedef struct gmg_arena {
     homg_ctx *ctx;
     homg_allocator prev; /* the ctx's allocator while the arena is not on */
-    int enabled, active, count;
-    long cut, passed; /* allocations cut from chunks, passed on to prev (large or chunks full) */
+    int enabled, active, count, nlarge;
+    long cut, passed, reused; /* allocations cut from chunks, passed on to prev, large ones reused */
+    size_t large_min;         /* requests of this many bytes or more are large (GMG_ARENA_LARGE) */
     gmg_arena_chunk chunk[GMG_ARENA_MAX_CHUNKS];
+    gmg_arena_large large[GMG_ARENA_MAX_LARGE];
 } gmg_arena;
 
 /* Set-up phases timed for bench_gmg (host clock; with HOMG_GMG_TRACE=1 in the environment the backend
