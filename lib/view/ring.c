@@ -44,7 +44,7 @@ homg_status homg__view_ring_init(homg_view *v)
         HOMG_TRY_BACKEND(ctx, v->k->event_create(&ctx->ex, v->knobs.event_flags, &v->rs[s].ev),
                          "homg_view_create: the ring's events");
     v->written = v->shown = 0;
-    v->waits_gl = v->waits_cuda = 0;
+    v->waits_gl = v->waits_cuda = v->waits_drop = 0;
     v->waits_gl_ms = v->waits_cuda_ms = 0;
     v->info.host_waits = 0;
     homg__view_slots_init(v);
@@ -187,11 +187,16 @@ static homg_status free_slot(homg_view *v, int *out)
 {
     homg_ctx *ctx = v->ctx;
     homg_status st = HOMG_OK;
+    double polled = -1; /* knobs.poll = 1: when the polling began */
     for (;;) {
-        int old = -1;
+        int old = -1, s;
         HOMG_TRY(promote(v));
-        for (int s = 0; s < v->nring; s++) {
+        for (s = 0; s < v->nring; s++) {
             if (v->rs[s].state == SLOT_FREE || (v->rs[s].state == SLOT_HANDED && copied(v, s, 0, &st))) {
+                if (polled >= 0) {
+                    v->waits_gl++;
+                    v->waits_gl_ms += homg__view_now_ms() - polled;
+                }
                 *out = s;
                 return st;
             }
@@ -199,6 +204,18 @@ static homg_status free_slot(homg_view *v, int *out)
                 old = s;
         }
         HOMG_TRY(st);
+        if (v->knobs.poll == 2 && (s = written(v, 1)) >= 0) { /* knob: drop the oldest unshown write */
+            v->waits_drop++;
+            *out = s;
+            return HOMG_OK;
+        }
+        if (old >= 0 && v->knobs.poll == 1) { /* knob: poll again, whichever frees first */
+            if (polled < 0)
+                polled = homg__view_now_ms();
+            if (homg__view_now_ms() - polled > FOREVER * 1e-6)
+                return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: GL's copy did not finish in 10 s");
+            continue;
+        }
         if (old >= 0) {
             if (!copied(v, old, FOREVER, &st) && st == HOMG_OK)
                 st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: GL's copy did not finish in 10 s");

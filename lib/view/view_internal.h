@@ -89,7 +89,7 @@ typedef void *GLsync;
 /* Slots by default (s9-view6: 8, was 6 since s8-view5, 3 before; bench/results/h100_view.md I, J, K: the
  * host waits less often for GL's fences the more slots there are: 3 slots +0.14 ms a frame over nothing shared,
  * 6 +0.045, 8 +0.022); HOMG_VIEW_RING_SLOTS from the min to the max. */
-enum { VIEW_RING_MIN = 3, VIEW_RING = 8, VIEW_RING_MAX = 8 };
+enum { VIEW_RING_MIN = 3, VIEW_RING = 8, VIEW_RING_MAX = 16 };
 /* The ring's slots start at multiples of the CUDA allocation granularity (2 MiB on the H100): GL's and
  * CUDA's textures on the memory then never share a large page with another slot (s8-view5). */
 enum { VIEW_RING_ALIGN_KIB = 2048 };
@@ -128,6 +128,10 @@ typedef struct view_knobs {
                         VIEW_RING_ALIGN_KIB (s8-view4 and before: 64) */
     int import_each; /* HOMG_VIEW_RING_IMPORT_EACH=1: each slot's CUDA array its own import of the memory (s8-view4
                         and before); default one import for all */
+    int poll;        /* HOMG_VIEW_RING_POLL (s9-view7), with every slot taken: 0 the host blocks on GL's oldest fence
+                        (default); 1 it polls every fence and event (zero timeout) and takes the first slot freed;
+                        2 it reuses the oldest written slot not yet shown (that write is dropped, never shown) and
+                        waits only when there is none */
 } view_knobs;
 
 /* Exportable semaphores made with Vulkan (vulkan.c). */
@@ -170,7 +174,7 @@ struct homg_view {
     int plain_mem; /* knobs.plain = 1: sh.ptr is ordinary device memory */
     view_slot rs[VIEW_RING_MAX];
     /* the host's waits in the ring's writes (bench_view D): on GL's fences, on CUDA's events */
-    long long waits_gl, waits_cuda;
+    long long waits_gl, waits_cuda, waits_drop; /* waits_drop: writes dropped instead of a wait (knobs.poll = 2) */
     double waits_gl_ms, waits_cuda_ms;
     long long written, shown;        /* writes so far; the one GL's object holds (1 = the first) */
     GLuint slot_tex[VIEW_RING_MAX];  /* slots.c: a texture on each slot's memory, or 0 (the ring copies) */
@@ -243,5 +247,8 @@ void homg__view_upload_fini(homg_view *v);
 homg_status homg__view_vk_create(homg_view *v, const unsigned char uuid[16], view_vk **out);
 int homg__view_vk_fd(view_vk *vk, int k);
 void homg__view_vk_destroy(view_vk *vk);
+/* Tests only (the probe failure's bisection): the Vulkan device alone; every device destroyed. */
+homg_status homg__view_vk_device(homg_view *v, const unsigned char uuid[16]);
+void homg__view_vk_drop_devices(void);
 
 #endif
