@@ -934,7 +934,7 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         N("nothing shared, draw + glFlush, + event and fence, host waits for those of 3 frames back", 1,
           SYNC_EVENT | SYNC_FENCE | SYNC_WAIT),
         /* s8-view4: the ring with one piece switched off (lib/view/knobs.c), no GL draw; since s8-view5 at the
-           default depth (8 slots since s9-view6; 6 from s8-view5, 3 before) unless a row names HOMG_VIEW_RING_SLOTS */
+           default depth (16 slots since s9-view7; 8 from s9-view6, 6 from s8-view5, 3 before) unless a row names HOMG_VIEW_RING_SLOTS */
         R("ring, no GL draw at all", NULL, 0),
         R("ring, no GL draw, (a) no fences (HOMG_VIEW_RING_FENCE=0)", "HOMG_VIEW_RING_FENCE=0", 0),
         R("ring, no GL draw, (a) fences polled without the flush bit (FENCE=2)", "HOMG_VIEW_RING_FENCE=2", 0),
@@ -976,7 +976,7 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         R("ring, slot's texture, blocking-sync events", "HOMG_VIEW_RING_EVENT_FLAGS=2", 2),
         R("ring, slot's texture, (timing only) no fences", "HOMG_VIEW_RING_FENCE=0", 2),
         /* s9-view6: the pace (HOMG_VIEW_RING_AHEAD: writes queued and not yet seen done before a write waits for
-           the oldest; default (slots - 1) / 2 from 5 slots, 0 = none, as before s9-view6; s8-view4's DROP rows are gone) */
+           the oldest; default min(3, (slots - 1) / 2) from 5 slots (s9-view6: (slots - 1) / 2), 0 = none, as before s9-view6; s8-view4's DROP rows are gone) */
         R("ring, slot's texture, AHEAD=0 (no pace, as before s9-view6)", "HOMG_VIEW_RING_AHEAD=0", 2),
         R("ring, slot's texture, AHEAD=1", "HOMG_VIEW_RING_AHEAD=1", 2),
         R("ring, slot's texture, AHEAD=2", "HOMG_VIEW_RING_AHEAD=2", 2),
@@ -989,15 +989,18 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         R("ring, other texture, AHEAD=0", "HOMG_VIEW_RING_AHEAD=0", 1),
         R("ring, no GL draw, AHEAD=0", "HOMG_VIEW_RING_AHEAD=0", 0),
         /* s9-view7: deeper rings (memory: slots x the picture rounded up to 2 MiB: 40, 48, 64 MiB at 1024^2 RGBA8),
-           paced by default ((slots - 1) / 2), at 3, and unpaced */
-        R("ring, slot's texture, 10 slots (paced 4)", "HOMG_VIEW_RING_SLOTS=10", 2),
+           paced at (slots - 1) / 2 (s9-view6's default), at 3 (s9-view7's), and unpaced */
+        R("ring, slot's texture, 8 slots, AHEAD=3 (the default s9-view6)", "HOMG_VIEW_RING_SLOTS=8 HOMG_VIEW_RING_AHEAD=3",
+          2),
+        R("ring, slot's texture, 10 slots, AHEAD=4", "HOMG_VIEW_RING_SLOTS=10 HOMG_VIEW_RING_AHEAD=4", 2),
         R("ring, slot's texture, 10 slots, AHEAD=3", "HOMG_VIEW_RING_SLOTS=10 HOMG_VIEW_RING_AHEAD=3", 2),
         R("ring, slot's texture, 10 slots, AHEAD=0", "HOMG_VIEW_RING_SLOTS=10 HOMG_VIEW_RING_AHEAD=0", 2),
-        R("ring, slot's texture, 12 slots (paced 5)", "HOMG_VIEW_RING_SLOTS=12", 2),
+        R("ring, slot's texture, 12 slots, AHEAD=5", "HOMG_VIEW_RING_SLOTS=12 HOMG_VIEW_RING_AHEAD=5", 2),
         R("ring, slot's texture, 12 slots, AHEAD=3", "HOMG_VIEW_RING_SLOTS=12 HOMG_VIEW_RING_AHEAD=3", 2),
         R("ring, slot's texture, 12 slots, AHEAD=0", "HOMG_VIEW_RING_SLOTS=12 HOMG_VIEW_RING_AHEAD=0", 2),
-        R("ring, slot's texture, 16 slots (paced 7)", "HOMG_VIEW_RING_SLOTS=16", 2),
-        R("ring, slot's texture, 16 slots, AHEAD=3", "HOMG_VIEW_RING_SLOTS=16 HOMG_VIEW_RING_AHEAD=3", 2),
+        R("ring, slot's texture, 16 slots, AHEAD=7", "HOMG_VIEW_RING_SLOTS=16 HOMG_VIEW_RING_AHEAD=7", 2),
+        R("ring, slot's texture, 16 slots, AHEAD=3 (the default since s9-view7)",
+          "HOMG_VIEW_RING_SLOTS=16 HOMG_VIEW_RING_AHEAD=3", 2),
         R("ring, slot's texture, 16 slots, AHEAD=0", "HOMG_VIEW_RING_SLOTS=16 HOMG_VIEW_RING_AHEAD=0", 2),
         /* s9-view7: every slot taken -- poll every fence (zero timeout) and take the first freed, or drop the
            oldest write not yet shown instead of waiting */
