@@ -1,9 +1,9 @@
 #!/bin/bash
-# s9-view7's second check, for the lead (not run by s9-view7): the fix of 3b344ca (the Vulkan device released with
+# s9-view7's second check, for the lead (not run by s9-view7): the fix of a839c8c (the Vulkan device released with
 # the last semaphore view).  From main's copy after `. .gl/gl-env.sh;` with carry [".carry-view7b", ".gl"]:
-#   bash .carry-view7b/view7b_device.sh        (~60 s; binaries built at 3b344ca)
+#   bash .carry-view7b/view7b_device.sh        (~60 s; binaries built from a839c8c's tree)
 # Expected: test_view_gpu 9/9 with "0 view(s) fell back" (was 29), memcheck 0 errors, the matrix after sem and every
-# with 0 probe fallbacks (were 14).  If so: `git cherry-pick 3b344ca` (or revert its revert).
+# with 0 probe fallbacks (were 14).  If so: `git cherry-pick a839c8c` (or revert its revert).
 tar xJf .carry-view7b/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH
 B=.devbuild; L=$OUT/view7b.log; S=""
 { date -u; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; echo "build $(cat .devlibs/build-id)"; } > $L
