@@ -593,6 +593,7 @@ typedef struct loop_variant {
     int latency;     /* homg_view_desc.latency (SHARED: the ring) */
     int other;       /* with views: draw an unrelated texture (GL never touches the view's memory) */
     int sync;        /* views = 0: the ring's host calls on unrelated objects (SYNC_*) */
+    int trace;       /* s9-view7: print the untimed pass's host timeline of its first TRACE frames */
 } loop_variant;
 
 /* The ring's host calls with nothing shared: an event recorded after the colours
@@ -601,6 +602,9 @@ typedef struct loop_variant {
  * first waits for the event and the fence of SYNC_BACK frames back (the ring's
  * 3 slots, its depth before s8-view5: how far ahead it lets the host run). */
 enum { SYNC_EVENT = 1, SYNC_FENCE = 2, SYNC_WAIT = 4, SYNC_BACK = 3 };
+/* s9-view7: SYNC_PACE1, nothing shared paced at 1 as the ring's AHEAD=1: before the colours the host waits for
+ * the event recorded after the previous frame's colours (no fences). */
+enum { SYNC_PACE1 = 8 };
 static void *sync_ev[SYNC_BACK];
 static GLsync sync_fence[SYNC_BACK];
 
@@ -669,6 +673,14 @@ static long long loop_wait_n[2];             /* the untimed pass's host waits in
 static double loop_wait_ms[2];
 static double loop_host_write; /* the untimed pass's host ms inside homg_view_write, per frame */
 static homg_timer *loop_timer[FRAMES];
+/* s9-view7: GL's queue depth -- the GPU time a draw starts minus GL's time when the host queued it (ms) */
+static double loop_gl_lag, loop_gl_lag_max;
+/* s9-view7: the untimed pass's host timeline, frames 0 .. TRACE - 1 (ms; t from the loop's clock) */
+enum { TRACE = 12 };
+static double tr_t[TRACE], tr_write[TRACE], tr_gl[TRACE], tr_cuda[TRACE], tr_solve[TRACE], tr_draw[TRACE];
+static int tr_drop[TRACE];
+static GLint64 loop_gl_ts[FRAMES]; /* GL's time when the draw of frame r was queued (timed pass) */
+static long long loop_drops;       /* the untimed pass's writes dropped (knobs.poll = 2; view 0) */
 
 /* One pass of the loop: FRAMES frames after WARM; with `q` (2 * FRAMES query
  * names) a GL_TIME_ELAPSED query around each write and each draw. */
@@ -694,22 +706,47 @@ static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *
         }
         if (timed)
             glBeginQuery(GL_TIME_ELAPSED, q[r]);
+        if (!q && r >= 0 && r < TRACE)
+            tr_t[r] = now_ms() - loop_t0;
         if (lv->views) {
-            double w0 = now_ms();
+            double w0 = now_ms(), g0 = v[i]->waits_gl_ms, c0 = v[i]->waits_cuda_ms;
+            long long d0 = v[i]->waits_drop;
             check(homg_view_write(v[i], heat_u, &wd), "write");
             if (!q && r >= 0)
                 loop_host_write += now_ms() - w0;
+            if (!q && r >= 0 && r < TRACE) {
+                tr_write[r] = now_ms() - w0;
+                tr_gl[r] = v[i]->waits_gl_ms - g0;
+                tr_cuda[r] = v[i]->waits_cuda_ms - c0;
+                tr_drop[r] = (int)(v[i]->waits_drop - d0);
+            }
         } else if (lv->colours) {
+            int f = r + WARM, done = 0;
+            double w0 = now_ms();
+            if ((lv->sync & SYNC_PACE1) && sync_ev[(f + SYNC_BACK - 1) % SYNC_BACK])
+                check(k->event_done(&gpu->ex, sync_ev[(f + SYNC_BACK - 1) % SYNC_BACK], 1, &done), "event wait");
+            if (!q && r >= 0 && r < TRACE)
+                tr_cuda[r] = now_ms() - w0;
             k->range(&gpu->ex, &s, range);
             k->write(&gpu->ex, &s, &d);
+            if (!q && r >= 0 && r < TRACE)
+                tr_write[r] = now_ms() - w0;
+            if (lv->sync & SYNC_PACE1) {
+                if (!sync_ev[f % SYNC_BACK])
+                    check(k->event_create(&gpu->ex, 0, &sync_ev[f % SYNC_BACK]), "event");
+                check(k->event_record(&gpu->ex, sync_ev[f % SYNC_BACK]), "event record");
+            }
         }
         if (lv->sync && !lv->gl)
             sync_frame(lv->sync, r + WARM);
         if (timed)
             glEndQuery(GL_TIME_ELAPSED);
         if (!lv->first) {
+            double s0 = now_ms();
             heat_source(r + WARM);
             check(homg_grid_solve(grid, heat_fcur, &bc, heat_u, sd, &info), "solve");
+            if (!q && r >= 0 && r < TRACE)
+                tr_solve[r] = now_ms() - s0;
         }
         if (timed)
             homg_timer_stop(loop_timer[r]);
@@ -720,24 +757,34 @@ static void heat_pass(homg_grid *grid, homg_solve_desc *sd, const loop_variant *
             last = vi.shown;
         }
         if (lv->gl) {
-            if (timed)
+            double d0 = now_ms();
+            if (timed) {
+                GLint64 host_ts = 0;
+                glQueryCounter(q[2 * FRAMES + r], GL_TIMESTAMP);
+                glGetInteger64v(GL_TIMESTAMP, &host_ts);
+                loop_gl_ts[r] = host_ts;
                 glBeginQuery(GL_TIME_ELAPSED, q[FRAMES + r]);
+            }
             first_use(lv->views && !lv->other ? homg_view_gl_texture(v[i]) : plain, 0, 1, 0);
             if (timed)
                 glEndQuery(GL_TIME_ELAPSED);
             if (lv->sync)
                 sync_frame(lv->sync, r + WARM);
             glFlush();
+            if (!q && r >= 0 && r < TRACE)
+                tr_draw[r] = now_ms() - d0;
         }
         if (r == -1) { /* the clock starts after the warm-up */
             loop_t0 = now_ms();
             if (lv->views && !q) { /* the untimed pass's waits after its warm-up */
                 loop_wait_n[0] = -v[0]->waits_gl, loop_wait_n[1] = -v[0]->waits_cuda;
+                loop_drops = -v[0]->waits_drop;
                 loop_wait_ms[0] = -v[0]->waits_gl_ms, loop_wait_ms[1] = -v[0]->waits_cuda_ms;
             }
         }
     }
     if (lv->views && !q) {
+        loop_drops += v[0]->waits_drop;
         loop_wait_n[0] += v[0]->waits_gl, loop_wait_n[1] += v[0]->waits_cuda;
         loop_wait_ms[0] += v[0]->waits_gl_ms, loop_wait_ms[1] += v[0]->waits_cuda_ms;
     }
@@ -768,11 +815,11 @@ static double timers_median(void)
 static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant *lv, void *colours, int32_t *range)
 {
     homg_view *v[3] = { NULL, NULL, NULL };
-    GLuint tex[3] = { 0, 0, 0 }, plain, q[2 * FRAMES];
+    GLuint tex[3] = { 0, 0, 0 }, plain, q[3 * FRAMES];
     double ms;
     glGenTextures(3, tex);
     glGenTextures(1, &plain);
-    glGenQueries(2 * FRAMES, q);
+    glGenQueries(3 * FRAMES, q);
     for (int i = 0; i < 4; i++) {
         glBindTexture(GL_TEXTURE_2D, i < 3 ? tex[i] : plain);
         glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA8, HEAT_N, HEAT_N);
@@ -791,7 +838,10 @@ static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant
     glFinish();
     loop_wait_n[0] = loop_wait_n[1] = 0;
     loop_wait_ms[0] = loop_wait_ms[1] = 0;
+    loop_drops = 0;
     loop_host_write = 0;
+    memset(tr_write, 0, sizeof tr_write), memset(tr_gl, 0, sizeof tr_gl), memset(tr_cuda, 0, sizeof tr_cuda);
+    memset(tr_solve, 0, sizeof tr_solve), memset(tr_draw, 0, sizeof tr_draw), memset(tr_drop, 0, sizeof tr_drop);
     heat_pass(grid, sd, lv, v, plain, colours, range, NULL); /* the frame time: no queries */
     glFinish();
     check(homg_ctx_synchronize(gpu), "sync");
@@ -813,14 +863,39 @@ static double heat_loop(homg_grid *grid, homg_solve_desc *sd, const loop_variant
         double unused;
         loop_gl_write = query_median(q, &loop_gl_write_mean);
         loop_gl_draw = lv->gl ? query_median(q + FRAMES, &unused) : 0;
+        loop_gl_lag = loop_gl_lag_max = 0;
+        if (lv->gl) {
+            double lag[FRAMES];
+            for (int r = 0; r < FRAMES; r++) {
+                GLuint64 ts = 0;
+                glGetQueryObjectui64v(q[2 * FRAMES + r], GL_QUERY_RESULT, &ts);
+                lag[r] = ((double)ts - (double)loop_gl_ts[r]) * 1e-6;
+                loop_gl_lag_max = lag[r] > loop_gl_lag_max ? lag[r] : loop_gl_lag_max;
+            }
+            loop_gl_lag = median(lag, FRAMES);
+        }
         loop_cuda = timers_median();
     }
     for (int i = 0; i < lv->views; i++)
         homg_view_destroy(v[i]);
-    glDeleteQueries(2 * FRAMES, q);
+    glDeleteQueries(3 * FRAMES, q);
     glDeleteTextures(3, tex);
     glDeleteTextures(1, &plain);
     return ms;
+}
+
+static char traces[1 << 14];
+static size_t traces_used;
+
+/* One row's host timeline into `traces` (printed after the table). */
+static void trace_row(const char *name, double ms)
+{
+    homg__append(traces, sizeof traces, &traces_used, "- %s (%.3f ms a frame):", name, ms);
+    for (int r = 0; r < TRACE; r++)
+        homg__append(traces, sizeof traces, &traces_used,
+                     " [t %.3f write %.3f GL %.3f CUDA %.3f%s solve %.3f draw %.3f]", tr_t[r], tr_write[r], tr_gl[r],
+                     tr_cuda[r], tr_drop[r] ? " d" : "", tr_solve[r], tr_draw[r]);
+    homg__append(traces, sizeof traces, &traces_used, "\n");
 }
 
 static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, int32_t *range)
@@ -828,28 +903,28 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
 #define one_slot "HOMG_VIEW_SHARED_SLOTS=1"
     /* (s6-view's MAP side-stream rows, 2.6 ms a frame, are kept in bench/results/h100_view.md; the variant is gone) */
     /* the ring's rows: R(name, env, draw: 0 none, 1 another texture, 2 the slot's) */
-#define R(name, env, draw)                                                   \
-    {                                                                        \
-        name, 1, 0, draw > 0, 0, HOMG_VIEW_PATH_SHARED, env, 1, draw == 1, 0 \
+#define R(name, env, draw)                                                      \
+    {                                                                           \
+        name, 1, 0, draw > 0, 0, HOMG_VIEW_PATH_SHARED, env, 1, draw == 1, 0, 0 \
     }
-#define N(name, gl, sync)                                        \
-    {                                                            \
-        name, 0, 0, gl, 1, HOMG_VIEW_PATH_AUTO, NULL, 0, 0, sync \
+#define N(name, gl, sync)                                           \
+    {                                                               \
+        name, 0, 0, gl, 1, HOMG_VIEW_PATH_AUTO, NULL, 0, 0, sync, 0 \
     }
     static const loop_variant lv[] = {
-        { "solve alone (source copy + 1 V-cycle)", 0, 0, 0, 0, HOMG_VIEW_PATH_AUTO, NULL, 0, 0, 0 },
+        { "solve alone (source copy + 1 V-cycle)", 0, 0, 0, 0, HOMG_VIEW_PATH_AUTO, NULL, 0, 0, 0, 0 },
         N("solve + colour map into device memory, no GL", 0, 0),
         N("the same + a draw of another texture each frame (nothing shared)", 1, 0),
-        { "map (in place on the ctx's stream): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0, 0 },
-        { "map, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0, 0 },
-        { "map, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0, 0 },
-        { "shared path, one slot (semaphores both ways)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, one_slot, 0, 0, 0 },
-        { "shared path, two slots (CUDA -> GL semaphore only)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 0, 0, 0 },
+        { "map (in place on the ctx's stream): write, solve, draw", 1, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0, 0, 0 },
+        { "map, solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0, 0, 0 },
+        { "map, 2 textures (2 views) in turn", 2, 0, 1, 0, HOMG_VIEW_PATH_MAP, NULL, 0, 0, 0, 0 },
+        { "shared path, one slot (semaphores both ways)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, one_slot, 0, 0, 0, 0 },
+        { "shared path, two slots (CUDA -> GL semaphore only)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 0, 0, 0, 0 },
         R("shared ring, latency 1, copy into the texture (HOMG_VIEW_RING_COPY=1; main's ring)", "HOMG_VIEW_RING_COPY=1",
           2),
         R("**shared ring, latency 1, GL draws the slot's texture (no copy): write, solve, draw**", NULL, 2),
-        { "shared ring (no copy), solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 1, 0, 0 },
-        { "auto with latency 1 (the demos' loop)", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL, 1, 0, 0 },
+        { "shared ring (no copy), solve queued first", 1, 1, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 1, 0, 0, 0 },
+        { "auto with latency 1 (the demos' loop)", 1, 0, 1, 0, HOMG_VIEW_PATH_AUTO, NULL, 1, 0, 0, 0 },
         /* s8-view4: nothing shared with the ring's host calls on unrelated objects */
         N("nothing shared, no GL draw, + an event recorded and one queried per frame", 0, SYNC_EVENT),
         N("nothing shared, no GL draw, + a fence made and one polled (flush bit) per frame", 0, SYNC_FENCE),
@@ -859,7 +934,7 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         N("nothing shared, draw + glFlush, + event and fence, host waits for those of 3 frames back", 1,
           SYNC_EVENT | SYNC_FENCE | SYNC_WAIT),
         /* s8-view4: the ring with one piece switched off (lib/view/knobs.c), no GL draw; since s8-view5 at the
-           default depth (8 slots since s9-view6; 6 from s8-view5, 3 before) unless a row names HOMG_VIEW_RING_SLOTS */
+           default depth (16 slots since s9-view7; 8 from s9-view6, 6 from s8-view5, 3 before) unless a row names HOMG_VIEW_RING_SLOTS */
         R("ring, no GL draw at all", NULL, 0),
         R("ring, no GL draw, (a) no fences (HOMG_VIEW_RING_FENCE=0)", "HOMG_VIEW_RING_FENCE=0", 0),
         R("ring, no GL draw, (a) fences polled without the flush bit (FENCE=2)", "HOMG_VIEW_RING_FENCE=2", 0),
@@ -901,7 +976,7 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         R("ring, slot's texture, blocking-sync events", "HOMG_VIEW_RING_EVENT_FLAGS=2", 2),
         R("ring, slot's texture, (timing only) no fences", "HOMG_VIEW_RING_FENCE=0", 2),
         /* s9-view6: the pace (HOMG_VIEW_RING_AHEAD: writes queued and not yet seen done before a write waits for
-           the oldest; default (slots - 1) / 2 from 5 slots, 0 = none, as before s9-view6; s8-view4's DROP rows are gone) */
+           the oldest; default min(3, (slots - 1) / 2) from 5 slots (s9-view6: (slots - 1) / 2), 0 = none, as before s9-view6; s8-view4's DROP rows are gone) */
         R("ring, slot's texture, AHEAD=0 (no pace, as before s9-view6)", "HOMG_VIEW_RING_AHEAD=0", 2),
         R("ring, slot's texture, AHEAD=1", "HOMG_VIEW_RING_AHEAD=1", 2),
         R("ring, slot's texture, AHEAD=2", "HOMG_VIEW_RING_AHEAD=2", 2),
@@ -913,6 +988,41 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
           2),
         R("ring, other texture, AHEAD=0", "HOMG_VIEW_RING_AHEAD=0", 1),
         R("ring, no GL draw, AHEAD=0", "HOMG_VIEW_RING_AHEAD=0", 0),
+        /* s9-view7: deeper rings (memory: slots x the picture rounded up to 2 MiB: 40, 48, 64 MiB at 1024^2 RGBA8),
+           paced at (slots - 1) / 2 (s9-view6's default), at 3 (s9-view7's), and unpaced */
+        R("ring, slot's texture, 8 slots, AHEAD=3 (the default s9-view6)",
+          "HOMG_VIEW_RING_SLOTS=8 HOMG_VIEW_RING_AHEAD=3", 2),
+        R("ring, slot's texture, 10 slots, AHEAD=4", "HOMG_VIEW_RING_SLOTS=10 HOMG_VIEW_RING_AHEAD=4", 2),
+        R("ring, slot's texture, 10 slots, AHEAD=3", "HOMG_VIEW_RING_SLOTS=10 HOMG_VIEW_RING_AHEAD=3", 2),
+        R("ring, slot's texture, 10 slots, AHEAD=0", "HOMG_VIEW_RING_SLOTS=10 HOMG_VIEW_RING_AHEAD=0", 2),
+        R("ring, slot's texture, 12 slots, AHEAD=5", "HOMG_VIEW_RING_SLOTS=12 HOMG_VIEW_RING_AHEAD=5", 2),
+        R("ring, slot's texture, 12 slots, AHEAD=3", "HOMG_VIEW_RING_SLOTS=12 HOMG_VIEW_RING_AHEAD=3", 2),
+        R("ring, slot's texture, 12 slots, AHEAD=0", "HOMG_VIEW_RING_SLOTS=12 HOMG_VIEW_RING_AHEAD=0", 2),
+        R("ring, slot's texture, 16 slots, AHEAD=7", "HOMG_VIEW_RING_SLOTS=16 HOMG_VIEW_RING_AHEAD=7", 2),
+        R("ring, slot's texture, 16 slots, AHEAD=3 (the default since s9-view7)",
+          "HOMG_VIEW_RING_SLOTS=16 HOMG_VIEW_RING_AHEAD=3", 2),
+        R("ring, slot's texture, 16 slots, AHEAD=0", "HOMG_VIEW_RING_SLOTS=16 HOMG_VIEW_RING_AHEAD=0", 2),
+        /* s9-view7: every slot taken -- poll every fence (zero timeout) and take the first freed, or drop the
+           oldest write not yet shown instead of waiting */
+        R("ring, slot's texture, POLL=1 (poll, first freed)", "HOMG_VIEW_RING_POLL=1", 2),
+        R("ring, slot's texture, POLL=2 (drop, no GL wait)", "HOMG_VIEW_RING_POLL=2", 2),
+        R("ring, slot's texture, 16 slots, POLL=1", "HOMG_VIEW_RING_SLOTS=16 HOMG_VIEW_RING_POLL=1", 2),
+        R("ring, slot's texture, 16 slots, POLL=2", "HOMG_VIEW_RING_SLOTS=16 HOMG_VIEW_RING_POLL=2", 2),
+        R("ring, slot's texture, 6 slots, POLL=2", "HOMG_VIEW_RING_SLOTS=6 HOMG_VIEW_RING_POLL=2", 2),
+        /* s9-view7: why paced at 1 is slow -- the same pace with nothing shared, without the draw, drawing
+           another texture, and without fences; each with its host timeline */
+        { "nothing shared + draw, host waits each frame for the previous frame's colours (paced 1, no fences)", 0, 0, 1,
+          1, HOMG_VIEW_PATH_AUTO, NULL, 0, 0, SYNC_PACE1, 1 },
+        { "nothing shared, no draw, paced 1 (the same, no GL)", 0, 0, 0, 1, HOMG_VIEW_PATH_AUTO, NULL, 0, 0, SYNC_PACE1,
+          1 },
+        { "ring AHEAD=1, slot's texture (traced)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, "HOMG_VIEW_RING_AHEAD=1", 1, 0, 0,
+          1 },
+        R("ring AHEAD=1, GL draws another texture", "HOMG_VIEW_RING_AHEAD=1", 1),
+        R("ring AHEAD=1, no GL draw", "HOMG_VIEW_RING_AHEAD=1", 0),
+        R("ring AHEAD=1, slot's texture, (timing only) no fences", "HOMG_VIEW_RING_AHEAD=1 HOMG_VIEW_RING_FENCE=0", 2),
+        { "nothing shared + draw (traced)", 0, 0, 1, 1, HOMG_VIEW_PATH_AUTO, NULL, 0, 0, 0, 1 },
+        { "ring, the default (traced)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, NULL, 1, 0, 0, 1 },
+        { "ring, 16 slots (traced)", 1, 0, 1, 0, HOMG_VIEW_PATH_SHARED, "HOMG_VIEW_RING_SLOTS=16", 1, 0, 0, 1 },
         /* the baseline and the default once more (noise) */
         N("again: solve + colours + a draw of another texture (nothing shared)", 1, 0),
         R("again: **ring, GL draws the slot's texture (the default)**", NULL, 2),
@@ -931,17 +1041,27 @@ static void heat_loops(homg_grid *grid, double solve_colour_gpu, void *colours, 
         "| loop | ms per frame | minus solve + colours GPU | writes not yet shown at the end | slot textures | GL "
         "GPU ms in the write: median, mean | GL GPU ms of the draw | CUDA GPU ms write + solve (events) | writes "
         "handed to GL (of %d) | host waits on GL fences: n, ms per frame | on CUDA events: n, ms per frame | host ms "
-        "in the write per frame (waits included) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+        "in the write per frame (waits included) | GL queue depth at the draw, ms: median, max (s9-view7) | writes "
+        "dropped (POLL=2) |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
         FRAMES, WARM, solve_colour_gpu, FRAMES);
     for (int r = 0; r < FRAMES; r++)
         check(homg_timer_create(gpu, &loop_timer[r]), "homg_timer_create");
     for (size_t i = 0; i < sizeof lv / sizeof *lv; i++) {
         double ms = heat_loop(grid, &sd, &lv[i], colours, range);
-        ROW("| %s | %.3f | %+.3f | %lld | %d | %.4f, %.4f | %.4f | %.4f | %d | %lld, %.3f | %lld, %.3f | %.3f |\n",
+        ROW("| %s | %.3f | %+.3f | %lld | %d | %.4f, %.4f | %.4f | %.4f | %d | %lld, %.3f | %lld, %.3f | %.3f | %.3f, "
+            "%.3f | %lld |\n",
             lv[i].name, ms, ms - solve_colour_gpu, loop_lag, loop_direct, loop_gl_write, loop_gl_write_mean,
             loop_gl_draw, loop_cuda, lv[i].views == 1 ? loop_hands : FRAMES, loop_wait_n[0], loop_wait_ms[0] / FRAMES,
-            loop_wait_n[1], loop_wait_ms[1] / FRAMES, loop_host_write / FRAMES);
+            loop_wait_n[1], loop_wait_ms[1] / FRAMES, loop_host_write / FRAMES, loop_gl_lag, loop_gl_lag_max,
+            loop_drops);
+        if (lv[i].trace)
+            trace_row(lv[i].name, ms);
     }
+    ROW("\nHost timelines (s9-view7; the untimed pass, its first %d frames after the warm-up; ms): t = the frame's "
+        "start on the loop's clock; write = host ms in homg_view_write (or the colours), of it GL = waiting for GL's "
+        "fences, CUDA = waiting for CUDA's events, d = writes dropped; solve = host ms queueing the source copy + the "
+        "V-cycle; draw = host ms queueing the draw + glFlush.\n\n%s",
+        TRACE, traces);
     for (int r = 0; r < FRAMES; r++)
         homg_timer_destroy(loop_timer[r]);
 }

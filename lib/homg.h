@@ -1129,19 +1129,22 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * application's object one), while CUDA and GL work with nothing shared
  * alternate for ~0.01 ms (bench_view F).
  * desc.latency = 1 lets SHARED into an application's
- * object drop both waits: its memory becomes a ring of 8 slots ordered by the
- * host both ways (memory: 8 x the picture, w * h * 4 bytes, each rounded up to
- * 2 MiB, the CUDA allocation granularity: 32 MiB at 1024^2, 16 MiB for any
- * picture up to 2 MiB; fewer slots cost more a frame on the H100: 6 +0.02 ms,
- * 3 +0.12, bench/results/h100_view.md J, K).  A write fills a slot GL has finished copying from (the host
+ * object drop both waits: its memory becomes a ring of 16 slots ordered by the
+ * host both ways (memory per slot: the picture, w * h * 4 bytes, rounded up to
+ * 2 MiB, the CUDA allocation granularity; so 16 x that: 64 MiB at 1024^2, 256 MiB
+ * at 2048^2, 32 MiB for any picture up to 2 MiB.  That much because it is the only
+ * way found to hand over for free: GL runs ~1 ms behind the host, so a slot drawn
+ * is free again only ~4 frames later; on the H100 at 1024^2, over a loop with
+ * nothing shared, 16 slots cost +0.006 ms a frame, 12 +0.016, 8 +0.024, 6 +0.045,
+ * 3 +0.14, bench/results/h100_view.md J, K, L).  A write fills a slot GL has finished copying from (the host
  * looks at GL fences without waiting) and records a CUDA event; GL's copy into
  * the object is queued for the newest write whose event the host finds passed
  * (cudaEventQuery, no wait).  So a draw after homg_view_write shows a complete
  * frame, this write's or an earlier one's (info.shown says which; the first
  * write is waited for), never a half-written one; the host waits only when the
  * GPU is behind: when every slot is taken and, with the slots as textures (below),
- * for the oldest of 3 writes queued and not yet done (so about every write is
- * shown, not one in four in a burst).  homg_view_flush hands over the last write.  With
+ * for the oldest of 3 writes queued and not yet done (so most writes are shown,
+ * 84 in 100 in the loop above, not one in four or fewer in a burst).  homg_view_flush hands over the last write.  With
  * latency, AUTO measures MAP and SHARED as a queued loop of writes (no glFinish
  * between them; H100: ring 0.18 ms, map 0.33).  MAP, UPLOAD and a view-owned
  * buffer ignore it.  Into a texture the ring's slots are textures themselves
@@ -1156,11 +1159,11 @@ homg_status homg_image_write(homg_ctx *ctx, const char *path, const homg_image *
  * application's texture wherever the slots are not textures (every other path,
  * Mesa, the CPU backend), so drawing it is always right.  The slot textures
  * sample as the application's texture did at create (min/mag filter, wraps).
- * H100, heat 1024^2: a pipelined loop (no host wait) takes 0.283 ms a frame with
- * the ring drawn directly, against 0.585 with MAP (0.26 with nothing shared: the
- * rest is the host waiting for GL's fences before it reuses a slot, not the
- * shared memory, bench/results/h100_view.md I, K);
- * heat's pipelined demo 0.32 ms mean against 0.58 with MAP; but a loop whose
+ * H100, heat 1024^2: a pipelined loop (no host wait) takes 0.265 ms a frame with
+ * the ring drawn directly, against 0.585 with MAP and 0.258-0.260 with nothing
+ * shared (the rest is the host waiting, rarely, for GL's fences before it reuses
+ * a slot, not the shared memory, bench/results/h100_view.md I, K, L);
+ * heat's pipelined demo 0.30-0.37 ms mean against 0.58 with MAP; but a loop whose
  * host waits for CUDA every frame (the demos' solves read a norm each cycle)
  * is faster with MAP (bench/results/h100_view.md G, H).  Asking
  * for MAP or SHARED where the GL context is on another device is

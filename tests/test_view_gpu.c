@@ -408,6 +408,23 @@ static void queued_frames_in_order(void **state)
     }
 }
 
+/* Sets (on) or unsets the variables of "NAME=value NAME=value ...". */
+static void env_list(const char *list, int on)
+{
+    char buf[256], *tok, *save = NULL;
+    snprintf(buf, sizeof buf, "%s", list ? list : "");
+    for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq)
+            continue;
+        *eq = 0;
+        if (on)
+            setenv(tok, eq + 1, 1);
+        else
+            unsetenv(tok);
+    }
+}
+
 /* desc.latency (the SHARED ring): FRAMES writes queued with no host wait, each
  * followed by GL's read of homg_view_gl_texture (a ring slot's own texture with
  * info.direct, else the application's) into its own pixel buffer, in turn by
@@ -419,8 +436,9 @@ static void queued_frames_in_order(void **state)
  * ahead of CUDA.  Run with the slots as textures (no copy), with
  * HOMG_VIEW_RING_COPY=1 (the copy into the application's texture), and with
  * HOMG_VIEW_RING_AHEAD=0 (no pace: the host fills every free slot before it
- * waits, as before s9-view6) and =1. */
-static void ring_once(int copy, const char *ahead)
+ * waits, as before s9-view6) and =1, and with HOMG_VIEW_RING_POLL=1 (every slot
+ * taken: poll all fences) and =2 (drop the oldest unshown write instead).  */
+static void ring_once(int copy, const char *knobs)
 {
     enum { FRAMES = 10 };
     int w = quick ? 256 : 2048, h = quick ? 128 : 2048;
@@ -438,11 +456,10 @@ static void ring_once(int copy, const char *ahead)
     d.latency = 1;
     if (copy)
         setenv("HOMG_VIEW_RING_COPY", "1", 1);
-    if (ahead)
-        setenv("HOMG_VIEW_RING_AHEAD", ahead, 1);
+    env_list(knobs, 1);
     assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
     unsetenv("HOMG_VIEW_RING_COPY");
-    unsetenv("HOMG_VIEW_RING_AHEAD");
+    env_list(knobs, 0);
     homg_view_get_info(v, &info);
     direct = info.direct;
     printf("  shared ring: %s\n", info.reason);
@@ -482,8 +499,8 @@ static void ring_once(int copy, const char *ahead)
     glDeleteTextures(1, &tex);
     assert_int_equal(glGetError(), GL_NO_ERROR);
     printf("  shared ring, %s%s%s: %d writes queued, shown after each:",
-           direct ? "slots are textures (no copy)" : "copy into the texture", ahead ? ", AHEAD=" : "",
-           ahead ? ahead : "", FRAMES);
+           direct ? "slots are textures (no copy)" : "copy into the texture", knobs ? ", " : "", knobs ? knobs : "",
+           FRAMES);
     for (int f = 0; f <= FRAMES; f++)
         printf(" %lld", shown[f]);
     printf(" (%d reads saw an earlier write), each exactly that write's field\n", behind);
@@ -494,8 +511,12 @@ static void ring_shows_complete_frames(void **state)
     (void)state;
     ring_once(0, NULL);
     ring_once(1, NULL);
-    ring_once(0, "0");
-    ring_once(0, "1");
+    ring_once(0, "HOMG_VIEW_RING_AHEAD=0");
+    ring_once(0, "HOMG_VIEW_RING_AHEAD=1");
+    /* s9-view7: every slot taken -- poll all fences, or drop the oldest unshown write (3 slots, no pace: it happens) */
+    ring_once(0, "HOMG_VIEW_RING_POLL=1 HOMG_VIEW_RING_SLOTS=3 HOMG_VIEW_RING_AHEAD=0");
+    ring_once(0, "HOMG_VIEW_RING_POLL=2 HOMG_VIEW_RING_SLOTS=3 HOMG_VIEW_RING_AHEAD=0");
+    ring_once(0, "HOMG_VIEW_RING_POLL=2 HOMG_VIEW_RING_SLOTS=16");
 }
 
 /* ---------------------------------------------------------------- the ring at every depth */
@@ -633,8 +654,9 @@ static int ring_row(const char *env, int slots, const target_case *t, int w, int
 
 /* Every depth (VIEW_RING_MIN .. VIEW_RING_MAX slots) into every target at several sizes (small, odd, a
  * 2 MiB multiple and not), buffers first (no view before them), then textures, then buffers again. */
-static int ring_depths(const char *env, int big, int *fallbacks)
+static int ring_depths(const char *env, int big, int deepest, int *fallbacks)
 {
+    static const int depths[] = { 3, 4, 5, 6, 7, 8, 10, 12, 16 }; /* s9-view7: 10 .. 16 */
     static const struct {
         int t, w, h;
     } rows[] = { { 2, 40, 24 },     { 3, 97, 61 },   { 2, 512, 256 }, { 0, 40, 24 },   { 1, 97, 61 },
@@ -642,9 +664,9 @@ static int ring_depths(const char *env, int big, int *fallbacks)
                  { 1, 1024, 1024 }, { 2, 40, 24 },   { 3, 256, 128 } };
     int fails = 0;
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++)
-        for (int slots = VIEW_RING_MIN; slots <= VIEW_RING_MAX; slots++)
+        for (size_t d = 0; d < sizeof depths / sizeof *depths && depths[d] <= deepest; d++)
             if (big || rows[r].w < 1024)
-                fails += ring_row(env, slots, &targets[rows[r].t], rows[r].w, rows[r].h, fallbacks);
+                fails += ring_row(env, depths[d], &targets[rows[r].t], rows[r].w, rows[r].h, fallbacks);
     return fails;
 }
 
@@ -656,7 +678,7 @@ static void ring_every_depth(void **state)
 {
     int fallbacks = 0;
     (void)state;
-    assert_int_equal(ring_depths("", !quick, &fallbacks), 0);
+    assert_int_equal(ring_depths("", !quick, VIEW_RING_MAX, &fallbacks), 0);
     printf("  ring at every depth: every read and every slot's bytes right; %d view(s) fell back to the copy\n",
            fallbacks);
 }
@@ -669,6 +691,40 @@ static void queued_frames_in_order(void **state);
  * host), upload, every (every_path_every_target), queued (queued_frames_in_order); without one no
  * probe may fall back either. */
 static const char *matrix_env = "", *matrix_history = "";
+
+/* s9-view7's histories, to learn which Vulkan object leaves GL misreading slot textures: vkdev (the Vulkan
+ * device alone, made through a host-ordered view), vksem (+ two exportable semaphores, imported nowhere),
+ * semnosig (a SHARED view with semaphores imported into CUDA and GL, never written: never signalled),
+ * semgone (`sem`, then every Vulkan device destroyed before the ring is made), vkgone (vkdev, then destroyed). */
+static void history_vulkan(const char *h)
+{
+    homg_view_desc d = { 0 };
+    homg_view *v = NULL;
+    unsigned char uuid[16];
+    GLuint tex = view_gl_texture(GL_R32F, 40, 24);
+    int vk = !strcmp(h, "vkdev") || !strcmp(h, "vksem") || !strcmp(h, "vkgone");
+    d.get_proc_address = demo_egl_proc;
+    d.gl_name = tex;
+    d.path = HOMG_VIEW_PATH_SHARED;
+    d.no_semaphores = vk;
+    if (vk || !strcmp(h, "semnosig")) {
+        assert_int_equal(homg_view_create(gpu, &d, &v), HOMG_OK);
+        assert_int_equal(v->k->uuid(&gpu->ex, uuid), HOMG_OK);
+        if (!strcmp(h, "vksem")) {
+            view_vk *sem = NULL;
+            assert_int_equal(homg__view_vk_create(v, uuid, &sem), HOMG_OK);
+            homg__view_vk_destroy(sem);
+        } else if (vk)
+            assert_int_equal(homg__view_vk_device(v, uuid), HOMG_OK);
+        printf("  history %s: semaphores %d\n", h, v->semaphores);
+        homg_view_destroy(v);
+    }
+    if (!strcmp(h, "semgone") || !strcmp(h, "vkgone"))
+        homg__view_vk_drop_devices();
+    glDeleteTextures(1, &tex);
+    assert_int_equal(glGetError(), GL_NO_ERROR);
+}
+
 static void ring_matrix(void **state)
 {
     int fails, fallbacks = 0;
@@ -676,14 +732,15 @@ static void ring_matrix(void **state)
     (void)state;
     quick = 1;
     for (int p = 0; p < 4; p++)
-        if (!strcmp(h, (const char *[]){ "map", "sem", "host", "upload" }[p]))
+        if (!strcmp(h, (const char *[]){ "map", "sem", "host", "upload" }[p]) || (p == 1 && !strcmp(h, "semgone")))
             for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++)
                 one(&paths[p], &targets[t], 40, 24);
     if (!strcmp(h, "every"))
         every_path_every_target(NULL);
     if (!strcmp(h, "queued"))
         queued_frames_in_order(NULL);
-    fails = ring_depths(matrix_env, 1, &fallbacks);
+    history_vulkan(h);
+    fails = ring_depths(matrix_env, 1, 8, &fallbacks); /* 3 .. 8 slots, as s8-view5 and s9-view6 */
     printf("MATRIX %s after '%s': %d failure(s), %d probe fallback(s)\n", *matrix_env ? matrix_env : "(defaults)", h,
            fails, fallbacks);
     assert_int_equal(fails, 0);

@@ -26,6 +26,7 @@ void homg__view_knobs_read(view_knobs *k)
     k->slots = knob("HOMG_VIEW_RING_SLOTS", VIEW_RING, VIEW_RING_MIN, VIEW_RING_MAX);
     k->align_kib = knob("HOMG_VIEW_RING_ALIGN", VIEW_RING_ALIGN_KIB, 64, 4096);
     k->import_each = knob("HOMG_VIEW_RING_IMPORT_EACH", 0, 0, 1);
+    k->poll = knob("HOMG_VIEW_RING_POLL", 0, 0, 2);
 }
 
 double homg__view_now_ms(void)

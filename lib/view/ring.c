@@ -13,14 +13,21 @@
  * is copied, and the slot drawn until now gets its fence (after every GL command
  * issued so far, its draws included); the slot drawn now is never written.
  * The host waits only when the GPU is behind: for the first write; when `ahead`
- * writes (knobs.ahead; by default (slots - 1) / 2 = 3 of the 8 slots where the
- * slots are textures, else none) are queued and not yet seen done, for the oldest
+ * writes (knobs.ahead; by default 3 (VIEW_RING_AHEAD; (slots - 1) / 2 below 7 slots)
+ * where the slots are textures, else none) are queued and not yet seen done, for the oldest
  * of them (pace); and when every slot is taken, for GL's oldest fence or CUDA's
  * oldest write.  What it costs (bench_view D,
  * bench/results/h100_view.md I, J, K, H100, 1024^2): all of it is the host waiting
  * for GL's fences before it reuses a slot -- a slot's fence comes after all of GL's
  * queued work, and is made only once a newer write is seen done -- so more slots
- * help: +0.14 ms a frame over nothing shared with 3, +0.045 with 6, +0.022 with 8.
+ * help: +0.14 ms a frame over nothing shared with 3, +0.045 with 6, +0.022 with 8,
+ * +0.006 with 16 (s9-view7, L: GL runs ~1 ms -- ~4 frames -- behind the host, so a
+ * fence passes ~4 frames after it is made; 16 slots leave room for that plus the
+ * 3 writes in flight).  Paced at 1, CUDA's queue runs dry every frame and the GPU
+ * switches to GL and back each frame: +0.1 ms with nothing shared, +0.29 with the
+ * ring's fences (L).  Polling all fences instead of blocking on the oldest (knobs.poll
+ * = 1) gains nothing; dropping unshown writes instead of waiting (2) costs nothing
+ * but shows 1 write in 5-10, none at all while the GPU is slow (memcheck).
  * The pace (s9-view6) does not change the frame time (6 slots 0.301 against 0.304,
  * 8 slots 0.283 either way) but without it the host fills every free slot in one
  * burst and the picture moves in steps: 24 of 100 writes shown, against 72-86
@@ -37,6 +44,16 @@
 
 static const GLuint64 FOREVER = 10000000000ull; /* 10 s: a fence that takes longer is a lost GPU */
 
+/* Paced by default only where handing over is free (slot textures) and with 5 slots
+ * or more: VIEW_RING_AHEAD writes ahead, fewer than half the slots. */
+static int default_ahead(const homg_view *v)
+{
+    int half = (v->nring - 1) / 2;
+    if (!v->direct || v->nring < 5)
+        return 0;
+    return half < VIEW_RING_AHEAD ? half : VIEW_RING_AHEAD;
+}
+
 homg_status homg__view_ring_init(homg_view *v)
 {
     homg_ctx *ctx = v->ctx;
@@ -44,12 +61,11 @@ homg_status homg__view_ring_init(homg_view *v)
         HOMG_TRY_BACKEND(ctx, v->k->event_create(&ctx->ex, v->knobs.event_flags, &v->rs[s].ev),
                          "homg_view_create: the ring's events");
     v->written = v->shown = 0;
-    v->waits_gl = v->waits_cuda = 0;
+    v->waits_gl = v->waits_cuda = v->waits_drop = 0;
     v->waits_gl_ms = v->waits_cuda_ms = 0;
     v->info.host_waits = 0;
     homg__view_slots_init(v);
-    /* paced by default only where handing over is free (slot textures) and with 5 slots or more */
-    v->ahead = v->knobs.ahead >= 0 ? v->knobs.ahead : v->direct && v->nring >= 5 ? (v->nring - 1) / 2 : 0;
+    v->ahead = v->knobs.ahead >= 0 ? v->knobs.ahead : default_ahead(v);
     v->info.direct = v->direct;
     return HOMG_OK;
 }
@@ -187,11 +203,16 @@ static homg_status free_slot(homg_view *v, int *out)
 {
     homg_ctx *ctx = v->ctx;
     homg_status st = HOMG_OK;
+    double polled = -1; /* knobs.poll = 1: when the polling began */
     for (;;) {
-        int old = -1;
+        int old = -1, s;
         HOMG_TRY(promote(v));
-        for (int s = 0; s < v->nring; s++) {
+        for (s = 0; s < v->nring; s++) {
             if (v->rs[s].state == SLOT_FREE || (v->rs[s].state == SLOT_HANDED && copied(v, s, 0, &st))) {
+                if (polled >= 0) {
+                    v->waits_gl++;
+                    v->waits_gl_ms += homg__view_now_ms() - polled;
+                }
                 *out = s;
                 return st;
             }
@@ -199,6 +220,18 @@ static homg_status free_slot(homg_view *v, int *out)
                 old = s;
         }
         HOMG_TRY(st);
+        if (v->knobs.poll == 2 && (s = written(v, 1)) >= 0) { /* knob: drop the oldest unshown write */
+            v->waits_drop++;
+            *out = s;
+            return HOMG_OK;
+        }
+        if (old >= 0 && v->knobs.poll == 1) { /* knob: poll again, whichever frees first */
+            if (polled < 0)
+                polled = homg__view_now_ms();
+            if (homg__view_now_ms() - polled > FOREVER * 1e-6)
+                return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: GL's copy did not finish in 10 s");
+            continue;
+        }
         if (old >= 0) {
             if (!copied(v, old, FOREVER, &st) && st == HOMG_OK)
                 st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_view_write: GL's copy did not finish in 10 s");

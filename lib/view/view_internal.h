@@ -86,10 +86,14 @@ typedef void *GLsync;
  * into the object queued, its fence after; or, with the slots as textures, the
  * slot is the one drawn, its fence made when a newer slot replaces it), and it is
  * FREE again once the host sees the fence signalled. */
-/* Slots by default (s9-view6: 8, was 6 since s8-view5, 3 before; bench/results/h100_view.md I, J, K: the
- * host waits less often for GL's fences the more slots there are: 3 slots +0.14 ms a frame over nothing shared,
- * 6 +0.045, 8 +0.022); HOMG_VIEW_RING_SLOTS from the min to the max. */
-enum { VIEW_RING_MIN = 3, VIEW_RING = 8, VIEW_RING_MAX = 8 };
+/* Slots by default (s9-view7: 16, was 8 since s9-view6, 6 since s8-view5, 3 before; bench/results/h100_view.md
+ * I, J, K, L: the host waits less often for GL's fences the more slots there are -- GL runs ~1 ms behind the host,
+ * so a slot's fence passes ~4 frames after it is made: over nothing shared 3 slots +0.14 ms a frame, 6 +0.045,
+ * 8 +0.024, 12 +0.016, 16 +0.006 paced at 3); HOMG_VIEW_RING_SLOTS from the min to the max. */
+enum { VIEW_RING_MIN = 3, VIEW_RING = 16, VIEW_RING_MAX = 16 };
+/* The pace by default (s9-view7): at most this many writes ahead (h100_view.md L: 16 slots paced 3 show 84 of 100
+ * writes at 0.265 ms a frame; paced 7, the old (slots - 1) / 2, 55 at the same cost). */
+enum { VIEW_RING_AHEAD = 3 };
 /* The ring's slots start at multiples of the CUDA allocation granularity (2 MiB on the H100): GL's and
  * CUDA's textures on the memory then never share a large page with another slot (s8-view5). */
 enum { VIEW_RING_ALIGN_KIB = 2048 };
@@ -120,14 +124,18 @@ typedef struct view_knobs {
     int spin;        /* HOMG_VIEW_RING_SPIN=1: the host's waits poll (zero-timeout fence, event query) in a loop */
     int slots;       /* HOMG_VIEW_RING_SLOTS: the ring's slots, VIEW_RING_MIN .. VIEW_RING_MAX (default VIEW_RING) */
     int ahead;       /* HOMG_VIEW_RING_AHEAD: writes queued and not yet seen done before a write waits for the
-                        oldest (ring.c's pace); -1 (default) (slots - 1) / 2 with slot textures and 5 slots or
-                        more, else 0; 0 never
+                        oldest (ring.c's pace); -1 (default) min(VIEW_RING_AHEAD, (slots - 1) / 2) with slot
+                        textures and 5 slots or more, else 0; 0 never
                         (as before s9-view6; 1 costs 0.25 ms a frame on the H100, h100_view.md K).
                         (HOMG_VIEW_RING_DROP, s8-view4's "wait for the newest write first", gave nothing: gone) */
     int align_kib;   /* HOMG_VIEW_RING_ALIGN (KiB, 64 .. 4096): the slots' offsets a multiple of it; default
                         VIEW_RING_ALIGN_KIB (s8-view4 and before: 64) */
     int import_each; /* HOMG_VIEW_RING_IMPORT_EACH=1: each slot's CUDA array its own import of the memory (s8-view4
                         and before); default one import for all */
+    int poll;        /* HOMG_VIEW_RING_POLL (s9-view7), with every slot taken: 0 the host blocks on GL's oldest fence
+                        (default); 1 it polls every fence and event (zero timeout) and takes the first slot freed;
+                        2 it reuses the oldest written slot not yet shown (that write is dropped, never shown) and
+                        waits only when there is none */
 } view_knobs;
 
 /* Exportable semaphores made with Vulkan (vulkan.c). */
@@ -170,7 +178,7 @@ struct homg_view {
     int plain_mem; /* knobs.plain = 1: sh.ptr is ordinary device memory */
     view_slot rs[VIEW_RING_MAX];
     /* the host's waits in the ring's writes (bench_view D): on GL's fences, on CUDA's events */
-    long long waits_gl, waits_cuda;
+    long long waits_gl, waits_cuda, waits_drop; /* waits_drop: writes dropped instead of a wait (knobs.poll = 2) */
     double waits_gl_ms, waits_cuda_ms;
     long long written, shown;        /* writes so far; the one GL's object holds (1 = the first) */
     GLuint slot_tex[VIEW_RING_MAX];  /* slots.c: a texture on each slot's memory, or 0 (the ring copies) */
@@ -243,5 +251,8 @@ void homg__view_upload_fini(homg_view *v);
 homg_status homg__view_vk_create(homg_view *v, const unsigned char uuid[16], view_vk **out);
 int homg__view_vk_fd(view_vk *vk, int k);
 void homg__view_vk_destroy(view_vk *vk);
+/* Tests only (the probe failure's bisection): the Vulkan device alone; every device destroyed. */
+homg_status homg__view_vk_device(homg_view *v, const unsigned char uuid[16]);
+void homg__view_vk_drop_devices(void);
 
 #endif

@@ -226,6 +226,33 @@ void homg__view_vk_destroy(view_vk *vk)
     free(vk);
 }
 
+/* Tests only (test_view_gpu matrix, s9-view7's bisection of the probe failure): the
+ * Vulkan device of `uuid` made (the instance too), no semaphore. */
+homg_status homg__view_vk_device(homg_view *v, const unsigned char uuid[16])
+{
+    vk_device *d = NULL;
+    homg_status st;
+    pthread_mutex_lock(&vk_lock);
+    st = open_instance(v);
+    if (st == HOMG_OK)
+        st = open_device(v, uuid, &d);
+    pthread_mutex_unlock(&vk_lock);
+    return st;
+}
+
+/* Tests only: every Vulkan device destroyed (none may have semaphores left); the
+ * instance stays (see above).  A later view makes its device again. */
+void homg__view_vk_drop_devices(void)
+{
+    PFN_vkDestroyDevice destroy;
+    pthread_mutex_lock(&vk_lock);
+    destroy = instance ? (PFN_vkDestroyDevice)gipa(instance, "vkDestroyDevice") : NULL;
+    for (int k = 0; k < num_devices && destroy; k++)
+        destroy(devices[k].device, NULL);
+    num_devices = 0;
+    pthread_mutex_unlock(&vk_lock);
+}
+
 #else
 
 homg_status homg__view_vk_create(homg_view *v, const unsigned char uuid[16], view_vk **out)
@@ -243,5 +270,11 @@ int homg__view_vk_fd(view_vk *vk, int k)
 }
 
 void homg__view_vk_destroy(view_vk *vk) { (void)vk; }
+homg_status homg__view_vk_device(homg_view *v, const unsigned char uuid[16])
+{
+    (void)uuid;
+    return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "built without Vulkan");
+}
+void homg__view_vk_drop_devices(void) {}
 
 #endif
