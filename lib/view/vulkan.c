@@ -15,12 +15,15 @@
 #include <pthread.h>
 #include <vulkan/vulkan.h>
 
-/* The Vulkan instance and the devices stay for the process's life, and
- * libvulkan is never unloaded: destroying the instance unloads NVIDIA's Vulkan
- * driver library, which takes the GL context's CUDA interop down with it (seen
- * on the H100: after one SHARED view was destroyed, registering a texture with
- * CUDA failed and cudaGLGetDevices found no device).  Per view there are only
- * the two semaphores. */
+/* The Vulkan instance stays for the process's life, and libvulkan is never
+ * unloaded: destroying the instance unloads NVIDIA's Vulkan driver library,
+ * which takes the GL context's CUDA interop down with it (seen on the H100:
+ * after one SHARED view was destroyed, registering a texture with CUDA failed
+ * and cudaGLGetDevices found no device).  A device goes with the last view
+ * that uses it: while a VkDevice lives on the GPU, GL misreads some textures
+ * made on CUDA's memory later (the ring's slot textures; h100_view.md L:
+ * destroying the device, not the semaphores, is what keeps the probe right).
+ * Per view there are only the two semaphores. */
 enum { MAX_DEVICES = 16 };
 
 typedef struct vk_device {
@@ -29,6 +32,7 @@ typedef struct vk_device {
     PFN_vkCreateSemaphore create_semaphore;
     PFN_vkDestroySemaphore destroy_semaphore;
     PFN_vkGetSemaphoreFdKHR get_fd;
+    int users; /* views with semaphores on it; destroyed at 0 (homg__view_vk_destroy) */
 } vk_device;
 
 static pthread_mutex_t vk_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -132,12 +136,16 @@ static homg_status open_device(homg_view *v, const unsigned char uuid[16], vk_de
     PFN_vkGetDeviceProcAddr gdpa;
     vk_device *d;
     VkResult r;
-    for (int k = 0; k < num_devices; k++)
-        if (!memcmp(devices[k].uuid, uuid, 16)) {
+    int free_k = num_devices; /* an emptied entry (drop_device), else the next */
+    for (int k = num_devices - 1; k >= 0; k--) {
+        if (devices[k].device && !memcmp(devices[k].uuid, uuid, 16)) {
             *out = &devices[k];
             return HOMG_OK;
         }
-    if (num_devices == MAX_DEVICES)
+        if (!devices[k].device)
+            free_k = k;
+    }
+    if (free_k == MAX_DEVICES)
         return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: more than %d devices", MAX_DEVICES);
     HOMG_TRY(find_physical(v, uuid, &pd));
     create = (PFN_vkCreateDevice)gipa(instance, "vkCreateDevice");
@@ -155,7 +163,7 @@ static homg_status open_device(homg_view *v, const unsigned char uuid[16], vk_de
     dc.pQueueCreateInfos = &q;
     dc.enabledExtensionCount = 1;
     dc.ppEnabledExtensionNames = ext;
-    d = &devices[num_devices];
+    d = &devices[free_k];
     memset(d, 0, sizeof *d);
     if ((r = create(pd, &dc, NULL, &d->device)) != VK_SUCCESS)
         return vk_fail(v, "vkCreateDevice (VK_KHR_external_semaphore_fd)", r);
@@ -163,7 +171,7 @@ static homg_status open_device(homg_view *v, const unsigned char uuid[16], vk_de
     d->create_semaphore = (PFN_vkCreateSemaphore)gdpa(d->device, "vkCreateSemaphore");
     d->destroy_semaphore = (PFN_vkDestroySemaphore)gdpa(d->device, "vkDestroySemaphore");
     d->get_fd = (PFN_vkGetSemaphoreFdKHR)gdpa(d->device, "vkGetSemaphoreFdKHR");
-    num_devices++; /* kept even when incomplete: a device is never destroyed */
+    num_devices += free_k == num_devices; /* kept even when incomplete (users 0: never destroyed) */
     if (!d->create_semaphore || !d->destroy_semaphore || !d->get_fd)
         return homg__fail(v->ctx, HOMG_ERROR_UNSUPPORTED, "Vulkan: the device lacks vkGetSemaphoreFdKHR");
     *out = d;
@@ -199,6 +207,8 @@ homg_status homg__view_vk_create(homg_view *v, const unsigned char uuid[16], vie
     st = open_instance(v);
     if (st == HOMG_OK)
         st = open_device(v, uuid, &vk->dev);
+    if (st == HOMG_OK)
+        vk->dev->users++;
     pthread_mutex_unlock(&vk_lock);
     if (st == HOMG_OK)
         st = make_semaphores(v, vk);
@@ -216,13 +226,28 @@ int homg__view_vk_fd(view_vk *vk, int k)
     return vk->dev->get_fd(vk->dev->device, &gi, &fd) == VK_SUCCESS ? fd : -1;
 }
 
+/* Device k destroyed; its entry empty for the next device (views point at entries: none moves; vk_lock held). */
+static void drop_device(int k)
+{
+    PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)gipa(instance, "vkDestroyDevice");
+    if (destroy && devices[k].device)
+        destroy(devices[k].device, NULL);
+    memset(&devices[k], 0, sizeof devices[k]);
+}
+
 void homg__view_vk_destroy(view_vk *vk)
 {
     if (!vk)
         return;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < 2 && vk->dev; k++)
         if (vk->sem[k])
             vk->dev->destroy_semaphore(vk->dev->device, vk->sem[k], NULL);
+    if (vk->dev) {
+        pthread_mutex_lock(&vk_lock);
+        if (--vk->dev->users == 0)
+            drop_device((int)(vk->dev - devices));
+        pthread_mutex_unlock(&vk_lock);
+    }
     free(vk);
 }
 
@@ -244,12 +269,9 @@ homg_status homg__view_vk_device(homg_view *v, const unsigned char uuid[16])
  * instance stays (see above).  A later view makes its device again. */
 void homg__view_vk_drop_devices(void)
 {
-    PFN_vkDestroyDevice destroy;
     pthread_mutex_lock(&vk_lock);
-    destroy = instance ? (PFN_vkDestroyDevice)gipa(instance, "vkDestroyDevice") : NULL;
-    for (int k = 0; k < num_devices && destroy; k++)
-        destroy(devices[k].device, NULL);
-    num_devices = 0;
+    for (int k = 0; k < num_devices; k++)
+        drop_device(k);
     pthread_mutex_unlock(&vk_lock);
 }
 
