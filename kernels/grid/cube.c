@@ -39,7 +39,7 @@ homg_status homg_cpu_cube_residual_restrict(kernel_exec *ex, const cube_level *K
     for (int kc = 0; kc < K->nz / 2; kc++)
         for (int jc = 0; jc < K->ny / 2; jc++)
             for (int i0 = 0; i0 < K->nx; i0 += 4)
-                cube_restrict_pair(K, u, f, fc, i0, jc, kc);
+                cube_restrict_pair(K, u, f, fc, i0, jc, kc, 1);
     return HOMG_OK;
 }
 

@@ -122,7 +122,7 @@ __global__ void cube_restrict_kernel(cube_level K, const float *u, const float *
     const unsigned row = t / qx, a = t - row * qx, J = row % cy, Kc = row / cy;
     homg_pdl_wait();
     if (Kc < (unsigned)K.nz / 2)
-        cube_restrict_pair(&K, u, f, fc, 4 * (int)a, (int)J, (int)Kc);
+        cube_restrict_pair(&K, u, f, fc, 4 * (int)a, (int)J, (int)Kc, 1);
 }
 
 extern "C" homg_status homg_cuda_cube_sweep(kernel_exec *ex, const cube_level *K, float *u, const float *f, int colour)

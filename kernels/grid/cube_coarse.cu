@@ -106,32 +106,12 @@ HOMG_HD void blk_prolong(const cube_level &K, const float *ec, float *u, const f
     }
 }
 
-/* f - A u on row (i0, j, k) (cube_res_row). */
-HOMG_HD void blk_res_row(const cube_level &K, const float *u, const float *f, int i0, int j, int k, float r[4])
-{
-    const unsigned sz = (unsigned)K.nx * (unsigned)K.ny, c = cube_index(&K, i0, j, k);
-    float uc[4], ys[4], yn[4], zb[4], zt[4], ff[4], xl, xr;
-    cube_ld4(u + c, uc);
-    cube_ld4(k > 0 ? u + (c - sz) : NULL, zb);
-    cube_load_row(&K, u, c, i0, j, k, 0, &xl, &xr, ys, yn, zt);
-    cube_ld4(f + c, ff);
-    cube_res4(&K, i0, j, k, uc, xl, xr, ys, yn, zb, zt, ff, r);
-}
-
-/* fc at the pair t of coarse cells (cube_restrict_pair). */
+/* fc at the pair t of coarse cells: cube_restrict_pair from shared memory (the levels'
+ * arrays start at multiples of 4 floats, so its float2 store is aligned). */
 HOMG_HD void blk_restrict(const cube_level &K, const float *u, const float *f, float *fc, unsigned t)
 {
     const unsigned qx = (unsigned)K.nx / 4, row = t / qx, a = t - row * qx, cy = (unsigned)K.ny / 2;
-    const int i0 = 4 * (int)a, J = (int)(row % cy), Kc = (int)(row / cy);
-    float a0 = 0.0f, a1 = 0.0f, r[4];
-    for (int dk = 0; dk < 2; dk++)
-        for (int dj = 0; dj < 2; dj++) {
-            blk_res_row(K, u, f, i0, 2 * J + dj, 2 * Kc + dk, r);
-            a0 += r[0] + r[1];
-            a1 += r[2] + r[3];
-        }
-    const unsigned o = cube_cindex(&K, i0 / 2, J, Kc);
-    fc[o] = a0, fc[o + 1] = a1;
+    cube_restrict_pair(&K, u, f, fc, 4 * (int)a, (int)(row % cy), (int)(row / cy), 0);
 }
 
 HOMG_HD unsigned blk_cells(const cube_level &K) { return (unsigned)K.nx * K.ny * K.nz; }

@@ -86,6 +86,15 @@ HOMG_HD void cube_ldg4(const float *p, float v[4])
 #endif
 }
 
+/* cube_ldg4 where ro (u not written by the kernel), else cube_ld4 (written, or in shared memory). */
+HOMG_HD void cube_ld4_ro(const float *p, float v[4], int ro)
+{
+    if (ro)
+        cube_ldg4(p, v);
+    else
+        cube_ld4(p, v);
+}
+
 HOMG_HD void cube_st4(float *p, const float v[4])
 {
 #ifdef __CUDA_ARCH__
@@ -194,10 +203,7 @@ HOMG_HD void cube_load_row(const cube_level *K, const float *u, unsigned c, int 
     const float *n = j + 1 < K->ny ? u + (c + sy) : NULL;
     *xl = i0 > 0 ? u[c - 1] : 0.0f;
     *xr = i0 + 4 < K->nx ? u[c + 4] : 0.0f;
-    if (ro)
-        cube_ldg4(t, zt), cube_ldg4(s, ys), cube_ldg4(n, yn);
-    else
-        cube_ld4(t, zt), cube_ld4(s, ys), cube_ld4(n, yn);
+    cube_ld4_ro(t, zt, ro), cube_ld4_ro(s, ys, ro), cube_ld4_ro(n, yn, ro);
 }
 
 /* One half-sweep of colour `colour` on the column (i0, j), planes k0 .. k1-1. */
@@ -324,15 +330,15 @@ HOMG_HD void cube_res4(const cube_level *K, int i0, int j, int k, const float uc
     }
 }
 
-/* f - A u on row (i0, j, k). */
-HOMG_HD void cube_res_row(const cube_level *K, const float *u, const float *f, int i0, int j, int k, float r[4])
+/* f - A u on row (i0, j, k); ro as cube_load_row's. */
+HOMG_HD void cube_res_row(const cube_level *K, const float *u, const float *f, int i0, int j, int k, int ro, float r[4])
 {
     const unsigned sz = (unsigned)K->nx * (unsigned)K->ny, c = cube_index(K, i0, j, k);
     float uc[4], ys[4], yn[4], zb[4], zt[4], ff[4], xl, xr;
-    cube_ldg4(u + c, uc);
-    cube_ldg4(k > 0 ? u + (c - sz) : NULL, zb);
-    cube_load_row(K, u, c, i0, j, k, 1, &xl, &xr, ys, yn, zt);
-    cube_ldg4(f + c, ff);
+    cube_ld4_ro(u + c, uc, ro);
+    cube_ld4_ro(k > 0 ? u + (c - sz) : NULL, zb, ro);
+    cube_load_row(K, u, c, i0, j, k, ro, &xl, &xr, ys, yn, zt);
+    cube_ld4_ro(f + c, ff, ro);
     cube_res4(K, i0, j, k, uc, xl, xr, ys, yn, zb, zt, ff, r);
 }
 
@@ -396,13 +402,15 @@ HOMG_HD double cube_residual_col(const cube_level *K, const float *u, const floa
     return rr;
 }
 
-/* fc at coarse cells (i0/2, J, Kc) and (i0/2 + 1, J, Kc): their eight children's f - A u. */
-HOMG_HD void cube_restrict_pair(const cube_level *K, const float *u, const float *f, float *fc, int i0, int J, int Kc)
+/* fc at coarse cells (i0/2, J, Kc) and (i0/2 + 1, J, Kc): their eight children's f - A u
+ * (ro: u and f in global memory the kernel does not write, as cube_load_row's). */
+HOMG_HD void cube_restrict_pair(const cube_level *K, const float *u, const float *f, float *fc, int i0, int J, int Kc,
+                                int ro)
 {
     float a0 = 0.0f, a1 = 0.0f, r[4];
     for (int dk = 0; dk < 2; dk++)
         for (int dj = 0; dj < 2; dj++) {
-            cube_res_row(K, u, f, i0, 2 * J + dj, 2 * Kc + dk, r);
+            cube_res_row(K, u, f, i0, 2 * J + dj, 2 * Kc + dk, ro, r);
             a0 += r[0] + r[1];
             a1 += r[2] + r[3];
         }
