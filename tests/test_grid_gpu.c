@@ -256,12 +256,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         for (int s = 0; s < 4; s++)
             Lh.bc[s] = Lhc.bc[s] = NULL;
         for (int m = 0; (2 << m) <= minside; m++) {
-            mfmg_level H;
-            H.m = m;
-            H.l = 1 << m;
-            H.cx = 2 * (nx / (2 * H.l) + 1);
-            H.cy = 2 * (ny / (2 * H.l) + 1);
-            H.omega = 0.8;
+            const mfmg_level H = homg_mfmg_level(nx, ny, m, 0.8);
             twin fm = twin_make((size_t)H.cx * H.cy, p, &rng, 1);
             BOTH(G()->homg_filter(xg, p, nx, ny, H.l, f.on_gpu, r.on_gpu),
                  C()->homg_filter(xc, p, nx, ny, H.l, f.on_cpu, r.on_cpu));
@@ -368,12 +363,7 @@ static void homg_kernels_match_cpu(void **state)
                 SAME(r, "homg_filter");
             }
             for (int m = 0; (2 << m) <= minside; m++) {
-                mfmg_level H;
-                H.m = m;
-                H.l = 1 << m;
-                H.cx = 2 * (nx / (2 * H.l) + 1);
-                H.cy = 2 * (ny / (2 * H.l) + 1);
-                H.omega = 0.8;
+                const mfmg_level H = homg_mfmg_level(nx, ny, m, 0.8);
                 twin fm = twin_make((size_t)H.cx * H.cy, p, &rng, 100);
                 BOTH(G()->homg_gather(xg, p, nx, ny, &H, f.on_gpu, fm.on_gpu),
                      C()->homg_gather(xc, p, nx, ny, &H, f.on_cpu, fm.on_cpu));

@@ -43,6 +43,18 @@ typedef struct mfmg_level {
     double omega; /* damped-Jacobi weight */
 } mfmg_level;
 
+/* HOMG level m of an nx x ny grid, relaxing with weight omega. */
+static inline mfmg_level homg_mfmg_level(int nx, int ny, int m, double omega)
+{
+    mfmg_level H;
+    H.m = m;
+    H.l = 1 << m;
+    H.cx = 2 * (nx / (2 * H.l) + 1);
+    H.cy = 2 * (ny / (2 * H.l) + 1);
+    H.omega = omega;
+    return H;
+}
+
 /* The coarse levels of a cycle in one launch (coarse_cycle): lev[0] is the top
  * (at most HOMG_COARSE_CLUSTER_MAX cells), each next level its 2x2 -> 1 coarsening,
  * lev[nlev-1] the coarsest, solved exactly (qx, qy, inv_eig as for coarse_exact) or,

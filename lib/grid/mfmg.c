@@ -64,14 +64,9 @@ homg_status homg__homg_alloc(homg_grid *g)
         M++;
     g->homg_m = M; /* 2^M = minside / 2 */
     for (int m = 0; m <= M; m++) {
-        mfmg_level *H = &g->hl[m];
-        H->m = m;
-        H->l = 1 << m;
-        H->cx = 2 * (nx / (2 * H->l) + 1);
-        H->cy = 2 * (ny / (2 * H->l) + 1);
-        H->omega = g->desc.omega;
+        const mfmg_level H = g->hl[m] = homg_mfmg_level(nx, ny, m, g->desc.omega);
         if (m >= 1)
-            HOMG_TRY(homg__alloc(g->ctx, (size_t)H->cx * H->cy * g->elem, &g->fm[m], "HOMG restricted rhs"));
+            HOMG_TRY(homg__alloc(g->ctx, (size_t)H.cx * H.cy * g->elem, &g->fm[m], "HOMG restricted rhs"));
     }
     HOMG_TRY(homg__alloc(g->ctx, full, &g->r, "HOMG residual"));
     HOMG_TRY(homg__alloc(g->ctx, full, &g->ea, "HOMG iterate"));
