@@ -314,27 +314,14 @@ static void block_solves_match(void **state)
         grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 31 + t);
         const size_t n = grid_case_cells(c);
         static const char *const cells[3] = { NULL, "0", "4096" };
+        homg_ctx *const on[3] = { cpu, cpu, cpu };
         double *u[3];
-        homg_solve_desc sd;
         homg_solve_info info[3];
-        c->d.method = HOMG_METHOD_VCYCLE;
-        c->d.precision = HOMG_FLOAT32;
         if (t % 2) {
             c->d.bc[0] = c->d.bc[4] = HOMG_BC_NEUMANN;
             c->lambda = 0.1;
         }
-        if (t >= 2)
-            setenv("HOMG_CUBE_PLAIN", "0", 1);
-        memset(&sd, 0, sizeof sd);
-        sd.tol = 1e-5;
-        for (int r = 0; r < 3; r++) {
-            u[r] = (double *)malloc(n * sizeof(double));
-            if (cells[r])
-                setenv("HOMG_CUBE_BLOCK_CELLS", cells[r], 1);
-            assert_int_equal(grid_case_solve(cpu, c, &sd, u[r], &info[r], NULL, NULL), HOMG_OK);
-            unsetenv("HOMG_CUBE_BLOCK_CELLS");
-        }
-        unsetenv("HOMG_CUBE_PLAIN");
+        assert_int_equal(cube_block_solves(c, t >= 2, on, cells, u, info), HOMG_OK);
         printf("  %d x %d x %d%s: block from 8^3 %d cycles %ld launches, steps %d cycles %ld launches, block from "
                "16^3 %d cycles %ld launches, diff %.2e %.2e\n",
                c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
