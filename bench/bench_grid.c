@@ -210,7 +210,9 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
         return;
     }
     int cycles = info.cycles;
-    /* the error of exactly that configuration, without monitoring in between */
+    /* the error of exactly that configuration: tol = 0, so the fixed number of cycles with no
+     * host read in between; u_ref adds the error's norm after each cycle on the device, which
+     * leaves u as it is.  The timed solves (time_solve) run without u_ref: nothing monitored. */
     memset(&sd, 0, sizeof sd);
     sd.max_cycles = cycles;
     sd.u_ref = in->u_ref;
