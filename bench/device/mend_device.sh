@@ -6,6 +6,9 @@
 #   mkdir -p .carry-base && cp /work/main/build/bench/bench_grid .carry-base/   # main's, the baseline
 #   bash /work/shared/device/fetch-gl.sh                                        # once: .gl/
 # carry [".carry-dev", ".carry-base", ".gl"]; there: bash bench/device/mend_device.sh
+# (The device tool sends the checkout the session started in, not a helper's worktree: pack and
+# carry from the checkout that holds this script, e.g. main after the merge.  Not run yet: the
+# branch's one call found neither the script nor the carry there, raw/mend_device_2026-11-27.log.)
 #  1. tests: test_grid_gpu quick (its groups now from a table) and an unknown group (exit 2),
 #     test_groups, test_bench_out (bench_gmg on CUDA: no file unless --out);
 #  2. the smoke demo, 1024^2, 300 frames, --stats: the 'step' figure (CUDA events around
