@@ -179,7 +179,7 @@ $(BUILD)/obj/tests/test_tool_%.c.o: CPPFLAGS += -DHOMG_TOOL_PATH='"$(TOOL)"'
 
 # test_bench_out runs the benchmarks of the same build that need no GPU (their folder
 # relative to the repository root).
-$(BUILD)/tests/test_bench_out: $(BUILD)/bench/bench_gmg $(BUILD)/bench/bench_amg
+$(BUILD)/tests/test_bench_out: $(BUILD)/bench/bench_gmg $(BUILD)/bench/bench_amg $(BUILD)/bench/bench_fluid
 $(BUILD)/obj/tests/test_bench_out.c.o: CPPFLAGS += -DHOMG_BENCH_PATH='"$(BUILD)/bench"'
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.c.o $(BUILD)/obj/tests/fuzz/replay_main.c.o $(LIB)

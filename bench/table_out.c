@@ -2,6 +2,7 @@
 #include "table_out.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <string.h>
 
 FILE *table_out_open(const char *path, const char *program)
@@ -18,4 +19,18 @@ void table_out_close(FILE *f, const char *path)
         return;
     fclose(f);
     printf("wrote %s\n", path);
+}
+
+void table_out_printf(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    if (f) {
+        va_start(ap, fmt);
+        vfprintf(f, fmt, ap);
+        va_end(ap);
+    }
 }

@@ -13,6 +13,13 @@
  * once, not after the run. */
 FILE *table_out_open(const char *path, const char *program);
 
+/* printf to stdout, and the same to f unless f is NULL: for benchmarks that print their
+ * rows as they come (stdout is flushed, so a cut-off run shows how far it got). */
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void table_out_printf(FILE *f, const char *fmt, ...);
+
 /* Closes f (NULL: nothing) and prints "wrote PATH" on stdout. */
 void table_out_close(FILE *f, const char *path);
 

@@ -72,7 +72,7 @@ bench)
         # the table also into $OUT beside the log, from those that print it and take --out
         # (no benchmark writes a file unless --out names one)
         out=""
-        case $b in bench_amg | bench_fem | bench_fft | bench_gmg | bench_grid | bench_image | bench_view)
+        case $b in bench_amg | bench_fem | bench_fft | bench_fluid | bench_gmg | bench_grid | bench_image | bench_view)
             out="--out ${log%.log}.md" ;;
         esac
         timeout "${BENCH_TIMEOUT:-500}" $B/bench/$b $args $out > "$log" 2>&1; rc=$?
