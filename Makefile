@@ -3,7 +3,7 @@
 #   make            library, tool, tests, benchmarks and demos (CUDA backend when nvcc is found)
 #   make run        the main job: tools' `homg solve` on seed 003's problem at 1024^2
 #   make test       builds everything and runs every test (GPU tests SKIP without a GPU)
-#   make bench      the benchmarks (GPU machine); tables land in bench/results/
+#   make bench      the benchmarks (GPU machine); each prints its table (--out FILE: also to FILE)
 #   make fuzz       libFuzzer targets (clang), each run FUZZ_SECONDS (600) on its corpus;
 #                   `make test` replays the corpora with gcc
 #   make install    PREFIX=/usr/local (DESTDIR too): libhomg.a, libhomg.so (versioned soname),
@@ -176,6 +176,11 @@ $(BUILD)/obj/tests/test_grid_ref.c.o: CPPFLAGS += $(if $(shell grep -l homg_grid
 # The tool's tests (test_tool_*) run the tool of the same build (its path relative to the repository root).
 $(filter $(BUILD)/tests/test_tool_%,$(TESTS)): $(TOOL)
 $(BUILD)/obj/tests/test_tool_%.c.o: CPPFLAGS += -DHOMG_TOOL_PATH='"$(TOOL)"'
+
+# test_bench_out runs the benchmarks of the same build that need no GPU (their folder
+# relative to the repository root).
+$(BUILD)/tests/test_bench_out: $(BUILD)/bench/bench_gmg $(BUILD)/bench/bench_amg $(BUILD)/bench/bench_fluid
+$(BUILD)/obj/tests/test_bench_out.c.o: CPPFLAGS += -DHOMG_BENCH_PATH='"$(BUILD)/bench"'
 
 $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.c.o $(BUILD)/obj/tests/fuzz/replay_main.c.o $(LIB)
 	@mkdir -p $(dir $@)

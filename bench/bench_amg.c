@@ -10,12 +10,12 @@
  * solution recomputed on the host in double; iterations, operator complexity,
  * memory.  homg allocates through a cudaMallocAsync pool given as the ctx
  * allocator (--no-pool: cudaMalloc, whose implicit synchronisations show in
- * the set-up time).  Writes a markdown table (--out, default
- * bench/results/h100_amg.md) and prints it last.
+ * the set-up time).  Prints a markdown table last; --out FILE also writes it to FILE
+ * (nothing is written by default: the bench/results/ AMG tables are edited by hand).
  *
  * --cpu: the CPU comparison, homg's CPU backend against hypre BoomerAMG-PCG
  * (serial, PMIS coarsening, hybrid Gauss-Seidel as seed 000 ran it; built in
- * when libhypre-dev is installed), default output bench/results/cpu_amg.md.
+ * when libhypre-dev is installed); its last table is bench/results/cpu_amg.md.
  *
  * --family: issue 14's hard problems instead of the cube (tests/util/gen_family.c):
  * rotated anisotropy (P1 on 500^2 cells, 30 degrees, eps 1e-3: 249,001 rows),
@@ -23,7 +23,7 @@
  * mapped onto the ball), and the power network HB/1138_bus (assets/1138_bus.mtx,
  * or another matrix with --power FILE.mtx); homg's
  * defaults and other smoothers against hypre BoomerAMG-PCG, iterations side by
- * side (default output bench/results/cpu_amg_family.md or h100_amg_family.md).
+ * side (last tables: bench/results/cpu_amg_family.md and h100_amg_family.md).
  *
  *   bench_amg [--cpu] [--family] [--sizes 64,128] [--reps 20] [--threads 1] [--hypre] [--no-pool]
  *             [--out FILE] [--write-mtx DIR] [--power FILE.mtx] [--trace] [--in-place] [--only TEXT]
@@ -51,6 +51,7 @@
 #include "gen_matrix.h"
 #include "homg.h"
 #include "hypre_pcg.h"
+#include "table_out.h"
 #if HOMG_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
@@ -455,6 +456,9 @@ int main(int argc, char **argv)
         pool = use_pool(&cd);
 #endif
     (void)no_pool;
+    f = table_out_open(mtx_dir ? NULL : out, "bench_amg");
+    if (!mtx_dir && out && !f)
+        return 1;
     if (homg_ctx_create_msg(&cd, &ctx, device, sizeof device) != HOMG_OK) {
         fprintf(stderr, "bench_amg: %s\n", device);
         return 1;
@@ -564,18 +568,12 @@ int main(int argc, char **argv)
         homg_ctx_destroy(ctx);
         return 0;
     }
-    if (!out)
-        out = family ? (cpu ? "bench/results/cpu_amg_family.md" : "bench/results/h100_amg_family.md")
-                     : (cpu ? "bench/results/cpu_amg.md" : "bench/results/h100_amg.md");
-    f = fopen(out, "w");
     if (f) {
         table(f, title, device, reps, cpu, family);
         summary(f, cpu, family);
         if (!homg_hypre_available())
             fprintf(f, "hypre: not built in (install libhypre-dev and rebuild).\n");
-        fclose(f);
-    } else {
-        fprintf(stderr, "bench_amg: cannot write %s\n", out);
+        table_out_close(f, out);
     }
     table(stdout, title, device, reps, cpu, family);
     summary(stdout, cpu, family);

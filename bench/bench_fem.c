@@ -7,19 +7,21 @@
  * creations) and numeric-pass time (homg_fem_assemble: zeroing where the scheme
  * needs it, element matrices, accumulation; 3 warm-ups, median of 20), against
  * the serial CPU assembly (seed 002 Algorithm 1, one thread, median of 5) in the
- * same process; the GPU result is checked against the CPU one.  Writes
- * bench/results/h100_fem.md and prints the table last. */
+ * same process; the GPU result is checked against the CPU one.  Prints the table
+ * last; --out FILE also writes it to FILE (nothing is written by default:
+ * bench/results/h100_fem.md is edited by hand).
+ *   build/bench/bench_fem [--out FILE] */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include "homg.h"
 #include "testutil.h"
 #include "copy_bandwidth.h"
+#include "table_out.h"
 
 #if HOMG_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -218,18 +220,30 @@ static void bench_mesh(homg_ctx *cpu, homg_ctx *gpu, const char *name, const cha
     homg_mesh_destroy(mg);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     homg_ctx *cpu, *gpu;
     char date[64];
     time_t now = time(NULL);
     double bw;
     size_t len = 0;
+    const char *out = NULL;
     FILE *f;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else {
+            fprintf(stderr, "usage: bench_fem [--out FILE]\n");
+            return 2;
+        }
+    }
     if (!homg_cuda_available()) {
         printf("bench_fem: needs a CUDA device (run it on the GPU machine); nothing measured\n");
         return 0;
     }
+    f = table_out_open(out, "bench_fem");
+    if (out && !f)
+        return 1;
     cpu = homg_test_ctx(HOMG_BACKEND_CPU);
     gpu = homg_test_ctx(HOMG_BACKEND_CUDA);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
@@ -264,13 +278,10 @@ int main(void)
                                 r->pattern_ms, r->numeric_ms, r->elements / (r->numeric_ms * 1e3), r->gbs, r->cpu_ms,
                                 r->cpu_ms / r->numeric_ms, r->rel_diff);
     }
-    mkdir("bench/results", 0755);
-    f = fopen("bench/results/h100_fem.md", "w");
     if (f) {
         fputs(table, f);
-        fclose(f);
-    } else
-        fprintf(stderr, "bench_fem: cannot write bench/results/h100_fem.md\n");
+        table_out_close(f, out);
+    }
     printf("\n%s", table);
     homg_ctx_destroy(gpu);
     homg_ctx_destroy(cpu);

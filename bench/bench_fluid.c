@@ -24,6 +24,8 @@
  * waits on stderr; --cpu: the CPU backend (its cycle
  * counts: the same schedule; its times say nothing about the GPU).
  *
+ * The rows go to stdout as they come; --out FILE also writes them to FILE (nothing is
+ * written by default: bench/results/h100_fluid.md is edited by hand).
  *   build/bench/bench_fluid [--reps R] [--out FILE] [--quick] [--size N] [--demo [--range-given]
  *                           [--variants DIGITS] [--trace]] [--cpu]
  */
@@ -33,6 +35,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "table_out.h"
 #include "testutil.h"
 #include "view/view_kernels.h"
 
@@ -154,9 +157,8 @@ static void run(FILE *out, int n, const variant *v, void *solid, const char *box
     double left = divergence_left(fl, n);
     double med = homg_test_median(ms, reps), pmed = homg_test_median(pms, reps);
     static const char *const names[] = { "default", "homg", "vcycle", "fcycle", "fmg", "fft" };
-    fprintf(out, "| %d^2 | %s | %s | %s | %.3f | %.3f | %.1f | %.1e |\n", n, box, v->name,
-            v->jacobi ? "jacobi" : names[ran], med, pmed, cycles / reps, left);
-    fflush(out);
+    table_out_printf(out, "| %d^2 | %s | %s | %s | %.3f | %.3f | %.1f | %.1e |\n", n, box, v->name,
+                     v->jacobi ? "jacobi" : names[ran], med, pmed, cycles / reps, left);
     homg_timer_destroy(t);
     homg_fluid_destroy(fl);
     free(ms);
@@ -272,9 +274,8 @@ static void demo_run_variant(FILE *out, int n, void *wall, const demo_variant *v
     double left = divergence_left(fl, n), med = homg_test_median(ms, m); /* sorts ms */
     p90 = ms[m * 9 / 10];
     double frame = homg_test_median(frame_ms, m), frame90 = frame_ms[m * 9 / 10];
-    fprintf(out, "| %d^2 | %s | %.3f | %.3f | **%.3f** | %.3f | %.2f | %d | %.2f | %.1e | %.1e |\n", n, v->name, med,
-            p90, frame, frame90, cycles / m, most, waits / m, worst, left);
-    fflush(out);
+    table_out_printf(out, "| %d^2 | %s | %.3f | %.3f | **%.3f** | %.3f | %.2f | %d | %.2f | %.1e | %.1e |\n", n,
+                     v->name, med, p90, frame, frame90, cycles / m, most, waits / m, worst, left);
     homg_free(ctx, rgba);
     homg_free(ctx, range);
     homg_timer_destroy(tf);
@@ -295,13 +296,13 @@ static void demo_frames(FILE *out, int n)
         { "V(1,2) from the last pressure", HOMG_METHOD_DEFAULT, 1, 2, HOMG_FLUID_START_LAST },
     };
     void *wall = demo_wall(n);
-    fprintf(out, "\n## The smoke demo's frames (its scripted wall and smoke, tol 1e-3; steps %d..%d)\n\n", DEMO_FIRST,
-            DEMO_FRAMES - 1);
-    fprintf(out,
-            "| size | projection cycles | step ms (median) | p90 | frame ms: step + colour map (median) | p90 | "
-            "cycles (mean) | max | host waits (mean) | worst divergence left (solver) | divergence left (host, one "
-            "more projection) |\n"
-            "|---|---|---|---|---|---|---|---|---|---|---|\n");
+    table_out_printf(out, "\n## The smoke demo's frames (its scripted wall and smoke, tol 1e-3; steps %d..%d)\n\n",
+                     DEMO_FIRST, DEMO_FRAMES - 1);
+    table_out_printf(
+        out, "| size | projection cycles | step ms (median) | p90 | frame ms: step + colour map (median) | p90 | "
+             "cycles (mean) | max | host waits (mean) | worst divergence left (solver) | divergence left (host, one "
+             "more projection) |\n"
+             "|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (size_t k = 0; k < sizeof variants / sizeof variants[0]; k++)
         if (!only_variants || strchr(only_variants, (int)('0' + k)))
             demo_run_variant(out, n, wall, &variants[k]);
@@ -342,21 +343,21 @@ int main(int argc, char **argv)
         return 0;
     }
     ctx = homg_test_ctx(cpu ? HOMG_BACKEND_CPU : HOMG_BACKEND_CUDA);
-    FILE *out = out_path ? fopen(out_path, "w") : stdout;
-    if (!out)
+    FILE *out = table_out_open(out_path, "bench_fluid"); /* NULL: stdout only */
+    if (out_path && !out)
         return 1;
     if (demo) { /* the smoke demo's frames alone */
-        fprintf(out, "# homg_fluid_step on %s (CUDA events; colour map: range %s)\n", homg_ctx_device_name(ctx),
-                range_given ? "given, [0, 1]" : "found on the GPU");
+        table_out_printf(out, "# homg_fluid_step on %s (CUDA events; colour map: range %s)\n",
+                         homg_ctx_device_name(ctx), range_given ? "given, [0, 1]" : "found on the GPU");
         demo_frames(out, only ? only : 1024);
-        if (out != stdout)
-            fclose(out);
+        table_out_close(out, out_path);
         homg_ctx_destroy(ctx);
         return 0;
     }
-    fprintf(out, "# homg_fluid_step on %s (median of %d steps, CUDA events)\n\n", homg_ctx_device_name(ctx), reps);
-    fprintf(out, "| size | box | projection | method | step ms | project ms | cycles | divergence left |\n"
-                 "|---|---|---|---|---|---|---|---|\n");
+    table_out_printf(out, "# homg_fluid_step on %s (median of %d steps, CUDA events)\n\n", homg_ctx_device_name(ctx),
+                     reps);
+    table_out_printf(out, "| size | box | projection | method | step ms | project ms | cycles | divergence left |\n"
+                          "|---|---|---|---|---|---|---|---|\n");
     const int sizes[] = { 512, 1024, 2048 };
     for (int s = 0; s < (quick ? 1 : 3); s++) {
         if (only && sizes[s] != only)
@@ -368,8 +369,7 @@ int main(int argc, char **argv)
         }
         homg_free(ctx, solid);
     }
-    if (out != stdout)
-        fclose(out);
+    table_out_close(out, out_path);
     homg_ctx_destroy(ctx);
     return 0;
 }

@@ -11,7 +11,8 @@
  * CUDA events through homg_pcg_info), ms per preconditioner application (one
  * V(2,2) cycle), the finest A's product in GB/s against the device's
  * copy bandwidth, and AMG-PCG (homg_amg default desc) on the same matrix.
- * Writes bench/results/h100_gmg.md (cpu_gmg.md on the CPU backend) or --out.
+ * Prints the table on stdout; --out FILE also writes it to FILE (nothing is written
+ * by default: bench/results/h100_gmg.md and cpu_gmg.md are edited by hand).
  * --dim D runs only the square (2) or the cube (3); --levels L sets L; --fast
  * runs per problem only the SPAI-1 rows as read (the default desc) and with
  * RCM (beside AMG-PCG), no sweeps: the cube 65^3 in a few seconds; --no-rcm
@@ -42,6 +43,7 @@
 #include "homg.h"
 #include "testutil.h"
 #include "copy_bandwidth.h"
+#include "table_out.h"
 
 #if HOMG_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -455,9 +457,11 @@ int main(int argc, char **argv)
         quick = 1;
         reps = reps > 3 ? 3 : reps;
     }
-    if (!path)
-        path = cpu ? "bench/results/cpu_gmg.md" : "bench/results/h100_gmg.md";
-    out = fopen(path, "w");
+    out = table_out_open(path, "bench_gmg");
+    if (path && !out) {
+        homg_ctx_destroy(ctx);
+        return 1;
+    }
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
     emit("# GMG-PCG (seed 004) beside AMG-PCG\n\ndevice: %s, ", homg_ctx_device_name(ctx));
     emit("date: %s, ", date);
@@ -507,9 +511,7 @@ int main(int argc, char **argv)
         }
         homg_mesh_destroy(c);
     }
-    if (out)
-        fclose(out);
-    printf("wrote %s\n", path);
+    table_out_close(out, path);
     homg_ctx_destroy(ctx);
     return 0;
 }

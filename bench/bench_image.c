@@ -17,7 +17,9 @@
  *
  *   build/bench/bench_image [--reps R] [--out FILE] [--quick] [--size N] [--pct P] [--no-drag]
  *                           [--phases] [--profile C]
- * (--size/--pct/--no-drag: those rows only, no table written; HOMG_GEN_LANES=1 in the
+ * The table comes last on stdout after a full run; --out FILE also writes it to FILE
+ * (nothing is written by default: bench/results/h100_image.md is edited by hand).
+ * (--quick/--size/--pct/--no-drag: those rows only, no table; HOMG_GEN_LANES=1 in the
  * environment solves the channels one after another, the timing before lanes;
  * HOMG_CLONE_DST_START=1 starts from the destination's values, the start before the
  * source's; --phases: for those rows the cold apply's median ms at 1..6 cycles, whose
@@ -30,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "table_out.h"
 #include "testutil.h"
 
 #if HOMG_HAVE_CUDA
@@ -326,13 +329,10 @@ static void phases(int n, double frac, int profile)
     free(hs), free(hd), free(hm);
 }
 
-static void write_table(const char *path)
+static void write_table(FILE *f)
 {
-    FILE *f = fopen(path, "w");
     time_t now = time(NULL);
     char date[32];
-    if (!f)
-        return;
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
     fprintf(f, "# bench_image: seamless cloning (textbook, normal, 3 x 8-bit)\n\n%s, %s, build %s, median of %d\n\n",
             homg_ctx_device_name(ctx), date, HOMG_BUILD_ID, reps);
@@ -347,15 +347,15 @@ static void write_table(const char *path)
             "levels), 2 cycles %.0f solves/s (worst %d levels); 1 cycle across the right border (a new operator "
             "every frame) %.0f solves/s (worst %d levels)\n",
             drag_sps[0], drag_err[0], drag_sps[1], drag_err[1], drag_sps[2], drag_err[2]);
-    fclose(f);
 }
 #endif
 
 int main(int argc, char **argv)
 {
 #if HOMG_HAVE_CUDA
-    const char *out = "bench/results/h100_image.md";
-    int quick = 0, only_n = 0, only_pct = 0, no_drag = 0, phase = 0, profile = 0;
+    const char *out = NULL;
+    FILE *file = NULL;
+    int quick = 0, only_n = 0, only_pct = 0, no_drag = 0, phase = 0, profile = 0, table;
     homg_ctx_desc cd = { 0 };
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
@@ -379,6 +379,9 @@ int main(int argc, char **argv)
         printf("SKIP bench_image: no CUDA device\n");
         return 0;
     }
+    table = !quick && !only_n && !only_pct && !no_drag && !phase && !profile; /* every row: the table */
+    if (table && out && !(file = table_out_open(out, "bench_image")))
+        return 1;
     cd.backend = HOMG_BACKEND_CUDA;
     if (homg_ctx_create(&cd, &ctx) != HOMG_OK)
         die("ctx");
@@ -393,8 +396,14 @@ int main(int argc, char **argv)
             }
     if (!no_drag && !phase && !profile)
         drag();
-    if (!quick && !only_n && !only_pct && !no_drag && !phase && !profile)
-        write_table(out);
+    if (file) {
+        write_table(file);
+        table_out_close(file, out);
+    }
+    if (table) {
+        printf("\n");
+        write_table(stdout);
+    }
     homg_ctx_destroy(ctx);
     return 0;
 #else

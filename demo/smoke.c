@@ -15,7 +15,11 @@
  *   4. a quad samples the texture; solid cells come from a small mask texture.
  * Keys: m cycles the projection: homg's methods, or 40 Jacobi sweeps as many
  * engines do (then d shows what that leaves); d toggles the divergence view;
- * c clears the walls. */
+ * c clears the walls.
+ * The overlay's "step" figure (and --stats') is the whole of step 3 (advection,
+ * projection, advection) between CUDA events: a span of the GPU's time, which holds
+ * the GL work that runs inside it (see demo/harness/timing.c); bench_fluid --demo
+ * times the same step with no GL beside it. */
 #include "harness/harness.h"
 
 #include <math.h>
@@ -272,6 +276,7 @@ int main(int argc, char **argv)
         .frame = smoke_frame,
         .key = smoke_key,
         .script = smoke_script,
+        .timed = "step",
     };
     return demo_run(argc, argv, &app);
 }

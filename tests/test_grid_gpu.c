@@ -1,7 +1,8 @@
 /* test_grid_gpu.c -- the CUDA structured solvers: every grid kernel against its
  * CPU twin on random inputs, full solves against exact discrete solutions for
  * n = 2..11 and every method, graph reuse, the caller's stream, bad input.
- * Skips (exit 77) without a CUDA device. */
+ * Skips (exit 77) without a CUDA device.  The first argument picks a group of tests
+ * (none: all; an unknown name lists them and exits 2). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include "grid/grid_internal.h"
 #include "core/internal.h"
 #include "gridcase.h"
+#include "groups.h"
 #include "poisson2d.h"
 #include "testutil.h"
 
@@ -1600,41 +1602,28 @@ int main(int argc, char **argv)
         cmocka_unit_test(gen_lanes_equal_single_solves),
         cmocka_unit_test(gen_graphs_kept_for_many_rhs),
     };
+    /* the first argument picks a group (none: all); the small ones serve compute-sanitizer runs */
+    const homg_test_group groups[] = {
+        HOMG_TEST_GROUP("all", tests, "every test"),
+        HOMG_TEST_GROUP("quick", quick, "the kernel comparisons and one solve"),
+        HOMG_TEST_GROUP("coarse", coarse, "the one-block coarse levels (racecheck, synccheck)"),
+        HOMG_TEST_GROUP("cluster", cluster, "two small cluster coarse-level cases (memcheck, racecheck, synccheck)"),
+        HOMG_TEST_GROUP("clusters", clusters, "every cluster comparison"),
+        HOMG_TEST_GROUP("fused", fused, "the fused down and up steps (racecheck, synccheck)"),
+        HOMG_TEST_GROUP("stream", stream, "the streamed fused steps (memcheck, racecheck)"),
+        HOMG_TEST_GROUP("homg", homg, "HOMG's whole-grid kernels (memcheck, racecheck)"),
+        HOMG_TEST_GROUP("gen", gen, "the general multigrid's kernel comparisons (racecheck, memcheck)"),
+        HOMG_TEST_GROUP("operators", operators, "a grid under changing operators"),
+        HOMG_TEST_GROUP("lanes", lanes, "several right-hand sides side by side (racecheck, memcheck)"),
+    };
+    const homg_test_group *g = homg_test_group_pick(groups, sizeof groups / sizeof groups[0], argc, argv);
+    if (!g)
+        return 2;
     homg_test_require_gpu("test_grid_gpu");
     /* the one-block sweeps (off by default, gen_kernels.h GEN_SWEEP_BLOCK_CELLS) run in every
      * solve and kernel comparison here, so they stay checked; HOMG_GEN_SWEEP_BLOCK=0 tests the default */
     setenv("HOMG_GEN_SWEEP_BLOCK", "4096", 0);
-    /* "quick": the kernel comparisons only (for compute-sanitizer runs) */
-    if (argc > 1 && !strcmp(argv[1], "quick"))
-        return cmocka_run_group_tests(quick, homg_test_setup_pair, homg_test_teardown_pair);
-    /* "coarse": the one-block coarse levels only (racecheck, synccheck) */
-    if (argc > 1 && !strcmp(argv[1], "coarse"))
-        return cmocka_run_group_tests(coarse, homg_test_setup_pair, homg_test_teardown_pair);
-    /* "cluster": two small cluster coarse-level cases (memcheck, racecheck, synccheck);
-     * "clusters": every cluster comparison */
-    if (argc > 1 && !strcmp(argv[1], "cluster"))
-        return cmocka_run_group_tests(cluster, homg_test_setup_pair, homg_test_teardown_pair);
-    if (argc > 1 && !strcmp(argv[1], "clusters"))
-        return cmocka_run_group_tests(clusters, homg_test_setup_pair, homg_test_teardown_pair);
-    /* "fused": the fused down and up steps only (racecheck, synccheck) */
-    if (argc > 1 && !strcmp(argv[1], "fused"))
-        return cmocka_run_group_tests(fused, homg_test_setup_pair, homg_test_teardown_pair);
-    /* "stream": the streamed fused steps only (memcheck, racecheck) */
-    if (argc > 1 && !strcmp(argv[1], "stream"))
-        return cmocka_run_group_tests(stream, homg_test_setup_pair, homg_test_teardown_pair);
-    /* "homg": HOMG's whole-grid kernels only (memcheck, racecheck) */
-    if (argc > 1 && !strcmp(argv[1], "homg"))
-        return cmocka_run_group_tests(homg, homg_test_setup_pair, homg_test_teardown_pair);
-    /* "gen": the general multigrid's kernel comparisons only (racecheck, memcheck) */
-    if (argc > 1 && !strcmp(argv[1], "gen"))
-        return cmocka_run_group_tests(gen, homg_test_setup_pair, homg_test_teardown_pair);
-    /* "operators": a grid under changing operators only */
-    if (argc > 1 && !strcmp(argv[1], "operators"))
-        return cmocka_run_group_tests(operators, homg_test_setup_pair, homg_test_teardown_pair);
-    /* "lanes": several right-hand sides side by side only (racecheck, memcheck) */
-    if (argc > 1 && !strcmp(argv[1], "lanes"))
-        return cmocka_run_group_tests(lanes, homg_test_setup_pair, homg_test_teardown_pair);
-    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
+    return homg_test_run_group(g, homg_test_setup_pair, homg_test_teardown_pair);
 }
 #else
 int main(void)

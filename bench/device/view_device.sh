@@ -53,8 +53,7 @@ run() {
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu --format=csv > "$OUT/gpu.txt" 2>&1
 for p in map-twice shared-host shared-sem vk-teardown; do run probe-$p 30 $B/tests/test_view_gpu probe $p; done
 run test_view_gpu 120 $B/tests/test_view_gpu
-run bench_view 200 $B/bench/bench_view
-cp bench/results/h100_view.md "$OUT/" 2>/dev/null
+run bench_view 200 $B/bench/bench_view --out "$OUT/h100_view.md"
 run heat 60 $B/demo/heat --frames 90 --png "$OUT/heat.png"
 run heat_map 40 $B/demo/heat --frames 90 --path map --png "$OUT/heat_map.png"
 run heat_shared 40 $B/demo/heat --frames 90 --path shared --png "$OUT/heat_shared.png"

@@ -294,9 +294,9 @@ static void overlay(void)
         snprintf(t_res, sizeof t_res, "-");
     else
         snprintf(t_res, sizeof t_res, "%.1e", D.residual);
-    snprintf(text, sizeof text, "homg %s   %s\n%s\nframe %s   solve %s\n%s: %d it, residual %s%s\n[h] help",
-             D.app->name, D.detail, homg_ctx_device_name(D.ctx), t_frame, t_solve, D.method, D.iterations, t_res,
-             D.paused ? "   PAUSED" : "");
+    snprintf(text, sizeof text, "homg %s   %s\n%s\nframe %s   %s %s\n%s: %d it, residual %s%s\n[h] help", D.app->name,
+             D.detail, homg_ctx_device_name(D.ctx), t_frame, demo_timed_name(&D), t_solve, D.method, D.iterations,
+             t_res, D.paused ? "   PAUSED" : "");
     demo_overlay_draw(text, D.fb_width, D.fb_height);
 }
 
@@ -368,6 +368,8 @@ int demo_run(int argc, char **argv, const demo_app *app)
             overlay();
         if (demo_skip("flush"))
             glFlush();
+        if (demo_skip("finish"))
+            glFinish();
         demo_trace(&D, "frame queued");
         if (D.headless && D.frame + 1 >= O.frames) {
             D.closing = 1;
@@ -376,9 +378,9 @@ int demo_run(int argc, char **argv, const demo_app *app)
             demo_stats_print(&D);
             rc = write_png(O.png);
             demo_trace(&D, "picture written");
-            printf("%s: %d frames on %s: frame %.2f ms, solve %.3f ms (%s, %d it, residual %.1e); %s\n", app->name,
-                   D.frame + 1, homg_ctx_device_name(D.ctx), D.frame_ms, D.solve_ms, D.method, D.iterations, D.residual,
-                   O.png);
+            printf("%s: %d frames on %s: frame %.2f ms, %s %.3f ms (%s, %d it, residual %.1e); %s\n", app->name,
+                   D.frame + 1, homg_ctx_device_name(D.ctx), D.frame_ms, demo_timed_name(&D), D.solve_ms, D.method,
+                   D.iterations, D.residual, O.png);
             break;
         }
         if (window)

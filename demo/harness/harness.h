@@ -37,6 +37,9 @@ typedef struct demo_app {
     void (*key)(demo *d, int key); /* 'm' and the demo's own keys */
     /* Headless runs: the scripted input of frame k (sets d->mouse_*). */
     void (*script)(demo *d, int frame);
+    /* What demo_solve_begin .. demo_solve_end bracket, as the overlay and --stats name
+     * it ("step" for the fluid's whole step); NULL: "solve". */
+    const char *timed;
 } demo_app;
 
 struct demo {
@@ -56,7 +59,7 @@ struct demo {
     double mouse_x, mouse_y;
     int mouse_button;
     /* what the overlay prints; the demo fills these each frame */
-    double solve_ms; /* GPU time of the solve (homg_timer), -1 unknown */
+    double solve_ms; /* the solve's time (homg_timer, timing.c says what it holds), -1 unknown */
     int iterations;  /* cycles or CG iterations */
     double residual; /* relative residual, -1 unknown */
     char method[48]; /* "vcycle", "AMG-PCG" ... */
@@ -93,7 +96,8 @@ void demo_rows_all(demo_rows *rows, int n);
 void demo_stamp_disc(void *field, size_t elem, const void *value, int n, double x, double y, int r, demo_rows *rows);
 
 /* timing.c: the solve of a frame between demo_solve_begin and demo_solve_end
- * (CUDA events; d->solve_ms becomes the last frame's, read without a wait);
+ * (CUDA events; d->solve_ms becomes the last frame's, read without a wait; it is the
+ * span between the two events, so GL work that the GPU switches to in between counts);
  * demo_view_write: homg_view_write, checked and timed.  demo_trace: a progress
  * line on stderr with --trace (frames 0-2 and every 100th). */
 void demo_solve_begin(demo *d);
@@ -104,6 +108,8 @@ void demo_view_write(demo *d, homg_view *view, const void *values, const homg_vi
 void demo_draw_begin(const demo *d);
 void demo_draw_end(const demo *d);
 void demo_trace(const demo *d, const char *fmt, ...);
+/* app->timed, or "solve". */
+const char *demo_timed_name(const demo *d);
 double demo_now_ms(void);
 /* for harness.c */
 void demo_timing_start(demo *d);

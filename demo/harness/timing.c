@@ -5,7 +5,14 @@
  * that back for the measurement),
  * the GL draw by a GL_TIME_ELAPSED query (read DRAW_QUERIES frames later, only
  * when its result is there), the medians of a headless run (--stats), and
- * progress lines on stderr (--trace) that show where a run stops. */
+ * progress lines on stderr (--trace) that show where a run stops.
+ * The solve's figure is the span between its two events on the ctx's stream, not the
+ * solve's own GPU time: GL work that the GPU runs between them counts, with the
+ * CUDA/GL context switches around it (a hand-over costs ~0.3 ms of GPU time on the
+ * H100: bench/results/h100_view.md, section F).  The view's write frees GL's draw as the solve is queued,
+ * and GL runs frames behind the host, so under a GL view the span holds some of that.
+ * HOMG_DEMO_SKIP=finish (GL idle when each frame ends) shows the difference.  On the
+ * CPU backend it is the host's time of the solve. */
 #define _POSIX_C_SOURCE 200809L
 #include "harness/harness.h"
 
@@ -29,8 +36,10 @@ static GLuint draw_query[DRAW_QUERIES];
 static int draw_issued[DRAW_QUERIES], draw_frame = -1, drawing;
 
 /* HOMG_DEMO_SKIP=clear,overlay,query,timers leaves those parts of a frame out and
- * HOMG_DEMO_SKIP=...,flush adds a glFlush after each frame: measurement knobs, to
- * find what in a frame costs more than bench_view's loop (bench/results/h100_view.md). */
+ * HOMG_DEMO_SKIP=...,flush (finish) adds a glFlush (glFinish) after each frame:
+ * measurement knobs, to find what in a frame costs more than bench_view's loop
+ * (bench/results/h100_view.md); with finish, GL has no work of an earlier frame left
+ * to run inside the next solve's events. */
 int demo_skip(const char *what)
 {
     const char *env = getenv("HOMG_DEMO_SKIP");
@@ -118,6 +127,8 @@ static void end(demo *d, int k)
     if (started[k][b])
         started[k][b] = homg_timer_stop(timers[k][b]) == HOMG_OK;
 }
+
+const char *demo_timed_name(const demo *d) { return d->app->timed ? d->app->timed : "solve"; }
 
 void demo_solve_begin(demo *d)
 {
@@ -229,11 +240,11 @@ void demo_stats_print(demo *d)
     for (int k = 0; k < 5; k++)
         m[k] = median(s[k], &p90[k]);
     printf("stats: %s %s (%s) on %s, median of the last %d of %d frames (p90): frame %.3f ms wall (%.3f), %.0f "
-           "frames/s; solve %.3f ms device (%.3f); view write %.3f ms device (%.3f), %.3f ms host (%.3f); draw %.3f "
+           "frames/s; %s %.3f ms device (%.3f); view write %.3f ms device (%.3f), %.3f ms host (%.3f); draw %.3f "
            "ms GL (%.3f, %d samples); frame mean %.3f ms wall\n",
            d->app->name, d->detail, d->method, homg_ctx_device_name(d->ctx), frame_wall.n - frame_wall.n / 4,
-           frame_wall.n, m[0], p90[0], m[0] > 0 ? 1e3 / m[0] : 0, m[1], p90[1], m[2], p90[2], m[3], p90[3], m[4],
-           p90[4], draw_gpu.n, wall_mean);
+           frame_wall.n, m[0], p90[0], m[0] > 0 ? 1e3 / m[0] : 0, demo_timed_name(d), m[1], p90[1], m[2], p90[2], m[3],
+           p90[3], m[4], p90[4], draw_gpu.n, wall_mean);
     for (int k = 0; k < 5; k++) {
         free(s[k]->v);
         memset(s[k], 0, sizeof *s[k]);

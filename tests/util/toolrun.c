@@ -37,7 +37,7 @@ void homg_test_tool(const char *tool, const char *args, homg_tool_run *r)
     remove(out);
     remove(err);
     rmdir(dir);
-    printf("$ homg %s -> %d\n%s%s", args, r->status, r->out, r->err);
+    printf("$ %s %s -> %d\n%s%s", strrchr(tool, '/') ? strrchr(tool, '/') + 1 : tool, args, r->status, r->out, r->err);
 }
 
 int homg_tool_run_clean(const homg_tool_run *r)

@@ -69,10 +69,15 @@ bench)
         b=${entry%%:*}; args=""
         [ "$b" != "$entry" ] && args=$(echo "${entry#*:}" | tr ',' ' ')
         log="$OUT/$b$(echo "$args" | tr -d ' -' | sed 's/^./_&/').log"
-        timeout "${BENCH_TIMEOUT:-500}" $B/bench/$b $args > "$log" 2>&1; rc=$?
+        # the table also into $OUT beside the log, from those that print it and take --out
+        # (no benchmark writes a file unless --out names one)
+        out=""
+        case $b in bench_amg | bench_fem | bench_fft | bench_fluid | bench_gmg | bench_grid | bench_image | bench_view)
+            out="--out ${log%.log}.md" ;;
+        esac
+        timeout "${BENCH_TIMEOUT:-500}" $B/bench/$b $args $out > "$log" 2>&1; rc=$?
         summary="$summary\n$b $args: rc=$rc"
     done
-    cp bench/results/*.md "$OUT/" 2>/dev/null
     ;;
 esac
 done
