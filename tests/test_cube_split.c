@@ -100,6 +100,7 @@ static void kernels_match_natural(void **state)
         if (t >= cube_case_count())
             L.nx = more[t - cube_case_count()][0], L.ny = more[t - cube_case_count()][1],
             L.nz = more[t - cube_case_count()][2];
+        memset(&K, 0, sizeof K);
         assert_true(cube_from_gen(&L, &K));
         if (!cube_split_fits(&K))
             continue;

@@ -117,6 +117,7 @@ static void kernels_match_cpu(void **state)
     bad = 0;
     for (int t = 0; t < cube_case_count(); t++) {
         cube_case_level(t, &L, &C);
+        memset(&K, 0, sizeof K);
         assert_true(cube_from_gen(&L, &K));
         if (!cube_split_fits(&K))
             continue;
