@@ -7,10 +7,13 @@
 # binary (.carry-base/bench_grid.xz: /work/main/build/bench/bench_grid, main c321091, stripped); then test_cube_gpu and test_grid_ref on
 # CUDA (general.c changed).  Pack: DEV_BUILD=build DEV_FILES="tests/test_cube_split_gpu
 # tests/test_cube_gpu tests/test_grid_ref bench/bench_grid bench/bench_cube_split" sh
-# tools/dev/device-prep.sh; carry [".carry-dev", ".carry-base"].  Log: $OUT/cube7.log.
+# tools/dev/device-prep.sh; .carry-dev/dev.tar.xz, .carry-base/bench_grid.xz and this script copied into
+# one ignored folder C of the checkout the device tool sends, carried; `bash $C/cube7_device.sh`.
+# Log: $OUT/cube7.log.
 set -u
-tar xJf .carry-dev/dev.tar.xz
-xz -dc .carry-base/bench_grid.xz > .devbuild/bench/bench_grid_main && chmod +x .devbuild/bench/bench_grid_main
+C=${C:-.carry-cube7} # the pack, main's bench_grid.xz and this script (the device tool sends the session's checkout)
+tar xJf $C/dev.tar.xz
+xz -dc $C/bench_grid.xz > .devbuild/bench/bench_grid_main && chmod +x .devbuild/bench/bench_grid_main
 export LD_LIBRARY_PATH=$PWD/.devlibs:${LD_LIBRARY_PATH:-}
 NAME=cube7 DEFAULT_BUDGET=${BUDGET:-170}
 . bench/device_timed.sh # run from the repository root
