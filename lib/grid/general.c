@@ -23,7 +23,8 @@
  * The plain cycles' cube levels relax by SOR (omega 1.1) and go up from colour 0, the
  * order of the way down (H100 2026-11-27: 3 cycles, 2.63 ms; correct_and_sweep); their
  * finest level keeps u and f split by colour in the work vectors z and p (split_of,
- * kernels/grid/cube_split.h: a half-sweep moves 8 bytes a cell instead of 12).
+ * kernels/grid/cube_split.h: a half-sweep moves 8 bytes a cell instead of 12; H100
+ * 2026-11-27: 256^3 2.61 -> 2.04 ms, 512^3 17.9 -> 13.8, 128^3 0.421 -> 0.387).
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
