@@ -17,6 +17,7 @@
 
 #include "core/internal.h"
 #include "cubecase.h"
+#include "devcopy.h"
 #include "gridcase.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
@@ -28,13 +29,7 @@
 #define cpu homg_test_cpu
 static int small_only, bad;
 
-static float *up(const float *h, size_t n)
-{
-    void *d = NULL;
-    assert_int_equal(homg_alloc(gpu, n * sizeof(float), &d), HOMG_OK);
-    assert_int_equal(homg_copy_from_host(gpu, d, h, n * sizeof(float)), HOMG_OK);
-    return (float *)d;
-}
+static float *up(const float *h, size_t n) { return (float *)homg_test_up(gpu, h, n * sizeof(float)); }
 
 static void reset(float *d, const float *h, size_t n)
 {
@@ -46,7 +41,7 @@ static double diff(const float *d, const float *h, size_t n)
 {
     float *g = (float *)malloc(n * sizeof(float));
     double *x = (double *)malloc(n * sizeof(double)), *y = (double *)malloc(n * sizeof(double)), r;
-    assert_int_equal(homg_copy_to_host(gpu, g, d, n * sizeof(float)), HOMG_OK);
+    homg_test_down(gpu, g, d, n * sizeof(float));
     for (size_t k = 0; k < n; k++)
         x[k] = g[k], y[k] = h[k];
     r = homg_rel_diff(x, y, n);
