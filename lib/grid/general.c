@@ -618,15 +618,19 @@ static homg_status cube_sweeps(gen_cycle *c, int l, const cube_level *K, int n, 
     homg_grid *g = c->g;
     const cube_kernels *ck = HOMG_KERNELS(&g->ctx->ex, cube);
     const double share_l = (double)cells(&g->gen->lv[l]) / (double)cells(&g->gen->lv[0]);
+    const double nl = (double)cells(&g->gen->lv[l]);
+    double values = 3.0 * (2 * n - skip) * nl; /* u read, f read, u written */
     cube_level gs = *K;
     gs.omega = 1.0f;
-    for (int h = skip; h < 2 * n && l == 0 && c->su; h++) {
+    if (l == 0 && c->su)
+        values = 0;
+    for (int h = skip; h < 2 * n && l == 0 && c->su; h++) { /* split: half of each, own u not read by GS */
+        const cube_level *Kh = skip == 1 && h == 1 ? &gs : K;
         float *nat = h == 2 * n - 1 ? c->nat : NULL;
-        GQ(g,
-           HOMG_KERNELS(&g->ctx->ex, cubesplit)
-               ->sweep(&g->ctx->ex, skip == 1 && h == 1 ? &gs : K, c->su, c->sf, (h + reverse) & 1, nat),
+        GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesplit)->sweep(&g->ctx->ex, Kh, c->su, c->sf, (h + reverse) & 1, nat),
            "smoothing");
         c->nat_done |= nat != NULL;
+        values += (Kh->omega != 1.0f ? 2.0 : 1.5) * nl + (nat ? nl : 0.0);
     }
     for (int h = skip; h < 2 * n && !(l == 0 && c->su); h++)
         GQ(g,
@@ -634,7 +638,7 @@ static homg_status cube_sweeps(gen_cycle *c, int l, const cube_level *K, int n, 
                      (h + reverse) & 1),
            "smoothing");
     if (2 * n > skip)
-        homg__account(g, 2L * n - skip, (2 * n - skip) * 0.5 * share_l, 3.0 * (2 * n - skip) * cells(&g->gen->lv[l]));
+        homg__account(g, 2L * n - skip, (2 * n - skip) * 0.5 * share_l, values);
     return HOMG_OK;
 }
 
