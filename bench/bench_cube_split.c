@@ -1,0 +1,154 @@
+/* bench_cube_split.c -- issue 9's finest 3D level split by colour (kernels/grid/cube_split.cu)
+ * against the natural cube kernels (cube.cu), each pass alone: the median of `reps`
+ * CUDA-event-timed launches (after 3 warm-up ones) at N^3, microseconds and GB/s at the
+ * bytes the pass must move (a cell's float read or written once; the coarse arrays 1/8).
+ *   build/bench/bench_cube_split [--sizes 128,256,512] [--reps 21] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "cubecase.h"
+#include "event_timing.h"
+#include "grid/cube_kernels.h"
+#include "grid/cube_point.h"
+#include "grid/cube_split.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+enum {
+    NAT_SWEEP2,
+    SPL_SWEEP2,
+    SPL_SWEEP2_GS,
+    SPL_SWEEP_NAT,
+    NAT_PRE,
+    SPL_PRE,
+    NAT_PROLONG,
+    SPL_PROLONG,
+    NAT_RESTRICT,
+    SPL_RESTRICT,
+    SPL_SPLIT,
+    SPL_UNSPLIT,
+    NOPS
+};
+
+static const char *const names[NOPS] = { "natural: 2 half-sweeps (SOR)",
+                                         "split: 2 half-sweeps (SOR)",
+                                         "split: 2 half-sweeps (Gauss-Seidel)",
+                                         "split: half-sweep (SOR) + natural u",
+                                         "natural: pre",
+                                         "split: pre",
+                                         "natural: prolong + half-sweep",
+                                         "split: prolong + half-sweep",
+                                         "natural: residual + restriction",
+                                         "split: residual + restriction",
+                                         "split f",
+                                         "unsplit u" };
+/* Bytes a cell the pass must move. */
+static const double bytes[NOPS] = { 24, 16, 12, 12, 8, 8, 12.5, 8.5, 8.5, 8.5, 8, 8 };
+
+typedef struct pass_run {
+    kernel_exec *ex;
+    cube_level K, gs;
+    float *u, *f, *su, *sf, *ec, *fc, *nat;
+    int op;
+} pass_run;
+
+static void pass_once(void *arg, int r)
+{
+    pass_run *p = (pass_run *)arg;
+    kernel_exec *ex = p->ex;
+    const cube_level *K = &p->K;
+    (void)r;
+    switch (p->op) {
+    case NAT_SWEEP2: homg_cuda_cube_sweep(ex, K, p->u, p->f, 0), homg_cuda_cube_sweep(ex, K, p->u, p->f, 1); break;
+    case SPL_SWEEP2:
+        homg_cuda_cubesplit_sweep(ex, K, p->su, p->sf, 0, NULL),
+            homg_cuda_cubesplit_sweep(ex, K, p->su, p->sf, 1, NULL);
+        break;
+    case SPL_SWEEP2_GS:
+        homg_cuda_cubesplit_sweep(ex, &p->gs, p->su, p->sf, 0, NULL);
+        homg_cuda_cubesplit_sweep(ex, &p->gs, p->su, p->sf, 1, NULL);
+        break;
+    case SPL_SWEEP_NAT: homg_cuda_cubesplit_sweep(ex, K, p->su, p->sf, 1, p->nat); break;
+    case NAT_PRE: homg_cuda_cube_pre(ex, K, p->u, p->f); break;
+    case SPL_PRE: homg_cuda_cubesplit_pre(ex, K, p->su, p->sf); break;
+    case NAT_PROLONG: homg_cuda_cube_prolong_smooth(ex, K, p->ec, p->u, p->f, 0); break;
+    case SPL_PROLONG: homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0); break;
+    case NAT_RESTRICT: homg_cuda_cube_residual_restrict(ex, K, p->u, p->f, p->fc); break;
+    case SPL_RESTRICT: homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc); break;
+    case SPL_SPLIT: homg_cuda_cubesplit_split(ex, K, p->f, p->sf); break;
+    default: homg_cuda_cubesplit_unsplit(ex, K, p->su, p->nat); break;
+    }
+}
+
+static float *dev(const float *h, size_t n)
+{
+    void *d = NULL;
+    cudaMalloc(&d, n * sizeof(float));
+    cudaMemcpy(d, h, n * sizeof(float), cudaMemcpyHostToDevice);
+    return (float *)d;
+}
+
+static void size_rows(homg_ctx *ctx, int N, int reps)
+{
+    const size_t n = (size_t)N * N * N;
+    homg_rng rng = homg_rng_seed(5);
+    gen_level L, C;
+    pass_run p;
+    float *h = cube_case_random(n, &rng);
+    memset(&p, 0, sizeof p);
+    cube_case_level(3, &L, &C); /* 16^3 Dirichlet's constants at N^3 */
+    L.nx = L.ny = L.nz = N;
+    if (!cube_from_gen(&L, &p.K))
+        return;
+    p.K.omega = 1.1f;
+    p.gs = p.K;
+    p.gs.omega = 1.0f;
+    p.ex = &ctx->ex;
+    p.u = dev(h, n), p.f = dev(h, n), p.su = dev(h, n), p.sf = dev(h, n), p.nat = dev(h, n);
+    p.ec = dev(h, n / 8), p.fc = dev(h, n / 8);
+    for (int op = 0; op < NOPS; op++) {
+        p.op = op;
+        const double us = 1e3 * bench_event_median_ms(3, reps, NULL, pass_once, &p);
+        printf("| %d^3 | %s | %.1f | %.0f |\n", N, names[op], us, bytes[op] * (double)n / (us * 1e3));
+        fflush(stdout);
+    }
+    cudaFree(p.u), cudaFree(p.f), cudaFree(p.su), cudaFree(p.sf), cudaFree(p.nat), cudaFree(p.ec), cudaFree(p.fc);
+    free(h);
+}
+
+int main(int argc, char **argv)
+{
+    int sizes[8] = { 128, 256, 512 }, ns = 3, reps = 21;
+    for (int a = 1; a + 1 < argc; a += 2) {
+        if (!strcmp(argv[a], "--reps"))
+            reps = atoi(argv[a + 1]) > 0 ? atoi(argv[a + 1]) : reps;
+        if (!strcmp(argv[a], "--sizes")) {
+            ns = 0;
+            for (char *q = argv[a + 1]; q && *q && ns < 8; q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL)
+                sizes[ns++] = atoi(q);
+        }
+    }
+    if (!homg_cuda_available()) {
+        printf("bench_cube_split: needs a CUDA device; nothing measured\n");
+        return 0;
+    }
+    homg_ctx *ctx = homg_test_ctx(HOMG_BACKEND_CUDA);
+    printf("%s, cube passes alone, median of %d (us; GB/s at the bytes the pass must move)\n\n",
+           homg_ctx_device_name(ctx), reps);
+    printf("| size | pass | us | GB/s |\n|---|---|---|---|\n");
+    for (int s = 0; s < ns; s++)
+        size_rows(ctx, sizes[s], reps);
+    homg_ctx_destroy(ctx);
+    return 0;
+}
+#else
+int main(void)
+{
+    printf("bench_cube_split: built without CUDA; nothing measured\n");
+    return 0;
+}
+#endif

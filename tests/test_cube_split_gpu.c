@@ -1,0 +1,197 @@
+/* test_cube_split_gpu.c -- the split finest level's CUDA kernels (kernels/grid/cube_split.cu)
+ * against their CPU twins (cube_split.c) on random split input, Gauss-Seidel and SOR 1.1:
+ * split, unsplit, a half-sweep of each colour (with its natural copy), the pass from zero,
+ * the prolongation with either colour, residual and restriction, on the levels of
+ * tests/util/cubecase.c that split and on one big enough for several planes per thread with
+ * a short last chunk; then GPU solves with and without the split (HOMG_CUBE_SPLIT=0) and the
+ * CPU's: same cycles, the same solution to float rounding.  Argument "small": the kernels on
+ * the cubecase levels only (compute-sanitizer).  Skips (exit 77) without a CUDA device. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "cubecase.h"
+#include "devcopy.h"
+#include "gridcase.h"
+#include "grid/cube_kernels.h"
+#include "grid/cube_point.h"
+#include "grid/cube_split.h"
+#include "testutil.h"
+
+#if HOMG_HAVE_CUDA
+#define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
+#define cpu homg_test_cpu
+static int small_only, bad;
+
+static float *up(const float *h, size_t n) { return (float *)homg_test_up(gpu, h, n * sizeof(float)); }
+
+static void reset(float *d, const float *h, size_t n)
+{
+    assert_int_equal(homg_copy_from_host(gpu, d, h, n * sizeof(float)), HOMG_OK);
+}
+
+/* ||gpu array - host array|| / ||host array||. */
+static double diff(const float *d, const float *h, size_t n)
+{
+    float *g = (float *)malloc(n * sizeof(float));
+    double *x = (double *)malloc(n * sizeof(double)), *y = (double *)malloc(n * sizeof(double)), r;
+    homg_test_down(gpu, g, d, n * sizeof(float));
+    for (size_t k = 0; k < n; k++)
+        x[k] = g[k], y[k] = h[k];
+    r = homg_rel_diff(x, y, n);
+    free(g), free(x), free(y);
+    return r;
+}
+
+static void expect(const char *what, const cube_level *K, double d)
+{
+    if (d <= 1e-6)
+        return;
+    printf("  %s (%d x %d x %d, omega %g): CUDA vs CPU %.3e\n", what, K->nx, K->ny, K->nz, K->omega, d);
+    bad++;
+}
+
+/* Every split kernel on level K (omega: the half-sweeps' weight). */
+static void check_level(const cube_level *K0, uint64_t seed, float omega)
+{
+    const cubesplit_kernels *SG = &homg_cuda_cubesplit_kernels, *SC = &homg_cpu_cubesplit_kernels;
+    kernel_exec *eg = &gpu->ex, *ec_ = &cpu->ex;
+    const size_t n = (size_t)K0->nx * K0->ny * K0->nz, nc = n / 8;
+    homg_rng rng = homg_rng_seed(seed);
+    cube_level K = *K0;
+    K.omega = omega;
+    float *u = cube_case_random(n, &rng), *f = cube_case_random(n, &rng), *ec = cube_case_random(nc, &rng);
+    float *fc = cube_case_random(nc, &rng), *hu = (float *)malloc(n * sizeof(float));
+    float *hn = (float *)malloc(n * sizeof(float)), *hs = (float *)malloc(n * sizeof(float));
+    float *du = up(u, n), *df = up(f, n), *dec = up(ec, nc), *dfc = up(fc, nc), *dn = up(u, n), *ds = up(u, n);
+    assert_int_equal(SG->split(eg, &K, du, ds), HOMG_OK);
+    assert_int_equal(SC->split(ec_, &K, u, hs), HOMG_OK);
+    expect("split", &K, diff(ds, hs, n));
+    assert_int_equal(SG->unsplit(eg, &K, df, dn), HOMG_OK); /* f as if split */
+    assert_int_equal(SC->unsplit(ec_, &K, f, hn), HOMG_OK);
+    expect("unsplit", &K, diff(dn, hn, n));
+    for (int colour = 0; colour < 2; colour++) { /* u and f taken as split arrays */
+        memcpy(hu, u, n * sizeof(float));
+        reset(du, u, n);
+        assert_int_equal(SG->sweep(eg, &K, du, df, colour, colour ? dn : NULL), HOMG_OK);
+        assert_int_equal(SC->sweep(ec_, &K, hu, f, colour, colour ? hn : NULL), HOMG_OK);
+        expect(colour ? "half-sweep colour 1" : "half-sweep colour 0", &K, diff(du, hu, n));
+        if (colour)
+            expect("half-sweep's natural u", &K, diff(dn, hn, n));
+    }
+    assert_int_equal(SG->pre(eg, &K, du, df), HOMG_OK);
+    assert_int_equal(SC->pre(ec_, &K, hu, f), HOMG_OK);
+    expect("from zero + sweep", &K, diff(du, hu, n));
+    for (int colour = 0; colour < 2; colour++) {
+        memcpy(hu, u, n * sizeof(float));
+        reset(du, u, n);
+        assert_int_equal(SG->prolong_smooth(eg, &K, dec, du, df, colour), HOMG_OK);
+        assert_int_equal(SC->prolong_smooth(ec_, &K, ec, hu, f, colour), HOMG_OK);
+        expect(colour ? "prolongation + colour 1" : "prolongation + colour 0", &K, diff(du, hu, n));
+    }
+    assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc), HOMG_OK);
+    assert_int_equal(SC->residual_restrict(ec_, &K, hu, f, fc), HOMG_OK);
+    expect("residual + restriction", &K, diff(dfc, fc, nc));
+    homg_free(gpu, du), homg_free(gpu, df), homg_free(gpu, dec), homg_free(gpu, dfc), homg_free(gpu, dn);
+    homg_free(gpu, ds);
+    free(u), free(f), free(ec), free(fc), free(hu), free(hn), free(hs);
+}
+
+static void kernels_match_cpu(void **state)
+{
+    gen_level L, C;
+    cube_level K;
+    int levels = 0;
+    (void)state;
+    bad = 0;
+    for (int t = 0; t < cube_case_count(); t++) {
+        cube_case_level(t, &L, &C);
+        memset(&K, 0, sizeof K);
+        assert_true(cube_from_gen(&L, &K));
+        if (!cube_split_fits(&K))
+            continue;
+        levels++;
+        check_level(&K, 500 + (uint64_t)t, 1.0f);
+        check_level(&K, 550 + (uint64_t)t, 1.1f);
+    }
+    if (!small_only) { /* 3 planes per thread (cube_split.cu csp_chunk): 110 = 36 * 3 + 2 */
+        cube_case_level(1, &L, &C);
+        L.nx = 256, L.ny = 256, L.nz = 110;
+        assert_true(cube_from_gen(&L, &K));
+        check_level(&K, 600, 1.0f);
+        check_level(&K, 601, 1.1f);
+        levels++;
+    }
+    printf("  %d levels, %d mismatches\n", levels, bad);
+    assert_int_equal(bad, 0);
+}
+
+/* GPU solves split (the default) and natural against the CPU's: same cycles, the same solution
+ * to float rounding, one launch more split (f). */
+static void solves_match_cpu(void **state)
+{
+    static const int dims[][3] = { { 64, 64, 64 }, { 32, 16, 64 }, { 128, 128, 128 } };
+    (void)state;
+    for (int t = 0; t < 3; t++) {
+        grid_case *c = grid_case_new(dims[t][0], dims[t][1], dims[t][2], 1, 27 + t);
+        const size_t n = grid_case_cells(c);
+        double *u[3], res[3];
+        homg_solve_desc sd;
+        homg_solve_info info[3];
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        if (t == 1) {
+            c->d.bc[0] = c->d.bc[3] = HOMG_BC_NEUMANN;
+            c->lambda = 0.2;
+        }
+        memset(&sd, 0, sizeof sd);
+        sd.tol = 1e-5;
+        for (int r = 0; r < 3; r++) { /* CUDA split, CUDA natural, CPU split */
+            u[r] = (double *)malloc(n * sizeof(double));
+            if (r == 1)
+                setenv("HOMG_CUBE_SPLIT", "0", 1);
+            assert_int_equal(grid_case_solve(r == 2 ? cpu : gpu, c, &sd, u[r], &info[r], NULL, NULL), HOMG_OK);
+            unsetenv("HOMG_CUBE_SPLIT");
+            res[r] = grid_case_residual(c, u[r], 0);
+        }
+        printf("  %d x %d x %d: CUDA split %d cycles %ld launches res %.2e, natural %d cycles %ld launches res %.2e, "
+               "CPU %d cycles; split vs natural %.2e, vs CPU %.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, info[0].cycles, info[0].launches, res[0], info[1].cycles, info[1].launches,
+               res[1], info[2].cycles, homg_rel_diff(u[0], u[1], n), homg_rel_diff(u[0], u[2], n));
+        assert_true(info[0].converged && info[0].cycles == info[1].cycles && info[0].cycles == info[2].cycles);
+        assert_true(info[0].launches == info[1].launches + 1 && res[0] < 3e-5);
+        assert_true(homg_rel_diff(u[0], u[1], n) < 1e-5 && homg_rel_diff(u[0], u[2], n) < 1e-5);
+        for (int r = 0; r < 3; r++)
+            free(u[r]);
+        grid_case_free(c);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(kernels_match_cpu),
+        cmocka_unit_test(solves_match_cpu),
+    };
+    const struct CMUnitTest small[] = {
+        cmocka_unit_test(kernels_match_cpu),
+    };
+    homg_test_require_gpu("test_cube_split_gpu");
+    small_only = argc > 1 && !strcmp(argv[1], "small");
+    if (small_only)
+        return cmocka_run_group_tests(small, homg_test_setup_pair, homg_test_teardown_pair);
+    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
+}
+#else
+int main(void)
+{
+    homg_test_require_gpu("test_cube_split_gpu (built without CUDA)");
+    return HOMG_TEST_SKIP;
+}
+#endif
