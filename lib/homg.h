@@ -242,6 +242,9 @@ typedef struct homg_solve_desc {
                              ||u - u_ref|| / ||u_ref|| instead of the residual */
     int skip_input_check; /* non-zero: do not scan f, boundary and warm-start u for NaN/Inf
                              (saves one pass and one host sync) */
+    int no_history;       /* non-zero, with tol = 0 and no u_ref: record no monitored norm
+                             (homg_grid_history then returns 0), which spares the plain 3D
+                             cycles a residual pass per cycle and one over f per solve */
 } homg_solve_desc;
 
 typedef struct homg_solve_info {

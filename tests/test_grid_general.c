@@ -426,14 +426,73 @@ static void bad_operators(void **state)
     homg_free(ctx, df);
 }
 
+/* desc.no_history (tol = 0, no u_ref): the same u bit for bit as a monitored solve, no
+ * history, and on the plain 3D box a residual pass fewer per cycle and one fewer over f
+ * (with CG around the cycle: the record only);
+ * ignored where a tolerance is checked.  Cases: the plain 3D box (float32, split and odd
+ * shapes), Neumann with lambda, a 2D box (CG around the cycle), two right-hand sides. */
+static void no_history_same_solution(void **state)
+{
+    static const int dims[][4] = { { 32, 32, 16, 1 }, { 24, 8, 40, 1 }, { 12, 16, 16, 2 }, { 40, 24, 1, 1 } };
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        grid_case *c = grid_case_new(dims[t][0], dims[t][1], dims[t][2], dims[t][3], 41 + t);
+        const size_t n = grid_case_cells(c) * (size_t)c->d.nrhs;
+        double *u[2] = { (double *)malloc(n * sizeof(double)), (double *)malloc(n * sizeof(double)) }, hist[16];
+        homg_solve_info info[2];
+        int nh[2];
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        if (t == 1) {
+            c->d.bc[0] = c->d.bc[3] = HOMG_BC_NEUMANN;
+            c->lambda = 0.2;
+        }
+        for (int quiet = 0; quiet < 2; quiet++) {
+            homg_solve_desc sd = { 0 };
+            sd.max_cycles = 3;
+            sd.no_history = quiet;
+            nh[quiet] = 16;
+            assert_int_equal(grid_case_solve(ctx, c, &sd, u[quiet], &info[quiet], hist, &nh[quiet]), HOMG_OK);
+            assert_int_equal(info[quiet].cycles, 3);
+        }
+        printf("  %d x %d x %d, nrhs %d: launches %ld monitored, %ld quiet; history %d / %d\n", c->d.nx, c->d.ny,
+               c->d.nz, c->d.nrhs, info[0].launches, info[1].launches, nh[0], nh[1]);
+        assert_memory_equal(u[0], u[1], n * sizeof(double));
+        assert_int_equal(nh[0], 3 * c->d.nrhs);
+        assert_int_equal(nh[1], 0);
+        if (c->d.nz > 1) /* plain cycles: per rhs, the norm over f and a residual per cycle */
+            assert_true(info[1].launches <= info[0].launches - 4L * c->d.nrhs);
+        else /* CG: the record per cycle */
+            assert_true(info[1].launches == info[0].launches - 3L * c->d.nrhs);
+        { /* with a tolerance the flag changes nothing: the norm is measured */
+            homg_solve_desc sd = { 0 };
+            sd.tol = 1e-3;
+            sd.max_cycles = 50;
+            sd.no_history = 1;
+            nh[0] = 16;
+            assert_int_equal(grid_case_solve(ctx, c, &sd, u[0], &info[0], hist, &nh[0]), HOMG_OK);
+            assert_true(info[0].converged && info[0].norm > 0 && info[0].norm <= 1e-3);
+            assert_int_equal(nh[0], info[0].cycles * c->d.nrhs);
+        }
+        grid_case_free(c);
+        free(u[0]), free(u[1]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(sizes_and_sides),  cmocka_unit_test(mixed_sides_and_lambda),
-        cmocka_unit_test(sigma_jumps),      cmocka_unit_test(masks),
-        cmocka_unit_test(fft_and_default),  cmocka_unit_test(nrhs_methods_precision),
-        cmocka_unit_test(nrhs_sigma_jump),  cmocka_unit_test(bad_operators),
-        cmocka_unit_test(operator_changes), cmocka_unit_test(no_islands_same_solution),
+        cmocka_unit_test(sizes_and_sides),
+        cmocka_unit_test(mixed_sides_and_lambda),
+        cmocka_unit_test(sigma_jumps),
+        cmocka_unit_test(masks),
+        cmocka_unit_test(fft_and_default),
+        cmocka_unit_test(nrhs_methods_precision),
+        cmocka_unit_test(nrhs_sigma_jump),
+        cmocka_unit_test(bad_operators),
+        cmocka_unit_test(operator_changes),
+        cmocka_unit_test(no_islands_same_solution),
+        cmocka_unit_test(no_history_same_solution),
     };
     return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

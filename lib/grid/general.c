@@ -1001,6 +1001,7 @@ typedef struct gen_rhs {
     const void *f;
     void *u;
     const void *u_ref;
+    int quiet; /* nothing monitored: tol = 0, no u_ref, desc.no_history */
 } gen_rhs;
 
 /* Whether z = M r is projected on the singular islands each cycle: yes, unless
@@ -1041,7 +1042,7 @@ static homg_status restart(homg_grid *g, const gen_rhs *x, int first)
 }
 
 /* A preconditioned CG iteration in two halves: the update of u and r (its norm
- * recorded in the history), then the next search direction.  The last
+ * recorded in the history unless quiet), then the next search direction.  The last
  * iteration of a solve needs no next direction (one cycle of the
  * preconditioner saved), and a restart makes its own. */
 static homg_status iterate_update(homg_grid *g, const gen_rhs *x)
@@ -1055,8 +1056,9 @@ static homg_status iterate_update(homg_grid *g, const gen_rhs *x)
     GQ(g, G->k->update_ur(ex, pr, n, G->lv[0].flag, x->u, G->p, G->r, G->q, G->s), "update");
     if (x->u_ref)
         GQ(g, G->k->error_norm(ex, pr, n, G->lv[0].flag, x->u, x->u_ref, G->s), "error norm");
-    GQ(g, G->k->scalars(ex, G->s, GEN_STEP_RECORD, x->u_ref != NULL, G->hist, G->hist_count), "monitor");
-    homg__account(g, 4 + (x->u_ref != NULL), 1, 7.0 * n);
+    if (!x->quiet)
+        GQ(g, G->k->scalars(ex, G->s, GEN_STEP_RECORD, x->u_ref != NULL, G->hist, G->hist_count), "monitor");
+    homg__account(g, 3 + !x->quiet + (x->u_ref != NULL), 1, 7.0 * n);
     return HOMG_OK;
 }
 
@@ -1134,6 +1136,8 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
         GQ(g, HOMG_KERNELS(ex, cubesplit)->unsplit(ex, &K, c.su, (float *)x->u), "u");
         homg__account(g, 1, 0, 2.0 * n);
     }
+    if (x->quiet)
+        return HOMG_OK;
     if (x->u_ref) {
         GQ(g, G->k->error_norm(ex, pr, n, G->lv[0].flag, x->u, x->u_ref, G->s), "error norm");
     } else {
@@ -1179,7 +1183,7 @@ static homg_status run_seq(homg_grid *g, const gen_rhs *x, int kind)
     memset(&key, 0, sizeof key);
     key.first_kind = kind;
     key.count = 1;
-    key.monitor = x->u_ref != NULL;
+    key.monitor = x->quiet ? 2 : x->u_ref != NULL; /* none, the residual, the error */
     key.f = x->f;
     key.u = x->u;
     key.u_ref = x->u_ref;
@@ -1355,8 +1359,8 @@ static homg_status run_start(homg_grid *g, gen_run *r, const homg_solve_desc *sd
     r->plain = plain_on(g, r);
     if (!sd->warm_start && !r->plain) /* plain: the first cycle starts from zero itself */
         GQ(g, G->k->zero_active(ex, g->desc.precision, n, G->lv[0].flag, r->x.u), "zeroing u");
-    /* ||f + face terms||^2 for the relative residual (plain with a reference: not needed) */
-    if (!r->plain || !r->x.u_ref)
+    /* ||f + face terms||^2 for the relative residual (plain with a reference or quiet: not needed) */
+    if (!r->plain || !(r->x.u_ref || r->x.quiet))
         GQ(g, residual_fine(g, NULL, r->x.f, G->r, G->s + GEN_BB), "rhs norm");
     if (!r->plain)
         HOMG_TRY(run_seq(g, &r->x, GEN_SEQ_RESTART_FIRST));
@@ -1436,6 +1440,7 @@ static homg_status solve_batch(homg_grid *g, const void *f, const homg_boundary 
         r[i].x.f = offset(f, k * n * g->elem);
         r[i].x.u = (void *)offset(u, k * n * g->elem);
         r[i].x.u_ref = offset(sd->u_ref, k * n * g->elem);
+        r[i].x.quiet = sd->no_history && sd->tol == 0 && !sd->u_ref;
         for (int s = 0; s < 6; s++)
             r[i].face[s] = bc ? offset(bc->face[s], k * homg__face_len(d, s) * g->elem) : NULL;
     }
