@@ -12,13 +12,16 @@ homg_status homg_cpu_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, in
 }
 
 homg_status homg_cpu_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys,
-                                      uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
+                                      uint64_t *keys_alt, size_t cap, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     int nv = p->nd;
     int64_t per = (int64_t)nv * nv, pairs = (int64_t)p->num_elements * per, n = pairs + p->num_dofs;
     (void)ex;
     (void)temp;
     (void)temp_bytes;
+    *nnz = 0;
+    if (cap < (size_t)n) /* the full sort only: the caller asks again with room for every key */
+        return HOMG_OK;
 #pragma omp parallel for schedule(static)
     for (int64_t e = 0; e < p->num_elements; e++) {
         const int32_t *v = p->dofs + e * nv;

@@ -100,7 +100,8 @@ __global__ void fem_pattern_merge_kernel(const uint64_t *upper, const uint64_t *
 }
 
 /* The faster path; *nnz = 0 when it cannot run (a repeated node, or the
- * buffers too short: 3 U + rows keys needed), then the caller runs the full one. */
+ * buffers of cap keys too short: max(pairs, 3 U + rows) needed), then the
+ * caller runs the full one. */
 static homg_status pattern_pairs(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys, uint64_t *alt,
                                  void *temp, size_t temp_bytes, size_t cap, int32_t *nnz)
 {
@@ -111,7 +112,7 @@ static homg_status pattern_pairs(kernel_exec *ex, const fem_problem *p, int shif
     void *work = (unsigned char *)temp + COUNT_BYTES;
     size_t work_bytes = temp_bytes - COUNT_BYTES;
     *nnz = 0;
-    if (n <= 0)
+    if (n <= 0 || (size_t)n > cap)
         return HOMG_OK;
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(d_count, 0, 2 * sizeof(int), s));
     fem_pattern_upper_kernel<<<blocks_for(n), THREADS, 0, s>>>(*p, shift, keys, d_count + 1);
@@ -157,7 +158,7 @@ homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, i
 }
 
 homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys,
-                                       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
+                                       uint64_t *keys_alt, size_t cap, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int nv = p->nd;
@@ -169,8 +170,8 @@ homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, in
     if (n <= 0 || n > 0x7fffffff || temp_bytes <= COUNT_BYTES)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "pattern: bad key count %lld or workspace",
                               (long long)n);
-    HOMG_TRY(pattern_pairs(ex, p, shift, keys, keys_alt, temp, temp_bytes, (size_t)n, nnz));
-    if (*nnz > 0)
+    HOMG_TRY(pattern_pairs(ex, p, shift, keys, keys_alt, temp, temp_bytes, cap, nnz));
+    if (*nnz > 0 || cap < (size_t)n) /* done, or too short for the full sort: the caller asks again */
         return HOMG_OK;
     fem_pattern_keys_kernel<<<blocks_for(n), THREADS, 0, s>>>(*p, shift, keys);
     HOMG_CUDA_LAUNCHED(ex, "fem_pattern_keys_kernel");

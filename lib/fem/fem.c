@@ -91,14 +91,37 @@ static fem_system system_of(const homg_fem *fem)
     return s;
 }
 
-/* Sorted unique node pairs on the device, then row pointers and columns. */
+/* keys, alt: cap keys each, and the sort's workspace for them (freed first). */
+static homg_status pattern_buffers(homg_fem *fem, size_t cap, int bits, uint64_t **keys, uint64_t **alt, void **temp,
+                                   size_t *temp_bytes)
+{
+    homg_ctx *ctx = fem->ctx;
+    homg_status st;
+    homg__free(ctx, *keys);
+    homg__free(ctx, *alt);
+    homg__free(ctx, *temp);
+    *keys = *alt = NULL;
+    *temp = NULL;
+    *temp_bytes = 0;
+    if ((st = fem->k->pattern_temp_bytes(&ctx->ex, cap, bits, temp_bytes)) != HOMG_OK)
+        return homg__backend_fail(ctx, st, "homg_fem_create: pattern");
+    HOMG_TRY(homg__alloc(ctx, cap * sizeof(uint64_t), (void **)keys, "homg_fem_create: pattern keys"));
+    HOMG_TRY(homg__alloc(ctx, cap * sizeof(uint64_t), (void **)alt, "homg_fem_create: pattern keys"));
+    if (*temp_bytes)
+        HOMG_TRY(homg__alloc(ctx, *temp_bytes, temp, "homg_fem_create: sort workspace"));
+    return HOMG_OK;
+}
+
+/* Sorted unique node pairs on the device (in buffers of the first size, or
+ * of the full size where the backend says that was short), then row
+ * pointers and columns. */
 static homg_status build_pattern(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
     kernel_exec *ex = &ctx->ex;
     fem_problem p = geometry(fem);
-    int nv = p.nd, shift = homg_cpu_sort_bits_for((uint64_t)(p.num_dofs > 1 ? p.num_dofs - 1 : 1));
-    size_t nkeys = (size_t)p.num_elements * nv * nv + (size_t)p.num_dofs, temp_bytes = 0;
+    int shift = homg_cpu_sort_bits_for((uint64_t)(p.num_dofs > 1 ? p.num_dofs - 1 : 1));
+    size_t cap = fem_pattern_first_keys(&p), full = fem_pattern_full_keys(&p), temp_bytes = 0;
     uint64_t *keys = NULL, *alt = NULL;
     void *temp = NULL, *ev[2] = { NULL, NULL };
     int32_t nnz = 0;
@@ -108,19 +131,18 @@ static homg_status build_pattern(homg_fem *fem)
         ctx->mem->event_destroy(ev[0]);
         return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_fem_create: cannot create timing events");
     }
-    st = fem->k->pattern_temp_bytes(ex, nkeys, 2 * shift, &temp_bytes);
-    if (st != HOMG_OK)
-        st = homg__backend_fail(ctx, st, "homg_fem_create: pattern");
-    if (st == HOMG_OK)
-        st = homg__alloc(ctx, nkeys * sizeof(uint64_t), (void **)&keys, "homg_fem_create: pattern keys");
-    if (st == HOMG_OK)
-        st = homg__alloc(ctx, nkeys * sizeof(uint64_t), (void **)&alt, "homg_fem_create: pattern keys");
-    if (st == HOMG_OK && temp_bytes)
-        st = homg__alloc(ctx, temp_bytes, &temp, "homg_fem_create: sort workspace");
+    st = pattern_buffers(fem, cap, 2 * shift, &keys, &alt, &temp, &temp_bytes);
     if (st == HOMG_OK && ev[0] && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
-    if (st == HOMG_OK && (st = fem->k->pattern_keys(ex, &p, shift, keys, alt, temp, temp_bytes, &nnz)) != HOMG_OK)
-        homg__backend_fail(ctx, st, "homg_fem_create: pattern");
+    for (int pass = 0; pass < 2 && st == HOMG_OK && nnz == 0; pass++) {
+        if (pass == 1 && cap < full)
+            st = pattern_buffers(fem, cap = full, 2 * shift, &keys, &alt, &temp, &temp_bytes);
+        if (st == HOMG_OK &&
+            (st = fem->k->pattern_keys(ex, &p, shift, keys, alt, cap, temp, temp_bytes, &nnz)) != HOMG_OK)
+            homg__backend_fail(ctx, st, "homg_fem_create: pattern");
+    }
+    if (st == HOMG_OK && nnz <= 0)
+        st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_fem_create: pattern: no keys in buffers of %zu", cap);
     if (st == HOMG_OK) {
         fem->info.nnz = nnz;
         st = homg__alloc(ctx, ((size_t)p.num_dofs + 1) * sizeof(int32_t), (void **)&fem->row_ptr,
