@@ -42,12 +42,15 @@ void homg_fem_destroy(homg_fem *fem)
         homg__free(fem->ctx, fem->values);
         homg__free(fem->ctx, fem->rhs);
         homg__free(fem->ctx, fem->mask);
-        homg__free(fem->ctx, fem->markers);
+        if (!fem->lent_markers)
+            homg__free(fem->ctx, fem->markers);
         homg__free(fem->ctx, fem->tags);
         homg__free(fem->ctx, fem->mask_counts);
         homg__free(fem->ctx, fem->check_slots);
-        homg__free(fem->ctx, fem->facets);
-        homg__free(fem->ctx, fem->facet_tags);
+        if (!fem->lent_facets) {
+            homg__free(fem->ctx, fem->facets);
+            homg__free(fem->ctx, fem->facet_tags);
+        }
         homg__free(fem->ctx, fem->color_elems);
         homg__free(fem->ctx, fem->dofs);
         for (int i = 0; i < 9; i++)
@@ -233,8 +236,12 @@ static homg_status device_mask(homg_fem *fem)
         homg__alloc(ctx, (size_t)fem->num_dofs + 1, (void **)&fem->mask, "homg_fem_create: Dirichlet mask");
     if (st == HOMG_OK && nt > 0)
         st = upload_i32(ctx, &tags, fem->desc.dirichlet_tags, (size_t)nt, "homg_fem_create: Dirichlet tags");
-    if (st == HOMG_OK && nt > 0)
+    if (st == HOMG_OK && nt > 0 && m->ctx_node_markers) { /* a refined GMG level's, made there */
+        markers = m->ctx_node_markers;
+        fem->lent_markers = 1;
+    } else if (st == HOMG_OK && nt > 0) {
         st = upload_i32(ctx, &markers, m->node_markers, (size_t)m->num_nodes, "homg_fem_create: node markers");
+    }
     if (st == HOMG_OK)
         st = homg__alloc(ctx, 2 * sizeof(int32_t), (void **)&counts, "homg_fem_create: mask counts");
     if (st == HOMG_OK && (st = fem->k->mask(&ctx->ex, &p, nt > 0 ? m->num_facets : 0, fem->facets, fem->facet_tags,
@@ -385,7 +392,11 @@ static homg_status create(homg_fem *fem)
     }
     HOMG_TRY(build_pattern(fem));
     HOMG_TRY(homg__alloc(ctx, 6 * sizeof(uint64_t), (void **)&fem->check_slots, "homg_fem_create: check slots"));
-    if (fem->mesh->num_facets > 0) {
+    if (fem->mesh->num_facets > 0 && fem->mesh->ctx_facets) { /* a refined GMG level's, made there */
+        fem->facets = fem->mesh->ctx_facets;
+        fem->facet_tags = fem->mesh->ctx_facet_tags;
+        fem->lent_facets = 1;
+    } else if (fem->mesh->num_facets > 0) {
         size_t nf = (size_t)fem->mesh->num_facets;
         HOMG_TRY(upload_i32(ctx, &fem->facets, fem->mesh->facets, nf * fem->mesh->dim, "homg_fem_create: facets"));
         HOMG_TRY(upload_i32(ctx, &fem->facet_tags, fem->mesh->facet_tags, nf, "homg_fem_create: facet tags"));

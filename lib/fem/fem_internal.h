@@ -23,10 +23,11 @@ struct homg_fem {
     int32_t *row_ptr, *col_idx;
     void *values, *rhs;
     uint8_t *mask;
-    int32_t *markers, *tags;      /* P1 with Dirichlet tags: the node markers and tags the mask was built from */
-    int32_t *mask_counts;         /* P1: the mask's two counts on the device until read (read_mask_counts) */
-    uint64_t *check_slots;        /* 6 answers of the coefficient scan (coeffs.c) */
-    int32_t *facets, *facet_tags; /* boundary facets for the Neumann load (NULL: none) */
+    int32_t *markers, *tags;       /* P1 with Dirichlet tags: the node markers and tags the mask was built from */
+    int32_t *mask_counts;          /* P1: the mask's two counts on the device until read (read_mask_counts) */
+    uint64_t *check_slots;         /* 6 answers of the coefficient scan (coeffs.c) */
+    int32_t *facets, *facet_tags;  /* boundary facets for the Neumann load (NULL: none) */
+    int lent_facets, lent_markers; /* facets + facet_tags, markers: the mesh's ctx copies (not freed here) */
     /* COLOR */
     int32_t *color_ptr;   /* host, num_colors + 1 */
     int32_t *color_elems; /* ctx */

@@ -230,8 +230,8 @@ static homg_status level_sigma(homg_gmg *g, int l, double **dev)
  * tags), else by a host loop and an upload (P2: level 0's mesh is not fem's). */
 static homg_status level_dirichlet(homg_gmg *g, int l, const homg_fem *fem, double **dev)
 {
-    const homg_mesh *m = g->lv[l].mesh;
-    const int32_t *mk = homg_mesh_node_markers(m), *dmk, *dtags;
+    homg_mesh *m = g->lv[l].mesh;
+    const int32_t *mk, *dmk, *dtags;
     int32_t n = homg_mesh_num_nodes(m);
     int nt = g->desc.num_dirichlet_tags;
     double *h;
@@ -248,6 +248,8 @@ static homg_status level_dirichlet(homg_gmg *g, int l, const homg_fem *fem, doub
                          "GMG: Dirichlet values");
         return HOMG_OK;
     }
+    HOMG_TRY(homg__mesh_to_host(m)); /* a refined level's markers are made in the ctx's space */
+    mk = homg_mesh_node_markers(m);
     h = (double *)homg__host_array(g->ctx, (size_t)n, sizeof *h, "GMG Dirichlet values");
     if (!h)
         return HOMG_ERROR_OUT_OF_MEMORY;
@@ -754,7 +756,7 @@ homg_mesh *homg_gmg_mesh(const homg_gmg *g, int level)
     homg_mesh *m = g && level >= 0 && level < g->nlevels ? g->lv[level].mesh : NULL;
     homg_status st;
     int saved;
-    if (!m || homg_mesh_coords(m)) /* a host mesh, or already copied */
+    if (!m || (homg_mesh_coords(m) && homg_mesh_node_markers(m))) /* a host mesh, or already copied */
         return m;
     if (homg__enter(g->ctx, &saved) != HOMG_OK)
         return NULL;

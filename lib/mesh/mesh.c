@@ -128,10 +128,10 @@ static homg_status finish(homg_ctx *ctx, mesh_arrays *a, const char *source, int
     if (st == HOMG_OK && !a->element_tags && !a->volume_elsewhere &&
         !(a->element_tags = (int32_t *)calloc((size_t)a->num_elements, sizeof(int32_t))))
         st = homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
-    if (st == HOMG_OK && a->num_facets && !a->facet_tags &&
+    if (st == HOMG_OK && a->num_facets && !a->facet_tags && !a->facets_elsewhere &&
         !(a->facet_tags = (int32_t *)calloc((size_t)a->num_facets, sizeof(int32_t))))
         st = homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
-    if (st == HOMG_OK && !a->node_markers) {
+    if (st == HOMG_OK && !a->node_markers && !a->facets_elsewhere) {
         /* the largest tag of the facets through the node */
         a->node_markers = (int32_t *)calloc((size_t)a->num_nodes, sizeof(int32_t));
         if (!a->node_markers)
@@ -227,6 +227,37 @@ homg_status homg_mesh_create(homg_ctx *ctx, const homg_mesh_data *d, homg_mesh *
     return homg__mesh_finish(ctx, &a, NULL, out);
 }
 
+/* The facets, facet tags and node markers of a mesh that has them only in the ctx's space. */
+static homg_status facets_to_host(homg_mesh *m)
+{
+    homg_ctx *ctx = m->ctx;
+    size_t nf = (size_t)m->num_facets * m->dim * sizeof(int32_t), nt = (size_t)m->num_facets * sizeof(int32_t),
+           nm = (size_t)m->num_nodes * sizeof(int32_t);
+    int32_t *f, *t, *mk;
+    homg_status st;
+    if (m->node_markers || !m->ctx_node_markers)
+        return HOMG_OK;
+    f = (int32_t *)malloc(nf + 1);
+    t = (int32_t *)malloc(nt + 1);
+    mk = (int32_t *)malloc(nm + 1);
+    st = f && t && mk ? HOMG_OK : homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
+    if (st == HOMG_OK && ((nf && (st = ctx->mem->copy(&ctx->ex, f, m->ctx_facets, nf, HOMG_D2H)) != HOMG_OK) ||
+                          (nt && (st = ctx->mem->copy(&ctx->ex, t, m->ctx_facet_tags, nt, HOMG_D2H)) != HOMG_OK) ||
+                          (st = ctx->mem->copy(&ctx->ex, mk, m->ctx_node_markers, nm, HOMG_D2H)) != HOMG_OK ||
+                          (st = ctx->mem->sync(&ctx->ex)) != HOMG_OK))
+        homg__backend_fail(ctx, st, "mesh: copying a level's facets to the host");
+    if (st != HOMG_OK) {
+        free(f);
+        free(t);
+        free(mk);
+        return st;
+    }
+    m->facets = f;
+    m->facet_tags = t;
+    m->node_markers = mk;
+    return HOMG_OK;
+}
+
 homg_status homg__mesh_to_host(homg_mesh *m)
 {
     homg_ctx *ctx = m->ctx;
@@ -236,6 +267,7 @@ homg_status homg__mesh_to_host(homg_mesh *m)
     double *x;
     int32_t *el, *tg;
     homg_status st;
+    HOMG_TRY(facets_to_host(m));
     if (m->coords || !m->ctx_coords)
         return HOMG_OK;
     x = (double *)malloc(nc + 1);
@@ -263,12 +295,16 @@ void homg_mesh_destroy(homg_mesh *m)
 {
     if (!m)
         return;
-    if (m->ctx_coords || m->ctx_elements || m->ctx_element_tags) {
+    if (m->ctx_coords || m->ctx_elements || m->ctx_element_tags || m->ctx_facets || m->ctx_facet_tags ||
+        m->ctx_node_markers) {
         int saved;
         if (homg__enter(m->ctx, &saved) == HOMG_OK) {
             homg__free(m->ctx, m->ctx_coords);
             homg__free(m->ctx, m->ctx_elements);
             homg__free(m->ctx, m->ctx_element_tags);
+            homg__free(m->ctx, m->ctx_facets);
+            homg__free(m->ctx, m->ctx_facet_tags);
+            homg__free(m->ctx, m->ctx_node_markers);
             homg__leave(m->ctx, saved);
         }
     }
