@@ -21,6 +21,7 @@
 #include "core/internal.h"
 #include "devcopy.h"
 #include "fem/fem_kernels.h"
+#include "mesh/mesh_internal.h"
 #include "homg.h"
 #include "host_system.h"
 #include "testutil.h"
@@ -512,9 +513,33 @@ static uint64_t *pattern_on(homg_ctx *ctx, int nd, int32_t n, int32_t ne, const 
     return h;
 }
 
+/* The pattern keys from a mesh's sorted edges (pattern_from_edges: u edges,
+ * n rows; host edges uploaded) on ctx: a host copy of the 2 u + n keys. */
+static uint64_t *edges_pattern_on(homg_ctx *ctx, const uint64_t *edges, int32_t u, int32_t n)
+{
+    const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
+    int shift = homg_cpu_sort_bits_for((uint64_t)(n > 1 ? n - 1 : 1));
+    size_t nkeys = 3 * (size_t)u + (size_t)n, tb = 0, nnz = 2 * (size_t)u + (size_t)n;
+    void *d_edges = homg_test_up(ctx, edges, (size_t)u * 8 + 8), *temp;
+    uint64_t *keys = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8),
+             *alt = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
+    uint64_t *h = (uint64_t *)malloc(nnz * 8);
+    assert_int_equal(k->pattern_temp_bytes(&ctx->ex, nkeys, 2 * shift, &tb), HOMG_OK);
+    temp = homg_test_up(ctx, NULL, tb);
+    if (k->pattern_from_edges(&ctx->ex, (const uint64_t *)d_edges, u, shift, n, keys, alt, temp, tb) != HOMG_OK)
+        fail_msg("pattern_from_edges: %s", ctx->ex.msg);
+    homg_test_down(ctx, h, keys, nnz * 8);
+    homg_free(ctx, d_edges);
+    homg_free(ctx, keys);
+    homg_free(ctx, alt);
+    homg_free(ctx, temp);
+    return h;
+}
+
 /* A generated cube's tetrahedra (U ~ 1.2 unique pairs each): CUDA's pair sort
  * fits the first buffers (fem_pattern_first_keys, ~40 % of the full size),
- * the CPU's full sort asks for the full ones; the same keys. */
+ * the CPU's full sort asks for the full ones; the same keys.  And the same
+ * keys from the mesh's sorted edges (pattern_from_edges) on both backends. */
 static void pattern_first_size_on_a_cube(void)
 {
     homg_mesh_generate_desc d = { 0 };
@@ -533,8 +558,22 @@ static void pattern_first_size_on_a_cube(void)
     assert_memory_equal(g, c, (size_t)nc * 8);
     assert_int_equal(cf, 0);
     assert_int_equal(gf, 1);
-    free(c);
     free(g);
+    {
+        uint64_t *edges = NULL, *ce, *ge;
+        size_t u = 0;
+        assert_int_equal(homg__mesh_edges(cpu, m, &edges, &u), HOMG_OK);
+        assert_int_equal(nc, 2 * (int32_t)u + homg_mesh_num_nodes(m));
+        ce = edges_pattern_on(cpu, edges, (int32_t)u, homg_mesh_num_nodes(m));
+        ge = edges_pattern_on(gpu, edges, (int32_t)u, homg_mesh_num_nodes(m));
+        print_message("pattern from the %d sorted edges: CPU and CUDA = the full sort\n", (int)u);
+        assert_memory_equal(ce, c, (size_t)nc * 8);
+        assert_memory_equal(ge, c, (size_t)nc * 8);
+        free(edges);
+        free(ce);
+        free(ge);
+    }
+    free(c);
     homg_mesh_destroy(m);
 }
 

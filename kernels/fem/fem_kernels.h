@@ -119,6 +119,13 @@ enum fem_check_rule {
     X(homg_status, fem, pattern_keys,                                                                                 \
       (kernel_exec * ex, const fem_problem *p, int shift, uint64_t *keys, uint64_t *keys_alt, size_t cap, void *temp, \
        size_t temp_bytes, int32_t *nnz))                                                                              \
+    /* The same keys of a P1 mesh from its sorted unique edges (a << 32 | b, a < b: the */                            \
+    /* refinement's), 2 num_edges + num_rows of them, with no sort of element pairs and */                            \
+    /* nothing read back; keys and keys_alt hold 3 num_edges + num_rows keys, temp as */                              \
+    /* pattern_temp_bytes for them. */                                                                                \
+    X(homg_status, fem, pattern_from_edges,                                                                           \
+      (kernel_exec * ex, const uint64_t *edges, int32_t num_edges, int shift, int32_t num_rows, uint64_t *keys,       \
+       uint64_t *keys_alt, void *temp, size_t temp_bytes))                                                            \
     /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */                                              \
     X(homg_status, fem, pattern_csr,                                                                                  \
       (kernel_exec * ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows, int32_t *row_ptr,            \

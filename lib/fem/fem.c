@@ -116,8 +116,9 @@ static homg_status pattern_buffers(homg_fem *fem, size_t cap, int bits, uint64_t
 }
 
 /* Sorted unique node pairs on the device (in buffers of the first size, or
- * of the full size where the backend says that was short), then row
- * pointers and columns. */
+ * of the full size where the backend says that was short; or from the
+ * refinement's edges where the caller has them), then row pointers and
+ * columns. */
 static homg_status build_pattern(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
@@ -134,9 +135,17 @@ static homg_status build_pattern(homg_fem *fem)
         ctx->mem->event_destroy(ev[0]);
         return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_fem_create: cannot create timing events");
     }
+    if (fem->edges) /* the refinement's edges: 3 U + rows keys, no sort of pairs, no read */
+        cap = 3 * (size_t)fem->num_edges + (size_t)p.num_dofs;
     st = pattern_buffers(fem, cap, 2 * shift, &keys, &alt, &temp, &temp_bytes);
     if (st == HOMG_OK && ev[0] && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
+    if (st == HOMG_OK && fem->edges) {
+        if ((st = fem->k->pattern_from_edges(ex, fem->edges, fem->num_edges, shift, p.num_dofs, keys, alt, temp,
+                                             temp_bytes)) != HOMG_OK)
+            homg__backend_fail(ctx, st, "homg_fem_create: pattern from edges");
+        nnz = 2 * fem->num_edges + p.num_dofs;
+    }
     for (int pass = 0; pass < 2 && st == HOMG_OK && nnz == 0; pass++) {
         if (pass == 1 && cap < full)
             st = pattern_buffers(fem, cap = full, 2 * shift, &keys, &alt, &temp, &temp_bytes);
@@ -415,16 +424,23 @@ static homg_status create(homg_fem *fem)
     return HOMG_OK;
 }
 
-static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, homg_fem **out);
+static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
+                              int32_t num_edges, homg_fem **out);
 
 homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
 {
-    return fem_create(mesh, desc, 0, out);
+    return fem_create(mesh, desc, 0, NULL, 0, out);
 }
 
 homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
 {
-    return fem_create(mesh, desc, 1, out);
+    return fem_create(mesh, desc, 1, NULL, 0, out);
+}
+
+homg_status homg__fem_create_edges(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
+                                   int32_t num_edges, homg_fem **out)
+{
+    return fem_create(mesh, desc, quick, edges, num_edges, out);
 }
 
 void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **values, void **rhs, uint8_t **mask)
@@ -451,7 +467,8 @@ void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **
     }
 }
 
-static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, homg_fem **out)
+static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
+                              int32_t num_edges, homg_fem **out)
 {
     homg_ctx *ctx;
     homg_fem *fem;
@@ -505,6 +522,8 @@ static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int qu
     fem->mesh = mesh;
     fem->desc = d;
     fem->quick = quick;
+    fem->edges = d.order == 1 ? edges : NULL; /* P1: the pattern is the edges' */
+    fem->num_edges = num_edges;
     fem->desc.dirichlet_tags = NULL; /* the caller's array is read here only */
     fem->info.scheme = d.scheme;
     fem->k = HOMG_KERNELS(&ctx->ex, fem);

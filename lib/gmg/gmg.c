@@ -348,8 +348,13 @@ static homg_status assemble(homg_gmg *g, int l)
     c.sigma_elem = sigma;
     if (st == HOMG_OK) {
         double t0 = fem_part(g, GMG_F_COEFFS, t);
-        /* traced: the public create (synchronised, pattern timed); else no sync */
-        st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
+        /* traced: synchronised, pattern timed; else no sync.  A level whose mesh was refined
+         * here has its edges there (those of the next finer level's P): its pattern from them */
+        const gmg_level *fine = l > 0 && !p2 ? &g->lv[l - 1] : NULL;
+        if (fine && fine->edges)
+            st = homg__fem_create_edges(mesh, &fd, !g->trace, fine->edges, fine->num_edges, &fem);
+        else
+            st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
         g->fem_level_ms[l][0] += now_ms() - t0;
         g->fem_create_ms += now_ms() - t0;
     }
