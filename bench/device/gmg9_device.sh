@@ -32,14 +32,14 @@ for b in bench_gmg_main bench_gmg; do
 echo "== $b --count left $(left)s"; timeout 10 $B/bench/$b --fast --no-rcm --dim 3 --setup-reps 1 --count --out /tmp/c.md 2>&1 | grep -E "cube L=4|count|arena"
 done
 for b in bench_gmg_main bench_gmg; do
-[ -n "$NSYS" ] && [ $(left) -gt 40 ] || break
+[ -n "$NSYS" ] && [ $(left) -gt 60 ] || break
 echo "== nsys $b (setup-reps 3) left $(left)s"
 timeout 30 $NSYS profile -t cuda --sample=none --cpuctxsw=none -f true -o /tmp/ns_$b $B/bench/$b --fast --no-rcm --dim 3 --setup-reps 3 --out /tmp/n.md > /tmp/ns_$b.out 2>&1; echo "rc=$?"
 timeout 20 $NSYS stats -q -r cuda_api_sum -f csv -o $OUT/nsys_$b /tmp/ns_$b.nsys-rep > /dev/null 2>&1; echo "stats rc=$?"
 head -25 $OUT/nsys_${b}_cuda_api_sum.csv 2>/dev/null
 done
 echo "== ncu kernel durations of one create (branch) left $(left)s"
-t=$(left); [ $t -gt 45 ] && t=45
+t=$(($(left) - 5)); [ $t -gt 45 ] && t=45
 [ $t -gt 12 ] && timeout $t ncu --clock-control none --metrics gpu__time_duration.sum --csv --launch-count 900 $B/bench/bench_gmg \
   --fast --no-rcm --dim 3 --setup-reps 1 --out /tmp/ncu_all.md > $OUT/ncu_create.csv 2>&1; echo "rc=$?"
 wc -l $OUT/ncu_create.csv 2>/dev/null
