@@ -4,13 +4,14 @@
 # from the refinement's edges.  Tests + memcheck, then bench_gmg of main (bench_gmg_main: /work/main's build of
 # c321091, the branch point) and of the branch interleaved (order alternating), --count of each, an nsys CUDA API
 # summary of each (if nsys is there) and, time left, ncu kernel durations of one branch create.  Logs into $OUT.
-# Run: tar xJf .carry-dev/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH; sh bench/device/gmg9_device.sh
+# Run (the device copies /work/main's tree; the branch's pack, baseline and this script in /work/main/.carry-gmg9/):
+# tar xJf .carry-gmg9/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH; CARRY=.carry-gmg9 sh .carry-gmg9/gmg9_device.sh
 L=$OUT/gmg9.log
 B=.devbuild
 A="--fast --no-rcm --dim 3 --setup-reps 7"
 T0=$(date +%s)
 left() { echo $((170 - ($(date +%s) - T0))); }
-cp .carry-base/bench_gmg_main $B/bench/bench_gmg_main 2>/dev/null
+cp ${CARRY:-.carry-base}/bench_gmg_main $B/bench/bench_gmg_main # the device runs in /work/main's tree: CARRY=.carry-gmg9 there
 NSYS=$(command -v nsys || ls /usr/local/cuda/bin/nsys /opt/nvidia/nsight-systems/*/bin/nsys /usr/local/cuda/nsight-systems*/bin/nsys 2>/dev/null | head -1)
 {
 echo "== $(date -u) build $(cat .devlibs/build-id)"; nvidia-smi -L; echo "nsys: ${NSYS:-none}"
