@@ -26,14 +26,8 @@ HOMG_HD void fem_pattern_merge_row(const uint64_t *upper, const uint64_t *lower,
 
 /* Edge k (a << 32 | b, a < b: the refinement's sorted edges) as an upper key
  * a << shift | b (the same order), and its transpose b << shift | a. */
-HOMG_HD uint64_t fem_pattern_edge_upper(uint64_t e, int shift)
-{
-    return ((e >> 32) << shift) | (e & 0xffffffffu);
-}
+HOMG_HD uint64_t fem_pattern_edge_upper(uint64_t e, int shift) { return ((e >> 32) << shift) | (e & 0xffffffffu); }
 
-HOMG_HD uint64_t fem_pattern_edge_lower(uint64_t e, int shift)
-{
-    return ((e & 0xffffffffu) << shift) | (e >> 32);
-}
+HOMG_HD uint64_t fem_pattern_edge_lower(uint64_t e, int shift) { return ((e & 0xffffffffu) << shift) | (e >> 32); }
 
 #endif

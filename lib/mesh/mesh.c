@@ -227,67 +227,49 @@ homg_status homg_mesh_create(homg_ctx *ctx, const homg_mesh_data *d, homg_mesh *
     return homg__mesh_finish(ctx, &a, NULL, out);
 }
 
-/* The facets, facet tags and node markers of a mesh that has them only in the ctx's space. */
-static homg_status facets_to_host(homg_mesh *m)
+/* Host copies (malloc'd) of three arrays of the ctx's space, bytes[k] each
+ * (0: an empty array), into out[k]; nothing kept on failure (what: the message). */
+static homg_status arrays_to_host(homg_ctx *ctx, void *const src[3], const size_t bytes[3], void *out[3],
+                                  const char *what)
 {
-    homg_ctx *ctx = m->ctx;
-    size_t nf = (size_t)m->num_facets * m->dim * sizeof(int32_t), nt = (size_t)m->num_facets * sizeof(int32_t),
-           nm = (size_t)m->num_nodes * sizeof(int32_t);
-    int32_t *f, *t, *mk;
-    homg_status st;
-    if (m->node_markers || !m->ctx_node_markers)
-        return HOMG_OK;
-    f = (int32_t *)malloc(nf + 1);
-    t = (int32_t *)malloc(nt + 1);
-    mk = (int32_t *)malloc(nm + 1);
-    st = f && t && mk ? HOMG_OK : homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
-    if (st == HOMG_OK && ((nf && (st = ctx->mem->copy(&ctx->ex, f, m->ctx_facets, nf, HOMG_D2H)) != HOMG_OK) ||
-                          (nt && (st = ctx->mem->copy(&ctx->ex, t, m->ctx_facet_tags, nt, HOMG_D2H)) != HOMG_OK) ||
-                          (st = ctx->mem->copy(&ctx->ex, mk, m->ctx_node_markers, nm, HOMG_D2H)) != HOMG_OK ||
-                          (st = ctx->mem->sync(&ctx->ex)) != HOMG_OK))
-        homg__backend_fail(ctx, st, "mesh: copying a level's facets to the host");
-    if (st != HOMG_OK) {
-        free(f);
-        free(t);
-        free(mk);
-        return st;
+    homg_status st = HOMG_OK;
+    for (int k = 0; k < 3; k++)
+        if (!(out[k] = malloc(bytes[k] + 1)))
+            st = homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
+    for (int k = 0; k < 3 && st == HOMG_OK; k++)
+        if (bytes[k] && (st = ctx->mem->copy(&ctx->ex, out[k], src[k], bytes[k], HOMG_D2H)) != HOMG_OK)
+            homg__backend_fail(ctx, st, what);
+    if (st == HOMG_OK && (st = ctx->mem->sync(&ctx->ex)) != HOMG_OK)
+        homg__backend_fail(ctx, st, what);
+    for (int k = 0; k < 3 && st != HOMG_OK; k++) {
+        free(out[k]);
+        out[k] = NULL;
     }
-    m->facets = f;
-    m->facet_tags = t;
-    m->node_markers = mk;
-    return HOMG_OK;
+    return st;
 }
 
 homg_status homg__mesh_to_host(homg_mesh *m)
 {
-    homg_ctx *ctx = m->ctx;
-    size_t nc = (size_t)m->num_nodes * m->dim * sizeof(double);
-    size_t ne = (size_t)m->num_elements * (m->dim + 1) * sizeof(int32_t),
-           nt = (size_t)m->num_elements * sizeof(int32_t);
-    double *x;
-    int32_t *el, *tg;
-    homg_status st;
-    HOMG_TRY(facets_to_host(m));
-    if (m->coords || !m->ctx_coords)
-        return HOMG_OK;
-    x = (double *)malloc(nc + 1);
-    el = (int32_t *)malloc(ne + 1);
-    tg = (int32_t *)malloc(nt + 1);
-    st = x && el && tg ? HOMG_OK : homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
-    if (st == HOMG_OK && ((st = ctx->mem->copy(&ctx->ex, x, m->ctx_coords, nc, HOMG_D2H)) != HOMG_OK ||
-                          (st = ctx->mem->copy(&ctx->ex, el, m->ctx_elements, ne, HOMG_D2H)) != HOMG_OK ||
-                          (st = ctx->mem->copy(&ctx->ex, tg, m->ctx_element_tags, nt, HOMG_D2H)) != HOMG_OK ||
-                          (st = ctx->mem->sync(&ctx->ex)) != HOMG_OK))
-        homg__backend_fail(ctx, st, "mesh: copying a level to the host");
-    if (st != HOMG_OK) {
-        free(x);
-        free(el);
-        free(tg);
-        return st;
+    void *out[3];
+    if (!m->node_markers && m->ctx_node_markers) { /* facets, their tags and markers made in the ctx's space */
+        void *src[3] = { m->ctx_facets, m->ctx_facet_tags, m->ctx_node_markers };
+        size_t bytes[3] = { (size_t)m->num_facets * m->dim * sizeof(int32_t), (size_t)m->num_facets * sizeof(int32_t),
+                            (size_t)m->num_nodes * sizeof(int32_t) };
+        HOMG_TRY(arrays_to_host(m->ctx, src, bytes, out, "mesh: copying a level's facets to the host"));
+        m->facets = (int32_t *)out[0];
+        m->facet_tags = (int32_t *)out[1];
+        m->node_markers = (int32_t *)out[2];
     }
-    m->coords = x;
-    m->elements = el;
-    m->element_tags = tg;
+    if (!m->coords && m->ctx_coords) { /* coordinates, elements and their tags */
+        void *src[3] = { m->ctx_coords, m->ctx_elements, m->ctx_element_tags };
+        size_t bytes[3] = { (size_t)m->num_nodes * m->dim * sizeof(double),
+                            (size_t)m->num_elements * (m->dim + 1) * sizeof(int32_t),
+                            (size_t)m->num_elements * sizeof(int32_t) };
+        HOMG_TRY(arrays_to_host(m->ctx, src, bytes, out, "mesh: copying a level to the host"));
+        m->coords = (double *)out[0];
+        m->elements = (int32_t *)out[1];
+        m->element_tags = (int32_t *)out[2];
+    }
     return HOMG_OK;
 }
 
