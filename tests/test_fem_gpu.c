@@ -21,6 +21,7 @@
 #include "core/internal.h"
 #include "devcopy.h"
 #include "fem/fem_kernels.h"
+#include "mesh/mesh_internal.h"
 #include "homg.h"
 #include "host_system.h"
 #include "testutil.h"
@@ -471,14 +472,16 @@ static void check_partition(const part_run *r, int dim, int32_t n, int32_t ne, c
 }
 
 /* The sorted unique pattern keys of random elements on ctx (nd unknowns each
- * among n): *nnz and a host copy of the keys (malloc'd). */
-static uint64_t *pattern_on(homg_ctx *ctx, int nd, int32_t n, int32_t ne, const int32_t *dofs, int32_t *nnz)
+ * among n): *nnz and a host copy of the keys (malloc'd).  As fem.c asks:
+ * buffers of fem_pattern_first_keys, then (*nnz = 0: short) of the full size;
+ * *first: whether the first size was enough. */
+static uint64_t *pattern_on(homg_ctx *ctx, int nd, int32_t n, int32_t ne, const int32_t *dofs, int32_t *nnz, int *first)
 {
     const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
     int shift = homg_cpu_sort_bits_for((uint64_t)(n > 1 ? n - 1 : 1));
-    size_t nkeys = (size_t)ne * nd * nd + (size_t)n, tb = 0;
+    size_t nkeys, tb = 0;
     fem_problem p;
-    uint64_t *keys, *alt, *h;
+    uint64_t *keys, *alt, *h = NULL;
     void *temp, *d_dofs = homg_test_up(ctx, dofs, ((size_t)ne * nd + 1) * 4);
     memset(&p, 0, sizeof p);
     p.dim = 3;
@@ -487,19 +490,91 @@ static uint64_t *pattern_on(homg_ctx *ctx, int nd, int32_t n, int32_t ne, const 
     p.nd = nd;
     p.num_dofs = n;
     p.dofs = p.elements = (const int32_t *)d_dofs;
-    keys = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
-    alt = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
+    *nnz = 0;
+    for (int pass = 0; pass < 2 && *nnz == 0; pass++) {
+        nkeys = pass == 0 ? fem_pattern_first_keys(&p) : fem_pattern_full_keys(&p);
+        keys = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
+        alt = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
+        assert_int_equal(k->pattern_temp_bytes(&ctx->ex, nkeys, 2 * shift, &tb), HOMG_OK);
+        temp = homg_test_up(ctx, NULL, tb);
+        if (k->pattern_keys(&ctx->ex, &p, shift, keys, alt, nkeys, temp, tb, nnz) != HOMG_OK)
+            fail_msg("pattern_keys: %s", ctx->ex.msg);
+        *first = pass == 0 && *nnz > 0;
+        if (*nnz > 0) {
+            h = (uint64_t *)malloc((size_t)*nnz * 8 + 8);
+            homg_test_down(ctx, h, keys, (size_t)*nnz * 8);
+        }
+        homg_free(ctx, keys);
+        homg_free(ctx, alt);
+        homg_free(ctx, temp);
+    }
+    assert_true(*nnz > 0); /* the full size is always enough */
+    homg_free(ctx, d_dofs);
+    return h;
+}
+
+/* The pattern keys from a mesh's sorted edges (pattern_from_edges: u edges,
+ * n rows; host edges uploaded) on ctx: a host copy of the 2 u + n keys. */
+static uint64_t *edges_pattern_on(homg_ctx *ctx, const uint64_t *edges, int32_t u, int32_t n)
+{
+    const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
+    int shift = homg_cpu_sort_bits_for((uint64_t)(n > 1 ? n - 1 : 1));
+    size_t nkeys = 3 * (size_t)u + (size_t)n, tb = 0, nnz = 2 * (size_t)u + (size_t)n;
+    void *d_edges = homg_test_up(ctx, edges, (size_t)u * 8 + 8), *temp;
+    uint64_t *keys = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8),
+             *alt = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
+    uint64_t *h = (uint64_t *)malloc(nnz * 8);
     assert_int_equal(k->pattern_temp_bytes(&ctx->ex, nkeys, 2 * shift, &tb), HOMG_OK);
     temp = homg_test_up(ctx, NULL, tb);
-    if (k->pattern_keys(&ctx->ex, &p, shift, keys, alt, temp, tb, nnz) != HOMG_OK)
-        fail_msg("pattern_keys: %s", ctx->ex.msg);
-    h = (uint64_t *)malloc((size_t)*nnz * 8 + 8);
-    homg_test_down(ctx, h, keys, (size_t)*nnz * 8);
-    homg_free(ctx, d_dofs);
+    if (k->pattern_from_edges(&ctx->ex, (const uint64_t *)d_edges, u, shift, n, keys, alt, temp, tb) != HOMG_OK)
+        fail_msg("pattern_from_edges: %s", ctx->ex.msg);
+    homg_test_down(ctx, h, keys, nnz * 8);
+    homg_free(ctx, d_edges);
     homg_free(ctx, keys);
     homg_free(ctx, alt);
     homg_free(ctx, temp);
     return h;
+}
+
+/* A generated cube's tetrahedra (U ~ 1.2 unique pairs each): CUDA's pair sort
+ * fits the first buffers (fem_pattern_first_keys, ~40 % of the full size),
+ * the CPU's full sort asks for the full ones; the same keys.  And the same
+ * keys from the mesh's sorted edges (pattern_from_edges) on both backends. */
+static void pattern_first_size_on_a_cube(void)
+{
+    homg_mesh_generate_desc d = { 0 };
+    homg_mesh *m = NULL;
+    int32_t nc = 0, ng = 0;
+    int cf = 1, gf = 0;
+    uint64_t *c, *g;
+    d.cells = quick ? 5 : 24;
+    d.size = 4;
+    assert_int_equal(homg_mesh_generate_cube(cpu, &d, &m), HOMG_OK);
+    c = pattern_on(cpu, 4, homg_mesh_num_nodes(m), homg_mesh_num_elements(m), homg_mesh_elements(m), &nc, &cf);
+    g = pattern_on(gpu, 4, homg_mesh_num_nodes(m), homg_mesh_num_elements(m), homg_mesh_elements(m), &ng, &gf);
+    print_message("pattern: cube K=%d, %d nodes: %d keys (first buffers enough: CPU %d, CUDA %d)\n", d.cells,
+                  (int)homg_mesh_num_nodes(m), (int)nc, cf, gf);
+    assert_int_equal(ng, nc);
+    assert_memory_equal(g, c, (size_t)nc * 8);
+    assert_int_equal(cf, 0);
+    assert_int_equal(gf, 1);
+    free(g);
+    {
+        uint64_t *edges = NULL, *ce, *ge;
+        size_t u = 0;
+        assert_int_equal(homg__mesh_edges(cpu, m, &edges, &u), HOMG_OK);
+        assert_int_equal(nc, 2 * (int32_t)u + homg_mesh_num_nodes(m));
+        ce = edges_pattern_on(cpu, edges, (int32_t)u, homg_mesh_num_nodes(m));
+        ge = edges_pattern_on(gpu, edges, (int32_t)u, homg_mesh_num_nodes(m));
+        print_message("pattern from the %d sorted edges: CPU and CUDA = the full sort\n", (int)u);
+        assert_memory_equal(ce, c, (size_t)nc * 8);
+        assert_memory_equal(ge, c, (size_t)nc * 8);
+        free(edges);
+        free(ce);
+        free(ge);
+    }
+    free(c);
+    homg_mesh_destroy(m);
 }
 
 /* The pattern's keys (kernels/fem/pattern.*: CUDA sorts the pairs a < b and
@@ -516,6 +591,7 @@ static void gpu_pattern_matches_cpu(void **state)
     for (int t = 0; t < (quick ? 4 : 16); t++) {
         int nd = nds[t % 4], repeat = (t / 4) % 2;
         int32_t n = 1 + (int32_t)(homg_rng_uniform(&rng) * (quick ? 200 : 30000)), nc = 0, ng = 0;
+        int cf = 0, gf = 0;
         int32_t ne = n < nd ? 0 : (int32_t)(homg_rng_uniform(&rng) * 2 * n);
         int32_t *dofs = (int32_t *)malloc(((size_t)ne * nd + 1) * 4);
         uint64_t *c, *g;
@@ -531,10 +607,10 @@ static void gpu_pattern_matches_cpu(void **state)
                 } while (again);
                 dofs[(size_t)e * nd + a] = v;
             }
-        c = pattern_on(cpu, nd, n, ne, dofs, &nc);
-        g = pattern_on(gpu, nd, n, ne, dofs, &ng);
-        print_message("pattern: nd %d, %d unknowns, %d elements%s: %d keys\n", nd, (int)n, (int)ne,
-                      repeat ? " (repeated unknowns)" : "", (int)nc);
+        c = pattern_on(cpu, nd, n, ne, dofs, &nc, &cf);
+        g = pattern_on(gpu, nd, n, ne, dofs, &ng, &gf);
+        print_message("pattern: nd %d, %d unknowns, %d elements%s: %d keys (first buffers enough: CPU %d, CUDA %d)\n",
+                      nd, (int)n, (int)ne, repeat ? " (repeated unknowns)" : "", (int)nc, cf, gf);
         assert_int_equal(ng, nc);
         assert_memory_equal(g, c, (size_t)nc * 8);
         assert_true(nc >= n);
@@ -542,6 +618,7 @@ static void gpu_pattern_matches_cpu(void **state)
         free(g);
         free(dofs);
     }
+    pattern_first_size_on_a_cube();
 }
 
 static void gpu_partition_matches_cpu(void **state)

@@ -227,7 +227,7 @@ static void test_tag_values(void **state)
             d.dirichlet_tag_values = vals;
             d.dirichlet_value = -7;
             g = make_gmg(ctx, c, dim, &d);
-            mk = homg_mesh_node_markers(g->lv[0].mesh);
+            mk = homg_mesh_node_markers(homg_gmg_mesh(g, 0)); /* a refined level's host copy */
             n = homg_mesh_num_nodes(g->lv[0].mesh);
             mask = g->lv[0].dfixed ? g->lv[0].dfixed : g->lv[0].fixed;
             rhs = homg_gmg_rhs(g);
@@ -530,8 +530,11 @@ static void test_device_prolongation(void **state)
         d.dirichlet_tags = tags;
         d.num_dirichlet_tags = 2;
         g = make_gmg(ctx, c, dim, &d);
-        for (int l = 0; l + 1 < g->nlevels; l++) /* refined levels: no host copy until homg_gmg_mesh */
+        for (int l = 0; l + 1 < g->nlevels; l++) { /* refined levels: no host copy until homg_gmg_mesh */
             assert_null(homg_mesh_coords(g->lv[l].mesh));
+            assert_null(homg_mesh_facets(g->lv[l].mesh)); /* facets and markers made there too */
+            assert_null(homg_mesh_node_markers(g->lv[l].mesh));
+        }
         for (int l = 0; l + 1 < g->nlevels; l++) {
             const gmg_level *lv = &g->lv[l], *cv = &g->lv[l + 1];
             const csr_matrix *p = &lv->p.csr;
@@ -991,6 +994,39 @@ static void test_nested_meshes(void **state)
     }
 }
 
+/* A coarse boundary facet that is no face of any element (facet 3 joins two
+ * nodes no element edge joins): refused with homg_mesh_refine's words and the
+ * facet's index, by the device set-up (facets refined by the backend, read
+ * once after all levels) and by the host one (Galerkin: host P), nothing made. */
+static void bad_facet_is_named(homg_ctx *ctx, homg_mesh *c, homg_gmg_desc d)
+{
+    homg_mesh_data md = { 0 };
+    int32_t nf = homg_mesh_num_facets(c), *fa = malloc(sizeof(int32_t) * 2 * nf);
+    homg_mesh *bad = NULL;
+    homg_gmg *g = NULL;
+    memcpy(fa, homg_mesh_facets(c), sizeof(int32_t) * 2 * nf);
+    fa[6] = 0;
+    fa[7] = homg_mesh_num_nodes(c) - 1; /* opposite corners of the square */
+    md.dim = 2;
+    md.num_nodes = homg_mesh_num_nodes(c);
+    md.num_elements = homg_mesh_num_elements(c);
+    md.num_facets = nf;
+    md.coords = homg_mesh_coords(c);
+    md.elements = homg_mesh_elements(c);
+    md.facets = fa;
+    md.facet_tags = homg_mesh_facet_tags(c);
+    assert_int_equal(homg_mesh_create(ctx, &md, &bad), HOMG_OK);
+    d.levels = 3;
+    for (int op = HOMG_GMG_COARSE_OP_REDISCRETISE; op <= HOMG_GMG_COARSE_OP_GALERKIN; op++) {
+        d.coarse_op = (homg_gmg_coarse_op)op;
+        HOMG_TEST_REFUSED(ctx, homg_gmg_create(bad, &d, &g), HOMG_ERROR_INVALID_ARGUMENT,
+                          "refining level 3: homg_mesh_refine: boundary facet 3 is not a face of any element");
+        assert_null(g);
+    }
+    homg_mesh_destroy(bad);
+    free(fa);
+}
+
 static void test_bad_input(void **state)
 {
     homg_ctx *ctx = cpu_ctx();
@@ -1056,6 +1092,7 @@ static void test_bad_input(void **state)
         homg_mesh_destroy(inv);
         free(el);
     }
+    bad_facet_is_named(ctx, c, d);
     assert_int_equal(homg_gmg_create(NULL, &d, &g), HOMG_ERROR_INVALID_ARGUMENT);
     assert_int_equal(homg_gmg_create(c, &d, NULL), HOMG_ERROR_INVALID_ARGUMENT);
     homg_mesh_destroy(c);

@@ -738,13 +738,17 @@ static void assert_same_mesh(const homg_mesh *a, const homg_mesh *b)
     assert_memory_equal(homg_mesh_element_tags(a), homg_mesh_element_tags(b),
                         sizeof(int32_t) * homg_mesh_num_elements(a));
     assert_memory_equal(homg_mesh_node_markers(a), homg_mesh_node_markers(b), sizeof(int32_t) * homg_mesh_num_nodes(a));
-    if (homg_mesh_num_facets(a))
+    if (homg_mesh_num_facets(a)) {
         assert_memory_equal(homg_mesh_facets(a), homg_mesh_facets(b), sizeof(int32_t) * dim * homg_mesh_num_facets(a));
+        assert_memory_equal(homg_mesh_facet_tags(a), homg_mesh_facet_tags(b),
+                            sizeof(int32_t) * homg_mesh_num_facets(a));
+    }
 }
 
 /* The device set-up's refinement (no host copy of the levels: coordinates,
- * elements and element tags, children's tags made by refine_elements, only in
- * the ctx's space until homg__mesh_to_host) equals homg_mesh_refine's. */
+ * elements and element tags, children's tags made by refine_elements, facets,
+ * their tags and node markers by refine_facets and facet_markers, only in the
+ * ctx's space until homg__mesh_to_host) equals homg_mesh_refine's. */
 static void assert_device_refine(homg_ctx *ctx, homg_mesh *c, int nl, homg_mesh **ref)
 {
     homg_mesh *got[8];
@@ -753,6 +757,8 @@ static void assert_device_refine(homg_ctx *ctx, homg_mesh *c, int nl, homg_mesh 
     assert_int_equal(homg__gmg_refine_device(ctx, c, nl, got, edges, count, NULL), HOMG_OK);
     for (int l = 0; l < nl - 1; l++) {
         assert_null(homg_mesh_coords(got[l]));
+        assert_true(homg_mesh_num_facets(got[l]) == 0 || !homg_mesh_facets(got[l]));
+        assert_true(homg_mesh_num_facets(got[l]) == 0 || !homg_mesh_node_markers(got[l]));
         assert_int_equal(homg__mesh_to_host(got[l]), HOMG_OK);
         assert_same_mesh(got[l], ref[l]);
         homg_mesh_destroy(got[l]);

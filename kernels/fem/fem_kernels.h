@@ -33,6 +33,25 @@ typedef struct fem_problem {
     const double *f_elem, *f_node; /* f_node: one value per unknown (num_dofs) */
 } fem_problem;
 
+/* The pattern's key buffers (pattern_keys): room for every element node pair
+ * and diagonal, which the full sort needs (always enough) ... */
+static inline size_t fem_pattern_full_keys(const fem_problem *p)
+{
+    return (size_t)p->num_elements * p->nd * p->nd + (size_t)p->num_dofs;
+}
+
+/* ... and the first size asked for: what CUDA's pair sort needs, pairs a < b
+ * and 3 U + rows for U unique pairs, on a usual mesh (U ~ 1.2 per tetrahedron
+ * of 6 pairs, ~1.5 per triangle of 3): for the 65^3 cube 2 x 77 MB instead
+ * of 2 x 203 MB.  Other element types, or a mesh where that is short, take
+ * the full size (pattern_keys says so by *nnz = 0). */
+static inline size_t fem_pattern_first_keys(const fem_problem *p)
+{
+    size_t pairs = (size_t)p->num_elements * (p->nd * (p->nd - 1) / 2), full = fem_pattern_full_keys(p);
+    size_t first = p->nd == 4 ? pairs + (size_t)p->num_dofs : p->nd == 3 ? 2 * pairs + (size_t)p->num_dofs : full;
+    return first < full ? first : full;
+}
+
 /* Neumann data: outward flux sigma du/dn per facet tag (passed by value to kernels). */
 #define FEM_MAX_NEUMANN 64
 typedef struct fem_flux_table {
@@ -91,64 +110,73 @@ enum fem_check_rule {
 };
 #define FEM_CHECK_NONE UINT64_MAX /* check_values' answer when every item passes */
 
-#define FEM_KERNELS(X)                                                                                              \
-    /* Pattern: sorted unique keys row << shift | col of all element node pairs and */                              \
-    /* every diagonal, left in keys[0 .. *nnz) (*nnz is read back to the host). */                                  \
-    X(homg_status, fem, pattern_temp_bytes, (kernel_exec * ex, size_t num_keys, int bits, size_t *bytes))           \
-    X(homg_status, fem, pattern_keys,                                                                               \
-      (kernel_exec * ex, const fem_problem *p, int shift, uint64_t *keys, uint64_t *keys_alt, void *temp,           \
-       size_t temp_bytes, int32_t *nnz))                                                                            \
-    /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */                                            \
-    X(homg_status, fem, pattern_csr,                                                                                \
-      (kernel_exec * ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows, int32_t *row_ptr,          \
-       int32_t *col_idx))                                                                                           \
-    /* Seed 002's Algorithm 1, one thread (CPU only: UNSUPPORTED on CUDA).  Values and rhs zeroed before. */        \
-    X(homg_status, fem, numeric_serial, (kernel_exec * ex, const fem_problem *p, const fem_system *s))              \
-    /* Element colouring: colour c is elems[color_ptr[c] .. color_ptr[c+1]) (color_ptr on the host). */             \
-    /* Values and rhs zeroed before. */                                                                             \
-    X(homg_status, fem, numeric_color,                                                                              \
-      (kernel_exec * ex, const fem_problem *p, const fem_system *s, const int32_t *elems, const int32_t *color_ptr, \
-       int32_t num_colors))                                                                                         \
-    /* Patches: writes every value and rhs entry (no zeroing needed). */                                            \
-    X(homg_status, fem, numeric_patch,                                                                              \
-      (kernel_exec * ex, const fem_problem *p, const fem_system *s, const fem_patches *patches))                    \
-    /* The patch partition (partition.h) from the pattern's row pointers (nnz entries): maps, */                    \
-    /* a scan and a sort on the backend; the counts read back once (synchronises). */                               \
-    X(homg_status, fem, partition_temp_bytes,                                                                       \
-      (kernel_exec * ex, int32_t num_nodes, int32_t num_elements, size_t * bytes))                                  \
-    X(homg_status, fem, partition,                                                                                  \
-      (kernel_exec * ex, const fem_problem *p, const int32_t *row_ptr, int32_t nnz, int32_t patch_nnz,              \
-       fem_partition *out, void *temp, size_t temp_bytes))                                                          \
-    /* The P1 Dirichlet mask (mask.h): 2 for a node in no element, 1 for a node of a facet (tag ftags) or */        \
-    /* with a marker whose tag is in tags[0 .. num_tags) (exec's space), else 0; counts[0] = */                     \
-    /* the 1s, counts[1] = the non-zeros (exec's space, queued). */                                                 \
-    X(homg_status, fem, mask,                                                                                       \
-      (kernel_exec * ex, const fem_problem *p, int32_t num_facets, const int32_t *facets, const int32_t *ftags,     \
-       const int32_t *markers, const int32_t *tags, int num_tags, uint8_t *mask, int32_t *counts))                  \
-    /* Per-thread scratch the patch pass needs (0 on CUDA, which uses shared memory). */                            \
-    X(size_t, fem, patch_scratch_bytes,                                                                             \
-      (kernel_exec * ex, int32_t max_nnz, int32_t max_nodes, homg_precision precision))                             \
-    /* Neumann: rhs[v] += q |F| / dim for each node v of each facet F whose tag has flux q in t */                  \
-    /* (facets: num_facets * dim nodes, exec's space; after the numeric pass, before Dirichlet). */                 \
-    X(homg_status, fem, neumann,                                                                                    \
-      (kernel_exec * ex, const fem_problem *p, const fem_system *s, int32_t num_facets, const int32_t *facets,      \
-       const int32_t *facet_tags, const fem_flux_table *t))                                                         \
-    /* *first (exec's space) = the smallest i < n whose item breaks `rule` (only items with mask[i] == 1 */         \
-    /* when mask is set), or FEM_CHECK_NONE; */                                                                     \
-    /* queued (the caller reads *first back once for all the arrays it checks). */                                  \
-    X(homg_status, fem, check_values,                                                                               \
-      (kernel_exec * ex, const double *x, int64_t n, int rule, const uint8_t *mask, uint64_t *first))               \
-    /* Right-hand side only (rhs zeroed before; mask may be NULL): each element's load, less its */                 \
-    /* matrix's Dirichlet columns times g, added to the rows of its unmasked unknowns (atomics). */                 \
-    X(homg_status, fem, numeric_rhs,                                                                                \
-      (kernel_exec * ex, const fem_problem *p, const fem_system *s, const uint8_t *mask, double g,                  \
-       const double *g_node))                                                                                       \
-    /* Right-hand side only, after numeric_rhs and the Neumann load: masked rows' rhs = g (mask 1) or 0. */         \
-    X(homg_status, fem, rhs_rows,                                                                                   \
-      (kernel_exec * ex, const fem_system *s, const uint8_t *mask, double g, const double *g_node))                 \
-    /* Dirichlet: mask 1 rows become unit rows with rhs g, mask 2 (no element) unit rows with */                    \
-    /* rhs 0; other rows move their mask columns times g to the rhs and zero them. */                               \
-    X(homg_status, fem, dirichlet,                                                                                  \
+#define FEM_KERNELS(X)                                                                                                \
+    /* Pattern: sorted unique keys row << shift | col of all element node pairs and */                                \
+    /* every diagonal, left in keys[0 .. *nnz) (*nnz is read back to the host); keys and */                           \
+    /* keys_alt hold cap keys each: *nnz = 0 (HOMG_OK) where that is too short for the */                             \
+    /* backend's way, then ask again with cap = fem_pattern_full_keys (always enough). */                             \
+    X(homg_status, fem, pattern_temp_bytes, (kernel_exec * ex, size_t num_keys, int bits, size_t *bytes))             \
+    X(homg_status, fem, pattern_keys,                                                                                 \
+      (kernel_exec * ex, const fem_problem *p, int shift, uint64_t *keys, uint64_t *keys_alt, size_t cap, void *temp, \
+       size_t temp_bytes, int32_t *nnz))                                                                              \
+    /* The same keys of a P1 mesh from its sorted unique edges (a << 32 | b, a < b: the */                            \
+    /* refinement's), 2 num_edges + num_rows of them, with no sort of element pairs and */                            \
+    /* nothing read back; keys and keys_alt hold 3 num_edges + num_rows keys, temp as */                              \
+    /* pattern_temp_bytes for them. */                                                                                \
+    X(homg_status, fem, pattern_from_edges,                                                                           \
+      (kernel_exec * ex, const uint64_t *edges, int32_t num_edges, int shift, int32_t num_rows, uint64_t *keys,       \
+       uint64_t *keys_alt, void *temp, size_t temp_bytes))                                                            \
+    /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */                                              \
+    X(homg_status, fem, pattern_csr,                                                                                  \
+      (kernel_exec * ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows, int32_t *row_ptr,            \
+       int32_t *col_idx))                                                                                             \
+    /* Seed 002's Algorithm 1, one thread (CPU only: UNSUPPORTED on CUDA).  Values and rhs zeroed before. */          \
+    X(homg_status, fem, numeric_serial, (kernel_exec * ex, const fem_problem *p, const fem_system *s))                \
+    /* Element colouring: colour c is elems[color_ptr[c] .. color_ptr[c+1]) (color_ptr on the host). */               \
+    /* Values and rhs zeroed before. */                                                                               \
+    X(homg_status, fem, numeric_color,                                                                                \
+      (kernel_exec * ex, const fem_problem *p, const fem_system *s, const int32_t *elems, const int32_t *color_ptr,   \
+       int32_t num_colors))                                                                                           \
+    /* Patches: writes every value and rhs entry (no zeroing needed). */                                              \
+    X(homg_status, fem, numeric_patch,                                                                                \
+      (kernel_exec * ex, const fem_problem *p, const fem_system *s, const fem_patches *patches))                      \
+    /* The patch partition (partition.h) from the pattern's row pointers (nnz entries): maps, */                      \
+    /* a scan and a sort on the backend; the counts read back once (synchronises). */                                 \
+    X(homg_status, fem, partition_temp_bytes,                                                                         \
+      (kernel_exec * ex, int32_t num_nodes, int32_t num_elements, size_t * bytes))                                    \
+    X(homg_status, fem, partition,                                                                                    \
+      (kernel_exec * ex, const fem_problem *p, const int32_t *row_ptr, int32_t nnz, int32_t patch_nnz,                \
+       fem_partition *out, void *temp, size_t temp_bytes))                                                            \
+    /* The P1 Dirichlet mask (mask.h): 2 for a node in no element, 1 for a node of a facet (tag ftags) or */          \
+    /* with a marker whose tag is in tags[0 .. num_tags) (exec's space), else 0; counts[0] = */                       \
+    /* the 1s, counts[1] = the non-zeros (exec's space, queued). */                                                   \
+    X(homg_status, fem, mask,                                                                                         \
+      (kernel_exec * ex, const fem_problem *p, int32_t num_facets, const int32_t *facets, const int32_t *ftags,       \
+       const int32_t *markers, const int32_t *tags, int num_tags, uint8_t *mask, int32_t *counts))                    \
+    /* Per-thread scratch the patch pass needs (0 on CUDA, which uses shared memory). */                              \
+    X(size_t, fem, patch_scratch_bytes,                                                                               \
+      (kernel_exec * ex, int32_t max_nnz, int32_t max_nodes, homg_precision precision))                               \
+    /* Neumann: rhs[v] += q |F| / dim for each node v of each facet F whose tag has flux q in t */                    \
+    /* (facets: num_facets * dim nodes, exec's space; after the numeric pass, before Dirichlet). */                   \
+    X(homg_status, fem, neumann,                                                                                      \
+      (kernel_exec * ex, const fem_problem *p, const fem_system *s, int32_t num_facets, const int32_t *facets,        \
+       const int32_t *facet_tags, const fem_flux_table *t))                                                           \
+    /* *first (exec's space) = the smallest i < n whose item breaks `rule` (only items with mask[i] == 1 */           \
+    /* when mask is set), or FEM_CHECK_NONE; */                                                                       \
+    /* queued (the caller reads *first back once for all the arrays it checks). */                                    \
+    X(homg_status, fem, check_values,                                                                                 \
+      (kernel_exec * ex, const double *x, int64_t n, int rule, const uint8_t *mask, uint64_t *first))                 \
+    /* Right-hand side only (rhs zeroed before; mask may be NULL): each element's load, less its */                   \
+    /* matrix's Dirichlet columns times g, added to the rows of its unmasked unknowns (atomics). */                   \
+    X(homg_status, fem, numeric_rhs,                                                                                  \
+      (kernel_exec * ex, const fem_problem *p, const fem_system *s, const uint8_t *mask, double g,                    \
+       const double *g_node))                                                                                         \
+    /* Right-hand side only, after numeric_rhs and the Neumann load: masked rows' rhs = g (mask 1) or 0. */           \
+    X(homg_status, fem, rhs_rows,                                                                                     \
+      (kernel_exec * ex, const fem_system *s, const uint8_t *mask, double g, const double *g_node))                   \
+    /* Dirichlet: mask 1 rows become unit rows with rhs g, mask 2 (no element) unit rows with */                      \
+    /* rhs 0; other rows move their mask columns times g to the rhs and zero them. */                                 \
+    X(homg_status, fem, dirichlet,                                                                                    \
       (kernel_exec * ex, const fem_system *s, const uint8_t *mask, double g, const double *g_node))
 
 typedef struct fem_kernels {

@@ -1,6 +1,10 @@
 /* pattern.c -- CPU twin of the CSR pattern build: element node-pair keys,
- * radix sort, unique, row pointers by binary search. */
+ * radix sort, unique, row pointers by binary search; from a refinement's
+ * edges, CUDA's way (transposes sorted, rows merged: pattern.h). */
 #include "fem_element.h"
+#include "pattern.h"
+
+#include <string.h>
 
 homg_status homg_cpu_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes)
 {
@@ -12,13 +16,16 @@ homg_status homg_cpu_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, in
 }
 
 homg_status homg_cpu_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys,
-                                      uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
+                                      uint64_t *keys_alt, size_t cap, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     int nv = p->nd;
     int64_t per = (int64_t)nv * nv, pairs = (int64_t)p->num_elements * per, n = pairs + p->num_dofs;
     (void)ex;
     (void)temp;
     (void)temp_bytes;
+    *nnz = 0;
+    if (cap < (size_t)n) /* the full sort only: the caller asks again with room for every key */
+        return HOMG_OK;
 #pragma omp parallel for schedule(static)
     for (int64_t e = 0; e < p->num_elements; e++) {
         const int32_t *v = p->dofs + e * nv;
@@ -47,5 +54,25 @@ homg_status homg_cpu_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int3
         /* first key of row r or later */
         row_ptr[r] = sorted_lower_u64(keys, 0, nnz, (uint64_t)r << shift);
     }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_fem_pattern_from_edges(kernel_exec *ex, const uint64_t *edges, int32_t num_edges, int shift,
+                                            int32_t num_rows, uint64_t *keys, uint64_t *keys_alt, void *temp,
+                                            size_t temp_bytes)
+{
+    uint64_t *up = keys_alt, *lo = keys, *out = keys_alt + num_edges;
+    (void)ex;
+    (void)temp;
+    (void)temp_bytes;
+    for (int32_t k = 0; k < num_edges; k++) {
+        up[k] = fem_pattern_edge_upper(edges[k], shift);
+        lo[k] = fem_pattern_edge_lower(edges[k], shift);
+    }
+    homg_cpu_sort_u64(lo, keys + num_edges, (size_t)num_edges, 2 * shift);
+#pragma omp parallel for schedule(static) if (num_rows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < num_rows; i++)
+        fem_pattern_merge_row(up, lo, num_edges, shift, i, out);
+    memcpy(keys, out, ((size_t)2 * num_edges + (size_t)num_rows) * sizeof(uint64_t));
     return HOMG_OK;
 }

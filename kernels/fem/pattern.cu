@@ -5,6 +5,7 @@
  * binary search.  CPU twin: pattern.c beside it (the full sort, same keys). */
 #include "core/cuda_check.h"
 #include "fem_element.h"
+#include "pattern.h"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_select.cuh>
@@ -85,22 +86,35 @@ __global__ void fem_pattern_merge_kernel(const uint64_t *upper, const uint64_t *
                                          int32_t num_rows, uint64_t *out)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= num_rows)
-        return;
-    int32_t l0 = sorted_lower_u64(lower, 0, u, (uint64_t)i << shift),
-            l1 = sorted_lower_u64(lower, l0, u, (uint64_t)(i + 1) << shift),
-            u0 = sorted_lower_u64(upper, 0, u, (uint64_t)i << shift),
-            u1 = sorted_lower_u64(upper, u0, u, (uint64_t)(i + 1) << shift);
-    int64_t at = (int64_t)l0 + u0 + i;
-    for (int32_t k = l0; k < l1; k++)
-        out[at++] = lower[k];
-    out[at++] = ((uint64_t)i << shift) | (uint64_t)i;
-    for (int32_t k = u0; k < u1; k++)
-        out[at++] = upper[k];
+    if (i < num_rows)
+        fem_pattern_merge_row(upper, lower, u, shift, i, out);
+}
+
+/* The rows from the u sorted upper keys at up = alt[0, u): their transposes
+ * sorted in keys[0, 2u), merged into alt[u, 3u + rows), copied to keys. */
+static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift, int32_t rows, uint64_t *keys,
+                                           uint64_t *alt, void *work, size_t work_bytes)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    uint64_t *up = alt, *lo = keys, *lo_alt = keys + u, *out = alt + u;
+    int32_t nnz = 2 * u + rows;
+    cub::DoubleBuffer<uint64_t> dl(lo, lo_alt);
+    if (u > 0) {
+        fem_pattern_swap_kernel<<<blocks_for(u), THREADS, 0, s>>>(up, u, shift, lo);
+        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_swap_kernel");
+        HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, dl, u, 0, 2 * shift, s));
+    }
+    if (rows > 0) {
+        fem_pattern_merge_kernel<<<blocks_for(rows), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows, out);
+        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_merge_kernel");
+    }
+    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(keys, out, (size_t)nnz * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
+    return HOMG_OK;
 }
 
 /* The faster path; *nnz = 0 when it cannot run (a repeated node, or the
- * buffers too short: 3 U + rows keys needed), then the caller runs the full one. */
+ * buffers of cap keys too short: max(pairs, 3 U + rows) needed), then the
+ * caller runs the full one. */
 static homg_status pattern_pairs(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys, uint64_t *alt,
                                  void *temp, size_t temp_bytes, size_t cap, int32_t *nnz)
 {
@@ -111,7 +125,7 @@ static homg_status pattern_pairs(kernel_exec *ex, const fem_problem *p, int shif
     void *work = (unsigned char *)temp + COUNT_BYTES;
     size_t work_bytes = temp_bytes - COUNT_BYTES;
     *nnz = 0;
-    if (n <= 0)
+    if (n <= 0 || (size_t)n > cap)
         return HOMG_OK;
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(d_count, 0, 2 * sizeof(int), s));
     fem_pattern_upper_kernel<<<blocks_for(n), THREADS, 0, s>>>(*p, shift, keys, d_count + 1);
@@ -124,21 +138,10 @@ static homg_status pattern_pairs(kernel_exec *ex, const fem_problem *p, int shif
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
     if (h[1] || h[0] <= 0 || h[0] > n || 3 * (size_t)h[0] + (size_t)p->num_dofs > cap)
         return HOMG_OK;
-    {
-        int32_t u = h[0];
-        uint64_t *up = alt, *lo = keys, *lo_alt = keys + u, *out = alt + u; /* up: alt[0, u), out: alt[u, 3u + rows) */
-        if (uq != alt)
-            HOMG_CUDA_TRY(ex, cudaMemcpyAsync(up, uq, (size_t)u * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
-        fem_pattern_swap_kernel<<<blocks_for(u), THREADS, 0, s>>>(up, u, shift, lo);
-        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_swap_kernel");
-        cub::DoubleBuffer<uint64_t> dl(lo, lo_alt);
-        HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, dl, u, 0, 2 * shift, s));
-        fem_pattern_merge_kernel<<<blocks_for(p->num_dofs), THREADS, 0, s>>>(up, dl.Current(), u, shift, p->num_dofs,
-                                                                             out);
-        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_merge_kernel");
-        *nnz = 2 * u + p->num_dofs;
-        HOMG_CUDA_TRY(ex, cudaMemcpyAsync(keys, out, (size_t)*nnz * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
-    }
+    if (uq != alt) /* the upper keys at alt[0, u) */
+        HOMG_CUDA_TRY(ex, cudaMemcpyAsync(alt, uq, (size_t)h[0] * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
+    HOMG_TRY(pattern_rows_from_upper(ex, h[0], shift, p->num_dofs, keys, alt, work, work_bytes));
+    *nnz = 2 * h[0] + p->num_dofs;
     return HOMG_OK;
 }
 
@@ -157,7 +160,7 @@ homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, i
 }
 
 homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, int shift, uint64_t *keys,
-                                       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *nnz)
+                                       uint64_t *keys_alt, size_t cap, void *temp, size_t temp_bytes, int32_t *nnz)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int nv = p->nd;
@@ -169,8 +172,8 @@ homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, in
     if (n <= 0 || n > 0x7fffffff || temp_bytes <= COUNT_BYTES)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "pattern: bad key count %lld or workspace",
                               (long long)n);
-    HOMG_TRY(pattern_pairs(ex, p, shift, keys, keys_alt, temp, temp_bytes, (size_t)n, nnz));
-    if (*nnz > 0)
+    HOMG_TRY(pattern_pairs(ex, p, shift, keys, keys_alt, temp, temp_bytes, cap, nnz));
+    if (*nnz > 0 || cap < (size_t)n) /* done, or too short for the full sort: the caller asks again */
         return HOMG_OK;
     fem_pattern_keys_kernel<<<blocks_for(n), THREADS, 0, s>>>(*p, shift, keys);
     HOMG_CUDA_LAUNCHED(ex, "fem_pattern_keys_kernel");
@@ -201,4 +204,26 @@ homg_status homg_cuda_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int
     fem_pattern_rows_kernel<<<blocks_for((int64_t)num_rows + 1), THREADS, 0, s>>>(keys, nnz, shift, num_rows, row_ptr);
     HOMG_CUDA_LAUNCHED(ex, "fem_pattern_rows_kernel");
     return HOMG_OK;
+}
+
+__global__ void fem_pattern_edges_kernel(const uint64_t *edges, int32_t u, int shift, uint64_t *upper)
+{
+    int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < u)
+        upper[k] = fem_pattern_edge_upper(edges[k], shift);
+}
+
+homg_status homg_cuda_fem_pattern_from_edges(kernel_exec *ex, const uint64_t *edges, int32_t num_edges, int shift,
+                                             int32_t num_rows, uint64_t *keys, uint64_t *keys_alt, void *temp,
+                                             size_t temp_bytes)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (temp_bytes <= COUNT_BYTES)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "pattern: no workspace");
+    if (num_edges > 0) {
+        fem_pattern_edges_kernel<<<blocks_for(num_edges), THREADS, 0, s>>>(edges, num_edges, shift, keys_alt);
+        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_edges_kernel");
+    }
+    return pattern_rows_from_upper(ex, num_edges, shift, num_rows, keys, keys_alt, (unsigned char *)temp + COUNT_BYTES,
+                                   temp_bytes - COUNT_BYTES);
 }

@@ -74,6 +74,17 @@ typedef struct ell_matrix {
       (kernel_exec * ex, int dim, int32_t num_elements, const int32_t *elements, int32_t num_nodes,                  \
        const uint64_t *edges, int32_t num_edges, const double *fine, int32_t *children, const int32_t *tags,         \
        int32_t *child_tags))                                                                                         \
+    /* The children of num_facets boundary facets (refine_facet_children) and their */                               \
+    /* tags; where a facet is not a face of any element, *bad (exec's space, int32, */                               \
+    /* not zeroed here) = max(*bad, num_facets - the first such facet). */                                           \
+    X(homg_status, gmg, refine_facets,                                                                               \
+      (kernel_exec * ex, int dim, int32_t num_facets, const int32_t *facets, const int32_t *tags, int32_t num_nodes, \
+       const uint64_t *edges, int32_t num_edges, int32_t *children, int32_t *child_tags, int32_t *bad))              \
+    /* markers[i] (num_nodes) = the largest positive tag of the facets through node i, */                            \
+    /* else 0 (homg_mesh's node markers of a mesh with facets). */                                                   \
+    X(homg_status, gmg, facet_markers,                                                                               \
+      (kernel_exec * ex, int dim, int32_t num_facets, const int32_t *facets, const int32_t *tags, int32_t num_nodes, \
+       int32_t *markers))                                                                                            \
     /* P of a mesh refined from nc nodes with the ne sorted edges (prolong.h), masked */                             \
     /* by the Dirichlet rows (uint8 per row, fine and coarse): count[i] = row i's */                                 \
     /* entries; then, p->row_ptr filled (a scan of count) and col_idx/values */                                      \

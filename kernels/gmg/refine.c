@@ -4,6 +4,7 @@
 #include "refine.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 homg_status homg_cpu_gmg_refine_temp_bytes(kernel_exec *ex, size_t num_keys, size_t *bytes)
 {
@@ -54,5 +55,34 @@ homg_status homg_cpu_gmg_refine_elements(kernel_exec *ex, int dim, int32_t num_e
         for (int t = 0; tags && t < nc; t++)
             child_tags[(size_t)e * nc + t] = tags[e];
     }
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_refine_facets(kernel_exec *ex, int dim, int32_t num_facets, const int32_t *facets,
+                                       const int32_t *tags, int32_t num_nodes, const uint64_t *edges, int32_t num_edges,
+                                       int32_t *children, int32_t *child_tags, int32_t *bad)
+{
+    int32_t first = num_facets;
+    (void)ex;
+    for (int32_t f = 0; f < num_facets; f++)
+        if (!refine_facet_children(dim, facets, tags, f, num_nodes, edges, num_edges, children, child_tags) &&
+            f < first)
+            first = f;
+    if (first < num_facets && num_facets - first > *bad)
+        *bad = num_facets - first;
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_gmg_facet_markers(kernel_exec *ex, int dim, int32_t num_facets, const int32_t *facets,
+                                       const int32_t *tags, int32_t num_nodes, int32_t *markers)
+{
+    (void)ex;
+    memset(markers, 0, (size_t)num_nodes * sizeof *markers);
+    for (int32_t f = 0; f < num_facets; f++)
+        for (int k = 0; k < dim; k++) {
+            int32_t *mk = markers + facets[(size_t)f * dim + k];
+            if (tags[f] > *mk)
+                *mk = tags[f];
+        }
     return HOMG_OK;
 }

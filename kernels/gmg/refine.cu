@@ -108,3 +108,48 @@ homg_status homg_cuda_gmg_refine_elements(kernel_exec *ex, int dim, int32_t num_
     HOMG_CUDA_LAUNCHED(ex, "refinement elements");
     return HOMG_OK;
 }
+
+__global__ static void refine_facets_kernel(int dim, int32_t nf, const int32_t *facets, const int32_t *tags, int32_t nn,
+                                            const uint64_t *edges, int32_t ne, int32_t *children, int32_t *child_tags,
+                                            int32_t *bad)
+{
+    FOR_ROWS(f, nf)
+    {
+        if (!refine_facet_children(dim, facets, tags, f, nn, edges, ne, children, child_tags))
+            atomicMax(bad, (int)(nf - f)); /* the first such facet, as the host names it */
+    }
+}
+
+homg_status homg_cuda_gmg_refine_facets(kernel_exec *ex, int dim, int32_t num_facets, const int32_t *facets,
+                                        const int32_t *tags, int32_t num_nodes, const uint64_t *edges,
+                                        int32_t num_edges, int32_t *children, int32_t *child_tags, int32_t *bad)
+{
+    if (num_facets == 0)
+        return HOMG_OK;
+    refine_facets_kernel<<<launch_blocks(num_facets), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
+        dim, num_facets, facets, tags, num_nodes, edges, num_edges, children, child_tags, bad);
+    HOMG_CUDA_LAUNCHED(ex, "refinement facets");
+    return HOMG_OK;
+}
+
+__global__ static void facet_markers_kernel(int dim, int32_t nf, const int32_t *facets, const int32_t *tags,
+                                            int32_t *markers)
+{
+    FOR_ROWS(f, nf)
+    {
+        for (int k = 0; k < dim && tags[f] > 0; k++)
+            atomicMax(markers + facets[(size_t)f * dim + k], tags[f]);
+    }
+}
+
+homg_status homg_cuda_gmg_facet_markers(kernel_exec *ex, int dim, int32_t num_facets, const int32_t *facets,
+                                        const int32_t *tags, int32_t num_nodes, int32_t *markers)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(markers, 0, (size_t)num_nodes * sizeof(int32_t), s));
+    if (num_facets == 0)
+        return HOMG_OK;
+    facet_markers_kernel<<<launch_blocks(num_facets), HOMG_THREADS, 0, s>>>(dim, num_facets, facets, tags, markers);
+    HOMG_CUDA_LAUNCHED(ex, "facet markers");
+    return HOMG_OK;
+}

@@ -108,4 +108,37 @@ HOMG_HD void refine_node(int dim, const double *coarse, int32_t nn, const uint64
     }
 }
 
+/* The children of boundary facet f (2 segments or 4 triangles, dim nodes each)
+ * into out + f * (2 or 4) * dim, its tag to each child: homg_mesh_refine's
+ * rule (lib/mesh/generate.c, refine_facets).  0 where an edge of the facet is
+ * not among the sorted edges (not a face of any element; its midpoint is then
+ * the edge's first end, an index in range), else 1. */
+HOMG_HD int refine_facet_children(int dim, const int32_t *facets, const int32_t *tags, int64_t f, int32_t nn,
+                                  const uint64_t *edges, int32_t ne, int32_t *out, int32_t *out_tags)
+{
+    const int32_t *v = facets + f * dim;
+    int32_t mm[3];
+    int ok = 1;
+    for (int k = 0; k < (dim == 2 ? 1 : 3); k++) { /* midpoints of v0v1, v1v2, v2v0 */
+        uint64_t key = refine_key(v[k], v[(k + 1) % dim]);
+        int32_t i = sorted_lower_u64(edges, 0, ne, key);
+        int found = i < ne && edges[i] == key;
+        ok &= found;
+        mm[k] = found ? nn + i : v[k];
+    }
+    if (dim == 2) {
+        int32_t t[4] = { v[0], mm[0], mm[0], v[1] };
+        for (int k = 0; k < 4; k++)
+            out[4 * f + k] = t[k];
+        out_tags[2 * f] = out_tags[2 * f + 1] = tags[f];
+    } else {
+        int32_t t[12] = { v[0], mm[0], mm[2], mm[0], v[1], mm[1], mm[2], mm[1], v[2], mm[0], mm[1], mm[2] };
+        for (int k = 0; k < 12; k++)
+            out[12 * f + k] = t[k];
+        for (int s = 0; s < 4; s++)
+            out_tags[4 * f + s] = tags[f];
+    }
+    return ok;
+}
+
 #endif

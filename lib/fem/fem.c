@@ -42,12 +42,15 @@ void homg_fem_destroy(homg_fem *fem)
         homg__free(fem->ctx, fem->values);
         homg__free(fem->ctx, fem->rhs);
         homg__free(fem->ctx, fem->mask);
-        homg__free(fem->ctx, fem->markers);
+        if (!fem->lent_markers)
+            homg__free(fem->ctx, fem->markers);
         homg__free(fem->ctx, fem->tags);
         homg__free(fem->ctx, fem->mask_counts);
         homg__free(fem->ctx, fem->check_slots);
-        homg__free(fem->ctx, fem->facets);
-        homg__free(fem->ctx, fem->facet_tags);
+        if (!fem->lent_facets) {
+            homg__free(fem->ctx, fem->facets);
+            homg__free(fem->ctx, fem->facet_tags);
+        }
         homg__free(fem->ctx, fem->color_elems);
         homg__free(fem->ctx, fem->dofs);
         for (int i = 0; i < 9; i++)
@@ -91,14 +94,38 @@ static fem_system system_of(const homg_fem *fem)
     return s;
 }
 
-/* Sorted unique node pairs on the device, then row pointers and columns. */
+/* keys, alt: cap keys each, and the sort's workspace for them (freed first). */
+static homg_status pattern_buffers(homg_fem *fem, size_t cap, int bits, uint64_t **keys, uint64_t **alt, void **temp,
+                                   size_t *temp_bytes)
+{
+    homg_ctx *ctx = fem->ctx;
+    homg_status st;
+    homg__free(ctx, *keys);
+    homg__free(ctx, *alt);
+    homg__free(ctx, *temp);
+    *keys = *alt = NULL;
+    *temp = NULL;
+    *temp_bytes = 0;
+    if ((st = fem->k->pattern_temp_bytes(&ctx->ex, cap, bits, temp_bytes)) != HOMG_OK)
+        return homg__backend_fail(ctx, st, "homg_fem_create: pattern");
+    HOMG_TRY(homg__alloc(ctx, cap * sizeof(uint64_t), (void **)keys, "homg_fem_create: pattern keys"));
+    HOMG_TRY(homg__alloc(ctx, cap * sizeof(uint64_t), (void **)alt, "homg_fem_create: pattern keys"));
+    if (*temp_bytes)
+        HOMG_TRY(homg__alloc(ctx, *temp_bytes, temp, "homg_fem_create: sort workspace"));
+    return HOMG_OK;
+}
+
+/* Sorted unique node pairs on the device (in buffers of the first size, or
+ * of the full size where the backend says that was short; or from the
+ * refinement's edges where the caller has them), then row pointers and
+ * columns. */
 static homg_status build_pattern(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
     kernel_exec *ex = &ctx->ex;
     fem_problem p = geometry(fem);
-    int nv = p.nd, shift = homg_cpu_sort_bits_for((uint64_t)(p.num_dofs > 1 ? p.num_dofs - 1 : 1));
-    size_t nkeys = (size_t)p.num_elements * nv * nv + (size_t)p.num_dofs, temp_bytes = 0;
+    int shift = homg_cpu_sort_bits_for((uint64_t)(p.num_dofs > 1 ? p.num_dofs - 1 : 1));
+    size_t cap = fem_pattern_first_keys(&p), full = fem_pattern_full_keys(&p), temp_bytes = 0;
     uint64_t *keys = NULL, *alt = NULL;
     void *temp = NULL, *ev[2] = { NULL, NULL };
     int32_t nnz = 0;
@@ -108,19 +135,26 @@ static homg_status build_pattern(homg_fem *fem)
         ctx->mem->event_destroy(ev[0]);
         return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_fem_create: cannot create timing events");
     }
-    st = fem->k->pattern_temp_bytes(ex, nkeys, 2 * shift, &temp_bytes);
-    if (st != HOMG_OK)
-        st = homg__backend_fail(ctx, st, "homg_fem_create: pattern");
-    if (st == HOMG_OK)
-        st = homg__alloc(ctx, nkeys * sizeof(uint64_t), (void **)&keys, "homg_fem_create: pattern keys");
-    if (st == HOMG_OK)
-        st = homg__alloc(ctx, nkeys * sizeof(uint64_t), (void **)&alt, "homg_fem_create: pattern keys");
-    if (st == HOMG_OK && temp_bytes)
-        st = homg__alloc(ctx, temp_bytes, &temp, "homg_fem_create: sort workspace");
+    if (fem->edges) /* the refinement's edges: 3 U + rows keys, no sort of pairs, no read */
+        cap = 3 * (size_t)fem->num_edges + (size_t)p.num_dofs;
+    st = pattern_buffers(fem, cap, 2 * shift, &keys, &alt, &temp, &temp_bytes);
     if (st == HOMG_OK && ev[0] && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
-    if (st == HOMG_OK && (st = fem->k->pattern_keys(ex, &p, shift, keys, alt, temp, temp_bytes, &nnz)) != HOMG_OK)
-        homg__backend_fail(ctx, st, "homg_fem_create: pattern");
+    if (st == HOMG_OK && fem->edges) {
+        if ((st = fem->k->pattern_from_edges(ex, fem->edges, fem->num_edges, shift, p.num_dofs, keys, alt, temp,
+                                             temp_bytes)) != HOMG_OK)
+            homg__backend_fail(ctx, st, "homg_fem_create: pattern from edges");
+        nnz = 2 * fem->num_edges + p.num_dofs;
+    }
+    for (int pass = 0; pass < 2 && st == HOMG_OK && nnz == 0; pass++) {
+        if (pass == 1 && cap < full)
+            st = pattern_buffers(fem, cap = full, 2 * shift, &keys, &alt, &temp, &temp_bytes);
+        if (st == HOMG_OK &&
+            (st = fem->k->pattern_keys(ex, &p, shift, keys, alt, cap, temp, temp_bytes, &nnz)) != HOMG_OK)
+            homg__backend_fail(ctx, st, "homg_fem_create: pattern");
+    }
+    if (st == HOMG_OK && nnz <= 0)
+        st = homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_fem_create: pattern: no keys in buffers of %zu", cap);
     if (st == HOMG_OK) {
         fem->info.nnz = nnz;
         st = homg__alloc(ctx, ((size_t)p.num_dofs + 1) * sizeof(int32_t), (void **)&fem->row_ptr,
@@ -211,8 +245,12 @@ static homg_status device_mask(homg_fem *fem)
         homg__alloc(ctx, (size_t)fem->num_dofs + 1, (void **)&fem->mask, "homg_fem_create: Dirichlet mask");
     if (st == HOMG_OK && nt > 0)
         st = upload_i32(ctx, &tags, fem->desc.dirichlet_tags, (size_t)nt, "homg_fem_create: Dirichlet tags");
-    if (st == HOMG_OK && nt > 0)
+    if (st == HOMG_OK && nt > 0 && m->ctx_node_markers) { /* a refined GMG level's, made there */
+        markers = m->ctx_node_markers;
+        fem->lent_markers = 1;
+    } else if (st == HOMG_OK && nt > 0) {
         st = upload_i32(ctx, &markers, m->node_markers, (size_t)m->num_nodes, "homg_fem_create: node markers");
+    }
     if (st == HOMG_OK)
         st = homg__alloc(ctx, 2 * sizeof(int32_t), (void **)&counts, "homg_fem_create: mask counts");
     if (st == HOMG_OK && (st = fem->k->mask(&ctx->ex, &p, nt > 0 ? m->num_facets : 0, fem->facets, fem->facet_tags,
@@ -363,7 +401,11 @@ static homg_status create(homg_fem *fem)
     }
     HOMG_TRY(build_pattern(fem));
     HOMG_TRY(homg__alloc(ctx, 6 * sizeof(uint64_t), (void **)&fem->check_slots, "homg_fem_create: check slots"));
-    if (fem->mesh->num_facets > 0) {
+    if (fem->mesh->num_facets > 0 && fem->mesh->ctx_facets) { /* a refined GMG level's, made there */
+        fem->facets = fem->mesh->ctx_facets;
+        fem->facet_tags = fem->mesh->ctx_facet_tags;
+        fem->lent_facets = 1;
+    } else if (fem->mesh->num_facets > 0) {
         size_t nf = (size_t)fem->mesh->num_facets;
         HOMG_TRY(upload_i32(ctx, &fem->facets, fem->mesh->facets, nf * fem->mesh->dim, "homg_fem_create: facets"));
         HOMG_TRY(upload_i32(ctx, &fem->facet_tags, fem->mesh->facet_tags, nf, "homg_fem_create: facet tags"));
@@ -382,16 +424,23 @@ static homg_status create(homg_fem *fem)
     return HOMG_OK;
 }
 
-static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, homg_fem **out);
+static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
+                              int32_t num_edges, homg_fem **out);
 
 homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
 {
-    return fem_create(mesh, desc, 0, out);
+    return fem_create(mesh, desc, 0, NULL, 0, out);
 }
 
 homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
 {
-    return fem_create(mesh, desc, 1, out);
+    return fem_create(mesh, desc, 1, NULL, 0, out);
+}
+
+homg_status homg__fem_create_edges(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
+                                   int32_t num_edges, homg_fem **out)
+{
+    return fem_create(mesh, desc, quick, edges, num_edges, out);
 }
 
 void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **values, void **rhs, uint8_t **mask)
@@ -418,7 +467,8 @@ void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **
     }
 }
 
-static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, homg_fem **out)
+static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
+                              int32_t num_edges, homg_fem **out)
 {
     homg_ctx *ctx;
     homg_fem *fem;
@@ -472,6 +522,8 @@ static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int qu
     fem->mesh = mesh;
     fem->desc = d;
     fem->quick = quick;
+    fem->edges = d.order == 1 ? edges : NULL; /* P1: the pattern is the edges' */
+    fem->num_edges = num_edges;
     fem->desc.dirichlet_tags = NULL; /* the caller's array is read here only */
     fem->info.scheme = d.scheme;
     fem->k = HOMG_KERNELS(&ctx->ex, fem);

@@ -12,9 +12,11 @@ struct homg_fem {
     homg_fem_desc desc;
     homg_fem_info info;
     const fem_kernels *k;
-    int32_t num_masked; /* Dirichlet + element-less rows */
-    int assembled;      /* a full assembly has run: the matrix has values (coeffs.rhs_only) */
-    int quick;          /* homg__fem_create_quick: no trailing sync, no pattern timing events */
+    int32_t num_masked;    /* Dirichlet + element-less rows */
+    int assembled;         /* a full assembly has run: the matrix has values (coeffs.rhs_only) */
+    int quick;             /* homg__fem_create_quick: no trailing sync, no pattern timing events */
+    const uint64_t *edges; /* homg__fem_create_edges (P1): the mesh's sorted edges, ctx space (not owned) */
+    int32_t num_edges;
     int nd;             /* unknowns per element: dim + 1 (P1) or 6 / 10 (P2) */
     int32_t num_dofs;   /* rows: num_nodes (P1), num_nodes + edges (P2) */
     int32_t *dofs;      /* P2: num_elements * nd unknowns (ctx); P1 uses the mesh's elements */
@@ -23,10 +25,11 @@ struct homg_fem {
     int32_t *row_ptr, *col_idx;
     void *values, *rhs;
     uint8_t *mask;
-    int32_t *markers, *tags;      /* P1 with Dirichlet tags: the node markers and tags the mask was built from */
-    int32_t *mask_counts;         /* P1: the mask's two counts on the device until read (read_mask_counts) */
-    uint64_t *check_slots;        /* 6 answers of the coefficient scan (coeffs.c) */
-    int32_t *facets, *facet_tags; /* boundary facets for the Neumann load (NULL: none) */
+    int32_t *markers, *tags;       /* P1 with Dirichlet tags: the node markers and tags the mask was built from */
+    int32_t *mask_counts;          /* P1: the mask's two counts on the device until read (read_mask_counts) */
+    uint64_t *check_slots;         /* 6 answers of the coefficient scan (coeffs.c) */
+    int32_t *facets, *facet_tags;  /* boundary facets for the Neumann load (NULL: none) */
+    int lent_facets, lent_markers; /* facets + facet_tags, markers: the mesh's ctx copies (not freed here) */
     /* COLOR */
     int32_t *color_ptr;   /* host, num_colors + 1 */
     int32_t *color_elems; /* ctx */
@@ -39,6 +42,13 @@ struct homg_fem {
  * itself (GMG's levels): no synchronisation at the end and no timing events
  * around the pattern (info.pattern_ms and prepare_ms stay 0). */
 homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out);
+/* homg_fem_create (quick: as homg__fem_create_quick) of a P1 mesh whose sorted
+ * unique edges (a << 32 | b, a < b; ctx space, read during the call) the
+ * caller has -- a GMG level refined from them: the pattern from the edges
+ * (pattern_from_edges), no sort of element pairs, no read of its size.  P2:
+ * the edges are not used. */
+homg_status homg__fem_create_edges(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
+                                   int32_t num_edges, homg_fem **out);
 
 /* The assembled system handed over to the caller, who frees the arrays with
  * homg__free: row pointers, columns, values, rhs, Dirichlet mask (ctx space;

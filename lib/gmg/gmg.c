@@ -230,8 +230,8 @@ static homg_status level_sigma(homg_gmg *g, int l, double **dev)
  * tags), else by a host loop and an upload (P2: level 0's mesh is not fem's). */
 static homg_status level_dirichlet(homg_gmg *g, int l, const homg_fem *fem, double **dev)
 {
-    const homg_mesh *m = g->lv[l].mesh;
-    const int32_t *mk = homg_mesh_node_markers(m), *dmk, *dtags;
+    homg_mesh *m = g->lv[l].mesh;
+    const int32_t *mk, *dmk, *dtags;
     int32_t n = homg_mesh_num_nodes(m);
     int nt = g->desc.num_dirichlet_tags;
     double *h;
@@ -248,6 +248,8 @@ static homg_status level_dirichlet(homg_gmg *g, int l, const homg_fem *fem, doub
                          "GMG: Dirichlet values");
         return HOMG_OK;
     }
+    HOMG_TRY(homg__mesh_to_host(m)); /* a refined level's markers are made in the ctx's space */
+    mk = homg_mesh_node_markers(m);
     h = (double *)homg__host_array(g->ctx, (size_t)n, sizeof *h, "GMG Dirichlet values");
     if (!h)
         return HOMG_ERROR_OUT_OF_MEMORY;
@@ -346,8 +348,13 @@ static homg_status assemble(homg_gmg *g, int l)
     c.sigma_elem = sigma;
     if (st == HOMG_OK) {
         double t0 = fem_part(g, GMG_F_COEFFS, t);
-        /* traced: the public create (synchronised, pattern timed); else no sync */
-        st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
+        /* traced: synchronised, pattern timed; else no sync.  A level whose mesh was refined
+         * here has its edges there (those of the next finer level's P): its pattern from them */
+        const gmg_level *fine = l > 0 && !p2 ? &g->lv[l - 1] : NULL;
+        if (fine && fine->edges)
+            st = homg__fem_create_edges(mesh, &fd, !g->trace, fine->edges, fine->num_edges, &fem);
+        else
+            st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
         g->fem_level_ms[l][0] += now_ms() - t0;
         g->fem_create_ms += now_ms() - t0;
     }
@@ -754,7 +761,7 @@ homg_mesh *homg_gmg_mesh(const homg_gmg *g, int level)
     homg_mesh *m = g && level >= 0 && level < g->nlevels ? g->lv[level].mesh : NULL;
     homg_status st;
     int saved;
-    if (!m || homg_mesh_coords(m)) /* a host mesh, or already copied */
+    if (!m || (homg_mesh_coords(m) && homg_mesh_node_markers(m))) /* a host mesh, or already copied */
         return m;
     if (homg__enter(g->ctx, &saved) != HOMG_OK)
         return NULL;

@@ -17,6 +17,7 @@
 #include "mesh/mesh_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,13 +25,19 @@
  * sort and unique, midpoints, children), read back into the host mesh, or
  * (device_only: the device set-up) handed to it as its ctx_* arrays with no
  * host copy (homg_gmg_mesh makes one when asked); the fine arrays stay in the
- * ctx's space as the next refinement's parent. */
+ * ctx's space as the next refinement's parent.  device_only, a mesh with
+ * facets: its facets' children, their tags and the node markers on the
+ * backend too (backend_facets), so the edges never come to the host; a facet
+ * that is not a face of any element is told by one read after all levels. */
 typedef struct backend_refine {
     homg_ctx *ctx;
     int32_t nodes, elements, edges; /* of the mesh the ctx arrays hold */
     double *coords;
-    int32_t *elems, *tags; /* tags: device_only */
-    int lent;              /* coords, elems, tags belong to the last refined mesh (device_only) */
+    int32_t *elems, *tags;             /* tags: device_only */
+    int32_t *facets, *ftags, *markers; /* backend_facets: of the last refined mesh */
+    int lent;                          /* coords .. markers belong to the last refined mesh (device_only) */
+    int32_t *bad;                      /* per level (ctx's space): num_facets - the first facet not a face, or 0 */
+    int level;                         /* the level being made */
     int device_only;
     uint64_t *keys;
     int keep; /* non-zero: fill hands the keys (sorted edges) to kept */
@@ -44,10 +51,14 @@ static void backend_refine_free(backend_refine *b)
         homg__free(b->ctx, b->coords);
         homg__free(b->ctx, b->elems);
         homg__free(b->ctx, b->tags);
+        homg__free(b->ctx, b->facets);
+        homg__free(b->ctx, b->ftags);
+        homg__free(b->ctx, b->markers);
     }
     homg__free(b->ctx, b->keys);
     b->coords = NULL;
     b->elems = b->tags = NULL;
+    b->facets = b->ftags = b->markers = NULL;
     b->keys = NULL;
     b->lent = 0;
 }
@@ -64,7 +75,8 @@ static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edge
     int32_t c = 0;
     homg_status st = HOMG_OK;
     double t0 = homg__gmg_now_ms();
-    *edges = NULL;
+    if (edges)
+        *edges = NULL;
     if (!b->coords || b->nodes != m->num_nodes || b->elements != m->num_elements) { /* not the last fine mesh */
         backend_refine_free(b);
         st = homg__alloc_array(ctx, (size_t)m->num_nodes * m->dim, sizeof(double), (void **)&b->coords, "refinement");
@@ -95,13 +107,16 @@ static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edge
         st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "refinement: edges");
     homg__free(ctx, alt);
     homg__free(ctx, temp);
-    if (st == HOMG_OK && !(*edges = (uint64_t *)homg__host_array(ctx, (size_t)c + 1, sizeof(uint64_t), "edges")))
+    if (st == HOMG_OK && edges &&
+        !(*edges = (uint64_t *)homg__host_array(ctx, (size_t)c + 1, sizeof(uint64_t), "edges")))
         st = HOMG_ERROR_OUT_OF_MEMORY;
-    if (st == HOMG_OK)
+    if (st == HOMG_OK && edges)
         st = homg__read(ctx, *edges, b->keys, (size_t)c * sizeof(uint64_t));
     if (st != HOMG_OK) {
-        free(*edges);
-        *edges = NULL;
+        if (edges) {
+            free(*edges);
+            *edges = NULL;
+        }
         return st;
     }
     b->edges = c;
@@ -147,6 +162,72 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
     return st;
 }
 
+/* After backend_fill: the children of m's facets (m's ctx copies, or its host
+ * arrays uploaded: the caller's coarse mesh), their tags and the fine mesh's
+ * node markers, as the last refined mesh's arrays; a facet that is not a face
+ * of any element marks b->bad[level] (read by check_facets). */
+static homg_status backend_facets(void *user, const homg_mesh *m)
+{
+    backend_refine *b = (backend_refine *)user;
+    homg_ctx *ctx = b->ctx;
+    const gmg_kernels *k = HOMG_KERNELS(&ctx->ex, gmg);
+    int dim = m->dim, per = dim == 2 ? 2 : 4;
+    size_t nf = (size_t)m->num_facets, nc = nf * per;
+    const int32_t *src = m->ctx_facets, *stags = m->ctx_facet_tags;
+    int32_t *up = NULL, *uptags = NULL;
+    double t0 = homg__gmg_now_ms();
+    homg_status st = HOMG_OK;
+    if (!b->bad) {
+        st = homg__alloc_array(ctx, HOMG_GMG_MAX_LEVELS, sizeof(int32_t), (void **)&b->bad, "refinement facets");
+        if (st == HOMG_OK && ctx->mem->zero(&ctx->ex, b->bad, HOMG_GMG_MAX_LEVELS * sizeof(int32_t)) != HOMG_OK)
+            st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "refinement facets");
+    }
+    if (st == HOMG_OK && !src) {
+        st = homg__alloc_array(ctx, nf * dim, sizeof(int32_t), (void **)&up, "refinement facets");
+        if (st == HOMG_OK)
+            st = homg__alloc_array(ctx, nf, sizeof(int32_t), (void **)&uptags, "refinement facets");
+        if (st == HOMG_OK)
+            st = homg__write(ctx, up, m->facets, nf * dim * sizeof(int32_t));
+        if (st == HOMG_OK)
+            st = homg__write(ctx, uptags, m->facet_tags, nf * sizeof(int32_t));
+        src = up;
+        stags = uptags;
+    }
+    if (st == HOMG_OK)
+        st = homg__alloc_array(ctx, nc * dim, sizeof(int32_t), (void **)&b->facets, "refinement facets");
+    if (st == HOMG_OK)
+        st = homg__alloc_array(ctx, nc, sizeof(int32_t), (void **)&b->ftags, "refinement facets");
+    if (st == HOMG_OK)
+        st = homg__alloc_array(ctx, (size_t)b->nodes, sizeof(int32_t), (void **)&b->markers, "refinement facets");
+    if (st == HOMG_OK &&
+        (k->refine_facets(&ctx->ex, dim, (int32_t)nf, src, stags, m->num_nodes, b->kept ? b->kept : b->keys, b->edges,
+                          b->facets, b->ftags, b->bad + b->level) != HOMG_OK ||
+         k->facet_markers(&ctx->ex, dim, (int32_t)nc, b->facets, b->ftags, b->nodes, b->markers) != HOMG_OK))
+        st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "refinement: facets");
+    homg__free(ctx, uptags);
+    homg__free(ctx, up);
+    b->ms[GMG_R_FILL] += homg__gmg_now_ms() - t0;
+    return st;
+}
+
+/* One read for all levels: a facet that is not a face of any element (as
+ * homg_mesh_refine says it). */
+static homg_status check_facets(backend_refine *b, homg_mesh **meshes, int nl, int *level)
+{
+    int32_t bad[HOMG_GMG_MAX_LEVELS];
+    if (!b->bad)
+        return HOMG_OK;
+    HOMG_TRY(homg__read(b->ctx, bad, b->bad, sizeof bad));
+    for (int l = nl - 2; l >= 0; l--)
+        if (bad[l] > 0) {
+            *level = l; /* the first refinement that met one */
+            return homg__fail(b->ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                              "homg_mesh_refine: boundary facet %d is not a face of any element",
+                              (int)(homg_mesh_num_facets(meshes[l + 1]) - bad[l]));
+        }
+    return HOMG_OK;
+}
+
 /* The refined mesh m's copies in the ctx's space (what homg_mesh_upload
  * makes) from the refinement's own arrays: device to device, no upload of
  * coordinates and elements (only the tags go up). */
@@ -162,6 +243,9 @@ static homg_status adopt_backend_arrays(backend_refine *b, homg_mesh *m)
         m->ctx_coords = b->coords;
         m->ctx_elements = b->elems;
         m->ctx_element_tags = b->tags;
+        m->ctx_facets = b->facets;
+        m->ctx_facet_tags = b->ftags;
+        m->ctx_node_markers = b->markers;
         b->lent = 1;
         return HOMG_OK;
     }
@@ -178,7 +262,7 @@ static homg_status refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **
                           uint64_t **dev_edges, int32_t *dev_count, double *ms)
 {
     backend_refine b;
-    mesh_refine_hook hook = { &b, dev_edges != NULL, backend_edges, backend_fill };
+    mesh_refine_hook hook = { &b, dev_edges != NULL, backend_edges, backend_fill, backend_facets };
     memset(&b, 0, sizeof b);
     b.ctx = ctx;
     b.keep = dev_edges != NULL;
@@ -189,7 +273,10 @@ static homg_status refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **
         uint64_t *edges = NULL;
         size_t ne = 0;
         double t0 = homg__gmg_now_ms(), t1, t2;
-        homg_status st = homg__mesh_refine_edges(meshes[l + 1], &hook, &meshes[l], p ? &edges : NULL, &ne);
+        homg_status st;
+        int at = -1; /* check_facets: the level whose refinement met a facet that is no face */
+        b.level = l;
+        st = homg__mesh_refine_edges(meshes[l + 1], &hook, &meshes[l], p ? &edges : NULL, &ne);
         if (dev_edges) { /* the sorted edges stay in the ctx's space for P */
             dev_edges[l] = b.kept;
             dev_count[l] = b.kept ? b.edges : 0;
@@ -208,18 +295,28 @@ static homg_status refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **
         b.ms[GMG_R_HOST] += t1 - t0;
         b.ms[GMG_R_ADOPT] += t2 - t1;
         b.ms[GMG_R_P] += homg__gmg_now_ms() - t2;
+        if (st == HOMG_OK && l == 0 && (st = check_facets(&b, meshes, nl, &at)) != HOMG_OK) {
+            homg_mesh_destroy(meshes[0]);
+            meshes[0] = NULL;
+        }
         if (st != HOMG_OK) {
             backend_refine_free(&b);
+            homg__free(ctx, b.bad);
             for (int k = l + 1; k < nl - 1; k++)
                 homg_mesh_destroy(meshes[k]);
             for (int k = l; dev_edges && k < nl - 1; k++) {
                 homg__free(ctx, dev_edges[k]);
                 dev_edges[k] = NULL;
             }
-            return homg__fail(ctx, st, "homg_gmg_create: refining level %d: %s", l + 1, homg_ctx_last_error(ctx));
+            { /* the message quoted from a copy: vsnprintf may not read the buffer it writes */
+                char why[sizeof ctx->msg];
+                snprintf(why, sizeof why, "%s", homg_ctx_last_error(ctx));
+                return homg__fail(ctx, st, "homg_gmg_create: refining level %d: %s", (at >= 0 ? at : l) + 1, why);
+            }
         }
     }
     backend_refine_free(&b);
+    homg__free(ctx, b.bad);
     b.ms[GMG_R_HOST] -= b.ms[GMG_R_EDGES] + b.ms[GMG_R_FILL]; /* the hooks ran inside */
     for (int k = 0; ms && k < GMG_R_COUNT; k++)
         ms[k] += b.ms[k];

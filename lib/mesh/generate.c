@@ -344,7 +344,7 @@ static homg_status refine_facets(homg_ctx *ctx, const homg_mesh *m, const uint64
 
 /* The arrays of the refined mesh: nodes plus edge midpoints, children counts
  * (volume: coordinates, elements and their tags too). */
-static homg_status refine_alloc(const homg_mesh *m, size_t ne_u, mesh_arrays *a, int volume)
+static homg_status refine_alloc(const homg_mesh *m, size_t ne_u, mesh_arrays *a, int volume, int facets)
 {
     homg_ctx *ctx = m->ctx;
     int64_t nn = (int64_t)m->num_nodes + (int64_t)ne_u;
@@ -365,6 +365,12 @@ static homg_status refine_alloc(const homg_mesh *m, size_t ne_u, mesh_arrays *a,
         a->num_nodes = (int32_t)nn;
         a->num_elements = (int32_t)ne;
         a->volume_elsewhere = 1;
+    }
+    if (!facets) { /* made elsewhere (the hook's facets) */
+        free(a->facets);
+        free(a->facet_tags);
+        a->facets = a->facet_tags = NULL;
+        a->facets_elsewhere = 1;
     }
     if (m->num_facets == 0 && !(a->node_markers = (int32_t *)malloc((size_t)nn * sizeof(int32_t))))
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_mesh_refine: out of host memory");
@@ -387,12 +393,17 @@ homg_status homg__mesh_refine_edges(const homg_mesh *m, const mesh_refine_hook *
     uint64_t *edges = NULL;
     size_t ne_u = 0;
     homg_status st;
+    /* facets and markers by the hook: no host copy of the edges, no host pass */
+    int elsewhere = hook && hook->device_only && hook->facets && m->num_facets > 0 && !edges_out;
     *out = NULL;
-    HOMG_TRY(hook ? hook->edges(hook->user, m, &edges, &ne_u) : homg__mesh_edges(ctx, m, &edges, &ne_u));
-    st = refine_alloc(m, ne_u, &a, !(hook && hook->device_only));
+    HOMG_TRY(hook ? hook->edges(hook->user, m, elsewhere ? NULL : &edges, &ne_u)
+                  : homg__mesh_edges(ctx, m, &edges, &ne_u));
+    st = refine_alloc(m, ne_u, &a, !(hook && hook->device_only), !elsewhere);
     if (st == HOMG_OK && hook)
         st = hook->fill(hook->user, m, a.coords, a.elements);
-    if (st == HOMG_OK) {
+    if (st == HOMG_OK && elsewhere)
+        st = hook->facets(hook->user, m);
+    if (st == HOMG_OK && !elsewhere) {
         refine_nodes(m, edges, ne_u, &a, !hook);
         if (a.element_tags)
             refine_elements(m, edges, ne_u, &a, !hook);

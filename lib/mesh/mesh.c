@@ -128,10 +128,10 @@ static homg_status finish(homg_ctx *ctx, mesh_arrays *a, const char *source, int
     if (st == HOMG_OK && !a->element_tags && !a->volume_elsewhere &&
         !(a->element_tags = (int32_t *)calloc((size_t)a->num_elements, sizeof(int32_t))))
         st = homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
-    if (st == HOMG_OK && a->num_facets && !a->facet_tags &&
+    if (st == HOMG_OK && a->num_facets && !a->facet_tags && !a->facets_elsewhere &&
         !(a->facet_tags = (int32_t *)calloc((size_t)a->num_facets, sizeof(int32_t))))
         st = homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
-    if (st == HOMG_OK && !a->node_markers) {
+    if (st == HOMG_OK && !a->node_markers && !a->facets_elsewhere) {
         /* the largest tag of the facets through the node */
         a->node_markers = (int32_t *)calloc((size_t)a->num_nodes, sizeof(int32_t));
         if (!a->node_markers)
@@ -227,35 +227,49 @@ homg_status homg_mesh_create(homg_ctx *ctx, const homg_mesh_data *d, homg_mesh *
     return homg__mesh_finish(ctx, &a, NULL, out);
 }
 
+/* Host copies (malloc'd) of three arrays of the ctx's space, bytes[k] each
+ * (0: an empty array), into out[k]; nothing kept on failure (what: the message). */
+static homg_status arrays_to_host(homg_ctx *ctx, void *const src[3], const size_t bytes[3], void *out[3],
+                                  const char *what)
+{
+    homg_status st = HOMG_OK;
+    for (int k = 0; k < 3; k++)
+        if (!(out[k] = malloc(bytes[k] + 1)))
+            st = homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
+    for (int k = 0; k < 3 && st == HOMG_OK; k++)
+        if (bytes[k] && (st = ctx->mem->copy(&ctx->ex, out[k], src[k], bytes[k], HOMG_D2H)) != HOMG_OK)
+            homg__backend_fail(ctx, st, what);
+    if (st == HOMG_OK && (st = ctx->mem->sync(&ctx->ex)) != HOMG_OK)
+        homg__backend_fail(ctx, st, what);
+    for (int k = 0; k < 3 && st != HOMG_OK; k++) {
+        free(out[k]);
+        out[k] = NULL;
+    }
+    return st;
+}
+
 homg_status homg__mesh_to_host(homg_mesh *m)
 {
-    homg_ctx *ctx = m->ctx;
-    size_t nc = (size_t)m->num_nodes * m->dim * sizeof(double);
-    size_t ne = (size_t)m->num_elements * (m->dim + 1) * sizeof(int32_t),
-           nt = (size_t)m->num_elements * sizeof(int32_t);
-    double *x;
-    int32_t *el, *tg;
-    homg_status st;
-    if (m->coords || !m->ctx_coords)
-        return HOMG_OK;
-    x = (double *)malloc(nc + 1);
-    el = (int32_t *)malloc(ne + 1);
-    tg = (int32_t *)malloc(nt + 1);
-    st = x && el && tg ? HOMG_OK : homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "mesh: out of host memory");
-    if (st == HOMG_OK && ((st = ctx->mem->copy(&ctx->ex, x, m->ctx_coords, nc, HOMG_D2H)) != HOMG_OK ||
-                          (st = ctx->mem->copy(&ctx->ex, el, m->ctx_elements, ne, HOMG_D2H)) != HOMG_OK ||
-                          (st = ctx->mem->copy(&ctx->ex, tg, m->ctx_element_tags, nt, HOMG_D2H)) != HOMG_OK ||
-                          (st = ctx->mem->sync(&ctx->ex)) != HOMG_OK))
-        homg__backend_fail(ctx, st, "mesh: copying a level to the host");
-    if (st != HOMG_OK) {
-        free(x);
-        free(el);
-        free(tg);
-        return st;
+    void *out[3];
+    if (!m->node_markers && m->ctx_node_markers) { /* facets, their tags and markers made in the ctx's space */
+        void *src[3] = { m->ctx_facets, m->ctx_facet_tags, m->ctx_node_markers };
+        size_t bytes[3] = { (size_t)m->num_facets * m->dim * sizeof(int32_t), (size_t)m->num_facets * sizeof(int32_t),
+                            (size_t)m->num_nodes * sizeof(int32_t) };
+        HOMG_TRY(arrays_to_host(m->ctx, src, bytes, out, "mesh: copying a level's facets to the host"));
+        m->facets = (int32_t *)out[0];
+        m->facet_tags = (int32_t *)out[1];
+        m->node_markers = (int32_t *)out[2];
     }
-    m->coords = x;
-    m->elements = el;
-    m->element_tags = tg;
+    if (!m->coords && m->ctx_coords) { /* coordinates, elements and their tags */
+        void *src[3] = { m->ctx_coords, m->ctx_elements, m->ctx_element_tags };
+        size_t bytes[3] = { (size_t)m->num_nodes * m->dim * sizeof(double),
+                            (size_t)m->num_elements * (m->dim + 1) * sizeof(int32_t),
+                            (size_t)m->num_elements * sizeof(int32_t) };
+        HOMG_TRY(arrays_to_host(m->ctx, src, bytes, out, "mesh: copying a level to the host"));
+        m->coords = (double *)out[0];
+        m->elements = (int32_t *)out[1];
+        m->element_tags = (int32_t *)out[2];
+    }
     return HOMG_OK;
 }
 
@@ -263,12 +277,16 @@ void homg_mesh_destroy(homg_mesh *m)
 {
     if (!m)
         return;
-    if (m->ctx_coords || m->ctx_elements || m->ctx_element_tags) {
+    if (m->ctx_coords || m->ctx_elements || m->ctx_element_tags || m->ctx_facets || m->ctx_facet_tags ||
+        m->ctx_node_markers) {
         int saved;
         if (homg__enter(m->ctx, &saved) == HOMG_OK) {
             homg__free(m->ctx, m->ctx_coords);
             homg__free(m->ctx, m->ctx_elements);
             homg__free(m->ctx, m->ctx_element_tags);
+            homg__free(m->ctx, m->ctx_facets);
+            homg__free(m->ctx, m->ctx_facet_tags);
+            homg__free(m->ctx, m->ctx_node_markers);
             homg__leave(m->ctx, saved);
         }
     }

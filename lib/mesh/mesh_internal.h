@@ -22,6 +22,9 @@ struct homg_mesh {
     /* copies in the context's space (homg_mesh_upload) */
     double *ctx_coords;
     int32_t *ctx_elements, *ctx_element_tags;
+    /* a refined GMG level's facets, facet tags and node markers, made in the
+     * context's space (the host arrays NULL until homg__mesh_to_host) */
+    int32_t *ctx_facets, *ctx_facet_tags, *ctx_node_markers;
 };
 
 /* Host arrays being turned into a mesh; all malloc'd (or NULL), owned by the struct. */
@@ -33,6 +36,7 @@ typedef struct mesh_arrays {
     int32_t *element_lines; /* optional: the file line of each element, for messages */
     int order;              /* element order of the source file (0 or 1: linear) */
     int volume_elsewhere;   /* coords, elements and element_tags NULL: they stay in the ctx's space */
+    int facets_elsewhere;   /* facets, facet_tags and node_markers NULL: likewise (num_facets counts them) */
 } mesh_arrays;
 
 void homg__mesh_arrays_free(mesh_arrays *a);
@@ -47,9 +51,10 @@ homg_status homg__mesh_finish(homg_ctx *ctx, mesh_arrays *a, const char *source,
  * mesh): no index, degeneracy or orientation pass (the refinement's hot spot). */
 homg_status homg__mesh_finish_checked(homg_ctx *ctx, mesh_arrays *a, homg_mesh **out);
 
-/* A mesh whose coordinates, elements and element tags are only in the ctx's
- * space (ctx_coords, ...: the GMG set-up's refined levels) gets its host
- * copies; nothing to do for any other mesh.  The ctx must be entered. */
+/* A mesh whose coordinates, elements and element tags, or facets, facet tags
+ * and node markers, are only in the ctx's space (ctx_coords, ctx_facets, ...:
+ * the GMG set-up's refined levels) gets its host copies; nothing to do for
+ * any other mesh.  The ctx must be entered. */
 homg_status homg__mesh_to_host(homg_mesh *m);
 
 /* Signed measure times dim!: twice the area (2D) or six times the volume (3D). */
@@ -60,7 +65,8 @@ double homg__element_longest_edge(int dim, const double *coords, const int32_t *
 /* Sorted unique edges (min << 32 | max) of all elements; *out malloc'd. */
 homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *mesh, uint64_t **out, size_t *count);
 /* Where a refinement's heavy part runs elsewhere (the GMG set-up: on the
- * backend): edges gives m's sorted unique edges (malloc'd), fill the fine
+ * backend): edges gives m's sorted unique edges (malloc'd; with edges NULL
+ * only their count), fill the fine
  * coordinates and children (arrays of the refined size) by the rule of
  * kernels/gmg/refine.h; the host does tags, markers and facets. */
 typedef struct mesh_refine_hook {
@@ -69,6 +75,10 @@ typedef struct mesh_refine_hook {
                      /* the caller hands the refined mesh its ctx_* arrays) */
     homg_status (*edges)(void *user, const homg_mesh *m, uint64_t **edges, size_t *count);
     homg_status (*fill)(void *user, const homg_mesh *m, double *coords, int32_t *elements);
+    /* Optional (device_only): the refined facets, their tags and the node markers
+     * made elsewhere too (called after fill, for a mesh with facets); edges is then
+     * called with edges NULL (the count only: no host copy of the edges). */
+    homg_status (*facets)(void *user, const homg_mesh *m);
 } mesh_refine_hook;
 /* homg_mesh_refine (hook NULL: all on the host) that also hands back the
  * sorted edges of m (node num_nodes + k of *out is the midpoint of edge k;
