@@ -32,6 +32,14 @@ static double part(homg_gmg *g, int k, double since)
     return t;
 }
 
+/* Queues what follows on level l's lane: level 0 on lane 0 (the ctx's
+ * stream), the others spread over lanes 1.. (g->lanes of them; 1: no lanes). */
+static void use_lane(homg_gmg *g, int l)
+{
+    if (g->lanes > 1)
+        g->ctx->mem->lane(&g->ctx->ex, l == 0 ? 0 : 1 + (l - 1) % (g->lanes - 1));
+}
+
 /* out = M in (transposed: M^T in); uses lv->s for SAINV. */
 static homg_status apply_m(homg_gmg *g, int l, const double *in, double *out, int transposed)
 {
@@ -71,15 +79,16 @@ static homg_status random_start(homg_gmg *g, int l, double *x)
     return HOMG_OK;
 }
 
-/* Steps between the host reads of the power iterations (each read one
- * synchronisation for all levels at once): the iterates are rescaled only at
+/* Steps between the host reads of the power iterations (a read a level, on
+ * its lane, after all levels' steps are queued): the iterates are rescaled only at
  * a read, and M A's eigenvalues and E* E's (below) are O(1), so 32 steps
  * neither overflow nor underflow; the defaults (12 and 24 steps) read once. */
 #define GMG_READ_EVERY 32
 
-/* lambda_max(M A) of the levels with on[l] by power iterations, all levels'
- * steps queued before one read: z = M A v, lambda = ||z|| / ||v|| of the
- * last step (v rescaled at each read; s[2l], s[2l + 1] the two norms). */
+/* lambda_max(M A) of the levels with on[l] by power iterations, each level's
+ * steps queued on its lane before the reads: z = M A v, lambda = ||z|| / ||v||
+ * of the last step (v rescaled at each read; the two norms in the level's
+ * first two scalars, read on its lane). */
 static homg_status estimate(homg_gmg *g, const int *on)
 {
     int nl = g->nlevels - 1, steps = g->desc.power_iterations;
@@ -88,15 +97,19 @@ static homg_status estimate(homg_gmg *g, const int *on)
         x[l] = g->lv[l].x;
         z[l] = g->lv[l].z; /* swapped after each step instead of copied */
         lam[l] = 0;
-        if (on[l])
+        if (on[l]) {
+            use_lane(g, l);
             HOMG_TRY(random_start(g, l, x[l]));
+        }
     }
     for (int done = 0; done < steps; done += GMG_READ_EVERY) {
         int k = steps - done < GMG_READ_EVERY ? steps - done : GMG_READ_EVERY;
         for (int l = 0; l < nl; l++) {
             gmg_level *lv = &g->lv[l];
+            double *norms = g->scalar + GMG_MOMENTS * l;
             if (!on[l])
                 continue;
+            use_lane(g, l);
             if (done) { /* rescale to unit norm */
                 HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, z[l], (size_t)lv->rows * sizeof(double)),
                                  "GMG: zero");
@@ -109,7 +122,7 @@ static homg_status estimate(homg_gmg *g, const int *on)
             for (int it = 0; it < k; it++) {
                 double *swap;
                 if (it + 1 == k) /* x's norm before the step */
-                    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], g->scalar + 2 * l),
+                    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], norms),
                                      "GMG: dot product");
                 HOMG_TRY(homg__gmg_op_apply(g, &lv->a, x[l], lv->t, 1.0, 0.0));
                 HOMG_TRY(apply_m(g, l, lv->t, z[l], 0));
@@ -117,13 +130,13 @@ static homg_status estimate(homg_gmg *g, const int *on)
                 x[l] = z[l];
                 z[l] = swap;
             }
-            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], g->scalar + 2 * l + 1),
-                             "GMG: dot product");
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], norms + 1), "GMG: dot product");
         }
-        HOMG_TRY(homg__read(g->ctx, s, g->scalar, 2 * (size_t)nl * sizeof(double)));
         for (int l = 0; l < nl; l++) {
             if (!on[l])
                 continue;
+            use_lane(g, l); /* waits for this level's lane only */
+            HOMG_TRY(homg__read(g->ctx, s + 2 * l, g->scalar + GMG_MOMENTS * l, 2 * sizeof(double)));
             lam[l] = s[2 * l] > 0 ? sqrt(s[2 * l + 1] / s[2 * l]) : 0;
             if (!(lam[l] > 0) || !isfinite(lam[l]))
                 return homg__fail(
@@ -138,6 +151,7 @@ static homg_status estimate(homg_gmg *g, const int *on)
             continue;
         lv->lambda_max = lam[l];
         lv->omega = g->desc.omega_scale / lam[l];
+        use_lane(g, l);
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)lv->rows * sizeof(double)), "GMG: zero");
     }
     return HOMG_OK;
@@ -237,7 +251,7 @@ static homg_status add_m(homg_gmg *g, int l, const double *in, double *out, doub
 static homg_status contraction(homg_gmg *g, const int *on, double *rho)
 {
     int nl = g->nlevels - 1, m = GMG_RITZ_STEPS;
-    double mu[GMG_MOMENTS * (HOMG_GMG_MAX_LEVELS - 1)];
+    double mu[GMG_MOMENTS];
     kernel_exec *ex = &g->ctx->ex;
     for (int l = 0; l < nl; l++) {
         gmg_level *lv = &g->lv[l];
@@ -246,6 +260,7 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
         rho[l] = 0;
         if (!on[l])
             continue;
+        use_lane(g, l);
         HOMG_TRY(random_start(g, l, lv->b));
         for (int k = 0; k < m; k++) { /* b = y_k -> y_k+1 */
             HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->b, lv->t, 1.0, 0.0));
@@ -256,12 +271,13 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
             HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(ex, n, lv->b, lv->t, s + 2 * k + 1), "GMG: dot product");
         }
     }
-    HOMG_TRY(homg__read(g->ctx, mu, g->scalar, (size_t)nl * GMG_MOMENTS * sizeof(double)));
     for (int l = 0; l < nl; l++) {
         gmg_level *lv = &g->lv[l];
         if (!on[l])
             continue;
-        rho[l] = homg__gmg_ritz_max(mu + GMG_MOMENTS * l, m);
+        use_lane(g, l); /* the read waits for this level's lane only */
+        HOMG_TRY(homg__read(g->ctx, mu, g->scalar + GMG_MOMENTS * l, 2 * (size_t)m * sizeof(double)));
+        rho[l] = homg__gmg_ritz_max(mu, m);
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, lv->b, (size_t)lv->rows * sizeof(double)), "GMG: zero");
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, lv->z, (size_t)lv->rows * sizeof(double)), "GMG: zero");
         if (!isfinite(rho[l]))
@@ -272,19 +288,19 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
 
 /* SPAI-1 need not be A-contractive (M is not symmetric): halve omega up to
  * three times, then fall back to SPAI(0) on that level (counted, logged);
- * all levels checked together (one read per round). */
-static homg_status secure_spai1(homg_gmg *g)
+ * the levels with want[l] checked together (a read a level per round). */
+static homg_status secure_spai1(homg_gmg *g, const int *want)
 {
     int nl = g->nlevels - 1, on[HOMG_GMG_MAX_LEVELS], left = 0;
     double rho[HOMG_GMG_MAX_LEVELS];
     for (int l = 0; l < nl; l++)
-        on[l] = !g->lv[l].diag;
+        on[l] = want[l] && !g->lv[l].diag;
     for (int k = 0; k < 4; k++) {
         left = 0;
         HOMG_TRY(contraction(g, on, rho));
-        for (int l = 0; l < nl && k == 0; l++)
-            g->rho[l] = rho[l];
         for (int l = 0; l < nl; l++) {
+            if (k == 0 && on[l])
+                g->rho[l] = rho[l];
             if (on[l] && rho[l] < 0.999)
                 on[l] = 0;
             if (on[l]) {
@@ -304,25 +320,13 @@ static homg_status secure_spai1(homg_gmg *g)
                   rho[l]);
         g->info.fallback_rows += lv->rows;
         lv->diag = 1;
+        use_lane(g, l);
         HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->diag_inverse(&g->ctx->ex, &lv->a.csr, 0, lv->d), "GMG: SPAI(0) fallback");
     }
     return estimate(g, on);
 }
 
 static homg_status build_m(homg_gmg *g, int l);
-
-/* M of level l (timed as GMG_T_SMOOTHER), then its format (GMG_T_FORMAT:
- * before omega, so that omega's products run in the format the cycle will). */
-homg_status homg__gmg_smoother_setup(homg_gmg *g, int l)
-{
-    double t = homg__gmg_now_ms();
-    homg_status st = build_m(g, l);
-    t = homg__gmg_mark(g, GMG_T_SMOOTHER, t);
-    if (st == HOMG_OK)
-        st = homg__gmg_choose_format(g, l);
-    homg__gmg_mark(g, GMG_T_FORMAT, t);
-    return st;
-}
 
 /* SPAI-1 rows that fell back to SPAI(0), every level's count in one read. */
 static homg_status fallback_count(homg_gmg *g)
@@ -338,22 +342,82 @@ static homg_status fallback_count(homg_gmg *g)
     return HOMG_OK;
 }
 
-/* omega of every level but the coarsest (GMG_T_OMEGA), after their smoothers. */
-homg_status homg__gmg_omega_setup(homg_gmg *g)
+/* omega of the levels with on[l] (their formats chosen): the estimate, then
+ * SPAI-1's contraction checks. */
+static homg_status omega_levels(homg_gmg *g, const int *on)
 {
-    int on[HOMG_GMG_MAX_LEVELS];
-    double t = homg__gmg_now_ms(), t1;
-    homg_status st;
-    for (int l = 0; l < HOMG_GMG_MAX_LEVELS; l++)
-        on[l] = l < g->nlevels - 1;
-    st = estimate(g, on);
-    t1 = part(g, GMG_S_ESTIMATE, t);
+    double t = homg__gmg_now_ms();
+    homg_status st = estimate(g, on);
+    t = part(g, GMG_S_ESTIMATE, t);
+    if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
+        st = secure_spai1(g, on);
+    part(g, GMG_S_CONTRACTION, t);
+    return st;
+}
+
+/* Lanes for the levels' smoother set-ups: several only on CUDA, untraced (the
+ * marks synchronise one stream), with A on FEM patterns (Galerkin's M^T is a
+ * cuSPARSE transpose whose scratch the handle shares between streams) and
+ * unless HOMG_GMG_LANES=0 in the environment (the benchmark's comparison).
+ * Nothing in the lanes frees device memory, so the arena's reuse stays in
+ * stream order (arena.c). */
+static int lanes_wanted(const homg_gmg *g)
+{
+    const char *env = getenv("HOMG_GMG_LANES");
+    int nl = g->nlevels - 1;
+    if (g->ctx->ex.backend != HOMG_BACKEND_CUDA || g->trace || nl < 2 || (env && atoi(env) == 0) ||
+        g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN)
+        return 1;
+    return nl < HOMG_EXEC_LANES ? nl : HOMG_EXEC_LANES;
+}
+
+/* Every level's M (GMG_T_SMOOTHER), then the levels 1.. (their formats,
+ * GMG_T_FORMAT, before omega so that omega's products run in the format the
+ * cycle will; their omegas, GMG_T_OMEGA), then level 0 the same way.  With
+ * lanes, level 0 is on lane 0 and the others on lanes 1..: the host waits for
+ * the small levels' reads while level 0's M is still being built (SPAI-1 of
+ * the 65^3 cube: level 0 2.9 ms of 3.7, its omega 2.3 of 3.9). */
+static homg_status queue_levels(homg_gmg *g)
+{
+    int nl = g->nlevels - 1, on[HOMG_GMG_MAX_LEVELS];
+    double t = homg__gmg_now_ms();
+    for (int l = 0; l < nl; l++) {
+        use_lane(g, l);
+        HOMG_TRY(build_m(g, l));
+    }
+    t = homg__gmg_mark(g, GMG_T_SMOOTHER, t);
+    for (int pass = 0; pass < 2; pass++) {
+        int any = 0;
+        for (int l = 0; l < nl; l++) {
+            on[l] = pass ? l == 0 : l > 0;
+            if (!on[l])
+                continue;
+            any = 1;
+            use_lane(g, l);
+            HOMG_TRY(homg__gmg_choose_format(g, l));
+        }
+        t = homg__gmg_mark(g, GMG_T_FORMAT, t);
+        if (any)
+            HOMG_TRY(omega_levels(g, on));
+        t = homg__gmg_mark(g, GMG_T_OMEGA, t);
+    }
+    return HOMG_OK;
+}
+
+homg_status homg__gmg_smoothers_setup(homg_gmg *g)
+{
+    homg_status st, joined = HOMG_OK;
+    g->lanes = lanes_wanted(g);
+    if (g->lanes > 1)
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->fork(&g->ctx->ex, g->lanes), "GMG: smoother lanes");
+    st = queue_levels(g);
+    if (g->lanes > 1) /* also after a failure: the ctx's stream stays whole */
+        joined = g->ctx->mem->join(&g->ctx->ex, g->lanes);
+    g->lanes = 1;
+    if (st == HOMG_OK && joined != HOMG_OK)
+        st = homg__backend_fail(g->ctx, joined, "GMG: joining the smoother lanes");
     if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
         st = fallback_count(g);
-    if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
-        st = secure_spai1(g);
-    part(g, GMG_S_CONTRACTION, t1);
-    homg__gmg_mark(g, GMG_T_OMEGA, t);
     return st;
 }
 
