@@ -328,20 +328,21 @@ __global__ static void __launch_bounds__(WARPS * 32)
             }
             __syncwarp(mask);
         }
-        for (int c = 0; ok && c < n; c++) { /* G = L L^T */
-            double s = spai1_chol_sum(g, c, c), d = sqrt(s);
+        for (int c = 0; ok && c < n; c++) { /* G = L L^T, the diagonal as 1 / L_cc (spai1_inv_diag) */
+            double s = spai1_chol_sum(g, c, c);
             ok = spai1_pivot_ok(s, g[SPAI_TRI(c, c)]); /* the same on the row's lanes */
             __syncwarp(mask);                          /* all have read g_cc */
             if (ok) {
+                double dinv = spai1_inv_diag(s);
                 for (int r = c + 1 + lane; r < n; r += LANES)
-                    g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) / d;
+                    g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) * dinv;
                 if (lane == 0)
-                    g[SPAI_TRI(c, c)] = d;
+                    g[SPAI_TRI(c, c)] = dinv;
             }
             __syncwarp(mask);
         }
         for (int k = 0; ok && k < n; k++) { /* L y = a: y_k final, then the rows below updated */
-            double y = m[k] / g[SPAI_TRI(k, k)];
+            double y = m[k] * g[SPAI_TRI(k, k)];
             __syncwarp(mask); /* all have read m[k] */
             for (int r = k + 1 + lane; r < n; r += LANES)
                 m[r] -= g[SPAI_TRI(r, k)] * y;
@@ -350,7 +351,7 @@ __global__ static void __launch_bounds__(WARPS * 32)
             __syncwarp(mask);
         }
         for (int k = n - 1; ok && k >= 0; k--) { /* L^T m = y: m_k final, then the rows above updated */
-            double y = m[k] / g[SPAI_TRI(k, k)];
+            double y = m[k] * g[SPAI_TRI(k, k)];
             __syncwarp(mask);
             for (int r = lane; r < k; r += LANES)
                 m[r] -= g[SPAI_TRI(k, r)] * y;
