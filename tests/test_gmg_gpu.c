@@ -264,8 +264,8 @@ static void test_kernels(void **state)
         dm = da;
         dm.values = d_m;
         fb_h = 0;
-        assert_int_equal(homg_cpu_gmg_spai1(cx, &ha, scaled ? w_h : NULL, &hm, &fb_h), HOMG_OK);
-        assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, d_fb), HOMG_OK);
+        assert_int_equal(homg_cpu_gmg_spai1(cx, &ha, scaled ? w_h : NULL, &hm, NULL, &fb_h), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, NULL, d_fb), HOMG_OK);
         down(gpu, m_d, d_m, sizeof(double) * a.nnz);
         down(gpu, &fb_d, d_fb, sizeof fb_d);
         printf("  SPAI-1 (scaled %d): max rel diff %.1e, fallbacks %d / %d\n", scaled, max_rel(m_d, m_h, a.nnz), fb_d,
@@ -395,7 +395,9 @@ static void spai1_paths(const homg_host_csr *a, int32_t staged[2])
 
 /* SPAI-1 (warp per row on CUDA) against the CPU twin on spai_matrix: the same
  * fallback rows (long, singular, empty), the other rows to rounding, on both
- * paths of the short rows (spai1_paths) and the long rows. */
+ * paths of the short rows (spai1_paths) and the long rows; M^T written with
+ * the rows (spai_matrix's pattern is symmetric): each twin's equals
+ * transpose_sym of its own M bit for bit. */
 static void test_spai1_random(void **state)
 {
     homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
@@ -403,7 +405,8 @@ static void test_spai1_random(void **state)
     homg_host_csr a = spai_matrix(quick ? 300 : 1500, &rng);
     csr_matrix ha = { a.nrows, a.ncols, a.nnz, a.row_ptr, a.col_idx, a.values, HOMG_FLOAT64 }, da = up_csr(gpu, &ha);
     double *w = malloc(sizeof(double) * a.nrows), *m_h = malloc(sizeof(double) * a.nnz + 8),
-           *m_d = malloc(sizeof(double) * a.nnz + 8), *d_w;
+           *m_d = malloc(sizeof(double) * a.nnz + 8), *mt_h = malloc(sizeof(double) * a.nnz + 8),
+           *mt_d = malloc(sizeof(double) * a.nnz + 8), *mt_ref = malloc(sizeof(double) * a.nnz + 8), *d_w;
     int32_t longest = 0, paths[2];
     (void)state;
     for (int32_t i = 0; i < a.nrows; i++)
@@ -416,14 +419,21 @@ static void test_spai1_random(void **state)
     d_w = up(gpu, w, sizeof(double) * a.nrows);
     for (int scaled = 0; scaled <= 1; scaled++) {
         int32_t fb_h = 0, fb_d = 0, *d_fb = up(gpu, &fb_d, sizeof fb_d);
-        double *d_m = up(gpu, NULL, sizeof(double) * a.nnz + 8);
+        double *d_m = up(gpu, NULL, sizeof(double) * a.nnz + 8), *d_mt = up(gpu, NULL, sizeof(double) * a.nnz + 8);
         csr_matrix hm = ha, dm = da;
         hm.values = m_h;
         dm.values = d_m;
-        assert_int_equal(homg_cpu_gmg_spai1(&cpu->ex, &ha, scaled ? w : NULL, &hm, &fb_h), HOMG_OK);
-        assert_int_equal(homg_cuda_gmg_spai1(&gpu->ex, &da, scaled ? d_w : NULL, &dm, d_fb), HOMG_OK);
+        assert_int_equal(homg_cpu_gmg_spai1(&cpu->ex, &ha, scaled ? w : NULL, &hm, mt_h, &fb_h), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(&gpu->ex, &da, scaled ? d_w : NULL, &dm, d_mt, d_fb), HOMG_OK);
         down(gpu, m_d, d_m, sizeof(double) * a.nnz);
+        down(gpu, mt_d, d_mt, sizeof(double) * a.nnz);
         down(gpu, &fb_d, d_fb, sizeof fb_d);
+        assert_int_equal(homg_cpu_gmg_transpose_sym(&cpu->ex, &hm, mt_ref), HOMG_OK);
+        assert_memory_equal(mt_h, mt_ref, sizeof(double) * a.nnz);
+        hm.values = m_d; /* the CUDA M's transpose */
+        assert_int_equal(homg_cpu_gmg_transpose_sym(&cpu->ex, &hm, mt_ref), HOMG_OK);
+        assert_memory_equal(mt_d, mt_ref, sizeof(double) * a.nnz);
+        homg_free(gpu, d_mt);
         printf("  SPAI-1 random rows (scaled %d): %d rows, longest %d, max rel diff %.1e, fallbacks %d / %d\n", scaled,
                (int)a.nrows, (int)longest, max_rel(m_d, m_h, a.nnz), (int)fb_d, (int)fb_h);
         assert_true(fb_h > 0);
@@ -437,6 +447,9 @@ static void test_spai1_random(void **state)
     free(w);
     free(m_h);
     free(m_d);
+    free(mt_h);
+    free(mt_d);
+    free(mt_ref);
     homg_host_csr_free(&a);
 }
 

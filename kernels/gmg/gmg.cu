@@ -227,7 +227,9 @@ homg_status homg_cuda_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, doubl
  * entries merge from global memory).  G and m in shared memory; the Cholesky
  * factor, L y = a and L^T m = y column by column (lanes over the rows below /
  * above the pivot; each entry's sum in spai.h's order: the same bits as the
- * CPU twin's row-by-row loops); the row stored by all lanes.  These column
+ * CPU twin's row-by-row loops); the row stored by all lanes, and with outt its
+ * mirror entries of M^T (column i searched in each neighbour row, staged or
+ * not: no separate transpose pass over M).  These column
  * loops are serial: two rows a warp share their instructions (measured: the
  * kernel is issue-bound).  Two instances: rows of up to SPAI1_SHORT entries
  * (most P1 rows) by half-warps with small slots and staging, then the longer
@@ -275,7 +277,8 @@ __device__ static void spai1_tri_rc(int e, int *r, int *c)
 template <int CAP, int WARPS, int STAGE, int LANES>
 __global__ static void __launch_bounds__(WARPS * 32)
     spai1_warp_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, const double *__restrict__ v,
-                      const double *__restrict__ w, int32_t nrows, int lo, int hi, double *out, int32_t *fallback)
+                      const double *__restrict__ w, int32_t nrows, int lo, int hi, double *out, double *outt,
+                      int32_t *fallback)
 {
     constexpr int SLOTS = WARPS * (32 / LANES); /* rows in flight a block */
     static_assert(LANES == 16 || LANES == 32, "a half or a whole warp per row");
@@ -365,12 +368,28 @@ __global__ static void __launch_bounds__(WARPS * 32)
                 bad |= !isfinite(m[r]);
             ok = !__any_sync(mask, bad);
         }
-        if (ok) {
+        if (ok) { /* entry (i, j_r), and M^T's (j_r, i): column i found in row j_r (staged, or global) */
             double wi = w ? w[i] : 1.0;
-            for (int r = lane; r < n; r += LANES)
-                out[b + r] = m[r] * (w ? wi * jw[r] : 1.0);
-        } else if (lane == 0 && spai1_store(rp, ci, v, w, i, m, 0, out)) {
-            atomicAdd(fallback, 1);
+            for (int r = lane; r < n; r += LANES) {
+                double val = m[r] * (w ? wi * jw[r] : 1.0);
+                out[b + r] = val;
+                if (outt) {
+                    int32_t k = mirror_index(staged ? sc + so[r] : ci + st[r], sl[r], i);
+                    if (k >= 0)
+                        outt[st[r] + k] = val;
+                }
+            }
+        } else {
+            if (lane == 0 && spai1_store(rp, ci, v, w, i, m, 0, out))
+                atomicAdd(fallback, 1);
+            if (outt) { /* the SPAI(0) row lane 0 stored, mirrored by all lanes */
+                __syncwarp(mask);
+                for (int r = lane; r < n; r += LANES) {
+                    int32_t j = ci[b + r], k = mirror_index(ci + rp[j], rp[j + 1] - rp[j], i);
+                    if (k >= 0)
+                        outt[rp[j] + k] = out[b + r];
+                }
+            }
         }
         __syncwarp(mask); /* the shared slots are reused by the next row */
     }
@@ -378,25 +397,26 @@ __global__ static void __launch_bounds__(WARPS * 32)
 
 template <int CAP, int WARPS, int STAGE, int LANES>
 static void spai1_launch(cudaStream_t s, const csr_matrix *a, const double *w, int lo, int hi, double *out,
-                         int32_t *fallback)
+                         double *outt, int32_t *fallback)
 {
     constexpr int SLOTS = WARPS * (32 / LANES);
     int64_t blocks = ((int64_t)a->nrows + SLOTS - 1) / SLOTS;
     spai1_warp_kernel<CAP, WARPS, STAGE, LANES>
         <<<(unsigned)(blocks < (1 << 20) ? blocks : (1 << 20)), WARPS * 32, 0, s>>>(
-            a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, lo, hi, out, fallback);
+            a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, lo, hi, out, outt, fallback);
 }
 
-homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback)
+homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt,
+                                int32_t *fallback)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (a->nrows == 0)
         return HOMG_OK;
-    spai1_launch<SPAI1_SHORT, 4, SPAI1_STAGE, 16>(s, a, w, -1, SPAI1_SHORT, (double *)m->values, fallback);
+    spai1_launch<SPAI1_SHORT, 4, SPAI1_STAGE, 16>(s, a, w, -1, SPAI1_SHORT, (double *)m->values, mt, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (short)");
     /* a block per 4 rows, as before s8-gmg6: a grid-stride of 1024 blocks over
      * all rows (3D P1: none long) cost 0.21 ms on the 65^3 cube, this 0.11 */
-    spai1_launch<GMG_SPAI1_MAX_ROW, 4, 0, 32>(s, a, w, SPAI1_SHORT, INT32_MAX, (double *)m->values, fallback);
+    spai1_launch<GMG_SPAI1_MAX_ROW, 4, 0, 32>(s, a, w, SPAI1_SHORT, INT32_MAX, (double *)m->values, mt, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (long)");
     return HOMG_OK;
 }

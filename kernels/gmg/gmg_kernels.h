@@ -93,9 +93,11 @@ typedef struct ell_matrix {
     /* ||A^T m_i - e_i||_2 over the pattern (normal equations, Cholesky in double); */                               \
     /* with w (not NULL) that of W A W, scaled back (spai.h).  Rows longer than */                                   \
     /* GMG_SPAI1_MAX_ROW or whose system is singular get SPAI(0) and are counted */                                  \
-    /* in *fallback (device scalar, added to). */                                                                    \
+    /* in *fallback (device scalar, added to).  mt (else NULL): M^T's values on the */                               \
+    /* same pattern, which must then be structurally symmetric with sorted rows (as */                               \
+    /* transpose_sym's), written with the rows: mt[q] = m_ij where entry q is (j, i). */                             \
     X(homg_status, gmg, spai1,                                                                                       \
-      (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback))                    \
+      (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt, int32_t *fallback))        \
     /* tv = the values of M^T on m's own pattern, for a pattern that is structurally */                              \
     /* symmetric with sorted rows (a FEM matrix's; SPAI-1's M has it): tv[p] = m_ji */                               \
     /* where entry p is (i, j) (mirror.h).  No transpose built, no scratch. */                                       \

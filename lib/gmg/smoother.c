@@ -162,20 +162,27 @@ static homg_status estimate(homg_gmg *g, const int *on)
  * node pairs); Galerkin's host products promise neither. */
 static int fem_pattern(const homg_gmg *g, int l) { return l == 0 || g->desc.coarse_op != HOMG_GMG_COARSE_OP_GALERKIN; }
 
+/* M of level l and M^T: on A's own pattern (homg_fem's: symmetric, sorted)
+ * M^T's values come with M's rows (the pattern copied); Galerkin's by a
+ * general transpose. */
 static homg_status setup_spai1(homg_gmg *g, int l)
 {
     homg_ctx *ctx = g->ctx;
     gmg_level *lv = &g->lv[l];
     const csr_matrix *a = &lv->a.csr;
+    int mirrored = fem_pattern(g, l);
     double t;
     memset(&lv->m, 0, sizeof lv->m);
     memset(&lv->mt, 0, sizeof lv->mt);
     HOMG_TRY(homg__mat_alloc(ctx, a->nrows, a->ncols, a->nnz, HOMG_FLOAT64, &lv->m.csr, "SPAI-1"));
     HOMG_TRY(homg__mat_alloc(ctx, a->nrows, a->ncols, a->nnz, HOMG_FLOAT64, &lv->mt.csr, "SPAI-1 transpose"));
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, lv->m.csr.row_ptr, a->row_ptr, ((size_t)a->nrows + 1) * 4, HOMG_D2D),
-                     "SPAI-1 pattern");
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, lv->m.csr.col_idx, a->col_idx, (size_t)a->nnz * 4, HOMG_D2D),
-                     "SPAI-1 pattern");
+    for (int k = 0; k < 1 + mirrored; k++) {
+        csr_matrix *to = k ? &lv->mt.csr : &lv->m.csr;
+        HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, to->row_ptr, a->row_ptr, ((size_t)a->nrows + 1) * 4, HOMG_D2D),
+                         "SPAI-1 pattern");
+        HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, to->col_idx, a->col_idx, (size_t)a->nnz * 4, HOMG_D2D),
+                         "SPAI-1 pattern");
+    }
     HOMG_TRY_BACKEND(ctx, ctx->mem->zero(&ctx->ex, g->count + GMG_COUNT_FALLBACK + l, sizeof(int32_t)),
                      "SPAI-1 fallback count");
     t = homg__gmg_now_ms();
@@ -183,20 +190,11 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai_scale(&ctx->ex, a, lv->d), "SPAI-1 scaling");
     HOMG_TRY_BACKEND(ctx,
                      GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr,
-                                      g->count + GMG_COUNT_FALLBACK + l),
-                     "SPAI-1 rows"); /* the count is read with omega (fallback_count) */
+                                      mirrored ? (double *)lv->mt.csr.values : NULL, g->count + GMG_COUNT_FALLBACK + l),
+                     "SPAI-1 rows"); /* the count is read after omega (fallback_count) */
     t = part(g, GMG_S_ROWS, t);
-    if (fem_pattern(g, l)) { /* M^T on A's own pattern (symmetric, sorted): no general transpose */
-        HOMG_TRY_BACKEND(ctx,
-                         ctx->mem->copy(&ctx->ex, lv->mt.csr.row_ptr, a->row_ptr, ((size_t)a->nrows + 1) * 4, HOMG_D2D),
-                         "SPAI-1 transpose");
-        HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, lv->mt.csr.col_idx, a->col_idx, (size_t)a->nnz * 4, HOMG_D2D),
-                         "SPAI-1 transpose");
-        HOMG_TRY_BACKEND(ctx, GMG_GK(g)->transpose_sym(&ctx->ex, &lv->m.csr, (double *)lv->mt.csr.values),
-                         "SPAI-1 transpose");
-    } else {
+    if (!mirrored)
         HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, &lv->m.csr, &lv->mt.csr), "SPAI-1 transpose");
-    }
     part(g, GMG_S_TRANSPOSE, t);
     return HOMG_OK;
 }
