@@ -369,36 +369,33 @@ static int lanes_wanted(const homg_gmg *g)
     return nl < HOMG_EXEC_LANES ? nl : HOMG_EXEC_LANES;
 }
 
-/* Every level's M (GMG_T_SMOOTHER), then the levels 1.. (their formats,
- * GMG_T_FORMAT, before omega so that omega's products run in the format the
- * cycle will; their omegas, GMG_T_OMEGA), then level 0 the same way.  With
- * lanes, level 0 is on lane 0 and the others on lanes 1..: the host waits for
- * the small levels' reads while level 0's M is still being built (SPAI-1 of
- * the 65^3 cube: level 0 2.9 ms of 3.7, its omega 2.3 of 3.9). */
+/* Every level's M (GMG_T_SMOOTHER), then their formats (GMG_T_FORMAT: before
+ * omega, so that omega's products run in the format the cycle will), then
+ * every level's omega (GMG_T_OMEGA), each step queued for all levels before
+ * the host reads any.  With lanes, level 0 is on lane 0 and the others on
+ * lanes 1..; levels 1.. are queued first: a grid is dispatched only after the
+ * blocks of the grids launched before it, so their SPAI-1 rows run beside
+ * the start of level 0's (65^3 cube: level 0 2.9 of 3.7 ms) instead of after
+ * it, and their omegas' small latency-bound products run between level 0's
+ * (level 0 2.3 of 3.9 ms). */
 static homg_status queue_levels(homg_gmg *g)
 {
     int nl = g->nlevels - 1, on[HOMG_GMG_MAX_LEVELS];
     double t = homg__gmg_now_ms();
-    for (int l = 0; l < nl; l++) {
+    for (int l = nl - 1; l >= 0; l--) {
         use_lane(g, l);
         HOMG_TRY(build_m(g, l));
     }
     t = homg__gmg_mark(g, GMG_T_SMOOTHER, t);
-    for (int pass = 0; pass < 2; pass++) {
-        int any = 0;
-        for (int l = 0; l < nl; l++) {
-            on[l] = pass ? l == 0 : l > 0;
-            if (!on[l])
-                continue;
-            any = 1;
-            use_lane(g, l);
-            HOMG_TRY(homg__gmg_choose_format(g, l));
-        }
-        t = homg__gmg_mark(g, GMG_T_FORMAT, t);
-        if (any)
-            HOMG_TRY(omega_levels(g, on));
-        t = homg__gmg_mark(g, GMG_T_OMEGA, t);
+    for (int l = nl - 1; l >= 0; l--) {
+        use_lane(g, l);
+        HOMG_TRY(homg__gmg_choose_format(g, l));
     }
+    t = homg__gmg_mark(g, GMG_T_FORMAT, t);
+    for (int l = 0; l < HOMG_GMG_MAX_LEVELS; l++)
+        on[l] = l < nl;
+    HOMG_TRY(omega_levels(g, on));
+    homg__gmg_mark(g, GMG_T_OMEGA, t);
     return HOMG_OK;
 }
 
