@@ -221,6 +221,20 @@ static void test_kernels(void **state)
         down(gpu, w_d, d_y, sizeof(double) * n);
         printf("  ELL %2d lanes: max rel diff %.1e\n", lanes, max_rel(w_d, hy, n));
         assert_true(max_rel(w_d, hy, n) < 1e-13);
+        for (int beta = 0; beta <= 1; beta++) { /* product and moment in one pass, added to a set scalar */
+            double seed = 0.25;
+            dot_h = seed;
+            memcpy(hy, y, sizeof(double) * n);
+            assert_int_equal(homg_cpu_gmg_ell_spmv_dot(cx, &eh, x, hy, -1.5, 0.5 * beta, x, &dot_h), HOMG_OK);
+            assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
+            assert_int_equal(homg_copy_from_host(gpu, d_s, &seed, sizeof seed), HOMG_OK);
+            assert_int_equal(homg_cuda_gmg_ell_spmv_dot(ex, &ed, d_x, d_y, -1.5, 0.5 * beta, d_x, d_s), HOMG_OK);
+            down(gpu, w_d, d_y, sizeof(double) * n);
+            down(gpu, &dot_d, d_s, sizeof dot_d);
+            assert_true(max_rel(w_d, hy, n) < 1e-13);
+            assert_true(fabs(dot_d - dot_h) <= 1e-12 * fabs(dot_h));
+            assert_true(fabs(dot_h - seed) > 1e-3); /* the product's moment was added */
+        }
         assert_int_equal(homg_cpu_gmg_ell_residual(cx, &eh, y, x, hy), HOMG_OK); /* r = y - A x */
         assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
         assert_int_equal(homg_cuda_gmg_ell_residual(ex, &ed, d_y, d_x, d_s2), HOMG_OK);

@@ -24,6 +24,18 @@ homg_status homg_cpu_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const do
     return HOMG_OK;
 }
 
+homg_status homg_cpu_gmg_ell_spmv_dot(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
+                                      double beta, const double *u, double *dot)
+{
+    double s = 0;
+    HOMG_TRY(homg_cpu_gmg_ell_spmv(ex, a, x, y, alpha, beta));
+#pragma omp parallel for schedule(static) reduction(+ : s) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++)
+        s += u[i] * y[i];
+    *dot += s;
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gmg_ell_residual(kernel_exec *ex, const ell_matrix *a, const double *b, const double *x, double *r)
 {
     (void)ex;

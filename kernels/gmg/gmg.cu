@@ -46,6 +46,51 @@ homg_status homg_cuda_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const d
     return HOMG_OK;
 }
 
+/* ell_kernel's product, then the block's sum of u_i y_i (the new y_i) added
+ * to *dot: one atomic a block. */
+template <int G>
+__global__ static void ell_dot_kernel(int32_t n, const int32_t *__restrict__ col, const double *__restrict__ val,
+                                      const int32_t *__restrict__ rl, const double *__restrict__ x, double *y,
+                                      double alpha, double beta, const double *__restrict__ u, double *dot)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int32_t row = (int32_t)(t / G);
+    int lane = (int)(t & (G - 1));
+    double s = 0, part = 0;
+    if (row < n) {
+        int32_t len = rl[row];
+        for (int32_t k = lane; k < len; k += G) {
+            size_t at = (size_t)k * n + row;
+            s += val[at] * __ldg(x + col[at]);
+        }
+    }
+    for (int o = G / 2; o > 0; o >>= 1)
+        s += __shfl_xor_sync(0xFFFFFFFFu, s, o, G);
+    if (row < n && lane == 0) {
+        double v = beta != 0 ? alpha * s + beta * y[row] : alpha * s;
+        y[row] = v;
+        part = u[row] * v;
+    }
+    part = block_sum(part);
+    if (threadIdx.x == 0)
+        atomicAdd(dot, part);
+}
+
+homg_status homg_cuda_gmg_ell_spmv_dot(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
+                                       double beta, const double *u, double *dot)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (a->nrows == 0)
+        return HOMG_OK;
+#define LAUNCH(G)                                                                                                   \
+    ell_dot_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(a->nrows, a->col, a->val, a->rl, x, y, \
+                                                                             alpha, beta, u, dot)
+    HOMG_GROUP_SWITCH(a->lanes, LAUNCH);
+#undef LAUNCH
+    HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R product and dot product");
+    return HOMG_OK;
+}
+
 homg_status homg_cuda_gmg_ell_residual(kernel_exec *ex, const ell_matrix *a, const double *b, const double *x,
                                        double *r)
 {

@@ -218,6 +218,9 @@ static homg_status setup_sainv(homg_gmg *g, int l)
     return st;
 }
 
+/* Level l's M is one matrix (SPAI-1): add_m is one product with M or M^T. */
+static int matrix_m(const homg_gmg *g, int l) { return !g->lv[l].diag && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1; }
+
 /* out += alpha M' in with M' = M or M^T (uses lv->s for SAINV): the product
  * and the update in one pass where M is a matrix. */
 static homg_status add_m(homg_gmg *g, int l, const double *in, double *out, double alpha, int transposed)
@@ -233,6 +236,23 @@ static homg_status add_m(homg_gmg *g, int l, const double *in, double *out, doub
         HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->diag_update(ex, lv->rows, alpha, lv->d, in, out), "GMG: sweep");
         return HOMG_OK;
     }
+}
+
+/* y = alpha op x + beta y, then *dot = u . y (the new y; *dot zero before):
+ * one pass where op is in ELLPACK-R (the product's rows add their u_i y_i),
+ * else the product and a dot product. */
+static homg_status product_moment(homg_gmg *g, const gmg_op *op, const double *x, double *y, double alpha, double beta,
+                                  const double *u, double *dot)
+{
+    kernel_exec *ex = &g->ctx->ex;
+    if (op->use_ell) {
+        HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->ell_spmv_dot(ex, &op->ell, x, y, alpha, beta, u, dot),
+                         "GMG: product and dot product");
+        return HOMG_OK;
+    }
+    HOMG_TRY(homg__gmg_op_apply(g, op, x, y, alpha, beta));
+    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(ex, op->csr.nrows, u, y, dot), "GMG: dot product");
+    return HOMG_OK;
 }
 
 /* rho[l] = lambda_max of E* E = (I - w M^T A)(I - w M A) for the levels
@@ -260,13 +280,17 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
             continue;
         use_lane(g, l);
         HOMG_TRY(random_start(g, l, lv->b));
-        for (int k = 0; k < m; k++) { /* b = y_k -> y_k+1 */
-            HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->b, lv->t, 1.0, 0.0));
-            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(ex, n, lv->b, lv->t, s + 2 * k), "GMG: dot product");
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, s, 2 * (size_t)m * sizeof(double)), "GMG: zero");
+        for (int k = 0; k < m; k++) { /* b = y_k -> y_k+1; each moment with the product before it */
+            HOMG_TRY(product_moment(g, &lv->a, lv->b, lv->t, 1.0, 0.0, lv->b, s + 2 * k));
             HOMG_TRY(add_m(g, l, lv->t, lv->b, -lv->omega, 0));
             HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->b, lv->z, 1.0, 0.0));
-            HOMG_TRY(add_m(g, l, lv->z, lv->b, -lv->omega, 1));
-            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(ex, n, lv->b, lv->t, s + 2 * k + 1), "GMG: dot product");
+            if (matrix_m(g, l)) {
+                HOMG_TRY(product_moment(g, &lv->mt, lv->z, lv->b, -lv->omega, 1.0, lv->t, s + 2 * k + 1));
+            } else {
+                HOMG_TRY(add_m(g, l, lv->z, lv->b, -lv->omega, 1));
+                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(ex, n, lv->b, lv->t, s + 2 * k + 1), "GMG: dot product");
+            }
         }
     }
     for (int l = 0; l < nl; l++) {
