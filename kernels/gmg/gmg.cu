@@ -319,6 +319,17 @@ __device__ static void spai1_tri_rc(int e, int *r, int *c)
     *c = e - SPAI_TRI(k, 0);
 }
 
+/* G_rc of the row (spai1_gram): neighbour rows r and c merged from the staged
+ * copies or from global memory, then scaled. */
+__device__ static double spai1_gram_entry(const int32_t *ci, const double *v, const double *w, const int32_t *st,
+                                          const int32_t *sl, const int32_t *so, const int32_t *sc, const double *sv,
+                                          const double *jw, int staged, int r, int c)
+{
+    double d = staged ? spai_dot(sc + so[r], sv + so[r], sl[r], sc + so[c], sv + so[c], sl[c], NULL)
+                      : spai_dot(ci + st[r], v + st[r], sl[r], ci + st[c], v + st[c], sl[c], w);
+    return d * (w ? jw[r] * jw[c] : 1.0);
+}
+
 template <int CAP, int WARPS, int STAGE, int LANES>
 __global__ static void __launch_bounds__(WARPS * 32)
     spai1_warp_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, const double *__restrict__ v,
@@ -367,13 +378,17 @@ __global__ static void __launch_bounds__(WARPS * 32)
                     spai1_stage<LANES>(ci, v, w, st, so, n, total, lane, sc, sv);
             }
             __syncwarp(mask);
-            for (int e = lane; e < SPAI_TRI(n, 0); e += LANES) {
+            /* the n (n - 1) / 2 merges below the diagonal first (their packed index e is
+             * SPAI_TRI(r - 1, c)), then the diagonal's sums of squares in one round: a
+             * round of lanes lasts as long as its longest merge */
+            for (int e = lane; e < SPAI_TRI(n - 1, 0); e += LANES) {
                 int r, c;
                 spai1_tri_rc(e, &r, &c);
-                double d = staged ? spai_dot(sc + so[r], sv + so[r], sl[r], sc + so[c], sv + so[c], sl[c], NULL)
-                                  : spai_dot(ci + st[r], v + st[r], sl[r], ci + st[c], v + st[c], sl[c], w);
-                g[e] = d * (w ? jw[r] * jw[c] : 1.0); /* spai1_gram */
+                r++;
+                g[SPAI_TRI(r, c)] = spai1_gram_entry(ci, v, w, st, sl, so, sc, sv, jw, staged, r, c);
             }
+            for (int r = lane; r < n; r += LANES)
+                g[SPAI_TRI(r, r)] = spai1_gram_entry(ci, v, w, st, sl, so, sc, sv, jw, staged, r, r);
             __syncwarp(mask);
         }
         for (int c = 0; ok && c < n; c++) { /* G = L L^T, the diagonal as 1 / L_cc (spai1_inv_diag) */

@@ -11,12 +11,18 @@ HOMG_HD double spai_wv(double v, const double *w, int32_t k) { return w ? v * w[
 
 /* Sum of (a_jk w_k)(a_lk w_k) over the columns k two sorted rows share (cj, vj:
  * nj entries of row j; cl, vl: nl of row l): the dot product of rows j and l
- * of A W.  Branch-free advance: both rows step where their columns tie. */
+ * of A W.  Branch-free advance: both rows step where their columns tie (rows
+ * with unique columns, as CSR's: a row with itself ties everywhere). */
 HOMG_HD double spai_dot(const int32_t *cj, const double *vj, int32_t nj, const int32_t *cl, const double *vl,
                         int32_t nl, const double *w)
 {
     int32_t p = 0, q = 0;
     double s = 0;
+    if (cj == cl && vj == vl) { /* a row with itself: every column ties (the merge's sum, without the merge) */
+        for (; p < nj; p++)
+            s += spai_wv(vj[p], w, cj[p]) * spai_wv(vj[p], w, cj[p]);
+        return s;
+    }
     while (p < nj && q < nl) {
         int32_t cp = cj[p], cq = cl[q];
         if (cp == cq)
