@@ -592,8 +592,8 @@ static void test_prolong(void **state)
 static const int32_t sides[6] = { 1, 2, 3, 4, 5, 6 };
 
 typedef struct outcome {
-    int iterations;
-    double omega0;
+    int iterations, levels;
+    double omega0, omega[HOMG_GMG_MAX_LEVELS];
     double *x;
     int32_t n;
 } outcome;
@@ -623,6 +623,8 @@ static outcome gmg_pcg(homg_backend b, int dim, homg_gmg_desc d)
     homg_gmg_get_info(g, &gi);
     o.n = gi.rows[0];
     o.omega0 = gi.omega[0];
+    o.levels = gi.levels;
+    memcpy(o.omega, gi.omega, sizeof o.omega);
     pd.gmg = g;
     pd.flexible = d.cycle == HOMG_GMG_CYCLE_F;
     assert_int_equal(homg_pcg_create(ctx, NULL, NULL, &pd, &pcg), HOMG_OK);
@@ -949,12 +951,46 @@ static void test_hierarchy(void **state)
             }
 }
 
+/* The smoother set-up's levels on CUDA lanes (the default) against the same
+ * levels one after another (HOMG_GMG_LANES=0): every level's omega to the
+ * rounding of the dot products' atomics, the same iterations and solution;
+ * 2D with 5 levels puts two levels on one side lane. */
+static void test_lanes(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++)
+        for (int sm = HOMG_GMG_SMOOTHER_JACOBI; sm <= HOMG_GMG_SMOOTHER_SAINV; sm++) {
+            homg_gmg_desc d = { 0 };
+            outcome p, q;
+            double worst = 0;
+            d.levels = dim == 2 ? 5 : 3;
+            d.smoother = (homg_gmg_smoother)sm;
+            p = gmg_pcg(HOMG_BACKEND_CUDA, dim, d);
+            setenv("HOMG_GMG_LANES", "0", 1);
+            q = gmg_pcg(HOMG_BACKEND_CUDA, dim, d);
+            unsetenv("HOMG_GMG_LANES");
+            assert_int_equal(p.levels, q.levels);
+            for (int l = 0; l + 1 < p.levels; l++) {
+                double e = fabs(p.omega[l] - q.omega[l]) / q.omega[l];
+                worst = e > worst ? e : worst;
+            }
+            printf("  %dD smoother %d: lanes %d, serial %d iterations; omegas max rel diff %.1e; x diff %.1e\n", dim,
+                   sm, p.iterations, q.iterations, worst, max_rel(p.x, q.x, q.n));
+            assert_int_equal(p.iterations, q.iterations);
+            assert_true(worst < 1e-12);
+            assert_true(max_rel(p.x, q.x, q.n) < 1e-9);
+            free(p.x);
+            free(q.x);
+        }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),        cmocka_unit_test(test_hierarchy),
         cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy),  cmocka_unit_test(test_spai1_random),
         cmocka_unit_test(test_prolong),       cmocka_unit_test(test_transpose_sym), cmocka_unit_test(test_tag_values),
+        cmocka_unit_test(test_lanes),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");
