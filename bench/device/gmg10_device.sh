@@ -12,7 +12,7 @@ B=.devbuild
 M=.carry-base/bench_gmg
 A="--fast --no-rcm --dim 3 --setup-reps 7"
 T0=$(date +%s)
-left() { echo $((165 - ($(date +%s) - T0))); }
+left() { echo $((160 - ($(date +%s) - T0))); }
 # one bench run: label, then the command (env prefix allowed)
 bench() {
     lab=$1
