@@ -6,10 +6,12 @@
 # c321091, carried as .carry-base/bench_gmg), the branch and the branch with HOMG_GMG_LANES=0, interleaved with the
 # order rotating, then ncu of the SPAI-1 kernels of both binaries and, time left, the kernel durations of one create.
 # One log into $OUT.
-# Run: tar xJf .carry-dev/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH; sh bench/device/gmg10_device.sh
+# Run (from the session checkout, where the carry lives: /work/main/.carry-gmg10/ holds dev.tar.xz, bench_gmg_main and this
+# script): tar xJf .carry-gmg10/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH;
+# M=.carry-gmg10/bench_gmg_main sh .carry-gmg10/gmg10_device.sh
 L=$OUT/gmg10.log
 B=.devbuild
-M=.carry-base/bench_gmg
+M=${M:-.carry-base/bench_gmg} # main's binary (the run: the session checkout's ignored .carry-gmg10/)
 A="--fast --no-rcm --dim 3 --setup-reps 7"
 T0=$(date +%s)
 left() { echo $((160 - ($(date +%s) - T0))); }
