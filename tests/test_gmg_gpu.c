@@ -953,8 +953,11 @@ static void test_hierarchy(void **state)
 
 /* The smoother set-up's levels on CUDA lanes (the default) against the same
  * levels one after another (HOMG_GMG_LANES=0): every level's omega to the
- * rounding of the dot products' atomics, the same iterations and solution;
- * 2D with 5 levels (not quick) puts two levels on one side lane. */
+ * rounding of the atomics (dot products; the FEM assembly's sums, so A differs
+ * between two creates in its last bits), the same iterations and solution;
+ * SAINV's omegas to 1e-3 only: its host factor's drop decisions are not
+ * continuous in A (3D, H100, s10-gmg10: 1.4e-4 between two creates, the same
+ * iterations).  2D with 5 levels (not quick) puts two levels on one side lane. */
 static void test_lanes(void **state)
 {
     (void)state;
@@ -977,7 +980,7 @@ static void test_lanes(void **state)
             printf("  %dD smoother %d: lanes %d, serial %d iterations; omegas max rel diff %.1e; x diff %.1e\n", dim,
                    sm, p.iterations, q.iterations, worst, max_rel(p.x, q.x, q.n));
             assert_int_equal(p.iterations, q.iterations);
-            assert_true(worst < 1e-12);
+            assert_true(worst < (sm == HOMG_GMG_SMOOTHER_SAINV ? 1e-3 : 1e-12));
             assert_true(max_rel(p.x, q.x, q.n) < 1e-9);
             free(p.x);
             free(q.x);
