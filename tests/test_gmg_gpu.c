@@ -953,10 +953,10 @@ static void test_hierarchy(void **state)
 
 /* The smoother set-up's levels on CUDA lanes (the default) against the same
  * levels one after another (HOMG_GMG_LANES=0): every level's omega to the
- * rounding of the atomics (dot products; the FEM assembly's sums, so A differs
+ * rounding of the atomics (dot products; the FEM assembly's sums, so A can differ
  * between two creates in its last bits), the same iterations and solution;
  * SAINV's omegas to 1e-3 only: its host factor's drop decisions are not
- * continuous in A (3D, H100, s10-gmg10: 1.4e-4 between two creates, the same
+ * continuous in A (3D, H100, s10-gmg10: 1.4e-4 between the two creates, same
  * iterations).  2D with 5 levels (not quick) puts two levels on one side lane. */
 static void test_lanes(void **state)
 {
