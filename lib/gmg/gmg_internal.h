@@ -184,7 +184,8 @@ size_t homg__gmg_op_bytes(const gmg_op *op);
 homg_status homg__gmg_choose_format(homg_gmg *g, int l);
 
 /* smoother.c: every level's M, format and omega but the coarsest's (levels
- * side by side on CUDA lanes); one sweep x += omega M (b - A x). */
+ * side by side on CUDA lanes with HOMG_GMG_LANES=1); one sweep
+ * x += omega M (b - A x). */
 homg_status homg__gmg_smoothers_setup(homg_gmg *g);
 homg_status homg__gmg_smooth(homg_gmg *g, int l, const double *b, double *x, int transposed);
 /* sainv.c: W with M = W W^T (host), pivots replaced counted in *replaced. */
