@@ -1,6 +1,7 @@
 #!/bin/sh
 # s10-gmg10: the GPU check of the branch in one call (H100, timeout 180 s): the smoother set-up's levels on CUDA
-# lanes (levels 1.. beside level 0; HOMG_GMG_LANES=0 runs them serially in the same binary), SPAI-1 with reciprocal
+# lanes (levels 1.. beside level 0; HOMG_GMG_LANES=1 since 7f35e6d, the default when this ran at 05:43 UTC, which
+# labelled HOMG_GMG_LANES=0 "serial"; the labels are the same now), SPAI-1 with reciprocal
 # Cholesky diagonals and M^T written with M's rows, the contraction check's moments summed by its products.
 # Tests + memcheck + racecheck + synccheck, then bench_gmg rounds of main (bench_gmg_main: /work/main's build of
 # c321091, carried as .carry-base/bench_gmg), the branch and the branch with HOMG_GMG_LANES=0, interleaved with the
@@ -44,15 +45,15 @@ bench() {
             break
         }
         case $((k % 3)) in
-        1) bench main $M; bench lanes $B/bench/bench_gmg; bench serial env HOMG_GMG_LANES=0 $B/bench/bench_gmg ;;
-        2) bench lanes $B/bench/bench_gmg; bench serial env HOMG_GMG_LANES=0 $B/bench/bench_gmg; bench main $M ;;
-        0) bench serial env HOMG_GMG_LANES=0 $B/bench/bench_gmg; bench main $M; bench lanes $B/bench/bench_gmg ;;
+        1) bench main $M; bench lanes env HOMG_GMG_LANES=1 $B/bench/bench_gmg; bench serial $B/bench/bench_gmg ;;
+        2) bench lanes env HOMG_GMG_LANES=1 $B/bench/bench_gmg; bench serial $B/bench/bench_gmg; bench main $M ;;
+        0) bench serial $B/bench/bench_gmg; bench main $M; bench lanes env HOMG_GMG_LANES=1 $B/bench/bench_gmg ;;
         esac
     done
     echo "== square L=6 left $(left)s"
     k=sq
     A="--fast --no-rcm --dim 2 --setup-reps 7"
-    [ "$(left)" -gt 40 ] && { bench main $M; bench lanes $B/bench/bench_gmg; }
+    [ "$(left)" -gt 40 ] && { bench main $M; bench lanes env HOMG_GMG_LANES=1 $B/bench/bench_gmg; }
     for b in main branch; do
         t=$(left)
         [ $t -gt 18 ] && t=18
