@@ -8,15 +8,13 @@
 #include "spai.h"
 #include "tagval.h"
 
-/* Groups of G lanes per row; the warp's trip count is uniform (shuffles). */
+/* Row `row`'s sum (A x)_row over its group of G lanes, in every lane of the
+ * group (rows past n: 0); the warp's trip count is uniform (shuffles). */
 template <int G>
-__global__ static void ell_kernel(int32_t n, const int32_t *__restrict__ col, const double *__restrict__ val,
-                                  const int32_t *__restrict__ rl, const double *__restrict__ x, const double *z,
-                                  double *y, double alpha, double beta)
+__device__ static double ell_row_sum(int32_t n, const int32_t *__restrict__ col, const double *__restrict__ val,
+                                     const int32_t *__restrict__ rl, const double *__restrict__ x, int32_t row,
+                                     int lane)
 {
-    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    int32_t row = (int32_t)(t / G);
-    int lane = (int)(t & (G - 1));
     double s = 0;
     if (row < n) {
         int32_t len = rl[row];
@@ -27,6 +25,19 @@ __global__ static void ell_kernel(int32_t n, const int32_t *__restrict__ col, co
     }
     for (int o = G / 2; o > 0; o >>= 1)
         s += __shfl_xor_sync(0xFFFFFFFFu, s, o, G);
+    return s;
+}
+
+/* Groups of G lanes per row. */
+template <int G>
+__global__ static void ell_kernel(int32_t n, const int32_t *__restrict__ col, const double *__restrict__ val,
+                                  const int32_t *__restrict__ rl, const double *__restrict__ x, const double *z,
+                                  double *y, double alpha, double beta)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int32_t row = (int32_t)(t / G);
+    int lane = (int)(t & (G - 1));
+    double s = ell_row_sum<G>(n, col, val, rl, x, row, lane);
     if (row < n && lane == 0)
         y[row] = beta != 0 ? alpha * s + beta * z[row] : alpha * s;
 }
@@ -56,16 +67,7 @@ __global__ static void ell_dot_kernel(int32_t n, const int32_t *__restrict__ col
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     int32_t row = (int32_t)(t / G);
     int lane = (int)(t & (G - 1));
-    double s = 0, part = 0;
-    if (row < n) {
-        int32_t len = rl[row];
-        for (int32_t k = lane; k < len; k += G) {
-            size_t at = (size_t)k * n + row;
-            s += val[at] * __ldg(x + col[at]);
-        }
-    }
-    for (int o = G / 2; o > 0; o >>= 1)
-        s += __shfl_xor_sync(0xFFFFFFFFu, s, o, G);
+    double s = ell_row_sum<G>(n, col, val, rl, x, row, lane), part = 0;
     if (row < n && lane == 0) {
         double v = beta != 0 ? alpha * s + beta * y[row] : alpha * s;
         y[row] = v;
