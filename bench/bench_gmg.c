@@ -238,7 +238,7 @@ static void cpu_list(const int *cpu, int n, char *out, size_t len)
 static homg_status timed_create(homg_ctx *ctx, homg_mesh *c, const homg_gmg_desc *d, homg_gmg **g, double *ms)
 {
     int cpu[64];
-    double t[64], cold = homg_test_now_ms();
+    double t[64], sm[64], cold = homg_test_now_ms();
     int n = setup_reps > 64 ? 64 : setup_reps;
     HOMG_TRY(homg_gmg_create(c, d, g));
     cold = homg_test_now_ms() - cold;
@@ -255,20 +255,25 @@ static homg_status timed_create(homg_ctx *ctx, homg_mesh *c, const homg_gmg_desc
         frees = free_calls;
         HOMG_TRY(homg_gmg_create(c, d, g));
         t[k] = homg_test_now_ms() - t[k];
+        {
+            homg_gmg_info gi;
+            sm[k] = homg_gmg_get_info(*g, &gi) == HOMG_OK ? gi.smoother_ms + gi.format_ms : 0;
+        }
         if (k == n - 1 && calls != pool_calls)
             printf("  --pool/--count: %ld ctx allocations, %ld frees in the last create\n", pool_calls - calls,
                    free_calls - frees);
     }
     *ms = median_of(t, n);
     {
-        char line[384], cpus[128];
+        char line[512], cpus[128];
         double lo = t[0];
         for (int k = 1; k < n; k++)
             lo = t[k] < lo ? t[k] : lo;
         cpu_list(cpu, n, cpus, sizeof cpus);
         snprintf(line, sizeof line,
-                 "  set-up: first create %.1f ms, then median %.2f ms (min %.2f) of %d creates (%s)\n", cold, *ms, lo,
-                 n, cpus);
+                 "  set-up: first create %.1f ms, then median %.2f ms (min %.2f) of %d creates (%s); of it smoothers, "
+                 "formats, omega and coarse solver (unsynchronised window) median %.2f ms\n",
+                 cold, *ms, lo, n, cpus, median_of(sm, n));
         emit("%s", line);
     }
     if (!getenv("HOMG_GMG_TRACE")) { /* the phase lines: one more create, phases synchronised, not in the median */

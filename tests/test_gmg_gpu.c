@@ -221,6 +221,20 @@ static void test_kernels(void **state)
         down(gpu, w_d, d_y, sizeof(double) * n);
         printf("  ELL %2d lanes: max rel diff %.1e\n", lanes, max_rel(w_d, hy, n));
         assert_true(max_rel(w_d, hy, n) < 1e-13);
+        for (int beta = 0; beta <= 1; beta++) { /* product and moment in one pass, added to a set scalar */
+            double seed = 0.25;
+            dot_h = seed;
+            memcpy(hy, y, sizeof(double) * n);
+            assert_int_equal(homg_cpu_gmg_ell_spmv_dot(cx, &eh, x, hy, -1.5, 0.5 * beta, x, &dot_h), HOMG_OK);
+            assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
+            assert_int_equal(homg_copy_from_host(gpu, d_s, &seed, sizeof seed), HOMG_OK);
+            assert_int_equal(homg_cuda_gmg_ell_spmv_dot(ex, &ed, d_x, d_y, -1.5, 0.5 * beta, d_x, d_s), HOMG_OK);
+            down(gpu, w_d, d_y, sizeof(double) * n);
+            down(gpu, &dot_d, d_s, sizeof dot_d);
+            assert_true(max_rel(w_d, hy, n) < 1e-13);
+            assert_true(fabs(dot_d - dot_h) <= 1e-12 * fabs(dot_h));
+            assert_true(fabs(dot_h - seed) > 1e-3); /* the product's moment was added */
+        }
         assert_int_equal(homg_cpu_gmg_ell_residual(cx, &eh, y, x, hy), HOMG_OK); /* r = y - A x */
         assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
         assert_int_equal(homg_cuda_gmg_ell_residual(ex, &ed, d_y, d_x, d_s2), HOMG_OK);
@@ -264,8 +278,8 @@ static void test_kernels(void **state)
         dm = da;
         dm.values = d_m;
         fb_h = 0;
-        assert_int_equal(homg_cpu_gmg_spai1(cx, &ha, scaled ? w_h : NULL, &hm, &fb_h), HOMG_OK);
-        assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, d_fb), HOMG_OK);
+        assert_int_equal(homg_cpu_gmg_spai1(cx, &ha, scaled ? w_h : NULL, &hm, NULL, &fb_h), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, NULL, d_fb), HOMG_OK);
         down(gpu, m_d, d_m, sizeof(double) * a.nnz);
         down(gpu, &fb_d, d_fb, sizeof fb_d);
         printf("  SPAI-1 (scaled %d): max rel diff %.1e, fallbacks %d / %d\n", scaled, max_rel(m_d, m_h, a.nnz), fb_d,
@@ -395,7 +409,9 @@ static void spai1_paths(const homg_host_csr *a, int32_t staged[2])
 
 /* SPAI-1 (warp per row on CUDA) against the CPU twin on spai_matrix: the same
  * fallback rows (long, singular, empty), the other rows to rounding, on both
- * paths of the short rows (spai1_paths) and the long rows. */
+ * paths of the short rows (spai1_paths) and the long rows; M^T written with
+ * the rows (spai_matrix's pattern is symmetric): each twin's equals
+ * transpose_sym of its own M bit for bit. */
 static void test_spai1_random(void **state)
 {
     homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
@@ -403,7 +419,8 @@ static void test_spai1_random(void **state)
     homg_host_csr a = spai_matrix(quick ? 300 : 1500, &rng);
     csr_matrix ha = { a.nrows, a.ncols, a.nnz, a.row_ptr, a.col_idx, a.values, HOMG_FLOAT64 }, da = up_csr(gpu, &ha);
     double *w = malloc(sizeof(double) * a.nrows), *m_h = malloc(sizeof(double) * a.nnz + 8),
-           *m_d = malloc(sizeof(double) * a.nnz + 8), *d_w;
+           *m_d = malloc(sizeof(double) * a.nnz + 8), *mt_h = malloc(sizeof(double) * a.nnz + 8),
+           *mt_d = malloc(sizeof(double) * a.nnz + 8), *mt_ref = malloc(sizeof(double) * a.nnz + 8), *d_w;
     int32_t longest = 0, paths[2];
     (void)state;
     for (int32_t i = 0; i < a.nrows; i++)
@@ -416,14 +433,21 @@ static void test_spai1_random(void **state)
     d_w = up(gpu, w, sizeof(double) * a.nrows);
     for (int scaled = 0; scaled <= 1; scaled++) {
         int32_t fb_h = 0, fb_d = 0, *d_fb = up(gpu, &fb_d, sizeof fb_d);
-        double *d_m = up(gpu, NULL, sizeof(double) * a.nnz + 8);
+        double *d_m = up(gpu, NULL, sizeof(double) * a.nnz + 8), *d_mt = up(gpu, NULL, sizeof(double) * a.nnz + 8);
         csr_matrix hm = ha, dm = da;
         hm.values = m_h;
         dm.values = d_m;
-        assert_int_equal(homg_cpu_gmg_spai1(&cpu->ex, &ha, scaled ? w : NULL, &hm, &fb_h), HOMG_OK);
-        assert_int_equal(homg_cuda_gmg_spai1(&gpu->ex, &da, scaled ? d_w : NULL, &dm, d_fb), HOMG_OK);
+        assert_int_equal(homg_cpu_gmg_spai1(&cpu->ex, &ha, scaled ? w : NULL, &hm, mt_h, &fb_h), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(&gpu->ex, &da, scaled ? d_w : NULL, &dm, d_mt, d_fb), HOMG_OK);
         down(gpu, m_d, d_m, sizeof(double) * a.nnz);
+        down(gpu, mt_d, d_mt, sizeof(double) * a.nnz);
         down(gpu, &fb_d, d_fb, sizeof fb_d);
+        assert_int_equal(homg_cpu_gmg_transpose_sym(&cpu->ex, &hm, mt_ref), HOMG_OK);
+        assert_memory_equal(mt_h, mt_ref, sizeof(double) * a.nnz);
+        hm.values = m_d; /* the CUDA M's transpose */
+        assert_int_equal(homg_cpu_gmg_transpose_sym(&cpu->ex, &hm, mt_ref), HOMG_OK);
+        assert_memory_equal(mt_d, mt_ref, sizeof(double) * a.nnz);
+        homg_free(gpu, d_mt);
         printf("  SPAI-1 random rows (scaled %d): %d rows, longest %d, max rel diff %.1e, fallbacks %d / %d\n", scaled,
                (int)a.nrows, (int)longest, max_rel(m_d, m_h, a.nnz), (int)fb_d, (int)fb_h);
         assert_true(fb_h > 0);
@@ -437,6 +461,9 @@ static void test_spai1_random(void **state)
     free(w);
     free(m_h);
     free(m_d);
+    free(mt_h);
+    free(mt_d);
+    free(mt_ref);
     homg_host_csr_free(&a);
 }
 
@@ -565,8 +592,8 @@ static void test_prolong(void **state)
 static const int32_t sides[6] = { 1, 2, 3, 4, 5, 6 };
 
 typedef struct outcome {
-    int iterations;
-    double omega0;
+    int iterations, levels;
+    double omega0, omega[HOMG_GMG_MAX_LEVELS];
     double *x;
     int32_t n;
 } outcome;
@@ -596,6 +623,8 @@ static outcome gmg_pcg(homg_backend b, int dim, homg_gmg_desc d)
     homg_gmg_get_info(g, &gi);
     o.n = gi.rows[0];
     o.omega0 = gi.omega[0];
+    o.levels = gi.levels;
+    memcpy(o.omega, gi.omega, sizeof o.omega);
     pd.gmg = g;
     pd.flexible = d.cycle == HOMG_GMG_CYCLE_F;
     assert_int_equal(homg_pcg_create(ctx, NULL, NULL, &pd, &pcg), HOMG_OK);
@@ -928,12 +957,49 @@ static void test_hierarchy(void **state)
             }
 }
 
+/* The smoother set-up's levels on CUDA lanes (HOMG_GMG_LANES=1) against the
+ * same levels one after another (the default): every level's omega to the
+ * rounding of the atomics (dot products; the FEM assembly's sums, so A can differ
+ * between two creates in its last bits), the same iterations and solution;
+ * SAINV's omegas to 1e-3 only: its host factor's drop decisions are not
+ * continuous in A (3D, H100, s10-gmg10: 1.4e-4 between the two creates, same
+ * iterations).  2D with 5 levels (not quick) puts two levels on one side lane. */
+static void test_lanes(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++)
+        for (int sm = HOMG_GMG_SMOOTHER_JACOBI; sm <= HOMG_GMG_SMOOTHER_SAINV; sm++) {
+            homg_gmg_desc d = { 0 };
+            outcome p, q;
+            double worst = 0;
+            d.levels = dim == 2 ? (quick ? 3 : 5) : (quick ? 2 : 3);
+            d.smoother = (homg_gmg_smoother)sm;
+            setenv("HOMG_GMG_LANES", "1", 1);
+            p = gmg_pcg(HOMG_BACKEND_CUDA, dim, d);
+            unsetenv("HOMG_GMG_LANES");
+            q = gmg_pcg(HOMG_BACKEND_CUDA, dim, d);
+            assert_int_equal(p.levels, q.levels);
+            for (int l = 0; l + 1 < p.levels; l++) {
+                double e = fabs(p.omega[l] - q.omega[l]) / q.omega[l];
+                worst = e > worst ? e : worst;
+            }
+            printf("  %dD smoother %d: lanes %d, serial %d iterations; omegas max rel diff %.1e; x diff %.1e\n", dim,
+                   sm, p.iterations, q.iterations, worst, max_rel(p.x, q.x, q.n));
+            assert_int_equal(p.iterations, q.iterations);
+            assert_true(worst < (sm == HOMG_GMG_SMOOTHER_SAINV ? 1e-3 : 1e-12));
+            assert_true(max_rel(p.x, q.x, q.n) < 1e-9);
+            free(p.x);
+            free(q.x);
+        }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),        cmocka_unit_test(test_hierarchy),
         cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy),  cmocka_unit_test(test_spai1_random),
         cmocka_unit_test(test_prolong),       cmocka_unit_test(test_transpose_sym), cmocka_unit_test(test_tag_values),
+        cmocka_unit_test(test_lanes),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -24,6 +24,18 @@ homg_status homg_cpu_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const do
     return HOMG_OK;
 }
 
+homg_status homg_cpu_gmg_ell_spmv_dot(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
+                                      double beta, const double *u, double *dot)
+{
+    double s = 0;
+    HOMG_TRY(homg_cpu_gmg_ell_spmv(ex, a, x, y, alpha, beta));
+#pragma omp parallel for schedule(static) reduction(+ : s) if (a->nrows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < a->nrows; i++)
+        s += u[i] * y[i];
+    *dot += s;
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gmg_ell_residual(kernel_exec *ex, const ell_matrix *a, const double *b, const double *x, double *r)
 {
     (void)ex;
@@ -123,15 +135,15 @@ homg_status homg_cpu_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, double
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback)
+homg_status homg_cpu_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt,
+                               int32_t *fallback)
 {
     int32_t fb = 0;
-    (void)ex;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : fb) if (a->nrows > HOMG_OMP_MIN / 16)
     for (int32_t i = 0; i < a->nrows; i++)
         fb += spai1_row(a->row_ptr, a->col_idx, (const double *)a->values, w, i, (double *)m->values);
     *fallback += fb;
-    return HOMG_OK;
+    return mt ? homg_cpu_gmg_transpose_sym(ex, m, mt) : HOMG_OK; /* the CUDA warp writes it with the rows */
 }
 
 homg_status homg_cpu_gmg_diag_update(kernel_exec *ex, int32_t n, double omega, const double *d, const double *r,

@@ -8,15 +8,13 @@
 #include "spai.h"
 #include "tagval.h"
 
-/* Groups of G lanes per row; the warp's trip count is uniform (shuffles). */
+/* Row `row`'s sum (A x)_row over its group of G lanes, in every lane of the
+ * group (rows past n: 0); the warp's trip count is uniform (shuffles). */
 template <int G>
-__global__ static void ell_kernel(int32_t n, const int32_t *__restrict__ col, const double *__restrict__ val,
-                                  const int32_t *__restrict__ rl, const double *__restrict__ x, const double *z,
-                                  double *y, double alpha, double beta)
+__device__ static double ell_row_sum(int32_t n, const int32_t *__restrict__ col, const double *__restrict__ val,
+                                     const int32_t *__restrict__ rl, const double *__restrict__ x, int32_t row,
+                                     int lane)
 {
-    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    int32_t row = (int32_t)(t / G);
-    int lane = (int)(t & (G - 1));
     double s = 0;
     if (row < n) {
         int32_t len = rl[row];
@@ -27,6 +25,19 @@ __global__ static void ell_kernel(int32_t n, const int32_t *__restrict__ col, co
     }
     for (int o = G / 2; o > 0; o >>= 1)
         s += __shfl_xor_sync(0xFFFFFFFFu, s, o, G);
+    return s;
+}
+
+/* Groups of G lanes per row. */
+template <int G>
+__global__ static void ell_kernel(int32_t n, const int32_t *__restrict__ col, const double *__restrict__ val,
+                                  const int32_t *__restrict__ rl, const double *__restrict__ x, const double *z,
+                                  double *y, double alpha, double beta)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int32_t row = (int32_t)(t / G);
+    int lane = (int)(t & (G - 1));
+    double s = ell_row_sum<G>(n, col, val, rl, x, row, lane);
     if (row < n && lane == 0)
         y[row] = beta != 0 ? alpha * s + beta * z[row] : alpha * s;
 }
@@ -43,6 +54,42 @@ homg_status homg_cuda_gmg_ell_spmv(kernel_exec *ex, const ell_matrix *a, const d
     HOMG_GROUP_SWITCH(a->lanes, LAUNCH);
 #undef LAUNCH
     HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R product");
+    return HOMG_OK;
+}
+
+/* ell_kernel's product, then the block's sum of u_i y_i (the new y_i) added
+ * to *dot: one atomic a block. */
+template <int G>
+__global__ static void ell_dot_kernel(int32_t n, const int32_t *__restrict__ col, const double *__restrict__ val,
+                                      const int32_t *__restrict__ rl, const double *__restrict__ x, double *y,
+                                      double alpha, double beta, const double *__restrict__ u, double *dot)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int32_t row = (int32_t)(t / G);
+    int lane = (int)(t & (G - 1));
+    double s = ell_row_sum<G>(n, col, val, rl, x, row, lane), part = 0;
+    if (row < n && lane == 0) {
+        double v = beta != 0 ? alpha * s + beta * y[row] : alpha * s;
+        y[row] = v;
+        part = u[row] * v;
+    }
+    part = block_sum(part);
+    if (threadIdx.x == 0)
+        atomicAdd(dot, part);
+}
+
+homg_status homg_cuda_gmg_ell_spmv_dot(kernel_exec *ex, const ell_matrix *a, const double *x, double *y, double alpha,
+                                       double beta, const double *u, double *dot)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (a->nrows == 0)
+        return HOMG_OK;
+#define LAUNCH(G)                                                                                                   \
+    ell_dot_kernel<G><<<row_group_blocks(a->nrows, G), HOMG_THREADS, 0, s>>>(a->nrows, a->col, a->val, a->rl, x, y, \
+                                                                             alpha, beta, u, dot)
+    HOMG_GROUP_SWITCH(a->lanes, LAUNCH);
+#undef LAUNCH
+    HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R product and dot product");
     return HOMG_OK;
 }
 
@@ -227,7 +274,9 @@ homg_status homg_cuda_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, doubl
  * entries merge from global memory).  G and m in shared memory; the Cholesky
  * factor, L y = a and L^T m = y column by column (lanes over the rows below /
  * above the pivot; each entry's sum in spai.h's order: the same bits as the
- * CPU twin's row-by-row loops); the row stored by all lanes.  These column
+ * CPU twin's row-by-row loops); the row stored by all lanes, and with outt its
+ * mirror entries of M^T (column i searched in each neighbour row, staged or
+ * not: no separate transpose pass over M).  These column
  * loops are serial: two rows a warp share their instructions (measured: the
  * kernel is issue-bound).  Two instances: rows of up to SPAI1_SHORT entries
  * (most P1 rows) by half-warps with small slots and staging, then the longer
@@ -272,10 +321,22 @@ __device__ static void spai1_tri_rc(int e, int *r, int *c)
     *c = e - SPAI_TRI(k, 0);
 }
 
+/* G_rc of the row (spai1_gram): neighbour rows r and c merged from the staged
+ * copies or from global memory, then scaled. */
+__device__ static double spai1_gram_entry(const int32_t *ci, const double *v, const double *w, const int32_t *st,
+                                          const int32_t *sl, const int32_t *so, const int32_t *sc, const double *sv,
+                                          const double *jw, int staged, int r, int c)
+{
+    double d = staged ? spai_dot(sc + so[r], sv + so[r], sl[r], sc + so[c], sv + so[c], sl[c], NULL)
+                      : spai_dot(ci + st[r], v + st[r], sl[r], ci + st[c], v + st[c], sl[c], w);
+    return d * (w ? jw[r] * jw[c] : 1.0);
+}
+
 template <int CAP, int WARPS, int STAGE, int LANES>
 __global__ static void __launch_bounds__(WARPS * 32)
     spai1_warp_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, const double *__restrict__ v,
-                      const double *__restrict__ w, int32_t nrows, int lo, int hi, double *out, int32_t *fallback)
+                      const double *__restrict__ w, int32_t nrows, int lo, int hi, double *out, double *outt,
+                      int32_t *fallback)
 {
     constexpr int SLOTS = WARPS * (32 / LANES); /* rows in flight a block */
     static_assert(LANES == 16 || LANES == 32, "a half or a whole warp per row");
@@ -319,29 +380,34 @@ __global__ static void __launch_bounds__(WARPS * 32)
                     spai1_stage<LANES>(ci, v, w, st, so, n, total, lane, sc, sv);
             }
             __syncwarp(mask);
-            for (int e = lane; e < SPAI_TRI(n, 0); e += LANES) {
+            /* the n (n - 1) / 2 merges below the diagonal first (their packed index e is
+             * SPAI_TRI(r - 1, c)), then the diagonal's sums of squares in one round: a
+             * round of lanes lasts as long as its longest merge */
+            for (int e = lane; e < SPAI_TRI(n - 1, 0); e += LANES) {
                 int r, c;
                 spai1_tri_rc(e, &r, &c);
-                double d = staged ? spai_dot(sc + so[r], sv + so[r], sl[r], sc + so[c], sv + so[c], sl[c], NULL)
-                                  : spai_dot(ci + st[r], v + st[r], sl[r], ci + st[c], v + st[c], sl[c], w);
-                g[e] = d * (w ? jw[r] * jw[c] : 1.0); /* spai1_gram */
+                r++;
+                g[SPAI_TRI(r, c)] = spai1_gram_entry(ci, v, w, st, sl, so, sc, sv, jw, staged, r, c);
             }
+            for (int r = lane; r < n; r += LANES)
+                g[SPAI_TRI(r, r)] = spai1_gram_entry(ci, v, w, st, sl, so, sc, sv, jw, staged, r, r);
             __syncwarp(mask);
         }
-        for (int c = 0; ok && c < n; c++) { /* G = L L^T */
-            double s = spai1_chol_sum(g, c, c), d = sqrt(s);
+        for (int c = 0; ok && c < n; c++) { /* G = L L^T, the diagonal as 1 / L_cc (spai1_inv_diag) */
+            double s = spai1_chol_sum(g, c, c);
             ok = spai1_pivot_ok(s, g[SPAI_TRI(c, c)]); /* the same on the row's lanes */
             __syncwarp(mask);                          /* all have read g_cc */
             if (ok) {
+                double dinv = spai1_inv_diag(s);
                 for (int r = c + 1 + lane; r < n; r += LANES)
-                    g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) / d;
+                    g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) * dinv;
                 if (lane == 0)
-                    g[SPAI_TRI(c, c)] = d;
+                    g[SPAI_TRI(c, c)] = dinv;
             }
             __syncwarp(mask);
         }
         for (int k = 0; ok && k < n; k++) { /* L y = a: y_k final, then the rows below updated */
-            double y = m[k] / g[SPAI_TRI(k, k)];
+            double y = m[k] * g[SPAI_TRI(k, k)];
             __syncwarp(mask); /* all have read m[k] */
             for (int r = k + 1 + lane; r < n; r += LANES)
                 m[r] -= g[SPAI_TRI(r, k)] * y;
@@ -350,7 +416,7 @@ __global__ static void __launch_bounds__(WARPS * 32)
             __syncwarp(mask);
         }
         for (int k = n - 1; ok && k >= 0; k--) { /* L^T m = y: m_k final, then the rows above updated */
-            double y = m[k] / g[SPAI_TRI(k, k)];
+            double y = m[k] * g[SPAI_TRI(k, k)];
             __syncwarp(mask);
             for (int r = lane; r < k; r += LANES)
                 m[r] -= g[SPAI_TRI(k, r)] * y;
@@ -364,12 +430,28 @@ __global__ static void __launch_bounds__(WARPS * 32)
                 bad |= !isfinite(m[r]);
             ok = !__any_sync(mask, bad);
         }
-        if (ok) {
+        if (ok) { /* entry (i, j_r), and M^T's (j_r, i): column i found in row j_r (staged, or global) */
             double wi = w ? w[i] : 1.0;
-            for (int r = lane; r < n; r += LANES)
-                out[b + r] = m[r] * (w ? wi * jw[r] : 1.0);
-        } else if (lane == 0 && spai1_store(rp, ci, v, w, i, m, 0, out)) {
-            atomicAdd(fallback, 1);
+            for (int r = lane; r < n; r += LANES) {
+                double val = m[r] * (w ? wi * jw[r] : 1.0);
+                out[b + r] = val;
+                if (outt) {
+                    int32_t k = mirror_index(staged ? sc + so[r] : ci + st[r], sl[r], i);
+                    if (k >= 0)
+                        outt[st[r] + k] = val;
+                }
+            }
+        } else {
+            if (lane == 0 && spai1_store(rp, ci, v, w, i, m, 0, out))
+                atomicAdd(fallback, 1);
+            if (outt) { /* the SPAI(0) row lane 0 stored, mirrored by all lanes */
+                __syncwarp(mask);
+                for (int r = lane; r < n; r += LANES) {
+                    int32_t j = ci[b + r], k = mirror_index(ci + rp[j], rp[j + 1] - rp[j], i);
+                    if (k >= 0)
+                        outt[rp[j] + k] = out[b + r];
+                }
+            }
         }
         __syncwarp(mask); /* the shared slots are reused by the next row */
     }
@@ -377,25 +459,26 @@ __global__ static void __launch_bounds__(WARPS * 32)
 
 template <int CAP, int WARPS, int STAGE, int LANES>
 static void spai1_launch(cudaStream_t s, const csr_matrix *a, const double *w, int lo, int hi, double *out,
-                         int32_t *fallback)
+                         double *outt, int32_t *fallback)
 {
     constexpr int SLOTS = WARPS * (32 / LANES);
     int64_t blocks = ((int64_t)a->nrows + SLOTS - 1) / SLOTS;
     spai1_warp_kernel<CAP, WARPS, STAGE, LANES>
         <<<(unsigned)(blocks < (1 << 20) ? blocks : (1 << 20)), WARPS * 32, 0, s>>>(
-            a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, lo, hi, out, fallback);
+            a->row_ptr, a->col_idx, (const double *)a->values, w, a->nrows, lo, hi, out, outt, fallback);
 }
 
-homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, int32_t *fallback)
+homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt,
+                                int32_t *fallback)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (a->nrows == 0)
         return HOMG_OK;
-    spai1_launch<SPAI1_SHORT, 4, SPAI1_STAGE, 16>(s, a, w, -1, SPAI1_SHORT, (double *)m->values, fallback);
+    spai1_launch<SPAI1_SHORT, 4, SPAI1_STAGE, 16>(s, a, w, -1, SPAI1_SHORT, (double *)m->values, mt, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (short)");
     /* a block per 4 rows, as before s8-gmg6: a grid-stride of 1024 blocks over
      * all rows (3D P1: none long) cost 0.21 ms on the 65^3 cube, this 0.11 */
-    spai1_launch<GMG_SPAI1_MAX_ROW, 4, 0, 32>(s, a, w, SPAI1_SHORT, INT32_MAX, (double *)m->values, fallback);
+    spai1_launch<GMG_SPAI1_MAX_ROW, 4, 0, 32>(s, a, w, SPAI1_SHORT, INT32_MAX, (double *)m->values, mt, fallback);
     HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (long)");
     return HOMG_OK;
 }

@@ -11,12 +11,18 @@ HOMG_HD double spai_wv(double v, const double *w, int32_t k) { return w ? v * w[
 
 /* Sum of (a_jk w_k)(a_lk w_k) over the columns k two sorted rows share (cj, vj:
  * nj entries of row j; cl, vl: nl of row l): the dot product of rows j and l
- * of A W.  Branch-free advance: both rows step where their columns tie. */
+ * of A W.  Branch-free advance: both rows step where their columns tie (rows
+ * with unique columns, as CSR's: a row with itself ties everywhere). */
 HOMG_HD double spai_dot(const int32_t *cj, const double *vj, int32_t nj, const int32_t *cl, const double *vl,
                         int32_t nl, const double *w)
 {
     int32_t p = 0, q = 0;
     double s = 0;
+    if (cj == cl && vj == vl) { /* a row with itself: every column ties (the merge's sum, without the merge) */
+        for (; p < nj; p++)
+            s += spai_wv(vj[p], w, cj[p]) * spai_wv(vj[p], w, cj[p]);
+        return s;
+    }
     while (p < nj && q < nl) {
         int32_t cp = cj[p], cq = cl[q];
         if (cp == cq)
@@ -89,17 +95,24 @@ HOMG_HD double spai1_chol_sum(const double *g, int r, int c)
 /* The pivot test: s (spai1_chol_sum of (r, r)) against G_rr. */
 HOMG_HD int spai1_pivot_ok(double s, double grr) { return s > 1e-12 * grr; }
 
-/* L^T m = y in place (L packed in g), after L y = a; 0 where a component is
- * not finite.  (Both triangular solves row by row here; the CUDA warp runs
- * them column by column, each m[r] updated in the same order of k: ascending
- * in L y = a, descending here.) */
+/* The factor's diagonal entry from the pivot's s: its reciprocal 1 / sqrt(s),
+ * kept in place of L_cc, so that the factor's columns and both triangular
+ * solves multiply instead of dividing (a double division or square root is a
+ * long instruction sequence on the GPU, where the kernel is issue-bound: two
+ * such a column instead of four). */
+HOMG_HD double spai1_inv_diag(double s) { return 1.0 / sqrt(s); }
+
+/* L^T m = y in place (L packed in g, its diagonal as 1 / L_rr), after L y = a;
+ * 0 where a component is not finite.  (Both triangular solves row by row here;
+ * the CUDA warp runs them column by column, each m[r] updated in the same
+ * order of k: ascending in L y = a, descending here.) */
 HOMG_HD int spai1_backward(const double *g, double *m, int n)
 {
     for (int r = n - 1; r >= 0; r--) {
         double s = m[r];
         for (int k = n - 1; k > r; k--)
             s -= g[SPAI_TRI(k, r)] * m[k];
-        m[r] = s / g[SPAI_TRI(r, r)];
+        m[r] = s * g[SPAI_TRI(r, r)];
     }
     for (int r = 0; r < n; r++)
         if (!isfinite(m[r]))
@@ -107,14 +120,15 @@ HOMG_HD int spai1_backward(const double *g, double *m, int n)
     return 1;
 }
 
-/* Solves L L^T m = m in place (L packed in g); 0 where a component is not finite. */
+/* Solves L L^T m = m in place (L packed in g, its diagonal as 1 / L_rr); 0
+ * where a component is not finite. */
 HOMG_HD int spai1_solve(const double *g, double *m, int n)
 {
     for (int r = 0; r < n; r++) { /* L y = a */
         double s = m[r];
         for (int k = 0; k < r; k++)
             s -= g[SPAI_TRI(r, k)] * m[k];
-        m[r] = s / g[SPAI_TRI(r, r)];
+        m[r] = s * g[SPAI_TRI(r, r)];
     }
     return spai1_backward(g, m, n);
 }
@@ -151,13 +165,13 @@ HOMG_HD int spai1_row(const int32_t *rp, const int32_t *ci, const double *v, con
             g[SPAI_TRI(r, c)] = spai1_gram(rp, ci, v, w, b, r, c);
         m[r] = spai1_rhs(ci, v, w, i, b, r);
     }
-    /* in-place Cholesky G = L L^T (packed rows) */
+    /* in-place Cholesky G = L L^T (packed rows, the diagonal as 1 / L_rr) */
     for (int r = 0; ok && r < n; r++) {
         for (int c = 0; c < r; c++)
-            g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) / g[SPAI_TRI(c, c)];
+            g[SPAI_TRI(r, c)] = spai1_chol_sum(g, r, c) * g[SPAI_TRI(c, c)];
         double s = spai1_chol_sum(g, r, r);
         if (spai1_pivot_ok(s, g[SPAI_TRI(r, r)])) /* g_rr still holds G_rr */
-            g[SPAI_TRI(r, r)] = sqrt(s);
+            g[SPAI_TRI(r, r)] = spai1_inv_diag(s);
         else
             ok = 0;
     }

@@ -626,10 +626,8 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     homg__gmg_mark(g, GMG_T_UPLOAD, t1);
     g->info.assemble_ms = now_ms() - t;
     ts = now_ms();
-    for (int l = 0; l < g->nlevels - 1 && st == HOMG_OK; l++)
-        st = homg__gmg_smoother_setup(g, l);
-    if (st == HOMG_OK)
-        st = homg__gmg_omega_setup(g);
+    if (st == HOMG_OK) /* every level's M, format and omega (smoother.c) */
+        st = homg__gmg_smoothers_setup(g);
     t1 = now_ms();
     if (st == HOMG_OK)
         st = homg__gmg_coarse_setup(g);

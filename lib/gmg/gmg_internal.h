@@ -90,6 +90,7 @@ double homg__gmg_now_ms(void);
 struct homg_gmg {
     homg_ctx *ctx;
     int trace; /* HOMG_GMG_TRACE=1 at create: the phase marks synchronise */
+    int lanes; /* streams the smoother set-up runs its levels on (smoother.c), 1 outside it */
     double phase_ms[GMG_T_COUNT];
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
     double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
@@ -182,10 +183,10 @@ homg_status homg__gmg_op_residual(homg_gmg *g, const gmg_op *op, const double *b
 size_t homg__gmg_op_bytes(const gmg_op *op);
 homg_status homg__gmg_choose_format(homg_gmg *g, int l);
 
-/* smoother.c: M and format of level l, omega of all levels (after every M);
- * one sweep x += omega M (b - A x). */
-homg_status homg__gmg_smoother_setup(homg_gmg *g, int l);
-homg_status homg__gmg_omega_setup(homg_gmg *g);
+/* smoother.c: every level's M, format and omega but the coarsest's (levels
+ * side by side on CUDA lanes with HOMG_GMG_LANES=1); one sweep
+ * x += omega M (b - A x). */
+homg_status homg__gmg_smoothers_setup(homg_gmg *g);
 homg_status homg__gmg_smooth(homg_gmg *g, int l, const double *b, double *x, int transposed);
 /* sainv.c: W with M = W W^T (host), pivots replaced counted in *replaced. */
 homg_status homg__gmg_sainv(homg_ctx *ctx, const homg_host_csr *a, double drop, homg_host_csr *w, int32_t *replaced);
