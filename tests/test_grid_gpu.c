@@ -194,11 +194,13 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
      * pick one by the level's size: HOMG_BOX_WIDE_CELLS and _TILE_CELLS force it;
      * tile 0: small, 1: big, 2: wide; 3, 4: the streamed float32 steps of
      * grid_stream.cu where the shape fits them, 3 with chunks of 6 rows, 4 with
-     * the rows loaded into registers instead of by cp.async) */
-    for (int big = only_stream ? 3 : 0; big <= 4; big++) {
+     * the rows loaded into registers instead of by cp.async; 5: the owned-cell steps
+     * of grid_owned.cu, HOMG_BOX_OWNED_CELLS) */
+    for (int big = only_stream ? 3 : 0; big <= (only_stream ? 4 : 5); big++) {
         setenv("HOMG_BOX_TILE_CELLS", big == 1 ? "0" : "1e300", 1);
         setenv("HOMG_BOX_WIDE_CELLS", big == 2 ? "1e300" : "0", 1);
-        setenv("HOMG_BOX_STREAM_CELLS", big >= 3 ? "0" : "1e300", 1);
+        setenv("HOMG_BOX_OWNED_CELLS", big == 5 ? "1e300" : "0", 1);
+        setenv("HOMG_BOX_STREAM_CELLS", big == 3 || big == 4 ? "0" : "1e300", 1);
         setenv("HOMG_BOX_STREAM_FORCE_ROWS", big == 3 ? "6" : "0", 1);
         setenv("HOMG_BOX_STREAM_ASYNC", big == 4 ? "0" : "1", 1);
         for (int init = HOMG_INIT_KEEP; init <= HOMG_INIT_PROLONG; init++)
@@ -223,6 +225,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     }
     unsetenv("HOMG_BOX_TILE_CELLS");
     unsetenv("HOMG_BOX_WIDE_CELLS");
+    unsetenv("HOMG_BOX_OWNED_CELLS");
     unsetenv("HOMG_BOX_STREAM_CELLS");
     unsetenv("HOMG_BOX_STREAM_FORCE_ROWS");
     unsetenv("HOMG_BOX_STREAM_ASYNC");

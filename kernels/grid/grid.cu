@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(CE *CE)
                         const T *__restrict__ qy, const T *__restrict__ inv_eig)
 {
     __shared__ T sx[CE][CE + 1], sy[CE][CE + 1], a[CE][CE + 1], b[CE][CE + 1];
-    coarse_exact_block<T>(L, u, f, qx, qy, inv_eig, sx, sy, a, b, threadIdx.x, threadIdx.y);
+    coarse_exact_block<T, true>(L, u, f, qx, qy, inv_eig, sx, sy, a, b, threadIdx.x, threadIdx.y);
 }
 #undef CE
 
@@ -327,12 +327,16 @@ static homg_status cu_coarse_exact(kernel_exec *ex, homg_precision p, const grid
     if (L->nx > HOMG_COARSE_EXACT_MAX || L->ny > HOMG_COARSE_EXACT_MAX)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "coarse_exact: %d x %d is larger than %d", L->nx, L->ny,
                               HOMG_COARSE_EXACT_MAX);
+    /* programmatic dependent launch as the fused steps (HOMG_BOX_PDL=0: plain): the
+     * basis loads while the down step before it finishes */
+    const char *e = getenv("HOMG_BOX_PDL");
+    const int pdl = !(e && *e && atof(e) == 0);
     if (p == HOMG_FLOAT64)
-        coarse_exact_kernel<double><<<1, threads, 0, s>>>(*L, (double *)u, (const double *)f, (const double *)qx,
-                                                          (const double *)qy, (const double *)inv_eig);
+        homg_pdl_launch(s, dim3(1), threads, pdl, coarse_exact_kernel<double>, *L, (double *)u, (const double *)f,
+                        (const double *)qx, (const double *)qy, (const double *)inv_eig);
     else
-        coarse_exact_kernel<float><<<1, threads, 0, s>>>(*L, (float *)u, (const float *)f, (const float *)qx,
-                                                         (const float *)qy, (const float *)inv_eig);
+        homg_pdl_launch(s, dim3(1), threads, pdl, coarse_exact_kernel<float>, *L, (float *)u, (const float *)f,
+                        (const float *)qx, (const float *)qy, (const float *)inv_eig);
     HOMG_CUDA_LAUNCHED(ex, "coarse_exact_kernel");
     return HOMG_OK;
 }

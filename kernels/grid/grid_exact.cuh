@@ -7,6 +7,7 @@
 #ifndef HOMG_GRID_EXACT_CUH
 #define HOMG_GRID_EXACT_CUH
 
+#include "core/pdl.cuh"
 #include "grid_point.cuh"
 
 #define HOMG_CE HOMG_COARSE_EXACT_MAX
@@ -19,7 +20,9 @@
 #define HOMG_CE_R 4 /* rows per thread */
 #define HOMG_CE_S (HOMG_CE / HOMG_CE_R)
 
-template <typename T>
+/* WAIT: the kernel was launched with programmatic dependent launch; the basis and
+ * eigenvalues (set-up data) load before its wait, f and the boundary data after. */
+template <typename T, bool WAIT = false>
 __device__ void coarse_exact_block(const grid_level &L, T *u, const T *f, const T *qx, const T *qy, const T *inv_eig,
                                    T (*sx)[HOMG_CE + 1], T (*sy)[HOMG_CE + 1], T (*a)[HOMG_CE + 1], T (*b)[HOMG_CE + 1],
                                    int x, int y)
@@ -31,13 +34,15 @@ __device__ void coarse_exact_block(const grid_level &L, T *u, const T *f, const 
         sx[y][x] = qx[y * nx + x];
     if (x < ny && y < ny)
         sy[y][x] = qy[y * ny + x];
-    if (x < nx && y < ny)
-        a[y][x] = (T)((double)f[y * nx + x] + bterm_at<T>(L, x, y));
 #pragma unroll
     for (int m = 0; m < HOMG_CE_R; m++) { /* the eigenvalues' loads in flight meanwhile */
         const int r = y + HOMG_CE_S * m;
         ie[m] = act && col && r < ny ? inv_eig[r * nx + x] : (T)0;
     }
+    if (WAIT)
+        homg_pdl_wait();
+    if (x < nx && y < ny)
+        a[y][x] = (T)((double)f[y * nx + x] + bterm_at<T>(L, x, y));
     __syncthreads();
     if (act) { /* b = Qy^T F */
 #pragma unroll

@@ -51,6 +51,7 @@
  * computes in double; the two agree to float rounding. */
 #include "core/cuda_check.h"
 #include "core/pdl.cuh"
+#include "grid_owned.cuh"
 #include "grid_point.cuh"
 #include "grid_stream.cuh"
 
@@ -104,16 +105,6 @@ template <typename B, int H> __device__ __forceinline__ tile_pos tile_setup(cons
     t.j1 = min((int)B::HT, L.ny - t.y0);
     t.interior = t.x0 >= 1 && t.y0 >= 1 && t.x0 + B::W <= L.nx - 1 && t.y0 + B::HT <= L.ny - 1;
     return t;
-}
-
-/* Bilinear cell-centred prolongation in T (the CPU twin uses double). */
-template <typename T> __device__ __forceinline__ T prolong_t(const T *__restrict__ ec, int i, int j, int ncx, int ncy)
-{
-    int I = i >> 1, J = j >> 1, I2 = I + ((i & 1) ? 1 : -1), J2 = J + ((j & 1) ? 1 : -1);
-    int a = I2, b = J2;
-    T sx = (T)homg_reflect(&a, ncx), sy = (T)homg_reflect(&b, ncy);
-    const T *r0 = ec + (size_t)J * ncx, *r1 = ec + (size_t)b * ncx;
-    return (T)0.5625 * r0[I] + (T)0.1875 * (sx * r0[a] + sy * r1[I]) + (T)0.0625 * (sx * sy * r1[a]);
 }
 
 /* init: HOMG_INIT_KEEP (u), _ZERO, _PROLONG (P ec); add_ec: u += P add_ec. */
@@ -299,6 +290,16 @@ static double env_num(const char *name, double dflt)
  * up to 1024^2 lost at 1024^2 (+9%). */
 #define HOMG_BOX_WIDE_CELLS (512.0 * 512)
 
+/* A level of at most this many cells takes the owned-cell steps of grid_owned.cu
+ * (HOMG_BOX_OWNED_CELLS=0: the tiles below). */
+#define HOMG_BOX_OWNED_CELLS (512.0 * 512)
+
+static int owned_at(const grid_level *L, int sweeps)
+{
+    return sweeps >= 0 && sweeps <= HOMG_OWNED_MAX_SWEEPS &&
+           (double)L->nx * L->ny <= env_num("HOMG_BOX_OWNED_CELLS", HOMG_BOX_OWNED_CELLS);
+}
+
 /* 0: big tile, 1: small, 2: wide */
 static int tile_kind(const grid_level *L)
 {
@@ -380,6 +381,11 @@ static homg_status launch_down(kernel_exec *ex, const grid_level *L, const void 
         HOMG_CUDA_LAUNCHED(ex, "stream_kernel (down)");
         return HOMG_OK;
     }
+    if (owned_at(L, sweeps)) {
+        homg_owned_down(st, env_num("HOMG_BOX_PDL", 1) != 0, (int)sizeof(T), L, u, u_out, f, fc, sweeps, init, ec);
+        HOMG_CUDA_LAUNCHED(ex, "owned_down_kernel");
+        return HOMG_OK;
+    }
     switch (sweeps) {
     case 0: launch_down_s<T, 0>(st, L, u, u_out, f, fc, init, ec); break;
     case 1: launch_down_s<T, 1>(st, L, u, u_out, f, fc, init, ec); break;
@@ -405,6 +411,11 @@ static homg_status launch_up(kernel_exec *ex, const grid_level *L, const void *e
         homg_stream_up(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)ec, (const float *)u, (float *)u_out,
                        (const float *)f, sweeps, assign);
         HOMG_CUDA_LAUNCHED(ex, "stream_kernel (up)");
+        return HOMG_OK;
+    }
+    if (owned_at(L, sweeps)) {
+        homg_owned_up(st, env_num("HOMG_BOX_PDL", 1) != 0, (int)sizeof(T), L, ec, u, u_out, f, sweeps, assign);
+        HOMG_CUDA_LAUNCHED(ex, "owned_up_kernel");
         return HOMG_OK;
     }
     switch (sweeps) {
