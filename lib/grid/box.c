@@ -35,7 +35,9 @@ void homg__box_free(homg_grid *g)
     homg__free(g->ctx, g->coarse_qx);
     homg__free(g->ctx, g->coarse_qy);
     homg__free(g->ctx, g->coarse_inv_eig);
+    homg__free(g->ctx, g->exact_count);
     g->coarse_qx = g->coarse_qy = g->coarse_inv_eig = NULL;
+    g->exact_count = NULL;
     homg__grid_graphs_drop(g);
 }
 
@@ -187,6 +189,14 @@ homg_status homg__box_alloc(homg_grid *g)
             HOMG_TRY(homg__alloc(g->ctx, (size_t)d->nx * d->ny * g->elem, &g->u0_scratch, "finest level"));
         if (nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
             HOMG_TRY(setup_coarse_exact(g));
+        if (g->run == HOMG_METHOD_FMG && g->coarse_qx) {
+            /* the exact solve inside the down step above it (kernels/grid/grid_owned.cu):
+             * one launch a cycle fewer; HOMG_BOX_EXACT_FOLD=0 (the benchmark's knob) keeps
+             * its own launch */
+            g->exact_fold = knob("HOMG_BOX_EXACT_FOLD", 1) != 0;
+            HOMG_TRY(homg__alloc(g->ctx, sizeof(unsigned), (void **)&g->exact_count, "coarse solver"));
+            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->exact_count, sizeof(unsigned)), "coarse solver");
+        }
     } else {
         HOMG_TRY(homg__homg_alloc(g));
     }
