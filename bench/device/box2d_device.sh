@@ -3,44 +3,37 @@
 # the owned-cell fused steps (kernels/grid/grid_owned.cu) and the exact coarsest solve folded
 # into the down step above it.  In order of need: test_grid_gpu's "owned" group (the new
 # kernels against the CPU twins), bench_grid at 256^2 and 1024^2 with main's binary
-# (.carry-base/bench_grid, c321091) before and after this build's, ncu per-kernel figures of one
-# fused V-cycle at both sizes for both binaries (durations without PDL overlap, grid and block
-# sizes, registers), compute-sanitizer on the "owned" group, a second bench pair, the whole
-# test_grid_gpu, test_grid_ref on CUDA, and nsys (gaps between kernels) where the machine has it.
-# Pack: commit, then DEV_BUILD=build DEV_FILES="tests/test_grid_gpu tests/test_grid_ref
-# bench/bench_grid" sh tools/dev/device-prep.sh; cp /work/main/build/bench/bench_grid
-# .carry-base/; carry [".carry-dev", ".carry-base"].
+# (c321091) before this build's, the whole test_grid_gpu, ncu per-kernel figures of one fused
+# V-cycle at both sizes for both binaries (durations without PDL overlap, grid and block sizes,
+# registers), compute-sanitizer memcheck / synccheck / racecheck on the "owned" group.
+# The device tool copies /work/main, so everything travels in /work/main/.carry-box2d/:
+# dev.tar.xz (DEV_BUILD=build DEV_FILES="tests/test_grid_gpu tests/test_grid_ref
+# bench/bench_grid" sh tools/dev/device-prep.sh), main's stripped bench_grid and this script;
+# run from main's root: OUT=$OUT bash .carry-box2d/box2d_device.sh (carry [".carry-box2d"]).
 set -u
-[ -d .devbuild ] || tar xJf .carry-dev/dev.tar.xz
+C=.carry-box2d
+rm -rf .devbuild .devlibs; tar xJf $C/dev.tar.xz
 export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
-NAME=box2d DEFAULT_BUDGET=${BUDGET:-172}
+NAME=box2d DEFAULT_BUDGET=${BUDGET:-136}
 . bench/device_timed.sh
-M=.carry-base/bench_grid
+M=$C/bench_grid
 R="--sizes 256,1024 --reps 21"
 MB="fft,fused-v,fmg,warm"
 MY="fft,fused-v,fused-v fold-off,fused-v owned-off,fused-v wide+exact,fused-v owned<=256^2,fused-v owned<=1024^2,fmg,warm"
 NC="ncu --clock-control none --csv --metrics gpu__time_duration.sum,launch__grid_size,launch__block_size,launch__registers_per_thread,sm__cycles_active.avg,sm__warps_active.avg.pct_of_peak_sustained_active,smsp__inst_executed.sum"
 K="regex:owned|smooth_restrict|prolong_smooth|coarse_exact|stream_kernel"
 cat .devlibs/build-id >> "$L"
-timed 15 owned $B/tests/test_grid_gpu owned
-timed 16 bench_main1 $M $R --methods "$MB" --out $OUT/grid_main1.md
-timed 22 bench_mine1 $B/bench/bench_grid $R --methods "$MY" --out $OUT/grid_mine1.md
-timed 12 ncu_main_256 $NC -k "$K" --launch-count 7 --log-file $OUT/ncu_main_256.csv $M --sizes 256 --methods fused-v --reps 1 --out $OUT/x.md
-timed 12 ncu_mine_256 $NC -k "$K" --launch-count 6 --log-file $OUT/ncu_mine_256.csv $B/bench/bench_grid --sizes 256 --methods fused-v --reps 1 --out $OUT/x.md
-timed 12 ncu_main_1024 $NC -k "$K" --launch-count 11 --log-file $OUT/ncu_main_1024.csv $M --sizes 1024 --methods fused-v --reps 1 --out $OUT/x.md
-timed 12 ncu_mine_1024 $NC -k "$K" --launch-count 10 --log-file $OUT/ncu_mine_1024.csv $B/bench/bench_grid --sizes 1024 --methods fused-v --reps 1 --out $OUT/x.md
-timed 18 memcheck compute-sanitizer --tool memcheck --error-exitcode 3 $B/tests/test_grid_gpu owned
-timed 15 synccheck compute-sanitizer --tool synccheck --error-exitcode 3 $B/tests/test_grid_gpu owned
-timed 10 bench_main2 $M $R --methods "fused-v,warm" --out $OUT/grid_main2.md
-timed 10 bench_mine2 $B/bench/bench_grid $R --methods "fused-v,fused-v wide+exact,warm" --out $OUT/grid_mine2.md
-timed 28 test_grid_gpu $B/tests/test_grid_gpu
-timed 25 racecheck compute-sanitizer --tool racecheck --error-exitcode 3 $B/tests/test_grid_gpu owned
-timed 20 grid_ref_cuda env HOMG_TEST_BACKEND=cuda $B/tests/test_grid_ref
-if command -v nsys > /dev/null; then
-    timed 20 nsys nsys profile --cuda-graph-trace=node -o $OUT/box2d_256 -f true $B/bench/bench_grid --sizes 256 --methods fused-v --reps 5 --out $OUT/x.md
-    timed 10 nsys_stats nsys stats -r cuda_gpu_trace -f csv -o $OUT/box2d_256 $OUT/box2d_256.nsys-rep
-fi
-rm -f $OUT/x.md
+timed 10 owned $B/tests/test_grid_gpu owned
+timed 15 bench_main1 $M $R --methods "$MB" --out $OUT/grid_main1.md
+timed 20 bench_mine1 $B/bench/bench_grid $R --methods "$MY" --out $OUT/grid_mine1.md
+timed 20 test_grid_gpu $B/tests/test_grid_gpu
+timed 9 ncu_main_256 $NC -k "$K" --launch-count 7 --log-file $OUT/ncu_main_256.csv $M --sizes 256 --methods fused-v --reps 1 --out /tmp/x.md
+timed 9 ncu_mine_256 $NC -k "$K" --launch-count 6 --log-file $OUT/ncu_mine_256.csv $B/bench/bench_grid --sizes 256 --methods fused-v --reps 1 --out /tmp/x.md
+timed 9 ncu_main_1024 $NC -k "$K" --launch-count 11 --log-file $OUT/ncu_main_1024.csv $M --sizes 1024 --methods fused-v --reps 1 --out /tmp/x.md
+timed 9 ncu_mine_1024 $NC -k "$K" --launch-count 10 --log-file $OUT/ncu_mine_1024.csv $B/bench/bench_grid --sizes 1024 --methods fused-v --reps 1 --out /tmp/x.md
+timed 14 memcheck compute-sanitizer --tool memcheck --error-exitcode 3 $B/tests/test_grid_gpu owned
+timed 10 synccheck compute-sanitizer --tool synccheck --error-exitcode 3 $B/tests/test_grid_gpu owned
+timed 20 racecheck compute-sanitizer --tool racecheck --error-exitcode 3 $B/tests/test_grid_gpu owned
 echo "=== done $(date -u)" >> "$L"
 printf "%b\n" "$S" >> "$L"
 grep -E "^\| (256|1024)\^2 \| float32|^=== |ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|differ|rc=" "$L" | grep -v "^=== done" |

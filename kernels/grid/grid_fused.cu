@@ -291,7 +291,10 @@ static double env_num(const char *name, double dflt)
 #define HOMG_BOX_WIDE_CELLS (512.0 * 512)
 
 /* A level of at most this many cells takes the owned-cell steps of grid_owned.cu
- * (HOMG_BOX_OWNED_CELLS=0: the tiles below). */
+ * (HOMG_BOX_OWNED_CELLS=0: the tiles below).  On the H100 (bench/results/h100.md,
+ * Session 10 box2d) a small level's step took 4.7-5.9 us instead of 6.2-9.1 (ncu), the
+ * 256^2 solve 0.083 ms instead of 0.118, 1024^2 0.261 instead of 0.321; up to 256^2 only:
+ * 1024^2 0.287; up to 1024^2 (instead of the streamed steps there): 0.304. */
 #define HOMG_BOX_OWNED_CELLS (512.0 * 512)
 
 static int owned_at(const grid_level *L, int sweeps)

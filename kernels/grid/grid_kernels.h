@@ -156,7 +156,8 @@ typedef struct grid_kernels {
 
     /* smooth_restrict on L, then coarse_exact on the next coarser level E->L for that fc
      * (fc is E's right-hand side; E->u its solution): on CUDA one launch, whose last
-     * block to finish solves the coarse level. */
+     * block to finish solves the coarse level (the box uses it with HOMG_BOX_EXACT_FOLD=1
+     * only: slower on the H100 than the two launches, lib/grid/box.c). */
     homg_status (*smooth_restrict_exact)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u_in,
                                          void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec,
                                          const grid_exact *E);

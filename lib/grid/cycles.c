@@ -177,7 +177,7 @@ static homg_status down(cycle *c, int k, int init)
 
 /* The down step on level k and the exact solve of level k + 1, the coarsest, in one
  * call (smooth_restrict_exact; one launch on CUDA), where FMG's fused steps run level
- * k and HOMG_BOX_EXACT_FOLD is not 0. */
+ * k and HOMG_BOX_EXACT_FOLD is set (off by default: box.c). */
 static int exact_next(const cycle *c, int k)
 {
     const homg_grid *g = c->g;

@@ -12,6 +12,7 @@
 #define HOMG_COARSE_SWEEPS   16
 #define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one launch (off: slower on the H100, box.c) */
 #define HOMG_BOX_FUSED_CELLS 0 /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
+#define HOMG_BOX_EXACT_FOLD  0 /* FMG: the exact coarsest solve inside the down step above it (off: slower, box.c) */
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
  * while the key matches. */
