@@ -272,6 +272,16 @@ static const char *const block64_env[] = { "HOMG_BOX_BLOCK_CELLS", "4096", NULL 
 static const char *const no_pdl_env[] = { "HOMG_BOX_PDL", "0", NULL };
 static const char *const textbook_env[] = { "HOMG_BOX_FUSED_CELLS", "4194304", NULL };
 static const char *const block128_env[] = { "HOMG_BOX_BLOCK_CELLS", "16384", NULL };
+/* the owned-cell steps of grid_owned.cu (default up to 512^2): off (the wide tiles: main's
+ * kernels, but the exact solve's programmatic launch), up to 256^2, up to 1024^2 (the 1024^2
+ * level not streamed) */
+static const char *const owned_off_env[] = { "HOMG_BOX_OWNED_CELLS", "0", NULL };
+static const char *const owned256_env[] = { "HOMG_BOX_OWNED_CELLS", "65536", NULL };
+/* the exact coarsest solve folded into the down step above it (HOMG_BOX_EXACT_FOLD=1, off
+ * by default: slower) */
+static const char *const fold_env[] = { "HOMG_BOX_EXACT_FOLD", "1", NULL };
+static const char *const owned1024_env[] = { "HOMG_BOX_OWNED_CELLS", "1048576", "HOMG_BOX_STREAM_CELLS", "4194304",
+                                             NULL };
 
 #define MAX_ENV 8 /* variables a row sets */
 
@@ -579,6 +589,10 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v textbook<2048^2", target, reps, textbook_env);
                 bench_env(ctx, p, &in, "fused-v block", target, reps, block64_env);
                 bench_env(ctx, p, &in, "fused-v block128", target, reps, block128_env);
+                bench_env(ctx, p, &in, "fused-v owned-off", target, reps, owned_off_env);
+                bench_env(ctx, p, &in, "fused-v owned<=256^2", target, reps, owned256_env);
+                bench_env(ctx, p, &in, "fused-v owned<=1024^2", target, reps, owned1024_env);
+                bench_env(ctx, p, &in, "fused-v fold", target, reps, fold_env);
             }
             bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps, 0);
@@ -595,10 +609,11 @@ int main(int argc, char **argv)
             static const struct {
                 const char *const *env;
                 const char *name;
-            } warm_rows[] = { { main_env, "fused, warm, main" },
-                              { s5_env, "fused, warm, s5" },
-                              { block64_env, "fused, warm, block64" },
-                              { block128_env, "fused, warm, block128" } };
+            } warm_rows[] = {
+                { main_env, "fused, warm, main" },           { s5_env, "fused, warm, s5" },
+                { block64_env, "fused, warm, block64" },     { block128_env, "fused, warm, block128" },
+                { owned_off_env, "fused, warm, owned-off" }, { fold_env, "fused, warm, fold" },
+            };
             for (size_t w = 0; w < sizeof warm_rows / sizeof warm_rows[0]; w++) {
                 char *old[MAX_ENV];
                 set_env(warm_rows[w].env, old);

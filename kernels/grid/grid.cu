@@ -100,7 +100,7 @@ __global__ void __launch_bounds__(CE *CE)
                         const T *__restrict__ qy, const T *__restrict__ inv_eig)
 {
     __shared__ T sx[CE][CE + 1], sy[CE][CE + 1], a[CE][CE + 1], b[CE][CE + 1];
-    coarse_exact_block<T>(L, u, f, qx, qy, inv_eig, sx, sy, a, b, threadIdx.x, threadIdx.y);
+    coarse_exact_block<T, true>(L, u, f, qx, qy, inv_eig, sx, sy, a, b, threadIdx.x, threadIdx.y);
 }
 #undef CE
 
@@ -299,6 +299,9 @@ homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, con
                                           const void *u_in, void *u_out, const void *f, int sweeps, int assign);
 homg_status homg_cuda_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
                                         const void *f); /* grid_coarse.cu */
+homg_status homg_cuda_grid_smooth_restrict_exact(kernel_exec *ex, homg_precision p, const grid_level *L,
+                                                 const void *u_in, void *u_out, const void *f, void *fc, int sweeps,
+                                                 int init, const void *ec, const grid_exact *E); /* grid_fused.cu */
 
 static homg_status cu_coarse_solve(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                    int sweeps)
@@ -319,20 +322,25 @@ static unsigned grid_stride_blocks(kernel_exec *ex, size_t n)
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
 }
 
-static homg_status cu_coarse_exact(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
-                                   const void *qx, const void *qy, const void *inv_eig)
+/* Also grid_fused.cu's fallback of smooth_restrict_exact. */
+homg_status homg_cuda_grid_coarse_exact(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
+                                        const void *qx, const void *qy, const void *inv_eig)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     dim3 threads(HOMG_COARSE_EXACT_MAX, HOMG_COARSE_EXACT_MAX);
     if (L->nx > HOMG_COARSE_EXACT_MAX || L->ny > HOMG_COARSE_EXACT_MAX)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "coarse_exact: %d x %d is larger than %d", L->nx, L->ny,
                               HOMG_COARSE_EXACT_MAX);
+    /* programmatic dependent launch as the fused steps (HOMG_BOX_PDL=0: plain): the
+     * basis loads while the down step before it finishes */
+    const char *e = getenv("HOMG_BOX_PDL");
+    const int pdl = !(e && *e && atof(e) == 0);
     if (p == HOMG_FLOAT64)
-        coarse_exact_kernel<double><<<1, threads, 0, s>>>(*L, (double *)u, (const double *)f, (const double *)qx,
-                                                          (const double *)qy, (const double *)inv_eig);
+        homg_pdl_launch(s, dim3(1), threads, pdl, coarse_exact_kernel<double>, *L, (double *)u, (const double *)f,
+                        (const double *)qx, (const double *)qy, (const double *)inv_eig);
     else
-        coarse_exact_kernel<float><<<1, threads, 0, s>>>(*L, (float *)u, (const float *)f, (const float *)qx,
-                                                         (const float *)qy, (const float *)inv_eig);
+        homg_pdl_launch(s, dim3(1), threads, pdl, coarse_exact_kernel<float>, *L, (float *)u, (const float *)f,
+                        (const float *)qx, (const float *)qy, (const float *)inv_eig);
     HOMG_CUDA_LAUNCHED(ex, "coarse_exact_kernel");
     return HOMG_OK;
 }
@@ -440,7 +448,7 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     homg_cuda_grid_smooth_restrict,
     homg_cuda_grid_prolong_smooth,
     cu_coarse_solve,
-    cu_coarse_exact,
+    homg_cuda_grid_coarse_exact,
     cu_restrict_boundary,
     cu_add,
     cu_monitor,
@@ -449,4 +457,5 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     cu_homg_gather,
     cu_homg_iterate,
     homg_cuda_grid_coarse_cycle,
+    homg_cuda_grid_smooth_restrict_exact,
 };

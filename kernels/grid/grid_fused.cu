@@ -51,6 +51,7 @@
  * computes in double; the two agree to float rounding. */
 #include "core/cuda_check.h"
 #include "core/pdl.cuh"
+#include "grid_owned.cuh"
 #include "grid_point.cuh"
 #include "grid_stream.cuh"
 
@@ -104,16 +105,6 @@ template <typename B, int H> __device__ __forceinline__ tile_pos tile_setup(cons
     t.j1 = min((int)B::HT, L.ny - t.y0);
     t.interior = t.x0 >= 1 && t.y0 >= 1 && t.x0 + B::W <= L.nx - 1 && t.y0 + B::HT <= L.ny - 1;
     return t;
-}
-
-/* Bilinear cell-centred prolongation in T (the CPU twin uses double). */
-template <typename T> __device__ __forceinline__ T prolong_t(const T *__restrict__ ec, int i, int j, int ncx, int ncy)
-{
-    int I = i >> 1, J = j >> 1, I2 = I + ((i & 1) ? 1 : -1), J2 = J + ((j & 1) ? 1 : -1);
-    int a = I2, b = J2;
-    T sx = (T)homg_reflect(&a, ncx), sy = (T)homg_reflect(&b, ncy);
-    const T *r0 = ec + (size_t)J * ncx, *r1 = ec + (size_t)b * ncx;
-    return (T)0.5625 * r0[I] + (T)0.1875 * (sx * r0[a] + sy * r1[I]) + (T)0.0625 * (sx * sy * r1[a]);
 }
 
 /* init: HOMG_INIT_KEEP (u), _ZERO, _PROLONG (P ec); add_ec: u += P add_ec. */
@@ -299,6 +290,19 @@ static double env_num(const char *name, double dflt)
  * up to 1024^2 lost at 1024^2 (+9%). */
 #define HOMG_BOX_WIDE_CELLS (512.0 * 512)
 
+/* A level of at most this many cells takes the owned-cell steps of grid_owned.cu
+ * (HOMG_BOX_OWNED_CELLS=0: the tiles below).  On the H100 (bench/results/h100.md,
+ * Session 10 box2d) a small level's step took 4.7-5.9 us instead of 6.2-9.1 (ncu), the
+ * 256^2 solve 0.083 ms instead of 0.118, 1024^2 0.261 instead of 0.321; up to 256^2 only:
+ * 1024^2 0.287; up to 1024^2 (instead of the streamed steps there): 0.304. */
+#define HOMG_BOX_OWNED_CELLS (512.0 * 512)
+
+static int owned_at(const grid_level *L, int sweeps)
+{
+    return sweeps >= 0 && sweeps <= HOMG_OWNED_MAX_SWEEPS &&
+           (double)L->nx * L->ny <= env_num("HOMG_BOX_OWNED_CELLS", HOMG_BOX_OWNED_CELLS);
+}
+
 /* 0: big tile, 1: small, 2: wide */
 static int tile_kind(const grid_level *L)
 {
@@ -380,6 +384,12 @@ static homg_status launch_down(kernel_exec *ex, const grid_level *L, const void 
         HOMG_CUDA_LAUNCHED(ex, "stream_kernel (down)");
         return HOMG_OK;
     }
+    if (owned_at(L, sweeps)) {
+        homg_owned_down(st, env_num("HOMG_BOX_PDL", 1) != 0, (int)sizeof(T), L, u, u_out, f, fc, sweeps, init, ec,
+                        (const grid_exact *)NULL);
+        HOMG_CUDA_LAUNCHED(ex, "owned_down_kernel");
+        return HOMG_OK;
+    }
     switch (sweeps) {
     case 0: launch_down_s<T, 0>(st, L, u, u_out, f, fc, init, ec); break;
     case 1: launch_down_s<T, 1>(st, L, u, u_out, f, fc, init, ec); break;
@@ -407,6 +417,11 @@ static homg_status launch_up(kernel_exec *ex, const grid_level *L, const void *e
         HOMG_CUDA_LAUNCHED(ex, "stream_kernel (up)");
         return HOMG_OK;
     }
+    if (owned_at(L, sweeps)) {
+        homg_owned_up(st, env_num("HOMG_BOX_PDL", 1) != 0, (int)sizeof(T), L, ec, u, u_out, f, sweeps, assign);
+        HOMG_CUDA_LAUNCHED(ex, "owned_up_kernel");
+        return HOMG_OK;
+    }
     switch (sweeps) {
     case 0: launch_up_s<T, 0>(st, L, ec, u, u_out, f, assign); break;
     case 1: launch_up_s<T, 1>(st, L, ec, u, u_out, f, assign); break;
@@ -432,4 +447,26 @@ homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, con
 {
     return p == HOMG_FLOAT64 ? launch_up<double>(ex, L, ec, u_in, u_out, f, sweeps, assign)
                              : launch_up<float>(ex, L, ec, u_in, u_out, f, sweeps, assign);
+}
+
+homg_status homg_cuda_grid_coarse_exact(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
+                                        const void *qx, const void *qy, const void *inv_eig); /* grid.cu */
+
+/* One launch (the owned-cell down step, its last block solving E->L) for any level
+ * the exact level is next to; the two launches where the arguments do not fit it. */
+homg_status homg_cuda_grid_smooth_restrict_exact(kernel_exec *ex, homg_precision p, const grid_level *L,
+                                                 const void *u_in, void *u_out, const void *f, void *fc, int sweeps,
+                                                 int init, const void *ec, const grid_exact *E)
+{
+    const bool fits = u_in != u_out && E->count && sweeps >= 0 && sweeps <= HOMG_OWNED_MAX_SWEEPS &&
+                      E->L.nx == L->nx / 2 && E->L.ny == L->ny / 2 && E->L.nx <= HOMG_COARSE_EXACT_MAX &&
+                      E->L.ny <= HOMG_COARSE_EXACT_MAX;
+    if (fits) {
+        homg_owned_down(homg_cuda_stream(ex), env_num("HOMG_BOX_PDL", 1) != 0, p == HOMG_FLOAT64 ? 8 : 4, L, u_in,
+                        u_out, f, fc, sweeps, init, ec, E);
+        HOMG_CUDA_LAUNCHED(ex, "owned_down_kernel (exact)");
+        return HOMG_OK;
+    }
+    homg_status st = homg_cuda_grid_smooth_restrict(ex, p, L, u_in, u_out, f, fc, sweeps, init, ec);
+    return st != HOMG_OK ? st : homg_cuda_grid_coarse_exact(ex, p, &E->L, E->u, fc, E->qx, E->qy, E->inv_eig);
 }

@@ -66,4 +66,14 @@ template <typename T> __device__ __forceinline__ double prolong_at(const T *ec, 
            0.1875 * coarse_at<T>(ec, I, J2, ncx, ncy) + 0.0625 * coarse_at<T>(ec, I2, J2, ncx, ncy);
 }
 
+/* Bilinear cell-centred prolongation in T (the CPU twin uses double; the fused steps). */
+template <typename T> __device__ __forceinline__ T prolong_t(const T *__restrict__ ec, int i, int j, int ncx, int ncy)
+{
+    int I = i >> 1, J = j >> 1, I2 = I + ((i & 1) ? 1 : -1), J2 = J + ((j & 1) ? 1 : -1);
+    int a = I2, b = J2;
+    T sx = (T)homg_reflect(&a, ncx), sy = (T)homg_reflect(&b, ncy);
+    const T *r0 = ec + (size_t)J * ncx, *r1 = ec + (size_t)b * ncx;
+    return (T)0.5625 * r0[I] + (T)0.1875 * (sx * r0[a] + sy * r1[I]) + (T)0.0625 * (sx * sy * r1[a]);
+}
+
 #endif
