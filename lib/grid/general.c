@@ -84,6 +84,8 @@ struct grid_general {
     float omega;         /* plain cycles' SOR weight on cube levels (HOMG_CUBE_OMEGA) */
     int sym;             /* plain cycles' way up from colour 1 (HOMG_CUBE_SYM=1), else from colour 0 */
     int split;           /* plain cycles keep the finest level split by colour (HOMG_CUBE_SPLIT, split_of) */
+    int split1;          /* ... and level 1 (HOMG_CUBE_SPLIT1, split1_of) */
+    int fold;            /* a cold solve splits f in the finest level's pass from zero (HOMG_CUBE_FOLD, split_start) */
     int blk;             /* first level of block_vcycle (0: none) */
     int cblk;            /* first level of the cube block (cube_block_cycle; 0: none) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
@@ -438,17 +440,21 @@ static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *o
  * the plain cycles' cube levels: HOMG_CUBE_OMEGA=w their SOR weight (default
  * HOMG_CUBE_OMEGA_DEFAULT), HOMG_CUBE_SYM=1 the way up from colour 1 (the symmetric order the
  * CG needs; session 7's plain default), HOMG_CUBE_SPLIT=0 the finest level in the natural
- * layout (split_of). */
+ * layout (split_of), HOMG_CUBE_SPLIT1=0 level 1 in the natural layout (split1_of),
+ * HOMG_CUBE_FOLD=0 a cold solve's f split by a pass of its own (split_start). */
 static void schedule_env(grid_general *G)
 {
     const char *c = getenv("HOMG_GEN_CUBE"), *p = getenv("HOMG_CUBE_PLAIN"), *f = getenv("HOMG_CUBE_F1");
     const char *w = getenv("HOMG_CUBE_OMEGA"), *y = getenv("HOMG_CUBE_SYM"), *sp = getenv("HOMG_CUBE_SPLIT");
+    const char *s1 = getenv("HOMG_CUBE_SPLIT1"), *fo = getenv("HOMG_CUBE_FOLD");
     G->cube = !(c && !strcmp(c, "0"));
     G->plain = !(p && !strcmp(p, "0"));
     G->plain_f1 = f ? atoi(f) != 0 : -1;
     G->omega = w && atof(w) > 0 && atof(w) < 2 ? (float)atof(w) : HOMG_CUBE_OMEGA_DEFAULT;
     G->sym = y && atoi(y) != 0;
     G->split = !(sp && !strcmp(sp, "0"));
+    G->split1 = !(s1 && !strcmp(s1, "0"));
+    G->fold = !(fo && !strcmp(fo, "0"));
 }
 
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
@@ -565,10 +571,12 @@ typedef struct gen_cycle {
     const homg_solve_desc *sd;
     void *xs[HOMG_GEN_MAX_LEVELS];
     const void *bs[HOMG_GEN_MAX_LEVELS];
-    int plain;      /* a plain cycle (plain_cycle): SOR and the way up from colour 0 on cube levels */
-    float *su, *sf; /* level 0's u and f split by colour (split_of), or NULL: the natural xs[0], bs[0] */
-    float *nat;     /* split: the last half-sweep also writes u here, naturally (correct_and_sweep) */
-    int nat_done;   /* it did */
+    int plain;       /* a plain cycle (plain_cycle): SOR and the way up from colour 0 on cube levels */
+    float *su, *sf;  /* level 0's u and f split by colour (split_of), or NULL: the natural xs[0], bs[0] */
+    int split1;      /* level 1's own x and b hold its values split by colour (split1_of) */
+    const float *fn; /* not NULL: level 0's pass from zero splits f from here into sf (split_start) */
+    float *nat;      /* split: the last half-sweep also writes u here, naturally (correct_and_sweep) */
+    int nat_done;    /* it did */
 } gen_cycle;
 
 /* A cycle on level 0's (x0, b0), the coarse levels on the grid's own x and b. */
@@ -608,6 +616,17 @@ static int cube_at(const gen_cycle *c, int l, cube_level *K)
     return 1;
 }
 
+/* Whether the cycle keeps level l split by colour, and then its u and f there: level 0's in
+ * su, sf (the natural xs[0], bs[0] are the caller's), level 1's in its own xs[1], bs[1]. */
+static int split_at(const gen_cycle *c, int l, float **u, float **f)
+{
+    if (!(l == 0 && c->su) && !(l == 1 && c->split1))
+        return 0;
+    *u = l ? (float *)c->xs[1] : c->su;
+    *f = l ? (float *)c->bs[1] : c->sf;
+    return 1;
+}
+
 /* n symmetric sweeps as half-sweep launches, the first `skip` half-sweeps done already.
  * skip 1 (after a fused prolongation, whose other colour kept the uncorrected u): the
  * next half-sweep Gauss-Seidel even in SOR (which would read that stale own value; the
@@ -621,18 +640,20 @@ static homg_status cube_sweeps(gen_cycle *c, int l, const cube_level *K, int n, 
     const double nl = (double)cells(&g->gen->lv[l]);
     double values = 3.0 * (2 * n - skip) * nl; /* u read, f read, u written */
     cube_level gs = *K;
+    float *su = NULL, *sf = NULL;
+    const int split = split_at(c, l, &su, &sf);
     gs.omega = 1.0f;
-    if (l == 0 && c->su)
+    if (split)
         values = 0;
-    for (int h = skip; h < 2 * n && l == 0 && c->su; h++) { /* split: half of each, own u not read by GS */
+    for (int h = skip; h < 2 * n && split; h++) { /* split: half of each, own u not read by GS */
         const cube_level *Kh = skip == 1 && h == 1 ? &gs : K;
-        float *nat = h == 2 * n - 1 ? c->nat : NULL;
-        GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesplit)->sweep(&g->ctx->ex, Kh, c->su, c->sf, (h + reverse) & 1, nat),
+        float *nat = h == 2 * n - 1 && l == 0 ? c->nat : NULL;
+        GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesplit)->sweep(&g->ctx->ex, Kh, su, sf, (h + reverse) & 1, nat),
            "smoothing");
         c->nat_done |= nat != NULL;
         values += (Kh->omega != 1.0f ? 2.0 : 1.5) * nl + (nat ? nl : 0.0);
     }
-    for (int h = skip; h < 2 * n && !(l == 0 && c->su); h++)
+    for (int h = skip; h < 2 * n && !split; h++)
         GQ(g,
            ck->sweep(&g->ctx->ex, skip == 1 && h == 1 ? &gs : K, (float *)c->xs[l], (const float *)c->bs[l],
                      (h + reverse) & 1),
@@ -648,9 +669,10 @@ static homg_status residual_restrict(gen_cycle *c, int l)
     homg_grid *g = c->g;
     grid_general *G = g->gen;
     cube_level K;
-    if (l == 0 && c->su && cube_of(g, l, c->xs[l], c->bs[l], &K))
+    float *su, *sf;
+    if (split_at(c, l, &su, &sf) && cube_of(g, l, c->xs[l], c->bs[l], &K)) /* level 1's b split too: cs */
         return HOMG_KERNELS(&g->ctx->ex, cubesplit)
-            ->residual_restrict(&g->ctx->ex, &K, c->su, c->sf, (float *)G->b[l + 1]);
+            ->residual_restrict(&g->ctx->ex, &K, su, sf, (float *)G->b[l + 1], l == 0 && c->split1);
     if (cube_of(g, l, c->xs[l], c->bs[l], &K) && !((size_t)G->b[l + 1] % 8))
         return HOMG_KERNELS(&g->ctx->ex, cube)
             ->residual_restrict(&g->ctx->ex, &K, (const float *)c->xs[l], (const float *)c->bs[l],
@@ -741,8 +763,11 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     const int cube = cube_at(c, l, &K), fast = fuse && cube && !((size_t)G->x[l + 1] % 8);
     const int first = (fast || !fuse) && cube && c->plain && !G->sym ? 0 : 1; /* the way up's first colour */
     homg_status st;
-    if (fast && l == 0 && c->su)
-        GQ(g, HOMG_KERNELS(ex, cubesplit)->prolong_smooth(ex, &K, (const float *)G->x[l + 1], c->su, c->sf, first),
+    float *su, *sf;
+    if (fast && split_at(c, l, &su, &sf)) /* level 1's x split too: cs */
+        GQ(g,
+           HOMG_KERNELS(ex, cubesplit)
+               ->prolong_smooth(ex, &K, (const float *)G->x[l + 1], su, sf, first, l == 0 && c->split1),
            "prolongation");
     else if (fast)
         GQ(g,
@@ -886,6 +911,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     cube_level K;
     int done = from_zero; /* half-sweeps done by the launch from zero */
     cube_block B;
+    float *su, *sf;
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (G->cblk > 0 && l == G->cblk && zero && !fcycle && cube_block_of(c, l, &B))
@@ -900,9 +926,9 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    if (from_zero && cube_at(c, l, &K) && l == 0 && c->su) { /* the same, split */
-        GQ(g, HOMG_KERNELS(ex, cubesplit)->pre(ex, &K, c->su, c->sf), "smoothing");
-        homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
+    if (from_zero && cube_at(c, l, &K) && split_at(c, l, &su, &sf)) { /* the same, split */
+        GQ(g, HOMG_KERNELS(ex, cubesplit)->pre(ex, &K, su, sf, l ? NULL : c->fn), "smoothing");
+        homg__account(g, 1, share(G, l), (l || !c->fn ? 2.0 : 3.0) * cells(&G->lv[l]));
         done = 2;
     } else if (from_zero && cube_at(c, l, &K)) { /* zeroing and the first sweep in one pass */
         GQ(g, HOMG_KERNELS(ex, cube)->pre(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
@@ -1092,14 +1118,29 @@ static int split_of(const homg_grid *g, const gen_rhs *x, cube_level *K)
            cube_split_fits(K) && !((size_t)G->x[1] % 16) && !((size_t)G->b[1] % 16);
 }
 
-/* A plain solve's start where split_of: f split into p, and a warm start's u into z. */
+/* Whether a plain cycle whose finest level splits (split_of) keeps level 1 split too, in its
+ * own x and b (no other array: the restriction writes b split, the prolongation reads x split,
+ * level 1's passes are the split kernels, kernels/grid/cube_split.h's cs): level 1 a cube level
+ * that splits, with sweeps both ways, run step by step (not in a block: plan_block), above the
+ * coarsest, level 2's arrays 16-byte aligned.  HOMG_CUBE_SPLIT1=0: level 1 natural. */
+static int split1_of(const homg_grid *g)
+{
+    const grid_general *G = g->gen;
+    cube_level K;
+    return G->split1 && G->nlev > 2 && G->blk != 1 && G->cblk != 1 && level_sweeps(g, 1, 0) > 0 &&
+           level_sweeps(g, 1, 1) > 0 && cube_of(g, 1, G->x[1], G->b[1], &K) && cube_split_fits(&K) &&
+           !((size_t)G->x[2] % 16) && !((size_t)G->b[2] % 16);
+}
+
+/* A plain solve's start where split_of: f split into p (a cold start: by the first cycle's pass
+ * from zero, unless HOMG_CUBE_FOLD=0; plain_cycle), and a warm start's u into z. */
 static homg_status split_start(homg_grid *g, const gen_rhs *x, int warm)
 {
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     cube_level K;
     memset(&K, 0, sizeof K);
-    if (!split_of(g, x, &K))
+    if (!split_of(g, x, &K) || (!warm && G->fold))
         return HOMG_OK;
     GQ(g, HOMG_KERNELS(ex, cubesplit)->split(ex, &K, (const float *)x->f, (float *)G->p), "f");
     if (warm)
@@ -1128,6 +1169,8 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
     if (split_of(g, x, &K)) { /* run_start split f (and a warm u) into p (and z) */
         c.su = (float *)G->z;
         c.sf = (float *)G->p;
+        c.split1 = split1_of(g);
+        c.fn = zero && G->fold ? (const float *)x->f : NULL; /* split_start left f to the pass from zero */
     }
     if (zero && !(g->desc.pre > 0 && fused())) /* the cycle's first pass does not write every cell */
         GQ(g, g->ctx->mem->zero(ex, x->u, n * g->elem), "zeroing u");
