@@ -8,7 +8,8 @@
  * F-cycle first, warm start, Neumann + lambda, a box whose finest level does not split), and
  * level 1 split too (the default where it fits) or not (HOMG_CUBE_SPLIT1=0: fewer bytes with it);
  * the kernels with the level below split (cs) against the natural ones after unsplitting; the pass
- * from zero splitting f on the way (fn; a cold solve's default) or not (HOMG_CUBE_FOLD=0). */
+ * from zero splitting f on the way (fn; a cold solve's default) or not (HOMG_CUBE_FOLD=0); a quiet
+ * solve (tol 0, no history) whose cycles before the last leave u split (or not: HOMG_CUBE_KEEP=0). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -147,16 +148,19 @@ static void solves_match_natural(void **state)
                                           { "HOMG_CUBE_F1", "1" },
                                           { "HOMG_CUBE_OMEGA", "1" },
                                           { "HOMG_CUBE_SPLIT1", "0" },
-                                          { "HOMG_CUBE_FOLD", "0" } };
+                                          { "HOMG_CUBE_FOLD", "0" },
+                                          { "HOMG_CUBE_KEEP", "0" } };
     double bytes_split1 = 0; /* the default's traffic on this box (e 0), against HOMG_CUBE_SPLIT1=0's (e 3) */
+    double bytes_keep = 0;   /* the default's quiet solve's (e 0), against HOMG_CUBE_KEEP=0's (e 5) */
     (void)state;
     for (int t = 0; t < 8; t++)
-        for (int e = 0; e < 5; e++) {
+        for (int e = 0; e < 6; e++) {
             grid_case *c = grid_case_new(dims[t / 2][0], dims[t / 2][1], dims[t / 2][2], 1, 17 + t);
             const size_t n = grid_case_cells(c);
             double *u[2] = { (double *)malloc(n * sizeof(double)), (double *)malloc(n * sizeof(double)) };
+            double *uq[2] = { (double *)malloc(n * sizeof(double)), (double *)malloc(n * sizeof(double)) };
             homg_solve_desc sd;
-            homg_solve_info info[2], warm[2];
+            homg_solve_info info[2], warm[2], quiet[2];
             c->d.method = HOMG_METHOD_VCYCLE;
             c->d.precision = HOMG_FLOAT32;
             if (t & 1) { /* Neumann on three sides, lambda > 0 */
@@ -177,6 +181,10 @@ static void solves_match_natural(void **state)
                 sd.tol = 0;
                 sd.max_cycles = 2;
                 assert_int_equal(grid_case_solve(cpu, c, &sd, u[split], &warm[split], NULL, NULL), HOMG_OK);
+                memset(&sd, 0, sizeof sd); /* quiet: 3 cycles from zero, no norm (u split until the last) */
+                sd.max_cycles = 3;
+                sd.no_history = 1;
+                assert_int_equal(grid_case_solve(cpu, c, &sd, uq[split], &quiet[split], NULL, NULL), HOMG_OK);
                 unsetenv("HOMG_CUBE_SPLIT");
             }
             if (env[e][0])
@@ -199,8 +207,16 @@ static void solves_match_natural(void **state)
             assert_int_equal(info[0].cycles, info[1].cycles);
             assert_int_equal(warm[0].cycles, warm[1].cycles);
             assert_memory_equal(u[0], u[1], n * sizeof(double));
+            /* a quiet solve: the same u; its cycles before the last write no natural u (fewer bytes) */
+            assert_int_equal(quiet[0].cycles, 3);
+            assert_int_equal(quiet[1].cycles, 3);
+            assert_memory_equal(uq[0], uq[1], n * sizeof(double));
+            if (e == 0)
+                bytes_keep = quiet[1].bytes;
+            if (e == 5)
+                assert_true(c->d.nx % 8 == 0 ? bytes_keep < quiet[1].bytes : bytes_keep == quiet[1].bytes);
             grid_case_free(c);
-            free(u[0]), free(u[1]);
+            free(u[0]), free(u[1]), free(uq[0]), free(uq[1]);
         }
 }
 

@@ -153,7 +153,8 @@ static void kernels_match_cpu(void **state)
 }
 
 /* GPU solves split (the default: levels 0 and 1, f split by the pass from zero) and natural against
- * the CPU's: same cycles, the same solution to float rounding, as many launches. */
+ * the CPU's: same cycles, the same solution to float rounding, as many launches; then a quiet one
+ * (tol 0, no history: u left split between cycles) against the monitored. */
 static void solves_match_cpu(void **state)
 {
     static const int dims[][3] = { { 64, 64, 64 }, { 32, 16, 64 }, { 128, 128, 128 } };
@@ -161,9 +162,9 @@ static void solves_match_cpu(void **state)
     for (int t = 0; t < 3; t++) {
         grid_case *c = grid_case_new(dims[t][0], dims[t][1], dims[t][2], 1, 27 + t);
         const size_t n = grid_case_cells(c);
-        double *u[3], res[3];
+        double *u[3], res[3], *uq = (double *)malloc(n * sizeof(double));
         homg_solve_desc sd;
-        homg_solve_info info[3];
+        homg_solve_info info[3], quiet;
         c->d.method = HOMG_METHOD_VCYCLE;
         c->d.precision = HOMG_FLOAT32;
         if (t == 1) {
@@ -187,6 +188,13 @@ static void solves_match_cpu(void **state)
         assert_true(info[0].converged && info[0].cycles == info[1].cycles && info[0].cycles == info[2].cycles);
         assert_true(info[0].launches == info[1].launches && res[0] < 3e-5);
         assert_true(homg_rel_diff(u[0], u[1], n) < 1e-5 && homg_rel_diff(u[0], u[2], n) < 1e-5);
+        memset(&sd, 0, sizeof sd); /* quiet, as a frame loop runs it: u split until the last cycle */
+        sd.max_cycles = info[0].cycles;
+        sd.no_history = 1;
+        assert_int_equal(grid_case_solve(gpu, c, &sd, uq, &quiet, NULL, NULL), HOMG_OK);
+        printf("  quiet CUDA solve, %d cycles: vs the monitored %.2e\n", quiet.cycles, homg_rel_diff(uq, u[0], n));
+        assert_true(quiet.cycles == info[0].cycles && homg_rel_diff(uq, u[0], n) < 1e-6);
+        free(uq);
         for (int r = 0; r < 3; r++)
             free(u[r]);
         grid_case_free(c);

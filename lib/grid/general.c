@@ -86,6 +86,7 @@ struct grid_general {
     int split;           /* plain cycles keep the finest level split by colour (HOMG_CUBE_SPLIT, split_of) */
     int split1;          /* ... and level 1 (HOMG_CUBE_SPLIT1, split1_of) */
     int fold;            /* a cold solve splits f in the finest level's pass from zero (HOMG_CUBE_FOLD, split_start) */
+    int keep;            /* a quiet solve's cycles before its last leave u split (HOMG_CUBE_KEEP, runs_iterate) */
     int blk;             /* first level of block_vcycle (0: none) */
     int cblk;            /* first level of the cube block (cube_block_cycle; 0: none) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
@@ -441,12 +442,13 @@ static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *o
  * HOMG_CUBE_OMEGA_DEFAULT), HOMG_CUBE_SYM=1 the way up from colour 1 (the symmetric order the
  * CG needs; session 7's plain default), HOMG_CUBE_SPLIT=0 the finest level in the natural
  * layout (split_of), HOMG_CUBE_SPLIT1=0 level 1 in the natural layout (split1_of),
- * HOMG_CUBE_FOLD=0 a cold solve's f split by a pass of its own (split_start). */
+ * HOMG_CUBE_FOLD=0 a cold solve's f split by a pass of its own (split_start), HOMG_CUBE_KEEP=0 every
+ * plain cycle of a quiet solve also writes u naturally (runs_iterate). */
 static void schedule_env(grid_general *G)
 {
     const char *c = getenv("HOMG_GEN_CUBE"), *p = getenv("HOMG_CUBE_PLAIN"), *f = getenv("HOMG_CUBE_F1");
     const char *w = getenv("HOMG_CUBE_OMEGA"), *y = getenv("HOMG_CUBE_SYM"), *sp = getenv("HOMG_CUBE_SPLIT");
-    const char *s1 = getenv("HOMG_CUBE_SPLIT1"), *fo = getenv("HOMG_CUBE_FOLD");
+    const char *s1 = getenv("HOMG_CUBE_SPLIT1"), *fo = getenv("HOMG_CUBE_FOLD"), *ke = getenv("HOMG_CUBE_KEEP");
     G->cube = !(c && !strcmp(c, "0"));
     G->plain = !(p && !strcmp(p, "0"));
     G->plain_f1 = f ? atoi(f) != 0 : -1;
@@ -455,6 +457,7 @@ static void schedule_env(grid_general *G)
     G->split = !(sp && !strcmp(sp, "0"));
     G->split1 = !(s1 && !strcmp(s1, "0"));
     G->fold = !(fo && !strcmp(fo, "0"));
+    G->keep = !(ke && !strcmp(ke, "0"));
 }
 
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
@@ -575,6 +578,7 @@ typedef struct gen_cycle {
     float *su, *sf;  /* level 0's u and f split by colour (split_of), or NULL: the natural xs[0], bs[0] */
     int split1;      /* level 1's own x and b hold its values split by colour (split1_of) */
     const float *fn; /* not NULL: level 0's pass from zero splits f from here into sf (split_start) */
+    int keep;        /* split: u stays split (a quiet solve's cycle before its last): no natural copy */
     float *nat;      /* split: the last half-sweep also writes u here, naturally (correct_and_sweep) */
     int nat_done;    /* it did */
 } gen_cycle;
@@ -779,7 +783,7 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     else
         GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
-    c->nat = l == 0 && c->su ? (float *)c->xs[0] : NULL; /* the cycle's last half-sweep writes u */
+    c->nat = l == 0 && c->su && !c->keep ? (float *)c->xs[0] : NULL; /* the cycle's last half-sweep writes u */
     st = sweeps(c, l, n, first, fuse);
     c->nat = NULL;
     return st;
@@ -1152,8 +1156,10 @@ static homg_status split_start(homg_grid *g, const gen_rhs *x, int warm)
 /* One plain cycle on u for A u = f (from u = 0 when zero: the cycle's first pass writes
  * every cell), then the monitored norm recorded: the error against u_ref, or the
  * residual (one more pass) relative to ||f||.  desc.method FCYCLE: F-cycles; FMG: the
- * first an F-cycle, then V-cycles (HOMG_CUBE_F1=1 / 0: the first an F- / V-cycle). */
-static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
+ * first an F-cycle, then V-cycles (HOMG_CUBE_F1=1 / 0: the first an F- / V-cycle).
+ * keep (x quiet, another cycle to follow): where the finest level is split, u stays split
+ * there, unwritten (the next cycle reads the split u; nothing reads x->u before the last). */
+static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero, int keep)
 {
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
@@ -1171,11 +1177,12 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
         c.sf = (float *)G->p;
         c.split1 = split1_of(g);
         c.fn = zero && G->fold ? (const float *)x->f : NULL; /* split_start left f to the pass from zero */
+        c.keep = keep && x->quiet;
     }
     if (zero && !(g->desc.pre > 0 && fused())) /* the cycle's first pass does not write every cell */
         GQ(g, g->ctx->mem->zero(ex, x->u, n * g->elem), "zeroing u");
     HOMG_TRY(visit(&c, 0, zero ? f1 : fall, zero));
-    if (c.su && !c.nat_done) {
+    if (c.su && !c.nat_done && !c.keep) {
         GQ(g, HOMG_KERNELS(ex, cubesplit)->unsplit(ex, &K, c.su, (float *)x->u), "u");
         homg__account(g, 1, 0, 2.0 * n);
     }
@@ -1199,7 +1206,9 @@ enum {
     GEN_SEQ_UPDATE,
     GEN_SEQ_DIRECTION,
     GEN_SEQ_PLAIN_ZERO,
-    GEN_SEQ_PLAIN
+    GEN_SEQ_PLAIN,
+    GEN_SEQ_PLAIN_ZERO_KEEP, /* the two above, u left split (plain_cycle's keep) */
+    GEN_SEQ_PLAIN_KEEP
 };
 
 typedef struct gen_seq {
@@ -1214,8 +1223,9 @@ static homg_status queue_seq(homg_grid *g, void *arg)
         return iterate_update(g, q->x);
     if (q->kind == GEN_SEQ_DIRECTION)
         return iterate_direction(g, q->x);
-    if (q->kind == GEN_SEQ_PLAIN_ZERO || q->kind == GEN_SEQ_PLAIN)
-        return plain_cycle(g, q->x, q->kind == GEN_SEQ_PLAIN_ZERO);
+    if (q->kind >= GEN_SEQ_PLAIN_ZERO)
+        return plain_cycle(g, q->x, q->kind == GEN_SEQ_PLAIN_ZERO || q->kind == GEN_SEQ_PLAIN_ZERO_KEEP,
+                           q->kind >= GEN_SEQ_PLAIN_ZERO_KEEP);
     return restart(g, q->x, q->kind == GEN_SEQ_RESTART_FIRST);
 }
 
@@ -1428,9 +1438,12 @@ static homg_status runs_iterate(homg_grid *g, gen_run *r, int m, const homg_solv
         for (int i = 0; i < m; i++)
             if (r[i].active) {
                 select_run(g, &r[i], i);
+                /* quiet (tol 0): exactly max_cycles, u read after the last alone */
+                const int keep = g->gen->keep && r[i].x.quiet && r[i].cycles + 1 < max_cycles;
                 HOMG_TRY(run_seq(g, &r[i].x,
                                  !r[i].plain ? GEN_SEQ_UPDATE
-                                 : r[i].zero ? GEN_SEQ_PLAIN_ZERO
+                                 : r[i].zero ? (keep ? GEN_SEQ_PLAIN_ZERO_KEEP : GEN_SEQ_PLAIN_ZERO)
+                                 : keep      ? GEN_SEQ_PLAIN_KEEP
                                              : GEN_SEQ_PLAIN));
                 r[i].zero = 0;
                 r[i].cycles++;
