@@ -30,8 +30,8 @@ enum {
     SPL_PROLONG,
     NAT_RESTRICT,
     SPL_RESTRICT,
-    SPL_RESTRICT_Q,
-    SPL_RESTRICT_K4,
+    SPL_RESTRICT_M1,
+    SPL_RESTRICT_M4,
     SPL_RESTRICT_LB,
     SPL_PROLONG_CS,
     SPL_RESTRICT_CS,
@@ -50,10 +50,10 @@ static const char *const names[NOPS] = { "natural: 2 half-sweeps (SOR)",
                                          "natural: prolong + half-sweep",
                                          "split: prolong + half-sweep",
                                          "natural: residual + restriction",
-                                         "split: residual + restriction (marching in z)",
-                                         "split: residual + restriction, a thread per 4 coarse cells",
-                                         "split: residual + restriction, 4 coarse planes a thread",
-                                         "split: residual + restriction (marching), <= 80 registers",
+                                         "split: residual + restriction",
+                                         "split: residual + restriction, marching 1 coarse plane a thread",
+                                         "split: residual + restriction, marching 4 coarse planes a thread",
+                                         "split: residual + restriction, marching 4, <= 80 registers",
                                          "split: prolong + half-sweep, coarse split",
                                          "split: residual + restriction, coarse split",
                                          "split f",
@@ -93,16 +93,18 @@ static void pass_once(void *arg, int r)
     case SPL_PROLONG_CS: homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, 1); break;
     case NAT_RESTRICT: homg_cuda_cube_residual_restrict(ex, K, p->u, p->f, p->fc); break;
     case SPL_RESTRICT: homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 0); break;
-    case SPL_RESTRICT_Q:
-    case SPL_RESTRICT_K4:
-        setenv("HOMG_CSP_RKC", p->op == SPL_RESTRICT_Q ? "0" : "4", 1);
+    case SPL_RESTRICT_M1:
+    case SPL_RESTRICT_M4:
+        setenv("HOMG_CSP_RKC", p->op == SPL_RESTRICT_M1 ? "1" : "4", 1);
         homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 0);
         unsetenv("HOMG_CSP_RKC");
         break;
     case SPL_RESTRICT_LB:
         setenv("HOMG_CSP_RLB", "3", 1);
+        setenv("HOMG_CSP_RKC", "4", 1);
         homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 0);
         unsetenv("HOMG_CSP_RLB");
+        unsetenv("HOMG_CSP_RKC");
         break;
     case SPL_RESTRICT_CS: homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 1); break;
     case SPL_SPLIT: homg_cuda_cubesplit_split(ex, K, p->f, p->sf); break;

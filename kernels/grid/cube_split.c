@@ -56,18 +56,11 @@ homg_status homg_cpu_cubesplit_prolong_smooth(kernel_exec *ex, const cube_level 
     return HOMG_OK;
 }
 
-/* Threads to aim for in the marching restriction (a wave of 2048 per SM on 132 SMs). */
-#define CSP_RESTRICT_THREADS 270000u
-#define CSP_RESTRICT_MAX     8
-
 int homg_cubesplit_restrict_planes(const cube_level *K)
 {
     const char *e = getenv("HOMG_CSP_RKC");
-    const size_t cols = (size_t)(K->nx / 8) * (size_t)(K->ny / 2),
-                 kc = cols * (size_t)(K->nz / 2) / CSP_RESTRICT_THREADS;
-    if (e && atoi(e) >= 0)
-        return atoi(e);
-    return kc < 1 ? 1 : kc > CSP_RESTRICT_MAX ? CSP_RESTRICT_MAX : (int)kc;
+    (void)K;
+    return e && atoi(e) > 0 ? atoi(e) : 0;
 }
 
 /* The CUDA kernel's threads in order: columns marching in z, or (planes 0) quads. */

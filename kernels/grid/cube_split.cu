@@ -2,8 +2,8 @@
  * kernels (cube_split.h).  As cube.cu: a thread per colour row of four cells (one
  * float4 of a colour's half), rows of a plane side by side, each thread marching
  * through a chunk of planes with the other colour's rows below and above in
- * registers; split / unsplit a thread per row, residual_restrict a thread per column
- * of four coarse cells marching in z (or per four coarse cells: HOMG_CSP_RKC=0). */
+ * registers; split / unsplit a thread per row, residual_restrict a thread per four
+ * coarse cells (or per column of them marching in z: HOMG_CSP_RKC=n, slower). */
 #include "core/cuda_check.h"
 #include "core/pdl.cuh"
 #include "cube_split_point.h"
@@ -100,7 +100,8 @@ __global__ void csp_restrict_kernel(cube_level K, const float *u, const float *f
 }
 
 /* A thread per coarse column (m0.., J), marching through kc coarse planes (csp_restrict_col); MINB blocks an
- * SM at least (1: 126 registers, 2 blocks; 3: 80 registers and spills -- HOMG_CSP_RLB=3, to be timed). */
+ * SM at least (1: 126 registers, 2 blocks; 3: 80 registers and spills, HOMG_CSP_RLB=3).  Off by default:
+ * slower on the H100 than a thread per four coarse cells (bench/results/h100_cube.md "Session 10 cube9"). */
 template <int MINB>
 __global__ void __launch_bounds__(CSP_NT, MINB)
     csp_restrict_col_kernel(cube_level K, const float *u, const float *f, float *fc, int cs, int kc)
@@ -150,7 +151,7 @@ extern "C" homg_status homg_cuda_cubesplit_residual_restrict(kernel_exec *ex, co
     const size_t n = (size_t)(K->nx / 8) * (K->ny / 2) * (K->nz / 2);
     const int kc = homg_cubesplit_restrict_planes(K);
     const char *lb = getenv("HOMG_CSP_RLB");
-    const size_t cols = (size_t)(K->nx / 8) * (K->ny / 2) * ((K->nz / 2 + kc - 1) / kc);
+    const size_t cols = kc > 0 ? (size_t)(K->nx / 8) * (K->ny / 2) * ((K->nz / 2 + kc - 1) / kc) : 0;
     if (kc > 0 && lb && atoi(lb) == 3)
         return csp_launch(ex, cols, "csp_restrict_col_kernel", csp_restrict_col_kernel<3>, *K, u, f, fc, cs, kc);
     if (kc > 0)

@@ -57,10 +57,12 @@ extern const cubesplit_kernels homg_cuda_cubesplit_kernels;
  * residual_restrict): the level below split too, which needs cube_split_fits of it. */
 static inline int cube_split_fits(const cube_level *K) { return K->nx % 8 == 0 && K->ny % 2 == 0 && K->nz % 2 == 0; }
 
-/* Coarse planes a thread of residual_restrict marches through (csp_restrict_col: enough threads to fill
- * an H100, at most 8), or 0: a thread per four coarse cells, each child row's neighbours loaded anew
- * (csp_restrict_quad, session 10 cube7's).  HOMG_CSP_RKC=n from the environment sets it (the benchmark
- * times against it; the library documents no such variable).  Host code, cube_split.c. */
+/* Coarse planes a thread of residual_restrict marches through (csp_restrict_col), or 0 (the default): a
+ * thread per four coarse cells, each child row's neighbours loaded anew (csp_restrict_quad, session 10
+ * cube7's).  HOMG_CSP_RKC=n from the environment: n planes (the benchmark times against it; the library
+ * documents no such variable).  Marching, with its 126 registers, was slower on the H100 (2026-11-27,
+ * bench/results/h100_cube.md "Session 10 cube9": ~+0.19 ms a 512^3 restriction, inferred from the solves).
+ * Host code, cube_split.c. */
 int homg_cubesplit_restrict_planes(const cube_level *K);
 
 /* Whether the level below K can be split too (cs). */

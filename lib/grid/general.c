@@ -24,7 +24,11 @@
  * order of the way down (H100 2026-11-27: 3 cycles, 2.63 ms; correct_and_sweep); their
  * finest level keeps u and f split by colour in the work vectors z and p (split_of,
  * kernels/grid/cube_split.h: a half-sweep moves 8 bytes a cell instead of 12; H100
- * 2026-11-27: 256^3 2.61 -> 2.04 ms, 512^3 17.9 -> 13.8, 128^3 0.421 -> 0.387).
+ * 2026-11-27: 256^3 2.61 -> 2.04 ms, 512^3 17.9 -> 13.8, 128^3 0.421 -> 0.387), and so does
+ * level 1 in its own x and b (split1_of); a cold solve's f is split by the finest pass from
+ * zero, and a quiet solve's cycles before its last leave u split (H100 2026-11-27, each off
+ * alone: 256^3 +82, +24, +51 us, 512^3 +0.78, +0.13, +0.45 ms; bench/results/h100_cube.md
+ * "Session 10 cube9").
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
