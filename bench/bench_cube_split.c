@@ -25,10 +25,16 @@ enum {
     SPL_SWEEP_NAT,
     NAT_PRE,
     SPL_PRE,
+    SPL_PRE_FOLD,
     NAT_PROLONG,
     SPL_PROLONG,
     NAT_RESTRICT,
     SPL_RESTRICT,
+    SPL_RESTRICT_M1,
+    SPL_RESTRICT_M4,
+    SPL_RESTRICT_LB,
+    SPL_PROLONG_CS,
+    SPL_RESTRICT_CS,
     SPL_SPLIT,
     SPL_UNSPLIT,
     NOPS
@@ -40,14 +46,20 @@ static const char *const names[NOPS] = { "natural: 2 half-sweeps (SOR)",
                                          "split: half-sweep (SOR) + natural u",
                                          "natural: pre",
                                          "split: pre",
+                                         "split: pre, f natural split on the way",
                                          "natural: prolong + half-sweep",
                                          "split: prolong + half-sweep",
                                          "natural: residual + restriction",
                                          "split: residual + restriction",
+                                         "split: residual + restriction, marching 1 coarse plane a thread",
+                                         "split: residual + restriction, marching 4 coarse planes a thread",
+                                         "split: residual + restriction, marching 4, <= 80 registers",
+                                         "split: prolong + half-sweep, coarse split",
+                                         "split: residual + restriction, coarse split",
                                          "split f",
                                          "unsplit u" };
 /* Bytes a cell the pass must move. */
-static const double bytes[NOPS] = { 24, 16, 12, 12, 8, 8, 12.5, 8.5, 8.5, 8.5, 8, 8 };
+static const double bytes[NOPS] = { 24, 16, 12, 12, 8, 8, 12, 12.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8, 8 };
 
 typedef struct pass_run {
     kernel_exec *ex;
@@ -74,11 +86,27 @@ static void pass_once(void *arg, int r)
         break;
     case SPL_SWEEP_NAT: homg_cuda_cubesplit_sweep(ex, K, p->su, p->sf, 1, p->nat); break;
     case NAT_PRE: homg_cuda_cube_pre(ex, K, p->u, p->f); break;
-    case SPL_PRE: homg_cuda_cubesplit_pre(ex, K, p->su, p->sf); break;
+    case SPL_PRE: homg_cuda_cubesplit_pre(ex, K, p->su, p->sf, NULL); break;
+    case SPL_PRE_FOLD: homg_cuda_cubesplit_pre(ex, K, p->su, p->sf, p->f); break;
     case NAT_PROLONG: homg_cuda_cube_prolong_smooth(ex, K, p->ec, p->u, p->f, 0); break;
-    case SPL_PROLONG: homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0); break;
+    case SPL_PROLONG: homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, 0); break;
+    case SPL_PROLONG_CS: homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, 1); break;
     case NAT_RESTRICT: homg_cuda_cube_residual_restrict(ex, K, p->u, p->f, p->fc); break;
-    case SPL_RESTRICT: homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc); break;
+    case SPL_RESTRICT: homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 0); break;
+    case SPL_RESTRICT_M1:
+    case SPL_RESTRICT_M4:
+        setenv("HOMG_CSP_RKC", p->op == SPL_RESTRICT_M1 ? "1" : "4", 1);
+        homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 0);
+        unsetenv("HOMG_CSP_RKC");
+        break;
+    case SPL_RESTRICT_LB:
+        setenv("HOMG_CSP_RLB", "3", 1);
+        setenv("HOMG_CSP_RKC", "4", 1);
+        homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 0);
+        unsetenv("HOMG_CSP_RLB");
+        unsetenv("HOMG_CSP_RKC");
+        break;
+    case SPL_RESTRICT_CS: homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 1); break;
     case SPL_SPLIT: homg_cuda_cubesplit_split(ex, K, p->f, p->sf); break;
     default: homg_cuda_cubesplit_unsplit(ex, K, p->su, p->nat); break;
     }

@@ -5,7 +5,11 @@
  * untouched), residual and restriction, split / unsplit a round trip -- on the levels of
  * tests/util/cubecase.c that split (nx a multiple of 8) and two more; then whole solves with
  * and without the split (HOMG_CUBE_SPLIT=0): the same u bit for bit and the same cycles (V,
- * F-cycle first, warm start, Neumann + lambda, a box whose finest level does not split). */
+ * F-cycle first, warm start, Neumann + lambda, a box whose finest level does not split), and
+ * level 1 split too (the default where it fits) or not (HOMG_CUBE_SPLIT1=0: fewer bytes with it);
+ * the kernels with the level below split (cs) against the natural ones after unsplitting; the pass
+ * from zero splitting f on the way (fn; a cold solve's default) or not (HOMG_CUBE_FOLD=0); a quiet
+ * solve (tol 0, no history) whose cycles before the last leave u split (or not: HOMG_CUBE_KEEP=0). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -53,7 +57,9 @@ static void check_level(const cube_level *K0, uint64_t seed, float omega)
     K.omega = omega;
     float *u = cube_case_random(n, &rng), *f = cube_case_random(n, &rng), *ec = cube_case_random(nc, &rng);
     float *a = dup(u, n), *b = dup(u, n), *su = dup(u, n), *sf = dup(u, n), *nat = dup(u, n);
-    float *fa = cube_case_random(nc, &rng), *fb = dup(fa, nc);
+    float *fa = cube_case_random(nc, &rng), *fb = dup(fa, nc), *sc = dup(fa, nc);
+    cube_level Kc = K; /* the level below's sizes (split / unsplit read no more of it) */
+    Kc.nx /= 2, Kc.ny /= 2, Kc.nz /= 2;
     assert_int_equal(S->split(ex, &K, f, sf), HOMG_OK);
     assert_int_equal(S->split(ex, &K, u, su), HOMG_OK);
     assert_int_equal(S->unsplit(ex, &K, su, b), HOMG_OK);
@@ -69,22 +75,48 @@ static void check_level(const cube_level *K0, uint64_t seed, float omega)
             same("half-sweep's natural u", &K, omega, nat, a, n);
     }
     assert_int_equal(Q->pre(ex, &K, a, f), HOMG_OK);
-    assert_int_equal(S->pre(ex, &K, su, sf), HOMG_OK);
+    assert_int_equal(S->pre(ex, &K, su, sf, NULL), HOMG_OK);
     assert_int_equal(S->unsplit(ex, &K, su, b), HOMG_OK);
     same("from zero + colour 1", &K, omega, b, a, n);
+    memcpy(b, u, n * sizeof(float)); /* f natural, split on the way into b */
+    assert_int_equal(S->pre(ex, &K, su, b, f), HOMG_OK);
+    same("from zero, f split on the way", &K, omega, b, sf, n);
+    assert_int_equal(S->unsplit(ex, &K, su, b), HOMG_OK);
+    same("from zero + colour 1, f natural", &K, omega, b, a, n);
     for (int colour = 0; colour < 2; colour++) {
         memcpy(a, u, n * sizeof(float));
         assert_int_equal(S->split(ex, &K, u, su), HOMG_OK);
         assert_int_equal(Q->prolong_smooth(ex, &K, ec, a, f, colour), HOMG_OK);
-        assert_int_equal(S->prolong_smooth(ex, &K, ec, su, sf, colour), HOMG_OK);
+        assert_int_equal(S->prolong_smooth(ex, &K, ec, su, sf, colour, 0), HOMG_OK);
         assert_int_equal(S->unsplit(ex, &K, su, b), HOMG_OK);
         same(colour ? "prolongation + colour 1" : "prolongation + colour 0", &K, omega, b, a, n);
+        if (!cube_split_coarse_fits(&K))
+            continue;
+        assert_int_equal(S->split(ex, &Kc, ec, sc), HOMG_OK); /* the level below split too */
+        assert_int_equal(S->split(ex, &K, u, su), HOMG_OK);
+        assert_int_equal(S->prolong_smooth(ex, &K, sc, su, sf, colour, 1), HOMG_OK);
+        assert_int_equal(S->unsplit(ex, &K, su, b), HOMG_OK);
+        same(colour ? "prolongation (ec split) + colour 1" : "prolongation (ec split) + colour 0", &K, omega, b, a, n);
     }
     assert_int_equal(S->split(ex, &K, u, su), HOMG_OK);
     assert_int_equal(Q->residual_restrict(ex, &K, u, f, fa), HOMG_OK);
-    assert_int_equal(S->residual_restrict(ex, &K, su, sf, fb), HOMG_OK);
+    assert_int_equal(S->residual_restrict(ex, &K, su, sf, fb, 0), HOMG_OK);
     same("residual + restriction", &K, omega, fb, fa, nc);
-    free(u), free(f), free(ec), free(a), free(b), free(su), free(sf), free(nat), free(fa), free(fb);
+    setenv("HOMG_CSP_RKC", "3", 1); /* marching in z (3 coarse planes a thread on the GPU) */
+    assert_int_equal(S->residual_restrict(ex, &K, su, sf, fb, 0), HOMG_OK);
+    same("residual + restriction (marching)", &K, omega, fb, fa, nc);
+    if (cube_split_coarse_fits(&K)) {
+        assert_int_equal(S->residual_restrict(ex, &K, su, sf, sc, 1), HOMG_OK);
+        assert_int_equal(S->unsplit(ex, &Kc, sc, fb), HOMG_OK);
+        same("residual + restriction (marching, fc split)", &K, omega, fb, fa, nc);
+    }
+    unsetenv("HOMG_CSP_RKC");
+    if (cube_split_coarse_fits(&K)) {
+        assert_int_equal(S->residual_restrict(ex, &K, su, sf, sc, 1), HOMG_OK);
+        assert_int_equal(S->unsplit(ex, &Kc, sc, fb), HOMG_OK);
+        same("residual + restriction (fc split)", &K, omega, fb, fa, nc);
+    }
+    free(u), free(f), free(ec), free(a), free(b), free(su), free(sf), free(nat), free(fa), free(fb), free(sc);
 }
 
 static void kernels_match_natural(void **state)
@@ -117,15 +149,23 @@ static void kernels_match_natural(void **state)
 static void solves_match_natural(void **state)
 {
     static const int dims[][3] = { { 32, 32, 16 }, { 16, 64, 32 }, { 24, 8, 40 }, { 12, 16, 16 } };
-    static const char *const env[][2] = { { NULL, NULL }, { "HOMG_CUBE_F1", "1" }, { "HOMG_CUBE_OMEGA", "1" } };
+    static const char *const env[][2] = { { NULL, NULL },
+                                          { "HOMG_CUBE_F1", "1" },
+                                          { "HOMG_CUBE_OMEGA", "1" },
+                                          { "HOMG_CUBE_SPLIT1", "0" },
+                                          { "HOMG_CUBE_FOLD", "0" },
+                                          { "HOMG_CUBE_KEEP", "0" } };
+    double bytes_split1 = 0; /* the default's traffic on this box (e 0), against HOMG_CUBE_SPLIT1=0's (e 3) */
+    double bytes_keep = 0;   /* the default's quiet solve's (e 0), against HOMG_CUBE_KEEP=0's (e 5) */
     (void)state;
     for (int t = 0; t < 8; t++)
-        for (int e = 0; e < 3; e++) {
+        for (int e = 0; e < 6; e++) {
             grid_case *c = grid_case_new(dims[t / 2][0], dims[t / 2][1], dims[t / 2][2], 1, 17 + t);
             const size_t n = grid_case_cells(c);
             double *u[2] = { (double *)malloc(n * sizeof(double)), (double *)malloc(n * sizeof(double)) };
+            double *uq[2] = { (double *)malloc(n * sizeof(double)), (double *)malloc(n * sizeof(double)) };
             homg_solve_desc sd;
-            homg_solve_info info[2], warm[2];
+            homg_solve_info info[2], warm[2], quiet[2];
             c->d.method = HOMG_METHOD_VCYCLE;
             c->d.precision = HOMG_FLOAT32;
             if (t & 1) { /* Neumann on three sides, lambda > 0 */
@@ -146,6 +186,10 @@ static void solves_match_natural(void **state)
                 sd.tol = 0;
                 sd.max_cycles = 2;
                 assert_int_equal(grid_case_solve(cpu, c, &sd, u[split], &warm[split], NULL, NULL), HOMG_OK);
+                memset(&sd, 0, sizeof sd); /* quiet: 3 cycles from zero, no norm (u split until the last) */
+                sd.max_cycles = 3;
+                sd.no_history = 1;
+                assert_int_equal(grid_case_solve(cpu, c, &sd, uq[split], &quiet[split], NULL, NULL), HOMG_OK);
                 unsetenv("HOMG_CUBE_SPLIT");
             }
             if (env[e][0])
@@ -154,14 +198,30 @@ static void solves_match_natural(void **state)
                    c->d.nz, t & 1 ? " (Neumann, lambda)" : "", env[e][0] ? ", " : "", env[e][0] ? env[e][0] : "",
                    info[1].cycles, info[0].cycles, warm[1].cycles, warm[0].cycles,
                    memcmp(u[0], u[1], n * sizeof(double)) ? "DIFFERS" : "the same");
-            /* the split ran where the finest level splits: one launch more (f), two warm (f, u) */
-            assert_int_equal(info[1].launches - info[0].launches, c->d.nx % 8 == 0);
+            /* the split ran where the finest level splits: two launches more warm (f, u), cold one (f) with
+             * HOMG_CUBE_FOLD=0, else none (the pass from zero splits f) */
+            assert_int_equal(info[1].launches - info[0].launches, c->d.nx % 8 == 0 && e == 4);
             assert_int_equal(warm[1].launches - warm[0].launches, 2 * (c->d.nx % 8 == 0));
+            /* level 1 split where it fits (these boxes' level 1 is above the cube block): fewer bytes */
+            if (e == 0)
+                bytes_split1 = info[1].bytes;
+            if (e == 3 && c->d.nx % 16 == 0 && c->d.ny % 4 == 0 && c->d.nz % 4 == 0)
+                assert_true(bytes_split1 < info[1].bytes);
+            else if (e == 3)
+                assert_true(bytes_split1 == info[1].bytes);
             assert_int_equal(info[0].cycles, info[1].cycles);
             assert_int_equal(warm[0].cycles, warm[1].cycles);
             assert_memory_equal(u[0], u[1], n * sizeof(double));
+            /* a quiet solve: the same u; its cycles before the last write no natural u (fewer bytes) */
+            assert_int_equal(quiet[0].cycles, 3);
+            assert_int_equal(quiet[1].cycles, 3);
+            assert_memory_equal(uq[0], uq[1], n * sizeof(double));
+            if (e == 0)
+                bytes_keep = quiet[1].bytes;
+            if (e == 5)
+                assert_true(c->d.nx % 8 == 0 ? bytes_keep < quiet[1].bytes : bytes_keep == quiet[1].bytes);
             grid_case_free(c);
-            free(u[0]), free(u[1]);
+            free(u[0]), free(u[1]), free(uq[0]), free(uq[1]);
         }
 }
 

@@ -1,7 +1,8 @@
 /* test_cube_split_gpu.c -- the split finest level's CUDA kernels (kernels/grid/cube_split.cu)
  * against their CPU twins (cube_split.c) on random split input, Gauss-Seidel and SOR 1.1:
- * split, unsplit, a half-sweep of each colour (with its natural copy), the pass from zero,
- * the prolongation with either colour, residual and restriction, on the levels of
+ * split, unsplit, a half-sweep of each colour (with its natural copy), the pass from zero
+ * (f split or natural, split on the way), the prolongation with either colour and residual and
+ * restriction (the level below natural, and split where it fits), on the levels of
  * tests/util/cubecase.c that split and on one big enough for several planes per thread with
  * a short last chunk; then GPU solves with and without the split (HOMG_CUBE_SPLIT=0) and the
  * CPU's: same cycles, the same solution to float rounding.  Argument "small": the kernels on
@@ -85,19 +86,38 @@ static void check_level(const cube_level *K0, uint64_t seed, float omega)
         if (colour)
             expect("half-sweep's natural u", &K, diff(dn, hn, n));
     }
-    assert_int_equal(SG->pre(eg, &K, du, df), HOMG_OK);
-    assert_int_equal(SC->pre(ec_, &K, hu, f), HOMG_OK);
+    assert_int_equal(SG->pre(eg, &K, du, df, NULL), HOMG_OK);
+    assert_int_equal(SC->pre(ec_, &K, hu, f, NULL), HOMG_OK);
     expect("from zero + sweep", &K, diff(du, hu, n));
-    for (int colour = 0; colour < 2; colour++) {
-        memcpy(hu, u, n * sizeof(float));
-        reset(du, u, n);
-        assert_int_equal(SG->prolong_smooth(eg, &K, dec, du, df, colour), HOMG_OK);
-        assert_int_equal(SC->prolong_smooth(ec_, &K, ec, hu, f, colour), HOMG_OK);
-        expect(colour ? "prolongation + colour 1" : "prolongation + colour 0", &K, diff(du, hu, n));
+    assert_int_equal(SG->pre(eg, &K, du, ds, df), HOMG_OK); /* f natural (df), split on the way into ds */
+    assert_int_equal(SC->pre(ec_, &K, hu, hs, f), HOMG_OK);
+    expect("from zero + sweep, f natural", &K, diff(du, hu, n));
+    expect("from zero, f split on the way", &K, diff(ds, hs, n));
+    for (int cs = 0; cs < 1 + cube_split_coarse_fits(&K); cs++) { /* the coarse arrays natural, split */
+        for (int colour = 0; colour < 2; colour++) {
+            memcpy(hu, u, n * sizeof(float));
+            reset(du, u, n);
+            assert_int_equal(SG->prolong_smooth(eg, &K, dec, du, df, colour, cs), HOMG_OK);
+            assert_int_equal(SC->prolong_smooth(ec_, &K, ec, hu, f, colour, cs), HOMG_OK);
+            expect(colour ? (cs ? "prolongation (ec split) + colour 1" : "prolongation + colour 1")
+                          : (cs ? "prolongation (ec split) + colour 0" : "prolongation + colour 0"),
+                   &K, diff(du, hu, n));
+        }
+        assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc, cs), HOMG_OK);
+        assert_int_equal(SC->residual_restrict(ec_, &K, hu, f, fc, cs), HOMG_OK);
+        expect(cs ? "residual + restriction (fc split)" : "residual + restriction", &K, diff(dfc, fc, nc));
     }
-    assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc), HOMG_OK);
-    assert_int_equal(SC->residual_restrict(ec_, &K, hu, f, fc), HOMG_OK);
-    expect("residual + restriction", &K, diff(dfc, fc, nc));
+    assert_int_equal(SC->residual_restrict(ec_, &K, hu, f, fc, 0), HOMG_OK);
+    for (int kc = 0; kc < 4; kc += 3) { /* a thread per four coarse cells (0), 3 coarse planes a thread */
+        char v[4];
+        snprintf(v, sizeof v, "%d", kc);
+        setenv("HOMG_CSP_RKC", v, 1);
+        reset(dfc, ec, nc);
+        assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc, 0), HOMG_OK);
+        unsetenv("HOMG_CSP_RKC");
+        expect(kc ? "residual + restriction (3 planes a thread)" : "residual + restriction (quads)", &K,
+               diff(dfc, fc, nc));
+    }
     homg_free(gpu, du), homg_free(gpu, df), homg_free(gpu, dec), homg_free(gpu, dfc), homg_free(gpu, dn);
     homg_free(gpu, ds);
     free(u), free(f), free(ec), free(fc), free(hu), free(hn), free(hs);
@@ -132,8 +152,9 @@ static void kernels_match_cpu(void **state)
     assert_int_equal(bad, 0);
 }
 
-/* GPU solves split (the default) and natural against the CPU's: same cycles, the same solution
- * to float rounding, one launch more split (f). */
+/* GPU solves split (the default: levels 0 and 1, f split by the pass from zero) and natural against
+ * the CPU's: same cycles, the same solution to float rounding, as many launches; then a quiet one
+ * (tol 0, no history: u left split between cycles) against the monitored. */
 static void solves_match_cpu(void **state)
 {
     static const int dims[][3] = { { 64, 64, 64 }, { 32, 16, 64 }, { 128, 128, 128 } };
@@ -141,9 +162,9 @@ static void solves_match_cpu(void **state)
     for (int t = 0; t < 3; t++) {
         grid_case *c = grid_case_new(dims[t][0], dims[t][1], dims[t][2], 1, 27 + t);
         const size_t n = grid_case_cells(c);
-        double *u[3], res[3];
+        double *u[3], res[3], *uq = (double *)malloc(n * sizeof(double));
         homg_solve_desc sd;
-        homg_solve_info info[3];
+        homg_solve_info info[3], quiet;
         c->d.method = HOMG_METHOD_VCYCLE;
         c->d.precision = HOMG_FLOAT32;
         if (t == 1) {
@@ -165,8 +186,15 @@ static void solves_match_cpu(void **state)
                c->d.nx, c->d.ny, c->d.nz, info[0].cycles, info[0].launches, res[0], info[1].cycles, info[1].launches,
                res[1], info[2].cycles, homg_rel_diff(u[0], u[1], n), homg_rel_diff(u[0], u[2], n));
         assert_true(info[0].converged && info[0].cycles == info[1].cycles && info[0].cycles == info[2].cycles);
-        assert_true(info[0].launches == info[1].launches + 1 && res[0] < 3e-5);
+        assert_true(info[0].launches == info[1].launches && res[0] < 3e-5);
         assert_true(homg_rel_diff(u[0], u[1], n) < 1e-5 && homg_rel_diff(u[0], u[2], n) < 1e-5);
+        memset(&sd, 0, sizeof sd); /* quiet, as a frame loop runs it: u split until the last cycle */
+        sd.max_cycles = info[0].cycles;
+        sd.no_history = 1;
+        assert_int_equal(grid_case_solve(gpu, c, &sd, uq, &quiet, NULL, NULL), HOMG_OK);
+        printf("  quiet CUDA solve, %d cycles: vs the monitored %.2e\n", quiet.cycles, homg_rel_diff(uq, u[0], n));
+        assert_true(quiet.cycles == info[0].cycles && homg_rel_diff(uq, u[0], n) < 1e-6);
+        free(uq);
         for (int r = 0; r < 3; r++)
             free(u[r]);
         grid_case_free(c);

@@ -5,6 +5,8 @@
 #include "cube_split.h"
 #include "cube_split_point.h"
 
+#include <stdlib.h>
+
 homg_status homg_cpu_cubesplit_split(kernel_exec *ex, const cube_level *K, const float *a, float *s)
 {
     (void)ex;
@@ -25,12 +27,12 @@ homg_status homg_cpu_cubesplit_unsplit(kernel_exec *ex, const cube_level *K, con
     return HOMG_OK;
 }
 
-homg_status homg_cpu_cubesplit_pre(kernel_exec *ex, const cube_level *K, float *u, const float *f)
+homg_status homg_cpu_cubesplit_pre(kernel_exec *ex, const cube_level *K, float *u, float *f, const float *fn)
 {
     (void)ex;
     for (int j = 0; j < K->ny; j++)
         for (int m0 = 0; m0 < K->nx / 2; m0 += 4)
-            csp_pre_col(K, u, f, m0, j, 0, K->nz);
+            csp_pre_col(K, u, f, fn, m0, j, 0, K->nz);
     return HOMG_OK;
 }
 
@@ -45,23 +47,37 @@ homg_status homg_cpu_cubesplit_sweep(kernel_exec *ex, const cube_level *K, float
 }
 
 homg_status homg_cpu_cubesplit_prolong_smooth(kernel_exec *ex, const cube_level *K, const float *ec, float *u,
-                                              const float *f, int colour)
+                                              const float *f, int colour, int cs)
 {
     (void)ex;
     for (int j = 0; j < K->ny; j++)
         for (int m0 = 0; m0 < K->nx / 2; m0 += 4)
-            csp_prolong_col(K, ec, u, f, colour, m0, j, 0, K->nz);
+            csp_prolong_col(K, ec, cs, u, f, colour, m0, j, 0, K->nz);
     return HOMG_OK;
 }
 
+int homg_cubesplit_restrict_planes(const cube_level *K)
+{
+    const char *e = getenv("HOMG_CSP_RKC");
+    (void)K;
+    return e && atoi(e) > 0 ? atoi(e) : 0;
+}
+
+/* The CUDA kernel's threads in order: columns marching in z, or (planes 0) quads. */
 homg_status homg_cpu_cubesplit_residual_restrict(kernel_exec *ex, const cube_level *K, const float *u, const float *f,
-                                                 float *fc)
+                                                 float *fc, int cs)
 {
     (void)ex;
+    if (homg_cubesplit_restrict_planes(K) > 0) {
+        for (int jc = 0; jc < K->ny / 2; jc++)
+            for (int m0 = 0; m0 < K->nx / 2; m0 += 4)
+                csp_restrict_col(K, u, f, fc, cs, m0, jc, 0, K->nz / 2);
+        return HOMG_OK;
+    }
     for (int kc = 0; kc < K->nz / 2; kc++)
         for (int jc = 0; jc < K->ny / 2; jc++)
             for (int m0 = 0; m0 < K->nx / 2; m0 += 4)
-                csp_restrict_quad(K, u, f, fc, m0, jc, kc);
+                csp_restrict_quad(K, u, f, fc, cs, m0, jc, kc);
     return HOMG_OK;
 }
 

@@ -3,10 +3,12 @@
  * float4 of a colour's half), rows of a plane side by side, each thread marching
  * through a chunk of planes with the other colour's rows below and above in
  * registers; split / unsplit a thread per row, residual_restrict a thread per four
- * coarse cells. */
+ * coarse cells (or per column of them marching in z: HOMG_CSP_RKC=n, slower). */
 #include "core/cuda_check.h"
 #include "core/pdl.cuh"
 #include "cube_split_point.h"
+
+#include <stdlib.h>
 
 #define CSP_NT 256
 /* Threads to aim for (a wave of 2048 per SM on 132 SMs): fewer planes per chunk below. */
@@ -64,12 +66,12 @@ __global__ void csp_unsplit_kernel(cube_level K, const float *s, float *a)
         csp_unsplit_row(&K, s, a, m0, j, k0);
 }
 
-__global__ void csp_pre_kernel(cube_level K, float *u, const float *f, int kc)
+__global__ void csp_pre_kernel(cube_level K, float *u, float *f, const float *fn, int kc)
 {
     int m0, j, k0, k1;
     homg_pdl_wait();
     if (csp_column(K, kc, &m0, &j, &k0, &k1))
-        csp_pre_col(&K, u, f, m0, j, k0, k1);
+        csp_pre_col(&K, u, f, fn, m0, j, k0, k1);
 }
 
 __global__ void csp_sweep_kernel(cube_level K, float *u, const float *f, int colour, float *nat, int kc)
@@ -80,21 +82,36 @@ __global__ void csp_sweep_kernel(cube_level K, float *u, const float *f, int col
         csp_sweep_col(&K, u, f, colour, nat, m0, j, k0, k1);
 }
 
-__global__ void csp_prolong_kernel(cube_level K, const float *ec, float *u, const float *f, int colour, int kc)
+__global__ void csp_prolong_kernel(cube_level K, const float *ec, float *u, const float *f, int colour, int kc, int cs)
 {
     int m0, j, k0, k1;
     homg_pdl_wait();
     if (csp_column(K, kc, &m0, &j, &k0, &k1))
-        csp_prolong_col(&K, ec, u, f, colour, m0, j, k0, k1);
+        csp_prolong_col(&K, ec, cs, u, f, colour, m0, j, k0, k1);
 }
 
-__global__ void csp_restrict_kernel(cube_level K, const float *u, const float *f, float *fc)
+__global__ void csp_restrict_kernel(cube_level K, const float *u, const float *f, float *fc, int cs)
 {
     const unsigned t = blockIdx.x * CSP_NT + threadIdx.x, qx = (unsigned)K.nx / 8, cy = (unsigned)K.ny / 2;
     const unsigned row = t / qx, a = t - row * qx, J = row % cy, Kc = row / cy;
     homg_pdl_wait();
     if (Kc < (unsigned)K.nz / 2)
-        csp_restrict_quad(&K, u, f, fc, 4 * (int)a, (int)J, (int)Kc);
+        csp_restrict_quad(&K, u, f, fc, cs, 4 * (int)a, (int)J, (int)Kc);
+}
+
+/* A thread per coarse column (m0.., J), marching through kc coarse planes (csp_restrict_col); MINB blocks an
+ * SM at least (1: 126 registers, 2 blocks; 3: 80 registers and spills, HOMG_CSP_RLB=3).  Off by default:
+ * slower on the H100 than a thread per four coarse cells (bench/results/h100_cube.md "Session 10 cube9"). */
+template <int MINB>
+__global__ void __launch_bounds__(CSP_NT, MINB)
+    csp_restrict_col_kernel(cube_level K, const float *u, const float *f, float *fc, int cs, int kc)
+{
+    const unsigned t = blockIdx.x * CSP_NT + threadIdx.x, qx = (unsigned)K.nx / 8, cols = qx * ((unsigned)K.ny / 2);
+    const unsigned chunk = t / cols, r = t - chunk * cols, J = r / qx;
+    const int nzc = K.nz / 2, k0 = (int)chunk * kc;
+    homg_pdl_wait();
+    if (k0 < nzc)
+        csp_restrict_col(&K, u, f, fc, cs, 4 * (int)(r - J * qx), (int)J, k0, k0 + kc < nzc ? k0 + kc : nzc);
 }
 
 extern "C" homg_status homg_cuda_cubesplit_split(kernel_exec *ex, const cube_level *K, const float *a, float *s)
@@ -107,10 +124,11 @@ extern "C" homg_status homg_cuda_cubesplit_unsplit(kernel_exec *ex, const cube_l
     return csp_launch(ex, csp_rows(K) * K->nz, "csp_unsplit_kernel", csp_unsplit_kernel, *K, s, a);
 }
 
-extern "C" homg_status homg_cuda_cubesplit_pre(kernel_exec *ex, const cube_level *K, float *u, const float *f)
+extern "C" homg_status homg_cuda_cubesplit_pre(kernel_exec *ex, const cube_level *K, float *u, float *f,
+                                               const float *fn)
 {
     const int kc = csp_chunk(K);
-    return csp_launch(ex, csp_threads(K, kc), "csp_pre_kernel", csp_pre_kernel, *K, u, f, kc);
+    return csp_launch(ex, csp_threads(K, kc), "csp_pre_kernel", csp_pre_kernel, *K, u, f, fn, kc);
 }
 
 extern "C" homg_status homg_cuda_cubesplit_sweep(kernel_exec *ex, const cube_level *K, float *u, const float *f,
@@ -121,17 +139,24 @@ extern "C" homg_status homg_cuda_cubesplit_sweep(kernel_exec *ex, const cube_lev
 }
 
 extern "C" homg_status homg_cuda_cubesplit_prolong_smooth(kernel_exec *ex, const cube_level *K, const float *ec,
-                                                          float *u, const float *f, int colour)
+                                                          float *u, const float *f, int colour, int cs)
 {
     const int kc = csp_chunk(K);
-    return csp_launch(ex, csp_threads(K, kc), "csp_prolong_kernel", csp_prolong_kernel, *K, ec, u, f, colour, kc);
+    return csp_launch(ex, csp_threads(K, kc), "csp_prolong_kernel", csp_prolong_kernel, *K, ec, u, f, colour, kc, cs);
 }
 
 extern "C" homg_status homg_cuda_cubesplit_residual_restrict(kernel_exec *ex, const cube_level *K, const float *u,
-                                                             const float *f, float *fc)
+                                                             const float *f, float *fc, int cs)
 {
     const size_t n = (size_t)(K->nx / 8) * (K->ny / 2) * (K->nz / 2);
-    return csp_launch(ex, n, "csp_restrict_kernel", csp_restrict_kernel, *K, u, f, fc);
+    const int kc = homg_cubesplit_restrict_planes(K);
+    const char *lb = getenv("HOMG_CSP_RLB");
+    const size_t cols = kc > 0 ? (size_t)(K->nx / 8) * (K->ny / 2) * ((K->nz / 2 + kc - 1) / kc) : 0;
+    if (kc > 0 && lb && atoi(lb) == 3)
+        return csp_launch(ex, cols, "csp_restrict_col_kernel", csp_restrict_col_kernel<3>, *K, u, f, fc, cs, kc);
+    if (kc > 0)
+        return csp_launch(ex, cols, "csp_restrict_col_kernel", csp_restrict_col_kernel<1>, *K, u, f, fc, cs, kc);
+    return csp_launch(ex, n, "csp_restrict_kernel", csp_restrict_kernel, *K, u, f, fc, cs);
 }
 
 extern "C" const cubesplit_kernels homg_cuda_cubesplit_kernels = { .name = "cuda",

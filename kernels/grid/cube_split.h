@@ -24,22 +24,23 @@
 extern "C" {
 #endif
 
-#define CUBESPLIT_KERNELS(X)                                                                                     \
-    /* s = a split by colour (a: natural). */                                                                    \
-    X(homg_status, cubesplit, split, (kernel_exec * ex, const cube_level *K, const float *a, float *s))          \
-    /* a = s in the natural layout. */                                                                           \
-    X(homg_status, cubesplit, unsplit, (kernel_exec * ex, const cube_level *K, const float *s, float *a))        \
-    /* cube pre: u = 0, the colour-0 half-sweep, the colour-1 half-sweep (u, f split). */                        \
-    X(homg_status, cubesplit, pre, (kernel_exec * ex, const cube_level *K, float *u, const float *f))            \
-    /* cube sweep: one half-sweep of `colour` (u, f split); nat not NULL: also u in the natural layout there. */ \
-    X(homg_status, cubesplit, sweep,                                                                             \
-      (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour, float *nat))                 \
-    /* cube prolong_smooth (u, f split; ec natural): the other colour's u is not written. */                     \
-    X(homg_status, cubesplit, prolong_smooth,                                                                    \
-      (kernel_exec * ex, const cube_level *K, const float *ec, float *u, const float *f, int colour))            \
-    /* cube residual_restrict (u, f split; fc natural, 16-byte aligned). */                                      \
-    X(homg_status, cubesplit, residual_restrict,                                                                 \
-      (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *fc))
+#define CUBESPLIT_KERNELS(X)                                                                                      \
+    /* s = a split by colour (a: natural). */                                                                     \
+    X(homg_status, cubesplit, split, (kernel_exec * ex, const cube_level *K, const float *a, float *s))           \
+    /* a = s in the natural layout. */                                                                            \
+    X(homg_status, cubesplit, unsplit, (kernel_exec * ex, const cube_level *K, const float *s, float *a))         \
+    /* cube pre: u = 0, the colour-0 half-sweep, the colour-1 half-sweep (u, f split); fn not NULL: f natural   \
+     * there, written split into f on the way. */ \
+    X(homg_status, cubesplit, pre, (kernel_exec * ex, const cube_level *K, float *u, float *f, const float *fn))  \
+    /* cube sweep: one half-sweep of `colour` (u, f split); nat not NULL: also u in the natural layout there. */  \
+    X(homg_status, cubesplit, sweep,                                                                              \
+      (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour, float *nat))                  \
+    /* cube prolong_smooth (u, f split; ec natural, or split when cs): the other colour's u is not written. */    \
+    X(homg_status, cubesplit, prolong_smooth,                                                                     \
+      (kernel_exec * ex, const cube_level *K, const float *ec, float *u, const float *f, int colour, int cs))     \
+    /* cube residual_restrict (u, f split; fc natural, or split when cs; 16-byte aligned). */                     \
+    X(homg_status, cubesplit, residual_restrict,                                                                  \
+      (kernel_exec * ex, const cube_level *K, const float *u, const float *f, float *fc, int cs))
 
 typedef struct cubesplit_kernels {
     const char *name;
@@ -52,8 +53,23 @@ CUBESPLIT_KERNELS(HOMG_KERNEL_CUDA_PROTO)
 extern const cubesplit_kernels homg_cuda_cubesplit_kernels;
 #endif
 
-/* Whether level K can be split (a colour's row a whole number of float4s). */
+/* Whether level K can be split (a colour's row a whole number of float4s).  cs (prolong_smooth,
+ * residual_restrict): the level below split too, which needs cube_split_fits of it. */
 static inline int cube_split_fits(const cube_level *K) { return K->nx % 8 == 0 && K->ny % 2 == 0 && K->nz % 2 == 0; }
+
+/* Coarse planes a thread of residual_restrict marches through (csp_restrict_col), or 0 (the default): a
+ * thread per four coarse cells, each child row's neighbours loaded anew (csp_restrict_quad, session 10
+ * cube7's).  HOMG_CSP_RKC=n from the environment: n planes (the benchmark times against it; the library
+ * documents no such variable).  Marching, with its 126 registers, was slower on the H100 (2026-11-27,
+ * bench/results/h100_cube.md "Session 10 cube9": ~+0.19 ms a 512^3 restriction, inferred from the solves).
+ * Host code, cube_split.c. */
+int homg_cubesplit_restrict_planes(const cube_level *K);
+
+/* Whether the level below K can be split too (cs). */
+static inline int cube_split_coarse_fits(const cube_level *K)
+{
+    return K->nx % 16 == 0 && K->ny % 4 == 0 && K->nz % 4 == 0;
+}
 
 #ifdef __cplusplus
 }

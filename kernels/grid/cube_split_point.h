@@ -19,6 +19,35 @@ HOMG_HD unsigned csp_index(const cube_level *K, int m, int j, int k)
 /* Where colour c's cell m of row (j, k) sits in its natural row: i = 2 m + this. */
 HOMG_HD int csp_par(int c, int j, int k) { return (j + k + c) & 1; }
 
+/* The level below K split too (cs): where its natural cell (I, J, Kc) sits in its split array
+ * (colour (I + J + Kc) & 1, half size and row width of the level below's). */
+HOMG_HD unsigned csp_cat(const cube_level *K, int I, int J, int Kc)
+{
+    const unsigned hc = (unsigned)(K->nx / 4) * (unsigned)(K->ny / 2) * (unsigned)(K->nz / 2);
+    return (unsigned)((I + J + Kc) & 1) * hc + (unsigned)(I / 2) +
+           (unsigned)(K->nx / 4) * ((unsigned)J + (unsigned)(K->ny / 2) * (unsigned)Kc);
+}
+
+/* Coarse cell (I, J, Kc) of ec, natural or split (cs). */
+HOMG_HD float csp_ec1(const cube_level *K, const float *ec, int cs, int I, int J, int Kc)
+{
+    return ec[cs ? csp_cat(K, I, J, Kc) : cube_cindex(K, I, J, Kc)];
+}
+
+/* Coarse cells m0 .. m0+3 (m0 a multiple of 4) of row (J, Kc) of ec, natural or split (cs: m0 and m0 + 2
+ * are one colour's float2, m0 + 1 and m0 + 3 the other's); zeros where absent. */
+HOMG_HD void csp_ec4(const cube_level *K, const float *ec, int cs, int present, int m0, int J, int Kc, float e[4])
+{
+    float a[2], b[2];
+    if (!present || !cs) {
+        cube_ldg4(present ? ec + cube_cindex(K, m0, J, Kc) : NULL, e);
+        return;
+    }
+    cube_ld2(ec + csp_cat(K, m0, J, Kc), a);
+    cube_ld2(ec + csp_cat(K, m0 + 1, J, Kc), b);
+    e[0] = a[0], e[1] = b[0], e[2] = a[1], e[3] = b[1];
+}
+
 /* 1 / the diagonal of the colour row (m0.., j, k) of parity p (cube_rdiag4's values). */
 HOMG_HD void csp_rdiag4(const cube_level *K, int m0, int p, int j, int k, float rd[4])
 {
@@ -127,34 +156,59 @@ HOMG_HD void csp_sweep_col(const cube_level *K, float *u, const float *f, int co
     }
 }
 
-/* Colour-0 row (j, k) after the half-sweep from zero (cube_zero4's values); zeros off the level. */
-HOMG_HD void csp_zero_row(const cube_level *K, const float *f0, int present, int m0, int j, int k, float out[4])
+/* Colour c's f on row (m0.., j, k): from the split f, or (fn not NULL) from the natural fn's row of eight. */
+HOMG_HD void csp_f_row(const cube_level *K, const float *f, const float *fn, int c, int m0, int j, int k, float t[4])
 {
-    float t[4], rd[4];
-    cube_ldg4(present ? f0 + csp_index(K, m0, j, k) : NULL, t);
+    float v[8];
+    if (!fn) {
+        cube_ldg4(f + (c ? csp_half(K) : 0) + csp_index(K, m0, j, k), t);
+        return;
+    }
+    const int p = csp_par(c, j, k);
+    cube_ldg4(fn + cube_index(K, 2 * m0, j, k), v);
+    cube_ldg4(fn + cube_index(K, 2 * m0, j, k) + 4, v + 4);
+    for (int q = 0; q < 4; q++)
+        t[q] = v[2 * q + p];
+}
+
+/* Colour-0 row (j, k) after the half-sweep from zero (cube_zero4's values); zeros off the level. */
+HOMG_HD void csp_zero_row(const cube_level *K, const float *f, const float *fn, int present, int m0, int j, int k,
+                          float out[4])
+{
+    float t[4] = { 0.0f, 0.0f, 0.0f, 0.0f }, rd[4];
+    if (present)
+        csp_f_row(K, f, fn, 0, m0, j, k, t);
     csp_rdiag4(K, m0, csp_par(0, j, k), j, k, rd);
     for (int q = 0; q < 4; q++)
         out[q] = present ? t[q] * rd[q] * K->omega : 0.0f;
 }
 
-/* u = the colour-0 half-sweep from zero, then the colour-1 half-sweep, on the column (both colours written). */
-HOMG_HD void csp_pre_col(const cube_level *K, float *u, const float *f, int m0, int j, int k0, int k1)
+/* u = the colour-0 half-sweep from zero, then the colour-1 half-sweep, on the column (both colours written);
+ * fn not NULL: f read from the natural fn and written split into f on the way (no pass of its own). */
+HOMG_HD void csp_pre_col(const cube_level *K, float *u, float *f, const float *fn, int m0, int j, int k0, int k1)
 {
     const unsigned h = csp_half(K), sz = (unsigned)(K->nx / 2) * (unsigned)K->ny;
-    const float *f0 = f, *f1 = f + h;
     unsigned c = csp_index(K, m0, j, k0);
     float zb[4], zc[4], zt[4];
-    csp_zero_row(K, f0, k0 > 0, m0, j, k0 - 1, zb);
-    csp_zero_row(K, f0, 1, m0, j, k0, zc);
+    csp_zero_row(K, f, fn, k0 > 0, m0, j, k0 - 1, zb);
+    csp_zero_row(K, f, fn, 1, m0, j, k0, zc);
     for (int k = k0; k < k1; k++, c += sz) {
         const int p = csp_par(1, j, k), ix = p ? 2 * (m0 + 4) : 2 * m0 - 1; /* the colour-0 cell xo's natural i */
         float ys[4], yn[4], ff[4], out[4], rd[4];
         const float zero[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
-        const float xo = ix >= 0 && ix < K->nx ? cube_zero1(K, ix, j, k, f0[csp_index(K, ix / 2, j, k)]) : 0.0f;
-        csp_zero_row(K, f0, k + 1 < K->nz, m0, j, k + 1, zt);
-        csp_zero_row(K, f0, j > 0, m0, j - 1, k, ys);
-        csp_zero_row(K, f0, j + 1 < K->ny, m0, j + 1, k, yn);
-        cube_ldg4(f1 + c, ff);
+        const float fx =
+            ix >= 0 && ix < K->nx ? (fn ? fn[cube_index(K, ix, j, k)] : f[csp_index(K, ix / 2, j, k)]) : 0.0f;
+        const float xo = ix >= 0 && ix < K->nx ? cube_zero1(K, ix, j, k, fx) : 0.0f;
+        csp_zero_row(K, f, fn, k + 1 < K->nz, m0, j, k + 1, zt);
+        csp_zero_row(K, f, fn, j > 0, m0, j - 1, k, ys);
+        csp_zero_row(K, f, fn, j + 1 < K->ny, m0, j + 1, k, yn);
+        csp_f_row(K, f, fn, 1, m0, j, k, ff);
+        if (fn) { /* this row's f split: colour 0's is zc's, read again (a cache hit) */
+            float f0[4];
+            csp_f_row(K, f, fn, 0, m0, j, k, f0);
+            cube_st4(f + c, f0);
+            cube_st4(f + h + c, ff);
+        }
         csp_rdiag4(K, m0, p, j, k, rd);
         csp_relax4(K, rd, p, zero, zc, xo, ys, yn, zb, zt, ff, out);
         cube_st4(u + c, zc);
@@ -165,42 +219,56 @@ HOMG_HD void csp_pre_col(const cube_level *K, float *u, const float *f, int m0, 
 }
 
 /* A colour row (m0.., j, k) of a + the parent's correction (zeros where absent). */
-HOMG_HD void csp_vrow(const cube_level *K, const float *ec, const float *a, int present, int m0, int j, int k,
+HOMG_HD void csp_vrow(const cube_level *K, const float *ec, int cs, const float *a, int present, int m0, int j, int k,
                       float v[4])
 {
     float raw[4], e[4];
     cube_ld4(present ? a + csp_index(K, m0, j, k) : NULL, raw);
-    cube_ldg4(present ? ec + cube_cindex(K, m0, j / 2, k / 2) : NULL, e);
+    csp_ec4(K, ec, cs, present, m0, j / 2, k / 2, e);
     for (int q = 0; q < 4; q++)
         v[q] = raw[q] + e[q];
 }
 
-/* The cells of `colour` in the column relaxed from v = u + ec[parent]; the other colour not written. */
-HOMG_HD void csp_prolong_col(const cube_level *K, const float *ec, float *u, const float *f, int colour, int m0, int j,
-                             int k0, int k1)
+/* The cells of `colour` in the column relaxed from v = u + ec[parent] (ec split: cs); the other colour not
+ * written. */
+HOMG_HD void csp_prolong_col(const cube_level *K, const float *ec, int cs, float *u, const float *f, int colour, int m0,
+                             int j, int k0, int k1)
 {
     const unsigned h = csp_half(K), sz = (unsigned)(K->nx / 2) * (unsigned)K->ny;
     float *me = u + (colour ? h : 0);
     const float *o = u + (colour ? 0 : h), *fm = f + (colour ? h : 0);
     unsigned c = csp_index(K, m0, j, k0);
     float zb[4], zc[4], zt[4];
-    csp_vrow(K, ec, o, k0 > 0, m0, j, k0 - 1, zb);
-    csp_vrow(K, ec, o, 1, m0, j, k0, zc);
+    csp_vrow(K, ec, cs, o, k0 > 0, m0, j, k0 - 1, zb);
+    csp_vrow(K, ec, cs, o, 1, m0, j, k0, zc);
     for (int k = k0; k < k1; k++, c += sz) {
         const int p = csp_par(colour, j, k), mx = p ? m0 + 4 : m0 - 1;
         float ys[4], yn[4], ff[4], own[4], out[4], rd[4], xo = 0.0f;
         if (mx >= 0 && mx < K->nx / 2)
-            xo = o[csp_index(K, mx, j, k)] + ec[cube_cindex(K, mx, j / 2, k / 2)];
-        csp_vrow(K, ec, o, k + 1 < K->nz, m0, j, k + 1, zt);
-        csp_vrow(K, ec, o, j > 0, m0, j - 1, k, ys);
-        csp_vrow(K, ec, o, j + 1 < K->ny, m0, j + 1, k, yn);
-        csp_vrow(K, ec, me, 1, m0, j, k, own);
+            xo = o[csp_index(K, mx, j, k)] + csp_ec1(K, ec, cs, mx, j / 2, k / 2);
+        csp_vrow(K, ec, cs, o, k + 1 < K->nz, m0, j, k + 1, zt);
+        csp_vrow(K, ec, cs, o, j > 0, m0, j - 1, k, ys);
+        csp_vrow(K, ec, cs, o, j + 1 < K->ny, m0, j + 1, k, yn);
+        csp_vrow(K, ec, cs, me, 1, m0, j, k, own);
         cube_ldg4(fm + c, ff);
         csp_rdiag4(K, m0, p, j, k, rd);
         csp_relax4(K, rd, p, own, zc, xo, ys, yn, zb, zt, ff, out);
         cube_st4(me + c, out);
         cube_copy4(zb, zc);
         cube_copy4(zc, zt);
+    }
+}
+
+/* f - A u at the cells of a colour row (m0.., j, k) of parity s (cube_res4's sums): own its u, oth the other
+ * colour's row there, xo the other colour's cell beside it (csp_xo), ys .. zt the other colour's rows beside. */
+HOMG_HD void csp_res_cells(const cube_level *K, float dyz, int m0, int s, const float own[4], const float oth[4],
+                           float xo, const float ys[4], const float yn[4], const float zb[4], const float zt[4],
+                           const float ff[4], float r[4])
+{
+    for (int q = 0; q < 4; q++) {
+        const float off = K->g[0] * (csp_w(s, q, oth, xo) + csp_e(s, q, oth, xo)) + K->g[1] * (ys[q] + yn[q]) +
+                          K->g[2] * (zb[q] + zt[q]);
+        r[q] = (ff[q] + off) - cube_diag(K, dyz, 2 * (m0 + q) + s) * own[q];
     }
 }
 
@@ -223,16 +291,85 @@ HOMG_HD void csp_res_row(const cube_level *K, const float *u, const float *f, in
         cube_ldg4(k > 0 ? on + (c - sz) : NULL, zb);
         cube_ldg4(k + 1 < K->nz ? on + (c + sz) : NULL, zt);
         cube_ldg4((s ? fb : fa) + c, ff);
-        for (int q = 0; q < 4; q++) {
-            const float off = K->g[0] * (csp_w(s, q, oth, xo) + csp_e(s, q, oth, xo)) + K->g[1] * (ys[q] + yn[q]) +
-                              K->g[2] * (zb[q] + zt[q]);
-            r[q] = (ff[q] + off) - cube_diag(K, dyz, 2 * (m0 + q) + s) * own[q];
-        }
+        csp_res_cells(K, dyz, m0, s, own, oth, xo, ys, yn, zb, zt, ff, r);
     }
 }
 
-/* fc at coarse cells (m0.., J, Kc): their eight children's f - A u, summed as cube_restrict_pair does. */
-HOMG_HD void csp_restrict_quad(const cube_level *K, const float *u, const float *f, float *fc, int m0, int J, int Kc)
+/* fc's four coarse cells (m0.., J, Kc) from acc (natural, or split: cs, csp_ec4's two float2s). */
+HOMG_HD void csp_store_coarse(const cube_level *K, float *fc, int cs, int m0, int J, int Kc, const float acc[4])
+{
+    if (!cs) {
+        cube_st4(fc + cube_cindex(K, m0, J, Kc), acc);
+        return;
+    }
+    cube_st2(fc + csp_cat(K, m0, J, Kc), acc[0], acc[2]);
+    cube_st2(fc + csp_cat(K, m0 + 1, J, Kc), acc[1], acc[3]);
+}
+
+/* Both colours' rows (m0.., 2 J + dj, k), dj 0 and 1, of u: w[colour][dj] (zeros where absent). */
+HOMG_HD void csp_plane_rows(const cube_level *K, const float *u, int present, int m0, int J, int k, float w[2][2][4])
+{
+    const unsigned h = csp_half(K);
+    for (int dj = 0; dj < 2; dj++) {
+        const unsigned c = csp_index(K, m0, 2 * J + dj, present ? k : 0);
+        cube_ldg4(present ? u + c : NULL, w[0][dj]);
+        cube_ldg4(present ? u + h + c : NULL, w[1][dj]);
+    }
+}
+
+/* The restriction marching in z: fc at coarse cells (m0.., J, Kc) for Kc = kc0 .. kc1-1, each the sum of its
+ * eight children's f - A u in csp_restrict_quad's order; the fine planes' rows of both colours at rows 2 J and
+ * 2 J + 1 stay in registers (below, here, above), so each is loaded once, not three times. */
+HOMG_HD void csp_restrict_col(const cube_level *K, const float *u, const float *f, float *fc, int cs, int m0, int J,
+                              int kc0, int kc1)
+{
+    const unsigned h = csp_half(K), sy = (unsigned)(K->nx / 2);
+    float lo[2][2][4], mid[2][2][4], hi[2][2][4];
+    csp_plane_rows(K, u, kc0 > 0, m0, J, 2 * kc0 - 1, lo);
+    csp_plane_rows(K, u, 1, m0, J, 2 * kc0, mid);
+    for (int Kc = kc0; Kc < kc1; Kc++) {
+        float acc[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
+        for (int dk = 0; dk < 2; dk++) {
+            const int k = 2 * Kc + dk;
+            csp_plane_rows(K, u, k + 1 < K->nz, m0, J, k + 1, hi);
+            for (int dj = 0; dj < 2; dj++) {
+                const int j = 2 * J + dj;
+                const unsigned c = csp_index(K, m0, j, k);
+                const float dyz = cube_dyz(K, j, k);
+                float r[2][4];
+                for (int col = 0; col < 2; col++) { /* this colour's cells, of parity s */
+                    const int s = csp_par(col, j, k), o = 1 - col;
+                    const float *on = u + (o ? h : 0);
+                    float ys[4], yn[4], ff[4];
+                    if (dj)
+                        cube_copy4(ys, mid[o][0]);
+                    else
+                        cube_ldg4(j > 0 ? on + (c - sy) : NULL, ys);
+                    if (dj)
+                        cube_ldg4(j + 1 < K->ny ? on + (c + sy) : NULL, yn);
+                    else
+                        cube_copy4(yn, mid[o][1]);
+                    cube_ldg4(f + (col ? h : 0) + c, ff);
+                    csp_res_cells(K, dyz, m0, s, mid[col][dj], mid[o][dj], csp_xo(K, on, c, m0, s), ys, yn, lo[o][dj],
+                                  hi[o][dj], ff, r[s]);
+                }
+                for (int q = 0; q < 4; q++)
+                    acc[q] += r[0][q] + r[1][q];
+            }
+            for (int c2 = 0; c2 < 2; c2++)
+                for (int dj = 0; dj < 2; dj++) {
+                    cube_copy4(lo[c2][dj], mid[c2][dj]);
+                    cube_copy4(mid[c2][dj], hi[c2][dj]);
+                }
+        }
+        csp_store_coarse(K, fc, cs, m0, J, Kc, acc);
+    }
+}
+
+/* fc at coarse cells (m0.., J, Kc): their eight children's f - A u, summed as cube_restrict_pair does
+ * (fc split: cs, csp_ec4's two float2s). */
+HOMG_HD void csp_restrict_quad(const cube_level *K, const float *u, const float *f, float *fc, int cs, int m0, int J,
+                               int Kc)
 {
     float acc[4] = { 0.0f, 0.0f, 0.0f, 0.0f }, r0[4], r1[4];
     for (int dk = 0; dk < 2; dk++)
@@ -241,7 +378,7 @@ HOMG_HD void csp_restrict_quad(const cube_level *K, const float *u, const float 
             for (int q = 0; q < 4; q++)
                 acc[q] += r0[q] + r1[q];
         }
-    cube_st4(fc + cube_cindex(K, m0, J, Kc), acc);
+    csp_store_coarse(K, fc, cs, m0, J, Kc, acc);
 }
 
 #endif

@@ -24,7 +24,11 @@
  * order of the way down (H100 2026-11-27: 3 cycles, 2.63 ms; correct_and_sweep); their
  * finest level keeps u and f split by colour in the work vectors z and p (split_of,
  * kernels/grid/cube_split.h: a half-sweep moves 8 bytes a cell instead of 12; H100
- * 2026-11-27: 256^3 2.61 -> 2.04 ms, 512^3 17.9 -> 13.8, 128^3 0.421 -> 0.387).
+ * 2026-11-27: 256^3 2.61 -> 2.04 ms, 512^3 17.9 -> 13.8, 128^3 0.421 -> 0.387), and so does
+ * level 1 in its own x and b (split1_of); a cold solve's f is split by the finest pass from
+ * zero, and a quiet solve's cycles before its last leave u split (H100 2026-11-27, each off
+ * alone: 256^3 +82, +24, +51 us, 512^3 +0.78, +0.13, +0.45 ms; bench/results/h100_cube.md
+ * "Session 10 cube9").
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
@@ -84,6 +88,9 @@ struct grid_general {
     float omega;         /* plain cycles' SOR weight on cube levels (HOMG_CUBE_OMEGA) */
     int sym;             /* plain cycles' way up from colour 1 (HOMG_CUBE_SYM=1), else from colour 0 */
     int split;           /* plain cycles keep the finest level split by colour (HOMG_CUBE_SPLIT, split_of) */
+    int split1;          /* ... and level 1 (HOMG_CUBE_SPLIT1, split1_of) */
+    int fold;            /* a cold solve splits f in the finest level's pass from zero (HOMG_CUBE_FOLD, split_start) */
+    int keep;            /* a quiet solve's cycles before its last leave u split (HOMG_CUBE_KEEP, runs_iterate) */
     int blk;             /* first level of block_vcycle (0: none) */
     int cblk;            /* first level of the cube block (cube_block_cycle; 0: none) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
@@ -438,17 +445,23 @@ static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *o
  * the plain cycles' cube levels: HOMG_CUBE_OMEGA=w their SOR weight (default
  * HOMG_CUBE_OMEGA_DEFAULT), HOMG_CUBE_SYM=1 the way up from colour 1 (the symmetric order the
  * CG needs; session 7's plain default), HOMG_CUBE_SPLIT=0 the finest level in the natural
- * layout (split_of). */
+ * layout (split_of), HOMG_CUBE_SPLIT1=0 level 1 in the natural layout (split1_of),
+ * HOMG_CUBE_FOLD=0 a cold solve's f split by a pass of its own (split_start), HOMG_CUBE_KEEP=0 every
+ * plain cycle of a quiet solve also writes u naturally (runs_iterate). */
 static void schedule_env(grid_general *G)
 {
     const char *c = getenv("HOMG_GEN_CUBE"), *p = getenv("HOMG_CUBE_PLAIN"), *f = getenv("HOMG_CUBE_F1");
     const char *w = getenv("HOMG_CUBE_OMEGA"), *y = getenv("HOMG_CUBE_SYM"), *sp = getenv("HOMG_CUBE_SPLIT");
+    const char *s1 = getenv("HOMG_CUBE_SPLIT1"), *fo = getenv("HOMG_CUBE_FOLD"), *ke = getenv("HOMG_CUBE_KEEP");
     G->cube = !(c && !strcmp(c, "0"));
     G->plain = !(p && !strcmp(p, "0"));
     G->plain_f1 = f ? atoi(f) != 0 : -1;
     G->omega = w && atof(w) > 0 && atof(w) < 2 ? (float)atof(w) : HOMG_CUBE_OMEGA_DEFAULT;
     G->sym = y && atoi(y) != 0;
     G->split = !(sp && !strcmp(sp, "0"));
+    G->split1 = !(s1 && !strcmp(s1, "0"));
+    G->fold = !(fo && !strcmp(fo, "0"));
+    G->keep = !(ke && !strcmp(ke, "0"));
 }
 
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
@@ -565,10 +578,13 @@ typedef struct gen_cycle {
     const homg_solve_desc *sd;
     void *xs[HOMG_GEN_MAX_LEVELS];
     const void *bs[HOMG_GEN_MAX_LEVELS];
-    int plain;      /* a plain cycle (plain_cycle): SOR and the way up from colour 0 on cube levels */
-    float *su, *sf; /* level 0's u and f split by colour (split_of), or NULL: the natural xs[0], bs[0] */
-    float *nat;     /* split: the last half-sweep also writes u here, naturally (correct_and_sweep) */
-    int nat_done;   /* it did */
+    int plain;       /* a plain cycle (plain_cycle): SOR and the way up from colour 0 on cube levels */
+    float *su, *sf;  /* level 0's u and f split by colour (split_of), or NULL: the natural xs[0], bs[0] */
+    int split1;      /* level 1's own x and b hold its values split by colour (split1_of) */
+    const float *fn; /* not NULL: level 0's pass from zero splits f from here into sf (split_start) */
+    int keep;        /* split: u stays split (a quiet solve's cycle before its last): no natural copy */
+    float *nat;      /* split: the last half-sweep also writes u here, naturally (correct_and_sweep) */
+    int nat_done;    /* it did */
 } gen_cycle;
 
 /* A cycle on level 0's (x0, b0), the coarse levels on the grid's own x and b. */
@@ -608,6 +624,17 @@ static int cube_at(const gen_cycle *c, int l, cube_level *K)
     return 1;
 }
 
+/* Whether the cycle keeps level l split by colour, and then its u and f there: level 0's in
+ * su, sf (the natural xs[0], bs[0] are the caller's), level 1's in its own xs[1], bs[1]. */
+static int split_at(const gen_cycle *c, int l, float **u, float **f)
+{
+    if (!(l == 0 && c->su) && !(l == 1 && c->split1))
+        return 0;
+    *u = l ? (float *)c->xs[1] : c->su;
+    *f = l ? (float *)c->bs[1] : c->sf;
+    return 1;
+}
+
 /* n symmetric sweeps as half-sweep launches, the first `skip` half-sweeps done already.
  * skip 1 (after a fused prolongation, whose other colour kept the uncorrected u): the
  * next half-sweep Gauss-Seidel even in SOR (which would read that stale own value; the
@@ -621,18 +648,20 @@ static homg_status cube_sweeps(gen_cycle *c, int l, const cube_level *K, int n, 
     const double nl = (double)cells(&g->gen->lv[l]);
     double values = 3.0 * (2 * n - skip) * nl; /* u read, f read, u written */
     cube_level gs = *K;
+    float *su = NULL, *sf = NULL;
+    const int split = split_at(c, l, &su, &sf);
     gs.omega = 1.0f;
-    if (l == 0 && c->su)
+    if (split)
         values = 0;
-    for (int h = skip; h < 2 * n && l == 0 && c->su; h++) { /* split: half of each, own u not read by GS */
+    for (int h = skip; h < 2 * n && split; h++) { /* split: half of each, own u not read by GS */
         const cube_level *Kh = skip == 1 && h == 1 ? &gs : K;
-        float *nat = h == 2 * n - 1 ? c->nat : NULL;
-        GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesplit)->sweep(&g->ctx->ex, Kh, c->su, c->sf, (h + reverse) & 1, nat),
+        float *nat = h == 2 * n - 1 && l == 0 ? c->nat : NULL;
+        GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesplit)->sweep(&g->ctx->ex, Kh, su, sf, (h + reverse) & 1, nat),
            "smoothing");
         c->nat_done |= nat != NULL;
         values += (Kh->omega != 1.0f ? 2.0 : 1.5) * nl + (nat ? nl : 0.0);
     }
-    for (int h = skip; h < 2 * n && !(l == 0 && c->su); h++)
+    for (int h = skip; h < 2 * n && !split; h++)
         GQ(g,
            ck->sweep(&g->ctx->ex, skip == 1 && h == 1 ? &gs : K, (float *)c->xs[l], (const float *)c->bs[l],
                      (h + reverse) & 1),
@@ -648,9 +677,10 @@ static homg_status residual_restrict(gen_cycle *c, int l)
     homg_grid *g = c->g;
     grid_general *G = g->gen;
     cube_level K;
-    if (l == 0 && c->su && cube_of(g, l, c->xs[l], c->bs[l], &K))
+    float *su, *sf;
+    if (split_at(c, l, &su, &sf) && cube_of(g, l, c->xs[l], c->bs[l], &K)) /* level 1's b split too: cs */
         return HOMG_KERNELS(&g->ctx->ex, cubesplit)
-            ->residual_restrict(&g->ctx->ex, &K, c->su, c->sf, (float *)G->b[l + 1]);
+            ->residual_restrict(&g->ctx->ex, &K, su, sf, (float *)G->b[l + 1], l == 0 && c->split1);
     if (cube_of(g, l, c->xs[l], c->bs[l], &K) && !((size_t)G->b[l + 1] % 8))
         return HOMG_KERNELS(&g->ctx->ex, cube)
             ->residual_restrict(&g->ctx->ex, &K, (const float *)c->xs[l], (const float *)c->bs[l],
@@ -741,8 +771,11 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     const int cube = cube_at(c, l, &K), fast = fuse && cube && !((size_t)G->x[l + 1] % 8);
     const int first = (fast || !fuse) && cube && c->plain && !G->sym ? 0 : 1; /* the way up's first colour */
     homg_status st;
-    if (fast && l == 0 && c->su)
-        GQ(g, HOMG_KERNELS(ex, cubesplit)->prolong_smooth(ex, &K, (const float *)G->x[l + 1], c->su, c->sf, first),
+    float *su, *sf;
+    if (fast && split_at(c, l, &su, &sf)) /* level 1's x split too: cs */
+        GQ(g,
+           HOMG_KERNELS(ex, cubesplit)
+               ->prolong_smooth(ex, &K, (const float *)G->x[l + 1], su, sf, first, l == 0 && c->split1),
            "prolongation");
     else if (fast)
         GQ(g,
@@ -754,7 +787,7 @@ static homg_status correct_and_sweep(gen_cycle *c, int l, int n)
     else
         GQ(g, G->k->prolong_add(ex, p, &G->lv[l], &G->lv[l + 1], G->x[l + 1], c->xs[l]), "prolongation");
     homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
-    c->nat = l == 0 && c->su ? (float *)c->xs[0] : NULL; /* the cycle's last half-sweep writes u */
+    c->nat = l == 0 && c->su && !c->keep ? (float *)c->xs[0] : NULL; /* the cycle's last half-sweep writes u */
     st = sweeps(c, l, n, first, fuse);
     c->nat = NULL;
     return st;
@@ -886,6 +919,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     cube_level K;
     int done = from_zero; /* half-sweeps done by the launch from zero */
     cube_block B;
+    float *su, *sf;
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (G->cblk > 0 && l == G->cblk && zero && !fcycle && cube_block_of(c, l, &B))
@@ -900,9 +934,9 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         homg__account(g, 1, coarse_sweeps() * share(G, l), 2.0 * cells(&G->lv[l]));
         return HOMG_OK;
     }
-    if (from_zero && cube_at(c, l, &K) && l == 0 && c->su) { /* the same, split */
-        GQ(g, HOMG_KERNELS(ex, cubesplit)->pre(ex, &K, c->su, c->sf), "smoothing");
-        homg__account(g, 1, share(G, l), 2.0 * cells(&G->lv[l]));
+    if (from_zero && cube_at(c, l, &K) && split_at(c, l, &su, &sf)) { /* the same, split */
+        GQ(g, HOMG_KERNELS(ex, cubesplit)->pre(ex, &K, su, sf, l ? NULL : c->fn), "smoothing");
+        homg__account(g, 1, share(G, l), (l || !c->fn ? 2.0 : 3.0) * cells(&G->lv[l]));
         done = 2;
     } else if (from_zero && cube_at(c, l, &K)) { /* zeroing and the first sweep in one pass */
         GQ(g, HOMG_KERNELS(ex, cube)->pre(ex, &K, (float *)c->xs[l], (const float *)c->bs[l]), "smoothing");
@@ -1092,14 +1126,29 @@ static int split_of(const homg_grid *g, const gen_rhs *x, cube_level *K)
            cube_split_fits(K) && !((size_t)G->x[1] % 16) && !((size_t)G->b[1] % 16);
 }
 
-/* A plain solve's start where split_of: f split into p, and a warm start's u into z. */
+/* Whether a plain cycle whose finest level splits (split_of) keeps level 1 split too, in its
+ * own x and b (no other array: the restriction writes b split, the prolongation reads x split,
+ * level 1's passes are the split kernels, kernels/grid/cube_split.h's cs): level 1 a cube level
+ * that splits, with sweeps both ways, run step by step (not in a block: plan_block), above the
+ * coarsest, level 2's arrays 16-byte aligned.  HOMG_CUBE_SPLIT1=0: level 1 natural. */
+static int split1_of(const homg_grid *g)
+{
+    const grid_general *G = g->gen;
+    cube_level K;
+    return G->split1 && G->nlev > 2 && G->blk != 1 && G->cblk != 1 && level_sweeps(g, 1, 0) > 0 &&
+           level_sweeps(g, 1, 1) > 0 && cube_of(g, 1, G->x[1], G->b[1], &K) && cube_split_fits(&K) &&
+           !((size_t)G->x[2] % 16) && !((size_t)G->b[2] % 16);
+}
+
+/* A plain solve's start where split_of: f split into p (a cold start: by the first cycle's pass
+ * from zero, unless HOMG_CUBE_FOLD=0; plain_cycle), and a warm start's u into z. */
 static homg_status split_start(homg_grid *g, const gen_rhs *x, int warm)
 {
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     cube_level K;
     memset(&K, 0, sizeof K);
-    if (!split_of(g, x, &K))
+    if (!split_of(g, x, &K) || (!warm && G->fold))
         return HOMG_OK;
     GQ(g, HOMG_KERNELS(ex, cubesplit)->split(ex, &K, (const float *)x->f, (float *)G->p), "f");
     if (warm)
@@ -1111,8 +1160,10 @@ static homg_status split_start(homg_grid *g, const gen_rhs *x, int warm)
 /* One plain cycle on u for A u = f (from u = 0 when zero: the cycle's first pass writes
  * every cell), then the monitored norm recorded: the error against u_ref, or the
  * residual (one more pass) relative to ||f||.  desc.method FCYCLE: F-cycles; FMG: the
- * first an F-cycle, then V-cycles (HOMG_CUBE_F1=1 / 0: the first an F- / V-cycle). */
-static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
+ * first an F-cycle, then V-cycles (HOMG_CUBE_F1=1 / 0: the first an F- / V-cycle).
+ * keep (x quiet, another cycle to follow): where the finest level is split, u stays split
+ * there, unwritten (the next cycle reads the split u; nothing reads x->u before the last). */
+static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero, int keep)
 {
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
@@ -1128,11 +1179,14 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero)
     if (split_of(g, x, &K)) { /* run_start split f (and a warm u) into p (and z) */
         c.su = (float *)G->z;
         c.sf = (float *)G->p;
+        c.split1 = split1_of(g);
+        c.fn = zero && G->fold ? (const float *)x->f : NULL; /* split_start left f to the pass from zero */
+        c.keep = keep && x->quiet;
     }
     if (zero && !(g->desc.pre > 0 && fused())) /* the cycle's first pass does not write every cell */
         GQ(g, g->ctx->mem->zero(ex, x->u, n * g->elem), "zeroing u");
     HOMG_TRY(visit(&c, 0, zero ? f1 : fall, zero));
-    if (c.su && !c.nat_done) {
+    if (c.su && !c.nat_done && !c.keep) {
         GQ(g, HOMG_KERNELS(ex, cubesplit)->unsplit(ex, &K, c.su, (float *)x->u), "u");
         homg__account(g, 1, 0, 2.0 * n);
     }
@@ -1156,7 +1210,9 @@ enum {
     GEN_SEQ_UPDATE,
     GEN_SEQ_DIRECTION,
     GEN_SEQ_PLAIN_ZERO,
-    GEN_SEQ_PLAIN
+    GEN_SEQ_PLAIN,
+    GEN_SEQ_PLAIN_ZERO_KEEP, /* the two above, u left split (plain_cycle's keep) */
+    GEN_SEQ_PLAIN_KEEP
 };
 
 typedef struct gen_seq {
@@ -1171,8 +1227,9 @@ static homg_status queue_seq(homg_grid *g, void *arg)
         return iterate_update(g, q->x);
     if (q->kind == GEN_SEQ_DIRECTION)
         return iterate_direction(g, q->x);
-    if (q->kind == GEN_SEQ_PLAIN_ZERO || q->kind == GEN_SEQ_PLAIN)
-        return plain_cycle(g, q->x, q->kind == GEN_SEQ_PLAIN_ZERO);
+    if (q->kind >= GEN_SEQ_PLAIN_ZERO)
+        return plain_cycle(g, q->x, q->kind == GEN_SEQ_PLAIN_ZERO || q->kind == GEN_SEQ_PLAIN_ZERO_KEEP,
+                           q->kind >= GEN_SEQ_PLAIN_ZERO_KEEP);
     return restart(g, q->x, q->kind == GEN_SEQ_RESTART_FIRST);
 }
 
@@ -1385,9 +1442,12 @@ static homg_status runs_iterate(homg_grid *g, gen_run *r, int m, const homg_solv
         for (int i = 0; i < m; i++)
             if (r[i].active) {
                 select_run(g, &r[i], i);
+                /* quiet (tol 0): exactly max_cycles, u read after the last alone */
+                const int keep = g->gen->keep && r[i].x.quiet && r[i].cycles + 1 < max_cycles;
                 HOMG_TRY(run_seq(g, &r[i].x,
                                  !r[i].plain ? GEN_SEQ_UPDATE
-                                 : r[i].zero ? GEN_SEQ_PLAIN_ZERO
+                                 : r[i].zero ? (keep ? GEN_SEQ_PLAIN_ZERO_KEEP : GEN_SEQ_PLAIN_ZERO)
+                                 : keep      ? GEN_SEQ_PLAIN_KEEP
                                              : GEN_SEQ_PLAIN));
                 r[i].zero = 0;
                 r[i].cycles++;
