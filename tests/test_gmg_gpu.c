@@ -407,6 +407,65 @@ static void spai1_paths(const homg_host_csr *a, int32_t staged[2])
     }
 }
 
+/* The fused product and moment on a matrix large enough that its grid is
+ * capped (HOMG_MAX_BLOCKS) for 4..32 lanes a row, so blocks stride over rows:
+ * against the CPU twin, beta 0 and 1. */
+static void test_ell_dot_stride(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    homg_rng rng = homg_rng_seed(31);
+    homg_host_csr a;
+    int32_t n;
+    double *x, *y, *hy, *yd, *d_x, *d_y, *d_s;
+    (void)state;
+    assert_int_equal(homg_gen_p1_cube(40, 1.0, 50.0, 0.3, &a), 0);
+    n = a.nrows;
+    x = malloc(sizeof(double) * n);
+    y = malloc(sizeof(double) * n);
+    hy = malloc(sizeof(double) * n);
+    yd = malloc(sizeof(double) * n);
+    for (int32_t i = 0; i < n; i++) {
+        x[i] = homg_rng_uniform(&rng) - 0.5;
+        y[i] = homg_rng_uniform(&rng);
+    }
+    d_x = up(gpu, x, sizeof(double) * n);
+    d_y = up(gpu, NULL, sizeof(double) * n);
+    d_s = up(gpu, NULL, sizeof(double));
+    for (int lanes = 1; lanes <= 32; lanes *= 2) {
+        ell_matrix eh = ell_host(&a, lanes), ed = eh;
+        ed.col = up(gpu, eh.col, sizeof(int32_t) * eh.width * n);
+        ed.val = up(gpu, eh.val, sizeof(double) * eh.width * n);
+        ed.rl = up(gpu, eh.rl, sizeof(int32_t) * n);
+        for (int beta = 0; beta <= 1; beta++) {
+            double dot_h = 0, dot_d = 0;
+            memcpy(hy, y, sizeof(double) * n);
+            assert_int_equal(homg_cpu_gmg_ell_spmv_dot(&cpu->ex, &eh, x, hy, 0.75, beta, x, &dot_h), HOMG_OK);
+            assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
+            assert_int_equal(homg_copy_from_host(gpu, d_s, &dot_d, sizeof dot_d), HOMG_OK);
+            assert_int_equal(homg_cuda_gmg_ell_spmv_dot(&gpu->ex, &ed, d_x, d_y, 0.75, beta, d_x, d_s), HOMG_OK);
+            down(gpu, yd, d_y, sizeof(double) * n);
+            down(gpu, &dot_d, d_s, sizeof dot_d);
+            assert_true(max_rel(yd, hy, n) < 1e-13);
+            assert_true(fabs(dot_d - dot_h) <= 1e-12 * fabs(dot_h));
+        }
+        printf("  fused product and moment, %d rows, %2d lanes: CUDA = CPU\n", (int)n, lanes);
+        homg_free(gpu, ed.col);
+        homg_free(gpu, ed.val);
+        homg_free(gpu, ed.rl);
+        free(eh.col);
+        free(eh.val);
+        free(eh.rl);
+    }
+    homg_free(gpu, d_x);
+    homg_free(gpu, d_y);
+    homg_free(gpu, d_s);
+    free(x);
+    free(y);
+    free(hy);
+    free(yd);
+    homg_host_csr_free(&a);
+}
+
 /* SPAI-1 (warp per row on CUDA) against the CPU twin on spai_matrix: the same
  * fallback rows (long, singular, empty), the other rows to rounding, on both
  * paths of the short rows (spai1_paths) and the long rows; M^T written with
@@ -996,10 +1055,12 @@ static void test_lanes(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),        cmocka_unit_test(test_hierarchy),
-        cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy),  cmocka_unit_test(test_spai1_random),
-        cmocka_unit_test(test_prolong),       cmocka_unit_test(test_transpose_sym), cmocka_unit_test(test_tag_values),
-        cmocka_unit_test(test_lanes),
+        cmocka_unit_test(test_kernels),        cmocka_unit_test(test_refine),
+        cmocka_unit_test(test_hierarchy),      cmocka_unit_test(test_dense_inverse),
+        cmocka_unit_test(test_p2_hierarchy),   cmocka_unit_test(test_spai1_random),
+        cmocka_unit_test(test_prolong),        cmocka_unit_test(test_transpose_sym),
+        cmocka_unit_test(test_tag_values),     cmocka_unit_test(test_lanes),
+        cmocka_unit_test(test_ell_dot_stride),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");
