@@ -436,6 +436,8 @@ static part_run partition_on(homg_ctx *ctx, int dim, int32_t n, int32_t ne, cons
     temp = homg_test_up(ctx, NULL, tb);
     if (k->partition(&ctx->ex, &p, (const int32_t *)d_rp, row_ptr[n], patch_nnz, &r.q, temp, tb) != HOMG_OK)
         fail_msg("partition: %s", homg_ctx_last_error(ctx));
+    if (k->partition_stats(&ctx->ex, temp, &r.q) != HOMG_OK) /* the counts after the queued work */
+        fail_msg("partition counts: %s", homg_ctx_last_error(ctx));
     for (int i = 0; i < 9; i++) {
         r.a[i] = (int32_t *)calloc(len[i] + 1, 4);
         homg_test_down(ctx, r.a[i], d[i], len[i] * 4);

@@ -141,12 +141,14 @@ enum fem_check_rule {
     X(homg_status, fem, numeric_patch,                                                                                \
       (kernel_exec * ex, const fem_problem *p, const fem_system *s, const fem_patches *patches))                      \
     /* The patch partition (partition.h) from the pattern's row pointers (nnz entries): maps, */                      \
-    /* a scan and a sort on the backend; the counts read back once (synchronises). */                                 \
+    /* a scan and a sort on the backend, queued; the counts (out's num_patches, max_*, outside) */                    \
+    /* are read by partition_stats from the workspace's start (synchronises). */                                      \
     X(homg_status, fem, partition_temp_bytes,                                                                         \
       (kernel_exec * ex, int32_t num_nodes, int32_t num_elements, size_t * bytes))                                    \
     X(homg_status, fem, partition,                                                                                    \
       (kernel_exec * ex, const fem_problem *p, const int32_t *row_ptr, int32_t nnz, int32_t patch_nnz,                \
        fem_partition *out, void *temp, size_t temp_bytes))                                                            \
+    X(homg_status, fem, partition_stats, (kernel_exec * ex, const void *temp, fem_partition *out))                    \
     /* The P1 Dirichlet mask (mask.h): 2 for a node in no element, 1 for a node of a facet (tag ftags) or */          \
     /* with a marker whose tag is in tags[0 .. num_tags) (exec's space), else 0; counts[0] = */                       \
     /* the 1s, counts[1] = the non-zeros (exec's space, queued). */                                                   \

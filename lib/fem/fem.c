@@ -47,6 +47,7 @@ void homg_fem_destroy(homg_fem *fem)
         homg__free(fem->ctx, fem->tags);
         homg__free(fem->ctx, fem->mask_counts);
         homg__free(fem->ctx, fem->check_slots);
+        homg__free(fem->ctx, fem->part_temp);
         if (!fem->lent_facets) {
             homg__free(fem->ctx, fem->facets);
             homg__free(fem->ctx, fem->facet_tags);
@@ -306,17 +307,19 @@ static homg_status check_shared(const homg_fem *fem, const fem_partition *q)
     return HOMG_OK;
 }
 
-/* The patch partition built on the backend (kernels/fem/partition.*: no host
- * copy of the pattern), its arrays sized for one patch per node. */
-static homg_status partition(homg_fem *fem, fem_partition *q)
+/* The patch partition launched on the backend (kernels/fem/partition.*: no
+ * host copy of the pattern), its arrays sized for one patch per node, into
+ * fem->part; its counts stay in the workspace (fem->part_temp) until
+ * finish_patches reads them. */
+static homg_status partition(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
+    fem_partition *q = &fem->part;
     fem_problem p = geometry(fem);
     size_t n = (size_t)p.num_nodes, tb = 0;
     size_t len[9] = { n + 1, n, 2 * n + 1, n + 1, (size_t)fem->info.nnz, n, n, n + 1, (size_t)p.num_elements };
     int32_t **dst[9] = { &q->node_ptr,   &q->nodes,      &q->row_off,  &q->entry_ptr, &q->entry_src,
                          &q->node_patch, &q->node_local, &q->elem_ptr, &q->elems };
-    void *temp = NULL;
     homg_status st = HOMG_OK;
     memset(q, 0, sizeof *q);
     for (int i = 0; i < 9 && st == HOMG_OK; i++) {
@@ -327,11 +330,10 @@ static homg_status partition(homg_fem *fem, fem_partition *q)
     if (st == HOMG_OK && (st = fem->k->partition_temp_bytes(&ctx->ex, p.num_nodes, p.num_elements, &tb)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: patch partition");
     if (st == HOMG_OK)
-        st = homg__alloc(ctx, tb + 8, &temp, "homg_fem_create: patch partition workspace");
+        st = homg__alloc(ctx, tb + 8, &fem->part_temp, "homg_fem_create: patch partition workspace");
     if (st == HOMG_OK && (st = fem->k->partition(&ctx->ex, &p, fem->row_ptr, fem->info.nnz, fem->desc.patch_nnz, q,
-                                                 temp, tb)) != HOMG_OK)
+                                                 fem->part_temp, tb)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: patch partition");
-    homg__free(ctx, temp);
     return st;
 }
 
@@ -375,13 +377,39 @@ static homg_status patch_buffers(homg_fem *fem)
     return HOMG_OK;
 }
 
-static homg_status prepare_patches(homg_fem *fem)
+/* The partition's counts (one read: synchronises), then what they size. */
+static homg_status finish_patches(homg_fem *fem)
 {
-    fem_partition q;
-    HOMG_TRY(partition(fem, &q));
-    HOMG_TRY(check_shared(fem, &q));
-    describe_patches(fem, &q);
+    homg_ctx *ctx = fem->ctx;
+    homg_status st = fem->k->partition_stats(&ctx->ex, fem->part_temp, &fem->part);
+    homg__free(ctx, fem->part_temp);
+    fem->part_temp = NULL;
+    if (st != HOMG_OK)
+        return homg__backend_fail(ctx, st, "homg_fem_create: patch partition");
+    HOMG_TRY(check_shared(fem, &fem->part));
+    describe_patches(fem, &fem->part);
     return patch_buffers(fem);
+}
+
+/* The reads a create ends with: the partition's counts, the mask's. */
+static homg_status finish_reads(homg_fem *fem)
+{
+    if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
+        HOMG_TRY(finish_patches(fem));
+    return read_mask_counts(fem);
+}
+
+homg_status homg__fem_finish(homg_fem *fem)
+{
+    homg_status st;
+    int saved;
+    if (!fem || !fem->deferred)
+        return HOMG_OK;
+    fem->deferred = 0;
+    HOMG_TRY(homg__enter(fem->ctx, &saved));
+    st = finish_reads(fem);
+    homg__leave(fem->ctx, saved);
+    return st;
 }
 
 static homg_status create(homg_fem *fem)
@@ -415,8 +443,12 @@ static homg_status create(homg_fem *fem)
     if (fem->desc.scheme == HOMG_FEM_SCHEME_COLOR)
         HOMG_TRY(prepare_color(fem));
     else if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
-        HOMG_TRY(prepare_patches(fem));
-    HOMG_TRY(read_mask_counts(fem));
+        HOMG_TRY(partition(fem));
+    if (fem->quick == 2) { /* homg__fem_finish reads the counts */
+        fem->deferred = 1;
+        return HOMG_OK;
+    }
+    HOMG_TRY(finish_reads(fem));
     if (fem->quick) /* the caller synchronises */
         return HOMG_OK;
     HOMG_TRY_BACKEND(ctx, ctx->mem->sync(&ctx->ex), "homg_fem_create");
@@ -637,7 +669,13 @@ homg_status homg_fem_assemble(homg_fem *fem, const homg_fem_coeffs *coeffs)
         coeffs = &zero;
     }
     HOMG_TRY(homg__enter(fem->ctx, &saved));
-    st = assemble(fem, coeffs);
+    st = HOMG_OK;
+    if (fem->deferred) { /* homg__fem_finish not called: its reads first */
+        fem->deferred = 0;
+        st = finish_reads(fem);
+    }
+    if (st == HOMG_OK)
+        st = assemble(fem, coeffs);
     homg__leave(fem->ctx, saved);
     return st;
 }

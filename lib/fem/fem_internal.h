@@ -15,6 +15,7 @@ struct homg_fem {
     int32_t num_masked;    /* Dirichlet + element-less rows */
     int assembled;         /* a full assembly has run: the matrix has values (coeffs.rhs_only) */
     int quick;             /* homg__fem_create_quick: no trailing sync, no pattern timing events */
+    int deferred;          /* quick = 2: the partition's counts not read yet (homg__fem_finish) */
     const uint64_t *edges; /* homg__fem_create_edges (P1): the mesh's sorted edges, ctx space (not owned) */
     int32_t num_edges;
     int nd;             /* unknowns per element: dim + 1 (P1) or 6 / 10 (P2) */
@@ -36,6 +37,8 @@ struct homg_fem {
     /* PATCH: arrays in ctx space, described by `patches` */
     fem_patches patches;
     int32_t *patch_arrays[9];
+    fem_partition part; /* the partition until its counts are read (finish_patches) */
+    void *part_temp;    /* its workspace, whose start holds the counts on the device */
 };
 
 /* homg_fem_create for a caller inside the library that synchronises later
@@ -49,6 +52,11 @@ homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, h
  * the edges are not used. */
 homg_status homg__fem_create_edges(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
                                    int32_t num_edges, homg_fem **out);
+/* quick = 2 in homg__fem_create_edges: as 1, and the PATCH partition's counts
+ * and the mask's are not read (nothing synchronises): several levels' work
+ * queues before one wait.  homg__fem_finish reads them; it must come before
+ * homg_fem_assemble.  On a fem not deferred it does nothing. */
+homg_status homg__fem_finish(homg_fem *fem);
 
 /* The assembled system handed over to the caller, who frees the arrays with
  * homg__free: row pointers, columns, values, rhs, Dirichlet mask (ctx space;

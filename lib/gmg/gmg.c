@@ -317,44 +317,61 @@ static int level_patch_nnz(const homg_mesh *mesh)
     return per >= 4096 ? 0 : per <= 512 ? 512 : (int)per;
 }
 
-/* FEM assembly of level l: A (copied in the ctx's space; a host copy only for
- * the host set-ups, Galerkin and SAINV), fixed rows, and (level 0) the rhs.
+/* Level l's fem: pattern, mask and patch partition.  Traced: the public
+ * create (synchronised, timed).  Else queued with nothing read (quick = 2):
+ * every level's set-up work goes in before the first wait, and assemble's
+ * homg__fem_finish reads the counts.  A level whose mesh was refined here has
+ * its edges there (those of the next finer level's P): its pattern from them.
  * P2 (desc.order = 2): level 0 is P2 on level 1's mesh, whose unknowns are
  * numbered like the nodes of its refinement, level 0's mesh (AS_READ). */
-static homg_status assemble(homg_gmg *g, int l)
+static homg_status level_fem(homg_gmg *g, int l, homg_fem **fem)
 {
-    homg_ctx *ctx = g->ctx;
-    gmg_level *lv = &g->lv[l];
-    int p2 = l == 0 && g->desc.order == 2, galerkin = g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN;
-    homg_mesh *mesh = p2 ? g->lv[1].mesh : lv->mesh;
+    int p2 = l == 0 && g->desc.order == 2;
+    homg_mesh *mesh = p2 ? g->lv[1].mesh : g->lv[l].mesh;
+    const gmg_level *fine = l > 0 && !p2 ? &g->lv[l - 1] : NULL;
     homg_fem_desc fd;
-    homg_fem_coeffs c;
-    homg_fem *fem = NULL;
-    double *sigma = NULL, *gval = NULL;
-    homg_csr view;
     homg_status st;
-    double t = now_ms();
+    double t0 = now_ms();
     memset(&fd, 0, sizeof fd);
-    memset(&c, 0, sizeof c);
     fd.precision = HOMG_FLOAT64;
     fd.dirichlet_tags = g->desc.dirichlet_tags;
     fd.num_dirichlet_tags = g->desc.num_dirichlet_tags;
     fd.order = p2 ? 2 : 1;
     fd.patch_nnz = level_patch_nnz(mesh);
+    if (g->trace && !(fine && fine->edges))
+        st = homg_fem_create(mesh, &fd, fem);
+    else if (fine && fine->edges)
+        st = homg__fem_create_edges(mesh, &fd, g->trace ? 0 : 2, fine->edges, fine->num_edges, fem);
+    else
+        st = homg__fem_create_edges(mesh, &fd, 2, NULL, 0, fem);
+    g->fem_level_ms[l][0] += now_ms() - t0;
+    g->fem_create_ms += now_ms() - t0;
+    g->fem_level_ms[l][1] += homg__gmg_mark(g, GMG_T_FEM, t0) - t0; /* the level's FEM whole: this and assemble */
+    return st;
+}
+
+/* FEM assembly of level l on its fem (level_fem; destroyed here): A (copied
+ * in the ctx's space; a host copy only for the host set-ups, Galerkin and
+ * SAINV), fixed rows, and (level 0) the rhs. */
+static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
+{
+    homg_ctx *ctx = g->ctx;
+    gmg_level *lv = &g->lv[l];
+    int p2 = l == 0 && g->desc.order == 2, galerkin = g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN;
+    homg_fem_coeffs c;
+    double *sigma = NULL, *gval = NULL;
+    homg_csr view;
+    homg_status st;
+    double t = now_ms();
+    memset(&c, 0, sizeof c);
     c.sigma = g->desc.sigma;
     c.f = g->desc.f;
     c.dirichlet_value = g->desc.dirichlet_value;
     st = level_sigma(g, p2 ? 1 : l, &sigma);
     c.sigma_elem = sigma;
-    if (st == HOMG_OK) {
+    if (st == HOMG_OK) { /* the partition's and mask's counts (queued by level_fem) */
         double t0 = fem_part(g, GMG_F_COEFFS, t);
-        /* traced: synchronised, pattern timed; else no sync.  A level whose mesh was refined
-         * here has its edges there (those of the next finer level's P): its pattern from them */
-        const gmg_level *fine = l > 0 && !p2 ? &g->lv[l - 1] : NULL;
-        if (fine && fine->edges)
-            st = homg__fem_create_edges(mesh, &fd, !g->trace, fine->edges, fine->num_edges, &fem);
-        else
-            st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
+        st = homg__fem_finish(fem);
         g->fem_level_ms[l][0] += now_ms() - t0;
         g->fem_create_ms += now_ms() - t0;
     }
@@ -394,6 +411,24 @@ static homg_status assemble(homg_gmg *g, int l)
     homg__free(ctx, sigma);
     homg__free(ctx, gval);
     homg__gmg_mark(g, GMG_T_HOSTCOPY, t);
+    return st;
+}
+
+/* Every level's fem, then every level's assembly (traced: level by level). */
+static homg_status assemble_levels(homg_gmg *g, homg_status st)
+{
+    homg_fem *fem[HOMG_GMG_MAX_LEVELS] = { NULL };
+    int ahead = g->trace ? 1 : g->nlevels, made = 0; /* fems made before level l's assembly: l + ahead */
+    for (int l = 0; l < g->nlevels && st == HOMG_OK; l++) {
+        for (; made < g->nlevels && made < l + ahead && st == HOMG_OK; made++)
+            st = level_fem(g, made, &fem[made]);
+        if (st == HOMG_OK) {
+            st = assemble(g, l, fem[l]);
+            fem[l] = NULL;
+        }
+    }
+    for (int l = 0; l < g->nlevels; l++) /* left by a failure */
+        homg_fem_destroy(fem[l]);
     return st;
 }
 
@@ -605,8 +640,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     st = build_meshes(g, coarse, nested, p);
     g->info.hierarchy_ms = now_ms() - t0;
     t = now_ms();
-    for (int l = 0; l < g->nlevels && st == HOMG_OK; l++)
-        st = assemble(g, l);
+    st = assemble_levels(g, st);
     t1 = now_ms();
     if (st == HOMG_OK)
         st = transfers(g, p);
