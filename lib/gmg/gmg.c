@@ -414,11 +414,14 @@ static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
     return st;
 }
 
-/* Every level's fem, then every level's assembly (traced: level by level). */
+/* Every level's fem, then every level's assembly (traced, or
+ * HOMG_GMG_FEM_AHEAD=0 in the environment: level by level, as before). */
 static homg_status assemble_levels(homg_gmg *g, homg_status st)
 {
     homg_fem *fem[HOMG_GMG_MAX_LEVELS] = { NULL };
-    int ahead = g->trace ? 1 : g->nlevels, made = 0; /* fems made before level l's assembly: l + ahead */
+    const char *env = getenv("HOMG_GMG_FEM_AHEAD");
+    int serial = g->trace || (env && atoi(env) == 0);
+    int ahead = serial ? 1 : g->nlevels, made = 0; /* fems made before level l's assembly: l + ahead */
     for (int l = 0; l < g->nlevels && st == HOMG_OK; l++) {
         for (; made < g->nlevels && made < l + ahead && st == HOMG_OK; made++)
             st = level_fem(g, made, &fem[made]);
