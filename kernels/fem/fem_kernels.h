@@ -126,6 +126,14 @@ enum fem_check_rule {
     X(homg_status, fem, pattern_from_edges,                                                                           \
       (kernel_exec * ex, const uint64_t *edges, int32_t num_edges, int shift, int32_t num_rows, uint64_t *keys,       \
        uint64_t *keys_alt, void *temp, size_t temp_bytes))                                                            \
+    /* The same keys of a P1 mesh refined from a coarse one of nc nodes whose sorted unique edges */                  \
+    /* (ne; ctx space) numbered its midpoints (pattern.h: fem_pattern_refined_element): the edges' */                 \
+    /* halves and each coarse element's midpoint pairs sorted and made unique (3 or 13 a coarse */                    \
+    /* element and 2 an edge: ~1/3 of the element pairs), one read; *nnz = 0 (HOMG_OK) where the */                   \
+    /* mesh is not so refined or cap is short (then pattern_keys).  keys, keys_alt, temp as there. */                 \
+    X(homg_status, fem, pattern_refined,                                                                              \
+      (kernel_exec * ex, const fem_problem *p, const uint64_t *edges, int32_t ne, int32_t nc, int shift,              \
+       uint64_t *keys, uint64_t *keys_alt, size_t cap, void *temp, size_t temp_bytes, int32_t *nnz))                  \
     /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */                                              \
     X(homg_status, fem, pattern_csr,                                                                                  \
       (kernel_exec * ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows, int32_t *row_ptr,            \

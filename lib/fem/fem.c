@@ -118,7 +118,8 @@ static homg_status pattern_buffers(homg_fem *fem, size_t cap, int bits, uint64_t
 
 /* Sorted unique node pairs on the device (in buffers of the first size, or
  * of the full size where the backend says that was short; or from the
- * refinement's edges where the caller has them), then row pointers and
+ * refinement's edges where the caller has them; or from the coarse mesh's
+ * edges and the children, else as without them), then row pointers and
  * columns. */
 static homg_status build_pattern(homg_fem *fem)
 {
@@ -136,12 +137,16 @@ static homg_status build_pattern(homg_fem *fem)
         ctx->mem->event_destroy(ev[0]);
         return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_fem_create: cannot create timing events");
     }
-    if (fem->edges) /* the refinement's edges: 3 U + rows keys, no sort of pairs, no read */
+    if (fem->edges && !fem->coarse_nodes) /* the refinement's edges: 3 U + rows keys, no sort of pairs, no read */
         cap = 3 * (size_t)fem->num_edges + (size_t)p.num_dofs;
     st = pattern_buffers(fem, cap, 2 * shift, &keys, &alt, &temp, &temp_bytes);
     if (st == HOMG_OK && ev[0] && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
-    if (st == HOMG_OK && fem->edges) {
+    if (st == HOMG_OK && fem->coarse_nodes &&
+        (st = fem->k->pattern_refined(ex, &p, fem->edges, fem->num_edges, fem->coarse_nodes, shift, keys, alt, cap,
+                                      temp, temp_bytes, &nnz)) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: pattern from the coarse edges");
+    if (st == HOMG_OK && fem->edges && !fem->coarse_nodes) {
         if ((st = fem->k->pattern_from_edges(ex, fem->edges, fem->num_edges, shift, p.num_dofs, keys, alt, temp,
                                              temp_bytes)) != HOMG_OK)
             homg__backend_fail(ctx, st, "homg_fem_create: pattern from edges");
@@ -457,22 +462,28 @@ static homg_status create(homg_fem *fem)
 }
 
 static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
-                              int32_t num_edges, homg_fem **out);
+                              int32_t num_edges, int32_t coarse_nodes, homg_fem **out);
 
 homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
 {
-    return fem_create(mesh, desc, 0, NULL, 0, out);
+    return fem_create(mesh, desc, 0, NULL, 0, 0, out);
 }
 
 homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
 {
-    return fem_create(mesh, desc, 1, NULL, 0, out);
+    return fem_create(mesh, desc, 1, NULL, 0, 0, out);
 }
 
 homg_status homg__fem_create_edges(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
                                    int32_t num_edges, homg_fem **out)
 {
-    return fem_create(mesh, desc, quick, edges, num_edges, out);
+    return fem_create(mesh, desc, quick, edges, num_edges, 0, out);
+}
+
+homg_status homg__fem_create_refined(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
+                                     int32_t num_edges, int32_t coarse_nodes, homg_fem **out)
+{
+    return fem_create(mesh, desc, quick, edges, num_edges, coarse_nodes > 0 ? coarse_nodes : 0, out);
 }
 
 void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **values, void **rhs, uint8_t **mask)
@@ -500,7 +511,7 @@ void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **
 }
 
 static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
-                              int32_t num_edges, homg_fem **out)
+                              int32_t num_edges, int32_t coarse_nodes, homg_fem **out)
 {
     homg_ctx *ctx;
     homg_fem *fem;
@@ -556,6 +567,7 @@ static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int qu
     fem->quick = quick;
     fem->edges = d.order == 1 ? edges : NULL; /* P1: the pattern is the edges' */
     fem->num_edges = num_edges;
+    fem->coarse_nodes = fem->edges ? coarse_nodes : 0;
     fem->desc.dirichlet_tags = NULL; /* the caller's array is read here only */
     fem->info.scheme = d.scheme;
     fem->k = HOMG_KERNELS(&ctx->ex, fem);

@@ -18,10 +18,11 @@ struct homg_fem {
     int deferred;          /* quick = 2: the partition's counts not read yet (homg__fem_finish) */
     const uint64_t *edges; /* homg__fem_create_edges (P1): the mesh's sorted edges, ctx space (not owned) */
     int32_t num_edges;
-    int nd;             /* unknowns per element: dim + 1 (P1) or 6 / 10 (P2) */
-    int32_t num_dofs;   /* rows: num_nodes (P1), num_nodes + edges (P2) */
-    int32_t *dofs;      /* P2: num_elements * nd unknowns (ctx); P1 uses the mesh's elements */
-    int32_t *host_dofs; /* P2: the same on the host (the Dirichlet mask) */
+    int32_t coarse_nodes; /* homg__fem_create_refined: edges are those of the coarse mesh of so many nodes */
+    int nd;               /* unknowns per element: dim + 1 (P1) or 6 / 10 (P2) */
+    int32_t num_dofs;     /* rows: num_nodes (P1), num_nodes + edges (P2) */
+    int32_t *dofs;        /* P2: num_elements * nd unknowns (ctx); P1 uses the mesh's elements */
+    int32_t *host_dofs;   /* P2: the same on the host (the Dirichlet mask) */
     /* in the context's space */
     int32_t *row_ptr, *col_idx;
     void *values, *rhs;
@@ -52,6 +53,13 @@ homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, h
  * the edges are not used. */
 homg_status homg__fem_create_edges(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
                                    int32_t num_edges, homg_fem **out);
+/* homg_fem_create (quick: as homg__fem_create_edges) of a P1 mesh refined
+ * (homg_mesh_refine's numbering) from a coarse mesh of coarse_nodes nodes
+ * whose sorted unique edges (ctx space, read during the call) numbered its
+ * midpoints: the pattern from them and the children (pattern_refined: ~1/3 of
+ * the element pairs sorted), else by the element pairs as homg_fem_create. */
+homg_status homg__fem_create_refined(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
+                                     int32_t num_edges, int32_t coarse_nodes, homg_fem **out);
 /* quick = 2 in homg__fem_create_edges: as 1, and the PATCH partition's counts
  * and the mask's are not read (nothing synchronises): several levels' work
  * queues before one wait.  homg__fem_finish reads them; it must come before

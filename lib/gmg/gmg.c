@@ -317,11 +317,20 @@ static int level_patch_nnz(const homg_mesh *mesh)
     return per >= 4096 ? 0 : per <= 512 ? 512 : (int)per;
 }
 
+/* Level 0's pattern from level 1's edges and its children (pattern_refined);
+ * HOMG_GMG_L0_PATTERN=0 in the environment: by its element pairs. */
+static int refined_pattern(void)
+{
+    const char *env = getenv("HOMG_GMG_L0_PATTERN");
+    return !env || atoi(env) != 0;
+}
+
 /* Level l's fem: pattern, mask and patch partition.  Traced: the public
  * create (synchronised, timed).  Else queued with nothing read (quick = 2):
  * every level's set-up work goes in before the first wait, and assemble's
  * homg__fem_finish reads the counts.  A level whose mesh was refined here has
- * its edges there (those of the next finer level's P): its pattern from them.
+ * its edges there (those of the next finer level's P): its pattern from them;
+ * level 0, refined from level 1 here, from level 1's edges and its children.
  * P2 (desc.order = 2): level 0 is P2 on level 1's mesh, whose unknowns are
  * numbered like the nodes of its refinement, level 0's mesh (AS_READ). */
 static homg_status level_fem(homg_gmg *g, int l, homg_fem **fem)
@@ -338,10 +347,13 @@ static homg_status level_fem(homg_gmg *g, int l, homg_fem **fem)
     fd.num_dirichlet_tags = g->desc.num_dirichlet_tags;
     fd.order = p2 ? 2 : 1;
     fd.patch_nnz = level_patch_nnz(mesh);
-    if (g->trace && !(fine && fine->edges))
-        st = homg_fem_create(mesh, &fd, fem);
-    else if (fine && fine->edges)
+    if (fine && fine->edges)
         st = homg__fem_create_edges(mesh, &fd, g->trace ? 0 : 2, fine->edges, fine->num_edges, fem);
+    else if (l == 0 && !p2 && g->nlevels > 1 && g->lv[0].edges && refined_pattern()) /* level 1's edges */
+        st = homg__fem_create_refined(mesh, &fd, g->trace ? 0 : 2, g->lv[0].edges, g->lv[0].num_edges,
+                                      homg_mesh_num_nodes(g->lv[1].mesh), fem);
+    else if (g->trace)
+        st = homg_fem_create(mesh, &fd, fem);
     else
         st = homg__fem_create_edges(mesh, &fd, 2, NULL, 0, fem);
     g->fem_level_ms[l][0] += now_ms() - t0;
