@@ -2,10 +2,10 @@
 # s10-gmg11: the GPU check of the branch in one call (H100, timeout 150 s): every level's fem queued before the
 # first wait (the partition's counts read by partition_stats; HOMG_GMG_FEM_AHEAD=0: level by level, as main), the
 # capped fused product-and-moment (s10-gmg10's 9b84733, cherry-picked), level 0's pattern from level 1's edges and
-# elements where the branch has it (HOMG_GMG_L0_PATTERN=0: the pair sort).
+# children (HOMG_GMG_L0_PATTERN=0: the pair sort).
 # Tests + memcheck + racecheck, then bench_gmg rounds of main (/work/main's build of aa41a9c, carried as
-# .carry-gmg11/bench_gmg_main), the branch and the branch with HOMG_GMG_FEM_AHEAD=0, the order rotating; time left,
-# ncu kernel durations of one branch create.  One log into $OUT.
+# .carry-gmg11/bench_gmg_main), the branch, the branch with HOMG_GMG_FEM_AHEAD=0 and the branch with
+# HOMG_GMG_L0_PATTERN=0, the order rotating; time left, ncu kernel durations of one branch create.  One log into $OUT.
 # Run (the device copies /work/main's tree; /work/main/.carry-gmg11/ holds dev.tar.xz, bench_gmg_main and this script):
 # tar xJf .carry-gmg11/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH; OUT=$OUT bash .carry-gmg11/gmg11_device.sh
 L=$OUT/gmg11.log
@@ -27,7 +27,7 @@ bench() { # label, then the command (env prefix allowed)
     echo "== test_gmg_gpu (full)"
     timeout 30 $B/tests/test_gmg_gpu 2>&1 | grep -E "PASSED|FAILED|OK|ERROR|Error|iterations|omega" | tail -30
     echo "== test_fem_gpu (full) left $(left)s"
-    timeout 25 $B/tests/test_fem_gpu 2>&1 | grep -E "PASSED|FAILED|OK|ERROR|Error|differ|LINE" | tail -30
+    timeout 25 $B/tests/test_fem_gpu 2>&1 | grep -E "PASSED|FAILED|OK|ERROR|Error|differ|LINE|refined|pattern" | tail -30
     echo "== memcheck test_gmg_gpu quick left $(left)s"
     timeout 25 compute-sanitizer --tool memcheck --leak-check full $B/tests/test_gmg_gpu quick 2>&1 | tail -3
     echo "== memcheck test_fem_gpu quick left $(left)s"
@@ -36,15 +36,20 @@ bench() { # label, then the command (env prefix allowed)
     timeout 15 compute-sanitizer --tool racecheck --kernel-name kns=ell_dot $B/tests/test_gmg_gpu quick 2>&1 |
         grep -E "RACECHECK SUMMARY|ERROR SUMMARY|hazard|FAILED|rror" | tail -4
     k=0
-    for k in 1 2 3 4 5 6; do
+    for k in 1 2 3 4 5; do
         [ "$(left)" -lt 30 ] && {
             echo "== round $k skipped: left $(left)s"
             break
         }
-        case $((k % 3)) in
-        1) bench main $M; bench branch $B/bench/bench_gmg; bench fem-serial env HOMG_GMG_FEM_AHEAD=0 $B/bench/bench_gmg ;;
-        2) bench branch $B/bench/bench_gmg; bench fem-serial env HOMG_GMG_FEM_AHEAD=0 $B/bench/bench_gmg; bench main $M ;;
-        0) bench fem-serial env HOMG_GMG_FEM_AHEAD=0 $B/bench/bench_gmg; bench main $M; bench branch $B/bench/bench_gmg ;;
+        case $((k % 4)) in
+        1) bench main $M; bench branch $B/bench/bench_gmg; bench fem-serial env HOMG_GMG_FEM_AHEAD=0 $B/bench/bench_gmg
+           bench l0-pairs env HOMG_GMG_L0_PATTERN=0 $B/bench/bench_gmg ;;
+        2) bench branch $B/bench/bench_gmg; bench fem-serial env HOMG_GMG_FEM_AHEAD=0 $B/bench/bench_gmg
+           bench l0-pairs env HOMG_GMG_L0_PATTERN=0 $B/bench/bench_gmg; bench main $M ;;
+        3) bench fem-serial env HOMG_GMG_FEM_AHEAD=0 $B/bench/bench_gmg; bench l0-pairs env HOMG_GMG_L0_PATTERN=0 $B/bench/bench_gmg
+           bench main $M; bench branch $B/bench/bench_gmg ;;
+        0) bench l0-pairs env HOMG_GMG_L0_PATTERN=0 $B/bench/bench_gmg; bench main $M; bench branch $B/bench/bench_gmg
+           bench fem-serial env HOMG_GMG_FEM_AHEAD=0 $B/bench/bench_gmg ;;
         esac
     done
     echo "== ncu kernel durations of one create (branch) left $(left)s"

@@ -44,7 +44,8 @@ void homg_fem_destroy(homg_fem *fem)
         homg__free(fem->ctx, fem->mask);
         if (!fem->lent_markers)
             homg__free(fem->ctx, fem->markers);
-        homg__free(fem->ctx, fem->tags);
+        if (!fem->lent_tags)
+            homg__free(fem->ctx, fem->tags);
         homg__free(fem->ctx, fem->mask_counts);
         homg__free(fem->ctx, fem->check_slots);
         homg__free(fem->ctx, fem->part_temp);
@@ -249,7 +250,9 @@ static homg_status device_mask(homg_fem *fem)
     int32_t *markers = NULL, *tags = NULL, *counts = NULL;
     homg_status st =
         homg__alloc(ctx, (size_t)fem->num_dofs + 1, (void **)&fem->mask, "homg_fem_create: Dirichlet mask");
-    if (st == HOMG_OK && nt > 0)
+    if (st == HOMG_OK && nt > 0 && fem->lent_tags)
+        tags = fem->tags;
+    else if (st == HOMG_OK && nt > 0)
         st = upload_i32(ctx, &tags, fem->desc.dirichlet_tags, (size_t)nt, "homg_fem_create: Dirichlet tags");
     if (st == HOMG_OK && nt > 0 && m->ctx_node_markers) { /* a refined GMG level's, made there */
         markers = m->ctx_node_markers;
@@ -461,29 +464,18 @@ static homg_status create(homg_fem *fem)
     return HOMG_OK;
 }
 
-static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
-                              int32_t num_edges, int32_t coarse_nodes, homg_fem **out);
+static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, const homg__fem_how *how, homg_fem **out);
 
 homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
 {
-    return fem_create(mesh, desc, 0, NULL, 0, 0, out);
+    homg__fem_how how;
+    memset(&how, 0, sizeof how);
+    return fem_create(mesh, desc, &how, out);
 }
 
-homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
+homg_status homg__fem_create_how(homg_mesh *mesh, const homg_fem_desc *desc, const homg__fem_how *how, homg_fem **out)
 {
-    return fem_create(mesh, desc, 1, NULL, 0, 0, out);
-}
-
-homg_status homg__fem_create_edges(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
-                                   int32_t num_edges, homg_fem **out)
-{
-    return fem_create(mesh, desc, quick, edges, num_edges, 0, out);
-}
-
-homg_status homg__fem_create_refined(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
-                                     int32_t num_edges, int32_t coarse_nodes, homg_fem **out)
-{
-    return fem_create(mesh, desc, quick, edges, num_edges, coarse_nodes > 0 ? coarse_nodes : 0, out);
+    return fem_create(mesh, desc, how, out);
 }
 
 void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **values, void **rhs, uint8_t **mask)
@@ -510,8 +502,7 @@ void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **
     }
 }
 
-static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
-                              int32_t num_edges, int32_t coarse_nodes, homg_fem **out)
+static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, const homg__fem_how *how, homg_fem **out)
 {
     homg_ctx *ctx;
     homg_fem *fem;
@@ -564,10 +555,12 @@ static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int qu
     fem->ctx = ctx;
     fem->mesh = mesh;
     fem->desc = d;
-    fem->quick = quick;
-    fem->edges = d.order == 1 ? edges : NULL; /* P1: the pattern is the edges' */
-    fem->num_edges = num_edges;
-    fem->coarse_nodes = fem->edges ? coarse_nodes : 0;
+    fem->quick = how->quick;
+    fem->edges = d.order == 1 ? how->edges : NULL; /* P1: the pattern is the edges' */
+    fem->num_edges = how->num_edges;
+    fem->coarse_nodes = fem->edges && how->coarse_nodes > 0 ? how->coarse_nodes : 0;
+    fem->tags = (int32_t *)how->ctx_tags; /* lent: device_mask uploads none */
+    fem->lent_tags = how->ctx_tags != NULL;
     fem->desc.dirichlet_tags = NULL; /* the caller's array is read here only */
     fem->info.scheme = d.scheme;
     fem->k = HOMG_KERNELS(&ctx->ex, fem);

@@ -325,44 +325,50 @@ static int refined_pattern(void)
     return !env || atoi(env) != 0;
 }
 
-/* Level l's fem: pattern, mask and patch partition.  Traced: the public
- * create (synchronised, timed).  Else queued with nothing read (quick = 2):
- * every level's set-up work goes in before the first wait, and assemble's
+/* Level l's fem: pattern, mask and patch partition.  Traced: synchronised
+ * and timed.  Else queued with nothing read (quick = 2) and, with tags, the
+ * Dirichlet tags of the ctx's space (no upload, which would wait for the
+ * queue): every level's set-up work goes in before the first wait, and
  * homg__fem_finish reads the counts.  A level whose mesh was refined here has
  * its edges there (those of the next finer level's P): its pattern from them;
  * level 0, refined from level 1 here, from level 1's edges and its children.
  * P2 (desc.order = 2): level 0 is P2 on level 1's mesh, whose unknowns are
  * numbered like the nodes of its refinement, level 0's mesh (AS_READ). */
-static homg_status level_fem(homg_gmg *g, int l, homg_fem **fem)
+static homg_status level_fem(homg_gmg *g, int l, const int32_t *tags, homg_fem **fem)
 {
     int p2 = l == 0 && g->desc.order == 2;
     homg_mesh *mesh = p2 ? g->lv[1].mesh : g->lv[l].mesh;
     const gmg_level *fine = l > 0 && !p2 ? &g->lv[l - 1] : NULL;
     homg_fem_desc fd;
+    homg__fem_how how;
     homg_status st;
     double t0 = now_ms();
     memset(&fd, 0, sizeof fd);
+    memset(&how, 0, sizeof how);
     fd.precision = HOMG_FLOAT64;
     fd.dirichlet_tags = g->desc.dirichlet_tags;
     fd.num_dirichlet_tags = g->desc.num_dirichlet_tags;
     fd.order = p2 ? 2 : 1;
     fd.patch_nnz = level_patch_nnz(mesh);
-    if (fine && fine->edges)
-        st = homg__fem_create_edges(mesh, &fd, g->trace ? 0 : 2, fine->edges, fine->num_edges, fem);
-    else if (l == 0 && !p2 && g->nlevels > 1 && g->lv[0].edges && refined_pattern()) /* level 1's edges */
-        st = homg__fem_create_refined(mesh, &fd, g->trace ? 0 : 2, g->lv[0].edges, g->lv[0].num_edges,
-                                      homg_mesh_num_nodes(g->lv[1].mesh), fem);
-    else if (g->trace)
-        st = homg_fem_create(mesh, &fd, fem);
-    else
-        st = homg__fem_create_edges(mesh, &fd, 2, NULL, 0, fem);
+    how.quick = g->trace ? 0 : 2;
+    how.ctx_tags = tags;
+    if (fine && fine->edges) {
+        how.edges = fine->edges;
+        how.num_edges = fine->num_edges;
+    } else if (l == 0 && !p2 && g->nlevels > 1 && g->lv[0].edges && refined_pattern()) { /* level 1's edges */
+        how.edges = g->lv[0].edges;
+        how.num_edges = g->lv[0].num_edges;
+        how.coarse_nodes = homg_mesh_num_nodes(g->lv[1].mesh);
+    }
+    st = homg__fem_create_how(mesh, &fd, &how, fem);
     g->fem_level_ms[l][0] += now_ms() - t0;
     g->fem_create_ms += now_ms() - t0;
     g->fem_level_ms[l][1] += homg__gmg_mark(g, GMG_T_FEM, t0) - t0; /* the level's FEM whole: this and assemble */
     return st;
 }
 
-/* FEM assembly of level l on its fem (level_fem; destroyed here): A (copied
+/* FEM assembly of level l on its fem (level_fem, homg__fem_finish; destroyed
+ * here): A (copied
  * in the ctx's space; a host copy only for the host set-ups, Galerkin and
  * SAINV), fixed rows, and (level 0) the rhs. */
 static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
@@ -381,12 +387,8 @@ static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
     c.dirichlet_value = g->desc.dirichlet_value;
     st = level_sigma(g, p2 ? 1 : l, &sigma);
     c.sigma_elem = sigma;
-    if (st == HOMG_OK) { /* the partition's and mask's counts (queued by level_fem) */
-        double t0 = fem_part(g, GMG_F_COEFFS, t);
-        st = homg__fem_finish(fem);
-        g->fem_level_ms[l][0] += now_ms() - t0;
-        g->fem_create_ms += now_ms() - t0;
-    }
+    if (st == HOMG_OK)
+        fem_part(g, GMG_F_COEFFS, t);
     if (st == HOMG_OK && l == 0) { /* the values reach only the rhs, and only level 0's is used */
         double t0 = now_ms();
         st = level_dirichlet(g, l, fem, &gval);
@@ -426,24 +428,48 @@ static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
     return st;
 }
 
-/* Every level's fem, then every level's assembly (traced, or
- * HOMG_GMG_FEM_AHEAD=0 in the environment: level by level, as before). */
+/* Every level's fem (the coarsest first: its mesh's facets and markers are
+ * uploaded, which waits for the queue), then every level's counts, then every
+ * level's assembly; traced, or HOMG_GMG_FEM_AHEAD=0 in the environment: level
+ * by level, as before. */
 static homg_status assemble_levels(homg_gmg *g, homg_status st)
 {
     homg_fem *fem[HOMG_GMG_MAX_LEVELS] = { NULL };
     const char *env = getenv("HOMG_GMG_FEM_AHEAD");
-    int serial = g->trace || (env && atoi(env) == 0);
-    int ahead = serial ? 1 : g->nlevels, made = 0; /* fems made before level l's assembly: l + ahead */
-    for (int l = 0; l < g->nlevels && st == HOMG_OK; l++) {
-        for (; made < g->nlevels && made < l + ahead && st == HOMG_OK; made++)
-            st = level_fem(g, made, &fem[made]);
-        if (st == HOMG_OK) {
-            st = assemble(g, l, fem[l]);
-            fem[l] = NULL;
+    int nl = g->nlevels, nt = g->desc.num_dirichlet_tags, l;
+    int32_t *tags = NULL;
+    if (st != HOMG_OK)
+        return st;
+    if (g->trace || (env && atoi(env) == 0)) {
+        for (l = 0; l < nl && st == HOMG_OK; l++) {
+            homg_fem *f = NULL;
+            st = level_fem(g, l, NULL, &f);
+            if (st == HOMG_OK)
+                st = homg__fem_finish(f);
+            if (st == HOMG_OK) {
+                st = assemble(g, l, f);
+                f = NULL;
+            }
+            homg_fem_destroy(f);
         }
+        return st;
     }
-    for (int l = 0; l < g->nlevels; l++) /* left by a failure */
+    if (nt > 0 &&
+        (st = homg__alloc(g->ctx, (size_t)nt * sizeof(int32_t), (void **)&tags, "GMG: Dirichlet tags")) == HOMG_OK)
+        st = homg__write(g->ctx, tags, g->desc.dirichlet_tags, (size_t)nt * sizeof(int32_t));
+    for (int k = 0; k < nl && st == HOMG_OK; k++) { /* nl - 1, 0, 1, .., nl - 2 */
+        l = (k + nl - 1) % nl;
+        st = level_fem(g, l, tags, &fem[l]);
+    }
+    for (l = 0; l < nl && st == HOMG_OK; l++)
+        st = homg__fem_finish(fem[l]);
+    for (l = 0; l < nl && st == HOMG_OK; l++) {
+        st = assemble(g, l, fem[l]);
+        fem[l] = NULL;
+    }
+    for (l = 0; l < nl; l++) /* left by a failure */
         homg_fem_destroy(fem[l]);
+    homg__free(g->ctx, tags);
     return st;
 }
 
