@@ -564,13 +564,14 @@ static homg_status galerkin_level(homg_gmg *g, int l, const homg_host_csr *p)
 }
 
 /* P_l in the ctx's space from the refinement's edges and the two levels'
- * masks (count, scan, fill: one read, the entry count); the edges freed. */
+ * masks (count, scan, fill), queued: its entry count is copied to the
+ * device counter GMG_COUNT_PNNZ + l for transfers' one read; the edges freed. */
 static homg_status device_prolongation(homg_gmg *g, int l)
 {
     homg_ctx *ctx = g->ctx;
     gmg_level *lv = &g->lv[l], *cv = &g->lv[l + 1];
     csr_matrix *p = &lv->p.csr;
-    int32_t nc = cv->rows, ne = lv->num_edges, nnz = 0, *cnt = NULL;
+    int32_t nc = cv->rows, ne = lv->num_edges, *cnt = NULL;
     homg_status st;
     if (nc + ne != lv->rows || !lv->dfixed || !cv->dfixed)
         return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED, "GMG: level %d has %d rows, not %d nodes + %d edges", l,
@@ -580,28 +581,35 @@ static homg_status device_prolongation(homg_gmg *g, int l)
     st = homg__alloc_array(ctx, (size_t)lv->rows + 1, sizeof(int32_t), (void **)&cnt, "GMG prolongation");
     if (st == HOMG_OK &&
         (GMG_GK(g)->prolong_count(&ctx->ex, nc, lv->edges, ne, lv->dfixed, cv->dfixed, cnt) != HOMG_OK ||
-         GMG_SK(g)->scan_i32(&ctx->ex, g->handle, cnt, p->row_ptr, lv->rows, p->row_ptr + lv->rows) != HOMG_OK))
+         GMG_SK(g)->scan_i32(&ctx->ex, g->handle, cnt, p->row_ptr, lv->rows, p->row_ptr + lv->rows) != HOMG_OK ||
+         ctx->mem->copy(&ctx->ex, g->count + GMG_COUNT_PNNZ + l, p->row_ptr + lv->rows, sizeof(int32_t), HOMG_D2D) !=
+             HOMG_OK))
         st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG prolongation: counts");
     homg__free(ctx, cnt);
-    if (st == HOMG_OK)
-        st = homg__read(ctx, &nnz, p->row_ptr + lv->rows, sizeof nnz);
-    if (st == HOMG_OK) {
-        p->nnz = nnz;
-        if (GMG_GK(g)->prolong_fill(&ctx->ex, nc, lv->edges, ne, lv->dfixed, cv->dfixed, p) != HOMG_OK)
-            st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG prolongation: entries");
-    }
+    if (st == HOMG_OK && GMG_GK(g)->prolong_fill(&ctx->ex, nc, lv->edges, ne, lv->dfixed, cv->dfixed, p) != HOMG_OK)
+        st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG prolongation: entries");
     homg__free(ctx, lv->edges);
     lv->edges = NULL;
     return st;
 }
 
 /* Masks P, then R = P^T: on the host with Galerkin's products, else on the
- * backend (P there too where the refinement's edges are). */
+ * backend (P there too where the refinement's edges are: every such level's
+ * P queued, their entry counts read at once, then their R). */
 static homg_status transfers(homg_gmg *g, homg_host_csr *p)
 {
-    for (int l = 0; l < g->nlevels - 1; l++) {
-        if (g->lv[l].edges) {
+    int32_t nnz[HOMG_GMG_MAX_LEVELS];
+    int dev[HOMG_GMG_MAX_LEVELS] = { 0 }, any = 0;
+    for (int l = 0; l < g->nlevels - 1; l++)
+        if ((dev[l] = g->lv[l].edges != NULL)) {
             HOMG_TRY(device_prolongation(g, l));
+            any = 1;
+        }
+    if (any)
+        HOMG_TRY(homg__read(g->ctx, nnz, g->count + GMG_COUNT_PNNZ, (size_t)(g->nlevels - 1) * sizeof(int32_t)));
+    for (int l = 0; l < g->nlevels - 1; l++) {
+        if (dev[l]) {
+            g->lv[l].p.csr.nnz = nnz[l];
             HOMG_TRY(device_restriction(g, &g->lv[l]));
             continue;
         }
