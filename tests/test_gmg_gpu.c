@@ -466,6 +466,88 @@ static void test_ell_dot_stride(void **state)
     homg_host_csr_free(&a);
 }
 
+/* ell_spmv_batch: three products of cubes of different sizes (the largest
+ * with a capped, striding grid for its dot) in one launch, items with and
+ * without a dot, beta 0 and 1; then lanes that differ (a launch each):
+ * against the CPU twin. */
+static void test_ell_batch(void **state)
+{
+    static const int cells[3] = { 40, 9, 3 };
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    homg_rng rng = homg_rng_seed(47);
+    (void)state;
+    for (int round = 0; round < 2; round++) {
+        homg_host_csr a[3];
+        ell_matrix eh[3], ed[3];
+        double *x[3], *y[3], *hy[3], *yd[3], *d_x[3], *d_y[3], *d_s, dot_h[3] = { 0, 0, 0 }, dot_d[3] = { 0, 0, 0 };
+        ell_batch bh, bd;
+        memset(&bh, 0, sizeof bh);
+        d_s = up(gpu, dot_d, sizeof dot_d);
+        for (int k = 0; k < 3; k++) {
+            int32_t n;
+            assert_int_equal(homg_gen_p1_cube(cells[k], 1.0, 50.0, 0.3, &a[k]), 0);
+            n = a[k].nrows;
+            eh[k] = ell_host(&a[k], round == 0 ? 4 : 1 << (k + 1));
+            ed[k] = eh[k];
+            ed[k].col = up(gpu, eh[k].col, sizeof(int32_t) * eh[k].width * n);
+            ed[k].val = up(gpu, eh[k].val, sizeof(double) * eh[k].width * n);
+            ed[k].rl = up(gpu, eh[k].rl, sizeof(int32_t) * n);
+            x[k] = malloc(sizeof(double) * n);
+            y[k] = malloc(sizeof(double) * n);
+            hy[k] = malloc(sizeof(double) * n);
+            yd[k] = malloc(sizeof(double) * n);
+            for (int32_t i = 0; i < n; i++) {
+                x[k][i] = homg_rng_uniform(&rng) - 0.5;
+                y[k][i] = hy[k][i] = homg_rng_uniform(&rng);
+            }
+            d_x[k] = up(gpu, x[k], sizeof(double) * n);
+            d_y[k] = up(gpu, y[k], sizeof(double) * n);
+            bh.item[k].a = eh[k];
+            bh.item[k].x = x[k];
+            bh.item[k].y = hy[k];
+            bh.item[k].alpha = 0.75 - 0.5 * k;
+            bh.item[k].beta = k == 1 ? 0 : 1;
+            bh.item[k].u = x[k];
+            bh.item[k].dot = k == 1 ? NULL : &dot_h[k];
+        }
+        bh.count = 3;
+        bd = bh;
+        for (int k = 0; k < 3; k++) {
+            bd.item[k].a = ed[k];
+            bd.item[k].x = d_x[k];
+            bd.item[k].y = d_y[k];
+            bd.item[k].u = d_x[k];
+            bd.item[k].dot = k == 1 ? NULL : d_s + k;
+        }
+        assert_int_equal(homg_cpu_gmg_ell_spmv_batch(&cpu->ex, &bh), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_ell_spmv_batch(&gpu->ex, &bd), HOMG_OK);
+        down(gpu, dot_d, d_s, sizeof dot_d);
+        for (int k = 0; k < 3; k++) {
+            down(gpu, yd[k], d_y[k], sizeof(double) * a[k].nrows);
+            assert_true(max_rel(yd[k], hy[k], a[k].nrows) < 1e-13);
+            assert_true(fabs(dot_d[k] - dot_h[k]) <= 1e-12 * fabs(dot_h[k]));
+            homg_free(gpu, ed[k].col);
+            homg_free(gpu, ed[k].val);
+            homg_free(gpu, ed[k].rl);
+            homg_free(gpu, d_x[k]);
+            homg_free(gpu, d_y[k]);
+            free(eh[k].col);
+            free(eh[k].val);
+            free(eh[k].rl);
+            free(x[k]);
+            free(y[k]);
+            free(hy[k]);
+            free(yd[k]);
+        }
+        printf("  batched products, rows %d %d %d, lanes %s: CUDA = CPU (dots %.6g %.6g)\n", (int)a[0].nrows,
+               (int)a[1].nrows, (int)a[2].nrows, round == 0 ? "4 4 4 (one launch)" : "2 4 8 (a launch each)", dot_d[0],
+               dot_d[2]);
+        for (int k = 0; k < 3; k++)
+            homg_host_csr_free(&a[k]);
+        homg_free(gpu, d_s);
+    }
+}
+
 /* SPAI-1 (warp per row on CUDA) against the CPU twin on spai_matrix: the same
  * fallback rows (long, singular, empty), the other rows to rounding, on both
  * paths of the short rows (spai1_paths) and the long rows; M^T written with
@@ -1060,7 +1142,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_p2_hierarchy),   cmocka_unit_test(test_spai1_random),
         cmocka_unit_test(test_prolong),        cmocka_unit_test(test_transpose_sym),
         cmocka_unit_test(test_tag_values),     cmocka_unit_test(test_lanes),
-        cmocka_unit_test(test_ell_dot_stride),
+        cmocka_unit_test(test_ell_dot_stride), cmocka_unit_test(test_ell_batch),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -36,6 +36,18 @@ homg_status homg_cpu_gmg_ell_spmv_dot(kernel_exec *ex, const ell_matrix *a, cons
     return HOMG_OK;
 }
 
+homg_status homg_cpu_gmg_ell_spmv_batch(kernel_exec *ex, const ell_batch *b)
+{
+    for (int k = 0; k < b->count; k++) {
+        const ell_batch_item *t = &b->item[k];
+        if (t->dot)
+            HOMG_TRY(homg_cpu_gmg_ell_spmv_dot(ex, &t->a, t->x, t->y, t->alpha, t->beta, t->u, t->dot));
+        else
+            HOMG_TRY(homg_cpu_gmg_ell_spmv(ex, &t->a, t->x, t->y, t->alpha, t->beta));
+    }
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gmg_ell_residual(kernel_exec *ex, const ell_matrix *a, const double *b, const double *x, double *r)
 {
     (void)ex;

@@ -106,6 +106,76 @@ homg_status homg_cuda_gmg_ell_spmv_dot(kernel_exec *ex, const ell_matrix *a, con
     return HOMG_OK;
 }
 
+/* ell_spmv_batch: item k takes blocks first[k] .. first[k + 1] - 1, as
+ * ell_kernel's (no dot) or ell_dot_kernel's (dot: at most HOMG_MAX_BLOCKS,
+ * striding), so each item's rows, sums and atomics are those of its own
+ * launch.  A block's item is uniform (the shuffles and the block sum). */
+typedef struct ell_batch_grid {
+    ell_batch b;
+    unsigned first[GMG_BATCH_MAX + 1];
+} ell_batch_grid;
+
+template <int G> __global__ static void ell_batch_kernel(const __grid_constant__ ell_batch_grid q)
+{
+    int k = 0;
+    while (k + 1 < q.b.count && blockIdx.x >= q.first[k + 1])
+        k++;
+    const ell_batch_item *t = &q.b.item[k];
+    const int32_t n = t->a.nrows;
+    const int64_t per_block = blockDim.x / G, blocks = q.first[k + 1] - q.first[k],
+                  first = (int64_t)(blockIdx.x - q.first[k]) * per_block;
+    int lane = (int)(threadIdx.x & (G - 1));
+    double part = 0;
+    for (int64_t base = first; base < n; base += blocks * per_block) {
+        int32_t row = (int32_t)(base + threadIdx.x / G);
+        double s = ell_row_sum<G>(n, t->a.col, t->a.val, t->a.rl, t->x, row, lane);
+        if (row < n && lane == 0) {
+            double v = t->beta != 0 ? t->alpha * s + t->beta * t->y[row] : t->alpha * s;
+            t->y[row] = v;
+            if (t->dot)
+                part += t->u[row] * v;
+        }
+    }
+    if (t->dot) {
+        part = block_sum(part);
+        if (threadIdx.x == 0)
+            atomicAdd(t->dot, part);
+    }
+}
+
+homg_status homg_cuda_gmg_ell_spmv_batch(kernel_exec *ex, const ell_batch *b)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    ell_batch_grid q;
+    int same = b->count > 0 && b->count <= GMG_BATCH_MAX;
+    for (int k = 1; k < b->count && same; k++)
+        same = b->item[k].a.lanes == b->item[0].a.lanes;
+    if (!same) { /* one launch each */
+        for (int k = 0; k < b->count; k++) {
+            const ell_batch_item *t = &b->item[k];
+            HOMG_TRY(t->dot ? homg_cuda_gmg_ell_spmv_dot(ex, &t->a, t->x, t->y, t->alpha, t->beta, t->u, t->dot)
+                            : homg_cuda_gmg_ell_spmv(ex, &t->a, t->x, t->y, t->alpha, t->beta));
+        }
+        return HOMG_OK;
+    }
+    q.b = *b;
+    q.first[0] = 0;
+    for (int k = 0; k < b->count; k++) {
+        const ell_matrix *a = &b->item[k].a;
+        unsigned nb = a->nrows == 0    ? 0
+                      : b->item[k].dot ? dot_blocks(a->nrows, a->lanes)
+                                       : row_group_blocks(a->nrows, a->lanes);
+        q.first[k + 1] = q.first[k] + nb;
+    }
+    if (q.first[b->count] == 0)
+        return HOMG_OK;
+#define LAUNCH(G) ell_batch_kernel<G><<<q.first[b->count], HOMG_THREADS, 0, s>>>(q)
+    HOMG_GROUP_SWITCH(b->item[0].a.lanes, LAUNCH);
+#undef LAUNCH
+    HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R products (batch)");
+    return HOMG_OK;
+}
+
 homg_status homg_cuda_gmg_ell_residual(kernel_exec *ex, const ell_matrix *a, const double *b, const double *x,
                                        double *r)
 {
