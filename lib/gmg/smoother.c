@@ -89,9 +89,12 @@ static homg_status random_start(homg_gmg *g, int l, double *x)
  * steps queued on its lane before the reads: z = M A v, lambda = ||z|| / ||v||
  * of the last step (v rescaled at each read; the two norms in the level's
  * first two scalars, read on its lane). */
+static int batched(const homg_gmg *g, const int *on);
+static homg_status estimate_batched(homg_gmg *g, const int *on, double **x, double **z, int k);
+
 static homg_status estimate(homg_gmg *g, const int *on)
 {
-    int nl = g->nlevels - 1, steps = g->desc.power_iterations;
+    int nl = g->nlevels - 1, steps = g->desc.power_iterations, batch = batched(g, on);
     double *x[HOMG_GMG_MAX_LEVELS], *z[HOMG_GMG_MAX_LEVELS], s[2 * HOMG_GMG_MAX_LEVELS], lam[HOMG_GMG_MAX_LEVELS];
     for (int l = 0; l < nl; l++) {
         x[l] = g->lv[l].x;
@@ -119,7 +122,7 @@ static homg_status estimate(homg_gmg *g, const int *on)
                 x[l] = z[l];
                 z[l] = swap;
             }
-            for (int it = 0; it < k; it++) {
+            for (int it = 0; it < k && !batch; it++) {
                 double *swap;
                 if (it + 1 == k) /* x's norm before the step */
                     HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], norms),
@@ -130,8 +133,12 @@ static homg_status estimate(homg_gmg *g, const int *on)
                 x[l] = z[l];
                 z[l] = swap;
             }
-            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], norms + 1), "GMG: dot product");
+            if (!batch)
+                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], norms + 1),
+                                 "GMG: dot product");
         }
+        if (batch)
+            HOMG_TRY(estimate_batched(g, on, x, z, k));
         for (int l = 0; l < nl; l++) {
             if (!on[l])
                 continue;
@@ -323,6 +330,42 @@ static homg_status contraction_batched(homg_gmg *g, const int *on)
         for (int j = 0; j < 4; j++)
             HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->ell_spmv_batch(ex, &b[j]), "GMG: batched products");
     }
+    return HOMG_OK;
+}
+
+/* estimate's k steps for all levels with on[l] (x, z: their iterates), each
+ * product one batch over the levels; the norms as estimate's. */
+static homg_status estimate_batched(homg_gmg *g, const int *on, double **x, double **z, int k)
+{
+    int nl = g->nlevels - 1;
+    kernel_exec *ex = &g->ctx->ex;
+    for (int it = 0; it < k; it++) {
+        ell_batch b[2];
+        memset(b, 0, sizeof b);
+        for (int l = 0; l < nl; l++) {
+            gmg_level *lv = &g->lv[l];
+            if (!on[l])
+                continue;
+            if (it + 1 == k) /* x's norm before the step */
+                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(ex, lv->rows, x[l], x[l], g->scalar + GMG_MOMENTS * l),
+                                 "GMG: dot product");
+            batch_add(&b[0], &lv->a, x[l], lv->t, 1.0, 0.0, NULL, NULL);
+            batch_add(&b[1], &lv->m, lv->t, z[l], 1.0, 0.0, NULL, NULL);
+        }
+        for (int j = 0; j < 2; j++)
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->ell_spmv_batch(ex, &b[j]), "GMG: batched products");
+        for (int l = 0; l < nl; l++) {
+            double *swap = x[l];
+            if (!on[l])
+                continue;
+            x[l] = z[l];
+            z[l] = swap;
+        }
+    }
+    for (int l = 0; l < nl; l++)
+        if (on[l])
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(ex, g->lv[l].rows, x[l], x[l], g->scalar + GMG_MOMENTS * l + 1),
+                             "GMG: dot product");
     return HOMG_OK;
 }
 
