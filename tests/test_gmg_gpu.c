@@ -278,14 +278,25 @@ static void test_kernels(void **state)
         dm = da;
         dm.values = d_m;
         fb_h = 0;
-        assert_int_equal(homg_cpu_gmg_spai1(cx, &ha, scaled ? w_h : NULL, &hm, NULL, &fb_h), HOMG_OK);
-        assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, NULL, d_fb), HOMG_OK);
+        assert_int_equal(homg_cpu_gmg_spai1(cx, &ha, scaled ? w_h : NULL, &hm, NULL, &fb_h, 0), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, NULL, d_fb, 0), HOMG_OK);
         down(gpu, m_d, d_m, sizeof(double) * a.nnz);
         down(gpu, &fb_d, d_fb, sizeof fb_d);
         printf("  SPAI-1 (scaled %d): max rel diff %.1e, fallbacks %d / %d\n", scaled, max_rel(m_d, m_h, a.nnz), fb_d,
                fb_h);
         assert_int_equal(fb_d, fb_h);
         assert_true(max_rel(m_d, m_h, a.nnz) < 1e-10);
+        { /* the longest row given (a cube's: <= 16, no long-row pass): the same M bit for bit */
+            int32_t longest = 0;
+            double *m2 = malloc(sizeof(double) * a.nnz);
+            for (int32_t i = 0; i < n; i++)
+                longest = a.row_ptr[i + 1] - a.row_ptr[i] > longest ? a.row_ptr[i + 1] - a.row_ptr[i] : longest;
+            assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, NULL, d_fb, longest), HOMG_OK);
+            down(gpu, m2, d_m, sizeof(double) * a.nnz);
+            printf("  SPAI-1 (scaled %d) told the longest row (%d): M the same bit for bit\n", scaled, (int)longest);
+            assert_memory_equal(m2, m_d, sizeof(double) * a.nnz);
+            free(m2);
+        }
         homg_free(gpu, d_m);
         homg_free(gpu, d_fb);
     }
@@ -578,8 +589,8 @@ static void test_spai1_random(void **state)
         csr_matrix hm = ha, dm = da;
         hm.values = m_h;
         dm.values = d_m;
-        assert_int_equal(homg_cpu_gmg_spai1(&cpu->ex, &ha, scaled ? w : NULL, &hm, mt_h, &fb_h), HOMG_OK);
-        assert_int_equal(homg_cuda_gmg_spai1(&gpu->ex, &da, scaled ? d_w : NULL, &dm, d_mt, d_fb), HOMG_OK);
+        assert_int_equal(homg_cpu_gmg_spai1(&cpu->ex, &ha, scaled ? w : NULL, &hm, mt_h, &fb_h, 0), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(&gpu->ex, &da, scaled ? d_w : NULL, &dm, d_mt, d_fb, 0), HOMG_OK);
         down(gpu, m_d, d_m, sizeof(double) * a.nnz);
         down(gpu, mt_d, d_mt, sizeof(double) * a.nnz);
         down(gpu, &fb_d, d_fb, sizeof fb_d);

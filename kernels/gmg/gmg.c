@@ -148,8 +148,9 @@ homg_status homg_cpu_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, double
 }
 
 homg_status homg_cpu_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt,
-                               int32_t *fallback)
+                               int32_t *fallback, int32_t max_row)
 {
+    (void)max_row; /* one pass over all rows */
     int32_t fb = 0;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : fb) if (a->nrows > HOMG_OMP_MIN / 16)
     for (int32_t i = 0; i < a->nrows; i++)

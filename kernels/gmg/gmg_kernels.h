@@ -131,8 +131,11 @@ typedef struct ell_batch {
     /* in *fallback (device scalar, added to).  mt (else NULL): M^T's values on the */                                \
     /* same pattern, which must then be structurally symmetric with sorted rows (as */                                \
     /* transpose_sym's), written with the rows: mt[q] = m_ij where entry q is (j, i). */                              \
+    /* max_row > 0: a's longest row (known to the caller): CUDA's long-row pass is left */                            \
+    /* out where that is at most GMG_SPAI1_SHORT (its empty grid cost ~0.1 ms a level). */                            \
     X(homg_status, gmg, spai1,                                                                                        \
-      (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt, int32_t *fallback))         \
+      (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt, int32_t *fallback,          \
+       int32_t max_row))                                                                                              \
     /* tv = the values of M^T on m's own pattern, for a pattern that is structurally */                               \
     /* symmetric with sorted rows (a FEM matrix's; SPAI-1's M has it): tv[p] = m_ji */                                \
     /* where entry p is (i, j) (mirror.h).  No transpose built, no scratch. */                                        \

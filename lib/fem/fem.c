@@ -407,6 +407,11 @@ static homg_status finish_reads(homg_fem *fem)
     return read_mask_counts(fem);
 }
 
+int32_t homg__fem_max_row(const homg_fem *fem)
+{
+    return fem && !fem->deferred && fem->desc.scheme == HOMG_FEM_SCHEME_PATCH ? fem->part.max_row : 0;
+}
+
 homg_status homg__fem_finish(homg_fem *fem)
 {
     homg_status st;

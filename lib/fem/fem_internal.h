@@ -66,6 +66,8 @@ typedef struct homg__fem_how {
 } homg__fem_how;
 
 homg_status homg__fem_create_how(homg_mesh *mesh, const homg_fem_desc *desc, const homg__fem_how *how, homg_fem **out);
+/* The pattern's longest row where the PATCH partition found it, else 0. */
+int32_t homg__fem_max_row(const homg_fem *fem);
 /* The reads a create with how->quick = 2 left; nothing on another fem. */
 homg_status homg__fem_finish(homg_fem *fem);
 

@@ -413,8 +413,10 @@ static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
     view = homg_fem_matrix(fem);
     if (st == HOMG_OK && (galerkin || g->desc.smoother == HOMG_GMG_SMOOTHER_SAINV)) /* host set-up needs it */
         st = homg__csr_to_host(ctx, &view, &lv->host_a, "GMG: level matrix");
-    if (st == HOMG_OK && !(galerkin && l > 0)) /* A stays in the ctx's space (Galerkin: replaced) */
+    if (st == HOMG_OK && !(galerkin && l > 0)) { /* A stays in the ctx's space (Galerkin: replaced) */
         take_matrix(fem, &view, &lv->a.csr);
+        lv->max_row = homg__fem_max_row(fem);
+    }
     if (st == HOMG_OK)
         st = keep_mask(g, lv, fem, p2);
     if (st == HOMG_OK && l == 0)

@@ -30,6 +30,7 @@ typedef struct gmg_level {
     double omega, lambda_max;
     double *b, *x, *t, *z, *s; /* cycle vectors (s: SAINV's intermediate) */
     int32_t rows;
+    int32_t max_row; /* A's longest row where homg_fem said (its partition), else 0 */
 } gmg_level;
 
 /* arena.c: the hierarchy's small allocations cut from a few chunks. */

@@ -197,7 +197,8 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai_scale(&ctx->ex, a, lv->d), "SPAI-1 scaling");
     HOMG_TRY_BACKEND(ctx,
                      GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr,
-                                      mirrored ? (double *)lv->mt.csr.values : NULL, g->count + GMG_COUNT_FALLBACK + l),
+                                      mirrored ? (double *)lv->mt.csr.values : NULL, g->count + GMG_COUNT_FALLBACK + l,
+                                      lv->max_row),
                      "SPAI-1 rows"); /* the count is read after omega (fallback_count) */
     t = part(g, GMG_S_ROWS, t);
     if (!mirrored)
