@@ -436,6 +436,8 @@ static part_run partition_on(homg_ctx *ctx, int dim, int32_t n, int32_t ne, cons
     temp = homg_test_up(ctx, NULL, tb);
     if (k->partition(&ctx->ex, &p, (const int32_t *)d_rp, row_ptr[n], patch_nnz, &r.q, temp, tb) != HOMG_OK)
         fail_msg("partition: %s", homg_ctx_last_error(ctx));
+    if (k->partition_stats(&ctx->ex, temp, &r.q) != HOMG_OK) /* the counts after the queued work */
+        fail_msg("partition counts: %s", homg_ctx_last_error(ctx));
     for (int i = 0; i < 9; i++) {
         r.a[i] = (int32_t *)calloc(len[i] + 1, 4);
         homg_test_down(ctx, r.a[i], d[i], len[i] * 4);
@@ -534,6 +536,101 @@ static uint64_t *edges_pattern_on(homg_ctx *ctx, const uint64_t *edges, int32_t 
     homg_free(ctx, alt);
     homg_free(ctx, temp);
     return h;
+}
+
+/* The pattern keys of a refined mesh (n nodes, ne elements) from the coarse
+ * mesh's sorted edges (u, nc nodes) and the children (pattern_refined; host
+ * arrays uploaded) on ctx: a host copy of its *nnz keys (0: refused). */
+static uint64_t *refined_pattern_on(homg_ctx *ctx, int dim, int32_t n, int32_t ne, const int32_t *elements,
+                                    const uint64_t *edges, int32_t u, int32_t nc, int32_t *nnz)
+{
+    const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
+    int nd = dim + 1, shift = homg_cpu_sort_bits_for((uint64_t)(n > 1 ? n - 1 : 1));
+    size_t nkeys, tb = 0;
+    fem_problem p;
+    void *d_edges = homg_test_up(ctx, edges, (size_t)u * 8 + 8), *temp;
+    void *d_el = homg_test_up(ctx, elements, ((size_t)ne * nd + 1) * 4);
+    uint64_t *keys, *alt, *h = NULL;
+    memset(&p, 0, sizeof p);
+    p.dim = dim;
+    p.num_nodes = p.num_dofs = n;
+    p.num_elements = ne;
+    p.nd = nd;
+    p.dofs = p.elements = (const int32_t *)d_el;
+    nkeys = fem_pattern_first_keys(&p);
+    keys = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
+    alt = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
+    assert_int_equal(k->pattern_temp_bytes(&ctx->ex, nkeys, 2 * shift, &tb), HOMG_OK);
+    temp = homg_test_up(ctx, NULL, tb);
+    if (k->pattern_refined(&ctx->ex, &p, (const uint64_t *)d_edges, u, nc, shift, keys, alt, nkeys, temp, tb, nnz) !=
+        HOMG_OK)
+        fail_msg("pattern_refined: %s", ctx->ex.msg);
+    if (*nnz > 0) {
+        h = (uint64_t *)malloc((size_t)*nnz * 8);
+        homg_test_down(ctx, h, keys, (size_t)*nnz * 8);
+    }
+    homg_free(ctx, d_edges);
+    homg_free(ctx, d_el);
+    homg_free(ctx, keys);
+    homg_free(ctx, alt);
+    homg_free(ctx, temp);
+    return h;
+}
+
+/* A refined cube (tetrahedra) and a refined square (triangles): the pattern
+ * from the coarse edges and the children (pattern_refined) on both backends
+ * = the element pairs' (pattern_keys); with two children of different coarse
+ * elements swapped, refused on both (*nnz = 0). */
+static void gpu_refined_pattern_matches_cpu(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_mesh_generate_desc d = { 0 };
+        homg_mesh *cm = NULL, *fm = NULL;
+        uint64_t *edges = NULL, *full, *c, *g;
+        size_t u = 0;
+        int32_t nf = 0, ncpu = 0, ngpu = 0, nc, n, ne, *el;
+        int first = 0;
+        d.cells = quick ? 3 : (dim == 3 ? 12 : 40);
+        d.size = 4;
+        assert_int_equal(dim == 3 ? homg_mesh_generate_cube(cpu, &d, &cm) : homg_mesh_generate_square(cpu, &d, &cm),
+                         HOMG_OK);
+        assert_int_equal(homg_mesh_refine(cm, &fm), HOMG_OK);
+        assert_int_equal(homg__mesh_edges(cpu, cm, &edges, &u), HOMG_OK);
+        nc = homg_mesh_num_nodes(cm);
+        full = pattern_on(cpu, dim + 1, homg_mesh_num_nodes(fm), homg_mesh_num_elements(fm), homg_mesh_elements(fm),
+                          &nf, &first);
+        n = homg_mesh_num_nodes(fm);
+        ne = homg_mesh_num_elements(fm);
+        el = (int32_t *)malloc((size_t)ne * (dim + 1) * 4);
+        memcpy(el, homg_mesh_elements(fm), (size_t)ne * (dim + 1) * 4);
+        c = refined_pattern_on(cpu, dim, n, ne, el, edges, (int32_t)u, nc, &ncpu);
+        g = refined_pattern_on(gpu, dim, n, ne, el, edges, (int32_t)u, nc, &ngpu);
+        print_message("refined pattern, dim %d: %d coarse nodes, %d edges -> %d keys (CPU %d, CUDA %d)\n", dim, (int)nc,
+                      (int)u, (int)nf, (int)ncpu, (int)ngpu);
+        assert_int_equal(ncpu, nf);
+        assert_int_equal(ngpu, nf);
+        assert_memory_equal(c, full, (size_t)nf * 8);
+        assert_memory_equal(g, full, (size_t)nf * 8);
+        free(c);
+        free(g);
+        for (int k = 0; k <= dim; k++) { /* the first and the last child swapped: not children of one element */
+            int32_t t = el[k];
+            el[k] = el[(size_t)(ne - 1) * (dim + 1) + k];
+            el[(size_t)(ne - 1) * (dim + 1) + k] = t;
+        }
+        c = refined_pattern_on(cpu, dim, n, ne, el, edges, (int32_t)u, nc, &ncpu);
+        g = refined_pattern_on(gpu, dim, n, ne, el, edges, (int32_t)u, nc, &ngpu);
+        assert_int_equal(ncpu, 0);
+        assert_int_equal(ngpu, 0);
+        assert_null(c);
+        assert_null(g);
+        free(el);
+        free(full);
+        free(edges);
+        homg_mesh_destroy(fm);
+        homg_mesh_destroy(cm);
+    }
 }
 
 /* A generated cube's tetrahedra (U ~ 1.2 unique pairs each): CUDA's pair sort
@@ -771,6 +868,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_scan_names_the_same_entry_as_cpu),
         cmocka_unit_test(gpu_partition_matches_cpu),
         cmocka_unit_test(gpu_pattern_matches_cpu),
+        cmocka_unit_test(gpu_refined_pattern_matches_cpu),
         cmocka_unit_test(gpu_mask_matches_cpu),
     };
     homg_test_require_gpu("test_fem_gpu");

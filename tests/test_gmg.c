@@ -386,7 +386,7 @@ static void test_spai1_rows(void **state)
     ca.precision = HOMG_FLOAT64;
     cm = ca;
     cm.values = mv;
-    assert_int_equal(homg_cpu_gmg_spai1(&ex, &ca, NULL, &cm, NULL, &fb), HOMG_OK);
+    assert_int_equal(homg_cpu_gmg_spai1(&ex, &ca, NULL, &cm, NULL, &fb, 0), HOMG_OK);
     assert_int_equal(fb, 0);
     for (int32_t i = 0; i < a.nrows; i += 7) {
         double m[GMG_SPAI1_MAX_ROW], err = 0, scale = 0;
@@ -404,7 +404,7 @@ static void test_spai1_rows(void **state)
         csr_matrix e = { 2, 2, 1, rp, ci, v, HOMG_FLOAT64 }, eo = e;
         eo.values = out;
         fb = 0;
-        assert_int_equal(homg_cpu_gmg_spai1(&ex, &e, NULL, &eo, NULL, &fb), HOMG_OK);
+        assert_int_equal(homg_cpu_gmg_spai1(&ex, &e, NULL, &eo, NULL, &fb, 0), HOMG_OK);
         assert_int_equal(fb, 1);
         assert_true(fabs(out[0] - 0.5) < 1e-15);
     }

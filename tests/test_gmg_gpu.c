@@ -278,14 +278,25 @@ static void test_kernels(void **state)
         dm = da;
         dm.values = d_m;
         fb_h = 0;
-        assert_int_equal(homg_cpu_gmg_spai1(cx, &ha, scaled ? w_h : NULL, &hm, NULL, &fb_h), HOMG_OK);
-        assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, NULL, d_fb), HOMG_OK);
+        assert_int_equal(homg_cpu_gmg_spai1(cx, &ha, scaled ? w_h : NULL, &hm, NULL, &fb_h, 0), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, NULL, d_fb, 0), HOMG_OK);
         down(gpu, m_d, d_m, sizeof(double) * a.nnz);
         down(gpu, &fb_d, d_fb, sizeof fb_d);
         printf("  SPAI-1 (scaled %d): max rel diff %.1e, fallbacks %d / %d\n", scaled, max_rel(m_d, m_h, a.nnz), fb_d,
                fb_h);
         assert_int_equal(fb_d, fb_h);
         assert_true(max_rel(m_d, m_h, a.nnz) < 1e-10);
+        { /* the longest row given (a cube's: <= 16, no long-row pass): the same M bit for bit */
+            int32_t longest = 0;
+            double *m2 = malloc(sizeof(double) * a.nnz);
+            for (int32_t i = 0; i < n; i++)
+                longest = a.row_ptr[i + 1] - a.row_ptr[i] > longest ? a.row_ptr[i + 1] - a.row_ptr[i] : longest;
+            assert_int_equal(homg_cuda_gmg_spai1(ex, &da, scaled ? d_w : NULL, &dm, NULL, d_fb, longest), HOMG_OK);
+            down(gpu, m2, d_m, sizeof(double) * a.nnz);
+            printf("  SPAI-1 (scaled %d) told the longest row (%d): M the same bit for bit\n", scaled, (int)longest);
+            assert_memory_equal(m2, m_d, sizeof(double) * a.nnz);
+            free(m2);
+        }
         homg_free(gpu, d_m);
         homg_free(gpu, d_fb);
     }
@@ -407,6 +418,147 @@ static void spai1_paths(const homg_host_csr *a, int32_t staged[2])
     }
 }
 
+/* The fused product and moment on a matrix large enough that its grid is
+ * capped (HOMG_MAX_BLOCKS) for 4..32 lanes a row, so blocks stride over rows:
+ * against the CPU twin, beta 0 and 1. */
+static void test_ell_dot_stride(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    homg_rng rng = homg_rng_seed(31);
+    homg_host_csr a;
+    int32_t n;
+    double *x, *y, *hy, *yd, *d_x, *d_y, *d_s;
+    (void)state;
+    assert_int_equal(homg_gen_p1_cube(40, 1.0, 50.0, 0.3, &a), 0);
+    n = a.nrows;
+    x = malloc(sizeof(double) * n);
+    y = malloc(sizeof(double) * n);
+    hy = malloc(sizeof(double) * n);
+    yd = malloc(sizeof(double) * n);
+    for (int32_t i = 0; i < n; i++) {
+        x[i] = homg_rng_uniform(&rng) - 0.5;
+        y[i] = homg_rng_uniform(&rng);
+    }
+    d_x = up(gpu, x, sizeof(double) * n);
+    d_y = up(gpu, NULL, sizeof(double) * n);
+    d_s = up(gpu, NULL, sizeof(double));
+    for (int lanes = 1; lanes <= 32; lanes *= 2) {
+        ell_matrix eh = ell_host(&a, lanes), ed = eh;
+        ed.col = up(gpu, eh.col, sizeof(int32_t) * eh.width * n);
+        ed.val = up(gpu, eh.val, sizeof(double) * eh.width * n);
+        ed.rl = up(gpu, eh.rl, sizeof(int32_t) * n);
+        for (int beta = 0; beta <= 1; beta++) {
+            double dot_h = 0, dot_d = 0;
+            memcpy(hy, y, sizeof(double) * n);
+            assert_int_equal(homg_cpu_gmg_ell_spmv_dot(&cpu->ex, &eh, x, hy, 0.75, beta, x, &dot_h), HOMG_OK);
+            assert_int_equal(homg_copy_from_host(gpu, d_y, y, sizeof(double) * n), HOMG_OK);
+            assert_int_equal(homg_copy_from_host(gpu, d_s, &dot_d, sizeof dot_d), HOMG_OK);
+            assert_int_equal(homg_cuda_gmg_ell_spmv_dot(&gpu->ex, &ed, d_x, d_y, 0.75, beta, d_x, d_s), HOMG_OK);
+            down(gpu, yd, d_y, sizeof(double) * n);
+            down(gpu, &dot_d, d_s, sizeof dot_d);
+            assert_true(max_rel(yd, hy, n) < 1e-13);
+            assert_true(fabs(dot_d - dot_h) <= 1e-12 * fabs(dot_h));
+        }
+        printf("  fused product and moment, %d rows, %2d lanes: CUDA = CPU\n", (int)n, lanes);
+        homg_free(gpu, ed.col);
+        homg_free(gpu, ed.val);
+        homg_free(gpu, ed.rl);
+        free(eh.col);
+        free(eh.val);
+        free(eh.rl);
+    }
+    homg_free(gpu, d_x);
+    homg_free(gpu, d_y);
+    homg_free(gpu, d_s);
+    free(x);
+    free(y);
+    free(hy);
+    free(yd);
+    homg_host_csr_free(&a);
+}
+
+/* ell_spmv_batch: three products of cubes of different sizes (the largest
+ * with a capped, striding grid for its dot) in one launch, items with and
+ * without a dot, beta 0 and 1; then lanes that differ (a launch each):
+ * against the CPU twin. */
+static void test_ell_batch(void **state)
+{
+    static const int cells[3] = { 40, 9, 3 };
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    homg_rng rng = homg_rng_seed(47);
+    (void)state;
+    for (int round = 0; round < 2; round++) {
+        homg_host_csr a[3];
+        ell_matrix eh[3], ed[3];
+        double *x[3], *y[3], *hy[3], *yd[3], *d_x[3], *d_y[3], *d_s, dot_h[3] = { 0, 0, 0 }, dot_d[3] = { 0, 0, 0 };
+        ell_batch bh, bd;
+        memset(&bh, 0, sizeof bh);
+        d_s = up(gpu, dot_d, sizeof dot_d);
+        for (int k = 0; k < 3; k++) {
+            int32_t n;
+            assert_int_equal(homg_gen_p1_cube(cells[k], 1.0, 50.0, 0.3, &a[k]), 0);
+            n = a[k].nrows;
+            eh[k] = ell_host(&a[k], round == 0 ? 4 : 1 << (k + 1));
+            ed[k] = eh[k];
+            ed[k].col = up(gpu, eh[k].col, sizeof(int32_t) * eh[k].width * n);
+            ed[k].val = up(gpu, eh[k].val, sizeof(double) * eh[k].width * n);
+            ed[k].rl = up(gpu, eh[k].rl, sizeof(int32_t) * n);
+            x[k] = malloc(sizeof(double) * n);
+            y[k] = malloc(sizeof(double) * n);
+            hy[k] = malloc(sizeof(double) * n);
+            yd[k] = malloc(sizeof(double) * n);
+            for (int32_t i = 0; i < n; i++) {
+                x[k][i] = homg_rng_uniform(&rng) - 0.5;
+                y[k][i] = hy[k][i] = homg_rng_uniform(&rng);
+            }
+            d_x[k] = up(gpu, x[k], sizeof(double) * n);
+            d_y[k] = up(gpu, y[k], sizeof(double) * n);
+            bh.item[k].a = eh[k];
+            bh.item[k].x = x[k];
+            bh.item[k].y = hy[k];
+            bh.item[k].alpha = 0.75 - 0.5 * k;
+            bh.item[k].beta = k == 1 ? 0 : 1;
+            bh.item[k].u = x[k];
+            bh.item[k].dot = k == 1 ? NULL : &dot_h[k];
+        }
+        bh.count = 3;
+        bd = bh;
+        for (int k = 0; k < 3; k++) {
+            bd.item[k].a = ed[k];
+            bd.item[k].x = d_x[k];
+            bd.item[k].y = d_y[k];
+            bd.item[k].u = d_x[k];
+            bd.item[k].dot = k == 1 ? NULL : d_s + k;
+        }
+        assert_int_equal(homg_cpu_gmg_ell_spmv_batch(&cpu->ex, &bh), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_ell_spmv_batch(&gpu->ex, &bd), HOMG_OK);
+        down(gpu, dot_d, d_s, sizeof dot_d);
+        for (int k = 0; k < 3; k++) {
+            down(gpu, yd[k], d_y[k], sizeof(double) * a[k].nrows);
+            assert_true(max_rel(yd[k], hy[k], a[k].nrows) < 1e-13);
+            assert_true(fabs(dot_d[k] - dot_h[k]) <= 1e-12 * fabs(dot_h[k]));
+            homg_free(gpu, ed[k].col);
+            homg_free(gpu, ed[k].val);
+            homg_free(gpu, ed[k].rl);
+            homg_free(gpu, d_x[k]);
+            homg_free(gpu, d_y[k]);
+            free(eh[k].col);
+            free(eh[k].val);
+            free(eh[k].rl);
+            free(x[k]);
+            free(y[k]);
+            free(hy[k]);
+            free(yd[k]);
+        }
+        printf("  batched products, rows %d %d %d, lanes %s: CUDA = CPU (dots %.6g %.6g)\n", (int)a[0].nrows,
+               (int)a[1].nrows, (int)a[2].nrows, round == 0 ? "4 4 4 (one launch)" : "2 4 8 (a launch each)", dot_d[0],
+               dot_d[2]);
+        for (int k = 0; k < 3; k++)
+            homg_host_csr_free(&a[k]);
+        homg_free(gpu, d_s);
+    }
+}
+
 /* SPAI-1 (warp per row on CUDA) against the CPU twin on spai_matrix: the same
  * fallback rows (long, singular, empty), the other rows to rounding, on both
  * paths of the short rows (spai1_paths) and the long rows; M^T written with
@@ -437,8 +589,8 @@ static void test_spai1_random(void **state)
         csr_matrix hm = ha, dm = da;
         hm.values = m_h;
         dm.values = d_m;
-        assert_int_equal(homg_cpu_gmg_spai1(&cpu->ex, &ha, scaled ? w : NULL, &hm, mt_h, &fb_h), HOMG_OK);
-        assert_int_equal(homg_cuda_gmg_spai1(&gpu->ex, &da, scaled ? d_w : NULL, &dm, d_mt, d_fb), HOMG_OK);
+        assert_int_equal(homg_cpu_gmg_spai1(&cpu->ex, &ha, scaled ? w : NULL, &hm, mt_h, &fb_h, 0), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_spai1(&gpu->ex, &da, scaled ? d_w : NULL, &dm, d_mt, d_fb, 0), HOMG_OK);
         down(gpu, m_d, d_m, sizeof(double) * a.nnz);
         down(gpu, mt_d, d_mt, sizeof(double) * a.nnz);
         down(gpu, &fb_d, d_fb, sizeof fb_d);
@@ -996,10 +1148,12 @@ static void test_lanes(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernels),       cmocka_unit_test(test_refine),        cmocka_unit_test(test_hierarchy),
-        cmocka_unit_test(test_dense_inverse), cmocka_unit_test(test_p2_hierarchy),  cmocka_unit_test(test_spai1_random),
-        cmocka_unit_test(test_prolong),       cmocka_unit_test(test_transpose_sym), cmocka_unit_test(test_tag_values),
-        cmocka_unit_test(test_lanes),
+        cmocka_unit_test(test_kernels),        cmocka_unit_test(test_refine),
+        cmocka_unit_test(test_hierarchy),      cmocka_unit_test(test_dense_inverse),
+        cmocka_unit_test(test_p2_hierarchy),   cmocka_unit_test(test_spai1_random),
+        cmocka_unit_test(test_prolong),        cmocka_unit_test(test_transpose_sym),
+        cmocka_unit_test(test_tag_values),     cmocka_unit_test(test_lanes),
+        cmocka_unit_test(test_ell_dot_stride), cmocka_unit_test(test_ell_batch),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -126,6 +126,14 @@ enum fem_check_rule {
     X(homg_status, fem, pattern_from_edges,                                                                           \
       (kernel_exec * ex, const uint64_t *edges, int32_t num_edges, int shift, int32_t num_rows, uint64_t *keys,       \
        uint64_t *keys_alt, void *temp, size_t temp_bytes))                                                            \
+    /* The same keys of a P1 mesh refined from a coarse one of nc nodes whose sorted unique edges */                  \
+    /* (ne; ctx space) numbered its midpoints (pattern.h: fem_pattern_refined_element): the edges' */                 \
+    /* halves and each coarse element's midpoint pairs sorted and made unique (3 or 13 a coarse */                    \
+    /* element and 2 an edge: ~1/3 of the element pairs), one read; *nnz = 0 (HOMG_OK) where the */                   \
+    /* mesh is not so refined or cap is short (then pattern_keys).  keys, keys_alt, temp as there. */                 \
+    X(homg_status, fem, pattern_refined,                                                                              \
+      (kernel_exec * ex, const fem_problem *p, const uint64_t *edges, int32_t ne, int32_t nc, int shift,              \
+       uint64_t *keys, uint64_t *keys_alt, size_t cap, void *temp, size_t temp_bytes, int32_t *nnz))                  \
     /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */                                              \
     X(homg_status, fem, pattern_csr,                                                                                  \
       (kernel_exec * ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows, int32_t *row_ptr,            \
@@ -141,12 +149,14 @@ enum fem_check_rule {
     X(homg_status, fem, numeric_patch,                                                                                \
       (kernel_exec * ex, const fem_problem *p, const fem_system *s, const fem_patches *patches))                      \
     /* The patch partition (partition.h) from the pattern's row pointers (nnz entries): maps, */                      \
-    /* a scan and a sort on the backend; the counts read back once (synchronises). */                                 \
+    /* a scan and a sort on the backend, queued; the counts (out's num_patches, max_*, outside) */                    \
+    /* are read by partition_stats from the workspace's start (synchronises). */                                      \
     X(homg_status, fem, partition_temp_bytes,                                                                         \
       (kernel_exec * ex, int32_t num_nodes, int32_t num_elements, size_t * bytes))                                    \
     X(homg_status, fem, partition,                                                                                    \
       (kernel_exec * ex, const fem_problem *p, const int32_t *row_ptr, int32_t nnz, int32_t patch_nnz,                \
        fem_partition *out, void *temp, size_t temp_bytes))                                                            \
+    X(homg_status, fem, partition_stats, (kernel_exec * ex, const void *temp, fem_partition *out))                    \
     /* The P1 Dirichlet mask (mask.h): 2 for a node in no element, 1 for a node of a facet (tag ftags) or */          \
     /* with a marker whose tag is in tags[0 .. num_tags) (exec's space), else 0; counts[0] = */                       \
     /* the 1s, counts[1] = the non-zeros (exec's space, queued). */                                                   \

@@ -9,12 +9,7 @@
 #include <cub/device/device_scan.cuh>
 
 #define THREADS     256
-#define STATS_BYTES 256 /* the counts (part_stats) live at the start of the workspace */
-
-typedef struct part_stats {
-    int32_t max_row, num_patches, max_nnz, max_nodes;
-    unsigned long long outside;
-} part_stats;
+#define STATS_BYTES PARTITION_STATS_BYTES /* the counts (part_stats) live at the start of the workspace */
 
 static unsigned blocks_for(int64_t n) { return (unsigned)(n > 0 ? (n + THREADS - 1) / THREADS : 1); }
 
@@ -131,7 +126,7 @@ homg_status homg_cuda_fem_partition(kernel_exec *ex, const fem_problem *p, const
     cudaStream_t st = homg_cuda_stream(ex);
     int32_t n = p->num_nodes, ne = p->num_elements;
     size_t kb = align256(((size_t)ne + 1) * sizeof(uint64_t)), need = 0;
-    part_stats *s = (part_stats *)temp, h;
+    part_stats *s = (part_stats *)temp;
     uint64_t *keys = (uint64_t *)((unsigned char *)temp + STATS_BYTES), *alt = keys + kb / sizeof(uint64_t);
     void *work = (unsigned char *)temp + STATS_BYTES + 2 * kb;
     size_t work_bytes;
@@ -167,12 +162,15 @@ homg_status homg_cuda_fem_partition(kernel_exec *ex, const fem_problem *p, const
     }
     part_elements_kernel<<<blocks_for((int64_t)(ne > n ? ne : n) + 1), THREADS, 0, st>>>(keys, ne, n, s, *q);
     HOMG_CUDA_LAUNCHED(ex, "patch partition: elements");
-    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&h, s, sizeof h, cudaMemcpyDeviceToHost, st));
+    return HOMG_OK;
+}
+
+homg_status homg_cuda_fem_partition_stats(kernel_exec *ex, const void *temp, fem_partition *out)
+{
+    cudaStream_t st = homg_cuda_stream(ex);
+    part_stats h;
+    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&h, temp, sizeof h, cudaMemcpyDeviceToHost, st));
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize(st));
-    q->max_row = h.max_row;
-    q->num_patches = h.num_patches;
-    q->max_nnz = h.max_nnz;
-    q->max_nodes = h.max_nodes;
-    q->outside = (int64_t)h.outside;
+    partition_stats_to(&h, out);
     return HOMG_OK;
 }

@@ -14,6 +14,24 @@
 #include "core/search.h"
 #include "fem_kernels.h"
 
+/* The counts a partition leaves at the start of its workspace (STATS_BYTES),
+ * read by partition_stats after the queued work. */
+typedef struct part_stats {
+    int32_t max_row, num_patches, max_nnz, max_nodes;
+    unsigned long long outside;
+} part_stats;
+#define PARTITION_STATS_BYTES 256
+
+/* out's counts from the workspace's start (host memory). */
+static inline void partition_stats_to(const part_stats *s, fem_partition *out)
+{
+    out->max_row = s->max_row;
+    out->num_patches = s->num_patches;
+    out->max_nnz = s->max_nnz;
+    out->max_nodes = s->max_nodes;
+    out->outside = (int64_t)s->outside;
+}
+
 /* The run length C of row starts per patch (at least 1). */
 HOMG_HD int32_t partition_chunk(int32_t patch_nnz, int32_t max_row)
 {

@@ -1,6 +1,7 @@
 /* pattern.c -- CPU twin of the CSR pattern build: element node-pair keys,
  * radix sort, unique, row pointers by binary search; from a refinement's
- * edges, CUDA's way (transposes sorted, rows merged: pattern.h). */
+ * edges, or from the coarse mesh's edges and the children, CUDA's way
+ * (upper keys, transposes sorted, rows merged: pattern.h). */
 #include "fem_element.h"
 #include "pattern.h"
 
@@ -57,22 +58,59 @@ homg_status homg_cpu_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int3
     return HOMG_OK;
 }
 
+/* The u sorted upper keys at up: transposes sorted (keys[0, 2u)), rows merged
+ * into out (2 u + rows keys, not overlapping up or keys[0, 2 u)), copied to keys. */
+static void rows_from_upper(const uint64_t *up, int32_t u, int shift, int32_t rows, uint64_t *keys, uint64_t *out)
+{
+    uint64_t *lo = keys;
+#pragma omp parallel for schedule(static) if (u > HOMG_OMP_MIN)
+    for (int32_t k = 0; k < u; k++)
+        lo[k] = ((up[k] & (((uint64_t)1 << shift) - 1)) << shift) | (up[k] >> shift);
+    homg_cpu_sort_u64(lo, keys + u, (size_t)u, 2 * shift);
+#pragma omp parallel for schedule(static) if (rows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < rows; i++)
+        fem_pattern_merge_row(up, lo, u, shift, i, out);
+    memcpy(keys, out, ((size_t)2 * u + (size_t)rows) * sizeof(uint64_t));
+}
+
+homg_status homg_cpu_fem_pattern_refined(kernel_exec *ex, const fem_problem *p, const uint64_t *edges, int32_t ne,
+                                         int32_t nc, int shift, uint64_t *keys, uint64_t *keys_alt, size_t cap,
+                                         void *temp, size_t temp_bytes, int32_t *nnz)
+{
+    int nv = p->nd, c = nv == 3 ? 4 : 8, mm = FEM_REFINED_PAIRS(nv), bad = 0;
+    int64_t ce = p->num_elements / c, n = ce * mm + 2 * (int64_t)ne;
+    size_t u;
+    (void)ex;
+    (void)temp;
+    (void)temp_bytes;
+    *nnz = 0;
+    if ((nv != 3 && nv != 4) || p->num_elements % c || ce <= 0 || (int64_t)nc + ne != p->num_dofs || (size_t)n > cap ||
+        n > 0x7fffffff)
+        return HOMG_OK;
+#pragma omp parallel for schedule(static) reduction(| : bad) if (ce > HOMG_OMP_MIN)
+    for (int64_t e = 0; e < ce; e++)
+        bad |= fem_pattern_refined_element(p->elements, nv, e, nc, edges, ne, shift, keys + e * mm);
+    for (int64_t k = 0; k < ne; k++)
+        fem_pattern_refined_halves(edges, nc, k, shift, keys + ce * mm + 2 * k);
+    homg_cpu_sort_u64(keys, keys_alt, (size_t)n, 2 * shift);
+    u = homg_cpu_sort_unique_u64(keys, (size_t)n);
+    if (bad || u == 0 || 3 * u + (size_t)p->num_dofs > cap)
+        return HOMG_OK;
+    memcpy(keys_alt, keys, u * sizeof(uint64_t)); /* the upper keys at keys_alt[0, u), as on CUDA */
+    rows_from_upper(keys_alt, (int32_t)u, shift, p->num_dofs, keys, keys_alt + u);
+    *nnz = 2 * (int32_t)u + p->num_dofs;
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_fem_pattern_from_edges(kernel_exec *ex, const uint64_t *edges, int32_t num_edges, int shift,
                                             int32_t num_rows, uint64_t *keys, uint64_t *keys_alt, void *temp,
                                             size_t temp_bytes)
 {
-    uint64_t *up = keys_alt, *lo = keys, *out = keys_alt + num_edges;
     (void)ex;
     (void)temp;
     (void)temp_bytes;
-    for (int32_t k = 0; k < num_edges; k++) {
-        up[k] = fem_pattern_edge_upper(edges[k], shift);
-        lo[k] = fem_pattern_edge_lower(edges[k], shift);
-    }
-    homg_cpu_sort_u64(lo, keys + num_edges, (size_t)num_edges, 2 * shift);
-#pragma omp parallel for schedule(static) if (num_rows > HOMG_OMP_MIN)
-    for (int32_t i = 0; i < num_rows; i++)
-        fem_pattern_merge_row(up, lo, num_edges, shift, i, out);
-    memcpy(keys, out, ((size_t)2 * num_edges + (size_t)num_rows) * sizeof(uint64_t));
+    for (int32_t k = 0; k < num_edges; k++)
+        keys_alt[k] = fem_pattern_edge_upper(edges[k], shift);
+    rows_from_upper(keys_alt, num_edges, shift, num_rows, keys, keys_alt + num_edges);
     return HOMG_OK;
 }

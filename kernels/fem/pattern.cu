@@ -112,6 +112,31 @@ static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift
     return HOMG_OK;
 }
 
+/* The n upper keys in keys (a flag in d_count[1] set by their kernel) sorted
+ * and made unique (one read: the count and the flag), then the rows; *nnz = 0
+ * where the flag is set or 3 U + rows exceeds cap. */
+static homg_status pattern_upper(kernel_exec *ex, int64_t n, int32_t rows, int shift, uint64_t *keys, uint64_t *alt,
+                                 void *temp, size_t temp_bytes, size_t cap, int32_t *nnz)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int h[2] = { 0, 0 }, *d_count = (int *)temp;
+    void *work = (unsigned char *)temp + COUNT_BYTES;
+    size_t work_bytes = temp_bytes - COUNT_BYTES;
+    cub::DoubleBuffer<uint64_t> db(keys, alt);
+    HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, (int)n, 0, 2 * shift, s));
+    uint64_t *sorted = db.Current(), *uq = db.Alternate();
+    HOMG_CUDA_TRY(ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)sorted, uq, d_count, (int)n, s));
+    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(h, d_count, sizeof h, cudaMemcpyDeviceToHost, s));
+    HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
+    if (h[1] || h[0] <= 0 || h[0] > n || 3 * (size_t)h[0] + (size_t)rows > cap)
+        return HOMG_OK;
+    if (uq != alt) /* the upper keys at alt[0, u) */
+        HOMG_CUDA_TRY(ex, cudaMemcpyAsync(alt, uq, (size_t)h[0] * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
+    HOMG_TRY(pattern_rows_from_upper(ex, h[0], shift, rows, keys, alt, work, work_bytes));
+    *nnz = 2 * h[0] + rows;
+    return HOMG_OK;
+}
+
 /* The faster path; *nnz = 0 when it cannot run (a repeated node, or the
  * buffers of cap keys too short: max(pairs, 3 U + rows) needed), then the
  * caller runs the full one. */
@@ -119,30 +144,49 @@ static homg_status pattern_pairs(kernel_exec *ex, const fem_problem *p, int shif
                                  void *temp, size_t temp_bytes, size_t cap, int32_t *nnz)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int nv = p->nd, h[2] = { 0, 0 };
+    int nv = p->nd;
     int64_t n = (int64_t)p->num_elements * (nv * (nv - 1) / 2);
     int *d_count = (int *)temp; /* [0] unique count, [1] repeated-node flag */
-    void *work = (unsigned char *)temp + COUNT_BYTES;
-    size_t work_bytes = temp_bytes - COUNT_BYTES;
     *nnz = 0;
     if (n <= 0 || (size_t)n > cap)
         return HOMG_OK;
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(d_count, 0, 2 * sizeof(int), s));
     fem_pattern_upper_kernel<<<blocks_for(n), THREADS, 0, s>>>(*p, shift, keys, d_count + 1);
     HOMG_CUDA_LAUNCHED(ex, "fem_pattern_upper_kernel");
-    cub::DoubleBuffer<uint64_t> db(keys, alt);
-    HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, (int)n, 0, 2 * shift, s));
-    uint64_t *sorted = db.Current(), *uq = db.Alternate();
-    HOMG_CUDA_TRY(ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)sorted, uq, d_count, (int)n, s));
-    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(h, d_count, sizeof h, cudaMemcpyDeviceToHost, s));
-    HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
-    if (h[1] || h[0] <= 0 || h[0] > n || 3 * (size_t)h[0] + (size_t)p->num_dofs > cap)
+    return pattern_upper(ex, n, p->num_dofs, shift, keys, alt, temp, temp_bytes, cap, nnz);
+}
+
+/* Thread t < ce: coarse element t's midpoint pairs at keys[t mm ..); then
+ * coarse edge k = t - ce's halves at keys[ce mm + 2 k ..]. */
+__global__ void fem_pattern_refined_kernel(fem_problem p, const uint64_t *edges, int32_t ne, int32_t nc, int shift,
+                                           uint64_t *keys, int *flag)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    int nv = p.nd, mm = FEM_REFINED_PAIRS(nv);
+    int64_t ce = p.num_elements / (nv == 3 ? 4 : 8);
+    if (t < ce) {
+        if (fem_pattern_refined_element(p.elements, nv, t, nc, edges, ne, shift, keys + t * mm))
+            *flag = 1;
+    } else if (t < ce + ne) {
+        fem_pattern_refined_halves(edges, nc, t - ce, shift, keys + ce * mm + 2 * (t - ce));
+    }
+}
+
+homg_status homg_cuda_fem_pattern_refined(kernel_exec *ex, const fem_problem *p, const uint64_t *edges, int32_t ne,
+                                          int32_t nc, int shift, uint64_t *keys, uint64_t *keys_alt, size_t cap,
+                                          void *temp, size_t temp_bytes, int32_t *nnz)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int nv = p->nd, c = nv == 3 ? 4 : 8;
+    int64_t ce = p->num_elements / c, n = ce * FEM_REFINED_PAIRS(nv) + 2 * (int64_t)ne;
+    *nnz = 0;
+    if ((nv != 3 && nv != 4) || p->num_elements % c || ce <= 0 || (int64_t)nc + ne != p->num_dofs || (size_t)n > cap ||
+        n > 0x7fffffff || temp_bytes <= COUNT_BYTES)
         return HOMG_OK;
-    if (uq != alt) /* the upper keys at alt[0, u) */
-        HOMG_CUDA_TRY(ex, cudaMemcpyAsync(alt, uq, (size_t)h[0] * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
-    HOMG_TRY(pattern_rows_from_upper(ex, h[0], shift, p->num_dofs, keys, alt, work, work_bytes));
-    *nnz = 2 * h[0] + p->num_dofs;
-    return HOMG_OK;
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(temp, 0, 2 * sizeof(int), s));
+    fem_pattern_refined_kernel<<<blocks_for(ce + ne), THREADS, 0, s>>>(*p, edges, ne, nc, shift, keys, (int *)temp + 1);
+    HOMG_CUDA_LAUNCHED(ex, "fem_pattern_refined_kernel");
+    return pattern_upper(ex, n, p->num_dofs, shift, keys, keys_alt, temp, temp_bytes, cap, nnz);
 }
 
 homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes)

@@ -36,6 +36,18 @@ homg_status homg_cpu_gmg_ell_spmv_dot(kernel_exec *ex, const ell_matrix *a, cons
     return HOMG_OK;
 }
 
+homg_status homg_cpu_gmg_ell_spmv_batch(kernel_exec *ex, const ell_batch *b)
+{
+    for (int k = 0; k < b->count; k++) {
+        const ell_batch_item *t = &b->item[k];
+        if (t->dot)
+            HOMG_TRY(homg_cpu_gmg_ell_spmv_dot(ex, &t->a, t->x, t->y, t->alpha, t->beta, t->u, t->dot));
+        else
+            HOMG_TRY(homg_cpu_gmg_ell_spmv(ex, &t->a, t->x, t->y, t->alpha, t->beta));
+    }
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gmg_ell_residual(kernel_exec *ex, const ell_matrix *a, const double *b, const double *x, double *r)
 {
     (void)ex;
@@ -136,8 +148,9 @@ homg_status homg_cpu_gmg_spai_scale(kernel_exec *ex, const csr_matrix *a, double
 }
 
 homg_status homg_cpu_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt,
-                               int32_t *fallback)
+                               int32_t *fallback, int32_t max_row)
 {
+    (void)max_row; /* one pass over all rows */
     int32_t fb = 0;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : fb) if (a->nrows > HOMG_OMP_MIN / 16)
     for (int32_t i = 0; i < a->nrows; i++)

@@ -39,6 +39,20 @@ typedef struct ell_matrix {
 #define GMG_SPAI1_SHORT 16
 #define GMG_SPAI1_STAGE 256
 
+/* One product of ell_spmv_batch: y = alpha a x + beta y, then (dot set) *dot
+ * += u . y as ell_spmv_dot. */
+#define GMG_BATCH_MAX 8
+typedef struct ell_batch_item {
+    ell_matrix a;
+    const double *x, *u;
+    double *y, *dot;
+    double alpha, beta;
+} ell_batch_item;
+typedef struct ell_batch {
+    int count;
+    ell_batch_item item[GMG_BATCH_MAX];
+} ell_batch;
+
 #define GMG_KERNELS(X)                                                                                                \
     /* y = alpha A x + beta y (beta = 0: y is not read). */                                                           \
     X(homg_status, gmg, ell_spmv,                                                                                     \
@@ -49,6 +63,10 @@ typedef struct ell_matrix {
     X(homg_status, gmg, ell_spmv_dot,                                                                                 \
       (kernel_exec * ex, const ell_matrix *a, const double *x, double *y, double alpha, double beta, const double *u, \
        double *dot))                                                                                                  \
+    /* The batch's products (independent: no item's y is another's x, u or y), each as */                             \
+    /* ell_spmv or ell_spmv_dot (dot set), in one launch where their lanes agree: */                                  \
+    /* several levels' small products cost one launch, not one each. */                                               \
+    X(homg_status, gmg, ell_spmv_batch, (kernel_exec * ex, const ell_batch *b))                                       \
     /* r = b - A x, fused (the smoothers' and cycle's residual: one pass, no copy). */                                \
     X(homg_status, gmg, ell_residual,                                                                                 \
       (kernel_exec * ex, const ell_matrix *a, const double *b, const double *x, double *r))                           \
@@ -113,8 +131,11 @@ typedef struct ell_matrix {
     /* in *fallback (device scalar, added to).  mt (else NULL): M^T's values on the */                                \
     /* same pattern, which must then be structurally symmetric with sorted rows (as */                                \
     /* transpose_sym's), written with the rows: mt[q] = m_ij where entry q is (j, i). */                              \
+    /* max_row > 0: a's longest row (known to the caller): CUDA's long-row pass is left */                            \
+    /* out where that is at most GMG_SPAI1_SHORT (its empty grid cost ~0.1 ms a level). */                            \
     X(homg_status, gmg, spai1,                                                                                        \
-      (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt, int32_t *fallback))         \
+      (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt, int32_t *fallback,          \
+       int32_t max_row))                                                                                              \
     /* tv = the values of M^T on m's own pattern, for a pattern that is structurally */                               \
     /* symmetric with sorted rows (a FEM matrix's; SPAI-1's M has it): tv[p] = m_ji */                                \
     /* where entry p is (i, j) (mirror.h).  No transpose built, no scratch. */                                        \

@@ -44,9 +44,11 @@ void homg_fem_destroy(homg_fem *fem)
         homg__free(fem->ctx, fem->mask);
         if (!fem->lent_markers)
             homg__free(fem->ctx, fem->markers);
-        homg__free(fem->ctx, fem->tags);
+        if (!fem->lent_tags)
+            homg__free(fem->ctx, fem->tags);
         homg__free(fem->ctx, fem->mask_counts);
         homg__free(fem->ctx, fem->check_slots);
+        homg__free(fem->ctx, fem->part_temp);
         if (!fem->lent_facets) {
             homg__free(fem->ctx, fem->facets);
             homg__free(fem->ctx, fem->facet_tags);
@@ -117,7 +119,8 @@ static homg_status pattern_buffers(homg_fem *fem, size_t cap, int bits, uint64_t
 
 /* Sorted unique node pairs on the device (in buffers of the first size, or
  * of the full size where the backend says that was short; or from the
- * refinement's edges where the caller has them), then row pointers and
+ * refinement's edges where the caller has them; or from the coarse mesh's
+ * edges and the children, else as without them), then row pointers and
  * columns. */
 static homg_status build_pattern(homg_fem *fem)
 {
@@ -135,12 +138,16 @@ static homg_status build_pattern(homg_fem *fem)
         ctx->mem->event_destroy(ev[0]);
         return homg__fail(ctx, HOMG_ERROR_BACKEND, "homg_fem_create: cannot create timing events");
     }
-    if (fem->edges) /* the refinement's edges: 3 U + rows keys, no sort of pairs, no read */
+    if (fem->edges && !fem->coarse_nodes) /* the refinement's edges: 3 U + rows keys, no sort of pairs, no read */
         cap = 3 * (size_t)fem->num_edges + (size_t)p.num_dofs;
     st = pattern_buffers(fem, cap, 2 * shift, &keys, &alt, &temp, &temp_bytes);
     if (st == HOMG_OK && ev[0] && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
-    if (st == HOMG_OK && fem->edges) {
+    if (st == HOMG_OK && fem->coarse_nodes &&
+        (st = fem->k->pattern_refined(ex, &p, fem->edges, fem->num_edges, fem->coarse_nodes, shift, keys, alt, cap,
+                                      temp, temp_bytes, &nnz)) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: pattern from the coarse edges");
+    if (st == HOMG_OK && fem->edges && !fem->coarse_nodes) {
         if ((st = fem->k->pattern_from_edges(ex, fem->edges, fem->num_edges, shift, p.num_dofs, keys, alt, temp,
                                              temp_bytes)) != HOMG_OK)
             homg__backend_fail(ctx, st, "homg_fem_create: pattern from edges");
@@ -243,7 +250,9 @@ static homg_status device_mask(homg_fem *fem)
     int32_t *markers = NULL, *tags = NULL, *counts = NULL;
     homg_status st =
         homg__alloc(ctx, (size_t)fem->num_dofs + 1, (void **)&fem->mask, "homg_fem_create: Dirichlet mask");
-    if (st == HOMG_OK && nt > 0)
+    if (st == HOMG_OK && nt > 0 && fem->lent_tags)
+        tags = fem->tags;
+    else if (st == HOMG_OK && nt > 0)
         st = upload_i32(ctx, &tags, fem->desc.dirichlet_tags, (size_t)nt, "homg_fem_create: Dirichlet tags");
     if (st == HOMG_OK && nt > 0 && m->ctx_node_markers) { /* a refined GMG level's, made there */
         markers = m->ctx_node_markers;
@@ -306,17 +315,19 @@ static homg_status check_shared(const homg_fem *fem, const fem_partition *q)
     return HOMG_OK;
 }
 
-/* The patch partition built on the backend (kernels/fem/partition.*: no host
- * copy of the pattern), its arrays sized for one patch per node. */
-static homg_status partition(homg_fem *fem, fem_partition *q)
+/* The patch partition launched on the backend (kernels/fem/partition.*: no
+ * host copy of the pattern), its arrays sized for one patch per node, into
+ * fem->part; its counts stay in the workspace (fem->part_temp) until
+ * finish_patches reads them. */
+static homg_status partition(homg_fem *fem)
 {
     homg_ctx *ctx = fem->ctx;
+    fem_partition *q = &fem->part;
     fem_problem p = geometry(fem);
     size_t n = (size_t)p.num_nodes, tb = 0;
     size_t len[9] = { n + 1, n, 2 * n + 1, n + 1, (size_t)fem->info.nnz, n, n, n + 1, (size_t)p.num_elements };
     int32_t **dst[9] = { &q->node_ptr,   &q->nodes,      &q->row_off,  &q->entry_ptr, &q->entry_src,
                          &q->node_patch, &q->node_local, &q->elem_ptr, &q->elems };
-    void *temp = NULL;
     homg_status st = HOMG_OK;
     memset(q, 0, sizeof *q);
     for (int i = 0; i < 9 && st == HOMG_OK; i++) {
@@ -327,11 +338,10 @@ static homg_status partition(homg_fem *fem, fem_partition *q)
     if (st == HOMG_OK && (st = fem->k->partition_temp_bytes(&ctx->ex, p.num_nodes, p.num_elements, &tb)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: patch partition");
     if (st == HOMG_OK)
-        st = homg__alloc(ctx, tb + 8, &temp, "homg_fem_create: patch partition workspace");
+        st = homg__alloc(ctx, tb + 8, &fem->part_temp, "homg_fem_create: patch partition workspace");
     if (st == HOMG_OK && (st = fem->k->partition(&ctx->ex, &p, fem->row_ptr, fem->info.nnz, fem->desc.patch_nnz, q,
-                                                 temp, tb)) != HOMG_OK)
+                                                 fem->part_temp, tb)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: patch partition");
-    homg__free(ctx, temp);
     return st;
 }
 
@@ -375,13 +385,44 @@ static homg_status patch_buffers(homg_fem *fem)
     return HOMG_OK;
 }
 
-static homg_status prepare_patches(homg_fem *fem)
+/* The partition's counts (one read: synchronises), then what they size. */
+static homg_status finish_patches(homg_fem *fem)
 {
-    fem_partition q;
-    HOMG_TRY(partition(fem, &q));
-    HOMG_TRY(check_shared(fem, &q));
-    describe_patches(fem, &q);
+    homg_ctx *ctx = fem->ctx;
+    homg_status st = fem->k->partition_stats(&ctx->ex, fem->part_temp, &fem->part);
+    homg__free(ctx, fem->part_temp);
+    fem->part_temp = NULL;
+    if (st != HOMG_OK)
+        return homg__backend_fail(ctx, st, "homg_fem_create: patch partition");
+    HOMG_TRY(check_shared(fem, &fem->part));
+    describe_patches(fem, &fem->part);
     return patch_buffers(fem);
+}
+
+/* The reads a create ends with: the partition's counts, the mask's. */
+static homg_status finish_reads(homg_fem *fem)
+{
+    if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
+        HOMG_TRY(finish_patches(fem));
+    return read_mask_counts(fem);
+}
+
+int32_t homg__fem_max_row(const homg_fem *fem)
+{
+    return fem && !fem->deferred && fem->desc.scheme == HOMG_FEM_SCHEME_PATCH ? fem->part.max_row : 0;
+}
+
+homg_status homg__fem_finish(homg_fem *fem)
+{
+    homg_status st;
+    int saved;
+    if (!fem || !fem->deferred)
+        return HOMG_OK;
+    fem->deferred = 0;
+    HOMG_TRY(homg__enter(fem->ctx, &saved));
+    st = finish_reads(fem);
+    homg__leave(fem->ctx, saved);
+    return st;
 }
 
 static homg_status create(homg_fem *fem)
@@ -415,8 +456,12 @@ static homg_status create(homg_fem *fem)
     if (fem->desc.scheme == HOMG_FEM_SCHEME_COLOR)
         HOMG_TRY(prepare_color(fem));
     else if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
-        HOMG_TRY(prepare_patches(fem));
-    HOMG_TRY(read_mask_counts(fem));
+        HOMG_TRY(partition(fem));
+    if (fem->quick == 2) { /* homg__fem_finish reads the counts */
+        fem->deferred = 1;
+        return HOMG_OK;
+    }
+    HOMG_TRY(finish_reads(fem));
     if (fem->quick) /* the caller synchronises */
         return HOMG_OK;
     HOMG_TRY_BACKEND(ctx, ctx->mem->sync(&ctx->ex), "homg_fem_create");
@@ -424,23 +469,18 @@ static homg_status create(homg_fem *fem)
     return HOMG_OK;
 }
 
-static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
-                              int32_t num_edges, homg_fem **out);
+static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, const homg__fem_how *how, homg_fem **out);
 
 homg_status homg_fem_create(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
 {
-    return fem_create(mesh, desc, 0, NULL, 0, out);
+    homg__fem_how how;
+    memset(&how, 0, sizeof how);
+    return fem_create(mesh, desc, &how, out);
 }
 
-homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out)
+homg_status homg__fem_create_how(homg_mesh *mesh, const homg_fem_desc *desc, const homg__fem_how *how, homg_fem **out)
 {
-    return fem_create(mesh, desc, 1, NULL, 0, out);
-}
-
-homg_status homg__fem_create_edges(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
-                                   int32_t num_edges, homg_fem **out)
-{
-    return fem_create(mesh, desc, quick, edges, num_edges, out);
+    return fem_create(mesh, desc, how, out);
 }
 
 void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **values, void **rhs, uint8_t **mask)
@@ -467,8 +507,7 @@ void homg__fem_take(homg_fem *fem, int32_t **row_ptr, int32_t **col_idx, void **
     }
 }
 
-static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
-                              int32_t num_edges, homg_fem **out)
+static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, const homg__fem_how *how, homg_fem **out)
 {
     homg_ctx *ctx;
     homg_fem *fem;
@@ -521,9 +560,12 @@ static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, int qu
     fem->ctx = ctx;
     fem->mesh = mesh;
     fem->desc = d;
-    fem->quick = quick;
-    fem->edges = d.order == 1 ? edges : NULL; /* P1: the pattern is the edges' */
-    fem->num_edges = num_edges;
+    fem->quick = how->quick;
+    fem->edges = d.order == 1 ? how->edges : NULL; /* P1: the pattern is the edges' */
+    fem->num_edges = how->num_edges;
+    fem->coarse_nodes = fem->edges && how->coarse_nodes > 0 ? how->coarse_nodes : 0;
+    fem->tags = (int32_t *)how->ctx_tags; /* lent: device_mask uploads none */
+    fem->lent_tags = how->ctx_tags != NULL;
     fem->desc.dirichlet_tags = NULL; /* the caller's array is read here only */
     fem->info.scheme = d.scheme;
     fem->k = HOMG_KERNELS(&ctx->ex, fem);
@@ -637,7 +679,13 @@ homg_status homg_fem_assemble(homg_fem *fem, const homg_fem_coeffs *coeffs)
         coeffs = &zero;
     }
     HOMG_TRY(homg__enter(fem->ctx, &saved));
-    st = assemble(fem, coeffs);
+    st = HOMG_OK;
+    if (fem->deferred) { /* homg__fem_finish not called: its reads first */
+        fem->deferred = 0;
+        st = finish_reads(fem);
+    }
+    if (st == HOMG_OK)
+        st = assemble(fem, coeffs);
     homg__leave(fem->ctx, saved);
     return st;
 }

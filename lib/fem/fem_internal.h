@@ -14,13 +14,15 @@ struct homg_fem {
     const fem_kernels *k;
     int32_t num_masked;    /* Dirichlet + element-less rows */
     int assembled;         /* a full assembly has run: the matrix has values (coeffs.rhs_only) */
-    int quick;             /* homg__fem_create_quick: no trailing sync, no pattern timing events */
-    const uint64_t *edges; /* homg__fem_create_edges (P1): the mesh's sorted edges, ctx space (not owned) */
+    int quick;             /* homg__fem_how's */
+    int deferred;          /* quick = 2: the partition's counts not read yet (homg__fem_finish) */
+    const uint64_t *edges; /* homg__fem_how's (P1): sorted edges, ctx space (not owned) */
     int32_t num_edges;
-    int nd;             /* unknowns per element: dim + 1 (P1) or 6 / 10 (P2) */
-    int32_t num_dofs;   /* rows: num_nodes (P1), num_nodes + edges (P2) */
-    int32_t *dofs;      /* P2: num_elements * nd unknowns (ctx); P1 uses the mesh's elements */
-    int32_t *host_dofs; /* P2: the same on the host (the Dirichlet mask) */
+    int32_t coarse_nodes; /* > 0: edges are those of the coarse mesh of so many nodes */
+    int nd;               /* unknowns per element: dim + 1 (P1) or 6 / 10 (P2) */
+    int32_t num_dofs;     /* rows: num_nodes (P1), num_nodes + edges (P2) */
+    int32_t *dofs;        /* P2: num_elements * nd unknowns (ctx); P1 uses the mesh's elements */
+    int32_t *host_dofs;   /* P2: the same on the host (the Dirichlet mask) */
     /* in the context's space */
     int32_t *row_ptr, *col_idx;
     void *values, *rhs;
@@ -30,25 +32,44 @@ struct homg_fem {
     uint64_t *check_slots;         /* 6 answers of the coefficient scan (coeffs.c) */
     int32_t *facets, *facet_tags;  /* boundary facets for the Neumann load (NULL: none) */
     int lent_facets, lent_markers; /* facets + facet_tags, markers: the mesh's ctx copies (not freed here) */
+    int lent_tags;                 /* tags: the caller's (homg__fem_how.ctx_tags; not freed here) */
     /* COLOR */
     int32_t *color_ptr;   /* host, num_colors + 1 */
     int32_t *color_elems; /* ctx */
     /* PATCH: arrays in ctx space, described by `patches` */
     fem_patches patches;
     int32_t *patch_arrays[9];
+    fem_partition part; /* the partition until its counts are read (finish_patches) */
+    void *part_temp;    /* its workspace, whose start holds the counts on the device */
 };
 
-/* homg_fem_create for a caller inside the library that synchronises later
- * itself (GMG's levels): no synchronisation at the end and no timing events
- * around the pattern (info.pattern_ms and prepare_ms stay 0). */
-homg_status homg__fem_create_quick(homg_mesh *mesh, const homg_fem_desc *desc, homg_fem **out);
-/* homg_fem_create (quick: as homg__fem_create_quick) of a P1 mesh whose sorted
- * unique edges (a << 32 | b, a < b; ctx space, read during the call) the
- * caller has -- a GMG level refined from them: the pattern from the edges
- * (pattern_from_edges), no sort of element pairs, no read of its size.  P2:
- * the edges are not used. */
-homg_status homg__fem_create_edges(homg_mesh *mesh, const homg_fem_desc *desc, int quick, const uint64_t *edges,
-                                   int32_t num_edges, homg_fem **out);
+/* How a caller inside the library (GMG's levels) has homg_fem_create run. */
+typedef struct homg__fem_how {
+    /* 1: no synchronisation at the end, no timing events around the pattern
+     * (info.pattern_ms and prepare_ms stay 0); 2: as 1, and the PATCH
+     * partition's counts and the mask's not read either (nothing waits), so
+     * that several levels' work queues before one wait: homg__fem_finish
+     * reads them (before homg_fem_assemble, which otherwise does). */
+    int quick;
+    /* P1 (P2: not used): sorted unique edges (a << 32 | b, a < b; ctx space,
+     * read during the call) -- the mesh's own (coarse_nodes = 0: the pattern
+     * from them, pattern_from_edges: no sort of element pairs, no read), or,
+     * coarse_nodes > 0, those of the coarse mesh of so many nodes that the
+     * mesh was refined from (homg_mesh_refine's numbering: the pattern from
+     * them and the children, pattern_refined, ~1/3 of the element pairs
+     * sorted; else the pairs). */
+    const uint64_t *edges;
+    int32_t num_edges, coarse_nodes;
+    /* desc.num_dirichlet_tags tags already in the ctx's space (lent, read
+     * until homg_fem_destroy: no upload, no synchronisation); NULL: uploaded. */
+    const int32_t *ctx_tags;
+} homg__fem_how;
+
+homg_status homg__fem_create_how(homg_mesh *mesh, const homg_fem_desc *desc, const homg__fem_how *how, homg_fem **out);
+/* The pattern's longest row where the PATCH partition found it, else 0. */
+int32_t homg__fem_max_row(const homg_fem *fem);
+/* The reads a create with how->quick = 2 left; nothing on another fem. */
+homg_status homg__fem_finish(homg_fem *fem);
 
 /* The assembled system handed over to the caller, who frees the arrays with
  * homg__free: row pointers, columns, values, rhs, Dirichlet mask (ctx space;

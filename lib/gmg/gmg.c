@@ -317,47 +317,78 @@ static int level_patch_nnz(const homg_mesh *mesh)
     return per >= 4096 ? 0 : per <= 512 ? 512 : (int)per;
 }
 
-/* FEM assembly of level l: A (copied in the ctx's space; a host copy only for
- * the host set-ups, Galerkin and SAINV), fixed rows, and (level 0) the rhs.
+/* Level 0's pattern from level 1's edges and its children (pattern_refined);
+ * HOMG_GMG_L0_PATTERN=0 in the environment: by its element pairs. */
+static int refined_pattern(void)
+{
+    const char *env = getenv("HOMG_GMG_L0_PATTERN");
+    return !env || atoi(env) != 0;
+}
+
+/* Level l's fem: pattern, mask and patch partition.  Traced: synchronised
+ * and timed.  Else queued with nothing read (quick = 2) and, with tags, the
+ * Dirichlet tags of the ctx's space (no upload, which would wait for the
+ * queue): every level's set-up work goes in before the first wait, and
+ * homg__fem_finish reads the counts.  A level whose mesh was refined here has
+ * its edges there (those of the next finer level's P): its pattern from them;
+ * level 0, refined from level 1 here, from level 1's edges and its children.
  * P2 (desc.order = 2): level 0 is P2 on level 1's mesh, whose unknowns are
  * numbered like the nodes of its refinement, level 0's mesh (AS_READ). */
-static homg_status assemble(homg_gmg *g, int l)
+static homg_status level_fem(homg_gmg *g, int l, const int32_t *tags, homg_fem **fem)
 {
-    homg_ctx *ctx = g->ctx;
-    gmg_level *lv = &g->lv[l];
-    int p2 = l == 0 && g->desc.order == 2, galerkin = g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN;
-    homg_mesh *mesh = p2 ? g->lv[1].mesh : lv->mesh;
+    int p2 = l == 0 && g->desc.order == 2;
+    homg_mesh *mesh = p2 ? g->lv[1].mesh : g->lv[l].mesh;
+    const gmg_level *fine = l > 0 && !p2 ? &g->lv[l - 1] : NULL;
     homg_fem_desc fd;
-    homg_fem_coeffs c;
-    homg_fem *fem = NULL;
-    double *sigma = NULL, *gval = NULL;
-    homg_csr view;
+    homg__fem_how how;
     homg_status st;
-    double t = now_ms();
+    double t0 = now_ms();
     memset(&fd, 0, sizeof fd);
-    memset(&c, 0, sizeof c);
+    memset(&how, 0, sizeof how);
     fd.precision = HOMG_FLOAT64;
     fd.dirichlet_tags = g->desc.dirichlet_tags;
     fd.num_dirichlet_tags = g->desc.num_dirichlet_tags;
     fd.order = p2 ? 2 : 1;
     fd.patch_nnz = level_patch_nnz(mesh);
+    how.quick = g->trace ? 0 : 2;
+    how.ctx_tags = tags;
+    if (fine && fine->edges) {
+        how.edges = fine->edges;
+        how.num_edges = fine->num_edges;
+    } else if (l == 0 && !p2 && g->nlevels > 1 && g->lv[0].edges && refined_pattern()) { /* level 1's edges */
+        how.edges = g->lv[0].edges;
+        how.num_edges = g->lv[0].num_edges;
+        how.coarse_nodes = homg_mesh_num_nodes(g->lv[1].mesh);
+    }
+    st = homg__fem_create_how(mesh, &fd, &how, fem);
+    g->fem_level_ms[l][0] += now_ms() - t0;
+    g->fem_create_ms += now_ms() - t0;
+    g->fem_level_ms[l][1] += homg__gmg_mark(g, GMG_T_FEM, t0) - t0; /* the level's FEM whole: this and assemble */
+    return st;
+}
+
+/* FEM assembly of level l on its fem (level_fem, homg__fem_finish; destroyed
+ * here): A (copied
+ * in the ctx's space; a host copy only for the host set-ups, Galerkin and
+ * SAINV), fixed rows, and (level 0) the rhs. */
+static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
+{
+    homg_ctx *ctx = g->ctx;
+    gmg_level *lv = &g->lv[l];
+    int p2 = l == 0 && g->desc.order == 2, galerkin = g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN;
+    homg_fem_coeffs c;
+    double *sigma = NULL, *gval = NULL;
+    homg_csr view;
+    homg_status st;
+    double t = now_ms();
+    memset(&c, 0, sizeof c);
     c.sigma = g->desc.sigma;
     c.f = g->desc.f;
     c.dirichlet_value = g->desc.dirichlet_value;
     st = level_sigma(g, p2 ? 1 : l, &sigma);
     c.sigma_elem = sigma;
-    if (st == HOMG_OK) {
-        double t0 = fem_part(g, GMG_F_COEFFS, t);
-        /* traced: synchronised, pattern timed; else no sync.  A level whose mesh was refined
-         * here has its edges there (those of the next finer level's P): its pattern from them */
-        const gmg_level *fine = l > 0 && !p2 ? &g->lv[l - 1] : NULL;
-        if (fine && fine->edges)
-            st = homg__fem_create_edges(mesh, &fd, !g->trace, fine->edges, fine->num_edges, &fem);
-        else
-            st = g->trace ? homg_fem_create(mesh, &fd, &fem) : homg__fem_create_quick(mesh, &fd, &fem);
-        g->fem_level_ms[l][0] += now_ms() - t0;
-        g->fem_create_ms += now_ms() - t0;
-    }
+    if (st == HOMG_OK)
+        fem_part(g, GMG_F_COEFFS, t);
     if (st == HOMG_OK && l == 0) { /* the values reach only the rhs, and only level 0's is used */
         double t0 = now_ms();
         st = level_dirichlet(g, l, fem, &gval);
@@ -382,8 +413,10 @@ static homg_status assemble(homg_gmg *g, int l)
     view = homg_fem_matrix(fem);
     if (st == HOMG_OK && (galerkin || g->desc.smoother == HOMG_GMG_SMOOTHER_SAINV)) /* host set-up needs it */
         st = homg__csr_to_host(ctx, &view, &lv->host_a, "GMG: level matrix");
-    if (st == HOMG_OK && !(galerkin && l > 0)) /* A stays in the ctx's space (Galerkin: replaced) */
+    if (st == HOMG_OK && !(galerkin && l > 0)) { /* A stays in the ctx's space (Galerkin: replaced) */
         take_matrix(fem, &view, &lv->a.csr);
+        lv->max_row = homg__fem_max_row(fem);
+    }
     if (st == HOMG_OK)
         st = keep_mask(g, lv, fem, p2);
     if (st == HOMG_OK && l == 0)
@@ -394,6 +427,51 @@ static homg_status assemble(homg_gmg *g, int l)
     homg__free(ctx, sigma);
     homg__free(ctx, gval);
     homg__gmg_mark(g, GMG_T_HOSTCOPY, t);
+    return st;
+}
+
+/* Every level's fem (the coarsest first: its mesh's facets and markers are
+ * uploaded, which waits for the queue), then every level's counts, then every
+ * level's assembly; traced, or HOMG_GMG_FEM_AHEAD=0 in the environment: level
+ * by level, as before. */
+static homg_status assemble_levels(homg_gmg *g, homg_status st)
+{
+    homg_fem *fem[HOMG_GMG_MAX_LEVELS] = { NULL };
+    const char *env = getenv("HOMG_GMG_FEM_AHEAD");
+    int nl = g->nlevels, nt = g->desc.num_dirichlet_tags, l;
+    int32_t *tags = NULL;
+    if (st != HOMG_OK)
+        return st;
+    if (g->trace || (env && atoi(env) == 0)) {
+        for (l = 0; l < nl && st == HOMG_OK; l++) {
+            homg_fem *f = NULL;
+            st = level_fem(g, l, NULL, &f);
+            if (st == HOMG_OK)
+                st = homg__fem_finish(f);
+            if (st == HOMG_OK) {
+                st = assemble(g, l, f);
+                f = NULL;
+            }
+            homg_fem_destroy(f);
+        }
+        return st;
+    }
+    if (nt > 0 &&
+        (st = homg__alloc(g->ctx, (size_t)nt * sizeof(int32_t), (void **)&tags, "GMG: Dirichlet tags")) == HOMG_OK)
+        st = homg__write(g->ctx, tags, g->desc.dirichlet_tags, (size_t)nt * sizeof(int32_t));
+    for (int k = 0; k < nl && st == HOMG_OK; k++) { /* nl - 1, 0, 1, .., nl - 2 */
+        l = (k + nl - 1) % nl;
+        st = level_fem(g, l, tags, &fem[l]);
+    }
+    for (l = 0; l < nl && st == HOMG_OK; l++)
+        st = homg__fem_finish(fem[l]);
+    for (l = 0; l < nl && st == HOMG_OK; l++) {
+        st = assemble(g, l, fem[l]);
+        fem[l] = NULL;
+    }
+    for (l = 0; l < nl; l++) /* left by a failure */
+        homg_fem_destroy(fem[l]);
+    homg__free(g->ctx, tags);
     return st;
 }
 
@@ -488,13 +566,14 @@ static homg_status galerkin_level(homg_gmg *g, int l, const homg_host_csr *p)
 }
 
 /* P_l in the ctx's space from the refinement's edges and the two levels'
- * masks (count, scan, fill: one read, the entry count); the edges freed. */
+ * masks (count, scan, fill), queued: its entry count is copied to the
+ * device counter GMG_COUNT_PNNZ + l for transfers' one read; the edges freed. */
 static homg_status device_prolongation(homg_gmg *g, int l)
 {
     homg_ctx *ctx = g->ctx;
     gmg_level *lv = &g->lv[l], *cv = &g->lv[l + 1];
     csr_matrix *p = &lv->p.csr;
-    int32_t nc = cv->rows, ne = lv->num_edges, nnz = 0, *cnt = NULL;
+    int32_t nc = cv->rows, ne = lv->num_edges, *cnt = NULL;
     homg_status st;
     if (nc + ne != lv->rows || !lv->dfixed || !cv->dfixed)
         return homg__fail(ctx, HOMG_ERROR_UNSUPPORTED, "GMG: level %d has %d rows, not %d nodes + %d edges", l,
@@ -504,28 +583,35 @@ static homg_status device_prolongation(homg_gmg *g, int l)
     st = homg__alloc_array(ctx, (size_t)lv->rows + 1, sizeof(int32_t), (void **)&cnt, "GMG prolongation");
     if (st == HOMG_OK &&
         (GMG_GK(g)->prolong_count(&ctx->ex, nc, lv->edges, ne, lv->dfixed, cv->dfixed, cnt) != HOMG_OK ||
-         GMG_SK(g)->scan_i32(&ctx->ex, g->handle, cnt, p->row_ptr, lv->rows, p->row_ptr + lv->rows) != HOMG_OK))
+         GMG_SK(g)->scan_i32(&ctx->ex, g->handle, cnt, p->row_ptr, lv->rows, p->row_ptr + lv->rows) != HOMG_OK ||
+         ctx->mem->copy(&ctx->ex, g->count + GMG_COUNT_PNNZ + l, p->row_ptr + lv->rows, sizeof(int32_t), HOMG_D2D) !=
+             HOMG_OK))
         st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG prolongation: counts");
     homg__free(ctx, cnt);
-    if (st == HOMG_OK)
-        st = homg__read(ctx, &nnz, p->row_ptr + lv->rows, sizeof nnz);
-    if (st == HOMG_OK) {
-        p->nnz = nnz;
-        if (GMG_GK(g)->prolong_fill(&ctx->ex, nc, lv->edges, ne, lv->dfixed, cv->dfixed, p) != HOMG_OK)
-            st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG prolongation: entries");
-    }
+    if (st == HOMG_OK && GMG_GK(g)->prolong_fill(&ctx->ex, nc, lv->edges, ne, lv->dfixed, cv->dfixed, p) != HOMG_OK)
+        st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG prolongation: entries");
     homg__free(ctx, lv->edges);
     lv->edges = NULL;
     return st;
 }
 
 /* Masks P, then R = P^T: on the host with Galerkin's products, else on the
- * backend (P there too where the refinement's edges are). */
+ * backend (P there too where the refinement's edges are: every such level's
+ * P queued, their entry counts read at once, then their R). */
 static homg_status transfers(homg_gmg *g, homg_host_csr *p)
 {
-    for (int l = 0; l < g->nlevels - 1; l++) {
-        if (g->lv[l].edges) {
+    int32_t nnz[HOMG_GMG_MAX_LEVELS];
+    int dev[HOMG_GMG_MAX_LEVELS] = { 0 }, any = 0;
+    for (int l = 0; l < g->nlevels - 1; l++)
+        if ((dev[l] = g->lv[l].edges != NULL)) {
             HOMG_TRY(device_prolongation(g, l));
+            any = 1;
+        }
+    if (any)
+        HOMG_TRY(homg__read(g->ctx, nnz, g->count + GMG_COUNT_PNNZ, (size_t)(g->nlevels - 1) * sizeof(int32_t)));
+    for (int l = 0; l < g->nlevels - 1; l++) {
+        if (dev[l]) {
+            g->lv[l].p.csr.nnz = nnz[l];
             HOMG_TRY(device_restriction(g, &g->lv[l]));
             continue;
         }
@@ -605,8 +691,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     st = build_meshes(g, coarse, nested, p);
     g->info.hierarchy_ms = now_ms() - t0;
     t = now_ms();
-    for (int l = 0; l < g->nlevels && st == HOMG_OK; l++)
-        st = assemble(g, l);
+    st = assemble_levels(g, st);
     t1 = now_ms();
     if (st == HOMG_OK)
         st = transfers(g, p);

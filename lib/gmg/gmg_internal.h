@@ -30,6 +30,7 @@ typedef struct gmg_level {
     double omega, lambda_max;
     double *b, *x, *t, *z, *s; /* cycle vectors (s: SAINV's intermediate) */
     int32_t rows;
+    int32_t max_row; /* A's longest row where homg_fem said (its partition), else 0 */
 } gmg_level;
 
 /* arena.c: the hierarchy's small allocations cut from a few chunks. */
@@ -107,7 +108,8 @@ struct homg_gmg {
     double *rhs;        /* finest right-hand side */
     double *scalar;     /* device scalars for dots (GMG_MOMENTS a level) */
     int32_t *count;     /* device counters: GMG_COUNT_WIDTH + k ELL widths of a level's ops, GMG_COUNT_FALLBACK + l
-                           SPAI-1 fallback rows of level l (read together, not one read each) */
+                           SPAI-1 fallback rows of level l, GMG_COUNT_PNNZ + l P_l's entries
+                           (each kind read together, not one read each) */
     double *coarse_inv; /* CHOLESKY: unused placeholder (the inverse lives in coarse_op) */
     gmg_op coarse_op;   /* CHOLESKY: the dense inverse as a CSR op */
     homg_amg *amg;      /* AMG coarse solver */
@@ -131,7 +133,12 @@ void homg__gmg_arena_release(homg_gmg *g);
 #define GMG_MOMENTS        (2 * GMG_RITZ_MAX_STEPS)
 double homg__gmg_ritz_max(const double *mu, int m);
 
-enum { GMG_COUNT_WIDTH = 0, GMG_COUNT_FALLBACK = 8, GMG_COUNTS = 8 + HOMG_GMG_MAX_LEVELS };
+enum {
+    GMG_COUNT_WIDTH = 0,
+    GMG_COUNT_FALLBACK = 8,
+    GMG_COUNT_PNNZ = 8 + HOMG_GMG_MAX_LEVELS, /* P_l's entry count (device_prolongation) */
+    GMG_COUNTS = 8 + 2 * HOMG_GMG_MAX_LEVELS
+};
 
 #define GMG_SK(g) HOMG_KERNELS(&(g)->ctx->ex, sparse)
 #define GMG_GK(g) HOMG_KERNELS(&(g)->ctx->ex, gmg)

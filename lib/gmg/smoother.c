@@ -89,9 +89,12 @@ static homg_status random_start(homg_gmg *g, int l, double *x)
  * steps queued on its lane before the reads: z = M A v, lambda = ||z|| / ||v||
  * of the last step (v rescaled at each read; the two norms in the level's
  * first two scalars, read on its lane). */
+static int batched(const homg_gmg *g, const int *on);
+static homg_status estimate_batched(homg_gmg *g, const int *on, double **x, double **z, int k);
+
 static homg_status estimate(homg_gmg *g, const int *on)
 {
-    int nl = g->nlevels - 1, steps = g->desc.power_iterations;
+    int nl = g->nlevels - 1, steps = g->desc.power_iterations, batch = batched(g, on);
     double *x[HOMG_GMG_MAX_LEVELS], *z[HOMG_GMG_MAX_LEVELS], s[2 * HOMG_GMG_MAX_LEVELS], lam[HOMG_GMG_MAX_LEVELS];
     for (int l = 0; l < nl; l++) {
         x[l] = g->lv[l].x;
@@ -119,7 +122,7 @@ static homg_status estimate(homg_gmg *g, const int *on)
                 x[l] = z[l];
                 z[l] = swap;
             }
-            for (int it = 0; it < k; it++) {
+            for (int it = 0; it < k && !batch; it++) {
                 double *swap;
                 if (it + 1 == k) /* x's norm before the step */
                     HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], norms),
@@ -130,8 +133,12 @@ static homg_status estimate(homg_gmg *g, const int *on)
                 x[l] = z[l];
                 z[l] = swap;
             }
-            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], norms + 1), "GMG: dot product");
+            if (!batch)
+                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], norms + 1),
+                                 "GMG: dot product");
         }
+        if (batch)
+            HOMG_TRY(estimate_batched(g, on, x, z, k));
         for (int l = 0; l < nl; l++) {
             if (!on[l])
                 continue;
@@ -190,7 +197,8 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai_scale(&ctx->ex, a, lv->d), "SPAI-1 scaling");
     HOMG_TRY_BACKEND(ctx,
                      GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr,
-                                      mirrored ? (double *)lv->mt.csr.values : NULL, g->count + GMG_COUNT_FALLBACK + l),
+                                      mirrored ? (double *)lv->mt.csr.values : NULL, g->count + GMG_COUNT_FALLBACK + l,
+                                      lv->max_row),
                      "SPAI-1 rows"); /* the count is read after omega (fallback_count) */
     t = part(g, GMG_S_ROWS, t);
     if (!mirrored)
@@ -266,9 +274,105 @@ static homg_status product_moment(homg_gmg *g, const gmg_op *op, const double *x
  * the power iteration's 24: on test_gmg's hierarchies (levels of >= 100 rows)
  * the 12-pair Ritz value was never below the 24-step power quotient (by up to
  * 0.06 above it); 8 pairs read ~0.01 below it. */
-static homg_status contraction(homg_gmg *g, const int *on, double *rho)
+/* The contraction's products batched across levels (one launch a product
+ * for all levels: the small levels' launches were latency-bound, ~7 us each
+ * on the H100): every level with on[l] has SPAI-1's matrix M and A, M, M^T in
+ * ELLPACK-R, no lanes, and HOMG_GMG_BATCH is not 0 in the environment. */
+static int batched(const homg_gmg *g, const int *on)
+{
+    const char *env = getenv("HOMG_GMG_BATCH");
+    int n = 0;
+    if ((env && atoi(env) == 0) || g->lanes > 1 || g->nlevels - 1 > GMG_BATCH_MAX)
+        return 0;
+    for (int l = 0; l < g->nlevels - 1; l++) {
+        const gmg_level *lv = &g->lv[l];
+        if (!on[l])
+            continue;
+        if (!matrix_m(g, l) || !lv->a.use_ell || !lv->m.use_ell || !lv->mt.use_ell)
+            return 0;
+        n++;
+    }
+    return n > 1;
+}
+
+/* Item of a batch: y = alpha op x + beta y (dot: then *dot += u . y). */
+static void batch_add(ell_batch *b, const gmg_op *op, const double *x, double *y, double alpha, double beta,
+                      const double *u, double *dot)
+{
+    ell_batch_item *t = &b->item[b->count++];
+    t->a = op->ell;
+    t->x = x;
+    t->y = y;
+    t->alpha = alpha;
+    t->beta = beta;
+    t->u = u;
+    t->dot = dot;
+}
+
+/* contraction's sweep pairs for all levels with on[l], each product one
+ * batch over the levels (the same products and moments per level). */
+static homg_status contraction_batched(homg_gmg *g, const int *on)
 {
     int nl = g->nlevels - 1, m = GMG_RITZ_STEPS;
+    kernel_exec *ex = &g->ctx->ex;
+    for (int k = 0; k < m; k++) {
+        ell_batch b[4];
+        memset(b, 0, sizeof b);
+        for (int l = 0; l < nl; l++) { /* b = y_k -> y_k+1; each moment with the product before it */
+            gmg_level *lv = &g->lv[l];
+            double *s = g->scalar + GMG_MOMENTS * l;
+            if (!on[l])
+                continue;
+            batch_add(&b[0], &lv->a, lv->b, lv->t, 1.0, 0.0, lv->b, s + 2 * k);
+            batch_add(&b[1], &lv->m, lv->t, lv->b, -lv->omega, 1.0, NULL, NULL);
+            batch_add(&b[2], &lv->a, lv->b, lv->z, 1.0, 0.0, NULL, NULL);
+            batch_add(&b[3], &lv->mt, lv->z, lv->b, -lv->omega, 1.0, lv->t, s + 2 * k + 1);
+        }
+        for (int j = 0; j < 4; j++)
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->ell_spmv_batch(ex, &b[j]), "GMG: batched products");
+    }
+    return HOMG_OK;
+}
+
+/* estimate's k steps for all levels with on[l] (x, z: their iterates), each
+ * product one batch over the levels; the norms as estimate's. */
+static homg_status estimate_batched(homg_gmg *g, const int *on, double **x, double **z, int k)
+{
+    int nl = g->nlevels - 1;
+    kernel_exec *ex = &g->ctx->ex;
+    for (int it = 0; it < k; it++) {
+        ell_batch b[2];
+        memset(b, 0, sizeof b);
+        for (int l = 0; l < nl; l++) {
+            gmg_level *lv = &g->lv[l];
+            if (!on[l])
+                continue;
+            if (it + 1 == k) /* x's norm before the step */
+                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(ex, lv->rows, x[l], x[l], g->scalar + GMG_MOMENTS * l),
+                                 "GMG: dot product");
+            batch_add(&b[0], &lv->a, x[l], lv->t, 1.0, 0.0, NULL, NULL);
+            batch_add(&b[1], &lv->m, lv->t, z[l], 1.0, 0.0, NULL, NULL);
+        }
+        for (int j = 0; j < 2; j++)
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->ell_spmv_batch(ex, &b[j]), "GMG: batched products");
+        for (int l = 0; l < nl; l++) {
+            double *swap = x[l];
+            if (!on[l])
+                continue;
+            x[l] = z[l];
+            z[l] = swap;
+        }
+    }
+    for (int l = 0; l < nl; l++)
+        if (on[l])
+            HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(ex, g->lv[l].rows, x[l], x[l], g->scalar + GMG_MOMENTS * l + 1),
+                             "GMG: dot product");
+    return HOMG_OK;
+}
+
+static homg_status contraction(homg_gmg *g, const int *on, double *rho)
+{
+    int nl = g->nlevels - 1, m = GMG_RITZ_STEPS, batch = batched(g, on);
     double mu[GMG_MOMENTS];
     kernel_exec *ex = &g->ctx->ex;
     for (int l = 0; l < nl; l++) {
@@ -281,7 +385,7 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
         use_lane(g, l);
         HOMG_TRY(random_start(g, l, lv->b));
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, s, 2 * (size_t)m * sizeof(double)), "GMG: zero");
-        for (int k = 0; k < m; k++) { /* b = y_k -> y_k+1; each moment with the product before it */
+        for (int k = 0; k < m && !batch; k++) { /* b = y_k -> y_k+1; each moment with the product before it */
             HOMG_TRY(product_moment(g, &lv->a, lv->b, lv->t, 1.0, 0.0, lv->b, s + 2 * k));
             HOMG_TRY(add_m(g, l, lv->t, lv->b, -lv->omega, 0));
             HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->b, lv->z, 1.0, 0.0));
@@ -293,6 +397,8 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
             }
         }
     }
+    if (batch)
+        HOMG_TRY(contraction_batched(g, on));
     for (int l = 0; l < nl; l++) {
         gmg_level *lv = &g->lv[l];
         if (!on[l])
