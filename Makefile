@@ -188,6 +188,13 @@ $(BUILD)/fuzz/%: $(BUILD)/obj/tests/fuzz/%.c.o $(BUILD)/obj/tests/fuzz/replay_ma
 
 HOMG_BUILD_ID ?= $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 $(BUILD)/obj/bench/%.c.o: CPPFLAGS += -DHOMG_BUILD_ID='"$(HOMG_BUILD_ID)"'
+# The benchmarks print the id: their objects depend on a stamp rewritten only when the
+# commit changes, so a binary never prints the id of an older commit.
+$(patsubst %.c,$(BUILD)/obj/%.c.o,$(wildcard bench/bench_*.c)): $(BUILD)/build-id
+$(BUILD)/build-id: FORCE
+	@mkdir -p $(@D)
+	@echo '$(HOMG_BUILD_ID)' | cmp -s - $@ || echo '$(HOMG_BUILD_ID)' > $@
+.PHONY: FORCE
 
 $(BUILD)/bench/%: $(BUILD)/obj/bench/%.c.o $(BENCH_HELPER_OBJ) $(TEST_UTIL_OBJ) $(LIB)
 	@mkdir -p $(dir $@)
