@@ -235,6 +235,79 @@ __global__ void homg_iterate_kernel(grid_level L, mfmg_level H, const T *__restr
     }
 }
 
+__device__ __forceinline__ double homg_lerp_row(const float *row, int x0, int x1, double tx)
+{
+    return homg_lerp_row_f(row, x0, x1, tx);
+}
+__device__ __forceinline__ double homg_lerp_row(const double *row, int x0, int x1, double tx)
+{
+    return homg_lerp_row_d(row, x0, x1, tx);
+}
+
+/* The same pass with one column and R consecutive rows a thread (a warp: 32
+ * columns, so each row's store stays contiguous): the column's marked index and
+ * x bracket once, and the two x-interpolated rows of a coarse interval (keyed by
+ * y0: left-half y0 < n/2 <= right-half y0) once for all its rows, so an
+ * interpolated point costs one lerp along y.  Values as homg_point's: the same
+ * functions in the same order.  Pays off where the coarse intervals are long
+ * (m >= HOMG_HOMG_ROWS_M); marked points take homg_point whole. */
+template <typename T, int R>
+__global__ void homg_iterate_rows_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
+                                         T *__restrict__ u_out)
+{
+    const int x = blockIdx.x * BX + threadIdx.x, yb = (blockIdx.y * BY + threadIdx.y) * R;
+    if (x >= L.nx || yb >= L.ny)
+        return;
+    const double inv_l = 1.0 / H.l; /* exact: l = 2^m */
+    const int ax = homg_marked_index_p2(x, L.nx, H.m);
+    int x0, x1, yk = -1;
+    double tx, r0 = 0, r1 = 0;
+    homg_bracket_p2(x, L.nx, H.m, inv_l, &x0, &x1, &tx);
+#pragma unroll
+    for (int k = 0; k < R; k++) {
+        const int y = yb + k;
+        if (y >= L.ny)
+            break;
+        double v;
+        if (ax >= 0 && homg_marked_index_p2(y, L.ny, H.m) >= 0)
+            v = homg_point(&L, &H, inv_l, fm, u, x, y);
+        else {
+            int y0, y1;
+            double ty;
+            homg_bracket_p2(y, L.ny, H.m, inv_l, &y0, &y1, &ty);
+            if (y0 != yk) {
+                yk = y0;
+                r0 = homg_lerp_row(u + (size_t)y0 * L.nx, x0, x1, tx);
+                r1 = homg_lerp_row(u + (size_t)y1 * L.nx, x0, x1, tx);
+            }
+            v = homg_lerp_d(r0, r1, ty);
+        }
+        u_out[(size_t)y * L.nx + x] = (T)v;
+    }
+}
+
+/* HOMG_HOMG_ROWS_M: the lowest level m for the rows kernel (default 2; a negative
+ * value or one above every level: the point kernel on every level);
+ * HOMG_HOMG_ROWS: rows a thread, 4 or 8 (default 8). */
+static int homg_env_int(const char *name, int fallback)
+{
+    const char *e = getenv(name);
+    return e && *e ? atoi(e) : fallback;
+}
+
+template <typename T>
+static void homg_iterate_rows_launch(cudaStream_t s, int rows, const grid_level *L, const mfmg_level *H, const void *fm,
+                                     const void *u_in, void *u_out)
+{
+    const dim3 threads(BX, BY);
+    const int ry = rows == 4 ? 4 : 8;
+    const dim3 blocks((L->nx + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry));
+    if (ry == 4)
+        homg_iterate_rows_kernel<T, 4><<<blocks, threads, 0, s>>>(*L, *H, (const T *)fm, (const T *)u_in, (T *)u_out);
+    else
+        homg_iterate_rows_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, (const T *)fm, (const T *)u_in, (T *)u_out);
+}
+
 /* ------------------------------------------------------------ launchers */
 
 static homg_status cu_residual(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
@@ -430,6 +503,16 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
                                    const void *fm, const void *u_in, void *u_out)
 {
     cudaStream_t s = homg_cuda_stream(ex);
+    const int rows_m = homg_env_int("HOMG_HOMG_ROWS_M", 2);
+    if (rows_m >= 0 && H->m >= rows_m) {
+        const int rows = homg_env_int("HOMG_HOMG_ROWS", 8);
+        if (p == HOMG_FLOAT64)
+            homg_iterate_rows_launch<double>(s, rows, L, H, fm, u_in, u_out);
+        else
+            homg_iterate_rows_launch<float>(s, rows, L, H, fm, u_in, u_out);
+        HOMG_CUDA_LAUNCHED(ex, "homg_iterate_rows_kernel");
+        return HOMG_OK;
+    }
     if (p == HOMG_FLOAT64)
         homg_iterate_kernel<double><<<homg_blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
             *L, *H, (const double *)fm, (const double *)u_in, (double *)u_out);

@@ -11,6 +11,16 @@
 #define HCAT(a, b)  HCAT2(a, b)
 #define HFN(name)   HCAT(name, SUFFIX)
 
+/* The bilinear interpolation is separable: along x in rows y0 and y1 (homg_lerp_row),
+ * then along y (homg_lerp).  Every row of one coarse interval shares the two row
+ * values, so a kernel may compute them once for its rows: the same values. */
+HOMG_HD double HFN(homg_lerp_row)(const T *row, int x0, int x1, double tx)
+{
+    return (1 - tx) * (double)row[x0] + tx * (double)row[x1];
+}
+
+HOMG_HD double HFN(homg_lerp)(double r0, double r1, double ty) { return (1 - ty) * r0 + ty * r1; }
+
 HOMG_HD double HFN(homg_point)(const grid_level *L, const mfmg_level *H, double inv_l, const T *fm, const T *u, int x,
                                int y)
 {
@@ -58,8 +68,8 @@ HOMG_HD double HFN(homg_point)(const grid_level *L, const mfmg_level *H, double 
     double tx, ty;
     homg_bracket_p2(x, nx, m, inv_l, &x0, &x1, &tx);
     homg_bracket_p2(y, ny, m, inv_l, &y0, &y1, &ty);
-    return (1 - ty) * ((1 - tx) * (double)u[(size_t)y0 * nx + x0] + tx * (double)u[(size_t)y0 * nx + x1]) +
-           ty * ((1 - tx) * (double)u[(size_t)y1 * nx + x0] + tx * (double)u[(size_t)y1 * nx + x1]);
+    return HFN(homg_lerp)(HFN(homg_lerp_row)(u + (size_t)y0 * nx, x0, x1, tx),
+                          HFN(homg_lerp_row)(u + (size_t)y1 * nx, x0, x1, tx), ty);
 }
 
 /* One point of the (1,2,1)/4 x (1,2,1)/4 filter with tap spacing s: taps outside
