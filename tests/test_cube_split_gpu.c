@@ -5,7 +5,8 @@
  * restriction (the level below natural, and split where it fits), on the levels of
  * tests/util/cubecase.c that split and on one big enough for several planes per thread with
  * a short last chunk; then GPU solves with and without the split (HOMG_CUBE_SPLIT=0) and the
- * CPU's: same cycles, the same solution to float rounding.  Argument "small": the kernels on
+ * CPU's: same cycles, the same solution to float rounding; three right-hand sides in one call
+ * (the lanes) against each alone.  Argument "small": the kernels on
  * the cubecase levels only (compute-sanitizer).  Skips (exit 77) without a CUDA device. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -201,11 +202,50 @@ static void solves_match_cpu(void **state)
     }
 }
 
+/* Three right-hand sides in one call (the CUDA lanes, each with its own split vectors and
+ * level-1 arrays) against each solved alone, quiet and monitored, and against the CPU's
+ * three: the same cycles and the same solution to float rounding. */
+static void lanes_match_single(void **state)
+{
+    const int nrhs = 3;
+    grid_case *c = grid_case_new(48, 32, 40, nrhs, 61);
+    const size_t n = grid_case_cells(c);
+    double *all = (double *)malloc(n * nrhs * sizeof(double)), *one = (double *)malloc(n * nrhs * sizeof(double));
+    double *ref = (double *)malloc(n * nrhs * sizeof(double));
+    (void)state;
+    c->d.method = HOMG_METHOD_VCYCLE;
+    c->d.precision = HOMG_FLOAT32;
+    c->d.bc[2] = HOMG_BC_NEUMANN;
+    for (int quiet = 0; quiet < 2; quiet++) {
+        homg_solve_desc sd = { 0 };
+        homg_solve_info info;
+        sd.max_cycles = 3;
+        sd.tol = quiet ? 0 : 1e-5;
+        sd.no_history = quiet;
+        assert_int_equal(grid_case_solve(gpu, c, &sd, all, &info, NULL, NULL), HOMG_OK);
+        assert_int_equal(grid_case_solve(cpu, c, &sd, ref, &info, NULL, NULL), HOMG_OK);
+        for (int k = 0; k < nrhs; k++) {
+            grid_case single = *c;
+            single.d.nrhs = 1;
+            single.f = c->f + k * n;
+            single.u0 = c->u0 + k * n;
+            assert_int_equal(grid_case_solve(gpu, &single, &sd, one + k * n, &info, NULL, NULL), HOMG_OK);
+        }
+        printf("  48 x 32 x 40, nrhs %d%s: lanes vs alone %.2e, vs CPU %.2e\n", nrhs, quiet ? " (quiet)" : "",
+               homg_rel_diff(all, one, n * nrhs), homg_rel_diff(all, ref, n * nrhs));
+        assert_true(homg_rel_diff(all, one, n * nrhs) < 1e-6);
+        assert_true(homg_rel_diff(all, ref, n * nrhs) < 1e-5);
+    }
+    free(all), free(one), free(ref);
+    grid_case_free(c);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_match_cpu),
         cmocka_unit_test(solves_match_cpu),
+        cmocka_unit_test(lanes_match_single),
     };
     const struct CMUnitTest small[] = {
         cmocka_unit_test(kernels_match_cpu),
