@@ -21,6 +21,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,te
 for step in $steps; do
 case $step in
 tests)
+    export HOMG_DEMO_DIR="$PWD/$B/demo" # test_view_demos runs the demos of this pack, not build/demo
     pass=0; fail=0; skip=0; failed=""
     for t in $B/tests/test_*; do
         echo "=== $t" >> "$OUT/tests.log"
