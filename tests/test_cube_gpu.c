@@ -19,6 +19,7 @@
 #include "cubeblock.h"
 #include "cubecase.h"
 #include "gridcase.h"
+#include "groups.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "testutil.h"
@@ -289,16 +290,20 @@ int main(int argc, char **argv)
         cmocka_unit_test(kernels_match_cpu),
     };
     const struct CMUnitTest block[] = {
-        /* argument "block": the cube block alone (compute-sanitizer) */
         cmocka_unit_test(block_matches_cpu),
     };
+    /* the first argument picks a group (none: all); the small ones serve compute-sanitizer runs */
+    const homg_test_group groups[] = {
+        HOMG_TEST_GROUP("all", tests, "every test"),
+        HOMG_TEST_GROUP("small", small, "the kernels on the small levels only"),
+        HOMG_TEST_GROUP("block", block, "the cube block alone"),
+    };
+    const homg_test_group *g = homg_test_group_pick(groups, sizeof groups / sizeof groups[0], argc, argv);
+    if (!g)
+        return 2;
     homg_test_require_gpu("test_cube_gpu");
-    small_only = argc > 1 && !strcmp(argv[1], "small");
-    if (small_only)
-        return cmocka_run_group_tests(small, homg_test_setup_pair, homg_test_teardown_pair);
-    if (argc > 1 && !strcmp(argv[1], "block"))
-        return cmocka_run_group_tests(block, homg_test_setup_pair, homg_test_teardown_pair);
-    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
+    small_only = g->tests == small;
+    return homg_test_run_group(g, homg_test_setup_pair, homg_test_teardown_pair);
 }
 #else
 int main(void)

@@ -21,6 +21,7 @@
 #include "cubecase.h"
 #include "devcopy.h"
 #include "gridcase.h"
+#include "groups.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "grid/cube_split.h"
@@ -250,11 +251,17 @@ int main(int argc, char **argv)
     const struct CMUnitTest small[] = {
         cmocka_unit_test(kernels_match_cpu),
     };
+    /* the first argument picks a group (none: all) */
+    const homg_test_group groups[] = {
+        HOMG_TEST_GROUP("all", tests, "every test"),
+        HOMG_TEST_GROUP("small", small, "the kernels on the cubecase levels only (compute-sanitizer)"),
+    };
+    const homg_test_group *g = homg_test_group_pick(groups, sizeof groups / sizeof groups[0], argc, argv);
+    if (!g)
+        return 2;
     homg_test_require_gpu("test_cube_split_gpu");
-    small_only = argc > 1 && !strcmp(argv[1], "small");
-    if (small_only)
-        return cmocka_run_group_tests(small, homg_test_setup_pair, homg_test_teardown_pair);
-    return cmocka_run_group_tests(tests, homg_test_setup_pair, homg_test_teardown_pair);
+    small_only = g->tests == small;
+    return homg_test_run_group(g, homg_test_setup_pair, homg_test_teardown_pair);
 }
 #else
 int main(void)
