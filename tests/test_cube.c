@@ -25,7 +25,7 @@
 #include "grid/gen_kernels.h"
 #include "testutil.h"
 
-static homg_ctx *cpu;
+#define cpu homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 
 /* ||a - b|| / ||b|| over n floats. */
 static double diff(const float *a, const float *b, size_t n)
@@ -335,20 +335,6 @@ static void block_solves_match(void **state)
     }
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(cpu);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -356,5 +342,5 @@ int main(void)
         cmocka_unit_test(solves_match_gen),   cmocka_unit_test(block_twin_matches_steps),
         cmocka_unit_test(block_solves_match),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

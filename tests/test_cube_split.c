@@ -27,7 +27,7 @@
 #include "grid/cube_split.h"
 #include "testutil.h"
 
-static homg_ctx *cpu;
+#define cpu homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 static int bad;
 
 static float *dup(const float *v, size_t n)
@@ -225,25 +225,11 @@ static void solves_match_natural(void **state)
         }
 }
 
-static int setup(void **state)
-{
-    (void)state;
-    cpu = homg_test_ctx(HOMG_BACKEND_CPU);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    homg_ctx_destroy(cpu);
-    return 0;
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_match_natural),
         cmocka_unit_test(solves_match_natural),
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }
