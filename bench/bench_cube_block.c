@@ -13,6 +13,7 @@
 #include "core/internal.h"
 #include "cubeblock.h"
 #include "event_timing.h"
+#include "int_list.h"
 #include "grid/cube_kernels.h"
 #include "testutil.h"
 
@@ -184,11 +185,8 @@ int main(int argc, char **argv)
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--reps"))
             reps = atoi(argv[a + 1]) > 0 ? atoi(argv[a + 1]) : reps;
-        if (!strcmp(argv[a], "--sizes")) {
-            ns = 0;
-            for (char *p = argv[a + 1]; p && *p && ns < 8; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-                sizes[ns++] = atoi(p);
-        }
+        if (!strcmp(argv[a], "--sizes"))
+            ns = bench_int_list(argv[a + 1], sizes, 8);
     }
     if (!homg_cuda_available()) {
         printf("bench_cube_block: needs a CUDA device; nothing measured\n");

@@ -10,6 +10,7 @@
 #include "core/internal.h"
 #include "cubecase.h"
 #include "event_timing.h"
+#include "int_list.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "grid/cube_split.h"
@@ -154,11 +155,8 @@ int main(int argc, char **argv)
     for (int a = 1; a + 1 < argc; a += 2) {
         if (!strcmp(argv[a], "--reps"))
             reps = atoi(argv[a + 1]) > 0 ? atoi(argv[a + 1]) : reps;
-        if (!strcmp(argv[a], "--sizes")) {
-            ns = 0;
-            for (char *q = argv[a + 1]; q && *q && ns < 8; q = strchr(q, ',') ? strchr(q, ',') + 1 : NULL)
-                sizes[ns++] = atoi(q);
-        }
+        if (!strcmp(argv[a], "--sizes"))
+            ns = bench_int_list(argv[a + 1], sizes, 8);
     }
     if (!homg_cuda_available()) {
         printf("bench_cube_split: needs a CUDA device; nothing measured\n");
