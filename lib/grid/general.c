@@ -644,28 +644,26 @@ static homg_status cube_sweeps(gen_cycle *c, int l, const cube_level *K, int n, 
 {
     homg_grid *g = c->g;
     const cube_kernels *ck = HOMG_KERNELS(&g->ctx->ex, cube);
-    const double share_l = (double)cells(&g->gen->lv[l]) / (double)cells(&g->gen->lv[0]);
-    const double nl = (double)cells(&g->gen->lv[l]);
-    double values = 3.0 * (2 * n - skip) * nl; /* u read, f read, u written */
+    const double nl = (double)cells(&g->gen->lv[l]), share_l = nl / (double)cells(&g->gen->lv[0]);
+    double values = 0; /* the info's traffic */
     cube_level gs = *K;
     float *su = NULL, *sf = NULL;
     const int split = split_at(c, l, &su, &sf);
     gs.omega = 1.0f;
-    if (split)
-        values = 0;
-    for (int h = skip; h < 2 * n && split; h++) { /* split: half of each, own u not read by GS */
+    for (int h = skip; h < 2 * n; h++) {
         const cube_level *Kh = skip == 1 && h == 1 ? &gs : K;
-        float *nat = h == 2 * n - 1 && l == 0 ? c->nat : NULL;
-        GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesplit)->sweep(&g->ctx->ex, Kh, su, sf, (h + reverse) & 1, nat),
-           "smoothing");
-        c->nat_done |= nat != NULL;
-        values += (Kh->omega != 1.0f ? 2.0 : 1.5) * nl + (nat ? nl : 0.0);
+        if (split) { /* half of each array; Gauss-Seidel does not read its own u */
+            float *nat = h == 2 * n - 1 && l == 0 ? c->nat : NULL;
+            GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesplit)->sweep(&g->ctx->ex, Kh, su, sf, (h + reverse) & 1, nat),
+               "smoothing");
+            c->nat_done |= nat != NULL;
+            values += (Kh->omega != 1.0f ? 2.0 : 1.5) * nl + (nat ? nl : 0.0);
+        } else {
+            GQ(g, ck->sweep(&g->ctx->ex, Kh, (float *)c->xs[l], (const float *)c->bs[l], (h + reverse) & 1),
+               "smoothing");
+            values += 3.0 * nl; /* u read, f read, u written */
+        }
     }
-    for (int h = skip; h < 2 * n && !split; h++)
-        GQ(g,
-           ck->sweep(&g->ctx->ex, skip == 1 && h == 1 ? &gs : K, (float *)c->xs[l], (const float *)c->bs[l],
-                     (h + reverse) & 1),
-           "smoothing");
     if (2 * n > skip)
         homg__account(g, 2L * n - skip, (2 * n - skip) * 0.5 * share_l, values);
     return HOMG_OK;
@@ -1181,7 +1179,7 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero, int kee
         c.sf = (float *)G->p;
         c.split1 = split1_of(g);
         c.fn = zero && G->fold ? (const float *)x->f : NULL; /* split_start left f to the pass from zero */
-        c.keep = keep && x->quiet;
+        c.keep = keep;                                       /* runs_iterate asks it of quiet solves only */
     }
     if (zero && !(g->desc.pre > 0 && fused())) /* the cycle's first pass does not write every cell */
         GQ(g, g->ctx->mem->zero(ex, x->u, n * g->elem), "zeroing u");
