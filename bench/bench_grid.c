@@ -282,6 +282,15 @@ static const char *const owned256_env[] = { "HOMG_BOX_OWNED_CELLS", "65536", NUL
 static const char *const fold_env[] = { "HOMG_BOX_EXACT_FOLD", "1", NULL };
 static const char *const owned1024_env[] = { "HOMG_BOX_OWNED_CELLS", "1048576", "HOMG_BOX_STREAM_CELLS", "4194304",
                                              NULL };
+/* the row-block steps of grid_rows.cu (off by default): on the 1024^2 level (instead of the
+ * streamed steps), from 512^2 (instead of the owned steps there too), with 10, 12 or 16 thread
+ * rows a block instead of 8, with 56 registers (4 blocks an SM) instead of 72 */
+static const char *const rows_env[] = { "HOMG_BOX_ROWS_CELLS", "1048576", NULL };
+static const char *const rows512_env[] = { "HOMG_BOX_ROWS_CELLS", "262144", NULL };
+static const char *const rows_t10_env[] = { "HOMG_BOX_ROWS_CELLS", "1048576", "HOMG_BOX_ROWS_T", "10", NULL };
+static const char *const rows_t12_env[] = { "HOMG_BOX_ROWS_CELLS", "1048576", "HOMG_BOX_ROWS_T", "12", NULL };
+static const char *const rows_t16_env[] = { "HOMG_BOX_ROWS_CELLS", "1048576", "HOMG_BOX_ROWS_T", "16", NULL };
+static const char *const rows_r56_env[] = { "HOMG_BOX_ROWS_CELLS", "1048576", "HOMG_BOX_ROWS_REGS", "56", NULL };
 
 #define MAX_ENV 8 /* variables a row sets */
 
@@ -593,6 +602,12 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v owned<=256^2", target, reps, owned256_env);
                 bench_env(ctx, p, &in, "fused-v owned<=1024^2", target, reps, owned1024_env);
                 bench_env(ctx, p, &in, "fused-v fold", target, reps, fold_env);
+                bench_env(ctx, p, &in, "fused-v rows", target, reps, rows_env);
+                bench_env(ctx, p, &in, "fused-v rows>=512^2", target, reps, rows512_env);
+                bench_env(ctx, p, &in, "fused-v rows T10", target, reps, rows_t10_env);
+                bench_env(ctx, p, &in, "fused-v rows T12", target, reps, rows_t12_env);
+                bench_env(ctx, p, &in, "fused-v rows T16", target, reps, rows_t16_env);
+                bench_env(ctx, p, &in, "fused-v rows r56", target, reps, rows_r56_env);
             }
             bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps, 0);
@@ -613,6 +628,8 @@ int main(int argc, char **argv)
                 { main_env, "fused, warm, main" },           { s5_env, "fused, warm, s5" },
                 { block64_env, "fused, warm, block64" },     { block128_env, "fused, warm, block128" },
                 { owned_off_env, "fused, warm, owned-off" }, { fold_env, "fused, warm, fold" },
+                { rows_env, "fused, warm, rows" },           { rows512_env, "fused, warm, rows>=512^2" },
+                { rows_t12_env, "fused, warm, rows T12" },   { rows_r56_env, "fused, warm, rows r56" },
             };
             for (size_t w = 0; w < sizeof warm_rows / sizeof warm_rows[0]; w++) {
                 char *old[MAX_ENV];
