@@ -200,7 +200,7 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
      * grid_stream.cu where the shape fits them, 3 with chunks of 6 rows, 4 with
      * the rows loaded into registers instead of by cp.async; 5: the owned-cell steps
      * of grid_owned.cu, HOMG_BOX_OWNED_CELLS; 6, 7: the row-block float32 steps of
-     * grid_rows.cu where the shape fits them, 6 with the default 8 thread rows a block,
+     * grid_rows.cu where the shape fits them, 6 with the default thread rows a block,
      * 7 with the fewest (2-4: boxes of 8-16 rows, many blocks) and 56 registers; the
      * caller's HOMG_BOX_ROWS_* come back after) */
     char *rows_env[3] = { NULL, NULL, NULL };
@@ -217,7 +217,10 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
          big++) {
         setenv("HOMG_BOX_ROWS_CELLS", big >= 6 ? "0" : "1e300", 1);
         setenv("HOMG_BOX_ROWS_MAX", "1e300", 1);
-        setenv("HOMG_BOX_ROWS_T", big == 7 ? "1" : "8", 1);
+        if (big == 7)
+            setenv("HOMG_BOX_ROWS_T", "1", 1);
+        else
+            unsetenv("HOMG_BOX_ROWS_T");
         setenv("HOMG_BOX_ROWS_REGS", big == 7 ? "56" : "72", 1);
         setenv("HOMG_BOX_TILE_CELLS", big == 1 ? "0" : "1e300", 1);
         setenv("HOMG_BOX_WIDE_CELLS", big == 2 ? "1e300" : "0", 1);

@@ -10,6 +10,8 @@
 # dev.tar.xz (DEV_BUILD=build DEV_FILES="tests/test_grid_gpu tests/test_grid_ref
 # bench/bench_grid" sh tools/dev/device-prep.sh), main's bench_grid and this script; run from
 # main's root: OUT=$OUT bash .carry-twod/twod_device.sh (carry [".carry-twod"]).
+# Ran once at a3e62fe (h100.md "Session 11 twod"); since then the rows steps are the 1024^2 default and
+# bench_grid's rows variants are "fused-v rows-off", "rows T8", "rows T10", "rows T16", "rows r56", "rows>=512^2".
 set -u
 C=.carry-twod
 rm -rf .devbuild .devlibs; tar xJf $C/dev.tar.xz

@@ -379,7 +379,7 @@ static homg_status launch_down(kernel_exec *ex, const grid_level *L, const void 
     if (u == u_out)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "fused steps are out of place: u_in == u_out");
     const void *ptrs[4] = { init == HOMG_INIT_KEEP ? u : NULL, u_out, f, fc };
-    if (sizeof(T) == 4 && homg_rows_fits(L, sweeps, ptrs, 4)) { /* HOMG_BOX_ROWS_CELLS: grid_rows.cu */
+    if (sizeof(T) == 4 && homg_rows_fits(L, sweeps, ptrs, 4)) { /* 1024^2 float32 levels: grid_rows.cu */
         homg_rows_down(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)u, (float *)u_out, (const float *)f,
                        (float *)fc, sweeps, init, (const float *)ec);
         HOMG_CUDA_LAUNCHED(ex, "rows_kernel (down)");

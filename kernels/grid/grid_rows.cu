@@ -14,7 +14,9 @@
  * in one cell a half-sweep, so the output is the box less RSH = 8 columns and HB rows
  * each side (HB >= 2S + 1 down, >= 2S up, even so row pairs restrict inside a
  * thread).  A half-sweep writes only cells of its colour and reads only the other
- * colour, so reads and writes never meet between barriers.
+ * colour, so reads and writes never meet between barriers.  On the H100 (h100.md,
+ * Session 11 twod; ncu, L2 warm) the 1024^2 down and up steps took 13.9 and 13.0 us
+ * (8 thread rows) against ~26 each streamed.
  *
  * Results equal grid_fused.cu's to float rounding: the same per-cell formulas in
  * the same order as grid_stream.cu's (interior cells), the residual from neighbour
@@ -30,12 +32,12 @@ namespace
 {
 
 enum {
-    RX = 36,                 /* threads a box row: 36 float4 = 144 columns */
-    RR = 4,                  /* rows a thread (even: row pairs restrict in one thread) */
-    RSH = 8,                 /* x halo: >= 4 (the edge threads' columns) + 2S for S <= 2 */
-    RW = 4 * RX,             /* box width */
-    ROW = RW - 2 * RSH,      /* output columns a block (128) */
-    RTMAX = 16               /* most thread rows a block (shared memory) */
+    RX = 36,            /* threads a box row: 36 float4 = 144 columns */
+    RR = 4,             /* rows a thread (even: row pairs restrict in one thread) */
+    RSH = 8,            /* x halo: >= 4 (the edge threads' columns) + 2S for S <= 2 */
+    RW = 4 * RX,        /* box width */
+    ROW = RW - 2 * RSH, /* output columns a block (128) */
+    RTMAX = 16          /* most thread rows a block (shared memory) */
 };
 
 template <int S, bool DOWN> struct rshape {
@@ -204,7 +206,8 @@ __device__ __forceinline__ void rows_box(const grid_level &L, const rconst &K, c
 }
 
 /* REGS registers a thread: 72 (no spills): 3 blocks of 8 thread rows an SM; 56 (a few
- * spills; HOMG_BOX_ROWS_REGS=56): 4. */
+ * spills; HOMG_BOX_ROWS_REGS=56, a benchmark knob): 4, yet slower (1024^2 0.2089 ms
+ * against 0.1923 with 8 thread rows). */
 template <int S, bool DOWN, int PE, int REGS>
 __global__ void __maxnreg__(REGS)
     rows_kernel(grid_level L, const float *__restrict__ u, const float *__restrict__ ec, const float *__restrict__ f,
@@ -234,12 +237,14 @@ double r_knob(const char *name, double dflt)
     return e && *e ? atof(e) : dflt;
 }
 
-/* Thread rows a block: HOMG_BOX_ROWS_T (default 8: 288 threads, boxes of 144 x 32),
- * at least enough for 4 output rows, at most RTMAX. */
+/* Thread rows a block: HOMG_BOX_ROWS_T (default 12: 432 threads, boxes of 144 x 48;
+ * 2 blocks an SM, 232 blocks down and 208 up at 1024^2), at least enough for 4 output
+ * rows, at most RTMAX.  On the H100 (h100.md, Session 11 twod) the 1024^2 solve took
+ * 0.1874 ms with 12, 0.1897 with 10, 0.1923 with 8, 0.2082 with 16. */
 template <int S, bool DOWN> int r_threads_y(void)
 {
     enum { HB = rshape<S, DOWN>::HB };
-    int t = (int)r_knob("HOMG_BOX_ROWS_T", 8);
+    int t = (int)r_knob("HOMG_BOX_ROWS_T", 12);
     const int least = (2 * HB + 4 + RR - 1) / RR;
     if (t < least)
         t = least;
@@ -263,14 +268,19 @@ int aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 
 } /* namespace */
 
-/* Off unless HOMG_BOX_ROWS_CELLS is set (a benchmark knob: levels of at least that many
- * cells), up to HOMG_BOX_ROWS_MAX (default 1024^2: larger levels stream from DRAM). */
+/* The row-block steps take float32 levels from HOMG_BOX_ROWS_CELLS (default 1024^2;
+ * 1e300: off) to HOMG_BOX_ROWS_MAX cells (default 1024^2: larger levels stream from
+ * DRAM, not measured with these steps).  On the H100 (h100.md, Session 11 twod) the
+ * 1024^2 steps took 12-14 us against the streamed steps' ~26, the 1024^2 solve 0.187 ms
+ * against 0.263; from 512^2 (instead of the owned steps there) changed nothing. */
+#define HOMG_BOX_ROWS_CELLS (1024.0 * 1024)
+
 int homg_rows_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs)
 {
     const double n = (double)L->nx * L->ny;
     if (L->nx % 4 || L->ny % 2 || sweeps < 1 || sweeps > 2)
         return 0;
-    if (n < r_knob("HOMG_BOX_ROWS_CELLS", 1e300) || n > r_knob("HOMG_BOX_ROWS_MAX", 1024.0 * 1024))
+    if (n < r_knob("HOMG_BOX_ROWS_CELLS", HOMG_BOX_ROWS_CELLS) || n > r_knob("HOMG_BOX_ROWS_MAX", 1024.0 * 1024))
         return 0;
     for (int k = 0; k < nptrs; k++)
         if (ptrs[k] && !aligned16(ptrs[k]))
