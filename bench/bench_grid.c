@@ -248,26 +248,30 @@ static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BO
 /* session 5's default (small 256-thread tiles up to 1024^2, no wide tile) and the
  * wide (1024-thread) tile up to other sizes than the default 512^2; the one-block
  * coarse levels from 64^2 */
-static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
-/* the streamed steps of grid_stream.cu (default from 1024^2): off (session 6's
+static const char *const s5_env[] = {
+    "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_STREAM_CELLS", "1e300", "HOMG_BOX_ROWS_CELLS", "1e300", NULL
+};
+/* the streamed steps of grid_stream.cu (default from 2048^2; 1024^2 takes grid_rows.cu's
+ * row-block steps, which these rows, as the older settings above, turn off): off (session 6's
  * tiles everywhere), from 2048^2, with chunks of at least 32 or 64 rows (fewer
  * re-read warm-up rows, fewer warps than a full wave), chunks for two waves, rows
  * loaded into registers two ahead instead of by cp.async six ahead , the half-sweeps
  * of a step two rows apart (sp2) */
-static const char *const tiles_env[] = { "HOMG_BOX_STREAM_CELLS", "1e300", NULL };
-static const char *const stream2048_env[] = { "HOMG_BOX_STREAM_CELLS", "4194304", NULL };
-static const char *const rows64_env[] = { "HOMG_BOX_STREAM_ROWS", "64", NULL };
-static const char *const waves2_env[] = { "HOMG_BOX_STREAM_WAVES", "2", NULL };
-static const char *const regs_env[] = { "HOMG_BOX_STREAM_ASYNC", "0", NULL };
-static const char *const sp2_env[] = { "HOMG_BOX_STREAM_SP", "2", NULL };
+static const char *const tiles_env[] = { "HOMG_BOX_STREAM_CELLS", "1e300", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
+static const char *const stream2048_env[] = { "HOMG_BOX_STREAM_CELLS", "4194304", "HOMG_BOX_ROWS_CELLS", "1e300",
+                                              NULL };
+static const char *const rows64_env[] = { "HOMG_BOX_STREAM_ROWS", "64", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
+static const char *const waves2_env[] = { "HOMG_BOX_STREAM_WAVES", "2", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
+static const char *const regs_env[] = { "HOMG_BOX_STREAM_ASYNC", "0", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
+static const char *const sp2_env[] = { "HOMG_BOX_STREAM_SP", "2", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
 /* other cycles: V(3,3), V(3,2), V(2,3) (sweeps of 3 take the tile kernels), V(1,1) */
 static const char *const v33_env[] = { "HOMG_BENCH_PRE", "3", "HOMG_BENCH_POST", "3", NULL };
 static const char *const v32_env[] = { "HOMG_BENCH_PRE", "3", "HOMG_BENCH_POST", "2", NULL };
 static const char *const v23_env[] = { "HOMG_BENCH_PRE", "2", "HOMG_BENCH_POST", "3", NULL };
 static const char *const v11_env[] = { "HOMG_BENCH_PRE", "1", "HOMG_BENCH_POST", "1", NULL };
-static const char *const rows32_env[] = { "HOMG_BOX_STREAM_ROWS", "32", NULL };
+static const char *const rows32_env[] = { "HOMG_BOX_STREAM_ROWS", "32", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
 static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
-static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", NULL };
+static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
 static const char *const block64_env[] = { "HOMG_BOX_BLOCK_CELLS", "4096", NULL };
 static const char *const no_pdl_env[] = { "HOMG_BOX_PDL", "0", NULL };
 static const char *const textbook_env[] = { "HOMG_BOX_FUSED_CELLS", "4194304", NULL };
@@ -280,8 +284,19 @@ static const char *const owned256_env[] = { "HOMG_BOX_OWNED_CELLS", "65536", NUL
 /* the exact coarsest solve folded into the down step above it (HOMG_BOX_EXACT_FOLD=1, off
  * by default: slower) */
 static const char *const fold_env[] = { "HOMG_BOX_EXACT_FOLD", "1", NULL };
-static const char *const owned1024_env[] = { "HOMG_BOX_OWNED_CELLS", "1048576", "HOMG_BOX_STREAM_CELLS", "4194304",
-                                             NULL };
+static const char *const owned1024_env[] = {
+    "HOMG_BOX_OWNED_CELLS", "1048576", "HOMG_BOX_STREAM_CELLS", "4194304", "HOMG_BOX_ROWS_CELLS", "1e300", NULL
+};
+/* the row-block steps of grid_rows.cu (default on the 1024^2 level, 12 thread rows a block):
+ * off (the streamed steps there, session 10's default), from 512^2 (instead of the owned
+ * steps there too), with 8, 10 or 16 thread rows a block, with 56 registers (4 blocks of 8
+ * thread rows an SM) instead of 72 */
+static const char *const rows_off_env[] = { "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
+static const char *const rows512_env[] = { "HOMG_BOX_ROWS_CELLS", "262144", NULL };
+static const char *const rows_t8_env[] = { "HOMG_BOX_ROWS_T", "8", NULL };
+static const char *const rows_t10_env[] = { "HOMG_BOX_ROWS_T", "10", NULL };
+static const char *const rows_t16_env[] = { "HOMG_BOX_ROWS_T", "16", NULL };
+static const char *const rows_r56_env[] = { "HOMG_BOX_ROWS_T", "8", "HOMG_BOX_ROWS_REGS", "56", NULL };
 
 #define MAX_ENV 8 /* variables a row sets */
 
@@ -593,6 +608,12 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v owned<=256^2", target, reps, owned256_env);
                 bench_env(ctx, p, &in, "fused-v owned<=1024^2", target, reps, owned1024_env);
                 bench_env(ctx, p, &in, "fused-v fold", target, reps, fold_env);
+                bench_env(ctx, p, &in, "fused-v rows-off", target, reps, rows_off_env);
+                bench_env(ctx, p, &in, "fused-v rows>=512^2", target, reps, rows512_env);
+                bench_env(ctx, p, &in, "fused-v rows T8", target, reps, rows_t8_env);
+                bench_env(ctx, p, &in, "fused-v rows T10", target, reps, rows_t10_env);
+                bench_env(ctx, p, &in, "fused-v rows T16", target, reps, rows_t16_env);
+                bench_env(ctx, p, &in, "fused-v rows r56", target, reps, rows_r56_env);
             }
             bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps, 0);
@@ -613,6 +634,8 @@ int main(int argc, char **argv)
                 { main_env, "fused, warm, main" },           { s5_env, "fused, warm, s5" },
                 { block64_env, "fused, warm, block64" },     { block128_env, "fused, warm, block128" },
                 { owned_off_env, "fused, warm, owned-off" }, { fold_env, "fused, warm, fold" },
+                { rows_off_env, "fused, warm, rows-off" },   { rows512_env, "fused, warm, rows>=512^2" },
+                { rows_t8_env, "fused, warm, rows T8" },     { rows_r56_env, "fused, warm, rows r56" },
             };
             for (size_t w = 0; w < sizeof warm_rows / sizeof warm_rows[0]; w++) {
                 char *old[MAX_ENV];

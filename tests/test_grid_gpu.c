@@ -78,6 +78,7 @@ static int mismatches;
 static int only_fused;  /* check_kernels: the fused steps alone (the "fused" group, for racecheck) */
 static int only_stream; /* check_kernels: the streamed fused steps alone (the "stream" group) */
 static int only_owned;  /* check_kernels: the owned-cell steps and smooth_restrict_exact alone (the "owned" group) */
+static int only_rows;   /* check_kernels: the row-block fused steps alone (the "rows" group) */
 static const grid_kernels *C(void) { return &homg_cpu_grid_kernels; }
 
 /* The one-block coarse levels (grid_coarse.cu) against their CPU composition, in
@@ -198,8 +199,29 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
      * tile 0: small, 1: big, 2: wide; 3, 4: the streamed float32 steps of
      * grid_stream.cu where the shape fits them, 3 with chunks of 6 rows, 4 with
      * the rows loaded into registers instead of by cp.async; 5: the owned-cell steps
-     * of grid_owned.cu, HOMG_BOX_OWNED_CELLS) */
-    for (int big = only_stream ? 3 : only_owned ? 5 : 0; big <= (only_stream ? 4 : 5); big++) {
+     * of grid_owned.cu, HOMG_BOX_OWNED_CELLS; 6, 7: the row-block float32 steps of
+     * grid_rows.cu where the shape fits them, 6 with the default thread rows a block,
+     * 7 with the fewest (2-4: boxes of 8-16 rows, many blocks) and 56 registers; the
+     * caller's HOMG_BOX_ROWS_* come back after) */
+    char *rows_env[3] = { NULL, NULL, NULL };
+    const char *rows_names[3] = { "HOMG_BOX_ROWS_CELLS", "HOMG_BOX_ROWS_MAX", "HOMG_BOX_ROWS_T" };
+    for (int k = 0; k < 3; k++)
+        rows_env[k] = getenv(rows_names[k]) ? strdup(getenv(rows_names[k])) : NULL;
+    for (int big = only_stream  ? 3
+                   : only_owned ? 5
+                   : only_rows  ? 6
+                                : 0;
+         big <= (only_stream  ? 4
+                 : only_owned ? 5
+                              : 7);
+         big++) {
+        setenv("HOMG_BOX_ROWS_CELLS", big >= 6 ? "0" : "1e300", 1);
+        setenv("HOMG_BOX_ROWS_MAX", "1e300", 1);
+        if (big == 7)
+            setenv("HOMG_BOX_ROWS_T", "1", 1);
+        else
+            unsetenv("HOMG_BOX_ROWS_T");
+        setenv("HOMG_BOX_ROWS_REGS", big == 7 ? "56" : "72", 1);
         setenv("HOMG_BOX_TILE_CELLS", big == 1 ? "0" : "1e300", 1);
         setenv("HOMG_BOX_WIDE_CELLS", big == 2 ? "1e300" : "0", 1);
         setenv("HOMG_BOX_OWNED_CELLS", big == 5 ? "1e300" : "0", 1);
@@ -226,12 +248,21 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
                 SAME(r, what);
             }
     }
+    for (int k = 0; k < 3; k++) {
+        if (rows_env[k])
+            setenv(rows_names[k], rows_env[k], 1);
+        else
+            unsetenv(rows_names[k]);
+        free(rows_env[k]);
+    }
+    unsetenv("HOMG_BOX_ROWS_REGS");
     /* smooth_restrict_exact (level next to the exact one): the down step and the exact
      * solve of fc in one launch on CUDA (grid_owned.cu, the last block solves) against the
      * CPU's two calls, every init and sweep count with one count (each launch must set it
      * back to 0); the coarse solution against the CPU's solve of the GPU's fc, since float
      * residuals differ by cancellation */
-    if (!only_stream && nx / 2 <= HOMG_COARSE_EXACT_MAX && ny / 2 <= HOMG_COARSE_EXACT_MAX && nx >= 2 && ny >= 2) {
+    if (!only_stream && !only_rows && nx / 2 <= HOMG_COARSE_EXACT_MAX && ny / 2 <= HOMG_COARSE_EXACT_MAX && nx >= 2 &&
+        ny >= 2) {
         const int ncx = nx / 2, ncy = ny / 2;
         const size_t len[3] = { (size_t)ncx * ncx, (size_t)ncy * ncy, (size_t)ncx * ncy };
         twin q[3], uc = twin_make(len[2], p, &rng, 1);
@@ -483,6 +514,21 @@ static void stream_steps_match_cpu(void **state)
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
         check_kernels(shapes[s][0], shapes[s][1], HOMG_FLOAT32, (int)(s + 1) & 1, 900 + 10 * s);
     only_fused = only_stream = 0;
+    assert_int_equal(mismatches, 0);
+}
+
+/* The row-block float32 steps alone (grid_rows.cu; small, for compute-sanitizer): one
+ * block, interior blocks (300 x 150: boxes of 144 x 32 fully inside), several blocks
+ * with a partial last one each way (1040 x 70), with and without face data. */
+static void rows_steps_match_cpu(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 8, 64 }, { 96, 80 }, { 300, 150 }, { 1040, 70 } };
+    mismatches = 0;
+    only_fused = only_rows = 1;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        check_kernels(shapes[s][0], shapes[s][1], HOMG_FLOAT32, (int)(s + 1) & 1, 1300 + 10 * s);
+    only_fused = only_rows = 0;
     assert_int_equal(mismatches, 0);
 }
 
@@ -1667,11 +1713,15 @@ int main(int argc, char **argv)
     const struct CMUnitTest stream[] = {
         cmocka_unit_test(stream_steps_match_cpu),
     };
+    const struct CMUnitTest rows[] = {
+        cmocka_unit_test(rows_steps_match_cpu),
+    };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(coarse_cycle_matches_cpu),
         cmocka_unit_test(coarse_cluster_matches_cpu),
         cmocka_unit_test(kernels_match_cpu),
         cmocka_unit_test(owned_steps_match_cpu),
+        cmocka_unit_test(rows_steps_match_cpu),
         cmocka_unit_test(homg_kernels_match_cpu),
         cmocka_unit_test(gpu_solve_equals_cpu_solve),
         cmocka_unit_test(graphs_are_reused),
@@ -1703,6 +1753,7 @@ int main(int argc, char **argv)
         HOMG_TEST_GROUP("owned", owned,
                         "the owned-cell steps and smooth_restrict_exact (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("stream", stream, "the streamed fused steps (memcheck, racecheck)"),
+        HOMG_TEST_GROUP("rows", rows, "the row-block fused steps (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("homg", homg, "HOMG's whole-grid kernels (memcheck, racecheck)"),
         HOMG_TEST_GROUP("gen", gen, "the general multigrid's kernel comparisons (racecheck, memcheck)"),
         HOMG_TEST_GROUP("operators", operators, "a grid under changing operators"),

@@ -53,6 +53,7 @@
 #include "core/pdl.cuh"
 #include "grid_owned.cuh"
 #include "grid_point.cuh"
+#include "grid_rows.cuh"
 #include "grid_stream.cuh"
 
 #include <stdlib.h>
@@ -378,6 +379,12 @@ static homg_status launch_down(kernel_exec *ex, const grid_level *L, const void 
     if (u == u_out)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "fused steps are out of place: u_in == u_out");
     const void *ptrs[4] = { init == HOMG_INIT_KEEP ? u : NULL, u_out, f, fc };
+    if (sizeof(T) == 4 && homg_rows_fits(L, sweeps, ptrs, 4)) { /* 1024^2 float32 levels: grid_rows.cu */
+        homg_rows_down(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)u, (float *)u_out, (const float *)f,
+                       (float *)fc, sweeps, init, (const float *)ec);
+        HOMG_CUDA_LAUNCHED(ex, "rows_kernel (down)");
+        return HOMG_OK;
+    }
     if (sizeof(T) == 4 && homg_stream_fits(L, sweeps, ptrs, 4)) { /* large float32 levels: grid_stream.cu */
         homg_stream_down(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)u, (float *)u_out, (const float *)f,
                          (float *)fc, sweeps, init, (const float *)ec);
@@ -411,6 +418,12 @@ static homg_status launch_up(kernel_exec *ex, const grid_level *L, const void *e
     if (u == u_out)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "fused steps are out of place: u_in == u_out");
     const void *ptrs[3] = { assign ? NULL : u, u_out, f };
+    if (sizeof(T) == 4 && homg_rows_fits(L, sweeps, ptrs, 3)) {
+        homg_rows_up(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)ec, (const float *)u, (float *)u_out,
+                     (const float *)f, sweeps, assign);
+        HOMG_CUDA_LAUNCHED(ex, "rows_kernel (up)");
+        return HOMG_OK;
+    }
     if (sizeof(T) == 4 && homg_stream_fits(L, sweeps, ptrs, 3)) {
         homg_stream_up(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)ec, (const float *)u, (float *)u_out,
                        (const float *)f, sweeps, assign);

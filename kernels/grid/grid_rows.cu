@@ -1,0 +1,312 @@
+/* grid_rows.cu -- the fused down and up steps on mid-size float32 levels (around
+ * 1024^2, where the arrays sit in L2) as row blocks (issue 12; the same kernel-table
+ * entries as grid_fused.cu, whose CPU twins are kernels/grid/grid.c's
+ * cpu_smooth_restrict / cpu_prolong_smooth).
+ *
+ * Why: the streamed steps (grid_stream.cu) march each warp up a chunk of rows, one
+ * dependent step a row; at 1024^2 a chunk is 6 rows plus 10 warm-up rows, and the
+ * steps took ~26 us each (h100.md, session 10).  Here a block holds a whole box of
+ * 144 x 4T cells at once (temporal blocking, no march): thread (tx, ty) owns a float4
+ * of columns on RR = 4 consecutive rows in registers, f too; the box lives in shared
+ * memory for the neighbours of other threads; a half-sweep is one pass over the
+ * thread's cells of that colour and one barrier.  Only the box's outermost cells stay
+ * put (the edge threads' four columns, the first and last row); wrong values creep
+ * in one cell a half-sweep, so the output is the box less RSH = 8 columns and HB rows
+ * each side (HB >= 2S + 1 down, >= 2S up, even so row pairs restrict inside a
+ * thread).  A half-sweep writes only cells of its colour and reads only the other
+ * colour, so reads and writes never meet between barriers.  On the H100 (h100.md,
+ * Session 11 twod; ncu, L2 warm) the 1024^2 down and up steps took 13.9 and 13.0 us
+ * (8 thread rows) against ~26 each streamed.
+ *
+ * Results equal grid_fused.cu's to float rounding: the same per-cell formulas in
+ * the same order as grid_stream.cu's (interior cells), the residual from neighbour
+ * differences, pairs summed as there. */
+#include "core/pdl.cuh"
+#include "grid_point.cuh"
+#include "grid_rows.cuh"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+namespace
+{
+
+enum {
+    RX = 36,            /* threads a box row: 36 float4 = 144 columns */
+    RR = 4,             /* rows a thread (even: row pairs restrict in one thread) */
+    RSH = 8,            /* x halo: >= 4 (the edge threads' columns) + 2S for S <= 2 */
+    RW = 4 * RX,        /* box width */
+    ROW = RW - 2 * RSH, /* output columns a block (128) */
+    RTMAX = 16          /* most thread rows a block (shared memory) */
+};
+
+template <int S, bool DOWN> struct rshape {
+    enum { H = DOWN ? 2 * S + 1 : 2 * S, HB = H + (H & 1) };
+};
+
+struct rconst {
+    float ih2, lam, idiag, id1, id2;
+};
+
+/* s_cell of grid_stream.cu: rhs and inverse diagonal corrected at the domain edge. */
+__device__ __forceinline__ float r_cell(const grid_level &L, const rconst &K, float f, float xl, float xr, float yd,
+                                        float yu, int gi, int gj)
+{
+    float rhs = f + K.ih2 * ((xl + xr) + (yd + yu));
+    float id = K.idiag;
+    const int e = homg_edges_touched(gi, gj, L.nx, L.ny);
+    if (e) {
+        rhs += (float)bterm_at<float>(L, gi, gj);
+        id = e == 1 ? K.id1 : e == 2 ? K.id2 : (float)(1.0 / ((4 + e) * L.inv_h2 + L.lambda));
+    }
+    return rhs * id;
+}
+
+/* s_res1 of grid_stream.cu: f + bterm - A u of one cell on or near the domain edge. */
+__device__ __forceinline__ float r_res1(const grid_level &L, const rconst &K, float f, float c, float xl, float xr,
+                                        float yd, float yu, int gi, int gj)
+{
+    if (!homg_edges_touched(gi, gj, L.nx, L.ny))
+        return f + K.ih2 * (((xl - c) + (xr - c)) + ((yd - c) + (yu - c))) - K.lam * c;
+    const float dd = (gi > 0 ? xl - c : -2 * c) + (gi < L.nx - 1 ? xr - c : -2 * c) + (gj > 0 ? yd - c : -2 * c) +
+                     (gj < L.ny - 1 ? yu - c : -2 * c);
+    return f + K.ih2 * dd - K.lam * c + (float)bterm_at<float>(L, gi, gj);
+}
+
+/* The residual of a thread's four cells on row gj (me; d, u: rows gj - 1, gj + 1; l, r:
+ * the cells left and right), summed in x pairs, as s_residual_pairs. */
+template <bool EDGE>
+__device__ __forceinline__ float2 r_residual_pairs(const grid_level &L, const rconst &K, const float4 &me,
+                                                   const float4 &d, const float4 &u, const float4 &f, float l, float r,
+                                                   int gi0, int gj)
+{
+    if (!EDGE) {
+        const float ih2 = K.ih2, lam = K.lam;
+        const float r0 = f.x + ih2 * (((l - me.x) + (me.y - me.x)) + ((d.x - me.x) + (u.x - me.x))) - lam * me.x;
+        const float r1 = f.y + ih2 * (((me.x - me.y) + (me.z - me.y)) + ((d.y - me.y) + (u.y - me.y))) - lam * me.y;
+        const float r2 = f.z + ih2 * (((me.y - me.z) + (me.w - me.z)) + ((d.z - me.z) + (u.z - me.z))) - lam * me.z;
+        const float r3 = f.w + ih2 * (((me.z - me.w) + (r - me.w)) + ((d.w - me.w) + (u.w - me.w))) - lam * me.w;
+        return make_float2(r0 + r1, r2 + r3);
+    }
+    const float r0 = r_res1(L, K, f.x, me.x, l, me.y, d.x, u.x, gi0, gj);
+    const float r1 = r_res1(L, K, f.y, me.y, me.x, me.z, d.y, u.y, gi0 + 1, gj);
+    const float r2 = r_res1(L, K, f.z, me.z, me.y, me.w, d.z, u.z, gi0 + 2, gj);
+    const float r3 = r_res1(L, K, f.w, me.w, me.z, r, d.w, u.w, gi0 + 3, gj);
+    return make_float2(r0 + r1, r2 + r3);
+}
+
+/* One block's box: PE 0: u (or 0 where u is NULL), 1: P ec, 2: u + P ec; S sweeps;
+ * DOWN: then the residual restricted into fc.  EDGE: the box touches or passes the
+ * domain's edge (per-cell tests; zeros outside, never updated). */
+template <int S, bool DOWN, int PE, bool EDGE>
+__device__ __forceinline__ void rows_box(const grid_level &L, const rconst &K, const float *__restrict__ u,
+                                         const float *__restrict__ ec, const float *__restrict__ f,
+                                         float *__restrict__ u_out, float *__restrict__ fc, float *su, int x0, int y0,
+                                         int BH)
+{
+    enum { HB = rshape<S, DOWN>::HB };
+    const int tx = threadIdx.x, ty = threadIdx.y, T = blockDim.y;
+    const int gi0 = x0 + 4 * tx, gjb = y0 + RR * ty, b0 = RR * ty; /* gjb even */
+    const bool col = !EDGE || (gi0 >= 0 && gi0 < L.nx);
+    const bool upd = col && tx > 0 && tx < RX - 1;
+    const int ncx = L.nx / 2, ncy = L.ny / 2;
+    float4 U[RR], F[RR];
+#pragma unroll
+    for (int r = 0; r < RR; r++) {
+        const int gj = gjb + r;
+        U[r] = F[r] = make_float4(0.f, 0.f, 0.f, 0.f);
+        if (col && (!EDGE || (gj >= 0 && gj < L.ny))) {
+            const size_t g = (size_t)gj * L.nx + gi0;
+            F[r] = __ldg((const float4 *)(f + g));
+            if (PE != 1 && u)
+                U[r] = __ldg((const float4 *)(u + g));
+            if (PE) {
+                float p[4];
+#pragma unroll
+                for (int m = 0; m < 4; m++)
+                    p[m] = prolong_t<float>(ec, gi0 + m, gj, ncx, ncy);
+                if (PE == 1)
+                    U[r] = make_float4(p[0], p[1], p[2], p[3]);
+                else
+                    U[r] = make_float4(U[r].x + p[0], U[r].y + p[1], U[r].z + p[2], U[r].w + p[3]);
+            }
+        }
+        *(float4 *)(su + (b0 + r) * RW + 4 * tx) = U[r];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int s = 1; s <= 2 * S; s++) {
+        const int c = (s - 1) & 1;
+#pragma unroll
+        for (int r = 0; r < RR; r++) {
+            const int gj = gjb + r, k = (b0 + r) * RW + 4 * tx;
+            if (!upd || (r == 0 && ty == 0) || (r == RR - 1 && ty == T - 1))
+                continue; /* the box's outermost cells stay */
+            if (EDGE && (gj < 0 || gj >= L.ny))
+                continue;
+            float4 &me = U[r];
+            const bool even = ((c + r) & 1) == 0; /* compile time: cells x, z have colour c */
+            /* neighbour rows: this thread's registers, or the rows beside in shared memory
+             * (only the other colour's cells: those are not written in this half-sweep) */
+            float dA, dB, uA, uB;
+            if (even) {
+                dA = r > 0 ? U[r > 0 ? r - 1 : 0].x : su[k - RW];
+                dB = r > 0 ? U[r > 0 ? r - 1 : 0].z : su[k - RW + 2];
+                uA = r < RR - 1 ? U[r < RR - 1 ? r + 1 : 0].x : su[k + RW];
+                uB = r < RR - 1 ? U[r < RR - 1 ? r + 1 : 0].z : su[k + RW + 2];
+                const float l = su[k - 1];
+                if (!EDGE) {
+                    me.x = (F[r].x + K.ih2 * ((l + me.y) + (dA + uA))) * K.idiag;
+                    me.z = (F[r].z + K.ih2 * ((me.y + me.w) + (dB + uB))) * K.idiag;
+                } else {
+                    me.x = r_cell(L, K, F[r].x, l, me.y, dA, uA, gi0, gj);
+                    me.z = r_cell(L, K, F[r].z, me.y, me.w, dB, uB, gi0 + 2, gj);
+                }
+                su[k] = me.x;
+                su[k + 2] = me.z;
+            } else {
+                dA = r > 0 ? U[r > 0 ? r - 1 : 0].y : su[k - RW + 1];
+                dB = r > 0 ? U[r > 0 ? r - 1 : 0].w : su[k - RW + 3];
+                uA = r < RR - 1 ? U[r < RR - 1 ? r + 1 : 0].y : su[k + RW + 1];
+                uB = r < RR - 1 ? U[r < RR - 1 ? r + 1 : 0].w : su[k + RW + 3];
+                const float rr = su[k + 4];
+                if (!EDGE) {
+                    me.y = (F[r].y + K.ih2 * ((me.x + me.z) + (dA + uA))) * K.idiag;
+                    me.w = (F[r].w + K.ih2 * ((me.z + rr) + (dB + uB))) * K.idiag;
+                } else {
+                    me.y = r_cell(L, K, F[r].y, me.x, me.z, dA, uA, gi0 + 1, gj);
+                    me.w = r_cell(L, K, F[r].w, me.z, rr, dB, uB, gi0 + 3, gj);
+                }
+                su[k + 1] = me.y;
+                su[k + 3] = me.w;
+            }
+        }
+        __syncthreads();
+    }
+    /* the output: columns [RSH, RW - RSH), rows [HB, BH - HB) of the box, in the domain */
+    const bool ocol = col && tx >= RSH / 4 && tx < RX - RSH / 4;
+    float2 rpair = make_float2(0.f, 0.f);
+#pragma unroll
+    for (int r = 0; r < RR; r++) {
+        const int gj = gjb + r, b = b0 + r, k = b * RW + 4 * tx;
+        if (!ocol || b < HB || b >= BH - HB || (EDGE && gj >= L.ny))
+            continue;
+        *(float4 *)(u_out + (size_t)gj * L.nx + gi0) = U[r];
+        if (DOWN) {
+            const float4 d = r > 0 ? U[r > 0 ? r - 1 : 0] : *(const float4 *)(su + k - RW);
+            const float4 uu = r < RR - 1 ? U[r < RR - 1 ? r + 1 : 0] : *(const float4 *)(su + k + RW);
+            const float2 pr = r_residual_pairs<EDGE>(L, K, U[r], d, uu, F[r], su[k - 1], su[k + 4], gi0, gj);
+            if ((r & 1) == 0)
+                rpair = pr;
+            else
+                *(float2 *)(fc + (size_t)(gj >> 1) * ncx + (gi0 >> 1)) =
+                    make_float2(0.25f * (rpair.x + pr.x), 0.25f * (rpair.y + pr.y));
+        }
+    }
+}
+
+/* REGS registers a thread: 72 (no spills): 3 blocks of 8 thread rows an SM; 56 (a few
+ * spills; HOMG_BOX_ROWS_REGS=56, a benchmark knob): 4, yet slower (1024^2 0.2089 ms
+ * against 0.1923 with 8 thread rows). */
+template <int S, bool DOWN, int PE, int REGS>
+__global__ void __maxnreg__(REGS)
+    rows_kernel(grid_level L, const float *__restrict__ u, const float *__restrict__ ec, const float *__restrict__ f,
+                float *__restrict__ u_out, float *__restrict__ fc)
+{
+    enum { HB = rshape<S, DOWN>::HB };
+    __shared__ __align__(16) float su[RR * RTMAX * RW];
+    const int BH = RR * blockDim.y, OH = BH - 2 * HB;
+    const int x0 = blockIdx.x * ROW - RSH, y0 = blockIdx.y * OH - HB;
+    const bool interior = x0 >= 1 && y0 >= 1 && x0 + RW <= L.nx - 1 && y0 + BH <= L.ny - 1;
+    rconst K;
+    K.ih2 = (float)L.inv_h2;
+    K.lam = (float)L.lambda;
+    K.idiag = (float)(1.0 / (4 * L.inv_h2 + L.lambda));
+    K.id1 = (float)(1.0 / (5 * L.inv_h2 + L.lambda));
+    K.id2 = (float)(1.0 / (6 * L.inv_h2 + L.lambda));
+    homg_pdl_wait();
+    if (interior)
+        rows_box<S, DOWN, PE, false>(L, K, u, ec, f, u_out, fc, su, x0, y0, BH);
+    else
+        rows_box<S, DOWN, PE, true>(L, K, u, ec, f, u_out, fc, su, x0, y0, BH);
+}
+
+double r_knob(const char *name, double dflt)
+{
+    const char *e = getenv(name);
+    return e && *e ? atof(e) : dflt;
+}
+
+/* Thread rows a block: HOMG_BOX_ROWS_T (default 12: 432 threads, boxes of 144 x 48;
+ * 2 blocks an SM, 232 blocks down and 208 up at 1024^2), at least enough for 4 output
+ * rows, at most RTMAX.  On the H100 (h100.md, Session 11 twod) the 1024^2 solve took
+ * 0.1874 ms with 12, 0.1897 with 10, 0.1923 with 8, 0.2082 with 16. */
+template <int S, bool DOWN> int r_threads_y(void)
+{
+    enum { HB = rshape<S, DOWN>::HB };
+    int t = (int)r_knob("HOMG_BOX_ROWS_T", 12);
+    const int least = (2 * HB + 4 + RR - 1) / RR;
+    if (t < least)
+        t = least;
+    return t > RTMAX ? RTMAX : t;
+}
+
+template <int S, bool DOWN, int PE>
+void r_launch(cudaStream_t st, int pdl, const grid_level *L, const float *u, const float *ec, const float *f,
+              float *u_out, float *fc)
+{
+    enum { HB = rshape<S, DOWN>::HB };
+    const int t = r_threads_y<S, DOWN>(), oh = RR * t - 2 * HB;
+    const dim3 grid((L->nx + ROW - 1) / ROW, (L->ny + oh - 1) / oh);
+    if (r_knob("HOMG_BOX_ROWS_REGS", 72) == 56)
+        homg_pdl_launch(st, grid, dim3(RX, t), pdl, rows_kernel<S, DOWN, PE, 56>, *L, u, ec, f, u_out, fc);
+    else
+        homg_pdl_launch(st, grid, dim3(RX, t), pdl, rows_kernel<S, DOWN, PE, 72>, *L, u, ec, f, u_out, fc);
+}
+
+int aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
+
+} /* namespace */
+
+/* The row-block steps take float32 levels from HOMG_BOX_ROWS_CELLS (default 1024^2;
+ * 1e300: off) to HOMG_BOX_ROWS_MAX cells (default 1024^2: larger levels stream from
+ * DRAM, not measured with these steps).  On the H100 (h100.md, Session 11 twod) the
+ * 1024^2 steps took 12-14 us against the streamed steps' ~26, the 1024^2 solve 0.187 ms
+ * against 0.263; from 512^2 (instead of the owned steps there) changed nothing. */
+#define HOMG_BOX_ROWS_CELLS (1024.0 * 1024)
+
+int homg_rows_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs)
+{
+    const double n = (double)L->nx * L->ny;
+    if (L->nx % 4 || L->ny % 2 || sweeps < 1 || sweeps > 2)
+        return 0;
+    if (n < r_knob("HOMG_BOX_ROWS_CELLS", HOMG_BOX_ROWS_CELLS) || n > r_knob("HOMG_BOX_ROWS_MAX", 1024.0 * 1024))
+        return 0;
+    for (int k = 0; k < nptrs; k++)
+        if (ptrs[k] && !aligned16(ptrs[k]))
+            return 0;
+    return 1;
+}
+
+void homg_rows_down(cudaStream_t st, int pdl, const grid_level *L, const float *u_in, float *u_out, const float *f,
+                    float *fc, int sweeps, int init, const float *ec)
+{
+    const float *u = init == HOMG_INIT_KEEP ? u_in : NULL;
+    if (init == HOMG_INIT_PROLONG)
+        sweeps == 1 ? r_launch<1, true, 1>(st, pdl, L, u, ec, f, u_out, fc)
+                    : r_launch<2, true, 1>(st, pdl, L, u, ec, f, u_out, fc);
+    else
+        sweeps == 1 ? r_launch<1, true, 0>(st, pdl, L, u, ec, f, u_out, fc)
+                    : r_launch<2, true, 0>(st, pdl, L, u, ec, f, u_out, fc);
+}
+
+void homg_rows_up(cudaStream_t st, int pdl, const grid_level *L, const float *ec, const float *u_in, float *u_out,
+                  const float *f, int sweeps, int assign)
+{
+    if (assign)
+        sweeps == 1 ? r_launch<1, false, 1>(st, pdl, L, u_in, ec, f, u_out, NULL)
+                    : r_launch<2, false, 1>(st, pdl, L, u_in, ec, f, u_out, NULL);
+    else
+        sweeps == 1 ? r_launch<1, false, 2>(st, pdl, L, u_in, ec, f, u_out, NULL)
+                    : r_launch<2, false, 2>(st, pdl, L, u_in, ec, f, u_out, NULL);
+}
