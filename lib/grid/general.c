@@ -28,10 +28,12 @@
  * level 1 in its own x and b (split1_of); a cold solve's f is split by the finest pass from
  * zero, and a quiet solve's cycles before its last leave u split (H100 2026-11-27, each off
  * alone: 256^3 +82, +24, +51 us, 512^3 +0.78, +0.13, +0.45 ms; bench/results/h100_cube.md
- * "Session 10 cube9").  A plain V-cycle of the default V(2,2) takes its sweeps per level and
- * cycle from a plan (HOMG_CUBE_SCHED_DEFAULT; cycle_sweeps): V(3,3) on level 1, V(1,2) on the
- * finest after the first cycle (tools/dev/cube_schedules.c, bench/results/cpu_cube_schedules.md
- * "Session 11").
+ * "Session 10 cube9").  A plain V-cycle of the default V(2,2) takes its sweeps per level from a
+ * plan (HOMG_CUBE_SCHED_DEFAULT "12,32,22"; cycle_sweeps): V(1,2) on the finest, V(3,2) on level
+ * 1, V(2,2) below -- the coarse correction, not the finest smoother, limits the cycle (CPU
+ * tools/dev/cube_schedules.c, bench/results/cpu_cube_schedules.md; H100 2026-11-27, 3 cycles
+ * either way, error 6.5e-5 / 6.9e-5 / 5.7e-5: 0.329 -> 0.321, 1.728 -> 1.454, 11.76 -> 9.91 ms at
+ * 128^3 / 256^3 / 512^3, bench/results/h100_cube.md "Session 11 cube10").
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
@@ -65,7 +67,7 @@
 #define HOMG_GEN_RESTART_F64    50
 
 /* plain V-cycles' sweeps (schedule_env, cycle_sweeps) */
-#define HOMG_CUBE_SCHED_DEFAULT "22,33,22;12,33,22"
+#define HOMG_CUBE_SCHED_DEFAULT "12,32,22"
 
 /* One lane's work arrays: the right-hand sides of a solve run HOMG_EXEC_LANES at a
  * time side by side on CUDA (kernels.h: memory fork/lane/join), each lane with
