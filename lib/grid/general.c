@@ -634,7 +634,7 @@ typedef struct gen_cycle {
     int keep;        /* split: u stays split (a quiet solve's cycle before its last): no natural copy */
     float *nat;      /* split: the last half-sweep also writes u here, naturally (correct_and_sweep) */
     int nat_done;    /* it did */
-    int planned;     /* a plain V-cycle of desc V(2,2) whose sweeps come from G->plan (plain_cycle) */
+    int planned;     /* its sweeps from G->plan (plain_cycle, cycle_sweeps) */
     int later;       /* not the solve's first cycle (plan's second row) */
 } gen_cycle;
 
@@ -879,8 +879,9 @@ static int level_sweeps(const homg_grid *g, int l, int post)
     return post ? g->desc.post : g->desc.pre;
 }
 
-/* Level l's sweeps in cycle c: the plan's where c is planned (a plain V-cycle of the default
- * V(2,2): HOMG_CUBE_SCHED, schedule_env), else level_sweeps'. */
+/* Level l's sweeps in cycle c: the plan's where c is planned (plain_cycle: a plain V-cycle of a
+ * V-cycle solve with the default V(2,2); HOMG_CUBE_SCHED, schedule_env; HOMG_GEN_SMALL_SWEEPS does
+ * not apply there), else level_sweeps'. */
 static int cycle_sweeps(const gen_cycle *c, int l, int post)
 {
     return c->planned ? c->g->gen->plan[c->later][l][post] : level_sweeps(c->g, l, post);
