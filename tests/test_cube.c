@@ -302,6 +302,60 @@ static void block_twin_matches_steps(void **state)
     }
 }
 
+/* Plain V-cycles' sweeps from HOMG_CUBE_SCHED (lib/grid/general.c parse_plan, cycle_sweeps):
+ * "0", V(2,2) on every level written out ("22", "22;22") and strings that are no plan ("2x",
+ * "22,", "", "22;", "22;1") run session 10's schedule (desc.pre / post on every level) bit for
+ * bit; the default equals its own string written out, differs from "0" and converges in no more
+ * cycles; "11" takes 4 launches fewer a cycle on each level run step by step (pre, restriction
+ * and prolongation, half-sweep instead of pre, 2 half-sweeps, restriction, prolongation, 3
+ * half-sweeps; 32^3: 32^3 and 16^3, the block from 8^3 one launch either way). */
+static void schedules_plan(void **state)
+{
+    static const char *const plan[] = { "0", "22", "22;22", "2x", "22,", "", "22;", "22;1", NULL, "12,32,22", "11" };
+    enum { PLANS = sizeof plan / sizeof plan[0], DEFAULT = 8, ELEVEN = 10 };
+    grid_case *c = grid_case_new(32, 32, 32, 1, 41);
+    const size_t n = grid_case_cells(c);
+    double *u[PLANS], *w = (double *)malloc(n * sizeof(double)), res[2];
+    homg_solve_info quiet[PLANS], tol[2];
+    homg_solve_desc sd;
+    (void)state;
+    c->d.method = HOMG_METHOD_VCYCLE;
+    c->d.precision = HOMG_FLOAT32;
+    for (int k = 0; k < PLANS; k++) {
+        u[k] = (double *)malloc(n * sizeof(double));
+        if (plan[k])
+            setenv("HOMG_CUBE_SCHED", plan[k], 1);
+        memset(&sd, 0, sizeof sd); /* quiet: 3 cycles from zero */
+        sd.max_cycles = 3;
+        sd.no_history = 1;
+        assert_int_equal(grid_case_solve(cpu, c, &sd, u[k], &quiet[k], NULL, NULL), HOMG_OK);
+        if (k == 0 || k == DEFAULT) { /* to the tolerance */
+            memset(&sd, 0, sizeof sd);
+            sd.tol = 1e-5;
+            assert_int_equal(grid_case_solve(cpu, c, &sd, w, &tol[k != 0], NULL, NULL), HOMG_OK);
+            res[k != 0] = grid_case_residual(c, w, 0);
+        }
+        unsetenv("HOMG_CUBE_SCHED");
+    }
+    printf(
+        "  32^3: 3 cycles, launches %ld (\"0\"), %ld (default), %ld (\"11\"); to 1e-5: \"0\" %d cycles %.2e, default "
+        "%d cycles %.2e\n",
+        quiet[0].launches, quiet[DEFAULT].launches, quiet[ELEVEN].launches, tol[0].cycles, res[0], tol[1].cycles,
+        res[1]);
+    for (int k = 1; k < DEFAULT; k++) {
+        assert_memory_equal(u[k], u[0], n * sizeof(double));
+        assert_int_equal(quiet[k].launches, quiet[0].launches);
+    }
+    assert_memory_equal(u[DEFAULT + 1], u[DEFAULT], n * sizeof(double));
+    assert_true(homg_rel_diff(u[DEFAULT], u[0], n) > 0.0);
+    assert_true(tol[1].converged && res[1] < 3e-5 && tol[1].cycles <= tol[0].cycles);
+    assert_int_equal(quiet[0].launches - quiet[ELEVEN].launches, 4 * 3 * 2);
+    for (int k = 0; k < PLANS; k++)
+        free(u[k]);
+    free(w);
+    grid_case_free(c);
+}
+
 /* CPU solves with the coarse levels as the cube block (the default, from 8^3; and from
  * 16^3, HOMG_CUBE_BLOCK_CELLS=4096) equal those with a launch per step
  * (HOMG_CUBE_BLOCK_CELLS=0) bit for bit, plain cycles and CG, one launch for the 9 (17)
@@ -340,7 +394,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_match_gen),  cmocka_unit_test(levels_taken),
         cmocka_unit_test(solves_match_gen),   cmocka_unit_test(block_twin_matches_steps),
-        cmocka_unit_test(block_solves_match),
+        cmocka_unit_test(block_solves_match), cmocka_unit_test(schedules_plan),
     };
     return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

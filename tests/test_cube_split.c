@@ -9,7 +9,9 @@
  * level 1 split too (the default where it fits) or not (HOMG_CUBE_SPLIT1=0: fewer bytes with it);
  * the kernels with the level below split (cs) against the natural ones after unsplitting; the pass
  * from zero splitting f on the way (fn; a cold solve's default) or not (HOMG_CUBE_FOLD=0); a quiet
- * solve (tol 0, no history) whose cycles before the last leave u split (or not: HOMG_CUBE_KEEP=0). */
+ * solve (tol 0, no history) whose cycles before the last leave u split (or not: HOMG_CUBE_KEEP=0);
+ * the plain V-cycles' sweeps per level and cycle (HOMG_CUBE_SCHED: the default plan, session 10's
+ * V(2,2) everywhere "0", and one with 3 sweeps in the cube block and 1 on the finest). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -154,12 +156,14 @@ static void solves_match_natural(void **state)
                                           { "HOMG_CUBE_OMEGA", "1" },
                                           { "HOMG_CUBE_SPLIT1", "0" },
                                           { "HOMG_CUBE_FOLD", "0" },
-                                          { "HOMG_CUBE_KEEP", "0" } };
+                                          { "HOMG_CUBE_KEEP", "0" },
+                                          { "HOMG_CUBE_SCHED", "0" },
+                                          { "HOMG_CUBE_SCHED", "21,13;12,33" } };
     double bytes_split1 = 0; /* the default's traffic on this box (e 0), against HOMG_CUBE_SPLIT1=0's (e 3) */
     double bytes_keep = 0;   /* the default's quiet solve's (e 0), against HOMG_CUBE_KEEP=0's (e 5) */
     (void)state;
     for (int t = 0; t < 8; t++)
-        for (int e = 0; e < 6; e++) {
+        for (int e = 0; e < 8; e++) {
             grid_case *c = grid_case_new(dims[t / 2][0], dims[t / 2][1], dims[t / 2][2], 1, 17 + t);
             const size_t n = grid_case_cells(c);
             double *u[2] = { (double *)malloc(n * sizeof(double)), (double *)malloc(n * sizeof(double)) };
@@ -194,10 +198,10 @@ static void solves_match_natural(void **state)
             }
             if (env[e][0])
                 unsetenv(env[e][0]);
-            printf("  %d x %d x %d%s%s%s: cycles %d / %d, warm %d / %d (split / natural), u %s\n", c->d.nx, c->d.ny,
+            printf("  %d x %d x %d%s%s%s%s%s: cycles %d / %d, warm %d / %d (split / natural), u %s\n", c->d.nx, c->d.ny,
                    c->d.nz, t & 1 ? " (Neumann, lambda)" : "", env[e][0] ? ", " : "", env[e][0] ? env[e][0] : "",
-                   info[1].cycles, info[0].cycles, warm[1].cycles, warm[0].cycles,
-                   memcmp(u[0], u[1], n * sizeof(double)) ? "DIFFERS" : "the same");
+                   env[e][0] ? "=" : "", env[e][0] ? env[e][1] : "", info[1].cycles, info[0].cycles, warm[1].cycles,
+                   warm[0].cycles, memcmp(u[0], u[1], n * sizeof(double)) ? "DIFFERS" : "the same");
             /* the split ran where the finest level splits: two launches more warm (f, u), cold one (f) with
              * HOMG_CUBE_FOLD=0, else none (the pass from zero splits f) */
             assert_int_equal(info[1].launches - info[0].launches, c->d.nx % 8 == 0 && e == 4);

@@ -28,7 +28,12 @@
  * level 1 in its own x and b (split1_of); a cold solve's f is split by the finest pass from
  * zero, and a quiet solve's cycles before its last leave u split (H100 2026-11-27, each off
  * alone: 256^3 +82, +24, +51 us, 512^3 +0.78, +0.13, +0.45 ms; bench/results/h100_cube.md
- * "Session 10 cube9").
+ * "Session 10 cube9").  A plain V-cycle of the default V(2,2) takes its sweeps per level from a
+ * plan (HOMG_CUBE_SCHED_DEFAULT "12,32,22"; cycle_sweeps): V(1,2) on the finest, V(3,2) on level
+ * 1, V(2,2) below -- the coarse correction, not the finest smoother, limits the cycle (CPU
+ * tools/dev/cube_schedules.c, bench/results/cpu_cube_schedules.md; H100 2026-11-27, 3 cycles
+ * either way, error 6.5e-5 / 6.9e-5 / 5.7e-5: 0.329 -> 0.321, 1.728 -> 1.454, 11.76 -> 9.91 ms at
+ * 128^3 / 256^3 / 512^3, bench/results/h100_cube.md "Session 11 cube10").
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
@@ -61,6 +66,9 @@
 #define HOMG_GEN_RESTART_F32    10
 #define HOMG_GEN_RESTART_F64    50
 
+/* plain V-cycles' sweeps (schedule_env, cycle_sweeps) */
+#define HOMG_CUBE_SCHED_DEFAULT "12,32,22"
+
 /* One lane's work arrays: the right-hand sides of a solve run HOMG_EXEC_LANES at a
  * time side by side on CUDA (kernels.h: memory fork/lane/join), each lane with
  * its own vectors, coarse levels' x and b, two-pass vectors and weights, scalars,
@@ -91,6 +99,9 @@ struct grid_general {
     int split1;          /* ... and level 1 (HOMG_CUBE_SPLIT1, split1_of) */
     int fold;            /* a cold solve splits f in the finest level's pass from zero (HOMG_CUBE_FOLD, split_start) */
     int keep;            /* a quiet solve's cycles before its last leave u split (HOMG_CUBE_KEEP, runs_iterate) */
+    int planned;         /* plain V-cycles take their sweeps from plan (HOMG_CUBE_SCHED, cycle_sweeps) */
+    /* plan[later cycle][level][way up]: sweeps */
+    unsigned char plan[2][HOMG_GEN_MAX_LEVELS][2];
     int blk;             /* first level of block_vcycle (0: none) */
     int cblk;            /* first level of the cube block (cube_block_cycle; 0: none) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
@@ -435,6 +446,42 @@ static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *o
     L->lam0 = op->lambda; /* rounded where used, after the walls are added (as setup_fine does) */
 }
 
+/* One cycle's "PQ,PQ,...": V(P, Q) on level 0, 1, ... (digits 1-9; the last pair repeats down to
+ * the coarsest) into p; the rest of s, or NULL where it is not one. */
+static const char *parse_cycle_plan(const char *s, unsigned char p[HOMG_GEN_MAX_LEVELS][2])
+{
+    int l = 0;
+    for (;;) {
+        if (l == HOMG_GEN_MAX_LEVELS || s[0] < '1' || s[0] > '9' || s[1] < '1' || s[1] > '9')
+            return NULL;
+        p[l][0] = (unsigned char)(s[0] - '0');
+        p[l][1] = (unsigned char)(s[1] - '0');
+        l++;
+        s += 2;
+        if (*s != ',')
+            break;
+        s++;
+    }
+    for (; l < HOMG_GEN_MAX_LEVELS; l++)
+        memcpy(p[l], p[l - 1], 2);
+    return s;
+}
+
+/* "first;later" (parse_cycle_plan each; one alone: every cycle's) into plan; 0 where s is
+ * anything else ("0": no plan). */
+static int parse_plan(const char *s, unsigned char plan[2][HOMG_GEN_MAX_LEVELS][2])
+{
+    const char *e = parse_cycle_plan(s, plan[0]);
+    if (e && *e == '\0') {
+        memcpy(plan[1], plan[0], sizeof plan[0]);
+        return 1;
+    }
+    if (!e || *e != ';')
+        return 0;
+    e = parse_cycle_plan(e + 1, plan[1]);
+    return e && *e == '\0';
+}
+
 /* Builds every level on the device from the operator: the finest stores no
  * coefficients when sigma and lambda are constant, coarse levels of a uniform
  * flag-free level none where they are uniform too (gen_kernels.h). */
@@ -447,7 +494,8 @@ static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *o
  * CG needs; session 7's plain default), HOMG_CUBE_SPLIT=0 the finest level in the natural
  * layout (split_of), HOMG_CUBE_SPLIT1=0 level 1 in the natural layout (split1_of),
  * HOMG_CUBE_FOLD=0 a cold solve's f split by a pass of its own (split_start), HOMG_CUBE_KEEP=0 every
- * plain cycle of a quiet solve also writes u naturally (runs_iterate). */
+ * plain cycle of a quiet solve also writes u naturally (runs_iterate), HOMG_CUBE_SCHED the plain
+ * V-cycles' sweeps (parse_plan; "0": desc.pre / desc.post on every level, session 10's). */
 static void schedule_env(grid_general *G)
 {
     const char *c = getenv("HOMG_GEN_CUBE"), *p = getenv("HOMG_CUBE_PLAIN"), *f = getenv("HOMG_CUBE_F1");
@@ -462,6 +510,7 @@ static void schedule_env(grid_general *G)
     G->split1 = !(s1 && !strcmp(s1, "0"));
     G->fold = !(fo && !strcmp(fo, "0"));
     G->keep = !(ke && !strcmp(ke, "0"));
+    G->planned = parse_plan(getenv("HOMG_CUBE_SCHED") ? getenv("HOMG_CUBE_SCHED") : HOMG_CUBE_SCHED_DEFAULT, G->plan);
 }
 
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
@@ -585,6 +634,8 @@ typedef struct gen_cycle {
     int keep;        /* split: u stays split (a quiet solve's cycle before its last): no natural copy */
     float *nat;      /* split: the last half-sweep also writes u here, naturally (correct_and_sweep) */
     int nat_done;    /* it did */
+    int planned;     /* its sweeps from G->plan (plain_cycle, cycle_sweeps) */
+    int later;       /* not the solve's first cycle (plan's second row) */
 } gen_cycle;
 
 /* A cycle on level 0's (x0, b0), the coarse levels on the grid's own x and b. */
@@ -828,6 +879,14 @@ static int level_sweeps(const homg_grid *g, int l, int post)
     return post ? g->desc.post : g->desc.pre;
 }
 
+/* Level l's sweeps in cycle c: the plan's where c is planned (plain_cycle: a plain V-cycle of a
+ * V-cycle solve with the default V(2,2); HOMG_CUBE_SCHED, schedule_env; HOMG_GEN_SMALL_SWEEPS does
+ * not apply there), else level_sweeps'. */
+static int cycle_sweeps(const gen_cycle *c, int l, int post)
+{
+    return c->planned ? c->g->gen->plan[c->later][l][post] : level_sweeps(c->g, l, post);
+}
+
 /* Levels l .. the coarsest of a V-cycle from zero in one launch (block_vcycle: the
  * steps of visit below, same order); accounted as the steps it replaces, one launch. */
 static homg_status block_cycle(gen_cycle *c, int l)
@@ -880,8 +939,8 @@ static int cube_block_of(gen_cycle *c, int l, cube_block *B)
         B->b[q] = (float *)c->bs[l + q];
     }
     for (int q = 0; q + 1 < B->n; q++) {
-        B->pre[q] = level_sweeps(g, l + q, 0);
-        B->post[q] = level_sweeps(g, l + q, 1);
+        B->pre[q] = cycle_sweeps(c, l + q, 0);
+        B->post[q] = cycle_sweeps(c, l + q, 1);
         if (!cube_at(c, l + q, &B->K[q]) || (size_t)B->x[q + 1] % 8 || (size_t)B->b[q + 1] % 8 || B->pre[q] < 1 ||
             B->post[q] < 1)
             return 0;
@@ -913,7 +972,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     grid_general *G = g->gen;
     kernel_exec *ex = &g->ctx->ex;
     const homg_precision p = g->desc.precision;
-    const int pre = level_sweeps(g, l, 0), from_zero = zero && pre > 0 && fused();
+    const int pre = cycle_sweeps(c, l, 0), from_zero = zero && pre > 0 && fused();
     cube_level K;
     int done = from_zero; /* half-sweeps done by the launch from zero */
     cube_block B;
@@ -957,7 +1016,7 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
         GQ(g, residual_restrict(c, l), "residual and restriction");
         HOMG_TRY(visit(c, l + 1, 0, 1));
     }
-    return correct_and_sweep(c, l, level_sweeps(g, l, 1));
+    return correct_and_sweep(c, l, cycle_sweeps(c, l, 1));
 }
 
 /* The two-pass coarse solve of the top levels: x_m = a z1 + a z2 with z1 = V(b),
@@ -998,7 +1057,7 @@ static homg_status two_pass_solve(gen_cycle *c, int m)
 static homg_status two_pass_rest(gen_cycle *c, int l)
 {
     HOMG_TRY(two_pass_solve(c, l + 1));
-    return correct_and_sweep(c, l, level_sweeps(c->g, l, 1));
+    return correct_and_sweep(c, l, cycle_sweeps(c, l, 1));
 }
 
 /* z = M r: one cycle from zero, projected on the singular islands. */
@@ -1174,6 +1233,8 @@ static homg_status plain_cycle(homg_grid *g, const gen_rhs *x, int zero, int kee
     memset(&K, 0, sizeof K);
     cycle_start(&c, g, x->u, x->f);
     c.plain = 1;
+    c.planned = G->planned && !fall && !f1 && g->desc.pre == 2 && g->desc.post == 2 && !G->blk;
+    c.later = !zero;
     if (split_of(g, x, &K)) { /* run_start split f (and a warm u) into p (and z) */
         c.su = (float *)G->z;
         c.sf = (float *)G->p;

@@ -197,10 +197,11 @@ static void interp(int l, const double *e, int kind, int add)
             }
 }
 
+static int csweeps = 200; /* the coarsest level's sweeps (plan mode: the library's 40) */
 static void coarse_solve(int l)
 {
     memset(U[l], 0, sizeof(double) * N[l] * N[l] * N[l]);
-    for (int s = 0; s < 400; s++)
+    for (int s = 0; s < 2 * csweeps; s++)
         half(l, s & 1, 1.0);
     pay(T_CS, l);
 }
@@ -284,6 +285,116 @@ static double err(const double *u, const double *ref, size_t n)
     return sqrt(e / r);
 }
 
+/* ---- plan mode (session 11, cube10): CS_PLAN="c1;c2;c3" a schedule per cycle (the last repeats),
+ * each cycle "PQ,PQ,..." level 0, 1, ... V(P,Q) sweeps (the last entry repeats down to the
+ * coarsest); CS_OMEGA / CS_OMEGAC the SOR weight on level 0 / the levels below; CS_BOTTOM the
+ * coarsest size (4); the library's order (up from colour 0, the half-sweep after the fused
+ * prolongation Gauss-Seidel), its coarsest solve (40 symmetric sweeps, stored as a matrix).
+ * Cost: the split passes alone on the H100 at 128^3 / 256^3 / 512^3 (bench/results/h100_cube.md,
+ * cube7's table; the pre from zero + 3.7 us at 128^3 for the fold, scaled), a level below the
+ * finest 1/8 of the level above but at least one launch (PL us, graph + PDL), the cube block
+ * (levels of <= 512 cells) one launch of BL us. */
+enum { P_PRE, P_HS, P_GS, P_RR, P_PS, P_NAT, NP };
+static const double PC[3][NP] = { /* us: pre (fold), SOR half-sweep, GS half-sweep, res+restr, prol+hs, hs+natural */
+                                  { 17.8, 7.25, 7.2, 11.6, 12.2, 12.1 },
+                                  { 77.0, 52.9, 41.9, 61.7, 63.1, 80.9 },
+                                  { 470.0, 361.1, 281.3, 411.6, 399.6, 588.1 }
+};
+#define PL 1.8
+#define BL 6.0
+static double pcost[3];
+static int pl_pre[MAXL], pl_post[MAXL];
+static double om0 = 1.1, omc = 1.1;
+static void ppay(int t, int l)
+{
+    for (int z = 0; z < 3; z++) {
+        double c = PC[z][t] / pow(8.0, l);
+        if (N[l] * N[l] * N[l] <= 512) /* in the cube block: counted once per cycle (BL) */
+            continue;
+        pcost[z] += c > PL ? c : PL;
+    }
+}
+static void pvcycle(int l, int zero, int last)
+{
+    const int n = N[l];
+    const double om = l ? omc : om0;
+    if (l == nlev - 1) {
+        coarse_solve(l);
+        return;
+    }
+    if (zero)
+        memset(U[l], 0, sizeof(double) * n * n * n);
+    for (int h = 0; h < 2 * pl_pre[l]; h++)
+        half(l, h & 1, om);
+    if (zero)
+        ppay(P_PRE, l);
+    for (int h = zero ? 2 : 0; h < 2 * pl_pre[l]; h++)
+        ppay(P_HS, l);
+    residual(l, R);
+    restrict_sum(R, n, B[l + 1]);
+    ppay(P_RR, l);
+    pvcycle(l + 1, 1, last);
+    interp(l, U[l + 1], 1, 1);
+    for (int h = 0; h < 2 * pl_post[l]; h++) {
+        half(l, h & 1, h == 1 ? 1.0 : om); /* from colour 0; the one after the fused prolongation GS */
+        if (h == 0)
+            ppay(P_PS, l);
+        else
+            ppay(h == 2 * pl_post[l] - 1 && l == 0 && last ? P_NAT : h == 1 ? P_GS : P_HS, l);
+    }
+}
+static void parse_cycle(const char *s)
+{
+    int l = 0;
+    while (*s && *s != ';' && l < MAXL) {
+        pl_pre[l] = s[0] - '0', pl_post[l] = s[1] - '0', l++;
+        s += 2;
+        if (*s == ',')
+            s++;
+    }
+    for (; l < MAXL; l++)
+        pl_pre[l] = pl_pre[l - 1], pl_post[l] = pl_post[l - 1];
+}
+static void run_plan(const char *plan, int ncyc, const double *f, const double *ref, size_t n)
+{
+    const char *cyc[16];
+    int nc = 0;
+    double e[16];
+    cyc[nc++] = plan;
+    for (const char *q = plan; *q; q++)
+        if (*q == ';' && nc < 16)
+            cyc[nc++] = q + 1;
+    for (int l = 1; l < nlev; l++)
+        G[l] = 2 * G[l - 1];
+    memcpy(B[0], f, n * sizeof *f);
+    memset(pcost, 0, sizeof pcost);
+    int hit = -1;
+    double at_hit[3] = { 0, 0, 0 };
+    for (int it = 0; it < ncyc; it++) {
+        parse_cycle(cyc[it < nc ? it : nc - 1]);
+        pvcycle(0, it == 0, it == ncyc - 1);
+        for (int z = 0; z < 3; z++)
+            pcost[z] += BL;
+        e[it] = err(U[0], ref, n);
+        if (hit < 0 && e[it] <= 1e-4) {
+            hit = it;
+            memcpy(at_hit, pcost, sizeof at_hit);
+        }
+    }
+    printf("| %s w%.2f/%.2f b%d |", plan, om0, omc, N[nlev - 1]);
+    for (int it = 0; it < ncyc; it++)
+        printf(" %.2e%s", e[it], it + 1 < ncyc ? "," : "");
+    {
+        double rr = 0, ff = 0;
+        residual(0, R);
+        for (size_t c = 0; c < n; c++)
+            rr += R[c] * R[c], ff += f[c] * f[c];
+        printf(" | %.2e | %.0f / %.0f / %.0f us |\n", sqrt(rr / ff), pcost[0], pcost[1], pcost[2]);
+    }
+    (void)at_hit;
+    fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
     const int n0 = argc > 1 ? atoi(argv[1]) : 64, ncyc = argc > 2 ? atoi(argv[2]) : 4;
@@ -321,7 +432,8 @@ int main(int argc, char **argv)
         { 3, 3, 0, 2, 2, 2, 0, 1, "FMG(tri, 2 V on coarse levels, 1 on the finest)+V(3,3) const", 1, 0, 1 },
         { 1, 2, 0, 2, 2, 1, 0, 1, "FMG(tri)+V(1,2) const" },
     };
-    for (int m = n0; m >= 4; m /= 2) {
+    const int bottom = getenv("CS_BOTTOM") ? atoi(getenv("CS_BOTTOM")) : 4;
+    for (int m = n0; m >= bottom; m /= 2) {
         N[nlev] = m;
         G[nlev] = nlev == 0 ? (double)n0 * n0 : 0;
         U[nlev] = calloc((size_t)m * m * m, sizeof(double));
@@ -357,6 +469,19 @@ int main(int argc, char **argv)
         }
         printf("# %d^3, reference residual %.1e\n", n0, sqrt(r1 / r0));
         memcpy(ref, U[0], n * sizeof *ref);
+    }
+    if (getenv("CS_PLAN")) { /* plan mode: the schedules separated by spaces */
+        char buf[4096], *tok;
+        csweeps = 40;
+        om0 = getenv("CS_OMEGA") ? atof(getenv("CS_OMEGA")) : 1.1;
+        omc = getenv("CS_OMEGAC") ? atof(getenv("CS_OMEGAC")) : om0;
+        snprintf(buf, sizeof buf, "%s", getenv("CS_PLAN"));
+        printf("| plan (per cycle; per level PQ = V(P,Q)) | errors after cycles 1..%d | residual after the last | cost "
+               "128^3 / 256^3 / 512^3 |\n|---|---|---|---|\n",
+               ncyc);
+        for (tok = strtok(buf, " "); tok; tok = strtok(NULL, " "))
+            run_plan(tok, ncyc, f, ref, n);
+        return 0;
     }
     printf("| schedule | errors after cycles 1..%d | cycles to 1e-4 | cost to 1e-4 at 256^3 (us, passes) |\n", ncyc);
     printf("|---|---|---|---|\n");
