@@ -262,21 +262,63 @@ __device__ __forceinline__ double homg_lerp_row(const double *row, int x0, int x
 
 /* The same pass with one column and R consecutive rows a thread (a warp: 32
  * columns, so each row's store stays contiguous): the column's marked index and
+ * x bracket once, and the two x-interpolated rows of a coarse interval (keyed by
+ * y0: left-half y0 < n/2 <= right-half y0) once for all its rows, so an
+ * interpolated point costs one lerp along y.  Values as homg_point's: the same
+ * functions in the same order.  Pays off where the coarse intervals are long
+ * (m >= HOMG_HOMG_ROWS_M); marked points take homg_point whole. */
+template <typename T, int R>
+__global__ void homg_iterate_rows_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
+                                         T *__restrict__ u_out)
+{
+    const int x = blockIdx.x * BX + threadIdx.x, yb = (blockIdx.y * BY + threadIdx.y) * R;
+    if (x >= L.nx || yb >= L.ny)
+        return;
+    const double inv_l = 1.0 / H.l; /* exact: l = 2^m */
+    const int ax = homg_marked_index_p2(x, L.nx, H.m);
+    int x0, x1, yk = -1;
+    double tx, r0 = 0, r1 = 0;
+    homg_bracket_p2(x, L.nx, H.m, inv_l, &x0, &x1, &tx);
+#pragma unroll
+    for (int k = 0; k < R; k++) {
+        const int y = yb + k;
+        if (y >= L.ny)
+            break;
+        double v;
+        if (ax >= 0 && homg_marked_index_p2(y, L.ny, H.m) >= 0)
+            v = homg_point(&L, &H, inv_l, fm, u, x, y);
+        else {
+            int y0, y1;
+            double ty;
+            homg_bracket_p2(y, L.ny, H.m, inv_l, &y0, &y1, &ty);
+            if (y0 != yk) {
+                yk = y0;
+                r0 = homg_lerp_row(u + (size_t)y0 * L.nx, x0, x1, tx);
+                r1 = homg_lerp_row(u + (size_t)y1 * L.nx, x0, x1, tx);
+            }
+            v = homg_lerp_d(r0, r1, ty);
+        }
+        u_out[(size_t)y * L.nx + x] = (T)v;
+    }
+}
+
+/* The rows kernel for the passes that stream from DRAM (large grids, low levels:
+ * HOMG_HOMG_REUSE_MAX_M), one column and R consecutive rows a thread (a warp: 32
+ * columns, so each row's store stays contiguous): the column's marked index and
  * x bracket once; the x-interpolated rows (homg_lerp_row) of the current coarse
  * interval (keyed by y0: left-half y0 < n/2 <= right-half y0) kept, and the one
  * the next interval shares with it reused (ascending rows: the next y0 is this
  * y1 in the low half, the next y1 this y0 in the high half), so an interpolated
  * point costs one lerp along y and an interval one new row lerp.  Every lane
  * keeps them, relaxing or not: the bracket along y is the warp's, so is the
- * branch that renews them (at m = 1 the relaxing lanes would diverge otherwise).  Marked points
- * whose arms stay inside relax here (the arms in homg_point's order, homg_relax);
- * the others take homg_point whole.  Values as homg_point's: the same functions
- * in the same order.  Pays off where the coarse intervals are long (m >=
- * HOMG_HOMG_ROWS_M). */
+ * branch that renews them (at m = 1 the relaxing lanes would diverge otherwise).
+ * Marked points whose arms stay inside relax here (the arms in homg_point's order,
+ * homg_relax); the others take homg_point whole.  Values as homg_point's: the same
+ * functions in the same order. */
 template <typename T, int R>
 __global__ void __launch_bounds__(BX *BY, 3)
-    homg_iterate_rows_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
-                             T *__restrict__ u_out)
+    homg_iterate_rows_reuse_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
+                                   T *__restrict__ u_out)
 {
     const int nx = L.nx, ny = L.ny, l = H.l;
     const int x = blockIdx.x * BX + threadIdx.x, yb = (blockIdx.y * BY + threadIdx.y) * R;
@@ -451,31 +493,47 @@ __global__ void homg_filter_cols_kernel(int nx, int ny, int s, const T *__restri
     }
 }
 
-/* HOMG_HOMG_COLS0 (default 1): level 0 by homg_iterate0_cols_kernel, 0: the point
- * kernel; HOMG_HOMG_FCOLS (default 1): the filters by homg_filter_cols_kernel, 0:
- * homg_filter_kernel (both the same values; the knobs keep the old forms to compare). */
 #define HOMG_COLS_R 8
 
-/* HOMG_HOMG_ROWS_M: the lowest level m for the rows kernel (default 1; a negative
- * value or one above every level: the point kernel on every level);
- * HOMG_HOMG_ROWS: rows a thread, 4 or 8 (default 8). */
+/* Which form each HOMG pass takes; every form gives the same values.  Measured per
+ * kernel (H100, float32, bench/results/h100.md "Session 11 homg4"): the column and
+ * reuse forms win where a pass streams from DRAM (4096^2: level 0, levels 1-5, the
+ * filters up to s = 64) and lose where it is latency- or issue-bound (1024^2, whose
+ * arrays sit in L2; levels >= 6 and the filters with s >= 128 at 4096^2).  Knobs:
+ *   HOMG_HOMG_BIG_N (default 2^22): grids of at least this many points are "large";
+ *   HOMG_HOMG_COLS0 (default 1): level 0 by homg_iterate0_cols_kernel at every size
+ *     (0: the point kernel);
+ *   HOMG_HOMG_FCOLS (default 1), HOMG_HOMG_FCOLS_MAX_S (default 64): on large grids
+ *     the filters of spacing s <= FCOLS_MAX_S by homg_filter_cols_kernel (0: never);
+ *   HOMG_HOMG_ROWS_M: the lowest level for the rows kernels (default 1 on large grids,
+ *     2 otherwise; negative or above every level: the point kernel everywhere);
+ *   HOMG_HOMG_REUSE_MAX_M (default 5): on large grids the levels up to it take
+ *     homg_iterate_rows_reuse_kernel, the others homg_iterate_rows_kernel;
+ *   HOMG_HOMG_ROWS: rows a thread of the rows kernels, 4 or 8 (default 8). */
 static int homg_env_int(const char *name, int fallback)
 {
     const char *e = getenv(name);
     return e && *e ? atoi(e) : fallback;
 }
 
+static bool homg_large_grid(int nx, int ny) { return (double)nx * ny >= homg_env_int("HOMG_HOMG_BIG_N", 1 << 22); }
+
 template <typename T>
-static void homg_iterate_rows_launch(cudaStream_t s, int rows, const grid_level *L, const mfmg_level *H, const void *fm,
-                                     const void *u_in, void *u_out)
+static void homg_iterate_rows_launch(cudaStream_t s, int rows, bool reuse, const grid_level *L, const mfmg_level *H,
+                                     const void *fm, const void *u_in, void *u_out)
 {
     const dim3 threads(BX, BY);
     const int ry = rows == 4 ? 4 : 8;
     const dim3 blocks((L->nx + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry));
-    if (ry == 4)
-        homg_iterate_rows_kernel<T, 4><<<blocks, threads, 0, s>>>(*L, *H, (const T *)fm, (const T *)u_in, (T *)u_out);
+    const T *f = (const T *)fm, *u = (const T *)u_in;
+    if (reuse && ry == 4)
+        homg_iterate_rows_reuse_kernel<T, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
+    else if (reuse)
+        homg_iterate_rows_reuse_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
+    else if (ry == 4)
+        homg_iterate_rows_kernel<T, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
     else
-        homg_iterate_rows_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, (const T *)fm, (const T *)u_in, (T *)u_out);
+        homg_iterate_rows_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
 }
 
 /* ------------------------------------------------------------ launchers */
@@ -645,7 +703,8 @@ static homg_status cu_find_nonfinite(kernel_exec *ex, homg_precision p, size_t n
 static homg_status cu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    if (homg_env_int("HOMG_HOMG_FCOLS", 1)) {
+    if (homg_env_int("HOMG_HOMG_FCOLS", 1) && homg_large_grid(nx, ny) &&
+        sp <= homg_env_int("HOMG_HOMG_FCOLS_MAX_S", 64)) {
         const dim3 blocks((nx + BX - 1) / BX, (homg_filter_thread_rows(ny, sp, HOMG_COLS_R) + BY - 1) / BY);
         if (p == HOMG_FLOAT64)
             homg_filter_cols_kernel<double, HOMG_COLS_R>
@@ -684,13 +743,15 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
                                    const void *fm, const void *u_in, void *u_out)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    const int rows_m = homg_env_int("HOMG_HOMG_ROWS_M", 1);
+    const bool large = homg_large_grid(L->nx, L->ny);
+    const int rows_m = homg_env_int("HOMG_HOMG_ROWS_M", large ? 1 : 2);
     if (rows_m >= 0 && H->m >= rows_m) {
         const int rows = homg_env_int("HOMG_HOMG_ROWS", 8);
+        const bool reuse = large && H->m <= homg_env_int("HOMG_HOMG_REUSE_MAX_M", 5);
         if (p == HOMG_FLOAT64)
-            homg_iterate_rows_launch<double>(s, rows, L, H, fm, u_in, u_out);
+            homg_iterate_rows_launch<double>(s, rows, reuse, L, H, fm, u_in, u_out);
         else
-            homg_iterate_rows_launch<float>(s, rows, L, H, fm, u_in, u_out);
+            homg_iterate_rows_launch<float>(s, rows, reuse, L, H, fm, u_in, u_out);
         HOMG_CUDA_LAUNCHED(ex, "homg_iterate_rows_kernel");
         return HOMG_OK;
     }
