@@ -441,13 +441,14 @@ static void owned_steps_match_cpu(void **state)
 
 /* HOMG's whole-grid kernels (issue 12: shifts, HV points per thread) against the
  * CPU, alone (small, for compute-sanitizer): odd and non-power-of-two sides, widths
- * that leave a block or a thread's last points outside, every spacing and level;
+ * that leave a block or a thread's last points outside, every spacing and level (64 x
+ * 1030: the column kernels' unrolled interior paths up to s = 32, their last rows cut);
  * tolerance as check_kernels.  First the shift/mask index helpers against the
  * division forms they replace, for every coordinate of sides 1..300 and every l. */
 static void homg_kernels_match_cpu(void **state)
 {
     (void)state;
-    const int shapes[][2] = { { 37, 23 }, { 130, 67 }, { 257, 9 }, { 3, 200 }, { 128, 64 }, { 500, 33 } };
+    const int shapes[][2] = { { 37, 23 }, { 130, 67 }, { 257, 9 }, { 3, 200 }, { 128, 64 }, { 500, 33 }, { 64, 1030 } };
     for (int n = 1; n <= 300; n++)
         for (int m = 0; (1 << m) <= n; m++)
             for (int x = 0; x < n; x++) {
@@ -461,45 +462,52 @@ static void homg_kernels_match_cpu(void **state)
                 assert_true(t0 == t1);
             }
     mismatches = 0;
-    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
-        for (int pi = HOMG_FLOAT32; pi <= HOMG_FLOAT64; pi++) {
-            const homg_precision p = (homg_precision)pi;
-            const int nx = shapes[k][0], ny = shapes[k][1], with_bc = 0, minside = nx < ny ? nx : ny;
-            const double tol = p == HOMG_FLOAT64 ? 1e-12 : 2e-6;
-            const size_t n = (size_t)nx * ny;
-            homg_rng rng = homg_rng_seed(4200 + 10 * k + pi);
-            twin u = twin_make(n, p, &rng, 1), f = twin_make(n, p, &rng, 100), r = twin_make(n, p, &rng, 1);
-            grid_level Lg = { 0 }, Lc;
-            kernel_exec *xg = &gpu->ex, *xc = &cpu->ex;
-            Lg.nx = nx;
-            Lg.ny = ny;
-            Lg.inv_h2 = (double)nx * nx;
-            Lg.lambda = 0.5;
-            Lc = Lg;
-            for (int s = 1; s <= 2 * nx || s <= 2 * ny; s *= 2) {
-                BOTH(G()->homg_filter(xg, p, nx, ny, s, f.on_gpu, r.on_gpu),
-                     C()->homg_filter(xc, p, nx, ny, s, f.on_cpu, r.on_cpu));
-                SAME(r, "homg_filter");
+    /* twice: the forms each size takes by default, then every grid taken as large
+     * (the column and reuse kernels, which the default keeps for grids of 2^22 points up) */
+    for (int large = 0; large < 2; large++) {
+        if (large)
+            setenv("HOMG_HOMG_BIG_N", "0", 1);
+        for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
+            for (int pi = HOMG_FLOAT32; pi <= HOMG_FLOAT64; pi++) {
+                const homg_precision p = (homg_precision)pi;
+                const int nx = shapes[k][0], ny = shapes[k][1], with_bc = 0, minside = nx < ny ? nx : ny;
+                const double tol = p == HOMG_FLOAT64 ? 1e-12 : 2e-6;
+                const size_t n = (size_t)nx * ny;
+                homg_rng rng = homg_rng_seed(4200 + 10 * k + pi);
+                twin u = twin_make(n, p, &rng, 1), f = twin_make(n, p, &rng, 100), r = twin_make(n, p, &rng, 1);
+                grid_level Lg = { 0 }, Lc;
+                kernel_exec *xg = &gpu->ex, *xc = &cpu->ex;
+                Lg.nx = nx;
+                Lg.ny = ny;
+                Lg.inv_h2 = (double)nx * nx;
+                Lg.lambda = 0.5;
+                Lc = Lg;
+                for (int s = 1; s <= 2 * nx || s <= 2 * ny; s *= 2) {
+                    BOTH(G()->homg_filter(xg, p, nx, ny, s, f.on_gpu, r.on_gpu),
+                         C()->homg_filter(xc, p, nx, ny, s, f.on_cpu, r.on_cpu));
+                    SAME(r, "homg_filter");
+                }
+                for (int m = 0; (2 << m) <= minside; m++) {
+                    const mfmg_level H = homg_mfmg_level(nx, ny, m, 0.8);
+                    twin fm = twin_make((size_t)H.cx * H.cy, p, &rng, 100);
+                    BOTH(G()->homg_gather(xg, p, nx, ny, &H, f.on_gpu, fm.on_gpu),
+                         C()->homg_gather(xc, p, nx, ny, &H, f.on_cpu, fm.on_cpu));
+                    SAME(fm, "homg_gather");
+                    BOTH(G()->homg_iterate(xg, p, &Lg, &H, m ? fm.on_gpu : f.on_gpu, u.on_gpu, r.on_gpu),
+                         C()->homg_iterate(xc, p, &Lc, &H, m ? fm.on_cpu : f.on_cpu, u.on_cpu, r.on_cpu));
+                    SAME(r, "homg_iterate");
+                    /* Jacobi-style: the next iteration reads this one's output */
+                    BOTH(G()->homg_iterate(xg, p, &Lg, &H, m ? fm.on_gpu : f.on_gpu, r.on_gpu, u.on_gpu),
+                         C()->homg_iterate(xc, p, &Lc, &H, m ? fm.on_cpu : f.on_cpu, r.on_cpu, u.on_cpu));
+                    SAME(u, "homg_iterate (second)");
+                    twin_free(&fm);
+                }
+                twin_free(&u);
+                twin_free(&f);
+                twin_free(&r);
             }
-            for (int m = 0; (2 << m) <= minside; m++) {
-                const mfmg_level H = homg_mfmg_level(nx, ny, m, 0.8);
-                twin fm = twin_make((size_t)H.cx * H.cy, p, &rng, 100);
-                BOTH(G()->homg_gather(xg, p, nx, ny, &H, f.on_gpu, fm.on_gpu),
-                     C()->homg_gather(xc, p, nx, ny, &H, f.on_cpu, fm.on_cpu));
-                SAME(fm, "homg_gather");
-                BOTH(G()->homg_iterate(xg, p, &Lg, &H, m ? fm.on_gpu : f.on_gpu, u.on_gpu, r.on_gpu),
-                     C()->homg_iterate(xc, p, &Lc, &H, m ? fm.on_cpu : f.on_cpu, u.on_cpu, r.on_cpu));
-                SAME(r, "homg_iterate");
-                /* Jacobi-style: the next iteration reads this one's output */
-                BOTH(G()->homg_iterate(xg, p, &Lg, &H, m ? fm.on_gpu : f.on_gpu, r.on_gpu, u.on_gpu),
-                     C()->homg_iterate(xc, p, &Lc, &H, m ? fm.on_cpu : f.on_cpu, r.on_cpu, u.on_cpu));
-                SAME(u, "homg_iterate (second)");
-                twin_free(&fm);
-            }
-            twin_free(&u);
-            twin_free(&f);
-            twin_free(&r);
-        }
+    }
+    unsetenv("HOMG_HOMG_BIG_N");
     assert_int_equal(mismatches, 0);
 }
 

@@ -235,6 +235,22 @@ __global__ void homg_iterate_kernel(grid_level L, mfmg_level H, const T *__restr
     }
 }
 
+/* homg_point for the points of the specialised kernels that it takes whole (inline:
+ * out of line, its call costs a stack frame and more registers), and
+ * homg_filter_point for the filter's edge points (out of line: the column kernel's
+ * loops stay small, no stack). */
+template <typename T>
+__device__ __forceinline__ double homg_point_edge(const grid_level *L, const mfmg_level *H, double inv_l, const T *fm,
+                                                  const T *u, int x, int y)
+{
+    return homg_point(L, H, inv_l, fm, u, x, y);
+}
+template <typename T>
+__device__ __noinline__ double homg_filter_point_edge(int nx, int ny, int s, const T *src, int i, int j)
+{
+    return homg_filter_point(nx, ny, s, src, i, j);
+}
+
 __device__ __forceinline__ double homg_lerp_row(const float *row, int x0, int x1, double tx)
 {
     return homg_lerp_row_f(row, x0, x1, tx);
@@ -286,26 +302,238 @@ __global__ void homg_iterate_rows_kernel(grid_level L, mfmg_level H, const T *__
     }
 }
 
-/* HOMG_HOMG_ROWS_M: the lowest level m for the rows kernel (default 2; a negative
- * value or one above every level: the point kernel on every level);
- * HOMG_HOMG_ROWS: rows a thread, 4 or 8 (default 8). */
+/* The rows kernel for the passes that stream from DRAM (large grids, low levels:
+ * HOMG_HOMG_REUSE_MAX_M), one column and R consecutive rows a thread (a warp: 32
+ * columns, so each row's store stays contiguous): the column's marked index and
+ * x bracket once; the x-interpolated rows (homg_lerp_row) of the current coarse
+ * interval (keyed by y0: left-half y0 < n/2 <= right-half y0) kept, and the one
+ * the next interval shares with it reused (ascending rows: the next y0 is this
+ * y1 in the low half, the next y1 this y0 in the high half), so an interpolated
+ * point costs one lerp along y and an interval one new row lerp.  Every lane
+ * keeps them, relaxing or not: the bracket along y is the warp's, so is the
+ * branch that renews them (at m = 1 the relaxing lanes would diverge otherwise).
+ * Marked points whose arms stay inside relax here (the arms in homg_point's order,
+ * homg_relax); the others take homg_point whole.  Values as homg_point's: the same
+ * functions in the same order. */
+template <typename T, int R>
+__global__ void __launch_bounds__(BX *BY, 3)
+    homg_iterate_rows_reuse_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
+                                   T *__restrict__ u_out)
+{
+    const int nx = L.nx, ny = L.ny, l = H.l;
+    const int x = blockIdx.x * BX + threadIdx.x, yb = (blockIdx.y * BY + threadIdx.y) * R;
+    if (x >= nx || yb >= ny)
+        return;
+    const double inv_l = 1.0 / l; /* exact: l = 2^m */
+    const double inv = L.inv_h2 * (inv_l * inv_l);
+    const int ax = homg_marked_index_p2(x, nx, H.m);
+    const bool x_inside = x - l >= 0 && x + l < nx;
+    const ptrdiff_t up_row = (ptrdiff_t)l * nx;
+    int x0, x1, yk = -1, yk1 = -1;
+    double tx, r0 = 0, r1 = 0;
+    homg_bracket_p2(x, nx, H.m, inv_l, &x0, &x1, &tx);
+#pragma unroll
+    for (int k = 0; k < R; k++) {
+        const int y = yb + k;
+        if (y >= ny)
+            break;
+        int y0, y1;
+        double ty, v;
+        homg_bracket_p2(y, ny, H.m, inv_l, &y0, &y1, &ty); /* the same for the whole warp */
+        if (y0 != yk) {
+            const double n0 = y0 == yk1 ? r1 : homg_lerp_row(u + (size_t)y0 * nx, x0, x1, tx);
+            const double n1 = y1 == yk ? r0 : homg_lerp_row(u + (size_t)y1 * nx, x0, x1, tx);
+            yk = y0;
+            yk1 = y1;
+            r0 = n0;
+            r1 = n1;
+        }
+        const int ay = ax >= 0 ? homg_marked_index_p2(y, ny, H.m) : -1;
+        if (ay < 0)
+            v = homg_lerp_d(r0, r1, ty);
+        else if (x_inside && y - l >= 0 && y + l < ny) {
+            const T *c = u + (size_t)y * nx + x;
+            double nb = 0;
+            nb += (double)c[-l];
+            nb += (double)c[l];
+            nb += (double)c[-up_row];
+            nb += (double)c[up_row];
+            const double rhs = H.m == 0 ? (double)fm[(size_t)y * nx + x] : (double)fm[(size_t)ay * H.cx + ax];
+            v = homg_relax_d((double)c[0], nb, 0.0, rhs, inv, L.lambda, H.omega);
+        } else
+            v = homg_point_edge(&L, &H, inv_l, fm, u, x, y);
+        u_out[(size_t)y * nx + x] = (T)v;
+    }
+}
+
+/* Level 0 (l = 1: every point marked, f_0 = r whole) by columns: a thread takes
+ * one column and R consecutive rows, its own column's rows y-1, y, y+1 kept in a
+ * register window (converted once), so an interior point loads three values (the
+ * new row below, west, east) and rhs, without the marked-index and ghost tests.
+ * The same arms in the same order and homg_relax as homg_point (whose inv is
+ * inv_h2 * 1 * 1 at l = 1): the same values.  A thread whose rows are all
+ * interior runs them unrolled without tests; edge points take homg_point. */
+template <typename T, bool Inside>
+__device__ __forceinline__ double homg_iterate0_step(const grid_level &L, const mfmg_level &H, const T *f, const T *u,
+                                                     const T *uc, const T *fc, int x, int y, double s, double c,
+                                                     double n)
+{
+    if (!Inside && (y == 0 || y == L.ny - 1))
+        return homg_point_edge(&L, &H, 1.0, f, u, x, y);
+    double nb = 0;
+    nb += (double)uc[-1];
+    nb += (double)uc[1];
+    nb += s;
+    nb += n;
+    return homg_relax_d(c, nb, 0.0, (double)fc[0], L.inv_h2, L.lambda, H.omega);
+}
+
+template <typename T, int R>
+__global__ void __launch_bounds__(BX *BY, 4)
+    homg_iterate0_cols_kernel(grid_level L, mfmg_level H, const T *__restrict__ f, const T *__restrict__ u,
+                              T *__restrict__ u_out)
+{
+    const int nx = L.nx, ny = L.ny;
+    const int x = blockIdx.x * BX + threadIdx.x, yb = (blockIdx.y * BY + threadIdx.y) * R;
+    if (x >= nx || yb >= ny)
+        return;
+    if (x == 0 || x == nx - 1) {
+#pragma unroll 1
+        for (int y = yb; y < yb + R && y < ny; y++)
+            u_out[(size_t)y * nx + x] = (T)homg_point_edge(&L, &H, 1.0, f, u, x, y);
+        return;
+    }
+    const size_t at = (size_t)yb * nx + x;
+    const T *uc = u + at, *fc = f + at;
+    T *oc = u_out + at;
+    double s = yb > 0 ? (double)uc[-(ptrdiff_t)nx] : 0, c = (double)uc[0];
+    if (yb >= 1 && yb + R < ny) {
+#pragma unroll
+        for (int k = 0; k < R; k++) {
+            const double n = (double)uc[nx];
+            oc[0] = (T)homg_iterate0_step<T, true>(L, H, f, u, uc, fc, x, yb + k, s, c, n);
+            s = c;
+            c = n;
+            uc += nx;
+            fc += nx;
+            oc += nx;
+        }
+        return;
+    }
+#pragma unroll 1
+    for (int y = yb; y < yb + R && y < ny; y++) {
+        const double n = y + 1 < ny ? (double)uc[nx] : 0;
+        oc[0] = (T)homg_iterate0_step<T, false>(L, H, f, u, uc, fc, x, y, s, c, n);
+        s = c;
+        c = n;
+        uc += nx;
+        fc += nx;
+        oc += nx;
+    }
+}
+
+/* The filter with tap spacing s by columns: a thread takes one column and the R
+ * rows j0, j0 + s, ..., j0 + (R-1) s (the rows one output's taps reach), the three
+ * taps of rows j-s, j, j+s kept in registers, so an interior output loads and
+ * converts three values (row j+s) instead of nine, and every row is read once per
+ * thread (at large s the point form re-read rows that had left L2).  Thread row q
+ * takes j0 = (q / s) s R + q % s.  homg_filter_taps in the point form's order: the
+ * same values.  A thread whose outputs are all interior runs them unrolled without
+ * tests; outputs with taps outside the grid take homg_filter_point. */
+static int homg_filter_thread_rows(int ny, int s, int R) { return (ny + s * R - 1) / (s * R) * s; }
+
+template <typename T, int R>
+__global__ void homg_filter_cols_kernel(int nx, int ny, int s, const T *__restrict__ src, T *__restrict__ dst)
+{
+    const int i = blockIdx.x * BX + threadIdx.x, q = blockIdx.y * BY + threadIdx.y;
+    const int j0 = q / s * (s * R) + q % s;
+    if (i >= nx || j0 >= ny)
+        return;
+    if (i < s || i + s >= nx) {
+#pragma unroll 1
+        for (int k = 0, j = j0; k < R && j < ny; k++, j += s)
+            dst[(size_t)j * nx + i] = (T)homg_filter_point_edge(nx, ny, s, src, i, j);
+        return;
+    }
+    const ptrdiff_t down = (ptrdiff_t)s * nx;
+    const T *p = src + (size_t)j0 * nx + i;
+    T *o = dst + (size_t)j0 * nx + i;
+    double a0 = 0, a1 = 0, a2 = 0, b0 = (double)p[-s], b1 = (double)p[0], b2 = (double)p[s];
+    if (j0 >= s) {
+        a0 = (double)p[-down - s];
+        a1 = (double)p[-down];
+        a2 = (double)p[-down + s];
+    }
+    if (j0 >= s && j0 + R * s < ny) {
+#pragma unroll
+        for (int k = 0; k < R; k++) {
+            const double c0 = (double)p[down - s], c1 = (double)p[down], c2 = (double)p[down + s];
+            o[0] = (T)homg_filter_taps_d(a0, a1, a2, b0, b1, b2, c0, c1, c2);
+            a0 = b0, a1 = b1, a2 = b2;
+            b0 = c0, b1 = c1, b2 = c2;
+            p += down;
+            o += down;
+        }
+        return;
+    }
+#pragma unroll 1
+    for (int k = 0, j = j0; k < R && j < ny; k++, j += s) {
+        double c0 = 0, c1 = 0, c2 = 0;
+        if (j + s < ny) {
+            c0 = (double)p[down - s];
+            c1 = (double)p[down];
+            c2 = (double)p[down + s];
+        }
+        o[0] = (T)(j >= s && j + s < ny ? homg_filter_taps_d(a0, a1, a2, b0, b1, b2, c0, c1, c2)
+                                        : homg_filter_point_edge(nx, ny, s, src, i, j));
+        a0 = b0, a1 = b1, a2 = b2;
+        b0 = c0, b1 = c1, b2 = c2;
+        p += down;
+        o += down;
+    }
+}
+
+#define HOMG_COLS_R 8
+
+/* Which form each HOMG pass takes; every form gives the same values.  Measured per
+ * kernel (H100, float32, bench/results/h100.md "Session 11 homg4"): the column and
+ * reuse forms win where a pass streams from DRAM (4096^2: level 0, levels 1-5, the
+ * filters up to s = 64) and lose where it is latency- or issue-bound (1024^2, whose
+ * arrays sit in L2; levels >= 6 and the filters with s >= 128 at 4096^2).  Knobs:
+ *   HOMG_HOMG_BIG_N (default 2^22): grids of at least this many points are "large";
+ *   HOMG_HOMG_COLS0 (default 1): level 0 by homg_iterate0_cols_kernel at every size
+ *     (0: the point kernel);
+ *   HOMG_HOMG_FCOLS (default 1), HOMG_HOMG_FCOLS_MAX_S (default 64): on large grids
+ *     the filters of spacing s <= FCOLS_MAX_S by homg_filter_cols_kernel (0: never);
+ *   HOMG_HOMG_ROWS_M: the lowest level for the rows kernels (default 1 on large grids,
+ *     2 otherwise; negative or above every level: the point kernel everywhere);
+ *   HOMG_HOMG_REUSE_MAX_M (default 5): on large grids the levels up to it take
+ *     homg_iterate_rows_reuse_kernel, the others homg_iterate_rows_kernel;
+ *   HOMG_HOMG_ROWS: rows a thread of the rows kernels, 4 or 8 (default 8). */
 static int homg_env_int(const char *name, int fallback)
 {
     const char *e = getenv(name);
     return e && *e ? atoi(e) : fallback;
 }
 
+static bool homg_large_grid(int nx, int ny) { return (double)nx * ny >= homg_env_int("HOMG_HOMG_BIG_N", 1 << 22); }
+
 template <typename T>
-static void homg_iterate_rows_launch(cudaStream_t s, int rows, const grid_level *L, const mfmg_level *H, const void *fm,
-                                     const void *u_in, void *u_out)
+static void homg_iterate_rows_launch(cudaStream_t s, int rows, bool reuse, const grid_level *L, const mfmg_level *H,
+                                     const void *fm, const void *u_in, void *u_out)
 {
     const dim3 threads(BX, BY);
     const int ry = rows == 4 ? 4 : 8;
     const dim3 blocks((L->nx + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry));
-    if (ry == 4)
-        homg_iterate_rows_kernel<T, 4><<<blocks, threads, 0, s>>>(*L, *H, (const T *)fm, (const T *)u_in, (T *)u_out);
+    const T *f = (const T *)fm, *u = (const T *)u_in;
+    if (reuse && ry == 4)
+        homg_iterate_rows_reuse_kernel<T, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
+    else if (reuse)
+        homg_iterate_rows_reuse_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
+    else if (ry == 4)
+        homg_iterate_rows_kernel<T, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
     else
-        homg_iterate_rows_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, (const T *)fm, (const T *)u_in, (T *)u_out);
+        homg_iterate_rows_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
 }
 
 /* ------------------------------------------------------------ launchers */
@@ -475,6 +703,18 @@ static homg_status cu_find_nonfinite(kernel_exec *ex, homg_precision p, size_t n
 static homg_status cu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
 {
     cudaStream_t s = homg_cuda_stream(ex);
+    if (homg_env_int("HOMG_HOMG_FCOLS", 1) && homg_large_grid(nx, ny) &&
+        sp <= homg_env_int("HOMG_HOMG_FCOLS_MAX_S", 64)) {
+        const dim3 blocks((nx + BX - 1) / BX, (homg_filter_thread_rows(ny, sp, HOMG_COLS_R) + BY - 1) / BY);
+        if (p == HOMG_FLOAT64)
+            homg_filter_cols_kernel<double, HOMG_COLS_R>
+                <<<blocks, dim3(BX, BY), 0, s>>>(nx, ny, sp, (const double *)src, (double *)dst);
+        else
+            homg_filter_cols_kernel<float, HOMG_COLS_R>
+                <<<blocks, dim3(BX, BY), 0, s>>>(nx, ny, sp, (const float *)src, (float *)dst);
+        HOMG_CUDA_LAUNCHED(ex, "homg_filter_cols_kernel");
+        return HOMG_OK;
+    }
     if (p == HOMG_FLOAT64)
         homg_filter_kernel<double>
             <<<homg_blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const double *)src, (double *)dst);
@@ -503,14 +743,27 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
                                    const void *fm, const void *u_in, void *u_out)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    const int rows_m = homg_env_int("HOMG_HOMG_ROWS_M", 2);
+    const bool large = homg_large_grid(L->nx, L->ny);
+    const int rows_m = homg_env_int("HOMG_HOMG_ROWS_M", large ? 1 : 2);
     if (rows_m >= 0 && H->m >= rows_m) {
         const int rows = homg_env_int("HOMG_HOMG_ROWS", 8);
+        const bool reuse = large && H->m <= homg_env_int("HOMG_HOMG_REUSE_MAX_M", 5);
         if (p == HOMG_FLOAT64)
-            homg_iterate_rows_launch<double>(s, rows, L, H, fm, u_in, u_out);
+            homg_iterate_rows_launch<double>(s, rows, reuse, L, H, fm, u_in, u_out);
         else
-            homg_iterate_rows_launch<float>(s, rows, L, H, fm, u_in, u_out);
+            homg_iterate_rows_launch<float>(s, rows, reuse, L, H, fm, u_in, u_out);
         HOMG_CUDA_LAUNCHED(ex, "homg_iterate_rows_kernel");
+        return HOMG_OK;
+    }
+    if (H->m == 0 && homg_env_int("HOMG_HOMG_COLS0", 1)) {
+        const dim3 blocks((L->nx + BX - 1) / BX, (L->ny + BY * HOMG_COLS_R - 1) / (BY * HOMG_COLS_R));
+        if (p == HOMG_FLOAT64)
+            homg_iterate0_cols_kernel<double, HOMG_COLS_R>
+                <<<blocks, dim3(BX, BY), 0, s>>>(*L, *H, (const double *)fm, (const double *)u_in, (double *)u_out);
+        else
+            homg_iterate0_cols_kernel<float, HOMG_COLS_R>
+                <<<blocks, dim3(BX, BY), 0, s>>>(*L, *H, (const float *)fm, (const float *)u_in, (float *)u_out);
+        HOMG_CUDA_LAUNCHED(ex, "homg_iterate0_cols_kernel");
         return HOMG_OK;
     }
     if (p == HOMG_FLOAT64)

@@ -21,6 +21,16 @@ HOMG_HD double HFN(homg_lerp_row)(const T *row, int x0, int x1, double tx)
 
 HOMG_HD double HFN(homg_lerp)(double r0, double r1, double ty) { return (1 - ty) * r0 + ty * r1; }
 
+/* The damped-Jacobi update of a marked point from its value up, the sum nb of its
+ * four arms (ghosts folded in: -c up each, c summed in extra), its rhs and
+ * inv = inv_h2 / l^2: one expression for every kernel that relaxes. */
+HOMG_HD double HFN(homg_relax)(double up, double nb, double extra, double rhs, double inv, double lambda, double omega)
+{
+    double Au = (4 * up - nb) * inv + lambda * up;
+    double diag = (4 + extra) * inv + lambda;
+    return up + omega * (rhs - Au) / diag;
+}
+
 HOMG_HD double HFN(homg_point)(const grid_level *L, const mfmg_level *H, double inv_l, const T *fm, const T *u, int x,
                                int y)
 {
@@ -59,9 +69,7 @@ HOMG_HD double HFN(homg_point)(const grid_level *L, const mfmg_level *H, double 
             extra += c;
         }
         double rhs = H->m == 0 ? (double)fm[(size_t)y * nx + x] : (double)fm[(size_t)ay * H->cx + ax];
-        double Au = (4 * up - nb) * inv + L->lambda * up;
-        double diag = (4 + extra) * inv + L->lambda;
-        return up + H->omega * (rhs - Au) / diag;
+        return HFN(homg_relax)(up, nb, extra, rhs, inv, L->lambda, H->omega);
     }
     /* interpolate from the coarse points of the own quadrant */
     int x0, x1, y0, y1;
@@ -70,6 +78,25 @@ HOMG_HD double HFN(homg_point)(const grid_level *L, const mfmg_level *H, double 
     homg_bracket_p2(y, ny, m, inv_l, &y0, &y1, &ty);
     return HFN(homg_lerp)(HFN(homg_lerp_row)(u + (size_t)y0 * nx, x0, x1, tx),
                           HFN(homg_lerp_row)(u + (size_t)y1 * nx, x0, x1, tx), ty);
+}
+
+/* The filter's nine interior taps (rows a, b, c = j-s, j, j+s; each at i-s, i, i+s)
+ * in the order the point form adds them, and the division by 16 as the exact
+ * product by 1/16. */
+HOMG_HD double HFN(homg_filter_taps)(double a0, double a1, double a2, double b0, double b1, double b2, double c0,
+                                     double c1, double c2)
+{
+    double acc = 0;
+    acc += 1.0 * a0;
+    acc += 2.0 * a1;
+    acc += 1.0 * a2;
+    acc += 2.0 * b0;
+    acc += 4.0 * b1;
+    acc += 2.0 * b2;
+    acc += 1.0 * c0;
+    acc += 2.0 * c1;
+    acc += 1.0 * c2;
+    return acc * 0.0625;
 }
 
 /* One point of the (1,2,1)/4 x (1,2,1)/4 filter with tap spacing s: taps outside
@@ -81,16 +108,8 @@ HOMG_HD double HFN(homg_filter_point)(int nx, int ny, int s, const T *src, int i
     if (i >= s && i + s < nx && j >= s && j + s < ny) {
         const T *r0 = src + (size_t)(j - s) * nx + i, *r1 = src + (size_t)j * nx + i,
                 *r2 = src + (size_t)(j + s) * nx + i;
-        acc += 1.0 * (double)r0[-s];
-        acc += 2.0 * (double)r0[0];
-        acc += 1.0 * (double)r0[s];
-        acc += 2.0 * (double)r1[-s];
-        acc += 4.0 * (double)r1[0];
-        acc += 2.0 * (double)r1[s];
-        acc += 1.0 * (double)r2[-s];
-        acc += 2.0 * (double)r2[0];
-        acc += 1.0 * (double)r2[s];
-        return acc * 0.0625;
+        return HFN(homg_filter_taps)((double)r0[-s], (double)r0[0], (double)r0[s], (double)r1[-s], (double)r1[0],
+                                     (double)r1[s], (double)r2[-s], (double)r2[0], (double)r2[s]);
     }
     for (int b = -1; b <= 1; b++) {
         int jj = j + b * s;
