@@ -65,6 +65,13 @@ static inline int cube_split_fits(const cube_level *K) { return K->nx % 8 == 0 &
  * Host code, cube_split.c. */
 int homg_cubesplit_restrict_planes(const cube_level *K);
 
+/* Where residual_restrict runs a thread per four coarse cells (restrict_planes 0): 0 (the default) each child
+ * row's neighbours loaded anew (csp_restrict_quad), or n > 0: each u row of the thread's 2 x 2 child rows loaded
+ * once (csp_restrict_block, 24 float4 loads instead of 48; on the GPU with __launch_bounds__(256, n), n 1 .. 4).
+ * HOMG_CSP_RBLK=n from the environment (the benchmark times against it; the library documents no such
+ * variable).  Host code, cube_split.c. */
+int homg_cubesplit_restrict_block(const cube_level *K);
+
 /* Whether the level below K can be split too (cs). */
 static inline int cube_split_coarse_fits(const cube_level *K)
 {
