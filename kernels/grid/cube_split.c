@@ -67,7 +67,9 @@ int homg_cubesplit_restrict_block(const cube_level *K)
 {
     const char *e = getenv("HOMG_CSP_RBLK");
     (void)K;
-    return e && atoi(e) > 0 ? atoi(e) : 0;
+    if (!e)
+        return 3; /* H100 2026-11-27: 401 against the quad's 413 us at 512^3 (bench/results/h100_cube.md cube11) */
+    return atoi(e) > 0 ? atoi(e) : 0;
 }
 
 /* The CUDA kernel's threads in order: columns marching in z, or (planes 0) quads, loading each child row once

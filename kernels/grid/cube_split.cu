@@ -3,8 +3,9 @@
  * float4 of a colour's half), rows of a plane side by side, each thread marching
  * through a chunk of planes with the other colour's rows below and above in
  * registers (launch geometry: cube_launch.cuh, shared with cube.cu); split / unsplit a
- * thread per row, residual_restrict a thread per four coarse cells (each child row's u
- * loaded once: HOMG_CSP_RBLK=n; or per column of them marching in z: HOMG_CSP_RKC=n, slower). */
+ * thread per row, residual_restrict a thread per four coarse cells with each child row's u
+ * loaded once (HOMG_CSP_RBLK=0: its neighbours loaded anew for each child row; HOMG_CSP_RKC=n:
+ * a thread per column of them marching in z, slower). */
 #include "cube_launch.cuh"
 #include "cube_split_point.h"
 
@@ -61,6 +62,16 @@ __global__ void csp_prolong_kernel(cube_level K, const float *ec, float *u, cons
     homg_pdl_wait();
     if (csp_column(K, kc, &m0, &j, &k0, &k1))
         csp_prolong_col(&K, ec, cs, u, f, colour, m0, j, k0, k1);
+}
+
+/* The same with cs a constant (HOMG_CSP_PCS=1): one kernel per layout of ec, no branch on it in the loop. */
+template <int CS>
+__global__ void csp_prolong_cs_kernel(cube_level K, const float *ec, float *u, const float *f, int colour, int kc)
+{
+    int m0, j, k0, k1;
+    homg_pdl_wait();
+    if (csp_column(K, kc, &m0, &j, &k0, &k1))
+        csp_prolong_col(&K, ec, CS, u, f, colour, m0, j, k0, k1);
 }
 
 __global__ void csp_restrict_kernel(cube_level K, const float *u, const float *f, float *fc, int cs)
@@ -127,6 +138,13 @@ extern "C" homg_status homg_cuda_cubesplit_prolong_smooth(kernel_exec *ex, const
                                                           float *u, const float *f, int colour, int cs)
 {
     const int kc = csp_chunk(K);
+    const char *e = getenv("HOMG_CSP_PCS");
+    if (e && atoi(e) > 0 && cs)
+        return cube_launch(ex, csp_threads(K, kc), "csp_prolong_cs_kernel", csp_prolong_cs_kernel<1>, *K, ec, u, f,
+                           colour, kc);
+    if (e && atoi(e) > 0)
+        return cube_launch(ex, csp_threads(K, kc), "csp_prolong_cs_kernel", csp_prolong_cs_kernel<0>, *K, ec, u, f,
+                           colour, kc);
     return cube_launch(ex, csp_threads(K, kc), "csp_prolong_kernel", csp_prolong_kernel, *K, ec, u, f, colour, kc, cs);
 }
 
