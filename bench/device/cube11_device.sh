@@ -4,7 +4,8 @@
 # the launch geometry shared by cube.cu and cube_split.cu (cube_launch.cuh: same geometry, so the same
 # results), and the split residual + restriction with each child row's u loaded once (csp_restrict_block,
 # HOMG_CSP_RBLK=n: __launch_bounds__(256, n); off in the binaries of this call, bd96eac; n=3 the default
-# from d6dca91 on, after this call measured it).  Tests: test_cube_split_gpu (every split kernel CUDA vs its CPU twin, the block restriction in all four builds, solves), compute-sanitizer memcheck
+# from d6dca91 on, after this call measured it).  Tests: test_cube_split_gpu (every split kernel CUDA vs
+# its CPU twin, the block restriction in all four builds, solves), compute-sanitizer memcheck
 # on `test_cube_split_gpu small` (no shared memory: no race/sync check), test_cube_gpu, test_grid_ref on
 # CUDA; benchmarks: bench_grid --general (cases 0,1,2) this branch / main's binary / this branch with
 # HOMG_CSP_RBLK=3 and =1, bench_cube_split both binaries, then again the default and main (noise).
