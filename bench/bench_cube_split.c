@@ -36,6 +36,12 @@ enum {
     SPL_RESTRICT_LB,
     SPL_PROLONG_CS,
     SPL_RESTRICT_CS,
+    SPL_RESTRICT_B1,
+    SPL_RESTRICT_B3,
+    SPL_RESTRICT_B4,
+    SPL_RESTRICT_B3_CS,
+    SPL_PROLONG_PCS,
+    SPL_PROLONG_PCS_CS,
     SPL_SPLIT,
     SPL_UNSPLIT,
     NOPS
@@ -51,16 +57,23 @@ static const char *const names[NOPS] = { "natural: 2 half-sweeps (SOR)",
                                          "natural: prolong + half-sweep",
                                          "split: prolong + half-sweep",
                                          "natural: residual + restriction",
-                                         "split: residual + restriction",
+                                         "split: residual + restriction (quads)",
                                          "split: residual + restriction, marching 1 coarse plane a thread",
                                          "split: residual + restriction, marching 4 coarse planes a thread",
                                          "split: residual + restriction, marching 4, <= 80 registers",
                                          "split: prolong + half-sweep, coarse split",
-                                         "split: residual + restriction, coarse split",
+                                         "split: residual + restriction (quads), coarse split",
+                                         "split: residual + restriction, each child row loaded once (167 registers)",
+                                         "split: residual + restriction, each child row once, <= 80 registers",
+                                         "split: residual + restriction, each child row once, <= 64 registers",
+                                         "split: residual + restriction, each child row once, <= 80, coarse split",
+                                         "split: prolong + half-sweep, cs a constant",
+                                         "split: prolong + half-sweep, cs a constant, coarse split",
                                          "split f",
                                          "unsplit u" };
 /* Bytes a cell the pass must move. */
-static const double bytes[NOPS] = { 24, 16, 12, 12, 8, 8, 12, 12.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8, 8 };
+static const double bytes[NOPS] = { 24,  16,  12,  12,  8,   8,   12,  12.5, 8.5, 8.5, 8.5, 8.5,
+                                    8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5,  8.5, 8.5, 8,   8 };
 
 typedef struct pass_run {
     kernel_exec *ex;
@@ -93,7 +106,12 @@ static void pass_once(void *arg, int r)
     case SPL_PROLONG: homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, 0); break;
     case SPL_PROLONG_CS: homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, 1); break;
     case NAT_RESTRICT: homg_cuda_cube_residual_restrict(ex, K, p->u, p->f, p->fc); break;
-    case SPL_RESTRICT: homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 0); break;
+    case SPL_RESTRICT:
+    case SPL_RESTRICT_CS: /* the quads (HOMG_CSP_RBLK=0) */
+        setenv("HOMG_CSP_RBLK", "0", 1);
+        homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, p->op == SPL_RESTRICT_CS);
+        unsetenv("HOMG_CSP_RBLK");
+        break;
     case SPL_RESTRICT_M1:
     case SPL_RESTRICT_M4:
         setenv("HOMG_CSP_RKC", p->op == SPL_RESTRICT_M1 ? "1" : "4", 1);
@@ -107,7 +125,20 @@ static void pass_once(void *arg, int r)
         unsetenv("HOMG_CSP_RLB");
         unsetenv("HOMG_CSP_RKC");
         break;
-    case SPL_RESTRICT_CS: homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 1); break;
+    case SPL_RESTRICT_B1:
+    case SPL_RESTRICT_B3:
+    case SPL_RESTRICT_B4:
+    case SPL_RESTRICT_B3_CS:
+        setenv("HOMG_CSP_RBLK", p->op == SPL_RESTRICT_B1 ? "1" : p->op == SPL_RESTRICT_B4 ? "4" : "3", 1);
+        homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, p->op == SPL_RESTRICT_B3_CS);
+        unsetenv("HOMG_CSP_RBLK");
+        break;
+    case SPL_PROLONG_PCS:
+    case SPL_PROLONG_PCS_CS:
+        setenv("HOMG_CSP_PCS", "1", 1);
+        homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, p->op == SPL_PROLONG_PCS_CS);
+        unsetenv("HOMG_CSP_PCS");
+        break;
     case SPL_SPLIT: homg_cuda_cubesplit_split(ex, K, p->f, p->sf); break;
     default: homg_cuda_cubesplit_unsplit(ex, K, p->su, p->nat); break;
     }

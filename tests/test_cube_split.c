@@ -118,6 +118,16 @@ static void check_level(const cube_level *K0, uint64_t seed, float omega)
         assert_int_equal(S->unsplit(ex, &Kc, sc, fb), HOMG_OK);
         same("residual + restriction (fc split)", &K, omega, fb, fa, nc);
     }
+    setenv("HOMG_CSP_RBLK", "0", 1); /* each child row's neighbours loaded anew (the default: loaded once) */
+    memset(fb, 0, nc * sizeof(float));
+    assert_int_equal(S->residual_restrict(ex, &K, su, sf, fb, 0), HOMG_OK);
+    same("residual + restriction (quads)", &K, omega, fb, fa, nc);
+    if (cube_split_coarse_fits(&K)) {
+        assert_int_equal(S->residual_restrict(ex, &K, su, sf, sc, 1), HOMG_OK);
+        assert_int_equal(S->unsplit(ex, &Kc, sc, fb), HOMG_OK);
+        same("residual + restriction (quads, fc split)", &K, omega, fb, fa, nc);
+    }
+    unsetenv("HOMG_CSP_RBLK");
     free(u), free(f), free(ec), free(a), free(b), free(su), free(sf), free(nat), free(fa), free(fb), free(sc);
 }
 

@@ -104,6 +104,11 @@ static void check_level(const cube_level *K0, uint64_t seed, float omega)
             expect(colour ? (cs ? "prolongation (ec split) + colour 1" : "prolongation + colour 1")
                           : (cs ? "prolongation (ec split) + colour 0" : "prolongation + colour 0"),
                    &K, diff(du, hu, n));
+            setenv("HOMG_CSP_PCS", "1", 1); /* the kernel with cs a constant */
+            reset(du, u, n);
+            assert_int_equal(SG->prolong_smooth(eg, &K, dec, du, df, colour, cs), HOMG_OK);
+            unsetenv("HOMG_CSP_PCS");
+            expect(cs ? "prolongation (ec split, cs constant)" : "prolongation (cs constant)", &K, diff(du, hu, n));
         }
         assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc, cs), HOMG_OK);
         assert_int_equal(SC->residual_restrict(ec_, &K, hu, f, fc, cs), HOMG_OK);
@@ -114,12 +119,27 @@ static void check_level(const cube_level *K0, uint64_t seed, float omega)
         char v[4];
         snprintf(v, sizeof v, "%d", kc);
         setenv("HOMG_CSP_RKC", v, 1);
+        setenv("HOMG_CSP_RBLK", "0", 1); /* the quads: each child row's neighbours loaded anew */
         reset(dfc, ec, nc);
         assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc, 0), HOMG_OK);
         unsetenv("HOMG_CSP_RKC");
+        unsetenv("HOMG_CSP_RBLK");
         expect(kc ? "residual + restriction (3 planes a thread)" : "residual + restriction (quads)", &K,
                diff(dfc, fc, nc));
     }
+    for (int cs = 0; cs < 1 + cube_split_coarse_fits(&K); cs++) /* each child row loaded once, every build */
+        for (int nb = 1; nb <= 4; nb++) {
+            char v[4], what[96];
+            snprintf(v, sizeof v, "%d", nb);
+            snprintf(what, sizeof what, "residual + restriction (block, __launch_bounds__ min %d%s)", nb,
+                     cs ? ", fc split" : "");
+            setenv("HOMG_CSP_RBLK", v, 1);
+            reset(dfc, ec, nc);
+            assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc, cs), HOMG_OK);
+            assert_int_equal(SC->residual_restrict(ec_, &K, hu, f, fc, cs), HOMG_OK);
+            unsetenv("HOMG_CSP_RBLK");
+            expect(what, &K, diff(dfc, fc, nc));
+        }
     homg_free(gpu, du), homg_free(gpu, df), homg_free(gpu, dec), homg_free(gpu, dfc), homg_free(gpu, dn);
     homg_free(gpu, ds);
     free(u), free(f), free(ec), free(fc), free(hu), free(hn), free(hs);

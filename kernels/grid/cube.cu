@@ -3,52 +3,23 @@
  * of a plane side by side, each thread marching through a chunk of planes with
  * the rows below and above in registers (cube_point.h); residual_restrict a
  * thread per pair of coarse cells. */
-#include "core/cuda_check.h"
-#include "core/pdl.cuh"
+#include "cube_launch.cuh"
 #include "cube_point.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define CUBE_NT 256
-/* Threads to aim for (a wave of 2048 per SM on 132 SMs): fewer planes per chunk below. */
-#define CUBE_THREADS   270000u
-#define CUBE_MAX_CHUNK 16
+/* Rows of four cells a plane. */
+static size_t cube_rows(const cube_level *K) { return (size_t)(K->nx / 4) * K->ny; }
 
-template <typename... K, typename... A>
-static homg_status cube_launch(kernel_exec *ex, size_t threads, const char *what, void (*kernel)(K...), A... args)
-{
-    homg_pdl_launch(homg_cuda_stream(ex), dim3((unsigned)((threads + CUBE_NT - 1) / CUBE_NT)), dim3(CUBE_NT),
-                    homg_pdl_gen_on(), kernel, args...); /* as gen.cu (HOMG_GEN_PDL=0: plain) */
-    HOMG_CUDA_LAUNCHED(ex, what);
-    return HOMG_OK;
-}
+static int cube_chunk(const cube_level *K) { return cube_chunk_of(cube_rows(K), K->nz); }
 
-/* Planes per thread: enough threads to fill the device, at most CUBE_MAX_CHUNK. */
-static int cube_chunk(const cube_level *K)
-{
-    const size_t rows = (size_t)(K->nx / 4) * K->ny, all = rows * K->nz;
-    size_t kc = all / CUBE_THREADS;
-    return kc < 1 ? 1 : kc > CUBE_MAX_CHUNK ? CUBE_MAX_CHUNK : (int)kc;
-}
-
-static size_t cube_threads(const cube_level *K, int kc)
-{
-    return (size_t)(K->nx / 4) * K->ny * (size_t)((K->nz + kc - 1) / kc);
-}
+static size_t cube_threads(const cube_level *K, int kc) { return cube_threads_of(cube_rows(K), K->nz, kc); }
 
 /* This thread's column (i0, j) and planes k0 .. k1-1; 0 past the end. */
 __device__ __forceinline__ int cube_column(const cube_level &K, int kc, int *i0, int *j, int *k0, int *k1)
 {
-    const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, rows = qx * (unsigned)K.ny;
-    const unsigned chunk = t / rows, r = t - chunk * rows, jj = r / qx;
-    if ((int)(chunk * (unsigned)kc) >= K.nz)
-        return 0;
-    *j = (int)jj;
-    *i0 = 4 * (int)(r - jj * qx);
-    *k0 = (int)chunk * kc;
-    *k1 = *k0 + kc < K.nz ? *k0 + kc : K.nz;
-    return 1;
+    return cube_column_of((unsigned)K.nx / 4, (unsigned)K.ny, K.nz, kc, i0, j, k0, k1);
 }
 
 __global__ void cube_sweep_kernel(cube_level K, float *u, const float *f, int colour, int kc)
@@ -118,11 +89,10 @@ __global__ void cube_residual_kernel(cube_level K, const float *u, const float *
 
 __global__ void cube_restrict_kernel(cube_level K, const float *u, const float *f, float *fc)
 {
-    const unsigned t = blockIdx.x * CUBE_NT + threadIdx.x, qx = (unsigned)K.nx / 4, cy = (unsigned)K.ny / 2;
-    const unsigned row = t / qx, a = t - row * qx, J = row % cy, Kc = row / cy;
+    int i0, J, Kc;
     homg_pdl_wait();
-    if (Kc < (unsigned)K.nz / 2)
-        cube_restrict_pair(&K, u, f, fc, 4 * (int)a, (int)J, (int)Kc, 1);
+    if (cube_quad_of((unsigned)K.nx / 4, (unsigned)K.ny / 2, (unsigned)K.nz / 2, &i0, &J, &Kc))
+        cube_restrict_pair(&K, u, f, fc, i0, J, Kc, 1);
 }
 
 extern "C" homg_status homg_cuda_cube_sweep(kernel_exec *ex, const cube_level *K, float *u, const float *f, int colour)

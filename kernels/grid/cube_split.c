@@ -63,7 +63,17 @@ int homg_cubesplit_restrict_planes(const cube_level *K)
     return e && atoi(e) > 0 ? atoi(e) : 0;
 }
 
-/* The CUDA kernel's threads in order: columns marching in z, or (planes 0) quads. */
+int homg_cubesplit_restrict_block(const cube_level *K)
+{
+    const char *e = getenv("HOMG_CSP_RBLK");
+    (void)K;
+    if (!e)
+        return 3; /* H100 2026-11-27: 401 against the quad's 413 us at 512^3 (bench/results/h100_cube.md cube11) */
+    return atoi(e) > 0 ? atoi(e) : 0;
+}
+
+/* The CUDA kernel's threads in order: columns marching in z, or (planes 0) quads, loading each child row once
+ * or not (restrict_block). */
 homg_status homg_cpu_cubesplit_residual_restrict(kernel_exec *ex, const cube_level *K, const float *u, const float *f,
                                                  float *fc, int cs)
 {
@@ -74,10 +84,14 @@ homg_status homg_cpu_cubesplit_residual_restrict(kernel_exec *ex, const cube_lev
                 csp_restrict_col(K, u, f, fc, cs, m0, jc, 0, K->nz / 2);
         return HOMG_OK;
     }
+    const int block = homg_cubesplit_restrict_block(K) > 0;
     for (int kc = 0; kc < K->nz / 2; kc++)
         for (int jc = 0; jc < K->ny / 2; jc++)
             for (int m0 = 0; m0 < K->nx / 2; m0 += 4)
-                csp_restrict_quad(K, u, f, fc, cs, m0, jc, kc);
+                if (block)
+                    csp_restrict_block(K, u, f, fc, cs, m0, jc, kc);
+                else
+                    csp_restrict_quad(K, u, f, fc, cs, m0, jc, kc);
     return HOMG_OK;
 }
 

@@ -381,4 +381,61 @@ HOMG_HD void csp_restrict_quad(const cube_level *K, const float *u, const float 
     csp_store_coarse(K, fc, cs, m0, J, Kc, acc);
 }
 
+/* Loops the GPU must unroll for their arrays to stay in registers (the CPU: plain loops). */
+#ifdef __CUDA_ARCH__
+#define CSP_UNROLL _Pragma("unroll")
+#else
+#define CSP_UNROLL
+#endif
+
+/* csp_restrict_quad's sums (the same cells' f - A u in the same order) with each u row of the 2 x 2 child rows,
+ * both colours, loaded once: a child row's y and z neighbours inside that block come from registers, only those
+ * outside it (rows 2 J - 1 and 2 J + 2, planes 2 Kc - 1 and 2 Kc + 2) from memory -- 24 float4 loads a thread
+ * instead of the quad's 48 (HOMG_CSP_RBLK, cube_split.h). */
+HOMG_HD void csp_restrict_block(const cube_level *K, const float *u, const float *f, float *fc, int cs, int m0, int J,
+                                int Kc)
+{
+    const unsigned h = csp_half(K), sy = (unsigned)(K->nx / 2), sz = sy * (unsigned)K->ny;
+    float w[2][2][2][4], acc[4] = { 0.0f, 0.0f, 0.0f, 0.0f }; /* w[dk][colour][dj]: the child rows */
+    CSP_UNROLL
+    for (int dk = 0; dk < 2; dk++)
+        csp_plane_rows(K, u, 1, m0, J, 2 * Kc + dk, w[dk]);
+    CSP_UNROLL
+    for (int dk = 0; dk < 2; dk++) {
+        CSP_UNROLL
+        for (int dj = 0; dj < 2; dj++) {
+            const int j = 2 * J + dj, k = 2 * Kc + dk;
+            const unsigned c = csp_index(K, m0, j, k);
+            const float dyz = cube_dyz(K, j, k);
+            float r[2][4]; /* by colour: r[0] + r[1] is the quad's parity-0 + parity-1 sum (a + b == b + a) */
+            CSP_UNROLL
+            for (int col = 0; col < 2; col++) { /* this colour's cells, of parity s */
+                const int s = csp_par(col, j, k), o = 1 - col;
+                const float *on = u + (o ? h : 0);
+                float ys[4], yn[4], zb[4], zt[4], ff[4];
+                if (dj) {
+                    cube_copy4(ys, w[dk][o][0]);
+                    cube_ldg4(j + 1 < K->ny ? on + (c + sy) : NULL, yn);
+                } else {
+                    cube_ldg4(j > 0 ? on + (c - sy) : NULL, ys);
+                    cube_copy4(yn, w[dk][o][1]);
+                }
+                if (dk) {
+                    cube_copy4(zb, w[0][o][dj]);
+                    cube_ldg4(k + 1 < K->nz ? on + (c + sz) : NULL, zt);
+                } else {
+                    cube_ldg4(k > 0 ? on + (c - sz) : NULL, zb);
+                    cube_copy4(zt, w[1][o][dj]);
+                }
+                cube_ldg4(f + (col ? h : 0) + c, ff);
+                csp_res_cells(K, dyz, m0, s, w[dk][col][dj], w[dk][o][dj], csp_xo(K, on, c, m0, s), ys, yn, zb, zt, ff,
+                              r[col]);
+            }
+            for (int q = 0; q < 4; q++)
+                acc[q] += r[0][q] + r[1][q];
+        }
+    }
+    csp_store_coarse(K, fc, cs, m0, J, Kc, acc);
+}
+
 #endif
