@@ -89,9 +89,9 @@ homg_status homg_cpu_fem_pattern_refined(kernel_exec *ex, const fem_problem *p, 
         return HOMG_OK;
 #pragma omp parallel for schedule(static) reduction(| : bad) if (ce > HOMG_OMP_MIN)
     for (int64_t e = 0; e < ce; e++)
-        bad |= fem_pattern_refined_element(p->elements, nv, e, nc, edges, ne, shift, keys + e * mm);
+        bad |= fem_pattern_refined_element(p->elements, nv, e, nc, edges, ne, shift, keys + e, ce);
     for (int64_t k = 0; k < ne; k++)
-        fem_pattern_refined_halves(edges, nc, k, shift, keys + ce * mm + 2 * k);
+        fem_pattern_refined_halves(edges, nc, k, shift, keys + ce * mm + k, ne);
     homg_cpu_sort_u64(keys, keys_alt, (size_t)n, 2 * shift);
     u = homg_cpu_sort_unique_u64(keys, (size_t)n);
     if (bad || u == 0 || 3 * u + (size_t)p->num_dofs > cap)

@@ -156,8 +156,9 @@ static homg_status pattern_pairs(kernel_exec *ex, const fem_problem *p, int shif
     return pattern_upper(ex, n, p->num_dofs, shift, keys, alt, temp, temp_bytes, cap, nnz);
 }
 
-/* Thread t < ce: coarse element t's midpoint pairs at keys[t mm ..); then
- * coarse edge k = t - ce's halves at keys[ce mm + 2 k ..]. */
+/* Thread t < ce: coarse element t's midpoint pairs at keys[j ce + t]; then
+ * coarse edge k = t - ce's halves at keys[ce mm + k] and [ce mm + ne + k]
+ * (coalesced stores: the keys are sorted after). */
 __global__ void fem_pattern_refined_kernel(fem_problem p, const uint64_t *edges, int32_t ne, int32_t nc, int shift,
                                            uint64_t *keys, int *flag)
 {
@@ -165,10 +166,10 @@ __global__ void fem_pattern_refined_kernel(fem_problem p, const uint64_t *edges,
     int nv = p.nd, mm = FEM_REFINED_PAIRS(nv);
     int64_t ce = p.num_elements / (nv == 3 ? 4 : 8);
     if (t < ce) {
-        if (fem_pattern_refined_element(p.elements, nv, t, nc, edges, ne, shift, keys + t * mm))
+        if (fem_pattern_refined_element(p.elements, nv, t, nc, edges, ne, shift, keys + t, ce))
             *flag = 1;
     } else if (t < ce + ne) {
-        fem_pattern_refined_halves(edges, nc, t - ce, shift, keys + ce * mm + 2 * (t - ce));
+        fem_pattern_refined_halves(edges, nc, t - ce, shift, keys + ce * mm + (t - ce), ne);
     }
 }
 
