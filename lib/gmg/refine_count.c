@@ -78,8 +78,8 @@ int homg__gmg_refine_counts(const homg_mesh *coarse, int nl, int32_t *edges)
     int dim = m ? m->dim : 0, ok = 1;
     int64_t e, f, t;
     uint64_t *keys, *tmp;
-    if (!m || !m->elements || (dim != 2 && dim != 3) || m->num_elements <= 0 ||
-        m->num_elements > COUNT_MAX_ELEMENTS || m->num_nodes > COUNT_MAX_NODES || nl < 2 || !no_repeated_node(m))
+    if (!m || !m->elements || (dim != 2 && dim != 3) || m->num_elements <= 0 || m->num_elements > COUNT_MAX_ELEMENTS ||
+        m->num_nodes > COUNT_MAX_NODES || nl < 2 || !no_repeated_node(m))
         return 0;
     keys = (uint64_t *)malloc((size_t)m->num_elements * 6 * sizeof(uint64_t));
     tmp = (uint64_t *)malloc((size_t)m->num_elements * 6 * sizeof(uint64_t));
