@@ -574,14 +574,15 @@ static void test_refine_counts(void **state)
         for (int l = 2; l >= 0; l--)
             assert_int_equal(homg_mesh_refine(m[l + 1], &m[l]), HOMG_OK);
         assert_int_equal(homg__gmg_refine_counts(m[3], 4, known), 1);
-        for (int l = 3; l >= 1; l--) {
+        for (int l = 3; l >= 0; l--) {
             uint64_t *edges = NULL;
             size_t n = 0;
             assert_int_equal(homg__mesh_edges(ctx, m[l], &edges, &n), HOMG_OK);
             assert_int_equal(known[l], (int32_t)n);
             free(edges);
         }
-        printf("  %dD: edges %d %d %d predicted = found\n", dim, (int)known[3], (int)known[2], (int)known[1]);
+        printf("  %dD: edges %d %d %d %d predicted = found\n", dim, (int)known[3], (int)known[2], (int)known[1],
+               (int)known[0]);
         {
             homg_mesh copy = *m[3];
             int32_t *el = (int32_t *)malloc(sizeof(int32_t) * (size_t)copy.num_elements * nv);

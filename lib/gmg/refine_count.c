@@ -100,7 +100,7 @@ int homg__gmg_refine_counts(const homg_mesh *coarse, int nl, int32_t *edges)
     }
     free(keys);
     free(tmp);
-    for (int l = nl - 1; l >= 1 && ok; l--) { /* mesh l, refined into mesh l - 1 */
+    for (int l = nl - 1; l >= 0 && ok; l--) { /* mesh l (refined into mesh l - 1 where l > 0) */
         ok = e <= INT32_MAX;
         edges[l] = ok ? (int32_t)e : 0;
         if (dim == 3) {
