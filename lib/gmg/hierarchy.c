@@ -287,7 +287,8 @@ static homg_status refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **
     b.ctx = ctx;
     b.keep = dev_edges != NULL;
     b.device_only = dev_edges != NULL; /* the device set-up: no host copy of the levels */
-    if (b.device_only && nl <= HOMG_GMG_MAX_LEVELS && homg__gmg_refine_counts(coarse, nl, known))
+    if (b.device_only && nl <= HOMG_GMG_MAX_LEVELS && homg__gmg_known_counts() &&
+        homg__gmg_refine_counts(coarse, nl, known))
         for (int l = 0; l < nl - 1; l++) /* level l is refined from mesh l + 1 */
             b.expect[l] = known[l + 1];
     memset(meshes, 0, (size_t)nl * sizeof *meshes);
