@@ -92,6 +92,10 @@ struct homg_gmg {
     homg_ctx *ctx;
     int trace; /* HOMG_GMG_TRACE=1 at create: the phase marks synchronise */
     int lanes; /* streams the smoother set-up runs its levels on (smoother.c), 1 outside it */
+    /* op.c: every level's A, P, R, M, M^T ELLPACK-R width, read at once by the
+     * first format choice (0: not read, or no such op then) */
+    int32_t ell_width[HOMG_GMG_MAX_LEVELS][5];
+    int ell_widths_read;
     double phase_ms[GMG_T_COUNT];
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
     double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
