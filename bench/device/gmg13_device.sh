@@ -44,8 +44,8 @@ run_variant() {
     timeout 20 compute-sanitizer --tool memcheck --leak-check full $B/tests/test_fem_gpu quick 2>&1 | tail -3
     k=0
     set -- main branch reads
-    for k in 1 2 3 4 5 6; do
-        [ "$(left)" -lt 22 ] && {
+    for k in 1 2 3 4 5 6 7 8; do
+        [ "$(left)" -lt 18 ] && {
             echo "== round $k skipped: left $(left)s"
             break
         }
