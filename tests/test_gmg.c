@@ -561,7 +561,8 @@ static void test_device_prolongation(void **state)
 }
 
 /* refine_count.c's edge counts = those of homg_mesh_refine's meshes (2D and
- * 3D, three refinements); none with a repeated element or node. */
+ * 3D, three refinements); none with a repeated element or node; a set-up
+ * using them (HOMG_GMG_KNOWN_COUNTS=1) = one reading the counts. */
 static void test_refine_counts(void **state)
 {
     (void)state;
@@ -594,6 +595,26 @@ static void test_refine_counts(void **state)
             el[1] = el[0]; /* and a repeated node */
             assert_int_equal(homg__gmg_refine_counts(&copy, 4, known), 0);
             free(el);
+        }
+        { /* the set-up with the counts known (HOMG_GMG_KNOWN_COUNTS=1: no count read) = without */
+            homg_gmg_desc da = { 0 }, db = { 0 };
+            homg_gmg *a, *b;
+            da.levels = db.levels = 4;
+            a = make_gmg(ctx, m[3], dim, &da);
+            setenv("HOMG_GMG_KNOWN_COUNTS", "1", 1);
+            b = make_gmg(ctx, m[3], dim, &db);
+            unsetenv("HOMG_GMG_KNOWN_COUNTS");
+            for (int l = 0; l < a->nlevels; l++) {
+                const csr_matrix *x = &a->lv[l].a.csr, *y = &b->lv[l].a.csr;
+                assert_int_equal(x->nrows, y->nrows);
+                assert_int_equal(x->nnz, y->nnz);
+                assert_memory_equal(x->row_ptr, y->row_ptr, sizeof(int32_t) * ((size_t)x->nrows + 1));
+                assert_memory_equal(x->col_idx, y->col_idx, sizeof(int32_t) * (size_t)x->nnz);
+                assert_memory_equal(x->values, y->values, sizeof(double) * (size_t)x->nnz);
+                assert_true(a->lv[l].omega == b->lv[l].omega);
+            }
+            homg_gmg_destroy(a);
+            homg_gmg_destroy(b);
         }
         for (int l = 0; l < 4; l++)
             homg_mesh_destroy(m[l]);
