@@ -3,6 +3,7 @@
 # coarsest mesh's (refine_count.c: no refinement waits for its unique count; HOMG_GMG_KNOWN_COUNTS=0: the reads, as
 # main), level 0's pattern from level 1 with its count known (no read), every level's partition and mask counts in one
 # read, 045f7df's fem_pattern_refined_kernel (fixed child positions; its first GPU run).
+# (Ran 08:11 UTC at b42af66, where the known counts were on by default; off since 4bfc257: HOMG_GMG_KNOWN_COUNTS=1.)
 # Tests + memcheck, then bench_gmg rounds of main (/work/main's build/bench/bench_gmg, carried packed as
 # .carry-gmg13/base.tar.xz), the branch and the branch with HOMG_GMG_KNOWN_COUNTS=0, the order rotating; time left,
 # ncu of the pattern kernels.  One log into $OUT.
