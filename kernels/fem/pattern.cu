@@ -82,10 +82,15 @@ __global__ void fem_pattern_swap_kernel(const uint64_t *in, int32_t n, int shift
         out[k] = ((in[k] & mask) << shift) | (in[k] >> shift);
 }
 
-__global__ void fem_pattern_merge_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
-                                         int32_t num_rows, uint64_t *out)
+/* found (or NULL): a unique count on the device; the rows from at most that
+ * many keys (an expected u the host could not check yet: no write past 2 u +
+ * rows whatever the count). */
+__global__ void fem_pattern_merge_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, const int *found,
+                                         int shift, int32_t num_rows, uint64_t *out)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (found && *found >= 0 && *found < u)
+        u = *found;
     if (i < num_rows)
         fem_pattern_merge_row(upper, lower, u, shift, i, out);
 }
@@ -93,7 +98,7 @@ __global__ void fem_pattern_merge_kernel(const uint64_t *upper, const uint64_t *
 /* The rows from the u sorted upper keys at up = alt[0, u): their transposes
  * sorted in keys[0, 2u), merged into alt[u, 3u + rows), copied to keys. */
 static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift, int32_t rows, uint64_t *keys,
-                                           uint64_t *alt, void *work, size_t work_bytes)
+                                           uint64_t *alt, void *work, size_t work_bytes, const int *found = NULL)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     uint64_t *up = alt, *lo = keys, *lo_alt = keys + u, *out = alt + u;
@@ -105,7 +110,7 @@ static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift
         HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, dl, u, 0, 2 * shift, s));
     }
     if (rows > 0) {
-        fem_pattern_merge_kernel<<<blocks_for(rows), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows, out);
+        fem_pattern_merge_kernel<<<blocks_for(rows), THREADS, 0, s>>>(up, dl.Current(), u, found, shift, rows, out);
         HOMG_CUDA_LAUNCHED(ex, "fem_pattern_merge_kernel");
     }
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(keys, out, (size_t)nnz * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
@@ -137,6 +142,30 @@ static homg_status pattern_upper(kernel_exec *ex, int64_t n, int32_t rows, int s
     return HOMG_OK;
 }
 
+/* pattern_upper with the unique count known (expect): no read; the found
+ * count and the flag (d_count[0, 2)) copied to found for the caller's check. */
+static homg_status pattern_upper_known(kernel_exec *ex, int64_t n, int32_t rows, int shift, uint64_t *keys,
+                                       uint64_t *alt, void *temp, size_t temp_bytes, size_t cap, int32_t expect,
+                                       int32_t *found, int32_t *nnz)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    int *d_count = (int *)temp;
+    void *work = (unsigned char *)temp + COUNT_BYTES;
+    size_t work_bytes = temp_bytes - COUNT_BYTES;
+    cub::DoubleBuffer<uint64_t> db(keys, alt);
+    if (expect > n || 3 * (size_t)expect + (size_t)rows > cap)
+        return HOMG_OK;
+    HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, (int)n, 0, 2 * shift, s));
+    uint64_t *sorted = db.Current(), *uq = db.Alternate();
+    HOMG_CUDA_TRY(ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)sorted, uq, d_count, (int)n, s));
+    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(found, d_count, 2 * sizeof(int), cudaMemcpyDeviceToDevice, s));
+    if (uq != alt)
+        HOMG_CUDA_TRY(ex, cudaMemcpyAsync(alt, uq, (size_t)expect * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
+    HOMG_TRY(pattern_rows_from_upper(ex, expect, shift, rows, keys, alt, work, work_bytes, d_count));
+    *nnz = 2 * expect + rows;
+    return HOMG_OK;
+}
+
 /* The faster path; *nnz = 0 when it cannot run (a repeated node, or the
  * buffers of cap keys too short: max(pairs, 3 U + rows) needed), then the
  * caller runs the full one. */
@@ -156,8 +185,9 @@ static homg_status pattern_pairs(kernel_exec *ex, const fem_problem *p, int shif
     return pattern_upper(ex, n, p->num_dofs, shift, keys, alt, temp, temp_bytes, cap, nnz);
 }
 
-/* Thread t < ce: coarse element t's midpoint pairs at keys[t mm ..); then
- * coarse edge k = t - ce's halves at keys[ce mm + 2 k ..]. */
+/* Thread t < ce: coarse element t's midpoint pairs at keys[j ce + t]; then
+ * coarse edge k = t - ce's halves at keys[ce mm + k] and [ce mm + ne + k]
+ * (coalesced stores: the keys are sorted after). */
 __global__ void fem_pattern_refined_kernel(fem_problem p, const uint64_t *edges, int32_t ne, int32_t nc, int shift,
                                            uint64_t *keys, int *flag)
 {
@@ -165,16 +195,16 @@ __global__ void fem_pattern_refined_kernel(fem_problem p, const uint64_t *edges,
     int nv = p.nd, mm = FEM_REFINED_PAIRS(nv);
     int64_t ce = p.num_elements / (nv == 3 ? 4 : 8);
     if (t < ce) {
-        if (fem_pattern_refined_element(p.elements, nv, t, nc, edges, ne, shift, keys + t * mm))
+        if (fem_pattern_refined_element(p.elements, nv, t, nc, edges, ne, shift, keys + t, ce))
             *flag = 1;
     } else if (t < ce + ne) {
-        fem_pattern_refined_halves(edges, nc, t - ce, shift, keys + ce * mm + 2 * (t - ce));
+        fem_pattern_refined_halves(edges, nc, t - ce, shift, keys + ce * mm + (t - ce), ne);
     }
 }
 
 homg_status homg_cuda_fem_pattern_refined(kernel_exec *ex, const fem_problem *p, const uint64_t *edges, int32_t ne,
                                           int32_t nc, int shift, uint64_t *keys, uint64_t *keys_alt, size_t cap,
-                                          void *temp, size_t temp_bytes, int32_t *nnz)
+                                          void *temp, size_t temp_bytes, int32_t expect, int32_t *found, int32_t *nnz)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int nv = p->nd, c = nv == 3 ? 4 : 8;
@@ -186,6 +216,9 @@ homg_status homg_cuda_fem_pattern_refined(kernel_exec *ex, const fem_problem *p,
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(temp, 0, 2 * sizeof(int), s));
     fem_pattern_refined_kernel<<<blocks_for(ce + ne), THREADS, 0, s>>>(*p, edges, ne, nc, shift, keys, (int *)temp + 1);
     HOMG_CUDA_LAUNCHED(ex, "fem_pattern_refined_kernel");
+    if (expect > 0)
+        return pattern_upper_known(ex, n, p->num_dofs, shift, keys, keys_alt, temp, temp_bytes, cap, expect, found,
+                                   nnz);
     return pattern_upper(ex, n, p->num_dofs, shift, keys, keys_alt, temp, temp_bytes, cap, nnz);
 }
 

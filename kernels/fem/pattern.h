@@ -28,58 +28,100 @@ HOMG_HD void fem_pattern_merge_row(const uint64_t *upper, const uint64_t *lower,
  * a << shift | b (the same order). */
 HOMG_HD uint64_t fem_pattern_edge_upper(uint64_t e, int shift) { return ((e >> 32) << shift) | (e & 0xffffffffu); }
 
-/* A P1 mesh refined by homg_mesh_refine: the coarse nodes 0 .. nc - 1 first,
- * node nc + k the midpoint of the coarse mesh's sorted edge k (a << 32 | b,
- * a < b; ne of them), coarse element e's children the elements c e .. c e +
- * c - 1 (c = 4 triangles, 8 tetrahedra).  Its pattern's upper keys are the
- * halves (a, nc + k), (b, nc + k) of the coarse edges and, per coarse element,
- * its children's pairs of two midpoints: FEM_REFINED_PAIRS of them (a
- * triangle's inner triangle; a tetrahedron's 12 face edges and its
- * diagonal), shared with a neighbour across a face.  Coarse element e's, made
- * unique, to out[0 .. FEM_REFINED_PAIRS); answers 1 where the children are
- * not so refined (a repeated node, two coarse nodes paired, a coarse node
- * paired with a midpoint of an edge not at it, another number of midpoint
- * pairs), else 0. */
+/* A P1 mesh refined by homg_mesh_refine (gmg/refine.h): the coarse nodes
+ * 0 .. nc - 1 first, node nc + k the midpoint mij of the coarse mesh's sorted
+ * edge k (a << 32 | b, a < b; ne of them), coarse element e's children the
+ * elements c e .. c e + c - 1: triangles (v0 m01 m02) (m01 v1 m12)
+ * (m02 m12 v2) (m01 m12 m02); tetrahedra (v0 m01 m02 m03) (m01 v1 m12 m13)
+ * (m02 m12 v2 m23) (m03 m13 m23 v3), then four (d0 d1 r r') around the
+ * octahedron's diagonal d0-d1 (one of its three pairs of opposite
+ * midpoints).  Its pattern's upper keys are the halves (a, nc + k),
+ * (b, nc + k) of the coarse edges and, per coarse element, the midpoint pairs
+ * of its children: FEM_REFINED_PAIRS of them (a triangle's inner triangle; a
+ * tetrahedron's 12 face edges and its diagonal), read from those positions
+ * and written to out[j * stride] (any order: they are sorted after).  Answers
+ * 1 where the children are not so laid out (then the caller sorts the
+ * element pairs), else 0. */
 #define FEM_REFINED_PAIRS(nv) ((nv) == 3 ? 3 : 13)
 
-HOMG_HD int fem_pattern_refined_element(const int32_t *elements, int nv, int64_t e, int32_t nc, const uint64_t *edges,
-                                        int32_t ne, int shift, uint64_t *out)
+/* The key of a < b (0: a == b, flagged by the caller). */
+HOMG_HD uint64_t fem_pattern_pair_key(int32_t a, int32_t b, int shift)
 {
-    int children = nv == 3 ? 4 : 8, mm = FEM_REFINED_PAIRS(nv), m = 0, bad = 0;
-    uint64_t loc[13];
-    for (int c = 0; c < children; c++) {
-        const int32_t *v = elements + (e * children + c) * nv;
-        for (int a = 0; a < nv; a++)
-            for (int b = a + 1; b < nv; b++) {
-                int32_t x = v[a] < v[b] ? v[a] : v[b], y = v[a] < v[b] ? v[b] : v[a];
-                if (x == y || y < nc) {
-                    bad = 1;
-                } else if (x < nc) { /* a half: the edge of midpoint y holds x */
-                    uint64_t ed = y - nc < ne ? edges[y - nc] : 0;
-                    bad |= y - nc >= ne || ((int32_t)(ed >> 32) != x && (int32_t)(ed & 0xffffffffu) != x);
-                } else {
-                    uint64_t k = ((uint64_t)x << shift) | (uint64_t)y;
-                    int seen = 0;
-                    for (int j = 0; j < m && j < mm; j++)
-                        seen |= loc[j] == k;
-                    if (!seen && m < mm)
-                        loc[m] = k;
-                    m += !seen;
-                }
-            }
+    return a < b ? ((uint64_t)a << shift) | (uint64_t)b : ((uint64_t)b << shift) | (uint64_t)a;
+}
+
+/* Corner node v's midpoint m: m's coarse edge holds v. */
+HOMG_HD int fem_pattern_half_ok(int32_t v, int32_t m, int32_t nc, const uint64_t *edges, int32_t ne)
+{
+    uint64_t ed;
+    if (v < 0 || v >= nc || m < nc || m - nc >= ne)
+        return 0;
+    ed = edges[m - nc];
+    return (int32_t)(ed >> 32) == v || (int32_t)(ed & 0xffffffffu) == v;
+}
+
+HOMG_HD int fem_pattern_refined_element(const int32_t *elements, int nv, int64_t e, int32_t nc, const uint64_t *edges,
+                                        int32_t ne, int shift, uint64_t *out, int64_t stride)
+{
+    /* pairs of the six midpoints m01 m02 m03 m12 m13 m23 but the opposite ones (0 5) (1 4) (2 3) */
+    const int face[12][2] = { { 0, 1 }, { 0, 2 }, { 0, 3 }, { 0, 4 }, { 1, 2 }, { 1, 3 },
+                              { 1, 5 }, { 2, 4 }, { 2, 5 }, { 3, 4 }, { 3, 5 }, { 4, 5 } };
+    const int32_t *c = elements + e * (nv == 3 ? 4 : 8) * nv; /* child k's node i: c[k nv + i] */
+    int32_t m[6];
+    int bad = 0;
+    if (nv == 3) {
+        m[0] = c[1], m[1] = c[2], m[2] = c[5];
+        bad |= c[3] != m[0] || c[6] != m[1] || c[7] != m[2] || c[9] != m[0] || c[10] != m[2] || c[11] != m[1];
+        for (int k = 0; k < 3; k++) /* corner k's two midpoints */
+            for (int i = 1; i < 3; i++)
+                bad |= !fem_pattern_half_ok(c[4 * k], c[3 * k + (k + i) % 3], nc, edges, ne);
+        for (int j = 0; j < 3; j++) {
+            int32_t x = m[j], y = m[(j + 1) % 3];
+            bad |= x == y;
+            out[j * stride] = fem_pattern_pair_key(x, y, shift);
+        }
+        return bad;
     }
-    bad |= m != mm;
-    for (int j = 0; j < mm; j++)
-        out[j] = j < m ? loc[j] : 0;
+    m[0] = c[1], m[1] = c[2], m[2] = c[3], m[3] = c[6], m[4] = c[7], m[5] = c[11];
+    bad |= c[4] != m[0] || c[8] != m[1] || c[9] != m[3] || c[12] != m[2] || c[13] != m[4] || c[14] != m[5];
+    for (int k = 0; k < 4; k++) /* corner k (node k of child k) and its three midpoints */
+        for (int i = 1; i < 4; i++)
+            bad |= !fem_pattern_half_ok(c[5 * k], c[4 * k + (k + i) % 4], nc, edges, ne);
+    {
+        int32_t d0 = c[16], d1 = c[17];
+        int opp = 0;
+        for (int j = 0; j < 3; j++) /* the diagonal: a pair of opposite midpoints */
+            opp |= (d0 == m[j] && d1 == m[5 - j]) || (d1 == m[j] && d0 == m[5 - j]);
+        bad |= !opp;
+        for (int k = 4; k < 8; k++) { /* (d0 d1 r r'), r and r' other midpoints */
+            const int32_t *t = c + 4 * k;
+            bad |= t[0] != d0 || t[1] != d1;
+            for (int i = 2; i < 4; i++) {
+                int in = 0;
+                for (int j = 0; j < 6; j++)
+                    in |= t[i] == m[j];
+                bad |= !in || t[i] == d0 || t[i] == d1;
+            }
+        }
+        for (int j = 0; j < 12; j++) {
+            int32_t x = m[face[j][0]], y = m[face[j][1]];
+            bad |= x == y;
+            out[j * stride] = fem_pattern_pair_key(x, y, shift);
+        }
+        bad |= d0 == d1;
+        out[12 * stride] = fem_pattern_pair_key(d0, d1, shift);
+    }
     return bad;
 }
 
-/* Coarse edge k's halves as upper keys (a < nc <= nc + k). */
-HOMG_HD void fem_pattern_refined_halves(const uint64_t *edges, int32_t nc, int64_t k, int shift, uint64_t *out)
+/* Coarse edge k's halves as upper keys (a < nc <= nc + k), to out[0] and
+ * out[stride]. */
+HOMG_HD void fem_pattern_refined_halves(const uint64_t *edges, int32_t nc, int64_t k, int shift, uint64_t *out,
+                                        int64_t stride)
 {
     uint64_t mid = (uint64_t)nc + (uint64_t)k;
     out[0] = ((edges[k] >> 32) << shift) | mid;
-    out[1] = ((edges[k] & 0xffffffffu) << shift) | mid;
+    out[stride] = ((edges[k] & 0xffffffffu) << shift) | mid;
 }
 
 #endif

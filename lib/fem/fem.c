@@ -1,6 +1,7 @@
 /* fem.c -- the homg_fem object: pattern on the device, scheme preparation,
  * numeric passes and Dirichlet elimination through the backend's fem table. */
 #include "fem_internal.h"
+#include "fem/partition.h"
 #include "sparse/sparse.h"
 
 #include <math.h>
@@ -9,6 +10,9 @@
 #include <time.h>
 
 #define DEFAULT_PATCH_NNZ 4096
+#define MASK_COUNTS_AT    32 /* the mask's two counts in the caller's slot, after the partition's part_stats */
+typedef char mask_counts_after_stats[sizeof(part_stats) <= MASK_COUNTS_AT ? 1 : -1];
+#define PATTERN_FOUND_AT 40 /* pattern_refined's found count and flag in the slot, after the mask's */
 
 homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc)
 {
@@ -46,7 +50,8 @@ void homg_fem_destroy(homg_fem *fem)
             homg__free(fem->ctx, fem->markers);
         if (!fem->lent_tags)
             homg__free(fem->ctx, fem->tags);
-        homg__free(fem->ctx, fem->mask_counts);
+        if (!fem->counts)
+            homg__free(fem->ctx, fem->mask_counts);
         homg__free(fem->ctx, fem->check_slots);
         homg__free(fem->ctx, fem->part_temp);
         if (!fem->lent_facets) {
@@ -144,9 +149,12 @@ static homg_status build_pattern(homg_fem *fem)
     if (st == HOMG_OK && ev[0] && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
     if (st == HOMG_OK && fem->coarse_nodes &&
-        (st = fem->k->pattern_refined(ex, &p, fem->edges, fem->num_edges, fem->coarse_nodes, shift, keys, alt, cap,
-                                      temp, temp_bytes, &nnz)) != HOMG_OK)
+        (st = fem->k->pattern_refined(
+             ex, &p, fem->edges, fem->num_edges, fem->coarse_nodes, shift, keys, alt, cap, temp, temp_bytes,
+             fem->expect_edges, fem->counts ? (int32_t *)(fem->counts + PATTERN_FOUND_AT) : NULL, &nnz)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: pattern from the coarse edges");
+    if (nnz == 0) /* not from the known count (or not at all): nothing to check */
+        fem->expect_edges = 0;
     if (st == HOMG_OK && fem->edges && !fem->coarse_nodes) {
         if ((st = fem->k->pattern_from_edges(ex, fem->edges, fem->num_edges, shift, p.num_dofs, keys, alt, temp,
                                              temp_bytes)) != HOMG_OK)
@@ -260,7 +268,9 @@ static homg_status device_mask(homg_fem *fem)
     } else if (st == HOMG_OK && nt > 0) {
         st = upload_i32(ctx, &markers, m->node_markers, (size_t)m->num_nodes, "homg_fem_create: node markers");
     }
-    if (st == HOMG_OK)
+    if (st == HOMG_OK && fem->counts) /* in the caller's slot, after the partition's */
+        counts = (int32_t *)(fem->counts + MASK_COUNTS_AT);
+    else if (st == HOMG_OK)
         st = homg__alloc(ctx, 2 * sizeof(int32_t), (void **)&counts, "homg_fem_create: mask counts");
     if (st == HOMG_OK && (st = fem->k->mask(&ctx->ex, &p, nt > 0 ? m->num_facets : 0, fem->facets, fem->facet_tags,
                                             markers, tags, nt, fem->mask, counts)) != HOMG_OK)
@@ -282,7 +292,8 @@ static homg_status read_mask_counts(homg_fem *fem)
     st = homg__read(fem->ctx, h, fem->mask_counts, sizeof h);
     fem->info.num_dirichlet = h[0];
     fem->num_masked = h[1];
-    homg__free(fem->ctx, fem->mask_counts);
+    if (!fem->counts)
+        homg__free(fem->ctx, fem->mask_counts);
     fem->mask_counts = NULL;
     return st;
 }
@@ -342,6 +353,9 @@ static homg_status partition(homg_fem *fem)
     if (st == HOMG_OK && (st = fem->k->partition(&ctx->ex, &p, fem->row_ptr, fem->info.nnz, fem->desc.patch_nnz, q,
                                                  fem->part_temp, tb)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: patch partition");
+    if (st == HOMG_OK && fem->counts && fem->quick == 2 && /* the caller's slot (homg__fem_finish_from) */
+        (st = ctx->mem->copy(&ctx->ex, fem->counts, fem->part_temp, sizeof(part_stats), HOMG_D2D)) != HOMG_OK)
+        homg__backend_fail(ctx, st, "homg_fem_create: patch partition");
     return st;
 }
 
@@ -385,11 +399,16 @@ static homg_status patch_buffers(homg_fem *fem)
     return HOMG_OK;
 }
 
-/* The partition's counts (one read: synchronises), then what they size. */
-static homg_status finish_patches(homg_fem *fem)
+/* The partition's counts (one read: synchronises; or from the host copy of
+ * the caller's slot), then what they size. */
+static homg_status finish_patches(homg_fem *fem, const void *counts)
 {
     homg_ctx *ctx = fem->ctx;
-    homg_status st = fem->k->partition_stats(&ctx->ex, fem->part_temp, &fem->part);
+    homg_status st = HOMG_OK;
+    if (counts)
+        partition_stats_to((const part_stats *)counts, &fem->part);
+    else
+        st = fem->k->partition_stats(&ctx->ex, fem->part_temp, &fem->part);
     homg__free(ctx, fem->part_temp);
     fem->part_temp = NULL;
     if (st != HOMG_OK)
@@ -399,12 +418,48 @@ static homg_status finish_patches(homg_fem *fem)
     return patch_buffers(fem);
 }
 
+/* The refined pattern's count found where the caller knew it (found: U,
+ * layout flag). */
+static homg_status check_pattern(homg_fem *fem, const int32_t *found)
+{
+    int32_t expect = fem->expect_edges;
+    fem->expect_edges = 0;
+    if (expect > 0 && (found[0] != expect || found[1] != 0))
+        return homg__fail(fem->ctx, HOMG_ERROR_BACKEND,
+                          "homg_fem_create: the pattern from the refinement has %d edges (layout flag %d), %d expected",
+                          (int)found[0], (int)found[1], (int)expect);
+    return HOMG_OK;
+}
+
 /* The reads a create ends with: the partition's counts, the mask's. */
 static homg_status finish_reads(homg_fem *fem)
 {
+    if (fem->expect_edges > 0) {
+        int32_t found[2];
+        HOMG_TRY(homg__read(fem->ctx, found, fem->counts + PATTERN_FOUND_AT, sizeof found));
+        HOMG_TRY(check_pattern(fem, found));
+    }
     if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
-        HOMG_TRY(finish_patches(fem));
+        HOMG_TRY(finish_patches(fem, NULL));
     return read_mask_counts(fem);
+}
+
+/* finish_reads from the host copy of the caller's slot. */
+static homg_status finish_counts(homg_fem *fem, const unsigned char *counts)
+{
+    int32_t found[2];
+    memcpy(found, counts + PATTERN_FOUND_AT, sizeof found);
+    HOMG_TRY(check_pattern(fem, found));
+    if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
+        HOMG_TRY(finish_patches(fem, counts));
+    if (fem->mask_counts) {
+        int32_t h[2];
+        memcpy(h, counts + MASK_COUNTS_AT, sizeof h);
+        fem->info.num_dirichlet = h[0];
+        fem->num_masked = h[1];
+        fem->mask_counts = NULL; /* the slot's */
+    }
+    return HOMG_OK;
 }
 
 int32_t homg__fem_max_row(const homg_fem *fem)
@@ -421,6 +476,21 @@ homg_status homg__fem_finish(homg_fem *fem)
     fem->deferred = 0;
     HOMG_TRY(homg__enter(fem->ctx, &saved));
     st = finish_reads(fem);
+    homg__leave(fem->ctx, saved);
+    return st;
+}
+
+homg_status homg__fem_finish_from(homg_fem *fem, const void *counts)
+{
+    homg_status st;
+    int saved;
+    if (!fem || !fem->deferred)
+        return HOMG_OK;
+    if (!fem->counts || !counts)
+        return homg__fem_finish(fem);
+    fem->deferred = 0;
+    HOMG_TRY(homg__enter(fem->ctx, &saved));
+    st = finish_counts(fem, (const unsigned char *)counts);
     homg__leave(fem->ctx, saved);
     return st;
 }
@@ -566,6 +636,8 @@ static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, const 
     fem->coarse_nodes = fem->edges && how->coarse_nodes > 0 ? how->coarse_nodes : 0;
     fem->tags = (int32_t *)how->ctx_tags; /* lent: device_mask uploads none */
     fem->lent_tags = how->ctx_tags != NULL;
+    fem->counts = how->quick == 2 ? (unsigned char *)how->counts : NULL;
+    fem->expect_edges = fem->counts && fem->coarse_nodes ? how->expect_edges : 0;
     fem->desc.dirichlet_tags = NULL; /* the caller's array is read here only */
     fem->info.scheme = d.scheme;
     fem->k = HOMG_KERNELS(&ctx->ex, fem);

@@ -29,6 +29,8 @@ struct homg_fem {
     uint8_t *mask;
     int32_t *markers, *tags;       /* P1 with Dirichlet tags: the node markers and tags the mask was built from */
     int32_t *mask_counts;          /* P1: the mask's two counts on the device until read (read_mask_counts) */
+    unsigned char *counts;         /* homg__fem_how's (quick = 2): the counts' slot, or NULL (not owned) */
+    int32_t expect_edges;          /* homg__fem_how's; > 0 after build_pattern: its found count unchecked */
     uint64_t *check_slots;         /* 6 answers of the coefficient scan (coeffs.c) */
     int32_t *facets, *facet_tags;  /* boundary facets for the Neumann load (NULL: none) */
     int lent_facets, lent_markers; /* facets + facet_tags, markers: the mesh's ctx copies (not freed here) */
@@ -57,19 +59,30 @@ typedef struct homg__fem_how {
      * coarse_nodes > 0, those of the coarse mesh of so many nodes that the
      * mesh was refined from (homg_mesh_refine's numbering: the pattern from
      * them and the children, pattern_refined, ~1/3 of the element pairs
-     * sorted; else the pairs). */
+     * sorted; else the pairs).  expect_edges > 0 (with coarse_nodes and
+     * counts): the mesh's own edge count, known to the caller, so no read
+     * of the sorted pairs' count: the count found is checked when the counts
+     * are (homg__fem_finish_from; a mismatch fails there). */
     const uint64_t *edges;
-    int32_t num_edges, coarse_nodes;
+    int32_t num_edges, coarse_nodes, expect_edges;
     /* desc.num_dirichlet_tags tags already in the ctx's space (lent, read
      * until homg_fem_destroy: no upload, no synchronisation); NULL: uploaded. */
     const int32_t *ctx_tags;
+    /* quick = 2: HOMG_FEM_COUNTS_BYTES in the ctx's space (lent) where the
+     * partition's counts and the mask's are left, so that a caller reads
+     * several fems' in one read and hands each its bytes
+     * (homg__fem_finish_from); NULL: homg__fem_finish reads them. */
+    void *counts;
 } homg__fem_how;
+#define HOMG_FEM_COUNTS_BYTES 64
 
 homg_status homg__fem_create_how(homg_mesh *mesh, const homg_fem_desc *desc, const homg__fem_how *how, homg_fem **out);
 /* The pattern's longest row where the PATCH partition found it, else 0. */
 int32_t homg__fem_max_row(const homg_fem *fem);
 /* The reads a create with how->quick = 2 left; nothing on another fem. */
 homg_status homg__fem_finish(homg_fem *fem);
+/* The same from a host copy of how->counts' bytes (no read). */
+homg_status homg__fem_finish_from(homg_fem *fem, const void *counts);
 
 /* The assembled system handed over to the caller, who frees the arrays with
  * homg__free: row pointers, columns, values, rhs, Dirichlet mask (ctx space;

@@ -334,7 +334,7 @@ static int refined_pattern(void)
  * level 0, refined from level 1 here, from level 1's edges and its children.
  * P2 (desc.order = 2): level 0 is P2 on level 1's mesh, whose unknowns are
  * numbered like the nodes of its refinement, level 0's mesh (AS_READ). */
-static homg_status level_fem(homg_gmg *g, int l, const int32_t *tags, homg_fem **fem)
+static homg_status level_fem(homg_gmg *g, int l, const int32_t *tags, void *counts, homg_fem **fem)
 {
     int p2 = l == 0 && g->desc.order == 2;
     homg_mesh *mesh = p2 ? g->lv[1].mesh : g->lv[l].mesh;
@@ -352,13 +352,18 @@ static homg_status level_fem(homg_gmg *g, int l, const int32_t *tags, homg_fem *
     fd.patch_nnz = level_patch_nnz(mesh);
     how.quick = g->trace ? 0 : 2;
     how.ctx_tags = tags;
+    how.counts = counts;
     if (fine && fine->edges) {
         how.edges = fine->edges;
         how.num_edges = fine->num_edges;
     } else if (l == 0 && !p2 && g->nlevels > 1 && g->lv[0].edges && refined_pattern()) { /* level 1's edges */
+        int32_t known[HOMG_GMG_MAX_LEVELS];
         how.edges = g->lv[0].edges;
         how.num_edges = g->lv[0].num_edges;
         how.coarse_nodes = homg_mesh_num_nodes(g->lv[1].mesh);
+        if (counts && homg__gmg_known_counts() &&
+            homg__gmg_refine_counts(g->lv[g->nlevels - 1].mesh, g->nlevels, known))
+            how.expect_edges = known[0]; /* level 0's: no read of its pattern's count */
     }
     st = homg__fem_create_how(mesh, &fd, &how, fem);
     g->fem_level_ms[l][0] += now_ms() - t0;
@@ -431,21 +436,23 @@ static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
 }
 
 /* Every level's fem (the coarsest first: its mesh's facets and markers are
- * uploaded, which waits for the queue), then every level's counts, then every
- * level's assembly; traced, or HOMG_GMG_FEM_AHEAD=0 in the environment: level
- * by level, as before. */
+ * uploaded, which waits for the queue), then every level's counts (one read:
+ * each fem leaves its partition's and mask's counts in its slot of one
+ * buffer), then every level's assembly; traced, or HOMG_GMG_FEM_AHEAD=0 in the
+ * environment: level by level, as before. */
 static homg_status assemble_levels(homg_gmg *g, homg_status st)
 {
     homg_fem *fem[HOMG_GMG_MAX_LEVELS] = { NULL };
     const char *env = getenv("HOMG_GMG_FEM_AHEAD");
     int nl = g->nlevels, nt = g->desc.num_dirichlet_tags, l;
     int32_t *tags = NULL;
+    unsigned char *slots = NULL, host[HOMG_GMG_MAX_LEVELS * HOMG_FEM_COUNTS_BYTES];
     if (st != HOMG_OK)
         return st;
     if (g->trace || (env && atoi(env) == 0)) {
         for (l = 0; l < nl && st == HOMG_OK; l++) {
             homg_fem *f = NULL;
-            st = level_fem(g, l, NULL, &f);
+            st = level_fem(g, l, NULL, NULL, &f);
             if (st == HOMG_OK)
                 st = homg__fem_finish(f);
             if (st == HOMG_OK) {
@@ -459,12 +466,16 @@ static homg_status assemble_levels(homg_gmg *g, homg_status st)
     if (nt > 0 &&
         (st = homg__alloc(g->ctx, (size_t)nt * sizeof(int32_t), (void **)&tags, "GMG: Dirichlet tags")) == HOMG_OK)
         st = homg__write(g->ctx, tags, g->desc.dirichlet_tags, (size_t)nt * sizeof(int32_t));
+    if (st == HOMG_OK)
+        st = homg__alloc(g->ctx, (size_t)nl * HOMG_FEM_COUNTS_BYTES, (void **)&slots, "GMG: FEM counts");
     for (int k = 0; k < nl && st == HOMG_OK; k++) { /* nl - 1, 0, 1, .., nl - 2 */
         l = (k + nl - 1) % nl;
-        st = level_fem(g, l, tags, &fem[l]);
+        st = level_fem(g, l, tags, slots + (size_t)l * HOMG_FEM_COUNTS_BYTES, &fem[l]);
     }
+    if (st == HOMG_OK)
+        st = homg__read(g->ctx, host, slots, (size_t)nl * HOMG_FEM_COUNTS_BYTES);
     for (l = 0; l < nl && st == HOMG_OK; l++)
-        st = homg__fem_finish(fem[l]);
+        st = homg__fem_finish_from(fem[l], host + (size_t)l * HOMG_FEM_COUNTS_BYTES);
     for (l = 0; l < nl && st == HOMG_OK; l++) {
         st = assemble(g, l, fem[l]);
         fem[l] = NULL;
@@ -472,6 +483,7 @@ static homg_status assemble_levels(homg_gmg *g, homg_status st)
     for (l = 0; l < nl; l++) /* left by a failure */
         homg_fem_destroy(fem[l]);
     homg__free(g->ctx, tags);
+    homg__free(g->ctx, slots);
     return st;
 }
 

@@ -52,22 +52,78 @@ size_t homg__gmg_op_bytes(const gmg_op *op)
     return b;
 }
 
+/* A level's ops in a fixed order (A, P, R, M, M^T: ell_width's). */
+static void level_ops(gmg_level *lv, gmg_op **all)
+{
+    all[0] = &lv->a;
+    all[1] = &lv->p;
+    all[2] = &lv->r;
+    all[3] = &lv->m;
+    all[4] = &lv->mt;
+}
+
+/* Every level's ops' widths in one read (one read a level before), kept in
+ * g->ell_width for build_ells: once a create, at its first format choice
+ * (smoother.c makes every level's M, then chooses every level's format), on
+ * the ctx's stream only (with lanes, each level's ops are on its own lane:
+ * a read a level as before). */
+static homg_status read_all_widths(homg_gmg *g)
+{
+    homg_ctx *ctx = g->ctx;
+    int nl = g->nlevels, todo = 0;
+    int32_t *dev = NULL, host[HOMG_GMG_MAX_LEVELS * 5];
+    homg_status st;
+    if (g->ell_widths_read || g->lanes > 1)
+        return HOMG_OK;
+    g->ell_widths_read = 1;
+    HOMG_TRY(homg__alloc_array(ctx, (size_t)nl * 5, sizeof(int32_t), (void **)&dev, "GMG: ELLPACK-R widths"));
+    st = HOMG_OK;
+    for (int l = 0; l < nl && st == HOMG_OK; l++) {
+        gmg_op *all[5];
+        level_ops(&g->lv[l], all);
+        for (int k = 0; k < 5 && st == HOMG_OK; k++) {
+            if (!all[k]->csr.row_ptr || all[k]->ell.col)
+                continue;
+            if (GMG_GK(g)->csr_width(&ctx->ex, &all[k]->csr, dev + l * 5 + k) != HOMG_OK)
+                st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG: ELLPACK-R width");
+            todo = 1;
+        }
+    }
+    if (st == HOMG_OK && todo)
+        st = homg__read(ctx, host, dev, (size_t)nl * 5 * sizeof(int32_t));
+    for (int l = 0; l < nl && st == HOMG_OK && todo; l++) {
+        gmg_op *all[5];
+        level_ops(&g->lv[l], all);
+        for (int k = 0; k < 5; k++)
+            g->ell_width[l][k] = all[k]->csr.row_ptr && !all[k]->ell.col ? host[l * 5 + k] : 0;
+    }
+    homg__free(ctx, dev);
+    return st;
+}
+
 /* ELLPACK-R arrays of n ops from their CSR on the backend, all widths in one
- * read (ops already converted only take the new lanes). */
-static homg_status build_ells(homg_gmg *g, gmg_op *const *ops, int n, int lanes)
+ * read (ops already converted only take the new lanes); known[k] > 0: op k's
+ * width read before (read_all_widths), no read for it. */
+static homg_status build_ells(homg_gmg *g, gmg_op *const *ops, int n, int lanes, const int32_t *known)
 {
     homg_ctx *ctx = g->ctx;
     int32_t w[GMG_COUNT_FALLBACK - GMG_COUNT_WIDTH];
     int todo = 0;
     for (int k = 0; k < n; k++) {
-        if (ops[k]->ell.col)
+        w[k] = known ? known[k] : 0;
+        if (ops[k]->ell.col || w[k] > 0)
             continue;
         HOMG_TRY_BACKEND(ctx, GMG_GK(g)->csr_width(&ctx->ex, &ops[k]->csr, g->count + GMG_COUNT_WIDTH + k),
                          "GMG: ELLPACK-R width");
         todo = 1;
     }
-    if (todo)
-        HOMG_TRY(homg__read(ctx, w, g->count + GMG_COUNT_WIDTH, (size_t)n * sizeof(int32_t)));
+    if (todo) { /* the widths not known */
+        int32_t r[GMG_COUNT_FALLBACK - GMG_COUNT_WIDTH];
+        HOMG_TRY(homg__read(ctx, r, g->count + GMG_COUNT_WIDTH, (size_t)n * sizeof(int32_t)));
+        for (int k = 0; k < n; k++)
+            if (!(w[k] > 0))
+                w[k] = r[k];
+    }
     for (int k = 0; k < n; k++) {
         ell_matrix *e = &ops[k]->ell;
         int32_t rows = ops[k]->csr.nrows;
@@ -93,7 +149,7 @@ static homg_status build_ells(homg_gmg *g, gmg_op *const *ops, int n, int lanes)
     return HOMG_OK;
 }
 
-static homg_status build_ell(homg_gmg *g, gmg_op *op, int lanes) { return build_ells(g, &op, 1, lanes); }
+static homg_status build_ell(homg_gmg *g, gmg_op *op, int lanes) { return build_ells(g, &op, 1, lanes, NULL); }
 
 homg_status homg__gmg_op_apply(homg_gmg *g, const gmg_op *op, const double *x, double *y, double alpha, double beta)
 {
@@ -142,19 +198,25 @@ static homg_status time_products(homg_gmg *g, int l, float *ms)
 }
 
 /* The level's other matrices follow A's format (A converted here too where
- * it is not yet: lanes given, all widths in one read). */
+ * it is not yet: lanes given, all widths in one read, or none where
+ * read_all_widths read them). */
 static homg_status follow(homg_gmg *g, int l, int lanes)
 {
     gmg_level *lv = &g->lv[l];
-    gmg_op *all[5] = { &lv->a, &lv->p, &lv->r, &lv->m, &lv->mt }, *ops[5];
+    gmg_op *all[5], *ops[5];
+    int32_t known[5];
     int n = 0;
+    level_ops(lv, all);
+    if (lv->a.use_ell)
+        HOMG_TRY(read_all_widths(g));
     for (int k = 0; k < 5; k++) {
         if (!all[k]->csr.row_ptr)
             continue;
         all[k]->use_ell = lv->a.use_ell;
+        known[n] = g->ell_width[l][k];
         ops[n++] = all[k];
     }
-    return lv->a.use_ell ? build_ells(g, ops, n, lanes) : HOMG_OK;
+    return lv->a.use_ell ? build_ells(g, ops, n, lanes, known) : HOMG_OK;
 }
 
 homg_status homg__gmg_choose_format(homg_gmg *g, int l)
