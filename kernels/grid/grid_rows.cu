@@ -14,7 +14,9 @@
  * in one cell a half-sweep, so the output is the box less RSH = 8 columns and HB rows
  * each side (HB >= 2S + 1 down, >= 2S up, even so row pairs restrict inside a
  * thread).  A half-sweep writes only cells of its colour and reads only the other
- * colour, so reads and writes never meet between barriers.  On the H100 (h100.md,
+ * colour, so reads and writes never meet between barriers.  The prolongation (up
+ * step, and the down step after the exact solve) loads the 4 x 4 coarse values a
+ * thread's 16 cells take once (r_coarse), not four a cell as prolong_t.  On the H100 (h100.md,
  * Session 11 twod; ncu, L2 warm) the 1024^2 down and up steps took 13.9 and 13.0 us
  * (8 thread rows) against ~26 each streamed.
  *
@@ -95,6 +97,53 @@ __device__ __forceinline__ float2 r_residual_pairs(const grid_level &L, const rc
     return make_float2(r0 + r1, r2 + r3);
 }
 
+/* The coarse values bilinear prolongation gives a thread's float4 of columns gi0.. on
+ * its RR = 4 rows gjb.. (gjb even) from: coarse rows J - 1 .. J + 2 (J = gjb / 2) and
+ * columns I0 - 1 .. I0 + 2 (I0 = gi0 / 2), each loaded once (prolong_t per cell loads
+ * four and reflects twice), the signs of the homogeneous ghosts (rows and columns)
+ * folded in, as srow_load in grid_stream.cu.  Signs are +-1, so the products equal
+ * prolong_t's (sx * sy) * e exactly.  EDGE: a coarse row only where a fine row in the
+ * domain takes it (then its reflection stays in the array), else zeros; interior boxes
+ * (!EDGE) have no ghosts to reflect. */
+template <bool EDGE>
+__device__ __forceinline__ void r_coarse(const grid_level &L, const float *__restrict__ ec, int gi0, int gjb, bool col,
+                                         float C[4][4])
+{
+    const int ncx = L.nx / 2, ncy = L.ny / 2, I0 = gi0 >> 1, J = gjb >> 1;
+    float sx[4];
+    int ia[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        ia[k] = I0 - 1 + k;
+        sx[k] = EDGE ? (float)homg_reflect(&ia[k], ncx) : 1.f; /* interior boxes: no ghosts */
+    }
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        /* fine rows taking coarse row q: 0 (q 0), 0..2 (q 1), 1..3 (q 2), 3 (q 3) */
+        const int lo = gjb + (q == 0 ? 0 : q == 1 ? 0 : q == 2 ? 1 : 3), hi = gjb + (q == 0 ? 0 : q == 1 ? 2 : 3);
+        const bool live = col && (!EDGE || (hi >= 0 && lo < L.ny));
+        int b = J - 1 + q;
+        const float sy = !EDGE ? 1.f : live ? (float)homg_reflect(&b, ncy) : 0.f;
+        const float *row = ec + (size_t)(live ? b : 0) * ncx;
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            C[q][k] = live ? sx[k] * sy * __ldg(row + ia[k]) : 0.f;
+    }
+}
+
+/* Bilinear prolongation of four fine columns from their coarse row c0 and the row beside
+ * c1 (r_coarse's columns I0 - 1 .. I0 + 2), the order of terms of prolong_t and srow_u. */
+__device__ __forceinline__ float4 r_prolong4(const float *c0, const float *c1)
+{
+    float p[4];
+#pragma unroll
+    for (int m = 0; m < 4; m++) {
+        const int kI = 1 + (m >> 1), kI2 = (m == 0) ? 0 : (m == 1) ? 2 : (m == 2) ? 1 : 3;
+        p[m] = 0.5625f * c0[kI] + 0.1875f * (c0[kI2] + c1[kI]) + 0.0625f * (c1[kI2]);
+    }
+    return make_float4(p[0], p[1], p[2], p[3]);
+}
+
 /* One block's box: PE 0: u (or 0 where u is NULL), 1: P ec, 2: u + P ec; S sweeps;
  * DOWN: then the residual restricted into fc.  EDGE: the box touches or passes the
  * domain's edge (per-cell tests; zeros outside, never updated). */
@@ -109,8 +158,11 @@ __device__ __forceinline__ void rows_box(const grid_level &L, const rconst &K, c
     const int gi0 = x0 + 4 * tx, gjb = y0 + RR * ty, b0 = RR * ty; /* gjb even */
     const bool col = !EDGE || (gi0 >= 0 && gi0 < L.nx);
     const bool upd = col && tx > 0 && tx < RX - 1;
-    const int ncx = L.nx / 2, ncy = L.ny / 2;
+    const int ncx = L.nx / 2;
     float4 U[RR], F[RR];
+    float C[4][4]; /* PE: coarse rows J - 1 .. J + 2, columns I0 - 1 .. I0 + 2 (r_coarse) */
+    if (PE)
+        r_coarse<EDGE>(L, ec, gi0, gjb, col, C);
 #pragma unroll
     for (int r = 0; r < RR; r++) {
         const int gj = gjb + r;
@@ -121,14 +173,14 @@ __device__ __forceinline__ void rows_box(const grid_level &L, const rconst &K, c
             if (PE != 1 && u)
                 U[r] = __ldg((const float4 *)(u + g));
             if (PE) {
-                float p[4];
-#pragma unroll
-                for (int m = 0; m < 4; m++)
-                    p[m] = prolong_t<float>(ec, gi0 + m, gj, ncx, ncy);
+                /* fine row r's own coarse row (J or J + 1) and the one beside it (J - 1,
+                 * J + 1, J, J + 2), the same map as the columns' kI2 in r_prolong4 */
+                const int q0 = 1 + (r >> 1), q1 = r == 0 ? 0 : r == 1 ? 2 : r == 2 ? 1 : 3;
+                const float4 p = r_prolong4(C[q0], C[q1]);
                 if (PE == 1)
-                    U[r] = make_float4(p[0], p[1], p[2], p[3]);
+                    U[r] = p;
                 else
-                    U[r] = make_float4(U[r].x + p[0], U[r].y + p[1], U[r].z + p[2], U[r].w + p[3]);
+                    U[r] = make_float4(U[r].x + p.x, U[r].y + p.y, U[r].z + p.z, U[r].w + p.w);
             }
         }
         *(float4 *)(su + (b0 + r) * RW + 4 * tx) = U[r];
