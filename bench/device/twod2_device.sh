@@ -47,7 +47,7 @@ if not rows: sys.exit()
 h = rows[0]; ki, mi, vi, ids = h.index("Kernel Name"), h.index("Metric Name"), h.index("Metric Value"), h.index("ID")
 k = {}
 for r in rows[1:]:
-    k.setdefault(r[ids], [r[ki][:34], {}])[1][r[mi]] = r[vi]
+    k.setdefault(r[ids], [r[ki].replace("void ", "").replace("<unnamed>::", "")[:30], {}])[1][r[mi]] = r[vi]
 for i, (n, m) in k.items():
     print("ncu %s %s %-34s %8s ns grid %s regs %s inst %s smact %s dram r/w %s / %s" % (sys.argv[1].split("/")[-1][4:-4], i, n, m.get("gpu__time_duration.sum", "?"), m.get("launch__grid_size", "?"), m.get("launch__registers_per_thread", "?"), m.get("smsp__inst_executed.sum", "?"), m.get("sm__cycles_active.avg", "?"), m.get("dram__bytes_read.sum", "?"), m.get("dram__bytes_write.sum", "?")))
 PY
