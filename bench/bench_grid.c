@@ -298,10 +298,12 @@ static const char *const rows_t10_env[] = { "HOMG_BOX_ROWS_T", "10", NULL };
 static const char *const rows_t16_env[] = { "HOMG_BOX_ROWS_T", "16", NULL };
 static const char *const rows_r56_env[] = { "HOMG_BOX_ROWS_T", "8", "HOMG_BOX_ROWS_REGS", "56", NULL };
 /* the row-block steps on every float32 level from 1024^2 up (2048^2 and 4096^2 too,
- * instead of the streamed steps), with 12 (the default), 8 or 16 thread rows a block */
+ * instead of the streamed steps), with 12 (the default), 8 or 16 thread rows a block; up
+ * to 2048^2 only */
 static const char *const rows_all_env[] = { "HOMG_BOX_ROWS_MAX", "1e300", NULL };
 static const char *const rows_all_t8_env[] = { "HOMG_BOX_ROWS_MAX", "1e300", "HOMG_BOX_ROWS_T", "8", NULL };
 static const char *const rows_all_t16_env[] = { "HOMG_BOX_ROWS_MAX", "1e300", "HOMG_BOX_ROWS_T", "16", NULL };
+static const char *const rows_2048_env[] = { "HOMG_BOX_ROWS_MAX", "4194304", NULL }; /* 1024^2 and 2048^2 */
 
 #define MAX_ENV 8 /* variables a row sets */
 
@@ -622,6 +624,7 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v rows-all", target, reps, rows_all_env);
                 bench_env(ctx, p, &in, "fused-v rows-all T8", target, reps, rows_all_t8_env);
                 bench_env(ctx, p, &in, "fused-v rows-all T16", target, reps, rows_all_t16_env);
+                bench_env(ctx, p, &in, "fused-v rows<=2048^2", target, reps, rows_2048_env);
             }
             bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps, 0);

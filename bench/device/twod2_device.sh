@@ -26,7 +26,7 @@ K="regex:rows_kernel|stream_kernel"
 cat .devlibs/build-id >> "$L"
 timed 12 rows $B/tests/test_grid_gpu rows
 timed 14 bench_main $M $R --methods "fft,fused-v,warm" --out $OUT/grid_main.md
-timed 18 bench_mine $B/bench/bench_grid $R --methods "fft,fused-v,fused-v rows-off,fused-v rows-all,fused-v rows-all T8,fused-v rows-all T16,warm" --out $OUT/grid_mine.md
+timed 18 bench_mine $B/bench/bench_grid $R --methods "fft,fused-v,fused-v rows-off,fused-v rows-all,fused-v rows-all T8,fused-v rows-all T16,fused-v rows<=2048^2,warm" --out $OUT/grid_mine.md
 timed 8 memcheck compute-sanitizer --tool memcheck --error-exitcode 3 $B/tests/test_grid_gpu rows
 timed 12 racecheck compute-sanitizer --tool racecheck --error-exitcode 3 $B/tests/test_grid_gpu rows
 timed 6 synccheck compute-sanitizer --tool synccheck --error-exitcode 3 $B/tests/test_grid_gpu rows
