@@ -12,6 +12,9 @@
 # "tests/test_grid_gpu tests/test_grid_ref bench/bench_grid" sh tools/dev/device-prep.sh),
 # base.tar.xz (main's stripped bench_grid as .carry-base/bench_grid) and this script; run from
 # main's root: OUT=$OUT bash .carry-twod2/twod2_device.sh (carry [".carry-twod2"]).
+# Ran once at c4034c1 (h100.md "Session 11 twod2"); since then the rows steps take every float32
+# level from 1024^2 (the old "rows-all" rows are the default, bench_grid's "fused-v rows-all*"
+# variants are gone: "fused-v rows<=1024^2" is the old default, "rows T8" / "rows T16" the others).
 set -u
 C=.carry-twod2
 rm -rf .devbuild .devlibs .carry-base; tar xJf $C/dev.tar.xz; tar xJf $C/base.tar.xz

@@ -1,6 +1,5 @@
-/* grid_rows.cu -- the fused down and up steps on mid-size float32 levels (around
- * 1024^2, where the arrays sit in L2) as row blocks (issue 12; the same kernel-table
- * entries as grid_fused.cu, whose CPU twins are kernels/grid/grid.c's
+/* grid_rows.cu -- the fused down and up steps on the float32 levels from 1024^2 up
+ * as row blocks (issue 12; the same kernel-table entries as grid_fused.cu, whose CPU twins are kernels/grid/grid.c's
  * cpu_smooth_restrict / cpu_prolong_smooth).
  *
  * Why: the streamed steps (grid_stream.cu) march each warp up a chunk of rows, one
@@ -16,9 +15,12 @@
  * thread).  A half-sweep writes only cells of its colour and reads only the other
  * colour, so reads and writes never meet between barriers.  The prolongation (up
  * step, and the down step after the exact solve) loads the 4 x 4 coarse values a
- * thread's 16 cells take once (r_coarse), not four a cell as prolong_t.  On the H100 (h100.md,
- * Session 11 twod; ncu, L2 warm) the 1024^2 down and up steps took 13.9 and 13.0 us
- * (8 thread rows) against ~26 each streamed.
+ * thread's 16 cells take once (r_coarse), not four a cell as prolong_t: 37% fewer
+ * instructions in the up step.  On the H100 (h100.md, Sessions 11 twod and twod2;
+ * ncu, L2 warm) the 1024^2 down and up steps took 14.1 and 10.5 us (8 thread rows)
+ * against ~26 each streamed; at 4096^2 (DRAM) 99.6 and 99.0 us against 160 and 156
+ * (69% of copy bandwidth against 45%: every row of a box is in flight at once, where
+ * a streamed warp waits on one row a step).
  *
  * Results equal grid_fused.cu's to float rounding: the same per-cell formulas in
  * the same order as grid_stream.cu's (interior cells), the residual from neighbour
@@ -292,7 +294,8 @@ double r_knob(const char *name, double dflt)
 /* Thread rows a block: HOMG_BOX_ROWS_T (default 12: 432 threads, boxes of 144 x 48;
  * 2 blocks an SM, 232 blocks down and 208 up at 1024^2), at least enough for 4 output
  * rows, at most RTMAX.  On the H100 (h100.md, Session 11 twod) the 1024^2 solve took
- * 0.1874 ms with 12, 0.1897 with 10, 0.1923 with 8, 0.2082 with 16. */
+ * 0.1874 ms with 12, 0.1897 with 10, 0.1923 with 8, 0.2082 with 16; 12 is also the best
+ * at 2048^2 and 4096^2 (twod2: 4096^2 0.963 ms, 0.996 with 8, 1.127 with 16). */
 template <int S, bool DOWN> int r_threads_y(void)
 {
     enum { HB = rshape<S, DOWN>::HB };
@@ -321,18 +324,21 @@ int aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 } /* namespace */
 
 /* The row-block steps take float32 levels from HOMG_BOX_ROWS_CELLS (default 1024^2;
- * 1e300: off) to HOMG_BOX_ROWS_MAX cells (default 1024^2: larger levels stream from
- * DRAM, not measured with these steps).  On the H100 (h100.md, Session 11 twod) the
- * 1024^2 steps took 12-14 us against the streamed steps' ~26, the 1024^2 solve 0.187 ms
- * against 0.263; from 512^2 (instead of the owned steps there) changed nothing. */
+ * 1e300: off, the streamed steps instead) to HOMG_BOX_ROWS_MAX cells (default: no
+ * limit; 1048576 keeps them to 1024^2 as in session 11 twod).  On the H100 (h100.md,
+ * Sessions 11 twod and twod2) the 1024^2 solve took 0.187 ms against 0.263 streamed,
+ * 2048^2 0.375 against 0.498, 4096^2 0.963 against 1.451 (measured up to 4096^2;
+ * larger levels are the same DRAM-bound case); from 512^2 (instead of the owned
+ * steps there) changed nothing. */
 #define HOMG_BOX_ROWS_CELLS (1024.0 * 1024)
+#define HOMG_BOX_ROWS_MAX   1e300
 
 int homg_rows_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs)
 {
     const double n = (double)L->nx * L->ny;
     if (L->nx % 4 || L->ny % 2 || sweeps < 1 || sweeps > 2)
         return 0;
-    if (n < r_knob("HOMG_BOX_ROWS_CELLS", HOMG_BOX_ROWS_CELLS) || n > r_knob("HOMG_BOX_ROWS_MAX", 1024.0 * 1024))
+    if (n < r_knob("HOMG_BOX_ROWS_CELLS", HOMG_BOX_ROWS_CELLS) || n > r_knob("HOMG_BOX_ROWS_MAX", HOMG_BOX_ROWS_MAX))
         return 0;
     for (int k = 0; k < nptrs; k++)
         if (ptrs[k] && !aligned16(ptrs[k]))
