@@ -243,6 +243,8 @@ static const char *const main_env[] = { "HOMG_BOX_FUSED_CELLS",
                                         "0",
                                         "HOMG_BOX_STREAM_CELLS",
                                         "1e300",
+                                        "HOMG_BOX_ROWS_CELLS",
+                                        "1e300",
                                         NULL };
 static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", NULL };
 /* session 5's default (small 256-thread tiles up to 1024^2, no wide tile) and the
@@ -251,9 +253,9 @@ static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BO
 static const char *const s5_env[] = {
     "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_STREAM_CELLS", "1e300", "HOMG_BOX_ROWS_CELLS", "1e300", NULL
 };
-/* the streamed steps of grid_stream.cu (default from 2048^2; 1024^2 takes grid_rows.cu's
- * row-block steps, which these rows, as the older settings above, turn off): off (session 6's
- * tiles everywhere), from 2048^2, with chunks of at least 32 or 64 rows (fewer
+/* the streamed steps of grid_stream.cu (session 10's default from 1024^2; now grid_rows.cu's
+ * row-block steps take those levels, which these rows, as the older settings above, turn
+ * off): off (session 6's tiles everywhere), from 2048^2, with chunks of at least 32 or 64 rows (fewer
  * re-read warm-up rows, fewer warps than a full wave), chunks for two waves, rows
  * loaded into registers two ahead instead of by cp.async six ahead , the half-sweeps
  * of a step two rows apart (sp2) */
@@ -287,8 +289,8 @@ static const char *const fold_env[] = { "HOMG_BOX_EXACT_FOLD", "1", NULL };
 static const char *const owned1024_env[] = {
     "HOMG_BOX_OWNED_CELLS", "1048576", "HOMG_BOX_STREAM_CELLS", "4194304", "HOMG_BOX_ROWS_CELLS", "1e300", NULL
 };
-/* the row-block steps of grid_rows.cu (default on the 1024^2 level, 12 thread rows a block):
- * off (the streamed steps there, session 10's default), from 512^2 (instead of the owned
+/* the row-block steps of grid_rows.cu (default on every float32 level from 1024^2, 12 thread
+ * rows a block): off (the streamed steps there, session 10's default), from 512^2 (instead of the owned
  * steps there too), with 8, 10 or 16 thread rows a block, with 56 registers (4 blocks of 8
  * thread rows an SM) instead of 72 */
 static const char *const rows_off_env[] = { "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
@@ -297,6 +299,10 @@ static const char *const rows_t8_env[] = { "HOMG_BOX_ROWS_T", "8", NULL };
 static const char *const rows_t10_env[] = { "HOMG_BOX_ROWS_T", "10", NULL };
 static const char *const rows_t16_env[] = { "HOMG_BOX_ROWS_T", "16", NULL };
 static const char *const rows_r56_env[] = { "HOMG_BOX_ROWS_T", "8", "HOMG_BOX_ROWS_REGS", "56", NULL };
+/* the row-block steps up to 1024^2 only (session 11 twod's default: the streamed steps
+ * from 2048^2) or up to 2048^2 */
+static const char *const rows_1024_env[] = { "HOMG_BOX_ROWS_MAX", "1048576", NULL };
+static const char *const rows_2048_env[] = { "HOMG_BOX_ROWS_MAX", "4194304", NULL };
 
 #define MAX_ENV 8 /* variables a row sets */
 
@@ -614,6 +620,8 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v rows T10", target, reps, rows_t10_env);
                 bench_env(ctx, p, &in, "fused-v rows T16", target, reps, rows_t16_env);
                 bench_env(ctx, p, &in, "fused-v rows r56", target, reps, rows_r56_env);
+                bench_env(ctx, p, &in, "fused-v rows<=1024^2", target, reps, rows_1024_env);
+                bench_env(ctx, p, &in, "fused-v rows<=2048^2", target, reps, rows_2048_env);
             }
             bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps, 0);

@@ -41,8 +41,11 @@
  * documented settings; nor is HOMG_BOX_WIDE_CELLS).
  *
  * float32 levels of at least 1024^2 cells (nx a multiple of 4, 1-2 sweeps, 16-byte
- * aligned arrays) take the streamed kernels of grid_stream.cu instead: 6-13% less
- * time a step at 4096^2 on the H100 (bench/results/h100.md, session 7).
+ * aligned arrays) take the row-block kernels of grid_rows.cu instead (4096^2 on the
+ * H100: 0.963 ms a solve against 1.451 with the streamed kernels of grid_stream.cu,
+ * which take those levels where HOMG_BOX_ROWS_CELLS / _MAX turn the rows off; those
+ * were 6-13% faster a step at 4096^2 than these tiles; bench/results/h100.md,
+ * sessions 7 and 11 twod2).
  *
  * Arithmetic is in the storage type.  The residual is formed from neighbour
  * differences, f + (sum (u_nb - u_c)) / h^2 - lambda u_c: a difference of two
@@ -379,13 +382,13 @@ static homg_status launch_down(kernel_exec *ex, const grid_level *L, const void 
     if (u == u_out)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "fused steps are out of place: u_in == u_out");
     const void *ptrs[4] = { init == HOMG_INIT_KEEP ? u : NULL, u_out, f, fc };
-    if (sizeof(T) == 4 && homg_rows_fits(L, sweeps, ptrs, 4)) { /* 1024^2 float32 levels: grid_rows.cu */
+    if (sizeof(T) == 4 && homg_rows_fits(L, sweeps, ptrs, 4)) { /* float32 levels from 1024^2: grid_rows.cu */
         homg_rows_down(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)u, (float *)u_out, (const float *)f,
                        (float *)fc, sweeps, init, (const float *)ec);
         HOMG_CUDA_LAUNCHED(ex, "rows_kernel (down)");
         return HOMG_OK;
     }
-    if (sizeof(T) == 4 && homg_stream_fits(L, sweeps, ptrs, 4)) { /* large float32 levels: grid_stream.cu */
+    if (sizeof(T) == 4 && homg_stream_fits(L, sweeps, ptrs, 4)) { /* grid_stream.cu, where the rows steps are off */
         homg_stream_down(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)u, (float *)u_out, (const float *)f,
                          (float *)fc, sweeps, init, (const float *)ec);
         HOMG_CUDA_LAUNCHED(ex, "stream_kernel (down)");

@@ -1,6 +1,5 @@
-/* grid_rows.cu -- the fused down and up steps on mid-size float32 levels (around
- * 1024^2, where the arrays sit in L2) as row blocks (issue 12; the same kernel-table
- * entries as grid_fused.cu, whose CPU twins are kernels/grid/grid.c's
+/* grid_rows.cu -- the fused down and up steps on the float32 levels from 1024^2 up
+ * as row blocks (issue 12; the same kernel-table entries as grid_fused.cu, whose CPU twins are kernels/grid/grid.c's
  * cpu_smooth_restrict / cpu_prolong_smooth).
  *
  * Why: the streamed steps (grid_stream.cu) march each warp up a chunk of rows, one
@@ -14,9 +13,14 @@
  * in one cell a half-sweep, so the output is the box less RSH = 8 columns and HB rows
  * each side (HB >= 2S + 1 down, >= 2S up, even so row pairs restrict inside a
  * thread).  A half-sweep writes only cells of its colour and reads only the other
- * colour, so reads and writes never meet between barriers.  On the H100 (h100.md,
- * Session 11 twod; ncu, L2 warm) the 1024^2 down and up steps took 13.9 and 13.0 us
- * (8 thread rows) against ~26 each streamed.
+ * colour, so reads and writes never meet between barriers.  The prolongation (up
+ * step, and the down step after the exact solve) loads the 4 x 4 coarse values a
+ * thread's 16 cells take once (r_coarse), not four a cell as prolong_t: 37% fewer
+ * instructions in the up step.  On the H100 (h100.md, Sessions 11 twod and twod2;
+ * ncu, L2 warm) the 1024^2 down and up steps took 14.1 and 10.5 us (8 thread rows)
+ * against ~26 each streamed; at 4096^2 (DRAM) 99.6 and 99.0 us against 160 and 156
+ * (69% of copy bandwidth against 45%: every row of a box is in flight at once, where
+ * a streamed warp waits on one row a step).
  *
  * Results equal grid_fused.cu's to float rounding: the same per-cell formulas in
  * the same order as grid_stream.cu's (interior cells), the residual from neighbour
@@ -95,6 +99,53 @@ __device__ __forceinline__ float2 r_residual_pairs(const grid_level &L, const rc
     return make_float2(r0 + r1, r2 + r3);
 }
 
+/* The coarse values bilinear prolongation gives a thread's float4 of columns gi0.. on
+ * its RR = 4 rows gjb.. (gjb even) from: coarse rows J - 1 .. J + 2 (J = gjb / 2) and
+ * columns I0 - 1 .. I0 + 2 (I0 = gi0 / 2), each loaded once (prolong_t per cell loads
+ * four and reflects twice), the signs of the homogeneous ghosts (rows and columns)
+ * folded in, as srow_load in grid_stream.cu.  Signs are +-1, so the products equal
+ * prolong_t's (sx * sy) * e exactly.  EDGE: a coarse row only where a fine row in the
+ * domain takes it (then its reflection stays in the array), else zeros; interior boxes
+ * (!EDGE) have no ghosts to reflect. */
+template <bool EDGE>
+__device__ __forceinline__ void r_coarse(const grid_level &L, const float *__restrict__ ec, int gi0, int gjb, bool col,
+                                         float C[4][4])
+{
+    const int ncx = L.nx / 2, ncy = L.ny / 2, I0 = gi0 >> 1, J = gjb >> 1;
+    float sx[4];
+    int ia[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        ia[k] = I0 - 1 + k;
+        sx[k] = EDGE ? (float)homg_reflect(&ia[k], ncx) : 1.f; /* interior boxes: no ghosts */
+    }
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        /* fine rows taking coarse row q: 0 (q 0), 0..2 (q 1), 1..3 (q 2), 3 (q 3) */
+        const int lo = gjb + (q == 0 ? 0 : q == 1 ? 0 : q == 2 ? 1 : 3), hi = gjb + (q == 0 ? 0 : q == 1 ? 2 : 3);
+        const bool live = col && (!EDGE || (hi >= 0 && lo < L.ny));
+        int b = J - 1 + q;
+        const float sy = !EDGE ? 1.f : live ? (float)homg_reflect(&b, ncy) : 0.f;
+        const float *row = ec + (size_t)(live ? b : 0) * ncx;
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            C[q][k] = live ? sx[k] * sy * __ldg(row + ia[k]) : 0.f;
+    }
+}
+
+/* Bilinear prolongation of four fine columns from their coarse row c0 and the row beside
+ * c1 (r_coarse's columns I0 - 1 .. I0 + 2), the order of terms of prolong_t and srow_u. */
+__device__ __forceinline__ float4 r_prolong4(const float *c0, const float *c1)
+{
+    float p[4];
+#pragma unroll
+    for (int m = 0; m < 4; m++) {
+        const int kI = 1 + (m >> 1), kI2 = (m == 0) ? 0 : (m == 1) ? 2 : (m == 2) ? 1 : 3;
+        p[m] = 0.5625f * c0[kI] + 0.1875f * (c0[kI2] + c1[kI]) + 0.0625f * (c1[kI2]);
+    }
+    return make_float4(p[0], p[1], p[2], p[3]);
+}
+
 /* One block's box: PE 0: u (or 0 where u is NULL), 1: P ec, 2: u + P ec; S sweeps;
  * DOWN: then the residual restricted into fc.  EDGE: the box touches or passes the
  * domain's edge (per-cell tests; zeros outside, never updated). */
@@ -109,8 +160,11 @@ __device__ __forceinline__ void rows_box(const grid_level &L, const rconst &K, c
     const int gi0 = x0 + 4 * tx, gjb = y0 + RR * ty, b0 = RR * ty; /* gjb even */
     const bool col = !EDGE || (gi0 >= 0 && gi0 < L.nx);
     const bool upd = col && tx > 0 && tx < RX - 1;
-    const int ncx = L.nx / 2, ncy = L.ny / 2;
+    const int ncx = L.nx / 2;
     float4 U[RR], F[RR];
+    float C[4][4]; /* PE: coarse rows J - 1 .. J + 2, columns I0 - 1 .. I0 + 2 (r_coarse) */
+    if (PE)
+        r_coarse<EDGE>(L, ec, gi0, gjb, col, C);
 #pragma unroll
     for (int r = 0; r < RR; r++) {
         const int gj = gjb + r;
@@ -121,14 +175,14 @@ __device__ __forceinline__ void rows_box(const grid_level &L, const rconst &K, c
             if (PE != 1 && u)
                 U[r] = __ldg((const float4 *)(u + g));
             if (PE) {
-                float p[4];
-#pragma unroll
-                for (int m = 0; m < 4; m++)
-                    p[m] = prolong_t<float>(ec, gi0 + m, gj, ncx, ncy);
+                /* fine row r's own coarse row (J or J + 1) and the one beside it (J - 1,
+                 * J + 1, J, J + 2), the same map as the columns' kI2 in r_prolong4 */
+                const int q0 = 1 + (r >> 1), q1 = r == 0 ? 0 : r == 1 ? 2 : r == 2 ? 1 : 3;
+                const float4 p = r_prolong4(C[q0], C[q1]);
                 if (PE == 1)
-                    U[r] = make_float4(p[0], p[1], p[2], p[3]);
+                    U[r] = p;
                 else
-                    U[r] = make_float4(U[r].x + p[0], U[r].y + p[1], U[r].z + p[2], U[r].w + p[3]);
+                    U[r] = make_float4(U[r].x + p.x, U[r].y + p.y, U[r].z + p.z, U[r].w + p.w);
             }
         }
         *(float4 *)(su + (b0 + r) * RW + 4 * tx) = U[r];
@@ -240,7 +294,8 @@ double r_knob(const char *name, double dflt)
 /* Thread rows a block: HOMG_BOX_ROWS_T (default 12: 432 threads, boxes of 144 x 48;
  * 2 blocks an SM, 232 blocks down and 208 up at 1024^2), at least enough for 4 output
  * rows, at most RTMAX.  On the H100 (h100.md, Session 11 twod) the 1024^2 solve took
- * 0.1874 ms with 12, 0.1897 with 10, 0.1923 with 8, 0.2082 with 16. */
+ * 0.1874 ms with 12, 0.1897 with 10, 0.1923 with 8, 0.2082 with 16; 12 is also the best
+ * at 2048^2 and 4096^2 (twod2: 4096^2 0.963 ms, 0.996 with 8, 1.127 with 16). */
 template <int S, bool DOWN> int r_threads_y(void)
 {
     enum { HB = rshape<S, DOWN>::HB };
@@ -269,18 +324,21 @@ int aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 } /* namespace */
 
 /* The row-block steps take float32 levels from HOMG_BOX_ROWS_CELLS (default 1024^2;
- * 1e300: off) to HOMG_BOX_ROWS_MAX cells (default 1024^2: larger levels stream from
- * DRAM, not measured with these steps).  On the H100 (h100.md, Session 11 twod) the
- * 1024^2 steps took 12-14 us against the streamed steps' ~26, the 1024^2 solve 0.187 ms
- * against 0.263; from 512^2 (instead of the owned steps there) changed nothing. */
+ * 1e300: off, the streamed steps instead) to HOMG_BOX_ROWS_MAX cells (default: no
+ * limit; 1048576 keeps them to 1024^2 as in session 11 twod).  On the H100 (h100.md,
+ * Sessions 11 twod and twod2) the 1024^2 solve took 0.187 ms against 0.263 streamed,
+ * 2048^2 0.375 against 0.498, 4096^2 0.963 against 1.451 (measured up to 4096^2;
+ * larger levels are the same DRAM-bound case); from 512^2 (instead of the owned
+ * steps there) changed nothing. */
 #define HOMG_BOX_ROWS_CELLS (1024.0 * 1024)
+#define HOMG_BOX_ROWS_MAX   1e300
 
 int homg_rows_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs)
 {
     const double n = (double)L->nx * L->ny;
     if (L->nx % 4 || L->ny % 2 || sweeps < 1 || sweeps > 2)
         return 0;
-    if (n < r_knob("HOMG_BOX_ROWS_CELLS", HOMG_BOX_ROWS_CELLS) || n > r_knob("HOMG_BOX_ROWS_MAX", 1024.0 * 1024))
+    if (n < r_knob("HOMG_BOX_ROWS_CELLS", HOMG_BOX_ROWS_CELLS) || n > r_knob("HOMG_BOX_ROWS_MAX", HOMG_BOX_ROWS_MAX))
         return 0;
     for (int k = 0; k < nptrs; k++)
         if (ptrs[k] && !aligned16(ptrs[k]))

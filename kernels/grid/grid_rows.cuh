@@ -1,5 +1,5 @@
 /* grid_rows.cuh -- the row-block fused steps of grid_rows.cu, launched by grid_fused.cu
- * where a float32 level fits them (homg_rows_fits: 1024^2 by default). */
+ * where a float32 level fits them (homg_rows_fits: from 1024^2 by default). */
 #ifndef HOMG_GRID_ROWS_CUH
 #define HOMG_GRID_ROWS_CUH
 
