@@ -90,8 +90,9 @@ double homg__gmg_now_ms(void);
 
 struct homg_gmg {
     homg_ctx *ctx;
-    int trace; /* HOMG_GMG_TRACE=1 at create: the phase marks synchronise */
-    int lanes; /* streams the smoother set-up runs its levels on (smoother.c), 1 outside it */
+    int trace;   /* HOMG_GMG_TRACE=1 at create: the phase marks synchronise */
+    int lanes;   /* streams the smoother set-up runs its levels on (smoother.c), 1 outside it */
+    int refined; /* the levels are uniform refinements of one coarse mesh (homg_gmg_create, not _nested) */
     double phase_ms[GMG_T_COUNT];
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
     double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
@@ -100,7 +101,8 @@ struct homg_gmg {
     double refine_ms[GMG_R_COUNT];        /* parts of GMG_T_REFINE */
     double smoother_part_ms[GMG_S_COUNT]; /* parts of GMG_T_SMOOTHER and GMG_T_OMEGA */
     double fem_part_ms[GMG_F_COUNT];      /* parts of GMG_T_FEM (traced) */
-    double rho[HOMG_GMG_MAX_LEVELS];      /* SPAI-1: the first contraction check's A-norm estimates */
+    double rho[HOMG_GMG_MAX_LEVELS];      /* SPAI-1: the first contraction check's A-norm estimates (level 0:
+                                             level 1's where it took that, smoother.c l0_from_l1) */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;

@@ -13,7 +13,8 @@
  *   SAINV   M = Z D^-1 Z^T = W W^T from A-biconjugation (sainv.c, host set-up).
  * omega = omega_scale / lambda, lambda the largest eigenvalue of M A estimated
  * by power iterations from a random start (omega_scale 4/3: Jacobi's 2/3 where
- * lambda is 2, and a margin below the stability limit 2 / lambda).
+ * lambda is 2, and a margin below the stability limit 2 / lambda); level 0
+ * of a refined hierarchy takes level 1's (l0_from_l1).
  */
 #include "gmg_internal.h"
 
@@ -414,34 +415,58 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
     return HOMG_OK;
 }
 
+/* Level 0's omega from level 1's: see l0_from_l1. */
+#define GMG_L0_OMEGA_DEFAULT 2
+#define GMG_L0_LAMBDA_MARGIN 1.02
+#define GMG_L0_TRUST_RHO     0.99
+#define GMG_L0_MIN_ROWS      10000
+
 /* SPAI-1 need not be A-contractive (M is not symmetric): halve omega up to
  * three times, then fall back to SPAI(0) on that level (counted, logged);
- * the levels with want[l] checked together (a read a level per round). */
-static homg_status secure_spai1(homg_gmg *g, const int *want)
+ * the levels with want[l] checked together (a read a level per round).
+ * With l0_from_l1 == 2, level 0 is first left out and takes level 1's
+ * contraction if that is below GMG_L0_TRUST_RHO, else it is checked itself
+ * from the next round on (l0_from_l1 below). */
+static homg_status secure_spai1(homg_gmg *g, const int *want, int l0_from_l1)
 {
-    int nl = g->nlevels - 1, on[HOMG_GMG_MAX_LEVELS], left = 0;
+    int nl = g->nlevels - 1, on[HOMG_GMG_MAX_LEVELS], tries[HOMG_GMG_MAX_LEVELS] = { 0 };
+    int failed[HOMG_GMG_MAX_LEVELS] = { 0 }, left = 1, any_failed = 0;
+    int defer = l0_from_l1 == 2 && want[0] && want[1] && !g->lv[0].diag && !g->lv[1].diag;
     double rho[HOMG_GMG_MAX_LEVELS];
     for (int l = 0; l < nl; l++)
         on[l] = want[l] && !g->lv[l].diag;
-    for (int k = 0; k < 4; k++) {
+    if (defer)
+        on[0] = 0;
+    while (left) {
         left = 0;
         HOMG_TRY(contraction(g, on, rho));
         for (int l = 0; l < nl; l++) {
-            if (k == 0 && on[l])
+            if (!on[l])
+                continue;
+            if (!tries[l]++)
                 g->rho[l] = rho[l];
-            if (on[l] && rho[l] < 0.999)
+            if (rho[l] < 0.999)
                 on[l] = 0;
-            if (on[l]) {
+            else if (tries[l] == 4)
+                on[l] = 0, failed[l] = 1, any_failed = 1;
+            else
                 g->lv[l].omega *= 0.5;
-                left++;
-            }
         }
-        if (!left)
-            return HOMG_OK;
+        if (defer) { /* level 1 checked once: level 0 takes it or is checked */
+            defer = 0;
+            if (tries[1] == 1 && g->rho[1] < GMG_L0_TRUST_RHO)
+                g->rho[0] = g->rho[1];
+            else
+                on[0] = 1;
+        }
+        for (int l = 0; l < nl; l++)
+            left |= on[l];
     }
+    if (!any_failed)
+        return HOMG_OK;
     for (int l = 0; l < nl; l++) {
         gmg_level *lv = &g->lv[l];
-        if (!on[l])
+        if (!failed[l])
             continue;
         homg__log(g->ctx, HOMG_LOG_WARN,
                   "GMG level %d: SPAI-1 smoothing does not contract the error in the A-norm (%.3f); using SPAI(0)", l,
@@ -451,7 +476,7 @@ static homg_status secure_spai1(homg_gmg *g, const int *want)
         use_lane(g, l);
         HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->diag_inverse(&g->ctx->ex, &lv->a.csr, 0, lv->d), "GMG: SPAI(0) fallback");
     }
-    return estimate(g, on);
+    return estimate(g, failed);
 }
 
 static homg_status build_m(homg_gmg *g, int l);
@@ -470,15 +495,65 @@ static homg_status fallback_count(homg_gmg *g)
     return HOMG_OK;
 }
 
+/* Level 0's omega from level 1's: 0 no, 1 its lambda_max(M A), 2 also its
+ * contraction check (secure_spai1).  HOMG_GMG_L0_OMEGA (0, 1, 2) overrides
+ * GMG_L0_OMEGA_DEFAULT.  Only where level 1 is a uniform refinement of level
+ * 2 and level 0 of level 1 (homg_gmg_create, >= 3 meshes, P1, no
+ * sigma_fine, rediscretised) and level 1 has >= GMG_L0_MIN_ROWS rows: the
+ * two levels' elements then have the same shapes (red triangles: similar to
+ * the parent; Bey's tetrahedra: the classes of the first refinement repeat),
+ * and SPAI-1 is fitted to the Jacobi-scaled W A W, whose interior rows are
+ * then the same on both levels: their M A differ by the share of boundary
+ * rows and by how finely the top of the spectrum is resolved.  Measured
+ * (CPU, 12 power steps, 12 Ritz pairs), level 0 against level 1: lambda_max
+ * 1.1902 / 1.1758 and contraction rho 0.9586 / 0.9661 (cube 65^3, level 1
+ * 35937 rows), 1.2705 / 1.2703 and 0.9702 / 0.9674 (square 513^2, 66049);
+ * but lambda 1.282 / 1.161 where level 1 has 81 rows and rho 0.9378 /
+ * 0.8719 where it has 729 (boundary rows), hence GMG_L0_MIN_ROWS.
+ * lambda_0 = GMG_L0_LAMBDA_MARGIN lambda_1; SPAI-1 only, whose contraction
+ * check guards it: with 1 level 0's own check, with 2 level 1's when that
+ * is below GMG_L0_TRUST_RHO (else level 0 is checked itself).  Saves level
+ * 0's 24 (1) or 72 (2) products of the set-up: on the H100 level 0's
+ * products are ~29-42 us each, the other levels' ~7 us inside the batch. */
+static int l0_from_l1(const homg_gmg *g, const int *on)
+{
+    const char *env = getenv("HOMG_GMG_L0_OMEGA");
+    int mode = env ? atoi(env) : GMG_L0_OMEGA_DEFAULT;
+    if (mode <= 0 || !g->refined || g->nlevels < 3 || !on[0] || !on[1] || g->lv[1].rows < GMG_L0_MIN_ROWS ||
+        g->desc.smoother != HOMG_GMG_SMOOTHER_SPAI1 || g->desc.order != 1 || g->desc.sigma_fine ||
+        g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN || g->lv[0].diag || g->lv[1].diag)
+        return 0;
+    return mode >= 2 ? 2 : 1;
+}
+
+/* Level 0's lambda and omega from level 1's (l0_from_l1); its x zeroed as
+ * estimate leaves the levels it ran on. */
+static homg_status take_l0_lambda(homg_gmg *g)
+{
+    gmg_level *lv = &g->lv[0];
+    lv->lambda_max = GMG_L0_LAMBDA_MARGIN * g->lv[1].lambda_max;
+    lv->omega = g->desc.omega_scale / lv->lambda_max;
+    use_lane(g, 0);
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)lv->rows * sizeof(double)), "GMG: zero");
+    return HOMG_OK;
+}
+
 /* omega of the levels with on[l] (their formats chosen): the estimate, then
  * SPAI-1's contraction checks. */
 static homg_status omega_levels(homg_gmg *g, const int *on)
 {
     double t = homg__gmg_now_ms();
-    homg_status st = estimate(g, on);
+    int from = l0_from_l1(g, on), est[HOMG_GMG_MAX_LEVELS];
+    homg_status st;
+    memcpy(est, on, sizeof est);
+    if (from)
+        est[0] = 0;
+    st = estimate(g, est);
+    if (st == HOMG_OK && from)
+        st = take_l0_lambda(g);
     t = part(g, GMG_S_ESTIMATE, t);
     if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
-        st = secure_spai1(g, on);
+        st = secure_spai1(g, on, from);
     part(g, GMG_S_CONTRACTION, t);
     return st;
 }
