@@ -600,7 +600,7 @@ static void test_smoothers_reduce_error(void **state)
 typedef struct run {
     int iterations, cycles;
     double true_rel;
-    double rho[2]; /* levels 0 and 1's contraction checks (SPAI-1) */
+    double rho[3]; /* levels 0 .. 2's contraction checks (SPAI-1) */
     homg_gmg_info info;
 } run;
 
@@ -636,8 +636,7 @@ static run pcg_run(homg_ctx *ctx, homg_mesh *c, int dim, homg_gmg_desc *d, int a
     }
     r.true_rel = homg_test_residual(&a, b, x);
     homg_gmg_get_info(g, &r.info);
-    r.rho[0] = g->rho[0];
-    r.rho[1] = g->rho[1];
+    memcpy(r.rho, g->rho, sizeof r.rho);
     assert_true(r.true_rel < 1e-7);
     free(x);
     free(b);
@@ -672,29 +671,34 @@ static void test_mesh_independent(void **state)
     }
 }
 
-/* Level 0's omega from level 1's (smoother.c l0_from_l1, HOMG_GMG_L0_OMEGA
- * 0 / 1 / 2) on a square of 257^2 nodes (level 1: 16641 rows): the same
- * PCG iterations; with 1 and 2 lambda_0 = 1.02 lambda_1, within 5 % of
- * level 0's own estimate; with 2 level 0 reports level 1's contraction, its
- * own within 0.02 of it.  A hierarchy whose level 1 is small (289 rows)
- * keeps level 0's own estimate under every setting. */
+/* Fine levels' omega from a coarser level's (smoother.c levels_from_coarser,
+ * HOMG_GMG_L0_OMEGA 0 / 1 / 2): squares whose levels 0 .. k - 1 take level
+ * k's (level l + 1 >= 10000 rows): 4 x 4 cells refined 6 times (257^2 nodes,
+ * k = 1), 8 x 8 refined 6 times (513^2, k = 2), and 4 x 4 refined 3 times (k =
+ * 0: level 1 has 289 rows, nothing changes).  The same PCG iterations; with 1
+ * and 2 lambda_l = 1.02^(k - l) lambda_k, within 5 % of the level's own
+ * estimate; with 2 the level reports level k's contraction, its own within
+ * 0.02 of it. */
 static void test_l0_omega_from_l1(void **state)
 {
+    static const int cells[3] = { 4, 8, 4 }, levels[3] = { 6, 6, 3 }, from[3] = { 1, 2, 0 };
     run r[3];
     (void)state;
-    for (int big = 1; big >= 0; big--) {
+    for (int h = 0; h < 3; h++) {
+        int k = from[h];
         for (int mode = 0; mode < 3; mode++) {
             homg_ctx *ctx = cpu_ctx();
-            homg_mesh *c = coarse_mesh(ctx, 2, 4);
+            homg_mesh *c = coarse_mesh(ctx, 2, cells[h]);
             homg_gmg_desc d = { 0 };
             char v[2] = { (char)('0' + mode), 0 };
             setenv("HOMG_GMG_L0_OMEGA", v, 1);
-            d.levels = big ? 6 : 3;
+            d.levels = levels[h];
             d.f = 1.0;
             r[mode] = pcg_run(ctx, c, 2, &d, 0);
-            printf("  levels %d, HOMG_GMG_L0_OMEGA=%d: %d iterations, lambda_max %.4f %.4f, rho %.4f %.4f\n", d.levels,
-                   mode, r[mode].iterations, r[mode].info.lambda_max[0], r[mode].info.lambda_max[1], r[mode].rho[0],
-                   r[mode].rho[1]);
+            printf("  %d cells, %d levels, HOMG_GMG_L0_OMEGA=%d: %d iterations, lambda_max %.4f %.4f %.4f, rho %.4f "
+                   "%.4f %.4f\n",
+                   cells[h], d.levels, mode, r[mode].iterations, r[mode].info.lambda_max[0], r[mode].info.lambda_max[1],
+                   r[mode].info.lambda_max[2], r[mode].rho[0], r[mode].rho[1], r[mode].rho[2]);
             homg_mesh_destroy(c);
             homg_ctx_destroy(ctx);
         }
@@ -702,23 +706,21 @@ static void test_l0_omega_from_l1(void **state)
         for (int mode = 1; mode < 3; mode++) {
             const homg_gmg_info *i = &r[mode].info;
             assert_int_equal(r[mode].iterations, r[0].iterations);
-            assert_true(i->lambda_max[1] == r[0].info.lambda_max[1]); /* level 1 untouched */
-            if (!big) {
-                assert_true(i->lambda_max[0] == r[0].info.lambda_max[0]);
-                assert_true(r[mode].rho[0] == r[0].rho[0]);
-                continue;
+            for (int l = k; l < 3; l++) { /* level k and coarser untouched */
+                assert_true(i->lambda_max[l] == r[0].info.lambda_max[l]);
+                assert_true(r[mode].rho[l] == r[0].rho[l]);
             }
-            assert_true(i->lambda_max[0] == 1.02 * i->lambda_max[1]);
-            assert_true(fabs(i->lambda_max[0] / r[0].info.lambda_max[0] - 1) < 0.05);
-            assert_true(i->omega[0] * r[0].info.lambda_max[0] < 2.0);
-            assert_true(r[mode].rho[1] == r[0].rho[1]);
-            if (mode == 2)
-                assert_true(r[mode].rho[0] == r[mode].rho[1]);
-            else
-                assert_true(r[mode].rho[0] != r[mode].rho[1] && r[mode].rho[0] < 0.999);
+            for (int l = 0; l < k; l++) {
+                assert_true(i->lambda_max[l] == pow(1.02, k - l) * i->lambda_max[k]);
+                assert_true(fabs(i->lambda_max[l] / r[0].info.lambda_max[l] - 1) < 0.05);
+                assert_true(i->omega[l] * r[0].info.lambda_max[l] < 2.0);
+                assert_true(fabs(r[0].rho[l] - r[0].rho[k]) < 0.02);
+                if (mode == 2)
+                    assert_true(r[mode].rho[l] == r[mode].rho[k]);
+                else
+                    assert_true(r[mode].rho[l] != r[mode].rho[k] && r[mode].rho[l] < 0.999);
+            }
         }
-        if (big)
-            assert_true(fabs(r[0].rho[0] - r[0].rho[1]) < 0.02);
     }
 }
 

@@ -102,7 +102,7 @@ struct homg_gmg {
     double smoother_part_ms[GMG_S_COUNT]; /* parts of GMG_T_SMOOTHER and GMG_T_OMEGA */
     double fem_part_ms[GMG_F_COUNT];      /* parts of GMG_T_FEM (traced) */
     double rho[HOMG_GMG_MAX_LEVELS];      /* SPAI-1: the first contraction check's A-norm estimates (level 0:
-                                             level 1's where it took that, smoother.c l0_from_l1) */
+                                             a coarser level's where it took that, smoother.c levels_from_coarser) */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;
