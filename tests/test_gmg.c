@@ -663,6 +663,7 @@ static void test_smoothers_reduce_error(void **state)
 typedef struct run {
     int iterations, cycles;
     double true_rel;
+    double rho[3]; /* levels 0 .. 2's contraction checks (SPAI-1) */
     homg_gmg_info info;
 } run;
 
@@ -698,6 +699,7 @@ static run pcg_run(homg_ctx *ctx, homg_mesh *c, int dim, homg_gmg_desc *d, int a
     }
     r.true_rel = homg_test_residual(&a, b, x);
     homg_gmg_get_info(g, &r.info);
+    memcpy(r.rho, g->rho, sizeof r.rho);
     assert_true(r.true_rel < 1e-7);
     free(x);
     free(b);
@@ -729,6 +731,59 @@ static void test_mesh_independent(void **state)
         }
         assert_true(it[lmax] <= (int)(1.2 * it[lmin + 1]) + 1);
         assert_true(it[lmax] <= 15);
+    }
+}
+
+/* Fine levels' omega from a coarser level's (smoother.c levels_from_coarser,
+ * HOMG_GMG_L0_OMEGA 0 / 1 / 2): squares whose levels 0 .. k - 1 take level
+ * k's (level l + 1 >= 10000 rows): 4 x 4 cells refined 6 times (257^2 nodes,
+ * k = 1), 8 x 8 refined 6 times (513^2, k = 2), and 4 x 4 refined 3 times (k =
+ * 0: level 1 has 289 rows, nothing changes).  The same PCG iterations; with 1
+ * and 2 lambda_l = 1.02^(k - l) lambda_k, within 5 % of the level's own
+ * estimate; with 2 the level reports level k's contraction, its own within
+ * 0.02 of it. */
+static void test_l0_omega_from_l1(void **state)
+{
+    static const int cells[3] = { 4, 8, 4 }, levels[3] = { 6, 6, 3 }, from[3] = { 1, 2, 0 };
+    run r[3];
+    (void)state;
+    for (int h = 0; h < 3; h++) {
+        int k = from[h];
+        for (int mode = 0; mode < 3; mode++) {
+            homg_ctx *ctx = cpu_ctx();
+            homg_mesh *c = coarse_mesh(ctx, 2, cells[h]);
+            homg_gmg_desc d = { 0 };
+            char v[2] = { (char)('0' + mode), 0 };
+            setenv("HOMG_GMG_L0_OMEGA", v, 1);
+            d.levels = levels[h];
+            d.f = 1.0;
+            r[mode] = pcg_run(ctx, c, 2, &d, 0);
+            printf("  %d cells, %d levels, HOMG_GMG_L0_OMEGA=%d: %d iterations, lambda_max %.4f %.4f %.4f, rho %.4f "
+                   "%.4f %.4f\n",
+                   cells[h], d.levels, mode, r[mode].iterations, r[mode].info.lambda_max[0], r[mode].info.lambda_max[1],
+                   r[mode].info.lambda_max[2], r[mode].rho[0], r[mode].rho[1], r[mode].rho[2]);
+            homg_mesh_destroy(c);
+            homg_ctx_destroy(ctx);
+        }
+        unsetenv("HOMG_GMG_L0_OMEGA");
+        for (int mode = 1; mode < 3; mode++) {
+            const homg_gmg_info *i = &r[mode].info;
+            assert_int_equal(r[mode].iterations, r[0].iterations);
+            for (int l = k; l < 3; l++) { /* level k and coarser untouched */
+                assert_true(i->lambda_max[l] == r[0].info.lambda_max[l]);
+                assert_true(r[mode].rho[l] == r[0].rho[l]);
+            }
+            for (int l = 0; l < k; l++) {
+                assert_true(i->lambda_max[l] == pow(1.02, k - l) * i->lambda_max[k]);
+                assert_true(fabs(i->lambda_max[l] / r[0].info.lambda_max[l] - 1) < 0.05);
+                assert_true(i->omega[l] * r[0].info.lambda_max[l] < 2.0);
+                assert_true(fabs(r[0].rho[l] - r[0].rho[k]) < 0.02);
+                if (mode == 2)
+                    assert_true(r[mode].rho[l] == r[mode].rho[k]);
+                else
+                    assert_true(r[mode].rho[l] != r[mode].rho[k] && r[mode].rho[l] < 0.999);
+            }
+        }
     }
 }
 
@@ -1178,6 +1233,7 @@ int main(void)
         cmocka_unit_test(test_ritz),
         cmocka_unit_test(test_smoothers_reduce_error),
         cmocka_unit_test(test_mesh_independent),
+        cmocka_unit_test(test_l0_omega_from_l1),
         cmocka_unit_test(test_p2),
         cmocka_unit_test(test_variants),
         cmocka_unit_test(test_jumps_galerkin),

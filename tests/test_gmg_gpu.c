@@ -1145,6 +1145,37 @@ static void test_lanes(void **state)
         }
 }
 
+/* Level 0's omega from level 1's (smoother.c l0_from_l1) where level 1 has
+ * >= 10000 rows (2D, 6 levels: 16641): CUDA's omegas = the CPU's, level 0's =
+ * level 1's / 1.02; the same iterations as with level 0's own estimate and
+ * check (HOMG_GMG_L0_OMEGA=0), whose omega is within 5 %.  Not quick. */
+static void test_l0_omega(void **state)
+{
+    homg_gmg_desc d = { 0 };
+    outcome h, g, own;
+    (void)state;
+    if (quick)
+        return;
+    d.levels = 6;
+    d.smoother = HOMG_GMG_SMOOTHER_SPAI1;
+    h = gmg_pcg(HOMG_BACKEND_CPU, 2, d);
+    g = gmg_pcg(HOMG_BACKEND_CUDA, 2, d);
+    setenv("HOMG_GMG_L0_OMEGA", "0", 1);
+    own = gmg_pcg(HOMG_BACKEND_CUDA, 2, d);
+    unsetenv("HOMG_GMG_L0_OMEGA");
+    printf("  2D, 6 levels: CPU %d, CUDA %d, own %d iterations; omega_0 %.4f / %.4f / %.4f, omega_1 %.4f\n",
+           h.iterations, g.iterations, own.iterations, h.omega[0], g.omega[0], own.omega[0], g.omega[1]);
+    assert_true(abs(h.iterations - g.iterations) <= 1);
+    assert_int_equal(g.iterations, own.iterations);
+    for (int l = 0; l < 2; l++)
+        assert_true(fabs(h.omega[l] - g.omega[l]) < 1e-6 * h.omega[l]);
+    assert_true(fabs(g.omega[0] * 1.02 - g.omega[1]) < 1e-12 * g.omega[1]);
+    assert_true(fabs(own.omega[0] / g.omega[0] - 1) < 0.05);
+    free(h.x);
+    free(g.x);
+    free(own.x);
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -1154,6 +1185,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_prolong),        cmocka_unit_test(test_transpose_sym),
         cmocka_unit_test(test_tag_values),     cmocka_unit_test(test_lanes),
         cmocka_unit_test(test_ell_dot_stride), cmocka_unit_test(test_ell_batch),
+        cmocka_unit_test(test_l0_omega),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -759,6 +759,7 @@ static homg_status create_entry(homg_ctx *ctx, homg_mesh *coarse, homg_mesh *con
     g->trace = getenv("HOMG_GMG_TRACE") && atoi(getenv("HOMG_GMG_TRACE")) != 0;
     if (nested)
         g->desc.levels = count - 1;
+    g->refined = !nested;
     g->nlevels = g->desc.levels + g->desc.order; /* P2: one more level, P2 on the finest mesh's parent */
     st = check_desc(ctx, &g->desc);
     if (st == HOMG_OK && g->desc.order == 2 &&

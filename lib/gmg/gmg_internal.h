@@ -90,8 +90,9 @@ double homg__gmg_now_ms(void);
 
 struct homg_gmg {
     homg_ctx *ctx;
-    int trace; /* HOMG_GMG_TRACE=1 at create: the phase marks synchronise */
-    int lanes; /* streams the smoother set-up runs its levels on (smoother.c), 1 outside it */
+    int trace;   /* HOMG_GMG_TRACE=1 at create: the phase marks synchronise */
+    int lanes;   /* streams the smoother set-up runs its levels on (smoother.c), 1 outside it */
+    int refined; /* the levels are uniform refinements of one coarse mesh (homg_gmg_create, not _nested) */
     /* op.c: every level's A, P, R, M, M^T ELLPACK-R width, read at once by the
      * first format choice (0: not read, or no such op then) */
     int32_t ell_width[HOMG_GMG_MAX_LEVELS][5];
@@ -104,7 +105,8 @@ struct homg_gmg {
     double refine_ms[GMG_R_COUNT];        /* parts of GMG_T_REFINE */
     double smoother_part_ms[GMG_S_COUNT]; /* parts of GMG_T_SMOOTHER and GMG_T_OMEGA */
     double fem_part_ms[GMG_F_COUNT];      /* parts of GMG_T_FEM (traced) */
-    double rho[HOMG_GMG_MAX_LEVELS];      /* SPAI-1: the first contraction check's A-norm estimates */
+    double rho[HOMG_GMG_MAX_LEVELS];      /* SPAI-1: the first contraction check's A-norm estimates (level 0:
+                                             a coarser level's where it took that, smoother.c levels_from_coarser) */
     homg_gmg_desc desc;
     void *handle; /* sparse kernels' handle */
     int nlevels;
