@@ -42,6 +42,12 @@ enum {
     SPL_RESTRICT_B3_CS,
     SPL_PROLONG_PCS,
     SPL_PROLONG_PCS_CS,
+    SPL_SWEEP2_T8,
+    SPL_SWEEP2_T4,
+    SPL_SWEEP2_T2,
+    SPL_PRE_T4,
+    SPL_PROLONG_T4,
+    SPL_PROLONG_T4_CS,
     SPL_SPLIT,
     SPL_UNSPLIT,
     NOPS
@@ -69,11 +75,17 @@ static const char *const names[NOPS] = { "natural: 2 half-sweeps (SOR)",
                                          "split: residual + restriction, each child row once, <= 80, coarse split",
                                          "split: prolong + half-sweep, cs a constant",
                                          "split: prolong + half-sweep, cs a constant, coarse split",
+                                         "split: 2 half-sweeps (SOR), box 8 rows x 2 planes (kc 1 levels)",
+                                         "split: 2 half-sweeps (SOR), box 4 rows x 4 planes (kc 1 levels)",
+                                         "split: 2 half-sweeps (SOR), box 2 rows x 8 planes (kc 1 levels)",
+                                         "split: pre, box 4 x 4 (kc 1 levels)",
+                                         "split: prolong + half-sweep, box 4 x 4 (kc 1 levels; cs a constant)",
+                                         "split: prolong + half-sweep, box 4 x 4, coarse split (kc 1 levels)",
                                          "split f",
                                          "unsplit u" };
 /* Bytes a cell the pass must move. */
-static const double bytes[NOPS] = { 24,  16,  12,  12,  8,   8,   12,  12.5, 8.5, 8.5, 8.5, 8.5,
-                                    8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5,  8.5, 8.5, 8,   8 };
+static const double bytes[NOPS] = { 24,  16,  12,  12,  8,   8,   12,  12.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5,
+                                    8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 16,   16,  16,  8,   8.5, 8.5, 8,   8 };
 
 typedef struct pass_run {
     kernel_exec *ex;
@@ -138,6 +150,25 @@ static void pass_once(void *arg, int r)
         setenv("HOMG_CSP_PCS", "1", 1);
         homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, p->op == SPL_PROLONG_PCS_CS);
         unsetenv("HOMG_CSP_PCS");
+        break;
+    case SPL_SWEEP2_T8:
+    case SPL_SWEEP2_T4:
+    case SPL_SWEEP2_T2:
+        setenv("HOMG_CSP_TILE", p->op == SPL_SWEEP2_T8 ? "8" : p->op == SPL_SWEEP2_T4 ? "4" : "2", 1);
+        homg_cuda_cubesplit_sweep(ex, K, p->su, p->sf, 0, NULL);
+        homg_cuda_cubesplit_sweep(ex, K, p->su, p->sf, 1, NULL);
+        unsetenv("HOMG_CSP_TILE");
+        break;
+    case SPL_PRE_T4:
+        setenv("HOMG_CSP_TILE", "4", 1);
+        homg_cuda_cubesplit_pre(ex, K, p->su, p->sf, NULL);
+        unsetenv("HOMG_CSP_TILE");
+        break;
+    case SPL_PROLONG_T4:
+    case SPL_PROLONG_T4_CS:
+        setenv("HOMG_CSP_TILE", "4", 1);
+        homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, p->op == SPL_PROLONG_T4_CS);
+        unsetenv("HOMG_CSP_TILE");
         break;
     case SPL_SPLIT: homg_cuda_cubesplit_split(ex, K, p->f, p->sf); break;
     default: homg_cuda_cubesplit_unsplit(ex, K, p->su, p->nat); break;

@@ -5,7 +5,9 @@
  * registers (launch geometry: cube_launch.cuh, shared with cube.cu); split / unsplit a
  * thread per row, residual_restrict a thread per four coarse cells with each child row's u
  * loaded once (HOMG_CSP_RBLK=0: its neighbours loaded anew for each child row; HOMG_CSP_RKC=n:
- * a thread per column of them marching in z, slower). */
+ * a thread per column of them marching in z, slower); on levels of one plane a thread,
+ * HOMG_CSP_TILE=tj: pre / half-sweep / prolongation with a block's threads on a box of rows
+ * and planes (csp_tile_of). */
 #include "cube_launch.cuh"
 #include "cube_split_point.h"
 
@@ -74,6 +76,62 @@ __global__ void csp_prolong_cs_kernel(cube_level K, const float *ec, float *u, c
         csp_prolong_col(&K, ec, CS, u, f, colour, m0, j, k0, k1);
 }
 
+/* Levels of one plane a thread (kc 1, one wave on the H100: 128^3 and below) with HOMG_CSP_TILE=tj: a block of
+ * CUBE_NT threads takes a box of qx rows along x, tj along y and tk = CUBE_NT / (qx tj) planes instead of
+ * CUBE_NT / qx rows of one plane, so a row's z neighbours mostly come from the block's own loads (L1) as its
+ * y neighbours do; the same rows relaxed by the same formulas (only the thread-to-row map differs). */
+__device__ __forceinline__ int csp_tile_of(const cube_level &K, int tj, int *m0, int *j, int *k)
+{
+    const unsigned qx = (unsigned)K.nx / 8, tk = CUBE_NT / (qx * (unsigned)tj), t = threadIdx.x;
+    const unsigned a = t % qx, r = t / qx, by = ((unsigned)K.ny + tj - 1) / (unsigned)tj;
+    const unsigned bj = blockIdx.x % by, bk = blockIdx.x / by;
+    *m0 = 4 * (int)a;
+    *j = (int)(bj * (unsigned)tj + r % (unsigned)tj);
+    *k = (int)(bk * tk + r / (unsigned)tj);
+    return *j < K.ny && *k < K.nz;
+}
+
+__global__ void csp_pre_tile_kernel(cube_level K, float *u, float *f, const float *fn, int tj)
+{
+    int m0, j, k;
+    homg_pdl_wait();
+    if (csp_tile_of(K, tj, &m0, &j, &k))
+        csp_pre_col(&K, u, f, fn, m0, j, k, k + 1);
+}
+
+__global__ void csp_sweep_tile_kernel(cube_level K, float *u, const float *f, int colour, float *nat, int tj)
+{
+    int m0, j, k;
+    homg_pdl_wait();
+    if (csp_tile_of(K, tj, &m0, &j, &k))
+        csp_sweep_col(&K, u, f, colour, nat, m0, j, k, k + 1);
+}
+
+template <int CS>
+__global__ void csp_prolong_tile_kernel(cube_level K, const float *ec, float *u, const float *f, int colour, int tj)
+{
+    int m0, j, k;
+    homg_pdl_wait();
+    if (csp_tile_of(K, tj, &m0, &j, &k))
+        csp_prolong_col(&K, ec, CS, u, f, colour, m0, j, k, k + 1);
+}
+
+/* Rows along y of a block's box on level K with kc planes a thread (HOMG_CSP_TILE, csp_tile_of), or 0: the
+ * plain map (kc > 1, a box that does not divide CUBE_NT, or the knob off). */
+static int csp_tile(const cube_level *K, int kc)
+{
+    const char *e = getenv("HOMG_CSP_TILE");
+    const int tj = e ? atoi(e) : 0, qx = K->nx / 8;
+    return tj > 0 && kc == 1 && qx * tj <= CUBE_NT && CUBE_NT % (qx * tj) == 0 ? tj : 0;
+}
+
+/* Threads of the tiled map: whole blocks, ceil(ny / tj) by ceil(nz / tk). */
+static size_t csp_tile_threads(const cube_level *K, int tj)
+{
+    const int tk = CUBE_NT / (K->nx / 8 * tj);
+    return (size_t)CUBE_NT * (size_t)((K->ny + tj - 1) / tj) * (size_t)((K->nz + tk - 1) / tk);
+}
+
 __global__ void csp_restrict_kernel(cube_level K, const float *u, const float *f, float *fc, int cs)
 {
     int m0, J, Kc;
@@ -123,22 +181,33 @@ extern "C" homg_status homg_cuda_cubesplit_unsplit(kernel_exec *ex, const cube_l
 extern "C" homg_status homg_cuda_cubesplit_pre(kernel_exec *ex, const cube_level *K, float *u, float *f,
                                                const float *fn)
 {
-    const int kc = csp_chunk(K);
+    const int kc = csp_chunk(K), tj = csp_tile(K, kc);
+    if (tj)
+        return cube_launch(ex, csp_tile_threads(K, tj), "csp_pre_tile_kernel", csp_pre_tile_kernel, *K, u, f, fn, tj);
     return cube_launch(ex, csp_threads(K, kc), "csp_pre_kernel", csp_pre_kernel, *K, u, f, fn, kc);
 }
 
 extern "C" homg_status homg_cuda_cubesplit_sweep(kernel_exec *ex, const cube_level *K, float *u, const float *f,
                                                  int colour, float *nat)
 {
-    const int kc = csp_chunk(K);
+    const int kc = csp_chunk(K), tj = csp_tile(K, kc);
+    if (tj)
+        return cube_launch(ex, csp_tile_threads(K, tj), "csp_sweep_tile_kernel", csp_sweep_tile_kernel, *K, u, f,
+                           colour, nat, tj);
     return cube_launch(ex, csp_threads(K, kc), "csp_sweep_kernel", csp_sweep_kernel, *K, u, f, colour, nat, kc);
 }
 
 extern "C" homg_status homg_cuda_cubesplit_prolong_smooth(kernel_exec *ex, const cube_level *K, const float *ec,
                                                           float *u, const float *f, int colour, int cs)
 {
-    const int kc = csp_chunk(K);
+    const int kc = csp_chunk(K), tj = csp_tile(K, kc);
     const char *e = getenv("HOMG_CSP_PCS");
+    if (tj && cs) /* the tiled map: cs always a constant */
+        return cube_launch(ex, csp_tile_threads(K, tj), "csp_prolong_tile_kernel", csp_prolong_tile_kernel<1>, *K, ec,
+                           u, f, colour, tj);
+    if (tj)
+        return cube_launch(ex, csp_tile_threads(K, tj), "csp_prolong_tile_kernel", csp_prolong_tile_kernel<0>, *K, ec,
+                           u, f, colour, tj);
     if (e && atoi(e) > 0 && cs)
         return cube_launch(ex, csp_threads(K, kc), "csp_prolong_cs_kernel", csp_prolong_cs_kernel<1>, *K, ec, u, f,
                            colour, kc);
