@@ -4,8 +4,10 @@
 # against the default; (2) on levels of one plane a thread (kc 1: 128^3, the finest of the 128^3 case,
 # level 1 of the 256^3 one) pre / half-sweep / prolongation with a block's 256 threads on a box of
 # 16 rows along x, tj along y and 16 / tj planes (HOMG_CSP_TILE=tj) instead of 16 rows along y of one
-# plane.  Tests: test_cube_split_gpu (every split kernel CUDA vs its CPU twin with the plain map and
-# boxes 4 and 1; solves) as is and with HOMG_CSP_TILE=4 HOMG_CSP_PCS=1 (the solves then run both),
+# plane, and those kernels under __launch_bounds__(256, n) (HOMG_CSP_TLB=n; 8: <= 32 registers, so a
+# 128^3 level's 1024 blocks are one wave).  Tests: test_cube_split_gpu (every split kernel CUDA vs its CPU twin with the plain map and
+# boxes 4 / 1 / 16; solves) as is and with HOMG_CSP_TILE=4 HOMG_CSP_TLB=8 HOMG_CSP_PCS=1 (the solves
+# then run them),
 # compute-sanitizer memcheck on `test_cube_split_gpu small` (no shared memory: no race/sync check),
 # test_cube_gpu, test_grid_ref on CUDA; benchmarks: bench_grid --general (cases 0,1,2) this branch /
 # main's binary, the knobs, bench_cube_split both binaries, then the default / main / PCS again (noise).
@@ -31,17 +33,18 @@ timed 8 cube_gpu $B/tests/test_cube_gpu
 timed 10 bench_new $B/bench/bench_grid $G
 timed 10 bench_main $M/bench_grid $G
 timed 5 bench_pcs1 env HOMG_CSP_PCS=1 $B/bench/bench_grid $V
-timed 5 bench_tile4 env HOMG_CSP_TILE=4 $B/bench/bench_grid $V
 timed 5 bench_tile4_pcs1 env HOMG_CSP_TILE=4 HOMG_CSP_PCS=1 $B/bench/bench_grid $V
-timed 5 bench_tile2_pcs1 env HOMG_CSP_TILE=2 HOMG_CSP_PCS=1 $B/bench/bench_grid $V
-timed 5 bench_tile8_pcs1 env HOMG_CSP_TILE=8 HOMG_CSP_PCS=1 $B/bench/bench_grid $V
+timed 5 bench_tile16lb8_pcs1 env HOMG_CSP_TILE=16 HOMG_CSP_TLB=8 HOMG_CSP_PCS=1 $B/bench/bench_grid $V
+timed 5 bench_tile4lb8_pcs1 env HOMG_CSP_TILE=4 HOMG_CSP_TLB=8 HOMG_CSP_PCS=1 $B/bench/bench_grid $V
+timed 5 bench_tile2lb8_pcs1 env HOMG_CSP_TILE=2 HOMG_CSP_TLB=8 HOMG_CSP_PCS=1 $B/bench/bench_grid $V
+timed 5 bench_tile4lb6_pcs1 env HOMG_CSP_TILE=4 HOMG_CSP_TLB=6 HOMG_CSP_PCS=1 $B/bench/bench_grid $V
 timed 6 passes_new $B/bench/bench_cube_split --sizes 128,256,512 --reps 21
 timed 5 passes_main $M/bench_cube_split --sizes 128,256,512 --reps 21
 timed 4 bench_new2 $B/bench/bench_grid $V
 timed 4 bench_main2 $M/bench_grid $V
 timed 4 bench_pcs1_2 env HOMG_CSP_PCS=1 $B/bench/bench_grid $V
-timed 4 bench_tile4_pcs1_2 env HOMG_CSP_TILE=4 HOMG_CSP_PCS=1 $B/bench/bench_grid $V
-timed 15 split_gpu_tile4_pcs1 env HOMG_CSP_TILE=4 HOMG_CSP_PCS=1 $B/tests/test_cube_split_gpu
+timed 4 bench_tile4lb8_pcs1_2 env HOMG_CSP_TILE=4 HOMG_CSP_TLB=8 HOMG_CSP_PCS=1 $B/bench/bench_grid $V
+timed 15 split_gpu_knobs env HOMG_CSP_TILE=4 HOMG_CSP_TLB=8 HOMG_CSP_PCS=1 $B/tests/test_cube_split_gpu
 timed 20 grid_ref_cuda env HOMG_TEST_BACKEND=cuda $B/tests/test_grid_ref
 echo "=== done $(date -u)" >> "$L"
 printf "%b\n" "$S" >> "$L"

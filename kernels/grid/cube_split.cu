@@ -7,7 +7,7 @@
  * loaded once (HOMG_CSP_RBLK=0: its neighbours loaded anew for each child row; HOMG_CSP_RKC=n:
  * a thread per column of them marching in z, slower); on levels of one plane a thread,
  * HOMG_CSP_TILE=tj: pre / half-sweep / prolongation with a block's threads on a box of rows
- * and planes (csp_tile_of). */
+ * and planes (csp_tile_of; HOMG_CSP_TLB=8: at most 32 registers, one wave at 128^3). */
 #include "cube_launch.cuh"
 #include "cube_split_point.h"
 
@@ -91,7 +91,11 @@ __device__ __forceinline__ int csp_tile_of(const cube_level &K, int tj, int *m0,
     return *j < K.ny && *k < K.nz;
 }
 
-__global__ void csp_pre_tile_kernel(cube_level K, float *u, float *f, const float *fn, int tj)
+/* The box kernels with __launch_bounds__(CUBE_NT, MINB) (HOMG_CSP_TLB=MINB, 1 by default; 8: <= 32 registers,
+ * 8 blocks an SM, so a 128^3 level's 1024 blocks are one wave on 132 SMs instead of ~two at 64 registers). */
+template <int MINB>
+__global__ void __launch_bounds__(CUBE_NT, MINB)
+    csp_pre_tile_kernel(cube_level K, float *u, float *f, const float *fn, int tj)
 {
     int m0, j, k;
     homg_pdl_wait();
@@ -99,7 +103,9 @@ __global__ void csp_pre_tile_kernel(cube_level K, float *u, float *f, const floa
         csp_pre_col(&K, u, f, fn, m0, j, k, k + 1);
 }
 
-__global__ void csp_sweep_tile_kernel(cube_level K, float *u, const float *f, int colour, float *nat, int tj)
+template <int MINB>
+__global__ void __launch_bounds__(CUBE_NT, MINB)
+    csp_sweep_tile_kernel(cube_level K, float *u, const float *f, int colour, float *nat, int tj)
 {
     int m0, j, k;
     homg_pdl_wait();
@@ -107,13 +113,22 @@ __global__ void csp_sweep_tile_kernel(cube_level K, float *u, const float *f, in
         csp_sweep_col(&K, u, f, colour, nat, m0, j, k, k + 1);
 }
 
-template <int CS>
-__global__ void csp_prolong_tile_kernel(cube_level K, const float *ec, float *u, const float *f, int colour, int tj)
+template <int CS, int MINB>
+__global__ void __launch_bounds__(CUBE_NT, MINB)
+    csp_prolong_tile_kernel(cube_level K, const float *ec, float *u, const float *f, int colour, int tj)
 {
     int m0, j, k;
     homg_pdl_wait();
     if (csp_tile_of(K, tj, &m0, &j, &k))
         csp_prolong_col(&K, ec, CS, u, f, colour, m0, j, k, k + 1);
+}
+
+/* HOMG_CSP_TLB: the box kernels' MINB (1, 6 or 8). */
+static int csp_tile_minb(void)
+{
+    const char *e = getenv("HOMG_CSP_TLB");
+    const int n = e ? atoi(e) : 1;
+    return n >= 8 ? 8 : n >= 6 ? 6 : 1;
 }
 
 /* Rows along y of a block's box on level K with kc planes a thread (HOMG_CSP_TILE, csp_tile_of), or 0: the
@@ -168,6 +183,27 @@ __global__ void __launch_bounds__(CUBE_NT, MINB)
         csp_restrict_col(&K, u, f, fc, cs, 4 * (int)(r - J * qx), (int)J, k0, k0 + kc < nzc ? k0 + kc : nzc);
 }
 
+/* The box prolongation (cs a constant) with MINB csp_tile_minb(). */
+template <int CS>
+static homg_status csp_prolong_tile_cs(kernel_exec *ex, const cube_level *K, const float *ec, float *u, const float *f,
+                                       int colour, int tj)
+{
+    const size_t nt = csp_tile_threads(K, tj);
+    const int mb = csp_tile_minb();
+    if (mb == 8)
+        return cube_launch(ex, nt, "csp_prolong_tile_kernel", csp_prolong_tile_kernel<CS, 8>, *K, ec, u, f, colour, tj);
+    if (mb == 6)
+        return cube_launch(ex, nt, "csp_prolong_tile_kernel", csp_prolong_tile_kernel<CS, 6>, *K, ec, u, f, colour, tj);
+    return cube_launch(ex, nt, "csp_prolong_tile_kernel", csp_prolong_tile_kernel<CS, 1>, *K, ec, u, f, colour, tj);
+}
+
+static homg_status csp_prolong_tile(kernel_exec *ex, const cube_level *K, const float *ec, float *u, const float *f,
+                                    int colour, int cs, int tj)
+{
+    return cs ? csp_prolong_tile_cs<1>(ex, K, ec, u, f, colour, tj)
+              : csp_prolong_tile_cs<0>(ex, K, ec, u, f, colour, tj);
+}
+
 extern "C" homg_status homg_cuda_cubesplit_split(kernel_exec *ex, const cube_level *K, const float *a, float *s)
 {
     return cube_launch(ex, csp_rows(K) * K->nz, "csp_split_kernel", csp_split_kernel, *K, a, s);
@@ -182,8 +218,15 @@ extern "C" homg_status homg_cuda_cubesplit_pre(kernel_exec *ex, const cube_level
                                                const float *fn)
 {
     const int kc = csp_chunk(K), tj = csp_tile(K, kc);
-    if (tj)
-        return cube_launch(ex, csp_tile_threads(K, tj), "csp_pre_tile_kernel", csp_pre_tile_kernel, *K, u, f, fn, tj);
+    if (tj) {
+        const size_t nt = csp_tile_threads(K, tj);
+        const int mb = csp_tile_minb();
+        if (mb == 8)
+            return cube_launch(ex, nt, "csp_pre_tile_kernel", csp_pre_tile_kernel<8>, *K, u, f, fn, tj);
+        if (mb == 6)
+            return cube_launch(ex, nt, "csp_pre_tile_kernel", csp_pre_tile_kernel<6>, *K, u, f, fn, tj);
+        return cube_launch(ex, nt, "csp_pre_tile_kernel", csp_pre_tile_kernel<1>, *K, u, f, fn, tj);
+    }
     return cube_launch(ex, csp_threads(K, kc), "csp_pre_kernel", csp_pre_kernel, *K, u, f, fn, kc);
 }
 
@@ -191,9 +234,15 @@ extern "C" homg_status homg_cuda_cubesplit_sweep(kernel_exec *ex, const cube_lev
                                                  int colour, float *nat)
 {
     const int kc = csp_chunk(K), tj = csp_tile(K, kc);
-    if (tj)
-        return cube_launch(ex, csp_tile_threads(K, tj), "csp_sweep_tile_kernel", csp_sweep_tile_kernel, *K, u, f,
-                           colour, nat, tj);
+    if (tj) {
+        const size_t nt = csp_tile_threads(K, tj);
+        const int mb = csp_tile_minb();
+        if (mb == 8)
+            return cube_launch(ex, nt, "csp_sweep_tile_kernel", csp_sweep_tile_kernel<8>, *K, u, f, colour, nat, tj);
+        if (mb == 6)
+            return cube_launch(ex, nt, "csp_sweep_tile_kernel", csp_sweep_tile_kernel<6>, *K, u, f, colour, nat, tj);
+        return cube_launch(ex, nt, "csp_sweep_tile_kernel", csp_sweep_tile_kernel<1>, *K, u, f, colour, nat, tj);
+    }
     return cube_launch(ex, csp_threads(K, kc), "csp_sweep_kernel", csp_sweep_kernel, *K, u, f, colour, nat, kc);
 }
 
@@ -202,12 +251,8 @@ extern "C" homg_status homg_cuda_cubesplit_prolong_smooth(kernel_exec *ex, const
 {
     const int kc = csp_chunk(K), tj = csp_tile(K, kc);
     const char *e = getenv("HOMG_CSP_PCS");
-    if (tj && cs) /* the tiled map: cs always a constant */
-        return cube_launch(ex, csp_tile_threads(K, tj), "csp_prolong_tile_kernel", csp_prolong_tile_kernel<1>, *K, ec,
-                           u, f, colour, tj);
     if (tj)
-        return cube_launch(ex, csp_tile_threads(K, tj), "csp_prolong_tile_kernel", csp_prolong_tile_kernel<0>, *K, ec,
-                           u, f, colour, tj);
+        return csp_prolong_tile(ex, K, ec, u, f, colour, cs, tj);
     if (e && atoi(e) > 0 && cs)
         return cube_launch(ex, csp_threads(K, kc), "csp_prolong_cs_kernel", csp_prolong_cs_kernel<1>, *K, ec, u, f,
                            colour, kc);
