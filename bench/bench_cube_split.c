@@ -150,8 +150,12 @@ static void pass_once(void *arg, int r)
     case SPL_PRE: homg_cuda_cubesplit_pre(ex, K, p->su, p->sf, NULL); break;
     case SPL_PRE_FOLD: homg_cuda_cubesplit_pre(ex, K, p->su, p->sf, p->f); break;
     case NAT_PROLONG: homg_cuda_cube_prolong_smooth(ex, K, p->ec, p->u, p->f, 0); break;
-    case SPL_PROLONG: homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, 0); break;
-    case SPL_PROLONG_CS: homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, 1); break;
+    case SPL_PROLONG:
+    case SPL_PROLONG_CS: /* cs an argument (HOMG_CSP_PCS=0; session 10's kernel) */
+        setenv("HOMG_CSP_PCS", "0", 1);
+        homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, p->op == SPL_PROLONG_CS);
+        unsetenv("HOMG_CSP_PCS");
+        break;
     case NAT_RESTRICT: homg_cuda_cube_residual_restrict(ex, K, p->u, p->f, p->fc); break;
     case SPL_RESTRICT:
     case SPL_RESTRICT_CS: /* the quads (HOMG_CSP_RBLK=0) */
@@ -182,9 +186,7 @@ static void pass_once(void *arg, int r)
         break;
     case SPL_PROLONG_PCS:
     case SPL_PROLONG_PCS_CS:
-        setenv("HOMG_CSP_PCS", "1", 1);
         homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, p->op == SPL_PROLONG_PCS_CS);
-        unsetenv("HOMG_CSP_PCS");
         break;
     case SPL_SWEEP2_T16:
     case SPL_SWEEP2_T8:

@@ -100,15 +100,15 @@ static void check_level(const cube_level *K0, uint64_t seed, float omega)
         for (int colour = 0; colour < 2; colour++) {
             memcpy(hu, u, n * sizeof(float));
             reset(du, u, n);
+            setenv("HOMG_CSP_PCS", "0", 1); /* the kernel with cs an argument */
             assert_int_equal(SG->prolong_smooth(eg, &K, dec, du, df, colour, cs), HOMG_OK);
+            unsetenv("HOMG_CSP_PCS");
             assert_int_equal(SC->prolong_smooth(ec_, &K, ec, hu, f, colour, cs), HOMG_OK);
             expect(colour ? (cs ? "prolongation (ec split) + colour 1" : "prolongation + colour 1")
                           : (cs ? "prolongation (ec split) + colour 0" : "prolongation + colour 0"),
                    &K, diff(du, hu, n));
-            setenv("HOMG_CSP_PCS", "1", 1); /* the kernel with cs a constant */
-            reset(du, u, n);
+            reset(du, u, n); /* the default: the kernel with cs a constant */
             assert_int_equal(SG->prolong_smooth(eg, &K, dec, du, df, colour, cs), HOMG_OK);
-            unsetenv("HOMG_CSP_PCS");
             expect(cs ? "prolongation (ec split, cs constant)" : "prolongation (cs constant)", &K, diff(du, hu, n));
         }
         assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc, cs), HOMG_OK);
