@@ -4,7 +4,8 @@
  * (f split or natural, split on the way), the prolongation with either colour and residual and
  * restriction (the level below natural, and split where it fits), on the levels of
  * tests/util/cubecase.c that split and on one big enough for several planes per thread with
- * a short last chunk; then GPU solves with and without the split (HOMG_CUBE_SPLIT=0) and the
+ * a short last chunk, each also with a block's box of rows and planes (HOMG_CSP_TILE=4, 1, 16, and a
+ * 128 x 64 x 32 level of whole boxes); then GPU solves (with the caller's HOMG_CSP_TILE / PCS) with and without the split (HOMG_CUBE_SPLIT=0) and the
  * CPU's: same cycles, the same solution to float rounding; three right-hand sides in one call
  * (the lanes) against each alone.  Argument "small": the kernels on
  * the cubecase levels only (compute-sanitizer).  Skips (exit 77) without a CUDA device. */
@@ -99,15 +100,15 @@ static void check_level(const cube_level *K0, uint64_t seed, float omega)
         for (int colour = 0; colour < 2; colour++) {
             memcpy(hu, u, n * sizeof(float));
             reset(du, u, n);
+            setenv("HOMG_CSP_PCS", "0", 1); /* the kernel with cs an argument */
             assert_int_equal(SG->prolong_smooth(eg, &K, dec, du, df, colour, cs), HOMG_OK);
+            unsetenv("HOMG_CSP_PCS");
             assert_int_equal(SC->prolong_smooth(ec_, &K, ec, hu, f, colour, cs), HOMG_OK);
             expect(colour ? (cs ? "prolongation (ec split) + colour 1" : "prolongation + colour 1")
                           : (cs ? "prolongation (ec split) + colour 0" : "prolongation + colour 0"),
                    &K, diff(du, hu, n));
-            setenv("HOMG_CSP_PCS", "1", 1); /* the kernel with cs a constant */
-            reset(du, u, n);
+            reset(du, u, n); /* the default: the kernel with cs a constant */
             assert_int_equal(SG->prolong_smooth(eg, &K, dec, du, df, colour, cs), HOMG_OK);
-            unsetenv("HOMG_CSP_PCS");
             expect(cs ? "prolongation (ec split, cs constant)" : "prolongation (cs constant)", &K, diff(du, hu, n));
         }
         assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc, cs), HOMG_OK);
@@ -151,16 +152,39 @@ static void kernels_match_cpu(void **state)
     cube_level K;
     int levels = 0;
     (void)state;
+    char tile0[16] = "", pcs0[16] = "", tlb0[16] = ""; /* the caller's knobs, for the solves after this test */
+    snprintf(tlb0, sizeof tlb0, "%s", getenv("HOMG_CSP_TLB") ? getenv("HOMG_CSP_TLB") : "");
+    snprintf(tile0, sizeof tile0, "%s", getenv("HOMG_CSP_TILE") ? getenv("HOMG_CSP_TILE") : "");
+    snprintf(pcs0, sizeof pcs0, "%s", getenv("HOMG_CSP_PCS") ? getenv("HOMG_CSP_PCS") : "");
+    unsetenv("HOMG_CSP_PCS");
+    unsetenv("HOMG_CSP_TILE");
+    unsetenv("HOMG_CSP_TLB");
     bad = 0;
-    for (int t = 0; t < cube_case_count(); t++) {
-        cube_case_level(t, &L, &C);
-        memset(&K, 0, sizeof K);
-        assert_true(cube_from_gen(&L, &K));
-        if (!cube_split_fits(&K))
-            continue;
-        levels++;
-        check_level(&K, 500 + (uint64_t)t, 1.0f);
-        check_level(&K, 550 + (uint64_t)t, 1.1f);
+    for (int tile = 0; tile < 4; tile++) { /* the plain map; boxes 4, 1, 16 rows along y (HOMG_CSP_TILE), each
+                                              kernel's min blocks an SM 1, 8, 6 (HOMG_CSP_TLB) */
+        if (tile) {
+            setenv("HOMG_CSP_TILE", tile == 1 ? "4" : tile == 2 ? "1" : "16", 1);
+            setenv("HOMG_CSP_TLB", tile == 1 ? "1" : tile == 2 ? "8" : "6", 1);
+        }
+        for (int t = 0; t < cube_case_count(); t++) {
+            cube_case_level(t, &L, &C);
+            memset(&K, 0, sizeof K);
+            assert_true(cube_from_gen(&L, &K));
+            if (!cube_split_fits(&K))
+                continue;
+            levels++;
+            check_level(&K, 500 + (uint64_t)t, 1.0f);
+            check_level(&K, 550 + (uint64_t)t, 1.1f);
+        }
+        if (!small_only) { /* one plane a thread, whole boxes: 16 rows along x, 4 x 4, 1 x 16 or 16 x 1 */
+            cube_case_level(1, &L, &C);
+            L.nx = 128, L.ny = 64, L.nz = 32;
+            assert_true(cube_from_gen(&L, &K));
+            check_level(&K, 610, 1.1f);
+            levels++;
+        }
+        unsetenv("HOMG_CSP_TILE");
+        unsetenv("HOMG_CSP_TLB");
     }
     if (!small_only) { /* 3 planes per thread (cube_split.cu csp_chunk): 110 = 36 * 3 + 2 */
         cube_case_level(1, &L, &C);
@@ -170,6 +194,12 @@ static void kernels_match_cpu(void **state)
         check_level(&K, 601, 1.1f);
         levels++;
     }
+    if (tile0[0])
+        setenv("HOMG_CSP_TILE", tile0, 1);
+    if (pcs0[0])
+        setenv("HOMG_CSP_PCS", pcs0, 1);
+    if (tlb0[0])
+        setenv("HOMG_CSP_TLB", tlb0, 1);
     printf("  %d levels, %d mismatches\n", levels, bad);
     assert_int_equal(bad, 0);
 }

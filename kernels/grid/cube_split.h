@@ -36,7 +36,7 @@ extern "C" {
     X(homg_status, cubesplit, sweep,                                                                              \
       (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour, float *nat))                  \
     /* cube prolong_smooth (u, f split; ec natural, or split when cs): the other colour's u is not written.    \
-     * (CUDA: HOMG_CSP_PCS=1 a kernel per value of cs; not yet timed, cube_split.cu.) */  \
+     * (CUDA: a kernel per value of cs, HOMG_CSP_PCS=0 one; HOMG_CSP_TILE boxes: cube_split.cu.) */  \
     X(homg_status, cubesplit, prolong_smooth,                                                                     \
       (kernel_exec * ex, const cube_level *K, const float *ec, float *u, const float *f, int colour, int cs))     \
     /* cube residual_restrict (u, f split; fc natural, or split when cs; 16-byte aligned). */                     \
