@@ -743,7 +743,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     return st;
 }
 
-/* HOMG_GMG_TRACE=2 (or 3): marks a create's start (calls = 1) and end (2) in
+/* HOMG_GMG_TRACE=2 (or 3): marks a create's start (calls = 1) and end (3) in
  * a CUDA API trace by that many cudaGetDeviceCount calls in a row, which
  * tools/dev/cupti_timeline.py looks for (no sync, ~1 us each). */
 static void host_trace_mark(int trace, int calls)
@@ -810,7 +810,7 @@ static homg_status create_entry(homg_ctx *ctx, homg_mesh *coarse, homg_mesh *con
     else
         *out = g;
     homg__leave(ctx, saved);
-    host_trace_mark(trace, 2);
+    host_trace_mark(trace, 3);
     return st;
 }
 

@@ -2,7 +2,7 @@
 """cupti_timeline.py TRACE [--create N] [--top K] -- host timeline of homg_gmg_create.
 
 TRACE is tools/dev/cupti_trace.c's output of a process run with HOMG_GMG_TRACE=2
-(a create starts after one cudaGetDeviceCount call and ends before two in a row).
+(a create starts after one cudaGetDeviceCount call and ends before three in a row).
 For each create: wall time; GPU busy (union of kernels, copies, sets) and idle;
 host time inside CUDA API calls by name (runtime; driver calls outside any
 runtime call separately) and outside any call (the library's own CPU code);
@@ -47,16 +47,16 @@ def load(path):
 
 
 def creates(api):
-    """[(begin_ns, end_ns)]: after a lone cudaGetDeviceCount, before a pair."""
+    """[(begin_ns, end_ns)]: after a lone cudaGetDeviceCount, before three in a row."""
     rt = [a for a in api if a[2] == 'R']
     out, begin, k = [], None, 0
     while k < len(rt):
         if rt[k][3].startswith('cudaGetDeviceCount'):
-            pair = k + 1 < len(rt) and rt[k + 1][3].startswith('cudaGetDeviceCount')
+            pair = k + 2 < len(rt) and all(rt[j][3].startswith('cudaGetDeviceCount') for j in (k + 1, k + 2))
             if pair and begin is not None:
                 out.append((begin, rt[k][0]))
                 begin = None
-                k += 2
+                k += 3
                 continue
             if not pair:
                 begin = rt[k][1]

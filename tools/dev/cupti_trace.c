@@ -108,9 +108,10 @@ static void at_exit(void)
 /* Called by the CUDA driver at its initialisation (CUDA_INJECTION64_PATH). */
 int InitializeInjection(void)
 {
-    static const CUpti_ActivityKind kinds[] = { CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER,
-                                                CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-                                                CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION };
+    static const CUpti_ActivityKind kinds[] = {
+        CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+        CUPTI_ACTIVITY_KIND_MEMCPY,  CUPTI_ACTIVITY_KIND_MEMSET, CUPTI_ACTIVITY_KIND_SYNCHRONIZATION
+    };
     const char *path = getenv("HOMG_CUPTI_OUT");
     out = fopen(path ? path : "cupti_trace.txt", "w");
     if (!out)
