@@ -14,7 +14,7 @@ B=${B:-.devbuild}
 M=${M:-$C/bench_gmg_main}
 A=${A:-"--fast --no-rcm --dim 3 --setup-reps 7"}
 T0=$(date +%s)
-LIMIT=${LIMIT:-122}
+LIMIT=${LIMIT:-116}
 left() { echo $((LIMIT - ($(date +%s) - T0))); }
 INJ=$PWD/$C/libhomg_cupti_trace.so
 TR=/tmp/gmg15_traces
@@ -60,7 +60,7 @@ trace() { # name, env assignments, bench_gmg arguments: 1 cold + 4 warm creates 
     k=0
     set -- main branch pool known
     for k in 1 2 3 4 5 6 7 8; do
-        [ "$(left)" -lt 10 ] && {
+        [ "$(left)" -lt 12 ] && {
             echo "== round $k skipped: left $(left)s"
             break
         }
@@ -72,7 +72,7 @@ trace() { # name, env assignments, bench_gmg arguments: 1 cold + 4 warm creates 
 (cd /tmp && tar cf - gmg15_traces | xz -T4 -6 >$OUT/traces.tar.xz)
 grep -E "^==|rc=[^0]|PASSED|FAILED|SUMMARY|set-up:|^create|^\| cube|rho:" $L | tail -80
 echo "== table: set-up median (min) ms per run"
-awk '/^== \[/ { lab = $3 " " $2 }
+awk '/^== trace/ { lab = "trace " $3 } /^== \[/ { lab = $3 " " $2 }
 /set-up: first create/ {
     m = "-"; n = "-"
     if (match($0, /then median [0-9.]+/)) m = substr($0, RSTART + 12, RLENGTH - 12)
