@@ -5,11 +5,12 @@
 # pool); each analysed by tools/dev/cupti_timeline.py where the machine has python3 (else analysed after the call
 # from the packed traces); then bench_gmg rounds of main, the branch, the branch --pool and the branch with
 # HOMG_GMG_KNOWN_COUNTS=1, the order rotating.  Logs into $OUT (gmg15.log, traces.tar.xz).
-# Run (the device copies /work/main's tree; /work/main/.carry-gmg15/ holds dev.tar.xz, bench_gmg_main,
-# libhomg_cupti_trace.so, libcupti.so.13, cupti_timeline.py and this script):
+# Run (the device copies /work/main's tree; /work/main/.carry-gmg15/ holds dev.tar.xz, base.tar.xz (bench_gmg_main,
+# libhomg_cupti_trace.so, libcupti.so.13), cupti_timeline.py and this script):
 # tar xJf .carry-gmg15/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH; OUT=$OUT bash .carry-gmg15/gmg15_device.sh
 C=${C:-.carry-gmg15}
 L=$OUT/gmg15.log
+tar xJf $C/base.tar.xz -C $C 2>/dev/null # bench_gmg_main, libhomg_cupti_trace.so, libcupti.so.13
 B=${B:-.devbuild}
 M=${M:-$C/bench_gmg_main}
 A=${A:-"--fast --no-rcm --dim 3 --setup-reps 7"}
