@@ -521,7 +521,7 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
         HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native, p, g->refine_ms));
     }
     t = homg__gmg_mark(g, GMG_T_REFINE, t);
-    st = homg__gmg_numbering(ctx, &g->desc, nl, native, order);
+    st = homg__gmg_numbering(ctx, &g->desc, nl, native, order, nested ? 0 : nl - 1);
     for (int l = 0; l < nl - 1 && st == HOMG_OK; l++) {
         if (nested)
             st = homg__gmg_prolongation_search(ctx, native[l], native[l + 1], &p[l]);
