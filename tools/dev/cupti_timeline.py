@@ -8,6 +8,7 @@ host time inside CUDA API calls by name (runtime; driver calls outside any
 runtime call separately) and outside any call (the library's own CPU code);
 then, for the create chosen (default: the last), the largest GPU-idle gaps with
 what the host did in each and the GPU work on either side."""
+import bisect
 import sys
 from collections import defaultdict
 
@@ -76,7 +77,15 @@ def union(iv):
 
 
 def clip(iv, lo, hi):
-    return [(max(s, lo), min(e, hi)) for s, e in iv if e > lo and s < hi]
+    """iv sorted and disjoint (union's): its parts inside [lo, hi)."""
+    k = max(bisect.bisect_left(iv, [lo, lo]) - 1, 0)
+    out = []
+    while k < len(iv) and iv[k][0] < hi:
+        s, e = iv[k]
+        if e > lo:
+            out.append((max(s, lo), min(e, hi)))
+        k += 1
+    return out
 
 
 def overlap(iv, lo, hi):
@@ -97,12 +106,14 @@ def top_level(api):
     by_thread = defaultdict(list)
     for a in rt:
         by_thread[a[4]].append((a[0], a[1]))
+    starts = {t: [iv[0] for iv in v] for t, v in by_thread.items()}
     res = list(rt)
     for a in api:
         if a[2] != 'D':
             continue
-        inside = any(s <= a[0] and a[1] <= e for s, e in by_thread[a[4]])
-        if not inside:
+        ivs = by_thread[a[4]]
+        k = bisect.bisect_right(starts.get(a[4], []), a[0]) - 1  # runtime calls of a thread do not nest
+        if not (k >= 0 and ivs[k][0] <= a[0] and a[1] <= ivs[k][1]):
             res.append(a)
     res.sort()
     return res
@@ -155,13 +166,23 @@ def report(api, gpu, lo, hi, idx, top, detail):
           '>= 200 us: %d (%.3f)' % (len(gaps), tot * ms, hc[0][0], hc[0][1] * ms, hc[1][0], hc[1][1] * ms, hc[2][0],
                                     hc[2][1] * ms, hc[3][0], hc[3][1] * ms))
     # where the host was during the GPU-idle time, by call name (outside: the library's CPU code)
+    calls.sort()
+    starts = [a[0] for a in calls]
+    longest = max([a[1] - a[0] for a in calls] or [0])
+
+    def calls_in(s, e):
+        k = bisect.bisect_left(starts, s - longest)
+        while k < len(calls) and calls[k][0] < e:
+            if calls[k][1] > s:
+                yield calls[k]
+            k += 1
+
     where = defaultdict(int)
     for _, s, e in gaps:
         out = (e - s) - overlap(in_api, s, e)
         where['(outside CUDA calls)'] += out
-        for a in calls:
-            if a[1] > s and a[0] < e:
-                where[('' if a[2] == 'R' else 'drv ') + a[3]] += min(a[1], e) - max(a[0], s)
+        for a in calls_in(s, e):
+            where[('' if a[2] == 'R' else 'drv ') + a[3]] += min(a[1], e) - max(a[0], s)
     print('  GPU idle by what the host was doing (ms):')
     for name, t in sorted(where.items(), key=lambda x: -x[1])[:12]:
         print('    %-44s %8.3f' % (name[:44], t * ms))
@@ -195,10 +216,9 @@ def report(api, gpu, lo, hi, idx, top, detail):
         before = [g for g in gops if g[1] <= s]
         after = [g for g in gops if g[0] >= e]
         inn = defaultdict(lambda: [0, 0])
-        for a in calls:
-            if a[1] > s and a[0] < e:
-                inn[a[3]][0] += 1
-                inn[a[3]][1] += min(a[1], e) - max(a[0], s)
+        for a in calls_in(s, e):
+            inn[a[3]][0] += 1
+            inn[a[3]][1] += min(a[1], e) - max(a[0], s)
         desc = ', '.join('%s x%d %.0f' % (n.replace('cuda', '').split('_v')[0], c[0], c[1] * 1e-3)
                          for n, c in sorted(inn.items(), key=lambda x: -x[1][1])[:4])
         outside = d - overlap(in_api, s, e)
