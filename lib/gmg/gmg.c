@@ -521,7 +521,7 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
         HOMG_TRY(homg__gmg_refine(ctx, coarse, nl, native, p, g->refine_ms));
     }
     t = homg__gmg_mark(g, GMG_T_REFINE, t);
-    st = homg__gmg_numbering(ctx, &g->desc, nl, native, order);
+    st = homg__gmg_numbering(ctx, &g->desc, nl, native, order, nested ? 0 : nl - 1);
     for (int l = 0; l < nl - 1 && st == HOMG_OK; l++) {
         if (nested)
             st = homg__gmg_prolongation_search(ctx, native[l], native[l + 1], &p[l]);
@@ -743,6 +743,20 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     return st;
 }
 
+/* HOMG_GMG_TRACE=2 (or 3): marks a create's start (calls = 1) and end (3) in
+ * a CUDA API trace by that many cudaGetDeviceCount calls in a row, which
+ * tools/dev/cupti_timeline.py looks for (no sync, ~1 us each). */
+static void host_trace_mark(int trace, int calls)
+{
+#if HOMG_HAVE_CUDA
+    for (int k = 0; (trace & 2) && k < calls; k++)
+        (void)homg_cuda_device_count();
+#else
+    (void)trace;
+    (void)calls;
+#endif
+}
+
 /* The entry of both creates: nested (count meshes, coarse to fine) or NULL
  * (coarse refined desc->levels times). */
 static homg_status create_entry(homg_ctx *ctx, homg_mesh *coarse, homg_mesh *const *nested, int count,
@@ -750,13 +764,15 @@ static homg_status create_entry(homg_ctx *ctx, homg_mesh *coarse, homg_mesh *con
 {
     homg_gmg *g;
     homg_status st;
-    int saved;
+    int saved, trace;
     g = (homg_gmg *)calloc(1, sizeof *g);
     if (!g)
         return homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "homg_gmg_create: out of host memory");
     g->ctx = ctx;
     g->desc = homg_gmg_desc_defaults(desc);
-    g->trace = getenv("HOMG_GMG_TRACE") && atoi(getenv("HOMG_GMG_TRACE")) != 0;
+    trace = getenv("HOMG_GMG_TRACE") ? atoi(getenv("HOMG_GMG_TRACE")) : 0;
+    g->trace = trace & 1;
+    host_trace_mark(trace, 1);
     if (nested)
         g->desc.levels = count - 1;
     g->refined = !nested;
@@ -794,6 +810,7 @@ static homg_status create_entry(homg_ctx *ctx, homg_mesh *coarse, homg_mesh *con
     else
         *out = g;
     homg__leave(ctx, saved);
+    host_trace_mark(trace, 3);
     return st;
 }
 

@@ -51,6 +51,7 @@ typedef struct gmg_arena {
     int enabled, active, count, nlarge;
     long cut, passed, reused; /* allocations cut from chunks, passed on to prev, large ones reused */
     size_t large_min;         /* requests of this many bytes or more are large (GMG_ARENA_LARGE) */
+    size_t first;             /* the first chunk's bytes (GMG_ARENA_FIRST; HOMG_GMG_ARENA_FIRST_MB) */
     gmg_arena_chunk chunk[GMG_ARENA_MAX_CHUNKS];
     gmg_arena_large large[GMG_ARENA_MAX_LARGE];
 } gmg_arena;
@@ -181,8 +182,12 @@ homg_status homg__gmg_prolongation_refined(homg_ctx *ctx, const homg_mesh *fine,
 homg_status homg__gmg_prolongation_search(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse,
                                           homg_host_csr *p);
 
-/* numbering.c: order[new] = old for each level, and the meshes and P's renumbered. */
-homg_status homg__gmg_numbering(homg_ctx *ctx, const homg_gmg_desc *d, int nl, homg_mesh **meshes, int32_t **order);
+/* numbering.c: order[new] = old for each level, and the meshes and P's renumbered.  With the
+ * AS_READ numbering, levels below first_as_read get no order (NULL): the caller uses none there
+ * (a refined hierarchy keeps its finer meshes as they are; s11-gmg15: their identity arrays,
+ * 1.3 MB for the 65^3 cube, were written and freed in every create). */
+homg_status homg__gmg_numbering(homg_ctx *ctx, const homg_gmg_desc *d, int nl, homg_mesh **meshes, int32_t **order,
+                                int first_as_read);
 homg_status homg__gmg_renumber_mesh(homg_ctx *ctx, const homg_mesh *m, const int32_t *order, homg_mesh **out);
 homg_status homg__gmg_renumber_csr(homg_ctx *ctx, homg_host_csr *a, const int32_t *row_order, const int32_t *col_order);
 

@@ -197,12 +197,17 @@ static homg_status two_level(homg_ctx *ctx, const homg_mesh *coarse, const int32
     return st;
 }
 
-homg_status homg__gmg_numbering(homg_ctx *ctx, const homg_gmg_desc *d, int nl, homg_mesh **meshes, int32_t **order)
+homg_status homg__gmg_numbering(homg_ctx *ctx, const homg_gmg_desc *d, int nl, homg_mesh **meshes, int32_t **order,
+                                int first_as_read)
 {
     unsigned state = d->seed;
     for (int l = nl - 1; l >= 0; l--) {
         int32_t n = homg_mesh_num_nodes(meshes[l]);
         homg_status st = HOMG_OK;
+        if (d->numbering == HOMG_GMG_NUMBERING_AS_READ && l < first_as_read) {
+            order[l] = NULL; /* not used: the identity is only written where a mesh is copied */
+            continue;
+        }
         order[l] = (int32_t *)homg__host_array(ctx, (size_t)n, sizeof(int32_t), "GMG numbering");
         if (!order[l])
             return HOMG_ERROR_OUT_OF_MEMORY;

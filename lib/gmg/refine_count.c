@@ -56,7 +56,7 @@ static int64_t distinct(const homg_mesh *m, const int (*pick)[4], int per, int k
     for (int32_t e = 0; e < m->num_elements; e++)
         for (int q = 0; q < per; q++)
             keys[n++] = pack_sorted(m->elements + (size_t)e * nv, pick[q], k, bits);
-    homg_cpu_sort_u64(keys, tmp, n, 64);
+    homg_cpu_sort_u64(keys, tmp, n, k * bits); /* the packed keys' bits only */
     return (int64_t)homg_cpu_sort_unique_u64(keys, n);
 }
 
