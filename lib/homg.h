@@ -78,7 +78,8 @@ typedef void (*homg_log_fn)(homg_log_level level, const char *message, void *use
 /* Memory in the context's space: device memory for CUDA (the callback may call
  * cudaMalloc, cudaMallocAsync on the caller's pool, ...), host memory for CPU.
  * Both callbacks set, or neither.  Allocation happens only in create/setup
- * calls, never inside a solve, so a pool is safe with captured graphs. */
+ * calls, never inside a solve, so a pool is safe with captured graphs.
+ * Neither set: CUDA memory comes from a pool the ctx owns (see homg_alloc). */
 typedef struct homg_allocator {
     void *(*alloc)(size_t bytes, void *user);
     void (*free)(void *ptr, void *user);
@@ -119,6 +120,12 @@ int homg_cuda_available(void);
 
 /* ------------------------------------------------- memory in the ctx's space */
 
+/* Memory from the ctx's allocator: the caller's homg_allocator, else (CUDA) a
+ * stream-ordered pool the ctx owns (cudaMallocFromPoolAsync / cudaFreeAsync on
+ * the ctx's stream; HOMG_CUDA_POOL=0: cudaMalloc / cudaFree).  With the pool the
+ * memory is ready in the ctx stream's order, and homg_free frees it in that
+ * order: work on another stream must wait for the ctx's stream (an event)
+ * before it uses the memory, and be waited for by it before homg_free. */
 homg_status homg_alloc(homg_ctx *ctx, size_t bytes, void **ptr);
 void homg_free(homg_ctx *ctx, void *ptr);
 /* Blocking copies between host memory and the context's space (ordered on its stream). */
