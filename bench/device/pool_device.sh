@@ -15,7 +15,7 @@ TL=$OUT/tests.log
 B=${B:-.devbuild}
 A=${A:-"--fast --no-rcm --dim 3 --setup-reps 7"}
 T0=$(date +%s)
-LIMIT=${LIMIT:-128}
+LIMIT=${LIMIT:-110}
 left() { echo $((LIMIT - ($(date +%s) - T0))); }
 TD=/tmp/pool_tests
 mkdir -p $TD
