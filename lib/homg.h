@@ -91,7 +91,8 @@ typedef struct homg_ctx_desc {
     int device;           /* CUDA device ordinal (default 0) */
     int device_set;       /* non-zero: use `device` even when it is 0; zero: the
                                 calling thread's current device */
-    void *stream;         /* the caller's cudaStream_t; NULL = the legacy default stream */
+    void *stream;         /* the caller's cudaStream_t; NULL = the legacy default stream; it must
+                             outlive the ctx and its objects (the default pool frees on it) */
     homg_allocator allocator;
     homg_log_fn log; /* diagnostics; NULL = silent */
     void *log_user;
