@@ -561,6 +561,10 @@ int main(int argc, char **argv)
     file = table_out_open(out, "bench_grid");
     if (out && !file)
         return 1;
+    /* --general's bytes per unknown come from cudaMemGetInfo: without the ctx's
+     * pool (its idle memory would count as used before a create and be reused by it) */
+    if (general)
+        setenv("HOMG_CUDA_POOL", "0", 0);
     homg_ctx *ctx = homg_test_ctx(HOMG_BACKEND_CUDA);
     snprintf(device, sizeof device, "%s", homg_ctx_device_name(ctx));
     time_t now = time(NULL);

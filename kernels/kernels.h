@@ -32,6 +32,7 @@ typedef struct kernel_exec {
     int sm_count;            /* multiprocessors (CUDA), threads (CPU) */
     size_t shared_per_block; /* largest opt-in shared memory per block (CUDA) */
     int capturing;           /* non-zero while a graph is being captured */
+    void *pool;              /* cudaMemPool_t of the default allocator (NULL: cudaMalloc/cudaFree) */
     /* Lanes (memory fork/lane/join): independent sequences queued side by side,
      * lane 0 on `stream`, lanes 1.. on private side streams (created on first fork). */
     void *home;                           /* `stream` while a lane >= 1 is selected */

@@ -78,7 +78,8 @@ typedef void (*homg_log_fn)(homg_log_level level, const char *message, void *use
 /* Memory in the context's space: device memory for CUDA (the callback may call
  * cudaMalloc, cudaMallocAsync on the caller's pool, ...), host memory for CPU.
  * Both callbacks set, or neither.  Allocation happens only in create/setup
- * calls, never inside a solve, so a pool is safe with captured graphs. */
+ * calls, never inside a solve, so a pool is safe with captured graphs.
+ * Neither set: CUDA memory comes from a pool the ctx owns (see homg_alloc). */
 typedef struct homg_allocator {
     void *(*alloc)(size_t bytes, void *user);
     void (*free)(void *ptr, void *user);
@@ -90,7 +91,8 @@ typedef struct homg_ctx_desc {
     int device;           /* CUDA device ordinal (default 0) */
     int device_set;       /* non-zero: use `device` even when it is 0; zero: the
                                 calling thread's current device */
-    void *stream;         /* the caller's cudaStream_t; NULL = the legacy default stream */
+    void *stream;         /* the caller's cudaStream_t; NULL = the legacy default stream; it must
+                             outlive the ctx and its objects (the default pool frees on it) */
     homg_allocator allocator;
     homg_log_fn log; /* diagnostics; NULL = silent */
     void *log_user;
@@ -119,6 +121,12 @@ int homg_cuda_available(void);
 
 /* ------------------------------------------------- memory in the ctx's space */
 
+/* Memory from the ctx's allocator: the caller's homg_allocator, else (CUDA) a
+ * stream-ordered pool the ctx owns (cudaMallocFromPoolAsync / cudaFreeAsync on
+ * the ctx's stream; HOMG_CUDA_POOL=0: cudaMalloc / cudaFree).  With the pool the
+ * memory is ready in the ctx stream's order, and homg_free frees it in that
+ * order: work on another stream must wait for the ctx's stream (an event)
+ * before it uses the memory, and be waited for by it before homg_free. */
 homg_status homg_alloc(homg_ctx *ctx, size_t bytes, void **ptr);
 void homg_free(homg_ctx *ctx, void *ptr);
 /* Blocking copies between host memory and the context's space (ordered on its stream). */

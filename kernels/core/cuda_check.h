@@ -75,6 +75,10 @@ static inline homg_status homg_cusparse_fail(kernel_exec *ex, cusparseStatus_t s
                 "%s: cuSOLVER status %d", #call, (int)homg_s_);                                                \
     } while (0)
 
+/* Free device memory in bytes: cudaMemGetInfo's plus what the ctx's pool
+ * keeps for reuse (0 where unknown). */
+size_t homg_cuda_free_bytes(const kernel_exec *ex);
+
 /* The stream kernels are queued on: the private capture stream while capturing. */
 static inline cudaStream_t homg_cuda_stream(const kernel_exec *ex)
 {

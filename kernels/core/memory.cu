@@ -1,7 +1,10 @@
 /* memory.cu -- CUDA backend: device memory, the caller's stream, graphs, events. */
 #include "cuda_check.h"
 
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 extern "C" int homg_cuda_device_count(void)
 {
@@ -11,6 +14,85 @@ extern "C" int homg_cuda_device_count(void)
         return 0;
     }
     return n;
+}
+
+/* The default allocator (the caller gave no homg_allocator): a stream-ordered
+ * pool the ctx owns, cudaMallocFromPoolAsync / cudaFreeAsync on the ctx's
+ * stream.  A create's ~30 cudaMalloc calls cost 45-190 us of host time each
+ * (s11-gmg15's CUPTI timeline, GMG 65^3), and every cudaFree waits for the
+ * whole device; from the pool both are queue operations.  HOMG_CUDA_POOL=0
+ * gives plain cudaMalloc / cudaFree back; HOMG_CUDA_POOL_KEEP_MB (default 256)
+ * is the pool's release threshold: at each synchronisation it returns its idle
+ * memory to the driver down to that many MB reserved, so a ctx keeps at most
+ * that much idle memory between creates.  Why it is safe:
+ *  (1) lanes: alloc and free go on ex->stream, i.e. the selected lane's
+ *      stream while forked (GMG's smoother set-up allocates inside a fork:
+ *      the memory is then ready on that lane, and on the others only after the
+ *      join, which is where they may use it).  Memory allocated before a fork
+ *      is ready on every lane (the fork's event follows it); frees of memory
+ *      that several lanes used come after the join.  The pool's reuse across
+ *      streams follows CUDA's rules (event dependencies / completed frees), so
+ *      a block freed on one lane is never handed to another lane early.
+ *  (2) host copies: homg's copies are cudaMemcpyAsync on homg_cuda_stream(ex)
+ *      followed by a stream synchronisation, never cudaMemcpy on the legacy
+ *      stream, so memory allocated on a non-blocking caller stream is ready
+ *      for them; cuSPARSE/cuSOLVER/CUB work is queued on the same stream.
+ *  (3) homg_alloc's memory is ready in the ctx stream's order, and homg_free
+ *      frees in that order (lib/homg.h says so): a caller who uses it on
+ *      another stream orders that stream after the ctx's (an event), or gives
+ *      its own allocator, or sets HOMG_CUDA_POOL=0.
+ *  (4) graphs: nothing is allocated while a graph is captured (homg.h), and
+ *      alloc/free use ex->stream, never the capture stream, so no memory node
+ *      could enter a graph even if one were.
+ *  (5) memory figures: homg's reported bytes (AMG's, GMG's, track.c) are
+ *      counted from the sizes asked for, not from cudaMemGetInfo; the
+ *      library's own free-memory checks (gen memory_available, the FFT's)
+ *      use homg_cuda_free_bytes, which adds the pool's idle bytes.  A
+ *      caller's cudaMemGetInfo sees up to HOMG_CUDA_POOL_KEEP_MB more in use
+ *      while the ctx lives (bench_grid --general sets HOMG_CUDA_POOL=0 for
+ *      its bytes/unknown figure).  The pool is destroyed with the ctx (its
+ *      memory returned once the last block is freed).
+ * A device without memory pools, or a failed cudaMemPoolCreate, gets cudaMalloc. */
+static void *pool_create(int device)
+{
+    const char *on = getenv("HOMG_CUDA_POOL"), *keep_mb = getenv("HOMG_CUDA_POOL_KEEP_MB");
+    int supported = 0;
+    if (on && !strcmp(on, "0"))
+        return NULL;
+    if (cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device) != cudaSuccess || !supported) {
+        cudaGetLastError();
+        return NULL;
+    }
+    cudaMemPoolProps props;
+    memset(&props, 0, sizeof props);
+    props.allocType = cudaMemAllocationTypePinned;
+    props.handleTypes = cudaMemHandleTypeNone;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    cudaMemPool_t pool = NULL;
+    if (cudaMemPoolCreate(&pool, &props) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    uint64_t keep = (uint64_t)(keep_mb && *keep_mb ? strtoull(keep_mb, NULL, 10) : 256) << 20;
+    cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+    return pool;
+}
+
+size_t homg_cuda_free_bytes(const kernel_exec *ex)
+{
+    size_t avail = 0, total = 0;
+    uint64_t reserved = 0, used = 0;
+    if (cudaMemGetInfo(&avail, &total) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    if (ex->pool &&
+        cudaMemPoolGetAttribute((cudaMemPool_t)ex->pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess &&
+        cudaMemPoolGetAttribute((cudaMemPool_t)ex->pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess &&
+        reserved > used)
+        avail += (size_t)(reserved - used);
+    return avail;
 }
 
 homg_status homg_cuda_memory_init(kernel_exec *ex, int device, void *stream, char *name, size_t namelen)
@@ -46,6 +128,7 @@ homg_status homg_cuda_memory_init(kernel_exec *ex, int device, void *stream, cha
     if (e != cudaSuccess)
         return homg_cuda_fail(ex, e, "cudaStreamCreateWithFlags");
     ex->capture_stream = cs;
+    ex->pool = pool_create(device);
     return HOMG_OK;
 }
 
@@ -65,6 +148,9 @@ void homg_cuda_memory_shutdown(kernel_exec *ex)
         cudaStreamDestroy((cudaStream_t)ex->capture_stream);
         ex->capture_stream = NULL;
     }
+    if (ex->pool) /* freed now, or once the last block (queued frees, homg_alloc's) is freed */
+        cudaMemPoolDestroy((cudaMemPool_t)ex->pool);
+    ex->pool = NULL;
 }
 
 homg_status homg_cuda_memory_enter(kernel_exec *ex, int *saved)
@@ -86,14 +172,20 @@ homg_status homg_cuda_memory_alloc(kernel_exec *ex, size_t bytes, void **ptr)
     *ptr = NULL;
     if (!bytes)
         return HOMG_OK;
-    HOMG_CUDA_TRY(ex, cudaMalloc(ptr, bytes));
+    if (ex->pool)
+        HOMG_CUDA_TRY(ex, cudaMallocFromPoolAsync(ptr, bytes, (cudaMemPool_t)ex->pool, (cudaStream_t)ex->stream));
+    else
+        HOMG_CUDA_TRY(ex, cudaMalloc(ptr, bytes));
     return HOMG_OK;
 }
 
 void homg_cuda_memory_free(kernel_exec *ex, void *ptr)
 {
-    (void)ex;
-    if (ptr)
+    if (!ptr)
+        return;
+    if (ex->pool)
+        cudaFreeAsync(ptr, (cudaStream_t)ex->stream);
+    else
         cudaFree(ptr);
 }
 
