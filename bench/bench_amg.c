@@ -9,8 +9,9 @@
  * median of --reps runs after a warm-up (CUDA events); the true residual of the
  * solution recomputed on the host in double; iterations, operator complexity,
  * memory.  homg allocates through a cudaMallocAsync pool given as the ctx
- * allocator (--no-pool: cudaMalloc, whose implicit synchronisations show in
- * the set-up time).  Prints a markdown table last; --out FILE also writes it to FILE
+ * allocator (--no-pool: the library's default allocator -- its own stream-ordered
+ * pool, or cudaMalloc with HOMG_CUDA_POOL=0, whose implicit synchronisations show
+ * in the set-up time).  Prints a markdown table last; --out FILE also writes it to FILE
  * (nothing is written by default: the bench/results/ AMG tables are edited by hand).
  *
  * --cpu: the CPU comparison, homg's CPU backend against hypre BoomerAMG-PCG
@@ -472,7 +473,8 @@ int main(int argc, char **argv)
         with_hypre = 1;
     } else {
         snprintf(device, sizeof device, "%s; allocations: %s", homg_ctx_device_name(ctx),
-                 pool ? "cudaMallocAsync pool (the ctx allocator)" : "cudaMalloc");
+                 pool ? "cudaMallocAsync pool (the ctx allocator)"
+                      : "the library's default (its pool; cudaMalloc with HOMG_CUDA_POOL=0)");
         snprintf(title, sizeof title, "AMG-PCG on the GPU: homg and cuSPARSE baselines");
     }
     for (int s = 0; s < nsizes; s++) {
