@@ -26,7 +26,7 @@
  * the same order as grid_stream.cu's (interior cells), the residual from neighbour
  * differences, pairs summed as there. */
 #include "core/pdl.cuh"
-#include "grid_point.cuh"
+#include "grid_row_cell.cuh"
 #include "grid_rows.cuh"
 
 #include <stdint.h>
@@ -48,54 +48,25 @@ template <int S, bool DOWN> struct rshape {
     enum { H = DOWN ? 2 * S + 1 : 2 * S, HB = H + (H & 1) };
 };
 
-struct rconst {
-    float ih2, lam, idiag, id1, id2;
-};
-
-/* s_cell of grid_stream.cu: rhs and inverse diagonal corrected at the domain edge. */
-__device__ __forceinline__ float r_cell(const grid_level &L, const rconst &K, float f, float xl, float xr, float yd,
-                                        float yu, int gi, int gj)
-{
-    float rhs = f + K.ih2 * ((xl + xr) + (yd + yu));
-    float id = K.idiag;
-    const int e = homg_edges_touched(gi, gj, L.nx, L.ny);
-    if (e) {
-        rhs += (float)bterm_at<float>(L, gi, gj);
-        id = e == 1 ? K.id1 : e == 2 ? K.id2 : (float)(1.0 / ((4 + e) * L.inv_h2 + L.lambda));
-    }
-    return rhs * id;
-}
-
-/* s_res1 of grid_stream.cu: f + bterm - A u of one cell on or near the domain edge. */
-__device__ __forceinline__ float r_res1(const grid_level &L, const rconst &K, float f, float c, float xl, float xr,
-                                        float yd, float yu, int gi, int gj)
-{
-    if (!homg_edges_touched(gi, gj, L.nx, L.ny))
-        return f + K.ih2 * (((xl - c) + (xr - c)) + ((yd - c) + (yu - c))) - K.lam * c;
-    const float dd = (gi > 0 ? xl - c : -2 * c) + (gi < L.nx - 1 ? xr - c : -2 * c) + (gj > 0 ? yd - c : -2 * c) +
-                     (gj < L.ny - 1 ? yu - c : -2 * c);
-    return f + K.ih2 * dd - K.lam * c + (float)bterm_at<float>(L, gi, gj);
-}
-
 /* The residual of a thread's four cells on row gj (me; d, u: rows gj - 1, gj + 1; l, r:
  * the cells left and right), summed in x pairs, as s_residual_pairs. */
 template <bool EDGE>
-__device__ __forceinline__ float2 r_residual_pairs(const grid_level &L, const rconst &K, const float4 &me,
+__device__ __forceinline__ float2 r_residual_pairs(const grid_level &L, const row_const &K, const float4 &me,
                                                    const float4 &d, const float4 &u, const float4 &f, float l, float r,
                                                    int gi0, int gj)
 {
+    const float ih2 = K.ih2, lam = (float)L.lambda;
     if (!EDGE) {
-        const float ih2 = K.ih2, lam = K.lam;
         const float r0 = f.x + ih2 * (((l - me.x) + (me.y - me.x)) + ((d.x - me.x) + (u.x - me.x))) - lam * me.x;
         const float r1 = f.y + ih2 * (((me.x - me.y) + (me.z - me.y)) + ((d.y - me.y) + (u.y - me.y))) - lam * me.y;
         const float r2 = f.z + ih2 * (((me.y - me.z) + (me.w - me.z)) + ((d.z - me.z) + (u.z - me.z))) - lam * me.z;
         const float r3 = f.w + ih2 * (((me.z - me.w) + (r - me.w)) + ((d.w - me.w) + (u.w - me.w))) - lam * me.w;
         return make_float2(r0 + r1, r2 + r3);
     }
-    const float r0 = r_res1(L, K, f.x, me.x, l, me.y, d.x, u.x, gi0, gj);
-    const float r1 = r_res1(L, K, f.y, me.y, me.x, me.z, d.y, u.y, gi0 + 1, gj);
-    const float r2 = r_res1(L, K, f.z, me.z, me.y, me.w, d.z, u.z, gi0 + 2, gj);
-    const float r3 = r_res1(L, K, f.w, me.w, me.z, r, d.w, u.w, gi0 + 3, gj);
+    const float r0 = row_res1(L, ih2, lam, f.x, me.x, l, me.y, d.x, u.x, gi0, gj);
+    const float r1 = row_res1(L, ih2, lam, f.y, me.y, me.x, me.z, d.y, u.y, gi0 + 1, gj);
+    const float r2 = row_res1(L, ih2, lam, f.z, me.z, me.y, me.w, d.z, u.z, gi0 + 2, gj);
+    const float r3 = row_res1(L, ih2, lam, f.w, me.w, me.z, r, d.w, u.w, gi0 + 3, gj);
     return make_float2(r0 + r1, r2 + r3);
 }
 
@@ -150,7 +121,7 @@ __device__ __forceinline__ float4 r_prolong4(const float *c0, const float *c1)
  * DOWN: then the residual restricted into fc.  EDGE: the box touches or passes the
  * domain's edge (per-cell tests; zeros outside, never updated). */
 template <int S, bool DOWN, int PE, bool EDGE>
-__device__ __forceinline__ void rows_box(const grid_level &L, const rconst &K, const float *__restrict__ u,
+__device__ __forceinline__ void rows_box(const grid_level &L, const row_const &K, const float *__restrict__ u,
                                          const float *__restrict__ ec, const float *__restrict__ f,
                                          float *__restrict__ u_out, float *__restrict__ fc, float *su, int x0, int y0,
                                          int BH)
@@ -213,8 +184,8 @@ __device__ __forceinline__ void rows_box(const grid_level &L, const rconst &K, c
                     me.x = (F[r].x + K.ih2 * ((l + me.y) + (dA + uA))) * K.idiag;
                     me.z = (F[r].z + K.ih2 * ((me.y + me.w) + (dB + uB))) * K.idiag;
                 } else {
-                    me.x = r_cell(L, K, F[r].x, l, me.y, dA, uA, gi0, gj);
-                    me.z = r_cell(L, K, F[r].z, me.y, me.w, dB, uB, gi0 + 2, gj);
+                    me.x = row_cell(L, K, F[r].x, l, me.y, dA, uA, gi0, gj, true);
+                    me.z = row_cell(L, K, F[r].z, me.y, me.w, dB, uB, gi0 + 2, gj, true);
                 }
                 su[k] = me.x;
                 su[k + 2] = me.z;
@@ -228,8 +199,8 @@ __device__ __forceinline__ void rows_box(const grid_level &L, const rconst &K, c
                     me.y = (F[r].y + K.ih2 * ((me.x + me.z) + (dA + uA))) * K.idiag;
                     me.w = (F[r].w + K.ih2 * ((me.z + rr) + (dB + uB))) * K.idiag;
                 } else {
-                    me.y = r_cell(L, K, F[r].y, me.x, me.z, dA, uA, gi0 + 1, gj);
-                    me.w = r_cell(L, K, F[r].w, me.z, rr, dB, uB, gi0 + 3, gj);
+                    me.y = row_cell(L, K, F[r].y, me.x, me.z, dA, uA, gi0 + 1, gj, true);
+                    me.w = row_cell(L, K, F[r].w, me.z, rr, dB, uB, gi0 + 3, gj, true);
                 }
                 su[k + 1] = me.y;
                 su[k + 3] = me.w;
@@ -272,12 +243,7 @@ __global__ void __maxnreg__(REGS)
     const int BH = RR * blockDim.y, OH = BH - 2 * HB;
     const int x0 = blockIdx.x * ROW - RSH, y0 = blockIdx.y * OH - HB;
     const bool interior = x0 >= 1 && y0 >= 1 && x0 + RW <= L.nx - 1 && y0 + BH <= L.ny - 1;
-    rconst K;
-    K.ih2 = (float)L.inv_h2;
-    K.lam = (float)L.lambda;
-    K.idiag = (float)(1.0 / (4 * L.inv_h2 + L.lambda));
-    K.id1 = (float)(1.0 / (5 * L.inv_h2 + L.lambda));
-    K.id2 = (float)(1.0 / (6 * L.inv_h2 + L.lambda));
+    const row_const K = row_const_of(L);
     homg_pdl_wait();
     if (interior)
         rows_box<S, DOWN, PE, false>(L, K, u, ec, f, u_out, fc, su, x0, y0, BH);

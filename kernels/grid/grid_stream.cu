@@ -25,7 +25,7 @@
  * the same order (interior cells), the residual from neighbour differences. */
 #include "core/cuda_check.h"
 #include "core/pdl.cuh"
-#include "grid_point.cuh"
+#include "grid_row_cell.cuh"
 #include "grid_stream.cuh"
 
 #include <stdint.h>
@@ -125,29 +125,9 @@ __device__ __forceinline__ void s_issue(const grid_level &L, const sargs &A, con
     asm volatile("cp.async.commit_group;\n" ::);
 }
 
-struct sconst {
-    float ih2, idiag, id1, id2;
-};
-
-/* Cell gi of row gj: rhs and inverse diagonal corrected at the domain edge. */
-__device__ __forceinline__ float s_cell(const grid_level &L, const sconst &K, float f, float xl, float xr, float yd,
-                                        float yu, int gi, int gj, bool edge)
-{
-    float rhs = f + K.ih2 * ((xl + xr) + (yd + yu));
-    float id = K.idiag;
-    if (edge) {
-        const int e = homg_edges_touched(gi, gj, L.nx, L.ny);
-        if (e) {
-            rhs += (float)bterm_at<float>(L, gi, gj);
-            id = e == 1 ? K.id1 : e == 2 ? K.id2 : (float)(1.0 / ((4 + e) * L.inv_h2 + L.lambda));
-        }
-    }
-    return rhs * id;
-}
-
 /* One half-sweep of colour c on row gj held in me (rows dn, up below and above).
  * The x neighbours come from the lanes beside (warp-uniform call). */
-__device__ __forceinline__ void s_sweep(const grid_level &L, const sconst &K, float4 &me, const float4 &d,
+__device__ __forceinline__ void s_sweep(const grid_level &L, const row_const &K, float4 &me, const float4 &d,
                                         const float4 &u, const float4 &f, int gi0, int gj, int c, bool active,
                                         bool cedge)
 {
@@ -167,27 +147,16 @@ __device__ __forceinline__ void s_sweep(const grid_level &L, const sconst &K, fl
         return;
     }
     if (even) {
-        const float a = s_cell(L, K, f.x, l, me.y, d.x, u.x, gi0, gj, edge);
-        const float b = s_cell(L, K, f.z, me.y, me.w, d.z, u.z, gi0 + 2, gj, edge);
+        const float a = row_cell(L, K, f.x, l, me.y, d.x, u.x, gi0, gj, edge);
+        const float b = row_cell(L, K, f.z, me.y, me.w, d.z, u.z, gi0 + 2, gj, edge);
         me.x = a;
         me.z = b;
     } else {
-        const float a = s_cell(L, K, f.y, me.x, me.z, d.y, u.y, gi0 + 1, gj, edge);
-        const float b = s_cell(L, K, f.w, me.z, r, d.w, u.w, gi0 + 3, gj, edge);
+        const float a = row_cell(L, K, f.y, me.x, me.z, d.y, u.y, gi0 + 1, gj, edge);
+        const float b = row_cell(L, K, f.w, me.z, r, d.w, u.w, gi0 + 3, gj, edge);
         me.y = a;
         me.w = b;
     }
-}
-
-__device__ __forceinline__ float s_res1(const grid_level &L, float f, float c, float xl, float xr, float yd, float yu,
-                                        int gi, int gj)
-{
-    const float ih2 = (float)L.inv_h2, lam = (float)L.lambda;
-    if (!homg_edges_touched(gi, gj, L.nx, L.ny))
-        return f + ih2 * (((xl - c) + (xr - c)) + ((yd - c) + (yu - c))) - lam * c;
-    const float dd = (gi > 0 ? xl - c : -2 * c) + (gi < L.nx - 1 ? xr - c : -2 * c) + (gj > 0 ? yd - c : -2 * c) +
-                     (gj < L.ny - 1 ? yu - c : -2 * c);
-    return f + ih2 * dd - lam * c + (float)bterm_at<float>(L, gi, gj);
 }
 
 /* f + bterm - A u of the thread's four cells on row gj, summed in x pairs. */
@@ -198,18 +167,18 @@ __device__ __forceinline__ float2 s_residual_pairs(const grid_level &L, const fl
     const float l = __shfl_up_sync(0xffffffffu, me.w, 1), r = __shfl_down_sync(0xffffffffu, me.x, 1);
     if (!active)
         return make_float2(0.f, 0.f);
+    const float ih2 = (float)L.inv_h2, lam = (float)L.lambda;
     if (!(cedge || gj == 0 || gj == L.ny - 1)) {
-        const float ih2 = (float)L.inv_h2, lam = (float)L.lambda;
         const float r0 = f.x + ih2 * (((l - me.x) + (me.y - me.x)) + ((d.x - me.x) + (u.x - me.x))) - lam * me.x;
         const float r1 = f.y + ih2 * (((me.x - me.y) + (me.z - me.y)) + ((d.y - me.y) + (u.y - me.y))) - lam * me.y;
         const float r2 = f.z + ih2 * (((me.y - me.z) + (me.w - me.z)) + ((d.z - me.z) + (u.z - me.z))) - lam * me.z;
         const float r3 = f.w + ih2 * (((me.z - me.w) + (r - me.w)) + ((d.w - me.w) + (u.w - me.w))) - lam * me.w;
         return make_float2(r0 + r1, r2 + r3);
     }
-    const float r0 = s_res1(L, f.x, me.x, l, me.y, d.x, u.x, gi0, gj);
-    const float r1 = s_res1(L, f.y, me.y, me.x, me.z, d.y, u.y, gi0 + 1, gj);
-    const float r2 = s_res1(L, f.z, me.z, me.y, me.w, d.z, u.z, gi0 + 2, gj);
-    const float r3 = s_res1(L, f.w, me.w, me.z, r, d.w, u.w, gi0 + 3, gj);
+    const float r0 = row_res1(L, ih2, lam, f.x, me.x, l, me.y, d.x, u.x, gi0, gj);
+    const float r1 = row_res1(L, ih2, lam, f.y, me.y, me.x, me.z, d.y, u.y, gi0 + 1, gj);
+    const float r2 = row_res1(L, ih2, lam, f.z, me.z, me.y, me.w, d.z, u.z, gi0 + 2, gj);
+    const float r3 = row_res1(L, ih2, lam, f.w, me.w, me.z, r, d.w, u.w, gi0 + 3, gj);
     return make_float2(r0 + r1, r2 + r3);
 }
 
@@ -237,11 +206,7 @@ __global__ void __launch_bounds__(32 * SWPB, SMINB)
     const bool col = gi0 >= 0 && gi0 < L.nx, cedge = gi0 == 0 || gi0 + 4 == L.nx;
     const bool upd = col && lane > 0 && lane < 31;                   /* the strip's edge lanes keep their cells */
     const bool own = col && lane >= SHX / 4 && lane < SWT - SHX / 4; /* the cells this strip writes */
-    sconst K;
-    K.ih2 = (float)L.inv_h2;
-    K.idiag = (float)(1.0 / (4 * L.inv_h2 + L.lambda));
-    K.id1 = (float)(1.0 / (5 * L.inv_h2 + L.lambda));
-    K.id2 = (float)(1.0 / (6 * L.inv_h2 + L.lambda));
+    const row_const K = row_const_of(L);
     const int ncx = L.nx / 2;
     float4 U[R], F[R];
 #pragma unroll
