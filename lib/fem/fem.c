@@ -63,7 +63,6 @@ void homg_fem_destroy(homg_fem *fem)
         for (int i = 0; i < 9; i++)
             homg__free(fem->ctx, fem->patch_arrays[i]);
         homg__free(fem->ctx, fem->patches.values_B);
-        homg__free(fem->ctx, fem->patches.rhs_B);
         homg__free(fem->ctx, fem->patches.scratch);
         homg__leave(fem->ctx, saved);
     }
@@ -388,8 +387,10 @@ static homg_status patch_buffers(homg_fem *fem)
     homg_ctx *ctx = fem->ctx;
     fem_patches *q = &fem->patches;
     size_t vb = value_bytes(fem);
-    HOMG_TRY(homg__alloc(ctx, (size_t)fem->info.nnz * vb, &q->values_B, "homg_fem_create: values_B"));
-    HOMG_TRY(homg__alloc(ctx, (size_t)fem->mesh->num_nodes * vb, &q->rhs_B, "homg_fem_create: rhs_B"));
+    /* one block, rhs_B after values_B: the backend zeroes both with one set */
+    HOMG_TRY(homg__alloc(ctx, ((size_t)fem->info.nnz + (size_t)fem->mesh->num_nodes) * vb, &q->values_B,
+                         "homg_fem_create: values_B and rhs_B"));
+    q->rhs_B = (unsigned char *)q->values_B + (size_t)fem->info.nnz * vb;
     q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, q->max_nnz, q->max_nodes, fem->desc.precision) *
                        (size_t)(ctx->ex.sm_count > 0 ? ctx->ex.sm_count : 1);
     if (ctx->ex.backend == HOMG_BACKEND_CUDA)

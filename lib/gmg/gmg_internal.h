@@ -51,7 +51,6 @@ typedef struct gmg_arena {
     int enabled, active, count, nlarge;
     long cut, passed, reused; /* allocations cut from chunks, passed on to prev, large ones reused */
     size_t large_min;         /* requests of this many bytes or more are large (GMG_ARENA_LARGE) */
-    size_t first;             /* the first chunk's bytes (GMG_ARENA_FIRST; HOMG_GMG_ARENA_FIRST_MB) */
     gmg_arena_chunk chunk[GMG_ARENA_MAX_CHUNKS];
     gmg_arena_large large[GMG_ARENA_MAX_LARGE];
 } gmg_arena;
