@@ -40,6 +40,7 @@ round() { # the order alternates: odd rounds main first
 }
 trace() { # name, binary: 1 cold + 4 warm creates traced
     echo "== trace $1 left $(left)s"
+    [ "$(left)" -lt 24 ] && return
     env CUDA_INJECTION64_PATH=$INJ HOMG_CUPTI_OUT=$TR/$1.txt HOMG_GMG_TRACE=2 \
         timeout 20 $2 --fast --no-rcm --dim 3 --setup-reps 4 --out /tmp/t.md >$TR/$1.log 2>&1
     echo "rc=$? lines $(wc -l <$TR/$1.txt 2>/dev/null)"
@@ -71,6 +72,7 @@ trace() { # name, binary: 1 cold + 4 warm creates traced
     done
     echo "== end $(date -u)"
 } >$L 2>&1
+[ "$(left)" -gt 3 ] && (cd /tmp && tar cf - gmg17_traces | xz -T4 -3 >$OUT/traces.tar.xz)
 grep -E "^==|rc=[^0]|PASSED|FAILED|SUMMARY|set-up:|^create|^\| cube|set-up phases|of FEM:|rho:" $L | tail -100
 echo "== table: set-up median (min) ms per run"
 awk '/^== trace/ { lab = "trace " $3 } /^== \[/ { lab = $3 " " $2 }
