@@ -116,13 +116,6 @@ homg_status homg_cpu_gmg_csr_widths(kernel_exec *ex, const csr_matrix *const *a,
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gmg_ell_from_csrs(kernel_exec *ex, const csr_matrix *const *a, ell_matrix *const *e, int n)
-{
-    for (int k = 0; k < n; k++)
-        homg_cpu_gmg_ell_from_csr(ex, a[k], e[k]);
-    return HOMG_OK;
-}
-
 homg_status homg_cpu_gmg_transpose_sym(kernel_exec *ex, const csr_matrix *m, double *tv)
 {
     (void)ex;

@@ -280,17 +280,15 @@ homg_status homg_cuda_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell
     return HOMG_OK;
 }
 
-/* The batched width and conversion: matrix blockIdx.y of the launch's set
- * (kernel parameters, GMG_CONVERT_MAX at most), its rows over blockIdx.x. */
-typedef struct convert_set {
-    const int32_t *rp[GMG_CONVERT_MAX], *ci[GMG_CONVERT_MAX];
-    const double *v[GMG_CONVERT_MAX];
-    int32_t *col[GMG_CONVERT_MAX], *rl[GMG_CONVERT_MAX], *width[GMG_CONVERT_MAX];
-    double *val[GMG_CONVERT_MAX];
-    int32_t n[GMG_CONVERT_MAX], w[GMG_CONVERT_MAX];
-} convert_set;
+/* The batched width: matrix blockIdx.y of the launch's set (kernel
+ * parameters, GMG_CONVERT_MAX at most), its rows over blockIdx.x. */
+typedef struct width_set {
+    const int32_t *rp[GMG_CONVERT_MAX];
+    int32_t *width[GMG_CONVERT_MAX];
+    int32_t n[GMG_CONVERT_MAX];
+} width_set;
 
-__global__ static void widths_kernel(convert_set c)
+__global__ static void widths_kernel(width_set c)
 {
     int k = blockIdx.y;
     int32_t w = 0, n = c.n[k];
@@ -302,12 +300,6 @@ __global__ static void widths_kernel(convert_set c)
         atomicMax(c.width[k], w);
 }
 
-__global__ static void ells_from_csrs_kernel(convert_set c)
-{
-    int k = blockIdx.y;
-    FOR_ROWS(i, c.n[k]) ell_row_from_csr(c.rp[k], c.ci[k], c.v[k], i, c.n[k], c.w[k], c.col[k], c.val[k], c.rl[k]);
-}
-
 homg_status homg_cuda_gmg_csr_widths(kernel_exec *ex, const csr_matrix *const *a, int n, int32_t *width)
 {
     cudaStream_t s = homg_cuda_stream(ex);
@@ -315,7 +307,7 @@ homg_status homg_cuda_gmg_csr_widths(kernel_exec *ex, const csr_matrix *const *a
         return HOMG_OK;
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(width, 0, (size_t)n * sizeof *width, s));
     for (int k0 = 0; k0 < n; k0 += GMG_CONVERT_MAX) {
-        convert_set c;
+        width_set c;
         int m = n - k0 < GMG_CONVERT_MAX ? n - k0 : GMG_CONVERT_MAX;
         int32_t rows = 0;
         memset(&c, 0, sizeof c);
@@ -329,34 +321,6 @@ homg_status homg_cuda_gmg_csr_widths(kernel_exec *ex, const csr_matrix *const *a
             continue;
         widths_kernel<<<dim3(launch_blocks(rows, HOMG_MAX_BLOCKS), (unsigned)m), HOMG_THREADS, 0, s>>>(c);
         HOMG_CUDA_LAUNCHED(ex, "CSR widths");
-    }
-    return HOMG_OK;
-}
-
-homg_status homg_cuda_gmg_ell_from_csrs(kernel_exec *ex, const csr_matrix *const *a, ell_matrix *const *e, int n)
-{
-    for (int k0 = 0; k0 < n; k0 += GMG_CONVERT_MAX) {
-        convert_set c;
-        int m = n - k0 < GMG_CONVERT_MAX ? n - k0 : GMG_CONVERT_MAX;
-        int32_t rows = 0;
-        memset(&c, 0, sizeof c);
-        for (int k = 0; k < m; k++) {
-            const csr_matrix *x = a[k0 + k];
-            const ell_matrix *y = e[k0 + k];
-            c.rp[k] = x->row_ptr;
-            c.ci[k] = x->col_idx;
-            c.v[k] = (const double *)x->values;
-            c.n[k] = y->nrows;
-            c.w[k] = y->width;
-            c.col[k] = y->col;
-            c.val[k] = y->val;
-            c.rl[k] = y->rl;
-            rows = c.n[k] > rows ? c.n[k] : rows;
-        }
-        if (rows == 0)
-            continue;
-        ells_from_csrs_kernel<<<dim3(launch_blocks(rows), (unsigned)m), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(c);
-        HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R from CSR, batched");
     }
     return HOMG_OK;
 }

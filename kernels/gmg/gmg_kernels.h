@@ -42,7 +42,7 @@ typedef struct ell_matrix {
 /* One product of ell_spmv_batch: y = alpha a x + beta y, then (dot set) *dot
  * += u . y as ell_spmv_dot. */
 #define GMG_BATCH_MAX 8
-/* Matrices per launch of csr_widths / ell_from_csrs (kernel parameters). */
+/* Matrices per launch of csr_widths (kernel parameters). */
 #define GMG_CONVERT_MAX 16
 
 typedef struct ell_batch_item {
@@ -82,11 +82,10 @@ typedef struct ell_batch {
     /* e's arrays (e->nrows = a's rows, e->width >= a's longest row, allocated) */                                    \
     /* filled from a on the backend: no host round trip (ell.h). */                                                   \
     X(homg_status, gmg, ell_from_csr, (kernel_exec * ex, const csr_matrix *a, ell_matrix *e))                         \
-    /* csr_width of n matrices a[0..n) into width[0..n) (device) and ell_from_csr of */                               \
-    /* n pairs (a[k] into e[k]): GMG_CONVERT_MAX matrices a launch, not one each (the */                              \
-    /* set-up converts a level's A, P, R, M and M^T together). */                                                     \
+    /* csr_width of n matrices a[0..n) into width[0..n) (device): GMG_CONVERT_MAX */                                  \
+    /* matrices a launch, not one each (the set-up reads every level's A, P, R, M and */                              \
+    /* M^T widths at once). */                                                                                        \
     X(homg_status, gmg, csr_widths, (kernel_exec * ex, const csr_matrix *const *a, int n, int32_t *width))            \
-    X(homg_status, gmg, ell_from_csrs, (kernel_exec * ex, const csr_matrix *const *a, ell_matrix *const *e, int n))   \
     /* Uniform refinement (refine.h), homg_mesh_refine's numbering: the edge keys */                                  \
     /* (min << 32 | max, nv (nv - 1) / 2 per element) of the mesh, sorted and made */                                 \
     /* unique in keys; *count (host) = their number.  keys and keys_alt hold */                                       \
