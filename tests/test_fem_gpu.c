@@ -540,14 +540,10 @@ static uint64_t *edges_pattern_on(homg_ctx *ctx, const uint64_t *edges, int32_t 
 
 /* The pattern keys of a refined mesh (n nodes, ne elements) from the coarse
  * mesh's sorted edges (u, nc nodes) and the children (pattern_refined; host
- * arrays uploaded) on ctx: a host copy of its *nnz keys (0: refused); with
- * expect > 0 (the fine mesh's edge count), found[0, 2) = the count found and
- * the layout flag. */
+ * arrays uploaded) on ctx: a host copy of its *nnz keys (0: refused). */
 static uint64_t *refined_pattern_on(homg_ctx *ctx, int dim, int32_t n, int32_t ne, const int32_t *elements,
-                                    const uint64_t *edges, int32_t u, int32_t nc, int32_t expect, int32_t *found,
-                                    int32_t *nnz)
+                                    const uint64_t *edges, int32_t u, int32_t nc, int32_t *nnz)
 {
-    int32_t *d_found = (int32_t *)homg_test_up(ctx, NULL, 8);
     const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
     int nd = dim + 1, shift = homg_cpu_sort_bits_for((uint64_t)(n > 1 ? n - 1 : 1));
     size_t nkeys, tb = 0;
@@ -566,16 +562,13 @@ static uint64_t *refined_pattern_on(homg_ctx *ctx, int dim, int32_t n, int32_t n
     alt = (uint64_t *)homg_test_up(ctx, NULL, nkeys * 8);
     assert_int_equal(k->pattern_temp_bytes(&ctx->ex, nkeys, 2 * shift, &tb), HOMG_OK);
     temp = homg_test_up(ctx, NULL, tb);
-    if (k->pattern_refined(&ctx->ex, &p, (const uint64_t *)d_edges, u, nc, shift, keys, alt, nkeys, temp, tb, expect,
-                           d_found, nnz) != HOMG_OK)
+    if (k->pattern_refined(&ctx->ex, &p, (const uint64_t *)d_edges, u, nc, shift, keys, alt, nkeys, temp, tb, nnz) !=
+        HOMG_OK)
         fail_msg("pattern_refined: %s", ctx->ex.msg);
     if (*nnz > 0) {
         h = (uint64_t *)malloc((size_t)*nnz * 8);
         homg_test_down(ctx, h, keys, (size_t)*nnz * 8);
     }
-    if (expect > 0)
-        homg_test_down(ctx, found, d_found, 8);
-    homg_free(ctx, d_found);
     homg_free(ctx, d_edges);
     homg_free(ctx, d_el);
     homg_free(ctx, keys);
@@ -586,10 +579,8 @@ static uint64_t *refined_pattern_on(homg_ctx *ctx, int dim, int32_t n, int32_t n
 
 /* A refined cube (tetrahedra) and a refined square (triangles): the pattern
  * from the coarse edges and the children (pattern_refined) on both backends
- * = the element pairs' (pattern_keys), also with the fine edge count given
- * (no read: the count found = it, no flag); with two children of different
- * coarse elements swapped, refused on both (*nnz = 0), or with the count
- * given, the layout flag found. */
+ * = the element pairs' (pattern_keys); with two children of different
+ * coarse elements swapped, refused on both (*nnz = 0). */
 static void gpu_refined_pattern_matches_cpu(void **state)
 {
     (void)state;
@@ -598,9 +589,7 @@ static void gpu_refined_pattern_matches_cpu(void **state)
         homg_mesh *cm = NULL, *fm = NULL;
         uint64_t *edges = NULL, *full, *c, *g;
         size_t u = 0;
-        int32_t nf = 0, ncpu = 0, ngpu = 0, nc, n, ne, *el, fine_u, fc[2] = { -1, -1 }, fg[2] = { -1, -1 };
-        uint64_t *fine_edges = NULL;
-        size_t fu = 0;
+        int32_t nf = 0, ncpu = 0, ngpu = 0, nc, n, ne, *el;
         int first = 0;
         d.cells = quick ? 3 : (dim == 3 ? 12 : 40);
         d.size = 4;
@@ -608,9 +597,6 @@ static void gpu_refined_pattern_matches_cpu(void **state)
                          HOMG_OK);
         assert_int_equal(homg_mesh_refine(cm, &fm), HOMG_OK);
         assert_int_equal(homg__mesh_edges(cpu, cm, &edges, &u), HOMG_OK);
-        assert_int_equal(homg__mesh_edges(cpu, fm, &fine_edges, &fu), HOMG_OK);
-        free(fine_edges);
-        fine_u = (int32_t)fu;
         nc = homg_mesh_num_nodes(cm);
         full = pattern_on(cpu, dim + 1, homg_mesh_num_nodes(fm), homg_mesh_num_elements(fm), homg_mesh_elements(fm),
                           &nf, &first);
@@ -618,27 +604,12 @@ static void gpu_refined_pattern_matches_cpu(void **state)
         ne = homg_mesh_num_elements(fm);
         el = (int32_t *)malloc((size_t)ne * (dim + 1) * 4);
         memcpy(el, homg_mesh_elements(fm), (size_t)ne * (dim + 1) * 4);
-        c = refined_pattern_on(cpu, dim, n, ne, el, edges, (int32_t)u, nc, 0, NULL, &ncpu);
-        g = refined_pattern_on(gpu, dim, n, ne, el, edges, (int32_t)u, nc, 0, NULL, &ngpu);
+        c = refined_pattern_on(cpu, dim, n, ne, el, edges, (int32_t)u, nc, &ncpu);
+        g = refined_pattern_on(gpu, dim, n, ne, el, edges, (int32_t)u, nc, &ngpu);
         print_message("refined pattern, dim %d: %d coarse nodes, %d edges -> %d keys (CPU %d, CUDA %d)\n", dim, (int)nc,
                       (int)u, (int)nf, (int)ncpu, (int)ngpu);
         assert_int_equal(ncpu, nf);
         assert_int_equal(ngpu, nf);
-        assert_memory_equal(c, full, (size_t)nf * 8);
-        assert_memory_equal(g, full, (size_t)nf * 8);
-        free(c);
-        free(g);
-        c = refined_pattern_on(cpu, dim, n, ne, el, edges, (int32_t)u, nc, fine_u, fc, &ncpu);
-        g = refined_pattern_on(gpu, dim, n, ne, el, edges, (int32_t)u, nc, fine_u, fg, &ngpu);
-        print_message("  with the fine edge count %d given: found CPU %d (flag %d), CUDA %d (flag %d)\n", (int)fine_u,
-                      (int)fc[0], (int)fc[1], (int)fg[0], (int)fg[1]);
-        assert_int_equal(nf, 2 * fine_u + n);
-        assert_int_equal(ncpu, nf);
-        assert_int_equal(ngpu, nf);
-        assert_int_equal(fc[0], fine_u);
-        assert_int_equal(fg[0], fine_u);
-        assert_int_equal(fc[1], 0);
-        assert_int_equal(fg[1], 0);
         assert_memory_equal(c, full, (size_t)nf * 8);
         assert_memory_equal(g, full, (size_t)nf * 8);
         free(c);
@@ -648,20 +619,12 @@ static void gpu_refined_pattern_matches_cpu(void **state)
             el[k] = el[(size_t)(ne - 1) * (dim + 1) + k];
             el[(size_t)(ne - 1) * (dim + 1) + k] = t;
         }
-        c = refined_pattern_on(cpu, dim, n, ne, el, edges, (int32_t)u, nc, 0, NULL, &ncpu);
-        g = refined_pattern_on(gpu, dim, n, ne, el, edges, (int32_t)u, nc, 0, NULL, &ngpu);
+        c = refined_pattern_on(cpu, dim, n, ne, el, edges, (int32_t)u, nc, &ncpu);
+        g = refined_pattern_on(gpu, dim, n, ne, el, edges, (int32_t)u, nc, &ngpu);
         assert_int_equal(ncpu, 0);
         assert_int_equal(ngpu, 0);
         assert_null(c);
         assert_null(g);
-        c = refined_pattern_on(cpu, dim, n, ne, el, edges, (int32_t)u, nc, fine_u, fc, &ncpu);
-        g = refined_pattern_on(gpu, dim, n, ne, el, edges, (int32_t)u, nc, fine_u, fg, &ngpu);
-        assert_int_equal(ncpu, nf); /* not refused: the flag tells */
-        assert_int_equal(ngpu, nf);
-        assert_int_not_equal(fc[1], 0);
-        assert_int_not_equal(fg[1], 0);
-        free(c);
-        free(g);
         free(el);
         free(full);
         free(edges);

@@ -560,68 +560,6 @@ static void test_device_prolongation(void **state)
     }
 }
 
-/* refine_count.c's edge counts = those of homg_mesh_refine's meshes (2D and
- * 3D, three refinements); none with a repeated element or node; a set-up
- * using them (HOMG_GMG_KNOWN_COUNTS=1) = one reading the counts. */
-static void test_refine_counts(void **state)
-{
-    (void)state;
-    for (int dim = 2; dim <= 3; dim++) {
-        homg_ctx *ctx = cpu_ctx();
-        homg_mesh *m[4] = { NULL };
-        int32_t known[4] = { 0 };
-        int nv = dim + 1;
-        m[3] = coarse_mesh(ctx, dim, 3);
-        for (int l = 2; l >= 0; l--)
-            assert_int_equal(homg_mesh_refine(m[l + 1], &m[l]), HOMG_OK);
-        assert_int_equal(homg__gmg_refine_counts(m[3], 4, known), 1);
-        for (int l = 3; l >= 0; l--) {
-            uint64_t *edges = NULL;
-            size_t n = 0;
-            assert_int_equal(homg__mesh_edges(ctx, m[l], &edges, &n), HOMG_OK);
-            assert_int_equal(known[l], (int32_t)n);
-            free(edges);
-        }
-        printf("  %dD: edges %d %d %d %d predicted = found\n", dim, (int)known[3], (int)known[2], (int)known[1],
-               (int)known[0]);
-        {
-            homg_mesh copy = *m[3];
-            int32_t *el = (int32_t *)malloc(sizeof(int32_t) * (size_t)copy.num_elements * nv);
-            assert_non_null(el);
-            memcpy(el, m[3]->elements, sizeof(int32_t) * (size_t)copy.num_elements * nv);
-            copy.elements = el;
-            memcpy(el + nv, el, sizeof(int32_t) * (size_t)nv); /* element 1 = element 0 */
-            assert_int_equal(homg__gmg_refine_counts(&copy, 4, known), 0);
-            el[1] = el[0]; /* and a repeated node */
-            assert_int_equal(homg__gmg_refine_counts(&copy, 4, known), 0);
-            free(el);
-        }
-        { /* the set-up with the counts known (HOMG_GMG_KNOWN_COUNTS=1: no count read) = without */
-            homg_gmg_desc da = { 0 }, db = { 0 };
-            homg_gmg *a, *b;
-            da.levels = db.levels = 4;
-            a = make_gmg(ctx, m[3], dim, &da);
-            setenv("HOMG_GMG_KNOWN_COUNTS", "1", 1);
-            b = make_gmg(ctx, m[3], dim, &db);
-            unsetenv("HOMG_GMG_KNOWN_COUNTS");
-            for (int l = 0; l < a->nlevels; l++) {
-                const csr_matrix *x = &a->lv[l].a.csr, *y = &b->lv[l].a.csr;
-                assert_int_equal(x->nrows, y->nrows);
-                assert_int_equal(x->nnz, y->nnz);
-                assert_memory_equal(x->row_ptr, y->row_ptr, sizeof(int32_t) * ((size_t)x->nrows + 1));
-                assert_memory_equal(x->col_idx, y->col_idx, sizeof(int32_t) * (size_t)x->nnz);
-                assert_memory_equal(x->values, y->values, sizeof(double) * (size_t)x->nnz);
-                assert_true(a->lv[l].omega == b->lv[l].omega);
-            }
-            homg_gmg_destroy(a);
-            homg_gmg_destroy(b);
-        }
-        for (int l = 0; l < 4; l++)
-            homg_mesh_destroy(m[l]);
-        homg_ctx_destroy(ctx);
-    }
-}
-
 static void test_smoothers_reduce_error(void **state)
 {
     (void)state;
@@ -1229,7 +1167,6 @@ int main(void)
         cmocka_unit_test(test_arena),
         cmocka_unit_test(test_sainv_exact),
         cmocka_unit_test(test_device_prolongation),
-        cmocka_unit_test(test_refine_counts),
         cmocka_unit_test(test_ritz),
         cmocka_unit_test(test_smoothers_reduce_error),
         cmocka_unit_test(test_mesh_independent),

@@ -86,6 +86,36 @@ static ell_matrix ell_host(const homg_host_csr *m, int lanes)
 
 /* The width and ELLPACK-R conversion on both backends against ell_host (exact:
  * a copy), for a's pattern and a random one with empty rows. */
+/* The batched width (csr_widths) of more matrices than one launch takes: the
+ * first rows of (hm, dm), row counts n k / (count - 1) (one empty), on CUDA
+ * equal to the CPU's one by one and to the longest row. */
+static void check_widths_batched(homg_ctx *cpu, homg_ctx *gpu, const csr_matrix *hm, const csr_matrix *dm)
+{
+    enum { COUNT = GMG_CONVERT_MAX + 3 };
+    csr_matrix h[COUNT], d[COUNT];
+    const csr_matrix *hp[COUNT], *dp[COUNT];
+    int32_t wh[COUNT], wd[COUNT], *d_w = up(gpu, NULL, sizeof wd);
+    for (int k = 0; k < COUNT; k++) {
+        h[k] = *hm;
+        d[k] = *dm;
+        h[k].nrows = d[k].nrows = (int32_t)((int64_t)hm->nrows * k / (COUNT - 1));
+        hp[k] = &h[k];
+        dp[k] = &d[k];
+    }
+    assert_int_equal(homg_cpu_gmg_csr_widths(&cpu->ex, hp, COUNT, wh), HOMG_OK);
+    assert_int_equal(homg_cuda_gmg_csr_widths(&gpu->ex, dp, COUNT, d_w), HOMG_OK);
+    down(gpu, wd, d_w, sizeof wd);
+    for (int k = 0; k < COUNT; k++) {
+        int32_t want = 0;
+        for (int32_t i = 0; i < h[k].nrows; i++)
+            want = hm->row_ptr[i + 1] - hm->row_ptr[i] > want ? hm->row_ptr[i + 1] - hm->row_ptr[i] : want;
+        assert_int_equal(wh[k], want);
+        assert_int_equal(wd[k], want);
+    }
+    homg_free(gpu, d_w);
+    printf("  batched widths: %d matrices of 0..%d rows, CUDA = CPU\n", COUNT, (int)hm->nrows);
+}
+
 static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr *a, const csr_matrix *ha,
                                const csr_matrix *da)
 {
@@ -158,6 +188,7 @@ static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr
         assert_memory_equal(col, ref.rl, sizeof(int32_t) * n);
         printf("  ELLPACK-R conversion (%s): %d rows, width %d: CPU and CUDA equal the reference\n",
                pass ? "random rows" : "P1 matrix", (int)n, (int)ref.width);
+        check_widths_batched(cpu, gpu, &hm, &dm);
         free(col);
         free(val);
         free(eh.col);

@@ -131,13 +131,9 @@ enum fem_check_rule {
     /* halves and each coarse element's midpoint pairs sorted and made unique (3 or 13 a coarse */                    \
     /* element and 2 an edge: ~1/3 of the element pairs), one read; *nnz = 0 (HOMG_OK) where the */                   \
     /* mesh is not so refined or cap is short (then pattern_keys).  keys, keys_alt, temp as there. */                 \
-    /* expect > 0: the mesh's edge count known (GMG's refine_count.c): no read, *nnz from it (0 only */               \
-    /* where cap is short), found[0] (ctx space) = the unique count, found[1] = the layout flag, for */               \
-    /* the caller to check before using the pattern (rows merged from at most the found count). */                    \
     X(homg_status, fem, pattern_refined,                                                                              \
       (kernel_exec * ex, const fem_problem *p, const uint64_t *edges, int32_t ne, int32_t nc, int shift,              \
-       uint64_t *keys, uint64_t *keys_alt, size_t cap, void *temp, size_t temp_bytes, int32_t expect, int32_t *found, \
-       int32_t *nnz))                                                                                                 \
+       uint64_t *keys, uint64_t *keys_alt, size_t cap, void *temp, size_t temp_bytes, int32_t *nnz))                  \
     /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */                                              \
     X(homg_status, fem, pattern_csr,                                                                                  \
       (kernel_exec * ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows, int32_t *row_ptr,            \

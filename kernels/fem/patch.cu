@@ -3,7 +3,8 @@
  * rows in the patch are found by binary search there and added with shared
  * atomics; entries of rows outside the patch go to values_B / rhs_B with global
  * atomics; the block writes its rows back, and a second kernel adds the
- * boundary arrays.  CPU twin: patch.c beside it. */
+ * boundary arrays (both in one launch; zeroed by one set where rhs_B follows
+ * values_B, as homg_fem allocates them).  CPU twin: patch.c beside it. */
 #include "core/cuda_check.h"
 #include "fem_element.h"
 
@@ -78,11 +79,15 @@ __global__ void fem_patch_kernel(fem_problem p, const int32_t *row_ptr, const in
         rhs[q.nodes[n0 + l]] = srhs[l];
 }
 
-template <typename T> __global__ void fem_patch_add_kernel(T *dst, const T *src, int32_t n)
+/* The boundary arrays added in one launch: values[0..nnz), then rhs[0..rows). */
+template <typename T>
+__global__ void fem_patch_add_kernel(T *values, const T *values_B, int32_t nnz, T *rhs, const T *rhs_B, int32_t rows)
 {
     int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n)
-        dst[k] += src[k];
+    if (k < nnz)
+        values[k] += values_B[k];
+    else if (k - nnz < rows)
+        rhs[k - nnz] += rhs_B[k - nnz];
 }
 
 template <typename T>
@@ -99,8 +104,12 @@ static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *
     else
         HOMG_CUDA_TRY(
             ex, cudaFuncSetAttribute(fem_patch_kernel<T, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->values_B, 0, (size_t)s->nnz * sizeof(T), st));
-    HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->rhs_B, 0, (size_t)s->num_rows * sizeof(T), st));
+    if ((T *)q->rhs_B == (T *)q->values_B + s->nnz) { /* one block (homg_fem's): one set */
+        HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->values_B, 0, ((size_t)s->nnz + (size_t)s->num_rows) * sizeof(T), st));
+    } else {
+        HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->values_B, 0, (size_t)s->nnz * sizeof(T), st));
+        HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->rhs_B, 0, (size_t)s->num_rows * sizeof(T), st));
+    }
     if (q->num_patches > 0) {
         if (p->dim == 2)
             fem_patch_kernel<T, 2><<<(unsigned)q->num_patches, THREADS, smem, st>>>(*p, s->row_ptr, s->col_idx,
@@ -110,14 +119,10 @@ static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *
                                                                                     (T *)s->values, (T *)s->rhs, *q);
         HOMG_CUDA_LAUNCHED(ex, "fem_patch_kernel");
     }
-    if (s->nnz > 0) {
-        fem_patch_add_kernel<T><<<(unsigned)((s->nnz + THREADS - 1) / THREADS), THREADS, 0, st>>>(
-            (T *)s->values, (const T *)q->values_B, s->nnz);
-        HOMG_CUDA_LAUNCHED(ex, "fem_patch_add_kernel");
-    }
-    if (s->num_rows > 0) {
-        fem_patch_add_kernel<T><<<(unsigned)((s->num_rows + THREADS - 1) / THREADS), THREADS, 0, st>>>(
-            (T *)s->rhs, (const T *)q->rhs_B, s->num_rows);
+    if ((int64_t)s->nnz + s->num_rows > 0) {
+        fem_patch_add_kernel<T>
+            <<<(unsigned)(((int64_t)s->nnz + s->num_rows + THREADS - 1) / THREADS), THREADS, 0, st>>>(
+                (T *)s->values, (const T *)q->values_B, s->nnz, (T *)s->rhs, (const T *)q->rhs_B, s->num_rows);
         HOMG_CUDA_LAUNCHED(ex, "fem_patch_add_kernel");
     }
     return HOMG_OK;

@@ -75,7 +75,7 @@ static void rows_from_upper(const uint64_t *up, int32_t u, int shift, int32_t ro
 
 homg_status homg_cpu_fem_pattern_refined(kernel_exec *ex, const fem_problem *p, const uint64_t *edges, int32_t ne,
                                          int32_t nc, int shift, uint64_t *keys, uint64_t *keys_alt, size_t cap,
-                                         void *temp, size_t temp_bytes, int32_t expect, int32_t *found, int32_t *nnz)
+                                         void *temp, size_t temp_bytes, int32_t *nnz)
 {
     int nv = p->nd, c = nv == 3 ? 4 : 8, mm = FEM_REFINED_PAIRS(nv), bad = 0;
     int64_t ce = p->num_elements / c, n = ce * mm + 2 * (int64_t)ne;
@@ -94,17 +94,6 @@ homg_status homg_cpu_fem_pattern_refined(kernel_exec *ex, const fem_problem *p, 
         fem_pattern_refined_halves(edges, nc, k, shift, keys + ce * mm + k, ne);
     homg_cpu_sort_u64(keys, keys_alt, (size_t)n, 2 * shift);
     u = homg_cpu_sort_unique_u64(keys, (size_t)n);
-    if (expect > 0) { /* as CUDA's: the found count and flag for the caller, the rows from at most expect keys */
-        if (3 * (size_t)expect + (size_t)p->num_dofs > cap || (int64_t)expect > n)
-            return HOMG_OK;
-        found[0] = (int32_t)u;
-        found[1] = bad;
-        memcpy(keys_alt, keys, (size_t)expect * sizeof(uint64_t));
-        rows_from_upper(keys_alt, (int32_t)(u < (size_t)expect ? u : (size_t)expect), shift, p->num_dofs, keys,
-                        keys_alt + expect);
-        *nnz = 2 * expect + p->num_dofs;
-        return HOMG_OK;
-    }
     if (bad || u == 0 || 3 * u + (size_t)p->num_dofs > cap)
         return HOMG_OK;
     memcpy(keys_alt, keys, u * sizeof(uint64_t)); /* the upper keys at keys_alt[0, u), as on CUDA */

@@ -82,15 +82,10 @@ __global__ void fem_pattern_swap_kernel(const uint64_t *in, int32_t n, int shift
         out[k] = ((in[k] & mask) << shift) | (in[k] >> shift);
 }
 
-/* found (or NULL): a unique count on the device; the rows from at most that
- * many keys (an expected u the host could not check yet: no write past 2 u +
- * rows whatever the count). */
-__global__ void fem_pattern_merge_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, const int *found,
-                                         int shift, int32_t num_rows, uint64_t *out)
+__global__ void fem_pattern_merge_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
+                                         int32_t num_rows, uint64_t *out)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (found && *found >= 0 && *found < u)
-        u = *found;
     if (i < num_rows)
         fem_pattern_merge_row(upper, lower, u, shift, i, out);
 }
@@ -98,7 +93,7 @@ __global__ void fem_pattern_merge_kernel(const uint64_t *upper, const uint64_t *
 /* The rows from the u sorted upper keys at up = alt[0, u): their transposes
  * sorted in keys[0, 2u), merged into alt[u, 3u + rows), copied to keys. */
 static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift, int32_t rows, uint64_t *keys,
-                                           uint64_t *alt, void *work, size_t work_bytes, const int *found = NULL)
+                                           uint64_t *alt, void *work, size_t work_bytes)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     uint64_t *up = alt, *lo = keys, *lo_alt = keys + u, *out = alt + u;
@@ -110,7 +105,7 @@ static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift
         HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, dl, u, 0, 2 * shift, s));
     }
     if (rows > 0) {
-        fem_pattern_merge_kernel<<<blocks_for(rows), THREADS, 0, s>>>(up, dl.Current(), u, found, shift, rows, out);
+        fem_pattern_merge_kernel<<<blocks_for(rows), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows, out);
         HOMG_CUDA_LAUNCHED(ex, "fem_pattern_merge_kernel");
     }
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(keys, out, (size_t)nnz * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
@@ -139,30 +134,6 @@ static homg_status pattern_upper(kernel_exec *ex, int64_t n, int32_t rows, int s
         HOMG_CUDA_TRY(ex, cudaMemcpyAsync(alt, uq, (size_t)h[0] * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
     HOMG_TRY(pattern_rows_from_upper(ex, h[0], shift, rows, keys, alt, work, work_bytes));
     *nnz = 2 * h[0] + rows;
-    return HOMG_OK;
-}
-
-/* pattern_upper with the unique count known (expect): no read; the found
- * count and the flag (d_count[0, 2)) copied to found for the caller's check. */
-static homg_status pattern_upper_known(kernel_exec *ex, int64_t n, int32_t rows, int shift, uint64_t *keys,
-                                       uint64_t *alt, void *temp, size_t temp_bytes, size_t cap, int32_t expect,
-                                       int32_t *found, int32_t *nnz)
-{
-    cudaStream_t s = homg_cuda_stream(ex);
-    int *d_count = (int *)temp;
-    void *work = (unsigned char *)temp + COUNT_BYTES;
-    size_t work_bytes = temp_bytes - COUNT_BYTES;
-    cub::DoubleBuffer<uint64_t> db(keys, alt);
-    if (expect > n || 3 * (size_t)expect + (size_t)rows > cap)
-        return HOMG_OK;
-    HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, (int)n, 0, 2 * shift, s));
-    uint64_t *sorted = db.Current(), *uq = db.Alternate();
-    HOMG_CUDA_TRY(ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)sorted, uq, d_count, (int)n, s));
-    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(found, d_count, 2 * sizeof(int), cudaMemcpyDeviceToDevice, s));
-    if (uq != alt)
-        HOMG_CUDA_TRY(ex, cudaMemcpyAsync(alt, uq, (size_t)expect * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
-    HOMG_TRY(pattern_rows_from_upper(ex, expect, shift, rows, keys, alt, work, work_bytes, d_count));
-    *nnz = 2 * expect + rows;
     return HOMG_OK;
 }
 
@@ -204,7 +175,7 @@ __global__ void fem_pattern_refined_kernel(fem_problem p, const uint64_t *edges,
 
 homg_status homg_cuda_fem_pattern_refined(kernel_exec *ex, const fem_problem *p, const uint64_t *edges, int32_t ne,
                                           int32_t nc, int shift, uint64_t *keys, uint64_t *keys_alt, size_t cap,
-                                          void *temp, size_t temp_bytes, int32_t expect, int32_t *found, int32_t *nnz)
+                                          void *temp, size_t temp_bytes, int32_t *nnz)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int nv = p->nd, c = nv == 3 ? 4 : 8;
@@ -216,9 +187,6 @@ homg_status homg_cuda_fem_pattern_refined(kernel_exec *ex, const fem_problem *p,
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(temp, 0, 2 * sizeof(int), s));
     fem_pattern_refined_kernel<<<blocks_for(ce + ne), THREADS, 0, s>>>(*p, edges, ne, nc, shift, keys, (int *)temp + 1);
     HOMG_CUDA_LAUNCHED(ex, "fem_pattern_refined_kernel");
-    if (expect > 0)
-        return pattern_upper_known(ex, n, p->num_dofs, shift, keys, keys_alt, temp, temp_bytes, cap, expect, found,
-                                   nnz);
     return pattern_upper(ex, n, p->num_dofs, shift, keys, keys_alt, temp, temp_bytes, cap, nnz);
 }
 

@@ -109,6 +109,13 @@ homg_status homg_cpu_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell_
     return HOMG_OK;
 }
 
+homg_status homg_cpu_gmg_csr_widths(kernel_exec *ex, const csr_matrix *const *a, int n, int32_t *width)
+{
+    for (int k = 0; k < n; k++)
+        homg_cpu_gmg_csr_width(ex, a[k], width + k);
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gmg_transpose_sym(kernel_exec *ex, const csr_matrix *m, double *tv)
 {
     (void)ex;

@@ -280,6 +280,51 @@ homg_status homg_cuda_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell
     return HOMG_OK;
 }
 
+/* The batched width: matrix blockIdx.y of the launch's set (kernel
+ * parameters, GMG_CONVERT_MAX at most), its rows over blockIdx.x. */
+typedef struct width_set {
+    const int32_t *rp[GMG_CONVERT_MAX];
+    int32_t *width[GMG_CONVERT_MAX];
+    int32_t n[GMG_CONVERT_MAX];
+} width_set;
+
+__global__ static void widths_kernel(width_set c)
+{
+    int k = blockIdx.y;
+    int32_t w = 0, n = c.n[k];
+    const int32_t *rp = c.rp[k];
+    FOR_ROWS(i, n) w = max(w, rp[i + 1] - rp[i]);
+    for (int o = 16; o > 0; o >>= 1)
+        w = max(w, __shfl_xor_sync(0xFFFFFFFFu, w, o));
+    if ((threadIdx.x & 31) == 0 && w > 0)
+        atomicMax(c.width[k], w);
+}
+
+homg_status homg_cuda_gmg_csr_widths(kernel_exec *ex, const csr_matrix *const *a, int n, int32_t *width)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (n <= 0)
+        return HOMG_OK;
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(width, 0, (size_t)n * sizeof *width, s));
+    for (int k0 = 0; k0 < n; k0 += GMG_CONVERT_MAX) {
+        width_set c;
+        int m = n - k0 < GMG_CONVERT_MAX ? n - k0 : GMG_CONVERT_MAX;
+        int32_t rows = 0;
+        memset(&c, 0, sizeof c);
+        for (int k = 0; k < m; k++) {
+            c.rp[k] = a[k0 + k]->row_ptr;
+            c.n[k] = a[k0 + k]->nrows;
+            c.width[k] = width + k0 + k;
+            rows = c.n[k] > rows ? c.n[k] : rows;
+        }
+        if (rows == 0)
+            continue;
+        widths_kernel<<<dim3(launch_blocks(rows, HOMG_MAX_BLOCKS), (unsigned)m), HOMG_THREADS, 0, s>>>(c);
+        HOMG_CUDA_LAUNCHED(ex, "CSR widths");
+    }
+    return HOMG_OK;
+}
+
 /* One thread per row: a row's entries searched in their mirror rows. */
 __global__ static void transpose_sym_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n,
                                             double *tv)

@@ -42,6 +42,9 @@ typedef struct ell_matrix {
 /* One product of ell_spmv_batch: y = alpha a x + beta y, then (dot set) *dot
  * += u . y as ell_spmv_dot. */
 #define GMG_BATCH_MAX 8
+/* Matrices per launch of csr_widths (kernel parameters). */
+#define GMG_CONVERT_MAX 16
+
 typedef struct ell_batch_item {
     ell_matrix a;
     const double *x, *u;
@@ -79,16 +82,18 @@ typedef struct ell_batch {
     /* e's arrays (e->nrows = a's rows, e->width >= a's longest row, allocated) */                                    \
     /* filled from a on the backend: no host round trip (ell.h). */                                                   \
     X(homg_status, gmg, ell_from_csr, (kernel_exec * ex, const csr_matrix *a, ell_matrix *e))                         \
+    /* csr_width of n matrices a[0..n) into width[0..n) (device): GMG_CONVERT_MAX */                                  \
+    /* matrices a launch, not one each (the set-up reads every level's A, P, R, M and */                              \
+    /* M^T widths at once). */                                                                                        \
+    X(homg_status, gmg, csr_widths, (kernel_exec * ex, const csr_matrix *const *a, int n, int32_t *width))            \
     /* Uniform refinement (refine.h), homg_mesh_refine's numbering: the edge keys */                                  \
     /* (min << 32 | max, nv (nv - 1) / 2 per element) of the mesh, sorted and made */                                 \
     /* unique in keys; *count (host) = their number.  keys and keys_alt hold */                                       \
-    /* num_elements * nv (nv - 1) / 2 keys; temp: refine_temp_bytes.  Synchronises, */                                \
-    /* but with expect > 0 (the count known, refine_count.c): *count = expect, the */                                 \
-    /* number found to *found (ctx's space) for the caller's check, no wait. */                                       \
+    /* num_elements * nv (nv - 1) / 2 keys; temp: refine_temp_bytes.  Synchronises. */                                \
     X(homg_status, gmg, refine_temp_bytes, (kernel_exec * ex, size_t num_keys, size_t * bytes))                       \
     X(homg_status, gmg, refine_edges,                                                                                 \
       (kernel_exec * ex, int dim, int32_t num_elements, const int32_t *elements, int32_t num_nodes, uint64_t *keys,   \
-       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t expect, int32_t *found, int32_t *count))            \
+       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *count))                                            \
     /* Fine coordinates: the num_nodes coarse ones, then the num_edges midpoints. */                                  \
     X(homg_status, gmg, refine_nodes,                                                                                 \
       (kernel_exec * ex, int dim, int32_t num_nodes, const double *coarse, const uint64_t *edges, int32_t num_edges,  \

@@ -16,7 +16,7 @@ homg_status homg_cpu_gmg_refine_temp_bytes(kernel_exec *ex, size_t num_keys, siz
 
 homg_status homg_cpu_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
                                       int32_t num_nodes, uint64_t *keys, uint64_t *keys_alt, void *temp,
-                                      size_t temp_bytes, int32_t expect, int32_t *found, int32_t *count)
+                                      size_t temp_bytes, int32_t *count)
 {
     int nv = dim + 1, per = nv * (nv - 1) / 2;
     size_t n = (size_t)num_elements * per;
@@ -28,10 +28,6 @@ homg_status homg_cpu_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_elem
         refine_element_keys(nv, elements, e, keys + (size_t)e * per);
     homg_cpu_sort_u64(keys, keys_alt, n, 32 + homg_cpu_sort_bits_for((uint64_t)num_nodes));
     *count = (int32_t)homg_cpu_sort_unique_u64(keys, n);
-    if (expect > 0 && (size_t)expect <= n) { /* as CUDA's: the known count, the found one for the check */
-        *found = *count;
-        *count = expect;
-    }
     return HOMG_OK;
 }
 

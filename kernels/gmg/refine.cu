@@ -39,7 +39,7 @@ __global__ static void refine_keys_kernel(int nv, int32_t ne, const int32_t *ele
 
 homg_status homg_cuda_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
                                        int32_t num_nodes, uint64_t *keys, uint64_t *keys_alt, void *temp,
-                                       size_t temp_bytes, int32_t expect, int32_t *found, int32_t *count)
+                                       size_t temp_bytes, int32_t *count)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int nv = dim + 1, n = num_elements * (nv * (nv - 1) / 2), c = 0, *d_count = (int *)temp;
@@ -54,14 +54,6 @@ homg_status homg_cuda_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_ele
     HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, n, 0, key_bits(num_nodes), s));
     HOMG_CUDA_TRY(
         ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)db.Current(), db.Alternate(), d_count, n, s));
-    if (expect > 0 && expect <= n) { /* known: the found count kept for the caller's check, no wait */
-        HOMG_CUDA_TRY(ex, cudaMemcpyAsync(found, d_count, sizeof c, cudaMemcpyDeviceToDevice, s));
-        if (db.Alternate() != keys)
-            HOMG_CUDA_TRY(ex, cudaMemcpyAsync(keys, db.Alternate(), (size_t)expect * sizeof(uint64_t),
-                                              cudaMemcpyDeviceToDevice, s));
-        *count = expect;
-        return HOMG_OK;
-    }
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&c, d_count, sizeof c, cudaMemcpyDeviceToHost, s));
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
     if (c <= 0 || c > n)

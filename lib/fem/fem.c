@@ -12,7 +12,6 @@
 #define DEFAULT_PATCH_NNZ 4096
 #define MASK_COUNTS_AT    32 /* the mask's two counts in the caller's slot, after the partition's part_stats */
 typedef char mask_counts_after_stats[sizeof(part_stats) <= MASK_COUNTS_AT ? 1 : -1];
-#define PATTERN_FOUND_AT 40 /* pattern_refined's found count and flag in the slot, after the mask's */
 
 homg_fem_desc homg_fem_desc_defaults(const homg_fem_desc *desc)
 {
@@ -63,7 +62,6 @@ void homg_fem_destroy(homg_fem *fem)
         for (int i = 0; i < 9; i++)
             homg__free(fem->ctx, fem->patch_arrays[i]);
         homg__free(fem->ctx, fem->patches.values_B);
-        homg__free(fem->ctx, fem->patches.rhs_B);
         homg__free(fem->ctx, fem->patches.scratch);
         homg__leave(fem->ctx, saved);
     }
@@ -149,12 +147,9 @@ static homg_status build_pattern(homg_fem *fem)
     if (st == HOMG_OK && ev[0] && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
     if (st == HOMG_OK && fem->coarse_nodes &&
-        (st = fem->k->pattern_refined(
-             ex, &p, fem->edges, fem->num_edges, fem->coarse_nodes, shift, keys, alt, cap, temp, temp_bytes,
-             fem->expect_edges, fem->counts ? (int32_t *)(fem->counts + PATTERN_FOUND_AT) : NULL, &nnz)) != HOMG_OK)
+        (st = fem->k->pattern_refined(ex, &p, fem->edges, fem->num_edges, fem->coarse_nodes, shift, keys, alt, cap,
+                                      temp, temp_bytes, &nnz)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: pattern from the coarse edges");
-    if (nnz == 0) /* not from the known count (or not at all): nothing to check */
-        fem->expect_edges = 0;
     if (st == HOMG_OK && fem->edges && !fem->coarse_nodes) {
         if ((st = fem->k->pattern_from_edges(ex, fem->edges, fem->num_edges, shift, p.num_dofs, keys, alt, temp,
                                              temp_bytes)) != HOMG_OK)
@@ -388,8 +383,10 @@ static homg_status patch_buffers(homg_fem *fem)
     homg_ctx *ctx = fem->ctx;
     fem_patches *q = &fem->patches;
     size_t vb = value_bytes(fem);
-    HOMG_TRY(homg__alloc(ctx, (size_t)fem->info.nnz * vb, &q->values_B, "homg_fem_create: values_B"));
-    HOMG_TRY(homg__alloc(ctx, (size_t)fem->mesh->num_nodes * vb, &q->rhs_B, "homg_fem_create: rhs_B"));
+    /* one block, rhs_B after values_B: the backend zeroes both with one set */
+    HOMG_TRY(homg__alloc(ctx, ((size_t)fem->info.nnz + (size_t)fem->mesh->num_nodes) * vb, &q->values_B,
+                         "homg_fem_create: values_B and rhs_B"));
+    q->rhs_B = (unsigned char *)q->values_B + (size_t)fem->info.nnz * vb;
     q->scratch_bytes = fem->k->patch_scratch_bytes(&ctx->ex, q->max_nnz, q->max_nodes, fem->desc.precision) *
                        (size_t)(ctx->ex.sm_count > 0 ? ctx->ex.sm_count : 1);
     if (ctx->ex.backend == HOMG_BACKEND_CUDA)
@@ -418,27 +415,9 @@ static homg_status finish_patches(homg_fem *fem, const void *counts)
     return patch_buffers(fem);
 }
 
-/* The refined pattern's count found where the caller knew it (found: U,
- * layout flag). */
-static homg_status check_pattern(homg_fem *fem, const int32_t *found)
-{
-    int32_t expect = fem->expect_edges;
-    fem->expect_edges = 0;
-    if (expect > 0 && (found[0] != expect || found[1] != 0))
-        return homg__fail(fem->ctx, HOMG_ERROR_BACKEND,
-                          "homg_fem_create: the pattern from the refinement has %d edges (layout flag %d), %d expected",
-                          (int)found[0], (int)found[1], (int)expect);
-    return HOMG_OK;
-}
-
 /* The reads a create ends with: the partition's counts, the mask's. */
 static homg_status finish_reads(homg_fem *fem)
 {
-    if (fem->expect_edges > 0) {
-        int32_t found[2];
-        HOMG_TRY(homg__read(fem->ctx, found, fem->counts + PATTERN_FOUND_AT, sizeof found));
-        HOMG_TRY(check_pattern(fem, found));
-    }
     if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
         HOMG_TRY(finish_patches(fem, NULL));
     return read_mask_counts(fem);
@@ -447,9 +426,6 @@ static homg_status finish_reads(homg_fem *fem)
 /* finish_reads from the host copy of the caller's slot. */
 static homg_status finish_counts(homg_fem *fem, const unsigned char *counts)
 {
-    int32_t found[2];
-    memcpy(found, counts + PATTERN_FOUND_AT, sizeof found);
-    HOMG_TRY(check_pattern(fem, found));
     if (fem->desc.scheme == HOMG_FEM_SCHEME_PATCH)
         HOMG_TRY(finish_patches(fem, counts));
     if (fem->mask_counts) {
@@ -637,7 +613,6 @@ static homg_status fem_create(homg_mesh *mesh, const homg_fem_desc *desc, const 
     fem->tags = (int32_t *)how->ctx_tags; /* lent: device_mask uploads none */
     fem->lent_tags = how->ctx_tags != NULL;
     fem->counts = how->quick == 2 ? (unsigned char *)how->counts : NULL;
-    fem->expect_edges = fem->counts && fem->coarse_nodes ? how->expect_edges : 0;
     fem->desc.dirichlet_tags = NULL; /* the caller's array is read here only */
     fem->info.scheme = d.scheme;
     fem->k = HOMG_KERNELS(&ctx->ex, fem);

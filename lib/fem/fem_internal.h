@@ -30,7 +30,6 @@ struct homg_fem {
     int32_t *markers, *tags;       /* P1 with Dirichlet tags: the node markers and tags the mask was built from */
     int32_t *mask_counts;          /* P1: the mask's two counts on the device until read (read_mask_counts) */
     unsigned char *counts;         /* homg__fem_how's (quick = 2): the counts' slot, or NULL (not owned) */
-    int32_t expect_edges;          /* homg__fem_how's; > 0 after build_pattern: its found count unchecked */
     uint64_t *check_slots;         /* 6 answers of the coefficient scan (coeffs.c) */
     int32_t *facets, *facet_tags;  /* boundary facets for the Neumann load (NULL: none) */
     int lent_facets, lent_markers; /* facets + facet_tags, markers: the mesh's ctx copies (not freed here) */
@@ -59,12 +58,9 @@ typedef struct homg__fem_how {
      * coarse_nodes > 0, those of the coarse mesh of so many nodes that the
      * mesh was refined from (homg_mesh_refine's numbering: the pattern from
      * them and the children, pattern_refined, ~1/3 of the element pairs
-     * sorted; else the pairs).  expect_edges > 0 (with coarse_nodes and
-     * counts): the mesh's own edge count, known to the caller, so no read
-     * of the sorted pairs' count: the count found is checked when the counts
-     * are (homg__fem_finish_from; a mismatch fails there). */
+     * sorted; else the pairs). */
     const uint64_t *edges;
-    int32_t num_edges, coarse_nodes, expect_edges;
+    int32_t num_edges, coarse_nodes;
     /* desc.num_dirichlet_tags tags already in the ctx's space (lent, read
      * until homg_fem_destroy: no upload, no synchronisation); NULL: uploaded. */
     const int32_t *ctx_tags;

@@ -5,7 +5,7 @@
  * arena is on (homg_gmg_create from a coarse mesh, and homg_gmg_destroy), the
  * ctx's allocator is this file's: a request below GMG_ARENA_LARGE bytes is cut
  * from the current chunk (256-byte aligned starts; chunks of 1, 2, 4, 8, 16,
- * then 32 MB, so a small hierarchy holds little; HOMG_GMG_ARENA_FIRST_MB scales them);
+ * then 32 MB, so a small hierarchy holds little);
  * larger ones, and everything once GMG_ARENA_MAX_CHUNKS are in use, go to the
  * ctx's own allocator (the caller's, or the backend's) as before.  A free of a
  * chunk's block gives the bytes back only when it is the chunk's last block
@@ -115,7 +115,7 @@ static void *arena_alloc(size_t bytes, void *user)
             a->passed++;
             return raw_alloc(a, bytes);
         }
-        size_t size = a->first << (a->count < 5 ? a->count : 5); /* 1, 2, 4 .. 32 MB by default */
+        size_t size = (size_t)GMG_ARENA_FIRST << (a->count < 5 ? a->count : 5); /* 1, 2, 4 .. 32 MB */
         size = size < need ? need : size;
         c = &a->chunk[a->count];
         c->base = (char *)raw_alloc(a, size);
@@ -150,18 +150,6 @@ static void arena_free(void *p, void *user)
     raw_free(a, p);
 }
 
-/* HOMG_GMG_ARENA_FIRST_MB=n (1..1024; default 1): the first chunk's size in MB, the next ones
- * doubling up to 32 times it.  s11-gmg15's H100 timeline of the 65^3 create: each cudaMalloc
- * costs 45-190 us of host time with the GPU soon idle, and the default sizes take 10 of them
- * for the chunks (191 MB); n = 64 would hold the same bytes in 2 (64 + 128 MB).  Off by
- * default: not yet timed on the GPU, and a large first chunk is held by small hierarchies too. */
-static size_t first_chunk_bytes(void)
-{
-    const char *e = getenv("HOMG_GMG_ARENA_FIRST_MB");
-    long mb = e && *e ? atol(e) : 0;
-    return mb >= 1 && mb <= 1024 ? (size_t)mb << 20 : (size_t)GMG_ARENA_FIRST;
-}
-
 int homg__gmg_arena_wanted(const homg_gmg *g)
 {
     const char *e = getenv("HOMG_GMG_ARENA");
@@ -180,7 +168,6 @@ void homg__gmg_arena_on(homg_gmg *g)
     a->large_min = getenv("HOMG_GMG_ARENA_LARGE") ? (size_t)atol(getenv("HOMG_GMG_ARENA_LARGE")) : 0;
     if (a->large_min < GMG_ARENA_ALIGN)
         a->large_min = GMG_ARENA_LARGE;
-    a->first = first_chunk_bytes();
     a->prev = ctx->desc.allocator;
     ctx->desc.allocator.alloc = arena_alloc;
     ctx->desc.allocator.free = arena_free;

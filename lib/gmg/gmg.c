@@ -357,13 +357,9 @@ static homg_status level_fem(homg_gmg *g, int l, const int32_t *tags, void *coun
         how.edges = fine->edges;
         how.num_edges = fine->num_edges;
     } else if (l == 0 && !p2 && g->nlevels > 1 && g->lv[0].edges && refined_pattern()) { /* level 1's edges */
-        int32_t known[HOMG_GMG_MAX_LEVELS];
         how.edges = g->lv[0].edges;
         how.num_edges = g->lv[0].num_edges;
         how.coarse_nodes = homg_mesh_num_nodes(g->lv[1].mesh);
-        if (counts && homg__gmg_known_counts() &&
-            homg__gmg_refine_counts(g->lv[g->nlevels - 1].mesh, g->nlevels, known))
-            how.expect_edges = known[0]; /* level 0's: no read of its pattern's count */
     }
     st = homg__fem_create_how(mesh, &fd, &how, fem);
     g->fem_level_ms[l][0] += now_ms() - t0;

@@ -51,7 +51,6 @@ typedef struct gmg_arena {
     int enabled, active, count, nlarge;
     long cut, passed, reused; /* allocations cut from chunks, passed on to prev, large ones reused */
     size_t large_min;         /* requests of this many bytes or more are large (GMG_ARENA_LARGE) */
-    size_t first;             /* the first chunk's bytes (GMG_ARENA_FIRST; HOMG_GMG_ARENA_FIRST_MB) */
     gmg_arena_chunk chunk[GMG_ARENA_MAX_CHUNKS];
     gmg_arena_large large[GMG_ARENA_MAX_LARGE];
 } gmg_arena;
@@ -162,14 +161,6 @@ homg_status homg__gmg_refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh
 homg_status homg__gmg_refine_device(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **meshes, uint64_t **edges,
                                     int32_t *count, double *ms);
 homg_status homg__gmg_prolongation(homg_ctx *ctx, const homg_mesh *fine, const homg_mesh *coarse, homg_host_csr *p);
-/* refine_count.c: edges[l] (l = nl - 1 .. 0) = the edge count of mesh l of
- * the uniform refinement of coarse (mesh nl - 1); 0 where it cannot say (a
- * repeated node or element, a large coarsest mesh), then edges is not set. */
-int homg__gmg_refine_counts(const homg_mesh *coarse, int nl, int32_t *edges);
-/* Non-zero with HOMG_GMG_KNOWN_COUNTS=1 in the environment (off by default:
- * measured slower, refine_count.c): the set-up uses those counts (no
- * refinement or level-0 pattern reads the count it found). */
-int homg__gmg_known_counts(void);
 /* The same for fine = homg_mesh_refine(coarse), by the refinement's rule (parent
  * vertex or parent edge; no point location): _edges from the coarse mesh's
  * sorted edges (homg__mesh_refine_edges), what homg__gmg_refine does when p is

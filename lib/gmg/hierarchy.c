@@ -28,21 +28,16 @@
  * ctx's space as the next refinement's parent.  device_only, a mesh with
  * facets: its facets' children, their tags and the node markers on the
  * backend too (backend_facets), so the edges never come to the host; a facet
- * that is not a face of any element is told by one read after all levels.
- * device_only, a small coarsest mesh: every level's edge count known before
- * (refine_count.c), so no refinement waits for its unique count; the counts
- * the device found are checked by the same read. */
+ * that is not a face of any element is told by one read after all levels. */
 typedef struct backend_refine {
     homg_ctx *ctx;
     int32_t nodes, elements, edges; /* of the mesh the ctx arrays hold */
     double *coords;
-    int32_t *elems, *tags;               /* tags: device_only */
-    int32_t *facets, *ftags, *markers;   /* backend_facets: of the last refined mesh */
-    int lent;                            /* coords .. markers belong to the last refined mesh (device_only) */
-    int32_t *bad;                        /* ctx's space: per level num_facets - the first facet not a face, or 0; */
-                                         /* then (at HOMG_GMG_MAX_LEVELS + level) the edge count found where expected */
-    int32_t expect[HOMG_GMG_MAX_LEVELS]; /* per level: its parent's edge count where known, else 0 */
-    int level;                           /* the level being made */
+    int32_t *elems, *tags;             /* tags: device_only */
+    int32_t *facets, *ftags, *markers; /* backend_facets: of the last refined mesh */
+    int lent;                          /* coords .. markers belong to the last refined mesh (device_only) */
+    int32_t *bad;                      /* ctx's space: per level num_facets - the first facet not a face, or 0 */
+    int level;                         /* the level being made */
     int device_only;
     uint64_t *keys;
     int keep; /* non-zero: fill hands the keys (sorted edges) to kept */
@@ -68,11 +63,11 @@ static void backend_refine_free(backend_refine *b)
     b->lent = 0;
 }
 
-/* The per-level flags and found counts (b->bad), zeroed once. */
+/* The per-level flags (b->bad), zeroed once. */
 static homg_status level_slots(backend_refine *b)
 {
     homg_ctx *ctx = b->ctx;
-    size_t n = 2 * HOMG_GMG_MAX_LEVELS;
+    size_t n = HOMG_GMG_MAX_LEVELS;
     if (b->bad)
         return HOMG_OK;
     HOMG_TRY(homg__alloc_array(ctx, n, sizeof(int32_t), (void **)&b->bad, "refinement checks"));
@@ -89,8 +84,8 @@ static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edge
     size_t nk = (size_t)m->num_elements * nv * (nv - 1) / 2, tb = 0;
     uint64_t *alt = NULL;
     void *temp = NULL;
-    int32_t c = 0, expect = edges || !b->device_only ? 0 : b->expect[b->level];
-    homg_status st = expect > 0 ? level_slots(b) : HOMG_OK;
+    int32_t c = 0;
+    homg_status st = HOMG_OK;
     double t0 = homg__gmg_now_ms();
     if (edges)
         *edges = NULL;
@@ -119,9 +114,8 @@ static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edge
         st = homg__alloc_array(ctx, nk + 1, sizeof(uint64_t), (void **)&alt, "refinement edges");
     if (st == HOMG_OK)
         st = homg__alloc(ctx, tb, &temp, "refinement workspace");
-    if (st == HOMG_OK &&
-        k->refine_edges(&ctx->ex, m->dim, m->num_elements, b->elems, m->num_nodes, b->keys, alt, temp, tb, expect,
-                        expect > 0 ? b->bad + HOMG_GMG_MAX_LEVELS + b->level : NULL, &c) != HOMG_OK)
+    if (st == HOMG_OK && k->refine_edges(&ctx->ex, m->dim, m->num_elements, b->elems, m->num_nodes, b->keys, alt, temp,
+                                         tb, &c) != HOMG_OK)
         st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "refinement: edges");
     homg__free(ctx, alt);
     homg__free(ctx, temp);
@@ -224,19 +218,13 @@ static homg_status backend_facets(void *user, const homg_mesh *m)
 }
 
 /* One read for all levels: a facet that is not a face of any element (as
- * homg_mesh_refine says it), an edge count not the one expected. */
+ * homg_mesh_refine says it). */
 static homg_status check_facets(backend_refine *b, homg_mesh **meshes, int nl, int *level)
 {
-    int32_t bad[2 * HOMG_GMG_MAX_LEVELS];
+    int32_t bad[HOMG_GMG_MAX_LEVELS];
     if (!b->bad)
         return HOMG_OK;
     HOMG_TRY(homg__read(b->ctx, bad, b->bad, sizeof bad));
-    for (int l = nl - 2; l >= 0; l--)
-        if (b->expect[l] > 0 && bad[HOMG_GMG_MAX_LEVELS + l] != b->expect[l]) {
-            *level = l;
-            return homg__fail(b->ctx, HOMG_ERROR_BACKEND, "refinement: %d edges found, %d expected",
-                              (int)bad[HOMG_GMG_MAX_LEVELS + l], (int)b->expect[l]);
-        }
     for (int l = nl - 2; l >= 0; l--)
         if (bad[l] > 0) {
             *level = l; /* the first refinement that met one */
@@ -281,16 +269,11 @@ static homg_status refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **
                           uint64_t **dev_edges, int32_t *dev_count, double *ms)
 {
     backend_refine b;
-    int32_t known[HOMG_GMG_MAX_LEVELS];
     mesh_refine_hook hook = { &b, dev_edges != NULL, backend_edges, backend_fill, backend_facets };
     memset(&b, 0, sizeof b);
     b.ctx = ctx;
     b.keep = dev_edges != NULL;
     b.device_only = dev_edges != NULL; /* the device set-up: no host copy of the levels */
-    if (b.device_only && nl <= HOMG_GMG_MAX_LEVELS && homg__gmg_known_counts() &&
-        homg__gmg_refine_counts(coarse, nl, known))
-        for (int l = 0; l < nl - 1; l++) /* level l is refined from mesh l + 1 */
-            b.expect[l] = known[l + 1];
     memset(meshes, 0, (size_t)nl * sizeof *meshes);
     meshes[nl - 1] = coarse; /* not owned */
     for (int l = nl - 2; l >= 0; l--) {

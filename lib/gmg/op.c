@@ -62,7 +62,7 @@ static void level_ops(gmg_level *lv, gmg_op **all)
     all[4] = &lv->mt;
 }
 
-/* Every level's ops' widths in one read (one read a level before), kept in
+/* Every level's ops' widths in one launch and one read, kept in
  * g->ell_width for build_ells: once a create, at its first format choice
  * (smoother.c makes every level's M, then chooses every level's format), on
  * the ctx's stream only (with lanes, each level's ops are on its own lane:
@@ -70,75 +70,85 @@ static void level_ops(gmg_level *lv, gmg_op **all)
 static homg_status read_all_widths(homg_gmg *g)
 {
     homg_ctx *ctx = g->ctx;
-    int nl = g->nlevels, todo = 0;
+    int nl = g->nlevels, n = 0;
     int32_t *dev = NULL, host[HOMG_GMG_MAX_LEVELS * 5];
+    const csr_matrix *mats[HOMG_GMG_MAX_LEVELS * 5];
     homg_status st;
     if (g->ell_widths_read || g->lanes > 1)
         return HOMG_OK;
     g->ell_widths_read = 1;
-    HOMG_TRY(homg__alloc_array(ctx, (size_t)nl * 5, sizeof(int32_t), (void **)&dev, "GMG: ELLPACK-R widths"));
-    st = HOMG_OK;
-    for (int l = 0; l < nl && st == HOMG_OK; l++) {
-        gmg_op *all[5];
-        level_ops(&g->lv[l], all);
-        for (int k = 0; k < 5 && st == HOMG_OK; k++) {
-            if (!all[k]->csr.row_ptr || all[k]->ell.col)
-                continue;
-            if (GMG_GK(g)->csr_width(&ctx->ex, &all[k]->csr, dev + l * 5 + k) != HOMG_OK)
-                st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG: ELLPACK-R width");
-            todo = 1;
-        }
-    }
-    if (st == HOMG_OK && todo)
-        st = homg__read(ctx, host, dev, (size_t)nl * 5 * sizeof(int32_t));
-    for (int l = 0; l < nl && st == HOMG_OK && todo; l++) {
+    for (int l = 0; l < nl; l++) {
         gmg_op *all[5];
         level_ops(&g->lv[l], all);
         for (int k = 0; k < 5; k++)
-            g->ell_width[l][k] = all[k]->csr.row_ptr && !all[k]->ell.col ? host[l * 5 + k] : 0;
+            if (all[k]->csr.row_ptr && !all[k]->ell.col)
+                mats[n++] = &all[k]->csr;
+    }
+    if (n == 0)
+        return HOMG_OK;
+    HOMG_TRY(homg__alloc_array(ctx, (size_t)n, sizeof(int32_t), (void **)&dev, "GMG: ELLPACK-R widths"));
+    st = GMG_GK(g)->csr_widths(&ctx->ex, mats, n, dev) == HOMG_OK
+             ? HOMG_OK
+             : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG: ELLPACK-R widths");
+    if (st == HOMG_OK)
+        st = homg__read(ctx, host, dev, (size_t)n * sizeof(int32_t));
+    n = 0;
+    for (int l = 0; l < nl && st == HOMG_OK; l++) {
+        gmg_op *all[5];
+        level_ops(&g->lv[l], all);
+        for (int k = 0; k < 5; k++)
+            g->ell_width[l][k] = all[k]->csr.row_ptr && !all[k]->ell.col ? host[n++] : 0;
     }
     homg__free(ctx, dev);
     return st;
 }
 
-/* ELLPACK-R arrays of n ops from their CSR on the backend, all widths in one
- * read (ops already converted only take the new lanes); known[k] > 0: op k's
- * width read before (read_all_widths), no read for it. */
+/* The ELLPACK-R arrays of e (nrows and width set). */
+static homg_status ell_alloc(homg_ctx *ctx, ell_matrix *e)
+{
+    size_t cells = (size_t)e->width * e->nrows + 1;
+    HOMG_TRY(homg__alloc_array(ctx, cells, sizeof(int32_t), (void **)&e->col, "ELLPACK-R columns"));
+    HOMG_TRY(homg__alloc_array(ctx, cells, sizeof(double), (void **)&e->val, "ELLPACK-R values"));
+    return homg__alloc_array(ctx, (size_t)e->nrows + 1, sizeof(int32_t), (void **)&e->rl, "ELLPACK-R row lengths");
+}
+
+/* ELLPACK-R arrays of n ops from their CSR on the backend, the unknown widths
+ * in one launch and one read, a launch an op for the conversions (ops already
+ * converted only take the new lanes); known[k] > 0: op k's width read before
+ * (read_all_widths), no read for it.  (The conversions of a level in one
+ * launch, s12-gmg17's ell_from_csrs, took 533 us of GPU time for level 0 of
+ * the 65^3 cube on the H100 against 262 for the five launches: left out.) */
 static homg_status build_ells(homg_gmg *g, gmg_op *const *ops, int n, int lanes, const int32_t *known)
 {
     homg_ctx *ctx = g->ctx;
     int32_t w[GMG_COUNT_FALLBACK - GMG_COUNT_WIDTH];
+    const csr_matrix *mats[GMG_COUNT_FALLBACK - GMG_COUNT_WIDTH];
     int todo = 0;
     for (int k = 0; k < n; k++) {
         w[k] = known ? known[k] : 0;
-        if (ops[k]->ell.col || w[k] > 0)
-            continue;
-        HOMG_TRY_BACKEND(ctx, GMG_GK(g)->csr_width(&ctx->ex, &ops[k]->csr, g->count + GMG_COUNT_WIDTH + k),
-                         "GMG: ELLPACK-R width");
-        todo = 1;
+        if (!ops[k]->ell.col && !(w[k] > 0))
+            mats[todo++] = &ops[k]->csr;
     }
     if (todo) { /* the widths not known */
         int32_t r[GMG_COUNT_FALLBACK - GMG_COUNT_WIDTH];
-        HOMG_TRY(homg__read(ctx, r, g->count + GMG_COUNT_WIDTH, (size_t)n * sizeof(int32_t)));
+        HOMG_TRY_BACKEND(ctx, GMG_GK(g)->csr_widths(&ctx->ex, mats, todo, g->count + GMG_COUNT_WIDTH),
+                         "GMG: ELLPACK-R width");
+        HOMG_TRY(homg__read(ctx, r, g->count + GMG_COUNT_WIDTH, (size_t)todo * sizeof(int32_t)));
+        todo = 0;
         for (int k = 0; k < n; k++)
-            if (!(w[k] > 0))
-                w[k] = r[k];
+            if (!ops[k]->ell.col && !(w[k] > 0))
+                w[k] = r[todo++];
     }
     for (int k = 0; k < n; k++) {
         ell_matrix *e = &ops[k]->ell;
-        int32_t rows = ops[k]->csr.nrows;
         homg_status st;
         e->lanes = lanes;
         if (e->col)
             continue;
-        e->nrows = rows;
+        e->nrows = ops[k]->csr.nrows;
         e->ncols = ops[k]->csr.ncols;
         e->width = w[k];
-        st = homg__alloc_array(ctx, (size_t)w[k] * rows + 1, sizeof(int32_t), (void **)&e->col, "ELLPACK-R columns");
-        if (st == HOMG_OK)
-            st = homg__alloc_array(ctx, (size_t)w[k] * rows + 1, sizeof(double), (void **)&e->val, "ELLPACK-R values");
-        if (st == HOMG_OK)
-            st = homg__alloc_array(ctx, (size_t)rows + 1, sizeof(int32_t), (void **)&e->rl, "ELLPACK-R row lengths");
+        st = ell_alloc(ctx, e);
         if (st == HOMG_OK && GMG_GK(g)->ell_from_csr(&ctx->ex, &ops[k]->csr, e) != HOMG_OK)
             st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG: ELLPACK-R conversion");
         if (st != HOMG_OK) {
