@@ -20,6 +20,7 @@
 #include "cubeblock.h"
 #include "cubecase.h"
 #include "gridcase.h"
+#include "grid/cube_exact.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "grid/gen_kernels.h"
@@ -389,12 +390,92 @@ static void block_solves_match(void **state)
     }
 }
 
+/* The exact solve of a small cube level (kernels/grid/cube_exact.h, CPU): on every case level
+ * of tests/util/cubecase.c of at most CUBE_EXACT_N cells a side that cube_exact_of takes, and on
+ * their coarse levels, x = A^-1 b for random b to float rounding (the residual b - A x from the
+ * definition, cube residual, below 2e-5 of b); the all-Neumann level with lambda 0 refused. */
+static void exact_solves_levels(void **state)
+{
+    int taken = 0, refused = 0;
+    double worst = 0.0;
+    homg_rng rng = homg_rng_seed(77);
+    (void)state;
+    for (int t = 0; t < cube_case_count(); t++) {
+        gen_level L[2];
+        cube_case_level(t, &L[0], &L[1]);
+        for (int q = 0; q < 2; q++) {
+            cube_level K;
+            cube_exact E;
+            const size_t n = (size_t)L[q].nx * L[q].ny * L[q].nz;
+            if (!cube_from_gen(&L[q], &K) || L[q].nx > CUBE_EXACT_N || L[q].ny > CUBE_EXACT_N || L[q].nz > CUBE_EXACT_N)
+                continue;
+            if (!cube_exact_of(&K, &E)) {
+                refused++;
+                continue;
+            }
+            float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
+            float *r = (float *)malloc(n * sizeof(float));
+            double rr = 0.0, bb = 0.0;
+            assert_int_equal(homg_cpu_cubeexact_solve(&cpu->ex, &E, x, b), HOMG_OK);
+            assert_int_equal(homg_cpu_cube_residual(&cpu->ex, &K, x, b, r, &rr), HOMG_OK);
+            for (size_t k = 0; k < n; k++)
+                bb += (double)b[k] * b[k];
+            worst = sqrt(rr / bb) > worst ? sqrt(rr / bb) : worst;
+            if (sqrt(rr / bb) > 2e-5)
+                printf("  case %d level %d (%d x %d x %d): residual %.2e\n", t, q, K.nx, K.ny, K.nz, sqrt(rr / bb));
+            assert_true(sqrt(rr / bb) <= 2e-5);
+            taken++;
+            free(b), free(x), free(r);
+        }
+    }
+    { /* every side Neumann, lambda 0: singular */
+        cube_level K = { 8, 8, 8, { 1, 1, 1 }, 0, 1, { 1, 1, 1 }, { 2, 2, 2 }, { 1, 1, 1 } };
+        cube_exact E;
+        assert_int_equal(cube_exact_of(&K, &E), 0);
+        K.lam = 0.1f;
+        assert_int_equal(cube_exact_of(&K, &E), 1);
+    }
+    printf("  %d levels solved exactly (worst residual %.2e), %d refused as singular\n", taken, worst, refused);
+    assert_true(taken >= 4);
+}
+
+/* CPU solves with the exact solve from the first level of <= 16^3 (HOMG_CUBE_EXACT=1) against the
+ * default: converged to 1e-5 in no more cycles, fewer launches, the same solution to the
+ * tolerance; plain cycles and CG, Dirichlet and two Neumann sides with lambda. */
+static void exact_solves_match(void **state)
+{
+    static const int dims[][3] = { { 64, 32, 32 }, { 32, 64, 32 } };
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 61 + t);
+        const size_t n = grid_case_cells(c);
+        static const char *const val[2] = { NULL, "1" };
+        homg_ctx *const on[2] = { cpu, cpu };
+        double *u[2];
+        homg_solve_info info[2];
+        if (t % 2) {
+            c->d.bc[0] = c->d.bc[4] = HOMG_BC_NEUMANN;
+            c->lambda = 0.1;
+        }
+        assert_int_equal(cube_env_solves(c, t >= 2, 2, on, "HOMG_CUBE_EXACT", val, u, info), HOMG_OK);
+        printf("  %d x %d x %d%s: default %d cycles %ld launches, exact %d cycles %ld launches, diff %.2e\n", c->d.nx,
+               c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
+               info[1].launches, homg_rel_diff(u[1], u[0], n));
+        assert_true(info[0].converged && info[1].converged && info[1].cycles <= info[0].cycles);
+        assert_true(info[1].launches < info[0].launches);
+        assert_true(homg_rel_diff(u[1], u[0], n) < 1e-4);
+        free(u[0]), free(u[1]);
+        grid_case_free(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kernels_match_gen),  cmocka_unit_test(levels_taken),
-        cmocka_unit_test(solves_match_gen),   cmocka_unit_test(block_twin_matches_steps),
-        cmocka_unit_test(block_solves_match), cmocka_unit_test(schedules_plan),
+        cmocka_unit_test(kernels_match_gen),   cmocka_unit_test(levels_taken),
+        cmocka_unit_test(solves_match_gen),    cmocka_unit_test(block_twin_matches_steps),
+        cmocka_unit_test(block_solves_match),  cmocka_unit_test(schedules_plan),
+        cmocka_unit_test(exact_solves_levels), cmocka_unit_test(exact_solves_match),
     };
     return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

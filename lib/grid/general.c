@@ -47,6 +47,7 @@
  * the end. */
 #include "grid_internal.h"
 #include "grid/cube_coarse.h"
+#include "grid/cube_exact.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "grid/cube_split.h"
@@ -104,6 +105,8 @@ struct grid_general {
     unsigned char plan[2][HOMG_GEN_MAX_LEVELS][2];
     int blk;             /* first level of block_vcycle (0: none) */
     int cblk;            /* first level of the cube block (cube_block_cycle; 0: none) */
+    int xl;              /* level solved exactly (exact_cycle, plan_exact; 0: none) */
+    cube_exact xe;       /* its operator's eigen-decomposition (cube_exact.h) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q; /* finest work vectors */
     void *sig;           /* own copy of sigma_cell */
@@ -513,6 +516,30 @@ static void schedule_env(grid_general *G)
     G->planned = parse_plan(getenv("HOMG_CUBE_SCHED") ? getenv("HOMG_CUBE_SCHED") : HOMG_CUBE_SCHED_DEFAULT, G->plan);
 }
 
+/* The level a plain or preconditioning V-cycle solves exactly instead of cycling on (exact_cycle,
+ * kernels/grid/cube_exact.h): the first from level 2 down of at most CUBE_EXACT_N cells a side,
+ * when it has levels below it, is a uniform cube level in float32 with no two-pass level at or
+ * below it and is not (nearly) singular.  HOMG_CUBE_EXACT=0 / 1 (environment; the benchmark times
+ * against it, the library documents no such variable) off / on, default HOMG_CUBE_EXACT_DEFAULT. */
+#define HOMG_CUBE_EXACT_DEFAULT 0
+static void plan_exact(homg_grid *g)
+{
+    grid_general *G = g->gen;
+    const char *env = getenv("HOMG_CUBE_EXACT");
+    cube_level K;
+    G->xl = 0;
+    if (!(env ? atoi(env) != 0 : HOMG_CUBE_EXACT_DEFAULT) || !G->cube || g->desc.precision != HOMG_FLOAT32)
+        return;
+    for (int l = 2; l + 1 < G->nlev; l++) {
+        const gen_level *L = &G->lv[l];
+        if (L->nx > CUBE_EXACT_N || L->ny > CUBE_EXACT_N || L->nz > CUBE_EXACT_N)
+            continue;
+        if ((G->kmask >> l) == 0 && cube_from_gen(L, &K) && cube_exact_of(&K, &G->xe))
+            G->xl = l;
+        return;
+    }
+}
+
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
 {
     grid_general *G = g->gen;
@@ -551,6 +578,7 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
     if (G->cm)
         GQ(g, G->k->coarse_matrix(ex, g->desc.precision, &G->lv[G->nlev - 1], coarse_sweeps(), G->cm),
            "the coarsest level's matrix");
+    plan_exact(g);
     return HOMG_OK;
 }
 
@@ -965,6 +993,18 @@ static homg_status cube_block_cycle(gen_cycle *c, int l, const cube_block *B)
     return HOMG_OK;
 }
 
+/* x_l = A_l^-1 b_l in one launch (plan_exact's level, cube_exact.h), in place of the V-cycle
+ * from level l down; accounted as one launch reading b_l and writing x_l. */
+static homg_status exact_cycle(gen_cycle *c, int l)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    GQ(g, HOMG_KERNELS(&g->ctx->ex, cubeexact)->solve(&g->ctx->ex, &G->xe, (float *)c->xs[l], (const float *)c->bs[l]),
+       "exact coarse solve");
+    homg__account(g, 1, 6.0 * share(G, l), 2.0 * cells(&G->lv[l]));
+    return HOMG_OK;
+}
+
 /* x_l improves A_l x_l = b_l from x_l = 0 (zero; else from x_l) by one V- or F-cycle. */
 static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
 {
@@ -977,6 +1017,8 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     int done = from_zero; /* half-sweeps done by the launch from zero */
     cube_block B;
     float *su, *sf;
+    if (G->xl > 0 && l == G->xl && zero && !fcycle)
+        return exact_cycle(c, l);
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (G->cblk > 0 && l == G->cblk && zero && !fcycle && cube_block_of(c, l, &B))

@@ -95,8 +95,8 @@ void cube_block_case_free(cube_block *B)
     memset(B, 0, sizeof *B);
 }
 
-homg_status cube_block_solves(grid_case *c, int cg, homg_ctx *const ctx[3], const char *const cells[3], double *u[3],
-                              homg_solve_info info[3])
+homg_status cube_env_solves(grid_case *c, int cg, int runs, homg_ctx *const ctx[], const char *var,
+                            const char *const val[], double *u[], homg_solve_info info[])
 {
     homg_solve_desc sd;
     homg_status st = HOMG_OK;
@@ -106,14 +106,20 @@ homg_status cube_block_solves(grid_case *c, int cg, homg_ctx *const ctx[3], cons
         setenv("HOMG_CUBE_PLAIN", "0", 1);
     memset(&sd, 0, sizeof sd);
     sd.tol = 1e-5;
-    for (int r = 0; r < 3; r++) {
+    for (int r = 0; r < runs; r++) {
         u[r] = (double *)malloc(grid_case_cells(c) * sizeof(double));
-        if (cells[r])
-            setenv("HOMG_CUBE_BLOCK_CELLS", cells[r], 1);
+        if (val[r])
+            setenv(var, val[r], 1);
         const homg_status s = grid_case_solve(ctx[r], c, &sd, u[r], &info[r], NULL, NULL);
         st = st == HOMG_OK ? s : st;
-        unsetenv("HOMG_CUBE_BLOCK_CELLS");
+        unsetenv(var);
     }
     unsetenv("HOMG_CUBE_PLAIN");
     return st;
+}
+
+homg_status cube_block_solves(grid_case *c, int cg, homg_ctx *const ctx[3], const char *const cells[3], double *u[3],
+                              homg_solve_info info[3])
+{
+    return cube_env_solves(c, cg, 3, ctx, "HOMG_CUBE_BLOCK_CELLS", cells, u, info);
 }
