@@ -72,8 +72,9 @@ int cube_exact_of(const cube_level *K, cube_exact *E)
             wmin = w[q] < wmin ? w[q] : wmin;
             wmax = w[q] > wmax ? w[q] : wmax;
         }
-        for (int i = 0; i < m * m; i++)
-            E->s[a][i] = (float)V[i];
+        for (int i = 0; i < m; i++)
+            for (int q = 0; q < m; q++)
+                E->s[a][i * CUBE_EXACT_N + q] = (float)V[i * m + q];
         E->n[a] = m;
         lo += wmin;
         hi += wmax;
@@ -82,18 +83,27 @@ int cube_exact_of(const cube_level *K, cube_exact *E)
     return hi > 0 && lo > 1e-5 * hi; /* SPD and not nearly singular */
 }
 
+/* One transform along axis a, every line (cube_exact_line). */
+static void axis(const cube_exact *E, const float *mat, int a, const float *in, float *out, const float *ev)
+{
+    for (unsigned line = 0; line < cube_exact_lines(E, a); line++)
+        cube_exact_line(E, mat, a, in, out, ev, line);
+}
+
 homg_status homg_cpu_cubeexact_solve(kernel_exec *ex, const cube_exact *E, float *x, const float *b)
 {
-    float w[2][CUBE_EXACT_CELLS];
-    const size_t cells = (size_t)E->n[0] * E->n[1] * E->n[2];
-    if (cells < 1 || E->n[0] > CUBE_EXACT_N || E->n[1] > CUBE_EXACT_N || E->n[2] > CUBE_EXACT_N)
+    float w[2][CUBE_EXACT_CELLS], t[3][CUBE_EXACT_N * CUBE_EXACT_N];
+    if (E->n[0] < 1 || E->n[1] < 1 || E->n[2] < 1 || E->n[0] > CUBE_EXACT_N || E->n[1] > CUBE_EXACT_N ||
+        E->n[2] > CUBE_EXACT_N)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "exact solve: %d x %d x %d", E->n[0], E->n[1], E->n[2]);
-    cube_exact_axis(E, E->s[0], 0, 1, b, w[0], 0, 0, 1);
-    cube_exact_axis(E, E->s[1], 1, 1, w[0], w[1], 0, 0, 1);
-    cube_exact_axis(E, E->s[2], 2, 1, w[1], w[0], 1, 0, 1);
-    cube_exact_axis(E, E->s[2], 2, 0, w[0], w[1], 0, 0, 1);
-    cube_exact_axis(E, E->s[1], 1, 0, w[1], w[0], 0, 0, 1);
-    cube_exact_axis(E, E->s[0], 0, 0, w[0], x, 0, 0, 1);
+    for (int a = 0; a < 3; a++)
+        cube_exact_transpose(E, a, t[a], 0, 1);
+    axis(E, t[0], 0, b, w[0], NULL);
+    axis(E, t[1], 1, w[0], w[1], NULL);
+    axis(E, t[2], 2, w[1], w[0], &E->ev[0][0]);
+    axis(E, E->s[2], 2, w[0], w[1], NULL);
+    axis(E, E->s[1], 1, w[1], w[0], NULL);
+    axis(E, E->s[0], 0, w[0], x, NULL);
     return HOMG_OK;
 }
 

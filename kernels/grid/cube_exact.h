@@ -18,14 +18,14 @@
 extern "C" {
 #endif
 
-#define CUBE_EXACT_N 16                                   /* most cells along an axis */
+#define CUBE_EXACT_N     16 /* most cells along an axis */
 #define CUBE_EXACT_CELLS (CUBE_EXACT_N * CUBE_EXACT_N * CUBE_EXACT_N)
 
 typedef struct cube_exact {
-    int n[3];                                  /* cells along x, y, z */
-    float lam;                                 /* the level's lambda */
-    float s[3][CUBE_EXACT_N * CUBE_EXACT_N];   /* S_a[i][m] at i * n[a] + m: cell i of mode m */
-    float ev[3][CUBE_EXACT_N];                 /* T_a's eigenvalue of mode m */
+    int n[3];                                /* cells along x, y, z */
+    float lam;                               /* the level's lambda */
+    float s[3][CUBE_EXACT_N * CUBE_EXACT_N]; /* S_a[i][m] at i * CUBE_EXACT_N + m: cell i of mode m (0 beyond n[a]) */
+    float ev[3][CUBE_EXACT_N];               /* T_a's eigenvalue of mode m */
 } cube_exact;
 
 /* E for level K (host): 0 where K has an axis of more than CUBE_EXACT_N cells or A is
