@@ -9,7 +9,7 @@
 # synccheck on `test_cube_gpu exact` (shared memory), test_grid_ref on CUDA; benchmarks:
 # bench_grid --general (cases 0,1,2) main's binary / this branch, the candidates, repeats.
 # Started as: tar xJf .carry-cube13/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH;
-#   OUT=$OUT bash .carry-cube13/cube13_device.sh   (main's bench_grid in .carry-cube13/bench_grid)
+#   OUT=$OUT bash .carry-cube13/cube13_device.sh   (main's bench_grid in .carry-cube13/bench_grid.xz)
 # Log: $OUT/cube13.log.
 set -u
 C=${C:-.carry-cube13}
@@ -17,7 +17,8 @@ C=${C:-.carry-cube13}
 export LD_LIBRARY_PATH=$PWD/.devlibs:${LD_LIBRARY_PATH:-}
 NAME=cube13 DEFAULT_BUDGET=${BUDGET:-128}
 . bench/device_timed.sh # run from the repository root
-M=$C
+M=.mainbin # main's bench_grid, packed (the carry holds 64 MiB with main's tree)
+mkdir -p $M && xz -dc $C/bench_grid.xz > $M/bench_grid && chmod +x $M/bench_grid
 G="--general --methods vcycle,fft --reps 9 --cases 0,1,2"
 V="--general --methods vcycle --reps 9 --cases 0,1,2"
 X="env HOMG_CUBE_EXACT=1"

@@ -33,7 +33,12 @@
  * 1, V(2,2) below -- the coarse correction, not the finest smoother, limits the cycle (CPU
  * tools/dev/cube_schedules.c, bench/results/cpu_cube_schedules.md; H100 2026-11-27, 3 cycles
  * either way, error 6.5e-5 / 6.9e-5 / 5.7e-5: 0.329 -> 0.321, 1.728 -> 1.454, 11.76 -> 9.91 ms at
- * 128^3 / 256^3 / 512^3, bench/results/h100_cube.md "Session 11 cube10").
+ * 128^3 / 256^3 / 512^3, bench/results/h100_cube.md "Session 11 cube10").  A uniform box's first
+ * level of at most 16^3 from level 2 down is solved exactly in one launch instead of cycled on
+ * (plan_exact, exact_cycle, kernels/grid/cube_exact.h), and then the plan is
+ * HOMG_CUBE_SCHED_EXACT "12,22" (V(2,2) on level 1: the exact coarse correction makes up for it;
+ * H100 2026-11-27, 3 cycles either way, error 6.5e-5 / 6.2e-5 / 5.2e-5: 0.301 -> 0.267, 1.418 ->
+ * 1.365, 9.57 -> 9.25 ms at 128^3 / 256^3 / 512^3, bench/results/h100_cube.md "Session 12 cube13").
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
@@ -69,6 +74,7 @@
 
 /* plain V-cycles' sweeps (schedule_env, cycle_sweeps) */
 #define HOMG_CUBE_SCHED_DEFAULT "12,32,22"
+#define HOMG_CUBE_SCHED_EXACT   "12,22" /* the default where a level is solved exactly (plan_exact) */
 
 /* One lane's work arrays: the right-hand sides of a solve run HOMG_EXEC_LANES at a
  * time side by side on CUDA (kernels.h: memory fork/lane/join), each lane with
@@ -520,8 +526,10 @@ static void schedule_env(grid_general *G)
  * kernels/grid/cube_exact.h): the first from level 2 down of at most CUBE_EXACT_N cells a side,
  * when it has levels below it, is a uniform cube level in float32 with no two-pass level at or
  * below it and is not (nearly) singular.  HOMG_CUBE_EXACT=0 / 1 (environment; the benchmark times
- * against it, the library documents no such variable) off / on, default HOMG_CUBE_EXACT_DEFAULT. */
-#define HOMG_CUBE_EXACT_DEFAULT 0
+ * against it, the library documents no such variable) off / on, default HOMG_CUBE_EXACT_DEFAULT (on:
+ * H100 2026-11-27, bench/results/h100_cube.md "Session 12 cube13").  With it, and no HOMG_CUBE_SCHED,
+ * the plain V-cycles' plan is HOMG_CUBE_SCHED_EXACT. */
+#define HOMG_CUBE_EXACT_DEFAULT 1
 static void plan_exact(homg_grid *g)
 {
     grid_general *G = g->gen;
@@ -536,8 +544,10 @@ static void plan_exact(homg_grid *g)
             continue;
         if ((G->kmask >> l) == 0 && cube_from_gen(L, &K) && cube_exact_of(&K, &G->xe))
             G->xl = l;
-        return;
+        break;
     }
+    if (G->xl > 0 && !getenv("HOMG_CUBE_SCHED"))
+        G->planned = parse_plan(HOMG_CUBE_SCHED_EXACT, G->plan);
 }
 
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)

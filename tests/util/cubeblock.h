@@ -32,7 +32,7 @@ homg_status cube_env_solves(grid_case *c, int cg, int runs, homg_ctx *const ctx[
                             const char *const val[], double *u[], homg_solve_info info[]);
 /* Three solves of c with float32 V-cycles to a residual of 1e-5 (cg: CG around them,
  * HOMG_CUBE_PLAIN=0), solve r on ctx[r] with HOMG_CUBE_BLOCK_CELLS=cells[r] (NULL: the
- * default); u[r] (malloc'd, the caller frees) and info[r] filled.  Returns the first
+ * default) and HOMG_CUBE_EXACT=0; u[r] (malloc'd, the caller frees) and info[r] filled.  Returns the first
  * status that is not HOMG_OK. */
 homg_status cube_block_solves(grid_case *c, int cg, homg_ctx *const ctx[3], const char *const cells[3], double *u[3],
                               homg_solve_info info[3]);
