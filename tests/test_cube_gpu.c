@@ -289,16 +289,13 @@ static void exact_matches_cpu(void **state)
     homg_rng rng = homg_rng_seed(88);
     (void)state;
     bad = 0;
-    for (int t = 0; t < cube_case_count(); t++) {
-        gen_level L[2];
-        cube_case_level(t, &L[0], &L[1]);
+    for (int t = 0; t < cube_case_count(); t++)
         for (int q = 0; q < 2; q++) {
             cube_level K;
             cube_exact E;
-            const size_t n = (size_t)L[q].nx * L[q].ny * L[q].nz;
-            if (!cube_from_gen(&L[q], &K) || L[q].nx > CUBE_EXACT_N || L[q].ny > CUBE_EXACT_N ||
-                L[q].nz > CUBE_EXACT_N || !cube_exact_of(&K, &E))
+            if (cube_case_exact(t, q, &K, &E) <= 0)
                 continue;
+            const size_t n = (size_t)K.nx * K.ny * K.nz;
             float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
             float *db = up(b, n), *dx = up(b, n);
             assert_int_equal(homg_cuda_cubeexact_solve(&gpu->ex, &E, dx, db), HOMG_OK);
@@ -311,7 +308,6 @@ static void exact_matches_cpu(void **state)
             homg_free(gpu, db), homg_free(gpu, dx);
             free(b), free(x);
         }
-    }
     assert_true(taken >= 4);
     assert_int_equal(bad, 0);
 }

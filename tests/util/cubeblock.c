@@ -95,6 +95,15 @@ void cube_block_case_free(cube_block *B)
     memset(B, 0, sizeof *B);
 }
 
+int cube_case_exact(int t, int q, cube_level *K, cube_exact *E)
+{
+    gen_level L[2];
+    cube_case_level(t, &L[0], &L[1]);
+    if (!cube_from_gen(&L[q], K) || K->nx > CUBE_EXACT_N || K->ny > CUBE_EXACT_N || K->nz > CUBE_EXACT_N)
+        return 0;
+    return cube_exact_of(K, E) ? 1 : -1;
+}
+
 homg_status cube_env_solves(grid_case *c, int cg, int runs, homg_ctx *const ctx[], const char *var,
                             const char *const val[], double *u[], homg_solve_info info[])
 {

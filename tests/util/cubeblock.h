@@ -5,6 +5,7 @@
 #define HOMG_CUBEBLOCK_H
 
 #include "grid/cube_coarse.h"
+#include "grid/cube_exact.h"
 #include "gridcase.h"
 #include "testutil.h"
 
@@ -14,6 +15,10 @@
  * overwrites).  Returns 0 when the chain is not a cube block's. */
 int cube_block_case(kernel_exec *ex, int t, int nx, int ny, int nz, int levels, float omega, int first, int pre,
                     int post, uint64_t seed, cube_block *B);
+/* Level q of cube case t (0: the case's level, 1: its coarse level; cubecase.h) as a cube level K
+ * of at most CUBE_EXACT_N cells a side and its exact solve E (cube_exact.h): 1; 0 where it is no
+ * such level; -1 where cube_exact_of refuses it. */
+int cube_case_exact(int t, int q, cube_level *K, cube_exact *E);
 /* The tests' tables: sides, sizes (2 to 4 levels, 16^3 and a 32 x 32 x 16 top), omega 1
  * and 1.1, either first colour, pre / post 1 to 3 (index 0 .. cube_block_count() - 1). */
 int cube_block_count(void);
