@@ -20,6 +20,7 @@
 #include "cubeblock.h"
 #include "cubecase.h"
 #include "gridcase.h"
+#include "grid/cube_exact.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "grid/gen_kernels.h"
@@ -308,7 +309,8 @@ static void block_twin_matches_steps(void **state)
  * bit; the default equals its own string written out, differs from "0" and converges in no more
  * cycles; "11" takes 4 launches fewer a cycle on each level run step by step (pre, restriction
  * and prolongation, half-sweep instead of pre, 2 half-sweeps, restriction, prolongation, 3
- * half-sweeps; 32^3: 32^3 and 16^3, the block from 8^3 one launch either way). */
+ * half-sweeps; 32^3: 32^3 and 16^3, the block from 8^3 one launch either way).  Without the
+ * exact solve (HOMG_CUBE_EXACT=0; exact_solves_match checks the default plan with it). */
 static void schedules_plan(void **state)
 {
     static const char *const plan[] = { "0", "22", "22;22", "2x", "22,", "", "22;", "22;1", NULL, "12,32,22", "11" };
@@ -321,6 +323,7 @@ static void schedules_plan(void **state)
     (void)state;
     c->d.method = HOMG_METHOD_VCYCLE;
     c->d.precision = HOMG_FLOAT32;
+    setenv("HOMG_CUBE_EXACT", "0", 1); /* the plans on every level, the block from 8^3 */
     for (int k = 0; k < PLANS; k++) {
         u[k] = (double *)malloc(n * sizeof(double));
         if (plan[k])
@@ -350,6 +353,7 @@ static void schedules_plan(void **state)
     assert_true(homg_rel_diff(u[DEFAULT], u[0], n) > 0.0);
     assert_true(tol[1].converged && res[1] < 3e-5 && tol[1].cycles <= tol[0].cycles);
     assert_int_equal(quiet[0].launches - quiet[ELEVEN].launches, 4 * 3 * 2);
+    unsetenv("HOMG_CUBE_EXACT");
     for (int k = 0; k < PLANS; k++)
         free(u[k]);
     free(w);
@@ -389,12 +393,116 @@ static void block_solves_match(void **state)
     }
 }
 
+/* The exact solve of a small cube level (kernels/grid/cube_exact.h, CPU): on every case level
+ * of tests/util/cubecase.c of at most CUBE_EXACT_N cells a side that cube_exact_of takes, and on
+ * their coarse levels, x = A^-1 b for random b to float rounding (the residual b - A x from the
+ * definition, cube residual, below 2e-5 of b); the all-Neumann level with lambda 0 refused. */
+static void exact_solves_levels(void **state)
+{
+    int taken = 0, refused = 0;
+    double worst = 0.0;
+    homg_rng rng = homg_rng_seed(77);
+    (void)state;
+    for (int t = 0; t < cube_case_count(); t++)
+        for (int q = 0; q < 2; q++) {
+            cube_level K;
+            cube_exact E;
+            const int took = cube_case_exact(t, q, &K, &E);
+            refused += took < 0;
+            if (took <= 0)
+                continue;
+            const size_t n = (size_t)K.nx * K.ny * K.nz;
+            float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
+            float *r = (float *)malloc(n * sizeof(float));
+            double rr = 0.0, bb = 0.0;
+            assert_int_equal(homg_cpu_cubeexact_solve(&cpu->ex, &E, x, b), HOMG_OK);
+            assert_int_equal(homg_cpu_cube_residual(&cpu->ex, &K, x, b, r, &rr), HOMG_OK);
+            for (size_t k = 0; k < n; k++)
+                bb += (double)b[k] * b[k];
+            worst = sqrt(rr / bb) > worst ? sqrt(rr / bb) : worst;
+            if (sqrt(rr / bb) > 2e-5)
+                printf("  case %d level %d (%d x %d x %d): residual %.2e\n", t, q, K.nx, K.ny, K.nz, sqrt(rr / bb));
+            assert_true(sqrt(rr / bb) <= 2e-5);
+            taken++;
+            free(b), free(x), free(r);
+        }
+    { /* every side Neumann, lambda 0: singular */
+        cube_level K = { 8, 8, 8, { 1, 1, 1 }, 0, 1, { 1, 1, 1 }, { 2, 2, 2 }, { 1, 1, 1 } };
+        cube_exact E;
+        assert_int_equal(cube_exact_of(&K, &E), 0);
+        K.lam = 0.1f;
+        assert_int_equal(cube_exact_of(&K, &E), 1);
+    }
+    printf("  %d levels solved exactly (worst residual %.2e), %d refused as singular\n", taken, worst, refused);
+    assert_true(taken >= 4);
+}
+
+/* CPU solves with the exact solve from the first level of <= 16^3 (HOMG_CUBE_EXACT=1) against
+ * those without (HOMG_CUBE_EXACT=0): converged to 1e-5 in no more cycles, fewer launches, the same
+ * solution to the tolerance; plain cycles and CG, Dirichlet and two Neumann sides with lambda.  The
+ * default equals the exact solve with HOMG_CUBE_SCHED=12,22 bit for bit (2 launches a cycle fewer
+ * than with 12,32,22). */
+static void exact_solves_match(void **state)
+{
+    static const int dims[][3] = { { 64, 32, 32 }, { 32, 64, 32 } };
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 61 + t);
+        const size_t n = grid_case_cells(c);
+        static const char *const val[2] = { "0", "1" };
+        homg_ctx *const on[2] = { cpu, cpu };
+        double *u[2];
+        homg_solve_info info[2];
+        if (t % 2) {
+            c->d.bc[0] = c->d.bc[4] = HOMG_BC_NEUMANN;
+            c->lambda = 0.1;
+        }
+        assert_int_equal(cube_env_solves(c, t >= 2, 2, on, "HOMG_CUBE_EXACT", val, u, info), HOMG_OK);
+        printf("  %d x %d x %d%s: without %d cycles %ld launches, exact %d cycles %ld launches, diff %.2e\n", c->d.nx,
+               c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
+               info[1].launches, homg_rel_diff(u[1], u[0], n));
+        assert_true(info[0].converged && info[1].converged && info[1].cycles <= info[0].cycles);
+        assert_true(info[1].launches < info[0].launches);
+        assert_true(homg_rel_diff(u[1], u[0], n) < 1e-4);
+        free(u[0]), free(u[1]);
+        grid_case_free(c);
+    }
+    { /* the default: the exact solve and HOMG_CUBE_SCHED_EXACT ("12,22") bit for bit, 3 quiet cycles */
+        static const char *const env[3][2] = { { NULL, NULL }, { "1", "12,22" }, { "1", "12,32,22" } };
+        grid_case *c = grid_case_new(64, 32, 32, 1, 65);
+        const size_t n = grid_case_cells(c);
+        double *u[3];
+        homg_solve_info info[3];
+        homg_solve_desc sd;
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        for (int k = 0; k < 3; k++) {
+            u[k] = (double *)malloc(n * sizeof(double));
+            if (env[k][0])
+                setenv("HOMG_CUBE_EXACT", env[k][0], 1), setenv("HOMG_CUBE_SCHED", env[k][1], 1);
+            memset(&sd, 0, sizeof sd);
+            sd.max_cycles = 3;
+            sd.no_history = 1;
+            assert_int_equal(grid_case_solve(cpu, c, &sd, u[k], &info[k], NULL, NULL), HOMG_OK);
+            unsetenv("HOMG_CUBE_EXACT"), unsetenv("HOMG_CUBE_SCHED");
+        }
+        printf("  64 x 32 x 32, 3 cycles: default %ld launches, exact + 12,22 %ld, exact + 12,32,22 %ld\n",
+               info[0].launches, info[1].launches, info[2].launches);
+        assert_memory_equal(u[1], u[0], n * sizeof(double));
+        assert_true(homg_rel_diff(u[2], u[0], n) > 0.0 && info[2].launches == info[0].launches + 2 * 3);
+        for (int k = 0; k < 3; k++)
+            free(u[k]);
+        grid_case_free(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kernels_match_gen),  cmocka_unit_test(levels_taken),
-        cmocka_unit_test(solves_match_gen),   cmocka_unit_test(block_twin_matches_steps),
-        cmocka_unit_test(block_solves_match), cmocka_unit_test(schedules_plan),
+        cmocka_unit_test(kernels_match_gen),   cmocka_unit_test(levels_taken),
+        cmocka_unit_test(solves_match_gen),    cmocka_unit_test(block_twin_matches_steps),
+        cmocka_unit_test(block_solves_match),  cmocka_unit_test(schedules_plan),
+        cmocka_unit_test(exact_solves_levels), cmocka_unit_test(exact_solves_match),
     };
     return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

@@ -5,7 +5,8 @@
  * with a short last chunk; then GPU solves of power-of-two boxes with and without
  * the cube kernels (HOMG_GEN_CUBE=0) against the CPU's.  Argument "small": the
  * kernels on the cubecase levels only (compute-sanitizer); "block": the one-block coarse cycle
- * (cube_coarse.cu) against its CPU twin and the launches alone.  Skips (exit 77) without a CUDA device. */
+ * (cube_coarse.cu) against its CPU twin and the launches alone; "exact": the exact solve of a
+ * small level (cube_exact.cu) against its CPU twin.  Skips (exit 77) without a CUDA device. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,7 @@
 #include "cubecase.h"
 #include "gridcase.h"
 #include "groups.h"
+#include "grid/cube_exact.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "testutil.h"
@@ -278,13 +280,75 @@ static void block_solves(void **state)
     }
 }
 
+/* The exact solve of a small cube level (cube_exact.cu) against its CPU twin on every case
+ * level of tests/util/cubecase.c (and its coarse level) of at most CUBE_EXACT_N cells a side
+ * that cube_exact_of takes, random b: the same floats (fmaf and the division in the same order). */
+static void exact_matches_cpu(void **state)
+{
+    int taken = 0;
+    homg_rng rng = homg_rng_seed(88);
+    (void)state;
+    bad = 0;
+    for (int t = 0; t < cube_case_count(); t++)
+        for (int q = 0; q < 2; q++) {
+            cube_level K;
+            cube_exact E;
+            if (cube_case_exact(t, q, &K, &E) <= 0)
+                continue;
+            const size_t n = (size_t)K.nx * K.ny * K.nz;
+            float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
+            float *db = up(b, n), *dx = up(b, n);
+            assert_int_equal(homg_cuda_cubeexact_solve(&gpu->ex, &E, dx, db), HOMG_OK);
+            assert_int_equal(homg_cpu_cubeexact_solve(&cpu->ex, &E, x, b), HOMG_OK);
+            const double d = diff(dx, x, n);
+            printf("  exact %d.%d (%d x %d x %d): CUDA vs CPU %.2e\n", t, q, K.nx, K.ny, K.nz, d);
+            if (d > 1e-6)
+                bad++;
+            taken++;
+            homg_free(gpu, db), homg_free(gpu, dx);
+            free(b), free(x);
+        }
+    assert_true(taken >= 4);
+    assert_int_equal(bad, 0);
+}
+
+/* GPU solves with the exact solve from the first level of <= 16^3 (HOMG_CUBE_EXACT=1), the GPU's
+ * without it (HOMG_CUBE_EXACT=0) and the CPU's with it: converged, the same cycles as the CPU and no
+ * more than without, fewer launches, the same solution to float rounding; plain cycles and CG. */
+static void exact_solves(void **state)
+{
+    static const int dims[][3] = { { 64, 64, 64 }, { 32, 64, 32 } };
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 71 + t);
+        const size_t n = grid_case_cells(c);
+        static const char *const val[3] = { "1", "0", "1" }; /* CUDA exact, CUDA without, CPU exact */
+        homg_ctx *const on[3] = { gpu, gpu, cpu };
+        double *u[3];
+        homg_solve_info info[3];
+        if (t % 2) {
+            c->d.bc[1] = c->d.bc[2] = HOMG_BC_NEUMANN;
+            c->lambda = 0.2;
+        }
+        assert_int_equal(cube_env_solves(c, t >= 2, 3, on, "HOMG_CUBE_EXACT", val, u, info), HOMG_OK);
+        printf("  %d x %d x %d%s: CUDA exact %d cycles %ld launches, CUDA default %d cycles %ld launches, CPU exact %d "
+               "cycles; exact vs default %.2e, exact vs CPU %.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
+               info[1].launches, info[2].cycles, homg_rel_diff(u[0], u[1], n), homg_rel_diff(u[0], u[2], n));
+        assert_true(info[0].converged && info[0].cycles <= info[1].cycles && info[0].cycles == info[2].cycles);
+        assert_true(info[0].launches < info[1].launches);
+        assert_true(homg_rel_diff(u[0], u[1], n) < 1e-4 && homg_rel_diff(u[0], u[2], n) < 1e-5);
+        for (int r = 0; r < 3; r++)
+            free(u[r]);
+        grid_case_free(c);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kernels_match_cpu),
-        cmocka_unit_test(solves_match_cpu),
-        cmocka_unit_test(block_matches_cpu),
-        cmocka_unit_test(block_solves),
+        cmocka_unit_test(kernels_match_cpu), cmocka_unit_test(solves_match_cpu),  cmocka_unit_test(block_matches_cpu),
+        cmocka_unit_test(block_solves),      cmocka_unit_test(exact_matches_cpu), cmocka_unit_test(exact_solves),
     };
     const struct CMUnitTest small[] = {
         cmocka_unit_test(kernels_match_cpu),
@@ -292,11 +356,15 @@ int main(int argc, char **argv)
     const struct CMUnitTest block[] = {
         cmocka_unit_test(block_matches_cpu),
     };
+    const struct CMUnitTest exact[] = {
+        cmocka_unit_test(exact_matches_cpu),
+    };
     /* the first argument picks a group (none: all); the small ones serve compute-sanitizer runs */
     const homg_test_group groups[] = {
         HOMG_TEST_GROUP("all", tests, "every test"),
         HOMG_TEST_GROUP("small", small, "the kernels on the small levels only"),
         HOMG_TEST_GROUP("block", block, "the cube block alone"),
+        HOMG_TEST_GROUP("exact", exact, "the exact small-level solve alone"),
     };
     const homg_test_group *g = homg_test_group_pick(groups, sizeof groups / sizeof groups[0], argc, argv);
     if (!g)

@@ -33,7 +33,12 @@
  * 1, V(2,2) below -- the coarse correction, not the finest smoother, limits the cycle (CPU
  * tools/dev/cube_schedules.c, bench/results/cpu_cube_schedules.md; H100 2026-11-27, 3 cycles
  * either way, error 6.5e-5 / 6.9e-5 / 5.7e-5: 0.329 -> 0.321, 1.728 -> 1.454, 11.76 -> 9.91 ms at
- * 128^3 / 256^3 / 512^3, bench/results/h100_cube.md "Session 11 cube10").
+ * 128^3 / 256^3 / 512^3, bench/results/h100_cube.md "Session 11 cube10").  A uniform box's first
+ * level of at most 16^3 from level 2 down is solved exactly in one launch instead of cycled on
+ * (plan_exact, exact_cycle, kernels/grid/cube_exact.h), and then the plan is
+ * HOMG_CUBE_SCHED_EXACT "12,22" (V(2,2) on level 1: the exact coarse correction makes up for it;
+ * H100 2026-11-27, 3 cycles either way, error 6.5e-5 / 6.2e-5 / 5.2e-5: 0.301 -> 0.267, 1.418 ->
+ * 1.365, 9.57 -> 9.25 ms at 128^3 / 256^3 / 512^3, bench/results/h100_cube.md "Session 12 cube13").
  *
  * Precision: u, f and the work vectors are stored in the grid's precision, every
  * sum is accumulated in double, and the residual is recomputed from f and u
@@ -47,6 +52,7 @@
  * the end. */
 #include "grid_internal.h"
 #include "grid/cube_coarse.h"
+#include "grid/cube_exact.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "grid/cube_split.h"
@@ -68,6 +74,7 @@
 
 /* plain V-cycles' sweeps (schedule_env, cycle_sweeps) */
 #define HOMG_CUBE_SCHED_DEFAULT "12,32,22"
+#define HOMG_CUBE_SCHED_EXACT   "12,22" /* the default where a level is solved exactly (plan_exact) */
 
 /* One lane's work arrays: the right-hand sides of a solve run HOMG_EXEC_LANES at a
  * time side by side on CUDA (kernels.h: memory fork/lane/join), each lane with
@@ -104,6 +111,8 @@ struct grid_general {
     unsigned char plan[2][HOMG_GEN_MAX_LEVELS][2];
     int blk;             /* first level of block_vcycle (0: none) */
     int cblk;            /* first level of the cube block (cube_block_cycle; 0: none) */
+    int xl;              /* level solved exactly (exact_cycle, plan_exact; 0: none) */
+    cube_exact xe;       /* its operator's eigen-decomposition (cube_exact.h) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q; /* finest work vectors */
     void *sig;           /* own copy of sigma_cell */
@@ -513,6 +522,34 @@ static void schedule_env(grid_general *G)
     G->planned = parse_plan(getenv("HOMG_CUBE_SCHED") ? getenv("HOMG_CUBE_SCHED") : HOMG_CUBE_SCHED_DEFAULT, G->plan);
 }
 
+/* The level a plain or preconditioning V-cycle solves exactly instead of cycling on (exact_cycle,
+ * kernels/grid/cube_exact.h): the first from level 2 down of at most CUBE_EXACT_N cells a side,
+ * when it has levels below it, is a uniform cube level in float32 with no two-pass level at or
+ * below it and is not (nearly) singular.  HOMG_CUBE_EXACT=0 / 1 (environment; the benchmark times
+ * against it, the library documents no such variable) off / on, default HOMG_CUBE_EXACT_DEFAULT (on:
+ * H100 2026-11-27, bench/results/h100_cube.md "Session 12 cube13").  With it, and no HOMG_CUBE_SCHED,
+ * the plain V-cycles' plan is HOMG_CUBE_SCHED_EXACT. */
+#define HOMG_CUBE_EXACT_DEFAULT 1
+static void plan_exact(homg_grid *g)
+{
+    grid_general *G = g->gen;
+    const char *env = getenv("HOMG_CUBE_EXACT");
+    cube_level K;
+    G->xl = 0;
+    if (!(env ? atoi(env) != 0 : HOMG_CUBE_EXACT_DEFAULT) || !G->cube || g->desc.precision != HOMG_FLOAT32)
+        return;
+    for (int l = 2; l + 1 < G->nlev; l++) {
+        const gen_level *L = &G->lv[l];
+        if (L->nx > CUBE_EXACT_N || L->ny > CUBE_EXACT_N || L->nz > CUBE_EXACT_N)
+            continue;
+        if ((G->kmask >> l) == 0 && cube_from_gen(L, &K) && cube_exact_of(&K, &G->xe))
+            G->xl = l;
+        break;
+    }
+    if (G->xl > 0 && !getenv("HOMG_CUBE_SCHED"))
+        G->planned = parse_plan(HOMG_CUBE_SCHED_EXACT, G->plan);
+}
+
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
 {
     grid_general *G = g->gen;
@@ -551,6 +588,7 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
     if (G->cm)
         GQ(g, G->k->coarse_matrix(ex, g->desc.precision, &G->lv[G->nlev - 1], coarse_sweeps(), G->cm),
            "the coarsest level's matrix");
+    plan_exact(g);
     return HOMG_OK;
 }
 
@@ -965,6 +1003,18 @@ static homg_status cube_block_cycle(gen_cycle *c, int l, const cube_block *B)
     return HOMG_OK;
 }
 
+/* x_l = A_l^-1 b_l in one launch (plan_exact's level, cube_exact.h), in place of the V-cycle
+ * from level l down; accounted as one launch reading b_l and writing x_l. */
+static homg_status exact_cycle(gen_cycle *c, int l)
+{
+    homg_grid *g = c->g;
+    grid_general *G = g->gen;
+    GQ(g, HOMG_KERNELS(&g->ctx->ex, cubeexact)->solve(&g->ctx->ex, &G->xe, (float *)c->xs[l], (const float *)c->bs[l]),
+       "exact coarse solve");
+    homg__account(g, 1, 6.0 * share(G, l), 2.0 * cells(&G->lv[l]));
+    return HOMG_OK;
+}
+
 /* x_l improves A_l x_l = b_l from x_l = 0 (zero; else from x_l) by one V- or F-cycle. */
 static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
 {
@@ -977,6 +1027,8 @@ static homg_status visit(gen_cycle *c, int l, int fcycle, int zero)
     int done = from_zero; /* half-sweeps done by the launch from zero */
     cube_block B;
     float *su, *sf;
+    if (G->xl > 0 && l == G->xl && zero && !fcycle)
+        return exact_cycle(c, l);
     if (G->blk > 0 && l == G->blk && zero && !fcycle)
         return block_cycle(c, l);
     if (G->cblk > 0 && l == G->cblk && zero && !fcycle && cube_block_of(c, l, &B))

@@ -5,6 +5,7 @@
 #define HOMG_CUBEBLOCK_H
 
 #include "grid/cube_coarse.h"
+#include "grid/cube_exact.h"
 #include "gridcase.h"
 #include "testutil.h"
 
@@ -14,6 +15,10 @@
  * overwrites).  Returns 0 when the chain is not a cube block's. */
 int cube_block_case(kernel_exec *ex, int t, int nx, int ny, int nz, int levels, float omega, int first, int pre,
                     int post, uint64_t seed, cube_block *B);
+/* Level q of cube case t (0: the case's level, 1: its coarse level; cubecase.h) as a cube level K
+ * of at most CUBE_EXACT_N cells a side and its exact solve E (cube_exact.h): 1; 0 where it is no
+ * such level; -1 where cube_exact_of refuses it. */
+int cube_case_exact(int t, int q, cube_level *K, cube_exact *E);
 /* The tests' tables: sides, sizes (2 to 4 levels, 16^3 and a 32 x 32 x 16 top), omega 1
  * and 1.1, either first colour, pre / post 1 to 3 (index 0 .. cube_block_count() - 1). */
 int cube_block_count(void);
@@ -24,9 +29,15 @@ size_t cube_block_cells(const cube_block *B, int q);
  * half-sweeps from 1 (the first Gauss-Seidel).  Q, G: the cube and gen tables of ex's backend. */
 homg_status cube_block_steps(kernel_exec *ex, const cube_kernels *Q, const gen_kernels *G, const cube_block *B);
 void cube_block_case_free(cube_block *B);
+/* runs solves of c with float32 V-cycles to a residual of 1e-5 (cg: CG around them,
+ * HOMG_CUBE_PLAIN=0), solve r on ctx[r] with the environment variable var = val[r] (NULL: unset);
+ * u[r] (malloc'd, the caller frees) and info[r] filled.  Returns the first status that is not
+ * HOMG_OK. */
+homg_status cube_env_solves(grid_case *c, int cg, int runs, homg_ctx *const ctx[], const char *var,
+                            const char *const val[], double *u[], homg_solve_info info[]);
 /* Three solves of c with float32 V-cycles to a residual of 1e-5 (cg: CG around them,
  * HOMG_CUBE_PLAIN=0), solve r on ctx[r] with HOMG_CUBE_BLOCK_CELLS=cells[r] (NULL: the
- * default); u[r] (malloc'd, the caller frees) and info[r] filled.  Returns the first
+ * default) and HOMG_CUBE_EXACT=0; u[r] (malloc'd, the caller frees) and info[r] filled.  Returns the first
  * status that is not HOMG_OK. */
 homg_status cube_block_solves(grid_case *c, int cg, homg_ctx *const ctx[3], const char *const cells[3], double *u[3],
                               homg_solve_info info[3]);

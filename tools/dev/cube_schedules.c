@@ -472,7 +472,7 @@ int main(int argc, char **argv)
     }
     if (getenv("CS_PLAN")) { /* plan mode: the schedules separated by spaces */
         char buf[4096], *tok;
-        csweeps = 40;
+        csweeps = getenv("CS_CSW") ? atoi(getenv("CS_CSW")) : 40; /* the coarsest's sweeps (1000 at 16^3: exact) */
         om0 = getenv("CS_OMEGA") ? atof(getenv("CS_OMEGA")) : 1.1;
         omc = getenv("CS_OMEGAC") ? atof(getenv("CS_OMEGAC")) : om0;
         snprintf(buf, sizeof buf, "%s", getenv("CS_PLAN"));
