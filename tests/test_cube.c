@@ -367,7 +367,13 @@ static void block_solves_match(void **state)
     for (int t = 0; t < 4; t++) {
         grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 31 + t);
         const size_t n = grid_case_cells(c);
-        static const char *const cells[3] = { NULL, "0", "4096" };
+        static const char *const steps[] = { "HOMG_CUBE_BLOCK_CELLS", "0", NULL };
+        static const char *const from16[] = { "HOMG_CUBE_BLOCK_CELLS", "4096", NULL };
+        static const char *const cg[] = { "HOMG_CUBE_PLAIN", "0", NULL };
+        static const char *const cg_steps[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_BLOCK_CELLS", "0", NULL };
+        static const char *const cg_from16[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_BLOCK_CELLS", "4096", NULL };
+        const char *const *const env[3] = { t >= 2 ? cg : NULL, t >= 2 ? cg_steps : steps,
+                                            t >= 2 ? cg_from16 : from16 };
         homg_ctx *const on[3] = { cpu, cpu, cpu };
         double *u[3];
         homg_solve_info info[3];
@@ -375,7 +381,7 @@ static void block_solves_match(void **state)
             c->d.bc[0] = c->d.bc[4] = HOMG_BC_NEUMANN;
             c->lambda = 0.1;
         }
-        assert_int_equal(cube_block_solves(c, t >= 2, on, cells, u, info), HOMG_OK);
+        assert_int_equal(grid_case_solves(c, 3, on, env, u, info), HOMG_OK);
         printf("  %d x %d x %d%s: block from 8^3 %d cycles %ld launches, steps %d cycles %ld launches, block from "
                "16^3 %d cycles %ld launches, diff %.2e %.2e\n",
                c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,

@@ -94,26 +94,3 @@ void cube_block_case_free(cube_block *B)
     free((void *)B->cm);
     memset(B, 0, sizeof *B);
 }
-
-homg_status cube_block_solves(grid_case *c, int cg, homg_ctx *const ctx[3], const char *const cells[3], double *u[3],
-                              homg_solve_info info[3])
-{
-    homg_solve_desc sd;
-    homg_status st = HOMG_OK;
-    c->d.method = HOMG_METHOD_VCYCLE;
-    c->d.precision = HOMG_FLOAT32;
-    if (cg)
-        setenv("HOMG_CUBE_PLAIN", "0", 1);
-    memset(&sd, 0, sizeof sd);
-    sd.tol = 1e-5;
-    for (int r = 0; r < 3; r++) {
-        u[r] = (double *)malloc(grid_case_cells(c) * sizeof(double));
-        if (cells[r])
-            setenv("HOMG_CUBE_BLOCK_CELLS", cells[r], 1);
-        const homg_status s = grid_case_solve(ctx[r], c, &sd, u[r], &info[r], NULL, NULL);
-        st = st == HOMG_OK ? s : st;
-        unsetenv("HOMG_CUBE_BLOCK_CELLS");
-    }
-    unsetenv("HOMG_CUBE_PLAIN");
-    return st;
-}

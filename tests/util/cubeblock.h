@@ -5,7 +5,6 @@
 #define HOMG_CUBEBLOCK_H
 
 #include "grid/cube_coarse.h"
-#include "gridcase.h"
 #include "testutil.h"
 
 /* B: `levels` levels from nx x ny x nz with cube case t's sides and constants
@@ -24,11 +23,5 @@ size_t cube_block_cells(const cube_block *B, int q);
  * half-sweeps from 1 (the first Gauss-Seidel).  Q, G: the cube and gen tables of ex's backend. */
 homg_status cube_block_steps(kernel_exec *ex, const cube_kernels *Q, const gen_kernels *G, const cube_block *B);
 void cube_block_case_free(cube_block *B);
-/* Three solves of c with float32 V-cycles to a residual of 1e-5 (cg: CG around them,
- * HOMG_CUBE_PLAIN=0), solve r on ctx[r] with HOMG_CUBE_BLOCK_CELLS=cells[r] (NULL: the
- * default); u[r] (malloc'd, the caller frees) and info[r] filled.  Returns the first
- * status that is not HOMG_OK. */
-homg_status cube_block_solves(grid_case *c, int cg, homg_ctx *const ctx[3], const char *const cells[3], double *u[3],
-                              homg_solve_info info[3]);
 
 #endif
