@@ -11,6 +11,8 @@
 #   sanitize LIMIT "TOOLS" BINARY [ARGS...]   compute-sanitizer --tool T (memcheck, racecheck, synccheck)
 #                                for each of TOOLS as a timed step (SAN_FLAGS: more flags, e.g. --leak-check full)
 #   budget_left                  seconds left of the budget
+#   rounds VARIANT...            rounds (ROUND 1..8) of the script's run_variant over the VARIANTs, the order
+#                                rotating, while 12 s of the budget are left (interleaved A/B timings)
 #   pack_logs ARCHIVE PATH...    PATHs into $OUT/ARCHIVE.tar.xz (the tool returns at most 8 files)
 #   finish [PATTERN]             the steps' rc lines into the log, then on stdout the log's lines that match
 #                                PATTERN, the step headers, test and sanitizer summaries and rc lines
@@ -40,6 +42,15 @@ sanitize() {
 }
 
 budget_left() { echo $((deadline - $(date +%s))); }
+
+rounds() {
+    local v
+    for ROUND in 1 2 3 4 5 6 7 8; do
+        [ "$(budget_left)" -lt 12 ] && break
+        for v in "$@"; do run_variant "$v"; done
+        set -- "${@:2}" "$1"
+    done
+}
 
 pack_logs() {
     local a=$1
