@@ -29,80 +29,44 @@ enum {
     SPL_PRE_FOLD,
     NAT_PROLONG,
     SPL_PROLONG,
+    SPL_PROLONG_CS,
     NAT_RESTRICT,
     SPL_RESTRICT,
-    SPL_RESTRICT_M1,
-    SPL_RESTRICT_M4,
-    SPL_RESTRICT_LB,
-    SPL_PROLONG_CS,
     SPL_RESTRICT_CS,
     SPL_RESTRICT_B1,
     SPL_RESTRICT_B3,
     SPL_RESTRICT_B4,
     SPL_RESTRICT_B3_CS,
-    SPL_PROLONG_PCS,
-    SPL_PROLONG_PCS_CS,
-    SPL_SWEEP2_T16,
-    SPL_SWEEP2_T8,
-    SPL_SWEEP2_T4,
-    SPL_SWEEP2_T2,
-    SPL_SWEEP2_T16_LB8,
-    SPL_SWEEP2_T4_LB8,
-    SPL_PRE_T4,
-    SPL_PRE_T16_LB8,
-    SPL_PRE_T4_LB8,
-    SPL_PROLONG_T4,
-    SPL_PROLONG_T4_CS,
-    SPL_PROLONG_T16_LB8_CS,
-    SPL_PROLONG_T4_LB8_CS,
     SPL_SPLIT,
     SPL_UNSPLIT,
     NOPS
 };
 
-static const char *const names[NOPS] = {
-    "natural: 2 half-sweeps (SOR)",
-    "split: 2 half-sweeps (SOR)",
-    "split: 2 half-sweeps (Gauss-Seidel)",
-    "split: half-sweep (SOR) + natural u",
-    "natural: pre",
-    "split: pre",
-    "split: pre, f natural split on the way",
-    "natural: prolong + half-sweep",
-    "split: prolong + half-sweep",
-    "natural: residual + restriction",
-    "split: residual + restriction (quads)",
-    "split: residual + restriction, marching 1 coarse plane a thread",
-    "split: residual + restriction, marching 4 coarse planes a thread",
-    "split: residual + restriction, marching 4, <= 80 registers",
-    "split: prolong + half-sweep, coarse split",
-    "split: residual + restriction (quads), coarse split",
-    "split: residual + restriction, each child row loaded once (167 registers)",
-    "split: residual + restriction, each child row once, <= 80 registers",
-    "split: residual + restriction, each child row once, <= 64 registers",
-    "split: residual + restriction, each child row once, <= 80, coarse split",
-    "split: prolong + half-sweep, cs a constant",
-    "split: prolong + half-sweep, cs a constant, coarse split",
-    "split: 2 half-sweeps (SOR), box 16 rows x 1 plane (kc 1 levels: the plain map's)",
-    "split: 2 half-sweeps (SOR), box 8 rows x 2 planes (kc 1 levels)",
-    "split: 2 half-sweeps (SOR), box 4 rows x 4 planes (kc 1 levels)",
-    "split: 2 half-sweeps (SOR), box 2 rows x 8 planes (kc 1 levels)",
-    "split: 2 half-sweeps (SOR), box 16 x 1, <= 32 registers (kc 1 levels)",
-    "split: 2 half-sweeps (SOR), box 4 x 4, <= 32 registers (kc 1 levels)",
-    "split: pre, box 4 x 4 (kc 1 levels)",
-    "split: pre, box 16 x 1, <= 32 registers (kc 1 levels)",
-    "split: pre, box 4 x 4, <= 32 registers (kc 1 levels)",
-    "split: prolong + half-sweep, box 4 x 4 (kc 1 levels; cs a constant)",
-    "split: prolong + half-sweep, box 4 x 4, coarse split (kc 1 levels)",
-    "split: prolong + half-sweep, box 16 x 1, <= 32 registers, coarse split",
-    "split: prolong + half-sweep, box 4 x 4, <= 32 registers, coarse split",
-    "split f",
-    "unsplit u"
+/* Each pass's row name and the bytes a cell it must move. */
+static const struct {
+    const char *name;
+    double bytes;
+} passes[NOPS] = {
+    [NAT_SWEEP2] = { "natural: 2 half-sweeps (SOR)", 24 },
+    [SPL_SWEEP2] = { "split: 2 half-sweeps (SOR)", 16 },
+    [SPL_SWEEP2_GS] = { "split: 2 half-sweeps (Gauss-Seidel)", 12 },
+    [SPL_SWEEP_NAT] = { "split: half-sweep (SOR) + natural u", 12 },
+    [NAT_PRE] = { "natural: pre", 8 },
+    [SPL_PRE] = { "split: pre", 8 },
+    [SPL_PRE_FOLD] = { "split: pre, f natural split on the way", 12 },
+    [NAT_PROLONG] = { "natural: prolong + half-sweep", 12.5 },
+    [SPL_PROLONG] = { "split: prolong + half-sweep", 8.5 },
+    [SPL_PROLONG_CS] = { "split: prolong + half-sweep, coarse split", 8.5 },
+    [NAT_RESTRICT] = { "natural: residual + restriction", 8.5 },
+    [SPL_RESTRICT] = { "split: residual + restriction (quads)", 8.5 },
+    [SPL_RESTRICT_CS] = { "split: residual + restriction (quads), coarse split", 8.5 },
+    [SPL_RESTRICT_B1] = { "split: residual + restriction, each child row loaded once (167 registers)", 8.5 },
+    [SPL_RESTRICT_B3] = { "split: residual + restriction, each child row once, <= 80 registers", 8.5 },
+    [SPL_RESTRICT_B4] = { "split: residual + restriction, each child row once, <= 64 registers", 8.5 },
+    [SPL_RESTRICT_B3_CS] = { "split: residual + restriction, each child row once, <= 80, coarse split", 8.5 },
+    [SPL_SPLIT] = { "split f", 8 },
+    [SPL_UNSPLIT] = { "unsplit u", 8 },
 };
-/* Bytes a cell the pass must move. */
-static const double bytes[NOPS] = { 24,  16,  12,  12,  8,   8,   12,  12.5, 8.5, 8.5, 8.5, 8.5, 8.5,
-                                    8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5, 8.5,  8.5, 16,  16,  16,  16,
-                                    16,  16,  8,   8,   8,   8.5, 8.5, 8.5,  8.5, 8,   8 };
 
 typedef struct pass_run {
     kernel_exec *ex;
@@ -110,24 +74,6 @@ typedef struct pass_run {
     float *u, *f, *su, *sf, *ec, *fc, *nat;
     int op;
 } pass_run;
-
-/* HOMG_CSP_TILE (rows along y of a block's box) and HOMG_CSP_TLB (its kernels' min blocks an SM) for a box
- * row; op -1: both unset. */
-static void box_knobs(int op)
-{
-    const int t16 =
-        op == SPL_SWEEP2_T16 || op == SPL_SWEEP2_T16_LB8 || op == SPL_PRE_T16_LB8 || op == SPL_PROLONG_T16_LB8_CS;
-    const int lb8 = op == SPL_SWEEP2_T16_LB8 || op == SPL_SWEEP2_T4_LB8 || op == SPL_PRE_T16_LB8 ||
-                    op == SPL_PRE_T4_LB8 || op == SPL_PROLONG_T16_LB8_CS || op == SPL_PROLONG_T4_LB8_CS;
-    if (op < 0) {
-        unsetenv("HOMG_CSP_TILE");
-        unsetenv("HOMG_CSP_TLB");
-        return;
-    }
-    setenv("HOMG_CSP_TILE", t16 ? "16" : op == SPL_SWEEP2_T8 ? "8" : op == SPL_SWEEP2_T2 ? "2" : "4", 1);
-    if (lb8)
-        setenv("HOMG_CSP_TLB", "8", 1);
-}
 
 static void pass_once(void *arg, int r)
 {
@@ -151,10 +97,8 @@ static void pass_once(void *arg, int r)
     case SPL_PRE_FOLD: homg_cuda_cubesplit_pre(ex, K, p->su, p->sf, p->f); break;
     case NAT_PROLONG: homg_cuda_cube_prolong_smooth(ex, K, p->ec, p->u, p->f, 0); break;
     case SPL_PROLONG:
-    case SPL_PROLONG_CS: /* cs an argument (HOMG_CSP_PCS=0; session 10's kernel) */
-        setenv("HOMG_CSP_PCS", "0", 1);
+    case SPL_PROLONG_CS:
         homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, p->op == SPL_PROLONG_CS);
-        unsetenv("HOMG_CSP_PCS");
         break;
     case NAT_RESTRICT: homg_cuda_cube_residual_restrict(ex, K, p->u, p->f, p->fc); break;
     case SPL_RESTRICT:
@@ -163,19 +107,6 @@ static void pass_once(void *arg, int r)
         homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, p->op == SPL_RESTRICT_CS);
         unsetenv("HOMG_CSP_RBLK");
         break;
-    case SPL_RESTRICT_M1:
-    case SPL_RESTRICT_M4:
-        setenv("HOMG_CSP_RKC", p->op == SPL_RESTRICT_M1 ? "1" : "4", 1);
-        homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 0);
-        unsetenv("HOMG_CSP_RKC");
-        break;
-    case SPL_RESTRICT_LB:
-        setenv("HOMG_CSP_RLB", "3", 1);
-        setenv("HOMG_CSP_RKC", "4", 1);
-        homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, 0);
-        unsetenv("HOMG_CSP_RLB");
-        unsetenv("HOMG_CSP_RKC");
-        break;
     case SPL_RESTRICT_B1:
     case SPL_RESTRICT_B3:
     case SPL_RESTRICT_B4:
@@ -183,36 +114,6 @@ static void pass_once(void *arg, int r)
         setenv("HOMG_CSP_RBLK", p->op == SPL_RESTRICT_B1 ? "1" : p->op == SPL_RESTRICT_B4 ? "4" : "3", 1);
         homg_cuda_cubesplit_residual_restrict(ex, K, p->su, p->sf, p->fc, p->op == SPL_RESTRICT_B3_CS);
         unsetenv("HOMG_CSP_RBLK");
-        break;
-    case SPL_PROLONG_PCS:
-    case SPL_PROLONG_PCS_CS:
-        homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, p->op == SPL_PROLONG_PCS_CS);
-        break;
-    case SPL_SWEEP2_T16:
-    case SPL_SWEEP2_T8:
-    case SPL_SWEEP2_T4:
-    case SPL_SWEEP2_T2:
-    case SPL_SWEEP2_T16_LB8:
-    case SPL_SWEEP2_T4_LB8:
-        box_knobs(p->op);
-        homg_cuda_cubesplit_sweep(ex, K, p->su, p->sf, 0, NULL);
-        homg_cuda_cubesplit_sweep(ex, K, p->su, p->sf, 1, NULL);
-        box_knobs(-1);
-        break;
-    case SPL_PRE_T4:
-    case SPL_PRE_T16_LB8:
-    case SPL_PRE_T4_LB8:
-        box_knobs(p->op);
-        homg_cuda_cubesplit_pre(ex, K, p->su, p->sf, NULL);
-        box_knobs(-1);
-        break;
-    case SPL_PROLONG_T4:
-    case SPL_PROLONG_T4_CS:
-    case SPL_PROLONG_T16_LB8_CS:
-    case SPL_PROLONG_T4_LB8_CS:
-        box_knobs(p->op);
-        homg_cuda_cubesplit_prolong_smooth(ex, K, p->ec, p->su, p->sf, 0, p->op != SPL_PROLONG_T4);
-        box_knobs(-1);
         break;
     case SPL_SPLIT: homg_cuda_cubesplit_split(ex, K, p->f, p->sf); break;
     default: homg_cuda_cubesplit_unsplit(ex, K, p->su, p->nat); break;
@@ -248,7 +149,7 @@ static void size_rows(homg_ctx *ctx, int N, int reps)
     for (int op = 0; op < NOPS; op++) {
         p.op = op;
         const double us = 1e3 * bench_event_median_ms(3, reps, NULL, pass_once, &p);
-        printf("| %d^3 | %s | %.1f | %.0f |\n", N, names[op], us, bytes[op] * (double)n / (us * 1e3));
+        printf("| %d^3 | %s | %.1f | %.0f |\n", N, passes[op].name, us, passes[op].bytes * (double)n / (us * 1e3));
         fflush(stdout);
     }
     cudaFree(p.u), cudaFree(p.f), cudaFree(p.su), cudaFree(p.sf), cudaFree(p.nat), cudaFree(p.ec), cudaFree(p.fc);

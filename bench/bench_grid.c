@@ -283,9 +283,6 @@ static const char *const block128_env[] = { "HOMG_BOX_BLOCK_CELLS", "16384", NUL
  * level not streamed) */
 static const char *const owned_off_env[] = { "HOMG_BOX_OWNED_CELLS", "0", NULL };
 static const char *const owned256_env[] = { "HOMG_BOX_OWNED_CELLS", "65536", NULL };
-/* the exact coarsest solve folded into the down step above it (HOMG_BOX_EXACT_FOLD=1, off
- * by default: slower) */
-static const char *const fold_env[] = { "HOMG_BOX_EXACT_FOLD", "1", NULL };
 static const char *const owned1024_env[] = {
     "HOMG_BOX_OWNED_CELLS", "1048576", "HOMG_BOX_STREAM_CELLS", "4194304", "HOMG_BOX_ROWS_CELLS", "1e300", NULL
 };
@@ -304,34 +301,13 @@ static const char *const rows_r56_env[] = { "HOMG_BOX_ROWS_T", "8", "HOMG_BOX_RO
 static const char *const rows_1024_env[] = { "HOMG_BOX_ROWS_MAX", "1048576", NULL };
 static const char *const rows_2048_env[] = { "HOMG_BOX_ROWS_MAX", "4194304", NULL };
 
-#define MAX_ENV 8 /* variables a row sets */
-
-/* Sets the row's variables, keeping what the caller's environment had in old[]. */
-static void set_env(const char *const *env, char **old)
-{
-    for (int i = 0; env[i] && i / 2 < MAX_ENV; i += 2) {
-        const char *v = getenv(env[i]);
-        old[i / 2] = v ? strdup(v) : NULL;
-        setenv(env[i], env[i + 1], 1);
-    }
-}
-
-/* Puts back what set_env replaced (a variable the caller had set stays set). */
-static void restore_env(const char *const *env, char **old)
-{
-    for (int i = 0; env[i] && i / 2 < MAX_ENV; i += 2) {
-        old[i / 2] ? setenv(env[i], old[i / 2], 1) : unsetenv(env[i]);
-        free(old[i / 2]);
-    }
-}
-
 static void bench_env(homg_ctx *ctx, const homg_p2 *p, inputs *in, const char *name, double target, int reps,
                       const char *const *env)
 {
-    char *old[MAX_ENV];
-    set_env(env, old);
+    char *old[HOMG_TEST_MAX_ENV];
+    homg_test_env_set(env, old);
     bench_method(ctx, p, in, HOMG_FLOAT32, HOMG_METHOD_FMG, name, target, reps, 1);
-    restore_env(env, old);
+    homg_test_env_restore(env, old);
 }
 
 /* One FFT solve on rotated inputs (buffer r mod nrot). */
@@ -617,7 +593,6 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v owned-off", target, reps, owned_off_env);
                 bench_env(ctx, p, &in, "fused-v owned<=256^2", target, reps, owned256_env);
                 bench_env(ctx, p, &in, "fused-v owned<=1024^2", target, reps, owned1024_env);
-                bench_env(ctx, p, &in, "fused-v fold", target, reps, fold_env);
                 bench_env(ctx, p, &in, "fused-v rows-off", target, reps, rows_off_env);
                 bench_env(ctx, p, &in, "fused-v rows>=512^2", target, reps, rows512_env);
                 bench_env(ctx, p, &in, "fused-v rows T8", target, reps, rows_t8_env);
@@ -645,15 +620,15 @@ int main(int argc, char **argv)
             } warm_rows[] = {
                 { main_env, "fused, warm, main" },           { s5_env, "fused, warm, s5" },
                 { block64_env, "fused, warm, block64" },     { block128_env, "fused, warm, block128" },
-                { owned_off_env, "fused, warm, owned-off" }, { fold_env, "fused, warm, fold" },
-                { rows_off_env, "fused, warm, rows-off" },   { rows512_env, "fused, warm, rows>=512^2" },
-                { rows_t8_env, "fused, warm, rows T8" },     { rows_r56_env, "fused, warm, rows r56" },
+                { owned_off_env, "fused, warm, owned-off" }, { rows_off_env, "fused, warm, rows-off" },
+                { rows512_env, "fused, warm, rows>=512^2" }, { rows_t8_env, "fused, warm, rows T8" },
+                { rows_r56_env, "fused, warm, rows r56" },
             };
             for (size_t w = 0; w < sizeof warm_rows / sizeof warm_rows[0]; w++) {
-                char *old[MAX_ENV];
-                set_env(warm_rows[w].env, old);
+                char *old[HOMG_TEST_MAX_ENV];
+                homg_test_env_set(warm_rows[w].env, old);
                 bench_warm(ctx, 1024, reps, HOMG_METHOD_FMG, warm_rows[w].name);
-                restore_env(warm_rows[w].env, old);
+                homg_test_env_restore(warm_rows[w].env, old);
             }
         }
     }

@@ -368,10 +368,17 @@ static void block_solves_match(void **state)
 {
     static const int dims[][3] = { { 32, 32, 16 }, { 16, 64, 32 } };
     (void)state;
+    setenv("HOMG_CUBE_EXACT", "0", 1); /* the block's levels, not the exact solve's */
     for (int t = 0; t < 4; t++) {
         grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 31 + t);
         const size_t n = grid_case_cells(c);
-        static const char *const cells[3] = { NULL, "0", "4096" };
+        static const char *const steps[] = { "HOMG_CUBE_BLOCK_CELLS", "0", NULL };
+        static const char *const from16[] = { "HOMG_CUBE_BLOCK_CELLS", "4096", NULL };
+        static const char *const cg[] = { "HOMG_CUBE_PLAIN", "0", NULL };
+        static const char *const cg_steps[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_BLOCK_CELLS", "0", NULL };
+        static const char *const cg_from16[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_BLOCK_CELLS", "4096", NULL };
+        const char *const *const env[3] = { t >= 2 ? cg : NULL, t >= 2 ? cg_steps : steps,
+                                            t >= 2 ? cg_from16 : from16 };
         homg_ctx *const on[3] = { cpu, cpu, cpu };
         double *u[3];
         homg_solve_info info[3];
@@ -379,7 +386,7 @@ static void block_solves_match(void **state)
             c->d.bc[0] = c->d.bc[4] = HOMG_BC_NEUMANN;
             c->lambda = 0.1;
         }
-        assert_int_equal(cube_block_solves(c, t >= 2, on, cells, u, info), HOMG_OK);
+        assert_int_equal(grid_case_solves(c, 3, on, env, u, info), HOMG_OK);
         printf("  %d x %d x %d%s: block from 8^3 %d cycles %ld launches, steps %d cycles %ld launches, block from "
                "16^3 %d cycles %ld launches, diff %.2e %.2e\n",
                c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
@@ -391,6 +398,7 @@ static void block_solves_match(void **state)
         free(u[0]), free(u[1]), free(u[2]);
         grid_case_free(c);
     }
+    unsetenv("HOMG_CUBE_EXACT");
 }
 
 /* The exact solve of a small cube level (kernels/grid/cube_exact.h, CPU): on every case level
@@ -449,7 +457,11 @@ static void exact_solves_match(void **state)
     for (int t = 0; t < 4; t++) {
         grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 61 + t);
         const size_t n = grid_case_cells(c);
-        static const char *const val[2] = { "0", "1" };
+        static const char *const on1[] = { "HOMG_CUBE_EXACT", "1", NULL }, *const off[] = { "HOMG_CUBE_EXACT", "0",
+                                                                                            NULL };
+        static const char *const cg1[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_EXACT", "1", NULL };
+        static const char *const cg0[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_EXACT", "0", NULL };
+        const char *const *const env[2] = { t >= 2 ? cg0 : off, t >= 2 ? cg1 : on1 }; /* without, exact */
         homg_ctx *const on[2] = { cpu, cpu };
         double *u[2];
         homg_solve_info info[2];
@@ -457,7 +469,7 @@ static void exact_solves_match(void **state)
             c->d.bc[0] = c->d.bc[4] = HOMG_BC_NEUMANN;
             c->lambda = 0.1;
         }
-        assert_int_equal(cube_env_solves(c, t >= 2, 2, on, "HOMG_CUBE_EXACT", val, u, info), HOMG_OK);
+        assert_int_equal(grid_case_solves(c, 2, on, env, u, info), HOMG_OK);
         printf("  %d x %d x %d%s: without %d cycles %ld launches, exact %d cycles %ld launches, diff %.2e\n", c->d.nx,
                c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
                info[1].launches, homg_rel_diff(u[1], u[0], n));

@@ -19,6 +19,7 @@
 #include "core/internal.h"
 #include "cubeblock.h"
 #include "cubecase.h"
+#include "devcopy.h"
 #include "gridcase.h"
 #include "groups.h"
 #include "grid/cube_exact.h"
@@ -31,26 +32,9 @@
 #define cpu homg_test_cpu
 static int small_only, bad;
 
-static float *up(const float *h, size_t n)
-{
-    void *d = NULL;
-    assert_int_equal(homg_alloc(gpu, n * sizeof(float), &d), HOMG_OK);
-    assert_int_equal(homg_copy_from_host(gpu, d, h, n * sizeof(float)), HOMG_OK);
-    return (float *)d;
-}
+static float *up(const float *h, size_t n) { return (float *)homg_test_up(gpu, h, n * sizeof(float)); }
 
-/* ||gpu array - host array|| / ||host array||. */
-static double diff(const float *d, const float *h, size_t n)
-{
-    float *g = (float *)malloc(n * sizeof(float));
-    double *x = (double *)malloc(n * sizeof(double)), *y = (double *)malloc(n * sizeof(double)), r;
-    assert_int_equal(homg_copy_to_host(gpu, g, d, n * sizeof(float)), HOMG_OK);
-    for (size_t k = 0; k < n; k++)
-        x[k] = g[k], y[k] = h[k];
-    r = homg_rel_diff(x, y, n);
-    free(g), free(x), free(y);
-    return r;
-}
+static double diff(const float *d, const float *h, size_t n) { return homg_test_diff_f(gpu, d, h, n); }
 
 static void expect(const char *what, const cube_level *K, double d)
 {
@@ -147,29 +131,19 @@ static void solves_match_cpu(void **state)
     for (int t = 0; t < 2; t++) {
         grid_case *c = grid_case_new(dims[t][0], dims[t][1], dims[t][2], 1, 17 + t);
         const size_t n = grid_case_cells(c);
+        static const char *const gen[] = { "HOMG_GEN_CUBE", "0", NULL }, *const cg[] = { "HOMG_CUBE_PLAIN", "0", NULL };
+        /* CUDA, CUDA without the cube kernels, CPU; with CG: CUDA, CPU */
+        homg_ctx *const on[5] = { gpu, gpu, cpu, gpu, cpu };
+        const char *const *const env[5] = { NULL, gen, NULL, cg, cg };
         double *u[5], res[5];
-        homg_solve_desc sd;
         homg_solve_info info[5];
-        c->d.method = HOMG_METHOD_VCYCLE;
-        c->d.precision = HOMG_FLOAT32;
         if (t) {
             c->d.bc[0] = c->d.bc[3] = HOMG_BC_NEUMANN;
             c->lambda = 0.2;
         }
-        memset(&sd, 0, sizeof sd);
-        sd.tol = 1e-5;
-        for (int r = 0; r < 5; r++) { /* CUDA, CUDA without the cube kernels, CPU; with CG: CUDA, CPU */
-            u[r] = (double *)malloc(n * sizeof(double));
-            if (r == 1)
-                setenv("HOMG_GEN_CUBE", "0", 1);
-            if (r >= 3)
-                setenv("HOMG_CUBE_PLAIN", "0", 1);
-            assert_int_equal(grid_case_solve(r == 2 || r == 4 ? cpu : gpu, c, &sd, u[r], &info[r], NULL, NULL),
-                             HOMG_OK);
-            unsetenv("HOMG_GEN_CUBE");
-            unsetenv("HOMG_CUBE_PLAIN");
+        assert_int_equal(grid_case_solves(c, 5, on, env, u, info), HOMG_OK);
+        for (int r = 0; r < 5; r++)
             res[r] = grid_case_residual(c, u[r], 0);
-        }
         printf("  %d x %d x %d: CUDA %d cycles res %.2e, CUDA gen kernels %d cycles res %.2e, CPU %d cycles res %.2e, "
                "CUDA vs CPU %.2e; CG: CUDA %d cycles res %.2e, CPU %d, CUDA vs CPU %.2e\n",
                c->d.nx, c->d.ny, c->d.nz, info[0].cycles, res[0], info[1].cycles, res[1], info[2].cycles, res[2],
@@ -255,18 +229,22 @@ static void block_solves(void **state)
 {
     static const int dims[][3] = { { 64, 64, 64 }, { 32, 16, 64 } };
     (void)state;
+    setenv("HOMG_CUBE_EXACT", "0", 1); /* the block's levels, not the exact solve's */
     for (int t = 0; t < 4; t++) {
         grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 41 + t);
         const size_t n = grid_case_cells(c);
-        static const char *const cells[3] = { NULL, "0", NULL }; /* CUDA block, CUDA launches, CPU */
-        homg_ctx *const on[3] = { gpu, gpu, cpu };
+        static const char *const launches[] = { "HOMG_CUBE_BLOCK_CELLS", "0", NULL };
+        static const char *const cg[] = { "HOMG_CUBE_PLAIN", "0", NULL };
+        static const char *const cg_launches[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_BLOCK_CELLS", "0", NULL };
+        const char *const *const env[3] = { t >= 2 ? cg : NULL, t >= 2 ? cg_launches : launches, t >= 2 ? cg : NULL };
+        homg_ctx *const on[3] = { gpu, gpu, cpu }; /* CUDA block, CUDA launches, CPU */
         double *u[3];
         homg_solve_info info[3];
         if (t % 2) {
             c->d.bc[1] = c->d.bc[2] = HOMG_BC_NEUMANN;
             c->lambda = 0.2;
         }
-        assert_int_equal(cube_block_solves(c, t >= 2, on, cells, u, info), HOMG_OK);
+        assert_int_equal(grid_case_solves(c, 3, on, env, u, info), HOMG_OK);
         printf("  %d x %d x %d%s: CUDA block %d cycles %ld launches, CUDA launches %d cycles %ld launches, CPU %d "
                "cycles; block vs launches %.2e, block vs CPU %.2e\n",
                c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
@@ -278,6 +256,7 @@ static void block_solves(void **state)
             free(u[r]);
         grid_case_free(c);
     }
+    unsetenv("HOMG_CUBE_EXACT");
 }
 
 /* The exact solve of a small cube level (cube_exact.cu) against its CPU twin on every case
@@ -322,7 +301,12 @@ static void exact_solves(void **state)
     for (int t = 0; t < 4; t++) {
         grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 71 + t);
         const size_t n = grid_case_cells(c);
-        static const char *const val[3] = { "1", "0", "1" }; /* CUDA exact, CUDA without, CPU exact */
+        static const char *const on1[] = { "HOMG_CUBE_EXACT", "1", NULL }, *const off[] = { "HOMG_CUBE_EXACT", "0",
+                                                                                            NULL };
+        static const char *const cg1[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_EXACT", "1", NULL };
+        static const char *const cg0[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_EXACT", "0", NULL };
+        /* CUDA exact, CUDA without, CPU exact */
+        const char *const *const env[3] = { t >= 2 ? cg1 : on1, t >= 2 ? cg0 : off, t >= 2 ? cg1 : on1 };
         homg_ctx *const on[3] = { gpu, gpu, cpu };
         double *u[3];
         homg_solve_info info[3];
@@ -330,7 +314,7 @@ static void exact_solves(void **state)
             c->d.bc[1] = c->d.bc[2] = HOMG_BC_NEUMANN;
             c->lambda = 0.2;
         }
-        assert_int_equal(cube_env_solves(c, t >= 2, 3, on, "HOMG_CUBE_EXACT", val, u, info), HOMG_OK);
+        assert_int_equal(grid_case_solves(c, 3, on, env, u, info), HOMG_OK);
         printf("  %d x %d x %d%s: CUDA exact %d cycles %ld launches, CUDA default %d cycles %ld launches, CPU exact %d "
                "cycles; exact vs default %.2e, exact vs CPU %.2e\n",
                c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,

@@ -104,15 +104,6 @@ static void check_level(const cube_level *K0, uint64_t seed, float omega)
     assert_int_equal(Q->residual_restrict(ex, &K, u, f, fa), HOMG_OK);
     assert_int_equal(S->residual_restrict(ex, &K, su, sf, fb, 0), HOMG_OK);
     same("residual + restriction", &K, omega, fb, fa, nc);
-    setenv("HOMG_CSP_RKC", "3", 1); /* marching in z (3 coarse planes a thread on the GPU) */
-    assert_int_equal(S->residual_restrict(ex, &K, su, sf, fb, 0), HOMG_OK);
-    same("residual + restriction (marching)", &K, omega, fb, fa, nc);
-    if (cube_split_coarse_fits(&K)) {
-        assert_int_equal(S->residual_restrict(ex, &K, su, sf, sc, 1), HOMG_OK);
-        assert_int_equal(S->unsplit(ex, &Kc, sc, fb), HOMG_OK);
-        same("residual + restriction (marching, fc split)", &K, omega, fb, fa, nc);
-    }
-    unsetenv("HOMG_CSP_RKC");
     if (cube_split_coarse_fits(&K)) {
         assert_int_equal(S->residual_restrict(ex, &K, su, sf, sc, 1), HOMG_OK);
         assert_int_equal(S->unsplit(ex, &Kc, sc, fb), HOMG_OK);

@@ -3,11 +3,10 @@
  * split, unsplit, a half-sweep of each colour (with its natural copy), the pass from zero
  * (f split or natural, split on the way), the prolongation with either colour and residual and
  * restriction (the level below natural, and split where it fits), on the levels of
- * tests/util/cubecase.c that split and on one big enough for several planes per thread with
- * a short last chunk, each also with a block's box of rows and planes (HOMG_CSP_TILE=4, 1, 16, and a
- * 128 x 64 x 32 level of whole boxes); then GPU solves (with the caller's HOMG_CSP_TILE / PCS) with and without the split (HOMG_CUBE_SPLIT=0) and the
- * CPU's: same cycles, the same solution to float rounding; three right-hand sides in one call
- * (the lanes) against each alone.  Argument "small": the kernels on
+ * tests/util/cubecase.c that split, on a 128 x 64 x 32 level and on one big enough for several
+ * planes per thread with a short last chunk; then GPU solves with and without the split
+ * (HOMG_CUBE_SPLIT=0) and the CPU's: same cycles, the same solution to float rounding; three
+ * right-hand sides in one call (the lanes) against each alone.  Argument "small": the kernels on
  * the cubecase levels only (compute-sanitizer).  Skips (exit 77) without a CUDA device. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -40,18 +39,7 @@ static void reset(float *d, const float *h, size_t n)
     assert_int_equal(homg_copy_from_host(gpu, d, h, n * sizeof(float)), HOMG_OK);
 }
 
-/* ||gpu array - host array|| / ||host array||. */
-static double diff(const float *d, const float *h, size_t n)
-{
-    float *g = (float *)malloc(n * sizeof(float));
-    double *x = (double *)malloc(n * sizeof(double)), *y = (double *)malloc(n * sizeof(double)), r;
-    homg_test_down(gpu, g, d, n * sizeof(float));
-    for (size_t k = 0; k < n; k++)
-        x[k] = g[k], y[k] = h[k];
-    r = homg_rel_diff(x, y, n);
-    free(g), free(x), free(y);
-    return r;
-}
+static double diff(const float *d, const float *h, size_t n) { return homg_test_diff_f(gpu, d, h, n); }
 
 static void expect(const char *what, const cube_level *K, double d)
 {
@@ -100,34 +88,22 @@ static void check_level(const cube_level *K0, uint64_t seed, float omega)
         for (int colour = 0; colour < 2; colour++) {
             memcpy(hu, u, n * sizeof(float));
             reset(du, u, n);
-            setenv("HOMG_CSP_PCS", "0", 1); /* the kernel with cs an argument */
             assert_int_equal(SG->prolong_smooth(eg, &K, dec, du, df, colour, cs), HOMG_OK);
-            unsetenv("HOMG_CSP_PCS");
             assert_int_equal(SC->prolong_smooth(ec_, &K, ec, hu, f, colour, cs), HOMG_OK);
             expect(colour ? (cs ? "prolongation (ec split) + colour 1" : "prolongation + colour 1")
                           : (cs ? "prolongation (ec split) + colour 0" : "prolongation + colour 0"),
                    &K, diff(du, hu, n));
-            reset(du, u, n); /* the default: the kernel with cs a constant */
-            assert_int_equal(SG->prolong_smooth(eg, &K, dec, du, df, colour, cs), HOMG_OK);
-            expect(cs ? "prolongation (ec split, cs constant)" : "prolongation (cs constant)", &K, diff(du, hu, n));
         }
         assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc, cs), HOMG_OK);
         assert_int_equal(SC->residual_restrict(ec_, &K, hu, f, fc, cs), HOMG_OK);
         expect(cs ? "residual + restriction (fc split)" : "residual + restriction", &K, diff(dfc, fc, nc));
     }
     assert_int_equal(SC->residual_restrict(ec_, &K, hu, f, fc, 0), HOMG_OK);
-    for (int kc = 0; kc < 4; kc += 3) { /* a thread per four coarse cells (0), 3 coarse planes a thread */
-        char v[4];
-        snprintf(v, sizeof v, "%d", kc);
-        setenv("HOMG_CSP_RKC", v, 1);
-        setenv("HOMG_CSP_RBLK", "0", 1); /* the quads: each child row's neighbours loaded anew */
-        reset(dfc, ec, nc);
-        assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc, 0), HOMG_OK);
-        unsetenv("HOMG_CSP_RKC");
-        unsetenv("HOMG_CSP_RBLK");
-        expect(kc ? "residual + restriction (3 planes a thread)" : "residual + restriction (quads)", &K,
-               diff(dfc, fc, nc));
-    }
+    setenv("HOMG_CSP_RBLK", "0", 1); /* the quads: each child row's neighbours loaded anew */
+    reset(dfc, ec, nc);
+    assert_int_equal(SG->residual_restrict(eg, &K, du, df, dfc, 0), HOMG_OK);
+    unsetenv("HOMG_CSP_RBLK");
+    expect("residual + restriction (quads)", &K, diff(dfc, fc, nc));
     for (int cs = 0; cs < 1 + cube_split_coarse_fits(&K); cs++) /* each child row loaded once, every build */
         for (int nb = 1; nb <= 4; nb++) {
             char v[4], what[96];
@@ -152,39 +128,23 @@ static void kernels_match_cpu(void **state)
     cube_level K;
     int levels = 0;
     (void)state;
-    char tile0[16] = "", pcs0[16] = "", tlb0[16] = ""; /* the caller's knobs, for the solves after this test */
-    snprintf(tlb0, sizeof tlb0, "%s", getenv("HOMG_CSP_TLB") ? getenv("HOMG_CSP_TLB") : "");
-    snprintf(tile0, sizeof tile0, "%s", getenv("HOMG_CSP_TILE") ? getenv("HOMG_CSP_TILE") : "");
-    snprintf(pcs0, sizeof pcs0, "%s", getenv("HOMG_CSP_PCS") ? getenv("HOMG_CSP_PCS") : "");
-    unsetenv("HOMG_CSP_PCS");
-    unsetenv("HOMG_CSP_TILE");
-    unsetenv("HOMG_CSP_TLB");
     bad = 0;
-    for (int tile = 0; tile < 4; tile++) { /* the plain map; boxes 4, 1, 16 rows along y (HOMG_CSP_TILE), each
-                                              kernel's min blocks an SM 1, 8, 6 (HOMG_CSP_TLB) */
-        if (tile) {
-            setenv("HOMG_CSP_TILE", tile == 1 ? "4" : tile == 2 ? "1" : "16", 1);
-            setenv("HOMG_CSP_TLB", tile == 1 ? "1" : tile == 2 ? "8" : "6", 1);
-        }
-        for (int t = 0; t < cube_case_count(); t++) {
-            cube_case_level(t, &L, &C);
-            memset(&K, 0, sizeof K);
-            assert_true(cube_from_gen(&L, &K));
-            if (!cube_split_fits(&K))
-                continue;
-            levels++;
-            check_level(&K, 500 + (uint64_t)t, 1.0f);
-            check_level(&K, 550 + (uint64_t)t, 1.1f);
-        }
-        if (!small_only) { /* one plane a thread, whole boxes: 16 rows along x, 4 x 4, 1 x 16 or 16 x 1 */
-            cube_case_level(1, &L, &C);
-            L.nx = 128, L.ny = 64, L.nz = 32;
-            assert_true(cube_from_gen(&L, &K));
-            check_level(&K, 610, 1.1f);
-            levels++;
-        }
-        unsetenv("HOMG_CSP_TILE");
-        unsetenv("HOMG_CSP_TLB");
+    for (int t = 0; t < cube_case_count(); t++) {
+        cube_case_level(t, &L, &C);
+        memset(&K, 0, sizeof K);
+        assert_true(cube_from_gen(&L, &K));
+        if (!cube_split_fits(&K))
+            continue;
+        levels++;
+        check_level(&K, 500 + (uint64_t)t, 1.0f);
+        check_level(&K, 550 + (uint64_t)t, 1.1f);
+    }
+    if (!small_only) { /* one plane a thread, 16 rows along x */
+        cube_case_level(1, &L, &C);
+        L.nx = 128, L.ny = 64, L.nz = 32;
+        assert_true(cube_from_gen(&L, &K));
+        check_level(&K, 610, 1.1f);
+        levels++;
     }
     if (!small_only) { /* 3 planes per thread (cube_split.cu csp_chunk): 110 = 36 * 3 + 2 */
         cube_case_level(1, &L, &C);
@@ -194,12 +154,6 @@ static void kernels_match_cpu(void **state)
         check_level(&K, 601, 1.1f);
         levels++;
     }
-    if (tile0[0])
-        setenv("HOMG_CSP_TILE", tile0, 1);
-    if (pcs0[0])
-        setenv("HOMG_CSP_PCS", pcs0, 1);
-    if (tlb0[0])
-        setenv("HOMG_CSP_TLB", tlb0, 1);
     printf("  %d levels, %d mismatches\n", levels, bad);
     assert_int_equal(bad, 0);
 }
@@ -214,25 +168,19 @@ static void solves_match_cpu(void **state)
     for (int t = 0; t < 3; t++) {
         grid_case *c = grid_case_new(dims[t][0], dims[t][1], dims[t][2], 1, 27 + t);
         const size_t n = grid_case_cells(c);
+        static const char *const natural[] = { "HOMG_CUBE_SPLIT", "0", NULL };
+        homg_ctx *const on[3] = { gpu, gpu, cpu }; /* CUDA split, CUDA natural, CPU split */
+        const char *const *const env[3] = { NULL, natural, NULL };
         double *u[3], res[3], *uq = (double *)malloc(n * sizeof(double));
         homg_solve_desc sd;
         homg_solve_info info[3], quiet;
-        c->d.method = HOMG_METHOD_VCYCLE;
-        c->d.precision = HOMG_FLOAT32;
         if (t == 1) {
             c->d.bc[0] = c->d.bc[3] = HOMG_BC_NEUMANN;
             c->lambda = 0.2;
         }
-        memset(&sd, 0, sizeof sd);
-        sd.tol = 1e-5;
-        for (int r = 0; r < 3; r++) { /* CUDA split, CUDA natural, CPU split */
-            u[r] = (double *)malloc(n * sizeof(double));
-            if (r == 1)
-                setenv("HOMG_CUBE_SPLIT", "0", 1);
-            assert_int_equal(grid_case_solve(r == 2 ? cpu : gpu, c, &sd, u[r], &info[r], NULL, NULL), HOMG_OK);
-            unsetenv("HOMG_CUBE_SPLIT");
+        assert_int_equal(grid_case_solves(c, 3, on, env, u, info), HOMG_OK);
+        for (int r = 0; r < 3; r++)
             res[r] = grid_case_residual(c, u[r], 0);
-        }
         printf("  %d x %d x %d: CUDA split %d cycles %ld launches res %.2e, natural %d cycles %ld launches res %.2e, "
                "CPU %d cycles; split vs natural %.2e, vs CPU %.2e\n",
                c->d.nx, c->d.ny, c->d.nz, info[0].cycles, info[0].launches, res[0], info[1].cycles, info[1].launches,

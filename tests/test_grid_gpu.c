@@ -77,7 +77,7 @@ static const grid_kernels *G(void) { return &homg_cuda_grid_kernels; }
 static int mismatches;
 static int only_fused;  /* check_kernels: the fused steps alone (the "fused" group, for racecheck) */
 static int only_stream; /* check_kernels: the streamed fused steps alone (the "stream" group) */
-static int only_owned;  /* check_kernels: the owned-cell steps and smooth_restrict_exact alone (the "owned" group) */
+static int only_owned;  /* check_kernels: the owned-cell steps alone (the "owned" group) */
 static int only_rows;   /* check_kernels: the row-block fused steps alone (the "rows" group) */
 static const grid_kernels *C(void) { return &homg_cpu_grid_kernels; }
 
@@ -256,74 +256,6 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         free(rows_env[k]);
     }
     unsetenv("HOMG_BOX_ROWS_REGS");
-    /* smooth_restrict_exact (level next to the exact one): the down step and the exact
-     * solve of fc in one launch on CUDA (grid_owned.cu, the last block solves) against the
-     * CPU's two calls, every init and sweep count with one count (each launch must set it
-     * back to 0); the coarse solution against the CPU's solve of the GPU's fc, since float
-     * residuals differ by cancellation */
-    if (!only_stream && !only_rows && nx / 2 <= HOMG_COARSE_EXACT_MAX && ny / 2 <= HOMG_COARSE_EXACT_MAX && nx >= 2 &&
-        ny >= 2) {
-        const int ncx = nx / 2, ncy = ny / 2;
-        const size_t len[3] = { (size_t)ncx * ncx, (size_t)ncy * ncy, (size_t)ncx * ncy };
-        twin q[3], uc = twin_make(len[2], p, &rng, 1);
-        double *hf = (double *)malloc(len[2] * sizeof(double)), *hu = (double *)malloc(len[2] * sizeof(double));
-        double *href = (double *)malloc(len[2] * sizeof(double));
-        grid_exact Eg, Ec;
-        unsigned zero = 0, *count = NULL;
-        for (int i = 0; i < 3; i++)
-            q[i] = twin_make(len[i], p, &rng, i == 2 ? 1e-3 : 0.3);
-        assert_int_equal(homg_alloc(gpu, sizeof zero, (void **)&count), HOMG_OK);
-        homg_copy_from_host(gpu, count, &zero, sizeof zero);
-        memset(&Eg, 0, sizeof Eg);
-        Eg.L.nx = ncx;
-        Eg.L.ny = ncy;
-        Eg.L.inv_h2 = Lg.inv_h2 / 4;
-        Eg.L.lambda = Lg.lambda;
-        Ec = Eg;
-        Eg.u = uc.on_gpu;
-        Eg.qx = q[0].on_gpu;
-        Eg.qy = q[1].on_gpu;
-        Eg.inv_eig = q[2].on_gpu;
-        Eg.count = count;
-        Ec.u = uc.on_cpu;
-        Ec.qx = q[0].on_cpu;
-        Ec.qy = q[1].on_cpu;
-        Ec.inv_eig = q[2].on_cpu;
-        for (int init = HOMG_INIT_KEEP; init <= HOMG_INIT_PROLONG; init++)
-            for (int sweeps = 0; sweeps <= 3; sweeps++) {
-                char what[80];
-                void *fg_on_cpu, *ref;
-                BOTH(G()->smooth_restrict_exact(xg, p, &Lg, u.on_gpu, r.on_gpu, f.on_gpu, fc.on_gpu, sweeps, init,
-                                                ec.on_gpu, &Eg),
-                     C()->smooth_restrict_exact(xc, p, &Lc, u.on_cpu, r.on_cpu, f.on_cpu, fc.on_cpu, sweeps, init,
-                                                ec.on_cpu, &Ec));
-                snprintf(what, sizeof what, "smooth_restrict_exact init %d sweeps %d u", init, sweeps);
-                SAME(r, what);
-                snprintf(what, sizeof what, "smooth_restrict_exact init %d sweeps %d fc", init, sweeps);
-                SAME_TOL(fc, what, p == HOMG_FLOAT32 ? 1e-3 : tol);
-                homg_test_download(gpu, fc.on_gpu, len[2], p, hf);
-                homg_test_download(gpu, uc.on_gpu, len[2], p, hu);
-                fg_on_cpu = homg_test_upload(cpu, hf, len[2], p);
-                ref = homg_test_upload(cpu, hf, len[2], p);
-                assert_int_equal(C()->coarse_exact(xc, p, &Ec.L, ref, fg_on_cpu, Ec.qx, Ec.qy, Ec.inv_eig), HOMG_OK);
-                homg_test_download(cpu, ref, len[2], p, href);
-                if (!(homg_rel_diff(hu, href, len[2]) <= (p == HOMG_FLOAT64 ? 1e-10 : 1e-4))) {
-                    printf("  %d x %d %s bc=%d: smooth_restrict_exact init %d sweeps %d coarse u differs by %.2e\n", nx,
-                           ny, p == HOMG_FLOAT64 ? "double" : "float", with_bc, init, sweeps,
-                           homg_rel_diff(hu, href, len[2]));
-                    mismatches++;
-                }
-                homg_free(cpu, fg_on_cpu);
-                homg_free(cpu, ref);
-            }
-        for (int i = 0; i < 3; i++)
-            twin_free(&q[i]);
-        twin_free(&uc);
-        homg_free(gpu, count);
-        free(hf);
-        free(hu);
-        free(href);
-    }
     unsetenv("HOMG_BOX_TILE_CELLS");
     unsetenv("HOMG_BOX_WIDE_CELLS");
     unsetenv("HOMG_BOX_OWNED_CELLS");
@@ -424,7 +356,7 @@ static void fused_steps_match_cpu(void **state)
     assert_int_equal(mismatches, 0);
 }
 
-/* The owned-cell steps (grid_owned.cu) and smooth_restrict_exact alone, both precisions,
+/* The owned-cell steps (grid_owned.cu) alone, both precisions,
  * with and without face data (small, for compute-sanitizer). */
 static void owned_steps_match_cpu(void **state)
 {
@@ -1758,8 +1690,7 @@ int main(int argc, char **argv)
         HOMG_TEST_GROUP("cluster", cluster, "two small cluster coarse-level cases (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("clusters", clusters, "every cluster comparison"),
         HOMG_TEST_GROUP("fused", fused, "the fused down and up steps (racecheck, synccheck)"),
-        HOMG_TEST_GROUP("owned", owned,
-                        "the owned-cell steps and smooth_restrict_exact (memcheck, racecheck, synccheck)"),
+        HOMG_TEST_GROUP("owned", owned, "the owned-cell steps (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("stream", stream, "the streamed fused steps (memcheck, racecheck)"),
         HOMG_TEST_GROUP("rows", rows, "the row-block fused steps (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("homg", homg, "HOMG's whole-grid kernels (memcheck, racecheck)"),

@@ -10,18 +10,14 @@
 # binaries, compute-sanitizer memcheck + racecheck on test_grid_gpu homg.
 # The device tool copies /work/main, so everything travels in /work/main/.carry-homg4/:
 # dev.tar.xz (DEV_BUILD=build DEV_FILES="tests/test_grid_gpu bench/bench_grid" sh
-# tools/dev/device-prep.sh), main's bench_grid and this script; run from main's root:
+# tools/dev/device-prep.sh), main's bench_grid, lib.sh and this script; run from main's root:
 # OUT=$OUT bash .carry-homg4/homg4_device.sh (carry [".carry-homg4"]).
-set -u
-C=.carry-homg4
-rm -rf .devbuild .devlibs; tar xJf $C/dev.tar.xz
-export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
-NAME=homg4 DEFAULT_BUDGET=${BUDGET:-128}
-. bench/device_timed.sh
+NAME=homg4 BUDGET=${BUDGET:-128}
+. "$(dirname "$0")/lib.sh"
+carry_unpack
 M=$C/bench_grid
 R="--sizes 1024,4096 --reps 5"
 NC="ncu --clock-control none -k regex:homg_(filter|iterate) --launch-count 57 --csv --print-units base --section SpeedOfLight --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,sm__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size"
-cat .devlibs/build-id >> "$L"
 timed 12 homg $B/tests/test_grid_gpu homg
 timed 10 homg_rows_all env HOMG_HOMG_ROWS_M=0 HOMG_HOMG_ROWS=4 $B/tests/test_grid_gpu homg
 timed 10 homg_old_forms env HOMG_HOMG_COLS0=0 HOMG_HOMG_FCOLS=0 HOMG_HOMG_ROWS_M=2 $B/tests/test_grid_gpu homg
@@ -33,9 +29,6 @@ timed 8 bench_cols0_off env HOMG_HOMG_COLS0=0 $B/bench/bench_grid $R --methods h
 timed 8 bench_fcols_off env HOMG_HOMG_FCOLS=0 $B/bench/bench_grid $R --methods homg --out /tmp/g_f0.md
 timed 30 ncu_main $NC --log-file $OUT/ncu_main_4096.csv $M --sizes 4096 --methods homg --reps 1 --out /tmp/x.md
 timed 30 ncu_mine $NC --log-file $OUT/ncu_mine_4096.csv $B/bench/bench_grid --sizes 4096 --methods homg --reps 1 --out /tmp/y.md
-timed 10 memcheck compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 $B/tests/test_grid_gpu homg
-timed 12 racecheck compute-sanitizer --tool racecheck --error-exitcode 3 $B/tests/test_grid_gpu homg
-echo "=== done $(date -u)" >> "$L"
-printf "%b\n" "$S" >> "$L"
-grep -E "^  (homg|fft) |copy bandwidth|^=== |ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|differ|rc=|build" "$L" | grep -v "^=== done" |
-    cut -c1-170 | tail -c 11500
+SAN_FLAGS="--leak-check full" sanitize 10 memcheck $B/tests/test_grid_gpu homg
+sanitize 12 racecheck $B/tests/test_grid_gpu homg
+WIDTH=170 finish "^  (homg|fft) |copy bandwidth|build"

@@ -17,12 +17,9 @@
 #  3. bench_grid --general, 3D boxes 128^3 and 256^3 (default, vcycle, fft): main's binary
 #     (timed solves monitored through u_ref) and the branch's (nothing monitored), alternating.
 # Log: $OUT/mend.log; a short table last.
-set -u
-tar xJf .carry-dev/dev.tar.xz
-export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
-[ -f .gl/gl-env.sh ] && . ./.gl/gl-env.sh > /dev/null 2>&1
-NAME=mend DEFAULT_BUDGET=${BUDGET:-100}
-. "$(dirname "$0")/../device_timed.sh"
+NAME=mend C=.carry-dev BUDGET=${BUDGET:-100}
+. "$(dirname "$0")/lib.sh"
+carry_unpack
 M=.carry-base
 # test_bench_out runs the benchmarks of its build from build/bench
 mkdir -p build && [ -e build/bench ] || ln -s ../$B/bench build/bench
@@ -45,7 +42,4 @@ for r in 1 2; do
     timed 20 grid_branch_$r $B/bench/bench_grid $G
 done
 
-echo "=== done $(date -u)" >> "$L"
-printf "%b\n" "$S" >> "$L"
-grep -E "^\| 3D|^\| [0-9]+\^2 \| default|^stats|frames on|^=== |PASSED|FAILED|no test group|rc=" "$L" | grep -v "^=== done" |
-    sed -E 's/median of the last [0-9]+ of [0-9]+ frames //' | cut -c1-330 | tail -c 11000
+WIDTH=330 finish "^\| 3D|^\| [0-9]+\^2 \| default|^stats|frames on|no test group" | sed -E 's/median of the last [0-9]+ of [0-9]+ frames //'

@@ -76,8 +76,9 @@ static inline homg_status homg_cusparse_fail(kernel_exec *ex, cusparseStatus_t s
     } while (0)
 
 /* Free device memory in bytes: cudaMemGetInfo's plus what the ctx's pool
- * keeps for reuse (0 where unknown). */
-size_t homg_cuda_free_bytes(const kernel_exec *ex);
+ * keeps for reuse (0 where unknown); total not NULL: the device's bytes there
+ * (0 where unknown). */
+size_t homg_cuda_free_bytes(const kernel_exec *ex, size_t *total);
 
 /* The stream kernels are queued on: the private capture stream while capturing. */
 static inline cudaStream_t homg_cuda_stream(const kernel_exec *ex)

@@ -82,14 +82,18 @@ static void *pool_create(int device, size_t device_bytes)
     return pool;
 }
 
-size_t homg_cuda_free_bytes(const kernel_exec *ex)
+size_t homg_cuda_free_bytes(const kernel_exec *ex, size_t *total)
 {
-    size_t avail = 0, total = 0;
+    size_t avail = 0, all = 0;
     uint64_t reserved = 0, used = 0;
-    if (cudaMemGetInfo(&avail, &total) != cudaSuccess) {
+    if (total)
+        *total = 0;
+    if (cudaMemGetInfo(&avail, &all) != cudaSuccess) {
         cudaGetLastError();
         return 0;
     }
+    if (total)
+        *total = all;
     if (ex->pool &&
         cudaMemPoolGetAttribute((cudaMemPool_t)ex->pool, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess &&
         cudaMemPoolGetAttribute((cudaMemPool_t)ex->pool, cudaMemPoolAttrUsedMemCurrent, &used) == cudaSuccess &&

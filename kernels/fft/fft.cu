@@ -220,8 +220,7 @@ static homg_status make_plans(kernel_exec *ex, fft_exec *e, size_t *fft_work)
 
 homg_status homg_cuda_fft_plan(kernel_exec *ex, const fft_geom *g, fft_exec **out, size_t *work_bytes)
 {
-    size_t es = g->precision == HOMG_FLOAT64 ? sizeof(double) : sizeof(float), b, fft_work = 0, avail = 0, total = 0,
-           driver_free = 0;
+    size_t es = g->precision == HOMG_FLOAT64 ? sizeof(double) : sizeof(float), b, fft_work = 0, avail = 0, total = 0;
     fft_exec *e = (fft_exec *)calloc(1, sizeof *e);
     *out = NULL;
     if (!e)
@@ -247,8 +246,8 @@ homg_status homg_cuda_fft_plan(kernel_exec *ex, const fft_geom *g, fft_exec **ou
     e->o_work = b;
     /* The arrays alone must fit before cuFFT is asked to plan (it may allocate);
      * the ctx's pool's idle bytes count as free (the arrays come from it). */
-    avail = homg_cuda_free_bytes(ex);
-    if (avail && cudaMemGetInfo(&driver_free, &total) == cudaSuccess && b > avail) {
+    avail = homg_cuda_free_bytes(ex, &total);
+    if (avail && b > avail) {
         release(e);
         return homg_exec_fail(ex, HOMG_ERROR_OUT_OF_MEMORY,
                               "%zu bytes of arrays needed (%.1f per cell), %zu of %zu free on the device", b,

@@ -56,13 +56,6 @@ homg_status homg_cpu_cubesplit_prolong_smooth(kernel_exec *ex, const cube_level 
     return HOMG_OK;
 }
 
-int homg_cubesplit_restrict_planes(const cube_level *K)
-{
-    const char *e = getenv("HOMG_CSP_RKC");
-    (void)K;
-    return e && atoi(e) > 0 ? atoi(e) : 0;
-}
-
 int homg_cubesplit_restrict_block(const cube_level *K)
 {
     const char *e = getenv("HOMG_CSP_RBLK");
@@ -72,18 +65,11 @@ int homg_cubesplit_restrict_block(const cube_level *K)
     return atoi(e) > 0 ? atoi(e) : 0;
 }
 
-/* The CUDA kernel's threads in order: columns marching in z, or (planes 0) quads, loading each child row once
- * or not (restrict_block). */
+/* The CUDA kernel's threads in order: quads, loading each child row once or not (restrict_block). */
 homg_status homg_cpu_cubesplit_residual_restrict(kernel_exec *ex, const cube_level *K, const float *u, const float *f,
                                                  float *fc, int cs)
 {
     (void)ex;
-    if (homg_cubesplit_restrict_planes(K) > 0) {
-        for (int jc = 0; jc < K->ny / 2; jc++)
-            for (int m0 = 0; m0 < K->nx / 2; m0 += 4)
-                csp_restrict_col(K, u, f, fc, cs, m0, jc, 0, K->nz / 2);
-        return HOMG_OK;
-    }
     const int block = homg_cubesplit_restrict_block(K) > 0;
     for (int kc = 0; kc < K->nz / 2; kc++)
         for (int jc = 0; jc < K->ny / 2; jc++)

@@ -36,7 +36,7 @@ extern "C" {
     X(homg_status, cubesplit, sweep,                                                                              \
       (kernel_exec * ex, const cube_level *K, float *u, const float *f, int colour, float *nat))                  \
     /* cube prolong_smooth (u, f split; ec natural, or split when cs): the other colour's u is not written.    \
-     * (CUDA: a kernel per value of cs, HOMG_CSP_PCS=0 one; HOMG_CSP_TILE boxes: cube_split.cu.) */  \
+     * (CUDA: a kernel per value of cs.) */  \
     X(homg_status, cubesplit, prolong_smooth,                                                                     \
       (kernel_exec * ex, const cube_level *K, const float *ec, float *u, const float *f, int colour, int cs))     \
     /* cube residual_restrict (u, f split; fc natural, or split when cs; 16-byte aligned). */                     \
@@ -58,15 +58,7 @@ extern const cubesplit_kernels homg_cuda_cubesplit_kernels;
  * residual_restrict): the level below split too, which needs cube_split_fits of it. */
 static inline int cube_split_fits(const cube_level *K) { return K->nx % 8 == 0 && K->ny % 2 == 0 && K->nz % 2 == 0; }
 
-/* Coarse planes a thread of residual_restrict marches through (csp_restrict_col), or 0 (the default): a
- * thread per four coarse cells, each child row's neighbours loaded anew (csp_restrict_quad, session 10
- * cube7's).  HOMG_CSP_RKC=n from the environment: n planes (the benchmark times against it; the library
- * documents no such variable).  Marching, with its 126 registers, was slower on the H100 (2026-11-27,
- * bench/results/h100_cube.md "Session 10 cube9": ~+0.19 ms a 512^3 restriction, inferred from the solves).
- * Host code, cube_split.c. */
-int homg_cubesplit_restrict_planes(const cube_level *K);
-
-/* Where residual_restrict runs a thread per four coarse cells (restrict_planes 0): n > 0 each u row of the
+/* residual_restrict runs a thread per four coarse cells: n > 0 each u row of the
  * thread's 2 x 2 child rows loaded once (csp_restrict_block, 24 float4 loads instead of 48; on the GPU with
  * __launch_bounds__(256, n), n 1 .. 4), or 0 each child row's neighbours loaded anew (csp_restrict_quad,
  * session 10 cube7's).  3 (80 registers) by default: 401 against 413 us at 512^3, 58.8 against 62.0 at 256^3,

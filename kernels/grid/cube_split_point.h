@@ -317,55 +317,6 @@ HOMG_HD void csp_plane_rows(const cube_level *K, const float *u, int present, in
     }
 }
 
-/* The restriction marching in z: fc at coarse cells (m0.., J, Kc) for Kc = kc0 .. kc1-1, each the sum of its
- * eight children's f - A u in csp_restrict_quad's order; the fine planes' rows of both colours at rows 2 J and
- * 2 J + 1 stay in registers (below, here, above), so each is loaded once, not three times. */
-HOMG_HD void csp_restrict_col(const cube_level *K, const float *u, const float *f, float *fc, int cs, int m0, int J,
-                              int kc0, int kc1)
-{
-    const unsigned h = csp_half(K), sy = (unsigned)(K->nx / 2);
-    float lo[2][2][4], mid[2][2][4], hi[2][2][4];
-    csp_plane_rows(K, u, kc0 > 0, m0, J, 2 * kc0 - 1, lo);
-    csp_plane_rows(K, u, 1, m0, J, 2 * kc0, mid);
-    for (int Kc = kc0; Kc < kc1; Kc++) {
-        float acc[4] = { 0.0f, 0.0f, 0.0f, 0.0f };
-        for (int dk = 0; dk < 2; dk++) {
-            const int k = 2 * Kc + dk;
-            csp_plane_rows(K, u, k + 1 < K->nz, m0, J, k + 1, hi);
-            for (int dj = 0; dj < 2; dj++) {
-                const int j = 2 * J + dj;
-                const unsigned c = csp_index(K, m0, j, k);
-                const float dyz = cube_dyz(K, j, k);
-                float r[2][4];
-                for (int col = 0; col < 2; col++) { /* this colour's cells, of parity s */
-                    const int s = csp_par(col, j, k), o = 1 - col;
-                    const float *on = u + (o ? h : 0);
-                    float ys[4], yn[4], ff[4];
-                    if (dj)
-                        cube_copy4(ys, mid[o][0]);
-                    else
-                        cube_ldg4(j > 0 ? on + (c - sy) : NULL, ys);
-                    if (dj)
-                        cube_ldg4(j + 1 < K->ny ? on + (c + sy) : NULL, yn);
-                    else
-                        cube_copy4(yn, mid[o][1]);
-                    cube_ldg4(f + (col ? h : 0) + c, ff);
-                    csp_res_cells(K, dyz, m0, s, mid[col][dj], mid[o][dj], csp_xo(K, on, c, m0, s), ys, yn, lo[o][dj],
-                                  hi[o][dj], ff, r[s]);
-                }
-                for (int q = 0; q < 4; q++)
-                    acc[q] += r[0][q] + r[1][q];
-            }
-            for (int c2 = 0; c2 < 2; c2++)
-                for (int dj = 0; dj < 2; dj++) {
-                    cube_copy4(lo[c2][dj], mid[c2][dj]);
-                    cube_copy4(mid[c2][dj], hi[c2][dj]);
-                }
-        }
-        csp_store_coarse(K, fc, cs, m0, J, Kc, acc);
-    }
-}
-
 /* fc at coarse cells (m0.., J, Kc): their eight children's f - A u, summed as cube_restrict_pair does
  * (fc split: cs, csp_ec4's two float2s). */
 HOMG_HD void csp_restrict_quad(const cube_level *K, const float *u, const float *f, float *fc, int cs, int m0, int J,

@@ -1192,6 +1192,6 @@ extern "C" homg_status homg_cuda_gen_nonfinite_h(kernel_exec *ex, size_t n, cons
     return HOMG_OK;
 }
 
-extern "C" size_t homg_cuda_gen_memory_available(kernel_exec *ex) { return homg_cuda_free_bytes(ex); }
+extern "C" size_t homg_cuda_gen_memory_available(kernel_exec *ex) { return homg_cuda_free_bytes(ex, NULL); }
 
 extern "C" const gen_kernels homg_cuda_gen_kernels = { .name = "cuda", GEN_KERNELS(HOMG_KERNEL_CUDA_INIT) };

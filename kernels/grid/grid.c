@@ -146,33 +146,16 @@ static homg_status cpu_homg_iterate(kernel_exec *ex, homg_precision p, const gri
     return HOMG_OK;
 }
 
-static homg_status cpu_smooth_restrict_exact(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u_in,
-                                             void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec,
-                                             const grid_exact *E)
-{
-    homg_status st = cpu_smooth_restrict(ex, p, L, u_in, u_out, f, fc, sweeps, init, ec);
-    return st != HOMG_OK ? st : cpu_coarse_exact(ex, p, &E->L, E->u, fc, E->qx, E->qy, E->inv_eig);
-}
-
 homg_status homg_cpu_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
                                        const void *f); /* grid_coarse.c */
 
 const grid_kernels homg_cpu_grid_kernels = {
-    cpu_residual,
-    cpu_residual_restrict,
-    cpu_prolong,
-    cpu_smooth,
-    cpu_smooth_restrict,
-    cpu_prolong_smooth,
-    cpu_coarse_solve,
-    cpu_coarse_exact,
-    cpu_restrict_boundary,
-    cpu_add,
-    cpu_monitor,
-    cpu_find_nonfinite,
-    cpu_homg_filter,
-    cpu_homg_gather,
-    cpu_homg_iterate,
-    homg_cpu_grid_coarse_cycle,
-    cpu_smooth_restrict_exact,
+    cpu_residual,          cpu_residual_restrict,
+    cpu_prolong,           cpu_smooth,
+    cpu_smooth_restrict,   cpu_prolong_smooth,
+    cpu_coarse_solve,      cpu_coarse_exact,
+    cpu_restrict_boundary, cpu_add,
+    cpu_monitor,           cpu_find_nonfinite,
+    cpu_homg_filter,       cpu_homg_gather,
+    cpu_homg_iterate,      homg_cpu_grid_coarse_cycle,
 };

@@ -600,9 +600,6 @@ homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, con
                                           const void *u_in, void *u_out, const void *f, int sweeps, int assign);
 homg_status homg_cuda_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
                                         const void *f); /* grid_coarse.cu */
-homg_status homg_cuda_grid_smooth_restrict_exact(kernel_exec *ex, homg_precision p, const grid_level *L,
-                                                 const void *u_in, void *u_out, const void *f, void *fc, int sweeps,
-                                                 int init, const void *ec, const grid_exact *E); /* grid_fused.cu */
 
 static homg_status cu_coarse_solve(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                    int sweeps)
@@ -623,9 +620,8 @@ static unsigned grid_stride_blocks(kernel_exec *ex, size_t n)
     return (unsigned)(b < cap ? (b ? b : 1) : cap);
 }
 
-/* Also grid_fused.cu's fallback of smooth_restrict_exact. */
-homg_status homg_cuda_grid_coarse_exact(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
-                                        const void *qx, const void *qy, const void *inv_eig)
+static homg_status cu_coarse_exact(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
+                                   const void *qx, const void *qy, const void *inv_eig)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     dim3 threads(HOMG_COARSE_EXACT_MAX, HOMG_COARSE_EXACT_MAX);
@@ -784,7 +780,7 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     homg_cuda_grid_smooth_restrict,
     homg_cuda_grid_prolong_smooth,
     cu_coarse_solve,
-    homg_cuda_grid_coarse_exact,
+    cu_coarse_exact,
     cu_restrict_boundary,
     cu_add,
     cu_monitor,
@@ -793,5 +789,4 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     cu_homg_gather,
     cu_homg_iterate,
     homg_cuda_grid_coarse_cycle,
-    homg_cuda_grid_smooth_restrict_exact,
 };

@@ -21,24 +21,19 @@
 #define HOMG_CE_S (HOMG_CE / HOMG_CE_R)
 
 /* WAIT: the kernel was launched with programmatic dependent launch; the basis and
- * eigenvalues (set-up data) load before its wait, f and the boundary data after.
- * rows: the block's rows of 32 threads (at least HOMG_CE_S); the loads step by it.
- * CG: f is global memory that other blocks of the same kernel wrote (grid_owned.cu),
- * read through L2 (__ldcg); else any memory (the one-block kernels keep it shared). */
-template <typename T, bool WAIT = false, bool CG = false>
+ * eigenvalues (set-up data) load before its wait, f and the boundary data after. */
+template <typename T, bool WAIT = false>
 __device__ void coarse_exact_block(const grid_level &L, T *u, const T *f, const T *qx, const T *qy, const T *inv_eig,
                                    T (*sx)[HOMG_CE + 1], T (*sy)[HOMG_CE + 1], T (*a)[HOMG_CE + 1], T (*b)[HOMG_CE + 1],
-                                   int x, int y, int rows = HOMG_CE)
+                                   int x, int y)
 {
     const int nx = L.nx, ny = L.ny;
     const bool act = y < HOMG_CE_S, col = x < nx;
     T s[HOMG_CE_R], ie[HOMG_CE_R];
-    for (int r = y; r < HOMG_CE; r += rows) {
-        if (x < nx && r < nx)
-            sx[r][x] = qx[r * nx + x];
-        if (x < ny && r < ny)
-            sy[r][x] = qy[r * ny + x];
-    }
+    if (x < nx && y < nx)
+        sx[y][x] = qx[y * nx + x];
+    if (x < ny && y < ny)
+        sy[y][x] = qy[y * ny + x];
 #pragma unroll
     for (int m = 0; m < HOMG_CE_R; m++) { /* the eigenvalues' loads in flight meanwhile */
         const int r = y + HOMG_CE_S * m;
@@ -46,9 +41,8 @@ __device__ void coarse_exact_block(const grid_level &L, T *u, const T *f, const 
     }
     if (WAIT)
         homg_pdl_wait();
-    for (int r = y; r < HOMG_CE; r += rows)
-        if (x < nx && r < ny)
-            a[r][x] = (T)((double)(CG ? __ldcg(f + r * nx + x) : f[r * nx + x]) + bterm_at<T>(L, x, r));
+    if (x < nx && y < ny)
+        a[y][x] = (T)((double)f[y * nx + x] + bterm_at<T>(L, x, y));
     __syncthreads();
     if (act) { /* b = Qy^T F */
 #pragma unroll

@@ -395,8 +395,7 @@ static homg_status launch_down(kernel_exec *ex, const grid_level *L, const void 
         return HOMG_OK;
     }
     if (owned_at(L, sweeps)) {
-        homg_owned_down(st, env_num("HOMG_BOX_PDL", 1) != 0, (int)sizeof(T), L, u, u_out, f, fc, sweeps, init, ec,
-                        (const grid_exact *)NULL);
+        homg_owned_down(st, env_num("HOMG_BOX_PDL", 1) != 0, (int)sizeof(T), L, u, u_out, f, fc, sweeps, init, ec);
         HOMG_CUDA_LAUNCHED(ex, "owned_down_kernel");
         return HOMG_OK;
     }
@@ -463,26 +462,4 @@ homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, con
 {
     return p == HOMG_FLOAT64 ? launch_up<double>(ex, L, ec, u_in, u_out, f, sweeps, assign)
                              : launch_up<float>(ex, L, ec, u_in, u_out, f, sweeps, assign);
-}
-
-homg_status homg_cuda_grid_coarse_exact(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
-                                        const void *qx, const void *qy, const void *inv_eig); /* grid.cu */
-
-/* One launch (the owned-cell down step, its last block solving E->L) for any level
- * the exact level is next to; the two launches where the arguments do not fit it. */
-homg_status homg_cuda_grid_smooth_restrict_exact(kernel_exec *ex, homg_precision p, const grid_level *L,
-                                                 const void *u_in, void *u_out, const void *f, void *fc, int sweeps,
-                                                 int init, const void *ec, const grid_exact *E)
-{
-    const bool fits = u_in != u_out && E->count && sweeps >= 0 && sweeps <= HOMG_OWNED_MAX_SWEEPS &&
-                      E->L.nx == L->nx / 2 && E->L.ny == L->ny / 2 && E->L.nx <= HOMG_COARSE_EXACT_MAX &&
-                      E->L.ny <= HOMG_COARSE_EXACT_MAX;
-    if (fits) {
-        homg_owned_down(homg_cuda_stream(ex), env_num("HOMG_BOX_PDL", 1) != 0, p == HOMG_FLOAT64 ? 8 : 4, L, u_in,
-                        u_out, f, fc, sweeps, init, ec, E);
-        HOMG_CUDA_LAUNCHED(ex, "owned_down_kernel (exact)");
-        return HOMG_OK;
-    }
-    homg_status st = homg_cuda_grid_smooth_restrict(ex, p, L, u_in, u_out, f, fc, sweeps, init, ec);
-    return st != HOMG_OK ? st : homg_cuda_grid_coarse_exact(ex, p, &E->L, E->u, fc, E->qx, E->qy, E->inv_eig);
 }

@@ -78,17 +78,6 @@ typedef struct grid_coarse {
     const void *qx, *qy, *inv_eig;
 } grid_coarse;
 
-/* The exact coarsest solve that follows a fused down step (smooth_restrict_exact):
- * level L (both sides <= HOMG_COARSE_EXACT_MAX), its solution u, the bases as for
- * coarse_exact, and count, one unsigned of backend memory that is 0 between calls (the
- * CUDA kernel's count of finished blocks; unused on the CPU). */
-typedef struct grid_exact {
-    grid_level L;
-    void *u;
-    const void *qx, *qy, *inv_eig;
-    unsigned *count;
-} grid_exact;
-
 typedef struct grid_kernels {
     /* r = f + bterm - A u  (u == NULL: u = 0) */
     homg_status (*residual)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
@@ -153,14 +142,6 @@ typedef struct grid_kernels {
      * the textbook composition (smooth, residual_restrict, prolong, coarse_exact in place);
      * HOMG_BLOCK_FMG: u = full multigrid from the restricted f and data (lib/grid/cycles.c fmg()). */
     homg_status (*coarse_cycle)(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u, const void *f);
-
-    /* smooth_restrict on L, then coarse_exact on the next coarser level E->L for that fc
-     * (fc is E's right-hand side; E->u its solution): on CUDA one launch, whose last
-     * block to finish solves the coarse level (the box uses it with HOMG_BOX_EXACT_FOLD=1
-     * only: slower on the H100 than the two launches, lib/grid/box.c). */
-    homg_status (*smooth_restrict_exact)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u_in,
-                                         void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec,
-                                         const grid_exact *E);
 } grid_kernels;
 
 extern const grid_kernels homg_cpu_grid_kernels;

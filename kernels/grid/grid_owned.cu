@@ -20,7 +20,6 @@
  * the next kernel's block, launched early, waits beside the running one (float32
  * V(2,2): 32-40 registers, no spills). */
 #include "core/pdl.cuh"
-#include "grid_exact.cuh"
 #include "grid_owned.cuh"
 #include "grid_point.cuh"
 
@@ -160,33 +159,10 @@ __device__ __forceinline__ void owned_store(const grid_level &L, const ocell<T> 
             u_out[(size_t)c[q].gj * L.nx + c[q].gi] = c[q].u;
 }
 
-/* The last block to finish (its fc and every other block's written: fence, count)
- * solves E.L exactly for fc and sets the count back to 0 for the next launch. */
-template <typename T, typename B> __device__ __forceinline__ void owned_exact_last(const grid_exact &E, const T *fc)
-{
-    __shared__ T m[4][HOMG_COARSE_EXACT_MAX][HOMG_COARSE_EXACT_MAX + 1];
-    __shared__ bool last;
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0 && threadIdx.y == 0)
-        last = atomicAdd(E.count, 1u) == gridDim.x * gridDim.y - 1;
-    __syncthreads();
-    if (!last)
-        return;
-    __threadfence();
-    coarse_exact_block<T, false, true>(E.L, (T *)E.u, fc, (const T *)E.qx, (const T *)E.qy, (const T *)E.inv_eig, m[0],
-                                       m[1], m[2], m[3], threadIdx.x, threadIdx.y, B::HT);
-    if (threadIdx.x == 0 && threadIdx.y == 0)
-        *E.count = 0;
-}
-
-/* EXACT: then the block that finishes last solves the next coarser level E.L for fc
- * (grid_exact.cuh, 32 x HT threads) -- the exact solve without a launch of its own
- * (its level above has a few blocks: one a multiprocessor, registers unbounded). */
-template <typename T, int S, bool EXACT>
-__global__ void __launch_bounds__(obox<T, 2 * S + 1>::THREADS, EXACT ? 1 : 2)
+template <typename T, int S>
+__global__ void __launch_bounds__(obox<T, 2 * S + 1>::THREADS, 2)
     owned_down_kernel(grid_level L, const T *__restrict__ u, T *__restrict__ u_out, const T *__restrict__ f,
-                      T *__restrict__ fc, int init, const T *__restrict__ ec, grid_exact E)
+                      T *__restrict__ fc, int init, const T *__restrict__ ec)
 {
     enum { H = 2 * S + 1 };
     typedef obox<T, H> B;
@@ -214,8 +190,6 @@ __global__ void __launch_bounds__(obox<T, 2 * S + 1>::THREADS, EXACT ? 1 : 2)
         fc[(size_t)J * ncx + I] = (T)0.25 * ((r[0] + r[1]) + (r[B::TW] + r[B::TW + 1]));
     }
     owned_store<T, B>(L, c, u_out);
-    if constexpr (EXACT)
-        owned_exact_last<T, B>(E, fc);
 }
 
 template <typename T, int S>
@@ -246,16 +220,11 @@ template <typename T, int H> dim3 owned_grid(const grid_level *L)
 
 template <typename T, int S>
 void down_t(cudaStream_t st, int pdl, const grid_level *L, const void *u, void *u_out, const void *f, void *fc,
-            int init, const void *ec, const grid_exact *E)
+            int init, const void *ec)
 {
     enum { H = 2 * S + 1 };
-    const dim3 grid = owned_grid<T, H>(L), block(OX, obox<T, H>::HT);
-    if (E)
-        homg_pdl_launch(st, grid, block, pdl, owned_down_kernel<T, S, true>, *L, (const T *)u, (T *)u_out, (const T *)f,
-                        (T *)fc, init, (const T *)ec, *E);
-    else
-        homg_pdl_launch(st, grid, block, pdl, owned_down_kernel<T, S, false>, *L, (const T *)u, (T *)u_out,
-                        (const T *)f, (T *)fc, init, (const T *)ec, grid_exact());
+    homg_pdl_launch(st, owned_grid<T, H>(L), dim3(OX, obox<T, H>::HT), pdl, owned_down_kernel<T, S>, *L, (const T *)u,
+                    (T *)u_out, (const T *)f, (T *)fc, init, (const T *)ec);
 }
 
 template <typename T, int S>
@@ -269,13 +238,13 @@ void up_t(cudaStream_t st, int pdl, const grid_level *L, const void *ec, const v
 
 template <typename T>
 void down_s(cudaStream_t st, int pdl, const grid_level *L, const void *u, void *u_out, const void *f, void *fc,
-            int sweeps, int init, const void *ec, const grid_exact *E)
+            int sweeps, int init, const void *ec)
 {
     switch (sweeps) {
-    case 0: down_t<T, 0>(st, pdl, L, u, u_out, f, fc, init, ec, E); break;
-    case 1: down_t<T, 1>(st, pdl, L, u, u_out, f, fc, init, ec, E); break;
-    case 2: down_t<T, 2>(st, pdl, L, u, u_out, f, fc, init, ec, E); break;
-    default: down_t<T, 3>(st, pdl, L, u, u_out, f, fc, init, ec, E); break;
+    case 0: down_t<T, 0>(st, pdl, L, u, u_out, f, fc, init, ec); break;
+    case 1: down_t<T, 1>(st, pdl, L, u, u_out, f, fc, init, ec); break;
+    case 2: down_t<T, 2>(st, pdl, L, u, u_out, f, fc, init, ec); break;
+    default: down_t<T, 3>(st, pdl, L, u, u_out, f, fc, init, ec); break;
     }
 }
 
@@ -294,12 +263,12 @@ void up_s(cudaStream_t st, int pdl, const grid_level *L, const void *ec, const v
 } /* namespace */
 
 void homg_owned_down(cudaStream_t st, int pdl, int elem, const grid_level *L, const void *u_in, void *u_out,
-                     const void *f, void *fc, int sweeps, int init, const void *ec, const grid_exact *E)
+                     const void *f, void *fc, int sweeps, int init, const void *ec)
 {
     if (elem == 4)
-        down_s<float>(st, pdl, L, u_in, u_out, f, fc, sweeps, init, ec, E);
+        down_s<float>(st, pdl, L, u_in, u_out, f, fc, sweeps, init, ec);
     else
-        down_s<double>(st, pdl, L, u_in, u_out, f, fc, sweeps, init, ec, E);
+        down_s<double>(st, pdl, L, u_in, u_out, f, fc, sweeps, init, ec);
 }
 
 void homg_owned_up(cudaStream_t st, int pdl, int elem, const grid_level *L, const void *ec, const void *u_in,

@@ -11,10 +11,9 @@
 #define HOMG_OWNED_MAX_SWEEPS 3
 
 /* As grid_kernels' smooth_restrict / prolong_smooth (out of place, 0..3 sweeps; T is
- * float when elem is 4, else double); E non-NULL: smooth_restrict_exact (E->L the
- * next coarser level of L, fc its right-hand side). */
+ * float when elem is 4, else double). */
 void homg_owned_down(cudaStream_t st, int pdl, int elem, const grid_level *L, const void *u_in, void *u_out,
-                     const void *f, void *fc, int sweeps, int init, const void *ec, const grid_exact *E);
+                     const void *f, void *fc, int sweeps, int init, const void *ec);
 void homg_owned_up(cudaStream_t st, int pdl, int elem, const grid_level *L, const void *ec, const void *u_in,
                    void *u_out, const void *f, int sweeps, int assign);
 

@@ -35,9 +35,7 @@ void homg__box_free(homg_grid *g)
     homg__free(g->ctx, g->coarse_qx);
     homg__free(g->ctx, g->coarse_qy);
     homg__free(g->ctx, g->coarse_inv_eig);
-    homg__free(g->ctx, g->exact_count);
     g->coarse_qx = g->coarse_qy = g->coarse_inv_eig = NULL;
-    g->exact_count = NULL;
     homg__grid_graphs_drop(g);
 }
 
@@ -189,18 +187,6 @@ homg_status homg__box_alloc(homg_grid *g)
             HOMG_TRY(homg__alloc(g->ctx, (size_t)d->nx * d->ny * g->elem, &g->u0_scratch, "finest level"));
         if (nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
             HOMG_TRY(setup_coarse_exact(g));
-        if (g->run == HOMG_METHOD_FMG && g->coarse_qx && knob("HOMG_BOX_EXACT_FOLD", HOMG_BOX_EXACT_FOLD) != 0) {
-            /* the exact solve inside the down step above it (kernels/grid/grid_owned.cu, the
-             * block that finishes last solves): one launch a cycle fewer, but slower on the
-             * H100 -- 256^2 0.0872 ms against 0.0828, 1024^2 0.2656 against 0.2610, the warm
-             * frame 0.0887 against 0.0872 (bench/results/h100.md, Session 10 box2d): the
-             * separate exact kernel loads its bases before its programmatic-launch wait, the
-             * last block only after the down step.  On with HOMG_BOX_EXACT_FOLD=1 (the
-             * benchmark's knob). */
-            g->exact_fold = 1;
-            HOMG_TRY(homg__alloc(g->ctx, sizeof(unsigned), (void **)&g->exact_count, "coarse solver"));
-            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->exact_count, sizeof(unsigned)), "coarse solver");
-        }
     } else {
         HOMG_TRY(homg__homg_alloc(g));
     }

@@ -175,38 +175,6 @@ static homg_status down(cycle *c, int k, int init)
     return HOMG_OK;
 }
 
-/* The down step on level k and the exact solve of level k + 1, the coarsest, in one
- * call (smooth_restrict_exact; one launch on CUDA), where FMG's fused steps run level
- * k and HOMG_BOX_EXACT_FOLD is set (off by default: box.c). */
-static int exact_next(const cycle *c, int k)
-{
-    const homg_grid *g = c->g;
-    return g->exact_fold && g->coarse_qx && g->exact_count && fused_at(g, k) && k + 1 == g->nlevels - 1 &&
-           k + 1 != g->block_top;
-}
-
-static homg_status down_exact(cycle *c, int k, int init)
-{
-    homg_grid *g = c->g;
-    const int pre = g->desc.pre;
-    const double n = level_values(c, k);
-    grid_exact E;
-    E.L = c->lev[k + 1];
-    E.u = c->y[k + 1];
-    E.qx = g->coarse_qx;
-    E.qy = g->coarse_qy;
-    E.inv_eig = g->coarse_inv_eig;
-    E.count = g->exact_count;
-    QUEUE(g,
-          g->k->smooth_restrict_exact(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], c->x[k], f_of(c, k),
-                                      g->f[k + 1], pre, init, c->y[k + 1], &E),
-          "smoothing, restriction and coarse solve");
-    homg__account(g, 1, (pre + 1 + (init == HOMG_INIT_PROLONG)) * level_share(g, k) + 2 * level_share(g, k + 1),
-                  n * (2.25 + (init == HOMG_INIT_KEEP) + 0.25 * (init == HOMG_INIT_PROLONG)) +
-                      3 * level_values(c, k + 1));
-    return HOMG_OK;
-}
-
 static homg_status up(cycle *c, int k)
 {
     homg_grid *g = c->g;
@@ -233,10 +201,6 @@ static homg_status visit(cycle *c, int k, int init, int fcycle)
         return coarse(c, k);
     if (k == c->g->block_top && !fcycle && init != HOMG_INIT_PROLONG)
         return block(c, k, init == HOMG_INIT_ZERO ? HOMG_BLOCK_V_ZERO : HOMG_BLOCK_V_KEEP);
-    if (!fcycle && exact_next(c, k)) {
-        HOMG_TRY(down_exact(c, k, init));
-        return up(c, k);
-    }
     HOMG_TRY(down(c, k, init));
     if (fcycle) {
         HOMG_TRY(visit(c, k + 1, HOMG_INIT_ZERO, 1));

@@ -12,7 +12,6 @@
 #define HOMG_COARSE_SWEEPS   16
 #define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one launch (off: slower on the H100, box.c) */
 #define HOMG_BOX_FUSED_CELLS 0 /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
-#define HOMG_BOX_EXACT_FOLD  0 /* FMG: the exact coarsest solve inside the down step above it (off: slower, box.c) */
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
  * while the key matches. */
@@ -62,10 +61,8 @@ struct homg_grid {
     void *u0_scratch;                             /* FMG: the finest level's second buffer */
     void *gbc[HOMG_GRID_MAX_LEVELS][4];           /* FMG: Dirichlet data restricted to levels >= 1 */
     void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
-    unsigned *exact_count; /* FMG: smooth_restrict_exact's count of finished blocks (0 between calls) */
-    int exact_fold;        /* FMG: the exact solve in the down step above it (HOMG_BOX_EXACT_FOLD) */
-    int block_top;         /* FMG: the first level the coarse-levels kernel takes (nlevels: none) */
-    double fused_min;      /* FMG: levels of at least this many cells run the fused steps */
+    int block_top;    /* FMG: the first level the coarse-levels kernel takes (nlevels: none) */
+    double fused_min; /* FMG: levels of at least this many cells run the fused steps */
 
     /* HOMG (seed 003) */
     int homg_m; /* coarsest HOMG level M */

@@ -103,36 +103,3 @@ int cube_case_exact(int t, int q, cube_level *K, cube_exact *E)
         return 0;
     return cube_exact_of(K, E) ? 1 : -1;
 }
-
-homg_status cube_env_solves(grid_case *c, int cg, int runs, homg_ctx *const ctx[], const char *var,
-                            const char *const val[], double *u[], homg_solve_info info[])
-{
-    homg_solve_desc sd;
-    homg_status st = HOMG_OK;
-    c->d.method = HOMG_METHOD_VCYCLE;
-    c->d.precision = HOMG_FLOAT32;
-    if (cg)
-        setenv("HOMG_CUBE_PLAIN", "0", 1);
-    memset(&sd, 0, sizeof sd);
-    sd.tol = 1e-5;
-    for (int r = 0; r < runs; r++) {
-        u[r] = (double *)malloc(grid_case_cells(c) * sizeof(double));
-        if (val[r])
-            setenv(var, val[r], 1);
-        const homg_status s = grid_case_solve(ctx[r], c, &sd, u[r], &info[r], NULL, NULL);
-        st = st == HOMG_OK ? s : st;
-        unsetenv(var);
-    }
-    unsetenv("HOMG_CUBE_PLAIN");
-    return st;
-}
-
-homg_status cube_block_solves(grid_case *c, int cg, homg_ctx *const ctx[3], const char *const cells[3], double *u[3],
-                              homg_solve_info info[3])
-{
-    homg_status st;
-    setenv("HOMG_CUBE_EXACT", "0", 1); /* the block's levels, not the exact solve's */
-    st = cube_env_solves(c, cg, 3, ctx, "HOMG_CUBE_BLOCK_CELLS", cells, u, info);
-    unsetenv("HOMG_CUBE_EXACT");
-    return st;
-}

@@ -6,7 +6,6 @@
 
 #include "grid/cube_coarse.h"
 #include "grid/cube_exact.h"
-#include "gridcase.h"
 #include "testutil.h"
 
 /* B: `levels` levels from nx x ny x nz with cube case t's sides and constants
@@ -29,17 +28,5 @@ size_t cube_block_cells(const cube_block *B, int q);
  * half-sweeps from 1 (the first Gauss-Seidel).  Q, G: the cube and gen tables of ex's backend. */
 homg_status cube_block_steps(kernel_exec *ex, const cube_kernels *Q, const gen_kernels *G, const cube_block *B);
 void cube_block_case_free(cube_block *B);
-/* runs solves of c with float32 V-cycles to a residual of 1e-5 (cg: CG around them,
- * HOMG_CUBE_PLAIN=0), solve r on ctx[r] with the environment variable var = val[r] (NULL: unset);
- * u[r] (malloc'd, the caller frees) and info[r] filled.  Returns the first status that is not
- * HOMG_OK. */
-homg_status cube_env_solves(grid_case *c, int cg, int runs, homg_ctx *const ctx[], const char *var,
-                            const char *const val[], double *u[], homg_solve_info info[]);
-/* Three solves of c with float32 V-cycles to a residual of 1e-5 (cg: CG around them,
- * HOMG_CUBE_PLAIN=0), solve r on ctx[r] with HOMG_CUBE_BLOCK_CELLS=cells[r] (NULL: the
- * default) and HOMG_CUBE_EXACT=0; u[r] (malloc'd, the caller frees) and info[r] filled.  Returns the first
- * status that is not HOMG_OK. */
-homg_status cube_block_solves(grid_case *c, int cg, homg_ctx *const ctx[3], const char *const cells[3], double *u[3],
-                              homg_solve_info info[3]);
 
 #endif

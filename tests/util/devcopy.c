@@ -1,5 +1,6 @@
 /* devcopy.c -- see devcopy.h. */
 #include "devcopy.h"
+#include "testutil.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,4 +37,16 @@ void homg_test_down(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
     check(ctx, homg_ctx_synchronize(ctx), "homg_ctx_synchronize");
     if (bytes)
         check(ctx, homg_copy_to_host(ctx, host, dev, bytes), "homg_copy_to_host");
+}
+
+double homg_test_diff_f(homg_ctx *ctx, const float *dev, const float *host, size_t n)
+{
+    float *g = (float *)malloc(n * sizeof(float));
+    double *x = (double *)malloc(n * sizeof(double)), *y = (double *)malloc(n * sizeof(double)), r;
+    homg_test_down(ctx, g, dev, n * sizeof(float));
+    for (size_t k = 0; k < n; k++)
+        x[k] = g[k], y[k] = host[k];
+    r = homg_rel_diff(x, y, n);
+    free(g), free(x), free(y);
+    return r;
 }

@@ -19,4 +19,7 @@ void *homg_test_up(homg_ctx *ctx, const void *host, size_t bytes);
 /* Waits for the ctx's stream, then copies bytes of dev into host. */
 void homg_test_down(homg_ctx *ctx, void *host, const void *dev, size_t bytes);
 
+/* ||dev - host|| / ||host|| for n floats, dev in ctx memory (homg_rel_diff in double). */
+double homg_test_diff_f(homg_ctx *ctx, const float *dev, const float *host, size_t n);
+
 #endif

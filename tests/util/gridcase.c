@@ -337,3 +337,23 @@ homg_status grid_case_solve(homg_ctx *ctx, const grid_case *c, const homg_solve_
         homg_free(ctx, (void *)bc.face[s]);
     return st;
 }
+
+homg_status grid_case_solves(grid_case *c, int runs, homg_ctx *const ctx[], const char *const *const env[], double *u[],
+                             homg_solve_info info[])
+{
+    homg_solve_desc sd;
+    homg_status st = HOMG_OK;
+    c->d.method = HOMG_METHOD_VCYCLE;
+    c->d.precision = HOMG_FLOAT32;
+    memset(&sd, 0, sizeof sd);
+    sd.tol = 1e-5;
+    for (int r = 0; r < runs; r++) {
+        char *old[HOMG_TEST_MAX_ENV];
+        u[r] = (double *)malloc(grid_case_cells(c) * sizeof(double));
+        homg_test_env_set(env[r], old);
+        const homg_status s = grid_case_solve(ctx[r], c, &sd, u[r], &info[r], NULL, NULL);
+        homg_test_env_restore(env[r], old);
+        st = st == HOMG_OK ? s : st;
+    }
+    return st;
+}

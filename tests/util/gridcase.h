@@ -35,6 +35,12 @@ void grid_case_discs(grid_case *c, double fraction, double radius_cells, uint64_
  * Returns the solve's status; info filled. */
 homg_status grid_case_solve(homg_ctx *ctx, const grid_case *c, const homg_solve_desc *sd, double *u_out,
                             homg_solve_info *info, double *history, int *nhist);
+/* runs solves of c with float32 V-cycles to a residual of 1e-5 (the cube tests' comparisons): solve r on
+ * ctx[r] with the variables env[r] set for it alone ({ name, value, ..., NULL }, testutil.h's
+ * homg_test_env_set; NULL: none); u[r] (malloc'd, the caller frees) and info[r] filled.  Returns the first
+ * status that is not HOMG_OK. */
+homg_status grid_case_solves(grid_case *c, int runs, homg_ctx *const ctx[], const char *const *const env[], double *u[],
+                             homg_solve_info info[]);
 
 /* ||f + face terms - A u|| / ||f + face terms|| over active cells and all rhs, A from
  * the definition.  With project: f + face terms projected per singular island first

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -121,6 +122,23 @@ double homg_rel_diff(const double *a, const double *b, size_t n)
         den += b[i] * b[i];
     }
     return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+
+void homg_test_env_set(const char *const *env, char **old)
+{
+    for (int i = 0; env && env[i] && i / 2 < HOMG_TEST_MAX_ENV; i += 2) {
+        const char *v = getenv(env[i]);
+        old[i / 2] = v ? strdup(v) : NULL;
+        setenv(env[i], env[i + 1], 1);
+    }
+}
+
+void homg_test_env_restore(const char *const *env, char **old)
+{
+    for (int i = 0; env && env[i] && i / 2 < HOMG_TEST_MAX_ENV; i += 2) {
+        old[i / 2] ? setenv(env[i], old[i / 2], 1) : unsetenv(env[i]);
+        free(old[i / 2]);
+    }
 }
 
 double homg_test_now_ms(void)

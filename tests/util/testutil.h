@@ -60,4 +60,11 @@ double homg_test_median(double *v, int n);
 /* Relative 2-norm difference ||a-b||/||b|| of two host arrays of doubles. */
 double homg_rel_diff(const double *a, const double *b, size_t n);
 
+/* Environment settings for one run: env is { name, value, name, value, ..., NULL } (at most
+ * HOMG_TEST_MAX_ENV pairs; NULL: none).  homg_test_env_set keeps what the caller's environment had in
+ * old[HOMG_TEST_MAX_ENV]; homg_test_env_restore puts it back (a variable the caller had set stays set). */
+#define HOMG_TEST_MAX_ENV 8
+void homg_test_env_set(const char *const *env, char **old);
+void homg_test_env_restore(const char *const *env, char **old);
+
 #endif
