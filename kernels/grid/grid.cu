@@ -566,7 +566,10 @@ __global__ void homg_filter_cols_kernel(int nx, int ny, int s, const T *__restri
  * kernel (H100, float32, bench/results/h100.md "Session 11 homg4"): the column and
  * reuse forms win where a pass streams from DRAM (4096^2: level 0, levels 1-5, the
  * filters up to s = 64) and lose where it is latency- or issue-bound (1024^2, whose
- * arrays sit in L2; levels >= 6 and the filters with s >= 128 at 4096^2).  Knobs:
+ * arrays sit in L2; levels >= 6 and the filters with s >= 128 at 4096^2).  Float32
+ * levels m >= 2 take homg_iterate_vec4_kernel at every size where nx % 4 == 0 ("Session
+ * 12 homg5": 4096^2 40.1 -> 30.6 ms); the rows kernels then serve float64, odd widths
+ * and m = 1.  Knobs:
  *   HOMG_HOMG_BIG_N (default 2^22): grids of at least this many points are "large";
  *   HOMG_HOMG_COLS0 (default 1): level 0 by homg_iterate0_cols_kernel at every size
  *     (0: the point kernel);
@@ -579,7 +582,9 @@ __global__ void homg_filter_cols_kernel(int nx, int ny, int s, const T *__restri
  *   HOMG_HOMG_ROWS: rows a thread of the rows kernels, 4 or 8 (default 8);
  *   HOMG_HOMG_VEC_M (default 2, never below 2): float32 levels from it up take
  *     homg_iterate_vec4_kernel where nx % 4 == 0 (above every level: off);
- *   HOMG_HOMG_VEC_ROWS: rows a thread of homg_iterate_vec4_kernel, 4 or 8 (default 8). */
+ *   HOMG_HOMG_VEC_ROWS: rows a thread of homg_iterate_vec4_kernel, 4 or 8 (default 8 on
+ *     large grids, 4 below: "Session 12 homg5", 1024^2 -6% with 4, 2048^2 and 4096^2
+ *     +10% and +11% with 4). */
 static int homg_env_int(const char *name, int fallback)
 {
     const char *e = getenv(name);
@@ -817,7 +822,7 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
     const int rows_m = homg_env_int("HOMG_HOMG_ROWS_M", large ? 1 : 2);
     if (p == HOMG_FLOAT32 && H->m >= 2 && H->m >= homg_env_int("HOMG_HOMG_VEC_M", 2) && L->nx % 4 == 0 &&
         (uintptr_t)u_out % 16 == 0) {
-        const int ry = homg_env_int("HOMG_HOMG_VEC_ROWS", 8) == 4 ? 4 : 8;
+        const int ry = homg_env_int("HOMG_HOMG_VEC_ROWS", large ? 8 : 4) == 4 ? 4 : 8;
         const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry));
         if (ry == 4)
             homg_iterate_vec4_kernel<4>
