@@ -366,6 +366,73 @@ __global__ void __launch_bounds__(BX *BY, 3)
     }
 }
 
+/* The reuse kernel's pass for float32 levels m >= 2 with four consecutive columns
+ * a thread (one float4 store a row: a warp writes 512 contiguous bytes a row, where
+ * the column kernels issue four 128-byte stores) and R consecutive rows: the
+ * y bracket, its warp-uniform branch and the marked-row test once for four points.
+ * Needs nx % 4 == 0 and a 16-byte aligned u_out (the launcher checks).  At
+ * m >= 2 (l >= 4) one of a thread's four columns is marked at most (x = a l in the
+ * low half; x = n - 1 - a l, i.e. x % 4 == 3, in the high half; two at the middle),
+ * so a marked row costs one homg_point (taken whole) a marked column; the other points interpolate as the reuse
+ * kernel does (each column's row lerps kept, the one the next interval shares
+ * reused).  Values as homg_point's: the same functions in the same order. */
+template <int R>
+__global__ void __launch_bounds__(BX *BY, 2)
+    homg_iterate_vec4_kernel(grid_level L, mfmg_level H, const float *__restrict__ fm, const float *__restrict__ u,
+                             float *__restrict__ u_out)
+{
+    const int nx = L.nx, ny = L.ny;
+    const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
+    if (xb >= nx || yb >= ny)
+        return;
+    const double inv_l = 1.0 / H.l; /* exact: l = 2^m */
+    int x0[4], x1[4], yk = -1, yk1 = -1;
+    unsigned marked = 0; /* bit c: column xb + c is marked */
+    double tx[4], r0[4] = { 0, 0, 0, 0 }, r1[4] = { 0, 0, 0, 0 };
+#pragma unroll
+    for (int c = 0; c < 4; c++) {
+        if (homg_marked_index_p2(xb + c, nx, H.m) >= 0)
+            marked |= 1u << c;
+        homg_bracket_p2(xb + c, nx, H.m, inv_l, &x0[c], &x1[c], &tx[c]);
+    }
+#pragma unroll
+    for (int k = 0; k < R; k++) {
+        const int y = yb + k;
+        if (y >= ny)
+            break;
+        int y0, y1;
+        double ty;
+        homg_bracket_p2(y, ny, H.m, inv_l, &y0, &y1, &ty); /* the same for the whole warp */
+        if (y0 != yk) {
+            const float *row0 = u + (size_t)y0 * nx, *row1 = u + (size_t)y1 * nx;
+#pragma unroll
+            for (int c = 0; c < 4; c++) {
+                const double n0 = y0 == yk1 ? r1[c] : homg_lerp_row(row0, x0[c], x1[c], tx[c]);
+                const double n1 = y1 == yk ? r0[c] : homg_lerp_row(row1, x0[c], x1[c], tx[c]);
+                r0[c] = n0;
+                r1[c] = n1;
+            }
+            yk = y0;
+            yk1 = y1;
+        }
+        double v0 = homg_lerp_d(r0[0], r1[0], ty), v1 = homg_lerp_d(r0[1], r1[1], ty);
+        double v2 = homg_lerp_d(r0[2], r1[2], ty), v3 = homg_lerp_d(r0[3], r1[3], ty);
+        if (marked && homg_marked_index_p2(y, ny, H.m) >= 0) {
+            /* one call site (homg_point inline once), one pass per marked column */
+#pragma unroll 1
+            for (unsigned b = marked; b; b &= b - 1) {
+                const int c = __ffs(b) - 1;
+                const double vm = homg_point(&L, &H, inv_l, fm, u, xb + c, y);
+                v0 = c == 0 ? vm : v0;
+                v1 = c == 1 ? vm : v1;
+                v2 = c == 2 ? vm : v2;
+                v3 = c == 3 ? vm : v3;
+            }
+        }
+        *(float4 *)(u_out + (size_t)y * nx + xb) = make_float4((float)v0, (float)v1, (float)v2, (float)v3);
+    }
+}
+
 /* Level 0 (l = 1: every point marked, f_0 = r whole) by columns: a thread takes
  * one column and R consecutive rows, its own column's rows y-1, y, y+1 kept in a
  * register window (converted once), so an interior point loads three values (the
@@ -499,7 +566,10 @@ __global__ void homg_filter_cols_kernel(int nx, int ny, int s, const T *__restri
  * kernel (H100, float32, bench/results/h100.md "Session 11 homg4"): the column and
  * reuse forms win where a pass streams from DRAM (4096^2: level 0, levels 1-5, the
  * filters up to s = 64) and lose where it is latency- or issue-bound (1024^2, whose
- * arrays sit in L2; levels >= 6 and the filters with s >= 128 at 4096^2).  Knobs:
+ * arrays sit in L2; levels >= 6 and the filters with s >= 128 at 4096^2).  Float32
+ * levels m >= 2 take homg_iterate_vec4_kernel at every size where nx % 4 == 0 ("Session
+ * 12 homg5": 4096^2 40.1 -> 30.6 ms); the rows kernels then serve float64, odd widths
+ * and m = 1.  Knobs:
  *   HOMG_HOMG_BIG_N (default 2^22): grids of at least this many points are "large";
  *   HOMG_HOMG_COLS0 (default 1): level 0 by homg_iterate0_cols_kernel at every size
  *     (0: the point kernel);
@@ -509,7 +579,12 @@ __global__ void homg_filter_cols_kernel(int nx, int ny, int s, const T *__restri
  *     2 otherwise; negative or above every level: the point kernel everywhere);
  *   HOMG_HOMG_REUSE_MAX_M (default 5): on large grids the levels up to it take
  *     homg_iterate_rows_reuse_kernel, the others homg_iterate_rows_kernel;
- *   HOMG_HOMG_ROWS: rows a thread of the rows kernels, 4 or 8 (default 8). */
+ *   HOMG_HOMG_ROWS: rows a thread of the rows kernels, 4 or 8 (default 8);
+ *   HOMG_HOMG_VEC_M (default 2, never below 2): float32 levels from it up take
+ *     homg_iterate_vec4_kernel where nx % 4 == 0 (above every level: off);
+ *   HOMG_HOMG_VEC_ROWS: rows a thread of homg_iterate_vec4_kernel, 4 or 8 (default 8 on
+ *     large grids, 4 below: "Session 12 homg5", 1024^2 -6% with 4, 2048^2 and 4096^2
+ *     +10% and +11% with 4). */
 static int homg_env_int(const char *name, int fallback)
 {
     const char *e = getenv(name);
@@ -741,6 +816,19 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
     cudaStream_t s = homg_cuda_stream(ex);
     const bool large = homg_large_grid(L->nx, L->ny);
     const int rows_m = homg_env_int("HOMG_HOMG_ROWS_M", large ? 1 : 2);
+    if (p == HOMG_FLOAT32 && H->m >= 2 && H->m >= homg_env_int("HOMG_HOMG_VEC_M", 2) && L->nx % 4 == 0 &&
+        (uintptr_t)u_out % 16 == 0) {
+        const int ry = homg_env_int("HOMG_HOMG_VEC_ROWS", large ? 8 : 4) == 4 ? 4 : 8;
+        const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry));
+        if (ry == 4)
+            homg_iterate_vec4_kernel<4>
+                <<<blocks, dim3(BX, BY), 0, s>>>(*L, *H, (const float *)fm, (const float *)u_in, (float *)u_out);
+        else
+            homg_iterate_vec4_kernel<8>
+                <<<blocks, dim3(BX, BY), 0, s>>>(*L, *H, (const float *)fm, (const float *)u_in, (float *)u_out);
+        HOMG_CUDA_LAUNCHED(ex, "homg_iterate_vec4_kernel");
+        return HOMG_OK;
+    }
     if (rows_m >= 0 && H->m >= rows_m) {
         const int rows = homg_env_int("HOMG_HOMG_ROWS", 8);
         const bool reuse = large && H->m <= homg_env_int("HOMG_HOMG_REUSE_MAX_M", 5);
