@@ -141,7 +141,7 @@ static int plan_levels(const homg_grid_desc *d, int dims_out[HOMG_GEN_MAX_LEVELS
             (n[0] < 2 && n[1] < 2 && n[2] < 2))
             return nl;
         for (int a = 0; a < 3; a++)
-            n[a] = n[a] >= 2 ? n[a] / 2 : 1;
+            n[a] = n[a] >= 2 ? (n[a] + 1) / 2 : 1;
     }
 }
 
@@ -363,6 +363,8 @@ static homg_status gen_create(homg_grid *g)
         L->nz = dims[l][2];
         for (int a = 0; a < G->dims; a++)
             L->periodic[a] = d->bc[2 * a] == HOMG_BC_PERIODIC;
+        for (int a = 0; a < 3; a++) /* the last aggregate's width (an odd axis above: wider) */
+            L->last[a] = l > 0 ? gen_coarse_last(&G->lv[l - 1], L, a) : 1.0;
         if (l > 0) {
             HOMG_TRY(homg__alloc(g->ctx, cells(L) * g->elem, &G->x[l], "multigrid level"));
             HOMG_TRY(homg__alloc(g->ctx, cells(L) * g->elem, &G->b[l], "multigrid level"));
