@@ -4,8 +4,8 @@
  *
  * Method: conjugate gradients preconditioned by one multigrid cycle (V for
  * VCYCLE, F for FCYCLE and FMG) on a cell-centred aggregation hierarchy
- * (kernels/grid/gen_kernels.h: 2 cells per axis, an odd remainder joining the
- * last aggregate, rediscretised coarse conductances, symmetric red-black
+ * (kernels/grid/gen_kernels.h: 2 cells per axis, the last cell of an odd axis
+ * alone, rediscretised coarse conductances on the cells' real widths, symmetric red-black
  * Gauss-Seidel, the coarsest level of at most HOMG_GEN_COARSEST cells by sweeps
  * in one block).  The Krylov step makes one cycle robust where plain cycles
  * stall with piecewise-constant transfers, coefficient jumps and obstacles; the
