@@ -10,7 +10,8 @@
 # Everything travels in /work/main/.carry-gen1080/: dev.tar.xz (DEV_BUILD=build DEV_FILES=
 # "tests/test_grid_gpu tests/test_grid_ref bench/bench_grid" sh tools/dev/device-prep.sh), main's
 # bench_grid and this script; run from main's root: OUT=$OUT bash .carry-gen1080/gen1080_device.sh
-# (carry [".carry-gen1080"]).
+# (carry [".carry-gen1080"]).  Ran once at eef0117, 11:16 UTC 2026-11-27 (32 s; h100_grid_general.md
+# "Session 12 gen1080", raw/h100_gen1080_*).
 set -u
 C=.carry-gen1080
 rm -rf .devbuild .devlibs; tar xJf $C/dev.tar.xz
