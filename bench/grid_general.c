@@ -21,10 +21,14 @@ typedef struct gcase {
     homg_bc_kind bc;
     double obstacles, jump;
     homg_method method;
-    int warm;              /* Neumann projection, warm start to 1e-3 */
-    int two_pass;          /* desc.two_pass (0: automatic) */
-    const char *pass_mask; /* HOMG_GEN_TWO_PASS_LEVELS for this row (NULL: unset) */
+    int warm;                 /* Neumann projection, warm start to 1e-3 */
+    int two_pass;             /* desc.two_pass (0: automatic) */
+    const char *pass_mask;    /* HOMG_GEN_TWO_PASS_LEVELS for this row (NULL: unset) */
+    int active_nx, active_ny; /* > 0: only these first columns and rows active, the rest SOLID (padding) */
 } gcase;
+
+/* Constant coefficients without flags: the FFT's reference and rows. */
+static int fft_applies(const gcase *c) { return c->obstacles == 0 && c->jump == 0 && c->active_nx == 0; }
 
 static size_t used_bytes(void)
 {
@@ -55,6 +59,12 @@ static void make_operator(const gcase *c, float **sig, unsigned char **fl)
             size_t i = k % c->nx, j = k / c->nx % c->ny, z = k / ((size_t)c->nx * c->ny);
             (*sig)[k] = ((i / 8 + j / 8 + z / 8) & 1) ? (float)c->jump : 1.0f;
         }
+    }
+    if (c->active_nx > 0) { /* a smaller picture padded with SOLID cells */
+        *fl = (unsigned char *)calloc(n, 1);
+        for (size_t k = 0; k < n; k++)
+            (*fl)[k] =
+                (int)(k % c->nx) >= c->active_nx || (int)(k / c->nx % c->ny) >= c->active_ny ? HOMG_CELL_SOLID : 0;
     }
     if (c->obstacles > 0) {
         unsigned s = 7;
@@ -156,7 +166,7 @@ static void *reference(homg_ctx *ctx, const gcase *c, const float *fh)
     float *uf;
     homg_solve_desc sd = { 0 };
     homg_grid *g;
-    const int fft = c->obstacles == 0 && c->jump == 0;
+    const int fft = fft_applies(c);
     g = make_grid(ctx, c, HOMG_FLOAT64, fft ? HOMG_METHOD_FFT : HOMG_METHOD_VCYCLE, arr);
     for (size_t k = 0; k < n; k++)
         fd[k] = fh[k];
@@ -322,25 +332,30 @@ static int listed(const char *list, const char *word)
 void bench_grid_general(homg_ctx *ctx, int reps, int max3d, const char *cases_list, const char *methods_list, FILE *o)
 {
     const gcase cases[] = {
-        { "3D Poisson box", 128, 128, 128, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL },
-        { "3D Poisson box", 256, 256, 256, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL },
-        { "3D Poisson box", 512, 512, 512, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL },
-        { "2D plain (per-cell sigma = 1)", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1, 0, 0, 0, NULL },
-        { "2D 20% solid discs", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0.2, 0, 0, 0, 0, NULL },
-        { "2D sigma jump 1e4 (8-cell checkerboard)", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1e4, 0, 0, 0, NULL },
-        { "Neumann projection, warm, to 1e-3", 1024, 1024, 1, HOMG_BC_NEUMANN, 0, 0, 0, 1, 0, NULL },
-        { "Neumann projection, warm, to 1e-3", 256, 256, 256, HOMG_BC_NEUMANN, 0, 0, 0, 1, 0, NULL },
-        { "1920x1080", 1920, 1080, 1, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL },
-        { "2048x1024", 2048, 1024, 1, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL },
+        { "3D Poisson box", 128, 128, 128, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL, 0, 0 },
+        { "3D Poisson box", 256, 256, 256, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL, 0, 0 },
+        { "3D Poisson box", 512, 512, 512, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL, 0, 0 },
+        { "2D plain (per-cell sigma = 1)", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1, 0, 0, 0, NULL, 0, 0 },
+        { "2D 20% solid discs", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0.2, 0, 0, 0, 0, NULL, 0, 0 },
+        { "2D sigma jump 1e4 (8-cell checkerboard)", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1e4, 0, 0, 0, NULL, 0, 0 },
+        { "Neumann projection, warm, to 1e-3", 1024, 1024, 1, HOMG_BC_NEUMANN, 0, 0, 0, 1, 0, NULL, 0, 0 },
+        { "Neumann projection, warm, to 1e-3", 256, 256, 256, HOMG_BC_NEUMANN, 0, 0, 0, 1, 0, NULL, 0, 0 },
+        { "1920x1080", 1920, 1080, 1, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL, 0, 0 },
+        { "2048x1024", 2048, 1024, 1, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL, 0, 0 },
         /* the two-pass coarse correction (desc.two_pass) off, on and with one level */
-        { "2D plain (per-cell sigma = 1), two_pass -1", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1, 0, 0, -1, NULL },
-        { "2D 20% solid discs, two_pass 2", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0.2, 0, 0, 0, 2, NULL },
+        { "2D plain (per-cell sigma = 1), two_pass -1", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1, 0, 0, -1, NULL, 0, 0 },
+        { "2D 20% solid discs, two_pass 2", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0.2, 0, 0, 0, 2, NULL, 0, 0 },
         { "2D sigma jump 1e4 (8-cell checkerboard), two_pass -1", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1e4, 0, 0, -1,
-          NULL },
+          NULL, 0, 0 },
         { "2D sigma jump 1e4 (8-cell checkerboard), two_pass 1", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1e4, 0, 0, 1,
-          NULL },
+          NULL, 0, 0 },
         { "2D sigma jump 1e4 (8-cell checkerboard), two-pass level 2 alone", 2048, 2048, 1, HOMG_BC_DIRICHLET, 0, 1e4,
-          0, 0, 2, "4" },
+          0, 0, 2, "4", 0, 0 },
+        /* the image size (issues 9 item 4, 11): masked, and 1920x1080 padded to a size whose levels halve evenly */
+        { "1920x1080 20% solid discs", 1920, 1080, 1, HOMG_BC_DIRICHLET, 0.2, 0, 0, 0, 0, NULL, 0, 0 },
+        { "1920x1080 padded to 2048x1088 (SOLID cells)", 2048, 1088, 1, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL, 1920,
+          1080 },
+        { "1920x1088 (levels even down to 30x17)", 1920, 1088, 1, HOMG_BC_DIRICHLET, 0, 0, 0, 0, 0, NULL, 0, 0 },
     };
     const homg_method methods[3] = { HOMG_METHOD_DEFAULT, HOMG_METHOD_VCYCLE, HOMG_METHOD_FFT };
     FILE *outs[2] = { stdout, o };
@@ -348,7 +363,7 @@ void bench_grid_general(homg_ctx *ctx, int reps, int max3d, const char *cases_li
     int nl = 0;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const gcase *c = &cases[k];
-        const int fft_ok = c->obstacles == 0 && c->jump == 0;
+        const int fft_ok = fft_applies(c);
         char idx[16];
         snprintf(idx, sizeof idx, "%d", (int)k);
         if (c->nz > max3d || !listed(cases_list, idx))

@@ -905,7 +905,7 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     const gen_kernels *KG = &homg_cuda_gen_kernels, *KC = &homg_cpu_gen_kernels;
     const double tol = p == HOMG_FLOAT64 ? 1e-12 : 2e-5;
     const size_t e = p == HOMG_FLOAT64 ? 8 : 4, n = (size_t)nx * ny * nz;
-    const int cx = nx >= 2 ? nx / 2 : 1, cy = ny >= 2 ? ny / 2 : 1, cz = nz >= 2 ? nz / 2 : 1;
+    const int cx = gen_coarse_n(nx), cy = gen_coarse_n(ny), cz = gen_coarse_n(nz); /* the library's levels */
     const size_t nc = (size_t)cx * cy * cz;
     homg_rng rng = homg_rng_seed(seed);
     gen_twin L, Cl;
@@ -933,6 +933,10 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     gen_level_alloc(cpu, &L.c, nx, ny, nz, per, e);
     gen_level_alloc(gpu, &Cl.g, cx, cy, cz, per, e);
     gen_level_alloc(cpu, &Cl.c, cx, cy, cz, per, e);
+    for (int a = 0; a < 3; a++) { /* odd seeds: a wider last cell (a level below an odd one, gen_level.last) */
+        L.g.last[a] = L.c.last[a] = seed % 2 ? 1.5 : 0;
+        Cl.g.last[a] = Cl.c.last[a] = gen_coarse_last(&L.c, &Cl.c, a);
+    }
     g_sig = up2(gpu, sig, n, p);
     c_sig = up2(cpu, sig, n, p);
     g_lam = up2(gpu, lam, n, p);
@@ -1207,7 +1211,7 @@ static void check_gen_uniform(int nx, int ny, int nz, const int per[3], int with
     const gen_kernels *KG = &homg_cuda_gen_kernels, *KC = &homg_cpu_gen_kernels;
     const double tol = p == HOMG_FLOAT64 ? 1e-12 : 2e-5, sigma = 1.7, lambda = 0.3;
     const size_t e = p == HOMG_FLOAT64 ? 8 : 4, n = (size_t)nx * ny * nz;
-    const int cx = nx >= 2 ? nx / 2 : 1, cy = ny >= 2 ? ny / 2 : 1, cz = nz >= 2 ? nz / 2 : 1;
+    const int cx = gen_coarse_n(nx), cy = gen_coarse_n(ny), cz = gen_coarse_n(nz); /* the library's levels */
     const size_t nc = (size_t)cx * cy * cz;
     homg_rng rng = homg_rng_seed(seed);
     gen_level U[2], S, C[3]; /* uniform on the GPU and the CPU, stored (CPU); coarse of each */
@@ -1319,7 +1323,7 @@ static void check_gen_uniform(int nx, int ny, int nz, const int per[3], int with
             const gen_level *E[2] = { &CU, &C[2] };
             for (int b = 0; b < 2; b++) {
                 homg_alloc(cpu, nc * e, &q2[b]);
-                gen_level_alloc(cpu, &D[b], cx >= 2 ? cx / 2 : 1, cy >= 2 ? cy / 2 : 1, cz >= 2 ? cz / 2 : 1, per, e);
+                gen_level_alloc(cpu, &D[b], gen_coarse_n(cx), gen_coarse_n(cy), gen_coarse_n(cz), per, e);
                 KC->apply(&cpu->ex, p, E[b], ec[1], q2[b], NULL);
                 KC->coarsen(&cpu->ex, p, E[b], &D[b]);
             }

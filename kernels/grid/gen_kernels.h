@@ -22,11 +22,14 @@
  * Inactive cells are not unknowns; on coarse levels their values stay 0, on the
  * finest a FIXED cell's value is the caller's (it enters A u through its face).
  *
- * Coarsening (coarsen): cells aggregate 2 per axis (an odd remainder joins the
- * last aggregate, an axis of one cell stays); the coarse operator is the
+ * Coarsening (coarsen): cells aggregate 2 per axis (the last cell of an odd axis
+ * stays alone, an axis of one cell stays); the coarse operator is the
  * piecewise-constant Galerkin product with the face conductances (and walls)
  * scaled by 1/2 per coarsened axis, the rediscretisation of the same problem on
- * cells twice as wide; lam is summed. Restriction sums the children (the
+ * cells twice as wide; lam is summed.  Where the last aggregate is wider (odd
+ * axes, gen_level.last) the scale is the geometric one instead: a face's by the
+ * ratio of the distances between the cells' centres, a wall's by the ratio of the
+ * widths (gen_face_scale, gen_wall_scale; 1/2 where the cells are regular). Restriction sums the children (the
  * transpose of piecewise-constant prolongation), so the preconditioner is
  * symmetric.
  *
@@ -52,6 +55,8 @@ typedef struct gen_level {
     int down;                    /* coarse level: its vectors are stored 2^-down times the sums restriction makes (its
                  prolongation adds 2^down times them); 0 but on float16 grids, whose b would grow 4x
                  (2D) or 8x (3D) per level past half's 65504 (general.c level_scales) */
+    double last[3]; /* the last cell's width per axis in the level's other cells' (0 or 1: the same; below an odd
+                       axis narrower or wider: gen_coarse_last, set by general.c gen_create) */
 } gen_level;
 
 /* What the finest level adds: the face terms of the right-hand side. */

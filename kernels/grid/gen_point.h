@@ -23,8 +23,11 @@ HOMG_HD int gen_nb(int i, int n, int periodic, int dir)
     return m < 0 ? n - 1 : 0;
 }
 
-/* Cells of a coarse axis: pairs, an odd remainder joining the last; one stays one. */
-HOMG_HD int gen_coarse_n(int n) { return n >= 2 ? n / 2 : 1; }
+/* Cells of a coarse axis: pairs, the last cell of an odd axis alone (a 3-cell last aggregate
+ * slowed the cycle: CPU 1920x1080 float32 to error 1e-4 in 5 CG iterations, 4 with the widths
+ * below, 3 with ceil(n / 2); bench/results/h100_grid_general.md "Session 12 gen1080"); one
+ * stays one. */
+HOMG_HD int gen_coarse_n(int n) { return n >= 2 ? (n + 1) / 2 : 1; }
 
 HOMG_HD int gen_parent(int i, int n)
 {
@@ -42,6 +45,57 @@ HOMG_HD void gen_children(int I, int n, int *lo, int *hi)
 /* Conductance scale of a coarse face normal to an axis of n fine cells: the
  * distance between centres doubles where the axis coarsens. */
 HOMG_HD double gen_axis_scale(int n) { return n >= 2 ? 0.5 : 1.0; }
+
+/* Width of cell i of an axis of n cells in the level's regular cells (gen_level.last). */
+HOMG_HD double gen_width(const gen_level *L, int a, int i, int n)
+{
+    return i == n - 1 && L->last[a] > 0 ? L->last[a] : 1.0;
+}
+
+/* Width of coarse cell I of C's axis a in L's regular cells (the axis of nf fine cells coarsened). */
+HOMG_HD double gen_coarse_width(const gen_level *L, const gen_level *C, int a, int I, int nf, int nc)
+{
+    return I < nc - 1 ? 2.0 : (double)(nf - 2 * (nc - 1) - 1) + gen_width(L, a, nf - 1, nf);
+}
+
+/* Scale of the coarse face between C's cells I and I + 1 (wrapped) along axis a of nf fine
+ * cells: the fine centres' distance over the coarse centres' (0.5 on regular cells, exactly;
+ * gen_axis_scale where the axis does not coarsen). */
+HOMG_HD double gen_face_scale(const gen_level *L, const gen_level *C, int a, int I, int nf, int nc)
+{
+    const int i = I == nc - 1 ? nf - 1 : 2 * I + 1, I1 = I == nc - 1 ? 0 : I + 1;
+    const int i1 = i == nf - 1 ? 0 : i + 1;
+    if (nf < 2)
+        return gen_axis_scale(nf);
+    return (gen_width(L, a, i, nf) + gen_width(L, a, i1, nf)) /
+           (gen_coarse_width(L, C, a, I, nf, nc) + gen_coarse_width(L, C, a, I1, nf, nc));
+}
+
+/* Scale of the wall part (gen_wall) of C's child (i, j, k) in coarse cell X: per axis on
+ * whose side the child lies, the child's width over the aggregate's (the distances from the
+ * centres to the wall; 0.5 on regular cells), and the mean of them in a corner, whose wall
+ * part is not kept per axis; 0.5 off the sides (faces to FIXED cells). */
+HOMG_HD double gen_wall_scale(const gen_level *L, const gen_level *C, const int x[3], const int X[3])
+{
+    const int nf[3] = { L->nx, L->ny, L->nz }, nc[3] = { C->nx, C->ny, C->nz };
+    double s = 0;
+    int sides = 0;
+    for (int a = 0; a < 3; a++) {
+        const double w = gen_width(L, a, x[a], nf[a]), W = gen_coarse_width(L, C, a, X[a], nf[a], nc[a]);
+        if (nf[a] >= 2 && !L->periodic[a] && (x[a] == 0 || x[a] == nf[a] - 1)) {
+            s += W == 2.0 * w ? 0.5 : w / W;
+            sides++;
+        }
+    }
+    return sides ? s / sides : 0.5;
+}
+
+/* C's gen_level.last from L's: the last aggregate's width in C's regular cells. */
+HOMG_HD double gen_coarse_last(const gen_level *L, const gen_level *C, int a)
+{
+    const int nf = a == 0 ? L->nx : a == 1 ? L->ny : L->nz, nc = a == 0 ? C->nx : a == 1 ? C->ny : C->nz;
+    return nf < 2 ? gen_width(L, a, nf - 1, nf) : 0.5 * gen_coarse_width(L, C, a, nc - 1, nf, nc);
+}
 
 /* The factor restriction to coarse level C applies to its sums, and its inverse
  * (prolongation): 1 but on float16 grids (gen_level.down). */

@@ -335,17 +335,18 @@ HOMG_HD void GFN(gen_coarse_cell)(const gen_level *L, const gen_level *C, int I,
                 size_t c = gen_index(L, i, j, k);
                 if (!gen_active(L, c))
                     continue;
+                const int x[3] = { i, j, k };
                 active = 1;
                 lam += GFN(gen_lamv)(L, c);
-                wall += GFN(gen_wall)(L, i, j, k);
+                wall += gen_wall_scale(L, C, x, X) * GFN(gen_wall)(L, i, j, k);
             }
     for (int a = 0; a < (C->nz > 1 || L->nz > 1 ? 3 : 2); a++) {
         double g = 0;
         if (active && gen_nb(X[a], nc[a], C->periodic[a], 1) >= 0)
-            g = gen_axis_scale(nf[a]) * GFN(gen_crossing)(L, lo, hi, a, 1);
+            g = gen_face_scale(L, C, a, X[a], nf[a], nc[a]) * GFN(gen_crossing)(L, lo, hi, a, 1);
         g3[a][cc] = (T)g;
     }
-    ((T *)C->self)[cc] = (T)(active ? lam + 0.5 * wall : 0.0);
+    ((T *)C->self)[cc] = (T)(active ? lam + wall : 0.0);
     ((T *)C->lam)[cc] = (T)lam;
     if (C->flag)
         C->flag[cc] = (unsigned char)(active ? 0 : GEN_SOLID);

@@ -4,8 +4,8 @@
  *
  * Method: conjugate gradients preconditioned by one multigrid cycle (V for
  * VCYCLE, F for FCYCLE and FMG) on a cell-centred aggregation hierarchy
- * (kernels/grid/gen_kernels.h: 2 cells per axis, an odd remainder joining the
- * last aggregate, rediscretised coarse conductances, symmetric red-black
+ * (kernels/grid/gen_kernels.h: 2 cells per axis, the last cell of an odd axis
+ * alone, rediscretised coarse conductances on the cells' real widths, symmetric red-black
  * Gauss-Seidel, the coarsest level of at most HOMG_GEN_COARSEST cells by sweeps
  * in one block).  The Krylov step makes one cycle robust where plain cycles
  * stall with piecewise-constant transfers, coefficient jumps and obstacles; the
@@ -150,7 +150,7 @@ static int plan_levels(const homg_grid_desc *d, int dims_out[HOMG_GEN_MAX_LEVELS
             (n[0] < 2 && n[1] < 2 && n[2] < 2))
             return nl;
         for (int a = 0; a < 3; a++)
-            n[a] = n[a] >= 2 ? n[a] / 2 : 1;
+            n[a] = n[a] >= 2 ? (n[a] + 1) / 2 : 1;
     }
 }
 
@@ -372,6 +372,8 @@ static homg_status gen_create(homg_grid *g)
         L->nz = dims[l][2];
         for (int a = 0; a < G->dims; a++)
             L->periodic[a] = d->bc[2 * a] == HOMG_BC_PERIODIC;
+        for (int a = 0; a < 3; a++) /* the last aggregate's width (an odd axis above: wider) */
+            L->last[a] = l > 0 ? gen_coarse_last(&G->lv[l - 1], L, a) : 1.0;
         if (l > 0) {
             HOMG_TRY(homg__alloc(g->ctx, cells(L) * g->elem, &G->x[l], "multigrid level"));
             HOMG_TRY(homg__alloc(g->ctx, cells(L) * g->elem, &G->b[l], "multigrid level"));
