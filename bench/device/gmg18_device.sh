@@ -7,11 +7,12 @@
 # staged conversion uses shared memory), then bench_gmg rounds of main (/work/main's build/bench/bench_gmg,
 # e782620, stripped), the branch and the branch with HOMG_GMG_ELL_STAGED=0, the order rotating; one CUPTI
 # timeline (tools/dev/cupti_trace.c, HOMG_GMG_TRACE=2) of main and of the branch.  One log into $OUT.
-# Run (the device copies /work/main's tree; /work/main/.carry-gmg18/ holds dev.tar.xz, bench_gmg_main,
-# libhomg_cupti_trace.so, libcupti.so.13, cupti_timeline.py and this script):
+# Run (the device copies /work/main's tree; /work/main/.carry-gmg18/ holds dev.tar.xz, base.tar.xz (bench_gmg_main,
+# libhomg_cupti_trace.so, libcupti.so.13), cupti_timeline.py and this script):
 # tar xJf .carry-gmg18/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH; OUT=$OUT bash .carry-gmg18/gmg18_device.sh
 C=${C:-.carry-gmg18}
 L=$OUT/gmg18.log
+tar xJf $C/base.tar.xz -C $C 2>/dev/null
 B=${B:-.devbuild}
 M=${M:-$C/bench_gmg_main}
 A=${A:-"--fast --no-rcm --dim 3 --setup-reps 7"}
