@@ -85,7 +85,9 @@ static ell_matrix ell_host(const homg_host_csr *m, int lanes)
 }
 
 /* The width and ELLPACK-R conversion on both backends against ell_host (exact:
- * a copy), for a's pattern and a random one with empty rows. */
+ * a copy), for a's pattern and random ones with empty rows: rows of 0..20
+ * entries (the staged CUDA kernel's shared copy) and 0..60 (most blocks past
+ * its cap: the global reads). */
 /* The batched width (csr_widths) of more matrices than one launch takes: the
  * first rows of (hm, dm), row counts n k / (count - 1) (one empty), on CUDA
  * equal to the CPU's one by one and to the longest row. */
@@ -121,20 +123,21 @@ static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr
 {
     homg_host_csr r = { 0 };
     homg_rng rng = homg_rng_seed(5);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < 3; pass++) {
         const homg_host_csr *m = pass ? &r : a;
+        int32_t most = pass == 2 ? 60 : 20;
         csr_matrix hm = *ha, dm = *da;
         ell_matrix ref, eh, ed;
         int32_t n = m->nrows, wh = -1, wd = -1, *d_w = up(gpu, NULL, sizeof(int32_t)), *col;
         double *val;
-        if (pass) { /* random rows of 0..20 sorted distinct columns */
+        if (pass) { /* random rows of 0..most sorted distinct columns */
             r.nrows = r.ncols = n = quick ? 300 : 5000;
             r.row_ptr = malloc(sizeof(int32_t) * (n + 1));
-            r.col_idx = malloc(sizeof(int32_t) * (size_t)n * 20);
-            r.values = malloc(sizeof(double) * (size_t)n * 20);
+            r.col_idx = malloc(sizeof(int32_t) * (size_t)n * most);
+            r.values = malloc(sizeof(double) * (size_t)n * most);
             r.row_ptr[0] = 0;
             for (int32_t i = 0; i < n; i++) {
-                int32_t len = (int32_t)(homg_rng_uniform(&rng) * 21), c = 0, at = r.row_ptr[i];
+                int32_t len = (int32_t)(homg_rng_uniform(&rng) * (most + 1)), c = 0, at = r.row_ptr[i];
                 for (int32_t k = 0; k < len && c < n; k++, at++) {
                     c += 1 + (int32_t)(homg_rng_uniform(&rng) * 30);
                     r.col_idx[at] = c < n ? c : n - 1;
@@ -187,7 +190,10 @@ static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr
         down(gpu, col, ed.rl, sizeof(int32_t) * n);
         assert_memory_equal(col, ref.rl, sizeof(int32_t) * n);
         printf("  ELLPACK-R conversion (%s): %d rows, width %d: CPU and CUDA equal the reference\n",
-               pass ? "random rows" : "P1 matrix", (int)n, (int)ref.width);
+               pass == 2 ? "random long rows"
+               : pass    ? "random rows"
+                         : "P1 matrix",
+               (int)n, (int)ref.width);
         check_widths_batched(cpu, gpu, &hm, &dm);
         free(col);
         free(val);

@@ -156,8 +156,11 @@ homg_status homg_cuda_fem_partition(kernel_exec *ex, const fem_problem *p, const
     if (ne > 0) {
         part_element_keys_kernel<<<blocks_for(ne), THREADS, 0, st>>>(*p, q->node_patch, keys, s);
         HOMG_CUDA_LAUNCHED(ex, "patch partition: element keys");
+        /* Keys are written in element order and the radix sort is stable, so
+         * the patch bits alone give the full key order (the twin sorts all):
+         * ceil(b / 8) passes instead of ceil((32 + b) / 8). */
         cub::DoubleBuffer<uint64_t> db(keys, alt);
-        HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, ne, 0, key_bits(n), st));
+        HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, ne, 32, key_bits(n), st));
         keys = db.Current();
     }
     part_elements_kernel<<<blocks_for((int64_t)(ne > n ? ne : n) + 1), THREADS, 0, st>>>(keys, ne, n, s, *q);

@@ -8,6 +8,8 @@
 #include "spai.h"
 #include "tagval.h"
 
+#include <stdlib.h>
+
 /* Row `row`'s sum (A x)_row over its group of G lanes, in every lane of the
  * group (rows past n: 0); the warp's trip count is uniform (shuffles). */
 template <int G>
@@ -270,12 +272,66 @@ __global__ static void ell_from_csr_kernel(const int32_t *rp, const int32_t *ci,
     FOR_ROWS(i, n) ell_row_from_csr(rp, ci, v, i, n, w, col, val, rl);
 }
 
+/* The staged conversion: a block's ELL_STAGE_ROWS rows are one contiguous
+ * CSR range, read coalesced into shared memory (the one-thread-a-row reads
+ * above stride by the row length), then each thread writes its row as
+ * ell_row_from_csr; a block whose range passes ELL_STAGE_CAP entries reads
+ * global memory instead (the same values either way). */
+#define ELL_STAGE_ROWS 128
+#define ELL_STAGE_CAP  2048 /* 24 KiB of columns and values */
+
+__global__ static void __launch_bounds__(ELL_STAGE_ROWS)
+    ell_from_csr_staged_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n, int32_t w,
+                               int32_t *col, double *val, int32_t *rl)
+{
+    __shared__ double sval[ELL_STAGE_CAP];
+    __shared__ int32_t scol[ELL_STAGE_CAP];
+    int32_t r0 = blockIdx.x * ELL_STAGE_ROWS, r1 = min(n, r0 + ELL_STAGE_ROWS), i = r0 + (int32_t)threadIdx.x;
+    int32_t b0 = rp[r0], cnt = rp[r1] - b0;
+    if (cnt > ELL_STAGE_CAP) { /* uniform in the block */
+        if (i < n)
+            ell_row_from_csr(rp, ci, v, i, n, w, col, val, rl);
+        return;
+    }
+    for (int32_t j = threadIdx.x; j < cnt; j += ELL_STAGE_ROWS) {
+        scol[j] = ci[b0 + j];
+        sval[j] = v[b0 + j];
+    }
+    __syncthreads();
+    if (i >= n)
+        return;
+    int32_t b = rp[i] - b0, len = rp[i + 1] - rp[i];
+    for (int32_t k = 0; k < w; k++) {
+        size_t at = (size_t)k * n + i;
+        col[at] = k < len ? scol[b + k] : 0;
+        val[at] = k < len ? sval[b + k] : 0.0;
+    }
+    rl[i] = len;
+}
+
+/* HOMG_GMG_ELL_STAGED=0 keeps the one-thread-a-row kernel (read once). */
+static int ell_staged(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *e = getenv("HOMG_GMG_ELL_STAGED");
+        on = !(e && e[0] == '0');
+    }
+    return on;
+}
+
 homg_status homg_cuda_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell_matrix *e)
 {
+    cudaStream_t s = homg_cuda_stream(ex);
     if (a->nrows == 0)
         return HOMG_OK;
-    ell_from_csr_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, homg_cuda_stream(ex)>>>(
-        a->row_ptr, a->col_idx, (const double *)a->values, e->nrows, e->width, e->col, e->val, e->rl);
+    if (ell_staged())
+        ell_from_csr_staged_kernel<<<(unsigned)((a->nrows + ELL_STAGE_ROWS - 1) / ELL_STAGE_ROWS), ELL_STAGE_ROWS, 0,
+                                     s>>>(a->row_ptr, a->col_idx, (const double *)a->values, e->nrows, e->width, e->col,
+                                          e->val, e->rl);
+    else
+        ell_from_csr_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, s>>>(
+            a->row_ptr, a->col_idx, (const double *)a->values, e->nrows, e->width, e->col, e->val, e->rl);
     HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R from CSR");
     return HOMG_OK;
 }

@@ -31,10 +31,24 @@ homg_status homg_cuda_gmg_refine_temp_bytes(kernel_exec *ex, size_t num_keys, si
     return HOMG_OK;
 }
 
-__global__ static void refine_keys_kernel(int nv, int32_t ne, const int32_t *elements, uint64_t *keys)
+/* Element e's edge keys a << 32 | b packed as a << bits | b (the same order,
+ * 2 bits instead of 32 + bits to sort: node indices are < 2^bits). */
+__global__ static void refine_keys_kernel(int nv, int32_t ne, const int32_t *elements, int bits, uint64_t *keys)
 {
     int per = nv * (nv - 1) / 2;
-    FOR_ROWS(e, ne) refine_element_keys(nv, elements, e, keys + (size_t)e * per);
+    FOR_ROWS(e, ne)
+    {
+        uint64_t k[6];
+        refine_element_keys(nv, elements, e, k);
+        for (int j = 0; j < per; j++)
+            keys[(size_t)e * per + j] = refine_key_pack(k[j], bits);
+    }
+}
+
+/* The c sorted unique packed keys back as a << 32 | b (in place allowed). */
+__global__ static void refine_unpack_kernel(const uint64_t *packed, int32_t c, int bits, uint64_t *keys)
+{
+    FOR_ROWS(i, c) keys[i] = refine_key_unpack(packed[i], bits);
 }
 
 homg_status homg_cuda_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
@@ -48,19 +62,19 @@ homg_status homg_cuda_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_ele
     *count = 0;
     if (num_elements <= 0)
         return HOMG_OK;
-    refine_keys_kernel<<<launch_blocks(num_elements), HOMG_THREADS, 0, s>>>(nv, num_elements, elements, keys);
+    int bits = key_bits(num_nodes) - 32;
+    refine_keys_kernel<<<launch_blocks(num_elements), HOMG_THREADS, 0, s>>>(nv, num_elements, elements, bits, keys);
     HOMG_CUDA_LAUNCHED(ex, "refinement edge keys");
     cub::DoubleBuffer<uint64_t> db(keys, keys_alt);
-    HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, n, 0, key_bits(num_nodes), s));
+    HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, n, 0, 2 * bits, s));
     HOMG_CUDA_TRY(
         ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)db.Current(), db.Alternate(), d_count, n, s));
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&c, d_count, sizeof c, cudaMemcpyDeviceToHost, s));
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
     if (c <= 0 || c > n)
         return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "refinement: unique returned %d edges of %d keys", c, n);
-    if (db.Alternate() != keys)
-        HOMG_CUDA_TRY(ex,
-                      cudaMemcpyAsync(keys, db.Alternate(), (size_t)c * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
+    refine_unpack_kernel<<<launch_blocks(c), HOMG_THREADS, 0, s>>>(db.Alternate(), c, bits, keys);
+    HOMG_CUDA_LAUNCHED(ex, "refinement edge keys unpacked");
     *count = c;
     return HOMG_OK;
 }

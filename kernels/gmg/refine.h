@@ -19,6 +19,15 @@ HOMG_HD uint64_t refine_key(int32_t a, int32_t b)
     return a < b ? ((uint64_t)a << 32) | (uint32_t)b : ((uint64_t)b << 32) | (uint32_t)a;
 }
 
+/* Key a << 32 | b packed as a << bits | b and back (a, b < 2^bits): the
+ * device sorts 2 bits bits instead of 32 + bits, the order the same. */
+HOMG_HD uint64_t refine_key_pack(uint64_t k, int bits) { return ((k >> 32) << bits) | (k & 0xffffffffu); }
+
+HOMG_HD uint64_t refine_key_unpack(uint64_t k, int bits)
+{
+    return ((k >> bits) << 32) | (k & (((uint64_t)1 << bits) - 1));
+}
+
 /* The nv (nv - 1) / 2 edge keys of element e. */
 HOMG_HD void refine_element_keys(int nv, const int32_t *elements, int64_t e, uint64_t *keys)
 {
