@@ -29,7 +29,8 @@ typedef struct homg_graph_entry {
     unsigned long long used;
 } homg_graph_entry;
 
-enum { HOMG_CYCLE_NORMAL = 0, HOMG_CYCLE_FMG };
+/* HOMG_CYCLE_FIRST: a plain cycle that is a solve's first (the sweep plan's first row). */
+enum { HOMG_CYCLE_NORMAL = 0, HOMG_CYCLE_FMG, HOMG_CYCLE_FIRST };
 
 #define HOMG_GRID_CHECK_FLAGS 8
 
@@ -66,6 +67,8 @@ struct homg_grid {
     int exact_fold;        /* FMG: the exact solve in the down step above it (HOMG_BOX_EXACT_FOLD) */
     int block_top;         /* FMG: the first level the coarse-levels kernel takes (nlevels: none) */
     double fused_min;      /* FMG: levels of at least this many cells run the fused steps */
+    int planned;           /* FMG: the fused cycles take their sweeps from plan (HOMG_BOX_SCHED, box.c) */
+    unsigned char plan[2][HOMG_GRID_MAX_LEVELS][2]; /* [later cycle][level][way up]: sweeps */
 
     /* HOMG (seed 003) */
     int homg_m; /* coarsest HOMG level M */
