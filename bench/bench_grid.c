@@ -245,6 +245,8 @@ static const char *const main_env[] = { "HOMG_BOX_FUSED_CELLS",
                                         "1e300",
                                         "HOMG_BOX_ROWS_CELLS",
                                         "1e300",
+                                        "HOMG_BOX_SCHED",
+                                        "0",
                                         NULL };
 static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", NULL };
 /* session 5's default (small 256-thread tiles up to 1024^2, no wide tile) and the
@@ -305,8 +307,8 @@ static const char *const rows_1024_env[] = { "HOMG_BOX_ROWS_MAX", "1048576", NUL
 static const char *const rows_2048_env[] = { "HOMG_BOX_ROWS_MAX", "4194304", NULL };
 /* the fused cycles' sweeps per level (HOMG_BOX_SCHED, lib/grid/box.c: "first;later", each
  * V(P, Q) per level from the finest, the last pair repeated; CPU errors in
- * bench/results/cpu_box_schedules.md): V(2,2) everywhere (the plan off), V(2,1) on the finest,
- * V(2,1) everywhere, the first cycle V(2,2) and later ones V(1,1) on the finest (V(2,2) /
+ * bench/results/cpu_box_schedules.md): V(2,2) everywhere (the plan off: main before session 12),
+ * V(2,1) on the finest, V(2,1) everywhere (float32's default since), the first cycle V(2,2) and later ones V(1,1) on the finest (V(2,2) /
  * V(2,1) below), V(2,1) then V(1,1) on the finest.  Row names use '.' for the plan's ','
  * (--methods splits on commas). */
 static const char *const sched22_env[] = { "HOMG_BOX_SCHED", "0", NULL };

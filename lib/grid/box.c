@@ -150,8 +150,14 @@ static int block_top(const homg_grid *g)
 /* The fused cycles' sweeps per level (HOMG_BOX_SCHED, overridden by the environment variable
  * of that name, the benchmark's knob): "first;later" or one plan for every cycle, each
  * "PQ,PQ,..." = V(P, Q) on level 0, 1, ... (digits 0-3, what the fused steps take; the last
- * pair repeats down to the coarsest); "0": desc.pre / desc.post on every level. */
-#define HOMG_BOX_SCHED_DEFAULT "0"
+ * pair repeats down to the coarsest); "0": desc.pre / desc.post on every level.  The default,
+ * V(2,1) on every level, is float32's alone: on the H100 it reaches 1e-4 from zero in the same
+ * 3 cycles as V(2,2) (errors 1.7e-5 / 2.1e-5 / 2.3e-5 / 2.3e-5 against 9.3e-6 / 2.3e-5 /
+ * 2.8e-5 / 3.1e-5) in 0.0764 / 0.1687 / 0.3438 / 0.8883 ms against 0.0831 / 0.1869 / 0.3747 /
+ * 0.9651 at 256^2 / 1024^2 / 2048^2 / 4096^2, the warm 1024^2 frame 0.0555 against 0.0615
+ * (bench/results/h100.md, Session 12 twod3); float64 would need a 7th cycle to 1e-8 where
+ * V(2,2) takes 6 (CPU, bench/results/cpu_box_schedules.md), so it keeps V(2,2). */
+#define HOMG_BOX_SCHED_DEFAULT "21"
 
 /* One cycle's "PQ,PQ,..." into p; the rest of s, or NULL where it is not one. */
 static const char *parse_cycle_plan(const char *s, unsigned char p[HOMG_GRID_MAX_LEVELS][2])
@@ -193,8 +199,9 @@ static int parse_plan(const char *s, unsigned char plan[2][HOMG_GRID_MAX_LEVELS]
 static void plan_sweeps(homg_grid *g)
 {
     const char *env = getenv("HOMG_BOX_SCHED");
+    const char *plan = env && *env ? env : g->desc.precision == HOMG_FLOAT32 ? HOMG_BOX_SCHED_DEFAULT : "0";
     g->planned = g->run == HOMG_METHOD_FMG && g->desc.pre == 2 && g->desc.post == 2 && g->block_top == g->nlevels &&
-                 parse_plan(env && *env ? env : HOMG_BOX_SCHED_DEFAULT, g->plan);
+                 parse_plan(plan, g->plan);
 }
 
 homg_status homg__box_alloc(homg_grid *g)

@@ -5,6 +5,7 @@
  * error against the exact discrete solution (bench_grid's problem: homg_p2_exact with
  * noise 0.1, Dirichlet data) after 1..4 cycles, for the fused V-cycles from u = 0 ("fused-v")
  * and with the full-multigrid first cycle ("fmg"), and the work units of 2 cycles.
+ * BS_F64=1: float64 (bench_grid's float64 target is 1e-8).
  * BS_FMG=0: the fused V-cycles alone; BS_FROM=3: only the errors after 3 and 4 cycles (the
  * others print as 0; large sizes).
  * Build and run from the repository root after `make CUDA=1 build/libhomg.a`:
@@ -20,9 +21,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_CYCLES 4
+#define MAX_CYCLES 7
 
-static int first_cycles = 1; /* BS_FROM: errors after that many cycles and more (large sizes: 3) */
+static int first_cycles = 1;               /* BS_FROM: errors after that many cycles and more (large sizes: 3) */
+static homg_precision prec = HOMG_FLOAT32; /* BS_F64=1: float64 */
 
 /* The error after 1..MAX_CYCLES cycles (err), each a fresh solve of that many cycles. */
 static void errors(homg_ctx *ctx, const homg_p2 *p, homg_method m, int fmg, double err[MAX_CYCLES], double *wu2)
@@ -30,14 +32,14 @@ static void errors(homg_ctx *ctx, const homg_p2 *p, homg_method m, int fmg, doub
     homg_grid_desc gd = { 0 };
     homg_grid *g = NULL;
     size_t n = (size_t)p->nx * p->ny;
-    void *f = homg_test_upload(ctx, p->f, n, HOMG_FLOAT32), *ur = homg_test_upload(ctx, p->u_star, n, HOMG_FLOAT32);
+    void *f = homg_test_upload(ctx, p->f, n, prec), *ur = homg_test_upload(ctx, p->u_star, n, prec);
     void *u = NULL;
-    homg_boundary bc = homg_test_boundary(ctx, p, HOMG_FLOAT32);
+    homg_boundary bc = homg_test_boundary(ctx, p, prec);
     gd.nx = p->nx;
     gd.ny = p->ny;
     gd.method = m;
-    gd.precision = HOMG_FLOAT32;
-    if (homg_grid_create(ctx, &gd, &g) != HOMG_OK || homg_alloc(ctx, n * 4, &u) != HOMG_OK) {
+    gd.precision = prec;
+    if (homg_grid_create(ctx, &gd, &g) != HOMG_OK || homg_alloc(ctx, n * 8, &u) != HOMG_OK) {
         fprintf(stderr, "box_schedules: %s\n", homg_ctx_last_error(ctx));
         exit(1);
     }
@@ -47,8 +49,8 @@ static void errors(homg_ctx *ctx, const homg_p2 *p, homg_method m, int fmg, doub
         if (c < first_cycles)
             continue;
         homg_solve_info info;
-        float *zero = calloc(n, sizeof(float));
-        homg_copy_from_host(ctx, u, zero, n * 4);
+        double *zero = calloc(n, sizeof(double));
+        homg_copy_from_host(ctx, u, zero, n * (prec == HOMG_FLOAT64 ? 8 : 4));
         free(zero);
         sd.max_cycles = c;
         sd.u_ref = ur;
@@ -76,6 +78,8 @@ int main(int argc, char **argv)
     }
     homg_ctx *ctx = homg_test_ctx(HOMG_BACKEND_CPU);
     const int fmg_too = !getenv("BS_FMG") || atoi(getenv("BS_FMG"));
+    if (getenv("BS_F64") && atoi(getenv("BS_F64")))
+        prec = HOMG_FLOAT64;
     if (getenv("BS_FROM"))
         first_cycles = atoi(getenv("BS_FROM"));
     char sizes[256];
