@@ -310,14 +310,15 @@ static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const gri
 }
 
 /* FMG starts with a full-multigrid cycle when it starts from zero; a planned solve's first
- * plain cycle takes the plan's first row. */
+ * plain cycle takes the plan's first row (a cycle kind, and so a graph, of its own only where
+ * the rows differ). */
 static int first_kind(const homg_grid *g, const homg_solve_desc *sd, int cycle)
 {
     if (cycle != 0)
         return HOMG_CYCLE_NORMAL;
     if (g->run == HOMG_METHOD_FMG && !sd->warm_start)
         return HOMG_CYCLE_FMG;
-    return g->planned ? HOMG_CYCLE_FIRST : HOMG_CYCLE_NORMAL;
+    return g->planned && memcmp(g->plan[0], g->plan[1], sizeof g->plan[0]) ? HOMG_CYCLE_FIRST : HOMG_CYCLE_NORMAL;
 }
 
 /* Solves the box problem (arguments already checked by homg_grid_solve). */
