@@ -245,6 +245,8 @@ static const char *const main_env[] = { "HOMG_BOX_FUSED_CELLS",
                                         "1e300",
                                         "HOMG_BOX_ROWS_CELLS",
                                         "1e300",
+                                        "HOMG_BOX_SCHED",
+                                        "0",
                                         NULL };
 static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", NULL };
 /* session 5's default (small 256-thread tiles up to 1024^2, no wide tile) and the
@@ -300,6 +302,18 @@ static const char *const rows_r56_env[] = { "HOMG_BOX_ROWS_T", "8", "HOMG_BOX_RO
  * from 2048^2) or up to 2048^2 */
 static const char *const rows_1024_env[] = { "HOMG_BOX_ROWS_MAX", "1048576", NULL };
 static const char *const rows_2048_env[] = { "HOMG_BOX_ROWS_MAX", "4194304", NULL };
+/* the fused cycles' sweeps per level (HOMG_BOX_SCHED, lib/grid/box.c: "first;later", each
+ * V(P, Q) per level from the finest, the last pair repeated; CPU errors in
+ * bench/results/cpu_box_schedules.md): V(2,2) everywhere (the plan off: main before session 12),
+ * V(2,1) on the finest, V(2,1) everywhere (float32's default since), the first cycle V(2,2) and later ones V(1,1) on the finest (V(2,2) /
+ * V(2,1) below), V(2,1) then V(1,1) on the finest.  Row names use '.' for the plan's ','
+ * (--methods splits on commas). */
+static const char *const sched22_env[] = { "HOMG_BOX_SCHED", "0", NULL };
+static const char *const sched21_env[] = { "HOMG_BOX_SCHED", "21,22", NULL };
+static const char *const sched2121_env[] = { "HOMG_BOX_SCHED", "21,21", NULL };
+static const char *const sched1122_env[] = { "HOMG_BOX_SCHED", "22;11,22", NULL };
+static const char *const sched1121_env[] = { "HOMG_BOX_SCHED", "22;11,21", NULL };
+static const char *const sched2111_env[] = { "HOMG_BOX_SCHED", "21,22;11,22", NULL };
 
 static void bench_env(homg_ctx *ctx, const homg_p2 *p, inputs *in, const char *name, double target, int reps,
                       const char *const *env)
@@ -601,6 +615,12 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v rows r56", target, reps, rows_r56_env);
                 bench_env(ctx, p, &in, "fused-v rows<=1024^2", target, reps, rows_1024_env);
                 bench_env(ctx, p, &in, "fused-v rows<=2048^2", target, reps, rows_2048_env);
+                bench_env(ctx, p, &in, "fused-v 22", target, reps, sched22_env);
+                bench_env(ctx, p, &in, "fused-v 21.22", target, reps, sched21_env);
+                bench_env(ctx, p, &in, "fused-v 21.21", target, reps, sched2121_env);
+                bench_env(ctx, p, &in, "fused-v 22;11.22", target, reps, sched1122_env);
+                bench_env(ctx, p, &in, "fused-v 22;11.21", target, reps, sched1121_env);
+                bench_env(ctx, p, &in, "fused-v 21.22;11.22", target, reps, sched2111_env);
             }
             bench_method(ctx, p, &in, prec, HOMG_METHOD_VCYCLE, "vcycle", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FCYCLE, "fcycle", target, reps, 0);
@@ -622,7 +642,8 @@ int main(int argc, char **argv)
                 { block64_env, "fused, warm, block64" },     { block128_env, "fused, warm, block128" },
                 { owned_off_env, "fused, warm, owned-off" }, { rows_off_env, "fused, warm, rows-off" },
                 { rows512_env, "fused, warm, rows>=512^2" }, { rows_t8_env, "fused, warm, rows T8" },
-                { rows_r56_env, "fused, warm, rows r56" },
+                { rows_r56_env, "fused, warm, rows r56" },   { sched21_env, "fused, warm, 21.22" },
+                { sched2121_env, "fused, warm, 21.21" },     { sched22_env, "fused, warm, 22" },
             };
             for (size_t w = 0; w < sizeof warm_rows / sizeof warm_rows[0]; w++) {
                 char *old[HOMG_TEST_MAX_ENV];

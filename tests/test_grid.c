@@ -311,6 +311,63 @@ static void fmg_level_kinds_agree(void **state)
     }
 }
 
+/* The fused cycles' errors after 1..3 cycles from u = 0 under the sweep plan `plan`
+ * (HOMG_BOX_SCHED, lib/grid/box.c; NULL: the default). */
+static void plan_history(const homg_p2 *p, const char *plan, double hist[3])
+{
+    const size_t n = (size_t)p->nx * p->ny;
+    homg_boundary bc = homg_test_boundary(ctx, p, HOMG_FLOAT64);
+    void *f = homg_test_upload(ctx, p->f, n, HOMG_FLOAT64), *ur = homg_test_upload(ctx, p->u_star, n, HOMG_FLOAT64);
+    double *zero = calloc(n, sizeof(double));
+    void *u = homg_test_upload(ctx, zero, n, HOMG_FLOAT64);
+    homg_grid_desc gd = { 0 };
+    homg_solve_desc sd = { 0 };
+    homg_grid *g = NULL;
+    gd.nx = p->nx;
+    gd.ny = p->ny;
+    gd.h = p->h;
+    gd.precision = HOMG_FLOAT64;
+    gd.method = HOMG_METHOD_FMG;
+    if (plan)
+        setenv("HOMG_BOX_SCHED", plan, 1);
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    if (plan)
+        unsetenv("HOMG_BOX_SCHED");
+    sd.max_cycles = 3;
+    sd.u_ref = ur;
+    sd.warm_start = 1; /* the fused V-cycles from u = 0 (no full-multigrid first cycle) */
+    assert_int_equal(homg_grid_solve(g, f, &bc, u, &sd, NULL), HOMG_OK);
+    assert_int_equal(homg_grid_history(g, hist, 3), 3);
+    homg_grid_destroy(g);
+    free(zero);
+    homg_free(ctx, f);
+    homg_free(ctx, ur);
+    homg_free(ctx, u);
+    homg_test_free_boundary(ctx, &bc);
+}
+
+/* The sweep plan reaches the cycles: V(2,2) on every level is the desc's V(2,2) ("0"), V(2,1)
+ * on the finest changes every cycle, "22;11,22" the later cycles alone; each still contracts. */
+static void fmg_sweep_plans(void **state)
+{
+    (void)state;
+    homg_p2 *p = homg_p2_exact(128, 128, 0, 0.1, 1, 77);
+    const char *plans[] = { "0", "22", "21,22", "22;11,22" };
+    double h[4][3];
+    for (int k = 0; k < 4; k++) {
+        plan_history(p, plans[k], h[k]);
+        printf("  plan %-9s errors %.3e %.3e %.3e\n", plans[k], h[k][0], h[k][1], h[k][2]);
+        for (int c = 1; c < 3; c++)
+            assert_true(h[k][c] < 0.1 * h[k][c - 1]);
+    }
+    for (int c = 0; c < 3; c++) {
+        assert_true(h[1][c] == h[0][c]);
+        assert_true(h[2][c] != h[0][c]);
+        assert_true(c == 0 ? h[3][c] == h[0][c] : h[3][c] != h[0][c]);
+    }
+    homg_p2_free(p);
+}
+
 /* The info struct and the device history agree and make sense. */
 static void info_and_history(void **state)
 {
@@ -512,6 +569,7 @@ int main(void)
         cmocka_unit_test(info_and_history),
         cmocka_unit_test(fmg_exact_solutions),
         cmocka_unit_test(fmg_level_kinds_agree),
+        cmocka_unit_test(fmg_sweep_plans),
         cmocka_unit_test(vcycle_exact_solutions),
         cmocka_unit_test(fcycle_exact_solutions),
         cmocka_unit_test(homg_exact_solutions),

@@ -145,6 +145,63 @@ static int block_top(const homg_grid *g)
     return g->nlevels;
 }
 
+/* The fused cycles' sweeps per level (HOMG_BOX_SCHED, overridden by the environment variable
+ * of that name, the benchmark's knob): "first;later" or one plan for every cycle, each
+ * "PQ,PQ,..." = V(P, Q) on level 0, 1, ... (digits 0-3, what the fused steps take; the last
+ * pair repeats down to the coarsest); "0": desc.pre / desc.post on every level.  The default,
+ * V(2,1) on every level, is float32's alone: on the H100 it reaches 1e-4 from zero in the same
+ * 3 cycles as V(2,2) (errors 1.7e-5 / 2.1e-5 / 2.3e-5 / 2.3e-5 against 9.3e-6 / 2.3e-5 /
+ * 2.8e-5 / 3.1e-5) in 0.0764 / 0.1687 / 0.3438 / 0.8883 ms against 0.0831 / 0.1869 / 0.3747 /
+ * 0.9651 at 256^2 / 1024^2 / 2048^2 / 4096^2, the warm 1024^2 frame 0.0555 against 0.0615
+ * (bench/results/h100.md, Session 12 twod3); float64 would need a 7th cycle to 1e-8 where
+ * V(2,2) takes 6 (CPU, bench/results/cpu_box_schedules.md), so it keeps V(2,2). */
+#define HOMG_BOX_SCHED_DEFAULT "21"
+
+/* One cycle's "PQ,PQ,..." into p; the rest of s, or NULL where it is not one. */
+static const char *parse_cycle_plan(const char *s, unsigned char p[HOMG_GRID_MAX_LEVELS][2])
+{
+    int l = 0;
+    for (;;) {
+        if (l == HOMG_GRID_MAX_LEVELS || s[0] < '0' || s[0] > '3' || s[1] < '0' || s[1] > '3')
+            return NULL;
+        p[l][0] = (unsigned char)(s[0] - '0');
+        p[l][1] = (unsigned char)(s[1] - '0');
+        l++;
+        s += 2;
+        if (*s != ',')
+            break;
+        s++;
+    }
+    for (; l < HOMG_GRID_MAX_LEVELS; l++)
+        memcpy(p[l], p[l - 1], 2);
+    return s;
+}
+
+/* "first;later" (one plan alone: every cycle's) into plan; 0 where s is anything else. */
+static int parse_plan(const char *s, unsigned char plan[2][HOMG_GRID_MAX_LEVELS][2])
+{
+    const char *e = parse_cycle_plan(s, plan[0]);
+    if (e && *e == '\0') {
+        memcpy(plan[1], plan[0], sizeof plan[0]);
+        return 1;
+    }
+    if (!e || *e != ';')
+        return 0;
+    e = parse_cycle_plan(e + 1, plan[1]);
+    return e && *e == '\0';
+}
+
+/* The plan applies to the default V(2, 2) alone (a caller's desc.pre / desc.post stand) and
+ * not where the one-block kernel takes the coarse levels (HOMG_BOX_BLOCK_CELLS: its sweeps
+ * are desc.pre / desc.post on every level). */
+static void plan_sweeps(homg_grid *g)
+{
+    const char *env = getenv("HOMG_BOX_SCHED");
+    const char *plan = env && *env ? env : g->desc.precision == HOMG_FLOAT32 ? HOMG_BOX_SCHED_DEFAULT : "0";
+    g->planned = g->run == HOMG_METHOD_FMG && g->desc.pre == 2 && g->desc.post == 2 && g->block_top == g->nlevels &&
+                 parse_plan(plan, g->plan);
+}
+
 homg_status homg__box_alloc(homg_grid *g)
 {
     const homg_grid_desc *d = &g->desc;
@@ -172,6 +229,7 @@ homg_status homg__box_alloc(homg_grid *g)
     g->fused_min = knob("HOMG_BOX_FUSED_CELLS", HOMG_BOX_FUSED_CELLS);
     if (g->run == HOMG_METHOD_FMG)
         g->block_top = block_top(g);
+    plan_sweeps(g);
     if (d->method != HOMG_METHOD_HOMG) {
         for (int k = 1; k < g->nlevels; k++) {
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;
@@ -237,10 +295,16 @@ static homg_status run_sequence(homg_grid *g, const homg_seq_key *key, const gri
     return homg__grid_graph_run(g, key, queue_box, &b);
 }
 
-/* FMG starts with a full-multigrid cycle when it starts from zero. */
+/* FMG starts with a full-multigrid cycle when it starts from zero; a planned solve's first
+ * plain cycle takes the plan's first row (a cycle kind, and so a graph, of its own only where
+ * the rows differ). */
 static int first_kind(const homg_grid *g, const homg_solve_desc *sd, int cycle)
 {
-    return g->run == HOMG_METHOD_FMG && !sd->warm_start && cycle == 0 ? HOMG_CYCLE_FMG : HOMG_CYCLE_NORMAL;
+    if (cycle != 0)
+        return HOMG_CYCLE_NORMAL;
+    if (g->run == HOMG_METHOD_FMG && !sd->warm_start)
+        return HOMG_CYCLE_FMG;
+    return g->planned && memcmp(g->plan[0], g->plan[1], sizeof g->plan[0]) ? HOMG_CYCLE_FIRST : HOMG_CYCLE_NORMAL;
 }
 
 /* Solves the box problem (arguments already checked by homg_grid_solve). */

@@ -57,6 +57,7 @@ typedef struct cycle {
     grid_level lev[HOMG_GRID_MAX_LEVELS];
     void *x[HOMG_GRID_MAX_LEVELS], *y[HOMG_GRID_MAX_LEVELS];
     const void *f0;
+    int pre[HOMG_GRID_MAX_LEVELS], post[HOMG_GRID_MAX_LEVELS]; /* sweeps per level (sweeps_of) */
 } cycle;
 
 static const void *f_of(cycle *c, int k) { return k == 0 ? c->f0 : c->g->f[k]; }
@@ -150,7 +151,7 @@ static homg_status down(cycle *c, int k, int init)
 {
     homg_grid *g = c->g;
     kernel_exec *ex = &g->ctx->ex;
-    const int pre = g->desc.pre;
+    const int pre = c->pre[k];
     const double n = level_values(c, k);
     if (fused_at(g, k)) {
         QUEUE(g,
@@ -178,7 +179,7 @@ static homg_status down(cycle *c, int k, int init)
 static homg_status up(cycle *c, int k)
 {
     homg_grid *g = c->g;
-    const int post = g->desc.post;
+    const int post = c->post[k];
     const double n = level_values(c, k);
     if (fused_at(g, k)) {
         QUEUE(g,
@@ -255,6 +256,19 @@ static homg_status fmg(cycle *c)
     return HOMG_OK;
 }
 
+/* The sweeps of each level in a cycle of that kind: the plan's first row in a solve's first
+ * cycle (and in FMG's), its second in later ones, where the grid has a plan (box.c,
+ * HOMG_BOX_SCHED); else desc.pre / desc.post. */
+static void sweeps_of(cycle *c, int kind)
+{
+    const homg_grid *g = c->g;
+    const int later = kind == HOMG_CYCLE_NORMAL;
+    for (int k = 0; k < HOMG_GRID_MAX_LEVELS; k++) {
+        c->pre[k] = g->planned ? g->plan[later][k][0] : g->desc.pre;
+        c->post[k] = g->planned ? g->plan[later][k][1] : g->desc.post;
+    }
+}
+
 homg_status homg__mg_cycle(homg_grid *g, const grid_level *L0, const void *f, void *u, int kind)
 {
     cycle c;
@@ -262,6 +276,7 @@ homg_status homg__mg_cycle(homg_grid *g, const grid_level *L0, const void *f, vo
     c.f0 = f;
     memcpy(c.lev, g->lv, sizeof c.lev);
     c.lev[0] = *L0;
+    sweeps_of(&c, kind);
     for (int k = 0; k < g->nlevels; k++) {
         c.y[k] = k == 0 ? u : g->u[k];
         c.x[k] = !fused_at(g, k) ? c.y[k] : k == 0 ? g->u0_scratch : g->u2[k];

@@ -28,7 +28,8 @@ typedef struct homg_graph_entry {
     unsigned long long used;
 } homg_graph_entry;
 
-enum { HOMG_CYCLE_NORMAL = 0, HOMG_CYCLE_FMG };
+/* HOMG_CYCLE_FIRST: a plain cycle that is a solve's first (the sweep plan's first row). */
+enum { HOMG_CYCLE_NORMAL = 0, HOMG_CYCLE_FMG, HOMG_CYCLE_FIRST };
 
 #define HOMG_GRID_CHECK_FLAGS 8
 
@@ -61,8 +62,10 @@ struct homg_grid {
     void *u0_scratch;                             /* FMG: the finest level's second buffer */
     void *gbc[HOMG_GRID_MAX_LEVELS][4];           /* FMG: Dirichlet data restricted to levels >= 1 */
     void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
-    int block_top;    /* FMG: the first level the coarse-levels kernel takes (nlevels: none) */
-    double fused_min; /* FMG: levels of at least this many cells run the fused steps */
+    int block_top;         /* FMG: the first level the coarse-levels kernel takes (nlevels: none) */
+    double fused_min;      /* FMG: levels of at least this many cells run the fused steps */
+    int planned;           /* FMG: the fused cycles take their sweeps from plan (HOMG_BOX_SCHED, box.c) */
+    unsigned char plan[2][HOMG_GRID_MAX_LEVELS][2]; /* [later cycle][level][way up]: sweeps */
 
     /* HOMG (seed 003) */
     int homg_m; /* coarsest HOMG level M */
