@@ -898,6 +898,11 @@ typedef struct homg_gmg_desc {
                   interpolated at the P2 nodes), then P1 levels; AS_READ numbering, no
                   sigma_fine, not nested.  Level 0 (rows: the P2 unknowns) has that refined
                   mesh as homg_gmg_mesh(gmg, 0). */
+    /* Level 0 (the finest) apart: its set-up is most of the smoothers' (SPAI-1's rows and M^T there cost
+       ~2.5 ms of the 65^3 cube's set-up on the H100), a diagonal M is almost free. */
+    homg_gmg_smoother fine_smoother; /* level 0's smoother: JACOBI or SPAI0 there and `smoother` on the other
+                                        levels, or `smoother` itself; DEFAULT: `smoother` (see lib/gmg/gmg.c) */
+    int fine_sweeps; /* level 0's pre- and post-sweeps (each; 0: pre, post) */
 } homg_gmg_desc;
 
 typedef struct homg_gmg_info {

@@ -91,6 +91,8 @@ homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc)
     HOMG_DEFAULT(d.seed, 1);
     HOMG_DEFAULT(d.sigma, 1.0);
     HOMG_DEFAULT(d.order, 1);
+    HOMG_DEFAULT(d.fine_smoother, d.smoother);
+    HOMG_DEFAULT(d.fine_sweeps, 0);
     return d;
 }
 
@@ -115,11 +117,20 @@ static homg_status check_desc(homg_ctx *ctx, const homg_gmg_desc *d)
         bad = "format";
     else if (d->numbering < 0 || d->numbering > HOMG_GMG_NUMBERING_TWO_LEVEL)
         bad = "numbering";
+    else if (d->fine_smoother < 0 || d->fine_smoother > HOMG_GMG_SMOOTHER_SAINV)
+        bad = "fine_smoother";
     if (bad)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: %s is not one of its enum's values", bad);
     if (d->pre < 0 || d->post < 0 || d->pre + d->post == 0 || d->pre > 100 || d->post > 100)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: pre = %d, post = %d: 0..100, not both 0",
                           d->pre, d->post);
+    if (d->fine_smoother != d->smoother && d->fine_smoother != HOMG_GMG_SMOOTHER_JACOBI &&
+        d->fine_smoother != HOMG_GMG_SMOOTHER_SPAI0)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_gmg_desc: fine_smoother must be JACOBI, SPAI0 or the smoother itself");
+    if (d->fine_sweeps < 0 || d->fine_sweeps > 100)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: fine_sweeps = %d must be 0..100",
+                          d->fine_sweeps);
     if (!(d->omega_scale > 0 && d->omega_scale < 2))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: omega_scale = %g must lie in (0, 2)",
                           d->omega_scale);
