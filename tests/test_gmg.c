@@ -267,6 +267,7 @@ static void test_spai1_transpose(void **state)
             int32_t checked = 0;
             d.levels = 2;
             d.coarse_op = (homg_gmg_coarse_op)op;
+            d.smoother = HOMG_GMG_SMOOTHER_SPAI1; /* on every level (the default has Jacobi on level 0) */
             g = make_gmg(ctx, c, dim, &d);
             for (int l = 0; l < g->nlevels - 1; l++) {
                 homg_host_csr m = fetch(ctx, &g->lv[l].m.csr), mt = fetch(ctx, &g->lv[l].mt.csr);
@@ -714,7 +715,7 @@ static void test_mesh_independent(void **state)
     (void)state;
     for (int dim = 2; dim <= 3; dim++) {
         int lmin = 1, lmax = dim == 2 ? 5 : 3, it[8] = { 0 };
-        printf("  %dD, SPAI-1 V(2,2) PCG to 1e-8:\n", dim);
+        printf("  %dD, default smoothers (GMG_FINE_DEFAULT on level 0, SPAI-1 below), V(2,2) PCG to 1e-8:\n", dim);
         for (int L = lmin; L <= lmax; L++) {
             homg_ctx *ctx = cpu_ctx();
             homg_mesh *c = coarse_mesh(ctx, dim, dim == 2 ? 4 : 2);
@@ -797,6 +798,7 @@ static void test_l0_omega_from_l1(void **state)
             homg_gmg_desc d = { 0 };
             char v[2] = { (char)('0' + mode), 0 };
             setenv("HOMG_GMG_L0_OMEGA", v, 1);
+            d.smoother = HOMG_GMG_SMOOTHER_SPAI1; /* on level 0 too */
             d.levels = levels[h];
             d.f = 1.0;
             r[mode] = pcg_run(ctx, c, 2, &d, 0);

@@ -20,8 +20,9 @@
  *  6. the coarsest level's solver (coarse.c: the dense Cholesky inverse computed
  *     on the backend, cuSOLVER on CUDA);
  *  7. the coarsest level's SpMV format.
- * Defaults: SPAI-1, V(2,2), rediscretised coarse operators, dense Cholesky on
- * the coarsest level, numbering as read, format measured.
+ * Defaults: Jacobi on level 0 and SPAI-1 below (GMG_FINE_DEFAULT), V(2,2),
+ * rediscretised coarse operators, dense Cholesky on the coarsest level,
+ * numbering as read, format measured.
  *
  * P2 (desc.order = 2): the coarse mesh is refined levels + 1 times; level 0's
  * matrix is homg_fem's P2 matrix on level 1's mesh, whose unknowns (nodes, then
@@ -73,11 +74,25 @@ double homg__gmg_mark(homg_gmg *g, int phase, double since)
     return t;
 }
 
+/* Level 0's smoother and sweeps where desc leaves both smoother and
+ * fine_smoother DEFAULT: Jacobi, V(2,2) there, SPAI-1 V(2,2) below.  On the
+ * 65^3 cube level 0's SPAI-1 rows and M^T took ~2.5 ms of the set-up (H100,
+ * s11), a diagonal M costs one pass over A; the solve takes more iterations
+ * (CPU, 65^3: SPAI-1 everywhere 5, Jacobi on level 0 with 1 / 2 / 3 sweeps
+ * 11 / 8 / 7) of cheaper cycles; measured on the H100 in s12-gmg16
+ * (bench/results/h100_gmg.md). */
+#define GMG_FINE_DEFAULT        HOMG_GMG_SMOOTHER_JACOBI
+#define GMG_FINE_DEFAULT_SWEEPS 2
+
 homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc)
 {
     homg_gmg_desc d;
     homg__desc_start(&d, desc, sizeof d);
     HOMG_DEFAULT(d.levels, 3);
+    if (!d.smoother && !d.fine_smoother) { /* the default smoothers: see GMG_FINE_DEFAULT */
+        d.fine_smoother = GMG_FINE_DEFAULT;
+        HOMG_DEFAULT(d.fine_sweeps, GMG_FINE_DEFAULT_SWEEPS);
+    }
     HOMG_DEFAULT(d.smoother, HOMG_GMG_SMOOTHER_SPAI1);
     HOMG_DEFAULT(d.cycle, HOMG_GMG_CYCLE_V);
     HOMG_DEFAULT(d.coarse_op, HOMG_GMG_COARSE_OP_REDISCRETISE);
