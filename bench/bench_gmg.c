@@ -14,7 +14,7 @@
  * Prints the table on stdout; --out FILE also writes it to FILE (nothing is written
  * by default: bench/results/h100_gmg.md and cpu_gmg.md are edited by hand).
  * --dim D runs only the square (2) or the cube (3); --levels L sets L; --fast
- * runs per problem only the SPAI-1 rows as read (the default desc) and with
+ * runs per problem only the library's default desc as read (Jacobi on level 0, SPAI-1 below) and with
  * RCM (beside AMG-PCG), no sweeps: the cube 65^3 in a few seconds; --no-rcm
  * drops the RCM row (its host numbering) and puts AMG-PCG beside the first.
  * --setup-reps N: set-up ms is the median of N creates after a warm-up one
@@ -23,8 +23,9 @@
  * are counted (pool_alloc).  --count: the ctx allocates with cudaMalloc /
  * cudaFree (malloc / free on the CPU) as by default, through a counting
  * homg_allocator, so a create's allocations and frees are printed.
- * --fine LIST (with --fast): instead of the default row, one row per level-0
- * smoother and sweeps of LIST (parse_fine), in one process.
+ * --fine LIST (with --fast): instead of the default row (the library's default
+ * smoothers: Jacobi on level 0, SPAI-1 below), one row per level-0 smoother and
+ * sweeps of LIST (parse_fine) with SPAI-1 below, in one process.
  *   bench_gmg [--quick] [--big] [--fast [--no-rcm] [--fine LIST]] [--dim D] [--levels L] [--reps N]
  *             [--setup-reps N] [--pool] [--count]
  *             [--out FILE]
@@ -64,6 +65,7 @@ static int reps = 10;
 #define MAX_FINE 16
 static homg_gmg_smoother fine_sm[MAX_FINE];
 static int fine_sweeps[MAX_FINE], num_fine, fine_now = -1; /* fine_now: the variant run_gmg uses, -1 none */
+static int lib_default; /* --fast's row without --fine: the library's default smoothers (desc.smoother DEFAULT) */
 
 static int parse_fine(const char *s)
 {
@@ -365,12 +367,20 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
         snprintf(label, sizeof label, "%s x%d on 0, %s", fs[d.fine_smoother], d.fine_sweeps ? d.fine_sweeps : 2,
                  sms[sm]);
         sms_label = label;
+    } else if (lib_default && sm == HOMG_GMG_SMOOTHER_SPAI1) {
+        d.smoother = HOMG_GMG_SMOOTHER_DEFAULT;
     }
     if (timed_create(ctx, c, &d, &g, &setup) != HOMG_OK) {
         printf("| %s | %s | %s | - | set-up failed: %s |\n", problem, sms_label, nbs[nb], homg_ctx_last_error(ctx));
         return;
     }
     homg_gmg_get_info(g, &gi);
+    if (fine_now < 0 && lib_default && sm == HOMG_GMG_SMOOTHER_SPAI1) {
+        static char label[64];
+        snprintf(label, sizeof label, "default: %s x%d on 0, %s", sms[gi.desc.fine_smoother],
+                 gi.desc.fine_sweeps ? gi.desc.fine_sweeps : gi.desc.pre, sms[gi.desc.smoother]);
+        sms_label = label;
+    }
     pd.gmg = g;
     homg_alloc(ctx, sizeof(double) * gi.rows[0], (void **)&x);
     if (homg_pcg_create(ctx, NULL, NULL, &pd, &pcg) != HOMG_OK) {
@@ -553,8 +563,10 @@ int main(int argc, char **argv)
                 homg_mesh_destroy(c);
                 continue;
             }
+            lib_default = 1;
             run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_AS_READ, HOMG_GMG_FORMAT_AUTO,
                     no_rcm);
+            lib_default = 0;
             if (!no_rcm)
                 run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_RCM, HOMG_GMG_FORMAT_AUTO, 1);
             homg_mesh_destroy(c);

@@ -817,7 +817,7 @@ void homg_pcg_destroy(homg_pcg *pcg);
 #define HOMG_GMG_MAX_LEVELS 16
 
 typedef enum homg_gmg_smoother {
-    HOMG_GMG_SMOOTHER_DEFAULT = 0, /* SPAI1 */
+    HOMG_GMG_SMOOTHER_DEFAULT = 0, /* SPAI1 (level 0: see fine_smoother) */
     HOMG_GMG_SMOOTHER_JACOBI,      /* M = D^-1 */
     HOMG_GMG_SMOOTHER_SPAI0,       /* M diagonal, argmin ||I - M A||_F */
     HOMG_GMG_SMOOTHER_SPAI1,       /* M with the pattern of A, argmin ||I - M A||_F (a least-squares
@@ -901,8 +901,11 @@ typedef struct homg_gmg_desc {
     /* Level 0 (the finest) apart: its set-up is most of the smoothers' (SPAI-1's rows and M^T there cost
        ~2.5 ms of the 65^3 cube's set-up on the H100), a diagonal M is almost free. */
     homg_gmg_smoother fine_smoother; /* level 0's smoother: JACOBI or SPAI0 there and `smoother` on the other
-                                        levels, or `smoother` itself; DEFAULT: `smoother` (see lib/gmg/gmg.c) */
-    int fine_sweeps; /* level 0's pre- and post-sweeps (each; 0: pre, post) */
+                                        levels, or `smoother` itself.  DEFAULT with `smoother` DEFAULT: JACOBI
+                                        with fine_sweeps 2 (the default smoothers are Jacobi V(2,2) on level
+                                        0, SPAI-1 V(2,2) below: GMG_FINE_DEFAULT in lib/gmg/gmg.c says why);
+                                        DEFAULT with a `smoother` given: that smoother on every level */
+    int fine_sweeps;                 /* level 0's pre- and post-sweeps (each; 0: pre, post) */
 } homg_gmg_desc;
 
 typedef struct homg_gmg_info {
