@@ -14,7 +14,7 @@
  * Prints the table on stdout; --out FILE also writes it to FILE (nothing is written
  * by default: bench/results/h100_gmg.md and cpu_gmg.md are edited by hand).
  * --dim D runs only the square (2) or the cube (3); --levels L sets L; --fast
- * runs per problem only the library's default desc as read (Jacobi on level 0, SPAI-1 below) and with
+ * runs per problem only the library's default desc as read (SPAI(0) x3 on level 0, SPAI-1 below) and with
  * RCM (beside AMG-PCG), no sweeps: the cube 65^3 in a few seconds; --no-rcm
  * drops the RCM row (its host numbering) and puts AMG-PCG beside the first.
  * --setup-reps N: set-up ms is the median of N creates after a warm-up one
@@ -24,7 +24,7 @@
  * cudaFree (malloc / free on the CPU) as by default, through a counting
  * homg_allocator, so a create's allocations and frees are printed.
  * --fine LIST (with --fast): instead of the default row (the library's default
- * smoothers: Jacobi on level 0, SPAI-1 below), one row per level-0 smoother and
+ * smoothers: SPAI(0) x3 on level 0, SPAI-1 below), one row per level-0 smoother and
  * sweeps of LIST (parse_fine) with SPAI-1 below, in one process.
  *   bench_gmg [--quick] [--big] [--fast [--no-rcm] [--fine LIST]] [--dim D] [--levels L] [--reps N]
  *             [--setup-reps N] [--pool] [--count]

@@ -901,8 +901,8 @@ typedef struct homg_gmg_desc {
     /* Level 0 (the finest) apart: its set-up is most of the smoothers' (SPAI-1's rows and M^T there cost
        ~2.5 ms of the 65^3 cube's set-up on the H100), a diagonal M is almost free. */
     homg_gmg_smoother fine_smoother; /* level 0's smoother: JACOBI or SPAI0 there and `smoother` on the other
-                                        levels, or `smoother` itself.  DEFAULT with `smoother` DEFAULT: JACOBI
-                                        with fine_sweeps 2 (the default smoothers are Jacobi V(2,2) on level
+                                        levels, or `smoother` itself.  DEFAULT with `smoother` DEFAULT: SPAI0
+                                        with fine_sweeps 3 (the default smoothers are SPAI(0) V(3,3) on level
                                         0, SPAI-1 V(2,2) below: GMG_FINE_DEFAULT in lib/gmg/gmg.c says why);
                                         DEFAULT with a `smoother` given: that smoother on every level */
     int fine_sweeps;                 /* level 0's pre- and post-sweeps (each; 0: pre, post) */

@@ -20,7 +20,7 @@
  *  6. the coarsest level's solver (coarse.c: the dense Cholesky inverse computed
  *     on the backend, cuSOLVER on CUDA);
  *  7. the coarsest level's SpMV format.
- * Defaults: Jacobi on level 0 and SPAI-1 below (GMG_FINE_DEFAULT), V(2,2),
+ * Defaults: SPAI(0) V(3,3) on level 0 and SPAI-1 V(2,2) below (GMG_FINE_DEFAULT),
  * rediscretised coarse operators, dense Cholesky on the coarsest level,
  * numbering as read, format measured.
  *
@@ -75,14 +75,18 @@ double homg__gmg_mark(homg_gmg *g, int phase, double since)
 }
 
 /* Level 0's smoother and sweeps where desc leaves both smoother and
- * fine_smoother DEFAULT: Jacobi, V(2,2) there, SPAI-1 V(2,2) below.  On the
- * 65^3 cube level 0's SPAI-1 rows and M^T took ~2.5 ms of the set-up (H100,
- * s11), a diagonal M costs one pass over A; the solve takes more iterations
- * (CPU, 65^3: SPAI-1 everywhere 5, Jacobi on level 0 with 1 / 2 / 3 sweeps
- * 11 / 8 / 7) of cheaper cycles; measured on the H100 in s12-gmg16
- * (bench/results/h100_gmg.md). */
-#define GMG_FINE_DEFAULT        HOMG_GMG_SMOOTHER_JACOBI
-#define GMG_FINE_DEFAULT_SWEEPS 2
+ * fine_smoother DEFAULT: SPAI(0) V(3,3) there, SPAI-1 V(2,2) below.  Measured
+ * on the H100 (s12-gmg16, bench/results/h100_gmg.md; 65^3 cube): level 0's
+ * SPAI-1 rows took ~2.3 ms of the set-up, a diagonal M one pass over A (its
+ * own omega estimate +0.4 ms); every diagonal variant set up in 7.8-8.3 ms
+ * against 9.8-10.3 (SPAI-1 everywhere), and solved in (iterations / ms)
+ * Jacobi or SPAI(0) with 1, 2, 3 sweeps 11 / 3.7, 8 / 3.2, 7 / 3.3 (Jacobi)
+ * or 6 / 2.8 (SPAI(0)), against 5 / 2.6; at 129^3 set-up 47.7 -> 30.2-30.7
+ * ms, solve 15.0 -> 16.1 ms (SPAI(0) x3, 6 iterations).  The cost: coefficient
+ * jumps need more iterations (test_jumps_galerkin, 1e3 ball, rediscretised:
+ * 2D 18 -> 27, 3D 11 -> 18); smoother = SPAI1 keeps SPAI-1 on every level. */
+#define GMG_FINE_DEFAULT        HOMG_GMG_SMOOTHER_SPAI0
+#define GMG_FINE_DEFAULT_SWEEPS 3
 
 homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc)
 {
