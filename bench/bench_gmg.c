@@ -14,7 +14,7 @@
  * Prints the table on stdout; --out FILE also writes it to FILE (nothing is written
  * by default: bench/results/h100_gmg.md and cpu_gmg.md are edited by hand).
  * --dim D runs only the square (2) or the cube (3); --levels L sets L; --fast
- * runs per problem only the SPAI-1 rows as read (the default desc) and with
+ * runs per problem only the library's default desc as read (SPAI(0) x3 on level 0, SPAI-1 below) and with
  * RCM (beside AMG-PCG), no sweeps: the cube 65^3 in a few seconds; --no-rcm
  * drops the RCM row (its host numbering) and puts AMG-PCG beside the first.
  * --setup-reps N: set-up ms is the median of N creates after a warm-up one
@@ -23,8 +23,11 @@
  * are counted (pool_alloc).  --count: the ctx allocates with cudaMalloc /
  * cudaFree (malloc / free on the CPU) as by default, through a counting
  * homg_allocator, so a create's allocations and frees are printed.
- *   bench_gmg [--quick] [--big] [--fast [--no-rcm]] [--dim D] [--levels L] [--reps N] [--setup-reps N] [--pool]
- *             [--count]
+ * --fine LIST (with --fast): instead of the default row (the library's default
+ * smoothers: SPAI(0) x3 on level 0, SPAI-1 below), one row per level-0 smoother and
+ * sweeps of LIST (parse_fine) with SPAI-1 below, in one process.
+ *   bench_gmg [--quick] [--big] [--fast [--no-rcm] [--fine LIST]] [--dim D] [--levels L] [--reps N]
+ *             [--setup-reps N] [--pool] [--count]
  *             [--out FILE]
  */
 #if defined(__linux__) && !defined(_GNU_SOURCE)
@@ -54,6 +57,37 @@
 #endif
 
 static int reps = 10;
+
+/* --fine LIST (with --fast): level 0's smoother and sweeps per row, e.g.
+ * "spai1:0,jacobi:2" (NAME:SWEEPS, NAME jacobi|spai0|spai1, SWEEPS 0 = pre,
+ * post), all in one process so that they compare without the between-process
+ * spread of the host's speed; none: the default desc. */
+#define MAX_FINE 16
+static homg_gmg_smoother fine_sm[MAX_FINE];
+static int fine_sweeps[MAX_FINE], num_fine, fine_now = -1; /* fine_now: the variant run_gmg uses, -1 none */
+static int lib_default; /* --fast's row without --fine: the library's default smoothers (desc.smoother DEFAULT) */
+
+static int parse_fine(const char *s)
+{
+    static const char *names[] = { "jacobi", "spai0", "spai1" };
+    while (*s && num_fine < MAX_FINE) {
+        int k = 0, n = 0;
+        for (k = 0; k < 3; k++)
+            if (!strncmp(s, names[k], strlen(names[k])) && s[strlen(names[k])] == ':')
+                break;
+        if (k == 3)
+            return 0;
+        s += strlen(names[k]) + 1;
+        n = atoi(s);
+        while (*s && *s != ',')
+            s++;
+        if (*s == ',')
+            s++;
+        fine_sm[num_fine] = (homg_gmg_smoother)(HOMG_GMG_SMOOTHER_JACOBI + k);
+        fine_sweeps[num_fine++] = n;
+    }
+    return *s == 0;
+}
 
 static double median_of(double *v, int n) { return homg_test_median(v, n); }
 
@@ -307,6 +341,7 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
 {
     static const char *sms[] = { "", "Jacobi", "SPAI(0)", "SPAI-1", "SAINV" };
     static const char *nbs[] = { "", "as read", "random", "RCM", "two-level" };
+    const char *sms_label = sms[sm];
     homg_gmg_desc d = { 0 };
     homg_gmg *g = NULL;
     homg_gmg_info gi;
@@ -324,11 +359,28 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
     d.dirichlet_tags = dir_tags;
     d.dirichlet_tag_values = dir_vals;
     d.num_dirichlet_tags = 2;
+    if (fine_now >= 0) {
+        static const char *fs[] = { "", "Jacobi", "SPAI(0)", "SPAI-1" };
+        static char label[64];
+        d.fine_smoother = fine_sm[fine_now];
+        d.fine_sweeps = fine_sweeps[fine_now];
+        snprintf(label, sizeof label, "%s x%d on 0, %s", fs[d.fine_smoother], d.fine_sweeps ? d.fine_sweeps : 2,
+                 sms[sm]);
+        sms_label = label;
+    } else if (lib_default && sm == HOMG_GMG_SMOOTHER_SPAI1) {
+        d.smoother = HOMG_GMG_SMOOTHER_DEFAULT;
+    }
     if (timed_create(ctx, c, &d, &g, &setup) != HOMG_OK) {
-        printf("| %s | %s | %s | - | set-up failed: %s |\n", problem, sms[sm], nbs[nb], homg_ctx_last_error(ctx));
+        printf("| %s | %s | %s | - | set-up failed: %s |\n", problem, sms_label, nbs[nb], homg_ctx_last_error(ctx));
         return;
     }
     homg_gmg_get_info(g, &gi);
+    if (fine_now < 0 && lib_default && sm == HOMG_GMG_SMOOTHER_SPAI1) {
+        static char label[64];
+        snprintf(label, sizeof label, "default: %s x%d on 0, %s", sms[gi.desc.fine_smoother],
+                 gi.desc.fine_sweeps ? gi.desc.fine_sweeps : gi.desc.pre, sms[gi.desc.smoother]);
+        sms_label = label;
+    }
     pd.gmg = g;
     homg_alloc(ctx, sizeof(double) * gi.rows[0], (void **)&x);
     if (homg_pcg_create(ctx, NULL, NULL, &pd, &pcg) != HOMG_OK) {
@@ -348,7 +400,7 @@ static void run_gmg(homg_ctx *ctx, homg_mesh *c, const char *problem, int L, hom
                                                     : gi.ell_lanes[0] == 4 ? "4"
                                                                            : "8+")
                                                  : "");
-    row(problem, sms[sm], nbs[nb], fmt, setup, pi.iterations, median_of(t, n), cyc, gbs, gi.bandwidth[0]);
+    row(problem, sms_label, nbs[nb], fmt, setup, pi.iterations, median_of(t, n), cyc, gbs, gi.bandwidth[0]);
     if (with_amg) {
         homg_csr a = homg_gmg_matrix(g, 0);
         homg_amg *amg = NULL;
@@ -446,7 +498,12 @@ int main(int argc, char **argv)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             path = argv[++i];
-        else if (!strcmp(argv[i], "--count"))
+        else if (!strcmp(argv[i], "--fine") && i + 1 < argc) {
+            if (!parse_fine(argv[++i])) {
+                fprintf(stderr, "bench_gmg: --fine NAME:SWEEPS[,...], NAME jacobi|spai0|spai1\n");
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--count"))
             count_setup(&cd);
         else if (!strcmp(argv[i], "--pool") && !pool_setup(&cd))
             fprintf(stderr, "bench_gmg: --pool needs CUDA and its default memory pool; ignored\n");
@@ -496,8 +553,20 @@ int main(int argc, char **argv)
             continue;
         snprintf(problem, sizeof problem, "%s L=%d", dim == 2 ? "square" : "cube", L);
         if (fast) {
+            for (int v = 0; v < num_fine; v++) { /* --fine: the variants, AMG-PCG beside the first */
+                fine_now = v;
+                run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_AS_READ, HOMG_GMG_FORMAT_AUTO,
+                        no_rcm && v == 0);
+            }
+            fine_now = -1;
+            if (num_fine) {
+                homg_mesh_destroy(c);
+                continue;
+            }
+            lib_default = 1;
             run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_AS_READ, HOMG_GMG_FORMAT_AUTO,
                     no_rcm);
+            lib_default = 0;
             if (!no_rcm)
                 run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_RCM, HOMG_GMG_FORMAT_AUTO, 1);
             homg_mesh_destroy(c);

@@ -817,7 +817,7 @@ void homg_pcg_destroy(homg_pcg *pcg);
 #define HOMG_GMG_MAX_LEVELS 16
 
 typedef enum homg_gmg_smoother {
-    HOMG_GMG_SMOOTHER_DEFAULT = 0, /* SPAI1 */
+    HOMG_GMG_SMOOTHER_DEFAULT = 0, /* SPAI1 (level 0: see fine_smoother) */
     HOMG_GMG_SMOOTHER_JACOBI,      /* M = D^-1 */
     HOMG_GMG_SMOOTHER_SPAI0,       /* M diagonal, argmin ||I - M A||_F */
     HOMG_GMG_SMOOTHER_SPAI1,       /* M with the pattern of A, argmin ||I - M A||_F (a least-squares
@@ -898,6 +898,14 @@ typedef struct homg_gmg_desc {
                   interpolated at the P2 nodes), then P1 levels; AS_READ numbering, no
                   sigma_fine, not nested.  Level 0 (rows: the P2 unknowns) has that refined
                   mesh as homg_gmg_mesh(gmg, 0). */
+    /* Level 0 (the finest) apart: its set-up is most of the smoothers' (SPAI-1's rows and M^T there cost
+       ~2.5 ms of the 65^3 cube's set-up on the H100), a diagonal M is almost free. */
+    homg_gmg_smoother fine_smoother; /* level 0's smoother: JACOBI or SPAI0 there and `smoother` on the other
+                                        levels, or `smoother` itself.  DEFAULT with `smoother` DEFAULT: SPAI0
+                                        with fine_sweeps 3 (the default smoothers are SPAI(0) V(3,3) on level
+                                        0, SPAI-1 V(2,2) below: GMG_FINE_DEFAULT in lib/gmg/gmg.c says why);
+                                        DEFAULT with a `smoother` given: that smoother on every level */
+    int fine_sweeps;                 /* level 0's pre- and post-sweeps (each; 0: pre, post) */
 } homg_gmg_desc;
 
 typedef struct homg_gmg_info {

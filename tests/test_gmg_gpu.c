@@ -1213,6 +1213,36 @@ static void test_l0_omega(void **state)
     free(own.x);
 }
 
+/* Level 0's own smoother (desc.fine_smoother JACOBI / SPAI0, fine_sweeps
+ * 1 and 3) below SPAI-1: CPU against CUDA, every level's omega (level 0's
+ * from its own power iterations, outside the batched levels' products) to
+ * 1e-6, iterations within one, the solutions to 1e-5.  Quick: 2 levels. */
+static void test_fine_smoother(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++)
+        for (int sm = HOMG_GMG_SMOOTHER_JACOBI; sm <= HOMG_GMG_SMOOTHER_SPAI0; sm++)
+            for (int sw = 1; sw <= 3; sw += 2) {
+                homg_gmg_desc d = { 0 };
+                outcome h, g;
+                d.levels = quick ? 2 : (dim == 2 ? 5 : 3);
+                d.fine_smoother = (homg_gmg_smoother)sm;
+                d.fine_sweeps = sw;
+                h = gmg_pcg(HOMG_BACKEND_CPU, dim, d);
+                g = gmg_pcg(HOMG_BACKEND_CUDA, dim, d);
+                printf("  %dD level 0 smoother %d x%d: CPU %d, CUDA %d iterations; omega_0 %.4f / %.4f, omega_1 %.4f / "
+                       "%.4f; x diff %.1e\n",
+                       dim, sm, sw, h.iterations, g.iterations, h.omega[0], g.omega[0], h.omega[1], g.omega[1],
+                       max_rel(g.x, h.x, h.n));
+                assert_true(abs(h.iterations - g.iterations) <= 1);
+                for (int l = 0; l + 1 < h.levels; l++)
+                    assert_true(fabs(h.omega[l] - g.omega[l]) < 1e-6 * h.omega[l]);
+                assert_true(max_rel(g.x, h.x, h.n) < 1e-5);
+                free(h.x);
+                free(g.x);
+            }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -1222,7 +1252,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_prolong),        cmocka_unit_test(test_transpose_sym),
         cmocka_unit_test(test_tag_values),     cmocka_unit_test(test_lanes),
         cmocka_unit_test(test_ell_dot_stride), cmocka_unit_test(test_ell_batch),
-        cmocka_unit_test(test_l0_omega),
+        cmocka_unit_test(test_l0_omega),       cmocka_unit_test(test_fine_smoother),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -14,6 +14,7 @@ static int usage(FILE *f)
 {
     fprintf(f,
             "usage: homg mesh solve FILE|square:K|cube:K [--gmg-levels L] [--smoother jacobi|spai0|spai1|sainv]\n"
+            "                       [--fine-smoother jacobi|spai0|spai1|sainv] [--fine-sweeps N]\n"
             "                       [--cycle v|w|f] [--coarse-op rediscretise|galerkin] [--coarse cholesky|amg]\n"
             "                       [--numbering read|random|rcm|two-level] [--format auto|csr|ell]\n"
             "                       [--dirichlet TAG[,TAG...]] [--g G] [--f F] [--sigma S] [--tol T]\n"
@@ -21,7 +22,9 @@ static int usage(FILE *f)
             "  -div(S grad u) = F (default 1) on the mesh refined L times (default 3), u = G on the --dirichlet tags\n"
             "  with P1 or P2 elements (--order; default 2 for a file of 6-node triangles / 10-node tetrahedra, whose\n"
             "  solution --out writes at the nodes of one more refinement)\n"
-            "  (default: every facet tag 1..2*dim of a generated square:K / cube:K mesh)\n");
+            "  (default: every facet tag 1..2*dim of a generated square:K / cube:K mesh); --fine-smoother: the\n"
+            "  finest level's (jacobi, spai0 or the --smoother; homg_gmg_desc.fine_smoother), --fine-sweeps its\n"
+            "  pre- and post-sweeps\n");
     return f == stdout ? 0 : 2;
 }
 
@@ -80,6 +83,10 @@ static int parse(int argc, char **argv, options *o)
             o->d.levels = atoi(v);
         else if (!strcmp(a, "--smoother") && (k = pick(v, smoothers)))
             o->d.smoother = (homg_gmg_smoother)k;
+        else if (!strcmp(a, "--fine-smoother") && (k = pick(v, smoothers)))
+            o->d.fine_smoother = (homg_gmg_smoother)k;
+        else if (!strcmp(a, "--fine-sweeps"))
+            o->d.fine_sweeps = atoi(v);
         else if (!strcmp(a, "--cycle") && (k = pick(v, cycles)))
             o->d.cycle = (homg_gmg_cycle)k;
         else if (!strcmp(a, "--coarse-op") && (k = pick(v, coarse_ops)))

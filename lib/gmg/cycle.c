@@ -1,7 +1,8 @@
 /* cycle.c -- V, W and F cycles, the preconditioner and the stand-alone solver.
  *
  * cycle(l, b, x): `pre` Richardson sweeps with M, t = b - A x, b_c = R t, the
- * coarse cycle(s) from x_c = 0, x += P x_c, `post` sweeps with M^T.  W visits
+ * coarse cycle(s) from x_c = 0, x += P x_c, `post` sweeps with M^T (level 0:
+ * fine_sweeps of each where set).  W visits
  * the coarser level twice (from its first result), F visits it as F then V.
  * The coarsest level is solved by the coarse solver (coarse.c); when it starts
  * from a non-zero x it corrects with the residual.
@@ -41,7 +42,7 @@ homg_status homg__gmg_cycle(homg_gmg *g, int l, homg_gmg_cycle type, const doubl
         return coarsest(g, l, b, x, from_zero);
     if (from_zero)
         HOMG_TRY(zero(g, x, lv->rows));
-    for (int s = 0; s < g->desc.pre; s++)
+    for (int s = 0; s < (l == 0 && g->desc.fine_sweeps ? g->desc.fine_sweeps : g->desc.pre); s++)
         HOMG_TRY(homg__gmg_smooth(g, l, b, x, 0));
     HOMG_TRY(residual(g, l, b, x, lv->t));
     HOMG_TRY(homg__gmg_op_apply(g, &lv->r, lv->t, c->b, 1.0, 0.0));
@@ -49,7 +50,7 @@ homg_status homg__gmg_cycle(homg_gmg *g, int l, homg_gmg_cycle type, const doubl
     if ((type == HOMG_GMG_CYCLE_W || type == HOMG_GMG_CYCLE_F) && !last)
         HOMG_TRY(homg__gmg_cycle(g, l + 1, type == HOMG_GMG_CYCLE_F ? HOMG_GMG_CYCLE_V : type, c->b, c->x, 0));
     HOMG_TRY(homg__gmg_op_apply(g, &lv->p, c->x, x, 1.0, 1.0));
-    for (int s = 0; s < g->desc.post; s++)
+    for (int s = 0; s < (l == 0 && g->desc.fine_sweeps ? g->desc.fine_sweeps : g->desc.post); s++)
         HOMG_TRY(homg__gmg_smooth(g, l, b, x, 1));
     return HOMG_OK;
 }

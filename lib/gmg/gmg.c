@@ -20,8 +20,9 @@
  *  6. the coarsest level's solver (coarse.c: the dense Cholesky inverse computed
  *     on the backend, cuSOLVER on CUDA);
  *  7. the coarsest level's SpMV format.
- * Defaults: SPAI-1, V(2,2), rediscretised coarse operators, dense Cholesky on
- * the coarsest level, numbering as read, format measured.
+ * Defaults: SPAI(0) V(3,3) on level 0 and SPAI-1 V(2,2) below (GMG_FINE_DEFAULT),
+ * rediscretised coarse operators, dense Cholesky on the coarsest level,
+ * numbering as read, format measured.
  *
  * P2 (desc.order = 2): the coarse mesh is refined levels + 1 times; level 0's
  * matrix is homg_fem's P2 matrix on level 1's mesh, whose unknowns (nodes, then
@@ -73,11 +74,29 @@ double homg__gmg_mark(homg_gmg *g, int phase, double since)
     return t;
 }
 
+/* Level 0's smoother and sweeps where desc leaves both smoother and
+ * fine_smoother DEFAULT: SPAI(0) V(3,3) there, SPAI-1 V(2,2) below.  Measured
+ * on the H100 (s12-gmg16, bench/results/h100_gmg.md; 65^3 cube): level 0's
+ * SPAI-1 rows took ~2.3 ms of the set-up, a diagonal M one pass over A (its
+ * own omega estimate +0.4 ms); every diagonal variant set up in 7.8-8.3 ms
+ * against 9.8-10.3 (SPAI-1 everywhere), and solved in (iterations / ms)
+ * Jacobi or SPAI(0) with 1, 2, 3 sweeps 11 / 3.7, 8 / 3.2, 7 / 3.3 (Jacobi)
+ * or 6 / 2.8 (SPAI(0)), against 5 / 2.6; at 129^3 set-up 47.7 -> 30.2-30.7
+ * ms, solve 15.0 -> 16.1 ms (SPAI(0) x3, 6 iterations).  The cost: coefficient
+ * jumps need more iterations (test_jumps_galerkin, 1e3 ball, rediscretised:
+ * 2D 18 -> 27, 3D 11 -> 18); smoother = SPAI1 keeps SPAI-1 on every level. */
+#define GMG_FINE_DEFAULT        HOMG_GMG_SMOOTHER_SPAI0
+#define GMG_FINE_DEFAULT_SWEEPS 3
+
 homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc)
 {
     homg_gmg_desc d;
     homg__desc_start(&d, desc, sizeof d);
     HOMG_DEFAULT(d.levels, 3);
+    if (!d.smoother && !d.fine_smoother) { /* the default smoothers: see GMG_FINE_DEFAULT */
+        d.fine_smoother = GMG_FINE_DEFAULT;
+        HOMG_DEFAULT(d.fine_sweeps, GMG_FINE_DEFAULT_SWEEPS);
+    }
     HOMG_DEFAULT(d.smoother, HOMG_GMG_SMOOTHER_SPAI1);
     HOMG_DEFAULT(d.cycle, HOMG_GMG_CYCLE_V);
     HOMG_DEFAULT(d.coarse_op, HOMG_GMG_COARSE_OP_REDISCRETISE);
@@ -91,6 +110,8 @@ homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc)
     HOMG_DEFAULT(d.seed, 1);
     HOMG_DEFAULT(d.sigma, 1.0);
     HOMG_DEFAULT(d.order, 1);
+    HOMG_DEFAULT(d.fine_smoother, d.smoother);
+    HOMG_DEFAULT(d.fine_sweeps, 0);
     return d;
 }
 
@@ -115,11 +136,20 @@ static homg_status check_desc(homg_ctx *ctx, const homg_gmg_desc *d)
         bad = "format";
     else if (d->numbering < 0 || d->numbering > HOMG_GMG_NUMBERING_TWO_LEVEL)
         bad = "numbering";
+    else if (d->fine_smoother < 0 || d->fine_smoother > HOMG_GMG_SMOOTHER_SAINV)
+        bad = "fine_smoother";
     if (bad)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: %s is not one of its enum's values", bad);
     if (d->pre < 0 || d->post < 0 || d->pre + d->post == 0 || d->pre > 100 || d->post > 100)
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: pre = %d, post = %d: 0..100, not both 0",
                           d->pre, d->post);
+    if (d->fine_smoother != d->smoother && d->fine_smoother != HOMG_GMG_SMOOTHER_JACOBI &&
+        d->fine_smoother != HOMG_GMG_SMOOTHER_SPAI0)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                          "homg_gmg_desc: fine_smoother must be JACOBI, SPAI0 or the smoother itself");
+    if (d->fine_sweeps < 0 || d->fine_sweeps > 100)
+        return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: fine_sweeps = %d must be 0..100",
+                          d->fine_sweeps);
     if (!(d->omega_scale > 0 && d->omega_scale < 2))
         return homg__fail(ctx, HOMG_ERROR_INVALID_ARGUMENT, "homg_gmg_desc: omega_scale = %g must lie in (0, 2)",
                           d->omega_scale);

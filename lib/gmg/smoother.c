@@ -15,6 +15,10 @@
  * by power iterations from a random start (omega_scale 4/3: Jacobi's 2/3 where
  * lambda is 2, and a margin below the stability limit 2 / lambda); level 0
  * (and others) of a refined hierarchy take a coarser level's (levels_from_coarser).
+ * Level 0 may have its own (desc.fine_smoother, JACOBI or SPAI0 below
+ * another smoother): it is then a diagonal level like a SPAI-1 level that
+ * fell back, estimated on its own (D^-1 A's spectrum is not SPAI-1's: no
+ * coarser level's estimate is taken for it), outside the levels' batches.
  */
 #include "gmg_internal.h"
 
@@ -91,12 +95,14 @@ static homg_status random_start(homg_gmg *g, int l, double *x)
  * of the last step (v rescaled at each read; the two norms in the level's
  * first two scalars, read on its lane). */
 static int batched(const homg_gmg *g, const int *on);
+static void batch_levels(const homg_gmg *g, const int *on, int batch, int *in);
 static homg_status estimate_batched(homg_gmg *g, const int *on, double **x, double **z, int k);
 
 static homg_status estimate(homg_gmg *g, const int *on)
 {
-    int nl = g->nlevels - 1, steps = g->desc.power_iterations, batch = batched(g, on);
+    int nl = g->nlevels - 1, steps = g->desc.power_iterations, batch = batched(g, on), in[HOMG_GMG_MAX_LEVELS];
     double *x[HOMG_GMG_MAX_LEVELS], *z[HOMG_GMG_MAX_LEVELS], s[2 * HOMG_GMG_MAX_LEVELS], lam[HOMG_GMG_MAX_LEVELS];
+    batch_levels(g, on, batch, in);
     for (int l = 0; l < nl; l++) {
         x[l] = g->lv[l].x;
         z[l] = g->lv[l].z; /* swapped after each step instead of copied */
@@ -123,7 +129,7 @@ static homg_status estimate(homg_gmg *g, const int *on)
                 x[l] = z[l];
                 z[l] = swap;
             }
-            for (int it = 0; it < k && !batch; it++) {
+            for (int it = 0; it < k && !in[l]; it++) {
                 double *swap;
                 if (it + 1 == k) /* x's norm before the step */
                     HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], norms),
@@ -134,12 +140,12 @@ static homg_status estimate(homg_gmg *g, const int *on)
                 x[l] = z[l];
                 z[l] = swap;
             }
-            if (!batch)
+            if (!in[l])
                 HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->dot(&g->ctx->ex, lv->rows, x[l], x[l], norms + 1),
                                  "GMG: dot product");
         }
         if (batch)
-            HOMG_TRY(estimate_batched(g, on, x, z, k));
+            HOMG_TRY(estimate_batched(g, in, x, z, k));
         for (int l = 0; l < nl; l++) {
             if (!on[l])
                 continue;
@@ -287,13 +293,20 @@ static int batched(const homg_gmg *g, const int *on)
         return 0;
     for (int l = 0; l < g->nlevels - 1; l++) {
         const gmg_level *lv = &g->lv[l];
-        if (!on[l])
+        if (!on[l] || lv->diag) /* a diagonal M (level 0's fine_smoother): on its own, not in the batch */
             continue;
         if (!matrix_m(g, l) || !lv->a.use_ell || !lv->m.use_ell || !lv->mt.use_ell)
             return 0;
         n++;
     }
     return n > 1;
+}
+
+/* The levels with on[l] that batched's batch holds (batch: its answer). */
+static void batch_levels(const homg_gmg *g, const int *on, int batch, int *in)
+{
+    for (int l = 0; l < HOMG_GMG_MAX_LEVELS; l++)
+        in[l] = batch && l < g->nlevels - 1 && on[l] && !g->lv[l].diag;
 }
 
 /* Item of a batch: y = alpha op x + beta y (dot: then *dot += u . y). */
@@ -373,9 +386,10 @@ static homg_status estimate_batched(homg_gmg *g, const int *on, double **x, doub
 
 static homg_status contraction(homg_gmg *g, const int *on, double *rho)
 {
-    int nl = g->nlevels - 1, m = GMG_RITZ_STEPS, batch = batched(g, on);
+    int nl = g->nlevels - 1, m = GMG_RITZ_STEPS, batch = batched(g, on), in[HOMG_GMG_MAX_LEVELS];
     double mu[GMG_MOMENTS];
     kernel_exec *ex = &g->ctx->ex;
+    batch_levels(g, on, batch, in);
     for (int l = 0; l < nl; l++) {
         gmg_level *lv = &g->lv[l];
         double *s = g->scalar + GMG_MOMENTS * l;
@@ -386,7 +400,7 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
         use_lane(g, l);
         HOMG_TRY(random_start(g, l, lv->b));
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, s, 2 * (size_t)m * sizeof(double)), "GMG: zero");
-        for (int k = 0; k < m && !batch; k++) { /* b = y_k -> y_k+1; each moment with the product before it */
+        for (int k = 0; k < m && !in[l]; k++) { /* b = y_k -> y_k+1; each moment with the product before it */
             HOMG_TRY(product_moment(g, &lv->a, lv->b, lv->t, 1.0, 0.0, lv->b, s + 2 * k));
             HOMG_TRY(add_m(g, l, lv->t, lv->b, -lv->omega, 0));
             HOMG_TRY(homg__gmg_op_apply(g, &lv->a, lv->b, lv->z, 1.0, 0.0));
@@ -399,7 +413,7 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
         }
     }
     if (batch)
-        HOMG_TRY(contraction_batched(g, on));
+        HOMG_TRY(contraction_batched(g, in));
     for (int l = 0; l < nl; l++) {
         gmg_level *lv = &g->lv[l];
         if (!on[l])
@@ -639,12 +653,21 @@ homg_status homg__gmg_smoothers_setup(homg_gmg *g)
     return st;
 }
 
+/* Level l's smoother: desc.fine_smoother on level 0, desc.smoother below. */
+static homg_gmg_smoother level_smoother(const homg_gmg *g, int l)
+{
+    return l == 0 ? g->desc.fine_smoother : g->desc.smoother;
+}
+
 static homg_status build_m(homg_gmg *g, int l)
 {
     gmg_level *lv = &g->lv[l];
-    homg_gmg_smoother sm = g->desc.smoother;
+    homg_gmg_smoother sm = level_smoother(g, l);
     if (sm == HOMG_GMG_SMOOTHER_JACOBI || sm == HOMG_GMG_SMOOTHER_SPAI0) {
         lv->diag = 1;
+        if (g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1) /* fallback_count reads every level's */
+            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->count + GMG_COUNT_FALLBACK + l, sizeof(int32_t)),
+                             "SPAI-1 fallback count");
         HOMG_TRY(homg__alloc_array(g->ctx, (size_t)lv->rows, sizeof(double), (void **)&lv->d, "GMG smoother"));
         HOMG_TRY_BACKEND(g->ctx,
                          GMG_GK(g)->diag_inverse(&g->ctx->ex, &lv->a.csr, sm == HOMG_GMG_SMOOTHER_JACOBI, lv->d),
