@@ -872,7 +872,7 @@ typedef struct homg_gmg_desc {
     homg_gmg_numbering numbering;
     int pre, post;        /* Richardson sweeps before / after the coarse correction (2, 2) */
     double omega_scale;   /* omega = omega_scale / lambda_max(M A) (default 4/3) */
-    int power_iterations; /* power iterations estimating lambda_max(M A) (default 12) */
+    int power_iterations; /* power steps estimating lambda_max(M A) (default 12; diagonal levels 4 or fewer) */
     double sainv_drop;    /* SAINV: drop entries of Z below this times the column's largest (0.05) */
     int ell_lanes;        /* ELL: threads per row, 1..32, a power of two (0: FORMAT_ELL measures them on
                              CUDA, AUTO takes a rule; 1 on CPU) */

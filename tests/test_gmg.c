@@ -715,6 +715,41 @@ static void test_fine_smoother(void **state)
     }
 }
 
+/* A diagonal level 0's lambda from its few power steps (smoother.c
+ * diag_steps, HOMG_GMG_DIAG_POWER): on a square of 16641 rows and a cube of
+ * 4913, SPAI(0) x3 on level 0, the default count against 60 steps (~the true
+ * lambda_max): the few steps read low, but above 2/3 of it, so omega lambda
+ * stays below 2 (the Richardson sweep contracts in the A-norm); the PCG
+ * iterations at most one more. */
+static void test_diag_power_steps(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_ctx *ctx = cpu_ctx();
+        homg_mesh *c = coarse_mesh(ctx, dim, dim == 2 ? 4 : 2);
+        homg_gmg_desc d = { 0 };
+        run few, many;
+        d.levels = dim == 2 ? 5 : 3;
+        d.f = 1.0;
+        d.fine_smoother = HOMG_GMG_SMOOTHER_SPAI0;
+        d.fine_sweeps = 3;
+        unsetenv("HOMG_GMG_DIAG_POWER");
+        few = pcg_run(ctx, c, dim, &d, 0);
+        setenv("HOMG_GMG_DIAG_POWER", "60", 1);
+        many = pcg_run(ctx, c, dim, &d, 0);
+        unsetenv("HOMG_GMG_DIAG_POWER");
+        printf("  %dD, %d rows: default steps lambda_0 %.4f (%d iterations), 60 steps %.4f (%d)\n", dim,
+               (int)few.info.rows[0], few.info.lambda_max[0], few.iterations, many.info.lambda_max[0], many.iterations);
+        assert_true(few.info.lambda_max[0] < many.info.lambda_max[0]);
+        assert_true(few.info.lambda_max[0] > 2.0 / 3.0 * many.info.lambda_max[0]);
+        assert_true(few.iterations <= many.iterations + 1);
+        for (int l = 1; l + 1 < few.info.levels; l++) /* SPAI-1 levels: not diagonal, unchanged */
+            assert_true(fabs(few.info.omega[l] - many.info.omega[l]) < 1e-12 * many.info.omega[l]);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+}
+
 /* Fine levels' omega from a coarser level's (smoother.c levels_from_coarser,
  * HOMG_GMG_L0_OMEGA 0 / 1 / 2): squares whose levels 0 .. k - 1 take level
  * k's (level l + 1 >= 10000 rows): 4 x 4 cells refined 6 times (257^2 nodes,
@@ -1222,6 +1257,7 @@ int main(void)
         cmocka_unit_test(test_mesh_independent),
         cmocka_unit_test(test_l0_omega_from_l1),
         cmocka_unit_test(test_fine_smoother),
+        cmocka_unit_test(test_diag_power_steps),
         cmocka_unit_test(test_p2),
         cmocka_unit_test(test_variants),
         cmocka_unit_test(test_jumps_galerkin),
