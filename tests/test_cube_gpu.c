@@ -344,15 +344,20 @@ static void sep_matches_cpu(void **state)
             continue;
         const size_t n = (size_t)K.nx * K.ny * K.nz;
         float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
-        float *db = up(b, n), *dx = up(b, n), *dt = up(t, CUBE_SEP_FLOATS);
-        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, t }, D = { { K.nx, K.ny, K.nz }, K.lam, dt };
-        assert_int_equal(homg_cuda_cubesep_solve(&gpu->ex, &D, dx, db), HOMG_OK);
+        float *db = up(b, n), *dx = up(b, n), *dt = up(t, CUBE_SEP_FLOATS), *dw = up(b, n);
+        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, t, NULL, 0 };
         assert_int_equal(homg_cpu_cubesep_solve(&cpu->ex, &P, x, b), HOMG_OK);
-        const double d = diff(dx, x, n);
-        printf("  sep %d (%d x %d x %d): CUDA vs CPU %.2e\n", c, K.nx, K.ny, K.nz, d);
-        bad += d > 0.0;
+        for (int w = 16; w <= 64; w *= 2) { /* every tile width the CUDA passes take */
+            const cube_sep D = { { K.nx, K.ny, K.nz }, K.lam, dt, dw, w };
+            homg_free(gpu, dx); /* a fresh x each time: no width passes on another's output */
+            dx = up(b, n);
+            assert_int_equal(homg_cuda_cubesep_solve(&gpu->ex, &D, dx, db), HOMG_OK);
+            const double d = diff(dx, x, n);
+            printf("  sep %d (%d x %d x %d, tile %d): CUDA vs CPU %.2e\n", c, K.nx, K.ny, K.nz, w, d);
+            bad += d > 0.0;
+        }
         taken++;
-        homg_free(gpu, db), homg_free(gpu, dx), homg_free(gpu, dt);
+        homg_free(gpu, db), homg_free(gpu, dx), homg_free(gpu, dt), homg_free(gpu, dw);
         free(b), free(x);
     }
     free(t);

@@ -12,10 +12,7 @@
 #include "cube_sep.h"
 
 /* Axis a's matrix of the way in (w 0) or out (w 1), column-major with n[a] rows. */
-HOMG_HD const float *cube_sep_mat(const cube_sep *P, int a, int w)
-{
-    return P->t + (2 * a + w) * CUBE_SEP_MAT;
-}
+HOMG_HD const float *cube_sep_mat(const cube_sep *P, int a, int w) { return P->t + (2 * a + w) * CUBE_SEP_MAT; }
 
 /* out[p * ps + c * cs] = sum_q m(p, q) in[q * ps + c * cs] for p < np (the transformed side)
  * and c < nc (the other), m column-major (m(p, q) at q * np + p); tiles tid, tid + nt, .. */
@@ -41,13 +38,19 @@ HOMG_HD void cube_sep_apply(const float *m, unsigned np, unsigned nc, unsigned p
     }
 }
 
+/* D at cell (i, j, k): evx_i + evy_j + evz_k + lam, added in this order on both backends. */
+HOMG_HD float cube_sep_denom(const cube_sep *P, unsigned i, unsigned j, unsigned k)
+{
+    const float *ev = P->t + 6 * CUBE_SEP_MAT;
+    return ((ev[i] + ev[CUBE_SEP_N + j]) + ev[2 * CUBE_SEP_N + k]) + P->lam;
+}
+
 /* Pass 2's division of the xz-slice y = j (s[k * nx + i]) by evx_i + evy_j + evz_k + lam. */
 HOMG_HD void cube_sep_divide(const cube_sep *P, unsigned j, float *s, unsigned tid, unsigned nt)
 {
-    const float *ev = P->t + 6 * CUBE_SEP_MAT;
     const unsigned nx = (unsigned)P->n[0];
     for (unsigned e = tid; e < nx * (unsigned)P->n[2]; e += nt)
-        s[e] = s[e] / (((ev[e % nx] + ev[CUBE_SEP_N + j]) + ev[2 * CUBE_SEP_N + e / nx]) + P->lam);
+        s[e] = s[e] / cube_sep_denom(P, e % nx, j, e / nx);
 }
 
 /* Where row r of pass `pass`'s slice s starts in the level: passes 1 and 3 the z-slice k = s
@@ -59,10 +62,7 @@ HOMG_HD unsigned cube_sep_row(const cube_sep *P, int pass, unsigned s, unsigned 
 }
 
 /* Rows of pass `pass`'s slice. */
-HOMG_HD unsigned cube_sep_rows(const cube_sep *P, int pass)
-{
-    return (unsigned)(pass == 2 ? P->n[2] : P->n[1]);
-}
+HOMG_HD unsigned cube_sep_rows(const cube_sep *P, int pass) { return (unsigned)(pass == 2 ? P->n[2] : P->n[1]); }
 
 /* Slice s of pass `pass` from the level v into the block's array a (row pitch nx). */
 HOMG_HD void cube_sep_load(const cube_sep *P, int pass, unsigned s, const float *v, float *a, unsigned tid, unsigned nt)
@@ -83,8 +83,7 @@ HOMG_HD void cube_sep_store(const cube_sep *P, int pass, unsigned s, const float
 
 /* The transforms of pass `pass` on its slice y = s (pass 2) from u into w, step `step` (0, 1):
  * pass 1: Sx^T then Sy^T; pass 2: Sz^T (then cube_sep_divide) then Sz; pass 3: Sy then Sx. */
-HOMG_HD void cube_sep_step(const cube_sep *P, int pass, int step, const float *u, float *w, unsigned tid,
-                           unsigned nt)
+HOMG_HD void cube_sep_step(const cube_sep *P, int pass, int step, const float *u, float *w, unsigned tid, unsigned nt)
 {
     const unsigned nx = (unsigned)P->n[0], ny = (unsigned)P->n[1], nz = (unsigned)P->n[2];
     if (pass == 2)

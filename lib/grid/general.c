@@ -115,7 +115,7 @@ struct grid_general {
     int xl;              /* level solved exactly (exact_cycle, plan_exact; 0: none) */
     cube_exact xe;       /* its operator's eigen-decomposition (cube_exact.h) ... */
     cube_sep xp;         /* ... or, more than CUBE_EXACT_N a side, cube_sep.h's (xp.t: G->xt) */
-    void *xt;            /* cube_sep's tables in the backend's memory (CUBE_SEP_FLOATS) */
+    void *xt;            /* cube_sep's tables (CUBE_SEP_FLOATS), then its scratch, in the backend's memory */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q; /* finest work vectors */
     void *sig;           /* own copy of sigma_cell */
@@ -529,7 +529,8 @@ static void schedule_env(grid_general *G)
 }
 
 /* plan_exact's level l (K) of more than CUBE_EXACT_N a side: its tables (cube_sep_tables) into
- * G->xt, and G->xl = l where they take it. */
+ * G->xt, and G->xl = l where they take it.  HOMG_CUBE_SEP_TW=16 / 32 / 64 (environment; the
+ * benchmark times against it, the library documents no such variable): the CUDA passes' tile. */
 static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
 {
     grid_general *G = g->gen;
@@ -538,11 +539,17 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
     if (!t)
         return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "exact solve's tables");
     if (cube_sep_tables(K, t)) {
-        if (!G->xt)
-            st = homg__alloc(g->ctx, sizeof(float) * CUBE_SEP_FLOATS, &G->xt, "exact solve's tables");
+        const char *tw = getenv("HOMG_CUBE_SEP_TW");
+        if (!G->xt) /* the tables, then the CUDA passes' scratch (16-byte aligned: CUBE_SEP_FLOATS % 4 == 0) */
+            st = homg__alloc(g->ctx, sizeof(float) * (CUBE_SEP_FLOATS + CUBE_SEP_N * CUBE_SEP_N * CUBE_SEP_N), &G->xt,
+                             "exact solve's tables");
         if (st == HOMG_OK)
             st = g->ctx->mem->copy(&g->ctx->ex, G->xt, t, sizeof(float) * CUBE_SEP_FLOATS, HOMG_H2D);
-        G->xp = (cube_sep){ .n = { K->nx, K->ny, K->nz }, .lam = K->lam, .t = (const float *)G->xt };
+        G->xp = (cube_sep){ .n = { K->nx, K->ny, K->nz },
+                            .lam = K->lam,
+                            .t = (const float *)G->xt,
+                            .w = (float *)G->xt + CUBE_SEP_FLOATS,
+                            .tw = tw ? atoi(tw) : 0 };
         G->xl = st == HOMG_OK ? l : 0;
     }
     free(t);

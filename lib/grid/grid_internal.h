@@ -62,9 +62,9 @@ struct homg_grid {
     void *u0_scratch;                             /* FMG: the finest level's second buffer */
     void *gbc[HOMG_GRID_MAX_LEVELS][4];           /* FMG: Dirichlet data restricted to levels >= 1 */
     void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
-    int block_top;         /* FMG: the first level the coarse-levels kernel takes (nlevels: none) */
-    double fused_min;      /* FMG: levels of at least this many cells run the fused steps */
-    int planned;           /* FMG: the fused cycles take their sweeps from plan (HOMG_BOX_SCHED, box.c) */
+    int block_top;    /* FMG: the first level the coarse-levels kernel takes (nlevels: none) */
+    double fused_min; /* FMG: levels of at least this many cells run the fused steps */
+    int planned;      /* FMG: the fused cycles take their sweeps from plan (HOMG_BOX_SCHED, box.c) */
     unsigned char plan[2][HOMG_GRID_MAX_LEVELS][2]; /* [later cycle][level][way up]: sweeps */
 
     /* HOMG (seed 003) */
