@@ -115,7 +115,8 @@ struct grid_general {
     int xl;              /* level solved exactly (exact_cycle, plan_exact; 0: none) */
     cube_exact xe;       /* its operator's eigen-decomposition (cube_exact.h) ... */
     cube_sep xp;         /* ... or, more than CUBE_EXACT_N a side, cube_sep.h's (xp.t: G->xt) */
-    void *xt;            /* cube_sep's tables (CUBE_SEP_FLOATS), then its scratch, in the backend's memory */
+    void *xt;            /* cube_sep's tables (CUBE_SEP_FLOATS), then a scratch per lane, in the backend's memory */
+    size_t xtn;          /* xt's floats */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q; /* finest work vectors */
     void *sig;           /* own copy of sigma_cell */
@@ -540,9 +541,14 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
         return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "exact solve's tables");
     if (cube_sep_tables(K, t)) {
         const char *tw = getenv("HOMG_CUBE_SEP_TW");
-        if (!G->xt) /* the tables, then the CUDA passes' scratch (16-byte aligned: CUBE_SEP_FLOATS % 4 == 0) */
-            st = homg__alloc(g->ctx, sizeof(float) * (CUBE_SEP_FLOATS + CUBE_SEP_N * CUBE_SEP_N * CUBE_SEP_N), &G->xt,
-                             "exact solve's tables");
+        const size_t floats = CUBE_SEP_FLOATS + (size_t)HOMG_EXEC_LANES * K->nx * K->ny * K->nz;
+        if (G->xt && G->xtn != floats) {
+            homg__free(g->ctx, G->xt);
+            G->xt = NULL;
+        }
+        if (!G->xt) /* the tables, then a scratch per lane for the CUDA passes (CUBE_SEP_FLOATS % 4 == 0: aligned) */
+            st = homg__alloc(g->ctx, sizeof(float) * floats, &G->xt, "exact solve's tables");
+        G->xtn = st == HOMG_OK ? floats : 0;
         if (st == HOMG_OK)
             st = g->ctx->mem->copy(&g->ctx->ex, G->xt, t, sizeof(float) * CUBE_SEP_FLOATS, HOMG_H2D);
         G->xp = (cube_sep){ .n = { K->nx, K->ny, K->nz },
@@ -557,34 +563,40 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
 }
 
 /* The level a plain or preconditioning V-cycle solves exactly instead of cycling on (exact_cycle,
- * kernels/grid/cube_exact.h, cube_sep.h): the first from level 2 down of at most CUBE_EXACT_N
- * cells a side -- or with HOMG_CUBE_EXACT_MAX=m (16..CUBE_SEP_N; default HOMG_CUBE_EXACT_MAX_DEFAULT)
- * the first from level 1 down of at most m a side, in three launches where it has more than
- * CUBE_EXACT_N (sides multiples of 4) -- when it has levels below it, is a uniform cube level in
+ * kernels/grid/cube_exact.h, cube_sep.h): the first from level 2 down of at most
+ * HOMG_CUBE_EXACT_MAX_DEFAULT cells a side, in three launches where it has more than CUBE_EXACT_N
+ * (sides multiples of 4) and only down to level HOMG_CUBE_SEP_DEEPEST (128^3: 32^3 = level 2,
+ * 256^3: level 3; 512^3 keeps the 16^3 level: H100 2026-11-27, bench/results/h100_cube.md
+ * "Session 12 cube15") -- or with HOMG_CUBE_EXACT_MAX=m (16..CUBE_SEP_N) the first from level
+ * 1 (m 16: 2) down of at most m a side -- when it has levels below it, is a uniform cube level in
  * float32 with no two-pass level at or below it and is not (nearly) singular.
  * HOMG_CUBE_EXACT=0 / 1 (environment; the benchmark times against it, the library documents no
  * such variable) off / on, default HOMG_CUBE_EXACT_DEFAULT (on: H100 2026-11-27,
  * bench/results/h100_cube.md "Session 12 cube13").  With it, and no HOMG_CUBE_SCHED, the plain
  * V-cycles' plan is HOMG_CUBE_SCHED_EXACT. */
 #define HOMG_CUBE_EXACT_DEFAULT     1
-#define HOMG_CUBE_EXACT_MAX_DEFAULT 16
+#define HOMG_CUBE_EXACT_MAX_DEFAULT 32
+#define HOMG_CUBE_SEP_DEEPEST       3
 static homg_status plan_exact(homg_grid *g)
 {
     grid_general *G = g->gen;
-    const char *env = getenv("HOMG_CUBE_EXACT"), *me = getenv("HOMG_CUBE_EXACT_MAX");
-    const int most = me && atoi(me) >= CUBE_EXACT_N && atoi(me) <= CUBE_SEP_N ? atoi(me) : HOMG_CUBE_EXACT_MAX_DEFAULT;
+    const char *env = getenv("HOMG_CUBE_EXACT"), *ms = getenv("HOMG_CUBE_EXACT_MAX");
+    const int me = ms && atoi(ms) >= CUBE_EXACT_N && atoi(ms) <= CUBE_SEP_N ? atoi(ms) : 0;
+    const int most = me ? me : HOMG_CUBE_EXACT_MAX_DEFAULT;
+    const int deepest = me ? G->nlev : HOMG_CUBE_SEP_DEEPEST; /* a three-launch level no lower than this */
     cube_level K;
     G->xl = 0;
     G->xp.t = NULL;
     if (!(env ? atoi(env) != 0 : HOMG_CUBE_EXACT_DEFAULT) || !G->cube || g->desc.precision != HOMG_FLOAT32)
         return HOMG_OK;
-    for (int l = most > CUBE_EXACT_N ? 1 : 2; l + 1 < G->nlev; l++) {
+    for (int l = me > CUBE_EXACT_N ? 1 : 2; l + 1 < G->nlev; l++) {
         const gen_level *L = &G->lv[l];
-        if (L->nx > most || L->ny > most || L->nz > most)
+        const int one_block = L->nx <= CUBE_EXACT_N && L->ny <= CUBE_EXACT_N && L->nz <= CUBE_EXACT_N;
+        if (L->nx > most || L->ny > most || L->nz > most || (!one_block && l > deepest))
             continue;
         if ((G->kmask >> l) != 0 || !cube_from_gen(L, &K))
             break;
-        if (L->nx <= CUBE_EXACT_N && L->ny <= CUBE_EXACT_N && L->nz <= CUBE_EXACT_N) {
+        if (one_block) {
             G->xl = cube_exact_of(&K, &G->xe) ? l : 0;
         } else
             HOMG_TRY(plan_sep(g, l, &K));
@@ -1053,11 +1065,12 @@ static homg_status exact_cycle(gen_cycle *c, int l)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
-    if (G->xp.t)
-        GQ(g,
-           HOMG_KERNELS(&g->ctx->ex, cubesep)->solve(&g->ctx->ex, &G->xp, (float *)c->xs[l], (const float *)c->bs[l]),
+    if (G->xp.t) {
+        cube_sep P = G->xp; /* the selected lane's scratch: lanes run side by side */
+        P.w += (size_t)G->cur * P.n[0] * P.n[1] * P.n[2];
+        GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesep)->solve(&g->ctx->ex, &P, (float *)c->xs[l], (const float *)c->bs[l]),
            "exact coarse solve");
-    else
+    } else
         GQ(g,
            HOMG_KERNELS(&g->ctx->ex, cubeexact)->solve(&g->ctx->ex, &G->xe, (float *)c->xs[l], (const float *)c->bs[l]),
            "exact coarse solve");
