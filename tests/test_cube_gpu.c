@@ -328,11 +328,86 @@ static void exact_solves(void **state)
     }
 }
 
+/* The three-launch exact solve (cube_sep.cu) against its CPU twin on cube_sep_case's levels
+ * (64^3 .. 4 x 8 x 12, Dirichlet / Neumann + lambda / mixed), random b: the same floats (fmaf
+ * over the same order in every tile, the same division). */
+static void sep_matches_cpu(void **state)
+{
+    int taken = 0;
+    homg_rng rng = homg_rng_seed(89);
+    float *t = (float *)malloc(sizeof(float) * CUBE_SEP_FLOATS);
+    (void)state;
+    bad = 0;
+    for (int c = 0; c < cube_sep_count(); c++) {
+        cube_level K;
+        if (!cube_sep_case(c, &K, t) || (small_only && (size_t)K.nx * K.ny * K.nz > 32 * 32 * 32))
+            continue;
+        const size_t n = (size_t)K.nx * K.ny * K.nz;
+        float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
+        float *db = up(b, n), *dx = up(b, n), *dt = up(t, CUBE_SEP_FLOATS), *dw = up(b, n);
+        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, t, NULL, 0 };
+        assert_int_equal(homg_cpu_cubesep_solve(&cpu->ex, &P, x, b), HOMG_OK);
+        for (int w = 16; w <= 64; w *= 2) { /* every tile width the CUDA passes take */
+            const cube_sep D = { { K.nx, K.ny, K.nz }, K.lam, dt, dw, w };
+            homg_free(gpu, dx); /* a fresh x each time: no width passes on another's output */
+            dx = up(b, n);
+            assert_int_equal(homg_cuda_cubesep_solve(&gpu->ex, &D, dx, db), HOMG_OK);
+            const double d = diff(dx, x, n);
+            printf("  sep %d (%d x %d x %d, tile %d): CUDA vs CPU %.2e\n", c, K.nx, K.ny, K.nz, w, d);
+            bad += d > 0.0;
+        }
+        taken++;
+        homg_free(gpu, db), homg_free(gpu, dx), homg_free(gpu, dt), homg_free(gpu, dw);
+        free(b), free(x);
+    }
+    free(t);
+    assert_true(taken >= (small_only ? 6 : 10));
+    assert_int_equal(bad, 0);
+}
+
+/* GPU solves with level 1 solved exactly in three launches (HOMG_CUBE_EXACT_MAX=64), the GPU's
+ * with the default (cube13's 16^3 exact level) and the CPU's with it: converged, the same cycles as
+ * the CPU and no more than the default, fewer launches, the same solution to float rounding; plain
+ * cycles and CG. */
+static void sep_solves(void **state)
+{
+    static const int dims[][3] = { { 64, 64, 64 }, { 32, 64, 32 } };
+    (void)state;
+    for (int t = 0; t < 4; t++) {
+        grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 81 + t);
+        const size_t n = grid_case_cells(c);
+        static const char *const m64[] = { "HOMG_CUBE_EXACT_MAX", "64", NULL };
+        static const char *const cg[] = { "HOMG_CUBE_PLAIN", "0", NULL };
+        static const char *const cg64[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_EXACT_MAX", "64", NULL };
+        /* CUDA level 1 exact, CUDA default, CPU level 1 exact */
+        const char *const *const env[3] = { t >= 2 ? cg64 : m64, t >= 2 ? cg : NULL, t >= 2 ? cg64 : m64 };
+        homg_ctx *const on[3] = { gpu, gpu, cpu };
+        double *u[3];
+        homg_solve_info info[3];
+        if (t % 2) {
+            c->d.bc[1] = c->d.bc[2] = HOMG_BC_NEUMANN;
+            c->lambda = 0.2;
+        }
+        assert_int_equal(grid_case_solves(c, 3, on, env, u, info), HOMG_OK);
+        printf("  %d x %d x %d%s: CUDA level 1 exact %d cycles %ld launches, CUDA default %d cycles %ld launches, "
+               "CPU %d cycles; vs default %.2e, vs CPU %.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
+               info[1].launches, info[2].cycles, homg_rel_diff(u[0], u[1], n), homg_rel_diff(u[0], u[2], n));
+        assert_true(info[0].converged && info[0].cycles <= info[1].cycles && info[0].cycles == info[2].cycles);
+        assert_true(info[0].launches < info[1].launches);
+        assert_true(homg_rel_diff(u[0], u[1], n) < 1e-4 && homg_rel_diff(u[0], u[2], n) < 1e-5);
+        for (int r = 0; r < 3; r++)
+            free(u[r]);
+        grid_case_free(c);
+    }
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_match_cpu), cmocka_unit_test(solves_match_cpu),  cmocka_unit_test(block_matches_cpu),
         cmocka_unit_test(block_solves),      cmocka_unit_test(exact_matches_cpu), cmocka_unit_test(exact_solves),
+        cmocka_unit_test(sep_matches_cpu),   cmocka_unit_test(sep_solves),
     };
     const struct CMUnitTest small[] = {
         cmocka_unit_test(kernels_match_cpu),
@@ -343,18 +418,27 @@ int main(int argc, char **argv)
     const struct CMUnitTest exact[] = {
         cmocka_unit_test(exact_matches_cpu),
     };
+    const struct CMUnitTest sep[] = {
+        cmocka_unit_test(sep_matches_cpu),
+        cmocka_unit_test(sep_solves),
+    };
+    const struct CMUnitTest sepsmall[] = {
+        cmocka_unit_test(sep_matches_cpu),
+    };
     /* the first argument picks a group (none: all); the small ones serve compute-sanitizer runs */
     const homg_test_group groups[] = {
         HOMG_TEST_GROUP("all", tests, "every test"),
         HOMG_TEST_GROUP("small", small, "the kernels on the small levels only"),
         HOMG_TEST_GROUP("block", block, "the cube block alone"),
         HOMG_TEST_GROUP("exact", exact, "the exact small-level solve alone"),
+        HOMG_TEST_GROUP("sep", sep, "the three-launch exact solve: kernels and solves"),
+        HOMG_TEST_GROUP("sepsmall", sepsmall, "the three-launch exact solve's kernels, levels of <= 32^3"),
     };
     const homg_test_group *g = homg_test_group_pick(groups, sizeof groups / sizeof groups[0], argc, argv);
     if (!g)
         return 2;
     homg_test_require_gpu("test_cube_gpu");
-    small_only = g->tests == small;
+    small_only = g->tests == small || g->tests == sepsmall;
     return homg_test_run_group(g, homg_test_setup_pair, homg_test_teardown_pair);
 }
 #else

@@ -49,24 +49,32 @@ static void jacobi_eigen(double *T, int n, double *V, double *w)
         w[m] = T[m * n + m];
 }
 
+int cube_axis_eigen(const cube_level *K, int a, double *V, double *w)
+{
+    const int m = a == 0 ? K->nx : a == 1 ? K->ny : K->nz;
+    double T[CUBE_AXIS_MAX * CUBE_AXIS_MAX];
+    if (m < 1 || m > CUBE_AXIS_MAX)
+        return 0;
+    memset(T, 0, sizeof(double) * (size_t)m * m);
+    for (int i = 0; i < m; i++) {
+        T[i * m + i] = cube_axis(K, a, i, m);
+        if (i + 1 < m)
+            T[i * m + i + 1] = T[(i + 1) * m + i] = -(double)K->g[a];
+    }
+    jacobi_eigen(T, m, V, w);
+    return m;
+}
+
 int cube_exact_of(const cube_level *K, cube_exact *E)
 {
-    const int n[3] = { K->nx, K->ny, K->nz };
-    double T[CUBE_EXACT_N * CUBE_EXACT_N], V[CUBE_EXACT_N * CUBE_EXACT_N], w[CUBE_EXACT_N];
+    double V[CUBE_EXACT_N * CUBE_EXACT_N], w[CUBE_EXACT_N];
     double lo = K->lam, hi = K->lam;
     memset(E, 0, sizeof *E);
     for (int a = 0; a < 3; a++) {
-        const int m = n[a];
+        const int m = (a == 0 ? K->nx : a == 1 ? K->ny : K->nz) <= CUBE_EXACT_N ? cube_axis_eigen(K, a, V, w) : 0;
         double wmin = INFINITY, wmax = -INFINITY;
-        if (m < 1 || m > CUBE_EXACT_N)
+        if (m < 1)
             return 0;
-        memset(T, 0, sizeof T);
-        for (int i = 0; i < m; i++) {
-            T[i * m + i] = cube_axis(K, a, i, m);
-            if (i + 1 < m)
-                T[i * m + i + 1] = T[(i + 1) * m + i] = -(double)K->g[a];
-        }
-        jacobi_eigen(T, m, V, w);
         for (int q = 0; q < m; q++) {
             E->ev[a][q] = (float)w[q];
             wmin = w[q] < wmin ? w[q] : wmin;

@@ -28,6 +28,11 @@ typedef struct cube_exact {
     float ev[3][CUBE_EXACT_N];               /* T_a's eigenvalue of mode m */
 } cube_exact;
 
+/* Axis a of level K's 1D matrix T_a = V diag(w) V^T (host, double; V[i * m + q]: cell i of mode
+ * q, m the cells along a, returned; 0 beyond CUBE_AXIS_MAX): cube_exact_of and cube_sep_tables. */
+#define CUBE_AXIS_MAX 64
+int cube_axis_eigen(const cube_level *K, int a, double *V, double *w);
+
 /* E for level K (host): 0 where K has an axis of more than CUBE_EXACT_N cells or A is
  * (nearly) singular (every side Neumann and lam 0). */
 int cube_exact_of(const cube_level *K, cube_exact *E);

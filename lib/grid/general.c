@@ -53,6 +53,7 @@
 #include "grid_internal.h"
 #include "grid/cube_coarse.h"
 #include "grid/cube_exact.h"
+#include "grid/cube_sep.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
 #include "grid/cube_split.h"
@@ -112,7 +113,10 @@ struct grid_general {
     int blk;             /* first level of block_vcycle (0: none) */
     int cblk;            /* first level of the cube block (cube_block_cycle; 0: none) */
     int xl;              /* level solved exactly (exact_cycle, plan_exact; 0: none) */
-    cube_exact xe;       /* its operator's eigen-decomposition (cube_exact.h) */
+    cube_exact xe;       /* its operator's eigen-decomposition (cube_exact.h) ... */
+    cube_sep xp;         /* ... or, more than CUBE_EXACT_N a side, cube_sep.h's (xp.t: G->xt) */
+    void *xt;            /* cube_sep's tables (CUBE_SEP_FLOATS), then a scratch per lane, in the backend's memory */
+    size_t xtn;          /* xt's floats */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q; /* finest work vectors */
     void *sig;           /* own copy of sigma_cell */
@@ -432,6 +436,7 @@ void homg__gen_free(homg_grid *g)
     homg__free(g->ctx, G->q);
     homg__free(g->ctx, G->sig);
     homg__free(g->ctx, G->cm);
+    homg__free(g->ctx, G->xt);
     homg__free(g->ctx, G->s);
     homg__free(g->ctx, G->kw);
     homg__grid_islands_free(g, &G->isl);
@@ -524,32 +529,82 @@ static void schedule_env(grid_general *G)
     G->planned = parse_plan(getenv("HOMG_CUBE_SCHED") ? getenv("HOMG_CUBE_SCHED") : HOMG_CUBE_SCHED_DEFAULT, G->plan);
 }
 
-/* The level a plain or preconditioning V-cycle solves exactly instead of cycling on (exact_cycle,
- * kernels/grid/cube_exact.h): the first from level 2 down of at most CUBE_EXACT_N cells a side,
- * when it has levels below it, is a uniform cube level in float32 with no two-pass level at or
- * below it and is not (nearly) singular.  HOMG_CUBE_EXACT=0 / 1 (environment; the benchmark times
- * against it, the library documents no such variable) off / on, default HOMG_CUBE_EXACT_DEFAULT (on:
- * H100 2026-11-27, bench/results/h100_cube.md "Session 12 cube13").  With it, and no HOMG_CUBE_SCHED,
- * the plain V-cycles' plan is HOMG_CUBE_SCHED_EXACT. */
-#define HOMG_CUBE_EXACT_DEFAULT 1
-static void plan_exact(homg_grid *g)
+/* plan_exact's level l (K) of more than CUBE_EXACT_N a side: its tables (cube_sep_tables) into
+ * G->xt, and G->xl = l where they take it.  HOMG_CUBE_SEP_TW=16 / 32 / 64 (environment; the
+ * benchmark times against it, the library documents no such variable): the CUDA passes' tile. */
+static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
 {
     grid_general *G = g->gen;
-    const char *env = getenv("HOMG_CUBE_EXACT");
+    float *t = (float *)malloc(sizeof(float) * CUBE_SEP_FLOATS);
+    homg_status st = HOMG_OK;
+    if (!t)
+        return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "exact solve's tables");
+    if (cube_sep_tables(K, t)) {
+        const char *tw = getenv("HOMG_CUBE_SEP_TW");
+        const size_t floats = CUBE_SEP_FLOATS + (size_t)HOMG_EXEC_LANES * K->nx * K->ny * K->nz;
+        if (G->xt && G->xtn != floats) {
+            homg__free(g->ctx, G->xt);
+            G->xt = NULL;
+        }
+        if (!G->xt) /* the tables, then a scratch per lane for the CUDA passes (CUBE_SEP_FLOATS % 4 == 0: aligned) */
+            st = homg__alloc(g->ctx, sizeof(float) * floats, &G->xt, "exact solve's tables");
+        G->xtn = st == HOMG_OK ? floats : 0;
+        if (st == HOMG_OK)
+            st = g->ctx->mem->copy(&g->ctx->ex, G->xt, t, sizeof(float) * CUBE_SEP_FLOATS, HOMG_H2D);
+        G->xp = (cube_sep){ .n = { K->nx, K->ny, K->nz },
+                            .lam = K->lam,
+                            .t = (const float *)G->xt,
+                            .w = (float *)G->xt + CUBE_SEP_FLOATS,
+                            .tw = tw ? atoi(tw) : 0 };
+        G->xl = st == HOMG_OK ? l : 0;
+    }
+    free(t);
+    return st;
+}
+
+/* The level a plain or preconditioning V-cycle solves exactly instead of cycling on (exact_cycle,
+ * kernels/grid/cube_exact.h, cube_sep.h): the first from level 2 down of at most
+ * HOMG_CUBE_EXACT_MAX_DEFAULT cells a side, in three launches where it has more than CUBE_EXACT_N
+ * (sides multiples of 4) and only down to level HOMG_CUBE_SEP_DEEPEST (128^3: 32^3 = level 2,
+ * 256^3: level 3; 512^3 keeps the 16^3 level: H100 2026-11-27, bench/results/h100_cube.md
+ * "Session 12 cube15") -- or with HOMG_CUBE_EXACT_MAX=m (16..CUBE_SEP_N) the first from level
+ * 1 (m 16: 2) down of at most m a side -- when it has levels below it, is a uniform cube level in
+ * float32 with no two-pass level at or below it and is not (nearly) singular.
+ * HOMG_CUBE_EXACT=0 / 1 (environment; the benchmark times against it, the library documents no
+ * such variable) off / on, default HOMG_CUBE_EXACT_DEFAULT (on: H100 2026-11-27,
+ * bench/results/h100_cube.md "Session 12 cube13").  With it, and no HOMG_CUBE_SCHED, the plain
+ * V-cycles' plan is HOMG_CUBE_SCHED_EXACT. */
+#define HOMG_CUBE_EXACT_DEFAULT     1
+#define HOMG_CUBE_EXACT_MAX_DEFAULT 32
+#define HOMG_CUBE_SEP_DEEPEST       3
+static homg_status plan_exact(homg_grid *g)
+{
+    grid_general *G = g->gen;
+    const char *env = getenv("HOMG_CUBE_EXACT"), *ms = getenv("HOMG_CUBE_EXACT_MAX");
+    const int me = ms && atoi(ms) >= CUBE_EXACT_N && atoi(ms) <= CUBE_SEP_N ? atoi(ms) : 0;
+    const int most = me ? me : HOMG_CUBE_EXACT_MAX_DEFAULT;
+    const int deepest = me ? G->nlev : HOMG_CUBE_SEP_DEEPEST; /* a three-launch level no lower than this */
     cube_level K;
     G->xl = 0;
+    G->xp.t = NULL;
     if (!(env ? atoi(env) != 0 : HOMG_CUBE_EXACT_DEFAULT) || !G->cube || g->desc.precision != HOMG_FLOAT32)
-        return;
-    for (int l = 2; l + 1 < G->nlev; l++) {
+        return HOMG_OK;
+    for (int l = me > CUBE_EXACT_N ? 1 : 2; l + 1 < G->nlev; l++) {
         const gen_level *L = &G->lv[l];
-        if (L->nx > CUBE_EXACT_N || L->ny > CUBE_EXACT_N || L->nz > CUBE_EXACT_N)
+        const int one_block = L->nx <= CUBE_EXACT_N && L->ny <= CUBE_EXACT_N && L->nz <= CUBE_EXACT_N;
+        if (L->nx > most || L->ny > most || L->nz > most || (!one_block && l > deepest))
             continue;
-        if ((G->kmask >> l) == 0 && cube_from_gen(L, &K) && cube_exact_of(&K, &G->xe))
-            G->xl = l;
+        if ((G->kmask >> l) != 0 || !cube_from_gen(L, &K))
+            break;
+        if (one_block) {
+            G->xl = cube_exact_of(&K, &G->xe) ? l : 0;
+        } else
+            HOMG_TRY(plan_sep(g, l, &K));
         break;
     }
     if (G->xl > 0 && !getenv("HOMG_CUBE_SCHED"))
         G->planned = parse_plan(HOMG_CUBE_SCHED_EXACT, G->plan);
+    return HOMG_OK;
 }
 
 static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
@@ -590,8 +645,7 @@ static homg_status build_levels(homg_grid *g, const homg_grid_operator *op)
     if (G->cm)
         GQ(g, G->k->coarse_matrix(ex, g->desc.precision, &G->lv[G->nlev - 1], coarse_sweeps(), G->cm),
            "the coarsest level's matrix");
-    plan_exact(g);
-    return HOMG_OK;
+    return plan_exact(g);
 }
 
 /* The singular islands (lib/grid/islands.c), labelled on the device; r and z
@@ -1011,9 +1065,16 @@ static homg_status exact_cycle(gen_cycle *c, int l)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
-    GQ(g, HOMG_KERNELS(&g->ctx->ex, cubeexact)->solve(&g->ctx->ex, &G->xe, (float *)c->xs[l], (const float *)c->bs[l]),
-       "exact coarse solve");
-    homg__account(g, 1, 6.0 * share(G, l), 2.0 * cells(&G->lv[l]));
+    if (G->xp.t) {
+        cube_sep P = G->xp; /* the selected lane's scratch: lanes run side by side */
+        P.w += (size_t)G->cur * P.n[0] * P.n[1] * P.n[2];
+        GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesep)->solve(&g->ctx->ex, &P, (float *)c->xs[l], (const float *)c->bs[l]),
+           "exact coarse solve");
+    } else
+        GQ(g,
+           HOMG_KERNELS(&g->ctx->ex, cubeexact)->solve(&g->ctx->ex, &G->xe, (float *)c->xs[l], (const float *)c->bs[l]),
+           "exact coarse solve");
+    homg__account(g, G->xp.t ? 3 : 1, 6.0 * share(G, l), (G->xp.t ? 6.0 : 2.0) * cells(&G->lv[l]));
     return HOMG_OK;
 }
 
@@ -1246,7 +1307,7 @@ static int split1_of(const homg_grid *g)
 {
     const grid_general *G = g->gen;
     cube_level K;
-    return G->split1 && G->nlev > 2 && G->blk != 1 && G->cblk != 1 && level_sweeps(g, 1, 0) > 0 &&
+    return G->split1 && G->nlev > 2 && G->xl != 1 && G->blk != 1 && G->cblk != 1 && level_sweeps(g, 1, 0) > 0 &&
            level_sweeps(g, 1, 1) > 0 && cube_of(g, 1, G->x[1], G->b[1], &K) && cube_split_fits(&K) &&
            !((size_t)G->x[2] % 16) && !((size_t)G->b[2] % 16);
 }

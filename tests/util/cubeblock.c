@@ -103,3 +103,15 @@ int cube_case_exact(int t, int q, cube_level *K, cube_exact *E)
         return 0;
     return cube_exact_of(K, E) ? 1 : -1;
 }
+
+static const int sep_sizes[][3] = { { 64, 64, 64 }, { 64, 32, 48 }, { 32, 32, 32 }, { 16, 64, 8 }, { 4, 8, 12 } };
+#define SEP_SIZES ((int)(sizeof sep_sizes / sizeof sep_sizes[0]))
+
+int cube_sep_count(void) { return 3 * SEP_SIZES; }
+
+int cube_sep_case(int t, cube_level *K, float *tables)
+{
+    gen_level L, C;
+    cube_case_sized(sep_sizes[t % SEP_SIZES], t / SEP_SIZES, &L, &C);
+    return cube_from_gen(&L, K) && cube_sep_tables(K, tables);
+}

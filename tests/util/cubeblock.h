@@ -6,6 +6,7 @@
 
 #include "grid/cube_coarse.h"
 #include "grid/cube_exact.h"
+#include "grid/cube_sep.h"
 #include "testutil.h"
 
 /* B: `levels` levels from nx x ny x nz with cube case t's sides and constants
@@ -18,6 +19,11 @@ int cube_block_case(kernel_exec *ex, int t, int nx, int ny, int nz, int levels, 
  * of at most CUBE_EXACT_N cells a side and its exact solve E (cube_exact.h): 1; 0 where it is no
  * such level; -1 where cube_exact_of refuses it. */
 int cube_case_exact(int t, int q, cube_level *K, cube_exact *E);
+/* Case t (0 .. cube_sep_count() - 1) of cube_sep.h's exact solve: a level K of 4..CUBE_SEP_N cells
+ * a side (64^3, 64 x 32 x 48, 32^3, 16 x 64 x 8, 4 x 8 x 12; Dirichlet, Neumann + lambda, mixed)
+ * and its tables t (CUBE_SEP_FLOATS, host): cube_sep_tables's answer. */
+int cube_sep_count(void);
+int cube_sep_case(int t, cube_level *K, float *tables);
 /* The tests' tables: sides, sizes (2 to 4 levels, 16^3 and a 32 x 32 x 16 top), omega 1
  * and 1.1, either first colour, pre / post 1 to 3 (index 0 .. cube_block_count() - 1). */
 int cube_block_count(void);

@@ -10,9 +10,10 @@ static const int sizes[][3] = { { 4, 2, 2 }, { 8, 4, 6 }, { 12, 6, 4 }, { 16, 16
 
 int cube_case_count(void) { return NSIZES * 3; }
 
-void cube_case_level(int t, gen_level *L, gen_level *C)
+void cube_case_level(int t, gen_level *L, gen_level *C) { cube_case_sized(sizes[t % NSIZES], t / NSIZES, L, C); }
+
+void cube_case_sized(const int n[3], int sides, gen_level *L, gen_level *C)
 {
-    const int *n = sizes[t % NSIZES], sides = t / NSIZES; /* 0 Dirichlet, 1 Neumann + lambda, 2 mixed */
     const double g[3] = { 1.3, 0.8, 2.1 };
     memset(L, 0, sizeof *L);
     memset(C, 0, sizeof *C);

@@ -14,6 +14,9 @@ int cube_case_count(void);
  * 0 or not) and its coarse level C (gen_uniform_coarse). */
 void cube_case_level(int t, gen_level *L, gen_level *C);
 /* n floats uniform in [-1, 1). */
+/* cube_case_level's level of n[0] x n[1] x n[2] cells with side kind `sides` (0 Dirichlet, 1
+ * Neumann + lambda, 2 mixed; the cases' constants) and its coarse level. */
+void cube_case_sized(const int n[3], int sides, gen_level *L, gen_level *C);
 float *cube_case_random(size_t n, homg_rng *rng);
 
 #endif

@@ -197,9 +197,52 @@ static void interp(int l, const double *e, int kind, int add)
             }
 }
 
-static int csweeps = 200; /* the coarsest level's sweeps (plan mode: the library's 40) */
+/* q = A p on level l */
+static void apply_a(int l, const double *p, double *q)
+{
+    const int n = N[l];
+    for (int k = 0; k < n; k++)
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++)
+                q[ix(n, i, j, k)] = dg(l, i, j, k) * p[ix(n, i, j, k)] - G[l] * nb(p, n, i, j, k);
+}
+
+/* U_l = A_l^-1 B_l to a relative residual of 1e-13 by CG: the library's exact coarse solves
+ * (kernels/grid/cube_exact.h, cube_sep.h; CS_CSW=-1, s12-cube14) */
+static void coarse_exact(int l)
+{
+    const size_t m = (size_t)N[l] * N[l] * N[l];
+    double *r = malloc(m * sizeof(double)), *p = malloc(m * sizeof(double)), *q = malloc(m * sizeof(double));
+    double rr = 0, r0;
+    memset(U[l], 0, sizeof(double) * m);
+    for (size_t c = 0; c < m; c++)
+        r[c] = p[c] = B[l][c], rr += r[c] * r[c];
+    r0 = rr;
+    for (int it = 0; it < 5000 && rr > 1e-26 * r0; it++) {
+        double pq = 0, rn = 0;
+        apply_a(l, p, q);
+        for (size_t c = 0; c < m; c++)
+            pq += p[c] * q[c];
+        for (size_t c = 0; c < m; c++) {
+            U[l][c] += rr / pq * p[c];
+            r[c] -= rr / pq * q[c];
+            rn += r[c] * r[c];
+        }
+        for (size_t c = 0; c < m; c++)
+            p[c] = r[c] + rn / rr * p[c];
+        rr = rn;
+    }
+    free(r), free(p), free(q);
+}
+
+static int csweeps = 200; /* the coarsest level's sweeps (plan mode: the library's 40; -1: exact, coarse_exact) */
 static void coarse_solve(int l)
 {
+    if (csweeps < 0) {
+        coarse_exact(l);
+        pay(T_CS, l);
+        return;
+    }
     memset(U[l], 0, sizeof(double) * N[l] * N[l] * N[l]);
     for (int s = 0; s < 2 * csweeps; s++)
         half(l, s & 1, 1.0);
