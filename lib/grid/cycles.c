@@ -257,15 +257,17 @@ static homg_status fmg(cycle *c)
 }
 
 /* The sweeps of each level in a cycle of that kind: the plan's first row in a solve's first
- * cycle (and in FMG's), its second in later ones, where the grid has a plan (box.c,
- * HOMG_BOX_SCHED); else desc.pre / desc.post. */
+ * plain cycle, its second in later ones, where the grid has a plan (box.c, HOMG_BOX_SCHED);
+ * else, and in FMG's full-multigrid cycle, desc.pre / desc.post.  (With V(2,1) in the
+ * full-multigrid cycle a cold 4096^2 float32 solve needs a 4th cycle: 1.13e-4 after 3 against
+ * 8.6e-5 with V(2,2) there, CPU, bench/results/cpu_box_schedules.md "Session 12 lead".) */
 static void sweeps_of(cycle *c, int kind)
 {
     const homg_grid *g = c->g;
-    const int later = kind == HOMG_CYCLE_NORMAL;
+    const int later = kind == HOMG_CYCLE_NORMAL, planned = g->planned && kind != HOMG_CYCLE_FMG;
     for (int k = 0; k < HOMG_GRID_MAX_LEVELS; k++) {
-        c->pre[k] = g->planned ? g->plan[later][k][0] : g->desc.pre;
-        c->post[k] = g->planned ? g->plan[later][k][1] : g->desc.post;
+        c->pre[k] = planned ? g->plan[later][k][0] : g->desc.pre;
+        c->post[k] = planned ? g->plan[later][k][1] : g->desc.post;
     }
 }
 
