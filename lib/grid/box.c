@@ -157,40 +157,6 @@ static int block_top(const homg_grid *g)
  * V(2,2) takes 6 (CPU, bench/results/cpu_box_schedules.md), so it keeps V(2,2). */
 #define HOMG_BOX_SCHED_DEFAULT "21"
 
-/* One cycle's "PQ,PQ,..." into p; the rest of s, or NULL where it is not one. */
-static const char *parse_cycle_plan(const char *s, unsigned char p[HOMG_GRID_MAX_LEVELS][2])
-{
-    int l = 0;
-    for (;;) {
-        if (l == HOMG_GRID_MAX_LEVELS || s[0] < '0' || s[0] > '3' || s[1] < '0' || s[1] > '3')
-            return NULL;
-        p[l][0] = (unsigned char)(s[0] - '0');
-        p[l][1] = (unsigned char)(s[1] - '0');
-        l++;
-        s += 2;
-        if (*s != ',')
-            break;
-        s++;
-    }
-    for (; l < HOMG_GRID_MAX_LEVELS; l++)
-        memcpy(p[l], p[l - 1], 2);
-    return s;
-}
-
-/* "first;later" (one plan alone: every cycle's) into plan; 0 where s is anything else. */
-static int parse_plan(const char *s, unsigned char plan[2][HOMG_GRID_MAX_LEVELS][2])
-{
-    const char *e = parse_cycle_plan(s, plan[0]);
-    if (e && *e == '\0') {
-        memcpy(plan[1], plan[0], sizeof plan[0]);
-        return 1;
-    }
-    if (!e || *e != ';')
-        return 0;
-    e = parse_cycle_plan(e + 1, plan[1]);
-    return e && *e == '\0';
-}
-
 /* The plan applies to the default V(2, 2) alone (a caller's desc.pre / desc.post stand) and
  * not where the one-block kernel takes the coarse levels (HOMG_BOX_BLOCK_CELLS: its sweeps
  * are desc.pre / desc.post on every level). */
@@ -199,7 +165,7 @@ static void plan_sweeps(homg_grid *g)
     const char *env = getenv("HOMG_BOX_SCHED");
     const char *plan = env && *env ? env : g->desc.precision == HOMG_FLOAT32 ? HOMG_BOX_SCHED_DEFAULT : "0";
     g->planned = g->run == HOMG_METHOD_FMG && g->desc.pre == 2 && g->desc.post == 2 && g->block_top == g->nlevels &&
-                 parse_plan(plan, g->plan);
+                 homg__sweep_plan_parse(plan, '0', '3', HOMG_GRID_MAX_LEVELS, g->plan[0][0], g->plan[1][0]);
 }
 
 homg_status homg__box_alloc(homg_grid *g)

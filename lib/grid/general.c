@@ -462,42 +462,6 @@ static void uniform_fine(homg_grid *g, gen_level *L, const homg_grid_operator *o
     L->lam0 = op->lambda; /* rounded where used, after the walls are added (as setup_fine does) */
 }
 
-/* One cycle's "PQ,PQ,...": V(P, Q) on level 0, 1, ... (digits 1-9; the last pair repeats down to
- * the coarsest) into p; the rest of s, or NULL where it is not one. */
-static const char *parse_cycle_plan(const char *s, unsigned char p[HOMG_GEN_MAX_LEVELS][2])
-{
-    int l = 0;
-    for (;;) {
-        if (l == HOMG_GEN_MAX_LEVELS || s[0] < '1' || s[0] > '9' || s[1] < '1' || s[1] > '9')
-            return NULL;
-        p[l][0] = (unsigned char)(s[0] - '0');
-        p[l][1] = (unsigned char)(s[1] - '0');
-        l++;
-        s += 2;
-        if (*s != ',')
-            break;
-        s++;
-    }
-    for (; l < HOMG_GEN_MAX_LEVELS; l++)
-        memcpy(p[l], p[l - 1], 2);
-    return s;
-}
-
-/* "first;later" (parse_cycle_plan each; one alone: every cycle's) into plan; 0 where s is
- * anything else ("0": no plan). */
-static int parse_plan(const char *s, unsigned char plan[2][HOMG_GEN_MAX_LEVELS][2])
-{
-    const char *e = parse_cycle_plan(s, plan[0]);
-    if (e && *e == '\0') {
-        memcpy(plan[1], plan[0], sizeof plan[0]);
-        return 1;
-    }
-    if (!e || *e != ';')
-        return 0;
-    e = parse_cycle_plan(e + 1, plan[1]);
-    return e && *e == '\0';
-}
-
 /* Builds every level on the device from the operator: the finest stores no
  * coefficients when sigma and lambda are constant, coarse levels of a uniform
  * flag-free level none where they are uniform too (gen_kernels.h). */
@@ -511,7 +475,7 @@ static int parse_plan(const char *s, unsigned char plan[2][HOMG_GEN_MAX_LEVELS][
  * layout (split_of), HOMG_CUBE_SPLIT1=0 level 1 in the natural layout (split1_of),
  * HOMG_CUBE_FOLD=0 a cold solve's f split by a pass of its own (split_start), HOMG_CUBE_KEEP=0 every
  * plain cycle of a quiet solve also writes u naturally (runs_iterate), HOMG_CUBE_SCHED the plain
- * V-cycles' sweeps (parse_plan; "0": desc.pre / desc.post on every level, session 10's). */
+ * V-cycles' sweeps (homg__sweep_plan_parse; "0": desc.pre / desc.post on every level, session 10's). */
 static void schedule_env(grid_general *G)
 {
     const char *c = getenv("HOMG_GEN_CUBE"), *p = getenv("HOMG_CUBE_PLAIN"), *f = getenv("HOMG_CUBE_F1");
@@ -526,7 +490,8 @@ static void schedule_env(grid_general *G)
     G->split1 = !(s1 && !strcmp(s1, "0"));
     G->fold = !(fo && !strcmp(fo, "0"));
     G->keep = !(ke && !strcmp(ke, "0"));
-    G->planned = parse_plan(getenv("HOMG_CUBE_SCHED") ? getenv("HOMG_CUBE_SCHED") : HOMG_CUBE_SCHED_DEFAULT, G->plan);
+    G->planned = homg__sweep_plan_parse(getenv("HOMG_CUBE_SCHED") ? getenv("HOMG_CUBE_SCHED") : HOMG_CUBE_SCHED_DEFAULT,
+                                        '1', '9', HOMG_GEN_MAX_LEVELS, G->plan[0][0], G->plan[1][0]);
 }
 
 /* plan_exact's level l (K) of more than CUBE_EXACT_N a side: its tables (cube_sep_tables) into
@@ -603,7 +568,8 @@ static homg_status plan_exact(homg_grid *g)
         break;
     }
     if (G->xl > 0 && !getenv("HOMG_CUBE_SCHED"))
-        G->planned = parse_plan(HOMG_CUBE_SCHED_EXACT, G->plan);
+        G->planned =
+            homg__sweep_plan_parse(HOMG_CUBE_SCHED_EXACT, '1', '9', HOMG_GEN_MAX_LEVELS, G->plan[0][0], G->plan[1][0]);
     return HOMG_OK;
 }
 

@@ -158,4 +158,9 @@ homg_status homg__box_residual(homg_grid *g, const void *f, const homg_boundary 
 /* Adds a queued kernel's launches, work units and ideal traffic (values). */
 void homg__account(homg_grid *g, long launches, double wu, double values);
 
+/* sweep_plan.c: a sweep plan "first;later" (one plan alone: every cycle's), each "PQ,PQ,..." =
+ * V(P, Q) on level 0, 1, ... with digits lo..hi, the last pair repeated down to the coarsest,
+ * into first and later (levels pairs each); 0 where s is anything else (e.g. "0"). */
+int homg__sweep_plan_parse(const char *s, char lo, char hi, int levels, unsigned char *first, unsigned char *later);
+
 #endif
