@@ -291,22 +291,20 @@ static void exact_matches_cpu(void **state)
     assert_int_equal(bad, 0);
 }
 
-/* GPU solves with the exact solve from the first level of <= 16^3 (HOMG_CUBE_EXACT=1), the GPU's
- * without it (HOMG_CUBE_EXACT=0) and the CPU's with it: converged, the same cycles as the CPU and no
- * more than without, fewer launches, the same solution to float rounding; plain cycles and CG. */
-static void exact_solves(void **state)
+/* Solves of 64^3 and 32 x 64 x 32 boxes (Dirichlet; Neumann sides and lambda), plain cycles and CG:
+ * on the GPU with var = with, on the GPU with var = without (NULL: unset, the default), on the CPU
+ * with var = with.  The first converges in the CPU's cycles and no more than the second's, with
+ * fewer launches, and all three agree to float rounding. */
+static void exact_level_solves(const char *var, const char *with, const char *without, unsigned seed)
 {
     static const int dims[][3] = { { 64, 64, 64 }, { 32, 64, 32 } };
-    (void)state;
     for (int t = 0; t < 4; t++) {
-        grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 71 + t);
+        grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, seed + t);
         const size_t n = grid_case_cells(c);
-        static const char *const on1[] = { "HOMG_CUBE_EXACT", "1", NULL }, *const off[] = { "HOMG_CUBE_EXACT", "0",
-                                                                                            NULL };
-        static const char *const cg1[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_EXACT", "1", NULL };
-        static const char *const cg0[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_EXACT", "0", NULL };
-        /* CUDA exact, CUDA without, CPU exact */
-        const char *const *const env[3] = { t >= 2 ? cg1 : on1, t >= 2 ? cg0 : off, t >= 2 ? cg1 : on1 };
+        const char *w[] = { "HOMG_CUBE_PLAIN", "0", var, with, NULL };
+        const char *o[] = { "HOMG_CUBE_PLAIN", "0", without ? var : NULL, without, NULL };
+        const int first = t >= 2 ? 0 : 2; /* CG: HOMG_CUBE_PLAIN=0 too */
+        const char *const *const env[3] = { w + first, o + first, w + first };
         homg_ctx *const on[3] = { gpu, gpu, cpu };
         double *u[3];
         homg_solve_info info[3];
@@ -315,10 +313,11 @@ static void exact_solves(void **state)
             c->lambda = 0.2;
         }
         assert_int_equal(grid_case_solves(c, 3, on, env, u, info), HOMG_OK);
-        printf("  %d x %d x %d%s: CUDA exact %d cycles %ld launches, CUDA default %d cycles %ld launches, CPU exact %d "
-               "cycles; exact vs default %.2e, exact vs CPU %.2e\n",
-               c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
-               info[1].launches, info[2].cycles, homg_rel_diff(u[0], u[1], n), homg_rel_diff(u[0], u[2], n));
+        printf("  %d x %d x %d%s: CUDA %s=%s %d cycles %ld launches, CUDA %s=%s %d cycles %ld launches, CPU %d "
+               "cycles; vs the second %.2e, vs CPU %.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", var, with, info[0].cycles, info[0].launches, var,
+               without ? without : "(default)", info[1].cycles, info[1].launches, info[2].cycles,
+               homg_rel_diff(u[0], u[1], n), homg_rel_diff(u[0], u[2], n));
         assert_true(info[0].converged && info[0].cycles <= info[1].cycles && info[0].cycles == info[2].cycles);
         assert_true(info[0].launches < info[1].launches);
         assert_true(homg_rel_diff(u[0], u[1], n) < 1e-4 && homg_rel_diff(u[0], u[2], n) < 1e-5);
@@ -326,6 +325,15 @@ static void exact_solves(void **state)
             free(u[r]);
         grid_case_free(c);
     }
+}
+
+/* GPU solves with the exact solve from the first level of <= 16^3 (HOMG_CUBE_EXACT=1), the GPU's
+ * without it (HOMG_CUBE_EXACT=0) and the CPU's with it: converged, the same cycles as the CPU and no
+ * more than without, fewer launches, the same solution to float rounding; plain cycles and CG. */
+static void exact_solves(void **state)
+{
+    (void)state;
+    exact_level_solves("HOMG_CUBE_EXACT", "1", "0", 71);
 }
 
 /* The three-launch exact solve (cube_sep.cu) against its CPU twin on cube_sep_case's levels
@@ -371,35 +379,8 @@ static void sep_matches_cpu(void **state)
  * cycles and CG. */
 static void sep_solves(void **state)
 {
-    static const int dims[][3] = { { 64, 64, 64 }, { 32, 64, 32 } };
     (void)state;
-    for (int t = 0; t < 4; t++) {
-        grid_case *c = grid_case_new(dims[t % 2][0], dims[t % 2][1], dims[t % 2][2], 1, 81 + t);
-        const size_t n = grid_case_cells(c);
-        static const char *const m64[] = { "HOMG_CUBE_EXACT_MAX", "64", NULL };
-        static const char *const cg[] = { "HOMG_CUBE_PLAIN", "0", NULL };
-        static const char *const cg64[] = { "HOMG_CUBE_PLAIN", "0", "HOMG_CUBE_EXACT_MAX", "64", NULL };
-        /* CUDA level 1 exact, CUDA default, CPU level 1 exact */
-        const char *const *const env[3] = { t >= 2 ? cg64 : m64, t >= 2 ? cg : NULL, t >= 2 ? cg64 : m64 };
-        homg_ctx *const on[3] = { gpu, gpu, cpu };
-        double *u[3];
-        homg_solve_info info[3];
-        if (t % 2) {
-            c->d.bc[1] = c->d.bc[2] = HOMG_BC_NEUMANN;
-            c->lambda = 0.2;
-        }
-        assert_int_equal(grid_case_solves(c, 3, on, env, u, info), HOMG_OK);
-        printf("  %d x %d x %d%s: CUDA level 1 exact %d cycles %ld launches, CUDA default %d cycles %ld launches, "
-               "CPU %d cycles; vs default %.2e, vs CPU %.2e\n",
-               c->d.nx, c->d.ny, c->d.nz, t >= 2 ? " CG" : "", info[0].cycles, info[0].launches, info[1].cycles,
-               info[1].launches, info[2].cycles, homg_rel_diff(u[0], u[1], n), homg_rel_diff(u[0], u[2], n));
-        assert_true(info[0].converged && info[0].cycles <= info[1].cycles && info[0].cycles == info[2].cycles);
-        assert_true(info[0].launches < info[1].launches);
-        assert_true(homg_rel_diff(u[0], u[1], n) < 1e-4 && homg_rel_diff(u[0], u[2], n) < 1e-5);
-        for (int r = 0; r < 3; r++)
-            free(u[r]);
-        grid_case_free(c);
-    }
+    exact_level_solves("HOMG_CUBE_EXACT_MAX", "64", NULL, 81);
 }
 
 int main(int argc, char **argv)
