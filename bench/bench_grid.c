@@ -56,9 +56,11 @@ typedef struct row {
     int cycles;
     double ms, err, wu, gbs, pct, vs_fft;
     long launches;
+    int syncs; /* host syncs inside the timed solve (-1: not a library solve) */
 } row;
 
-static row rows[256];
+#define MAX_ROWS 512
+static row rows[MAX_ROWS];
 static const char *only; /* --methods: comma-separated names to run (NULL: all) */
 
 static int wanted(const char *name)
@@ -155,9 +157,14 @@ static double time_solve(homg_ctx *ctx, homg_grid *g, inputs *in, int cycles, in
 }
 
 static void add_row(int n, homg_precision prec, const char *method, int cycles, double ms, double err, double wu,
-                    long launches, double bytes)
+                    long launches, double bytes, int syncs)
 {
+    if (nrows == MAX_ROWS) {
+        fprintf(stderr, "bench_grid: more than %d rows; ask for fewer sizes or methods\n", MAX_ROWS);
+        exit(1);
+    }
     row *r = &rows[nrows++];
+    r->syncs = syncs;
     r->n = n;
     r->prec = prec == HOMG_FLOAT64 ? "float64" : "float32";
     r->method = method;
@@ -169,6 +176,42 @@ static void add_row(int n, homg_precision prec, const char *method, int cycles, 
     r->gbs = bytes / (ms * 1e-3) / 1e9;
     r->pct = 100 * r->gbs / copy_gbs;
     r->vs_fft = 0;
+}
+
+/* fused-v to the error target with a tolerance: the test on the device (the cycles loop
+ * in one graph, one host read) and on the host (HOMG_GRID_DEVICE_LOOP=0, a read after each
+ * cycle); each solve's cycles found by the solve itself, as a caller's would be. */
+static void bench_tolerance(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_precision prec, double target, int reps)
+{
+    static const char *names[2] = { "fused-v tol, device loop", "fused-v tol, host loop" };
+    if (!wanted("tol"))
+        return;
+    for (int k = 0; k < 2; k++) {
+        homg_grid_desc gd = { 0 };
+        homg_grid *g = NULL;
+        homg_solve_info info;
+        gd.nx = p->nx;
+        gd.ny = p->ny;
+        gd.method = HOMG_METHOD_FMG;
+        gd.precision = prec;
+        if (homg_grid_create(ctx, &gd, &g) != HOMG_OK)
+            die("grid", ctx);
+        if (k)
+            setenv("HOMG_GRID_DEVICE_LOOP", "0", 1);
+        solve_rep s = { ctx, g, in, { 0 }, 2, &info };
+        s.sd.max_cycles = 30;
+        s.sd.tol = target;
+        s.sd.u_ref = in->u_ref;
+        s.sd.skip_input_check = 1;
+        s.sd.warm_start = 1;
+        double ms = bench_event_median_ms(3 + in->nrot, reps, NULL, solve_once, &s);
+        unsetenv("HOMG_GRID_DEVICE_LOOP");
+        add_row(p->nx, prec, names[k], info.cycles, ms, info.norm, info.work_units, info.launches, info.bytes,
+                info.host_syncs);
+        printf("  %-7s %s %5d^2: %2d cycles  %8.4f ms  error %.2e  %4ld launches  %d host syncs\n", names[k],
+               prec ? "float64" : "float32", p->nx, info.cycles, ms, info.norm, info.launches, info.host_syncs);
+        homg_grid_destroy(g);
+    }
 }
 
 /* One multigrid method at one size and precision. */
@@ -224,7 +267,7 @@ static void bench_method(homg_ctx *ctx, const homg_p2 *p, inputs *in, homg_preci
     }
     err = info.norm;
     double ms = time_solve(ctx, g, in, cycles, zero_warm ? 2 : 0, reps, &info);
-    add_row(p->nx, prec, name, cycles, ms, err, info.work_units, info.launches, info.bytes);
+    add_row(p->nx, prec, name, cycles, ms, err, info.work_units, info.launches, info.bytes, info.host_syncs);
     printf("  %-7s %s %5d^2: %2d cycles  %8.4f ms  error %.2e  %6.1f WU  %4ld launches  %6.0f GB/s\n", name,
            prec ? "float64" : "float32", p->nx, cycles, ms, err, info.work_units, info.launches, rows[nrows - 1].gbs);
     homg_grid_destroy(g);
@@ -346,7 +389,7 @@ static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
     void *hbuf = malloc(n * elem), *f[MAX_ROT], *u[MAX_ROT];
     int nrot = (int)ceil(2 * L2_BYTES / (2.0 * n * elem));
     if (!wanted("fft")) {
-        add_row(p->nx, prec, "fft", 1, 1e9, 0, 0, 0, 0);
+        add_row(p->nx, prec, "fft", 1, 1e9, 0, 0, 0, 0, -1);
         free(rhs);
         free(hbuf);
         return;
@@ -390,7 +433,7 @@ static void bench_fft(const homg_p2 *p, homg_precision prec, int reps)
     for (size_t k = 0; k < n; k++)
         uh[k] = prec == HOMG_FLOAT64 ? ((double *)hbuf)[k] : ((float *)hbuf)[k];
     double err = homg_rel_diff(uh, p->u_star, n);
-    add_row(p->nx, prec, "fft", 1, ms, err, 0, cost.launches, cost.bytes);
+    add_row(p->nx, prec, "fft", 1, ms, err, 0, cost.launches, cost.bytes, -1);
     printf("  %-7s %s %5d^2:            %8.4f ms  error %.2e             %4d launches  %6.0f GB/s\n", "fft",
            prec ? "float64" : "float32", p->nx, ms, err, cost.launches, rows[nrows - 1].gbs);
     fft_poisson_destroy(fp);
@@ -469,7 +512,7 @@ static void bench_warm(homg_ctx *ctx, int N, int reps, homg_method method, const
     w.sd.warm_start = 1;
     w.sd.skip_input_check = 1;
     double ms = bench_event_median_ms(3, reps, warm_copy, warm_solve, &w);
-    add_row(N, HOMG_FLOAT32, name, cycles, ms, err, info.work_units, info.launches, info.bytes);
+    add_row(N, HOMG_FLOAT32, name, cycles, ms, err, info.work_units, info.launches, info.bytes, info.host_syncs);
     printf("  %s float32 %5d^2: %2d cycles  %8.4f ms  error %.2e (from %.1e)  %.1f WU  %ld launches\n", name, N, cycles,
            ms, err, homg_rel_diff(p1->u_star, p2->u_star, n), info.work_units, info.launches);
     homg_grid_destroy(g);
@@ -497,8 +540,10 @@ static void write_table(FILE *o, const char *device, const char *date)
             "2D Poisson, cell-centred 5-point, exact discrete solution (smooth + noise, Dirichlet data), from u = 0\n"
             "to the error target (||u-u*||/||u*||): 1e-4 in float32, 1e-8 in float64. Time: median of the runs,\n"
             "CUDA events around one graph launch, inputs rotated beyond L2. GB/s: ideal traffic / time.\n"
-            "Host syncs: device-to-host waits inside the timed solve (tol = 0: none; with a tolerance the box\n"
-            "solvers read the monitored norm once per cycle).\n\n");
+            "Host syncs: device-to-host waits inside the timed solve, as the solve info counts them (- : the\n"
+            "bench's own FFT). The timed solves run a fixed number of cycles (tol = 0), except the \"tol\" rows:\n"
+            "to the error target with the test on the device (the cycles loop in the graph) or on the host\n"
+            "(HOMG_GRID_DEVICE_LOOP=0: a read after each cycle).\n\n");
     fprintf(o, "| N | precision | method | cycles | time (ms) | error | WU | launches | host syncs | GB/s | %% of copy "
                "| vs FFT |\n");
     fprintf(o, "|---|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -507,8 +552,11 @@ static void write_table(FILE *o, const char *device, const char *date)
         char vs[32] = "";
         if (r->vs_fft > 0)
             snprintf(vs, sizeof vs, "%.2fx", r->vs_fft);
-        fprintf(o, "| %d^2 | %s | %s | %d | %.4f | %.1e | %.1f | %ld | 0 | %.0f | %.0f%% | %s |\n", r->n, r->prec,
-                r->method, r->cycles, r->ms, r->err, r->wu, r->launches, r->gbs, r->pct, vs);
+        char syncs[16] = "-";
+        if (r->syncs >= 0)
+            snprintf(syncs, sizeof syncs, "%d", r->syncs);
+        fprintf(o, "| %d^2 | %s | %s | %d | %.4f | %.1e | %.1f | %ld | %s | %.0f | %.0f%% | %s |\n", r->n, r->prec,
+                r->method, r->cycles, r->ms, r->err, r->wu, r->launches, syncs, r->gbs, r->pct, vs);
     }
     fprintf(o, "\nvs FFT: the FFT solve's time divided by the method's (above 1: faster than the FFT).\n");
 }
@@ -583,6 +631,7 @@ int main(int argc, char **argv)
             double fft_ms = rows[first].ms;
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fmg", target, reps, 0);
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v", target, reps, 1);
+            bench_tolerance(ctx, p, &in, prec, target, reps);
             if (prec == HOMG_FLOAT32) { /* the settings the defaults were chosen from */
                 bench_env(ctx, p, &in, "fused-v tiles", target, reps, tiles_env);
                 bench_env(ctx, p, &in, "fused-v stream>=2048^2", target, reps, stream2048_env);

@@ -39,7 +39,11 @@ typedef struct kernel_exec {
     void *side[HOMG_EXEC_LANES - 1];      /* cudaStream_t of lanes 1.. */
     void *side_done[HOMG_EXEC_LANES - 1]; /* cudaEvent_t: lane's work done (join) */
     void *forked;                         /* cudaEvent_t: the caller's stream at the fork */
-    char msg[512];                        /* message of the last failure */
+    /* Loops in a captured graph (memory loop_begin / loop_end): the body is captured on
+     * loop_stream while capture_stream waits in loop_outer. */
+    void *loop_stream;
+    void *loop_outer;
+    char msg[512]; /* message of the last failure */
 } kernel_exec;
 
 /* Selects area table `name` (e.g. grid) of the exec's backend: declares nothing,
@@ -105,6 +109,13 @@ typedef enum homg_copy_kind { HOMG_H2D = 0, HOMG_D2H, HOMG_D2D } homg_copy_kind;
     X(homg_status, memory, capture_end, (kernel_exec * ex, void **graph))                                           \
     X(homg_status, memory, graph_launch, (kernel_exec * ex, void *graph))                                           \
     X(void, memory, graph_destroy, (void *graph))                                                                   \
+    /* A loop inside the graph being captured (CUDA: a WHILE conditional node).  loop_handle */                     \
+    /* makes its condition (0 at each launch; a kernel sets it: grid tol_check); loop_begin */                      \
+    /* adds the loop after what the capture holds and captures what follows as its body, */                         \
+    /* until loop_end.  The body runs while the condition is non-zero at its start. */                              \
+    X(homg_status, memory, loop_handle, (kernel_exec * ex, unsigned long long *handle))                             \
+    X(homg_status, memory, loop_begin, (kernel_exec * ex, unsigned long long handle))                               \
+    X(homg_status, memory, loop_end, (kernel_exec * ex))                                                            \
     /* Events on the stream (CPU: host clock). */                                                                   \
     X(homg_status, memory, event_create, (void **ev))                                                               \
     X(void, memory, event_destroy, (void *ev))                                                                      \

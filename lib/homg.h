@@ -269,6 +269,9 @@ typedef struct homg_solve_info {
     int two_pass;       /* general multigrid: coarse levels that ran two passes (desc.two_pass) */
     double projected;   /* largest |mean removed| from a singular island's rhs (0: none was
                            singular; -1: not read, tol = 0 without u_ref keeps the host out) */
+    int host_syncs;     /* blocking device reads the call made: the input check's (unless
+                           skip_input_check), and with a tolerance one for the box solvers on
+                           CUDA (their cycles loop on the device), one a cycle elsewhere */
 } homg_solve_info;
 
 /* Solves A u = f (+ face terms) for nrhs right-hand sides.  f, u (nrhs*nx*ny*nz values, aligned to two values: 8 bytes for float32, 16 for

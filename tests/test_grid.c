@@ -403,6 +403,8 @@ static void info_and_history(void **state)
     sd.tol = 1e-30; /* never reached: runs all 5 cycles and says so */
     assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, &info), HOMG_ERROR_NOT_CONVERGED);
     assert_int_equal(info.cycles, 5);
+    /* the input check's read, then one a cycle -- or, on CUDA, one after the device's loop */
+    assert_int_equal(info.host_syncs, homg_ctx_backend(ctx) == HOMG_BACKEND_CUDA ? 2 : 1 + 5);
     assert_int_equal(homg_grid_history(g, hist, 16), 5);
     for (int c = 1; c < 5; c++)
         assert_true(hist[c] < hist[c - 1] || hist[c] < 1e-6);
@@ -413,6 +415,20 @@ static void info_and_history(void **state)
     assert_true(fabs(info.work_units - 5 * per) < 1e-9);
     assert_true(info.launches >= 5 * 11);
     assert_non_null(strstr(homg_ctx_last_error(ctx), "not converged"));
+    /* a fixed number of cycles reads nothing; the input check, once */
+    sd.tol = 0;
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, &info), HOMG_OK);
+    assert_int_equal(info.host_syncs, 1);
+    sd.skip_input_check = 1;
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, &info), HOMG_OK);
+    assert_int_equal(info.host_syncs, 0);
+    /* converged before max_cycles: stops at the first cycle below tol */
+    sd.tol = 1e-3;
+    sd.max_cycles = 30;
+    assert_int_equal(homg_grid_solve(g, f, NULL, u, &sd, &info), HOMG_OK);
+    assert_int_equal(homg_grid_history(g, hist, 16), info.cycles);
+    assert_true(info.converged && info.norm <= 1e-3 && info.cycles < 30);
+    assert_true(info.cycles == 1 || hist[info.cycles - 2] > 1e-3);
     homg_grid_destroy(g);
     homg_free(ctx, f);
     homg_free(ctx, u);

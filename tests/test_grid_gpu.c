@@ -653,6 +653,82 @@ static void gpu_solve_equals_cpu_solve(void **state)
     homg_p2_free(p);
 }
 
+/* One tolerance solve of p on ctx x (fresh grid, u from zero); returns the status. */
+static homg_status tol_solve(homg_ctx *x, const homg_p2 *p, homg_method m, homg_precision prec, double tol,
+                             int max_cycles, homg_solve_info *info, double *u_out)
+{
+    const size_t n = (size_t)p->nx * p->ny;
+    void *f = homg_test_upload(x, p->f, n, prec), *u = NULL;
+    homg_boundary bc = homg_test_boundary(x, p, prec);
+    homg_grid_desc gd = { 0 };
+    homg_grid *g = NULL;
+    homg_solve_desc sd = { 0 };
+    homg_status st;
+    gd.nx = p->nx;
+    gd.ny = p->ny;
+    gd.h = p->h;
+    gd.method = m;
+    gd.precision = prec;
+    sd.tol = tol;
+    sd.max_cycles = max_cycles;
+    assert_int_equal(homg_alloc(x, n * (prec == HOMG_FLOAT64 ? 8 : 4), &u), HOMG_OK);
+    assert_int_equal(homg_grid_create(x, &gd, &g), HOMG_OK);
+    st = homg_grid_solve(g, f, &bc, u, &sd, info);
+    homg_test_download(x, u, n, prec, u_out);
+    homg_grid_destroy(g);
+    homg_free(x, f);
+    homg_free(x, u);
+    homg_test_free_boundary(x, &bc);
+    return st;
+}
+
+/* A tolerance solve's cycles loop on the device (a conditional node in the graph): the
+ * same cycles, norm and solution as the CPU's loop and as the host loop on the GPU
+ * (HOMG_GRID_DEVICE_LOOP=0), the same launches as the host loop, and two host reads
+ * (the input check and the outcome) instead of one a cycle; max_cycles stops it. */
+static void tolerance_loop_on_device(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 256, 256 }, { 128, 64 } };
+    for (int s = 0; s < 2; s++) {
+        homg_p2 *p = homg_p2_exact(shapes[s][0], shapes[s][1], 0, 0.1, 1, 90 + s);
+        const size_t n = (size_t)p->nx * p->ny;
+        double *uc = malloc(n * sizeof(double)), *ud = malloc(n * sizeof(double)), *uh = malloc(n * sizeof(double));
+        for (int m = HOMG_METHOD_HOMG; m <= HOMG_METHOD_FMG; m++) {
+            homg_solve_info ic, id, ih;
+            const double tol = m == HOMG_METHOD_HOMG ? 1e-5 : 1e-9;
+            assert_int_equal(tol_solve(cpu, p, (homg_method)m, HOMG_FLOAT64, tol, 60, &ic, uc), HOMG_OK);
+            assert_int_equal(tol_solve(gpu, p, (homg_method)m, HOMG_FLOAT64, tol, 60, &id, ud), HOMG_OK);
+            setenv("HOMG_GRID_DEVICE_LOOP", "0", 1);
+            assert_int_equal(tol_solve(gpu, p, (homg_method)m, HOMG_FLOAT64, tol, 60, &ih, uh), HOMG_OK);
+            unsetenv("HOMG_GRID_DEVICE_LOOP");
+            printf("  %dx%d method %d to %.0e: cycles CPU %d, device loop %d, host loop %d; norms %.3e %.3e %.3e; "
+                   "host syncs %d %d %d; launches %ld %ld\n",
+                   p->nx, p->ny, m, tol, ic.cycles, id.cycles, ih.cycles, ic.norm, id.norm, ih.norm, ic.host_syncs,
+                   id.host_syncs, ih.host_syncs, id.launches, ih.launches);
+            assert_true(ic.converged && id.converged && ih.converged);
+            assert_int_equal(id.cycles, ic.cycles);
+            assert_int_equal(ih.cycles, ic.cycles);
+            assert_true(fabs(id.norm - ic.norm) <= 1e-9 * ic.norm);
+            assert_true(id.norm == ih.norm);
+            assert_true(homg_rel_diff(ud, uc, n) <= 1e-12 && homg_rel_diff(ud, uh, n) == 0);
+            assert_int_equal(ic.host_syncs, ic.cycles + 1);
+            assert_int_equal(ih.host_syncs, ih.cycles + 1);
+            assert_int_equal(id.host_syncs, 2);
+            assert_int_equal((int)id.launches, (int)ih.launches);
+            /* cut off by max_cycles */
+            assert_int_equal(tol_solve(gpu, p, (homg_method)m, HOMG_FLOAT64, 1e-14, 2, &id, ud),
+                             HOMG_ERROR_NOT_CONVERGED);
+            assert_int_equal(id.cycles, 2);
+            assert_false(id.converged);
+        }
+        free(uc);
+        free(ud);
+        free(uh);
+        homg_p2_free(p);
+    }
+}
+
 /* A graph is captured once per sequence and replayed; new pointers capture anew. */
 static void graphs_are_reused(void **state)
 {
@@ -1668,6 +1744,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(rows_steps_match_cpu),
         cmocka_unit_test(homg_kernels_match_cpu),
         cmocka_unit_test(gpu_solve_equals_cpu_solve),
+        cmocka_unit_test(tolerance_loop_on_device),
         cmocka_unit_test(graphs_are_reused),
         cmocka_unit_test(callers_stream_is_used),
         cmocka_unit_test(host_pointer_to_cuda_is_refused),
@@ -1678,6 +1755,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(gen_lanes_equal_single_solves),
         cmocka_unit_test(gen_graphs_kept_for_many_rhs),
         cmocka_unit_test(exact_solutions_all_methods),
+    };
+    const struct CMUnitTest loop[] = {
+        cmocka_unit_test(tolerance_loop_on_device),
     };
     const struct CMUnitTest operators[] = {
         cmocka_unit_test(gen_operator_changes_match_cpu),
@@ -1698,6 +1778,7 @@ int main(int argc, char **argv)
         HOMG_TEST_GROUP("stream", stream, "the streamed fused steps (memcheck, racecheck)"),
         HOMG_TEST_GROUP("rows", rows, "the row-block fused steps (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("homg", homg, "HOMG's whole-grid kernels (memcheck, racecheck)"),
+        HOMG_TEST_GROUP("loop", loop, "tolerance solves looping on the device (memcheck)"),
         HOMG_TEST_GROUP("gen", gen, "the general multigrid's kernel comparisons (racecheck, memcheck)"),
         HOMG_TEST_GROUP("operators", operators, "a grid under changing operators"),
         HOMG_TEST_GROUP("lanes", lanes, "several right-hand sides side by side (racecheck, memcheck)"),

@@ -155,6 +155,9 @@ void homg_cuda_memory_shutdown(kernel_exec *ex)
         cudaStreamDestroy((cudaStream_t)ex->capture_stream);
         ex->capture_stream = NULL;
     }
+    if (ex->loop_stream)
+        cudaStreamDestroy((cudaStream_t)ex->loop_stream);
+    ex->loop_stream = NULL;
     if (ex->pool) /* freed now, or once the last block (queued frees, homg_alloc's) is freed */
         cudaMemPoolDestroy((cudaMemPool_t)ex->pool);
     ex->pool = NULL;
@@ -248,6 +251,8 @@ homg_status homg_cuda_memory_capture_end(kernel_exec *ex, void **graph)
 {
     cudaGraph_t g = NULL;
     cudaGraphExec_t ge = NULL;
+    if (ex->loop_outer) /* a failure inside a loop's body: end its capture first */
+        homg_cuda_memory_loop_end(ex);
     ex->capturing = 0;
     *graph = NULL;
     HOMG_CUDA_TRY(ex, cudaStreamEndCapture((cudaStream_t)ex->capture_stream, &g));
@@ -256,6 +261,69 @@ homg_status homg_cuda_memory_capture_end(kernel_exec *ex, void **graph)
     if (e != cudaSuccess)
         return homg_cuda_fail(ex, e, "cudaGraphInstantiate");
     *graph = ge;
+    return HOMG_OK;
+}
+
+/* The graph the capture stream is capturing into, and (deps not NULL) its current
+ * dependencies; the edges' data is asked for only because a query without it fails
+ * where an edge is programmatic. */
+static homg_status capture_graph(kernel_exec *ex, cudaGraph_t *graph, const cudaGraphNode_t **deps, size_t *ndeps)
+{
+    cudaStreamCaptureStatus st;
+    const cudaGraphEdgeData *edges = NULL;
+    HOMG_CUDA_TRY(ex, cudaStreamGetCaptureInfo((cudaStream_t)ex->capture_stream, &st, NULL, graph, deps,
+                                               deps ? &edges : NULL, ndeps));
+    if (st != cudaStreamCaptureStatusActive || ex->loop_outer)
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "a loop outside a graph capture, or inside a loop");
+    return HOMG_OK;
+}
+
+homg_status homg_cuda_memory_loop_handle(kernel_exec *ex, unsigned long long *handle)
+{
+    cudaGraph_t graph;
+    cudaGraphConditionalHandle h;
+    HOMG_TRY(capture_graph(ex, &graph, NULL, NULL));
+    HOMG_CUDA_TRY(ex, cudaGraphConditionalHandleCreate(&h, graph, 0, cudaGraphCondAssignDefault));
+    *handle = h;
+    return HOMG_OK;
+}
+
+homg_status homg_cuda_memory_loop_begin(kernel_exec *ex, unsigned long long handle)
+{
+    cudaGraph_t graph;
+    const cudaGraphNode_t *deps = NULL;
+    size_t ndeps = 0;
+    cudaGraphNode_t node;
+    cudaGraphNodeParams p = { cudaGraphNodeTypeConditional }; /* the rest zero */
+    HOMG_TRY(capture_graph(ex, &graph, &deps, &ndeps));
+    p.conditional.handle = handle;
+    p.conditional.type = cudaGraphCondTypeWhile;
+    p.conditional.size = 1;
+    HOMG_CUDA_TRY(ex, cudaGraphAddNode(&node, graph, deps, NULL, ndeps, &p));
+    HOMG_CUDA_TRY(ex, cudaStreamUpdateCaptureDependencies((cudaStream_t)ex->capture_stream, &node, NULL, 1,
+                                                          cudaStreamSetCaptureDependencies));
+    if (!ex->loop_stream) {
+        cudaStream_t ls;
+        HOMG_CUDA_TRY(ex, cudaStreamCreateWithFlags(&ls, cudaStreamNonBlocking));
+        ex->loop_stream = ls;
+    }
+    HOMG_CUDA_TRY(ex, cudaStreamBeginCaptureToGraph((cudaStream_t)ex->loop_stream, p.conditional.phGraph_out[0], NULL,
+                                                    NULL, 0, cudaStreamCaptureModeThreadLocal));
+    ex->loop_outer = ex->capture_stream;
+    ex->capture_stream = ex->loop_stream;
+    return HOMG_OK;
+}
+
+homg_status homg_cuda_memory_loop_end(kernel_exec *ex)
+{
+    cudaGraph_t body = NULL;
+    if (!ex->loop_outer)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "loop_end without loop_begin");
+    cudaError_t e = cudaStreamEndCapture((cudaStream_t)ex->loop_stream, &body);
+    ex->capture_stream = ex->loop_outer;
+    ex->loop_outer = NULL;
+    if (e != cudaSuccess)
+        return homg_cuda_fail(ex, e, "ending a loop's capture");
     return HOMG_OK;
 }
 

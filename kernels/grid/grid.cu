@@ -877,4 +877,5 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     cu_homg_gather,
     cu_homg_iterate,
     homg_cuda_grid_coarse_cycle,
+    homg_cuda_grid_tol_check,
 };

@@ -142,7 +142,20 @@ typedef struct grid_kernels {
      * the textbook composition (smooth, residual_restrict, prolong, coarse_exact in place);
      * HOMG_BLOCK_FMG: u = full multigrid from the restricted f and data (lib/grid/cycles.c fmg()). */
     homg_status (*coarse_cycle)(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u, const void *f);
+
+    /* A tolerance solve's test after a cycle (kernels/grid/tol_check.h): out[HOMG_TOL_*] = the
+     * last norm hist[*count - 1], the count, and whether to go on; on CUDA with loop != 0 (a
+     * memory loop_handle) it also sets that loop's condition.  One thread; backend memory. */
+    homg_status (*tol_check)(kernel_exec *ex, const double *hist, const int *count, double tol, int max_cycles,
+                             unsigned long long loop, double *out);
 } grid_kernels;
+
+homg_status homg_cpu_grid_tol_check(kernel_exec *ex, const double *hist, const int *count, double tol, int max_cycles,
+                                    unsigned long long loop, double *out);
+#if HOMG_HAVE_CUDA
+homg_status homg_cuda_grid_tol_check(kernel_exec *ex, const double *hist, const int *count, double tol, int max_cycles,
+                                     unsigned long long loop, double *out);
+#endif
 
 extern const grid_kernels homg_cpu_grid_kernels;
 #if HOMG_HAVE_CUDA

@@ -269,6 +269,20 @@ static int array_bytes(homg_ctx *ctx, size_t count, size_t size, const char *wha
     return 1;
 }
 
+homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
+{
+    ctx->host_syncs++;
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, host, dev, bytes, HOMG_D2H), "reading a device value");
+    return HOMG_OK;
+}
+
+homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes)
+{
+    ctx->host_syncs++;
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, dev, host, bytes, HOMG_H2D), "writing a device value");
+    return HOMG_OK;
+}
+
 homg_status homg__alloc_array(homg_ctx *ctx, size_t n, size_t size, void **ptr, const char *what)
 {
     size_t bytes;

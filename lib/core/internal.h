@@ -81,6 +81,9 @@ homg_status homg__alloc(homg_ctx *ctx, size_t bytes, void **ptr, const char *wha
 void homg__free(homg_ctx *ctx, void *ptr);
 /* n elements of `size` bytes in the ctx's space (an overflowing size is OUT_OF_MEMORY). */
 homg_status homg__alloc_array(homg_ctx *ctx, size_t n, size_t size, void **ptr, const char *what);
+/* Blocking copies of device values to and from host memory, counted in ctx->host_syncs. */
+homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes);
+homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes);
 /* Host allocation (plain malloc; returns NULL and sets the ctx message on failure). */
 void *homg__host_alloc(homg_ctx *ctx, size_t bytes, const char *what);
 /* Host array of count elements of `size` bytes (malloc; NULL for count 0).

@@ -1,8 +1,9 @@
 /* box.c -- the power-of-two 2D Dirichlet box with constant coefficients, the
  * problem the original solvers run with their own kernels: its level hierarchy,
  * input checks, and the solve driver that queues cycles (captured into CUDA
- * graphs on the CUDA backend) and monitors convergence with at most one host
- * read per cycle.
+ * graphs on the CUDA backend) and monitors convergence: with a tolerance the
+ * cycles loop on the device (a conditional node of the graph, one host read after
+ * the solve), or on the host with one read a cycle (CPU backend).
  *
  * The discrete problem (see also lib/homg.h and kernels/grid/grid_kernels.h):
  *   -sigma Laplace(u) + lambda u = f on [0, nx h] x [0, ny h], cell-centred
@@ -219,24 +220,52 @@ homg_status homg__box_alloc(homg_grid *g)
 
 /* ------------------------------------------------------------ queued cycles */
 
-/* Queues `count` cycles (the first of kind first_kind), each followed by the
- * monitor when asked. */
-static homg_status queue_cycles(homg_grid *g, const homg_seq_key *key, const grid_level *L0)
+/* Queues one cycle of kind `kind`, then the monitor when asked and a tolerance solve's
+ * test (loop: the condition of the device loop it ends, 0 for none). */
+static homg_status queue_cycle(homg_grid *g, const homg_seq_key *key, const grid_level *L0, int kind,
+                               unsigned long long loop)
 {
-    for (int c = 0; c < key->count; c++) {
-        int kind = c == 0 ? key->first_kind : HOMG_CYCLE_NORMAL;
-        if (g->run == HOMG_METHOD_HOMG)
-            HOMG_TRY(homg__homg_restart(g, L0, key->f, (void *)key->u));
-        else
-            HOMG_TRY(homg__mg_cycle(g, L0, key->f, (void *)key->u, kind));
-        if (key->monitor) {
-            HOMG_TRY_BACKEND(g->ctx,
-                             g->k->monitor(&g->ctx->ex, g->desc.precision, L0, key->u, key->f, key->u_ref, g->scratch,
-                                           g->hist, g->hist_count),
-                             "monitor");
-            homg__account(g, 2, 1, 2.0 * L0->nx * L0->ny);
-        }
+    kernel_exec *ex = &g->ctx->ex;
+    if (g->run == HOMG_METHOD_HOMG)
+        HOMG_TRY(homg__homg_restart(g, L0, key->f, (void *)key->u));
+    else
+        HOMG_TRY(homg__mg_cycle(g, L0, key->f, (void *)key->u, kind));
+    if (key->monitor) {
+        HOMG_TRY_BACKEND(
+            g->ctx,
+            g->k->monitor(ex, g->desc.precision, L0, key->u, key->f, key->u_ref, g->scratch, g->hist, g->hist_count),
+            "monitor");
+        homg__account(g, 2, 1, 2.0 * L0->nx * L0->ny);
     }
+    if (key->check) {
+        HOMG_TRY_BACKEND(g->ctx,
+                         g->k->tol_check(ex, g->hist, g->hist_count, key->tol, key->check, loop, g->scratch + 2),
+                         "convergence test");
+        homg__account(g, 1, 0, 0);
+    }
+    return HOMG_OK;
+}
+
+/* A tolerance solve on the device: the first cycle and its test, then the others in a
+ * loop whose condition the test sets, up to key->count cycles; the host reads the
+ * outcome once, after the graph. */
+static homg_status queue_loop(homg_grid *g, const homg_seq_key *key, const grid_level *L0)
+{
+    kernel_exec *ex = &g->ctx->ex;
+    unsigned long long loop;
+    long launches0;
+    double wu0, values0;
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->loop_handle(ex, &loop), "loop condition");
+    HOMG_TRY(queue_cycle(g, key, L0, key->first_kind, loop));
+    launches0 = g->launches;
+    wu0 = g->wu;
+    values0 = g->values_moved;
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->loop_begin(ex, loop), "loop");
+    HOMG_TRY(queue_cycle(g, key, L0, HOMG_CYCLE_NORMAL, loop));
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->loop_end(ex), "loop");
+    g->body.launches = g->launches - launches0;
+    g->body.wu = g->wu - wu0;
+    g->body.values_moved = g->values_moved - values0;
     return HOMG_OK;
 }
 
@@ -245,10 +274,15 @@ typedef struct box_seq {
     const grid_level *L0;
 } box_seq;
 
+/* Queues key->count cycles (the first of kind first_kind), or a device loop. */
 static homg_status queue_box(homg_grid *g, void *arg)
 {
     const box_seq *b = (const box_seq *)arg;
-    return queue_cycles(g, b->key, b->L0);
+    if (b->key->loop)
+        return queue_loop(g, b->key, b->L0);
+    for (int c = 0; c < b->key->count; c++)
+        HOMG_TRY(queue_cycle(g, b->key, b->L0, c == 0 ? b->key->first_kind : HOMG_CYCLE_NORMAL, 0));
+    return HOMG_OK;
 }
 
 /* Runs a sequence: replays its graph when one was captured for the same key,
@@ -271,6 +305,44 @@ static int first_kind(const homg_grid *g, const homg_solve_desc *sd, int cycle)
     if (g->run == HOMG_METHOD_FMG && !sd->warm_start)
         return HOMG_CYCLE_FMG;
     return g->planned && memcmp(g->plan[0], g->plan[1], sizeof g->plan[0]) ? HOMG_CYCLE_FIRST : HOMG_CYCLE_NORMAL;
+}
+
+/* The device runs a tolerance solve's cycles in one graph with a loop (CUDA, unless
+ * HOMG_GRID_DEVICE_LOOP=0 or the driver refused such a graph once). */
+static int device_loop(const homg_grid *g)
+{
+    return g->ctx->ex.backend == HOMG_BACKEND_CUDA && !g->no_device_loop && knob("HOMG_GRID_DEVICE_LOOP", 1) != 0;
+}
+
+/* A tolerance solve's cycles, until the test stops them: on the device in one graph
+ * and one host read, or a graph a cycle with a read after each (CPU, or no loop).
+ * out[HOMG_TOL_*]: the last norm, the cycles done. */
+static homg_status tolerance_cycles(homg_grid *g, homg_seq_key *key, const grid_level *L0, const homg_solve_desc *sd,
+                                    double out[HOMG_TOL_OUT])
+{
+    key->first_kind = first_kind(g, sd, 0);
+    if (device_loop(g)) {
+        key->loop = 1;
+        key->count = key->check;
+        if (run_sequence(g, key, L0) == HOMG_OK) {
+            HOMG_TRY(homg__read(g->ctx, out, g->scratch + 2, HOMG_TOL_OUT * sizeof(double)));
+            /* the graph counted its loop's body once; the device ran it cycles - 1 times */
+            const double extra = out[HOMG_TOL_CYCLES] - 2;
+            homg__account(g, (long)extra * g->body.launches, extra * g->body.wu, extra * g->body.values_moved);
+            return HOMG_OK;
+        }
+        g->no_device_loop = 1; /* e.g. a driver without conditional graph nodes */
+        homg__clear_error(g->ctx);
+        key->loop = 0;
+    }
+    key->count = 1;
+    out[HOMG_TOL_GO] = 1;
+    for (int c = 0; out[HOMG_TOL_GO] != 0; c++) {
+        key->first_kind = first_kind(g, sd, c);
+        HOMG_TRY(run_sequence(g, key, L0));
+        HOMG_TRY(homg__read(g->ctx, out, g->scratch + 2, HOMG_TOL_OUT * sizeof(double)));
+    }
+    return HOMG_OK;
 }
 
 /* Solves the box problem (arguments already checked by homg_grid_solve). */
@@ -306,24 +378,18 @@ homg_status homg__box_solve(homg_grid *g, const void *f, const homg_boundary *bc
         key.count = max_cycles;
         HOMG_TRY(run_sequence(g, &key, &L0));
         cycles = max_cycles;
-        if (sd->u_ref) {
-            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, &norm, g->hist + cycles - 1, sizeof norm, HOMG_D2H),
-                             "reading the monitored norm");
-        }
+        if (sd->u_ref)
+            HOMG_TRY(homg__read(g->ctx, &norm, g->hist + cycles - 1, sizeof norm));
     } else {
-        key.count = 1;
-        for (cycles = 0; cycles < max_cycles && !converged;) {
-            key.first_kind = first_kind(g, sd, cycles);
-            HOMG_TRY(run_sequence(g, &key, &L0));
-            cycles++;
-            /* the one host read per cycle */
-            HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, &norm, g->hist + cycles - 1, sizeof norm, HOMG_D2H),
-                             "reading the monitored norm");
-            if (!isfinite(norm))
-                return homg__fail(g->ctx, HOMG_ERROR_NUMERIC, "the monitored norm became %g after cycle %d", norm,
-                                  cycles);
-            converged = norm <= sd->tol;
-        }
+        double out[HOMG_TOL_OUT];
+        key.tol = sd->tol;
+        key.check = max_cycles;
+        HOMG_TRY(tolerance_cycles(g, &key, &L0, sd, out));
+        cycles = (int)out[HOMG_TOL_CYCLES];
+        norm = out[HOMG_TOL_NORM];
+        if (!isfinite(norm))
+            return homg__fail(g->ctx, HOMG_ERROR_NUMERIC, "the monitored norm became %g after cycle %d", norm, cycles);
+        converged = norm <= sd->tol;
     }
     if (info) {
         info->cycles = cycles;

@@ -76,7 +76,7 @@ homg_status homg__check_solve_values(homg_grid *g, const void *f, const homg_bou
                                  ? HOMG_KERNELS(ex, gen)->nonfinite_h(ex, len[a], arr[a], &g->flags[a])
                                  : g->k->find_nonfinite(ex, d->precision, len[a], arr[a], &g->flags[a]),
                              "input check");
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(ex, flags, g->flags, 8 * sizeof(long long), HOMG_D2H), "input check");
+    HOMG_TRY(homg__read(g->ctx, flags, g->flags, 8 * sizeof(long long)));
     for (int a = 0; a < 8; a++)
         if (flags[a]) {
             long long k = flags[a] - 1;

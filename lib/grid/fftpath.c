@@ -63,7 +63,7 @@ homg_status homg__fftpath_solve(homg_grid *g, const void *f, const homg_boundary
                          k->error_norm(&g->ctx->ex, d->precision, (size_t)d->nx * d->ny * d->nz * d->nrhs, NULL, u,
                                        sd->u_ref, g->hist),
                          "error norm");
-        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(&g->ctx->ex, s, g->hist, sizeof s, HOMG_D2H), "error norm");
+        HOMG_TRY(homg__read(g->ctx, s, g->hist, sizeof s));
         norm = s[GEN_R2] > 0 ? sqrt(s[GEN_E2] / s[GEN_R2]) : sqrt(s[GEN_E2]);
     }
     if (cost.singular && (sd->tol > 0 || sd->u_ref)) {

@@ -1394,8 +1394,7 @@ static homg_status run_seq(homg_grid *g, const gen_rhs *x, int kind)
 static homg_status read_hist(homg_grid *g, int count, double *norm)
 {
     int at = count <= HOMG_GRID_HIST_MAX ? count - 1 : HOMG_GRID_HIST_MAX - 1;
-    GQ(g, g->ctx->mem->copy(&g->ctx->ex, norm, g->gen->hist + at, sizeof *norm, HOMG_D2H),
-       "reading the monitored norm");
+    HOMG_TRY(homg__read(g->ctx, norm, g->gen->hist + at, sizeof *norm));
     return HOMG_OK;
 }
 
@@ -1681,8 +1680,7 @@ homg_status homg__gen_solve(homg_grid *g, const void *f, const homg_boundary *bc
             worst = r[i].norm > worst ? r[i].norm : worst;
             all_converged &= r[i].converged;
             if (G->isl.n > 0 && (sd->tol > 0 || sd->u_ref))
-                GQ(g, g->ctx->mem->copy(&g->ctx->ex, &pk, G->lane[i].s + GEN_PROJ, sizeof pk, HOMG_D2H),
-                   "projected amount");
+                HOMG_TRY(homg__read(g->ctx, &pk, G->lane[i].s + GEN_PROJ, sizeof pk));
             proj = pk > proj ? pk : proj;
         }
     }
@@ -1746,7 +1744,7 @@ homg_status homg__check_operator(homg_grid *g, const homg_grid_operator *op)
     HOMG_TRY_BACKEND(
         g->ctx, k->check_operator(&g->ctx->ex, d->precision, n, op->sigma_cell, op->lambda_cell, op->flags, g->flags),
         "operator check");
-    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(&g->ctx->ex, bad, g->flags, sizeof bad, HOMG_D2H), "operator check");
+    HOMG_TRY(homg__read(g->ctx, bad, g->flags, sizeof bad));
     if (op->sigma_cell)
         g->sigma_jump = bad[3] != 0;
     if (op->flags)

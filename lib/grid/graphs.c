@@ -59,6 +59,7 @@ homg_status homg__grid_graph_run(homg_grid *g, const homg_seq_key *key, homg_sta
         if (e->graph)
             g->ctx->mem->graph_destroy(e->graph);
         memset(e, 0, sizeof *e);
+        memset(&g->body, 0, sizeof g->body);
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->capture_begin(ex), "graph capture");
         st = queue(g, arg);
         if (st != HOMG_OK) {
@@ -74,11 +75,13 @@ homg_status homg__grid_graph_run(homg_grid *g, const homg_seq_key *key, homg_sta
         e->launches = g->launches - launches0;
         e->wu = g->wu - wu0;
         e->values_moved = g->values_moved - values0;
+        e->body = g->body;
         g->launches = launches0;
         g->wu = wu0;
         g->values_moved = values0;
     }
     e->used = ++g->graph_clock;
+    g->body = e->body;
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->graph_launch(ex, e->graph), "graph launch");
     homg__account(g, e->launches, e->wu, e->values_moved);
     return HOMG_OK;

@@ -182,7 +182,7 @@ static homg_status alloc_common(homg_grid *g)
     /* the count in the double before the values: history_part reads both in one copy */
     HOMG_TRY(homg__alloc(g->ctx, (HOMG_GRID_HIST_MAX + 1) * sizeof(double), (void **)&g->hist_count, "history"));
     g->hist = (double *)(void *)g->hist_count + 1;
-    HOMG_TRY(homg__alloc(g->ctx, 2 * sizeof(double), (void **)&g->scratch, "norms"));
+    HOMG_TRY(homg__alloc(g->ctx, (2 + HOMG_TOL_OUT) * sizeof(double), (void **)&g->scratch, "norms"));
     HOMG_TRY(homg__alloc(g->ctx, HOMG_GRID_CHECK_FLAGS * sizeof(long long), (void **)&g->flags, "input check"));
     /* the monitor accumulates into scratch and resets it after each use */
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->scratch, 2 * sizeof(double)), "zeroing norms");
@@ -396,9 +396,11 @@ homg_status homg_grid_solve(homg_grid *g, const void *f, const homg_boundary *bc
     g->launches = 0;
     g->wu = 0;
     g->values_moved = 0;
+    const long syncs0 = g->ctx->host_syncs;
     st = solve(g, f, bc, u, &sd, info, &path);
     homg__leave(g->ctx, saved);
     if (info) {
+        info->host_syncs = (int)(g->ctx->host_syncs - syncs0);
         info->method = method_of(g, path);
         info->launches = g->launches;
         info->work_units = g->wu;

@@ -4,6 +4,7 @@
 #define HOMG_GRID_INTERNAL_H
 
 #include "grid/grid_kernels.h"
+#include "grid/tol_check.h"
 #include "core/internal.h"
 
 #define HOMG_GRID_MAX_LEVELS 16
@@ -17,14 +18,25 @@
  * while the key matches. */
 typedef struct homg_seq_key {
     int first_kind, count, monitor, lane; /* lane: the general solver's lane whose arrays it holds */
+    int check; /* a tolerance solve's max_cycles: each cycle's test (tol_check) after the monitor */
+    int loop;  /* the cycles after the first in a loop on the device, up to count */
     const void *f, *u, *u_ref, *bc[6];
+    double tol;
 } homg_seq_key;
+
+/* What one pass of a device loop's body queues (box.c), for the accounting of the
+ * passes the device decided on. */
+typedef struct homg_queued {
+    long launches;
+    double wu, values_moved;
+} homg_queued;
 
 typedef struct homg_graph_entry {
     homg_seq_key key;
     void *graph;
     long launches;
     double wu, values_moved;
+    homg_queued body; /* a loop's body (zero without a loop) */
     unsigned long long used;
 } homg_graph_entry;
 
@@ -74,11 +86,13 @@ struct homg_grid {
     void *r, *ea, *eb, *ta;         /* full-size work arrays */
 
     /* monitoring */
-    double *hist;     /* HOMG_GRID_HIST_MAX doubles, backend memory */
-    int *hist_count;  /* backend memory */
-    int hist_lanes;   /* > 1: the last solve's history is in the general solver's lanes (homg__gen_lanes) */
-    double *scratch;  /* 2 doubles, backend memory */
-    long long *flags; /* HOMG_GRID_CHECK_FLAGS input-check flags, backend memory */
+    double *hist;       /* HOMG_GRID_HIST_MAX doubles, backend memory */
+    int *hist_count;    /* backend memory */
+    int hist_lanes;     /* > 1: the last solve's history is in the general solver's lanes (homg__gen_lanes) */
+    double *scratch;    /* 2 doubles for the monitor, then HOMG_TOL_OUT for tol_check; backend memory */
+    int no_device_loop; /* the device could not run a loop graph: tolerance solves loop on the host */
+    homg_queued body;   /* the last graph run's loop body (graphs.c) */
+    long long *flags;   /* HOMG_GRID_CHECK_FLAGS input-check flags, backend memory */
 
     /* accounting of what is queued */
     long launches;

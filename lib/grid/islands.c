@@ -68,7 +68,7 @@ static homg_status connect(homg_grid *g, const island_kernels *k, const island_g
     for (int b = 0; b * ISLAND_BATCH < ISLAND_MAX_ROUNDS; b++) {
         int got[ISLAND_BATCH + 1];
         HOMG_TRY(batch(g, k, ig, op, isl->label, aux, isl->bsum, isl->scal, b == 0));
-        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->copy(&g->ctx->ex, got, isl->scal, sizeof got, HOMG_D2H), "island labels");
+        HOMG_TRY(homg__read(g->ctx, got, isl->scal, sizeof got));
         if (!got[ISLAND_BATCH - 1]) {
             *nisl = got[ISLAND_BATCH];
             return HOMG_OK;

@@ -72,20 +72,6 @@ size_t homg__mat_bytes(const csr_matrix *m)
     return ((size_t)m->nrows + 1) * sizeof(int32_t) + (size_t)m->nnz * (sizeof(int32_t) + prec_size(m->precision));
 }
 
-homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
-{
-    ctx->host_syncs++;
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, host, dev, bytes, HOMG_D2H), "reading a device value");
-    return HOMG_OK;
-}
-
-homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes)
-{
-    ctx->host_syncs++;
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, dev, host, bytes, HOMG_H2D), "writing a device value");
-    return HOMG_OK;
-}
-
 /* The view's fields, before any of its memory is touched. */
 static homg_status check_view(homg_ctx *ctx, const homg_csr *a, const char *what)
 {

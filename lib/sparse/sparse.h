@@ -32,8 +32,4 @@ homg_status homg__mat_view(homg_ctx *ctx, void *handle, const homg_csr *a, int s
 homg_status homg__mat_view_values(homg_ctx *ctx, void *handle, const homg_csr *a, int skip_check, const csr_matrix *m,
                                   const char *what);
 
-/* Blocking reads of device scalars into host memory. */
-homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes);
-homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes);
-
 #endif
