@@ -394,11 +394,19 @@ static void homg_kernels_match_cpu(void **state)
                 assert_true(t0 == t1);
             }
     mismatches = 0;
-    /* twice: the forms each size takes by default, then every grid taken as large
-     * (the column and reuse kernels, which the default keeps for grids of 2^22 points up) */
-    for (int large = 0; large < 2; large++) {
+    /* three rounds: the forms each size takes by default, then every grid taken as
+     * large (the column, reuse and float4 filter kernels, which the default keeps for
+     * grids of 2^22 points up), then also the float4 filter at every spacing s >= 4
+     * (homg_filter.cu; by default it takes s >= 128) and homg_iterate_vec4s_kernel on
+     * the levels m >= 2 (nx % 8 == 0: 128 x 64, 64 x 1030) */
+    for (int large = 0; large < 3; large++) {
         if (large)
             setenv("HOMG_HOMG_BIG_N", "0", 1);
+        if (large == 2) {
+            setenv("HOMG_HOMG_FVEC_MIN_S", "4", 1);
+            setenv("HOMG_HOMG_VEC4S_M", "2", 1);
+            setenv("HOMG_HOMG_VEC4S_MAX_M", "99", 1);
+        }
         for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
             for (int pi = HOMG_FLOAT32; pi <= HOMG_FLOAT64; pi++) {
                 const homg_precision p = (homg_precision)pi;
@@ -440,6 +448,9 @@ static void homg_kernels_match_cpu(void **state)
             }
     }
     unsetenv("HOMG_HOMG_BIG_N");
+    unsetenv("HOMG_HOMG_FVEC_MIN_S");
+    unsetenv("HOMG_HOMG_VEC4S_M");
+    unsetenv("HOMG_HOMG_VEC4S_MAX_M");
     assert_int_equal(mismatches, 0);
 }
 
