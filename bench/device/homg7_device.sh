@@ -37,10 +37,10 @@ timed 10 bench_vec4s_b3 env HOMG_HOMG_VEC4S_M=2 $B/bench/bench_grid $R --out /tm
 timed 10 bench_vec4s_b2 env HOMG_HOMG_VEC4S_M=2 HOMG_HOMG_VEC4S_BLOCKS=2 $B/bench/bench_grid $R --out /tmp/g_v4s_b2.md
 timed 10 bench_vec4s_all env HOMG_HOMG_VEC4S_M=2 HOMG_HOMG_VEC4S_MAX_M=99 $B/bench/bench_grid $R --out /tmp/g_v4s_all.md
 timed 12 bench_main2 $M $R --out /tmp/g_main2.md
-timed 15 ncu_filter_main $NC -k regex:homg_filter -c 11 $M $Q --out /tmp/y.md
-timed 15 ncu_filter_mine $NC -k regex:homg_filter -c 11 $B/bench/bench_grid $Q --out /tmp/y.md
-timed 15 ncu_vec4_m6_2 $NC -k regex:homg_iterate_vec4_kernel --launch-skip 18 -c 20 $B/bench/bench_grid $Q --out /tmp/y.md
-timed 15 ncu_vec4s_m6_2 env HOMG_HOMG_VEC4S_M=2 $NC -k regex:homg_iterate_vec4s -c 20 $B/bench/bench_grid $Q --out /tmp/y.md
+timed 15 ncu_filter_main $NC --log-file $OUT/ncu_filter_main.csv -k regex:homg_filter -c 11 $M $Q --out /tmp/y.md
+timed 15 ncu_filter_mine $NC --log-file $OUT/ncu_filter_mine.csv -k regex:homg_filter -c 11 $B/bench/bench_grid $Q --out /tmp/y.md
+timed 15 ncu_vec4_m6_2 $NC --log-file $OUT/ncu_vec4_m6_2.csv -k regex:homg_iterate_vec4_kernel --launch-skip 18 -c 20 $B/bench/bench_grid $Q --out /tmp/y.md
+timed 15 ncu_vec4s_m6_2 env HOMG_HOMG_VEC4S_M=2 $NC --log-file $OUT/ncu_vec4s_m6_2.csv -k regex:homg_iterate_vec4s -c 20 $B/bench/bench_grid $Q --out /tmp/y.md
 timed 12 test_grid_gpu_all $B/tests/test_grid_gpu
 echo "=== done $(date -u)" >> "$L"
 printf "%b\n" "$S" >> "$L"
