@@ -11,7 +11,9 @@
 # The device tool copies /work/main, so everything travels in /work/main/.carry-homg7/:
 # dev.tar.xz (DEV_BUILD=build DEV_FILES="tests/test_grid_gpu bench/bench_grid" sh
 # tools/dev/device-prep.sh), main's bench_grid.xz and this script; run from main's root:
-# OUT=$OUT bash .carry-homg7/homg7_device.sh (carry [".carry-homg7"]).
+# OUT=$OUT bash .carry-homg7/homg7_device.sh (carry [".carry-homg7"]).  Run once at c9858df;
+# homg_iterate_vec4s_kernel was then left out (slower: bench/results/h100.md "Session 13
+# homg7"), so its steps (HOMG_HOMG_VEC4S_*) now time the default forms.
 set -u
 C=.carry-homg7
 rm -rf .devbuild .devlibs

@@ -433,88 +433,6 @@ __global__ void __launch_bounds__(BX *BY, 2)
     }
 }
 
-/* homg_iterate_vec4_kernel with fewer registers, for nx % 8 == 0 (then no thread's
- * four columns straddle n/2, and with l >= 4 they share one x bracket: x0, x1 once,
- * not per column; each new row lerp loads the same two values).  tx per column is
- * recomputed where an interval starts (not kept), and a marked point whose arms stay
- * inside relaxes inline (the arms in homg_point's order, homg_relax; as the reuse
- * kernel), the others take homg_point whole; rows one at a time (not unrolled:
- * fewer registers live).  Launch bound B blocks an SM (HOMG_HOMG_VEC4S_BLOCKS; 3
- * spills ~90 bytes).  Values as homg_point's: the same functions in the same
- * order.  ("Session 13 homg7": levels 2-6 at 4096^2 ran at 47-63% of copy with 118
- * registers, two blocks an SM.) */
-template <int R, int B>
-__global__ void __launch_bounds__(BX *BY, B)
-    homg_iterate_vec4s_kernel(grid_level L, mfmg_level H, const float *__restrict__ fm, const float *__restrict__ u,
-                              float *__restrict__ u_out)
-{
-    const int nx = L.nx, ny = L.ny, l = H.l;
-    const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
-    if (xb >= nx || yb >= ny)
-        return;
-    const double inv_l = 1.0 / l; /* exact: l = 2^m */
-    int x0, x1, yk = -1, yk1 = -1;
-    double tx0;
-    homg_bracket_p2(xb, nx, H.m, inv_l, &x0, &x1, &tx0); /* the four columns' x0, x1 */
-    unsigned marked = 0;                                 /* bit c: column xb + c is marked */
-#pragma unroll
-    for (int c = 0; c < 4; c++)
-        if (homg_marked_index_p2(xb + c, nx, H.m) >= 0)
-            marked |= 1u << c;
-    double r0[4] = { 0, 0, 0, 0 }, r1[4] = { 0, 0, 0, 0 };
-#pragma unroll 1
-    for (int k = 0; k < R; k++) {
-        const int y = yb + k;
-        if (y >= ny)
-            break;
-        int y0, y1;
-        double ty;
-        homg_bracket_p2(y, ny, H.m, inv_l, &y0, &y1, &ty); /* the same for the whole warp */
-        if (y0 != yk) {
-            const float *row0 = u + (size_t)y0 * nx, *row1 = u + (size_t)y1 * nx;
-#pragma unroll
-            for (int c = 0; c < 4; c++) {
-                int a0, a1;
-                double tx;
-                homg_bracket_p2(xb + c, nx, H.m, inv_l, &a0, &a1, &tx);
-                const double n0 = y0 == yk1 ? r1[c] : homg_lerp_row(row0, x0, x1, tx);
-                const double n1 = y1 == yk ? r0[c] : homg_lerp_row(row1, x0, x1, tx);
-                r0[c] = n0;
-                r1[c] = n1;
-            }
-            yk = y0;
-            yk1 = y1;
-        }
-        double v0 = homg_lerp_d(r0[0], r1[0], ty), v1 = homg_lerp_d(r0[1], r1[1], ty);
-        double v2 = homg_lerp_d(r0[2], r1[2], ty), v3 = homg_lerp_d(r0[3], r1[3], ty);
-        const int ay = marked ? homg_marked_index_p2(y, ny, H.m) : -1;
-        if (ay >= 0) {
-#pragma unroll 1
-            for (unsigned b = marked; b; b &= b - 1) {
-                const int c = __ffs(b) - 1, x = xb + c;
-                double vm;
-                if (x - l >= 0 && x + l < nx && y - l >= 0 && y + l < ny) {
-                    const float *p = u + (size_t)y * nx + x;
-                    const ptrdiff_t up_row = (ptrdiff_t)l * nx;
-                    double nb = 0;
-                    nb += (double)p[-l];
-                    nb += (double)p[l];
-                    nb += (double)p[-up_row];
-                    nb += (double)p[up_row];
-                    const double rhs = (double)fm[(size_t)ay * H.cx + homg_marked_index_p2(x, nx, H.m)];
-                    vm = homg_relax_d((double)p[0], nb, 0.0, rhs, L.inv_h2 * (inv_l * inv_l), L.lambda, H.omega);
-                } else
-                    vm = homg_point(&L, &H, inv_l, fm, u, x, y);
-                v0 = c == 0 ? vm : v0;
-                v1 = c == 1 ? vm : v1;
-                v2 = c == 2 ? vm : v2;
-                v3 = c == 3 ? vm : v3;
-            }
-        }
-        *(float4 *)(u_out + (size_t)y * nx + xb) = make_float4((float)v0, (float)v1, (float)v2, (float)v3);
-    }
-}
-
 /* Level 0 (l = 1: every point marked, f_0 = r whole) by columns: a thread takes
  * one column and R consecutive rows, its own column's rows y-1, y, y+1 kept in a
  * register window (converted once), so an interior point loads three values (the
@@ -656,7 +574,9 @@ __global__ void homg_filter_cols_kernel(int nx, int ny, int s, const T *__restri
  *   HOMG_HOMG_COLS0 (default 1): level 0 by homg_iterate0_cols_kernel at every size
  *     (0: the point kernel);
  *   HOMG_HOMG_FCOLS (default 1), HOMG_HOMG_FCOLS_MAX_S (default 64): on large grids
- *     the filters of spacing s <= FCOLS_MAX_S by homg_filter_cols_kernel (0: never);
+ *     the filters of spacing s <= FCOLS_MAX_S by homg_filter_cols_kernel (0: never)
+ *     unless homg_filter_vec4_kernel takes them first (HOMG_HOMG_FVEC*, float32; see
+ *     homg_filter_vec4_try);
  *   HOMG_HOMG_ROWS_M: the lowest level for the rows kernels (default 1 on large grids,
  *     2 otherwise; negative or above every level: the point kernel everywhere);
  *   HOMG_HOMG_REUSE_MAX_M (default 5): on large grids the levels up to it take
@@ -856,16 +776,19 @@ static homg_status cu_find_nonfinite(kernel_exec *ex, homg_precision p, size_t n
 extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int nx, int ny, int s, const float *src,
                                              float *dst); /* homg_filter.cu */
 
-/* The float32 filters of spacing s >= HOMG_HOMG_FVEC_MIN_S (default 128) on large
- * grids by homg_filter_vec4_kernel (homg_filter.cu; "Session 13 homg7"), where the
- * float4 groups fit: nx % 4 == 0, s % 4 == 0, 16-byte aligned arrays.  Knobs:
+/* The float32 filters of spacing s >= HOMG_HOMG_FVEC_MIN_S on large grids by
+ * homg_filter_vec4_kernel (homg_filter.cu), where the float4 groups fit: nx % 4 == 0,
+ * s % 4 == 0, 16-byte aligned arrays.  Default MIN_S ("Session 13 homg7", H100):
+ * 128 on grids of 2^24 points up (4096^2: 30.65 -> 29.75 ms; every s >= 4 29.75 ->
+ * 30.14, the column kernel is faster at s <= 64 there), 4 below (2048^2, its arrays
+ * mostly in L2: 7.79 with s >= 128, 7.70 with every s >= 4; main 7.98).  Knobs:
  * HOMG_HOMG_FVEC (default 1; 0: never), HOMG_HOMG_FVEC_MIN_S, HOMG_HOMG_FVEC_ROWS
  * (outputs a thread, 4 or 8; default 8 where a chain has 8 rows or more, else 4). */
 static bool homg_filter_vec4_try(cudaStream_t st, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
 {
-    if (p != HOMG_FLOAT32 || !homg_env_int("HOMG_HOMG_FVEC", 1) || !homg_large_grid(nx, ny) ||
-        sp < homg_env_int("HOMG_HOMG_FVEC_MIN_S", 128) || sp % 4 || nx % 4 || (uintptr_t)src % 16 ||
-        (uintptr_t)dst % 16)
+    const int min_s = homg_env_int("HOMG_HOMG_FVEC_MIN_S", (double)nx * ny >= (double)(1 << 24) ? 128 : 4);
+    if (p != HOMG_FLOAT32 || !homg_env_int("HOMG_HOMG_FVEC", 1) || !homg_large_grid(nx, ny) || sp < min_s || sp % 4 ||
+        nx % 4 || (uintptr_t)src % 16 || (uintptr_t)dst % 16)
         return false;
     const int chain = (ny + sp - 1) / sp;
     homg_cuda_filter_vec4_launch(st, homg_env_int("HOMG_HOMG_FVEC_ROWS", chain >= 8 ? 8 : 4), nx, ny, sp,
@@ -916,29 +839,6 @@ static homg_status cu_homg_gather(kernel_exec *ex, homg_precision p, int nx, int
     return HOMG_OK;
 }
 
-/* homg_iterate_vec4s_kernel where nx % 8 == 0 and the level is from HOMG_HOMG_VEC4S_M
- * (default 99: off) up to HOMG_HOMG_VEC4S_MAX_M (default 6), HOMG_HOMG_VEC4S_BLOCKS (2
- * or 3, default 3) blocks an SM; rows and grid as homg_iterate_vec4_kernel's. */
-static bool homg_iterate_vec4s_try(cudaStream_t st, int ry, dim3 blocks, const grid_level *L, const mfmg_level *H,
-                                   const void *fm, const void *u_in, void *u_out)
-{
-    if (L->nx % 8 || H->m < 2 || H->m < homg_env_int("HOMG_HOMG_VEC4S_M", 99) ||
-        H->m > homg_env_int("HOMG_HOMG_VEC4S_MAX_M", 6))
-        return false;
-    const bool three = homg_env_int("HOMG_HOMG_VEC4S_BLOCKS", 3) == 3;
-    const float *f = (const float *)fm, *u = (const float *)u_in;
-    float *o = (float *)u_out;
-    if (ry == 4 && three)
-        homg_iterate_vec4s_kernel<4, 3><<<blocks, dim3(BX, BY), 0, st>>>(*L, *H, f, u, o);
-    else if (ry == 4)
-        homg_iterate_vec4s_kernel<4, 2><<<blocks, dim3(BX, BY), 0, st>>>(*L, *H, f, u, o);
-    else if (three)
-        homg_iterate_vec4s_kernel<8, 3><<<blocks, dim3(BX, BY), 0, st>>>(*L, *H, f, u, o);
-    else
-        homg_iterate_vec4s_kernel<8, 2><<<blocks, dim3(BX, BY), 0, st>>>(*L, *H, f, u, o);
-    return true;
-}
-
 static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
                                    const void *fm, const void *u_in, void *u_out)
 {
@@ -949,10 +849,6 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
         (uintptr_t)u_out % 16 == 0) {
         const int ry = homg_env_int("HOMG_HOMG_VEC_ROWS", large ? 8 : 4) == 4 ? 4 : 8;
         const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry));
-        if (homg_iterate_vec4s_try(s, ry, blocks, L, H, fm, u_in, u_out)) {
-            HOMG_CUDA_LAUNCHED(ex, "homg_iterate_vec4s_kernel");
-            return HOMG_OK;
-        }
         if (ry == 4)
             homg_iterate_vec4_kernel<4>
                 <<<blocks, dim3(BX, BY), 0, s>>>(*L, *H, (const float *)fm, (const float *)u_in, (float *)u_out);

@@ -1,6 +1,7 @@
 /* homg_filter.cu -- HOMG's filter pass (seed 003) for float32 by float4 column
- * groups and chains of rows s apart: homg_filter_vec4_kernel (the launcher in
- * grid.cu, cu_homg_filter, picks it).
+ * groups and chains of rows s apart: homg_filter_vec4_kernel (grid.cu's
+ * homg_filter_vec4_try picks it: large grids, s >= 128 from 2^24 points, every
+ * s >= 4 below).
  *
  * Why (bench/results/h100.md "Session 11 homg4", "Session 13 homg7"): at 4096^2 the
  * filters with wide taps (s >= 128) ran at 36-54% of copy.  The point form re-reads
