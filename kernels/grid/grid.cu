@@ -574,7 +574,9 @@ __global__ void homg_filter_cols_kernel(int nx, int ny, int s, const T *__restri
  *   HOMG_HOMG_COLS0 (default 1): level 0 by homg_iterate0_cols_kernel at every size
  *     (0: the point kernel);
  *   HOMG_HOMG_FCOLS (default 1), HOMG_HOMG_FCOLS_MAX_S (default 64): on large grids
- *     the filters of spacing s <= FCOLS_MAX_S by homg_filter_cols_kernel (0: never);
+ *     the filters of spacing s <= FCOLS_MAX_S by homg_filter_cols_kernel (0: never)
+ *     unless homg_filter_vec4_kernel takes them first (HOMG_HOMG_FVEC*, float32; see
+ *     homg_filter_vec4_try);
  *   HOMG_HOMG_ROWS_M: the lowest level for the rows kernels (default 1 on large grids,
  *     2 otherwise; negative or above every level: the point kernel everywhere);
  *   HOMG_HOMG_REUSE_MAX_M (default 5): on large grids the levels up to it take
@@ -771,9 +773,36 @@ static homg_status cu_find_nonfinite(kernel_exec *ex, homg_precision p, size_t n
     return HOMG_OK;
 }
 
+extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int nx, int ny, int s, const float *src,
+                                             float *dst); /* homg_filter.cu */
+
+/* The float32 filters of spacing s >= HOMG_HOMG_FVEC_MIN_S on large grids by
+ * homg_filter_vec4_kernel (homg_filter.cu), where the float4 groups fit: nx % 4 == 0,
+ * s % 4 == 0, 16-byte aligned arrays.  Default MIN_S ("Session 13 homg7", H100):
+ * 128 on grids of 2^24 points up (4096^2: 30.65 -> 29.75 ms; every s >= 4 29.75 ->
+ * 30.14, the column kernel is faster at s <= 64 there), 4 below (2048^2, its arrays
+ * mostly in L2: 7.79 with s >= 128, 7.70 with every s >= 4; main 7.98).  Knobs:
+ * HOMG_HOMG_FVEC (default 1; 0: never), HOMG_HOMG_FVEC_MIN_S, HOMG_HOMG_FVEC_ROWS
+ * (outputs a thread, 4 or 8; default 8 where a chain has 8 rows or more, else 4). */
+static bool homg_filter_vec4_try(cudaStream_t st, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
+{
+    const int min_s = homg_env_int("HOMG_HOMG_FVEC_MIN_S", (double)nx * ny >= (double)(1 << 24) ? 128 : 4);
+    if (p != HOMG_FLOAT32 || !homg_env_int("HOMG_HOMG_FVEC", 1) || !homg_large_grid(nx, ny) || sp < min_s || sp % 4 ||
+        nx % 4 || (uintptr_t)src % 16 || (uintptr_t)dst % 16)
+        return false;
+    const int chain = (ny + sp - 1) / sp;
+    homg_cuda_filter_vec4_launch(st, homg_env_int("HOMG_HOMG_FVEC_ROWS", chain >= 8 ? 8 : 4), nx, ny, sp,
+                                 (const float *)src, (float *)dst);
+    return true;
+}
+
 static homg_status cu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
 {
     cudaStream_t s = homg_cuda_stream(ex);
+    if (homg_filter_vec4_try(s, p, nx, ny, sp, src, dst)) {
+        HOMG_CUDA_LAUNCHED(ex, "homg_filter_vec4_kernel");
+        return HOMG_OK;
+    }
     if (homg_env_int("HOMG_HOMG_FCOLS", 1) && homg_large_grid(nx, ny) &&
         sp <= homg_env_int("HOMG_HOMG_FCOLS_MAX_S", 64)) {
         const dim3 blocks((nx + BX - 1) / BX, (homg_filter_thread_rows(ny, sp, HOMG_COLS_R) + BY - 1) / BY);
