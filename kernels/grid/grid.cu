@@ -611,6 +611,8 @@ static void homg_iterate_rows_launch(cudaStream_t s, int rows, bool reuse, const
         homg_iterate_rows_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
 }
 
+#include "homg_level01.cuh" /* levels 0 and 1 by float4 columns */
+
 /* ------------------------------------------------------------ launchers */
 
 static homg_status cu_residual(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
@@ -816,6 +818,13 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
     cudaStream_t s = homg_cuda_stream(ex);
     const bool large = homg_large_grid(L->nx, L->ny);
     const int rows_m = homg_env_int("HOMG_HOMG_ROWS_M", large ? 1 : 2);
+    if (p == HOMG_FLOAT32) {
+        const char *name = homg_l01_launch(s, L, H, fm, u_in, u_out);
+        if (name) {
+            HOMG_CUDA_LAUNCHED(ex, name);
+            return HOMG_OK;
+        }
+    }
     if (p == HOMG_FLOAT32 && H->m >= 2 && H->m >= homg_env_int("HOMG_HOMG_VEC_M", 2) && L->nx % 4 == 0 &&
         (uintptr_t)u_out % 16 == 0) {
         const int ry = homg_env_int("HOMG_HOMG_VEC_ROWS", large ? 8 : 4) == 4 ? 4 : 8;
