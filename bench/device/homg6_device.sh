@@ -9,7 +9,7 @@
 # test_grid_gpu.
 # The device tool copies /work/main, so everything travels in /work/main/.carry-homg6/:
 # dev.tar.xz (DEV_BUILD=build DEV_FILES="tests/test_grid_gpu bench/bench_grid" sh
-# tools/dev/device-prep.sh), main's bench_grid.xz and this script; run from main's root:
+# tools/dev/device-prep.sh), main's bench_grid.xz, bench/device_timed.sh and this script; run from main's root:
 # OUT=$OUT bash .carry-homg6/homg6_device.sh (carry [".carry-homg6"]).
 set -u
 C=.carry-homg6
@@ -17,7 +17,7 @@ rm -rf .devbuild .devlibs
 tar xJf $C/dev.tar.xz
 export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
 NAME=homg6 DEFAULT_BUDGET=${BUDGET:-138}
-. bench/device_timed.sh
+. $C/device_timed.sh
 xz -dkf $C/bench_grid.xz; chmod +x $C/bench_grid; M=$C/bench_grid
 R="--sizes 1024,2048,4096 --reps 5 --methods homg"
 MET="gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,sm__inst_executed.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread,launch__grid_size"

@@ -231,7 +231,7 @@ __global__ void __launch_bounds__(BX *BY, 2)
 
 #ifndef HOMG_L01_EMU /* tools/dev/homg_level01_emu.sh takes the kernels alone */
 /* Launches level 0 or 1 by the kernels above where they apply (float32 -- the
- * caller checks --, nx % 4 == 0, 16-byte aligned arrays) and returns its name, or
+ * caller checks --, nx % 4 == 0, 16-byte aligned arrays where read or written as float4s) and returns its name, or
  * NULL (the caller takes the other forms).  Knobs: HOMG_HOMG_L0_VEC, HOMG_HOMG_L1_VEC
  * (default 1; 0: the earlier forms), HOMG_HOMG_L01_ROWS (rows a thread, 4 or 8; default
  * 8 on grids of HOMG_HOMG_BIG_N points up, 4 below: with 8, 1024^2 fills 128 blocks,
@@ -239,7 +239,8 @@ __global__ void __launch_bounds__(BX *BY, 2)
 static const char *homg_l01_launch(cudaStream_t s, const grid_level *L, const mfmg_level *H, const void *fm,
                                    const void *u_in, void *u_out)
 {
-    const bool aligned = ((uintptr_t)fm | (uintptr_t)u_in | (uintptr_t)u_out) % 16 == 0;
+    /* float4 stores; level 0 also loads u and f as float4s (level 1 loads scalars) */
+    const bool aligned = ((H->m ? 0 : (uintptr_t)fm | (uintptr_t)u_in) | (uintptr_t)u_out) % 16 == 0;
     if (H->m > 1 || L->nx % 4 != 0 || !aligned || !homg_env_int(H->m ? "HOMG_HOMG_L1_VEC" : "HOMG_HOMG_L0_VEC", 1))
         return NULL;
     const int ry = homg_env_int("HOMG_HOMG_L01_ROWS", homg_large_grid(L->nx, L->ny) ? 8 : 4) == 4 ? 4 : 8;
