@@ -818,7 +818,7 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
     cudaStream_t s = homg_cuda_stream(ex);
     const bool large = homg_large_grid(L->nx, L->ny);
     const int rows_m = homg_env_int("HOMG_HOMG_ROWS_M", large ? 1 : 2);
-    if (p == HOMG_FLOAT32) {
+    if (p == HOMG_FLOAT32) { /* levels 0 and 1 by float4 columns where it takes them */
         const char *name = homg_l01_launch(s, L, H, fm, u_in, u_out);
         if (name) {
             HOMG_CUDA_LAUNCHED(ex, name);

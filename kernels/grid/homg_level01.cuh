@@ -230,20 +230,24 @@ __global__ void __launch_bounds__(BX *BY, 2)
 }
 
 #ifndef HOMG_L01_EMU /* tools/dev/homg_level01_emu.sh takes the kernels alone */
-/* Launches level 0 or 1 by the kernels above where they apply (float32 -- the
- * caller checks --, nx % 4 == 0, 16-byte aligned arrays where read or written as float4s) and returns its name, or
- * NULL (the caller takes the other forms).  Knobs: HOMG_HOMG_L0_VEC, HOMG_HOMG_L1_VEC
- * (default 1; 0: the earlier forms), HOMG_HOMG_L01_ROWS (rows a thread, 4 or 8; default
- * 8 on grids of HOMG_HOMG_BIG_N points up, 4 below: with 8, 1024^2 fills 128 blocks,
- * less than one an SM; 16 spills in both kernels). */
+/* Launches level 0 or 1 by the kernels above where they apply (float32 -- the caller
+ * checks --, nx % 4 == 0, 16-byte aligned arrays where read or written as float4s) and
+ * returns its name, or NULL (the caller takes the other forms).  Defaults as measured
+ * (H100, bench/results/h100.md "Session 13 homg6"): level 1 at every size, level 0 on
+ * grids of HOMG_HOMG_BIG_N points up (at 1024^2, in L2, the column kernel was 1.6%
+ * faster over the solve), 4 rows a thread (8: 2048^2 +6%, 4096^2 +1%; 1024^2 +17%).
+ * Knobs: HOMG_HOMG_L1_VEC, HOMG_HOMG_L0_VEC (1: on at every size, 0: the earlier
+ * forms), HOMG_HOMG_L01_ROWS (4 or 8; 16 spills in both kernels). */
 static const char *homg_l01_launch(cudaStream_t s, const grid_level *L, const mfmg_level *H, const void *fm,
                                    const void *u_in, void *u_out)
 {
     /* float4 stores; level 0 also loads u and f as float4s (level 1 loads scalars) */
     const bool aligned = ((H->m ? 0 : (uintptr_t)fm | (uintptr_t)u_in) | (uintptr_t)u_out) % 16 == 0;
-    if (H->m > 1 || L->nx % 4 != 0 || !aligned || !homg_env_int(H->m ? "HOMG_HOMG_L1_VEC" : "HOMG_HOMG_L0_VEC", 1))
+    const int on = H->m ? homg_env_int("HOMG_HOMG_L1_VEC", 1)
+                        : homg_env_int("HOMG_HOMG_L0_VEC", homg_large_grid(L->nx, L->ny) ? 1 : 0);
+    if (H->m > 1 || L->nx % 4 != 0 || !aligned || !on)
         return NULL;
-    const int ry = homg_env_int("HOMG_HOMG_L01_ROWS", homg_large_grid(L->nx, L->ny) ? 8 : 4) == 4 ? 4 : 8;
+    const int ry = homg_env_int("HOMG_HOMG_L01_ROWS", 4) == 8 ? 8 : 4;
     const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry)), threads(BX, BY);
     const float *f = (const float *)fm, *u = (const float *)u_in;
     float *o = (float *)u_out;
