@@ -374,13 +374,15 @@ static void owned_steps_match_cpu(void **state)
 /* HOMG's whole-grid kernels (issue 12: shifts, HV points per thread) against the
  * CPU, alone (small, for compute-sanitizer): odd and non-power-of-two sides, widths
  * that leave a block or a thread's last points outside, every spacing and level (64 x
- * 1030: the column kernels' unrolled interior paths up to s = 32, their last rows cut);
- * tolerance as check_kernels.  First the shift/mask index helpers against the
+ * 1030: the column kernels' unrolled interior paths up to s = 32, their last rows cut;
+ * 256 x 77: levels 0 and 1 by float4 columns with full 8-row threads in the high half of
+ * an odd ny); tolerance as check_kernels.  First the shift/mask index helpers against the
  * division forms they replace, for every coordinate of sides 1..300 and every l. */
 static void homg_kernels_match_cpu(void **state)
 {
     (void)state;
-    const int shapes[][2] = { { 37, 23 }, { 130, 67 }, { 257, 9 }, { 3, 200 }, { 128, 64 }, { 500, 33 }, { 64, 1030 } };
+    const int shapes[][2] = { { 37, 23 },  { 130, 67 }, { 257, 9 },   { 3, 200 },
+                              { 128, 64 }, { 500, 33 }, { 64, 1030 }, { 256, 77 } };
     for (int n = 1; n <= 300; n++)
         for (int m = 0; (1 << m) <= n; m++)
             for (int x = 0; x < n; x++) {

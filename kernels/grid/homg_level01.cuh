@@ -1,0 +1,264 @@
+/* homg_level01.cuh -- HOMG's whole-grid pass at levels 0 and 1 (float32, nx % 4 == 0)
+ * with four consecutive columns and R rows a thread: one float4 store a row (a warp
+ * writes 512 contiguous bytes).  Included by grid.cu after homg_point and its
+ * helpers; tools/dev/homg_level01_emu.sh runs these kernels' threads on the host and
+ * compares them with homg_point_f bit for bit.
+ *
+ * Values: homg_point's functions in the same order (homg_lerp for the row lerps --
+ * homg_lerp_row is the same expression on the two loaded values --, the arms
+ * x-l, x+l, y-l, y+l summed from 0, homg_relax with extra 0 and inv = inv_h2 / l^2).
+ * Threads whose points are not all in the regular pattern (the grid's edges, the
+ * middle rows and columns where the two halves' marked points meet) take
+ * homg_point for each of their points. */
+
+/* Level 1 (l = 2).  In a half, every other row and column is marked: the low
+ * half's even ones, the high half's (n-1-x) even ones (with nx % 4 == 0: odd x).
+ * A thread's four columns then have two marked columns, at P0 = x_o and
+ * P1 = x_o + 2 (x_o = xb in the low half, xb + 1 in the high half), and every
+ * point's x bracket lies on P-1, P0, P1 or P2 (P-1 = x_o - 2, P2 = x_o + 4).  The
+ * thread loads those four values of the marked rows ys, ys + 2, ..., ys + R + 2
+ * (its window) once; each window row gives the four columns' row lerps.
+ *
+ * YV: how the rows run.  0: the low half (marked rows even; ys = yb - 2);
+ * 1: the high half of an even ny (marked rows odd; ys = yb - 1); 2: the high half
+ * of an odd ny (marked rows even; ys = yb - 2).  XLow: the low half along x. */
+#define HOMG_L1_HD __device__ __forceinline__
+
+/* The four columns' row lerps of one window row P[0..3] = P-1, P0, P1, P2:
+ * homg_bracket_p2's x0, x1, tx for xb .. xb+3. */
+template <bool XLow> HOMG_L1_HD void homg_l1_row_lerps(const float P[4], double lr[4])
+{
+    const double p0 = P[0], p1 = P[1], p2 = P[2], p3 = P[3];
+    if (XLow) {
+        lr[0] = homg_lerp_d(p1, p2, 0.0);
+        lr[1] = homg_lerp_d(p1, p2, 0.5);
+        lr[2] = homg_lerp_d(p2, p3, 0.0);
+        lr[3] = homg_lerp_d(p2, p3, 0.5);
+    } else {
+        lr[0] = homg_lerp_d(p1, p0, 0.5);
+        lr[1] = homg_lerp_d(p1, p0, 0.0);
+        lr[2] = homg_lerp_d(p2, p1, 0.5);
+        lr[3] = homg_lerp_d(p2, p1, 0.0);
+    }
+}
+
+/* The regular pattern along x (XLow or high half) for the columns xb .. xb+3 with
+ * every arm and bracket point inside: 1 low, 2 high, 0 neither. */
+HOMG_L1_HD int homg_l1_x_kind(int xb, int nx)
+{
+    const int hx = nx / 2;
+    if (xb >= 4 && xb + 4 < nx - hx)
+        return 1;
+    if (xb > hx && xb + 8 <= nx)
+        return 2;
+    return 0;
+}
+
+/* The same along y for the rows yb .. yb+R-1: YV + 1, or 0 for none. */
+HOMG_L1_HD int homg_l1_y_kind(int yb, int ny, int R)
+{
+    const int hy = ny / 2;
+    if (yb >= 2 && yb + R < ny - hy)
+        return 1;
+    if (yb > hy && (ny % 2 == 0 ? yb + R + 2 <= ny : yb + R < ny))
+        return ny % 2 == 0 ? 2 : 3;
+    return 0;
+}
+
+template <int R, bool XLow, int YV>
+HOMG_L1_HD void homg_l1_regular(const grid_level &L, const mfmg_level &H, const float *__restrict__ fm,
+                                const float *__restrict__ u, float *__restrict__ u_out, int xb, int yb)
+{
+    const int nx = L.nx, ny = L.ny, W = R / 2 + 2, py = YV == 1 ? 1 : 0;
+    const int xo = XLow ? xb : xb + 1, ys = yb - 2 + py;
+    const double inv_l = 1.0 / H.l; /* exact: l = 2^m */
+    const double inv = L.inv_h2 * (inv_l * inv_l);
+    const int ax0 = homg_marked_index_p2(xo, nx, 1), ax1 = homg_marked_index_p2(xo + 2, nx, 1);
+    float P[W][4]; /* converted where used: fewer registers */
+    double lr[W][4];
+#pragma unroll
+    for (int w = 0; w < W; w++) {
+        const float *row = u + (size_t)(ys + 2 * w) * nx + xo;
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            P[w][k] = row[2 * k - 2];
+    }
+#pragma unroll
+    for (int w = 0; w < W; w++)
+        homg_l1_row_lerps<XLow>(P[w], lr[w]);
+#pragma unroll
+    for (int k = 0; k < R; k++) {
+        const int y = yb + k;
+        const bool marked = YV == 1 ? (k & 1) : !(k & 1);
+        /* A: the row's own bracket row y0, B: y1 (homg_bracket_p2 along y) */
+        int a, b;
+        if (marked) {
+            a = (k - py) / 2 + 1;
+            b = YV == 0 ? a + 1 : a - 1;
+        } else if (YV == 0) {
+            a = k / 2 + 1;
+            b = a + 1;
+        } else if (YV == 1) {
+            a = k / 2 + 1;
+            b = a - 1;
+        } else {
+            a = k / 2 + 2;
+            b = a - 1;
+        }
+        const double ty = marked ? 0.0 : 0.5;
+        double v[4];
+#pragma unroll
+        for (int c = 0; c < 4; c++)
+            v[c] = homg_lerp_d(lr[a][c], lr[b][c], ty);
+        if (marked) {
+            const size_t fr = (size_t)homg_marked_index_p2(y, ny, 1) * H.cx;
+#pragma unroll
+            for (int q = 0; q < 2; q++) {
+                double nb = 0;
+                nb += (double)P[a][q];
+                nb += (double)P[a][q + 2];
+                nb += (double)P[a - 1][q + 1];
+                nb += (double)P[a + 1][q + 1];
+                const double rhs = (double)fm[fr + (q ? ax1 : ax0)];
+                v[(XLow ? 0 : 1) + 2 * q] = homg_relax_d((double)P[a][q + 1], nb, 0.0, rhs, inv, L.lambda, H.omega);
+            }
+        }
+        *(float4 *)(u_out + (size_t)y * nx + xb) = make_float4((float)v[0], (float)v[1], (float)v[2], (float)v[3]);
+    }
+}
+
+/* Any level, any four columns and R rows: homg_point per point, a row's four
+ * points at once (their loads in flight together: these threads hold their warp). */
+template <int R>
+HOMG_L1_HD void homg_l01_points(const grid_level &L, const mfmg_level &H, const float *fm, const float *u, float *u_out,
+                                int xb, int yb)
+{
+    const double inv_l = 1.0 / H.l;
+#pragma unroll 1
+    for (int y = yb; y < yb + R && y < L.ny; y++) {
+        double v[4];
+#pragma unroll
+        for (int c = 0; c < 4; c++)
+            v[c] = xb + c < L.nx ? homg_point_f(&L, &H, inv_l, fm, u, xb + c, y) : 0.0;
+#pragma unroll
+        for (int c = 0; c < 4; c++)
+            if (xb + c < L.nx)
+                u_out[(size_t)y * L.nx + xb + c] = (float)v[c];
+    }
+}
+
+template <int R>
+__global__ void __launch_bounds__(BX *BY, 2)
+    homg_iterate1_vec4_kernel(grid_level L, mfmg_level H, const float *__restrict__ fm, const float *__restrict__ u,
+                              float *__restrict__ u_out)
+{
+    const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
+    if (xb >= L.nx || yb >= L.ny)
+        return;
+    const int xk = homg_l1_x_kind(xb, L.nx), yk = homg_l1_y_kind(yb, L.ny, R);
+    if (xk == 1 && yk == 1)
+        homg_l1_regular<R, true, 0>(L, H, fm, u, u_out, xb, yb);
+    else if (xk == 2 && yk == 1)
+        homg_l1_regular<R, false, 0>(L, H, fm, u, u_out, xb, yb);
+    else if (xk == 1 && yk == 2)
+        homg_l1_regular<R, true, 1>(L, H, fm, u, u_out, xb, yb);
+    else if (xk == 2 && yk == 2)
+        homg_l1_regular<R, false, 1>(L, H, fm, u, u_out, xb, yb);
+    else if (xk == 1 && yk == 3)
+        homg_l1_regular<R, true, 2>(L, H, fm, u, u_out, xb, yb);
+    else if (xk == 2 && yk == 3)
+        homg_l1_regular<R, false, 2>(L, H, fm, u, u_out, xb, yb);
+    else
+        homg_l01_points<R>(L, H, fm, u, u_out, xb, yb);
+}
+
+/* Level 0 (l = 1: every point relaxes, f_0 = r whole): a thread's four columns and
+ * R rows, its columns' rows yb-1 .. yb+R as float4s (each loaded once), the side
+ * values (x-1, x+4) of its rows and f as float4s, all loaded before any arithmetic.
+ * Threads with an edge point take homg_point. */
+template <int R>
+HOMG_L1_HD void homg_l0_regular(const grid_level &L, const mfmg_level &H, const float *__restrict__ f,
+                                const float *__restrict__ u, float *__restrict__ u_out, int xb, int yb)
+{
+    const int nx = L.nx;
+    const float *uc = u + (size_t)(yb - 1) * nx + xb, *fc = f + (size_t)yb * nx + xb;
+    /* every load first (rows yb-1 .. yb+R of u, the side values, f): all in flight at once */
+    float4 U[R + 2], F[R];
+    float w[R], e[R];
+#pragma unroll
+    for (int k = 0; k < R + 2; k++)
+        U[k] = *(const float4 *)(uc + (size_t)k * nx);
+#pragma unroll
+    for (int k = 0; k < R; k++) {
+        F[k] = *(const float4 *)(fc + (size_t)k * nx);
+        w[k] = uc[(size_t)(k + 1) * nx - 1];
+        e[k] = uc[(size_t)(k + 1) * nx + 4];
+    }
+#pragma unroll
+    for (int k = 0; k < R; k++) {
+        const double s[4] = { U[k].x, U[k].y, U[k].z, U[k].w },
+                     c[4] = { U[k + 1].x, U[k + 1].y, U[k + 1].z, U[k + 1].w },
+                     n[4] = { U[k + 2].x, U[k + 2].y, U[k + 2].z, U[k + 2].w },
+                     r[4] = { F[k].x, F[k].y, F[k].z, F[k].w };
+        double v[4];
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            double nb = 0;
+            nb += q ? c[q - 1] : (double)w[k];
+            nb += q < 3 ? c[q + 1] : (double)e[k];
+            nb += s[q];
+            nb += n[q];
+            v[q] = homg_relax_d(c[q], nb, 0.0, r[q], L.inv_h2, L.lambda, H.omega);
+        }
+        *(float4 *)(u_out + (size_t)(yb + k) * nx + xb) =
+            make_float4((float)v[0], (float)v[1], (float)v[2], (float)v[3]);
+    }
+}
+
+template <int R>
+__global__ void __launch_bounds__(BX *BY, 2)
+    homg_iterate0_vec4_kernel(grid_level L, mfmg_level H, const float *__restrict__ f, const float *__restrict__ u,
+                              float *__restrict__ u_out)
+{
+    const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
+    if (xb >= L.nx || yb >= L.ny)
+        return;
+    if (xb >= 4 && xb + 4 < L.nx && yb >= 1 && yb + R < L.ny)
+        homg_l0_regular<R>(L, H, f, u, u_out, xb, yb);
+    else
+        homg_l01_points<R>(L, H, f, u, u_out, xb, yb);
+}
+
+#ifndef HOMG_L01_EMU /* tools/dev/homg_level01_emu.sh takes the kernels alone */
+/* Launches level 0 or 1 by the kernels above where they apply (float32 -- the caller
+ * checks --, nx % 4 == 0, 16-byte aligned arrays where read or written as float4s) and
+ * returns its name, or NULL (the caller takes the other forms).  Defaults as measured
+ * (H100, bench/results/h100.md "Session 13 homg6"): level 1 at every size, level 0 on
+ * grids of HOMG_HOMG_BIG_N points up (at 1024^2, in L2, the column kernel was 1.6%
+ * faster over the solve), 4 rows a thread (8: 2048^2 +6%, 4096^2 +1%; 1024^2 +17%).
+ * Knobs: HOMG_HOMG_L1_VEC, HOMG_HOMG_L0_VEC (1: on at every size, 0: the earlier
+ * forms), HOMG_HOMG_L01_ROWS (4 or 8; 16 spills in both kernels). */
+static const char *homg_l01_launch(cudaStream_t s, const grid_level *L, const mfmg_level *H, const void *fm,
+                                   const void *u_in, void *u_out)
+{
+    /* float4 stores; level 0 also loads u and f as float4s (level 1 loads scalars) */
+    const bool aligned = ((H->m ? 0 : (uintptr_t)fm | (uintptr_t)u_in) | (uintptr_t)u_out) % 16 == 0;
+    const int on = H->m ? homg_env_int("HOMG_HOMG_L1_VEC", 1)
+                        : homg_env_int("HOMG_HOMG_L0_VEC", homg_large_grid(L->nx, L->ny) ? 1 : 0);
+    if (H->m > 1 || L->nx % 4 != 0 || !aligned || !on)
+        return NULL;
+    const int ry = homg_env_int("HOMG_HOMG_L01_ROWS", 4) == 8 ? 8 : 4;
+    const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry)), threads(BX, BY);
+    const float *f = (const float *)fm, *u = (const float *)u_in;
+    float *o = (float *)u_out;
+    if (H->m == 1 && ry == 4)
+        homg_iterate1_vec4_kernel<4><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+    else if (H->m == 1)
+        homg_iterate1_vec4_kernel<8><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+    else if (ry == 4)
+        homg_iterate0_vec4_kernel<4><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+    else
+        homg_iterate0_vec4_kernel<8><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+    return H->m ? "homg_iterate1_vec4_kernel" : "homg_iterate0_vec4_kernel";
+}
+#endif
