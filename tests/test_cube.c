@@ -553,6 +553,47 @@ static void exact_solves_match(void **state)
     }
 }
 
+/* The one-launch cluster solve (kernels/grid/cube_cluster.h; its CPU twin is cube_sep's) in place
+ * of the three launches (HOMG_CUBE_EXACT_MAX=32: level 1 exact): the same solution bit for bit
+ * after 3 quiet cycles, 2 launches a cycle fewer on a cluster of 16 or 8; a level whose ny or nz
+ * is no multiple of 16 keeps the three launches on 16 (HOMG_CUBE_CLUSTER=1) and takes 8. */
+static void cluster_solves_match(void **state)
+{
+    static const int dims[][3] = { { 64, 64, 32 }, { 64, 32, 48 } };
+    static const char *const cs[] = { NULL, "16", "8", "1" };
+    (void)state;
+    for (int t = 0; t < 2; t++) {
+        grid_case *c = grid_case_new(dims[t][0], dims[t][1], dims[t][2], 1, 66 + t);
+        const size_t n = grid_case_cells(c);
+        double *u[4];
+        homg_solve_info info[4];
+        homg_solve_desc sd;
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        for (int k = 0; k < 4; k++) {
+            u[k] = (double *)malloc(n * sizeof(double));
+            setenv("HOMG_CUBE_EXACT_MAX", "32", 1);
+            if (cs[k])
+                setenv("HOMG_CUBE_CLUSTER", cs[k], 1);
+            memset(&sd, 0, sizeof sd);
+            sd.max_cycles = 3;
+            sd.no_history = 1;
+            assert_int_equal(grid_case_solve(cpu, c, &sd, u[k], &info[k], NULL, NULL), HOMG_OK);
+            unsetenv("HOMG_CUBE_EXACT_MAX"), unsetenv("HOMG_CUBE_CLUSTER");
+        }
+        printf("  %d x %d x %d, 3 cycles: three launches %ld launches, cluster 16 / 8 / 1: %ld / %ld / %ld\n", c->d.nx,
+               c->d.ny, c->d.nz, info[0].launches, info[1].launches, info[2].launches, info[3].launches);
+        for (int k = 1; k < 4; k++)
+            assert_memory_equal(u[k], u[0], n * sizeof(double));
+        assert_true(info[1].launches == info[0].launches - (t ? 0 : 2 * 3));
+        assert_true(info[2].launches == info[0].launches - 2 * 3);
+        assert_true(info[3].launches == info[1].launches);
+        for (int k = 0; k < 4; k++)
+            free(u[k]);
+        grid_case_free(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -560,7 +601,7 @@ int main(void)
         cmocka_unit_test(solves_match_gen),    cmocka_unit_test(block_twin_matches_steps),
         cmocka_unit_test(block_solves_match),  cmocka_unit_test(schedules_plan),
         cmocka_unit_test(exact_solves_levels), cmocka_unit_test(exact_solves_match),
-        cmocka_unit_test(sep_solves_levels),
+        cmocka_unit_test(sep_solves_levels),   cmocka_unit_test(cluster_solves_match),
     };
     return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

@@ -53,6 +53,7 @@
 #include "grid_internal.h"
 #include "grid/cube_coarse.h"
 #include "grid/cube_exact.h"
+#include "grid/cube_cluster.h"
 #include "grid/cube_sep.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
@@ -117,6 +118,7 @@ struct grid_general {
     cube_sep xp;         /* ... or, more than CUBE_EXACT_N a side, cube_sep.h's (xp.t: G->xt) */
     void *xt;            /* cube_sep's tables (CUBE_SEP_FLOATS), then a scratch per lane, in the backend's memory */
     size_t xtn;          /* xt's floats */
+    int xcs;             /* xp solved in one launch on a cluster of xcs blocks (cube_cluster.h; 0: three launches) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q; /* finest work vectors */
     void *sig;           /* own copy of sigma_cell */
@@ -494,6 +496,18 @@ static void schedule_env(grid_general *G)
                                         '1', '9', HOMG_GEN_MAX_LEVELS, G->plan[0][0], G->plan[1][0]);
 }
 
+/* Blocks of the cluster that solves a three-launch exact level of at most CUBE_CLUSTER_N a side in
+ * one launch instead (cube_cluster.h): HOMG_CUBE_CLUSTER=0 / 8 / 16 (1: 16; environment, the
+ * benchmark times against it, the library documents no such variable), default
+ * HOMG_CUBE_CLUSTER_DEFAULT (0: cube_sep's three launches). */
+#define HOMG_CUBE_CLUSTER_DEFAULT 0
+static int cluster_blocks(void)
+{
+    const char *e = getenv("HOMG_CUBE_CLUSTER");
+    const int v = e ? atoi(e) : HOMG_CUBE_CLUSTER_DEFAULT;
+    return v == 8 || v == 16 ? v : v == 1 ? 16 : 0;
+}
+
 /* plan_exact's level l (K) of more than CUBE_EXACT_N a side: its tables (cube_sep_tables) into
  * G->xt, and G->xl = l where they take it.  HOMG_CUBE_SEP_TW=16 / 32 / 64 (environment; the
  * benchmark times against it, the library documents no such variable): the CUDA passes' tile. */
@@ -522,6 +536,7 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
                             .w = (float *)G->xt + CUBE_SEP_FLOATS,
                             .tw = tw ? atoi(tw) : 0 };
         G->xl = st == HOMG_OK ? l : 0;
+        G->xcs = cube_cluster_fits(&G->xp, cluster_blocks()) ? cluster_blocks() : 0;
     }
     free(t);
     return st;
@@ -552,6 +567,7 @@ static homg_status plan_exact(homg_grid *g)
     cube_level K;
     G->xl = 0;
     G->xp.t = NULL;
+    G->xcs = 0;
     if (!(env ? atoi(env) != 0 : HOMG_CUBE_EXACT_DEFAULT) || !G->cube || g->desc.precision != HOMG_FLOAT32)
         return HOMG_OK;
     for (int l = me > CUBE_EXACT_N ? 1 : 2; l + 1 < G->nlev; l++) {
@@ -1025,13 +1041,19 @@ static homg_status cube_block_cycle(gen_cycle *c, int l, const cube_block *B)
     return HOMG_OK;
 }
 
-/* x_l = A_l^-1 b_l in one launch (plan_exact's level, cube_exact.h), in place of the V-cycle
- * from level l down; accounted as one launch reading b_l and writing x_l. */
+/* x_l = A_l^-1 b_l (plan_exact's level) in one launch (cube_exact.h; cube_cluster.h where
+ * G->xcs) or three (cube_sep.h), in place of the V-cycle from level l down; accounted as those
+ * launches reading b_l and writing x_l (and the scratch). */
 static homg_status exact_cycle(gen_cycle *c, int l)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
-    if (G->xp.t) {
+    if (G->xcs)
+        GQ(g,
+           HOMG_KERNELS(&g->ctx->ex, cubeclu)
+               ->solve(&g->ctx->ex, &G->xp, G->xcs, (float *)c->xs[l], (const float *)c->bs[l]),
+           "exact coarse solve");
+    else if (G->xp.t) {
         cube_sep P = G->xp; /* the selected lane's scratch: lanes run side by side */
         P.w += (size_t)G->cur * P.n[0] * P.n[1] * P.n[2];
         GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesep)->solve(&g->ctx->ex, &P, (float *)c->xs[l], (const float *)c->bs[l]),
@@ -1040,7 +1062,8 @@ static homg_status exact_cycle(gen_cycle *c, int l)
         GQ(g,
            HOMG_KERNELS(&g->ctx->ex, cubeexact)->solve(&g->ctx->ex, &G->xe, (float *)c->xs[l], (const float *)c->bs[l]),
            "exact coarse solve");
-    homg__account(g, G->xp.t ? 3 : 1, 6.0 * share(G, l), (G->xp.t ? 6.0 : 2.0) * cells(&G->lv[l]));
+    homg__account(g, G->xp.t && !G->xcs ? 3 : 1, 6.0 * share(G, l),
+                  (G->xp.t && !G->xcs ? 6.0 : 2.0) * cells(&G->lv[l]));
     return HOMG_OK;
 }
 
