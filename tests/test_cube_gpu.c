@@ -385,34 +385,36 @@ static void sep_solves(void **state)
     exact_level_solves("HOMG_CUBE_EXACT_MAX", "64", NULL, 81);
 }
 
-/* The one-launch cluster solve (cube_cluster.cu) against its CPU twin (cube_sep's CPU solve) on
- * cube_clu_case's levels (32^3 .. 8^3, Dirichlet / Neumann + lambda / mixed) on clusters of 8 and
- * 16 blocks where they fit, random b: the same floats. */
+/* The one-launch cluster solve (cube_cluster.cu) against its CPU twin (cube_cluster.c) on
+ * cube_clu_case's levels (32^3 .. 8^3, Dirichlet / Neumann + lambda / mixed: half and full
+ * transforms) on clusters of 8 and 16 blocks where they fit, random b: the same floats. */
 static void cluster_matches_cpu(void **state)
 {
     int taken = 0;
     homg_rng rng = homg_rng_seed(97);
-    float *t = (float *)malloc(sizeof(float) * CUBE_SEP_FLOATS);
+    float *t = (float *)malloc(sizeof(float) * CUBE_CLUSTER_FLOATS);
     (void)state;
     bad = 0;
     for (int c = 0; c < cube_clu_count(); c++) {
         cube_level K;
-        if (!cube_clu_case(c, &K, t))
+        cube_clu C;
+        if (!cube_clu_case(c, &K, t, &C))
             continue;
         const size_t n = (size_t)K.nx * K.ny * K.nz;
         float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
-        float *db = up(b, n), *dx = up(b, n), *dt = up(t, CUBE_SEP_FLOATS);
-        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, t, NULL, 0 };
-        assert_int_equal(homg_cpu_cubeclu_solve(&cpu->ex, &P, 8, x, b), HOMG_OK);
+        float *db = up(b, n), *dx = up(b, n), *dt = up(t, CUBE_CLUSTER_FLOATS);
+        C.t = t;
+        assert_int_equal(homg_cpu_cubeclu_solve(&cpu->ex, &C, 8, x, b), HOMG_OK);
+        C.t = dt;
         for (int cs = 8; cs <= 16; cs *= 2) {
-            const cube_sep D = { { K.nx, K.ny, K.nz }, K.lam, dt, NULL, 0 };
-            if (!cube_cluster_fits(&D, cs))
+            if (!cube_cluster_fits(&C, cs))
                 continue;
             homg_free(gpu, dx); /* a fresh x each time */
             dx = up(b, n);
-            assert_int_equal(homg_cuda_cubeclu_solve(&gpu->ex, &D, cs, dx, db), HOMG_OK);
+            assert_int_equal(homg_cuda_cubeclu_solve(&gpu->ex, &C, cs, dx, db), HOMG_OK);
             const double d = diff(dx, x, n);
-            printf("  cluster %d (%d x %d x %d, %d blocks): CUDA vs CPU %.2e\n", c, K.nx, K.ny, K.nz, cs, d);
+            printf("  cluster %d (%d x %d x %d, half %d%d%d, %d blocks): CUDA vs CPU %.2e\n", c, K.nx, K.ny, K.nz,
+                   C.half[0], C.half[1], C.half[2], cs, d);
             bad += d > 0.0;
             taken++;
         }

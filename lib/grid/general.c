@@ -118,7 +118,8 @@ struct grid_general {
     cube_sep xp;         /* ... or, more than CUBE_EXACT_N a side, cube_sep.h's (xp.t: G->xt) */
     void *xt;            /* cube_sep's tables (CUBE_SEP_FLOATS), then a scratch per lane, in the backend's memory */
     size_t xtn;          /* xt's floats */
-    int xcs;             /* xp solved in one launch on a cluster of xcs blocks (cube_cluster.h; 0: three launches) */
+    int xcs;             /* xp's level solved in one launch on a cluster of xcs blocks instead (0: three launches) */
+    cube_clu xc;         /* ... with these tables (cube_cluster.h; xc.t: after xp's scratch in G->xt) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q; /* finest work vectors */
     void *sig;           /* own copy of sigma_cell */
@@ -508,8 +509,30 @@ static int cluster_blocks(void)
     return v == 8 || v == 16 ? v : v == 1 ? 16 : 0;
 }
 
+/* The cluster's tables of level K (cube_cluster_tables) at G->xt + at, and G->xcs where they take
+ * it on cluster_blocks() blocks. */
+static homg_status plan_cluster(homg_grid *g, const cube_level *K, size_t at)
+{
+    grid_general *G = g->gen;
+    const int cs = cluster_blocks();
+    float *t = (float *)malloc(sizeof(float) * CUBE_CLUSTER_FLOATS);
+    homg_status st = HOMG_OK;
+    if (!t)
+        return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "exact solve's tables");
+    if (cube_cluster_tables(K, t, &G->xc)) {
+        G->xc.t = (const float *)G->xt + at;
+        if (cube_cluster_fits(&G->xc, cs)) {
+            st = g->ctx->mem->copy(&g->ctx->ex, (float *)G->xt + at, t, sizeof(float) * CUBE_CLUSTER_FLOATS, HOMG_H2D);
+            G->xcs = st == HOMG_OK ? cs : 0;
+        }
+    }
+    free(t);
+    return st;
+}
+
 /* plan_exact's level l (K) of more than CUBE_EXACT_N a side: its tables (cube_sep_tables) into
- * G->xt, and G->xl = l where they take it.  HOMG_CUBE_SEP_TW=16 / 32 / 64 (environment; the
+ * G->xt, and G->xl = l where they take it; with cluster_blocks(), the cluster's tables after
+ * them (plan_cluster).  HOMG_CUBE_SEP_TW=16 / 32 / 64 (environment; the
  * benchmark times against it, the library documents no such variable): the CUDA passes' tile. */
 static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
 {
@@ -520,12 +543,13 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
         return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "exact solve's tables");
     if (cube_sep_tables(K, t)) {
         const char *tw = getenv("HOMG_CUBE_SEP_TW");
-        const size_t floats = CUBE_SEP_FLOATS + (size_t)HOMG_EXEC_LANES * K->nx * K->ny * K->nz;
+        const size_t at = CUBE_SEP_FLOATS + (size_t)HOMG_EXEC_LANES * K->nx * K->ny * K->nz;
+        const size_t floats = at + (cluster_blocks() ? CUBE_CLUSTER_FLOATS : 0);
         if (G->xt && G->xtn != floats) {
             homg__free(g->ctx, G->xt);
             G->xt = NULL;
         }
-        if (!G->xt) /* the tables, then a scratch per lane for the CUDA passes (CUBE_SEP_FLOATS % 4 == 0: aligned) */
+        if (!G->xt) /* the tables, a scratch per lane for the CUDA passes, the cluster's tables (all aligned) */
             st = homg__alloc(g->ctx, sizeof(float) * floats, &G->xt, "exact solve's tables");
         G->xtn = st == HOMG_OK ? floats : 0;
         if (st == HOMG_OK)
@@ -536,7 +560,8 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
                             .w = (float *)G->xt + CUBE_SEP_FLOATS,
                             .tw = tw ? atoi(tw) : 0 };
         G->xl = st == HOMG_OK ? l : 0;
-        G->xcs = cube_cluster_fits(&G->xp, cluster_blocks()) ? cluster_blocks() : 0;
+        if (st == HOMG_OK && cluster_blocks())
+            st = plan_cluster(g, K, at);
     }
     free(t);
     return st;
@@ -1051,7 +1076,7 @@ static homg_status exact_cycle(gen_cycle *c, int l)
     if (G->xcs)
         GQ(g,
            HOMG_KERNELS(&g->ctx->ex, cubeclu)
-               ->solve(&g->ctx->ex, &G->xp, G->xcs, (float *)c->xs[l], (const float *)c->bs[l]),
+               ->solve(&g->ctx->ex, &G->xc, G->xcs, (float *)c->xs[l], (const float *)c->bs[l]),
            "exact coarse solve");
     else if (G->xp.t) {
         cube_sep P = G->xp; /* the selected lane's scratch: lanes run side by side */

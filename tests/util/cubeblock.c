@@ -123,9 +123,9 @@ static const int clu_sizes[][3] = { { 32, 32, 32 }, { 16, 32, 16 }, { 32, 16, 32
 
 int cube_clu_count(void) { return 3 * CLU_SIZES; }
 
-int cube_clu_case(int t, cube_level *K, float *tables)
+int cube_clu_case(int t, cube_level *K, float *tables, cube_clu *C)
 {
-    gen_level L, C;
-    cube_case_sized(clu_sizes[t % CLU_SIZES], t / CLU_SIZES, &L, &C);
-    return cube_from_gen(&L, K) && cube_sep_tables(K, tables);
+    gen_level L, Lc;
+    cube_case_sized(clu_sizes[t % CLU_SIZES], t / CLU_SIZES, &L, &Lc);
+    return cube_from_gen(&L, K) && cube_cluster_tables(K, tables, C);
 }

@@ -2,8 +2,8 @@
 # cube_cluster_emu.sh -- runs kernels/grid/cube_cluster.cu's kernel on the host (no GPU): a
 # std::thread per CUDA thread of every block of the cluster at once, a std::barrier per block
 # for __syncthreads and one over the cluster for cluster.sync(), map_shared_rank into the
-# other blocks' arrays; compares x with the CPU twin (homg_cpu_cubesep_solve) bit for bit on
-# cube_clu_case's levels on clusters of 8 and 16.  Catches index and tiling mistakes before a
+# other blocks' arrays; compares x with the CPU twin (homg_cpu_cubeclu_solve) bit for bit on
+# cube_clu_case's levels on clusters of 8 and 16 (and prints the twin against cube_sep's solve).  Catches index and tiling mistakes before a
 # device call (not races, not the GPU's own rounding: fmaf is IEEE on both).  Needs the main
 # build (make CUDA=1: build/libhomg.a and the test helpers).
 # Usage: sh tools/dev/cube_cluster_emu.sh   (~1 min)
@@ -56,7 +56,7 @@ static cluster_group this_cluster() { return {}; }
 using std::max;
 static void homg_pdl_wait(void) {}
 #include "kern.inc"
-static void run(cube_sep P, unsigned cs, float *x, const float *b)
+static void run(cube_clu P, unsigned cs, float *x, const float *b)
 {
     const unsigned fl = cc_floats(P.n[0], P.n[1], P.n[2], cs);
     std::vector<std::vector<float>> mem(cs, std::vector<float>(fl + 4, NAN));
@@ -83,17 +83,24 @@ static void run(cube_sep P, unsigned cs, float *x, const float *b)
 }
 int main()
 {
-    float *t = (float *)malloc(sizeof(float) * CUBE_SEP_FLOATS);
+    float *t = (float *)malloc(sizeof(float) * CUBE_CLUSTER_FLOATS), *ts = (float *)malloc(sizeof(float) * CUBE_SEP_FLOATS);
     int bad = 0, runs = 0;
     for (int c = 0; c < cube_clu_count(); c++) {
         cube_level K;
-        if (!cube_clu_case(c, &K, t)) continue;
+        cube_clu P;
+        if (!cube_clu_case(c, &K, t, &P)) continue;
+        P.t = t;
         size_t n = (size_t)K.nx * K.ny * K.nz;
-        std::vector<float> b(n), x(n), y(n);
+        std::vector<float> b(n), x(n), y(n), z(n);
         srand(c);
         for (auto &v : b) v = rand() / (float)RAND_MAX - 0.5f;
-        cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, t, NULL, 0 };
-        homg_cpu_cubesep_solve(NULL, &P, x.data(), b.data());
+        cube_sep_tables(&K, ts);
+        cube_sep S = { { K.nx, K.ny, K.nz }, K.lam, ts, NULL, 0 };
+        homg_cpu_cubesep_solve(NULL, &S, z.data(), b.data());
+        homg_cpu_cubeclu_solve(NULL, &P, 8, x.data(), b.data());
+        double dz = 0, zz = 0;
+        for (size_t i = 0; i < n; i++) dz = std::max(dz, (double)fabsf(x[i] - z[i])), zz = std::max(zz, (double)fabsf(z[i]));
+        printf("case %d %dx%dx%d half %d%d%d: twin vs cube_sep %.2e (relative to max)\n", c, K.nx, K.ny, K.nz, P.half[0], P.half[1], P.half[2], dz / zz);
         for (unsigned cs = 8; cs <= 16; cs *= 2) {
             if (!cube_cluster_fits(&P, (int)cs)) continue;
             std::fill(y.begin(), y.end(), 7.0f);
