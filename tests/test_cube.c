@@ -556,7 +556,8 @@ static void exact_solves_match(void **state)
 /* The cluster solve's CPU twin (kernels/grid/cube_cluster.h) on cube_clu_case's levels (32^3 ..
  * 8^3, Dirichlet / Neumann + lambda / mixed: half transforms on the persymmetric axes of a
  * multiple of 8, full ones elsewhere): x = A^-1 b for random b to float rounding (residual
- * below 2e-5 of b) and within 2e-6 of cube_sep's solve (relative to its largest value). */
+ * below 2e-5 of b) and within 2e-6 of cube_sep's solve (relative to its largest value); with
+ * full transforms on every axis, cube_sep's solve bit for bit. */
 static void cluster_solves_levels(void **state)
 {
     int taken = 0, halves = 0, fulls = 0;
@@ -587,17 +588,21 @@ static void cluster_solves_levels(void **state)
         assert_true(sqrt(rr / bb) <= 2e-5 && d <= 2e-6 * big);
         for (int a = 0; a < 3; a++)
             halves += C.half[a], fulls += !C.half[a];
+        assert_true(cube_cluster_tables(&K, 0, t, &C)); /* full transforms: cube_sep's floats */
+        C.t = t;
+        assert_int_equal(homg_cpu_cubeclu_solve(&cpu->ex, &C, 8, x, b), HOMG_OK);
+        assert_memory_equal(x, y, n * sizeof(float));
         taken++;
         free(b), free(x), free(y), free(r);
     }
     {
         cube_level K = { 16, 8, 8, { 1, 1, 1 }, 0.1f, 1, { 1, 1, 1 }, { 2, 2, 2 }, { 1, 1, 1 } };
         cube_clu C;
-        assert_int_equal(cube_cluster_tables(&K, t, &C), 1);
+        assert_int_equal(cube_cluster_tables(&K, 1, t, &C), 1);
         C.t = t;
         assert_true(cube_cluster_fits(&C, 8) && !cube_cluster_fits(&C, 16)); /* ny, nz not multiples of 16 */
         K.nx = 36;
-        assert_int_equal(cube_cluster_tables(&K, t, &C), 0); /* over CUBE_CLUSTER_N */
+        assert_int_equal(cube_cluster_tables(&K, 1, t, &C), 0); /* over CUBE_CLUSTER_N */
     }
     free(t), free(ts);
     printf("  %d levels, %d half and %d full axes\n", taken, halves, fulls);

@@ -34,7 +34,7 @@ static int parity_order(const float *S, int n, int *perm)
     return 1;
 }
 
-int cube_cluster_tables(const cube_level *K, float *t, cube_clu *C)
+int cube_cluster_tables(const cube_level *K, int halves, float *t, cube_clu *C)
 {
     float *s = (float *)malloc(sizeof(float) * CUBE_SEP_FLOATS);
     int ok = s && cube_sep_tables(K, s);
@@ -53,7 +53,7 @@ int cube_cluster_tables(const cube_level *K, float *t, cube_clu *C)
             ok = 0;
             break;
         }
-        C->half[a] = parity_order(S, n, perm);
+        C->half[a] = halves && parity_order(S, n, perm);
         if (!C->half[a]) {
             memcpy(in, St, sizeof(float) * (size_t)(n * n));
             memcpy(out, S, sizeof(float) * (size_t)(n * n));

@@ -37,13 +37,14 @@ typedef struct cube_clu {
     const float *t; /* CUBE_CLUSTER_FLOATS in the backend's memory (cube_cluster_tables) */
 } cube_clu;
 
-/* The tables of level K into t (host, CUBE_CLUSTER_FLOATS) and C's fields but C->t: at
+/* The tables of level K into t (host, CUBE_CLUSTER_FLOATS) and C's fields but C->t (halves 0:
+ * full transforms on every axis): at
  * (2a + w) CUBE_CLUSTER_MAT axis a's way in (w 0: S_a^T) and out (w 1: S_a), column-major --
  * full: n x n, entry (p, q) at q n + p, as cube_sep_tables; half: the way in n x n/2 (entry
  * (m, i) = S(i, m) at i n + m), the way out n/2 x n (entry (i, m) = S(i, m) at m n/2 + i), m
  * in the symmetric-first order -- then the eigenvalues in the same order.  0 where
  * cube_sep_tables refuses K or a side is over CUBE_CLUSTER_N. */
-int cube_cluster_tables(const cube_level *K, float *t, cube_clu *C);
+int cube_cluster_tables(const cube_level *K, int halves, float *t, cube_clu *C);
 
 /* C's level takes a cluster of cs blocks (8 or 16): nx a multiple of 4, ny and nz multiples of
  * cs and of 4, all at most CUBE_CLUSTER_N, half axes multiples of 8, tables there. */

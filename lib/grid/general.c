@@ -510,7 +510,8 @@ static int cluster_blocks(void)
 }
 
 /* The cluster's tables of level K (cube_cluster_tables) at G->xt + at, and G->xcs where they take
- * it on cluster_blocks() blocks. */
+ * it on cluster_blocks() blocks.  HOMG_CUBE_CLUSTER_HALF=0 (environment; the benchmark times
+ * against it, the library documents no such variable): full transforms on every axis. */
 static homg_status plan_cluster(homg_grid *g, const cube_level *K, size_t at)
 {
     grid_general *G = g->gen;
@@ -519,7 +520,8 @@ static homg_status plan_cluster(homg_grid *g, const cube_level *K, size_t at)
     homg_status st = HOMG_OK;
     if (!t)
         return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "exact solve's tables");
-    if (cube_cluster_tables(K, t, &G->xc)) {
+    const char *hv = getenv("HOMG_CUBE_CLUSTER_HALF");
+    if (cube_cluster_tables(K, !(hv && !strcmp(hv, "0")), t, &G->xc)) {
         G->xc.t = (const float *)G->xt + at;
         if (cube_cluster_fits(&G->xc, cs)) {
             st = g->ctx->mem->copy(&g->ctx->ex, (float *)G->xt + at, t, sizeof(float) * CUBE_CLUSTER_FLOATS, HOMG_H2D);

@@ -127,5 +127,5 @@ int cube_clu_case(int t, cube_level *K, float *tables, cube_clu *C)
 {
     gen_level L, Lc;
     cube_case_sized(clu_sizes[t % CLU_SIZES], t / CLU_SIZES, &L, &Lc);
-    return cube_from_gen(&L, K) && cube_cluster_tables(K, tables, C);
+    return cube_from_gen(&L, K) && cube_cluster_tables(K, 1, tables, C);
 }
