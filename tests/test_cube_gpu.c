@@ -427,13 +427,13 @@ static void cluster_matches_cpu(void **state)
 }
 
 /* GPU solves with level 1 solved exactly in one launch on a cluster of 16 (HOMG_CUBE_EXACT_MAX=32
- * HOMG_CUBE_CLUSTER=16), the GPU's in three launches (HOMG_CUBE_EXACT_MAX=32) and the CPU's with
+ * HOMG_CUBE_CLUSTER=16), the GPU's in three launches (HOMG_CUBE_CLUSTER=0) and the CPU's with
  * the cluster: converged, the same cycles, fewer launches, the same solution to float rounding. */
 static void cluster_solves(void **state)
 {
     (void)state;
     setenv("HOMG_CUBE_EXACT_MAX", "32", 1);
-    exact_level_solves("HOMG_CUBE_CLUSTER", "16", NULL, 91);
+    exact_level_solves("HOMG_CUBE_CLUSTER", "16", "0", 91);
     unsetenv("HOMG_CUBE_EXACT_MAX");
 }
 

@@ -498,10 +498,11 @@ static void schedule_env(grid_general *G)
 }
 
 /* Blocks of the cluster that solves a three-launch exact level of at most CUBE_CLUSTER_N a side in
- * one launch instead (cube_cluster.h): HOMG_CUBE_CLUSTER=0 / 8 / 16 (1: 16; environment, the
- * benchmark times against it, the library documents no such variable), default
- * HOMG_CUBE_CLUSTER_DEFAULT (0: cube_sep's three launches). */
-#define HOMG_CUBE_CLUSTER_DEFAULT 0
+ * one launch instead (cube_cluster.h): HOMG_CUBE_CLUSTER=0 / 8 / 16 (1: 16; 0: cube_sep's three
+ * launches; environment, the benchmark times against it, the library documents no such
+ * variable), default HOMG_CUBE_CLUSTER_DEFAULT: 16 (H100 2026-11-27, bench/results/h100_cube.md
+ * "Session 13 cube17": 128^3 0.229-0.230 -> 0.220-0.222 ms, 256^3 equal; 8 blocks slower). */
+#define HOMG_CUBE_CLUSTER_DEFAULT 16
 static int cluster_blocks(void)
 {
     const char *e = getenv("HOMG_CUBE_CLUSTER");
@@ -572,7 +573,8 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
 /* The level a plain or preconditioning V-cycle solves exactly instead of cycling on (exact_cycle,
  * kernels/grid/cube_exact.h, cube_sep.h): the first from level 2 down of at most
  * HOMG_CUBE_EXACT_MAX_DEFAULT cells a side, in three launches where it has more than CUBE_EXACT_N
- * (sides multiples of 4) and only down to level HOMG_CUBE_SEP_DEEPEST (128^3: 32^3 = level 2,
+ * (sides multiples of 4; one launch on a cluster where it fits one: cluster_blocks, plan_cluster)
+ * and only down to level HOMG_CUBE_SEP_DEEPEST (128^3: 32^3 = level 2,
  * 256^3: level 3; 512^3 keeps the 16^3 level: H100 2026-11-27, bench/results/h100_cube.md
  * "Session 12 cube15") -- or with HOMG_CUBE_EXACT_MAX=m (16..CUBE_SEP_N) the first from level
  * 1 (m 16: 2) down of at most m a side -- when it has levels below it, is a uniform cube level in
