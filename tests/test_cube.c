@@ -553,14 +553,115 @@ static void exact_solves_match(void **state)
     }
 }
 
+/* The cluster solve's CPU twin (kernels/grid/cube_cluster.h) on cube_clu_case's levels (32^3 ..
+ * 8^3, Dirichlet / Neumann + lambda / mixed: half transforms on the persymmetric axes of a
+ * multiple of 8, full ones elsewhere): x = A^-1 b for random b to float rounding (residual
+ * below 2e-5 of b) and within 2e-6 of cube_sep's solve (relative to its largest value); with
+ * full transforms on every axis, cube_sep's solve bit for bit. */
+static void cluster_solves_levels(void **state)
+{
+    int taken = 0, halves = 0, fulls = 0;
+    homg_rng rng = homg_rng_seed(79);
+    float *t = (float *)malloc(sizeof(float) * CUBE_CLUSTER_FLOATS),
+          *ts = (float *)malloc(sizeof(float) * CUBE_SEP_FLOATS);
+    (void)state;
+    for (int c = 0; c < cube_clu_count(); c++) {
+        cube_level K;
+        cube_clu C;
+        assert_true(cube_clu_case(c, &K, t, &C) && cube_sep_tables(&K, ts));
+        C.t = t;
+        const size_t n = (size_t)K.nx * K.ny * K.nz;
+        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, ts, NULL, 0 };
+        float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
+        float *y = (float *)malloc(n * sizeof(float)), *r = (float *)malloc(n * sizeof(float));
+        double rr = 0.0, bb = 0.0, d = 0.0, big = 0.0;
+        assert_int_equal(homg_cpu_cubeclu_solve(&cpu->ex, &C, 8, x, b), HOMG_OK);
+        assert_int_equal(homg_cpu_cubesep_solve(&cpu->ex, &P, y, b), HOMG_OK);
+        assert_int_equal(homg_cpu_cube_residual(&cpu->ex, &K, x, b, r, &rr), HOMG_OK);
+        for (size_t k = 0; k < n; k++) {
+            bb += (double)b[k] * b[k];
+            d = fmax(d, fabs((double)x[k] - y[k]));
+            big = fmax(big, fabs((double)y[k]));
+        }
+        printf("  case %d (%d x %d x %d, half %d%d%d): residual %.2e, vs cube_sep %.2e\n", c, K.nx, K.ny, K.nz,
+               C.half[0], C.half[1], C.half[2], sqrt(rr / bb), d / big);
+        assert_true(sqrt(rr / bb) <= 2e-5 && d <= 2e-6 * big);
+        for (int a = 0; a < 3; a++)
+            halves += C.half[a], fulls += !C.half[a];
+        assert_true(cube_cluster_tables(&K, 0, t, &C)); /* full transforms: cube_sep's floats */
+        C.t = t;
+        assert_int_equal(homg_cpu_cubeclu_solve(&cpu->ex, &C, 8, x, b), HOMG_OK);
+        assert_memory_equal(x, y, n * sizeof(float));
+        taken++;
+        free(b), free(x), free(y), free(r);
+    }
+    {
+        cube_level K = { 16, 8, 8, { 1, 1, 1 }, 0.1f, 1, { 1, 1, 1 }, { 2, 2, 2 }, { 1, 1, 1 } };
+        cube_clu C;
+        assert_int_equal(cube_cluster_tables(&K, 1, t, &C), 1);
+        C.t = t;
+        assert_true(cube_cluster_fits(&C, 8) && !cube_cluster_fits(&C, 16)); /* ny, nz not multiples of 16 */
+        K.nx = 36;
+        assert_int_equal(cube_cluster_tables(&K, 1, t, &C), 0); /* over CUBE_CLUSTER_N */
+    }
+    free(t), free(ts);
+    printf("  %d levels, %d half and %d full axes\n", taken, halves, fulls);
+    assert_true(taken == cube_clu_count() && halves >= 20 && fulls >= 10);
+}
+
+/* The one-launch cluster solve (kernels/grid/cube_cluster.h) in place of the three launches
+ * (HOMG_CUBE_EXACT_MAX=32: level 1 exact): 3 quiet cycles give the same solution to float
+ * rounding, 2 launches a cycle fewer on a cluster of 16 or 8 (the same floats on either); a level
+ * whose ny or nz is no multiple of 16 keeps the three launches on 16 (HOMG_CUBE_CLUSTER=1: 16,
+ * bit for bit) and takes 8. */
+static void cluster_solves_match(void **state)
+{
+    static const int dims[][3] = { { 64, 64, 32 }, { 64, 32, 48 } };
+    static const char *const cs[] = { "0", "16", "8", "1" };
+    (void)state;
+    for (int t = 0; t < 2; t++) {
+        grid_case *c = grid_case_new(dims[t][0], dims[t][1], dims[t][2], 1, 66 + t);
+        const size_t n = grid_case_cells(c);
+        double *u[4];
+        homg_solve_info info[4];
+        homg_solve_desc sd;
+        c->d.method = HOMG_METHOD_VCYCLE;
+        c->d.precision = HOMG_FLOAT32;
+        for (int k = 0; k < 4; k++) {
+            u[k] = (double *)malloc(n * sizeof(double));
+            setenv("HOMG_CUBE_EXACT_MAX", "32", 1);
+            setenv("HOMG_CUBE_CLUSTER", cs[k], 1);
+            memset(&sd, 0, sizeof sd);
+            sd.max_cycles = 3;
+            sd.no_history = 1;
+            assert_int_equal(grid_case_solve(cpu, c, &sd, u[k], &info[k], NULL, NULL), HOMG_OK);
+            unsetenv("HOMG_CUBE_EXACT_MAX"), unsetenv("HOMG_CUBE_CLUSTER");
+        }
+        printf("  %d x %d x %d, 3 cycles: three launches %ld launches, cluster 16 / 8 / 1: %ld / %ld / %ld, "
+               "diff %.2e\n",
+               c->d.nx, c->d.ny, c->d.nz, info[0].launches, info[1].launches, info[2].launches, info[3].launches,
+               homg_rel_diff(u[2], u[0], n));
+        assert_true(homg_rel_diff(u[2], u[0], n) > 0.0 && homg_rel_diff(u[2], u[0], n) < 1e-5);
+        assert_memory_equal(u[1], t ? u[0] : u[2], n * sizeof(double));
+        assert_memory_equal(u[3], u[1], n * sizeof(double));
+        assert_true(info[1].launches == info[0].launches - (t ? 0 : 2 * 3));
+        assert_true(info[2].launches == info[0].launches - 2 * 3);
+        assert_true(info[3].launches == info[1].launches);
+        for (int k = 0; k < 4; k++)
+            free(u[k]);
+        grid_case_free(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(kernels_match_gen),   cmocka_unit_test(levels_taken),
-        cmocka_unit_test(solves_match_gen),    cmocka_unit_test(block_twin_matches_steps),
-        cmocka_unit_test(block_solves_match),  cmocka_unit_test(schedules_plan),
-        cmocka_unit_test(exact_solves_levels), cmocka_unit_test(exact_solves_match),
-        cmocka_unit_test(sep_solves_levels),
+        cmocka_unit_test(kernels_match_gen),    cmocka_unit_test(levels_taken),
+        cmocka_unit_test(solves_match_gen),     cmocka_unit_test(block_twin_matches_steps),
+        cmocka_unit_test(block_solves_match),   cmocka_unit_test(schedules_plan),
+        cmocka_unit_test(exact_solves_levels),  cmocka_unit_test(exact_solves_match),
+        cmocka_unit_test(sep_solves_levels),    cmocka_unit_test(cluster_solves_levels),
+        cmocka_unit_test(cluster_solves_match),
     };
     return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

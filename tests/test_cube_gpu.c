@@ -6,7 +6,8 @@
  * the cube kernels (HOMG_GEN_CUBE=0) against the CPU's.  Argument "small": the
  * kernels on the cubecase levels only (compute-sanitizer); "block": the one-block coarse cycle
  * (cube_coarse.cu) against its CPU twin and the launches alone; "exact": the exact solve of a
- * small level (cube_exact.cu) against its CPU twin.  Skips (exit 77) without a CUDA device. */
+ * small level (cube_exact.cu) against its CPU twin; "clu" / "clusmall": the one-launch cluster
+ * exact solve (cube_cluster.cu) with / without its solves.  Skips (exit 77) without a CUDA device. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include "devcopy.h"
 #include "gridcase.h"
 #include "groups.h"
+#include "grid/cube_cluster.h"
 #include "grid/cube_exact.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
@@ -383,12 +385,65 @@ static void sep_solves(void **state)
     exact_level_solves("HOMG_CUBE_EXACT_MAX", "64", NULL, 81);
 }
 
+/* The one-launch cluster solve (cube_cluster.cu) against its CPU twin (cube_cluster.c) on
+ * cube_clu_case's levels (32^3 .. 8^3, Dirichlet / Neumann + lambda / mixed: half and full
+ * transforms) on clusters of 8 and 16 blocks where they fit, random b: the same floats. */
+static void cluster_matches_cpu(void **state)
+{
+    int taken = 0;
+    homg_rng rng = homg_rng_seed(97);
+    float *t = (float *)malloc(sizeof(float) * CUBE_CLUSTER_FLOATS);
+    (void)state;
+    bad = 0;
+    for (int c = 0; c < cube_clu_count(); c++) {
+        cube_level K;
+        cube_clu C;
+        if (!cube_clu_case(c, &K, t, &C))
+            continue;
+        const size_t n = (size_t)K.nx * K.ny * K.nz;
+        float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
+        float *db = up(b, n), *dx = up(b, n), *dt = up(t, CUBE_CLUSTER_FLOATS);
+        C.t = t;
+        assert_int_equal(homg_cpu_cubeclu_solve(&cpu->ex, &C, 8, x, b), HOMG_OK);
+        C.t = dt;
+        for (int cs = 8; cs <= 16; cs *= 2) {
+            if (!cube_cluster_fits(&C, cs))
+                continue;
+            homg_free(gpu, dx); /* a fresh x each time */
+            dx = up(b, n);
+            assert_int_equal(homg_cuda_cubeclu_solve(&gpu->ex, &C, cs, dx, db), HOMG_OK);
+            const double d = diff(dx, x, n);
+            printf("  cluster %d (%d x %d x %d, half %d%d%d, %d blocks): CUDA vs CPU %.2e\n", c, K.nx, K.ny, K.nz,
+                   C.half[0], C.half[1], C.half[2], cs, d);
+            bad += d > 0.0;
+            taken++;
+        }
+        homg_free(gpu, db), homg_free(gpu, dx), homg_free(gpu, dt);
+        free(b), free(x);
+    }
+    free(t);
+    assert_true(taken >= 20);
+    assert_int_equal(bad, 0);
+}
+
+/* GPU solves with level 1 solved exactly in one launch on a cluster of 16 (HOMG_CUBE_EXACT_MAX=32
+ * HOMG_CUBE_CLUSTER=16), the GPU's in three launches (HOMG_CUBE_CLUSTER=0) and the CPU's with
+ * the cluster: converged, the same cycles, fewer launches, the same solution to float rounding. */
+static void cluster_solves(void **state)
+{
+    (void)state;
+    setenv("HOMG_CUBE_EXACT_MAX", "32", 1);
+    exact_level_solves("HOMG_CUBE_CLUSTER", "16", "0", 91);
+    unsetenv("HOMG_CUBE_EXACT_MAX");
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(kernels_match_cpu), cmocka_unit_test(solves_match_cpu),  cmocka_unit_test(block_matches_cpu),
         cmocka_unit_test(block_solves),      cmocka_unit_test(exact_matches_cpu), cmocka_unit_test(exact_solves),
-        cmocka_unit_test(sep_matches_cpu),   cmocka_unit_test(sep_solves),
+        cmocka_unit_test(sep_matches_cpu),   cmocka_unit_test(sep_solves),        cmocka_unit_test(cluster_matches_cpu),
+        cmocka_unit_test(cluster_solves),
     };
     const struct CMUnitTest small[] = {
         cmocka_unit_test(kernels_match_cpu),
@@ -406,6 +461,13 @@ int main(int argc, char **argv)
     const struct CMUnitTest sepsmall[] = {
         cmocka_unit_test(sep_matches_cpu),
     };
+    const struct CMUnitTest clu[] = {
+        cmocka_unit_test(cluster_matches_cpu),
+        cmocka_unit_test(cluster_solves),
+    };
+    const struct CMUnitTest clusmall[] = {
+        cmocka_unit_test(cluster_matches_cpu),
+    };
     /* the first argument picks a group (none: all); the small ones serve compute-sanitizer runs */
     const homg_test_group groups[] = {
         HOMG_TEST_GROUP("all", tests, "every test"),
@@ -414,6 +476,8 @@ int main(int argc, char **argv)
         HOMG_TEST_GROUP("exact", exact, "the exact small-level solve alone"),
         HOMG_TEST_GROUP("sep", sep, "the three-launch exact solve: kernels and solves"),
         HOMG_TEST_GROUP("sepsmall", sepsmall, "the three-launch exact solve's kernels, levels of <= 32^3"),
+        HOMG_TEST_GROUP("clu", clu, "the one-launch cluster exact solve: kernel and solves"),
+        HOMG_TEST_GROUP("clusmall", clusmall, "the one-launch cluster exact solve's kernel alone"),
     };
     const homg_test_group *g = homg_test_group_pick(groups, sizeof groups / sizeof groups[0], argc, argv);
     if (!g)

@@ -53,6 +53,7 @@
 #include "grid_internal.h"
 #include "grid/cube_coarse.h"
 #include "grid/cube_exact.h"
+#include "grid/cube_cluster.h"
 #include "grid/cube_sep.h"
 #include "grid/cube_kernels.h"
 #include "grid/cube_point.h"
@@ -117,6 +118,8 @@ struct grid_general {
     cube_sep xp;         /* ... or, more than CUBE_EXACT_N a side, cube_sep.h's (xp.t: G->xt) */
     void *xt;            /* cube_sep's tables (CUBE_SEP_FLOATS), then a scratch per lane, in the backend's memory */
     size_t xtn;          /* xt's floats */
+    int xcs;             /* xp's level solved in one launch on a cluster of xcs blocks instead (0: three launches) */
+    cube_clu xc;         /* ... with these tables (cube_cluster.h; xc.t: after xp's scratch in G->xt) */
     double *kw;          /* device doubles: GEN_NSCALARS per level */
     void *r, *z, *p, *q; /* finest work vectors */
     void *sig;           /* own copy of sigma_cell */
@@ -494,8 +497,45 @@ static void schedule_env(grid_general *G)
                                         '1', '9', HOMG_GEN_MAX_LEVELS, G->plan[0][0], G->plan[1][0]);
 }
 
+/* Blocks of the cluster that solves a three-launch exact level of at most CUBE_CLUSTER_N a side in
+ * one launch instead (cube_cluster.h): HOMG_CUBE_CLUSTER=0 / 8 / 16 (1: 16; 0: cube_sep's three
+ * launches; environment, the benchmark times against it, the library documents no such
+ * variable), default HOMG_CUBE_CLUSTER_DEFAULT: 16 (H100 2026-11-27, bench/results/h100_cube.md
+ * "Session 13 cube17": 128^3 0.229-0.230 -> 0.220-0.222 ms, 256^3 equal; 8 blocks slower). */
+#define HOMG_CUBE_CLUSTER_DEFAULT 16
+static int cluster_blocks(void)
+{
+    const char *e = getenv("HOMG_CUBE_CLUSTER");
+    const int v = e ? atoi(e) : HOMG_CUBE_CLUSTER_DEFAULT;
+    return v == 8 || v == 16 ? v : v == 1 ? 16 : 0;
+}
+
+/* The cluster's tables of level K (cube_cluster_tables) at G->xt + at, and G->xcs where they take
+ * it on cluster_blocks() blocks.  HOMG_CUBE_CLUSTER_HALF=0 (environment; the benchmark times
+ * against it, the library documents no such variable): full transforms on every axis. */
+static homg_status plan_cluster(homg_grid *g, const cube_level *K, size_t at)
+{
+    grid_general *G = g->gen;
+    const int cs = cluster_blocks();
+    float *t = (float *)malloc(sizeof(float) * CUBE_CLUSTER_FLOATS);
+    homg_status st = HOMG_OK;
+    if (!t)
+        return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "exact solve's tables");
+    const char *hv = getenv("HOMG_CUBE_CLUSTER_HALF");
+    if (cube_cluster_tables(K, !(hv && !strcmp(hv, "0")), t, &G->xc)) {
+        G->xc.t = (const float *)G->xt + at;
+        if (cube_cluster_fits(&G->xc, cs)) {
+            st = g->ctx->mem->copy(&g->ctx->ex, (float *)G->xt + at, t, sizeof(float) * CUBE_CLUSTER_FLOATS, HOMG_H2D);
+            G->xcs = st == HOMG_OK ? cs : 0;
+        }
+    }
+    free(t);
+    return st;
+}
+
 /* plan_exact's level l (K) of more than CUBE_EXACT_N a side: its tables (cube_sep_tables) into
- * G->xt, and G->xl = l where they take it.  HOMG_CUBE_SEP_TW=16 / 32 / 64 (environment; the
+ * G->xt, and G->xl = l where they take it; with cluster_blocks(), the cluster's tables after
+ * them (plan_cluster).  HOMG_CUBE_SEP_TW=16 / 32 / 64 (environment; the
  * benchmark times against it, the library documents no such variable): the CUDA passes' tile. */
 static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
 {
@@ -506,12 +546,13 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
         return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "exact solve's tables");
     if (cube_sep_tables(K, t)) {
         const char *tw = getenv("HOMG_CUBE_SEP_TW");
-        const size_t floats = CUBE_SEP_FLOATS + (size_t)HOMG_EXEC_LANES * K->nx * K->ny * K->nz;
+        const size_t at = CUBE_SEP_FLOATS + (size_t)HOMG_EXEC_LANES * K->nx * K->ny * K->nz;
+        const size_t floats = at + (cluster_blocks() ? CUBE_CLUSTER_FLOATS : 0);
         if (G->xt && G->xtn != floats) {
             homg__free(g->ctx, G->xt);
             G->xt = NULL;
         }
-        if (!G->xt) /* the tables, then a scratch per lane for the CUDA passes (CUBE_SEP_FLOATS % 4 == 0: aligned) */
+        if (!G->xt) /* the tables, a scratch per lane for the CUDA passes, the cluster's tables (all aligned) */
             st = homg__alloc(g->ctx, sizeof(float) * floats, &G->xt, "exact solve's tables");
         G->xtn = st == HOMG_OK ? floats : 0;
         if (st == HOMG_OK)
@@ -522,6 +563,8 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
                             .w = (float *)G->xt + CUBE_SEP_FLOATS,
                             .tw = tw ? atoi(tw) : 0 };
         G->xl = st == HOMG_OK ? l : 0;
+        if (st == HOMG_OK && cluster_blocks())
+            st = plan_cluster(g, K, at);
     }
     free(t);
     return st;
@@ -530,7 +573,8 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
 /* The level a plain or preconditioning V-cycle solves exactly instead of cycling on (exact_cycle,
  * kernels/grid/cube_exact.h, cube_sep.h): the first from level 2 down of at most
  * HOMG_CUBE_EXACT_MAX_DEFAULT cells a side, in three launches where it has more than CUBE_EXACT_N
- * (sides multiples of 4) and only down to level HOMG_CUBE_SEP_DEEPEST (128^3: 32^3 = level 2,
+ * (sides multiples of 4; one launch on a cluster where it fits one: cluster_blocks, plan_cluster)
+ * and only down to level HOMG_CUBE_SEP_DEEPEST (128^3: 32^3 = level 2,
  * 256^3: level 3; 512^3 keeps the 16^3 level: H100 2026-11-27, bench/results/h100_cube.md
  * "Session 12 cube15") -- or with HOMG_CUBE_EXACT_MAX=m (16..CUBE_SEP_N) the first from level
  * 1 (m 16: 2) down of at most m a side -- when it has levels below it, is a uniform cube level in
@@ -552,6 +596,7 @@ static homg_status plan_exact(homg_grid *g)
     cube_level K;
     G->xl = 0;
     G->xp.t = NULL;
+    G->xcs = 0;
     if (!(env ? atoi(env) != 0 : HOMG_CUBE_EXACT_DEFAULT) || !G->cube || g->desc.precision != HOMG_FLOAT32)
         return HOMG_OK;
     for (int l = me > CUBE_EXACT_N ? 1 : 2; l + 1 < G->nlev; l++) {
@@ -1025,13 +1070,19 @@ static homg_status cube_block_cycle(gen_cycle *c, int l, const cube_block *B)
     return HOMG_OK;
 }
 
-/* x_l = A_l^-1 b_l in one launch (plan_exact's level, cube_exact.h), in place of the V-cycle
- * from level l down; accounted as one launch reading b_l and writing x_l. */
+/* x_l = A_l^-1 b_l (plan_exact's level) in one launch (cube_exact.h; cube_cluster.h where
+ * G->xcs) or three (cube_sep.h), in place of the V-cycle from level l down; accounted as those
+ * launches reading b_l and writing x_l (and the scratch). */
 static homg_status exact_cycle(gen_cycle *c, int l)
 {
     homg_grid *g = c->g;
     grid_general *G = g->gen;
-    if (G->xp.t) {
+    if (G->xcs)
+        GQ(g,
+           HOMG_KERNELS(&g->ctx->ex, cubeclu)
+               ->solve(&g->ctx->ex, &G->xc, G->xcs, (float *)c->xs[l], (const float *)c->bs[l]),
+           "exact coarse solve");
+    else if (G->xp.t) {
         cube_sep P = G->xp; /* the selected lane's scratch: lanes run side by side */
         P.w += (size_t)G->cur * P.n[0] * P.n[1] * P.n[2];
         GQ(g, HOMG_KERNELS(&g->ctx->ex, cubesep)->solve(&g->ctx->ex, &P, (float *)c->xs[l], (const float *)c->bs[l]),
@@ -1040,7 +1091,8 @@ static homg_status exact_cycle(gen_cycle *c, int l)
         GQ(g,
            HOMG_KERNELS(&g->ctx->ex, cubeexact)->solve(&g->ctx->ex, &G->xe, (float *)c->xs[l], (const float *)c->bs[l]),
            "exact coarse solve");
-    homg__account(g, G->xp.t ? 3 : 1, 6.0 * share(G, l), (G->xp.t ? 6.0 : 2.0) * cells(&G->lv[l]));
+    homg__account(g, G->xp.t && !G->xcs ? 3 : 1, 6.0 * share(G, l),
+                  (G->xp.t && !G->xcs ? 6.0 : 2.0) * cells(&G->lv[l]));
     return HOMG_OK;
 }
 

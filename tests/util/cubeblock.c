@@ -115,3 +115,17 @@ int cube_sep_case(int t, cube_level *K, float *tables)
     cube_case_sized(sep_sizes[t % SEP_SIZES], t / SEP_SIZES, &L, &C);
     return cube_from_gen(&L, K) && cube_sep_tables(K, tables);
 }
+
+/* Levels a cluster of 8 or 16 blocks takes (cube_cluster.h): ny, nz multiples of 8 / 16. */
+static const int clu_sizes[][3] = { { 32, 32, 32 }, { 16, 32, 16 }, { 32, 16, 32 },
+                                    { 12, 16, 32 }, { 8, 8, 8 },    { 20, 24, 8 } };
+#define CLU_SIZES ((int)(sizeof clu_sizes / sizeof clu_sizes[0]))
+
+int cube_clu_count(void) { return 3 * CLU_SIZES; }
+
+int cube_clu_case(int t, cube_level *K, float *tables, cube_clu *C)
+{
+    gen_level L, Lc;
+    cube_case_sized(clu_sizes[t % CLU_SIZES], t / CLU_SIZES, &L, &Lc);
+    return cube_from_gen(&L, K) && cube_cluster_tables(K, 1, tables, C);
+}

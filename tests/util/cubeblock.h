@@ -6,6 +6,7 @@
 
 #include "grid/cube_coarse.h"
 #include "grid/cube_exact.h"
+#include "grid/cube_cluster.h"
 #include "grid/cube_sep.h"
 #include "testutil.h"
 
@@ -24,6 +25,11 @@ int cube_case_exact(int t, int q, cube_level *K, cube_exact *E);
  * and its tables t (CUBE_SEP_FLOATS, host): cube_sep_tables's answer. */
 int cube_sep_count(void);
 int cube_sep_case(int t, cube_level *K, float *tables);
+/* The same for cube_cluster.h's one-launch solve: levels of 8..32 cells a side (32^3, 16 x 32 x 16,
+ * 32 x 16 x 32, 12 x 16 x 32, 8^3, 20 x 24 x 8; the same three boundary sets), tables
+ * (CUBE_CLUSTER_FLOATS) and C (C->t unset): cube_cluster_tables's answer. */
+int cube_clu_count(void);
+int cube_clu_case(int t, cube_level *K, float *tables, cube_clu *C);
 /* The tests' tables: sides, sizes (2 to 4 levels, 16^3 and a 32 x 32 x 16 top), omega 1
  * and 1.1, either first colour, pre / post 1 to 3 (index 0 .. cube_block_count() - 1). */
 int cube_block_count(void);
