@@ -495,8 +495,9 @@ static void schedule_env(grid_general *G)
 }
 
 /* plan_exact's level l (K) of more than CUBE_EXACT_N a side: its tables (cube_sep_tables) into
- * G->xt, and G->xl = l where they take it.  HOMG_CUBE_SEP_TW=16 / 32 / 64 (environment; the
- * benchmark times against it, the library documents no such variable): the CUDA passes' tile. */
+ * G->xt, and G->xl = l where they take it.  HOMG_CUBE_SEP_TW=8 / 16 / 32 / 64 and
+ * HOMG_CUBE_SEP_TT=1 / 11 / 21 / 22 / 44 (environment; the benchmark times against them, the
+ * library documents no such variables): the CUDA passes' tile and outputs a thread (cube_sep.h). */
 static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
 {
     grid_general *G = g->gen;
@@ -505,7 +506,7 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
     if (!t)
         return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "exact solve's tables");
     if (cube_sep_tables(K, t)) {
-        const char *tw = getenv("HOMG_CUBE_SEP_TW");
+        const char *tw = getenv("HOMG_CUBE_SEP_TW"), *tt = getenv("HOMG_CUBE_SEP_TT");
         const size_t floats = CUBE_SEP_FLOATS + (size_t)HOMG_EXEC_LANES * K->nx * K->ny * K->nz;
         if (G->xt && G->xtn != floats) {
             homg__free(g->ctx, G->xt);
@@ -520,7 +521,8 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
                             .lam = K->lam,
                             .t = (const float *)G->xt,
                             .w = (float *)G->xt + CUBE_SEP_FLOATS,
-                            .tw = tw ? atoi(tw) : 0 };
+                            .tw = tw ? atoi(tw) : 0,
+                            .tt = tt ? atoi(tt) : 0 };
         G->xl = st == HOMG_OK ? l : 0;
     }
     free(t);
