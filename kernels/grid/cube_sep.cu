@@ -369,7 +369,9 @@ template <int TW> static int sep_launch_tw(cudaStream_t st, const cube_sep *P, f
 
 extern "C" homg_status homg_cuda_cubesep_solve(kernel_exec *ex, const cube_sep *P, float *x, const float *b)
 {
-    const int tw = P->tw ? P->tw : CUBE_SEP_TW_DEFAULT, tt = P->tt ? P->tt : CUBE_SEP_TT_DEFAULT;
+    const int tt = P->tt ? P->tt : CUBE_SEP_TT_DEFAULT;
+    const int small = P->n[0] <= CUBE_SEP_TW_SMALL && P->n[1] <= CUBE_SEP_TW_SMALL && P->n[2] <= CUBE_SEP_TW_SMALL;
+    const int tw = P->tw ? P->tw : tt != CUBE_SEP_TT_CACHED && small ? CUBE_SEP_TW_SMALL : CUBE_SEP_TW_DEFAULT;
     const int cached = tt == CUBE_SEP_TT_CACHED && (tw == 16 || tw == 32 || tw == 64);
     const int staged = tt != CUBE_SEP_TT_CACHED && (tw == 8 || tw == 16 || tw == 32);
     cudaStream_t st = homg_cuda_stream(ex);

@@ -534,7 +534,8 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
  * HOMG_CUBE_EXACT_MAX_DEFAULT cells a side, in three launches where it has more than CUBE_EXACT_N
  * (sides multiples of 4) and only down to level HOMG_CUBE_SEP_DEEPEST (128^3: 32^3 = level 2,
  * 256^3: level 3; 512^3 keeps the 16^3 level: H100 2026-11-27, bench/results/h100_cube.md
- * "Session 12 cube15") -- or with HOMG_CUBE_EXACT_MAX=m (16..CUBE_SEP_N) the first from level
+ * "Session 12 cube15"; with cube16's faster passes still: 512^3 9.24 vs 9.30 ms with 32^3, the
+ * 64^3 level 0.194 vs 0.195 at 128^3 but 1.316 vs 1.302 at 256^3, "Session 13 cube16") -- or with HOMG_CUBE_EXACT_MAX=m (16..CUBE_SEP_N) the first from level
  * 1 (m 16: 2) down of at most m a side -- when it has levels below it, is a uniform cube level in
  * float32 with no two-pass level at or below it and is not (nearly) singular.
  * HOMG_CUBE_EXACT=0 / 1 (environment; the benchmark times against it, the library documents no
