@@ -461,7 +461,7 @@ static void sep_solves_levels(void **state)
         if (!cube_sep_case(c, &K, t))
             continue;
         const size_t n = (size_t)K.nx * K.ny * K.nz;
-        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, t, NULL, 0 };
+        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, t, NULL, 0, 0 };
         float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
         float *r = (float *)malloc(n * sizeof(float));
         double rr = 0.0, bb = 0.0;

@@ -339,8 +339,14 @@ static void exact_solves(void **state)
 }
 
 /* The three-launch exact solve (cube_sep.cu) against its CPU twin on cube_sep_case's levels
- * (64^3 .. 4 x 8 x 12, Dirichlet / Neumann + lambda / mixed), random b: the same floats (fmaf
- * over the same order in every tile, the same division). */
+ * (64^3 .. 4 x 8 x 12, Dirichlet / Neumann + lambda / mixed), random b, at every tile width and
+ * outputs a thread: the same floats (fmaf over the same order in every tile, the same division). */
+static const int sep_tiles[][2] = { /* (tile width, outputs a thread: cube_sep.h's tt) */
+                                    { 16, 1 },  { 32, 1 },  { 64, 1 },  { 8, 11 },  { 8, 21 },
+                                    { 8, 22 },  { 8, 44 },  { 16, 11 }, { 16, 21 }, { 16, 22 },
+                                    { 16, 44 }, { 32, 11 }, { 32, 21 }, { 32, 22 }, { 32, 44 }
+};
+
 static void sep_matches_cpu(void **state)
 {
     int taken = 0;
@@ -355,15 +361,16 @@ static void sep_matches_cpu(void **state)
         const size_t n = (size_t)K.nx * K.ny * K.nz;
         float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
         float *db = up(b, n), *dx = up(b, n), *dt = up(t, CUBE_SEP_FLOATS), *dw = up(b, n);
-        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, t, NULL, 0 };
+        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, t, NULL, 0, 0 };
         assert_int_equal(homg_cpu_cubesep_solve(&cpu->ex, &P, x, b), HOMG_OK);
-        for (int w = 16; w <= 64; w *= 2) { /* every tile width the CUDA passes take */
-            const cube_sep D = { { K.nx, K.ny, K.nz }, K.lam, dt, dw, w };
-            homg_free(gpu, dx); /* a fresh x each time: no width passes on another's output */
+        for (size_t f = 0; f < sizeof sep_tiles / sizeof sep_tiles[0]; f++) { /* every tile the CUDA passes take */
+            const int w = sep_tiles[f][0], tt = sep_tiles[f][1];
+            const cube_sep D = { { K.nx, K.ny, K.nz }, K.lam, dt, dw, w, tt };
+            homg_free(gpu, dx); /* a fresh x each time: no tile passes on another's output */
             dx = up(b, n);
             assert_int_equal(homg_cuda_cubesep_solve(&gpu->ex, &D, dx, db), HOMG_OK);
             const double d = diff(dx, x, n);
-            printf("  sep %d (%d x %d x %d, tile %d): CUDA vs CPU %.2e\n", c, K.nx, K.ny, K.nz, w, d);
+            printf("  sep %d (%d x %d x %d, tile %d, thread %d): CUDA vs CPU %.2e\n", c, K.nx, K.ny, K.nz, w, tt, d);
             bad += d > 0.0;
         }
         taken++;

@@ -10,7 +10,11 @@
  * A thread takes a 4 x 4 tile of outputs, each a fmaf sum over q ascending from 0 (as
  * cube_sep_apply), so the floats equal the CPU twin's.  The slices lie in shared memory
  * with row pitch CUBE_SEP_N + 1: the threads of a warp that read different rows at one q
- * then hit different banks; the matrices are read through the read-only cache. */
+ * then hit different banks; the matrices are read through the read-only cache.
+ * cube_sep_tt1..3 (s13-cube16, tt > 1): the same passes with RA x RB outputs a thread (more
+ * warps: the passes are latency-bound at ~1 warp a scheduler), the pass's two matrices staged
+ * in dynamic shared memory before homg_pdl_wait (the tables are no kernel's output, so their
+ * loads overlap the previous kernel's tail). */
 #include "core/cuda_check.h"
 #include "core/pdl.cuh"
 #include "cube_sep.h"
@@ -48,9 +52,8 @@ __device__ __forceinline__ void sep_tile(const float *__restrict__ m, unsigned n
 
 /* rows x cw floats from src (row stride rs floats, column 0 at src) into a (row pitch
  * CUBESEP_PP, column 0 at a), float4 loads where src and rs allow. */
-template <int NT>
 __device__ __forceinline__ void sep_load(const float *__restrict__ src, unsigned rs, unsigned rows, unsigned cw,
-                                         float *a, unsigned t)
+                                         float *a, unsigned t, unsigned NT)
 {
     const unsigned q = cw / 4;
     if (!((uintptr_t)src & 15) && !(rs & 3)) {
@@ -75,7 +78,7 @@ template <int TW> __global__ void __launch_bounds__(4 * TW) cube_sep_pass1(cube_
     const unsigned NT = 4 * TW, t = threadIdx.x, nx = P.n[0], ny = P.n[1], k = blockIdx.x;
     const unsigned x0 = blockIdx.y * TW, xw = min((unsigned)TW, nx - x0), xq = xw / 4, yq = ny / 4;
     homg_pdl_wait();
-    sep_load<4 * TW>(b + (size_t)nx * ny * k, nx, ny, nx, A, t);
+    sep_load(b + (size_t)nx * ny * k, nx, ny, nx, A, t, NT);
     __syncthreads();
     for (unsigned e = t; e < xq * yq; e += NT) { /* along x: p = x in the tile, c = y */
         const unsigned p0 = x0 + 4 * (e % xq), c0 = 4 * (e / xq);
@@ -107,7 +110,7 @@ template <int TW> __global__ void __launch_bounds__(4 * TW) cube_sep_pass2(cube_
     const unsigned x0 = blockIdx.y * TW, xw = min((unsigned)TW, nx - x0), xq = xw / 4, zq = nz / 4;
     float *v = P.w + (size_t)nx * j + x0;
     homg_pdl_wait();
-    sep_load<4 * TW>(v, nx * ny, nz, xw, A, t);
+    sep_load(v, nx * ny, nz, xw, A, t, NT);
     __syncthreads();
     for (unsigned e = t; e < zq * xq; e += NT) { /* along z: p = z, c = x in the tile */
         const unsigned p0 = 4 * (e % zq), c0 = 4 * (e / zq);
@@ -137,7 +140,7 @@ template <int TW> __global__ void __launch_bounds__(4 * TW) cube_sep_pass3(cube_
     const unsigned NT = 4 * TW, t = threadIdx.x, nx = P.n[0], ny = P.n[1], k = blockIdx.x;
     const unsigned y0 = blockIdx.y * TW, yw = min((unsigned)TW, ny - y0), yq = yw / 4, xq = nx / 4;
     homg_pdl_wait();
-    sep_load<4 * TW>(P.w + (size_t)nx * ny * k, nx, ny, nx, A, t);
+    sep_load(P.w + (size_t)nx * ny * k, nx, ny, nx, A, t, NT);
     __syncthreads();
     for (unsigned e = t; e < yq * xq; e += NT) { /* along y: p = y in the tile, c = x */
         const unsigned p0 = y0 + 4 * (e % yq), c0 = 4 * (e / yq);
@@ -163,6 +166,134 @@ template <int TW> __global__ void __launch_bounds__(4 * TW) cube_sep_pass3(cube_
     }
 }
 
+/* ---- tt > 1: RA x RB outputs a thread, the matrices in shared memory ---- */
+
+/* Most threads a block of tile width TW takes: a step has at most TW x CUBE_SEP_N outputs. */
+#define SEP_NTMAX(TW, RA, RB) ((TW)*CUBE_SEP_N / ((RA) * (RB)) < 1024 ? (TW)*CUBE_SEP_N / ((RA) * (RB)) : 1024)
+
+/* n floats (n % 4 == 0, src 16-byte aligned) from src into shared d. */
+__device__ __forceinline__ void sep_stage(const float *__restrict__ src, unsigned n, float *d, unsigned t, unsigned nt)
+{
+    for (unsigned e = t; e < n / 4; e += nt)
+        ((float4 *)d)[e] = __ldg((const float4 *)src + e);
+}
+
+/* w[a] = m[a], a < RA (m: shared, 4 RA-byte aligned). */
+template <int RA> __device__ __forceinline__ void sep_ldm(const float *m, float w[RA])
+{
+    if (RA == 4) {
+        const float4 v = *(const float4 *)m;
+        w[0] = v.x, w[1] = v.y, w[2] = v.z, w[3] = v.w;
+    } else if (RA == 2) {
+        const float2 v = *(const float2 *)m;
+        w[0] = v.x, w[1] = v.y;
+    } else
+        w[0] = m[0];
+}
+
+/* One transform: st(p, c, sum_q m(p, q) in[q * is + c * cs]) for p in [p0, p0 + pw) and c in
+ * [c0, c0 + cw), m column-major with np rows (shared).  A thread takes RA contiguous p and RB
+ * columns cw / RB apart (a warp then reads contiguous words or one word); CF: consecutive
+ * threads take consecutive columns (else consecutive p).  Each sum is fmaf over q ascending
+ * from 0, as cube_sep_apply. */
+template <int RA, int RB, bool CF, class St>
+__device__ __forceinline__ void sep_xform(const float *m, unsigned np, unsigned p0, unsigned pw, unsigned c0,
+                                          unsigned cw, const float *in, unsigned is, unsigned cs, unsigned t,
+                                          unsigned nt, St st)
+{
+    const unsigned pt = pw / RA, ct = cw / RB;
+    for (unsigned e = t; e < pt * ct; e += nt) {
+        const unsigned p = p0 + RA * (CF ? e / ct : e % pt), c = c0 + (CF ? e % ct : e / pt);
+        float acc[RA][RB];
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+#pragma unroll
+            for (int b = 0; b < RB; b++)
+                acc[a][b] = 0.0f;
+#pragma unroll 4
+        for (unsigned q = 0; q < np; q++) {
+            float w[RA], v[RB];
+            sep_ldm<RA>(m + q * np + p, w);
+#pragma unroll
+            for (int b = 0; b < RB; b++)
+                v[b] = in[q * is + (c + b * ct) * cs];
+#pragma unroll
+            for (int a = 0; a < RA; a++)
+#pragma unroll
+                for (int b = 0; b < RB; b++)
+                    acc[a][b] = fmaf(w[a], v[b], acc[a][b]);
+        }
+#pragma unroll
+        for (int a = 0; a < RA; a++)
+#pragma unroll
+            for (int b = 0; b < RB; b++)
+                st(p + a, c + b * ct, acc[a][b]);
+    }
+}
+
+/* Pass 1 (as cube_sep_pass1), block (k, x tile); shared: A, B (ny rows), Sx^T, Sy^T. */
+template <int TW, int RA, int RB>
+__global__ void __launch_bounds__(SEP_NTMAX(TW, RA, RB)) cube_sep_tt1(cube_sep P, const float *__restrict__ b)
+{
+    extern __shared__ float4 cube_sep_smem[];
+    const unsigned t = threadIdx.x, nt = blockDim.x, nx = P.n[0], ny = P.n[1], k = blockIdx.x;
+    const unsigned x0 = blockIdx.y * TW, xw = min((unsigned)TW, nx - x0);
+    float *A = (float *)cube_sep_smem, *B = A + ny * CUBESEP_PP, *Mx = B + ny * CUBESEP_PP, *My = Mx + nx * nx;
+    sep_stage(cube_sep_mat(&P, 0, 0), nx * nx, Mx, t, nt); /* the tables: no wait needed */
+    sep_stage(cube_sep_mat(&P, 1, 0), ny * ny, My, t, nt);
+    homg_pdl_wait();
+    sep_load(b + (size_t)nx * ny * k, nx, ny, nx, A, t, nt);
+    __syncthreads();
+    sep_xform<RA, RB, false>(Mx, nx, x0, xw, 0, ny, A, 1, CUBESEP_PP, t, nt, /* along x: p = x, c = y */
+                             [&](unsigned p, unsigned c, float v) { B[c * CUBESEP_PP + p] = v; });
+    __syncthreads();
+    float *out = P.w + (size_t)nx * ny * k;
+    sep_xform<RA, RB, true>(My, ny, 0, ny, x0, xw, B, CUBESEP_PP, 1, t, nt, /* along y: p = y, c = x */
+                            [&](unsigned p, unsigned c, float v) { out[p * nx + c] = v; });
+}
+
+/* Pass 2 (as cube_sep_pass2), block (j, x tile); shared: A, B (nz rows), Sz^T, Sz. */
+template <int TW, int RA, int RB> __global__ void __launch_bounds__(SEP_NTMAX(TW, RA, RB)) cube_sep_tt2(cube_sep P)
+{
+    extern __shared__ float4 cube_sep_smem[];
+    const unsigned t = threadIdx.x, nt = blockDim.x, nx = P.n[0], ny = P.n[1], nz = P.n[2], j = blockIdx.x;
+    const unsigned x0 = blockIdx.y * TW, xw = min((unsigned)TW, nx - x0);
+    float *A = (float *)cube_sep_smem, *B = A + nz * CUBESEP_PP, *M0 = B + nz * CUBESEP_PP, *M1 = M0 + nz * nz;
+    float *v = P.w + (size_t)nx * j + x0;
+    sep_stage(cube_sep_mat(&P, 2, 0), nz * nz, M0, t, nt);
+    sep_stage(cube_sep_mat(&P, 2, 1), nz * nz, M1, t, nt);
+    homg_pdl_wait();
+    sep_load(v, nx * ny, nz, xw, A, t, nt);
+    __syncthreads();
+    sep_xform<RA, RB, true>(
+        M0, nz, 0, nz, 0, xw, A, CUBESEP_PP, 1, t, nt, /* along z: p = z, c = x in the tile */
+        [&](unsigned p, unsigned c, float s) { B[p * CUBESEP_PP + c] = s / cube_sep_denom(&P, x0 + c, j, p); });
+    __syncthreads();
+    sep_xform<RA, RB, true>(M1, nz, 0, nz, 0, xw, B, CUBESEP_PP, 1, t, nt,
+                            [&](unsigned p, unsigned c, float s) { v[(size_t)nx * ny * p + c] = s; });
+}
+
+/* Pass 3 (as cube_sep_pass3), block (k, y tile); shared: A, B (ny rows), Sy, Sx. */
+template <int TW, int RA, int RB>
+__global__ void __launch_bounds__(SEP_NTMAX(TW, RA, RB)) cube_sep_tt3(cube_sep P, float *__restrict__ x)
+{
+    extern __shared__ float4 cube_sep_smem[];
+    const unsigned t = threadIdx.x, nt = blockDim.x, nx = P.n[0], ny = P.n[1], k = blockIdx.x;
+    const unsigned y0 = blockIdx.y * TW, yw = min((unsigned)TW, ny - y0);
+    float *A = (float *)cube_sep_smem, *B = A + ny * CUBESEP_PP, *My = B + ny * CUBESEP_PP, *Mx = My + ny * ny;
+    sep_stage(cube_sep_mat(&P, 1, 1), ny * ny, My, t, nt);
+    sep_stage(cube_sep_mat(&P, 0, 1), nx * nx, Mx, t, nt);
+    homg_pdl_wait();
+    sep_load(P.w + (size_t)nx * ny * k, nx, ny, nx, A, t, nt);
+    __syncthreads();
+    sep_xform<RA, RB, true>(My, ny, y0, yw, 0, nx, A, CUBESEP_PP, 1, t, nt, /* along y: p = y in the tile, c = x */
+                            [&](unsigned p, unsigned c, float v) { B[p * CUBESEP_PP + c] = v; });
+    __syncthreads();
+    float *out = x + (size_t)nx * ny * k;
+    sep_xform<RA, RB, false>(Mx, nx, 0, nx, y0, yw, B, 1, CUBESEP_PP, t, nt, /* along x: p = x, c = y in the tile */
+                             [&](unsigned p, unsigned c, float v) { out[c * nx + p] = v; });
+}
+
 template <int TW> static void sep_launch(cudaStream_t st, const cube_sep *P, float *x, const float *b)
 {
     const int pdl = homg_pdl_gen_on();
@@ -172,18 +303,89 @@ template <int TW> static void sep_launch(cudaStream_t st, const cube_sep *P, flo
     homg_pdl_launch(st, dim3(nz, (ny + TW - 1) / TW), dim3(4 * TW), pdl, cube_sep_pass3<TW>, *P, x);
 }
 
+/* core/pdl.cuh's homg_pdl_launch with dynamic shared memory (shm bytes). */
+template <typename... K, typename... A>
+static void sep_launch_shm(cudaStream_t st, dim3 grid, unsigned nt, size_t shm, int pdl, void (*kernel)(K...),
+                           A... args)
+{
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute at[1] = {};
+    cfg.gridDim = grid;
+    cfg.blockDim = dim3(nt);
+    cfg.dynamicSmemBytes = shm;
+    cfg.stream = st;
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    cfg.attrs = at;
+    cfg.numAttrs = pdl ? 1 : 0;
+    (void)cudaLaunchKernelEx(&cfg, kernel, args...);
+}
+
+/* Threads for a step of `outputs` outputs at RA x RB a thread: whole warps, at most ntmax. */
+static unsigned sep_threads(unsigned outputs, unsigned per, unsigned ntmax)
+{
+    const unsigned n = (outputs / per + 31) / 32 * 32;
+    return n < ntmax ? n : ntmax;
+}
+
+/* Shared bytes of a pass: A and B of `rows` rows, two matrices of m0 and m1 sides. */
+static size_t sep_shm(unsigned rows, unsigned m0, unsigned m1)
+{
+    return sizeof(float) * (2 * (size_t)rows * CUBESEP_PP + m0 * m0 + m1 * m1);
+}
+
+template <int TW, int RA, int RB>
+static void sep_launch_tt(cudaStream_t st, const cube_sep *P, float *x, const float *b)
+{
+    static int ready; /* the shared-memory limit raised once per kernel where a level needs it (64^3: 65 KB) */
+    const int pdl = homg_pdl_gen_on();
+    const unsigned nx = P->n[0], ny = P->n[1], nz = P->n[2], most = SEP_NTMAX(TW, RA, RB), per = RA * RB;
+    const size_t big = sep_shm(CUBE_SEP_N, CUBE_SEP_N, CUBE_SEP_N);
+    if (!ready && (sep_shm(ny, nx, ny) > 48 * 1024 || sep_shm(nz, nz, nz) > 48 * 1024)) {
+        cudaFuncSetAttribute(cube_sep_tt1<TW, RA, RB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big);
+        cudaFuncSetAttribute(cube_sep_tt2<TW, RA, RB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big);
+        cudaFuncSetAttribute(cube_sep_tt3<TW, RA, RB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big);
+        ready = 1;
+    }
+    sep_launch_shm(st, dim3(nz, (nx + TW - 1) / TW), sep_threads(min((unsigned)TW, nx) * ny, per, most),
+                   sep_shm(ny, nx, ny), pdl, cube_sep_tt1<TW, RA, RB>, *P, b);
+    sep_launch_shm(st, dim3(ny, (nx + TW - 1) / TW), sep_threads(min((unsigned)TW, nx) * nz, per, most),
+                   sep_shm(nz, nz, nz), pdl, cube_sep_tt2<TW, RA, RB>, *P);
+    sep_launch_shm(st, dim3(nz, (ny + TW - 1) / TW), sep_threads(min((unsigned)TW, ny) * nx, per, most),
+                   sep_shm(ny, ny, nx), pdl, cube_sep_tt3<TW, RA, RB>, *P, x);
+}
+
+/* tt (> 1) x tw's launches; 0 if the pair has no kernels. */
+template <int TW> static int sep_launch_tw(cudaStream_t st, const cube_sep *P, float *x, const float *b, int tt)
+{
+    switch (tt) {
+    case 11: sep_launch_tt<TW, 1, 1>(st, P, x, b); return 1;
+    case 21: sep_launch_tt<TW, 2, 1>(st, P, x, b); return 1;
+    case 22: sep_launch_tt<TW, 2, 2>(st, P, x, b); return 1;
+    case 44: sep_launch_tt<TW, 4, 4>(st, P, x, b); return 1;
+    default: return 0;
+    }
+}
+
 extern "C" homg_status homg_cuda_cubesep_solve(kernel_exec *ex, const cube_sep *P, float *x, const float *b)
 {
-    const int tw = P->tw ? P->tw : CUBE_SEP_TW_DEFAULT;
-    if (!cube_sep_fits(P) || !P->w || !x || !b || (tw != 16 && tw != 32 && tw != 64))
-        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "exact solve: %d x %d x %d (tile %d)", P->n[0], P->n[1],
-                              P->n[2], tw);
+    const int tt = P->tt ? P->tt : CUBE_SEP_TT_DEFAULT;
+    const int small = P->n[0] <= CUBE_SEP_TW_SMALL && P->n[1] <= CUBE_SEP_TW_SMALL && P->n[2] <= CUBE_SEP_TW_SMALL;
+    const int tw = P->tw ? P->tw : tt != CUBE_SEP_TT_CACHED && small ? CUBE_SEP_TW_SMALL : CUBE_SEP_TW_DEFAULT;
+    const int cached = tt == CUBE_SEP_TT_CACHED && (tw == 16 || tw == 32 || tw == 64);
+    const int staged = tt != CUBE_SEP_TT_CACHED && (tw == 8 || tw == 16 || tw == 32);
     cudaStream_t st = homg_cuda_stream(ex);
-    if (tw == 16)
+    if (!cube_sep_fits(P) || !P->w || !x || !b || !(cached || staged) ||
+        (staged && !(tw == 8    ? sep_launch_tw<8>(st, P, x, b, tt)
+                     : tw == 16 ? sep_launch_tw<16>(st, P, x, b, tt)
+                                : sep_launch_tw<32>(st, P, x, b, tt))))
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "exact solve: %d x %d x %d (tile %d, thread %d)",
+                              P->n[0], P->n[1], P->n[2], tw, tt);
+    if (tw == 16 && cached)
         sep_launch<16>(st, P, x, b);
-    else if (tw == 32)
+    else if (tw == 32 && cached)
         sep_launch<32>(st, P, x, b);
-    else
+    else if (cached)
         sep_launch<64>(st, P, x, b);
     HOMG_CUDA_LAUNCHED(ex, "cube_sep_pass1..3");
     return HOMG_OK;

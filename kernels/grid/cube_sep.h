@@ -29,12 +29,23 @@ typedef struct cube_sep {
     float lam;      /* the level's lambda */
     const float *t; /* CUBE_SEP_FLOATS in the backend's memory (cube_sep_tables) */
     float *w;       /* CUDA: nx ny nz floats of scratch in the backend's memory (the CPU needs none) */
-    int tw;         /* CUDA: columns a block's tile has (16, 32, 64; 0: CUBE_SEP_TW_DEFAULT) */
+    int tw;         /* CUDA: columns a block's tile has (16, 32, 64; 8 with tt > 1; 0: cube_sep.cu's default) */
+    int tt;         /* CUDA: a thread's outputs, CUBE_SEP_TT_* (0: CUBE_SEP_TT_DEFAULT) */
 } cube_sep;
 
-/* CUDA: a block takes a tile of tw columns of a slice (cube_sep.cu); H100 2026-11-27,
- * bench/results/h100_cube.md "Session 12 cube15". */
+/* CUDA: a block takes a tile of tw columns of a slice (cube_sep.cu): by default 16 (tt 1, H100
+ * 2026-11-27, bench/results/h100_cube.md "Session 12 cube15"); with tt > 1 CUBE_SEP_TW_SMALL
+ * where no side is longer (the whole side: 32^3 levels), else 16 ("Session 13 cube16"). */
 #define CUBE_SEP_TW_DEFAULT 16
+#define CUBE_SEP_TW_SMALL   32
+
+/* CUDA: tt 1 = cube15's kernels (a thread per 4 x 4 outputs, the matrices read through the
+ * read-only cache); tt 11, 21, 22, 44 = RA x RB outputs a thread (RA contiguous along the
+ * transformed side, RB columns apart), the pass's two matrices staged in shared memory before
+ * the launch waits on the previous kernel.  Default 22: 128^3 0.232 -> 0.195 ms (H100
+ * 2026-11-27, bench/results/h100_cube.md "Session 13 cube16"). */
+#define CUBE_SEP_TT_CACHED  1
+#define CUBE_SEP_TT_DEFAULT 22
 
 /* The tables of level K into t (host, CUBE_SEP_FLOATS): at (2a + w) * CUBE_SEP_MAT the
  * matrix of axis a's way in (w 0: S_a^T) or out (w 1: S_a), stored column-major with n[a]

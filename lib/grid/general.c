@@ -500,9 +500,10 @@ static void schedule_env(grid_general *G)
 /* Blocks of the cluster that solves a three-launch exact level of at most CUBE_CLUSTER_N a side in
  * one launch instead (cube_cluster.h): HOMG_CUBE_CLUSTER=0 / 8 / 16 (1: 16; 0: cube_sep's three
  * launches; environment, the benchmark times against it, the library documents no such
- * variable), default HOMG_CUBE_CLUSTER_DEFAULT: 16 (H100 2026-11-27, bench/results/h100_cube.md
- * "Session 13 cube17": 128^3 0.229-0.230 -> 0.220-0.222 ms, 256^3 equal; 8 blocks slower). */
-#define HOMG_CUBE_CLUSTER_DEFAULT 16
+ * variable), default HOMG_CUBE_CLUSTER_DEFAULT: 0 (H100 2026-11-27, bench/results/h100_cube.md:
+ * against session 12's passes the cluster won, 128^3 0.229-0.230 -> 0.220-0.222 ms, "Session 13
+ * cube17"; cube16's faster passes took 0.195 in the same hour, "Session 13 cube16"). */
+#define HOMG_CUBE_CLUSTER_DEFAULT 0
 static int cluster_blocks(void)
 {
     const char *e = getenv("HOMG_CUBE_CLUSTER");
@@ -535,8 +536,9 @@ static homg_status plan_cluster(homg_grid *g, const cube_level *K, size_t at)
 
 /* plan_exact's level l (K) of more than CUBE_EXACT_N a side: its tables (cube_sep_tables) into
  * G->xt, and G->xl = l where they take it; with cluster_blocks(), the cluster's tables after
- * them (plan_cluster).  HOMG_CUBE_SEP_TW=16 / 32 / 64 (environment; the
- * benchmark times against it, the library documents no such variable): the CUDA passes' tile. */
+ * them (plan_cluster).  HOMG_CUBE_SEP_TW=8 / 16 / 32 / 64 and HOMG_CUBE_SEP_TT=1 / 11 / 21 / 22 /
+ * 44 (environment; the benchmark times against them, the library documents no such variables):
+ * the CUDA passes' tile and outputs a thread (cube_sep.h). */
 static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
 {
     grid_general *G = g->gen;
@@ -545,7 +547,7 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
     if (!t)
         return homg__fail(g->ctx, HOMG_ERROR_OUT_OF_MEMORY, "exact solve's tables");
     if (cube_sep_tables(K, t)) {
-        const char *tw = getenv("HOMG_CUBE_SEP_TW");
+        const char *tw = getenv("HOMG_CUBE_SEP_TW"), *tt = getenv("HOMG_CUBE_SEP_TT");
         const size_t at = CUBE_SEP_FLOATS + (size_t)HOMG_EXEC_LANES * K->nx * K->ny * K->nz;
         const size_t floats = at + (cluster_blocks() ? CUBE_CLUSTER_FLOATS : 0);
         if (G->xt && G->xtn != floats) {
@@ -561,7 +563,8 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
                             .lam = K->lam,
                             .t = (const float *)G->xt,
                             .w = (float *)G->xt + CUBE_SEP_FLOATS,
-                            .tw = tw ? atoi(tw) : 0 };
+                            .tw = tw ? atoi(tw) : 0,
+                            .tt = tt ? atoi(tt) : 0 };
         G->xl = st == HOMG_OK ? l : 0;
         if (st == HOMG_OK && cluster_blocks())
             st = plan_cluster(g, K, at);
@@ -576,7 +579,8 @@ static homg_status plan_sep(homg_grid *g, int l, const cube_level *K)
  * (sides multiples of 4; one launch on a cluster where it fits one: cluster_blocks, plan_cluster)
  * and only down to level HOMG_CUBE_SEP_DEEPEST (128^3: 32^3 = level 2,
  * 256^3: level 3; 512^3 keeps the 16^3 level: H100 2026-11-27, bench/results/h100_cube.md
- * "Session 12 cube15") -- or with HOMG_CUBE_EXACT_MAX=m (16..CUBE_SEP_N) the first from level
+ * "Session 12 cube15"; with cube16's faster passes still: 512^3 9.24 vs 9.30 ms with 32^3, the
+ * 64^3 level 0.194 vs 0.195 at 128^3 but 1.316 vs 1.302 at 256^3, "Session 13 cube16") -- or with HOMG_CUBE_EXACT_MAX=m (16..CUBE_SEP_N) the first from level
  * 1 (m 16: 2) down of at most m a side -- when it has levels below it, is a uniform cube level in
  * float32 with no two-pass level at or below it and is not (nearly) singular.
  * HOMG_CUBE_EXACT=0 / 1 (environment; the benchmark times against it, the library documents no
