@@ -538,6 +538,57 @@ static uint64_t *edges_pattern_on(homg_ctx *ctx, const uint64_t *edges, int32_t 
     return h;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The pattern from random sorted unique edges (pattern_from_edges: rows placed
+ * key by key from both lists' row starts) on both backends = the definition
+ * written out here (every (a, b), (b, a) and diagonal, sorted): local edges
+ * among n nodes, every third round with a run of nodes in no edge (empty
+ * rows, at the start, inside and at the end), and no edge at all. */
+static void gpu_edge_pattern_matches_definition(void **state)
+{
+    homg_rng rng = homg_rng_seed(41);
+    (void)state;
+    for (int t = 0; t < (quick ? 6 : 18); t++) {
+        int32_t n = 1 + (int32_t)(homg_rng_uniform(&rng) * (quick ? 300 : 40000)), u = 0, nnz;
+        int shift = homg_cpu_sort_bits_for((uint64_t)(n > 1 ? n - 1 : 1)), gaps = t % 3 == 2;
+        size_t want = t % 6 == 5 ? 0 : (size_t)(homg_rng_uniform(&rng) * 4 * n);
+        uint64_t *edges = (uint64_t *)malloc(want * 8 + 8), *def, *c, *g;
+        for (size_t k = 0; k < want; k++) {
+            int32_t a = (int32_t)(homg_rng_uniform(&rng) * n), b = a + 1 + (int32_t)(homg_rng_uniform(&rng) * 30);
+            if (b >= n || (gaps && ((a % 97) < 20 || (b % 97) < 20 || a < n / 10 || b > n - n / 10)))
+                continue;
+            edges[u++] = ((uint64_t)a << 32) | (uint64_t)b;
+        }
+        qsort(edges, (size_t)u, 8, cmp_u64);
+        u = (int32_t)homg_cpu_sort_unique_u64(edges, (size_t)u);
+        nnz = 2 * u + n;
+        def = (uint64_t *)malloc((size_t)nnz * 8);
+        for (int32_t k = 0; k < u; k++) {
+            uint64_t a = edges[k] >> 32, b = edges[k] & 0xffffffffu;
+            def[2 * k] = (a << shift) | b;
+            def[2 * k + 1] = (b << shift) | a;
+        }
+        for (int32_t i = 0; i < n; i++)
+            def[2 * u + i] = ((uint64_t)i << shift) | (uint64_t)i;
+        qsort(def, (size_t)nnz, 8, cmp_u64);
+        c = edges_pattern_on(cpu, edges, u, n);
+        g = edges_pattern_on(gpu, edges, u, n);
+        print_message("edge pattern: %d nodes, %d edges%s: %d keys\n", (int)n, (int)u, gaps ? " (empty rows)" : "",
+                      (int)nnz);
+        assert_memory_equal(c, def, (size_t)nnz * 8);
+        assert_memory_equal(g, def, (size_t)nnz * 8);
+        free(c);
+        free(g);
+        free(def);
+        free(edges);
+    }
+}
+
 /* The pattern keys of a refined mesh (n nodes, ne elements) from the coarse
  * mesh's sorted edges (u, nc nodes) and the children (pattern_refined; host
  * arrays uploaded) on ctx: a host copy of its *nnz keys (0: refused). */
@@ -869,6 +920,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_partition_matches_cpu),
         cmocka_unit_test(gpu_pattern_matches_cpu),
         cmocka_unit_test(gpu_refined_pattern_matches_cpu),
+        cmocka_unit_test(gpu_edge_pattern_matches_definition),
         cmocka_unit_test(gpu_mask_matches_cpu),
     };
     homg_test_require_gpu("test_fem_gpu");

@@ -58,18 +58,29 @@ homg_status homg_cpu_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int3
     return HOMG_OK;
 }
 
-/* The u sorted upper keys at up: transposes sorted (keys[0, 2u)), rows merged
- * into out (2 u + rows keys, not overlapping up or keys[0, 2 u)), copied to keys. */
+/* The u sorted upper keys at up: transposes sorted (keys[0, 2u)), the two
+ * lists' row starts in keys[2u, 3u + rows) (2 rows + 2 int32), rows merged
+ * into out (2 u + rows keys, not overlapping up or keys[0, 3u + rows)), copied
+ * to keys. */
 static void rows_from_upper(const uint64_t *up, int32_t u, int shift, int32_t rows, uint64_t *keys, uint64_t *out)
 {
     uint64_t *lo = keys;
+    int32_t *ls = u > 0 ? (int32_t *)(keys + 2 * (size_t)u) : NULL, *us = u > 0 ? ls + rows + 1 : NULL;
+    int64_t items = 2 * (int64_t)u + rows;
 #pragma omp parallel for schedule(static) if (u > HOMG_OMP_MIN)
     for (int32_t k = 0; k < u; k++)
         lo[k] = ((up[k] & (((uint64_t)1 << shift) - 1)) << shift) | (up[k] >> shift);
     homg_cpu_sort_u64(lo, keys + u, (size_t)u, 2 * shift);
-#pragma omp parallel for schedule(static) if (rows > HOMG_OMP_MIN)
-    for (int32_t i = 0; i < rows; i++)
-        fem_pattern_merge_row(up, lo, u, shift, i, out);
+    if (u > 0) {
+#pragma omp parallel for schedule(static) if (u > HOMG_OMP_MIN)
+        for (int32_t k = 0; k <= u; k++) {
+            fem_pattern_starts_at(lo, u, shift, rows, k, ls);
+            fem_pattern_starts_at(up, u, shift, rows, k, us);
+        }
+    }
+#pragma omp parallel for schedule(static) if (items > HOMG_OMP_MIN)
+    for (int64_t t = 0; t < items; t++)
+        fem_pattern_place(up, lo, u, shift, ls, us, t, out);
     memcpy(keys, out, ((size_t)2 * u + (size_t)rows) * sizeof(uint64_t));
 }
 

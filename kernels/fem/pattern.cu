@@ -82,22 +82,38 @@ __global__ void fem_pattern_swap_kernel(const uint64_t *in, int32_t n, int shift
         out[k] = ((in[k] & mask) << shift) | (in[k] >> shift);
 }
 
-__global__ void fem_pattern_merge_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
-                                         int32_t num_rows, uint64_t *out)
+/* Key k <= u of either list (k <= u: lower, else upper k - u - 1) writes its
+ * rows' starts: ls, us (rows + 1 each). */
+__global__ void fem_pattern_starts_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
+                                          int32_t rows, int32_t *ls, int32_t *us)
 {
-    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < num_rows)
-        fem_pattern_merge_row(upper, lower, u, shift, i, out);
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t <= u)
+        fem_pattern_starts_at(lower, u, shift, rows, (int32_t)t, ls);
+    else if (t <= 2 * (int64_t)u + 1)
+        fem_pattern_starts_at(upper, u, shift, rows, (int32_t)(t - u - 1), us);
+}
+
+/* One thread a key (lower, upper, diagonal): coalesced reads, runs of
+ * consecutive stores, no search. */
+__global__ void fem_pattern_place_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
+                                         int32_t rows, const int32_t *ls, const int32_t *us, uint64_t *out)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < 2 * (int64_t)u + rows)
+        fem_pattern_place(upper, lower, u, shift, ls, us, t, out);
 }
 
 /* The rows from the u sorted upper keys at up = alt[0, u): their transposes
- * sorted in keys[0, 2u), merged into alt[u, 3u + rows), copied to keys. */
+ * sorted in keys[0, 2u), both lists' row starts in keys[2u, 3u + rows) (2 rows
+ * + 2 int32: room where u > 0), the keys placed in alt[u, 3u + rows), copied
+ * to keys. */
 static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift, int32_t rows, uint64_t *keys,
                                            uint64_t *alt, void *work, size_t work_bytes)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     uint64_t *up = alt, *lo = keys, *lo_alt = keys + u, *out = alt + u;
-    int32_t nnz = 2 * u + rows;
+    int32_t nnz = 2 * u + rows, *ls = NULL, *us = NULL;
     cub::DoubleBuffer<uint64_t> dl(lo, lo_alt);
     if (u > 0) {
         fem_pattern_swap_kernel<<<blocks_for(u), THREADS, 0, s>>>(up, u, shift, lo);
@@ -106,10 +122,15 @@ static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift
          * is stable: sorting their high half (the column) alone gives the
          * full order with half the passes. */
         HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, dl, u, shift, 2 * shift, s));
+        ls = (int32_t *)(keys + 2 * (size_t)u);
+        us = ls + rows + 1;
+        fem_pattern_starts_kernel<<<blocks_for(2 * (int64_t)u + 2), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows,
+                                                                                     ls, us);
+        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_starts_kernel");
     }
-    if (rows > 0) {
-        fem_pattern_merge_kernel<<<blocks_for(rows), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows, out);
-        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_merge_kernel");
+    if (nnz > 0) {
+        fem_pattern_place_kernel<<<blocks_for(nnz), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows, ls, us, out);
+        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_place_kernel");
     }
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(keys, out, (size_t)nnz * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
     return HOMG_OK;
