@@ -538,6 +538,49 @@ static uint64_t *edges_pattern_on(homg_ctx *ctx, const uint64_t *edges, int32_t 
     return h;
 }
 
+/* row_ptr and col_idx (pattern_csr) of n sorted keys (rows rows) on ctx, into
+ * host rp (rows + 1) and ci (n). */
+static void csr_on(homg_ctx *ctx, const uint64_t *keys, int32_t n, int shift, int32_t rows, int32_t *rp, int32_t *ci)
+{
+    const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
+    void *d_keys = homg_test_up(ctx, keys, (size_t)n * 8 + 8), *d_rp = homg_test_up(ctx, NULL, (size_t)rows * 4 + 4),
+         *d_ci = homg_test_up(ctx, NULL, (size_t)n * 4 + 4);
+    if (k->pattern_csr(&ctx->ex, (const uint64_t *)d_keys, n, shift, rows, (int32_t *)d_rp, (int32_t *)d_ci) != HOMG_OK)
+        fail_msg("pattern_csr: %s", ctx->ex.msg);
+    homg_test_down(ctx, rp, d_rp, (size_t)rows * 4 + 4);
+    homg_test_down(ctx, ci, d_ci, (size_t)n * 4);
+    homg_free(ctx, d_keys);
+    homg_free(ctx, d_rp);
+    homg_free(ctx, d_ci);
+}
+
+/* pattern_csr of the off-diagonal keys (rows without keys where a node is in
+ * no edge) on both backends = a count of the keys by row. */
+static void csr_matches_definition(const uint64_t *def, int32_t nnz, int shift, int32_t n)
+{
+    uint64_t *off = (uint64_t *)malloc((size_t)nnz * 8 + 8), mask = ((uint64_t)1 << shift) - 1;
+    int32_t m = 0, *want = (int32_t *)calloc((size_t)n + 1, 4), *rp[2], *ci[2];
+    for (int32_t k = 0; k < nnz; k++)
+        if ((def[k] >> shift) != (def[k] & mask))
+            off[m++] = def[k];
+    for (int32_t k = 0; k < m; k++)
+        want[(off[k] >> shift) + 1]++;
+    for (int32_t i = 0; i < n; i++)
+        want[i + 1] += want[i];
+    for (int b = 0; b < 2; b++) {
+        rp[b] = (int32_t *)malloc((size_t)n * 4 + 4);
+        ci[b] = (int32_t *)malloc((size_t)m * 4 + 4);
+        csr_on(b ? gpu : cpu, off, m, shift, n, rp[b], ci[b]);
+        assert_memory_equal(rp[b], want, (size_t)n * 4 + 4);
+        for (int32_t k = 0; k < m; k++)
+            assert_int_equal(ci[b][k], (int32_t)(off[k] & mask));
+        free(rp[b]);
+        free(ci[b]);
+    }
+    free(want);
+    free(off);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -548,7 +591,8 @@ static int cmp_u64(const void *a, const void *b)
  * key by key from both lists' row starts) on both backends = the definition
  * written out here (every (a, b), (b, a) and diagonal, sorted): local edges
  * among n nodes, every third round with a run of nodes in no edge (empty
- * rows, at the start, inside and at the end), and no edge at all. */
+ * rows, at the start, inside and at the end), and no edge at all; and the
+ * row pointers (pattern_csr) of the off-diagonal keys alone (rows without keys). */
 static void gpu_edge_pattern_matches_definition(void **state)
 {
     homg_rng rng = homg_rng_seed(41);
@@ -582,6 +626,7 @@ static void gpu_edge_pattern_matches_definition(void **state)
                       (int)nnz);
         assert_memory_equal(c, def, (size_t)nnz * 8);
         assert_memory_equal(g, def, (size_t)nnz * 8);
+        csr_matches_definition(def, nnz, shift, n);
         free(c);
         free(g);
         free(def);

@@ -1,5 +1,5 @@
 /* pattern.c -- CPU twin of the CSR pattern build: element node-pair keys,
- * radix sort, unique, row pointers by binary search; from a refinement's
+ * radix sort, unique, row pointers from the row changes; from a refinement's
  * edges, or from the coarse mesh's edges and the children, CUDA's way
  * (upper keys, transposes sorted, rows merged: pattern.h). */
 #include "fem_element.h"
@@ -47,14 +47,12 @@ homg_status homg_cpu_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int3
 {
     uint64_t mask = ((uint64_t)1 << shift) - 1;
     (void)ex;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nnz > HOMG_OMP_MIN)
     for (int32_t k = 0; k < nnz; k++)
         col_idx[k] = (int32_t)(keys[k] & mask);
-#pragma omp parallel for schedule(static)
-    for (int32_t r = 0; r <= num_rows; r++) {
-        /* first key of row r or later */
-        row_ptr[r] = sorted_lower_u64(keys, 0, nnz, (uint64_t)r << shift);
-    }
+#pragma omp parallel for schedule(static) if (nnz > HOMG_OMP_MIN)
+    for (int32_t k = 0; k <= nnz; k++)
+        fem_pattern_starts_at(keys, nnz, shift, num_rows, k, row_ptr); /* row_ptr[r]: first key of row r or later */
     return HOMG_OK;
 }
 

@@ -1,8 +1,8 @@
 /* pattern.cu -- the CSR pattern on the device: sorted unique keys row << shift
  * | col (pattern_pairs: the element node pairs a < b sorted and made unique,
  * their transposes sorted, rows merged; else a key for every element node
- * pair and every diagonal, CUB radix sort, CUB unique), then row pointers by
- * binary search.  CPU twin: pattern.c beside it (the full sort, same keys). */
+ * pair and every diagonal, CUB radix sort, CUB unique), then row pointers from
+ * the row changes between neighbouring keys.  CPU twin: pattern.c beside it (the full sort, same keys). */
 #include "core/cuda_check.h"
 #include "fem_element.h"
 #include "pattern.h"
@@ -31,20 +31,16 @@ __global__ void fem_pattern_keys_kernel(fem_problem p, int shift, uint64_t *keys
     }
 }
 
-__global__ void fem_pattern_cols_kernel(const uint64_t *keys, int32_t nnz, uint64_t mask, int32_t *col_idx)
+/* Key k < nnz: its column; key k <= nnz: the row pointers after key k - 1's
+ * row up to its own (fem_pattern_starts_at: coalesced, no search). */
+__global__ void fem_pattern_csr_kernel(const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows, int32_t *row_ptr,
+                                       int32_t *col_idx)
 {
     int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < nnz)
-        col_idx[k] = (int32_t)(keys[k] & mask);
-}
-
-__global__ void fem_pattern_rows_kernel(const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
-                                        int32_t *row_ptr)
-{
-    int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (r > num_rows)
-        return;
-    row_ptr[r] = sorted_lower_u64(keys, 0, nnz, (uint64_t)r << shift); /* first key of row r or later */
+        col_idx[k] = (int32_t)(keys[k] & (((uint64_t)1 << shift) - 1));
+    if (k <= nnz)
+        fem_pattern_starts_at(keys, nnz, shift, num_rows, (int32_t)k, row_ptr);
 }
 
 /* The faster path (pattern_keys): one key min << shift | max per pair a < b
@@ -264,14 +260,9 @@ homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, in
 homg_status homg_cuda_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
                                       int32_t *row_ptr, int32_t *col_idx)
 {
-    cudaStream_t s = homg_cuda_stream(ex);
-    uint64_t mask = ((uint64_t)1 << shift) - 1;
-    if (nnz > 0) {
-        fem_pattern_cols_kernel<<<blocks_for(nnz), THREADS, 0, s>>>(keys, nnz, mask, col_idx);
-        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_cols_kernel");
-    }
-    fem_pattern_rows_kernel<<<blocks_for((int64_t)num_rows + 1), THREADS, 0, s>>>(keys, nnz, shift, num_rows, row_ptr);
-    HOMG_CUDA_LAUNCHED(ex, "fem_pattern_rows_kernel");
+    fem_pattern_csr_kernel<<<blocks_for((int64_t)nnz + 1), THREADS, 0, homg_cuda_stream(ex)>>>(
+        keys, nnz, shift, num_rows, row_ptr, col_idx);
+    HOMG_CUDA_LAUNCHED(ex, "fem_pattern_csr_kernel");
     return HOMG_OK;
 }
 
