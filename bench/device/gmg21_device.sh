@@ -65,4 +65,4 @@ awk '/^=== / { lab = $2 }
     if (match($0, /\(min [0-9.]+/)) n = substr($0, RSTART + 5, RLENGTH - 5)
 }
 /^\| cube/ && /default/ { split($0, f, "|"); print "TAB", lab, m, n, "its" f[7], "solve" f[8] }' "$L" >> "$L"
-finish "^TAB|set-up phases|^create [1-4]|  fem_patch_kernel|  fem_pattern|Registers Per Thread|Achieved Occupancy|Block Limit (Registers|Block Limit Shared|^    Duration|DRAM Throughput|unpack failed"
+finish "^TAB|set-up phases|^create [1-4]|  fem_patch_kernel|  fem_pattern|Registers Per Thread|Achieved Occupancy|Block Limit Registers|Block Limit Shared|^    Duration|DRAM Throughput|unpack failed"
