@@ -52,7 +52,7 @@ homg_status homg_cpu_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int3
         col_idx[k] = (int32_t)(keys[k] & mask);
 #pragma omp parallel for schedule(static) if (nnz > HOMG_OMP_MIN)
     for (int32_t k = 0; k <= nnz; k++)
-        fem_pattern_starts_at(keys, nnz, shift, num_rows, k, row_ptr); /* row_ptr[r]: first key of row r or later */
+        fem_pattern_starts_at(keys, nnz, shift, num_rows, k, INT64_MAX, row_ptr); /* first key of row r or later */
     return HOMG_OK;
 }
 
@@ -70,10 +70,20 @@ static void rows_from_upper(const uint64_t *up, int32_t u, int shift, int32_t ro
         lo[k] = ((up[k] & (((uint64_t)1 << shift) - 1)) << shift) | (up[k] >> shift);
     homg_cpu_sort_u64(lo, keys + u, (size_t)u, 2 * shift);
     if (u > 0) {
+        int64_t cap = fem_pattern_gap_cap();
+        if (cap < INT64_MAX)
+            memset(ls, 0xff, 2 * ((size_t)rows + 1) * sizeof(int32_t));
 #pragma omp parallel for schedule(static) if (u > HOMG_OMP_MIN)
         for (int32_t k = 0; k <= u; k++) {
-            fem_pattern_starts_at(lo, u, shift, rows, k, ls);
-            fem_pattern_starts_at(up, u, shift, rows, k, us);
+            fem_pattern_starts_at(lo, u, shift, rows, k, cap, ls);
+            fem_pattern_starts_at(up, u, shift, rows, k, cap, us);
+        }
+        if (cap < INT64_MAX) {
+#pragma omp parallel for schedule(static) if (rows > HOMG_OMP_MIN)
+            for (int32_t r = 0; r <= rows; r++) {
+                fem_pattern_start_fill(lo, u, shift, r, ls);
+                fem_pattern_start_fill(up, u, shift, r, us);
+            }
         }
     }
 #pragma omp parallel for schedule(static) if (items > HOMG_OMP_MIN)

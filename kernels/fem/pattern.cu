@@ -40,7 +40,7 @@ __global__ void fem_pattern_csr_kernel(const uint64_t *keys, int32_t nnz, int sh
     if (k < nnz)
         col_idx[k] = (int32_t)(keys[k] & (((uint64_t)1 << shift) - 1));
     if (k <= nnz)
-        fem_pattern_starts_at(keys, nnz, shift, num_rows, (int32_t)k, row_ptr);
+        fem_pattern_starts_at(keys, nnz, shift, num_rows, (int32_t)k, INT64_MAX, row_ptr);
 }
 
 /* The faster path (pattern_keys): one key min << shift | max per pair a < b
@@ -79,15 +79,27 @@ __global__ void fem_pattern_swap_kernel(const uint64_t *in, int32_t n, int shift
 }
 
 /* Key k <= u of either list (k <= u: lower, else upper k - u - 1) writes its
- * rows' starts: ls, us (rows + 1 each). */
+ * rows' starts (at most cap rows): ls, us (rows + 1 each). */
 __global__ void fem_pattern_starts_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
-                                          int32_t rows, int32_t *ls, int32_t *us)
+                                          int32_t rows, int64_t cap, int32_t *ls, int32_t *us)
 {
     int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (t <= u)
-        fem_pattern_starts_at(lower, u, shift, rows, (int32_t)t, ls);
+        fem_pattern_starts_at(lower, u, shift, rows, (int32_t)t, cap, ls);
     else if (t <= 2 * (int64_t)u + 1)
-        fem_pattern_starts_at(upper, u, shift, rows, (int32_t)(t - u - 1), us);
+        fem_pattern_starts_at(upper, u, shift, rows, (int32_t)(t - u - 1), cap, us);
+}
+
+/* Thread t <= rows: row t of ls, else row t - rows - 1 of us, searched where
+ * the capped starts left it unset. */
+__global__ void fem_pattern_fill_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
+                                        int32_t rows, int32_t *ls, int32_t *us)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t <= rows)
+        fem_pattern_start_fill(lower, u, shift, t, ls);
+    else if (t <= 2 * (int64_t)rows + 1)
+        fem_pattern_start_fill(upper, u, shift, t - rows - 1, us);
 }
 
 /* One thread a key (lower, upper, diagonal): coalesced reads, runs of
@@ -118,11 +130,19 @@ static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift
          * is stable: sorting their high half (the column) alone gives the
          * full order with half the passes. */
         HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, dl, u, shift, 2 * shift, s));
+        int64_t cap = fem_pattern_gap_cap();
         ls = (int32_t *)(keys + 2 * (size_t)u);
         us = ls + rows + 1;
+        if (cap < INT64_MAX)
+            HOMG_CUDA_TRY(ex, cudaMemsetAsync(ls, 0xff, 2 * ((size_t)rows + 1) * sizeof(int32_t), s));
         fem_pattern_starts_kernel<<<blocks_for(2 * (int64_t)u + 2), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows,
-                                                                                     ls, us);
+                                                                                     cap, ls, us);
         HOMG_CUDA_LAUNCHED(ex, "fem_pattern_starts_kernel");
+        if (cap < INT64_MAX) {
+            fem_pattern_fill_kernel<<<blocks_for(2 * (int64_t)rows + 2), THREADS, 0, s>>>(up, dl.Current(), u, shift,
+                                                                                          rows, ls, us);
+            HOMG_CUDA_LAUNCHED(ex, "fem_pattern_fill_kernel");
+        }
     }
     if (nnz > 0) {
         fem_pattern_place_kernel<<<blocks_for(nnz), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows, ls, us, out);

@@ -9,15 +9,40 @@
 #include "core/search.h"
 #include "fem_kernels.h"
 
+#include <stdlib.h>
+
 /* Row starts of n sorted keys row << shift | col (rows < 2^31 rows, every key's
  * row below rows): start[r] = the first key of row r or later, start[rows] = n.
  * Key k (0 <= k <= n) writes the rows after key k - 1's up to its own
- * (row(-1) = -1, row(n) = rows): every row once. */
-HOMG_HD void fem_pattern_starts_at(const uint64_t *keys, int32_t n, int shift, int32_t rows, int32_t k, int32_t *start)
+ * (row(-1) = -1, row(n) = rows), at most cap of them: with cap >= rows + 1
+ * every row once; else a longer run of rows without keys (one thread's serial
+ * stores: level 0's 35937 coarse nodes have no lower keys) is cut there and
+ * its rest left to fem_pattern_start_fill (start set to -1 before). */
+HOMG_HD void fem_pattern_starts_at(const uint64_t *keys, int32_t n, int shift, int32_t rows, int32_t k, int64_t cap,
+                                   int32_t *start)
 {
     int64_t lo = k == 0 ? 0 : (int64_t)(keys[k - 1] >> shift) + 1, hi = k == n ? rows : (int64_t)(keys[k] >> shift);
+    if (hi - lo >= cap)
+        hi = lo + cap - 1;
     for (int64_t r = lo; r <= hi; r++)
         start[r] = k;
+}
+
+/* Row r's start where fem_pattern_starts_at left it unset (< 0): a search. */
+HOMG_HD void fem_pattern_start_fill(const uint64_t *keys, int32_t n, int shift, int64_t r, int32_t *start)
+{
+    if (start[r] < 0)
+        start[r] = sorted_lower_u64(keys, 0, n, (uint64_t)r << shift);
+}
+
+/* The rows a key writes at most (fem_pattern_starts_at's cap): HOMG_FEM_PATTERN_GAP=N
+ * (N >= 1) in the environment, then a fill pass; else no cap (one pass, the
+ * default: not yet timed with a cap). */
+static inline int64_t fem_pattern_gap_cap(void)
+{
+    const char *e = getenv("HOMG_FEM_PATTERN_GAP");
+    long v = e ? strtol(e, NULL, 10) : 0;
+    return v >= 1 ? (int64_t)v : INT64_MAX;
 }
 
 /* Item t of the merged rows placed in out: t < u lower key t, t < 2 u upper
