@@ -538,6 +538,109 @@ static uint64_t *edges_pattern_on(homg_ctx *ctx, const uint64_t *edges, int32_t 
     return h;
 }
 
+/* row_ptr and col_idx (pattern_csr) of n sorted keys (rows rows) on ctx, into
+ * host rp (rows + 1) and ci (n). */
+static void csr_on(homg_ctx *ctx, const uint64_t *keys, int32_t n, int shift, int32_t rows, int32_t *rp, int32_t *ci)
+{
+    const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
+    void *d_keys = homg_test_up(ctx, keys, (size_t)n * 8 + 8), *d_rp = homg_test_up(ctx, NULL, (size_t)rows * 4 + 4),
+         *d_ci = homg_test_up(ctx, NULL, (size_t)n * 4 + 4);
+    if (k->pattern_csr(&ctx->ex, (const uint64_t *)d_keys, n, shift, rows, (int32_t *)d_rp, (int32_t *)d_ci) != HOMG_OK)
+        fail_msg("pattern_csr: %s", ctx->ex.msg);
+    homg_test_down(ctx, rp, d_rp, (size_t)rows * 4 + 4);
+    homg_test_down(ctx, ci, d_ci, (size_t)n * 4);
+    homg_free(ctx, d_keys);
+    homg_free(ctx, d_rp);
+    homg_free(ctx, d_ci);
+}
+
+/* pattern_csr of the off-diagonal keys (rows without keys where a node is in
+ * no edge) on both backends = a count of the keys by row. */
+static void csr_matches_definition(const uint64_t *def, int32_t nnz, int shift, int32_t n)
+{
+    uint64_t *off = (uint64_t *)malloc((size_t)nnz * 8 + 8), mask = ((uint64_t)1 << shift) - 1;
+    int32_t m = 0, *want = (int32_t *)calloc((size_t)n + 1, 4), *rp[2], *ci[2];
+    for (int32_t k = 0; k < nnz; k++)
+        if ((def[k] >> shift) != (def[k] & mask))
+            off[m++] = def[k];
+    for (int32_t k = 0; k < m; k++)
+        want[(off[k] >> shift) + 1]++;
+    for (int32_t i = 0; i < n; i++)
+        want[i + 1] += want[i];
+    for (int b = 0; b < 2; b++) {
+        rp[b] = (int32_t *)malloc((size_t)n * 4 + 4);
+        ci[b] = (int32_t *)malloc((size_t)m * 4 + 4);
+        csr_on(b ? gpu : cpu, off, m, shift, n, rp[b], ci[b]);
+        assert_memory_equal(rp[b], want, (size_t)n * 4 + 4);
+        for (int32_t k = 0; k < m; k++)
+            assert_int_equal(ci[b][k], (int32_t)(off[k] & mask));
+        free(rp[b]);
+        free(ci[b]);
+    }
+    free(want);
+    free(off);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The pattern from random sorted unique edges (pattern_from_edges: rows placed
+ * key by key from both lists' row starts) on both backends = the definition
+ * written out here (every (a, b), (b, a) and diagonal, sorted): local edges
+ * among n nodes, every third round with a run of nodes in no edge (empty
+ * rows, at the start, inside and at the end), and no edge at all; the row
+ * starts in one pass and capped (HOMG_FEM_PATTERN_GAP=3: longer gaps searched);
+ * and the row pointers (pattern_csr) of the off-diagonal keys alone (rows
+ * without keys). */
+static void gpu_edge_pattern_matches_definition(void **state)
+{
+    homg_rng rng = homg_rng_seed(41);
+    (void)state;
+    for (int t = 0; t < (quick ? 6 : 18); t++) {
+        int32_t n = 1 + (int32_t)(homg_rng_uniform(&rng) * (quick ? 300 : 40000)), u = 0, nnz;
+        int shift = homg_cpu_sort_bits_for((uint64_t)(n > 1 ? n - 1 : 1)), gaps = t % 3 == 2;
+        size_t want = t % 6 == 5 ? 0 : (size_t)(homg_rng_uniform(&rng) * 4 * n);
+        uint64_t *edges = (uint64_t *)malloc(want * 8 + 8), *def, *c, *g;
+        for (size_t k = 0; k < want; k++) {
+            int32_t a = (int32_t)(homg_rng_uniform(&rng) * n), b = a + 1 + (int32_t)(homg_rng_uniform(&rng) * 30);
+            if (b >= n || (gaps && ((a % 97) < 20 || (b % 97) < 20 || a < n / 10 || b > n - n / 10)))
+                continue;
+            edges[u++] = ((uint64_t)a << 32) | (uint64_t)b;
+        }
+        qsort(edges, (size_t)u, 8, cmp_u64);
+        u = (int32_t)homg_cpu_sort_unique_u64(edges, (size_t)u);
+        nnz = 2 * u + n;
+        def = (uint64_t *)malloc((size_t)nnz * 8);
+        for (int32_t k = 0; k < u; k++) {
+            uint64_t a = edges[k] >> 32, b = edges[k] & 0xffffffffu;
+            def[2 * k] = (a << shift) | b;
+            def[2 * k + 1] = (b << shift) | a;
+        }
+        for (int32_t i = 0; i < n; i++)
+            def[2 * u + i] = ((uint64_t)i << shift) | (uint64_t)i;
+        qsort(def, (size_t)nnz, 8, cmp_u64);
+        for (int capped = 0; capped < 2; capped++) { /* the starts in one pass; capped at 3 rows a key, then filled */
+            if (capped)
+                setenv("HOMG_FEM_PATTERN_GAP", "3", 1);
+            c = edges_pattern_on(cpu, edges, u, n);
+            g = edges_pattern_on(gpu, edges, u, n);
+            unsetenv("HOMG_FEM_PATTERN_GAP");
+            print_message("edge pattern: %d nodes, %d edges%s%s: %d keys\n", (int)n, (int)u,
+                          gaps ? " (empty rows)" : "", capped ? ", starts capped" : "", (int)nnz);
+            assert_memory_equal(c, def, (size_t)nnz * 8);
+            assert_memory_equal(g, def, (size_t)nnz * 8);
+            free(c);
+            free(g);
+        }
+        csr_matches_definition(def, nnz, shift, n);
+        free(def);
+        free(edges);
+    }
+}
+
 /* The pattern keys of a refined mesh (n nodes, ne elements) from the coarse
  * mesh's sorted edges (u, nc nodes) and the children (pattern_refined; host
  * arrays uploaded) on ctx: a host copy of its *nnz keys (0: refused). */
@@ -869,6 +972,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_partition_matches_cpu),
         cmocka_unit_test(gpu_pattern_matches_cpu),
         cmocka_unit_test(gpu_refined_pattern_matches_cpu),
+        cmocka_unit_test(gpu_edge_pattern_matches_definition),
         cmocka_unit_test(gpu_mask_matches_cpu),
     };
     homg_test_require_gpu("test_fem_gpu");

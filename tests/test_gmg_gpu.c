@@ -84,8 +84,8 @@ static ell_matrix ell_host(const homg_host_csr *m, int lanes)
     return e;
 }
 
-/* The width and ELLPACK-R conversion on both backends against ell_host (exact:
- * a copy), for a's pattern and random ones with empty rows: rows of 0..20
+/* The width (csr_widths of one matrix) and ELLPACK-R conversion on both
+ * backends against ell_host (exact: a copy), for a's pattern and random ones with empty rows: rows of 0..20
  * entries (the staged CUDA kernel's shared copy) and 0..60 (most blocks past
  * its cap: the global reads). */
 /* The batched width (csr_widths) of more matrices than one launch takes: the
@@ -163,8 +163,11 @@ static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr
             homg_free(gpu, d_b);
         }
         ref = ell_host(m, 1);
-        assert_int_equal(homg_cpu_gmg_csr_width(&cpu->ex, &hm, &wh), HOMG_OK);
-        assert_int_equal(homg_cuda_gmg_csr_width(&gpu->ex, &dm, d_w), HOMG_OK);
+        {
+            const csr_matrix *hp = &hm, *dp = &dm;
+            assert_int_equal(homg_cpu_gmg_csr_widths(&cpu->ex, &hp, 1, &wh), HOMG_OK);
+            assert_int_equal(homg_cuda_gmg_csr_widths(&gpu->ex, &dp, 1, d_w), HOMG_OK);
+        }
         down(gpu, &wd, d_w, sizeof wd);
         assert_int_equal(wh, ref.width);
         assert_int_equal(wd, ref.width);

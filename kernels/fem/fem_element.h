@@ -73,30 +73,48 @@ HOMG_HD void fem_gradients(const fem_problem *p, int dim, const int32_t *v, doub
     }
 }
 
+/* What every row of an element's matrix needs: the gradients, the measure,
+ * the mass entry, the source's share and lambda. */
+typedef struct fem_element_geo {
+    double g[4][3], vol, mass, src, lambda;
+} fem_element_geo;
+
+HOMG_HD void fem_element_geometry(const fem_problem *p, int dim, int32_t e, const int32_t *v, fem_element_geo *q)
+{
+    fem_gradients(p, dim, v, q->g, &q->vol);
+    q->mass = q->vol / (dim == 2 ? 12.0 : 20.0);
+    q->src = (p->f + (p->f_elem ? p->f_elem[e] : 0.0)) * q->vol / (dim + 1);
+    q->lambda = p->lambda_elem ? p->lambda_elem[e] : p->lambda;
+}
+
+/* Row a of the element matrix (Arow, dim + 1) and load entry *Fa. */
+HOMG_HD void fem_element_row(const fem_problem *p, int dim, int32_t e, const int32_t *v, const fem_element_geo *q,
+                             int a, double *Arow, double *Fa)
+{
+    double sg[3], f = q->src;
+    int nv = dim + 1;
+    fem_sigma_apply(p, dim, e, q->g[a], sg);
+    for (int b = 0; b < nv; b++) {
+        double m = a == b ? 2.0 * q->mass : q->mass, k = 0;
+        for (int c = 0; c < dim; c++)
+            k += sg[c] * q->g[b][c];
+        Arow[b] = q->vol * k + q->lambda * m;
+        if (p->f_node)
+            f += m * p->f_node[v[b]];
+    }
+    *Fa = f;
+}
+
 /* Element matrix A (row-major, (dim+1)^2) and load F (dim+1) of element e with
  * nodes v.  dim equals the problem's dim; CUDA kernels pass a compile-time
- * constant so that the loops unroll and A stays in registers. */
+ * constant so that the loops unroll and A stays in registers (or take the
+ * rows one at a time: fem_element_row, the same arithmetic). */
 HOMG_HD void fem_element(const fem_problem *p, int dim, int32_t e, const int32_t *v, double *A, double *F)
 {
-    double g[4][3], vol, mass, src, lambda;
-    int nv = dim + 1;
-    fem_gradients(p, dim, v, g, &vol);
-    mass = vol / (dim == 2 ? 12.0 : 20.0);
-    src = (p->f + (p->f_elem ? p->f_elem[e] : 0.0)) * vol / nv;
-    lambda = p->lambda_elem ? p->lambda_elem[e] : p->lambda;
-    for (int a = 0; a < nv; a++) {
-        double sg[3];
-        fem_sigma_apply(p, dim, e, g[a], sg);
-        F[a] = src;
-        for (int b = 0; b < nv; b++) {
-            double m = a == b ? 2.0 * mass : mass, k = 0;
-            for (int q = 0; q < dim; q++)
-                k += sg[q] * g[b][q];
-            A[a * nv + b] = vol * k + lambda * m;
-            if (p->f_node)
-                F[a] += m * p->f_node[v[b]];
-        }
-    }
+    fem_element_geo q;
+    fem_element_geometry(p, dim, e, v, &q);
+    for (int a = 0; a < dim + 1; a++)
+        fem_element_row(p, dim, e, v, &q, a, A + a * (dim + 1), F + a);
 }
 
 /* ------------------------------------------------------------------- P2

@@ -8,6 +8,8 @@
 #include "core/cuda_check.h"
 #include "fem_element.h"
 
+#include <stdlib.h>
+
 #define THREADS 256
 
 static size_t shared_bytes(const fem_patches *q, size_t vb)
@@ -16,16 +18,46 @@ static size_t shared_bytes(const fem_patches *q, size_t vb)
            ((size_t)q->max_nodes + 1) * sizeof(int32_t);
 }
 
-template <typename T, int DIM>
-__global__ void fem_patch_kernel(fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs,
-                                 fem_patches q)
+/* Element e's row a (nodes v, its matrix row A, load F) added to the patch's
+ * shared rows where the patch holds the node, else to the boundary arrays. */
+template <typename T>
+__device__ void patch_add_row(const fem_patches &q, int32_t pt, const int32_t *row_ptr, const int32_t *col_idx,
+                              const int32_t *scol, const int32_t *srow, T *sval, T *srhs, int nv, const int32_t *v,
+                              int a, const double *A, double F)
+{
+    T *values_B = (T *)q.values_B, *rhs_B = (T *)q.rhs_B;
+    int32_t row = v[a];
+    if (q.node_patch[row] == pt) {
+        int32_t l = q.node_local[row];
+        for (int b = 0; b < nv; b++) {
+            int32_t k = sorted_find_i32(scol, srow[l], srow[l + 1], v[b]);
+            if (k >= 0)
+                atomicAdd(&sval[k], (T)A[b]);
+        }
+        atomicAdd(&srhs[l], (T)F);
+    } else {
+        int32_t lo = row_ptr[row], hi = row_ptr[row + 1];
+        for (int b = 0; b < nv; b++) {
+            int32_t k = sorted_find_i32(col_idx, lo, hi, v[b]);
+            if (k >= 0)
+                atomicAdd(&values_B[k], (T)A[b]);
+        }
+        atomicAdd(&rhs_B[row], (T)F);
+    }
+}
+
+/* ROWS: the element matrix a row at a time (fem_element_row: fewer live
+ * values than the whole matrix), MINB: blocks an SM asked of the register
+ * allocator (__launch_bounds__). */
+template <typename T, int DIM, int ROWS, int MINB>
+__global__ void __launch_bounds__(THREADS, MINB)
+    fem_patch_kernel(fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs, fem_patches q)
 {
     extern __shared__ __align__(16) unsigned char smem[];
     T *sval = (T *)smem;                             /* max_nnz */
     T *srhs = sval + q.max_nnz;                      /* max_nodes */
     int32_t *scol = (int32_t *)(srhs + q.max_nodes); /* max_nnz */
     int32_t *srow = scol + q.max_nnz;                /* max_nodes + 1 */
-    T *values_B = (T *)q.values_B, *rhs_B = (T *)q.rhs_B;
     int32_t pt = blockIdx.x;
     int32_t e0 = q.entry_ptr[pt], ne = q.entry_ptr[pt + 1] - e0;
     int32_t n0 = q.node_ptr[pt], nn = q.node_ptr[pt + 1] - n0;
@@ -46,29 +78,22 @@ __global__ void fem_patch_kernel(fem_problem p, const int32_t *row_ptr, const in
     /* 2. one element per thread */
     for (int32_t i = q.elem_ptr[pt] + threadIdx.x; i < q.elem_ptr[pt + 1]; i += blockDim.x) {
         int32_t e = q.elems[i], v[4];
-        double A[16], F[4];
         for (int a = 0; a < nv; a++)
             v[a] = p.elements[(int64_t)e * nv + a];
-        fem_element(&p, DIM, e, v, A, F);
-        for (int a = 0; a < nv; a++) {
-            int32_t row = v[a];
-            if (q.node_patch[row] == pt) {
-                int32_t l = q.node_local[row];
-                for (int b = 0; b < nv; b++) {
-                    int32_t k = sorted_find_i32(scol, srow[l], srow[l + 1], v[b]);
-                    if (k >= 0)
-                        atomicAdd(&sval[k], (T)A[a * nv + b]);
-                }
-                atomicAdd(&srhs[l], (T)F[a]);
-            } else {
-                int32_t lo = row_ptr[row], hi = row_ptr[row + 1];
-                for (int b = 0; b < nv; b++) {
-                    int32_t k = sorted_find_i32(col_idx, lo, hi, v[b]);
-                    if (k >= 0)
-                        atomicAdd(&values_B[k], (T)A[a * nv + b]);
-                }
-                atomicAdd(&rhs_B[row], (T)F[a]);
+        if (ROWS) {
+            fem_element_geo geo;
+            fem_element_geometry(&p, DIM, e, v, &geo);
+#pragma unroll
+            for (int a = 0; a < nv; a++) {
+                double A[4], F;
+                fem_element_row(&p, DIM, e, v, &geo, a, A, &F);
+                patch_add_row(q, pt, row_ptr, col_idx, scol, srow, sval, srhs, nv, v, a, A, F);
             }
+        } else {
+            double A[16], F[4];
+            fem_element(&p, DIM, e, v, A, F);
+            for (int a = 0; a < nv; a++)
+                patch_add_row(q, pt, row_ptr, col_idx, scol, srow, sval, srhs, nv, v, a, A + a * nv, F[a]);
         }
     }
     __syncthreads();
@@ -90,6 +115,41 @@ __global__ void fem_patch_add_kernel(T *values, const T *values_B, int32_t nnz, 
         rhs[k - nnz] += rhs_B[k - nnz];
 }
 
+/* HOMG_FEM_PATCH_KERNEL: 0 the whole element matrix (108 registers, double
+ * 3D: 2 blocks of 256 threads an SM), 1 a row at a time in 80 (3 blocks), 2 a
+ * row at a time in 64 (4 blocks where the shared memory allows: the
+ * default). */
+static int patch_variant(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("HOMG_FEM_PATCH_KERNEL");
+        v = e && e[0] >= '0' && e[0] <= '2' && !e[1] ? e[0] - '0' : 2;
+    }
+    return v;
+}
+
+template <typename T, int DIM, int ROWS, int MINB>
+static homg_status launch_as(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q,
+                             size_t smem)
+{
+    HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, DIM, ROWS, MINB>,
+                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    fem_patch_kernel<T, DIM, ROWS, MINB><<<(unsigned)q->num_patches, THREADS, smem, homg_cuda_stream(ex)>>>(
+        *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
+    return HOMG_OK;
+}
+
+template <typename T, int DIM>
+static homg_status launch(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q, size_t smem)
+{
+    switch (patch_variant()) {
+    case 0: return launch_as<T, DIM, 0, 1>(ex, p, s, q, smem);
+    case 1: return launch_as<T, DIM, 1, 3>(ex, p, s, q, smem);
+    default: return launch_as<T, DIM, 1, 4>(ex, p, s, q, smem);
+    }
+}
+
 template <typename T>
 static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q)
 {
@@ -98,12 +158,6 @@ static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *
     if (smem > ex->shared_per_block)
         return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "patch needs %zu bytes of shared memory, %zu available", smem,
                               ex->shared_per_block);
-    if (p->dim == 2)
-        HOMG_CUDA_TRY(
-            ex, cudaFuncSetAttribute(fem_patch_kernel<T, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    else
-        HOMG_CUDA_TRY(
-            ex, cudaFuncSetAttribute(fem_patch_kernel<T, 3>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     if ((T *)q->rhs_B == (T *)q->values_B + s->nnz) { /* one block (homg_fem's): one set */
         HOMG_CUDA_TRY(ex, cudaMemsetAsync(q->values_B, 0, ((size_t)s->nnz + (size_t)s->num_rows) * sizeof(T), st));
     } else {
@@ -112,11 +166,9 @@ static homg_status run(kernel_exec *ex, const fem_problem *p, const fem_system *
     }
     if (q->num_patches > 0) {
         if (p->dim == 2)
-            fem_patch_kernel<T, 2><<<(unsigned)q->num_patches, THREADS, smem, st>>>(*p, s->row_ptr, s->col_idx,
-                                                                                    (T *)s->values, (T *)s->rhs, *q);
+            HOMG_TRY((launch<T, 2>(ex, p, s, q, smem)));
         else
-            fem_patch_kernel<T, 3><<<(unsigned)q->num_patches, THREADS, smem, st>>>(*p, s->row_ptr, s->col_idx,
-                                                                                    (T *)s->values, (T *)s->rhs, *q);
+            HOMG_TRY((launch<T, 3>(ex, p, s, q, smem)));
         HOMG_CUDA_LAUNCHED(ex, "fem_patch_kernel");
     }
     if ((int64_t)s->nnz + s->num_rows > 0) {

@@ -1,5 +1,5 @@
 /* pattern.c -- CPU twin of the CSR pattern build: element node-pair keys,
- * radix sort, unique, row pointers by binary search; from a refinement's
+ * radix sort, unique, row pointers from the row changes; from a refinement's
  * edges, or from the coarse mesh's edges and the children, CUDA's way
  * (upper keys, transposes sorted, rows merged: pattern.h). */
 #include "fem_element.h"
@@ -47,29 +47,48 @@ homg_status homg_cpu_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int3
 {
     uint64_t mask = ((uint64_t)1 << shift) - 1;
     (void)ex;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nnz > HOMG_OMP_MIN)
     for (int32_t k = 0; k < nnz; k++)
         col_idx[k] = (int32_t)(keys[k] & mask);
-#pragma omp parallel for schedule(static)
-    for (int32_t r = 0; r <= num_rows; r++) {
-        /* first key of row r or later */
-        row_ptr[r] = sorted_lower_u64(keys, 0, nnz, (uint64_t)r << shift);
-    }
+#pragma omp parallel for schedule(static) if (nnz > HOMG_OMP_MIN)
+    for (int32_t k = 0; k <= nnz; k++)
+        fem_pattern_starts_at(keys, nnz, shift, num_rows, k, INT64_MAX, row_ptr); /* first key of row r or later */
     return HOMG_OK;
 }
 
-/* The u sorted upper keys at up: transposes sorted (keys[0, 2u)), rows merged
- * into out (2 u + rows keys, not overlapping up or keys[0, 2 u)), copied to keys. */
+/* The u sorted upper keys at up: transposes sorted (keys[0, 2u)), the two
+ * lists' row starts in keys[2u, 3u + rows) (2 rows + 2 int32), rows merged
+ * into out (2 u + rows keys, not overlapping up or keys[0, 3u + rows)), copied
+ * to keys. */
 static void rows_from_upper(const uint64_t *up, int32_t u, int shift, int32_t rows, uint64_t *keys, uint64_t *out)
 {
     uint64_t *lo = keys;
+    int32_t *ls = u > 0 ? (int32_t *)(keys + 2 * (size_t)u) : NULL, *us = u > 0 ? ls + rows + 1 : NULL;
+    int64_t items = 2 * (int64_t)u + rows;
 #pragma omp parallel for schedule(static) if (u > HOMG_OMP_MIN)
     for (int32_t k = 0; k < u; k++)
         lo[k] = ((up[k] & (((uint64_t)1 << shift) - 1)) << shift) | (up[k] >> shift);
     homg_cpu_sort_u64(lo, keys + u, (size_t)u, 2 * shift);
+    if (u > 0) {
+        int64_t cap = fem_pattern_gap_cap();
+        if (cap < INT64_MAX)
+            memset(ls, 0xff, 2 * ((size_t)rows + 1) * sizeof(int32_t));
+#pragma omp parallel for schedule(static) if (u > HOMG_OMP_MIN)
+        for (int32_t k = 0; k <= u; k++) {
+            fem_pattern_starts_at(lo, u, shift, rows, k, cap, ls);
+            fem_pattern_starts_at(up, u, shift, rows, k, cap, us);
+        }
+        if (cap < INT64_MAX) {
 #pragma omp parallel for schedule(static) if (rows > HOMG_OMP_MIN)
-    for (int32_t i = 0; i < rows; i++)
-        fem_pattern_merge_row(up, lo, u, shift, i, out);
+            for (int32_t r = 0; r <= rows; r++) {
+                fem_pattern_start_fill(lo, u, shift, r, ls);
+                fem_pattern_start_fill(up, u, shift, r, us);
+            }
+        }
+    }
+#pragma omp parallel for schedule(static) if (items > HOMG_OMP_MIN)
+    for (int64_t t = 0; t < items; t++)
+        fem_pattern_place(up, lo, u, shift, ls, us, t, out);
     memcpy(keys, out, ((size_t)2 * u + (size_t)rows) * sizeof(uint64_t));
 }
 

@@ -1,8 +1,8 @@
 /* pattern.cu -- the CSR pattern on the device: sorted unique keys row << shift
  * | col (pattern_pairs: the element node pairs a < b sorted and made unique,
  * their transposes sorted, rows merged; else a key for every element node
- * pair and every diagonal, CUB radix sort, CUB unique), then row pointers by
- * binary search.  CPU twin: pattern.c beside it (the full sort, same keys). */
+ * pair and every diagonal, CUB radix sort, CUB unique), then row pointers from
+ * the row changes between neighbouring keys.  CPU twin: pattern.c beside it (the full sort, same keys). */
 #include "core/cuda_check.h"
 #include "fem_element.h"
 #include "pattern.h"
@@ -31,20 +31,16 @@ __global__ void fem_pattern_keys_kernel(fem_problem p, int shift, uint64_t *keys
     }
 }
 
-__global__ void fem_pattern_cols_kernel(const uint64_t *keys, int32_t nnz, uint64_t mask, int32_t *col_idx)
+/* Key k < nnz: its column; key k <= nnz: the row pointers after key k - 1's
+ * row up to its own (fem_pattern_starts_at: coalesced, no search). */
+__global__ void fem_pattern_csr_kernel(const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows, int32_t *row_ptr,
+                                       int32_t *col_idx)
 {
     int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (k < nnz)
-        col_idx[k] = (int32_t)(keys[k] & mask);
-}
-
-__global__ void fem_pattern_rows_kernel(const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
-                                        int32_t *row_ptr)
-{
-    int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (r > num_rows)
-        return;
-    row_ptr[r] = sorted_lower_u64(keys, 0, nnz, (uint64_t)r << shift); /* first key of row r or later */
+        col_idx[k] = (int32_t)(keys[k] & (((uint64_t)1 << shift) - 1));
+    if (k <= nnz)
+        fem_pattern_starts_at(keys, nnz, shift, num_rows, (int32_t)k, INT64_MAX, row_ptr);
 }
 
 /* The faster path (pattern_keys): one key min << shift | max per pair a < b
@@ -82,22 +78,50 @@ __global__ void fem_pattern_swap_kernel(const uint64_t *in, int32_t n, int shift
         out[k] = ((in[k] & mask) << shift) | (in[k] >> shift);
 }
 
-__global__ void fem_pattern_merge_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
-                                         int32_t num_rows, uint64_t *out)
+/* Key k <= u of either list (k <= u: lower, else upper k - u - 1) writes its
+ * rows' starts (at most cap rows): ls, us (rows + 1 each). */
+__global__ void fem_pattern_starts_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
+                                          int32_t rows, int64_t cap, int32_t *ls, int32_t *us)
 {
-    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < num_rows)
-        fem_pattern_merge_row(upper, lower, u, shift, i, out);
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t <= u)
+        fem_pattern_starts_at(lower, u, shift, rows, (int32_t)t, cap, ls);
+    else if (t <= 2 * (int64_t)u + 1)
+        fem_pattern_starts_at(upper, u, shift, rows, (int32_t)(t - u - 1), cap, us);
+}
+
+/* Thread t <= rows: row t of ls, else row t - rows - 1 of us, searched where
+ * the capped starts left it unset. */
+__global__ void fem_pattern_fill_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
+                                        int32_t rows, int32_t *ls, int32_t *us)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t <= rows)
+        fem_pattern_start_fill(lower, u, shift, t, ls);
+    else if (t <= 2 * (int64_t)rows + 1)
+        fem_pattern_start_fill(upper, u, shift, t - rows - 1, us);
+}
+
+/* One thread a key (lower, upper, diagonal): coalesced reads, runs of
+ * consecutive stores, no search. */
+__global__ void fem_pattern_place_kernel(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift,
+                                         int32_t rows, const int32_t *ls, const int32_t *us, uint64_t *out)
+{
+    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < 2 * (int64_t)u + rows)
+        fem_pattern_place(upper, lower, u, shift, ls, us, t, out);
 }
 
 /* The rows from the u sorted upper keys at up = alt[0, u): their transposes
- * sorted in keys[0, 2u), merged into alt[u, 3u + rows), copied to keys. */
+ * sorted in keys[0, 2u), both lists' row starts in keys[2u, 3u + rows) (2 rows
+ * + 2 int32: room where u > 0), the keys placed in alt[u, 3u + rows), copied
+ * to keys. */
 static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift, int32_t rows, uint64_t *keys,
                                            uint64_t *alt, void *work, size_t work_bytes)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     uint64_t *up = alt, *lo = keys, *lo_alt = keys + u, *out = alt + u;
-    int32_t nnz = 2 * u + rows;
+    int32_t nnz = 2 * u + rows, *ls = NULL, *us = NULL;
     cub::DoubleBuffer<uint64_t> dl(lo, lo_alt);
     if (u > 0) {
         fem_pattern_swap_kernel<<<blocks_for(u), THREADS, 0, s>>>(up, u, shift, lo);
@@ -106,10 +130,23 @@ static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift
          * is stable: sorting their high half (the column) alone gives the
          * full order with half the passes. */
         HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, dl, u, shift, 2 * shift, s));
+        int64_t cap = fem_pattern_gap_cap();
+        ls = (int32_t *)(keys + 2 * (size_t)u);
+        us = ls + rows + 1;
+        if (cap < INT64_MAX)
+            HOMG_CUDA_TRY(ex, cudaMemsetAsync(ls, 0xff, 2 * ((size_t)rows + 1) * sizeof(int32_t), s));
+        fem_pattern_starts_kernel<<<blocks_for(2 * (int64_t)u + 2), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows,
+                                                                                     cap, ls, us);
+        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_starts_kernel");
+        if (cap < INT64_MAX) {
+            fem_pattern_fill_kernel<<<blocks_for(2 * (int64_t)rows + 2), THREADS, 0, s>>>(up, dl.Current(), u, shift,
+                                                                                          rows, ls, us);
+            HOMG_CUDA_LAUNCHED(ex, "fem_pattern_fill_kernel");
+        }
     }
-    if (rows > 0) {
-        fem_pattern_merge_kernel<<<blocks_for(rows), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows, out);
-        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_merge_kernel");
+    if (nnz > 0) {
+        fem_pattern_place_kernel<<<blocks_for(nnz), THREADS, 0, s>>>(up, dl.Current(), u, shift, rows, ls, us, out);
+        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_place_kernel");
     }
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(keys, out, (size_t)nnz * sizeof(uint64_t), cudaMemcpyDeviceToDevice, s));
     return HOMG_OK;
@@ -243,14 +280,9 @@ homg_status homg_cuda_fem_pattern_keys(kernel_exec *ex, const fem_problem *p, in
 homg_status homg_cuda_fem_pattern_csr(kernel_exec *ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows,
                                       int32_t *row_ptr, int32_t *col_idx)
 {
-    cudaStream_t s = homg_cuda_stream(ex);
-    uint64_t mask = ((uint64_t)1 << shift) - 1;
-    if (nnz > 0) {
-        fem_pattern_cols_kernel<<<blocks_for(nnz), THREADS, 0, s>>>(keys, nnz, mask, col_idx);
-        HOMG_CUDA_LAUNCHED(ex, "fem_pattern_cols_kernel");
-    }
-    fem_pattern_rows_kernel<<<blocks_for((int64_t)num_rows + 1), THREADS, 0, s>>>(keys, nnz, shift, num_rows, row_ptr);
-    HOMG_CUDA_LAUNCHED(ex, "fem_pattern_rows_kernel");
+    fem_pattern_csr_kernel<<<blocks_for((int64_t)nnz + 1), THREADS, 0, homg_cuda_stream(ex)>>>(
+        keys, nnz, shift, num_rows, row_ptr, col_idx);
+    HOMG_CUDA_LAUNCHED(ex, "fem_pattern_csr_kernel");
     return HOMG_OK;
 }
 

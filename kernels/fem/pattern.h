@@ -1,27 +1,68 @@
 /* pattern.h -- the pattern's row merge, shared word for word by pattern.c and
- * pattern.cu (HOMG_HD): row i of the sorted unique keys row << shift | col
- * from the U sorted upper keys (a < b) and their U sorted transposes -- its
- * lower part, the diagonal, its upper part -- written from out + l0 + u0 + i
- * (l0, u0: the keys of rows before i in either list). */
+ * pattern.cu (HOMG_HD): the sorted unique keys row << shift | col from the U
+ * sorted upper keys (a < b) and their U sorted transposes -- each row its
+ * lower part, the diagonal, its upper part -- placed key by key from the two
+ * lists' row starts (no search: every key's position is a sum of starts). */
 #ifndef HOMG_FEM_PATTERN_H
 #define HOMG_FEM_PATTERN_H
 
 #include "core/search.h"
 #include "fem_kernels.h"
 
-HOMG_HD void fem_pattern_merge_row(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift, int64_t i,
-                                   uint64_t *out)
+#include <stdlib.h>
+
+/* Row starts of n sorted keys row << shift | col (rows < 2^31 rows, every key's
+ * row below rows): start[r] = the first key of row r or later, start[rows] = n.
+ * Key k (0 <= k <= n) writes the rows after key k - 1's up to its own
+ * (row(-1) = -1, row(n) = rows), at most cap of them: with cap >= rows + 1
+ * every row once; else a longer run of rows without keys (one thread's serial
+ * stores: level 0's 35937 coarse nodes have no lower keys) is cut there and
+ * its rest left to fem_pattern_start_fill (start set to -1 before). */
+HOMG_HD void fem_pattern_starts_at(const uint64_t *keys, int32_t n, int shift, int32_t rows, int32_t k, int64_t cap,
+                                   int32_t *start)
 {
-    int32_t l0 = sorted_lower_u64(lower, 0, u, (uint64_t)i << shift),
-            l1 = sorted_lower_u64(lower, l0, u, (uint64_t)(i + 1) << shift),
-            u0 = sorted_lower_u64(upper, 0, u, (uint64_t)i << shift),
-            u1 = sorted_lower_u64(upper, u0, u, (uint64_t)(i + 1) << shift);
-    int64_t at = (int64_t)l0 + u0 + i;
-    for (int32_t k = l0; k < l1; k++)
-        out[at++] = lower[k];
-    out[at++] = ((uint64_t)i << shift) | (uint64_t)i;
-    for (int32_t k = u0; k < u1; k++)
-        out[at++] = upper[k];
+    int64_t lo = k == 0 ? 0 : (int64_t)(keys[k - 1] >> shift) + 1, hi = k == n ? rows : (int64_t)(keys[k] >> shift);
+    if (hi - lo >= cap)
+        hi = lo + cap - 1;
+    for (int64_t r = lo; r <= hi; r++)
+        start[r] = k;
+}
+
+/* Row r's start where fem_pattern_starts_at left it unset (< 0): a search. */
+HOMG_HD void fem_pattern_start_fill(const uint64_t *keys, int32_t n, int shift, int64_t r, int32_t *start)
+{
+    if (start[r] < 0)
+        start[r] = sorted_lower_u64(keys, 0, n, (uint64_t)r << shift);
+}
+
+/* The rows a key writes at most (fem_pattern_starts_at's cap): HOMG_FEM_PATTERN_GAP=N
+ * (N >= 1) in the environment, then a fill pass; else no cap (one pass, the
+ * default: not yet timed with a cap). */
+static inline int64_t fem_pattern_gap_cap(void)
+{
+    const char *e = getenv("HOMG_FEM_PATTERN_GAP");
+    long v = e ? strtol(e, NULL, 10) : 0;
+    return v >= 1 ? (int64_t)v : INT64_MAX;
+}
+
+/* Item t of the merged rows placed in out: t < u lower key t, t < 2 u upper
+ * key t - u, else row t - 2 u's diagonal.  Row i begins at ls[i] + us[i] + i
+ * (ls, us: fem_pattern_starts_at of lower and upper; NULL where u = 0). */
+HOMG_HD void fem_pattern_place(const uint64_t *upper, const uint64_t *lower, int32_t u, int shift, const int32_t *ls,
+                               const int32_t *us, int64_t t, uint64_t *out)
+{
+    if (t < u) {
+        uint64_t key = lower[t];
+        int64_t i = (int64_t)(key >> shift);
+        out[t + us[i] + i] = key;
+    } else if (t < 2 * (int64_t)u) {
+        uint64_t key = upper[t - u];
+        int64_t i = (int64_t)(key >> shift);
+        out[ls[i + 1] + (t - u) + i + 1] = key;
+    } else {
+        int64_t i = t - 2 * (int64_t)u;
+        out[(ls ? ls[i + 1] + us[i] : 0) + i] = ((uint64_t)i << shift) | (uint64_t)i;
+    }
 }
 
 /* Edge k (a << 32 | b, a < b: the refinement's sorted edges) as an upper key

@@ -88,17 +88,6 @@ homg_status homg_cpu_gmg_csr_bandwidth(kernel_exec *ex, const csr_matrix *a, uin
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gmg_csr_width(kernel_exec *ex, const csr_matrix *a, int32_t *width)
-{
-    int32_t w = 0;
-    (void)ex;
-    for (int32_t i = 0; i < a->nrows; i++)
-        if (a->row_ptr[i + 1] - a->row_ptr[i] > w)
-            w = a->row_ptr[i + 1] - a->row_ptr[i];
-    *width = w;
-    return HOMG_OK;
-}
-
 homg_status homg_cpu_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell_matrix *e)
 {
     (void)ex;
@@ -111,8 +100,14 @@ homg_status homg_cpu_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell_
 
 homg_status homg_cpu_gmg_csr_widths(kernel_exec *ex, const csr_matrix *const *a, int n, int32_t *width)
 {
-    for (int k = 0; k < n; k++)
-        homg_cpu_gmg_csr_width(ex, a[k], width + k);
+    (void)ex;
+    for (int k = 0; k < n; k++) {
+        int32_t w = 0;
+        for (int32_t i = 0; i < a[k]->nrows; i++)
+            if (a[k]->row_ptr[i + 1] - a[k]->row_ptr[i] > w)
+                w = a[k]->row_ptr[i + 1] - a[k]->row_ptr[i];
+        width[k] = w;
+    }
     return HOMG_OK;
 }
 

@@ -244,27 +244,6 @@ homg_status homg_cuda_gmg_csr_bandwidth(kernel_exec *ex, const csr_matrix *a, ui
     return HOMG_OK;
 }
 
-__global__ static void width_kernel(const int32_t *rp, int32_t n, int32_t *width)
-{
-    int32_t w = 0;
-    FOR_ROWS(i, n) w = max(w, rp[i + 1] - rp[i]);
-    for (int o = 16; o > 0; o >>= 1)
-        w = max(w, __shfl_xor_sync(0xFFFFFFFFu, w, o));
-    if ((threadIdx.x & 31) == 0 && w > 0)
-        atomicMax(width, w);
-}
-
-homg_status homg_cuda_gmg_csr_width(kernel_exec *ex, const csr_matrix *a, int32_t *width)
-{
-    cudaStream_t s = homg_cuda_stream(ex);
-    HOMG_CUDA_TRY(ex, cudaMemsetAsync(width, 0, sizeof *width, s));
-    if (a->nrows == 0)
-        return HOMG_OK;
-    width_kernel<<<launch_blocks(a->nrows, HOMG_MAX_BLOCKS), HOMG_THREADS, 0, s>>>(a->row_ptr, a->nrows, width);
-    HOMG_CUDA_LAUNCHED(ex, "CSR width");
-    return HOMG_OK;
-}
-
 /* One thread per row: at each k the warp writes consecutive rows (coalesced). */
 __global__ static void ell_from_csr_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n, int32_t w,
                                            int32_t *col, double *val, int32_t *rl)

@@ -77,14 +77,12 @@ typedef struct ell_batch {
       (kernel_exec * ex, const csr_matrix *a, const double *b, const double *x, double *r))                           \
     /* *sum (device, overwritten) = sum of |i - j| over a's entries (the info's bandwidth). */                        \
     X(homg_status, gmg, csr_bandwidth, (kernel_exec * ex, const csr_matrix *a, uint64_t *sum))                        \
-    /* *width (device int32, overwritten) = the longest row of a (ELLPACK-R's width). */                              \
-    X(homg_status, gmg, csr_width, (kernel_exec * ex, const csr_matrix *a, int32_t *width))                           \
     /* e's arrays (e->nrows = a's rows, e->width >= a's longest row, allocated) */                                    \
     /* filled from a on the backend: no host round trip (ell.h). */                                                   \
     X(homg_status, gmg, ell_from_csr, (kernel_exec * ex, const csr_matrix *a, ell_matrix *e))                         \
-    /* csr_width of n matrices a[0..n) into width[0..n) (device): GMG_CONVERT_MAX */                                  \
-    /* matrices a launch, not one each (the set-up reads every level's A, P, R, M and */                              \
-    /* M^T widths at once). */                                                                                        \
+    /* The longest row (ELLPACK-R's width) of n matrices a[0..n) into width[0..n) */                                  \
+    /* (device int32, overwritten): GMG_CONVERT_MAX matrices a launch (the set-up reads */                            \
+    /* every level's A, P, R, M and M^T widths at once). */                                                           \
     X(homg_status, gmg, csr_widths, (kernel_exec * ex, const csr_matrix *const *a, int n, int32_t *width))            \
     /* Uniform refinement (refine.h), homg_mesh_refine's numbering: the edge keys */                                  \
     /* (min << 32 | max, nv (nv - 1) / 2 per element) of the mesh, sorted and made */                                 \
