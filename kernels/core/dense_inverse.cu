@@ -26,12 +26,13 @@ __global__ static void dense_scatter_kernel(const int32_t *rp, const int32_t *ci
                 a[(size_t)ci[k] * n + i] = dense_value(v, dbl, k);
 }
 
-/* The relative pivot test after potrf: the first j + 1 with L_jj^2 <= rel
- * |a_jj| (singular matrices leave tiny positive pivots), or 0. */
+/* The relative pivot test after potrf, where potrf passed (*info == 0, else
+ * its status is kept): the first j + 1 with L_jj^2 <= rel |a_jj| (singular
+ * matrices leave tiny positive pivots), or 0. */
 __global__ static void dense_pivot_kernel(const int32_t *rp, const int32_t *ci, const void *v, int dbl, int32_t n,
                                           double rel, const double *l, int *info)
 {
-    if (blockIdx.x * blockDim.x + threadIdx.x != 0)
+    if (blockIdx.x * blockDim.x + threadIdx.x != 0 || *info != 0)
         return;
     for (int32_t j = 0; j < n; j++) {
         double ajj = 0, d = l[(size_t)j * n + j];
@@ -58,19 +59,17 @@ typedef struct dense_work {
     int *info;
 } dense_work;
 
-/* potrf's status, then the relative pivot test, read to the host. */
+/* potrf's status, or where it passed the relative pivot test: one read. */
 static homg_status dense_pivot(kernel_exec *ex, const csr_matrix *a, double rel, dense_work *w, int *pivot)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int host_info = 0, dbl = a->precision == HOMG_FLOAT64;
-    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&host_info, w->info, sizeof host_info, cudaMemcpyDeviceToHost, s));
-    HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
-    if (host_info == 0 && rel > 0) {
+    if (rel > 0) {
         dense_pivot_kernel<<<1, 1, 0, s>>>(a->row_ptr, a->col_idx, a->values, dbl, a->nrows, rel, w->a, w->info);
         HOMG_CUDA_LAUNCHED(ex, "coarse pivots");
-        HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&host_info, w->info, sizeof host_info, cudaMemcpyDeviceToHost, s));
-        HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
     }
+    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&host_info, w->info, sizeof host_info, cudaMemcpyDeviceToHost, s));
+    HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
     if (host_info < 0)
         return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "cusolverDnDpotrf: parameter %d is wrong", -host_info);
     *pivot = host_info;

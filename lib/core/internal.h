@@ -24,7 +24,7 @@ struct homg_ctx {
     const memory_kernels *mem;
     char device_name[160];
     char msg[1024];
-    long host_syncs; /* blocking device reads and writes so far (homg__read, homg__write) */
+    long host_syncs; /* blocking device reads so far (homg__read; homg__write is stream-ordered) */
     homg_track track;
 };
 
