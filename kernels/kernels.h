@@ -69,7 +69,11 @@ typedef struct kernel_exec {
  * two-core machine). */
 #define HOMG_OMP_MIN 50000
 
-typedef enum homg_copy_kind { HOMG_H2D = 0, HOMG_D2H, HOMG_D2D } homg_copy_kind;
+/* H2D, D2H: blocking.  H2D_ORDERED: an upload in the stream's order that
+ * returns once the host buffer may be reused (pageable memory is staged by the
+ * driver before cudaMemcpyAsync returns; pinned or managed memory is still
+ * waited for), without waiting for the queued work: the set-ups' uploads. */
+typedef enum homg_copy_kind { HOMG_H2D = 0, HOMG_D2H, HOMG_D2D, HOMG_H2D_ORDERED } homg_copy_kind;
 
 /* ---- Kernel tables ------------------------------------------------------
  * Each area's table comes from one list, AREA_KERNELS(X), with one entry

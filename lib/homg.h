@@ -710,7 +710,7 @@ typedef enum homg_amg_phase {
 
 typedef struct homg_amg_phase_info {
     double ms;         /* time on the ctx's stream, summed over levels (CUDA events; host clock on the CPU) */
-    int host_syncs;    /* blocking device reads and writes the library makes (cuSPARSE's own not counted) */
+    int host_syncs;    /* blocking device reads the library makes (uploads are stream-ordered; not cuSPARSE's) */
     size_t peak_bytes; /* most ctx memory held at once by what the set-up allocated, during the phase */
 } homg_amg_phase_info;
 

@@ -881,6 +881,88 @@ static void test_dense_inverse(void **state)
     homg_ctx_destroy(gpu);
 }
 
+/* dense_pattern (the coarse inverse's CSR pattern, built on the device):
+ * the CPU twin against the loop written here, CUDA = CPU, on sizes from 1 to
+ * GMG_DENSE_MAX (device arrays filled with -1 first: every entry written). */
+static void test_dense_pattern(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    static const int32_t sizes[5] = { 1, 2, 7, 125, 4096 };
+    (void)state;
+    for (int c = 0; c < (quick ? 4 : 5); c++) {
+        int32_t n = sizes[c];
+        size_t nn = (size_t)n * n;
+        int32_t *rp_h = malloc(sizeof(int32_t) * (n + 1)), *ci_h = malloc(sizeof(int32_t) * nn);
+        int32_t *rp_d = malloc(sizeof(int32_t) * (n + 1)), *ci_d = malloc(sizeof(int32_t) * nn);
+        int32_t *d_rp, *d_ci;
+        memset(rp_d, 0xff, sizeof(int32_t) * (n + 1));
+        memset(ci_d, 0xff, sizeof(int32_t) * nn);
+        d_rp = up(gpu, rp_d, sizeof(int32_t) * (n + 1));
+        d_ci = up(gpu, ci_d, sizeof(int32_t) * nn);
+        assert_int_equal(homg_cpu_gmg_dense_pattern(&cpu->ex, n, rp_h, ci_h), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_dense_pattern(&gpu->ex, n, d_rp, d_ci), HOMG_OK);
+        down(gpu, rp_d, d_rp, sizeof(int32_t) * (n + 1));
+        down(gpu, ci_d, d_ci, sizeof(int32_t) * nn);
+        for (int32_t i = 0; i <= n; i++)
+            assert_int_equal(rp_h[i], i * n);
+        for (size_t k = 0; k < nn; k++)
+            assert_int_equal(ci_h[k], (int32_t)(k % (size_t)n));
+        assert_memory_equal(rp_d, rp_h, sizeof(int32_t) * (n + 1));
+        assert_memory_equal(ci_d, ci_h, sizeof(int32_t) * nn);
+        printf("  dense pattern %d x %d: CPU = loop, CUDA = CPU\n", (int)n, (int)n);
+        homg_free(gpu, d_rp);
+        homg_free(gpu, d_ci);
+        free(rp_h);
+        free(ci_h);
+        free(rp_d);
+        free(ci_d);
+    }
+    homg_ctx_destroy(cpu);
+    homg_ctx_destroy(gpu);
+}
+
+/* Stream-ordered uploads (HOMG_H2D_ORDERED, homg__write): queued behind a
+ * long kernel, from one pageable buffer overwritten after each call, small
+ * (staged by the driver) and large; each device block must hold what the
+ * buffer held when its upload was called. */
+static void test_ordered_uploads(void **state)
+{
+    homg_ctx *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    enum { UPLOADS = 8 };
+    static const size_t sizes[3] = { 40, 60000, 3000000 };
+    int32_t n = 4096, *d_rp, *d_ci;
+    (void)state;
+    d_rp = up(gpu, NULL, sizeof(int32_t) * (n + 1));
+    d_ci = up(gpu, NULL, sizeof(int32_t) * (size_t)n * n);
+    for (int c = 0; c < 3; c++) {
+        size_t words = sizes[c];
+        int32_t *buf = malloc(sizeof(int32_t) * words), *back = malloc(sizeof(int32_t) * words), *d[UPLOADS];
+        for (int u = 0; u < UPLOADS; u++)
+            d[u] = up(gpu, NULL, sizeof(int32_t) * words);
+        for (int r = 0; r < 20; r++) /* ~0.3 G writes queued ahead of the uploads */
+            assert_int_equal(homg_cuda_gmg_dense_pattern(&gpu->ex, n, d_rp, d_ci), HOMG_OK);
+        for (int u = 0; u < UPLOADS; u++) {
+            for (size_t k = 0; k < words; k++)
+                buf[k] = (int32_t)(k * 7 + (size_t)u * 1000003);
+            assert_int_equal(homg__write(gpu, d[u], buf, sizeof(int32_t) * words), HOMG_OK);
+        }
+        memset(buf, 0, sizeof(int32_t) * words);
+        for (int u = 0; u < UPLOADS; u++) {
+            down(gpu, back, d[u], sizeof(int32_t) * words);
+            for (size_t k = 0; k < words; k++)
+                assert_int_equal(back[k], (int32_t)(k * 7 + (size_t)u * 1000003));
+            homg_free(gpu, d[u]);
+        }
+        printf("  %d ordered uploads of %zu bytes behind a queued kernel: every block as written\n", UPLOADS,
+               sizeof(int32_t) * words);
+        free(buf);
+        free(back);
+    }
+    homg_free(gpu, d_rp);
+    homg_free(gpu, d_ci);
+    homg_ctx_destroy(gpu);
+}
+
 /* A generated square or cube with its nodes shuffled and moved (by up to 10%
  * of a cell) and its elements shuffled, built in ctx. */
 static homg_mesh *random_mesh(homg_ctx *ctx, int dim, unsigned seed)
@@ -1256,6 +1338,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_tag_values),     cmocka_unit_test(test_lanes),
         cmocka_unit_test(test_ell_dot_stride), cmocka_unit_test(test_ell_batch),
         cmocka_unit_test(test_l0_omega),       cmocka_unit_test(test_fine_smoother),
+        cmocka_unit_test(test_dense_pattern),  cmocka_unit_test(test_ordered_uploads),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -3,6 +3,8 @@
 #include "dense_inverse.h"
 #include "sparse/sparse_util.cuh"
 
+#include <limits.h>
+
 __device__ static inline double dense_value(const void *v, int dbl, int32_t k)
 {
     return dbl ? ((const double *)v)[k] : (double)((const float *)v)[k];
@@ -26,24 +28,32 @@ __global__ static void dense_scatter_kernel(const int32_t *rp, const int32_t *ci
                 a[(size_t)ci[k] * n + i] = dense_value(v, dbl, k);
 }
 
-/* The relative pivot test after potrf: the first j + 1 with L_jj^2 <= rel
- * |a_jj| (singular matrices leave tiny positive pivots), or 0. */
+/* The relative pivot test after potrf, where potrf passed (*info == 0, else
+ * its status is kept): the first j + 1 with L_jj^2 <= rel |a_jj| (singular
+ * matrices leave tiny positive pivots), or 0.  One block: each thread tests
+ * rows j = t, t + blockDim.x, ..., the smallest failing j + 1 by a shared
+ * atomicMin (one thread over the 125 rows of the 65^3 cube's coarse level
+ * took 80 us, on the set-up's critical path: s13-gmg20). */
 __global__ static void dense_pivot_kernel(const int32_t *rp, const int32_t *ci, const void *v, int dbl, int32_t n,
                                           double rel, const double *l, int *info)
 {
-    if (blockIdx.x * blockDim.x + threadIdx.x != 0)
+    __shared__ int first;
+    if (*info != 0) /* the same value in every thread: it is written after the barrier only */
         return;
-    for (int32_t j = 0; j < n; j++) {
+    if (threadIdx.x == 0)
+        first = INT_MAX;
+    __syncthreads();
+    for (int32_t j = threadIdx.x; j < n; j += blockDim.x) {
         double ajj = 0, d = l[(size_t)j * n + j];
         for (int32_t k = rp[j]; k < rp[j + 1]; k++)
             if (ci[k] == j)
                 ajj = dense_value(v, dbl, k);
-        if (!(d * d > rel * fabs(ajj))) {
-            *info = j + 1;
-            return;
-        }
+        if (!(d * d > rel * fabs(ajj)))
+            atomicMin(&first, (int)j + 1);
     }
-    *info = 0;
+    __syncthreads();
+    if (threadIdx.x == 0)
+        *info = first == INT_MAX ? 0 : first;
 }
 
 __global__ static void dense_to_float_kernel(const double *src, float *dst, int64_t count)
@@ -58,19 +68,18 @@ typedef struct dense_work {
     int *info;
 } dense_work;
 
-/* potrf's status, then the relative pivot test, read to the host. */
+/* potrf's status, or where it passed the relative pivot test: one read. */
 static homg_status dense_pivot(kernel_exec *ex, const csr_matrix *a, double rel, dense_work *w, int *pivot)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int host_info = 0, dbl = a->precision == HOMG_FLOAT64;
+    if (rel > 0) {
+        dense_pivot_kernel<<<1, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->values, dbl, a->nrows, rel, w->a,
+                                                      w->info);
+        HOMG_CUDA_LAUNCHED(ex, "coarse pivots");
+    }
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&host_info, w->info, sizeof host_info, cudaMemcpyDeviceToHost, s));
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
-    if (host_info == 0 && rel > 0) {
-        dense_pivot_kernel<<<1, 1, 0, s>>>(a->row_ptr, a->col_idx, a->values, dbl, a->nrows, rel, w->a, w->info);
-        HOMG_CUDA_LAUNCHED(ex, "coarse pivots");
-        HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&host_info, w->info, sizeof host_info, cudaMemcpyDeviceToHost, s));
-        HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
-    }
     if (host_info < 0)
         return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "cusolverDnDpotrf: parameter %d is wrong", -host_info);
     *pivot = host_info;

@@ -199,16 +199,35 @@ void homg_cuda_memory_free(kernel_exec *ex, void *ptr)
         cudaFree(ptr);
 }
 
+/* Pageable (unregistered) host memory: cudaMemcpyAsync has read it (staged
+ * it) before it returns.  Pinned or managed memory is read by the DMA later.
+ * HOMG_SYNC_UPLOADS=1 in the environment: every upload waits (as before
+ * s13-gmg20; for comparisons). */
+static int host_pageable(const void *p)
+{
+    static int sync_all = -1;
+    cudaPointerAttributes a;
+    if (sync_all < 0)
+        sync_all = getenv("HOMG_SYNC_UPLOADS") && atoi(getenv("HOMG_SYNC_UPLOADS")) != 0;
+    if (sync_all)
+        return 0;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return a.type == cudaMemoryTypeUnregistered;
+}
+
 homg_status homg_cuda_memory_copy(kernel_exec *ex, void *dst, const void *src, size_t bytes, homg_copy_kind kind)
 {
     if (!bytes)
         return HOMG_OK;
-    cudaMemcpyKind k = kind == HOMG_H2D   ? cudaMemcpyHostToDevice
-                       : kind == HOMG_D2H ? cudaMemcpyDeviceToHost
-                                          : cudaMemcpyDeviceToDevice;
+    cudaMemcpyKind k = kind == HOMG_D2H   ? cudaMemcpyDeviceToHost
+                       : kind == HOMG_D2D ? cudaMemcpyDeviceToDevice
+                                          : cudaMemcpyHostToDevice;
     cudaStream_t s = homg_cuda_stream(ex);
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(dst, src, bytes, k, s));
-    if (kind != HOMG_D2D)
+    if (kind == HOMG_H2D || kind == HOMG_D2H || (kind == HOMG_H2D_ORDERED && !host_pageable(src)))
         HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
     return HOMG_OK;
 }

@@ -30,3 +30,14 @@ homg_status homg_cpu_gmg_dense_inverse(kernel_exec *ex, void *handle, const csr_
     free(l);
     return HOMG_OK;
 }
+
+homg_status homg_cpu_gmg_dense_pattern(kernel_exec *ex, int32_t n, int32_t *row_ptr, int32_t *col_idx)
+{
+    (void)ex;
+    for (int32_t i = 0; i <= n; i++)
+        row_ptr[i] = i * n;
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < n; j++)
+            col_idx[(size_t)i * n + j] = j;
+    return HOMG_OK;
+}

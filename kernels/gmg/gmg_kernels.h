@@ -159,6 +159,9 @@ typedef struct ell_batch {
     X(homg_status, gmg, random_fill, (kernel_exec * ex, int32_t n, uint32_t s0, double *x))                           \
     /* *out = x . y (device scalar, overwritten) */                                                                   \
     X(homg_status, gmg, dot, (kernel_exec * ex, int32_t n, const double *x, const double *y, double *out))            \
+    /* the n x n dense CSR pattern in the backend's space: row_ptr[i] = i n (i <= n), */                              \
+    /* col_idx[k] = k mod n (the coarse inverse's: built where it lives, no upload) */                                \
+    X(homg_status, gmg, dense_pattern, (kernel_exec * ex, int32_t n, int32_t * row_ptr, int32_t * col_idx))           \
     /* inv (n*n, ctx space) = A^-1 of symmetric double CSR A by Cholesky (coarse.c: plain, host; */                   \
     /* coarse.cu: cuSOLVER potrf/potrs with the sparse handle); *pivot (host) = the order of the */                   \
     /* first leading minor that is not positive definite (inv not written), or 0.  Synchronises. */                   \

@@ -278,8 +278,8 @@ homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
 
 homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes)
 {
-    ctx->host_syncs++;
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, dev, host, bytes, HOMG_H2D), "writing a device value");
+    /* stream-ordered: host may be reused on return, the queued work is not waited for */
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, dev, host, bytes, HOMG_H2D_ORDERED), "writing a device value");
     return HOMG_OK;
 }
 

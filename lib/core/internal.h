@@ -24,7 +24,7 @@ struct homg_ctx {
     const memory_kernels *mem;
     char device_name[160];
     char msg[1024];
-    long host_syncs; /* blocking device reads and writes so far (homg__read, homg__write) */
+    long host_syncs; /* blocking device reads so far (homg__read; homg__write is stream-ordered) */
     homg_track track;
 };
 
@@ -81,7 +81,8 @@ homg_status homg__alloc(homg_ctx *ctx, size_t bytes, void **ptr, const char *wha
 void homg__free(homg_ctx *ctx, void *ptr);
 /* n elements of `size` bytes in the ctx's space (an overflowing size is OUT_OF_MEMORY). */
 homg_status homg__alloc_array(homg_ctx *ctx, size_t n, size_t size, void **ptr, const char *what);
-/* Blocking copies of device values to and from host memory, counted in ctx->host_syncs. */
+/* Copies of device values to host memory (blocking, counted in ctx->host_syncs) and from it
+ * (stream-ordered: the host buffer may be reused on return). */
 homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes);
 homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes);
 /* Host allocation (plain malloc; returns NULL and sets the ctx message on failure). */

@@ -196,7 +196,7 @@ static homg_status build_pattern(homg_fem *fem)
 static homg_status upload_i32(homg_ctx *ctx, int32_t **dst, const int32_t *src, size_t n, const char *what)
 {
     HOMG_TRY(homg__alloc(ctx, n * sizeof(int32_t), (void **)dst, what));
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, *dst, src, n * sizeof(int32_t), HOMG_H2D), what);
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, *dst, src, n * sizeof(int32_t), HOMG_H2D_ORDERED), what);
     return HOMG_OK;
 }
 
@@ -235,7 +235,7 @@ static homg_status host_mask(homg_fem *fem)
         fem->num_masked += mask[i] != 0;
     }
     st = homg__alloc(ctx, (size_t)n, (void **)&fem->mask, "homg_fem_create: Dirichlet mask");
-    if (st == HOMG_OK && (st = ctx->mem->copy(&ctx->ex, fem->mask, mask, (size_t)n, HOMG_H2D)) != HOMG_OK)
+    if (st == HOMG_OK && (st = ctx->mem->copy(&ctx->ex, fem->mask, mask, (size_t)n, HOMG_H2D_ORDERED)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: Dirichlet mask");
     free(mask);
     return st;

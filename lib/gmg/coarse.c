@@ -34,7 +34,7 @@ homg_status homg__gmg_dense_inverse(homg_ctx *ctx, const homg_host_csr *a, doubl
 static homg_status setup_dense(homg_gmg *g, const gmg_level *lv)
 {
     homg_ctx *ctx = g->ctx;
-    int32_t n = lv->rows, *rp = NULL, *ci = NULL;
+    int32_t n = lv->rows;
     int pivot = 0;
     homg_status st;
     if (n > GMG_DENSE_MAX)
@@ -43,20 +43,10 @@ static homg_status setup_dense(homg_gmg *g, const gmg_level *lv)
                           "%d: use coarse_solver AMG or a coarser mesh",
                           (int)n, GMG_DENSE_MAX);
     st = homg__mat_alloc(ctx, n, n, n * n, HOMG_FLOAT64, &g->coarse_op.csr, "GMG coarse inverse");
-    rp = st == HOMG_OK ? (int32_t *)malloc(((size_t)n + 1) * sizeof(int32_t)) : NULL;
-    ci = rp ? (int32_t *)malloc(((size_t)n * n + 1) * sizeof(int32_t)) : NULL;
-    if (st == HOMG_OK && !ci)
-        st = homg__fail(ctx, HOMG_ERROR_OUT_OF_MEMORY, "GMG coarse solver: out of host memory");
-    for (int32_t i = 0; st == HOMG_OK && i <= n; i++)
-        rp[i] = i * n;
-    for (size_t k = 0; st == HOMG_OK && k < (size_t)n * n; k++)
-        ci[k] = (int32_t)(k % (size_t)n);
-    if (st == HOMG_OK)
-        st = homg__write(ctx, g->coarse_op.csr.row_ptr, rp, ((size_t)n + 1) * sizeof(int32_t));
-    if (st == HOMG_OK)
-        st = homg__write(ctx, g->coarse_op.csr.col_idx, ci, (size_t)n * n * sizeof(int32_t));
-    free(rp);
-    free(ci);
+    /* the pattern where it lives: no host loop, no upload to wait for */
+    if (st == HOMG_OK &&
+        (st = GMG_GK(g)->dense_pattern(&ctx->ex, n, g->coarse_op.csr.row_ptr, g->coarse_op.csr.col_idx)) != HOMG_OK)
+        homg__backend_fail(ctx, st, "GMG coarse solver");
     /* A^-1 is symmetric: the column-major inverse is its row-major CSR values */
     if (st == HOMG_OK && (st = GMG_GK(g)->dense_inverse(&ctx->ex, g->handle, &lv->a.csr,
                                                         (double *)g->coarse_op.csr.values, &pivot)) != HOMG_OK)

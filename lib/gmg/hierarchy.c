@@ -261,7 +261,8 @@ static homg_status adopt_backend_arrays(backend_refine *b, homg_mesh *m)
     HOMG_TRY(homg__alloc(ctx, nt, (void **)&m->ctx_element_tags, "refinement: element tags"));
     HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, m->ctx_coords, b->coords, nc, HOMG_D2D), "refinement");
     HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, m->ctx_elements, b->elems, ne, HOMG_D2D), "refinement");
-    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, m->ctx_element_tags, m->element_tags, nt, HOMG_H2D), "refinement");
+    HOMG_TRY_BACKEND(ctx, ctx->mem->copy(&ctx->ex, m->ctx_element_tags, m->element_tags, nt, HOMG_H2D_ORDERED),
+                     "refinement");
     return HOMG_OK;
 }
 

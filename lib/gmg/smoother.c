@@ -120,10 +120,39 @@ static homg_status estimate_batched(homg_gmg *g, const int *on, double **x, doub
  * desc.power_iterations for the others. */
 static int level_steps(const homg_gmg *g, int l) { return g->lv[l].diag ? diag_steps(g) : g->desc.power_iterations; }
 
+/* host[GMG_MOMENTS l + j] = level l's scalar j (j < count) for the levels
+ * with want[l]: one read of their span when there are no lanes (one wait
+ * instead of a wait a level), else a read a level on its lane (waits for
+ * that lane only). */
+static homg_status read_scalars(homg_gmg *g, const int *want, size_t count, double *host)
+{
+    int nl = g->nlevels - 1, first = -1, last = -1;
+    for (int l = 0; l < nl; l++)
+        if (want[l]) {
+            if (first < 0)
+                first = l;
+            last = l;
+        }
+    if (first < 0)
+        return HOMG_OK;
+    if (g->lanes <= 1)
+        return homg__read(g->ctx, host + GMG_MOMENTS * first, g->scalar + GMG_MOMENTS * first,
+                          ((size_t)GMG_MOMENTS * (last - first) + count) * sizeof(double));
+    for (int l = first; l <= last; l++) {
+        if (!want[l])
+            continue;
+        use_lane(g, l);
+        HOMG_TRY(homg__read(g->ctx, host + GMG_MOMENTS * l, g->scalar + GMG_MOMENTS * l, count * sizeof(double)));
+    }
+    return HOMG_OK;
+}
+
 static homg_status estimate(homg_gmg *g, const int *on)
 {
     int nl = g->nlevels - 1, steps = 0, batch = batched(g, on), in[HOMG_GMG_MAX_LEVELS];
-    double *x[HOMG_GMG_MAX_LEVELS], *z[HOMG_GMG_MAX_LEVELS], s[2 * HOMG_GMG_MAX_LEVELS], lam[HOMG_GMG_MAX_LEVELS];
+    int read[HOMG_GMG_MAX_LEVELS] = { 0 };
+    double *x[HOMG_GMG_MAX_LEVELS], *z[HOMG_GMG_MAX_LEVELS], s[GMG_MOMENTS * HOMG_GMG_MAX_LEVELS];
+    double lam[HOMG_GMG_MAX_LEVELS];
     batch_levels(g, on, batch, in);
     for (int l = 0; l < nl; l++) {
         x[l] = g->lv[l].x;
@@ -148,7 +177,8 @@ static homg_status estimate(homg_gmg *g, const int *on)
             if (done) { /* rescale to unit norm */
                 HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, z[l], (size_t)lv->rows * sizeof(double)),
                                  "GMG: zero");
-                HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->axpy(&g->ctx->ex, lv->rows, 1.0 / sqrt(s[2 * l + 1]), x[l], z[l]),
+                HOMG_TRY_BACKEND(g->ctx,
+                                 GMG_GK(g)->axpy(&g->ctx->ex, lv->rows, 1.0 / sqrt(s[GMG_MOMENTS * l + 1]), x[l], z[l]),
                                  "GMG: scale");
                 double *swap = x[l];
                 x[l] = z[l];
@@ -171,12 +201,14 @@ static homg_status estimate(homg_gmg *g, const int *on)
         }
         if (batch && kb > 0) /* the batch holds no diagonal level: desc.power_iterations steps */
             HOMG_TRY(estimate_batched(g, in, x, z, kb < k ? kb : k));
+        for (int l = 0; l < nl; l++)
+            read[l] = on[l] && level_steps(g, l) > done;
+        HOMG_TRY(read_scalars(g, read, 2, s));
         for (int l = 0; l < nl; l++) {
-            if (!on[l] || level_steps(g, l) <= done)
+            const double *sl = s + GMG_MOMENTS * l;
+            if (!read[l])
                 continue;
-            use_lane(g, l); /* waits for this level's lane only */
-            HOMG_TRY(homg__read(g->ctx, s + 2 * l, g->scalar + GMG_MOMENTS * l, 2 * sizeof(double)));
-            lam[l] = s[2 * l] > 0 ? sqrt(s[2 * l + 1] / s[2 * l]) : 0;
+            lam[l] = sl[0] > 0 ? sqrt(sl[1] / sl[0]) : 0;
             if (!(lam[l] > 0) || !isfinite(lam[l]))
                 return homg__fail(
                     g->ctx, HOMG_ERROR_NUMERIC,
@@ -409,10 +441,22 @@ static homg_status estimate_batched(homg_gmg *g, const int *on, double **x, doub
     return HOMG_OK;
 }
 
+/* Host threads for the levels' Ritz solves (~50 us each on the H100's host,
+ * the GPU idle meanwhile: s12-gmg19): one a level checked, on CUDA (the CPU
+ * backend's threads are its kernels'); HOMG_GMG_RITZ_THREADS=0 keeps one. */
+static int ritz_threads(const homg_gmg *g, int levels)
+{
+    const char *env = getenv("HOMG_GMG_RITZ_THREADS");
+    if (g->ctx->ex.backend != HOMG_BACKEND_CUDA || (env && atoi(env) == 0))
+        return 1;
+    return levels > 1 ? levels : 1;
+}
+
 static homg_status contraction(homg_gmg *g, const int *on, double *rho)
 {
-    int nl = g->nlevels - 1, m = GMG_RITZ_STEPS, batch = batched(g, on), in[HOMG_GMG_MAX_LEVELS];
-    double mu[GMG_MOMENTS];
+    int nl = g->nlevels - 1, m = GMG_RITZ_STEPS, batch = batched(g, on), in[HOMG_GMG_MAX_LEVELS], threads;
+    int checked[HOMG_GMG_MAX_LEVELS], count = 0;
+    double mu[GMG_MOMENTS * HOMG_GMG_MAX_LEVELS];
     kernel_exec *ex = &g->ctx->ex;
     batch_levels(g, on, batch, in);
     for (int l = 0; l < nl; l++) {
@@ -439,15 +483,25 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
     }
     if (batch)
         HOMG_TRY(contraction_batched(g, in));
-    for (int l = 0; l < nl; l++) {
+    HOMG_TRY(read_scalars(g, on, 2 * (size_t)m, mu));
+    for (int l = 0; l < nl; l++) { /* the zeros queued before the host's Ritz solves */
         gmg_level *lv = &g->lv[l];
         if (!on[l])
             continue;
-        use_lane(g, l); /* the read waits for this level's lane only */
-        HOMG_TRY(homg__read(g->ctx, mu, g->scalar + GMG_MOMENTS * l, 2 * (size_t)m * sizeof(double)));
-        rho[l] = homg__gmg_ritz_max(mu, m);
+        use_lane(g, l);
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, lv->b, (size_t)lv->rows * sizeof(double)), "GMG: zero");
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, lv->z, (size_t)lv->rows * sizeof(double)), "GMG: zero");
+    }
+    for (int l = 0; l < nl; l++)
+        if (on[l])
+            checked[count++] = l;
+    threads = ritz_threads(g, count);
+#pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
+    for (int k = 0; k < count; k++)
+        rho[checked[k]] = homg__gmg_ritz_max(mu + GMG_MOMENTS * checked[k], m);
+    for (int l = 0; l < nl; l++) {
+        if (!on[l])
+            continue;
         if (!isfinite(rho[l]))
             rho[l] = 2;
     }
