@@ -571,7 +571,7 @@ static void cluster_solves_levels(void **state)
         assert_true(cube_clu_case(c, &K, t, &C) && cube_sep_tables(&K, ts));
         C.t = t;
         const size_t n = (size_t)K.nx * K.ny * K.nz;
-        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, ts, NULL, 0 };
+        const cube_sep P = { { K.nx, K.ny, K.nz }, K.lam, ts, NULL, 0, 0 };
         float *b = cube_case_random(n, &rng), *x = (float *)malloc(n * sizeof(float));
         float *y = (float *)malloc(n * sizeof(float)), *r = (float *)malloc(n * sizeof(float));
         double rr = 0.0, bb = 0.0, d = 0.0, big = 0.0;
