@@ -88,9 +88,10 @@ static ell_matrix ell_host(const homg_host_csr *m, int lanes)
  * backends against ell_host (exact: a copy), for a's pattern and random ones with empty rows: rows of 0..20
  * entries (the staged CUDA kernel's shared copy) and 0..60 (most blocks past
  * its cap: the global reads). */
-/* The batched width (csr_widths) of more matrices than one launch takes: the
- * first rows of (hm, dm), row counts n k / (count - 1) (one empty), on CUDA
- * equal to the CPU's one by one and to the longest row. */
+/* The batched width (csr_widths) and bandwidth sums (csr_bandwidths) of more
+ * matrices than one launch takes: the first rows of (hm, dm), row counts
+ * n k / (count - 1) (one empty), on CUDA equal to the CPU's one by one and to
+ * the longest row / the sum of |i - j| written here. */
 static void check_widths_batched(homg_ctx *cpu, homg_ctx *gpu, const csr_matrix *hm, const csr_matrix *dm)
 {
     enum { COUNT = GMG_CONVERT_MAX + 3 };
@@ -115,7 +116,21 @@ static void check_widths_batched(homg_ctx *cpu, homg_ctx *gpu, const csr_matrix 
         assert_int_equal(wd[k], want);
     }
     homg_free(gpu, d_w);
-    printf("  batched widths: %d matrices of 0..%d rows, CUDA = CPU\n", COUNT, (int)hm->nrows);
+    {
+        uint64_t bh[COUNT], bd[COUNT], *d_b = up(gpu, NULL, sizeof bd);
+        assert_int_equal(homg_cpu_gmg_csr_bandwidths(&cpu->ex, hp, COUNT, bh), HOMG_OK);
+        assert_int_equal(homg_cuda_gmg_csr_bandwidths(&gpu->ex, dp, COUNT, d_b), HOMG_OK);
+        down(gpu, bd, d_b, sizeof bd);
+        for (int k = 0; k < COUNT; k++) {
+            uint64_t want = 0;
+            for (int32_t i = 0; i < h[k].nrows; i++)
+                for (int32_t e = hm->row_ptr[i]; e < hm->row_ptr[i + 1]; e++)
+                    want += (uint64_t)abs(hm->col_idx[e] - i);
+            assert_true(bh[k] == want && bd[k] == want);
+        }
+        homg_free(gpu, d_b);
+    }
+    printf("  batched widths and bandwidths: %d matrices of 0..%d rows, CUDA = CPU\n", COUNT, (int)hm->nrows);
 }
 
 static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr *a, const csr_matrix *ha,
@@ -156,8 +171,9 @@ static void check_ell_from_csr(homg_ctx *cpu, homg_ctx *gpu, const homg_host_csr
             for (int32_t i = 0; i < n; i++)
                 for (int32_t k = m->row_ptr[i]; k < m->row_ptr[i + 1]; k++)
                     want += (uint64_t)abs(m->col_idx[k] - i);
-            assert_int_equal(homg_cpu_gmg_csr_bandwidth(&cpu->ex, &hm, &bh), HOMG_OK);
-            assert_int_equal(homg_cuda_gmg_csr_bandwidth(&gpu->ex, &dm, d_b), HOMG_OK);
+            const csr_matrix *hp = &hm, *dp = &dm;
+            assert_int_equal(homg_cpu_gmg_csr_bandwidths(&cpu->ex, &hp, 1, &bh), HOMG_OK);
+            assert_int_equal(homg_cuda_gmg_csr_bandwidths(&gpu->ex, &dp, 1, d_b), HOMG_OK);
             down(gpu, &bd, d_b, sizeof bd);
             assert_true(bh == want && bd == want);
             homg_free(gpu, d_b);

@@ -65,19 +65,18 @@ __global__ static void dense_to_float_kernel(const double *src, float *dst, int6
 /* Device work of the factorisation (freed after the stream's sync). */
 typedef struct dense_work {
     double *a, *id, *work; /* A, the identity (then A^-1) unless the caller's, potrf's workspace */
-    int *info;
+    int *info;             /* potrf's status (then the pivot test's), potrs's */
 } dense_work;
 
-/* potrf's status, or where it passed the relative pivot test: one read. */
-static homg_status dense_pivot(kernel_exec *ex, const csr_matrix *a, double rel, dense_work *w, int *pivot)
+/* potrf's status, or where it passed the relative pivot test: one read, after
+ * potrs (queued whatever the pivot: its result is dropped when a pivot
+ * fails), so the host waits once for the whole factorisation, not for potrf
+ * and then for potrs (s13-gmg23: the two waits with the host's potrs calls
+ * between them on the set-up's critical path). */
+static homg_status dense_pivot_read(kernel_exec *ex, dense_work *w, int *pivot)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int host_info = 0, dbl = a->precision == HOMG_FLOAT64;
-    if (rel > 0) {
-        dense_pivot_kernel<<<1, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->values, dbl, a->nrows, rel, w->a,
-                                                      w->info);
-        HOMG_CUDA_LAUNCHED(ex, "coarse pivots");
-    }
+    int host_info = 0;
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&host_info, w->info, sizeof host_info, cudaMemcpyDeviceToHost, s));
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
     if (host_info < 0)
@@ -99,7 +98,7 @@ static homg_status dense_invert(kernel_exec *ex, sparse_handle *h, const csr_mat
         HOMG_TRY(handle_alloc(ex, h, (size_t)nn * sizeof(double), (void **)&w->id, "coarse solver"));
         id = w->id;
     }
-    HOMG_TRY(handle_alloc(ex, h, sizeof(int), (void **)&w->info, "coarse solver"));
+    HOMG_TRY(handle_alloc(ex, h, 2 * sizeof(int), (void **)&w->info, "coarse solver"));
     dense_zero_kernel<<<launch_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(n, w->a, id);
     dense_scatter_kernel<<<launch_blocks(n), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->values,
                                                                    a->precision == HOMG_FLOAT64, n, w->a);
@@ -108,15 +107,17 @@ static homg_status dense_invert(kernel_exec *ex, sparse_handle *h, const csr_mat
     HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrf_bufferSize(h->solver, CUBLAS_FILL_MODE_LOWER, n, w->a, n, &lwork));
     HOMG_TRY(handle_alloc(ex, h, (size_t)(lwork > 0 ? lwork : 1) * sizeof(double), (void **)&w->work, "coarse solver"));
     HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrf(h->solver, CUBLAS_FILL_MODE_LOWER, n, w->a, n, w->work, lwork, w->info));
-    HOMG_TRY(dense_pivot(ex, a, rel, w, pivot));
-    if (*pivot)
-        return HOMG_OK; /* the leading minor of this order is not positive definite */
-    HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrs(h->solver, CUBLAS_FILL_MODE_LOWER, n, n, w->a, n, id, n, w->info));
+    if (rel > 0) {
+        dense_pivot_kernel<<<1, HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->values, a->precision == HOMG_FLOAT64,
+                                                      n, rel, w->a, w->info);
+        HOMG_CUDA_LAUNCHED(ex, "coarse pivots");
+    }
+    HOMG_CUSOLVER_TRY(ex, cusolverDnDpotrs(h->solver, CUBLAS_FILL_MODE_LOWER, n, n, w->a, n, id, n, w->info + 1));
     if (!inv_d) {
         dense_to_float_kernel<<<launch_blocks(nn, 65536), HOMG_THREADS, 0, s>>>(id, inv_f, nn);
         HOMG_CUDA_LAUNCHED(ex, "coarse inverse");
     }
-    return HOMG_OK;
+    return dense_pivot_read(ex, w, pivot);
 }
 
 homg_status homg_cuda_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, double rel, double *inv_d,

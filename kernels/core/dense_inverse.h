@@ -14,7 +14,9 @@
  * 0, or the order of the first leading minor potrf finds not positive
  * definite, or (rel > 0, potrf passed) the first j + 1 with L_jj^2 <= rel
  * |a_jj|.  handle: the sparse kernels' handle (its cuSOLVER handle and
- * allocator).  One stream synchronisation: the work buffers are freed after it. */
+ * allocator).  The inverse's contents are undefined where *pivot != 0 (potrs runs
+ * before the pivot is read).  One read and one stream synchronisation: the
+ * work buffers are freed after it. */
 homg_status homg_cuda_dense_inverse(kernel_exec *ex, void *handle, const csr_matrix *a, double rel, double *inv_d,
                                     float *inv_f, int *pivot);
 #endif

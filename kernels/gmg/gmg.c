@@ -77,14 +77,16 @@ homg_status homg_cpu_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, cons
     return HOMG_OK;
 }
 
-homg_status homg_cpu_gmg_csr_bandwidth(kernel_exec *ex, const csr_matrix *a, uint64_t *sum)
+homg_status homg_cpu_gmg_csr_bandwidths(kernel_exec *ex, const csr_matrix *const *a, int n, uint64_t *sum)
 {
-    uint64_t s = 0;
     (void)ex;
-    for (int32_t i = 0; i < a->nrows; i++)
-        for (int32_t k = a->row_ptr[i]; k < a->row_ptr[i + 1]; k++)
-            s += (uint64_t)(a->col_idx[k] > i ? a->col_idx[k] - i : i - a->col_idx[k]);
-    *sum = s;
+    for (int m = 0; m < n; m++) {
+        uint64_t s = 0;
+        for (int32_t i = 0; i < a[m]->nrows; i++)
+            for (int32_t k = a[m]->row_ptr[i]; k < a[m]->row_ptr[i + 1]; k++)
+                s += (uint64_t)(a[m]->col_idx[k] > i ? a[m]->col_idx[k] - i : i - a[m]->col_idx[k]);
+        sum[m] = s;
+    }
     return HOMG_OK;
 }
 

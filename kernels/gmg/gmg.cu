@@ -220,30 +220,6 @@ homg_status homg_cuda_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, con
     return HOMG_OK;
 }
 
-__global__ static void bandwidth_kernel(const int32_t *rp, const int32_t *ci, int32_t n, unsigned long long *sum)
-{
-    unsigned long long s = 0;
-    FOR_ROWS(i, n)
-    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
-        s += (unsigned long long)(ci[k] > i ? ci[k] - i : i - ci[k]);
-    for (int o = 16; o > 0; o >>= 1)
-        s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
-    if ((threadIdx.x & 31) == 0 && s)
-        atomicAdd(sum, s); /* integers: the sum is exact in any order */
-}
-
-homg_status homg_cuda_gmg_csr_bandwidth(kernel_exec *ex, const csr_matrix *a, uint64_t *sum)
-{
-    cudaStream_t s = homg_cuda_stream(ex);
-    HOMG_CUDA_TRY(ex, cudaMemsetAsync(sum, 0, sizeof *sum, s));
-    if (a->nrows == 0)
-        return HOMG_OK;
-    bandwidth_kernel<<<launch_blocks(a->nrows, HOMG_MAX_BLOCKS), HOMG_THREADS, 0, s>>>(a->row_ptr, a->col_idx, a->nrows,
-                                                                                       (unsigned long long *)sum);
-    HOMG_CUDA_LAUNCHED(ex, "CSR bandwidth");
-    return HOMG_OK;
-}
-
 /* One thread per row: at each k the warp writes consecutive rows (coalesced). */
 __global__ static void ell_from_csr_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n, int32_t w,
                                            int32_t *col, double *val, int32_t *rl)
@@ -356,6 +332,56 @@ homg_status homg_cuda_gmg_csr_widths(kernel_exec *ex, const csr_matrix *const *a
             continue;
         widths_kernel<<<dim3(launch_blocks(rows, HOMG_MAX_BLOCKS), (unsigned)m), HOMG_THREADS, 0, s>>>(c);
         HOMG_CUDA_LAUNCHED(ex, "CSR widths");
+    }
+    return HOMG_OK;
+}
+
+/* The batched bandwidth sums: matrix blockIdx.y of the launch's set, its
+ * rows over blockIdx.x (one launch for every level, not a zeroing and a
+ * launch each: the set-up's tail is launch-bound). */
+typedef struct bandwidth_set {
+    const int32_t *rp[GMG_CONVERT_MAX], *ci[GMG_CONVERT_MAX];
+    unsigned long long *sum[GMG_CONVERT_MAX];
+    int32_t n[GMG_CONVERT_MAX];
+} bandwidth_set;
+
+__global__ static void bandwidths_kernel(bandwidth_set c)
+{
+    int m = blockIdx.y;
+    int32_t n = c.n[m];
+    const int32_t *rp = c.rp[m], *ci = c.ci[m];
+    unsigned long long s = 0;
+    FOR_ROWS(i, n)
+    for (int32_t k = rp[i]; k < rp[i + 1]; k++)
+        s += (unsigned long long)(ci[k] > i ? ci[k] - i : i - ci[k]);
+    for (int o = 16; o > 0; o >>= 1)
+        s += __shfl_xor_sync(0xFFFFFFFFu, s, o);
+    if ((threadIdx.x & 31) == 0 && s)
+        atomicAdd(c.sum[m], s); /* integers: the sum is exact in any order */
+}
+
+homg_status homg_cuda_gmg_csr_bandwidths(kernel_exec *ex, const csr_matrix *const *a, int n, uint64_t *sum)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    if (n <= 0)
+        return HOMG_OK;
+    HOMG_CUDA_TRY(ex, cudaMemsetAsync(sum, 0, (size_t)n * sizeof *sum, s));
+    for (int k0 = 0; k0 < n; k0 += GMG_CONVERT_MAX) {
+        bandwidth_set c;
+        int m = n - k0 < GMG_CONVERT_MAX ? n - k0 : GMG_CONVERT_MAX;
+        int32_t rows = 0;
+        memset(&c, 0, sizeof c);
+        for (int k = 0; k < m; k++) {
+            c.rp[k] = a[k0 + k]->row_ptr;
+            c.ci[k] = a[k0 + k]->col_idx;
+            c.n[k] = a[k0 + k]->nrows;
+            c.sum[k] = (unsigned long long *)(sum + k0 + k);
+            rows = c.n[k] > rows ? c.n[k] : rows;
+        }
+        if (rows == 0)
+            continue;
+        bandwidths_kernel<<<dim3(launch_blocks(rows, HOMG_MAX_BLOCKS), (unsigned)m), HOMG_THREADS, 0, s>>>(c);
+        HOMG_CUDA_LAUNCHED(ex, "CSR bandwidths");
     }
     return HOMG_OK;
 }

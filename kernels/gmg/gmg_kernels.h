@@ -42,7 +42,7 @@ typedef struct ell_matrix {
 /* One product of ell_spmv_batch: y = alpha a x + beta y, then (dot set) *dot
  * += u . y as ell_spmv_dot. */
 #define GMG_BATCH_MAX 8
-/* Matrices per launch of csr_widths (kernel parameters). */
+/* Matrices per launch of csr_widths and csr_bandwidths (kernel parameters). */
 #define GMG_CONVERT_MAX 16
 
 typedef struct ell_batch_item {
@@ -75,8 +75,9 @@ typedef struct ell_batch {
       (kernel_exec * ex, const ell_matrix *a, const double *b, const double *x, double *r))                           \
     X(homg_status, gmg, csr_residual,                                                                                 \
       (kernel_exec * ex, const csr_matrix *a, const double *b, const double *x, double *r))                           \
-    /* *sum (device, overwritten) = sum of |i - j| over a's entries (the info's bandwidth). */                        \
-    X(homg_status, gmg, csr_bandwidth, (kernel_exec * ex, const csr_matrix *a, uint64_t *sum))                        \
+    /* sum[k] (device, overwritten) = sum of |i - j| over a[k]'s entries, k < n (the */                               \
+    /* info's bandwidths): GMG_CONVERT_MAX matrices a launch, one zeroing for all. */                                 \
+    X(homg_status, gmg, csr_bandwidths, (kernel_exec * ex, const csr_matrix *const *a, int n, uint64_t *sum))         \
     /* e's arrays (e->nrows = a's rows, e->width >= a's longest row, allocated) */                                    \
     /* filled from a on the backend: no host round trip (ell.h). */                                                   \
     X(homg_status, gmg, ell_from_csr, (kernel_exec * ex, const csr_matrix *a, ell_matrix *e))                         \

@@ -679,29 +679,36 @@ static homg_status vectors(homg_gmg *g, int l)
     return HOMG_OK;
 }
 
-/* Mean |i - j| over every level's A (device sums, one read for all levels). */
-static void bandwidths(homg_gmg *g, double *out)
+/* Mean |i - j| over every level's A: the sums queued (one launch for all
+ * levels) before the set-up's final sync, read by fill_info after it (then
+ * no wait).  Returns whether they were queued. */
+static int queue_bandwidths(homg_gmg *g)
+{
+    const csr_matrix *a[HOMG_GMG_MAX_LEVELS];
+    for (int l = 0; l < g->nlevels; l++)
+        a[l] = &g->lv[l].a.csr;
+    /* g->scalar: 2 HOMG_GMG_MAX_LEVELS doubles, room for one sum a level; omega's moments are read */
+    return GMG_GK(g)->csr_bandwidths(&g->ctx->ex, a, g->nlevels, (uint64_t *)g->scalar) == HOMG_OK;
+}
+
+static void bandwidths(homg_gmg *g, int queued, double *out)
 {
     uint64_t s[HOMG_GMG_MAX_LEVELS];
-    uint64_t *dev = (uint64_t *)g->scalar; /* 2 HOMG_GMG_MAX_LEVELS doubles: room for one sum a level */
-    for (int l = 0; l < g->nlevels; l++) {
+    for (int l = 0; l < g->nlevels; l++)
         out[l] = 0;
-        if (GMG_GK(g)->csr_bandwidth(&g->ctx->ex, &g->lv[l].a.csr, dev + l) != HOMG_OK)
-            return;
-    }
-    if (homg__read(g->ctx, s, dev, (size_t)g->nlevels * sizeof *s) != HOMG_OK)
+    if (!queued || homg__read(g->ctx, s, g->scalar, (size_t)g->nlevels * sizeof *s) != HOMG_OK)
         return;
     for (int l = 0; l < g->nlevels; l++)
         out[l] = g->lv[l].a.csr.nnz ? (double)s[l] / g->lv[l].a.csr.nnz : 0;
 }
 
-static void fill_info(homg_gmg *g)
+static void fill_info(homg_gmg *g, int queued)
 {
     homg_gmg_info *in = &g->info;
     in->levels = g->nlevels;
     in->desc = g->desc;
     in->memory_bytes = 0;
-    bandwidths(g, in->bandwidth);
+    bandwidths(g, queued, in->bandwidth);
     for (int l = 0; l < g->nlevels; l++) {
         gmg_level *lv = &g->lv[l];
         in->rows[l] = lv->rows;
@@ -722,6 +729,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     kernel_alloc ka = homg__kalloc(ctx);
     homg_status st = HOMG_OK;
     double t0 = now_ms(), t, t1, ts;
+    int queued;
     memset(p, 0, sizeof p);
     HOMG_TRY(homg__alloc(ctx, GMG_MOMENTS * HOMG_GMG_MAX_LEVELS * sizeof(double), (void **)&g->scalar, "GMG scalars"));
     HOMG_TRY(homg__alloc(ctx, GMG_COUNTS * sizeof(int32_t), (void **)&g->count, "GMG scalars"));
@@ -757,12 +765,13 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     if (st == HOMG_OK) /* every level's M, format and omega (smoother.c) */
         st = homg__gmg_smoothers_setup(g);
     t1 = now_ms();
-    if (st == HOMG_OK)
+    if (st == HOMG_OK && !g->coarse_ready) /* else set up beside the Ritz solves (smoother.c) */
         st = homg__gmg_coarse_setup(g);
     homg__gmg_mark(g, GMG_T_COARSE, t1);
     t = now_ms();
     if (st == HOMG_OK) /* the other levels' formats came with their smoothers */
         st = homg__gmg_choose_format(g, g->nlevels - 1);
+    queued = st == HOMG_OK && queue_bandwidths(g);
     if (st == HOMG_OK)
         st = ctx->mem->sync(&ctx->ex) == HOMG_OK ? HOMG_OK : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG set-up");
     g->phase_ms[GMG_T_FORMAT] += now_ms() - t;
@@ -770,7 +779,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     g->info.smoother_ms = now_ms() - ts - g->info.format_ms; /* smoothers, omega, coarse solver */
     g->info.setup_ms = now_ms() - t0;
     if (st == HOMG_OK)
-        fill_info(g);
+        fill_info(g, queued);
     return st;
 }
 

@@ -90,9 +90,10 @@ double homg__gmg_now_ms(void);
 
 struct homg_gmg {
     homg_ctx *ctx;
-    int trace;   /* HOMG_GMG_TRACE=1 at create: the phase marks synchronise */
-    int lanes;   /* streams the smoother set-up runs its levels on (smoother.c), 1 outside it */
-    int refined; /* the levels are uniform refinements of one coarse mesh (homg_gmg_create, not _nested) */
+    int trace;        /* HOMG_GMG_TRACE=1 at create: the phase marks synchronise */
+    int lanes;        /* streams the smoother set-up runs its levels on (smoother.c), 1 outside it */
+    int refined;      /* the levels are uniform refinements of one coarse mesh (homg_gmg_create, not _nested) */
+    int coarse_ready; /* the coarsest level's solver set up (early: beside the Ritz solves, smoother.c) */
     /* op.c: every level's A, P, R, M, M^T ELLPACK-R width, read at once by the
      * first format choice (0: not read, or no such op then) */
     int32_t ell_width[HOMG_GMG_MAX_LEVELS][5];

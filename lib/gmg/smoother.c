@@ -29,6 +29,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 /* Synchronises (HOMG_GMG_TRACE), adds now - since to smoother part k, returns now (ms). */
 static double part(homg_gmg *g, int k, double since)
@@ -452,9 +455,64 @@ static int ritz_threads(const homg_gmg *g, int levels)
     return levels > 1 ? levels : 1;
 }
 
+/* Whether the coarsest level's solver is set up beside the first round's
+ * Ritz solves (ritz_solves): the dense Cholesky inverse, one stream (no
+ * lanes), unless HOMG_GMG_COARSE_EARLY=0. */
+static int coarse_early(const homg_gmg *g)
+{
+    const char *env = getenv("HOMG_GMG_COARSE_EARLY");
+    return !g->coarse_ready && g->lanes == 1 && g->desc.coarse_solver == HOMG_GMG_COARSE_SOLVER_CHOLESKY &&
+           !(env && atoi(env) == 0);
+}
+
+static int thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+static int thread_count(void)
+{
+#ifdef _OPENMP
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
+/* The levels' Ritz solves (host), and in the first round the coarsest
+ * level's solver (coarse.c): its GPU work (potrf, the pivot kernel, potrs:
+ * ~0.2 ms) queued behind the zeros, its two waits on thread 0 while the
+ * other threads solve the Ritz problems (their ~0.12 ms, the workers waking,
+ * were GPU idle time before: s13-gmg20's trace).  One thread (CPU backend,
+ * HOMG_GMG_RITZ_THREADS=0): the coarse set-up, then the solves in turn. */
+static homg_status ritz_solves(homg_gmg *g, const int *checked, int count, const double *mu, int m, double *rho)
+{
+    int coarse = coarse_early(g), threads = ritz_threads(g, count + coarse);
+    homg_status st = HOMG_OK;
+    double t = homg__gmg_now_ms();
+#pragma omp parallel num_threads(threads) if (threads > 1)
+    {
+        int id = thread_id(), n = thread_count(), first = coarse && n > 1; /* first: the first Ritz thread */
+        if (coarse && id == 0)
+            st = homg__gmg_coarse_setup(g);
+        if (!(first && id == 0))
+            for (int k = id - first; k < count; k += n - first)
+                rho[checked[k]] = homg__gmg_ritz_max(mu + GMG_MOMENTS * checked[k], m);
+    }
+    if (coarse) {
+        g->coarse_ready = st == HOMG_OK;
+        g->phase_ms[GMG_T_COARSE] += homg__gmg_now_ms() - t; /* also in omega's: overlapped */
+    }
+    return st;
+}
+
 static homg_status contraction(homg_gmg *g, const int *on, double *rho)
 {
-    int nl = g->nlevels - 1, m = GMG_RITZ_STEPS, batch = batched(g, on), in[HOMG_GMG_MAX_LEVELS], threads;
+    int nl = g->nlevels - 1, m = GMG_RITZ_STEPS, batch = batched(g, on), in[HOMG_GMG_MAX_LEVELS];
     int checked[HOMG_GMG_MAX_LEVELS], count = 0;
     double mu[GMG_MOMENTS * HOMG_GMG_MAX_LEVELS];
     kernel_exec *ex = &g->ctx->ex;
@@ -495,10 +553,7 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
     for (int l = 0; l < nl; l++)
         if (on[l])
             checked[count++] = l;
-    threads = ritz_threads(g, count);
-#pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
-    for (int k = 0; k < count; k++)
-        rho[checked[k]] = homg__gmg_ritz_max(mu + GMG_MOMENTS * checked[k], m);
+    HOMG_TRY(ritz_solves(g, checked, count, mu, m, rho));
     for (int l = 0; l < nl; l++) {
         if (!on[l])
             continue;
