@@ -485,9 +485,10 @@ static int thread_count(void)
 
 /* The levels' Ritz solves (host), and in the first round the coarsest
  * level's solver (coarse.c): its GPU work (potrf, the pivot kernel, potrs:
- * ~0.2 ms) queued behind the zeros, its two waits on thread 0 while the
+ * ~0.2 ms) queued behind the zeros and waited for on thread 0 while the
  * other threads solve the Ritz problems (their ~0.12 ms, the workers waking,
- * were GPU idle time before: s13-gmg20's trace).  One thread (CPU backend,
+ * were GPU idle time before: s13-gmg20's trace).  The coarse set-up's time
+ * then counts in the omega phase too.  One thread (CPU backend,
  * HOMG_GMG_RITZ_THREADS=0): the coarse set-up, then the solves in turn. */
 static homg_status ritz_solves(homg_gmg *g, const int *checked, int count, const double *mu, int m, double *rho)
 {
