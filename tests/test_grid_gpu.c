@@ -717,7 +717,7 @@ static void tolerance_loop_on_device(void **state)
             assert_int_equal(id.cycles, ic.cycles);
             assert_int_equal(ih.cycles, ic.cycles);
             assert_true(fabs(id.norm - ic.norm) <= 1e-9 * ic.norm);
-            assert_true(id.norm == ih.norm);
+            assert_true(fabs(id.norm - ih.norm) <= 1e-12 * ih.norm); /* the monitor's atomic sums */
             assert_true(homg_rel_diff(ud, uc, n) <= 1e-12 && homg_rel_diff(ud, uh, n) == 0);
             assert_int_equal(ic.host_syncs, ic.cycles + 1);
             assert_int_equal(ih.host_syncs, ih.cycles + 1);
