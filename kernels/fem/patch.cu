@@ -18,34 +18,9 @@ static size_t shared_bytes(const fem_patches *q, size_t vb)
            ((size_t)q->max_nodes + 1) * sizeof(int32_t);
 }
 
-/* A[b] added to vals[k] where cols[k] = v[b], k in [lo, hi): SCAN 0 a binary
- * search a node (4 chains of dependent loads), 1 one pass over the row
- * (independent loads, issued 4 at a time: one latency for a ~15-entry row of
- * P1; the same additions, since the row's columns are unique). */
-template <typename T, int SCAN>
-__device__ void patch_row_add(const int32_t *cols, int32_t lo, int32_t hi, T *vals, int nv, const int32_t *v,
-                              const double *A)
-{
-    if (SCAN) {
-#pragma unroll 4
-        for (int32_t k = lo; k < hi; k++) {
-            int32_t c = cols[k];
-            for (int b = 0; b < nv; b++)
-                if (c == v[b])
-                    atomicAdd(&vals[k], (T)A[b]);
-        }
-    } else {
-        for (int b = 0; b < nv; b++) {
-            int32_t k = sorted_find_i32(cols, lo, hi, v[b]);
-            if (k >= 0)
-                atomicAdd(&vals[k], (T)A[b]);
-        }
-    }
-}
-
 /* Element e's row a (nodes v, its matrix row A, load F) added to the patch's
  * shared rows where the patch holds the node, else to the boundary arrays. */
-template <typename T, int SCAN>
+template <typename T>
 __device__ void patch_add_row(const fem_patches &q, int32_t pt, const int32_t *row_ptr, const int32_t *col_idx,
                               const int32_t *scol, const int32_t *srow, T *sval, T *srhs, int nv, const int32_t *v,
                               int a, const double *A, double F)
@@ -54,18 +29,27 @@ __device__ void patch_add_row(const fem_patches &q, int32_t pt, const int32_t *r
     int32_t row = v[a];
     if (q.node_patch[row] == pt) {
         int32_t l = q.node_local[row];
-        patch_row_add<T, SCAN>(scol, srow[l], srow[l + 1], sval, nv, v, A);
+        for (int b = 0; b < nv; b++) {
+            int32_t k = sorted_find_i32(scol, srow[l], srow[l + 1], v[b]);
+            if (k >= 0)
+                atomicAdd(&sval[k], (T)A[b]);
+        }
         atomicAdd(&srhs[l], (T)F);
     } else {
-        patch_row_add<T, SCAN>(col_idx, row_ptr[row], row_ptr[row + 1], values_B, nv, v, A);
+        int32_t lo = row_ptr[row], hi = row_ptr[row + 1];
+        for (int b = 0; b < nv; b++) {
+            int32_t k = sorted_find_i32(col_idx, lo, hi, v[b]);
+            if (k >= 0)
+                atomicAdd(&values_B[k], (T)A[b]);
+        }
         atomicAdd(&rhs_B[row], (T)F);
     }
 }
 
 /* ROWS: the element matrix a row at a time (fem_element_row: fewer live
  * values than the whole matrix), MINB: blocks an SM asked of the register
- * allocator (__launch_bounds__), SCAN: patch_row_add's way. */
-template <typename T, int DIM, int ROWS, int MINB, int SCAN>
+ * allocator (__launch_bounds__). */
+template <typename T, int DIM, int ROWS, int MINB>
 __global__ void __launch_bounds__(THREADS, MINB)
     fem_patch_kernel(fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs, fem_patches q)
 {
@@ -103,13 +87,13 @@ __global__ void __launch_bounds__(THREADS, MINB)
             for (int a = 0; a < nv; a++) {
                 double A[4], F;
                 fem_element_row(&p, DIM, e, v, &geo, a, A, &F);
-                patch_add_row<T, SCAN>(q, pt, row_ptr, col_idx, scol, srow, sval, srhs, nv, v, a, A, F);
+                patch_add_row(q, pt, row_ptr, col_idx, scol, srow, sval, srhs, nv, v, a, A, F);
             }
         } else {
             double A[16], F[4];
             fem_element(&p, DIM, e, v, A, F);
             for (int a = 0; a < nv; a++)
-                patch_add_row<T, SCAN>(q, pt, row_ptr, col_idx, scol, srow, sval, srhs, nv, v, a, A + a * nv, F[a]);
+                patch_add_row(q, pt, row_ptr, col_idx, scol, srow, sval, srhs, nv, v, a, A + a * nv, F[a]);
         }
     }
     __syncthreads();
@@ -134,14 +118,13 @@ __global__ void fem_patch_add_kernel(T *values, const T *values_B, int32_t nnz, 
 /* HOMG_FEM_PATCH_KERNEL: 0 the whole element matrix (108 registers, double
  * 3D: 2 blocks of 256 threads an SM), 1 a row at a time in 80 (3 blocks), 2 a
  * row at a time in 64 (4 blocks where the shared memory allows: the
- * default), 3 as 2 with the rows scanned, not searched (patch_row_add),
- * 4 as 1 scanned. */
+ * default). */
 static int patch_variant(void)
 {
     static int v = -1;
     if (v < 0) {
         const char *e = getenv("HOMG_FEM_PATCH_KERNEL");
-        v = e && e[0] >= '0' && e[0] <= '4' && !e[1] ? e[0] - '0' : 2;
+        v = e && e[0] >= '0' && e[0] <= '2' && !e[1] ? e[0] - '0' : 2;
     }
     return v;
 }
@@ -162,16 +145,16 @@ static int patch_carveout(void)
     return c;
 }
 
-template <typename T, int DIM, int ROWS, int MINB, int SCAN>
+template <typename T, int DIM, int ROWS, int MINB>
 static homg_status launch_as(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q,
                              size_t smem)
 {
-    HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, DIM, ROWS, MINB, SCAN>,
+    HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, DIM, ROWS, MINB>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     if (patch_carveout() >= 0)
-        HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, DIM, ROWS, MINB, SCAN>,
+        HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, DIM, ROWS, MINB>,
                                                cudaFuncAttributePreferredSharedMemoryCarveout, patch_carveout()));
-    fem_patch_kernel<T, DIM, ROWS, MINB, SCAN><<<(unsigned)q->num_patches, THREADS, smem, homg_cuda_stream(ex)>>>(
+    fem_patch_kernel<T, DIM, ROWS, MINB><<<(unsigned)q->num_patches, THREADS, smem, homg_cuda_stream(ex)>>>(
         *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
     return HOMG_OK;
 }
@@ -180,11 +163,9 @@ template <typename T, int DIM>
 static homg_status launch(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q, size_t smem)
 {
     switch (patch_variant()) {
-    case 0: return launch_as<T, DIM, 0, 1, 0>(ex, p, s, q, smem);
-    case 1: return launch_as<T, DIM, 1, 3, 0>(ex, p, s, q, smem);
-    case 3: return launch_as<T, DIM, 1, 4, 1>(ex, p, s, q, smem);
-    case 4: return launch_as<T, DIM, 1, 3, 1>(ex, p, s, q, smem);
-    default: return launch_as<T, DIM, 1, 4, 0>(ex, p, s, q, smem);
+    case 0: return launch_as<T, DIM, 0, 1>(ex, p, s, q, smem);
+    case 1: return launch_as<T, DIM, 1, 3>(ex, p, s, q, smem);
+    default: return launch_as<T, DIM, 1, 4>(ex, p, s, q, smem);
     }
 }
 
