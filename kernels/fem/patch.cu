@@ -129,31 +129,12 @@ static int patch_variant(void)
     return v;
 }
 
-/* HOMG_FEM_PATCH_CARVEOUT=N (0-100): the shared-memory carveout asked for the
- * patch kernel, in percent of the SM's unified memory (100: the most shared
- * memory, room for 4 blocks of level 0's 53 KB where the registers allow 4;
- * ncu saw the driver pick 135 KB, 2 blocks, for main's kernel); unset or
- * out of range: the driver's choice. */
-static int patch_carveout(void)
-{
-    static int c = -2;
-    if (c == -2) {
-        const char *e = getenv("HOMG_FEM_PATCH_CARVEOUT");
-        long v = e ? strtol(e, NULL, 10) : -1;
-        c = e && v >= 0 && v <= 100 ? (int)v : -1;
-    }
-    return c;
-}
-
 template <typename T, int DIM, int ROWS, int MINB>
 static homg_status launch_as(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q,
                              size_t smem)
 {
     HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, DIM, ROWS, MINB>,
                                            cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    if (patch_carveout() >= 0)
-        HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, DIM, ROWS, MINB>,
-                                               cudaFuncAttributePreferredSharedMemoryCarveout, patch_carveout()));
     fem_patch_kernel<T, DIM, ROWS, MINB><<<(unsigned)q->num_patches, THREADS, smem, homg_cuda_stream(ex)>>>(
         *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
     return HOMG_OK;
