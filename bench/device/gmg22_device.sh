@@ -9,7 +9,7 @@
 # synccheck (dense_pivot_kernel; fem_patch_kernel variant 3), one CUPTI trace each of main, the branch and
 # variant 3, 129^3 once each, rounds at 65^3 of main (/work/main's build/bench/bench_gmg of 1bab2d3,
 # stripped, in base.tar.xz) and the branch's variants, the order rotating; ncu of the patch and starts
-# kernels where budget is left.
+# kernels where budget is left.  (PATCH_KERNEL=3/4 and PATCH_CARVEOUT were removed after the call: rejected.)
 # Run (the device copies /work/main's tree; /work/main/.carry-gmg22/ holds dev.tar.xz, base.tar.xz,
 # cupti_timeline.py, lib.sh and this script):
 # tar xJf .carry-gmg22/dev.tar.xz; export LD_LIBRARY_PATH=$PWD/.devlibs:$LD_LIBRARY_PATH; OUT=$OUT bash .carry-gmg22/gmg22_device.sh
