@@ -629,7 +629,11 @@ static void gpu_edge_pattern_matches_definition(void **state)
             g = edges_pattern_on(gpu, edges, u, n);
             unsetenv("HOMG_FEM_PATTERN_GAP");
             print_message("edge pattern: %d nodes, %d edges%s%s: %d keys\n", (int)n, (int)u,
-                          gaps ? " (empty rows)" : "", capped == 1 ? ", starts capped" : capped ? ", default cap" : "", (int)nnz);
+                          gaps ? " (empty rows)" : "",
+                          capped == 1 ? ", starts capped"
+                          : capped    ? ", default cap"
+                                      : "",
+                          (int)nnz);
             assert_memory_equal(c, def, (size_t)nnz * 8);
             assert_memory_equal(g, def, (size_t)nnz * 8);
             free(c);
