@@ -592,7 +592,7 @@ static int cmp_u64(const void *a, const void *b)
  * written out here (every (a, b), (b, a) and diagonal, sorted): local edges
  * among n nodes, every third round with a run of nodes in no edge (empty
  * rows, at the start, inside and at the end), and no edge at all; the row
- * starts in one pass and capped (HOMG_FEM_PATTERN_GAP=3: longer gaps searched);
+ * starts in one pass (HOMG_FEM_PATTERN_GAP=0), capped (=3: longer gaps searched) and by default;
  * and the row pointers (pattern_csr) of the off-diagonal keys alone (rows
  * without keys). */
 static void gpu_edge_pattern_matches_definition(void **state)
@@ -622,14 +622,18 @@ static void gpu_edge_pattern_matches_definition(void **state)
         for (int32_t i = 0; i < n; i++)
             def[2 * u + i] = ((uint64_t)i << shift) | (uint64_t)i;
         qsort(def, (size_t)nnz, 8, cmp_u64);
-        for (int capped = 0; capped < 2; capped++) { /* the starts in one pass; capped at 3 rows a key, then filled */
-            if (capped)
-                setenv("HOMG_FEM_PATTERN_GAP", "3", 1);
+        for (int capped = 0; capped < 3; capped++) { /* one pass; capped at 3 rows a key, then filled; the default */
+            if (capped < 2)
+                setenv("HOMG_FEM_PATTERN_GAP", capped ? "3" : "0", 1);
             c = edges_pattern_on(cpu, edges, u, n);
             g = edges_pattern_on(gpu, edges, u, n);
             unsetenv("HOMG_FEM_PATTERN_GAP");
             print_message("edge pattern: %d nodes, %d edges%s%s: %d keys\n", (int)n, (int)u,
-                          gaps ? " (empty rows)" : "", capped ? ", starts capped" : "", (int)nnz);
+                          gaps ? " (empty rows)" : "",
+                          capped == 1 ? ", starts capped"
+                          : capped    ? ", default cap"
+                                      : "",
+                          (int)nnz);
             assert_memory_equal(c, def, (size_t)nnz * 8);
             assert_memory_equal(g, def, (size_t)nnz * 8);
             free(c);

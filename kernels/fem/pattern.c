@@ -70,7 +70,7 @@ static void rows_from_upper(const uint64_t *up, int32_t u, int shift, int32_t ro
         lo[k] = ((up[k] & (((uint64_t)1 << shift) - 1)) << shift) | (up[k] >> shift);
     homg_cpu_sort_u64(lo, keys + u, (size_t)u, 2 * shift);
     if (u > 0) {
-        int64_t cap = fem_pattern_gap_cap();
+        int64_t cap = fem_pattern_gap_cap(rows);
         if (cap < INT64_MAX)
             memset(ls, 0xff, 2 * ((size_t)rows + 1) * sizeof(int32_t));
 #pragma omp parallel for schedule(static) if (u > HOMG_OMP_MIN)

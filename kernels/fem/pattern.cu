@@ -130,7 +130,7 @@ static homg_status pattern_rows_from_upper(kernel_exec *ex, int32_t u, int shift
          * is stable: sorting their high half (the column) alone gives the
          * full order with half the passes. */
         HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, dl, u, shift, 2 * shift, s));
-        int64_t cap = fem_pattern_gap_cap();
+        int64_t cap = fem_pattern_gap_cap(rows);
         ls = (int32_t *)(keys + 2 * (size_t)u);
         us = ls + rows + 1;
         if (cap < INT64_MAX)

@@ -35,14 +35,16 @@ HOMG_HD void fem_pattern_start_fill(const uint64_t *keys, int32_t n, int shift, 
         start[r] = sorted_lower_u64(keys, 0, n, (uint64_t)r << shift);
 }
 
-/* The rows a key writes at most (fem_pattern_starts_at's cap): HOMG_FEM_PATTERN_GAP=N
- * (N >= 1) in the environment, then a fill pass; else no cap (one pass, the
- * default: not yet timed with a cap). */
-static inline int64_t fem_pattern_gap_cap(void)
+/* The rows a key writes at most (fem_pattern_starts_at's cap) for a list of
+ * rows rows: HOMG_FEM_PATTERN_GAP=N (N >= 1) in the environment, N = 0 no cap
+ * (one pass); unset FEM_PATTERN_GAP.  A cap below rows + 1 costs a memset and
+ * a fill pass, so lists with fewer rows keep one pass (INT64_MAX). */
+#define FEM_PATTERN_GAP 1024
+static inline int64_t fem_pattern_gap_cap(int32_t rows)
 {
     const char *e = getenv("HOMG_FEM_PATTERN_GAP");
-    long v = e ? strtol(e, NULL, 10) : 0;
-    return v >= 1 ? (int64_t)v : INT64_MAX;
+    long v = e ? strtol(e, NULL, 10) : FEM_PATTERN_GAP;
+    return v >= 1 && v <= (long)rows ? (int64_t)v : INT64_MAX;
 }
 
 /* Item t of the merged rows placed in out: t < u lower key t, t < 2 u upper
