@@ -777,8 +777,8 @@ static homg_status cu_find_nonfinite(kernel_exec *ex, homg_precision p, size_t n
     return HOMG_OK;
 }
 
-extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int nx, int ny, int s, const float *src,
-                                             float *dst); /* homg_filter.cu */
+extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb, int pf, int nx, int ny, int s,
+                                             const float *src, float *dst); /* homg_filter.cu */
 
 /* The float32 filters of spacing s >= HOMG_HOMG_FVEC_MIN_S on large grids by
  * homg_filter_vec4_kernel (homg_filter.cu), where the float4 groups fit: nx % 4 == 0,
@@ -787,7 +787,10 @@ extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int nx, 
  * 30.14, the column kernel is faster at s <= 64 there), 4 below (2048^2, its arrays
  * mostly in L2: 7.79 with s >= 128, 7.70 with every s >= 4; main 7.98).  Knobs:
  * HOMG_HOMG_FVEC (default 1; 0: never), HOMG_HOMG_FVEC_MIN_S, HOMG_HOMG_FVEC_ROWS
- * (outputs a thread, 4 or 8; default 8 where a chain has 8 rows or more, else 4). */
+ * (outputs a thread, 4 or 8; default 8 where a chain has 8 rows or more, else 4),
+ * HOMG_HOMG_FVEC_BLOCKS (blocks an SM the kernel's registers are bounded for: 2, 3
+ * or 4; default 3), HOMG_HOMG_FVEC_PREFETCH (1: two rows in flight a thread; default
+ * 0) ("Session 13 homg9"). */
 static bool homg_filter_vec4_try(cudaStream_t st, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
 {
     const int min_s = homg_env_int("HOMG_HOMG_FVEC_MIN_S", (double)nx * ny >= (double)(1 << 24) ? 128 : 4);
@@ -795,8 +798,9 @@ static bool homg_filter_vec4_try(cudaStream_t st, homg_precision p, int nx, int 
         nx % 4 || (uintptr_t)src % 16 || (uintptr_t)dst % 16)
         return false;
     const int chain = (ny + sp - 1) / sp;
-    homg_cuda_filter_vec4_launch(st, homg_env_int("HOMG_HOMG_FVEC_ROWS", chain >= 8 ? 8 : 4), nx, ny, sp,
-                                 (const float *)src, (float *)dst);
+    homg_cuda_filter_vec4_launch(st, homg_env_int("HOMG_HOMG_FVEC_ROWS", chain >= 8 ? 8 : 4),
+                                 homg_env_int("HOMG_HOMG_FVEC_BLOCKS", 3), homg_env_int("HOMG_HOMG_FVEC_PREFETCH", 0),
+                                 nx, ny, sp, (const float *)src, (float *)dst);
     return true;
 }
 
