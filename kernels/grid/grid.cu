@@ -782,7 +782,7 @@ extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb
 
 /* The float32 filters of spacing s >= HOMG_HOMG_FVEC_MIN_S on large grids by
  * homg_filter_vec4_kernel (homg_filter.cu), where the float4 groups fit: nx % 4 == 0,
- * s % 4 == 0, 16-byte aligned arrays.  Default MIN_S ("Session 13 homg7", H100):
+ * s % 4 == 0 or s = 1, 2, 16-byte aligned arrays.  Default MIN_S ("Session 13 homg7", H100):
  * 128 on grids of 2^24 points up (4096^2: 30.65 -> 29.75 ms; every s >= 4 29.75 ->
  * 30.14, the column kernel is faster at s <= 64 there), 4 below (2048^2, its arrays
  * mostly in L2: 7.79 with s >= 128, 7.70 with every s >= 4; main 7.98).  Knobs:
@@ -790,12 +790,14 @@ extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb
  * (outputs a thread, 4 or 8; default 8 where a chain has 8 rows or more, else 4),
  * HOMG_HOMG_FVEC_BLOCKS (blocks an SM the kernel's registers are bounded for: 2, 3
  * or 4; default 3), HOMG_HOMG_FVEC_PREFETCH (1: two rows in flight a thread; default
- * 0) ("Session 13 homg9"). */
+ * 0), HOMG_HOMG_FVEC_SMALL (1: s = 1 and 2 too, whatever MIN_S; default 0)
+ * ("Session 13 homg9"). */
 static bool homg_filter_vec4_try(cudaStream_t st, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
 {
     const int min_s = homg_env_int("HOMG_HOMG_FVEC_MIN_S", (double)nx * ny >= (double)(1 << 24) ? 128 : 4);
-    if (p != HOMG_FLOAT32 || !homg_env_int("HOMG_HOMG_FVEC", 1) || !homg_large_grid(nx, ny) || sp < min_s || sp % 4 ||
-        nx % 4 || (uintptr_t)src % 16 || (uintptr_t)dst % 16)
+    const bool small = (sp == 1 || sp == 2) && homg_env_int("HOMG_HOMG_FVEC_SMALL", 0);
+    if (p != HOMG_FLOAT32 || !homg_env_int("HOMG_HOMG_FVEC", 1) || !homg_large_grid(nx, ny) || (sp < min_s && !small) ||
+        (sp % 4 && sp != 1 && sp != 2) || nx % 4 || (uintptr_t)src % 16 || (uintptr_t)dst % 16)
         return false;
     const int chain = (ny + sp - 1) / sp;
     homg_cuda_filter_vec4_launch(st, homg_env_int("HOMG_HOMG_FVEC_ROWS", chain >= 8 ? 8 : 4),

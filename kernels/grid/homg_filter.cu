@@ -1,7 +1,8 @@
 /* homg_filter.cu -- HOMG's filter pass (seed 003) for float32 by float4 column
  * groups and chains of rows s apart: homg_filter_vec4_kernel (grid.cu's
  * homg_filter_vec4_try picks it: large grids, s >= 128 from 2^24 points, every
- * s >= 4 below).
+ * s >= 4 below; s = 1, 2 by HOMG_HOMG_FVEC_SMALL, the side taps then the group's
+ * own values and one float / float2 a side).
  *
  * Why (bench/results/h100.md "Session 11 homg4", "Session 13 homg7"): at 4096^2 the
  * filters with wide taps (s >= 128) ran at 36-54% of copy.  The point form re-reads
@@ -43,16 +44,33 @@
 #define FV_BY 8
 
 /* One tap row at columns xb - s .. xb - s + 3 (d[0..3]), xb .. xb + 3 (d[4..7]) and
- * xb + s .. xb + s + 3 (d[8..11]); a row or group not present reads as 0. */
+ * xb + s .. xb + s + 3 (d[8..11]); a row, group or column not present reads as 0.
+ * S == 0: s % 4 == 0, the side groups are float4s (hl, hr: present).  S == 1, 2
+ * (s == S): the side taps are the group's own values and the S columns next to it,
+ * one float (S == 1) or float2 (S == 2, 8-byte aligned) a side (hl, hr: a group to
+ * the left, to the right). */
+template <int S>
 __device__ __forceinline__ void fv_row_load(float *d, const float *row, int s, bool ok, bool hl, bool hr)
 {
     const float4 z = make_float4(0.f, 0.f, 0.f, 0.f);
-    const float4 l = ok && hl ? __ldg((const float4 *)(row - s)) : z;
     const float4 c = ok ? __ldg((const float4 *)row) : z;
-    const float4 r = ok && hr ? __ldg((const float4 *)(row + s)) : z;
-    d[0] = l.x, d[1] = l.y, d[2] = l.z, d[3] = l.w;
     d[4] = c.x, d[5] = c.y, d[6] = c.z, d[7] = c.w;
-    d[8] = r.x, d[9] = r.y, d[10] = r.z, d[11] = r.w;
+    if (S == 0) {
+        const float4 l = ok && hl ? __ldg((const float4 *)(row - s)) : z;
+        const float4 r = ok && hr ? __ldg((const float4 *)(row + s)) : z;
+        d[0] = l.x, d[1] = l.y, d[2] = l.z, d[3] = l.w;
+        d[8] = r.x, d[9] = r.y, d[10] = r.z, d[11] = r.w;
+    } else if (S == 1) {
+        const float l = ok && hl ? __ldg(row - 1) : 0.f, r = ok && hr ? __ldg(row + 4) : 0.f;
+        d[0] = l, d[1] = c.x, d[2] = c.y, d[3] = c.z;
+        d[8] = c.y, d[9] = c.z, d[10] = c.w, d[11] = r;
+    } else {
+        const float2 z2 = make_float2(0.f, 0.f);
+        const float2 l = ok && hl ? __ldg((const float2 *)(row - 2)) : z2;
+        const float2 r = ok && hr ? __ldg((const float2 *)(row + 4)) : z2;
+        d[0] = l.x, d[1] = l.y, d[2] = c.x, d[3] = c.y;
+        d[8] = c.z, d[9] = c.w, d[10] = r.x, d[11] = r.y;
+    }
 }
 
 /* The first three terms of homg_filter_taps' sum (row j - s: a0 + 2 a1 + a2 from
@@ -67,11 +85,14 @@ __device__ __forceinline__ double fv_head(double a0, double a1, double a2)
 }
 
 /* homg_filter_point's value from the head of row j - s and the six taps of rows j
- * and j + s (absent ones 0) and the weights present (wsum == 16 inside): the rest of
+ * and j + s (absent ones 0) and the weights present (wsum == 16 inside; wy the row
+ * weights, the column weights column xb + k's, with s % 4 == 0 the group's): the rest of
  * homg_filter_taps' sum in its order, its * 1/16, then the edge's acc / wsum.  Every
  * product is by a power of two (exact), so fma contraction changes nothing. */
-__device__ __forceinline__ float fv_out(double head, const float *b, const float *c, int k, double wsum)
+__device__ __forceinline__ float fv_out(double head, const float *b, const float *c, int k, double wy, int xb, int s,
+                                        int nx)
 {
+    const double wsum = wy * (2.0 + (xb + k >= s ? 1.0 : 0.0) + (xb + k + s < nx ? 1.0 : 0.0));
     double acc = head;
     acc += 2.0 * (double)b[k];
     acc += 4.0 * (double)b[4 + k];
@@ -89,7 +110,7 @@ __device__ __forceinline__ float fv_out(double head, const float *b, const float
  * the window is kept as floats (converted at use, exact): the unrolled form with
  * double rows (homg7) held every row's loads at once, 102-114 registers, two blocks
  * an SM. */
-template <int R, int MINB, bool PF>
+template <int R, int MINB, bool PF, int S>
 __global__ void __launch_bounds__(FV_BX *FV_BY, MINB)
     homg_filter_vec4_kernel(int nx, int ny, int s, int nseg, const float *__restrict__ src, float *__restrict__ dst)
 {
@@ -97,19 +118,18 @@ __global__ void __launch_bounds__(FV_BX *FV_BY, MINB)
     const int r = q / nseg, j0 = r + q % nseg * (R * s);
     if (xb >= nx || r >= s || j0 >= ny)
         return;
-    const bool hl = xb >= s, hr = xb + s < nx;
-    const double wx = 2.0 + (hl ? 1.0 : 0.0) + (hr ? 1.0 : 0.0);
+    const bool hl = S ? xb > 0 : xb >= s, hr = S ? xb + 4 < nx : xb + s < nx;
     const size_t step = (size_t)s * nx;
     const float *row = src + xb + (size_t)j0 * nx; /* row j of the loop */
     double head[4];
     float b[12], c[12];
-    fv_row_load(b, j0 >= s ? row - step : row, s, j0 >= s, hl, hr);
+    fv_row_load<S>(b, j0 >= s ? row - step : row, s, j0 >= s, hl, hr);
 #pragma unroll
     for (int e = 0; e < 4; e++)
         head[e] = fv_head(b[e], b[4 + e], b[8 + e]);
-    fv_row_load(b, row, s, true, hl, hr);
+    fv_row_load<S>(b, row, s, true, hl, hr);
     if (PF)
-        fv_row_load(c, j0 + s < ny ? row + step : row, s, j0 + s < ny, hl, hr);
+        fv_row_load<S>(c, j0 + s < ny ? row + step : row, s, j0 + s < ny, hl, hr);
 #pragma unroll 1
     for (int k = 0; k < R; k++) {
         const int j = j0 + k * s; /* the same for the whole warp */
@@ -118,13 +138,13 @@ __global__ void __launch_bounds__(FV_BX *FV_BY, MINB)
         const bool below = j + s < ny, below2 = j + 2 * s < ny;
         float n[12];
         if (PF)
-            fv_row_load(n, below2 ? row + 2 * step : row, s, below2, hl, hr);
+            fv_row_load<S>(n, below2 ? row + 2 * step : row, s, below2, hl, hr);
         else
-            fv_row_load(c, below ? row + step : row, s, below, hl, hr);
-        const double wsum = wx * (2.0 + (j >= s ? 1.0 : 0.0) + (below ? 1.0 : 0.0));
+            fv_row_load<S>(c, below ? row + step : row, s, below, hl, hr);
+        const double wy = 2.0 + (j >= s ? 1.0 : 0.0) + (below ? 1.0 : 0.0);
         *(float4 *)(dst + (size_t)j * nx + xb) =
-            make_float4(fv_out(head[0], b, c, 0, wsum), fv_out(head[1], b, c, 1, wsum), fv_out(head[2], b, c, 2, wsum),
-                        fv_out(head[3], b, c, 3, wsum));
+            make_float4(fv_out(head[0], b, c, 0, wy, xb, s, nx), fv_out(head[1], b, c, 1, wy, xb, s, nx),
+                        fv_out(head[2], b, c, 2, wy, xb, s, nx), fv_out(head[3], b, c, 3, wy, xb, s, nx));
 #pragma unroll
         for (int e = 0; e < 4; e++)
             head[e] = fv_head(b[e], b[4 + e], b[8 + e]);
@@ -140,11 +160,23 @@ __global__ void __launch_bounds__(FV_BX *FV_BY, MINB)
 
 /* Launches homg_filter_vec4_kernel with R = rows (4 or 8) outputs a thread, its
  * registers bounded for minb (2, 3 or 4) blocks an SM, prefetch pf (0 or 1); needs
- * nx % 4 == 0, s % 4 == 0 and 16-byte aligned src and dst (the caller checks). */
-template <int R, int MINB, bool PF>
+ * nx % 4 == 0, s % 4 == 0 or s < 4, and 16-byte aligned src and dst (the caller
+ * checks). */
+template <int R, int MINB, bool PF, int S>
 static void fv_go(cudaStream_t st, dim3 blocks, int nx, int ny, int s, int nseg, const float *src, float *dst)
 {
-    homg_filter_vec4_kernel<R, MINB, PF><<<blocks, dim3(FV_BX, FV_BY), 0, st>>>(nx, ny, s, nseg, src, dst);
+    homg_filter_vec4_kernel<R, MINB, PF, S><<<blocks, dim3(FV_BX, FV_BY), 0, st>>>(nx, ny, s, nseg, src, dst);
+}
+
+template <int R, int MINB, bool PF>
+static void fv_go_s(cudaStream_t st, dim3 blocks, int nx, int ny, int s, int nseg, const float *src, float *dst)
+{
+    if (s == 1)
+        fv_go<R, MINB, PF, 1>(st, blocks, nx, ny, s, nseg, src, dst);
+    else if (s == 2)
+        fv_go<R, MINB, PF, 2>(st, blocks, nx, ny, s, nseg, src, dst);
+    else
+        fv_go<R, MINB, PF, 0>(st, blocks, nx, ny, s, nseg, src, dst);
 }
 
 template <int R, bool PF>
@@ -152,11 +184,11 @@ static void fv_go_minb(cudaStream_t st, int minb, dim3 blocks, int nx, int ny, i
                        float *dst)
 {
     if (minb <= 2)
-        fv_go<R, 2, PF>(st, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_s<R, 2, PF>(st, blocks, nx, ny, s, nseg, src, dst);
     else if (minb == 3)
-        fv_go<R, 3, PF>(st, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_s<R, 3, PF>(st, blocks, nx, ny, s, nseg, src, dst);
     else
-        fv_go<R, 4, PF>(st, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_s<R, 4, PF>(st, blocks, nx, ny, s, nseg, src, dst);
 }
 
 extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb, int pf, int nx, int ny, int s,
