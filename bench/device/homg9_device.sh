@@ -11,10 +11,11 @@
 # The device tool copies /work/main, so everything travels in /work/main/.carry-homg9/:
 # dev.tar.xz (DEV_BUILD=build DEV_FILES="tests/test_grid_gpu bench/bench_grid" sh
 # tools/dev/device-prep.sh), main's bench_grid.xz and this script; run from main's root:
-# tar xJf .carry-homg9/dev.tar.xz; OUT=$OUT bash .carry-homg9/homg9_device.sh
+# OUT=$OUT bash .carry-homg9/homg9_device.sh (carry [".carry-homg9"])
 set -u
 C=.carry-homg9
-[ -d .devbuild ] || tar xJf $C/dev.tar.xz
+rm -rf .devbuild .devlibs
+tar xJf $C/dev.tar.xz
 export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
 NAME=homg9 DEFAULT_BUDGET=${BUDGET:-135}
 . bench/device_timed.sh
