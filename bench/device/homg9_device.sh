@@ -11,7 +11,9 @@
 # The device tool copies /work/main, so everything travels in /work/main/.carry-homg9/:
 # dev.tar.xz (DEV_BUILD=build DEV_FILES="tests/test_grid_gpu bench/bench_grid" sh
 # tools/dev/device-prep.sh), main's bench_grid.xz and this script; run from main's root:
-# OUT=$OUT bash .carry-homg9/homg9_device.sh (carry [".carry-homg9"])
+# OUT=$OUT bash .carry-homg9/homg9_device.sh (carry [".carry-homg9"]).  Run once at 7e8a9aa
+# (bench/results/h100.md "Session 13 homg9"); HOMG_HOMG_FVEC_SMALL was then folded into
+# MIN_S (default 1: every s), so its steps now time other settings.
 set -u
 C=.carry-homg9
 rm -rf .devbuild .devlibs

@@ -1,8 +1,7 @@
 /* homg_filter.cu -- HOMG's filter pass (seed 003) for float32 by float4 column
  * groups and chains of rows s apart: homg_filter_vec4_kernel (grid.cu's
- * homg_filter_vec4_try picks it: large grids, s >= 128 from 2^24 points, every
- * s >= 4 below; s = 1, 2 by HOMG_HOMG_FVEC_SMALL, the side taps then the group's
- * own values and one float / float2 a side).
+ * homg_filter_vec4_try picks it: large grids, every s; at s = 1, 2 the side taps
+ * are the group's own values and one float / float2 a side).
  *
  * Why (bench/results/h100.md "Session 11 homg4", "Session 13 homg7"): at 4096^2 the
  * filters with wide taps (s >= 128) ran at 36-54% of copy.  The point form re-reads
