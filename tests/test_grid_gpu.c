@@ -399,12 +399,12 @@ static void homg_kernels_match_cpu(void **state)
     /* three rounds: the forms each size takes by default, then every grid taken as
      * large (the column, reuse and float4 filter kernels, which the default keeps for
      * grids of 2^22 points up; the float4 filter there takes every s >= 4 below 2^24
-     * points), then the float4 filter at every spacing s >= 4 forced (homg_filter.cu) */
+     * points), then the float4 filter at every spacing s forced (homg_filter.cu) */
     for (int large = 0; large < 3; large++) {
         if (large)
             setenv("HOMG_HOMG_BIG_N", "0", 1);
         if (large == 2)
-            setenv("HOMG_HOMG_FVEC_MIN_S", "4", 1);
+            setenv("HOMG_HOMG_FVEC_MIN_S", "1", 1);
         for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
             for (int pi = HOMG_FLOAT32; pi <= HOMG_FLOAT64; pi++) {
                 const homg_precision p = (homg_precision)pi;
@@ -420,11 +420,18 @@ static void homg_kernels_match_cpu(void **state)
                 Lg.inv_h2 = (double)nx * nx;
                 Lg.lambda = 0.5;
                 Lc = Lg;
-                for (int s = 1; s <= 2 * nx || s <= 2 * ny; s *= 2) {
-                    BOTH(G()->homg_filter(xg, p, nx, ny, s, f.on_gpu, r.on_gpu),
-                         C()->homg_filter(xc, p, nx, ny, s, f.on_cpu, r.on_cpu));
-                    SAME(r, "homg_filter");
-                }
+                /* round 3 also runs the float4 filter's other forms: the next row only
+                 * (registers for 2 blocks) and two rows in flight (4 blocks: spills) */
+                for (int s = 1; s <= 2 * nx || s <= 2 * ny; s *= 2)
+                    for (int pf = 0; pf < (large == 2 ? 3 : 1); pf++) {
+                        if (large == 2) {
+                            setenv("HOMG_HOMG_FVEC_PREFETCH", pf == 2 ? "1" : "0", 1);
+                            setenv("HOMG_HOMG_FVEC_BLOCKS", pf == 1 ? "2" : pf == 2 ? "4" : "3", 1);
+                        }
+                        BOTH(G()->homg_filter(xg, p, nx, ny, s, f.on_gpu, r.on_gpu),
+                             C()->homg_filter(xc, p, nx, ny, s, f.on_cpu, r.on_cpu));
+                        SAME(r, "homg_filter");
+                    }
                 for (int m = 0; (2 << m) <= minside; m++) {
                     const mfmg_level H = homg_mfmg_level(nx, ny, m, 0.8);
                     twin fm = twin_make((size_t)H.cx * H.cy, p, &rng, 100);
@@ -447,6 +454,8 @@ static void homg_kernels_match_cpu(void **state)
     }
     unsetenv("HOMG_HOMG_BIG_N");
     unsetenv("HOMG_HOMG_FVEC_MIN_S");
+    unsetenv("HOMG_HOMG_FVEC_PREFETCH");
+    unsetenv("HOMG_HOMG_FVEC_BLOCKS");
     assert_int_equal(mismatches, 0);
 }
 

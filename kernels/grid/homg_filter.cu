@@ -1,7 +1,7 @@
 /* homg_filter.cu -- HOMG's filter pass (seed 003) for float32 by float4 column
  * groups and chains of rows s apart: homg_filter_vec4_kernel (grid.cu's
- * homg_filter_vec4_try picks it: large grids, s >= 128 from 2^24 points, every
- * s >= 4 below).
+ * homg_filter_vec4_try picks it: large grids, every s; at s = 1, 2 the side taps
+ * are the group's own values and one float / float2 a side).
  *
  * Why (bench/results/h100.md "Session 11 homg4", "Session 13 homg7"): at 4096^2 the
  * filters with wide taps (s >= 128) ran at 36-54% of copy.  The point form re-reads
@@ -13,11 +13,15 @@
  *
  * Here a thread takes four consecutive columns (one float4 load per tap row and
  * column shift, one float4 store a row) and R outputs down its chain j0, j0 + s, ...,
- * j0 + (R-1) s, the three tap rows of each output kept converted in registers (each
- * row loaded once a thread).  Every load is predicated, never a branch, so the R + 2
- * rows' loads are all in flight together; rows and column groups outside the grid
- * read as 0.  Consecutive thread rows take the chain's segments first (q % nseg),
- * so the two rows a segment shares with the next are read by the same block.
+ * j0 + (R-1) s, each row loaded once a thread.  Every load is predicated (rows and
+ * column groups outside the grid read as 0).  Consecutive thread rows take the
+ * chain's segments first (q % nseg), so the two rows a segment shares with the next
+ * are read by the same block.  homg7 kept the three tap rows as doubles and unrolled
+ * the chain (all R + 2 rows' loads in flight: 102-114 registers, two blocks an SM,
+ * 23% warps active, 57-63% of copy); here ("Session 13 homg9") the row j - s is kept
+ * as the head of its sum (4 doubles), rows j and j + s as floats, the loop rolled
+ * with the next row's loads (or the one after: PF) issued before an output: 80
+ * registers, three blocks an SM.
  *
  * Values: bit for bit homg_filter_point's.  Inside, homg_filter_taps.  At an edge
  * the point form drops the taps outside the grid and divides by the weights left,
@@ -39,70 +43,164 @@
 #define FV_BY 8
 
 /* One tap row at columns xb - s .. xb - s + 3 (d[0..3]), xb .. xb + 3 (d[4..7]) and
- * xb + s .. xb + s + 3 (d[8..11]); a row or group not present reads as 0. */
-__device__ __forceinline__ void fv_row_load(double *d, const float *row, int s, bool ok, bool hl, bool hr)
+ * xb + s .. xb + s + 3 (d[8..11]); a row, group or column not present reads as 0.
+ * S == 0: s % 4 == 0, the side groups are float4s (hl, hr: present).  S == 1, 2
+ * (s == S): the side taps are the group's own values and the S columns next to it,
+ * one float (S == 1) or float2 (S == 2, 8-byte aligned) a side (hl, hr: a group to
+ * the left, to the right). */
+template <int S>
+__device__ __forceinline__ void fv_row_load(float *d, const float *row, int s, bool ok, bool hl, bool hr)
 {
     const float4 z = make_float4(0.f, 0.f, 0.f, 0.f);
-    const float4 l = ok && hl ? __ldg((const float4 *)(row - s)) : z;
     const float4 c = ok ? __ldg((const float4 *)row) : z;
-    const float4 r = ok && hr ? __ldg((const float4 *)(row + s)) : z;
-    d[0] = l.x, d[1] = l.y, d[2] = l.z, d[3] = l.w;
     d[4] = c.x, d[5] = c.y, d[6] = c.z, d[7] = c.w;
-    d[8] = r.x, d[9] = r.y, d[10] = r.z, d[11] = r.w;
+    if (S == 0) {
+        const float4 l = ok && hl ? __ldg((const float4 *)(row - s)) : z;
+        const float4 r = ok && hr ? __ldg((const float4 *)(row + s)) : z;
+        d[0] = l.x, d[1] = l.y, d[2] = l.z, d[3] = l.w;
+        d[8] = r.x, d[9] = r.y, d[10] = r.z, d[11] = r.w;
+    } else if (S == 1) {
+        const float l = ok && hl ? __ldg(row - 1) : 0.f, r = ok && hr ? __ldg(row + 4) : 0.f;
+        d[0] = l, d[1] = c.x, d[2] = c.y, d[3] = c.z;
+        d[8] = c.y, d[9] = c.z, d[10] = c.w, d[11] = r;
+    } else {
+        const float2 z2 = make_float2(0.f, 0.f);
+        const float2 l = ok && hl ? __ldg((const float2 *)(row - 2)) : z2;
+        const float2 r = ok && hr ? __ldg((const float2 *)(row + 4)) : z2;
+        d[0] = l.x, d[1] = l.y, d[2] = c.x, d[3] = c.y;
+        d[8] = c.z, d[9] = c.w, d[10] = r.x, d[11] = r.y;
+    }
 }
 
-/* homg_filter_point's value from the nine taps (absent ones 0) and the weights
- * present: wsum == 16 inside. */
-__device__ __forceinline__ float fv_out(const double *a, const double *b, const double *c, int k, double wsum)
+/* The first three terms of homg_filter_taps' sum (row j - s: a0 + 2 a1 + a2 from
+ * +0.0), kept a column between outputs instead of the row's twelve values. */
+__device__ __forceinline__ double fv_head(double a0, double a1, double a2)
 {
-    const double t = homg_filter_taps_d(a[k], a[4 + k], a[8 + k], b[k], b[4 + k], b[8 + k], c[k], c[4 + k], c[8 + k]);
+    double acc = 0;
+    acc += 1.0 * a0;
+    acc += 2.0 * a1;
+    acc += 1.0 * a2;
+    return acc;
+}
+
+/* homg_filter_point's value from the head of row j - s and the six taps of rows j
+ * and j + s (absent ones 0) and the weights present (wsum == 16 inside; wy the row
+ * weights, the column weights column xb + k's, with s % 4 == 0 the group's): the rest of
+ * homg_filter_taps' sum in its order, its * 1/16, then the edge's acc / wsum.  Every
+ * product is by a power of two (exact), so fma contraction changes nothing. */
+__device__ __forceinline__ float fv_out(double head, const float *b, const float *c, int k, double wy, int xb, int s,
+                                        int nx)
+{
+    const double wsum = wy * (2.0 + (xb + k >= s ? 1.0 : 0.0) + (xb + k + s < nx ? 1.0 : 0.0));
+    double acc = head;
+    acc += 2.0 * (double)b[k];
+    acc += 4.0 * (double)b[4 + k];
+    acc += 2.0 * (double)b[8 + k];
+    acc += 1.0 * (double)c[k];
+    acc += 2.0 * (double)c[4 + k];
+    acc += 1.0 * (double)c[8 + k];
+    const double t = acc * 0.0625;
     return (float)(wsum == 16.0 ? t : t * 16.0 / wsum);
 }
 
-template <int R>
-__global__ void __launch_bounds__(FV_BX *FV_BY, 2)
+/* R outputs a thread down its chain; MINB: blocks an SM the registers are bounded
+ * for (launch bounds); PF: the row after next is loaded before an output is formed
+ * (two rows in flight a thread), else the next row only.  The loop stays rolled and
+ * the window is kept as floats (converted at use, exact): the unrolled form with
+ * double rows (homg7) held every row's loads at once, 102-114 registers, two blocks
+ * an SM. */
+template <int R, int MINB, bool PF, int S>
+__global__ void __launch_bounds__(FV_BX *FV_BY, MINB)
     homg_filter_vec4_kernel(int nx, int ny, int s, int nseg, const float *__restrict__ src, float *__restrict__ dst)
 {
     const int xb = (blockIdx.x * FV_BX + threadIdx.x) * 4, q = blockIdx.y * FV_BY + threadIdx.y;
     const int r = q / nseg, j0 = r + q % nseg * (R * s);
     if (xb >= nx || r >= s || j0 >= ny)
         return;
-    const bool hl = xb >= s, hr = xb + s < nx;
-    const double wx = 2.0 + (hl ? 1.0 : 0.0) + (hr ? 1.0 : 0.0);
-    const float *col = src + xb;
-    double a[12], b[12];
-    fv_row_load(a, col + (size_t)(j0 >= s ? j0 - s : j0) * nx, s, j0 >= s, hl, hr);
-    fv_row_load(b, col + (size_t)j0 * nx, s, true, hl, hr);
+    const bool hl = S ? xb > 0 : xb >= s, hr = S ? xb + 4 < nx : xb + s < nx;
+    const size_t step = (size_t)s * nx;
+    const float *row = src + xb + (size_t)j0 * nx; /* row j of the loop */
+    double head[4];
+    float b[12], c[12];
+    fv_row_load<S>(b, j0 >= s ? row - step : row, s, j0 >= s, hl, hr);
 #pragma unroll
+    for (int e = 0; e < 4; e++)
+        head[e] = fv_head(b[e], b[4 + e], b[8 + e]);
+    fv_row_load<S>(b, row, s, true, hl, hr);
+    if (PF)
+        fv_row_load<S>(c, j0 + s < ny ? row + step : row, s, j0 + s < ny, hl, hr);
+#pragma unroll 1
     for (int k = 0; k < R; k++) {
         const int j = j0 + k * s; /* the same for the whole warp */
-        const bool below = j + s < ny;
-        double c[12];
-        fv_row_load(c, col + (size_t)(below ? j + s : j0) * nx, s, below, hl, hr);
-        if (j < ny) {
-            const double wsum = wx * (2.0 + (j >= s ? 1.0 : 0.0) + (below ? 1.0 : 0.0));
-            *(float4 *)(dst + (size_t)j * nx + xb) = make_float4(fv_out(a, b, c, 0, wsum), fv_out(a, b, c, 1, wsum),
-                                                                 fv_out(a, b, c, 2, wsum), fv_out(a, b, c, 3, wsum));
-        }
+        if (j >= ny)
+            break;
+        const bool below = j + s < ny, below2 = j + 2 * s < ny;
+        float n[12];
+        if (PF)
+            fv_row_load<S>(n, below2 ? row + 2 * step : row, s, below2, hl, hr);
+        else
+            fv_row_load<S>(c, below ? row + step : row, s, below, hl, hr);
+        const double wy = 2.0 + (j >= s ? 1.0 : 0.0) + (below ? 1.0 : 0.0);
+        *(float4 *)(dst + (size_t)j * nx + xb) =
+            make_float4(fv_out(head[0], b, c, 0, wy, xb, s, nx), fv_out(head[1], b, c, 1, wy, xb, s, nx),
+                        fv_out(head[2], b, c, 2, wy, xb, s, nx), fv_out(head[3], b, c, 3, wy, xb, s, nx));
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            head[e] = fv_head(b[e], b[4 + e], b[8 + e]);
 #pragma unroll
         for (int e = 0; e < 12; e++) {
-            a[e] = b[e];
             b[e] = c[e];
+            if (PF)
+                c[e] = n[e];
         }
+        row += step;
     }
 }
 
-/* Launches homg_filter_vec4_kernel with R = rows (4 or 8) outputs a thread; needs
- * nx % 4 == 0, s % 4 == 0 and 16-byte aligned src and dst (the caller checks). */
-extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int nx, int ny, int s, const float *src,
-                                             float *dst)
+/* Launches homg_filter_vec4_kernel with R = rows (4 or 8) outputs a thread, its
+ * registers bounded for minb (2, 3 or 4) blocks an SM, prefetch pf (0 or 1); needs
+ * nx % 4 == 0, s % 4 == 0 or s < 4, and 16-byte aligned src and dst (the caller
+ * checks). */
+template <int R, int MINB, bool PF, int S>
+static void fv_go(cudaStream_t st, dim3 blocks, int nx, int ny, int s, int nseg, const float *src, float *dst)
+{
+    homg_filter_vec4_kernel<R, MINB, PF, S><<<blocks, dim3(FV_BX, FV_BY), 0, st>>>(nx, ny, s, nseg, src, dst);
+}
+
+template <int R, int MINB, bool PF>
+static void fv_go_s(cudaStream_t st, dim3 blocks, int nx, int ny, int s, int nseg, const float *src, float *dst)
+{
+    if (s == 1)
+        fv_go<R, MINB, PF, 1>(st, blocks, nx, ny, s, nseg, src, dst);
+    else if (s == 2)
+        fv_go<R, MINB, PF, 2>(st, blocks, nx, ny, s, nseg, src, dst);
+    else
+        fv_go<R, MINB, PF, 0>(st, blocks, nx, ny, s, nseg, src, dst);
+}
+
+template <int R, bool PF>
+static void fv_go_minb(cudaStream_t st, int minb, dim3 blocks, int nx, int ny, int s, int nseg, const float *src,
+                       float *dst)
+{
+    if (minb <= 2)
+        fv_go_s<R, 2, PF>(st, blocks, nx, ny, s, nseg, src, dst);
+    else if (minb == 3)
+        fv_go_s<R, 3, PF>(st, blocks, nx, ny, s, nseg, src, dst);
+    else
+        fv_go_s<R, 4, PF>(st, blocks, nx, ny, s, nseg, src, dst);
+}
+
+extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb, int pf, int nx, int ny, int s,
+                                             const float *src, float *dst)
 {
     const int R = rows == 4 ? 4 : 8;
     const int chain = (ny + s - 1) / s, nseg = (chain + R - 1) / R; /* rows a chain, segments a chain */
     const int qrows = (s < ny ? s : ny) * nseg;
     const dim3 blocks((nx / 4 + FV_BX - 1) / FV_BX, (qrows + FV_BY - 1) / FV_BY);
     if (R == 4)
-        homg_filter_vec4_kernel<4><<<blocks, dim3(FV_BX, FV_BY), 0, st>>>(nx, ny, s, nseg, src, dst);
+        pf ? fv_go_minb<4, true>(st, minb, blocks, nx, ny, s, nseg, src, dst)
+           : fv_go_minb<4, false>(st, minb, blocks, nx, ny, s, nseg, src, dst);
     else
-        homg_filter_vec4_kernel<8><<<blocks, dim3(FV_BX, FV_BY), 0, st>>>(nx, ny, s, nseg, src, dst);
+        pf ? fv_go_minb<8, true>(st, minb, blocks, nx, ny, s, nseg, src, dst)
+           : fv_go_minb<8, false>(st, minb, blocks, nx, ny, s, nseg, src, dst);
 }

@@ -3,7 +3,8 @@
 # host (no GPU: every thread of every block in turn; the kernel has no shared memory or
 # barriers) with the launcher's grid, and compares each output bit for bit with
 # homg_filter_point_f (the CPU twin's and the point kernel's formula) on shapes with
-# nx % 4 == 0 at every spacing s % 4 == 0 up to 2 max(nx, ny), both row counts.  Catches
+# nx % 4 == 0 at every spacing s = 1, 2, 4, ... up to 2 max(nx, ny), both row counts and both
+# loop forms (next row only, two rows in flight: HOMG_HOMG_FVEC_PREFETCH).  Catches
 # index, edge-weight and chain mistakes before a device call (not the GPU's rounding:
 # double add/mul/div are IEEE on both).  Usage: sh tools/dev/homg_filter_emu.sh [CXXFLAGS]
 set -eu
@@ -11,9 +12,9 @@ cd "$(git rev-parse --show-toplevel)"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 sed -n '/^#define FV_BX/,/^\/\* Launches homg_filter_vec4_kernel/p' kernels/grid/homg_filter.cu | sed '$d' > "$T/kern.inc"
-sed -n '/^extern "C" void homg_cuda_filter_vec4_launch/,/^}/p' kernels/grid/homg_filter.cu |
-    sed -e 's/extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st,/static void launch(/' \
-        -e 's/homg_filter_vec4_kernel<\([48]\)><<<blocks, dim3(FV_BX, FV_BY), 0, st>>>(/run<\1>(blocks, /' > "$T/launch.inc"
+sed -n '/^\/\* Launches homg_filter_vec4_kernel/,$p' kernels/grid/homg_filter.cu |
+    sed -e 's/extern "C" void homg_cuda_filter_vec4_launch(/static void launch(/' \
+        -e 's/homg_filter_vec4_kernel<R, MINB, PF, S><<<blocks, dim3(FV_BX, FV_BY), 0, st>>>(/run<R, MINB, PF, S>(blocks, /' > "$T/launch.inc"
 cat > "$T/emu.cpp" <<'CPP'
 // tools/dev/homg_filter_emu.sh: homg_filter_vec4_kernel on the host (see there)
 #include <cstdint>
@@ -28,6 +29,8 @@ extern "C" {
 #define PER_TYPE_TMPL "grid/homg_point_tmpl.h"
 #include "core/per_type.h"
 struct float4 { float x, y, z, w; };
+struct float2 { float x, y; };
+static float2 make_float2(float a, float b) { return { a, b }; }
 static float4 make_float4(float a, float b, float c, float d) { return { a, b, c, d }; }
 template <class T> static T __ldg(const T *p) { return *p; }
 struct dim3 { unsigned x, y, z; dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
@@ -39,13 +42,14 @@ typedef int cudaStream_t;
 #define __launch_bounds__(a, b)
 #define __restrict__
 #include "kern.inc"
-template <int R> static void run(dim3 blocks, int nx, int ny, int s, int nseg, const float *src, float *dst)
+template <int R, int MINB, bool PF, int S>
+static void run(dim3 blocks, int nx, int ny, int s, int nseg, const float *src, float *dst)
 {
     for (blockIdx.y = 0; blockIdx.y < blocks.y; blockIdx.y++)
         for (blockIdx.x = 0; blockIdx.x < blocks.x; blockIdx.x++)
             for (threadIdx.y = 0; threadIdx.y < FV_BY; threadIdx.y++)
                 for (threadIdx.x = 0; threadIdx.x < FV_BX; threadIdx.x++)
-                    homg_filter_vec4_kernel<R>(nx, ny, s, nseg, src, dst);
+                    homg_filter_vec4_kernel<R, MINB, PF, S>(nx, ny, s, nseg, src, dst);
 }
 #include "launch.inc"
 int main()
@@ -64,10 +68,11 @@ int main()
             if (k % 97 == 0)
                 src[k] = -0.0f; /* signed zeros among the taps */
         }
-        for (int s = 4; s <= 2 * nx || s <= 2 * ny; s *= 2)
-            for (int rows = 4; rows <= 8; rows += 4) {
+        for (int s = 1; s <= 2 * nx || s <= 2 * ny; s *= 2)
+            for (int v = 0; v < 4; v++) {
+                const int rows = v & 1 ? 8 : 4, pf = v >> 1; /* blocks: no effect on the host */
                 std::fill(dst.begin(), dst.end(), __builtin_nanf(""));
-                launch(rows, nx, ny, s, src.data(), dst.data());
+                launch(0, rows, 3, pf, nx, ny, s, src.data(), dst.data());
                 for (int j = 0; j < ny; j++)
                     for (int i = 0; i < nx; i++) {
                         const float want = (float)homg_filter_point_f(nx, ny, s, src.data(), i, j);
@@ -76,7 +81,7 @@ int main()
                         edge += !(i >= s && i + s < nx && j >= s && j + s < ny);
                         if (memcmp(&want, &got, sizeof want)) {
                             if (bad++ < 10)
-                                printf("%dx%d s=%d R=%d (%d,%d): %.9g vs %.9g\n", nx, ny, s, rows, i, j, got, want);
+                                printf("%dx%d s=%d R=%d pf=%d (%d,%d): %.9g vs %.9g\n", nx, ny, s, rows, pf, i, j, got, want);
                         }
                     }
             }
