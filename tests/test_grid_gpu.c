@@ -725,7 +725,9 @@ static void tolerance_loop_on_device(void **state)
             assert_true(ic.converged && id.converged && ih.converged);
             assert_int_equal(id.cycles, ic.cycles);
             assert_int_equal(ih.cycles, ic.cycles);
-            assert_true(fabs(id.norm - ic.norm) <= 1e-9 * ic.norm);
+            /* a residual norm of ~1e-10 has lost ~10 digits to cancellation: the backends' solutions
+             * agree to ~1e-15 (gpu_solve_equals_cpu_solve), their norms to ~1e-5 */
+            assert_true(fabs(id.norm - ic.norm) <= 1e-3 * ic.norm);
             assert_true(fabs(id.norm - ih.norm) <= 1e-12 * ih.norm); /* the monitor's atomic sums */
             assert_true(homg_rel_diff(ud, uc, n) <= 1e-12 && homg_rel_diff(ud, uh, n) == 0);
             assert_int_equal(ic.host_syncs, ic.cycles + 1);
