@@ -359,22 +359,28 @@ __global__ void __launch_bounds__(BX *BY, MB)
 /* Launches level 0, 1 or 2 by the kernels above where they apply (float32 -- the caller
  * checks --, nx % 4 == 0, 16-byte aligned arrays where read or written as float4s) and
  * returns its name, or NULL (the caller takes the other forms).  Defaults as measured
- * (H100, bench/results/h100.md "Session 13 homg6"): level 1 at every size, level 0 on
- * grids of HOMG_HOMG_BIG_N points up (at 1024^2, in L2, the column kernel was 1.6%
- * faster over the solve), 4 rows a thread (8: 2048^2 +6%, 4096^2 +1%; 1024^2 +17%).
+ * (H100, bench/results/h100.md "Session 13 homg6" and "Session 13 homg8"): level 1 at
+ * every size, level 0 on grids of HOMG_HOMG_BIG_N points up (at 1024^2, in L2, the
+ * column kernel was 1.6% faster over the solve), 4 rows a thread (8: 2048^2 +6%, 4096^2
+ * +1%; 1024^2 +17%); on grids of 4 x HOMG_HOMG_BIG_N points up (4096^2) level 1 bound to
+ * 3 blocks an SM and level 2 by homg_iterate2_vec4_kernel, also bound to 3 (4096^2
+ * 26.13 -> 25.46 ms; level 2's kernel was slower at 1024^2 and 2048^2: +3.8%, +2.5%).
  * Knobs: HOMG_HOMG_L1_VEC, HOMG_HOMG_L0_VEC (1: on at every size, 0: the earlier
  * forms), HOMG_HOMG_L01_ROWS (4 or 8; 16 spills in both kernels), HOMG_HOMG_L1_MINB
  * (level 1's launch bound, 2, 3 or 4 blocks an SM; 3 and 4 with the lazy lerps and
- * serial edge points; 4 only with 4 rows), HOMG_HOMG_L2_VEC (level 2 by
- * homg_iterate2_vec4_kernel; 0: the vec4 kernel of levels >= 2), HOMG_HOMG_L2_ROWS
- * (4 or 8; default 8 on large grids, 4 below, as the vec4 kernel). */
+ * serial edge points; 4 only with 4 rows), HOMG_HOMG_L2_VEC (1: level 2 by
+ * homg_iterate2_vec4_kernel at every size; 0: never, the vec4 kernel of levels >= 2
+ * takes it), HOMG_HOMG_L2_MINB (2 or 3; 4 rows take 4), HOMG_HOMG_L2_ROWS (4 or 8;
+ * default 8 on large grids, 4 below, as the vec4 kernel). */
 static const char *homg_l01_launch(cudaStream_t s, const grid_level *L, const mfmg_level *H, const void *fm,
                                    const void *u_in, void *u_out)
 {
     /* float4 stores; level 0 also loads u and f as float4s (levels 1, 2 load scalars) */
     const bool aligned = ((H->m ? 0 : (uintptr_t)fm | (uintptr_t)u_in) | (uintptr_t)u_out) % 16 == 0;
     const bool large = homg_large_grid(L->nx, L->ny);
-    const int on = H->m == 2   ? homg_env_int("HOMG_HOMG_L2_VEC", 1)
+    /* 4 x HOMG_HOMG_BIG_N points up (2^24 by default: 4096^2) */
+    const bool huge = (double)L->nx * L->ny >= 4.0 * homg_env_int("HOMG_HOMG_BIG_N", 1 << 22);
+    const int on = H->m == 2   ? homg_env_int("HOMG_HOMG_L2_VEC", huge ? 1 : 0)
                    : H->m == 1 ? homg_env_int("HOMG_HOMG_L1_VEC", 1)
                                : homg_env_int("HOMG_HOMG_L0_VEC", large ? 1 : 0);
     if (H->m > 2 || L->nx % 4 != 0 || !aligned || !on)
@@ -384,7 +390,9 @@ static const char *homg_l01_launch(cudaStream_t s, const grid_level *L, const mf
     const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry)), threads(BX, BY);
     const float *f = (const float *)fm, *u = (const float *)u_in;
     float *o = (float *)u_out;
-    const int mb = H->m == 2 ? homg_env_int("HOMG_HOMG_L2_MINB", 2) : H->m ? homg_env_int("HOMG_HOMG_L1_MINB", 2) : 2;
+    const int mb = H->m == 2 ? homg_env_int("HOMG_HOMG_L2_MINB", huge ? 3 : 2)
+                   : H->m    ? homg_env_int("HOMG_HOMG_L1_MINB", huge ? 3 : 2)
+                             : 2;
     if (H->m == 2 && ry == 4 && mb >= 3)
         homg_iterate2_vec4_kernel<4, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
     else if (H->m == 2 && ry == 4)
