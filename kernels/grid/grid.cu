@@ -569,9 +569,11 @@ __global__ void homg_filter_cols_kernel(int nx, int ny, int s, const T *__restri
  * arrays sit in L2; levels >= 6 and the filters with s >= 128 at 4096^2).  Float32
  * levels m >= 2 take homg_iterate_vec4_kernel at every size where nx % 4 == 0 ("Session
  * 12 homg5": 4096^2 40.1 -> 30.6 ms); the rows kernels then serve float64, odd widths
- * and m = 1.  Float32 levels 0 and 1 with nx % 4 == 0 go first to homg_level01.cuh's
+ * and m = 1.  Float32 levels 0, 1 and 2 with nx % 4 == 0 go first to homg_level01.cuh's
  * launcher (level 1 at every size, level 0 on large grids: "Session 13 homg6", 4096^2
- * 30.6 -> 27.0 ms); the forms below take what it leaves.  Knobs:
+ * 30.6 -> 27.0 ms; on 4096^2 and up level 1 bound to 3 blocks an SM and level 2 by its own
+ * window kernel: "Session 13 homg8", 26.1 -> 25.5 ms); the forms
+ * below take what it leaves.  Knobs:
  *   HOMG_HOMG_BIG_N (default 2^22): grids of at least this many points are "large";
  *   HOMG_HOMG_COLS0 (default 1): level 0 by homg_iterate0_cols_kernel at every size
  *     (0: the point kernel);
@@ -615,7 +617,7 @@ static void homg_iterate_rows_launch(cudaStream_t s, int rows, bool reuse, const
         homg_iterate_rows_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
 }
 
-#include "homg_level01.cuh" /* levels 0 and 1 by float4 columns */
+#include "homg_level01.cuh" /* levels 0, 1 and 2 by float4 columns */
 
 /* ------------------------------------------------------------ launchers */
 

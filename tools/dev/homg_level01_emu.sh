@@ -1,5 +1,5 @@
 #!/bin/sh
-# homg_level01_emu.sh -- runs kernels/grid/homg_level01.cuh's kernels (HOMG's levels 0 and 1,
+# homg_level01_emu.sh -- runs kernels/grid/homg_level01.cuh's kernels (HOMG's levels 0, 1 and 2,
 # four columns a thread) on the host, one CUDA thread after another, and compares every
 # output with homg_point_f (the CPU twin's point) bit for bit: every shape below, both
 # levels, every rows-a-thread form.  Catches index, pattern and bracket mistakes before a
@@ -53,7 +53,8 @@ int main()
 {
     const int shapes[][2] = { { 128, 64 },  { 500, 33 },  { 64, 1030 }, { 1024, 1024 }, { 8, 8 },    { 12, 200 },
                               { 2048, 36 }, { 516, 517 }, { 1028, 40 }, { 132, 99 },    { 4, 4 },    { 256, 77 },
-                              { 96, 1 },    { 4, 3 },     { 1032, 21 }, { 36, 2050 },   { 4096, 20 } };
+                              { 96, 1 },    { 4, 3 },     { 1032, 21 }, { 36, 2050 },   { 4096, 20 }, { 128, 130 },
+                              { 132, 131 }, { 64, 96 },   { 516, 519 }, { 264, 265 },   { 72, 1001 } };
     int bad = 0;
     srand(12);
     for (const auto &sh : shapes) {
@@ -68,21 +69,33 @@ int main()
         std::vector<float> u(n), f(n), ref(n), out(n);
         for (auto &v : u) v = 2.0f * rand() / RAND_MAX - 1;
         for (auto &v : f) v = 200.0f * rand() / RAND_MAX - 100;
-        for (int m = 0; m <= 1 && (2 << m) <= (nx < ny ? nx : ny); m++) {
+        for (int m = 0; m <= 2 && (2 << m) <= (nx < ny ? nx : ny); m++) {
             const mfmg_level H = homg_mfmg_level(nx, ny, m, 0.8);
             const float *fm = f.data(); /* compact f_m: cx * cy <= n values of f */
             for (int y = 0; y < ny; y++)
                 for (int x = 0; x < nx; x++)
                     ref[(size_t)y * nx + x] = (float)homg_point_f(&L, &H, 1.0 / H.l, fm, u.data(), x, y);
-            for (int R = 4; R <= 8; R *= 2) {
+            /* v: R = 4 and 8 at the launch bound of 2 blocks, then the bound-3 and -4 forms
+             * (the serial edge points; level 1's lazy lerps): R 4/3, 4/4, 8/3 (level 2: 4/4, 4/4, 8/3) */
+            for (int v = 0; v < 5; v++) {
+                const int R = v == 1 || v == 4 ? 8 : 4;
+                if (v >= 2 && m == 0)
+                    continue;
                 std::fill(out.begin(), out.end(), 7.0f);
-                if (m == 0 && R == 4) launch(nx, ny, R, [&] { homg_iterate0_vec4_kernel<4>(L, H, fm, u.data(), out.data()); });
-                if (m == 0 && R == 8) launch(nx, ny, R, [&] { homg_iterate0_vec4_kernel<8>(L, H, fm, u.data(), out.data()); });
-                if (m == 1 && R == 4) launch(nx, ny, R, [&] { homg_iterate1_vec4_kernel<4>(L, H, fm, u.data(), out.data()); });
-                if (m == 1 && R == 8) launch(nx, ny, R, [&] { homg_iterate1_vec4_kernel<8>(L, H, fm, u.data(), out.data()); });
+                if (m == 0 && v == 0) launch(nx, ny, R, [&] { homg_iterate0_vec4_kernel<4>(L, H, fm, u.data(), out.data()); });
+                if (m == 0 && v == 1) launch(nx, ny, R, [&] { homg_iterate0_vec4_kernel<8>(L, H, fm, u.data(), out.data()); });
+                if (m == 1 && v == 0) launch(nx, ny, R, [&] { homg_iterate1_vec4_kernel<4, 2>(L, H, fm, u.data(), out.data()); });
+                if (m == 1 && v == 1) launch(nx, ny, R, [&] { homg_iterate1_vec4_kernel<8, 2>(L, H, fm, u.data(), out.data()); });
+                if (m == 1 && v == 2) launch(nx, ny, R, [&] { homg_iterate1_vec4_kernel<4, 3>(L, H, fm, u.data(), out.data()); });
+                if (m == 1 && v == 3) launch(nx, ny, R, [&] { homg_iterate1_vec4_kernel<4, 4>(L, H, fm, u.data(), out.data()); });
+                if (m == 1 && v == 4) launch(nx, ny, R, [&] { homg_iterate1_vec4_kernel<8, 3>(L, H, fm, u.data(), out.data()); });
+                if (m == 2 && v == 0) launch(nx, ny, R, [&] { homg_iterate2_vec4_kernel<4, 2>(L, H, fm, u.data(), out.data()); });
+                if (m == 2 && v == 1) launch(nx, ny, R, [&] { homg_iterate2_vec4_kernel<8, 2>(L, H, fm, u.data(), out.data()); });
+                if (m == 2 && (v == 2 || v == 3)) launch(nx, ny, R, [&] { homg_iterate2_vec4_kernel<4, 4>(L, H, fm, u.data(), out.data()); });
+                if (m == 2 && v == 4) launch(nx, ny, R, [&] { homg_iterate2_vec4_kernel<8, 3>(L, H, fm, u.data(), out.data()); });
                 size_t diff = 0;
                 for (size_t i = 0; i < n; i++) diff += memcmp(&ref[i], &out[i], 4) != 0;
-                if (diff) printf("%d x %d m %d R %d: %zu of %zu differ\n", nx, ny, m, R, diff, n);
+                if (diff) printf("%d x %d m %d R %d form %d: %zu of %zu differ\n", nx, ny, m, R, v, diff, n);
                 bad += diff > 0;
             }
         }
