@@ -381,17 +381,26 @@ static int setup_pcg(grid_ref *r)
     return 0;
 }
 
-static int factor(grid_ref *r)
+/* r->pin and r->pinned, where not yet made. */
+static void pins_ready(grid_ref *r)
 {
+    if (r->pin)
+        return;
     int *pin = r->pin = (int *)malloc(sizeof(int) * (r->nisland ? r->nisland : 1));
-    int *is_pin = (int *)calloc(r->n ? r->n : 1, sizeof(int)), *iperm = (int *)malloc(sizeof(int) * (r->n + 1));
-    int rc = 0;
+    int *is_pin = (int *)calloc(r->n ? r->n : 1, sizeof(int));
     pinned_index(r, pin);
     for (int i = 0; i < r->nisland; i++)
         if (pin[i] >= 0)
             is_pin[pin[i]] = 1;
     make_pinned(r, is_pin);
     free(is_pin);
+}
+
+static int factor(grid_ref *r)
+{
+    int *iperm = (int *)malloc(sizeof(int) * (r->n + 1));
+    int rc = 0;
+    pins_ready(r);
     r->perm = (int *)malloc(sizeof(int) * (r->n + 1));
     r->first = (int *)malloc(sizeof(int) * (r->n + 1));
     r->start = (size_t *)malloc(sizeof(size_t) * (r->n + 1));
@@ -443,6 +452,39 @@ static double remove_means(const grid_ref *r, double *v, double *sum, int *cnt)
     return worst;
 }
 
+/* b projected per singular island, 0 at the pinned unknowns (a pinned unknown is 0 until
+ * the mean is fixed); returns the largest |mean| removed. */
+static double pin_rhs(const grid_ref *r, double *b, double *sum, int *cnt)
+{
+    double pr = remove_means(r, b, sum, cnt);
+    for (int i = 0; i < r->nisland; i++)
+        if (r->pin[i] >= 0)
+            b[r->pin[i]] = 0;
+    return pr;
+}
+
+int grid_ref_pin(grid_ref *r, double *b)
+{
+    double *sum = (double *)malloc(sizeof(double) * (r->nisland + 1));
+    int *cnt = (int *)malloc(sizeof(int) * (r->nisland + 1));
+    pins_ready(r);
+    if (!sum || !cnt || !r->pinned.row_ptr) {
+        free(sum), free(cnt);
+        return -1;
+    }
+    pin_rhs(r, b, sum, cnt);
+    free(sum), free(cnt);
+    return 0;
+}
+
+void grid_ref_unpin(const grid_ref *r, double *x)
+{
+    double *sum = (double *)malloc(sizeof(double) * (r->nisland + 1));
+    int *cnt = (int *)malloc(sizeof(int) * (r->nisland + 1));
+    remove_means(r, x, sum, cnt);
+    free(sum), free(cnt);
+}
+
 int grid_ref_solve(grid_ref *r, const double *f, const double *const face[6], double *u, int nrhs, double *projected)
 {
     size_t nn = r->n ? (size_t)r->n : 1;
@@ -458,12 +500,9 @@ int grid_ref_solve(grid_ref *r, const double *f, const double *const face[6], do
         for (int s = 0; s < 6; s++)
             fk[s] = face && face[s] ? face[s] + grid_ref_face_n(&r->p, s) * k : NULL;
         grid_ref_rhs(r, f + r->ncell * k, fk, u + r->ncell * k, b);
-        double pr = remove_means(r, b, sum, cnt);
+        double pr = pin_rhs(r, b, sum, cnt);
         if (projected && pr > *projected)
             *projected = pr;
-        for (int i = 0; i < r->nisland; i++) /* a pinned unknown is 0 until the mean is fixed */
-            if (r->pin[i] >= 0)
-                b[r->pin[i]] = 0;
         memset(x, 0, sizeof(double) * nn);
         rc = r->n ? solve_pinned(r, b, x, w) : 0;
         remove_means(r, x, sum, cnt);

@@ -67,6 +67,12 @@ void grid_ref_rhs(const grid_ref *r, const double *f, const double *const face[6
  * are overwritten, the others left alone), face[s] nrhs blocks.  projected (may be NULL):
  * the largest |mean removed| over singular islands and fields.  0 on success. */
 int grid_ref_solve(grid_ref *r, const double *f, const double *const face[6], double *u, int nrhs, double *projected);
+/* For other solvers of the same problem: makes r->pinned (A with one unknown per singular
+ * island pinned: definite) and turns b (grid_ref_rhs) into its right-hand side, projected per
+ * singular island; grid_ref_unpin shifts a solution of it to mean zero per singular island,
+ * as grid_ref_solve's.  0 on success. */
+int grid_ref_pin(grid_ref *r, double *b);
+void grid_ref_unpin(const grid_ref *r, double *x);
 /* ||b - A u|| / ||b|| over the active cells of one field (b from grid_ref_rhs; ||b - A u||
  * when b = 0): the relative residual the grid monitors. */
 double grid_ref_residual(const grid_ref *r, const double *f, const double *const face[6], const double *u);
