@@ -14,12 +14,7 @@
 
 #if HOMG_HAVE_CUDA
 #include "cusparse_cg.h"
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
+#include "testutil.h"
 
 /* ||u - u_ref|| / ||u_ref|| with u given on the active cells (others 0). */
 static double cell_error(const grid_ref *r, const double *x, const double *u_ref)
@@ -51,6 +46,7 @@ static int amg_solve(homg_ctx *ctx, const homg_csr *a, const void *db, void *dx,
         homg_pcg_destroy(pcg);
         homg_amg_destroy(amg);
         pcg = NULL;
+        amg = NULL;
         if (homg_amg_create(ctx, a, NULL, &amg) != HOMG_OK || homg_pcg_create(ctx, NULL, amg, &pd, &pcg) != HOMG_OK ||
             homg_pcg_solve(pcg, (const double *)db, (double *)dx, &pi) != HOMG_OK)
             goto out;
@@ -59,10 +55,8 @@ static int amg_solve(homg_ctx *ctx, const homg_csr *a, const void *db, void *dx,
         tq[k] = pi.solve_ms;
     }
     if (reps > 0) {
-        qsort(ts + 1, (size_t)reps, sizeof *ts, cmp_d);
-        qsort(tq + 1, (size_t)reps, sizeof *tq, cmp_d);
-        o->setup_ms = ts[1 + reps / 2];
-        o->solve_ms = tq[1 + reps / 2];
+        o->setup_ms = homg_test_median(ts + 1, reps);
+        o->solve_ms = homg_test_median(tq + 1, reps);
     }
     o->iterations = pi.iterations;
     homg_copy_to_host(ctx, x, dx, (size_t)n * sizeof(double));
