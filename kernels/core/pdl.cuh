@@ -33,20 +33,28 @@ __device__ __forceinline__ void homg_pdl_wait(void)
 #endif
 }
 
-/* An error stays for the caller's HOMG_CUDA_LAUNCHED. */
+/* An error stays for the caller's HOMG_CUDA_LAUNCHED.  shm: dynamic shared bytes. */
 template <typename... K, typename... A>
-static void homg_pdl_launch(cudaStream_t st, dim3 grid, dim3 block, int pdl, void (*kernel)(K...), A... args)
+static void homg_pdl_launch_shm(cudaStream_t st, dim3 grid, dim3 block, size_t shm, int pdl, void (*kernel)(K...),
+                                A... args)
 {
     cudaLaunchConfig_t cfg = {};
     cudaLaunchAttribute at[1] = {};
     cfg.gridDim = grid;
     cfg.blockDim = block;
+    cfg.dynamicSmemBytes = shm;
     cfg.stream = st;
     at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     at[0].val.programmaticStreamSerializationAllowed = 1;
     cfg.attrs = at;
     cfg.numAttrs = pdl ? 1 : 0;
     (void)cudaLaunchKernelEx(&cfg, kernel, args...);
+}
+
+template <typename... K, typename... A>
+static void homg_pdl_launch(cudaStream_t st, dim3 grid, dim3 block, int pdl, void (*kernel)(K...), A... args)
+{
+    homg_pdl_launch_shm(st, grid, block, 0, pdl, kernel, args...);
 }
 
 #endif

@@ -246,17 +246,9 @@ extern "C" homg_status homg_cuda_cubeblk_vcycle(kernel_exec *ex, const cube_bloc
                                                (int)ex->shared_per_block));
         attr = 1;
     }
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute at[1] = {};
-    cfg.gridDim = dim3(1);
-    cfg.blockDim = dim3(CUBEBLK_NT);
-    cfg.dynamicSmemBytes = bytes;
-    cfg.stream = homg_cuda_stream(ex);
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = at;
-    cfg.numAttrs = homg_pdl_gen_on() ? 1 : 0; /* as cube.cu (HOMG_GEN_PDL=0: plain) */
-    (void)cudaLaunchKernelEx(&cfg, cube_block_kernel, *B);
+    /* as cube.cu: PDL unless HOMG_GEN_PDL=0 */
+    homg_pdl_launch_shm(homg_cuda_stream(ex), dim3(1), dim3(CUBEBLK_NT), bytes, homg_pdl_gen_on(), cube_block_kernel,
+                        *B);
     HOMG_CUDA_LAUNCHED(ex, "cube_block_kernel");
     return HOMG_OK;
 }

@@ -303,24 +303,6 @@ template <int TW> static void sep_launch(cudaStream_t st, const cube_sep *P, flo
     homg_pdl_launch(st, dim3(nz, (ny + TW - 1) / TW), dim3(4 * TW), pdl, cube_sep_pass3<TW>, *P, x);
 }
 
-/* core/pdl.cuh's homg_pdl_launch with dynamic shared memory (shm bytes). */
-template <typename... K, typename... A>
-static void sep_launch_shm(cudaStream_t st, dim3 grid, unsigned nt, size_t shm, int pdl, void (*kernel)(K...),
-                           A... args)
-{
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute at[1] = {};
-    cfg.gridDim = grid;
-    cfg.blockDim = dim3(nt);
-    cfg.dynamicSmemBytes = shm;
-    cfg.stream = st;
-    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    at[0].val.programmaticStreamSerializationAllowed = 1;
-    cfg.attrs = at;
-    cfg.numAttrs = pdl ? 1 : 0;
-    (void)cudaLaunchKernelEx(&cfg, kernel, args...);
-}
-
 /* Threads for a step of `outputs` outputs at RA x RB a thread: whole warps, at most ntmax. */
 static unsigned sep_threads(unsigned outputs, unsigned per, unsigned ntmax)
 {
@@ -347,12 +329,12 @@ static void sep_launch_tt(cudaStream_t st, const cube_sep *P, float *x, const fl
         cudaFuncSetAttribute(cube_sep_tt3<TW, RA, RB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)big);
         ready = 1;
     }
-    sep_launch_shm(st, dim3(nz, (nx + TW - 1) / TW), sep_threads(min((unsigned)TW, nx) * ny, per, most),
-                   sep_shm(ny, nx, ny), pdl, cube_sep_tt1<TW, RA, RB>, *P, b);
-    sep_launch_shm(st, dim3(ny, (nx + TW - 1) / TW), sep_threads(min((unsigned)TW, nx) * nz, per, most),
-                   sep_shm(nz, nz, nz), pdl, cube_sep_tt2<TW, RA, RB>, *P);
-    sep_launch_shm(st, dim3(nz, (ny + TW - 1) / TW), sep_threads(min((unsigned)TW, ny) * nx, per, most),
-                   sep_shm(ny, ny, nx), pdl, cube_sep_tt3<TW, RA, RB>, *P, x);
+    homg_pdl_launch_shm(st, dim3(nz, (nx + TW - 1) / TW), sep_threads(min((unsigned)TW, nx) * ny, per, most),
+                        sep_shm(ny, nx, ny), pdl, cube_sep_tt1<TW, RA, RB>, *P, b);
+    homg_pdl_launch_shm(st, dim3(ny, (nx + TW - 1) / TW), sep_threads(min((unsigned)TW, nx) * nz, per, most),
+                        sep_shm(nz, nz, nz), pdl, cube_sep_tt2<TW, RA, RB>, *P);
+    homg_pdl_launch_shm(st, dim3(nz, (ny + TW - 1) / TW), sep_threads(min((unsigned)TW, ny) * nx, per, most),
+                        sep_shm(ny, ny, nx), pdl, cube_sep_tt3<TW, RA, RB>, *P, x);
 }
 
 /* tt (> 1) x tw's launches; 0 if the pair has no kernels. */
