@@ -71,25 +71,32 @@ __device__ static double spai1_gram_entry(const int32_t *ci, const double *v, co
     return d * (w ? jw[r] * jw[c] : 1.0);
 }
 
+/* A block's shared slots: G, m and the neighbour rows of SLOTS rows in flight
+ * (and their staged copies where STAGE > 0). */
+template <int CAP, int SLOTS, int STAGE> struct spai1_slots {
+    double g[SLOTS][SPAI_TRI(CAP, 0)];
+    double m[SLOTS][CAP], jw[SLOTS][CAP];
+    int32_t st[SLOTS][CAP], sl[SLOTS][CAP], so[SLOTS][CAP + 1];
+    int32_t sc[SLOTS][STAGE > 0 ? STAGE : 1];
+    double sv[SLOTS][STAGE > 0 ? STAGE : 1];
+};
+
+/* The rows of one instance, as a block `block` of a grid of `grid` blocks
+ * (its own launch, or its segment of spai1_batch_kernel's). */
 template <int CAP, int WARPS, int STAGE, int LANES>
-__global__ static void __launch_bounds__(WARPS * 32)
-    spai1_warp_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, const double *__restrict__ v,
-                      const double *__restrict__ w, int32_t nrows, int lo, int hi, double *out, double *outt,
-                      int32_t *fallback)
+__device__ static void spai1_rows(spai1_slots<CAP, WARPS *(32 / LANES), STAGE> &sm, const int32_t *__restrict__ rp,
+                                  const int32_t *__restrict__ ci, const double *__restrict__ v,
+                                  const double *__restrict__ w, int32_t nrows, int lo, int hi, double *out,
+                                  double *outt, int32_t *fallback, int64_t block, int64_t grid)
 {
     constexpr int SLOTS = WARPS * (32 / LANES); /* rows in flight a block */
     static_assert(LANES == 16 || LANES == 32, "a half or a whole warp per row");
     static_assert(STAGE == 0 || CAP <= LANES, "staging takes one lane per neighbour row");
-    __shared__ double gs[SLOTS][SPAI_TRI(CAP, 0)];
-    __shared__ double ms[SLOTS][CAP], jws[SLOTS][CAP];
-    __shared__ int32_t sts[SLOTS][CAP], sls[SLOTS][CAP], sos[SLOTS][CAP + 1];
-    __shared__ int32_t scs[SLOTS][STAGE > 0 ? STAGE : 1];
-    __shared__ double svs[SLOTS][STAGE > 0 ? STAGE : 1];
     int slot = threadIdx.x / LANES, lane = threadIdx.x & (LANES - 1);
     unsigned mask = LANES == 32 ? FULL_MASK : 0xFFFFu << (threadIdx.x & 16); /* this row's lanes */
-    double *g = gs[slot], *m = ms[slot], *jw = jws[slot], *sv = svs[slot];
-    int32_t *st = sts[slot], *sl = sls[slot], *so = sos[slot], *sc = scs[slot];
-    for (int64_t row = (int64_t)blockIdx.x * SLOTS + slot; row < nrows; row += (int64_t)gridDim.x * SLOTS) {
+    double *g = sm.g[slot], *m = sm.m[slot], *jw = sm.jw[slot], *sv = sm.sv[slot];
+    int32_t *st = sm.st[slot], *sl = sm.sl[slot], *so = sm.so[slot], *sc = sm.sc[slot];
+    for (int64_t row = block * SLOTS + slot; row < nrows; row += grid * SLOTS) {
         int32_t i = (int32_t)row, b = rp[i], n = rp[i + 1] - b;
         int ok = n > 0 && n <= GMG_SPAI1_MAX_ROW && n <= CAP, staged = 0;
         if (n <= lo || n > hi)
@@ -197,6 +204,16 @@ __global__ static void __launch_bounds__(WARPS * 32)
 }
 
 template <int CAP, int WARPS, int STAGE, int LANES>
+__global__ static void __launch_bounds__(WARPS * 32)
+    spai1_warp_kernel(const int32_t *__restrict__ rp, const int32_t *__restrict__ ci, const double *__restrict__ v,
+                      const double *__restrict__ w, int32_t nrows, int lo, int hi, double *out, double *outt,
+                      int32_t *fallback)
+{
+    __shared__ spai1_slots<CAP, WARPS *(32 / LANES), STAGE> sm;
+    spai1_rows<CAP, WARPS, STAGE, LANES>(sm, rp, ci, v, w, nrows, lo, hi, out, outt, fallback, blockIdx.x, gridDim.x);
+}
+
+template <int CAP, int WARPS, int STAGE, int LANES>
 static void spai1_launch(cudaStream_t s, const csr_matrix *a, const double *w, int lo, int hi, double *out,
                          double *outt, int32_t *fallback)
 {
@@ -222,5 +239,96 @@ homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const doub
         spai1_launch<GMG_SPAI1_MAX_ROW, 4, 0, 32>(s, a, w, SPAI1_SHORT, INT32_MAX, (double *)m->values, mt, fallback);
         HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (long)");
     }
+    return HOMG_OK;
+}
+
+/* spai1_batch's launch: segments of blocks, each one instance over one
+ * item's rows (the long rows' segments first: their few rows are the
+ * longest-lived blocks; then the short rows, the largest item first, so that
+ * the small items' blocks fill the last wave). */
+typedef struct spai1_segment {
+    const int32_t *rp, *ci;
+    const double *v, *w;
+    double *out, *outt;
+    int32_t *fallback;
+    int32_t nrows, first, blocks, is_long;
+} spai1_segment;
+typedef struct spai1_grid {
+    int count;
+    spai1_segment seg[2 * GMG_SPAI1_BATCH_MAX];
+} spai1_grid;
+
+#define SPAI1_SHORT_WARPS 4
+#define SPAI1_LONG_WARPS  4
+
+__global__ static void __launch_bounds__(128) spai1_batch_kernel(const __grid_constant__ spai1_grid q)
+{
+    static_assert(SPAI1_SHORT_WARPS * 32 == 128 && SPAI1_LONG_WARPS * 32 == 128, "one block shape");
+    __shared__ union {
+        spai1_slots<SPAI1_SHORT, SPAI1_SHORT_WARPS * 2, SPAI1_STAGE> s;
+        spai1_slots<GMG_SPAI1_MAX_ROW, SPAI1_LONG_WARPS, 0> l;
+    } sm;
+    int k = 0;
+    while (k + 1 < q.count && (int32_t)blockIdx.x >= q.seg[k + 1].first)
+        k++;
+    const spai1_segment &g = q.seg[k];
+    int64_t block = (int64_t)blockIdx.x - g.first;
+    if (g.is_long) /* the same on the whole block */
+        spai1_rows<GMG_SPAI1_MAX_ROW, SPAI1_LONG_WARPS, 0, 32>(sm.l, g.rp, g.ci, g.v, g.w, g.nrows, SPAI1_SHORT,
+                                                               INT32_MAX, g.out, g.outt, g.fallback, block, g.blocks);
+    else
+        spai1_rows<SPAI1_SHORT, SPAI1_SHORT_WARPS, SPAI1_STAGE, 16>(
+            sm.s, g.rp, g.ci, g.v, g.w, g.nrows, -1, SPAI1_SHORT, g.out, g.outt, g.fallback, block, g.blocks);
+}
+
+/* Segment of item it's rows for one instance (slots rows a block). */
+static spai1_segment spai1_segment_of(const spai1_item *it, int is_long, int slots)
+{
+    spai1_segment g;
+    int64_t blocks = ((int64_t)it->a->nrows + slots - 1) / slots;
+    g.rp = it->a->row_ptr;
+    g.ci = it->a->col_idx;
+    g.v = (const double *)it->a->values;
+    g.w = it->w;
+    g.out = (double *)it->m->values;
+    g.outt = it->mt;
+    g.fallback = it->fallback;
+    g.nrows = it->a->nrows;
+    g.first = 0;
+    g.blocks = (int32_t)(blocks < (1 << 20) ? blocks : (1 << 20));
+    g.is_long = is_long;
+    return g;
+}
+
+homg_status homg_cuda_gmg_spai1_batch(kernel_exec *ex, const spai1_batch *b)
+{
+    spai1_grid q;
+    int64_t total = 0;
+    q.count = 0;
+    if (b->count < 0 || b->count > GMG_SPAI1_BATCH_MAX)
+        return HOMG_ERROR_INVALID_ARGUMENT;
+    for (int k = 0; k < b->count; k++) /* long rows (none where max_row says so) */
+        if (b->item[k].a->nrows > 0 && (b->item[k].max_row <= 0 || b->item[k].max_row > SPAI1_SHORT))
+            q.seg[q.count++] = spai1_segment_of(&b->item[k], 1, SPAI1_LONG_WARPS);
+    for (int k = 0; k < b->count; k++) { /* short rows, by descending row count */
+        spai1_segment g = spai1_segment_of(&b->item[k], 0, SPAI1_SHORT_WARPS * 2);
+        int at = q.count;
+        if (g.nrows == 0)
+            continue;
+        while (at > 0 && !q.seg[at - 1].is_long && q.seg[at - 1].nrows < g.nrows) {
+            q.seg[at] = q.seg[at - 1];
+            at--;
+        }
+        q.seg[at] = g;
+        q.count++;
+    }
+    for (int k = 0; k < q.count; k++) {
+        q.seg[k].first = (int32_t)total;
+        total += q.seg[k].blocks;
+    }
+    if (total == 0)
+        return HOMG_OK;
+    spai1_batch_kernel<<<(unsigned)total, 128, 0, homg_cuda_stream(ex)>>>(q);
+    HOMG_CUDA_LAUNCHED(ex, "SPAI-1 rows (batch)");
     return HOMG_OK;
 }
