@@ -1,6 +1,6 @@
 /* gmg.cu -- CUDA backend of the GMG table (twin of gmg.c): ELLPACK-R product
- * with `lanes` threads per row (seed 004's ELLPACK-T), SPAI set-up one row per
- * thread, Richardson updates. */
+ * with `lanes` threads per row (seed 004's ELLPACK-T), SPAI(0) and the SPAI
+ * scaling one row per thread (SPAI-1: spai1.cu), Richardson updates. */
 #include "sparse/sparse_util.cuh"
 #include "ell.h"
 #include "lcg.h"

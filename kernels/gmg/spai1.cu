@@ -22,7 +22,10 @@
  * kernel is issue-bound).  Two instances: rows of up to SPAI1_SHORT entries
  * (most P1 rows) by half-warps with small slots and staging, then the longer
  * rows by whole warps with GMG_SPAI1_MAX_ROW slots and no staging; rows
- * outside (lo, hi] are left to the other. */
+ * outside (lo, hi] are left to the other.  spai1 launches the two in turn;
+ * spai1_batch runs both, for several matrices, in one launch (s14-gmg26: the
+ * long rows' launches were latency -- a warp a row, 45-80 us however few the
+ * rows -- and a small level's short rows too, ~40 us a row). */
 #define SPAI1_SHORT GMG_SPAI1_SHORT /* interior 3D P1 rows: 15 entries */
 #define SPAI1_STAGE GMG_SPAI1_STAGE /* their 15 neighbour rows: 225 */
 #define FULL_MASK   0xFFFFFFFFu
