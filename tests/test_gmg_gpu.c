@@ -675,6 +675,117 @@ static void test_spai1_random(void **state)
     homg_host_csr_free(&a);
 }
 
+/* spai1_batch: three matrices in one launch (spai_matrix with its long,
+ * singular and empty rows, scaled, its longest row unknown; a P1 cube,
+ * unscaled, its longest row given, so no long-row segment; a smaller
+ * spai_matrix, scaled, its longest row given): M, M^T and the fallback counts
+ * equal to each matrix's own CUDA spai1 call bit for bit, and to the CPU
+ * twin's batch to rounding (the same fallbacks). */
+static void test_spai1_batch(void **state)
+{
+    enum { N = 3 };
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    homg_rng rng = homg_rng_seed(53);
+    homg_host_csr a[N];
+    csr_matrix ha[N], da[N], hm[N], dm1[N], dm2[N];
+    double *w[N], *d_w[N], *m_h[N], *mt_h[N], *m_d[N], *mt_d[N], *d_mt1[N], *d_mt2[N];
+    int32_t longest[N], fb_h[N], fb_1[N], fb_2[N], *d_fb;
+    spai1_batch bh, bd;
+    (void)state;
+    a[0] = spai_matrix(quick ? 300 : 1500, &rng);
+    assert_int_equal(homg_gen_p1_cube(quick ? 5 : 12, 1.0, 50.0, 0.3, &a[1]), 0);
+    a[2] = spai_matrix(quick ? 120 : 400, &rng);
+    d_fb = up(gpu, NULL, sizeof(int32_t) * 2 * N);
+    assert_int_equal(homg_copy_from_host(gpu, d_fb, (int32_t[2 * N]){ 0 }, sizeof(int32_t) * 2 * N), HOMG_OK);
+    bh.count = bd.count = N;
+    for (int k = 0; k < N; k++) {
+        size_t bytes = sizeof(double) * a[k].nnz + 8;
+        ha[k] = (csr_matrix){ a[k].nrows, a[k].ncols, a[k].nnz, a[k].row_ptr, a[k].col_idx, a[k].values, HOMG_FLOAT64 };
+        da[k] = up_csr(gpu, &ha[k]);
+        longest[k] = 0;
+        for (int32_t i = 0; i < a[k].nrows; i++)
+            if (a[k].row_ptr[i + 1] - a[k].row_ptr[i] > longest[k])
+                longest[k] = a[k].row_ptr[i + 1] - a[k].row_ptr[i];
+        w[k] = malloc(sizeof(double) * a[k].nrows);
+        assert_int_equal(homg_cpu_gmg_spai_scale(&cpu->ex, &ha[k], w[k]), HOMG_OK);
+        d_w[k] = up(gpu, w[k], sizeof(double) * a[k].nrows);
+        m_h[k] = malloc(bytes);
+        mt_h[k] = malloc(bytes);
+        m_d[k] = malloc(bytes);
+        mt_d[k] = malloc(bytes);
+        hm[k] = ha[k];
+        hm[k].values = m_h[k];
+        dm1[k] = dm2[k] = da[k];
+        dm1[k].values = up(gpu, NULL, bytes);
+        dm2[k].values = up(gpu, NULL, bytes);
+        d_mt1[k] = up(gpu, NULL, bytes);
+        d_mt2[k] = up(gpu, NULL, bytes);
+        fb_h[k] = 0;
+        bh.item[k] = (spai1_item){ &ha[k], k == 1 ? NULL : w[k], &hm[k], mt_h[k], &fb_h[k], k == 0 ? 0 : longest[k] };
+        bd.item[k] =
+            (spai1_item){ &da[k], k == 1 ? NULL : d_w[k], &dm2[k], d_mt2[k], d_fb + N + k, bh.item[k].max_row };
+        assert_int_equal(
+            homg_cuda_gmg_spai1(&gpu->ex, &da[k], bd.item[k].w, &dm1[k], d_mt1[k], d_fb + k, bh.item[k].max_row),
+            HOMG_OK);
+    }
+    assert_true(longest[0] > GMG_SPAI1_MAX_ROW && longest[1] <= GMG_SPAI1_SHORT && longest[2] > GMG_SPAI1_SHORT);
+    assert_int_equal(homg_cpu_gmg_spai1_batch(&cpu->ex, &bh), HOMG_OK);
+    down(gpu, fb_1, d_fb, sizeof fb_1);
+    for (int last = 0; last <= 1; last++) /* the long rows' segments first (default), then last */
+        for (int k = 0; k < N; k++) {
+            if (k == 0) {
+                if (last)
+                    setenv("HOMG_GMG_SPAI1_LONG_LAST", "1", 1);
+                else
+                    unsetenv("HOMG_GMG_SPAI1_LONG_LAST");
+                assert_int_equal(homg_copy_from_host(gpu, d_fb + N, (int32_t[N]){ 0 }, sizeof(int32_t) * N), HOMG_OK);
+                for (int j = 0; j < N; j++) { /* rows left unwritten would show */
+                    double *zero = calloc((size_t)a[j].nnz + 1, sizeof(double));
+                    assert_int_equal(homg_copy_from_host(gpu, dm2[j].values, zero, sizeof(double) * a[j].nnz), HOMG_OK);
+                    assert_int_equal(homg_copy_from_host(gpu, d_mt2[j], zero, sizeof(double) * a[j].nnz), HOMG_OK);
+                    free(zero);
+                }
+                assert_int_equal(homg_cuda_gmg_spai1_batch(&gpu->ex, &bd), HOMG_OK);
+                down(gpu, fb_2, d_fb + N, sizeof fb_2);
+                unsetenv("HOMG_GMG_SPAI1_LONG_LAST");
+            }
+            size_t bytes = sizeof(double) * a[k].nnz;
+            double *m1 = malloc(bytes + 8), *mt1 = malloc(bytes + 8);
+            down(gpu, m1, dm1[k].values, bytes);
+            down(gpu, mt1, d_mt1[k], bytes);
+            down(gpu, m_d[k], dm2[k].values, bytes);
+            down(gpu, mt_d[k], d_mt2[k], bytes);
+            assert_memory_equal(m_d[k], m1, bytes);
+            assert_memory_equal(mt_d[k], mt1, bytes);
+            assert_int_equal(fb_2[k], fb_1[k]);
+            assert_int_equal(fb_2[k], fb_h[k]);
+            printf("  SPAI-1 batch (long rows %s) item %d: %d rows, longest %d (given %d), fallbacks %d, "
+                   "batch = own call bit for bit, max rel diff to CPU %.1e (M^T %.1e)\n",
+                   last ? "last" : "first", k, (int)a[k].nrows, (int)longest[k], (int)bh.item[k].max_row, (int)fb_2[k],
+                   max_rel(m_d[k], m_h[k], a[k].nnz), max_rel(mt_d[k], mt_h[k], a[k].nnz));
+            assert_true(max_rel(m_d[k], m_h[k], a[k].nnz) < 1e-10);
+            assert_true(max_rel(mt_d[k], mt_h[k], a[k].nnz) < 1e-10);
+            free(m1);
+            free(mt1);
+        }
+    assert_true(fb_h[0] > 0);
+    for (int k = 0; k < N; k++) {
+        homg_free(gpu, dm1[k].values);
+        homg_free(gpu, dm2[k].values);
+        homg_free(gpu, d_mt1[k]);
+        homg_free(gpu, d_mt2[k]);
+        homg_free(gpu, d_w[k]);
+        free_csr(gpu, &da[k]);
+        free(w[k]);
+        free(m_h[k]);
+        free(mt_h[k]);
+        free(m_d[k]);
+        free(mt_d[k]);
+        homg_host_csr_free(&a[k]);
+    }
+    homg_free(gpu, d_fb);
+}
+
 /* transpose_sym on spai_matrix's pattern (symmetric, sorted; empty rows,
  * rows past 40) with random values per entry: the CPU twin against the host
  * transpose (homg__gmg_host_transpose, same pattern), CUDA = CPU bit for bit. */
@@ -1355,6 +1466,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ell_dot_stride), cmocka_unit_test(test_ell_batch),
         cmocka_unit_test(test_l0_omega),       cmocka_unit_test(test_fine_smoother),
         cmocka_unit_test(test_dense_pattern),  cmocka_unit_test(test_ordered_uploads),
+        cmocka_unit_test(test_spai1_batch),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -163,6 +163,17 @@ homg_status homg_cpu_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const doubl
     return mt ? homg_cpu_gmg_transpose_sym(ex, m, mt) : HOMG_OK; /* the CUDA warp writes it with the rows */
 }
 
+homg_status homg_cpu_gmg_spai1_batch(kernel_exec *ex, const spai1_batch *b)
+{
+    for (int k = 0; k < b->count; k++) {
+        const spai1_item *it = &b->item[k];
+        homg_status st = homg_cpu_gmg_spai1(ex, it->a, it->w, it->m, it->mt, it->fallback, it->max_row);
+        if (st != HOMG_OK)
+            return st;
+    }
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_gmg_diag_update(kernel_exec *ex, int32_t n, double omega, const double *d, const double *r,
                                      double *x)
 {

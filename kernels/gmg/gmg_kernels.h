@@ -39,6 +39,22 @@ typedef struct ell_matrix {
 #define GMG_SPAI1_SHORT 16
 #define GMG_SPAI1_STAGE 256
 
+/* SPAI-1 of several matrices in one launch (spai1_batch): each item as one
+ * spai1 call. */
+#define GMG_SPAI1_BATCH_MAX 8
+typedef struct spai1_item {
+    const csr_matrix *a;
+    const double *w;
+    csr_matrix *m;
+    double *mt;
+    int32_t *fallback;
+    int32_t max_row;
+} spai1_item;
+typedef struct spai1_batch {
+    int count;
+    spai1_item item[GMG_SPAI1_BATCH_MAX];
+} spai1_batch;
+
 /* One product of ell_spmv_batch: y = alpha a x + beta y, then (dot set) *dot
  * += u . y as ell_spmv_dot. */
 #define GMG_BATCH_MAX 8
@@ -142,6 +158,10 @@ typedef struct ell_batch {
     X(homg_status, gmg, spai1,                                                                                        \
       (kernel_exec * ex, const csr_matrix *a, const double *w, csr_matrix *m, double *mt, int32_t *fallback,          \
        int32_t max_row))                                                                                              \
+    /* spai1 of every item of b (count <= GMG_SPAI1_BATCH_MAX; the items' outputs */                                  \
+    /* disjoint): on CUDA one launch, the short and the long rows of all items side */                                \
+    /* by side; the same values as an item's own spai1 call, bit for bit. */                                          \
+    X(homg_status, gmg, spai1_batch, (kernel_exec * ex, const spai1_batch *b))                                        \
     /* tv = the values of M^T on m's own pattern, for a pattern that is structurally */                               \
     /* symmetric with sorted rows (a FEM matrix's; SPAI-1's M has it): tv[p] = m_ji */                                \
     /* where entry p is (i, j) (mirror.h).  No transpose built, no scratch. */                                        \

@@ -236,15 +236,39 @@ static homg_status estimate(homg_gmg *g, const int *on)
  * node pairs); Galerkin's host products promise neither. */
 static int fem_pattern(const homg_gmg *g, int l) { return l == 0 || g->desc.coarse_op != HOMG_GMG_COARSE_OP_GALERKIN; }
 
+/* Whether the SPAI-1 levels' rows go into one launch (spai1_batch, queued
+ * after every level's M is allocated and scaled): without lanes (a batch
+ * spans the levels' streams otherwise), unless HOMG_GMG_SPAI1_BATCH=0 (a
+ * launch a level, two instances each, as before s14-gmg26). */
+static int spai1_batching(const homg_gmg *g)
+{
+    const char *env = getenv("HOMG_GMG_SPAI1_BATCH");
+    return g->lanes <= 1 && !(env && atoi(env) == 0);
+}
+
+/* Queues the batched SPAI-1 rows (and empties the batch). */
+static homg_status spai1_flush(homg_gmg *g, spai1_batch *batch)
+{
+    double t = homg__gmg_now_ms();
+    if (batch->count == 0)
+        return HOMG_OK;
+    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->spai1_batch(&g->ctx->ex, batch), "SPAI-1 rows");
+    batch->count = 0; /* the counts are read after omega (fallback_count) */
+    part(g, GMG_S_ROWS, t);
+    return HOMG_OK;
+}
+
 /* M of level l and M^T: on A's own pattern (homg_fem's: symmetric, sorted)
  * M^T's values come with M's rows (the pattern copied); Galerkin's by a
- * general transpose. */
-static homg_status setup_spai1(homg_gmg *g, int l)
+ * general transpose.  With batch (not NULL) a level on A's own pattern adds
+ * its rows to it instead of launching them (spai1_flush queues them). */
+static homg_status setup_spai1(homg_gmg *g, int l, spai1_batch *batch)
 {
     homg_ctx *ctx = g->ctx;
     gmg_level *lv = &g->lv[l];
     const csr_matrix *a = &lv->a.csr;
     int mirrored = fem_pattern(g, l);
+    const double *w;
     double t;
     memset(&lv->m, 0, sizeof lv->m);
     memset(&lv->mt, 0, sizeof lv->mt);
@@ -262,10 +286,24 @@ static homg_status setup_spai1(homg_gmg *g, int l)
     t = homg__gmg_now_ms();
     HOMG_TRY(homg__alloc_array(ctx, (size_t)a->nrows + 1, sizeof(double), (void **)&lv->d, "SPAI-1 scaling"));
     HOMG_TRY_BACKEND(ctx, GMG_GK(g)->spai_scale(&ctx->ex, a, lv->d), "SPAI-1 scaling");
+    w = g->desc.spai_unscaled ? NULL : lv->d;
+    if (batch && mirrored) {
+        spai1_item *it;
+        if (batch->count == GMG_SPAI1_BATCH_MAX)
+            HOMG_TRY(spai1_flush(g, batch));
+        it = &batch->item[batch->count++];
+        it->a = a;
+        it->w = w;
+        it->m = &lv->m.csr;
+        it->mt = (double *)lv->mt.csr.values;
+        it->fallback = g->count + GMG_COUNT_FALLBACK + l;
+        it->max_row = lv->max_row;
+        part(g, GMG_S_ROWS, t);
+        return HOMG_OK;
+    }
     HOMG_TRY_BACKEND(ctx,
-                     GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr,
-                                      mirrored ? (double *)lv->mt.csr.values : NULL, g->count + GMG_COUNT_FALLBACK + l,
-                                      lv->max_row),
+                     GMG_GK(g)->spai1(&ctx->ex, a, w, &lv->m.csr, mirrored ? (double *)lv->mt.csr.values : NULL,
+                                      g->count + GMG_COUNT_FALLBACK + l, lv->max_row),
                      "SPAI-1 rows"); /* the count is read after omega (fallback_count) */
     t = part(g, GMG_S_ROWS, t);
     if (!mirrored)
@@ -630,7 +668,7 @@ static homg_status secure_spai1(homg_gmg *g, const int *want, const int *src)
     return estimate(g, failed);
 }
 
-static homg_status build_m(homg_gmg *g, int l);
+static homg_status build_m(homg_gmg *g, int l, spai1_batch *batch);
 
 /* SPAI-1 rows that fell back to SPAI(0), every level's count in one read. */
 static homg_status fallback_count(homg_gmg *g)
@@ -754,10 +792,13 @@ static homg_status queue_levels(homg_gmg *g)
 {
     int nl = g->nlevels - 1, on[HOMG_GMG_MAX_LEVELS];
     double t = homg__gmg_now_ms();
+    spai1_batch batch;
+    batch.count = 0;
     for (int l = nl - 1; l >= 0; l--) {
         use_lane(g, l);
-        HOMG_TRY(build_m(g, l));
+        HOMG_TRY(build_m(g, l, spai1_batching(g) ? &batch : NULL));
     }
+    HOMG_TRY(spai1_flush(g, &batch));
     t = homg__gmg_mark(g, GMG_T_SMOOTHER, t);
     for (int l = nl - 1; l >= 0; l--) {
         use_lane(g, l);
@@ -794,7 +835,7 @@ static homg_gmg_smoother level_smoother(const homg_gmg *g, int l)
     return l == 0 ? g->desc.fine_smoother : g->desc.smoother;
 }
 
-static homg_status build_m(homg_gmg *g, int l)
+static homg_status build_m(homg_gmg *g, int l, spai1_batch *batch)
 {
     gmg_level *lv = &g->lv[l];
     homg_gmg_smoother sm = level_smoother(g, l);
@@ -808,7 +849,7 @@ static homg_status build_m(homg_gmg *g, int l)
                          GMG_GK(g)->diag_inverse(&g->ctx->ex, &lv->a.csr, sm == HOMG_GMG_SMOOTHER_JACOBI, lv->d),
                          "GMG: smoother diagonal");
     } else if (sm == HOMG_GMG_SMOOTHER_SPAI1) {
-        HOMG_TRY(setup_spai1(g, l));
+        HOMG_TRY(setup_spai1(g, l, batch));
     } else {
         HOMG_TRY(setup_sainv(g, l));
     }
