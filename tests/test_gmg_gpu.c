@@ -731,43 +731,35 @@ static void test_spai1_batch(void **state)
     assert_true(longest[0] > GMG_SPAI1_MAX_ROW && longest[1] <= GMG_SPAI1_SHORT && longest[2] > GMG_SPAI1_SHORT);
     assert_int_equal(homg_cpu_gmg_spai1_batch(&cpu->ex, &bh), HOMG_OK);
     down(gpu, fb_1, d_fb, sizeof fb_1);
-    for (int last = 0; last <= 1; last++) /* the long rows' segments first (default), then last */
-        for (int k = 0; k < N; k++) {
-            if (k == 0) {
-                if (last)
-                    setenv("HOMG_GMG_SPAI1_LONG_LAST", "1", 1);
-                else
-                    unsetenv("HOMG_GMG_SPAI1_LONG_LAST");
-                assert_int_equal(homg_copy_from_host(gpu, d_fb + N, (int32_t[N]){ 0 }, sizeof(int32_t) * N), HOMG_OK);
-                for (int j = 0; j < N; j++) { /* rows left unwritten would show */
-                    double *zero = calloc((size_t)a[j].nnz + 1, sizeof(double));
-                    assert_int_equal(homg_copy_from_host(gpu, dm2[j].values, zero, sizeof(double) * a[j].nnz), HOMG_OK);
-                    assert_int_equal(homg_copy_from_host(gpu, d_mt2[j], zero, sizeof(double) * a[j].nnz), HOMG_OK);
-                    free(zero);
-                }
-                assert_int_equal(homg_cuda_gmg_spai1_batch(&gpu->ex, &bd), HOMG_OK);
-                down(gpu, fb_2, d_fb + N, sizeof fb_2);
-                unsetenv("HOMG_GMG_SPAI1_LONG_LAST");
-            }
-            size_t bytes = sizeof(double) * a[k].nnz;
-            double *m1 = malloc(bytes + 8), *mt1 = malloc(bytes + 8);
-            down(gpu, m1, dm1[k].values, bytes);
-            down(gpu, mt1, d_mt1[k], bytes);
-            down(gpu, m_d[k], dm2[k].values, bytes);
-            down(gpu, mt_d[k], d_mt2[k], bytes);
-            assert_memory_equal(m_d[k], m1, bytes);
-            assert_memory_equal(mt_d[k], mt1, bytes);
-            assert_int_equal(fb_2[k], fb_1[k]);
-            assert_int_equal(fb_2[k], fb_h[k]);
-            printf("  SPAI-1 batch (long rows %s) item %d: %d rows, longest %d (given %d), fallbacks %d, "
-                   "batch = own call bit for bit, max rel diff to CPU %.1e (M^T %.1e)\n",
-                   last ? "last" : "first", k, (int)a[k].nrows, (int)longest[k], (int)bh.item[k].max_row, (int)fb_2[k],
-                   max_rel(m_d[k], m_h[k], a[k].nnz), max_rel(mt_d[k], mt_h[k], a[k].nnz));
-            assert_true(max_rel(m_d[k], m_h[k], a[k].nnz) < 1e-10);
-            assert_true(max_rel(mt_d[k], mt_h[k], a[k].nnz) < 1e-10);
-            free(m1);
-            free(mt1);
-        }
+    assert_int_equal(homg_copy_from_host(gpu, d_fb + N, (int32_t[N]){ 0 }, sizeof(int32_t) * N), HOMG_OK);
+    for (int j = 0; j < N; j++) { /* rows left unwritten would show */
+        double *zero = calloc((size_t)a[j].nnz + 1, sizeof(double));
+        assert_int_equal(homg_copy_from_host(gpu, dm2[j].values, zero, sizeof(double) * a[j].nnz), HOMG_OK);
+        assert_int_equal(homg_copy_from_host(gpu, d_mt2[j], zero, sizeof(double) * a[j].nnz), HOMG_OK);
+        free(zero);
+    }
+    assert_int_equal(homg_cuda_gmg_spai1_batch(&gpu->ex, &bd), HOMG_OK);
+    down(gpu, fb_2, d_fb + N, sizeof fb_2);
+    for (int k = 0; k < N; k++) {
+        size_t bytes = sizeof(double) * a[k].nnz;
+        double *m1 = malloc(bytes + 8), *mt1 = malloc(bytes + 8);
+        down(gpu, m1, dm1[k].values, bytes);
+        down(gpu, mt1, d_mt1[k], bytes);
+        down(gpu, m_d[k], dm2[k].values, bytes);
+        down(gpu, mt_d[k], d_mt2[k], bytes);
+        assert_memory_equal(m_d[k], m1, bytes);
+        assert_memory_equal(mt_d[k], mt1, bytes);
+        assert_int_equal(fb_2[k], fb_1[k]);
+        assert_int_equal(fb_2[k], fb_h[k]);
+        printf("  SPAI-1 batch item %d: %d rows, longest %d (given %d), fallbacks %d, "
+               "batch = own call bit for bit, max rel diff to CPU %.1e (M^T %.1e)\n",
+               k, (int)a[k].nrows, (int)longest[k], (int)bh.item[k].max_row, (int)fb_2[k],
+               max_rel(m_d[k], m_h[k], a[k].nnz), max_rel(mt_d[k], mt_h[k], a[k].nnz));
+        assert_true(max_rel(m_d[k], m_h[k], a[k].nnz) < 1e-10);
+        assert_true(max_rel(mt_d[k], mt_h[k], a[k].nnz) < 1e-10);
+        free(m1);
+        free(mt1);
+    }
     assert_true(fb_h[0] > 0);
     for (int k = 0; k < N; k++) {
         homg_free(gpu, dm1[k].values);

@@ -250,8 +250,8 @@ homg_status homg_cuda_gmg_spai1(kernel_exec *ex, const csr_matrix *a, const doub
 /* spai1_batch's launch: segments of blocks, each one instance over one
  * item's rows (the long rows' segments first: their few rows are the
  * longest-lived blocks; then the short rows, the largest item first, so that
- * the small items' blocks fill the last wave; HOMG_GMG_SPAI1_LONG_LAST=1 puts the
- * long rows' segments last, to measure the order). */
+ * the small items' blocks fill the last wave; the long rows last measured no
+ * different, s14-gmg26). */
 typedef struct spai1_segment {
     const int32_t *rp, *ci;
     const double *v, *w;
@@ -313,13 +313,12 @@ homg_status homg_cuda_gmg_spai1_batch(kernel_exec *ex, const spai1_batch *b)
     q.count = 0;
     if (b->count < 0 || b->count > GMG_SPAI1_BATCH_MAX)
         return HOMG_ERROR_INVALID_ARGUMENT;
-    const char *env = getenv("HOMG_GMG_SPAI1_LONG_LAST");
-    int long_last = env && atoi(env) != 0, nlong = 0;
+    int nlong = 0;
     spai1_segment longs[GMG_SPAI1_BATCH_MAX];
     for (int k = 0; k < b->count; k++) /* long rows (none where max_row says so) */
         if (b->item[k].a->nrows > 0 && (b->item[k].max_row <= 0 || b->item[k].max_row > SPAI1_SHORT))
             longs[nlong++] = spai1_segment_of(&b->item[k], 1, SPAI1_LONG_WARPS);
-    for (int k = 0; !long_last && k < nlong; k++)
+    for (int k = 0; k < nlong; k++)
         q.seg[q.count++] = longs[k];
     for (int k = 0; k < b->count; k++) { /* short rows, by descending row count */
         spai1_segment g = spai1_segment_of(&b->item[k], 0, SPAI1_SHORT_WARPS * 2);
@@ -333,8 +332,6 @@ homg_status homg_cuda_gmg_spai1_batch(kernel_exec *ex, const spai1_batch *b)
         q.seg[at] = g;
         q.count++;
     }
-    for (int k = 0; long_last && k < nlong; k++) /* HOMG_GMG_SPAI1_LONG_LAST=1: after the short rows */
-        q.seg[q.count++] = longs[k];
     for (int k = 0; k < q.count; k++) {
         q.seg[k].first = (int32_t)total;
         total += q.seg[k].blocks;
