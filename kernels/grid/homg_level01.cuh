@@ -174,6 +174,7 @@ __global__ void __launch_bounds__(BX *BY, MB)
     homg_iterate1_vec4_kernel(grid_level L, mfmg_level H, const float *__restrict__ fm, const float *__restrict__ u,
                               float *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
     if (xb >= L.nx || yb >= L.ny)
         return;
@@ -242,6 +243,7 @@ __global__ void __launch_bounds__(BX *BY, 2)
     homg_iterate0_vec4_kernel(grid_level L, mfmg_level H, const float *__restrict__ f, const float *__restrict__ u,
                               float *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
     if (xb >= L.nx || yb >= L.ny)
         return;
@@ -343,6 +345,7 @@ __global__ void __launch_bounds__(BX *BY, MB)
     homg_iterate2_vec4_kernel(grid_level L, mfmg_level H, const float *__restrict__ fm, const float *__restrict__ u,
                               float *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
     if (xb >= L.nx || yb >= L.ny)
         return;
@@ -390,31 +393,32 @@ static const char *homg_l01_launch(cudaStream_t s, const grid_level *L, const mf
     const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry)), threads(BX, BY);
     const float *f = (const float *)fm, *u = (const float *)u_in;
     float *o = (float *)u_out;
+    const int pdl = homg_pdl_on();
     const int mb = H->m == 2 ? homg_env_int("HOMG_HOMG_L2_MINB", huge ? 3 : 2)
                    : H->m    ? homg_env_int("HOMG_HOMG_L1_MINB", huge ? 3 : 2)
                              : 2;
     if (H->m == 2 && ry == 4 && mb >= 3)
-        homg_iterate2_vec4_kernel<4, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate2_vec4_kernel<4, 4>, *L, *H, f, u, o);
     else if (H->m == 2 && ry == 4)
-        homg_iterate2_vec4_kernel<4, 2><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate2_vec4_kernel<4, 2>, *L, *H, f, u, o);
     else if (H->m == 2 && mb >= 3)
-        homg_iterate2_vec4_kernel<8, 3><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate2_vec4_kernel<8, 3>, *L, *H, f, u, o);
     else if (H->m == 2)
-        homg_iterate2_vec4_kernel<8, 2><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate2_vec4_kernel<8, 2>, *L, *H, f, u, o);
     else if (H->m == 1 && ry == 4 && mb == 3)
-        homg_iterate1_vec4_kernel<4, 3><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate1_vec4_kernel<4, 3>, *L, *H, f, u, o);
     else if (H->m == 1 && ry == 4 && mb == 4)
-        homg_iterate1_vec4_kernel<4, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate1_vec4_kernel<4, 4>, *L, *H, f, u, o);
     else if (H->m == 1 && ry == 4)
-        homg_iterate1_vec4_kernel<4, 2><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate1_vec4_kernel<4, 2>, *L, *H, f, u, o);
     else if (H->m == 1 && mb == 3)
-        homg_iterate1_vec4_kernel<8, 3><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate1_vec4_kernel<8, 3>, *L, *H, f, u, o);
     else if (H->m == 1)
-        homg_iterate1_vec4_kernel<8, 2><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate1_vec4_kernel<8, 2>, *L, *H, f, u, o);
     else if (ry == 4)
-        homg_iterate0_vec4_kernel<4><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate0_vec4_kernel<4>, *L, *H, f, u, o);
     else
-        homg_iterate0_vec4_kernel<8><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate0_vec4_kernel<8>, *L, *H, f, u, o);
     return H->m == 2 ? "homg_iterate2_vec4_kernel" : H->m ? "homg_iterate1_vec4_kernel" : "homg_iterate0_vec4_kernel";
 }
 #endif
