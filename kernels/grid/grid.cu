@@ -833,22 +833,49 @@ extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb
  * in flight a thread (PREFETCH) on grids of 2^24 points up: 4096^2 26.15 -> 25.51 ms
  * (homg7's s >= 128 with the new kernel 25.79); the next row only below: 2048^2 6.94
  * -> 6.80.  Knobs: HOMG_HOMG_FVEC (default 1; 0: never), HOMG_HOMG_FVEC_MIN_S (homg7:
- * 128 from 2^24 points, 4 below), HOMG_HOMG_FVEC_ROWS (outputs a thread, 4 or 8;
- * default 8 where a chain has 8 rows or more, else 4), HOMG_HOMG_FVEC_BLOCKS (blocks
- * an SM the kernel's registers are bounded for: 2, 3 or 4; default 3; 2 and 4 were
- * slower), HOMG_HOMG_FVEC_PREFETCH (1: two rows in flight a thread). */
-static bool homg_filter_vec4_try(cudaStream_t st, homg_precision p, int nx, int ny, int sp, const void *src, void *dst,
-                                 const mfmg_level *H, void *compact, int zero_dst)
+ * 128 from 2^24 points, 4 below), HOMG_HOMG_FVEC_ROWS (outputs a thread, 1 to 16;
+ * default 8 where a chain has 8 rows or more, else 4), HOMG_HOMG_FVEC_FIT (1: the rows
+ * by homg_filter_vec4_fit_rows instead), HOMG_HOMG_FVEC_BLOCKS (blocks an SM the
+ * kernel's registers are bounded for: 2, 3 or 4; default 3; 2 and 4 were slower),
+ * HOMG_HOMG_FVEC_PREFETCH (1: two rows in flight a thread). */
+extern "C" long homg_cuda_filter_vec4_blocks(int nx, int ny, int s, int R); /* homg_filter.cu */
+
+/* The outputs a thread (4 to 16) whose blocks fill the SMs' slots best over whole waves
+ * (blocks / (waves x slots), waves rounded up; the first best from 8 down, then up):
+ * at 2048^2 R = 8 starts 512 blocks, 1.3 waves of 396, R = 11 384 (one wave). */
+static int homg_filter_vec4_fit_rows(int nx, int ny, int sp, int slots)
+{
+    static const int order[] = { 8, 7, 6, 5, 4, 9, 10, 11, 12, 13, 14, 15, 16 };
+    int best = 8;
+    double best_fill = 0;
+    for (int k = 0; k < (int)(sizeof order / sizeof order[0]); k++) {
+        const double b = (double)homg_cuda_filter_vec4_blocks(nx, ny, sp, order[k]);
+        const double fill = b / (ceil(b / slots) * slots);
+        if (fill > best_fill + 1e-9) {
+            best_fill = fill;
+            best = order[k];
+        }
+    }
+    return best;
+}
+
+static bool homg_filter_vec4_try(cudaStream_t st, int sm_count, homg_precision p, int nx, int ny, int sp,
+                                 const void *src, void *dst, const mfmg_level *H, void *compact, int zero_dst)
 {
     const bool huge = (double)nx * ny >= (double)(1 << 24);
     if (p != HOMG_FLOAT32 || !homg_env_int("HOMG_HOMG_FVEC", 1) || !homg_large_grid(nx, ny) ||
         sp < homg_env_int("HOMG_HOMG_FVEC_MIN_S", 1) || (sp % 4 && sp != 1 && sp != 2) || nx % 4 ||
         (uintptr_t)src % 16 || (uintptr_t)dst % 16)
         return false;
-    const int chain = (ny + sp - 1) / sp;
-    homg_cuda_filter_vec4_launch(st, homg_env_int("HOMG_HOMG_FVEC_ROWS", chain >= 8 ? 8 : 4),
-                                 homg_env_int("HOMG_HOMG_FVEC_BLOCKS", 3),
-                                 homg_env_int("HOMG_HOMG_FVEC_PREFETCH", huge ? 1 : 0), homg_pdl_on(), nx, ny, sp,
+    const int chain = (ny + sp - 1) / sp, minb = homg_env_int("HOMG_HOMG_FVEC_BLOCKS", 3);
+    int rows = homg_env_int("HOMG_HOMG_FVEC_ROWS", chain >= 8 ? 8 : 4);
+    if (homg_env_int("HOMG_HOMG_FVEC_FIT", 0))
+        rows = homg_filter_vec4_fit_rows(nx, ny, sp, sm_count * (minb < 2 ? 2 : minb > 4 ? 4 : minb));
+    homg_cuda_filter_vec4_launch(st,
+                                 rows < 1    ? 1
+                                 : rows > 16 ? 16
+                                             : rows,
+                                 minb, homg_env_int("HOMG_HOMG_FVEC_PREFETCH", huge ? 1 : 0), homg_pdl_on(), nx, ny, sp,
                                  (const float *)src, (float *)dst, H, (float *)compact, zero_dst);
     return true;
 }
@@ -864,7 +891,7 @@ static homg_status cu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int
     const bool fuse = compact && H && homg_env_int("HOMG_HOMG_FUSE_GATHER", 1);
     const mfmg_level Hf = fuse ? *H : homg_mfmg_level(nx, ny, 0, 0.0);
     bool fused = fuse;
-    if (homg_filter_vec4_try(s, p, nx, ny, sp, src, dst, &Hf, fuse ? compact : NULL, fuse && zero_dst)) {
+    if (homg_filter_vec4_try(s, ex->sm_count, p, nx, ny, sp, src, dst, &Hf, fuse ? compact : NULL, fuse && zero_dst)) {
         HOMG_CUDA_LAUNCHED(ex, "homg_filter_vec4_kernel");
     } else if (homg_env_int("HOMG_HOMG_FCOLS", 1) && homg_large_grid(nx, ny) &&
                sp <= homg_env_int("HOMG_HOMG_FCOLS_MAX_S", 64)) {

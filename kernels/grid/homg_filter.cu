@@ -124,10 +124,10 @@ __device__ __forceinline__ void fv_gather(const mfmg_level &H, int nx, int ny, f
  * the window is kept as floats (converted at use, exact): the unrolled form with
  * double rows (homg7) held every row's loads at once, 102-114 registers, two blocks
  * an SM. */
-template <int R, int MINB, bool PF, int S>
+template <int MINB, bool PF, int S>
 __global__ void __launch_bounds__(FV_BX *FV_BY, MINB)
-    homg_filter_vec4_kernel(int nx, int ny, int s, int nseg, const float *__restrict__ src, float *__restrict__ dst,
-                            mfmg_level H, float *__restrict__ compact, int zero)
+    homg_filter_vec4_kernel(int nx, int ny, int s, int nseg, int R, const float *__restrict__ src,
+                            float *__restrict__ dst, mfmg_level H, float *__restrict__ compact, int zero)
 {
     homg_pdl_wait();
     const int xb = (blockIdx.x * FV_BX + threadIdx.x) * 4, q = blockIdx.y * FV_BY + threadIdx.y;
@@ -185,37 +185,51 @@ struct fv_args {
     int zero;
 };
 
-template <int R, int MINB, bool PF, int S>
-static void fv_go(const fv_args &a, dim3 blocks, int nx, int ny, int s, int nseg, const float *src, float *dst)
+template <int MINB, bool PF, int S>
+static void fv_go(const fv_args &a, dim3 blocks, int nx, int ny, int s, int nseg, int R, const float *src, float *dst)
 {
-    homg_pdl_launch(a.st, blocks, dim3(FV_BX, FV_BY), a.pdl, homg_filter_vec4_kernel<R, MINB, PF, S>, nx, ny, s, nseg,
+    homg_pdl_launch(a.st, blocks, dim3(FV_BX, FV_BY), a.pdl, homg_filter_vec4_kernel<MINB, PF, S>, nx, ny, s, nseg, R,
                     src, dst, a.H, a.compact, a.zero);
 }
 
-template <int R, int MINB, bool PF>
-static void fv_go_s(const fv_args &a, dim3 blocks, int nx, int ny, int s, int nseg, const float *src, float *dst)
+template <int MINB, bool PF>
+static void fv_go_s(const fv_args &a, dim3 blocks, int nx, int ny, int s, int nseg, int R, const float *src, float *dst)
 {
     if (s == 1)
-        fv_go<R, MINB, PF, 1>(a, blocks, nx, ny, s, nseg, src, dst);
+        fv_go<MINB, PF, 1>(a, blocks, nx, ny, s, nseg, R, src, dst);
     else if (s == 2)
-        fv_go<R, MINB, PF, 2>(a, blocks, nx, ny, s, nseg, src, dst);
+        fv_go<MINB, PF, 2>(a, blocks, nx, ny, s, nseg, R, src, dst);
     else
-        fv_go<R, MINB, PF, 0>(a, blocks, nx, ny, s, nseg, src, dst);
+        fv_go<MINB, PF, 0>(a, blocks, nx, ny, s, nseg, R, src, dst);
 }
 
-template <int R, bool PF>
-static void fv_go_minb(const fv_args &a, int minb, dim3 blocks, int nx, int ny, int s, int nseg, const float *src,
-                       float *dst)
+template <bool PF>
+static void fv_go_minb(const fv_args &a, int minb, dim3 blocks, int nx, int ny, int s, int nseg, int R,
+                       const float *src, float *dst)
 {
     if (minb <= 2)
-        fv_go_s<R, 2, PF>(a, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_s<2, PF>(a, blocks, nx, ny, s, nseg, R, src, dst);
     else if (minb == 3)
-        fv_go_s<R, 3, PF>(a, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_s<3, PF>(a, blocks, nx, ny, s, nseg, R, src, dst);
     else
-        fv_go_s<R, 4, PF>(a, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_s<4, PF>(a, blocks, nx, ny, s, nseg, R, src, dst);
 }
 
-/* Launches homg_filter_vec4_kernel with R = rows (4 or 8) outputs a thread, its
+/* Segments a chain of rows s apart has with R outputs a thread (rows a chain: ceil(ny / s)) */
+static int homg_filter_vec4_segments(int ny, int s, int R)
+{
+    const int chain = (ny + s - 1) / s;
+    return (chain + R - 1) / R;
+}
+
+/* Blocks homg_cuda_filter_vec4_launch starts (grid.cu picks R by the waves they make) */
+extern "C" long homg_cuda_filter_vec4_blocks(int nx, int ny, int s, int R)
+{
+    const long qrows = (long)(s < ny ? s : ny) * homg_filter_vec4_segments(ny, s, R);
+    return (long)((nx / 4 + FV_BX - 1) / FV_BX) * ((qrows + FV_BY - 1) / FV_BY);
+}
+
+/* Launches homg_filter_vec4_kernel with R = rows (>= 1; 4 or 8 by default) outputs a thread, its
  * registers bounded for minb (2, 3 or 4) blocks an SM, prefetch pf (0 or 1); needs
  * nx % 4 == 0, s % 4 == 0 or s < 4, and 16-byte aligned src and dst (the caller
  * checks); pdl: programmatic dependent launch; compact (level H), zero_dst: the
@@ -225,14 +239,12 @@ extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t stream, int rows, int 
                                              int zero_dst)
 {
     const fv_args a = { stream, pdl, *H, compact, zero_dst };
-    const int R = rows == 4 ? 4 : 8;
-    const int chain = (ny + s - 1) / s, nseg = (chain + R - 1) / R; /* rows a chain, segments a chain */
+    const int R = rows < 1 ? 1 : rows;
+    const int nseg = homg_filter_vec4_segments(ny, s, R);
     const int qrows = (s < ny ? s : ny) * nseg;
     const dim3 blocks((nx / 4 + FV_BX - 1) / FV_BX, (qrows + FV_BY - 1) / FV_BY);
-    if (R == 4)
-        pf ? fv_go_minb<4, true>(a, minb, blocks, nx, ny, s, nseg, src, dst)
-           : fv_go_minb<4, false>(a, minb, blocks, nx, ny, s, nseg, src, dst);
+    if (pf)
+        fv_go_minb<true>(a, minb, blocks, nx, ny, s, nseg, R, src, dst);
     else
-        pf ? fv_go_minb<8, true>(a, minb, blocks, nx, ny, s, nseg, src, dst)
-           : fv_go_minb<8, false>(a, minb, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_minb<false>(a, minb, blocks, nx, ny, s, nseg, R, src, dst);
 }

@@ -3,7 +3,7 @@
 # host (no GPU: every thread of every block in turn; the kernel has no shared memory or
 # barriers) with the launcher's grid, and compares each output bit for bit with
 # homg_filter_point_f (the CPU twin's and the point kernel's formula) on shapes with
-# nx % 4 == 0 at every spacing s = 1, 2, 4, ... up to 2 max(nx, ny), both row counts and both
+# nx % 4 == 0 at every spacing s = 1, 2, 4, ... up to 2 max(nx, ny), rows a thread 4, 5, 8, 11, both
 # loop forms (next row only, two rows in flight: HOMG_HOMG_FVEC_PREFETCH), and the gather
 # fused (compact, from session 14: each entry of level log2(2s) against the point formula at
 # homg_marked_coord, the grid zeroed every other form).  Catches
@@ -72,9 +72,10 @@ int main()
                 src[k] = -0.0f; /* signed zeros among the taps */
         }
         for (int s = 1; s <= 2 * nx || s <= 2 * ny; s *= 2)
-            for (int v = 0; v < 8; v++) {
-                const int rows = v & 1 ? 8 : 4, pf = v >> 1 & 1; /* blocks: no effect on the host */
-                const int fuse = v >> 2, zero = fuse && (v & 1), minside = nx < ny ? nx : ny;
+            for (int v = 0; v < 16; v++) {
+                static const int rows_of[4] = { 4, 8, 11, 5 }; /* the default's and two the fit takes */
+                const int rows = rows_of[v & 3], pf = v >> 2 & 1; /* blocks: no effect on the host */
+                const int fuse = v >> 3, zero = fuse && (v & 1), minside = nx < ny ? nx : ny;
                 int m = 1;
                 while ((1 << m) < 2 * s)
                     m++;
