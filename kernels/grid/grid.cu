@@ -835,7 +835,9 @@ extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb
  * -> 6.80.  Knobs: HOMG_HOMG_FVEC (default 1; 0: never), HOMG_HOMG_FVEC_MIN_S (homg7:
  * 128 from 2^24 points, 4 below), HOMG_HOMG_FVEC_ROWS (outputs a thread, 1 to 16;
  * default 8 where a chain has 8 rows or more, else 4), HOMG_HOMG_FVEC_FIT (1: the rows
- * by homg_filter_vec4_fit_rows instead), HOMG_HOMG_FVEC_BLOCKS (blocks an SM the
+ * by homg_filter_vec4_fit_rows instead; default on large grids below 2^24 points:
+ * 2048^2 with level 1 bound 3, "Session 14 homg11": 6.78 -> 6.56 ms; 4096^2 24.35 ->
+ * 24.28, within noise, left off), HOMG_HOMG_FVEC_BLOCKS (blocks an SM the
  * kernel's registers are bounded for: 2, 3 or 4; default 3; 2 and 4 were slower),
  * HOMG_HOMG_FVEC_PREFETCH (1: two rows in flight a thread). */
 extern "C" long homg_cuda_filter_vec4_blocks(int nx, int ny, int s, int R); /* homg_filter.cu */
@@ -868,8 +870,9 @@ static bool homg_filter_vec4_try(cudaStream_t st, int sm_count, homg_precision p
         (uintptr_t)src % 16 || (uintptr_t)dst % 16)
         return false;
     const int chain = (ny + sp - 1) / sp, minb = homg_env_int("HOMG_HOMG_FVEC_BLOCKS", 3);
-    int rows = homg_env_int("HOMG_HOMG_FVEC_ROWS", chain >= 8 ? 8 : 4);
-    if (homg_env_int("HOMG_HOMG_FVEC_FIT", 0))
+    const char *set = getenv("HOMG_HOMG_FVEC_ROWS"); /* set: it wins over the fit */
+    int rows = set && *set ? atoi(set) : chain >= 8 ? 8 : 4;
+    if (!(set && *set) && homg_env_int("HOMG_HOMG_FVEC_FIT", huge ? 0 : 1))
         rows = homg_filter_vec4_fit_rows(nx, ny, sp, sm_count * (minb < 2 ? 2 : minb > 4 ? 4 : minb));
     homg_cuda_filter_vec4_launch(st,
                                  rows < 1    ? 1
