@@ -294,8 +294,8 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
         for (int m = 0; (2 << m) <= minside; m++) {
             const mfmg_level H = homg_mfmg_level(nx, ny, m, 0.8);
             twin fm = twin_make((size_t)H.cx * H.cy, p, &rng, 1);
-            BOTH(G()->homg_filter(xg, p, nx, ny, H.l, f.on_gpu, r.on_gpu),
-                 C()->homg_filter(xc, p, nx, ny, H.l, f.on_cpu, r.on_cpu));
+            BOTH(G()->homg_filter(xg, p, nx, ny, H.l, f.on_gpu, r.on_gpu, NULL, NULL, 0),
+                 C()->homg_filter(xc, p, nx, ny, H.l, f.on_cpu, r.on_cpu, NULL, NULL, 0));
             SAME(r, "homg_filter");
             BOTH(G()->homg_gather(xg, p, nx, ny, &H, r.on_gpu, fm.on_gpu),
                  C()->homg_gather(xc, p, nx, ny, &H, r.on_cpu, fm.on_cpu));
@@ -394,6 +394,12 @@ static void homg_kernels_match_cpu(void **state)
                 assert_int_equal(a0, b0);
                 assert_int_equal(a1, b1);
                 assert_true(t0 == t1);
+                /* the fused gather's pair: each index a coarse point's, of x */
+                int lo, hi, half = n / (2 << m);
+                homg_marked_pair_p2(x, n, m, &lo, &hi);
+                assert_int_equal(lo >= 0 ? lo : hi, homg_marked_index(x, n, 1 << m));
+                assert_true(lo < 0 || (lo <= half && homg_marked_coord(lo, n, 1 << m) == x));
+                assert_true(hi < 0 || (hi > half && homg_marked_coord(hi, n, 1 << m) == x));
             }
     mismatches = 0;
     /* three rounds: the forms each size takes by default, then every grid taken as
@@ -428,9 +434,25 @@ static void homg_kernels_match_cpu(void **state)
                             setenv("HOMG_HOMG_FVEC_PREFETCH", pf == 2 ? "1" : "0", 1);
                             setenv("HOMG_HOMG_FVEC_BLOCKS", pf == 1 ? "2" : pf == 2 ? "4" : "3", 1);
                         }
-                        BOTH(G()->homg_filter(xg, p, nx, ny, s, f.on_gpu, r.on_gpu),
-                             C()->homg_filter(xc, p, nx, ny, s, f.on_cpu, r.on_cpu));
+                        BOTH(G()->homg_filter(xg, p, nx, ny, s, f.on_gpu, r.on_gpu, NULL, NULL, 0),
+                             C()->homg_filter(xc, p, nx, ny, s, f.on_cpu, r.on_cpu, NULL, NULL, 0));
                         SAME(r, "homg_filter");
+                        /* the restart's form: level m = log2(2s)'s gather fused, the grid
+                         * zeroed instead every other spacing (the coarsest level's);
+                         * fm starts random, so an entry not gathered differs */
+                        int m = 1;
+                        while ((1 << m) < 2 * s)
+                            m++;
+                        if ((2 << m) > minside)
+                            continue;
+                        const mfmg_level H = homg_mfmg_level(nx, ny, m, 0.8);
+                        twin fm = twin_make((size_t)H.cx * H.cy, p, &rng, 100);
+                        const int zero = m & 1;
+                        BOTH(G()->homg_filter(xg, p, nx, ny, s, u.on_gpu, r.on_gpu, &H, fm.on_gpu, zero),
+                             C()->homg_filter(xc, p, nx, ny, s, u.on_cpu, r.on_cpu, &H, fm.on_cpu, zero));
+                        SAME(r, "homg_filter (gather fused)");
+                        SAME(fm, "homg_filter's gather");
+                        twin_free(&fm);
                     }
                 for (int m = 0; (2 << m) <= minside; m++) {
                     const mfmg_level H = homg_mfmg_level(nx, ny, m, 0.8);

@@ -3,6 +3,7 @@
  * HOMG's filter/gather/iterate), plain C with OpenMP. */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "grid_kernels.h"
 #include "grid_point.h"
@@ -123,10 +124,16 @@ static homg_status cpu_find_nonfinite(kernel_exec *ex, homg_precision p, size_t 
     return HOMG_OK;
 }
 
-static homg_status cpu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int ny, int s, const void *src, void *dst)
+/* The twin of the fused form: the filter, then the gather of its result, then the zeroing */
+static homg_status cpu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int ny, int s, const void *src, void *dst,
+                                   const mfmg_level *H, void *compact, int zero_dst)
 {
     (void)ex;
     DISPATCH(p, homg_filter_f(nx, ny, s, src, dst), homg_filter_d(nx, ny, s, src, dst));
+    if (compact && H)
+        DISPATCH(p, homg_gather_f(nx, ny, H, dst, compact), homg_gather_d(nx, ny, H, dst, compact));
+    if (zero_dst)
+        memset(dst, 0, (size_t)nx * ny * (p == HOMG_FLOAT64 ? sizeof(double) : sizeof(float)));
     return HOMG_OK;
 }
 

@@ -184,23 +184,41 @@ __device__ __forceinline__ double homg_filter_point(int nx, int ny, int s, const
     return homg_filter_point_d(nx, ny, s, src, i, j);
 }
 
-template <typename T>
-__global__ void homg_filter_kernel(int nx, int ny, int s, const T *__restrict__ src, T *__restrict__ dst)
+__device__ __forceinline__ void homg_gather_point(const mfmg_level *H, int nx, int ny, float *c, int x, int y, float v)
 {
+    homg_gather_point_f(H, nx, ny, c, x, y, v);
+}
+__device__ __forceinline__ void homg_gather_point(const mfmg_level *H, int nx, int ny, double *c, int x, int y,
+                                                  double v)
+{
+    homg_gather_point_d(H, nx, ny, c, x, y, v);
+}
+
+/* compact != NULL: level H's gather fused (homg_gather_point); zero: dst set to 0 */
+template <typename T>
+__global__ void homg_filter_kernel(int nx, int ny, int s, const T *__restrict__ src, T *__restrict__ dst, mfmg_level H,
+                                   T *__restrict__ compact, int zero)
+{
+    homg_pdl_wait();
     const int i0 = blockIdx.x * BX * HV + threadIdx.x, j = blockIdx.y * BY + threadIdx.y;
     if (j >= ny)
         return;
 #pragma unroll
     for (int k = 0; k < HV; k++) {
         int i = i0 + k * BX;
-        if (i < nx)
-            dst[(size_t)j * nx + i] = (T)homg_filter_point(nx, ny, s, src, i, j);
+        if (i < nx) {
+            const T v = (T)homg_filter_point(nx, ny, s, src, i, j);
+            dst[(size_t)j * nx + i] = zero ? (T)0 : v;
+            if (compact)
+                homg_gather_point(&H, nx, ny, compact, i, j, v);
+        }
     }
 }
 
 template <typename T>
 __global__ void homg_gather_kernel(int nx, int ny, mfmg_level H, const T *__restrict__ src, T *__restrict__ compact)
 {
+    homg_pdl_wait();
     int a = blockIdx.x * BX + threadIdx.x, b = blockIdx.y * BY + threadIdx.y;
     if (a >= H.cx || b >= H.cy)
         return;
@@ -223,6 +241,7 @@ template <typename T>
 __global__ void homg_iterate_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
                                     T *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int x0 = blockIdx.x * BX * HV + threadIdx.x, y = blockIdx.y * BY + threadIdx.y;
     const double inv_l = 1.0 / H.l; /* exact: l = 2^m */
     if (y >= L.ny)
@@ -271,6 +290,7 @@ template <typename T, int R>
 __global__ void homg_iterate_rows_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
                                          T *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int x = blockIdx.x * BX + threadIdx.x, yb = (blockIdx.y * BY + threadIdx.y) * R;
     if (x >= L.nx || yb >= L.ny)
         return;
@@ -320,6 +340,7 @@ __global__ void __launch_bounds__(BX *BY, 3)
     homg_iterate_rows_reuse_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm, const T *__restrict__ u,
                                    T *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int nx = L.nx, ny = L.ny, l = H.l;
     const int x = blockIdx.x * BX + threadIdx.x, yb = (blockIdx.y * BY + threadIdx.y) * R;
     if (x >= nx || yb >= ny)
@@ -381,6 +402,7 @@ __global__ void __launch_bounds__(BX *BY, 2)
     homg_iterate_vec4_kernel(grid_level L, mfmg_level H, const float *__restrict__ fm, const float *__restrict__ u,
                              float *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int nx = L.nx, ny = L.ny;
     const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
     if (xb >= nx || yb >= ny)
@@ -460,6 +482,7 @@ __global__ void __launch_bounds__(BX *BY, 4)
     homg_iterate0_cols_kernel(grid_level L, mfmg_level H, const T *__restrict__ f, const T *__restrict__ u,
                               T *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int nx = L.nx, ny = L.ny;
     const int x = blockIdx.x * BX + threadIdx.x, yb = (blockIdx.y * BY + threadIdx.y) * R;
     if (x >= nx || yb >= ny)
@@ -512,6 +535,7 @@ static int homg_filter_thread_rows(int ny, int s, int R) { return (ny + s * R - 
 template <typename T, int R>
 __global__ void homg_filter_cols_kernel(int nx, int ny, int s, const T *__restrict__ src, T *__restrict__ dst)
 {
+    homg_pdl_wait();
     const int i = blockIdx.x * BX + threadIdx.x, q = blockIdx.y * BY + threadIdx.y;
     const int j0 = q / s * (s * R) + q % s;
     if (i >= nx || j0 >= ny)
@@ -599,6 +623,12 @@ static int homg_env_int(const char *name, int fallback)
 
 static bool homg_large_grid(int nx, int ny) { return (double)nx * ny >= homg_env_int("HOMG_HOMG_BIG_N", 1 << 22); }
 
+/* Every HOMG pass is launched with programmatic dependent launch (kernels/core/pdl.cuh;
+ * each kernel's first line is homg_pdl_wait): a restart is ~50 dependent passes, at
+ * 2048^2 of 5-30 us each, so the launch and ramp between two of them is a large share
+ * ("Session 14 homg11").  HOMG_HOMG_PDL=0: plain launches. */
+static int homg_pdl_on(void) { return homg_env_int("HOMG_HOMG_PDL", 1) != 0; }
+
 template <typename T>
 static void homg_iterate_rows_launch(cudaStream_t s, int rows, bool reuse, const grid_level *L, const mfmg_level *H,
                                      const void *fm, const void *u_in, void *u_out)
@@ -608,13 +638,15 @@ static void homg_iterate_rows_launch(cudaStream_t s, int rows, bool reuse, const
     const dim3 blocks((L->nx + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry));
     const T *f = (const T *)fm, *u = (const T *)u_in;
     if (reuse && ry == 4)
-        homg_iterate_rows_reuse_kernel<T, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
+        homg_pdl_launch(s, blocks, threads, homg_pdl_on(), homg_iterate_rows_reuse_kernel<T, 4>, *L, *H, f, u,
+                        (T *)u_out);
     else if (reuse)
-        homg_iterate_rows_reuse_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
+        homg_pdl_launch(s, blocks, threads, homg_pdl_on(), homg_iterate_rows_reuse_kernel<T, 8>, *L, *H, f, u,
+                        (T *)u_out);
     else if (ry == 4)
-        homg_iterate_rows_kernel<T, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
+        homg_pdl_launch(s, blocks, threads, homg_pdl_on(), homg_iterate_rows_kernel<T, 4>, *L, *H, f, u, (T *)u_out);
     else
-        homg_iterate_rows_kernel<T, 8><<<blocks, threads, 0, s>>>(*L, *H, f, u, (T *)u_out);
+        homg_pdl_launch(s, blocks, threads, homg_pdl_on(), homg_iterate_rows_kernel<T, 8>, *L, *H, f, u, (T *)u_out);
 }
 
 #include "homg_level01.cuh" /* levels 0, 1 and 2 by float4 columns */
@@ -779,8 +811,20 @@ static homg_status cu_find_nonfinite(kernel_exec *ex, homg_precision p, size_t n
     return HOMG_OK;
 }
 
-extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb, int pf, int nx, int ny, int s,
-                                             const float *src, float *dst); /* homg_filter.cu */
+static void homg_gather_launch(cudaStream_t s, homg_precision p, int nx, int ny, const mfmg_level *H, const void *src,
+                               void *compact)
+{
+    if (p == HOMG_FLOAT64)
+        homg_pdl_launch(s, blocks_for(H->cx, H->cy), dim3(BX, BY), homg_pdl_on(), homg_gather_kernel<double>, nx, ny,
+                        *H, (const double *)src, (double *)compact);
+    else
+        homg_pdl_launch(s, blocks_for(H->cx, H->cy), dim3(BX, BY), homg_pdl_on(), homg_gather_kernel<float>, nx, ny, *H,
+                        (const float *)src, (float *)compact);
+}
+
+extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb, int pf, int pdl, int nx, int ny,
+                                             int s, const float *src, float *dst, const mfmg_level *H, float *compact,
+                                             int zero_dst); /* homg_filter.cu */
 
 /* The float32 filters of spacing s >= HOMG_HOMG_FVEC_MIN_S on large grids by
  * homg_filter_vec4_kernel (homg_filter.cu), where the float4 groups fit: nx % 4 == 0,
@@ -789,63 +833,103 @@ extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb
  * in flight a thread (PREFETCH) on grids of 2^24 points up: 4096^2 26.15 -> 25.51 ms
  * (homg7's s >= 128 with the new kernel 25.79); the next row only below: 2048^2 6.94
  * -> 6.80.  Knobs: HOMG_HOMG_FVEC (default 1; 0: never), HOMG_HOMG_FVEC_MIN_S (homg7:
- * 128 from 2^24 points, 4 below), HOMG_HOMG_FVEC_ROWS (outputs a thread, 4 or 8;
- * default 8 where a chain has 8 rows or more, else 4), HOMG_HOMG_FVEC_BLOCKS (blocks
- * an SM the kernel's registers are bounded for: 2, 3 or 4; default 3; 2 and 4 were
- * slower), HOMG_HOMG_FVEC_PREFETCH (1: two rows in flight a thread). */
-static bool homg_filter_vec4_try(cudaStream_t st, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
+ * 128 from 2^24 points, 4 below), HOMG_HOMG_FVEC_ROWS (outputs a thread, 1 to 16;
+ * default 8 where a chain has 8 rows or more, else 4), HOMG_HOMG_FVEC_FIT (1: the rows
+ * by homg_filter_vec4_fit_rows instead; default on large grids below 2^24 points:
+ * 2048^2 with level 1 bound 3, "Session 14 homg11": 6.78 -> 6.56 ms; 4096^2 24.35 ->
+ * 24.28, within noise, left off), HOMG_HOMG_FVEC_BLOCKS (blocks an SM the
+ * kernel's registers are bounded for: 2, 3 or 4; default 3; 2 and 4 were slower),
+ * HOMG_HOMG_FVEC_PREFETCH (1: two rows in flight a thread). */
+extern "C" long homg_cuda_filter_vec4_blocks(int nx, int ny, int s, int R); /* homg_filter.cu */
+
+/* The outputs a thread (4 to 16) whose blocks fill the SMs' slots best over whole waves
+ * (blocks / (waves x slots), waves rounded up; the first best from 8 down, then up):
+ * at 2048^2 R = 8 starts 512 blocks, 1.3 waves of 396, R = 11 384 (one wave). */
+static int homg_filter_vec4_fit_rows(int nx, int ny, int sp, int slots)
+{
+    static const int order[] = { 8, 7, 6, 5, 4, 9, 10, 11, 12, 13, 14, 15, 16 };
+    int best = 8;
+    double best_fill = 0;
+    for (int k = 0; k < (int)(sizeof order / sizeof order[0]); k++) {
+        const double b = (double)homg_cuda_filter_vec4_blocks(nx, ny, sp, order[k]);
+        const double fill = b / (ceil(b / slots) * slots);
+        if (fill > best_fill + 1e-9) {
+            best_fill = fill;
+            best = order[k];
+        }
+    }
+    return best;
+}
+
+static bool homg_filter_vec4_try(cudaStream_t st, int sm_count, homg_precision p, int nx, int ny, int sp,
+                                 const void *src, void *dst, const mfmg_level *H, void *compact, int zero_dst)
 {
     const bool huge = (double)nx * ny >= (double)(1 << 24);
     if (p != HOMG_FLOAT32 || !homg_env_int("HOMG_HOMG_FVEC", 1) || !homg_large_grid(nx, ny) ||
         sp < homg_env_int("HOMG_HOMG_FVEC_MIN_S", 1) || (sp % 4 && sp != 1 && sp != 2) || nx % 4 ||
         (uintptr_t)src % 16 || (uintptr_t)dst % 16)
         return false;
-    const int chain = (ny + sp - 1) / sp;
-    homg_cuda_filter_vec4_launch(
-        st, homg_env_int("HOMG_HOMG_FVEC_ROWS", chain >= 8 ? 8 : 4), homg_env_int("HOMG_HOMG_FVEC_BLOCKS", 3),
-        homg_env_int("HOMG_HOMG_FVEC_PREFETCH", huge ? 1 : 0), nx, ny, sp, (const float *)src, (float *)dst);
+    const int chain = (ny + sp - 1) / sp, minb = homg_env_int("HOMG_HOMG_FVEC_BLOCKS", 3);
+    const char *set = getenv("HOMG_HOMG_FVEC_ROWS"); /* set: it wins over the fit */
+    int rows = set && *set ? atoi(set) : chain >= 8 ? 8 : 4;
+    if (!(set && *set) && homg_env_int("HOMG_HOMG_FVEC_FIT", huge ? 0 : 1))
+        rows = homg_filter_vec4_fit_rows(nx, ny, sp, sm_count * (minb < 2 ? 2 : minb > 4 ? 4 : minb));
+    homg_cuda_filter_vec4_launch(st,
+                                 rows < 1    ? 1
+                                 : rows > 16 ? 16
+                                             : rows,
+                                 minb, homg_env_int("HOMG_HOMG_FVEC_PREFETCH", huge ? 1 : 0), homg_pdl_on(), nx, ny, sp,
+                                 (const float *)src, (float *)dst, H, (float *)compact, zero_dst);
     return true;
 }
 
-static homg_status cu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int ny, int sp, const void *src, void *dst)
+/* The float4 and point kernels gather level H's marked points and zero dst as they
+ * store (one pass; HOMG_HOMG_FUSE_GATHER=0: never, as the column kernel): otherwise the
+ * gather kernel and a memset follow the filter. */
+static homg_status cu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int ny, int sp, const void *src, void *dst,
+                                  const mfmg_level *H, void *compact, int zero_dst)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    if (homg_filter_vec4_try(s, p, nx, ny, sp, src, dst)) {
+    const int pdl = homg_pdl_on();
+    const bool fuse = compact && H && homg_env_int("HOMG_HOMG_FUSE_GATHER", 1);
+    const mfmg_level Hf = fuse ? *H : homg_mfmg_level(nx, ny, 0, 0.0);
+    bool fused = fuse;
+    if (homg_filter_vec4_try(s, ex->sm_count, p, nx, ny, sp, src, dst, &Hf, fuse ? compact : NULL, fuse && zero_dst)) {
         HOMG_CUDA_LAUNCHED(ex, "homg_filter_vec4_kernel");
-        return HOMG_OK;
-    }
-    if (homg_env_int("HOMG_HOMG_FCOLS", 1) && homg_large_grid(nx, ny) &&
-        sp <= homg_env_int("HOMG_HOMG_FCOLS_MAX_S", 64)) {
+    } else if (homg_env_int("HOMG_HOMG_FCOLS", 1) && homg_large_grid(nx, ny) &&
+               sp <= homg_env_int("HOMG_HOMG_FCOLS_MAX_S", 64)) {
         const dim3 blocks((nx + BX - 1) / BX, (homg_filter_thread_rows(ny, sp, HOMG_COLS_R) + BY - 1) / BY);
         if (p == HOMG_FLOAT64)
-            homg_filter_cols_kernel<double, HOMG_COLS_R>
-                <<<blocks, dim3(BX, BY), 0, s>>>(nx, ny, sp, (const double *)src, (double *)dst);
+            homg_pdl_launch(s, blocks, dim3(BX, BY), pdl, homg_filter_cols_kernel<double, HOMG_COLS_R>, nx, ny, sp,
+                            (const double *)src, (double *)dst);
         else
-            homg_filter_cols_kernel<float, HOMG_COLS_R>
-                <<<blocks, dim3(BX, BY), 0, s>>>(nx, ny, sp, (const float *)src, (float *)dst);
+            homg_pdl_launch(s, blocks, dim3(BX, BY), pdl, homg_filter_cols_kernel<float, HOMG_COLS_R>, nx, ny, sp,
+                            (const float *)src, (float *)dst);
         HOMG_CUDA_LAUNCHED(ex, "homg_filter_cols_kernel");
-        return HOMG_OK;
+        fused = false;
+    } else {
+        const int z = fuse && zero_dst;
+        if (p == HOMG_FLOAT64)
+            homg_pdl_launch(s, homg_blocks_for(nx, ny), dim3(BX, BY), pdl, homg_filter_kernel<double>, nx, ny, sp,
+                            (const double *)src, (double *)dst, Hf, fuse ? (double *)compact : (double *)NULL, z);
+        else
+            homg_pdl_launch(s, homg_blocks_for(nx, ny), dim3(BX, BY), pdl, homg_filter_kernel<float>, nx, ny, sp,
+                            (const float *)src, (float *)dst, Hf, fuse ? (float *)compact : (float *)NULL, z);
+        HOMG_CUDA_LAUNCHED(ex, "homg_filter_kernel");
     }
-    if (p == HOMG_FLOAT64)
-        homg_filter_kernel<double>
-            <<<homg_blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const double *)src, (double *)dst);
-    else
-        homg_filter_kernel<float>
-            <<<homg_blocks_for(nx, ny), dim3(BX, BY), 0, s>>>(nx, ny, sp, (const float *)src, (float *)dst);
-    HOMG_CUDA_LAUNCHED(ex, "homg_filter_kernel");
+    if (compact && H && !fused) {
+        homg_gather_launch(s, p, nx, ny, H, dst, compact);
+        HOMG_CUDA_LAUNCHED(ex, "homg_gather_kernel");
+    }
+    if (zero_dst && !fused)
+        HOMG_CUDA_TRY(ex, cudaMemsetAsync(dst, 0, (size_t)nx * ny * (p == HOMG_FLOAT64 ? 8 : 4), s));
     return HOMG_OK;
 }
 
 static homg_status cu_homg_gather(kernel_exec *ex, homg_precision p, int nx, int ny, const mfmg_level *H,
                                   const void *src, void *compact)
 {
-    cudaStream_t s = homg_cuda_stream(ex);
-    if (p == HOMG_FLOAT64)
-        homg_gather_kernel<double>
-            <<<blocks_for(H->cx, H->cy), dim3(BX, BY), 0, s>>>(nx, ny, *H, (const double *)src, (double *)compact);
-    else
-        homg_gather_kernel<float>
-            <<<blocks_for(H->cx, H->cy), dim3(BX, BY), 0, s>>>(nx, ny, *H, (const float *)src, (float *)compact);
+    homg_gather_launch(homg_cuda_stream(ex), p, nx, ny, H, src, compact);
     HOMG_CUDA_LAUNCHED(ex, "homg_gather_kernel");
     return HOMG_OK;
 }
@@ -868,11 +952,11 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
         const int ry = homg_env_int("HOMG_HOMG_VEC_ROWS", large ? 8 : 4) == 4 ? 4 : 8;
         const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry));
         if (ry == 4)
-            homg_iterate_vec4_kernel<4>
-                <<<blocks, dim3(BX, BY), 0, s>>>(*L, *H, (const float *)fm, (const float *)u_in, (float *)u_out);
+            homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_vec4_kernel<4>, *L, *H,
+                            (const float *)fm, (const float *)u_in, (float *)u_out);
         else
-            homg_iterate_vec4_kernel<8>
-                <<<blocks, dim3(BX, BY), 0, s>>>(*L, *H, (const float *)fm, (const float *)u_in, (float *)u_out);
+            homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_vec4_kernel<8>, *L, *H,
+                            (const float *)fm, (const float *)u_in, (float *)u_out);
         HOMG_CUDA_LAUNCHED(ex, "homg_iterate_vec4_kernel");
         return HOMG_OK;
     }
@@ -889,20 +973,20 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
     if (H->m == 0 && homg_env_int("HOMG_HOMG_COLS0", 1)) {
         const dim3 blocks((L->nx + BX - 1) / BX, (L->ny + BY * HOMG_COLS_R - 1) / (BY * HOMG_COLS_R));
         if (p == HOMG_FLOAT64)
-            homg_iterate0_cols_kernel<double, HOMG_COLS_R>
-                <<<blocks, dim3(BX, BY), 0, s>>>(*L, *H, (const double *)fm, (const double *)u_in, (double *)u_out);
+            homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate0_cols_kernel<double, HOMG_COLS_R>, *L,
+                            *H, (const double *)fm, (const double *)u_in, (double *)u_out);
         else
-            homg_iterate0_cols_kernel<float, HOMG_COLS_R>
-                <<<blocks, dim3(BX, BY), 0, s>>>(*L, *H, (const float *)fm, (const float *)u_in, (float *)u_out);
+            homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate0_cols_kernel<float, HOMG_COLS_R>, *L,
+                            *H, (const float *)fm, (const float *)u_in, (float *)u_out);
         HOMG_CUDA_LAUNCHED(ex, "homg_iterate0_cols_kernel");
         return HOMG_OK;
     }
     if (p == HOMG_FLOAT64)
-        homg_iterate_kernel<double><<<homg_blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
-            *L, *H, (const double *)fm, (const double *)u_in, (double *)u_out);
+        homg_pdl_launch(s, homg_blocks_for(L->nx, L->ny), dim3(BX, BY), homg_pdl_on(), homg_iterate_kernel<double>, *L,
+                        *H, (const double *)fm, (const double *)u_in, (double *)u_out);
     else
-        homg_iterate_kernel<float><<<homg_blocks_for(L->nx, L->ny), dim3(BX, BY), 0, s>>>(
-            *L, *H, (const float *)fm, (const float *)u_in, (float *)u_out);
+        homg_pdl_launch(s, homg_blocks_for(L->nx, L->ny), dim3(BX, BY), homg_pdl_on(), homg_iterate_kernel<float>, *L,
+                        *H, (const float *)fm, (const float *)u_in, (float *)u_out);
     HOMG_CUDA_LAUNCHED(ex, "homg_iterate_kernel");
     return HOMG_OK;
 }

@@ -125,8 +125,13 @@ typedef struct grid_kernels {
 
     /* ---- HOMG (seed 003) ---- */
     /* dst = (1,2,1)/4 x (1,2,1)/4 filter of src with stencil spacing s (whole grid), taps outside
-     * the grid dropped and the weights renormalised. */
-    homg_status (*homg_filter)(kernel_exec *ex, homg_precision p, int nx, int ny, int s, const void *src, void *dst);
+     * the grid dropped and the weights renormalised.  With compact (and H) not NULL the
+     * filtered values at H's marked points also go to compact, as homg_gather of dst would
+     * copy them (the gather fused: one pass, dst not re-read).  With zero_dst, dst is set to 0
+     * instead of the values (they are kept in compact only): the coarsest level's filter,
+     * whose grid is then the iteration's zero start (no separate zeroing pass). */
+    homg_status (*homg_filter)(kernel_exec *ex, homg_precision p, int nx, int ny, int s, const void *src, void *dst,
+                               const mfmg_level *H, void *compact, int zero_dst);
     /* Compact copy of src at the marked points of a level (see lib/grid/mfmg.c). */
     homg_status (*homg_gather)(kernel_exec *ex, homg_precision p, int nx, int ny, const mfmg_level *H, const void *src,
                                void *compact);

@@ -83,6 +83,17 @@ HOMG_HD int homg_marked_index_p2(int x, int n, int m)
     return -1;
 }
 
+/* Both compact indices of x at level m, -1 where none: the low half's (lo) and the high
+ * half's (hi).  homg_marked_index_p2 returns the first; at the middle of an odd side one
+ * x is both halves' coarse point, and homg_gather copies it to both entries, so a pass
+ * that gathers as it writes stores it to both. */
+HOMG_HD void homg_marked_pair_p2(int x, int n, int m, int *lo, int *hi)
+{
+    const int mask = (1 << m) - 1, xr = n - 1 - x;
+    *lo = !(x & mask) && x <= n / 2 ? x >> m : -1;
+    *hi = !(xr & mask) && xr <= n / 2 ? (n >> (m + 1)) + 1 + (xr >> m) : -1;
+}
+
 HOMG_HD void homg_bracket_p2(int x, int n, int m, double inv_l, int *x0, int *x1, double *t)
 {
     const int l = 1 << m;

@@ -33,6 +33,7 @@
  * all inside or all at the same edge (xb + c >= s iff xb >= s; xb + c + s < nx iff
  * xb + s < nx), so the column weights are the group's. */
 #include "core/cuda_check.h"
+#include "core/pdl.cuh"
 #include "grid_kernels.h"
 #include "grid_point.h"
 
@@ -103,16 +104,32 @@ __device__ __forceinline__ float fv_out(double head, const float *b, const float
     return (float)(wsum == 16.0 ? t : t * 16.0 / wsum);
 }
 
+/* The gather fused (compact != NULL): the four values of row j at xb .. xb + 3 to their
+ * compact entries at level H, where row j is a coarse row (the same for the whole warp). */
+__device__ __forceinline__ void fv_gather(const mfmg_level &H, int nx, int ny, float *compact, int xb, int j, float4 o)
+{
+    int yl, yh;
+    homg_marked_pair_p2(j, ny, H.m, &yl, &yh);
+    if (yl < 0 && yh < 0)
+        return;
+    homg_gather_point_f(&H, nx, ny, compact, xb, j, o.x);
+    homg_gather_point_f(&H, nx, ny, compact, xb + 1, j, o.y);
+    homg_gather_point_f(&H, nx, ny, compact, xb + 2, j, o.z);
+    homg_gather_point_f(&H, nx, ny, compact, xb + 3, j, o.w);
+}
+
 /* R outputs a thread down its chain; MINB: blocks an SM the registers are bounded
  * for (launch bounds); PF: the row after next is loaded before an output is formed
  * (two rows in flight a thread), else the next row only.  The loop stays rolled and
  * the window is kept as floats (converted at use, exact): the unrolled form with
  * double rows (homg7) held every row's loads at once, 102-114 registers, two blocks
  * an SM. */
-template <int R, int MINB, bool PF, int S>
+template <int MINB, bool PF, int S>
 __global__ void __launch_bounds__(FV_BX *FV_BY, MINB)
-    homg_filter_vec4_kernel(int nx, int ny, int s, int nseg, const float *__restrict__ src, float *__restrict__ dst)
+    homg_filter_vec4_kernel(int nx, int ny, int s, int nseg, int R, const float *__restrict__ src,
+                            float *__restrict__ dst, mfmg_level H, float *__restrict__ compact, int zero)
 {
+    homg_pdl_wait();
     const int xb = (blockIdx.x * FV_BX + threadIdx.x) * 4, q = blockIdx.y * FV_BY + threadIdx.y;
     const int r = q / nseg, j0 = r + q % nseg * (R * s);
     if (xb >= nx || r >= s || j0 >= ny)
@@ -141,9 +158,11 @@ __global__ void __launch_bounds__(FV_BX *FV_BY, MINB)
         else
             fv_row_load<S>(c, below ? row + step : row, s, below, hl, hr);
         const double wy = 2.0 + (j >= s ? 1.0 : 0.0) + (below ? 1.0 : 0.0);
-        *(float4 *)(dst + (size_t)j * nx + xb) =
-            make_float4(fv_out(head[0], b, c, 0, wy, xb, s, nx), fv_out(head[1], b, c, 1, wy, xb, s, nx),
-                        fv_out(head[2], b, c, 2, wy, xb, s, nx), fv_out(head[3], b, c, 3, wy, xb, s, nx));
+        const float4 o = make_float4(fv_out(head[0], b, c, 0, wy, xb, s, nx), fv_out(head[1], b, c, 1, wy, xb, s, nx),
+                                     fv_out(head[2], b, c, 2, wy, xb, s, nx), fv_out(head[3], b, c, 3, wy, xb, s, nx));
+        *(float4 *)(dst + (size_t)j * nx + xb) = zero ? make_float4(0.f, 0.f, 0.f, 0.f) : o;
+        if (compact)
+            fv_gather(H, nx, ny, compact, xb, j, o);
 #pragma unroll
         for (int e = 0; e < 4; e++)
             head[e] = fv_head(b[e], b[4 + e], b[8 + e]);
@@ -157,50 +176,75 @@ __global__ void __launch_bounds__(FV_BX *FV_BY, MINB)
     }
 }
 
-/* Launches homg_filter_vec4_kernel with R = rows (4 or 8) outputs a thread, its
- * registers bounded for minb (2, 3 or 4) blocks an SM, prefetch pf (0 or 1); needs
- * nx % 4 == 0, s % 4 == 0 or s < 4, and 16-byte aligned src and dst (the caller
- * checks). */
-template <int R, int MINB, bool PF, int S>
-static void fv_go(cudaStream_t st, dim3 blocks, int nx, int ny, int s, int nseg, const float *src, float *dst)
+/* What every launch passes on: the stream, PDL, the gather and the zeroing */
+struct fv_args {
+    cudaStream_t st;
+    int pdl;
+    mfmg_level H;
+    float *compact;
+    int zero;
+};
+
+template <int MINB, bool PF, int S>
+static void fv_go(const fv_args &a, dim3 blocks, int nx, int ny, int s, int nseg, int R, const float *src, float *dst)
 {
-    homg_filter_vec4_kernel<R, MINB, PF, S><<<blocks, dim3(FV_BX, FV_BY), 0, st>>>(nx, ny, s, nseg, src, dst);
+    homg_pdl_launch(a.st, blocks, dim3(FV_BX, FV_BY), a.pdl, homg_filter_vec4_kernel<MINB, PF, S>, nx, ny, s, nseg, R,
+                    src, dst, a.H, a.compact, a.zero);
 }
 
-template <int R, int MINB, bool PF>
-static void fv_go_s(cudaStream_t st, dim3 blocks, int nx, int ny, int s, int nseg, const float *src, float *dst)
+template <int MINB, bool PF>
+static void fv_go_s(const fv_args &a, dim3 blocks, int nx, int ny, int s, int nseg, int R, const float *src, float *dst)
 {
     if (s == 1)
-        fv_go<R, MINB, PF, 1>(st, blocks, nx, ny, s, nseg, src, dst);
+        fv_go<MINB, PF, 1>(a, blocks, nx, ny, s, nseg, R, src, dst);
     else if (s == 2)
-        fv_go<R, MINB, PF, 2>(st, blocks, nx, ny, s, nseg, src, dst);
+        fv_go<MINB, PF, 2>(a, blocks, nx, ny, s, nseg, R, src, dst);
     else
-        fv_go<R, MINB, PF, 0>(st, blocks, nx, ny, s, nseg, src, dst);
+        fv_go<MINB, PF, 0>(a, blocks, nx, ny, s, nseg, R, src, dst);
 }
 
-template <int R, bool PF>
-static void fv_go_minb(cudaStream_t st, int minb, dim3 blocks, int nx, int ny, int s, int nseg, const float *src,
-                       float *dst)
+template <bool PF>
+static void fv_go_minb(const fv_args &a, int minb, dim3 blocks, int nx, int ny, int s, int nseg, int R,
+                       const float *src, float *dst)
 {
     if (minb <= 2)
-        fv_go_s<R, 2, PF>(st, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_s<2, PF>(a, blocks, nx, ny, s, nseg, R, src, dst);
     else if (minb == 3)
-        fv_go_s<R, 3, PF>(st, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_s<3, PF>(a, blocks, nx, ny, s, nseg, R, src, dst);
     else
-        fv_go_s<R, 4, PF>(st, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_s<4, PF>(a, blocks, nx, ny, s, nseg, R, src, dst);
 }
 
-extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t st, int rows, int minb, int pf, int nx, int ny, int s,
-                                             const float *src, float *dst)
+/* Segments a chain of rows s apart has with R outputs a thread (rows a chain: ceil(ny / s)) */
+static int homg_filter_vec4_segments(int ny, int s, int R)
 {
-    const int R = rows == 4 ? 4 : 8;
-    const int chain = (ny + s - 1) / s, nseg = (chain + R - 1) / R; /* rows a chain, segments a chain */
+    const int chain = (ny + s - 1) / s;
+    return (chain + R - 1) / R;
+}
+
+/* Blocks homg_cuda_filter_vec4_launch starts (grid.cu picks R by the waves they make) */
+extern "C" long homg_cuda_filter_vec4_blocks(int nx, int ny, int s, int R)
+{
+    const long qrows = (long)(s < ny ? s : ny) * homg_filter_vec4_segments(ny, s, R);
+    return (long)((nx / 4 + FV_BX - 1) / FV_BX) * ((qrows + FV_BY - 1) / FV_BY);
+}
+
+/* Launches homg_filter_vec4_kernel with R = rows (>= 1; 4 or 8 by default) outputs a thread, its
+ * registers bounded for minb (2, 3 or 4) blocks an SM, prefetch pf (0 or 1); needs
+ * nx % 4 == 0, s % 4 == 0 or s < 4, and 16-byte aligned src and dst (the caller
+ * checks); pdl: programmatic dependent launch; compact (level H), zero_dst: the
+ * gather fused and the zeroing as homg_filter (grid_kernels.h). */
+extern "C" void homg_cuda_filter_vec4_launch(cudaStream_t stream, int rows, int minb, int pf, int pdl, int nx, int ny,
+                                             int s, const float *src, float *dst, const mfmg_level *H, float *compact,
+                                             int zero_dst)
+{
+    const fv_args a = { stream, pdl, *H, compact, zero_dst };
+    const int R = rows < 1 ? 1 : rows;
+    const int nseg = homg_filter_vec4_segments(ny, s, R);
     const int qrows = (s < ny ? s : ny) * nseg;
     const dim3 blocks((nx / 4 + FV_BX - 1) / FV_BX, (qrows + FV_BY - 1) / FV_BY);
-    if (R == 4)
-        pf ? fv_go_minb<4, true>(st, minb, blocks, nx, ny, s, nseg, src, dst)
-           : fv_go_minb<4, false>(st, minb, blocks, nx, ny, s, nseg, src, dst);
+    if (pf)
+        fv_go_minb<true>(a, minb, blocks, nx, ny, s, nseg, R, src, dst);
     else
-        pf ? fv_go_minb<8, true>(st, minb, blocks, nx, ny, s, nseg, src, dst)
-           : fv_go_minb<8, false>(st, minb, blocks, nx, ny, s, nseg, src, dst);
+        fv_go_minb<false>(a, minb, blocks, nx, ny, s, nseg, R, src, dst);
 }

@@ -174,6 +174,7 @@ __global__ void __launch_bounds__(BX *BY, MB)
     homg_iterate1_vec4_kernel(grid_level L, mfmg_level H, const float *__restrict__ fm, const float *__restrict__ u,
                               float *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
     if (xb >= L.nx || yb >= L.ny)
         return;
@@ -242,6 +243,7 @@ __global__ void __launch_bounds__(BX *BY, 2)
     homg_iterate0_vec4_kernel(grid_level L, mfmg_level H, const float *__restrict__ f, const float *__restrict__ u,
                               float *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
     if (xb >= L.nx || yb >= L.ny)
         return;
@@ -343,6 +345,7 @@ __global__ void __launch_bounds__(BX *BY, MB)
     homg_iterate2_vec4_kernel(grid_level L, mfmg_level H, const float *__restrict__ fm, const float *__restrict__ u,
                               float *__restrict__ u_out)
 {
+    homg_pdl_wait();
     const int xb = (blockIdx.x * BX + threadIdx.x) * 4, yb = (blockIdx.y * BY + threadIdx.y) * R;
     if (xb >= L.nx || yb >= L.ny)
         return;
@@ -364,7 +367,9 @@ __global__ void __launch_bounds__(BX *BY, MB)
  * column kernel was 1.6% faster over the solve), 4 rows a thread (8: 2048^2 +6%, 4096^2
  * +1%; 1024^2 +17%); on grids of 4 x HOMG_HOMG_BIG_N points up (4096^2) level 1 bound to
  * 3 blocks an SM and level 2 by homg_iterate2_vec4_kernel, also bound to 3 (4096^2
- * 26.13 -> 25.46 ms; level 2's kernel was slower at 1024^2 and 2048^2: +3.8%, +2.5%).
+ * 26.13 -> 25.46 ms; level 2's kernel was slower at 1024^2 and 2048^2: +3.8%, +2.5%);
+ * level 1 bound to 3 on large grids too (2048^2: "Session 13 homg10" -0.9 to -1.3%,
+ * "Session 14 homg11" 6.78 -> 6.67 ms alone, 6.56 with the fitted filter rows).
  * Knobs: HOMG_HOMG_L1_VEC, HOMG_HOMG_L0_VEC (1: on at every size, 0: the earlier
  * forms), HOMG_HOMG_L01_ROWS (4 or 8; 16 spills in both kernels), HOMG_HOMG_L1_MINB
  * (level 1's launch bound, 2, 3 or 4 blocks an SM; 3 and 4 with the lazy lerps and
@@ -390,31 +395,32 @@ static const char *homg_l01_launch(cudaStream_t s, const grid_level *L, const mf
     const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry)), threads(BX, BY);
     const float *f = (const float *)fm, *u = (const float *)u_in;
     float *o = (float *)u_out;
+    const int pdl = homg_pdl_on();
     const int mb = H->m == 2 ? homg_env_int("HOMG_HOMG_L2_MINB", huge ? 3 : 2)
-                   : H->m    ? homg_env_int("HOMG_HOMG_L1_MINB", huge ? 3 : 2)
+                   : H->m    ? homg_env_int("HOMG_HOMG_L1_MINB", large ? 3 : 2)
                              : 2;
     if (H->m == 2 && ry == 4 && mb >= 3)
-        homg_iterate2_vec4_kernel<4, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate2_vec4_kernel<4, 4>, *L, *H, f, u, o);
     else if (H->m == 2 && ry == 4)
-        homg_iterate2_vec4_kernel<4, 2><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate2_vec4_kernel<4, 2>, *L, *H, f, u, o);
     else if (H->m == 2 && mb >= 3)
-        homg_iterate2_vec4_kernel<8, 3><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate2_vec4_kernel<8, 3>, *L, *H, f, u, o);
     else if (H->m == 2)
-        homg_iterate2_vec4_kernel<8, 2><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate2_vec4_kernel<8, 2>, *L, *H, f, u, o);
     else if (H->m == 1 && ry == 4 && mb == 3)
-        homg_iterate1_vec4_kernel<4, 3><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate1_vec4_kernel<4, 3>, *L, *H, f, u, o);
     else if (H->m == 1 && ry == 4 && mb == 4)
-        homg_iterate1_vec4_kernel<4, 4><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate1_vec4_kernel<4, 4>, *L, *H, f, u, o);
     else if (H->m == 1 && ry == 4)
-        homg_iterate1_vec4_kernel<4, 2><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate1_vec4_kernel<4, 2>, *L, *H, f, u, o);
     else if (H->m == 1 && mb == 3)
-        homg_iterate1_vec4_kernel<8, 3><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate1_vec4_kernel<8, 3>, *L, *H, f, u, o);
     else if (H->m == 1)
-        homg_iterate1_vec4_kernel<8, 2><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate1_vec4_kernel<8, 2>, *L, *H, f, u, o);
     else if (ry == 4)
-        homg_iterate0_vec4_kernel<4><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate0_vec4_kernel<4>, *L, *H, f, u, o);
     else
-        homg_iterate0_vec4_kernel<8><<<blocks, threads, 0, s>>>(*L, *H, f, u, o);
+        homg_pdl_launch(s, blocks, threads, pdl, homg_iterate0_vec4_kernel<8>, *L, *H, f, u, o);
     return H->m == 2 ? "homg_iterate2_vec4_kernel" : H->m ? "homg_iterate1_vec4_kernel" : "homg_iterate0_vec4_kernel";
 }
 #endif

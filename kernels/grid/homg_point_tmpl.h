@@ -127,6 +127,26 @@ HOMG_HD double HFN(homg_filter_point)(int nx, int ny, int s, const T *src, int i
     return acc / wsum;
 }
 
+/* homg_gather fused into a pass that writes point (x, y) of the grid it gathers from:
+ * v to each compact entry of (x, y) at level H (none unless both coordinates are coarse
+ * points; two or four at the middle of an odd side). */
+HOMG_HD void HFN(homg_gather_point)(const mfmg_level *H, int nx, int ny, T *compact, int x, int y, T v)
+{
+    int yl, yh, xl, xh;
+    homg_marked_pair_p2(y, ny, H->m, &yl, &yh);
+    if (yl < 0 && yh < 0)
+        return;
+    homg_marked_pair_p2(x, nx, H->m, &xl, &xh);
+    if (yl >= 0 && xl >= 0)
+        compact[(size_t)yl * H->cx + xl] = v;
+    if (yl >= 0 && xh >= 0)
+        compact[(size_t)yl * H->cx + xh] = v;
+    if (yh >= 0 && xl >= 0)
+        compact[(size_t)yh * H->cx + xl] = v;
+    if (yh >= 0 && xh >= 0)
+        compact[(size_t)yh * H->cx + xh] = v;
+}
+
 #undef HFN
 #undef HCAT
 #undef HCAT2

@@ -43,8 +43,8 @@
  * that gives 31 with a cap of 2.)
  *
  * Work units: the residual, each filter pass, each iteration and the final
- * correction are whole-grid passes, 1 WU each; the gathers touch N^2/3 values in
- * all and are not counted.
+ * correction are whole-grid passes, 1 WU each; the gathers (fused into the filter
+ * passes since session 14) touch N^2/3 values in all and are not counted.
  */
 #include "grid_internal.h"
 
@@ -104,23 +104,31 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
     QUEUE(g, g->k->residual(ex, p, L0, u, f, g->r), "HOMG residual");
     homg__account(g, 1, 1, 3 * n);
 
-    /* nested partial reductions: level m's filter applied to level m-1's result;
-     * ea/eb are free until the iterations start */
+    /* nested partial reductions: level m's filter applied to level m-1's result, its
+     * marked points gathered into fm[m] by the same pass; ea/eb are free until the
+     * iterations start.  The coarsest level's filter leaves its grid zeroed (its values
+     * are needed only in fm[M]): that grid is the cycle's start e = 0 (session 14: one
+     * launch a level and the zeroing pass fewer; the values are the same). */
     src = g->r;
     dst = g->ea;
     for (int m = 1; m <= g->homg_m; m++) {
-        QUEUE(g, g->k->homg_filter(ex, p, nx, ny, 1 << (m - 1), src, dst), "HOMG restriction");
-        QUEUE(g, g->k->homg_gather(ex, p, nx, ny, &g->hl[m], dst, g->fm[m]), "HOMG restriction");
-        homg__account(g, 2, 1, 2 * n + 2.0 * g->hl[m].cx * g->hl[m].cy);
+        const int last = m == g->homg_m;
+        QUEUE(g, g->k->homg_filter(ex, p, nx, ny, 1 << (m - 1), src, dst, &g->hl[m], g->fm[m], last),
+              "HOMG restriction");
+        homg__account(g, 1, 1, 2 * n + g->hl[m].cx * (double)g->hl[m].cy);
         src = dst;
         dst = dst == g->ea ? g->eb : g->ea;
     }
 
-    /* the MFMG cycle from e = 0 */
-    in = g->ea;
-    out = g->eb;
-    QUEUE(g, g->ctx->mem->zero(ex, in, (size_t)nx * ny * g->elem), "HOMG initial guess");
-    homg__account(g, 1, 0, n);
+    /* the MFMG cycle from e = 0: the last filter's zeroed grid, or (no filter: M = 0) a zeroing */
+    in = src;
+    out = dst;
+    if (g->homg_m == 0) {
+        in = g->ea;
+        out = g->eb;
+        QUEUE(g, g->ctx->mem->zero(ex, in, (size_t)nx * ny * g->elem), "HOMG initial guess");
+        homg__account(g, 1, 0, n);
+    }
     for (int m = g->homg_m; m >= 0; m--) {
         int its = homg__homg_iterations(g, m);
         const void *fm = m == 0 ? g->r : g->fm[m];
