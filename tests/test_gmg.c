@@ -552,9 +552,21 @@ static void test_device_prolongation(void **state)
             assert_memory_equal(p->row_ptr, q.row_ptr, sizeof(int32_t) * ((size_t)q.nrows + 1));
             assert_memory_equal(p->col_idx, q.col_idx, sizeof(int32_t) * (size_t)q.nnz);
             assert_memory_equal(p->values, q.values, sizeof(double) * (size_t)q.nnz);
+            { /* R = P^T by the GMG table's transpose = the host transpose, sorted rows */
+                const csr_matrix *r = &lv->r.csr;
+                homg_host_csr t;
+                assert_int_equal(homg__gmg_host_transpose(ctx, &q, &t), HOMG_OK);
+                assert_int_equal(r->nrows, t.nrows);
+                assert_int_equal(r->nnz, t.nnz);
+                assert_memory_equal(r->row_ptr, t.row_ptr, sizeof(int32_t) * ((size_t)t.nrows + 1));
+                assert_memory_equal(r->col_idx, t.col_idx, sizeof(int32_t) * (size_t)t.nnz);
+                assert_memory_equal(r->values, t.values, sizeof(double) * (size_t)t.nnz);
+                homg_host_csr_free(&t);
+            }
             homg_host_csr_free(&q);
         }
-        printf("  %dD: P on %d levels = the host path's (refinement rule + masking)\n", dim, g->nlevels - 1);
+        printf("  %dD: P on %d levels = the host path's (refinement rule + masking), R = its transpose\n", dim,
+               g->nlevels - 1);
         homg_gmg_destroy(g);
         homg_mesh_destroy(c);
         homg_ctx_destroy(ctx);

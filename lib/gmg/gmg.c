@@ -572,14 +572,42 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
     return st;
 }
 
-/* R = P^T on the backend from P there (no host transpose, no upload of R). */
+/* HOMG_GMG_CUSPARSE_R=1: R by the sparse table's transpose (cuSPARSE on CUDA),
+ * as before s14-gmg25, for comparisons; the result is the same matrix. */
+static int cusparse_restriction(void)
+{
+    const char *env = getenv("HOMG_GMG_CUSPARSE_R");
+    return env && atoi(env) != 0;
+}
+
+/* R = P^T on the backend from P there (no host transpose, no upload of R), by
+ * the GMG table's transpose: counts, a scan, the entries, all queued (cuSPARSE's
+ * csr2csc read a count and made ~20 host calls a level while the GPU idled). */
 static homg_status device_restriction(homg_gmg *g, gmg_level *lv)
 {
+    homg_ctx *ctx = g->ctx;
     const csr_matrix *p = &lv->p.csr;
+    csr_matrix *r = &lv->r.csr;
+    size_t half = (size_t)p->ncols + 1;
+    int32_t *cnt = NULL;
+    homg_status st;
     memset(&lv->r, 0, sizeof lv->r);
-    HOMG_TRY(homg__mat_alloc(g->ctx, p->ncols, p->nrows, p->nnz, HOMG_FLOAT64, &lv->r.csr, "GMG restriction"));
-    HOMG_TRY_BACKEND(g->ctx, GMG_SK(g)->transpose(&g->ctx->ex, g->handle, p, &lv->r.csr), "GMG restriction");
-    return HOMG_OK;
+    HOMG_TRY(homg__mat_alloc(ctx, p->ncols, p->nrows, p->nnz, HOMG_FLOAT64, r, "GMG restriction"));
+    if (cusparse_restriction()) {
+        HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, p, r), "GMG restriction");
+        return HOMG_OK;
+    }
+    /* counts, then the placement's cursors: one zeroed allocation */
+    HOMG_TRY(homg__alloc_array(ctx, 2 * half, sizeof(int32_t), (void **)&cnt, "GMG restriction"));
+    st = ctx->mem->zero(&ctx->ex, cnt, 2 * half * sizeof(int32_t));
+    if (st == HOMG_OK)
+        st = GMG_GK(g)->transpose_count(&ctx->ex, p, cnt);
+    if (st == HOMG_OK)
+        st = GMG_SK(g)->scan_i32(&ctx->ex, g->handle, cnt, r->row_ptr, p->ncols, r->row_ptr + p->ncols);
+    if (st == HOMG_OK)
+        st = GMG_GK(g)->transpose_fill(&ctx->ex, p, cnt + half, r);
+    homg__free(ctx, cnt);
+    return st == HOMG_OK ? HOMG_OK : homg__backend_fail(ctx, st, "GMG restriction");
 }
 
 /* Galerkin: R = P^T and A_{l+1} = R A_l P on the host, then P and R uploaded. */
