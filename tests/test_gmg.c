@@ -573,6 +573,62 @@ static void test_device_prolongation(void **state)
     }
 }
 
+/* SPAI-1's fallback rows reach the info (read with the bandwidths after the
+ * set-up's last sync): a 2D fan of 48 triangles round a free centre, refined
+ * twice, keeps the centre's row at 49 entries on every level, longer than
+ * GMG_SPAI1_MAX_ROW: SPAI(0) there, counted once on each level but the
+ * coarsest (the count recomputed here from the levels' matrices). */
+static void test_fallback_info(void **state)
+{
+    enum { RIM = 48 };
+    homg_ctx *ctx = cpu_ctx();
+    double xy[2 * (RIM + 1)];
+    int32_t el[3 * RIM], fa[2 * RIM], tag[RIM], one = 1, want = 0;
+    homg_mesh_data md;
+    homg_mesh *c = NULL;
+    homg_gmg_desc d = { 0 };
+    homg_gmg *g;
+    (void)state;
+    xy[0] = xy[1] = 0;
+    for (int k = 0; k < RIM; k++) {
+        xy[2 * k + 2] = cos(2 * M_PI * k / RIM);
+        xy[2 * k + 3] = sin(2 * M_PI * k / RIM);
+        el[3 * k] = 0;
+        el[3 * k + 1] = 1 + k;
+        el[3 * k + 2] = 1 + (k + 1) % RIM;
+        fa[2 * k] = 1 + k;
+        fa[2 * k + 1] = 1 + (k + 1) % RIM;
+        tag[k] = 1;
+    }
+    memset(&md, 0, sizeof md);
+    md.dim = 2;
+    md.num_nodes = RIM + 1;
+    md.num_elements = RIM;
+    md.num_facets = RIM;
+    md.coords = xy;
+    md.elements = el;
+    md.facets = fa;
+    md.facet_tags = tag;
+    assert_int_equal(homg_mesh_create(ctx, &md, &c), HOMG_OK);
+    d.levels = 2;
+    d.smoother = d.fine_smoother = HOMG_GMG_SMOOTHER_SPAI1;
+    d.dirichlet_tags = &one;
+    d.num_dirichlet_tags = 1;
+    g = make_gmg(ctx, c, 2, &d);
+    for (int l = 0; l + 1 < g->nlevels; l++) {
+        const csr_matrix *a = &g->lv[l].a.csr;
+        for (int32_t i = 0; i < a->nrows; i++)
+            want += a->row_ptr[i + 1] - a->row_ptr[i] > GMG_SPAI1_MAX_ROW;
+    }
+    printf("  fan of %d triangles, %d levels: %d SPAI-1 fallback rows in the info, %d rows longer than %d\n", RIM,
+           g->nlevels, (int)g->info.fallback_rows, want, GMG_SPAI1_MAX_ROW);
+    assert_int_equal(want, g->nlevels - 1);
+    assert_int_equal(g->info.fallback_rows, want);
+    homg_gmg_destroy(g);
+    homg_mesh_destroy(c);
+    homg_ctx_destroy(ctx);
+}
+
 static void test_smoothers_reduce_error(void **state)
 {
     (void)state;
@@ -1264,6 +1320,7 @@ int main(void)
         cmocka_unit_test(test_arena),
         cmocka_unit_test(test_sainv_exact),
         cmocka_unit_test(test_device_prolongation),
+        cmocka_unit_test(test_fallback_info),
         cmocka_unit_test(test_ritz),
         cmocka_unit_test(test_smoothers_reduce_error),
         cmocka_unit_test(test_mesh_independent),

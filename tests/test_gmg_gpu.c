@@ -923,6 +923,57 @@ static void test_csr_transpose(void **state)
     homg_ctx_destroy(gpu);
 }
 
+/* SPAI-1's fallback rows in the info on both backends (CUDA: the counts
+ * copied beside the bandwidth sums and read with them after the set-up's last
+ * sync): a 2D fan of 48 triangles round a free centre, refined twice, has one
+ * row of 49 entries (> GMG_SPAI1_MAX_ROW) on each level but the coarsest. */
+static void test_fallback_info(void **state)
+{
+    enum { RIM = 48 };
+    double xy[2 * (RIM + 1)];
+    int32_t el[3 * RIM], fa[2 * RIM], tag[RIM], one = 1, rows[2];
+    homg_mesh_data md;
+    (void)state;
+    xy[0] = xy[1] = 0;
+    for (int k = 0; k < RIM; k++) {
+        xy[2 * k + 2] = cos(2 * M_PI * k / RIM);
+        xy[2 * k + 3] = sin(2 * M_PI * k / RIM);
+        el[3 * k] = 0;
+        el[3 * k + 1] = 1 + k;
+        el[3 * k + 2] = 1 + (k + 1) % RIM;
+        fa[2 * k] = 1 + k;
+        fa[2 * k + 1] = 1 + (k + 1) % RIM;
+        tag[k] = 1;
+    }
+    memset(&md, 0, sizeof md);
+    md.dim = 2;
+    md.num_nodes = RIM + 1;
+    md.num_elements = md.num_facets = RIM;
+    md.coords = xy;
+    md.elements = el;
+    md.facets = fa;
+    md.facet_tags = tag;
+    for (int b = 0; b < 2; b++) {
+        homg_ctx *ctx = ctx_of(b ? HOMG_BACKEND_CUDA : HOMG_BACKEND_CPU);
+        homg_mesh *c = NULL;
+        homg_gmg_desc d = { 0 };
+        homg_gmg *g = NULL;
+        assert_int_equal(homg_mesh_create(ctx, &md, &c), HOMG_OK);
+        d.levels = 2;
+        d.smoother = d.fine_smoother = HOMG_GMG_SMOOTHER_SPAI1;
+        d.dirichlet_tags = &one;
+        d.num_dirichlet_tags = 1;
+        assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_OK);
+        rows[b] = (int32_t)g->info.fallback_rows;
+        homg_gmg_destroy(g);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+    printf("  fan of %d triangles, 3 levels: SPAI-1 fallback rows CPU %d, CUDA %d\n", RIM, (int)rows[0], (int)rows[1]);
+    assert_int_equal(rows[0], 2);
+    assert_int_equal(rows[1], rows[0]);
+}
+
 static const int32_t sides[6] = { 1, 2, 3, 4, 5, 6 };
 
 typedef struct outcome {
@@ -1481,7 +1532,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ell_dot_stride), cmocka_unit_test(test_ell_batch),
         cmocka_unit_test(test_l0_omega),       cmocka_unit_test(test_fine_smoother),
         cmocka_unit_test(test_dense_pattern),  cmocka_unit_test(test_ordered_uploads),
-        cmocka_unit_test(test_csr_transpose),
+        cmocka_unit_test(test_csr_transpose),  cmocka_unit_test(test_fallback_info),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -6,8 +6,8 @@
 #include "gmg_kernels.h"
 #include "sparse/sparse_util.cuh"
 
-__global__ static void transpose_count_kernel(int32_t n, const int32_t *__restrict__ rp,
-                                              const int32_t *__restrict__ ci, int32_t *count)
+__global__ static void transpose_count_kernel(int32_t n, const int32_t *__restrict__ rp, const int32_t *__restrict__ ci,
+                                              int32_t *count)
 {
     FOR_ROWS(i, n)
     for (int32_t p = rp[i]; p < rp[i + 1]; p++)
@@ -26,10 +26,9 @@ homg_status homg_cuda_gmg_transpose_count(kernel_exec *ex, const csr_matrix *a, 
     return HOMG_OK;
 }
 
-__global__ static void transpose_place_kernel(int32_t n, const int32_t *__restrict__ rp,
-                                              const int32_t *__restrict__ ci, const double *__restrict__ v,
-                                              int32_t *cursor, const int32_t *__restrict__ trp, int32_t *tci,
-                                              double *tv)
+__global__ static void transpose_place_kernel(int32_t n, const int32_t *__restrict__ rp, const int32_t *__restrict__ ci,
+                                              const double *__restrict__ v, int32_t *cursor,
+                                              const int32_t *__restrict__ trp, int32_t *tci, double *tv)
 {
     FOR_ROWS(i, n)
     for (int32_t p = rp[i]; p < rp[i + 1]; p++) {
@@ -65,7 +64,7 @@ homg_status homg_cuda_gmg_transpose_fill(kernel_exec *ex, const csr_matrix *a, i
             (double *)t->values);
     if (t->nrows > 0)
         transpose_sort_kernel<<<launch_blocks(t->nrows), HOMG_THREADS, 0, s>>>(t->nrows, t->row_ptr, t->col_idx,
-                                                                              (double *)t->values);
+                                                                               (double *)t->values);
     HOMG_CUDA_LAUNCHED(ex, "GMG transpose: entries");
     return HOMG_OK;
 }

@@ -48,6 +48,7 @@
 #include "gmg/tagval.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -707,27 +708,46 @@ static homg_status vectors(homg_gmg *g, int l)
     return HOMG_OK;
 }
 
+/* g->scalar as the set-up's last read: HOMG_GMG_MAX_LEVELS bandwidth sums,
+ * then the SPAI-1 fallback counts (int32, copied from g->count). */
+typedef struct final_read {
+    uint64_t sum[HOMG_GMG_MAX_LEVELS];
+    int32_t fallback[HOMG_GMG_MAX_LEVELS];
+} final_read;
+typedef char final_read_fits_scalars[sizeof(final_read) <= GMG_MOMENTS * HOMG_GMG_MAX_LEVELS * sizeof(double) ? 1 : -1];
+
 /* Mean |i - j| over every level's A: the sums queued (one launch for all
- * levels) before the set-up's final sync, read by fill_info after it (then
- * no wait).  Returns whether they were queued. */
-static int queue_bandwidths(homg_gmg *g)
+ * levels) before the set-up's final sync, and SPAI-1's fallback counts
+ * copied beside them, all read by fill_info after it in one read (then no
+ * wait).  Returns whether they were queued. */
+static int queue_final_read(homg_gmg *g)
 {
     const csr_matrix *a[HOMG_GMG_MAX_LEVELS];
+    kernel_exec *ex = &g->ctx->ex;
     for (int l = 0; l < g->nlevels; l++)
         a[l] = &g->lv[l].a.csr;
-    /* g->scalar: 2 HOMG_GMG_MAX_LEVELS doubles, room for one sum a level; omega's moments are read */
-    return GMG_GK(g)->csr_bandwidths(&g->ctx->ex, a, g->nlevels, (uint64_t *)g->scalar) == HOMG_OK;
+    /* g->scalar: GMG_MOMENTS HOMG_GMG_MAX_LEVELS doubles hold a final_read; omega's moments are read */
+    if (GMG_GK(g)->csr_bandwidths(ex, a, g->nlevels, (uint64_t *)g->scalar) != HOMG_OK)
+        return 0;
+    return g->desc.smoother != HOMG_GMG_SMOOTHER_SPAI1 ||
+           g->ctx->mem->copy(ex, (char *)g->scalar + offsetof(final_read, fallback), g->count + GMG_COUNT_FALLBACK,
+                             (size_t)(g->nlevels - 1) * sizeof(int32_t), HOMG_D2D) == HOMG_OK;
 }
 
-static void bandwidths(homg_gmg *g, int queued, double *out)
+static void final_values(homg_gmg *g, int queued, double *out)
 {
-    uint64_t s[HOMG_GMG_MAX_LEVELS];
+    final_read r;
+    size_t bytes = offsetof(final_read, fallback) + (size_t)(g->nlevels - 1) * sizeof(int32_t);
     for (int l = 0; l < g->nlevels; l++)
         out[l] = 0;
-    if (!queued || homg__read(g->ctx, s, g->scalar, (size_t)g->nlevels * sizeof *s) != HOMG_OK)
+    if (!queued || homg__read(g->ctx, &r, g->scalar, bytes) != HOMG_OK) {
+        (void)homg__gmg_fallback_read(g);
         return;
+    }
     for (int l = 0; l < g->nlevels; l++)
-        out[l] = g->lv[l].a.csr.nnz ? (double)s[l] / g->lv[l].a.csr.nnz : 0;
+        out[l] = g->lv[l].a.csr.nnz ? (double)r.sum[l] / g->lv[l].a.csr.nnz : 0;
+    if (g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
+        homg__gmg_fallback_rows(g, r.fallback);
 }
 
 static void fill_info(homg_gmg *g, int queued)
@@ -736,7 +756,7 @@ static void fill_info(homg_gmg *g, int queued)
     in->levels = g->nlevels;
     in->desc = g->desc;
     in->memory_bytes = 0;
-    bandwidths(g, queued, in->bandwidth);
+    final_values(g, queued, in->bandwidth);
     for (int l = 0; l < g->nlevels; l++) {
         gmg_level *lv = &g->lv[l];
         in->rows[l] = lv->rows;
@@ -799,7 +819,7 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     t = now_ms();
     if (st == HOMG_OK) /* the other levels' formats came with their smoothers */
         st = homg__gmg_choose_format(g, g->nlevels - 1);
-    queued = st == HOMG_OK && queue_bandwidths(g);
+    queued = st == HOMG_OK && queue_final_read(g);
     if (st == HOMG_OK)
         st = ctx->mem->sync(&ctx->ex) == HOMG_OK ? HOMG_OK : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG set-up");
     g->phase_ms[GMG_T_FORMAT] += now_ms() - t;

@@ -205,6 +205,10 @@ homg_status homg__gmg_choose_format(homg_gmg *g, int l);
  * side by side on CUDA lanes with HOMG_GMG_LANES=1); one sweep
  * x += omega M (b - A x). */
 homg_status homg__gmg_smoothers_setup(homg_gmg *g);
+/* SPAI-1's fallback rows (device counts fb[l] of the levels but the coarsest)
+ * into the info, logged; _read reads them itself (a wait). */
+void homg__gmg_fallback_rows(homg_gmg *g, const int32_t *fb);
+homg_status homg__gmg_fallback_read(homg_gmg *g);
 homg_status homg__gmg_smooth(homg_gmg *g, int l, const double *b, double *x, int transposed);
 /* sainv.c: W with M = W W^T (host), pivots replaced counted in *replaced. */
 homg_status homg__gmg_sainv(homg_ctx *ctx, const homg_host_csr *a, double drop, homg_host_csr *w, int32_t *replaced);

@@ -282,7 +282,7 @@ static homg_status setup_spai1(homg_gmg *g, int l)
                      GMG_GK(g)->spai1(&ctx->ex, a, g->desc.spai_unscaled ? NULL : lv->d, &lv->m.csr,
                                       mirrored ? (double *)lv->mt.csr.values : NULL, g->count + GMG_COUNT_FALLBACK + l,
                                       lv->max_row),
-                     "SPAI-1 rows"); /* the count is read after omega (fallback_count) */
+                     "SPAI-1 rows"); /* the count is read at the set-up's end (homg__gmg_fallback_rows) */
     t = part(g, GMG_S_ROWS, t);
     if (!mirrored)
         HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, &lv->m.csr, &lv->mt.csr), "SPAI-1 transpose");
@@ -648,17 +648,26 @@ static homg_status secure_spai1(homg_gmg *g, const int *want, const int *src)
 
 static homg_status build_m(homg_gmg *g, int l);
 
-/* SPAI-1 rows that fell back to SPAI(0), every level's count in one read. */
-static homg_status fallback_count(homg_gmg *g)
+/* SPAI-1 rows that fell back to SPAI(0): every level's count fb[l], read by
+ * create with the bandwidths after the set-up's final sync (gmg.c), or by
+ * homg__gmg_fallback_read where those were not queued. */
+void homg__gmg_fallback_rows(homg_gmg *g, const int32_t *fb)
 {
-    int32_t fb[HOMG_GMG_MAX_LEVELS];
     int nl = g->nlevels - 1;
-    HOMG_TRY(homg__read(g->ctx, fb, g->count + GMG_COUNT_FALLBACK, (size_t)nl * sizeof(int32_t)));
     for (int l = 0; l < nl; l++) {
         g->info.fallback_rows += fb[l];
         if (fb[l])
             homg__log(g->ctx, HOMG_LOG_INFO, "GMG level %d: %d SPAI-1 rows fell back to SPAI(0)", l, (int)fb[l]);
     }
+}
+
+homg_status homg__gmg_fallback_read(homg_gmg *g)
+{
+    int32_t fb[HOMG_GMG_MAX_LEVELS];
+    if (g->desc.smoother != HOMG_GMG_SMOOTHER_SPAI1)
+        return HOMG_OK;
+    HOMG_TRY(homg__read(g->ctx, fb, g->count + GMG_COUNT_FALLBACK, (size_t)(g->nlevels - 1) * sizeof(int32_t)));
+    homg__gmg_fallback_rows(g, fb);
     return HOMG_OK;
 }
 
@@ -799,9 +808,7 @@ homg_status homg__gmg_smoothers_setup(homg_gmg *g)
     g->lanes = 1;
     if (st == HOMG_OK && joined != HOMG_OK)
         st = homg__backend_fail(g->ctx, joined, "GMG: joining the smoother lanes");
-    if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
-        st = fallback_count(g);
-    return st;
+    return st; /* the SPAI-1 fallback counts are read at the set-up's end (homg__gmg_fallback_rows) */
 }
 
 /* Level l's smoother: desc.fine_smoother on level 0, desc.smoother below. */
@@ -816,7 +823,7 @@ static homg_status build_m(homg_gmg *g, int l)
     homg_gmg_smoother sm = level_smoother(g, l);
     if (sm == HOMG_GMG_SMOOTHER_JACOBI || sm == HOMG_GMG_SMOOTHER_SPAI0) {
         lv->diag = 1;
-        if (g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1) /* fallback_count reads every level's */
+        if (g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1) /* every level's count is read */
             HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->count + GMG_COUNT_FALLBACK + l, sizeof(int32_t)),
                              "SPAI-1 fallback count");
         HOMG_TRY(homg__alloc_array(g->ctx, (size_t)lv->rows, sizeof(double), (void **)&lv->d, "GMG smoother"));
