@@ -662,23 +662,48 @@ static homg_status device_prolongation(homg_gmg *g, int l)
     return st;
 }
 
-/* Masks P, then R = P^T: on the host with Galerkin's products, else on the
- * backend (P there too where the refinement's edges are: every such level's
- * P queued, their entry counts read at once, then their R). */
-static homg_status transfers(homg_gmg *g, homg_host_csr *p)
+/* HOMG_GMG_PNNZ_EARLY=1: the device-built P's entry counts read before their
+ * R is queued (as before s14-gmg25), not later with the ELLPACK-R widths. */
+static int cusparse_restriction(void);
+
+static int pnnz_early(void)
+{
+    const char *env = getenv("HOMG_GMG_PNNZ_EARLY");
+    return (env && atoi(env) != 0) || cusparse_restriction(); /* csr2csc takes P's nnz */
+}
+
+homg_status homg__gmg_transfer_counts(homg_gmg *g, const int32_t *host)
 {
     int32_t nnz[HOMG_GMG_MAX_LEVELS];
-    int dev[HOMG_GMG_MAX_LEVELS] = { 0 }, any = 0;
+    if (!g->pnnz_pending)
+        return HOMG_OK;
+    if (!host)
+        HOMG_TRY(homg__read(g->ctx, nnz, g->count + GMG_COUNT_PNNZ, (size_t)(g->nlevels - 1) * sizeof(int32_t)));
     for (int l = 0; l < g->nlevels - 1; l++)
-        if ((dev[l] = g->lv[l].edges != NULL)) {
+        if (g->lv[l].dev_p)
+            g->lv[l].p.csr.nnz = g->lv[l].r.csr.nnz = host ? host[l] : nnz[l];
+    g->pnnz_pending = 0;
+    return HOMG_OK;
+}
+
+/* Masks P, then R = P^T: on the host with Galerkin's products, else on the
+ * backend (P there too where the refinement's edges are: every such level's
+ * P queued, then their R, sized by P's bound: the true entry counts come
+ * with the first format choice's read of the widths, homg__gmg_transfer_counts;
+ * no wait here, s14-gmg25). */
+static homg_status transfers(homg_gmg *g, homg_host_csr *p)
+{
+    int any = 0;
+    for (int l = 0; l < g->nlevels - 1; l++)
+        if ((g->lv[l].dev_p = g->lv[l].edges != NULL)) {
             HOMG_TRY(device_prolongation(g, l));
             any = 1;
         }
-    if (any)
-        HOMG_TRY(homg__read(g->ctx, nnz, g->count + GMG_COUNT_PNNZ, (size_t)(g->nlevels - 1) * sizeof(int32_t)));
+    g->pnnz_pending = any;
+    if (any && pnnz_early())
+        HOMG_TRY(homg__gmg_transfer_counts(g, NULL));
     for (int l = 0; l < g->nlevels - 1; l++) {
-        if (dev[l]) {
-            g->lv[l].p.csr.nnz = nnz[l];
+        if (g->lv[l].dev_p) {
             HOMG_TRY(device_restriction(g, &g->lv[l]));
             continue;
         }
@@ -826,6 +851,8 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     g->info.format_ms = g->phase_ms[GMG_T_FORMAT];
     g->info.smoother_ms = now_ms() - ts - g->info.format_ms; /* smoothers, omega, coarse solver */
     g->info.setup_ms = now_ms() - t0;
+    if (st == HOMG_OK) /* read with the widths unless no format choice read them */
+        st = homg__gmg_transfer_counts(g, NULL);
     if (st == HOMG_OK)
         fill_info(g, queued);
     return st;
