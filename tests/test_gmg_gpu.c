@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "devcopy.h"
+#include "fan_mesh.h"
 #include "gen_matrix.h"
 #include "gmg/gmg_internal.h"
 #include "homg.h"
@@ -946,35 +947,14 @@ static void test_csr_transpose(void **state)
 static void test_fallback_info(void **state)
 {
     enum { RIM = 48 };
-    double xy[2 * (RIM + 1)];
-    int32_t el[3 * RIM], fa[2 * RIM], tag[RIM], one = 1, rows[2];
-    homg_mesh_data md;
+    int32_t one = 1, rows[2];
     (void)state;
-    xy[0] = xy[1] = 0;
-    for (int k = 0; k < RIM; k++) {
-        xy[2 * k + 2] = cos(2 * M_PI * k / RIM);
-        xy[2 * k + 3] = sin(2 * M_PI * k / RIM);
-        el[3 * k] = 0;
-        el[3 * k + 1] = 1 + k;
-        el[3 * k + 2] = 1 + (k + 1) % RIM;
-        fa[2 * k] = 1 + k;
-        fa[2 * k + 1] = 1 + (k + 1) % RIM;
-        tag[k] = 1;
-    }
-    memset(&md, 0, sizeof md);
-    md.dim = 2;
-    md.num_nodes = RIM + 1;
-    md.num_elements = md.num_facets = RIM;
-    md.coords = xy;
-    md.elements = el;
-    md.facets = fa;
-    md.facet_tags = tag;
     for (int b = 0; b < 2; b++) {
         homg_ctx *ctx = ctx_of(b ? HOMG_BACKEND_CUDA : HOMG_BACKEND_CPU);
-        homg_mesh *c = NULL;
+        homg_mesh *c = homg_test_fan_mesh(ctx, RIM);
         homg_gmg_desc d = { 0 };
         homg_gmg *g = NULL;
-        assert_int_equal(homg_mesh_create(ctx, &md, &c), HOMG_OK);
+        assert_non_null(c);
         d.levels = 2;
         d.smoother = d.fine_smoother = HOMG_GMG_SMOOTHER_SPAI1;
         d.dirichlet_tags = &one;
