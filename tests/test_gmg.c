@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fan_mesh.h"
 #include "gen_matrix.h"
 #include "gmg/gmg_internal.h"
 #include "gmg/spai.h"
@@ -552,13 +553,59 @@ static void test_device_prolongation(void **state)
             assert_memory_equal(p->row_ptr, q.row_ptr, sizeof(int32_t) * ((size_t)q.nrows + 1));
             assert_memory_equal(p->col_idx, q.col_idx, sizeof(int32_t) * (size_t)q.nnz);
             assert_memory_equal(p->values, q.values, sizeof(double) * (size_t)q.nnz);
+            { /* R = P^T by the GMG table's transpose = the host transpose, sorted rows */
+                const csr_matrix *r = &lv->r.csr;
+                homg_host_csr t;
+                assert_int_equal(homg__gmg_host_transpose(ctx, &q, &t), HOMG_OK);
+                assert_int_equal(r->nrows, t.nrows);
+                assert_int_equal(r->nnz, t.nnz);
+                assert_memory_equal(r->row_ptr, t.row_ptr, sizeof(int32_t) * ((size_t)t.nrows + 1));
+                assert_memory_equal(r->col_idx, t.col_idx, sizeof(int32_t) * (size_t)t.nnz);
+                assert_memory_equal(r->values, t.values, sizeof(double) * (size_t)t.nnz);
+                homg_host_csr_free(&t);
+            }
             homg_host_csr_free(&q);
         }
-        printf("  %dD: P on %d levels = the host path's (refinement rule + masking)\n", dim, g->nlevels - 1);
+        printf("  %dD: P on %d levels = the host path's (refinement rule + masking), R = its transpose\n", dim,
+               g->nlevels - 1);
         homg_gmg_destroy(g);
         homg_mesh_destroy(c);
         homg_ctx_destroy(ctx);
     }
+}
+
+/* SPAI-1's fallback rows reach the info (read with the bandwidths after the
+ * set-up's last sync): a 2D fan of 48 triangles round a free centre, refined
+ * twice, keeps the centre's row at 49 entries on every level, longer than
+ * GMG_SPAI1_MAX_ROW: SPAI(0) there, counted once on each level but the
+ * coarsest (the count recomputed here from the levels' matrices). */
+static void test_fallback_info(void **state)
+{
+    enum { RIM = 48 };
+    homg_ctx *ctx = cpu_ctx();
+    int32_t one = 1, want = 0;
+    homg_mesh *c = homg_test_fan_mesh(ctx, RIM);
+    homg_gmg_desc d = { 0 };
+    homg_gmg *g;
+    (void)state;
+    assert_non_null(c);
+    d.levels = 2;
+    d.smoother = d.fine_smoother = HOMG_GMG_SMOOTHER_SPAI1;
+    d.dirichlet_tags = &one;
+    d.num_dirichlet_tags = 1;
+    g = make_gmg(ctx, c, 2, &d);
+    for (int l = 0; l + 1 < g->nlevels; l++) {
+        const csr_matrix *a = &g->lv[l].a.csr;
+        for (int32_t i = 0; i < a->nrows; i++)
+            want += a->row_ptr[i + 1] - a->row_ptr[i] > GMG_SPAI1_MAX_ROW;
+    }
+    printf("  fan of %d triangles, %d levels: %d SPAI-1 fallback rows in the info, %d rows longer than %d\n", RIM,
+           g->nlevels, (int)g->info.fallback_rows, want, GMG_SPAI1_MAX_ROW);
+    assert_int_equal(want, g->nlevels - 1);
+    assert_int_equal(g->info.fallback_rows, want);
+    homg_gmg_destroy(g);
+    homg_mesh_destroy(c);
+    homg_ctx_destroy(ctx);
 }
 
 static void test_smoothers_reduce_error(void **state)
@@ -1252,6 +1299,7 @@ int main(void)
         cmocka_unit_test(test_arena),
         cmocka_unit_test(test_sainv_exact),
         cmocka_unit_test(test_device_prolongation),
+        cmocka_unit_test(test_fallback_info),
         cmocka_unit_test(test_ritz),
         cmocka_unit_test(test_smoothers_reduce_error),
         cmocka_unit_test(test_mesh_independent),

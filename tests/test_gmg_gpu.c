@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "devcopy.h"
+#include "fan_mesh.h"
 #include "gen_matrix.h"
 #include "gmg/gmg_internal.h"
 #include "homg.h"
@@ -900,6 +901,178 @@ static void test_prolong(void **state)
     free(val_d);
 }
 
+static int32_t longest_row(const csr_matrix *m)
+{
+    int32_t w = 0;
+    for (int32_t i = 0; i < m->nrows; i++)
+        if (m->row_ptr[i + 1] - m->row_ptr[i] > w)
+            w = m->row_ptr[i + 1] - m->row_ptr[i];
+    return w;
+}
+
+/* One transpose of the GMG table on a backend: counts, the scan written here,
+ * the entries; t's arrays (host) get the result. */
+static void transpose_on(homg_ctx *ctx, const csr_matrix *a, int32_t *count, csr_matrix *t)
+{
+    kernel_exec *ex = &ctx->ex;
+    int gpu = ex->backend == HOMG_BACKEND_CUDA;
+    size_t nc = (size_t)a->ncols, nz = (size_t)a->nnz;
+    int32_t *d_cnt = up(ctx, NULL, sizeof(int32_t) * (2 * nc + 2));
+    csr_matrix da = gpu ? up_csr(ctx, a) : *a, dt = *t;
+    assert_int_equal(ctx->mem->zero(ex, d_cnt, sizeof(int32_t) * (2 * nc + 2)), HOMG_OK);
+    assert_int_equal(HOMG_KERNELS(ex, gmg)->transpose_count(ex, &da, d_cnt), HOMG_OK);
+    down(ctx, count, d_cnt, sizeof(int32_t) * nc);
+    t->row_ptr[0] = 0;
+    for (size_t j = 0; j < nc; j++)
+        t->row_ptr[j + 1] = t->row_ptr[j] + count[j];
+    assert_int_equal(t->row_ptr[nc], a->nnz);
+    if (gpu) {
+        dt.row_ptr = up(ctx, t->row_ptr, sizeof(int32_t) * (nc + 1));
+        dt.col_idx = up(ctx, NULL, sizeof(int32_t) * nz + 4);
+        dt.values = up(ctx, NULL, sizeof(double) * nz + 8);
+    }
+    assert_int_equal(HOMG_KERNELS(ex, gmg)->transpose_fill(ex, &da, d_cnt + nc + 1, &dt), HOMG_OK);
+    if (gpu) {
+        down(ctx, t->col_idx, dt.col_idx, sizeof(int32_t) * nz);
+        down(ctx, t->values, dt.values, sizeof(double) * nz);
+        free_csr(ctx, &da);
+        free_csr(ctx, &dt);
+    }
+    homg_free(ctx, d_cnt);
+}
+
+/* transpose_count / transpose_fill (GMG's R = P^T): on random rectangular
+ * matrices with empty rows and columns and on a P1 matrix, the CPU twin equals
+ * the host transpose (homg__gmg_host_transpose), CUDA equals the CPU twin and
+ * cuSPARSE's csr2csc (the sparse table's transpose, R's former path), bit for
+ * bit: the same rows, sorted columns, values; with both CUDA row sorts (the
+ * warp's rank path and its lane-0 path for rows over 32 entries). */
+static void test_csr_transpose(void **state)
+{
+    homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
+    kernel_exec *ex = &gpu->ex;
+    kernel_alloc ka = homg__kalloc(gpu);
+    void *handle = NULL;
+    homg_rng rng = homg_rng_seed(37);
+    (void)state;
+    assert_int_equal(HOMG_KERNELS(ex, sparse)->handle_create(ex, &ka, &handle), HOMG_OK);
+    for (int c = 0; c < 4; c++) {
+        homg_host_csr a, ht;
+        csr_matrix ha, tc, tg, tu, da;
+        int32_t *cnt;
+        if (c == 3) {
+            assert_int_equal(homg_gen_p1_cube(quick ? 6 : 24, 1.0, 50.0, 0.3, &a), 0);
+        } else { /* rows x cols, ~density entries a row; every 7th row and 5th column empty */
+            int32_t nr = (quick ? 300 : 40000) >> c, ncl = c == 1 ? nr / 3 + 1 : 2 * nr + 5, k = 0;
+            memset(&a, 0, sizeof a);
+            a.nrows = nr;
+            a.ncols = ncl;
+            a.row_ptr = malloc(sizeof(int32_t) * (nr + 1));
+            a.col_idx = malloc(sizeof(int32_t) * (size_t)nr * 8 + 4);
+            a.values = malloc(sizeof(double) * (size_t)nr * 8 + 8);
+            for (int32_t i = 0; i < nr; i++) {
+                a.row_ptr[i] = k;
+                for (int32_t j = 0; i % 7 && j < ncl && k < (i + 1) * 8; j++)
+                    if (j % 5 && homg_rng_uniform(&rng) < 6.0 / ncl + (c == 1 ? 0.3 : 0.0)) {
+                        a.col_idx[k] = j;
+                        a.values[k++] = homg_rng_uniform(&rng) - 0.5;
+                    }
+            }
+            a.row_ptr[nr] = k;
+            a.nnz = k;
+        }
+        ha = (csr_matrix){ a.nrows, a.ncols, a.nnz, a.row_ptr, a.col_idx, a.values, HOMG_FLOAT64 };
+        assert_int_equal(homg__gmg_host_transpose(cpu, &a, &ht), HOMG_OK);
+        cnt = malloc(sizeof(int32_t) * ((size_t)a.ncols + 1));
+        tc = (csr_matrix){ a.ncols,
+                           a.nrows,
+                           a.nnz,
+                           malloc(sizeof(int32_t) * ((size_t)a.ncols + 1)),
+                           malloc(sizeof(int32_t) * (size_t)a.nnz + 4),
+                           malloc(sizeof(double) * (size_t)a.nnz + 8),
+                           HOMG_FLOAT64 };
+        tg = tc;
+        tg.row_ptr = malloc(sizeof(int32_t) * ((size_t)a.ncols + 1));
+        tg.col_idx = malloc(sizeof(int32_t) * (size_t)a.nnz + 4);
+        tg.values = malloc(sizeof(double) * (size_t)a.nnz + 8);
+        transpose_on(cpu, &ha, cnt, &tc);
+        assert_memory_equal(tc.row_ptr, ht.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
+        assert_memory_equal(tc.col_idx, ht.col_idx, sizeof(int32_t) * (size_t)a.nnz);
+        assert_memory_equal(tc.values, ht.values, sizeof(double) * (size_t)a.nnz);
+        for (int warp = 0; warp <= 1; warp++) { /* the row sort: a thread a row, or (opt-in) a warp a row */
+            if (warp)
+                setenv("HOMG_GMG_TRANSPOSE_WARP", "1", 1);
+            transpose_on(gpu, &ha, cnt, &tg);
+            unsetenv("HOMG_GMG_TRANSPOSE_WARP");
+            assert_memory_equal(tg.row_ptr, tc.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
+            assert_memory_equal(tg.col_idx, tc.col_idx, sizeof(int32_t) * (size_t)a.nnz);
+            assert_memory_equal(tg.values, tc.values, sizeof(double) * (size_t)a.nnz);
+        }
+        da = up_csr(gpu, &ha); /* cuSPARSE's csr2csc */
+        tu = (csr_matrix){ a.ncols,
+                           a.nrows,
+                           a.nnz,
+                           up(gpu, NULL, sizeof(int32_t) * ((size_t)a.ncols + 1)),
+                           up(gpu, NULL, sizeof(int32_t) * (size_t)a.nnz + 4),
+                           up(gpu, NULL, sizeof(double) * (size_t)a.nnz + 8),
+                           HOMG_FLOAT64 };
+        assert_int_equal(HOMG_KERNELS(ex, sparse)->transpose(ex, handle, &da, &tu), HOMG_OK);
+        down(gpu, tg.row_ptr, tu.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
+        down(gpu, tg.col_idx, tu.col_idx, sizeof(int32_t) * (size_t)a.nnz);
+        down(gpu, tg.values, tu.values, sizeof(double) * (size_t)a.nnz);
+        assert_memory_equal(tg.row_ptr, tc.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
+        assert_memory_equal(tg.col_idx, tc.col_idx, sizeof(int32_t) * (size_t)a.nnz);
+        assert_memory_equal(tg.values, tc.values, sizeof(double) * (size_t)a.nnz);
+        printf("  transpose of %d x %d, %d entries (longest row of the transpose %d): CPU = host transpose, CUDA (both "
+               "row sorts) = CPU = cuSPARSE\n",
+               (int)a.nrows, (int)a.ncols, (int)a.nnz, (int)longest_row(&tc));
+        free_csr(gpu, &da);
+        free_csr(gpu, &tu);
+        free((void *)tc.row_ptr);
+        free((void *)tc.col_idx);
+        free(tc.values);
+        free((void *)tg.row_ptr);
+        free((void *)tg.col_idx);
+        free(tg.values);
+        free(cnt);
+        homg_host_csr_free(&ht);
+        homg_host_csr_free(&a);
+    }
+    HOMG_KERNELS(ex, sparse)->handle_destroy(ex, handle);
+    homg_ctx_destroy(cpu);
+    homg_ctx_destroy(gpu);
+}
+
+/* SPAI-1's fallback rows in the info on both backends (CUDA: the counts
+ * copied beside the bandwidth sums and read with them after the set-up's last
+ * sync): a 2D fan of 48 triangles round a free centre, refined twice, has one
+ * row of 49 entries (> GMG_SPAI1_MAX_ROW) on each level but the coarsest. */
+static void test_fallback_info(void **state)
+{
+    enum { RIM = 48 };
+    int32_t one = 1, rows[2];
+    (void)state;
+    for (int b = 0; b < 2; b++) {
+        homg_ctx *ctx = ctx_of(b ? HOMG_BACKEND_CUDA : HOMG_BACKEND_CPU);
+        homg_mesh *c = homg_test_fan_mesh(ctx, RIM);
+        homg_gmg_desc d = { 0 };
+        homg_gmg *g = NULL;
+        assert_non_null(c);
+        d.levels = 2;
+        d.smoother = d.fine_smoother = HOMG_GMG_SMOOTHER_SPAI1;
+        d.dirichlet_tags = &one;
+        d.num_dirichlet_tags = 1;
+        assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_OK);
+        rows[b] = (int32_t)g->info.fallback_rows;
+        homg_gmg_destroy(g);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+    printf("  fan of %d triangles, 3 levels: SPAI-1 fallback rows CPU %d, CUDA %d\n", RIM, (int)rows[0], (int)rows[1]);
+    assert_int_equal(rows[0], 2);
+    assert_int_equal(rows[1], rows[0]);
+}
+
 static const int32_t sides[6] = { 1, 2, 3, 4, 5, 6 };
 
 typedef struct outcome {
@@ -1458,7 +1631,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_ell_dot_stride), cmocka_unit_test(test_ell_batch),
         cmocka_unit_test(test_l0_omega),       cmocka_unit_test(test_fine_smoother),
         cmocka_unit_test(test_dense_pattern),  cmocka_unit_test(test_ordered_uploads),
-        cmocka_unit_test(test_spai1_batch),
+        cmocka_unit_test(test_spai1_batch),    cmocka_unit_test(test_csr_transpose),
+        cmocka_unit_test(test_fallback_info),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -141,6 +141,12 @@ typedef struct ell_batch {
     X(homg_status, gmg, prolong_fill,                                                                                 \
       (kernel_exec * ex, int32_t nc, const uint64_t *edges, int32_t ne, const uint8_t *fine_fixed,                    \
        const uint8_t *coarse_fixed, csr_matrix *p))                                                                   \
+    /* t = a^T for double CSR a (GMG's R = P^T), each row of t sorted by column (as */                                \
+    /* the sparse table's transpose): count (a->ncols entries, zeroed by the caller) */                               \
+    /* += each column's entries; then, t->row_ptr a scan of count, t's arrays */                                      \
+    /* allocated and cursor (a->ncols, zeroed) as scratch, t's entries.  No sync. */                                  \
+    X(homg_status, gmg, transpose_count, (kernel_exec * ex, const csr_matrix *a, int32_t *count))                     \
+    X(homg_status, gmg, transpose_fill, (kernel_exec * ex, const csr_matrix *a, int32_t *cursor, csr_matrix *t))      \
     /* d_i = a_ii / sum_j a_ij^2 (SPAI(0): argmin ||I - D A||_F for symmetric A); 0 */                                \
     /* for an empty row.  jacobi != 0: d_i = 1 / a_ii instead. */                                                     \
     X(homg_status, gmg, diag_inverse, (kernel_exec * ex, const csr_matrix *a, int jacobi, double *d))                 \

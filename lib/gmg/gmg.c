@@ -48,6 +48,7 @@
 #include "gmg/tagval.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -572,14 +573,42 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
     return st;
 }
 
-/* R = P^T on the backend from P there (no host transpose, no upload of R). */
+/* HOMG_GMG_CUSPARSE_R=1: R by the sparse table's transpose (cuSPARSE on CUDA),
+ * as before s14-gmg25, for comparisons; the result is the same matrix. */
+static int cusparse_restriction(void)
+{
+    const char *env = getenv("HOMG_GMG_CUSPARSE_R");
+    return env && atoi(env) != 0;
+}
+
+/* R = P^T on the backend from P there (no host transpose, no upload of R), by
+ * the GMG table's transpose: counts, a scan, the entries, all queued (cuSPARSE's
+ * csr2csc read a count and made ~20 host calls a level while the GPU idled). */
 static homg_status device_restriction(homg_gmg *g, gmg_level *lv)
 {
+    homg_ctx *ctx = g->ctx;
     const csr_matrix *p = &lv->p.csr;
+    csr_matrix *r = &lv->r.csr;
+    size_t half = (size_t)p->ncols + 1;
+    int32_t *cnt = NULL;
+    homg_status st;
     memset(&lv->r, 0, sizeof lv->r);
-    HOMG_TRY(homg__mat_alloc(g->ctx, p->ncols, p->nrows, p->nnz, HOMG_FLOAT64, &lv->r.csr, "GMG restriction"));
-    HOMG_TRY_BACKEND(g->ctx, GMG_SK(g)->transpose(&g->ctx->ex, g->handle, p, &lv->r.csr), "GMG restriction");
-    return HOMG_OK;
+    HOMG_TRY(homg__mat_alloc(ctx, p->ncols, p->nrows, p->nnz, HOMG_FLOAT64, r, "GMG restriction"));
+    if (cusparse_restriction()) {
+        HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, p, r), "GMG restriction");
+        return HOMG_OK;
+    }
+    /* counts, then the placement's cursors: one zeroed allocation */
+    HOMG_TRY(homg__alloc_array(ctx, 2 * half, sizeof(int32_t), (void **)&cnt, "GMG restriction"));
+    st = ctx->mem->zero(&ctx->ex, cnt, 2 * half * sizeof(int32_t));
+    if (st == HOMG_OK)
+        st = GMG_GK(g)->transpose_count(&ctx->ex, p, cnt);
+    if (st == HOMG_OK)
+        st = GMG_SK(g)->scan_i32(&ctx->ex, g->handle, cnt, r->row_ptr, p->ncols, r->row_ptr + p->ncols);
+    if (st == HOMG_OK)
+        st = GMG_GK(g)->transpose_fill(&ctx->ex, p, cnt + half, r);
+    homg__free(ctx, cnt);
+    return st == HOMG_OK ? HOMG_OK : homg__backend_fail(ctx, st, "GMG restriction");
 }
 
 /* Galerkin: R = P^T and A_{l+1} = R A_l P on the host, then P and R uploaded. */
@@ -633,23 +662,48 @@ static homg_status device_prolongation(homg_gmg *g, int l)
     return st;
 }
 
-/* Masks P, then R = P^T: on the host with Galerkin's products, else on the
- * backend (P there too where the refinement's edges are: every such level's
- * P queued, their entry counts read at once, then their R). */
-static homg_status transfers(homg_gmg *g, homg_host_csr *p)
+/* HOMG_GMG_PNNZ_EARLY=1: the device-built P's entry counts read before their
+ * R is queued (as before s14-gmg25), not later with the ELLPACK-R widths. */
+static int cusparse_restriction(void);
+
+static int pnnz_early(void)
+{
+    const char *env = getenv("HOMG_GMG_PNNZ_EARLY");
+    return (env && atoi(env) != 0) || cusparse_restriction(); /* csr2csc takes P's nnz */
+}
+
+homg_status homg__gmg_transfer_counts(homg_gmg *g, const int32_t *host)
 {
     int32_t nnz[HOMG_GMG_MAX_LEVELS];
-    int dev[HOMG_GMG_MAX_LEVELS] = { 0 }, any = 0;
+    if (!g->pnnz_pending)
+        return HOMG_OK;
+    if (!host)
+        HOMG_TRY(homg__read(g->ctx, nnz, g->count + GMG_COUNT_PNNZ, (size_t)(g->nlevels - 1) * sizeof(int32_t)));
     for (int l = 0; l < g->nlevels - 1; l++)
-        if ((dev[l] = g->lv[l].edges != NULL)) {
+        if (g->lv[l].dev_p)
+            g->lv[l].p.csr.nnz = g->lv[l].r.csr.nnz = host ? host[l] : nnz[l];
+    g->pnnz_pending = 0;
+    return HOMG_OK;
+}
+
+/* Masks P, then R = P^T: on the host with Galerkin's products, else on the
+ * backend (P there too where the refinement's edges are: every such level's
+ * P queued, then their R, sized by P's bound: the true entry counts come
+ * with the first format choice's read of the widths, homg__gmg_transfer_counts;
+ * no wait here, s14-gmg25). */
+static homg_status transfers(homg_gmg *g, homg_host_csr *p)
+{
+    int any = 0;
+    for (int l = 0; l < g->nlevels - 1; l++)
+        if ((g->lv[l].dev_p = g->lv[l].edges != NULL)) {
             HOMG_TRY(device_prolongation(g, l));
             any = 1;
         }
-    if (any)
-        HOMG_TRY(homg__read(g->ctx, nnz, g->count + GMG_COUNT_PNNZ, (size_t)(g->nlevels - 1) * sizeof(int32_t)));
+    g->pnnz_pending = any;
+    if (any && pnnz_early())
+        HOMG_TRY(homg__gmg_transfer_counts(g, NULL));
     for (int l = 0; l < g->nlevels - 1; l++) {
-        if (dev[l]) {
-            g->lv[l].p.csr.nnz = nnz[l];
+        if (g->lv[l].dev_p) {
             HOMG_TRY(device_restriction(g, &g->lv[l]));
             continue;
         }
@@ -679,27 +733,46 @@ static homg_status vectors(homg_gmg *g, int l)
     return HOMG_OK;
 }
 
+/* g->scalar as the set-up's last read: HOMG_GMG_MAX_LEVELS bandwidth sums,
+ * then the SPAI-1 fallback counts (int32, copied from g->count). */
+typedef struct final_read {
+    uint64_t sum[HOMG_GMG_MAX_LEVELS];
+    int32_t fallback[HOMG_GMG_MAX_LEVELS];
+} final_read;
+typedef char final_read_fits_scalars[sizeof(final_read) <= GMG_MOMENTS * HOMG_GMG_MAX_LEVELS * sizeof(double) ? 1 : -1];
+
 /* Mean |i - j| over every level's A: the sums queued (one launch for all
- * levels) before the set-up's final sync, read by fill_info after it (then
- * no wait).  Returns whether they were queued. */
-static int queue_bandwidths(homg_gmg *g)
+ * levels) before the set-up's final sync, and SPAI-1's fallback counts
+ * copied beside them, all read by fill_info after it in one read (then no
+ * wait).  Returns whether they were queued. */
+static int queue_final_read(homg_gmg *g)
 {
     const csr_matrix *a[HOMG_GMG_MAX_LEVELS];
+    kernel_exec *ex = &g->ctx->ex;
     for (int l = 0; l < g->nlevels; l++)
         a[l] = &g->lv[l].a.csr;
-    /* g->scalar: 2 HOMG_GMG_MAX_LEVELS doubles, room for one sum a level; omega's moments are read */
-    return GMG_GK(g)->csr_bandwidths(&g->ctx->ex, a, g->nlevels, (uint64_t *)g->scalar) == HOMG_OK;
+    /* g->scalar: GMG_MOMENTS HOMG_GMG_MAX_LEVELS doubles hold a final_read; omega's moments are read */
+    if (GMG_GK(g)->csr_bandwidths(ex, a, g->nlevels, (uint64_t *)g->scalar) != HOMG_OK)
+        return 0;
+    return g->desc.smoother != HOMG_GMG_SMOOTHER_SPAI1 ||
+           g->ctx->mem->copy(ex, (char *)g->scalar + offsetof(final_read, fallback), g->count + GMG_COUNT_FALLBACK,
+                             (size_t)(g->nlevels - 1) * sizeof(int32_t), HOMG_D2D) == HOMG_OK;
 }
 
-static void bandwidths(homg_gmg *g, int queued, double *out)
+static void final_values(homg_gmg *g, int queued, double *out)
 {
-    uint64_t s[HOMG_GMG_MAX_LEVELS];
+    final_read r;
+    size_t bytes = offsetof(final_read, fallback) + (size_t)(g->nlevels - 1) * sizeof(int32_t);
     for (int l = 0; l < g->nlevels; l++)
         out[l] = 0;
-    if (!queued || homg__read(g->ctx, s, g->scalar, (size_t)g->nlevels * sizeof *s) != HOMG_OK)
+    if (!queued || homg__read(g->ctx, &r, g->scalar, bytes) != HOMG_OK) {
+        (void)homg__gmg_fallback_read(g);
         return;
+    }
     for (int l = 0; l < g->nlevels; l++)
-        out[l] = g->lv[l].a.csr.nnz ? (double)s[l] / g->lv[l].a.csr.nnz : 0;
+        out[l] = g->lv[l].a.csr.nnz ? (double)r.sum[l] / g->lv[l].a.csr.nnz : 0;
+    if (g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
+        homg__gmg_fallback_rows(g, r.fallback);
 }
 
 static void fill_info(homg_gmg *g, int queued)
@@ -708,7 +781,7 @@ static void fill_info(homg_gmg *g, int queued)
     in->levels = g->nlevels;
     in->desc = g->desc;
     in->memory_bytes = 0;
-    bandwidths(g, queued, in->bandwidth);
+    final_values(g, queued, in->bandwidth);
     for (int l = 0; l < g->nlevels; l++) {
         gmg_level *lv = &g->lv[l];
         in->rows[l] = lv->rows;
@@ -771,13 +844,15 @@ static homg_status create(homg_gmg *g, homg_mesh *coarse, homg_mesh *const *nest
     t = now_ms();
     if (st == HOMG_OK) /* the other levels' formats came with their smoothers */
         st = homg__gmg_choose_format(g, g->nlevels - 1);
-    queued = st == HOMG_OK && queue_bandwidths(g);
+    queued = st == HOMG_OK && queue_final_read(g);
     if (st == HOMG_OK)
         st = ctx->mem->sync(&ctx->ex) == HOMG_OK ? HOMG_OK : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG set-up");
     g->phase_ms[GMG_T_FORMAT] += now_ms() - t;
     g->info.format_ms = g->phase_ms[GMG_T_FORMAT];
     g->info.smoother_ms = now_ms() - ts - g->info.format_ms; /* smoothers, omega, coarse solver */
     g->info.setup_ms = now_ms() - t0;
+    if (st == HOMG_OK) /* read with the widths unless no format choice read them */
+        st = homg__gmg_transfer_counts(g, NULL);
     if (st == HOMG_OK)
         fill_info(g, queued);
     return st;

@@ -21,6 +21,7 @@ typedef struct gmg_level {
     uint8_t *dfixed;      /* the same in the ctx's space (device P's masking) */
     uint64_t *edges;      /* ctx's space: the sorted edges of the next coarser mesh (its refinement's; */
     int32_t num_edges;    /* device P), freed once P is built */
+    int dev_p;            /* P (and R) built on the backend from edges: their host nnz may be pending */
     gmg_op a;
     gmg_op p, r;  /* to this level from the next coarser one (none on the coarsest) */
     gmg_op m, mt; /* SPAI1: M and M^T; SAINV: W and W^T with M = W W^T */
@@ -98,6 +99,10 @@ struct homg_gmg {
      * first format choice (0: not read, or no such op then) */
     int32_t ell_width[HOMG_GMG_MAX_LEVELS][5];
     int ell_widths_read;
+    /* the device-built P_l's and R_l's entry counts (host nnz: the allocation's
+     * bound until then) not read yet: read with the widths (op.c) or by
+     * homg__gmg_transfer_counts, before any use of them */
+    int pnnz_pending;
     double phase_ms[GMG_T_COUNT];
     double fem_pattern_ms, fem_prepare_ms; /* parts of GMG_T_FEM: homg_fem_info's, summed over levels */
     double fem_create_ms;                  /* homg_fem_create's wall time (pattern and preparation included) */
@@ -205,6 +210,13 @@ homg_status homg__gmg_choose_format(homg_gmg *g, int l);
  * side by side on CUDA lanes with HOMG_GMG_LANES=1); one sweep
  * x += omega M (b - A x). */
 homg_status homg__gmg_smoothers_setup(homg_gmg *g);
+/* The pending P and R entry counts (g->pnnz_pending) from host[l] (read by the
+ * caller), or read here (a wait) where host is NULL; nothing when none is pending. */
+homg_status homg__gmg_transfer_counts(homg_gmg *g, const int32_t *host);
+/* SPAI-1's fallback rows (device counts fb[l] of the levels but the coarsest)
+ * into the info, logged; _read reads them itself (a wait). */
+void homg__gmg_fallback_rows(homg_gmg *g, const int32_t *fb);
+homg_status homg__gmg_fallback_read(homg_gmg *g);
 homg_status homg__gmg_smooth(homg_gmg *g, int l, const double *b, double *x, int transposed);
 /* sainv.c: W with M = W W^T (host), pivots replaced counted in *replaced. */
 homg_status homg__gmg_sainv(homg_ctx *ctx, const homg_host_csr *a, double drop, homg_host_csr *w, int32_t *replaced);

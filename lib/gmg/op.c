@@ -70,8 +70,8 @@ static void level_ops(gmg_level *lv, gmg_op **all)
 static homg_status read_all_widths(homg_gmg *g)
 {
     homg_ctx *ctx = g->ctx;
-    int nl = g->nlevels, n = 0;
-    int32_t *dev = NULL, host[HOMG_GMG_MAX_LEVELS * 5];
+    int nl = g->nlevels, n = 0, pn;
+    int32_t *dev = NULL, host[HOMG_GMG_MAX_LEVELS * 6];
     const csr_matrix *mats[HOMG_GMG_MAX_LEVELS * 5];
     homg_status st;
     if (g->ell_widths_read || g->lanes > 1)
@@ -86,12 +86,21 @@ static homg_status read_all_widths(homg_gmg *g)
     }
     if (n == 0)
         return HOMG_OK;
-    HOMG_TRY(homg__alloc_array(ctx, (size_t)n, sizeof(int32_t), (void **)&dev, "GMG: ELLPACK-R widths"));
+    /* the widths, then (pending) the device P's entry counts: one read */
+    pn = g->pnnz_pending ? nl - 1 : 0;
+    HOMG_TRY(homg__alloc_array(ctx, (size_t)(n + pn), sizeof(int32_t), (void **)&dev, "GMG: ELLPACK-R widths"));
     st = GMG_GK(g)->csr_widths(&ctx->ex, mats, n, dev) == HOMG_OK
              ? HOMG_OK
              : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG: ELLPACK-R widths");
+    if (st == HOMG_OK && pn)
+        st = ctx->mem->copy(&ctx->ex, dev + n, g->count + GMG_COUNT_PNNZ, (size_t)pn * sizeof(int32_t), HOMG_D2D) ==
+                     HOMG_OK
+                 ? HOMG_OK
+                 : homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "GMG: transfer counts");
     if (st == HOMG_OK)
-        st = homg__read(ctx, host, dev, (size_t)n * sizeof(int32_t));
+        st = homg__read(ctx, host, dev, (size_t)(n + pn) * sizeof(int32_t));
+    if (st == HOMG_OK && pn)
+        st = homg__gmg_transfer_counts(g, host + n);
     n = 0;
     for (int l = 0; l < nl && st == HOMG_OK; l++) {
         gmg_op *all[5];
@@ -268,6 +277,7 @@ homg_status homg__gmg_choose_format(homg_gmg *g, int l)
             ell_free(g->ctx, &lv->a.ell);
     }
     HOMG_TRY(follow(g, l, lv->a.ell.lanes));
+    HOMG_TRY(homg__gmg_transfer_counts(g, NULL)); /* where follow read no widths (CSR, lanes): P's, R's nnz */
     g->info.format[l] = lv->a.use_ell ? HOMG_GMG_FORMAT_ELL : HOMG_GMG_FORMAT_CSR;
     g->info.ell_lanes[l] = lv->a.use_ell ? lv->a.ell.lanes : 0;
     return HOMG_OK;

@@ -150,6 +150,22 @@ static homg_status read_scalars(homg_gmg *g, const int *want, size_t count, doub
     return HOMG_OK;
 }
 
+/* The estimated levels' x zeroed, queued after their last power step and
+ * before the read of the norms (stream order keeps the steps' use first):
+ * the GPU runs them while the host waits, instead of idling after the read
+ * while the host issues them (s14-gmg25's trace: ~5 us a zero). */
+static homg_status zero_x(homg_gmg *g, const int *on)
+{
+    for (int l = 0; l < g->nlevels - 1; l++) {
+        gmg_level *lv = &g->lv[l];
+        if (!on[l])
+            continue;
+        use_lane(g, l);
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)lv->rows * sizeof(double)), "GMG: zero");
+    }
+    return HOMG_OK;
+}
+
 static homg_status estimate(homg_gmg *g, const int *on)
 {
     int nl = g->nlevels - 1, steps = 0, batch = batched(g, on), in[HOMG_GMG_MAX_LEVELS];
@@ -204,6 +220,8 @@ static homg_status estimate(homg_gmg *g, const int *on)
         }
         if (batch && kb > 0) /* the batch holds no diagonal level: desc.power_iterations steps */
             HOMG_TRY(estimate_batched(g, in, x, z, kb < k ? kb : k));
+        if (done + k >= steps) /* the last round: x's zeros before the read, not after it */
+            HOMG_TRY(zero_x(g, on));
         for (int l = 0; l < nl; l++)
             read[l] = on[l] && level_steps(g, l) > done;
         HOMG_TRY(read_scalars(g, read, 2, s));
@@ -225,8 +243,6 @@ static homg_status estimate(homg_gmg *g, const int *on)
             continue;
         lv->lambda_max = lam[l];
         lv->omega = g->desc.omega_scale / lam[l];
-        use_lane(g, l);
-        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, lv->x, (size_t)lv->rows * sizeof(double)), "GMG: zero");
     }
     return HOMG_OK;
 }
@@ -253,7 +269,7 @@ static homg_status spai1_flush(homg_gmg *g, spai1_batch *batch)
     if (batch->count == 0)
         return HOMG_OK;
     HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->spai1_batch(&g->ctx->ex, batch), "SPAI-1 rows");
-    batch->count = 0; /* the counts are read after omega (fallback_count) */
+    batch->count = 0; /* the counts are read at the set-up's end (homg__gmg_fallback_rows) */
     part(g, GMG_S_ROWS, t);
     return HOMG_OK;
 }
@@ -304,7 +320,7 @@ static homg_status setup_spai1(homg_gmg *g, int l, spai1_batch *batch)
     HOMG_TRY_BACKEND(ctx,
                      GMG_GK(g)->spai1(&ctx->ex, a, w, &lv->m.csr, mirrored ? (double *)lv->mt.csr.values : NULL,
                                       g->count + GMG_COUNT_FALLBACK + l, lv->max_row),
-                     "SPAI-1 rows"); /* the count is read after omega (fallback_count) */
+                     "SPAI-1 rows"); /* the count is read at the set-up's end (homg__gmg_fallback_rows) */
     t = part(g, GMG_S_ROWS, t);
     if (!mirrored)
         HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, &lv->m.csr, &lv->mt.csr), "SPAI-1 transpose");
@@ -580,8 +596,7 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
     }
     if (batch)
         HOMG_TRY(contraction_batched(g, in));
-    HOMG_TRY(read_scalars(g, on, 2 * (size_t)m, mu));
-    for (int l = 0; l < nl; l++) { /* the zeros queued before the host's Ritz solves */
+    for (int l = 0; l < nl; l++) { /* the zeros queued behind the products, before the read (as zero_x) */
         gmg_level *lv = &g->lv[l];
         if (!on[l])
             continue;
@@ -589,6 +604,7 @@ static homg_status contraction(homg_gmg *g, const int *on, double *rho)
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, lv->b, (size_t)lv->rows * sizeof(double)), "GMG: zero");
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, lv->z, (size_t)lv->rows * sizeof(double)), "GMG: zero");
     }
+    HOMG_TRY(read_scalars(g, on, 2 * (size_t)m, mu));
     for (int l = 0; l < nl; l++)
         if (on[l])
             checked[count++] = l;
@@ -670,17 +686,26 @@ static homg_status secure_spai1(homg_gmg *g, const int *want, const int *src)
 
 static homg_status build_m(homg_gmg *g, int l, spai1_batch *batch);
 
-/* SPAI-1 rows that fell back to SPAI(0), every level's count in one read. */
-static homg_status fallback_count(homg_gmg *g)
+/* SPAI-1 rows that fell back to SPAI(0): every level's count fb[l], read by
+ * create with the bandwidths after the set-up's final sync (gmg.c), or by
+ * homg__gmg_fallback_read where those were not queued. */
+void homg__gmg_fallback_rows(homg_gmg *g, const int32_t *fb)
 {
-    int32_t fb[HOMG_GMG_MAX_LEVELS];
     int nl = g->nlevels - 1;
-    HOMG_TRY(homg__read(g->ctx, fb, g->count + GMG_COUNT_FALLBACK, (size_t)nl * sizeof(int32_t)));
     for (int l = 0; l < nl; l++) {
         g->info.fallback_rows += fb[l];
         if (fb[l])
             homg__log(g->ctx, HOMG_LOG_INFO, "GMG level %d: %d SPAI-1 rows fell back to SPAI(0)", l, (int)fb[l]);
     }
+}
+
+homg_status homg__gmg_fallback_read(homg_gmg *g)
+{
+    int32_t fb[HOMG_GMG_MAX_LEVELS];
+    if (g->desc.smoother != HOMG_GMG_SMOOTHER_SPAI1)
+        return HOMG_OK;
+    HOMG_TRY(homg__read(g->ctx, fb, g->count + GMG_COUNT_FALLBACK, (size_t)(g->nlevels - 1) * sizeof(int32_t)));
+    homg__gmg_fallback_rows(g, fb);
     return HOMG_OK;
 }
 
@@ -824,9 +849,7 @@ homg_status homg__gmg_smoothers_setup(homg_gmg *g)
     g->lanes = 1;
     if (st == HOMG_OK && joined != HOMG_OK)
         st = homg__backend_fail(g->ctx, joined, "GMG: joining the smoother lanes");
-    if (st == HOMG_OK && g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1)
-        st = fallback_count(g);
-    return st;
+    return st; /* the SPAI-1 fallback counts are read at the set-up's end (homg__gmg_fallback_rows) */
 }
 
 /* Level l's smoother: desc.fine_smoother on level 0, desc.smoother below. */
@@ -841,7 +864,7 @@ static homg_status build_m(homg_gmg *g, int l, spai1_batch *batch)
     homg_gmg_smoother sm = level_smoother(g, l);
     if (sm == HOMG_GMG_SMOOTHER_JACOBI || sm == HOMG_GMG_SMOOTHER_SPAI0) {
         lv->diag = 1;
-        if (g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1) /* fallback_count reads every level's */
+        if (g->desc.smoother == HOMG_GMG_SMOOTHER_SPAI1) /* every level's count is read */
             HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->count + GMG_COUNT_FALLBACK + l, sizeof(int32_t)),
                              "SPAI-1 fallback count");
         HOMG_TRY(homg__alloc_array(g->ctx, (size_t)lv->rows, sizeof(double), (void **)&lv->d, "GMG smoother"));
