@@ -24,6 +24,7 @@
 #include "mesh/mesh_internal.h"
 #include "homg.h"
 #include "host_system.h"
+#include "rows_case.h"
 #include "testutil.h"
 
 #define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
@@ -740,6 +741,41 @@ static void gpu_refined_pattern_matches_cpu(void **state)
     }
 }
 
+/* A refined mesh's pattern row by row (pattern_refined_rows: buckets, no
+ * sort) on both backends = every element pair sorted (rows_case.c): refined
+ * squares and cubes, the refined hole2d and (not quick) irregular3d assets
+ * (irregular degrees); swapped children refused on both. */
+static void gpu_refined_rows_match_definition(void **state)
+{
+    const char *assets[2] = { "assets/hole2d.msh", "assets/irregular3d.msh.gz" };
+    (void)state;
+    for (int i = 0; i < 6; i++) {
+        homg_mesh_generate_desc d = { 0 };
+        homg_mesh *cm = NULL, *fm = NULL;
+        int32_t nc, ng;
+        if (quick && i == 5)
+            continue;
+        d.cells = i == 0 ? 5 : i == 1 ? (quick ? 12 : 60) : i == 2 ? 3 : (quick ? 5 : 20);
+        if (i < 2)
+            assert_int_equal(homg_mesh_generate_square(cpu, &d, &cm), HOMG_OK);
+        else if (i < 4)
+            assert_int_equal(homg_mesh_generate_cube(cpu, &d, &cm), HOMG_OK);
+        else if (homg_mesh_read(cpu, assets[i - 4], &cm) != HOMG_OK)
+            fail_msg("%s", homg_ctx_last_error(cpu));
+        assert_int_equal(homg_mesh_refine(cm, &fm), HOMG_OK);
+        nc = homg_test_refined_rows(cpu, cm, fm, 0);
+        ng = homg_test_refined_rows(gpu, cm, fm, 0);
+        print_message("refined rows, case %d: %d nodes, nnz CPU %d CUDA %d\n", i, (int)homg_mesh_num_nodes(fm), (int)nc,
+                      (int)ng);
+        assert_true(nc > 0);
+        assert_int_equal(nc, ng);
+        assert_int_equal(homg_test_refined_rows(cpu, cm, fm, 1), 0);
+        assert_int_equal(homg_test_refined_rows(gpu, cm, fm, 1), 0);
+        homg_mesh_destroy(fm);
+        homg_mesh_destroy(cm);
+    }
+}
+
 /* A generated cube's tetrahedra (U ~ 1.2 unique pairs each): CUDA's pair sort
  * fits the first buffers (fem_pattern_first_keys, ~40 % of the full size),
  * the CPU's full sort asks for the full ones; the same keys.  And the same
@@ -976,6 +1012,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_partition_matches_cpu),
         cmocka_unit_test(gpu_pattern_matches_cpu),
         cmocka_unit_test(gpu_refined_pattern_matches_cpu),
+        cmocka_unit_test(gpu_refined_rows_match_definition),
         cmocka_unit_test(gpu_edge_pattern_matches_definition),
         cmocka_unit_test(gpu_mask_matches_cpu),
     };
