@@ -170,10 +170,12 @@ enum fem_check_rule {
     X(homg_status, fem, partition_stats, (kernel_exec * ex, const void *temp, fem_partition *out))                    \
     /* The P1 Dirichlet mask (mask.h): 2 for a node in no element, 1 for a node of a facet (tag ftags) or */          \
     /* with a marker whose tag is in tags[0 .. num_tags) (exec's space), else 0; counts[0] = */                       \
-    /* the 1s, counts[1] = the non-zeros (exec's space, queued). */                                                   \
+    /* the 1s, counts[1] = the non-zeros (exec's space, queued).  row_ptr (or NULL): the P1 */                        \
+    /* pattern's (every element node pair and diagonal), "in an element" read from it (mask.h). */                    \
     X(homg_status, fem, mask,                                                                                         \
-      (kernel_exec * ex, const fem_problem *p, int32_t num_facets, const int32_t *facets, const int32_t *ftags,       \
-       const int32_t *markers, const int32_t *tags, int num_tags, uint8_t *mask, int32_t *counts))                    \
+      (kernel_exec * ex, const fem_problem *p, const int32_t *row_ptr, int32_t num_facets, const int32_t *facets,     \
+       const int32_t *ftags, const int32_t *markers, const int32_t *tags, int num_tags, uint8_t *mask,                \
+       int32_t *counts))                                                                                              \
     /* Per-thread scratch the patch pass needs (0 on CUDA, which uses shared memory). */                              \
     X(size_t, fem, patch_scratch_bytes,                                                                               \
       (kernel_exec * ex, int32_t max_nnz, int32_t max_nodes, homg_precision precision))                               \

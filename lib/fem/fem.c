@@ -264,6 +264,14 @@ static homg_status host_mask(homg_fem *fem)
     return st;
 }
 
+/* The P1 mask's "in an element" from the pattern's rows (mask.h: one store a
+ * node), unless HOMG_FEM_MASK_ROWS=0 (a thread an element). */
+static int mask_rows_on(void)
+{
+    const char *e = getenv("HOMG_FEM_MASK_ROWS");
+    return !e || atoi(e) != 0;
+}
+
 /* P1: the mask on the backend (kernels/fem/mask.*) from the uploaded facets,
  * the node markers and tags (uploaded for it); its two counts are read by
  * read_mask_counts. */
@@ -290,8 +298,9 @@ static homg_status device_mask(homg_fem *fem)
         counts = (int32_t *)(fem->counts + MASK_COUNTS_AT);
     else if (st == HOMG_OK)
         st = homg__alloc(ctx, 2 * sizeof(int32_t), (void **)&counts, "homg_fem_create: mask counts");
-    if (st == HOMG_OK && (st = fem->k->mask(&ctx->ex, &p, nt > 0 ? m->num_facets : 0, fem->facets, fem->facet_tags,
-                                            markers, tags, nt, fem->mask, counts)) != HOMG_OK)
+    if (st == HOMG_OK &&
+        (st = fem->k->mask(&ctx->ex, &p, mask_rows_on() ? fem->row_ptr : NULL, nt > 0 ? m->num_facets : 0, fem->facets,
+                           fem->facet_tags, markers, tags, nt, fem->mask, counts)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: Dirichlet mask");
     fem->markers = markers; /* kept: a caller's per-tag Dirichlet values (homg__fem_markers) */
     fem->tags = tags;

@@ -92,8 +92,7 @@ int32_t homg_test_refined_rows(homg_ctx *ctx, const homg_mesh *cm, const homg_me
         rp = (int32_t *)malloc(((size_t)n + 1) * 4);
         ci = (int32_t *)malloc((size_t)nnz * 4);
         d_ci = homg_test_up(ctx, NULL, (size_t)nnz * 4);
-        if (k->pattern_rows_csr(&ctx->ex, (const uint64_t *)keys, n, (const int32_t *)d_rp, (int32_t *)d_ci) !=
-            HOMG_OK)
+        if (k->pattern_rows_csr(&ctx->ex, (const uint64_t *)keys, n, (const int32_t *)d_rp, (int32_t *)d_ci) != HOMG_OK)
             die("pattern_rows_csr", ctx);
         homg_test_down(ctx, rp, d_rp, ((size_t)n + 1) * 4);
         homg_test_down(ctx, ci, d_ci, (size_t)nnz * 4);
