@@ -138,7 +138,7 @@ enum fem_check_rule {
     /* gathered, then sorted and made unique row by row): row_ptr (num_dofs + 1) and *nnz (one */                     \
     /* read), the columns left in keys (cap keys: FEM_ROWS_WORDS int32 words) for */                                  \
     /* pattern_rows_csr; *nnz = 0 (HOMG_OK) where the mesh is not so refined or keys or temp */                       \
-    /* (pattern_temp_bytes of cap keys) is short. */                                                                  \
+    /* (pattern_temp_bytes of cap keys) is short.  Slower than pattern_refined on the H100 (opt-in). */               \
     X(homg_status, fem, pattern_refined_rows,                                                                         \
       (kernel_exec * ex, const fem_problem *p, const uint64_t *edges, int32_t ne, int32_t nc, int shift,              \
        uint64_t *keys, size_t cap, void *temp, size_t temp_bytes, int32_t *row_ptr, int32_t *nnz))                    \
