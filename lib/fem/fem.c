@@ -123,8 +123,8 @@ static homg_status pattern_buffers(homg_fem *fem, size_t cap, int bits, uint64_t
 /* Level 0 of a GMG hierarchy: its pattern row by row from the coarse edges
  * and the children (pattern_refined_rows, no sort) where
  * HOMG_FEM_PATTERN_ROWS=1; by default the pairs sorted (pattern_refined).
- * Opt-in: on the H100 (s14-gmg27) the rows took 572 us of GPU time at 65^3
- * against the sort's 460 (the row sort a thread a row in local memory 237 us,
+ * Opt-in: on the H100 (s14-gmg27) the rows took ~575 us of GPU time at 65^3
+ * against the sort's ~460 (the row sort a thread a row in local memory 237 us,
  * the second gather's atomics 184, the compaction 78), 129^3 +2.1 ms. */
 static int refined_rows_on(void)
 {
