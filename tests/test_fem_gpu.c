@@ -24,6 +24,7 @@
 #include "mesh/mesh_internal.h"
 #include "homg.h"
 #include "host_system.h"
+#include "rows_case.h"
 #include "testutil.h"
 
 #define gpu homg_test_gpu /* the pair homg_test_setup_pair makes (testutil.h) */
@@ -740,6 +741,41 @@ static void gpu_refined_pattern_matches_cpu(void **state)
     }
 }
 
+/* A refined mesh's pattern row by row (pattern_refined_rows: buckets, no
+ * sort) on both backends = every element pair sorted (rows_case.c): refined
+ * squares and cubes, the refined hole2d and (not quick) irregular3d assets
+ * (irregular degrees); swapped children refused on both. */
+static void gpu_refined_rows_match_definition(void **state)
+{
+    const char *assets[2] = { "assets/hole2d.msh", "assets/irregular3d.msh.gz" };
+    (void)state;
+    for (int i = 0; i < 6; i++) {
+        homg_mesh_generate_desc d = { 0 };
+        homg_mesh *cm = NULL, *fm = NULL;
+        int32_t nc, ng;
+        if (quick && i == 5)
+            continue;
+        d.cells = i == 0 ? 5 : i == 1 ? (quick ? 12 : 60) : i == 2 ? 3 : (quick ? 5 : 20);
+        if (i < 2)
+            assert_int_equal(homg_mesh_generate_square(cpu, &d, &cm), HOMG_OK);
+        else if (i < 4)
+            assert_int_equal(homg_mesh_generate_cube(cpu, &d, &cm), HOMG_OK);
+        else if (homg_mesh_read(cpu, assets[i - 4], &cm) != HOMG_OK)
+            fail_msg("%s", homg_ctx_last_error(cpu));
+        assert_int_equal(homg_mesh_refine(cm, &fm), HOMG_OK);
+        nc = homg_test_refined_rows(cpu, cm, fm, 0);
+        ng = homg_test_refined_rows(gpu, cm, fm, 0);
+        print_message("refined rows, case %d: %d nodes, nnz CPU %d CUDA %d\n", i, (int)homg_mesh_num_nodes(fm), (int)nc,
+                      (int)ng);
+        assert_true(nc > 0);
+        assert_int_equal(nc, ng);
+        assert_int_equal(homg_test_refined_rows(cpu, cm, fm, 1), 0);
+        assert_int_equal(homg_test_refined_rows(gpu, cm, fm, 1), 0);
+        homg_mesh_destroy(fm);
+        homg_mesh_destroy(cm);
+    }
+}
+
 /* A generated cube's tetrahedra (U ~ 1.2 unique pairs each): CUDA's pair sort
  * fits the first buffers (fem_pattern_first_keys, ~40 % of the full size),
  * the CPU's full sort asks for the full ones; the same keys.  And the same
@@ -873,9 +909,11 @@ static void gpu_partition_matches_cpu(void **state)
 }
 
 /* The mask of one backend on the same random input; counts in c[2]. */
-static uint8_t *mask_on(homg_ctx *ctx, int dim, int32_t n, int32_t ne, const int32_t *el, int32_t nf, const int32_t *fa,
-                        const int32_t *ft, const int32_t *mk, const int32_t *tags, int nt, int32_t *c)
+static uint8_t *mask_on(homg_ctx *ctx, int dim, int32_t n, int32_t ne, const int32_t *el, const int32_t *rp, int32_t nf,
+                        const int32_t *fa, const int32_t *ft, const int32_t *mk, const int32_t *tags, int nt,
+                        int32_t *c)
 {
+    void *d_rp = rp ? homg_test_up(ctx, rp, ((size_t)n + 1) * 4) : NULL;
     const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
     void *d_el = homg_test_up(ctx, el, (size_t)ne * (dim + 1) * 4), *d_fa = homg_test_up(ctx, fa, (size_t)nf * dim * 4);
     void *d_ft = homg_test_up(ctx, ft, (size_t)nf * 4), *d_mk = homg_test_up(ctx, mk, (size_t)n * 4);
@@ -888,8 +926,8 @@ static uint8_t *mask_on(homg_ctx *ctx, int dim, int32_t n, int32_t ne, const int
     p.num_nodes = n;
     p.num_elements = ne;
     p.elements = (const int32_t *)d_el;
-    if (k->mask(&ctx->ex, &p, nf, (const int32_t *)d_fa, (const int32_t *)d_ft, (const int32_t *)d_mk,
-                (const int32_t *)d_tags, nt, (uint8_t *)d_mask, (int32_t *)d_c) != HOMG_OK)
+    if (k->mask(&ctx->ex, &p, (const int32_t *)d_rp, nf, (const int32_t *)d_fa, (const int32_t *)d_ft,
+                (const int32_t *)d_mk, (const int32_t *)d_tags, nt, (uint8_t *)d_mask, (int32_t *)d_c) != HOMG_OK)
         fail_msg("mask: %s", homg_ctx_last_error(ctx));
     homg_test_down(ctx, h, d_mask, (size_t)n);
     homg_test_down(ctx, c, d_c, 8);
@@ -900,6 +938,8 @@ static uint8_t *mask_on(homg_ctx *ctx, int dim, int32_t n, int32_t ne, const int
     homg_free(ctx, d_tags);
     homg_free(ctx, d_mask);
     homg_free(ctx, d_c);
+    if (d_rp)
+        homg_free(ctx, d_rp);
     return h;
 }
 
@@ -922,7 +962,9 @@ static void gpu_mask_matches_cpu(void **state)
         int32_t nf = (int32_t)(n * homg_rng_uniform(&rng) / 4), c_cpu[2], c_gpu[2], ones = 0, masked = 0;
         int32_t *el = malloc(((size_t)ne * nv + 1) * 4), *fa = malloc(((size_t)nf * dim + 1) * 4);
         int32_t *ft = malloc(((size_t)nf + 1) * 4), *mk = malloc(((size_t)n + 1) * 4), tags[3] = { 1, 4, 7 };
-        uint8_t *a, *b, *want = calloc((size_t)n + 1, 1);
+        uint8_t *a, *b, *want = calloc((size_t)n + 1, 1), *first = calloc((size_t)n + 1, 1);
+        int32_t *rp = calloc((size_t)n + 1, 4);
+        int constant = 0;
         for (size_t i = 0; i < (size_t)ne * nv; i++) /* a third of the nodes or so in no element */
             el[i] = (int32_t)(homg_rng_uniform(&rng) * n);
         for (size_t i = 0; i < (size_t)nf * dim; i++)
@@ -931,32 +973,54 @@ static void gpu_mask_matches_cpu(void **state)
             ft[f] = (int32_t)(homg_rng_uniform(&rng) * 8);
         for (int32_t i = 0; i < n; i++)
             mk[i] = homg_rng_uniform(&rng) < 0.9 ? 0 : (int32_t)(homg_rng_uniform(&rng) * 8);
-        a = mask_on(cpu, dim, n, ne, el, nf, fa, ft, mk, tags, nt, c_cpu);
-        b = mask_on(gpu, dim, n, ne, el, nf, fa, ft, mk, tags, nt, c_gpu);
-        for (int32_t i = 0; i < n; i++) /* the rule: 2 in no element, 0 in one, 1 where a listed tag touches */
-            want[i] = 2;
-        for (size_t i = 0; i < (size_t)ne * nv; i++)
-            want[el[i]] = 0;
-        for (int32_t f = 0; f < nf; f++)
-            for (int k = 0; k < dim && listed(tags, nt, ft[f]); k++)
-                want[fa[(size_t)f * dim + k]] = 1;
-        for (int32_t i = 0; i < n; i++) {
-            if (listed(tags, nt, mk[i]))
-                want[i] = 1;
-            ones += want[i] == 1;
-            masked += want[i] != 0;
+        for (int32_t e = 0; e < ne; e++) /* row lengths: 1 + the element slots of another node beside it */
+            for (int i = 0; i < nv; i++)
+                for (int j = 0; j < nv; j++)
+                    rp[el[(size_t)e * nv + i] + 1] += el[(size_t)e * nv + j] != el[(size_t)e * nv + i];
+        for (int32_t i = 0; i < n; i++)
+            rp[i + 1] += rp[i] + 1;
+        for (int32_t e = 0; e < ne; e++) { /* an element of one node repeated: in no row's pairs */
+            int same = 1;
+            for (int i = 1; i < nv; i++)
+                same &= el[(size_t)e * nv + i] == el[(size_t)e * nv];
+            constant |= same;
         }
-        print_message("mask: n %d, elements %d, facets %d, %d tags: %d Dirichlet, %d masked\n", (int)n, (int)ne,
-                      (int)nf, nt, (int)ones, (int)masked);
-        assert_memory_equal(a, want, (size_t)n);
-        assert_memory_equal(b, want, (size_t)n);
-        assert_int_equal(c_cpu[0], ones);
-        assert_int_equal(c_cpu[1], masked);
-        assert_int_equal(c_gpu[0], ones);
-        assert_int_equal(c_gpu[1], masked);
-        free(a);
-        free(b);
+        for (int rows = 0; rows < 2; rows++) {
+            a = mask_on(cpu, dim, n, ne, el, rows ? rp : NULL, nf, fa, ft, mk, tags, nt, c_cpu);
+            b = mask_on(gpu, dim, n, ne, el, rows ? rp : NULL, nf, fa, ft, mk, tags, nt, c_gpu);
+            ones = masked = 0;
+            /* the rule: 2 in no element (rows: a row of the diagonal alone), 0 in one, 1 where a listed tag touches */
+            for (int32_t i = 0; i < n; i++)
+                want[i] = rows ? (rp[i + 1] - rp[i] > 1 ? 0 : 2) : 2;
+            for (size_t i = 0; i < (size_t)ne * nv && !rows; i++)
+                want[el[i]] = 0;
+            if (!rows)
+                memcpy(first, want, (size_t)n);
+            else if (!constant) /* the two rules agree where every element has two nodes or more */
+                assert_memory_equal(want, first, (size_t)n);
+            for (int32_t f = 0; f < nf; f++)
+                for (int k = 0; k < dim && listed(tags, nt, ft[f]); k++)
+                    want[fa[(size_t)f * dim + k]] = 1;
+            for (int32_t i = 0; i < n; i++) {
+                if (listed(tags, nt, mk[i]))
+                    want[i] = 1;
+                ones += want[i] == 1;
+                masked += want[i] != 0;
+            }
+            print_message("mask%s: n %d, elements %d, facets %d, %d tags: %d Dirichlet, %d masked\n",
+                          rows ? " from rows" : "", (int)n, (int)ne, (int)nf, nt, (int)ones, (int)masked);
+            assert_memory_equal(a, want, (size_t)n);
+            assert_memory_equal(b, want, (size_t)n);
+            assert_int_equal(c_cpu[0], ones);
+            assert_int_equal(c_cpu[1], masked);
+            assert_int_equal(c_gpu[0], ones);
+            assert_int_equal(c_gpu[1], masked);
+            free(a);
+            free(b);
+        }
         free(want);
+        free(first);
+        free(rp);
         free(el);
         free(fa);
         free(ft);
@@ -976,6 +1040,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_partition_matches_cpu),
         cmocka_unit_test(gpu_pattern_matches_cpu),
         cmocka_unit_test(gpu_refined_pattern_matches_cpu),
+        cmocka_unit_test(gpu_refined_rows_match_definition),
         cmocka_unit_test(gpu_edge_pattern_matches_definition),
         cmocka_unit_test(gpu_mask_matches_cpu),
     };

@@ -1,5 +1,5 @@
 /* mask.cu -- the Dirichlet mask on the device (mask.h): one thread per
- * element, facet and node in three launches, then the counts by warp sums and
+ * element (or per node from the pattern's rows), facet and node in three launches, then the counts by warp sums and
  * atomics.  CPU twin: mask.c beside it. */
 #include "core/cuda_check.h"
 #include "mask.h"
@@ -13,6 +13,13 @@ __global__ void fem_mask_elements_kernel(fem_problem p, uint8_t *mask)
     int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (e < p.num_elements)
         mask_element(&p, e, mask);
+}
+
+__global__ void fem_mask_rows_kernel(int32_t n, const int32_t *row_ptr, uint8_t *mask)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        mask_row(row_ptr, i, mask);
 }
 
 __global__ void fem_mask_facets_kernel(int dim, int32_t nf, const int32_t *facets, const int32_t *facet_tags,
@@ -43,18 +50,22 @@ __global__ void fem_mask_nodes_kernel(int32_t n, const int32_t *node_markers, co
     }
 }
 
-homg_status homg_cuda_fem_mask(kernel_exec *ex, const fem_problem *p, int32_t num_facets, const int32_t *facets,
-                               const int32_t *facet_tags, const int32_t *node_markers, const int32_t *tags,
-                               int num_tags, uint8_t *mask, int32_t *counts)
+homg_status homg_cuda_fem_mask(kernel_exec *ex, const fem_problem *p, const int32_t *row_ptr, int32_t num_facets,
+                               const int32_t *facets, const int32_t *facet_tags, const int32_t *node_markers,
+                               const int32_t *tags, int num_tags, uint8_t *mask, int32_t *counts)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     int32_t n = p->num_nodes;
     HOMG_CUDA_TRY(ex, cudaMemsetAsync(counts, 0, 2 * sizeof(int32_t), s));
     if (n <= 0)
         return HOMG_OK;
-    HOMG_CUDA_TRY(ex, cudaMemsetAsync(mask, 2, (size_t)n, s));
-    if (p->num_elements > 0)
-        fem_mask_elements_kernel<<<blocks_for(p->num_elements), THREADS, 0, s>>>(*p, mask);
+    if (row_ptr) {
+        fem_mask_rows_kernel<<<blocks_for(n), THREADS, 0, s>>>(n, row_ptr, mask);
+    } else {
+        HOMG_CUDA_TRY(ex, cudaMemsetAsync(mask, 2, (size_t)n, s));
+        if (p->num_elements > 0)
+            fem_mask_elements_kernel<<<blocks_for(p->num_elements), THREADS, 0, s>>>(*p, mask);
+    }
     if (num_facets > 0 && num_tags > 0)
         fem_mask_facets_kernel<<<blocks_for(num_facets), THREADS, 0, s>>>(p->dim, num_facets, facets, facet_tags, tags,
                                                                           num_tags, mask);

@@ -24,6 +24,15 @@ HOMG_HD void mask_element(const fem_problem *p, int64_t e, uint8_t *mask)
         mask[p->elements[e * nv + a]] = 0;
 }
 
+/* The same pass from the P1 pattern's row pointers (every element node pair
+ * and every diagonal): an element's nodes are distinct (a mesh refuses
+ * zero-volume elements), so a node is in one exactly where its row holds more
+ * than the diagonal.  One store a node, no scattered byte stores. */
+HOMG_HD void mask_row(const int32_t *row_ptr, int64_t i, uint8_t *mask)
+{
+    mask[i] = row_ptr[i + 1] - row_ptr[i] > 1 ? 0 : 2;
+}
+
 /* Facet f's nodes are Dirichlet when its tag is listed. */
 HOMG_HD void mask_facet(int dim, const int32_t *facets, const int32_t *facet_tags, int64_t f, const int32_t *tags,
                         int num_tags, uint8_t *mask)

@@ -133,3 +133,72 @@ homg_status homg_cpu_fem_pattern_from_edges(kernel_exec *ex, const uint64_t *edg
     rows_from_upper(keys_alt, num_edges, shift, num_rows, keys, keys_alt + num_edges);
     return HOMG_OK;
 }
+
+/* The refined rows' words in keys (pattern.h: cnt, box, off, buckets); 0
+ * where the mesh is not a refinement's or keys is short. */
+static int32_t *rows_words(const fem_problem *p, int32_t ne, int32_t nc, uint64_t *keys, size_t cap, int64_t *items)
+{
+    int nv = p->nd, c = nv == 3 ? 4 : 8;
+    int64_t ce = p->num_elements / c, n = ce * FEM_REFINED_PAIRS(nv) + 2 * (int64_t)ne;
+    *items = ce + ne;
+    if ((nv != 3 && nv != 4) || p->num_elements % c || ce <= 0 || (int64_t)nc + ne != p->num_dofs ||
+        FEM_ROWS_WORDS(n, p->num_dofs) > 2 * (int64_t)cap || FEM_ROWS_WORDS(n, p->num_dofs) > 0x7fffffff)
+        return NULL;
+    return (int32_t *)keys;
+}
+
+homg_status homg_cpu_fem_pattern_refined_rows(kernel_exec *ex, const fem_problem *p, const uint64_t *edges, int32_t ne,
+                                              int32_t nc, int shift, uint64_t *keys, size_t cap, void *temp,
+                                              size_t temp_bytes, int32_t *row_ptr, int32_t *nnz)
+{
+    int32_t rows = p->num_dofs, *w, *cnt, *off, *bucket;
+    int64_t items, ce = p->num_elements / (p->nd == 3 ? 4 : 8);
+    int bad = 0;
+    (void)ex;
+    (void)temp;
+    (void)temp_bytes;
+    *nnz = 0;
+    if (!(w = rows_words(p, ne, nc, keys, cap, &items)))
+        return HOMG_OK;
+    cnt = w, off = w + rows + 3, bucket = off + rows + 1;
+    memset(cnt, 0, ((size_t)rows + 3) * sizeof(int32_t));
+    for (int pass = 0; pass < 2; pass++) {
+        for (int64_t t = 0; t < items; t++) {
+            uint64_t pk[13];
+            int32_t r[6], cols[13];
+            int nk, nr = fem_pattern_rows_item(p->elements, p->nd, ce, t, nc, edges, ne, shift, pk, &nk, r, &bad);
+            for (int j = 0; j < nr; j++) {
+                int c = fem_pattern_rows_partners(pk, nk, shift, r[j], pass ? cols : NULL);
+                if (pass == 0) {
+                    cnt[r[j]] += c;
+                    continue;
+                }
+                cnt[r[j]] -= c; /* CUDA's atomicSub: the slots [cnt - c, cnt) */
+                memcpy(bucket + off[r[j]] + r[j] + cnt[r[j]], cols, (size_t)c * sizeof(int32_t));
+            }
+        }
+        if (pass == 0) {
+            off[0] = 0;
+            for (int32_t i = 0; i < rows; i++)
+                off[i + 1] = off[i] + cnt[i];
+        }
+    }
+    for (int32_t i = 0; i < rows; i++)
+        cnt[i] = fem_pattern_row_finish(off, i, bucket);
+    row_ptr[0] = 0;
+    for (int32_t i = 0; i < rows; i++)
+        row_ptr[i + 1] = row_ptr[i] + cnt[i];
+    *nnz = bad ? 0 : row_ptr[rows];
+    return HOMG_OK;
+}
+
+homg_status homg_cpu_fem_pattern_rows_csr(kernel_exec *ex, const uint64_t *keys, int32_t num_rows,
+                                          const int32_t *row_ptr, int32_t *col_idx)
+{
+    const int32_t *off = (const int32_t *)keys + num_rows + 3, *bucket = off + num_rows + 1;
+    (void)ex;
+#pragma omp parallel for schedule(static) if (num_rows > HOMG_OMP_MIN)
+    for (int32_t i = 0; i < num_rows; i++)
+        memcpy(col_idx + row_ptr[i], bucket + off[i] + i, (size_t)(row_ptr[i + 1] - row_ptr[i]) * sizeof(int32_t));
+    return HOMG_OK;
+}
