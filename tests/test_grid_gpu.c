@@ -204,7 +204,8 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
      * 7 with the fewest (2-4: boxes of 8-16 rows, many blocks) and 56 registers; the
      * caller's HOMG_BOX_ROWS_* come back after) */
     char *rows_env[4] = { NULL, NULL, NULL, NULL };
-    const char *rows_names[4] = { "HOMG_BOX_ROWS_CELLS", "HOMG_BOX_ROWS_MAX", "HOMG_BOX_ROWS_T", "HOMG_BOX_ROWS_MID_T" };
+    const char *rows_names[4] = { "HOMG_BOX_ROWS_CELLS", "HOMG_BOX_ROWS_MAX", "HOMG_BOX_ROWS_T",
+                                  "HOMG_BOX_ROWS_MID_T" };
     for (int k = 0; k < 4; k++)
         rows_env[k] = getenv(rows_names[k]) ? strdup(getenv(rows_names[k])) : NULL;
     for (int big = only_stream  ? 3
