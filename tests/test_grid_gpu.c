@@ -253,20 +253,30 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
             }
         /* the mid step (a cycle boundary: u + P ec, 1..3 sweeps, residual restricted): the row
          * blocks take it wherever they take the other steps (6, 7), no other kernel does */
+        setenv("HOMG_BOX_MID_CELLS", "0", 1); /* every level the row blocks take */
         for (int sweeps = 1; sweeps <= 3; sweeps++) {
-            const void *ptrs[4] = { u.on_gpu, r.on_gpu, f.on_gpu, fc.on_gpu };
+            /* outputs of its own (their own random stream): the later checks find r and fc as
+             * the other steps leave them */
+            homg_rng mrng = homg_rng_seed(seed + 7);
+            twin rm = twin_make(n, p, &mrng, 1), fcm = twin_make(nc, p, &mrng, 1);
+            const void *ptrs[4] = { u.on_gpu, rm.on_gpu, f.on_gpu, fcm.on_gpu };
             const int rows = big >= 6 && p == HOMG_FLOAT32 && nx % 4 == 0 && ny % 2 == 0;
             char what[80];
             assert_int_equal(G()->mid_fits(p, &Lg, sweeps, ptrs), rows);
-            if (!rows)
-                continue;
-            BOTH(G()->prolong_smooth_restrict(xg, p, &Lg, ec.on_gpu, u.on_gpu, r.on_gpu, f.on_gpu, fc.on_gpu, sweeps),
-                 C()->prolong_smooth_restrict(xc, p, &Lc, ec.on_cpu, u.on_cpu, r.on_cpu, f.on_cpu, fc.on_cpu, sweeps));
-            snprintf(what, sizeof what, "prolong_smooth_restrict tile %d sweeps %d u", big, sweeps);
-            SAME(r, what);
-            snprintf(what, sizeof what, "prolong_smooth_restrict tile %d sweeps %d fc", big, sweeps);
-            SAME_TOL(fc, what, 1e-3);
+            if (rows) {
+                BOTH(G()->prolong_smooth_restrict(xg, p, &Lg, ec.on_gpu, u.on_gpu, rm.on_gpu, f.on_gpu, fcm.on_gpu,
+                                                  sweeps),
+                     C()->prolong_smooth_restrict(xc, p, &Lc, ec.on_cpu, u.on_cpu, rm.on_cpu, f.on_cpu, fcm.on_cpu,
+                                                  sweeps));
+                snprintf(what, sizeof what, "prolong_smooth_restrict tile %d sweeps %d u", big, sweeps);
+                SAME(rm, what);
+                snprintf(what, sizeof what, "prolong_smooth_restrict tile %d sweeps %d fc", big, sweeps);
+                SAME_TOL(fcm, what, 1e-3);
+            }
+            twin_free(&rm);
+            twin_free(&fcm);
         }
+        unsetenv("HOMG_BOX_MID_CELLS");
     }
     for (int k = 0; k < 4; k++) {
         if (rows_env[k])
@@ -543,15 +553,16 @@ static long gpu_mid_solve(const homg_p2 *p, int mid, float *out)
 }
 
 /* The fused cycle boundaries in a whole solve on the GPU (the rows mid step, V(2,1): 3 sweeps)
- * against the separate up and down steps: 2 launches fewer, u equal to float rounding (the
- * steps' boxes fall differently, and a cell's formula differs between edge and interior
- * boxes only by where the compiler contracts; the count of unequal values is printed). */
+ * against the separate up and down steps: 2 launches fewer, u equal to float rounding (not to
+ * the last bit on the GPU: on the H100 72705 of 131072 values of the 512 x 256 case differed,
+ * relative difference 1.1e-7; the CPU twins agree bit for bit, test_grid fmg_mid_steps_equal). */
 static void mid_sequence_matches_steps(void **state)
 {
     (void)state;
-    const int shapes[][2] = { { 512, 256 }, { 1040, 70 } };
+    const int shapes[][2] = { { 512, 256 }, { 1024, 128 } }; /* power-of-two boxes: box.c's cycles */
     char *keep = getenv("HOMG_BOX_ROWS_CELLS") ? strdup(getenv("HOMG_BOX_ROWS_CELLS")) : NULL;
     setenv("HOMG_BOX_ROWS_CELLS", "0", 1);
+    setenv("HOMG_BOX_MID_CELLS", "0", 1);
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         homg_p2 *p = homg_p2_exact(shapes[s][0], shapes[s][1], 0.3, 0.1, (int)s & 1 ? 0 : 1, 31 + s);
         const size_t n = (size_t)p->nx * p->ny;
@@ -578,6 +589,7 @@ static void mid_sequence_matches_steps(void **state)
         setenv("HOMG_BOX_ROWS_CELLS", keep, 1);
     else
         unsetenv("HOMG_BOX_ROWS_CELLS");
+    unsetenv("HOMG_BOX_MID_CELLS");
     free(keep);
 }
 
