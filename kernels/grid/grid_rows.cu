@@ -10,9 +10,9 @@
  * memory for the neighbours of other threads; a half-sweep is one pass over the
  * thread's cells of that colour and one barrier.  Only the box's outermost cells stay
  * put (the edge threads' four columns, the first and last row); wrong values creep
- * in one cell a half-sweep, so the output is the box less RSH = 8 columns and HB rows
- * each side (HB >= 2S + 1 down, >= 2S up, even so row pairs restrict inside a
- * thread).  A half-sweep writes only cells of its colour and reads only the other
+ * in one cell a half-sweep, so the output is the box less XH = 8 columns (12 for
+ * S = 3) and HB rows each side (HB >= 2S + 1 down, >= 2S up, even so row pairs
+ * restrict inside a thread).  A half-sweep writes only cells of its colour and reads only the other
  * colour, so reads and writes never meet between barriers.  The prolongation (up
  * step, and the down step after the exact solve) loads the 4 x 4 coarse values a
  * thread's 16 cells take once (r_coarse), not four a cell as prolong_t: 37% fewer
@@ -21,6 +21,14 @@
  * against ~26 each streamed; at 4096^2 (DRAM) 99.6 and 99.0 us against 160 and 156
  * (69% of copy bandwidth against 45%: every row of a box is in flight at once, where
  * a streamed warp waits on one row a step).
+ *
+ * The mid step (homg_rows_mid: a cycle boundary of a fixed sequence, cycle k's up step
+ * and cycle k+1's down step in one pass, kernel table prolong_smooth_restrict) is the
+ * down step with u + P ec and up to 3 sweeps: V(2,1)'s 1 + 2.  It reads u and f once
+ * and writes u once where the two steps did each twice, but its box of 144 x 48 keeps
+ * 120 x 32 (8 halo rows and 12 columns a side) for 3 sweeps: on the H100 (h100.md,
+ * Session 14 twod5) it saved 4% of the 4096^2 solve and 2% at 2048^2, lost 3% at
+ * 1024^2 (L2-resident), where the bytes were to save a third of the finest level's.
  *
  * Results equal grid_fused.cu's to float rounding: the same per-cell formulas in
  * the same order as grid_stream.cu's (interior cells), the residual from neighbour

@@ -14,7 +14,9 @@
  * colour of a sweep, residual + restriction, prolongation): the conventional
  * GPU multigrid homg is compared with.  FMG uses the fused steps, each one pass
  * over memory on the CUDA backend (kernels/grid/grid_fused.cu; large float32
- * levels: kernels/grid/grid_rows.cu at 1024^2, kernels/grid/grid_stream.cu above).
+ * levels: kernels/grid/grid_rows.cu from 1024^2).  A fixed sequence of cycles with
+ * nothing read between them (homg__mg_sequence) fuses the finest level's up step and
+ * the next cycle's down step where the backend has such a step.
  *
  * Work units: every whole-level pass (sweep, residual, prolongation) counts its
  * level's share of the finest grid (1/4 per level down); a fused step counts the
