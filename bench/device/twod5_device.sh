@@ -12,6 +12,9 @@
 # "tests/test_grid_gpu tests/test_grid_ref bench/bench_grid" sh tools/dev/device-prep.sh),
 # base.tar.xz (main's stripped bench_grid) and this script; run from main's root:
 # OUT=$OUT bash .carry-twod5/twod5_device.sh (carry [".carry-twod5"]).
+# Ran once at 7b32d47 (h100.md "Session 14 twod5"); since then: the ncu filters fixed (ncu's
+# demangled names read rows_kernel<(int)3, (bool)1, ...>, so "rows_kernel<3" matched nothing; 4
+# launches of main's ended before the 4096^2 up step), the two test bugs that run found fixed.
 NAME=twod5 BUDGET=${BUDGET:-126}
 . bench/device/lib.sh
 carry_unpack base.tar.xz
@@ -24,8 +27,8 @@ timed 12 bench_main $M $R --methods "fft,fused-v" --out $OUT/grid_main.md
 timed 30 bench_mine $B/bench/bench_grid $R --methods "fft,fused-v,fused-v mid-off,fused-v mid-T10,fused-v mid-T16" --out $OUT/grid_mine.md
 timed 8 bench_main2 $M $R --methods "fused-v" --out $OUT/grid_main2.md
 timed 8 tol_mine $B/bench/bench_grid --sizes 1024,4096 --reps 11 --methods tol --out $OUT/grid_tol.md
-timed 8 ncu_main $NC -k "regex:rows_kernel" --launch-count 4 --log-file $OUT/ncu_main.csv $M --sizes 4096 --methods fused-v --reps 1 --out /tmp/a.md
-timed 8 ncu_mine $NC -k "regex:rows_kernel<3" --launch-count 2 --log-file $OUT/ncu_mine.csv $B/bench/bench_grid --sizes 4096 --methods fused-v --reps 1 --out /tmp/b.md
+timed 8 ncu_main $NC -k "regex:rows_kernel" --launch-count 6 --log-file $OUT/ncu_main.csv $M --sizes 4096 --methods fused-v --reps 1 --out /tmp/a.md
+timed 8 ncu_mine $NC -k "regex:rows_kernel<.int.3" --launch-count 2 --log-file $OUT/ncu_mine.csv $B/bench/bench_grid --sizes 4096 --methods fused-v --reps 1 --out /tmp/b.md
 sanitize 9 "memcheck racecheck synccheck" $B/tests/test_grid_gpu rows
 timed 10 grid_gpu $B/tests/test_grid_gpu
 timed 12 grid_ref env HOMG_TEST_BACKEND=cuda $B/tests/test_grid_ref
