@@ -321,6 +321,11 @@ static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL 
 static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
 static const char *const block64_env[] = { "HOMG_BOX_BLOCK_CELLS", "4096", NULL };
 static const char *const no_pdl_env[] = { "HOMG_BOX_PDL", "0", NULL };
+/* the finest level's cycle boundaries as two steps (HOMG_BOX_MID=0), and the mid step's thread rows */
+static const char *const mid_off_env[] = { "HOMG_BOX_MID", "0", NULL };
+static const char *const mid_t8_env[] = { "HOMG_BOX_ROWS_MID_T", "8", NULL };
+static const char *const mid_t10_env[] = { "HOMG_BOX_ROWS_MID_T", "10", NULL };
+static const char *const mid_t16_env[] = { "HOMG_BOX_ROWS_MID_T", "16", NULL };
 static const char *const textbook_env[] = { "HOMG_BOX_FUSED_CELLS", "4194304", NULL };
 static const char *const block128_env[] = { "HOMG_BOX_BLOCK_CELLS", "16384", NULL };
 /* the owned-cell steps of grid_owned.cu (default up to 512^2): off (the wide tiles: main's
@@ -650,6 +655,10 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v wide<=1024^2", target, reps, wide1024_env);
                 bench_env(ctx, p, &in, "fused-v big-tile", target, reps, big_tile_env);
                 bench_env(ctx, p, &in, "fused-v no-pdl", target, reps, no_pdl_env);
+                bench_env(ctx, p, &in, "fused-v mid-off", target, reps, mid_off_env);
+                bench_env(ctx, p, &in, "fused-v mid-T8", target, reps, mid_t8_env);
+                bench_env(ctx, p, &in, "fused-v mid-T10", target, reps, mid_t10_env);
+                bench_env(ctx, p, &in, "fused-v mid-T16", target, reps, mid_t16_env);
                 bench_env(ctx, p, &in, "fused-v textbook<2048^2", target, reps, textbook_env);
                 bench_env(ctx, p, &in, "fused-v block", target, reps, block64_env);
                 bench_env(ctx, p, &in, "fused-v block128", target, reps, block128_env);

@@ -78,6 +78,23 @@ static homg_status cpu_prolong_smooth(kernel_exec *ex, homg_precision p, const g
     return cpu_smooth(ex, p, L, u_out, f, sweeps);
 }
 
+/* The mid step: the up step's composition, then the down step's on u_out (so it runs the
+ * same sweeps in the same order as the two steps: equal results to the last bit). */
+static int cpu_mid_fits(homg_precision p, const grid_level *L, int sweeps, const void *const ptrs[4])
+{
+    (void)p;
+    (void)L;
+    (void)ptrs;
+    return sweeps >= 1 && sweeps <= 3;
+}
+
+static homg_status cpu_prolong_smooth_restrict(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
+                                               const void *u_in, void *u_out, const void *f, void *fc, int sweeps)
+{
+    HOMG_TRY(cpu_prolong_smooth(ex, p, L, ec, u_in, u_out, f, sweeps, 0));
+    return cpu_residual_restrict(ex, p, L, u_out, f, fc);
+}
+
 static homg_status cpu_coarse_solve(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                     int sweeps)
 {
@@ -174,4 +191,6 @@ const grid_kernels homg_cpu_grid_kernels = {
     cpu_homg_iterate,
     homg_cpu_grid_coarse_cycle,
     homg_cpu_grid_tol_check,
+    cpu_mid_fits,
+    cpu_prolong_smooth_restrict,
 };

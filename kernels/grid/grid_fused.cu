@@ -463,3 +463,32 @@ homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, con
     return p == HOMG_FLOAT64 ? launch_up<double>(ex, L, ec, u_in, u_out, f, sweeps, assign)
                              : launch_up<float>(ex, L, ec, u_in, u_out, f, sweeps, assign);
 }
+
+/* The mid step: float32 levels the row blocks take (grid_rows.cu) with 1..3 sweeps, from
+ * HOMG_BOX_MID_CELLS cells (environment variable of that name: the benchmark's knob); elsewhere
+ * the caller queues the two steps.  On the H100 (h100.md, Session 14 twod5; V(2,1), 3 cycles,
+ * two boundaries fused) the solve took 0.8493 ms against 0.8849 with the two steps at 4096^2,
+ * 0.3344 against 0.3403 at 2048^2, but 0.1685 against 0.1643 at 1024^2 (L2-resident: the
+ * bytes saved do not pay for the wider halos' sweeps), so it starts at 2048^2. */
+#define HOMG_BOX_MID_CELLS (2048.0 * 2048)
+
+int homg_cuda_grid_mid_fits(homg_precision p, const grid_level *L, int sweeps, const void *const ptrs[4])
+{
+    return p == HOMG_FLOAT32 && ptrs[0] != ptrs[1] &&
+           (double)L->nx * L->ny >= env_num("HOMG_BOX_MID_CELLS", HOMG_BOX_MID_CELLS) &&
+           homg_rows_mid_fits(L, sweeps, ptrs, 4);
+}
+
+homg_status homg_cuda_grid_prolong_smooth_restrict(kernel_exec *ex, homg_precision p, const grid_level *L,
+                                                   const void *ec, const void *u_in, void *u_out, const void *f,
+                                                   void *fc, int sweeps)
+{
+    const void *ptrs[4] = { u_in, u_out, f, fc };
+    if (!homg_cuda_grid_mid_fits(p, L, sweeps, ptrs))
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "no mid step for a %d x %d level with %d sweeps", L->nx,
+                              L->ny, sweeps);
+    homg_rows_mid(homg_cuda_stream(ex), env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)ec, (const float *)u_in,
+                  (float *)u_out, (const float *)f, (float *)fc, sweeps);
+    HOMG_CUDA_LAUNCHED(ex, "rows_kernel (mid)");
+    return HOMG_OK;
+}

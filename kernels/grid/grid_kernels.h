@@ -153,6 +153,16 @@ typedef struct grid_kernels {
      * memory loop_handle) it also sets that loop's condition.  One thread; backend memory. */
     homg_status (*tol_check)(kernel_exec *ex, const double *hist, const int *count, double tol, int max_cycles,
                              unsigned long long loop, double *out);
+
+    /* ---- a cycle boundary of a fixed sequence (lib/grid/cycles.c homg__mg_sequence) ----
+     * The up step of one cycle and the down step of the next in one pass, out of place:
+     * u_out = u_in + P ec after `sweeps` RBGS sweeps (the post sweeps and the next pre sweeps
+     * in one run: the same half-sweeps in the same order), fc = R(f + bterm - A u_out).
+     * mid_fits: 1 when prolong_smooth_restrict takes these arguments (ptrs: u_in, u_out, f,
+     * fc), else the caller queues prolong_smooth and smooth_restrict. */
+    int (*mid_fits)(homg_precision p, const grid_level *L, int sweeps, const void *const ptrs[4]);
+    homg_status (*prolong_smooth_restrict)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
+                                           const void *u_in, void *u_out, const void *f, void *fc, int sweeps);
 } grid_kernels;
 
 homg_status homg_cpu_grid_tol_check(kernel_exec *ex, const double *hist, const int *count, double tol, int max_cycles,

@@ -10,9 +10,9 @@
  * memory for the neighbours of other threads; a half-sweep is one pass over the
  * thread's cells of that colour and one barrier.  Only the box's outermost cells stay
  * put (the edge threads' four columns, the first and last row); wrong values creep
- * in one cell a half-sweep, so the output is the box less RSH = 8 columns and HB rows
- * each side (HB >= 2S + 1 down, >= 2S up, even so row pairs restrict inside a
- * thread).  A half-sweep writes only cells of its colour and reads only the other
+ * in one cell a half-sweep, so the output is the box less XH = 8 columns (12 for
+ * S = 3) and HB rows each side (HB >= 2S + 1 down, >= 2S up, even so row pairs
+ * restrict inside a thread).  A half-sweep writes only cells of its colour and reads only the other
  * colour, so reads and writes never meet between barriers.  The prolongation (up
  * step, and the down step after the exact solve) loads the 4 x 4 coarse values a
  * thread's 16 cells take once (r_coarse), not four a cell as prolong_t: 37% fewer
@@ -21,6 +21,14 @@
  * against ~26 each streamed; at 4096^2 (DRAM) 99.6 and 99.0 us against 160 and 156
  * (69% of copy bandwidth against 45%: every row of a box is in flight at once, where
  * a streamed warp waits on one row a step).
+ *
+ * The mid step (homg_rows_mid: a cycle boundary of a fixed sequence, cycle k's up step
+ * and cycle k+1's down step in one pass, kernel table prolong_smooth_restrict) is the
+ * down step with u + P ec and up to 3 sweeps: V(2,1)'s 1 + 2.  It reads u and f once
+ * and writes u once where the two steps did each twice, but its box of 144 x 48 keeps
+ * 120 x 32 (8 halo rows and 12 columns a side) for 3 sweeps: on the H100 (h100.md,
+ * Session 14 twod5) it saved 4% of the 4096^2 solve and 2% at 2048^2, lost 3% at
+ * 1024^2 (L2-resident), where the bytes were to save a third of the finest level's.
  *
  * Results equal grid_fused.cu's to float rounding: the same per-cell formulas in
  * the same order as grid_stream.cu's (interior cells), the residual from neighbour
@@ -36,16 +44,19 @@ namespace
 {
 
 enum {
-    RX = 36,            /* threads a box row: 36 float4 = 144 columns */
-    RR = 4,             /* rows a thread (even: row pairs restrict in one thread) */
-    RSH = 8,            /* x halo: >= 4 (the edge threads' columns) + 2S for S <= 2 */
-    RW = 4 * RX,        /* box width */
-    ROW = RW - 2 * RSH, /* output columns a block (128) */
-    RTMAX = 16          /* most thread rows a block (shared memory) */
+    RX = 36,     /* threads a box row: 36 float4 = 144 columns */
+    RR = 4,      /* rows a thread (even: row pairs restrict in one thread) */
+    RW = 4 * RX, /* box width */
+    RTMAX = 16   /* most thread rows a block (shared memory) */
 };
 
+/* A box's halos: HB rows each side (the first and last row stay put, so wrong values
+ * reach row 2S - 1 after 2S half-sweeps; the residual needs one more), XH columns
+ * (the edge threads' 4 columns stay put: wrong values reach column 2S + 2, the
+ * residual needs column 2S + 3; a whole float4: 8 for S <= 2, 12 for the mid step's
+ * S = 3), OW output columns a block (128, or 120 with S = 3). */
 template <int S, bool DOWN> struct rshape {
-    enum { H = DOWN ? 2 * S + 1 : 2 * S, HB = H + (H & 1) };
+    enum { H = DOWN ? 2 * S + 1 : 2 * S, HB = H + (H & 1), XH = S <= 2 ? 8 : 12, OW = RW - 2 * XH };
 };
 
 /* The residual of a thread's four cells on row gj (me; d, u: rows gj - 1, gj + 1; l, r:
@@ -126,7 +137,7 @@ __device__ __forceinline__ void rows_box(const grid_level &L, const row_const &K
                                          float *__restrict__ u_out, float *__restrict__ fc, float *su, int x0, int y0,
                                          int BH)
 {
-    enum { HB = rshape<S, DOWN>::HB };
+    enum { HB = rshape<S, DOWN>::HB, XH = rshape<S, DOWN>::XH };
     const int tx = threadIdx.x, ty = threadIdx.y, T = blockDim.y;
     const int gi0 = x0 + 4 * tx, gjb = y0 + RR * ty, b0 = RR * ty; /* gjb even */
     const bool col = !EDGE || (gi0 >= 0 && gi0 < L.nx);
@@ -208,8 +219,8 @@ __device__ __forceinline__ void rows_box(const grid_level &L, const row_const &K
         }
         __syncthreads();
     }
-    /* the output: columns [RSH, RW - RSH), rows [HB, BH - HB) of the box, in the domain */
-    const bool ocol = col && tx >= RSH / 4 && tx < RX - RSH / 4;
+    /* the output: columns [XH, RW - XH), rows [HB, BH - HB) of the box, in the domain */
+    const bool ocol = col && tx >= XH / 4 && tx < RX - XH / 4;
     float2 rpair = make_float2(0.f, 0.f);
 #pragma unroll
     for (int r = 0; r < RR; r++) {
@@ -238,10 +249,10 @@ __global__ void __maxnreg__(REGS)
     rows_kernel(grid_level L, const float *__restrict__ u, const float *__restrict__ ec, const float *__restrict__ f,
                 float *__restrict__ u_out, float *__restrict__ fc)
 {
-    enum { HB = rshape<S, DOWN>::HB };
+    enum { HB = rshape<S, DOWN>::HB, XH = rshape<S, DOWN>::XH, OW = rshape<S, DOWN>::OW };
     __shared__ __align__(16) float su[RR * RTMAX * RW];
     const int BH = RR * blockDim.y, OH = BH - 2 * HB;
-    const int x0 = blockIdx.x * ROW - RSH, y0 = blockIdx.y * OH - HB;
+    const int x0 = blockIdx.x * OW - XH, y0 = blockIdx.y * OH - HB;
     const bool interior = x0 >= 1 && y0 >= 1 && x0 + RW <= L.nx - 1 && y0 + BH <= L.ny - 1;
     const row_const K = row_const_of(L);
     homg_pdl_wait();
@@ -262,10 +273,11 @@ double r_knob(const char *name, double dflt)
  * rows, at most RTMAX.  On the H100 (h100.md, Session 11 twod) the 1024^2 solve took
  * 0.1874 ms with 12, 0.1897 with 10, 0.1923 with 8, 0.2082 with 16; 12 is also the best
  * at 2048^2 and 4096^2 (twod2: 4096^2 0.963 ms, 0.996 with 8, 1.127 with 16). */
-template <int S, bool DOWN> int r_threads_y(void)
+template <int S, bool DOWN, int PE> int r_threads_y(void)
 {
     enum { HB = rshape<S, DOWN>::HB };
-    int t = (int)r_knob("HOMG_BOX_ROWS_T", 12);
+    /* the mid step (down with u + P ec) has its own knob: its halos are the widest */
+    int t = (int)r_knob(DOWN && PE == 2 ? "HOMG_BOX_ROWS_MID_T" : "HOMG_BOX_ROWS_T", 12);
     const int least = (2 * HB + 4 + RR - 1) / RR;
     if (t < least)
         t = least;
@@ -276,9 +288,9 @@ template <int S, bool DOWN, int PE>
 void r_launch(cudaStream_t st, int pdl, const grid_level *L, const float *u, const float *ec, const float *f,
               float *u_out, float *fc)
 {
-    enum { HB = rshape<S, DOWN>::HB };
-    const int t = r_threads_y<S, DOWN>(), oh = RR * t - 2 * HB;
-    const dim3 grid((L->nx + ROW - 1) / ROW, (L->ny + oh - 1) / oh);
+    enum { HB = rshape<S, DOWN>::HB, OW = rshape<S, DOWN>::OW };
+    const int t = r_threads_y<S, DOWN, PE>(), oh = RR * t - 2 * HB;
+    const dim3 grid((L->nx + OW - 1) / OW, (L->ny + oh - 1) / oh);
     if (r_knob("HOMG_BOX_ROWS_REGS", 72) == 56)
         homg_pdl_launch(st, grid, dim3(RX, t), pdl, rows_kernel<S, DOWN, PE, 56>, *L, u, ec, f, u_out, fc);
     else
@@ -301,8 +313,13 @@ int aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 
 int homg_rows_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs)
 {
+    return homg_rows_mid_fits(L, sweeps, ptrs, nptrs) && sweeps <= 2;
+}
+
+int homg_rows_mid_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs)
+{
     const double n = (double)L->nx * L->ny;
-    if (L->nx % 4 || L->ny % 2 || sweeps < 1 || sweeps > 2)
+    if (L->nx % 4 || L->ny % 2 || sweeps < 1 || sweeps > 3)
         return 0;
     if (n < r_knob("HOMG_BOX_ROWS_CELLS", HOMG_BOX_ROWS_CELLS) || n > r_knob("HOMG_BOX_ROWS_MAX", HOMG_BOX_ROWS_MAX))
         return 0;
@@ -333,4 +350,15 @@ void homg_rows_up(cudaStream_t st, int pdl, const grid_level *L, const float *ec
     else
         sweeps == 1 ? r_launch<1, false, 2>(st, pdl, L, u_in, ec, f, u_out, NULL)
                     : r_launch<2, false, 2>(st, pdl, L, u_in, ec, f, u_out, NULL);
+}
+
+void homg_rows_mid(cudaStream_t st, int pdl, const grid_level *L, const float *ec, const float *u_in, float *u_out,
+                   const float *f, float *fc, int sweeps)
+{
+    if (sweeps == 1)
+        r_launch<1, true, 2>(st, pdl, L, u_in, ec, f, u_out, fc);
+    else if (sweeps == 2)
+        r_launch<2, true, 2>(st, pdl, L, u_in, ec, f, u_out, fc);
+    else
+        r_launch<3, true, 2>(st, pdl, L, u_in, ec, f, u_out, fc);
 }

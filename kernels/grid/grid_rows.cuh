@@ -18,4 +18,10 @@ void homg_rows_down(cudaStream_t st, int pdl, const grid_level *L, const float *
 void homg_rows_up(cudaStream_t st, int pdl, const grid_level *L, const float *ec, const float *u_in, float *u_out,
                   const float *f, int sweeps, int assign);
 
+/* The mid step of a fixed sequence of cycles (grid_kernels' prolong_smooth_restrict): 1 when
+ * the row blocks take level L with 1 <= sweeps <= 3 (as homg_rows_fits otherwise). */
+int homg_rows_mid_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs);
+void homg_rows_mid(cudaStream_t st, int pdl, const grid_level *L, const float *ec, const float *u_in, float *u_out,
+                   const float *f, float *fc, int sweeps);
+
 #endif

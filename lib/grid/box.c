@@ -197,6 +197,9 @@ homg_status homg__box_alloc(homg_grid *g)
     if (g->run == HOMG_METHOD_FMG)
         g->block_top = block_top(g);
     plan_sweeps(g);
+    /* A fixed sequence's cycle boundaries on the finest level as one pass each (cycles.c
+     * homg__mg_sequence; HOMG_BOX_MID=0: the two steps, the benchmark's A/B knob). */
+    g->fuse_mid = knob("HOMG_BOX_MID", 1) != 0;
     if (d->method != HOMG_METHOD_HOMG) {
         for (int k = 1; k < g->nlevels; k++) {
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;
@@ -280,6 +283,8 @@ static homg_status queue_box(homg_grid *g, void *arg)
     const box_seq *b = (const box_seq *)arg;
     if (b->key->loop)
         return queue_loop(g, b->key, b->L0);
+    if (g->run != HOMG_METHOD_HOMG && !b->key->monitor && !b->key->check) /* nothing reads u between cycles */
+        return homg__mg_sequence(g, b->L0, b->key->f, (void *)b->key->u, b->key->count, b->key->first_kind);
     for (int c = 0; c < b->key->count; c++)
         HOMG_TRY(queue_cycle(g, b->key, b->L0, c == 0 ? b->key->first_kind : HOMG_CYCLE_NORMAL, 0));
     return HOMG_OK;

@@ -14,7 +14,9 @@
  * colour of a sweep, residual + restriction, prolongation): the conventional
  * GPU multigrid homg is compared with.  FMG uses the fused steps, each one pass
  * over memory on the CUDA backend (kernels/grid/grid_fused.cu; large float32
- * levels: kernels/grid/grid_rows.cu at 1024^2, kernels/grid/grid_stream.cu above).
+ * levels: kernels/grid/grid_rows.cu from 1024^2).  A fixed sequence of cycles with
+ * nothing read between them (homg__mg_sequence) fuses the finest level's up step and
+ * the next cycle's down step where the backend has such a step.
  *
  * Work units: every whole-level pass (sweep, residual, prolongation) counts its
  * level's share of the finest grid (1/4 per level down); a fused step counts the
@@ -271,19 +273,114 @@ static void sweeps_of(cycle *c, int kind)
     }
 }
 
+static void cycle_init(cycle *c, homg_grid *g, const grid_level *L0, const void *f, void *u, int kind)
+{
+    c->g = g;
+    c->f0 = f;
+    memcpy(c->lev, g->lv, sizeof c->lev);
+    c->lev[0] = *L0;
+    sweeps_of(c, kind);
+    for (int k = 0; k < g->nlevels; k++) {
+        c->y[k] = k == 0 ? u : g->u[k];
+        c->x[k] = !fused_at(g, k) ? c->y[k] : k == 0 ? g->u0_scratch : g->u2[k];
+    }
+}
+
 homg_status homg__mg_cycle(homg_grid *g, const grid_level *L0, const void *f, void *u, int kind)
 {
     cycle c;
-    c.g = g;
-    c.f0 = f;
-    memcpy(c.lev, g->lv, sizeof c.lev);
-    c.lev[0] = *L0;
-    sweeps_of(&c, kind);
-    for (int k = 0; k < g->nlevels; k++) {
-        c.y[k] = k == 0 ? u : g->u[k];
-        c.x[k] = !fused_at(g, k) ? c.y[k] : k == 0 ? g->u0_scratch : g->u2[k];
-    }
+    cycle_init(&c, g, L0, f, u, kind);
     if (kind == HOMG_CYCLE_FMG)
         return fmg(&c);
     return visit(&c, 0, HOMG_INIT_KEEP, g->run == HOMG_METHOD_FCYCLE);
+}
+
+/* ------------------------------------------------- fused cycle boundaries */
+
+/* Cycle a's up step on level 0 and cycle b's down step in one pass (the kernel table's
+ * prolong_smooth_restrict): reads x[0] and the correction y[1], writes y[0] and f[1], so
+ * level 0's two buffers trade roles for cycle b.  The sweeps: a's post, then b's pre. */
+static homg_status mid(cycle *a, const cycle *b)
+{
+    homg_grid *g = a->g;
+    const int sweeps = a->post[0] + b->pre[0];
+    const double n = level_values(a, 0);
+    QUEUE(g,
+          g->k->prolong_smooth_restrict(&g->ctx->ex, g->desc.precision, &a->lev[0], a->y[1], a->x[0], a->y[0],
+                                        f_of(a, 0), g->f[1], sweeps),
+          "prolongation, smoothing and restriction");
+    homg__account(g, 1, (sweeps + 2) * level_share(g, 0), 3.5 * n);
+    return HOMG_OK;
+}
+
+/* Whether the boundary after cycle a (before b) can be one mid step: both plain V-cycles of
+ * the fused steps that go below level 0, sweeps the backend takes, either buffer order. */
+static int mid_fits(const cycle *a, const cycle *b, int a_kind)
+{
+    const homg_grid *g = a->g;
+    const void *p0[4] = { a->x[0], a->y[0], a->f0, g->f[1] }, *p1[4] = { a->y[0], a->x[0], a->f0, g->f[1] };
+    const int sweeps = a->post[0] + b->pre[0];
+    if (!g->fuse_mid || a_kind == HOMG_CYCLE_FMG || !fused_at(g, 0) || g->nlevels < 2 || g->block_top < 1)
+        return 0;
+    return g->k->mid_fits(g->desc.precision, &a->lev[0], sweeps, p0) &&
+           g->k->mid_fits(g->desc.precision, &a->lev[0], sweeps, p1);
+}
+
+static void swap_level0(cycle *c)
+{
+    void *t = c->x[0];
+    c->x[0] = c->y[0];
+    c->y[0] = t;
+}
+
+/* `count` cycles with no monitor between them: a V-cycle's levels >= 1 as usual, level 0's
+ * up step and the next cycle's down step fused where mid_fits.  Each mid step swaps level 0's
+ * buffers, so an even number of boundaries is fused (the first eligible one stays apart
+ * when their number is odd) and the last up step writes u.  Where none fits (F-cycles,
+ * textbook steps, level 0 the coarsest, HOMG_BOX_MID=0) this is homg__mg_cycle's sequence. */
+homg_status homg__mg_sequence(homg_grid *g, const grid_level *L0, const void *f, void *u, int count, int first_kind)
+{
+    cycle c, next;
+    int eligible = 0, skip, swapped = 0, fuse_in = 0;
+    if (count < 2 || g->run != HOMG_METHOD_FMG) {
+        for (int i = 0; i < count; i++)
+            HOMG_TRY(homg__mg_cycle(g, L0, f, u, i == 0 ? first_kind : HOMG_CYCLE_NORMAL));
+        return HOMG_OK;
+    }
+    for (int i = 0; i + 1 < count; i++) {
+        cycle_init(&c, g, L0, f, u, i == 0 ? first_kind : HOMG_CYCLE_NORMAL);
+        cycle_init(&next, g, L0, f, u, HOMG_CYCLE_NORMAL);
+        eligible += mid_fits(&c, &next, i == 0 ? first_kind : HOMG_CYCLE_NORMAL);
+    }
+    skip = eligible & 1; /* drop the first eligible boundary */
+    for (int i = 0; i < count; i++) {
+        const int kind = i == 0 ? first_kind : HOMG_CYCLE_NORMAL;
+        int fuse_out = 0;
+        cycle_init(&c, g, L0, f, u, kind);
+        if (swapped)
+            swap_level0(&c);
+        if (i + 1 < count) {
+            cycle_init(&next, g, L0, f, u, HOMG_CYCLE_NORMAL);
+            fuse_out = mid_fits(&c, &next, kind);
+            if (fuse_out && skip) {
+                fuse_out = 0;
+                skip = 0;
+            }
+        }
+        if (!fuse_in && !fuse_out) {
+            HOMG_TRY(kind == HOMG_CYCLE_FMG ? fmg(&c) : visit(&c, 0, HOMG_INIT_KEEP, 0));
+        } else {
+            if (!fuse_in)
+                HOMG_TRY(down(&c, 0, HOMG_INIT_KEEP));
+            HOMG_TRY(visit(&c, 1, HOMG_INIT_ZERO, 0));
+            if (fuse_out) {
+                HOMG_TRY(mid(&c, &next));
+                swapped = !swapped;
+            } else {
+                HOMG_TRY(up(&c, 0));
+            }
+        }
+        fuse_in = fuse_out;
+    }
+    return HOMG_OK;
 }

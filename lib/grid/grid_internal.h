@@ -78,6 +78,7 @@ struct homg_grid {
     double fused_min; /* FMG: levels of at least this many cells run the fused steps */
     int planned;      /* FMG: the fused cycles take their sweeps from plan (HOMG_BOX_SCHED, box.c) */
     unsigned char plan[2][HOMG_GRID_MAX_LEVELS][2]; /* [later cycle][level][way up]: sweeps */
+    int fuse_mid; /* FMG: fixed sequences fuse the finest level's cycle boundaries (HOMG_BOX_MID, box.c) */
 
     /* HOMG (seed 003) */
     int homg_m; /* coarsest HOMG level M */
@@ -107,6 +108,9 @@ struct homg_grid {
 
 /* Multigrid (grid_cycles.c): queue one cycle of the grid's method on level 0. */
 homg_status homg__mg_cycle(homg_grid *g, const grid_level *L0, const void *f, void *u, int kind);
+/* Multigrid: queue `count` cycles (the first of kind first_kind, then HOMG_CYCLE_NORMAL) with no
+ * monitor between them, the finest level's cycle boundaries fused where the backend can. */
+homg_status homg__mg_sequence(homg_grid *g, const grid_level *L0, const void *f, void *u, int count, int first_kind);
 /* HOMG (homg_method.c): queue one MFMG restart on the residual equation. */
 homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f, void *u);
 homg_status homg__homg_alloc(homg_grid *g);
