@@ -14,6 +14,7 @@ set -u
 C=.carry-cgloop
 rm -rf .devbuild .devlibs .carry-base; tar xJf $C/dev.tar.xz; tar xJf $C/base.tar.xz
 export LD_LIBRARY_PATH="$PWD/.devlibs:${LD_LIBRARY_PATH:-}"
+export HOMG_GRID_LOOP_VERBOSE=1 # a refused device loop says why (stderr, into the log)
 NAME=cgloop DEFAULT_BUDGET=${BUDGET:-130}
 . bench/device_timed.sh
 M=.carry-base/bench_grid
@@ -21,7 +22,7 @@ CASES="0,4,5,6,15"
 cat .devlibs/build-id >> "$L"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >> "$L" 2>&1
 timed 26 grid_gpu $B/tests/test_grid_gpu
-timed 28 memcheck_genloop compute-sanitizer --error-exitcode 99 --tool memcheck $B/tests/test_grid_gpu genloop
+timed 28 memcheck_genloop env HOMG_TEST_GENLOOP_SHORT=1 compute-sanitizer --error-exitcode 99 --tool memcheck $B/tests/test_grid_gpu genloop
 timed 20 bench_main $M --general --reps 9 --cases $CASES --methods vcycle --out $OUT/general_main.md
 timed 20 bench_mine $B/bench/bench_grid --general --reps 9 --cases $CASES --methods vcycle --out $OUT/general_mine.md
 timed 30 bench_tol $B/bench/bench_grid --general --reps 9 --cases $CASES --methods tol --out $OUT/general_tol.md
@@ -29,4 +30,4 @@ echo "=== done $(date -u)" >> "$L"
 printf "%b\n" "$S" >> "$L"
 cat $OUT/general_main.md $OUT/general_mine.md $OUT/general_tol.md > $OUT/general_all.md 2>/dev/null
 rm -f $OUT/general_main.md $OUT/general_mine.md $OUT/general_tol.md
-grep -E "^\| |^=== |general .* to |ERROR SUMMARY|PASSED|FAILED|rc=" "$L" | grep -v "^=== done" | cut -c1-230 | tail -c 11500
+grep -E "^\| |^=== |general .* to |refused|ERROR SUMMARY|PASSED|FAILED|rc=" "$L" | grep -v "^=== done" | cut -c1-230 | tail -c 11500

@@ -64,6 +64,7 @@
 #include "grid/gen_point.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1734,6 +1735,8 @@ static homg_status runs_loop(homg_grid *g, gen_run *r, int m, const homg_solve_d
     for (; launched < m; launched++) {
         select_run(g, &r[launched], launched);
         if (run_loop(g, &r[launched], sd, max_cycles) != HOMG_OK) {
+            if (getenv("HOMG_GRID_LOOP_VERBOSE")) /* why (the tests and benchmark ask; not documented) */
+                fprintf(stderr, "homg: general device loop refused: %s\n", homg_ctx_last_error(g->ctx));
             g->no_device_loop = 1; /* e.g. a driver without conditional graph nodes */
             homg__clear_error(g->ctx);
             break;

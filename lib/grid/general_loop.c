@@ -12,10 +12,9 @@
 static homg_status queue_test(homg_grid *g, const gen_loop_spec *L, unsigned long long loop)
 {
     kernel_exec *ex = &g->ctx->ex;
-    HOMG_TRY_BACKEND(g->ctx,
-                     HOMG_KERNELS(ex, gen)->loop_test(ex, L->s, L->hist, L->count, L->tol, L->max_cycles, L->every,
-                                                      loop),
-                     "convergence test");
+    HOMG_TRY_BACKEND(
+        g->ctx, HOMG_KERNELS(ex, gen)->loop_test(ex, L->s, L->hist, L->count, L->tol, L->max_cycles, L->every, loop),
+        "convergence test");
     homg__account(g, 1, 0, 0);
     return HOMG_OK;
 }

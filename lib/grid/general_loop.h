@@ -16,7 +16,7 @@ enum {
 typedef struct gen_loop_spec {
     homg_status (*step)(homg_grid *g, void *arg, int step); /* queues a GEN_LOOP_STEP_* */
     void *arg;
-    double *s;         /* the lane's scalars (gen_kernels.h GEN_LOOP_*; zero at the start) */
+    double *s;          /* the lane's scalars (gen_kernels.h GEN_LOOP_*; zero at the start) */
     const double *hist; /* the lane's history and its length */
     const int *count;
     double tol;
