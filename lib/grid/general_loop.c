@@ -8,6 +8,8 @@
 #include "general_loop.h"
 #include "grid/gen_kernels.h"
 
+#include <string.h>
+
 /* The test after an iteration, setting the loop's condition (0: none). */
 static homg_status queue_test(homg_grid *g, const gen_loop_spec *L, unsigned long long loop)
 {
