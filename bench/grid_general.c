@@ -313,6 +313,80 @@ out:
 }
 
 static int listed(const char *list, const char *word);
+/* A tolerance solve of c (VCYCLE: the general solver) with the device loop, and the same with
+ * HOMG_GRID_DEVICE_LOOP=0 (a host read after each iteration): median of reps CUDA-event-timed
+ * solves from the same start each, the host's reads inside the timing.  From zero to relative
+ * residual 1e-5 (warm rows: the previous frame's solution, to 1e-3). */
+static int tol_row(homg_ctx *ctx, const gcase *c, int reps, char lines[][320], int nl)
+{
+    const size_t n = (size_t)c->nx * c->ny * c->nz;
+    void *arr[2] = { NULL, NULL }, *f, *u, *u0 = NULL;
+    float *fh = random_f(n, c->bc != HOMG_BC_DIRICHLET);
+    double *t = (double *)malloc((size_t)reps * sizeof(double)), ms[2] = { 0, 0 };
+    homg_grid *g;
+    homg_solve_desc sd = { 0 };
+    homg_solve_info info[2];
+    homg_status st[2] = { HOMG_OK, HOMG_OK };
+    cudaEvent_t e0, e1;
+    memset(info, 0, sizeof info);
+    f = dev_from(fh, n * sizeof(float));
+    cudaMalloc(&u, n * sizeof(float));
+    cudaMalloc(&u0, n * sizeof(float));
+    cudaMemset(u, 0, n * sizeof(float));
+    g = make_grid(ctx, c, HOMG_FLOAT32, HOMG_METHOD_VCYCLE, arr);
+    if (!g)
+        goto out;
+    sd.max_cycles = 200;
+    if (c->warm) { /* the previous frame, solved well; this frame: f changed by 1% */
+        sd.tol = 1e-6;
+        homg_grid_solve(g, f, NULL, u, &sd, NULL);
+        for (size_t k = 0; k < n; k++)
+            fh[k] *= 1.01f;
+        cudaMemcpy(f, fh, n * sizeof(float), cudaMemcpyHostToDevice);
+        sd.warm_start = 1;
+    }
+    sd.tol = c->warm ? 1e-3 : 1e-5;
+    sd.skip_input_check = 1;
+    cudaMemcpy(u0, u, n * sizeof(float), cudaMemcpyDeviceToDevice);
+    cudaEventCreate(&e0);
+    cudaEventCreate(&e1);
+    for (int loop = 0; loop < 2; loop++) {
+        if (loop)
+            setenv("HOMG_GRID_DEVICE_LOOP", "0", 1);
+        for (int k = 0; k < reps + 1; k++) {
+            float e;
+            cudaMemcpy(u, u0, n * sizeof(float), cudaMemcpyDeviceToDevice);
+            cudaEventRecord(e0, 0);
+            st[loop] = homg_grid_solve(g, f, NULL, u, &sd, &info[loop]);
+            cudaEventRecord(e1, 0);
+            cudaEventSynchronize(e1);
+            cudaEventElapsedTime(&e, e0, e1);
+            if (k)
+                t[k - 1] = e;
+        }
+        unsetenv("HOMG_GRID_DEVICE_LOOP");
+        qsort(t, (size_t)reps, sizeof *t, cmp_d);
+        ms[loop] = t[reps / 2];
+    }
+    cudaEventDestroy(e0);
+    cudaEventDestroy(e1);
+    homg_grid_destroy(g);
+out:
+    snprintf(lines[nl++], 320, "| %s | %dx%dx%d | %.0e | %d / %d | %.3f | %.3f | %d / %d | %ld / %ld |%s", c->name,
+             c->nx, c->ny, c->nz, sd.tol, info[0].cycles, info[1].cycles, ms[0], ms[1], info[0].host_syncs,
+             info[1].host_syncs, info[0].launches, info[1].launches,
+             st[0] == HOMG_OK && st[1] == HOMG_OK ? "" : " (not converged)");
+    printf("%s\n", lines[nl - 1]);
+    fflush(stdout);
+    cudaFree(arr[0]);
+    cudaFree(arr[1]);
+    cudaFree(f);
+    cudaFree(u);
+    cudaFree(u0);
+    free(fh);
+    free(t);
+    return nl;
+}
 
 /* The assembled-matrix rows of case c (bench/grid_baselines.c): homg's AMG-PCG and cuSPARSE's
  * Jacobi-PCG on the operator assembled cell by cell, to the grid rows' error target of the same
@@ -417,8 +491,8 @@ void bench_grid_general(homg_ctx *ctx, int reps, int max3d, const char *cases_li
     };
     const homg_method methods[3] = { HOMG_METHOD_DEFAULT, HOMG_METHOD_VCYCLE, HOMG_METHOD_FFT };
     FILE *outs[2] = { stdout, o };
-    char lines[64][320];
-    int nl = 0;
+    char lines[64][320], tlines[24][320];
+    int nl = 0, nt = 0;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const gcase *c = &cases[k];
         const int fft_ok = fft_applies(c);
@@ -445,6 +519,9 @@ void bench_grid_general(homg_ctx *ctx, int reps, int max3d, const char *cases_li
             printf("%s\n", lines[nl - 1]);
             fflush(stdout);
         }
+        /* asked for by name only ("tol"): the tolerance solve, device loop against host loop */
+        if (methods_list && listed(methods_list, "tol") && nt < 24)
+            nt = tol_row(ctx, c, reps, tlines, nt);
         /* asked for by name only: the assembly and CG are slow at 512^3 */
         if (methods_list && !c->warm && c->nz <= 256 && nl < 60)
             nl = baseline_rows(ctx, c, reps, methods_list, lines, nl);
@@ -471,6 +548,16 @@ void bench_grid_general(homg_ctx *ctx, int reps, int max3d, const char *cases_li
             "set_operator (ms) |\n|---|---|---|---|---|---|---|---|---|---|\n");
         for (int i = 0; i < nl; i++)
             fprintf(f, "%s\n", lines[i]);
+        if (nt == 0)
+            continue;
+        fprintf(f, "\nTolerance solves (\"tol\", vcycle: the general solver), float32, from zero to relative residual\n"
+                   "1e-5 (warm rows: to 1e-3): the iterations in a device loop (one host read a right-hand side)\n"
+                   "against HOMG_GRID_DEVICE_LOOP=0 (a read after each iteration); median of CUDA-event-timed\n"
+                   "solves, the host's reads inside.\n\n"
+                   "| problem | size | tol | cycles device / host | device loop (ms) | host loop (ms) | host syncs "
+                   "device / host | launches device / host |\n|---|---|---|---|---|---|---|---|\n");
+        for (int i = 0; i < nt; i++)
+            fprintf(f, "%s\n", tlines[i]);
     }
 }
 #else

@@ -43,6 +43,10 @@ typedef struct kernel_exec {
      * loop_stream while capture_stream waits in loop_outer. */
     void *loop_stream;
     void *loop_outer;
+    /* A branch inside a loop's body (memory branch_begin / branch_end): its body is
+     * captured on branch_stream while the loop's capture waits in branch_outer. */
+    void *branch_stream;
+    void *branch_outer;
     char msg[512]; /* message of the last failure */
 } kernel_exec;
 
@@ -120,6 +124,11 @@ typedef enum homg_copy_kind { HOMG_H2D = 0, HOMG_D2H, HOMG_D2D, HOMG_H2D_ORDERED
     X(homg_status, memory, loop_handle, (kernel_exec * ex, unsigned long long *handle))                             \
     X(homg_status, memory, loop_begin, (kernel_exec * ex, unsigned long long handle))                               \
     X(homg_status, memory, loop_end, (kernel_exec * ex))                                                            \
+    /* A branch inside a loop's body (CUDA: an IF conditional node; loop_handle makes its */                        \
+    /* condition in the body, where a kernel of the body sets it before the branch): what */                        \
+    /* follows until branch_end runs once when the condition is non-zero.  No branch in a branch. */                \
+    X(homg_status, memory, branch_begin, (kernel_exec * ex, unsigned long long handle))                             \
+    X(homg_status, memory, branch_end, (kernel_exec * ex))                                                          \
     /* Events on the stream (CPU: host clock). */                                                                   \
     X(homg_status, memory, event_create, (void **ev))                                                               \
     X(void, memory, event_destroy, (void *ev))                                                                      \

@@ -874,6 +874,150 @@ static void tolerance_loop_on_device(void **state)
     }
 }
 
+/* The general (CG) solver's tolerance solves: one graph per right-hand side whose device
+ * loop runs the iterations, the restarts (every 10 in float32, 50 in float64) and CG's
+ * directions chosen on the device (lib/grid/general_loop.c).  Against the CPU and the host
+ * loop on the GPU (HOMG_GRID_DEVICE_LOOP=0): the same cycles (the CPU's to within one: its
+ * sums round in another order), norm and solution; one host read a right-hand side after the
+ * input check instead of one an iteration; the launches of the host loop plus the device's
+ * test after each iteration and its branch choice before each later one (none: plain
+ * cycles); max_cycles and a NaN stop it with the host loop's statuses. */
+typedef struct gen_tol_case {
+    const char *name;
+    int nx, ny, nz, nrhs;
+    homg_precision prec;
+    double tol, discs, jump;
+    int neumann, plain;
+} gen_tol_case;
+
+static grid_case *gen_tol_grid(const gen_tol_case *t, uint64_t seed)
+{
+    grid_case *c = grid_case_new(t->nx, t->ny, t->nz, t->nrhs, seed);
+    c->d.precision = t->prec;
+    c->d.method = HOMG_METHOD_VCYCLE;
+    for (int k = 0; k < 6; k++)
+        c->d.bc[k] = t->neumann ? HOMG_BC_NEUMANN : HOMG_BC_DIRICHLET;
+    if (!t->plain)
+        grid_case_random_faces(c, seed + 1);
+    if (t->discs > 0)
+        grid_case_discs(c, t->discs, 3, seed + 2);
+    if (t->jump > 0)
+        grid_case_checker_sigma(c, 4, t->jump);
+    return c;
+}
+
+static void gen_tolerance_loop_on_device(void **state)
+{
+    const gen_tol_case cases[] = {
+        { "masked 2D", 96, 80, 1, 1, HOMG_FLOAT64, 1e-9, 0.2, 0, 0, 0 },
+        { "masked 2D float32 (restarts)", 96, 80, 1, 1, HOMG_FLOAT32, 1e-6, 0.2, 0, 0, 0 },
+        { "variable sigma 3D", 33, 17, 9, 1, HOMG_FLOAT32, 1e-5, 0, 1e3, 0, 0 },
+        { "Neumann (singular)", 57, 33, 1, 1, HOMG_FLOAT64, 1e-9, 0, 0, 1, 0 },
+        { "two right-hand sides", 64, 48, 1, 2, HOMG_FLOAT32, 1e-5, 0.2, 0, 0, 0 },
+        { "plain 3D cycles", 32, 32, 32, 1, HOMG_FLOAT32, 1e-5, 0, 0, 0, 1 },
+    };
+    /* HOMG_TEST_GENLOOP_SHORT=1 (compute-sanitizer runs): the float32 masked case (restarts) and two rhs */
+    const int short_run = getenv("HOMG_TEST_GENLOOP_SHORT") != NULL;
+    (void)state;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const gen_tol_case *t = &cases[k];
+        if (short_run && k != 1 && k != 4)
+            continue;
+        grid_case *c = gen_tol_grid(t, 300 + 10 * k);
+        const size_t n = grid_case_cells(c) * (size_t)t->nrhs;
+        double *uc = malloc(n * sizeof(double)), *ud = malloc(n * sizeof(double)), *uh = malloc(n * sizeof(double));
+        const double eps = t->prec == HOMG_FLOAT64 ? 1e-9 : 1e-4;
+        homg_solve_desc sd = { 0 };
+        homg_solve_info ic, id, ih;
+        sd.tol = t->tol;
+        sd.max_cycles = 100;
+        assert_int_equal(grid_case_solve(cpu, c, &sd, uc, &ic, NULL, NULL), HOMG_OK);
+        assert_int_equal(grid_case_solve(gpu, c, &sd, ud, &id, NULL, NULL), HOMG_OK);
+        setenv("HOMG_GRID_DEVICE_LOOP", "0", 1);
+        assert_int_equal(grid_case_solve(gpu, c, &sd, uh, &ih, NULL, NULL), HOMG_OK);
+        unsetenv("HOMG_GRID_DEVICE_LOOP");
+        printf("  general %s %dx%dx%d nrhs %d to %.0e: cycles CPU %d, device loop %d, host loop %d; norms %.3e %.3e "
+               "%.3e; host syncs %d %d %d; launches %ld %ld; solutions differ by %.1e (host loop %.1e)\n",
+               t->name, t->nx, t->ny, t->nz, t->nrhs, t->tol, ic.cycles, id.cycles, ih.cycles, ic.norm, id.norm,
+               ih.norm, ic.host_syncs, id.host_syncs, ih.host_syncs, id.launches, ih.launches, homg_rel_diff(ud, uc, n),
+               homg_rel_diff(ud, uh, n));
+        assert_true(ic.converged && id.converged && ih.converged);
+        assert_int_equal(id.cycles, ih.cycles);
+        assert_true(abs(id.cycles - ic.cycles) <= 1);
+        assert_true(homg_rel_diff(ud, uh, n) < eps && homg_rel_diff(ud, uc, n) < eps);
+        assert_true(ih.host_syncs >= ih.cycles + 1);
+        assert_true(id.host_syncs >= 1 && id.host_syncs <= 1 + t->nrhs);
+        if (t->nrhs == 1) /* the device's test each iteration, its branch choice before each later one */
+            assert_int_equal((int)id.launches, (int)ih.launches + id.cycles + (t->plain ? 0 : id.cycles - 1));
+        /* cut off by max_cycles, on the device and on the host */
+        sd.tol = 1e-14;
+        sd.max_cycles = 3;
+        assert_int_equal(grid_case_solve(gpu, c, &sd, ud, &id, NULL, NULL), HOMG_ERROR_NOT_CONVERGED);
+        setenv("HOMG_GRID_DEVICE_LOOP", "0", 1);
+        assert_int_equal(grid_case_solve(gpu, c, &sd, uh, &ih, NULL, NULL), HOMG_ERROR_NOT_CONVERGED);
+        unsetenv("HOMG_GRID_DEVICE_LOOP");
+        assert_true(id.cycles == 3 && ih.cycles == 3 && !id.converged && !ih.converged);
+        /* a NaN in f past the input check: the norm of the first iteration */
+        {
+            size_t at = grid_case_cells(c) / 3; /* an active cell of the first right-hand side */
+            while (c->flags && c->flags[at] != HOMG_CELL_ACTIVE)
+                at++;
+            c->f[at] = NAN;
+        }
+        sd.tol = t->tol;
+        sd.max_cycles = 100;
+        sd.skip_input_check = 1;
+        for (int loop = 1; loop >= 0; loop--) {
+            if (!loop)
+                setenv("HOMG_GRID_DEVICE_LOOP", "0", 1);
+            assert_int_equal(grid_case_solve(gpu, c, &sd, ud, &id, NULL, NULL), HOMG_ERROR_NUMERIC);
+            assert_non_null(strstr(homg_ctx_last_error(gpu), "after cycle 1"));
+            unsetenv("HOMG_GRID_DEVICE_LOOP");
+        }
+        free(uc);
+        free(ud);
+        free(uh);
+        grid_case_free(c);
+    }
+}
+
+/* The device loop's test (gen_loop.h): the CUDA kernel writes the CPU twin's outcome from
+ * random histories, counts past the history's end included. */
+static void gen_loop_test_matches_cpu(void **state)
+{
+    homg_rng rng = homg_rng_seed(77);
+    double *hist = (double *)malloc(1000 * sizeof(double)), sc[GEN_NSCALARS], sg[GEN_NSCALARS];
+    void *dh = NULL, *ds = NULL, *dc = NULL;
+    (void)state;
+    assert_int_equal(homg_alloc(gpu, 1000 * sizeof(double), &dh), HOMG_OK);
+    assert_int_equal(homg_alloc(gpu, sizeof sg, &ds), HOMG_OK);
+    assert_int_equal(homg_alloc(gpu, sizeof(int), &dc), HOMG_OK);
+    for (int trial = 0; trial < 64; trial++) {
+        int count = 1 + (int)(homg_rng_uniform(&rng) * 1100), max_cycles = 1 + (int)(homg_rng_uniform(&rng) * 60);
+        const double tol = pow(10, -8 * homg_rng_uniform(&rng));
+        const int every = trial % 3 == 0 ? 0 : 10 * (1 + trial % 5);
+        for (int h = 0; h < 1000; h++)
+            hist[h] = trial % 7 == 3 && h == 999 ? NAN : pow(10, -10 * homg_rng_uniform(&rng));
+        for (int s = 0; s < GEN_NSCALARS; s++)
+            sc[s] = homg_rng_uniform(&rng);
+        sc[GEN_LOOP_CYCLES] = (int)(homg_rng_uniform(&rng) * 70);
+        memcpy(sg, sc, sizeof sc);
+        assert_int_equal(homg_copy_from_host(gpu, dh, hist, 1000 * sizeof(double)), HOMG_OK);
+        assert_int_equal(homg_copy_from_host(gpu, ds, sg, sizeof sg), HOMG_OK);
+        assert_int_equal(homg_copy_from_host(gpu, dc, &count, sizeof count), HOMG_OK);
+        assert_int_equal(homg_cpu_gen_kernels.loop_test(&cpu->ex, sc, hist, &count, tol, max_cycles, every, 0),
+                         HOMG_OK);
+        assert_int_equal(homg_cuda_gen_kernels.loop_test(&gpu->ex, (double *)ds, (const double *)dh, (const int *)dc,
+                                                         tol, max_cycles, every, 0),
+                         HOMG_OK);
+        assert_int_equal(homg_copy_to_host(gpu, sg, ds, sizeof sg), HOMG_OK);
+        for (int s = 0; s < GEN_NSCALARS; s++)
+            assert_true(memcmp(&sc[s], &sg[s], sizeof(double)) == 0);
+    }
+    homg_free(gpu, dh), homg_free(gpu, ds), homg_free(gpu, dc);
+    free(hist);
+}
+
 /* A graph is captured once per sequence and replayed; new pointers capture anew. */
 static void graphs_are_reused(void **state)
 {
@@ -1894,6 +2038,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(homg_kernels_match_cpu),
         cmocka_unit_test(gpu_solve_equals_cpu_solve),
         cmocka_unit_test(tolerance_loop_on_device),
+        cmocka_unit_test(gen_tolerance_loop_on_device),
+        cmocka_unit_test(gen_loop_test_matches_cpu),
         cmocka_unit_test(graphs_are_reused),
         cmocka_unit_test(callers_stream_is_used),
         cmocka_unit_test(host_pointer_to_cuda_is_refused),
@@ -1907,6 +2053,10 @@ int main(int argc, char **argv)
     };
     const struct CMUnitTest loop[] = {
         cmocka_unit_test(tolerance_loop_on_device),
+    };
+    const struct CMUnitTest genloop[] = {
+        cmocka_unit_test(gen_tolerance_loop_on_device),
+        cmocka_unit_test(gen_loop_test_matches_cpu),
     };
     const struct CMUnitTest operators[] = {
         cmocka_unit_test(gen_operator_changes_match_cpu),
@@ -1929,6 +2079,7 @@ int main(int argc, char **argv)
         HOMG_TEST_GROUP("mid", mid, "fused cycle boundaries in whole solves against the separate steps"),
         HOMG_TEST_GROUP("homg", homg, "HOMG's whole-grid kernels (memcheck, racecheck)"),
         HOMG_TEST_GROUP("loop", loop, "tolerance solves looping on the device (memcheck)"),
+        HOMG_TEST_GROUP("genloop", genloop, "the general solver's tolerance solves looping on the device (memcheck)"),
         HOMG_TEST_GROUP("gen", gen, "the general multigrid's kernel comparisons (racecheck, memcheck)"),
         HOMG_TEST_GROUP("operators", operators, "a grid under changing operators"),
         HOMG_TEST_GROUP("lanes", lanes, "several right-hand sides side by side (racecheck, memcheck)"),

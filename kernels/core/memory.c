@@ -136,6 +136,17 @@ homg_status homg_cpu_memory_loop_end(kernel_exec *ex)
     return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "the CPU backend has no graphs");
 }
 
+homg_status homg_cpu_memory_branch_begin(kernel_exec *ex, unsigned long long handle)
+{
+    (void)handle;
+    return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "the CPU backend has no graphs");
+}
+
+homg_status homg_cpu_memory_branch_end(kernel_exec *ex)
+{
+    return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "the CPU backend has no graphs");
+}
+
 /* One lane: callers run the lanes' sequences one after the other. */
 homg_status homg_cpu_memory_fork(kernel_exec *ex, int n)
 {

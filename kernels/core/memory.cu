@@ -158,6 +158,9 @@ void homg_cuda_memory_shutdown(kernel_exec *ex)
     if (ex->loop_stream)
         cudaStreamDestroy((cudaStream_t)ex->loop_stream);
     ex->loop_stream = NULL;
+    if (ex->branch_stream)
+        cudaStreamDestroy((cudaStream_t)ex->branch_stream);
+    ex->branch_stream = NULL;
     if (ex->pool) /* freed now, or once the last block (queued frees, homg_alloc's) is freed */
         cudaMemPoolDestroy((cudaMemPool_t)ex->pool);
     ex->pool = NULL;
@@ -270,7 +273,9 @@ homg_status homg_cuda_memory_capture_end(kernel_exec *ex, void **graph)
 {
     cudaGraph_t g = NULL;
     cudaGraphExec_t ge = NULL;
-    if (ex->loop_outer) /* a failure inside a loop's body: end its capture first */
+    if (ex->branch_outer) /* a failure inside a branch's or a loop's body: end their captures first */
+        homg_cuda_memory_branch_end(ex);
+    if (ex->loop_outer)
         homg_cuda_memory_loop_end(ex);
     ex->capturing = 0;
     *graph = NULL;
@@ -292,8 +297,51 @@ static homg_status capture_graph(kernel_exec *ex, cudaGraph_t *graph, const cuda
     const cudaGraphEdgeData *edges = NULL;
     HOMG_CUDA_TRY(ex, cudaStreamGetCaptureInfo((cudaStream_t)ex->capture_stream, &st, NULL, graph, deps,
                                                deps ? &edges : NULL, ndeps));
-    if (st != cudaStreamCaptureStatusActive || ex->loop_outer)
-        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "a loop outside a graph capture, or inside a loop");
+    if (st != cudaStreamCaptureStatusActive)
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "a loop or branch outside a graph capture");
+    return HOMG_OK;
+}
+
+/* Adds a conditional node of `type` after what the capture holds and captures what follows
+ * into its body on *body_stream (made on first use) while the capture stream waits in *outer. */
+static homg_status conditional_begin(kernel_exec *ex, unsigned long long handle, cudaGraphConditionalNodeType type,
+                                     void **body_stream, void **outer)
+{
+    cudaGraph_t graph;
+    const cudaGraphNode_t *deps = NULL;
+    size_t ndeps = 0;
+    cudaGraphNode_t node;
+    cudaGraphNodeParams p = { cudaGraphNodeTypeConditional }; /* the rest zero */
+    HOMG_TRY(capture_graph(ex, &graph, &deps, &ndeps));
+    p.conditional.handle = handle;
+    p.conditional.type = type;
+    p.conditional.size = 1;
+    HOMG_CUDA_TRY(ex, cudaGraphAddNode(&node, graph, deps, NULL, ndeps, &p));
+    HOMG_CUDA_TRY(ex, cudaStreamUpdateCaptureDependencies((cudaStream_t)ex->capture_stream, &node, NULL, 1,
+                                                          cudaStreamSetCaptureDependencies));
+    if (!*body_stream) {
+        cudaStream_t bs;
+        HOMG_CUDA_TRY(ex, cudaStreamCreateWithFlags(&bs, cudaStreamNonBlocking));
+        *body_stream = bs;
+    }
+    HOMG_CUDA_TRY(ex, cudaStreamBeginCaptureToGraph((cudaStream_t)*body_stream, p.conditional.phGraph_out[0], NULL,
+                                                    NULL, 0, cudaStreamCaptureModeThreadLocal));
+    *outer = ex->capture_stream;
+    ex->capture_stream = *body_stream;
+    return HOMG_OK;
+}
+
+/* Ends the capture of a conditional body begun by conditional_begin. */
+static homg_status conditional_end(kernel_exec *ex, void *body_stream, void **outer, const char *what)
+{
+    cudaGraph_t body = NULL;
+    if (!*outer)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "%s_end without %s_begin", what, what);
+    cudaError_t e = cudaStreamEndCapture((cudaStream_t)body_stream, &body);
+    ex->capture_stream = *outer;
+    *outer = NULL;
+    if (e != cudaSuccess)
+        return homg_cuda_fail(ex, e, what);
     return HOMG_OK;
 }
 
@@ -309,41 +357,26 @@ homg_status homg_cuda_memory_loop_handle(kernel_exec *ex, unsigned long long *ha
 
 homg_status homg_cuda_memory_loop_begin(kernel_exec *ex, unsigned long long handle)
 {
-    cudaGraph_t graph;
-    const cudaGraphNode_t *deps = NULL;
-    size_t ndeps = 0;
-    cudaGraphNode_t node;
-    cudaGraphNodeParams p = { cudaGraphNodeTypeConditional }; /* the rest zero */
-    HOMG_TRY(capture_graph(ex, &graph, &deps, &ndeps));
-    p.conditional.handle = handle;
-    p.conditional.type = cudaGraphCondTypeWhile;
-    p.conditional.size = 1;
-    HOMG_CUDA_TRY(ex, cudaGraphAddNode(&node, graph, deps, NULL, ndeps, &p));
-    HOMG_CUDA_TRY(ex, cudaStreamUpdateCaptureDependencies((cudaStream_t)ex->capture_stream, &node, NULL, 1,
-                                                          cudaStreamSetCaptureDependencies));
-    if (!ex->loop_stream) {
-        cudaStream_t ls;
-        HOMG_CUDA_TRY(ex, cudaStreamCreateWithFlags(&ls, cudaStreamNonBlocking));
-        ex->loop_stream = ls;
-    }
-    HOMG_CUDA_TRY(ex, cudaStreamBeginCaptureToGraph((cudaStream_t)ex->loop_stream, p.conditional.phGraph_out[0], NULL,
-                                                    NULL, 0, cudaStreamCaptureModeThreadLocal));
-    ex->loop_outer = ex->capture_stream;
-    ex->capture_stream = ex->loop_stream;
-    return HOMG_OK;
+    if (ex->loop_outer)
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "a loop inside a loop");
+    return conditional_begin(ex, handle, cudaGraphCondTypeWhile, &ex->loop_stream, &ex->loop_outer);
 }
 
 homg_status homg_cuda_memory_loop_end(kernel_exec *ex)
 {
-    cudaGraph_t body = NULL;
-    if (!ex->loop_outer)
-        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "loop_end without loop_begin");
-    cudaError_t e = cudaStreamEndCapture((cudaStream_t)ex->loop_stream, &body);
-    ex->capture_stream = ex->loop_outer;
-    ex->loop_outer = NULL;
-    if (e != cudaSuccess)
-        return homg_cuda_fail(ex, e, "ending a loop's capture");
-    return HOMG_OK;
+    return conditional_end(ex, ex->loop_stream, &ex->loop_outer, "loop");
+}
+
+homg_status homg_cuda_memory_branch_begin(kernel_exec *ex, unsigned long long handle)
+{
+    if (!ex->loop_outer || ex->branch_outer)
+        return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "a branch outside a loop's body, or inside a branch");
+    return conditional_begin(ex, handle, cudaGraphCondTypeIf, &ex->branch_stream, &ex->branch_outer);
+}
+
+homg_status homg_cuda_memory_branch_end(kernel_exec *ex)
+{
+    return conditional_end(ex, ex->branch_stream, &ex->branch_outer, "branch");
 }
 
 homg_status homg_cuda_memory_graph_launch(kernel_exec *ex, void *graph)

@@ -93,6 +93,11 @@ enum {
     GEN_E2,   /* ||u - u_ref||^2 */
     GEN_R2,   /* ||u_ref||^2 */
     GEN_PROJ, /* largest |mean| removed */
+    /* a tolerance solve's iterations on the device (gen_loop.h), read with GEN_PROJ after them: */
+    GEN_LOOP_NORM,    /* the last monitored norm */
+    GEN_LOOP_CYCLES,  /* the iterations done (0 at the solve's start) */
+    GEN_LOOP_GO,      /* 1: another iteration */
+    GEN_LOOP_RESTART, /* 1: it starts with a restart, 0: with CG's next direction */
     GEN_NSCALARS
 };
 /* Steps of the scalar kernel. */
@@ -190,6 +195,17 @@ enum {
       (kernel_exec * ex, homg_precision p, size_t n, const void *z, void *pv, const double *s))                     \
     /* The scalar step (GEN_STEP_*), one thread. hist/count: monitor (RECORD), ref: error monitored. */             \
     X(homg_status, gen, scalars, (kernel_exec * ex, double *s, int step, int ref, double *hist, int *count))        \
+    /* A tolerance solve's test after an iteration (gen_loop.h gen_loop_test: s[GEN_LOOP_*] from the */             \
+    /* history's last norm and the iterations so far); on CUDA with loop != 0 (memory loop_handle) it */            \
+    /* also sets that loop's condition.  One thread. */                                                             \
+    X(homg_status, gen, loop_test,                                                                                  \
+      (kernel_exec * ex, double *s, const double *hist, const int *count, double tol, int max_cycles, int every,    \
+       unsigned long long loop))                                                                                    \
+    /* The start of a device loop's body: sets the condition of the branch `restart` to */                          \
+    /* s[GEN_LOOP_RESTART] and that of `direction` to its negation (memory branch_begin).  One */                   \
+    /* thread; CUDA only (the CPU backend has no graphs). */                                                        \
+    X(homg_status, gen, loop_branch,                                                                                \
+      (kernel_exec * ex, const double *s, unsigned long long restart, unsigned long long direction))                \
     /* s[GEN_E2] += ||u - ref||^2, s[GEN_R2] += ||ref||^2 over active cells. */                                     \
     X(homg_status, gen, error_norm,                                                                                 \
       (kernel_exec * ex, homg_precision p, size_t n, const unsigned char *flag, const void *u, const void *ref,     \

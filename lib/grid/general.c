@@ -51,6 +51,7 @@
  * preconditioned residual only where the error is monitored: project_z), and u gets mean zero per island at
  * the end. */
 #include "grid_internal.h"
+#include "general_loop.h"
 #include "grid/cube_coarse.h"
 #include "grid/cube_exact.h"
 #include "grid/cube_cluster.h"
@@ -59,9 +60,11 @@
 #include "grid/cube_point.h"
 #include "grid/cube_split.h"
 #include "grid/gen_kernels.h"
+#include "grid/gen_loop.h"
 #include "grid/gen_point.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1408,7 +1411,10 @@ enum {
     GEN_SEQ_PLAIN_ZERO,
     GEN_SEQ_PLAIN,
     GEN_SEQ_PLAIN_ZERO_KEEP, /* the two above, u left split (plain_cycle's keep) */
-    GEN_SEQ_PLAIN_KEEP
+    GEN_SEQ_PLAIN_KEEP,
+    GEN_SEQ_LOOP,           /* a tolerance solve's iterations in a device loop (general_loop.c): CG, */
+    GEN_SEQ_LOOP_PLAIN,     /* plain cycles, */
+    GEN_SEQ_LOOP_PLAIN_ZERO /* plain cycles from u = 0 */
 };
 
 typedef struct gen_seq {
@@ -1573,7 +1579,10 @@ typedef struct gen_run {
     const void *face[6];
     int count, cycles, converged, active;
     int plain, zero; /* plain cycles (plain_on); u = 0 before the next cycle */
+    int restart;     /* a tolerance solve: the next direction is a restart (the test's choice) */
     double norm;
+    double proj;      /* s[GEN_PROJ] where read with the test's outcome, else -1 */
+    homg_queued body; /* the device loop's body (general_loop.c) */
 } gen_run;
 
 /* Whether the solve runs plain cycles: a 3D float32 uniform finest level (the cube
@@ -1625,13 +1634,135 @@ static homg_status run_start(homg_grid *g, gen_run *r, const homg_solve_desc *sd
     return HOMG_OK;
 }
 
-/* The iterations of m right-hand sides, one lane each: every CG half of an
- * iteration is queued for all lanes before the host waits for any norm (tol > 0),
- * so the lanes overlap on the device. */
+/* Restarts every this many CG iterations (none in plain cycles). */
+static int restart_every(const homg_grid *g, const gen_run *r)
+{
+    if (r->plain)
+        return 0;
+    return g->desc.precision == HOMG_FLOAT64 ? HOMG_GEN_RESTART_F64 : HOMG_GEN_RESTART_F32;
+}
+
+/* A tolerance solve's outcome after its iterations (the last norm, whether converged), or the
+ * failure of a norm that is not finite. */
+static homg_status outcome(homg_grid *g, gen_run *r, double tol)
+{
+    if (!isfinite(r->norm))
+        return homg__fail(g->ctx, HOMG_ERROR_NUMERIC, "the monitored norm became %g after cycle %d", r->norm,
+                          r->cycles);
+    r->converged = r->norm <= tol;
+    return HOMG_OK;
+}
+
+/* The device loop's outcome, read with s[GEN_PROJ] in one read. */
+static homg_status read_loop(homg_grid *g, gen_run *r, double tol)
+{
+    double out[GEN_LOOP_RESTART - GEN_PROJ + 1];
+    HOMG_TRY(homg__read(g->ctx, out, g->gen->s + GEN_PROJ, sizeof out));
+    r->proj = out[0];
+    r->norm = out[GEN_LOOP_NORM - GEN_PROJ];
+    r->cycles = (int)out[GEN_LOOP_CYCLES - GEN_PROJ];
+    return outcome(g, r, tol);
+}
+
+/* The device loop's steps (general_loop.h) for the run in arg. */
+static homg_status loop_step(homg_grid *g, void *arg, int step)
+{
+    const gen_run *r = (const gen_run *)arg;
+    if (step == GEN_LOOP_STEP_RESTART)
+        return restart(g, &r->x, 0);
+    if (step == GEN_LOOP_STEP_DIRECTION)
+        return iterate_direction(g, &r->x);
+    if (!r->plain)
+        return iterate_update(g, &r->x);
+    return plain_cycle(g, &r->x, step == GEN_LOOP_STEP_FIRST && r->zero, 0);
+}
+
+typedef struct gen_loop_seq {
+    gen_run *r;
+    gen_loop_spec spec;
+} gen_loop_seq;
+
+static homg_status queue_loop(homg_grid *g, void *arg) { return homg__gen_loop_queue(g, &((gen_loop_seq *)arg)->spec); }
+
+/* Runs r's iterations in one graph with a device loop (the selected lane's arrays). */
+static homg_status run_loop(homg_grid *g, gen_run *r, const homg_solve_desc *sd, int max_cycles)
+{
+    grid_general *G = g->gen;
+    homg_seq_key key;
+    gen_loop_seq q;
+    memset(&key, 0, sizeof key);
+    memset(&q, 0, sizeof q);
+    key.first_kind = !r->plain ? GEN_SEQ_LOOP : r->zero ? GEN_SEQ_LOOP_PLAIN_ZERO : GEN_SEQ_LOOP_PLAIN;
+    key.count = restart_every(g, r);
+    key.monitor = r->x.u_ref != NULL;
+    key.check = max_cycles;
+    key.loop = 1;
+    key.tol = sd->tol;
+    key.f = r->x.f;
+    key.u = r->x.u;
+    key.u_ref = r->x.u_ref;
+    key.lane = G->cur;
+    memcpy(key.bc, G->F.face, sizeof key.bc);
+    q.r = r;
+    q.spec.step = loop_step;
+    q.spec.arg = r;
+    q.spec.s = G->s;
+    q.spec.hist = G->hist;
+    q.spec.count = G->hist_count;
+    q.spec.tol = sd->tol;
+    q.spec.max_cycles = max_cycles;
+    q.spec.every = key.count;
+    HOMG_TRY(homg__grid_graph_run(g, &key, queue_loop, &q));
+    r->body = g->body;
+    return HOMG_OK;
+}
+
+/* Whether a tolerance solve's iterations run in a device loop: CUDA, unless
+ * HOMG_GRID_DEVICE_LOOP=0 (as for the box, lib/grid/box.c) or the driver refused such a
+ * graph once. */
+static int device_loop(const homg_grid *g)
+{
+    const char *env = getenv("HOMG_GRID_DEVICE_LOOP");
+    return g->ctx->ex.backend == HOMG_BACKEND_CUDA && !g->no_device_loop && !(env && *env && atof(env) == 0);
+}
+
+/* A tolerance solve's iterations of m right-hand sides, one device loop per lane, every
+ * lane's graph launched before the host reads any outcome (one read a lane).  A lane whose
+ * graph the driver refuses (and those after it) stays active for the host's loop. */
+static homg_status runs_loop(homg_grid *g, gen_run *r, int m, const homg_solve_desc *sd, int max_cycles)
+{
+    int launched = 0;
+    for (; launched < m; launched++) {
+        select_run(g, &r[launched], launched);
+        if (run_loop(g, &r[launched], sd, max_cycles) != HOMG_OK) {
+            if (getenv("HOMG_GRID_LOOP_VERBOSE")) /* why (the tests and benchmark ask; not documented) */
+                fprintf(stderr, "homg: general device loop refused: %s\n", homg_ctx_last_error(g->ctx));
+            g->no_device_loop = 1; /* e.g. a driver without conditional graph nodes */
+            homg__clear_error(g->ctx);
+            break;
+        }
+    }
+    for (int i = 0; i < launched; i++) {
+        select_run(g, &r[i], i);
+        HOMG_TRY(read_loop(g, &r[i], sd->tol));
+        r[i].count += r[i].cycles;
+        r[i].zero = 0;
+        r[i].active = 0;
+        g->body = r[i].body;
+        homg__gen_loop_account(g, r[i].cycles, restart_every(g, &r[i]));
+    }
+    return HOMG_OK;
+}
+
+/* The iterations of m right-hand sides, one lane each: with a tolerance in a device loop
+ * per lane (runs_loop), or on the host: every CG half of an iteration is queued for all
+ * lanes before the host waits for any norm (tol > 0), so the lanes overlap on the device;
+ * the host's test is the device loop's (gen_loop.h). */
 static homg_status runs_iterate(homg_grid *g, gen_run *r, int m, const homg_solve_desc *sd)
 {
     const int max_cycles = sd->max_cycles ? sd->max_cycles : 50;
-    const int every = g->desc.precision == HOMG_FLOAT64 ? HOMG_GEN_RESTART_F64 : HOMG_GEN_RESTART_F32;
+    if (sd->tol > 0 && device_loop(g))
+        HOMG_TRY(runs_loop(g, r, m, sd, max_cycles));
     for (int busy = 1; busy;) {
         busy = 0;
         for (int i = 0; i < m; i++)
@@ -1649,24 +1780,24 @@ static homg_status runs_iterate(homg_grid *g, gen_run *r, int m, const homg_solv
                 r[i].count++;
             }
         for (int i = 0; i < m; i++)
-            if (r[i].active && sd->tol > 0) {
-                select_run(g, &r[i], i);
-                HOMG_TRY(read_hist(g, r[i].count, &r[i].norm));
-                if (!isfinite(r[i].norm))
-                    return homg__fail(g->ctx, HOMG_ERROR_NUMERIC, "the monitored norm became %g after cycle %d",
-                                      r[i].norm, r[i].cycles);
-                r[i].converged = r[i].norm <= sd->tol;
+            if (r[i].active) {
+                const int every = restart_every(g, &r[i]);
+                r[i].active = r[i].cycles < max_cycles;
+                if (sd->tol > 0) {
+                    select_run(g, &r[i], i);
+                    HOMG_TRY(read_hist(g, r[i].count, &r[i].norm));
+                    HOMG_TRY(outcome(g, &r[i], sd->tol));
+                    r[i].active = homg_tol_continue(r[i].norm, r[i].cycles, sd->tol, max_cycles);
+                }
+                r[i].restart = every > 0 && r[i].cycles % every == 0;
             }
         for (int i = 0; i < m; i++)
             if (r[i].active) {
-                r[i].active = r[i].cycles < max_cycles && !r[i].converged;
-                if (!r[i].active)
-                    continue;
                 busy = 1;
                 if (r[i].plain)
                     continue;
                 select_run(g, &r[i], i); /* the next direction: a restart's, or CG's */
-                HOMG_TRY(run_seq(g, &r[i].x, r[i].cycles % every == 0 ? GEN_SEQ_RESTART : GEN_SEQ_DIRECTION));
+                HOMG_TRY(run_seq(g, &r[i].x, r[i].restart ? GEN_SEQ_RESTART : GEN_SEQ_DIRECTION));
             }
     }
     for (int i = 0; i < m; i++) {
@@ -1692,6 +1823,7 @@ static homg_status solve_batch(homg_grid *g, const void *f, const homg_boundary 
         memset(&r[i], 0, sizeof r[i]);
         r[i].count = kept;
         r[i].norm = -1;
+        r[i].proj = -1;
         r[i].x.f = offset(f, k * n * g->elem);
         r[i].x.u = (void *)offset(u, k * n * g->elem);
         r[i].x.u_ref = offset(sd->u_ref, k * n * g->elem);
@@ -1735,7 +1867,9 @@ homg_status homg__gen_solve(homg_grid *g, const void *f, const homg_boundary *bc
             total = r[i].cycles > total ? r[i].cycles : total;
             worst = r[i].norm > worst ? r[i].norm : worst;
             all_converged &= r[i].converged;
-            if (G->isl.n > 0 && (sd->tol > 0 || sd->u_ref))
+            if (r[i].proj >= 0) /* read with the test's outcome */
+                pk = r[i].proj;
+            else if (G->isl.n > 0 && (sd->tol > 0 || sd->u_ref))
                 HOMG_TRY(homg__read(g->ctx, &pk, G->lane[i].s + GEN_PROJ, sizeof pk));
             proj = pk > proj ? pk : proj;
         }

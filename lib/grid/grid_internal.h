@@ -29,6 +29,10 @@ typedef struct homg_seq_key {
 typedef struct homg_queued {
     long launches;
     double wu, values_moved;
+    /* of which the body's two branches (general_loop.c: a restart, CG's next direction), of
+     * which a pass runs one */
+    long branch_launches[2];
+    double branch_wu[2], branch_values[2];
 } homg_queued;
 
 typedef struct homg_graph_entry {
