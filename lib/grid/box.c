@@ -312,13 +312,6 @@ static int first_kind(const homg_grid *g, const homg_solve_desc *sd, int cycle)
     return g->planned && memcmp(g->plan[0], g->plan[1], sizeof g->plan[0]) ? HOMG_CYCLE_FIRST : HOMG_CYCLE_NORMAL;
 }
 
-/* The device runs a tolerance solve's cycles in one graph with a loop (CUDA, unless
- * HOMG_GRID_DEVICE_LOOP=0 or the driver refused such a graph once). */
-static int device_loop(const homg_grid *g)
-{
-    return g->ctx->ex.backend == HOMG_BACKEND_CUDA && !g->no_device_loop && knob("HOMG_GRID_DEVICE_LOOP", 1) != 0;
-}
-
 /* A tolerance solve's cycles, until the test stops them: on the device in one graph
  * and one host read, or a graph a cycle with a read after each (CPU, or no loop).
  * out[HOMG_TOL_*]: the last norm, the cycles done. */
@@ -326,7 +319,7 @@ static homg_status tolerance_cycles(homg_grid *g, homg_seq_key *key, const grid_
                                     double out[HOMG_TOL_OUT])
 {
     key->first_kind = first_kind(g, sd, 0);
-    if (device_loop(g)) {
+    if (homg__grid_device_loop(g)) {
         key->loop = 1;
         key->count = key->check;
         if (run_sequence(g, key, L0) == HOMG_OK) {

@@ -1720,12 +1720,6 @@ static homg_status run_loop(homg_grid *g, gen_run *r, const homg_solve_desc *sd,
 /* Whether a tolerance solve's iterations run in a device loop: CUDA, unless
  * HOMG_GRID_DEVICE_LOOP=0 (as for the box, lib/grid/box.c) or the driver refused such a
  * graph once. */
-static int device_loop(const homg_grid *g)
-{
-    const char *env = getenv("HOMG_GRID_DEVICE_LOOP");
-    return g->ctx->ex.backend == HOMG_BACKEND_CUDA && !g->no_device_loop && !(env && *env && atof(env) == 0);
-}
-
 /* A tolerance solve's iterations of m right-hand sides, one device loop per lane, every
  * lane's graph launched before the host reads any outcome (one read a lane).  A lane whose
  * graph the driver refuses (and those after it) stays active for the host's loop. */
@@ -1761,7 +1755,7 @@ static homg_status runs_loop(homg_grid *g, gen_run *r, int m, const homg_solve_d
 static homg_status runs_iterate(homg_grid *g, gen_run *r, int m, const homg_solve_desc *sd)
 {
     const int max_cycles = sd->max_cycles ? sd->max_cycles : 50;
-    if (sd->tol > 0 && device_loop(g))
+    if (sd->tol > 0 && homg__grid_device_loop(g))
         HOMG_TRY(runs_loop(g, r, m, sd, max_cycles));
     for (int busy = 1; busy;) {
         busy = 0;

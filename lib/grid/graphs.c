@@ -7,6 +7,15 @@
 
 #include <stdlib.h>
 
+/* Whether a tolerance solve loops on the device (one graph with a WHILE node, one
+ * host read): CUDA, unless a driver refused such a graph before or
+ * HOMG_GRID_DEVICE_LOOP=0 asks for the host's loop (a read after each cycle). */
+int homg__grid_device_loop(const homg_grid *g)
+{
+    const char *env = getenv("HOMG_GRID_DEVICE_LOOP");
+    return g->ctx->ex.backend == HOMG_BACKEND_CUDA && !g->no_device_loop && !(env && *env && atof(env) == 0);
+}
+
 void homg__grid_graphs_drop(homg_grid *g)
 {
     for (int i = 0; i < g->ngraphs; i++)

@@ -129,6 +129,7 @@ int homg__grid_box_desc(const homg_grid_desc *d);
 /* Runs queue(g, arg) once: on CUDA replays the graph captured for the same key (or
  * captures one), elsewhere calls it directly; the accounting of a replay is the
  * capture's. */
+int homg__grid_device_loop(const homg_grid *g);
 homg_status homg__grid_graph_run(homg_grid *g, const homg_seq_key *key, homg_status (*queue)(homg_grid *, void *),
                                  void *arg);
 /* Drops every captured graph (the operator or a level changed). */
