@@ -120,3 +120,43 @@ void homg_test_free_boundary(homg_ctx *ctx, homg_boundary *bc)
     for (int s = 0; s < 6; s++)
         homg_free(ctx, (void *)bc->face[s]);
 }
+
+long homg_test_mid_solve(homg_ctx *ctx, const homg_p2 *p, const char *plan, int mid, int warm, int count, float *out)
+{
+    const size_t n = (size_t)p->nx * p->ny;
+    homg_boundary bc = homg_test_boundary(ctx, p, HOMG_FLOAT32);
+    void *f = homg_test_upload(ctx, p->f, n, HOMG_FLOAT32), *u = NULL;
+    double *u0 = malloc(n * sizeof(double));
+    homg_grid_desc gd = { 0 };
+    homg_solve_desc sd = { 0 };
+    homg_solve_info info;
+    homg_grid *g = NULL;
+    long launches = -1;
+    if (u0) {
+        for (size_t k = 0; k < n; k++)
+            u0[k] = sin(0.37 * (double)k);
+        u = homg_test_upload(ctx, u0, n, HOMG_FLOAT32);
+    }
+    gd.nx = p->nx;
+    gd.ny = p->ny;
+    gd.precision = HOMG_FLOAT32;
+    gd.method = HOMG_METHOD_FMG;
+    setenv("HOMG_BOX_MID", mid ? "1" : "0", 1);
+    if (plan)
+        setenv("HOMG_BOX_SCHED", plan, 1);
+    const homg_status st = f && u ? homg_grid_create(ctx, &gd, &g) : HOMG_ERROR_OUT_OF_MEMORY;
+    unsetenv("HOMG_BOX_MID");
+    if (plan)
+        unsetenv("HOMG_BOX_SCHED");
+    sd.max_cycles = count;
+    sd.warm_start = warm;
+    if (st == HOMG_OK && homg_grid_solve(g, f, &bc, u, &sd, &info) == HOMG_OK &&
+        homg_copy_to_host(ctx, out, u, n * sizeof(float)) == HOMG_OK)
+        launches = info.launches;
+    homg_grid_destroy(g);
+    free(u0);
+    homg_free(ctx, f);
+    homg_free(ctx, u);
+    homg_test_free_boundary(ctx, &bc);
+    return launches;
+}

@@ -28,5 +28,11 @@ void homg_test_download(homg_ctx *ctx, const void *x, size_t n, homg_precision p
 /* The boundary of p uploaded to the ctx (free with homg_test_free_boundary). */
 homg_boundary homg_test_boundary(homg_ctx *ctx, const homg_p2 *p, homg_precision prec);
 void homg_test_free_boundary(homg_ctx *ctx, homg_boundary *bc);
+/* u (float32, n values into out) after `count` cycles of the FMG box solver on ctx
+ * (warm: from u0 = sin(0.37 k), a warm start the first down step must read; else the
+ * cold start), the finest level's cycle boundaries fused or not (HOMG_BOX_MID), under
+ * the sweep plan `plan` (NULL: the default); returns the solve's launches, -1 where a
+ * call failed. */
+long homg_test_mid_solve(homg_ctx *ctx, const homg_p2 *p, const char *plan, int mid, int warm, int count, float *out);
 
 #endif
