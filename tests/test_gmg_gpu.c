@@ -946,8 +946,8 @@ static void transpose_on(homg_ctx *ctx, const csr_matrix *a, int32_t *count, csr
  * matrices with empty rows and columns and on a P1 matrix, the CPU twin equals
  * the host transpose (homg__gmg_host_transpose), CUDA equals the CPU twin and
  * cuSPARSE's csr2csc (the sparse table's transpose, R's former path), bit for
- * bit: the same rows, sorted columns, values; with both CUDA row sorts (the
- * warp's rank path and its lane-0 path for rows over 32 entries). */
+ * bit: the same rows, sorted columns, values (the row sort's warp ranks and
+ * its lane-0 path for rows over 32 entries). */
 static void test_csr_transpose(void **state)
 {
     homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
@@ -1000,15 +1000,10 @@ static void test_csr_transpose(void **state)
         assert_memory_equal(tc.row_ptr, ht.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
         assert_memory_equal(tc.col_idx, ht.col_idx, sizeof(int32_t) * (size_t)a.nnz);
         assert_memory_equal(tc.values, ht.values, sizeof(double) * (size_t)a.nnz);
-        for (int warp = 0; warp <= 1; warp++) { /* the row sort: a thread a row, or (opt-in) a warp a row */
-            if (warp)
-                setenv("HOMG_GMG_TRANSPOSE_WARP", "1", 1);
-            transpose_on(gpu, &ha, cnt, &tg);
-            unsetenv("HOMG_GMG_TRANSPOSE_WARP");
-            assert_memory_equal(tg.row_ptr, tc.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
-            assert_memory_equal(tg.col_idx, tc.col_idx, sizeof(int32_t) * (size_t)a.nnz);
-            assert_memory_equal(tg.values, tc.values, sizeof(double) * (size_t)a.nnz);
-        }
+        transpose_on(gpu, &ha, cnt, &tg);
+        assert_memory_equal(tg.row_ptr, tc.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
+        assert_memory_equal(tg.col_idx, tc.col_idx, sizeof(int32_t) * (size_t)a.nnz);
+        assert_memory_equal(tg.values, tc.values, sizeof(double) * (size_t)a.nnz);
         da = up_csr(gpu, &ha); /* cuSPARSE's csr2csc */
         tu = (csr_matrix){ a.ncols,
                            a.nrows,
@@ -1024,9 +1019,10 @@ static void test_csr_transpose(void **state)
         assert_memory_equal(tg.row_ptr, tc.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
         assert_memory_equal(tg.col_idx, tc.col_idx, sizeof(int32_t) * (size_t)a.nnz);
         assert_memory_equal(tg.values, tc.values, sizeof(double) * (size_t)a.nnz);
-        printf("  transpose of %d x %d, %d entries (longest row of the transpose %d): CPU = host transpose, CUDA (both "
-               "row sorts) = CPU = cuSPARSE\n",
-               (int)a.nrows, (int)a.ncols, (int)a.nnz, (int)longest_row(&tc));
+        printf(
+            "  transpose of %d x %d, %d entries (longest row of the transpose %d): CPU = host transpose, CUDA = CPU = "
+            "cuSPARSE\n",
+            (int)a.nrows, (int)a.ncols, (int)a.nnz, (int)longest_row(&tc));
         free_csr(gpu, &da);
         free_csr(gpu, &tu);
         free((void *)tc.row_ptr);

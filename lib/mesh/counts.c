@@ -10,9 +10,12 @@
 static void sort3(int32_t *v)
 {
     int32_t t;
-    if (v[0] > v[1]) t = v[0], v[0] = v[1], v[1] = t;
-    if (v[1] > v[2]) t = v[1], v[1] = v[2], v[2] = t;
-    if (v[0] > v[1]) t = v[0], v[0] = v[1], v[1] = t;
+    if (v[0] > v[1])
+        t = v[0], v[0] = v[1], v[1] = t;
+    if (v[1] > v[2])
+        t = v[1], v[1] = v[2], v[2] = t;
+    if (v[0] > v[1])
+        t = v[0], v[0] = v[1], v[1] = t;
 }
 
 /* The element's vertex pairs (or, faces, triples) packed b bits a vertex, smallest first. */
