@@ -28,6 +28,7 @@
 #include "homg.h"
 #include "testutil.h"
 #include "refused.h"
+#include "repeat_mesh.h"
 
 static homg_ctx *cpu_ctx(void)
 {
@@ -1287,6 +1288,60 @@ static void test_bad_input(void **state)
     homg_ctx_destroy(ctx);
 }
 
+/* The host's edge and face counts of a mesh (lib/mesh/counts.c) and the
+ * uniform refinement's counting rule the device set-up sizes its levels by:
+ * E = homg__mesh_edges's, the cube's F by Euler (V - E + F - T = 1), each
+ * refinement's nodes and counts as the rule says.  A mesh with a repeated
+ * element breaks the rule: the device set-up's refinement refuses it (its
+ * check read), and takes it with HOMG_GMG_REFINE_READ=1 (the counts read). */
+static void test_refine_counts(void **state)
+{
+    homg_ctx *ctx = cpu_ctx();
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_mesh *m = coarse_mesh(ctx, dim, 3), *c = coarse_mesh(ctx, dim, 2), *rep = NULL, *got[3];
+        uint64_t *dev_edges[3];
+        int32_t count[3];
+        for (int k = 0; k < 2; k++) {
+            int64_t v = homg_mesh_num_nodes(m), t = homg_mesh_num_elements(m), e, f, e2, f2;
+            uint64_t *edges = NULL;
+            size_t ne = 0;
+            homg_mesh *r = NULL;
+            assert_int_equal(homg__mesh_count_edges_faces(ctx, m, &e, &f), HOMG_OK);
+            assert_int_equal(homg__mesh_edges(ctx, m, &edges, &ne), HOMG_OK);
+            free(edges);
+            assert_int_equal(e, (int64_t)ne);
+            if (dim == 2)
+                assert_int_equal(f, -1);
+            else
+                assert_int_equal(v - e + f - t, 1);
+            assert_int_equal(homg_mesh_refine(m, &r), HOMG_OK);
+            assert_int_equal(homg__mesh_count_edges_faces(ctx, r, &e2, &f2), HOMG_OK);
+            assert_int_equal(homg_mesh_num_nodes(r), v + e);
+            assert_int_equal(e2, dim == 2 ? 2 * e + 3 * t : 2 * e + 3 * f + t);
+            if (dim == 3)
+                assert_int_equal(f2, 4 * f + 8 * t);
+            homg_mesh_destroy(m);
+            m = r;
+        }
+        homg_mesh_destroy(m);
+        rep = homg_test_repeat_mesh(ctx, c);
+        assert_non_null(rep);
+        HOMG_TEST_REFUSED(ctx, homg__gmg_refine_device(ctx, rep, 3, got, dev_edges, count, NULL),
+                          HOMG_ERROR_INVALID_ARGUMENT, "repeated elements");
+        setenv("HOMG_GMG_REFINE_READ", "1", 1);
+        assert_int_equal(homg__gmg_refine_device(ctx, rep, 3, got, dev_edges, count, NULL), HOMG_OK);
+        unsetenv("HOMG_GMG_REFINE_READ");
+        for (int l = 0; l < 2; l++) {
+            homg_mesh_destroy(got[l]);
+            homg__free(ctx, dev_edges[l]);
+        }
+        homg_mesh_destroy(rep);
+        homg_mesh_destroy(c);
+    }
+    homg_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1311,6 +1366,7 @@ int main(void)
         cmocka_unit_test(test_jumps_galerkin),
         cmocka_unit_test(test_nested_meshes),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_refine_counts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,7 @@
 #include "gmg/gmg_internal.h"
 #include "homg.h"
 #include "mesh/mesh_internal.h"
+#include "repeat_mesh.h"
 #include "testutil.h"
 
 #if HOMG_HAVE_CUDA
@@ -945,8 +946,8 @@ static void transpose_on(homg_ctx *ctx, const csr_matrix *a, int32_t *count, csr
  * matrices with empty rows and columns and on a P1 matrix, the CPU twin equals
  * the host transpose (homg__gmg_host_transpose), CUDA equals the CPU twin and
  * cuSPARSE's csr2csc (the sparse table's transpose, R's former path), bit for
- * bit: the same rows, sorted columns, values; with both CUDA row sorts (the
- * warp's rank path and its lane-0 path for rows over 32 entries). */
+ * bit: the same rows, sorted columns, values (the row sort's warp ranks and
+ * its lane-0 path for rows over 32 entries). */
 static void test_csr_transpose(void **state)
 {
     homg_ctx *cpu = ctx_of(HOMG_BACKEND_CPU), *gpu = ctx_of(HOMG_BACKEND_CUDA);
@@ -999,15 +1000,10 @@ static void test_csr_transpose(void **state)
         assert_memory_equal(tc.row_ptr, ht.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
         assert_memory_equal(tc.col_idx, ht.col_idx, sizeof(int32_t) * (size_t)a.nnz);
         assert_memory_equal(tc.values, ht.values, sizeof(double) * (size_t)a.nnz);
-        for (int warp = 0; warp <= 1; warp++) { /* the row sort: a thread a row, or (opt-in) a warp a row */
-            if (warp)
-                setenv("HOMG_GMG_TRANSPOSE_WARP", "1", 1);
-            transpose_on(gpu, &ha, cnt, &tg);
-            unsetenv("HOMG_GMG_TRANSPOSE_WARP");
-            assert_memory_equal(tg.row_ptr, tc.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
-            assert_memory_equal(tg.col_idx, tc.col_idx, sizeof(int32_t) * (size_t)a.nnz);
-            assert_memory_equal(tg.values, tc.values, sizeof(double) * (size_t)a.nnz);
-        }
+        transpose_on(gpu, &ha, cnt, &tg);
+        assert_memory_equal(tg.row_ptr, tc.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
+        assert_memory_equal(tg.col_idx, tc.col_idx, sizeof(int32_t) * (size_t)a.nnz);
+        assert_memory_equal(tg.values, tc.values, sizeof(double) * (size_t)a.nnz);
         da = up_csr(gpu, &ha); /* cuSPARSE's csr2csc */
         tu = (csr_matrix){ a.ncols,
                            a.nrows,
@@ -1023,9 +1019,10 @@ static void test_csr_transpose(void **state)
         assert_memory_equal(tg.row_ptr, tc.row_ptr, sizeof(int32_t) * ((size_t)a.ncols + 1));
         assert_memory_equal(tg.col_idx, tc.col_idx, sizeof(int32_t) * (size_t)a.nnz);
         assert_memory_equal(tg.values, tc.values, sizeof(double) * (size_t)a.nnz);
-        printf("  transpose of %d x %d, %d entries (longest row of the transpose %d): CPU = host transpose, CUDA (both "
-               "row sorts) = CPU = cuSPARSE\n",
-               (int)a.nrows, (int)a.ncols, (int)a.nnz, (int)longest_row(&tc));
+        printf(
+            "  transpose of %d x %d, %d entries (longest row of the transpose %d): CPU = host transpose, CUDA = CPU = "
+            "cuSPARSE\n",
+            (int)a.nrows, (int)a.ncols, (int)a.nnz, (int)longest_row(&tc));
         free_csr(gpu, &da);
         free_csr(gpu, &tu);
         free((void *)tc.row_ptr);
@@ -1421,6 +1418,40 @@ static void test_refine(void **state)
         }
 }
 
+/* The device set-up's refinement sizes its levels by the coarse mesh's counts
+ * (no read): on a mesh with a repeated element the device finds fewer edges
+ * than the rule gives (refine_edges pads its keys) and the check read after
+ * the last level refuses it; with HOMG_GMG_REFINE_READ=1 the counts are read. */
+static void test_refine_miscount(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        homg_ctx *ctx = ctx_of(HOMG_BACKEND_CUDA);
+        homg_mesh_generate_desc gd = { 0 };
+        homg_mesh *c = NULL, *rep, *got[3];
+        uint64_t *edges[3];
+        int32_t count[3];
+        gd.cells = 2;
+        assert_int_equal(dim == 2 ? homg_mesh_generate_square(ctx, &gd, &c) : homg_mesh_generate_cube(ctx, &gd, &c),
+                         HOMG_OK);
+        rep = homg_test_repeat_mesh(ctx, c);
+        assert_non_null(rep);
+        assert_int_equal(homg__gmg_refine_device(ctx, rep, 3, got, edges, count, NULL), HOMG_ERROR_INVALID_ARGUMENT);
+        assert_non_null(strstr(homg_ctx_last_error(ctx), "repeated elements"));
+        setenv("HOMG_GMG_REFINE_READ", "1", 1);
+        assert_int_equal(homg__gmg_refine_device(ctx, rep, 3, got, edges, count, NULL), HOMG_OK);
+        unsetenv("HOMG_GMG_REFINE_READ");
+        for (int l = 0; l < 2; l++) {
+            homg_mesh_destroy(got[l]);
+            homg__free(ctx, edges[l]);
+        }
+        homg_mesh_destroy(rep);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+    printf("  repeated element: refused by the counts' check on CUDA, taken with the counts read\n");
+}
+
 /* P2 on the finest mesh (desc.order = 2: the P2 colour kernel, then P1 levels) on both backends. */
 static void test_p2_hierarchy(void **state)
 {
@@ -1623,16 +1654,16 @@ static void test_fine_smoother(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_kernels),        cmocka_unit_test(test_refine),
-        cmocka_unit_test(test_hierarchy),      cmocka_unit_test(test_dense_inverse),
-        cmocka_unit_test(test_p2_hierarchy),   cmocka_unit_test(test_spai1_random),
-        cmocka_unit_test(test_prolong),        cmocka_unit_test(test_transpose_sym),
-        cmocka_unit_test(test_tag_values),     cmocka_unit_test(test_lanes),
-        cmocka_unit_test(test_ell_dot_stride), cmocka_unit_test(test_ell_batch),
-        cmocka_unit_test(test_l0_omega),       cmocka_unit_test(test_fine_smoother),
-        cmocka_unit_test(test_dense_pattern),  cmocka_unit_test(test_ordered_uploads),
-        cmocka_unit_test(test_spai1_batch),    cmocka_unit_test(test_csr_transpose),
-        cmocka_unit_test(test_fallback_info),
+        cmocka_unit_test(test_kernels),         cmocka_unit_test(test_refine),
+        cmocka_unit_test(test_refine_miscount), cmocka_unit_test(test_hierarchy),
+        cmocka_unit_test(test_dense_inverse),   cmocka_unit_test(test_p2_hierarchy),
+        cmocka_unit_test(test_spai1_random),    cmocka_unit_test(test_prolong),
+        cmocka_unit_test(test_transpose_sym),   cmocka_unit_test(test_tag_values),
+        cmocka_unit_test(test_lanes),           cmocka_unit_test(test_ell_dot_stride),
+        cmocka_unit_test(test_ell_batch),       cmocka_unit_test(test_l0_omega),
+        cmocka_unit_test(test_fine_smoother),   cmocka_unit_test(test_dense_pattern),
+        cmocka_unit_test(test_ordered_uploads), cmocka_unit_test(test_spai1_batch),
+        cmocka_unit_test(test_csr_transpose),   cmocka_unit_test(test_fallback_info),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

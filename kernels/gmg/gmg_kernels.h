@@ -104,11 +104,15 @@ typedef struct ell_batch {
     /* Uniform refinement (refine.h), homg_mesh_refine's numbering: the edge keys */                                  \
     /* (min << 32 | max, nv (nv - 1) / 2 per element) of the mesh, sorted and made */                                 \
     /* unique in keys; *count (host) = their number.  keys and keys_alt hold */                                       \
-    /* num_elements * nv (nv - 1) / 2 keys; temp: refine_temp_bytes.  Synchronises. */                                \
+    /* num_elements * nv (nv - 1) / 2 keys; temp: refine_temp_bytes.  expected < 0: */                                \
+    /* synchronises to read the count.  expected >= 0 (the caller's prediction, <= the */                             \
+    /* key count): no read, *count = expected, *found (exec's space, int32) = the true */                             \
+    /* count, keys [found, expected) = the last edge (a short list: lookups of the */                                 \
+    /* missing edges give index expected, so the caller keeps a spare fine node). */                                  \
     X(homg_status, gmg, refine_temp_bytes, (kernel_exec * ex, size_t num_keys, size_t * bytes))                       \
     X(homg_status, gmg, refine_edges,                                                                                 \
       (kernel_exec * ex, int dim, int32_t num_elements, const int32_t *elements, int32_t num_nodes, uint64_t *keys,   \
-       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t *count))                                            \
+       uint64_t *keys_alt, void *temp, size_t temp_bytes, int32_t expected, int32_t *found, int32_t *count))          \
     /* Fine coordinates: the num_nodes coarse ones, then the num_edges midpoints. */                                  \
     X(homg_status, gmg, refine_nodes,                                                                                 \
       (kernel_exec * ex, int dim, int32_t num_nodes, const double *coarse, const uint64_t *edges, int32_t num_edges,  \

@@ -16,18 +16,31 @@ homg_status homg_cpu_gmg_refine_temp_bytes(kernel_exec *ex, size_t num_keys, siz
 
 homg_status homg_cpu_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
                                       int32_t num_nodes, uint64_t *keys, uint64_t *keys_alt, void *temp,
-                                      size_t temp_bytes, int32_t *count)
+                                      size_t temp_bytes, int32_t expected, int32_t *found, int32_t *count)
 {
     int nv = dim + 1, per = nv * (nv - 1) / 2;
     size_t n = (size_t)num_elements * per;
-    (void)ex;
+    int32_t c;
     (void)temp;
     (void)temp_bytes;
+    *count = 0;
+    if (expected > (int64_t)n)
+        return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "refinement: %d edges expected of %zu keys", (int)expected, n);
+    if (num_elements <= 0)
+        return HOMG_OK;
 #pragma omp parallel for schedule(static) if (num_elements > HOMG_OMP_MIN)
     for (int32_t e = 0; e < num_elements; e++)
         refine_element_keys(nv, elements, e, keys + (size_t)e * per);
     homg_cpu_sort_u64(keys, keys_alt, n, 32 + homg_cpu_sort_bits_for((uint64_t)num_nodes));
-    *count = (int32_t)homg_cpu_sort_unique_u64(keys, n);
+    c = (int32_t)homg_cpu_sort_unique_u64(keys, n);
+    if (expected < 0) {
+        *count = c;
+        return HOMG_OK;
+    }
+    for (int32_t i = c; i < expected; i++) /* the device's padding */
+        keys[i] = keys[c - 1];
+    *found = c;
+    *count = expected;
     return HOMG_OK;
 }
 

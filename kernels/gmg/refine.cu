@@ -51,15 +51,34 @@ __global__ static void refine_unpack_kernel(const uint64_t *packed, int32_t c, i
     FOR_ROWS(i, c) keys[i] = refine_key_unpack(packed[i], bits);
 }
 
+/* The same for an expected count: the first min(*found, expected) unique
+ * keys, then (a wrong prediction: the caller checks found later, no read here)
+ * the last one again up to expected, by its own thread (in place allowed). */
+__global__ static void refine_unpack_expected_kernel(const uint64_t *packed, const int *found, int32_t expected,
+                                                     int bits, uint64_t *keys)
+{
+    int32_t c = *found < expected ? *found : expected;
+    FOR_ROWS(i, c)
+    {
+        uint64_t k = refine_key_unpack(packed[i], bits);
+        keys[i] = k;
+        for (int32_t j = c; i == c - 1 && j < expected; j++)
+            keys[j] = k;
+    }
+}
+
 homg_status homg_cuda_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_elements, const int32_t *elements,
                                        int32_t num_nodes, uint64_t *keys, uint64_t *keys_alt, void *temp,
-                                       size_t temp_bytes, int32_t *count)
+                                       size_t temp_bytes, int32_t expected, int32_t *found, int32_t *count)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    int nv = dim + 1, n = num_elements * (nv * (nv - 1) / 2), c = 0, *d_count = (int *)temp;
+    int nv = dim + 1, n = num_elements * (nv * (nv - 1) / 2), c = 0;
+    int *d_count = expected >= 0 ? (int *)found : (int *)temp;
     void *work = (unsigned char *)temp + COUNT_BYTES;
     size_t work_bytes = temp_bytes - COUNT_BYTES;
     *count = 0;
+    if (expected > n)
+        return homg_exec_fail(ex, HOMG_ERROR_BACKEND, "refinement: %d edges expected of %d keys", (int)expected, n);
     if (num_elements <= 0)
         return HOMG_OK;
     int bits = key_bits(num_nodes) - 32;
@@ -69,6 +88,14 @@ homg_status homg_cuda_gmg_refine_edges(kernel_exec *ex, int dim, int32_t num_ele
     HOMG_CUDA_TRY(ex, cub::DeviceRadixSort::SortKeys(work, work_bytes, db, n, 0, 2 * bits, s));
     HOMG_CUDA_TRY(
         ex, cub::DeviceSelect::Unique(work, work_bytes, (const uint64_t *)db.Current(), db.Alternate(), d_count, n, s));
+    if (expected >= 0) { /* queued: the caller compares found with expected later */
+        if (expected > 0)
+            refine_unpack_expected_kernel<<<launch_blocks(expected), HOMG_THREADS, 0, s>>>(db.Alternate(), d_count,
+                                                                                           expected, bits, keys);
+        HOMG_CUDA_LAUNCHED(ex, "refinement edge keys unpacked");
+        *count = expected;
+        return HOMG_OK;
+    }
     HOMG_CUDA_TRY(ex, cudaMemcpyAsync(&c, d_count, sizeof c, cudaMemcpyDeviceToHost, s));
     HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
     if (c <= 0 || c > n)

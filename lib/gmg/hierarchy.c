@@ -28,16 +28,22 @@
  * ctx's space as the next refinement's parent.  device_only, a mesh with
  * facets: its facets' children, their tags and the node markers on the
  * backend too (backend_facets), so the edges never come to the host; a facet
- * that is not a face of any element is told by one read after all levels. */
+ * that is not a face of any element is told by one read after all levels.
+ * device_only also sizes each level by the counts of the coarse mesh's edges
+ * and faces (counts.c's rule) instead of reading the device's: the same read
+ * then checks them. */
 typedef struct backend_refine {
     homg_ctx *ctx;
-    int32_t nodes, elements, edges; /* of the mesh the ctx arrays hold */
+    int32_t nodes, elements, edges;      /* of the mesh the ctx arrays hold */
+    int64_t pe, pf;                      /* its edges and faces by the counts' rule (counts.c), or -1 */
+    int32_t expect[HOMG_GMG_MAX_LEVELS]; /* the edges each level's refinement was sized by, or -1 (read) */
     double *coords;
     int32_t *elems, *tags;             /* tags: device_only */
     int32_t *facets, *ftags, *markers; /* backend_facets: of the last refined mesh */
     int lent;                          /* coords .. markers belong to the last refined mesh (device_only) */
-    int32_t *bad;                      /* ctx's space: per level num_facets - the first facet not a face, or 0 */
-    int level;                         /* the level being made */
+    int32_t *bad; /* ctx's space: per level num_facets - the first facet not a face, or 0; then per level */
+                  /* the edges the device found (where expect >= 0) */
+    int level;    /* the level being made */
     int device_only;
     uint64_t *keys;
     int keep; /* non-zero: fill hands the keys (sorted edges) to kept */
@@ -63,16 +69,43 @@ static void backend_refine_free(backend_refine *b)
     b->lent = 0;
 }
 
-/* The per-level flags (b->bad), zeroed once. */
+/* The per-level flags and found edge counts (b->bad), zeroed once. */
 static homg_status level_slots(backend_refine *b)
 {
     homg_ctx *ctx = b->ctx;
-    size_t n = HOMG_GMG_MAX_LEVELS;
+    size_t n = 2 * HOMG_GMG_MAX_LEVELS;
     if (b->bad)
         return HOMG_OK;
     HOMG_TRY(homg__alloc_array(ctx, n, sizeof(int32_t), (void **)&b->bad, "refinement checks"));
     HOMG_TRY_BACKEND(ctx, ctx->mem->zero(&ctx->ex, b->bad, n * sizeof(int32_t)), "refinement checks");
     return HOMG_OK;
+}
+
+/* device_only: the coarse mesh's edges and faces counted on the host, so each
+ * level is sized by the counts' rule with no read (the device's own counts are
+ * checked after the last level); HOMG_GMG_REFINE_READ=1 reads them instead. */
+static homg_status predict_counts(backend_refine *b, const homg_mesh *m)
+{
+    const char *env = getenv("HOMG_GMG_REFINE_READ");
+    b->pe = b->pf = -1;
+    if (!b->device_only || (env && atoi(env) != 0))
+        return HOMG_OK;
+    return homg__mesh_count_edges_faces(b->ctx, m, &b->pe, &b->pf);
+}
+
+/* The refined mesh's edges and faces from m's (its nodes are m's plus its edges). */
+static void predict_next(backend_refine *b, const homg_mesh *m)
+{
+    int64_t t = m->num_elements, e;
+    if (b->pe < 0 || (m->dim == 3 && b->pf < 0)) {
+        b->pe = b->pf = -1;
+    } else if (m->dim == 2) {
+        b->pe = 2 * b->pe + 3 * t;
+    } else {
+        e = 2 * b->pe + 3 * b->pf + t;
+        b->pf = 4 * b->pf + 8 * t;
+        b->pe = e;
+    }
 }
 
 static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edges, size_t *count)
@@ -84,7 +117,7 @@ static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edge
     size_t nk = (size_t)m->num_elements * nv * (nv - 1) / 2, tb = 0;
     uint64_t *alt = NULL;
     void *temp = NULL;
-    int32_t c = 0;
+    int32_t c = 0, expect = -1;
     homg_status st = HOMG_OK;
     double t0 = homg__gmg_now_ms();
     if (edges)
@@ -103,7 +136,16 @@ static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edge
             st = homg__alloc_array(ctx, (size_t)m->num_elements, sizeof(int32_t), (void **)&b->tags, "refinement");
         if (st == HOMG_OK && b->device_only)
             st = homg__write(ctx, b->tags, m->element_tags, (size_t)m->num_elements * sizeof(int32_t));
+        if (st == HOMG_OK)
+            st = predict_counts(b, m);
     }
+    if (b->pe >= 0 && b->pe <= (int64_t)nk)
+        expect = (int32_t)b->pe;
+    else
+        b->pe = b->pf = -1; /* read from here on */
+    if (st == HOMG_OK && expect >= 0)
+        st = level_slots(b);
+    b->expect[b->level] = expect;
     homg__free(ctx, b->keys);
     b->keys = NULL;
     if (st == HOMG_OK && k->refine_temp_bytes(&ctx->ex, nk, &tb) != HOMG_OK)
@@ -114,8 +156,9 @@ static homg_status backend_edges(void *user, const homg_mesh *m, uint64_t **edge
         st = homg__alloc_array(ctx, nk + 1, sizeof(uint64_t), (void **)&alt, "refinement edges");
     if (st == HOMG_OK)
         st = homg__alloc(ctx, tb, &temp, "refinement workspace");
-    if (st == HOMG_OK && k->refine_edges(&ctx->ex, m->dim, m->num_elements, b->elems, m->num_nodes, b->keys, alt, temp,
-                                         tb, &c) != HOMG_OK)
+    if (st == HOMG_OK &&
+        k->refine_edges(&ctx->ex, m->dim, m->num_elements, b->elems, m->num_nodes, b->keys, alt, temp, tb, expect,
+                        expect >= 0 ? b->bad + HOMG_GMG_MAX_LEVELS + b->level : NULL, &c) != HOMG_OK)
         st = homg__backend_fail(ctx, HOMG_ERROR_BACKEND, "refinement: edges");
     homg__free(ctx, alt);
     homg__free(ctx, temp);
@@ -144,10 +187,11 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
     const gmg_kernels *k = HOMG_KERNELS(&ctx->ex, gmg);
     int dim = m->dim, nv = dim + 1, children = dim == 2 ? 4 : 8;
     int32_t nn = m->num_nodes + b->edges, ne = m->num_elements * children;
+    int spare = b->expect[b->level] >= 0; /* a wrong prediction's missing edges are node nn (refine_edges) */
     double *x = NULL;
     int32_t *el = NULL, *tg = NULL;
     double t0 = homg__gmg_now_ms();
-    homg_status st = homg__alloc_array(ctx, (size_t)nn * dim, sizeof(double), (void **)&x, "refinement");
+    homg_status st = homg__alloc_array(ctx, ((size_t)nn + spare) * dim, sizeof(double), (void **)&x, "refinement");
     if (st == HOMG_OK)
         st = homg__alloc_array(ctx, (size_t)ne * nv, sizeof(int32_t), (void **)&el, "refinement");
     if (st == HOMG_OK && b->device_only)
@@ -170,6 +214,7 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
     b->tags = tg;
     b->nodes = nn;
     b->elements = ne;
+    predict_next(b, m);
     b->ms[GMG_R_FILL] += homg__gmg_now_ms() - t0;
     return st;
 }
@@ -177,7 +222,7 @@ static homg_status backend_fill(void *user, const homg_mesh *m, double *coords, 
 /* After backend_fill: the children of m's facets (m's ctx copies, or its host
  * arrays uploaded: the caller's coarse mesh), their tags and the fine mesh's
  * node markers, as the last refined mesh's arrays; a facet that is not a face
- * of any element marks b->bad[level] (read by check_facets). */
+ * of any element marks b->bad[level] (read by check_levels). */
 static homg_status backend_facets(void *user, const homg_mesh *m)
 {
     backend_refine *b = (backend_refine *)user;
@@ -218,10 +263,12 @@ static homg_status backend_facets(void *user, const homg_mesh *m)
 }
 
 /* One read for all levels: a facet that is not a face of any element (as
- * homg_mesh_refine says it). */
-static homg_status check_facets(backend_refine *b, homg_mesh **meshes, int nl, int *level)
+ * homg_mesh_refine says it), then a level sized by a prediction that the
+ * device's edges do not match (a mesh the counts' rule does not hold for:
+ * repeated elements, say). */
+static homg_status check_levels(backend_refine *b, homg_mesh **meshes, int nl, int *level)
 {
-    int32_t bad[HOMG_GMG_MAX_LEVELS];
+    int32_t bad[2 * HOMG_GMG_MAX_LEVELS], *found = bad + HOMG_GMG_MAX_LEVELS;
     if (!b->bad)
         return HOMG_OK;
     HOMG_TRY(homg__read(b->ctx, bad, b->bad, sizeof bad));
@@ -231,6 +278,14 @@ static homg_status check_facets(backend_refine *b, homg_mesh **meshes, int nl, i
             return homg__fail(b->ctx, HOMG_ERROR_INVALID_ARGUMENT,
                               "homg_mesh_refine: boundary facet %d is not a face of any element",
                               (int)(homg_mesh_num_facets(meshes[l + 1]) - bad[l]));
+        }
+    for (int l = nl - 2; l >= 0; l--)
+        if (b->expect[l] >= 0 && found[l] != b->expect[l]) {
+            *level = l;
+            return homg__fail(b->ctx, HOMG_ERROR_INVALID_ARGUMENT,
+                              "its mesh has %d distinct edges where the counts of a simplex mesh give %d "
+                              "(repeated elements?)",
+                              (int)found[l], (int)b->expect[l]);
         }
     return HOMG_OK;
 }
@@ -273,6 +328,9 @@ static homg_status refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **
     mesh_refine_hook hook = { &b, dev_edges != NULL, backend_edges, backend_fill, backend_facets };
     memset(&b, 0, sizeof b);
     b.ctx = ctx;
+    b.pe = b.pf = -1;
+    for (int l = 0; l < HOMG_GMG_MAX_LEVELS; l++)
+        b.expect[l] = -1;
     b.keep = dev_edges != NULL;
     b.device_only = dev_edges != NULL; /* the device set-up: no host copy of the levels */
     memset(meshes, 0, (size_t)nl * sizeof *meshes);
@@ -282,7 +340,7 @@ static homg_status refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **
         size_t ne = 0;
         double t0 = homg__gmg_now_ms(), t1, t2;
         homg_status st;
-        int at = -1; /* check_facets: the level whose refinement met a facet that is no face */
+        int at = -1; /* check_levels: the level whose refinement met a facet that is no face, or a miscount */
         b.level = l;
         st = homg__mesh_refine_edges(meshes[l + 1], &hook, &meshes[l], p ? &edges : NULL, &ne);
         if (dev_edges) { /* the sorted edges stay in the ctx's space for P */
@@ -303,7 +361,7 @@ static homg_status refine(homg_ctx *ctx, homg_mesh *coarse, int nl, homg_mesh **
         b.ms[GMG_R_HOST] += t1 - t0;
         b.ms[GMG_R_ADOPT] += t2 - t1;
         b.ms[GMG_R_P] += homg__gmg_now_ms() - t2;
-        if (st == HOMG_OK && l == 0 && (st = check_facets(&b, meshes, nl, &at)) != HOMG_OK) {
+        if (st == HOMG_OK && l == 0 && (st = check_levels(&b, meshes, nl, &at)) != HOMG_OK) {
             homg_mesh_destroy(meshes[0]);
             meshes[0] = NULL;
         }

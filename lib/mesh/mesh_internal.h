@@ -64,6 +64,10 @@ double homg__element_longest_edge(int dim, const double *coords, const int32_t *
 
 /* Sorted unique edges (min << 32 | max) of all elements; *out malloc'd. */
 homg_status homg__mesh_edges(homg_ctx *ctx, const homg_mesh *mesh, uint64_t **out, size_t *count);
+/* The number of distinct edges and (tetrahedra) triangular faces of the
+ * mesh's host elements, or -1 (faces: triangles; both: no host elements, or
+ * more than 2^21 nodes).  lib/mesh/counts.c. */
+homg_status homg__mesh_count_edges_faces(homg_ctx *ctx, const homg_mesh *m, int64_t *edges, int64_t *faces);
 /* Where a refinement's heavy part runs elsewhere (the GMG set-up: on the
  * backend): edges gives m's sorted unique edges (malloc'd; with edges NULL
  * only their count), fill the fine

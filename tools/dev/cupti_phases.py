@@ -21,7 +21,7 @@ import cupti_timeline as ct  # noqa: E402
 PHASES = [
     ('refine', r'refine_|facet_markers'),
     ('fem', r'fem_|part_|tag_values'),
-    ('transfer', r'prolong_|scan_total|cusparse::|transpose_(count|place|sort)'),
+    ('transfer', r'prolong_|scan_total|cusparse::|transpose_(count|place|sort|rank)'),
     ('smoother', r'scale_kernel|spai|diag_kernel|sainv|jacobi'),
     ('format', r'widths_kernel|ell_from_csr|csr_to_ell|ell_convert'),
     ('omega', r'random_kernel|ell_kernel|ell_batch|diag_update|dot_kernel|ell_chain|power'),
