@@ -45,8 +45,20 @@
  * Work units: the residual, each filter pass, each iteration and the final
  * correction are whole-grid passes, 1 WU each; the gathers (fused into the filter
  * passes since session 14) touch N^2/3 values in all and are not counted.
+ *
+ * Iterations written in part (session 14, homg12).  An iteration at level m >= 1
+ * reads its input only at R x R (grid_point.h, homg_read_coord: the coarse points and
+ * the two arm points next to the middle of each axis), and a point of R x R reads only
+ * R x R; so each iteration but a level's last writes only R x R (homg_iterate_marked,
+ * the same values) and only the last, which level m-1 reads everywhere, writes the
+ * whole grid.  Such an iteration still counts 1 WU (the method's iteration); the info's
+ * values count what it moves.  HOMG_HOMG_MARKED=0: every iteration whole;
+ * HOMG_HOMG_MARKED_M (default 1): the lowest level that writes in part.
  */
+#include <stdlib.h>
+
 #include "grid_internal.h"
+#include "grid/grid_point.h" /* homg_read_set_holds */
 
 int homg__homg_iterations(const homg_grid *g, int m)
 {
@@ -82,6 +94,35 @@ static double homg_pass_values(const homg_grid *g, int m)
 {
     const double n = (double)g->desc.nx * g->desc.ny, c = (double)g->hl[m].cx * g->hl[m].cy;
     return m ? n + 2 * c : 3 * n;
+}
+
+/* Points of R on an axis of n points: the cx coarse coordinates and the arm points inside. */
+static int homg_read_count(int n, int l, int cx)
+{
+    return cx + (homg_read_coord(cx, n, l, cx) >= 0) + (homg_read_coord(cx + 1, n, l, cx) >= 0);
+}
+
+/* Values an iteration that writes only R x R moves: it writes the w points of R x R,
+ * reads u at R x R (w points) and f_m (cx * cy). */
+static double homg_marked_pass_values(const homg_grid *g, int m)
+{
+    const mfmg_level *H = &g->hl[m];
+    const double w = (double)homg_read_count(g->desc.nx, H->l, H->cx) * homg_read_count(g->desc.ny, H->l, H->cy);
+    return 2 * w + (double)H->cx * H->cy;
+}
+
+static int homg_env_int(const char *name, int fallback)
+{
+    const char *e = getenv(name);
+    return e && *e ? atoi(e) : fallback;
+}
+
+/* Whether level m's iterations but its last write only R x R (see the top). */
+static int homg_marked_passes(const homg_grid *g, int m)
+{
+    const int lowest = homg_env_int("HOMG_HOMG_MARKED_M", 1);
+    return m >= 1 && m >= lowest && homg_env_int("HOMG_HOMG_MARKED", 1) &&
+           homg_read_set_holds(g->desc.nx, g->hl[m].l) && homg_read_set_holds(g->desc.ny, g->hl[m].l);
 }
 
 #define QUEUE(g, call, what)                       \
@@ -132,9 +173,15 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
     for (int m = g->homg_m; m >= 0; m--) {
         int its = homg__homg_iterations(g, m);
         const void *fm = m == 0 ? g->r : g->fm[m];
+        const int part = homg_marked_passes(g, m);
         for (int it = 0; it < its; it++) {
-            QUEUE(g, g->k->homg_iterate(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
-            homg__account(g, 1, 1, homg_pass_values(g, m));
+            if (part && it + 1 < its) {
+                QUEUE(g, g->k->homg_iterate_marked(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
+                homg__account(g, 1, 1, homg_marked_pass_values(g, m));
+            } else {
+                QUEUE(g, g->k->homg_iterate(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
+                homg__account(g, 1, 1, homg_pass_values(g, m));
+            }
             tmp = in;
             in = out;
             out = tmp;
