@@ -6,7 +6,10 @@
 #      R x R equals the one from u bit for bit at every point (it reads only R x R);
 #   2. the partial iteration (homg_iterate_marked's loop) from the poisoned u writes
 #      finite values equal to the whole pass's on R x R (R x R reads only R x R);
-#   3. a level's four iterations: three partial and one whole equal four whole ones.
+#   3. a level's four iterations: three partial and one whole equal four whole ones;
+#   4. (a next step, not used by the library yet) level m's iteration at level m-1's read
+#      set R' x R' also reads only R x R, so a level's last iteration could write R' x R'
+#      instead of the whole grid (from level 2 up; level 1's R' is every point).
 # EMU_PLANT=1 drops the two arm points from R (must then report differences).
 # Needs only the headers.  Usage: sh tools/dev/homg_marked_emu.sh (SAN=1: ASan + UBSan).
 set -eu
@@ -41,11 +44,14 @@ template <class T> static void whole(const grid_level &L, const mfmg_level &H, c
     for (int y = 0; y < L.ny; y++)
         for (int x = 0; x < L.nx; x++) o[(size_t)y * L.nx + x] = (T)point(&L, &H, f, u, x, y);
 }
-template <class T> static void part(const grid_level &L, const mfmg_level &H, const T *f, const T *u, T *o)
+/* homg_point of level H at level W's read set (W = H: the partial iteration) */
+template <class T>
+static void part(const grid_level &L, const mfmg_level &H, const T *f, const T *u, T *o, const mfmg_level *W = 0)
 {
-    for (int b = 0; b < H.cy + 2; b++)
-        for (int a = 0; a < H.cx + 2; a++) {
-            int x = rcoord(a, L.nx, H.l, H.cx), y = rcoord(b, L.ny, H.l, H.cy);
+    if (!W) W = &H;
+    for (int b = 0; b < W->cy + 2; b++)
+        for (int a = 0; a < W->cx + 2; a++) {
+            int x = rcoord(a, L.nx, W->l, W->cx), y = rcoord(b, L.ny, W->l, W->cy);
             if (x >= 0 && y >= 0) o[(size_t)y * L.nx + x] = (T)point(&L, &H, f, u, x, y);
         }
 }
@@ -69,7 +75,7 @@ template <class T> static int check(int nx, int ny, int m)
             int x = rcoord(aa, nx, H.l, H.cx), y = rcoord(bb, ny, H.l, H.cy);
             if (x >= 0 && y >= 0) in[(size_t)y * nx + x] = 1, up[(size_t)y * nx + x] = u[(size_t)y * nx + x];
         }
-    size_t d1 = 0, d2 = 0, d3 = 0;
+    size_t d1 = 0, d2 = 0, d3 = 0, d4 = 0;
     whole(L, H, f.data(), u.data(), o.data());
     whole(L, H, f.data(), up.data(), op.data());
     for (size_t i = 0; i < n; i++) d1 += memcmp(&o[i], &op[i], sizeof(T)) != 0;
@@ -86,10 +92,21 @@ template <class T> static int check(int nx, int ny, int m)
         pa.swap(pb);
     }
     for (size_t i = 0; i < n; i++) d3 += memcmp(&wa[i], &pa[i], sizeof(T)) != 0;
-    if (d1 || d2 || d3)
-        printf("%d x %d m %d %s: %zu whole-pass, %zu partial, %zu after 4 iterations differ (of %zu)\n", nx, ny, m,
-               sizeof(T) == 4 ? "float" : "double", d1, d2, d3, n);
-    return d1 || d2 || d3;
+    if (m >= 2) {
+        const mfmg_level W = homg_mfmg_level(nx, ny, m - 1, 0.8);
+        std::fill(op.begin(), op.end(), nan);
+        part(L, H, f.data(), up.data(), op.data(), &W);
+        for (int bb = 0; bb < W.cy + 2; bb++)
+            for (int aa = 0; aa < W.cx + 2; aa++) {
+                int x = rcoord(aa, nx, W.l, W.cx), y = rcoord(bb, ny, W.l, W.cy);
+                size_t i = (size_t)y * nx + x;
+                if (x >= 0 && y >= 0) d4 += memcmp(&o[i], &op[i], sizeof(T)) != 0;
+            }
+    }
+    if (d1 || d2 || d3 || d4)
+        printf("%d x %d m %d %s: %zu whole-pass, %zu partial, %zu after 4 iterations, %zu at level m-1's set differ "
+               "(of %zu)\n", nx, ny, m, sizeof(T) == 4 ? "float" : "double", d1, d2, d3, d4, n);
+    return d1 || d2 || d3 || d4;
 }
 int main()
 {
