@@ -154,10 +154,10 @@ static homg_status cpu_homg_iterate(kernel_exec *ex, homg_precision p, const gri
 }
 
 static homg_status cpu_homg_iterate_marked(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
-                                           const void *fm, const void *u_in, void *u_out)
+                                           const mfmg_level *W, const void *fm, const void *u_in, void *u_out)
 {
     (void)ex;
-    DISPATCH(p, homg_iterate_marked_f(L, H, fm, u_in, u_out), homg_iterate_marked_d(L, H, fm, u_in, u_out));
+    DISPATCH(p, homg_iterate_marked_f(L, H, W, fm, u_in, u_out), homg_iterate_marked_d(L, H, W, fm, u_in, u_out));
     return HOMG_OK;
 }
 

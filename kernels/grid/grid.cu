@@ -254,17 +254,17 @@ __global__ void homg_iterate_kernel(grid_level L, mfmg_level H, const T *__restr
     }
 }
 
-/* homg_iterate_marked: a thread per point of R x R (homg_read_coord, grid_point.h), the
- * points the next iteration of the same level reads; homg_point's values there. */
+/* homg_iterate_marked: a thread per point of level W's R x R (homg_read_coord,
+ * grid_point.h), the points the next iteration reads; level H's homg_point values there. */
 template <typename T>
-__global__ void homg_iterate_marked_kernel(grid_level L, mfmg_level H, const T *__restrict__ fm,
+__global__ void homg_iterate_marked_kernel(grid_level L, mfmg_level H, mfmg_level W, const T *__restrict__ fm,
                                            const T *__restrict__ u, T *__restrict__ u_out)
 {
     homg_pdl_wait();
     const int a = blockIdx.x * BX + threadIdx.x, b = blockIdx.y * BY + threadIdx.y;
-    if (a >= H.cx + 2 || b >= H.cy + 2)
+    if (a >= W.cx + 2 || b >= W.cy + 2)
         return;
-    const int x = homg_read_coord(a, L.nx, H.l, H.cx), y = homg_read_coord(b, L.ny, H.l, H.cy);
+    const int x = homg_read_coord(a, L.nx, W.l, W.cx), y = homg_read_coord(b, L.ny, W.l, W.cy);
     if (x >= 0 && y >= 0)
         u_out[(size_t)y * L.nx + x] = (T)homg_point(&L, &H, 1.0 / H.l, fm, u, x, y);
 }
@@ -1007,15 +1007,15 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
 }
 
 static homg_status cu_homg_iterate_marked(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
-                                          const void *fm, const void *u_in, void *u_out)
+                                          const mfmg_level *W, const void *fm, const void *u_in, void *u_out)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    const dim3 blocks = blocks_for(H->cx + 2, H->cy + 2);
+    const dim3 blocks = blocks_for(W->cx + 2, W->cy + 2);
     if (p == HOMG_FLOAT64)
-        homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_marked_kernel<double>, *L, *H,
+        homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_marked_kernel<double>, *L, *H, *W,
                         (const double *)fm, (const double *)u_in, (double *)u_out);
     else
-        homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_marked_kernel<float>, *L, *H,
+        homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_marked_kernel<float>, *L, *H, *W,
                         (const float *)fm, (const float *)u_in, (float *)u_out);
     HOMG_CUDA_LAUNCHED(ex, "homg_iterate_marked_kernel");
     return HOMG_OK;
