@@ -107,6 +107,75 @@ static void rectangles_and_lambda(void **state)
         }
 }
 
+/* HOMG with the iterations that write only the points the next one reads
+ * (lib/grid/mfmg.c, default) against every iteration over the whole grid
+ * (HOMG_HOMG_MARKED=0): the same u bit for bit after three restarts, both precisions,
+ * with face data and lambda, squares and rectangles (HOMG takes power-of-two sides, on
+ * which every level's partial writes apply).  The same launches, and from 32^2 up fewer
+ * bytes.  Then the opt-in last iterations in part (HOMG_HOMG_MARKED_LAST=2: each level's
+ * last from 2 up writes only level m-1's read set): the same u again, fewer bytes still. */
+static void homg_solve_run(const homg_p2 *p, homg_precision prec, void *u, homg_solve_info *info)
+{
+    size_t n = (size_t)p->nx * p->ny, bytes = n * (prec == HOMG_FLOAT64 ? 8 : 4);
+    void *f = homg_test_upload(ctx, p->f, n, prec);
+    homg_boundary bc = homg_test_boundary(ctx, p, prec);
+    homg_grid_desc gd = { 0 };
+    homg_grid_operator op = { 0 };
+    homg_solve_desc sd = { 0 };
+    homg_grid *g = NULL;
+    gd.nx = p->nx;
+    gd.ny = p->ny;
+    gd.method = HOMG_METHOD_HOMG;
+    gd.precision = prec;
+    assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    op.lambda = p->lambda;
+    assert_int_equal(homg_grid_set_operator(g, &op), HOMG_OK);
+    memset(u, 0, bytes);
+    sd.max_cycles = 3;
+    assert_int_equal(homg_grid_solve(g, f, &bc, u, &sd, info), HOMG_OK);
+    homg_grid_destroy(g);
+    homg_free(ctx, f);
+    homg_test_free_boundary(ctx, &bc);
+}
+
+static void homg_partial_iterations_same_values(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 64, 64 }, { 128, 32 }, { 32, 256 }, { 4, 16 }, { 8, 8 }, { 256, 256 } };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int pi = HOMG_FLOAT32; pi <= HOMG_FLOAT64; pi++) {
+            const homg_precision prec = (homg_precision)pi;
+            homg_p2 *p = homg_p2_exact(shapes[s][0], shapes[s][1], s & 1 ? 2.0 : 0, 0.1, 1, 300 + s);
+            size_t bytes = (size_t)p->nx * p->ny * (prec == HOMG_FLOAT64 ? 8 : 4);
+            void *whole = NULL, *part = NULL, *last = NULL;
+            homg_solve_info iw, ip, il;
+            assert_int_equal(homg_alloc(ctx, bytes, &whole), HOMG_OK);
+            assert_int_equal(homg_alloc(ctx, bytes, &part), HOMG_OK);
+            assert_int_equal(homg_alloc(ctx, bytes, &last), HOMG_OK);
+            setenv("HOMG_HOMG_MARKED", "0", 1);
+            homg_solve_run(p, prec, whole, &iw);
+            unsetenv("HOMG_HOMG_MARKED");
+            homg_solve_run(p, prec, part, &ip);
+            setenv("HOMG_HOMG_MARKED_LAST", "2", 1);
+            homg_solve_run(p, prec, last, &il);
+            unsetenv("HOMG_HOMG_MARKED_LAST");
+            printf("  %3d x %3d %s: bytes %.4g whole, %.4g partial, %.4g last too; launches %ld, %ld, %ld\n", p->nx,
+                   p->ny, prec == HOMG_FLOAT64 ? "float64" : "float32", iw.bytes, ip.bytes, il.bytes, iw.launches,
+                   ip.launches, il.launches);
+            assert_memory_equal(whole, part, bytes);
+            assert_memory_equal(whole, last, bytes);
+            assert_int_equal(iw.launches, ip.launches);
+            assert_int_equal(iw.launches, il.launches);
+            assert_true(ip.work_units == iw.work_units && il.work_units == iw.work_units);
+            if (p->nx >= 32 && p->ny >= 32) /* tiny grids: R x R is most of the grid */
+                assert_true(il.bytes < ip.bytes && ip.bytes < iw.bytes);
+            homg_free(ctx, whole);
+            homg_free(ctx, part);
+            homg_free(ctx, last);
+            homg_p2_free(p);
+        }
+}
+
 /* ---- seed 003's problem: eqs. 4-7 ---- */
 
 static double seed003_u(double x, double y) { return -x * x * y * y * (1 - x * x) * (1 - y * y); }
@@ -634,6 +703,7 @@ int main(void)
         cmocka_unit_test(homg_exact_solutions),
         cmocka_unit_test(rectangles_and_lambda),
         cmocka_unit_test(warm_start_helps),
+        cmocka_unit_test(homg_partial_iterations_same_values),
         cmocka_unit_test(seed003_one_mfmg_cycle),
         cmocka_unit_test(seed003_second_order),
     };

@@ -497,6 +497,19 @@ static void homg_kernels_match_cpu(void **state)
                     BOTH(G()->homg_iterate(xg, p, &Lg, &H, m ? fm.on_gpu : f.on_gpu, r.on_gpu, u.on_gpu),
                          C()->homg_iterate(xc, p, &Lc, &H, m ? fm.on_cpu : f.on_cpu, r.on_cpu, u.on_cpu));
                     SAME(u, "homg_iterate (second)");
+                    /* the partial iteration (R x R only, the rest of u kept), at every
+                     * level m >= 1 on every shape: the kernel's indexing, whether or not
+                     * the restart would take it there; then at level m-1's read set (a
+                     * level's last iteration, HOMG_HOMG_MARKED_LAST) */
+                    if (m) {
+                        const mfmg_level W = homg_mfmg_level(nx, ny, m - 1, 0.8);
+                        BOTH(G()->homg_iterate_marked(xg, p, &Lg, &H, &H, fm.on_gpu, r.on_gpu, u.on_gpu),
+                             C()->homg_iterate_marked(xc, p, &Lc, &H, &H, fm.on_cpu, r.on_cpu, u.on_cpu));
+                        SAME(u, "homg_iterate_marked");
+                        BOTH(G()->homg_iterate_marked(xg, p, &Lg, &H, &W, fm.on_gpu, u.on_gpu, r.on_gpu),
+                             C()->homg_iterate_marked(xc, p, &Lc, &H, &W, fm.on_cpu, u.on_cpu, r.on_cpu));
+                        SAME(r, "homg_iterate_marked (level m-1's set)");
+                    }
                     twin_free(&fm);
                 }
                 twin_free(&u);

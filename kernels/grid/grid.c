@@ -170,6 +170,14 @@ static homg_status cpu_homg_iterate(kernel_exec *ex, homg_precision p, const gri
     return HOMG_OK;
 }
 
+static homg_status cpu_homg_iterate_marked(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
+                                           const mfmg_level *W, const void *fm, const void *u_in, void *u_out)
+{
+    (void)ex;
+    DISPATCH(p, homg_iterate_marked_f(L, H, W, fm, u_in, u_out), homg_iterate_marked_d(L, H, W, fm, u_in, u_out));
+    return HOMG_OK;
+}
+
 homg_status homg_cpu_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
                                        const void *f); /* grid_coarse.c */
 
@@ -189,6 +197,7 @@ const grid_kernels homg_cpu_grid_kernels = {
     cpu_homg_filter,
     cpu_homg_gather,
     cpu_homg_iterate,
+    cpu_homg_iterate_marked,
     homg_cpu_grid_coarse_cycle,
     homg_cpu_grid_tol_check,
     cpu_mid_fits,

@@ -254,6 +254,21 @@ __global__ void homg_iterate_kernel(grid_level L, mfmg_level H, const T *__restr
     }
 }
 
+/* homg_iterate_marked: a thread per point of level W's R x R (homg_read_coord,
+ * grid_point.h), the points the next iteration reads; level H's homg_point values there. */
+template <typename T>
+__global__ void homg_iterate_marked_kernel(grid_level L, mfmg_level H, mfmg_level W, const T *__restrict__ fm,
+                                           const T *__restrict__ u, T *__restrict__ u_out)
+{
+    homg_pdl_wait();
+    const int a = blockIdx.x * BX + threadIdx.x, b = blockIdx.y * BY + threadIdx.y;
+    if (a >= W.cx + 2 || b >= W.cy + 2)
+        return;
+    const int x = homg_read_coord(a, L.nx, W.l, W.cx), y = homg_read_coord(b, L.ny, W.l, W.cy);
+    if (x >= 0 && y >= 0)
+        u_out[(size_t)y * L.nx + x] = (T)homg_point(&L, &H, 1.0 / H.l, fm, u, x, y);
+}
+
 /* homg_point for the points of the specialised kernels that it takes whole (inline:
  * out of line, its call costs a stack frame and more registers), and
  * homg_filter_point for the filter's edge points (out of line: the column kernel's
@@ -995,6 +1010,21 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
     return HOMG_OK;
 }
 
+static homg_status cu_homg_iterate_marked(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
+                                          const mfmg_level *W, const void *fm, const void *u_in, void *u_out)
+{
+    cudaStream_t s = homg_cuda_stream(ex);
+    const dim3 blocks = blocks_for(W->cx + 2, W->cy + 2);
+    if (p == HOMG_FLOAT64)
+        homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_marked_kernel<double>, *L, *H, *W,
+                        (const double *)fm, (const double *)u_in, (double *)u_out);
+    else
+        homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_marked_kernel<float>, *L, *H, *W,
+                        (const float *)fm, (const float *)u_in, (float *)u_out);
+    HOMG_CUDA_LAUNCHED(ex, "homg_iterate_marked_kernel");
+    return HOMG_OK;
+}
+
 extern "C" const grid_kernels homg_cuda_grid_kernels = {
     cu_residual,
     cu_residual_restrict,
@@ -1011,6 +1041,7 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     cu_homg_filter,
     cu_homg_gather,
     cu_homg_iterate,
+    cu_homg_iterate_marked,
     homg_cuda_grid_coarse_cycle,
     homg_cuda_grid_tol_check,
     homg_cuda_grid_mid_fits,

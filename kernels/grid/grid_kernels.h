@@ -141,6 +141,12 @@ typedef struct grid_kernels {
      * compact restricted right-hand side (for m = 0: the full-grid rhs). */
     homg_status (*homg_iterate)(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
                                 const void *fm, const void *u_in, void *u_out);
+    /* The same iteration at level H (m >= 1) written only where an iteration of level W reads
+     * (homg_read_coord's (W->cx + 2) x (W->cy + 2) points, grid_point.h; needs
+     * homg_read_set_holds on both axes): W = H for the next iteration of the same level, or
+     * level m-1 after H's last.  The same values there, u_out's other points kept. */
+    homg_status (*homg_iterate_marked)(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
+                                       const mfmg_level *W, const void *fm, const void *u_in, void *u_out);
 
     /* ---- the coarse levels in one launch (one thread block on CUDA, levels in shared memory) ----
      * mode HOMG_BLOCK_V_ZERO / _V_KEEP: u = one V(pre, post) cycle on lev[0] from u = 0 / from u,

@@ -110,6 +110,33 @@ HOMG_HD void homg_bracket_p2(int x, int n, int m, double inv_l, int *x0, int *x1
     }
 }
 
+/* The points one iteration of level m reads (homg_point at every point), per axis of
+ * n points with n % (2l) == 0 (then n/2 is a coarse point of the low half and n/2-1 of
+ * the high half):
+ *   - a relaxation at coarse point x reads x +- l: a coarse point of its own half, the
+ *     face (a ghost, nothing read), or -- from the low half's last point n/2 and the high
+ *     half's last point n/2-1 -- the arm points n/2+l and n/2-1-l, which lie on the other
+ *     half's side between its coarse points (interpolated points);
+ *   - an interpolation at x reads the two coarse points of x's own half that bracket it
+ *     (homg_bracket_p2: below n/2 both in 0..n/2, from n/2 up both in n/2-1..n-1).
+ * So the next iteration reads only R x R with R = the cx coarse coordinates and the two
+ * arm coordinates, and a point of R x R itself reads only R x R: an iteration whose
+ * successor is of the same level may write R x R alone, the same homg_point values
+ * (lib/grid/mfmg.c; test_grid checks the whole restart bit for bit against the
+ * whole-grid passes).  Read index a of 0..cx+1: the coarse coordinate a (a < cx), then
+ * n/2+l and n/2-1-l; -1 where the arm point lies outside the grid (l = n/2). */
+HOMG_HD int homg_read_coord(int a, int n, int l, int cx)
+{
+    if (a < cx)
+        return homg_marked_coord(a, n, l);
+    const int x = a == cx ? n / 2 + l : n / 2 - 1 - l;
+    return x >= 0 && x < n ? x : -1;
+}
+
+/* Whether homg_read_coord's set holds for an axis of n points at spacing l (n/2 a
+ * multiple of l; otherwise brackets reach points off both lattices). */
+HOMG_HD int homg_read_set_holds(int n, int l) { return n % (2 * l) == 0; }
+
 /* Homogeneous-Dirichlet arm of the spacing-l stencil at x (n points): returns the
  * factor c with ghost = -c * u_x when x-l (side < 0) or x+l (side > 0) lies beyond
  * the face, else 0.  The ghost extrapolates linearly through 0 at the face, which

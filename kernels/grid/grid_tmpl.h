@@ -231,6 +231,24 @@ static void FN(homg_iterate)(const grid_level *L, const mfmg_level *H, const T *
             u_out[(size_t)y * L->nx + x] = (T)FN(homg_point)(L, H, 1.0 / H->l, fm, u_in, x, y);
 }
 
+/* Level H's iteration's values only at the points an iteration of level W reads
+ * (homg_read_coord's R x R of W); u_out keeps its other values. */
+static void FN(homg_iterate_marked)(const grid_level *L, const mfmg_level *H, const mfmg_level *W, const T *fm,
+                                    const T *u_in, T *u_out)
+{
+#pragma omp parallel for schedule(static)
+    for (int b = 0; b < W->cy + 2; b++) {
+        const int y = homg_read_coord(b, L->ny, W->l, W->cy);
+        if (y < 0)
+            continue;
+        for (int a = 0; a < W->cx + 2; a++) {
+            const int x = homg_read_coord(a, L->nx, W->l, W->cx);
+            if (x >= 0)
+                u_out[(size_t)y * L->nx + x] = (T)FN(homg_point)(L, H, 1.0 / H->l, fm, u_in, x, y);
+        }
+    }
+}
+
 #undef FN
 #undef CAT
 #undef CAT2

@@ -45,8 +45,26 @@
  * Work units: the residual, each filter pass, each iteration and the final
  * correction are whole-grid passes, 1 WU each; the gathers (fused into the filter
  * passes since session 14) touch N^2/3 values in all and are not counted.
+ *
+ * Iterations written in part (session 14, homg12).  An iteration at level m >= 1
+ * reads its input only at R x R (grid_point.h, homg_read_coord: the coarse points and
+ * the two arm points next to the middle of each axis), and a point of R x R reads only
+ * R x R; so each iteration but a level's last writes only R x R (homg_iterate_marked,
+ * the same values) and only the last, which level m-1 reads everywhere, writes the
+ * whole grid.  Such an iteration still counts 1 WU (the method's iteration); the info's
+ * values count what it moves.  HOMG_HOMG_MARKED=0: every iteration whole;
+ * HOMG_HOMG_MARKED_M (default 1): the lowest level that writes in part.
+ *
+ * Opt-in, not yet timed on a GPU: a level's last iteration need not be whole either.
+ * Level m-1 reads only its own R' x R', and level m's point at R' x R' reads only R x R
+ * (tools/dev/homg_marked_emu.sh, check 4), so with HOMG_HOMG_MARKED_LAST=k (k >= 2) the
+ * last iteration of each level m >= k writes only level m-1's R' x R'; level 1's last
+ * (R' = every point) and level 0's stay whole, so the correction reads a whole grid.
  */
+#include <stdlib.h>
+
 #include "grid_internal.h"
+#include "grid/grid_point.h" /* homg_read_set_holds */
 
 int homg__homg_iterations(const homg_grid *g, int m)
 {
@@ -82,6 +100,52 @@ static double homg_pass_values(const homg_grid *g, int m)
 {
     const double n = (double)g->desc.nx * g->desc.ny, c = (double)g->hl[m].cx * g->hl[m].cy;
     return m ? n + 2 * c : 3 * n;
+}
+
+/* Points of R on an axis of n points: the cx coarse coordinates and the arm points inside. */
+static int homg_read_count(int n, int l, int cx)
+{
+    return cx + (homg_read_coord(cx, n, l, cx) >= 0) + (homg_read_coord(cx + 1, n, l, cx) >= 0);
+}
+
+/* Points of level m's R x R. */
+static double homg_read_points(const homg_grid *g, int m)
+{
+    const mfmg_level *H = &g->hl[m];
+    return (double)homg_read_count(g->desc.nx, H->l, H->cx) * homg_read_count(g->desc.ny, H->l, H->cy);
+}
+
+/* Values an iteration of level m that writes only level w's R x R moves: it writes those
+ * points, reads u at level m's R x R and f_m (cx * cy). */
+static double homg_marked_pass_values(const homg_grid *g, int m, int w)
+{
+    return homg_read_points(g, w) + homg_read_points(g, m) + (double)g->hl[m].cx * g->hl[m].cy;
+}
+
+static int homg_env_int(const char *name, int fallback)
+{
+    const char *e = getenv(name);
+    return e && *e ? atoi(e) : fallback;
+}
+
+static int homg_read_set_holds2(const homg_grid *g, int m)
+{
+    return homg_read_set_holds(g->desc.nx, g->hl[m].l) && homg_read_set_holds(g->desc.ny, g->hl[m].l);
+}
+
+/* Whether level m's iterations but its last write only R x R (see the top). */
+static int homg_marked_passes(const homg_grid *g, int m)
+{
+    const int lowest = homg_env_int("HOMG_HOMG_MARKED_M", 1);
+    return m >= 1 && m >= lowest && homg_env_int("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m);
+}
+
+/* Whether level m's last iteration writes only level m-1's R' x R' (opt-in, see the top). */
+static int homg_marked_last(const homg_grid *g, int m)
+{
+    const int lowest = homg_env_int("HOMG_HOMG_MARKED_LAST", 0);
+    return lowest >= 2 && m >= lowest && homg_env_int("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m) &&
+           homg_read_set_holds2(g, m - 1);
 }
 
 #define QUEUE(g, call, what)                       \
@@ -132,9 +196,16 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
     for (int m = g->homg_m; m >= 0; m--) {
         int its = homg__homg_iterations(g, m);
         const void *fm = m == 0 ? g->r : g->fm[m];
+        const int part = homg_marked_passes(g, m), last_part = homg_marked_last(g, m);
         for (int it = 0; it < its; it++) {
-            QUEUE(g, g->k->homg_iterate(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
-            homg__account(g, 1, 1, homg_pass_values(g, m));
+            const int w = it + 1 < its ? m : m - 1; /* the level whose read set the next iteration is */
+            if (it + 1 < its ? part : last_part) {
+                QUEUE(g, g->k->homg_iterate_marked(ex, p, &Lh, &g->hl[m], &g->hl[w], fm, in, out), "HOMG iteration");
+                homg__account(g, 1, 1, homg_marked_pass_values(g, m, w));
+            } else {
+                QUEUE(g, g->k->homg_iterate(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
+                homg__account(g, 1, 1, homg_pass_values(g, m));
+            }
             tmp = in;
             in = out;
             out = tmp;
