@@ -9,6 +9,8 @@
 # DEV_FILES="tests/test_grid_gpu tests/test_grid_ref bench/bench_grid" sh tools/dev/device-prep.sh),
 # base.tar.xz (main's stripped bench_grid as .carry-base/bench_grid) and this script; run from
 # main's root: OUT=$OUT bash .carry-twod6/twod6_device.sh (carry [".carry-twod6"]).
+# (The 17:25 run had --kernel-name regex:coarse_exact, not a valid filter: racecheck and synccheck
+# did not run; kns= is the form twod4_device.sh used.)
 set -u
 C=.carry-twod6
 rm -rf .devbuild .devlibs .carry-base; tar xJf $C/dev.tar.xz; tar xJf $C/base.tar.xz
@@ -28,8 +30,8 @@ timed 14 bench_main2 $M $R --out $OUT/g3_main2.md
 timed 8 ncu_main $NC -k "$K" --launch-count 7 --log-file $OUT/ncu_main.csv $M --sizes 256 --methods fused-v --reps 1 --out /tmp/x.md
 timed 8 ncu_mine $NC -k "$K" --launch-count 7 --log-file $OUT/ncu_mine.csv $G --sizes 256 --methods fused-v --reps 1 --out /tmp/x.md
 timed 8 memcheck compute-sanitizer --tool memcheck --error-exitcode 3 $B/tests/test_grid_gpu exact
-timed 8 racecheck compute-sanitizer --tool racecheck --error-exitcode 3 --kernel-name regex:coarse_exact $B/tests/test_grid_gpu exact
-timed 8 synccheck compute-sanitizer --tool synccheck --error-exitcode 3 --kernel-name regex:coarse_exact $B/tests/test_grid_gpu exact
+timed 8 racecheck compute-sanitizer --tool racecheck --error-exitcode 3 --kernel-name kns=coarse_exact $B/tests/test_grid_gpu exact
+timed 8 synccheck compute-sanitizer --tool synccheck --error-exitcode 3 --kernel-name kns=coarse_exact $B/tests/test_grid_gpu exact
 timed 10 coarse $B/tests/test_grid_gpu coarse
 timed 10 clusters $B/tests/test_grid_gpu clusters
 timed 10 quick $B/tests/test_grid_gpu quick
