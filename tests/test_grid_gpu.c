@@ -632,6 +632,49 @@ static void coarse_cycle_matches_cpu(void **state)
     assert_int_equal(mismatches, 0);
 }
 
+/* The exact coarsest solve (coarse_exact_kernel, grid_exact.cuh) against its CPU twin on
+ * random bases, eigenvalues, f and boundary data: even, odd and tiny sides (the folds'
+ * middle points and mirror lanes).  Random bases are not even or odd about their middle,
+ * so a kernel that folds differently from the twin differs by O(1). */
+static void coarse_exact_matches_cpu(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 32, 32 }, { 31, 17 }, { 16, 32 }, { 2, 32 }, { 32, 3 }, { 1, 5 }, { 7, 1 }, { 9, 24 } };
+    mismatches = 0;
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+        for (int pi = HOMG_FLOAT32; pi <= HOMG_FLOAT64; pi++)
+            for (int with_bc = 0; with_bc <= 1; with_bc++) {
+                const homg_precision p = (homg_precision)pi;
+                const int nx = shapes[sh][0], ny = shapes[sh][1];
+                const double tol = p == HOMG_FLOAT64 ? 1e-12 : 1e-5;
+                homg_rng rng = homg_rng_seed(9100 + 100 * sh + 10 * pi + with_bc);
+                twin qx = twin_make((size_t)nx * nx, p, &rng, 0.3), qy = twin_make((size_t)ny * ny, p, &rng, 0.3);
+                twin ie = twin_make((size_t)nx * ny, p, &rng, 1e-3), f = twin_make((size_t)nx * ny, p, &rng, 100);
+                twin u = twin_make((size_t)nx * ny, p, &rng, 1), bc[4];
+                grid_level Lg = { 0 }, Lc;
+                Lg.nx = nx;
+                Lg.ny = ny;
+                Lg.inv_h2 = (double)nx * nx;
+                Lc = Lg;
+                for (int k = 0; k < 4; k++) {
+                    bc[k] = twin_make(k < 2 ? (size_t)ny : (size_t)nx, p, &rng, with_bc ? 1 : 0);
+                    Lg.bc[k] = with_bc ? bc[k].on_gpu : NULL;
+                    Lc.bc[k] = with_bc ? bc[k].on_cpu : NULL;
+                }
+                BOTH(G()->coarse_exact(&gpu->ex, p, &Lg, u.on_gpu, f.on_gpu, qx.on_gpu, qy.on_gpu, ie.on_gpu),
+                     C()->coarse_exact(&cpu->ex, p, &Lc, u.on_cpu, f.on_cpu, qx.on_cpu, qy.on_cpu, ie.on_cpu));
+                SAME(u, "coarse_exact");
+                for (int k = 0; k < 4; k++)
+                    twin_free(&bc[k]);
+                twin_free(&qx);
+                twin_free(&qy);
+                twin_free(&ie);
+                twin_free(&f);
+                twin_free(&u);
+            }
+    assert_int_equal(mismatches, 0);
+}
+
 /* The cluster version (grid_coarse_cluster.cu): bands of 2 to 16 rows, uneven bands
  * (12, 6 and 3 blocks), rectangles both ways, the automatic choice, 512^2 in float. */
 static void coarse_cluster_matches_cpu(void **state)
@@ -1980,7 +2023,11 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_solve_equals_cpu_solve),
     };
     const struct CMUnitTest coarse[] = {
+        cmocka_unit_test(coarse_exact_matches_cpu),
         cmocka_unit_test(coarse_cycle_matches_cpu),
+    };
+    const struct CMUnitTest exact[] = {
+        cmocka_unit_test(coarse_exact_matches_cpu),
     };
     const struct CMUnitTest cluster[] = {
         cmocka_unit_test(coarse_cluster_small),
@@ -2010,6 +2057,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(mid_sequence_matches_steps),
     };
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(coarse_exact_matches_cpu),
         cmocka_unit_test(coarse_cycle_matches_cpu),
         cmocka_unit_test(coarse_cluster_matches_cpu),
         cmocka_unit_test(kernels_match_cpu),
@@ -2050,7 +2098,9 @@ int main(int argc, char **argv)
     const homg_test_group groups[] = {
         HOMG_TEST_GROUP("all", tests, "every test"),
         HOMG_TEST_GROUP("quick", quick, "the kernel comparisons and one solve"),
-        HOMG_TEST_GROUP("coarse", coarse, "the one-block coarse levels (racecheck, synccheck)"),
+        HOMG_TEST_GROUP("coarse", coarse,
+                        "the exact coarsest solve and the one-block coarse levels (racecheck, synccheck)"),
+        HOMG_TEST_GROUP("exact", exact, "the exact coarsest solve (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("cluster", cluster, "two small cluster coarse-level cases (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("clusters", clusters, "every cluster comparison"),
         HOMG_TEST_GROUP("fused", fused, "the fused down and up steps (racecheck, synccheck)"),

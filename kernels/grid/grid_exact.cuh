@@ -12,13 +12,19 @@
 
 #define HOMG_CE HOMG_COARSE_EXACT_MAX
 
-/* Each product is shared-memory bound (two loads per multiply-add, ~7 us of one SM
- * for the four on the H100): the threads of rows y < 8 each compute rows y, y + 8,
- * y + 16, y + 24 of a product, so the column operand is loaded once for four rows
- * (1.25 loads per multiply-add) and four sums are in flight.  Each sum runs in the
- * same order as before, so the results are unchanged. */
-#define HOMG_CE_R 4 /* rows per thread */
+/* Each product is shared-memory bound: the threads of rows y < 8 each compute four
+ * sums, so a column operand is loaded once for four of them.  The sine bases are even or
+ * odd about their middle point (q[n-1-i][k] = (-1)^k q[i][k], lib/grid/box.c), so each
+ * product runs over half the points or half the modes: half the multiply-adds and loads
+ * of the dense products.  The order of every sum is the CPU twin's (grid_tmpl.h). */
+#define HOMG_CE_R 4 /* sums per thread */
 #define HOMG_CE_S (HOMG_CE / HOMG_CE_R)
+
+/* The value lane nx-1-x holds (any value for lanes x >= nx): the mirror point's. */
+template <typename T> __device__ T coarse_exact_mirror(T v, int n, int x)
+{
+    return __shfl_sync(0xffffffffu, v, (n - 1 - x) & 31);
+}
 
 /* WAIT: the kernel was launched with programmatic dependent launch; the basis and
  * eigenvalues (set-up data) load before its wait, f and the boundary data after. */
@@ -27,12 +33,12 @@ __device__ void coarse_exact_block(const grid_level &L, T *u, const T *f, const 
                                    T (*sx)[HOMG_CE + 1], T (*sy)[HOMG_CE + 1], T (*a)[HOMG_CE + 1], T (*b)[HOMG_CE + 1],
                                    int x, int y)
 {
-    const int nx = L.nx, ny = L.ny;
-    const bool act = y < HOMG_CE_S, col = x < nx;
+    const int nx = L.nx, ny = L.ny, hx = nx / 2, hy = ny / 2;
+    const bool act = y < HOMG_CE_S, col = x < nx; /* act is whole warps (blockDim.x is 32) */
     T s[HOMG_CE_R], ie[HOMG_CE_R];
-    if (x < nx && y < nx)
+    if (x < nx && y < (nx + 1) / 2) /* only the first half of each basis is read */
         sx[y][x] = qx[y * nx + x];
-    if (x < ny && y < ny)
+    if (x < ny && y < (ny + 1) / 2)
         sy[y][x] = qy[y * ny + x];
 #pragma unroll
     for (int m = 0; m < HOMG_CE_R; m++) { /* the eigenvalues' loads in flight meanwhile */
@@ -44,73 +50,113 @@ __device__ void coarse_exact_block(const grid_level &L, T *u, const T *f, const 
     if (x < nx && y < ny)
         a[y][x] = (T)((double)f[y * nx + x] + bterm_at<T>(L, x, y));
     __syncthreads();
-    if (act) { /* b = Qy^T F */
+    if (act) { /* b = Qy^T F: a thread's four modes y + 8m share y's parity, so one fold */
+        const T sg = y & 1 ? (T)-1 : (T)1;
 #pragma unroll
         for (int m = 0; m < HOMG_CE_R; m++)
             s[m] = 0;
-        if (col)
-            for (int j = 0; j < ny; j++) {
-                const T v = a[j][x];
+        if (col) {
+            for (int j = 0; j < hy; j++) {
+                const T v = a[j][x] + sg * a[ny - 1 - j][x];
 #pragma unroll
                 for (int m = 0; m < HOMG_CE_R; m++)
                     s[m] += sy[j][y + HOMG_CE_S * m] * v;
             }
+            if ((ny & 1) && !(y & 1)) {
+                const T v = a[hy][x];
+#pragma unroll
+                for (int m = 0; m < HOMG_CE_R; m++)
+                    s[m] += sy[hy][y + HOMG_CE_S * m] * v;
+            }
+        }
+        /* stored folded for the next product: column i < hx holds b[i] + b[nx-1-i],
+         * column nx-1-i holds b[i] - b[nx-1-i], an odd nx's middle column b itself */
 #pragma unroll
         for (int m = 0; m < HOMG_CE_R; m++) {
             const int r = y + HOMG_CE_S * m;
-            b[r][x] = r < ny ? s[m] : (T)0;
+            const T t = coarse_exact_mirror(s[m], nx, x);
+            const T v = x < hx ? s[m] + t : x < nx - hx ? s[m] : t - s[m];
+            b[r][x] = r < ny ? v : (T)0;
         }
     }
     __syncthreads();
-    if (act) { /* a = (b Qx) ./ eig */
+    if (act) { /* a = (b Qx) ./ eig: mode x reads the sums (x even) or differences */
 #pragma unroll
         for (int m = 0; m < HOMG_CE_R; m++)
             s[m] = 0;
-        if (col)
-            for (int i = 0; i < nx; i++) {
+        if (col) {
+            for (int i = 0; i < hx; i++) {
                 const T v = sx[i][x];
+                const int c = x & 1 ? nx - 1 - i : i;
 #pragma unroll
                 for (int m = 0; m < HOMG_CE_R; m++)
-                    s[m] += b[y + HOMG_CE_S * m][i] * v;
+                    s[m] += b[y + HOMG_CE_S * m][c] * v;
             }
+            if ((nx & 1) && !(x & 1)) {
+                const T v = sx[hx][x];
+#pragma unroll
+                for (int m = 0; m < HOMG_CE_R; m++)
+                    s[m] += b[y + HOMG_CE_S * m][hx] * v;
+            }
+        }
 #pragma unroll
         for (int m = 0; m < HOMG_CE_R; m++)
             a[y + HOMG_CE_S * m][x] = s[m] * ie[m];
     }
     __syncthreads();
-    if (act) { /* b = Qy a */
+    if (act) { /* b = Qy a: point rows y and y + 8 (< (ny+1)/2), their even and odd
+                * modes' sums give rows r and ny-1-r */
+        const int r0 = y, r1 = y + HOMG_CE_S, hr = (ny + 1) / 2;
+        const T *q0 = sy[r0 < hr ? r0 : 0], *q1 = sy[r1 < hr ? r1 : 0];
+#pragma unroll
+        for (int m = 0; m < HOMG_CE_R; m++)
+            s[m] = 0;
+        if (col) {
+            for (int k = 0; k + 1 < ny; k += 2) {
+                const T ve = a[k][x], vo = a[k + 1][x];
+                s[0] += q0[k] * ve;
+                s[1] += q0[k + 1] * vo;
+                s[2] += q1[k] * ve;
+                s[3] += q1[k + 1] * vo;
+            }
+            if (ny & 1) {
+                const T ve = a[ny - 1][x];
+                s[0] += q0[ny - 1] * ve;
+                s[2] += q1[ny - 1] * ve;
+            }
+            if (r0 < hr) {
+                b[r0][x] = 2 * r0 + 1 == ny ? s[0] : s[0] + s[1];
+                if (2 * r0 + 1 != ny)
+                    b[ny - 1 - r0][x] = s[0] - s[1];
+            }
+            if (r1 < hr) {
+                b[r1][x] = 2 * r1 + 1 == ny ? s[2] : s[2] + s[3];
+                if (2 * r1 + 1 != ny)
+                    b[ny - 1 - r1][x] = s[2] - s[3];
+            }
+        }
+    }
+    __syncthreads();
+    if (act) { /* u = b Qx^T: lanes x < (nx+1)/2 sum point x's even modes, the others
+                * point nx-1-x's odd modes; the mirror lane's sum completes both */
+        const bool ev = x < (nx + 1) / 2;
+        const int xm = ev ? x : nx - 1 - x;
 #pragma unroll
         for (int m = 0; m < HOMG_CE_R; m++)
             s[m] = 0;
         if (col)
-            for (int k = 0; k < ny; k++) {
-                const T v = a[k][x];
+            for (int k = ev ? 0 : 1; k < nx; k += 2) {
+                const T v = sx[xm][k];
 #pragma unroll
-                for (int m = 0; m < HOMG_CE_R; m++) {
-                    const int r = y + HOMG_CE_S * m;
-                    s[m] += (r < ny ? sy[r][k] : (T)0) * v;
-                }
+                for (int m = 0; m < HOMG_CE_R; m++)
+                    s[m] += b[y + HOMG_CE_S * m][k] * v;
             }
-#pragma unroll
-        for (int m = 0; m < HOMG_CE_R; m++)
-            b[y + HOMG_CE_S * m][x] = s[m];
-    }
-    __syncthreads();
-    if (act && col) { /* u = b Qx^T */
-#pragma unroll
-        for (int m = 0; m < HOMG_CE_R; m++)
-            s[m] = 0;
-        for (int k = 0; k < nx; k++) {
-            const T v = sx[x][k];
-#pragma unroll
-            for (int m = 0; m < HOMG_CE_R; m++)
-                s[m] += b[y + HOMG_CE_S * m][k] * v;
-        }
 #pragma unroll
         for (int m = 0; m < HOMG_CE_R; m++) {
             const int r = y + HOMG_CE_S * m;
-            if (r < ny)
-                u[r * nx + x] = s[m];
+            const T t = coarse_exact_mirror(s[m], nx, x);
+            if (col && r < ny)
+                u[r * nx + x] = 2 * x + 1 == nx ? s[m] : ev ? s[m] + t : t - s[m];
         }
     }
     __syncthreads();

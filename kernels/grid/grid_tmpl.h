@@ -118,17 +118,48 @@ static void FN(smooth)(const grid_level *L, T *u, const T *f, int sweeps)
     }
 }
 
-/* c = a^T b (ta) or a b, all n x n row-major, accumulated in double. */
-static void FN(matmul)(int m, int n, int q, const T *a, int ta, const T *b, int tb, T *c)
+/* The exact solve by the sine bases' symmetry (the GPU's order, kernels/grid/grid_exact.cuh):
+ * q[(n-1-i) n + k] = (-1)^k q[i n + k], so a product over the points i < n pairs i with
+ * n-1-i (half the multiply-adds) and a product onto the points gives i and n-1-i from
+ * the even and odd modes' sums.  For an odd n the middle point goes with the even modes
+ * only.  Only the first (n+1)/2 rows of each basis are read. */
+
+/* c[k cs] (k < n) = sum over the points i of q[i n + k] x[i s], x folded by k's parity. */
+static void FN(exact_onto_modes)(int n, const T *q, const T *x, int s, T *c, int cs)
 {
-    /* c (m x q) = op(a) (m x n) * op(b) (n x q); op = transpose when ta/tb */
-    for (int i = 0; i < m; i++)
-        for (int j = 0; j < q; j++) {
-            double s = 0;
-            for (int k = 0; k < n; k++)
-                s += (double)(ta ? a[k * m + i] : a[i * n + k]) * (double)(tb ? b[j * n + k] : b[k * q + j]);
-            c[i * q + j] = (T)s;
+    const int h = n / 2;
+    for (int k = 0; k < n; k++) {
+        double acc = 0;
+        for (int i = 0; i < h; i++) {
+            const T v = (T)(k & 1 ? (double)x[i * s] - (double)x[(n - 1 - i) * s]
+                                  : (double)x[i * s] + (double)x[(n - 1 - i) * s]);
+            acc += (double)q[i * n + k] * (double)v;
         }
+        if ((n & 1) && !(k & 1))
+            acc += (double)q[h * n + k] * (double)x[h * s];
+        c[k * cs] = (T)acc;
+    }
+}
+
+/* y[i s] (i < n) = sum over the modes k of q[i n + k] c[k cs]: the even and odd modes'
+ * sums of point i < (n+1)/2, rounded, give points i and n-1-i. */
+static void FN(exact_onto_points)(int n, const T *q, const T *c, int cs, T *y, int s)
+{
+    for (int i = 0; i < (n + 1) / 2; i++) {
+        double e = 0, o = 0;
+        for (int k = 0; k < n; k++)
+            if (k & 1)
+                o += (double)q[i * n + k] * (double)c[k * cs];
+            else
+                e += (double)q[i * n + k] * (double)c[k * cs];
+        const T te = (T)e, to = (T)o;
+        if (2 * i + 1 == n) {
+            y[i * s] = te;
+        } else {
+            y[i * s] = (T)((double)te + (double)to);
+            y[(n - 1 - i) * s] = (T)((double)te - (double)to);
+        }
+    }
 }
 
 static void FN(coarse_exact)(const grid_level *L, T *u, const T *f, const T *qx, const T *qy, const T *inv_eig)
@@ -139,12 +170,16 @@ static void FN(coarse_exact)(const grid_level *L, T *u, const T *f, const T *qx,
     for (int j = 0; j < ny; j++)
         for (int i = 0; i < nx; i++)
             rhs[j * nx + i] = (T)((double)f[j * nx + i] + FN(bterm)(L, i, j));
-    FN(matmul)(ny, ny, nx, qy, 1, rhs, 0, t1); /* Qy^T F */
-    FN(matmul)(ny, nx, nx, t1, 0, qx, 0, rhs); /* (Qy^T F) Qx */
+    for (int i = 0; i < nx; i++) /* Qy^T F, column by column */
+        FN(exact_onto_modes)(ny, qy, rhs + i, nx, t1 + i, nx);
+    for (int j = 0; j < ny; j++) /* (Qy^T F) Qx, row by row */
+        FN(exact_onto_modes)(nx, qx, t1 + j * nx, 1, rhs + j * nx, 1);
     for (int k = 0; k < nx * ny; k++)
         rhs[k] = (T)((double)rhs[k] * (double)inv_eig[k]);
-    FN(matmul)(ny, ny, nx, qy, 0, rhs, 0, t1); /* Qy G */
-    FN(matmul)(ny, nx, nx, t1, 0, qx, 1, u);   /* (Qy G) Qx^T */
+    for (int i = 0; i < nx; i++) /* Qy G */
+        FN(exact_onto_points)(ny, qy, rhs + i, nx, t1 + i, nx);
+    for (int j = 0; j < ny; j++) /* (Qy G) Qx^T */
+        FN(exact_onto_points)(nx, qx, t1 + j * nx, 1, u + j * nx, 1);
 }
 
 static void FN(restrict_boundary)(const grid_level *L, void *const out[4])
