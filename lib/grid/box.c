@@ -256,19 +256,14 @@ static homg_status queue_loop(homg_grid *g, const homg_seq_key *key, const grid_
 {
     kernel_exec *ex = &g->ctx->ex;
     unsigned long long loop;
-    long launches0;
-    double wu0, values0;
+    homg_count before;
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->loop_handle(ex, &loop), "loop condition");
     HOMG_TRY(queue_cycle(g, key, L0, key->first_kind, loop));
-    launches0 = g->launches;
-    wu0 = g->wu;
-    values0 = g->values_moved;
+    before = homg__counted(g);
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->loop_begin(ex, loop), "loop");
     HOMG_TRY(queue_cycle(g, key, L0, HOMG_CYCLE_NORMAL, loop));
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->loop_end(ex), "loop");
-    g->body.launches = g->launches - launches0;
-    g->body.wu = g->wu - wu0;
-    g->body.values_moved = g->values_moved - values0;
+    g->body.all = homg__counted_since(g, before);
     return HOMG_OK;
 }
 
@@ -326,7 +321,8 @@ static homg_status tolerance_cycles(homg_grid *g, homg_seq_key *key, const grid_
             HOMG_TRY(homg__read(g->ctx, out, g->scratch + 2, HOMG_TOL_OUT * sizeof(double)));
             /* the graph counted its loop's body once; the device ran it cycles - 1 times */
             const double extra = out[HOMG_TOL_CYCLES] - 2;
-            homg__account(g, (long)extra * g->body.launches, extra * g->body.wu, extra * g->body.values_moved);
+            const homg_count *b = &g->body.all;
+            homg__account(g, (long)extra * b->launches, extra * b->wu, extra * b->values_moved);
             return HOMG_OK;
         }
         g->no_device_loop = 1; /* e.g. a driver without conditional graph nodes */

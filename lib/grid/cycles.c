@@ -36,6 +36,18 @@ void homg__account(homg_grid *g, long launches, double wu, double values)
     g->values_moved += values;
 }
 
+homg_count homg__counted(const homg_grid *g)
+{
+    homg_count c = { g->launches, g->wu, g->values_moved };
+    return c;
+}
+
+homg_count homg__counted_since(const homg_grid *g, homg_count before)
+{
+    homg_count c = { g->launches - before.launches, g->wu - before.wu, g->values_moved - before.values_moved };
+    return c;
+}
+
 homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what)
 {
     return homg__backend_fail(g->ctx, st, what);

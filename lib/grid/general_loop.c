@@ -25,14 +25,11 @@ static homg_status queue_test(homg_grid *g, const gen_loop_spec *L, unsigned lon
 static homg_status queue_branch(homg_grid *g, const gen_loop_spec *L, unsigned long long h, int b)
 {
     kernel_exec *ex = &g->ctx->ex;
-    const long launches0 = g->launches;
-    const double wu0 = g->wu, values0 = g->values_moved;
+    const homg_count before = homg__counted(g);
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->branch_begin(ex, h), "branch");
     HOMG_TRY(L->step(g, L->arg, b == 0 ? GEN_LOOP_STEP_RESTART : GEN_LOOP_STEP_DIRECTION));
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->branch_end(ex), "branch");
-    g->body.branch_launches[b] = g->launches - launches0;
-    g->body.branch_wu[b] = g->wu - wu0;
-    g->body.branch_values[b] = g->values_moved - values0;
+    g->body.branch[b] = homg__counted_since(g, before);
     return HOMG_OK;
 }
 
@@ -57,21 +54,16 @@ homg_status homg__gen_loop_queue(homg_grid *g, const gen_loop_spec *L)
 {
     kernel_exec *ex = &g->ctx->ex;
     unsigned long long loop;
-    long launches0;
-    double wu0, values0;
+    homg_count before;
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->loop_handle(ex, &loop), "loop condition");
     HOMG_TRY(L->step(g, L->arg, GEN_LOOP_STEP_FIRST));
     HOMG_TRY(queue_test(g, L, loop));
     memset(&g->body, 0, sizeof g->body);
-    launches0 = g->launches;
-    wu0 = g->wu;
-    values0 = g->values_moved;
+    before = homg__counted(g);
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->loop_begin(ex, loop), "loop");
     HOMG_TRY(queue_body(g, L, loop));
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->loop_end(ex), "loop");
-    g->body.launches = g->launches - launches0;
-    g->body.wu = g->wu - wu0;
-    g->body.values_moved = g->values_moved - values0;
+    g->body.all = homg__counted_since(g, before);
     return HOMG_OK;
 }
 
@@ -81,13 +73,13 @@ void homg__gen_loop_account(homg_grid *g, int cycles, int every)
     /* passes after the first iteration, of which `restarts` began with a restart */
     const int passes = cycles - 1, restarts = every > 0 ? passes / every : 0;
     const double n[2] = { restarts, passes - restarts };
-    long launches = (long)(passes - 1) * b->launches;
-    double wu = (passes - 1) * b->wu, values = (passes - 1) * b->values_moved;
+    long launches = (long)(passes - 1) * b->all.launches;
+    double wu = (passes - 1) * b->all.wu, values = (passes - 1) * b->all.values_moved;
     if (every > 0)
         for (int k = 0; k < 2; k++) { /* each pass counted both branches; it ran one */
-            launches += (long)(n[k] - passes) * b->branch_launches[k];
-            wu += (n[k] - passes) * b->branch_wu[k];
-            values += (n[k] - passes) * b->branch_values[k];
+            launches += (long)(n[k] - passes) * b->branch[k].launches;
+            wu += (n[k] - passes) * b->branch[k].wu;
+            values += (n[k] - passes) * b->branch[k].values_moved;
         }
     homg__account(g, launches, wu, values);
 }

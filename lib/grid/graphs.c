@@ -49,8 +49,7 @@ homg_status homg__grid_graph_run(homg_grid *g, const homg_seq_key *key, homg_sta
 {
     kernel_exec *ex = &g->ctx->ex;
     homg_graph_entry *e = NULL, *victim;
-    long launches0 = g->launches;
-    double wu0 = g->wu, values0 = g->values_moved;
+    const homg_count before = homg__counted(g);
     homg_status st;
 
     if (ex->backend != HOMG_BACKEND_CUDA)
@@ -81,17 +80,15 @@ homg_status homg__grid_graph_run(homg_grid *g, const homg_seq_key *key, homg_sta
         HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->capture_end(ex, &e->graph), "graph instantiation");
         e->key = *key;
         g->graph_captures++;
-        e->launches = g->launches - launches0;
-        e->wu = g->wu - wu0;
-        e->values_moved = g->values_moved - values0;
+        e->cost = homg__counted_since(g, before);
         e->body = g->body;
-        g->launches = launches0;
-        g->wu = wu0;
-        g->values_moved = values0;
+        g->launches = before.launches; /* counted below, at the launch */
+        g->wu = before.wu;
+        g->values_moved = before.values_moved;
     }
     e->used = ++g->graph_clock;
     g->body = e->body;
     HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->graph_launch(ex, e->graph), "graph launch");
-    homg__account(g, e->launches, e->wu, e->values_moved);
+    homg__account(g, e->cost.launches, e->cost.wu, e->cost.values_moved);
     return HOMG_OK;
 }

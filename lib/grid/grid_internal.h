@@ -24,22 +24,23 @@ typedef struct homg_seq_key {
     double tol;
 } homg_seq_key;
 
-/* What one pass of a device loop's body queues (box.c), for the accounting of the
- * passes the device decided on. */
-typedef struct homg_queued {
+/* Queued work as homg__account counts it: launches, work units, values moved. */
+typedef struct homg_count {
     long launches;
     double wu, values_moved;
-    /* of which the body's two branches (general_loop.c: a restart, CG's next direction), of
-     * which a pass runs one */
-    long branch_launches[2];
-    double branch_wu[2], branch_values[2];
+} homg_count;
+
+/* What one pass of a device loop's body queues (box.c, general_loop.c), for the
+ * accounting of the passes the device decided on: all of it, and of it the body's two
+ * branches (general_loop.c: a restart, CG's next direction), of which a pass runs one. */
+typedef struct homg_queued {
+    homg_count all, branch[2];
 } homg_queued;
 
 typedef struct homg_graph_entry {
     homg_seq_key key;
     void *graph;
-    long launches;
-    double wu, values_moved;
+    homg_count cost;  /* what the captured sequence counts at each launch */
     homg_queued body; /* a loop's body (zero without a loop) */
     unsigned long long used;
 } homg_graph_entry;
@@ -180,6 +181,9 @@ homg_status homg__box_solve(homg_grid *g, const void *f, const homg_boundary *bc
 homg_status homg__box_residual(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, void *r);
 /* Adds a queued kernel's launches, work units and ideal traffic (values). */
 void homg__account(homg_grid *g, long launches, double wu, double values);
+/* The grid's counts so far, and what was counted after such a snapshot. */
+homg_count homg__counted(const homg_grid *g);
+homg_count homg__counted_since(const homg_grid *g, homg_count before);
 
 /* sweep_plan.c: a sweep plan "first;later" (one plan alone: every cycle's), each "PQ,PQ,..." =
  * V(P, Q) on level 0, 1, ... with digits lo..hi, the last pair repeated down to the coarsest,
