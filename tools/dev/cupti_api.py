@@ -18,13 +18,7 @@ def op_phases(path, lo, hi):
     """[(api start of the issuing call, phase)] of the GPU ops of one create, in issue order."""
     ops, rt = cp.load_corr(path)
     ops = [o for o in ops if o[1] > lo and o[0] < hi]
-    ph = [cp.phase_of(o[2]) for o in ops]
-    nxt = '?'
-    for k in range(len(ops) - 1, -1, -1):
-        if ph[k] is None:
-            ph[k] = nxt
-        else:
-            nxt = ph[k]
+    ph = cp.op_phases(ops)
     by_corr = {o[3]: ph[k] for k, o in enumerate(ops)}
     issued = sorted((rt[o[3]][0], ph[k]) for k, o in enumerate(ops) if o[3] in rt)
     return by_corr, issued

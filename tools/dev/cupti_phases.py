@@ -61,6 +61,18 @@ def load_corr(path):
     return ops, rt
 
 
+def op_phases(ops):
+    """Each op's phase: named kernels by name (phase_of), the rest take the next named one's."""
+    ph = [phase_of(o[2]) for o in ops]
+    nxt = '?'
+    for k in range(len(ops) - 1, -1, -1):
+        if ph[k] is None:
+            ph[k] = nxt
+        else:
+            nxt = ph[k]
+    return ph
+
+
 def analyse(path, pick, listing):
     api, _ = ct.load(path)
     cs = ct.creates(api)
@@ -75,14 +87,7 @@ def analyse(path, pick, listing):
     # the host's reads: syncs, and the copies whose op is device-to-host (kind 2)
     reads = sorted([(rt[o[3]][1], 'read') for o in ops if o[2].startswith('memcpy kind 2') and o[3] in rt] +
                    [(a[1], a[3]) for a in calls if a[3].startswith(READS) and not a[3].startswith('cudaMemcpy')])
-    # phases: named kernels by name, the rest take the next named one's
-    ph = [phase_of(o[2]) for o in ops]
-    nxt = '?'
-    for k in range(len(ops) - 1, -1, -1):
-        if ph[k] is None:
-            ph[k] = nxt
-        else:
-            nxt = ph[k]
+    ph = op_phases(ops)
     st = defaultdict(lambda: defaultdict(float))
     prev_end = lo
     rows = []
