@@ -119,11 +119,6 @@ static double block_wu(const homg_grid *g, int k0, int fmg)
 /* The coarse levels' cluster: HOMG_BOX_CLUSTER blocks (1: one block) and
  * HOMG_BOX_SOLO_CELLS (levels that small in one block of it), environment variables
  * the benchmark compares settings with; else (0) the kernel's choice. */
-static int env_int(const char *name)
-{
-    const char *env = getenv(name);
-    return env && *env ? atoi(env) : 0;
-}
 
 /* Levels k.. in one launch (kernels/grid/grid_coarse*.cu: one block, or a thread-block
  * cluster above 64 x 64): a V-cycle on level k from zero or from its value, or the
@@ -133,8 +128,8 @@ static homg_status block(cycle *c, int k, int mode)
     homg_grid *g = c->g;
     grid_coarse C;
     memset(&C, 0, sizeof C);
-    C.cluster = env_int("HOMG_BOX_CLUSTER");
-    C.solo_cells = env_int("HOMG_BOX_SOLO_CELLS");
+    C.cluster = (int)homg__grid_knob("HOMG_BOX_CLUSTER", 0);
+    C.solo_cells = (int)homg__grid_knob("HOMG_BOX_SOLO_CELLS", 0);
     C.nlev = g->nlevels - k;
     C.mode = mode;
     C.pre = g->desc.pre;

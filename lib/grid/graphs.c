@@ -12,8 +12,14 @@
  * HOMG_GRID_DEVICE_LOOP=0 asks for the host's loop (a read after each cycle). */
 int homg__grid_device_loop(const homg_grid *g)
 {
-    const char *env = getenv("HOMG_GRID_DEVICE_LOOP");
-    return g->ctx->ex.backend == HOMG_BACKEND_CUDA && !g->no_device_loop && !(env && *env && atof(env) == 0);
+    return g->ctx->ex.backend == HOMG_BACKEND_CUDA && !g->no_device_loop &&
+           homg__grid_knob("HOMG_GRID_DEVICE_LOOP", 1) != 0;
+}
+
+double homg__grid_knob(const char *name, double dflt)
+{
+    const char *env = getenv(name);
+    return env && *env ? atof(env) : dflt;
 }
 
 void homg__grid_graphs_drop(homg_grid *g)

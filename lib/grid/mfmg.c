@@ -123,12 +123,6 @@ static double homg_marked_pass_values(const homg_grid *g, int m, int w)
     return homg_read_points(g, w) + homg_read_points(g, m) + (double)g->hl[m].cx * g->hl[m].cy;
 }
 
-static int homg_env_int(const char *name, int fallback)
-{
-    const char *e = getenv(name);
-    return e && *e ? atoi(e) : fallback;
-}
-
 static int homg_read_set_holds2(const homg_grid *g, int m)
 {
     return homg_read_set_holds(g->desc.nx, g->hl[m].l) && homg_read_set_holds(g->desc.ny, g->hl[m].l);
@@ -137,15 +131,15 @@ static int homg_read_set_holds2(const homg_grid *g, int m)
 /* Whether level m's iterations but its last write only R x R (see the top). */
 static int homg_marked_passes(const homg_grid *g, int m)
 {
-    const int lowest = homg_env_int("HOMG_HOMG_MARKED_M", 1);
-    return m >= 1 && m >= lowest && homg_env_int("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m);
+    const int lowest = (int)homg__grid_knob("HOMG_HOMG_MARKED_M", 1);
+    return m >= 1 && m >= lowest && (int)homg__grid_knob("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m);
 }
 
 /* Whether level m's last iteration writes only level m-1's R' x R' (see the top). */
 static int homg_marked_last(const homg_grid *g, int m)
 {
-    const int lowest = homg_env_int("HOMG_HOMG_MARKED_LAST", 3);
-    return lowest >= 2 && m >= lowest && homg_env_int("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m) &&
+    const int lowest = (int)homg__grid_knob("HOMG_HOMG_MARKED_LAST", 3);
+    return lowest >= 2 && m >= lowest && (int)homg__grid_knob("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m) &&
            homg_read_set_holds2(g, m - 1);
 }
 
