@@ -126,11 +126,7 @@ static homg_status pattern_buffers(homg_fem *fem, size_t cap, int bits, uint64_t
  * Opt-in: on the H100 (s14-gmg27) the rows took ~575 us of GPU time at 65^3
  * against the sort's ~460 (the row sort a thread a row in local memory 237 us,
  * the second gather's atomics 184, the compaction 78), 129^3 +2.1 ms. */
-static int refined_rows_on(void)
-{
-    const char *e = getenv("HOMG_FEM_PATTERN_ROWS");
-    return e && atoi(e) != 0;
-}
+static int refined_rows_on(void) { return homg__knob("HOMG_FEM_PATTERN_ROWS", 0) != 0; }
 
 /* Sorted unique node pairs on the device (in buffers of the first size, or
  * of the full size where the backend says that was short; or from the
@@ -269,11 +265,7 @@ static homg_status host_mask(homg_fem *fem)
 
 /* The P1 mask's "in an element" from the pattern's rows (mask.h: one store a
  * node), unless HOMG_FEM_MASK_ROWS=0 (a thread an element). */
-static int mask_rows_on(void)
-{
-    const char *e = getenv("HOMG_FEM_MASK_ROWS");
-    return !e || atoi(e) != 0;
-}
+static int mask_rows_on(void) { return homg__knob("HOMG_FEM_MASK_ROWS", 1) != 0; }
 
 /* P1: the mask on the backend (kernels/fem/mask.*) from the uploaded facets,
  * the node markers and tags (uploaded for it); its two counts are read by

@@ -575,11 +575,7 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
 
 /* HOMG_GMG_CUSPARSE_R=1: R by the sparse table's transpose (cuSPARSE on CUDA),
  * as before s14-gmg25, for comparisons; the result is the same matrix. */
-static int cusparse_restriction(void)
-{
-    const char *env = getenv("HOMG_GMG_CUSPARSE_R");
-    return env && atoi(env) != 0;
-}
+static int cusparse_restriction(void) { return homg__knob("HOMG_GMG_CUSPARSE_R", 0) != 0; }
 
 /* R = P^T on the backend from P there (no host transpose, no upload of R), by
  * the GMG table's transpose: counts, a scan, the entries, all queued (cuSPARSE's
@@ -664,12 +660,9 @@ static homg_status device_prolongation(homg_gmg *g, int l)
 
 /* HOMG_GMG_PNNZ_EARLY=1: the device-built P's entry counts read before their
  * R is queued (as before s14-gmg25), not later with the ELLPACK-R widths. */
-static int cusparse_restriction(void);
-
 static int pnnz_early(void)
 {
-    const char *env = getenv("HOMG_GMG_PNNZ_EARLY");
-    return (env && atoi(env) != 0) || cusparse_restriction(); /* csr2csc takes P's nnz */
+    return homg__knob("HOMG_GMG_PNNZ_EARLY", 0) != 0 || cusparse_restriction(); /* csr2csc takes P's nnz */
 }
 
 homg_status homg__gmg_transfer_counts(homg_gmg *g, const int32_t *host)

@@ -86,9 +86,8 @@ static homg_status level_slots(backend_refine *b)
  * checked after the last level); HOMG_GMG_REFINE_READ=1 reads them instead. */
 static homg_status predict_counts(backend_refine *b, const homg_mesh *m)
 {
-    const char *env = getenv("HOMG_GMG_REFINE_READ");
     b->pe = b->pf = -1;
-    if (!b->device_only || (env && atoi(env) != 0))
+    if (!b->device_only || homg__knob("HOMG_GMG_REFINE_READ", 0) != 0)
         return HOMG_OK;
     return homg__mesh_count_edges_faces(b->ctx, m, &b->pe, &b->pf);
 }

@@ -256,11 +256,7 @@ static int fem_pattern(const homg_gmg *g, int l) { return l == 0 || g->desc.coar
  * after every level's M is allocated and scaled): without lanes (a batch
  * spans the levels' streams otherwise), unless HOMG_GMG_SPAI1_BATCH=0 (a
  * launch a level, two instances each, as before s14-gmg26). */
-static int spai1_batching(const homg_gmg *g)
-{
-    const char *env = getenv("HOMG_GMG_SPAI1_BATCH");
-    return g->lanes <= 1 && !(env && atoi(env) == 0);
-}
+static int spai1_batching(const homg_gmg *g) { return g->lanes <= 1 && homg__knob("HOMG_GMG_SPAI1_BATCH", 1) != 0; }
 
 /* Queues the batched SPAI-1 rows (and empties the batch). */
 static homg_status spai1_flush(homg_gmg *g, spai1_batch *batch)
@@ -514,9 +510,8 @@ static int ritz_threads(const homg_gmg *g, int levels)
  * lanes), unless HOMG_GMG_COARSE_EARLY=0. */
 static int coarse_early(const homg_gmg *g)
 {
-    const char *env = getenv("HOMG_GMG_COARSE_EARLY");
     return !g->coarse_ready && g->lanes == 1 && g->desc.coarse_solver == HOMG_GMG_COARSE_SOLVER_CHOLESKY &&
-           !(env && atoi(env) == 0);
+           homg__knob("HOMG_GMG_COARSE_EARLY", 1) != 0;
 }
 
 static int thread_id(void)

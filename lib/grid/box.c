@@ -131,7 +131,7 @@ static homg_status setup_coarse_exact(homg_grid *g)
  * the same schedule). */
 static int block_top(const homg_grid *g)
 {
-    long cells = (long)homg__grid_knob("HOMG_BOX_BLOCK_CELLS", HOMG_BOX_BLOCK_CELLS);
+    long cells = (long)homg__knob("HOMG_BOX_BLOCK_CELLS", HOMG_BOX_BLOCK_CELLS);
     long most = 65536L * (long)sizeof(float) / (long)g->elem;
     if (cells > most)
         cells = most;
@@ -188,13 +188,13 @@ homg_status homg__box_alloc(homg_grid *g)
         h *= 2;
     }
     g->block_top = g->nlevels;
-    g->fused_min = homg__grid_knob("HOMG_BOX_FUSED_CELLS", HOMG_BOX_FUSED_CELLS);
+    g->fused_min = homg__knob("HOMG_BOX_FUSED_CELLS", HOMG_BOX_FUSED_CELLS);
     if (g->run == HOMG_METHOD_FMG)
         g->block_top = block_top(g);
     plan_sweeps(g);
     /* A fixed sequence's cycle boundaries on the finest level as one pass each (cycles.c
      * homg__mg_sequence; HOMG_BOX_MID=0: the two steps, the benchmark's A/B knob). */
-    g->fuse_mid = homg__grid_knob("HOMG_BOX_MID", 1) != 0;
+    g->fuse_mid = homg__knob("HOMG_BOX_MID", 1) != 0;
     if (d->method != HOMG_METHOD_HOMG) {
         for (int k = 1; k < g->nlevels; k++) {
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;

@@ -128,8 +128,8 @@ static homg_status block(cycle *c, int k, int mode)
     homg_grid *g = c->g;
     grid_coarse C;
     memset(&C, 0, sizeof C);
-    C.cluster = (int)homg__grid_knob("HOMG_BOX_CLUSTER", 0);
-    C.solo_cells = (int)homg__grid_knob("HOMG_BOX_SOLO_CELLS", 0);
+    C.cluster = (int)homg__knob("HOMG_BOX_CLUSTER", 0);
+    C.solo_cells = (int)homg__knob("HOMG_BOX_SOLO_CELLS", 0);
     C.nlev = g->nlevels - k;
     C.mode = mode;
     C.pre = g->desc.pre;

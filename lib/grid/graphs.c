@@ -12,14 +12,7 @@
  * HOMG_GRID_DEVICE_LOOP=0 asks for the host's loop (a read after each cycle). */
 int homg__grid_device_loop(const homg_grid *g)
 {
-    return g->ctx->ex.backend == HOMG_BACKEND_CUDA && !g->no_device_loop &&
-           homg__grid_knob("HOMG_GRID_DEVICE_LOOP", 1) != 0;
-}
-
-double homg__grid_knob(const char *name, double dflt)
-{
-    const char *env = getenv(name);
-    return env && *env ? atof(env) : dflt;
+    return g->ctx->ex.backend == HOMG_BACKEND_CUDA && !g->no_device_loop && homg__knob("HOMG_GRID_DEVICE_LOOP", 1) != 0;
 }
 
 void homg__grid_graphs_drop(homg_grid *g)

@@ -131,9 +131,6 @@ int homg__grid_box_desc(const homg_grid_desc *d);
  * captures one), elsewhere calls it directly; the accounting of a replay is the
  * capture's. */
 int homg__grid_device_loop(const homg_grid *g);
-/* A tuning variable (the HOMG_BOX_*, HOMG_HOMG_* ... environment variables the benchmarks
- * and tests set), or dflt where it is unset or empty. */
-double homg__grid_knob(const char *name, double dflt);
 homg_status homg__grid_graph_run(homg_grid *g, const homg_seq_key *key, homg_status (*queue)(homg_grid *, void *),
                                  void *arg);
 /* Drops every captured graph (the operator or a level changed). */

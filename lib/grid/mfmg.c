@@ -131,15 +131,15 @@ static int homg_read_set_holds2(const homg_grid *g, int m)
 /* Whether level m's iterations but its last write only R x R (see the top). */
 static int homg_marked_passes(const homg_grid *g, int m)
 {
-    const int lowest = (int)homg__grid_knob("HOMG_HOMG_MARKED_M", 1);
-    return m >= 1 && m >= lowest && (int)homg__grid_knob("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m);
+    const int lowest = (int)homg__knob("HOMG_HOMG_MARKED_M", 1);
+    return m >= 1 && m >= lowest && (int)homg__knob("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m);
 }
 
 /* Whether level m's last iteration writes only level m-1's R' x R' (see the top). */
 static int homg_marked_last(const homg_grid *g, int m)
 {
-    const int lowest = (int)homg__grid_knob("HOMG_HOMG_MARKED_LAST", 3);
-    return lowest >= 2 && m >= lowest && (int)homg__grid_knob("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m) &&
+    const int lowest = (int)homg__knob("HOMG_HOMG_MARKED_LAST", 3);
+    return lowest >= 2 && m >= lowest && (int)homg__knob("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m) &&
            homg_read_set_holds2(g, m - 1);
 }
 
