@@ -107,6 +107,39 @@ static void rectangles_and_lambda(void **state)
         }
 }
 
+/* The exact solve of levels wider than 32 a side (exact_wide, HOMG_BOX_EXACT_MAX up to 128):
+ * where it takes the finest level one cycle solves the problem exactly; below it, the solves
+ * reach the same errors as with the 32^2 one-block solve, in no more cycles. */
+static void exact_wide_levels(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 128, 128 }, { 128, 64 }, { 256, 128 }, { 512, 512 } };
+    for (int s = 0; s < 4; s++) {
+        homg_p2 *p = homg_p2_exact(shapes[s][0], shapes[s][1], s == 1 ? 5.0 : 0, 0.1, 1, 300 + s);
+        int c32 = 0;
+        for (int m = 32; m <= 128; m *= 2) {
+            char v[8];
+            int c = 0, cf = 0;
+            snprintf(v, sizeof v, "%d", m);
+            setenv("HOMG_BOX_EXACT_MAX", v, 1);
+            double e = solve_exact(p, HOMG_METHOD_FMG, HOMG_FLOAT64, 40, &c);
+            double ef = solve_exact(p, HOMG_METHOD_FMG, HOMG_FLOAT32, 40, &cf);
+            printf("  %3d x %3d exact from %3d: float64 error %.2e (%d cycles), float32 %.2e (%d cycles)\n", p->nx,
+                   p->ny, m, e, c, ef, cf);
+            assert_true(e <= 1e-10);
+            assert_true(ef <= 1e-5);
+            if (p->nx <= m && p->ny <= m)
+                assert_int_equal(c, 1);
+            if (m == 32)
+                c32 = c;
+            else
+                assert_true(c <= c32);
+        }
+        unsetenv("HOMG_BOX_EXACT_MAX");
+        homg_p2_free(p);
+    }
+}
+
 /* HOMG with the iterations that write only the points the next one reads
  * (lib/grid/mfmg.c, default) against every iteration over the whole grid
  * (HOMG_HOMG_MARKED=0): the same u bit for bit after three restarts, both precisions,
@@ -703,6 +736,7 @@ int main(void)
         cmocka_unit_test(fcycle_exact_solutions),
         cmocka_unit_test(homg_exact_solutions),
         cmocka_unit_test(rectangles_and_lambda),
+        cmocka_unit_test(exact_wide_levels),
         cmocka_unit_test(warm_start_helps),
         cmocka_unit_test(homg_partial_iterations_same_values),
         cmocka_unit_test(seed003_one_mfmg_cycle),

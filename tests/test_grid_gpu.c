@@ -675,6 +675,60 @@ static void coarse_exact_matches_cpu(void **state)
     assert_int_equal(mismatches, 0);
 }
 
+/* The exact solve in two launches of many blocks (exact_wide, grid_exact_wide.cu) against its
+ * CPU twin on random tables, f and boundary data: even, odd, non-square and tiny sides, every
+ * rows-a-block and several ranges a sum (uneven ranges where the split does not divide n). */
+static void exact_wide_matches_cpu(void **state)
+{
+    (void)state;
+    const int shapes[][2] = { { 128, 128 }, { 127, 65 }, { 64, 64 }, { 33, 100 }, { 96, 37 }, { 1, 5 }, { 7, 1 } };
+    const int rs[][2] = { { 2, 4 }, { 1, 1 }, { 4, 3 }, { 2, 8 } };
+    mismatches = 0;
+    for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
+        for (int pi = HOMG_FLOAT32; pi <= HOMG_FLOAT64; pi++)
+            for (int with_bc = 0; with_bc <= 1; with_bc++) {
+                const homg_precision p = (homg_precision)pi;
+                const int nx = shapes[sh][0], ny = shapes[sh][1];
+                const int v = (int)((sh + pi + with_bc) % (sizeof rs / sizeof rs[0]));
+                const double tol = p == HOMG_FLOAT64 ? 1e-12 : 1e-5;
+                homg_rng rng = homg_rng_seed(9500 + 100 * sh + 10 * pi + with_bc);
+                twin qx = twin_make((size_t)nx * nx, p, &rng, 0.3), qy = twin_make((size_t)ny * ny, p, &rng, 0.3);
+                twin qxt = twin_make((size_t)nx * nx, p, &rng, 0.3), qyt = twin_make((size_t)ny * ny, p, &rng, 0.3);
+                twin ie = twin_make((size_t)nx * ny, p, &rng, 1e-3), f = twin_make((size_t)nx * ny, p, &rng, 100);
+                twin u = twin_make((size_t)nx * ny, p, &rng, 1), w = twin_make((size_t)nx * ny, p, &rng, 1), bc[4];
+                grid_level Lg = { 0 }, Lc;
+                grid_exact_wide Wg, Wc;
+                Lg.nx = nx;
+                Lg.ny = ny;
+                Lg.inv_h2 = (double)nx * nx;
+                Lc = Lg;
+                for (int k = 0; k < 4; k++) {
+                    bc[k] = twin_make(k < 2 ? (size_t)ny : (size_t)nx, p, &rng, with_bc ? 1 : 0);
+                    Lg.bc[k] = with_bc ? bc[k].on_gpu : NULL;
+                    Lc.bc[k] = with_bc ? bc[k].on_cpu : NULL;
+                }
+                Wg.qx = qx.on_gpu, Wg.qxt = qxt.on_gpu, Wg.qy = qy.on_gpu, Wg.qyt = qyt.on_gpu;
+                Wg.inv_eig = ie.on_gpu, Wg.w = w.on_gpu, Wg.rows = rs[v][0], Wg.split = rs[v][1];
+                Wc.qx = qx.on_cpu, Wc.qxt = qxt.on_cpu, Wc.qy = qy.on_cpu, Wc.qyt = qyt.on_cpu;
+                Wc.inv_eig = ie.on_cpu, Wc.w = w.on_cpu, Wc.rows = rs[v][0], Wc.split = rs[v][1];
+                BOTH(G()->exact_wide(&gpu->ex, p, &Lg, u.on_gpu, f.on_gpu, &Wg),
+                     C()->exact_wide(&cpu->ex, p, &Lc, u.on_cpu, f.on_cpu, &Wc));
+                SAME(w, "exact_wide pass 1");
+                SAME(u, "exact_wide");
+                for (int k = 0; k < 4; k++)
+                    twin_free(&bc[k]);
+                twin_free(&qx);
+                twin_free(&qy);
+                twin_free(&qxt);
+                twin_free(&qyt);
+                twin_free(&ie);
+                twin_free(&f);
+                twin_free(&u);
+                twin_free(&w);
+            }
+    assert_int_equal(mismatches, 0);
+}
+
 /* The cluster version (grid_coarse_cluster.cu): bands of 2 to 16 rows, uneven bands
  * (12, 6 and 3 blocks), rectangles both ways, the automatic choice, 512^2 in float. */
 static void coarse_cluster_matches_cpu(void **state)
@@ -2029,6 +2083,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest exact[] = {
         cmocka_unit_test(coarse_exact_matches_cpu),
     };
+    const struct CMUnitTest wide[] = {
+        cmocka_unit_test(exact_wide_matches_cpu),
+    };
     const struct CMUnitTest cluster[] = {
         cmocka_unit_test(coarse_cluster_small),
     };
@@ -2058,6 +2115,7 @@ int main(int argc, char **argv)
     };
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(coarse_exact_matches_cpu),
+        cmocka_unit_test(exact_wide_matches_cpu),
         cmocka_unit_test(coarse_cycle_matches_cpu),
         cmocka_unit_test(coarse_cluster_matches_cpu),
         cmocka_unit_test(kernels_match_cpu),
@@ -2101,6 +2159,7 @@ int main(int argc, char **argv)
         HOMG_TEST_GROUP("coarse", coarse,
                         "the exact coarsest solve and the one-block coarse levels (racecheck, synccheck)"),
         HOMG_TEST_GROUP("exact", exact, "the exact coarsest solve (memcheck, racecheck, synccheck)"),
+        HOMG_TEST_GROUP("wide", wide, "the exact solve in two launches (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("cluster", cluster, "two small cluster coarse-level cases (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("clusters", clusters, "every cluster comparison"),
         HOMG_TEST_GROUP("fused", fused, "the fused down and up steps (racecheck, synccheck)"),

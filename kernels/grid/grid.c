@@ -111,6 +111,16 @@ static homg_status cpu_coarse_exact(kernel_exec *ex, homg_precision p, const gri
     return HOMG_OK;
 }
 
+static homg_status cpu_exact_wide(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
+                                  const grid_exact_wide *W)
+{
+    if (L->nx < 1 || L->ny < 1 || L->nx > HOMG_EXACT_WIDE_MAX || L->ny > HOMG_EXACT_WIDE_MAX || W->split < 1 ||
+        W->split > HOMG_EXACT_WIDE_SPLIT)
+        return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "exact_wide: %d x %d, split %d", L->nx, L->ny, W->split);
+    DISPATCH(p, exact_wide_f(L, u, f, W), exact_wide_d(L, u, f, W));
+    return HOMG_OK;
+}
+
 static homg_status cpu_restrict_boundary(kernel_exec *ex, homg_precision p, const grid_level *L, void *const out[4])
 {
     (void)ex;
@@ -190,6 +200,7 @@ const grid_kernels homg_cpu_grid_kernels = {
     cpu_prolong_smooth,
     cpu_coarse_solve,
     cpu_coarse_exact,
+    cpu_exact_wide,
     cpu_restrict_boundary,
     cpu_add,
     cpu_monitor,

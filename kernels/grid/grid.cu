@@ -1034,6 +1034,7 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     homg_cuda_grid_prolong_smooth,
     cu_coarse_solve,
     cu_coarse_exact,
+    homg_cuda_grid_exact_wide,
     cu_restrict_boundary,
     cu_add,
     cu_monitor,

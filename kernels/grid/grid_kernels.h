@@ -34,6 +34,22 @@ enum { HOMG_W = 0, HOMG_E, HOMG_S, HOMG_N };
 enum { HOMG_INIT_KEEP = 0, HOMG_INIT_ZERO, HOMG_INIT_PROLONG };
 #define HOMG_COARSE_EXACT_MAX 32
 
+/* The coarsest level solved exactly in two passes of many blocks (s15-twod7, exact_wide):
+ *   pass 1  w = (Qy^T (f + bterm) Qx) .* inv_eig,   pass 2  u = Qy w Qx^T,
+ * each pass out[r][c] = sc[r][c] * sum_i (sum_j lm[r][j] in[j][i]) rm[i][c] with row-major
+ * tables (pass 1: lm = qyt, rm = qx, sc = inv_eig; pass 2: lm = qy, rm = qxt, no sc), so a
+ * block takes `rows` rows of out and reads in, lm's rows and rm whole (L2).  Each inner
+ * sum runs in `split` consecutive ranges of j (then of i), summed in order 0..split-1:
+ * the CUDA threads' grouping, which the CPU twin repeats.  nx, ny <= HOMG_EXACT_WIDE_MAX. */
+#define HOMG_EXACT_WIDE_MAX   128
+#define HOMG_EXACT_WIDE_SPLIT 8 /* most ranges a sum */
+typedef struct grid_exact_wide {
+    const void *qx, *qxt, *qy, *qyt; /* qx[i*nx+k] = basis k at cell i; qxt its transpose */
+    const void *inv_eig;             /* nx*ny, index kx + nx*ky */
+    void *w;                         /* nx*ny scratch in the backend's memory */
+    int rows, split;                 /* CUDA rows a block (1, 2, 4); ranges a sum (1..HOMG_EXACT_WIDE_SPLIT) */
+} grid_exact_wide;
+
 /* What homg_iterate needs to find the marked points of HOMG level m (lib/grid/mfmg.c). */
 typedef struct mfmg_level {
     int m; /* level; stencil spacing l = 2^m */
@@ -108,6 +124,9 @@ typedef struct grid_kernels {
      * operator.  One thread block on CUDA; nx, ny <= HOMG_COARSE_EXACT_MAX. */
     homg_status (*coarse_exact)(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
                                 const void *qx, const void *qy, const void *inv_eig);
+    /* The coarsest level exactly in two passes (grid_exact_wide above; CUDA: two launches). */
+    homg_status (*exact_wide)(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
+                              const grid_exact_wide *W);
     /* The Dirichlet data of level L restricted to the next coarser level: out[s][J] = mean of
      * L->bc[s][2J], L->bc[s][2J+1]; sides whose L->bc[s] is NULL are skipped. */
     homg_status (*restrict_boundary)(kernel_exec *ex, homg_precision p, const grid_level *L, void *const out[4]);
@@ -180,6 +199,8 @@ homg_status homg_cuda_grid_tol_check(kernel_exec *ex, const double *hist, const 
 
 extern const grid_kernels homg_cpu_grid_kernels;
 #if HOMG_HAVE_CUDA
+homg_status homg_cuda_grid_exact_wide(kernel_exec *ex, homg_precision p, const grid_level *L, void *u, const void *f,
+                                      const grid_exact_wide *W);
 extern const grid_kernels homg_cuda_grid_kernels;
 #endif
 

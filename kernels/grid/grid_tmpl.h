@@ -182,6 +182,48 @@ static void FN(coarse_exact)(const grid_level *L, T *u, const T *f, const T *qx,
         FN(exact_onto_points)(nx, qx, t1 + j * nx, 1, u + j * nx, 1);
 }
 
+/* One pass of exact_wide (grid_kernels.h grid_exact_wide) for output row r: the CUDA
+ * kernel's ranges (thread (x, s) of grid_exact_wide.cu) and their order of addition. */
+static void FN(exact_wide_row)(const grid_level *L, int r, const T *in, int bt, const T *lm, const T *rm, const T *sc,
+                               int S, T *out)
+{
+    const int nx = L->nx, ny = L->ny;
+    T part[HOMG_EXACT_WIDE_SPLIT][HOMG_EXACT_WIDE_MAX], mid[HOMG_EXACT_WIDE_MAX];
+    for (int x = 0; x < nx; x++) {
+        for (int s = 0; s < S; s++) {
+            T acc = 0;
+            for (int j = s * ny / S; j < (s + 1) * ny / S; j++) {
+                const T v = bt ? (T)((double)in[j * nx + x] + FN(bterm)(L, x, j)) : in[j * nx + x];
+                acc += lm[r * ny + j] * v;
+            }
+            part[s][x] = acc;
+        }
+        mid[x] = part[0][x];
+        for (int s = 1; s < S; s++)
+            mid[x] += part[s][x];
+    }
+    for (int c = 0; c < nx; c++) {
+        for (int s = 0; s < S; s++) {
+            T acc = 0;
+            for (int i = s * nx / S; i < (s + 1) * nx / S; i++)
+                acc += mid[i] * rm[i * nx + c];
+            part[s][c] = acc;
+        }
+        T t = part[0][c];
+        for (int s = 1; s < S; s++)
+            t += part[s][c];
+        out[r * nx + c] = sc ? t * sc[r * nx + c] : t;
+    }
+}
+
+static void FN(exact_wide)(const grid_level *L, T *u, const T *f, const grid_exact_wide *W)
+{
+    for (int r = 0; r < L->ny; r++)
+        FN(exact_wide_row)(L, r, f, 1, (const T *)W->qyt, (const T *)W->qx, (const T *)W->inv_eig, W->split, (T *)W->w);
+    for (int r = 0; r < L->ny; r++)
+        FN(exact_wide_row)(L, r, (const T *)W->w, 0, (const T *)W->qy, (const T *)W->qxt, NULL, W->split, u);
+}
+
 static void FN(restrict_boundary)(const grid_level *L, void *const out[4])
 {
     for (int s = 0; s < 4; s++) {

@@ -18,6 +18,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The exact coarsest solve's tables (setup_coarse_exact). */
+static void free_coarse_exact(homg_grid *g)
+{
+    void **p[] = { &g->coarse_qx, &g->coarse_qy, &g->coarse_inv_eig, &g->coarse_qxt, &g->coarse_qyt, &g->coarse_w };
+    for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) {
+        homg__free(g->ctx, *p[k]);
+        *p[k] = NULL;
+    }
+}
+
 void homg__box_free(homg_grid *g)
 {
     for (int k = 0; k < HOMG_GRID_MAX_LEVELS; k++) {
@@ -33,10 +43,7 @@ void homg__box_free(homg_grid *g)
     homg__free(g->ctx, g->eb);
     homg__free(g->ctx, g->ta);
     homg__free(g->ctx, g->u0_scratch);
-    homg__free(g->ctx, g->coarse_qx);
-    homg__free(g->ctx, g->coarse_qy);
-    homg__free(g->ctx, g->coarse_inv_eig);
-    g->coarse_qx = g->coarse_qy = g->coarse_inv_eig = NULL;
+    free_coarse_exact(g);
     homg__grid_graphs_drop(g);
 }
 
@@ -90,30 +97,45 @@ homg_status homg__box_set_constants(homg_grid *g)
     }
     if (!g->coarse_inv_eig)
         return HOMG_OK;
-    homg__free(g->ctx, g->coarse_qx);
-    homg__free(g->ctx, g->coarse_qy);
-    homg__free(g->ctx, g->coarse_inv_eig);
-    g->coarse_qx = g->coarse_qy = g->coarse_inv_eig = NULL;
+    free_coarse_exact(g);
     return setup_coarse_exact(g);
 }
 
-/* The exact solver of the coarsest level (kernels/grid/grid_kernels.h, coarse_exact). */
+/* The exact solver of the coarsest level (kernels/grid/grid_kernels.h): coarse_exact's
+ * qx, qy, inv_eig up to HOMG_COARSE_EXACT_MAX a side, above it exact_wide's, which add the
+ * transposed bases and a scratch level. */
 static homg_status setup_coarse_exact(homg_grid *g)
 {
     const grid_level *L = &g->lv[g->nlevels - 1];
-    const int nx = L->nx, ny = L->ny;
-    double h = 1.0 / sqrt(L->inv_h2);
-    double qx[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX], qy[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
-    double ex[HOMG_COARSE_EXACT_MAX], ey[HOMG_COARSE_EXACT_MAX];
-    double inv[HOMG_COARSE_EXACT_MAX * HOMG_COARSE_EXACT_MAX];
+    const int nx = L->nx, ny = L->ny, wide = nx > HOMG_COARSE_EXACT_MAX || ny > HOMG_COARSE_EXACT_MAX;
+    const size_t n2 = (size_t)HOMG_EXACT_WIDE_MAX * HOMG_EXACT_WIDE_MAX;
+    double h = 1.0 / sqrt(L->inv_h2), ex[HOMG_EXACT_WIDE_MAX], ey[HOMG_EXACT_WIDE_MAX];
+    double *qx = malloc(4 * n2 * sizeof(double)), *qy = qx + n2, *inv = qy + n2, *t = inv + n2;
+    homg_status st = HOMG_OK;
+    if (!qx)
+        return HOMG_ERROR_OUT_OF_MEMORY;
     homg__grid_sine_basis(nx, h, qx, ex);
     homg__grid_sine_basis(ny, h, qy, ey);
     for (int ky = 0; ky < ny; ky++)
         for (int kx = 0; kx < nx; kx++)
             inv[ky * nx + kx] = 1.0 / (ex[kx] + ey[ky] + L->lambda);
-    HOMG_TRY(upload(g, qx, (size_t)nx * nx, &g->coarse_qx, "coarse solver"));
-    HOMG_TRY(upload(g, qy, (size_t)ny * ny, &g->coarse_qy, "coarse solver"));
-    return upload(g, inv, (size_t)nx * ny, &g->coarse_inv_eig, "coarse solver");
+    st = upload(g, qx, (size_t)nx * nx, &g->coarse_qx, "coarse solver");
+    if (st == HOMG_OK)
+        st = upload(g, qy, (size_t)ny * ny, &g->coarse_qy, "coarse solver");
+    if (st == HOMG_OK)
+        st = upload(g, inv, (size_t)nx * ny, &g->coarse_inv_eig, "coarse solver");
+    for (int a = 0; wide && a < 2 && st == HOMG_OK; a++) { /* the transposes */
+        const int n = a ? ny : nx;
+        const double *q = a ? qy : qx;
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < n; k++)
+                t[k * n + i] = q[i * n + k];
+        st = upload(g, t, (size_t)n * n, a ? &g->coarse_qyt : &g->coarse_qxt, "coarse solver");
+    }
+    if (wide && st == HOMG_OK)
+        st = homg__alloc(g->ctx, (size_t)nx * ny * g->elem, &g->coarse_w, "coarse solver");
+    free(qx);
+    return st;
 }
 
 /* A tuning constant, overridden by the environment variable of the same name (the
@@ -171,7 +193,10 @@ homg_status homg__box_alloc(homg_grid *g)
     int nx = d->nx, ny = d->ny;
 
     /* the multigrid hierarchy down to a level the exact solver takes (both sides
-     * <= HOMG_COARSE_EXACT_MAX), or to a smallest side of 2 for long rectangles */
+     * <= exact_max), or to a smallest side of 2 for long rectangles */
+    g->exact_max = (int)homg__knob("HOMG_BOX_EXACT_MAX", HOMG_BOX_EXACT_MAX);
+    if (g->exact_max < 2 || g->exact_max > HOMG_EXACT_WIDE_MAX)
+        g->exact_max = HOMG_BOX_EXACT_MAX;
     g->nlevels = 0;
     for (;;) {
         grid_level *L = &g->lv[g->nlevels];
@@ -180,8 +205,7 @@ homg_status homg__box_alloc(homg_grid *g)
         L->inv_h2 = g->sigma / (h * h);
         L->lambda = g->lambda;
         g->nlevels++;
-        if ((nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX) || nx == 2 || ny == 2 ||
-            g->nlevels == HOMG_GRID_MAX_LEVELS)
+        if ((nx <= g->exact_max && ny <= g->exact_max) || nx == 2 || ny == 2 || g->nlevels == HOMG_GRID_MAX_LEVELS)
             break;
         nx /= 2;
         ny /= 2;
@@ -189,8 +213,8 @@ homg_status homg__box_alloc(homg_grid *g)
     }
     g->block_top = g->nlevels;
     g->fused_min = homg__knob("HOMG_BOX_FUSED_CELLS", HOMG_BOX_FUSED_CELLS);
-    if (g->run == HOMG_METHOD_FMG)
-        g->block_top = block_top(g);
+    if (g->run == HOMG_METHOD_FMG && nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
+        g->block_top = block_top(g); /* its exact solve is the one-block coarse_exact */
     plan_sweeps(g);
     /* A fixed sequence's cycle boundaries on the finest level as one pass each (cycles.c
      * homg__mg_sequence; HOMG_BOX_MID=0: the two steps, the benchmark's A/B knob). */
@@ -208,7 +232,7 @@ homg_status homg__box_alloc(homg_grid *g)
         }
         if (g->run == HOMG_METHOD_FMG)
             HOMG_TRY(homg__alloc(g->ctx, (size_t)d->nx * d->ny * g->elem, &g->u0_scratch, "finest level"));
-        if (nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
+        if (nx <= g->exact_max && ny <= g->exact_max)
             HOMG_TRY(setup_coarse_exact(g));
     } else {
         HOMG_TRY(homg__homg_alloc(g));

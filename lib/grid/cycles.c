@@ -91,6 +91,20 @@ static int fused_at(const homg_grid *g, int k)
 static homg_status coarse(cycle *c, int k)
 {
     homg_grid *g = c->g;
+    if (g->coarse_w) { /* wider than 32 a side: two launches of many blocks */
+        grid_exact_wide W;
+        W.qx = g->coarse_qx;
+        W.qxt = g->coarse_qxt;
+        W.qy = g->coarse_qy;
+        W.qyt = g->coarse_qyt;
+        W.inv_eig = g->coarse_inv_eig;
+        W.w = g->coarse_w;
+        W.rows = (int)homg__knob("HOMG_BOX_EXACT_ROWS", 2);
+        W.split = (int)homg__knob("HOMG_BOX_EXACT_SPLIT", 4);
+        QUEUE(g, g->k->exact_wide(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), &W), "coarse solve");
+        homg__account(g, 2, 4 * level_share(g, k), 4 * level_values(c, k));
+        return HOMG_OK;
+    }
     if (g->coarse_qx) {
         QUEUE(g,
               g->k->coarse_exact(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), g->coarse_qx,
