@@ -107,9 +107,10 @@ static void rectangles_and_lambda(void **state)
         }
 }
 
-/* The exact solve of levels wider than 32 a side (exact_wide, HOMG_BOX_EXACT_MAX up to 128):
- * where it takes the finest level one cycle solves the problem exactly; below it, the solves
- * reach the same errors as with the 32^2 one-block solve, in no more cycles. */
+/* The exact solve of coarse levels wider than 32 a side (exact_wide, HOMG_BOX_EXACT_MAX up to
+ * 128; the default from 64 x 64 up to 1024 a side): the solves reach the errors the 32^2
+ * one-block solve reaches, in no more cycles; the finest level stays a cycle's (never solved
+ * whole: at least two levels). */
 static void exact_wide_levels(void **state)
 {
     (void)state;
@@ -128,8 +129,7 @@ static void exact_wide_levels(void **state)
                    p->ny, m, e, c, ef, cf);
             assert_true(e <= 1e-10);
             assert_true(ef <= 1e-5);
-            if (p->nx <= m && p->ny <= m)
-                assert_int_equal(c, 1);
+            assert_true(c > 1);
             if (m == 32)
                 c32 = c;
             else

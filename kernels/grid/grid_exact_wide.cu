@@ -84,12 +84,11 @@ __global__ void __launch_bounds__(1024)
 }
 
 template <typename T, int R>
-static void exact_wide_launch(cudaStream_t st, int pdl, const grid_level *L, T *u, const T *f,
-                              const grid_exact_wide *W)
+static void exact_wide_launch(cudaStream_t st, int pdl, const grid_level *L, T *u, const T *f, const grid_exact_wide *W)
 {
     const dim3 grid((L->ny + R - 1) / R), threads(32 * ((L->nx + 31) / 32), W->split);
-    homg_pdl_launch(st, grid, threads, pdl, exact_wide_kernel<T, R, true>, *L, f, (const T *)W->qyt,
-                    (const T *)W->qx, (const T *)W->inv_eig, (T *)W->w);
+    homg_pdl_launch(st, grid, threads, pdl, exact_wide_kernel<T, R, true>, *L, f, (const T *)W->qyt, (const T *)W->qx,
+                    (const T *)W->inv_eig, (T *)W->w);
     homg_pdl_launch(st, grid, threads, pdl, exact_wide_kernel<T, R, false>, *L, (const T *)W->w, (const T *)W->qy,
                     (const T *)W->qxt, (const T *)NULL, u);
 }

@@ -186,17 +186,33 @@ static void plan_sweeps(homg_grid *g)
                  homg__sweep_plan_parse(plan, '0', '3', HOMG_GRID_MAX_LEVELS, g->plan[0][0], g->plan[1][0]);
 }
 
+/* HOMG_BOX_EXACT_MAX's default by the finest level's longer side (grid_internal.h). */
+static int exact_max_default(const homg_grid_desc *d)
+{
+    const int n = d->nx > d->ny ? d->nx : d->ny;
+    return n <= HOMG_BOX_EXACT_WIDE_TOP ? HOMG_EXACT_WIDE_MAX : HOMG_BOX_EXACT_MAX;
+}
+
+/* Whether level k (nx x ny) is the exact solve's: both sides at most exact_max, and for the
+ * finest level at most the one-block solve's 32 (a wider finest level stays a multigrid
+ * cycle, not a dense solve of the whole problem). */
+static int exact_fits(const homg_grid *g, int k, int nx, int ny)
+{
+    const int m = k == 0 && g->exact_max > HOMG_COARSE_EXACT_MAX ? HOMG_COARSE_EXACT_MAX : g->exact_max;
+    return nx <= m && ny <= m;
+}
+
 homg_status homg__box_alloc(homg_grid *g)
 {
     const homg_grid_desc *d = &g->desc;
     double h = d->h;
     int nx = d->nx, ny = d->ny;
 
-    /* the multigrid hierarchy down to a level the exact solver takes (both sides
-     * <= exact_max), or to a smallest side of 2 for long rectangles */
-    g->exact_max = (int)homg__knob("HOMG_BOX_EXACT_MAX", HOMG_BOX_EXACT_MAX);
+    /* the multigrid hierarchy down to a level the exact solver takes (exact_fits), or to a
+     * smallest side of 2 for long rectangles */
+    g->exact_max = (int)homg__knob("HOMG_BOX_EXACT_MAX", exact_max_default(d));
     if (g->exact_max < 2 || g->exact_max > HOMG_EXACT_WIDE_MAX)
-        g->exact_max = HOMG_BOX_EXACT_MAX;
+        g->exact_max = exact_max_default(d);
     g->nlevels = 0;
     for (;;) {
         grid_level *L = &g->lv[g->nlevels];
@@ -205,7 +221,7 @@ homg_status homg__box_alloc(homg_grid *g)
         L->inv_h2 = g->sigma / (h * h);
         L->lambda = g->lambda;
         g->nlevels++;
-        if ((nx <= g->exact_max && ny <= g->exact_max) || nx == 2 || ny == 2 || g->nlevels == HOMG_GRID_MAX_LEVELS)
+        if (exact_fits(g, g->nlevels - 1, nx, ny) || nx == 2 || ny == 2 || g->nlevels == HOMG_GRID_MAX_LEVELS)
             break;
         nx /= 2;
         ny /= 2;
@@ -232,7 +248,7 @@ homg_status homg__box_alloc(homg_grid *g)
         }
         if (g->run == HOMG_METHOD_FMG)
             HOMG_TRY(homg__alloc(g->ctx, (size_t)d->nx * d->ny * g->elem, &g->u0_scratch, "finest level"));
-        if (nx <= g->exact_max && ny <= g->exact_max)
+        if (exact_fits(g, g->nlevels - 1, nx, ny))
             HOMG_TRY(setup_coarse_exact(g));
     } else {
         HOMG_TRY(homg__homg_alloc(g));

@@ -12,10 +12,20 @@
 #define HOMG_GRID_GRAPHS     16 /* graphs cached, + 4 per right-hand side (graphs.c) */
 #define HOMG_COARSE_SWEEPS   16
 #define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one launch (off: slower on the H100, box.c) */
-/* The coarsest level solved exactly: the first of at most this many cells a side (32: one block,
- * coarse_exact; up to HOMG_EXACT_WIDE_MAX: two launches, exact_wide; box.c). */
-#define HOMG_BOX_EXACT_MAX   32
-#define HOMG_BOX_FUSED_CELLS 0 /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
+/* The coarsest level solved exactly: the first level below the finest with at most
+ * HOMG_BOX_EXACT_MAX cells a side (32: one block, coarse_exact; up to HOMG_EXACT_WIDE_MAX: two
+ * launches of many blocks, exact_wide), the finest itself only up to 32 a side (box.c
+ * exact_fits).  The default: 128 where the finest level's longer side is at most
+ * HOMG_BOX_EXACT_WIDE_TOP, else 32; exact_wide's blocks take 4 rows, its sums 8 ranges.  H100
+ * 2026-11-27, float32 to 1e-4 in 3 cycles (bench/results/h100.md "Session 15 twod7"): 256^2
+ * 0.0729 (main, mean of two runs) -> 0.0659 ms, 512^2 0.1137 -> 0.1078, 1024^2 0.1634 -> 0.1581,
+ * the warm 1024^2 frame 0.0546 -> 0.0535; 2048^2 float32 level (0.3317 -> 0.3323) and float64
+ * 1-2% slower (within the runs' spread), so from 2048 up the 32^2 solve stays. */
+#define HOMG_BOX_EXACT_MAX      32
+#define HOMG_BOX_EXACT_WIDE_TOP 1024
+#define HOMG_BOX_EXACT_ROWS     4
+#define HOMG_BOX_EXACT_SPLIT    8
+#define HOMG_BOX_FUSED_CELLS    0 /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
  * while the key matches. */
