@@ -1028,6 +1028,64 @@ static void gpu_mask_matches_cpu(void **state)
     }
 }
 
+/* The word runs' gather (kernels/fem/gather.*): random runs (lengths 0 to
+ * 100000 words, adds with wrap-around, some in place) on both backends give
+ * dst[i] = src[i] + add exactly. */
+static uint32_t *gather_on(homg_ctx *ctx, const uint32_t *src, size_t total, const int64_t *at, const int64_t *n,
+                           const uint32_t *add, const int *in_place, int runs)
+{
+    const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
+    uint32_t *d_src = (uint32_t *)homg_test_up(ctx, src, total * 4),
+             *d_dst = (uint32_t *)homg_test_up(ctx, src, total * 4);
+    uint32_t *h = (uint32_t *)malloc(total * 4);
+    fem_words_list list;
+    list.count = runs;
+    for (int r = 0; r < runs; r++) {
+        list.run[r].src = (in_place[r] ? d_dst : d_src) + at[r];
+        list.run[r].dst = d_dst + at[r];
+        list.run[r].n = n[r];
+        list.run[r].add = add[r];
+    }
+    if (k->gather_words(&ctx->ex, &list) != HOMG_OK)
+        fail_msg("gather_words: %s", homg_ctx_last_error(ctx));
+    homg_test_down(ctx, h, d_dst, total * 4);
+    homg_free(ctx, d_src);
+    homg_free(ctx, d_dst);
+    return h;
+}
+
+static void gpu_gather_words_matches_cpu(void **state)
+{
+    homg_rng rng = homg_rng_seed(47);
+    (void)state;
+    for (int t = 0; t < (quick ? 2 : 6); t++) {
+        int runs = 1 + (int)(homg_rng_uniform(&rng) * FEM_WORDS_MAX), in_place[FEM_WORDS_MAX];
+        int64_t at[FEM_WORDS_MAX], n[FEM_WORDS_MAX];
+        uint32_t add[FEM_WORDS_MAX], *src, *a, *b;
+        size_t total = 1;
+        for (int r = 0; r < runs; r++) { /* disjoint runs, back to back */
+            at[r] = (int64_t)total;
+            n[r] = r % 7 == 3 ? 0 : (int64_t)(homg_rng_uniform(&rng) * (quick ? 3000 : 100000));
+            add[r] = r % 3 == 0 ? 0 : (uint32_t)(homg_rng_uniform(&rng) * 4294967295.0);
+            in_place[r] = r % 2;
+            total += (size_t)n[r];
+        }
+        src = (uint32_t *)malloc(total * 4);
+        for (size_t i = 0; i < total; i++)
+            src[i] = (uint32_t)(homg_rng_uniform(&rng) * 4294967295.0);
+        a = gather_on(cpu, src, total, at, n, add, in_place, runs);
+        b = gather_on(gpu, src, total, at, n, add, in_place, runs);
+        for (int r = 0; r < runs; r++)
+            for (int64_t i = 0; i < n[r]; i++)
+                assert_int_equal(a[at[r] + i], (uint32_t)(src[at[r] + i] + add[r]));
+        assert_memory_equal(a, b, total * 4);
+        free(src);
+        free(a);
+        free(b);
+    }
+    printf("  gather_words: CUDA = CPU = src + add on random runs\n");
+}
+
 int main(int argc, char **argv)
 {
     const struct CMUnitTest tests[] = {
@@ -1043,6 +1101,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_refined_rows_match_definition),
         cmocka_unit_test(gpu_edge_pattern_matches_definition),
         cmocka_unit_test(gpu_mask_matches_cpu),
+        cmocka_unit_test(gpu_gather_words_matches_cpu),
     };
     homg_test_require_gpu("test_fem_gpu");
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -1123,6 +1123,69 @@ static homg_mesh *shuffled(homg_ctx *ctx, const homg_mesh *m, uint64_t seed)
     return out;
 }
 
+/* HOMG_GMG_FEM_UNION=1: levels 1 .. L-1 assembled as one disjoint mesh give
+ * every level's matrix and Dirichlet mask bit for bit as one homg_fem a level
+ * (the CPU backend's serial assembly adds each entry's element terms in the
+ * same order), and the same V-cycle; shuffled (unstructured numbering) square,
+ * cube and fan coarse meshes, P1 and P2 (level 0 P2 on level 1's mesh). */
+static void test_fem_union(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 5; k++) {
+        int dim = k == 1 || k == 3 ? 3 : 2, order = k == 3 || k == 4 ? 2 : 1, rows = 0, same = 0;
+        homg_gmg *g[2];
+        double *z[2];
+        homg_ctx *ctx = cpu_ctx();
+        homg_mesh *base = k == 2 ? homg_test_fan_mesh(ctx, 7) : coarse_mesh(ctx, dim, 2);
+        homg_mesh *c = shuffled(ctx, base, 31 + (uint64_t)k);
+        for (int on = 0; on <= 1; on++) {
+            homg_gmg_desc d = { 0 };
+            d.levels = dim == 2 ? 3 : 2;
+            d.order = order;
+            if (k == 2) { /* the fan's rim */
+                static const int32_t rim[1] = { 1 };
+                d.dirichlet_tags = rim;
+                d.num_dirichlet_tags = 1;
+            }
+            setenv("HOMG_GMG_FEM_UNION", on ? "1" : "0", 1);
+            g[on] = make_gmg(ctx, c, dim, &d);
+            unsetenv("HOMG_GMG_FEM_UNION");
+            rows = g[on]->lv[0].rows;
+            z[on] = malloc(sizeof(double) * rows);
+            assert_int_equal(homg_gmg_apply(g[on], homg_gmg_rhs(g[on]), g[on]->res), HOMG_OK);
+            assert_int_equal(homg_copy_to_host(ctx, z[on], g[on]->res, sizeof(double) * rows), HOMG_OK);
+        }
+        assert_true(g[0]->nlevels >= 3);
+        for (int l = 0; l < g[0]->nlevels; l++) {
+            const csr_matrix *a = &g[0]->lv[l].a.csr, *b = &g[1]->lv[l].a.csr;
+            assert_int_equal(a->nrows, b->nrows);
+            assert_int_equal(a->nnz, b->nnz);
+            assert_memory_equal(a->row_ptr, b->row_ptr, sizeof(int32_t) * (a->nrows + 1));
+            assert_memory_equal(a->col_idx, b->col_idx, sizeof(int32_t) * a->nnz);
+            assert_memory_equal(a->values, b->values, sizeof(double) * a->nnz);
+            assert_non_null(g[0]->lv[l].dfixed);
+            assert_memory_equal(g[0]->lv[l].dfixed, g[1]->lv[l].dfixed, (size_t)a->nrows);
+            assert_true(g[1]->lv[l].max_row >= g[0]->lv[l].max_row);
+            if (l >= 2) /* the union's create is timed as level 1's; a level's own fem as its own */
+                same += g[1]->fem_level_ms[l][0] == 0.0 && g[0]->fem_level_ms[l][0] > 0.0;
+        }
+        assert_int_equal(same, g[0]->nlevels - 2); /* the union was taken */
+        assert_memory_equal(z[0], z[1], sizeof(double) * rows);
+        printf("  %s %dD P%d, %d levels: levels 1-%d as one union: every matrix and mask, and a V-cycle, bit for bit\n",
+               k == 2     ? "fan"
+               : dim == 2 ? "square"
+                          : "cube",
+               dim, order, g[0]->nlevels, g[0]->nlevels - 1);
+        for (int on = 0; on <= 1; on++) {
+            homg_gmg_destroy(g[on]);
+            free(z[on]);
+        }
+        homg_mesh_destroy(c);
+        homg_mesh_destroy(base);
+        homg_ctx_destroy(ctx);
+    }
+}
+
 /* A hierarchy given as nested meshes in any numbering converges as the
  * refined one does; a mesh that is not nested is refused. */
 static void test_nested_meshes(void **state)
@@ -1367,6 +1430,7 @@ int main(void)
         cmocka_unit_test(test_nested_meshes),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_refine_counts),
+        cmocka_unit_test(test_fem_union),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

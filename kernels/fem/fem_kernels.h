@@ -33,6 +33,22 @@ typedef struct fem_problem {
     const double *f_elem, *f_node; /* f_node: one value per unknown (num_dofs) */
 } fem_problem;
 
+/* One run of 32-bit words copied with a constant added to each (unsigned,
+ * wrapping: add = -k subtracts): dst[i] = src[i] + add, i < n.  With add = 0
+ * a plain copy (doubles as word pairs); a sorted edge key (a << 32 | b) read as
+ * two words takes the same node offset on both halves.  src may be dst. */
+typedef struct fem_words {
+    const uint32_t *src;
+    uint32_t *dst;
+    int64_t n;
+    uint32_t add;
+} fem_words;
+#define FEM_WORDS_MAX 48 /* runs in one gather_words call (a kernel argument on CUDA) */
+typedef struct fem_words_list {
+    fem_words run[FEM_WORDS_MAX];
+    int count;
+} fem_words_list;
+
 /* The pattern's key buffers (pattern_keys): room for every element node pair
  * and diagonal, which the full sort needs (always enough) ... */
 static inline size_t fem_pattern_full_keys(const fem_problem *p)
@@ -200,7 +216,10 @@ enum fem_check_rule {
     /* Dirichlet: mask 1 rows become unit rows with rhs g, mask 2 (no element) unit rows with */                      \
     /* rhs 0; other rows move their mask columns times g to the rhs and zero them. */                                 \
     X(homg_status, fem, dirichlet,                                                                                    \
-      (kernel_exec * ex, const fem_system *s, const uint8_t *mask, double g, const double *g_node))
+      (kernel_exec * ex, const fem_system *s, const uint8_t *mask, double g, const double *g_node))                   \
+    /* Every run of list (fem_words: copies with an offset added), queued, one launch on CUDA; */                     \
+    /* the runs' destinations must not overlap another run's source. */                                               \
+    X(homg_status, fem, gather_words, (kernel_exec * ex, const fem_words_list *list))
 
 typedef struct fem_kernels {
     FEM_KERNELS(HOMG_KERNEL_MEMBER)

@@ -103,4 +103,32 @@ homg_status homg__fem_p2_mask(const homg_mesh *m, const int32_t *dofs, const int
  * *order (num_elements) lists the elements colour by colour; *ptr (colours + 1). */
 homg_status homg__fem_color(homg_ctx *ctx, const homg_mesh *mesh, int32_t **order, int32_t **ptr, int32_t *colors);
 
+/* Several P1 meshes (same dimension, each with its sorted edges in the ctx's
+ * space) as one disjoint mesh in the ctx's space (lib/fem/union.c): mesh l's
+ * nodes, elements, facets and edges at the offsets below; P1's pattern has
+ * nnz_off[l + 1] - nnz_off[l] = nodes + 2 edges entries for mesh l. */
+#define HOMG_FEM_UNION_MAX 8
+typedef struct homg__fem_union {
+    int count;
+    int32_t node_off[HOMG_FEM_UNION_MAX + 1], elem_off[HOMG_FEM_UNION_MAX + 1], facet_off[HOMG_FEM_UNION_MAX + 1];
+    int32_t edge_count[HOMG_FEM_UNION_MAX];
+    int64_t edge_off[HOMG_FEM_UNION_MAX + 1], nnz_off[HOMG_FEM_UNION_MAX + 1];
+    homg_mesh *mesh; /* the union (owned; ctx arrays only) */
+    uint64_t *edges; /* its sorted edges, ctx space (owned): homg__fem_how.edges */
+    int32_t num_edges;
+} homg__fem_union;
+/* One mesh's part of the union's assembled system, in arrays of its own (ctx). */
+typedef struct homg__fem_part {
+    int32_t rows;
+    int64_t nnz;
+    int32_t *row_ptr, *col_idx;
+    double *values;
+    uint8_t *mask; /* rows + 1 bytes */
+} homg__fem_part;
+homg_status homg__fem_union_create(homg_ctx *ctx, homg_mesh *const *meshes, const uint64_t *const *edges,
+                                   const int32_t *num_edges, int count, homg__fem_union *u);
+void homg__fem_union_free(homg_ctx *ctx, homg__fem_union *u);
+/* parts[0 .. u->count) from fem (made on u->mesh, assembled; float64), queued;
+ * on failure the parts made so far are the caller's to free. */
+homg_status homg__fem_union_split(homg__fem_union *u, homg_fem *fem, homg__fem_part *parts);
 #endif

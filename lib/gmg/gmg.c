@@ -88,6 +88,7 @@ double homg__gmg_mark(homg_gmg *g, int phase, double since)
  * 2D 18 -> 27, 3D 11 -> 18); smoother = SPAI1 keeps SPAI-1 on every level. */
 #define GMG_FINE_DEFAULT        HOMG_GMG_SMOOTHER_SPAI0
 #define GMG_FINE_DEFAULT_SWEEPS 3
+#define GMG_EXTRA_MAX           4 /* coarse_extra's bound */
 
 homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc)
 {
@@ -462,6 +463,176 @@ static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
     return st;
 }
 
+/* HOMG_GMG_FEM_COARSE_EXTRA=k (a measurement, s15-gmg31; 0 to 4, default 0):
+ * every coarse level's fem built and assembled k more times beside its own,
+ * in the same places of the queue, and thrown away -- the set-up's marginal
+ * cost of one more pass of the coarse levels' FEM calls: an upper bound on
+ * what one assembly of all coarse levels together could save. */
+static int coarse_extra(void)
+{
+    int k = (int)homg__knob("HOMG_GMG_FEM_COARSE_EXTRA", 0);
+    return k < 0 ? 0 : k > GMG_EXTRA_MAX ? GMG_EXTRA_MAX : k;
+}
+
+/* A thrown-away pass of level l's assembly (coarse_extra): the same calls as
+ * assemble's up to the matrix, then the fem destroyed with it. */
+static homg_status assemble_extra(homg_gmg *g, int l, homg_fem *fem)
+{
+    homg_fem_coeffs c;
+    double *sigma = NULL;
+    homg_status st;
+    memset(&c, 0, sizeof c);
+    c.sigma = g->desc.sigma;
+    c.f = g->desc.f;
+    c.dirichlet_value = g->desc.dirichlet_value;
+    st = level_sigma(g, l, &sigma);
+    c.sigma_elem = sigma;
+    if (st == HOMG_OK)
+        st = homg_fem_assemble(fem, &c);
+    homg_fem_destroy(fem);
+    homg__free(g->ctx, sigma);
+    return st;
+}
+
+/* HOMG_GMG_FEM_UNION=1 (opt-in, s15-gmg31: built and checked on the CPU
+ * only): levels 1 .. nl - 1 assembled as one disjoint mesh by one homg_fem
+ * (lib/fem/union.c) -- one pattern, mask, partition and assembly instead of
+ * one of each a level, which cost ~0.22 ms of host calls a level on the H100
+ * whatever its size (s15-gmg31) -- and split into the levels' matrices and
+ * masks in one launch.  Taken where every coarse level has its edges in the
+ * ctx's space (the device P) and nothing needs a per-level host pass:
+ * no per-element sigma, no Galerkin, no SAINV. */
+static int union_on(const homg_gmg *g)
+{
+    int nl = g->nlevels;
+    if (homg__knob("HOMG_GMG_FEM_UNION", 0) == 0 || nl < 3 || nl - 1 > HOMG_FEM_UNION_MAX || g->trace)
+        return 0;
+    if (g->desc.sigma_coarse || g->desc.sigma_fine || g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN ||
+        g->desc.smoother == HOMG_GMG_SMOOTHER_SAINV)
+        return 0;
+    for (int l = 1; l < nl; l++)
+        if (!g->lv[l - 1].edges)
+            return 0;
+    return 1;
+}
+
+/* The union of levels 1 .. nl - 1 and its fem (queued, counts in slot). */
+static homg_status union_fem(homg_gmg *g, const int32_t *tags, void *slot, homg__fem_union *u, homg_fem **fem)
+{
+    homg_mesh *meshes[HOMG_GMG_MAX_LEVELS];
+    const uint64_t *edges[HOMG_GMG_MAX_LEVELS];
+    int32_t num_edges[HOMG_GMG_MAX_LEVELS];
+    homg_fem_desc fd;
+    homg__fem_how how;
+    double t0 = now_ms();
+    homg_status st;
+    for (int l = 1; l < g->nlevels; l++) {
+        meshes[l - 1] = g->lv[l].mesh;
+        edges[l - 1] = g->lv[l - 1].edges; /* level l's own edges (the finer level's P was built from them) */
+        num_edges[l - 1] = g->lv[l - 1].num_edges;
+    }
+    HOMG_TRY(homg__fem_union_create(g->ctx, meshes, edges, num_edges, g->nlevels - 1, u));
+    memset(&fd, 0, sizeof fd);
+    memset(&how, 0, sizeof how);
+    fd.precision = HOMG_FLOAT64;
+    fd.dirichlet_tags = g->desc.dirichlet_tags;
+    fd.num_dirichlet_tags = g->desc.num_dirichlet_tags;
+    fd.order = 1;
+    fd.patch_nnz = level_patch_nnz(u->mesh);
+    how.quick = 2;
+    how.ctx_tags = tags;
+    how.counts = slot;
+    how.edges = u->edges;
+    how.num_edges = u->num_edges;
+    st = homg__fem_create_how(u->mesh, &fd, &how, fem);
+    if (st != HOMG_OK)
+        homg__fem_union_free(g->ctx, u);
+    g->fem_level_ms[1][0] += now_ms() - t0;
+    g->fem_create_ms += now_ms() - t0;
+    g->fem_level_ms[1][1] += homg__gmg_mark(g, GMG_T_FEM, t0) - t0;
+    return st;
+}
+
+/* The union's assembly, split into levels 1 .. nl - 1's A and Dirichlet
+ * masks (kept in the ctx's space: both sides of a device P). */
+static homg_status union_assemble(homg_gmg *g, homg__fem_union *u, homg_fem *fem)
+{
+    homg__fem_part parts[HOMG_FEM_UNION_MAX];
+    homg_fem_coeffs c;
+    homg_status st;
+    double t = now_ms();
+    memset(&c, 0, sizeof c);
+    memset(parts, 0, sizeof parts);
+    c.sigma = g->desc.sigma;
+    c.f = g->desc.f;
+    c.dirichlet_value = g->desc.dirichlet_value;
+    st = homg_fem_assemble(fem, &c);
+    if (st == HOMG_OK)
+        st = homg__fem_union_split(u, fem, parts);
+    for (int l = 1; l < g->nlevels; l++) {
+        gmg_level *lv = &g->lv[l];
+        homg__fem_part *p = &parts[l - 1];
+        if (st == HOMG_OK && p->rows != lv->rows)
+            st = homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "GMG: the union's level %d has %d rows, not %d", l,
+                            (int)p->rows, (int)lv->rows);
+        if (st == HOMG_OK) {
+            memset(&lv->a.csr, 0, sizeof lv->a.csr);
+            lv->a.csr.nrows = lv->a.csr.ncols = p->rows;
+            lv->a.csr.nnz = p->nnz;
+            lv->a.csr.precision = HOMG_FLOAT64;
+            lv->a.csr.row_ptr = p->row_ptr;
+            lv->a.csr.col_idx = p->col_idx;
+            lv->a.csr.values = p->values;
+            lv->max_row = homg__fem_max_row(fem); /* the union's: a bound on every level's */
+            lv->dfixed = p->mask;
+        } else {
+            homg__free(g->ctx, p->row_ptr);
+            homg__free(g->ctx, p->col_idx);
+            homg__free(g->ctx, p->values);
+            homg__free(g->ctx, p->mask);
+        }
+    }
+    if (st != HOMG_OK && !g->ctx->msg[0])
+        homg__backend_fail(g->ctx, st, "GMG: assembling the coarse levels' union");
+    homg_fem_destroy(fem);
+    homg__fem_union_free(g->ctx, u);
+    homg__gmg_mark(g, GMG_T_FEM, t);
+    return st;
+}
+
+/* Level 0 and the union of the others (union_on): the union first (the coarse
+ * mesh's host facets and markers are written, which waits for the queue), one
+ * read of both counts, then level 0's assembly and the union's. */
+static homg_status assemble_union(homg_gmg *g, const int32_t *tags, unsigned char *slots)
+{
+    homg__fem_union u;
+    homg_fem *ufem = NULL, *fem0 = NULL;
+    unsigned char host[2 * HOMG_FEM_COUNTS_BYTES];
+    homg_status st = union_fem(g, tags, slots + HOMG_FEM_COUNTS_BYTES, &u, &ufem);
+    if (st == HOMG_OK)
+        st = level_fem(g, 0, tags, slots, &fem0);
+    if (st == HOMG_OK)
+        st = homg__read(g->ctx, host, slots, sizeof host);
+    if (st == HOMG_OK)
+        st = homg__fem_finish_from(fem0, host);
+    if (st == HOMG_OK)
+        st = homg__fem_finish_from(ufem, host + HOMG_FEM_COUNTS_BYTES);
+    if (st == HOMG_OK) {
+        st = assemble(g, 0, fem0);
+        fem0 = NULL;
+    }
+    if (st == HOMG_OK) {
+        st = union_assemble(g, &u, ufem);
+        ufem = NULL;
+    }
+    homg_fem_destroy(fem0);
+    if (ufem) { /* left by a failure */
+        homg_fem_destroy(ufem);
+        homg__fem_union_free(g->ctx, &u);
+    }
+    return st;
+}
+
 /* Every level's fem (the coarsest first: its mesh's facets and markers are
  * uploaded, which waits for the queue), then every level's counts (one read:
  * each fem leaves its partition's and mask's counts in its slot of one
@@ -469,11 +640,12 @@ static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
  * environment: level by level, as before. */
 static homg_status assemble_levels(homg_gmg *g, homg_status st)
 {
-    homg_fem *fem[HOMG_GMG_MAX_LEVELS] = { NULL };
+    homg_fem *fem[GMG_EXTRA_MAX + 1][HOMG_GMG_MAX_LEVELS];
     const char *env = getenv("HOMG_GMG_FEM_AHEAD");
-    int nl = g->nlevels, nt = g->desc.num_dirichlet_tags, l;
+    int nl = g->nlevels, nt = g->desc.num_dirichlet_tags, l, x, nx = 1 + coarse_extra();
     int32_t *tags = NULL;
-    unsigned char *slots = NULL, host[HOMG_GMG_MAX_LEVELS * HOMG_FEM_COUNTS_BYTES];
+    unsigned char *slots = NULL, host[(GMG_EXTRA_MAX + 1) * HOMG_GMG_MAX_LEVELS * HOMG_FEM_COUNTS_BYTES];
+    memset(fem, 0, sizeof fem);
     if (st != HOMG_OK)
         return st;
     if (g->trace || (env && atoi(env) == 0)) {
@@ -494,21 +666,34 @@ static homg_status assemble_levels(homg_gmg *g, homg_status st)
         (st = homg__alloc(g->ctx, (size_t)nt * sizeof(int32_t), (void **)&tags, "GMG: Dirichlet tags")) == HOMG_OK)
         st = homg__write(g->ctx, tags, g->desc.dirichlet_tags, (size_t)nt * sizeof(int32_t));
     if (st == HOMG_OK)
-        st = homg__alloc(g->ctx, (size_t)nl * HOMG_FEM_COUNTS_BYTES, (void **)&slots, "GMG: FEM counts");
+        st = homg__alloc(g->ctx, (size_t)nx * nl * HOMG_FEM_COUNTS_BYTES, (void **)&slots, "GMG: FEM counts");
+    if (st == HOMG_OK && union_on(g)) {
+        st = assemble_union(g, tags, slots);
+        homg__free(g->ctx, tags);
+        homg__free(g->ctx, slots);
+        return st;
+    }
     for (int k = 0; k < nl && st == HOMG_OK; k++) { /* nl - 1, 0, 1, .., nl - 2 */
         l = (k + nl - 1) % nl;
-        st = level_fem(g, l, tags, slots + (size_t)l * HOMG_FEM_COUNTS_BYTES, &fem[l]);
+        for (x = 0; x < (l > 0 ? nx : 1) && st == HOMG_OK; x++)
+            st = level_fem(g, l, tags, slots + ((size_t)x * nl + l) * HOMG_FEM_COUNTS_BYTES, &fem[x][l]);
     }
     if (st == HOMG_OK)
-        st = homg__read(g->ctx, host, slots, (size_t)nl * HOMG_FEM_COUNTS_BYTES);
+        st = homg__read(g->ctx, host, slots, (size_t)nx * nl * HOMG_FEM_COUNTS_BYTES);
     for (l = 0; l < nl && st == HOMG_OK; l++)
-        st = homg__fem_finish_from(fem[l], host + (size_t)l * HOMG_FEM_COUNTS_BYTES);
+        for (x = 0; x < (l > 0 ? nx : 1) && st == HOMG_OK; x++)
+            st = homg__fem_finish_from(fem[x][l], host + ((size_t)x * nl + l) * HOMG_FEM_COUNTS_BYTES);
     for (l = 0; l < nl && st == HOMG_OK; l++) {
-        st = assemble(g, l, fem[l]);
-        fem[l] = NULL;
+        st = assemble(g, l, fem[0][l]);
+        fem[0][l] = NULL;
+        for (x = 1; x < (l > 0 ? nx : 1) && st == HOMG_OK; x++) {
+            st = assemble_extra(g, l, fem[x][l]);
+            fem[x][l] = NULL;
+        }
     }
-    for (l = 0; l < nl; l++) /* left by a failure */
-        homg_fem_destroy(fem[l]);
+    for (x = 0; x < nx; x++) /* left by a failure */
+        for (l = 0; l < nl; l++)
+            homg_fem_destroy(fem[x][l]);
     homg__free(g->ctx, tags);
     homg__free(g->ctx, slots);
     return st;
