@@ -88,7 +88,6 @@ double homg__gmg_mark(homg_gmg *g, int phase, double since)
  * 2D 18 -> 27, 3D 11 -> 18); smoother = SPAI1 keeps SPAI-1 on every level. */
 #define GMG_FINE_DEFAULT        HOMG_GMG_SMOOTHER_SPAI0
 #define GMG_FINE_DEFAULT_SWEEPS 3
-#define GMG_EXTRA_MAX           4 /* coarse_extra's bound */
 
 homg_gmg_desc homg_gmg_desc_defaults(const homg_gmg_desc *desc)
 {
@@ -463,49 +462,19 @@ static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
     return st;
 }
 
-/* HOMG_GMG_FEM_COARSE_EXTRA=k (a measurement, s15-gmg31; 0 to 4, default 0):
- * every coarse level's fem built and assembled k more times beside its own,
- * in the same places of the queue, and thrown away -- the set-up's marginal
- * cost of one more pass of the coarse levels' FEM calls: an upper bound on
- * what one assembly of all coarse levels together could save. */
-static int coarse_extra(void)
-{
-    int k = (int)homg__knob("HOMG_GMG_FEM_COARSE_EXTRA", 0);
-    return k < 0 ? 0 : k > GMG_EXTRA_MAX ? GMG_EXTRA_MAX : k;
-}
-
-/* A thrown-away pass of level l's assembly (coarse_extra): the same calls as
- * assemble's up to the matrix, then the fem destroyed with it. */
-static homg_status assemble_extra(homg_gmg *g, int l, homg_fem *fem)
-{
-    homg_fem_coeffs c;
-    double *sigma = NULL;
-    homg_status st;
-    memset(&c, 0, sizeof c);
-    c.sigma = g->desc.sigma;
-    c.f = g->desc.f;
-    c.dirichlet_value = g->desc.dirichlet_value;
-    st = level_sigma(g, l, &sigma);
-    c.sigma_elem = sigma;
-    if (st == HOMG_OK)
-        st = homg_fem_assemble(fem, &c);
-    homg_fem_destroy(fem);
-    homg__free(g->ctx, sigma);
-    return st;
-}
-
-/* HOMG_GMG_FEM_UNION=1 (opt-in, s15-gmg31: built and checked on the CPU
- * only): levels 1 .. nl - 1 assembled as one disjoint mesh by one homg_fem
+/* By default (HOMG_GMG_FEM_UNION=0 in the environment: a fem a level, the
+ * A/B of s15-gmg31): levels 1 .. nl - 1 assembled as one disjoint mesh by one homg_fem
  * (lib/fem/union.c) -- one pattern, mask, partition and assembly instead of
  * one of each a level, which cost ~0.22 ms of host calls a level on the H100
  * whatever its size (s15-gmg31) -- and split into the levels' matrices and
  * masks in one launch.  Taken where every coarse level has its edges in the
  * ctx's space (the device P) and nothing needs a per-level host pass:
- * no per-element sigma, no Galerkin, no SAINV. */
+ * no per-element sigma, no Galerkin, no SAINV.  The 65^3 set-up's median
+ * 5.04 -> 4.43 ms on the H100 (s15-gmg31's check, same values). */
 static int union_on(const homg_gmg *g)
 {
     int nl = g->nlevels;
-    if (homg__knob("HOMG_GMG_FEM_UNION", 0) == 0 || nl < 3 || nl - 1 > HOMG_FEM_UNION_MAX || g->trace)
+    if (homg__knob("HOMG_GMG_FEM_UNION", 1) == 0 || nl < 3 || nl - 1 > HOMG_FEM_UNION_MAX || g->trace)
         return 0;
     if (g->desc.sigma_coarse || g->desc.sigma_fine || g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN ||
         g->desc.smoother == HOMG_GMG_SMOOTHER_SAINV)
@@ -640,15 +609,14 @@ static homg_status assemble_union(homg_gmg *g, const int32_t *tags, unsigned cha
  * environment: level by level, as before. */
 static homg_status assemble_levels(homg_gmg *g, homg_status st)
 {
-    homg_fem *fem[GMG_EXTRA_MAX + 1][HOMG_GMG_MAX_LEVELS];
-    const char *env = getenv("HOMG_GMG_FEM_AHEAD");
-    int nl = g->nlevels, nt = g->desc.num_dirichlet_tags, l, x, nx = 1 + coarse_extra();
+    homg_fem *fem[HOMG_GMG_MAX_LEVELS];
+    int nl = g->nlevels, nt = g->desc.num_dirichlet_tags, l;
     int32_t *tags = NULL;
-    unsigned char *slots = NULL, host[(GMG_EXTRA_MAX + 1) * HOMG_GMG_MAX_LEVELS * HOMG_FEM_COUNTS_BYTES];
+    unsigned char *slots = NULL, host[HOMG_GMG_MAX_LEVELS * HOMG_FEM_COUNTS_BYTES];
     memset(fem, 0, sizeof fem);
     if (st != HOMG_OK)
         return st;
-    if (g->trace || (env && atoi(env) == 0)) {
+    if (g->trace || homg__knob("HOMG_GMG_FEM_AHEAD", 1) == 0) {
         for (l = 0; l < nl && st == HOMG_OK; l++) {
             homg_fem *f = NULL;
             st = level_fem(g, l, NULL, NULL, &f);
@@ -666,7 +634,7 @@ static homg_status assemble_levels(homg_gmg *g, homg_status st)
         (st = homg__alloc(g->ctx, (size_t)nt * sizeof(int32_t), (void **)&tags, "GMG: Dirichlet tags")) == HOMG_OK)
         st = homg__write(g->ctx, tags, g->desc.dirichlet_tags, (size_t)nt * sizeof(int32_t));
     if (st == HOMG_OK)
-        st = homg__alloc(g->ctx, (size_t)nx * nl * HOMG_FEM_COUNTS_BYTES, (void **)&slots, "GMG: FEM counts");
+        st = homg__alloc(g->ctx, (size_t)nl * HOMG_FEM_COUNTS_BYTES, (void **)&slots, "GMG: FEM counts");
     if (st == HOMG_OK && union_on(g)) {
         st = assemble_union(g, tags, slots);
         homg__free(g->ctx, tags);
@@ -675,25 +643,18 @@ static homg_status assemble_levels(homg_gmg *g, homg_status st)
     }
     for (int k = 0; k < nl && st == HOMG_OK; k++) { /* nl - 1, 0, 1, .., nl - 2 */
         l = (k + nl - 1) % nl;
-        for (x = 0; x < (l > 0 ? nx : 1) && st == HOMG_OK; x++)
-            st = level_fem(g, l, tags, slots + ((size_t)x * nl + l) * HOMG_FEM_COUNTS_BYTES, &fem[x][l]);
+        st = level_fem(g, l, tags, slots + (size_t)l * HOMG_FEM_COUNTS_BYTES, &fem[l]);
     }
     if (st == HOMG_OK)
-        st = homg__read(g->ctx, host, slots, (size_t)nx * nl * HOMG_FEM_COUNTS_BYTES);
+        st = homg__read(g->ctx, host, slots, (size_t)nl * HOMG_FEM_COUNTS_BYTES);
     for (l = 0; l < nl && st == HOMG_OK; l++)
-        for (x = 0; x < (l > 0 ? nx : 1) && st == HOMG_OK; x++)
-            st = homg__fem_finish_from(fem[x][l], host + ((size_t)x * nl + l) * HOMG_FEM_COUNTS_BYTES);
+        st = homg__fem_finish_from(fem[l], host + (size_t)l * HOMG_FEM_COUNTS_BYTES);
     for (l = 0; l < nl && st == HOMG_OK; l++) {
-        st = assemble(g, l, fem[0][l]);
-        fem[0][l] = NULL;
-        for (x = 1; x < (l > 0 ? nx : 1) && st == HOMG_OK; x++) {
-            st = assemble_extra(g, l, fem[x][l]);
-            fem[x][l] = NULL;
-        }
+        st = assemble(g, l, fem[l]);
+        fem[l] = NULL;
     }
-    for (x = 0; x < nx; x++) /* left by a failure */
-        for (l = 0; l < nl; l++)
-            homg_fem_destroy(fem[x][l]);
+    for (l = 0; l < nl; l++) /* left by a failure */
+        homg_fem_destroy(fem[l]);
     homg__free(g->ctx, tags);
     homg__free(g->ctx, slots);
     return st;
