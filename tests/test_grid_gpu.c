@@ -500,7 +500,7 @@ static void homg_kernels_match_cpu(void **state)
                     /* the partial iteration (R x R only, the rest of u kept), at every
                      * level m >= 1 on every shape: the kernel's indexing, whether or not
                      * the restart would take it there; then at level m-1's read set (a
-                     * level's last iteration, HOMG_HOMG_MARKED_LAST) */
+                     * level's last iteration from level 3 up, lib/grid/mfmg.c) */
                     if (m) {
                         const mfmg_level W = homg_mfmg_level(nx, ny, m - 1, 0.8);
                         BOTH(G()->homg_iterate_marked(xg, p, &Lg, &H, &H, fm.on_gpu, r.on_gpu, u.on_gpu),

@@ -86,7 +86,8 @@ struct homg_grid {
     int fuse_mid; /* FMG: fixed sequences fuse the finest level's cycle boundaries (HOMG_BOX_MID, box.c) */
 
     /* HOMG (seed 003) */
-    int homg_m; /* coarsest HOMG level M */
+    int homg_m;                     /* coarsest HOMG level M */
+    int homg_whole, homg_last_from; /* 0: HOMG's partial iterations as mfmg.c chose (homg__homg_partial_for_tests) */
     mfmg_level hl[HOMG_GRID_MAX_LEVELS];
     void *fm[HOMG_GRID_MAX_LEVELS]; /* compact restricted rhs, m >= 1 */
     void *r, *ea, *eb, *ta;         /* full-size work arrays */
@@ -120,6 +121,9 @@ homg_status homg__mg_sequence(homg_grid *g, const grid_level *L0, const void *f,
 homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f, void *u);
 homg_status homg__homg_alloc(homg_grid *g);
 int homg__homg_iterations(const homg_grid *g, int m);
+/* mfmg.c, test_grid's control: whole = 1 every iteration over the whole grid; last_from > 0
+ * each level's last iteration in part from that level up (>= 2), < 0 none, 0 mfmg.c's default. */
+void homg__homg_partial_for_tests(homg_grid *g, int whole, int last_from);
 
 homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what);
 
