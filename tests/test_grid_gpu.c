@@ -1487,7 +1487,7 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     KG->update_p(&gpu->ex, p, n, gr, gq, gs);
     KC->update_p(&cpu->ex, p, n, cr, cq, cs);
     GEN_EXPECT("update_p", cmp_arrays(gq, cq, n, p), tol);
-    /* the two-pass weight step (lib/grid/general.c two_pass_solve) and its update */
+    /* the two-pass weight step (lib/grid/general_cycle.c two_pass_solve) and its update */
     KG->dot2(&gpu->ex, p, n, gq, gf, NULL, gs + GEN_RZ);
     KC->dot2(&cpu->ex, p, n, cq, cf, NULL, cs + GEN_RZ);
     KG->apply(&gpu->ex, p, &L.g, gq, gr, gs + GEN_PQ);

@@ -158,13 +158,6 @@ void homg__homg_partial_for_tests(homg_grid *g, int whole, int last_from)
     g->homg_last_from = last_from;
 }
 
-#define QUEUE(g, call, what)                       \
-    do {                                           \
-        homg_status st_ = (call);                  \
-        if (st_ != HOMG_OK)                        \
-            return homg__k_fail((g), st_, (what)); \
-    } while (0)
-
 homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f, void *u)
 {
     kernel_exec *ex = &g->ctx->ex;
@@ -175,7 +168,7 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
     void *src, *dst, *in, *out, *tmp;
 
     Lh.bc[0] = Lh.bc[1] = Lh.bc[2] = Lh.bc[3] = NULL;
-    QUEUE(g, g->k->residual(ex, p, L0, u, f, g->r), "HOMG residual");
+    HOMG_TRY_BACKEND(g->ctx, g->k->residual(ex, p, L0, u, f, g->r), "HOMG residual");
     homg__account(g, 1, 1, 3 * n);
 
     /* nested partial reductions: level m's filter applied to level m-1's result, its
@@ -187,8 +180,8 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
     dst = g->ea;
     for (int m = 1; m <= g->homg_m; m++) {
         const int last = m == g->homg_m;
-        QUEUE(g, g->k->homg_filter(ex, p, nx, ny, 1 << (m - 1), src, dst, &g->hl[m], g->fm[m], last),
-              "HOMG restriction");
+        HOMG_TRY_BACKEND(g->ctx, g->k->homg_filter(ex, p, nx, ny, 1 << (m - 1), src, dst, &g->hl[m], g->fm[m], last),
+                         "HOMG restriction");
         homg__account(g, 1, 1, 2 * n + g->hl[m].cx * (double)g->hl[m].cy);
         src = dst;
         dst = dst == g->ea ? g->eb : g->ea;
@@ -200,7 +193,7 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
     if (g->homg_m == 0) {
         in = g->ea;
         out = g->eb;
-        QUEUE(g, g->ctx->mem->zero(ex, in, (size_t)nx * ny * g->elem), "HOMG initial guess");
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, in, (size_t)nx * ny * g->elem), "HOMG initial guess");
         homg__account(g, 1, 0, n);
     }
     for (int m = g->homg_m; m >= 0; m--) {
@@ -210,10 +203,11 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
         for (int it = 0; it < its; it++) {
             const int w = it + 1 < its ? m : m - 1; /* the level whose read set the next iteration is */
             if (it + 1 < its ? part : last_part) {
-                QUEUE(g, g->k->homg_iterate_marked(ex, p, &Lh, &g->hl[m], &g->hl[w], fm, in, out), "HOMG iteration");
+                HOMG_TRY_BACKEND(g->ctx, g->k->homg_iterate_marked(ex, p, &Lh, &g->hl[m], &g->hl[w], fm, in, out),
+                                 "HOMG iteration");
                 homg__account(g, 1, 1, homg_marked_pass_values(g, m, w));
             } else {
-                QUEUE(g, g->k->homg_iterate(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
+                HOMG_TRY_BACKEND(g->ctx, g->k->homg_iterate(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
                 homg__account(g, 1, 1, homg_pass_values(g, m));
             }
             tmp = in;
@@ -221,7 +215,7 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
             out = tmp;
         }
     }
-    QUEUE(g, g->k->add(ex, p, (size_t)nx * ny, in, u), "HOMG correction");
+    HOMG_TRY_BACKEND(g->ctx, g->k->add(ex, p, (size_t)nx * ny, in, u), "HOMG correction");
     homg__account(g, 1, 1, 3 * n);
     return HOMG_OK;
 }
