@@ -118,7 +118,7 @@ static void sor_of(float *a, const float *u, const float *b, size_t n, float w)
 }
 
 /* The cube kernels with SOR (omega 1.1) and prolongation with the colour-0 half-sweep (plain
- * cycles, general.c) against gen's Gauss-Seidel steps: u + omega (GS value - u) per relaxed cell. */
+ * cycles, general_steps.c) against gen's Gauss-Seidel steps: u + omega (GS value - u) per relaxed cell. */
 static void check_sor_case(int t)
 {
     const gen_kernels *G = &homg_cpu_gen_kernels;
@@ -303,7 +303,7 @@ static void block_twin_matches_steps(void **state)
     }
 }
 
-/* Plain V-cycles' sweeps from HOMG_CUBE_SCHED (lib/grid/general.c parse_plan, cycle_sweeps):
+/* Plain V-cycles' sweeps from HOMG_CUBE_SCHED (lib/grid/general_plan.c, general_cycle.c cycle_sweeps):
  * "0", V(2,2) on every level written out ("22", "22;22") and strings that are no plan ("2x",
  * "22,", "", "22;", "22;1") run session 10's schedule (desc.pre / post on every level) bit for
  * bit; the default equals its own string written out, differs from "0" and converges in no more

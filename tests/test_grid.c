@@ -14,6 +14,7 @@
 #include "homg.h"
 #include "poisson2d.h"
 #include "testutil.h"
+#include "grid/grid_internal.h" /* homg__homg_partial_for_tests */
 
 #define ctx homg_test_cpu /* homg_test_setup_cpu makes it (testutil.h) */
 
@@ -142,13 +143,14 @@ static void exact_wide_levels(void **state)
 
 /* HOMG with the iterations that write only the points the next one reads
  * (lib/grid/mfmg.c, default) against every iteration over the whole grid
- * (HOMG_HOMG_MARKED=0): the same u bit for bit after three restarts, both precisions,
- * with face data and lambda, squares and rectangles (HOMG takes power-of-two sides, on
- * which every level's partial writes apply).  The same launches, and from 32^2 up fewer
- * bytes.  Then the last iterations in part too (HOMG_HOMG_MARKED_LAST=k: each level's
- * last from k up writes only level m-1's read set; the default k = 3, and k = 2): the
- * same u again, fewer bytes still. */
-static void homg_solve_run(const homg_p2 *p, homg_precision prec, void *u, homg_solve_info *info)
+ * (homg__homg_partial_for_tests whole): the same u bit for bit after three restarts, both
+ * precisions, with face data and lambda, squares and rectangles (HOMG takes power-of-two
+ * sides, on which every level's partial writes apply).  The same launches, and from 32^2 up
+ * fewer bytes.  Then the last iterations in part too (last_from k: each level's last from
+ * k up writes only level m-1's read set; the default k = 3, and k = 2): the same u again,
+ * fewer bytes still. */
+static void homg_solve_run(const homg_p2 *p, homg_precision prec, void *u, homg_solve_info *info, int whole,
+                           int last_from)
 {
     size_t n = (size_t)p->nx * p->ny, bytes = n * (prec == HOMG_FLOAT64 ? 8 : 4);
     void *f = homg_test_upload(ctx, p->f, n, prec);
@@ -162,6 +164,7 @@ static void homg_solve_run(const homg_p2 *p, homg_precision prec, void *u, homg_
     gd.method = HOMG_METHOD_HOMG;
     gd.precision = prec;
     assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    homg__homg_partial_for_tests(g, whole, last_from);
     op.lambda = p->lambda;
     assert_int_equal(homg_grid_set_operator(g, &op), HOMG_OK);
     memset(u, 0, bytes);
@@ -182,17 +185,11 @@ static void homg_partial_iterations_same_values(void **state)
             homg_p2 *p = homg_p2_exact(shapes[s][0], shapes[s][1], s & 1 ? 2.0 : 0, 0.1, 1, 300 + s);
             size_t bytes = (size_t)p->nx * p->ny * (prec == HOMG_FLOAT64 ? 8 : 4);
             void *u[4] = { NULL, NULL, NULL, NULL }; /* whole, part, last from 3 (default), from 2 */
-            const char *last[4] = { "0", "0", NULL, "2" };
+            const int last[4] = { -1, -1, 0, 2 };    /* none, none, the default, from 2 */
             homg_solve_info in[4];
             for (int k = 0; k < 4; k++) {
                 assert_int_equal(homg_alloc(ctx, bytes, &u[k]), HOMG_OK);
-                if (k == 0)
-                    setenv("HOMG_HOMG_MARKED", "0", 1);
-                if (last[k])
-                    setenv("HOMG_HOMG_MARKED_LAST", last[k], 1);
-                homg_solve_run(p, prec, u[k], &in[k]);
-                unsetenv("HOMG_HOMG_MARKED");
-                unsetenv("HOMG_HOMG_MARKED_LAST");
+                homg_solve_run(p, prec, u[k], &in[k], k == 0, last[k]);
             }
             printf("  %3d x %3d %s: bytes %.4g whole, %.4g partial, %.4g last from 3, %.4g from 2; launches %ld\n",
                    p->nx, p->ny, prec == HOMG_FLOAT64 ? "float64" : "float32", in[0].bytes, in[1].bytes, in[2].bytes,

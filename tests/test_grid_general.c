@@ -1,4 +1,4 @@
-/* test_grid_general.c -- the general structured solver (lib/grid/general.c) and the
+/* test_grid_general.c -- the general structured solver (lib/grid/general*.c) and the
  * FFT path on the CPU: every case is checked by the residual of the definition
  * (tests/util/gridcase.c writes lib/homg.h's operator out cell by cell), the
  * convergence factor per cycle is printed and bounded, singular islands get mean

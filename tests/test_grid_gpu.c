@@ -500,7 +500,7 @@ static void homg_kernels_match_cpu(void **state)
                     /* the partial iteration (R x R only, the rest of u kept), at every
                      * level m >= 1 on every shape: the kernel's indexing, whether or not
                      * the restart would take it there; then at level m-1's read set (a
-                     * level's last iteration, HOMG_HOMG_MARKED_LAST) */
+                     * level's last iteration from level 3 up, lib/grid/mfmg.c) */
                     if (m) {
                         const mfmg_level W = homg_mfmg_level(nx, ny, m - 1, 0.8);
                         BOTH(G()->homg_iterate_marked(xg, p, &Lg, &H, &H, fm.on_gpu, r.on_gpu, u.on_gpu),
@@ -1541,7 +1541,7 @@ static void check_gen_kernels(int nx, int ny, int nz, const int per[3], homg_pre
     KG->update_p(&gpu->ex, p, n, gr, gq, gs);
     KC->update_p(&cpu->ex, p, n, cr, cq, cs);
     GEN_EXPECT("update_p", cmp_arrays(gq, cq, n, p), tol);
-    /* the two-pass weight step (lib/grid/general.c two_pass_solve) and its update */
+    /* the two-pass weight step (lib/grid/general_cycle.c two_pass_solve) and its update */
     KG->dot2(&gpu->ex, p, n, gq, gf, NULL, gs + GEN_RZ);
     KC->dot2(&cpu->ex, p, n, cq, cf, NULL, cs + GEN_RZ);
     KG->apply(&gpu->ex, p, &L.g, gq, gr, gs + GEN_PQ);

@@ -1,6 +1,6 @@
 /* cube_coarse.h -- the coarse levels of the uniform 3D box's V-cycle in one launch
  * (issues 9 and 12): from a cube level of at most a few thousand cells (16^3) down
- * to the coarsest, every step the launches of lib/grid/general.c's visit() do on
+ * to the coarsest, every step the launches of lib/grid/general_cycle.c's homg__gen_visit() do on
  * those levels, in the same order and with the same formulas (cube_point.h, and
  * gen's coarse_apply on the coarsest):
  *

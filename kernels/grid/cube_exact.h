@@ -6,7 +6,7 @@
  *   x = (Sx Sy Sz) D^-1 (Sx Sy Sz)^T b,  D_ijk = evx_i + evy_j + evz_k + lam:
  *
  * six small transforms along the axes and a division, in one thread block from shared
- * memory on the GPU.  general.c runs it in place of the V-cycle from a level of at most
+ * memory on the GPU.  general_cycle.c runs it in place of the V-cycle from a level of at most
  * CUBE_EXACT_CELLS cells down (at 128^3: the 16^3 level's 8 launches and the cube block's
  * one, replaced by one launch, and an exact coarse correction there). */
 #ifndef HOMG_CUBE_EXACT_H

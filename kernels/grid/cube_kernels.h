@@ -1,5 +1,5 @@
 /* cube_kernels.h -- the fast path of the general multigrid's uniform 3D levels
- * (lib/grid/general.c): constant sigma and lambda, no flags, no periodic axis,
+ * (lib/grid/general*.c): constant sigma and lambda, no flags, no periodic axis,
  * float32, nx a multiple of 4, ny and nz even (every level of a power-of-two box
  * down to 4 cells a side).  Same operator and same cycle steps as the gen
  * kernels (gen_kernels.h): red-black Gauss-Seidel (SOR where omega != 1), piecewise-constant transfers;
@@ -26,7 +26,7 @@ typedef struct cube_level {
     int nx, ny, nz;
     float g[3];  /* face conductance per axis */
     float lam;   /* lambda (per cell) */
-    float omega; /* the half-sweeps' weight: 1 Gauss-Seidel (cube_from_gen), else SOR (general.c's plain cycles) */
+    float omega; /* the half-sweeps' weight: 1 Gauss-Seidel (cube_from_gen), else SOR (general_steps.c's plain) */
     float dlo[3], dmid[3], dhi[3]; /* axis a's part of the diagonal at its first cell, inside, at its last */
 } cube_level;
 

@@ -8,7 +8,7 @@
  * of nx contiguous floats) Sz^T, a division by D, Sz; (3) per z-slice Sy then Sx.
  * Each transform is a small matrix product, every output a fmaf sum over q ascending from 0
  * (cube_sep_point.h), so the CPU twin (a slice at a time) and the CUDA passes (cube_sep.cu: a
- * block per tile of a slice, b -> w -> w -> x) give the same floats.  general.c runs it in
+ * block per tile of a slice, b -> w -> w -> x) give the same floats.  general_cycle.c runs it in
  * place of the V-cycle from the first level of at most HOMG_CUBE_EXACT_MAX cells a side
  * (plan_exact). */
 #ifndef HOMG_CUBE_SEP_H

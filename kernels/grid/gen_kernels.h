@@ -1,5 +1,5 @@
 /* gen_kernels.h -- data-parallel primitives of the general structured multigrid
- * (lib/grid/general.c): per-cell coefficients, flags, any sizes, 2D and 3D,
+ * (lib/grid/general*.c): per-cell coefficients, flags, any sizes, 2D and 3D,
  * every side kind.
  *
  * A level is nx x ny x nz cells (nz = 1 in 2D), index i + nx*(j + ny*k), with
@@ -69,7 +69,7 @@ typedef struct gen_fine {
 } gen_fine;
 
 /* The coarse levels of a V-cycle in one launch (block_vcycle): lv[0] down to the
- * coarsest, their x and b (lib/grid/general.c plan_block says when it runs). */
+ * coarsest, their x and b (lib/grid/general_plan.c homg__gen_plan_block says when it runs). */
 #define GEN_BLOCK_MAX 12
 typedef struct gen_block {
     int n;         /* levels, 2..GEN_BLOCK_MAX; lv[n-1] is the coarsest */
@@ -109,7 +109,7 @@ enum {
     GEN_STEP_PASS       /* two-pass weight: ALPHA = min(GEN_PASS_WEIGHT, GEN_PASS_GUARD RZ/PQ) (PQ <= 0: */
                         /* GEN_PASS_WEIGHT); RZ = PQ = RR = 0 */
 };
-/* The largest weight of a two-pass coarse correction (lib/grid/general.c, two_pass_solve). */
+/* The largest weight of a two-pass coarse correction (lib/grid/general_cycle.c, two_pass_solve). */
 #define GEN_PASS_WEIGHT 0.85
 /* ... and at most GEN_PASS_GUARD times the pass's CG step (a bound for over-correcting V-cycles). */
 #define GEN_PASS_GUARD 1.6
@@ -161,10 +161,10 @@ enum {
     /* column order): coarse_solve in one mat-vec, the same map to rounding. */                                     \
     X(homg_status, gen, coarse_apply,                                                                               \
       (kernel_exec * ex, homg_precision p, const gen_level *L, const void *m, void *u, const void *f))              \
-    /* x[0] = one V-cycle on B's levels from x[0] = 0, exactly the sequence of lib/grid/general.c's visit() */      \
+    /* x[0] = one V-cycle on B's levels from x[0] = 0, exactly the sequence of general_cycle.c's visit() */         \
     /* (zero + colour-0 half-sweep, the rest of `pre` symmetric sweeps, residual_restrict, the level below, */      \
     /* prolong_add + `post` sweeps from colour 1; coarse_solve at the coarsest), in one block on CUDA (on the */    \
-    /* H100 slower than a launch per step from 64^2 down, so off by default: general.c plan_block). */              \
+    /* H100 slower than a launch per step from 64^2 down, so off by default: general_plan.c). */                    \
     X(homg_status, gen, block_vcycle, (kernel_exec * ex, homg_precision p, const gen_block *B))                     \
     /* fc[C] = sum over C's active children of (f - A u) (u NULL: 0). */                                            \
     X(homg_status, gen, residual_restrict,                                                                          \

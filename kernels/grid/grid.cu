@@ -641,8 +641,9 @@ static bool homg_large_grid(int nx, int ny) { return (double)nx * ny >= homg_env
 /* Every HOMG pass is launched with programmatic dependent launch (kernels/core/pdl.cuh;
  * each kernel's first line is homg_pdl_wait): a restart is ~50 dependent passes, at
  * 2048^2 of 5-30 us each, so the launch and ramp between two of them is a large share
- * ("Session 14 homg11").  HOMG_HOMG_PDL=0: plain launches. */
-static int homg_pdl_on(void) { return homg_env_int("HOMG_HOMG_PDL", 1) != 0; }
+ * (H100 "Session 14 homg11": plain launches 2.40 / 6.88 ms at 1024^2 / 2048^2 float32
+ * against 2.35 / 6.79 with PDL; the knob HOMG_HOMG_PDL went in session 15). */
+#define HOMG_PDL 1
 
 template <typename T>
 static void homg_iterate_rows_launch(cudaStream_t s, int rows, bool reuse, const grid_level *L, const mfmg_level *H,
@@ -653,15 +654,13 @@ static void homg_iterate_rows_launch(cudaStream_t s, int rows, bool reuse, const
     const dim3 blocks((L->nx + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry));
     const T *f = (const T *)fm, *u = (const T *)u_in;
     if (reuse && ry == 4)
-        homg_pdl_launch(s, blocks, threads, homg_pdl_on(), homg_iterate_rows_reuse_kernel<T, 4>, *L, *H, f, u,
-                        (T *)u_out);
+        homg_pdl_launch(s, blocks, threads, HOMG_PDL, homg_iterate_rows_reuse_kernel<T, 4>, *L, *H, f, u, (T *)u_out);
     else if (reuse)
-        homg_pdl_launch(s, blocks, threads, homg_pdl_on(), homg_iterate_rows_reuse_kernel<T, 8>, *L, *H, f, u,
-                        (T *)u_out);
+        homg_pdl_launch(s, blocks, threads, HOMG_PDL, homg_iterate_rows_reuse_kernel<T, 8>, *L, *H, f, u, (T *)u_out);
     else if (ry == 4)
-        homg_pdl_launch(s, blocks, threads, homg_pdl_on(), homg_iterate_rows_kernel<T, 4>, *L, *H, f, u, (T *)u_out);
+        homg_pdl_launch(s, blocks, threads, HOMG_PDL, homg_iterate_rows_kernel<T, 4>, *L, *H, f, u, (T *)u_out);
     else
-        homg_pdl_launch(s, blocks, threads, homg_pdl_on(), homg_iterate_rows_kernel<T, 8>, *L, *H, f, u, (T *)u_out);
+        homg_pdl_launch(s, blocks, threads, HOMG_PDL, homg_iterate_rows_kernel<T, 8>, *L, *H, f, u, (T *)u_out);
 }
 
 #include "homg_level01.cuh" /* levels 0, 1 and 2 by float4 columns */
@@ -834,10 +833,10 @@ static void homg_gather_launch(cudaStream_t s, homg_precision p, int nx, int ny,
                                void *compact)
 {
     if (p == HOMG_FLOAT64)
-        homg_pdl_launch(s, blocks_for(H->cx, H->cy), dim3(BX, BY), homg_pdl_on(), homg_gather_kernel<double>, nx, ny,
-                        *H, (const double *)src, (double *)compact);
+        homg_pdl_launch(s, blocks_for(H->cx, H->cy), dim3(BX, BY), HOMG_PDL, homg_gather_kernel<double>, nx, ny, *H,
+                        (const double *)src, (double *)compact);
     else
-        homg_pdl_launch(s, blocks_for(H->cx, H->cy), dim3(BX, BY), homg_pdl_on(), homg_gather_kernel<float>, nx, ny, *H,
+        homg_pdl_launch(s, blocks_for(H->cx, H->cy), dim3(BX, BY), HOMG_PDL, homg_gather_kernel<float>, nx, ny, *H,
                         (const float *)src, (float *)compact);
 }
 
@@ -897,20 +896,21 @@ static bool homg_filter_vec4_try(cudaStream_t st, int sm_count, homg_precision p
                                  rows < 1    ? 1
                                  : rows > 16 ? 16
                                              : rows,
-                                 minb, homg_env_int("HOMG_HOMG_FVEC_PREFETCH", huge ? 1 : 0), homg_pdl_on(), nx, ny, sp,
+                                 minb, homg_env_int("HOMG_HOMG_FVEC_PREFETCH", huge ? 1 : 0), HOMG_PDL, nx, ny, sp,
                                  (const float *)src, (float *)dst, H, (float *)compact, zero_dst);
     return true;
 }
 
 /* The float4 and point kernels gather level H's marked points and zero dst as they
- * store (one pass; HOMG_HOMG_FUSE_GATHER=0: never, as the column kernel): otherwise the
- * gather kernel and a memset follow the filter. */
+ * store (one pass; H100 "Session 14 homg11": 1024^2 float32 2.42 -> 2.35 ms, 2048^2 a tie;
+ * the knob HOMG_HOMG_FUSE_GATHER went in session 15): after the column kernel the gather
+ * kernel and a memset follow the filter. */
 static homg_status cu_homg_filter(kernel_exec *ex, homg_precision p, int nx, int ny, int sp, const void *src, void *dst,
                                   const mfmg_level *H, void *compact, int zero_dst)
 {
     cudaStream_t s = homg_cuda_stream(ex);
-    const int pdl = homg_pdl_on();
-    const bool fuse = compact && H && homg_env_int("HOMG_HOMG_FUSE_GATHER", 1);
+    const int pdl = HOMG_PDL;
+    const bool fuse = compact && H;
     const mfmg_level Hf = fuse ? *H : homg_mfmg_level(nx, ny, 0, 0.0);
     bool fused = fuse;
     if (homg_filter_vec4_try(s, ex->sm_count, p, nx, ny, sp, src, dst, &Hf, fuse ? compact : NULL, fuse && zero_dst)) {
@@ -971,11 +971,11 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
         const int ry = homg_env_int("HOMG_HOMG_VEC_ROWS", large ? 8 : 4) == 4 ? 4 : 8;
         const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry));
         if (ry == 4)
-            homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_vec4_kernel<4>, *L, *H,
-                            (const float *)fm, (const float *)u_in, (float *)u_out);
+            homg_pdl_launch(s, blocks, dim3(BX, BY), HOMG_PDL, homg_iterate_vec4_kernel<4>, *L, *H, (const float *)fm,
+                            (const float *)u_in, (float *)u_out);
         else
-            homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_vec4_kernel<8>, *L, *H,
-                            (const float *)fm, (const float *)u_in, (float *)u_out);
+            homg_pdl_launch(s, blocks, dim3(BX, BY), HOMG_PDL, homg_iterate_vec4_kernel<8>, *L, *H, (const float *)fm,
+                            (const float *)u_in, (float *)u_out);
         HOMG_CUDA_LAUNCHED(ex, "homg_iterate_vec4_kernel");
         return HOMG_OK;
     }
@@ -992,20 +992,20 @@ static homg_status cu_homg_iterate(kernel_exec *ex, homg_precision p, const grid
     if (H->m == 0 && homg_env_int("HOMG_HOMG_COLS0", 1)) {
         const dim3 blocks((L->nx + BX - 1) / BX, (L->ny + BY * HOMG_COLS_R - 1) / (BY * HOMG_COLS_R));
         if (p == HOMG_FLOAT64)
-            homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate0_cols_kernel<double, HOMG_COLS_R>, *L,
-                            *H, (const double *)fm, (const double *)u_in, (double *)u_out);
+            homg_pdl_launch(s, blocks, dim3(BX, BY), HOMG_PDL, homg_iterate0_cols_kernel<double, HOMG_COLS_R>, *L, *H,
+                            (const double *)fm, (const double *)u_in, (double *)u_out);
         else
-            homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate0_cols_kernel<float, HOMG_COLS_R>, *L,
-                            *H, (const float *)fm, (const float *)u_in, (float *)u_out);
+            homg_pdl_launch(s, blocks, dim3(BX, BY), HOMG_PDL, homg_iterate0_cols_kernel<float, HOMG_COLS_R>, *L, *H,
+                            (const float *)fm, (const float *)u_in, (float *)u_out);
         HOMG_CUDA_LAUNCHED(ex, "homg_iterate0_cols_kernel");
         return HOMG_OK;
     }
     if (p == HOMG_FLOAT64)
-        homg_pdl_launch(s, homg_blocks_for(L->nx, L->ny), dim3(BX, BY), homg_pdl_on(), homg_iterate_kernel<double>, *L,
-                        *H, (const double *)fm, (const double *)u_in, (double *)u_out);
+        homg_pdl_launch(s, homg_blocks_for(L->nx, L->ny), dim3(BX, BY), HOMG_PDL, homg_iterate_kernel<double>, *L, *H,
+                        (const double *)fm, (const double *)u_in, (double *)u_out);
     else
-        homg_pdl_launch(s, homg_blocks_for(L->nx, L->ny), dim3(BX, BY), homg_pdl_on(), homg_iterate_kernel<float>, *L,
-                        *H, (const float *)fm, (const float *)u_in, (float *)u_out);
+        homg_pdl_launch(s, homg_blocks_for(L->nx, L->ny), dim3(BX, BY), HOMG_PDL, homg_iterate_kernel<float>, *L, *H,
+                        (const float *)fm, (const float *)u_in, (float *)u_out);
     HOMG_CUDA_LAUNCHED(ex, "homg_iterate_kernel");
     return HOMG_OK;
 }
@@ -1016,10 +1016,10 @@ static homg_status cu_homg_iterate_marked(kernel_exec *ex, homg_precision p, con
     cudaStream_t s = homg_cuda_stream(ex);
     const dim3 blocks = blocks_for(W->cx + 2, W->cy + 2);
     if (p == HOMG_FLOAT64)
-        homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_marked_kernel<double>, *L, *H, *W,
+        homg_pdl_launch(s, blocks, dim3(BX, BY), HOMG_PDL, homg_iterate_marked_kernel<double>, *L, *H, *W,
                         (const double *)fm, (const double *)u_in, (double *)u_out);
     else
-        homg_pdl_launch(s, blocks, dim3(BX, BY), homg_pdl_on(), homg_iterate_marked_kernel<float>, *L, *H, *W,
+        homg_pdl_launch(s, blocks, dim3(BX, BY), HOMG_PDL, homg_iterate_marked_kernel<float>, *L, *H, *W,
                         (const float *)fm, (const float *)u_in, (float *)u_out);
     HOMG_CUDA_LAUNCHED(ex, "homg_iterate_marked_kernel");
     return HOMG_OK;

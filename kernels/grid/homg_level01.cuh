@@ -395,7 +395,7 @@ static const char *homg_l01_launch(cudaStream_t s, const grid_level *L, const mf
     const dim3 blocks((L->nx / 4 + BX - 1) / BX, (L->ny + BY * ry - 1) / (BY * ry)), threads(BX, BY);
     const float *f = (const float *)fm, *u = (const float *)u_in;
     float *o = (float *)u_out;
-    const int pdl = homg_pdl_on();
+    const int pdl = HOMG_PDL;
     const int mb = H->m == 2 ? homg_env_int("HOMG_HOMG_L2_MINB", huge ? 3 : 2)
                    : H->m    ? homg_env_int("HOMG_HOMG_L1_MINB", large ? 3 : 2)
                              : 2;

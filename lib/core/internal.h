@@ -87,6 +87,9 @@ homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes)
 /* A tuning variable (knob.c: an environment variable the benchmarks and tests set), or dflt
  * where it is unset or empty. */
 double homg__knob(const char *name, double dflt);
+/* ... a tuning variable's text (a schedule), or NULL where unset; an empty text is a text
+ * (HOMG_CUBE_SCHED="": no plan, as "0"; tests/test_cube.c schedules_plan) */
+const char *homg__knob_text(const char *name);
 homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes);
 /* Host allocation (plain malloc; returns NULL and sets the ctx message on failure). */
 void *homg__host_alloc(homg_ctx *ctx, size_t bytes, const char *what);

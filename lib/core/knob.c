@@ -9,3 +9,5 @@ double homg__knob(const char *name, double dflt)
     const char *env = getenv(name);
     return env && *env ? atof(env) : dflt;
 }
+
+const char *homg__knob_text(const char *name) { return getenv(name); }

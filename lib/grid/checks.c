@@ -1,6 +1,7 @@
 /* checks.c -- what homg_grid_solve checks before it queues anything: pointers,
  * the solve desc, face data on the right sides, and NaN/Inf in f, the warm start
- * and the face data (one scan each, one host read for all). */
+ * and the face data (one scan each, one host read for all); and homg_grid_set_operator's
+ * check of the per-cell operator (homg__check_operator, one scan, one read). */
 #include "grid_internal.h"
 #include "grid/gen_kernels.h"
 
@@ -89,6 +90,45 @@ homg_status homg__check_solve_values(homg_grid *g, const void *f, const homg_bou
             }
             return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "bc.face[%d] (%s) is not finite at index %lld",
                               a - 2, side_names[a - 2], k);
+        }
+    return HOMG_OK;
+}
+
+homg_status homg__check_operator(homg_grid *g, const homg_grid_operator *op)
+{
+    static const char *const names[3] = { "op.sigma_cell", "op.lambda_cell", "op.flags" };
+    static const char *const what[3] = { "must be finite and > 0", "must be finite and >= 0",
+                                         "is not a HOMG_CELL_* value (0 active, 1 fixed, 2 solid)" };
+    const gen_kernels *k = HOMG_KERNELS(&g->ctx->ex, gen);
+    const homg_grid_desc *d = &g->desc;
+    const size_t n = (size_t)d->nx * d->ny * d->nz;
+    long long bad[5];
+    if (op->sigma_cell)
+        HOMG_TRY(homg__check_pointer(g->ctx, op->sigma_cell, "op.sigma_cell"));
+    if (op->lambda_cell)
+        HOMG_TRY(homg__check_pointer(g->ctx, op->lambda_cell, "op.lambda_cell"));
+    if (op->flags)
+        HOMG_TRY(homg__check_pointer(g->ctx, op->flags, "op.flags"));
+    if (!op->sigma_cell)
+        g->sigma_jump = 0;
+    if (!op->flags)
+        g->solid_cells = 0;
+    if (op->skip_check || (!op->sigma_cell && !op->lambda_cell && !op->flags))
+        return HOMG_OK; /* skip_check: sigma_jump stays what the last check found */
+    HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(&g->ctx->ex, g->flags, 5 * sizeof(long long)), "operator check");
+    HOMG_TRY_BACKEND(
+        g->ctx, k->check_operator(&g->ctx->ex, d->precision, n, op->sigma_cell, op->lambda_cell, op->flags, g->flags),
+        "operator check");
+    HOMG_TRY(homg__read(g->ctx, bad, g->flags, sizeof bad));
+    if (op->sigma_cell)
+        g->sigma_jump = bad[3] != 0;
+    if (op->flags)
+        g->solid_cells = bad[4] != 0;
+    for (int a = 0; a < 3; a++)
+        if (bad[a]) {
+            long long c = bad[a] - 1;
+            return homg__fail(g->ctx, HOMG_ERROR_INVALID_ARGUMENT, "%s at index %lld (i, j, k) = (%lld, %lld, %lld) %s",
+                              names[a], c, c % d->nx, c / d->nx % d->ny, c / ((long long)d->nx * d->ny), what[a]);
         }
     return HOMG_OK;
 }

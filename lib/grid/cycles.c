@@ -53,13 +53,6 @@ homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what)
     return homg__backend_fail(g->ctx, st, what);
 }
 
-#define QUEUE(g, call, what)                       \
-    do {                                           \
-        homg_status st_ = (call);                  \
-        if (st_ != HOMG_OK)                        \
-            return homg__k_fail((g), st_, (what)); \
-    } while (0)
-
 /* One cycle's view of the hierarchy: level 0 is the caller's arrays and data,
  * coarser levels the grid's own, with homogeneous data unless FMG sets some.
  * The fused steps are out of place: on each level the down step writes x[k]
@@ -106,15 +99,16 @@ static homg_status coarse(cycle *c, int k)
         return HOMG_OK;
     }
     if (g->coarse_qx) {
-        QUEUE(g,
-              g->k->coarse_exact(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), g->coarse_qx,
-                                 g->coarse_qy, g->coarse_inv_eig),
-              "coarse solve");
+        HOMG_TRY_BACKEND(g->ctx,
+                         g->k->coarse_exact(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k),
+                                            g->coarse_qx, g->coarse_qy, g->coarse_inv_eig),
+                         "coarse solve");
         homg__account(g, 1, 2 * level_share(g, k), 3 * level_values(c, k));
         return HOMG_OK;
     }
-    QUEUE(g, g->k->coarse_solve(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), HOMG_COARSE_SWEEPS),
-          "coarse solve");
+    HOMG_TRY_BACKEND(
+        g->ctx, g->k->coarse_solve(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), HOMG_COARSE_SWEEPS),
+        "coarse solve");
     homg__account(g, 1, HOMG_COARSE_SWEEPS * level_share(g, k), 2 * level_values(c, k));
     return HOMG_OK;
 }
@@ -153,7 +147,8 @@ static homg_status block(cycle *c, int k, int mode)
     C.qx = g->coarse_qx;
     C.qy = g->coarse_qy;
     C.inv_eig = g->coarse_inv_eig;
-    QUEUE(g, g->k->coarse_cycle(&g->ctx->ex, g->desc.precision, &C, c->y[k], f_of(c, k)), "coarse levels");
+    HOMG_TRY_BACKEND(g->ctx, g->k->coarse_cycle(&g->ctx->ex, g->desc.precision, &C, c->y[k], f_of(c, k)),
+                     "coarse levels");
     homg__account(g, 1, block_wu(g, k, mode == HOMG_BLOCK_FMG),
                   (2.0 + (mode == HOMG_BLOCK_V_KEEP)) * level_values(c, k));
     return HOMG_OK;
@@ -165,7 +160,8 @@ static homg_status block(cycle *c, int k, int mode)
 static homg_status smooth(cycle *c, int k, int sweeps)
 {
     homg_grid *g = c->g;
-    QUEUE(g, g->k->smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), sweeps), "smoothing");
+    HOMG_TRY_BACKEND(g->ctx, g->k->smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), sweeps),
+                     "smoothing");
     homg__account(g, 2 * sweeps, sweeps * level_share(g, k), 4.0 * sweeps * level_values(c, k));
     return HOMG_OK;
 }
@@ -177,24 +173,26 @@ static homg_status down(cycle *c, int k, int init)
     const int pre = c->pre[k];
     const double n = level_values(c, k);
     if (fused_at(g, k)) {
-        QUEUE(g,
-              g->k->smooth_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], c->x[k], f_of(c, k), g->f[k + 1], pre,
-                                    init, c->y[k + 1]),
-              "smoothing and restriction");
+        HOMG_TRY_BACKEND(g->ctx,
+                         g->k->smooth_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], c->x[k], f_of(c, k),
+                                               g->f[k + 1], pre, init, c->y[k + 1]),
+                         "smoothing and restriction");
         homg__account(g, 1, (pre + 1 + (init == HOMG_INIT_PROLONG)) * level_share(g, k),
                       n * (2.25 + (init == HOMG_INIT_KEEP) + 0.25 * (init == HOMG_INIT_PROLONG)));
         return HOMG_OK;
     }
     if (init == HOMG_INIT_ZERO) {
-        QUEUE(g, g->ctx->mem->zero(ex, c->y[k], (size_t)n * g->elem), "zeroing a level");
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, c->y[k], (size_t)n * g->elem), "zeroing a level");
         homg__account(g, 1, 0, n);
     } else if (init == HOMG_INIT_PROLONG) {
-        QUEUE(g, g->k->prolong(ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->y[k], 1), "interpolation");
+        HOMG_TRY_BACKEND(g->ctx, g->k->prolong(ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->y[k], 1),
+                         "interpolation");
         homg__account(g, 1, level_share(g, k), 1.25 * n);
     }
     HOMG_TRY(smooth(c, k, pre));
-    QUEUE(g, g->k->residual_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), g->f[k + 1]),
-          "residual and restriction");
+    HOMG_TRY_BACKEND(g->ctx,
+                     g->k->residual_restrict(ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), g->f[k + 1]),
+                     "residual and restriction");
     homg__account(g, 1, level_share(g, k), 2.25 * n);
     return HOMG_OK;
 }
@@ -205,14 +203,15 @@ static homg_status up(cycle *c, int k)
     const int post = c->post[k];
     const double n = level_values(c, k);
     if (fused_at(g, k)) {
-        QUEUE(g,
-              g->k->prolong_smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->x[k], c->y[k],
-                                   f_of(c, k), post, 0),
-              "prolongation and smoothing");
+        HOMG_TRY_BACKEND(g->ctx,
+                         g->k->prolong_smooth(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->x[k], c->y[k],
+                                              f_of(c, k), post, 0),
+                         "prolongation and smoothing");
         homg__account(g, 1, (post + 1) * level_share(g, k), 3.25 * n);
         return HOMG_OK;
     }
-    QUEUE(g, g->k->prolong(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->y[k], 0), "prolongation");
+    HOMG_TRY_BACKEND(g->ctx, g->k->prolong(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k + 1], c->y[k], 0),
+                     "prolongation");
     homg__account(g, 1, level_share(g, k), 2.25 * n);
     return smooth(c, k, post);
 }
@@ -254,12 +253,13 @@ static homg_status fmg(cycle *c)
     for (int k = 0; k < top; k++) {
         plain = c->lev[k];
         plain.bc[0] = plain.bc[1] = plain.bc[2] = plain.bc[3] = NULL;
-        QUEUE(g, g->k->residual_restrict(ex, g->desc.precision, &plain, NULL, f_of(c, k), g->f[k + 1]),
-              "restriction of the right-hand side");
+        HOMG_TRY_BACKEND(g->ctx, g->k->residual_restrict(ex, g->desc.precision, &plain, NULL, f_of(c, k), g->f[k + 1]),
+                         "restriction of the right-hand side");
         homg__account(g, 1, level_share(g, k), 1.25 * level_values(c, k));
         if (has_bc) {
             void *const *out = g->gbc[k + 1];
-            QUEUE(g, g->k->restrict_boundary(ex, g->desc.precision, &c->lev[k], out), "restriction of the boundary");
+            HOMG_TRY_BACKEND(g->ctx, g->k->restrict_boundary(ex, g->desc.precision, &c->lev[k], out),
+                             "restriction of the boundary");
             homg__account(g, 1, 0, 1.5 * (c->lev[k].nx + c->lev[k].ny));
             for (int s = 0; s < 4; s++)
                 c->lev[k + 1].bc[s] = c->lev[0].bc[s] ? out[s] : NULL;
@@ -326,10 +326,10 @@ static homg_status mid(cycle *a, const cycle *b)
     homg_grid *g = a->g;
     const int sweeps = a->post[0] + b->pre[0];
     const double n = level_values(a, 0);
-    QUEUE(g,
-          g->k->prolong_smooth_restrict(&g->ctx->ex, g->desc.precision, &a->lev[0], a->y[1], a->x[0], a->y[0],
-                                        f_of(a, 0), g->f[1], sweeps),
-          "prolongation, smoothing and restriction");
+    HOMG_TRY_BACKEND(g->ctx,
+                     g->k->prolong_smooth_restrict(&g->ctx->ex, g->desc.precision, &a->lev[0], a->y[1], a->x[0],
+                                                   a->y[0], f_of(a, 0), g->f[1], sweeps),
+                     "prolongation, smoothing and restriction");
     homg__account(g, 1, (sweeps + 2) * level_share(g, 0), 3.5 * n);
     return HOMG_OK;
 }

@@ -4,7 +4,7 @@
  * body is the next search direction -- a restart every `every` iterations, CG's direction
  * otherwise: two IF nodes whose conditions a one-thread kernel at the body's start sets
  * from the test -- an iteration and its test, which sets the loop's condition.  The host
- * reads the outcome once, after the graph (general.c runs_loop). */
+ * reads the outcome once, after the graph (general_solve.c runs_loop). */
 #include "general_loop.h"
 #include "grid/gen_kernels.h"
 

@@ -1,11 +1,11 @@
 /* general_loop.h -- a general (CG) tolerance solve's iterations in one graph with a
- * device loop (general_loop.c); general.c queues the steps. */
+ * device loop (general_loop.c); general_solve.c queues the steps. */
 #ifndef HOMG_GENERAL_LOOP_H
 #define HOMG_GENERAL_LOOP_H
 
 #include "grid_internal.h"
 
-/* The steps the loop asks of general.c's callback. */
+/* The steps the loop asks of general_solve.c's callback (loop_step). */
 enum {
     GEN_LOOP_STEP_FIRST = 0, /* the first iteration (CG's update, or the first plain cycle) */
     GEN_LOOP_STEP_ITERATE,   /* any later one */

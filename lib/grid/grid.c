@@ -3,8 +3,9 @@
  *   box.c      the power-of-two 2D Dirichlet box with constant coefficients and one
  *              right-hand side (textbook and fused multigrid, HOMG of seed 003);
  *   fftpath.c  constant coefficients without flags, any size and sides (lib/fft);
- *   general.c  everything else: per-cell sigma, lambda and flags, any sizes, 2D
- *              and 3D, every side kind (cell-centred aggregation multigrid).
+ *   general*.c everything else: per-cell sigma, lambda and flags, any sizes, 2D
+ *              and 3D, every side kind (cell-centred aggregation multigrid;
+ *              general_internal.h lists its files).
  * The operator itself is stated in lib/homg.h. */
 #include "grid_internal.h"
 

@@ -66,7 +66,7 @@ enum { HOMG_CYCLE_NORMAL = 0, HOMG_CYCLE_FMG, HOMG_CYCLE_FIRST };
 /* Which solver runs a solve (chosen from the method, the desc and the operator). */
 typedef enum grid_path { GRID_PATH_NONE = 0, GRID_PATH_BOX, GRID_PATH_FFT, GRID_PATH_GENERAL } grid_path;
 
-typedef struct grid_general grid_general; /* general.c */
+typedef struct grid_general grid_general; /* general_internal.h */
 struct fft_plan;
 
 struct homg_grid {
@@ -101,7 +101,8 @@ struct homg_grid {
     int fuse_mid; /* FMG: fixed sequences fuse the finest level's cycle boundaries (HOMG_BOX_MID, box.c) */
 
     /* HOMG (seed 003) */
-    int homg_m; /* coarsest HOMG level M */
+    int homg_m;                     /* coarsest HOMG level M */
+    int homg_whole, homg_last_from; /* 0: HOMG's partial iterations as mfmg.c chose (homg__homg_partial_for_tests) */
     mfmg_level hl[HOMG_GRID_MAX_LEVELS];
     void *fm[HOMG_GRID_MAX_LEVELS]; /* compact restricted rhs, m >= 1 */
     void *r, *ea, *eb, *ta;         /* full-size work arrays */
@@ -135,10 +136,13 @@ homg_status homg__mg_sequence(homg_grid *g, const grid_level *L0, const void *f,
 homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f, void *u);
 homg_status homg__homg_alloc(homg_grid *g);
 int homg__homg_iterations(const homg_grid *g, int m);
+/* mfmg.c, test_grid's control: whole = 1 every iteration over the whole grid; last_from > 0
+ * each level's last iteration in part from that level up (>= 2), < 0 none, 0 mfmg.c's default. */
+void homg__homg_partial_for_tests(homg_grid *g, int whole, int last_from);
 
 homg_status homg__k_fail(homg_grid *g, homg_status st, const char *what);
 
-/* general.c: the lanes' histories and counts of the last solve (backend memory); returns how many. */
+/* general_lanes.c: the lanes' histories and counts of the last solve (backend memory); returns how many. */
 int homg__gen_lanes(const homg_grid *g, double **hist, int **count);
 /* grid.c */
 int homg__grid_box_desc(const homg_grid_desc *d);
@@ -156,7 +160,7 @@ int homg__grid_dims(const homg_grid_desc *d);
 homg_status homg__check_solve_args(homg_grid *g, const void *f, const homg_boundary *bc, void *u,
                                    const homg_solve_desc *sd);
 homg_status homg__check_solve_values(homg_grid *g, const void *f, const homg_boundary *bc, const void *u, int check_u);
-/* grid.c / checks.c: sizes and bytes before any allocation, operator arrays */
+/* general_bytes.c / checks.c: sizes and bytes before any allocation, operator arrays */
 homg_status homg__check_size(homg_grid *g);
 homg_status homg__check_operator(homg_grid *g, const homg_grid_operator *op);
 /* fftpath.c: constant coefficients without flags through lib/fft */
@@ -165,7 +169,7 @@ homg_status homg__fftpath_prepare(homg_grid *g);
 void homg__fftpath_free(homg_grid *g);
 homg_status homg__fftpath_solve(homg_grid *g, const void *f, const homg_boundary *bc, void *u,
                                 const homg_solve_desc *sd, homg_solve_info *info);
-/* general.c: per-cell operators, any sizes, 2D and 3D */
+/* general*.c (general_internal.h): per-cell operators, any sizes, 2D and 3D */
 homg_status homg__gen_prepare(homg_grid *g);
 double homg__gen_bytes(const homg_grid_desc *d);
 void homg__gen_free(homg_grid *g);

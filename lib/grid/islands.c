@@ -1,7 +1,7 @@
 /* islands.c -- the singular islands of the general grid's operator, labelled
  * on the device (kernels/grid/island_kernels.h): connected active cells with
  * lambda = 0 that touch no FIXED cell and no Dirichlet side.  The solver
- * projects the right-hand side and the solution per island (general.c).
+ * projects the right-hand side and the solution per island (general_cycle.c, homg__gen_project).
  * Runs once per homg_grid_set_operator; it waits for the host once per batch of
  * ISLAND_BATCH hooking rounds, the islands' count read with the batch (one wait
  * where the batch reaches the fixed point: 2048^2 with 20% solid discs takes 2-3

@@ -52,15 +52,25 @@
  * R x R; so each iteration but a level's last writes only R x R (homg_iterate_marked,
  * the same values) and only the last, which level m-1 reads everywhere, writes the
  * whole grid.  Such an iteration still counts 1 WU (the method's iteration); the info's
- * values count what it moves.  HOMG_HOMG_MARKED=0: every iteration whole;
- * HOMG_HOMG_MARKED_M (default 1): the lowest level that writes in part.
+ * values count what it moves.  From level 1 up: H100 "Session 14 homg12", 2048^2 float32
+ * 6.58 ms every iteration whole, 5.28 from level 2, 5.17 from level 1.
  *
  * A level's last iteration need not be whole either.  Level m-1 reads only its own
  * R' x R', and level m's point at R' x R' reads only R x R (tools/dev/homg_marked_emu.sh,
- * check 4), so the last iteration of each level m >= HOMG_HOMG_MARKED_LAST (default 3;
- * 0 = off) writes only level m-1's R' x R'; level 1's last (R' = every point) and level
- * 0's stay whole, so the correction reads a whole grid.  H100 (session 14, the lead's
- * check call): 4096^2 float32 17.69 -> 15.67 ms, 2048^2 5.15 -> 4.73, 1024^2 1.99 -> 1.88.
+ * check 4), so the last iteration of each level m >= 3 writes only level m-1's R' x R';
+ * level 1's last (R' = every point) and level 0's stay whole, so the correction reads a
+ * whole grid; level 2's would write a quarter of the grid through the strided kernel, no
+ * gain expected, not timed.  H100 (session 14, the lead's check call): 4096^2 float32
+ * 17.69 -> 15.67 ms, 2048^2 5.15 -> 4.73, 1024^2 1.99 -> 1.88.
+ *
+ * Knobs: the three that chose these (HOMG_HOMG_MARKED, _MARKED_M, _MARKED_LAST) went in
+ * session 15, their alternatives having lost; test_grid compares the same u with every
+ * iteration whole and with last iterations in part from level 2 through
+ * homg__homg_partial_for_tests.  Of the kernel side's HOMG knobs (kernels/grid/grid.cu)
+ * HOMG_HOMG_PDL and HOMG_HOMG_FUSE_GATHER went too (plain launches and the separate gather
+ * lost, "Session 14 homg11"); HOMG_HOMG_FVEC_FIT stays, the one A/B whose default depends
+ * on the size (on below 2^24 points: 2048^2 6.78 -> 6.56 ms with level 1 bound 3; 4096^2
+ * 24.35 -> 24.28, within noise, left off; "Session 14 homg11").
  */
 #include <stdlib.h>
 
@@ -131,24 +141,22 @@ static int homg_read_set_holds2(const homg_grid *g, int m)
 /* Whether level m's iterations but its last write only R x R (see the top). */
 static int homg_marked_passes(const homg_grid *g, int m)
 {
-    const int lowest = (int)homg__knob("HOMG_HOMG_MARKED_M", 1);
-    return m >= 1 && m >= lowest && (int)homg__knob("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m);
+    return m >= 1 && !g->homg_whole && homg_read_set_holds2(g, m);
 }
 
 /* Whether level m's last iteration writes only level m-1's R' x R' (see the top). */
+#define HOMG_MARKED_LAST 3
 static int homg_marked_last(const homg_grid *g, int m)
 {
-    const int lowest = (int)homg__knob("HOMG_HOMG_MARKED_LAST", 3);
-    return lowest >= 2 && m >= lowest && (int)homg__knob("HOMG_HOMG_MARKED", 1) && homg_read_set_holds2(g, m) &&
-           homg_read_set_holds2(g, m - 1);
+    const int lowest = g->homg_last_from > 0 ? g->homg_last_from : g->homg_last_from < 0 ? 1 << 30 : HOMG_MARKED_LAST;
+    return lowest >= 2 && m >= lowest && !g->homg_whole && homg_read_set_holds2(g, m) && homg_read_set_holds2(g, m - 1);
 }
 
-#define QUEUE(g, call, what)                       \
-    do {                                           \
-        homg_status st_ = (call);                  \
-        if (st_ != HOMG_OK)                        \
-            return homg__k_fail((g), st_, (what)); \
-    } while (0)
+void homg__homg_partial_for_tests(homg_grid *g, int whole, int last_from)
+{
+    g->homg_whole = whole;
+    g->homg_last_from = last_from;
+}
 
 homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f, void *u)
 {
@@ -160,7 +168,7 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
     void *src, *dst, *in, *out, *tmp;
 
     Lh.bc[0] = Lh.bc[1] = Lh.bc[2] = Lh.bc[3] = NULL;
-    QUEUE(g, g->k->residual(ex, p, L0, u, f, g->r), "HOMG residual");
+    HOMG_TRY_BACKEND(g->ctx, g->k->residual(ex, p, L0, u, f, g->r), "HOMG residual");
     homg__account(g, 1, 1, 3 * n);
 
     /* nested partial reductions: level m's filter applied to level m-1's result, its
@@ -172,8 +180,8 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
     dst = g->ea;
     for (int m = 1; m <= g->homg_m; m++) {
         const int last = m == g->homg_m;
-        QUEUE(g, g->k->homg_filter(ex, p, nx, ny, 1 << (m - 1), src, dst, &g->hl[m], g->fm[m], last),
-              "HOMG restriction");
+        HOMG_TRY_BACKEND(g->ctx, g->k->homg_filter(ex, p, nx, ny, 1 << (m - 1), src, dst, &g->hl[m], g->fm[m], last),
+                         "HOMG restriction");
         homg__account(g, 1, 1, 2 * n + g->hl[m].cx * (double)g->hl[m].cy);
         src = dst;
         dst = dst == g->ea ? g->eb : g->ea;
@@ -185,7 +193,7 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
     if (g->homg_m == 0) {
         in = g->ea;
         out = g->eb;
-        QUEUE(g, g->ctx->mem->zero(ex, in, (size_t)nx * ny * g->elem), "HOMG initial guess");
+        HOMG_TRY_BACKEND(g->ctx, g->ctx->mem->zero(ex, in, (size_t)nx * ny * g->elem), "HOMG initial guess");
         homg__account(g, 1, 0, n);
     }
     for (int m = g->homg_m; m >= 0; m--) {
@@ -195,10 +203,11 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
         for (int it = 0; it < its; it++) {
             const int w = it + 1 < its ? m : m - 1; /* the level whose read set the next iteration is */
             if (it + 1 < its ? part : last_part) {
-                QUEUE(g, g->k->homg_iterate_marked(ex, p, &Lh, &g->hl[m], &g->hl[w], fm, in, out), "HOMG iteration");
+                HOMG_TRY_BACKEND(g->ctx, g->k->homg_iterate_marked(ex, p, &Lh, &g->hl[m], &g->hl[w], fm, in, out),
+                                 "HOMG iteration");
                 homg__account(g, 1, 1, homg_marked_pass_values(g, m, w));
             } else {
-                QUEUE(g, g->k->homg_iterate(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
+                HOMG_TRY_BACKEND(g->ctx, g->k->homg_iterate(ex, p, &Lh, &g->hl[m], fm, in, out), "HOMG iteration");
                 homg__account(g, 1, 1, homg_pass_values(g, m));
             }
             tmp = in;
@@ -206,7 +215,7 @@ homg_status homg__homg_restart(homg_grid *g, const grid_level *L0, const void *f
             out = tmp;
         }
     }
-    QUEUE(g, g->k->add(ex, p, (size_t)nx * ny, in, u), "HOMG correction");
+    HOMG_TRY_BACKEND(g->ctx, g->k->add(ex, p, (size_t)nx * ny, in, u), "HOMG correction");
     homg__account(g, 1, 1, 3 * n);
     return HOMG_OK;
 }

@@ -1,5 +1,5 @@
 /* sweep_plan.c -- the cycles' sweeps per level as the benchmark knobs and defaults write them
- * (HOMG_BOX_SCHED in box.c, HOMG_CUBE_SCHED in general.c). */
+ * (HOMG_BOX_SCHED in box.c, HOMG_CUBE_SCHED in general_plan.c). */
 #include "grid_internal.h"
 
 #include <string.h>
