@@ -94,7 +94,8 @@ static homg_status coarse(cycle *c, int k)
         W.w = g->coarse_w;
         W.rows = (int)homg__knob("HOMG_BOX_EXACT_ROWS", HOMG_BOX_EXACT_ROWS);
         W.split = (int)homg__knob("HOMG_BOX_EXACT_SPLIT", HOMG_BOX_EXACT_SPLIT);
-        QUEUE(g, g->k->exact_wide(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), &W), "coarse solve");
+        HOMG_TRY_BACKEND(g->ctx, g->k->exact_wide(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), &W),
+                         "coarse solve");
         homg__account(g, 2, 4 * level_share(g, k), 4 * level_values(c, k));
         return HOMG_OK;
     }
