@@ -1594,6 +1594,49 @@ static void test_lanes(void **state)
  * >= 10000 rows (2D, 6 levels: 16641): CUDA's omegas = the CPU's, level 0's =
  * level 1's / 1.02; the same iterations as with level 0's own estimate and
  * check (HOMG_GMG_L0_OMEGA=0), whose omega is within 5 %.  Not quick. */
+/* The union of levels 1 .. L-1 in one FEM (the default) against a FEM a
+ * level (HOMG_GMG_FEM_UNION=0) on CUDA, where max_row comes from the PATCH
+ * partition: every level's max_row its own longest row, not the union's. */
+static void test_union_max_row(void **state)
+{
+    int32_t mr[2][HOMG_GMG_MAX_LEVELS], differs = 0, nl = 0;
+    (void)state;
+    for (int on = 0; on <= 1; on++) {
+        homg_ctx *ctx = ctx_of(HOMG_BACKEND_CUDA);
+        homg_mesh *c = random_mesh(ctx, 3, 7);
+        homg_gmg_desc d = { 0 };
+        homg_gmg *g = NULL;
+        d.levels = 3;
+        d.smoother = HOMG_GMG_SMOOTHER_SPAI1;
+        setenv("HOMG_GMG_FEM_UNION", on ? "1" : "0", 1);
+        assert_int_equal(homg_gmg_create(c, &d, &g), HOMG_OK);
+        unsetenv("HOMG_GMG_FEM_UNION");
+        nl = g->nlevels;
+        assert_true(nl >= 3);
+        for (int l = 0; l < nl; l++) {
+            const csr_matrix *a = &g->lv[l].a.csr;
+            csr_matrix h = *a;
+            int32_t *rp = malloc(sizeof(int32_t) * ((size_t)a->nrows + 1));
+            assert_int_equal(homg_copy_to_host(ctx, rp, a->row_ptr, sizeof(int32_t) * ((size_t)a->nrows + 1)), HOMG_OK);
+            h.row_ptr = rp;
+            mr[on][l] = g->lv[l].max_row;
+            assert_int_equal(mr[on][l], longest_row(&h));
+            free(rp);
+        }
+        homg_gmg_destroy(g);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+    for (int l = 0; l < nl; l++) {
+        assert_int_equal(mr[1][l], mr[0][l]);
+        differs += l >= 2 && mr[1][l] != mr[1][1];
+    }
+    printf("  3D random mesh, %d levels: max_row", (int)nl);
+    for (int l = 0; l < nl; l++)
+        printf(" %d", (int)mr[1][l]);
+    printf(" with the union as without (%d coarse levels below level 1's)\n", (int)differs);
+}
+
 static void test_l0_omega(void **state)
 {
     homg_gmg_desc d = { 0 };
@@ -1664,6 +1707,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fine_smoother),   cmocka_unit_test(test_dense_pattern),
         cmocka_unit_test(test_ordered_uploads), cmocka_unit_test(test_spai1_batch),
         cmocka_unit_test(test_csr_transpose),   cmocka_unit_test(test_fallback_info),
+        cmocka_unit_test(test_union_max_row),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

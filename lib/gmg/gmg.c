@@ -522,9 +522,27 @@ static homg_status union_fem(homg_gmg *g, const int32_t *tags, void *slot, homg_
     return st;
 }
 
+/* Each level's longest row in the union's pattern (queued into width, ctx
+ * space, read with the counts): its own max_row, as its own fem would find
+ * it, not the union's (SPAI-1's long-row path depends on it). */
+static homg_status union_widths(homg_gmg *g, const homg__fem_union *u, const homg_fem *fem, int32_t *width)
+{
+    csr_matrix part[HOMG_FEM_UNION_MAX];
+    const csr_matrix *mats[HOMG_FEM_UNION_MAX];
+    for (int k = 0; k < u->count; k++) {
+        memset(&part[k], 0, sizeof part[k]);
+        part[k].nrows = part[k].ncols = u->node_off[k + 1] - u->node_off[k];
+        part[k].row_ptr = fem->row_ptr + u->node_off[k]; /* widths are differences: no offset to remove */
+        mats[k] = &part[k];
+    }
+    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->csr_widths(&g->ctx->ex, mats, u->count, width), "GMG: the union's widths");
+    return HOMG_OK;
+}
+
 /* The union's assembly, split into levels 1 .. nl - 1's A and Dirichlet
- * masks (kept in the ctx's space: both sides of a device P). */
-static homg_status union_assemble(homg_gmg *g, homg__fem_union *u, homg_fem *fem)
+ * masks (kept in the ctx's space: both sides of a device P); width[l - 1]
+ * level l's longest row (union_widths, read). */
+static homg_status union_assemble(homg_gmg *g, homg__fem_union *u, homg_fem *fem, const int32_t *width)
 {
     homg__fem_part parts[HOMG_FEM_UNION_MAX];
     homg_fem_coeffs c;
@@ -552,7 +570,7 @@ static homg_status union_assemble(homg_gmg *g, homg__fem_union *u, homg_fem *fem
             lv->a.csr.row_ptr = p->row_ptr;
             lv->a.csr.col_idx = p->col_idx;
             lv->a.csr.values = p->values;
-            lv->max_row = homg__fem_max_row(fem); /* the union's: a bound on every level's */
+            lv->max_row = homg__fem_max_row(fem) > 0 ? width[l - 1] : 0; /* the level's own (0: not PATCH) */
             lv->dfixed = p->mask;
         } else {
             homg__free(g->ctx, p->row_ptr);
@@ -570,18 +588,24 @@ static homg_status union_assemble(homg_gmg *g, homg__fem_union *u, homg_fem *fem
 }
 
 /* Level 0 and the union of the others (union_on): the union first (the coarse
- * mesh's host facets and markers are written, which waits for the queue), one
- * read of both counts, then level 0's assembly and the union's. */
+ * mesh's host facets and markers are written, which waits for the queue) and
+ * its levels' widths, one read of both counts and the widths (slots: 3
+ * HOMG_FEM_COUNTS_BYTES, nl >= 3), then level 0's assembly and the union's. */
 static homg_status assemble_union(homg_gmg *g, const int32_t *tags, unsigned char *slots)
 {
     homg__fem_union u;
     homg_fem *ufem = NULL, *fem0 = NULL;
-    unsigned char host[2 * HOMG_FEM_COUNTS_BYTES];
+    unsigned char host[3 * HOMG_FEM_COUNTS_BYTES];
+    int32_t width[HOMG_FEM_UNION_MAX];
     homg_status st = union_fem(g, tags, slots + HOMG_FEM_COUNTS_BYTES, &u, &ufem);
+    if (st == HOMG_OK)
+        st = union_widths(g, &u, ufem, (int32_t *)(slots + 2 * HOMG_FEM_COUNTS_BYTES));
     if (st == HOMG_OK)
         st = level_fem(g, 0, tags, slots, &fem0);
     if (st == HOMG_OK)
         st = homg__read(g->ctx, host, slots, sizeof host);
+    if (st == HOMG_OK)
+        memcpy(width, host + 2 * HOMG_FEM_COUNTS_BYTES, (size_t)u.count * sizeof(int32_t));
     if (st == HOMG_OK)
         st = homg__fem_finish_from(fem0, host);
     if (st == HOMG_OK)
@@ -591,7 +615,7 @@ static homg_status assemble_union(homg_gmg *g, const int32_t *tags, unsigned cha
         fem0 = NULL;
     }
     if (st == HOMG_OK) {
-        st = union_assemble(g, &u, ufem);
+        st = union_assemble(g, &u, ufem, width);
         ufem = NULL;
     }
     homg_fem_destroy(fem0);
