@@ -84,9 +84,6 @@ homg_status homg__alloc_array(homg_ctx *ctx, size_t n, size_t size, void **ptr, 
 /* Copies of device values to host memory (blocking, counted in ctx->host_syncs) and from it
  * (stream-ordered: the host buffer may be reused on return). */
 homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes);
-/* A tuning variable (knob.c: an environment variable the benchmarks and tests set), or dflt
- * where it is unset or empty. */
-double homg__knob(const char *name, double dflt);
 homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes);
 /* Host allocation (plain malloc; returns NULL and sets the ctx message on failure). */
 void *homg__host_alloc(homg_ctx *ctx, size_t bytes, const char *what);
