@@ -532,8 +532,8 @@ static int thread_count(void)
  * ~0.2 ms) queued behind the zeros and waited for on thread 0 while the
  * other threads solve the Ritz problems (their ~0.12 ms, the workers waking,
  * were GPU idle time before: s13-gmg20's trace).  The coarse set-up's time
- * then counts in the omega phase too.  One thread (CPU backend,
- * HOMG_GMG_RITZ_THREADS=0): the coarse set-up, then the solves in turn. */
+ * then counts in the omega phase too.  One thread (CPU backend): the coarse
+ * set-up, then the solves in turn. */
 static homg_status ritz_solves(homg_gmg *g, const int *checked, int count, const double *mu, int m, double *rho)
 {
     int coarse = coarse_early(g), threads = ritz_threads(g, count + coarse);
