@@ -16,7 +16,11 @@
  * --dim D runs only the square (2) or the cube (3); --levels L sets L; --fast
  * runs per problem only the library's default desc as read (SPAI(0) x3 on level 0, SPAI-1 below) and with
  * RCM (beside AMG-PCG), no sweeps: the cube 65^3 in a few seconds; --no-rcm
- * drops the RCM row (its host numbering) and puts AMG-PCG beside the first.
+ * drops the RCM rows (their host numbering) and puts AMG-PCG beside the first
+ * (the whole table: the smoother and mesh-independence rows as read, the
+ * numbering rows without RCM).  --big implies --no-rcm (said on stderr) unless
+ * --rcm is given: RCM renumbers the finest mesh on the host, 2.1M nodes at
+ * 129^3 (~7.8 s a create on the H100's host, times --setup-reps).
  * --setup-reps N: set-up ms is the median of N creates after a warm-up one
  * (timed_create says what set-up includes).  --pool (CUDA): the ctx allocates
  * from a cudaMallocAsync pool (homg_allocator) and the allocations of a create
@@ -26,7 +30,7 @@
  * --fine LIST (with --fast): instead of the default row (the library's default
  * smoothers: SPAI(0) x3 on level 0, SPAI-1 below), one row per level-0 smoother and
  * sweeps of LIST (parse_fine) with SPAI-1 below, in one process.
- *   bench_gmg [--quick] [--big] [--fast [--no-rcm] [--fine LIST]] [--dim D] [--levels L] [--reps N]
+ *   bench_gmg [--quick] [--big] [--rcm | --no-rcm] [--fast [--fine LIST]] [--dim D] [--levels L] [--reps N]
  *             [--setup-reps N] [--pool] [--count]
  *             [--out FILE]
  */
@@ -476,7 +480,8 @@ int main(int argc, char **argv)
     homg_ctx_desc cd = { 0 };
     homg_ctx *ctx = NULL;
     const char *path = NULL;
-    int quick = 0, big = 0, fast = 0, no_rcm = 0, only_dim = 0, levels = 0, cpu;
+    int quick = 0, big = 0, fast = 0, no_rcm = 0, rcm = 0, only_dim = 0, levels = 0, cpu;
+    homg_gmg_numbering table_nb;
     char date[64];
     time_t now = time(NULL);
     for (int i = 1; i < argc; i++) {
@@ -488,6 +493,8 @@ int main(int argc, char **argv)
             fast = 1;
         else if (!strcmp(argv[i], "--no-rcm"))
             no_rcm = 1;
+        else if (!strcmp(argv[i], "--rcm"))
+            rcm = 1;
         else if (!strcmp(argv[i], "--dim") && i + 1 < argc)
             only_dim = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--levels") && i + 1 < argc)
@@ -510,6 +517,12 @@ int main(int argc, char **argv)
     }
     if (reps < 1)
         reps = 1;
+    if (big && !rcm && !no_rcm) {
+        fprintf(stderr, "bench_gmg: --big: no RCM rows (a host renumbering of the finest mesh, seconds a create); "
+                        "--rcm runs them\n");
+        no_rcm = 1;
+    }
+    table_nb = no_rcm ? HOMG_GMG_NUMBERING_AS_READ : HOMG_GMG_NUMBERING_RCM;
     if (homg_ctx_create(&cd, &ctx) != HOMG_OK) {
         fprintf(stderr, "bench_gmg: no context\n");
         return 1;
@@ -573,15 +586,17 @@ int main(int argc, char **argv)
             continue;
         }
         for (int sm = HOMG_GMG_SMOOTHER_JACOBI; sm <= HOMG_GMG_SMOOTHER_SAINV; sm++)
-            run_gmg(ctx, c, problem, L, (homg_gmg_smoother)sm, HOMG_GMG_NUMBERING_RCM, HOMG_GMG_FORMAT_AUTO,
+            run_gmg(ctx, c, problem, L, (homg_gmg_smoother)sm, table_nb, HOMG_GMG_FORMAT_AUTO,
                     sm == HOMG_GMG_SMOOTHER_JACOBI);
         for (int nb = HOMG_GMG_NUMBERING_AS_READ; nb <= HOMG_GMG_NUMBERING_TWO_LEVEL; nb++)
             for (int fm = HOMG_GMG_FORMAT_CSR; fm <= HOMG_GMG_FORMAT_ELL; fm++)
-                run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, (homg_gmg_numbering)nb, (homg_gmg_format)fm, 0);
+                if (nb != HOMG_GMG_NUMBERING_RCM || !no_rcm)
+                    run_gmg(ctx, c, problem, L, HOMG_GMG_SMOOTHER_SPAI1, (homg_gmg_numbering)nb, (homg_gmg_format)fm,
+                            0);
         /* mesh independence: iterations from few to many levels */
         for (int l = L > 3 ? L - 3 : 1; l <= L; l++) {
             snprintf(problem, sizeof problem, "%s L=%d", dim == 2 ? "square" : "cube", l);
-            run_gmg(ctx, c, problem, l, HOMG_GMG_SMOOTHER_SPAI1, HOMG_GMG_NUMBERING_RCM, HOMG_GMG_FORMAT_AUTO, 0);
+            run_gmg(ctx, c, problem, l, HOMG_GMG_SMOOTHER_SPAI1, table_nb, HOMG_GMG_FORMAT_AUTO, 0);
         }
         homg_mesh_destroy(c);
     }

@@ -168,6 +168,11 @@ int homg_cuda_device_count(void);
             return homg_st_;           \
     } while (0)
 
+/* A tuning variable (lib/core/knob.c: an environment variable the benchmarks
+ * and tests set), or dflt where it is unset or empty; here for the kernels'
+ * host code too. */
+double homg__knob(const char *name, double dflt);
+
 /* Write a formatted message into ex->msg and return st. */
 homg_status homg_exec_fail(kernel_exec *ex, homg_status st, const char *fmt, ...)
 #if defined(__GNUC__)

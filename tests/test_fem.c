@@ -3,7 +3,8 @@
  * mass matrix's total, Dirichlet elimination, and O(h^2) L2 convergence of a
  * manufactured solution (solved with a plain CG written here); the right-hand
  * side alone (rhs_only) against the full assembly; a refined mesh's pattern
- * row by row (pattern_refined_rows) against the definition. */
+ * from the coarse edges and the children (pattern_refined) against the
+ * definition. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -975,13 +976,14 @@ static void bad_neumann_tables_are_refused(void **state)
     homg_mesh_destroy(m);
 }
 
-/* ------------------------------------------------------------ a refined mesh's pattern row by row */
+/* ------------------------------------------------------------ a refined mesh's pattern */
 
-/* The refined rows (no sort; kernels/fem/pattern.h) of a refined square, a
+/* The pattern from the coarse edges and the children (pattern_refined,
+ * kernels/fem/pattern.h) of a refined square, a
  * refined cube and the refined hole2d asset (irregular degrees) = every
  * element pair sorted (rows_case.c); children of different coarse elements
  * swapped: refused. */
-static void refined_rows_match_the_definition(void **state)
+static void refined_pattern_matches_the_definition(void **state)
 {
     homg_mesh *cms[4], *fm = NULL;
     (void)state;
@@ -992,10 +994,10 @@ static void refined_rows_match_the_definition(void **state)
     for (int i = 0; i < 4; i++) {
         int32_t nnz;
         assert_int_equal(homg_mesh_refine(cms[i], &fm), HOMG_OK);
-        nnz = homg_test_refined_rows(ctx, cms[i], fm, 0);
-        print_message("refined rows: %d nodes, %d nnz\n", (int)homg_mesh_num_nodes(fm), (int)nnz);
+        nnz = homg_test_refined_pattern(ctx, cms[i], fm, 0);
+        print_message("refined pattern: %d nodes, %d nnz\n", (int)homg_mesh_num_nodes(fm), (int)nnz);
         assert_true(nnz > 0);
-        assert_int_equal(homg_test_refined_rows(ctx, cms[i], fm, 1), 0);
+        assert_int_equal(homg_test_refined_pattern(ctx, cms[i], fm, 1), 0);
         homg_mesh_destroy(fm);
         homg_mesh_destroy(cms[i]);
     }
@@ -1021,7 +1023,7 @@ int main(void)
         cmocka_unit_test(lambda_elem_matches_the_scalar),
         cmocka_unit_test(neumann_flux_gives_the_linear_solution),
         cmocka_unit_test(bad_neumann_tables_are_refused),
-        cmocka_unit_test(refined_rows_match_the_definition),
+        cmocka_unit_test(refined_pattern_matches_the_definition),
     };
     return cmocka_run_group_tests(tests, homg_test_setup_cpu, homg_test_teardown_cpu);
 }

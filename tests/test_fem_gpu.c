@@ -741,11 +741,12 @@ static void gpu_refined_pattern_matches_cpu(void **state)
     }
 }
 
-/* A refined mesh's pattern row by row (pattern_refined_rows: buckets, no
- * sort) on both backends = every element pair sorted (rows_case.c): refined
+/* A refined mesh's pattern from the coarse edges and the children
+ * (pattern_refined) on both backends = every element pair sorted
+ * (rows_case.c): refined
  * squares and cubes, the refined hole2d and (not quick) irregular3d assets
  * (irregular degrees); swapped children refused on both. */
-static void gpu_refined_rows_match_definition(void **state)
+static void gpu_refined_pattern_matches_definition(void **state)
 {
     const char *assets[2] = { "assets/hole2d.msh", "assets/irregular3d.msh.gz" };
     (void)state;
@@ -763,14 +764,14 @@ static void gpu_refined_rows_match_definition(void **state)
         else if (homg_mesh_read(cpu, assets[i - 4], &cm) != HOMG_OK)
             fail_msg("%s", homg_ctx_last_error(cpu));
         assert_int_equal(homg_mesh_refine(cm, &fm), HOMG_OK);
-        nc = homg_test_refined_rows(cpu, cm, fm, 0);
-        ng = homg_test_refined_rows(gpu, cm, fm, 0);
-        print_message("refined rows, case %d: %d nodes, nnz CPU %d CUDA %d\n", i, (int)homg_mesh_num_nodes(fm), (int)nc,
-                      (int)ng);
+        nc = homg_test_refined_pattern(cpu, cm, fm, 0);
+        ng = homg_test_refined_pattern(gpu, cm, fm, 0);
+        print_message("refined pattern, case %d: %d nodes, nnz CPU %d CUDA %d\n", i, (int)homg_mesh_num_nodes(fm),
+                      (int)nc, (int)ng);
         assert_true(nc > 0);
         assert_int_equal(nc, ng);
-        assert_int_equal(homg_test_refined_rows(cpu, cm, fm, 1), 0);
-        assert_int_equal(homg_test_refined_rows(gpu, cm, fm, 1), 0);
+        assert_int_equal(homg_test_refined_pattern(cpu, cm, fm, 1), 0);
+        assert_int_equal(homg_test_refined_pattern(gpu, cm, fm, 1), 0);
         homg_mesh_destroy(fm);
         homg_mesh_destroy(cm);
     }
@@ -1098,7 +1099,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(gpu_partition_matches_cpu),
         cmocka_unit_test(gpu_pattern_matches_cpu),
         cmocka_unit_test(gpu_refined_pattern_matches_cpu),
-        cmocka_unit_test(gpu_refined_rows_match_definition),
+        cmocka_unit_test(gpu_refined_pattern_matches_definition),
         cmocka_unit_test(gpu_edge_pattern_matches_definition),
         cmocka_unit_test(gpu_mask_matches_cpu),
         cmocka_unit_test(gpu_gather_words_matches_cpu),

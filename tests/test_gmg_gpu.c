@@ -1421,7 +1421,7 @@ static void test_refine(void **state)
 /* The device set-up's refinement sizes its levels by the coarse mesh's counts
  * (no read): on a mesh with a repeated element the device finds fewer edges
  * than the rule gives (refine_edges pads its keys) and the check read after
- * the last level refuses it; with HOMG_GMG_REFINE_READ=1 the counts are read. */
+ * the last level refuses it. */
 static void test_refine_miscount(void **state)
 {
     (void)state;
@@ -1438,18 +1438,11 @@ static void test_refine_miscount(void **state)
         assert_non_null(rep);
         assert_int_equal(homg__gmg_refine_device(ctx, rep, 3, got, edges, count, NULL), HOMG_ERROR_INVALID_ARGUMENT);
         assert_non_null(strstr(homg_ctx_last_error(ctx), "repeated elements"));
-        setenv("HOMG_GMG_REFINE_READ", "1", 1);
-        assert_int_equal(homg__gmg_refine_device(ctx, rep, 3, got, edges, count, NULL), HOMG_OK);
-        unsetenv("HOMG_GMG_REFINE_READ");
-        for (int l = 0; l < 2; l++) {
-            homg_mesh_destroy(got[l]);
-            homg__free(ctx, edges[l]);
-        }
         homg_mesh_destroy(rep);
         homg_mesh_destroy(c);
         homg_ctx_destroy(ctx);
     }
-    printf("  repeated element: refused by the counts' check on CUDA, taken with the counts read\n");
+    printf("  repeated element: refused by the counts' check on CUDA\n");
 }
 
 /* P2 on the finest mesh (desc.order = 2: the P2 colour kernel, then P1 levels) on both backends. */
@@ -1594,6 +1587,54 @@ static void test_lanes(void **state)
  * >= 10000 rows (2D, 6 levels: 16641): CUDA's omegas = the CPU's, level 0's =
  * level 1's / 1.02; the same iterations as with level 0's own estimate and
  * check (HOMG_GMG_L0_OMEGA=0), whose omega is within 5 %.  Not quick. */
+/* The union of levels 1 .. L-1 in one FEM (the default) against a FEM a
+ * level (HOMG_GMG_FEM_UNION=0) on CUDA, where max_row comes from the PATCH
+ * partition: every level's max_row its own longest row, not the union's. */
+static void test_union_max_row(void **state)
+{
+    int32_t mr[2][HOMG_GMG_MAX_LEVELS], differs = 0, nl = 0;
+    (void)state;
+    for (int on = 0; on <= 1; on++) {
+        homg_ctx *ctx = ctx_of(HOMG_BACKEND_CUDA);
+        homg_mesh *c = random_mesh(ctx, 3, 7);
+        homg_gmg_desc d = { 0 };
+        homg_gmg *g = NULL;
+        homg_status st;
+        d.levels = 3;
+        d.smoother = HOMG_GMG_SMOOTHER_SPAI1;
+        d.dirichlet_tags = sides; /* without: a pure Neumann problem, the coarse Cholesky refuses it */
+        d.num_dirichlet_tags = 6;
+        setenv("HOMG_GMG_FEM_UNION", on ? "1" : "0", 1);
+        st = homg_gmg_create(c, &d, &g);
+        unsetenv("HOMG_GMG_FEM_UNION");
+        if (st != HOMG_OK)
+            fail_msg("homg_gmg_create: %s: %s", homg_status_string(st), homg_ctx_last_error(ctx));
+        nl = g->nlevels;
+        assert_true(nl >= 3);
+        for (int l = 0; l < nl; l++) {
+            const csr_matrix *a = &g->lv[l].a.csr;
+            csr_matrix h = *a;
+            int32_t *rp = malloc(sizeof(int32_t) * ((size_t)a->nrows + 1));
+            assert_int_equal(homg_copy_to_host(ctx, rp, a->row_ptr, sizeof(int32_t) * ((size_t)a->nrows + 1)), HOMG_OK);
+            h.row_ptr = rp;
+            mr[on][l] = g->lv[l].max_row;
+            assert_int_equal(mr[on][l], longest_row(&h));
+            free(rp);
+        }
+        homg_gmg_destroy(g);
+        homg_mesh_destroy(c);
+        homg_ctx_destroy(ctx);
+    }
+    for (int l = 0; l < nl; l++) {
+        assert_int_equal(mr[1][l], mr[0][l]);
+        differs += l >= 2 && mr[1][l] != mr[1][1];
+    }
+    printf("  3D random mesh, %d levels: max_row", (int)nl);
+    for (int l = 0; l < nl; l++)
+        printf(" %d", (int)mr[1][l]);
+    printf(" with the union as without (%d coarse levels below level 1's)\n", (int)differs);
+}
+
 static void test_l0_omega(void **state)
 {
     homg_gmg_desc d = { 0 };
@@ -1664,6 +1705,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fine_smoother),   cmocka_unit_test(test_dense_pattern),
         cmocka_unit_test(test_ordered_uploads), cmocka_unit_test(test_spai1_batch),
         cmocka_unit_test(test_csr_transpose),   cmocka_unit_test(test_fallback_info),
+        cmocka_unit_test(test_union_max_row),
     };
     homg_test_require_gpu(argv[0]);
     quick = argc > 1 && !strcmp(argv[1], "quick");

@@ -150,17 +150,6 @@ enum fem_check_rule {
     X(homg_status, fem, pattern_refined,                                                                              \
       (kernel_exec * ex, const fem_problem *p, const uint64_t *edges, int32_t ne, int32_t nc, int shift,              \
        uint64_t *keys, uint64_t *keys_alt, size_t cap, void *temp, size_t temp_bytes, int32_t *nnz))                  \
-    /* The same pattern as pattern_refined's keys with no sort (pattern.h: each row's columns */                      \
-    /* gathered, then sorted and made unique row by row): row_ptr (num_dofs + 1) and *nnz (one */                     \
-    /* read), the columns left in keys (cap keys: FEM_ROWS_WORDS int32 words) for */                                  \
-    /* pattern_rows_csr; *nnz = 0 (HOMG_OK) where the mesh is not so refined or keys or temp */                       \
-    /* (pattern_temp_bytes of cap keys) is short.  Slower than pattern_refined on the H100 (opt-in). */               \
-    X(homg_status, fem, pattern_refined_rows,                                                                         \
-      (kernel_exec * ex, const fem_problem *p, const uint64_t *edges, int32_t ne, int32_t nc, int shift,              \
-       uint64_t *keys, size_t cap, void *temp, size_t temp_bytes, int32_t *row_ptr, int32_t *nnz))                    \
-    /* col_idx (row_ptr[num_rows]) from pattern_refined_rows' keys. */                                                \
-    X(homg_status, fem, pattern_rows_csr,                                                                             \
-      (kernel_exec * ex, const uint64_t *keys, int32_t num_rows, const int32_t *row_ptr, int32_t *col_idx))           \
     /* row_ptr (num_rows + 1) and col_idx (nnz) from the sorted keys. */                                              \
     X(homg_status, fem, pattern_csr,                                                                                  \
       (kernel_exec * ex, const uint64_t *keys, int32_t nnz, int shift, int32_t num_rows, int32_t *row_ptr,            \

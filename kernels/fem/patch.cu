@@ -8,8 +8,6 @@
 #include "core/cuda_check.h"
 #include "fem_element.h"
 
-#include <stdlib.h>
-
 #define THREADS 256
 
 static size_t shared_bytes(const fem_patches *q, size_t vb)
@@ -46,11 +44,12 @@ __device__ void patch_add_row(const fem_patches &q, int32_t pt, const int32_t *r
     }
 }
 
-/* ROWS: the element matrix a row at a time (fem_element_row: fewer live
- * values than the whole matrix), MINB: blocks an SM asked of the register
- * allocator (__launch_bounds__). */
-template <typename T, int DIM, int ROWS, int MINB>
-__global__ void __launch_bounds__(THREADS, MINB)
+/* The element matrix a row at a time (fem_element_row: fewer live values
+ * than the whole matrix), in 64 registers (double 3D) for 4 blocks an SM
+ * where the shared memory allows: on the H100 (s13-gmg21) level 0's patch
+ * kernel 632.8 -> 522.8 us at 65^3 against the whole matrix's 108 registers. */
+template <typename T, int DIM>
+__global__ void __launch_bounds__(THREADS, 4)
     fem_patch_kernel(fem_problem p, const int32_t *row_ptr, const int32_t *col_idx, T *values, T *rhs, fem_patches q)
 {
     extern __shared__ __align__(16) unsigned char smem[];
@@ -80,20 +79,13 @@ __global__ void __launch_bounds__(THREADS, MINB)
         int32_t e = q.elems[i], v[4];
         for (int a = 0; a < nv; a++)
             v[a] = p.elements[(int64_t)e * nv + a];
-        if (ROWS) {
-            fem_element_geo geo;
-            fem_element_geometry(&p, DIM, e, v, &geo);
+        fem_element_geo geo;
+        fem_element_geometry(&p, DIM, e, v, &geo);
 #pragma unroll
-            for (int a = 0; a < nv; a++) {
-                double A[4], F;
-                fem_element_row(&p, DIM, e, v, &geo, a, A, &F);
-                patch_add_row(q, pt, row_ptr, col_idx, scol, srow, sval, srhs, nv, v, a, A, F);
-            }
-        } else {
-            double A[16], F[4];
-            fem_element(&p, DIM, e, v, A, F);
-            for (int a = 0; a < nv; a++)
-                patch_add_row(q, pt, row_ptr, col_idx, scol, srow, sval, srhs, nv, v, a, A + a * nv, F[a]);
+        for (int a = 0; a < nv; a++) {
+            double A[4], F;
+            fem_element_row(&p, DIM, e, v, &geo, a, A, &F);
+            patch_add_row(q, pt, row_ptr, col_idx, scol, srow, sval, srhs, nv, v, a, A, F);
         }
     }
     __syncthreads();
@@ -115,39 +107,14 @@ __global__ void fem_patch_add_kernel(T *values, const T *values_B, int32_t nnz, 
         rhs[k - nnz] += rhs_B[k - nnz];
 }
 
-/* HOMG_FEM_PATCH_KERNEL: 0 the whole element matrix (108 registers, double
- * 3D: 2 blocks of 256 threads an SM), 1 a row at a time in 80 (3 blocks), 2 a
- * row at a time in 64 (4 blocks where the shared memory allows: the
- * default). */
-static int patch_variant(void)
-{
-    static int v = -1;
-    if (v < 0) {
-        const char *e = getenv("HOMG_FEM_PATCH_KERNEL");
-        v = e && e[0] >= '0' && e[0] <= '2' && !e[1] ? e[0] - '0' : 2;
-    }
-    return v;
-}
-
-template <typename T, int DIM, int ROWS, int MINB>
-static homg_status launch_as(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q,
-                             size_t smem)
-{
-    HOMG_CUDA_TRY(ex, cudaFuncSetAttribute(fem_patch_kernel<T, DIM, ROWS, MINB>,
-                                           cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    fem_patch_kernel<T, DIM, ROWS, MINB><<<(unsigned)q->num_patches, THREADS, smem, homg_cuda_stream(ex)>>>(
-        *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
-    return HOMG_OK;
-}
-
 template <typename T, int DIM>
 static homg_status launch(kernel_exec *ex, const fem_problem *p, const fem_system *s, const fem_patches *q, size_t smem)
 {
-    switch (patch_variant()) {
-    case 0: return launch_as<T, DIM, 0, 1>(ex, p, s, q, smem);
-    case 1: return launch_as<T, DIM, 1, 3>(ex, p, s, q, smem);
-    default: return launch_as<T, DIM, 1, 4>(ex, p, s, q, smem);
-    }
+    HOMG_CUDA_TRY(
+        ex, cudaFuncSetAttribute(fem_patch_kernel<T, DIM>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    fem_patch_kernel<T, DIM><<<(unsigned)q->num_patches, THREADS, smem, homg_cuda_stream(ex)>>>(
+        *p, s->row_ptr, s->col_idx, (T *)s->values, (T *)s->rhs, *q);
+    return HOMG_OK;
 }
 
 template <typename T>

@@ -233,7 +233,7 @@ homg_status homg_cuda_fem_pattern_refined(kernel_exec *ex, const fem_problem *p,
 
 homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, int bits, size_t *bytes)
 {
-    size_t sort_bytes = 0, unique_bytes = 0, scan_bytes = 0;
+    size_t sort_bytes = 0, unique_bytes = 0;
     cub::DoubleBuffer<uint64_t> db(NULL, NULL);
     if (num_keys > 0x7fffffff)
         return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "pattern: %zu keys exceed CUB's int item count", num_keys);
@@ -241,11 +241,6 @@ homg_status homg_cuda_fem_pattern_temp_bytes(kernel_exec *ex, size_t num_keys, i
                   cub::DeviceRadixSort::SortKeys(NULL, sort_bytes, db, (int)num_keys, 0, bits, homg_cuda_stream(ex)));
     HOMG_CUDA_TRY(ex, cub::DeviceSelect::Unique(NULL, unique_bytes, (const uint64_t *)NULL, (uint64_t *)NULL,
                                                 (int *)NULL, (int)num_keys, homg_cuda_stream(ex)));
-    /* pattern_refined_rows' scans of at most num_keys counts */
-    HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (const int32_t *)NULL, (int32_t *)NULL,
-                                                    (int)num_keys, homg_cuda_stream(ex)));
-    if (scan_bytes > unique_bytes)
-        unique_bytes = scan_bytes;
     *bytes = COUNT_BYTES + (sort_bytes > unique_bytes ? sort_bytes : unique_bytes);
     return HOMG_OK;
 }
@@ -312,119 +307,4 @@ homg_status homg_cuda_fem_pattern_from_edges(kernel_exec *ex, const uint64_t *ed
     }
     return pattern_rows_from_upper(ex, num_edges, shift, num_rows, keys, keys_alt, (unsigned char *)temp + COUNT_BYTES,
                                    temp_bytes - COUNT_BYTES);
-}
-
-/* Pass 0: item t (pattern.h: fem_pattern_rows_item) adds each of its rows'
- * column count to cnt (flag in box[0]); pass 1: takes the count back
- * (atomicSub: its slots) and writes the columns to the row's bucket. */
-template <int PASS>
-__global__ void fem_pattern_rows_gather_kernel(fem_problem p, const uint64_t *edges, int32_t ne, int32_t nc, int shift,
-                                               int64_t ce, int32_t *cnt, int32_t *box, const int32_t *off,
-                                               int32_t *bucket)
-{
-    int64_t t = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    uint64_t pk[13];
-    int32_t r[6], cols[13];
-    int nk = 0, bad = 0, nr;
-    if (t >= ce + ne)
-        return;
-    nr = fem_pattern_rows_item(p.elements, p.nd, ce, t, nc, edges, ne, shift, pk, &nk, r, &bad);
-    if (PASS == 0 && bad)
-        box[0] = 1;
-    for (int j = 0; j < nr; j++) {
-        int c = fem_pattern_rows_partners(pk, nk, shift, r[j], PASS ? cols : NULL);
-        if (c == 0)
-            continue;
-        if (PASS == 0) {
-            atomicAdd(cnt + r[j], c);
-        } else {
-            int32_t *dst = bucket + off[r[j]] + r[j] + (atomicSub(cnt + r[j], c) - c);
-            for (int i = 0; i < c; i++)
-                dst[i] = cols[i];
-        }
-    }
-}
-
-/* A thread a row: its bucket and diagonal sorted and made unique (in local
- * memory where it fits), its length to cnt. */
-#define ROW_LOCAL 64
-__global__ void fem_pattern_rows_sort_kernel(int32_t rows, const int32_t *off, int32_t *cnt, int32_t *bucket)
-{
-    int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    int32_t c[ROW_LOCAL], *b, len, u;
-    if (r >= rows)
-        return;
-    b = bucket + off[r] + r;
-    len = off[r + 1] - off[r] + 1;
-    if (len > ROW_LOCAL) {
-        cnt[r] = fem_pattern_row_finish(off, r, bucket);
-        return;
-    }
-    for (int32_t i = 0; i < len - 1; i++)
-        c[i] = b[i];
-    c[len - 1] = (int32_t)r;
-    u = fem_pattern_row_unique(c, len);
-    for (int32_t i = 0; i < u; i++)
-        b[i] = c[i];
-    cnt[r] = u;
-}
-
-homg_status homg_cuda_fem_pattern_refined_rows(kernel_exec *ex, const fem_problem *p, const uint64_t *edges, int32_t ne,
-                                               int32_t nc, int shift, uint64_t *keys, size_t cap, void *temp,
-                                               size_t temp_bytes, int32_t *row_ptr, int32_t *nnz)
-{
-    cudaStream_t s = homg_cuda_stream(ex);
-    int nv = p->nd, c = nv == 3 ? 4 : 8, h[2] = { 0, 0 };
-    int32_t rows = p->num_dofs, *cnt = (int32_t *)keys, *box = cnt + rows + 1, *off = box + 2, *bucket = off + rows + 1;
-    int64_t ce = p->num_elements / c, n = ce * FEM_REFINED_PAIRS(nv) + 2 * (int64_t)ne;
-    void *work = (unsigned char *)temp + COUNT_BYTES;
-    size_t work_bytes = temp_bytes > COUNT_BYTES ? temp_bytes - COUNT_BYTES : 0, scan_bytes = 0;
-    *nnz = 0;
-    if ((nv != 3 && nv != 4) || p->num_elements % c || ce <= 0 || (int64_t)nc + ne != rows ||
-        FEM_ROWS_WORDS(n, rows) > 2 * (int64_t)cap || FEM_ROWS_WORDS(n, rows) > 0x7fffffff)
-        return HOMG_OK;
-    HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, cnt, off, rows + 1, s));
-    if (scan_bytes > work_bytes)
-        return HOMG_OK;
-    HOMG_CUDA_TRY(ex, cudaMemsetAsync(cnt, 0, ((size_t)rows + 3) * sizeof(int32_t), s));
-    fem_pattern_rows_gather_kernel<0>
-        <<<blocks_for(ce + ne), THREADS, 0, s>>>(*p, edges, ne, nc, shift, ce, cnt, box, off, bucket);
-    HOMG_CUDA_LAUNCHED(ex, "fem_pattern_rows_gather_kernel");
-    HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(work, work_bytes, cnt, off, rows + 1, s));
-    fem_pattern_rows_gather_kernel<1>
-        <<<blocks_for(ce + ne), THREADS, 0, s>>>(*p, edges, ne, nc, shift, ce, cnt, box, off, bucket);
-    HOMG_CUDA_LAUNCHED(ex, "fem_pattern_rows_gather_kernel");
-    fem_pattern_rows_sort_kernel<<<blocks_for(rows), THREADS, 0, s>>>(rows, off, cnt, bucket);
-    HOMG_CUDA_LAUNCHED(ex, "fem_pattern_rows_sort_kernel");
-    HOMG_CUDA_TRY(ex, cub::DeviceScan::ExclusiveSum(work, work_bytes, cnt, row_ptr, rows + 1, s));
-    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(box + 1, row_ptr + rows, sizeof(int32_t), cudaMemcpyDeviceToDevice, s));
-    HOMG_CUDA_TRY(ex, cudaMemcpyAsync(h, box, sizeof h, cudaMemcpyDeviceToHost, s));
-    HOMG_CUDA_TRY(ex, cudaStreamSynchronize(s));
-    *nnz = h[0] || h[1] <= 0 ? 0 : h[1];
-    return HOMG_OK;
-}
-
-/* A thread a row: its sorted unique columns from its bucket to col_idx. */
-__global__ void fem_pattern_rows_csr_kernel(const int32_t *off, const int32_t *bucket, int32_t rows,
-                                            const int32_t *row_ptr, int32_t *col_idx)
-{
-    int64_t r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (r < rows) {
-        const int32_t *b = bucket + off[r] + r;
-        int32_t *dst = col_idx + row_ptr[r], len = row_ptr[r + 1] - row_ptr[r];
-        for (int32_t i = 0; i < len; i++)
-            dst[i] = b[i];
-    }
-}
-
-homg_status homg_cuda_fem_pattern_rows_csr(kernel_exec *ex, const uint64_t *keys, int32_t num_rows,
-                                           const int32_t *row_ptr, int32_t *col_idx)
-{
-    const int32_t *off = (const int32_t *)keys + num_rows + 3;
-    if (num_rows <= 0)
-        return HOMG_OK;
-    fem_pattern_rows_csr_kernel<<<blocks_for(num_rows), THREADS, 0, homg_cuda_stream(ex)>>>(off, off + num_rows + 1,
-                                                                                            num_rows, row_ptr, col_idx);
-    HOMG_CUDA_LAUNCHED(ex, "fem_pattern_rows_csr_kernel");
-    return HOMG_OK;
 }

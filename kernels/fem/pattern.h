@@ -42,9 +42,8 @@ HOMG_HD void fem_pattern_start_fill(const uint64_t *keys, int32_t n, int shift, 
 #define FEM_PATTERN_GAP 1024
 static inline int64_t fem_pattern_gap_cap(int32_t rows)
 {
-    const char *e = getenv("HOMG_FEM_PATTERN_GAP");
-    long v = e ? strtol(e, NULL, 10) : FEM_PATTERN_GAP;
-    return v >= 1 && v <= (long)rows ? (int64_t)v : INT64_MAX;
+    double v = homg__knob("HOMG_FEM_PATTERN_GAP", FEM_PATTERN_GAP);
+    return v >= 1 && v <= (double)rows ? (int64_t)v : INT64_MAX;
 }
 
 /* Item t of the merged rows placed in out: t < u lower key t, t < 2 u upper
@@ -178,103 +177,6 @@ HOMG_HD void fem_pattern_refined_halves(const uint64_t *edges, int32_t nc, int64
     uint64_t mid = (uint64_t)nc + (uint64_t)k;
     out[0] = ((edges[k] >> 32) << shift) | mid;
     out[stride] = ((edges[k] & 0xffffffffu) << shift) | mid;
-}
-
-/* The refined rows (pattern_refined_rows): the same CSR pattern as
- * pattern_refined's keys with no sort.  Every row gathers its columns into a
- * bucket of its own (the counts first, then the columns placed: each coarse
- * element adds its midpoint pairs to the rows of its distinct midpoints, each
- * coarse edge its halves to the rows of its midpoint and its two ends), then
- * each bucket with the row's diagonal is sorted and made unique on its own (a
- * shared face's pairs come twice), then compacted by the row pointers.  The
- * int32 words of the keys buffer: cnt[rows + 1], box[2] (flag, nnz),
- * off[rows + 1] (exclusive sum of cnt), then the buckets, row r's at
- * off[r] + r (one slot more: its diagonal). */
-#define FEM_ROWS_WORDS(n, rows) (2 * (int64_t)(n) + 3 * (int64_t)(rows) + 4)
-
-/* Item t (t < ce: coarse element t; else coarse edge t - ce) of a refinement
- * of nc coarse nodes and ne coarse edges: its pairs as keys (nk of them) and
- * the distinct rows that take columns from them (answered, 0 .. 6).  *bad
- * set where the children are not so laid out, an edge is not a < b < nc or
- * a row is not a node (then nothing is added). */
-HOMG_HD int fem_pattern_rows_item(const int32_t *elements, int nv, int64_t ce, int64_t t, int32_t nc,
-                                  const uint64_t *edges, int32_t ne, int shift, uint64_t *keys, int *nk, int32_t *rows,
-                                  int *bad)
-{
-    int32_t m[6];
-    int n = 0, nm;
-    if (t >= ce) {
-        int64_t k = t - ce;
-        int32_t a = (int32_t)(edges[k] >> 32), b = (int32_t)(edges[k] & 0xffffffffu);
-        if (a < 0 || a >= b || b >= nc) {
-            *bad = 1;
-            *nk = 0;
-            return 0;
-        }
-        fem_pattern_refined_halves(edges, nc, k, shift, keys, 1);
-        *nk = 2;
-        rows[0] = nc + (int32_t)k, rows[1] = a, rows[2] = b;
-        return 3;
-    }
-    *bad |= fem_pattern_refined_element(elements, nv, t, nc, edges, ne, shift, keys, 1);
-    *nk = FEM_REFINED_PAIRS(nv);
-    nm = fem_pattern_refined_mids(elements, nv, t, m);
-    for (int j = 0; j < nm; j++) {
-        int dup = 0;
-        for (int i = 0; i < n; i++)
-            dup |= rows[i] == m[j];
-        if (m[j] < 0 || m[j] >= nc + ne) {
-            *bad = 1;
-            return 0;
-        }
-        if (!dup)
-            rows[n++] = m[j];
-    }
-    return n;
-}
-
-/* The columns row x takes from the nk pairs (the other end of each pair with
- * x as one end; a pair a == a adds none) into out (NULL: counted only);
- * answers their count (<= nk). */
-HOMG_HD int fem_pattern_rows_partners(const uint64_t *keys, int nk, int shift, int32_t x, int32_t *out)
-{
-    uint64_t mask = ((uint64_t)1 << shift) - 1;
-    int c = 0;
-    for (int k = 0; k < nk; k++) {
-        int32_t a = (int32_t)(keys[k] >> shift), b = (int32_t)(keys[k] & mask);
-        if (a == b || (a != x && b != x))
-            continue;
-        if (out)
-            out[c] = a == x ? b : a;
-        c++;
-    }
-    return c;
-}
-
-/* len columns sorted in place and made unique (insertion sort: a row holds a
- * few dozen); answers the unique count. */
-HOMG_HD int32_t fem_pattern_row_unique(int32_t *c, int32_t len)
-{
-    int32_t u = 0;
-    for (int32_t i = 1; i < len; i++) {
-        int32_t v = c[i], j = i;
-        for (; j > 0 && c[j - 1] > v; j--)
-            c[j] = c[j - 1];
-        c[j] = v;
-    }
-    for (int32_t i = 0; i < len; i++)
-        if (u == 0 || c[i] != c[u - 1])
-            c[u++] = c[i];
-    return u;
-}
-
-/* Row r's bucket (off: the exclusive sum of the counts) with its diagonal,
- * sorted and made unique in place; answers the row's length. */
-HOMG_HD int32_t fem_pattern_row_finish(const int32_t *off, int64_t r, int32_t *bucket)
-{
-    int32_t *b = bucket + off[r] + r, len = off[r + 1] - off[r] + 1;
-    b[len - 1] = (int32_t)r;
-    return fem_pattern_row_unique(b, len);
 }
 
 #endif

@@ -220,18 +220,13 @@ homg_status homg_cuda_gmg_csr_residual(kernel_exec *ex, const csr_matrix *a, con
     return HOMG_OK;
 }
 
-/* One thread per row: at each k the warp writes consecutive rows (coalesced). */
-__global__ static void ell_from_csr_kernel(const int32_t *rp, const int32_t *ci, const double *v, int32_t n, int32_t w,
-                                           int32_t *col, double *val, int32_t *rl)
-{
-    FOR_ROWS(i, n) ell_row_from_csr(rp, ci, v, i, n, w, col, val, rl);
-}
-
 /* The staged conversion: a block's ELL_STAGE_ROWS rows are one contiguous
- * CSR range, read coalesced into shared memory (the one-thread-a-row reads
- * above stride by the row length), then each thread writes its row as
- * ell_row_from_csr; a block whose range passes ELL_STAGE_CAP entries reads
- * global memory instead (the same values either way). */
+ * CSR range, read coalesced into shared memory (a thread a row reading
+ * global memory strides by the row length: ~0.15 ms more GPU time a 65^3
+ * set-up, s12-gmg18), then each thread writes its row as ell_row_from_csr
+ * (at each k the warp writes consecutive rows); a block whose range passes
+ * ELL_STAGE_CAP entries reads global memory instead (the same values either
+ * way). */
 #define ELL_STAGE_ROWS 128
 #define ELL_STAGE_CAP  2048 /* 24 KiB of columns and values */
 
@@ -264,29 +259,13 @@ __global__ static void __launch_bounds__(ELL_STAGE_ROWS)
     rl[i] = len;
 }
 
-/* HOMG_GMG_ELL_STAGED=0 keeps the one-thread-a-row kernel (read once). */
-static int ell_staged(void)
-{
-    static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("HOMG_GMG_ELL_STAGED");
-        on = !(e && e[0] == '0');
-    }
-    return on;
-}
-
 homg_status homg_cuda_gmg_ell_from_csr(kernel_exec *ex, const csr_matrix *a, ell_matrix *e)
 {
     cudaStream_t s = homg_cuda_stream(ex);
     if (a->nrows == 0)
         return HOMG_OK;
-    if (ell_staged())
-        ell_from_csr_staged_kernel<<<(unsigned)((a->nrows + ELL_STAGE_ROWS - 1) / ELL_STAGE_ROWS), ELL_STAGE_ROWS, 0,
-                                     s>>>(a->row_ptr, a->col_idx, (const double *)a->values, e->nrows, e->width, e->col,
-                                          e->val, e->rl);
-    else
-        ell_from_csr_kernel<<<launch_blocks(a->nrows), HOMG_THREADS, 0, s>>>(
-            a->row_ptr, a->col_idx, (const double *)a->values, e->nrows, e->width, e->col, e->val, e->rl);
+    ell_from_csr_staged_kernel<<<(unsigned)((a->nrows + ELL_STAGE_ROWS - 1) / ELL_STAGE_ROWS), ELL_STAGE_ROWS, 0, s>>>(
+        a->row_ptr, a->col_idx, (const double *)a->values, e->nrows, e->width, e->col, e->val, e->rl);
     HOMG_CUDA_LAUNCHED(ex, "ELLPACK-R from CSR");
     return HOMG_OK;
 }

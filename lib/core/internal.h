@@ -84,11 +84,9 @@ homg_status homg__alloc_array(homg_ctx *ctx, size_t n, size_t size, void **ptr, 
 /* Copies of device values to host memory (blocking, counted in ctx->host_syncs) and from it
  * (stream-ordered: the host buffer may be reused on return). */
 homg_status homg__read(homg_ctx *ctx, void *host, const void *dev, size_t bytes);
-/* A tuning variable (knob.c: an environment variable the benchmarks and tests set), or dflt
- * where it is unset or empty. */
-double homg__knob(const char *name, double dflt);
 /* ... a tuning variable's text (a schedule), or NULL where unset; an empty text is a text
- * (HOMG_CUBE_SCHED="": no plan, as "0"; tests/test_cube.c schedules_plan) */
+ * (HOMG_CUBE_SCHED="": no plan, as "0"; tests/test_cube.c schedules_plan); homg__knob is in
+ * kernels/kernels.h */
 const char *homg__knob_text(const char *name);
 homg_status homg__write(homg_ctx *ctx, void *dev, const void *host, size_t bytes);
 /* Host allocation (plain malloc; returns NULL and sets the ctx message on failure). */

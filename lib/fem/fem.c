@@ -120,14 +120,6 @@ static homg_status pattern_buffers(homg_fem *fem, size_t cap, int bits, uint64_t
     return HOMG_OK;
 }
 
-/* Level 0 of a GMG hierarchy: its pattern row by row from the coarse edges
- * and the children (pattern_refined_rows, no sort) where
- * HOMG_FEM_PATTERN_ROWS=1; by default the pairs sorted (pattern_refined).
- * Opt-in: on the H100 (s14-gmg27) the rows took ~575 us of GPU time at 65^3
- * against the sort's ~460 (the row sort a thread a row in local memory 237 us,
- * the second gather's atomics 184, the compaction 78), 129^3 +2.1 ms. */
-static int refined_rows_on(void) { return homg__knob("HOMG_FEM_PATTERN_ROWS", 0) != 0; }
-
 /* Sorted unique node pairs on the device (in buffers of the first size, or
  * of the full size where the backend says that was short; or from the
  * refinement's edges where the caller has them; or from the coarse mesh's
@@ -143,7 +135,6 @@ static homg_status build_pattern(homg_fem *fem)
     uint64_t *keys = NULL, *alt = NULL;
     void *temp = NULL, *ev[2] = { NULL, NULL };
     int32_t nnz = 0;
-    int rows = 0; /* the refined rows: CSR made, columns in keys */
     homg_status st;
     float ms = 0;
     if (!fem->quick && (ctx->mem->event_create(&ev[0]) != HOMG_OK || ctx->mem->event_create(&ev[1]) != HOMG_OK)) {
@@ -155,17 +146,9 @@ static homg_status build_pattern(homg_fem *fem)
     st = pattern_buffers(fem, cap, 2 * shift, &keys, &alt, &temp, &temp_bytes);
     if (st == HOMG_OK && ev[0] && (st = ctx->mem->event_record(ex, ev[0])) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: event");
-    if (st == HOMG_OK && fem->coarse_nodes && refined_rows_on()) {
-        st = homg__alloc(ctx, ((size_t)p.num_dofs + 1) * sizeof(int32_t), (void **)&fem->row_ptr,
-                         "homg_fem_create: row pointers");
-        if (st == HOMG_OK &&
-            (st = fem->k->pattern_refined_rows(ex, &p, fem->edges, fem->num_edges, fem->coarse_nodes, shift, keys, cap,
-                                               temp, temp_bytes, fem->row_ptr, &nnz)) != HOMG_OK)
-            homg__backend_fail(ctx, st, "homg_fem_create: pattern rows from the coarse edges");
-        rows = nnz > 0;
-    } else if (st == HOMG_OK && fem->coarse_nodes &&
-               (st = fem->k->pattern_refined(ex, &p, fem->edges, fem->num_edges, fem->coarse_nodes, shift, keys, alt,
-                                             cap, temp, temp_bytes, &nnz)) != HOMG_OK) {
+    if (st == HOMG_OK && fem->coarse_nodes &&
+        (st = fem->k->pattern_refined(ex, &p, fem->edges, fem->num_edges, fem->coarse_nodes, shift, keys, alt, cap,
+                                      temp, temp_bytes, &nnz)) != HOMG_OK) {
         homg__backend_fail(ctx, st, "homg_fem_create: pattern from the coarse edges");
     }
     if (st == HOMG_OK && fem->edges && !fem->coarse_nodes) {
@@ -191,10 +174,7 @@ static homg_status build_pattern(homg_fem *fem)
     }
     if (st == HOMG_OK)
         st = homg__alloc(ctx, (size_t)nnz * sizeof(int32_t), (void **)&fem->col_idx, "homg_fem_create: columns");
-    if (st == HOMG_OK && rows &&
-        (st = fem->k->pattern_rows_csr(ex, keys, p.num_dofs, fem->row_ptr, fem->col_idx)) != HOMG_OK)
-        homg__backend_fail(ctx, st, "homg_fem_create: pattern rows");
-    if (st == HOMG_OK && !rows &&
+    if (st == HOMG_OK &&
         (st = fem->k->pattern_csr(ex, keys, nnz, shift, p.num_dofs, fem->row_ptr, fem->col_idx)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: pattern");
     if (st == HOMG_OK && ev[1] && (st = ctx->mem->event_record(ex, ev[1])) != HOMG_OK)
@@ -263,12 +243,10 @@ static homg_status host_mask(homg_fem *fem)
     return st;
 }
 
-/* The P1 mask's "in an element" from the pattern's rows (mask.h: one store a
- * node), unless HOMG_FEM_MASK_ROWS=0 (a thread an element). */
-static int mask_rows_on(void) { return homg__knob("HOMG_FEM_MASK_ROWS", 1) != 0; }
-
 /* P1: the mask on the backend (kernels/fem/mask.*) from the uploaded facets,
- * the node markers and tags (uploaded for it); its two counts are read by
+ * the node markers and tags (uploaded for it) and, for "in an element", the
+ * pattern's rows (one store a node: -85 us of GPU time a 65^3 GMG set-up
+ * against a thread an element, s14-gmg27); its two counts are read by
  * read_mask_counts. */
 static homg_status device_mask(homg_fem *fem)
 {
@@ -293,9 +271,8 @@ static homg_status device_mask(homg_fem *fem)
         counts = (int32_t *)(fem->counts + MASK_COUNTS_AT);
     else if (st == HOMG_OK)
         st = homg__alloc(ctx, 2 * sizeof(int32_t), (void **)&counts, "homg_fem_create: mask counts");
-    if (st == HOMG_OK &&
-        (st = fem->k->mask(&ctx->ex, &p, mask_rows_on() ? fem->row_ptr : NULL, nt > 0 ? m->num_facets : 0, fem->facets,
-                           fem->facet_tags, markers, tags, nt, fem->mask, counts)) != HOMG_OK)
+    if (st == HOMG_OK && (st = fem->k->mask(&ctx->ex, &p, fem->row_ptr, nt > 0 ? m->num_facets : 0, fem->facets,
+                                            fem->facet_tags, markers, tags, nt, fem->mask, counts)) != HOMG_OK)
         homg__backend_fail(ctx, st, "homg_fem_create: Dirichlet mask");
     fem->markers = markers; /* kept: a caller's per-tag Dirichlet values (homg__fem_markers) */
     fem->tags = tags;

@@ -152,10 +152,7 @@ static void arena_free(void *p, void *user)
 
 int homg__gmg_arena_wanted(const homg_gmg *g)
 {
-    const char *e = getenv("HOMG_GMG_ARENA");
-    if (e && *e)
-        return atoi(e) != 0;
-    return g->ctx->ex.backend == HOMG_BACKEND_CUDA;
+    return homg__knob("HOMG_GMG_ARENA", g->ctx->ex.backend == HOMG_BACKEND_CUDA) != 0;
 }
 
 void homg__gmg_arena_on(homg_gmg *g)
@@ -165,7 +162,7 @@ void homg__gmg_arena_on(homg_gmg *g)
     if (!a->enabled || a->active)
         return;
     a->ctx = ctx;
-    a->large_min = getenv("HOMG_GMG_ARENA_LARGE") ? (size_t)atol(getenv("HOMG_GMG_ARENA_LARGE")) : 0;
+    a->large_min = (size_t)homg__knob("HOMG_GMG_ARENA_LARGE", 0); /* tests: small blocks as large ones */
     if (a->large_min < GMG_ARENA_ALIGN)
         a->large_min = GMG_ARENA_LARGE;
     a->prev = ctx->desc.allocator;

@@ -348,14 +348,6 @@ static int level_patch_nnz(const homg_mesh *mesh)
     return per >= 4096 ? 0 : per <= 512 ? 512 : (int)per;
 }
 
-/* Level 0's pattern from level 1's edges and its children (pattern_refined);
- * HOMG_GMG_L0_PATTERN=0 in the environment: by its element pairs. */
-static int refined_pattern(void)
-{
-    const char *env = getenv("HOMG_GMG_L0_PATTERN");
-    return !env || atoi(env) != 0;
-}
-
 /* Level l's fem: pattern, mask and patch partition.  Traced: synchronised
  * and timed.  Else queued with nothing read (quick = 2) and, with tags, the
  * Dirichlet tags of the ctx's space (no upload, which would wait for the
@@ -387,7 +379,7 @@ static homg_status level_fem(homg_gmg *g, int l, const int32_t *tags, void *coun
     if (fine && fine->edges) {
         how.edges = fine->edges;
         how.num_edges = fine->num_edges;
-    } else if (l == 0 && !p2 && g->nlevels > 1 && g->lv[0].edges && refined_pattern()) { /* level 1's edges */
+    } else if (l == 0 && !p2 && g->nlevels > 1 && g->lv[0].edges) { /* level 1's edges: pattern_refined */
         how.edges = g->lv[0].edges;
         how.num_edges = g->lv[0].num_edges;
         how.coarse_nodes = homg_mesh_num_nodes(g->lv[1].mesh);
@@ -522,9 +514,27 @@ static homg_status union_fem(homg_gmg *g, const int32_t *tags, void *slot, homg_
     return st;
 }
 
+/* Each level's longest row in the union's pattern (queued into width, ctx
+ * space, read with the counts): its own max_row, as its own fem would find
+ * it, not the union's (SPAI-1's long-row path depends on it). */
+static homg_status union_widths(homg_gmg *g, const homg__fem_union *u, const homg_fem *fem, int32_t *width)
+{
+    csr_matrix part[HOMG_FEM_UNION_MAX];
+    const csr_matrix *mats[HOMG_FEM_UNION_MAX];
+    for (int k = 0; k < u->count; k++) {
+        memset(&part[k], 0, sizeof part[k]);
+        part[k].nrows = part[k].ncols = u->node_off[k + 1] - u->node_off[k];
+        part[k].row_ptr = fem->row_ptr + u->node_off[k]; /* widths are differences: no offset to remove */
+        mats[k] = &part[k];
+    }
+    HOMG_TRY_BACKEND(g->ctx, GMG_GK(g)->csr_widths(&g->ctx->ex, mats, u->count, width), "GMG: the union's widths");
+    return HOMG_OK;
+}
+
 /* The union's assembly, split into levels 1 .. nl - 1's A and Dirichlet
- * masks (kept in the ctx's space: both sides of a device P). */
-static homg_status union_assemble(homg_gmg *g, homg__fem_union *u, homg_fem *fem)
+ * masks (kept in the ctx's space: both sides of a device P); width[l - 1]
+ * level l's longest row (union_widths, read). */
+static homg_status union_assemble(homg_gmg *g, homg__fem_union *u, homg_fem *fem, const int32_t *width)
 {
     homg__fem_part parts[HOMG_FEM_UNION_MAX];
     homg_fem_coeffs c;
@@ -552,7 +562,7 @@ static homg_status union_assemble(homg_gmg *g, homg__fem_union *u, homg_fem *fem
             lv->a.csr.row_ptr = p->row_ptr;
             lv->a.csr.col_idx = p->col_idx;
             lv->a.csr.values = p->values;
-            lv->max_row = homg__fem_max_row(fem); /* the union's: a bound on every level's */
+            lv->max_row = homg__fem_max_row(fem) > 0 ? width[l - 1] : 0; /* the level's own (0: not PATCH) */
             lv->dfixed = p->mask;
         } else {
             homg__free(g->ctx, p->row_ptr);
@@ -570,18 +580,24 @@ static homg_status union_assemble(homg_gmg *g, homg__fem_union *u, homg_fem *fem
 }
 
 /* Level 0 and the union of the others (union_on): the union first (the coarse
- * mesh's host facets and markers are written, which waits for the queue), one
- * read of both counts, then level 0's assembly and the union's. */
+ * mesh's host facets and markers are written, which waits for the queue) and
+ * its levels' widths, one read of both counts and the widths (slots: 3
+ * HOMG_FEM_COUNTS_BYTES, nl >= 3), then level 0's assembly and the union's. */
 static homg_status assemble_union(homg_gmg *g, const int32_t *tags, unsigned char *slots)
 {
     homg__fem_union u;
     homg_fem *ufem = NULL, *fem0 = NULL;
-    unsigned char host[2 * HOMG_FEM_COUNTS_BYTES];
+    unsigned char host[3 * HOMG_FEM_COUNTS_BYTES];
+    int32_t width[HOMG_FEM_UNION_MAX];
     homg_status st = union_fem(g, tags, slots + HOMG_FEM_COUNTS_BYTES, &u, &ufem);
+    if (st == HOMG_OK)
+        st = union_widths(g, &u, ufem, (int32_t *)(slots + 2 * HOMG_FEM_COUNTS_BYTES));
     if (st == HOMG_OK)
         st = level_fem(g, 0, tags, slots, &fem0);
     if (st == HOMG_OK)
         st = homg__read(g->ctx, host, slots, sizeof host);
+    if (st == HOMG_OK)
+        memcpy(width, host + 2 * HOMG_FEM_COUNTS_BYTES, (size_t)u.count * sizeof(int32_t));
     if (st == HOMG_OK)
         st = homg__fem_finish_from(fem0, host);
     if (st == HOMG_OK)
@@ -591,7 +607,7 @@ static homg_status assemble_union(homg_gmg *g, const int32_t *tags, unsigned cha
         fem0 = NULL;
     }
     if (st == HOMG_OK) {
-        st = union_assemble(g, &u, ufem);
+        st = union_assemble(g, &u, ufem, width);
         ufem = NULL;
     }
     homg_fem_destroy(fem0);
@@ -605,8 +621,7 @@ static homg_status assemble_union(homg_gmg *g, const int32_t *tags, unsigned cha
 /* Every level's fem (the coarsest first: its mesh's facets and markers are
  * uploaded, which waits for the queue), then every level's counts (one read:
  * each fem leaves its partition's and mask's counts in its slot of one
- * buffer), then every level's assembly; traced, or HOMG_GMG_FEM_AHEAD=0 in the
- * environment: level by level, as before. */
+ * buffer), then every level's assembly; traced: level by level. */
 static homg_status assemble_levels(homg_gmg *g, homg_status st)
 {
     homg_fem *fem[HOMG_GMG_MAX_LEVELS];
@@ -616,7 +631,7 @@ static homg_status assemble_levels(homg_gmg *g, homg_status st)
     memset(fem, 0, sizeof fem);
     if (st != HOMG_OK)
         return st;
-    if (g->trace || homg__knob("HOMG_GMG_FEM_AHEAD", 1) == 0) {
+    if (g->trace) {
         for (l = 0; l < nl && st == HOMG_OK; l++) {
             homg_fem *f = NULL;
             st = level_fem(g, l, NULL, NULL, &f);
@@ -719,10 +734,6 @@ static homg_status build_meshes(homg_gmg *g, homg_mesh *coarse, homg_mesh *const
     return st;
 }
 
-/* HOMG_GMG_CUSPARSE_R=1: R by the sparse table's transpose (cuSPARSE on CUDA),
- * as before s14-gmg25, for comparisons; the result is the same matrix. */
-static int cusparse_restriction(void) { return homg__knob("HOMG_GMG_CUSPARSE_R", 0) != 0; }
-
 /* R = P^T on the backend from P there (no host transpose, no upload of R), by
  * the GMG table's transpose: counts, a scan, the entries, all queued (cuSPARSE's
  * csr2csc read a count and made ~20 host calls a level while the GPU idled). */
@@ -736,10 +747,6 @@ static homg_status device_restriction(homg_gmg *g, gmg_level *lv)
     homg_status st;
     memset(&lv->r, 0, sizeof lv->r);
     HOMG_TRY(homg__mat_alloc(ctx, p->ncols, p->nrows, p->nnz, HOMG_FLOAT64, r, "GMG restriction"));
-    if (cusparse_restriction()) {
-        HOMG_TRY_BACKEND(ctx, GMG_SK(g)->transpose(&ctx->ex, g->handle, p, r), "GMG restriction");
-        return HOMG_OK;
-    }
     /* counts, then the placement's cursors: one zeroed allocation */
     HOMG_TRY(homg__alloc_array(ctx, 2 * half, sizeof(int32_t), (void **)&cnt, "GMG restriction"));
     st = ctx->mem->zero(&ctx->ex, cnt, 2 * half * sizeof(int32_t));
@@ -804,13 +811,6 @@ static homg_status device_prolongation(homg_gmg *g, int l)
     return st;
 }
 
-/* HOMG_GMG_PNNZ_EARLY=1: the device-built P's entry counts read before their
- * R is queued (as before s14-gmg25), not later with the ELLPACK-R widths. */
-static int pnnz_early(void)
-{
-    return homg__knob("HOMG_GMG_PNNZ_EARLY", 0) != 0 || cusparse_restriction(); /* csr2csc takes P's nnz */
-}
-
 homg_status homg__gmg_transfer_counts(homg_gmg *g, const int32_t *host)
 {
     int32_t nnz[HOMG_GMG_MAX_LEVELS];
@@ -839,8 +839,6 @@ static homg_status transfers(homg_gmg *g, homg_host_csr *p)
             any = 1;
         }
     g->pnnz_pending = any;
-    if (any && pnnz_early())
-        HOMG_TRY(homg__gmg_transfer_counts(g, NULL));
     for (int l = 0; l < g->nlevels - 1; l++) {
         if (g->lv[l].dev_p) {
             HOMG_TRY(device_restriction(g, &g->lv[l]));

@@ -83,11 +83,11 @@ static homg_status level_slots(backend_refine *b)
 
 /* device_only: the coarse mesh's edges and faces counted on the host, so each
  * level is sized by the counts' rule with no read (the device's own counts are
- * checked after the last level); HOMG_GMG_REFINE_READ=1 reads them instead. */
+ * checked after the last level). */
 static homg_status predict_counts(backend_refine *b, const homg_mesh *m)
 {
     b->pe = b->pf = -1;
-    if (!b->device_only || homg__knob("HOMG_GMG_REFINE_READ", 0) != 0)
+    if (!b->device_only)
         return HOMG_OK;
     return homg__mesh_count_edges_faces(b->ctx, m, &b->pe, &b->pf);
 }

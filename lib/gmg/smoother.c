@@ -104,8 +104,7 @@ static homg_status random_start(homg_gmg *g, int l, double *x)
 
 static int diag_steps(const homg_gmg *g)
 {
-    const char *env = getenv("HOMG_GMG_DIAG_POWER");
-    int n = env ? atoi(env) : 0;
+    int n = (int)homg__knob("HOMG_GMG_DIAG_POWER", 0);
     if (n >= 1 && n <= 1000)
         return n;
     return GMG_DIAG_POWER_DEFAULT < g->desc.power_iterations ? GMG_DIAG_POWER_DEFAULT : g->desc.power_iterations;
@@ -254,9 +253,8 @@ static int fem_pattern(const homg_gmg *g, int l) { return l == 0 || g->desc.coar
 
 /* Whether the SPAI-1 levels' rows go into one launch (spai1_batch, queued
  * after every level's M is allocated and scaled): without lanes (a batch
- * spans the levels' streams otherwise), unless HOMG_GMG_SPAI1_BATCH=0 (a
- * launch a level, two instances each, as before s14-gmg26). */
-static int spai1_batching(const homg_gmg *g) { return g->lanes <= 1 && homg__knob("HOMG_GMG_SPAI1_BATCH", 1) != 0; }
+ * spans the levels' streams otherwise). */
+static int spai1_batching(const homg_gmg *g) { return g->lanes <= 1; }
 
 /* Queues the batched SPAI-1 rows (and empties the batch). */
 static homg_status spai1_flush(homg_gmg *g, spai1_batch *batch)
@@ -394,12 +392,11 @@ static homg_status product_moment(homg_gmg *g, const gmg_op *op, const double *x
 /* The contraction's products batched across levels (one launch a product
  * for all levels: the small levels' launches were latency-bound, ~7 us each
  * on the H100): every level with on[l] has SPAI-1's matrix M and A, M, M^T in
- * ELLPACK-R, no lanes, and HOMG_GMG_BATCH is not 0 in the environment. */
+ * ELLPACK-R and no lanes. */
 static int batched(const homg_gmg *g, const int *on)
 {
-    const char *env = getenv("HOMG_GMG_BATCH");
     int n = 0;
-    if ((env && atoi(env) == 0) || g->lanes > 1 || g->nlevels - 1 > GMG_BATCH_MAX)
+    if (g->lanes > 1 || g->nlevels - 1 > GMG_BATCH_MAX)
         return 0;
     for (int l = 0; l < g->nlevels - 1; l++) {
         const gmg_level *lv = &g->lv[l];
@@ -496,22 +493,20 @@ static homg_status estimate_batched(homg_gmg *g, const int *on, double **x, doub
 
 /* Host threads for the levels' Ritz solves (~50 us each on the H100's host,
  * the GPU idle meanwhile: s12-gmg19): one a level checked, on CUDA (the CPU
- * backend's threads are its kernels'); HOMG_GMG_RITZ_THREADS=0 keeps one. */
+ * backend's threads are its kernels'). */
 static int ritz_threads(const homg_gmg *g, int levels)
 {
-    const char *env = getenv("HOMG_GMG_RITZ_THREADS");
-    if (g->ctx->ex.backend != HOMG_BACKEND_CUDA || (env && atoi(env) == 0))
+    if (g->ctx->ex.backend != HOMG_BACKEND_CUDA)
         return 1;
     return levels > 1 ? levels : 1;
 }
 
 /* Whether the coarsest level's solver is set up beside the first round's
  * Ritz solves (ritz_solves): the dense Cholesky inverse, one stream (no
- * lanes), unless HOMG_GMG_COARSE_EARLY=0. */
+ * lanes). */
 static int coarse_early(const homg_gmg *g)
 {
-    return !g->coarse_ready && g->lanes == 1 && g->desc.coarse_solver == HOMG_GMG_COARSE_SOLVER_CHOLESKY &&
-           homg__knob("HOMG_GMG_COARSE_EARLY", 1) != 0;
+    return !g->coarse_ready && g->lanes == 1 && g->desc.coarse_solver == HOMG_GMG_COARSE_SOLVER_CHOLESKY;
 }
 
 static int thread_id(void)
@@ -537,8 +532,8 @@ static int thread_count(void)
  * ~0.2 ms) queued behind the zeros and waited for on thread 0 while the
  * other threads solve the Ritz problems (their ~0.12 ms, the workers waking,
  * were GPU idle time before: s13-gmg20's trace).  The coarse set-up's time
- * then counts in the omega phase too.  One thread (CPU backend,
- * HOMG_GMG_RITZ_THREADS=0): the coarse set-up, then the solves in turn. */
+ * then counts in the omega phase too.  One thread (CPU backend): the coarse
+ * set-up, then the solves in turn. */
 static homg_status ritz_solves(homg_gmg *g, const int *checked, int count, const double *mu, int m, double *rho)
 {
     int coarse = coarse_early(g), threads = ritz_threads(g, count + coarse);
@@ -728,8 +723,7 @@ homg_status homg__gmg_fallback_read(homg_gmg *g)
  * (~29-42 us each) go, the set-up median 13.7 -> 12.0 ms. */
 static int levels_from_coarser(const homg_gmg *g, const int *on, int *src)
 {
-    const char *env = getenv("HOMG_GMG_L0_OMEGA");
-    int mode = env ? atoi(env) : GMG_L0_OMEGA_DEFAULT, nl = g->nlevels - 1, any = 0;
+    int mode = (int)homg__knob("HOMG_GMG_L0_OMEGA", GMG_L0_OMEGA_DEFAULT), nl = g->nlevels - 1, any = 0;
     for (int l = 0; l < HOMG_GMG_MAX_LEVELS; l++)
         src[l] = l;
     if (mode <= 0 || !g->refined || g->desc.smoother != HOMG_GMG_SMOOTHER_SPAI1 || g->desc.order != 1 ||
@@ -790,9 +784,8 @@ static homg_status omega_levels(homg_gmg *g, const int *on)
  * frees device memory, so the arena's reuse stays in stream order (arena.c). */
 static int lanes_wanted(const homg_gmg *g)
 {
-    const char *env = getenv("HOMG_GMG_LANES");
     int nl = g->nlevels - 1;
-    if (g->ctx->ex.backend != HOMG_BACKEND_CUDA || g->trace || nl < 2 || !env || atoi(env) == 0 ||
+    if (g->ctx->ex.backend != HOMG_BACKEND_CUDA || g->trace || nl < 2 || homg__knob("HOMG_GMG_LANES", 0) == 0 ||
         g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN)
         return 1;
     return nl < HOMG_EXEC_LANES ? nl : HOMG_EXEC_LANES;

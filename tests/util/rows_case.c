@@ -43,7 +43,7 @@ static int32_t definition(int nv, int32_t n, int32_t ne, const int32_t *el, int3
     return (int32_t)u;
 }
 
-int32_t homg_test_refined_rows(homg_ctx *ctx, const homg_mesh *cm, const homg_mesh *fm, int swap)
+int32_t homg_test_refined_pattern(homg_ctx *ctx, const homg_mesh *cm, const homg_mesh *fm, int swap)
 {
     const fem_kernels *k = HOMG_KERNELS(&ctx->ex, fem);
     int dim = homg_mesh_dim(fm), nv = dim + 1;
@@ -53,7 +53,7 @@ int32_t homg_test_refined_rows(homg_ctx *ctx, const homg_mesh *cm, const homg_me
     uint64_t *edges = NULL;
     size_t u = 0, cap, tb = 0;
     fem_problem p;
-    void *d_edges, *d_el, *keys, *temp, *d_rp, *d_ci;
+    void *d_edges, *d_el, *keys, *alt, *temp, *d_rp, *d_ci;
     memcpy(el, homg_mesh_elements(fm), (size_t)ne * nv * 4);
     if (swap)
         for (int i = 0; i < nv; i++) { /* the first and the last child: not children of one element */
@@ -74,21 +74,23 @@ int32_t homg_test_refined_rows(homg_ctx *ctx, const homg_mesh *cm, const homg_me
     p.dofs = p.elements = (const int32_t *)d_el;
     cap = fem_pattern_first_keys(&p);
     keys = homg_test_up(ctx, NULL, cap * 8);
+    alt = homg_test_up(ctx, NULL, cap * 8);
     d_rp = homg_test_up(ctx, NULL, ((size_t)n + 1) * 4);
     if (k->pattern_temp_bytes(&ctx->ex, cap, 2 * shift, &tb) != HOMG_OK)
         die("temp bytes", ctx);
     temp = homg_test_up(ctx, NULL, tb);
-    if (k->pattern_refined_rows(&ctx->ex, &p, (const uint64_t *)d_edges, (int32_t)u, nc, shift, (uint64_t *)keys, cap,
-                                temp, tb, (int32_t *)d_rp, &nnz) != HOMG_OK)
-        die("pattern_refined_rows", ctx);
+    if (k->pattern_refined(&ctx->ex, &p, (const uint64_t *)d_edges, (int32_t)u, nc, shift, (uint64_t *)keys,
+                           (uint64_t *)alt, cap, temp, tb, &nnz) != HOMG_OK)
+        die("pattern_refined", ctx);
     if (nnz > 0) {
         if (swap || nnz != want)
             die(swap ? "swapped children not refused" : "nnz differs from the definition", NULL);
         rp = (int32_t *)malloc(((size_t)n + 1) * 4);
         ci = (int32_t *)malloc((size_t)nnz * 4);
         d_ci = homg_test_up(ctx, NULL, (size_t)nnz * 4);
-        if (k->pattern_rows_csr(&ctx->ex, (const uint64_t *)keys, n, (const int32_t *)d_rp, (int32_t *)d_ci) != HOMG_OK)
-            die("pattern_rows_csr", ctx);
+        if (k->pattern_csr(&ctx->ex, (const uint64_t *)keys, nnz, shift, n, (int32_t *)d_rp, (int32_t *)d_ci) !=
+            HOMG_OK)
+            die("pattern_csr", ctx);
         homg_test_down(ctx, rp, d_rp, ((size_t)n + 1) * 4);
         homg_test_down(ctx, ci, d_ci, (size_t)nnz * 4);
         if (memcmp(rp, wrp, ((size_t)n + 1) * 4) || memcmp(ci, wci, (size_t)nnz * 4))
@@ -100,6 +102,7 @@ int32_t homg_test_refined_rows(homg_ctx *ctx, const homg_mesh *cm, const homg_me
     homg_free(ctx, d_el);
     homg_free(ctx, d_edges);
     homg_free(ctx, keys);
+    homg_free(ctx, alt);
     homg_free(ctx, d_rp);
     homg_free(ctx, temp);
     free(edges);

@@ -1,5 +1,6 @@
-/* rows_case.h -- the CSR pattern of a refined P1 mesh row by row
- * (pattern_refined_rows + pattern_rows_csr, kernels/fem/pattern.h) against
+/* rows_case.h -- the CSR pattern of a refined P1 mesh from the coarse edges
+ * and the children (pattern_refined + pattern_csr, kernels/fem/pattern.h: the
+ * default of a GMG hierarchy's level 0) against
  * the definition written out here (every node pair of every fine element and
  * every diagonal, sorted, duplicates dropped): test_fem (CPU) and
  * test_fem_gpu (both backends). */
@@ -14,6 +15,6 @@
  * cm's sorted edges and fm's children = the definition (aborts with a message
  * where not); swap: two children of different coarse elements swapped first,
  * then the rows must be refused.  Answers the nnz (0: refused). */
-int32_t homg_test_refined_rows(homg_ctx *ctx, const homg_mesh *cm, const homg_mesh *fm, int swap);
+int32_t homg_test_refined_pattern(homg_ctx *ctx, const homg_mesh *cm, const homg_mesh *fm, int swap);
 
 #endif
