@@ -527,7 +527,17 @@ static void info_and_history(void **state)
     double hist[16];
     gd.nx = 64;
     gd.method = HOMG_METHOD_VCYCLE;
+    /* the counts below are the 64^2 -> exact 32^2 hierarchy's: pinned whatever the
+     * environment's HOMG_BOX_EXACT_MAX (16 would add a level), restored after */
+    const char *env = getenv("HOMG_BOX_EXACT_MAX");
+    char *saved = env ? strdup(env) : NULL;
+    setenv("HOMG_BOX_EXACT_MAX", "32", 1);
     assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+    if (saved)
+        setenv("HOMG_BOX_EXACT_MAX", saved, 1);
+    else
+        unsetenv("HOMG_BOX_EXACT_MAX");
+    free(saved);
     assert_int_equal(homg_alloc(ctx, n * 4, &u), HOMG_OK);
     sd.max_cycles = 5;
     sd.tol = 1e-30; /* never reached: runs all 5 cycles and says so */

@@ -86,6 +86,14 @@ static int fused_at(const homg_grid *g, int k)
     return g->run == HOMG_METHOD_FMG && (double)g->lv[k].nx * g->lv[k].ny >= g->fused_min;
 }
 
+/* exact_wide's rows a block by the finest level's longer side (grid_internal.h): one row
+ * where the cycle's other levels are few and short (more blocks, each less work), else 4. */
+static int exact_rows_default(const homg_grid *g)
+{
+    const int n = g->lv[0].nx > g->lv[0].ny ? g->lv[0].nx : g->lv[0].ny;
+    return n <= HOMG_BOX_EXACT_ROWS1_TOP ? 1 : HOMG_BOX_EXACT_ROWS;
+}
+
 /* The coarsest level: exactly by the sine transform when it is small enough,
  * else by sweeps (long thin rectangles, where every cell is near an edge). */
 static homg_status coarse(cycle *c, int k)
@@ -99,7 +107,7 @@ static homg_status coarse(cycle *c, int k)
         W.qyt = g->coarse_qyt;
         W.inv_eig = g->coarse_inv_eig;
         W.w = g->coarse_w;
-        W.rows = (int)homg__knob("HOMG_BOX_EXACT_ROWS", HOMG_BOX_EXACT_ROWS);
+        W.rows = (int)homg__knob("HOMG_BOX_EXACT_ROWS", exact_rows_default(g));
         W.split = (int)homg__knob("HOMG_BOX_EXACT_SPLIT", HOMG_BOX_EXACT_SPLIT);
         QUEUE(g, g->k->exact_wide(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), &W), "coarse solve");
         homg__account(g, 2, 4 * level_share(g, k), 4 * level_values(c, k));

@@ -21,11 +21,12 @@
  * 0.0729 (main, mean of two runs) -> 0.0659 ms, 512^2 0.1137 -> 0.1078, 1024^2 0.1634 -> 0.1581,
  * the warm 1024^2 frame 0.0546 -> 0.0535; 2048^2 float32 level (0.3317 -> 0.3323) and float64
  * 1-2% slower (within the runs' spread), so from 2048 up the 32^2 solve stays. */
-#define HOMG_BOX_EXACT_MAX      32
-#define HOMG_BOX_EXACT_WIDE_TOP 1024
-#define HOMG_BOX_EXACT_ROWS     4
-#define HOMG_BOX_EXACT_SPLIT    8
-#define HOMG_BOX_FUSED_CELLS    0 /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
+#define HOMG_BOX_EXACT_MAX       32
+#define HOMG_BOX_EXACT_WIDE_TOP  1024
+#define HOMG_BOX_EXACT_ROWS      4
+#define HOMG_BOX_EXACT_ROWS1_TOP 256 /* exact_wide: one row a block up to this finest side (s15-twod8) */
+#define HOMG_BOX_EXACT_SPLIT     8
+#define HOMG_BOX_FUSED_CELLS     0 /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
 
 /* What one queued sequence of cycles looks like; a captured CUDA graph is reused
  * while the key matches. */
