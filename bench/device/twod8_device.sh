@@ -30,12 +30,14 @@ timed 10 bench_mine $G $R --out $OUT/g2_mine.md
 timed 6 bench_r4s8 env HOMG_BOX_EXACT_ROWS=4 HOMG_BOX_EXACT_SPLIT=8 $G $V --out $OUT/g3_r4s8.md
 timed 6 bench_r1s8 env HOMG_BOX_EXACT_ROWS=1 HOMG_BOX_EXACT_SPLIT=8 $G $V --out $OUT/g4_r1s8.md
 timed 6 bench_r2s8 env HOMG_BOX_EXACT_ROWS=2 HOMG_BOX_EXACT_SPLIT=8 $G $V --out $OUT/g5_r2s8.md
+timed 6 bench_r1s4 env HOMG_BOX_EXACT_ROWS=1 HOMG_BOX_EXACT_SPLIT=4 $G $V --out $OUT/g8_r1s4.md
 timed 6 bench_x128 env HOMG_BOX_EXACT_MAX=128 $G $X --out $OUT/g6_x128.md
 timed 6 bench_x128r1 env HOMG_BOX_EXACT_MAX=128 HOMG_BOX_EXACT_ROWS=1 $G $X --out $OUT/g7_x128r1.md
 timed 12 bench_main2 $M $R --out $OUT/g9_main2.md
 timed 8 ncu_main $NC -k "regex:exact_wide" --launch-count 2 --log-file $OUT/ncu_main.csv $M --sizes 256 --methods fused-v --reps 1 --out /tmp/x.md
 timed 8 ncu_mine $NC -k "regex:exact_wide" --launch-count 2 --log-file $OUT/ncu_mine.csv $G --sizes 256 --methods fused-v --reps 1 --out /tmp/x.md
 timed 8 ncu_mine_r4 env HOMG_BOX_EXACT_ROWS=4 $NC -k "regex:exact_wide" --launch-count 2 --log-file $OUT/ncu_mine_r4.csv $G --sizes 256 --methods fused-v --reps 1 --out /tmp/x.md
+timed 8 ncu_mine_warps ncu --clock-control none --cache-control none --section WarpStateStats --section Occupancy -k "regex:exact_wide" --launch-count 2 $G --sizes 256 --methods fused-v --reps 1 --out /tmp/x.md
 timed 8 memcheck compute-sanitizer --tool memcheck --error-exitcode 3 $B/tests/test_grid_gpu wide
 timed 10 racecheck compute-sanitizer --tool racecheck --error-exitcode 3 --kernel-name kns=exact_wide $B/tests/test_grid_gpu wide
 timed 8 synccheck compute-sanitizer --tool synccheck --error-exitcode 3 --kernel-name kns=exact_wide $B/tests/test_grid_gpu wide
@@ -49,7 +51,7 @@ for f in $OUT/ncu_main.csv $OUT/ncu_mine.csv $OUT/ncu_mine_r4.csv; do [ -f $f ] 
 for f in $OUT/g?_*.md; do echo "=== $f"; cat $f; done > $OUT/twod8_grid.md 2>/dev/null
 rm -f $OUT/g?_*.md
 # the short table last: the bench rows of each run, the kernels' ncu times, the test lines
-for f in g1_main g2_mine g3_r4s8 g4_r1s8 g5_r2s8 g6_x128 g7_x128r1 g9_main2; do
+for f in g1_main g2_mine g3_r4s8 g4_r1s8 g5_r2s8 g8_r1s4 g6_x128 g7_x128r1 g9_main2; do
     echo "--- $f"
     awk -v f="$f" '/^=== /{on = index($0, f) > 0} on && (/^\| (256|512|1024|2048|4096)\^2 \| float32/ || / fused, warm \|/)' $OUT/twod8_grid.md | cut -c1-110
 done | tail -c 6000
