@@ -53,7 +53,7 @@ rm -f $OUT/g?_*.md
 # the short table last: the bench rows of each run, the kernels' ncu times, the test lines
 for f in g1_main g2_mine g3_r4s8 g4_r1s8 g5_r2s8 g8_r1s4 g6_x128 g7_x128r1 g9_main2; do
     echo "--- $f"
-    awk -v f="$f" '/^=== /{on = index($0, f) > 0} on && (/^\| (256|512|1024|2048|4096)\^2 \| float32/ || / fused, warm \|/)' $OUT/twod8_grid.md | cut -c1-110
+    awk -v f="$f" '/^=== /{on = index($0, f) > 0} on && (/^\| (256|512|1024|2048|4096)\^2 \| float32 \| (fft|fused-v) \|/ || / fused, warm \|/)' $OUT/twod8_grid.md | cut -c1-110
 done | tail -c 6000
 grep -E "^=== |gpu__time_duration|smsp__inst_executed|sm__cycles_active|registers_per" "$L" | grep -v "^=== [a-z]" | awk -F'","' '/^===/{print; next} {print $1, substr($5, 6, 28), $(NF-2), $NF}' | cut -c1-120 | tail -c 2500
 grep -E "^=== |ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|differ|rc=|cycles" "$L" | grep -v "^=== done" | cut -c1-150 | tail -c 3000
