@@ -108,7 +108,7 @@ static void rectangles_and_lambda(void **state)
 }
 
 /* The exact solve of coarse levels wider than 32 a side (exact_wide, HOMG_BOX_EXACT_MAX up to
- * 128; the default from 64 x 64 up to 1024 a side): the solves reach the errors the 32^2
+ * 128; the default from 64 x 64 up to 4096 a side): the solves reach the errors the 32^2
  * one-block solve reaches, in no more cycles; the finest level stays a cycle's (never solved
  * whole: at least two levels). */
 static void exact_wide_levels(void **state)
