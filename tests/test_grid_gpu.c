@@ -682,7 +682,7 @@ static void exact_wide_matches_cpu(void **state)
 {
     (void)state;
     const int shapes[][2] = { { 128, 128 }, { 127, 65 }, { 64, 64 }, { 33, 100 }, { 96, 37 }, { 1, 5 }, { 7, 1 } };
-    const int rs[][2] = { { 2, 4 }, { 1, 1 }, { 4, 3 }, { 2, 8 } };
+    const int rs[][2] = { { 2, 4 }, { 1, 1 }, { 4, 3 }, { 2, 8 }, { 4, 8 } };
     mismatches = 0;
     for (size_t sh = 0; sh < sizeof shapes / sizeof shapes[0]; sh++)
         for (int pi = HOMG_FLOAT32; pi <= HOMG_FLOAT64; pi++)

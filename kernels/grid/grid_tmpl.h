@@ -218,8 +218,10 @@ static void FN(exact_wide_row)(const grid_level *L, int r, const T *in, int bt, 
 
 static void FN(exact_wide)(const grid_level *L, T *u, const T *f, const grid_exact_wide *W)
 {
+    const int bt = L->bc[0] || L->bc[1] || L->bc[2] || L->bc[3]; /* the CUDA pass 1's template flag */
     for (int r = 0; r < L->ny; r++)
-        FN(exact_wide_row)(L, r, f, 1, (const T *)W->qyt, (const T *)W->qx, (const T *)W->inv_eig, W->split, (T *)W->w);
+        FN(exact_wide_row)
+    (L, r, f, bt, (const T *)W->qyt, (const T *)W->qx, (const T *)W->inv_eig, W->split, (T *)W->w);
     for (int r = 0; r < L->ny; r++)
         FN(exact_wide_row)(L, r, (const T *)W->w, 0, (const T *)W->qy, (const T *)W->qxt, NULL, W->split, u);
 }

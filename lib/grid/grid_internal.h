@@ -16,14 +16,17 @@
  * HOMG_BOX_EXACT_MAX cells a side (32: one block, coarse_exact; up to HOMG_EXACT_WIDE_MAX: two
  * launches of many blocks, exact_wide), the finest itself only up to 32 a side (box.c
  * exact_fits).  The default: 128 where the finest level's longer side is at most
- * HOMG_BOX_EXACT_WIDE_TOP, else 32; exact_wide's blocks take 4 rows, its sums 8 ranges.  H100
- * 2026-11-27, float32 to 1e-4 in 3 cycles (bench/results/h100.md "Session 15 twod7"): 256^2
- * 0.0729 (main, mean of two runs) -> 0.0659 ms, 512^2 0.1137 -> 0.1078, 1024^2 0.1634 -> 0.1581,
- * the warm 1024^2 frame 0.0546 -> 0.0535; 2048^2 float32 level (0.3317 -> 0.3323) and float64
- * 1-2% slower (within the runs' spread), so from 2048 up the 32^2 solve stays. */
+ * HOMG_BOX_EXACT_WIDE_TOP (the sizes measured), else 32; exact_wide's blocks take 4 rows in
+ * float32, 2 in float64, its sums 8 ranges.  H100 2026-11-27, float32 to 1e-4 in 3 cycles
+ * (bench/results/h100.md "Session 15 twod7", "Session 15 twod8"): 256^2 0.0729 (main before
+ * twod7) -> 0.0715 (twod7) -> 0.0577 ms (twod8, rows 4), 512^2 0.1137 -> 0.1145 -> 0.0959,
+ * 1024^2 0.1634 -> 0.1624 -> 0.1473, the warm 1024^2 frame 0.0546 -> 0.0546 -> 0.0495; with
+ * twod8's passes the exact 128^2 also pays at 2048^2 (0.3331 -> 0.3181) and 4096^2 (0.8481 ->
+ * 0.8326); float64 rows 2: 256^2 0.1268 -> 0.1005, 512^2 0.3007 -> 0.2699, 1024^2 0.7214 -> 0.6862. */
 #define HOMG_BOX_EXACT_MAX      32
-#define HOMG_BOX_EXACT_WIDE_TOP 1024
+#define HOMG_BOX_EXACT_WIDE_TOP 4096
 #define HOMG_BOX_EXACT_ROWS     4
+#define HOMG_BOX_EXACT_ROWS_F64 2
 #define HOMG_BOX_EXACT_SPLIT    8
 #define HOMG_BOX_FUSED_CELLS    0 /* FMG: fused steps on levels of at least this many cells (all: small tiles, PDL) */
 
