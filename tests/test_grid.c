@@ -492,7 +492,7 @@ static void fmg_mid_steps_equal(void **state)
     (void)state;
     homg_p2 *p = homg_p2_exact(128, 64, 0.3, 0.1, 1, 21);
     const size_t n = (size_t)p->nx * p->ny;
-    const char *plans[2] = { NULL, "22;11,21" };
+    const char *plans[2] = { "21", "22;11,21" }; /* the sweeps a mid step takes (<= 3) */
     float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float));
     for (int pl = 0; pl < 2; pl++)
         for (int warm = 0; warm <= 1; warm++)
@@ -508,6 +508,31 @@ static void fmg_mid_steps_equal(void **state)
     free(a);
     free(b);
     homg_p2_free(p);
+}
+
+/* Float32's default sweep plan by size (box.c default_plan): V(2,2) up to 256^2 cells, V(3,2)
+ * up to 512^2, V(2,1) above -- the default's u equals the named plan's bit for bit and differs
+ * from another plan's, two cycles from a warm start. */
+static void fmg_default_plan_by_size(void **state)
+{
+    (void)state;
+    const int shapes[3][2] = { { 256, 128 }, { 512, 256 }, { 1024, 512 } };
+    const char *expect[3] = { "22", "32", "21" }, *other[3] = { "21", "21", "22" };
+    for (int k = 0; k < 3; k++) {
+        homg_p2 *p = homg_p2_exact(shapes[k][0], shapes[k][1], 0.3, 0.1, 1, 5 + (uint64_t)k);
+        const size_t n = (size_t)p->nx * p->ny;
+        float *d = malloc(n * sizeof(float)), *e = malloc(n * sizeof(float)), *o = malloc(n * sizeof(float));
+        assert_true(homg_test_mid_solve(ctx, p, NULL, 1, 1, 2, d) >= 0);
+        assert_true(homg_test_mid_solve(ctx, p, expect[k], 1, 1, 2, e) >= 0);
+        assert_true(homg_test_mid_solve(ctx, p, other[k], 1, 1, 2, o) >= 0);
+        assert_int_equal(memcmp(d, e, n * sizeof(float)), 0);
+        assert_int_not_equal(memcmp(d, o, n * sizeof(float)), 0);
+        printf("  %d x %d: the default plan is %s\n", shapes[k][0], shapes[k][1], expect[k]);
+        free(d);
+        free(e);
+        free(o);
+        homg_p2_free(p);
+    }
 }
 
 /* The info struct and the device history agree and make sense. */
@@ -739,6 +764,7 @@ int main(void)
         cmocka_unit_test(fmg_level_kinds_agree),
         cmocka_unit_test(fmg_sweep_plans),
         cmocka_unit_test(fmg_mid_steps_equal),
+        cmocka_unit_test(fmg_default_plan_by_size),
         cmocka_unit_test(vcycle_exact_solutions),
         cmocka_unit_test(fcycle_exact_solutions),
         cmocka_unit_test(homg_exact_solutions),

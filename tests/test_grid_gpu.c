@@ -569,8 +569,8 @@ static void mid_sequence_matches_steps(void **state)
         const size_t n = (size_t)p->nx * p->ny;
         float *a = (float *)malloc(n * sizeof(float)), *b = (float *)malloc(n * sizeof(float));
         double *da = (double *)malloc(n * sizeof(double)), *db = (double *)malloc(n * sizeof(double));
-        const long la = homg_test_mid_solve(gpu, p, NULL, 1, 1, 3, a),
-                   lb = homg_test_mid_solve(gpu, p, NULL, 0, 1, 3, b);
+        const long la = homg_test_mid_solve(gpu, p, "21", 1, 1, 3, a), /* a plan the mid step takes */
+                   lb = homg_test_mid_solve(gpu, p, "21", 0, 1, 3, b);
         assert_true(la >= 0 && lb >= 0);
         size_t unequal = 0;
         for (size_t k = 0; k < n; k++) {

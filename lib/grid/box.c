@@ -175,13 +175,26 @@ static int block_top(const homg_grid *g)
  * V(2,2) takes 6 (CPU, bench/results/cpu_box_schedules.md), so it keeps V(2,2). */
 #define HOMG_BOX_SCHED_DEFAULT "21"
 
+/* Float32's plan by the finest level's cells since the exact coarse level is 128^2 (s15-twod7):
+ * with it two cycles of V(2,2) reach 1e-4 at 256^2 (error 6.5e-5: 0.0415 ms against V(2,1)'s
+ * three, 0.0596) and two of V(3,2) at 512^2 (7.8e-5: 0.0826 against 0.0964); from 1024^2 the
+ * 3-sweep steps cost more than the cycle they save (V(3,2): 0.1617 against 0.1473), so V(2,1)
+ * (H100, bench/results/h100.md "Session 15 lead: sweep plans"). */
+static const char *default_plan(const homg_grid *g)
+{
+    long cells = (long)g->desc.nx * g->desc.ny;
+    if (g->desc.precision != HOMG_FLOAT32)
+        return "0";
+    return cells <= 256L * 256 ? "22" : cells <= 512L * 512 ? "32" : HOMG_BOX_SCHED_DEFAULT;
+}
+
 /* The plan applies to the default V(2, 2) alone (a caller's desc.pre / desc.post stand) and
  * not where the one-block kernel takes the coarse levels (HOMG_BOX_BLOCK_CELLS: its sweeps
  * are desc.pre / desc.post on every level). */
 static void plan_sweeps(homg_grid *g)
 {
     const char *env = getenv("HOMG_BOX_SCHED");
-    const char *plan = env && *env ? env : g->desc.precision == HOMG_FLOAT32 ? HOMG_BOX_SCHED_DEFAULT : "0";
+    const char *plan = env && *env ? env : default_plan(g);
     g->planned = g->run == HOMG_METHOD_FMG && g->desc.pre == 2 && g->desc.post == 2 && g->block_top == g->nlevels &&
                  homg__sweep_plan_parse(plan, '0', '3', HOMG_GRID_MAX_LEVELS, g->plan[0][0], g->plan[1][0]);
 }
