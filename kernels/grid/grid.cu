@@ -761,10 +761,9 @@ static homg_status cu_coarse_exact(kernel_exec *ex, homg_precision p, const grid
     if (L->nx > HOMG_COARSE_EXACT_MAX || L->ny > HOMG_COARSE_EXACT_MAX)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "coarse_exact: %d x %d is larger than %d", L->nx, L->ny,
                               HOMG_COARSE_EXACT_MAX);
-    /* programmatic dependent launch as the fused steps (HOMG_BOX_PDL=0: plain): the
-     * basis loads while the down step before it finishes */
-    const char *e = getenv("HOMG_BOX_PDL");
-    const int pdl = !(e && *e && atof(e) == 0);
+    /* programmatic dependent launch as the fused steps (the level's tune.pdl, HOMG_BOX_PDL=0:
+     * plain): the basis loads while the down step before it finishes */
+    const int pdl = L->tune ? L->tune->pdl : 1;
     if (p == HOMG_FLOAT64)
         homg_pdl_launch(s, dim3(1), threads, pdl, coarse_exact_kernel<double>, *L, (double *)u, (const double *)f,
                         (const double *)qx, (const double *)qy, (const double *)inv_eig);

@@ -186,6 +186,30 @@ static void plan_sweeps(homg_grid *g)
                  homg__sweep_plan_parse(plan, '0', '3', HOMG_GRID_MAX_LEVELS, g->plan[0][0], g->plan[1][0]);
 }
 
+/* The mid step (a cycle boundary in one pass) from this many cells: on the H100 (h100.md,
+ * Session 14 twod5; V(2,1), 3 cycles, two boundaries fused) the solve took 0.8493 ms against
+ * 0.8849 with the two steps at 4096^2, 0.3344 against 0.3403 at 2048^2, but 0.1685 against
+ * 0.1643 at 1024^2 (L2-resident: the bytes saved do not pay for the wider halos' sweeps). */
+#define HOMG_BOX_MID_CELLS (2048.0 * 2048)
+
+/* The CUDA fused steps' launch choices (grid_kernels.h grid_tune), each overridden by the
+ * environment variable of its name (the benchmark's and the GPU tests' knobs), given to every
+ * level. */
+static void read_tune(homg_grid *g)
+{
+    grid_tune *t = &g->tune;
+    *t = homg_grid_tune_default();
+    t->owned_cells = homg__knob("HOMG_BOX_OWNED_CELLS", t->owned_cells);
+    t->wide_cells = homg__knob("HOMG_BOX_WIDE_CELLS", t->wide_cells);
+    t->tile_cells = homg__knob("HOMG_BOX_TILE_CELLS", t->tile_cells);
+    t->rows_cells = homg__knob("HOMG_BOX_ROWS_CELLS", t->rows_cells);
+    t->rows_t = (int)homg__knob("HOMG_BOX_ROWS_T", t->rows_t);
+    t->rows_mid_t = (int)homg__knob("HOMG_BOX_ROWS_MID_T", t->rows_mid_t);
+    t->pdl = homg__knob("HOMG_BOX_PDL", 1) != 0;
+    for (int k = 0; k < g->nlevels; k++)
+        g->lv[k].tune = t;
+}
+
 /* HOMG_BOX_EXACT_MAX's default by the finest level's longer side (grid_internal.h). */
 static int exact_max_default(const homg_grid_desc *d)
 {
@@ -233,8 +257,11 @@ homg_status homg__box_alloc(homg_grid *g)
         g->block_top = block_top(g); /* its exact solve is the one-block coarse_exact */
     plan_sweeps(g);
     /* A fixed sequence's cycle boundaries on the finest level as one pass each (cycles.c
-     * homg__mg_sequence; HOMG_BOX_MID=0: the two steps, the benchmark's A/B knob). */
+     * homg__mg_sequence; HOMG_BOX_MID=0: the two steps, the benchmark's A/B knob), float32
+     * from HOMG_BOX_MID_CELLS cells on every backend, so that both run the same steps. */
     g->fuse_mid = homg__knob("HOMG_BOX_MID", 1) != 0;
+    g->mid_min = homg__knob("HOMG_BOX_MID_CELLS", HOMG_BOX_MID_CELLS);
+    read_tune(g);
     if (d->method != HOMG_METHOD_HOMG) {
         for (int k = 1; k < g->nlevels; k++) {
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;

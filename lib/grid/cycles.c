@@ -335,14 +335,18 @@ static homg_status mid(cycle *a, const cycle *b)
     return HOMG_OK;
 }
 
-/* Whether the boundary after cycle a (before b) can be one mid step: both plain V-cycles of
- * the fused steps that go below level 0, sweeps the backend takes, either buffer order. */
+/* Whether the boundary after cycle a (before b) is one mid step: both plain V-cycles of the
+ * fused steps that go below level 0, a float32 level 0 of at least mid_min cells (box.c: the
+ * rule every backend follows, so they queue the same steps), sweeps the backend takes, either
+ * buffer order. */
 static int mid_fits(const cycle *a, const cycle *b, int a_kind)
 {
     const homg_grid *g = a->g;
     const void *p0[4] = { a->x[0], a->y[0], a->f0, g->f[1] }, *p1[4] = { a->y[0], a->x[0], a->f0, g->f[1] };
     const int sweeps = a->post[0] + b->pre[0];
     if (!g->fuse_mid || a_kind == HOMG_CYCLE_FMG || !fused_at(g, 0) || g->nlevels < 2 || g->block_top < 1)
+        return 0;
+    if (g->desc.precision != HOMG_FLOAT32 || level_values(a, 0) < g->mid_min)
         return 0;
     return g->k->mid_fits(g->desc.precision, &a->lev[0], sweeps, p0) &&
            g->k->mid_fits(g->desc.precision, &a->lev[0], sweeps, p1);

@@ -98,7 +98,9 @@ struct homg_grid {
     double fused_min; /* FMG: levels of at least this many cells run the fused steps */
     int planned;      /* FMG: the fused cycles take their sweeps from plan (HOMG_BOX_SCHED, box.c) */
     unsigned char plan[2][HOMG_GRID_MAX_LEVELS][2]; /* [later cycle][level][way up]: sweeps */
-    int fuse_mid; /* FMG: fixed sequences fuse the finest level's cycle boundaries (HOMG_BOX_MID, box.c) */
+    int fuse_mid;   /* FMG: fixed sequences fuse the finest level's cycle boundaries (HOMG_BOX_MID, box.c) */
+    double mid_min; /* FMG: of a float32 finest level of at least this many cells (HOMG_BOX_MID_CELLS) */
+    grid_tune tune; /* the CUDA fused steps' launch choices, the levels' tune (box.c) */
 
     /* HOMG (seed 003) */
     int homg_m;                     /* coarsest HOMG level M */
