@@ -291,8 +291,7 @@ static const char *const main_env[] = { "HOMG_BOX_FUSED_CELLS",
                                         NULL };
 static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", NULL };
 /* session 5's default (small 256-thread tiles up to 1024^2, no wide tile) and the
- * wide (1024-thread) tile up to other sizes than the default 512^2; the one-block
- * coarse levels from 64^2 */
+ * wide (1024-thread) tile up to other sizes than the default 512^2 */
 static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
 /* other cycles: V(3,3), V(3,2), V(2,3) (sweeps of 3 take the tile kernels), V(1,1) */
 static const char *const v33_env[] = { "HOMG_BENCH_PRE", "3", "HOMG_BENCH_POST", "3", NULL };
@@ -301,7 +300,6 @@ static const char *const v23_env[] = { "HOMG_BENCH_PRE", "2", "HOMG_BENCH_POST",
 static const char *const v11_env[] = { "HOMG_BENCH_PRE", "1", "HOMG_BENCH_POST", "1", NULL };
 static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
 static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
-static const char *const block64_env[] = { "HOMG_BOX_BLOCK_CELLS", "4096", NULL };
 static const char *const no_pdl_env[] = { "HOMG_BOX_PDL", "0", NULL };
 /* the finest level's cycle boundaries as two steps (HOMG_BOX_MID=0), and the mid step's thread rows */
 static const char *const mid_off_env[] = { "HOMG_BOX_MID", "0", NULL };
@@ -309,7 +307,6 @@ static const char *const mid_t8_env[] = { "HOMG_BOX_ROWS_MID_T", "8", NULL };
 static const char *const mid_t10_env[] = { "HOMG_BOX_ROWS_MID_T", "10", NULL };
 static const char *const mid_t16_env[] = { "HOMG_BOX_ROWS_MID_T", "16", NULL };
 static const char *const textbook_env[] = { "HOMG_BOX_FUSED_CELLS", "4194304", NULL };
-static const char *const block128_env[] = { "HOMG_BOX_BLOCK_CELLS", "16384", NULL };
 /* the owned-cell steps of grid_owned.cu (default up to 512^2): off (the wide tiles: main's
  * kernels, but the exact solve's programmatic launch), up to 256^2, up to 1024^2 (the 1024^2
  * level not in row blocks) */
@@ -627,8 +624,6 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v mid-T10", target, reps, mid_t10_env);
                 bench_env(ctx, p, &in, "fused-v mid-T16", target, reps, mid_t16_env);
                 bench_env(ctx, p, &in, "fused-v textbook<2048^2", target, reps, textbook_env);
-                bench_env(ctx, p, &in, "fused-v block", target, reps, block64_env);
-                bench_env(ctx, p, &in, "fused-v block128", target, reps, block128_env);
                 bench_env(ctx, p, &in, "fused-v owned-off", target, reps, owned_off_env);
                 bench_env(ctx, p, &in, "fused-v owned<=256^2", target, reps, owned256_env);
                 bench_env(ctx, p, &in, "fused-v owned<=1024^2", target, reps, owned1024_env);
@@ -661,7 +656,6 @@ int main(int argc, char **argv)
                 const char *name;
             } warm_rows[] = {
                 { main_env, "fused, warm, main" },           { s5_env, "fused, warm, s5" },
-                { block64_env, "fused, warm, block64" },     { block128_env, "fused, warm, block128" },
                 { owned_off_env, "fused, warm, owned-off" }, { rows_off_env, "fused, warm, rows-off" },
                 { rows512_env, "fused, warm, rows>=512^2" }, { rows_t8_env, "fused, warm, rows T8" },
                 { sched21_env, "fused, warm, 21.22" },       { sched2121_env, "fused, warm, 21.21" },

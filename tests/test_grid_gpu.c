@@ -80,64 +80,6 @@ static int only_owned; /* check_kernels: the owned-cell steps alone (the "owned"
 static int only_rows;  /* check_kernels: the row-block fused steps alone (the "rows" group) */
 static const grid_kernels *C(void) { return &homg_cpu_grid_kernels; }
 
-/* The one-block coarse levels (grid_coarse.cu) against their CPU composition, in
- * every mode, on the hierarchy box.c builds below the top level (exact coarsest
- * solve on random bases, or sweeps on long thin rectangles). */
-static void check_coarse_cycle(const grid_level *Lg, const grid_level *Lc, homg_precision p, const twin *f,
-                               homg_rng *rng, int with_bc, int cluster)
-{
-    grid_coarse Cg, Cc;
-    const int nx = Lg->nx, ny = Lg->ny;
-    twin q[3], uo = twin_make((size_t)nx * ny, p, rng, 1), *u = &uo; /* its own u: the caller's stays as it was */
-    memset(&Cg, 0, sizeof Cg);
-    Cg.cluster = cluster;
-    Cg.pre = 2;
-    Cg.post = 1;
-    Cg.bottom_sweeps = 16;
-    Cg.lev[0] = *Lg;
-    for (Cg.nlev = 1;; Cg.nlev++) {
-        const grid_level *L = &Cg.lev[Cg.nlev - 1];
-        if ((L->nx <= HOMG_COARSE_EXACT_MAX && L->ny <= HOMG_COARSE_EXACT_MAX) || L->nx == 2 || L->ny == 2)
-            break;
-        Cg.lev[Cg.nlev] = *L;
-        Cg.lev[Cg.nlev].nx /= 2;
-        Cg.lev[Cg.nlev].ny /= 2;
-        Cg.lev[Cg.nlev].inv_h2 /= 4;
-        memset((void *)Cg.lev[Cg.nlev].bc, 0, sizeof Cg.lev[0].bc);
-    }
-    {
-        const grid_level *B = &Cg.lev[Cg.nlev - 1];
-        const int exact = B->nx <= HOMG_COARSE_EXACT_MAX && B->ny <= HOMG_COARSE_EXACT_MAX;
-        const size_t len[3] = { (size_t)B->nx * B->nx, (size_t)B->ny * B->ny, (size_t)B->nx * B->ny };
-        for (int i = 0; i < 3; i++)
-            q[i] = twin_make(exact ? len[i] : 1, p, rng, i == 2 ? 1e-3 : 0.3);
-        Cc = Cg;
-        Cc.lev[0] = *Lc;
-        Cg.qx = exact ? q[0].on_gpu : NULL;
-        Cg.qy = exact ? q[1].on_gpu : NULL;
-        Cg.inv_eig = exact ? q[2].on_gpu : NULL;
-        Cc.qx = exact ? q[0].on_cpu : NULL;
-        Cc.qy = exact ? q[1].on_cpu : NULL;
-        Cc.inv_eig = exact ? q[2].on_cpu : NULL;
-    }
-    for (int mode = HOMG_BLOCK_V_ZERO; mode <= HOMG_BLOCK_FMG; mode++) {
-        double d;
-        Cg.mode = Cc.mode = mode;
-        assert_int_equal(G()->coarse_cycle(&gpu->ex, p, &Cg, u->on_gpu, f->on_gpu), HOMG_OK);
-        assert_int_equal(C()->coarse_cycle(&cpu->ex, p, &Cc, u->on_cpu, f->on_cpu), HOMG_OK);
-        assert_int_equal(homg_ctx_synchronize(gpu), HOMG_OK);
-        d = twin_diff(u);
-        if (!(d <= (p == HOMG_FLOAT64 ? 1e-10 : 1e-4))) {
-            printf("  %d x %d %s bc=%d cluster=%d: coarse_cycle mode %d (%d levels) differs by %.2e\n", nx, ny,
-                   p == HOMG_FLOAT64 ? "double" : "float", with_bc, cluster, mode, Cg.nlev, d);
-            mismatches++;
-        }
-    }
-    for (int i = 0; i < 3; i++)
-        twin_free(&q[i]);
-    twin_free(&uo);
-}
-
 static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_t seed)
 {
     homg_rng rng = homg_rng_seed(seed);
@@ -273,8 +215,6 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     }
     BOTH(G()->add(xg, p, n, f.on_gpu, u.on_gpu), C()->add(xc, p, n, f.on_cpu, u.on_cpu));
     SAME(u, "add");
-    if (n <= (p == HOMG_FLOAT64 ? 4096u : (size_t)HOMG_COARSE_BLOCK_MAX))
-        check_coarse_cycle(&Lg, &Lc, p, &f, &rng, with_bc, 0);
 
     /* HOMG: filters at every spacing, gathers and iterations at every level */
     {
@@ -586,42 +526,6 @@ static void mid_rule_same_on_both_backends(void **state)
     homg_test_env_restore(env, old);
 }
 
-/* One coarse_cycle comparison on random f, faces and u (cluster: blocks on CUDA, 0 automatic). */
-static void coarse_case(int nx, int ny, homg_precision p, int bc, int cluster, unsigned seed)
-{
-    homg_rng rng = homg_rng_seed(seed);
-    twin f = twin_make((size_t)nx * ny, p, &rng, 100);
-    twin b[4];
-    grid_level Lg = { 0 }, Lc;
-    Lg.nx = nx;
-    Lg.ny = ny;
-    Lg.inv_h2 = (double)nx * nx;
-    Lg.lambda = 0.25;
-    Lc = Lg;
-    for (int side = 0; side < 4; side++) {
-        b[side] = twin_make(side < 2 ? (size_t)ny : (size_t)nx, p, &rng, 1);
-        Lg.bc[side] = bc ? b[side].on_gpu : NULL;
-        Lc.bc[side] = bc ? b[side].on_cpu : NULL;
-    }
-    check_coarse_cycle(&Lg, &Lc, p, &f, &rng, bc, cluster);
-    twin_free(&f);
-    for (int side = 0; side < 4; side++)
-        twin_free(&b[side]);
-}
-
-/* The one-block coarse levels alone (small, for compute-sanitizer's racecheck). */
-static void coarse_cycle_matches_cpu(void **state)
-{
-    (void)state;
-    const int shapes[][2] = { { 4, 4 }, { 64, 32 }, { 64, 64 }, { 256, 8 }, { 8, 128 } };
-    mismatches = 0;
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
-        for (int p = HOMG_FLOAT32; p <= HOMG_FLOAT64; p++)
-            for (int bc = 0; bc <= 1; bc++)
-                coarse_case(shapes[s][0], shapes[s][1], (homg_precision)p, bc, 1, 7000 + 100 * s + 10 * p + bc);
-    assert_int_equal(mismatches, 0);
-}
-
 /* The exact coarsest solve (coarse_exact_kernel, grid_exact.cuh) against its CPU twin on
  * random bases, eigenvalues, f and boundary data: even, odd and tiny sides (the folds'
  * middle points and mirror lanes).  Random bases are not even or odd about their middle,
@@ -716,36 +620,6 @@ static void exact_wide_matches_cpu(void **state)
                 twin_free(&u);
                 twin_free(&w);
             }
-    assert_int_equal(mismatches, 0);
-}
-
-/* The cluster version (grid_coarse_cluster.cu): bands of 2 to 16 rows, uneven bands
- * (12, 6 and 3 blocks), rectangles both ways, the automatic choice, 512^2 in float. */
-static void coarse_cluster_matches_cpu(void **state)
-{
-    (void)state;
-    const int cases[][4] = { /* nx, ny, blocks, float64 too */
-                             { 64, 64, 16, 1 },   { 128, 128, 8, 1 },  { 256, 256, 16, 1 }, { 128, 256, 16, 1 },
-                             { 256, 128, 16, 1 }, { 256, 256, 12, 1 }, { 128, 128, 6, 0 },  { 64, 128, 3, 0 },
-                             { 256, 256, 0, 0 },  { 512, 512, 16, 0 }, { 64, 64, 2, 0 },    { 256, 16, 4, 0 }
-    };
-    mismatches = 0;
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-        for (int p = HOMG_FLOAT32; p <= (cases[c][3] ? HOMG_FLOAT64 : HOMG_FLOAT32); p++)
-            for (int bc = 0; bc <= 1; bc++)
-                coarse_case(cases[c][0], cases[c][1], (homg_precision)p, bc, cases[c][2], 8000 + 100 * c + 10 * p + bc);
-    assert_int_equal(mismatches, 0);
-}
-
-/* Small cluster cases alone (compute-sanitizer: memcheck, racecheck, synccheck): two and
- * three blocks (uneven bands), since racecheck did not finish 16 and 6 blocks in 25 s on
- * the H100 (bench/results/h100.md, s8-cluster). */
-static void coarse_cluster_small(void **state)
-{
-    (void)state;
-    mismatches = 0;
-    coarse_case(64, 64, HOMG_FLOAT32, 1, 2, 8900);
-    coarse_case(64, 128, HOMG_FLOAT32, 1, 3, 8901);
     assert_int_equal(mismatches, 0);
 }
 
@@ -2068,19 +1942,12 @@ int main(int argc, char **argv)
     };
     const struct CMUnitTest coarse[] = {
         cmocka_unit_test(coarse_exact_matches_cpu),
-        cmocka_unit_test(coarse_cycle_matches_cpu),
     };
     const struct CMUnitTest exact[] = {
         cmocka_unit_test(coarse_exact_matches_cpu),
     };
     const struct CMUnitTest wide[] = {
         cmocka_unit_test(exact_wide_matches_cpu),
-    };
-    const struct CMUnitTest cluster[] = {
-        cmocka_unit_test(coarse_cluster_small),
-    };
-    const struct CMUnitTest clusters[] = {
-        cmocka_unit_test(coarse_cluster_matches_cpu),
     };
     const struct CMUnitTest fused[] = {
         cmocka_unit_test(fused_steps_match_cpu),
@@ -2104,8 +1971,6 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(coarse_exact_matches_cpu),
         cmocka_unit_test(exact_wide_matches_cpu),
-        cmocka_unit_test(coarse_cycle_matches_cpu),
-        cmocka_unit_test(coarse_cluster_matches_cpu),
         cmocka_unit_test(kernels_match_cpu),
         cmocka_unit_test(owned_steps_match_cpu),
         cmocka_unit_test(rows_steps_match_cpu),
@@ -2145,12 +2010,9 @@ int main(int argc, char **argv)
     const homg_test_group groups[] = {
         HOMG_TEST_GROUP("all", tests, "every test"),
         HOMG_TEST_GROUP("quick", quick, "the kernel comparisons and one solve"),
-        HOMG_TEST_GROUP("coarse", coarse,
-                        "the exact coarsest solve and the one-block coarse levels (racecheck, synccheck)"),
+        HOMG_TEST_GROUP("coarse", coarse, "the exact coarsest solve (racecheck, synccheck)"),
         HOMG_TEST_GROUP("exact", exact, "the exact coarsest solve (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("wide", wide, "the exact solve in two launches (memcheck, racecheck, synccheck)"),
-        HOMG_TEST_GROUP("cluster", cluster, "two small cluster coarse-level cases (memcheck, racecheck, synccheck)"),
-        HOMG_TEST_GROUP("clusters", clusters, "every cluster comparison"),
         HOMG_TEST_GROUP("fused", fused, "the fused down and up steps (racecheck, synccheck)"),
         HOMG_TEST_GROUP("owned", owned, "the owned-cell steps (memcheck, racecheck, synccheck)"),
         HOMG_TEST_GROUP("rows", rows, "the row-block fused steps (memcheck, racecheck, synccheck)"),

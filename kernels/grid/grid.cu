@@ -727,8 +727,6 @@ homg_status homg_cuda_grid_smooth_restrict(kernel_exec *ex, homg_precision p, co
                                            void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
 homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
                                           const void *u_in, void *u_out, const void *f, int sweeps, int assign);
-homg_status homg_cuda_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
-                                        const void *f); /* grid_coarse.cu */
 int homg_cuda_grid_mid_fits(homg_precision p, const grid_level *L, int sweeps, const void *const ptrs[4]);
 homg_status homg_cuda_grid_prolong_smooth_restrict(kernel_exec *ex, homg_precision p, const grid_level *L,
                                                    const void *ec, const void *u_in, void *u_out, const void *f,
@@ -1042,7 +1040,6 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     cu_homg_gather,
     cu_homg_iterate,
     cu_homg_iterate_marked,
-    homg_cuda_grid_coarse_cycle,
     homg_cuda_grid_tol_check,
     homg_cuda_grid_mid_fits,
     homg_cuda_grid_prolong_smooth_restrict,

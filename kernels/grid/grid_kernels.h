@@ -119,29 +119,6 @@ static inline mfmg_level homg_mfmg_level(int nx, int ny, int m, double omega)
     return H;
 }
 
-/* The coarse levels of a cycle in one launch (coarse_cycle): lev[0] is the top
- * (at most HOMG_COARSE_CLUSTER_MAX cells), each next level its 2x2 -> 1 coarsening,
- * lev[nlev-1] the coarsest, solved exactly (qx, qy, inv_eig as for coarse_exact) or,
- * where qx is NULL, by zero + bottom_sweeps sweeps.  Only lev[0].bc is read:
- * coarser levels carry homogeneous data (FMG: lev[0]'s data restricted). */
-#define HOMG_COARSE_BLOCK_LEVELS 16
-#define HOMG_COARSE_BLOCK_MAX    16384
-/* On CUDA a cluster of up to HOMG_COARSE_CLUSTER_BLOCKS blocks (grid_coarse_cluster.cu)
- * takes tops of up to HOMG_COARSE_CLUSTER_MAX cells (shared memory permitting); its
- * levels of at most HOMG_COARSE_SOLO_CELLS cells run in one block of it. */
-#define HOMG_COARSE_CLUSTER_MAX    262144
-#define HOMG_COARSE_CLUSTER_BLOCKS 16
-#define HOMG_COARSE_SOLO_CELLS     1024
-enum { HOMG_BLOCK_V_ZERO = 0, HOMG_BLOCK_V_KEEP, HOMG_BLOCK_FMG };
-typedef struct grid_coarse {
-    int nlev, mode, pre, post, bottom_sweeps;
-    int cluster;      /* CUDA: blocks of the cluster (1: one block; 0: a cluster from 64 x 64 cells up) */
-    int solo_cells;   /* CUDA cluster: levels of at most this many cells in one block (0: HOMG_COARSE_SOLO_CELLS) */
-    long long *clock; /* CUDA cluster, benchmarks: per-op clock64 marks (grid_coarse_cluster.cu), or NULL */
-    grid_level lev[HOMG_COARSE_BLOCK_LEVELS];
-    const void *qx, *qy, *inv_eig;
-} grid_coarse;
-
 typedef struct grid_kernels {
     /* r = f + bterm - A u  (u == NULL: u = 0) */
     homg_status (*residual)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *u, const void *f,
@@ -214,12 +191,6 @@ typedef struct grid_kernels {
      * level m-1 after H's last.  The same values there, u_out's other points kept. */
     homg_status (*homg_iterate_marked)(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
                                        const mfmg_level *W, const void *fm, const void *u_in, void *u_out);
-
-    /* ---- the coarse levels in one launch (one thread block on CUDA, levels in shared memory) ----
-     * mode HOMG_BLOCK_V_ZERO / _V_KEEP: u = one V(pre, post) cycle on lev[0] from u = 0 / from u,
-     * the textbook composition (smooth, residual_restrict, prolong, coarse_exact in place);
-     * HOMG_BLOCK_FMG: u = full multigrid from the restricted f and data (lib/grid/cycles.c fmg()). */
-    homg_status (*coarse_cycle)(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u, const void *f);
 
     /* A tolerance solve's test after a cycle (kernels/grid/tol_check.h): out[HOMG_TOL_*] = the
      * last norm hist[*count - 1], the count, and whether to go on; on CUDA with loop != 0 (a
