@@ -153,7 +153,7 @@ static homg_status setup_coarse_exact(homg_grid *g)
 /* The plan applies to the default V(2, 2) alone (a caller's desc.pre / desc.post stand). */
 static void plan_sweeps(homg_grid *g)
 {
-    const char *env = getenv("HOMG_BOX_SCHED");
+    const char *env = homg__knob_text("HOMG_BOX_SCHED");
     const char *plan = env && *env ? env : g->desc.precision == HOMG_FLOAT32 ? HOMG_BOX_SCHED_DEFAULT : "0";
     g->planned = g->run == HOMG_METHOD_FMG && g->desc.pre == 2 && g->desc.post == 2 &&
                  homg__sweep_plan_parse(plan, '0', '3', HOMG_GRID_MAX_LEVELS, g->plan[0][0], g->plan[1][0]);
