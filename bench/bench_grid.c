@@ -284,8 +284,6 @@ static const char *const main_env[] = { "HOMG_BOX_FUSED_CELLS",
                                         "0",
                                         "HOMG_BOX_PDL",
                                         "0",
-                                        "HOMG_BOX_STREAM_CELLS",
-                                        "1e300",
                                         "HOMG_BOX_ROWS_CELLS",
                                         "1e300",
                                         "HOMG_BOX_SCHED",
@@ -293,33 +291,15 @@ static const char *const main_env[] = { "HOMG_BOX_FUSED_CELLS",
                                         NULL };
 static const char *const big_tile_env[] = { "HOMG_BOX_TILE_CELLS", "0", "HOMG_BOX_WIDE_CELLS", "0", NULL };
 /* session 5's default (small 256-thread tiles up to 1024^2, no wide tile) and the
- * wide (1024-thread) tile up to other sizes than the default 512^2; the one-block
- * coarse levels from 64^2 */
-static const char *const s5_env[] = {
-    "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_STREAM_CELLS", "1e300", "HOMG_BOX_ROWS_CELLS", "1e300", NULL
-};
-/* the streamed steps of grid_stream.cu (session 10's default from 1024^2; now grid_rows.cu's
- * row-block steps take those levels, which these rows, as the older settings above, turn
- * off): off (session 6's tiles everywhere), from 2048^2, with chunks of at least 32 or 64 rows (fewer
- * re-read warm-up rows, fewer warps than a full wave), chunks for two waves, rows
- * loaded into registers two ahead instead of by cp.async six ahead , the half-sweeps
- * of a step two rows apart (sp2) */
-static const char *const tiles_env[] = { "HOMG_BOX_STREAM_CELLS", "1e300", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
-static const char *const stream2048_env[] = { "HOMG_BOX_STREAM_CELLS", "4194304", "HOMG_BOX_ROWS_CELLS", "1e300",
-                                              NULL };
-static const char *const rows64_env[] = { "HOMG_BOX_STREAM_ROWS", "64", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
-static const char *const waves2_env[] = { "HOMG_BOX_STREAM_WAVES", "2", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
-static const char *const regs_env[] = { "HOMG_BOX_STREAM_ASYNC", "0", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
-static const char *const sp2_env[] = { "HOMG_BOX_STREAM_SP", "2", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
+ * wide (1024-thread) tile up to other sizes than the default 512^2 */
+static const char *const s5_env[] = { "HOMG_BOX_WIDE_CELLS", "0", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
 /* other cycles: V(3,3), V(3,2), V(2,3) (sweeps of 3 take the tile kernels), V(1,1) */
 static const char *const v33_env[] = { "HOMG_BENCH_PRE", "3", "HOMG_BENCH_POST", "3", NULL };
 static const char *const v32_env[] = { "HOMG_BENCH_PRE", "3", "HOMG_BENCH_POST", "2", NULL };
 static const char *const v23_env[] = { "HOMG_BENCH_PRE", "2", "HOMG_BENCH_POST", "3", NULL };
 static const char *const v11_env[] = { "HOMG_BENCH_PRE", "1", "HOMG_BENCH_POST", "1", NULL };
-static const char *const rows32_env[] = { "HOMG_BOX_STREAM_ROWS", "32", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
 static const char *const wide256_env[] = { "HOMG_BOX_WIDE_CELLS", "65536", NULL };
 static const char *const wide1024_env[] = { "HOMG_BOX_WIDE_CELLS", "1048576", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
-static const char *const block64_env[] = { "HOMG_BOX_BLOCK_CELLS", "4096", NULL };
 static const char *const no_pdl_env[] = { "HOMG_BOX_PDL", "0", NULL };
 /* the finest level's cycle boundaries as two steps (HOMG_BOX_MID=0), and the mid step's thread rows */
 static const char *const mid_off_env[] = { "HOMG_BOX_MID", "0", NULL };
@@ -327,29 +307,20 @@ static const char *const mid_t8_env[] = { "HOMG_BOX_ROWS_MID_T", "8", NULL };
 static const char *const mid_t10_env[] = { "HOMG_BOX_ROWS_MID_T", "10", NULL };
 static const char *const mid_t16_env[] = { "HOMG_BOX_ROWS_MID_T", "16", NULL };
 static const char *const textbook_env[] = { "HOMG_BOX_FUSED_CELLS", "4194304", NULL };
-static const char *const block128_env[] = { "HOMG_BOX_BLOCK_CELLS", "16384", NULL };
 /* the owned-cell steps of grid_owned.cu (default up to 512^2): off (the wide tiles: main's
  * kernels, but the exact solve's programmatic launch), up to 256^2, up to 1024^2 (the 1024^2
- * level not streamed) */
+ * level not in row blocks) */
 static const char *const owned_off_env[] = { "HOMG_BOX_OWNED_CELLS", "0", NULL };
 static const char *const owned256_env[] = { "HOMG_BOX_OWNED_CELLS", "65536", NULL };
-static const char *const owned1024_env[] = {
-    "HOMG_BOX_OWNED_CELLS", "1048576", "HOMG_BOX_STREAM_CELLS", "4194304", "HOMG_BOX_ROWS_CELLS", "1e300", NULL
-};
+static const char *const owned1024_env[] = { "HOMG_BOX_OWNED_CELLS", "1048576", "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
 /* the row-block steps of grid_rows.cu (default on every float32 level from 1024^2, 12 thread
- * rows a block): off (the streamed steps there, session 10's default), from 512^2 (instead of the owned
- * steps there too), with 8, 10 or 16 thread rows a block, with 56 registers (4 blocks of 8
- * thread rows an SM) instead of 72 */
+ * rows a block): off (the tiles there), from 512^2 (instead of the owned steps there too),
+ * with 8, 10 or 16 thread rows a block */
 static const char *const rows_off_env[] = { "HOMG_BOX_ROWS_CELLS", "1e300", NULL };
 static const char *const rows512_env[] = { "HOMG_BOX_ROWS_CELLS", "262144", NULL };
 static const char *const rows_t8_env[] = { "HOMG_BOX_ROWS_T", "8", NULL };
 static const char *const rows_t10_env[] = { "HOMG_BOX_ROWS_T", "10", NULL };
 static const char *const rows_t16_env[] = { "HOMG_BOX_ROWS_T", "16", NULL };
-static const char *const rows_r56_env[] = { "HOMG_BOX_ROWS_T", "8", "HOMG_BOX_ROWS_REGS", "56", NULL };
-/* the row-block steps up to 1024^2 only (session 11 twod's default: the streamed steps
- * from 2048^2) or up to 2048^2 */
-static const char *const rows_1024_env[] = { "HOMG_BOX_ROWS_MAX", "1048576", NULL };
-static const char *const rows_2048_env[] = { "HOMG_BOX_ROWS_MAX", "4194304", NULL };
 /* the fused cycles' sweeps per level (HOMG_BOX_SCHED, lib/grid/box.c: "first;later", each
  * V(P, Q) per level from the finest, the last pair repeated; CPU errors in
  * bench/results/cpu_box_schedules.md): V(2,2) everywhere (the plan off: main before session 12),
@@ -638,13 +609,6 @@ int main(int argc, char **argv)
             bench_method(ctx, p, &in, prec, HOMG_METHOD_FMG, "fused-v", target, reps, 1);
             bench_tolerance(ctx, p, &in, prec, target, reps);
             if (prec == HOMG_FLOAT32) { /* the settings the defaults were chosen from */
-                bench_env(ctx, p, &in, "fused-v tiles", target, reps, tiles_env);
-                bench_env(ctx, p, &in, "fused-v stream>=2048^2", target, reps, stream2048_env);
-                bench_env(ctx, p, &in, "fused-v rows>=32", target, reps, rows32_env);
-                bench_env(ctx, p, &in, "fused-v rows>=64", target, reps, rows64_env);
-                bench_env(ctx, p, &in, "fused-v 2 waves", target, reps, waves2_env);
-                bench_env(ctx, p, &in, "fused-v stream regs", target, reps, regs_env);
-                bench_env(ctx, p, &in, "fused-v stream sp2", target, reps, sp2_env);
                 bench_env(ctx, p, &in, "fused-v V(3,3)", target, reps, v33_env);
                 bench_env(ctx, p, &in, "fused-v V(3,2)", target, reps, v32_env);
                 bench_env(ctx, p, &in, "fused-v V(2,3)", target, reps, v23_env);
@@ -660,8 +624,6 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v mid-T10", target, reps, mid_t10_env);
                 bench_env(ctx, p, &in, "fused-v mid-T16", target, reps, mid_t16_env);
                 bench_env(ctx, p, &in, "fused-v textbook<2048^2", target, reps, textbook_env);
-                bench_env(ctx, p, &in, "fused-v block", target, reps, block64_env);
-                bench_env(ctx, p, &in, "fused-v block128", target, reps, block128_env);
                 bench_env(ctx, p, &in, "fused-v owned-off", target, reps, owned_off_env);
                 bench_env(ctx, p, &in, "fused-v owned<=256^2", target, reps, owned256_env);
                 bench_env(ctx, p, &in, "fused-v owned<=1024^2", target, reps, owned1024_env);
@@ -670,9 +632,6 @@ int main(int argc, char **argv)
                 bench_env(ctx, p, &in, "fused-v rows T8", target, reps, rows_t8_env);
                 bench_env(ctx, p, &in, "fused-v rows T10", target, reps, rows_t10_env);
                 bench_env(ctx, p, &in, "fused-v rows T16", target, reps, rows_t16_env);
-                bench_env(ctx, p, &in, "fused-v rows r56", target, reps, rows_r56_env);
-                bench_env(ctx, p, &in, "fused-v rows<=1024^2", target, reps, rows_1024_env);
-                bench_env(ctx, p, &in, "fused-v rows<=2048^2", target, reps, rows_2048_env);
                 bench_env(ctx, p, &in, "fused-v 22", target, reps, sched22_env);
                 bench_env(ctx, p, &in, "fused-v 21.22", target, reps, sched21_env);
                 bench_env(ctx, p, &in, "fused-v 21.21", target, reps, sched2121_env);
@@ -697,11 +656,10 @@ int main(int argc, char **argv)
                 const char *name;
             } warm_rows[] = {
                 { main_env, "fused, warm, main" },           { s5_env, "fused, warm, s5" },
-                { block64_env, "fused, warm, block64" },     { block128_env, "fused, warm, block128" },
                 { owned_off_env, "fused, warm, owned-off" }, { rows_off_env, "fused, warm, rows-off" },
                 { rows512_env, "fused, warm, rows>=512^2" }, { rows_t8_env, "fused, warm, rows T8" },
-                { rows_r56_env, "fused, warm, rows r56" },   { sched21_env, "fused, warm, 21.22" },
-                { sched2121_env, "fused, warm, 21.21" },     { sched22_env, "fused, warm, 22" },
+                { sched21_env, "fused, warm, 21.22" },       { sched2121_env, "fused, warm, 21.21" },
+                { sched22_env, "fused, warm, 22" },
             };
             for (size_t w = 0; w < sizeof warm_rows / sizeof warm_rows[0]; w++) {
                 char *old[HOMG_TEST_MAX_ENV];

@@ -357,20 +357,19 @@ static void warm_start_helps(void **state)
     homg_p2_free(p);
 }
 
-/* FMG's history with its levels run three ways: textbook steps below the fused
- * size (the default), fused steps everywhere, and the coarse levels in the one-block
- * kernel (HOMG_BOX_FUSED_CELLS / HOMG_BOX_BLOCK_CELLS, lib/grid/box.c).  On the CPU
- * all three are the same composition of plain kernels, so the errors agree. */
+/* FMG's history with its levels run two ways: textbook steps below the fused size (the
+ * default) and fused steps everywhere (HOMG_BOX_FUSED_CELLS, lib/grid/box.c).  On the CPU
+ * both are the same composition of plain kernels, so the errors agree. */
 static void fmg_level_kinds_agree(void **state)
 {
     (void)state;
-    /* the one-block kernel takes no sweep plan: a forced HOMG_BOX_SCHED would change
-     * the fused levels only, so the three kinds run with the default plan here */
+    /* a forced HOMG_BOX_SCHED would change the fused levels only, so both kinds run with
+     * the default plan here */
     const char *forced = getenv("HOMG_BOX_SCHED");
     char *saved = forced ? strdup(forced) : NULL;
     unsetenv("HOMG_BOX_SCHED");
     const int shapes[][2] = { { 128, 128 }, { 256, 8 }, { 64, 64 } };
-    const char *env[3][2] = { { NULL, NULL }, { "HOMG_BOX_FUSED_CELLS", "0" }, { "HOMG_BOX_BLOCK_CELLS", "4096" } };
+    const char *env[2][2] = { { NULL, NULL }, { "HOMG_BOX_FUSED_CELLS", "0" } };
     for (int s = 0; s < 3; s++) {
         const int nx = shapes[s][0], ny = shapes[s][1];
         const size_t n = (size_t)nx * ny;
@@ -378,9 +377,9 @@ static void fmg_level_kinds_agree(void **state)
         homg_boundary bc = homg_test_boundary(ctx, p, HOMG_FLOAT64);
         void *f = homg_test_upload(ctx, p->f, n, HOMG_FLOAT64), *ur = homg_test_upload(ctx, p->u_star, n, HOMG_FLOAT64);
         void *u = NULL;
-        double hist[3][4];
+        double hist[2][4];
         assert_int_equal(homg_alloc(ctx, n * sizeof(double), &u), HOMG_OK);
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 2; k++) {
             homg_grid_desc gd = { 0 };
             homg_grid_operator op = { 0 };
             homg_solve_desc sd = { 0 };
@@ -403,11 +402,10 @@ static void fmg_level_kinds_agree(void **state)
             assert_int_equal(homg_grid_history(g, hist[k], 4), 4);
             homg_grid_destroy(g);
         }
-        printf("  %d x %d: errors after 4 FMG cycles %.3e (textbook levels), %.3e (fused), %.3e (one block)\n", nx, ny,
-               hist[0][3], hist[1][3], hist[2][3]);
-        for (int k = 1; k < 3; k++)
-            for (int c = 0; c < 4; c++)
-                assert_true(fabs(hist[k][c] - hist[0][c]) <= 1e-9 * hist[0][c] + 1e-15);
+        printf("  %d x %d: errors after 4 FMG cycles %.3e (textbook levels), %.3e (fused)\n", nx, ny, hist[0][3],
+               hist[1][3]);
+        for (int c = 0; c < 4; c++)
+            assert_true(fabs(hist[1][c] - hist[0][c]) <= 1e-9 * hist[0][c] + 1e-15);
         homg_free(ctx, f);
         homg_free(ctx, ur);
         homg_free(ctx, u);
@@ -486,7 +484,8 @@ static void fmg_sweep_plans(void **state)
 /* A fixed sequence's fused cycle boundaries (cycles.c homg__mg_sequence, the kernel table's
  * prolong_smooth_restrict) give u equal to the last bit to the separate steps' u, for 1..5
  * cycles, warm and cold starts and two sweep plans; an even number of boundaries is fused,
- * one launch each (3 cycles from a warm start: 2 fewer launches, one boundary each). */
+ * one launch each (3 cycles from a warm start: 2 fewer launches, one boundary each).  Below
+ * HOMG_BOX_MID_CELLS (box.c's rule, 2048^2 by default, the same on every backend) none is. */
 static void fmg_mid_steps_equal(void **state)
 {
     (void)state;
@@ -494,17 +493,22 @@ static void fmg_mid_steps_equal(void **state)
     const size_t n = (size_t)p->nx * p->ny;
     const char *plans[2] = { "21", "22;11,21" }; /* the sweeps a mid step takes (<= 3) */
     float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float));
+    /* the default threshold: the two steps at every boundary of this small level */
+    assert_int_equal(homg_test_mid_solve(ctx, p, NULL, 1, 1, 3, a, NULL),
+                     homg_test_mid_solve(ctx, p, NULL, 0, 1, 3, b, NULL));
+    setenv("HOMG_BOX_MID_CELLS", "0", 1);
     for (int pl = 0; pl < 2; pl++)
         for (int warm = 0; warm <= 1; warm++)
             for (int count = 1; count <= 5; count++) {
-                const long la = homg_test_mid_solve(ctx, p, plans[pl], 1, warm, count, a);
-                const long lb = homg_test_mid_solve(ctx, p, plans[pl], 0, warm, count, b);
+                const long la = homg_test_mid_solve(ctx, p, plans[pl], 1, warm, count, a, NULL);
+                const long lb = homg_test_mid_solve(ctx, p, plans[pl], 0, warm, count, b, NULL);
                 assert_true(la >= 0 && lb >= 0);
                 /* boundaries between plain cycles (not after FMG's first), an even number fused */
                 const int plain = count - 1 - !warm, fused = plain > 0 ? plain - (plain & 1) : 0;
                 assert_int_equal(memcmp(a, b, n * sizeof(float)), 0);
                 assert_int_equal(lb - la, fused);
             }
+    unsetenv("HOMG_BOX_MID_CELLS");
     free(a);
     free(b);
     homg_p2_free(p);
@@ -522,9 +526,9 @@ static void fmg_default_plan_by_size(void **state)
         homg_p2 *p = homg_p2_exact(shapes[k][0], shapes[k][1], 0.3, 0.1, 1, 5 + (uint64_t)k);
         const size_t n = (size_t)p->nx * p->ny;
         float *d = malloc(n * sizeof(float)), *e = malloc(n * sizeof(float)), *o = malloc(n * sizeof(float));
-        assert_true(homg_test_mid_solve(ctx, p, NULL, 1, 1, 2, d) >= 0);
-        assert_true(homg_test_mid_solve(ctx, p, expect[k], 1, 1, 2, e) >= 0);
-        assert_true(homg_test_mid_solve(ctx, p, other[k], 1, 1, 2, o) >= 0);
+        assert_true(homg_test_mid_solve(ctx, p, NULL, 1, 1, 2, d, NULL) >= 0);
+        assert_true(homg_test_mid_solve(ctx, p, expect[k], 1, 1, 2, e, NULL) >= 0);
+        assert_true(homg_test_mid_solve(ctx, p, other[k], 1, 1, 2, o, NULL) >= 0);
         assert_int_equal(memcmp(d, e, n * sizeof(float)), 0);
         assert_int_not_equal(memcmp(d, o, n * sizeof(float)), 0);
         printf("  %d x %d: the default plan is %s\n", shapes[k][0], shapes[k][1], expect[k]);

@@ -188,9 +188,6 @@ static homg_status cpu_homg_iterate_marked(kernel_exec *ex, homg_precision p, co
     return HOMG_OK;
 }
 
-homg_status homg_cpu_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
-                                       const void *f); /* grid_coarse.c */
-
 const grid_kernels homg_cpu_grid_kernels = {
     cpu_residual,
     cpu_residual_restrict,
@@ -209,7 +206,6 @@ const grid_kernels homg_cpu_grid_kernels = {
     cpu_homg_gather,
     cpu_homg_iterate,
     cpu_homg_iterate_marked,
-    homg_cpu_grid_coarse_cycle,
     homg_cpu_grid_tol_check,
     cpu_mid_fits,
     cpu_prolong_smooth_restrict,

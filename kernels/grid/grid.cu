@@ -727,8 +727,6 @@ homg_status homg_cuda_grid_smooth_restrict(kernel_exec *ex, homg_precision p, co
                                            void *u_out, const void *f, void *fc, int sweeps, int init, const void *ec);
 homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
                                           const void *u_in, void *u_out, const void *f, int sweeps, int assign);
-homg_status homg_cuda_grid_coarse_cycle(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u,
-                                        const void *f); /* grid_coarse.cu */
 int homg_cuda_grid_mid_fits(homg_precision p, const grid_level *L, int sweeps, const void *const ptrs[4]);
 homg_status homg_cuda_grid_prolong_smooth_restrict(kernel_exec *ex, homg_precision p, const grid_level *L,
                                                    const void *ec, const void *u_in, void *u_out, const void *f,
@@ -761,10 +759,9 @@ static homg_status cu_coarse_exact(kernel_exec *ex, homg_precision p, const grid
     if (L->nx > HOMG_COARSE_EXACT_MAX || L->ny > HOMG_COARSE_EXACT_MAX)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "coarse_exact: %d x %d is larger than %d", L->nx, L->ny,
                               HOMG_COARSE_EXACT_MAX);
-    /* programmatic dependent launch as the fused steps (HOMG_BOX_PDL=0: plain): the
-     * basis loads while the down step before it finishes */
-    const char *e = getenv("HOMG_BOX_PDL");
-    const int pdl = !(e && *e && atof(e) == 0);
+    /* programmatic dependent launch as the fused steps (the level's tune.pdl, HOMG_BOX_PDL=0:
+     * plain): the basis loads while the down step before it finishes */
+    const int pdl = L->tune ? L->tune->pdl : 1;
     if (p == HOMG_FLOAT64)
         homg_pdl_launch(s, dim3(1), threads, pdl, coarse_exact_kernel<double>, *L, (double *)u, (const double *)f,
                         (const double *)qx, (const double *)qy, (const double *)inv_eig);
@@ -1043,7 +1040,6 @@ extern "C" const grid_kernels homg_cuda_grid_kernels = {
     cu_homg_gather,
     cu_homg_iterate,
     cu_homg_iterate_marked,
-    homg_cuda_grid_coarse_cycle,
     homg_cuda_grid_tol_check,
     homg_cuda_grid_mid_fits,
     homg_cuda_grid_prolong_smooth_restrict,

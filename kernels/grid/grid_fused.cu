@@ -37,15 +37,16 @@
  * Both kernels use programmatic dependent launch (as kernels/grid/gen.cu): each
  * waits at its first line for the kernel before it, then lets the next one launch
  * (HOMG_BOX_PDL=0: plain launches; measured the same within 2%, since the time is
- * the kernels' own latency, not the gaps; both variables are benchmark knobs, not
- * documented settings; nor is HOMG_BOX_WIDE_CELLS).
+ * the kernels' own latency, not the gaps).  These choices come with the level
+ * (grid_kernels.h grid_tune, read by lib/grid/box.c; benchmark knobs, not documented
+ * settings).
  *
  * float32 levels of at least 1024^2 cells (nx a multiple of 4, 1-2 sweeps, 16-byte
  * aligned arrays) take the row-block kernels of grid_rows.cu instead (4096^2 on the
- * H100: 0.963 ms a solve against 1.451 with the streamed kernels of grid_stream.cu,
- * which take those levels where HOMG_BOX_ROWS_CELLS / _MAX turn the rows off; those
- * were 6-13% faster a step at 4096^2 than these tiles; bench/results/h100.md,
- * sessions 7 and 11 twod2).
+ * H100: 0.963 ms a solve against 1.451 with the streamed kernels that took those
+ * levels before and were 6-13% faster a step at 4096^2 than these tiles;
+ * bench/results/h100.md, sessions 7 and 11 twod2; the streamed kernels were removed in
+ * s15-tidy2).
  *
  * Arithmetic is in the storage type.  The residual is formed from neighbour
  * differences, f + (sum (u_nb - u_c)) / h^2 - lambda u_c: a difference of two
@@ -57,7 +58,6 @@
 #include "grid_owned.cuh"
 #include "grid_point.cuh"
 #include "grid_rows.cuh"
-#include "grid_stream.cuh"
 
 #include <stdlib.h>
 #include <string.h>
@@ -278,50 +278,34 @@ __global__ void __launch_bounds__(BX *Tile::BY)
     store_tile<T, B, H>(L, t, su, u_out);
 }
 
-/* The benchmark's knobs (read at each launch, which a graph capture does once). */
-static double env_num(const char *name, double dflt)
-{
-    const char *e = getenv(name);
-    return e && *e ? atof(e) : dflt;
-}
+/* The level's launch choices (grid_kernels.h grid_tune: lib/grid/box.c reads them once;
+ * a level without them takes the defaults). */
+static grid_tune tune_of(const grid_level *L) { return L->tune ? *L->tune : homg_grid_tune_default(); }
 
-/* A level of at most this many cells takes the small tile. */
-#define HOMG_BOX_TILE_CELLS (1024.0 * 1024)
-
-/* A level of at most this many cells takes the wide tile (small with 4x the threads):
- * on the H100 (bench/results/h100_box2_s5.md) the small levels' kernels went from
- * 8.5-9.7 to 6.2-6.7 us; up to 512^2 beat up to 256^2 at every size (256^2..4096^2),
- * up to 1024^2 lost at 1024^2 (+9%). */
-#define HOMG_BOX_WIDE_CELLS (512.0 * 512)
-
-/* A level of at most this many cells takes the owned-cell steps of grid_owned.cu
- * (HOMG_BOX_OWNED_CELLS=0: the tiles below).  On the H100 (bench/results/h100.md,
- * Session 10 box2d) a small level's step took 4.7-5.9 us instead of 6.2-9.1 (ncu), the
- * 256^2 solve 0.083 ms instead of 0.118, 1024^2 0.261 instead of 0.321; up to 256^2 only:
- * 1024^2 0.287; up to 1024^2 (instead of the streamed steps there): 0.304. */
-#define HOMG_BOX_OWNED_CELLS (512.0 * 512)
-
+/* The owned-cell steps of grid_owned.cu on levels up to tune.owned_cells (0: the tiles below). */
 static int owned_at(const grid_level *L, int sweeps)
 {
-    return sweeps >= 0 && sweeps <= HOMG_OWNED_MAX_SWEEPS &&
-           (double)L->nx * L->ny <= env_num("HOMG_BOX_OWNED_CELLS", HOMG_BOX_OWNED_CELLS);
+    return sweeps >= 0 && sweeps <= HOMG_OWNED_MAX_SWEEPS && (double)L->nx * L->ny <= tune_of(L).owned_cells;
 }
 
 /* 0: big tile, 1: small, 2: wide */
 static int tile_kind(const grid_level *L)
 {
     const double n = (double)L->nx * L->ny;
-    if (n <= env_num("HOMG_BOX_WIDE_CELLS", HOMG_BOX_WIDE_CELLS))
+    const grid_tune t = tune_of(L);
+    if (n <= t.wide_cells)
         return 2;
-    return n <= env_num("HOMG_BOX_TILE_CELLS", HOMG_BOX_TILE_CELLS) ? 1 : 0;
+    return n <= t.tile_cells ? 1 : 0;
 }
 
-/* Launch with programmatic stream serialisation (unless HOMG_BOX_PDL=0); an error
- * stays for HOMG_CUDA_LAUNCHED. */
+/* Programmatic stream serialisation unless the level's tune says plain launches. */
+static int pdl_of(const grid_level *L) { return tune_of(L).pdl; }
+
+/* An error stays for HOMG_CUDA_LAUNCHED. */
 template <typename... K, typename... A>
-static void fused_launch(cudaStream_t st, dim3 grid, int by, void (*kernel)(K...), A... args)
+static void fused_launch(cudaStream_t st, const grid_level *L, dim3 grid, int by, void (*kernel)(K...), A... args)
 {
-    homg_pdl_launch(st, grid, dim3(BX, by), env_num("HOMG_BOX_PDL", 1) != 0, kernel, args...);
+    homg_pdl_launch(st, grid, dim3(BX, by), pdl_of(L), kernel, args...);
 }
 
 template <typename Tile> static dim3 tiles(const grid_level *L)
@@ -333,7 +317,7 @@ template <typename T, int S, typename Tile>
 static void launch_down_t(cudaStream_t st, const grid_level *L, const void *u, void *u_out, const void *f, void *fc,
                           int init, const void *ec)
 {
-    fused_launch(st, tiles<Tile>(L), Tile::BY, smooth_restrict_kernel<T, S, Tile>, *L, (const T *)u, (T *)u_out,
+    fused_launch(st, L, tiles<Tile>(L), Tile::BY, smooth_restrict_kernel<T, S, Tile>, *L, (const T *)u, (T *)u_out,
                  (const T *)f, (T *)fc, init, (const T *)ec);
 }
 
@@ -354,7 +338,7 @@ template <typename T, int S, typename Tile>
 static void launch_up_t(cudaStream_t st, const grid_level *L, const void *ec, const void *u, void *u_out, const void *f,
                         int assign)
 {
-    fused_launch(st, tiles<Tile>(L), Tile::BY, prolong_smooth_kernel<T, S, Tile>, *L, (const T *)ec, (const T *)u,
+    fused_launch(st, L, tiles<Tile>(L), Tile::BY, prolong_smooth_kernel<T, S, Tile>, *L, (const T *)ec, (const T *)u,
                  (T *)u_out, (const T *)f, assign);
 }
 
@@ -383,19 +367,13 @@ static homg_status launch_down(kernel_exec *ex, const grid_level *L, const void 
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "fused steps are out of place: u_in == u_out");
     const void *ptrs[4] = { init == HOMG_INIT_KEEP ? u : NULL, u_out, f, fc };
     if (sizeof(T) == 4 && homg_rows_fits(L, sweeps, ptrs, 4)) { /* float32 levels from 1024^2: grid_rows.cu */
-        homg_rows_down(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)u, (float *)u_out, (const float *)f,
-                       (float *)fc, sweeps, init, (const float *)ec);
+        homg_rows_down(st, pdl_of(L), L, (const float *)u, (float *)u_out, (const float *)f, (float *)fc, sweeps, init,
+                       (const float *)ec);
         HOMG_CUDA_LAUNCHED(ex, "rows_kernel (down)");
         return HOMG_OK;
     }
-    if (sizeof(T) == 4 && homg_stream_fits(L, sweeps, ptrs, 4)) { /* grid_stream.cu, where the rows steps are off */
-        homg_stream_down(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)u, (float *)u_out, (const float *)f,
-                         (float *)fc, sweeps, init, (const float *)ec);
-        HOMG_CUDA_LAUNCHED(ex, "stream_kernel (down)");
-        return HOMG_OK;
-    }
     if (owned_at(L, sweeps)) {
-        homg_owned_down(st, env_num("HOMG_BOX_PDL", 1) != 0, (int)sizeof(T), L, u, u_out, f, fc, sweeps, init, ec);
+        homg_owned_down(st, pdl_of(L), (int)sizeof(T), L, u, u_out, f, fc, sweeps, init, ec);
         HOMG_CUDA_LAUNCHED(ex, "owned_down_kernel");
         return HOMG_OK;
     }
@@ -421,19 +399,13 @@ static homg_status launch_up(kernel_exec *ex, const grid_level *L, const void *e
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "fused steps are out of place: u_in == u_out");
     const void *ptrs[3] = { assign ? NULL : u, u_out, f };
     if (sizeof(T) == 4 && homg_rows_fits(L, sweeps, ptrs, 3)) {
-        homg_rows_up(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)ec, (const float *)u, (float *)u_out,
-                     (const float *)f, sweeps, assign);
+        homg_rows_up(st, pdl_of(L), L, (const float *)ec, (const float *)u, (float *)u_out, (const float *)f, sweeps,
+                     assign);
         HOMG_CUDA_LAUNCHED(ex, "rows_kernel (up)");
         return HOMG_OK;
     }
-    if (sizeof(T) == 4 && homg_stream_fits(L, sweeps, ptrs, 3)) {
-        homg_stream_up(st, env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)ec, (const float *)u, (float *)u_out,
-                       (const float *)f, sweeps, assign);
-        HOMG_CUDA_LAUNCHED(ex, "stream_kernel (up)");
-        return HOMG_OK;
-    }
     if (owned_at(L, sweeps)) {
-        homg_owned_up(st, env_num("HOMG_BOX_PDL", 1) != 0, (int)sizeof(T), L, ec, u, u_out, f, sweeps, assign);
+        homg_owned_up(st, pdl_of(L), (int)sizeof(T), L, ec, u, u_out, f, sweeps, assign);
         HOMG_CUDA_LAUNCHED(ex, "owned_up_kernel");
         return HOMG_OK;
     }
@@ -464,19 +436,12 @@ homg_status homg_cuda_grid_prolong_smooth(kernel_exec *ex, homg_precision p, con
                              : launch_up<float>(ex, L, ec, u_in, u_out, f, sweeps, assign);
 }
 
-/* The mid step: float32 levels the row blocks take (grid_rows.cu) with 1..3 sweeps, from
- * HOMG_BOX_MID_CELLS cells (environment variable of that name: the benchmark's knob); elsewhere
- * the caller queues the two steps.  On the H100 (h100.md, Session 14 twod5; V(2,1), 3 cycles,
- * two boundaries fused) the solve took 0.8493 ms against 0.8849 with the two steps at 4096^2,
- * 0.3344 against 0.3403 at 2048^2, but 0.1685 against 0.1643 at 1024^2 (L2-resident: the
- * bytes saved do not pay for the wider halos' sweeps), so it starts at 2048^2. */
-#define HOMG_BOX_MID_CELLS (2048.0 * 2048)
-
+/* The mid step: float32 levels the row blocks take (grid_rows.cu) with 1..3 sweeps; where
+ * the caller fuses a boundary is its rule (lib/grid/box.c, HOMG_BOX_MID_CELLS), the same on
+ * every backend. */
 int homg_cuda_grid_mid_fits(homg_precision p, const grid_level *L, int sweeps, const void *const ptrs[4])
 {
-    return p == HOMG_FLOAT32 && ptrs[0] != ptrs[1] &&
-           (double)L->nx * L->ny >= env_num("HOMG_BOX_MID_CELLS", HOMG_BOX_MID_CELLS) &&
-           homg_rows_mid_fits(L, sweeps, ptrs, 4);
+    return p == HOMG_FLOAT32 && ptrs[0] != ptrs[1] && homg_rows_mid_fits(L, sweeps, ptrs, 4);
 }
 
 homg_status homg_cuda_grid_prolong_smooth_restrict(kernel_exec *ex, homg_precision p, const grid_level *L,
@@ -487,8 +452,8 @@ homg_status homg_cuda_grid_prolong_smooth_restrict(kernel_exec *ex, homg_precisi
     if (!homg_cuda_grid_mid_fits(p, L, sweeps, ptrs))
         return homg_exec_fail(ex, HOMG_ERROR_UNSUPPORTED, "no mid step for a %d x %d level with %d sweeps", L->nx,
                               L->ny, sweeps);
-    homg_rows_mid(homg_cuda_stream(ex), env_num("HOMG_BOX_PDL", 1) != 0, L, (const float *)ec, (const float *)u_in,
-                  (float *)u_out, (const float *)f, (float *)fc, sweeps);
+    homg_rows_mid(homg_cuda_stream(ex), pdl_of(L), L, (const float *)ec, (const float *)u_in, (float *)u_out,
+                  (const float *)f, (float *)fc, sweeps);
     HOMG_CUDA_LAUNCHED(ex, "rows_kernel (mid)");
     return HOMG_OK;
 }

@@ -23,11 +23,59 @@
 extern "C" {
 #endif
 
+/* The box solver's launch choices for the CUDA fused steps (kernels/grid/grid_fused.cu,
+ * grid_rows.cu, grid_owned.cu), read once on the host (lib/grid/box.c, HOMG_BOX_* environment
+ * variables of the same names, the benchmark's and the tests' knobs) and passed down with the
+ * levels; a level without one (tune NULL) takes the defaults below.  Level sizes in cells. */
+typedef struct grid_tune {
+    double owned_cells; /* owned-cell steps (grid_owned.cu) on levels up to this size */
+    double wide_cells;  /* else the wide tile up to this size, */
+    double tile_cells;  /* the small tile up to this size, the big tile above */
+    double rows_cells;  /* float32 row-block steps (grid_rows.cu) from this size (before the above) */
+    int rows_t;         /* the row blocks' thread rows a block (down and up steps) */
+    int rows_mid_t;     /* and of the mid step (prolong_smooth_restrict) */
+    int pdl;            /* 0: plain launches instead of programmatic dependent ones */
+} grid_tune;
+
+/* On the H100 (bench/results/h100_box2_s5.md): the wide tile up to 512^2 took the small
+ * levels' kernels from 8.5-9.7 to 6.2-6.7 us; up to 512^2 beat up to 256^2 at every size
+ * (256^2..4096^2), up to 1024^2 lost at 1024^2 (+9%). */
+#define HOMG_BOX_WIDE_CELLS (512.0 * 512)
+#define HOMG_BOX_TILE_CELLS (1024.0 * 1024)
+/* bench/results/h100.md, Session 10 box2d: a small level's step took 4.7-5.9 us instead of
+ * 6.2-9.1 (ncu), the 256^2 solve 0.083 ms instead of 0.118, 1024^2 0.261 instead of 0.321;
+ * up to 256^2 only: 1024^2 0.287; up to 1024^2 (instead of the streamed steps there): 0.304. */
+#define HOMG_BOX_OWNED_CELLS (512.0 * 512)
+/* h100.md, Sessions 11 twod and twod2: the 1024^2 solve took 0.187 ms against 0.263 with the
+ * streamed steps (since removed, s15-tidy2), 2048^2 0.375 against 0.498, 4096^2 0.963 against
+ * 1.451; from 512^2 (instead of the owned steps there) changed nothing. */
+#define HOMG_BOX_ROWS_CELLS (1024.0 * 1024)
+/* 12 thread rows (432 threads, boxes of 144 x 48; 2 blocks an SM): the 1024^2 solve took
+ * 0.1874 ms with 12, 0.1897 with 10, 0.1923 with 8, 0.2082 with 16 (h100.md, Session 11 twod);
+ * 12 also at 2048^2 and 4096^2 (twod2), and for the mid step (Session 14 twod5: T10 / T16
+ * slower at 2048^2 and 4096^2). */
+#define HOMG_BOX_ROWS_T 12
+
+/* The defaults of grid_tune. */
+static inline grid_tune homg_grid_tune_default(void)
+{
+    grid_tune t;
+    t.owned_cells = HOMG_BOX_OWNED_CELLS;
+    t.wide_cells = HOMG_BOX_WIDE_CELLS;
+    t.tile_cells = HOMG_BOX_TILE_CELLS;
+    t.rows_cells = HOMG_BOX_ROWS_CELLS;
+    t.rows_t = HOMG_BOX_ROWS_T;
+    t.rows_mid_t = HOMG_BOX_ROWS_T;
+    t.pdl = 1;
+    return t;
+}
+
 typedef struct grid_level {
     int nx, ny;
     double inv_h2; /* 1/h^2 of this level */
     double lambda;
-    const void *bc[4]; /* Dirichlet values on the W, E (ny each), S, N (nx each) faces; NULL = 0 */
+    const void *bc[4];     /* Dirichlet values on the W, E (ny each), S, N (nx each) faces; NULL = 0 */
+    const grid_tune *tune; /* host memory, read by the launch code alone; NULL: the defaults */
 } grid_level;
 
 enum { HOMG_W = 0, HOMG_E, HOMG_S, HOMG_N };
@@ -70,29 +118,6 @@ static inline mfmg_level homg_mfmg_level(int nx, int ny, int m, double omega)
     H.omega = omega;
     return H;
 }
-
-/* The coarse levels of a cycle in one launch (coarse_cycle): lev[0] is the top
- * (at most HOMG_COARSE_CLUSTER_MAX cells), each next level its 2x2 -> 1 coarsening,
- * lev[nlev-1] the coarsest, solved exactly (qx, qy, inv_eig as for coarse_exact) or,
- * where qx is NULL, by zero + bottom_sweeps sweeps.  Only lev[0].bc is read:
- * coarser levels carry homogeneous data (FMG: lev[0]'s data restricted). */
-#define HOMG_COARSE_BLOCK_LEVELS 16
-#define HOMG_COARSE_BLOCK_MAX    16384
-/* On CUDA a cluster of up to HOMG_COARSE_CLUSTER_BLOCKS blocks (grid_coarse_cluster.cu)
- * takes tops of up to HOMG_COARSE_CLUSTER_MAX cells (shared memory permitting); its
- * levels of at most HOMG_COARSE_SOLO_CELLS cells run in one block of it. */
-#define HOMG_COARSE_CLUSTER_MAX    262144
-#define HOMG_COARSE_CLUSTER_BLOCKS 16
-#define HOMG_COARSE_SOLO_CELLS     1024
-enum { HOMG_BLOCK_V_ZERO = 0, HOMG_BLOCK_V_KEEP, HOMG_BLOCK_FMG };
-typedef struct grid_coarse {
-    int nlev, mode, pre, post, bottom_sweeps;
-    int cluster;      /* CUDA: blocks of the cluster (1: one block; 0: a cluster from 64 x 64 cells up) */
-    int solo_cells;   /* CUDA cluster: levels of at most this many cells in one block (0: HOMG_COARSE_SOLO_CELLS) */
-    long long *clock; /* CUDA cluster, benchmarks: per-op clock64 marks (grid_coarse_cluster.cu), or NULL */
-    grid_level lev[HOMG_COARSE_BLOCK_LEVELS];
-    const void *qx, *qy, *inv_eig;
-} grid_coarse;
 
 typedef struct grid_kernels {
     /* r = f + bterm - A u  (u == NULL: u = 0) */
@@ -167,12 +192,6 @@ typedef struct grid_kernels {
     homg_status (*homg_iterate_marked)(kernel_exec *ex, homg_precision p, const grid_level *L, const mfmg_level *H,
                                        const mfmg_level *W, const void *fm, const void *u_in, void *u_out);
 
-    /* ---- the coarse levels in one launch (one thread block on CUDA, levels in shared memory) ----
-     * mode HOMG_BLOCK_V_ZERO / _V_KEEP: u = one V(pre, post) cycle on lev[0] from u = 0 / from u,
-     * the textbook composition (smooth, residual_restrict, prolong, coarse_exact in place);
-     * HOMG_BLOCK_FMG: u = full multigrid from the restricted f and data (lib/grid/cycles.c fmg()). */
-    homg_status (*coarse_cycle)(kernel_exec *ex, homg_precision p, const grid_coarse *C, void *u, const void *f);
-
     /* A tolerance solve's test after a cycle (kernels/grid/tol_check.h): out[HOMG_TOL_*] = the
      * last norm hist[*count - 1], the count, and whether to go on; on CUDA with loop != 0 (a
      * memory loop_handle) it also sets that loop's condition.  One thread; backend memory. */
@@ -183,8 +202,10 @@ typedef struct grid_kernels {
      * The up step of one cycle and the down step of the next in one pass, out of place:
      * u_out = u_in + P ec after `sweeps` RBGS sweeps (the post sweeps and the next pre sweeps
      * in one run: the same half-sweeps in the same order), fc = R(f + bterm - A u_out).
-     * mid_fits: 1 when prolong_smooth_restrict takes these arguments (ptrs: u_in, u_out, f,
-     * fc), else the caller queues prolong_smooth and smooth_restrict. */
+     * mid_fits: 1 when the backend's prolong_smooth_restrict takes these arguments (ptrs:
+     * u_in, u_out, f, fc), else the caller queues prolong_smooth and smooth_restrict.  Which
+     * boundaries are fused is the caller's rule, the same on every backend (lib/grid/box.c,
+     * mid_min); this says only what the kernel can take. */
     int (*mid_fits)(homg_precision p, const grid_level *L, int sweeps, const void *const ptrs[4]);
     homg_status (*prolong_smooth_restrict)(kernel_exec *ex, homg_precision p, const grid_level *L, const void *ec,
                                            const void *u_in, void *u_out, const void *f, void *fc, int sweeps);

@@ -1,5 +1,5 @@
-/* grid_row_cell.cuh -- one cell of a float32 box level, shared by the row-wise
- * fused steps (grid_stream.cu, grid_rows.cu): the relaxed value and the
+/* grid_row_cell.cuh -- one cell of a float32 box level for the row-block fused
+ * steps (grid_rows.cu): the relaxed value and the
  * residual, the edge corrections applied where the cell touches the domain edge. */
 #ifndef HOMG_GRID_ROW_CELL_CUH
 #define HOMG_GRID_ROW_CELL_CUH

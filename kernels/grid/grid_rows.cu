@@ -2,8 +2,8 @@
  * as row blocks (issue 12; the same kernel-table entries as grid_fused.cu, whose CPU twins are kernels/grid/grid.c's
  * cpu_smooth_restrict / cpu_prolong_smooth).
  *
- * Why: the streamed steps (grid_stream.cu) march each warp up a chunk of rows, one
- * dependent step a row; at 1024^2 a chunk is 6 rows plus 10 warm-up rows, and the
+ * Why: the streamed steps (grid_stream.cu, removed in s15-tidy2) marched each warp up a chunk of rows, one
+ * dependent step a row; at 1024^2 a chunk was 6 rows plus 10 warm-up rows, and the
  * steps took ~26 us each (h100.md, session 10).  Here a block holds a whole box of
  * 144 x 4T cells at once (temporal blocking, no march): thread (tx, ty) owns a float4
  * of columns on RR = 4 consecutive rows in registers, f too; the box lives in shared
@@ -31,7 +31,7 @@
  * 1024^2 (L2-resident), where the bytes were to save a third of the finest level's.
  *
  * Results equal grid_fused.cu's to float rounding: the same per-cell formulas in
- * the same order as grid_stream.cu's (interior cells), the residual from neighbour
+ * the same order as grid_fused.cu's (interior cells; grid_row_cell.cuh), the residual from neighbour
  * differences, pairs summed as there. */
 #include "core/pdl.cuh"
 #include "grid_row_cell.cuh"
@@ -85,7 +85,7 @@ __device__ __forceinline__ float2 r_residual_pairs(const grid_level &L, const ro
  * its RR = 4 rows gjb.. (gjb even) from: coarse rows J - 1 .. J + 2 (J = gjb / 2) and
  * columns I0 - 1 .. I0 + 2 (I0 = gi0 / 2), each loaded once (prolong_t per cell loads
  * four and reflects twice), the signs of the homogeneous ghosts (rows and columns)
- * folded in, as srow_load in grid_stream.cu.  Signs are +-1, so the products equal
+ * folded in, as srow_load in the streamed steps had it.  Signs are +-1, so the products equal
  * prolong_t's (sx * sy) * e exactly.  EDGE: a coarse row only where a fine row in the
  * domain takes it (then its reflection stays in the array), else zeros; interior boxes
  * (!EDGE) have no ghosts to reflect. */
@@ -241,11 +241,11 @@ __device__ __forceinline__ void rows_box(const grid_level &L, const row_const &K
     }
 }
 
-/* REGS registers a thread: 72 (no spills): 3 blocks of 8 thread rows an SM; 56 (a few
- * spills; HOMG_BOX_ROWS_REGS=56, a benchmark knob): 4, yet slower (1024^2 0.2089 ms
- * against 0.1923 with 8 thread rows). */
-template <int S, bool DOWN, int PE, int REGS>
-__global__ void __maxnreg__(REGS)
+/* 72 registers a thread (no spills): 3 blocks of 8 thread rows an SM; 56 (a few spills)
+ * fitted 4, yet was slower (1024^2 0.2089 ms against 0.1923 with 8 thread rows; h100.md,
+ * Session 11 twod; that variant was removed in s15-tidy2). */
+template <int S, bool DOWN, int PE>
+__global__ void __maxnreg__(72)
     rows_kernel(grid_level L, const float *__restrict__ u, const float *__restrict__ ec, const float *__restrict__ f,
                 float *__restrict__ u_out, float *__restrict__ fc)
 {
@@ -262,22 +262,18 @@ __global__ void __maxnreg__(REGS)
         rows_box<S, DOWN, PE, true>(L, K, u, ec, f, u_out, fc, su, x0, y0, BH);
 }
 
-double r_knob(const char *name, double dflt)
-{
-    const char *e = getenv(name);
-    return e && *e ? atof(e) : dflt;
-}
+/* The level's launch choices (grid_kernels.h grid_tune, read by lib/grid/box.c). */
+grid_tune r_tune(const grid_level *L) { return L->tune ? *L->tune : homg_grid_tune_default(); }
 
-/* Thread rows a block: HOMG_BOX_ROWS_T (default 12: 432 threads, boxes of 144 x 48;
- * 2 blocks an SM, 232 blocks down and 208 up at 1024^2), at least enough for 4 output
- * rows, at most RTMAX.  On the H100 (h100.md, Session 11 twod) the 1024^2 solve took
- * 0.1874 ms with 12, 0.1897 with 10, 0.1923 with 8, 0.2082 with 16; 12 is also the best
- * at 2048^2 and 4096^2 (twod2: 4096^2 0.963 ms, 0.996 with 8, 1.127 with 16). */
-template <int S, bool DOWN, int PE> int r_threads_y(void)
+/* Thread rows a block: the tune's rows_t (rows_mid_t for the mid step, whose halos are the
+ * widest; default 12, grid_kernels.h HOMG_BOX_ROWS_T: 432 threads, boxes of 144 x 48, 2
+ * blocks an SM, 232 blocks down and 208 up at 1024^2), at least enough for 4 output rows,
+ * at most RTMAX. */
+template <int S, bool DOWN, int PE> int r_threads_y(const grid_level *L)
 {
     enum { HB = rshape<S, DOWN>::HB };
-    /* the mid step (down with u + P ec) has its own knob: its halos are the widest */
-    int t = (int)r_knob(DOWN && PE == 2 ? "HOMG_BOX_ROWS_MID_T" : "HOMG_BOX_ROWS_T", 12);
+    const grid_tune tn = r_tune(L);
+    int t = DOWN && PE == 2 ? tn.rows_mid_t : tn.rows_t;
     const int least = (2 * HB + 4 + RR - 1) / RR;
     if (t < least)
         t = least;
@@ -289,28 +285,17 @@ void r_launch(cudaStream_t st, int pdl, const grid_level *L, const float *u, con
               float *u_out, float *fc)
 {
     enum { HB = rshape<S, DOWN>::HB, OW = rshape<S, DOWN>::OW };
-    const int t = r_threads_y<S, DOWN, PE>(), oh = RR * t - 2 * HB;
+    const int t = r_threads_y<S, DOWN, PE>(L), oh = RR * t - 2 * HB;
     const dim3 grid((L->nx + OW - 1) / OW, (L->ny + oh - 1) / oh);
-    if (r_knob("HOMG_BOX_ROWS_REGS", 72) == 56)
-        homg_pdl_launch(st, grid, dim3(RX, t), pdl, rows_kernel<S, DOWN, PE, 56>, *L, u, ec, f, u_out, fc);
-    else
-        homg_pdl_launch(st, grid, dim3(RX, t), pdl, rows_kernel<S, DOWN, PE, 72>, *L, u, ec, f, u_out, fc);
+    homg_pdl_launch(st, grid, dim3(RX, t), pdl, rows_kernel<S, DOWN, PE>, *L, u, ec, f, u_out, fc);
 }
 
 int aligned16(const void *p) { return ((uintptr_t)p & 15) == 0; }
 
 } /* namespace */
 
-/* The row-block steps take float32 levels from HOMG_BOX_ROWS_CELLS (default 1024^2;
- * 1e300: off, the streamed steps instead) to HOMG_BOX_ROWS_MAX cells (default: no
- * limit; 1048576 keeps them to 1024^2 as in session 11 twod).  On the H100 (h100.md,
- * Sessions 11 twod and twod2) the 1024^2 solve took 0.187 ms against 0.263 streamed,
- * 2048^2 0.375 against 0.498, 4096^2 0.963 against 1.451 (measured up to 4096^2;
- * larger levels are the same DRAM-bound case); from 512^2 (instead of the owned
- * steps there) changed nothing. */
-#define HOMG_BOX_ROWS_CELLS (1024.0 * 1024)
-#define HOMG_BOX_ROWS_MAX   1e300
-
+/* The row-block steps take float32 levels from the tune's rows_cells (default 1024^2,
+ * grid_kernels.h HOMG_BOX_ROWS_CELLS; 1e300: off, the tiles or owned steps instead). */
 int homg_rows_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs)
 {
     return homg_rows_mid_fits(L, sweeps, ptrs, nptrs) && sweeps <= 2;
@@ -321,7 +306,7 @@ int homg_rows_mid_fits(const grid_level *L, int sweeps, const void *const *ptrs,
     const double n = (double)L->nx * L->ny;
     if (L->nx % 4 || L->ny % 2 || sweeps < 1 || sweeps > 3)
         return 0;
-    if (n < r_knob("HOMG_BOX_ROWS_CELLS", HOMG_BOX_ROWS_CELLS) || n > r_knob("HOMG_BOX_ROWS_MAX", HOMG_BOX_ROWS_MAX))
+    if (n < r_tune(L).rows_cells)
         return 0;
     for (int k = 0; k < nptrs; k++)
         if (ptrs[k] && !aligned16(ptrs[k]))

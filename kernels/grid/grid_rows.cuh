@@ -8,7 +8,7 @@
 #include <cuda_runtime.h>
 
 /* 1 when the row-block steps take level L with `sweeps` sweeps: nx a multiple of 4, ny
- * even, 1 <= sweeps <= 2, between HOMG_BOX_ROWS_CELLS and HOMG_BOX_ROWS_MAX cells, every
+ * even, 1 <= sweeps <= 2, at least the level's tune.rows_cells cells (grid_kernels.h), every
  * non-NULL pointer 16-byte aligned. */
 int homg_rows_fits(const grid_level *L, int sweeps, const void *const *ptrs, int nptrs);
 

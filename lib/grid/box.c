@@ -138,31 +138,6 @@ static homg_status setup_coarse_exact(homg_grid *g)
     return st;
 }
 
-/* A tuning constant, overridden by the environment variable of the same name (the
- * benchmark compares settings with it; the library documents no such variable). */
-
-/* The first level the coarse-levels kernel takes (kernels/grid/grid_coarse*.cu: one
- * block up to 64 x 64 cells, a thread-block cluster above): the finest with at most
- * HOMG_BOX_BLOCK_CELLS cells, overridden by the environment variable of that name (the
- * benchmark's A/B knob).  Off (nlevels) by default: on the H100 the levels' launches
- * are faster -- one block for 64^2 -> 32^2 took 22.4 us against 19.7
- * (bench/results/h100_box2_s5.md), a 16-block cluster for 256^2 -> 32^2 63.8 us per
- * V-cycle against ~40 us of launches, and the whole 256^2 solve 0.184 ms against 0.119
- * (bench/results/h100.md, section s8-cluster).  Capped so that the levels fit a
- * cluster's shared memory with room (the same cap on both backends, so the CPU runs
- * the same schedule). */
-static int block_top(const homg_grid *g)
-{
-    long cells = (long)homg__knob("HOMG_BOX_BLOCK_CELLS", HOMG_BOX_BLOCK_CELLS);
-    long most = 65536L * (long)sizeof(float) / (long)g->elem;
-    if (cells > most)
-        cells = most;
-    for (int k = 0; k < g->nlevels; k++)
-        if ((long)g->lv[k].nx * g->lv[k].ny <= cells && g->nlevels - k <= HOMG_COARSE_BLOCK_LEVELS)
-            return k;
-    return g->nlevels;
-}
-
 /* The fused cycles' sweeps per level (HOMG_BOX_SCHED, overridden by the environment variable
  * of that name, the benchmark's knob): "first;later" or one plan for every cycle, each
  * "PQ,PQ,..." = V(P, Q) on level 0, 1, ... (digits 0-3, what the fused steps take; the last
@@ -188,15 +163,37 @@ static const char *default_plan(const homg_grid *g)
     return cells <= 256L * 256 ? "22" : cells <= 512L * 512 ? "32" : HOMG_BOX_SCHED_DEFAULT;
 }
 
-/* The plan applies to the default V(2, 2) alone (a caller's desc.pre / desc.post stand) and
- * not where the one-block kernel takes the coarse levels (HOMG_BOX_BLOCK_CELLS: its sweeps
- * are desc.pre / desc.post on every level). */
+/* The plan applies to the default V(2, 2) alone (a caller's desc.pre / desc.post stand). */
 static void plan_sweeps(homg_grid *g)
 {
-    const char *env = getenv("HOMG_BOX_SCHED");
+    const char *env = homg__knob_text("HOMG_BOX_SCHED");
     const char *plan = env && *env ? env : default_plan(g);
-    g->planned = g->run == HOMG_METHOD_FMG && g->desc.pre == 2 && g->desc.post == 2 && g->block_top == g->nlevels &&
+    g->planned = g->run == HOMG_METHOD_FMG && g->desc.pre == 2 && g->desc.post == 2 &&
                  homg__sweep_plan_parse(plan, '0', '3', HOMG_GRID_MAX_LEVELS, g->plan[0][0], g->plan[1][0]);
+}
+
+/* The mid step (a cycle boundary in one pass) from this many cells: on the H100 (h100.md,
+ * Session 14 twod5; V(2,1), 3 cycles, two boundaries fused) the solve took 0.8493 ms against
+ * 0.8849 with the two steps at 4096^2, 0.3344 against 0.3403 at 2048^2, but 0.1685 against
+ * 0.1643 at 1024^2 (L2-resident: the bytes saved do not pay for the wider halos' sweeps). */
+#define HOMG_BOX_MID_CELLS (2048.0 * 2048)
+
+/* The CUDA fused steps' launch choices (grid_kernels.h grid_tune), each overridden by the
+ * environment variable of its name (the benchmark's and the GPU tests' knobs), given to every
+ * level. */
+static void read_tune(homg_grid *g)
+{
+    grid_tune *t = &g->tune;
+    *t = homg_grid_tune_default();
+    t->owned_cells = homg__knob("HOMG_BOX_OWNED_CELLS", t->owned_cells);
+    t->wide_cells = homg__knob("HOMG_BOX_WIDE_CELLS", t->wide_cells);
+    t->tile_cells = homg__knob("HOMG_BOX_TILE_CELLS", t->tile_cells);
+    t->rows_cells = homg__knob("HOMG_BOX_ROWS_CELLS", t->rows_cells);
+    t->rows_t = (int)homg__knob("HOMG_BOX_ROWS_T", t->rows_t);
+    t->rows_mid_t = (int)homg__knob("HOMG_BOX_ROWS_MID_T", t->rows_mid_t);
+    t->pdl = homg__knob("HOMG_BOX_PDL", 1) != 0;
+    for (int k = 0; k < g->nlevels; k++)
+        g->lv[k].tune = t;
 }
 
 /* HOMG_BOX_EXACT_MAX's default by the finest level's longer side (grid_internal.h). */
@@ -240,14 +237,14 @@ homg_status homg__box_alloc(homg_grid *g)
         ny /= 2;
         h *= 2;
     }
-    g->block_top = g->nlevels;
     g->fused_min = homg__knob("HOMG_BOX_FUSED_CELLS", HOMG_BOX_FUSED_CELLS);
-    if (g->run == HOMG_METHOD_FMG && nx <= HOMG_COARSE_EXACT_MAX && ny <= HOMG_COARSE_EXACT_MAX)
-        g->block_top = block_top(g); /* its exact solve is the one-block coarse_exact */
     plan_sweeps(g);
     /* A fixed sequence's cycle boundaries on the finest level as one pass each (cycles.c
-     * homg__mg_sequence; HOMG_BOX_MID=0: the two steps, the benchmark's A/B knob). */
+     * homg__mg_sequence; HOMG_BOX_MID=0: the two steps, the benchmark's A/B knob), float32
+     * from HOMG_BOX_MID_CELLS cells on every backend, so that both run the same steps. */
     g->fuse_mid = homg__knob("HOMG_BOX_MID", 1) != 0;
+    g->mid_min = homg__knob("HOMG_BOX_MID_CELLS", HOMG_BOX_MID_CELLS);
+    read_tune(g);
     if (d->method != HOMG_METHOD_HOMG) {
         for (int k = 1; k < g->nlevels; k++) {
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;

@@ -121,47 +121,6 @@ static homg_status coarse(cycle *c, int k)
     return HOMG_OK;
 }
 
-/* Work units of a V-cycle on levels k0.. in the one-block kernel (and, with fmg,
- * of the full multigrid from k0). */
-static double block_wu(const homg_grid *g, int k0, int fmg)
-{
-    const int last = g->nlevels - 1, per = g->desc.pre + g->desc.post + 2;
-    double wu = 2 * level_share(g, last);
-    for (int k = k0; k < last; k++)
-        wu += per * level_share(g, k) + (fmg ? level_share(g, k) + block_wu(g, k + 1, 0) : 0);
-    return wu;
-}
-
-/* The coarse levels' cluster: HOMG_BOX_CLUSTER blocks (1: one block) and
- * HOMG_BOX_SOLO_CELLS (levels that small in one block of it), environment variables
- * the benchmark compares settings with; else (0) the kernel's choice. */
-
-/* Levels k.. in one launch (kernels/grid/grid_coarse*.cu: one block, or a thread-block
- * cluster above 64 x 64): a V-cycle on level k from zero or from its value, or the
- * full multigrid (mode HOMG_BLOCK_*). */
-static homg_status block(cycle *c, int k, int mode)
-{
-    homg_grid *g = c->g;
-    grid_coarse C;
-    memset(&C, 0, sizeof C);
-    C.cluster = (int)homg__knob("HOMG_BOX_CLUSTER", 0);
-    C.solo_cells = (int)homg__knob("HOMG_BOX_SOLO_CELLS", 0);
-    C.nlev = g->nlevels - k;
-    C.mode = mode;
-    C.pre = g->desc.pre;
-    C.post = g->desc.post;
-    C.bottom_sweeps = HOMG_COARSE_SWEEPS;
-    memcpy(C.lev, c->lev + k, (size_t)C.nlev * sizeof C.lev[0]);
-    C.qx = g->coarse_qx;
-    C.qy = g->coarse_qy;
-    C.inv_eig = g->coarse_inv_eig;
-    HOMG_TRY_BACKEND(g->ctx, g->k->coarse_cycle(&g->ctx->ex, g->desc.precision, &C, c->y[k], f_of(c, k)),
-                     "coarse levels");
-    homg__account(g, 1, block_wu(g, k, mode == HOMG_BLOCK_FMG),
-                  (2.0 + (mode == HOMG_BLOCK_V_KEEP)) * level_values(c, k));
-    return HOMG_OK;
-}
-
 /* Textbook steps (VCYCLE, FCYCLE): one kernel per colour sweep, residual and
  * restriction, prolongation; fused steps (FMG): one pass each. Ideal traffic in
  * values: a colour half-sweep reads u and half of f and writes half of u. */
@@ -228,10 +187,8 @@ static homg_status up(cycle *c, int k)
  * HOMG_INIT_ZERO). */
 static homg_status visit(cycle *c, int k, int init, int fcycle)
 {
-    if (k == c->g->nlevels - 1 && k != c->g->block_top)
+    if (k == c->g->nlevels - 1)
         return coarse(c, k);
-    if (k == c->g->block_top && !fcycle && init != HOMG_INIT_PROLONG)
-        return block(c, k, init == HOMG_INIT_ZERO ? HOMG_BLOCK_V_ZERO : HOMG_BLOCK_V_KEEP);
     HOMG_TRY(down(c, k, init));
     if (fcycle) {
         HOMG_TRY(visit(c, k + 1, HOMG_INIT_ZERO, 1));
@@ -253,12 +210,12 @@ static homg_status fmg(cycle *c)
 {
     homg_grid *g = c->g;
     kernel_exec *ex = &g->ctx->ex;
-    const int last = g->nlevels - 1, top = g->block_top < last ? g->block_top : last;
+    const int last = g->nlevels - 1;
     grid_level plain;
     int has_bc = 0;
     for (int s = 0; s < 4; s++)
         has_bc |= c->lev[0].bc[s] != NULL;
-    for (int k = 0; k < top; k++) {
+    for (int k = 0; k < last; k++) {
         plain = c->lev[k];
         plain.bc[0] = plain.bc[1] = plain.bc[2] = plain.bc[3] = NULL;
         HOMG_TRY_BACKEND(g->ctx, g->k->residual_restrict(ex, g->desc.precision, &plain, NULL, f_of(c, k), g->f[k + 1]),
@@ -273,11 +230,8 @@ static homg_status fmg(cycle *c)
                 c->lev[k + 1].bc[s] = c->lev[0].bc[s] ? out[s] : NULL;
         }
     }
-    if (top == g->block_top)
-        HOMG_TRY(block(c, top, HOMG_BLOCK_FMG));
-    else
-        HOMG_TRY(coarse(c, last));
-    for (int k = top - 1; k >= 0; k--) {
+    HOMG_TRY(coarse(c, last));
+    for (int k = last - 1; k >= 0; k--) {
         for (int j = k + 1; j <= last; j++) /* coarser levels now hold corrections */
             c->lev[j].bc[0] = c->lev[j].bc[1] = c->lev[j].bc[2] = c->lev[j].bc[3] = NULL;
         HOMG_TRY(down(c, k, HOMG_INIT_PROLONG));
@@ -342,14 +296,18 @@ static homg_status mid(cycle *a, const cycle *b)
     return HOMG_OK;
 }
 
-/* Whether the boundary after cycle a (before b) can be one mid step: both plain V-cycles of
- * the fused steps that go below level 0, sweeps the backend takes, either buffer order. */
+/* Whether the boundary after cycle a (before b) is one mid step: both plain V-cycles of the
+ * fused steps that go below level 0, a float32 level 0 of at least mid_min cells (box.c: the
+ * rule every backend follows, so they queue the same steps), sweeps the backend takes, either
+ * buffer order. */
 static int mid_fits(const cycle *a, const cycle *b, int a_kind)
 {
     const homg_grid *g = a->g;
     const void *p0[4] = { a->x[0], a->y[0], a->f0, g->f[1] }, *p1[4] = { a->y[0], a->x[0], a->f0, g->f[1] };
     const int sweeps = a->post[0] + b->pre[0];
-    if (!g->fuse_mid || a_kind == HOMG_CYCLE_FMG || !fused_at(g, 0) || g->nlevels < 2 || g->block_top < 1)
+    if (!g->fuse_mid || a_kind == HOMG_CYCLE_FMG || !fused_at(g, 0) || g->nlevels < 2)
+        return 0;
+    if (g->desc.precision != HOMG_FLOAT32 || level_values(a, 0) < g->mid_min)
         return 0;
     return g->k->mid_fits(g->desc.precision, &a->lev[0], sweeps, p0) &&
            g->k->mid_fits(g->desc.precision, &a->lev[0], sweeps, p1);

@@ -11,7 +11,6 @@
 #define HOMG_GRID_HIST_MAX   1000
 #define HOMG_GRID_GRAPHS     16 /* graphs cached, + 4 per right-hand side (graphs.c) */
 #define HOMG_COARSE_SWEEPS   16
-#define HOMG_BOX_BLOCK_CELLS 0 /* FMG: levels up to this many cells in one launch (off: slower on the H100, box.c) */
 /* The coarsest level solved exactly: the first level below the finest with at most
  * HOMG_BOX_EXACT_MAX cells a side (32: one block, coarse_exact; up to HOMG_EXACT_WIDE_MAX: two
  * launches of many blocks, exact_wide), the finest itself only up to 32 a side (box.c
@@ -97,11 +96,12 @@ struct homg_grid {
     void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
     void *coarse_qxt, *coarse_qyt, *coarse_w;     /* and, where it is wider than 32 a side, exact_wide's */
     int exact_max;    /* the exact solve takes levels up to this side (HOMG_BOX_EXACT_MAX) */
-    int block_top;    /* FMG: the first level the coarse-levels kernel takes (nlevels: none) */
     double fused_min; /* FMG: levels of at least this many cells run the fused steps */
     int planned;      /* FMG: the fused cycles take their sweeps from plan (HOMG_BOX_SCHED, box.c) */
     unsigned char plan[2][HOMG_GRID_MAX_LEVELS][2]; /* [later cycle][level][way up]: sweeps */
-    int fuse_mid; /* FMG: fixed sequences fuse the finest level's cycle boundaries (HOMG_BOX_MID, box.c) */
+    int fuse_mid;   /* FMG: fixed sequences fuse the finest level's cycle boundaries (HOMG_BOX_MID, box.c) */
+    double mid_min; /* FMG: of a float32 finest level of at least this many cells (HOMG_BOX_MID_CELLS) */
+    grid_tune tune; /* the CUDA fused steps' launch choices, the levels' tune (box.c) */
 
     /* HOMG (seed 003) */
     int homg_m;                     /* coarsest HOMG level M */

@@ -121,7 +121,8 @@ void homg_test_free_boundary(homg_ctx *ctx, homg_boundary *bc)
         homg_free(ctx, (void *)bc->face[s]);
 }
 
-long homg_test_mid_solve(homg_ctx *ctx, const homg_p2 *p, const char *plan, int mid, int warm, int count, float *out)
+long homg_test_mid_solve(homg_ctx *ctx, const homg_p2 *p, const char *plan, int mid, int warm, int count, float *out,
+                         homg_solve_info *info_out)
 {
     const size_t n = (size_t)p->nx * p->ny;
     homg_boundary bc = homg_test_boundary(ctx, p, HOMG_FLOAT32);
@@ -151,8 +152,11 @@ long homg_test_mid_solve(homg_ctx *ctx, const homg_p2 *p, const char *plan, int 
     sd.max_cycles = count;
     sd.warm_start = warm;
     if (st == HOMG_OK && homg_grid_solve(g, f, &bc, u, &sd, &info) == HOMG_OK &&
-        homg_copy_to_host(ctx, out, u, n * sizeof(float)) == HOMG_OK)
+        homg_copy_to_host(ctx, out, u, n * sizeof(float)) == HOMG_OK) {
         launches = info.launches;
+        if (info_out)
+            *info_out = info;
+    }
     homg_grid_destroy(g);
     free(u0);
     homg_free(ctx, f);

@@ -32,7 +32,8 @@ void homg_test_free_boundary(homg_ctx *ctx, homg_boundary *bc);
  * (warm: from u0 = sin(0.37 k), a warm start the first down step must read; else the
  * cold start), the finest level's cycle boundaries fused or not (HOMG_BOX_MID), under
  * the sweep plan `plan` (NULL: the default); returns the solve's launches, -1 where a
- * call failed. */
-long homg_test_mid_solve(homg_ctx *ctx, const homg_p2 *p, const char *plan, int mid, int warm, int count, float *out);
+ * call failed; info_out (unless NULL) gets the solve's info. */
+long homg_test_mid_solve(homg_ctx *ctx, const homg_p2 *p, const char *plan, int mid, int warm, int count, float *out,
+                         homg_solve_info *info_out);
 
 #endif
