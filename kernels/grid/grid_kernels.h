@@ -86,11 +86,8 @@ enum { HOMG_INIT_KEEP = 0, HOMG_INIT_ZERO, HOMG_INIT_PROLONG };
  *   pass 1  w = (Qy^T (f + bterm) Qx) .* inv_eig,   pass 2  u = Qy w Qx^T,
  * each pass out[r][c] = sc[r][c] * sum_i (sum_j lm[r][j] in[j][i]) rm[i][c] with row-major
  * tables (pass 1: lm = qyt, rm = qx, sc = inv_eig; pass 2: lm = qy, rm = qxt, no sc), so a
- * block takes `rows` rows of out and reads in, lm's rows and rm whole (L2).  The tables
- * must be the sine bases (box.c): their symmetry q[n-1-i][k] = (-1)^k q[i][k] halves every
- * sum (pass 1 folds its input, pass 2 sums even and odd modes apart and writes a point with
- * its mirror; pass 2's blocks take rows/2 point rows and their mirrors).  Each inner sum
- * runs in `split` consecutive ranges of its (halved) index, summed in order 0..split-1:
+ * block takes `rows` rows of out and reads in, lm's rows and rm whole (L2).  Each inner
+ * sum runs in `split` consecutive ranges of j (then of i), summed in order 0..split-1:
  * the CUDA threads' grouping, which the CPU twin repeats.  nx, ny <= HOMG_EXACT_WIDE_MAX. */
 #define HOMG_EXACT_WIDE_MAX   128
 #define HOMG_EXACT_WIDE_SPLIT 8 /* most ranges a sum */

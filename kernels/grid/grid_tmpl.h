@@ -182,104 +182,37 @@ static void FN(coarse_exact)(const grid_level *L, T *u, const T *f, const T *qx,
         FN(exact_onto_points)(nx, qx, t1 + j * nx, 1, u + j * nx, 1);
 }
 
-/* The ranges' partial sums part[0..S-1] added in order (the CUDA threads' meeting). */
-static T FN(exact_wide_parts)(const T *part, int stride, int S)
+/* One pass of exact_wide (grid_kernels.h grid_exact_wide) for output row r: the CUDA
+ * kernel's ranges (thread (x, s) of grid_exact_wide.cu) and their order of addition. */
+static void FN(exact_wide_row)(const grid_level *L, int r, const T *in, int bt, const T *lm, const T *rm, const T *sc,
+                               int S, T *out)
 {
-    T t = part[0];
-    for (int s = 1; s < S; s++)
-        t += part[s * stride];
-    return t;
-}
-
-/* exact_wide's pass 1 (grid_exact_wide.cu exact_wide_in_kernel) for mode row r: the folded
- * input (sum over j < (ny+1)/2 of lm[r][j] (in[j] +- in[ny-1-j]), the sign r's parity, an
- * odd ny's middle point in the even rows alone), the middle product folded in its columns,
- * mode c's sum over i < (nx+1)/2 of column i (c even) or nx-1-i (c odd); the kernel's
- * ranges and their order of addition. */
-static void FN(exact_wide_in_row)(const grid_level *L, int r, const T *in, int bt, const T *lm, const T *rm,
-                                  const T *sc, int S, T *out)
-{
-    const int nx = L->nx, ny = L->ny, hx = nx / 2, hy = ny / 2, hxc = nx - hx, hyc = ny - hy;
-    T part[HOMG_EXACT_WIDE_SPLIT][HOMG_EXACT_WIDE_MAX], raw[HOMG_EXACT_WIDE_MAX], mid[HOMG_EXACT_WIDE_MAX];
+    const int nx = L->nx, ny = L->ny;
+    T part[HOMG_EXACT_WIDE_SPLIT][HOMG_EXACT_WIDE_MAX], mid[HOMG_EXACT_WIDE_MAX];
     for (int x = 0; x < nx; x++) {
         for (int s = 0; s < S; s++) {
             T acc = 0;
-            for (int j = s * hyc / S; j < (s + 1) * hyc / S; j++) {
-                const int jm = ny - 1 - j;
+            for (int j = s * ny / S; j < (s + 1) * ny / S; j++) {
                 const T v = bt ? (T)((double)in[j * nx + x] + FN(bterm)(L, x, j)) : in[j * nx + x];
-                const T vm = j < hy ? (bt ? (T)((double)in[jm * nx + x] + FN(bterm)(L, x, jm)) : in[jm * nx + x]) : 0;
-                const T a = j < hy ? v + vm : v, d = j < hy ? v - vm : (T)0;
-                acc += lm[r * ny + j] * (r & 1 ? d : a);
+                acc += lm[r * ny + j] * v;
             }
             part[s][x] = acc;
         }
-        raw[x] = FN(exact_wide_parts)(&part[0][x], HOMG_EXACT_WIDE_MAX, S);
+        mid[x] = part[0][x];
+        for (int s = 1; s < S; s++)
+            mid[x] += part[s][x];
     }
-    for (int c = 0; c < hx; c++) {
-        mid[c] = raw[c] + raw[nx - 1 - c];
-        mid[nx - 1 - c] = raw[c] - raw[nx - 1 - c];
-    }
-    if (nx & 1)
-        mid[hx] = raw[hx];
     for (int c = 0; c < nx; c++) {
         for (int s = 0; s < S; s++) {
             T acc = 0;
-            for (int i = s * hxc / S; i < (s + 1) * hxc / S; i++) {
-                const T w = i == hx && (c & 1) ? (T)0 : rm[i * nx + c];
-                acc += mid[(c & 1) && i < hx ? nx - 1 - i : i] * w;
-            }
+            for (int i = s * nx / S; i < (s + 1) * nx / S; i++)
+                acc += mid[i] * rm[i * nx + c];
             part[s][c] = acc;
         }
-        out[r * nx + c] = FN(exact_wide_parts)(&part[0][c], HOMG_EXACT_WIDE_MAX, S) * sc[r * nx + c];
-    }
-}
-
-/* exact_wide's pass 2 (exact_wide_out_kernel) for point row p < (ny+1)/2 and its mirror:
- * the even and odd modes j summed apart (their sum row p's middle product, their difference
- * row ny-1-p's), then for point c < (nx+1)/2 its even modes and its odd ones apart, giving
- * points c and nx-1-c (an odd nx's middle point its even modes alone). */
-static void FN(exact_wide_out_row)(const grid_level *L, int p, const T *in, const T *lm, const T *rm, int S, T *out)
-{
-    const int nx = L->nx, ny = L->ny, hx = nx / 2, hy = ny / 2, hxc = nx - hx;
-    T pe[HOMG_EXACT_WIDE_SPLIT][HOMG_EXACT_WIDE_MAX], po[HOMG_EXACT_WIDE_SPLIT][HOMG_EXACT_WIDE_MAX];
-    T mid[2][HOMG_EXACT_WIDE_MAX];
-    for (int x = 0; x < nx; x++) {
-        for (int s = 0; s < S; s++) {
-            T e = 0, o = 0;
-            for (int j = s * ny / S; j < (s + 1) * ny / S; j++) {
-                if (j & 1)
-                    o += lm[p * ny + j] * in[j * nx + x];
-                else
-                    e += lm[p * ny + j] * in[j * nx + x];
-            }
-            pe[s][x] = e;
-            po[s][x] = o;
-        }
-        const T e = FN(exact_wide_parts)(&pe[0][x], HOMG_EXACT_WIDE_MAX, S);
-        const T o = FN(exact_wide_parts)(&po[0][x], HOMG_EXACT_WIDE_MAX, S);
-        mid[0][x] = e + o;
-        mid[1][x] = e - o;
-    }
-    for (int h = 0; h < (p < hy ? 2 : 1); h++) { /* row p, then its mirror (none for the middle) */
-        const int r = h ? ny - 1 - p : p;
-        for (int c = 0; c < hxc; c++) {
-            for (int s = 0; s < S; s++) {
-                T e = 0, o = 0;
-                for (int k = s * hxc / S; k < (s + 1) * hxc / S; k++)
-                    e += mid[h][2 * k] * rm[2 * k * nx + c];
-                for (int k = s * hx / S; k < (s + 1) * hx / S && c < hx; k++)
-                    o += mid[h][2 * k + 1] * rm[(2 * k + 1) * nx + c];
-                pe[s][c] = e;
-                po[s][c] = o;
-            }
-            const T e = FN(exact_wide_parts)(&pe[0][c], HOMG_EXACT_WIDE_MAX, S);
-            const T o = FN(exact_wide_parts)(&po[0][c], HOMG_EXACT_WIDE_MAX, S);
-            if (c < hx) {
-                out[r * nx + c] = e + o;
-                out[r * nx + nx - 1 - c] = e - o;
-            } else
-                out[r * nx + c] = e;
-        }
+        T t = part[0][c];
+        for (int s = 1; s < S; s++)
+            t += part[s][c];
+        out[r * nx + c] = sc ? t * sc[r * nx + c] : t;
     }
 }
 
@@ -287,10 +220,10 @@ static void FN(exact_wide)(const grid_level *L, T *u, const T *f, const grid_exa
 {
     const int bt = L->bc[0] || L->bc[1] || L->bc[2] || L->bc[3]; /* the CUDA pass 1's template flag */
     for (int r = 0; r < L->ny; r++)
-        FN(exact_wide_in_row)
+        FN(exact_wide_row)
     (L, r, f, bt, (const T *)W->qyt, (const T *)W->qx, (const T *)W->inv_eig, W->split, (T *)W->w);
-    for (int p = 0; p < L->ny - L->ny / 2; p++)
-        FN(exact_wide_out_row)(L, p, (const T *)W->w, (const T *)W->qy, (const T *)W->qxt, W->split, u);
+    for (int r = 0; r < L->ny; r++)
+        FN(exact_wide_row)(L, r, (const T *)W->w, 0, (const T *)W->qy, (const T *)W->qxt, NULL, W->split, u);
 }
 
 static void FN(restrict_boundary)(const grid_level *L, void *const out[4])
