@@ -1,7 +1,6 @@
 /* grid_exact.cuh -- the coarsest level solved exactly by the dense sine transform
  * in one 32 x 32 tile of threads (twin: coarse_exact in kernels/grid/grid_tmpl.h),
- * shared by coarse_exact_kernel (grid.cu) and the one-block coarse levels
- * (grid_coarse.cu).  Thread (x, y) owns entry (row y, column x) of every product;
+ * coarse_exact_kernel's body (grid.cu).  Thread (x, y) owns entry (row y, column x) of every product;
  * the four shared arrays have rows padded to 33 so column reads do not collide in a
  * shared-memory bank.  Ends with the block synchronised. */
 #ifndef HOMG_GRID_EXACT_CUH

@@ -158,9 +158,8 @@ homg_status homg_cuda_grid_exact_wide(kernel_exec *ex, homg_precision p, const g
         W->split < 1 || W->split > EW_S || 32 * ((L->nx + 31) / 32) * W->split > 1024)
         return homg_exec_fail(ex, HOMG_ERROR_INVALID_ARGUMENT, "exact_wide: %d x %d, rows %d, split %d", L->nx, L->ny,
                               W->rows, W->split);
-    /* programmatic dependent launch as coarse_exact (HOMG_BOX_PDL=0: plain) */
-    const char *e = getenv("HOMG_BOX_PDL");
-    const int pdl = !(e && *e && atof(e) == 0);
+    /* programmatic dependent launch as the level's other steps (grid_tune, lib/grid/box.c) */
+    const int pdl = L->tune ? L->tune->pdl : homg_grid_tune_default().pdl;
     if (p == HOMG_FLOAT64)
         exact_wide_rows<double>(st, pdl, L, (double *)u, (const double *)f, W);
     else
