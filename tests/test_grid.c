@@ -93,6 +93,53 @@ static void homg_exact_solutions(void **state)
     exact_discrete_solutions(HOMG_METHOD_HOMG, "homg", 9, 100);
 }
 
+/* A new constant sigma or lambda refreshes the exact coarsest level's eigenvalues in place
+ * (box.c upload_inv_eig): a 256^2 grid (its exact level 128^2, two launches) created with
+ * sigma 1, lambda 0 and set to sigma 3, lambda 600 solves 3 (-Laplace u + 200 u) = 3 f to
+ * 1e-3 in 2 cycles (1.0e-4 on the CPU), float32 and float64; with the old eigenvalues the
+ * coarse correction of the smooth modes is ~10x too large (error 1.4e4 after 2 cycles). */
+static void set_operator_refreshes_exact_level(void **state)
+{
+    (void)state;
+    homg_p2 *p = homg_p2_exact(256, 256, 200.0, 0.1, 1, 61);
+    const size_t n = (size_t)p->nx * p->ny;
+    double *f3 = malloc(n * sizeof(double)), *u = malloc(n * sizeof(double));
+    for (size_t k = 0; k < n; k++)
+        f3[k] = 3 * p->f[k];
+    for (int pi = HOMG_FLOAT32; pi <= HOMG_FLOAT64; pi++) {
+        const homg_precision prec = (homg_precision)pi;
+        void *f = homg_test_upload(ctx, f3, n, prec), *du = NULL;
+        homg_boundary bc = homg_test_boundary(ctx, p, prec);
+        homg_grid_desc gd = { 0 };
+        homg_grid_operator op = { 0 };
+        homg_solve_desc sd = { 0 };
+        homg_grid *g = NULL;
+        gd.nx = p->nx;
+        gd.precision = prec;
+        gd.method = HOMG_METHOD_FMG;
+        assert_int_equal(homg_grid_create(ctx, &gd, &g), HOMG_OK);
+        op.sigma = 3;
+        op.lambda = 600;
+        assert_int_equal(homg_grid_set_operator(g, &op), HOMG_OK);
+        assert_int_equal(homg_alloc(ctx, n * (prec == HOMG_FLOAT64 ? 8 : 4), &du), HOMG_OK);
+        memset(du, 0, n * (prec == HOMG_FLOAT64 ? 8 : 4));
+        sd.max_cycles = 2;
+        assert_int_equal(homg_grid_solve(g, f, &bc, du, &sd, NULL), HOMG_OK);
+        homg_test_download(ctx, du, n, prec, u);
+        const double err = homg_rel_diff(u, p->u_star, n);
+        printf("  %s: sigma 3, lambda 600 after create: error %.2e after 2 cycles\n",
+               prec == HOMG_FLOAT64 ? "float64" : "float32", err);
+        assert_true(err < 1e-3);
+        homg_grid_destroy(g);
+        homg_free(ctx, f);
+        homg_free(ctx, du);
+        homg_test_free_boundary(ctx, &bc);
+    }
+    free(f3);
+    free(u);
+    homg_p2_free(p);
+}
+
 /* Rectangles and lambda > 0 go through the same code paths. */
 static void rectangles_and_lambda(void **state)
 {
@@ -769,6 +816,7 @@ int main(void)
         cmocka_unit_test(fmg_sweep_plans),
         cmocka_unit_test(fmg_mid_steps_equal),
         cmocka_unit_test(fmg_default_plan_by_size),
+        cmocka_unit_test(set_operator_refreshes_exact_level),
         cmocka_unit_test(vcycle_exact_solutions),
         cmocka_unit_test(fcycle_exact_solutions),
         cmocka_unit_test(homg_exact_solutions),

@@ -55,12 +55,13 @@ void homg__grid_sine_basis(int n, double h, double *q, double *eig)
     for (int k = 0; k < n; k++) {
         double c = sqrt((k == n - 1 ? 1.0 : 2.0) / n), sk = sin(pi * (k + 1) / (2.0 * n));
         eig[k] = 4.0 / (h * h) * sk * sk;
-        for (int i = 0; i < n; i++)
+        for (int i = 0; q && i < n; i++) /* q NULL: the eigenvalues alone */
             q[i * n + k] = c * sin(pi * (k + 1) * (i + 0.5) / n);
     }
 }
 
-/* Uploads n doubles in the grid's precision. */
+/* Uploads n doubles in the grid's precision, into *out where it is allocated already (the
+ * same n), else into a new allocation. */
 static homg_status upload(homg_grid *g, const double *x, size_t n, void **out, const char *what)
 {
     void *host = homg__host_alloc(g->ctx, n * g->elem, what);
@@ -73,7 +74,7 @@ static homg_status upload(homg_grid *g, const double *x, size_t n, void **out, c
         else
             ((float *)host)[k] = (float)x[k];
     }
-    st = homg__alloc(g->ctx, n * g->elem, out, what);
+    st = *out ? HOMG_OK : homg__alloc(g->ctx, n * g->elem, out, what);
     if (st == HOMG_OK) {
         st = g->ctx->mem->copy(&g->ctx->ex, *out, host, n * g->elem, HOMG_H2D);
         if (st != HOMG_OK)
@@ -83,9 +84,29 @@ static homg_status upload(homg_grid *g, const double *x, size_t n, void **out, c
     return st;
 }
 
+/* The coarsest level's 1 / (ex + ey + lambda), into the existing table where there is one: a
+ * new constant sigma or lambda changes these alone, not the bases (s15: rebuilding every
+ * table cost a moved obstacle's set_operator ~0.8 ms on the H100 once the level was 128^2). */
+static homg_status upload_inv_eig(homg_grid *g)
+{
+    const grid_level *L = &g->lv[g->nlevels - 1];
+    double h = 1.0 / sqrt(L->inv_h2), ex[HOMG_EXACT_WIDE_MAX], ey[HOMG_EXACT_WIDE_MAX];
+    double *inv = malloc((size_t)L->nx * L->ny * sizeof(double));
+    homg_status st;
+    if (!inv)
+        return HOMG_ERROR_OUT_OF_MEMORY;
+    homg__grid_sine_basis(L->nx, h, NULL, ex);
+    homg__grid_sine_basis(L->ny, h, NULL, ey);
+    for (int ky = 0; ky < L->ny; ky++)
+        for (int kx = 0; kx < L->nx; kx++)
+            inv[ky * L->nx + kx] = 1.0 / (ex[kx] + ey[ky] + L->lambda);
+    st = upload(g, inv, (size_t)L->nx * L->ny, &g->coarse_inv_eig, "coarse solver");
+    free(inv);
+    return st;
+}
+
 /* A new constant sigma or lambda: the levels' inv_h2 and lambda, and the coarsest
  * level's eigenvalues (a small upload). */
-static homg_status setup_coarse_exact(homg_grid *g);
 
 homg_status homg__box_set_constants(homg_grid *g)
 {
@@ -95,10 +116,7 @@ homg_status homg__box_set_constants(homg_grid *g)
         g->lv[k].inv_h2 = g->sigma / (h * h);
         g->lv[k].lambda = g->lambda;
     }
-    if (!g->coarse_inv_eig)
-        return HOMG_OK;
-    free_coarse_exact(g);
-    return setup_coarse_exact(g);
+    return g->coarse_inv_eig ? upload_inv_eig(g) : HOMG_OK;
 }
 
 /* The exact solver of the coarsest level (kernels/grid/grid_kernels.h): coarse_exact's
@@ -110,20 +128,17 @@ static homg_status setup_coarse_exact(homg_grid *g)
     const int nx = L->nx, ny = L->ny, wide = nx > HOMG_COARSE_EXACT_MAX || ny > HOMG_COARSE_EXACT_MAX;
     const size_t n2 = (size_t)HOMG_EXACT_WIDE_MAX * HOMG_EXACT_WIDE_MAX;
     double h = 1.0 / sqrt(L->inv_h2), ex[HOMG_EXACT_WIDE_MAX], ey[HOMG_EXACT_WIDE_MAX];
-    double *qx = malloc(4 * n2 * sizeof(double)), *qy = qx + n2, *inv = qy + n2, *t = inv + n2;
+    double *qx = malloc(3 * n2 * sizeof(double)), *qy = qx + n2, *t = qy + n2;
     homg_status st = HOMG_OK;
     if (!qx)
         return HOMG_ERROR_OUT_OF_MEMORY;
     homg__grid_sine_basis(nx, h, qx, ex);
     homg__grid_sine_basis(ny, h, qy, ey);
-    for (int ky = 0; ky < ny; ky++)
-        for (int kx = 0; kx < nx; kx++)
-            inv[ky * nx + kx] = 1.0 / (ex[kx] + ey[ky] + L->lambda);
     st = upload(g, qx, (size_t)nx * nx, &g->coarse_qx, "coarse solver");
     if (st == HOMG_OK)
         st = upload(g, qy, (size_t)ny * ny, &g->coarse_qy, "coarse solver");
     if (st == HOMG_OK)
-        st = upload(g, inv, (size_t)nx * ny, &g->coarse_inv_eig, "coarse solver");
+        st = upload_inv_eig(g);
     for (int a = 0; wide && a < 2 && st == HOMG_OK; a++) { /* the transposes */
         const int n = a ? ny : nx;
         const double *q = a ? qy : qx;
