@@ -54,8 +54,9 @@ void homg__grid_sine_basis(int n, double h, double *q, double *eig)
     const double pi = 3.14159265358979323846;
     for (int k = 0; k < n; k++) {
         double c = sqrt((k == n - 1 ? 1.0 : 2.0) / n), sk = sin(pi * (k + 1) / (2.0 * n));
-        eig[k] = 4.0 / (h * h) * sk * sk;
-        for (int i = 0; q && i < n; i++) /* q NULL: the eigenvalues alone */
+        if (eig) /* eig NULL: the basis alone; q NULL: the eigenvalues alone */
+            eig[k] = 4.0 / (h * h) * sk * sk;
+        for (int i = 0; q && i < n; i++)
             q[i * n + k] = c * sin(pi * (k + 1) * (i + 0.5) / n);
     }
 }
@@ -127,13 +128,13 @@ static homg_status setup_coarse_exact(homg_grid *g)
     const grid_level *L = &g->lv[g->nlevels - 1];
     const int nx = L->nx, ny = L->ny, wide = nx > HOMG_COARSE_EXACT_MAX || ny > HOMG_COARSE_EXACT_MAX;
     const size_t n2 = (size_t)HOMG_EXACT_WIDE_MAX * HOMG_EXACT_WIDE_MAX;
-    double h = 1.0 / sqrt(L->inv_h2), ex[HOMG_EXACT_WIDE_MAX], ey[HOMG_EXACT_WIDE_MAX];
+    double h = 1.0 / sqrt(L->inv_h2);
     double *qx = malloc(3 * n2 * sizeof(double)), *qy = qx + n2, *t = qy + n2;
     homg_status st = HOMG_OK;
     if (!qx)
         return HOMG_ERROR_OUT_OF_MEMORY;
-    homg__grid_sine_basis(nx, h, qx, ex);
-    homg__grid_sine_basis(ny, h, qy, ey);
+    homg__grid_sine_basis(nx, h, qx, NULL);
+    homg__grid_sine_basis(ny, h, qy, NULL);
     st = upload(g, qx, (size_t)nx * nx, &g->coarse_qx, "coarse solver");
     if (st == HOMG_OK)
         st = upload(g, qy, (size_t)ny * ny, &g->coarse_qy, "coarse solver");
@@ -218,6 +219,16 @@ static int exact_max_default(const homg_grid_desc *d)
     return n <= HOMG_BOX_EXACT_WIDE_TOP ? HOMG_EXACT_WIDE_MAX : HOMG_BOX_EXACT_MAX;
 }
 
+/* exact_wide's launch shape, read once: rows a block by precision (grid_internal.h: float64's
+ * four rows are two vector reads a term and 64 registers, two rows measured faster), ranges a
+ * sum; each overridden by the environment variable of its name (the benchmark's knobs). */
+static void read_exact_shape(homg_grid *g)
+{
+    const int rows = g->desc.precision == HOMG_FLOAT64 ? HOMG_BOX_EXACT_ROWS_F64 : HOMG_BOX_EXACT_ROWS;
+    g->exact_rows = (int)homg__knob("HOMG_BOX_EXACT_ROWS", rows);
+    g->exact_split = (int)homg__knob("HOMG_BOX_EXACT_SPLIT", HOMG_BOX_EXACT_SPLIT);
+}
+
 /* Whether level k (nx x ny) is the exact solve's: both sides at most exact_max, and for the
  * finest level at most the one-block solve's 32 (a wider finest level stays a multigrid
  * cycle, not a dense solve of the whole problem). */
@@ -260,6 +271,7 @@ homg_status homg__box_alloc(homg_grid *g)
     g->fuse_mid = homg__knob("HOMG_BOX_MID", 1) != 0;
     g->mid_min = homg__knob("HOMG_BOX_MID_CELLS", HOMG_BOX_MID_CELLS);
     read_tune(g);
+    read_exact_shape(g);
     if (d->method != HOMG_METHOD_HOMG) {
         for (int k = 1; k < g->nlevels; k++) {
             size_t bytes = (size_t)g->lv[k].nx * g->lv[k].ny * g->elem;

@@ -79,13 +79,6 @@ static int fused_at(const homg_grid *g, int k)
     return g->run == HOMG_METHOD_FMG && (double)g->lv[k].nx * g->lv[k].ny >= g->fused_min;
 }
 
-/* exact_wide's rows a block by precision (grid_internal.h): float64's four rows are two
- * vector reads a term and 64 registers, two rows measured faster. */
-static int exact_rows_default(const homg_grid *g)
-{
-    return g->desc.precision == HOMG_FLOAT64 ? HOMG_BOX_EXACT_ROWS_F64 : HOMG_BOX_EXACT_ROWS;
-}
-
 /* The coarsest level: exactly by the sine transform when it is small enough,
  * else by sweeps (long thin rectangles, where every cell is near an edge). */
 static homg_status coarse(cycle *c, int k)
@@ -99,8 +92,8 @@ static homg_status coarse(cycle *c, int k)
         W.qyt = g->coarse_qyt;
         W.inv_eig = g->coarse_inv_eig;
         W.w = g->coarse_w;
-        W.rows = (int)homg__knob("HOMG_BOX_EXACT_ROWS", exact_rows_default(g));
-        W.split = (int)homg__knob("HOMG_BOX_EXACT_SPLIT", HOMG_BOX_EXACT_SPLIT);
+        W.rows = g->exact_rows;
+        W.split = g->exact_split;
         HOMG_TRY_BACKEND(g->ctx, g->k->exact_wide(&g->ctx->ex, g->desc.precision, &c->lev[k], c->y[k], f_of(c, k), &W),
                          "coarse solve");
         homg__account(g, 2, 4 * level_share(g, k), 4 * level_values(c, k));

@@ -95,7 +95,9 @@ struct homg_grid {
     void *gbc[HOMG_GRID_MAX_LEVELS][4];           /* FMG: Dirichlet data restricted to levels >= 1 */
     void *coarse_qx, *coarse_qy, *coarse_inv_eig; /* exact coarsest solve; NULL: sweeps instead */
     void *coarse_qxt, *coarse_qyt, *coarse_w;     /* and, where it is wider than 32 a side, exact_wide's */
-    int exact_max;    /* the exact solve takes levels up to this side (HOMG_BOX_EXACT_MAX) */
+    int exact_max;  /* the exact solve takes levels up to this side (HOMG_BOX_EXACT_MAX) */
+    int exact_rows; /* exact_wide's rows a block and ranges a sum (HOMG_BOX_EXACT_ROWS, _SPLIT) */
+    int exact_split;
     double fused_min; /* FMG: levels of at least this many cells run the fused steps */
     int planned;      /* FMG: the fused cycles take their sweeps from plan (HOMG_BOX_SCHED, box.c) */
     unsigned char plan[2][HOMG_GRID_MAX_LEVELS][2]; /* [later cycle][level][way up]: sweeps */
@@ -193,7 +195,8 @@ homg_status homg__grid_islands(homg_grid *g, const homg_grid_operator *op, grid_
                                void *scratch_b);
 void homg__grid_islands_free(homg_grid *g, grid_islands *isl);
 /* box.c: the power-of-two 2D Dirichlet box with constant coefficients */
-/* Orthonormal sine basis of the cell-centred Dirichlet operator on n cells (q: n x n) and its eigenvalues. */
+/* Orthonormal sine basis of the cell-centred Dirichlet operator on n cells (q: n x n) and its eigenvalues;
+ * either may be NULL. */
 void homg__grid_sine_basis(int n, double h, double *q, double *eig);
 homg_status homg__box_alloc(homg_grid *g);
 void homg__box_free(homg_grid *g);
