@@ -391,6 +391,18 @@ static homg_status level_fem(homg_gmg *g, int l, const int32_t *tags, void *coun
     return st;
 }
 
+/* The FEM coefficients every level shares: the desc's constant sigma, f and
+ * Dirichlet value (a level adds its per-element sigma and Dirichlet values). */
+static homg_fem_coeffs desc_coeffs(const homg_gmg *g)
+{
+    homg_fem_coeffs c;
+    memset(&c, 0, sizeof c);
+    c.sigma = g->desc.sigma;
+    c.f = g->desc.f;
+    c.dirichlet_value = g->desc.dirichlet_value;
+    return c;
+}
+
 /* FEM assembly of level l on its fem (level_fem, homg__fem_finish; destroyed
  * here): A (copied
  * in the ctx's space; a host copy only for the host set-ups, Galerkin and
@@ -400,15 +412,11 @@ static homg_status assemble(homg_gmg *g, int l, homg_fem *fem)
     homg_ctx *ctx = g->ctx;
     gmg_level *lv = &g->lv[l];
     int p2 = l == 0 && g->desc.order == 2, galerkin = g->desc.coarse_op == HOMG_GMG_COARSE_OP_GALERKIN;
-    homg_fem_coeffs c;
+    homg_fem_coeffs c = desc_coeffs(g);
     double *sigma = NULL, *gval = NULL;
     homg_csr view;
     homg_status st;
     double t = now_ms();
-    memset(&c, 0, sizeof c);
-    c.sigma = g->desc.sigma;
-    c.f = g->desc.f;
-    c.dirichlet_value = g->desc.dirichlet_value;
     st = level_sigma(g, p2 ? 1 : l, &sigma);
     c.sigma_elem = sigma;
     if (st == HOMG_OK)
@@ -537,14 +545,10 @@ static homg_status union_widths(homg_gmg *g, const homg__fem_union *u, const hom
 static homg_status union_assemble(homg_gmg *g, homg__fem_union *u, homg_fem *fem, const int32_t *width)
 {
     homg__fem_part parts[HOMG_FEM_UNION_MAX];
-    homg_fem_coeffs c;
+    homg_fem_coeffs c = desc_coeffs(g);
     homg_status st;
     double t = now_ms();
-    memset(&c, 0, sizeof c);
     memset(parts, 0, sizeof parts);
-    c.sigma = g->desc.sigma;
-    c.f = g->desc.f;
-    c.dirichlet_value = g->desc.dirichlet_value;
     st = homg_fem_assemble(fem, &c);
     if (st == HOMG_OK)
         st = homg__fem_union_split(u, fem, parts);
