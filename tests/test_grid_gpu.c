@@ -71,6 +71,24 @@ static double twin_diff(const twin *t)
     return d;
 }
 
+/* Level nx x ny (inv_h2 = nx^2, lambda) for both contexts, with random Dirichlet data on its
+ * four sides when with_bc (else no data; bc[] is made either way, freed by the caller). */
+static void twin_levels(int nx, int ny, double lambda, homg_precision p, homg_rng *rng, int with_bc, twin bc[4],
+                        grid_level *Lg, grid_level *Lc)
+{
+    memset(Lg, 0, sizeof *Lg);
+    Lg->nx = nx;
+    Lg->ny = ny;
+    Lg->inv_h2 = (double)nx * nx;
+    Lg->lambda = lambda;
+    *Lc = *Lg;
+    for (int s = 0; s < 4; s++) {
+        bc[s] = twin_make(s < 2 ? (size_t)ny : (size_t)nx, p, rng, with_bc ? 1 : 0);
+        Lg->bc[s] = with_bc ? bc[s].on_gpu : NULL;
+        Lc->bc[s] = with_bc ? bc[s].on_cpu : NULL;
+    }
+}
+
 static const grid_kernels *G(void) { return &homg_cuda_grid_kernels; }
 
 /* Every mismatch is printed; the test fails at the end (kernels_match_cpu). */
@@ -88,19 +106,9 @@ static void check_kernels(int nx, int ny, homg_precision p, int with_bc, uint64_
     twin u = twin_make(n, p, &rng, 1), f = twin_make(n, p, &rng, 100), r = twin_make(n, p, &rng, 1);
     twin fc = twin_make(nc, p, &rng, 1), ec = twin_make(nc, p, &rng, 1);
     twin bc[4];
-    grid_level Lg = { 0 }, Lc;
+    grid_level Lg, Lc;
     kernel_exec *xg = &gpu->ex, *xc = &cpu->ex;
-    Lg.nx = nx;
-    Lg.ny = ny;
-    Lg.inv_h2 = (double)nx * nx;
-    Lg.lambda = 0.5;
-    for (int s = 0; s < 4; s++)
-        bc[s] = twin_make(s < 2 ? (size_t)ny : (size_t)nx, p, &rng, with_bc ? 1 : 0);
-    Lc = Lg;
-    for (int s = 0; s < 4; s++) {
-        Lg.bc[s] = with_bc ? bc[s].on_gpu : NULL;
-        Lc.bc[s] = with_bc ? bc[s].on_cpu : NULL;
-    }
+    twin_levels(nx, ny, 0.5, p, &rng, with_bc, bc, &Lg, &Lc);
 #define BOTH(call_g, call_c)                                  \
     do {                                                      \
         assert_int_equal(call_g, HOMG_OK);                    \
@@ -545,16 +553,8 @@ static void coarse_exact_matches_cpu(void **state)
                 twin qx = twin_make((size_t)nx * nx, p, &rng, 0.3), qy = twin_make((size_t)ny * ny, p, &rng, 0.3);
                 twin ie = twin_make((size_t)nx * ny, p, &rng, 1e-3), f = twin_make((size_t)nx * ny, p, &rng, 100);
                 twin u = twin_make((size_t)nx * ny, p, &rng, 1), bc[4];
-                grid_level Lg = { 0 }, Lc;
-                Lg.nx = nx;
-                Lg.ny = ny;
-                Lg.inv_h2 = (double)nx * nx;
-                Lc = Lg;
-                for (int k = 0; k < 4; k++) {
-                    bc[k] = twin_make(k < 2 ? (size_t)ny : (size_t)nx, p, &rng, with_bc ? 1 : 0);
-                    Lg.bc[k] = with_bc ? bc[k].on_gpu : NULL;
-                    Lc.bc[k] = with_bc ? bc[k].on_cpu : NULL;
-                }
+                grid_level Lg, Lc;
+                twin_levels(nx, ny, 0, p, &rng, with_bc, bc, &Lg, &Lc);
                 BOTH(G()->coarse_exact(&gpu->ex, p, &Lg, u.on_gpu, f.on_gpu, qx.on_gpu, qy.on_gpu, ie.on_gpu),
                      C()->coarse_exact(&cpu->ex, p, &Lc, u.on_cpu, f.on_cpu, qx.on_cpu, qy.on_cpu, ie.on_cpu));
                 SAME(u, "coarse_exact");
@@ -590,17 +590,9 @@ static void exact_wide_matches_cpu(void **state)
                 twin qxt = twin_make((size_t)nx * nx, p, &rng, 0.3), qyt = twin_make((size_t)ny * ny, p, &rng, 0.3);
                 twin ie = twin_make((size_t)nx * ny, p, &rng, 1e-3), f = twin_make((size_t)nx * ny, p, &rng, 100);
                 twin u = twin_make((size_t)nx * ny, p, &rng, 1), w = twin_make((size_t)nx * ny, p, &rng, 1), bc[4];
-                grid_level Lg = { 0 }, Lc;
+                grid_level Lg, Lc;
                 grid_exact_wide Wg, Wc;
-                Lg.nx = nx;
-                Lg.ny = ny;
-                Lg.inv_h2 = (double)nx * nx;
-                Lc = Lg;
-                for (int k = 0; k < 4; k++) {
-                    bc[k] = twin_make(k < 2 ? (size_t)ny : (size_t)nx, p, &rng, with_bc ? 1 : 0);
-                    Lg.bc[k] = with_bc ? bc[k].on_gpu : NULL;
-                    Lc.bc[k] = with_bc ? bc[k].on_cpu : NULL;
-                }
+                twin_levels(nx, ny, 0, p, &rng, with_bc, bc, &Lg, &Lc);
                 Wg.qx = qx.on_gpu, Wg.qxt = qxt.on_gpu, Wg.qy = qy.on_gpu, Wg.qyt = qyt.on_gpu;
                 Wg.inv_eig = ie.on_gpu, Wg.w = w.on_gpu, Wg.rows = rs[v][0], Wg.split = rs[v][1];
                 Wc.qx = qx.on_cpu, Wc.qxt = qxt.on_cpu, Wc.qy = qy.on_cpu, Wc.qyt = qyt.on_cpu;
